@@ -1,0 +1,145 @@
+// Opens the database: postgres.js when DATABASE_URL is a postgres URL, the embedded PGlite
+// (same schema, same SQL) otherwise. Migrations are applied on open.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import type { PgDatabase } from "drizzle-orm/pg-core";
+import postgres from "postgres";
+// Embedded so that `bun build --compile` carries PGlite's runtime (see shared/research/stack.md §3).
+import pgliteWasmPath from "@electric-sql/pglite/pglite.wasm" with { type: "file" };
+import initdbWasmPath from "@electric-sql/pglite/initdb.wasm" with { type: "file" };
+import pgliteDataPath from "@electric-sql/pglite/pglite.data" with { type: "file" };
+import { bundledMigrations } from "./migrations.macro" with { type: "macro" };
+import * as schema from "./schema";
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<any, Schema>;
+
+export type Database = {
+  db: Db;
+  kind: "pglite" | "postgres";
+  /** Raw SQL for maintenance statements (ANALYZE, health probes). */
+  exec(sql: string): Promise<void>;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+};
+
+export type OpenOptions =
+  | { url: string; poolSize?: number }
+  | { dataDir: string | null; loadDataDir?: Blob; lock?: boolean };
+
+let pgliteModules: Promise<{ pgliteWasmModule: WebAssembly.Module; initdbWasmModule: WebAssembly.Module }> | null = null;
+function loadPgliteModules() {
+  pgliteModules ??= (async () => ({
+    pgliteWasmModule: await WebAssembly.compile(await Bun.file(pgliteWasmPath).arrayBuffer()),
+    initdbWasmModule: await WebAssembly.compile(await Bun.file(initdbWasmPath).arrayBuffer()),
+  }))();
+  return pgliteModules;
+}
+
+export class DataDirLockedError extends Error {
+  constructor(readonly dataDir: string, readonly pid: number) {
+    super(
+      `the embedded database in ${dataDir} is in use by process ${pid} (probably the running server). ` +
+        `PGlite allows one process at a time: stop that process first, or point DATABASE_URL at PostgreSQL.`,
+    );
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e: any) {
+    return e?.code === "EPERM";
+  }
+}
+
+/** One process at a time may hold an embedded data directory; a stale lock (dead pid) is taken over. */
+function acquireLock(dir: string): () => void {
+  const file = join(dir, "pglite.lock");
+  if (existsSync(file)) {
+    const pid = Number(readFileSync(file, "utf8").trim());
+    if (pid && pid !== process.pid && pidAlive(pid)) throw new DataDirLockedError(dir, pid);
+  }
+  writeFileSync(file, String(process.pid));
+  return () => {
+    try {
+      if (readFileSync(file, "utf8").trim() === String(process.pid)) rmSync(file);
+    } catch {}
+  };
+}
+
+export async function migrate(db: Db): Promise<void> {
+  // What drizzle's migrate() does internally, fed with migrations inlined at bundle time.
+  await (db as any).dialect.migrate(bundledMigrations(), (db as any).session, {});
+}
+
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  if ("url" in opts) {
+    const client = postgres(opts.url, { max: opts.poolSize ?? 10, onnotice: () => {} });
+    const db = drizzlePostgres({ client, schema }) as unknown as Db;
+    await migrate(db);
+    return {
+      db,
+      kind: "postgres",
+      exec: async (sql) => void (await client.unsafe(sql)),
+      ping: async () => {
+        try {
+          await client`select 1`;
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      close: () => client.end({ timeout: 5 }),
+    };
+  }
+  let release = () => {};
+  let dataDir: string | undefined;
+  if (opts.dataDir) {
+    mkdirSync(opts.dataDir, { recursive: true });
+    if (opts.lock !== false) release = acquireLock(opts.dataDir);
+    dataDir = join(opts.dataDir, "pglite");
+    mkdirSync(dataDir, { recursive: true });
+  }
+  try {
+    const client = new PGlite({
+      dataDir,
+      ...(await loadPgliteModules()),
+      fsBundle: Bun.file(pgliteDataPath),
+      loadDataDir: opts.loadDataDir,
+    });
+    await client.waitReady;
+    const db = drizzlePglite({ client, schema }) as unknown as Db;
+    await migrate(db);
+    let closed = false;
+    return {
+      db,
+      kind: "pglite",
+      exec: async (sql) => void (await client.exec(sql)),
+      ping: async () => {
+        if (closed) return false;
+        try {
+          await client.query("select 1");
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        await client.close();
+        release();
+      },
+      // Used by tests to snapshot a seeded database once and load it per test file.
+      ...({ dump: () => client.dumpDataDir("none") } as {}),
+    };
+  } catch (e) {
+    release();
+    throw e;
+  }
+}

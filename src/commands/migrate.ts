@@ -1,0 +1,11 @@
+import { openConfiguredDatabase } from "../bootstrap";
+import type { Command } from "./index";
+
+export const migrateCommand: Command = {
+  summary: "Apply database migrations (also done on every start).",
+  async run(_args, config) {
+    const database = await openConfiguredDatabase(config);
+    await database.close();
+    console.log(`migrations applied (${database.kind})`);
+  },
+};

@@ -1,0 +1,83 @@
+// The one error table: code -> HTTP status. The zod enum, fail(), onError, the validation hook and
+// every OpenAPI error response derive from it, so runtime and contract cannot drift apart.
+import { z } from "@hono/zod-openapi";
+
+export const ERROR_STATUS = {
+  INVALID_API_KEY: 401,
+  EXPIRED_API_KEY: 401,
+  PAYMENT_REQUIRED: 402,
+  CATEGORY_NOT_ALLOWED: 403,
+  REGION_NOT_ALLOWED: 403,
+  RESOURCE_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  SUBSCRIPTION_ACTIVE: 409,
+  INVALID_PARAMETER: 400,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMIT_EXCEEDED: 429,
+  INTERNAL_SERVER_ERROR: 500,
+  // Failed internal operation on the paid path, including a failed x402 settlement (spec rule 7).
+  INTERNAL_ERROR: 502,
+  EMAIL_NOT_SENT: 502,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export type ErrorStatus = (typeof ERROR_STATUS)[ErrorCode];
+
+export const errorCodeSchema = z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]);
+
+export const errorEnvelopeSchema = z
+  .object({
+    error: z.object({
+      code: errorCodeSchema,
+      message: z.string(),
+      details: z.record(z.string(), z.unknown()).optional(),
+    }),
+  })
+  .openapi("Error");
+
+export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
+
+/** A failure a client can be told about. Thrown anywhere below a route; onError renders it. */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export function fail(code: ErrorCode, message: string, details?: Record<string, unknown>, headers?: Record<string, string>): never {
+  throw new ApiError(code, message, details, headers);
+}
+
+export function envelope(code: ErrorCode, message: string, details?: Record<string, unknown>): ErrorEnvelope {
+  return { error: details ? { code, message, details } : { code, message } };
+}
+
+const describe: Partial<Record<number, string>> = {
+  400: "Invalid parameter",
+  401: "Missing, malformed, expired or unknown API key",
+  402: "Payment required (x402 and L402 challenges)",
+  403: "The key lacks access to this indicator or region",
+  404: "Not found",
+  409: "Conflict",
+  429: "Rate limit exceeded",
+  500: "Server error",
+  502: "Internal operation failed",
+  503: "Service unavailable",
+};
+
+/** OpenAPI `responses` entries for the given statuses, each with the error envelope. */
+export function errorResponses(...statuses: number[]) {
+  const out: Record<string, { description: string; content: { "application/json": { schema: typeof errorEnvelopeSchema } } }> = {};
+  for (const s of statuses) {
+    out[String(s)] = { description: describe[s] ?? "Error", content: { "application/json": { schema: errorEnvelopeSchema } } };
+  }
+  return out;
+}

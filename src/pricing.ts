@@ -1,0 +1,63 @@
+// The one price table (spec "Per-request prices"), in integer micro-USD so no float ever
+// touches money. The paid-route gate, MCP, the `/` index, llms.txt and OpenAPI's x-price-usd read it.
+export const MICRO_USD_PER_USD = 1_000_000;
+
+export const PRICES_MICRO_USD = {
+  observations: 10_000,
+  latest: 10_000,
+  insights: 10_000,
+  derived_series: 50_000, // svc:* observations, latest, insights
+  latest_batch: 10_000, // flat, up to 20 codes
+  flows: 10_000,
+  panel: 50_000,
+  signals: 50_000,
+  ask: 250_000,
+  ask_briefing: 1_500_000,
+  briefing_read: 100_000,
+} as const;
+
+export type Surface = "observations" | "latest" | "insights" | "latest_batch" | "flows" | "panel" | "signals" | "ask" | "ask_briefing" | "briefing_read";
+
+/** What a paid route resolved before asking for money: enough to price and to bind a payment. */
+export type Resolved = {
+  /** The resolved indicator code (a concept's resolved series), or null for routes without one. */
+  indicator: string | null;
+  region: string | null;
+  /** Route resource path without query, e.g. "/v1/observations". */
+  resource: string;
+};
+
+export type Quote = {
+  surface: Surface;
+  microUsd: number;
+  usd: string;
+  /** What a payment proof is bound to: the resolved indicator, or the route's resource. */
+  binding: string;
+  resource: string;
+  description: string;
+};
+
+export function isDerivedSeries(code: string | null): boolean {
+  return !!code && code.startsWith("svc:");
+}
+
+export function formatUsd(microUsd: number): string {
+  const whole = Math.floor(microUsd / MICRO_USD_PER_USD);
+  const frac = String(microUsd % MICRO_USD_PER_USD).padStart(6, "0").replace(/0+$/, "");
+  return frac.length < 2 ? `${whole}.${frac.padEnd(2, "0")}` : `${whole}.${frac}`;
+}
+
+const perSeriesSurfaces = new Set<Surface>(["observations", "latest", "insights"]);
+
+export function quote(surface: Surface, resolved: Resolved): Quote {
+  const microUsd = perSeriesSurfaces.has(surface) && isDerivedSeries(resolved.indicator) ? PRICES_MICRO_USD.derived_series : PRICES_MICRO_USD[surface];
+  const binding = resolved.indicator ?? resolved.resource;
+  const what = resolved.indicator ? `${resolved.indicator}${resolved.region ? ` for ${resolved.region}` : ""}` : resolved.resource;
+  return { surface, microUsd, usd: formatUsd(microUsd), binding, resource: resolved.resource, description: `${surface.replace("_", " ")}: ${what}` };
+}
+
+/** The public price list, as published in `/`, llms.txt and OpenAPI. */
+export function priceList(): Record<keyof typeof PRICES_MICRO_USD | "catalog", string> {
+  const out = Object.fromEntries(Object.entries(PRICES_MICRO_USD).map(([k, v]) => [k, formatUsd(v)]));
+  return { ...(out as Record<keyof typeof PRICES_MICRO_USD, string>), catalog: "0.00" };
+}

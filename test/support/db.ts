@@ -1,0 +1,71 @@
+// A fresh, seeded database per caller, on the backend the run is for:
+// - TEST_DATABASE_URL set: real PostgreSQL; a template database is migrated and seeded once per
+//   process and each test database is CREATE DATABASE ... TEMPLATE (about 100 ms).
+// - otherwise: PGlite in memory, loaded from a snapshot dumped once per process (initdb + seed once).
+import postgres from "postgres";
+import { openDatabase, type Database } from "../../db/client";
+import { seedDatabase } from "../../db/seed";
+
+export const testBackend: "postgres" | "pglite" = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
+
+let snapshot: Promise<Blob> | null = null;
+let template: Promise<string> | null = null;
+const created: string[] = [];
+let counter = 0;
+
+function adminUrl(): string {
+  return process.env.TEST_DATABASE_URL!;
+}
+function withDb(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+async function seededSnapshot(): Promise<Blob> {
+  const db = await openDatabase({ dataDir: null });
+  await seedDatabase(db.db, { now: new Date("2026-11-22T00:00:00Z") });
+  await db.exec("ANALYZE");
+  const blob: Blob = await (db as any).dump();
+  await db.close();
+  return blob;
+}
+
+async function seededTemplate(): Promise<string> {
+  const name = `svc_tmpl_${process.pid}_${Date.now().toString(36)}`;
+  const admin = postgres(adminUrl(), { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  await admin.end();
+  created.push(name);
+  const db = await openDatabase({ url: withDb(adminUrl(), name), poolSize: 2 });
+  await seedDatabase(db.db, { now: new Date("2026-11-22T00:00:00Z") });
+  await db.exec("ANALYZE");
+  await db.close();
+  return name;
+}
+
+/** A database of its own, seeded with regions, catalog and samples. Close it when done. */
+export async function makeTestDatabase(): Promise<Database> {
+  if (testBackend === "pglite") {
+    snapshot ??= seededSnapshot();
+    return openDatabase({ dataDir: null, loadDataDir: await snapshot });
+  }
+  template ??= seededTemplate();
+  const tmpl = await template;
+  const name = `svc_t_${process.pid}_${++counter}_${Date.now().toString(36)}`;
+  const admin = postgres(adminUrl(), { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE ${tmpl}`);
+  await admin.end();
+  created.push(name);
+  return openDatabase({ url: withDb(adminUrl(), name), poolSize: 4 });
+}
+
+/** Drops every database this process created (called once from the preload's afterAll). */
+export async function dropTestDatabases(): Promise<void> {
+  if (testBackend !== "postgres" || created.length === 0) return;
+  const admin = postgres(adminUrl(), { max: 1, onnotice: () => {} });
+  for (const name of created.reverse()) {
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+  }
+  await admin.end();
+}
