@@ -4,6 +4,7 @@ import type { Config } from "./config";
 import { cryptoRandom, systemClock, type Deps } from "./deps";
 import { createLogger } from "./logger";
 import { SERVICE_VERSION } from "./version";
+import { openAccess } from "./http/paid";
 
 export async function openConfiguredDatabase(config: Config): Promise<Database> {
   return config.databaseUrl ? openDatabase({ url: config.databaseUrl }) : openDatabase({ dataDir: config.dataDir });
@@ -12,5 +13,5 @@ export async function openConfiguredDatabase(config: Config): Promise<Database> 
 export async function buildDeps(config: Config): Promise<Deps> {
   const logger = createLogger(config.logLevel);
   const database = await openConfiguredDatabase(config);
-  return { config, database, clock: systemClock, random: cryptoRandom, logger, version: SERVICE_VERSION };
+  return { config, database, clock: systemClock, random: cryptoRandom, logger, version: SERVICE_VERSION, access: openAccess };
 }

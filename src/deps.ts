@@ -2,6 +2,7 @@
 import type { Config } from "./config";
 import type { Database } from "../db/client";
 import type { Logger } from "./logger";
+import type { AccessGate } from "./http/paid";
 
 export type Clock = { now(): Date };
 export type RandomSource = { bytes(n: number): Uint8Array };
@@ -16,4 +17,6 @@ export type Deps = {
   random: RandomSource;
   logger: Logger;
   version: string;
+  /** Key entitlement/allowance and per-request payment; openAccess until those layers are configured. */
+  access: AccessGate;
 };

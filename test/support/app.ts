@@ -5,6 +5,7 @@ import { loadConfig, type Config } from "../../src/config";
 import type { Deps } from "../../src/deps";
 import { createLogger } from "../../src/logger";
 import { SERVICE_VERSION } from "../../src/version";
+import { openAccess } from "../../src/http/paid";
 import { ManualClock, seededRandom } from "./clock";
 import { makeTestDatabase } from "./db";
 
@@ -21,6 +22,7 @@ export async function makeTestApp(overrides: Partial<Deps> & { config?: Partial<
     random: overrides.random ?? seededRandom(),
     logger: overrides.logger ?? createLogger(config.logLevel),
     version: SERVICE_VERSION,
+    access: overrides.access ?? openAccess,
   };
   const app = createApp(deps);
   const request = (path: string, init?: RequestInit) => app.request(path, init);
