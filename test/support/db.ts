@@ -5,6 +5,7 @@
 import postgres from "postgres";
 import { openDatabase, type Database } from "../../db/client";
 import { seedDatabase } from "../../db/seed";
+import { registerCleanup } from "./cleanup";
 
 export const testBackend: "postgres" | "pglite" = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
 
@@ -60,8 +61,8 @@ export async function makeTestDatabase(): Promise<Database> {
   return openDatabase({ url: withDb(adminUrl(), name), poolSize: 4 });
 }
 
-/** Drops every database this process created (called once from the preload's afterAll). */
-export async function dropTestDatabases(): Promise<void> {
+/** Drops every database this process created; registered to run once after all test files. */
+async function dropTestDatabases(): Promise<void> {
   if (testBackend !== "postgres" || created.length === 0) return;
   const admin = postgres(adminUrl(), { max: 1, onnotice: () => {} });
   for (const name of created.reverse()) {
@@ -69,3 +70,5 @@ export async function dropTestDatabases(): Promise<void> {
   }
   await admin.end();
 }
+
+registerCleanup(dropTestDatabases);

@@ -1,6 +1,4 @@
 import { afterAll } from "bun:test";
-import { dropTestDatabases } from "./db";
+import { runCleanups } from "./cleanup";
 
-afterAll(async () => {
-  await dropTestDatabases();
-});
+afterAll(runCleanups);
