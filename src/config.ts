@@ -1,4 +1,4 @@
-// The one place configuration is read. Only entry points (server.ts, cli.ts) call loadConfig(process.env);
+// The one place configuration is read. Only entry points (server.ts, cli.ts) pass the environment to loadConfig();
 // everything else receives the parsed Config.
 import { z } from "zod";
 
