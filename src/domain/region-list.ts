@@ -1,7 +1,7 @@
 // The region list: every row of the `regions` table, built from package data passed in (no I/O).
 // Definitions:
 // - country: ISO 3166-1 alpha-2 code (plus Kosovo, XK, user-assigned but used by the World Bank), the
-//   package's first English name (US: "United States"), parent null; aliases alpha-3, numeric, other
+//   package's first English name (a few overridden by the ISO short name: "United States"), parent null; aliases alpha-3, numeric, other
 //   English names.
 // - state: the 50 states and DC; code = 2-digit FIPS; parent "US"; aliases USPS ("CA") and "US-CA".
 //   Territories (PR, GU, VI, AS, MP, UM) are countries in ISO 3166-1, not states.
@@ -70,9 +70,12 @@ export function parseFipsCountyCsv(text: string): FipsCountyRow[] {
 /** State FIPS codes that are territories, not states (Census "state" list beyond the 50 + DC). */
 const TERRITORY_FIPS = new Set(["60", "64", "66", "68", "69", "70", "72", "74", "78"]);
 
-/** Names the package's first English name would make awkward as a display name. */
+/** Where the package's first English name is a long form, the ISO 3166-1 English short name instead. */
 const COUNTRY_NAME_OVERRIDES: Record<string, string> = {
-  US: "United States", // package's first name is "United States of America"; the API says "United States"
+  US: "United States", // package: "United States of America"; slug `united-states`
+  CN: "China", // package: "People's Republic of China"
+  CZ: "Czechia", // package: "Czech Republic" (ISO short name since 2016)
+  MK: "North Macedonia", // package: "The Republic of North Macedonia"
 };
 
 /** Codes other data sets use for a country that the package does not list. */
@@ -81,14 +84,14 @@ const EXTRA_COUNTRY_ALIASES: Record<string, string[]> = {
 };
 
 export type CountyChange =
-  | { kind: "remove"; year: number; reason: string; code: string }
+  | { kind: "remove"; year: number; reason: string; code: string; mergedInto: string }
   | { kind: "replace"; year: number; reason: string; from: string[]; to: { code: string; name: string }[] }
   | { kind: "rename"; year: number; reason: string; code: string; from: string; to: string };
 
 /** Changes from the package's ~2010 county list to the Census vintage 2024 list, oldest first. */
 export const COUNTY_CHANGES: readonly CountyChange[] = [
   // 2013: Bedford city, VA gave up city status and merged into Bedford County (51019).
-  { kind: "remove", year: 2013, reason: "Bedford city, VA merged into Bedford County (51019)", code: "51515" },
+  { kind: "remove", year: 2013, reason: "Bedford city, VA merged into Bedford County", code: "51515", mergedInto: "51019" },
   // 2013: Petersburg, AK incorporated as a borough; the census area's code was kept.
   {
     kind: "rename", year: 2013, reason: "Petersburg Census Area, AK became Petersburg Borough",
@@ -141,6 +144,7 @@ export function applyCountyChanges(names: Map<string, string>, changes: readonly
   for (const ch of changes) {
     if (ch.kind === "remove") {
       need(ch.code, ch.reason);
+      need(ch.mergedInto, ch.reason);
       out.delete(ch.code);
     } else if (ch.kind === "rename") {
       need(ch.code, ch.reason);
@@ -163,7 +167,7 @@ export function applyCountyChanges(names: Map<string, string>, changes: readonly
 const byCode = (a: { code: string }, b: { code: string }) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
 
 /** Builds every region row: countries, then states, then counties, each sorted by code. */
-export function buildRegionList(src: RegionSources): RegionRecord[] {
+export function buildRegionList(src: RegionSources, changes: readonly CountyChange[] = COUNTY_CHANGES): RegionRecord[] {
   // States: FIPS and name from us-atlas, USPS abbreviation from the county list.
   const uspsByFips = new Map<string, string>();
   for (const r of src.counties) uspsByFips.set(r.statefp, r.state);
@@ -184,7 +188,7 @@ export function buildRegionList(src: RegionSources): RegionRecord[] {
   const counties: RegionRecord[] = [];
   const source = new Map<string, string>();
   for (const r of src.counties) if (stateByFips.has(r.statefp)) source.set(r.statefp + r.countyfp, r.countyname);
-  for (const [code, name] of applyCountyChanges(source)) {
+  for (const [code, name] of applyCountyChanges(source, changes)) {
     const fipsState = code.slice(0, 2);
     const usps = uspsByFips.get(fipsState)!;
     counties.push({

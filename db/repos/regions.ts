@@ -1,0 +1,48 @@
+// Queries over the regions table.
+import { and, asc, eq, sql, type SQL } from "drizzle-orm";
+import type { Db } from "../client";
+import { regions } from "../schema";
+
+export type RegionRow = typeof regions.$inferSelect;
+export type NewRegionRow = typeof regions.$inferInsert;
+
+/**
+ * Inserts new rows and rewrites only rows whose values differ, so a repeated seed writes nothing.
+ * Returns the number of rows inserted or changed.
+ */
+export async function upsertRegions(db: Db, rows: NewRegionRow[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const written = await db
+    .insert(regions)
+    .values(rows)
+    .onConflictDoUpdate({
+      target: regions.code,
+      set: {
+        type: sql`excluded.type`,
+        name: sql`excluded.name`,
+        slug: sql`excluded.slug`,
+        parentCode: sql`excluded.parent_code`,
+        fipsState: sql`excluded.fips_state`,
+        fipsCounty: sql`excluded.fips_county`,
+        aliases: sql`excluded.aliases`,
+      },
+      setWhere: sql`(${regions.type}, ${regions.name}, ${regions.slug}, ${regions.parentCode}, ${regions.fipsState}, ${regions.fipsCounty}, ${regions.aliases})
+        is distinct from (excluded.type, excluded.name, excluded.slug, excluded.parent_code, excluded.fips_state, excluded.fips_county, excluded.aliases)`,
+    })
+    .returning({ code: regions.code });
+  return written.length;
+}
+
+// Byte order ("C"), so codes sort the same on every server locale and on PGlite.
+const byCode = sql`${regions.code} collate "C"`;
+
+export async function listRegions(db: Db, filter: { type?: string; parentCode?: string } = {}): Promise<RegionRow[]> {
+  const where: SQL[] = [];
+  if (filter.type) where.push(eq(regions.type, filter.type));
+  if (filter.parentCode) where.push(eq(regions.parentCode, filter.parentCode));
+  return db
+    .select()
+    .from(regions)
+    .where(where.length ? and(...where) : undefined)
+    .orderBy(asc(byCode));
+}

@@ -1,0 +1,43 @@
+// GET /v1/regions and GET /v1/regions/{code}: the free region catalog.
+import { createRoute } from "@hono/zod-openapi";
+import type { RegisterRoutes } from "../http/app-env";
+import { errorResponses } from "../http/errors";
+import { catalogJson } from "../http/respond";
+import { regionListQuerySchema, regionListResponseSchema, regionPathSchema, regionResponseSchema } from "../schemas/regions";
+import { getRegion, listRegions } from "../services/regions";
+
+const listRoute = createRoute({
+  method: "get",
+  path: "/v1/regions",
+  operationId: "list_regions",
+  tags: ["Catalog"],
+  summary: "List regions",
+  description:
+    "Countries (ISO 3166-1 alpha-2), the 50 states and DC (2-digit FIPS) and 3,144 county equivalents (5-digit FIPS, " +
+    "Census vintage 2024), ordered by code. `parent` accepts what people type (`CA`, `US-CA`, `california`, `06`): " +
+    "a two-letter USPS state abbreviation always means the state, so countries sharing one are written as alpha-3 (`CAN`) or by name.",
+  request: { query: regionListQuerySchema },
+  responses: {
+    200: { description: "Regions", content: { "application/json": { schema: regionListResponseSchema } } },
+    ...errorResponses(400, 404, 500),
+  },
+});
+
+const getRoute = createRoute({
+  method: "get",
+  path: "/v1/regions/{code}",
+  operationId: "get_region",
+  tags: ["Catalog"],
+  summary: "Get one region",
+  description: "One region by code or by what people type (`CA`, `US-CA`, `USA`, `california`, `los-angeles-county-ca`). An input naming several regions is a 400 listing them.",
+  request: { params: regionPathSchema },
+  responses: {
+    200: { description: "The region", content: { "application/json": { schema: regionResponseSchema } } },
+    ...errorResponses(400, 404, 500),
+  },
+});
+
+export const registerRegionRoutes: RegisterRoutes = (app, deps) => {
+  app.openapi(listRoute, async (c) => catalogJson(c, { data: await listRegions(deps.database.db, c.req.valid("query")) }));
+  app.openapi(getRoute, async (c) => catalogJson(c, { data: await getRegion(deps.database.db, c.req.valid("param").code) }));
+};

@@ -1,0 +1,114 @@
+// Region use cases: list and fetch regions, and resolve what a caller typed to one region row.
+// Resolution and listing run on an in-memory index built once per database from the regions table
+// (about 3,500 rows, a few ms) and reused by every service that takes a `region` parameter: a county
+// list served from memory takes a few ms, from PGlite about 50.
+import type { Db } from "../../db/client";
+import { listRegions as listRegionRows, type RegionRow } from "../../db/repos/regions";
+import { fail } from "../http/errors";
+import { buildRegionIndex, lookupRegion, type LookupOptions, type RegionIndex, type RegionLookup } from "../domain/regions";
+import type { RegionType } from "../domain/region-list";
+import type { Region } from "../schemas/regions";
+
+export type { RegionRow };
+
+const indexes = new WeakMap<Db, Promise<RegionIndex<RegionRow>>>();
+
+/** The lookup index for this database, loaded on first use. */
+export function regionIndex(db: Db): Promise<RegionIndex<RegionRow>> {
+  let index = indexes.get(db);
+  if (!index) {
+    index = listRegionRows(db).then((rows) => {
+      // An unseeded database is not cached, so a seed that runs later is seen.
+      if (rows.length === 0) indexes.delete(db);
+      return buildRegionIndex(rows);
+    });
+    // A failed load is not cached either: the next request retries.
+    index.catch(() => indexes.delete(db));
+    indexes.set(db, index);
+  }
+  return index;
+}
+
+/** Call after writing regions outside the seed that ran before the app started (importers). */
+export function invalidateRegionIndex(db: Db): void {
+  indexes.delete(db);
+}
+
+/** What an input names, without throwing: for callers that report per-item errors (batch reads). */
+export async function lookupRegionInput(db: Db, input: string, opts: LookupOptions = {}): Promise<RegionLookup & { region?: RegionRow }> {
+  const index = await regionIndex(db);
+  const found = lookupRegion(index, input, opts);
+  return found.kind === "found" ? { ...found, region: index.byCode.get(found.code)! } : found;
+}
+
+function describe(index: RegionIndex<RegionRow>, code: string): string {
+  const r = index.byCode.get(code)!;
+  if (r.type !== "county" || !r.parentCode) return `${code} (${r.name})`;
+  const usps = index.byCode.get(r.parentCode)?.aliases.find((a) => /^[A-Z]{2}$/.test(a));
+  return `${code} (${r.name}${usps ? `, ${usps}` : ""})`;
+}
+
+const echo = (value: string) => (value.length > 100 ? `${value.slice(0, 100)}…` : value);
+
+/**
+ * The region an input names: a canonical code, USPS abbreviation, "US-CA", ISO alpha-3 or numeric,
+ * slug or name (rules in src/domain/regions.ts). Unknown: 404 RESOURCE_NOT_FOUND; several regions at
+ * the same priority: 400 INVALID_PARAMETER listing them.
+ */
+export async function resolveRegion(db: Db, input: string, parameter = "region", opts: LookupOptions = {}): Promise<RegionRow> {
+  const index = await regionIndex(db);
+  const found = lookupRegion(index, input, opts);
+  if (found.kind === "found") return index.byCode.get(found.code)!;
+  if (found.kind === "ambiguous") {
+    const shown = found.candidates.slice(0, 10).map((c) => describe(index, c));
+    const more = found.candidates.length > shown.length ? ` and ${found.candidates.length - shown.length} more` : "";
+    fail("INVALID_PARAMETER", `Ambiguous region '${echo(input)}': it names ${shown.join(", ")}${more}. Pass one of these codes.`, {
+      parameter,
+      value: input,
+      candidates: found.candidates.map((c) => {
+        const r = index.byCode.get(c)!;
+        return { code: r.code, type: r.type, name: r.name, slug: r.slug };
+      }),
+    });
+  }
+  if (found.retired) {
+    const { year, reason, replacedBy } = found.retired;
+    const instead = replacedBy.length ? `; use ${replacedBy.join(", ")}` : "";
+    fail("RESOURCE_NOT_FOUND", `Unknown region '${echo(input)}': retired in ${year} (${reason})${instead}.`, {
+      parameter,
+      value: input,
+      retired_year: year,
+      replaced_by: replacedBy,
+    });
+  }
+  fail("RESOURCE_NOT_FOUND", `Unknown region '${echo(input)}'`, { parameter, value: input });
+}
+
+/** The API shape of a region (spec "Region"); aliases stay internal. */
+export function toRegion(r: RegionRow): Region {
+  return {
+    code: r.code, type: r.type, name: r.name, slug: r.slug,
+    parent_code: r.parentCode, fips_state: r.fipsState, fips_county: r.fipsCounty,
+  };
+}
+
+/** A parent is a state unless the input names no state ("CA" = California here; "US" = the country). */
+async function resolveParent(db: Db, input: string): Promise<RegionRow> {
+  const asState = await lookupRegionInput(db, input, { kinds: ["state"] });
+  return asState.region ?? resolveRegion(db, input, "parent");
+}
+
+/** Regions by type and/or parent (any input resolveRegion accepts), ordered by code. */
+export async function listRegions(db: Db, query: { type?: RegionType; parent?: string }): Promise<Region[]> {
+  const parentCode = query.parent !== undefined ? (await resolveParent(db, query.parent)).code : undefined;
+  const out: Region[] = [];
+  // byCode holds the rows in the order the repo loaded them: by code, byte order.
+  for (const r of (await regionIndex(db)).byCode.values()) {
+    if ((query.type === undefined || r.type === query.type) && (parentCode === undefined || r.parentCode === parentCode)) out.push(toRegion(r));
+  }
+  return out;
+}
+
+export async function getRegion(db: Db, input: string): Promise<Region> {
+  return toRegion(await resolveRegion(db, input, "code"));
+}
