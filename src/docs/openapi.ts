@@ -1,0 +1,166 @@
+// The OpenAPI 3.1 contract, generated from the routes registered on the app (their zod schemas, via the
+// OpenAPIHono registry), never from a hand-kept list. Post-processing adds what the registry cannot know:
+// servers, security schemes, tags, and per-operation prices from src/pricing.ts.
+import type { App } from "../http/app-env";
+import { PRICES_MICRO_USD, formatUsd, quote, type Surface } from "../pricing";
+import { CONTRACT_VERSION, SERVICE_NAME } from "../version";
+import { AUTH_PARAGRAPH, ERROR_PARAGRAPH, SERVICE_SUMMARY, planTableMarkdown, priceTableMarkdown } from "./service-text";
+
+export type OpenApiDocument = ReturnType<App["getOpenAPI31Document"]>;
+// The generated document is plain JSON; walkers read it through this loose view.
+export type JsonObject = Record<string, any>;
+
+export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+export type OperationEntry = { method: HttpMethod; path: string; operation: JsonObject };
+
+/** Every operation of the document, in path order as registered. */
+export function listOperations(doc: OpenApiDocument | JsonObject): OperationEntry[] {
+  const out: OperationEntry[] = [];
+  for (const [path, item] of Object.entries((doc as JsonObject).paths ?? {})) {
+    for (const method of HTTP_METHODS) {
+      const operation = (item as JsonObject)[method];
+      if (operation) out.push({ method, path, operation });
+    }
+  }
+  return out;
+}
+
+/** Route authors mark a paid operation with `"x-price-surface": "<surface>"` (or a list) in createRoute. */
+export const PRICE_SURFACE_EXTENSION = "x-price-surface";
+
+export type SurfaceMap = Record<string, Surface | readonly Surface[]>;
+
+export const SECURITY_SCHEMES = {
+  ApiKeyBearer: {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "svc_live_... or svc_test_...",
+    description: "API key as a bearer token: `Authorization: Bearer <key>`.",
+  },
+  ApiKeyHeader: { type: "apiKey", in: "header", name: "X-API-Key", description: "API key in the `X-API-Key` header." },
+} as const;
+
+/** Paid operations: a key, or no credential at all (then a 402 asks for an x402 or L402 payment). */
+const PAID_SECURITY = [{ ApiKeyBearer: [] }, { ApiKeyHeader: [] }, {}];
+
+function surfacesOf(value: unknown): Surface[] {
+  const list = Array.isArray(value) ? value : [value];
+  for (const s of list) {
+    if (typeof s !== "string" || !(s in PRICES_MICRO_USD)) throw new Error(`unknown price surface ${JSON.stringify(s)}`);
+  }
+  return list as Surface[];
+}
+
+/** The surfaces declared on operations with the x-price-surface extension, by operationId. */
+export function declaredSurfaces(doc: OpenApiDocument | JsonObject): SurfaceMap {
+  const out: SurfaceMap = {};
+  for (const { operation } of listOperations(doc)) {
+    const declared = operation[PRICE_SURFACE_EXTENSION];
+    if (declared !== undefined && operation.operationId) out[operation.operationId] = surfacesOf(declared);
+  }
+  return out;
+}
+
+/** Prices of one operation: the first surface's price, and every variant when there is more than one. */
+export function operationPrices(surfaces: readonly Surface[]): { usd: string; bySurface: Record<string, string> } {
+  const bySurface: Record<string, string> = {};
+  for (const s of surfaces) {
+    bySurface[s] = formatUsd(PRICES_MICRO_USD[s]);
+    // Per-series surfaces cost more for svc:* series; ask the price function rather than restating the rule.
+    const derived = quote(s, { indicator: "svc:probe", region: null, premium: true, resource: "" });
+    if (derived.microUsd !== PRICES_MICRO_USD[s]) bySurface.derived_series = derived.usd;
+  }
+  return { usd: bySurface[surfaces[0]], bySurface };
+}
+
+/**
+ * Sets `x-price-usd` (and `x-price-usd-by-surface` when an operation has several prices) on every operation
+ * named in `surfaces`, adds the paid security requirement when the route declared none, and appends the price
+ * to the description. Returns the annotated operationIds. An operationId that is not in the document throws:
+ * a price for a route that does not exist is a wiring mistake.
+ */
+export function annotatePrices(doc: OpenApiDocument | JsonObject, surfaces: SurfaceMap): string[] {
+  const byId = new Map(listOperations(doc).map((e) => [e.operation.operationId as string | undefined, e.operation]));
+  const done: string[] = [];
+  for (const [operationId, declared] of Object.entries(surfaces)) {
+    const op = byId.get(operationId);
+    if (!op) throw new Error(`price given for unknown operationId ${operationId}`);
+    const list = surfacesOf(declared);
+    const { usd, bySurface } = operationPrices(list);
+    op["x-price-usd"] = usd;
+    if (Object.keys(bySurface).length > 1) op["x-price-usd-by-surface"] = bySurface;
+    op.security ??= PAID_SECURITY;
+    const variants = Object.entries(bySurface)
+      .filter(([s]) => s !== list[0])
+      .map(([s, p]) => `${p} for ${s.replace(/_/g, " ")}`);
+    const line = `**Price:** ${usd} USD per request${variants.length ? ` (${variants.join(", ")})` : ""}, or covered by an API key's plan.`;
+    op.description = op.description ? `${op.description}\n\n${line}` : line;
+    done.push(operationId);
+  }
+  return done;
+}
+
+/** The tag of the discovery and health operations. */
+export const DISCOVERY_TAG = "Discovery";
+
+/**
+ * Top-level tags in order of first use, so renderers group operations as the routes are registered; the
+ * discovery group (registered first) goes last, since readers come to the reference for the data endpoints.
+ */
+function collectTags(doc: JsonObject): { name: string }[] {
+  const names: string[] = [];
+  for (const { operation } of listOperations(doc)) {
+    for (const t of operation.tags ?? []) if (!names.includes(t)) names.push(t);
+  }
+  const ordered = [...names.filter((n) => n !== DISCOVERY_TAG), ...names.filter((n) => n === DISCOVERY_TAG)];
+  return ordered.map((name) => ({ name }));
+}
+
+export function serviceDescription(baseUrl: string): string {
+  return [
+    SERVICE_SUMMARY,
+    "## Authentication",
+    AUTH_PARAGRAPH,
+    "Paid operations carry `x-price-usd` (and `x-price-usd-by-surface` when the price depends on the series or options).",
+    "## Per-request prices",
+    priceTableMarkdown(),
+    "## Plans",
+    planTableMarkdown(baseUrl),
+    "## Errors",
+    ERROR_PARAGRAPH,
+    `Agent-oriented summaries: [llms.txt](${baseUrl}/llms.txt), [llms-full.txt](${baseUrl}/llms-full.txt). Changelog: [changelog.md](${baseUrl}/changelog.md).`,
+  ].join("\n\n");
+}
+
+/**
+ * zod-to-openapi types coerced query parameters (`z.coerce.number()`) as `["integer", "null"]`; a parameter
+ * is text in a URL and can never be JSON null, so the contract drops that member.
+ */
+export function dropNullFromParameters(doc: OpenApiDocument | JsonObject): void {
+  for (const { operation } of listOperations(doc)) {
+    for (const p of (operation.parameters ?? []) as JsonObject[]) {
+      const type = p.schema?.type;
+      if (Array.isArray(type) && type.includes("null")) {
+        const rest = type.filter((t: string) => t !== "null");
+        p.schema.type = rest.length === 1 ? rest[0] : rest;
+      }
+    }
+  }
+}
+
+/** Generates the contract for one base URL from the app's route registry. */
+export function buildOpenApiDocument(app: App, baseUrl: string, extraSurfaces: SurfaceMap = {}): OpenApiDocument {
+  const doc = app.getOpenAPI31Document({
+    openapi: "3.1.0",
+    info: { title: SERVICE_NAME, version: CONTRACT_VERSION, description: serviceDescription(baseUrl) },
+    servers: [{ url: baseUrl }],
+  }) as JsonObject;
+  doc.components ??= {};
+  doc.components.securitySchemes = { ...(doc.components.securitySchemes ?? {}), ...SECURITY_SCHEMES };
+  dropNullFromParameters(doc);
+  annotatePrices(doc, { ...declaredSurfaces(doc), ...extraSurfaces });
+  doc.tags = collectTags(doc);
+  return doc as OpenApiDocument;
+}

@@ -1,0 +1,96 @@
+// Discovery: `/` index, `/openapi.json`, `/llms.txt`, `/llms-full.txt`, `/changelog.md` and the `/docs`
+// reference page with its self-hosted renderer bundle.
+import { createRoute, z } from "@hono/zod-openapi";
+import type { RegisterRoutes } from "../http/app-env";
+import { errorResponses } from "../http/errors";
+import { serviceIndexSchema } from "../schemas/discovery";
+import { createDiscovery, serviceIndex } from "../services/discovery";
+import { publicBaseUrl } from "../docs/base-url";
+import { DISCOVERY_TAG } from "../docs/openapi";
+import { CHANGELOG_MARKDOWN } from "../docs/changelog";
+import { SCALAR_BUNDLE_CACHE_CONTROL, SCALAR_BUNDLE_PATH, docsPage, scalarBundle } from "../docs/scalar";
+
+/** Fixed per deploy; a short public cache keeps a new deploy visible within minutes. */
+export const DISCOVERY_CACHE_CONTROL = "public, max-age=300";
+
+const text = (mediaType: string, description: string) => ({ description, content: { [mediaType]: { schema: z.string() } } });
+
+const indexRoute = createRoute({
+  method: "get",
+  path: "/",
+  operationId: "get_index",
+  tags: [DISCOVERY_TAG],
+  summary: "Service index",
+  description: "Links to the docs, the OpenAPI contract, the MCP endpoint and the llms files, the price list, the plans and checkout links. Absolute URLs use `PUBLIC_BASE_URL` when configured.",
+  responses: {
+    200: { description: "The index", content: { "application/json": { schema: serviceIndexSchema } } },
+    ...errorResponses(500),
+  },
+});
+
+const openapiRoute = createRoute({
+  method: "get",
+  path: "/openapi.json",
+  operationId: "get_openapi",
+  tags: [DISCOVERY_TAG],
+  summary: "OpenAPI 3.1 contract",
+  description: "This document: every operation, with named component schemas and the error envelope on every error response.",
+  responses: {
+    200: { description: "OpenAPI 3.1 document", content: { "application/json": { schema: z.record(z.string(), z.unknown()) } } },
+    ...errorResponses(500),
+  },
+});
+
+const llmsRoute = createRoute({
+  method: "get",
+  path: "/llms.txt",
+  operationId: "get_llms_txt",
+  tags: [DISCOVERY_TAG],
+  summary: "Compact agent discovery file",
+  description: "What the service is, authentication, prices, plans and one line per endpoint (https://llmstxt.org). Generated from the OpenAPI contract.",
+  responses: { 200: text("text/plain", "llms.txt"), ...errorResponses(500) },
+});
+
+const llmsFullRoute = createRoute({
+  method: "get",
+  path: "/llms-full.txt",
+  operationId: "get_llms_full_txt",
+  tags: [DISCOVERY_TAG],
+  summary: "Full agent discovery file",
+  description: "Every operation with its parameters, bounds, defaults, enums, response fields and error codes, plus region code conventions and catalog categories. Generated from the OpenAPI contract.",
+  responses: { 200: text("text/plain", "llms-full.txt"), ...errorResponses(500) },
+});
+
+const changelogRoute = createRoute({
+  method: "get",
+  path: "/changelog.md",
+  operationId: "get_changelog",
+  tags: [DISCOVERY_TAG],
+  summary: "Public changelog",
+  description: "Changes to the public interface, newest first (Markdown).",
+  responses: { 200: text("text/markdown", "CHANGELOG.md"), ...errorResponses(500) },
+});
+
+export const registerDiscoveryRoutes: RegisterRoutes = (app, deps) => {
+  const discovery = createDiscovery(app);
+  const base = (url: string) => publicBaseUrl(deps.config, url);
+  const plain = (body: string, type: string) =>
+    new Response(body, { status: 200, headers: { "Content-Type": `${type}; charset=utf-8`, "Cache-Control": DISCOVERY_CACHE_CONTROL } });
+
+  app.openapi(indexRoute, (c) => {
+    c.header("Cache-Control", DISCOVERY_CACHE_CONTROL);
+    return c.json(serviceIndex(base(c.req.url), deps.version), 200);
+  });
+  app.openapi(openapiRoute, (c) => plain(discovery.documents(base(c.req.url)).openapiJson, "application/json") as any);
+  app.openapi(llmsRoute, (c) => plain(discovery.documents(base(c.req.url)).llms, "text/plain") as any);
+  app.openapi(llmsFullRoute, (c) => plain(discovery.documents(base(c.req.url)).llmsFull, "text/plain") as any);
+  app.openapi(changelogRoute, () => plain(CHANGELOG_MARKDOWN, "text/markdown") as any);
+
+  // The human reference page and its renderer: not API operations, so not in the contract.
+  app.get("/docs", docsPage);
+  app.get(SCALAR_BUNDLE_PATH, () =>
+    new Response(scalarBundle(), {
+      headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": SCALAR_BUNDLE_CACHE_CONTROL },
+    }),
+  );
+};

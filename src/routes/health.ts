@@ -1,0 +1,35 @@
+// GET /api/health: 200 with the health report when the database answers, 503 (error envelope carrying the
+// same report in `details`) when it does not, so load balancers and humans read one status.
+import { createRoute } from "@hono/zod-openapi";
+import type { RegisterRoutes } from "../http/app-env";
+import { errorResponses, fail } from "../http/errors";
+import { healthReportSchema } from "../schemas/discovery";
+import { checkHealth } from "../services/health";
+import { DISCOVERY_TAG } from "../docs/openapi";
+
+// Health must reflect this instant, never a cached answer.
+const NO_STORE = { "Cache-Control": "no-store" };
+
+const healthRoute = createRoute({
+  method: "get",
+  path: "/api/health",
+  operationId: "get_health",
+  tags: [DISCOVERY_TAG],
+  summary: "Service health",
+  description:
+    "Pings the database. 200 with `status: ok` when it answers; 503 `SERVICE_UNAVAILABLE` when it does not (or not within 2 s), " +
+    "with the same report (`status: unavailable`) in `error.details`. Never cached.",
+  responses: {
+    200: { description: "The service and its database are up", content: { "application/json": { schema: healthReportSchema } } },
+    ...errorResponses(500, 503),
+  },
+});
+
+export const registerHealthRoutes: RegisterRoutes = (app, deps) => {
+  app.openapi(healthRoute, async (c) => {
+    const report = await checkHealth(deps.database, { version: deps.version });
+    if (report.status !== "ok") fail("SERVICE_UNAVAILABLE", "The database is not answering.", report, NO_STORE);
+    c.header("Cache-Control", NO_STORE["Cache-Control"]);
+    return c.json(report, 200);
+  });
+};

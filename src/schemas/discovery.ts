@@ -1,0 +1,69 @@
+// Bodies of the discovery and health endpoints (spec "Discovery and health").
+import { z } from "@hono/zod-openapi";
+import { PRICES_MICRO_USD } from "../pricing";
+import { PAID_PLAN_IDS, PLAN_IDS, type PaidPlanId, type PlanId } from "../plans";
+
+const url = (description: string, example: string) => z.string().url().openapi({ description, example });
+
+const usd = z.string().regex(/^\d+\.\d{2,6}$/).openapi({ description: "USD amount as a decimal string", example: "0.01" });
+
+export const planSchema = z
+  .object({
+    id: z.enum(PLAN_IDS as [PlanId, ...PlanId[]]),
+    name: z.string().openapi({ example: "Developer" }),
+    price_usd_per_month: usd,
+    included_requests_per_month: z.number().int().nullable().openapi({ description: "null: no monthly quota", example: 100000 }),
+    rate_limit_per_minute: z.number().int().openapi({ example: 300 }),
+    overage_usd_per_1000_requests: usd.nullable().openapi({ description: "null: no overage", example: "0.50" }),
+    checkout: z.string().url().nullable().openapi({ description: "Where to subscribe; null for the free plan", example: "https://api.example.com/checkout/developer" }),
+  })
+  .openapi("Plan");
+
+const surfaceKeys = [...Object.keys(PRICES_MICRO_USD), "catalog"];
+
+export const pricingSchema = z
+  .object({
+    currency: z.literal("USD"),
+    per_request: z
+      .object(Object.fromEntries(surfaceKeys.map((k) => [k, usd])))
+      .openapi({ description: "Price per request by surface, the same on the x402 and L402 rails; `catalog` is free." }),
+    plans: z.array(planSchema),
+  })
+  .openapi("Pricing");
+
+export const serviceIndexSchema = z
+  .object({
+    name: z.string().openapi({ example: "Economic Time-Series API" }),
+    version: z.string().openapi({ description: "Service build version", example: "0.1.0" }),
+    contract_version: z.string().openapi({ description: "OpenAPI contract version", example: "1.0.0" }),
+    docs: url("Interactive API reference", "https://api.example.com/docs"),
+    openapi: url("OpenAPI 3.1 contract", "https://api.example.com/openapi.json"),
+    mcp: url("Streamable HTTP MCP endpoint", "https://api.example.com/api/mcp"),
+    llms: url("Compact agent discovery file", "https://api.example.com/llms.txt"),
+    llms_full: url("Full agent discovery file", "https://api.example.com/llms-full.txt"),
+    changelog: url("Public changelog", "https://api.example.com/changelog.md"),
+    health: url("Service health", "https://api.example.com/api/health"),
+    pricing: pricingSchema,
+    checkout: url("Start a paid subscription", "https://api.example.com/checkout"),
+    checkout_plans: z
+      .object(Object.fromEntries(PAID_PLAN_IDS.map((p) => [p, z.string().url()])) as Record<PaidPlanId, z.ZodString>)
+      .openapi({ description: "One checkout URL per paid plan" }),
+  })
+  .openapi("ServiceIndex");
+
+export type ServiceIndex = z.infer<typeof serviceIndexSchema>;
+
+export const healthReportSchema = z
+  .object({
+    status: z.enum(["ok", "unavailable"]).openapi({ description: "`ok` when the database answers; `unavailable` otherwise (HTTP 503)" }),
+    version: z.string().openapi({ example: "0.1.0" }),
+    contract_version: z.string().openapi({ example: "1.0.0" }),
+    database: z.object({
+      kind: z.enum(["pglite", "postgres"]),
+      ok: z.boolean(),
+      latency_ms: z.number().nonnegative().openapi({ description: "Round trip of a `select 1`, or the time until the probe gave up", example: 0.4 }),
+    }),
+  })
+  .openapi("HealthReport");
+
+export type HealthReport = z.infer<typeof healthReportSchema>;

@@ -1,0 +1,53 @@
+// Discovery documents: the `/` index, and the OpenAPI contract with the llms files rendered from it.
+// The contract depends only on the registered routes and the base URL, so it is generated once per base
+// URL per process (lazily, after every route is registered) and kept.
+import type { App } from "../http/app-env";
+import { priceList } from "../pricing";
+import { checkoutPlanUrls, checkoutUrl, publicPlans } from "../plans";
+import type { ServiceIndex } from "../schemas/discovery";
+import { CONTRACT_VERSION, SERVICE_NAME } from "../version";
+import { buildOpenApiDocument, type OpenApiDocument } from "../docs/openapi";
+import { renderLlmsFullTxt, renderLlmsTxt } from "../docs/llms";
+
+export type DiscoveryDocuments = { openapi: OpenApiDocument; openapiJson: string; llms: string; llmsFull: string };
+
+/** Without PUBLIC_BASE_URL the base comes from the request's Host, which clients choose: bound the cache. */
+export const MAX_CACHED_BASE_URLS = 16;
+
+export function createDiscovery(app: App) {
+  const cache = new Map<string, DiscoveryDocuments>();
+  return {
+    documents(baseUrl: string): DiscoveryDocuments {
+      const hit = cache.get(baseUrl);
+      if (hit) return hit;
+      const openapi = buildOpenApiDocument(app, baseUrl);
+      const docs: DiscoveryDocuments = {
+        openapi,
+        openapiJson: JSON.stringify(openapi),
+        llms: renderLlmsTxt(openapi, { baseUrl }),
+        llmsFull: renderLlmsFullTxt(openapi, { baseUrl }),
+      };
+      if (cache.size >= MAX_CACHED_BASE_URLS) cache.delete(cache.keys().next().value!);
+      cache.set(baseUrl, docs);
+      return docs;
+    },
+  };
+}
+
+export function serviceIndex(baseUrl: string, version: string): ServiceIndex {
+  return {
+    name: SERVICE_NAME,
+    version,
+    contract_version: CONTRACT_VERSION,
+    docs: `${baseUrl}/docs`,
+    openapi: `${baseUrl}/openapi.json`,
+    mcp: `${baseUrl}/api/mcp`,
+    llms: `${baseUrl}/llms.txt`,
+    llms_full: `${baseUrl}/llms-full.txt`,
+    changelog: `${baseUrl}/changelog.md`,
+    health: `${baseUrl}/api/health`,
+    pricing: { currency: "USD", per_request: priceList(), plans: publicPlans(baseUrl) },
+    checkout: checkoutUrl(baseUrl),
+    checkout_plans: checkoutPlanUrls(baseUrl),
+  };
+}

@@ -1,0 +1,80 @@
+// /docs in a real headless Chromium: the Scalar reference must render our operations from /openapi.json
+// using only what this server serves (the machine running it may have no internet).
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { chromium, type Browser } from "playwright-core";
+import { listOperations } from "../../src/docs/openapi";
+import { SERVICE_NAME } from "../../src/version";
+import { makeTestApp, type TestApp } from "../support/app";
+
+const CHROMIUM = "/usr/bin/chromium";
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`skipped: ${CHROMIUM} is absent, so /docs was not checked in a browser (apt-get install -y chromium)`);
+
+export const SCREENSHOT = "/tmp/svc-docs-reference.png";
+
+describe.skipIf(!hasChromium)("/docs in headless Chromium", () => {
+  let t: TestApp;
+  let server: ReturnType<typeof Bun.serve>;
+  let browser: Browser;
+  let base: string;
+
+  beforeAll(async () => {
+    t = await makeTestApp();
+    server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: t.app.fetch });
+    base = `http://127.0.0.1:${server.port}`;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+      ],
+    });
+    // The first PGlite snapshot of the process plus a browser start outlast bun's default hook timeout.
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.stop(true);
+    await t?.close();
+  });
+
+  test("renders the API title and the operations of the first group, with no request leaving this server", async () => {
+    const doc = (await (await fetch(`${base}/openapi.json`)).json()) as any;
+    const firstTag: string = doc.tags[0].name;
+    const group = listOperations(doc).filter((e) => e.operation.tags?.includes(firstTag));
+    const summaries = group.map((e) => e.operation.summary as string);
+    expect(summaries.length).toBeGreaterThan(0);
+
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const outside: string[] = [];
+    const failed: string[] = [];
+    const pageErrors: string[] = [];
+    page.on("request", (r) => {
+      const url = r.url();
+      if (!url.startsWith(base) && !url.startsWith("data:") && !url.startsWith("blob:")) outside.push(url);
+    });
+    page.on("requestfailed", (r) => failed.push(`${r.url()} ${r.failure()?.errorText}`));
+    page.on("pageerror", (e) => pageErrors.push(e.message));
+
+    const res = await page.goto(`${base}/docs`);
+    expect(res?.status()).toBe(200);
+    await page.getByRole("heading", { name: SERVICE_NAME }).first().waitFor({ timeout: 30_000 });
+    for (const summary of summaries) {
+      await page.getByText(summary, { exact: true }).first().waitFor({ timeout: 10_000 });
+    }
+    // Open the first operation: its section shows the path and the parameters from the contract.
+    await page.getByText(summaries[0], { exact: true }).first().click();
+    await page.getByText(group[0].path, { exact: true }).first().waitFor({ timeout: 10_000 });
+    for (const p of (group[0].operation.parameters ?? []) as { name: string }[]) {
+      await page.getByText(p.name, { exact: true }).first().waitFor({ timeout: 10_000 });
+    }
+    await page.waitForTimeout(300); // let the scroll settle for the screenshot a human looks at
+    await page.screenshot({ path: SCREENSHOT });
+
+    expect(outside).toEqual([]);
+    expect(failed).toEqual([]);
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
