@@ -2,6 +2,22 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
+// The catalog's fixed vocabularies. Columns stay plain text (new values need no migration); the seed,
+// the API schemas and the filters validate against these lists.
+/** Top-level taxonomy domains (spec "Indicator"). */
+export const CATEGORIES = [
+  "macro", "labor", "prices", "markets", "housing", "government-finance", "demographics",
+  "business", "energy", "crypto", "health", "environment", "education",
+] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+/** Native observation frequencies, finest first. */
+export const FREQUENCIES = ["daily", "weekly", "monthly", "quarterly", "annual"] as const;
+export type Frequency = (typeof FREQUENCIES)[number];
+
+export const ACCESS_TIERS = ["free", "premium"] as const;
+export type AccessTier = (typeof ACCESS_TIERS)[number];
+
 export const sources = pgTable("sources", {
   slug: text("slug").primaryKey(),
   name: text("name").notNull(),

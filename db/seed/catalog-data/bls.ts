@@ -1,0 +1,127 @@
+// BLS (U.S. Bureau of Labor Statistics): LAUS state and county labour-market measures, and CPS unemployment by
+// industry (the series vega-datasets' unemployment-across-industries.json was built from).
+//
+// LAUS code choice. A LAUS series id is `LA` + seasonal code (S adjusted, U not) + a 15-character area code + a
+// 2-digit measure (03 unemployment rate, 04 unemployed, 05 employed, 06 labor force):
+//   state  LASST{fips2}00000000000{mm}   e.g. LASST060000000000003 (California, rate, SA)
+//   county LAUCN{fips5}00000000{mm}      e.g. LAUCN060370000000003 (Los Angeles County, rate, NSA)
+// One indicator per measure and area type, coded as the series id with the area digits removed: LASST03 ... LASST06,
+// LAUCN03 ... LAUCN06. The code keeps the provider's scheme (program, adjustment, area type, measure) and
+// meta.upstream.series_id_template rebuilds the per-area id. States are seasonally adjusted, the headline BLS
+// publishes for them; counties exist only not seasonally adjusted, so the two families are separate indicators
+// rather than one series mixing adjusted and unadjusted values.
+//
+// CPS industry codes are the BLS series ids themselves (LNU04... rate, LNU03... level, not seasonally adjusted),
+// as listed in vega-datasets' scripts/make-unemployment-across-industries.py.
+import type { IndicatorSeed, SourceCatalog } from "./types";
+import { US_ONLY } from "./types";
+
+const LAUS_MEASURES = [
+  { mm: "03", key: "unemployment_rate", name: "Unemployment Rate", unit: "percent", upIsGood: false, what: "unemployed persons as a percent of the civilian labor force" },
+  { mm: "04", key: "unemployed", name: "Unemployed Persons", unit: "persons", upIsGood: false, what: "the number of unemployed persons" },
+  { mm: "05", key: "employed", name: "Employed Persons", unit: "persons", upIsGood: true, what: "the number of employed persons (by place of residence)" },
+  { mm: "06", key: "labor_force", name: "Civilian Labor Force", unit: "persons", upIsGood: null, what: "the civilian labor force (employed plus unemployed, by place of residence)" },
+] as const;
+
+function lausState(m: (typeof LAUS_MEASURES)[number]): IndicatorSeed {
+  return {
+    code: `LASST${m.mm}`,
+    name: `${m.name} by State (LAUS, seasonally adjusted)`,
+    description:
+      `Local Area Unemployment Statistics: ${m.what} in each state and DC, seasonally adjusted. ` +
+      `Per-state BLS series id LASST{fips2}00000000000${m.mm} (California: LASST0600000000000${m.mm}).`,
+    category: "labor",
+    subcategory: m.mm === "03" || m.mm === "04" ? "unemployment" : m.mm === "05" ? "employment" : "labor-force",
+    unit: m.unit,
+    frequency: "monthly",
+    upIsGood: m.upIsGood,
+    regionKinds: ["state"],
+    defaultRegionCode: "06",
+    meta: {
+      measure: m.key,
+      per_region: true,
+      upstream: { api: "bls", program: "LAUS", series_id_template: `LASST{fips2}00000000000${m.mm}`, seasonal_adjustment: "SA", measure_code: m.mm },
+    },
+  };
+}
+
+function lausCounty(m: (typeof LAUS_MEASURES)[number]): IndicatorSeed {
+  return {
+    code: `LAUCN${m.mm}`,
+    name: `${m.name} by County (LAUS, not seasonally adjusted)`,
+    description:
+      `Local Area Unemployment Statistics: ${m.what} in each county or county equivalent, not seasonally adjusted ` +
+      `(BLS publishes county estimates unadjusted only). Per-county BLS series id LAUCN{fips5}00000000${m.mm} ` +
+      `(Los Angeles County: LAUCN0603700000000${m.mm}).`,
+    category: "labor",
+    subcategory: m.mm === "03" || m.mm === "04" ? "unemployment" : m.mm === "05" ? "employment" : "labor-force",
+    unit: m.unit,
+    frequency: "monthly",
+    upIsGood: m.upIsGood,
+    regionKinds: ["county"],
+    defaultRegionCode: "06037",
+    meta: {
+      measure: m.key,
+      per_region: true,
+      upstream: { api: "bls", program: "LAUS", series_id_template: `LAUCN{fips5}00000000${m.mm}`, seasonal_adjustment: "NSA", measure_code: m.mm },
+    },
+  };
+}
+
+/** CPS unemployment by industry and class of worker (Employment Situation table A-14), not seasonally adjusted. */
+const CPS_INDUSTRIES = [
+  { id: "28615", label: "Government Wage and Salary Workers", vega: "Government" },
+  { id: "32230", label: "Mining, Quarrying, and Oil and Gas Extraction, Private Wage and Salary Workers", vega: "Mining and Extraction" },
+  { id: "32231", label: "Construction Industry, Private Wage and Salary Workers", vega: "Construction" },
+  { id: "32232", label: "Manufacturing Industry, Private Wage and Salary Workers", vega: "Manufacturing" },
+  { id: "32235", label: "Wholesale and Retail Trade, Private Wage and Salary Workers", vega: "Wholesale and Retail Trade" },
+  { id: "32236", label: "Transportation and Utilities, Private Wage and Salary Workers", vega: "Transportation and Utilities" },
+  { id: "32237", label: "Information Industry, Private Wage and Salary Workers", vega: "Information" },
+  { id: "32238", label: "Financial Activities Industry, Private Wage and Salary Workers", vega: "Finance" },
+  { id: "32239", label: "Professional and Business Services, Private Wage and Salary Workers", vega: "Business services" },
+  { id: "32240", label: "Education and Health Services, Private Wage and Salary Workers", vega: "Education and Health" },
+  { id: "32241", label: "Leisure and Hospitality, Private Wage and Salary Workers", vega: "Leisure and hospitality" },
+  { id: "32242", label: "Other Services, Private Wage and Salary Workers", vega: "Other" },
+  { id: "35109", label: "Agriculture and Related Private Wage and Salary Workers", vega: "Agriculture" },
+  { id: "35181", label: "Self-Employed Workers, Unincorporated, and Unpaid Family Workers", vega: "Self-employed" },
+] as const;
+
+/** vega-datasets series name -> [rate code, level code]; used by the sample loader. */
+export const CPS_INDUSTRY_CODES: Record<string, { rate: string; level: string }> = Object.fromEntries(
+  CPS_INDUSTRIES.map((i) => [i.vega, { rate: `LNU040${i.id}`, level: `LNU030${i.id}` }]),
+);
+
+function cpsIndustry(i: (typeof CPS_INDUSTRIES)[number], kind: "rate" | "level"): IndicatorSeed {
+  const code = kind === "rate" ? `LNU040${i.id}` : `LNU030${i.id}`;
+  return {
+    code,
+    name: `${kind === "rate" ? "Unemployment Rate" : "Unemployment Level"} - ${i.label}`,
+    description:
+      (kind === "rate"
+        ? `Unemployed persons whose last job was in this industry or class of worker, as a percent of that group's labor force`
+        : `Number of unemployed persons whose last job was in this industry or class of worker`) +
+      ` (${i.label}); Current Population Survey, not seasonally adjusted.`,
+    category: "labor",
+    subcategory: "unemployment-by-industry",
+    unit: kind === "rate" ? "percent" : "thousands of persons",
+    frequency: "monthly",
+    upIsGood: false,
+    ...US_ONLY,
+    meta: { upstream: { api: "bls", program: "CPS", series_id: code, seasonal_adjustment: "NSA" } },
+  };
+}
+
+export const blsCatalog: SourceCatalog = {
+  source: {
+    slug: "bls",
+    name: "U.S. Bureau of Labor Statistics",
+    provider: "U.S. Department of Labor",
+    category: "labor",
+    docsUrl: "https://www.bls.gov/developers/",
+  },
+  indicators: [
+    ...LAUS_MEASURES.map(lausState),
+    ...LAUS_MEASURES.map(lausCounty),
+    ...CPS_INDUSTRIES.flatMap((i) => [cpsIndustry(i, "rate"), cpsIndustry(i, "level")]),
+  ],
+};

@@ -1,0 +1,27 @@
+// GET /v1/sources: the free list of data sources.
+import { createRoute } from "@hono/zod-openapi";
+import type { RegisterRoutes } from "../http/app-env";
+import { errorResponses } from "../http/errors";
+import { catalogJson } from "../http/respond";
+import { sourceListQuerySchema, sourceListResponseSchema } from "../schemas/catalog";
+import { listSources } from "../services/catalog";
+
+const listRoute = createRoute({
+  method: "get",
+  path: "/v1/sources",
+  operationId: "list_sources",
+  tags: ["Catalog"],
+  summary: "List data sources",
+  description:
+    "Every data source the catalog draws on, by slug, with the number of indicators it publishes. Inactive sources " +
+    "(and inactive indicators in the counts) appear only with `include_inactive=true`.",
+  request: { query: sourceListQuerySchema },
+  responses: {
+    200: { description: "Sources", content: { "application/json": { schema: sourceListResponseSchema } } },
+    ...errorResponses(400, 500),
+  },
+});
+
+export const registerSourceRoutes: RegisterRoutes = (app, deps) => {
+  app.openapi(listRoute, async (c) => catalogJson(c, await listSources(deps.database.db, c.req.valid("query"))));
+};

@@ -1,0 +1,117 @@
+// Catalog resources (spec "Source", "Indicator", "IndicatorDetail") and the /v1/sources and /v1/indicators parameters.
+import { z } from "@hono/zod-openapi";
+import { ACCESS_TIERS, CATEGORIES, FREQUENCIES } from "../../db/schema/catalog";
+import { booleanQuery, integerQuery } from "./query";
+
+const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+export const categorySchema = z
+  .enum(CATEGORIES, { message: `must be one of: ${CATEGORIES.join(", ")}` })
+  .openapi({ description: `Top-level taxonomy domain: ${CATEGORIES.join(", ")}.`, example: "labor" });
+
+export const frequencySchema = z
+  .enum(FREQUENCIES, { message: `must be one of: ${FREQUENCIES.join(", ")}` })
+  .openapi({ description: `Native frequency: ${FREQUENCIES.join(", ")}.`, example: "monthly" });
+
+export const sourceSchema = z
+  .object({
+    slug: z.string().openapi({ example: "fred" }),
+    name: z.string().openapi({ example: "FRED, Federal Reserve Bank of St. Louis" }),
+    provider: z.string().nullable().openapi({ example: "Federal Reserve Bank of St. Louis" }),
+    category: z.string().nullable().openapi({ example: "macro" }),
+    indicator_count: z.number().int().min(0).openapi({ description: "Indicators the source publishes in the catalog (active ones unless include_inactive=true).", example: 57 }),
+    docs_url: z.string().url().nullable().openapi({ example: "https://fred.stlouisfed.org/docs/api/fred/" }),
+  })
+  .openapi("Source");
+
+export const indicatorSchema = z
+  .object({
+    id: z.string().uuid().openapi({ description: "Stable identifier (a name-based UUID of source and code).", example: "0b5c8f2e-6a3d-5e1b-9c7a-2f4d8e6b1a03" }),
+    code: z.string().openapi({ description: "Provider code, or a `svc:` derived code.", example: "UNRATE" }),
+    name: z.string().openapi({ example: "Unemployment Rate" }),
+    description: z.string().nullable(),
+    source: z.string().nullable().openapi({ description: "Source slug.", example: "fred" }),
+    category: z.string().nullable().openapi({ example: "labor" }),
+    subcategory: z.string().nullable().openapi({ description: "kebab-case", example: "unemployment" }),
+    access_tier: z.enum(ACCESS_TIERS).openapi({ example: "free" }),
+    unit: z.string().nullable().openapi({ example: "percent" }),
+    frequency: z.string().nullable().openapi({ example: "monthly" }),
+    is_active: z.boolean(),
+  })
+  .openapi("Indicator");
+
+export const indicatorDetailSchema = z
+  .object({
+    id: z.string().uuid(),
+    code: z.string().openapi({ example: "UNRATE" }),
+    name: z.string().openapi({ example: "Unemployment Rate" }),
+    description: z.string().nullable(),
+    source: z.object({ slug: z.string(), name: z.string() }).nullable().openapi({ example: { slug: "fred", name: "FRED, Federal Reserve Bank of St. Louis" } }),
+    category: z.string().nullable(),
+    subcategory: z.string().nullable(),
+    access_tier: z.enum(ACCESS_TIERS),
+    unit: z.string().nullable(),
+    frequency: z.string().nullable(),
+    default_region: z.object({ code: z.string(), name: z.string() }).nullable().openapi({ example: { code: "US", name: "United States" } }),
+    available_regions: z.array(z.string()).openapi({ description: "Codes of the regions that hold a series of this indicator, by code.", example: ["US"] }),
+    date_range: z
+      .object({ start: date.nullable(), end: date.nullable() })
+      .openapi({ description: "First and last observation dates over all of the indicator's series; null when none is held.", example: { start: "2006-01-01", end: "2015-12-01" } }),
+  })
+  .openapi("IndicatorDetail");
+
+export type Source = z.infer<typeof sourceSchema>;
+export type Indicator = z.infer<typeof indicatorSchema>;
+export type IndicatorDetail = z.infer<typeof indicatorDetailSchema>;
+
+const includeInactive = (what: string) =>
+  booleanQuery({ name: "include_inactive", default: false, description: `Also return inactive ${what} (\`true\` or \`false\`).` });
+
+export const sourceListQuerySchema = z.object({ include_inactive: includeInactive("sources") });
+
+export const indicatorListQuerySchema = z.object({
+  source: z.string().min(1).max(64).optional().openapi({ param: { name: "source", in: "query" }, description: "Only this source's indicators (a source slug, e.g. `fred`).", example: "bls" }),
+  category: categorySchema.optional().openapi({ param: { name: "category", in: "query" } }),
+  frequency: frequencySchema.optional().openapi({ param: { name: "frequency", in: "query" } }),
+  search: z
+    .string()
+    .trim()
+    .min(1, { message: "must not be empty" })
+    .max(200)
+    .optional()
+    .openapi({ param: { name: "search", in: "query" }, description: "Case-insensitive substring match over name, code and description.", example: "unemployment" }),
+  include_inactive: includeInactive("indicators"),
+  limit: integerQuery({ name: "limit", min: 0, max: 100, default: 50, description: "Page size, 0 to 100 (0 returns only the total)." }),
+  offset: integerQuery({ name: "offset", min: 0, default: 0, description: "Rows to skip, >= 0." }),
+});
+
+export const indicatorPathSchema = z.object({
+  code: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: "code", in: "path" }, description: "Indicator code; codes may contain `.` and `:` (SP.POP.TOTL, svc:sahm_rule).", example: "UNRATE" }),
+});
+
+export const indicatorDetailQuerySchema = z.object({
+  source: z.string().min(1).max(64).optional().openapi({ param: { name: "source", in: "query" }, description: "Source slug; picks one when several sources publish the code.", example: "fred" }),
+  include_inactive: includeInactive("indicators"),
+});
+
+export const sourceListResponseSchema = z.object({ data: z.array(sourceSchema) }).openapi("SourceList");
+
+export const indicatorListResponseSchema = z
+  .object({
+    data: z.array(indicatorSchema),
+    meta: z.object({ total: z.number().int().min(0), limit: z.number().int().min(0).max(100), offset: z.number().int().min(0) }),
+  })
+  .openapi("IndicatorList");
+
+export const indicatorDetailResponseSchema = z
+  .object({
+    data: indicatorDetailSchema,
+    meta: z.object({
+      ambiguous_with: z.array(z.string()).openapi({ description: "Other sources that publish the same code; pass `source` to pick one.", example: ["bls"] }),
+    }),
+  })
+  .openapi("IndicatorDetailResponse");

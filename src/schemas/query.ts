@@ -1,0 +1,36 @@
+// Query-string parameter schemas shared by routes. Query values arrive as strings: these parse them strictly (no
+// zod coercion, which turns "" into 0 and "1e1" into 10) and still document the parameter as an integer or boolean.
+import { z } from "@hono/zod-openapi";
+
+/** An integer parameter in [min, max] (max optional), written in plain decimal digits, with a default. */
+export function integerQuery(opts: { name: string; min: number; max?: number; default: number; description: string }) {
+  const bounds = opts.max === undefined ? `>= ${opts.min}` : `${opts.min} to ${opts.max}`;
+  return z
+    .string()
+    .regex(/^[+-]?\d+$/, { message: `must be an integer (${bounds})` })
+    .transform(Number)
+    .pipe(
+      opts.max === undefined
+        ? z.number().int().min(opts.min, { message: `must be ${bounds}` })
+        : z.number().int().min(opts.min, { message: `must be ${bounds}` }).max(opts.max, { message: `must be ${bounds}` }),
+    )
+    .optional()
+    .transform((v) => v ?? opts.default)
+    .openapi({
+      param: { name: opts.name, in: "query" },
+      type: "integer",
+      minimum: opts.min,
+      ...(opts.max === undefined ? {} : { maximum: opts.max }),
+      default: opts.default,
+      description: opts.description,
+    });
+}
+
+/** A boolean parameter: `true` or `false` (anything else is a 400), with a default. */
+export function booleanQuery(opts: { name: string; default: boolean; description: string }) {
+  return z
+    .enum(["true", "false"], { message: "must be true or false" })
+    .optional()
+    .transform((v) => (v === undefined ? opts.default : v === "true"))
+    .openapi({ param: { name: opts.name, in: "query" }, type: "boolean", default: opts.default, description: opts.description });
+}

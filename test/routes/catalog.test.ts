@@ -1,0 +1,383 @@
+// GET /v1/sources, GET /v1/indicators, GET /v1/indicators/{code}: every parameter at its bound and one past it,
+// filters, search, detail coverage, ambiguity, 404s and envelopes. Responses are parsed with the routes' schemas.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { CATALOG } from "../../db/seed/catalog-data";
+import { CATEGORIES } from "../../db/schema/catalog";
+import { CATALOG_CACHE_CONTROL } from "../../src/http/respond";
+import { errorEnvelopeSchema } from "../../src/http/errors";
+import { indicatorDetailResponseSchema, indicatorListResponseSchema, sourceListResponseSchema } from "../../src/schemas/catalog";
+import { makeTestApp, type TestApp } from "../support/app";
+
+const vega = (file: string) => readFileSync(resolve(import.meta.dir, "../../node_modules/vega-datasets/data", file), "utf8");
+
+const allIndicators = CATALOG.flatMap((c) => c.indicators.map((i) => ({ ...i, source: c.source.slug })));
+const activeIndicators = allIndicators.filter((i) => i.isActive !== false);
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await makeTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function ok(path: string) {
+  const { res, status, body } = await t.getJson(path);
+  expect(status).toBe(200);
+  expect(res.headers.get("cache-control")).toBe(CATALOG_CACHE_CONTROL);
+  expect(CATALOG_CACHE_CONTROL).toMatch(/^public, /);
+  return body;
+}
+
+async function list(query = "") {
+  return indicatorListResponseSchema.parse(await ok(`/v1/indicators${query}`));
+}
+
+async function detail(path: string) {
+  return indicatorDetailResponseSchema.parse(await ok(`/v1/indicators/${path}`));
+}
+
+async function error(path: string, status: number, code: string) {
+  const res = await t.request(path);
+  expect(res.status).toBe(status);
+  const body = errorEnvelopeSchema.parse(await res.json());
+  expect(body.error.code).toBe(code as never);
+  return body.error;
+}
+
+describe("GET /v1/sources", () => {
+  test("200 lists every curated source by slug with public CDN caching", async () => {
+    const body = sourceListResponseSchema.parse(await ok("/v1/sources"));
+    const slugs = body.data.map((s) => s.slug);
+    expect(slugs).toEqual(CATALOG.map((c) => c.source.slug).sort());
+    for (const required of ["fred", "bls", "census", "worldbank", "eia", "cdc", "scripps", "gapminder", "svc"]) expect(slugs).toContain(required);
+    const fred = body.data.find((s) => s.slug === "fred")!;
+    expect(fred).toEqual({
+      slug: "fred",
+      name: "FRED, Federal Reserve Bank of St. Louis",
+      provider: "Federal Reserve Bank of St. Louis",
+      category: "macro",
+      indicator_count: activeIndicators.filter((i) => i.source === "fred").length,
+      docs_url: "https://fred.stlouisfed.org/docs/api/fred/",
+    });
+  });
+
+  test("indicator_count equals the indicator list's total for that source", async () => {
+    const sources = sourceListResponseSchema.parse(await ok("/v1/sources")).data;
+    for (const s of sources) {
+      const page = await list(`?source=${s.slug}&limit=0`);
+      expect(page.meta.total).toBe(s.indicator_count);
+    }
+  });
+
+  test("include_inactive=true counts inactive indicators (FRED's discontinued OILPRICE); false is the default", async () => {
+    const active = sourceListResponseSchema.parse(await ok("/v1/sources?include_inactive=false")).data;
+    const all = sourceListResponseSchema.parse(await ok("/v1/sources?include_inactive=true")).data;
+    const fredActive = active.find((s) => s.slug === "fred")!.indicator_count;
+    expect(all.find((s) => s.slug === "fred")!.indicator_count).toBe(fredActive + 1);
+    expect(sourceListResponseSchema.parse(await ok("/v1/sources")).data).toEqual(active);
+  });
+
+  test("include_inactive that is not true/false is a 400 envelope", async () => {
+    for (const v of ["yes", "1", "TRUE", ""]) {
+      const e = await error(`/v1/sources?include_inactive=${v}`, 400, "INVALID_PARAMETER");
+      expect(e.details?.parameter).toBe("include_inactive");
+    }
+  });
+});
+
+describe("GET /v1/indicators: paging", () => {
+  test("defaults: limit 50, offset 0, total counts every active indicator", async () => {
+    const page = await list();
+    expect(page.meta).toEqual({ total: activeIndicators.length, limit: 50, offset: 0 });
+    expect(page.data.length).toBe(50);
+  });
+
+  test("limit at its bounds: 0 returns only the total, 100 returns 100", async () => {
+    const zero = await list("?limit=0");
+    expect(zero.data).toEqual([]);
+    expect(zero.meta).toEqual({ total: activeIndicators.length, limit: 0, offset: 0 });
+    const hundred = await list("?limit=100");
+    expect(hundred.data.length).toBe(Math.min(100, activeIndicators.length));
+    expect(hundred.meta.limit).toBe(100);
+  });
+
+  test("limit one past its bounds and malformed: 400 naming limit", async () => {
+    for (const v of ["101", "-1", "1.5", "abc", "", "1e1", "0x10"]) {
+      const e = await error(`/v1/indicators?limit=${v}`, 400, "INVALID_PARAMETER");
+      expect(e.details?.parameter).toBe("limit");
+    }
+  });
+
+  test("offset at its bound 0 and past it; -1 and non-integers are 400", async () => {
+    expect((await list("?offset=0")).meta.offset).toBe(0);
+    const beyond = await list(`?offset=${activeIndicators.length}`);
+    expect(beyond.data).toEqual([]);
+    expect(beyond.meta.total).toBe(activeIndicators.length);
+    for (const v of ["-1", "2.5", "x", ""]) {
+      const e = await error(`/v1/indicators?offset=${v}`, 400, "INVALID_PARAMETER");
+      expect(e.details?.parameter).toBe("offset");
+    }
+  });
+
+  test("pages tile the whole ordered list without gaps or repeats", async () => {
+    const first = await list("?limit=100&offset=0");
+    const second = await list("?limit=100&offset=100");
+    const byPages = [...first.data, ...second.data];
+    expect(byPages.length).toBe(activeIndicators.length);
+    expect(new Set(byPages.map((i) => i.id)).size).toBe(byPages.length);
+    const keys = byPages.map((i) => `${i.code}\u0000${i.source}`);
+    expect(keys).toEqual([...keys].sort((a, b) => (Buffer.from(a) < Buffer.from(b) ? -1 : 1)));
+    const mid = await list("?limit=7&offset=45");
+    expect(mid.data.map((i) => i.id)).toEqual(byPages.slice(45, 52).map((i) => i.id));
+  });
+});
+
+describe("GET /v1/indicators: filters and search", () => {
+  test("every spec category is populated, and category filters exactly", async () => {
+    for (const c of CATEGORIES) {
+      const page = await list(`?category=${c}&limit=100`);
+      expect(page.meta.total).toBe(activeIndicators.filter((i) => i.category === c).length);
+      expect(page.meta.total).toBeGreaterThan(0);
+      expect(page.data.every((i) => i.category === c)).toBe(true);
+    }
+  });
+
+  test("an unknown category is a 400 listing the valid ones", async () => {
+    for (const v of ["foo", "Labor", "jobs"]) {
+      const e = await error(`/v1/indicators?category=${v}`, 400, "INVALID_PARAMETER");
+      expect(e.details?.parameter).toBe("category");
+      for (const c of CATEGORIES) expect(e.message).toContain(c);
+    }
+  });
+
+  test("frequency filters exactly; an unknown frequency is a 400 listing the valid ones", async () => {
+    const weekly = await list("?frequency=weekly");
+    expect(weekly.data.map((i) => i.code).sort()).toEqual(activeIndicators.filter((i) => i.frequency === "weekly").map((i) => i.code).sort());
+    expect(weekly.data.map((i) => i.code)).toContain("ICSA");
+    const e = await error("/v1/indicators?frequency=hourly", 400, "INVALID_PARAMETER");
+    expect(e.message).toContain("daily, weekly, monthly, quarterly, annual");
+  });
+
+  test("source filters exactly; an unknown source is a 400 listing the valid ones", async () => {
+    const bls = await list("?source=bls&limit=100");
+    expect(bls.meta.total).toBe(activeIndicators.filter((i) => i.source === "bls").length);
+    expect(bls.data.every((i) => i.source === "bls")).toBe(true);
+    const e = await error("/v1/indicators?source=nope", 400, "INVALID_PARAMETER");
+    expect(e.details?.parameter).toBe("source");
+    expect(e.message).toContain("nope");
+    expect(e.details?.valid).toEqual(CATALOG.map((c) => c.source.slug).sort());
+  });
+
+  test("filters combine", async () => {
+    const page = await list("?source=fred&category=labor&frequency=weekly");
+    expect(page.data.map((i) => i.code)).toEqual(["ICSA"]);
+  });
+
+  test("search matches name, code and description, ignoring case", async () => {
+    const byName = await list("?search=sahm rule");
+    expect(byName.data.map((i) => i.code)).toEqual(["svc:sahm_rule"]);
+    const byCode = await list("?search=pop.totl");
+    expect(byCode.data.map((i) => i.code)).toEqual(["SP.POP.TOTL"]);
+    // "Laspeyres" appears only in the description of the World Bank inflation series.
+    const byDescription = await list("?search=LASPEYRES");
+    expect(byDescription.data.map((i) => i.code)).toEqual(["FP.CPI.TOTL.ZG"]);
+  });
+
+  test("search treats LIKE wildcards literally", async () => {
+    const contains = (s: string) => activeIndicators.filter((i) => [i.name, i.code, i.description].some((f) => f.toLowerCase().includes(s))).length;
+    expect((await list("?search=%25&limit=0")).meta.total).toBe(contains("%"));
+    expect(contains("%")).toBeGreaterThan(0);
+    expect((await list("?search=_&limit=0")).meta.total).toBe(contains("_"));
+    expect((await list("?search=zz%25zz&limit=0")).meta.total).toBe(0);
+  });
+
+  test("search ranks an exact code first, then code prefixes", async () => {
+    const page = await list("?search=gdp&limit=5");
+    expect(page.data[0].code).toBe("GDP");
+    expect(page.data[1].code).toBe("GDPC1");
+  });
+
+  test("search and source lengths at their bounds (200, 64) and one past", async () => {
+    expect((await list(`?search=${"x".repeat(200)}`)).meta.total).toBe(0);
+    expect((await error(`/v1/indicators?search=${"x".repeat(201)}`, 400, "INVALID_PARAMETER")).details?.parameter).toBe("search");
+    expect((await error(`/v1/indicators?source=${"s".repeat(64)}`, 400, "INVALID_PARAMETER")).message).toContain("unknown source");
+    expect((await error(`/v1/indicators?source=${"s".repeat(65)}`, 400, "INVALID_PARAMETER")).details?.parameter).toBe("source");
+  });
+
+  test("an empty search is a 400", async () => {
+    for (const v of ["", "%20%20"]) {
+      const e = await error(`/v1/indicators?search=${v}`, 400, "INVALID_PARAMETER");
+      expect(e.details?.parameter).toBe("search");
+    }
+  });
+
+  test("include_inactive shows the discontinued OILPRICE", async () => {
+    const hidden = await list("?search=OILPRICE");
+    expect(hidden.data).toEqual([]);
+    const shown = await list("?search=OILPRICE&include_inactive=true");
+    expect(shown.data.map((i) => [i.code, i.is_active])).toEqual([["OILPRICE", false]]);
+    expect((await list("?include_inactive=true&limit=0")).meta.total).toBe(allIndicators.length);
+    await error("/v1/indicators?include_inactive=maybe", 400, "INVALID_PARAMETER");
+  });
+
+  test("list items carry exactly the spec's Indicator fields", async () => {
+    const page = await list("?search=UNRATE");
+    const unrate = page.data.find((i) => i.code === "UNRATE")!;
+    expect(unrate).toEqual({
+      id: "bd518a9e-6a5c-5131-b1be-464adfb9872a",
+      code: "UNRATE",
+      name: "Unemployment Rate",
+      description: expect.stringContaining("civilian labor force"),
+      source: "fred",
+      category: "labor",
+      subcategory: "unemployment",
+      access_tier: "free",
+      unit: "percent",
+      frequency: "monthly",
+      is_active: true,
+    });
+  });
+});
+
+describe("GET /v1/indicators/{code}", () => {
+  test("a national series: PAYEMS with its sample coverage read from vega's us-employment.csv", async () => {
+    const lines = vega("us-employment.csv").trim().split("\n");
+    const first = lines[1].split(",")[0];
+    const last = lines[lines.length - 1].split(",")[0];
+    const body = await detail("PAYEMS");
+    expect(body.meta).toEqual({ ambiguous_with: [] });
+    expect(body.data).toEqual({
+      id: "23e93bbf-1d3e-537e-b512-d96342d21e32",
+      code: "PAYEMS",
+      name: "All Employees, Total Nonfarm",
+      description: expect.stringContaining("CES0000000001"),
+      source: { slug: "fred", name: "FRED, Federal Reserve Bank of St. Louis" },
+      category: "labor",
+      subcategory: "payrolls",
+      access_tier: "free",
+      unit: "thousands of persons",
+      frequency: "monthly",
+      default_region: { code: "US", name: "United States" },
+      available_regions: ["US"],
+      date_range: { start: first, end: last },
+    });
+    expect([first, last]).toEqual(["2006-01-01", "2015-12-01"]);
+  });
+
+  test("a county series: LAUCN03 holds the September 2009 cross-section, renamed counties carried to their new code", async () => {
+    const body = await detail("LAUCN03");
+    expect(body.data.default_region).toEqual({ code: "06037", name: "Los Angeles County" });
+    expect(body.data.date_range).toEqual({ start: "2009-09-01", end: "2009-09-01" });
+    const regions = body.data.available_regions;
+    expect(regions).toContain("06037");
+    expect(regions).toContain("01001");
+    expect(regions).toContain("02158"); // Wade Hampton (02270) is Kusilvak since 2015
+    expect(regions).not.toContain("02270");
+    expect(regions).not.toContain("09001"); // Connecticut's counties are gone
+    expect(regions).toEqual([...regions].sort());
+    const fileIds = vega("unemployment.tsv").trim().split("\n").slice(1).map((l) => l.split("\t")[0].padStart(5, "0"));
+    expect(regions.length).toBeLessThan(fileIds.length);
+    expect(regions.length).toBeGreaterThan(3100);
+  });
+
+  test("a derived series: svc:sahm_rule is premium, from the svc source, also by its encoded path", async () => {
+    const body = await detail("svc:sahm_rule");
+    expect(body.data.code).toBe("svc:sahm_rule");
+    expect(body.data.access_tier).toBe("premium");
+    expect(body.data.source).toEqual({ slug: "svc", name: "Derived series (this service)" });
+    expect(body.data.description).toContain("UNRATE");
+    expect(body.data.available_regions).toEqual([]);
+    expect(body.data.date_range).toEqual({ start: null, end: null });
+    expect(await detail("svc%3Asahm_rule")).toEqual(body);
+  });
+
+  test("codes with dots: SP.POP.TOTL and a state series ELEC.GEN.NUC-99.A with Iowa's history", async () => {
+    const pop = await detail("SP.POP.TOTL");
+    expect(pop.data.source?.slug).toBe("worldbank");
+    expect(pop.data.default_region).toEqual({ code: "US", name: "United States" });
+    const nuc = await detail("ELEC.GEN.NUC-99.A");
+    const years = vega("iowa-electricity.csv").trim().split("\n").slice(1).filter((l) => l.includes("Nuclear")).map((l) => l.split(",")[0]);
+    expect(nuc.data.available_regions).toEqual(["19"]);
+    expect(nuc.data.default_region).toEqual({ code: "19", name: "Iowa" });
+    expect(nuc.data.date_range).toEqual({ start: years[0], end: years[years.length - 1] });
+  });
+
+  test("ambiguous code: LNU04032231 is published by BLS and republished by FRED", async () => {
+    const original = await detail("LNU04032231");
+    expect(original.data.source?.slug).toBe("bls");
+    expect(original.meta.ambiguous_with).toEqual(["fred"]);
+    expect(original.data.available_regions).toEqual(["US"]);
+    const fred = await detail("LNU04032231?source=fred");
+    expect(fred.data.source?.slug).toBe("fred");
+    expect(fred.data.id).not.toBe(original.data.id);
+    expect(fred.meta.ambiguous_with).toEqual(["bls"]);
+    const bls = await detail("LNU04032231?source=bls");
+    expect(bls).toEqual(original);
+  });
+
+  test("codes match ignoring case when no code matches exactly", async () => {
+    expect((await detail("payems")).data.code).toBe("PAYEMS");
+  });
+
+  test("code length at its bound (200) is looked up, one past is a 400", async () => {
+    expect((await error(`/v1/indicators/${"C".repeat(200)}`, 404, "RESOURCE_NOT_FOUND")).details?.code).toBe("C".repeat(200));
+    expect((await error(`/v1/indicators/${"C".repeat(201)}`, 400, "INVALID_PARAMETER")).details?.parameter).toBe("code");
+    expect((await error(`/v1/indicators/UNRATE?source=${"s".repeat(65)}`, 400, "INVALID_PARAMETER")).details?.parameter).toBe("source");
+  });
+
+  test("404 unknown code names the code", async () => {
+    const e = await error("/v1/indicators/NOT_A_SERIES", 404, "RESOURCE_NOT_FOUND");
+    expect(e.message).toContain("NOT_A_SERIES");
+    expect(e.details?.code).toBe("NOT_A_SERIES");
+  });
+
+  test("404 unknown source names the source", async () => {
+    const e = await error("/v1/indicators/UNRATE?source=imf", 404, "RESOURCE_NOT_FOUND");
+    expect(e.message).toContain("'imf'");
+    expect(e.details?.source).toBe("imf");
+  });
+
+  test("404 when the source does not publish the code names both and where it is published", async () => {
+    const e = await error("/v1/indicators/PAYEMS?source=bls", 404, "RESOURCE_NOT_FOUND");
+    expect(e.message).toContain("PAYEMS");
+    expect(e.message).toContain("bls");
+    expect(e.details?.available_sources).toEqual(["fred"]);
+  });
+
+  test("an inactive indicator is a 404 that says so, and is served with include_inactive=true", async () => {
+    const e = await error("/v1/indicators/OILPRICE", 404, "RESOURCE_NOT_FOUND");
+    expect(e.message).toContain("include_inactive=true");
+    const body = await detail("OILPRICE?include_inactive=true");
+    expect(body.data.code).toBe("OILPRICE");
+    await error("/v1/indicators/OILPRICE?include_inactive=1", 400, "INVALID_PARAMETER");
+  });
+});
+
+describe("inactive sources", () => {
+  let u: TestApp;
+  beforeAll(async () => {
+    u = await makeTestApp();
+    await u.database.exec("UPDATE sources SET is_active = false WHERE slug = 'cdc'");
+  });
+  afterAll(async () => {
+    await u.close();
+  });
+
+  test("an inactive source and its indicators are hidden unless include_inactive=true", async () => {
+    const visible = sourceListResponseSchema.parse((await u.getJson("/v1/sources")).body).data.map((s) => s.slug);
+    expect(visible).not.toContain("cdc");
+    const all = sourceListResponseSchema.parse((await u.getJson("/v1/sources?include_inactive=true")).body).data.map((s) => s.slug);
+    expect(all).toContain("cdc");
+    const hidden = indicatorListResponseSchema.parse((await u.getJson("/v1/indicators?source=cdc")).body);
+    expect(hidden.meta.total).toBe(0);
+    const shown = indicatorListResponseSchema.parse((await u.getJson("/v1/indicators?source=cdc&include_inactive=true")).body);
+    expect(shown.data.map((i) => i.code)).toEqual(["Q036"]);
+    expect((await u.request("/v1/indicators/Q036")).status).toBe(404);
+    expect((await u.request("/v1/indicators/Q036?source=cdc")).status).toBe(404);
+    const q036 = indicatorDetailResponseSchema.parse((await u.getJson("/v1/indicators/Q036?include_inactive=true")).body);
+    expect(q036.data.available_regions.length).toBe(JSON.parse(vega("obesity.json")).length);
+  });
+});
