@@ -1,6 +1,6 @@
 // Opens the database: postgres.js when DATABASE_URL is a postgres URL, the embedded PGlite
 // (same schema, same SQL) otherwise. Migrations are applied on open.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -57,19 +57,35 @@ function pidAlive(pid: number): boolean {
   }
 }
 
-/** One process at a time may hold an embedded data directory; a stale lock (dead pid) is taken over. */
+/**
+ * One process at a time may hold an embedded data directory. The lock file is created atomically
+ * (O_EXCL), so two processes starting at the same instant cannot both get in; a stale lock (its pid
+ * is dead) is removed and taken over.
+ */
 function acquireLock(dir: string): () => void {
   const file = join(dir, "pglite.lock");
-  if (existsSync(file)) {
-    const pid = Number(readFileSync(file, "utf8").trim());
-    if (pid && pid !== process.pid && pidAlive(pid)) throw new DataDirLockedError(dir, pid);
-  }
-  writeFileSync(file, String(process.pid));
-  return () => {
+  for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      if (readFileSync(file, "utf8").trim() === String(process.pid)) rmSync(file);
-    } catch {}
-  };
+      const fd = openSync(file, "wx");
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => {
+        try {
+          if (readFileSync(file, "utf8").trim() === String(process.pid)) rmSync(file);
+        } catch {}
+      };
+    } catch (e: any) {
+      if (e?.code !== "EEXIST") throw e;
+      let pid = 0;
+      try {
+        pid = Number(readFileSync(file, "utf8").trim());
+      } catch {}
+      if (pid && pid !== process.pid && pidAlive(pid)) throw new DataDirLockedError(dir, pid);
+      // Stale (dead pid, our own pid from an earlier run, or a half-written file): remove and retry.
+      rmSync(file, { force: true });
+    }
+  }
+  throw new Error(`could not take the lock ${file}`);
 }
 
 export async function migrate(db: Db): Promise<void> {

@@ -1,16 +1,22 @@
 import { createApp } from "../app";
 import { buildDeps } from "../bootstrap";
+import { terminalProgress } from "../progress";
+import { seedIfEmpty } from "./seed";
 import type { Command } from "./index";
 
 export const serveCommand: Command = {
   summary: "Start the HTTP server (migrates, and seeds an empty database with real sample data).",
   async run(_args, config) {
     const deps = await buildDeps(config);
+    // First start: real data with no network (the seed ships in the repo); later starts only check.
+    await seedIfEmpty(deps.database, { now: deps.clock.now(), progress: terminalProgress(), logger: deps.logger });
     const app = createApp(deps);
     const server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch });
     deps.logger.info("listening", { url: `http://${config.host}:${server.port}`, database: deps.database.kind, version: deps.version });
     const stop = async () => {
       server.stop();
+      // Writes the usage counted since the last flush, so metering survives the restart.
+      await deps.keys.close();
       await deps.database.close();
       process.exit(0);
     };

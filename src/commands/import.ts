@@ -1,0 +1,114 @@
+// `svc import FILE --indicator CODE --region CODE [--source SLUG] [--date-column C] [--value-column C]`:
+// loads a CSV into one series. FRED downloads (`observation_date,UNRATE` or `date,value`) need no column flags.
+import { parseArgs } from "node:util";
+import { openConfiguredDatabase } from "../bootstrap";
+import { ApiError } from "../http/errors";
+import { silentProgress, terminalProgress } from "../progress";
+import { importObservationsCsv, parseImportCsv, type ImportCsvResult } from "../services/import";
+import { CliError } from "./cli-error";
+import type { Command } from "./index";
+
+// Below this many rows an import takes a blink; a bar would only flicker.
+const PROGRESS_MIN_ROWS = 1000;
+
+function parseImportArgs(args: string[]) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        indicator: { type: "string" },
+        region: { type: "string" },
+        source: { type: "string" },
+        "date-column": { type: "string" },
+        "value-column": { type: "string" },
+      },
+    });
+  } catch (e) {
+    throw new CliError((e as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1) {
+    throw new CliError(positionals.length === 0 ? "missing FILE (the CSV to import)" : `expected one FILE, got ${positionals.length}`);
+  }
+  if (!values.indicator) throw new CliError("missing --indicator CODE");
+  if (!values.region) throw new CliError("missing --region CODE");
+  return {
+    file: positionals[0],
+    indicator: values.indicator,
+    region: values.region,
+    source: values.source,
+    dateColumn: values["date-column"],
+    valueColumn: values["value-column"],
+  };
+}
+
+// Service errors carry API wording; on the command line the options have flag names.
+function asCliError(e: unknown, file: string): unknown {
+  if (!(e instanceof ApiError)) return e;
+  const message = e.message
+    .replace("the source option", "--source")
+    .replace("the value column option", "--value-column")
+    .replace(/^date column /, "--date-column ")
+    .replace(/^value column /, "--value-column ");
+  return new CliError(/^line \d/.test(message) ? `${file}: ${message}` : message, 1);
+}
+
+export function formatImportResult(r: ImportCsvResult): string {
+  const s = r.series;
+  const span = s.firstDate ? `${s.firstDate}..${s.lastDate}` : "no dates";
+  const source = r.indicator.source ? ` (${r.indicator.source})` : "";
+  const missing = r.missing > 0 ? `; ${r.missing} of the file's ${r.rows} rows have no value` : "";
+  return (
+    `${r.inserted} inserted, ${r.revised} revised, ${r.unchanged} unchanged ` +
+    `(series ${r.indicator.code}${source} / ${r.region.code}: ${s.observationCount} observations, ${span}${missing})`
+  );
+}
+
+export const importCommand: Command = {
+  summary: "Load a CSV into the series of an indicator and region (FRED date,value files need no flags).",
+  usage: "FILE --indicator CODE --region CODE [--source SLUG] [--date-column C --value-column C]",
+  async run(args, config) {
+    const opts = parseImportArgs(args);
+    const file = Bun.file(opts.file);
+    if (!(await file.exists())) throw new CliError(`cannot read ${opts.file}: no such file`, 1);
+    let text: string;
+    try {
+      text = await file.text();
+    } catch (e) {
+      throw new CliError(`cannot read ${opts.file}: ${(e as Error).message}`, 1);
+    }
+    // A malformed file is reported before the database is opened (or created).
+    let rows: number;
+    try {
+      rows = parseImportCsv(text, opts).rows.length;
+    } catch (e) {
+      throw asCliError(e, opts.file);
+    }
+
+    const database = await openConfiguredDatabase(config);
+    try {
+      const result = await importObservationsCsv(database.db, {
+        text,
+        indicator: opts.indicator,
+        region: opts.region,
+        source: opts.source,
+        dateColumn: opts.dateColumn,
+        valueColumn: opts.valueColumn,
+        now: new Date(),
+        progress: process.stderr.isTTY && rows >= PROGRESS_MIN_ROWS ? terminalProgress() : silentProgress,
+      });
+      // PGlite has no autovacuum: refresh planner statistics and the visibility map (index-only scans) ourselves.
+      // PostgreSQL's autovacuum keeps the visibility map; statistics are refreshed at once so new series plan well.
+      if (result.inserted + result.revised > 0) {
+        await database.exec(database.kind === "pglite" ? "VACUUM ANALYZE series, observations" : "ANALYZE series, observations");
+      }
+      console.log(formatImportResult(result));
+    } catch (e) {
+      throw asCliError(e, opts.file);
+    } finally {
+      await database.close();
+    }
+  },
+};

@@ -1,0 +1,92 @@
+// `bun start` on an empty embedded data directory (no network, no database server): the server seeds real data
+// before it listens, and a second start only checks. Runs the real entry point in a subprocess.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { sql } from "drizzle-orm";
+import { openDatabase } from "../../db/client";
+
+const ROOT = resolve(import.meta.dir, "../..");
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "svc-first-start-"));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+type Started = { proc: Bun.Subprocess<"ignore", "pipe", "pipe">; url: string; log: string[] };
+
+async function start(): Promise<Started> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== "DATABASE_URL") env[k] = v;
+  const proc = Bun.spawn([process.execPath, "run", "src/server.ts"], {
+    cwd: ROOT,
+    env: { ...env, DATA_DIR: dir, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", NODE_ENV: "test" },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const reader = proc.stderr.getReader();
+  const decoder = new TextDecoder();
+  const log: string[] = [];
+  let partial = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`server exited before listening:\n${log.join("\n")}${partial}`);
+    partial += decoder.decode(value);
+    const lines = partial.split("\n");
+    partial = lines.pop()!;
+    log.push(...lines);
+    const listening = lines.find((l) => l.includes('"msg":"listening"'));
+    if (listening) {
+      void (async () => {
+        while (!(await reader.read().catch(() => ({ done: true }))).done);
+      })();
+      return { proc, url: JSON.parse(listening).url, log };
+    }
+  }
+}
+
+async function stop(s: Started): Promise<number> {
+  s.proc.kill("SIGTERM");
+  return s.proc.exited;
+}
+
+test("first start seeds real observations, then listens; the second start does not seed", async () => {
+  const first = await start();
+  try {
+    expect(first.log.some((l) => l.includes('"msg":"empty database: seeding regions, catalog and sample observations"'))).toBe(true);
+    const res = await fetch(`${first.url}/v1/regions?type=state`);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
+  } finally {
+    expect(await stop(first)).toBe(0);
+  }
+
+  // What the seed left, read through the same schema: real observations, and series stats that match them.
+  const database = await openDatabase({ dataDir: dir });
+  try {
+    const [o] = (await database.db.execute(sql`
+      SELECT (SELECT count(*)::int FROM observations WHERE is_latest) AS latest,
+             (SELECT count(*)::int FROM observations WHERE is_latest AND value IS NOT NULL) AS with_value,
+             (SELECT coalesce(sum(observation_count), 0)::int FROM series) AS counted,
+             (SELECT count(*)::int FROM series WHERE observation_count > 0) AS series`).then((r: any) => (Array.isArray(r) ? r : r.rows))) as {
+      latest: number; with_value: number; counted: number; series: number;
+    }[];
+    expect(o.with_value).toBeGreaterThan(1000);
+    expect(o.series).toBeGreaterThan(100);
+    expect(o.counted).toBe(o.latest);
+  } finally {
+    await database.close();
+  }
+
+  const second = await start();
+  try {
+    expect(second.log.some((l) => l.includes("seeding"))).toBe(false);
+  } finally {
+    expect(await stop(second)).toBe(0);
+  }
+}, 240_000);

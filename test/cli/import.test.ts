@@ -1,0 +1,320 @@
+// `svc import` as a user runs it: the real CLI in a subprocess against an embedded data directory.
+// The directory is prepared in-process with a test source, indicators and regions (not the full seed), so the
+// imports here depend on nothing but the write path, and `serve` on it starts without seeding.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { asc, eq } from "drizzle-orm";
+import postgres from "postgres";
+import { openDatabase, type Db } from "../../db/client";
+import { findSeries } from "../../db/repos/observations";
+import { indicators, observations, regions, sources } from "../../db/schema";
+import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
+
+const ROOT = resolve(import.meta.dir, "../..");
+const IDS = {
+  TESTX: "00000000-0000-4000-8000-00000000c001",
+  UNRATE: "00000000-0000-4000-8000-00000000c002",
+  DUP_A: "00000000-0000-4000-8000-00000000c003",
+  DUP_B: "00000000-0000-4000-8000-00000000c004",
+  MULTI: "00000000-0000-4000-8000-00000000c005",
+};
+
+let dir: string;
+let dataDir: string;
+
+async function prepare(db: Db): Promise<void> {
+  await db.insert(sources).values([
+    { slug: "cli-a", name: "CLI test source A" },
+    { slug: "cli-b", name: "CLI test source B" },
+  ]);
+  await db.insert(indicators).values([
+    { id: IDS.TESTX, code: "TESTX", sourceSlug: "cli-a", name: "Test X" },
+    { id: IDS.UNRATE, code: "UNRATE", sourceSlug: "cli-a", name: "Unemployment rate (test copy)" },
+    { id: IDS.DUP_A, code: "DUP", sourceSlug: "cli-a", name: "Dup in A" },
+    { id: IDS.DUP_B, code: "DUP", sourceSlug: "cli-b", name: "Dup in B" },
+    { id: IDS.MULTI, code: "MULTI", sourceSlug: "cli-a", name: "Multi-column" },
+  ]);
+  await db.insert(regions).values([
+    { code: "US", type: "country", name: "United States", slug: "united-states", aliases: ["USA"] },
+    { code: "06", type: "state", name: "California", slug: "california", parentCode: "US", fipsState: "06", aliases: ["CA", "US-CA"] },
+  ]);
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "svc-import-cli-"));
+  dataDir = join(dir, "data");
+  const database = await openDatabase({ dataDir });
+  await prepare(database.db);
+  await database.close();
+}, 60_000);
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+type Run = { code: number; stdout: string; stderr: string };
+
+function cliEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== "DATABASE_URL") env[k] = v;
+  return { ...env, DATA_DIR: dataDir, LOG_LEVEL: "warn", NODE_ENV: "test", ...extra };
+}
+
+async function svc(args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
+  const proc = Bun.spawn([process.execPath, "run", "src/cli.ts", ...args], { cwd: ROOT, env: cliEnv(extraEnv), stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}
+
+function file(name: string, text: string): string {
+  const p = join(dir, name);
+  writeFileSync(p, text);
+  return p;
+}
+
+/** Reads the database between CLI runs (the CLI holds the lock only while it runs). */
+async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
+  const database = await openDatabase({ dataDir });
+  try {
+    return await fn(database.db);
+  } finally {
+    await database.close();
+  }
+}
+
+function expectOneLineError(r: Run, code: number, line: string) {
+  expect(r.code).toBe(code);
+  expect(r.stdout).toBe("");
+  expect(r.stderr).toBe(`${line}\n`);
+}
+
+describe("svc import", () => {
+  const fred = "date,value\n2020-01-01,3.5\n2020-02-01,\n2020-03-01,4.4\n2020-04-01,14.8\n";
+
+  test("a FRED date,value file with no column flags; then unchanged; then revisions", async () => {
+    const p = file("testx.csv", fred);
+    const first = await svc(["import", p, "--indicator", "TESTX", "--region", "US"]);
+    expect(first.stderr).toBe("");
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe(
+      "4 inserted, 0 revised, 0 unchanged (series TESTX (cli-a) / US: 4 observations, 2020-01-01..2020-04-01; 1 of the file's 4 rows have no value)\n",
+    );
+
+    const again = await svc(["import", p, "--indicator", "TESTX", "--region", "US"]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toStartWith("0 inserted, 0 revised, 4 unchanged (series TESTX (cli-a) / US: 4 observations");
+
+    const changed = file("testx-2.csv", "date,value\n2020-01-01,3.5\n2020-02-01,3.6\n2020-03-01,4.5\n2020-04-01,14.8\n2020-05-01,13.2\n");
+    const third = await svc(["import", changed, "--indicator", "TESTX", "--region", "US"]);
+    expect(third.code).toBe(0);
+    expect(third.stdout).toBe("1 inserted, 2 revised, 2 unchanged (series TESTX (cli-a) / US: 5 observations, 2020-01-01..2020-05-01)\n");
+
+    await withDb(async (db) => {
+      const s = (await findSeries(db, IDS.TESTX, "US"))!;
+      expect([s.observationCount, s.version]).toEqual([5, 2]);
+      const rows = await db
+        .select({ date: observations.date, revision: observations.revision, value: observations.value, isLatest: observations.isLatest })
+        .from(observations)
+        .where(eq(observations.seriesId, s.id))
+        .orderBy(asc(observations.date), asc(observations.revision));
+      expect(rows.map((r) => [r.date, r.revision, r.value, r.isLatest])).toEqual([
+        ["2020-01-01", 1, 3.5, true],
+        ["2020-02-01", 1, null, false],
+        ["2020-02-01", 2, 3.6, true],
+        ["2020-03-01", 1, 4.4, false],
+        ["2020-03-01", 2, 4.5, true],
+        ["2020-04-01", 1, 14.8, true],
+        ["2020-05-01", 1, 13.2, true],
+      ]);
+    });
+  });
+
+  test("a FRED download (observation_date,SERIES, '.' for missing, CRLF) into a state named by USPS code", async () => {
+    const p = file("fred-download.csv", "observation_date,TESTX\r\n2024-01-01,5.1\r\n2024-02-01,.\r\n");
+    const r = await svc(["import", p, "--indicator", "testx", "--region", "CA"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      "2 inserted, 0 revised, 0 unchanged (series TESTX (cli-a) / 06: 2 observations, 2024-01-01..2024-02-01; 1 of the file's 2 rows have no value)\n",
+    );
+  });
+
+  test("--date-column and --value-column pick columns of a wider file", async () => {
+    const p = file("multi.csv", 'Date,Index,Inflation\n1913-01,9.8,\n1913-02,"1,009.8",0.0\n');
+    const r = await svc(["import", p, "--indicator", "MULTI", "--region", "US", "--date-column", "Date", "--value-column=Index"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("2 inserted, 0 revised, 0 unchanged (series MULTI (cli-a) / US: 2 observations, 1913-01-01..1913-02-01)\n");
+    const bad = await svc(["import", p, "--indicator", "MULTI", "--region", "US"]);
+    expectOneLineError(
+      bad,
+      1,
+      'svc import: cannot tell which column holds the values ("Date", "Index", "Inflation"): name it with --value-column',
+    );
+  });
+
+  test("an ambiguous code lists its sources; --source picks one", async () => {
+    const p = file("dup.csv", fred);
+    expectOneLineError(
+      await svc(["import", p, "--indicator", "DUP", "--region", "US"]),
+      1,
+      "svc import: indicator 'DUP' exists in several sources (cli-a, cli-b): choose one with --source",
+    );
+    const ok = await svc(["import", p, "--indicator", "DUP", "--region", "US", "--source", "cli-b"]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toStartWith("4 inserted, 0 revised, 0 unchanged (series DUP (cli-b) / US:");
+    expectOneLineError(
+      await svc(["import", p, "--indicator", "DUP", "--region", "US", "--source", "cli-c"]),
+      1,
+      "svc import: indicator 'DUP' is not published by source 'cli-c' (sources: cli-a, cli-b)",
+    );
+  });
+
+  test("bad files and bad arguments: one plain line, non-zero exit, no stack trace", async () => {
+    const bad = file("bad.csv", "date,value\n2020-01-01,1\n2020-02-01,abc\n");
+    expectOneLineError(
+      await svc(["import", bad, "--indicator", "TESTX", "--region", "US"]),
+      1,
+      `svc import: ${bad}: line 3, column "value": "abc" is not a number`,
+    );
+    const dup = file("dup-dates.csv", "date,value\n2020-01,1\n2020-01-01,2\n");
+    expectOneLineError(
+      await svc(["import", dup, "--indicator", "TESTX", "--region", "US"]),
+      1,
+      `svc import: ${dup}: line 3, column "date": duplicate date 2020-01-01 (also on line 2)`,
+    );
+    const badDate = file("bad-date.csv", "date,value\n01/02/2020,1\n");
+    expectOneLineError(
+      await svc(["import", badDate, "--indicator", "TESTX", "--region", "US"]),
+      1,
+      `svc import: ${badDate}: line 2, column "date": "01/02/2020" is not a date (expected YYYY-MM-DD, YYYY-MM or YYYY)`,
+    );
+    const headerOnly = file("header-only.csv", "date,value\n");
+    expectOneLineError(
+      await svc(["import", headerOnly, "--indicator", "TESTX", "--region", "US"]),
+      1,
+      "svc import: the file has a header but no observations",
+    );
+    const missing = join(dir, "nope.csv");
+    expectOneLineError(await svc(["import", missing, "--indicator", "TESTX", "--region", "US"]), 1, `svc import: cannot read ${missing}: no such file`);
+    const ok = file("ok.csv", fred);
+    expectOneLineError(await svc(["import", ok, "--indicator", "NOPE", "--region", "US"]), 1, "svc import: unknown indicator 'NOPE'");
+    expectOneLineError(await svc(["import", ok, "--indicator", "TESTX", "--region", "Atlantis"]), 1, "svc import: Unknown region 'Atlantis'");
+    expectOneLineError(await svc(["import", ok, "--region", "US"]), 2, "svc import: missing --indicator CODE");
+    expectOneLineError(await svc(["import", "--indicator", "TESTX", "--region", "US"]), 2, "svc import: missing FILE (the CSV to import)");
+    const unknownFlag = await svc(["import", ok, "--indicator", "TESTX", "--region", "US", "--colour", "red"]);
+    expect(unknownFlag.code).toBe(2);
+    expect(unknownFlag.stderr.trim().split("\n").length).toBe(1);
+    expect(unknownFlag.stderr).toStartWith("svc import: Unknown option '--colour'");
+  });
+
+  const unrate = sharedDataPath("fred-macro-us", "UNRATE.csv");
+  test.skipIf(!unrate)(`golden: the shared FRED UNRATE file ${unrate ? "" : sharedDataMissingMessage("fred-macro-us")}`, async () => {
+    const text = readFileSync(unrate!, "utf8");
+    const lines = text.trim().split("\n").slice(1).map((l) => l.split(","));
+    const r = await svc(["import", unrate!, "--indicator", "UNRATE", "--region", "US"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toStartWith(`${lines.length} inserted, 0 revised, 0 unchanged (series UNRATE (cli-a) / US: ${lines.length} observations, ${lines[0][0]}..${lines.at(-1)![0]}`);
+    await withDb(async (db) => {
+      const s = (await findSeries(db, IDS.UNRATE, "US"))!;
+      expect(s.observationCount).toBe(lines.length);
+      const stored = new Map(
+        (await db.select({ date: observations.date, value: observations.value }).from(observations).where(eq(observations.seriesId, s.id))).map(
+          (o) => [o.date, o.value],
+        ),
+      );
+      expect(stored.size).toBe(lines.length);
+      // A few values straight from the file: first, last, the empty October 2025, and every 50th row.
+      const picks = [lines[0], lines.at(-1)!, ...lines.filter((_, i) => i % 50 === 0)];
+      const oct = lines.find((l) => l[0] === "2025-10-01");
+      if (oct) picks.push(oct);
+      for (const [date, value] of picks) {
+        expect([date, stored.get(date)]).toEqual([date, value === "" ? null : Number(value)]);
+      }
+    });
+    const again = await svc(["import", unrate!, "--indicator", "UNRATE", "--region", "US"]);
+    expect(again.stdout).toStartWith(`0 inserted, 0 revised, ${lines.length} unchanged`);
+  });
+});
+
+describe("svc import with DATABASE_URL", () => {
+  const url = process.env.TEST_DATABASE_URL;
+  test.skipIf(!url)("imports into PostgreSQL (no lock file involved)", async () => {
+    const name = `svc_cli_import_${process.pid}_${Date.now().toString(36)}`;
+    const admin = postgres(url!, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+    try {
+      const u = new URL(url!);
+      u.pathname = `/${name}`;
+      const database = await openDatabase({ url: u.toString(), poolSize: 1 });
+      await prepare(database.db);
+      await database.close();
+      const p = file("pg.csv", "date,value\n2020-01-01,1\n2020-02-01,2\n");
+      const r = await svc(["import", p, "--indicator", "TESTX", "--region", "US"], { DATABASE_URL: u.toString() });
+      expect(r.stderr).toBe("");
+      expect(r.stdout).toBe("2 inserted, 0 revised, 0 unchanged (series TESTX (cli-a) / US: 2 observations, 2020-01-01..2020-02-01)\n");
+    } finally {
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  });
+});
+
+describe("one process per embedded data directory", () => {
+  test("import while serve holds DATA_DIR exits at once with a plain message; after serve stops it works", async () => {
+    const server = Bun.spawn([process.execPath, "run", "src/cli.ts", "serve"], {
+      cwd: ROOT,
+      env: cliEnv({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" }),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    try {
+      const url = await waitForListening(server);
+      expect((await fetch(`${url}/v1/regions?type=country`)).status).toBe(200);
+
+      const p = file("locked.csv", "date,value\n2021-01-01,1\n");
+      const started = performance.now();
+      const r = await svc(["import", p, "--indicator", "TESTX", "--region", "US"]);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toBe(
+        `svc import: the embedded database in ${dataDir} is in use by process ${server.pid} (probably the running server). ` +
+          "PGlite allows one process at a time: stop that process first, or point DATABASE_URL at PostgreSQL.\n",
+      );
+      // "Promptly" = it did not wait for the lock; bun's own start-up dominates.
+      expect(performance.now() - started).toBeLessThan(15_000);
+      // The server is unharmed.
+      expect((await fetch(`${url}/v1/regions?type=country`)).status).toBe(200);
+    } finally {
+      server.kill("SIGTERM");
+      await server.exited;
+    }
+    const after = await svc(["import", file("after.csv", "date,value\n2021-01-01,1\n"), "--indicator", "TESTX", "--region", "US"]);
+    expect(after.code).toBe(0);
+    expect(after.stdout).toStartWith("1 inserted, 0 revised, 0 unchanged");
+  }, 90_000);
+});
+
+async function waitForListening(proc: Bun.Subprocess<"ignore", "pipe", "pipe">): Promise<string> {
+  const reader = proc.stderr.getReader();
+  const decoder = new TextDecoder();
+  let buf = "";
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`serve exited before listening:\n${buf}`);
+    buf += decoder.decode(value);
+    const complete = buf.slice(0, buf.lastIndexOf("\n") + 1);
+    for (const line of complete.split("\n")) {
+      if (!line.startsWith("{")) continue;
+      const entry = JSON.parse(line) as { msg?: string; url?: string };
+      if (entry.msg === "listening" && entry.url) {
+        // Keep draining so the server never blocks on a full pipe.
+        void (async () => {
+          while (!(await reader.read().catch(() => ({ done: true }))).done);
+        })();
+        return entry.url;
+      }
+    }
+  }
+  throw new Error(`serve did not start listening in time:\n${buf}`);
+}
