@@ -38,7 +38,7 @@ afterAll(async () => {
 
 describe(`seedRegions (${testBackend})`, () => {
   test("an unseeded database resolves nothing, and the empty index is not cached", async () => {
-    await expect(resolveRegion(database.db, "CA")).rejects.toMatchObject({ code: "RESOURCE_NOT_FOUND", status: 404 });
+    await expect(resolveRegion(database.db, "US-CA")).rejects.toMatchObject({ code: "RESOURCE_NOT_FOUND", status: 404 });
   });
 
   test("first run writes every region and reports progress", async () => {
@@ -60,7 +60,7 @@ describe(`seedRegions (${testBackend})`, () => {
   });
 
   test("the service sees the seed that ran after its first (empty) lookup", async () => {
-    expect((await resolveRegion(database.db, "CA")).code).toBe("06");
+    expect((await resolveRegion(database.db, "US-CA")).code).toBe("06");
   });
 
   test("a re-run writes nothing", async () => {
