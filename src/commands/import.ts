@@ -5,6 +5,8 @@ import { openConfiguredDatabase } from "../bootstrap";
 import { ApiError } from "../http/errors";
 import { silentProgress, terminalProgress } from "../progress";
 import { importObservationsCsv, parseImportCsv, type ImportCsvResult } from "../services/import";
+import { deriveAll } from "../services/derived-series";
+import { seriesCacheFor } from "../services/series-cache";
 import { CliError } from "./cli-error";
 import type { Command } from "./index";
 
@@ -102,6 +104,8 @@ export const importCommand: Command = {
       // PGlite has no autovacuum: refresh planner statistics and the visibility map (index-only scans) ourselves.
       // PostgreSQL's autovacuum keeps the visibility map; statistics are refreshed at once so new series plan well.
       if (result.inserted + result.revised > 0) {
+        // Derived svc: series whose inputs just changed are recomputed now (unchanged ones write nothing).
+        await deriveAll({ db: database.db, cache: seriesCacheFor(database.db, 0), now: () => new Date() });
         await database.exec(database.kind === "pglite" ? "VACUUM ANALYZE series, observations" : "ANALYZE series, observations");
       }
       console.log(formatImportResult(result));

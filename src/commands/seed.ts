@@ -5,6 +5,8 @@ import { hasRegions } from "../../db/repos/seed-state";
 import { openConfiguredDatabase } from "../bootstrap";
 import type { Logger } from "../logger";
 import { terminalProgress, type Progress } from "../progress";
+import { deriveAll } from "../services/derived-series";
+import { seriesCacheFor } from "../services/series-cache";
 import { CliError } from "./cli-error";
 import type { Command } from "./index";
 
@@ -18,6 +20,8 @@ export async function seedAndAnalyze(database: Database, opts: { now: Date; prog
   // Loaded on demand: the seed data is large, and commands that do not seed (import, later starts) skip parsing it.
   const { seedDatabase } = await import("../../db/seed");
   await database.db.transaction((tx) => seedDatabase(tx as unknown as Database["db"], { now: opts.now, progress: opts.progress }));
+  // Derived svc: series computed from what the seed holds, so they are listed (and priced) from the first start.
+  await deriveAll({ db: database.db, cache: seriesCacheFor(database.db, 0), now: () => opts.now });
   await database.exec("VACUUM ANALYZE");
 }
 

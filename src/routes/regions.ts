@@ -15,7 +15,7 @@ const listRoute = createRoute({
   description:
     "Countries (ISO 3166-1 alpha-2), the 50 states and DC (2-digit FIPS) and 3,144 county equivalents (5-digit FIPS, " +
     "Census vintage 2024), ordered by code. `parent` accepts what people type (`CA`, `US-CA`, `california`, `06`): " +
-    "a two-letter USPS state abbreviation always means the state, so countries sharing one are written as alpha-3 (`CAN`) or by name.",
+    "a parent is read as a state first, so `parent=CA` is California.",
   request: { query: regionListQuerySchema },
   responses: {
     200: { description: "Regions", content: { "application/json": { schema: regionListResponseSchema } } },
@@ -29,7 +29,9 @@ const getRoute = createRoute({
   operationId: "get_region",
   tags: ["Catalog"],
   summary: "Get one region",
-  description: "One region by code or by what people type (`CA`, `US-CA`, `USA`, `california`, `los-angeles-county-ca`). An input naming several regions is a 400 listing them.",
+  description:
+    "One region by code or by what people type (`US-CA`, `ny`, `USA`, `california`, `los-angeles-county-ca`). A canonical code always " +
+    "means itself (`CA` is Canada, `DE` Germany), so codes read back from responses round-trip. An input naming several regions is a 400 listing them.",
   request: { params: regionPathSchema },
   responses: {
     200: { description: "The region", content: { "application/json": { schema: regionResponseSchema } } },

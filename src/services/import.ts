@@ -8,7 +8,7 @@ import { hasIndicators } from "../../db/repos/seed-state";
 import { CsvObservationsError, parseObservationsCsv, type ParsedObservationsCsv } from "../domain/csv-observations";
 import { fail } from "../http/errors";
 import { silentProgress, type Progress } from "../progress";
-import { resolveRegion } from "./regions";
+import { resolveRegionAmong } from "./regions";
 
 export type ImportCsvOptions = { dateColumn?: string; valueColumn?: string };
 
@@ -88,7 +88,12 @@ export async function resolveImportIndicator(db: Db, code: string, source?: stri
 export async function importObservationsCsv(db: Db, args: ImportCsvArgs): Promise<ImportCsvResult> {
   const parsed = parseImportCsv(args.text, { dateColumn: args.dateColumn, valueColumn: args.valueColumn });
   const indicator = await resolveImportIndicator(db, args.indicator, args.source);
-  const region = await resolveRegion(db, args.region);
+  const region = await resolveRegionAmong(db, args.region, indicator.regionKinds);
+  if (!indicator.regionKinds.includes(region.type)) {
+    fail("INVALID_PARAMETER", `Indicator '${indicator.code}' is offered for ${indicator.regionKinds.join(", ") || "no region kind"} regions, not for the ${region.type} ${region.code} (${region.name}).`, {
+      parameter: "region",
+    });
+  }
   const progress = args.progress ?? silentProgress;
 
   progress.start(`import ${indicator.code}/${region.code}`, parsed.rows.length);

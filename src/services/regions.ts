@@ -92,6 +92,17 @@ export function toRegion(r: RegionRow): Region {
   };
 }
 
+/**
+ * The region an input names among the kinds a series is offered for ("IN" is Indiana for a LAUS series,
+ * India for a World Bank one). An input naming no region of those kinds still resolves without the
+ * filter, so the caller can say the series is not offered there rather than "unknown region".
+ */
+export async function resolveRegionAmong(db: Db, input: string, kinds: readonly string[], parameter = "region"): Promise<RegionRow> {
+  const fit = await lookupRegionInput(db, input, { kinds });
+  if (fit.region) return fit.region;
+  return resolveRegion(db, input, parameter, fit.kind === "ambiguous" ? { kinds } : {});
+}
+
 /** A parent is a state unless the input names no state ("CA" = California here; "US" = the country). */
 async function resolveParent(db: Db, input: string): Promise<RegionRow> {
   const asState = await lookupRegionInput(db, input, { kinds: ["state"] });

@@ -1,7 +1,7 @@
 // `svc import` as a user runs it: the real CLI in a subprocess against an embedded data directory.
 // The directory is prepared in-process with a test source, indicators and regions (not the full seed), so the
 // imports here depend on nothing but the write path, and `serve` on it starts without seeding.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -11,6 +11,9 @@ import { openDatabase, type Db } from "../../db/client";
 import { findSeries } from "../../db/repos/observations";
 import { indicators, observations, regions, sources } from "../../db/schema";
 import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
+
+// bun resets the default timeout per file: this file starts databases, processes or servers.
+setDefaultTimeout(120_000);
 
 const ROOT = resolve(import.meta.dir, "../..");
 const IDS = {
@@ -30,11 +33,11 @@ async function prepare(db: Db): Promise<void> {
     { slug: "cli-b", name: "CLI test source B" },
   ]);
   await db.insert(indicators).values([
-    { id: IDS.TESTX, code: "TESTX", sourceSlug: "cli-a", name: "Test X" },
-    { id: IDS.UNRATE, code: "UNRATE", sourceSlug: "cli-a", name: "Unemployment rate (test copy)" },
-    { id: IDS.DUP_A, code: "DUP", sourceSlug: "cli-a", name: "Dup in A" },
-    { id: IDS.DUP_B, code: "DUP", sourceSlug: "cli-b", name: "Dup in B" },
-    { id: IDS.MULTI, code: "MULTI", sourceSlug: "cli-a", name: "Multi-column" },
+    { id: IDS.TESTX, code: "TESTX", sourceSlug: "cli-a", name: "Test X", regionKinds: ["country", "state"] },
+    { id: IDS.UNRATE, code: "UNRATE", sourceSlug: "cli-a", name: "Unemployment rate (test copy)", regionKinds: ["country"] },
+    { id: IDS.DUP_A, code: "DUP", sourceSlug: "cli-a", name: "Dup in A", regionKinds: ["country"] },
+    { id: IDS.DUP_B, code: "DUP", sourceSlug: "cli-b", name: "Dup in B", regionKinds: ["country"] },
+    { id: IDS.MULTI, code: "MULTI", sourceSlug: "cli-a", name: "Multi-column", regionKinds: ["country"] },
   ]);
   await db.insert(regions).values([
     { code: "US", type: "country", name: "United States", slug: "united-states", aliases: ["USA"] },
@@ -199,6 +202,11 @@ describe("svc import", () => {
     const ok = file("ok.csv", fred);
     expectOneLineError(await svc(["import", ok, "--indicator", "NOPE", "--region", "US"]), 1, "svc import: unknown indicator 'NOPE'");
     expectOneLineError(await svc(["import", ok, "--indicator", "TESTX", "--region", "Atlantis"]), 1, "svc import: Unknown region 'Atlantis'");
+    expectOneLineError(
+      await svc(["import", ok, "--indicator", "UNRATE", "--source", "cli-a", "--region", "california"]),
+      1,
+      "svc import: Indicator 'UNRATE' is offered for country regions, not for the state 06 (California).",
+    );
     expectOneLineError(await svc(["import", ok, "--region", "US"]), 2, "svc import: missing --indicator CODE");
     expectOneLineError(await svc(["import", "--indicator", "TESTX", "--region", "US"]), 2, "svc import: missing FILE (the CSV to import)");
     const unknownFlag = await svc(["import", ok, "--indicator", "TESTX", "--region", "US", "--colour", "red"]);

@@ -1,0 +1,168 @@
+// Read queries over series and observations (the write path is db/repos/observations.ts).
+// - Latest reads go through the partial unique index observations_latest_idx (series_id, date) WHERE is_latest:
+//   one range scan per series whatever the number of revisions or other series.
+// - Revision reads return every stored revision in a date range, ordered by date then revision, so a client can
+//   rebuild any vintage (the value of a date as of time T is its highest revision recorded at or before T).
+// - Batch latest is ONE statement: a LATERAL backward scan of the latest index per series, one row each.
+import { and, asc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
+import type { Db } from "../client";
+import { observations, series } from "../schema";
+
+export type StoredObservation = {
+  date: string;
+  value: number | null;
+  revision: number;
+  isPreliminary: boolean;
+  sourceUpdatedAt: Date | null;
+};
+
+export type SeriesHead = {
+  id: number;
+  indicatorId: string;
+  regionCode: string;
+  version: number;
+  firstDate: string | null;
+  lastDate: string | null;
+  observationCount: number;
+};
+
+const headColumns = {
+  id: series.id,
+  indicatorId: series.indicatorId,
+  regionCode: series.regionCode,
+  version: series.version,
+  firstDate: series.firstDate,
+  lastDate: series.lastDate,
+  observationCount: series.observationCount,
+};
+
+/** The series row of (indicator, region), or null when nothing was ever stored for it. */
+export async function findSeriesHead(db: Db, indicatorId: string, regionCode: string): Promise<SeriesHead | null> {
+  const rows = await db
+    .select(headColumns)
+    .from(series)
+    .where(and(eq(series.indicatorId, indicatorId), eq(series.regionCode, regionCode)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** Series rows for many (indicator, region) pairs in one statement. */
+export async function findSeriesHeads(db: Db, keys: { indicatorId: string; regionCode: string }[]): Promise<SeriesHead[]> {
+  if (keys.length === 0) return [];
+  const pairs = sql.join(
+    keys.map((k) => sql`(${k.indicatorId}::uuid, ${k.regionCode}::text)`),
+    sql`, `,
+  );
+  return db
+    .select(headColumns)
+    .from(series)
+    .where(sql`(${series.indicatorId}, ${series.regionCode}) IN (${pairs})`);
+}
+
+/** Every series of an indicator (one per region holding it). */
+export async function findSeriesHeadsForIndicator(db: Db, indicatorId: string): Promise<SeriesHead[]> {
+  return db.select(headColumns).from(series).where(eq(series.indicatorId, indicatorId)).orderBy(sql`${series.regionCode} collate "C"`);
+}
+
+/** Region codes that hold a series of the indicator (for "offered for these regions" messages). */
+export async function regionCodesWithSeries(db: Db, indicatorId: string, limit = 50): Promise<{ codes: string[]; total: number }> {
+  const codes = await db
+    .select({ code: series.regionCode })
+    .from(series)
+    .where(eq(series.indicatorId, indicatorId))
+    .orderBy(sql`${series.regionCode} collate "C"`)
+    .limit(limit);
+  const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(series).where(eq(series.indicatorId, indicatorId));
+  return { codes: codes.map((c) => c.code), total: Number(n) };
+}
+
+const obsColumns = {
+  date: observations.date,
+  value: observations.value,
+  revision: observations.revision,
+  isPreliminary: observations.isPreliminary,
+  sourceUpdatedAt: observations.sourceUpdatedAt,
+};
+
+/** Every date's latest revision, ascending: the whole series (transforms need it all). */
+export async function readLatestObservations(db: Db, seriesId: number): Promise<StoredObservation[]> {
+  const rows = await db
+    .select(obsColumns)
+    .from(observations)
+    .where(and(eq(observations.seriesId, seriesId), sql`${observations.isLatest}`))
+    .orderBy(asc(observations.date));
+  return rows.map(normalise);
+}
+
+export type RevisionQuery = { start?: string; end?: string; order: "asc" | "desc"; limit: number; offset: number };
+
+/** Every stored revision in the date range, paged; ordered by date (per `order`) then revision ascending. */
+export async function readRevisions(db: Db, seriesId: number, q: RevisionQuery): Promise<{ rows: StoredObservation[]; total: number }> {
+  const where: SQL[] = [eq(observations.seriesId, seriesId)];
+  if (q.start) where.push(gte(observations.date, q.start));
+  if (q.end) where.push(lte(observations.date, q.end));
+  const cond = and(...where);
+  const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(observations).where(cond);
+  const total = Number(n);
+  if (q.limit === 0 || q.offset >= total) return { rows: [], total };
+  const rows = await db
+    .select(obsColumns)
+    .from(observations)
+    .where(cond)
+    .orderBy(q.order === "asc" ? sql`${observations.date} asc` : sql`${observations.date} desc`, asc(observations.revision))
+    .limit(q.limit)
+    .offset(q.offset);
+  return { rows: rows.map(normalise), total };
+}
+
+export type LatestRow = StoredObservation & { seriesId: number };
+
+/**
+ * The newest observation with a value of each series, in one statement (a LATERAL backward scan of the latest
+ * index per series). Series with no valued observation are absent from the result.
+ */
+export async function readLatestPerSeries(db: Db, seriesIds: number[]): Promise<Map<number, LatestRow>> {
+  const out = new Map<number, LatestRow>();
+  if (seriesIds.length === 0) return out;
+  const ids = sql.join(
+    [...new Set(seriesIds)].map((id) => sql`(${id}::int)`),
+    sql`, `,
+  );
+  const result = await db.execute(sql`
+    SELECT k.id AS series_id, o.date::text AS date, o.value, o.revision, o.is_preliminary, o.source_updated_at
+    FROM (VALUES ${ids}) AS k(id)
+    CROSS JOIN LATERAL (
+      SELECT date, value, revision, is_preliminary, source_updated_at FROM observations
+      WHERE series_id = k.id AND is_latest AND value IS NOT NULL
+      ORDER BY date DESC LIMIT 1
+    ) AS o`);
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
+    series_id: number;
+    date: string;
+    value: number | string;
+    revision: number;
+    is_preliminary: boolean;
+    source_updated_at: Date | string | null;
+  }[];
+  for (const r of rows) {
+    out.set(Number(r.series_id), {
+      seriesId: Number(r.series_id),
+      date: r.date,
+      value: Number(r.value),
+      revision: Number(r.revision),
+      isPreliminary: r.is_preliminary,
+      sourceUpdatedAt: r.source_updated_at === null ? null : new Date(r.source_updated_at),
+    });
+  }
+  return out;
+}
+
+function normalise(r: { date: string; value: number | null; revision: number; isPreliminary: boolean; sourceUpdatedAt: Date | null }): StoredObservation {
+  return {
+    date: r.date,
+    value: r.value === null ? null : Number(r.value),
+    revision: Number(r.revision),
+    isPreliminary: r.isPreliminary,
+    sourceUpdatedAt: r.sourceUpdatedAt,
+  };
+}

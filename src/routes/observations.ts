@@ -1,0 +1,130 @@
+// GET /v1/observations and GET /v1/observations/latest (single and batch): paid reads, through paid(...).
+// resolve() turns the code or concept into a series and checks every series-dependent rule before any payment is
+// asked, so what does not exist or cannot be computed costs nothing.
+import { createRoute } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv, RegisterRoutes } from "../http/app-env";
+import { mayReadPremium, mayReadRegion } from "../http/auth";
+import { errorResponses } from "../http/errors";
+import { paid } from "../http/paid";
+import type { Resolved } from "../pricing";
+import {
+  latestBatchResponseSchema, latestQuerySchema, latestSingleResponseSchema, observationsQuerySchema, observationsResponseSchema,
+} from "../schemas/observations";
+import { resolveSeriesTarget, type SeriesTarget } from "../services/concepts";
+import {
+  ensureReadable, getLatest, getLatestBatch, getObservationsJson, latestMeta, readContext, resolveObservations, splitIndicators, targetCode, targetPremium,
+  type ObservationsQuery, type ObservationsTarget,
+} from "../services/observations";
+
+const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
+
+const observationsRoute = createRoute({
+  method: "get",
+  path: "/v1/observations",
+  operationId: "get_observations",
+  tags: ["Data"],
+  summary: "Observations of one series",
+  description:
+    "The latest revision of each date of one indicator (code or concept) in one region, newest first by default. " +
+    "`frequency` resamples to calendar buckets before any `transform`; transforms read the whole series, so comparators " +
+    "and index bases outside the page or the date range are found. `include_revisions=true` returns every stored revision. " +
+    "Concepts resolve per region kind and are disclosed in `meta.concept`.",
+  request: { query: observationsQuerySchema },
+  responses: {
+    200: { description: "A page of observations or resampled buckets", ...json(observationsResponseSchema) },
+    ...errorResponses(400, 401, 402, 403, 404, 429, 500),
+  },
+  "x-price-surface": "observations",
+});
+
+const latestRoute = createRoute({
+  method: "get",
+  path: "/v1/observations/latest",
+  operationId: "get_latest",
+  tags: ["Data"],
+  summary: "Latest observation, single or batch",
+  description:
+    "Single form (`indicator`): the newest observation with a value, or null. Batch form (`indicators`, at most 20, " +
+    "comma-separated, flat price): 200 when every code resolved, 207 with `errors[]` (INVALID_PARAMETER, " +
+    "RESOURCE_NOT_FOUND, CATEGORY_NOT_ALLOWED) when some did not; the good ones are always returned.",
+  request: { query: latestQuerySchema },
+  responses: {
+    200: { description: "Latest observation (single form) or every latest observation (batch form)", ...json(latestSingleResponseSchema.or(latestBatchResponseSchema)) },
+    207: { description: "Batch form with per-indicator errors", ...json(latestBatchResponseSchema) },
+    ...errorResponses(400, 401, 402, 403, 404, 429, 500),
+  },
+  "x-price-surface": ["latest", "latest_batch"],
+});
+
+type ObservationsResolved = Resolved & { target: ObservationsTarget; query: ObservationsQuery };
+type LatestResolved = Resolved & { single: SeriesTarget | null; codes: string[]; source?: string; regionInput?: string };
+
+function resolvedOf(t: SeriesTarget, resource: string): Resolved {
+  return { indicator: targetCode(t), region: t.region.code, premium: targetPremium(t), resource };
+}
+
+export const registerObservationRoutes: RegisterRoutes = (app, deps) => {
+  const ctx = () => readContext(deps);
+
+  app.openapi(
+    observationsRoute,
+    paid<ObservationsResolved>(() => deps.access, {
+      surface: "observations",
+      example: "/v1/observations?indicator=PAYEMS&region=US",
+      resolve: async (c: Context<AppEnv>) => {
+        const query = (c.req as any).valid("query") as ObservationsQuery;
+        const target = await resolveObservations(ctx(), query);
+        return { ...resolvedOf(target, "/v1/observations"), target, query };
+      },
+      // The page comes as JSON text (memoised per series version): no re-serialisation of hot pages.
+      handler: async (c, r) => c.body(await getObservationsJson(ctx(), r.target, r.query), 200, { "content-type": "application/json" }),
+    }) as never,
+  );
+
+  app.openapi(
+    latestRoute,
+    paid<LatestResolved>(() => deps.access, {
+      surface: (r) => (r.single ? "latest" : "latest_batch"),
+      example: "/v1/observations/latest?indicator=PAYEMS&region=US",
+      resolve: async (c: Context<AppEnv>) => {
+        const query = (c.req as any).valid("query") as { indicator?: string; indicators?: string; source?: string; region?: string };
+        if (query.indicator !== undefined) {
+          const single = await resolveSeriesTarget(ctx().db, { code: query.indicator, source: query.source, region: query.region });
+          await ensureReadable(ctx(), single);
+          return { ...resolvedOf(single, "/v1/observations/latest"), single, codes: [] };
+        }
+        // Batch: a flat price for the whole call; each code is resolved (and may fail) on its own in the handler.
+        return {
+          indicator: null,
+          region: null,
+          premium: false,
+          resource: "/v1/observations/latest",
+          single: null,
+          codes: splitIndicators(query.indicators!),
+          source: query.source,
+          regionInput: query.region,
+        };
+      },
+      handler: async (c, r) => {
+        if (r.single) {
+          const data = await getLatest(ctx(), r.single);
+          return c.json({ data, meta: latestMeta(r.single, data !== null) }, 200);
+        }
+        const body = await getLatestBatch(ctx(), {
+          codes: r.codes,
+          source: r.source,
+          region: r.regionInput,
+          allowed: (t) => {
+            if (targetPremium(t) && !mayReadPremium(c)) {
+              return `'${targetCode(t)}' is premium: it needs a Developer or Professional key, or a key granting the 'svc-premium' scope.`;
+            }
+            if (!mayReadRegion(c, t.region.code)) return `This key does not permit region ${t.region.code}.`;
+            return null;
+          },
+        });
+        return c.json(body, body.errors.length > 0 ? 207 : 200);
+      },
+    }) as never,
+  );
+};

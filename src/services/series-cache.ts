@@ -1,0 +1,156 @@
+// In-process cache of hot series: the whole latest-revision series of an (indicator, region), validated against
+// series.version (the write path bumps it on every change), plus memoised views of it (resampled, transformed,
+// rendered rows) that live and die with that version.
+//
+// Freshness: a series head (id, version) is trusted for `revalidateMs` after it was read; after that the next read
+// re-reads the head (one indexed row) and reloads the observations only when the version moved. So a write from
+// another process (svc import) is visible within revalidateMs; 0 checks on every read (the test default). Writers
+// in this process call invalidate() to be seen at once. Memory is bounded by a row budget, least recently used
+// series first out.
+import type { Db } from "../../db/client";
+import {
+  findSeriesHead, findSeriesHeads, readLatestObservations, type SeriesHead, type StoredObservation,
+} from "../../db/repos/observation-reads";
+import type { Point } from "../domain/series";
+
+export type SeriesSnapshot = {
+  head: SeriesHead;
+  rows: StoredObservation[];
+  points: Point[];
+  /** Views computed from this version (keyed by what produced them); dropped with the snapshot. */
+  memo: Map<string, unknown>;
+};
+
+export type SeriesCacheOptions = { revalidateMs: number; maxRows?: number; now?: () => number };
+
+type HeadEntry = { head: SeriesHead | null; checkedAt: number };
+
+const key = (indicatorId: string, regionCode: string) => `${indicatorId}|${regionCode}`;
+
+export class SeriesCache {
+  private readonly heads = new Map<string, HeadEntry>();
+  private readonly snapshots = new Map<number, SeriesSnapshot>();
+  private readonly loading = new Map<string, Promise<SeriesSnapshot>>();
+  // Newest valued row per series version, for batch latest reads that did not load the whole series.
+  private readonly latest = new Map<number, { version: number; row: StoredObservation | null }>();
+  private rowCount = 0;
+  private readonly maxRows: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly db: Db,
+    private readonly opts: SeriesCacheOptions,
+  ) {
+    this.maxRows = opts.maxRows ?? 2_000_000;
+    this.now = opts.now ?? (() => performance.now());
+  }
+
+  private fresh(e: HeadEntry | undefined): e is HeadEntry {
+    return !!e && this.opts.revalidateMs > 0 && this.now() - e.checkedAt < this.opts.revalidateMs;
+  }
+
+  /** The series row of (indicator, region), or null when none is stored. */
+  async head(indicatorId: string, regionCode: string): Promise<SeriesHead | null> {
+    const k = key(indicatorId, regionCode);
+    const e = this.heads.get(k);
+    if (this.fresh(e)) return e.head;
+    const head = await findSeriesHead(this.db, indicatorId, regionCode);
+    this.heads.set(k, { head, checkedAt: this.now() });
+    return head;
+  }
+
+  /** Heads of many series; the stale ones are read in one statement. */
+  async headsOf(keys: { indicatorId: string; regionCode: string }[]): Promise<(SeriesHead | null)[]> {
+    const stale = keys.filter((k) => !this.fresh(this.heads.get(key(k.indicatorId, k.regionCode))));
+    if (stale.length > 0) {
+      const found = await findSeriesHeads(this.db, stale);
+      const byKey = new Map(found.map((h) => [key(h.indicatorId, h.regionCode), h]));
+      const at = this.now();
+      for (const k of stale) {
+        const kk = key(k.indicatorId, k.regionCode);
+        this.heads.set(kk, { head: byKey.get(kk) ?? null, checkedAt: at });
+      }
+    }
+    return keys.map((k) => this.heads.get(key(k.indicatorId, k.regionCode))?.head ?? null);
+  }
+
+  /** The cached snapshot for this exact head (id and version), if loaded. */
+  peek(head: SeriesHead): SeriesSnapshot | null {
+    const s = this.snapshots.get(head.id);
+    return s && s.head.version === head.version ? s : null;
+  }
+
+  /** The full series at the head's version, loading it when not cached. */
+  async snapshot(head: SeriesHead): Promise<SeriesSnapshot> {
+    const hit = this.peek(head);
+    if (hit) {
+      // Refresh its LRU position.
+      this.snapshots.delete(head.id);
+      this.snapshots.set(head.id, hit);
+      return hit;
+    }
+    const lk = `${head.id}@${head.version}`;
+    let p = this.loading.get(lk);
+    if (!p) {
+      p = this.load(head).finally(() => this.loading.delete(lk));
+      this.loading.set(lk, p);
+    }
+    return p;
+  }
+
+  private async load(head: SeriesHead): Promise<SeriesSnapshot> {
+    const rows = await readLatestObservations(this.db, head.id);
+    const points: Point[] = rows.map((r) => (r.isPreliminary ? { date: r.date, value: r.value, preliminary: true } : { date: r.date, value: r.value }));
+    const snap: SeriesSnapshot = { head, rows, points, memo: new Map() };
+    const old = this.snapshots.get(head.id);
+    // A slower load of an older version never replaces a newer one.
+    if (old && old.head.version > head.version) return snap;
+    if (old) this.rowCount -= old.rows.length;
+    this.snapshots.delete(head.id);
+    this.snapshots.set(head.id, snap);
+    this.rowCount += rows.length;
+    this.evict();
+    return snap;
+  }
+
+  private evict(): void {
+    for (const [id, s] of this.snapshots) {
+      if (this.rowCount <= this.maxRows || this.snapshots.size <= 1) break;
+      this.snapshots.delete(id);
+      this.rowCount -= s.rows.length;
+    }
+  }
+
+  /** The newest valued row remembered for this exact head, or undefined when not known. */
+  latestOf(head: SeriesHead): StoredObservation | null | undefined {
+    const e = this.latest.get(head.id);
+    return e && e.version === head.version ? e.row : undefined;
+  }
+
+  rememberLatest(head: SeriesHead, row: StoredObservation | null): void {
+    // One small entry per series; bounded like the heads (by the number of series asked about).
+    if (this.latest.size >= 100_000) this.latest.clear();
+    this.latest.set(head.id, { version: head.version, row });
+  }
+
+  /** Forget what is known about a series (after writing it in this process), or everything. */
+  invalidate(target?: { indicatorId: string; regionCode: string }): void {
+    if (!target) {
+      this.heads.clear();
+      return;
+    }
+    this.heads.delete(key(target.indicatorId, target.regionCode));
+  }
+}
+
+const caches = new WeakMap<Db, SeriesCache>();
+
+/** The cache of this database (one per database, like the region index). */
+export function seriesCacheFor(db: Db, revalidateMs: number): SeriesCache {
+  let c = caches.get(db);
+  if (!c) {
+    c = new SeriesCache(db, { revalidateMs });
+    caches.set(db, c);
+  }
+  return c;
+}

@@ -1,0 +1,37 @@
+// Writes test series through the one write path (db/repos/observations.ts), addressed by catalog source and code.
+import type { Db } from "../../db/client";
+import { writeSeriesObservations, type ObservationInput } from "../../db/repos/observations";
+import { indicatorId } from "../../db/seed/catalog";
+
+export type Row = [date: string, value: number | null, opts?: { preliminary?: boolean; sourceUpdatedAt?: string }];
+
+export async function writeSeries(db: Db, source: string, code: string, region: string, rows: Row[], now = new Date("2026-01-15T00:00:00Z")) {
+  const input: ObservationInput[] = rows.map(([date, value, o]) => ({
+    date,
+    value,
+    isPreliminary: o?.preliminary ?? false,
+    sourceUpdatedAt: o?.sourceUpdatedAt ? new Date(o.sourceUpdatedAt) : null,
+  }));
+  return writeSeriesObservations(db, { indicatorId: indicatorId(source, code), regionCode: region, rows: input, now });
+}
+
+/** First-of-month dates from `start` (YYYY-MM) for n months. */
+export function monthStarts(start: string, n: number): string[] {
+  const [y, m] = start.split("-").map(Number);
+  const out: string[] = [];
+  for (let k = 0; k < n; k++) {
+    const idx = y * 12 + (m - 1) + k;
+    out.push(`${Math.floor(idx / 12)}-${String((idx % 12) + 1).padStart(2, "0")}-01`);
+  }
+  return out;
+}
+
+/** Weekdays (Mon-Fri) from `from` to `to` inclusive. */
+export function weekdays(from: string, to: string): string[] {
+  const out: string[] = [];
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += 86_400_000) {
+    const d = new Date(t);
+    if (d.getUTCDay() !== 0 && d.getUTCDay() !== 6) out.push(d.toISOString().slice(0, 10));
+  }
+  return out;
+}
