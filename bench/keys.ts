@@ -1,0 +1,157 @@
+// The access layer's cost: the observations page requested with an API key (identify, per-key rate limit,
+// entitlement, metering) next to the same page from an app built without the access layer (deps.access =
+// openAccess, no key sent), measured in the same run over the same database, in interleaved rounds.
+// The issue's bar: the keyed path keeps at least 85% of the bare path's requests/s.
+//   bun run bench/keys.ts [--connections 64] [--duration 10] [--rounds 3] [--db pglite|postgres|URL]
+// Flags and BENCH_* variables are described in bench/lib/load.ts. PGlite allows one process per data
+// directory, so the two servers take turns on it; with PostgreSQL they would not need to, but take turns too.
+// Internal: `bun bench/keys.ts --serve keyed|bare` is the server process this script starts.
+import { mkdtempSync, rmSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
+import postgres from "postgres";
+import { CPUS, REPO_ROOT, freePort, loadTool, parseBenchArgs, printTable, runLoad, type LoadResult, type Row } from "./lib/load";
+
+// A held sample series (BLS, 122 monthly rows), a full 100-row page.
+const PAGE = "/v1/observations?indicator=LNU04032230&region=US&limit=100";
+
+if (process.argv[2] === "--serve") {
+  // Server mode: the real dependencies (buildDeps), with the access layer removed for "bare".
+  const { loadConfig } = await import("../src/config");
+  const { buildDeps } = await import("../src/bootstrap");
+  const { createApp } = await import("../src/app");
+  const { openAccess } = await import("../src/http/paid");
+  const config = loadConfig(process.env);
+  const deps = await buildDeps(config);
+  const app = createApp(process.argv[3] === "bare" ? { ...deps, access: openAccess } : deps);
+  const server = Bun.serve({ hostname: "127.0.0.1", port: config.port, fetch: app.fetch });
+  console.log(`listening ${server.port}`);
+  const stop = async () => {
+    server.stop(true);
+    await deps.keys.close();
+    await deps.database.close();
+    process.exit(0);
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+} else {
+  await main();
+}
+
+async function run(cmd: string[], env: Record<string, string>): Promise<string> {
+  const proc = Bun.spawn(cmd, { cwd: REPO_ROOT, env, stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  if (code !== 0) throw new Error(`${cmd.join(" ")} exited ${code}: ${err || out}`);
+  return out.trim();
+}
+
+async function startServer(mode: "keyed" | "bare", env: Record<string, string>) {
+  const port = await freePort();
+  const cmd = [process.execPath, join(REPO_ROOT, "bench/keys.ts"), "--serve", mode];
+  const proc = Bun.spawn(CPUS.server ? ["taskset", "-c", CPUS.server, ...cmd] : cmd, {
+    cwd: REPO_ROOT,
+    env: { ...env, PORT: String(port), HOST: "127.0.0.1" },
+    stdout: "ignore",
+    stderr: "inherit",
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = performance.now() + 120_000;
+  while (performance.now() < deadline) {
+    if (proc.exitCode !== null) throw new Error(`${mode} server exited ${proc.exitCode}`);
+    try {
+      const res = await fetch(`${baseUrl}/api/health`);
+      await res.arrayBuffer();
+      if (res.status === 200) break;
+    } catch {}
+    await Bun.sleep(100);
+  }
+  return {
+    baseUrl,
+    pid: proc.pid,
+    async stop() {
+      proc.kill("SIGTERM");
+      await proc.exited;
+    },
+  };
+}
+
+async function main() {
+  const opts = parseBenchArgs(process.argv.slice(2), { connections: 64, durationSec: 10, rounds: 3 });
+  const tool = await loadTool(opts.tool);
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !["DATABASE_URL", "DATA_DIR", "PORT", "HOST", "REDIS_URL", "SMTP_URL"].includes(k)) env[k] = v;
+  env.LOG_LEVEL = "warn";
+  let cleanup = async () => {};
+  let database: string;
+  if (opts.db === "pglite") {
+    const dir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "svc-bench-keys-"));
+    env.DATA_DIR = dir;
+    if (!opts.dataDir) cleanup = async () => rmSync(dir, { recursive: true, force: true });
+    database = `pglite (DATA_DIR ${dir})`;
+  } else {
+    let url = opts.db;
+    if (opts.db === "postgres") {
+      const admin = process.env.BENCH_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+      const name = `svc_bench_keys_${process.pid}`;
+      const sql = postgres(admin, { max: 1, onnotice: () => {} });
+      await sql.unsafe(`CREATE DATABASE ${name}`);
+      await sql.end();
+      const u = new URL(admin);
+      u.pathname = `/${name}`;
+      url = u.toString();
+      cleanup = async () => {
+        const s = postgres(admin, { max: 1, onnotice: () => {} });
+        await s.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+        await s.end();
+      };
+    }
+    env.DATABASE_URL = url;
+    database = `postgres (${new URL(url).host}${new URL(url).pathname})`;
+  }
+
+  try {
+    console.error(`seeding (${database}) and creating a key`);
+    await run([process.execPath, "src/cli.ts", "seed"], env);
+    // A limit no load run reaches: the benchmark measures the limiter's cost, not its refusals.
+    const key = (await run([process.execPath, "src/cli.ts", "keys", "create", "--plan", "free", "--rate-limit", "2000000000"], env)).split("\n")[0]!;
+    const cases: { name: string; mode: "bare" | "keyed"; headers: Record<string, string> }[] = [
+      { name: `bare app (no access layer), GET ${PAGE}`, mode: "bare" as const, headers: {} },
+      { name: `keyed, GET ${PAGE} with X-API-Key`, mode: "keyed" as const, headers: { "X-API-Key": key } },
+    ];
+    const rows: Row[] = cases.map((c) => ({ name: c.name, path: PAGE, target: "service", runs: [], median: null }));
+    // The first row plays the baseline in printTable, so the ratio column reads keyed / bare.
+    rows[0]!.target = "baseline";
+    for (let round = 1; round <= opts.rounds; round++) {
+      for (const [i, c] of cases.entries()) {
+        const server = await startServer(c.mode, env);
+        try {
+          const check = await fetch(server.baseUrl + PAGE, { headers: c.headers });
+          const text = await check.text();
+          if (check.status !== 200) throw new Error(`${c.mode}: ${check.status} ${text.slice(0, 200)}`);
+          if (opts.warmupSec > 0) await runLoad(server.baseUrl + PAGE, { connections: opts.connections, durationSec: opts.warmupSec, threads: opts.threads, tool, headers: c.headers });
+          const r: LoadResult = await runLoad(server.baseUrl + PAGE, { connections: opts.connections, durationSec: opts.durationSec, threads: opts.threads, tool, headers: c.headers }, server.pid);
+          rows[i]!.runs.push(r);
+          console.error(`round ${round}/${opts.rounds} ${c.mode}: ${Math.round(r.rps)} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, errors ${r.errors}`);
+        } finally {
+          await server.stop();
+        }
+      }
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+    for (const row of rows) {
+      const rps = median(row.runs.map((r) => r.rps));
+      const at = row.runs.find((r) => r.rps === rps)!;
+      row.median = { ...at, errors: row.runs.reduce((a, r) => a + r.errors, 0) };
+    }
+    const pin = CPUS.server ? `servers on CPU ${CPUS.server}, load generator on CPU ${CPUS.load}` : "no CPU pinning";
+    printTable(
+      "keys: access-layer overhead",
+      rows,
+      `${tool}, ${opts.connections} connections, ${opts.durationSec} s per run after ${opts.warmupSec} s warm-up, ${opts.rounds} interleaved round(s) (median), ${pin}, ${availableParallelism()} CPUs; database ${database}`,
+    );
+    const ratio = rows[1]!.median!.rps / rows[0]!.median!.rps;
+    console.log(`keyed / bare requests/s: ${(ratio * 100).toFixed(1)}% (bar: at least 85%) -> ${ratio >= 0.85 ? "PASS" : "FAIL"}`);
+  } finally {
+    await cleanup();
+  }
+}

@@ -1,0 +1,167 @@
+// Queries for the keys aggregate: keys by secret hash, secret replacement, rotations, usage metering,
+// recovery tokens and per-client daily events. Callers pass a transaction (cast to Db) where several
+// statements must see one state.
+import { and, asc, desc, eq, gt, isNull, sql } from "drizzle-orm";
+import type { Db } from "../client";
+import { apiKeys, clientEvents, keyRotations, keyUsage, recoveryTokens, subscriptions } from "../schema";
+
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+export type SubscriptionRow = typeof subscriptions.$inferSelect;
+export type KeyWithSubscription = { key: ApiKeyRow; subscription: SubscriptionRow | null };
+
+export async function insertKey(db: Db, row: typeof apiKeys.$inferInsert): Promise<ApiKeyRow> {
+  const [out] = await db.insert(apiKeys).values(row).returning();
+  return out!;
+}
+
+/** The key holding this secret hash, with its subscription when one is not ended. */
+export async function findKeyBySecretHash(db: Db, secretHash: string): Promise<KeyWithSubscription | null> {
+  const rows = await db
+    .select({ key: apiKeys, subscription: subscriptions })
+    .from(apiKeys)
+    .leftJoin(subscriptions, and(eq(subscriptions.keyId, apiKeys.id), eq(subscriptions.status, "active")))
+    .where(eq(apiKeys.secretHash, secretHash))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+export async function findKeyById(db: Db, id: string): Promise<KeyWithSubscription | null> {
+  const rows = await db
+    .select({ key: apiKeys, subscription: subscriptions })
+    .from(apiKeys)
+    .leftJoin(subscriptions, and(eq(subscriptions.keyId, apiKeys.id), eq(subscriptions.status, "active")))
+    .where(eq(apiKeys.id, id))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** Locks the key row for the rest of the transaction: rotations, recoveries and revocations of one key serialise. */
+export async function lockKey(tx: Db, id: string): Promise<ApiKeyRow | null> {
+  const rows = await tx.select().from(apiKeys).where(eq(apiKeys.id, id)).for("update");
+  return rows[0] ?? null;
+}
+
+/** Replaces the secret only if it is still `expectedHash`: of two racing replacements exactly one wins. */
+export async function replaceSecret(tx: Db, id: string, expectedHash: string, next: { secretHash: string; hint: string }): Promise<boolean> {
+  const rows = await tx
+    .update(apiKeys)
+    .set(next)
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.secretHash, expectedHash), eq(apiKeys.status, "active")))
+    .returning({ id: apiKeys.id });
+  return rows.length === 1;
+}
+
+export async function insertRotation(tx: Db, row: typeof keyRotations.$inferInsert): Promise<void> {
+  await tx.insert(keyRotations).values(row);
+}
+
+export async function rotationTimesSince(db: Db, keyId: string, reason: "rotate" | "recover", since: Date): Promise<Date[]> {
+  const rows = await db
+    .select({ at: keyRotations.at })
+    .from(keyRotations)
+    .where(and(eq(keyRotations.keyId, keyId), eq(keyRotations.reason, reason), gt(keyRotations.at, since)))
+    .orderBy(asc(keyRotations.at));
+  return rows.map((r) => r.at);
+}
+
+export async function revokeKey(tx: Db, id: string, at: Date): Promise<void> {
+  await tx.update(apiKeys).set({ status: "revoked", revokedAt: at }).where(eq(apiKeys.id, id));
+}
+
+export async function setKeyPlan(tx: Db, id: string, plan: ApiKeyRow["plan"], rateLimitPerMinute: number): Promise<void> {
+  await tx.update(apiKeys).set({ plan, rateLimitPerMinute }).where(eq(apiKeys.id, id));
+}
+
+/** Counts one metered request; a single upsert, so concurrent requests are neither lost nor double-counted. */
+export async function incrementUsage(db: Db, keyId: string, month: string): Promise<void> {
+  await db
+    .insert(keyUsage)
+    .values({ keyId, month, requests: 1 })
+    .onConflictDoUpdate({ target: [keyUsage.keyId, keyUsage.month], set: { requests: sql`${keyUsage.requests} + 1` } });
+}
+
+/** Adds counted requests per key and month in one statement (each row adds to what is stored). */
+export async function addUsage(db: Db, rows: { keyId: string; month: string; requests: number }[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insert(keyUsage)
+    .values(rows)
+    .onConflictDoUpdate({ target: [keyUsage.keyId, keyUsage.month], set: { requests: sql`${keyUsage.requests} + excluded.requests` } });
+}
+
+export async function usageFor(db: Db, keyId: string, month: string): Promise<number> {
+  const rows = await db
+    .select({ requests: keyUsage.requests })
+    .from(keyUsage)
+    .where(and(eq(keyUsage.keyId, keyId), eq(keyUsage.month, month)));
+  return rows[0]?.requests ?? 0;
+}
+
+export async function listKeys(db: Db, opts: { limit: number }): Promise<KeyWithSubscription[]> {
+  return db
+    .select({ key: apiKeys, subscription: subscriptions })
+    .from(apiKeys)
+    .leftJoin(subscriptions, and(eq(subscriptions.keyId, apiKeys.id), eq(subscriptions.status, "active")))
+    .orderBy(desc(apiKeys.createdAt))
+    .limit(opts.limit);
+}
+
+/** Serialises limit checks on one (kind, subject) across connections until the transaction ends. */
+export async function lockSubject(tx: Db, subject: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${subject}, 0))`);
+}
+
+export async function clientEventTimesSince(db: Db, kind: "signup" | "recover", clientHash: string, since: Date): Promise<Date[]> {
+  const rows = await db
+    .select({ at: clientEvents.at })
+    .from(clientEvents)
+    .where(and(eq(clientEvents.kind, kind), eq(clientEvents.clientHash, clientHash), gt(clientEvents.at, since)));
+  return rows.map((r) => r.at);
+}
+
+export async function insertClientEvent(db: Db, row: typeof clientEvents.$inferInsert): Promise<void> {
+  await db.insert(clientEvents).values(row);
+}
+
+export async function insertRecoveryToken(tx: Db, row: typeof recoveryTokens.$inferInsert): Promise<void> {
+  await tx.insert(recoveryTokens).values(row);
+}
+
+export async function recoveryTokenTimesSince(db: Db, keyId: string, since: Date): Promise<Date[]> {
+  const rows = await db
+    .select({ at: recoveryTokens.createdAt })
+    .from(recoveryTokens)
+    .where(and(eq(recoveryTokens.keyId, keyId), gt(recoveryTokens.createdAt, since)));
+  return rows.map((r) => r.at);
+}
+
+export async function lockRecoveryToken(tx: Db, tokenHash: string) {
+  const rows = await tx.select().from(recoveryTokens).where(eq(recoveryTokens.tokenHash, tokenHash)).for("update");
+  return rows[0] ?? null;
+}
+
+export async function consumeRecoveryToken(tx: Db, id: string, at: Date): Promise<boolean> {
+  const rows = await tx
+    .update(recoveryTokens)
+    .set({ consumedAt: at })
+    .where(and(eq(recoveryTokens.id, id), isNull(recoveryTokens.consumedAt)))
+    .returning({ id: recoveryTokens.id });
+  return rows.length === 1;
+}
+
+/** Active keys paid for by a subscription (active or past due) billed to this address. */
+export async function keysByBillingEmail(db: Db, email: string): Promise<KeyWithSubscription[]> {
+  const rows = await db
+    .select({ key: apiKeys, subscription: subscriptions })
+    .from(subscriptions)
+    .innerJoin(apiKeys, eq(apiKeys.id, subscriptions.keyId))
+    .where(and(eq(subscriptions.billingEmail, email), eq(subscriptions.status, "active"), eq(apiKeys.status, "active")))
+    .orderBy(asc(apiKeys.createdAt));
+  return rows;
+}
+
+
+/** After a successful recovery every other outstanding token of the key is spent too. */
+export async function consumeOutstandingTokens(tx: Db, keyId: string, at: Date): Promise<void> {
+  await tx.update(recoveryTokens).set({ consumedAt: at }).where(and(eq(recoveryTokens.keyId, keyId), isNull(recoveryTokens.consumedAt)));
+}

@@ -1,0 +1,23 @@
+// Builds the key layer's dependencies from configuration: mail transport (SMTP_URL or the database outbox),
+// rate-limit counters (REDIS_URL or this process) and the subscription payment provider (Stripe when
+// STRIPE_SECRET_KEY is set). Used by bootstrap (real server, CLI) and by makeTestApp.
+import type { Config } from "./config";
+import type { Deps } from "./deps";
+import { stripeProvider } from "./billing/stripe";
+import { memoryRateLimitStore, redisRateLimitStore } from "./http/rate-limit";
+import { createMailer } from "./mail/mailer";
+import { smtpTransport } from "./mail/transport";
+import { createKeyRuntime } from "./services/key-runtime";
+
+export type AccessDeps = Pick<Deps, "mail" | "rateLimits" | "billing" | "keys">;
+
+export function buildAccessDeps(config: Config, base: Pick<Deps, "database" | "clock" | "random" | "logger">): AccessDeps {
+  return {
+    mail: createMailer({ ...base, transport: config.smtpUrl ? smtpTransport(config.smtpUrl, config.mailFrom) : null }),
+    rateLimits: config.redisUrl ? redisRateLimitStore(config.redisUrl) : memoryRateLimitStore(),
+    billing: config.stripe
+      ? stripeProvider({ secretKey: config.stripe.secretKey, webhookSecret: config.stripe.webhookSecret, prices: config.stripe.prices })
+      : null,
+    keys: createKeyRuntime({ database: base.database, logger: base.logger, redisUrl: config.redisUrl }),
+  };
+}

@@ -1,0 +1,119 @@
+// Stripe implementation of the billing provider: Checkout Sessions in subscription mode (one price per paid
+// plan, STRIPE_PRICE_DEVELOPER / STRIPE_PRICE_PROFESSIONAL), cancellation with a final invoice carrying the
+// month's overage, and signed webhooks (STRIPE_WEBHOOK_SECRET) normalised to BillingEvent.
+import Stripe from "stripe";
+import type { PaidPlanId } from "../plans";
+import {
+  WebhookSignatureError,
+  type BillingEvent,
+  type BillingProvider,
+  type CheckoutRequest,
+  type OverageCharge,
+  type ProviderSubscriptionRef,
+} from "./provider";
+
+export type StripeSettings = {
+  secretKey: string;
+  webhookSecret: string | null;
+  prices: Record<PaidPlanId, string | null>;
+  /** Where the Stripe API lives; tests point this at a local server. */
+  api?: { host: string; port: number; protocol: "http" | "https" };
+};
+
+const idOf = (v: unknown): string | null => (typeof v === "string" ? v : v && typeof v === "object" && "id" in v ? String((v as { id: unknown }).id) : null);
+
+/** The subscription an invoice belongs to, across API versions (top-level before 2025, under `parent` since). */
+function invoiceSubscription(inv: Record<string, any>): string | null {
+  return idOf(inv.subscription) ?? idOf(inv.parent?.subscription_details?.subscription) ?? null;
+}
+
+/** Maps a verified Stripe event to the events the service acts on. */
+export function normaliseStripeEvent(event: { id: string; type: string; data: { object: unknown } }): BillingEvent {
+  const o = event.data.object as Record<string, any>;
+  switch (event.type) {
+    case "checkout.session.completed":
+      if (o.mode !== "subscription") break;
+      return {
+        id: event.id,
+        type: "checkout_completed",
+        sessionId: String(o.id),
+        customerId: idOf(o.customer),
+        subscriptionId: idOf(o.subscription),
+        email: o.customer_details?.email ?? o.customer_email ?? null,
+        plan: o.metadata?.plan ?? null,
+      };
+    case "invoice.payment_failed": {
+      const sub = invoiceSubscription(o);
+      if (sub) return { id: event.id, type: "payment_failed", subscriptionId: sub };
+      break;
+    }
+    case "invoice.paid":
+    case "invoice.payment_succeeded": {
+      const sub = invoiceSubscription(o);
+      if (sub) return { id: event.id, type: "payment_succeeded", subscriptionId: sub };
+      break;
+    }
+    case "customer.subscription.deleted":
+      return { id: event.id, type: "subscription_ended", subscriptionId: String(o.id) };
+  }
+  return { id: event.id, type: "ignored", providerType: event.type };
+}
+
+export function stripeProvider(settings: StripeSettings): BillingProvider {
+  const stripe = new Stripe(settings.secretKey, {
+    httpClient: Stripe.createFetchHttpClient(),
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    ...(settings.api ?? {}),
+  });
+
+  async function addOverageItem(customerId: string, overage: OverageCharge): Promise<string> {
+    const item = await stripe.invoiceItems.create({ customer: customerId, amount: overage.amountCents, currency: "usd", description: overage.description });
+    return item.id;
+  }
+
+  return {
+    name: "stripe",
+    offers: (plan) => !!settings.prices[plan],
+    async createCheckout(req: CheckoutRequest) {
+      const price = settings.prices[req.plan];
+      if (!price) throw new Error(`no Stripe price configured for plan ${req.plan}`);
+      const session = await stripe.checkout.sessions.create({
+        mode: "subscription",
+        line_items: [{ price, quantity: 1 }],
+        success_url: req.successUrl,
+        cancel_url: req.cancelUrl,
+        ...(req.email ? { customer_email: req.email } : {}),
+        metadata: { plan: req.plan },
+        subscription_data: { metadata: { plan: req.plan } },
+      });
+      if (!session.url) throw new Error("Stripe returned a checkout session without a URL");
+      return { id: session.id, url: session.url };
+    },
+    async cancelSubscription(ref: ProviderSubscriptionRef, overage: OverageCharge | null) {
+      let invoiceRef: string | null = null;
+      if (overage && overage.amountCents > 0 && ref.customerId) invoiceRef = await addOverageItem(ref.customerId, overage);
+      // invoice_now puts pending items (the overage) on a final invoice; prorate: false keeps the base fee.
+      if (ref.subscriptionId) await stripe.subscriptions.cancel(ref.subscriptionId, { invoice_now: true, prorate: false });
+      return { invoiceRef };
+    },
+    async invoiceOverage(ref: ProviderSubscriptionRef, overage: OverageCharge) {
+      if (!ref.customerId || overage.amountCents <= 0) return { invoiceRef: null };
+      const itemId = await addOverageItem(ref.customerId, overage);
+      const invoice = await stripe.invoices.create({ customer: ref.customerId, pending_invoice_items_behavior: "include", auto_advance: true });
+      return { invoiceRef: invoice.id ?? itemId };
+    },
+    async parseWebhook(rawBody, signature, receivedAt) {
+      if (!settings.webhookSecret) throw new WebhookSignatureError("STRIPE_WEBHOOK_SECRET is not configured");
+      if (!signature) throw new WebhookSignatureError("missing Stripe-Signature header");
+      let event: Stripe.Event;
+      try {
+        // Async: under Bun the SDK signs with WebCrypto, which has no synchronous HMAC. receivedAt is the injected clock.
+        event = await stripe.webhooks.constructEventAsync(rawBody, signature, settings.webhookSecret, 300, undefined, receivedAt.getTime());
+      } catch (e) {
+        throw new WebhookSignatureError(e instanceof Error ? e.message : String(e));
+      }
+      return normaliseStripeEvent(event as unknown as { id: string; type: string; data: { object: unknown } });
+    },
+  };
+}

@@ -1,0 +1,97 @@
+// `svc subscriptions create|list|fail-payment|pay|end`: subscriptions for operators without Stripe, and
+// manual interventions on Stripe ones (end cancels at Stripe too when it is configured).
+import { z } from "zod";
+import { PAID_PLAN_IDS, isPaidPlan } from "../plans";
+import { formatUsd } from "../pricing";
+import { BillingError, createSubscription, endSubscription, failPayment, recordPayment, subscriptionsList } from "../services/billing";
+import { ApiError } from "../http/errors";
+import { CliError } from "./cli-error";
+import type { Command } from "./index";
+import { baseUrlOf, parseFlags, positiveInt, printRows, withDeps } from "./access-cli";
+
+const usage = `create --plan <developer|professional> --email BILLING_EMAIL [--scope S]... [--rate-limit N] [--test]
+       svc subscriptions list [--email E] [--limit N]
+       svc subscriptions fail-payment --id SUBSCRIPTION_ID   (starts the 7-day grace period)
+       svc subscriptions pay --id SUBSCRIPTION_ID            (a payment succeeded: ends grace / past due)
+       svc subscriptions end --id SUBSCRIPTION_ID            (invoices overage, revokes the key)`;
+
+function requireId(rest: string[]): string {
+  const f = parseFlags(rest, { id: { type: "string" } });
+  if (!f.id || !z.uuid().safeParse(f.id).success) throw new CliError("--id SUBSCRIPTION_ID (a uuid; see 'svc subscriptions list') is required");
+  return String(f.id);
+}
+
+/** Service failures a CLI user can act on become one-line errors. */
+async function operatorErrors<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof BillingError || e instanceof ApiError) throw new CliError(e.message, 1);
+    throw e;
+  }
+}
+
+export const subscriptionsCommand: Command = {
+  summary: "Create and manage subscriptions without a payment provider (create prints the new key once).",
+  usage,
+  async run(args, config) {
+    const [sub, ...rest] = args;
+    const base = baseUrlOf(config);
+    if (sub === "create") {
+      const f = parseFlags(rest, { plan: { type: "string" }, email: { type: "string" }, scope: { type: "string", multiple: true }, "rate-limit": { type: "string" }, test: { type: "boolean" } });
+      if (!f.plan || !isPaidPlan(String(f.plan))) throw new CliError(`--plan must be one of ${PAID_PLAN_IDS.join(", ")}`);
+      if (!f.email || !z.email().safeParse(f.email).success) throw new CliError("--email BILLING_EMAIL is required and must be an email address");
+      const rateLimitPerMinute = positiveInt(f["rate-limit"] as string | undefined, "rate-limit");
+      await withDeps(config, async (deps) => {
+        const out = await createSubscription(deps, {
+          plan: String(f.plan) as "developer" | "professional",
+          email: String(f.email),
+          provider: "manual",
+          mode: f.test ? "test" : "live",
+          scopes: (f.scope as string[] | undefined) ?? [],
+          rateLimitPerMinute,
+        });
+        console.log(out.key);
+        console.error(`subscription ${out.subscription.id}: ${out.subscription.plan}, billed to ${out.subscription.billingEmail}, key ${out.keyHint}. The key is shown once: only its hash is stored.`);
+      });
+      return;
+    }
+    if (sub === "list") {
+      const f = parseFlags(rest, { email: { type: "string" }, limit: { type: "string" } });
+      await withDeps(config, async (deps) => printRows(await subscriptionsList(deps, { email: f.email as string | undefined, limit: positiveInt(f.limit as string | undefined, "limit") ?? 50 })));
+      return;
+    }
+    if (sub === "fail-payment") {
+      const id = requireId(rest);
+      await withDeps(config, (deps) =>
+        operatorErrors(async () => {
+          const v = await failPayment(deps, { id }, base);
+          console.log(`subscription ${v.id}: payment failed; the key works until ${v.grace_ends_at}, then the subscription is past due`);
+        }),
+      );
+      return;
+    }
+    if (sub === "pay") {
+      const id = requireId(rest);
+      await withDeps(config, (deps) =>
+        operatorErrors(async () => {
+          const v = await recordPayment(deps, { id });
+          console.log(`subscription ${v.id}: payment recorded; state ${v.state}`);
+        }),
+      );
+      return;
+    }
+    if (sub === "end") {
+      const id = requireId(rest);
+      await withDeps(config, (deps) =>
+        operatorErrors(async () => {
+          const r = await endSubscription(deps, { id }, { reason: "operator", callProvider: true, baseUrl: base });
+          if (r.alreadyEnded) console.log(`subscription ${id} had already ended`);
+          else console.log(`subscription ${id} ended; key revoked; overage ${r.month}: ${r.overageRequests} requests, USD ${formatUsd(r.amountMicroUsd)}`);
+        }),
+      );
+      return;
+    }
+    throw new CliError(`usage: svc subscriptions ${usage}`);
+  },
+};

@@ -1,0 +1,168 @@
+// Rules of key access, as pure functions over plain values (times as Dates, no clock reads).
+// - Subscription state: 'ended' once ended; 'past_due' from payment_failed_at + 7 days (the grace period,
+//   during which the key keeps working) until a payment succeeds; otherwise 'active'.
+// - Rotation limit: at most 5 rotations per key in any 24-hour window (a rotation at t counts while now < t + 24 h).
+// - Recovery token: valid while now < created + 30 minutes and unconsumed; at most 3 issued per key per hour.
+// - Client limits: 5 signups and 10 recovery requests per client IP in any 24-hour window.
+// - Rate limit: fixed one-minute windows aligned to the Unix epoch; window w covers [w*60 s, (w+1)*60 s).
+// - Overage: requests beyond the plan's monthly inclusion, billed per 1,000 at the plan's price, pro rata
+//   per request, in integer micro-USD.
+// - Entitlement: premium data needs an unrestricted plan or the `svc-premium` scope; a key restricted to
+//   regions reads only those region codes.
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 60 * MINUTE_MS;
+export const DAY_MS = 24 * HOUR_MS;
+
+export const GRACE_PERIOD_MS = 7 * DAY_MS;
+export const ROTATIONS_PER_DAY = 5;
+export const RECOVERY_TOKEN_TTL_MS = 30 * MINUTE_MS;
+export const RECOVERY_TOKENS_PER_KEY_PER_HOUR = 3;
+export const SIGNUPS_PER_CLIENT_PER_DAY = 5;
+export const RECOVERIES_PER_CLIENT_PER_DAY = 10;
+export const PREMIUM_SCOPE = "svc-premium";
+
+export type SubscriptionState = "active" | "past_due" | "ended";
+
+export function subscriptionState(s: { status: "active" | "ended"; paymentFailedAt: Date | null }, now: Date): SubscriptionState {
+  if (s.status === "ended") return "ended";
+  if (s.paymentFailedAt && now.getTime() >= s.paymentFailedAt.getTime() + GRACE_PERIOD_MS) return "past_due";
+  return "active";
+}
+
+/** When the grace period of a failed payment ends (the subscription is past due from then on). */
+export function graceEndsAt(paymentFailedAt: Date): Date {
+  return new Date(paymentFailedAt.getTime() + GRACE_PERIOD_MS);
+}
+
+/**
+ * A sliding-window limit over event times: allowed when fewer than `max` events fall in (now - window, now];
+ * otherwise retryAfterSeconds says when the oldest counted event leaves the window.
+ */
+export function slidingLimit(eventTimes: Date[], now: Date, windowMs: number, max: number): { allowed: boolean; retryAfterSeconds: number } {
+  const since = now.getTime() - windowMs;
+  const inWindow = eventTimes.map((d) => d.getTime()).filter((t) => t > since).sort((a, b) => a - b);
+  if (inWindow.length < max) return { allowed: true, retryAfterSeconds: 0 };
+  // The (count - max + 1)-th oldest must leave before one more is allowed.
+  const leaving = inWindow[inWindow.length - max]!;
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((leaving + windowMs - now.getTime()) / 1000)) };
+}
+
+export type RecoveryTokenState = "issued" | "consumed" | "expired";
+
+export function recoveryTokenState(t: { expiresAt: Date; consumedAt: Date | null }, now: Date): RecoveryTokenState {
+  if (t.consumedAt) return "consumed";
+  return now.getTime() < t.expiresAt.getTime() ? "issued" : "expired";
+}
+
+export type RateWindow = { index: number; resetUnix: number; msUntilReset: number };
+
+export function rateWindow(now: Date): RateWindow {
+  const t = now.getTime();
+  const index = Math.floor(t / MINUTE_MS);
+  const endMs = (index + 1) * MINUTE_MS;
+  return { index, resetUnix: endMs / 1000, msUntilReset: endMs - t };
+}
+
+export type RateDecision = { allowed: boolean; limit: number; remaining: number; resetUnix: number; retryAfterSeconds: number };
+
+/** `count` is this request's position in its window (1 for the first). */
+export function rateDecision(count: number, limit: number, window: RateWindow): RateDecision {
+  const allowed = count <= limit;
+  return {
+    allowed,
+    limit,
+    remaining: Math.max(0, limit - count),
+    resetUnix: window.resetUnix,
+    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil(window.msUntilReset / 1000)),
+  };
+}
+
+export function rateLimitHeaders(d: RateDecision): Record<string, string> {
+  const h: Record<string, string> = {
+    "X-RateLimit-Limit": String(d.limit),
+    "X-RateLimit-Remaining": String(d.remaining),
+    "X-RateLimit-Reset": String(d.resetUnix),
+  };
+  if (!d.allowed) h["Retry-After"] = String(d.retryAfterSeconds);
+  return h;
+}
+
+/** UTC calendar month of a moment, `YYYY-MM`: the metering period. */
+export function usageMonth(now: Date): string {
+  return now.toISOString().slice(0, 7);
+}
+
+export type OveragePlan = { includedRequestsPerMonth: number | null; overageMicroUsdPer1000: number | null };
+
+export function overage(plan: OveragePlan, requests: number): { overageRequests: number; amountMicroUsd: number } {
+  if (plan.includedRequestsPerMonth === null || plan.overageMicroUsdPer1000 === null) return { overageRequests: 0, amountMicroUsd: 0 };
+  const over = Math.max(0, requests - plan.includedRequestsPerMonth);
+  // Prices per 1,000 are multiples of 1,000 micro-USD, so this is exact; round half up otherwise.
+  return { overageRequests: over, amountMicroUsd: Math.round((over * plan.overageMicroUsdPer1000) / 1000) };
+}
+
+export type Entitlement = { unrestricted: boolean; scopes: readonly string[]; allowedRegions: readonly string[] | null };
+
+export type EntitlementVerdict = { ok: true } | { ok: false; code: "CATEGORY_NOT_ALLOWED" | "REGION_NOT_ALLOWED"; message: string };
+
+export function canReadPremium(e: Pick<Entitlement, "unrestricted" | "scopes">): boolean {
+  return e.unrestricted || e.scopes.includes(PREMIUM_SCOPE);
+}
+
+export function entitlementVerdict(e: Entitlement, want: { premium: boolean; region: string | null; what: string }): EntitlementVerdict {
+  if (want.premium && !canReadPremium(e)) {
+    return {
+      ok: false,
+      code: "CATEGORY_NOT_ALLOWED",
+      message: `${want.what} is premium: it needs a Developer or Professional key, or a key granting the '${PREMIUM_SCOPE}' scope (or pay per request without a key).`,
+    };
+  }
+  if (want.region !== null && e.allowedRegions !== null && !e.allowedRegions.includes(want.region)) {
+    return { ok: false, code: "REGION_NOT_ALLOWED", message: `This key does not permit region '${want.region}' (allowed: ${e.allowedRegions.join(", ") || "none"}).` };
+  }
+  return { ok: true };
+}
+
+/**
+ * The client address: the socket peer, unless that peer is a trusted proxy, in which case the forwarding
+ * header is believed. For a list header (X-Forwarded-For) the right-most address that is not itself a
+ * trusted proxy is the client: entries left of it may be forged by the client.
+ */
+export function clientAddress(socketAddress: string | null, forwarded: string | undefined, trustedProxies: readonly string[]): string | null {
+  const peer = socketAddress ? normalizeIp(socketAddress) : null;
+  if (!peer || !forwarded || !trustedProxies.some((p) => ipMatches(peer, p))) return peer;
+  const hops = forwarded.split(",").map((s) => normalizeIp(s.trim())).filter(Boolean);
+  for (let i = hops.length - 1; i >= 0; i--) {
+    if (!trustedProxies.some((p) => ipMatches(hops[i]!, p))) return hops[i]!;
+  }
+  return hops[0] ?? peer;
+}
+
+function normalizeIp(ip: string): string {
+  const v4mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  return (v4mapped ? v4mapped[1]! : ip).toLowerCase();
+}
+
+/** `ip` equals `rule`, or falls in `rule` when it is an IPv4 CIDR (`10.0.0.0/8`). */
+function ipMatches(ip: string, rule: string): boolean {
+  const r = rule.trim().toLowerCase();
+  const slash = r.indexOf("/");
+  if (slash < 0) return normalizeIp(r) === ip;
+  const bits = Number(r.slice(slash + 1));
+  const a = ipv4ToInt(ip);
+  const b = ipv4ToInt(r.slice(0, slash));
+  if (a === null || b === null || !Number.isInteger(bits) || bits < 0 || bits > 32) return false;
+  const mask = bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0;
+  return (a & mask) >>> 0 === (b & mask) >>> 0;
+}
+
+function ipv4ToInt(ip: string): number | null {
+  const parts = ip.split(".");
+  if (parts.length !== 4) return null;
+  let n = 0;
+  for (const p of parts) {
+    if (!/^\d{1,3}$/.test(p) || Number(p) > 255) return null;
+    n = n * 256 + Number(p);
+  }
+  return n >>> 0;
+}

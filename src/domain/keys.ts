@@ -1,0 +1,106 @@
+// API keys and recovery tokens as values.
+// - A key is `svc_live_` or `svc_test_` followed by 32 URL-safe base64 characters (24 random bytes = 192 bits).
+// - A recovery token is `svcr_` followed by 43 URL-safe base64 characters (32 random bytes = 256 bits).
+// - Only SHA-256 (hex) of a key or token is ever stored; lookups go by hash.
+// - A hint is the key's prefix plus its last four characters (`svc_live_…a1B2`): safe to show, mail and log.
+// - A key id and other row ids are UUID v4 built from supplied random bytes.
+// Pure: randomness arrives as bytes, time as Date arguments.
+import { createHash, timingSafeEqual } from "node:crypto";
+
+export type KeyMode = "live" | "test";
+
+export const KEY_RANDOM_BYTES = 24;
+export const TOKEN_RANDOM_BYTES = 32;
+const KEY_PATTERN = /^svc_(live|test)_[A-Za-z0-9_-]{32}$/;
+const TOKEN_PATTERN = /^svcr_[A-Za-z0-9_-]{43}$/;
+
+export function base64Url(bytes: Uint8Array): string {
+  return Buffer.from(bytes).toString("base64url");
+}
+
+export function mintKey(mode: KeyMode, bytes: Uint8Array): string {
+  if (bytes.length !== KEY_RANDOM_BYTES) throw new RangeError(`a key needs ${KEY_RANDOM_BYTES} random bytes`);
+  return `svc_${mode}_${base64Url(bytes)}`;
+}
+
+export function mintRecoveryToken(bytes: Uint8Array): string {
+  if (bytes.length !== TOKEN_RANDOM_BYTES) throw new RangeError(`a recovery token needs ${TOKEN_RANDOM_BYTES} random bytes`);
+  return `svcr_${base64Url(bytes)}`;
+}
+
+/** The mode of a well-formed key, or null for anything that is not one. */
+export function parseKey(raw: string): KeyMode | null {
+  const m = KEY_PATTERN.exec(raw);
+  return m ? (m[1] as KeyMode) : null;
+}
+
+export function isRecoveryToken(raw: string): boolean {
+  return TOKEN_PATTERN.test(raw);
+}
+
+export function sha256Hex(secret: string): string {
+  return createHash("sha256").update(secret).digest("hex");
+}
+
+/** Constant-time equality of two hex digests (a stored hash against a computed one). */
+export function sameDigest(a: string, b: string): boolean {
+  const x = Buffer.from(a, "hex");
+  const y = Buffer.from(b, "hex");
+  return x.length === y.length && x.length > 0 && timingSafeEqual(x, y);
+}
+
+export function keyHint(key: string): string {
+  const mode = key.startsWith("svc_test_") ? "test" : "live";
+  return `svc_${mode}_…${key.slice(-4)}`;
+}
+
+/** RFC 4122 version-4 UUID from 16 random bytes. */
+export function uuidFromBytes(bytes: Uint8Array): string {
+  if (bytes.length !== 16) throw new RangeError("a uuid needs 16 random bytes");
+  const b = Uint8Array.from(bytes);
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const h = Buffer.from(b).toString("hex");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/** `jane.doe@example.com` -> `j***e@example.com`: enough to recognise, not enough to harvest. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf("@");
+  if (at < 1) return "***";
+  const local = email.slice(0, at);
+  const domain = email.slice(at + 1);
+  const shown = local.length <= 2 ? `${local[0]}***` : `${local[0]}***${local[local.length - 1]}`;
+  return `${shown}@${domain}`;
+}
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export type Credential =
+  | { kind: "none" }
+  | { kind: "key"; key: string; mode: KeyMode }
+  | { kind: "malformed"; reason: string };
+
+/**
+ * What a request presents: `Authorization: Bearer <key>` or `X-API-Key: <key>`. Other Authorization schemes
+ * (L402, payment rails) are not key credentials. Two different keys in one request are refused.
+ */
+export function readCredential(authorization: string | undefined, xApiKey: string | undefined): Credential {
+  let bearer: string | undefined;
+  if (authorization !== undefined) {
+    const m = /^Bearer[ \t]+(.*)$/i.exec(authorization.trim());
+    if (m) bearer = m[1]!.trim();
+  }
+  const header = xApiKey?.trim();
+  if (bearer === undefined && (header === undefined || header === "")) {
+    return header === "" ? { kind: "malformed", reason: "X-API-Key is empty" } : { kind: "none" };
+  }
+  if (bearer !== undefined && header !== undefined && header !== "" && bearer !== header) {
+    return { kind: "malformed", reason: "Authorization and X-API-Key carry different keys" };
+  }
+  const key = (bearer ?? header)!;
+  const mode = parseKey(key);
+  return mode ? { kind: "key", key, mode } : { kind: "malformed", reason: "not a key of the form svc_live_… or svc_test_…" };
+}

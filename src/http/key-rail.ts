@@ -1,0 +1,36 @@
+// The key rail of the access gate: a request that identify() attached a key to is entitled (premium data needs
+// an unrestricted plan or `svc-premium`; region-restricted keys read only their regions) and metered to its key
+// and month once the handler succeeded. buildAccess() composes it with the payment rail for paid(...).
+import type { Deps } from "../deps";
+import { entitlementVerdict } from "../domain/access";
+import { isDerivedSeries } from "../pricing";
+import { meterRequest } from "../services/keys";
+import { composeAccess } from "./access";
+import { fail } from "./errors";
+import type { AccessGate } from "./paid";
+
+export function keyRail(deps: Pick<Deps, "clock" | "keys">): AccessGate {
+  return {
+    async authorize(c, quote, resolved) {
+      const key = c.get("apiKey");
+      if (!key) fail("INVALID_API_KEY", "This endpoint needs an API key.");
+      // Signals are premium by surface; every `svc:` series is premium whatever the route resolved.
+      const premium = resolved.premium || quote.surface === "signals" || isDerivedSeries(resolved.indicator);
+      const what = resolved.indicator ? `'${resolved.indicator}'` : quote.surface === "signals" ? "Signals data" : "This data";
+      const verdict = entitlementVerdict(key, { premium, region: resolved.region, what });
+      if (!verdict.ok) fail(verdict.code, verdict.message, { key_hint: key.hint, ...(resolved.indicator ? { indicator: resolved.indicator } : {}) });
+      return {
+        async settle(res) {
+          // Counted in memory before the answer leaves; the usage meter writes it (src/services/key-runtime.ts).
+          meterRequest(deps, key.id);
+          return res;
+        },
+      };
+    },
+  };
+}
+
+/** The access gate of the real service: keys first, then the payment rail when one is configured. */
+export function buildAccess(deps: Pick<Deps, "clock" | "keys">, payments: AccessGate | null): AccessGate {
+  return composeAccess({ hasKey: (c) => c.get("apiKey") !== undefined, keys: keyRail(deps), payments });
+}

@@ -1,0 +1,85 @@
+// Subscription checkout and the payment provider's webhook. `/checkout` lists the paid plans with their
+// checkout links; `/checkout/{plan}` starts a provider checkout (303 to it). Without a provider configured the
+// answer says how to get a paid key from the operator; no session is ever faked.
+import { createRoute, z } from "@hono/zod-openapi";
+import type { RegisterRoutes } from "../http/app-env";
+import { errorResponses } from "../http/errors";
+import { publicBaseUrl } from "../docs/base-url";
+import { PLANS, publicPlans } from "../plans";
+import { checkoutAvailability, handleWebhook, startCheckout } from "../services/billing";
+import { checkoutIndexSchema, checkoutQuerySchema, checkoutSuccessSchema, webhookAckSchema } from "../schemas/billing";
+
+const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
+
+const indexRoute = createRoute({
+  method: "get",
+  path: "/checkout",
+  operationId: "checkout_plans",
+  tags: ["Billing"],
+  summary: "Plans and checkout links",
+  description: "Every plan with its price, inclusion, rate limit, overage and (paid plans) checkout link.",
+  responses: { 200: { description: "Plans", ...json(checkoutIndexSchema) }, ...errorResponses(500) },
+});
+
+const planRoute = createRoute({
+  method: "get",
+  path: "/checkout/{plan}",
+  operationId: "checkout",
+  tags: ["Billing"],
+  summary: "Start a subscription checkout",
+  description:
+    "Redirects (303) to the payment provider's checkout for a paid plan; the key is emailed to the billing address once payment " +
+    "is confirmed. 503 with the operator path when no provider is configured.",
+  request: { params: z.object({ plan: z.string().openapi({ param: { name: "plan", in: "path" }, example: "developer" }) }), query: checkoutQuerySchema },
+  responses: { 303: { description: "To the provider's checkout page" }, ...errorResponses(400, 404, 502, 503) },
+});
+
+const successRoute = createRoute({
+  method: "get",
+  path: "/checkout/success",
+  operationId: "checkout_success",
+  tags: ["Billing"],
+  summary: "After a completed checkout",
+  responses: { 200: { description: "Next steps", ...json(checkoutSuccessSchema) } },
+});
+
+const webhookRoute = createRoute({
+  method: "post",
+  path: "/webhooks/stripe",
+  operationId: "stripe_webhook",
+  tags: ["Billing"],
+  summary: "Stripe webhook receiver",
+  description: "Verifies the Stripe-Signature header and applies subscription events (checkout completed, payment failed or succeeded, subscription deleted).",
+  responses: { 200: { description: "Acknowledged", ...json(webhookAckSchema) }, ...errorResponses(400, 503) },
+});
+
+export const registerCheckoutRoutes: RegisterRoutes = (app, deps) => {
+  const base = (url: string) => publicBaseUrl(deps.config, url);
+
+  app.openapi(indexRoute, async (c) => {
+    const a = checkoutAvailability(deps);
+    const plans = publicPlans(base(c.req.url)).map((p) => ({ ...p, premium_access: PLANS[p.id].unrestricted, available: p.id === "free" ? true : a.plans[p.id] }));
+    return c.json({ data: { provider: a.provider, plans, signup: `${base(c.req.url)}/v1/signup` }, meta: { notice: a.notice } }, 200);
+  });
+  // Registered before /checkout/{plan} so "success" is not taken for a plan name.
+  app.openapi(successRoute, async (c) =>
+    c.json(
+      {
+        data: {
+          status: "received" as const,
+          message: "Thank you. Your API key is emailed to the billing address as soon as the payment is confirmed. It is not shown here: only its hash is stored.",
+          recover: `${base(c.req.url)}/v1/keys/recover`,
+        },
+      },
+      200,
+    ),
+  );
+  app.openapi(planRoute, async (c) => {
+    const session = await startCheckout(deps, { plan: c.req.valid("param").plan, email: c.req.valid("query").email ?? null, baseUrl: base(c.req.url) });
+    return c.redirect(session.url, 303);
+  });
+  app.openapi(webhookRoute, async (c) => {
+    const outcome = await handleWebhook(deps, { rawBody: await c.req.text(), signature: c.req.header("stripe-signature"), baseUrl: base(c.req.url) });
+    return c.json({ received: true as const, ...outcome }, 200);
+  });
+};

@@ -1,0 +1,105 @@
+// The operator CLI for keys, subscriptions and mail, run in-process on an embedded database directory
+// (the same services as the API; the HTTP tests cover both database backends).
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, spyOn, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig, type Config } from "../../src/config";
+import { keysCommand } from "../../src/commands/keys";
+import { subscriptionsCommand } from "../../src/commands/subscriptions";
+import { mailCommand } from "../../src/commands/mail";
+import { CliError } from "../../src/commands/cli-error";
+import { authenticateKey } from "../../src/services/keys";
+import { openDatabase } from "../../db/client";
+import { systemClock } from "../../src/deps";
+import { createKeyRuntime } from "../../src/services/key-runtime";
+import { createLogger } from "../../src/logger";
+
+// bun resets the default timeout per file: this file starts databases, processes or servers.
+setDefaultTimeout(120_000);
+
+let dir: string;
+let config: Config;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "svc-cli-"));
+  config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: "silent", PUBLIC_BASE_URL: "https://api.example.test" });
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function run(cmd: { run(a: string[], c: Config): Promise<void> }, args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const log = spyOn(console, "log").mockImplementation((...a: unknown[]) => void out.push(a.join(" ")));
+  const error = spyOn(console, "error").mockImplementation((...a: unknown[]) => void err.push(a.join(" ")));
+  try {
+    await cmd.run(args, config);
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
+  }
+  return { out: out.join("\n"), err: err.join("\n") };
+}
+
+async function lookup(key: string) {
+  const database = await openDatabase({ dataDir: dir });
+  const keys = createKeyRuntime({ database, logger: createLogger("silent"), redisUrl: null });
+  try {
+    return await authenticateKey({ database, clock: systemClock, keys }, key);
+  } finally {
+    await keys.close();
+    await database.close();
+  }
+}
+
+describe("svc keys / subscriptions / mail", () => {
+  test("keys create prints the key once; plan, scope, limit, regions and test mode are applied", async () => {
+    const r = await run(keysCommand, ["create", "--plan", "free", "--scope", "svc-premium", "--rate-limit", "5", "--regions", "06,US", "--test", "--email", "ops@example.com"]);
+    expect(r.out).toMatch(/^svc_test_[A-Za-z0-9_-]{32}$/);
+    expect(r.err).toContain("5 requests/min, scopes svc-premium, regions 06,US");
+    const auth = await lookup(r.out);
+    expect(auth).toMatchObject({ ok: true, expired: null, key: { plan: "free", mode: "test", scopes: ["svc-premium"], rateLimitPerMinute: 5, allowedRegions: ["06", "US"] } });
+  }, 60_000);
+
+  test("bad arguments are one-line errors", async () => {
+    await expect(run(keysCommand, ["create", "--plan", "gold"])).rejects.toThrow(CliError);
+    await expect(run(keysCommand, ["create", "--plan", "free", "--rate-limit", "0"])).rejects.toThrow("--rate-limit must be a positive integer");
+    await expect(run(subscriptionsCommand, ["create", "--plan", "free", "--email", "a@b.co"])).rejects.toThrow("--plan must be one of developer, professional");
+    await expect(run(subscriptionsCommand, ["end", "--id", "nope"])).rejects.toThrow(CliError);
+  });
+
+  test("subscriptions create -> fail-payment -> pay -> end, with mail in the local outbox", async () => {
+    const created = await run(subscriptionsCommand, ["create", "--plan", "developer", "--email", "Billing@Example.com"]);
+    const key = created.out;
+    expect(key).toMatch(/^svc_live_/);
+    const id = /subscription ([0-9a-f-]{36})/.exec(created.err)![1]!;
+    expect(created.err).toContain("billed to billing@example.com");
+    expect((await lookup(key))).toMatchObject({ ok: true, key: { plan: "developer", rateLimitPerMinute: 300, unrestricted: true, subscription: { state: "active" } } });
+
+    const failed = await run(subscriptionsCommand, ["fail-payment", "--id", id]);
+    expect(failed.out).toContain("payment failed; the key works until");
+    expect((await run(subscriptionsCommand, ["pay", "--id", id])).out).toContain("state active");
+    const listed = await run(subscriptionsCommand, ["list", "--email", "billing@example.com"]);
+    expect(listed.out).toContain(`id=${id}`);
+    expect(listed.out).toContain("state=active");
+
+    const ended = await run(subscriptionsCommand, ["end", "--id", id]);
+    expect(ended.out).toContain(`subscription ${id} ended; key revoked; overage`);
+    expect(await lookup(key)).toEqual({ ok: false });
+    expect((await run(subscriptionsCommand, ["end", "--id", id])).out).toContain("had already ended");
+    await expect(run(subscriptionsCommand, ["fail-payment", "--id", id])).rejects.toThrow("has ended");
+
+    const mail = await run(mailCommand, ["list", "--to", "billing@example.com"]);
+    expect(mail.out).toContain("Subject: Payment failed: your key keeps working for 7 days");
+    expect(mail.out).toContain("Subject: Your subscription has ended");
+    expect(mail.out.indexOf("Payment failed")).toBeLessThan(mail.out.indexOf("has ended"));
+    expect(mail.out).toContain("[stored]");
+  }, 60_000);
+
+  test("keys list and revoke", async () => {
+    const created = await run(keysCommand, ["create", "--plan", "free"]);
+    const id = /\(id ([0-9a-f-]{36})\)/.exec(created.err)![1]!;
+    expect((await run(keysCommand, ["list"])).out).toContain(`id=${id}`);
+    expect((await run(keysCommand, ["revoke", "--id", id])).out).toContain("revoked svc_live_…");
+    expect(await lookup(created.out)).toEqual({ ok: false });
+  }, 60_000);
+});

@@ -1,0 +1,125 @@
+import { describe, expect, test } from "bun:test";
+import {
+  DAY_MS,
+  GRACE_PERIOD_MS,
+  clientAddress,
+  entitlementVerdict,
+  overage,
+  rateDecision,
+  rateLimitHeaders,
+  rateWindow,
+  recoveryTokenState,
+  slidingLimit,
+  subscriptionState,
+  usageMonth,
+} from "../../src/domain/access";
+import { PLANS } from "../../src/plans";
+
+const t0 = new Date("2026-11-22T12:00:00Z");
+const at = (ms: number) => new Date(t0.getTime() + ms);
+
+describe("subscriptionState", () => {
+  test("active without a failed payment", () => {
+    expect(subscriptionState({ status: "active", paymentFailedAt: null }, at(365 * DAY_MS))).toBe("active");
+  });
+  test("a failed payment keeps it active through the 7-day grace, past due from the 7th day on", () => {
+    const s = { status: "active" as const, paymentFailedAt: t0 };
+    expect(subscriptionState(s, at(GRACE_PERIOD_MS - 1))).toBe("active");
+    expect(subscriptionState(s, at(GRACE_PERIOD_MS))).toBe("past_due");
+  });
+  test("ended wins", () => {
+    expect(subscriptionState({ status: "ended", paymentFailedAt: null }, t0)).toBe("ended");
+  });
+});
+
+describe("slidingLimit", () => {
+  const five = [0, 1000, 2000, 3000, 4000].map(at);
+  test("fewer than max events is allowed", () => {
+    expect(slidingLimit(five.slice(0, 4), at(5000), DAY_MS, 5)).toEqual({ allowed: true, retryAfterSeconds: 0 });
+  });
+  test("max events in the window refuses until the oldest leaves", () => {
+    expect(slidingLimit(five, at(5000), DAY_MS, 5)).toEqual({ allowed: false, retryAfterSeconds: 86_395 });
+    expect(slidingLimit(five, at(DAY_MS - 1), DAY_MS, 5).allowed).toBe(false);
+    expect(slidingLimit(five, at(DAY_MS), DAY_MS, 5).allowed).toBe(true);
+  });
+});
+
+describe("recoveryTokenState", () => {
+  const token = { expiresAt: at(30 * 60_000), consumedAt: null };
+  test("issued until 30 minutes, expired at 30 minutes", () => {
+    expect(recoveryTokenState(token, at(30 * 60_000 - 1))).toBe("issued");
+    expect(recoveryTokenState(token, at(30 * 60_000))).toBe("expired");
+  });
+  test("consumed stays consumed", () => {
+    expect(recoveryTokenState({ ...token, consumedAt: at(1) }, at(2))).toBe("consumed");
+    expect(recoveryTokenState({ ...token, consumedAt: at(1) }, at(DAY_MS))).toBe("consumed");
+  });
+});
+
+describe("rate windows", () => {
+  test("fixed minute aligned to the epoch; reset is the window's end in Unix seconds", () => {
+    const w = rateWindow(new Date("2026-11-22T12:00:30.250Z"));
+    expect(w.resetUnix).toBe(Date.UTC(2026, 10, 22, 12, 1, 0) / 1000);
+    expect(w.msUntilReset).toBe(29_750);
+  });
+  test("the limit-th request passes with 0 remaining; the next is refused with Retry-After", () => {
+    const w = rateWindow(new Date("2026-11-22T12:00:30.250Z"));
+    expect(rateDecision(60, 60, w)).toEqual({ allowed: true, limit: 60, remaining: 0, resetUnix: w.resetUnix, retryAfterSeconds: 0 });
+    const refused = rateDecision(61, 60, w);
+    expect(refused).toEqual({ allowed: false, limit: 60, remaining: 0, resetUnix: w.resetUnix, retryAfterSeconds: 30 });
+    expect(rateLimitHeaders(refused)).toEqual({
+      "X-RateLimit-Limit": "60",
+      "X-RateLimit-Remaining": "0",
+      "X-RateLimit-Reset": String(w.resetUnix),
+      "Retry-After": "30",
+    });
+  });
+});
+
+describe("overage", () => {
+  test("free has none", () => {
+    expect(overage(PLANS.free, 10_000_000)).toEqual({ overageRequests: 0, amountMicroUsd: 0 });
+  });
+  test("developer: 0.50 per 1,000 beyond 100,000", () => {
+    expect(overage(PLANS.developer, 100_000)).toEqual({ overageRequests: 0, amountMicroUsd: 0 });
+    expect(overage(PLANS.developer, 100_001)).toEqual({ overageRequests: 1, amountMicroUsd: 500 });
+    expect(overage(PLANS.developer, 102_000)).toEqual({ overageRequests: 2000, amountMicroUsd: 1_000_000 });
+  });
+  test("professional: 0.25 per 1,000 beyond 1,000,000", () => {
+    expect(overage(PLANS.professional, 1_000_000)).toEqual({ overageRequests: 0, amountMicroUsd: 0 });
+    expect(overage(PLANS.professional, 1_004_000)).toEqual({ overageRequests: 4000, amountMicroUsd: 1_000_000 });
+  });
+  test("usage month is the UTC calendar month", () => {
+    expect(usageMonth(new Date("2026-11-30T23:59:59.999Z"))).toBe("2026-11");
+    expect(usageMonth(new Date("2026-12-01T00:00:00Z"))).toBe("2026-12");
+  });
+});
+
+describe("entitlementVerdict", () => {
+  const free = { unrestricted: false, scopes: [], allowedRegions: null };
+  test("premium needs an unrestricted plan or the svc-premium scope", () => {
+    expect(entitlementVerdict(free, { premium: true, region: null, what: "x" })).toMatchObject({ ok: false, code: "CATEGORY_NOT_ALLOWED" });
+    expect(entitlementVerdict({ ...free, scopes: ["svc-premium"] }, { premium: true, region: null, what: "x" })).toEqual({ ok: true });
+    expect(entitlementVerdict({ ...free, unrestricted: true }, { premium: true, region: null, what: "x" })).toEqual({ ok: true });
+    expect(entitlementVerdict(free, { premium: false, region: null, what: "x" })).toEqual({ ok: true });
+  });
+  test("a region-restricted key reads only its regions", () => {
+    const k = { ...free, allowedRegions: ["06", "US"] };
+    expect(entitlementVerdict(k, { premium: false, region: "06", what: "x" })).toEqual({ ok: true });
+    expect(entitlementVerdict(k, { premium: false, region: "48", what: "x" })).toMatchObject({ ok: false, code: "REGION_NOT_ALLOWED" });
+  });
+});
+
+describe("clientAddress", () => {
+  test("the socket peer when it is not a trusted proxy; forwarding headers are then ignored", () => {
+    expect(clientAddress("203.0.113.9", "198.51.100.1", ["10.0.0.1"])).toBe("203.0.113.9");
+  });
+  test("behind a trusted proxy: the right-most untrusted hop", () => {
+    expect(clientAddress("10.0.0.1", "1.1.1.1, 198.51.100.7", ["10.0.0.1"])).toBe("198.51.100.7");
+    expect(clientAddress("10.0.0.1", "198.51.100.7, 10.0.0.2", ["10.0.0.0/8"])).toBe("198.51.100.7");
+    expect(clientAddress("::ffff:10.0.0.1", "198.51.100.7", ["10.0.0.1"])).toBe("198.51.100.7");
+  });
+  test("no socket address and no proxy: unknown", () => {
+    expect(clientAddress(null, "198.51.100.7", ["10.0.0.1"])).toBe(null);
+  });
+});

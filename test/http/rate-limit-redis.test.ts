@@ -1,0 +1,159 @@
+// Rate limits shared through Redis: exact counts under concurrency in one process, and one limit enforced
+// across two real server processes. Uses TEST_REDIS_URL, else redis://127.0.0.1:6379 when reachable; skips otherwise.
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { RedisClient } from "bun";
+import { makeTestApp } from "../support/app";
+import { bearer, testKey } from "../support/keys";
+import { redisRateLimitStore } from "../../src/http/rate-limit";
+import { testBackend } from "../support/db";
+import { openDatabase } from "../../db/client";
+import { createKeyRuntime } from "../../src/services/key-runtime";
+import { createLogger } from "../../src/logger";
+import { issueKey } from "../../src/services/keys";
+import { cryptoRandom, systemClock } from "../../src/deps";
+import postgres from "postgres";
+
+// bun resets the default timeout per file: this file starts databases, processes or servers.
+setDefaultTimeout(120_000);
+
+/** A fresh, migrated PostgreSQL database on TEST_DATABASE_URL's server. */
+async function sharedDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const admin = process.env.TEST_DATABASE_URL!;
+  const name = `svc_redis_${process.pid}_${Date.now().toString(36)}`;
+  const sql = postgres(admin, { max: 1, onnotice: () => {} });
+  await sql.unsafe(`CREATE DATABASE ${name}`);
+  await sql.end();
+  const u = new URL(admin);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    async drop() {
+      const s = postgres(admin, { max: 1, onnotice: () => {} });
+      await s.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+      await s.end();
+    },
+  };
+}
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+
+async function reachable(url: string): Promise<boolean> {
+  const client = new RedisClient(url, { connectionTimeout: 1000, autoReconnect: false, maxRetries: 0 });
+  try {
+    return (await Promise.race([client.ping(), Bun.sleep(1500).then(() => "timeout")])) === "PONG";
+  } catch {
+    return false;
+  } finally {
+    client.close();
+  }
+}
+
+const haveRedis = await reachable(REDIS_URL);
+if (!haveRedis) console.warn(`skipped: no Redis at ${REDIS_URL} (set TEST_REDIS_URL)`);
+const prefix = `svc:test:${crypto.randomUUID()}:`;
+
+describe.skipIf(!haveRedis)("Redis rate-limit counters", () => {
+  test("300 concurrent hits on one window get the distinct counts 1..300", async () => {
+    const store = redisRateLimitStore(REDIS_URL, prefix);
+    try {
+      const counts = await Promise.all(Array.from({ length: 300 }, () => store.hit("k1", 42, 60_000)));
+      expect(counts.sort((a, b) => a - b)).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
+      expect(await store.hit("k1", 43, 60_000)).toBe(1);
+    } finally {
+      store.close();
+    }
+  });
+
+  test("200 parallel requests on a 60/min key let exactly 60 through with Redis counters", async () => {
+    const t = await makeTestApp({ rateLimits: redisRateLimitStore(REDIS_URL, prefix) });
+    try {
+      t.clock.set("2026-11-22T12:00:30Z");
+      const { key } = await testKey(t);
+      const statuses = await Promise.all(Array.from({ length: 200 }, async () => (await t.app.request("/v1/ping", { headers: bearer(key) })).status));
+      expect(statuses.filter((s) => s === 200).length).toBe(60);
+      expect(statuses.filter((s) => s === 429).length).toBe(140);
+    } finally {
+      await t.close();
+    }
+  }, 120_000);
+});
+
+describe.skipIf(!haveRedis)("two server processes sharing Redis", () => {
+  const procs: Bun.Subprocess[] = [];
+  const servers: { port: number; key: string }[] = [];
+
+  let shared: { url: string; drop(): Promise<void> } | null = null;
+
+  beforeAll(async () => {
+    const seed = String(1 + Math.floor(Math.random() * 1_000_000));
+    const env: Record<string, string | undefined> = { ...process.env, REDIS_URL, KEY_SEED: seed, FIXED_NOW: "2026-11-22T12:00:30Z", DATABASE_URL: undefined };
+    if (testBackend === "postgres") {
+      // Both processes on one PostgreSQL database, holding one key created here.
+      shared = await sharedDatabase();
+      const database = await openDatabase({ url: shared.url, poolSize: 2 });
+      const keys = createKeyRuntime({ database, logger: createLogger("silent"), redisUrl: null });
+      const { key } = await issueKey({ database, keys, clock: systemClock, random: cryptoRandom } as any, { plan: "free" });
+      await keys.close();
+      await database.close();
+      Object.assign(env, { DATABASE_URL: shared.url, KEY: key });
+    }
+    for (let i = 0; i < 2; i++) {
+      const proc = Bun.spawn(["bun", "test/fixtures/keyed-server.ts"], {
+        cwd: `${import.meta.dir}/../..`,
+        env,
+        stdout: "pipe",
+        stderr: "inherit",
+      });
+      procs.push(proc);
+    }
+    for (const proc of procs) {
+      const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
+      let text = "";
+      while (!text.includes("\n")) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error("fixture server exited before listening");
+        text += new TextDecoder().decode(value);
+      }
+      reader.releaseLock();
+      servers.push(JSON.parse(text.split("\n")[0]!));
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const p of procs) p.kill();
+    await Promise.all(procs.map((p) => p.exited));
+    await shared?.drop();
+  });
+
+  test("the same key on both servers is limited once: 100 requests split across them let exactly 60 through", async () => {
+    expect(servers[0]!.key).toBe(servers[1]!.key);
+    const key = servers[0]!.key;
+    const statuses = await Promise.all(
+      Array.from({ length: 100 }, async (_, i) => {
+        const res = await fetch(`http://127.0.0.1:${servers[i % 2]!.port}/v1/ping`, { headers: bearer(key) });
+        await res.arrayBuffer();
+        return res.status;
+      }),
+    );
+    expect(statuses.filter((s) => s === 200).length).toBe(60);
+    expect(statuses.filter((s) => s === 429).length).toBe(40);
+    // Both servers agree the window is spent.
+    for (const s of servers) {
+      const res = await fetch(`http://127.0.0.1:${s.port}/v1/ping`, { headers: bearer(key) });
+      expect(res.status).toBe(429);
+      expect(res.headers.get("x-ratelimit-remaining")).toBe("0");
+      expect(res.headers.get("retry-after")).toBe("30");
+    }
+  }, 60_000);
+
+  // Needs both processes on one database: the PostgreSQL run.
+  test.skipIf(testBackend !== "postgres")("a key revoked through one server fails at once on the other (cache invalidation through Redis)", async () => {
+    const key = servers[0]!.key;
+    // Server 1 has the key cached (its clock is frozen, so only an invalidation can drop it within the TTL).
+    expect((await fetch(`http://127.0.0.1:${servers[1]!.port}/v1/ping`, { headers: bearer(key) })).status).toBe(429);
+    const revoked = await fetch(`http://127.0.0.1:${servers[0]!.port}/v1/keys/revoke`, { method: "POST", headers: bearer(key) });
+    expect(revoked.status).toBe(200);
+    const after = await fetch(`http://127.0.0.1:${servers[1]!.port}/v1/ping`, { headers: bearer(key) });
+    expect(after.status).toBe(401);
+  }, 60_000);
+});

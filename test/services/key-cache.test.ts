@@ -1,0 +1,58 @@
+// The key cache's rules: coalesced misses, invalidation by key id, no caching of a lookup an invalidation overtook.
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { createKeyCache } from "../../src/services/key-runtime";
+import { createLogger } from "../../src/logger";
+import type { KeyWithSubscription } from "../../db/repos/keys";
+
+// bun resets the default timeout per file: this file starts databases, processes or servers.
+setDefaultTimeout(120_000);
+
+const entry = (id: string) => ({ key: { id }, subscription: null }) as unknown as KeyWithSubscription;
+const logger = createLogger("silent");
+
+describe("key cache", () => {
+  test("concurrent misses of one hash share one lookup; later reads are hits", async () => {
+    const cache = createKeyCache({ logger });
+    let loads = 0;
+    const load = async () => {
+      loads++;
+      await Bun.sleep(5);
+      return entry("k1");
+    };
+    const got = await Promise.all(Array.from({ length: 50 }, () => cache.lookup("h1", load)));
+    expect(loads).toBe(1);
+    expect(got.every((g) => g?.key.id === "k1")).toBe(true);
+    await cache.lookup("h1", load);
+    expect(loads).toBe(1);
+  });
+
+  test("invalidate drops every secret of the key", async () => {
+    const cache = createKeyCache({ logger });
+    await cache.lookup("h1", async () => entry("k1"));
+    await cache.lookup("h2", async () => entry("k2"));
+    await cache.invalidate("k1");
+    expect(cache.get("h1")).toBe(undefined);
+    expect(cache.get("h2")?.key.id).toBe("k2");
+  });
+
+  test("a lookup overtaken by an invalidation is answered but not cached; unknown keys are not cached", async () => {
+    const cache = createKeyCache({ logger });
+    const slow = cache.lookup("h1", async () => {
+      await Bun.sleep(10);
+      return entry("k1");
+    });
+    await cache.invalidate("k1");
+    expect((await slow)?.key.id).toBe("k1");
+    expect(cache.get("h1")).toBe(undefined);
+    expect(await cache.lookup("h9", async () => null)).toBe(null);
+    expect(cache.get("h9")).toBe(undefined);
+  });
+
+  test("entries expire after the TTL", async () => {
+    const cache = createKeyCache({ logger, ttlMs: 20 });
+    await cache.lookup("h1", async () => entry("k1"));
+    expect(cache.get("h1")?.key.id).toBe("k1");
+    await Bun.sleep(25);
+    expect(cache.get("h1")).toBe(undefined);
+  });
+});
