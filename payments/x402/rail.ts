@@ -1,0 +1,344 @@
+// The x402 rail: builds deterministic `exact` requirements per configured network, verifies EIP-3009 payments
+// (offline checks, then on-chain state by simulation) and settles them, either itself through a viem wallet
+// client or through a facilitator's /verify and /settle HTTP API.
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  getAddress,
+  http,
+  parseEventLogs,
+  type Address,
+  type Chain,
+  type Hex,
+  type PublicClient,
+  type Transport,
+} from "viem";
+import { nonceManager, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
+import { encodeBase64Json } from "../encoding";
+import { silentLogger, type PaymentLogger, type PaymentQuote } from "../types";
+import { bazaarExtension } from "./bazaar";
+import { chainIdOf, knownNetwork, v1NameOf } from "./networks";
+import { EIP3009_ABI, type ParsedPayment, type PaymentRequired, type PaymentRequirements, type SettleResponse } from "./types";
+import { matchRequirement, verifyOffline, type Rejection } from "./verify";
+
+export type X402NetworkOptions = {
+  /** CAIP-2 id, e.g. "eip155:84532". */
+  network: string;
+  /** Token contract; defaults to the network's USDC. */
+  asset?: Address;
+  payTo: Address;
+  /** JSON-RPC endpoint; null disables on-chain reads (then the domain must be known or given). */
+  rpcUrl: string | null;
+  /** EIP-712 domain and decimals; read from the token when omitted. */
+  token?: { name: string; version: string; decimals: number };
+};
+
+export type X402Settlement =
+  | { mode: "self"; settlerKey: Hex }
+  | { mode: "facilitator"; url: string; headers?: Record<string, string> };
+
+export type X402Options = {
+  networks: X402NetworkOptions[];
+  settlement: X402Settlement;
+  maxTimeoutSeconds?: number;
+  /** Bound for settlement (facilitator call or receipt wait). */
+  settleTimeoutMs?: number;
+  fetch?: typeof fetch;
+  logger?: PaymentLogger;
+  /** How often to poll for a settlement receipt (default 1 s). */
+  pollingIntervalMs?: number;
+  /** Test hook: the viem transport for an RPC URL. */
+  transport?: (rpcUrl: string) => Transport;
+};
+
+type TokenInfo = { name: string; version: string; decimals: number };
+
+type NetworkRuntime = {
+  opts: X402NetworkOptions;
+  chain: Chain;
+  asset: Address;
+  payTo: Address;
+  client: PublicClient | null;
+  token: Promise<TokenInfo> | null;
+};
+
+export type Verified = { ok: true; requirement: PaymentRequirements; payer: Address; signature: Hex; vrs: { v: number; r: Hex; s: Hex } | null };
+
+export class UnavailableError extends Error {}
+
+export class X402Rail {
+  readonly maxTimeoutSeconds: number;
+  private readonly runtimes: NetworkRuntime[];
+  private readonly log: PaymentLogger;
+  private readonly fetchImpl: typeof fetch;
+  private readonly settler: PrivateKeyAccount | null;
+
+  constructor(private readonly opts: X402Options) {
+    if (opts.networks.length === 0) throw new Error("x402 needs at least one network");
+    this.maxTimeoutSeconds = opts.maxTimeoutSeconds ?? 300;
+    this.log = opts.logger ?? silentLogger;
+    this.fetchImpl = opts.fetch ?? fetch;
+    this.settler = opts.settlement.mode === "self" ? privateKeyToAccount(opts.settlement.settlerKey, { nonceManager }) : null;
+    this.runtimes = opts.networks.map((n) => {
+      const chainId = chainIdOf(n.network);
+      const known = knownNetwork(n.network);
+      const asset = getAddress(n.asset ?? known?.usdc?.address ?? "0x");
+      const chain = defineChain({
+        id: chainId,
+        name: n.network,
+        nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+        rpcUrls: { default: { http: n.rpcUrl ? [n.rpcUrl] : [] } },
+      });
+      const transport = n.rpcUrl ? (opts.transport?.(n.rpcUrl) ?? http(n.rpcUrl, { timeout: 10_000, retryCount: 1 })) : null;
+      const client = transport ? (createPublicClient({ chain, transport, pollingInterval: opts.pollingIntervalMs ?? 1000 }) as PublicClient) : null;
+      return { opts: n, chain, asset, payTo: getAddress(n.payTo), client, token: null };
+    });
+    if (opts.settlement.mode === "self") {
+      const missing = this.runtimes.filter((r) => !r.client).map((r) => r.opts.network);
+      if (missing.length) throw new Error(`self settlement needs an RPC URL for ${missing.join(", ")}`);
+    }
+  }
+
+  get networks(): string[] {
+    return this.runtimes.map((r) => r.opts.network);
+  }
+
+  /** Token name/version/decimals: from the contract when reachable, else from the table of known assets. Resolved once. */
+  private tokenInfo(rt: NetworkRuntime): Promise<TokenInfo> {
+    if (rt.opts.token) return Promise.resolve(rt.opts.token);
+    rt.token ??= (async () => {
+      if (rt.client) {
+        try {
+          const [name, version, decimals] = await withTimeout(
+            Promise.all((["name", "version", "decimals"] as const).map((fn) => rt.client!.readContract({ address: rt.asset, abi: EIP3009_ABI, functionName: fn }))),
+            DOMAIN_READ_TIMEOUT_MS,
+          );
+          return { name: String(name), version: String(version), decimals: Number(decimals) };
+        } catch (e) {
+          this.log.warn("x402: could not read the token's EIP-712 domain from the chain", { network: rt.opts.network, asset: rt.asset, error: String(e) });
+        }
+      }
+      const usdc = knownNetwork(rt.opts.network)?.usdc;
+      if (usdc && usdc.address === rt.asset) return { name: usdc.name, version: usdc.version, decimals: usdc.decimals };
+      throw new UnavailableError(`the EIP-712 domain of ${rt.asset} on ${rt.opts.network} is unknown and the chain is unreachable`);
+    })();
+    // A failure is not cached: the next request tries again.
+    rt.token.catch(() => (rt.token = null));
+    return rt.token;
+  }
+
+  /** Resolves every network's token domain ahead of the first request (failures are logged and retried later). */
+  async prepare(): Promise<void> {
+    await Promise.all(this.runtimes.map((rt) => this.tokenInfo(rt).catch(() => undefined)));
+  }
+
+  /** One `exact` requirement per network whose token is known; identical for identical quotes. */
+  async requirements(quote: PaymentQuote): Promise<PaymentRequirements[]> {
+    const out: PaymentRequirements[] = [];
+    for (const rt of this.runtimes) {
+      let token: TokenInfo;
+      try {
+        token = await this.tokenInfo(rt);
+      } catch (e) {
+        this.log.warn("x402: network left out of the challenge", { network: rt.opts.network, error: String(e) });
+        continue;
+      }
+      out.push({
+        scheme: "exact",
+        network: rt.opts.network,
+        amount: atomicAmount(quote.microUsd, token.decimals).toString(),
+        asset: rt.asset,
+        payTo: rt.payTo,
+        maxTimeoutSeconds: this.maxTimeoutSeconds,
+        extra: { name: token.name, version: token.version },
+      });
+    }
+    return out;
+  }
+
+  async paymentRequired(quote: PaymentQuote, error?: string): Promise<PaymentRequired> {
+    const accepts = await this.requirements(quote);
+    return {
+      x402Version: 2,
+      ...(error ? { error } : {}),
+      resource: { url: quote.resource.url, description: quote.resource.description, mimeType: quote.resource.mimeType },
+      accepts,
+      ...(quote.discovery ? { extensions: { bazaar: bazaarExtension(quote.discovery) } } : {}),
+    };
+  }
+
+  /** Offline checks, then the chain's view (nonce unused, balance, a simulated transfer), then the facilitator's. */
+  async verify(payment: ParsedPayment, quote: PaymentQuote, now: Date): Promise<Verified | Rejection> {
+    const requirements = await this.requirements(quote);
+    const req = matchRequirement(payment, requirements);
+    if ("ok" in req) return req;
+    const offline = await verifyOffline(payment, req, BigInt(Math.floor(now.getTime() / 1000)));
+    if (!offline.ok) return offline;
+    const rt = this.runtimes.find((r) => r.opts.network === req.network)!;
+    if (rt.client) {
+      const onChain = await this.checkOnChain(rt, payment, offline.signature, offline.vrs);
+      if (onChain) return onChain;
+    }
+    if (this.opts.settlement.mode === "facilitator") {
+      const v = await this.facilitatorCall<{ isValid?: boolean; invalidReason?: string; invalidMessage?: string }>("verify", payment, req, offline.signature);
+      if (v.isValid !== true) {
+        return { ok: false, reason: String(v.invalidReason ?? "facilitator_rejected"), message: "The facilitator rejected the payment." };
+      }
+    }
+    return { ok: true, requirement: req, payer: offline.payer, signature: offline.signature, vrs: offline.vrs };
+  }
+
+  private async checkOnChain(rt: NetworkRuntime, payment: ParsedPayment, signature: Hex, vrs: Verified["vrs"]): Promise<Rejection | null> {
+    const a = payment.authorization;
+    const client = rt.client!;
+    let used: boolean;
+    let balance: bigint;
+    try {
+      [used, balance] = await Promise.all([
+        client.readContract({ address: rt.asset, abi: EIP3009_ABI, functionName: "authorizationState", args: [a.from, a.nonce] }),
+        client.readContract({ address: rt.asset, abi: EIP3009_ABI, functionName: "balanceOf", args: [a.from] }),
+      ]);
+    } catch (e) {
+      throw new UnavailableError(`chain ${rt.opts.network} unreachable: ${shortError(e)}`);
+    }
+    if (used) return { ok: false, reason: "invalid_exact_evm_nonce_already_used", message: "This authorization's nonce has already been used on chain." };
+    if (balance < a.value) return { ok: false, reason: "invalid_exact_evm_insufficient_balance", message: "The payer's token balance is too low." };
+    try {
+      await client.simulateContract({
+        address: rt.asset,
+        abi: EIP3009_ABI,
+        functionName: "transferWithAuthorization",
+        args: vrs
+          ? [a.from, a.to, a.value, a.validAfter, a.validBefore, a.nonce, vrs.v, vrs.r, vrs.s]
+          : [a.from, a.to, a.value, a.validAfter, a.validBefore, a.nonce, signature],
+        account: this.settler?.address,
+      });
+    } catch (e) {
+      this.log.warn("x402: simulation of the transfer failed", { network: rt.opts.network, error: shortError(e) });
+      return { ok: false, reason: "invalid_exact_evm_transaction_simulation_failed", message: "The transfer would fail on chain." };
+    }
+    return null;
+  }
+
+  /** Settles a verified payment. Never throws: failures come back as success:false with a short reason. */
+  async settle(payment: ParsedPayment, v: Verified): Promise<SettleResponse> {
+    const base = { network: v.requirement.network, payer: v.payer };
+    try {
+      if (this.opts.settlement.mode === "facilitator") {
+        const r = await this.facilitatorCall<{ success?: boolean; transaction?: string; errorReason?: string }>("settle", payment, v.requirement, v.signature);
+        return r.success === true
+          ? { success: true, transaction: String(r.transaction ?? ""), ...base }
+          : { success: false, transaction: "", errorReason: String(r.errorReason ?? "settlement_failed"), ...base };
+      }
+      return await this.settleSelf(payment, v);
+    } catch (e) {
+      this.log.error("x402: settlement failed", { network: v.requirement.network, error: shortError(e) });
+      return { success: false, transaction: "", errorReason: mapRevert(e), ...base };
+    }
+  }
+
+  private async settleSelf(payment: ParsedPayment, v: Verified): Promise<SettleResponse> {
+    const rt = this.runtimes.find((r) => r.opts.network === v.requirement.network)!;
+    const a = payment.authorization;
+    const wallet = createWalletClient({ account: this.settler!, chain: rt.chain, transport: this.opts.transport?.(rt.opts.rpcUrl!) ?? http(rt.opts.rpcUrl!) });
+    const hash = await wallet.writeContract({
+      address: rt.asset,
+      abi: EIP3009_ABI,
+      functionName: "transferWithAuthorization",
+      args: v.vrs
+        ? [a.from, a.to, a.value, a.validAfter, a.validBefore, a.nonce, v.vrs.v, v.vrs.r, v.vrs.s]
+        : [a.from, a.to, a.value, a.validAfter, a.validBefore, a.nonce, v.signature],
+    });
+    const receipt = await rt.client!.waitForTransactionReceipt({ hash, timeout: this.opts.settleTimeoutMs ?? 60_000 });
+    const base = { network: v.requirement.network, payer: v.payer };
+    if (receipt.status !== "success") return { success: false, transaction: hash, errorReason: "invalid_exact_evm_transaction_failed", ...base };
+    const transfers = parseEventLogs({ abi: EIP3009_ABI, eventName: "Transfer", logs: receipt.logs });
+    const paid = transfers.some(
+      (l) => getAddress(l.address) === rt.asset && getAddress(l.args.from) === a.from && getAddress(l.args.to) === a.to && l.args.value === a.value,
+    );
+    if (!paid) return { success: false, transaction: hash, errorReason: "invalid_exact_evm_transfer_event_mismatch", ...base };
+    return { success: true, transaction: hash, ...base };
+  }
+
+  /** POST {url}/verify or /settle with the payload as the client sent it (signature normalised) and our requirement. */
+  private async facilitatorCall<T>(path: "verify" | "settle", payment: ParsedPayment, req: PaymentRequirements, signature: Hex): Promise<T> {
+    const s = this.opts.settlement as Extract<X402Settlement, { mode: "facilitator" }>;
+    const paymentPayload = { ...payment.raw, payload: { ...(payment.raw.payload as object), signature } };
+    const paymentRequirements =
+      payment.version === 2
+        ? req
+        : {
+            scheme: req.scheme,
+            network: v1NameOf(req.network),
+            maxAmountRequired: req.amount,
+            resource: "",
+            description: "",
+            mimeType: "application/json",
+            payTo: req.payTo,
+            maxTimeoutSeconds: req.maxTimeoutSeconds,
+            asset: req.asset,
+            extra: req.extra,
+          };
+    let res: Response;
+    try {
+      res = await this.fetchImpl(`${s.url.replace(/\/+$/, "")}/${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(s.headers ?? {}) },
+        body: JSON.stringify({ x402Version: payment.version, paymentPayload, paymentRequirements }, (_k, val) => (typeof val === "bigint" ? val.toString() : val)),
+        signal: AbortSignal.timeout(this.opts.settleTimeoutMs ?? 60_000),
+      });
+    } catch (e) {
+      if (path === "verify") throw new UnavailableError(`facilitator unreachable: ${shortError(e)}`);
+      throw e;
+    }
+    const text = await res.text();
+    let body: any;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = null;
+    }
+    // Rejections come back as 200 with isValid/success false; a non-2xx with such a body is a rejection too.
+    if (body && typeof body === "object" && ("isValid" in body || "success" in body)) return body as T;
+    const err = `facilitator /${path} answered ${res.status}`;
+    if (path === "verify") throw new UnavailableError(err);
+    throw new Error(err);
+  }
+}
+
+/** A token domain read that does not answer quickly falls back to the table of known assets. */
+const DOMAIN_READ_TIMEOUT_MS = 3000;
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout>;
+  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)))]).finally(() => clearTimeout(timer));
+}
+
+/** micro-USD to the token's atomic units (USDC has 6 decimals: one to one); fewer decimals round up. */
+export function atomicAmount(microUsd: number, decimals: number): bigint {
+  const m = BigInt(microUsd);
+  if (decimals >= 6) return m * 10n ** BigInt(decimals - 6);
+  const d = 10n ** BigInt(6 - decimals);
+  return (m + d - 1n) / d;
+}
+
+export function encodeSettleHeader(r: SettleResponse): string {
+  return encodeBase64Json(r);
+}
+
+function shortError(e: unknown): string {
+  const msg = (e as { shortMessage?: string })?.shortMessage ?? (e as Error)?.message ?? String(e);
+  return msg.split("\n")[0].slice(0, 200);
+}
+
+/** Maps a revert/RPC failure to a short, stable reason (no RPC dump leaves the service). */
+export function mapRevert(e: unknown): string {
+  const text = `${(e as Error)?.message ?? ""} ${(e as { details?: string })?.details ?? ""}`.toLowerCase();
+  if (/authorization is (used|expired|not yet valid)|used or canceled/.test(text)) return "invalid_exact_evm_nonce_already_used";
+  if (/exceeds balance|insufficient/.test(text)) return "invalid_exact_evm_insufficient_balance";
+  if (/invalid signature/.test(text)) return "invalid_exact_evm_signature";
+  if (/timed? ?out|timeout/.test(text)) return "settlement_timeout";
+  if (/fetch failed|econnrefused|unable to connect|facilitator .* answered/.test(text)) return "settlement_unavailable";
+  return "invalid_exact_evm_transaction_failed";
+}

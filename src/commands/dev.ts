@@ -1,0 +1,22 @@
+// `svc dev pay <bolt11>`: pays an invoice of the development Lightning backend and prints its preimage, so the
+// L402 flow can be tried locally. It reads the invoice store under DATA_DIR and never opens the database, so it
+// works while the server runs. Not available in production mode.
+import { cryptoRandom, systemClock } from "../deps";
+import { devLightningNode } from "../payments";
+import { CliError } from "./cli-error";
+import type { Command } from "./index";
+
+export const devCommand: Command = {
+  summary: "Development helpers: 'dev pay <bolt11>' pays a development Lightning invoice and prints its preimage.",
+  usage: "pay <bolt11>",
+  async run(args, config) {
+    if (config.env === "production") throw new CliError("'svc dev' is not available in production mode.");
+    const [sub, invoice, ...rest] = args;
+    if (sub !== "pay" || !invoice || rest.length) throw new CliError("usage: svc dev pay <bolt11>");
+    if (config.payments.l402?.backend !== "dev") throw new CliError("LIGHTNING_BACKEND is not 'dev': only development invoices can be paid locally.");
+    const result = devLightningNode(config, { clock: systemClock, random: cryptoRandom }).pay(invoice);
+    if (!result.ok) throw new CliError(`cannot pay: ${result.message}`, 1);
+    console.error(`paid ${BigInt(result.amountMsat) / 1000n} sat; retry with 'Authorization: L402 <macaroon>:<preimage>'`);
+    console.log(result.preimage);
+  },
+};

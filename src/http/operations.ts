@@ -1,0 +1,74 @@
+// What a route takes and returns, read from the app's own OpenAPI document (built once, on first use): the x402
+// bazaar extension of every paid route describes its query parameters and response from the same zod schemas
+// that validate and document it, so nothing route-specific is written twice.
+type Json = Record<string, any>;
+
+export type OperationShape = {
+  queryParamsSchema: { properties: Record<string, unknown>; required?: string[] };
+  outputSchema?: Record<string, unknown>;
+};
+
+export type OperationCatalog = { describe(method: string, honoPath: string): OperationShape | null };
+
+/** Budget for what goes into the PAYMENT-REQUIRED header (facilitators and proxies reject large headers). */
+const MAX_OUTPUT_SCHEMA_CHARS = 2500;
+const MAX_DESCRIPTION_CHARS = 100;
+
+function resolveRefs(node: unknown, components: Json, depth = 0): unknown {
+  if (depth > 12 || node === null || typeof node !== "object") return node;
+  if (Array.isArray(node)) return node.map((n) => resolveRefs(n, components, depth + 1));
+  const obj = node as Json;
+  if (typeof obj.$ref === "string") {
+    const name = obj.$ref.replace(/^#\/components\/schemas\//, "");
+    return resolveRefs(components[name] ?? {}, components, depth + 1);
+  }
+  const out: Json = {};
+  for (const [k, v] of Object.entries(obj)) {
+    if (k === "example" || k === "examples") continue;
+    if (k === "description") {
+      if (typeof v === "string") out[k] = v.length > MAX_DESCRIPTION_CHARS ? `${v.slice(0, MAX_DESCRIPTION_CHARS - 1)}…` : v;
+      continue;
+    }
+    out[k] = resolveRefs(v, components, depth + 1);
+  }
+  return out;
+}
+
+function stripDescriptions(node: unknown): unknown {
+  if (node === null || typeof node !== "object") return node;
+  if (Array.isArray(node)) return node.map(stripDescriptions);
+  return Object.fromEntries(Object.entries(node as Json).filter(([k]) => k !== "description").map(([k, v]) => [k, stripDescriptions(v)]));
+}
+
+export function operationCatalog(document: () => Json): OperationCatalog {
+  let index: Map<string, OperationShape> | null = null;
+  const build = () => {
+    const doc = document();
+    const components = doc.components?.schemas ?? {};
+    const map = new Map<string, OperationShape>();
+    for (const [path, item] of Object.entries<Json>(doc.paths ?? {})) {
+      for (const [method, op] of Object.entries<Json>(item)) {
+        if (typeof op !== "object" || !op || !Array.isArray(op.parameters ?? [])) continue;
+        const properties: Record<string, unknown> = {};
+        const required: string[] = [];
+        for (const p of (op.parameters ?? []) as Json[]) {
+          if (p.in !== "query") continue;
+          properties[p.name] = resolveRefs({ ...(p.schema ?? {}), ...(p.description ? { description: p.description } : {}) }, components);
+          if (p.required) required.push(p.name);
+        }
+        const ok = op.responses?.["200"]?.content?.["application/json"]?.schema;
+        let outputSchema = ok ? (stripDescriptions(resolveRefs(ok, components)) as Record<string, unknown>) : undefined;
+        if (outputSchema && JSON.stringify(outputSchema).length > MAX_OUTPUT_SCHEMA_CHARS) outputSchema = undefined;
+        const honoPath = path.replace(/\{([^}]+)\}/g, ":$1");
+        map.set(`${method.toUpperCase()} ${honoPath}`, { queryParamsSchema: { properties, ...(required.length ? { required } : {}) }, ...(outputSchema ? { outputSchema } : {}) });
+      }
+    }
+    return map;
+  };
+  return {
+    describe(method, honoPath) {
+      index ??= build();
+      return index.get(`${method.toUpperCase()} ${honoPath}`) ?? null;
+    },
+  };
+}

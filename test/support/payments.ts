@@ -1,0 +1,104 @@
+// Test wiring of the payment rail: the real payments package (x402 and L402 rails, the development Lightning
+// backend with an in-memory invoice store) over the test database's proof store, behind the real access gate.
+// `addTestPaidRoute` defines a tiny paid route in the test app itself, so payments are tested before and
+// independently of the real data routes.
+import { createRoute, z } from "@hono/zod-openapi";
+import { DevLightning, L402Rail, Payments, X402Rail, decodeBase64Json, fixedRate, memoryInvoiceStore, type PaymentRequired, type X402Options } from "payments";
+import { paymentProofStore } from "../../db/repos/payments";
+import type { Deps } from "../../src/deps";
+import type { App } from "../../src/http/app-env";
+import { envelope, errorResponses, ERROR_STATUS, type ErrorCode } from "../../src/http/errors";
+import { paid } from "../../src/http/paid";
+import { paymentRail } from "../../src/http/payments";
+import { makeTestApp } from "./app";
+import { ManualClock, seededRandom } from "./clock";
+import { makeTestDatabase } from "./db";
+
+export const TEST_ROOT_SECRET = new Uint8Array(32).fill(7);
+export const TEST_NODE_KEY = new Uint8Array(32).fill(9);
+export const TEST_BASE_URL = "https://api.example.test";
+/** USD per BTC in tests: $0.01 = 10 sat, $0.05 = 50 sat. */
+export const TEST_BTC_USD = "100000";
+
+export type RouteHooks = {
+  /** Runs inside the handler, before it answers (e.g. drains the payer to make settlement fail). */
+  beforeAnswer?: () => Promise<void>;
+};
+
+export function addTestPaidRoute(app: App, deps: Deps, hooks: RouteHooks = {}) {
+  const counter = { served: 0 };
+  const route = createRoute({
+    method: "get",
+    path: "/test/paid",
+    operationId: "test_paid",
+    summary: "A paid route defined by the payment tests",
+    request: {
+      query: z.object({
+        indicator: z.string().min(1).optional().openapi({ description: "Indicator code; MISSING answers a free 404" }),
+        status: z.coerce.number().int().min(200).max(599).optional(),
+      }),
+    },
+    responses: {
+      200: {
+        description: "Served",
+        content: { "application/json": { schema: z.object({ data: z.object({ indicator: z.string().nullable(), served: z.number().int() }) }).openapi("TestPaidResponse") } },
+      },
+      ...errorResponses(400, 402, 404, 500, 502),
+    },
+  });
+  app.openapi(
+    route,
+    paid(() => deps.access, {
+      surface: "observations",
+      example: "/test/paid?indicator=GDP",
+      async resolve(c) {
+        const indicator = c.req.query("indicator") ?? null;
+        if (indicator === "MISSING") return c.json(envelope("RESOURCE_NOT_FOUND", "No indicator MISSING."), 404);
+        return { indicator, region: null, premium: false, resource: "/test/paid" };
+      },
+      async handler(c, resolved) {
+        await hooks.beforeAnswer?.();
+        const status = Number(c.req.query("status") ?? 200);
+        if (status >= 400) {
+          const code = (Object.keys(ERROR_STATUS) as ErrorCode[]).find((k) => ERROR_STATUS[k] === status) ?? "INTERNAL_SERVER_ERROR";
+          return c.json(envelope(code, `The handler answered ${status}.`), status as 500);
+        }
+        counter.served++;
+        return c.json({ data: { indicator: resolved.indicator, served: counter.served } }, 200);
+      },
+    }) as any,
+  );
+  return counter;
+}
+
+export type PaymentsAppOptions = {
+  x402?: Omit<X402Options, "logger"> | null;
+  l402?: boolean;
+  clock?: ManualClock;
+  hooks?: RouteHooks;
+  /** Register the test route (default true). */
+  testRoute?: boolean;
+  ttlSeconds?: number;
+};
+
+export async function makePaymentsApp(opts: PaymentsAppOptions = {}) {
+  const database = await makeTestDatabase();
+  const clock = opts.clock ?? new ManualClock();
+  const random = seededRandom(11);
+  const dev = new DevLightning(memoryInvoiceStore(TEST_NODE_KEY), clock, random);
+  const l402 = opts.l402 === false ? null : new L402Rail({ secrets: [TEST_ROOT_SECRET], backend: dev, rates: fixedRate(TEST_BTC_USD), clock, random, ttlSeconds: opts.ttlSeconds });
+  const x402 = opts.x402 ? new X402Rail(opts.x402) : null;
+  const payments = new Payments({ x402, l402, store: paymentProofStore(database.db), clock });
+  const t = await makeTestApp({ database, clock, random, payments: paymentRail(payments, { publicBaseUrl: TEST_BASE_URL }) });
+  const counter = opts.testRoute === false ? { served: 0 } : addTestPaidRoute(t.app, t.deps, opts.hooks);
+  return { ...t, payments, dev, counter };
+}
+
+export function paymentRequiredOf(res: Response): PaymentRequired {
+  const h = res.headers.get("payment-required");
+  if (!h) throw new Error("no PAYMENT-REQUIRED header");
+  return decodeBase64Json(h) as PaymentRequired;
+}
+
+/** Aperture's client regex (aperture l402/client_interceptor.go). */
+export const APERTURE_CHALLENGE = /(LSAT|L402) macaroon="(.*?)", invoice="(.*?)"/;
