@@ -6,7 +6,10 @@ import { HTTPException } from "hono/http-exception";
 import type { Deps } from "./deps";
 import type { App, AppEnv } from "./http/app-env";
 import { ApiError, envelope } from "./http/errors";
+import { operationCatalog } from "./http/operations";
 import { requestId } from "./http/request-id";
+import { identify } from "./http/auth";
+import { rateLimit } from "./http/rate-limit";
 import { validationHook } from "./http/validation";
 import { registerRoutes } from "./routes";
 
@@ -18,13 +21,25 @@ export function createApp(deps: Deps): App {
     "*",
     cors({
       origin: "*",
-      allowHeaders: ["Authorization", "X-API-Key", "Content-Type", "X-PAYMENT", "PAYMENT-SIGNATURE", "X-Request-Id"],
+      // @x402/fetch sends Access-Control-Expose-Headers as a request header on its paid retry (x402 PR #3478).
+      allowHeaders: ["Authorization", "X-API-Key", "Content-Type", "X-PAYMENT", "PAYMENT-SIGNATURE", "X-Request-Id", "Access-Control-Expose-Headers"],
       exposeHeaders: [
         "X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After",
         "WWW-Authenticate", "PAYMENT-REQUIRED", "PAYMENT-RESPONSE", "X-PAYMENT-RESPONSE",
       ],
     }),
   );
+
+  // Keys: attach the request's API key (401 for a bad one), then count it against the key's per-minute limit.
+  app.use("*", identify(deps));
+  app.use("*", rateLimit(deps));
+
+  // Paid routes describe their input and output in the x402 bazaar extension from this app's own OpenAPI document.
+  const operations = operationCatalog(() => app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "operations", version: deps.version } }));
+  app.use("*", async (c, next) => {
+    c.set("operations", operations);
+    await next();
+  });
 
   registerRoutes(app, deps);
 

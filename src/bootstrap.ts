@@ -4,7 +4,10 @@ import type { Config } from "./config";
 import { cryptoRandom, systemClock, type Deps } from "./deps";
 import { createLogger } from "./logger";
 import { SERVICE_VERSION } from "./version";
-import { openAccess } from "./http/paid";
+import { buildAccessDeps } from "./access-setup";
+import { buildAccess } from "./http/key-rail";
+import { paymentRail } from "./http/payments";
+import { buildPayments } from "./payments";
 
 export async function openConfiguredDatabase(config: Config): Promise<Database> {
   return config.databaseUrl ? openDatabase({ url: config.databaseUrl }) : openDatabase({ dataDir: config.dataDir });
@@ -13,5 +16,12 @@ export async function openConfiguredDatabase(config: Config): Promise<Database> 
 export async function buildDeps(config: Config): Promise<Deps> {
   const logger = createLogger(config.logLevel);
   const database = await openConfiguredDatabase(config);
-  return { config, database, clock: systemClock, random: cryptoRandom, logger, version: SERVICE_VERSION, access: openAccess };
+  const base = { database, clock: systemClock, random: cryptoRandom, logger };
+  // Keys first, then the payment rail (x402 / L402) for anonymous requests.
+  const pay = buildPayments(config, base);
+  logger.info("payments", pay.summary);
+  void pay.payments?.prepare();
+  const payments = pay.payments ? paymentRail(pay.payments, { publicBaseUrl: config.publicBaseUrl }) : null;
+  const keyDeps = buildAccessDeps(config, base);
+  return { config, ...base, version: SERVICE_VERSION, ...keyDeps, access: buildAccess({ ...base, ...keyDeps }, payments) };
 }

@@ -23,6 +23,9 @@ export type Resolved = {
   /** The resolved indicator code (a concept's resolved series), or null for routes without one. */
   indicator: string | null;
   region: string | null;
+  /** True when the resolved data is premium (indicator `access_tier: premium`, any `svc:` series, a panel holding one):
+   *  a key then needs an unrestricted plan or the `svc-premium` scope. Signals are premium by surface. */
+  premium: boolean;
   /** Route resource path without query, e.g. "/v1/observations". */
   resource: string;
 };

@@ -1,3 +1,7 @@
 export * from "./catalog";
 export * from "./regions";
 export * from "./observations";
+export * from "./keys";
+export * from "./billing";
+export * from "./mail";
+export * from "./payments";

@@ -3,7 +3,7 @@
 // those rows: "one series, a date range, newest first" is a single backward range scan of
 // observations_latest_idx, however many revisions or other series the table holds.
 // That index also INCLUDEs revision, value, is_preliminary and source_updated_at (migration
-// 0003_covering_latest_idx, which drizzle-kit cannot express), so reads of latest rows are index-only
+// 0000_init.sql, which drizzle-kit cannot express), so reads of latest rows are index-only
 // scans and do not visit the heap, where a daily-refreshed series' rows lie one per page. Keep it
 // covering if this declaration ever changes. All writes go through db/repos/observations.ts.
 import { sql } from "drizzle-orm";

@@ -8,19 +8,27 @@ export const serveCommand: Command = {
   summary: "Start the HTTP server (migrates, and seeds an empty database with real sample data).",
   async run(_args, config) {
     const deps = await buildDeps(config);
+    let server: ReturnType<typeof Bun.serve> | null = null;
+    let stopping = false;
+    const stop = async () => {
+      if (stopping) return;
+      stopping = true;
+      try {
+        server?.stop();
+        // Writes the usage counted since the last flush, so metering survives the restart.
+        await deps.keys.close();
+        await deps.database.close();
+      } finally {
+        process.exit(0);
+      }
+    };
+    // Installed before the (possibly long) first-start seed, so a stop request is honoured at any point.
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
     // First start: real data with no network (the seed ships in the repo); later starts only check.
     await seedIfEmpty(deps.database, { now: deps.clock.now(), progress: terminalProgress(), logger: deps.logger });
     const app = createApp(deps);
-    const server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch });
+    server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch });
     deps.logger.info("listening", { url: `http://${config.host}:${server.port}`, database: deps.database.kind, version: deps.version });
-    const stop = async () => {
-      server.stop();
-      // Writes the usage counted since the last flush, so metering survives the restart.
-      await deps.keys.close();
-      await deps.database.close();
-      process.exit(0);
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
   },
 };

@@ -1,6 +1,10 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Deps } from "../deps";
+import type { AuthenticatedKey } from "./auth";
+import type { OperationCatalog } from "./operations";
 
-export type AppEnv = { Variables: { requestId: string } };
+/** `apiKey` is set by identify() when the request carries a valid key; `operations` describes routes from the
+ *  OpenAPI document (for the x402 bazaar extension). */
+export type AppEnv = { Variables: { requestId: string; apiKey?: AuthenticatedKey; operations?: OperationCatalog } };
 export type App = OpenAPIHono<AppEnv>;
 export type RegisterRoutes = (app: App, deps: Deps) => void;

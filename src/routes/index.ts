@@ -1,8 +1,22 @@
 // Every resource registers its routes here, in the order they appear in the spec.
 import type { App } from "../http/app-env";
 import type { Deps } from "../deps";
+import { registerDiscoveryRoutes } from "./discovery";
+import { registerHealthRoutes } from "./health";
+import { registerSourceRoutes } from "./sources";
+import { registerRegionRoutes } from "./regions";
+import { registerIndicatorRoutes } from "./indicators";
+import { registerObservationRoutes } from "./observations";
+import { registerKeyRoutes } from "./keys";
+import { registerCheckoutRoutes } from "./checkout";
 
 export function registerRoutes(app: App, deps: Deps): void {
-  void app;
-  void deps;
+  registerDiscoveryRoutes(app, deps);
+  registerHealthRoutes(app, deps);
+  registerSourceRoutes(app, deps);
+  registerRegionRoutes(app, deps);
+  registerIndicatorRoutes(app, deps);
+  registerObservationRoutes(app, deps);
+  registerKeyRoutes(app, deps);
+  registerCheckoutRoutes(app, deps);
 }

@@ -1,11 +1,14 @@
 // `bun start` on an empty embedded data directory (no network, no database server): the server seeds real data
 // before it listens, and a second start only checks. Runs the real entry point in a subprocess.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { sql } from "drizzle-orm";
 import { openDatabase } from "../../db/client";
+
+// bun resets the default timeout per file: this file starts databases, processes or servers.
+setDefaultTimeout(120_000);
 
 const ROOT = resolve(import.meta.dir, "../..");
 let dir: string;

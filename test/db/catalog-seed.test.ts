@@ -1,6 +1,6 @@
 // The catalog and sample seeds on the run's backend (PGlite or PostgreSQL 15): curated metadata rules, idempotent
 // reseeding, stable ids, and sample observations checked against the raw vega-datasets files.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { and, asc, eq } from "drizzle-orm";
@@ -10,6 +10,9 @@ import { CATALOG, type SourceCatalog } from "../../db/seed/catalog-data";
 import { INDICATOR_NAMESPACE, NAMESPACE_URL, catalogProblems, indicatorId, seedCatalog, uuidV5 } from "../../db/seed/catalog";
 import { seedSamples } from "../../db/seed/samples";
 import { makeTestDatabase, testBackend } from "../support/db";
+
+// bun resets the default timeout per file: this file starts databases, processes or servers.
+setDefaultTimeout(120_000);
 
 const vega = (file: string) => readFileSync(resolve(import.meta.dir, "../../node_modules/vega-datasets/data", file), "utf8");
 const SEED_NOW = new Date("2026-11-22T00:00:00Z"); // what test/support/db seeds with

@@ -1,5 +1,5 @@
 // The observation write path on the backend of the run (PGlite, or PostgreSQL with TEST_DATABASE_URL).
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database, Db } from "../../db/client";
 import {
@@ -12,6 +12,9 @@ import {
 } from "../../db/repos/observations";
 import { indicators, observations, regions, series, sources } from "../../db/schema";
 import { makeTestDatabase, testBackend } from "../support/db";
+
+// bun resets the default timeout per file: this file starts databases, processes or servers.
+setDefaultTimeout(120_000);
 
 const T0 = new Date("2026-03-01T10:00:00.000Z");
 const T1 = new Date("2026-03-02T10:00:00.000Z");

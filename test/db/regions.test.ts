@@ -1,10 +1,13 @@
 // The regions seed on an empty, migrated database of the run's backend (PGlite or PostgreSQL 15).
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import postgres from "postgres";
 import { openDatabase, type Database } from "../../db/client";
 import { listRegions } from "../../db/repos/regions";
 import { regionList, seedRegions } from "../../db/seed/regions";
 import { invalidateRegionIndex, resolveRegion } from "../../src/services/regions";
+
+// bun resets the default timeout per file: this file starts databases, processes or servers.
+setDefaultTimeout(120_000);
 
 // Not test/support/db: that seeds everything; this file needs an empty database.
 const testBackend = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";

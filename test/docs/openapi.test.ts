@@ -1,6 +1,6 @@
 // The contract generator and the llms renderers over a small app whose routes are fixed here, so bounds,
 // enums, defaults and prices can be asserted exactly (the real app's routes change as resources land).
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import type { App } from "../../src/http/app-env";
@@ -10,6 +10,9 @@ import { PLANS, checkoutPlanUrls, checkoutUrl, publicPlans } from "../../src/pla
 import { annotatePrices, buildOpenApiDocument, declaredSurfaces, listOperations, operationPrices } from "../../src/docs/openapi";
 import { constraints, renderLlmsFullTxt, renderLlmsTxt, typeLabel } from "../../src/docs/llms";
 import { publicBaseUrl } from "../../src/docs/base-url";
+
+// bun resets the default timeout per file: this file starts databases, processes or servers.
+setDefaultTimeout(120_000);
 
 const BASE = "https://api.example.com";
 

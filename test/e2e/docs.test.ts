@@ -1,11 +1,14 @@
 // /docs in a real headless Chromium: the Scalar reference must render our operations from /openapi.json
 // using only what this server serves (the machine running it may have no internet).
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
 import { listOperations } from "../../src/docs/openapi";
 import { SERVICE_NAME } from "../../src/version";
 import { makeTestApp, type TestApp } from "../support/app";
+
+// bun resets the default timeout per file: this file starts databases, processes or servers.
+setDefaultTimeout(120_000);
 
 const CHROMIUM = "/usr/bin/chromium";
 const hasChromium = existsSync(CHROMIUM);

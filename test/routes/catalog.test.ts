@@ -1,6 +1,6 @@
 // GET /v1/sources, GET /v1/indicators, GET /v1/indicators/{code}: every parameter at its bound and one past it,
 // filters, search, detail coverage, ambiguity, 404s and envelopes. Responses are parsed with the routes' schemas.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { CATALOG } from "../../db/seed/catalog-data";
@@ -9,6 +9,9 @@ import { CATALOG_CACHE_CONTROL } from "../../src/http/respond";
 import { errorEnvelopeSchema } from "../../src/http/errors";
 import { indicatorDetailResponseSchema, indicatorListResponseSchema, sourceListResponseSchema } from "../../src/schemas/catalog";
 import { makeTestApp, type TestApp } from "../support/app";
+
+// bun resets the default timeout per file: this file starts databases, processes or servers.
+setDefaultTimeout(120_000);
 
 const vega = (file: string) => readFileSync(resolve(import.meta.dir, "../../node_modules/vega-datasets/data", file), "utf8");
 

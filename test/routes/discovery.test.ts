@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
@@ -13,6 +13,9 @@ import { DISCOVERY_CACHE_CONTROL } from "../../src/routes/discovery";
 import { checkHealth } from "../../src/services/health";
 import { makeTestApp, type TestApp } from "../support/app";
 import { testBackend } from "../support/db";
+
+// bun resets the default timeout per file: this file starts databases, processes or servers.
+setDefaultTimeout(120_000);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const PUBLIC = "https://api.example.com";

@@ -1,8 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { CATALOG_CACHE_CONTROL } from "../../src/http/respond";
 import { errorEnvelopeSchema } from "../../src/http/errors";
 import { regionListResponseSchema, regionResponseSchema } from "../../src/schemas/regions";
 import { makeTestApp, type TestApp } from "../support/app";
+
+// bun resets the default timeout per file: this file starts databases, processes or servers.
+setDefaultTimeout(120_000);
 
 let t: TestApp;
 // The first test app of a process seeds a database (several seconds on a busy machine).

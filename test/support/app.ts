@@ -5,24 +5,34 @@ import { loadConfig, type Config } from "../../src/config";
 import type { Deps } from "../../src/deps";
 import { createLogger } from "../../src/logger";
 import { SERVICE_VERSION } from "../../src/version";
-import { openAccess } from "../../src/http/paid";
+import { openAccess, type AccessGate } from "../../src/http/paid";
+import { buildAccess } from "../../src/http/key-rail";
+import { buildAccessDeps } from "../../src/access-setup";
 import { ManualClock, seededRandom } from "./clock";
 import { makeTestDatabase } from "./db";
 
 export type TestApp = Awaited<ReturnType<typeof makeTestApp>>;
 
-export async function makeTestApp(overrides: Partial<Deps> & { config?: Partial<Config> } = {}) {
+/**
+ * `keyAccess: true` puts the real access gate in front of paid routes (key rail; payment rail when `payments` is
+ * given) instead of openAccess. identify() and the rate limiter run in every test app.
+ */
+export async function makeTestApp(overrides: Omit<Partial<Deps>, "config"> & { config?: Partial<Config>; keyAccess?: boolean; payments?: AccessGate } = {}) {
   const database = overrides.database ?? (await makeTestDatabase());
   const clock = (overrides.clock as ManualClock | undefined) ?? new ManualClock();
   const config: Config = { ...loadConfig({ NODE_ENV: "test", DATA_DIR: "/tmp/svc-test-unused", LOG_LEVEL: "silent" }), ...overrides.config };
+  const base = { database, clock, random: overrides.random ?? seededRandom(), logger: overrides.logger ?? createLogger(config.logLevel) };
+  const built = buildAccessDeps(config, base);
+  const keys = overrides.keys ?? built.keys;
   const deps: Deps = {
     config,
-    database,
-    clock,
-    random: overrides.random ?? seededRandom(),
-    logger: overrides.logger ?? createLogger(config.logLevel),
+    ...base,
     version: SERVICE_VERSION,
-    access: overrides.access ?? openAccess,
+    access: overrides.access ?? (overrides.keyAccess || overrides.payments ? buildAccess({ ...base, keys }, overrides.payments ?? null) : openAccess),
+    mail: overrides.mail ?? built.mail,
+    rateLimits: overrides.rateLimits ?? built.rateLimits,
+    billing: overrides.billing !== undefined ? overrides.billing : built.billing,
+    keys,
   };
   const app = createApp(deps);
   const request = (path: string, init?: RequestInit) => app.request(path, init);
@@ -30,5 +40,10 @@ export async function makeTestApp(overrides: Partial<Deps> & { config?: Partial<
     const res = await app.request(path, init);
     return { res, status: res.status, body: (await res.json()) as any };
   };
-  return { app, deps, database, clock, request, getJson, close: () => database.close() };
+  return { app, deps, database, clock, request, getJson, close: async () => {
+    await deps.keys.close();
+    await deps.mail.close();
+    deps.rateLimits.close();
+    await database.close();
+  } };
 }

@@ -1,7 +1,5 @@
-import { afterAll, setDefaultTimeout } from "bun:test";
+import { afterAll } from "bun:test";
 import { runCleanups } from "./cleanup";
 
-// PGlite's first initdb and seed in a process takes seconds, more on a loaded 2-core machine; this covers hooks too.
-setDefaultTimeout(120_000);
-
+// Note: bun resets the default test timeout per file, so files that start databases or processes set their own.
 afterAll(runCleanups);

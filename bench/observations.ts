@@ -1,0 +1,239 @@
+// Observation reads under load, next to the bare Bun.serve baseline measured in the same run (bench/lib/load.ts):
+//   1. a 100-row page of a monthly series (PAYEMS, seeded);
+//   2. frequency=monthly&transform=yoy over a 40-year daily series (DGS10: ../shared/data/fred-macro-us/DGS10.csv when
+//      present, else a generated 40-year business-day series), imported with `svc import`;
+//   3. batch latest with 20 codes.
+// Each runs against the app without the access layer ("bare app": what this issue's code costs) and with it
+// ("keyed": the full stack with an API key; the access layer has its own bar in bench/keys.ts).
+// Targets (issue 3): (1) bare app at >= 40% of the baseline's req/s; (2) under 5 ms server time at p50. Server time
+// is measured in process (app.request on the same database, no HTTP, one request at a time) before the load runs:
+// the first (cold: load, resample, transform) request and the p50/p99 of 300 warm ones.
+//   bun run bench/observations.ts [--connections 64] [--duration 10] [--rounds 1] [--db pglite|postgres|URL]
+// Internal: `bun bench/observations.ts --serve bare|keyed` is the server process this script starts.
+import { mkdtempSync, rmSync, writeFileSync, existsSync, mkdirSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
+import postgres from "postgres";
+import { CPUS, REPO_ROOT, freePort, loadTool, parseBenchArgs, printTable, runLoad, startBaseline, type Row } from "./lib/load";
+import { sharedDataPath } from "../test/support/shared-data";
+
+const CES = ["PAYEMS", "USPRIV", "USGOOD", "SRVPRD", "USMINE", "USCONS", "MANEMP", "DMANEMP", "NDMANEMP", "USTPU",
+  "USWTRADE", "USTRADE", "USINFO", "USFIRE", "USPBS", "USEHS", "USLAH", "USSERV", "USGOVT", "CES0800000001"];
+const PAGE = "/v1/observations?indicator=PAYEMS&region=US&limit=100";
+const YOY = "/v1/observations?indicator=DGS10&region=US&frequency=monthly&transform=yoy&limit=100";
+const BATCH = `/v1/observations/latest?indicators=${CES.join(",")}`;
+const CASES = [
+  { name: "monthly page, 100 rows", path: PAGE },
+  { name: "daily -> monthly yoy, 40 years", path: YOY },
+  { name: "batch latest, 20 codes", path: BATCH },
+];
+
+if (process.argv[2] === "--serve") {
+  const { loadConfig } = await import("../src/config");
+  const { buildDeps } = await import("../src/bootstrap");
+  const { createApp } = await import("../src/app");
+  const { openAccess } = await import("../src/http/paid");
+  const config = loadConfig(process.env);
+  const deps = await buildDeps(config);
+  const app = createApp(process.argv[3] === "bare" ? { ...deps, access: openAccess } : deps);
+  const server = Bun.serve({ hostname: "127.0.0.1", port: config.port, fetch: app.fetch });
+  console.log(`listening ${server.port}`);
+  const stop = async () => {
+    server.stop(true);
+    await deps.database.close();
+    process.exit(0);
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+} else {
+  await main();
+}
+
+function generatedDaily(): string {
+  // 40 years of business days, a deterministic random walk with an empty value every ~60 days (holidays).
+  const lines = ["date,value"];
+  let v = 5;
+  let s = 12345;
+  const rnd = () => (s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32;
+  for (let t = Date.UTC(1985, 0, 1); t < Date.UTC(2025, 0, 1); t += 86_400_000) {
+    const d = new Date(t);
+    if (d.getUTCDay() === 0 || d.getUTCDay() === 6) continue;
+    v = Math.max(0.1, v + (rnd() - 0.5) * 0.1);
+    lines.push(`${d.toISOString().slice(0, 10)},${rnd() < 1 / 60 ? "" : v.toFixed(2)}`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+async function run(cmd: string[], env: Record<string, string>): Promise<string> {
+  const proc = Bun.spawn(cmd, { cwd: REPO_ROOT, env, stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  if (code !== 0) throw new Error(`${cmd.join(" ")} exited ${code}: ${err || out}`);
+  return out.trim();
+}
+
+/** Server time without HTTP: the bare app's own fetch on the prepared database, one request at a time. */
+async function serverTime(env: Record<string, string>, paths: string[]) {
+  const { loadConfig } = await import("../src/config");
+  const { buildDeps } = await import("../src/bootstrap");
+  const { createApp } = await import("../src/app");
+  const { openAccess } = await import("../src/http/paid");
+  const deps = await buildDeps(loadConfig({ ...env, PORT: "0" }));
+  const app = createApp({ ...deps, access: openAccess });
+  const out: string[] = [];
+  try {
+    for (const path of paths) {
+      const once = async () => {
+        const t0 = performance.now();
+        const res = await app.request(path);
+        await res.arrayBuffer();
+        if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
+        return performance.now() - t0;
+      };
+      const cold = await once();
+      const warm: number[] = [];
+      for (let i = 0; i < 300; i++) warm.push(await once());
+      warm.sort((a, b) => a - b);
+      out.push(`  ${path}\n    cold ${cold.toFixed(2)} ms; warm p50 ${warm[150].toFixed(3)} ms, p99 ${warm[296].toFixed(3)} ms`);
+    }
+  } finally {
+    await deps.database.close();
+  }
+  return out.join("\n");
+}
+
+async function startServer(mode: "keyed" | "bare", env: Record<string, string>) {
+  const port = await freePort();
+  const cmd = [process.execPath, join(REPO_ROOT, "bench/observations.ts"), "--serve", mode];
+  const proc = Bun.spawn(CPUS.server ? ["taskset", "-c", CPUS.server, ...cmd] : cmd, {
+    cwd: REPO_ROOT,
+    env: { ...env, PORT: String(port), HOST: "127.0.0.1" },
+    stdout: "ignore",
+    stderr: "inherit",
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = performance.now() + 120_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`${mode} server exited ${proc.exitCode}`);
+    if (performance.now() > deadline) throw new Error(`${mode} server not ready`);
+    try {
+      const res = await fetch(`${baseUrl}/api/health`);
+      await res.arrayBuffer();
+      if (res.status === 200) break;
+    } catch {}
+    await Bun.sleep(100);
+  }
+  return {
+    baseUrl,
+    pid: proc.pid,
+    async stop() {
+      proc.kill("SIGTERM");
+      await proc.exited;
+    },
+  };
+}
+
+async function main() {
+  const opts = parseBenchArgs(process.argv.slice(2), { connections: 64, durationSec: 10 });
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !["DATABASE_URL", "DATA_DIR", "PORT", "HOST", "REDIS_URL", "SMTP_URL"].includes(k)) env[k] = v;
+  env.LOG_LEVEL = "warn";
+  let cleanup = async () => {};
+  let db = opts.db;
+  let dataDir = opts.dataDir;
+  if (opts.db === "pglite") {
+    dataDir ??= mkdtempSync(join(tmpdir(), "svc-bench-obs-"));
+    env.DATA_DIR = dataDir;
+    if (!opts.dataDir) cleanup = async () => rmSync(dataDir!, { recursive: true, force: true });
+  } else {
+    if (opts.db === "postgres") {
+      const admin = process.env.BENCH_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+      const name = `svc_bench_obs_${process.pid}`;
+      const sql = postgres(admin, { max: 1, onnotice: () => {} });
+      await sql.unsafe(`CREATE DATABASE ${name}`);
+      await sql.end();
+      const u = new URL(admin);
+      u.pathname = `/${name}`;
+      db = u.toString();
+      cleanup = async () => {
+        const s = postgres(admin, { max: 1, onnotice: () => {} });
+        await s.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+        await s.end();
+      };
+    }
+    env.DATABASE_URL = db;
+  }
+  
+  try {
+    const dgs10 = sharedDataPath("fred-macro-us", "DGS10.csv");
+    let file = dgs10;
+    if (!file) {
+      file = join(tmpdir(), `svc-bench-dgs10-${process.pid}.csv`);
+      writeFileSync(file, generatedDaily());
+    }
+    console.error(`seeding, importing DGS10 (${dgs10 ? "shared FRED file" : "generated 40-year series"}) and creating a key`);
+    await run([process.execPath, "src/cli.ts", "seed"], env);
+    console.error(await run([process.execPath, "src/cli.ts", "import", file, "--indicator", "DGS10", "--region", "US"], env));
+    if (!dgs10) rmSync(file, { force: true });
+    // A limit no load run reaches: the benchmark measures reads, not the limiter's refusals.
+    const key = (await run([process.execPath, "src/cli.ts", "keys", "create", "--plan", "free", "--rate-limit", "2000000000"], env)).split("\n")[0]!;
+    console.log("server time in process (bare app, no HTTP, one request at a time):");
+    console.log(await serverTime(env, CASES.map((c) => c.path)));
+
+    const tool = await loadTool(opts.tool);
+    const load = { connections: opts.connections, durationSec: opts.durationSec, threads: opts.threads, tool };
+    const rows: Row[] = [
+      { name: "baseline: bare Bun.serve, fixed JSON", path: "/", target: "baseline", runs: [], median: null },
+      ...(["bare", "keyed"] as const).flatMap((mode) =>
+        CASES.map((c): Row => ({ name: `${mode === "bare" ? "bare app" : "keyed"}: ${c.name}`, path: c.path, target: "service", runs: [], median: null })),
+      ),
+    ];
+    const headersOf = (row: Row): Record<string, string> => (row.name.startsWith("keyed") ? { "X-API-Key": key } : {});
+    // Interleaved rounds: baseline, then the bare app's cases, then the keyed app's (PGlite: one server at a time).
+    for (let round = 1; round <= opts.rounds; round++) {
+      const baseline = await startBaseline();
+      try {
+        if (opts.warmupSec > 0) await runLoad(baseline.baseUrl + "/", { ...load, durationSec: opts.warmupSec });
+        rows[0]!.runs.push(await runLoad(baseline.baseUrl + "/", load, baseline.pid));
+      } finally {
+        await baseline.stop();
+      }
+      for (const mode of ["bare", "keyed"] as const) {
+        const server = await startServer(mode, env);
+        try {
+          for (const row of rows.filter((r) => r.name.startsWith(mode === "bare" ? "bare app" : "keyed"))) {
+            const url = server.baseUrl + row.path;
+            const check = await fetch(url, { headers: headersOf(row) });
+            const body = await check.text();
+            if (check.status !== 200) throw new Error(`${row.name}: ${check.status} ${body.slice(0, 200)}`);
+            if (opts.warmupSec > 0) await runLoad(url, { ...load, durationSec: opts.warmupSec, headers: headersOf(row) });
+            const r = await runLoad(url, { ...load, headers: headersOf(row) }, server.pid);
+            row.runs.push(r);
+            console.error(`round ${round}/${opts.rounds} ${row.name}: ${Math.round(r.rps)} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, errors ${r.errors}`);
+          }
+        } finally {
+          await server.stop();
+        }
+      }
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+    for (const row of rows) {
+      const rps = median(row.runs.map((r) => r.rps));
+      const at = row.runs.find((r) => r.rps === rps)!;
+      row.median = { ...at, errors: row.runs.reduce((a, r) => a + r.errors, 0) };
+    }
+    const pin = CPUS.server ? `servers on CPU ${CPUS.server}, load generator on CPU ${CPUS.load}` : "no CPU pinning";
+    const header =
+      `${tool}, ${opts.connections} connections, ${opts.durationSec} s per run after ${opts.warmupSec} s warm-up, ${opts.rounds} round(s) (median), ` +
+      `${pin}, ${availableParallelism()} CPUs; database ${opts.db === "pglite" ? `pglite (DATA_DIR ${dataDir})` : new URL(db).host}`;
+    printTable("observations", rows, header);
+    const ratio = rows[1]!.median!.rps / rows[0]!.median!.rps;
+    console.log(`bare app 100-row page / baseline requests/s: ${(ratio * 100).toFixed(1)}% (bar: at least 40%) -> ${ratio >= 0.4 ? "PASS" : "FAIL"}`);
+    const outDir = join(REPO_ROOT, "bench/out");
+    if (!existsSync(outDir)) mkdirSync(outDir, { recursive: true });
+    const outFile = join(outDir, `observations-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
+    writeFileSync(outFile, JSON.stringify({ title: "observations", header, options: { ...opts, env: undefined }, rows }, null, 2));
+    console.log(`results: ${outFile}`);
+  } finally {
+    await cleanup();
+  }
+}
