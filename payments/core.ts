@@ -18,6 +18,10 @@ export type Challenge = {
   /** Short machine reason after a refused proof (x402 reason strings, or l402_*). */
   reason: string | null;
   message: string;
+  /**
+   * The x402 PaymentRequired with the full bazaar description, for the body. `headers["PAYMENT-REQUIRED"]` carries
+   * the same object with the compact bazaar form (same `accepts`), to keep response headers small.
+   */
   paymentRequired: PaymentRequired | null;
   l402: L402Challenge | null;
   headers: Record<string, string>;
@@ -83,10 +87,11 @@ export class Payments {
         : null,
       this.opts.l402 ? this.opts.l402.challenge(quote).catch((e) => (this.log.error("l402 challenge failed", { error: String(e) }), null)) : null,
     ]);
-    const paymentRequired = x && x.accepts.length ? x : null;
+    const offer = x && x.body.accepts.length ? x : null;
+    const paymentRequired = offer?.body ?? null;
     if (!paymentRequired && !l) return { kind: "unavailable", message: "No payment method is available right now; retry shortly or use an API key." };
     const headers: Record<string, string> = { "Cache-Control": "no-store" };
-    if (paymentRequired) headers["PAYMENT-REQUIRED"] = encodeBase64Json(paymentRequired);
+    if (offer) headers["PAYMENT-REQUIRED"] = encodeBase64Json(offer.header);
     if (l) headers["WWW-Authenticate"] = l.header;
     return { kind: "challenge", reason, message, paymentRequired, l402: l, headers };
   }

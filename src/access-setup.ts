@@ -1,6 +1,7 @@
 // Builds the key layer's dependencies from configuration: mail transport (SMTP_URL or the database outbox),
-// rate-limit counters (REDIS_URL or this process) and the subscription payment provider (Stripe when
-// STRIPE_SECRET_KEY is set). Used by bootstrap (real server, CLI) and by makeTestApp.
+// rate-limit counters (REDIS_URL or this process), the subscription payment provider (Stripe when
+// STRIPE_SECRET_KEY is set) and the usage journal (DATA_DIR/usage-journal/, a file per running process).
+// Used by bootstrap (real server, CLI) and by makeTestApp (a temporary DATA_DIR per test app).
 import type { Config } from "./config";
 import type { Deps } from "./deps";
 import { stripeProvider } from "./billing/stripe";
@@ -8,6 +9,7 @@ import { memoryRateLimitStore, redisRateLimitStore } from "./http/rate-limit";
 import { createMailer } from "./mail/mailer";
 import { smtpTransport } from "./mail/transport";
 import { createKeyRuntime } from "./services/key-runtime";
+import { usageJournalDir } from "./services/usage-journal";
 
 export type AccessDeps = Pick<Deps, "mail" | "rateLimits" | "billing" | "keys">;
 
@@ -18,6 +20,6 @@ export function buildAccessDeps(config: Config, base: Pick<Deps, "database" | "c
     billing: config.stripe
       ? stripeProvider({ secretKey: config.stripe.secretKey, webhookSecret: config.stripe.webhookSecret, prices: config.stripe.prices })
       : null,
-    keys: createKeyRuntime({ database: base.database, logger: base.logger, redisUrl: config.redisUrl }),
+    keys: createKeyRuntime({ database: base.database, logger: base.logger, clock: base.clock, redisUrl: config.redisUrl, journalDir: usageJournalDir(config.dataDir) }),
   };
 }

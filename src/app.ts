@@ -1,15 +1,16 @@
 // createApp(deps) is the only constructor of the HTTP application. server.ts passes real
 // dependencies; tests pass a fresh database, a manual clock and a seeded random source.
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import type { Deps } from "./deps";
 import type { App, AppEnv } from "./http/app-env";
 import { ApiError, envelope } from "./http/errors";
 import { operationCatalog } from "./http/operations";
 import { requestId } from "./http/request-id";
+import { publicCors } from "./http/cors";
 import { identify } from "./http/auth";
 import { rateLimit } from "./http/rate-limit";
+import { guardQuery, limitBody, notFoundOrMethodNotAllowed, refusePaidHead } from "./http/request-guard";
 import { validationHook } from "./http/validation";
 import { registerRoutes } from "./routes";
 
@@ -19,16 +20,18 @@ export function createApp(deps: Deps): App {
   app.use("*", requestId());
   app.use(
     "*",
-    cors({
-      origin: "*",
+    publicCors({
       // @x402/fetch sends Access-Control-Expose-Headers as a request header on its paid retry (x402 PR #3478).
-      allowHeaders: ["Authorization", "X-API-Key", "Content-Type", "X-PAYMENT", "PAYMENT-SIGNATURE", "X-Request-Id", "Access-Control-Expose-Headers"],
+      allowHeaders: ["Authorization", "X-API-Key", "Content-Type", "X-PAYMENT", "PAYMENT-SIGNATURE", "X-Request-Id", "Access-Control-Expose-Headers", "Mcp-Protocol-Version", "Mcp-Session-Id", "Last-Event-ID"],
       exposeHeaders: [
-        "X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After",
+        "X-Request-Id", "ETag", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After",
         "WWW-Authenticate", "PAYMENT-REQUIRED", "PAYMENT-RESPONSE", "X-PAYMENT-RESPONSE",
       ],
     }),
   );
+
+  // HEAD on a paid route would be charged without returning data: 405 before anything of the paid pipeline runs.
+  app.use("*", refusePaidHead(app.router as never));
 
   // Keys: attach the request's API key (401 for a bad one), then count it against the key's per-minute limit.
   app.use("*", identify(deps));
@@ -40,10 +43,13 @@ export function createApp(deps: Deps): App {
     c.set("operations", operations);
     await next();
   });
+  // NUL characters, unknown /v1 query parameters and oversized bodies are refused before any route runs.
+  app.use("*", guardQuery());
+  app.use("*", limitBody());
 
   registerRoutes(app, deps);
 
-  app.notFound((c) => c.json(envelope("RESOURCE_NOT_FOUND", `No route for ${c.req.method} ${new URL(c.req.url).pathname}`), 404));
+  app.notFound(notFoundOrMethodNotAllowed(app.router as never));
 
   app.onError((err, c) => {
     if (err instanceof ApiError) {
@@ -52,6 +58,10 @@ export function createApp(deps: Deps): App {
     }
     if (err instanceof HTTPException && err.status < 500) {
       // Hono raises these for malformed bodies and the like: a client mistake, not a server fault.
+      if (err.status === 413) return c.json(envelope("PAYLOAD_TOO_LARGE", "The request body is too large."), 413);
+      if (err.status === 415) {
+        return c.json(envelope("INVALID_PARAMETER", `Unsupported Content-Type ${JSON.stringify(c.req.header("content-type") ?? "")}: send the body as JSON with 'Content-Type: application/json'.`, { in: "body" }), 400);
+      }
       return c.json(envelope("INVALID_PARAMETER", err.message || "Malformed request"), 400);
     }
     const rid = c.get("requestId");

@@ -28,6 +28,8 @@ export const configSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   STRIPE_PRICE_DEVELOPER: z.string().optional(),
   STRIPE_PRICE_PROFESSIONAL: z.string().optional(),
+  // Days after the 7-day grace a subscription may stay past due before the billing job ends it and revokes its key.
+  DUNNING_PERIOD_DAYS: z.coerce.number().int().min(0).max(365).default(14),
   // Payments (issue 5). x402: CAIP-2 networks, comma-separated ("none": rail off). RPC URLs and assets: one value for
   // every network, or `network=value` pairs. Unset X402_PAY_TO outside production: generated once in DATA_DIR.
   X402_NETWORKS: z.string().default("eip155:84532"),
@@ -64,6 +66,7 @@ export type Config = {
   trustedProxies: string[];
   trustProxyHeader: string;
   stripe: { secretKey: string; webhookSecret: string | null; prices: { developer: string | null; professional: string | null } } | null;
+  dunningPeriodDays: number;
   payments: PaymentsConfig;
 };
 
@@ -122,6 +125,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
           prices: { developer: c.STRIPE_PRICE_DEVELOPER ?? null, professional: c.STRIPE_PRICE_PROFESSIONAL ?? null },
         }
       : null,
+    dunningPeriodDays: c.DUNNING_PERIOD_DAYS,
     payments: paymentsConfig(c),
   };
 }

@@ -1,7 +1,7 @@
 // Queries for the billing aggregate: subscriptions, overage invoices and applied provider events.
-import { and, desc, eq, isNull, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, isNull, lt, lte, or, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
-import { billingEvents, overageInvoices, subscriptions } from "../schema";
+import { apiKeys, billingEvents, overageInvoices, subscriptions } from "../schema";
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type OverageInvoiceRow = typeof overageInvoices.$inferSelect;
@@ -43,13 +43,74 @@ export async function clearPaymentFailure(tx: Db, id: string): Promise<void> {
   await tx.update(subscriptions).set({ paymentFailedAt: null }).where(and(eq(subscriptions.id, id), eq(subscriptions.status, "active")));
 }
 
-export async function markEnded(tx: Db, id: string, at: Date): Promise<boolean> {
+export async function markEnded(tx: Db, id: string, at: Date, reason: NonNullable<SubscriptionRow["endReason"]>): Promise<boolean> {
   const rows = await tx
     .update(subscriptions)
-    .set({ status: "ended", endedAt: at })
+    .set({ status: "ended", endedAt: at, endReason: reason })
     .where(and(eq(subscriptions.id, id), eq(subscriptions.status, "active")))
     .returning({ id: subscriptions.id });
   return rows.length === 1;
+}
+
+/** Sets a live subscription's plan; false when it is not active. */
+export async function setSubscriptionPlan(tx: Db, id: string, plan: SubscriptionRow["plan"]): Promise<boolean> {
+  const rows = await tx
+    .update(subscriptions)
+    .set({ plan })
+    .where(and(eq(subscriptions.id, id), eq(subscriptions.status, "active")))
+    .returning({ id: subscriptions.id });
+  return rows.length === 1;
+}
+
+/** Active subscriptions whose unresolved payment failure happened at or before `failedAtOrBefore`. */
+export async function unpaidSince(db: Db, failedAtOrBefore: Date): Promise<SubscriptionRow[]> {
+  return db
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.status, "active"), lte(subscriptions.paymentFailedAt, failedAtOrBefore)))
+    .orderBy(asc(subscriptions.paymentFailedAt));
+}
+
+export type InvoiceCandidate = { subscription: SubscriptionRow; keyMode: "live" | "test"; keyHint: string };
+
+/**
+ * Subscriptions that ran on past the end of `month` (started before `end`, not ended before it) and have no
+ * overage invoice for it yet. Those that ended within the month had it invoiced on their final invoice.
+ */
+export async function subscriptionsToInvoice(db: Db, month: string, end: Date): Promise<InvoiceCandidate[]> {
+  const rows = await db
+    .select({ subscription: subscriptions, keyMode: apiKeys.mode, keyHint: apiKeys.hint })
+    .from(subscriptions)
+    .innerJoin(apiKeys, eq(apiKeys.id, subscriptions.keyId))
+    .leftJoin(overageInvoices, and(eq(overageInvoices.subscriptionId, subscriptions.id), eq(overageInvoices.month, month)))
+    .where(and(lt(subscriptions.startedAt, end), or(isNull(subscriptions.endedAt), gte(subscriptions.endedAt, end)), isNull(overageInvoices.id)))
+    .orderBy(asc(subscriptions.startedAt));
+  return rows;
+}
+
+/**
+ * Takes every pending invoice whose lease has run out (or `month`'s only) for this caller until `leaseUntil`:
+ * concurrent callers never take the same row at once.
+ */
+export async function leasePendingInvoices(db: Db, now: Date, leaseUntil: Date, month?: string): Promise<OverageInvoiceRow[]> {
+  return db
+    .update(overageInvoices)
+    .set({ leaseUntil })
+    .where(
+      and(
+        eq(overageInvoices.status, "pending"),
+        or(isNull(overageInvoices.leaseUntil), lte(overageInvoices.leaseUntil, now)),
+        month ? eq(overageInvoices.month, month) : undefined,
+      ),
+    )
+    .returning();
+}
+
+export async function markInvoiced(db: Db, id: string, providerRef: string | null, at: Date): Promise<void> {
+  await db
+    .update(overageInvoices)
+    .set({ status: "invoiced", providerRef, invoicedAt: at, leaseUntil: null })
+    .where(and(eq(overageInvoices.id, id), eq(overageInvoices.status, "pending")));
 }
 
 export async function insertOverageInvoice(tx: Db, row: typeof overageInvoices.$inferInsert): Promise<OverageInvoiceRow | null> {

@@ -3,8 +3,9 @@
 // Visibility: an indicator is "active" when its own is_active is true and its source (if any) is active; the
 // include_inactive flags widen every read to all rows.
 import { and, asc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
+import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Db } from "../client";
-import { indicators, regions, series, sources } from "../schema";
+import { indicators, series, sources } from "../schema";
 
 export type SourceRow = typeof sources.$inferSelect;
 export type NewSourceRow = typeof sources.$inferInsert;
@@ -28,6 +29,45 @@ const bySource = sql`${indicators.sourceSlug} collate "C"`;
 
 const activeIndicator = sql`(${indicators.isActive} and coalesce(${sources.isActive}, true))`;
 
+// ---------------------------------------------------------------------------------------------- write notices
+// Readers that keep the catalog in memory (src/services/catalog-index.ts) hear of this process's catalog writes here.
+// A write through `db` itself has committed when it is announced. A write inside a transaction cannot say when (or
+// whether) it commits, so it is announced to every listener of every database as "revalidate": on PGlite the
+// reader's reload queues behind the open transaction (one connection), on PostgreSQL the periodic check catches it.
+
+export type CatalogWrittenListener = () => void;
+
+const catalogListeners = new WeakMap<Db, Set<CatalogWrittenListener>>();
+let transactionalWrites = 0;
+
+/** Subscribes to committed catalog writes (sources, indicators, regions) made through `db`. Returns the unsubscribe. */
+export function onCatalogWritten(db: Db, listener: CatalogWrittenListener): () => void {
+  let set = catalogListeners.get(db);
+  if (!set) catalogListeners.set(db, (set = new Set()));
+  set.add(listener);
+  return () => set.delete(listener);
+}
+
+/** How many catalog writes ran inside a transaction in this process (any database): a change means "revalidate". */
+export function transactionalCatalogWrites(): number {
+  return transactionalWrites;
+}
+
+/** Announces a catalog write through `db` (called by the upserts below and by db/repos/regions.ts). */
+export function notifyCatalogWritten(db: Db): void {
+  if (db instanceof PgTransaction) {
+    transactionalWrites++;
+    return;
+  }
+  for (const listener of catalogListeners.get(db) ?? []) {
+    try {
+      listener();
+    } catch {
+      // The write committed: a reader's failure must not report it as failed.
+    }
+  }
+}
+
 /** Inserts new sources and rewrites only rows whose values differ; returns how many rows were written. */
 export async function upsertSources(db: Db, rows: NewSourceRow[]): Promise<number> {
   if (rows.length === 0) return 0;
@@ -47,6 +87,7 @@ export async function upsertSources(db: Db, rows: NewSourceRow[]): Promise<numbe
         is distinct from (excluded.name, excluded.provider, excluded.category, excluded.docs_url, excluded.is_active)`,
     })
     .returning({ slug: sources.slug });
+  if (written.length > 0) notifyCatalogWritten(db);
   return written.length;
 }
 
@@ -88,10 +129,15 @@ export async function upsertIndicators(db: Db, rows: NewIndicatorRow[]): Promise
     // xmax is 0 on a freshly inserted row and the updating transaction's id on an updated one.
     .returning({ inserted: sql<boolean>`(xmax = 0)` });
   const inserted = written.filter((r) => r.inserted === true || (r.inserted as unknown) === "t").length;
+  if (written.length > 0) notifyCatalogWritten(db);
   return { inserted, updated: written.length - inserted };
 }
 
-/** Sources with the number of indicators each publishes (visible ones only unless includeInactive), by slug. */
+/**
+ * Sources with the number of indicators each publishes (visible ones only unless includeInactive), by slug. The API
+ * answers from memory (src/services/catalog-index.ts); this is the SQL statement of the same rule, which the tests
+ * hold the in-memory answer to.
+ */
 export async function listSourcesWithCounts(db: Db, includeInactive: boolean): Promise<(SourceRow & { indicatorCount: number })[]> {
   const countWhat = includeInactive ? sql`count(${indicators.id})` : sql`count(${indicators.id}) filter (where ${indicators.isActive})`;
   const rows = await db
@@ -110,11 +156,6 @@ export async function listSourcesWithCounts(db: Db, includeInactive: boolean): P
     .groupBy(sources.slug)
     .orderBy(sql`${sources.slug} collate "C"`);
   return rows.map((r) => ({ ...r, indicatorCount: Number(r.indicatorCount) }));
-}
-
-export async function findSource(db: Db, slug: string): Promise<SourceRow | null> {
-  const rows = await db.select().from(sources).where(eq(sources.slug, slug)).limit(1);
-  return rows[0] ?? null;
 }
 
 /** Escapes LIKE wildcards so a search term matches literally (backslash is PostgreSQL's default LIKE escape). */
@@ -223,13 +264,53 @@ export async function indicatorCoverage(db: Db, indicatorId: string): Promise<{ 
   return { regions: r?.regions ?? [], start: r?.start ?? null, end: r?.end ?? null };
 }
 
-export async function findRegionName(db: Db, code: string): Promise<string | null> {
-  const rows = await db.select({ name: regions.name }).from(regions).where(eq(regions.code, code)).limit(1);
-  return rows[0]?.name ?? null;
-}
-
 /** Indicator ids by `${source}:${code}` for the given sources (the sample seed maps its files onto them). */
 export async function indicatorIdsBySourceCode(db: Db): Promise<Map<string, string>> {
   const rows = await db.select({ id: indicators.id, code: indicators.code, source: indicators.sourceSlug }).from(indicators);
   return new Map(rows.map((r) => [`${r.source ?? ""}:${r.code}`, r.id]));
+}
+
+// ------------------------------------------------------------------------------------------ in-memory catalog
+
+/**
+ * Every indicator (inactive ones too) with its source's name and active flag, ordered by code, then source, in byte
+ * order: the order listIndicatorPage pages in, so an in-memory copy can page the same way.
+ */
+export async function listAllIndicatorsWithSource(db: Db): Promise<IndicatorWithSource[]> {
+  return db
+    .select({ ...indicatorColumns, sourceName: sources.name, sourceIsActive: sources.isActive })
+    .from(indicators)
+    .leftJoin(sources, eq(sources.slug, indicators.sourceSlug))
+    .orderBy(asc(byCode), asc(bySource));
+}
+
+/** Every source (inactive ones too), by slug in byte order. */
+export async function listAllSources(db: Db): Promise<SourceRow[]> {
+  return db.select().from(sources).orderBy(sql`${sources.slug} collate "C"`);
+}
+
+/**
+ * A cheap fingerprint of what an in-memory catalog is built from, for noticing writes made by other processes:
+ * - `catalog`: row count and the sum of xmin (the id of the transaction that wrote each row version) of sources,
+ *   indicators and regions. An insert or update gives its rows a newer xmin, so the sum grows; a delete lowers the
+ *   count. No per-row hashing: about 1 ms on PostgreSQL for the 3,445 regions.
+ * - `series`: per indicator, the number of series, the sum of their versions and the newest series id. The write path
+ *   bumps a series' version on every change (db/repos/observations.ts) and creating a series adds a row, so any change
+ *   to an indicator's coverage changes its entry.
+ */
+export async function catalogFingerprint(db: Db): Promise<{ catalog: string; series: Map<string, string> }> {
+  const part = (table: string) =>
+    sql.raw(`(select count(*)::text || ':' || coalesce(sum(xmin::text::bigint), 0)::text from ${table})`);
+  const [catalogRows, seriesRows] = await Promise.all([
+    db.execute(sql`select ${part("sources")} || '/' || ${part("indicators")} || '/' || ${part("regions")} as print`),
+    db
+      .select({
+        indicatorId: series.indicatorId,
+        print: sql<string>`count(*)::text || ':' || coalesce(sum(${series.version}), 0)::text || ':' || max(${series.id})::text`,
+      })
+      .from(series)
+      .groupBy(series.indicatorId),
+  ]);
+  const rows = (Array.isArray(catalogRows) ? catalogRows : (catalogRows as { rows: unknown[] }).rows) as { print: string }[];
+  return { catalog: rows[0]?.print ?? "", series: new Map(seriesRows.map((r) => [r.indicatorId, r.print])) };
 }

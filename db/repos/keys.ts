@@ -1,9 +1,9 @@
 // Queries for the keys aggregate: keys by secret hash, secret replacement, rotations, usage metering,
 // recovery tokens and per-client daily events. Callers pass a transaction (cast to Db) where several
 // statements must see one state.
-import { and, asc, desc, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { apiKeys, clientEvents, keyRotations, keyUsage, recoveryTokens, subscriptions } from "../schema";
+import { apiKeys, clientEvents, keyRotations, keyUsage, recoveryTokens, subscriptions, usageBatches } from "../schema";
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
@@ -72,14 +72,6 @@ export async function setKeyPlan(tx: Db, id: string, plan: ApiKeyRow["plan"], ra
   await tx.update(apiKeys).set({ plan, rateLimitPerMinute }).where(eq(apiKeys.id, id));
 }
 
-/** Counts one metered request; a single upsert, so concurrent requests are neither lost nor double-counted. */
-export async function incrementUsage(db: Db, keyId: string, month: string): Promise<void> {
-  await db
-    .insert(keyUsage)
-    .values({ keyId, month, requests: 1 })
-    .onConflictDoUpdate({ target: [keyUsage.keyId, keyUsage.month], set: { requests: sql`${keyUsage.requests} + 1` } });
-}
-
 /** Adds counted requests per key and month in one statement (each row adds to what is stored). */
 export async function addUsage(db: Db, rows: { keyId: string; month: string; requests: number }[]): Promise<void> {
   if (rows.length === 0) return;
@@ -87,6 +79,40 @@ export async function addUsage(db: Db, rows: { keyId: string; month: string; req
     .insert(keyUsage)
     .values(rows)
     .onConflictDoUpdate({ target: [keyUsage.keyId, keyUsage.month], set: { requests: sql`${keyUsage.requests} + excluded.requests` } });
+}
+
+/**
+ * Applies one usage batch exactly once: its id and its counts commit together, and a batch whose id is already
+ * stored changes nothing (concurrent appliers of one batch serialise on the id's unique index). Counts for keys
+ * this database does not hold are dropped and reported (a journal replayed against another database).
+ */
+export async function applyUsageBatch(
+  db: Db,
+  batch: { id: string; rows: { keyId: string; month: string; requests: number }[]; at: Date },
+): Promise<{ applied: boolean; unknownKeys: string[] }> {
+  return db.transaction(async (t) => {
+    const tx = t as unknown as Db;
+    const total = batch.rows.reduce((a, r) => a + r.requests, 0);
+    const inserted = await tx.insert(usageBatches).values({ id: batch.id, requests: total, appliedAt: batch.at }).onConflictDoNothing().returning({ id: usageBatches.id });
+    if (inserted.length === 0) return { applied: false, unknownKeys: [] };
+    const ids = [...new Set(batch.rows.map((r) => r.keyId))];
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+    const candidates = ids.filter((id) => uuid.test(id));
+    const known = new Set(candidates.length ? (await tx.select({ id: apiKeys.id }).from(apiKeys).where(inArray(apiKeys.id, candidates))).map((r) => r.id) : []);
+    await addUsage(tx, batch.rows.filter((r) => known.has(r.keyId)));
+    return { applied: true, unknownKeys: ids.filter((id) => !known.has(id)) };
+  });
+}
+
+export async function usageBatchApplied(db: Db, id: string): Promise<boolean> {
+  const rows = await db.select({ id: usageBatches.id }).from(usageBatches).where(eq(usageBatches.id, id)).limit(1);
+  return rows.length === 1;
+}
+
+/** Forgets applied batch ids older than `before`; returns how many. */
+export async function pruneUsageBatches(db: Db, before: Date): Promise<number> {
+  const rows = await db.delete(usageBatches).where(lt(usageBatches.appliedAt, before)).returning({ id: usageBatches.id });
+  return rows.length;
 }
 
 export async function usageFor(db: Db, keyId: string, month: string): Promise<number> {

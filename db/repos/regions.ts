@@ -2,6 +2,7 @@
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { regions } from "../schema";
+import { notifyCatalogWritten } from "./catalog";
 
 export type RegionRow = typeof regions.$inferSelect;
 export type NewRegionRow = typeof regions.$inferInsert;
@@ -30,6 +31,8 @@ export async function upsertRegions(db: Db, rows: NewRegionRow[]): Promise<numbe
         is distinct from (excluded.type, excluded.name, excluded.slug, excluded.parent_code, excluded.fips_state, excluded.fips_county, excluded.aliases)`,
     })
     .returning({ code: regions.code });
+  // In-memory region and catalog indexes (src/services/catalog-index.ts) reload on the next read.
+  if (written.length > 0) notifyCatalogWritten(db);
   return written.length;
 }
 

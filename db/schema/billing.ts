@@ -1,6 +1,9 @@
 // Billing aggregate: one subscription pays for one key. The stored status is 'active' or 'ended';
-// past-due is derived from payment_failed_at and the clock (7-day grace), so no job has to flip it.
-// Overage invoices record what was billed per key and month; provider events make webhooks idempotent.
+// past-due is derived from payment_failed_at and the clock (7-day grace), so no job has to flip it; the billing
+// job ends a subscription still unpaid after the dunning period that follows the grace.
+// Overage invoices record what was billed per subscription and month, at most once (unique per subscription and
+// month): 'final' when the subscription ends, 'monthly' at month rollover for one that continued past the month's
+// end. Provider events make webhooks idempotent.
 import { bigint, index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { apiKeys } from "./keys";
 
@@ -21,6 +24,8 @@ export const subscriptions = pgTable(
     paymentFailedAt: timestamp("payment_failed_at", { withTimezone: true }),
     startedAt: timestamp("started_at", { withTimezone: true }).notNull(),
     endedAt: timestamp("ended_at", { withTimezone: true }),
+    /** Why it ended: cancelled (customer revoke), provider (Stripe ended it), operator (CLI), unpaid (dunning ran out). */
+    endReason: text("end_reason", { enum: ["cancelled", "provider", "operator", "unpaid"] }),
   },
   (t) => [
     index("subscriptions_key_idx").on(t.keyId),
@@ -42,6 +47,14 @@ export const overageInvoices = pgTable(
     /** Provider invoice item id when pushed to Stripe; null for manual subscriptions. */
     providerRef: text("provider_ref"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    kind: text("kind", { enum: ["final", "monthly"] }).notNull().default("final"),
+    /**
+     * 'pending': reserved (the row exists, so no second invoice can start) but the provider has not confirmed it;
+     * retried once `lease_until` passes. 'invoiced': done (also for zero overage, which bills nothing).
+     */
+    status: text("status", { enum: ["pending", "invoiced"] }).notNull().default("invoiced"),
+    leaseUntil: timestamp("lease_until", { withTimezone: true }),
+    invoicedAt: timestamp("invoiced_at", { withTimezone: true }),
   },
   (t) => [uniqueIndex("overage_invoices_sub_month_idx").on(t.subscriptionId, t.month)],
 );

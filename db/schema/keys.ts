@@ -65,6 +65,21 @@ export const keyUsage = pgTable(
   (t) => [primaryKey({ columns: [t.keyId, t.month] })],
 );
 
+/**
+ * Usage batches applied from the node-local usage journals (src/services/usage-journal.ts). The id is stored in
+ * the same transaction as the batch's usage upsert, so a batch replayed after a crash is recognised and skipped.
+ * Rows older than 90 days are pruned by the billing job (a journal holds an applied batch only until it restarts).
+ */
+export const usageBatches = pgTable(
+  "usage_batches",
+  {
+    id: text("id").primaryKey(),
+    requests: bigint("requests", { mode: "number" }).notNull(),
+    appliedAt: timestamp("applied_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("usage_batches_applied_at_idx").on(t.appliedAt)],
+);
+
 /** Anonymous, per-client events with daily limits (signups, recovery requests); the client is a hashed IP. */
 export const clientEvents = pgTable(
   "client_events",

@@ -14,10 +14,11 @@ import {
   type PublicClient,
   type Transport,
 } from "viem";
-import { nonceManager, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
+import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
+import { createNonceManager, jsonRpc } from "viem/nonce";
 import { encodeBase64Json } from "../encoding";
 import { silentLogger, type PaymentLogger, type PaymentQuote } from "../types";
-import { bazaarExtension } from "./bazaar";
+import { bazaarExtension, type BazaarForm } from "./bazaar";
 import { chainIdOf, knownNetwork, v1NameOf } from "./networks";
 import { EIP3009_ABI, type ParsedPayment, type PaymentRequired, type PaymentRequirements, type SettleResponse } from "./types";
 import { matchRequirement, verifyOffline, type Rejection } from "./verify";
@@ -60,7 +61,11 @@ type NetworkRuntime = {
   asset: Address;
   payTo: Address;
   client: PublicClient | null;
-  token: Promise<TokenInfo> | null;
+  /** The token's EIP-712 domain as known now: configured, from the built-in table, or read from the chain. */
+  token: TokenInfo | null;
+  tokenSource: "configured" | "table" | "chain" | null;
+  /** The chain read of the domain: at most one for a token with a known domain; one at a time otherwise. */
+  lookup: Promise<TokenInfo> | null;
 };
 
 export type Verified = { ok: true; requirement: PaymentRequirements; payer: Address; signature: Hex; vrs: { v: number; r: Hex; s: Hex } | null };
@@ -79,7 +84,9 @@ export class X402Rail {
     this.maxTimeoutSeconds = opts.maxTimeoutSeconds ?? 300;
     this.log = opts.logger ?? silentLogger;
     this.fetchImpl = opts.fetch ?? fetch;
-    this.settler = opts.settlement.mode === "self" ? privateKeyToAccount(opts.settlement.settlerKey, { nonceManager }) : null;
+    // A nonce manager of this rail's own: viem's shared one remembers the last nonce per (address, chain id) for the
+    // whole process, so a second rail on a fresh chain with the same id and key would skip nonces.
+    this.settler = opts.settlement.mode === "self" ? privateKeyToAccount(opts.settlement.settlerKey, { nonceManager: createNonceManager({ source: jsonRpc() }) }) : null;
     this.runtimes = opts.networks.map((n) => {
       const chainId = chainIdOf(n.network);
       const known = knownNetwork(n.network);
@@ -92,7 +99,10 @@ export class X402Rail {
       });
       const transport = n.rpcUrl ? (opts.transport?.(n.rpcUrl) ?? http(n.rpcUrl, { timeout: 10_000, retryCount: 1 })) : null;
       const client = transport ? (createPublicClient({ chain, transport, pollingInterval: opts.pollingIntervalMs ?? 1000 }) as PublicClient) : null;
-      return { opts: n, chain, asset, payTo: getAddress(n.payTo), client, token: null };
+      const usdc = known?.usdc && known.usdc.address === asset ? known.usdc : null;
+      const token: TokenInfo | null = n.token ?? (usdc ? { name: usdc.name, version: usdc.version, decimals: usdc.decimals } : null);
+      const tokenSource = n.token ? "configured" : usdc ? "table" : null;
+      return { opts: n, chain, asset, payTo: getAddress(n.payTo), client, token, tokenSource, lookup: null } satisfies NetworkRuntime;
     });
     if (opts.settlement.mode === "self") {
       const missing = this.runtimes.filter((r) => !r.client).map((r) => r.opts.network);
@@ -104,33 +114,64 @@ export class X402Rail {
     return this.runtimes.map((r) => r.opts.network);
   }
 
-  /** Token name/version/decimals: from the contract when reachable, else from the table of known assets. Resolved once. */
+  /**
+   * The token's name/version/decimals, never waiting on the network when they are already known. A configured
+   * domain is final. A token in the built-in table (USDC on known networks) is served from the table at once, and
+   * its contract is read once in the background (started by prepare() at start, or by the first challenge): the
+   * chain's answer replaces the table's; a failed read keeps the table and is not retried. Only a token the table
+   * does not know makes a challenge wait, for the one read in flight, and a failed read is retried by the next
+   * request (there is nothing else to offer for that network).
+   */
   private tokenInfo(rt: NetworkRuntime): Promise<TokenInfo> {
-    if (rt.opts.token) return Promise.resolve(rt.opts.token);
-    rt.token ??= (async () => {
-      if (rt.client) {
-        try {
-          const [name, version, decimals] = await withTimeout(
-            Promise.all((["name", "version", "decimals"] as const).map((fn) => rt.client!.readContract({ address: rt.asset, abi: EIP3009_ABI, functionName: fn }))),
-            DOMAIN_READ_TIMEOUT_MS,
-          );
-          return { name: String(name), version: String(version), decimals: Number(decimals) };
-        } catch (e) {
-          this.log.warn("x402: could not read the token's EIP-712 domain from the chain", { network: rt.opts.network, asset: rt.asset, error: String(e) });
-        }
-      }
-      const usdc = knownNetwork(rt.opts.network)?.usdc;
-      if (usdc && usdc.address === rt.asset) return { name: usdc.name, version: usdc.version, decimals: usdc.decimals };
-      throw new UnavailableError(`the EIP-712 domain of ${rt.asset} on ${rt.opts.network} is unknown and the chain is unreachable`);
-    })();
-    // A failure is not cached: the next request tries again.
-    rt.token.catch(() => (rt.token = null));
-    return rt.token;
+    if (rt.token) {
+      if (rt.tokenSource === "table") void this.lookupToken(rt).catch(() => undefined);
+      return Promise.resolve(rt.token);
+    }
+    return this.lookupToken(rt);
   }
 
-  /** Resolves every network's token domain ahead of the first request (failures are logged and retried later). */
+  private lookupToken(rt: NetworkRuntime): Promise<TokenInfo> {
+    if (rt.lookup) return rt.lookup;
+    if (rt.tokenSource === "configured" || rt.tokenSource === "chain") return Promise.resolve(rt.token!);
+    const fromTable = rt.tokenSource === "table";
+    if (!rt.client) {
+      return fromTable ? Promise.resolve(rt.token!) : Promise.reject(new UnavailableError(`the EIP-712 domain of ${rt.asset} on ${rt.opts.network} is unknown and no RPC URL is configured`));
+    }
+    const lookup = (async (): Promise<TokenInfo> => {
+      let read: TokenInfo;
+      try {
+        const [name, version, decimals] = await withTimeout(
+          Promise.all((["name", "version", "decimals"] as const).map((fn) => rt.client!.readContract({ address: rt.asset, abi: EIP3009_ABI, functionName: fn }))),
+          DOMAIN_READ_TIMEOUT_MS,
+        );
+        read = { name: String(name), version: String(version), decimals: Number(decimals) };
+      } catch (e) {
+        this.log.warn(
+          fromTable ? "x402: could not read the token's EIP-712 domain from the chain; using the built-in table" : "x402: could not read the token's EIP-712 domain from the chain",
+          { network: rt.opts.network, asset: rt.asset, error: shortError(e) },
+        );
+        if (fromTable) return rt.token!;
+        throw new UnavailableError(`the EIP-712 domain of ${rt.asset} on ${rt.opts.network} is unknown and the chain is unreachable`);
+      }
+      if (fromTable && (read.name !== rt.token!.name || read.version !== rt.token!.version || read.decimals !== rt.token!.decimals)) {
+        this.log.warn("x402: the token's EIP-712 domain on chain differs from the built-in table; using the chain's", { network: rt.opts.network, asset: rt.asset, chain: read, table: rt.token });
+      }
+      rt.token = read;
+      rt.tokenSource = "chain";
+      return read;
+    })();
+    rt.lookup = lookup;
+    // Only a token nobody knows is looked up again after a failure; a table token keeps its one attempt.
+    if (!fromTable) lookup.catch(() => (rt.lookup = null));
+    return lookup;
+  }
+
+  /**
+   * Starts the token-domain reads at start, in the background (the caller need not wait: challenges never wait for
+   * a token in the built-in table). Resolves when they have finished, successfully or not.
+   */
   async prepare(): Promise<void> {
-    await Promise.all(this.runtimes.map((rt) => this.tokenInfo(rt).catch(() => undefined)));
+    await Promise.all(this.runtimes.map((rt) => this.lookupToken(rt).catch(() => undefined)));
   }
 
   /** One `exact` requirement per network whose token is known; identical for identical quotes. */
@@ -157,15 +198,21 @@ export class X402Rail {
     return out;
   }
 
-  async paymentRequired(quote: PaymentQuote, error?: string): Promise<PaymentRequired> {
+  /**
+   * The challenge in its two forms, identical but for the bazaar extension: `body` describes the route in full
+   * (the 402 body, read by v1-style clients and people); `header` carries its compact form (PAYMENT-REQUIRED, which
+   * must stay small for proxies). Both share the one `accepts` list, so a client paying from either matches.
+   */
+  async paymentRequired(quote: PaymentQuote, error?: string): Promise<{ header: PaymentRequired; body: PaymentRequired }> {
     const accepts = await this.requirements(quote);
-    return {
+    const form = (f: BazaarForm): PaymentRequired => ({
       x402Version: 2,
       ...(error ? { error } : {}),
       resource: { url: quote.resource.url, description: quote.resource.description, mimeType: quote.resource.mimeType },
       accepts,
-      ...(quote.discovery ? { extensions: { bazaar: bazaarExtension(quote.discovery) } } : {}),
-    };
+      ...(quote.discovery ? { extensions: { bazaar: bazaarExtension(quote.discovery, f) } } : {}),
+    });
+    return { header: form("compact"), body: form("full") };
   }
 
   /** Offline checks, then the chain's view (nonce unused, balance, a simulated transfer), then the facilitator's. */
@@ -307,7 +354,7 @@ export class X402Rail {
   }
 }
 
-/** A token domain read that does not answer quickly falls back to the table of known assets. */
+/** Bound for a token-domain read (only a token missing from the built-in table is ever waited for). */
 const DOMAIN_READ_TIMEOUT_MS = 3000;
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {

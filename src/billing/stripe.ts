@@ -1,6 +1,8 @@
 // Stripe implementation of the billing provider: Checkout Sessions in subscription mode (one price per paid
 // plan, STRIPE_PRICE_DEVELOPER / STRIPE_PRICE_PROFESSIONAL), cancellation with a final invoice carrying the
-// month's overage, and signed webhooks (STRIPE_WEBHOOK_SECRET) normalised to BillingEvent.
+// month's overage, monthly overage as an invoice item on the subscription's next invoice (or on an invoice of
+// its own when the subscription has ended), and signed webhooks (STRIPE_WEBHOOK_SECRET) normalised to
+// BillingEvent. Every write carries an idempotency key, so a retried or concurrent call bills once.
 import Stripe from "stripe";
 import type { PaidPlanId } from "../plans";
 import {
@@ -8,6 +10,7 @@ import {
   type BillingEvent,
   type BillingProvider,
   type CheckoutRequest,
+  type MonthlyOverage,
   type OverageCharge,
   type ProviderSubscriptionRef,
 } from "./provider";
@@ -27,8 +30,18 @@ function invoiceSubscription(inv: Record<string, any>): string | null {
   return idOf(inv.subscription) ?? idOf(inv.parent?.subscription_details?.subscription) ?? null;
 }
 
-/** Maps a verified Stripe event to the events the service acts on. */
-export function normaliseStripeEvent(event: { id: string; type: string; data: { object: unknown } }): BillingEvent {
+/** The paid plan whose configured price is `priceId`. */
+function planOfPrice(prices: Record<PaidPlanId, string | null>, priceId: string | null): PaidPlanId | null {
+  if (!priceId) return null;
+  for (const [plan, price] of Object.entries(prices)) if (price === priceId) return plan as PaidPlanId;
+  return null;
+}
+
+/** Maps a verified Stripe event to the events the service acts on (`prices` maps a subscription's price to a plan). */
+export function normaliseStripeEvent(
+  event: { id: string; type: string; data: { object: unknown } },
+  prices: Record<PaidPlanId, string | null> = { developer: null, professional: null },
+): BillingEvent {
   const o = event.data.object as Record<string, any>;
   switch (event.type) {
     case "checkout.session.completed":
@@ -55,6 +68,11 @@ export function normaliseStripeEvent(event: { id: string; type: string; data: { 
     }
     case "customer.subscription.deleted":
       return { id: event.id, type: "subscription_ended", subscriptionId: String(o.id) };
+    case "customer.subscription.updated": {
+      // One price per subscription (one line item); the legacy `plan` field carries it too.
+      const priceId = idOf(o.items?.data?.[0]?.price) ?? idOf(o.plan);
+      return { id: event.id, type: "plan_changed", subscriptionId: String(o.id), priceId, plan: planOfPrice(prices, priceId) };
+    }
   }
   return { id: event.id, type: "ignored", providerType: event.type };
 }
@@ -67,9 +85,22 @@ export function stripeProvider(settings: StripeSettings): BillingProvider {
     ...(settings.api ?? {}),
   });
 
-  async function addOverageItem(customerId: string, overage: OverageCharge): Promise<string> {
-    const item = await stripe.invoiceItems.create({ customer: customerId, amount: overage.amountCents, currency: "usd", description: overage.description });
+  /** With `subscriptionId` the item waits for that subscription's next invoice; without, for the next invoice created. */
+  async function addOverageItem(customerId: string, overage: OverageCharge, subscriptionId?: string): Promise<string> {
+    const item = await stripe.invoiceItems.create(
+      { customer: customerId, amount: overage.amountCents, currency: "usd", description: overage.description, ...(subscriptionId ? { subscription: subscriptionId } : {}) },
+      { idempotencyKey: `${overage.idempotencyKey}:item` },
+    );
     return item.id;
+  }
+
+  async function invoiceNow(customerId: string, overage: OverageCharge): Promise<string> {
+    const itemId = await addOverageItem(customerId, overage);
+    const invoice = await stripe.invoices.create(
+      { customer: customerId, pending_invoice_items_behavior: "include", auto_advance: true },
+      { idempotencyKey: `${overage.idempotencyKey}:invoice` },
+    );
+    return invoice.id ?? itemId;
   }
 
   return {
@@ -94,14 +125,19 @@ export function stripeProvider(settings: StripeSettings): BillingProvider {
       let invoiceRef: string | null = null;
       if (overage && overage.amountCents > 0 && ref.customerId) invoiceRef = await addOverageItem(ref.customerId, overage);
       // invoice_now puts pending items (the overage) on a final invoice; prorate: false keeps the base fee.
-      if (ref.subscriptionId) await stripe.subscriptions.cancel(ref.subscriptionId, { invoice_now: true, prorate: false });
+      if (ref.subscriptionId) await stripe.subscriptions.cancel(ref.subscriptionId, { invoice_now: true, prorate: false }, { idempotencyKey: `svc-cancel:${ref.subscriptionId}` });
       return { invoiceRef };
     },
     async invoiceOverage(ref: ProviderSubscriptionRef, overage: OverageCharge) {
       if (!ref.customerId || overage.amountCents <= 0) return { invoiceRef: null };
-      const itemId = await addOverageItem(ref.customerId, overage);
-      const invoice = await stripe.invoices.create({ customer: ref.customerId, pending_invoice_items_behavior: "include", auto_advance: true });
-      return { invoiceRef: invoice.id ?? itemId };
+      return { invoiceRef: await invoiceNow(ref.customerId, overage) };
+    },
+    async invoiceMonthlyOverage(o: MonthlyOverage) {
+      if (o.charge.amountCents <= 0) return { invoiceRef: null };
+      if (!o.refs.customerId) throw new Error(`subscription ${o.subscriptionId} has no Stripe customer to invoice`);
+      // A live subscription: the item joins its next renewal invoice. An ended one has none: invoice now.
+      if (o.subscriptionEnded || !o.refs.subscriptionId) return { invoiceRef: await invoiceNow(o.refs.customerId, o.charge) };
+      return { invoiceRef: await addOverageItem(o.refs.customerId, o.charge, o.refs.subscriptionId) };
     },
     async parseWebhook(rawBody, signature, receivedAt) {
       if (!settings.webhookSecret) throw new WebhookSignatureError("STRIPE_WEBHOOK_SECRET is not configured");
@@ -113,7 +149,7 @@ export function stripeProvider(settings: StripeSettings): BillingProvider {
       } catch (e) {
         throw new WebhookSignatureError(e instanceof Error ? e.message : String(e));
       }
-      return normaliseStripeEvent(event as unknown as { id: string; type: string; data: { object: unknown } });
+      return normaliseStripeEvent(event as unknown as { id: string; type: string; data: { object: unknown } }, settings.prices);
     },
   };
 }

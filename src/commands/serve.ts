@@ -2,6 +2,8 @@ import { createApp } from "../app";
 import { buildDeps } from "../bootstrap";
 import { terminalProgress } from "../progress";
 import { seedIfEmpty } from "./seed";
+import { createBillingJob, type BillingJob } from "../jobs/billing";
+import { baseUrlOf } from "./access-cli";
 import type { Command } from "./index";
 
 export const serveCommand: Command = {
@@ -9,13 +11,16 @@ export const serveCommand: Command = {
   async run(_args, config) {
     const deps = await buildDeps(config);
     let server: ReturnType<typeof Bun.serve> | null = null;
+    let billingJob: BillingJob | null = null;
     let stopping = false;
     const stop = async () => {
       if (stopping) return;
       stopping = true;
       try {
-        server?.stop();
-        // Writes the usage counted since the last flush, so metering survives the restart.
+        // Requests in flight finish (and are metered) before the meter closes; at most 5 s.
+        if (server) await Promise.race([server.stop(), Bun.sleep(5000)]);
+        await billingJob?.stop();
+        // Moves what the usage journal holds to the database (a crash loses nothing either: the next start replays it).
         await deps.keys.close();
         await deps.database.close();
       } finally {
@@ -29,6 +34,9 @@ export const serveCommand: Command = {
     await seedIfEmpty(deps.database, { now: deps.clock.now(), progress: terminalProgress(), logger: deps.logger });
     const app = createApp(deps);
     server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch });
+    // Monthly overage at month rollover, unpaid subscriptions ended after dunning (src/jobs/billing.ts).
+    billingJob = createBillingJob(deps, { baseUrl: baseUrlOf(config) });
+    billingJob.start();
     deps.logger.info("listening", { url: `http://${config.host}:${server.port}`, database: deps.database.kind, version: deps.version });
   },
 };

@@ -1,9 +1,11 @@
-// `svc subscriptions create|list|fail-payment|pay|end`: subscriptions for operators without Stripe, and
-// manual interventions on Stripe ones (end cancels at Stripe too when it is configured).
+// `svc subscriptions create|list|fail-payment|pay|end|invoice`: subscriptions for operators without Stripe, and
+// manual interventions on Stripe ones (end cancels at Stripe too when it is configured). `invoice --month` does
+// what the server's billing job does at month rollover, for one month, and is safe to run beside it.
 import { z } from "zod";
 import { PAID_PLAN_IDS, isPaidPlan } from "../plans";
 import { formatUsd } from "../pricing";
 import { BillingError, createSubscription, endSubscription, failPayment, recordPayment, subscriptionsList } from "../services/billing";
+import { invoiceMonth, retryPendingInvoices } from "../services/billing-cycle";
 import { ApiError } from "../http/errors";
 import { CliError } from "./cli-error";
 import type { Command } from "./index";
@@ -13,7 +15,8 @@ const usage = `create --plan <developer|professional> --email BILLING_EMAIL [--s
        svc subscriptions list [--email E] [--limit N]
        svc subscriptions fail-payment --id SUBSCRIPTION_ID   (starts the 7-day grace period)
        svc subscriptions pay --id SUBSCRIPTION_ID            (a payment succeeded: ends grace / past due)
-       svc subscriptions end --id SUBSCRIPTION_ID            (invoices overage, revokes the key)`;
+       svc subscriptions end --id SUBSCRIPTION_ID            (invoices overage, revokes the key)
+       svc subscriptions invoice --month YYYY-MM             (invoices that month's overage once per subscription)`;
 
 function requireId(rest: string[]): string {
   const f = parseFlags(rest, { id: { type: "string" } });
@@ -88,6 +91,20 @@ export const subscriptionsCommand: Command = {
           const r = await endSubscription(deps, { id }, { reason: "operator", callProvider: true, baseUrl: base });
           if (r.alreadyEnded) console.log(`subscription ${id} had already ended`);
           else console.log(`subscription ${id} ended; key revoked; overage ${r.month}: ${r.overageRequests} requests, USD ${formatUsd(r.amountMicroUsd)}`);
+        }),
+      );
+      return;
+    }
+    if (sub === "invoice") {
+      const f = parseFlags(rest, { month: { type: "string" } });
+      const month = f.month === undefined ? "" : String(f.month);
+      if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) throw new CliError("--month YYYY-MM (a calendar month that has ended) is required");
+      await withDeps(config, (deps) =>
+        operatorErrors(async () => {
+          const done = [...(await invoiceMonth(deps, month, { baseUrl: base })), ...(await retryPendingInvoices(deps, { baseUrl: base, month }))];
+          if (done.length === 0) console.log(`${month}: nothing to invoice (every subscription that ran past the month already has its invoice)`);
+          printRows(done);
+          if (done.some((o) => o.status === "pending")) throw new CliError(`some invoices of ${month} could not be billed and stay pending; run this again later`, 1);
         }),
       );
       return;

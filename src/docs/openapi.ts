@@ -1,8 +1,11 @@
 // The OpenAPI 3.1 contract, generated from the routes registered on the app (their zod schemas, via the
 // OpenAPIHono registry), never from a hand-kept list. Post-processing adds what the registry cannot know:
-// servers, security schemes, tags, and per-operation prices from src/pricing.ts.
+// servers, security schemes, tags, per-operation prices from src/pricing.ts, and the payment headers of paid
+// operations (x402 and L402), which the payment rail sets outside any route's schema.
+import { OpenAPIHono } from "@hono/zod-openapi";
 import type { App } from "../http/app-env";
 import { PRICES_MICRO_USD, formatUsd, quote, type Surface } from "../pricing";
+import { x402PaymentRequiredSchema, x402SettleResponseSchema } from "../schemas/payments";
 import { CONTRACT_VERSION, SERVICE_NAME } from "../version";
 import { AUTH_PARAGRAPH, ERROR_PARAGRAPH, SERVICE_SUMMARY, planTableMarkdown, priceTableMarkdown } from "./service-text";
 
@@ -102,6 +105,75 @@ export function annotatePrices(doc: OpenApiDocument | JsonObject, surfaces: Surf
   return done;
 }
 
+/** The payment headers as named header components; their base64 JSON payloads are described by zod schemas. */
+export const PAYMENT_HEADER_COMPONENTS = {
+  PaymentRequired: {
+    description:
+      "x402 v2 challenge: standard base64 (padded) of the JSON `X402PaymentRequired`. Sent when the x402 rail is on (the default). " +
+      "The 402 body carries the same fields beside the error envelope, for clients that read bodies, with the same `accepts` " +
+      "and the `bazaar` extension in full (the header has its compact form). Pay by retrying with " +
+      "`PAYMENT-SIGNATURE` (or `X-PAYMENT`) holding the signed payment payload.",
+    schema: { type: "string", contentEncoding: "base64", contentMediaType: "application/json", contentSchema: { $ref: "#/components/schemas/X402PaymentRequired" } },
+  },
+  L402Challenge: {
+    description:
+      'L402 challenge, in the form Aperture-compatible clients parse: `L402 macaroon="<standard base64>", invoice="<BOLT11>"`. ' +
+      "Pay the invoice, then retry with `Authorization: L402 <macaroon>:<preimage hex>` (`LSAT` is accepted too). The token pays " +
+      "for one request to this indicator (or resource) and expires 10 minutes after issuance. Sent when the L402 rail is on (the default).",
+    schema: { type: "string", pattern: '^L402 macaroon="[A-Za-z0-9+/]+={0,2}", invoice="ln[0-9a-z]+"$' },
+  },
+  PaymentResponse: {
+    description: "x402 settlement receipt: standard base64 of the JSON `X402SettleResponse`. Present when the request was paid with x402.",
+    schema: { type: "string", contentEncoding: "base64", contentMediaType: "application/json", contentSchema: { $ref: "#/components/schemas/X402SettleResponse" } },
+  },
+  XPaymentResponse: {
+    description: "The same value as `PAYMENT-RESPONSE`, for x402 v1 clients (sent when the payment came as a v1 payload).",
+    schema: { type: "string", contentEncoding: "base64", contentMediaType: "application/json", contentSchema: { $ref: "#/components/schemas/X402SettleResponse" } },
+  },
+} as const;
+
+let paymentSchemas: JsonObject | null = null;
+
+/** The x402 payload schemas as OpenAPI 3.1 components, generated once from their zod schemas. */
+function paymentComponentSchemas(): JsonObject {
+  if (!paymentSchemas) {
+    const scratch = new OpenAPIHono();
+    scratch.openAPIRegistry.register("X402PaymentRequired", x402PaymentRequiredSchema);
+    scratch.openAPIRegistry.register("X402SettleResponse", x402SettleResponseSchema);
+    paymentSchemas = (scratch.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "payments", version: "0" } }) as JsonObject).components.schemas as JsonObject;
+  }
+  return structuredClone(paymentSchemas);
+}
+
+const headerRef = (name: keyof typeof PAYMENT_HEADER_COMPONENTS) => ({ $ref: `#/components/headers/${name}` });
+
+/**
+ * Adds the payment headers to the named (paid) operations: on the 402, `PAYMENT-REQUIRED` and `WWW-Authenticate`;
+ * on every success response, `PAYMENT-RESPONSE` and `X-PAYMENT-RESPONSE`. A paid operation that declared no 402
+ * gets one, since the payment rail answers it whatever the route declared.
+ */
+export function describePaymentHeaders(doc: OpenApiDocument | JsonObject, operationIds: string[]): void {
+  const d = doc as JsonObject;
+  d.components ??= {};
+  d.components.schemas = { ...(d.components.schemas ?? {}), ...paymentComponentSchemas() };
+  d.components.headers = { ...(d.components.headers ?? {}), ...structuredClone(PAYMENT_HEADER_COMPONENTS) };
+  const ids = new Set(operationIds);
+  for (const { operation } of listOperations(d)) {
+    if (!ids.has(operation.operationId)) continue;
+    operation.responses ??= {};
+    operation.responses["402"] ??= {
+      description: "Payment required (x402 and L402 challenges)",
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+    };
+    const challenge = operation.responses["402"];
+    challenge.headers = { ...(challenge.headers ?? {}), "PAYMENT-REQUIRED": headerRef("PaymentRequired"), "WWW-Authenticate": headerRef("L402Challenge") };
+    for (const [status, response] of Object.entries<JsonObject>(operation.responses)) {
+      if (!/^2/.test(status)) continue;
+      response.headers = { ...(response.headers ?? {}), "PAYMENT-RESPONSE": headerRef("PaymentResponse"), "X-PAYMENT-RESPONSE": headerRef("XPaymentResponse") };
+    }
+  }
+}
+
 /** The tag of the discovery and health operations. */
 export const DISCOVERY_TAG = "Discovery";
 
@@ -160,7 +232,8 @@ export function buildOpenApiDocument(app: App, baseUrl: string, extraSurfaces: S
   doc.components ??= {};
   doc.components.securitySchemes = { ...(doc.components.securitySchemes ?? {}), ...SECURITY_SCHEMES };
   dropNullFromParameters(doc);
-  annotatePrices(doc, { ...declaredSurfaces(doc), ...extraSurfaces });
+  const paid = annotatePrices(doc, { ...declaredSurfaces(doc), ...extraSurfaces });
+  if (paid.length) describePaymentHeaders(doc, paid);
   doc.tags = collectTags(doc);
   return doc as OpenApiDocument;
 }

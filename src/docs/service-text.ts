@@ -2,6 +2,7 @@
 // Prices and plans are never written here: they are rendered from src/pricing.ts and src/plans.ts.
 import { priceList } from "../pricing";
 import { PLAN_IDS, publicPlans } from "../plans";
+import { MAX_BODY_BYTES } from "../http/request-guard";
 
 export const SERVICE_SUMMARY =
   "Economic time series (indicators) by region: countries, US states and counties. The catalog (sources, regions, " +
@@ -20,7 +21,9 @@ export const AUTH_PARAGRAPH =
 
 export const ERROR_PARAGRAPH =
   "Every error body is `{ \"error\": { \"code\", \"message\", \"details\"? } }`. Successful bodies are `{ data, meta }` " +
-  "unless an endpoint says otherwise. Every response carries an `X-Request-Id` header (quote it when reporting a problem).";
+  "unless an endpoint says otherwise. Every response carries an `X-Request-Id` header (quote it when reporting a problem). " +
+  "On `/v1` a query parameter an operation does not list, or a parameter given twice, is a 400 `INVALID_PARAMETER` naming it; " +
+  `a known path called with another method is a 405 with \`Allow\`; request bodies are limited to ${MAX_BODY_BYTES / 1024 / 1024} MiB (413).`;
 
 /** What each key of priceList() means (spec "Per-request prices"); typed so a new surface needs a label. */
 export const PRICE_LABELS: Record<keyof ReturnType<typeof priceList>, string> = {

@@ -1,6 +1,9 @@
 // Rules of key access, as pure functions over plain values (times as Dates, no clock reads).
 // - Subscription state: 'ended' once ended; 'past_due' from payment_failed_at + 7 days (the grace period,
-//   during which the key keeps working) until a payment succeeds; otherwise 'active'.
+//   during which the key keeps working) until a payment succeeds; otherwise 'active'. A subscription still
+//   unpaid at payment_failed_at + 7 days + the dunning period (default 14 days) is due to be ended.
+// - Months: the UTC calendar month 'YYYY-MM' covers [start, next month's start). A month's overage is invoiced
+//   once the month has ended and a settling delay (5 minutes, for other processes' last usage) has passed.
 // - Rotation limit: at most 5 rotations per key in any 24-hour window (a rotation at t counts while now < t + 24 h).
 // - Recovery token: valid while now < created + 30 minutes and unconsumed; at most 3 issued per key per hour.
 // - Client limits: 5 signups and 10 recovery requests per client IP in any 24-hour window.
@@ -14,6 +17,8 @@ export const HOUR_MS = 60 * MINUTE_MS;
 export const DAY_MS = 24 * HOUR_MS;
 
 export const GRACE_PERIOD_MS = 7 * DAY_MS;
+export const DEFAULT_DUNNING_PERIOD_DAYS = 14;
+export const INVOICE_SETTLE_MS = 5 * MINUTE_MS;
 export const ROTATIONS_PER_DAY = 5;
 export const RECOVERY_TOKEN_TTL_MS = 30 * MINUTE_MS;
 export const RECOVERY_TOKENS_PER_KEY_PER_HOUR = 3;
@@ -32,6 +37,15 @@ export function subscriptionState(s: { status: "active" | "ended"; paymentFailed
 /** When the grace period of a failed payment ends (the subscription is past due from then on). */
 export function graceEndsAt(paymentFailedAt: Date): Date {
   return new Date(paymentFailedAt.getTime() + GRACE_PERIOD_MS);
+}
+
+/** When a subscription whose payment failed at `paymentFailedAt` and was never paid is ended (grace + dunning). */
+export function dunningEndsAt(paymentFailedAt: Date, dunningPeriodMs: number): Date {
+  return new Date(paymentFailedAt.getTime() + GRACE_PERIOD_MS + dunningPeriodMs);
+}
+
+export function dunningOver(s: { status: "active" | "ended"; paymentFailedAt: Date | null }, now: Date, dunningPeriodMs: number): boolean {
+  return s.status === "active" && s.paymentFailedAt !== null && now.getTime() >= dunningEndsAt(s.paymentFailedAt, dunningPeriodMs).getTime();
 }
 
 /**
@@ -89,7 +103,43 @@ export function rateLimitHeaders(d: RateDecision): Record<string, string> {
 
 /** UTC calendar month of a moment, `YYYY-MM`: the metering period. */
 export function usageMonth(now: Date): string {
-  return now.toISOString().slice(0, 7);
+  const m = now.getUTCMonth() + 1;
+  return `${now.getUTCFullYear()}-${m < 10 ? "0" : ""}${m}`;
+}
+
+const MONTH_RE = /^(\d{4})-(0[1-9]|1[0-2])$/;
+
+export function isMonth(s: string): boolean {
+  return MONTH_RE.test(s);
+}
+
+/** First instant of a 'YYYY-MM' month (UTC). */
+export function monthStart(month: string): Date {
+  const m = MONTH_RE.exec(month);
+  if (!m) throw new RangeError(`not a YYYY-MM month: ${month}`);
+  return new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, 1));
+}
+
+/** First instant after the month: the next month's start. */
+export function monthEnd(month: string): Date {
+  const s = monthStart(month);
+  return new Date(Date.UTC(s.getUTCFullYear(), s.getUTCMonth() + 1, 1));
+}
+
+export function previousMonth(month: string): string {
+  const s = monthStart(month);
+  return usageMonth(new Date(Date.UTC(s.getUTCFullYear(), s.getUTCMonth() - 1, 1)));
+}
+
+/** True once `month` has ended and the settling delay has passed, so its usage is complete enough to invoice. */
+export function monthInvoiceable(month: string, now: Date): boolean {
+  return now.getTime() >= monthEnd(month).getTime() + INVOICE_SETTLE_MS;
+}
+
+/** The month the billing job invoices at `now`: the previous one, once it is invoiceable; else the one before. */
+export function monthToInvoice(now: Date): string {
+  const prev = previousMonth(usageMonth(now));
+  return monthInvoiceable(prev, now) ? prev : previousMonth(prev);
 }
 
 export type OveragePlan = { includedRequestsPerMonth: number | null; overageMicroUsdPer1000: number | null };

@@ -5,7 +5,6 @@
 // - A hint is the key's prefix plus its last four characters (`svc_live_…a1B2`): safe to show, mail and log.
 // - A key id and other row ids are UUID v4 built from supplied random bytes.
 // Pure: randomness arrives as bytes, time as Date arguments.
-import { createHash, timingSafeEqual } from "node:crypto";
 
 export type KeyMode = "live" | "test";
 
@@ -38,15 +37,20 @@ export function isRecoveryToken(raw: string): boolean {
   return TOKEN_PATTERN.test(raw);
 }
 
+/** Hex SHA-256 (Bun's native hasher: this runs on every keyed request). */
 export function sha256Hex(secret: string): string {
-  return createHash("sha256").update(secret).digest("hex");
+  return Bun.SHA256.hash(secret, "hex") as string;
 }
 
-/** Constant-time equality of two hex digests (a stored hash against a computed one). */
+/**
+ * Constant-time equality of two hex digests (a stored hash against a computed one): every character is compared
+ * whatever differs, so the time depends only on the (fixed, 64) length. No allocation: it runs on every request.
+ */
 export function sameDigest(a: string, b: string): boolean {
-  const x = Buffer.from(a, "hex");
-  const y = Buffer.from(b, "hex");
-  return x.length === y.length && x.length > 0 && timingSafeEqual(x, y);
+  if (a.length !== b.length || a.length === 0) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
 }
 
 export function keyHint(key: string): string {
@@ -90,9 +94,11 @@ export type Credential =
 export function readCredential(authorization: string | undefined, xApiKey: string | undefined): Credential {
   let bearer: string | undefined;
   if (authorization !== undefined) {
-    const m = /^Bearer[ \t]+(.*)$/i.exec(authorization.trim());
-    if (m) bearer = m[1]!.trim();
+    const m = /^Bearer(?:[ \t]+(.*))?$/i.exec(authorization.trim());
+    if (m) bearer = (m[1] ?? "").trim();
   }
+  // "Authorization: Bearer" with nothing after it is a malformed key, as an empty X-API-Key is, not an anonymous call.
+  if (bearer === "") return { kind: "malformed", reason: "Authorization: Bearer carries no key" };
   const header = xApiKey?.trim();
   if (bearer === undefined && (header === undefined || header === "")) {
     return header === "" ? { kind: "malformed", reason: "X-API-Key is empty" } : { kind: "none" };

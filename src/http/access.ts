@@ -21,7 +21,10 @@ export function composeAccess(rails: AccessRails): AccessGate {
     authorize(c: Context<AppEnv>, quote: Quote, resolved: Resolved): Promise<Grant> {
       if (rails.hasKey(c)) return rails.keys.authorize(c, quote, resolved);
       if (rails.payments) return rails.payments.authorize(c, quote, resolved);
-      fail("INVALID_API_KEY", "This endpoint needs an API key: send 'Authorization: Bearer <key>' or 'X-API-Key: <key>' (free keys: POST /v1/signup).");
+      // The price rides along (as in a 402), so a caller (and the MCP tools) can tell what the request would cost.
+      fail("INVALID_API_KEY", "This endpoint needs an API key: send 'Authorization: Bearer <key>' or 'X-API-Key: <key>' (free keys: POST /v1/signup).", {
+        price_usd: quote.usd,
+      });
     },
   };
 }

@@ -1,6 +1,7 @@
 // The key rail of the access gate: a request that identify() attached a key to is entitled (premium data needs
 // an unrestricted plan or `svc-premium`; region-restricted keys read only their regions) and metered to its key
-// and month once the handler succeeded. buildAccess() composes it with the payment rail for paid(...).
+// and month once the handler succeeded (crash-safe: the count is journaled before the response leaves).
+// buildAccess() composes it with the payment rail for paid(...).
 import type { Deps } from "../deps";
 import { entitlementVerdict } from "../domain/access";
 import { isDerivedSeries } from "../pricing";
@@ -21,7 +22,8 @@ export function keyRail(deps: Pick<Deps, "clock" | "keys">): AccessGate {
       if (!verdict.ok) fail(verdict.code, verdict.message, { key_hint: key.hint, ...(resolved.indicator ? { indicator: resolved.indicator } : {}) });
       return {
         async settle(res) {
-          // Counted in memory before the answer leaves; the usage meter writes it (src/services/key-runtime.ts).
+          // In the node-local usage journal before the answer leaves (src/services/key-runtime.ts); if the journal
+          // cannot be written this throws and the request is answered 500: nothing is served unmetered.
           meterRequest(deps, key.id);
           return res;
         },

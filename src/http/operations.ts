@@ -1,6 +1,8 @@
 // What a route takes and returns, read from the app's own OpenAPI document (built once, on first use): the x402
 // bazaar extension of every paid route describes its query parameters and response from the same zod schemas
-// that validate and document it, so nothing route-specific is written twice.
+// that validate and document it, so nothing route-specific is written twice. The shapes are complete (parameter
+// descriptions, the whole response schema): the 402 body carries them as they are, and the PAYMENT-REQUIRED
+// header only a compact form of the parameters (payments/x402/bazaar.ts), so no size budget applies here.
 type Json = Record<string, any>;
 
 export type OperationShape = {
@@ -9,10 +11,6 @@ export type OperationShape = {
 };
 
 export type OperationCatalog = { describe(method: string, honoPath: string): OperationShape | null };
-
-/** Budget for what goes into the PAYMENT-REQUIRED header (facilitators and proxies reject large headers). */
-const MAX_OUTPUT_SCHEMA_CHARS = 2500;
-const MAX_DESCRIPTION_CHARS = 100;
 
 function resolveRefs(node: unknown, components: Json, depth = 0): unknown {
   if (depth > 12 || node === null || typeof node !== "object") return node;
@@ -25,10 +23,6 @@ function resolveRefs(node: unknown, components: Json, depth = 0): unknown {
   const out: Json = {};
   for (const [k, v] of Object.entries(obj)) {
     if (k === "example" || k === "examples") continue;
-    if (k === "description") {
-      if (typeof v === "string") out[k] = v.length > MAX_DESCRIPTION_CHARS ? `${v.slice(0, MAX_DESCRIPTION_CHARS - 1)}…` : v;
-      continue;
-    }
     out[k] = resolveRefs(v, components, depth + 1);
   }
   return out;
@@ -57,8 +51,7 @@ export function operationCatalog(document: () => Json): OperationCatalog {
           if (p.required) required.push(p.name);
         }
         const ok = op.responses?.["200"]?.content?.["application/json"]?.schema;
-        let outputSchema = ok ? (stripDescriptions(resolveRefs(ok, components)) as Record<string, unknown>) : undefined;
-        if (outputSchema && JSON.stringify(outputSchema).length > MAX_OUTPUT_SCHEMA_CHARS) outputSchema = undefined;
+        const outputSchema = ok ? (stripDescriptions(resolveRefs(ok, components)) as Record<string, unknown>) : undefined;
         const honoPath = path.replace(/\{([^}]+)\}/g, ":$1");
         map.set(`${method.toUpperCase()} ${honoPath}`, { queryParamsSchema: { properties, ...(required.length ? { required } : {}) }, ...(outputSchema ? { outputSchema } : {}) });
       }

@@ -2,6 +2,8 @@
 //   validated input -> resolve (may 404/202 for free) -> quote -> access.authorize (key entitlement
 //   and allowance, or payment verification / 402) -> handler -> settle only below 400.
 // Keys (issue 4) and payments (issue 5) plug in as an AccessGate in Deps; routes never change.
+// HEAD never reaches a paid handler: app middleware keyed on the paid() marker (request-guard.ts refusePaidHead)
+// answers it 405, since it would be charged and return no data.
 import type { Context } from "hono";
 import { quote as priceQuote, type Quote, type Resolved, type Surface } from "../pricing";
 import type { AppEnv } from "./app-env";
@@ -28,6 +30,12 @@ export type PaidOptions<R extends Resolved> = {
    * "/v1/observations?indicator=GDP&region=US". The shared paid-route contract test calls every paid route with it.
    */
   example?: string;
+  /**
+   * Optional: a request to this route that passes resolve and payment and then fails in the handler (a 4xx that
+   * only the data can reveal, e.g. an index base date the series does not have), bought with the same binding and
+   * price as `example`. The contract test checks that such a failure is never settled on either rail.
+   */
+  failing?: string;
   resolve(c: Context<AppEnv>): Promise<R | Response>;
   handler(c: Context<AppEnv>, resolved: R, quote: Quote): Promise<Response>;
 };
@@ -35,7 +43,7 @@ export type PaidOptions<R extends Resolved> = {
 /** Marks the handlers paid() builds, so the paid routes registered on an app can be listed (paidRoutes). */
 const PAID_ROUTE = Symbol.for("svc.paid-route");
 
-export type PaidRouteInfo = { method: string; path: string; surface: Surface | "dynamic"; example: string | null };
+export type PaidRouteInfo = { method: string; path: string; surface: Surface | "dynamic"; example: string | null; failing: string | null };
 
 export function paid<R extends Resolved>(gate: () => AccessGate, opts: PaidOptions<R>) {
   const handler = async (c: Context<AppEnv>): Promise<Response> => {
@@ -60,18 +68,29 @@ export function paid<R extends Resolved>(gate: () => AccessGate, opts: PaidOptio
     return grant.settle ? grant.settle(res) : res;
   };
   Object.defineProperty(handler, PAID_ROUTE, {
-    value: { surface: typeof opts.surface === "function" ? "dynamic" : opts.surface, example: opts.example ?? null },
+    value: { surface: typeof opts.surface === "function" ? "dynamic" : opts.surface, example: opts.example ?? null, failing: opts.failing ?? null },
   });
   return handler;
+}
+
+/** What paid() recorded on a route handler; undefined for a handler paid() did not build. */
+function paidInfoOf(handler: unknown): Omit<PaidRouteInfo, "method" | "path"> | undefined {
+  if (typeof handler !== "function") return undefined;
+  // Hono wraps handlers of mounted sub-apps and keeps the original under a symbol key.
+  const candidates = [handler, ...Object.getOwnPropertySymbols(handler).map((s) => (handler as any)[s])];
+  return candidates.map((h) => (typeof h === "function" ? (h as any)[PAID_ROUTE] : undefined)).find(Boolean);
+}
+
+/** Whether a route handler (as Hono's router or `app.routes` holds it) is a paid route's. */
+export function isPaidHandler(handler: unknown): boolean {
+  return paidInfoOf(handler) !== undefined;
 }
 
 /** Every route registered on `app` whose handler was built by paid(), in registration order. */
 export function paidRoutes(app: { routes: Array<{ method: string; path: string; handler: unknown }> }): PaidRouteInfo[] {
   const out: PaidRouteInfo[] = [];
   for (const r of app.routes) {
-    // Hono wraps handlers of mounted sub-apps and keeps the original under a symbol key.
-    const candidates = [r.handler, ...Object.getOwnPropertySymbols(r.handler ?? {}).map((s) => (r.handler as any)[s])];
-    const info = candidates.map((h) => (typeof h === "function" ? (h as any)[PAID_ROUTE] : undefined)).find(Boolean);
+    const info = paidInfoOf(r.handler);
     if (info) out.push({ method: r.method, path: r.path, ...info });
   }
   return out;

@@ -9,6 +9,7 @@ import type { Logger } from "../logger";
 import { rateDecision, rateLimitHeaders, rateWindow } from "../domain/access";
 import type { AppEnv } from "./app-env";
 import { fail } from "./errors";
+import { setOnResponse } from "./late-headers";
 
 export type RateLimitStore = {
   readonly kind: "memory" | "redis";
@@ -62,7 +63,9 @@ export function isKeyManagementPath(path: string): boolean {
 export function rateLimit(deps: { clock: Clock; logger: Logger; rateLimits: RateLimitStore }): MiddlewareHandler<AppEnv> {
   return async function rateLimitMiddleware(c, next) {
     const key = c.get("apiKey");
-    if (!key || isKeyManagementPath(c.req.path)) return next();
+    // MCP (POST /api/mcp): the JSON-RPC envelope is not a request of its own; each tool call is counted as the
+    // REST request it makes (src/routes/mcp.ts), so a tool call costs exactly what its REST twin costs.
+    if (!key || isKeyManagementPath(c.req.path) || c.req.path === "/api/mcp") return next();
     const window = rateWindow(deps.clock.now());
     let count: number;
     try {
@@ -82,7 +85,10 @@ export function rateLimit(deps: { clock: Clock; logger: Logger; rateLimits: Rate
         headers,
       );
     }
-    await next();
+    // Set before the handler, they go into every response built through the context at no cost...
     for (const [k, v] of Object.entries(headers)) c.header(k, v);
+    await next();
+    // ...and a Response returned as is gets them in place (c.header() after next() would copy the whole response).
+    if (c.res.headers.get("x-ratelimit-limit") === null) setOnResponse(c, headers);
   };
 }

@@ -1,13 +1,18 @@
 import type { MiddlewareHandler } from "hono";
+import { setOnResponse } from "./late-headers";
+
+const WELL_FORMED = /^[A-Za-z0-9._:-]{8,128}$/;
 
 /** Every response carries X-Request-Id; a well-formed one sent by the client is kept for tracing. */
 export function requestId(): MiddlewareHandler<{ Variables: { requestId: string } }> {
   return async function requestIdMiddleware(c, next) {
-    const incoming = c.req.header("x-request-id");
-    const id = incoming && /^[A-Za-z0-9._:-]{8,128}$/.test(incoming) ? incoming : crypto.randomUUID();
+    const incoming = c.req.raw.headers.get("x-request-id");
+    const id = incoming !== null && WELL_FORMED.test(incoming) ? incoming : crypto.randomUUID();
     c.set("requestId", id);
+    // Set before the handler, it goes into every response built through the context (c.json, c.body, onError)...
     c.header("X-Request-Id", id);
     await next();
-    c.header("X-Request-Id", id);
+    // ...and a Response returned as is (a payment challenge, the MCP transport) gets it afterwards.
+    if (c.res.headers.get("x-request-id") !== id) setOnResponse(c, { "X-Request-Id": id });
   };
 }

@@ -12,11 +12,18 @@ export function describeIssues(issues: Issue[]) {
   return { parameters, message };
 }
 
+/** `?limit=1&limit=2` reaches a single-valued schema as an array: say so in words instead of zod's type error. */
+function repeatedQueryIssue(issue: Issue, target: string | undefined, queries: Record<string, string[]>): Issue | null {
+  if (target !== "query" || issue.code !== "invalid_type" || issue.path.length !== 1) return null;
+  const count = queries[String(issue.path[0])]?.length ?? 0;
+  return count > 1 ? { ...issue, message: `given ${count} times; pass it once` } : null;
+}
+
 export const validationHook: Hook<any, any, any, any> = (result, c) => {
   if (result.success) return;
-  const issues = (result.error as { issues: Issue[] }).issues;
-  const { parameters, message } = describeIssues(issues);
   const target = (result as { target?: string }).target;
+  const issues = (result.error as { issues: Issue[] }).issues.map((i) => repeatedQueryIssue(i, target, c.req.queries()) ?? i);
+  const { parameters, message } = describeIssues(issues);
   return c.json(
     envelope("INVALID_PARAMETER", `Invalid ${parameters.length > 1 ? "parameters" : "parameter"} ${parameters.join(", ")}: ${message}`, {
       parameter: parameters[0],

@@ -90,3 +90,37 @@ export function paymentFailedMail(p: To & { hint: string; plan: string; graceEnd
       `after that the subscription is past due and the key stops answering data requests until a payment succeeds.${signature}`,
   };
 }
+
+export function overageInvoiceMail(p: To & { hint: string; plan: string; month: string; requests: number; includedRequests: number; overageRequests: number; overageUsd: string; invoiceId: string }): OutgoingMail {
+  return {
+    kind: "overage_invoice",
+    to: p.to,
+    subject: `Overage invoice for ${p.month}: USD ${p.overageUsd}`,
+    text:
+      `Invoice ${p.invoiceId}. In ${p.month} the key ${p.hint} made ${p.requests} requests on your ${p.plan} subscription, ` +
+      `which includes ${p.includedRequests} a month: ${p.overageRequests} requests over, USD ${p.overageUsd}. ` +
+      `The subscription continues; the operator of ${p.baseUrl} will tell you how to pay.${signature}`,
+  };
+}
+
+export function subscriptionUnpaidMail(p: To & { hint: string; plan: string; month: string; overageRequests: number; overageUsd: string; failedAt: Date }): OutgoingMail {
+  const overage = p.overageRequests > 0 ? ` Overage for ${p.month}: ${p.overageRequests} requests, USD ${p.overageUsd}, invoiced.` : "";
+  return {
+    kind: "subscription_unpaid",
+    to: p.to,
+    subject: "Your subscription has ended: payment not received",
+    text:
+      `A payment for your ${p.plan} subscription failed on ${p.failedAt.toISOString()} and none has succeeded since, so the ` +
+      `subscription has ended and the key ${p.hint} is revoked.${overage} A free key is available at ${p.baseUrl}/v1/signup.${signature}`,
+  };
+}
+
+export function planChangedMail(p: To & { hint: string; from: string; plan: string; rateLimitPerMinute: number; includedRequests: number | null }): OutgoingMail {
+  const included = p.includedRequests === null ? "no monthly quota" : `${p.includedRequests} requests included a month`;
+  return {
+    kind: "plan_changed",
+    to: p.to,
+    subject: `Your plan is now ${p.plan}`,
+    text: `Your subscription changed from ${p.from} to ${p.plan}. The key ${p.hint} keeps working with ${p.rateLimitPerMinute} requests/min and ${included}.${signature}`,
+  };
+}

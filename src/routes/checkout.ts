@@ -30,7 +30,7 @@ const planRoute = createRoute({
   description:
     "Redirects (303) to the payment provider's checkout for a paid plan; the key is emailed to the billing address once payment " +
     "is confirmed. 503 with the operator path when no provider is configured.",
-  request: { params: z.object({ plan: z.string().openapi({ param: { name: "plan", in: "path" }, example: "developer" }) }), query: checkoutQuerySchema },
+  request: { params: z.object({ plan: z.string().min(1).max(64).openapi({ param: { name: "plan", in: "path" }, example: "developer" }) }), query: checkoutQuerySchema },
   responses: { 303: { description: "To the provider's checkout page" }, ...errorResponses(400, 404, 502, 503) },
 });
 

@@ -9,6 +9,7 @@ import { registerIndicatorRoutes } from "./indicators";
 import { registerObservationRoutes } from "./observations";
 import { registerKeyRoutes } from "./keys";
 import { registerCheckoutRoutes } from "./checkout";
+import { registerMcpRoutes } from "./mcp";
 
 export function registerRoutes(app: App, deps: Deps): void {
   registerDiscoveryRoutes(app, deps);
@@ -19,4 +20,5 @@ export function registerRoutes(app: App, deps: Deps): void {
   registerObservationRoutes(app, deps);
   registerKeyRoutes(app, deps);
   registerCheckoutRoutes(app, deps);
+  registerMcpRoutes(app, deps);
 }

@@ -2,11 +2,12 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../http/errors";
-import { catalogJson } from "../http/respond";
+import { catalogResponse, catalogResponseHeaders, notModifiedResponse } from "../http/respond";
 import {
   indicatorDetailQuerySchema, indicatorDetailResponseSchema, indicatorListQuerySchema, indicatorListResponseSchema, indicatorPathSchema,
 } from "../schemas/catalog";
-import { getIndicatorDetail, listIndicators } from "../services/catalog";
+import { renderIndicatorDetail, renderIndicators } from "../services/catalog";
+import { configureCatalogIndex } from "../services/catalog-index";
 
 const listRoute = createRoute({
   method: "get",
@@ -21,7 +22,8 @@ const listRoute = createRoute({
     "400 listing the valid values.",
   request: { query: indicatorListQuerySchema },
   responses: {
-    200: { description: "A page of indicators", content: { "application/json": { schema: indicatorListResponseSchema } } },
+    200: { description: "A page of indicators", headers: catalogResponseHeaders, content: { "application/json": { schema: indicatorListResponseSchema } } },
+    ...notModifiedResponse,
     ...errorResponses(400, 500),
   },
 });
@@ -38,14 +40,16 @@ const getRoute = createRoute({
     "others; pass `source` to choose.",
   request: { params: indicatorPathSchema, query: indicatorDetailQuerySchema },
   responses: {
-    200: { description: "The indicator", content: { "application/json": { schema: indicatorDetailResponseSchema } } },
+    200: { description: "The indicator", headers: catalogResponseHeaders, content: { "application/json": { schema: indicatorDetailResponseSchema } } },
+    ...notModifiedResponse,
     ...errorResponses(400, 404, 500),
   },
 });
 
 export const registerIndicatorRoutes: RegisterRoutes = (app, deps) => {
-  app.openapi(listRoute, async (c) => catalogJson(c, await listIndicators(deps.database.db, c.req.valid("query"))));
+  configureCatalogIndex(deps);
+  app.openapi(listRoute, async (c) => catalogResponse(c, await renderIndicators(deps.database.db, c.req.valid("query"))));
   app.openapi(getRoute, async (c) =>
-    catalogJson(c, await getIndicatorDetail(deps.database.db, c.req.valid("param").code, c.req.valid("query"))),
+    catalogResponse(c, await renderIndicatorDetail(deps.database.db, c.req.valid("param").code, c.req.valid("query"))),
   );
 };

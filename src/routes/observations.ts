@@ -65,13 +65,17 @@ function resolvedOf(t: SeriesTarget, resource: string): Resolved {
 }
 
 export const registerObservationRoutes: RegisterRoutes = (app, deps) => {
-  const ctx = () => readContext(deps);
+  // Built once (the database and its caches do not change under an app), not per request.
+  let readCtx: ReturnType<typeof readContext> | undefined;
+  const ctx = () => (readCtx ??= readContext(deps));
 
   app.openapi(
     observationsRoute,
     paid<ObservationsResolved>(() => deps.access, {
       surface: "observations",
       example: "/v1/observations?indicator=PAYEMS&region=US",
+      // A monthly series has no observation mid-month: the index base is found missing only when the series is read.
+      failing: "/v1/observations?indicator=PAYEMS&region=US&transform=index:2010-01-15",
       resolve: async (c: Context<AppEnv>) => {
         const query = (c.req as any).valid("query") as ObservationsQuery;
         const target = await resolveObservations(ctx(), query);

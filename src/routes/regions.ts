@@ -2,9 +2,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../http/errors";
-import { catalogJson } from "../http/respond";
+import { catalogJson, catalogResponse, catalogResponseHeaders, notModifiedResponse } from "../http/respond";
 import { regionListQuerySchema, regionListResponseSchema, regionPathSchema, regionResponseSchema } from "../schemas/regions";
-import { getRegion, listRegions } from "../services/regions";
+import { configureCatalogIndex } from "../services/catalog-index";
+import { getRegion, renderRegionList } from "../services/regions";
 
 const listRoute = createRoute({
   method: "get",
@@ -18,7 +19,8 @@ const listRoute = createRoute({
     "a parent is read as a state first, so `parent=CA` is California.",
   request: { query: regionListQuerySchema },
   responses: {
-    200: { description: "Regions", content: { "application/json": { schema: regionListResponseSchema } } },
+    200: { description: "Regions", headers: catalogResponseHeaders, content: { "application/json": { schema: regionListResponseSchema } } },
+    ...notModifiedResponse,
     ...errorResponses(400, 404, 500),
   },
 });
@@ -34,12 +36,14 @@ const getRoute = createRoute({
     "means itself (`CA` is Canada, `DE` Germany), so codes read back from responses round-trip. An input naming several regions is a 400 listing them.",
   request: { params: regionPathSchema },
   responses: {
-    200: { description: "The region", content: { "application/json": { schema: regionResponseSchema } } },
+    200: { description: "The region", headers: catalogResponseHeaders, content: { "application/json": { schema: regionResponseSchema } } },
+    ...notModifiedResponse,
     ...errorResponses(400, 404, 500),
   },
 });
 
 export const registerRegionRoutes: RegisterRoutes = (app, deps) => {
-  app.openapi(listRoute, async (c) => catalogJson(c, { data: await listRegions(deps.database.db, c.req.valid("query")) }));
+  configureCatalogIndex(deps);
+  app.openapi(listRoute, async (c) => catalogResponse(c, await renderRegionList(deps.database.db, c.req.valid("query"))));
   app.openapi(getRoute, async (c) => catalogJson(c, { data: await getRegion(deps.database.db, c.req.valid("param").code) }));
 };

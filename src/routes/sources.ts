@@ -2,9 +2,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../http/errors";
-import { catalogJson } from "../http/respond";
+import { catalogResponse, catalogResponseHeaders, notModifiedResponse } from "../http/respond";
 import { sourceListQuerySchema, sourceListResponseSchema } from "../schemas/catalog";
-import { listSources } from "../services/catalog";
+import { renderSources } from "../services/catalog";
+import { configureCatalogIndex } from "../services/catalog-index";
 
 const listRoute = createRoute({
   method: "get",
@@ -17,11 +18,13 @@ const listRoute = createRoute({
     "(and inactive indicators in the counts) appear only with `include_inactive=true`.",
   request: { query: sourceListQuerySchema },
   responses: {
-    200: { description: "Sources", content: { "application/json": { schema: sourceListResponseSchema } } },
+    200: { description: "Sources", headers: catalogResponseHeaders, content: { "application/json": { schema: sourceListResponseSchema } } },
+    ...notModifiedResponse,
     ...errorResponses(400, 500),
   },
 });
 
 export const registerSourceRoutes: RegisterRoutes = (app, deps) => {
-  app.openapi(listRoute, async (c) => catalogJson(c, await listSources(deps.database.db, c.req.valid("query"))));
+  configureCatalogIndex(deps);
+  app.openapi(listRoute, async (c) => catalogResponse(c, await renderSources(deps.database.db, c.req.valid("query"))));
 };

@@ -186,7 +186,7 @@ export const latestObservationSchema = z
 
 export const latestSingleResponseSchema = z
   .object({
-    data: latestObservationSchema.nullable(),
+    data: z.union([latestObservationSchema, z.null()]),
     meta: z.object({
       indicator: z.string(),
       region: z.string(),

@@ -7,7 +7,8 @@ export function integerQuery(opts: { name: string; min: number; max?: number; de
   const bounds = opts.max === undefined ? `>= ${opts.min}` : `${opts.min} to ${opts.max}`;
   return z
     .string()
-    .regex(/^[+-]?\d+$/, { message: `must be an integer (${bounds})` })
+    // Plain digits only (a sign only where negatives are allowed): `+5`, ` 5`, `1e2` and `0x10` are refused, as on /v1/observations.
+    .regex(opts.min >= 0 ? /^\d+$/ : /^-?\d+$/, { message: `must be an integer (${bounds})` })
     .transform(Number)
     .pipe(
       opts.max === undefined

@@ -1,7 +1,8 @@
-// Subscription use cases: create (CLI or a completed checkout), payment failure and recovery, end (customer
-// revoke, provider, operator), checkout sessions and provider webhooks. A subscription pays for one key; its
-// plan sets the key's plan and rate limit. Ending a subscription invoices the month's used overage and
-// revokes the key. Test-mode keys never bill.
+// Subscription use cases: create (CLI or a completed checkout), payment failure and recovery, plan change, end
+// (customer revoke, provider, operator, unpaid after dunning), checkout sessions and provider webhooks. A
+// subscription pays for one key; its plan sets the key's plan and rate limit. Ending a subscription invoices the
+// month's used overage and revokes the key. Monthly overage of continuing subscriptions: billing-cycle.ts.
+// Test-mode keys never bill.
 import type { Db } from "../../db/client";
 import {
   billingEventSeen,
@@ -13,16 +14,17 @@ import {
   markEnded,
   markPaymentFailed,
   recordBillingEvent,
+  setSubscriptionPlan,
   type SubscriptionRef,
   type SubscriptionRow,
 } from "../../db/repos/billing";
-import { findKeyById, lockKey, revokeKey, usageFor } from "../../db/repos/keys";
-import { WebhookSignatureError, type BillingEvent } from "../billing/provider";
+import { findKeyById, lockKey, revokeKey, setKeyPlan, usageFor } from "../../db/repos/keys";
+import { WebhookSignatureError, type BillingEvent, type OverageCharge } from "../billing/provider";
 import type { Deps } from "../deps";
 import { graceEndsAt, overage, subscriptionState, usageMonth, type SubscriptionState } from "../domain/access";
 import { normalizeEmail, sameDigest } from "../domain/keys";
 import { fail } from "../http/errors";
-import { paidKeyIssuedMail, paymentFailedMail, subscriptionCancelledMail, subscriptionEndedMail } from "../mail/messages";
+import { paidKeyIssuedMail, paymentFailedMail, planChangedMail, subscriptionCancelledMail, subscriptionEndedMail, subscriptionUnpaidMail } from "../mail/messages";
 import { PLANS, isPaidPlan, type PaidPlanId } from "../plans";
 import { formatUsd } from "../pricing";
 import { issueKey, newId, type KeyDeps } from "./keys";
@@ -44,6 +46,7 @@ export type SubscriptionView = {
   key_id: string;
   started_at: string;
   ended_at: string | null;
+  end_reason: string | null;
 };
 
 export function viewSubscription(s: SubscriptionRow, now: Date): SubscriptionView {
@@ -57,6 +60,7 @@ export function viewSubscription(s: SubscriptionRow, now: Date): SubscriptionVie
     key_id: s.keyId,
     started_at: s.startedAt.toISOString(),
     ended_at: s.endedAt?.toISOString() ?? null,
+    end_reason: s.endReason ?? null,
   };
 }
 
@@ -129,7 +133,48 @@ export async function recordPayment(deps: BillingDeps, ref: SubscriptionRef): Pr
   return viewSubscription(await requireSubscription(deps, { id: s.id }), deps.clock.now());
 }
 
-export type EndReason = "cancelled" | "provider" | "operator";
+/** The provider charge for a month's overage; its idempotency key is the same on every attempt (one per subscription and month). */
+export function overageCharge(subscriptionId: string, planName: string, month: string, billed: { overageRequests: number; amountMicroUsd: number }): OverageCharge {
+  return {
+    amountCents: Math.round(billed.amountMicroUsd / 10_000),
+    description: `${planName} overage ${month}: ${billed.overageRequests} requests`,
+    idempotencyKey: `svc-overage:${subscriptionId}:${month}`,
+  };
+}
+
+/**
+ * Moves a live subscription and its key to another paid plan: the key's plan and per-minute limit follow (a custom
+ * limit is replaced by the plan's). False when it is already on that plan.
+ */
+export async function changeSubscriptionPlan(deps: BillingDeps, ref: SubscriptionRef, plan: PaidPlanId, baseUrl: string): Promise<boolean> {
+  const s = await requireSubscription(deps, ref);
+  if (s.status === "ended") throw new BillingError(`subscription ${s.id} has ended`);
+  if (s.plan === plan) return false;
+  const changed = await inTx(deps, async (tx) => {
+    if (!(await setSubscriptionPlan(tx, s.id, plan))) return false;
+    await setKeyPlan(tx, s.keyId, plan, PLANS[plan].rateLimitPerMinute);
+    return true;
+  });
+  if (!changed) return false;
+  await deps.keys.cache.invalidate(s.keyId);
+  const key = await findKeyById(deps.database.db, s.keyId);
+  deps.logger.info("subscription plan changed", { subscription_id: s.id, from: s.plan, to: plan, key_hint: key?.key.hint });
+  const sent = await deps.mail.send(
+    planChangedMail({
+      to: s.billingEmail,
+      baseUrl,
+      hint: key?.key.hint ?? "(unknown)",
+      from: PLANS[s.plan].name,
+      plan: PLANS[plan].name,
+      rateLimitPerMinute: PLANS[plan].rateLimitPerMinute,
+      includedRequests: PLANS[plan].includedRequestsPerMonth,
+    }),
+  );
+  if (!sent.delivered) deps.logger.warn("plan-change email not sent", { subscription_id: s.id });
+  return true;
+}
+
+export type EndReason = "cancelled" | "provider" | "operator" | "unpaid";
 
 export type EndResult = { subscription: SubscriptionView; month: string; requests: number; overageRequests: number; amountMicroUsd: number; alreadyEnded: boolean };
 
@@ -152,8 +197,7 @@ export async function endSubscription(
   await deps.keys.meter.flush();
   const requests = await usageFor(deps.database.db, s.keyId, month);
   const billed = found?.key.mode === "test" ? { overageRequests: 0, amountMicroUsd: 0 } : overage(PLANS[s.plan], requests);
-  const description = `${PLANS[s.plan].name} overage ${month}: ${billed.overageRequests} requests`;
-  const charge = billed.amountMicroUsd > 0 ? { amountCents: Math.round(billed.amountMicroUsd / 10_000), description } : null;
+  const charge = billed.amountMicroUsd > 0 ? overageCharge(s.id, PLANS[s.plan].name, month, billed) : null;
 
   let providerRef: string | null = null;
   if (s.provider === "stripe" && (opts.callProvider || charge)) {
@@ -174,7 +218,7 @@ export async function endSubscription(
     if (opts.expectSecretHash && (!keyRow || !sameDigest(keyRow.secretHash, opts.expectSecretHash))) {
       fail("INVALID_API_KEY", "This key no longer works: it was rotated or revoked meanwhile.");
     }
-    if (!(await markEnded(tx, s.id, now))) return false;
+    if (!(await markEnded(tx, s.id, now, opts.reason))) return false;
     await insertOverageInvoice(tx, {
       id: newId(deps),
       subscriptionId: s.id,
@@ -184,6 +228,9 @@ export async function endSubscription(
       amountMicroUsd: billed.amountMicroUsd,
       providerRef,
       createdAt: now,
+      kind: "final",
+      status: "invoiced",
+      invoicedAt: now,
     });
     await revokeKey(tx, s.keyId, now);
     return true;
@@ -202,7 +249,13 @@ export async function endSubscription(
     overageRequests: billed.overageRequests,
     overageUsd: formatUsd(billed.amountMicroUsd),
   };
-  const sent = await deps.mail.send(opts.reason === "cancelled" ? subscriptionCancelledMail(mailArgs) : subscriptionEndedMail(mailArgs));
+  const sent = await deps.mail.send(
+    opts.reason === "cancelled"
+      ? subscriptionCancelledMail(mailArgs)
+      : opts.reason === "unpaid" && s.paymentFailedAt
+        ? subscriptionUnpaidMail({ ...mailArgs, failedAt: s.paymentFailedAt })
+        : subscriptionEndedMail(mailArgs),
+  );
   if (!sent.delivered) deps.logger.warn("subscription-end email not sent", { subscription_id: s.id });
   return { subscription: viewSubscription(after, now), month, requests, overageRequests: billed.overageRequests, amountMicroUsd: billed.amountMicroUsd, alreadyEnded: false };
 }
@@ -289,6 +342,17 @@ export async function applyBillingEvent(deps: BillingDeps, event: BillingEvent, 
       else if (event.type === "payment_succeeded") await recordPayment(deps, { id: s.id });
       else await endSubscription(deps, { id: s.id }, { reason: "provider", callProvider: false, baseUrl });
       return { ...base, applied: true };
+    }
+    case "plan_changed": {
+      const s = await known({ providerSubscriptionId: event.subscriptionId });
+      if (!s) return { ...base, applied: false, note: "unknown subscription" };
+      if (s.status === "ended") return { ...base, applied: false, note: "subscription already ended" };
+      if (!event.plan || !isPaidPlan(event.plan)) {
+        deps.logger.error("subscription moved to a price no plan has; plan unchanged", { event: event.id, subscription_id: s.id, price: event.priceId });
+        return { ...base, applied: false, note: `no plan has price ${event.priceId ?? "(none)"}` };
+      }
+      const changed = await changeSubscriptionPlan(deps, { id: s.id }, event.plan, baseUrl);
+      return changed ? { ...base, applied: true } : { ...base, applied: false, note: `already on ${event.plan}` };
     }
     case "ignored":
       return { ...base, applied: false, note: `not handled: ${event.providerType}` };

@@ -7,30 +7,50 @@
 //   re-publisher (meta.republishes, e.g. FRED carrying a BLS id), then the first source by slug; the others are
 //   reported as `ambiguous_with`.
 // - Inactive indicators, and indicators of inactive sources, are invisible unless include_inactive is set.
+//
+// Everything is answered from the in-memory catalog of src/services/catalog-index.ts (fresh after this process's
+// writes at once, after other processes' within its revalidation bound); list responses are rendered once per
+// catalog generation and query.
 import type { Db } from "../../db/client";
-import {
-  findIndicatorsByCode, findRegionName, findSource, indicatorCoverage, listIndicatorPage, listSourcesWithCounts,
-  type IndicatorRow, type IndicatorWithSource,
-} from "../../db/repos/catalog";
+import type { IndicatorRow, IndicatorWithSource, SourceRow } from "../../db/repos/catalog";
+import { findIndicators, isVisible, pageOf } from "../domain/catalog-search";
 import { fail } from "../http/errors";
+import type { RenderedJson } from "../http/respond";
+import { renderJson } from "../http/respond";
 import type { Indicator, IndicatorDetail, Source } from "../schemas/catalog";
+import { catalogIndexFor, type CatalogSnapshot } from "./catalog-index";
+import { regionIndex } from "./regions";
 
 export type { IndicatorWithSource };
 
 const echo = (value: string) => (value.length > 100 ? `${value.slice(0, 100)}…` : value);
 
-export async function listSources(db: Db, query: { include_inactive: boolean }): Promise<{ data: Source[] }> {
-  const rows = await listSourcesWithCounts(db, query.include_inactive);
+function sourcesOf(snap: CatalogSnapshot, includeInactive: boolean): { data: Source[] } {
   return {
-    data: rows.map((r) => ({
-      slug: r.slug,
-      name: r.name,
-      provider: r.provider,
-      category: r.category,
-      indicator_count: r.indicatorCount,
-      docs_url: r.docsUrl,
-    })),
+    data: snap.sources
+      .filter((s) => includeInactive || s.isActive)
+      .map((s) => {
+        const n = snap.counts.get(s.slug);
+        return {
+          slug: s.slug,
+          name: s.name,
+          provider: s.provider,
+          category: s.category,
+          indicator_count: (includeInactive ? n?.all : n?.active) ?? 0,
+          docs_url: s.docsUrl,
+        };
+      }),
   };
+}
+
+export async function listSources(db: Db, query: { include_inactive: boolean }): Promise<{ data: Source[] }> {
+  return sourcesOf(await catalogIndexFor(db).catalog(), query.include_inactive);
+}
+
+/** GET /v1/sources as rendered JSON, kept per catalog generation. */
+export async function renderSources(db: Db, query: { include_inactive: boolean }): Promise<RenderedJson> {
+  const snap = await catalogIndexFor(db).catalog();
+  return snap.bodies.get(`sources|${query.include_inactive}`, () => sourcesOf(snap, query.include_inactive));
 }
 
 export function toIndicator(r: IndicatorRow): Indicator {
@@ -59,22 +79,34 @@ export type IndicatorListQuery = {
   offset: number;
 };
 
-export async function listIndicators(db: Db, q: IndicatorListQuery): Promise<{ data: Indicator[]; meta: { total: number; limit: number; offset: number } }> {
+type IndicatorList = { data: Indicator[]; meta: { total: number; limit: number; offset: number } };
+
+function indicatorsOf(snap: CatalogSnapshot, q: IndicatorListQuery): IndicatorList {
   // An unknown source is a caller mistake worth naming, not an empty page (a typo would look like "no data").
-  if (q.source !== undefined && !(await findSource(db, q.source))) {
-    const known = (await listSourcesWithCounts(db, true)).map((s) => s.slug);
+  if (q.source !== undefined && !snap.sourceBySlug.has(q.source)) {
+    const known = snap.sources.map((s) => s.slug);
     fail("INVALID_PARAMETER", `Invalid parameter source: unknown source '${echo(q.source)}'. Valid sources: ${known.join(", ")}.`, {
       parameter: "source",
       value: q.source,
       valid: known,
     });
   }
-  const { rows, total } = await listIndicatorPage(
-    db,
-    { source: q.source, category: q.category, frequency: q.frequency, search: q.search, includeInactive: q.include_inactive },
-    { limit: q.limit, offset: q.offset },
-  );
-  return { data: rows.map(toIndicator), meta: { total, limit: q.limit, offset: q.offset } };
+  const matches = findIndicators(snap.search, {
+    source: q.source, category: q.category, frequency: q.frequency, search: q.search, includeInactive: q.include_inactive,
+  });
+  return { data: pageOf(matches, q).map(toIndicator), meta: { total: matches.length, limit: q.limit, offset: q.offset } };
+}
+
+export async function listIndicators(db: Db, q: IndicatorListQuery): Promise<IndicatorList> {
+  return indicatorsOf(await catalogIndexFor(db).catalog(), q);
+}
+
+/** GET /v1/indicators as rendered JSON, kept per catalog generation and normalised query (bounded by bytes). */
+export async function renderIndicators(db: Db, q: IndicatorListQuery): Promise<RenderedJson> {
+  const snap = await catalogIndexFor(db).catalog();
+  // JSON.stringify of the parts: no separator inside a value can make two queries share a key.
+  const key = `indicators|${JSON.stringify([q.source, q.category, q.frequency, q.search, q.include_inactive, q.limit, q.offset])}`;
+  return snap.bodies.get(key, () => indicatorsOf(snap, q));
 }
 
 function republishes(r: IndicatorRow): string | null {
@@ -98,6 +130,12 @@ export function pickIndicator(rows: IndicatorWithSource[], code: string): { indi
   return { indicator, ambiguousWith: ranked.slice(1).map((r) => r.sourceSlug ?? "").filter(Boolean).sort() };
 }
 
+/** findIndicatorsByCode over the snapshot: rows whose code equals `code` ignoring case, by source. */
+function rowsByCode(snap: CatalogSnapshot, code: string, includeInactive: boolean): IndicatorWithSource[] {
+  const rows = snap.byLowerCode.get(code.toLowerCase()) ?? [];
+  return includeInactive ? rows : rows.filter(isVisible);
+}
+
 /**
  * The catalog row a code (and optional source) names. 404 RESOURCE_NOT_FOUND names the code, or the source when
  * the source is unknown; an inactive match is reported as such (it is served with include_inactive=true).
@@ -107,9 +145,17 @@ export async function resolveIndicator(
   code: string,
   opts: { source?: string; includeInactive?: boolean } = {},
 ): Promise<{ indicator: IndicatorWithSource; ambiguousWith: string[] }> {
+  return resolveIn(await catalogIndexFor(db).catalog(), code, opts);
+}
+
+function resolveIn(
+  snap: CatalogSnapshot,
+  code: string,
+  opts: { source?: string; includeInactive?: boolean },
+): { indicator: IndicatorWithSource; ambiguousWith: string[] } {
   const includeInactive = opts.includeInactive ?? false;
   if (opts.source !== undefined) {
-    const src = await findSource(db, opts.source);
+    const src: SourceRow | undefined = snap.sourceBySlug.get(opts.source);
     if (!src || (!src.isActive && !includeInactive)) {
       fail("RESOURCE_NOT_FOUND", `Unknown source '${echo(opts.source)}' (looking up indicator '${echo(code)}').`, {
         parameter: "source",
@@ -118,7 +164,7 @@ export async function resolveIndicator(
       });
     }
   }
-  const rows = await findIndicatorsByCode(db, code, includeInactive);
+  const rows = rowsByCode(snap, code, includeInactive);
   if (opts.source !== undefined) {
     const inSource = rows.filter((r) => r.sourceSlug === opts.source);
     if (inSource.length === 0) {
@@ -130,20 +176,20 @@ export async function resolveIndicator(
           available_sources: elsewhere,
         });
       }
-      await failNotFound(db, code, includeInactive, opts.source);
+      failNotFound(snap, code, includeInactive, opts.source);
     }
     const { indicator } = pickIndicator(inSource, code);
     const others = [...new Set(rows.filter((r) => r.sourceSlug !== indicator.sourceSlug).map((r) => r.sourceSlug ?? ""))].filter(Boolean).sort();
     return { indicator, ambiguousWith: others };
   }
-  if (rows.length === 0) await failNotFound(db, code, includeInactive);
+  if (rows.length === 0) failNotFound(snap, code, includeInactive);
   return pickIndicator(rows, code);
 }
 
-async function failNotFound(db: Db, code: string, includeInactive: boolean, source?: string): Promise<never> {
+function failNotFound(snap: CatalogSnapshot, code: string, includeInactive: boolean, source?: string): never {
   const where = source ? ` in source '${source}'` : "";
   if (!includeInactive) {
-    const hidden = (await findIndicatorsByCode(db, code, true)).filter((r) => !source || r.sourceSlug === source);
+    const hidden = rowsByCode(snap, code, true).filter((r) => !source || r.sourceSlug === source);
     if (hidden.length) {
       fail("RESOURCE_NOT_FOUND", `Indicator '${echo(code)}'${where} is inactive; pass include_inactive=true to see it.`, {
         code,
@@ -160,11 +206,10 @@ export async function getIndicatorDetail(
   code: string,
   q: { source?: string; include_inactive: boolean },
 ): Promise<{ data: IndicatorDetail; meta: { ambiguous_with: string[] } }> {
-  const { indicator: r, ambiguousWith } = await resolveIndicator(db, code, { source: q.source, includeInactive: q.include_inactive });
-  const [coverage, defaultRegionName] = await Promise.all([
-    indicatorCoverage(db, r.id),
-    r.defaultRegionCode ? findRegionName(db, r.defaultRegionCode) : Promise.resolve(null),
-  ]);
+  const index = catalogIndexFor(db);
+  const { indicator: r, ambiguousWith } = resolveIn(await index.catalog(), code, { source: q.source, includeInactive: q.include_inactive });
+  const [coverage, regions] = await Promise.all([index.coverageOf(r.id), regionIndex(db)]);
+  const defaultRegionName = r.defaultRegionCode ? (regions.byCode.get(r.defaultRegionCode)?.name ?? null) : null;
   return {
     data: {
       id: r.id,
@@ -183,4 +228,9 @@ export async function getIndicatorDetail(
     },
     meta: { ambiguous_with: ambiguousWith },
   };
+}
+
+/** GET /v1/indicators/{code} as rendered JSON (built per request from memory: the ETag needs the bytes). */
+export async function renderIndicatorDetail(db: Db, code: string, q: { source?: string; include_inactive: boolean }): Promise<RenderedJson> {
+  return renderJson(await getIndicatorDetail(db, code, q));
 }

@@ -14,7 +14,9 @@
 // its default region; a region it is not offered for is a 404 saying which regions it has.
 //
 // The catalog is small (hundreds of rows): it is held in memory per database and reloaded at most once a second
-// when a code misses (a seed that ran after the app started becomes visible).
+// when a code misses (a seed that ran after the app started becomes visible). A resolution is a pure function of the
+// catalog, the region index and the input, so successful ones are remembered per (catalog, region index) pair: a
+// reloaded index starts afresh. Failures (404s, 400s) are not remembered.
 import type { Db } from "../../db/client";
 import { listIndicatorPage, type IndicatorRow } from "../../db/repos/catalog";
 import { conceptLevels,
@@ -205,8 +207,27 @@ async function notOffered(db: Db, i: IndicatorRow, r: RegionRow): Promise<never>
 // ---------------------------------------------------------------------------------------------------------------
 // Resolution
 
+const resolutions = new WeakMap<CatalogIndex, Map<string, { regions: object; target: SeriesTarget }>>();
+const MAX_RESOLUTIONS = 4096;
+
 /** Resolves an indicator code or concept plus region to the series to read (rules in the file comment). */
 export async function resolveSeriesTarget(db: Db, input: ResolveInput): Promise<SeriesTarget> {
+  const catalog = await catalogIndex(db);
+  const regions = await regionIndex(db);
+  // \u0001 marks an absent parameter (no code, source or region contains it).
+  const key = `${input.code}\u0000${input.source ?? "\u0001"}\u0000${input.region ?? "\u0001"}`;
+  let memo = resolutions.get(catalog);
+  const hit = memo?.get(key);
+  if (hit && hit.regions === regions) return hit.target;
+  // Shared by every request that resolves the same way: frozen so that no caller can change it for the others.
+  const target = Object.freeze(await resolveUncached(db, input));
+  if (!memo) resolutions.set(catalog, (memo = new Map()));
+  if (memo.size >= MAX_RESOLUTIONS) memo.delete(memo.keys().next().value!);
+  memo.set(key, { regions, target });
+  return target;
+}
+
+async function resolveUncached(db: Db, input: ResolveInput): Promise<SeriesTarget> {
   // Exact-case codes first, then concepts, then codes ignoring case ("gdp" is the concept, "GDP" FRED's series).
   const concept = getConcept(input.code);
   const indicator = await findIndicator(db, input.code, input.source, concept ? "exact" : "any");

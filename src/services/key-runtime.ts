@@ -1,16 +1,20 @@
-// The per-process state that keeps key checks off the database on the hot path:
+// The per-process state that keeps key checks and metering off the database on the hot path:
 // - KeyCache: keys looked up by secret hash, kept for 1 s of real time (freshness, not business time, so the
 //   monotonic timer, not the injected clock). Every change this process makes to a key or its subscription drops
 //   the entry at once; with REDIS_URL the drop is published so every process drops it too (a revoked or rotated
 //   secret fails everywhere immediately); without Redis another process sees it within the TTL.
-// - UsageMeter: metered requests counted in memory (synchronously, so concurrent requests are exact) and written
-//   once a second as one additive upsert per key and month (`requests = requests + n`), on close and before
-//   anything reads usage for billing. Readers add what is still pending. A failed write keeps its counts for the
-//   next flush. Only a crash loses counts (at most the last second).
+// - UsageMeter: each metered request is appended to the node-local usage journal (src/services/usage-journal.ts)
+//   synchronously, before its response leaves (if the journal cannot be written the request is answered 500:
+//   nothing is served unmetered). Once a second, on start (replaying what a crashed process left), on close and
+//   before anything bills usage, the journal's sealed batches move to the main database, each applied exactly once
+//   (its id is stored with the usage upsert in one transaction). Readers add what this process has not moved yet.
+//   A failed apply keeps the batch for the next flush. Nothing is lost on a crash.
 import { RedisClient } from "bun";
 import type { Database } from "../../db/client";
-import { addUsage, type KeyWithSubscription } from "../../db/repos/keys";
+import { applyUsageBatch, type KeyWithSubscription } from "../../db/repos/keys";
+import { systemClock, type Clock } from "../deps";
 import type { Logger } from "../logger";
+import { openUsageJournal, type UsageBatch, type UsageJournal } from "./usage-journal";
 
 export const KEY_CACHE_TTL_MS = 1000;
 export const METER_FLUSH_MS = 1000;
@@ -93,69 +97,97 @@ export function createKeyCache(opts: { ttlMs?: number; redisUrl?: string | null;
 }
 
 export type UsageMeter = {
-  /** Counts one metered request (synchronous). */
+  /** Counts one metered request in the journal (synchronous; throws if the journal cannot be written). */
   count(keyId: string, month: string): void;
-  /** Counted here but not yet written. */
+  /** Counted by this process but not yet in the main database. */
   pending(keyId: string, month: string): number;
+  /**
+   * `stored()` (the database's count) plus what is pending, read while no flush runs, so a batch is counted
+   * exactly once even if a flush would otherwise land between the two reads.
+   */
+  usage(keyId: string, month: string, stored: () => Promise<number>): Promise<number>;
+  /** Moves everything counted so far to the main database (batches left by a crashed process included). */
   flush(): Promise<void>;
   close(): Promise<void>;
 };
 
-export function createUsageMeter(opts: { database: Database; logger: Logger; flushMs?: number }): UsageMeter {
-  let counts = new Map<string, { keyId: string; month: string; n: number }>();
-  let writing: Promise<void> = Promise.resolve();
-  const slot = (keyId: string, month: string) => `${keyId}|${month}`;
+export function createUsageMeter(opts: { database: Database; logger: Logger; journal: UsageJournal; clock?: Clock; flushMs?: number }): UsageMeter {
+  const { journal, logger } = opts;
+  const clock = opts.clock ?? systemClock;
+  let chain: Promise<unknown> = Promise.resolve();
+  let stopping = false;
+  let closed = false;
 
-  async function write(batch: Map<string, { keyId: string; month: string; n: number }>) {
-    if (batch.size === 0) return;
+  /** Runs `fn` after everything queued before it (flushes and usage reads never interleave). */
+  function serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = chain.then(fn);
+    chain = run.catch(() => {});
+    return run;
+  }
+
+  async function moveToDatabase(): Promise<void> {
+    if (closed) return;
+    let batches: UsageBatch[];
     try {
-      await addUsage(opts.database.db, [...batch.values()].map(({ keyId, month, n }) => ({ keyId, month, requests: n })));
+      journal.seal();
+      batches = journal.batches();
     } catch (e) {
-      // Keep the counts for the next flush: nothing is lost while the process lives.
-      for (const [k, v] of batch) {
-        const cur = counts.get(k);
-        if (cur) cur.n += v.n;
-        else counts.set(k, { ...v });
+      logger.error("usage meter: journal not readable; retrying at the next flush", { journal: journal.location, error: String(e) });
+      return;
+    }
+    for (const batch of batches) {
+      try {
+        const out = await applyUsageBatch(opts.database.db, { id: batch.id, rows: batch.rows, at: clock.now() });
+        if (out.unknownKeys.length) logger.warn("usage meter: counts for keys this database does not hold were dropped", { batch: batch.id, keys: out.unknownKeys.length });
+      } catch (e) {
+        // Kept in the journal; the next flush tries again (and nothing is lost if this process dies).
+        logger.error("usage meter: write failed; the batch stays in the journal for the next flush", { batch: batch.id, error: String(e) });
+        return;
       }
-      opts.logger.error("usage meter: write failed; counts kept for the next flush", { error: String(e), entries: batch.size });
+      try {
+        journal.remove(batch.id);
+      } catch (e) {
+        // Applied but still in the journal: the next flush finds its id in the database and only removes it.
+        logger.error("usage meter: applied batch not removed from the journal", { batch: batch.id, error: String(e) });
+        return;
+      }
     }
   }
 
-  function flush(): Promise<void> {
-    // Serialised, and the batch is taken synchronously, so a request counted during a write goes to the next one.
-    writing = writing.then(() => {
-      const batch = counts;
-      counts = new Map();
-      return write(batch);
-    });
-    return writing;
-  }
-
+  const flush = () => serial(moveToDatabase);
   const timer = setInterval(() => void flush(), opts.flushMs ?? METER_FLUSH_MS);
   timer.unref?.();
+  // Replays what a previous process left in the journal.
+  void flush();
   return {
     count(keyId, month) {
-      const k = slot(keyId, month);
-      const cur = counts.get(k);
-      if (cur) cur.n += 1;
-      else counts.set(k, { keyId, month, n: 1 });
+      if (stopping) throw new Error("usage meter closed");
+      journal.record(keyId, month);
     },
-    pending(keyId, month) {
-      return counts.get(slot(keyId, month))?.n ?? 0;
-    },
+    pending: (keyId, month) => journal.unflushed(keyId, month),
+    usage: (keyId, month, stored) => serial(async () => (await stored()) + journal.unflushed(keyId, month)),
     flush,
     async close() {
+      if (stopping) return;
       clearInterval(timer);
+      // Requests answered from now on cannot be counted: they are refused (500) rather than served unmetered.
+      stopping = true;
       await flush();
+      closed = true;
+      journal.close();
     },
   };
 }
 
 export type KeyRuntime = { cache: KeyCache; meter: UsageMeter; close(): Promise<void> };
 
-export function createKeyRuntime(opts: { database: Database; logger: Logger; redisUrl: string | null }): KeyRuntime {
+/**
+ * `journalDir`: the usage journal directory (DATA_DIR/usage-journal in the server); omitted, an in-memory
+ * journal, which is not crash-safe (for tools and tests that serve no metered traffic).
+ */
+export function createKeyRuntime(opts: { database: Database; logger: Logger; redisUrl: string | null; journalDir?: string; clock?: Clock }): KeyRuntime {
   const cache = createKeyCache({ redisUrl: opts.redisUrl, logger: opts.logger });
-  const meter = createUsageMeter({ database: opts.database, logger: opts.logger });
+  const meter = createUsageMeter({ database: opts.database, logger: opts.logger, clock: opts.clock, journal: openUsageJournal(opts.journalDir ?? ":memory:") });
   return {
     cache,
     meter,

@@ -313,14 +313,14 @@ export async function confirmRecovery(deps: KeyDeps, input: { token: string; bas
   };
 }
 
-/** Counts one metered data request for the key in the current month (written by the usage meter). */
+/** Counts one metered data request for the key in the current month, in the usage journal (throws if it cannot). */
 export function meterRequest(deps: Pick<Deps, "clock" | "keys">, keyId: string): void {
   deps.keys.meter.count(keyId, usageMonth(deps.clock.now()));
 }
 
-/** Metered requests of a key in a month: what is stored plus what this process has not written yet. */
+/** Metered requests of a key in a month: what the main database holds plus what the usage journal still holds. */
 export async function keyUsage(deps: Pick<Deps, "database" | "keys">, keyId: string, month: string): Promise<number> {
-  return (await usageFor(deps.database.db, keyId, month)) + deps.keys.meter.pending(keyId, month);
+  return deps.keys.meter.usage(keyId, month, () => usageFor(deps.database.db, keyId, month));
 }
 
 export async function keyStatus(deps: Pick<Deps, "database" | "clock" | "keys">, auth: AuthenticatedKey): Promise<PingResponse> {

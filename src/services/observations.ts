@@ -9,7 +9,9 @@
 //      outside the requested range or page are found;
 //   4. the date range: native rows dated within [start_date, end_date]; buckets overlapping it;
 //   5. order, then offset/limit; meta.total counts rows (or buckets) in the range.
-// Steps 1-3 are memoised per series version, so a hot series is paged without touching the database or recomputing.
+// Steps 1-3 are memoised per series version, so a hot series is paged without touching the database or recomputing,
+// and the JSON text of a page is kept (src/services/series-cache.ts) under a key naming the series version(s) and the
+// normalised query: a hot page is served without building or serialising rows, and never outlives its version.
 // include_revisions=true reads every stored revision in the range straight from the database (no transform, no
 // resampling: both are 400s).
 import type { Db } from "../../db/client";
@@ -149,7 +151,8 @@ export function targetPremium(t: SeriesTarget): boolean {
 // Whole-series data
 
 type BaseRow = StoredObservation;
-type SeriesData = { rows: BaseRow[]; points: Point[]; memo: Map<string, unknown>; unit: string | null; source: string | null };
+/** `id` names the data and its version(s): `s:<series id>@<version>` or `c:<concept>|<region>|<input versions>`. */
+type SeriesData = { id: string; rows: BaseRow[]; points: Point[]; memo: Map<string, unknown>; unit: string | null; source: string | null };
 
 const conceptMemo = new WeakMap<Db, Map<string, SeriesData>>();
 
@@ -176,7 +179,7 @@ async function inputHeads(ctx: ReadContext, target: DerivedConceptTarget): Promi
 async function seriesData(ctx: ReadContext, target: SeriesTarget): Promise<SeriesData> {
   if (target.kind === "stored") {
     const snap = await ctx.cache.snapshot(await storedHead(ctx, target.indicator, target));
-    return { rows: snap.rows, points: snap.points, memo: snap.memo, unit: target.indicator.unit, source: target.indicator.sourceSlug };
+    return { id: `s:${snap.head.id}@${snap.head.version}`, rows: snap.rows, points: snap.points, memo: snap.memo, unit: target.indicator.unit, source: target.indicator.sourceSlug };
   }
   const heads = await inputHeads(ctx, target);
   const key = `${target.code}|${target.region.code}|${heads.map((h) => `${h.id}@${h.version}`).join(",")}`;
@@ -206,7 +209,7 @@ async function seriesData(ctx: ReadContext, target: SeriesTarget): Promise<Serie
     }
     return { date: p.date, value: p.value, revision, isPreliminary: !!p.preliminary, sourceUpdatedAt };
   });
-  const data: SeriesData = { rows, points, memo: new Map(), unit: target.unit, source: "svc" };
+  const data: SeriesData = { id: `c:${key}`, rows, points, memo: new Map(), unit: target.unit, source: "svc" };
   if (memo.size >= 256) memo.delete(memo.keys().next().value!);
   memo.set(key, data);
   return data;
@@ -215,8 +218,8 @@ async function seriesData(ctx: ReadContext, target: SeriesTarget): Promise<Serie
 // ---------------------------------------------------------------------------------------------------------------
 // Views: the whole series after resampling and transform, rendered as response rows (memoised per version)
 
-type NativeView = { kind: "native"; rows: ObservationRow[]; dates: string[]; unit: string | null; pages: Map<string, string> };
-type BucketView = { kind: "buckets"; rows: ResampledRow[]; starts: string[]; ends: string[]; unit: string | null; resample: ResampleMeta; pages: Map<string, string> };
+type NativeView = { kind: "native"; rows: ObservationRow[]; dates: string[]; unit: string | null };
+type BucketView = { kind: "buckets"; rows: ResampledRow[]; starts: string[]; ends: string[]; unit: string | null; resample: ResampleMeta };
 type View = NativeView | BucketView;
 
 function buildView(data: SeriesData, target: ObservationsTarget, q: ObservationsQuery): View {
@@ -239,7 +242,7 @@ function buildView(data: SeriesData, target: ObservationsTarget, q: Observations
         revision: r.revision,
       }),
     );
-    return { kind: "native", rows, dates: data.rows.map((r) => r.date), unit, pages: new Map() };
+    return { kind: "native", rows, dates: data.rows.map((r) => r.date), unit };
   }
   const res = resample(data.points, target.frequency, q.frequency, q.resample_method);
   let values: (number | null)[] = res.buckets.map((b) => b.value);
@@ -251,7 +254,6 @@ function buildView(data: SeriesData, target: ObservationsTarget, q: Observations
     starts: res.buckets.map((b) => b.period_start),
     ends: res.buckets.map((b) => b.period_end),
     unit,
-    pages: new Map(),
     resample: {
       method: q.resample_method,
       source_frequency: target.frequency,
@@ -263,8 +265,12 @@ function buildView(data: SeriesData, target: ObservationsTarget, q: Observations
   };
 }
 
-function viewOf(data: SeriesData, target: ObservationsTarget, q: ObservationsQuery): View {
-  const key = `view|${target.region.code}|${targetCode(target)}|${q.frequency ?? ""}|${q.frequency ? q.resample_method : ""}|${target.transformSpec ? formatTransform(target.transformSpec) : ""}`;
+/** What a view depends on besides the data: code (rows carry it), region, resampling and transform. */
+function viewKey(target: ObservationsTarget, q: ObservationsQuery): string {
+  return `view|${target.region.code}|${targetCode(target)}|${q.frequency ?? ""}|${q.frequency ? q.resample_method : ""}|${target.transformSpec ? formatTransform(target.transformSpec) : ""}`;
+}
+
+function viewOf(data: SeriesData, target: ObservationsTarget, q: ObservationsQuery, key: string): View {
   const hit = data.memo.get(key) as View | undefined;
   if (hit) return hit;
   let view: View;
@@ -320,46 +326,22 @@ export async function getObservations(ctx: ReadContext, target: ObservationsTarg
 }
 
 /**
- * The page as its JSON text. A page of the latest revisions is a pure function of the series version and the
- * query, so its text is memoised with the view: a hot page is served without building or serialising rows.
+ * The page as its JSON text. A page of the latest revisions is a pure function of the series version(s) and the
+ * normalised query, so its text is kept under a key naming both: a hot page is served without building or serialising
+ * rows, and a write (a new version) can never be answered with an older page.
  */
 export async function getObservationsJson(ctx: ReadContext, target: ObservationsTarget, q: ObservationsQuery): Promise<string> {
-  const code = targetCode(target);
-  const baseMeta = {
-    indicator: code,
-    region: target.region.code,
-    limit: q.limit,
-    offset: q.offset,
-    source: target.kind === "stored" ? target.indicator.sourceSlug : "svc",
-    frequency: target.frequency,
-    ...(target.transformSpec ? { transform: formatTransform(target.transformSpec) } : {}),
-  };
   const concept = target.kind === "stored" ? target.concept : target.disclosure;
+  if (q.include_revisions && target.kind === "stored") return revisionsJson(ctx, target, q, concept);
 
-  if (q.include_revisions && target.kind === "stored") {
-    const head = await storedHead(ctx, target.indicator, target);
-    const { rows, total } = await readRevisions(ctx.db, head.id, { start: q.start_date, end: q.end_date, order: q.order, limit: q.limit, offset: q.offset });
-    const data = rows.map(
-      (r): ObservationRow => ({
-        date: r.date,
-        value: r.value,
-        indicator: code,
-        region: target.region.code,
-        unit: target.indicator.unit,
-        source: target.indicator.sourceSlug,
-        source_updated_at: r.sourceUpdatedAt ? r.sourceUpdatedAt.toISOString() : null,
-        is_preliminary: r.isPreliminary,
-        revision: r.revision,
-      }),
-    );
-    const page: ObservationsPage = { data, meta: { ...baseMeta, unit: target.indicator.unit, total, ...(concept ? { concept } : {}) } };
-    return JSON.stringify(page);
-  }
-
-  const view = viewOf(await seriesData(ctx, target), target, q);
-  const pageKey = `${q.start_date ?? ""}|${q.end_date ?? ""}|${q.order}|${q.limit}|${q.offset}`;
-  const hit = view.pages.get(pageKey);
+  const data = await seriesData(ctx, target);
+  const vk = viewKey(target, q);
+  // meta.concept depends on how the series was asked for (a concept or its code), not on the data: part of the key.
+  const pageKey = `${data.id}|${vk}|${q.start_date ?? ""}|${q.end_date ?? ""}|${q.order}|${q.limit}|${q.offset}|${concept ? concept.code : ""}`;
+  const hit = ctx.cache.page(pageKey);
   if (hit !== undefined) return hit;
+
+  const view = viewOf(data, target, q, vk);
   let lo: number;
   let hi: number;
   if (view.kind === "native") {
@@ -375,16 +357,49 @@ export async function getObservationsJson(ctx: ReadContext, target: Observations
   const text = JSON.stringify({
     data: rows,
     meta: {
-      ...baseMeta,
+      ...baseMeta(target, q),
       unit: view.unit,
       total: hi - lo,
       ...(view.kind === "buckets" ? { resample: view.resample } : {}),
       ...(concept ? { concept } : {}),
     },
   } satisfies ObservationsPage);
-  // Bounded: distinct pages of one view beyond this are rendered each time.
-  if (view.pages.size < 64) view.pages.set(pageKey, text);
+  ctx.cache.rememberPage(pageKey, text);
   return text;
+}
+
+function baseMeta(target: ObservationsTarget, q: ObservationsQuery) {
+  return {
+    indicator: targetCode(target),
+    region: target.region.code,
+    limit: q.limit,
+    offset: q.offset,
+    source: target.kind === "stored" ? target.indicator.sourceSlug : "svc",
+    frequency: target.frequency,
+    ...(target.transformSpec ? { transform: formatTransform(target.transformSpec) } : {}),
+  };
+}
+
+/** include_revisions=true: every stored revision in the range, read from the database (not cached). */
+async function revisionsJson(ctx: ReadContext, target: ObservationsTarget & { kind: "stored" }, q: ObservationsQuery, concept: ConceptDisclosure | null): Promise<string> {
+  const code = targetCode(target);
+  const head = await storedHead(ctx, target.indicator, target);
+  const { rows, total } = await readRevisions(ctx.db, head.id, { start: q.start_date, end: q.end_date, order: q.order, limit: q.limit, offset: q.offset });
+  const data = rows.map(
+    (r): ObservationRow => ({
+      date: r.date,
+      value: r.value,
+      indicator: code,
+      region: target.region.code,
+      unit: target.indicator.unit,
+      source: target.indicator.sourceSlug,
+      source_updated_at: r.sourceUpdatedAt ? r.sourceUpdatedAt.toISOString() : null,
+      is_preliminary: r.isPreliminary,
+      revision: r.revision,
+    }),
+  );
+  const page: ObservationsPage = { data, meta: { ...baseMeta(target, q), unit: target.indicator.unit, total, ...(concept ? { concept } : {}) } };
+  return JSON.stringify(page);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -418,6 +433,24 @@ function lastValued(rows: StoredObservation[]): StoredObservation | null {
 
 function unitOf(t: SeriesTarget): string | null {
   return t.kind === "stored" ? t.indicator.unit : t.unit;
+}
+
+// The LatestObservation of a stored series is a function of its version alone (code, region, frequency and unit are
+// the series'): rendered once per version and shared, frozen, by every request that reads it.
+const renderedLatestMemo = new WeakMap<SeriesCache, Map<string, LatestObservation | null>>();
+const MAX_RENDERED_LATEST = 20_000;
+
+function renderedLatest(ctx: ReadContext, head: SeriesHead): LatestObservation | null | undefined {
+  return renderedLatestMemo.get(ctx.cache)?.get(`${head.id}@${head.version}`);
+}
+
+function rememberRendered(ctx: ReadContext, head: SeriesHead, obs: LatestObservation | null): LatestObservation | null {
+  let memo = renderedLatestMemo.get(ctx.cache);
+  if (!memo) renderedLatestMemo.set(ctx.cache, (memo = new Map()));
+  if (memo.size >= MAX_RENDERED_LATEST) memo.delete(memo.keys().next().value!);
+  const frozen = obs ? Object.freeze(obs) : null;
+  memo.set(`${head.id}@${head.version}`, frozen);
+  return frozen;
 }
 
 /** The newest observation with a value, or null when the held series has none. */
@@ -500,9 +533,14 @@ export async function getLatestBatch(
       });
       continue;
     }
+    const rendered = renderedLatest(ctx, head);
+    if (rendered !== undefined) {
+      results.set(live[k].code, rendered);
+      continue;
+    }
     const snap = ctx.cache.peek(head);
     const known = snap ? lastValued(snap.rows) : ctx.cache.latestOf(head);
-    if (known !== undefined) results.set(live[k].code, known ? toLatest(live[k].target, known, live[k].target.indicator.unit) : null);
+    if (known !== undefined) results.set(live[k].code, rememberRendered(ctx, head, known ? toLatest(live[k].target, known, live[k].target.indicator.unit) : null));
     else toQuery.push(k);
   }
   if (toQuery.length > 0) {
@@ -510,7 +548,7 @@ export async function getLatestBatch(
     for (const k of toQuery) {
       const r = latest.get(heads[k]!.id) ?? null;
       ctx.cache.rememberLatest(heads[k]!, r);
-      results.set(live[k].code, r ? toLatest(live[k].target, r, live[k].target.indicator.unit) : null);
+      results.set(live[k].code, rememberRendered(ctx, heads[k]!, r ? toLatest(live[k].target, r, live[k].target.indicator.unit) : null));
     }
   }
   for (const t of targets) {

@@ -1,31 +1,39 @@
 // Region use cases: list and fetch regions, and resolve what a caller typed to one region row.
 // Resolution and listing run on an in-memory index built once per database from the regions table
-// (about 3,500 rows, a few ms) and reused by every service that takes a `region` parameter: a county
-// list served from memory takes a few ms, from PGlite about 50.
+// (about 3,500 rows, a few ms) and reused by every service that takes a `region` parameter. It is rebuilt when the
+// catalog generation moves (src/services/catalog-index.ts: a region write in this process, or, on PostgreSQL,
+// another process's within the revalidation bound). Region lists are rendered to JSON once per index and query:
+// the county list is 444 KB, whose serialisation dominated its cost.
 import type { Db } from "../../db/client";
 import { listRegions as listRegionRows, type RegionRow } from "../../db/repos/regions";
 import { fail } from "../http/errors";
+import type { RenderedJson } from "../http/respond";
 import { buildRegionIndex, lookupRegion, type LookupOptions, type RegionIndex, type RegionLookup } from "../domain/regions";
 import type { RegionType } from "../domain/region-list";
 import type { Region } from "../schemas/regions";
+import { catalogIndexFor, RenderedCache } from "./catalog-index";
 
 export type { RegionRow };
 
-const indexes = new WeakMap<Db, Promise<RegionIndex<RegionRow>>>();
+const indexes = new WeakMap<Db, { generation: number; index: Promise<RegionIndex<RegionRow>> }>();
 
-/** The lookup index for this database, loaded on first use. */
-export function regionIndex(db: Db): Promise<RegionIndex<RegionRow>> {
-  let index = indexes.get(db);
-  if (!index) {
-    index = listRegionRows(db).then((rows) => {
-      // An unseeded database is not cached, so a seed that runs later is seen.
-      if (rows.length === 0) indexes.delete(db);
-      return buildRegionIndex(rows);
-    });
-    // A failed load is not cached either: the next request retries.
-    index.catch(() => indexes.delete(db));
-    indexes.set(db, index);
-  }
+/** The lookup index for this database, loaded on first use and again after the catalog changed. */
+export async function regionIndex(db: Db): Promise<RegionIndex<RegionRow>> {
+  const catalog = catalogIndexFor(db);
+  await catalog.fresh();
+  const generation = catalog.generation;
+  const cached = indexes.get(db);
+  if (cached && cached.generation === generation) return cached.index;
+  const index = listRegionRows(db).then((rows) => {
+    // An unseeded database is not cached, so a seed that runs later is seen.
+    if (rows.length === 0 && indexes.get(db)?.index === index) indexes.delete(db);
+    return buildRegionIndex(rows);
+  });
+  // A failed load is not cached either: the next request retries.
+  index.catch(() => {
+    if (indexes.get(db)?.index === index) indexes.delete(db);
+  });
+  indexes.set(db, { generation, index });
   return index;
 }
 
@@ -112,12 +120,29 @@ async function resolveParent(db: Db, input: string): Promise<RegionRow> {
 /** Regions by type and/or parent (any input resolveRegion accepts), ordered by code. */
 export async function listRegions(db: Db, query: { type?: RegionType; parent?: string }): Promise<Region[]> {
   const parentCode = query.parent !== undefined ? (await resolveParent(db, query.parent)).code : undefined;
+  return regionsOf(await regionIndex(db), query.type, parentCode);
+}
+
+function regionsOf(index: RegionIndex<RegionRow>, type: RegionType | undefined, parentCode: string | undefined): Region[] {
   const out: Region[] = [];
   // byCode holds the rows in the order the repo loaded them: by code, byte order.
-  for (const r of (await regionIndex(db)).byCode.values()) {
-    if ((query.type === undefined || r.type === query.type) && (parentCode === undefined || r.parentCode === parentCode)) out.push(toRegion(r));
+  for (const r of index.byCode.values()) {
+    if ((type === undefined || r.type === type) && (parentCode === undefined || r.parentCode === parentCode)) out.push(toRegion(r));
   }
   return out;
+}
+
+// Every (type, parent) list of one index together is a few MB at most (each region is in one list per type filter).
+const REGION_BODY_BUDGET = 16_000_000;
+const regionBodies = new WeakMap<RegionIndex<RegionRow>, RenderedCache>();
+
+/** GET /v1/regions as rendered JSON `{ data }`, kept per index and resolved query (`parent=CA` and `parent=06` share). */
+export async function renderRegionList(db: Db, query: { type?: RegionType; parent?: string }): Promise<RenderedJson> {
+  const parentCode = query.parent !== undefined ? (await resolveParent(db, query.parent)).code : undefined;
+  const index = await regionIndex(db);
+  let bodies = regionBodies.get(index);
+  if (!bodies) regionBodies.set(index, (bodies = new RenderedCache(REGION_BODY_BUDGET)));
+  return bodies.get(`${query.type ?? ""}|${parentCode ?? ""}`, () => ({ data: regionsOf(index, query.type, parentCode) }));
 }
 
 export async function getRegion(db: Db, input: string): Promise<Region> {

@@ -4,13 +4,19 @@
 //
 // Freshness: a series head (id, version) is trusted for `revalidateMs` after it was read; after that the next read
 // re-reads the head (one indexed row) and reloads the observations only when the version moved. So a write from
-// another process (svc import) is visible within revalidateMs; 0 checks on every read (the test default). Writers
-// in this process call invalidate() to be seen at once. Memory is bounded by a row budget, least recently used
-// series first out.
+// another process (svc import) is visible within revalidateMs; 0 checks on every read (the test default). A write
+// in this process (db/repos/observations.ts, the one write path) drops the written series' head at once, and a head
+// read that such a write overtook is not kept. Memory is bounded by a row budget, least recently used series first
+// out.
+//
+// Rendered pages: the JSON text of a response page, keyed by the series version(s) it was computed from and the
+// normalised query, in one LRU bounded by total characters. A key names its version, so a page can never outlive the
+// data it shows: a new version simply misses, and the old version's pages age out.
 import type { Db } from "../../db/client";
 import {
   findSeriesHead, findSeriesHeads, readLatestObservations, type SeriesHead, type StoredObservation,
 } from "../../db/repos/observation-reads";
+import { onSeriesWritten } from "../../db/repos/observations";
 import type { Point } from "../domain/series";
 
 export type SeriesSnapshot = {
@@ -21,7 +27,7 @@ export type SeriesSnapshot = {
   memo: Map<string, unknown>;
 };
 
-export type SeriesCacheOptions = { revalidateMs: number; maxRows?: number; now?: () => number };
+export type SeriesCacheOptions = { revalidateMs: number; maxRows?: number; maxPageChars?: number; now?: () => number };
 
 type HeadEntry = { head: SeriesHead | null; checkedAt: number };
 
@@ -36,13 +42,22 @@ export class SeriesCache {
   private rowCount = 0;
   private readonly maxRows: number;
   private readonly now: () => number;
+  // Bumped by every invalidation: a head read that started before one is answered but not remembered.
+  private generation = 0;
+  private readonly pages = new Map<string, string>();
+  private pageChars = 0;
+  private readonly maxPageChars: number;
 
   constructor(
     private readonly db: Db,
     private readonly opts: SeriesCacheOptions,
   ) {
     this.maxRows = opts.maxRows ?? 2_000_000;
+    this.maxPageChars = opts.maxPageChars ?? 32_000_000;
     this.now = opts.now ?? (() => performance.now());
+    onSeriesWritten(db, (changed) => {
+      for (const c of changed) this.invalidate(c);
+    });
   }
 
   private fresh(e: HeadEntry | undefined): e is HeadEntry {
@@ -54,24 +69,35 @@ export class SeriesCache {
     const k = key(indicatorId, regionCode);
     const e = this.heads.get(k);
     if (this.fresh(e)) return e.head;
+    const generation = this.generation;
     const head = await findSeriesHead(this.db, indicatorId, regionCode);
-    this.heads.set(k, { head, checkedAt: this.now() });
+    if (generation === this.generation) this.heads.set(k, { head, checkedAt: this.now() });
     return head;
   }
 
   /** Heads of many series; the stale ones are read in one statement. */
   async headsOf(keys: { indicatorId: string; regionCode: string }[]): Promise<(SeriesHead | null)[]> {
     const stale = keys.filter((k) => !this.fresh(this.heads.get(key(k.indicatorId, k.regionCode))));
-    if (stale.length > 0) {
-      const found = await findSeriesHeads(this.db, stale);
-      const byKey = new Map(found.map((h) => [key(h.indicatorId, h.regionCode), h]));
+    if (stale.length === 0) return keys.map((k) => this.heads.get(key(k.indicatorId, k.regionCode))?.head ?? null);
+    const generation = this.generation;
+    const found = await findSeriesHeads(this.db, stale);
+    const byKey = new Map(found.map((h) => [key(h.indicatorId, h.regionCode), h]));
+    if (generation === this.generation) {
       const at = this.now();
       for (const k of stale) {
         const kk = key(k.indicatorId, k.regionCode);
         this.heads.set(kk, { head: byKey.get(kk) ?? null, checkedAt: at });
       }
     }
-    return keys.map((k) => this.heads.get(key(k.indicatorId, k.regionCode))?.head ?? null);
+    return keys.map((k) => {
+      const kk = key(k.indicatorId, k.regionCode);
+      return byKey.has(kk) ? byKey.get(kk)! : (this.heads.get(kk)?.head ?? null);
+    });
+  }
+
+  /** Whether a head of (indicator, region) is remembered and still trusted (for tests of the freshness rules). */
+  trusts(indicatorId: string, regionCode: string): boolean {
+    return this.fresh(this.heads.get(key(indicatorId, regionCode)));
   }
 
   /** The cached snapshot for this exact head (id and version), if loaded. */
@@ -133,8 +159,36 @@ export class SeriesCache {
     this.latest.set(head.id, { version: head.version, row });
   }
 
+  /** The rendered page stored under `key` (which must name the series version it shows), or undefined. */
+  page(key: string): string | undefined {
+    const text = this.pages.get(key);
+    if (text !== undefined) {
+      // Refresh its LRU position.
+      this.pages.delete(key);
+      this.pages.set(key, text);
+    }
+    return text;
+  }
+
+  rememberPage(key: string, text: string): void {
+    if (text.length > this.maxPageChars / 8) return;
+    const old = this.pages.get(key);
+    if (old !== undefined) {
+      this.pages.delete(key);
+      this.pageChars -= old.length;
+    }
+    this.pages.set(key, text);
+    this.pageChars += text.length;
+    for (const [k, t] of this.pages) {
+      if (this.pageChars <= this.maxPageChars) break;
+      this.pages.delete(k);
+      this.pageChars -= t.length;
+    }
+  }
+
   /** Forget what is known about a series (after writing it in this process), or everything. */
   invalidate(target?: { indicatorId: string; regionCode: string }): void {
+    this.generation++;
     if (!target) {
       this.heads.clear();
       return;

@@ -11,6 +11,7 @@ import { mailCommand } from "../../src/commands/mail";
 import { CliError } from "../../src/commands/cli-error";
 import { authenticateKey } from "../../src/services/keys";
 import { openDatabase } from "../../db/client";
+import { sql } from "drizzle-orm";
 import { systemClock } from "../../src/deps";
 import { createKeyRuntime } from "../../src/services/key-runtime";
 import { createLogger } from "../../src/logger";
@@ -93,6 +94,28 @@ describe("svc keys / subscriptions / mail", () => {
     expect(mail.out).toContain("Subject: Your subscription has ended");
     expect(mail.out.indexOf("Payment failed")).toBeLessThan(mail.out.indexOf("has ended"));
     expect(mail.out).toContain("[stored]");
+  }, 60_000);
+
+  test("subscriptions invoice --month: the month's overage once per subscription, by email for operator subscriptions", async () => {
+    const created = await run(subscriptionsCommand, ["create", "--plan", "developer", "--email", "overage@example.com"]);
+    const id = /subscription ([0-9a-f-]{36})/.exec(created.err)![1]!;
+    // A subscription that ran through October 2026 with 100,500 requests (500 over at 0.50 per 1,000 = USD 0.25).
+    const database = await openDatabase({ dataDir: dir });
+    await database.db.execute(sql`update subscriptions set started_at = '2026-09-10T00:00:00Z' where id = ${id}`);
+    await database.db.execute(sql`insert into key_usage (key_id, month, requests) select key_id, '2026-10', 100500 from subscriptions where id = ${id}`);
+    await database.close();
+
+    const done = await run(subscriptionsCommand, ["invoice", "--month", "2026-10"]);
+    expect(done.out).toContain(`subscription_id=${id}  month=2026-10  requests=100500  overage_requests=500  amount_usd=0.25  status=invoiced`);
+    expect((await run(subscriptionsCommand, ["invoice", "--month", "2026-10"])).out).toContain("2026-10: nothing to invoice");
+    const mail = await run(mailCommand, ["list", "--to", "overage@example.com"]);
+    expect(mail.out.match(/Subject: Overage invoice for 2026-10: USD 0.25/g)?.length).toBe(1);
+
+    const thisMonth = new Date().toISOString().slice(0, 7);
+    await expect(run(subscriptionsCommand, ["invoice", "--month", thisMonth])).rejects.toThrow(`${thisMonth} is not over yet`);
+    for (const bad of [[], ["--month", "2026-13"], ["--month", "October"]]) {
+      await expect(run(subscriptionsCommand, ["invoice", ...bad])).rejects.toThrow("--month YYYY-MM");
+    }
   }, 60_000);
 
   test("keys list and revoke", async () => {

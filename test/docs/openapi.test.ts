@@ -7,7 +7,7 @@ import type { App } from "../../src/http/app-env";
 import { errorResponses } from "../../src/http/errors";
 import { priceList } from "../../src/pricing";
 import { PLANS, checkoutPlanUrls, checkoutUrl, publicPlans } from "../../src/plans";
-import { annotatePrices, buildOpenApiDocument, declaredSurfaces, listOperations, operationPrices } from "../../src/docs/openapi";
+import { annotatePrices, buildOpenApiDocument, declaredSurfaces, describePaymentHeaders, listOperations, operationPrices } from "../../src/docs/openapi";
 import { constraints, renderLlmsFullTxt, renderLlmsTxt, typeLabel } from "../../src/docs/llms";
 import { publicBaseUrl } from "../../src/docs/base-url";
 
@@ -111,6 +111,49 @@ describe("buildOpenApiDocument", () => {
     expect(ops.get_thing_observations.description).toBe(
       "**Price:** 0.01 USD per request (0.05 for derived series), or covered by an API key's plan.",
     );
+  });
+
+  test("paid operations document the payment headers: PAYMENT-REQUIRED and WWW-Authenticate on the 402, PAYMENT-RESPONSE on success", () => {
+    const ops = Object.fromEntries(listOperations(doc).map((e) => [e.operation.operationId, e.operation]));
+    for (const id of ["get_thing_observations", "ask", "get_panel"]) {
+      expect(ops[id].responses["402"].headers).toEqual({
+        "PAYMENT-REQUIRED": { $ref: "#/components/headers/PaymentRequired" },
+        "WWW-Authenticate": { $ref: "#/components/headers/L402Challenge" },
+      });
+      expect(ops[id].responses["200"].headers).toEqual({
+        "PAYMENT-RESPONSE": { $ref: "#/components/headers/PaymentResponse" },
+        "X-PAYMENT-RESPONSE": { $ref: "#/components/headers/XPaymentResponse" },
+      });
+      expect(ops[id].responses["400"].headers).toBeUndefined();
+    }
+    expect(ops.list_things.responses["200"].headers).toBeUndefined();
+    const { headers, schemas } = doc.components;
+    expect(Object.keys(headers)).toEqual(["PaymentRequired", "L402Challenge", "PaymentResponse", "XPaymentResponse"]);
+    expect(headers.PaymentRequired.schema).toEqual({
+      type: "string",
+      contentEncoding: "base64",
+      contentMediaType: "application/json",
+      contentSchema: { $ref: "#/components/schemas/X402PaymentRequired" },
+    });
+    expect(headers.PaymentResponse.schema.contentSchema).toEqual({ $ref: "#/components/schemas/X402SettleResponse" });
+    const l402 = new RegExp(headers.L402Challenge.schema.pattern);
+    expect(l402.test('L402 macaroon="AgEDc3Zj+/A=", invoice="lnbcrt100n1abc"')).toBe(true);
+    expect(l402.test('L402 version="0", token="AgEDc3Zj", invoice="lnbcrt100n1abc"')).toBe(false);
+    expect(schemas.X402PaymentRequired.required).toEqual(["x402Version", "resource", "accepts"]);
+    expect(schemas.X402PaymentRequired.properties.accepts.items).toEqual({ $ref: "#/components/schemas/X402PaymentRequirements" });
+    expect(schemas.X402PaymentRequirements.required).toEqual(["scheme", "network", "amount", "asset", "payTo", "maxTimeoutSeconds", "extra"]);
+    expect(schemas.X402SettleResponse.required).toEqual(["success", "transaction", "network"]);
+  });
+
+  test("a paid operation that declared no 402 gets one with the payment headers", () => {
+    const fresh = buildOpenApiDocument(tinyApp(), BASE) as any;
+    describePaymentHeaders(fresh, ["list_things"]);
+    const op = listOperations(fresh).find((e) => e.operation.operationId === "list_things")!.operation;
+    expect(op.responses["402"]).toEqual({
+      description: "Payment required (x402 and L402 challenges)",
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+      headers: { "PAYMENT-REQUIRED": { $ref: "#/components/headers/PaymentRequired" }, "WWW-Authenticate": { $ref: "#/components/headers/L402Challenge" } },
+    });
   });
 
   test("every price in the table can annotate an operation", () => {

@@ -2,8 +2,17 @@ import { describe, expect, test } from "bun:test";
 import {
   DAY_MS,
   GRACE_PERIOD_MS,
+  INVOICE_SETTLE_MS,
   clientAddress,
+  dunningEndsAt,
+  dunningOver,
   entitlementVerdict,
+  isMonth,
+  monthEnd,
+  monthInvoiceable,
+  monthStart,
+  monthToInvoice,
+  previousMonth,
   overage,
   rateDecision,
   rateLimitHeaders,
@@ -121,5 +130,41 @@ describe("clientAddress", () => {
   });
   test("no socket address and no proxy: unknown", () => {
     expect(clientAddress(null, "198.51.100.7", ["10.0.0.1"])).toBe(null);
+  });
+});
+
+describe("dunning", () => {
+  const s = { status: "active" as const, paymentFailedAt: t0 };
+  test("due when grace (7 days) plus the dunning period has passed since the failed payment", () => {
+    expect(dunningEndsAt(t0, 14 * DAY_MS).toISOString()).toBe("2026-12-13T12:00:00.000Z");
+    expect(dunningOver(s, at(21 * DAY_MS - 1), 14 * DAY_MS)).toBe(false);
+    expect(dunningOver(s, at(21 * DAY_MS), 14 * DAY_MS)).toBe(true);
+    expect(dunningOver(s, at(GRACE_PERIOD_MS), 0)).toBe(true);
+  });
+  test("never for a paid-up or an ended subscription", () => {
+    expect(dunningOver({ status: "active", paymentFailedAt: null }, at(365 * DAY_MS), 0)).toBe(false);
+    expect(dunningOver({ status: "ended", paymentFailedAt: t0 }, at(365 * DAY_MS), 0)).toBe(false);
+  });
+});
+
+describe("months", () => {
+  test("bounds in UTC, across year ends and leap February", () => {
+    expect(monthStart("2026-11").toISOString()).toBe("2026-11-01T00:00:00.000Z");
+    expect(monthEnd("2026-12").toISOString()).toBe("2027-01-01T00:00:00.000Z");
+    expect(monthEnd("2028-02").getTime() - monthStart("2028-02").getTime()).toBe(29 * DAY_MS);
+    expect(previousMonth("2027-01")).toBe("2026-12");
+    expect(previousMonth("2026-11")).toBe("2026-10");
+    for (const good of ["2026-01", "2026-12"]) expect(isMonth(good)).toBe(true);
+    for (const bad of ["2026-00", "2026-13", "2026-1", "26-11", "2026-11-01"]) expect(isMonth(bad)).toBe(false);
+    expect(() => monthStart("2026-13")).toThrow(RangeError);
+  });
+  test("a month is invoiceable from its end plus the settling delay (5 minutes)", () => {
+    const end = Date.parse("2026-12-01T00:00:00Z");
+    expect(INVOICE_SETTLE_MS).toBe(5 * 60_000);
+    expect(monthInvoiceable("2026-11", new Date(end + INVOICE_SETTLE_MS - 1))).toBe(false);
+    expect(monthInvoiceable("2026-11", new Date(end + INVOICE_SETTLE_MS))).toBe(true);
+    expect(monthToInvoice(new Date(end + INVOICE_SETTLE_MS - 1))).toBe("2026-10");
+    expect(monthToInvoice(new Date(end + INVOICE_SETTLE_MS))).toBe("2026-11");
+    expect(monthToInvoice(new Date("2027-01-01T00:05:00Z"))).toBe("2026-12");
   });
 });

@@ -8,6 +8,10 @@ import { paid } from "../../src/http/paid";
 import { keyUsage } from "../../src/services/keys";
 import { usageFor } from "../../db/repos/keys";
 import { createUsageMeter } from "../../src/services/key-runtime";
+import { openUsageJournal } from "../../src/services/usage-journal";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createLogger } from "../../src/logger";
 import type { Surface } from "../../src/pricing";
 
@@ -141,7 +145,7 @@ describe("metering", () => {
     expect(await keyUsage(t.deps, row.id, "2026-12")).toBe(2);
   });
 
-  test("counts are written once a second as one additive upsert; a new app over the same database reads them", async () => {
+  test("counts wait in the usage journal and are written once a second as one batch; a new app over the same database reads them", async () => {
     const { headers, row } = await testKey(t);
     for (let i = 0; i < 3; i++) await get("?indicator=UNRATE", headers);
     expect(await usageFor(t.database.db, row.id, month())).toBe(0);
@@ -157,13 +161,25 @@ describe("metering", () => {
 });
 
 describe("usage meter", () => {
+  const dirs: string[] = [];
+  const journalDir = () => {
+    const d = mkdtempSync(join(tmpdir(), "svc-meter-"));
+    dirs.push(d);
+    return d;
+  };
+  afterAll(() => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
   test("close writes what is pending: a restart loses nothing; concurrent counts and flushes neither lose nor double-count", async () => {
     const { row } = await testKey(t);
-    const meter = createUsageMeter({ database: t.database, logger: createLogger("silent"), flushMs: 60_000 });
+    const meter = createUsageMeter({ database: t.database, logger: createLogger("silent"), journal: openUsageJournal(journalDir()), flushMs: 60_000 });
     const flushes: Promise<void>[] = [];
     for (let i = 0; i < 1000; i++) {
       meter.count(row.id, "2027-01");
       if (i % 97 === 0) flushes.push(meter.flush());
+      // Counts keep coming while flushes are in flight.
+      if (i % 250 === 0) await Bun.sleep(0);
     }
     await Promise.all(flushes);
     meter.count(row.id, "2027-01");
@@ -171,14 +187,15 @@ describe("usage meter", () => {
     expect(await usageFor(t.database.db, row.id, "2027-01")).toBe(1001);
   });
 
-  test("a failed write keeps its counts for the next flush", async () => {
+  test("a failed write keeps its counts in the journal for the next flush", async () => {
     const { row } = await testKey(t);
     let fail = true;
-    const database = { ...t.database, db: new Proxy(t.database.db, { get: (target, p) => (p === "insert" && fail ? () => { throw new Error("database down"); } : (target as any)[p]) }) };
-    const meter = createUsageMeter({ database, logger: createLogger("silent"), flushMs: 60_000 });
+    const database = { ...t.database, db: new Proxy(t.database.db, { get: (target, p) => (p === "transaction" && fail ? () => Promise.reject(new Error("database down")) : (target as any)[p]) }) };
+    const meter = createUsageMeter({ database, logger: createLogger("silent"), journal: openUsageJournal(journalDir()), flushMs: 60_000 });
     for (let i = 0; i < 5; i++) meter.count(row.id, "2027-02");
     await meter.flush();
     expect(meter.pending(row.id, "2027-02")).toBe(5);
+    expect(await usageFor(t.database.db, row.id, "2027-02")).toBe(0);
     fail = false;
     await meter.close();
     expect(await usageFor(t.database.db, row.id, "2027-02")).toBe(5);

@@ -1,17 +1,35 @@
 // The 402 challenge of a paid route: both rails (x402 v2 PaymentRequired in PAYMENT-REQUIRED and in the body beside
 // the error envelope; WWW-Authenticate: L402), deterministic requirements, the bazaar extension taken from the
-// route's own OpenAPI schemas, no-store, CORS that lets browsers read the payment headers.
+// route's own OpenAPI schemas, no-store, CORS that lets browsers read the payment headers. Offline (the
+// development default points at the public Base Sepolia RPC), a challenge never waits on the network: the token's
+// EIP-712 domain comes from the built-in table at once and the chain is asked once, in the background.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { DevLightning, L402Rail, Payments, X402Rail, feedRate, memoryInvoiceStore, MemoryProofStore } from "payments";
+import Ajv2020 from "ajv/dist/2020";
+import { encodeAbiParameters } from "viem";
+import { loadConfig } from "../../src/config";
+import type { Logger } from "../../src/logger";
+import type { AccessGate } from "../../src/http/paid";
 import { paymentRail } from "../../src/http/payments";
+import { buildPayments } from "../../src/payments";
 import { ManualClock, seededRandom } from "../support/clock";
 import { makeTestApp } from "../support/app";
+import { registerCleanup } from "../support/cleanup";
 import { APERTURE_CHALLENGE, TEST_BASE_URL, TEST_NODE_KEY, TEST_ROOT_SECRET, addTestPaidRoute, makePaymentsApp, paymentRequiredOf } from "../support/payments";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
 
 const PAY_TO = "0x4374713F62239c69e6912a4D7235B2a365397004";
+
+/** What a facilitator does before cataloguing (@x402/extensions bazaar validateDiscoveryExtension): `info` against `schema`. */
+function validBazaar(ext: { info: unknown; schema: any }): string[] {
+  const validate = new Ajv2020({ strict: false, allErrors: true }).compile(ext.schema);
+  return validate(ext.info) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || "(root)"}: ${e.message}`);
+}
 const BASE_SEPOLIA_USDC = "0x036CbD53842c5426634e7929541eC2318f3dCF7e";
 
 let t: Awaited<ReturnType<typeof makePaymentsApp>>;
@@ -34,20 +52,32 @@ describe("402 challenge", () => {
     expect(pr.accepts).toEqual([
       { scheme: "exact", network: "eip155:84532", amount: "10000", asset: BASE_SEPOLIA_USDC, payTo: PAY_TO, maxTimeoutSeconds: 300, extra: { name: "USDC", version: "2" } },
     ]);
+    // The header's bazaar extension is the compact form: parameter names, types and the required list only.
     const bazaar = pr.extensions.bazaar;
-    expect(bazaar.info).toEqual({ input: { type: "http", method: "GET", queryParams: { indicator: "GDP" } }, output: { type: "json", format: "application/json" } });
-    const input = bazaar.schema.properties.input;
-    expect(input.properties.method).toEqual({ type: "string", enum: ["GET"] });
-    expect(input.properties.queryParams.properties.indicator).toEqual({ type: "string", minLength: 1, description: "Indicator code; MISSING answers a free 404" });
-    expect(input.properties.queryParams.properties.status).toMatchObject({ type: "integer", minimum: 200, maximum: 599 });
-    expect(input.required).toEqual(["type", "method"]);
-    expect(bazaar.schema.properties.output.properties.example.properties.data.properties.served).toEqual({ type: "integer" });
-    // Small enough for facilitators and proxies (research x402.md §6: keep it under ~8 KB).
-    expect(res.headers.get("payment-required")!.length).toBeLessThan(8192);
+    expect(bazaar.info).toEqual({ input: { type: "http", method: "GET" }, output: { type: "json", format: "application/json" } });
+    expect(bazaar.schema).toEqual({
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "object",
+      properties: {
+        input: {
+          type: "object",
+          properties: {
+            type: { type: "string", const: "http" },
+            method: { type: "string", enum: ["GET"] },
+            queryParams: { type: "object", properties: { indicator: { type: "string" }, status: { type: "integer" } } },
+          },
+          required: ["type", "method"],
+          additionalProperties: false,
+        },
+        output: { type: "object", properties: { type: { type: "string" }, format: { type: "string" } }, required: ["type"] },
+      },
+      required: ["input"],
+    });
+    expect(validBazaar(bazaar)).toEqual([]);
   });
 
-  test("the body holds the error envelope and the same PaymentRequired for clients that read bodies", async () => {
-    const res = await t.request("/test/paid?indicator=GDP");
+  test("the body holds the error envelope and the same PaymentRequired, with the route described in full", async () => {
+    const res = await t.request("/test/paid?indicator=GDP&status=200");
     const body = (await res.json()) as any;
     const pr = paymentRequiredOf(res) as any;
     expect(body.error.code).toBe("PAYMENT_REQUIRED");
@@ -56,8 +86,25 @@ describe("402 challenge", () => {
     expect(body.error.details.rails).toEqual(["x402", "l402"]);
     expect(body.x402Version).toBe(2);
     expect(body.resource).toEqual(pr.resource);
+    // Clients match requirements by deep equality: the body's and the header's are the same.
     expect(body.accepts).toEqual(pr.accepts);
-    expect(body.extensions).toEqual(pr.extensions);
+    // The body's bazaar extension: the request's own query as the example, typed as each parameter is (status is an
+    // integer), the parameters' descriptions and bounds, and the response's schema.
+    const bazaar = body.extensions.bazaar;
+    expect(bazaar.info).toEqual({ input: { type: "http", method: "GET", queryParams: { indicator: "GDP", status: 200 } }, output: { type: "json", format: "application/json" } });
+    const input = bazaar.schema.properties.input;
+    expect(input.properties.method).toEqual({ type: "string", enum: ["GET"] });
+    expect(input.properties.queryParams.properties.indicator).toEqual({ type: "string", minLength: 1, description: "Indicator code; MISSING answers a free 404" });
+    expect(input.properties.queryParams.properties.status).toMatchObject({ type: "integer", minimum: 200, maximum: 599 });
+    expect(input.required).toEqual(["type", "method"]);
+    expect(bazaar.schema.properties.output.properties.example.properties.data.properties.served).toEqual({ type: "integer" });
+    expect(validBazaar(bazaar)).toEqual([]);
+    // Both forms say the same of the input where they overlap: the header's schema is the body's, minus detail.
+    const full = input.properties.queryParams;
+    const compact = pr.extensions.bazaar.schema.properties.input.properties.queryParams;
+    expect(Object.keys(compact.properties)).toEqual(Object.keys(full.properties));
+    for (const [name, p] of Object.entries<any>(compact.properties)) expect(full.properties[name]).toMatchObject(p);
+    expect(compact.required).toEqual(full.required);
   });
 
   test("both rails, no-store, and payment headers exposed to browsers", async () => {
@@ -97,6 +144,15 @@ describe("402 challenge", () => {
   });
 });
 
+// One more app, for the rails built per test below: its payment gate is whichever rail the test installs.
+let gate: AccessGate | null = null;
+let bench: Awaited<ReturnType<typeof makeTestApp>>;
+beforeAll(async () => {
+  bench = await makeTestApp({ payments: { authorize: (c, quote, resolved) => gate!.authorize(c, quote, resolved) } });
+  addTestPaidRoute(bench.app, bench.deps);
+}, 120_000);
+afterAll(() => bench.close());
+
 describe("when no rail can offer a challenge", () => {
   test("503 SERVICE_UNAVAILABLE with Retry-After, never a 402 without a way to pay", async () => {
     const clock = new ManualClock();
@@ -115,12 +171,138 @@ describe("when no rail can offer a challenge", () => {
       store: new MemoryProofStore(),
       clock,
     });
-    const app = await makeTestApp({ clock, random, payments: paymentRail(payments, { publicBaseUrl: null }) });
-    addTestPaidRoute(app.app, app.deps);
-    const res = await app.request("/test/paid?indicator=GDP");
+    gate = paymentRail(payments, { publicBaseUrl: null });
+    const res = await bench.request("/test/paid?indicator=GDP");
     expect(res.status).toBe(503);
     expect(res.headers.get("retry-after")).toBe("5");
     expect(((await res.json()) as any).error.code).toBe("SERVICE_UNAVAILABLE");
-    await app.close();
+  });
+});
+
+/** A logger that keeps what was logged. */
+function recordingLogger() {
+  const lines: Array<{ level: string; msg: string; fields?: Record<string, unknown> }> = [];
+  const at = (level: string) => (msg: string, fields?: Record<string, unknown>) => void lines.push({ level, msg, fields });
+  const logger: Logger = { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
+  return { logger, lines, warnings: (text: string) => lines.filter((l) => l.level === "warn" && l.msg.includes(text)).length };
+}
+
+/** A loopback port nothing listens on. */
+function closedPort(): number {
+  const s = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = s.port;
+  s.stop(true);
+  return port;
+}
+
+/**
+ * A JSON-RPC endpoint on loopback that holds every request unanswered until release() (a chain that does not
+ * answer), then answers eth_call for the token's name(), version() and decimals() with the given values.
+ */
+function heldRpc(token: { name: string; version: string; decimals: number }) {
+  const held: Array<() => void> = [];
+  const waiters: Array<{ n: number; resolve: () => void }> = [];
+  let received = 0;
+  let answered = 0;
+  const results: Record<string, `0x${string}`> = {
+    "0x06fdde03": encodeAbiParameters([{ type: "string" }], [token.name]),
+    "0x54fd4d50": encodeAbiParameters([{ type: "string" }], [token.version]),
+    "0x313ce567": encodeAbiParameters([{ type: "uint8" }], [token.decimals]),
+  };
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(req) {
+      received++;
+      const body = (await req.json()) as { id: number; method: string; params: Array<{ data?: string }> };
+      await new Promise<void>((resolve) => {
+        held.push(resolve);
+        for (const w of waiters.filter((w) => held.length >= w.n)) w.resolve();
+      });
+      answered++;
+      const result = body.method === "eth_call" ? results[String(body.params[0]?.data).slice(0, 10)] : undefined;
+      return Response.json(result ? { jsonrpc: "2.0", id: body.id, result } : { jsonrpc: "2.0", id: body.id, error: { code: -32601, message: "not here" } });
+    },
+  });
+  registerCleanup(async () => void server.stop(true));
+  return {
+    url: `http://127.0.0.1:${server.port}`,
+    get received() {
+      return received;
+    },
+    get answered() {
+      return answered;
+    },
+    /** Resolves once `n` requests are being held. */
+    holding: (n: number) => new Promise<void>((resolve) => (held.length >= n ? resolve() : waiters.push({ n, resolve }))),
+    release: () => held.splice(0).forEach((r) => r()),
+  };
+}
+
+describe("offline: the challenge never waits on the network", () => {
+  test("development defaults with an unreachable RPC (a closed loopback port): the 402 is built from the built-in table; the chain is tried once", async () => {
+    const log = recordingLogger();
+    const clock = new ManualClock();
+    const random = seededRandom(5);
+    const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), "svc-pay-")), X402_RPC_URL: `http://127.0.0.1:${closedPort()}` });
+    const setup = buildPayments(config, { database: bench.database, clock, random, logger: log.logger });
+    // What the server does at start (src/bootstrap.ts): the lookup runs in the background.
+    const prepared = setup.payments!.prepare();
+    gate = paymentRail(setup.payments!, { publicBaseUrl: null });
+    const res = await bench.request("/test/paid?indicator=GDP");
+    expect(res.status).toBe(402);
+    expect(paymentRequiredOf(res).accepts).toEqual([
+      {
+        scheme: "exact",
+        network: "eip155:84532",
+        amount: "10000",
+        asset: BASE_SEPOLIA_USDC,
+        payTo: (setup.summary.x402 as { pay_to: string }).pay_to as `0x${string}`,
+        maxTimeoutSeconds: 300,
+        extra: { name: "USDC", version: "2" },
+      },
+    ]);
+    expect(res.headers.get("www-authenticate")).toMatch(APERTURE_CHALLENGE);
+    await prepared;
+    for (let i = 0; i < 3; i++) expect(paymentRequiredOf(await bench.request("/test/paid?indicator=GDP")).accepts[0]!.extra).toEqual({ name: "USDC", version: "2" });
+    // One failed lookup, reported once, never retried: the table is a known fact about this token.
+    expect(log.warnings("could not read the token's EIP-712 domain")).toBe(1);
+  });
+
+  test("a chain that does not answer: the 402 is served while the one lookup is still pending; its answer then replaces the table's", async () => {
+    const rpc = heldRpc({ name: "USDC (on chain)", version: "2", decimals: 6 });
+    const log = recordingLogger();
+    const clock = new ManualClock();
+    const rail = new X402Rail({
+      networks: [{ network: "eip155:84532", payTo: PAY_TO, rpcUrl: rpc.url }],
+      settlement: { mode: "facilitator", url: "http://127.0.0.1:9" },
+      logger: log.logger,
+    });
+    const payments = new Payments({ x402: rail, store: new MemoryProofStore(), clock });
+    let lookupDone = false;
+    const prepared = payments.prepare().then(() => void (lookupDone = true));
+    gate = paymentRail(payments, { publicBaseUrl: null });
+
+    const first = await bench.request("/test/paid?indicator=GDP");
+    expect(first.status).toBe(402);
+    expect(paymentRequiredOf(first).accepts[0]!.extra).toEqual({ name: "USDC", version: "2" });
+    // Answered while the lookup is still waiting on the chain (had the challenge waited for it, it could only have
+    // been answered after the lookup gave up, with a warning logged).
+    expect(lookupDone).toBe(false);
+    expect(rpc.answered).toBe(0);
+    expect(log.lines.filter((l) => l.level === "warn")).toEqual([]);
+    const second = await bench.request("/test/paid?indicator=GDP");
+    expect(paymentRequiredOf(second)).toEqual(paymentRequiredOf(first));
+
+    // The chain answers: its domain wins (with a warning that the table differs), and it is never asked again.
+    await rpc.holding(3);
+    rpc.release();
+    await prepared;
+    expect(rpc.received).toBe(3);
+    expect(log.warnings("differs from the built-in table")).toBe(1);
+    for (let i = 0; i < 3; i++) {
+      expect(paymentRequiredOf(await bench.request("/test/paid?indicator=GDP")).accepts[0]!.extra).toEqual({ name: "USDC (on chain)", version: "2" });
+    }
+    expect(rpc.received).toBe(3);
   });
 });

@@ -8,7 +8,11 @@ import { SERVICE_VERSION } from "../../src/version";
 import { openAccess, type AccessGate } from "../../src/http/paid";
 import { buildAccess } from "../../src/http/key-rail";
 import { buildAccessDeps } from "../../src/access-setup";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { ManualClock, seededRandom } from "./clock";
+import { registerCleanup } from "./cleanup";
 import { makeTestDatabase } from "./db";
 
 export type TestApp = Awaited<ReturnType<typeof makeTestApp>>;
@@ -20,10 +24,14 @@ export type TestApp = Awaited<ReturnType<typeof makeTestApp>>;
 export async function makeTestApp(overrides: Omit<Partial<Deps>, "config"> & { config?: Partial<Config>; keyAccess?: boolean; payments?: AccessGate } = {}) {
   const database = overrides.database ?? (await makeTestDatabase());
   const clock = (overrides.clock as ManualClock | undefined) ?? new ManualClock();
-  const config: Config = { ...loadConfig({ NODE_ENV: "test", DATA_DIR: "/tmp/svc-test-unused", LOG_LEVEL: "silent" }), ...overrides.config };
+  // A data directory of its own: the usage journal (DATA_DIR/usage-journal.sqlite) belongs to one app, like one process.
+  const dataDir = overrides.config?.dataDir ?? mkdtempSync(join(tmpdir(), "svc-test-"));
+  if (!overrides.config?.dataDir) registerCleanup(async () => rmSync(dataDir, { recursive: true, force: true }));
+  const config: Config = { ...loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, LOG_LEVEL: "silent" }), ...overrides.config };
   const base = { database, clock, random: overrides.random ?? seededRandom(), logger: overrides.logger ?? createLogger(config.logLevel) };
   const built = buildAccessDeps(config, base);
   const keys = overrides.keys ?? built.keys;
+  if (overrides.keys) await built.keys.close();
   const deps: Deps = {
     config,
     ...base,

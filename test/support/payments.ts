@@ -1,14 +1,15 @@
 // Test wiring of the payment rail: the real payments package (x402 and L402 rails, the development Lightning
 // backend with an in-memory invoice store) over the test database's proof store, behind the real access gate.
 // `addTestPaidRoute` defines a tiny paid route in the test app itself, so payments are tested before and
-// independently of the real data routes.
+// independently of the real data routes. `outage: true` lets a test make the real routes' handlers fail (HandlerOutage).
 import { createRoute, z } from "@hono/zod-openapi";
 import { DevLightning, L402Rail, Payments, X402Rail, decodeBase64Json, fixedRate, memoryInvoiceStore, type PaymentRequired, type X402Options } from "payments";
 import { paymentProofStore } from "../../db/repos/payments";
+import type { Database } from "../../db/client";
 import type { Deps } from "../../src/deps";
 import type { App } from "../../src/http/app-env";
 import { envelope, errorResponses, ERROR_STATUS, type ErrorCode } from "../../src/http/errors";
-import { paid } from "../../src/http/paid";
+import { paid, type AccessGate } from "../../src/http/paid";
 import { paymentRail } from "../../src/http/payments";
 import { makeTestApp } from "./app";
 import { ManualClock, seededRandom } from "./clock";
@@ -71,6 +72,51 @@ export function addTestPaidRoute(app: App, deps: Deps, hooks: RouteHooks = {}) {
   return counter;
 }
 
+/**
+ * A database outage that starts once a payment has been granted and ends when the gate settles or releases: the
+ * route's own handler then fails at its first read (Error "injected database outage", a 500) with its proof
+ * reserved, which is how a real handler fails after payment (its store or an upstream going away). Only the app's
+ * data reads go through the failing handle; the payment proof store keeps the real one, as it would in production
+ * (proofs and data may live apart, and a release must still be recorded). `arm()` applies to the next granted
+ * request; `refused` counts the database accesses the outage turned away.
+ */
+export type HandlerOutage = { arm(): void; disarm(): void; readonly refused: number };
+
+function withHandlerOutage(database: Database, gate: AccessGate): { database: Database; gate: AccessGate; outage: HandlerOutage } {
+  let armed = false;
+  let down = false;
+  let refused = 0;
+  const db = new Proxy(database.db, {
+    get(target, prop) {
+      if (down) {
+        refused++;
+        throw new Error("injected database outage");
+      }
+      const v = Reflect.get(target, prop, target);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+  const outageGate: AccessGate = {
+    async authorize(c, quote, resolved) {
+      const grant = await gate.authorize(c, quote, resolved);
+      if (grant.response || !armed) return grant;
+      down = true;
+      return {
+        settle: async (res) => ((down = false), grant.settle ? grant.settle(res) : res),
+        release: async () => ((down = false), await grant.release?.()),
+      };
+    },
+  };
+  const outage: HandlerOutage = {
+    arm: () => void (armed = true),
+    disarm: () => void ((armed = false), (down = false)),
+    get refused() {
+      return refused;
+    },
+  };
+  return { database: { ...database, db }, gate: outageGate, outage };
+}
+
 export type PaymentsAppOptions = {
   x402?: Omit<X402Options, "logger"> | null;
   l402?: boolean;
@@ -79,6 +125,8 @@ export type PaymentsAppOptions = {
   /** Register the test route (default true). */
   testRoute?: boolean;
   ttlSeconds?: number;
+  /** Put the app's data reads behind a HandlerOutage switch (returned as `outage`). */
+  outage?: boolean;
 };
 
 export async function makePaymentsApp(opts: PaymentsAppOptions = {}) {
@@ -89,9 +137,12 @@ export async function makePaymentsApp(opts: PaymentsAppOptions = {}) {
   const l402 = opts.l402 === false ? null : new L402Rail({ secrets: [TEST_ROOT_SECRET], backend: dev, rates: fixedRate(TEST_BTC_USD), clock, random, ttlSeconds: opts.ttlSeconds });
   const x402 = opts.x402 ? new X402Rail(opts.x402) : null;
   const payments = new Payments({ x402, l402, store: paymentProofStore(database.db), clock });
-  const t = await makeTestApp({ database, clock, random, payments: paymentRail(payments, { publicBaseUrl: TEST_BASE_URL }) });
+  const rail = paymentRail(payments, { publicBaseUrl: TEST_BASE_URL });
+  const faulty = opts.outage ? withHandlerOutage(database, rail) : null;
+  const t = await makeTestApp({ database: faulty?.database ?? database, clock, random, payments: faulty?.gate ?? rail });
   const counter = opts.testRoute === false ? { served: 0 } : addTestPaidRoute(t.app, t.deps, opts.hooks);
-  return { ...t, payments, dev, counter };
+  // The real database handle, for tests that read what was stored (the app's may be behind the outage switch).
+  return { ...t, database, payments, dev, counter, outage: faulty?.outage ?? null };
 }
 
 export function paymentRequiredOf(res: Response): PaymentRequired {

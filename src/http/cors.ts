@@ -1,0 +1,32 @@
+// CORS for a public API (any origin, no credentials): the headers of hono/cors with origin "*", set so that a response
+// built through the context is not copied. hono/cors writes to `c.res.headers` before the handler runs, which makes
+// Hono copy every handler response (body included) into a new Response to merge the headers; headers set with
+// c.header() before next() go into the handler's own response instead. A Response a handler returns as is (a payment
+// challenge, the MCP transport) does not carry them, so they are added afterwards when missing.
+import type { MiddlewareHandler } from "hono";
+import { setOnResponse } from "./late-headers";
+
+export type CorsOptions = { allowHeaders: readonly string[]; exposeHeaders: readonly string[] };
+
+/** Methods announced in preflight answers (hono/cors's default list). */
+const ALLOW_METHODS = "GET,HEAD,PUT,POST,DELETE,PATCH,QUERY";
+
+export function publicCors(opts: CorsOptions): MiddlewareHandler {
+  const expose = opts.exposeHeaders.join(",");
+  const allow = opts.allowHeaders.join(",");
+  const simple: Record<string, string> = { "Access-Control-Allow-Origin": "*", ...(expose ? { "Access-Control-Expose-Headers": expose } : {}) };
+  return async function publicCorsMiddleware(c, next) {
+    c.header("Access-Control-Allow-Origin", "*");
+    if (expose) c.header("Access-Control-Expose-Headers", expose);
+    if (c.req.method === "OPTIONS") {
+      c.header("Access-Control-Allow-Methods", ALLOW_METHODS);
+      if (allow) {
+        c.header("Access-Control-Allow-Headers", allow);
+        c.header("Vary", "Access-Control-Request-Headers", { append: true });
+      }
+      return c.body(null, 204);
+    }
+    await next();
+    if (!c.res.headers.has("access-control-allow-origin")) setOnResponse(c, simple);
+  };
+}

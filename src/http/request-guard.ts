@@ -1,0 +1,129 @@
+// Request-shape guards that hold for every route, present and future, so each route's zod schema only has to
+// describe its own parameters:
+// - a NUL character (U+0000, `%00`) anywhere in the path or query is a 400: PostgreSQL text cannot hold it, and no
+//   code, region or search term contains one;
+// - on the /v1 API, a query parameter the operation does not list is a 400 naming it (spec: "the query parameters
+//   listed are the only ones"); a typo such as `start=` would otherwise be ignored and a paid request would return
+//   data the caller did not ask for. Discovery, docs and checkout pages are opened from links that may carry
+//   tracking or provider parameters (Stripe's `session_id`), so they ignore unknown ones;
+// - request bodies are capped (413);
+// - a known path called with a method it does not serve is a 405 with `Allow`, not a 404;
+// - HEAD on a paid route is a 405 too (refusePaidHead). Hono answers HEAD with its GET handler minus the body, so a
+//   paid HEAD would run the paid pipeline: metered to a key, or spending a payment proof, for no data. No client
+//   needs it (the price and the challenge come with a GET), so it is refused before any of that. Free routes
+//   (catalog, discovery, docs) keep HEAD as GET without a body.
+import type { Context, MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { matchedRoutes } from "hono/route";
+import type { AppEnv } from "./app-env";
+import { envelope, fail } from "./errors";
+import { isPaidHandler } from "./paid";
+
+/** Largest accepted request body. JSON bodies here are a few hundred bytes; Stripe events stay far below this. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export function limitBody(): MiddlewareHandler<AppEnv> {
+  return bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: (c) => c.json(envelope("PAYLOAD_TOO_LARGE", `The request body exceeds ${MAX_BODY_BYTES} bytes.`, { max_bytes: MAX_BODY_BYTES }), 413),
+  });
+}
+
+function decodeSegment(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** NUL in the path or query, then (on /v1 operations) unknown query parameters: 400 INVALID_PARAMETER. */
+export function guardQuery(): MiddlewareHandler<AppEnv> {
+  return async function guardQueryMiddleware(c, next) {
+    const url = new URL(c.req.url);
+    if (/%00/i.test(url.pathname) || decodeSegment(url.pathname).includes("\u0000")) {
+      fail("INVALID_PARAMETER", "The path contains a NUL character (%00).", { in: "path" });
+    }
+    const names = [...new Set(url.searchParams.keys())];
+    for (const name of names) {
+      if (name.includes("\u0000") || url.searchParams.getAll(name).some((v) => v.includes("\u0000"))) {
+        fail("INVALID_PARAMETER", `Invalid parameter ${JSON.stringify(name)}: contains a NUL character (%00).`, { parameter: name, in: "query" });
+      }
+    }
+    if (names.length > 0 && url.pathname.startsWith("/v1/")) {
+      const allowed = allowedQueryParameters(c);
+      const unknown = allowed ? names.filter((n) => !allowed.includes(n)) : [];
+      if (allowed && unknown.length > 0) {
+        const list = unknown.map((n) => JSON.stringify(n)).join(", ");
+        fail(
+          "INVALID_PARAMETER",
+          `Unknown ${unknown.length > 1 ? "parameters" : "parameter"} ${list}. ` +
+            (allowed.length ? `${c.req.method} ${url.pathname} takes: ${allowed.join(", ")}.` : `${c.req.method} ${url.pathname} takes no query parameters.`),
+          { parameter: unknown[0], parameters: unknown, in: "query", allowed },
+        );
+      }
+    }
+    return next();
+  };
+}
+
+/** The query parameters the OpenAPI contract lists for the operation this request matched; null when it is not one. */
+function allowedQueryParameters(c: Context<AppEnv>): string[] | null {
+  const endpoint = matchedRoutes(c).filter((r) => r.method !== "ALL").at(-1);
+  const operations = c.get("operations");
+  if (!endpoint || !operations) return null;
+  const method = c.req.method === "HEAD" ? "GET" : c.req.method;
+  const shape = operations.describe(method, endpoint.path);
+  return shape ? Object.keys(shape.queryParamsSchema.properties) : null;
+}
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+type Router = { match(method: string, path: string): [Array<[[unknown, { method: string }], unknown]>, unknown?] };
+
+/**
+ * Methods a path is served with (routes, not app-wide middleware); empty when no route has the path at all. HEAD
+ * goes with GET, except on a paid route (refusePaidHead).
+ */
+export function allowedMethods(router: Router, path: string): string[] {
+  const out: string[] = [];
+  let paidGet = false;
+  for (const m of METHODS) {
+    const [matches] = router.match(m, path);
+    const routes = matches.filter(([[, route]]) => route.method !== "ALL");
+    if (routes.length > 0) out.push(m);
+    if (m === "GET") paidGet = routes.some(([[handler]]) => isPaidHandler(handler));
+  }
+  if (out.includes("GET") && !paidGet) out.splice(1, 0, "HEAD");
+  return out;
+}
+
+/**
+ * HEAD on a paid route: 405 METHOD_NOT_ALLOWED with `Allow`. Placed before identify(), so nothing of the paid
+ * pipeline runs: no key is looked up, counted against its rate limit or metered, and no payment proof is read.
+ */
+export function refusePaidHead(router: Router): MiddlewareHandler<AppEnv> {
+  return async function refusePaidHeadMiddleware(c, next) {
+    // Hono routes HEAD to GET handlers: the matched routes are the GET route's.
+    if (c.req.method !== "HEAD" || !matchedRoutes(c).some((r) => r.method !== "ALL" && isPaidHandler(r.handler))) return next();
+    const path = new URL(c.req.url).pathname;
+    const allowed = allowedMethods(router, c.req.path);
+    c.header("Allow", [...allowed, "OPTIONS"].join(", "));
+    return c.json(
+      envelope("METHOD_NOT_ALLOWED", `HEAD is not allowed on ${path}, a paid operation: it would be charged without returning data; use ${allowed.join(", ")}.`, { allowed }),
+      405,
+    );
+  };
+}
+
+/** The notFound answer: 405 with `Allow` for a known path and another method, else 404. */
+export function notFoundOrMethodNotAllowed(router: Router) {
+  return (c: Context<AppEnv>) => {
+    const path = new URL(c.req.url).pathname;
+    const allowed = c.req.method === "OPTIONS" ? [] : allowedMethods(router, c.req.path);
+    if (allowed.length > 0) {
+      c.header("Allow", [...allowed, "OPTIONS"].join(", "));
+      return c.json(envelope("METHOD_NOT_ALLOWED", `${c.req.method} is not allowed on ${path}; use ${allowed.join(", ")}.`, { allowed }), 405);
+    }
+    return c.json(envelope("RESOURCE_NOT_FOUND", `No route for ${c.req.method} ${path}`), 404);
+  };
+}

@@ -1,0 +1,78 @@
+// POST /api/mcp: the Streamable HTTP MCP endpoint (stateless, JSON responses). Each tool call runs the equivalent
+// REST request through this same app (app.fetch, in process) with the caller's API key, so it goes through the same
+// validation, identify(), rate limit, paid() gate (resolve, quote, key entitlement, metering on success) and handler
+// as a REST client's request: nothing about pricing, entitlement or metering is restated for MCP.
+import { createRoute } from "@hono/zod-openapi";
+import type { RegisterRoutes } from "../http/app-env";
+import { errorResponses } from "../http/errors";
+import { publicBaseUrl } from "../docs/base-url";
+import { buildOpenApiDocument } from "../docs/openapi";
+import { handleMcpPost, methodNotAllowed } from "../mcp/server";
+import { MCP_TOOL_NAMES, toolsFromOpenApi, type McpTool } from "../mcp/tools";
+import { jsonRpcRequestSchema, jsonRpcResponseSchema } from "../schemas/mcp";
+import { SERVICE_NAME } from "../version";
+
+export const MCP_PATH = "/api/mcp";
+
+/** The credential headers a tool call forwards to its REST request (only when identify() accepted a key). */
+const KEY_HEADERS = ["authorization", "x-api-key"] as const;
+
+// Documented, not validated: the SDK transport parses the body and answers bad JSON or JSON-RPC with its own errors.
+const mcpRoute = createRoute({
+  method: "post",
+  path: MCP_PATH,
+  operationId: "mcp",
+  tags: ["MCP"],
+  summary: "MCP endpoint (Streamable HTTP, JSON-RPC 2.0)",
+  description:
+    `Model Context Protocol over Streamable HTTP, stateless: POST one JSON-RPC message (or a batch) with ` +
+    "`Content-Type: application/json` and `Accept: application/json, text/event-stream`; the answer is JSON. No session is " +
+    "kept, so GET and DELETE answer 405. Tools: " +
+    `${MCP_TOOL_NAMES.join(", ")}. Each tool is the REST operation with the same operationId: its arguments are that ` +
+    "operation's query parameters and its result is the REST response body (structuredContent and text). Catalog tools " +
+    "are free; data tools take the API key sent with this request (`Authorization: Bearer` or `X-API-Key`) and are " +
+    "entitled, rate limited and metered exactly like the REST request (one request per tool call; the MCP messages " +
+    "themselves are not counted). Without a key a data tool answers an error naming its price and the equivalent REST " +
+    "URL, payable per request with x402 or L402. Refusals are tool results with `isError: true` and the REST error " +
+    "envelope. A tools/call naming no known tool, or whose `arguments` is not an object, is JSON-RPC -32602 (Invalid params). " +
+    "Transport errors are JSON-RPC errors: 400 (-32700, unparseable JSON or not JSON-RPC), 406 (Accept), 415 (Content-Type).",
+  request: { body: { required: true, content: { "application/json": { schema: jsonRpcRequestSchema } } } },
+  responses: {
+    200: { description: "JSON-RPC response (or an array of them for a batch)", content: { "application/json": { schema: jsonRpcResponseSchema } } },
+    202: { description: "Notifications only: accepted, no body" },
+    ...errorResponses(401, 500),
+  },
+});
+
+export const registerMcpRoutes: RegisterRoutes = (app, deps) => {
+  app.openAPIRegistry.registerPath(mcpRoute);
+
+  // Read from the finished OpenAPI document on first use, after every route is registered; tools do not depend on the base URL.
+  let tools: McpTool[] | null = null;
+
+  app.post(MCP_PATH, async (c) => {
+    const base = publicBaseUrl(deps.config, c.req.url);
+    tools ??= toolsFromOpenApi(buildOpenApiDocument(app, base));
+    const keyed = c.get("apiKey") !== undefined;
+    const forwarded: Record<string, string> = { accept: "application/json", "x-request-id": c.get("requestId") };
+    if (keyed) {
+      for (const h of KEY_HEADERS) {
+        const v = c.req.header(h);
+        if (v !== undefined) forwarded[h] = v;
+      }
+    }
+    const origin = new URL(c.req.url).origin;
+    return handleMcpPost(c.req.raw, {
+      name: SERVICE_NAME,
+      version: deps.version,
+      tools,
+      anonymous: !keyed,
+      restUrl: (pathAndQuery) => `${base}${pathAndQuery}`,
+      // Same origin as this request, so a payment challenge names the URL the caller would use; same Bun server env
+      // (client address), same request id for the logs.
+      invoke: async (pathAndQuery) => app.fetch(new Request(`${origin}${pathAndQuery}`, { headers: forwarded }), c.env),
+    });
+  });
+
+  app.all(MCP_PATH, () => methodNotAllowed());
+};

@@ -1,0 +1,240 @@
+// The catalog in memory, one per database: sources and indicators (searched, filtered and paged in memory by
+// src/domain/catalog-search.ts), each indicator's series coverage, and the rendered JSON of list responses. The region
+// index (src/services/regions.ts) follows the same generation. It all changes only with a seed, an import or a
+// derived-series or observation write, so reads never touch the database between those.
+//
+// Freshness:
+// - This process's writes are seen by the next read, exactly: the catalog upserts (sources, indicators, regions)
+//   announce themselves (db/repos/catalog.ts onCatalogWritten) and drop the catalog; the observation write path
+//   announces the series it changed after commit (db/repos/observations.ts onSeriesWritten: svc import, derived
+//   series, the seed's samples) and drops those indicators' coverage. Catalog writes inside a transaction (the seed)
+//   drop every catalog of the process (db/repos/catalog.ts says why that is enough).
+// - Other processes' writes (PostgreSQL only: the embedded database admits one process): the first read after
+//   `revalidateMs` since the last check reads a fingerprint of the catalog tables and of every indicator's series
+//   (about 2 ms, db/repos/catalog.ts catalogFingerprint) and drops what changed. A change is therefore seen within
+//   revalidateMs (SERIES_CACHE_REVALIDATE_MS, default 1 s, the bound cached series have too) plus one check.
+import type { Db } from "../../db/client";
+import type { Deps } from "../deps";
+import {
+  catalogFingerprint, indicatorCoverage, listAllIndicatorsWithSource, listAllSources, onCatalogWritten, transactionalCatalogWrites,
+  type IndicatorWithSource, type SourceRow,
+} from "../../db/repos/catalog";
+import { onSeriesWritten } from "../../db/repos/observations";
+import { buildIndicatorSearch, type IndicatorSearchIndex } from "../domain/catalog-search";
+import { renderJson, type RenderedJson } from "../http/respond";
+
+export type CatalogIndexOptions = {
+  /** How long a fingerprint check is trusted; 0 checks before every read. */
+  revalidateMs: number;
+  /** Whether other processes may write the database (PostgreSQL); false skips the fingerprint checks (PGlite). */
+  crossProcess: boolean;
+  /** Milliseconds, monotonic. */
+  now?: () => number;
+};
+
+export type Coverage = { regions: string[]; start: string | null; end: string | null };
+
+export type CatalogSnapshot = {
+  /** The generation this snapshot was loaded at. */
+  generation: number;
+  /** Every indicator, by code then source (byte order), with folded text for search. */
+  search: IndicatorSearchIndex<IndicatorWithSource>;
+  /** Every indicator by lower-cased code, each list by source (byte order). */
+  byLowerCode: Map<string, IndicatorWithSource[]>;
+  /** Every source, by slug (byte order). */
+  sources: SourceRow[];
+  sourceBySlug: Map<string, SourceRow>;
+  /** Indicators per source slug: all of them and the active ones. */
+  counts: Map<string, { all: number; active: number }>;
+  /** Rendered list responses of this snapshot, by normalised query. */
+  bodies: RenderedCache;
+};
+
+/**
+ * Rendered JSON bodies by key, least recently used out first once their bytes pass `maxBytes`. A body larger than the
+ * budget is rendered but not kept.
+ */
+export class RenderedCache {
+  private readonly entries = new Map<string, RenderedJson>();
+  private bytes = 0;
+  constructor(private readonly maxBytes: number) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The body stored under `key`, rendering `value()` on a miss. */
+  get(key: string, value: () => unknown): RenderedJson {
+    const hit = this.entries.get(key);
+    if (hit) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit;
+    }
+    const rendered = renderJson(value());
+    if (rendered.body.length <= this.maxBytes) {
+      this.entries.set(key, rendered);
+      this.bytes += rendered.body.length;
+      for (const [k, v] of this.entries) {
+        if (this.bytes <= this.maxBytes) break;
+        this.entries.delete(k);
+        this.bytes -= v.body.length;
+      }
+    }
+    return rendered;
+  }
+}
+
+/** Bytes of rendered catalog lists kept per database (the whole indicator list is about 140 KB). */
+const CATALOG_BODY_BUDGET = 8_000_000;
+
+export class CatalogIndex {
+  /** Bumped whenever the catalog (sources, indicators, regions) may have changed; caches keyed by it reload. */
+  generation = 0;
+  private snapshot: Promise<CatalogSnapshot> | null = null;
+  private readonly coverage = new Map<string, Promise<Coverage>>();
+  private seenTransactional = transactionalCatalogWrites();
+  private prints: { catalog: string; series: Map<string, string> } | null = null;
+  private checkedAt = -Infinity;
+  private checking: Promise<void> | null = null;
+  private opts: Required<CatalogIndexOptions>;
+
+  constructor(
+    private readonly db: Db,
+    opts: CatalogIndexOptions,
+  ) {
+    this.opts = { now: () => performance.now(), ...opts };
+    onCatalogWritten(db, () => this.invalidateCatalog());
+    onSeriesWritten(db, (changed) => {
+      for (const c of changed) this.coverage.delete(c.indicatorId);
+    });
+  }
+
+  configure(opts: CatalogIndexOptions): void {
+    this.opts = { now: () => performance.now(), ...opts };
+    this.checkedAt = -Infinity;
+  }
+
+  /** Drops the catalog, the region index and every rendered body: the next read reloads them. */
+  invalidateCatalog(): void {
+    this.generation++;
+    this.snapshot = null;
+  }
+
+  /**
+   * Brings the index up to date with writes this process cannot hear of directly: catalog writes made inside a
+   * transaction, and (PostgreSQL) other processes' writes, by a fingerprint check at most every revalidateMs.
+   * Concurrent readers share one check.
+   */
+  async fresh(): Promise<void> {
+    const transactional = transactionalCatalogWrites();
+    if (transactional !== this.seenTransactional) {
+      this.seenTransactional = transactional;
+      this.invalidateCatalog();
+    }
+    if (!this.opts.crossProcess) return;
+    if (this.checking) return this.checking;
+    if (this.opts.revalidateMs > 0 && this.opts.now() - this.checkedAt < this.opts.revalidateMs) return;
+    this.checking = this.check().finally(() => {
+      this.checking = null;
+    });
+    return this.checking;
+  }
+
+  private async check(): Promise<void> {
+    const startedAt = this.opts.now();
+    const print = await catalogFingerprint(this.db);
+    const prev = this.prints;
+    if (!prev || prev.catalog !== print.catalog) this.invalidateCatalog();
+    if (!prev) this.coverage.clear();
+    else {
+      for (const [id, p] of print.series) if (prev.series.get(id) !== p) this.coverage.delete(id);
+      for (const id of prev.series.keys()) if (!print.series.has(id)) this.coverage.delete(id);
+    }
+    this.prints = print;
+    this.checkedAt = startedAt;
+  }
+
+  /** The catalog snapshot, loaded on first use after each invalidation. */
+  async catalog(): Promise<CatalogSnapshot> {
+    await this.fresh();
+    if (!this.snapshot) {
+      const generation = this.generation;
+      const loading = this.load(generation);
+      this.snapshot = loading;
+      // A failed load is not kept: the next read retries.
+      loading.catch(() => {
+        if (this.snapshot === loading) this.snapshot = null;
+      });
+    }
+    return this.snapshot;
+  }
+
+  private async load(generation: number): Promise<CatalogSnapshot> {
+    const [indicators, sources] = await Promise.all([listAllIndicatorsWithSource(this.db), listAllSources(this.db)]);
+    const byLowerCode = new Map<string, IndicatorWithSource[]>();
+    const counts = new Map<string, { all: number; active: number }>();
+    for (const r of indicators) {
+      const k = r.code.toLowerCase();
+      const list = byLowerCode.get(k);
+      if (list) list.push(r);
+      else byLowerCode.set(k, [r]);
+      if (r.sourceSlug !== null) {
+        const n = counts.get(r.sourceSlug) ?? { all: 0, active: 0 };
+        n.all++;
+        if (r.isActive) n.active++;
+        counts.set(r.sourceSlug, n);
+      }
+    }
+    // Within one code, by source in byte order (the base list is by code, then source, so each list already is).
+    return {
+      generation,
+      search: buildIndicatorSearch(indicators),
+      byLowerCode,
+      sources,
+      sourceBySlug: new Map(sources.map((s) => [s.slug, s])),
+      counts,
+      bodies: new RenderedCache(CATALOG_BODY_BUDGET),
+    };
+  }
+
+  /** Where an indicator has data (regions by code, first and last date), loaded once per change of its series. */
+  async coverageOf(indicatorId: string): Promise<Coverage> {
+    await this.fresh();
+    let c = this.coverage.get(indicatorId);
+    if (!c) {
+      const loading = indicatorCoverage(this.db, indicatorId);
+      c = loading;
+      this.coverage.set(indicatorId, loading);
+      loading.catch(() => {
+        if (this.coverage.get(indicatorId) === loading) this.coverage.delete(indicatorId);
+      });
+    }
+    return c;
+  }
+}
+
+const indexes = new WeakMap<Db, CatalogIndex>();
+
+/**
+ * The catalog index of this database. The app configures it once (createApp's catalog routes); a caller that never
+ * did (a CLI command) gets the safe default: check other processes' writes before every read.
+ */
+export function catalogIndexFor(db: Db, opts?: CatalogIndexOptions): CatalogIndex {
+  let index = indexes.get(db);
+  if (!index) {
+    index = new CatalogIndex(db, opts ?? { revalidateMs: 0, crossProcess: true });
+    indexes.set(db, index);
+  } else if (opts) {
+    index.configure(opts);
+  }
+  return index;
+}
+
+/**
+ * Configures this app's database's catalog index: cross-process checks only where another process can write
+ * (PostgreSQL), at most every SERIES_CACHE_REVALIDATE_MS. Called by each catalog route file; idempotent.
+ */
+export function configureCatalogIndex(deps: Pick<Deps, "database" | "config">): CatalogIndex {
+  return catalogIndexFor(deps.database.db, { revalidateMs: deps.config.seriesCacheRevalidateMs, crossProcess: deps.database.kind !== "pglite" });
+}

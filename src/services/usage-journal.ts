@@ -1,0 +1,243 @@
+// The node-local usage journal: every metered request is appended here, synchronously, before its response
+// leaves, so a crash (kill -9, OOM) loses no count; the usage meter moves the counts to the main database in
+// batches. Definitions:
+// - live file: `DATA_DIR/usage-journal/live-<pid>-<uuid>.log`, one per running process, a sparse file mapped into
+//   memory (MAP_SHARED); one line `<key id> <YYYY-MM>\n` per request, copied into the mapping: a memory copy, no
+//   system call (a bun:sqlite commit per request costs about 20 us, an append with write(2) about 2-5 us with
+//   stalls behind the file system's journal; grouping commits would hold responses back to a later event-loop
+//   turn). The kernel owns the mapped pages, so they reach the file even if the process is killed.
+// - batch: a live file sealed by renaming it to `batch-<uuid>.log` (atomic; the uuid is the batch id). It stays
+//   until the main database holds that id (stored in the same transaction as the usage upsert), then it is
+//   deleted. Applying a batch whose id is already stored changes nothing, so a crash anywhere never loses or
+//   double-counts, and several processes may apply the same batch.
+// - replay: a process opening the journal seals the live files of processes that are gone (their pid is dead),
+//   and every batch file in the directory is applied by the next flush.
+// Durability: a process crash loses nothing; an OS crash or power loss may drop the last seconds of counts
+// (nothing is fsynced on the request path). A torn last line (a record cut mid-copy) and the unused, zeroed tail
+// of a live file are ignored.
+// Several processes may share one DATA_DIR: each appends to its own live file.
+import { closeSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, truncateSync } from "node:fs";
+import { join } from "node:path";
+
+export type UsageRow = { keyId: string; month: string; requests: number };
+export type UsageBatch = { id: string; rows: UsageRow[] };
+
+export type UsageJournal = {
+  /** The journal directory, or ":memory:" (not crash-safe: for tools and tests that serve no metered traffic). */
+  readonly location: string;
+  /** Appends one request (synchronous; throws if the journal cannot be written). */
+  record(keyId: string, month: string): void;
+  /** Requests of a key and month this process journaled that are not yet in the main database. */
+  unflushed(keyId: string, month: string): number;
+  /** Seals what was recorded since the last seal into a batch; its id, or null when nothing was recorded. */
+  seal(): string | null;
+  /** Every sealed batch in the journal (this process's and those left by processes that died), oldest first. */
+  batches(): UsageBatch[];
+  /** Forgets a batch once the main database holds it. */
+  remove(id: string): void;
+  /** Closes the live file; what it holds (if a last flush failed) is replayed by the next process. */
+  close(): void;
+};
+
+export const USAGE_JOURNAL_DIR = "usage-journal";
+/** Size of a live file's mapping (sparse: only written pages take space). Sealed at least once a second. */
+const LIVE_CAPACITY = 8 << 20;
+
+export function usageJournalDir(dataDir: string): string {
+  return join(dataDir, USAGE_JOURNAL_DIR);
+}
+
+const LINE = /^([0-9A-Za-z-]{1,64}) (\d{4}-\d{2})$/;
+const slot = (keyId: string, month: string) => `${keyId} ${month}`;
+
+/**
+ * Counts per key and month of a journal file's text; the zeroed tail of a live file, and lines that are not whole
+ * records (a torn tail), are skipped.
+ */
+export function parseJournal(text: string): UsageRow[] {
+  const end = text.indexOf("\0");
+  const lines = (end < 0 ? text : text.slice(0, end)).split("\n");
+  // The text after the last newline is a record being written when the process died: not counted.
+  lines.pop();
+  // Count identical lines first (a batch holds few distinct keys), then validate each distinct line once.
+  const counts = new Map<string, number>();
+  for (const line of lines) counts.set(line, (counts.get(line) ?? 0) + 1);
+  const rows: UsageRow[] = [];
+  for (const [line, requests] of counts) {
+    const m = LINE.exec(line);
+    if (m) rows.push({ keyId: m[1]!, month: m[2]!, requests });
+  }
+  return rows;
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e: any) {
+    return e?.code === "EPERM";
+  }
+}
+
+/** Tallies of what this process journaled, so readers can add what is not in the database yet. */
+function tallies() {
+  let live = new Map<string, number>();
+  const sealed = new Map<string, Map<string, number>>();
+  return {
+    add(k: string) {
+      live.set(k, (live.get(k) ?? 0) + 1);
+    },
+    seal(id: string) {
+      sealed.set(id, live);
+      live = new Map();
+    },
+    drop(id: string) {
+      sealed.delete(id);
+    },
+    get(k: string) {
+      let n = live.get(k) ?? 0;
+      for (const m of sealed.values()) n += m.get(k) ?? 0;
+      return n;
+    },
+    empty: () => live.size === 0,
+  };
+}
+
+/** Live files this process has open (several journals on one directory in one process: tests, tools). */
+const openLiveFiles = new Set<string>();
+
+export function openUsageJournal(dir: string): UsageJournal {
+  if (dir === ":memory:") return memoryJournal();
+  mkdirSync(dir, { recursive: true });
+  // Adopt what processes that are gone left behind (including an earlier process that had this pid, but not a
+  // journal this process still has open).
+  for (const name of readdirSync(dir)) {
+    const m = /^live-(\d+)-[0-9a-f-]+\.log$/.exec(name);
+    if (!m) continue;
+    const pid = Number(m[1]);
+    if (pid === process.pid ? openLiveFiles.has(join(dir, name)) : pidAlive(pid)) continue;
+    try {
+      renameSync(join(dir, name), join(dir, `batch-${crypto.randomUUID()}.log`));
+    } catch (e: any) {
+      // Another process starting at the same time adopted it first.
+      if (e?.code !== "ENOENT") throw e;
+    }
+  }
+  const tally = tallies();
+  const encoded = new Map<string, Uint8Array>();
+  const encoder = new TextEncoder();
+  let livePath = "";
+  let live = new Uint8Array(0);
+  let used = 0;
+  const openLive = () => {
+    openLiveFiles.delete(livePath);
+    livePath = join(dir, `live-${process.pid}-${crypto.randomUUID()}.log`);
+    openLiveFiles.add(livePath);
+    const fd = openSync(livePath, "w");
+    try {
+      ftruncateSync(fd, LIVE_CAPACITY);
+    } finally {
+      closeSync(fd);
+    }
+    live = Bun.mmap(livePath, { shared: true });
+    used = 0;
+  };
+  openLive();
+  const batchPath = (id: string) => join(dir, `batch-${id}.log`);
+  const seal = (): string | null => {
+    if (tally.empty()) return null;
+    const id = crypto.randomUUID();
+    // Cut the unused tail, rename, and switch to a new live file, with no record in between (all synchronous):
+    // the sealed file is complete and nothing writes to it again.
+    truncateSync(livePath, used);
+    renameSync(livePath, batchPath(id));
+    openLive();
+    tally.seal(id);
+    return id;
+  };
+
+  return {
+    location: dir,
+    record(keyId, month) {
+      const k = slot(keyId, month);
+      let bytes = encoded.get(k);
+      if (!bytes) {
+        bytes = encoder.encode(k + "\n");
+        if (encoded.size >= 10_000) encoded.clear();
+        encoded.set(k, bytes);
+      }
+      if (used + bytes.length > live.length) seal();
+      live.set(bytes, used);
+      used += bytes.length;
+      tally.add(k);
+    },
+    unflushed: (keyId, month) => tally.get(slot(keyId, month)),
+    seal,
+    batches() {
+      const found: { id: string; at: number }[] = [];
+      for (const name of readdirSync(dir)) {
+        const m = /^batch-([0-9a-f-]+)\.log$/.exec(name);
+        if (!m) continue;
+        try {
+          found.push({ id: m[1]!, at: statSync(join(dir, name)).mtimeMs });
+        } catch {
+          // Applied and removed by another process meanwhile.
+        }
+      }
+      found.sort((a, b) => a.at - b.at);
+      const out: UsageBatch[] = [];
+      for (const { id } of found) {
+        let text: string;
+        try {
+          text = readFileSync(batchPath(id), "utf8");
+        } catch {
+          continue;
+        }
+        out.push({ id, rows: parseJournal(text) });
+      }
+      return out;
+    },
+    remove(id) {
+      rmSync(batchPath(id), { force: true });
+      tally.drop(id);
+    },
+    close() {
+      openLiveFiles.delete(livePath);
+      // Nothing unsealed: the empty live file goes. Otherwise it stays, cut to its records, for the next process.
+      if (tally.empty()) rmSync(livePath, { force: true });
+      else truncateSync(livePath, used);
+    },
+  };
+}
+
+/** The same journal in memory: exact while the process lives, gone with it. */
+function memoryJournal(): UsageJournal {
+  const tally = tallies();
+  let live = new Map<string, UsageRow>();
+  const sealed = new Map<string, UsageRow[]>();
+  return {
+    location: ":memory:",
+    record(keyId, month) {
+      const k = slot(keyId, month);
+      const row = live.get(k);
+      if (row) row.requests += 1;
+      else live.set(k, { keyId, month, requests: 1 });
+      tally.add(k);
+    },
+    unflushed: (keyId, month) => tally.get(slot(keyId, month)),
+    seal() {
+      if (live.size === 0) return null;
+      const id = crypto.randomUUID();
+      sealed.set(id, [...live.values()]);
+      live = new Map();
+      tally.seal(id);
+      return id;
+    },
+    batches: () => [...sealed].map(([id, rows]) => ({ id, rows })),
+    remove(id) {
+      sealed.delete(id);
+      tally.drop(id);
+    },
+    close() {},
+  };
+}

@@ -1,0 +1,263 @@
+// Numbers checked as a user would: three real FRED series from ../shared/data/fred-macro-us (UNRATE monthly with the
+// October 2025 gap, GDPC1 quarterly, ICSA weekly ending Saturday) go in through the real import service and come back
+// through GET /v1/observations. Every expected value is computed here from the raw CSV with plain arithmetic on
+// strings and UTC dates, never with the service's domain code. Complements test/routes/observations-golden.test.ts:
+// quarterly qoq/yoy, annual and quarterly means with the incomplete newest bucket dropped, windows whose comparators lie
+// before start_date, index bases, pages in both orders, and the refusals for transforms a frequency cannot carry.
+// Skips with a message when the shared folder is absent.
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { importObservationsCsv } from "../../src/services/import";
+import { makeTestApp, type TestApp } from "../support/app";
+import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
+
+// bun resets the default timeout per file: this file starts databases, processes or servers.
+setDefaultTimeout(120_000);
+
+const dir = sharedDataPath("fred-macro-us");
+const skip = !dir;
+const label = (name: string) => (skip ? `${name} (${sharedDataMissingMessage("fred-macro-us")})` : name);
+
+type Row = { date: string; value: number | null };
+const raw: Record<string, Row[]> = {};
+let t: TestApp;
+
+beforeAll(async () => {
+  if (skip) return;
+  t = await makeTestApp();
+  for (const code of ["UNRATE", "GDPC1", "ICSA"]) {
+    const text = await Bun.file(`${dir}/${code}.csv`).text();
+    raw[code] = text
+      .trim()
+      .split(/\r?\n/)
+      .slice(1)
+      .map((line) => {
+        const [date, v] = line.split(",");
+        return { date: date!, value: v === undefined || v.trim() === "" ? null : Number(v) };
+      });
+    await importObservationsCsv(t.database.db, { text, indicator: code, region: "US", now: new Date("2026-01-05T00:00:00Z") });
+  }
+}, 120_000);
+afterAll(() => t?.close());
+
+// ---- independent arithmetic ----------------------------------------------------------------------------------------
+
+const pct = (x: number | null | undefined, base: number | null | undefined) =>
+  x === null || x === undefined || base === null || base === undefined || base === 0 ? null : ((x - base) / base) * 100;
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+/** YYYY-MM-01 shifted by whole months. */
+function addMonths(date: string, months: number): string {
+  const total = Number(date.slice(0, 4)) * 12 + (Number(date.slice(5, 7)) - 1) + months;
+  return `${String(Math.floor(total / 12)).padStart(4, "0")}-${String((total % 12) + 1).padStart(2, "0")}-01`;
+}
+function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+const quarterStart = (date: string) => `${date.slice(0, 4)}-${String(Math.floor((Number(date.slice(5, 7)) - 1) / 3) * 3 + 1).padStart(2, "0")}-01`;
+/** Values grouped by a key, in first-seen order, missing values left out. */
+function groups(rows: Row[], key: (date: string) => string): Map<string, number[]> {
+  const m = new Map<string, number[]>();
+  for (const r of rows) {
+    const k = key(r.date);
+    if (!m.has(k)) m.set(k, []);
+    if (r.value !== null) m.get(k)!.push(r.value);
+  }
+  return m;
+}
+const byDate = (code: string) => new Map(raw[code]!.map((r) => [r.date, r.value]));
+
+function expectClose(got: number | null, want: number | null, where: string) {
+  if (want === null) expect({ where, got }).toEqual({ where, got: null });
+  else {
+    expect({ where, isNumber: typeof got === "number" }).toEqual({ where, isNumber: true });
+    expect(got as number).toBeCloseTo(want, 9);
+  }
+}
+
+/** Every row of a query, following pages of 1000 in ascending order. */
+async function readAll(qs: string): Promise<{ rows: any[]; meta: any }> {
+  const rows: any[] = [];
+  for (let offset = 0; ; offset += 1000) {
+    const r = await t.getJson(`/v1/observations?${qs}&order=asc&limit=1000&offset=${offset}`);
+    expect({ qs, status: r.status }).toEqual({ qs, status: 200 });
+    rows.push(...r.body.data);
+    if (rows.length >= r.body.meta.total) return { rows, meta: r.body.meta };
+  }
+}
+
+// ---- UNRATE, monthly -----------------------------------------------------------------------------------------------
+
+describe("UNRATE (monthly, October 2025 missing)", () => {
+  test.skipIf(skip)(label("annual mean per calendar year; 2025 (no December) dropped"), async () => {
+    const years = groups(raw.UNRATE!, (d) => d.slice(0, 4));
+    const { rows, meta } = await readAll("indicator=UNRATE&frequency=annual&resample_method=mean");
+    const complete = [...years.keys()].filter((y) => y !== "2025");
+    expect(rows.map((r) => r.period_start)).toEqual(complete.map((y) => `${y}-01-01`));
+    expect(rows.map((r) => r.period_end)).toEqual(complete.map((y) => `${y}-12-31`));
+    rows.forEach((r) => expectClose(r.value, mean(years.get(r.period_start.slice(0, 4))!), r.period_start));
+    expect(meta.total).toBe(45);
+    expect(meta.resample).toMatchObject({ method: "mean", source_frequency: "monthly", target_frequency: "annual", dropped_incomplete_bucket: true, dropped_period_start: "2025-01-01" });
+    // Hand check: 2024 averaged 3.7, 3.9, 3.9, 3.9, 4.0, 4.1, 4.2, 4.2, 4.1, 4.1, 4.2, 4.1 = 48.4 / 12.
+    expect(rows.find((r) => r.period_start === "2024-01-01").value).toBeCloseTo(48.4 / 12, 12);
+  });
+
+  test.skipIf(skip)(label("annual last is each December; quarterly mean then qoq"), async () => {
+    const v = byDate("UNRATE");
+    const last = (await readAll("indicator=UNRATE&frequency=annual&resample_method=last")).rows;
+    last.forEach((r) => expect({ y: r.period_start, v: r.value }).toEqual({ y: r.period_start, v: v.get(`${r.period_start.slice(0, 4)}-12-01`)! }));
+
+    const q = groups(raw.UNRATE!, quarterStart);
+    const { rows, meta } = await readAll("indicator=UNRATE&frequency=quarterly&transform=qoq");
+    // 2025Q4 holds November only (October missing, December not yet published): incomplete, dropped.
+    expect(rows.at(-1).period_start).toBe("2025-07-01");
+    expect(meta.resample.dropped_period_start).toBe("2025-10-01");
+    expect(meta.transform).toBe("qoq");
+    expect(meta.unit).toBe("percent");
+    expect(rows[0].value).toBeNull();
+    for (const r of rows.slice(1)) expectClose(r.value, pct(mean(q.get(r.period_start)!), mean(q.get(addMonths(r.period_start, -3))!)), r.period_start);
+  });
+
+  test.skipIf(skip)(label("mom and yoy in a window read comparators from before start_date; the gap gives nulls"), async () => {
+    const v = byDate("UNRATE");
+    for (const [transform, lag] of [["mom", 1], ["yoy", 12], ["qoq", 3]] as const) {
+      const { rows, meta } = await readAll(`indicator=UNRATE&transform=${transform}&start_date=2024-06-01&end_date=2025-11-30`);
+      expect(rows.map((r) => r.date)).toEqual(raw.UNRATE!.filter((r) => r.date >= "2024-06-01").map((r) => r.date));
+      expect(meta.total).toBe(18);
+      for (const r of rows) expectClose(r.value, pct(v.get(r.date), v.get(addMonths(r.date, -lag))), `${transform} ${r.date}`);
+    }
+    // By hand: 2024-06 mom is 4.1 against May's 4.0; October 2025 has no value, so November's mom has no comparator.
+    const mom = (await readAll("indicator=UNRATE&transform=mom&start_date=2024-06-01&end_date=2024-06-30")).rows;
+    expect(mom[0].value).toBeCloseTo(((4.1 - 4.0) / 4.0) * 100, 10);
+    const tail = (await readAll("indicator=UNRATE&transform=mom&start_date=2025-09-01")).rows.map((r) => [r.date, r.value]);
+    expect(tail).toEqual([["2025-09-01", pct(4.4, 4.3)], ["2025-10-01", null], ["2025-11-01", null]]);
+  });
+
+  test.skipIf(skip)(label("index:2020-04-01 (the 14.8 peak) and log over the whole series"), async () => {
+    const { rows, meta } = await readAll("indicator=UNRATE&transform=index:2020-04-01");
+    expect(meta.unit).toBe("index (2020-04-01=100)");
+    const base = byDate("UNRATE").get("2020-04-01")!;
+    expect(base).toBe(14.8);
+    rows.forEach((r, k) => expectClose(r.value, raw.UNRATE![k]!.value === null ? null : (raw.UNRATE![k]!.value! / base) * 100, r.date));
+    expect(rows.find((r) => r.date === "2020-04-01").value).toBe(100);
+    const logs = (await readAll("indicator=UNRATE&transform=log")).rows;
+    logs.forEach((r, k) => expectClose(r.value, raw.UNRATE![k]!.value === null ? null : Math.log(raw.UNRATE![k]!.value!), r.date));
+  });
+
+  test.skipIf(skip)(label("pages in descending order are slices of the whole series"), async () => {
+    const desc = [...raw.UNRATE!].reverse();
+    for (const [limit, offset] of [[5, 0], [7, 3], [1, 550], [10, 548], [0, 0]] as const) {
+      const r = await t.getJson(`/v1/observations?indicator=UNRATE&limit=${limit}&offset=${offset}`);
+      expect(r.body.meta).toMatchObject({ total: 551, limit, offset });
+      expect(r.body.data.map((x: any) => [x.date, x.value])).toEqual(desc.slice(offset, offset + limit).map((x) => [x.date, x.value]));
+    }
+  });
+});
+
+// ---- GDPC1, quarterly ----------------------------------------------------------------------------------------------
+
+describe("GDPC1 (quarterly)", () => {
+  test.skipIf(skip)(label("qoq against the previous quarter and yoy against the same quarter a year earlier"), async () => {
+    const v = byDate("GDPC1");
+    for (const [transform, lag] of [["qoq", 3], ["yoy", 12]] as const) {
+      const { rows, meta } = await readAll(`indicator=GDPC1&transform=${transform}`);
+      expect(rows).toHaveLength(raw.GDPC1!.length);
+      expect(meta.unit).toBe("percent");
+      for (const r of rows) expectClose(r.value, pct(v.get(r.date), v.get(addMonths(r.date, -lag))), `${transform} ${r.date}`);
+      expect(rows.filter((r) => r.value === null).length).toBe(lag / 3);
+    }
+    // By hand: 2025Q3 24,024.957 over 2025Q2 23,770.976.
+    const q3 = (await t.getJson("/v1/observations?indicator=GDPC1&transform=qoq&limit=1")).body.data[0];
+    expect(q3.date).toBe("2025-07-01");
+    expect(q3.value).toBeCloseTo((24024.957 / 23770.976 - 1) * 100, 10);
+  });
+
+  test.skipIf(skip)(label("annual mean of the four quarters; 2025 (three quarters) dropped; annual growth of the mean"), async () => {
+    const years = groups(raw.GDPC1!, (d) => d.slice(0, 4));
+    const { rows, meta } = await readAll("indicator=GDPC1&frequency=annual&resample_method=mean");
+    expect(rows.at(-1).period_start).toBe("2024-01-01");
+    expect(meta).toMatchObject({ total: 45, resample: { target_frequency: "annual", dropped_period_start: "2025-01-01" } });
+    rows.forEach((r) => {
+      expect(years.get(r.period_start.slice(0, 4))).toHaveLength(4);
+      expectClose(r.value, mean(years.get(r.period_start.slice(0, 4))!), r.period_start);
+    });
+    const growth = (await readAll("indicator=GDPC1&frequency=annual&resample_method=mean&transform=yoy")).rows;
+    expect(growth[0].value).toBeNull();
+    for (const r of growth.slice(1)) {
+      const y = r.period_start.slice(0, 4);
+      expectClose(r.value, pct(mean(years.get(y)!), mean(years.get(String(Number(y) - 1))!)), r.period_start);
+    }
+    // BEA's annual real GDP growth for 2024 (average over average) rounds to 2.8 percent.
+    expect(growth.find((r) => r.period_start === "2024-01-01").value.toFixed(1)).toBe("2.8");
+  });
+
+  test.skipIf(skip)(label("index:2017-01-01 rebases the chained-2017-dollar series; a base date between quarters is a 400"), async () => {
+    const base = byDate("GDPC1").get("2017-01-01")!;
+    const { rows } = await readAll("indicator=GDPC1&transform=index:2017-01-01");
+    rows.forEach((r, k) => expectClose(r.value, (raw.GDPC1![k]!.value! / base) * 100, r.date));
+    const between = await t.getJson("/v1/observations?indicator=GDPC1&transform=index:2017-02-01");
+    expect(between.status).toBe(400);
+    expect(between.body.error.details).toMatchObject({ nearest_before: "2017-01-01", nearest_after: "2017-04-01" });
+  });
+
+  test.skipIf(skip)(label("mom and monthly resampling of a quarterly series are 400s"), async () => {
+    for (const qs of ["transform=mom", "frequency=monthly"]) {
+      const r = await t.getJson(`/v1/observations?indicator=GDPC1&${qs}`);
+      expect({ qs, status: r.status, code: r.body.error.code }).toEqual({ qs, status: 400, code: "INVALID_PARAMETER" });
+      expect(r.body.error.message).toContain("quarterly");
+    }
+  });
+});
+
+// ---- ICSA, weekly --------------------------------------------------------------------------------------------------
+
+describe("ICSA (weekly, ending Saturday)", () => {
+  test.skipIf(skip)(label("yoy against 52 weeks (364 days) earlier, also across start_date and in descending pages"), async () => {
+    const v = byDate("ICSA");
+    const want = (date: string) => pct(v.get(date), v.get(addDays(date, -364)));
+    const { rows } = await readAll("indicator=ICSA&transform=yoy");
+    expect(rows).toHaveLength(raw.ICSA!.length);
+    for (const r of rows) expectClose(r.value, want(r.date), r.date);
+    expect(rows.filter((r) => r.value === null).length).toBe(52);
+    // 2025's first weeks compare with weeks of 2024, before the window.
+    const page = await t.getJson("/v1/observations?indicator=ICSA&transform=yoy&start_date=2025-01-01&order=desc&limit=10&offset=45");
+    const in2025 = raw.ICSA!.filter((r) => r.date >= "2025-01-01").reverse();
+    expect(page.body.meta.total).toBe(in2025.length);
+    expect(page.body.data.map((r: any) => r.date)).toEqual(in2025.slice(45, 55).map((r) => r.date));
+    for (const r of page.body.data) expectClose(r.value, want(r.date), r.date);
+    // By hand: 2025-01-04 (205,000) against 2024-01-06 (199,000).
+    expect([v.get("2025-01-04"), v.get("2024-01-06")]).toEqual([205000, 199000]);
+    expect(rows.find((r) => r.date === "2025-01-04").value).toBeCloseTo((205000 / 199000 - 1) * 100, 10);
+  });
+
+  test.skipIf(skip)(label("monthly mean of the weeks dated in each month, then mom"), async () => {
+    const months = groups(raw.ICSA!, (d) => `${d.slice(0, 7)}-01`);
+    const { rows, meta } = await readAll("indicator=ICSA&frequency=monthly&resample_method=mean&transform=mom");
+    // The file ends on Saturday 2025-12-27; the next week would be dated 2026-01-03, so December 2025 is complete.
+    expect(rows.at(-1).period_start).toBe("2025-12-01");
+    expect(meta.resample.dropped_incomplete_bucket).toBe(false);
+    expect(rows).toHaveLength(months.size);
+    expect(rows[0].value).toBeNull();
+    for (const r of rows.slice(1)) expectClose(r.value, pct(mean(months.get(r.period_start)!), mean(months.get(addMonths(r.period_start, -1))!)), r.period_start);
+  });
+
+  test.skipIf(skip)(label("annual sum and last per calendar year"), async () => {
+    const years = groups(raw.ICSA!, (d) => d.slice(0, 4));
+    const sums = (await readAll("indicator=ICSA&frequency=annual&resample_method=sum")).rows;
+    expect(sums.map((r) => r.period_start.slice(0, 4))).toEqual([...years.keys()]);
+    sums.forEach((r) => expect({ y: r.period_start, v: r.value }).toEqual({ y: r.period_start, v: sum(years.get(r.period_start.slice(0, 4))!) }));
+    const last = (await readAll("indicator=ICSA&frequency=annual&resample_method=last")).rows;
+    last.forEach((r) => {
+      const y = r.period_start.slice(0, 4);
+      expect(r.value).toBe(raw.ICSA!.filter((x) => x.date.startsWith(y)).at(-1)!.value);
+    });
+  });
+
+  test.skipIf(skip)(label("mom and qoq at native weekly frequency are 400s that suggest a frequency"), async () => {
+    for (const [transform, suggestion] of [["mom", "frequency=monthly"], ["qoq", "frequency=quarterly"]] as const) {
+      const r = await t.getJson(`/v1/observations?indicator=ICSA&transform=${transform}`);
+      expect({ transform, status: r.status, suggestion: r.body.error.details?.suggestion }).toEqual({ transform, status: 400, suggestion });
+    }
+  });
+});

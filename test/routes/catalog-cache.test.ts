@@ -1,0 +1,343 @@
+// The in-memory catalog (src/services/catalog-index.ts) and the catalog's conditional responses:
+// - it answers exactly what the SQL it replaced answers (listIndicatorPage), in the same order;
+// - this process's writes (an import creating a series, a catalog or region upsert) show at once;
+// - other processes' writes (raw SQL here; on PostgreSQL also a second connection pool) show after the revalidation
+//   bound and not before it;
+// - 200s carry a strong ETag, and a matching If-None-Match gets a bodiless 304 with the same caching headers.
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { sql } from "drizzle-orm";
+import { openDatabase } from "../../db/client";
+import { listIndicatorPage, listSourcesWithCounts, upsertIndicators, type NewIndicatorRow } from "../../db/repos/catalog";
+import { upsertRegions } from "../../db/repos/regions";
+import { indicators } from "../../db/schema";
+import { CATALOG_CACHE_CONTROL } from "../../src/http/respond";
+import { indicatorDetailResponseSchema, indicatorListResponseSchema, sourceListResponseSchema } from "../../src/schemas/catalog";
+import { regionListResponseSchema, regionResponseSchema } from "../../src/schemas/regions";
+import { catalogIndexFor, RenderedCache } from "../../src/services/catalog-index";
+import { importObservationsCsv } from "../../src/services/import";
+import { makeTestApp, type TestApp } from "../support/app";
+import { testBackend } from "../support/db";
+
+setDefaultTimeout(120_000);
+
+async function json(t: TestApp, path: string, init?: RequestInit) {
+  const res = await t.request(path, init);
+  expect(res.status).toBe(200);
+  return { res, body: (await res.json()) as any };
+}
+
+describe("same answers as the SQL it replaced", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await makeTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  test("every search term, filter and include_inactive: same rows, same order, same total", async () => {
+    const db = t.database.db;
+    const all = (await listIndicatorPage(db, { includeInactive: true }, { limit: 1000, offset: 0 })).rows;
+    const terms = new Set<string>(["%", "_", "\\", "gdp", "GDP", "rate", "Rate", "a", "e", "us", "unemployment", "svc:", "la", "LNU04", "x".repeat(200), "é"]);
+    for (const i of all.filter((_, n) => n % 7 === 0)) {
+      terms.add(i.code);
+      terms.add(i.code.toLowerCase());
+      terms.add(i.code.slice(0, 3));
+      terms.add(i.name.split(" ")[0]);
+      if (i.description && i.description.length > 20) terms.add(i.description.slice(10, 17).trim() || "a");
+    }
+    const sources = (await listSourcesWithCounts(db, true)).map((s) => s.slug);
+    const filters: { source?: string; category?: string; frequency?: string; search?: string }[] = [
+      {},
+      ...[...terms].filter((s) => s.trim()).map((search) => ({ search: search.trim() })),
+      ...sources.map((source) => ({ source })),
+      { category: "labor" }, { category: "prices", frequency: "monthly" }, { frequency: "daily" },
+      { source: "bls", search: "unemployment" }, { category: "labor", search: "rate" },
+    ];
+    let compared = 0;
+    for (const f of filters) {
+      for (const includeInactive of [false, true]) {
+        for (const page of f.search === undefined ? [{ limit: 100, offset: 0 }, { limit: 100, offset: 100 }] : [{ limit: 100, offset: 0 }, { limit: 7, offset: 3 }]) {
+          const want = await listIndicatorPage(db, { ...f, includeInactive }, page);
+          const qs = new URLSearchParams({ limit: String(page.limit), offset: String(page.offset), include_inactive: String(includeInactive) });
+          for (const [k, v] of Object.entries(f)) qs.set(k, v!);
+          const got = indicatorListResponseSchema.parse((await json(t, `/v1/indicators?${qs}`)).body);
+          expect({ f, includeInactive, page, ids: got.data.map((i) => i.id), total: got.meta.total }).toEqual({
+            f, includeInactive, page, ids: want.rows.map((r) => r.id), total: want.total,
+          });
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(200);
+  });
+
+  test("sources and their counts equal the grouped SQL", async () => {
+    for (const includeInactive of [false, true]) {
+      const want = await listSourcesWithCounts(t.database.db, includeInactive);
+      const got = sourceListResponseSchema.parse((await json(t, `/v1/sources?include_inactive=${includeInactive}`)).body).data;
+      expect(got).toEqual(want.map((s) => ({
+        slug: s.slug, name: s.name, provider: s.provider, category: s.category, indicator_count: s.indicatorCount, docs_url: s.docsUrl,
+      })));
+    }
+  });
+});
+
+describe("ETag and If-None-Match", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await makeTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const paths = ["/v1/regions?type=county", "/v1/regions?parent=CA", "/v1/regions/06", "/v1/sources", "/v1/indicators?search=unemployment", "/v1/indicators/UNRATE"];
+
+  test("200s carry a strong ETag that the same representation repeats", async () => {
+    for (const p of paths) {
+      const a = await t.request(p);
+      const b = await t.request(p);
+      expect(a.status).toBe(200);
+      const tag = a.headers.get("etag")!;
+      expect(tag).toMatch(/^"[0-9a-z]+-[0-9a-z]+"$/);
+      expect(b.headers.get("etag")).toBe(tag);
+      expect(await a.text()).toBe(await b.text());
+      expect(a.headers.get("content-type")).toBe("application/json");
+    }
+  });
+
+  test("a different representation has a different tag; parent=CA and parent=06 are one representation", async () => {
+    const tags = await Promise.all(["/v1/regions?type=county", "/v1/regions?type=state", "/v1/sources?include_inactive=true", "/v1/sources"].map(async (p) => (await t.request(p)).headers.get("etag")));
+    expect(new Set(tags).size).toBe(4);
+    const ca = await t.request("/v1/regions?parent=CA");
+    const fips = await t.request("/v1/regions?parent=06");
+    expect(ca.headers.get("etag")).toBe(fips.headers.get("etag"));
+    expect(regionListResponseSchema.parse(await ca.json()).data.length).toBe(58);
+  });
+
+  test("If-None-Match naming the tag: 304, no body, the same Cache-Control and ETag", async () => {
+    for (const p of paths) {
+      const tag = (await t.request(p)).headers.get("etag")!;
+      for (const inm of [tag, `W/${tag}`, `"nope", ${tag}`, `  ${tag}  `, "*"]) {
+        const res = await t.request(p, { headers: { "If-None-Match": inm } });
+        expect({ p, inm, status: res.status }).toEqual({ p, inm, status: 304 });
+        expect(await res.text()).toBe("");
+        expect(res.headers.get("etag")).toBe(tag);
+        expect(res.headers.get("cache-control")).toBe(CATALOG_CACHE_CONTROL);
+      }
+    }
+  });
+
+  test("If-None-Match naming another tag, or an empty one: 200 with the body", async () => {
+    for (const p of paths) {
+      const tag = (await t.request(p)).headers.get("etag")!;
+      for (const inm of ['"nope"', tag.slice(0, -2) + '"', ""]) {
+        const res = await t.request(p, { headers: { "If-None-Match": inm } });
+        expect({ p, inm, status: res.status }).toEqual({ p, inm, status: 200 });
+        expect((await res.text()).length).toBeGreaterThan(10);
+      }
+    }
+  });
+
+  test("errors are not conditional: a 404 stays a 404 whatever If-None-Match says", async () => {
+    const res = await t.request("/v1/indicators/NOT_A_SERIES", { headers: { "If-None-Match": "*" } });
+    expect(res.status).toBe(404);
+    expect(res.headers.get("etag")).toBeNull();
+  });
+
+  test("two apps over equal databases hand out equal tags (one process or many behind a CDN)", async () => {
+    const u = await makeTestApp();
+    try {
+      for (const p of paths) expect((await u.request(p)).headers.get("etag")).toBe((await t.request(p)).headers.get("etag"));
+    } finally {
+      await u.close();
+    }
+  });
+
+  test("OpenAPI documents the 304 and the ETag header on every catalog operation", () => {
+    const doc = t.app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "t", version: "1" } }) as any;
+    for (const [path, id] of [["/v1/sources", "list_sources"], ["/v1/regions", "list_regions"], ["/v1/regions/{code}", "get_region"], ["/v1/indicators", "search_indicators"], ["/v1/indicators/{code}", "get_indicator"]]) {
+      const op = doc.paths[path].get;
+      expect(op.operationId).toBe(id);
+      expect(Object.keys(op.responses["304"].headers).sort()).toEqual(["Cache-Control", "ETag"]);
+      expect(Object.keys(op.responses["200"].headers).sort()).toEqual(["Cache-Control", "ETag"]);
+    }
+  });
+});
+
+describe("this process's writes show at once", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await makeTestApp();
+    // No fingerprint check after the first (an hour): only the in-process notices can make changes visible.
+    catalogIndexFor(t.database.db, { revalidateMs: 3_600_000, crossProcess: true, now: () => 0 });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  test("an import creating a series: available_regions and date_range move, and so does the ETag", async () => {
+    const before = await json(t, "/v1/indicators/LASST06");
+    expect(before.body.data.available_regions).toEqual([]);
+    expect(before.body.data.date_range).toEqual({ start: null, end: null });
+    const tag = before.res.headers.get("etag")!;
+
+    await importObservationsCsv(t.database.db, { text: "date,value\n2024-01-01,5.1\n2024-02-01,5.2\n", indicator: "LASST06", region: "06", now: t.clock.now() });
+    const after = indicatorDetailResponseSchema.parse((await json(t, "/v1/indicators/LASST06")).body);
+    expect(after.data.available_regions).toEqual(["06"]);
+    expect(after.data.date_range).toEqual({ start: "2024-01-01", end: "2024-02-01" });
+    expect((await t.request("/v1/indicators/LASST06", { headers: { "If-None-Match": tag } })).status).toBe(200);
+
+    // A second series, and an existing one growing (the stats update, not the creation path).
+    await importObservationsCsv(t.database.db, { text: "date,value\n2023-12-01,4.0\n", indicator: "LASST06", region: "48", now: t.clock.now() });
+    await importObservationsCsv(t.database.db, { text: "date,value\n2024-03-01,5.3\n", indicator: "LASST06", region: "06", now: t.clock.now() });
+    const grown = indicatorDetailResponseSchema.parse((await json(t, "/v1/indicators/LASST06")).body);
+    expect(grown.data.available_regions).toEqual(["06", "48"]);
+    expect(grown.data.date_range).toEqual({ start: "2023-12-01", end: "2024-03-01" });
+  });
+
+  test("an import changing nothing keeps the representation (same ETag, 304)", async () => {
+    const first = await t.request("/v1/indicators/LASST06");
+    const tag = first.headers.get("etag")!;
+    const r = await importObservationsCsv(t.database.db, { text: "date,value\n2024-03-01,5.3\n", indicator: "LASST06", region: "06", now: t.clock.now() });
+    expect(r.unchanged).toBe(1);
+    expect((await t.request("/v1/indicators/LASST06", { headers: { "If-None-Match": tag } })).status).toBe(304);
+  });
+
+  test("a catalog upsert: the list, the search, the detail and the source counts follow", async () => {
+    const [row] = await t.database.db.select().from(indicators).where(sql`${indicators.code} = 'UNRATE'`);
+    expect((await json(t, "/v1/indicators?search=zebra&limit=0")).body.meta.total).toBe(0);
+    const changed: NewIndicatorRow = { ...row, name: "Unemployment Rate (zebra)", updatedAt: t.clock.now() };
+    expect(await upsertIndicators(t.database.db, [changed])).toEqual({ inserted: 0, updated: 1 });
+    const found = (await json(t, "/v1/indicators?search=zebra")).body;
+    expect(found.data.map((i: any) => [i.code, i.name])).toEqual([["UNRATE", "Unemployment Rate (zebra)"]]);
+    expect((await json(t, "/v1/indicators/UNRATE")).body.data.name).toBe("Unemployment Rate (zebra)");
+
+    const fredBefore = (await json(t, "/v1/sources")).body.data.find((s: any) => s.slug === "fred").indicator_count;
+    await upsertIndicators(t.database.db, [{ ...changed, isActive: false }]);
+    expect((await json(t, "/v1/sources")).body.data.find((s: any) => s.slug === "fred").indicator_count).toBe(fredBefore - 1);
+    expect((await t.request("/v1/indicators/UNRATE")).status).toBe(404);
+    await upsertIndicators(t.database.db, [row]);
+    expect((await json(t, "/v1/indicators/UNRATE")).body.data.name).toBe(row.name);
+  });
+
+  test("a catalog write inside a transaction (the seed's shape) shows once the transaction has committed", async () => {
+    const [row] = await t.database.db.select().from(indicators).where(sql`${indicators.code} = 'UNRATE'`);
+    expect((await json(t, "/v1/indicators?search=okapi&limit=0")).body.meta.total).toBe(0);
+    await t.database.db.transaction(async (tx) => {
+      await upsertIndicators(tx as unknown as typeof t.database.db, [{ ...row, name: "Unemployment Rate (okapi)" }]);
+    });
+    expect((await json(t, "/v1/indicators?search=okapi")).body.data.map((i: any) => i.code)).toEqual(["UNRATE"]);
+    await upsertIndicators(t.database.db, [row]);
+    expect((await json(t, "/v1/indicators?search=okapi&limit=0")).body.meta.total).toBe(0);
+  });
+
+  test("a region upsert: lists, lookups and their tags follow", async () => {
+    const tag = (await t.request("/v1/regions?type=state")).headers.get("etag")!;
+    const [ca] = (await json(t, "/v1/regions?type=state")).body.data.filter((r: any) => r.code === "06");
+    const row = { code: "06", type: "state", name: "Kalifornia", slug: "california", parentCode: "US", fipsState: "06", fipsCounty: null, aliases: ["CA", "US-CA"] };
+    expect(await upsertRegions(t.database.db, [row])).toBe(1);
+    expect(regionResponseSchema.parse((await json(t, "/v1/regions/US-CA")).body).data.name).toBe("Kalifornia");
+    const states = await t.request("/v1/regions?type=state", { headers: { "If-None-Match": tag } });
+    expect(states.status).toBe(200);
+    expect(((await states.json()) as any).data.find((r: any) => r.code === "06").name).toBe("Kalifornia");
+    await upsertRegions(t.database.db, [{ ...row, name: ca.name }]);
+    expect((await t.request("/v1/regions?type=state", { headers: { "If-None-Match": tag } })).status).toBe(304);
+  });
+});
+
+describe("other processes' writes show within the revalidation bound", () => {
+  let t: TestApp;
+  let clock = 0;
+  beforeAll(async () => {
+    t = await makeTestApp();
+    catalogIndexFor(t.database.db, { revalidateMs: 1000, crossProcess: true, now: () => clock });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  // Raw SQL does not pass the repos' notices: to this process it is another process's write.
+  test("a source renamed: not before revalidateMs, at revalidateMs", async () => {
+    clock = 0;
+    const name = () => json(t, "/v1/sources").then((r) => r.body.data.find((s: any) => s.slug === "cdc").name);
+    const original = await name();
+    await t.database.exec("UPDATE sources SET name = 'Renamed elsewhere' WHERE slug = 'cdc'");
+    clock = 999;
+    expect(await name()).toBe(original);
+    clock = 1000;
+    expect(await name()).toBe("Renamed elsewhere");
+    await t.database.exec(`UPDATE sources SET name = '${original.replace(/'/g, "''")}' WHERE slug = 'cdc'`);
+    clock = 2000;
+    expect(await name()).toBe(original);
+  });
+
+  test("a region renamed: the region index and the rendered lists follow", async () => {
+    clock = 10_000;
+    expect((await json(t, "/v1/regions/06")).body.data.name).toBe("California");
+    await t.database.exec("UPDATE regions SET name = 'Kalifornia' WHERE code = '06'");
+    clock = 10_500;
+    expect((await json(t, "/v1/regions/06")).body.data.name).toBe("California");
+    clock = 11_000;
+    expect((await json(t, "/v1/regions/06")).body.data.name).toBe("Kalifornia");
+    expect((await json(t, "/v1/regions?type=state")).body.data.find((r: any) => r.code === "06").name).toBe("Kalifornia");
+    await t.database.exec("UPDATE regions SET name = 'California' WHERE code = '06'");
+  });
+
+  test("a series grown elsewhere: date_range follows after the bound", async () => {
+    clock = 20_000;
+    const range = () => json(t, "/v1/indicators/PAYEMS").then((r) => r.body.data.date_range);
+    expect(await range()).toEqual({ start: "2006-01-01", end: "2015-12-01" });
+    await t.database.exec(
+      "UPDATE series SET last_date = '2016-01-01', version = version + 1 FROM indicators i WHERE i.id = series.indicator_id AND i.code = 'PAYEMS' AND series.region_code = 'US'",
+    );
+    clock = 20_999;
+    expect(await range()).toEqual({ start: "2006-01-01", end: "2015-12-01" });
+    clock = 21_000;
+    expect(await range()).toEqual({ start: "2006-01-01", end: "2016-01-01" });
+  });
+
+  test.skipIf(testBackend !== "postgres")("PostgreSQL: an import through a second connection pool (another process's view)", async () => {
+    const rows = await t.database.db.execute(sql`select current_database() as name`);
+    const name = ((Array.isArray(rows) ? rows : (rows as any).rows)[0] as { name: string }).name;
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.pathname = `/${name}`;
+    const other = await openDatabase({ url: url.toString(), poolSize: 1 });
+    try {
+      clock = 30_000;
+      expect((await json(t, "/v1/indicators/LASST05")).body.data.available_regions).toEqual([]);
+      await importObservationsCsv(other.db, { text: "date,value\n2024-01-01,3.3\n", indicator: "LASST05", region: "05", now: t.clock.now() });
+      clock = 30_999;
+      expect((await json(t, "/v1/indicators/LASST05")).body.data.available_regions).toEqual([]);
+      clock = 31_000;
+      expect((await json(t, "/v1/indicators/LASST05")).body.data).toMatchObject({ available_regions: ["05"], date_range: { start: "2024-01-01", end: "2024-01-01" } });
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe("RenderedCache", () => {
+  test("renders once per key, evicts the least recently used past its byte budget, never keeps an oversized body", () => {
+    const cache = new RenderedCache(30);
+    let renders = 0;
+    const value = (s: string) => () => (renders++, s);
+    const a = cache.get("a", value("aaaaaaaa")); // 10 bytes as JSON
+    expect(new TextDecoder().decode(a.body)).toBe('"aaaaaaaa"');
+    expect(cache.get("a", value("other"))).toBe(a);
+    expect(renders).toBe(1);
+    cache.get("b", value("bbbbbbbb"));
+    cache.get("a", value("x")); // a is now the most recent
+    cache.get("c", value("cccccccccccccccc")); // 18 bytes: 38 > 30, b (least recent) goes
+    expect(cache.size).toBe(2);
+    cache.get("a", value("x"));
+    expect(renders).toBe(3);
+    cache.get("b", value("bbbbbbbb")); // rendered again
+    expect(renders).toBe(4);
+    const big = cache.get("big", value("y".repeat(40)));
+    expect(big.body.length).toBe(42);
+    cache.get("big", value("y".repeat(40)));
+    expect(renders).toBe(6);
+  });
+});
