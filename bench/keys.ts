@@ -12,29 +12,13 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
 import { CPUS, REPO_ROOT, freePort, loadTool, parseBenchArgs, printTable, runLoad, type LoadResult, type Row } from "./lib/load";
+import { serveAppForBench } from "./lib/serve-app";
 
 // A held sample series (BLS, 122 monthly rows), a full 100-row page.
 const PAGE = "/v1/observations?indicator=LNU04032230&region=US&limit=100";
 
 if (process.argv[2] === "--serve") {
-  // Server mode: the real dependencies (buildDeps), with the access layer removed for "bare".
-  const { loadConfig } = await import("../src/config");
-  const { buildDeps } = await import("../src/bootstrap");
-  const { createApp } = await import("../src/app");
-  const { openAccess } = await import("../src/http/paid");
-  const config = loadConfig(process.env);
-  const deps = await buildDeps(config);
-  const app = createApp(process.argv[3] === "bare" ? { ...deps, access: openAccess } : deps);
-  const server = Bun.serve({ hostname: "127.0.0.1", port: config.port, fetch: app.fetch });
-  console.log(`listening ${server.port}`);
-  const stop = async () => {
-    server.stop(true);
-    await deps.keys.close();
-    await deps.database.close();
-    process.exit(0);
-  };
-  process.on("SIGTERM", stop);
-  process.on("SIGINT", stop);
+  await serveAppForBench(process.argv[3]);
 } else {
   await main();
 }

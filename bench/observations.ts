@@ -16,6 +16,7 @@ import { join } from "node:path";
 import postgres from "postgres";
 import { CPUS, REPO_ROOT, freePort, loadTool, parseBenchArgs, printTable, runLoad, startBaseline, type Row } from "./lib/load";
 import { sharedDataPath } from "../test/support/shared-data";
+import { serveAppForBench } from "./lib/serve-app";
 
 const CES = ["PAYEMS", "USPRIV", "USGOOD", "SRVPRD", "USMINE", "USCONS", "MANEMP", "DMANEMP", "NDMANEMP", "USTPU",
   "USWTRADE", "USTRADE", "USINFO", "USFIRE", "USPBS", "USEHS", "USLAH", "USSERV", "USGOVT", "CES0800000001"];
@@ -29,22 +30,7 @@ const CASES = [
 ];
 
 if (process.argv[2] === "--serve") {
-  const { loadConfig } = await import("../src/config");
-  const { buildDeps } = await import("../src/bootstrap");
-  const { createApp } = await import("../src/app");
-  const { openAccess } = await import("../src/http/paid");
-  const config = loadConfig(process.env);
-  const deps = await buildDeps(config);
-  const app = createApp(process.argv[3] === "bare" ? { ...deps, access: openAccess } : deps);
-  const server = Bun.serve({ hostname: "127.0.0.1", port: config.port, fetch: app.fetch });
-  console.log(`listening ${server.port}`);
-  const stop = async () => {
-    server.stop(true);
-    await deps.database.close();
-    process.exit(0);
-  };
-  process.on("SIGTERM", stop);
-  process.on("SIGINT", stop);
+  await serveAppForBench(process.argv[3]);
 } else {
   await main();
 }

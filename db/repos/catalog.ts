@@ -15,13 +15,9 @@ export type NewIndicatorRow = typeof indicators.$inferInsert;
 /** An indicator with the name and active flag of its source. */
 export type IndicatorWithSource = IndicatorRow & { sourceName: string | null; sourceIsActive: boolean | null };
 
-export type IndicatorFilter = {
-  source?: string;
-  category?: string;
-  frequency?: string;
-  search?: string;
-  includeInactive: boolean;
-};
+// The same filter the in-memory catalog search takes (src/domain/catalog-search.ts).
+export type { IndicatorFilter } from "../../src/domain/catalog-search";
+import type { IndicatorFilter } from "../../src/domain/catalog-search";
 
 // Byte order ("C") so codes sort the same on every server locale and on PGlite.
 const byCode = sql`${indicators.code} collate "C"`;

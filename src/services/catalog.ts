@@ -114,18 +114,21 @@ function republishes(r: IndicatorRow): string | null {
   return typeof v === "string" ? v : null;
 }
 
+/** Order of rows sharing a code: the original publisher before a re-publisher, then by source slug. */
+export function byPublisherPreference(a: IndicatorRow, b: IndicatorRow): number {
+  const ra = republishes(a) ? 1 : 0;
+  const rb = republishes(b) ? 1 : 0;
+  if (ra !== rb) return ra - rb;
+  const sa = a.sourceSlug ?? "";
+  const sb = b.sourceSlug ?? "";
+  return sa < sb ? -1 : sa > sb ? 1 : 0;
+}
+
 /** The preferred row among rows sharing a code (see the file comment), and the other rows' sources. */
 export function pickIndicator(rows: IndicatorWithSource[], code: string): { indicator: IndicatorWithSource; ambiguousWith: string[] } {
   const exact = rows.filter((r) => r.code === code);
   const pool = exact.length ? exact : rows;
-  const ranked = [...pool].sort((a, b) => {
-    const ra = republishes(a) ? 1 : 0;
-    const rb = republishes(b) ? 1 : 0;
-    if (ra !== rb) return ra - rb;
-    const sa = a.sourceSlug ?? "";
-    const sb = b.sourceSlug ?? "";
-    return sa < sb ? -1 : sa > sb ? 1 : 0;
-  });
+  const ranked = [...pool].sort(byPublisherPreference);
   const indicator = ranked[0];
   return { indicator, ambiguousWith: ranked.slice(1).map((r) => r.sourceSlug ?? "").filter(Boolean).sort() };
 }

@@ -25,6 +25,7 @@ import { conceptLevels,
 import { isFrequency, type Frequency } from "../domain/calendar";
 import { ApiError, fail } from "../http/errors";
 import { regionIndex, resolveRegion, resolveRegionAmong, type RegionRow } from "./regions";
+import { byPublisherPreference } from "./catalog";
 import type { SeriesCache } from "./series-cache";
 
 export type { IndicatorRow };
@@ -111,10 +112,6 @@ export async function indicatorById(db: Db, id: string): Promise<IndicatorRow | 
   return (await catalogIndex(db)).byId.get(id) ?? null;
 }
 
-function republishes(i: IndicatorRow): boolean {
-  return typeof (i.meta as { republishes?: unknown }).republishes === "string";
-}
-
 /**
  * The catalog indicator a code names (rule 1), or null when no indicator has that code (the caller may then try a
  * concept). `source` that matches none of the code's sources is a 404.
@@ -137,15 +134,8 @@ export async function findIndicator(db: Db, code: string, source?: string, match
     }
     return pool[0];
   }
-  // Same preference as the catalog (services/catalog.ts pickIndicator): the original publisher, then by source slug.
-  return [...pool].sort((a, b) => {
-    const ra = republishes(a) ? 1 : 0;
-    const rb = republishes(b) ? 1 : 0;
-    if (ra !== rb) return ra - rb;
-    const sa = a.sourceSlug ?? "";
-    const sb = b.sourceSlug ?? "";
-    return sa < sb ? -1 : sa > sb ? 1 : 0;
-  })[0];
+  // Same preference as the catalog: the original publisher, then by source slug.
+  return [...pool].sort(byPublisherPreference)[0];
 }
 
 // ---------------------------------------------------------------------------------------------------------------
