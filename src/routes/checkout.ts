@@ -1,15 +1,18 @@
 // Subscription checkout and the payment provider's webhook. `/checkout` lists the paid plans with their
-// checkout links; `/checkout/{plan}` starts a provider checkout (303 to it). Without a provider configured the
-// answer says how to get a paid key from the operator; no session is ever faked.
+// checkout links; `/checkout/{plan}` starts a provider checkout (303 to it), which returns to
+// `/checkout/{plan}/success`. Without a provider configured the answer says how to get a paid key from the operator;
+// no session is ever faked. (No static path beside `{plan}`: the router then compiles every route into one regular
+// expression instead of walking a trie on each request.)
 import { createRoute, z } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
-import { errorResponses } from "../http/errors";
+import { errorResponses, fail } from "../http/errors";
 import { publicBaseUrl } from "../docs/base-url";
-import { PLANS, publicPlans } from "../plans";
+import { PLANS, isPaidPlan, publicPlans } from "../plans";
 import { checkoutAvailability, handleWebhook, startCheckout } from "../services/billing";
 import { checkoutIndexSchema, checkoutQuerySchema, checkoutSuccessSchema, webhookAckSchema } from "../schemas/billing";
 
 const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
+const planParam = z.object({ plan: z.string().min(1).max(64).openapi({ param: { name: "plan", in: "path" }, example: "developer" }) });
 
 const indexRoute = createRoute({
   method: "get",
@@ -30,17 +33,19 @@ const planRoute = createRoute({
   description:
     "Redirects (303) to the payment provider's checkout for a paid plan; the key is emailed to the billing address once payment " +
     "is confirmed. 503 with the operator path when no provider is configured.",
-  request: { params: z.object({ plan: z.string().min(1).max(64).openapi({ param: { name: "plan", in: "path" }, example: "developer" }) }), query: checkoutQuerySchema },
+  request: { params: planParam, query: checkoutQuerySchema },
   responses: { 303: { description: "To the provider's checkout page" }, ...errorResponses(400, 404, 502, 503) },
 });
 
 const successRoute = createRoute({
   method: "get",
-  path: "/checkout/success",
+  path: "/checkout/{plan}/success",
   operationId: "checkout_success",
   tags: ["Billing"],
   summary: "After a completed checkout",
-  responses: { 200: { description: "Next steps", ...json(checkoutSuccessSchema) } },
+  description: "Where the payment provider returns the buyer: what happens next (the key is emailed once payment is confirmed).",
+  request: { params: planParam },
+  responses: { 200: { description: "Next steps", ...json(checkoutSuccessSchema) }, ...errorResponses(400, 404) },
 });
 
 const webhookRoute = createRoute({
@@ -61,9 +66,10 @@ export const registerCheckoutRoutes: RegisterRoutes = (app, deps) => {
     const plans = publicPlans(base(c.req.url)).map((p) => ({ ...p, premium_access: PLANS[p.id].unrestricted, available: p.id === "free" ? true : a.plans[p.id] }));
     return c.json({ data: { provider: a.provider, plans, signup: `${base(c.req.url)}/v1/signup` }, meta: { notice: a.notice } }, 200);
   });
-  // Registered before /checkout/{plan} so "success" is not taken for a plan name.
-  app.openapi(successRoute, async (c) =>
-    c.json(
+  app.openapi(successRoute, async (c) => {
+    const { plan } = c.req.valid("param");
+    if (!isPaidPlan(plan)) fail("RESOURCE_NOT_FOUND", `No paid plan '${plan}'. Paid plans: developer, professional.`);
+    return c.json(
       {
         data: {
           status: "received" as const,
@@ -72,8 +78,8 @@ export const registerCheckoutRoutes: RegisterRoutes = (app, deps) => {
         },
       },
       200,
-    ),
-  );
+    );
+  });
   app.openapi(planRoute, async (c) => {
     const session = await startCheckout(deps, { plan: c.req.valid("param").plan, email: c.req.valid("query").email ?? null, baseUrl: base(c.req.url) });
     return c.redirect(session.url, 303);

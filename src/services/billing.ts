@@ -277,7 +277,7 @@ export async function startCheckout(deps: BillingDeps, input: { plan: string; em
     return await deps.billing.createCheckout({
       plan: input.plan,
       email: input.email ? normalizeEmail(input.email) : null,
-      successUrl: `${input.baseUrl}/checkout/success?session_id={CHECKOUT_SESSION_ID}`,
+      successUrl: `${input.baseUrl}/checkout/${input.plan}/success?session_id={CHECKOUT_SESSION_ID}`,
       cancelUrl: `${input.baseUrl}/checkout`,
     });
   } catch (e) {

@@ -111,7 +111,7 @@ describe("checkout", () => {
       "line_items[0][quantity]": "1",
       customer_email: "buyer@example.com",
       "metadata[plan]": "developer",
-      success_url: "https://api.example.test/checkout/success?session_id={CHECKOUT_SESSION_ID}",
+      success_url: "https://api.example.test/checkout/developer/success?session_id={CHECKOUT_SESSION_ID}",
       cancel_url: "https://api.example.test/checkout",
     });
   });
@@ -138,10 +138,16 @@ describe("checkout", () => {
     expect((await bare.app.request("/webhooks/stripe", { method: "POST", body: "{}" })).status).toBe(503);
   });
 
-  test("the success page never shows a key", async () => {
-    const b = await body(await t.app.request("/checkout/success?session_id=cs_test_1"));
+  test("the success page never shows a key; it exists for paid plans only", async () => {
+    const b = await body(await t.app.request("/checkout/developer/success?session_id=cs_test_1"));
     expect(b.data.status).toBe("received");
     expect(JSON.stringify(b)).not.toMatch(/svc_live_/);
+    expect((await t.app.request("/checkout/free/success")).status).toBe(404);
+  });
+
+  test("every route compiles into Hono's regular-expression router (no trie walk per request)", async () => {
+    await t.app.request("/checkout");
+    expect((t.app.router as unknown as { activeRouter: { name: string } }).activeRouter.name).toBe("RegExpRouter");
   });
 });
 
