@@ -1,34 +1,43 @@
 // createApp(deps) is the only constructor of the HTTP application. server.ts passes real
 // dependencies; tests pass a fresh database, a manual clock and a seeded random source.
-import { OpenAPIHono } from "@hono/zod-openapi";
 import { HTTPException } from "hono/http-exception";
 import type { Deps } from "./deps";
 import type { App, AppEnv } from "./http/app-env";
 import { ApiError, envelope } from "./http/errors";
 import { operationCatalog } from "./http/operations";
 import { requestId } from "./http/request-id";
-import { publicCors } from "./http/cors";
+import { corsResponseHeaders, publicCors, type CorsOptions } from "./http/cors";
+import { HotReads } from "./http/hot-reads";
 import { identify } from "./http/auth";
 import { rateLimit } from "./http/rate-limit";
 import { guardQuery, limitBody, notFoundOrMethodNotAllowed, refusePaidHead } from "./http/request-guard";
 import { validationHook } from "./http/validation";
+import { serviceOpenApiApp } from "./http/query-validation";
 import { registerRoutes } from "./routes";
 
+const CORS: CorsOptions = {
+  // @x402/fetch sends Access-Control-Expose-Headers as a request header on its paid retry (x402 PR #3478).
+  allowHeaders: ["Authorization", "X-API-Key", "Content-Type", "X-PAYMENT", "PAYMENT-SIGNATURE", "X-Request-Id", "Access-Control-Expose-Headers", "Mcp-Protocol-Version", "Mcp-Session-Id", "Last-Event-ID"],
+  exposeHeaders: [
+    "X-Request-Id", "ETag", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After",
+    "WWW-Authenticate", "PAYMENT-REQUIRED", "PAYMENT-RESPONSE", "X-PAYMENT-RESPONSE",
+  ],
+};
+
+const hotReadsOfApp = new WeakMap<App, HotReads>();
+
+/** The hot-read lane of an app built by createApp (its counters are what tests and benchmarks read). */
+export function hotReadsOf(app: App): HotReads | undefined {
+  return hotReadsOfApp.get(app);
+}
+
 export function createApp(deps: Deps): App {
-  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  const app = serviceOpenApiApp(validationHook);
+
+  const hotReads = new HotReads(deps, corsResponseHeaders(CORS));
 
   app.use("*", requestId());
-  app.use(
-    "*",
-    publicCors({
-      // @x402/fetch sends Access-Control-Expose-Headers as a request header on its paid retry (x402 PR #3478).
-      allowHeaders: ["Authorization", "X-API-Key", "Content-Type", "X-PAYMENT", "PAYMENT-SIGNATURE", "X-Request-Id", "Access-Control-Expose-Headers", "Mcp-Protocol-Version", "Mcp-Session-Id", "Last-Event-ID"],
-      exposeHeaders: [
-        "X-Request-Id", "ETag", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After",
-        "WWW-Authenticate", "PAYMENT-REQUIRED", "PAYMENT-RESPONSE", "X-PAYMENT-RESPONSE",
-      ],
-    }),
-  );
+  app.use("*", publicCors(CORS));
 
   // HEAD on a paid route would be charged without returning data: 405 before anything of the paid pipeline runs.
   app.use("*", refusePaidHead(app.router as never));
@@ -41,6 +50,7 @@ export function createApp(deps: Deps): App {
   const operations = operationCatalog(() => app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "operations", version: deps.version } }));
   app.use("*", async (c, next) => {
     c.set("operations", operations);
+    c.set("hotReads", hotReads);
     await next();
   });
   // NUL characters, unknown /v1 query parameters and oversized bodies are refused before any route runs.
@@ -69,5 +79,8 @@ export function createApp(deps: Deps): App {
     return c.json(envelope("INTERNAL_SERVER_ERROR", `Internal server error (request ${rid}).`), 500);
   });
 
+  // Repeated reads that need nothing of the pipeline but the access check are answered before it (hot-reads.ts).
+  app.fetch = hotReads.fetch(app.fetch) as typeof app.fetch;
+  hotReadsOfApp.set(app, hotReads);
   return app;
 }

@@ -26,5 +26,8 @@ export function composeAccess(rails: AccessRails): AccessGate {
         price_usd: quote.usd,
       });
     },
+    // Only keyed requests are decided in the hot-read lane: a payment is verified, a challenge or a 401 built, by
+    // the full pipeline.
+    authorizeHot: (key, quote, resolved) => (key ? (rails.keys.authorizeHot?.(key, quote, resolved) ?? null) : null),
   };
 }

@@ -11,10 +11,16 @@ export type CorsOptions = { allowHeaders: readonly string[]; exposeHeaders: read
 /** Methods announced in preflight answers (hono/cors's default list). */
 const ALLOW_METHODS = "GET,HEAD,PUT,POST,DELETE,PATCH,QUERY";
 
+/** The CORS headers of every response that is not a preflight answer. */
+export function corsResponseHeaders(opts: CorsOptions): Record<string, string> {
+  const expose = opts.exposeHeaders.join(",");
+  return { "Access-Control-Allow-Origin": "*", ...(expose ? { "Access-Control-Expose-Headers": expose } : {}) };
+}
+
 export function publicCors(opts: CorsOptions): MiddlewareHandler {
   const expose = opts.exposeHeaders.join(",");
   const allow = opts.allowHeaders.join(",");
-  const simple: Record<string, string> = { "Access-Control-Allow-Origin": "*", ...(expose ? { "Access-Control-Expose-Headers": expose } : {}) };
+  const simple = corsResponseHeaders(opts);
   return async function publicCorsMiddleware(c, next) {
     c.header("Access-Control-Allow-Origin", "*");
     if (expose) c.header("Access-Control-Expose-Headers", expose);

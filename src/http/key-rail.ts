@@ -4,21 +4,26 @@
 // buildAccess() composes it with the payment rail for paid(...).
 import type { Deps } from "../deps";
 import { entitlementVerdict } from "../domain/access";
-import { isDerivedSeries } from "../pricing";
+import { isDerivedSeries, type Quote, type Resolved } from "../pricing";
+import type { AuthenticatedKey } from "./auth";
 import { meterRequest } from "../services/keys";
 import { composeAccess } from "./access";
 import { fail } from "./errors";
 import type { AccessGate } from "./paid";
+
+function verdictFor(key: AuthenticatedKey, quote: Quote, resolved: Resolved) {
+  // Signals are premium by surface; every `svc:` series is premium whatever the route resolved.
+  const premium = resolved.premium || quote.surface === "signals" || isDerivedSeries(resolved.indicator);
+  const what = resolved.indicator ? `'${resolved.indicator}'` : quote.surface === "signals" ? "Signals data" : "This data";
+  return entitlementVerdict(key, { premium, region: resolved.region, what });
+}
 
 export function keyRail(deps: Pick<Deps, "clock" | "keys">): AccessGate {
   return {
     async authorize(c, quote, resolved) {
       const key = c.get("apiKey");
       if (!key) fail("INVALID_API_KEY", "This endpoint needs an API key.");
-      // Signals are premium by surface; every `svc:` series is premium whatever the route resolved.
-      const premium = resolved.premium || quote.surface === "signals" || isDerivedSeries(resolved.indicator);
-      const what = resolved.indicator ? `'${resolved.indicator}'` : quote.surface === "signals" ? "Signals data" : "This data";
-      const verdict = entitlementVerdict(key, { premium, region: resolved.region, what });
+      const verdict = verdictFor(key, quote, resolved);
       if (!verdict.ok) fail(verdict.code, verdict.message, { key_hint: key.hint, ...(resolved.indicator ? { indicator: resolved.indicator } : {}) });
       return {
         async settle(res) {
@@ -28,6 +33,10 @@ export function keyRail(deps: Pick<Deps, "clock" | "keys">): AccessGate {
           return res;
         },
       };
+    },
+    authorizeHot(key, quote, resolved) {
+      if (!key) return null;
+      return verdictFor(key, quote, resolved).ok ? { settle: () => meterRequest(deps, key.id) } : null;
     },
   };
 }

@@ -7,6 +7,7 @@
 import type { Context } from "hono";
 import { quote as priceQuote, type Quote, type Resolved, type Surface } from "../pricing";
 import type { AppEnv } from "./app-env";
+import type { AuthenticatedKey } from "./auth";
 
 /**
  * What authorize() grants. `response`: an answer instead of the handler (the 402 challenge; nothing runs, nothing
@@ -16,12 +17,21 @@ import type { AppEnv } from "./app-env";
  */
 export type Grant = { response?: Response; settle?(res: Response): Promise<Response>; release?(): Promise<void> };
 
+/** What a gate grants the hot-read lane (src/http/hot-reads.ts): `settle` runs once the answer is certain to leave. */
+export type HotGrant = { settle?(): void };
+
 export type AccessGate = {
   authorize(c: Context<AppEnv>, quote: Quote, resolved: Resolved): Promise<Grant>;
+  /**
+   * The same decision for the hot-read lane, made without I/O from the request's key (already authenticated from
+   * the key cache) or its absence: a grant, or null when only the full pipeline can decide (a payment to verify, a
+   * refusal to explain). A gate without it sends every request through the full pipeline.
+   */
+  authorizeHot?(key: AuthenticatedKey | null, quote: Quote, resolved: Resolved): HotGrant | null;
 };
 
 /** No access layer configured: everything is served (development before keys and payments exist). */
-export const openAccess: AccessGate = { authorize: async () => ({}) };
+export const openAccess: AccessGate = { authorize: async () => ({}), authorizeHot: () => ({}) };
 
 export type PaidOptions<R extends Resolved> = {
   surface: Surface | ((resolved: R) => Surface);
@@ -38,6 +48,12 @@ export type PaidOptions<R extends Resolved> = {
   failing?: string;
   resolve(c: Context<AppEnv>): Promise<R | Response>;
   handler(c: Context<AppEnv>, resolved: R, quote: Quote): Promise<Response>;
+  /**
+   * Optional: after the handler answered 200, how the hot-read lane may answer the same URL again: a check, without
+   * I/O, that returns the body a full read would return now, or null when only a full read can tell. Null when this
+   * answer cannot be replayed (it depends on more than the URL and the data version).
+   */
+  hot?(resolved: R): (() => Blob | null) | null;
 };
 
 /** Marks the handlers paid() builds, so the paid routes registered on an app can be listed (paidRoutes). */
@@ -65,7 +81,12 @@ export function paid<R extends Resolved>(gate: () => AccessGate, opts: PaidOptio
       await grant.release?.();
       return res;
     }
-    return grant.settle ? grant.settle(res) : res;
+    const out = grant.settle ? await grant.settle(res) : res;
+    if (out.status === 200 && opts.hot) {
+      const body = opts.hot(resolved);
+      if (body) c.get("hotReads")?.record(c.req.url, { body, contentType: out.headers.get("content-type") ?? "application/json", quote: q, resolved });
+    }
+    return out;
   };
   Object.defineProperty(handler, PAID_ROUTE, {
     value: { surface: typeof opts.surface === "function" ? "dynamic" : opts.surface, example: opts.example ?? null, failing: opts.failing ?? null },

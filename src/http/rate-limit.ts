@@ -6,15 +6,19 @@ import type { MiddlewareHandler } from "hono";
 import { RedisClient } from "bun";
 import type { Clock } from "../deps";
 import type { Logger } from "../logger";
-import { rateDecision, rateLimitHeaders, rateWindow } from "../domain/access";
+import { rateDecision, rateLimitHeaders, rateWindow, type RateDecision } from "../domain/access";
+import type { AuthenticatedKey } from "../services/keys";
 import type { AppEnv } from "./app-env";
 import { fail } from "./errors";
 import { setOnResponse } from "./late-headers";
 
 export type RateLimitStore = {
   readonly kind: "memory" | "redis";
-  /** Counts one hit for `subject` in window `window` and returns the count so far (1 for the first). */
-  hit(subject: string, window: number, ttlMs: number): Promise<number>;
+  /**
+   * Counts one hit for `subject` in window `window` and returns the count so far (1 for the first): at once when the
+   * counter is in this process, so that a request counted here is answered without waiting a turn of the event loop.
+   */
+  hit(subject: string, window: number, ttlMs: number): number | Promise<number>;
   close(): void;
 };
 
@@ -27,10 +31,10 @@ export function memoryRateLimitStore(): RateLimitStore {
       const c = counters.get(subject);
       if (!c || c.window !== window) {
         counters.set(subject, { window, count: 1 });
-        return Promise.resolve(1);
+        return 1;
       }
       c.count += 1;
-      return Promise.resolve(c.count);
+      return c.count;
     },
     close() {
       counters.clear();
@@ -60,23 +64,54 @@ export function isKeyManagementPath(path: string): boolean {
   return path === "/v1/signup" || path.startsWith("/v1/keys/");
 }
 
-export function rateLimit(deps: { clock: Clock; logger: Logger; rateLimits: RateLimitStore }): MiddlewareHandler<AppEnv> {
+/** What counting one request against its key's window decided, with the headers that say so. */
+export type RateCount = { decision: RateDecision; headers: Record<string, string> };
+
+type RateLimitDeps = { clock: Clock; logger: Logger; rateLimits: RateLimitStore };
+
+/**
+ * Counts one request against the key's current window: at once with the in-process store, as a promise with Redis.
+ * Null when the limiter cannot be reached: the request is served uncounted (a limiter outage must not take the API
+ * down), and the log says so.
+ */
+export function countRequest(deps: RateLimitDeps, key: AuthenticatedKey): RateCount | null | Promise<RateCount | null> {
+  const window = rateWindow(deps.clock.now());
+  const decide = (count: number): RateCount => {
+    const decision = rateDecision(count, key.rateLimitPerMinute, window);
+    return { decision, headers: rateLimitHeaders(decision) };
+  };
+  const unavailable = (e: unknown): null => {
+    deps.logger.error("rate limiter unavailable; request not counted", { key_hint: key.hint, error: String(e) });
+    return null;
+  };
+  let count: number | Promise<number>;
+  try {
+    count = deps.rateLimits.hit(key.id, window.index, window.msUntilReset + 1000);
+  } catch (e) {
+    return unavailable(e);
+  }
+  return typeof count === "number" ? decide(count) : count.then(decide, unavailable);
+}
+
+/**
+ * Requests the hot-read lane (src/http/hot-reads.ts) counted and then handed to the full pipeline (a 429 is answered
+ * there): the middleware uses that count instead of counting the request a second time.
+ */
+const countedEarlier = new WeakMap<Request, RateCount>();
+
+export function handOverCount(req: Request, counted: RateCount): void {
+  countedEarlier.set(req, counted);
+}
+
+export function rateLimit(deps: RateLimitDeps): MiddlewareHandler<AppEnv> {
   return async function rateLimitMiddleware(c, next) {
     const key = c.get("apiKey");
     // MCP (POST /api/mcp): the JSON-RPC envelope is not a request of its own; each tool call is counted as the
     // REST request it makes (src/routes/mcp.ts), so a tool call costs exactly what its REST twin costs.
     if (!key || isKeyManagementPath(c.req.path) || c.req.path === "/api/mcp") return next();
-    const window = rateWindow(deps.clock.now());
-    let count: number;
-    try {
-      count = await deps.rateLimits.hit(key.id, window.index, window.msUntilReset + 1000);
-    } catch (e) {
-      // A limiter outage must not take the API down: serve, and say so in the log.
-      deps.logger.error("rate limiter unavailable; request not counted", { key_hint: key.hint, error: String(e) });
-      return next();
-    }
-    const decision = rateDecision(count, key.rateLimitPerMinute, window);
-    const headers = rateLimitHeaders(decision);
+    const counted = countedEarlier.get(c.req.raw) ?? (await countRequest(deps, key));
+    if (!counted) return next();
+    const { decision, headers } = counted;
     if (!decision.allowed) {
       fail(
         "RATE_LIMIT_EXCEEDED",

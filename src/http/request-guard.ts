@@ -37,10 +37,21 @@ function decodeSegment(s: string): string {
   }
 }
 
-/** NUL in the path or query, then (on /v1 operations) unknown query parameters: 400 INVALID_PARAMETER. */
+/** Distinct request targets (method, path and query) remembered as passing the query guard. */
+const MAX_PASSED = 8192;
+
+/**
+ * NUL in the path or query, then (on /v1 operations) unknown query parameters: 400 INVALID_PARAMETER. The verdict is
+ * a function of the method and the request target alone, so the targets that passed are remembered (bounded) and
+ * not parsed again: reads repeat the same URLs.
+ */
 export function guardQuery(): MiddlewareHandler<AppEnv> {
+  const passed = new Set<string>();
   return async function guardQueryMiddleware(c, next) {
-    const url = new URL(c.req.url);
+    const href = c.req.url;
+    const target = `${c.req.method} ${href.slice(href.indexOf("/", href.indexOf("//") + 2))}`;
+    if (passed.has(target)) return next();
+    const url = new URL(href);
     if (/%00/i.test(url.pathname) || decodeSegment(url.pathname).includes("\u0000")) {
       fail("INVALID_PARAMETER", "The path contains a NUL character (%00).", { in: "path" });
     }
@@ -63,6 +74,8 @@ export function guardQuery(): MiddlewareHandler<AppEnv> {
         );
       }
     }
+    if (passed.size >= MAX_PASSED) passed.clear();
+    passed.add(target);
     return next();
   };
 }

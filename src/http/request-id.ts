@@ -3,11 +3,15 @@ import { setOnResponse } from "./late-headers";
 
 const WELL_FORMED = /^[A-Za-z0-9._:-]{8,128}$/;
 
-/** Every response carries X-Request-Id; a well-formed one sent by the client is kept for tracing. */
+/** The id of a request: a well-formed one sent by the client is kept for tracing, else a new UUID. */
+export function requestIdFor(incoming: string | null): string {
+  return incoming !== null && WELL_FORMED.test(incoming) ? incoming : crypto.randomUUID();
+}
+
+/** Every response carries X-Request-Id. */
 export function requestId(): MiddlewareHandler<{ Variables: { requestId: string } }> {
   return async function requestIdMiddleware(c, next) {
-    const incoming = c.req.raw.headers.get("x-request-id");
-    const id = incoming !== null && WELL_FORMED.test(incoming) ? incoming : crypto.randomUUID();
+    const id = requestIdFor(c.req.raw.headers.get("x-request-id"));
     c.set("requestId", id);
     // Set before the handler, it goes into every response built through the context (c.json, c.body, onError)...
     c.header("X-Request-Id", id);

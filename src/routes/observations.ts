@@ -13,7 +13,7 @@ import {
 } from "../schemas/observations";
 import { resolveSeriesTarget, type SeriesTarget } from "../services/concepts";
 import {
-  ensureReadable, getLatest, getLatestBatch, getObservationsJson, latestMeta, readContext, resolveObservations, splitIndicators, targetCode, targetPremium,
+  ensureReadable, getLatest, getLatestBatch, getObservationsJson, hotObservationsPage, latestMeta, readContext, resolveObservations, splitIndicators, targetCode, targetPremium,
   type ObservationsQuery, type ObservationsTarget,
 } from "../services/observations";
 
@@ -81,8 +81,9 @@ export const registerObservationRoutes: RegisterRoutes = (app, deps) => {
         const target = await resolveObservations(ctx(), query);
         return { ...resolvedOf(target, "/v1/observations"), target, query };
       },
-      // The page comes as JSON text (memoised per series version): no re-serialisation of hot pages.
-      handler: async (c, r) => c.body(await getObservationsJson(ctx(), r.target, r.query), 200, { "content-type": "application/json" }),
+      // The page comes as a JSON Blob (memoised per series version): no re-serialisation or copy of hot pages.
+      handler: async (c, r) => c.body((await getObservationsJson(ctx(), r.target, r.query)) as never, 200, { "content-type": "application/json" }),
+      hot: (r) => hotObservationsPage(ctx(), r.target, r.query),
     }) as never,
   );
 

@@ -141,6 +141,15 @@ export class CatalogIndex {
     return this.checking;
   }
 
+  /**
+   * Whether the index is current without a check: no catalog write is pending and (PostgreSQL) the last
+   * cross-process check is within revalidateMs. What was derived from the index at this generation is still right.
+   */
+  isCurrent(): boolean {
+    if (transactionalCatalogWrites() !== this.seenTransactional) return false;
+    return !this.opts.crossProcess || (this.opts.revalidateMs > 0 && this.checking === null && this.opts.now() - this.checkedAt < this.opts.revalidateMs);
+  }
+
   private async check(): Promise<void> {
     const startedAt = this.opts.now();
     const print = await catalogFingerprint(this.db);

@@ -176,14 +176,36 @@ export type Authentication = { ok: true; key: AuthenticatedKey; expired: string 
 export async function authenticateKey(deps: Pick<Deps, "database" | "clock" | "keys">, rawKey: string): Promise<Authentication> {
   const hash = sha256Hex(rawKey);
   const found = await deps.keys.cache.lookup(hash, () => findKeyBySecretHash(deps.database.db, hash));
+  return authenticationOf(found, hash, deps.clock.now());
+}
+
+/** authenticateKey answered from the key cache alone (no I/O); undefined when the key is not cached. */
+export function authenticateCachedKey(deps: Pick<Deps, "clock" | "keys">, rawKey: string): Authentication | undefined {
+  const hash = sha256Hex(rawKey);
+  const found = deps.keys.cache.get(hash);
+  return found === undefined ? undefined : authenticationOf(found, hash, deps.clock.now());
+}
+
+/**
+ * What a cached key row authenticates to, kept with the row until the first instant it could change (the key's
+ * expiry, the end of its subscription's grace period): a keyed request does not rebuild it.
+ */
+const authenticated = new WeakMap<KeyWithSubscription, { hash: string; auth: Authentication; since: number; until: number }>();
+
+function authenticationOf(found: KeyWithSubscription | null, hash: string, now: Date): Authentication {
   if (!found || found.key.status !== "active" || !sameDigest(found.key.secretHash, hash)) return { ok: false };
-  const now = deps.clock.now();
-  const key = toAuthenticated(found, hash, now);
+  const t = now.getTime();
+  const kept = authenticated.get(found);
+  if (kept && kept.hash === hash && kept.since <= t && t < kept.until) return kept.auth;
+  const key = Object.freeze(toAuthenticated(found, hash, now));
   let expired: string | null = null;
-  if (found.key.expiresAt && now.getTime() >= found.key.expiresAt.getTime()) expired = `This key expired at ${found.key.expiresAt.toISOString()}.`;
+  if (found.key.expiresAt && t >= found.key.expiresAt.getTime()) expired = `This key expired at ${found.key.expiresAt.toISOString()}.`;
   else if (key.subscription?.state === "past_due")
     expired = `The subscription paying for this key is past due since ${key.subscription.graceEndsAt!.toISOString()} (a payment failed and the 7-day grace period ended). It works again once a payment succeeds.`;
-  return { ok: true, key, expired };
+  const auth: Authentication = { ok: true, key, expired };
+  const changes = [found.key.expiresAt?.getTime(), key.subscription?.graceEndsAt?.getTime()].filter((x): x is number => x !== undefined);
+  authenticated.set(found, { hash, auth, since: Math.max(-Infinity, ...changes.filter((x) => x <= t)), until: Math.min(Infinity, ...changes.filter((x) => x > t)) });
+  return auth;
 }
 
 export async function rotateKey(deps: KeyDeps, auth: AuthenticatedKey, baseUrl: string): Promise<RotateResponse> {

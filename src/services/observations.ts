@@ -25,6 +25,7 @@ import { applyTransform, checkTransformFrequency, formatTransform, parseTransfor
 import { ApiError, fail } from "../http/errors";
 import { regionLabel, requireHeld, resolveSeriesTarget, type ConceptDisclosure, type DerivedConceptTarget, type IndicatorRow, type SeriesTarget } from "./concepts";
 import { ensureDerived, isDerivedIndicator } from "./derived-series";
+import { catalogIndexFor } from "./catalog-index";
 import { seriesCacheFor, type SeriesCache } from "./series-cache";
 
 export type ReadContext = { db: Db; cache: SeriesCache; now: () => Date };
@@ -103,7 +104,8 @@ export type LatestObservation = {
 // ---------------------------------------------------------------------------------------------------------------
 // Resolution (runs before any payment: what does not exist or cannot be computed costs nothing)
 
-export type ObservationsTarget = SeriesTarget & { transformSpec: Transform | null };
+/** `catalogGeneration`: the catalog's generation when resolution began (what the resolution is valid for). */
+export type ObservationsTarget = SeriesTarget & { transformSpec: Transform | null; catalogGeneration: number };
 
 function rule(e: unknown): never {
   if (e instanceof RuleError) fail("INVALID_PARAMETER", e.message, e.details);
@@ -112,6 +114,7 @@ function rule(e: unknown): never {
 
 /** Resolves the series and checks every rule that depends on it (frequency, transform) before the read. */
 export async function resolveObservations(ctx: ReadContext, q: ObservationsQuery): Promise<ObservationsTarget> {
+  const catalogGeneration = catalogIndexFor(ctx.db).generation;
   const target = await resolveSeriesTarget(ctx.db, { code: q.indicator, source: q.source, region: q.region });
   const transformSpec = q.transform ? parseTransform(q.transform) : null;
   if (q.include_revisions && target.kind === "derived_concept") {
@@ -126,7 +129,7 @@ export async function resolveObservations(ctx: ReadContext, q: ObservationsQuery
     rule(e);
   }
   await ensureReadable(ctx, target);
-  return { ...target, transformSpec };
+  return { ...target, transformSpec, catalogGeneration };
 }
 
 /**
@@ -153,6 +156,9 @@ export function targetPremium(t: SeriesTarget): boolean {
 type BaseRow = StoredObservation;
 /** `id` names the data and its version(s): `s:<series id>@<version>` or `c:<concept>|<region>|<input versions>`. */
 type SeriesData = { id: string; rows: BaseRow[]; points: Point[]; memo: Map<string, unknown>; unit: string | null; source: string | null };
+
+/** A rendered page: its JSON as a Blob, which every Response serving it shares without copying. */
+const jsonBlob = (value: unknown): Blob => new Blob([JSON.stringify(value)], { type: "application/json" });
 
 const conceptMemo = new WeakMap<Db, Map<string, SeriesData>>();
 
@@ -321,23 +327,18 @@ function page<T>(rows: T[], lo: number, hi: number, q: Pick<ObservationsQuery, "
 // ---------------------------------------------------------------------------------------------------------------
 // GET /v1/observations
 
-export async function getObservations(ctx: ReadContext, target: ObservationsTarget, q: ObservationsQuery): Promise<ObservationsPage> {
-  return JSON.parse(await getObservationsJson(ctx, target, q)) as ObservationsPage;
-}
-
 /**
- * The page as its JSON text. A page of the latest revisions is a pure function of the series version(s) and the
+ * The page as a JSON Blob. A page of the latest revisions is a pure function of the series version(s) and the
  * normalised query, so its text is kept under a key naming both: a hot page is served without building or serialising
  * rows, and a write (a new version) can never be answered with an older page.
  */
-export async function getObservationsJson(ctx: ReadContext, target: ObservationsTarget, q: ObservationsQuery): Promise<string> {
+export async function getObservationsJson(ctx: ReadContext, target: ObservationsTarget, q: ObservationsQuery): Promise<Blob> {
   const concept = target.kind === "stored" ? target.concept : target.disclosure;
   if (q.include_revisions && target.kind === "stored") return revisionsJson(ctx, target, q, concept);
 
   const data = await seriesData(ctx, target);
   const vk = viewKey(target, q);
-  // meta.concept depends on how the series was asked for (a concept or its code), not on the data: part of the key.
-  const pageKey = `${data.id}|${vk}|${q.start_date ?? ""}|${q.end_date ?? ""}|${q.order}|${q.limit}|${q.offset}|${concept ? concept.code : ""}`;
+  const pageKey = pageKeyOf(data.id, vk, q, concept);
   const hit = ctx.cache.page(pageKey);
   if (hit !== undefined) return hit;
 
@@ -354,7 +355,7 @@ export async function getObservationsJson(ctx: ReadContext, target: Observations
   }
   if (hi < lo) hi = lo;
   const rows = page<ObservationRow | ResampledRow>(view.rows, lo, hi, q);
-  const text = JSON.stringify({
+  const body = jsonBlob({
     data: rows,
     meta: {
       ...baseMeta(target, q),
@@ -364,8 +365,37 @@ export async function getObservationsJson(ctx: ReadContext, target: Observations
       ...(concept ? { concept } : {}),
     },
   } satisfies ObservationsPage);
-  ctx.cache.rememberPage(pageKey, text);
-  return text;
+  ctx.cache.rememberPage(pageKey, body);
+  return body;
+}
+
+/** meta.concept depends on how the series was asked for (a concept or its code), not on the data: part of the key. */
+function pageKeyOf(dataId: string, viewKey: string, q: ObservationsQuery, concept: ConceptDisclosure | null): string {
+  return `${dataId}|${viewKey}|${q.start_date ?? ""}|${q.end_date ?? ""}|${q.order}|${q.limit}|${q.offset}|${concept ? concept.code : ""}`;
+}
+
+/**
+ * For the hot-read lane (src/http/hot-reads.ts), after a read of (target, q): a check without I/O that yields the
+ * page a read would return now — while the catalog is still at the generation the target was resolved at and the
+ * series head is still trusted at the version the page was rendered from — else null. Null when the read is not a
+ * page of a stored series (revisions are read from the database; svc: series and derived concepts are computed
+ * from their inputs on read).
+ */
+export function hotObservationsPage(ctx: ReadContext, target: ObservationsTarget, q: ObservationsQuery): (() => Blob | null) | null {
+  if (q.include_revisions || target.kind !== "stored" || isDerivedIndicator(target.indicator)) return null;
+  const catalog = catalogIndexFor(ctx.db);
+  const { catalogGeneration } = target;
+  const indicatorId = target.indicator.id;
+  const region = target.region.code;
+  const head = ctx.cache.trustedHead(indicatorId, region);
+  if (!head || catalog.generation !== catalogGeneration) return null;
+  const body = ctx.cache.page(pageKeyOf(`s:${head.id}@${head.version}`, viewKey(target, q), q, target.concept));
+  if (!body) return null;
+  return () => {
+    if (!catalog.isCurrent() || catalog.generation !== catalogGeneration) return null;
+    const now = ctx.cache.trustedHead(indicatorId, region);
+    return now && now.id === head.id && now.version === head.version ? body : null;
+  };
 }
 
 function baseMeta(target: ObservationsTarget, q: ObservationsQuery) {
@@ -381,7 +411,7 @@ function baseMeta(target: ObservationsTarget, q: ObservationsQuery) {
 }
 
 /** include_revisions=true: every stored revision in the range, read from the database (not cached). */
-async function revisionsJson(ctx: ReadContext, target: ObservationsTarget & { kind: "stored" }, q: ObservationsQuery, concept: ConceptDisclosure | null): Promise<string> {
+async function revisionsJson(ctx: ReadContext, target: ObservationsTarget & { kind: "stored" }, q: ObservationsQuery, concept: ConceptDisclosure | null): Promise<Blob> {
   const code = targetCode(target);
   const head = await storedHead(ctx, target.indicator, target);
   const { rows, total } = await readRevisions(ctx.db, head.id, { start: q.start_date, end: q.end_date, order: q.order, limit: q.limit, offset: q.offset });
@@ -399,7 +429,7 @@ async function revisionsJson(ctx: ReadContext, target: ObservationsTarget & { ki
     }),
   );
   const page: ObservationsPage = { data, meta: { ...baseMeta(target, q), unit: target.indicator.unit, total, ...(concept ? { concept } : {}) } };
-  return JSON.stringify(page);
+  return jsonBlob(page);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

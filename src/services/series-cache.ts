@@ -9,8 +9,9 @@
 // read that such a write overtook is not kept. Memory is bounded by a row budget, least recently used series first
 // out.
 //
-// Rendered pages: the JSON text of a response page, keyed by the series version(s) it was computed from and the
-// normalised query, in one LRU bounded by total characters. A key names its version, so a page can never outlive the
+// Rendered pages: the UTF-8 JSON of a response page as a Blob, keyed by the series version(s) it was computed from
+// and the normalised query, in one LRU bounded by total bytes. A Blob, because a Response made from one shares its
+// bytes (a Uint8Array body is copied into every Response: 12 µs for a 20 KB page, against 0.4 µs). A key names its version, so a page can never outlive the
 // data it shows: a new version simply misses, and the old version's pages age out.
 import type { Db } from "../../db/client";
 import {
@@ -27,7 +28,7 @@ export type SeriesSnapshot = {
   memo: Map<string, unknown>;
 };
 
-export type SeriesCacheOptions = { revalidateMs: number; maxRows?: number; maxPageChars?: number; now?: () => number };
+export type SeriesCacheOptions = { revalidateMs: number; maxRows?: number; maxPageBytes?: number; now?: () => number };
 
 type HeadEntry = { head: SeriesHead | null; checkedAt: number };
 
@@ -44,16 +45,16 @@ export class SeriesCache {
   private readonly now: () => number;
   // Bumped by every invalidation: a head read that started before one is answered but not remembered.
   private generation = 0;
-  private readonly pages = new Map<string, string>();
-  private pageChars = 0;
-  private readonly maxPageChars: number;
+  private readonly pages = new Map<string, Blob>();
+  private pageBytes = 0;
+  private readonly maxPageBytes: number;
 
   constructor(
     private readonly db: Db,
     private readonly opts: SeriesCacheOptions,
   ) {
     this.maxRows = opts.maxRows ?? 2_000_000;
-    this.maxPageChars = opts.maxPageChars ?? 32_000_000;
+    this.maxPageBytes = opts.maxPageBytes ?? 32_000_000;
     this.now = opts.now ?? (() => performance.now());
     onSeriesWritten(db, (changed) => {
       for (const c of changed) this.invalidate(c);
@@ -98,6 +99,12 @@ export class SeriesCache {
   /** Whether a head of (indicator, region) is remembered and still trusted (for tests of the freshness rules). */
   trusts(indicatorId: string, regionCode: string): boolean {
     return this.fresh(this.heads.get(key(indicatorId, regionCode)));
+  }
+
+  /** The remembered head while it is still trusted (no I/O); undefined when it would have to be read again. */
+  trustedHead(indicatorId: string, regionCode: string): SeriesHead | null | undefined {
+    const e = this.heads.get(key(indicatorId, regionCode));
+    return this.fresh(e) ? e.head : undefined;
   }
 
   /** The cached snapshot for this exact head (id and version), if loaded. */
@@ -160,29 +167,29 @@ export class SeriesCache {
   }
 
   /** The rendered page stored under `key` (which must name the series version it shows), or undefined. */
-  page(key: string): string | undefined {
-    const text = this.pages.get(key);
-    if (text !== undefined) {
+  page(key: string): Blob | undefined {
+    const body = this.pages.get(key);
+    if (body !== undefined) {
       // Refresh its LRU position.
       this.pages.delete(key);
-      this.pages.set(key, text);
+      this.pages.set(key, body);
     }
-    return text;
+    return body;
   }
 
-  rememberPage(key: string, text: string): void {
-    if (text.length > this.maxPageChars / 8) return;
+  rememberPage(key: string, body: Blob): void {
+    if (body.size > this.maxPageBytes / 8) return;
     const old = this.pages.get(key);
     if (old !== undefined) {
       this.pages.delete(key);
-      this.pageChars -= old.length;
+      this.pageBytes -= old.size;
     }
-    this.pages.set(key, text);
-    this.pageChars += text.length;
-    for (const [k, t] of this.pages) {
-      if (this.pageChars <= this.maxPageChars) break;
+    this.pages.set(key, body);
+    this.pageBytes += body.size;
+    for (const [k, b] of this.pages) {
+      if (this.pageBytes <= this.maxPageBytes) break;
       this.pages.delete(k);
-      this.pageChars -= t.length;
+      this.pageBytes -= b.size;
     }
   }
 

@@ -1,0 +1,86 @@
+// Query validation with a memory (src/http/query-validation.ts): the same query string yields the same frozen
+// object without running zod again, failures are answered in full every time, and the OpenAPI document still
+// describes every query parameter.
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { createRoute, z } from "@hono/zod-openapi";
+import { rawQuery } from "../../src/http/query-validation";
+import { makeTestApp, type TestApp } from "../support/app";
+
+// bun resets the default timeout per file: this file starts databases, processes or servers.
+setDefaultTimeout(120_000);
+
+let t: TestApp;
+let parses = 0;
+const seen: object[] = [];
+
+const probe = createRoute({
+  method: "get",
+  path: "/v1/test-query",
+  request: {
+    query: z.object({
+      n: z
+        .string()
+        .transform((s) => {
+          parses++;
+          return Number(s);
+        })
+        .pipe(z.number().int().min(1).max(10)),
+      tag: z.string().optional(),
+    }),
+  },
+  responses: { 200: { description: "ok" } },
+});
+
+beforeAll(async () => {
+  t = await makeTestApp();
+  t.app.openapi(probe, (c) => {
+    const q = c.req.valid("query");
+    seen.push(q);
+    return c.json({ n: q.n, tag: q.tag ?? null, frozen: Object.isFrozen(q) }, 200);
+  });
+}, 120_000);
+afterAll(() => t?.close());
+
+describe("memoised query validation", () => {
+  test("the same query string is validated once and shared frozen; another string is validated on its own", async () => {
+    const before = parses;
+    const a = await t.getJson("/v1/test-query?n=3&tag=x");
+    const b = await t.getJson("/v1/test-query?n=3&tag=x");
+    expect(a.body).toEqual({ n: 3, tag: "x", frozen: true });
+    expect(b.body).toEqual(a.body);
+    expect(parses - before).toBe(1);
+    expect(seen.at(-1)).toBe(seen.at(-2)!);
+    const c = await t.getJson("/v1/test-query?tag=x&n=3");
+    expect(c.body).toEqual(a.body);
+    expect(parses - before).toBe(2);
+    expect(seen.at(-1)).not.toBe(seen.at(-2)!);
+  });
+
+  test("an invalid query string is refused in full every time, at the bound and just past it", async () => {
+    expect((await t.getJson("/v1/test-query?n=10")).status).toBe(200);
+    for (let i = 0; i < 2; i++) {
+      const res = await t.getJson("/v1/test-query?n=11");
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe("INVALID_PARAMETER");
+      expect(res.body.error.details.parameter).toBe("n");
+    }
+    const repeated = await t.getJson("/v1/test-query?n=1&n=2");
+    expect(repeated.status).toBe(400);
+    expect(repeated.body.error.message).toContain("given 2 times");
+  });
+
+  test("the OpenAPI document still lists the parameters of a route validated this way", () => {
+    const doc = t.app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "t", version: "1" } }) as any;
+    const names = (doc.paths["/v1/test-query"].get.parameters as any[]).map((p) => `${p.in}:${p.name}:${p.required ?? false}`);
+    expect(names.sort()).toEqual(["query:n:true", "query:tag:false"]);
+    const observations = (doc.paths["/v1/observations"].get.parameters as any[]).map((p) => p.name);
+    expect(observations).toContain("transform");
+  });
+});
+
+test("rawQuery: the part after '?' and before '#'", () => {
+  expect(rawQuery("http://h/p")).toBe("");
+  expect(rawQuery("http://h/p?")).toBe("");
+  expect(rawQuery("http://h/p?a=1&b=2")).toBe("a=1&b=2");
+  expect(rawQuery("http://h/p?a=1#frag")).toBe("a=1");
+});
