@@ -91,11 +91,16 @@ export function rateDecision(count: number, limit: number, window: RateWindow): 
   };
 }
 
+/** The text of the last limit and reset written: they repeat across a window's requests (this runs on each one). */
+const lastText = { limit: NaN, limitText: "", reset: NaN, resetText: "" };
+
 export function rateLimitHeaders(d: RateDecision): Record<string, string> {
+  if (d.limit !== lastText.limit) lastText.limitText = String((lastText.limit = d.limit));
+  if (d.resetUnix !== lastText.reset) lastText.resetText = String((lastText.reset = d.resetUnix));
   const h: Record<string, string> = {
-    "X-RateLimit-Limit": String(d.limit),
+    "X-RateLimit-Limit": lastText.limitText,
     "X-RateLimit-Remaining": String(d.remaining),
-    "X-RateLimit-Reset": String(d.resetUnix),
+    "X-RateLimit-Reset": lastText.resetText,
   };
   if (!d.allowed) h["Retry-After"] = String(d.retryAfterSeconds);
   return h;

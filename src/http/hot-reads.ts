@@ -104,8 +104,9 @@ export class HotReads {
     const cred = readCredential(req.headers.get("authorization") ?? undefined, req.headers.get("x-api-key") ?? undefined);
     let key: AuthenticatedKey | null = null;
     if (cred.kind === "malformed") return null;
+    const now = this.deps.clock.now();
     if (cred.kind === "key") {
-      const auth = authenticateCachedKey(this.deps, cred.key);
+      const auth = authenticateCachedKey(this.deps, cred.key, now);
       if (!auth || !auth.ok || auth.expired) return null;
       key = auth.key;
     }
@@ -113,19 +114,19 @@ export class HotReads {
     if (!grant) return null;
     const headers: Record<string, string> = { ...this.commonHeaders, "X-Request-Id": requestIdFor(req.headers.get("x-request-id")), "Content-Type": entry.contentType };
     if (!key) {
-      grant.settle?.();
+      grant.settle?.(now);
       this.served++;
       return new Response(body, { status: 200, headers });
     }
-    const counted = countRequest(this.deps, key);
+    const counted = countRequest(this.deps, key, now);
     return counted instanceof Promise
-      ? counted.then((c) => this.finish(req, c, body, headers, grant, full))
-      : this.finish(req, counted, body, headers, grant, full);
+      ? counted.then((c) => this.finish(req, now, c, body, headers, grant, full))
+      : this.finish(req, now, counted, body, headers, grant, full);
   }
 
   /** After the count: the answer, or the full pipeline's for a refused count or a meter that cannot write. */
   private finish(
-    req: Request, counted: RateCount | null, body: Blob, headers: Record<string, string>, grant: HotGrant, full: (req: Request) => Response | Promise<Response>,
+    req: Request, now: Date, counted: RateCount | null, body: Blob, headers: Record<string, string>, grant: HotGrant, full: (req: Request) => Response | Promise<Response>,
   ): Response | Promise<Response> {
     // Null: the limiter is down; as in the middleware, the request is served uncounted (countRequest logged it).
     if (counted && !counted.decision.allowed) {
@@ -133,7 +134,7 @@ export class HotReads {
       return full(req);
     }
     try {
-      grant.settle?.();
+      grant.settle?.(now);
     } catch {
       // The meter could not write: the full pipeline answers (it tries again, and refuses to serve unmetered).
       if (counted) handOverCount(req, counted);

@@ -9,16 +9,19 @@ import type { AuthenticatedKey } from "./auth";
 import { meterRequest } from "../services/keys";
 import { composeAccess } from "./access";
 import { fail } from "./errors";
-import type { AccessGate } from "./paid";
+import type { AccessGate, HotGrant } from "./paid";
 
-function verdictFor(key: AuthenticatedKey, quote: Quote, resolved: Resolved) {
+/** `explain`: false where only the verdict is used (the hot-read lane leaves refusals to the full pipeline). */
+function verdictFor(key: AuthenticatedKey, quote: Quote, resolved: Resolved, explain = true) {
   // Signals are premium by surface; every `svc:` series is premium whatever the route resolved.
   const premium = resolved.premium || quote.surface === "signals" || isDerivedSeries(resolved.indicator);
-  const what = resolved.indicator ? `'${resolved.indicator}'` : quote.surface === "signals" ? "Signals data" : "This data";
+  const what = !explain ? "" : resolved.indicator ? `'${resolved.indicator}'` : quote.surface === "signals" ? "Signals data" : "This data";
   return entitlementVerdict(key, { premium, region: resolved.region, what });
 }
 
 export function keyRail(deps: Pick<Deps, "clock" | "keys">): AccessGate {
+  // One grant per authenticated key (kept with the key cache's entry): the hot-read lane builds nothing per request.
+  const hotGrants = new WeakMap<AuthenticatedKey, HotGrant>();
   return {
     async authorize(c, quote, resolved) {
       const key = c.get("apiKey");
@@ -35,8 +38,10 @@ export function keyRail(deps: Pick<Deps, "clock" | "keys">): AccessGate {
       };
     },
     authorizeHot(key, quote, resolved) {
-      if (!key) return null;
-      return verdictFor(key, quote, resolved).ok ? { settle: () => meterRequest(deps, key.id) } : null;
+      if (!key || !verdictFor(key, quote, resolved, false).ok) return null;
+      let grant = hotGrants.get(key);
+      if (!grant) hotGrants.set(key, (grant = { settle: (now) => meterRequest(deps, key.id, now) }));
+      return grant;
     },
   };
 }

@@ -17,8 +17,11 @@ import type { AuthenticatedKey } from "./auth";
  */
 export type Grant = { response?: Response; settle?(res: Response): Promise<Response>; release?(): Promise<void> };
 
-/** What a gate grants the hot-read lane (src/http/hot-reads.ts): `settle` runs once the answer is certain to leave. */
-export type HotGrant = { settle?(): void };
+/**
+ * What a gate grants the hot-read lane (src/http/hot-reads.ts): `settle` runs once the answer is certain to leave,
+ * with the request's time.
+ */
+export type HotGrant = { settle?(now: Date): void };
 
 export type AccessGate = {
   authorize(c: Context<AppEnv>, quote: Quote, resolved: Resolved): Promise<Grant>;

@@ -6,7 +6,7 @@ import type { MiddlewareHandler } from "hono";
 import { RedisClient } from "bun";
 import type { Clock } from "../deps";
 import type { Logger } from "../logger";
-import { rateDecision, rateLimitHeaders, rateWindow, type RateDecision } from "../domain/access";
+import { rateDecision, rateLimitHeaders, rateWindow, type RateDecision, type RateWindow } from "../domain/access";
 import type { AuthenticatedKey } from "../services/keys";
 import type { AppEnv } from "./app-env";
 import { fail } from "./errors";
@@ -74,23 +74,25 @@ type RateLimitDeps = { clock: Clock; logger: Logger; rateLimits: RateLimitStore 
  * Null when the limiter cannot be reached: the request is served uncounted (a limiter outage must not take the API
  * down), and the log says so.
  */
-export function countRequest(deps: RateLimitDeps, key: AuthenticatedKey): RateCount | null | Promise<RateCount | null> {
-  const window = rateWindow(deps.clock.now());
-  const decide = (count: number): RateCount => {
-    const decision = rateDecision(count, key.rateLimitPerMinute, window);
-    return { decision, headers: rateLimitHeaders(decision) };
-  };
-  const unavailable = (e: unknown): null => {
-    deps.logger.error("rate limiter unavailable; request not counted", { key_hint: key.hint, error: String(e) });
-    return null;
-  };
+export function countRequest(deps: RateLimitDeps, key: AuthenticatedKey, now: Date = deps.clock.now()): RateCount | null | Promise<RateCount | null> {
+  const window = rateWindow(now);
   let count: number | Promise<number>;
   try {
     count = deps.rateLimits.hit(key.id, window.index, window.msUntilReset + 1000);
   } catch (e) {
-    return unavailable(e);
+    return limiterDown(deps, key, e);
   }
-  return typeof count === "number" ? decide(count) : count.then(decide, unavailable);
+  return typeof count === "number" ? rateCount(count, key, window) : count.then((n) => rateCount(n, key, window), (e) => limiterDown(deps, key, e));
+}
+
+function rateCount(count: number, key: AuthenticatedKey, window: RateWindow): RateCount {
+  const decision = rateDecision(count, key.rateLimitPerMinute, window);
+  return { decision, headers: rateLimitHeaders(decision) };
+}
+
+function limiterDown(deps: RateLimitDeps, key: AuthenticatedKey, e: unknown): null {
+  deps.logger.error("rate limiter unavailable; request not counted", { key_hint: key.hint, error: String(e) });
+  return null;
 }
 
 /**

@@ -180,10 +180,10 @@ export async function authenticateKey(deps: Pick<Deps, "database" | "clock" | "k
 }
 
 /** authenticateKey answered from the key cache alone (no I/O); undefined when the key is not cached. */
-export function authenticateCachedKey(deps: Pick<Deps, "clock" | "keys">, rawKey: string): Authentication | undefined {
+export function authenticateCachedKey(deps: Pick<Deps, "clock" | "keys">, rawKey: string, now: Date = deps.clock.now()): Authentication | undefined {
   const hash = sha256Hex(rawKey);
   const found = deps.keys.cache.get(hash);
-  return found === undefined ? undefined : authenticationOf(found, hash, deps.clock.now());
+  return found === undefined ? undefined : authenticationOf(found, hash, now);
 }
 
 /**
@@ -336,8 +336,8 @@ export async function confirmRecovery(deps: KeyDeps, input: { token: string; bas
 }
 
 /** Counts one metered data request for the key in the current month, in the usage journal (throws if it cannot). */
-export function meterRequest(deps: Pick<Deps, "clock" | "keys">, keyId: string): void {
-  deps.keys.meter.count(keyId, usageMonth(deps.clock.now()));
+export function meterRequest(deps: Pick<Deps, "clock" | "keys">, keyId: string, now: Date = deps.clock.now()): void {
+  deps.keys.meter.count(keyId, usageMonth(now));
 }
 
 /** Metered requests of a key in a month: what the main database holds plus what the usage journal still holds. */

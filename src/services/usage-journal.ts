@@ -48,7 +48,6 @@ export function usageJournalDir(dataDir: string): string {
 }
 
 const LINE = /^([0-9A-Za-z-]{1,64}) (\d{4}-\d{2})$/;
-const slot = (keyId: string, month: string) => `${keyId} ${month}`;
 
 /**
  * Counts per key and month of a journal file's text; the zeroed tail of a live file, and lines that are not whole
@@ -79,24 +78,56 @@ function pidAlive(pid: number): boolean {
   }
 }
 
-/** Tallies of what this process journaled, so readers can add what is not in the database yet. */
-function tallies() {
-  let live = new Map<string, number>();
-  const sealed = new Map<string, Map<string, number>>();
+const NO_LINE = new Uint8Array(0);
+
+/** A value per key and month, found without building a combined string (this runs on every metered request). */
+function perKeyMonth<T>() {
+  const byKey = new Map<string, Map<string, T>>();
   return {
-    add(k: string) {
-      live.set(k, (live.get(k) ?? 0) + 1);
+    get: (keyId: string, month: string): T | undefined => byKey.get(keyId)?.get(month),
+    set(keyId: string, month: string, value: T) {
+      let byMonth = byKey.get(keyId);
+      if (!byMonth) byKey.set(keyId, (byMonth = new Map()));
+      byMonth.set(month, value);
+    },
+    *values(): Iterable<T> {
+      for (const m of byKey.values()) yield* m.values();
+    },
+    get size() {
+      return byKey.size;
+    },
+  };
+}
+
+/**
+ * Counts of what this process journaled: the live ones and each sealed batch's, so readers can add what is not in
+ * the database yet, and this process applies its own batches without reading them back.
+ */
+function tallies() {
+  // With each live count, the record line of its key and month (encoded once per batch).
+  let live = perKeyMonth<{ row: UsageRow; line: Uint8Array }>();
+  const sealed = new Map<string, UsageRow[]>();
+  return {
+    /** The live count of a key and month, if it has one in the current batch. */
+    live: (keyId: string, month: string) => live.get(keyId, month),
+    add(keyId: string, month: string, line: Uint8Array = NO_LINE) {
+      const e = live.get(keyId, month);
+      if (e) e.row.requests += 1;
+      else live.set(keyId, month, { row: { keyId, month, requests: 1 }, line });
     },
     seal(id: string) {
-      sealed.set(id, live);
-      live = new Map();
+      sealed.set(id, [...live.values()].map((e) => e.row));
+      live = perKeyMonth();
     },
+    /** The rows of a batch this process sealed; undefined for another process's. */
+    rowsOf: (id: string) => sealed.get(id),
+    sealedIds: () => [...sealed.keys()],
     drop(id: string) {
       sealed.delete(id);
     },
-    get(k: string) {
-      let n = live.get(k) ?? 0;
-      for (const m of sealed.values()) n += m.get(k) ?? 0;
+    get(keyId: string, month: string) {
+      let n = live.get(keyId, month)?.row.requests ?? 0;
+      for (const rows of sealed.values()) for (const r of rows) if (r.keyId === keyId && r.month === month) n += r.requests;
       return n;
     },
     empty: () => live.size === 0,
@@ -124,7 +155,6 @@ export function openUsageJournal(dir: string): UsageJournal {
     }
   }
   const tally = tallies();
-  const encoded = new Map<string, Uint8Array>();
   const encoder = new TextEncoder();
   let livePath = "";
   let live = new Uint8Array(0);
@@ -159,19 +189,18 @@ export function openUsageJournal(dir: string): UsageJournal {
   return {
     location: dir,
     record(keyId, month) {
-      const k = slot(keyId, month);
-      let bytes = encoded.get(k);
-      if (!bytes) {
-        bytes = encoder.encode(k + "\n");
-        if (encoded.size >= 10_000) encoded.clear();
-        encoded.set(k, bytes);
+      let counted = tally.live(keyId, month);
+      const line = counted?.line ?? encoder.encode(`${keyId} ${month}\n`);
+      if (used + line.length > live.length) {
+        seal();
+        counted = undefined;
       }
-      if (used + bytes.length > live.length) seal();
-      live.set(bytes, used);
-      used += bytes.length;
-      tally.add(k);
+      live.set(line, used);
+      used += line.length;
+      if (counted) counted.row.requests += 1;
+      else tally.add(keyId, month, line);
     },
-    unflushed: (keyId, month) => tally.get(slot(keyId, month)),
+    unflushed: (keyId, month) => tally.get(keyId, month),
     seal,
     batches() {
       const found: { id: string; at: number }[] = [];
@@ -187,6 +216,12 @@ export function openUsageJournal(dir: string): UsageJournal {
       found.sort((a, b) => a.at - b.at);
       const out: UsageBatch[] = [];
       for (const { id } of found) {
+        // This process's own batch: its counts are known without reading the file back.
+        const own = tally.rowsOf(id);
+        if (own) {
+          out.push({ id, rows: own });
+          continue;
+        }
         let text: string;
         try {
           text = readFileSync(batchPath(id), "utf8");
@@ -213,31 +248,18 @@ export function openUsageJournal(dir: string): UsageJournal {
 /** The same journal in memory: exact while the process lives, gone with it. */
 function memoryJournal(): UsageJournal {
   const tally = tallies();
-  let live = new Map<string, UsageRow>();
-  const sealed = new Map<string, UsageRow[]>();
   return {
     location: ":memory:",
-    record(keyId, month) {
-      const k = slot(keyId, month);
-      const row = live.get(k);
-      if (row) row.requests += 1;
-      else live.set(k, { keyId, month, requests: 1 });
-      tally.add(k);
-    },
-    unflushed: (keyId, month) => tally.get(slot(keyId, month)),
+    record: (keyId, month) => tally.add(keyId, month),
+    unflushed: (keyId, month) => tally.get(keyId, month),
     seal() {
-      if (live.size === 0) return null;
+      if (tally.empty()) return null;
       const id = crypto.randomUUID();
-      sealed.set(id, [...live.values()]);
-      live = new Map();
       tally.seal(id);
       return id;
     },
-    batches: () => [...sealed].map(([id, rows]) => ({ id, rows })),
-    remove(id) {
-      sealed.delete(id);
-      tally.drop(id);
-    },
+    batches: () => tally.sealedIds().map((id) => ({ id, rows: tally.rowsOf(id)! })),
+    remove: (id) => tally.drop(id),
     close() {},
   };
 }
