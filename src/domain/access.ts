@@ -106,10 +106,15 @@ export function rateLimitHeaders(d: RateDecision): Record<string, string> {
   return h;
 }
 
+let lastMonth = { y: NaN, m: NaN, text: "" };
+
 /** UTC calendar month of a moment, `YYYY-MM`: the metering period. */
 export function usageMonth(now: Date): string {
+  const y = now.getUTCFullYear();
   const m = now.getUTCMonth() + 1;
-  return `${now.getUTCFullYear()}-${m < 10 ? "0" : ""}${m}`;
+  // Every metered request asks: the same month gets the same string (and the journal compares it by reference).
+  if (y !== lastMonth.y || m !== lastMonth.m) lastMonth = { y, m, text: `${y}-${m < 10 ? "0" : ""}${m}` };
+  return lastMonth.text;
 }
 
 const MONTH_RE = /^(\d{4})-(0[1-9]|1[0-2])$/;
@@ -175,8 +180,10 @@ export function entitlementVerdict(e: Entitlement, want: { premium: boolean; reg
   if (want.region !== null && e.allowedRegions !== null && !e.allowedRegions.includes(want.region)) {
     return { ok: false, code: "REGION_NOT_ALLOWED", message: `This key does not permit region '${want.region}' (allowed: ${e.allowedRegions.join(", ") || "none"}).` };
   }
-  return { ok: true };
+  return ALLOWED;
 }
+
+const ALLOWED: EntitlementVerdict = Object.freeze({ ok: true });
 
 /**
  * The client address: the socket peer, unless that peer is a trusted proxy, in which case the forwarding

@@ -114,19 +114,19 @@ export class HotReads {
     if (!grant) return null;
     const headers: Record<string, string> = { ...this.commonHeaders, "X-Request-Id": requestIdFor(req.headers.get("x-request-id")), "Content-Type": entry.contentType };
     if (!key) {
-      grant.settle?.(now);
+      grant.settle?.(null, now);
       this.served++;
       return new Response(body, { status: 200, headers });
     }
     const counted = countRequest(this.deps, key, now);
     return counted instanceof Promise
-      ? counted.then((c) => this.finish(req, now, c, body, headers, grant, full))
-      : this.finish(req, now, counted, body, headers, grant, full);
+      ? counted.then((c) => this.finish(req, key, now, c, body, headers, grant, full))
+      : this.finish(req, key, now, counted, body, headers, grant, full);
   }
 
   /** After the count: the answer, or the full pipeline's for a refused count or a meter that cannot write. */
   private finish(
-    req: Request, now: Date, counted: RateCount | null, body: Blob, headers: Record<string, string>, grant: HotGrant, full: (req: Request) => Response | Promise<Response>,
+    req: Request, key: AuthenticatedKey, now: Date, counted: RateCount | null, body: Blob, headers: Record<string, string>, grant: HotGrant, full: (req: Request) => Response | Promise<Response>,
   ): Response | Promise<Response> {
     // Null: the limiter is down; as in the middleware, the request is served uncounted (countRequest logged it).
     if (counted && !counted.decision.allowed) {
@@ -134,7 +134,7 @@ export class HotReads {
       return full(req);
     }
     try {
-      grant.settle?.(now);
+      grant.settle?.(key, now);
     } catch {
       // The meter could not write: the full pipeline answers (it tries again, and refuses to serve unmetered).
       if (counted) handOverCount(req, counted);

@@ -20,8 +20,7 @@ function verdictFor(key: AuthenticatedKey, quote: Quote, resolved: Resolved, exp
 }
 
 export function keyRail(deps: Pick<Deps, "clock" | "keys">): AccessGate {
-  // One grant per authenticated key (kept with the key cache's entry): the hot-read lane builds nothing per request.
-  const hotGrants = new WeakMap<AuthenticatedKey, HotGrant>();
+  const hotGrant: HotGrant = { settle: (key, now) => meterRequest(deps, key!.id, now) };
   return {
     async authorize(c, quote, resolved) {
       const key = c.get("apiKey");
@@ -38,10 +37,7 @@ export function keyRail(deps: Pick<Deps, "clock" | "keys">): AccessGate {
       };
     },
     authorizeHot(key, quote, resolved) {
-      if (!key || !verdictFor(key, quote, resolved, false).ok) return null;
-      let grant = hotGrants.get(key);
-      if (!grant) hotGrants.set(key, (grant = { settle: (now) => meterRequest(deps, key.id, now) }));
-      return grant;
+      return key && verdictFor(key, quote, resolved, false).ok ? hotGrant : null;
     },
   };
 }

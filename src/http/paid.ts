@@ -19,9 +19,9 @@ export type Grant = { response?: Response; settle?(res: Response): Promise<Respo
 
 /**
  * What a gate grants the hot-read lane (src/http/hot-reads.ts): `settle` runs once the answer is certain to leave,
- * with the request's time.
+ * with the request's key and time (so one grant serves every request: nothing is built per request).
  */
-export type HotGrant = { settle?(now: Date): void };
+export type HotGrant = { settle?(key: AuthenticatedKey | null, now: Date): void };
 
 export type AccessGate = {
   authorize(c: Context<AppEnv>, quote: Quote, resolved: Resolved): Promise<Grant>;

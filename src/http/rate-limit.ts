@@ -24,20 +24,27 @@ export type RateLimitStore = {
 
 export function memoryRateLimitStore(): RateLimitStore {
   const counters = new Map<string, { window: number; count: number }>();
+  // The counter of the previous hit: a busy key's next hit needs no lookup.
+  let lastSubject: string | null = null;
+  let lastCounter: { window: number; count: number } | undefined;
   return {
     kind: "memory",
     // Synchronous read-modify-write: concurrent requests in one process cannot interleave here.
     hit(subject, window) {
-      const c = counters.get(subject);
+      let c = subject === lastSubject ? lastCounter : counters.get(subject);
       if (!c || c.window !== window) {
-        counters.set(subject, { window, count: 1 });
-        return 1;
+        c = { window, count: 0 };
+        counters.set(subject, c);
       }
+      lastSubject = subject;
+      lastCounter = c;
       c.count += 1;
       return c.count;
     },
     close() {
       counters.clear();
+      lastSubject = null;
+      lastCounter = undefined;
     },
   };
 }

@@ -37,8 +37,17 @@ export function createKeyCache(opts: { ttlMs?: number; redisUrl?: string | null;
   const entries = new Map<string, { value: KeyWithSubscription; at: number }>();
   const inflight = new Map<string, Promise<KeyWithSubscription | null>>();
   let generation = 0;
+  // The entry the previous get() answered with: a busy key's next request needs no lookup. Every change to `entries`
+  // forgets it, so it is always an entry the map holds.
+  let lastHash: string | null = null;
+  let lastEntry: { value: KeyWithSubscription; at: number } | undefined;
+  const forgetLast = () => {
+    lastHash = null;
+    lastEntry = undefined;
+  };
   const dropLocal = (keyId: string) => {
     generation++;
+    forgetLast();
     for (const [hash, e] of entries) if (e.value.key.id === keyId) entries.delete(hash);
   };
   let publisher: RedisClient | null = null;
@@ -50,12 +59,15 @@ export function createKeyCache(opts: { ttlMs?: number; redisUrl?: string | null;
   }
   return {
     get(hash) {
-      const e = entries.get(hash);
+      const e = hash === lastHash ? lastEntry : entries.get(hash);
       if (!e) return undefined;
       if (performance.now() - e.at >= ttl) {
         entries.delete(hash);
+        forgetLast();
         return undefined;
       }
+      lastHash = hash;
+      lastEntry = e;
       return e.value;
     },
     lookup(hash, load) {
@@ -70,6 +82,7 @@ export function createKeyCache(opts: { ttlMs?: number; redisUrl?: string | null;
               // Bounded: a flood of distinct keys cannot grow the map without limit.
               if (entries.size >= 10_000) entries.clear();
               entries.set(hash, { value, at: performance.now() });
+              forgetLast();
             }
             return value;
           })
@@ -90,6 +103,7 @@ export function createKeyCache(opts: { ttlMs?: number; redisUrl?: string | null;
     },
     close() {
       entries.clear();
+      forgetLast();
       publisher?.close();
       subscriber?.close();
     },

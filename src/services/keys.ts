@@ -187,15 +187,18 @@ export function authenticateCachedKey(deps: Pick<Deps, "clock" | "keys">, rawKey
 }
 
 /**
- * What a cached key row authenticates to, kept with the row until the first instant it could change (the key's
- * expiry, the end of its subscription's grace period): a keyed request does not rebuild it.
+ * What a cached key row authenticates to, kept on the row itself (the key cache holds the row; a property, not a side
+ * table, so a keyed request touches no more memory than it must) until the first instant it could change: the key's
+ * expiry, the end of its subscription's grace period.
  */
-const authenticated = new WeakMap<KeyWithSubscription, { hash: string; auth: Authentication; since: number; until: number }>();
+const AUTHENTICATED = Symbol("authenticated");
+type KeptAuthentication = { hash: string; auth: Authentication; since: number; until: number };
 
 function authenticationOf(found: KeyWithSubscription | null, hash: string, now: Date): Authentication {
   if (!found || found.key.status !== "active" || !sameDigest(found.key.secretHash, hash)) return { ok: false };
   const t = now.getTime();
-  const kept = authenticated.get(found);
+  const holder = found as KeyWithSubscription & { [AUTHENTICATED]?: KeptAuthentication };
+  const kept = holder[AUTHENTICATED];
   if (kept && kept.hash === hash && kept.since <= t && t < kept.until) return kept.auth;
   const key = Object.freeze(toAuthenticated(found, hash, now));
   let expired: string | null = null;
@@ -204,7 +207,7 @@ function authenticationOf(found: KeyWithSubscription | null, hash: string, now: 
     expired = `The subscription paying for this key is past due since ${key.subscription.graceEndsAt!.toISOString()} (a payment failed and the 7-day grace period ended). It works again once a payment succeeds.`;
   const auth: Authentication = { ok: true, key, expired };
   const changes = [found.key.expiresAt?.getTime(), key.subscription?.graceEndsAt?.getTime()].filter((x): x is number => x !== undefined);
-  authenticated.set(found, { hash, auth, since: Math.max(-Infinity, ...changes.filter((x) => x <= t)), until: Math.min(Infinity, ...changes.filter((x) => x > t)) });
+  holder[AUTHENTICATED] = { hash, auth, since: Math.max(-Infinity, ...changes.filter((x) => x <= t)), until: Math.min(Infinity, ...changes.filter((x) => x > t)) };
   return auth;
 }
 

@@ -110,10 +110,12 @@ function tallies() {
   return {
     /** The live count of a key and month, if it has one in the current batch. */
     live: (keyId: string, month: string) => live.get(keyId, month),
+    /** Counts one request; returns the live count it went to. */
     add(keyId: string, month: string, line: Uint8Array = NO_LINE) {
-      const e = live.get(keyId, month);
+      let e = live.get(keyId, month);
       if (e) e.row.requests += 1;
-      else live.set(keyId, month, { row: { keyId, month, requests: 1 }, line });
+      else live.set(keyId, month, (e = { row: { keyId, month, requests: 1 }, line }));
+      return e;
     },
     seal(id: string) {
       sealed.set(id, [...live.values()].map((e) => e.row));
@@ -155,6 +157,8 @@ export function openUsageJournal(dir: string): UsageJournal {
     }
   }
   const tally = tallies();
+  // The live count the last record went to (it belongs to the current batch: a seal forgets it).
+  let last: ReturnType<typeof tally.add> | undefined;
   const encoder = new TextEncoder();
   let livePath = "";
   let live = new Uint8Array(0);
@@ -183,13 +187,15 @@ export function openUsageJournal(dir: string): UsageJournal {
     renameSync(livePath, batchPath(id));
     openLive();
     tally.seal(id);
+    last = undefined;
     return id;
   };
 
   return {
     location: dir,
     record(keyId, month) {
-      let counted = tally.live(keyId, month);
+      // The same key as the previous record (a busy client) needs no lookup at all.
+      let counted = last && last.row.keyId === keyId && last.row.month === month ? last : tally.live(keyId, month);
       const line = counted?.line ?? encoder.encode(`${keyId} ${month}\n`);
       if (used + line.length > live.length) {
         seal();
@@ -198,7 +204,8 @@ export function openUsageJournal(dir: string): UsageJournal {
       live.set(line, used);
       used += line.length;
       if (counted) counted.row.requests += 1;
-      else tally.add(keyId, month, line);
+      else counted = tally.add(keyId, month, line);
+      last = counted;
     },
     unflushed: (keyId, month) => tally.get(keyId, month),
     seal,

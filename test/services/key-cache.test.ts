@@ -48,6 +48,21 @@ describe("key cache", () => {
     expect(cache.get("h9")).toBe(undefined);
   });
 
+  test("the entry a busy key was last answered with is never served after an invalidation or a reload", async () => {
+    const cache = createKeyCache({ logger });
+    const first = entry("k1");
+    await cache.lookup("h1", async () => first);
+    expect(cache.get("h1")).toBe(first);
+    expect(cache.get("h1")).toBe(first);
+    await cache.invalidate("k1");
+    expect(cache.get("h1")).toBe(undefined);
+    const reloaded = entry("k1");
+    await cache.lookup("h1", async () => reloaded);
+    expect(cache.get("h1")).toBe(reloaded);
+    expect(cache.get("h2")).toBe(undefined);
+    expect(cache.get("h1")).toBe(reloaded);
+  });
+
   test("entries expire after the TTL", async () => {
     const cache = createKeyCache({ logger, ttlMs: 20 });
     await cache.lookup("h1", async () => entry("k1"));

@@ -70,6 +70,36 @@ describe("usage journal files", () => {
     expect(readdirSync(dir).length).toBe(1);
   });
 
+  test("a batch read back from disk (as another process applies it) holds exactly the writer's own counts", () => {
+    const dir = journalDir();
+    const writer = openUsageJournal(dir);
+    for (const k of ["k1", "k1", "k2", "k1", "k2", "k3"]) writer.record(k, "2026-11");
+    const first = writer.seal()!;
+    // The same key straight after a seal goes to the new batch.
+    writer.record("k3", "2026-11");
+    writer.record("k3", "2026-12");
+    const second = writer.seal()!;
+    const own = writer.batches().sort((a, b) => (a.id === first ? -1 : b.id === first ? 1 : 0));
+    expect(own.map((b) => b.id)).toEqual([first, second]);
+    expect(own.map((b) => b.rows)).toEqual([
+      [
+        { keyId: "k1", month: "2026-11", requests: 3 },
+        { keyId: "k2", month: "2026-11", requests: 2 },
+        { keyId: "k3", month: "2026-11", requests: 1 },
+      ],
+      [
+        { keyId: "k3", month: "2026-11", requests: 1 },
+        { keyId: "k3", month: "2026-12", requests: 1 },
+      ],
+    ]);
+    const reader = openUsageJournal(dir);
+    const sorted = (rows: { keyId: string; month: string }[]) => [...rows].sort((a, b) => `${a.keyId}${a.month}`.localeCompare(`${b.keyId}${b.month}`));
+    const read = reader.batches().sort((a, b) => (a.id === first ? -1 : b.id === first ? 1 : 0));
+    expect(read.map((b) => ({ ...b, rows: sorted(b.rows) }))).toEqual(own.map((b) => ({ ...b, rows: sorted(b.rows) })));
+    reader.close();
+    writer.close();
+  });
+
   test("a torn last line (a write cut by an OS crash) and malformed lines are not counted", () => {
     expect(parseJournal("k1 2026-11\nk1 2026-11\ngarbage\nk2 2026-1")).toEqual([{ keyId: "k1", month: "2026-11", requests: 2 }]);
     expect(parseJournal("")).toEqual([]);
