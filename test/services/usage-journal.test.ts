@@ -2,7 +2,7 @@
 // at each point is replayed exactly once; two processes sharing a data directory count exactly; a journal that
 // cannot be written refuses the request. The real kill -9 of a server process: test/e2e/metering-crash.test.ts.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeTestApp, type TestApp } from "../support/app";
@@ -103,6 +103,24 @@ describe("usage journal files", () => {
   test("a torn last line (a write cut by an OS crash) and malformed lines are not counted", () => {
     expect(parseJournal("k1 2026-11\nk1 2026-11\ngarbage\nk2 2026-1")).toEqual([{ keyId: "k1", month: "2026-11", requests: 2 }]);
     expect(parseJournal("")).toEqual([]);
+    // References count for the full line they name (by position, malformed full lines included); a torn or dangling
+    // reference counts for nothing.
+    expect(parseJournal("k1 2026-11\n*0\ngarbage\nk2 2026-11\n*3\n*0\n*2\n*9\n*x\n*3")).toEqual([
+      { keyId: "k1", month: "2026-11", requests: 3 },
+      { keyId: "k2", month: "2026-11", requests: 2 },
+    ]);
+  });
+
+  test("a key's first request in a file is written in full, its next ones as a 3-byte reference", () => {
+    const dir = journalDir();
+    const j = openUsageJournal(dir);
+    for (const k of ["k1", "k1", "k2", "k1", "k2"]) j.record(k, "2026-11");
+    const id = j.seal()!;
+    expect(readFileSync(join(dir, `batch-${id}.log`), "utf8")).toBe("k1 2026-11\n*0\nk2 2026-11\n*0\n*1\n");
+    j.record("k2", "2026-11");
+    const next = j.seal()!;
+    expect(readFileSync(join(dir, `batch-${next}.log`), "utf8")).toBe("k2 2026-11\n");
+    j.close();
   });
 
   test("opening the journal adopts the live files of processes that are gone, not those of running ones", () => {
