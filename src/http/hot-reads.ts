@@ -22,6 +22,7 @@ import type { Deps } from "../deps";
 import type { AccessGate, HotGrant } from "./paid";
 import { countRequest, handOverCount, type RateCount } from "./rate-limit";
 import { requestIdFor } from "./request-id";
+import { requestTarget } from "./url-parts";
 
 export type HotEntry = {
   /** The body a full read of this URL returns now, or null when only a full read can tell. */
@@ -34,11 +35,6 @@ export type HotEntry = {
 /** URLs remembered, and the bytes their bodies may hold in all (bodies are shared with the page cache). */
 const MAX_ENTRIES = 4096;
 const MAX_BYTES = 64_000_000;
-
-/** The path and query of a request URL: what an entry is keyed by (the same URL on another Host is the same read). */
-export function requestTarget(url: string): string {
-  return url.slice(url.indexOf("/", url.indexOf("//") + 2));
-}
 
 /** Hono's fetch (env and execution context passed through as they come). */
 type Fetch = (req: Request, env?: any, ctx?: any) => Response | Promise<Response>;

@@ -1,6 +1,7 @@
 // The single gate every paid route goes through (DESIGN.md "The paid-route pipeline"):
 //   validated input -> resolve (may 404/202 for free) -> quote -> access.authorize (key entitlement
-//   and allowance, or payment verification / 402) -> handler -> settle only below 400.
+//   and allowance, or payment verification / 402) -> handler -> settle only below 400 -> a 200 whose route says how it
+//   can be replayed is recorded for the hot-read lane (hot-reads.ts), which answers the same URL again ahead of all this.
 // Keys (issue 4) and payments (issue 5) plug in as an AccessGate in Deps; routes never change.
 // HEAD never reaches a paid handler: app middleware keyed on the paid() marker (request-guard.ts refusePaidHead)
 // answers it 405, since it would be charged and return no data.

@@ -9,19 +9,12 @@ import { OpenAPIHono, type Hook } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import type { ZodType } from "zod";
 import type { AppEnv } from "./app-env";
+import { rawQuery } from "./url-parts";
 
 /** Distinct query strings remembered per route (least recently validated out first). */
 const MAX_REMEMBERED = 4096;
 /** Longer query strings are validated every time rather than held in memory. */
 const MAX_REMEMBERED_LENGTH = 1024;
-
-/** The query string of the request URL, without `?` ("" when there is none). */
-export function rawQuery(url: string): string {
-  const q = url.indexOf("?");
-  if (q < 0) return "";
-  const hash = url.indexOf("#", q);
-  return hash < 0 ? url.slice(q + 1) : url.slice(q + 1, hash);
-}
 
 /** The request's query as zod-validator hands it to a schema: one string per name, an array when repeated. */
 function queryObject(c: Context): Record<string, string | string[]> {

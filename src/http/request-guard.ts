@@ -18,6 +18,7 @@ import { matchedRoutes } from "hono/route";
 import type { AppEnv } from "./app-env";
 import { envelope, fail } from "./errors";
 import { isPaidHandler } from "./paid";
+import { requestTarget } from "./url-parts";
 
 /** Largest accepted request body. JSON bodies here are a few hundred bytes; Stripe events stay far below this. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -49,7 +50,7 @@ export function guardQuery(): MiddlewareHandler<AppEnv> {
   const passed = new Set<string>();
   return async function guardQueryMiddleware(c, next) {
     const href = c.req.url;
-    const target = `${c.req.method} ${href.slice(href.indexOf("/", href.indexOf("//") + 2))}`;
+    const target = `${c.req.method} ${requestTarget(href)}`;
     if (passed.has(target)) return next();
     const url = new URL(href);
     if (/%00/i.test(url.pathname) || decodeSegment(url.pathname).includes("\u0000")) {

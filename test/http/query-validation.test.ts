@@ -3,7 +3,7 @@
 // describes every query parameter.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createRoute, z } from "@hono/zod-openapi";
-import { rawQuery } from "../../src/http/query-validation";
+import { rawQuery, requestTarget } from "../../src/http/url-parts";
 import { makeTestApp, type TestApp } from "../support/app";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
@@ -76,6 +76,11 @@ describe("memoised query validation", () => {
     const observations = (doc.paths["/v1/observations"].get.parameters as any[]).map((p) => p.name);
     expect(observations).toContain("transform");
   });
+});
+
+test("requestTarget: the path and query, whatever the host", () => {
+  expect(requestTarget("http://127.0.0.1:3000/v1/observations?indicator=X")).toBe("/v1/observations?indicator=X");
+  expect(requestTarget("https://api.example.com/")).toBe("/");
 });
 
 test("rawQuery: the part after '?' and before '#'", () => {
