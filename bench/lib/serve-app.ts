@@ -10,7 +10,10 @@ export async function serveAppForBench(variant: string | undefined): Promise<voi
   const app = createApp(variant === "bare" ? { ...deps, access: openAccess } : deps);
   const server = Bun.serve({ hostname: "127.0.0.1", port: config.port, fetch: app.fetch });
   console.log(`listening ${server.port}`);
+  let stopping = false;
   const stop = async () => {
+    if (stopping) return;
+    stopping = true;
     server.stop(true);
     await deps.keys.close();
     await deps.database.close();

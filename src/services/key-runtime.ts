@@ -131,6 +131,7 @@ export function createUsageMeter(opts: { database: Database; logger: Logger; jou
   let chain: Promise<unknown> = Promise.resolve();
   let stopping = false;
   let closed = false;
+  let closing: Promise<void> | null = null;
 
   /** Runs `fn` after everything queued before it (flushes and usage reads never interleave). */
   function serial<T>(fn: () => Promise<T>): Promise<T> {
@@ -181,14 +182,17 @@ export function createUsageMeter(opts: { database: Database; logger: Logger; jou
     pending: (keyId, month) => journal.unflushed(keyId, month),
     usage: (keyId, month, stored) => serial(async () => (await stored()) + journal.unflushed(keyId, month)),
     flush,
-    async close() {
-      if (stopping) return;
-      clearInterval(timer);
-      // Requests answered from now on cannot be counted: they are refused (500) rather than served unmetered.
-      stopping = true;
-      await flush();
-      closed = true;
-      journal.close();
+    close() {
+      // A second close (a second signal during shutdown) waits for the first: the database must outlive the flush.
+      closing ??= (async () => {
+        clearInterval(timer);
+        // Requests answered from now on cannot be counted: they are refused (500) rather than served unmetered.
+        stopping = true;
+        await flush();
+        closed = true;
+        journal.close();
+      })();
+      return closing;
     },
   };
 }
