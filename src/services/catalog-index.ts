@@ -72,13 +72,13 @@ export class RenderedCache {
       return hit;
     }
     const rendered = renderJson(value());
-    if (rendered.body.length <= this.maxBytes) {
+    if (rendered.body.size <= this.maxBytes) {
       this.entries.set(key, rendered);
-      this.bytes += rendered.body.length;
+      this.bytes += rendered.body.size;
       for (const [k, v] of this.entries) {
         if (this.bytes <= this.maxBytes) break;
         this.entries.delete(k);
-        this.bytes -= v.body.length;
+        this.bytes -= v.body.size;
       }
     }
     return rendered;

@@ -319,12 +319,12 @@ describe("other processes' writes show within the revalidation bound", () => {
 });
 
 describe("RenderedCache", () => {
-  test("renders once per key, evicts the least recently used past its byte budget, never keeps an oversized body", () => {
+  test("renders once per key, evicts the least recently used past its byte budget, never keeps an oversized body", async () => {
     const cache = new RenderedCache(30);
     let renders = 0;
     const value = (s: string) => () => (renders++, s);
     const a = cache.get("a", value("aaaaaaaa")); // 10 bytes as JSON
-    expect(new TextDecoder().decode(a.body)).toBe('"aaaaaaaa"');
+    expect(await a.body.text()).toBe('"aaaaaaaa"');
     expect(cache.get("a", value("other"))).toBe(a);
     expect(renders).toBe(1);
     cache.get("b", value("bbbbbbbb"));
@@ -336,7 +336,7 @@ describe("RenderedCache", () => {
     cache.get("b", value("bbbbbbbb")); // rendered again
     expect(renders).toBe(4);
     const big = cache.get("big", value("y".repeat(40)));
-    expect(big.body.length).toBe(42);
+    expect(big.body.size).toBe(42);
     cache.get("big", value("y".repeat(40)));
     expect(renders).toBe(6);
   });
