@@ -7,12 +7,9 @@
 // Flags and BENCH_* variables are described in bench/lib/load.ts. PGlite allows one process per data
 // directory, so the two servers take turns on it; with PostgreSQL they would not need to, but take turns too.
 // Internal: `bun bench/keys.ts --serve keyed|bare` is the server process this script starts.
-import { mkdtempSync, rmSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
-import { join } from "node:path";
-import postgres from "postgres";
-import { CPUS, REPO_ROOT, freePort, loadTool, parseBenchArgs, printTable, runLoad, type LoadResult, type Row } from "./lib/load";
-import { serveAppForBench } from "./lib/serve-app";
+import { availableParallelism } from "node:os";
+import { CPUS, loadTool, parseBenchArgs, printTable, runLoad, type LoadResult, type Row } from "./lib/load";
+import { benchDatabase, cli, serveAppForBench, startAppServer } from "./lib/serve-app";
 
 // A held sample series (BLS, 122 monthly rows), a full 100-row page.
 const PAGE = "/v1/observations?indicator=LNU04032230&region=US&limit=100";
@@ -23,88 +20,16 @@ if (process.argv[2] === "--serve") {
   await main();
 }
 
-async function run(cmd: string[], env: Record<string, string>): Promise<string> {
-  const proc = Bun.spawn(cmd, { cwd: REPO_ROOT, env, stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  if (code !== 0) throw new Error(`${cmd.join(" ")} exited ${code}: ${err || out}`);
-  return out.trim();
-}
-
-async function startServer(mode: "keyed" | "bare", env: Record<string, string>) {
-  const port = await freePort();
-  const cmd = [process.execPath, join(REPO_ROOT, "bench/keys.ts"), "--serve", mode];
-  const proc = Bun.spawn(CPUS.server ? ["taskset", "-c", CPUS.server, ...cmd] : cmd, {
-    cwd: REPO_ROOT,
-    env: { ...env, PORT: String(port), HOST: "127.0.0.1" },
-    stdout: "ignore",
-    stderr: "inherit",
-  });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = performance.now() + 120_000;
-  while (performance.now() < deadline) {
-    if (proc.exitCode !== null) throw new Error(`${mode} server exited ${proc.exitCode}`);
-    try {
-      const res = await fetch(`${baseUrl}/api/health`);
-      await res.arrayBuffer();
-      if (res.status === 200) break;
-    } catch {}
-    await Bun.sleep(100);
-  }
-  return {
-    baseUrl,
-    pid: proc.pid,
-    async stop() {
-      proc.kill("SIGTERM");
-      await proc.exited;
-    },
-  };
-}
-
 async function main() {
   const opts = parseBenchArgs(process.argv.slice(2), { connections: 64, durationSec: 10, rounds: 3 });
   const tool = await loadTool(opts.tool);
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !["DATABASE_URL", "DATA_DIR", "PORT", "HOST", "REDIS_URL", "SMTP_URL"].includes(k)) env[k] = v;
-  env.LOG_LEVEL = "warn";
-  let cleanup = async () => {};
-  let database: string;
-  if (opts.db === "pglite") {
-    const dir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "svc-bench-keys-"));
-    env.DATA_DIR = dir;
-    if (!opts.dataDir) cleanup = async () => rmSync(dir, { recursive: true, force: true });
-    database = `pglite (DATA_DIR ${dir})`;
-  } else {
-    // Node-local state (the usage journal) in a directory of its own, never the repository's ./data.
-    const dir = mkdtempSync(join(tmpdir(), "svc-bench-keys-"));
-    env.DATA_DIR = dir;
-    let url = opts.db;
-    if (opts.db === "postgres") {
-      const admin = process.env.BENCH_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-      const name = `svc_bench_keys_${process.pid}`;
-      const sql = postgres(admin, { max: 1, onnotice: () => {} });
-      await sql.unsafe(`CREATE DATABASE ${name}`);
-      await sql.end();
-      const u = new URL(admin);
-      u.pathname = `/${name}`;
-      url = u.toString();
-      cleanup = async () => {
-        rmSync(dir, { recursive: true, force: true });
-        const s = postgres(admin, { max: 1, onnotice: () => {} });
-        await s.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
-        await s.end();
-      };
-    } else {
-      cleanup = async () => rmSync(dir, { recursive: true, force: true });
-    }
-    env.DATABASE_URL = url;
-    database = `postgres (${new URL(url).host}${new URL(url).pathname})`;
-  }
+  const { env, label: database, cleanup } = await benchDatabase(opts, "keys");
 
   try {
     console.error(`seeding (${database}) and creating a key`);
-    await run([process.execPath, "src/cli.ts", "seed"], env);
+    await cli(["seed"], env);
     // A limit no load run reaches: the benchmark measures the limiter's cost, not its refusals.
-    const key = (await run([process.execPath, "src/cli.ts", "keys", "create", "--plan", "free", "--rate-limit", "2000000000"], env)).split("\n")[0]!;
+    const key = (await cli(["keys", "create", "--plan", "free", "--rate-limit", "2000000000"], env)).split("\n")[0]!;
     const cases: { name: string; mode: "bare" | "keyed"; headers: Record<string, string> }[] = [
       { name: `bare app (no access layer), GET ${PAGE}`, mode: "bare" as const, headers: {} },
       { name: `keyed, GET ${PAGE} with X-API-Key`, mode: "keyed" as const, headers: { "X-API-Key": key } },
@@ -117,7 +42,7 @@ async function main() {
       const order = round % 2 === 1 ? [0, 1] : [1, 0];
       for (const i of order) {
         const c = cases[i]!;
-        const server = await startServer(c.mode, env);
+        const server = await startAppServer("bench/keys.ts", c.mode, env);
         try {
           const check = await fetch(server.baseUrl + PAGE, { headers: c.headers });
           const text = await check.text();

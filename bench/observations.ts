@@ -10,13 +10,12 @@
 // the first (cold: load, resample, transform) request and the p50/p99 of 300 warm ones.
 //   bun run bench/observations.ts [--connections 64] [--duration 10] [--rounds 1] [--db pglite|postgres|URL]
 // Internal: `bun bench/observations.ts --serve bare|keyed` is the server process this script starts.
-import { mkdtempSync, rmSync, writeFileSync, existsSync, mkdirSync } from "node:fs";
+import { rmSync, writeFileSync, existsSync, mkdirSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import postgres from "postgres";
-import { CPUS, REPO_ROOT, freePort, loadTool, parseBenchArgs, printTable, runLoad, startBaseline, type Row } from "./lib/load";
+import { CPUS, REPO_ROOT, loadTool, parseBenchArgs, printTable, runLoad, startBaseline, type Row } from "./lib/load";
 import { sharedDataPath } from "../test/support/shared-data";
-import { serveAppForBench } from "./lib/serve-app";
+import { benchDatabase, cli, serveAppForBench, startAppServer } from "./lib/serve-app";
 
 const CES = ["PAYEMS", "USPRIV", "USGOOD", "SRVPRD", "USMINE", "USCONS", "MANEMP", "DMANEMP", "NDMANEMP", "USTPU",
   "USWTRADE", "USTRADE", "USINFO", "USFIRE", "USPBS", "USEHS", "USLAH", "USSERV", "USGOVT", "CES0800000001"];
@@ -50,13 +49,6 @@ function generatedDaily(): string {
   return lines.join("\n") + "\n";
 }
 
-async function run(cmd: string[], env: Record<string, string>): Promise<string> {
-  const proc = Bun.spawn(cmd, { cwd: REPO_ROOT, env, stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  if (code !== 0) throw new Error(`${cmd.join(" ")} exited ${code}: ${err || out}`);
-  return out.trim();
-}
-
 /** Server time without HTTP: the bare app's own fetch on the prepared database, one request at a time. */
 async function serverTime(env: Record<string, string>, paths: string[]) {
   const { loadConfig } = await import("../src/config");
@@ -87,68 +79,10 @@ async function serverTime(env: Record<string, string>, paths: string[]) {
   return out.join("\n");
 }
 
-async function startServer(mode: "keyed" | "bare", env: Record<string, string>) {
-  const port = await freePort();
-  const cmd = [process.execPath, join(REPO_ROOT, "bench/observations.ts"), "--serve", mode];
-  const proc = Bun.spawn(CPUS.server ? ["taskset", "-c", CPUS.server, ...cmd] : cmd, {
-    cwd: REPO_ROOT,
-    env: { ...env, PORT: String(port), HOST: "127.0.0.1" },
-    stdout: "ignore",
-    stderr: "inherit",
-  });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = performance.now() + 120_000;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`${mode} server exited ${proc.exitCode}`);
-    if (performance.now() > deadline) throw new Error(`${mode} server not ready`);
-    try {
-      const res = await fetch(`${baseUrl}/api/health`);
-      await res.arrayBuffer();
-      if (res.status === 200) break;
-    } catch {}
-    await Bun.sleep(100);
-  }
-  return {
-    baseUrl,
-    pid: proc.pid,
-    async stop() {
-      proc.kill("SIGTERM");
-      await proc.exited;
-    },
-  };
-}
-
 async function main() {
   const opts = parseBenchArgs(process.argv.slice(2), { connections: 64, durationSec: 10 });
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !["DATABASE_URL", "DATA_DIR", "PORT", "HOST", "REDIS_URL", "SMTP_URL"].includes(k)) env[k] = v;
-  env.LOG_LEVEL = "warn";
-  let cleanup = async () => {};
-  let db = opts.db;
-  let dataDir = opts.dataDir;
-  if (opts.db === "pglite") {
-    dataDir ??= mkdtempSync(join(tmpdir(), "svc-bench-obs-"));
-    env.DATA_DIR = dataDir;
-    if (!opts.dataDir) cleanup = async () => rmSync(dataDir!, { recursive: true, force: true });
-  } else {
-    if (opts.db === "postgres") {
-      const admin = process.env.BENCH_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-      const name = `svc_bench_obs_${process.pid}`;
-      const sql = postgres(admin, { max: 1, onnotice: () => {} });
-      await sql.unsafe(`CREATE DATABASE ${name}`);
-      await sql.end();
-      const u = new URL(admin);
-      u.pathname = `/${name}`;
-      db = u.toString();
-      cleanup = async () => {
-        const s = postgres(admin, { max: 1, onnotice: () => {} });
-        await s.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
-        await s.end();
-      };
-    }
-    env.DATABASE_URL = db;
-  }
-  
+  const { env, label: database, cleanup } = await benchDatabase(opts, "obs");
+
   try {
     const dgs10 = sharedDataPath("fred-macro-us", "DGS10.csv");
     let file = dgs10;
@@ -157,11 +91,11 @@ async function main() {
       writeFileSync(file, generatedDaily());
     }
     console.error(`seeding, importing DGS10 (${dgs10 ? "shared FRED file" : "generated 40-year series"}) and creating a key`);
-    await run([process.execPath, "src/cli.ts", "seed"], env);
-    console.error(await run([process.execPath, "src/cli.ts", "import", file, "--indicator", "DGS10", "--region", "US"], env));
+    await cli(["seed"], env);
+    console.error(await cli(["import", file, "--indicator", "DGS10", "--region", "US"], env));
     if (!dgs10) rmSync(file, { force: true });
     // A limit no load run reaches: the benchmark measures reads, not the limiter's refusals.
-    const key = (await run([process.execPath, "src/cli.ts", "keys", "create", "--plan", "free", "--rate-limit", "2000000000"], env)).split("\n")[0]!;
+    const key = (await cli(["keys", "create", "--plan", "free", "--rate-limit", "2000000000"], env)).split("\n")[0]!;
     console.log("server time in process (bare app, no HTTP, one request at a time):");
     console.log(await serverTime(env, CASES.map((c) => c.path)));
 
@@ -184,7 +118,7 @@ async function main() {
         await baseline.stop();
       }
       for (const mode of ["bare", "keyed"] as const) {
-        const server = await startServer(mode, env);
+        const server = await startAppServer("bench/observations.ts", mode, env);
         try {
           for (const row of rows.filter((r) => r.name.startsWith(mode === "bare" ? "bare app" : "keyed"))) {
             const url = server.baseUrl + row.path;
@@ -210,7 +144,7 @@ async function main() {
     const pin = CPUS.server ? `servers on CPU ${CPUS.server}, load generator on CPU ${CPUS.load}` : "no CPU pinning";
     const header =
       `${tool}, ${opts.connections} connections, ${opts.durationSec} s per run after ${opts.warmupSec} s warm-up, ${opts.rounds} round(s) (median), ` +
-      `${pin}, ${availableParallelism()} CPUs; database ${opts.db === "pglite" ? `pglite (DATA_DIR ${dataDir})` : new URL(db).host}`;
+      `${pin}, ${availableParallelism()} CPUs; database ${database}`;
     printTable("observations", rows, header);
     const ratio = rows[1]!.median!.rps / rows[0]!.median!.rps;
     console.log(`bare app 100-row page / baseline requests/s: ${(ratio * 100).toFixed(1)}% (bar: at least 40%) -> ${ratio >= 0.4 ? "PASS" : "FAIL"}`);
