@@ -8,7 +8,7 @@
 // directory, so the two servers take turns on it; with PostgreSQL they would not need to, but take turns too.
 // Internal: `bun bench/keys.ts --serve keyed|bare` is the server process this script starts.
 import { availableParallelism } from "node:os";
-import { CPUS, loadTool, parseBenchArgs, printTable, runLoad, type LoadResult, type Row } from "./lib/load";
+import { CPUS, loadTool, median, medianResult, parseBenchArgs, printTable, runLoad, type LoadResult, type Row } from "./lib/load";
 import { benchDatabase, cli, serveAppForBench, startAppServer } from "./lib/serve-app";
 
 // A held sample series (BLS, 122 monthly rows), a full 100-row page.
@@ -56,12 +56,7 @@ async function main() {
         }
       }
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-    for (const row of rows) {
-      const rps = median(row.runs.map((r) => r.rps));
-      const at = row.runs.find((r) => r.rps === rps)!;
-      row.median = { ...at, errors: row.runs.reduce((a, r) => a + r.errors, 0) };
-    }
+    for (const row of rows) row.median = medianResult(row.runs);
     const pin = CPUS.server ? `servers on CPU ${CPUS.server}, load generator on CPU ${CPUS.load}` : "no CPU pinning";
     printTable(
       "keys: access-layer overhead",

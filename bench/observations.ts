@@ -13,7 +13,7 @@
 import { rmSync, writeFileSync, existsSync, mkdirSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import { CPUS, REPO_ROOT, loadTool, parseBenchArgs, printTable, runLoad, startBaseline, type Row } from "./lib/load";
+import { CPUS, REPO_ROOT, loadTool, medianResult, parseBenchArgs, printTable, runLoad, startBaseline, type Row } from "./lib/load";
 import { sharedDataPath } from "../test/support/shared-data";
 import { benchDatabase, cli, serveAppForBench, startAppServer } from "./lib/serve-app";
 
@@ -135,12 +135,7 @@ async function main() {
         }
       }
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-    for (const row of rows) {
-      const rps = median(row.runs.map((r) => r.rps));
-      const at = row.runs.find((r) => r.rps === rps)!;
-      row.median = { ...at, errors: row.runs.reduce((a, r) => a + r.errors, 0) };
-    }
+    for (const row of rows) row.median = medianResult(row.runs);
     const pin = CPUS.server ? `servers on CPU ${CPUS.server}, load generator on CPU ${CPUS.load}` : "no CPU pinning";
     const header =
       `${tool}, ${opts.connections} connections, ${opts.durationSec} s per run after ${opts.warmupSec} s warm-up, ${opts.rounds} round(s) (median), ` +

@@ -368,13 +368,15 @@ export async function runLoad(
 
 // ------------------------------------------------------------------------------------------ report
 
-function median(xs: number[]): number {
+/** The median (the mean of the middle two for an even count). */
+export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-function medianResult(runs: LoadResult[]): LoadResult | null {
+/** Per-field medians of a row's runs (errors summed, peak memory the highest). */
+export function medianResult(runs: LoadResult[]): LoadResult | null {
   if (runs.length === 0) return null;
   return {
     tool: runs[0].tool,
