@@ -16,25 +16,11 @@ import { indicators, regions, sources } from "../db/schema";
 import { parseObservationsCsv } from "../src/domain/csv-observations";
 import { importObservationsCsv } from "../src/services/import";
 import { sharedDataPath } from "../test/support/shared-data";
+import { generatedDaily } from "./lib/series";
 
 const NOW = new Date("2026-01-01T00:00:00Z");
 const INDICATOR = "00000000-0000-4000-8000-0000000be4c1";
 const COUNTIES = 3200;
-
-function generatedDaily(): string {
-  // 40 years of business days, a random walk, with a holiday gap (empty value) every ~60 days. Deterministic.
-  const lines = ["date,value"];
-  let v = 5;
-  let s = 12345;
-  const rnd = () => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32);
-  for (let t = Date.UTC(1985, 0, 1); t < Date.UTC(2025, 0, 1); t += 86_400_000) {
-    const d = new Date(t);
-    if (d.getUTCDay() === 0 || d.getUTCDay() === 6) continue;
-    v = Math.max(0.1, v + (rnd() - 0.5) * 0.1);
-    lines.push(`${d.toISOString().slice(0, 10)},${rnd() < 1 / 60 ? "" : v.toFixed(2)}`);
-  }
-  return lines.join("\n") + "\n";
-}
 
 function revise(text: string): string {
   // Every 100th data row gets a different value: 1% revisions.
@@ -47,7 +33,8 @@ function revise(text: string): string {
 async function setup(database: Database): Promise<void> {
   const db = database.db;
   await db.insert(sources).values({ slug: "bench", name: "Bench" });
-  await db.insert(indicators).values({ id: INDICATOR, code: "BENCH", sourceSlug: "bench", name: "Bench series" });
+  // Offered for countries and counties (the import checks that the series's region is one the indicator is offered for).
+  await db.insert(indicators).values({ id: INDICATOR, code: "BENCH", sourceSlug: "bench", name: "Bench series", regionKinds: ["country", "county"] });
   await db.insert(regions).values([
     { code: "US", type: "country", name: "United States", slug: "united-states" },
     ...Array.from({ length: COUNTIES }, (_, i) => ({ code: `B${String(i).padStart(5, "0")}`, type: "county", name: `Bench ${i}`, slug: `bench-${i}` })),

@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { CPUS, REPO_ROOT, loadTool, medianResult, parseBenchArgs, printTable, runLoad, startBaseline, type Row } from "./lib/load";
 import { sharedDataPath } from "../test/support/shared-data";
 import { benchDatabase, cli, serveAppForBench, startAppServer } from "./lib/serve-app";
+import { generatedDaily } from "./lib/series";
 
 const CES = ["PAYEMS", "USPRIV", "USGOOD", "SRVPRD", "USMINE", "USCONS", "MANEMP", "DMANEMP", "NDMANEMP", "USTPU",
   "USWTRADE", "USTRADE", "USINFO", "USFIRE", "USPBS", "USEHS", "USLAH", "USSERV", "USGOVT", "CES0800000001"];
@@ -32,21 +33,6 @@ if (process.argv[2] === "--serve") {
   await serveAppForBench(process.argv[3]);
 } else {
   await main();
-}
-
-function generatedDaily(): string {
-  // 40 years of business days, a deterministic random walk with an empty value every ~60 days (holidays).
-  const lines = ["date,value"];
-  let v = 5;
-  let s = 12345;
-  const rnd = () => (s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32;
-  for (let t = Date.UTC(1985, 0, 1); t < Date.UTC(2025, 0, 1); t += 86_400_000) {
-    const d = new Date(t);
-    if (d.getUTCDay() === 0 || d.getUTCDay() === 6) continue;
-    v = Math.max(0.1, v + (rnd() - 0.5) * 0.1);
-    lines.push(`${d.toISOString().slice(0, 10)},${rnd() < 1 / 60 ? "" : v.toFixed(2)}`);
-  }
-  return lines.join("\n") + "\n";
 }
 
 /** Server time without HTTP: the bare app's own fetch on the prepared database, one request at a time. */

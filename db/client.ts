@@ -13,6 +13,7 @@ import initdbWasmPath from "@electric-sql/pglite/initdb.wasm" with { type: "file
 import pgliteDataPath from "@electric-sql/pglite/pglite.data" with { type: "file" };
 import { bundledMigrations } from "./migrations.macro" with { type: "macro" };
 import * as schema from "./schema";
+import { pidAlive } from "./process-alive";
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<any, Schema>;
@@ -45,15 +46,6 @@ export class DataDirLockedError extends Error {
       `the embedded database in ${dataDir} is in use by process ${pid} (probably the running server). ` +
         `PGlite allows one process at a time: stop that process first, or point DATABASE_URL at PostgreSQL.`,
     );
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e: any) {
-    return e?.code === "EPERM";
   }
 }
 

@@ -20,6 +20,7 @@
 // Several processes may share one DATA_DIR: each appends to its own live file.
 import { closeSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, truncateSync } from "node:fs";
 import { join } from "node:path";
+import { pidAlive } from "../../db/process-alive";
 
 export type UsageRow = { keyId: string; month: string; requests: number };
 export type UsageBatch = { id: string; rows: UsageRow[] };
@@ -81,15 +82,6 @@ export function parseJournal(text: string): UsageRow[] {
     if (m) rows.push({ keyId: m[1]!, month: m[2]!, requests });
   }
   return rows;
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e: any) {
-    return e?.code === "EPERM";
-  }
 }
 
 const encoder = new TextEncoder();
