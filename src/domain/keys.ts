@@ -29,8 +29,8 @@ export function mintRecoveryToken(bytes: Uint8Array): string {
 
 /** The mode of a well-formed key, or null for anything that is not one. */
 export function parseKey(raw: string): KeyMode | null {
-  const m = KEY_PATTERN.exec(raw);
-  return m ? (m[1] as KeyMode) : null;
+  // test(), not exec(): no match array on every keyed request. Position 4 is the first letter of the mode.
+  return KEY_PATTERN.test(raw) ? (raw.charCodeAt(4) === 108 /* l */ ? "live" : "test") : null;
 }
 
 export function isRecoveryToken(raw: string): boolean {
@@ -50,6 +50,14 @@ export function sameDigest(a: string, b: string): boolean {
   if (a.length !== b.length || a.length === 0) return false;
   let diff = 0;
   for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+/** sameDigest for raw digests (32 bytes of SHA-256): constant time for equal lengths, no allocation. */
+export function sameDigestBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length || a.length === 0) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
   return diff === 0;
 }
 

@@ -13,6 +13,7 @@ import { RedisClient } from "bun";
 import type { Database } from "../../db/client";
 import { applyUsageBatch, type KeyWithSubscription } from "../../db/repos/keys";
 import { systemClock, type Clock } from "../deps";
+import { sameDigestBytes } from "../domain/keys";
 import type { Logger } from "../logger";
 import { openUsageJournal, type UsageBatch, type UsageJournal } from "./usage-journal";
 
@@ -22,6 +23,11 @@ const INVALIDATE_CHANNEL = "svc:keys:invalidate";
 
 export type KeyCache = {
   get(secretHash: string): KeyWithSubscription | undefined;
+  /**
+   * get() by the 32 bytes of the hash instead of its hex: the entry the previous get answered with is matched by a
+   * constant-time comparison of the bytes, with no hex string to build (this runs on every keyed request).
+   */
+  getDigest(digest: Uint8Array): KeyWithSubscription | undefined;
   /**
    * The cached entry, or `load()`'s answer: concurrent misses of one hash share one lookup, and an answer is cached
    * only if no invalidation happened while it was loading (it may predate the change).
@@ -34,13 +40,15 @@ export type KeyCache = {
 
 export function createKeyCache(opts: { ttlMs?: number; redisUrl?: string | null; logger: Logger }): KeyCache {
   const ttl = opts.ttlMs ?? KEY_CACHE_TTL_MS;
-  const entries = new Map<string, { value: KeyWithSubscription; at: number }>();
+  // `digest`: the bytes of the row's stored secret hash, for getDigest.
+  type Entry = { value: KeyWithSubscription; at: number; digest: Uint8Array };
+  const entries = new Map<string, Entry>();
   const inflight = new Map<string, Promise<KeyWithSubscription | null>>();
   let generation = 0;
   // The entry the previous get() answered with: a busy key's next request needs no lookup. Every change to `entries`
   // forgets it, so it is always an entry the map holds.
   let lastHash: string | null = null;
-  let lastEntry: { value: KeyWithSubscription; at: number } | undefined;
+  let lastEntry: Entry | undefined;
   const forgetLast = () => {
     lastHash = null;
     lastEntry = undefined;
@@ -70,6 +78,12 @@ export function createKeyCache(opts: { ttlMs?: number; redisUrl?: string | null;
       lastEntry = e;
       return e.value;
     },
+    getDigest(digest) {
+      if (lastEntry && sameDigestBytes(lastEntry.digest, digest)) return this.get(lastHash!);
+      const value = this.get(Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength).toString("hex"));
+      // What the presented key must match is the row's own stored hash (get() leaves its entry as lastEntry).
+      return value && sameDigestBytes(lastEntry!.digest, digest) ? value : undefined;
+    },
     lookup(hash, load) {
       const hit = this.get(hash);
       if (hit) return Promise.resolve(hit);
@@ -81,7 +95,7 @@ export function createKeyCache(opts: { ttlMs?: number; redisUrl?: string | null;
             if (value && generation === startedAt) {
               // Bounded: a flood of distinct keys cannot grow the map without limit.
               if (entries.size >= 10_000) entries.clear();
-              entries.set(hash, { value, at: performance.now() });
+              entries.set(hash, { value, at: performance.now(), digest: Buffer.from(value.key.secretHash, "hex") });
               forgetLast();
             }
             return value;

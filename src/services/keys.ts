@@ -181,10 +181,15 @@ export async function authenticateKey(deps: Pick<Deps, "database" | "clock" | "k
 
 /** authenticateKey answered from the key cache alone (no I/O); undefined when the key is not cached. */
 export function authenticateCachedKey(deps: Pick<Deps, "clock" | "keys">, rawKey: string, now: Date = deps.clock.now()): Authentication | undefined {
-  const hash = sha256Hex(rawKey);
-  const found = deps.keys.cache.get(hash);
-  return found === undefined ? undefined : authenticationOf(found, hash, now);
+  // The digest's bytes, written into one buffer: no hex string per request. The cache matches them in constant time
+  // against the row's stored hash, so that hash is the one the row is checked against.
+  Bun.SHA256.hash(rawKey, digestScratch);
+  const found = deps.keys.cache.getDigest(digestScratch);
+  return found === undefined ? undefined : authenticationOfMatched(found, now);
 }
+
+/** Overwritten by each authenticateCachedKey call, which reads it at once (synchronous: calls cannot interleave). */
+const digestScratch = new Uint8Array(32);
 
 /**
  * What a cached key row authenticates to, kept on the row itself (the key cache holds the row; a property, not a side
@@ -192,22 +197,28 @@ export function authenticateCachedKey(deps: Pick<Deps, "clock" | "keys">, rawKey
  * expiry, the end of its subscription's grace period.
  */
 const AUTHENTICATED = Symbol("authenticated");
-type KeptAuthentication = { hash: string; auth: Authentication; since: number; until: number };
+type KeptAuthentication = { auth: Authentication; since: number; until: number };
+const NOT_AUTHENTICATED: Authentication = Object.freeze({ ok: false });
 
 function authenticationOf(found: KeyWithSubscription | null, hash: string, now: Date): Authentication {
-  if (!found || found.key.status !== "active" || !sameDigest(found.key.secretHash, hash)) return { ok: false };
+  return found && sameDigest(found.key.secretHash, hash) ? authenticationOfMatched(found, now) : NOT_AUTHENTICATED;
+}
+
+/** authenticationOf a row whose stored hash is known to be the presented key's (compared by the caller). */
+function authenticationOfMatched(found: KeyWithSubscription, now: Date): Authentication {
+  if (found.key.status !== "active") return NOT_AUTHENTICATED;
   const t = now.getTime();
   const holder = found as KeyWithSubscription & { [AUTHENTICATED]?: KeptAuthentication };
   const kept = holder[AUTHENTICATED];
-  if (kept && kept.hash === hash && kept.since <= t && t < kept.until) return kept.auth;
-  const key = Object.freeze(toAuthenticated(found, hash, now));
+  if (kept && kept.since <= t && t < kept.until) return kept.auth;
+  const key = Object.freeze(toAuthenticated(found, found.key.secretHash, now));
   let expired: string | null = null;
   if (found.key.expiresAt && t >= found.key.expiresAt.getTime()) expired = `This key expired at ${found.key.expiresAt.toISOString()}.`;
   else if (key.subscription?.state === "past_due")
     expired = `The subscription paying for this key is past due since ${key.subscription.graceEndsAt!.toISOString()} (a payment failed and the 7-day grace period ended). It works again once a payment succeeds.`;
   const auth: Authentication = { ok: true, key, expired };
   const changes = [found.key.expiresAt?.getTime(), key.subscription?.graceEndsAt?.getTime()].filter((x): x is number => x !== undefined);
-  holder[AUTHENTICATED] = { hash, auth, since: Math.max(-Infinity, ...changes.filter((x) => x <= t)), until: Math.min(Infinity, ...changes.filter((x) => x > t)) };
+  holder[AUTHENTICATED] = { auth, since: Math.max(-Infinity, ...changes.filter((x) => x <= t)), until: Math.min(Infinity, ...changes.filter((x) => x > t)) };
   return auth;
 }
 

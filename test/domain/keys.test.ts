@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { keyHint, maskEmail, mintKey, mintRecoveryToken, parseKey, readCredential, sameDigest, sha256Hex, uuidFromBytes } from "../../src/domain/keys";
+import { keyHint, maskEmail, mintKey, mintRecoveryToken, parseKey, readCredential, sameDigest, sameDigestBytes, sha256Hex, uuidFromBytes } from "../../src/domain/keys";
 
 const bytes = (n: number, v = 7) => new Uint8Array(n).fill(v);
 
@@ -28,6 +28,11 @@ describe("keys", () => {
     expect(sameDigest(h, sha256Hex("abc"))).toBe(true);
     expect(sameDigest(h, sha256Hex("abd"))).toBe(false);
     expect(sameDigest(h, "")).toBe(false);
+    const d = Buffer.from(h, "hex");
+    expect(sameDigestBytes(d, Buffer.from(h, "hex"))).toBe(true);
+    expect(sameDigestBytes(d, Buffer.from(sha256Hex("abd"), "hex"))).toBe(false);
+    expect(sameDigestBytes(d, d.subarray(0, 31))).toBe(false);
+    expect(sameDigestBytes(new Uint8Array(0), new Uint8Array(0))).toBe(false);
   });
   test("uuid v4 layout", () => {
     expect(uuidFromBytes(bytes(16, 0xff))).toBe("ffffffff-ffff-4fff-bfff-ffffffffffff");

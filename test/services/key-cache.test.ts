@@ -2,12 +2,15 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createKeyCache } from "../../src/services/key-runtime";
 import { createLogger } from "../../src/logger";
+import { sha256Hex } from "../../src/domain/keys";
 import type { KeyWithSubscription } from "../../db/repos/keys";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
 
-const entry = (id: string) => ({ key: { id }, subscription: null }) as unknown as KeyWithSubscription;
+/** A cached row; its stored secret hash is that of the secret `${id}-secret`, as the cache is keyed in the service. */
+const entry = (id: string) => ({ key: { id, secretHash: sha256Hex(`${id}-secret`) }, subscription: null }) as unknown as KeyWithSubscription;
+const digestOf = (secret: string) => Bun.SHA256.hash(secret) as Uint8Array;
 const logger = createLogger("silent");
 
 describe("key cache", () => {
@@ -61,6 +64,29 @@ describe("key cache", () => {
     expect(cache.get("h1")).toBe(reloaded);
     expect(cache.get("h2")).toBe(undefined);
     expect(cache.get("h1")).toBe(reloaded);
+  });
+
+  test("getDigest finds a row by the bytes of its stored hash, from the last answer or the map, and nothing else", async () => {
+    const cache = createKeyCache({ logger });
+    const k1 = entry("k1");
+    const k2 = entry("k2");
+    await cache.lookup(sha256Hex("k1-secret"), async () => k1);
+    await cache.lookup(sha256Hex("k2-secret"), async () => k2);
+    // Neither was answered by get yet: both found through the map, then k2 again as the last answer.
+    expect(cache.getDigest(digestOf("k1-secret"))).toBe(k1);
+    expect(cache.getDigest(digestOf("k2-secret"))).toBe(k2);
+    expect(cache.getDigest(digestOf("k2-secret"))).toBe(k2);
+    // A digest one bit off the last answer's, and one of a secret never cached.
+    const near = digestOf("k2-secret");
+    near[31]! ^= 1;
+    expect(cache.getDigest(near)).toBe(undefined);
+    expect(cache.getDigest(digestOf("k3-secret"))).toBe(undefined);
+    expect(cache.getDigest(digestOf("k1-secret"))).toBe(k1);
+    // A row cached under a hash that is not its own stored hash is never answered for that hash's bytes.
+    await cache.lookup(sha256Hex("k4-secret"), async () => entry("k1"));
+    expect(cache.getDigest(digestOf("k4-secret"))).toBe(undefined);
+    await cache.invalidate("k2");
+    expect(cache.getDigest(digestOf("k2-secret"))).toBe(undefined);
   });
 
   test("entries expire after the TTL", async () => {
