@@ -72,20 +72,30 @@ export type RateWindow = { index: number; resetUnix: number; msUntilReset: numbe
 
 export function rateWindow(now: Date): RateWindow {
   const t = now.getTime();
-  const index = Math.floor(t / MINUTE_MS);
-  const endMs = (index + 1) * MINUTE_MS;
+  const index = windowIndex(t);
+  const endMs = windowEndMs(index);
   return { index, resetUnix: endMs / 1000, msUntilReset: endMs - t };
 }
 
+/** The fixed one-minute window holding instant `t` (ms), and the instant it ends (exclusive). */
+export const windowIndex = (t: number): number => Math.floor(t / MINUTE_MS);
+export const windowEndMs = (index: number): number => (index + 1) * MINUTE_MS;
+
 export type RateDecision = { allowed: boolean; limit: number; remaining: number; resetUnix: number; retryAfterSeconds: number };
+
+/** Requests left in the window once the `count`-th (1 for the first) is let through; -1 when it is over the limit. */
+export function remainingAfter(count: number, limit: number): number {
+  return count <= limit ? limit - count : -1;
+}
 
 /** `count` is this request's position in its window (1 for the first). */
 export function rateDecision(count: number, limit: number, window: RateWindow): RateDecision {
-  const allowed = count <= limit;
+  const remaining = remainingAfter(count, limit);
+  const allowed = remaining >= 0;
   return {
     allowed,
     limit,
-    remaining: Math.max(0, limit - count),
+    remaining: Math.max(0, remaining),
     resetUnix: window.resetUnix,
     retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil(window.msUntilReset / 1000)),
   };
@@ -106,14 +116,18 @@ export function rateLimitHeaders(d: RateDecision): Record<string, string> {
   return h;
 }
 
-let lastMonth = { y: NaN, m: NaN, text: "" };
+let lastMonth = { from: NaN, until: NaN, text: "" };
 
 /** UTC calendar month of a moment, `YYYY-MM`: the metering period. */
 export function usageMonth(now: Date): string {
-  const y = now.getUTCFullYear();
-  const m = now.getUTCMonth() + 1;
-  // Every metered request asks: the same month gets the same string (and the journal compares it by reference).
-  if (y !== lastMonth.y || m !== lastMonth.m) lastMonth = { y, m, text: `${y}-${m < 10 ? "0" : ""}${m}` };
+  const t = now.getTime();
+  // Every metered request asks: the same month gets the same string (and the journal compares it by reference),
+  // found by comparing the instant with the month's bounds rather than taking the date apart.
+  if (!(t >= lastMonth.from && t < lastMonth.until)) {
+    const y = now.getUTCFullYear();
+    const m = now.getUTCMonth();
+    lastMonth = { from: Date.UTC(y, m, 1), until: Date.UTC(y, m + 1, 1), text: `${y}-${m < 9 ? "0" : ""}${m + 1}` };
+  }
   return lastMonth.text;
 }
 

@@ -20,7 +20,8 @@ import { readCredential } from "../domain/keys";
 import { authenticateCachedKey, type AuthenticatedKey } from "../services/keys";
 import type { Deps } from "../deps";
 import type { AccessGate, HotGrant } from "./paid";
-import { countRequest, handOverCount, type RateCount } from "./rate-limit";
+import { rateWindow, remainingAfter, windowEndMs, windowIndex } from "../domain/access";
+import { handOverCount, hitWindow, rateCountOf } from "./rate-limit";
 import { requestIdFor } from "./request-id";
 import { requestTarget } from "./url-parts";
 
@@ -39,10 +40,18 @@ const MAX_BYTES = 64_000_000;
 /** Hono's fetch (env and execution context passed through as they come). */
 type Fetch = (req: Request, env?: any, ctx?: any) => Response | Promise<Response>;
 
+/** A remembered URL: the entry, its body's size, and its response headers but the request id and rate limit. */
+type Entry = HotEntry & {
+  bytes: number;
+  headers: Headers;
+  keyed: { limit: number; window: number; headers: Headers } | null;
+  grant: { key: AuthenticatedKey | null; grant: HotGrant | null } | null;
+};
+
 export type HotReadDeps = Pick<Deps, "clock" | "keys" | "logger" | "rateLimits"> & { access: AccessGate };
 
 export class HotReads {
-  private readonly entries = new Map<string, HotEntry & { bytes: number }>();
+  private readonly entries = new Map<string, Entry>();
   private bytes = 0;
 
   constructor(
@@ -58,7 +67,7 @@ export class HotReads {
     const size = entry.body()?.size;
     if (size === undefined || size > MAX_BYTES / 16) return;
     this.forget(target);
-    this.entries.set(target, { ...entry, bytes: size });
+    this.entries.set(target, { ...entry, bytes: size, headers: new Headers({ ...this.commonHeaders, "Content-Type": entry.contentType }), keyed: null, grant: null });
     this.bytes += size;
     for (const [t] of this.entries) {
       if (this.entries.size <= MAX_ENTRIES && this.bytes <= MAX_BYTES) break;
@@ -106,38 +115,78 @@ export class HotReads {
       if (!auth || !auth.ok || auth.expired) return null;
       key = auth.key;
     }
-    const grant = this.deps.access.authorizeHot!(key, entry.quote, entry.resolved);
+    const grant = this.grantFor(entry, key);
     if (!grant) return null;
-    const headers: Record<string, string> = { ...this.commonHeaders, "X-Request-Id": requestIdFor(req.headers.get("x-request-id")), "Content-Type": entry.contentType };
+    const requestId = requestIdFor(req.headers.get("x-request-id"));
     if (!key) {
       grant.settle?.(null, now);
       this.served++;
-      return new Response(body, { status: 200, headers });
+      return answer(body, entry.headers, requestId);
     }
-    const counted = countRequest(this.deps, key, now);
+    const t = now.getTime();
+    const window = windowIndex(t);
+    const counted = hitWindow(this.deps, key, window, windowEndMs(window) - t);
     return counted instanceof Promise
-      ? counted.then((c) => this.finish(req, key, now, c, body, headers, grant, full))
-      : this.finish(req, key, now, counted, body, headers, grant, full);
+      ? counted.then((n) => this.finish(req, entry, key, now, window, n, body, requestId, grant, full))
+      : this.finish(req, entry, key, now, window, counted, body, requestId, grant, full);
+  }
+
+  /**
+   * authorizeHot's answer for this entry and key, kept on the entry while the same key asks: an authenticated key is
+   * one frozen object until the key changes (src/services/keys.ts), and the entry's quote and resolution are fixed.
+   */
+  private grantFor(entry: Entry, key: AuthenticatedKey | null): HotGrant | null {
+    const kept = entry.grant;
+    if (kept && kept.key === key) return kept.grant;
+    const grant = this.deps.access.authorizeHot!(key, entry.quote, entry.resolved);
+    entry.grant = { key, grant };
+    return grant;
   }
 
   /** After the count: the answer, or the full pipeline's for a refused count or a meter that cannot write. */
   private finish(
-    req: Request, key: AuthenticatedKey, now: Date, counted: RateCount | null, body: Blob, headers: Record<string, string>, grant: HotGrant, full: (req: Request) => Response | Promise<Response>,
+    req: Request, entry: Entry, key: AuthenticatedKey, now: Date, window: number, count: number | null, body: Blob, requestId: string, grant: HotGrant,
+    full: (req: Request) => Response | Promise<Response>,
   ): Response | Promise<Response> {
-    // Null: the limiter is down; as in the middleware, the request is served uncounted (countRequest logged it).
-    if (counted && !counted.decision.allowed) {
-      handOverCount(req, counted);
+    // Null: the limiter is down; as in the middleware, the request is served uncounted (hitWindow logged it).
+    const remaining = count === null ? null : remainingAfter(count, key.rateLimitPerMinute);
+    if (remaining === -1) {
+      handOverCount(req, rateCountOf(count, key, rateWindow(now))!);
       return full(req);
     }
     try {
       grant.settle?.(key, now);
     } catch {
       // The meter could not write: the full pipeline answers (it tries again, and refuses to serve unmetered).
-      if (counted) handOverCount(req, counted);
+      if (count !== null) handOverCount(req, rateCountOf(count, key, rateWindow(now))!);
       return full(req);
     }
-    if (counted) Object.assign(headers, counted.headers);
     this.served++;
-    return new Response(body, { status: 200, headers });
+    if (remaining === null) return answer(body, entry.headers, requestId);
+    const res = answer(body, keyedHeaders(entry, key.rateLimitPerMinute, window), requestId);
+    res.headers.set("X-RateLimit-Remaining", String(remaining));
+    return res;
   }
+}
+
+/**
+ * A 200 with the recorded body and headers plus this request's id. The fixed headers are copied from a prepared
+ * Headers object (a native copy) and only what differs per request is set: each header of a plain object costs about
+ * 0.25 us to convert, so this halves the cost of the response.
+ */
+function answer(body: Blob, headers: Headers, requestId: string): Response {
+  const res = new Response(body, { status: 200, headers });
+  res.headers.set("X-Request-Id", requestId);
+  return res;
+}
+
+/** The entry's fixed headers with a key's limit and a window's reset (kept while they repeat: a busy key). */
+function keyedHeaders(entry: Entry, limit: number, window: number): Headers {
+  const kept = entry.keyed;
+  if (kept && kept.limit === limit && kept.window === window) return kept.headers;
+  const headers = new Headers(entry.headers);
+  headers.set("X-RateLimit-Limit", String(limit));
+  headers.set("X-RateLimit-Reset", String(windowEndMs(window) / 1000));
+  entry.keyed = { limit, window, headers };
+  return headers;
 }

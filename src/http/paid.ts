@@ -29,7 +29,8 @@ export type AccessGate = {
   /**
    * The same decision for the hot-read lane, made without I/O from the request's key (already authenticated from
    * the key cache) or its absence: a grant, or null when only the full pipeline can decide (a payment to verify, a
-   * refusal to explain). A gate without it sends every request through the full pipeline.
+   * refusal to explain). A gate without it sends every request through the full pipeline. The answer must depend
+   * on the arguments alone: the lane keeps it for the same key object and URL.
    */
   authorizeHot?(key: AuthenticatedKey | null, quote: Quote, resolved: Resolved): HotGrant | null;
 };

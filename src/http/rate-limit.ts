@@ -83,16 +83,27 @@ type RateLimitDeps = { clock: Clock; logger: Logger; rateLimits: RateLimitStore 
  */
 export function countRequest(deps: RateLimitDeps, key: AuthenticatedKey, now: Date = deps.clock.now()): RateCount | null | Promise<RateCount | null> {
   const window = rateWindow(now);
-  let count: number | Promise<number>;
+  const count = hitWindow(deps, key, window.index, window.msUntilReset);
+  return count instanceof Promise ? count.then((n) => rateCountOf(n, key, window)) : rateCountOf(count, key, window);
+}
+
+/**
+ * countRequest without a decision or headers: the request's position in window `index` (1 for the first), or null
+ * when the limiter cannot be reached. The hot-read lane decides with remainingAfter and has headers of its own.
+ */
+export function hitWindow(deps: RateLimitDeps, key: AuthenticatedKey, index: number, msUntilReset: number): number | null | Promise<number | null> {
   try {
-    count = deps.rateLimits.hit(key.id, window.index, window.msUntilReset + 1000);
+    // Kept a second past the window's end: processes' clocks differ a little.
+    const count = deps.rateLimits.hit(key.id, index, msUntilReset + 1000);
+    return typeof count === "number" ? count : count.catch((e) => limiterDown(deps, key, e));
   } catch (e) {
     return limiterDown(deps, key, e);
   }
-  return typeof count === "number" ? rateCount(count, key, window) : count.then((n) => rateCount(n, key, window), (e) => limiterDown(deps, key, e));
 }
 
-function rateCount(count: number, key: AuthenticatedKey, window: RateWindow): RateCount {
+/** The decision on a request counted `count`-th in `window`, with the headers that say so (null: not counted). */
+export function rateCountOf(count: number | null, key: AuthenticatedKey, window: RateWindow): RateCount | null {
+  if (count === null) return null;
   const decision = rateDecision(count, key.rateLimitPerMinute, window);
   return { decision, headers: rateLimitHeaders(decision) };
 }

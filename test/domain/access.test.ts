@@ -102,6 +102,20 @@ describe("overage", () => {
     expect(usageMonth(new Date("2026-11-30T23:59:59.999Z"))).toBe("2026-11");
     expect(usageMonth(new Date("2026-12-01T00:00:00Z"))).toBe("2026-12");
   });
+  test("usage month is right whichever month was asked before (it is remembered between calls)", () => {
+    const cases: [string, string][] = [
+      ["2026-12-31T23:59:59.999Z", "2026-12"],
+      ["2027-01-01T00:00:00Z", "2027-01"],
+      ["2026-11-15T08:00:00Z", "2026-11"],
+      ["2028-02-29T12:00:00Z", "2028-02"],
+      ["2028-03-01T00:00:00Z", "2028-03"],
+      ["2028-02-01T00:00:00Z", "2028-02"],
+      ["2028-01-31T23:59:59.999Z", "2028-01"],
+      ["1999-09-30T23:59:59.999Z", "1999-09"],
+      ["1999-10-01T00:00:00Z", "1999-10"],
+    ];
+    expect(cases.map(([t]) => usageMonth(new Date(t)))).toEqual(cases.map(([, m]) => m));
+  });
 });
 
 describe("entitlementVerdict", () => {
