@@ -125,6 +125,23 @@ describe("the lane steps aside", () => {
     expect(lane(keyed).served).toBe(before);
   });
 
+  test("for keys taking turns on one URL: each key's own entitlement, every time", async () => {
+    const open = await testKey(keyed);
+    const texas = await testKey(keyed, { allowedRegions: ["TX"] });
+    // Both keys in the key cache, so both reach the lane's entitlement check.
+    expect((await keyed.request("/v1/ping", { headers: texas.headers })).status).toBe(200);
+    await keyed.request(PAGE, { headers: open.headers });
+    for (let i = 0; i < 2; i++) {
+      const before = lane(keyed).served;
+      expect((await keyed.request(PAGE, { headers: open.headers })).status).toBe(200);
+      expect(lane(keyed).served).toBe(before + 1);
+      const refused = await keyed.getJson(PAGE, { headers: texas.headers });
+      expect(refused.status).toBe(403);
+      expect(refused.body.error.code).toBe("REGION_NOT_ALLOWED");
+      expect(lane(keyed).served).toBe(before + 1);
+    }
+  });
+
   test("for an anonymous call to a paid route: the full pipeline's 401 every time", async () => {
     const { headers } = await testKey(keyed);
     await keyed.request(PAGE, { headers });
