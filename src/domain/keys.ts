@@ -100,6 +100,11 @@ export type Credential =
  * (L402, payment rails) are not key credentials. Two different keys in one request are refused.
  */
 export function readCredential(authorization: string | undefined, xApiKey: string | undefined): Credential {
+  // The common case first (this runs on every request): a well-formed key in X-API-Key alone.
+  if (authorization === undefined && xApiKey !== undefined) {
+    const mode = parseKey(xApiKey);
+    if (mode) return { kind: "key", key: xApiKey, mode };
+  }
   let bearer: string | undefined;
   if (authorization !== undefined) {
     const m = /^Bearer(?:[ \t]+(.*))?$/i.exec(authorization.trim());

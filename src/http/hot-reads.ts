@@ -163,20 +163,20 @@ export class HotReads {
     }
     this.served++;
     if (remaining === null) return answer(body, entry.headers, requestId);
-    const res = answer(body, keyedHeaders(entry, key.rateLimitPerMinute, window), requestId);
-    res.headers.set("X-RateLimit-Remaining", String(remaining));
-    return res;
+    return answer(body, keyedHeaders(entry, key.rateLimitPerMinute, window), requestId, String(remaining));
   }
 }
 
 /**
- * A 200 with the recorded body and headers plus this request's id. The fixed headers are copied from a prepared
- * Headers object (a native copy) and only what differs per request is set: each header of a plain object costs about
- * 0.25 us to convert, so this halves the cost of the response.
+ * A 200 with the recorded body and headers, plus this request's id and (keyed) remaining count. The fixed headers are
+ * copied from a prepared Headers object (a native copy) and only what differs per request is set: each header of a
+ * plain object costs about 0.25 us to convert, so this halves the cost of the response.
  */
-function answer(body: Blob, headers: Headers, requestId: string): Response {
+function answer(body: Blob, headers: Headers, requestId: string, rateLimitRemaining?: string): Response {
   const res = new Response(body, { status: 200, headers });
-  res.headers.set("X-Request-Id", requestId);
+  const h = res.headers;
+  h.set("X-Request-Id", requestId);
+  if (rateLimitRemaining !== undefined) h.set("X-RateLimit-Remaining", rateLimitRemaining);
   return res;
 }
 

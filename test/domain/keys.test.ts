@@ -50,6 +50,11 @@ describe("readCredential", () => {
     expect(readCredential(`bearer  ${key}`, undefined)).toEqual({ kind: "key", key, mode: "live" });
     expect(readCredential(undefined, key)).toEqual({ kind: "key", key, mode: "live" });
     expect(readCredential(`Bearer ${key}`, key)).toEqual({ kind: "key", key, mode: "live" });
+    // Blanks around the value are not part of the key; a test key is a test key.
+    expect(readCredential(undefined, ` ${key}\t`)).toEqual({ kind: "key", key, mode: "live" });
+    const testKey = mintKey("test", bytes(24));
+    expect(readCredential(undefined, testKey)).toEqual({ kind: "key", key: testKey, mode: "test" });
+    expect(readCredential(undefined, `${key}x`).kind).toBe("malformed");
   });
   test("no credential, other schemes and malformed keys", () => {
     expect(readCredential(undefined, undefined)).toEqual({ kind: "none" });
