@@ -11,7 +11,7 @@
 //   also shows the server CPU time per request (from /proc).
 //   bun run bench/keys.ts [--together] [--connections 64] [--duration 10] [--rounds 3] [--db pglite|postgres|URL]
 // Flags and BENCH_* variables are described in bench/lib/load.ts. PGlite allows one process per data
-// directory, so the two servers take turns on it; with PostgreSQL they would not need to, but take turns too.
+// directory: back to back, the two servers take turns on it; together, the keyed one runs on a copy of it.
 // Internal: `bun bench/keys.ts --serve keyed|bare` is the server process this script starts.
 import { cpSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -43,7 +43,12 @@ async function main() {
       { name: `bare app (no access layer), GET ${PAGE}`, mode: "bare", headers: {}, env },
       // Run together on PGlite, the keyed server needs a data directory of its own (one process per directory): a
       // copy of the seeded one, key included.
-      { name: `keyed, GET ${PAGE} with X-API-Key`, mode: "keyed", headers: { "X-API-Key": key }, env: together && !env.DATABASE_URL ? copyDataDir(env) : env },
+      {
+        name: `keyed, GET ${PAGE} with X-API-Key`,
+        mode: "keyed",
+        headers: { "X-API-Key": key },
+        env: together && !env.DATABASE_URL ? copyDataDir(env) : env,
+      },
     ];
     const rows: Row[] = cases.map((c) => ({ name: c.name, path: PAGE, target: "service", runs: [], median: null }));
     // The first row plays the baseline in printTable, so the ratio column reads keyed / bare.
