@@ -3,7 +3,7 @@
 import { HTTPException } from "hono/http-exception";
 import type { Deps } from "./deps";
 import type { App, AppEnv } from "./http/app-env";
-import { ApiError, envelope } from "./http/errors";
+import { ApiError, envelope } from "./errors";
 import { operationCatalog } from "./http/operations";
 import { requestId } from "./http/request-id";
 import { corsResponseHeaders, publicCors, type CorsOptions } from "./http/cors";

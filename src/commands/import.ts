@@ -2,7 +2,7 @@
 // loads a CSV into one series. FRED downloads (`observation_date,UNRATE` or `date,value`) need no column flags.
 import { parseArgs } from "node:util";
 import { openConfiguredDatabase } from "../bootstrap";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { silentProgress, terminalProgress } from "../progress";
 import { importObservationsCsv, parseImportCsv, type ImportCsvResult } from "../services/import";
 import { deriveAll } from "../services/derived-series";

@@ -6,7 +6,7 @@ import { PAID_PLAN_IDS, isPaidPlan } from "../plans";
 import { formatUsd } from "../pricing";
 import { BillingError, createSubscription, endSubscription, failPayment, recordPayment, subscriptionsList } from "../services/billing";
 import { invoiceMonth, retryPendingInvoices } from "../services/billing-cycle";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 import { CliError } from "./cli-error";
 import type { Command } from "./index";
 import { baseUrlOf, parseFlags, positiveInt, printRows, withDeps } from "./access-cli";

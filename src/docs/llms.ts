@@ -2,7 +2,7 @@
 // price and plan tables, so the agent-facing files list exactly the routes that exist and cannot drift.
 // Pure functions: the document and base URL come in, text goes out.
 import { CATEGORIES } from "../../db/schema/catalog";
-import { ERROR_STATUS, type ErrorCode } from "../http/errors";
+import { ERROR_STATUS, type ErrorCode } from "../errors";
 import { priceList } from "../pricing";
 import { publicPlans } from "../plans";
 import { CONTRACT_VERSION, SERVICE_NAME } from "../version";

@@ -6,7 +6,7 @@
 import type { Context } from "hono";
 import type { Quote, Resolved } from "../pricing";
 import type { AppEnv } from "./app-env";
-import { fail } from "./errors";
+import { fail } from "../errors";
 import type { AccessGate, Grant } from "./paid";
 
 export type AccessRails = {

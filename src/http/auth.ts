@@ -9,7 +9,7 @@ import { canReadPremium, clientAddress, entitlementVerdict } from "../domain/acc
 import { readCredential } from "../domain/keys";
 import { authenticateKey, type AuthenticatedKey } from "../services/keys";
 import type { AppEnv } from "./app-env";
-import { fail } from "./errors";
+import { fail } from "../errors";
 
 export type { AuthenticatedKey };
 

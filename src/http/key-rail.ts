@@ -8,7 +8,7 @@ import { isDerivedSeries, type Quote, type Resolved } from "../pricing";
 import type { AuthenticatedKey } from "./auth";
 import { meterRequest } from "../services/keys";
 import { composeAccess } from "./access";
-import { fail } from "./errors";
+import { fail } from "../errors";
 import type { AccessGate, HotGrant } from "./paid";
 
 /** `explain`: false where only the verdict is used (the hot-read lane leaves refusals to the full pipeline). */

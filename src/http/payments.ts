@@ -10,7 +10,7 @@ import type { Challenge, PaymentQuote, Payments } from "payments";
 import { paymentRequest, withHeaders } from "payments/hono";
 import type { Quote, Resolved } from "../pricing";
 import type { AppEnv } from "./app-env";
-import { envelope, fail } from "./errors";
+import { envelope, fail } from "../errors";
 import type { AccessGate } from "./paid";
 
 export type PaymentRailOptions = { publicBaseUrl: string | null };

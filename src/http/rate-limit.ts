@@ -9,7 +9,7 @@ import type { Logger } from "../logger";
 import { rateDecision, rateLimitHeaders, rateWindow, type RateDecision, type RateWindow } from "../domain/access";
 import type { AuthenticatedKey } from "../services/keys";
 import type { AppEnv } from "./app-env";
-import { fail } from "./errors";
+import { fail } from "../errors";
 import { setOnResponse } from "./late-headers";
 
 export type RateLimitStore = {

@@ -16,7 +16,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { matchedRoutes } from "hono/route";
 import type { AppEnv } from "./app-env";
-import { envelope, fail } from "./errors";
+import { envelope, fail } from "../errors";
 import { isPaidHandler } from "./paid";
 import { requestTarget } from "./url-parts";
 

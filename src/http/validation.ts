@@ -1,6 +1,6 @@
 // zod failures become 400 INVALID_PARAMETER naming the parameter(s).
 import type { Hook } from "@hono/zod-openapi";
-import { envelope } from "./errors";
+import { envelope } from "../errors";
 
 type Issue = { path: PropertyKey[]; message: string; code?: string };
 

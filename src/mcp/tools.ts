@@ -6,7 +6,7 @@
 // Adding a tool once its route exists (get_insights, get_active_signals, ask): add its operationId to MCP_TOOL_NAMES.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { listOperations, type JsonObject } from "../docs/openapi";
-import { envelope, type ErrorEnvelope } from "../http/errors";
+import { envelope, type ErrorEnvelope } from "../errors";
 
 /** The tools served, in the spec's order. A name with no GET operation of that operationId fails at startup. */
 export const MCP_TOOL_NAMES = ["search_indicators", "list_sources", "list_regions", "get_observations", "get_latest"] as const;

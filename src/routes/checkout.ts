@@ -5,7 +5,7 @@
 // expression instead of walking a trie on each request.)
 import { createRoute, z } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
-import { errorResponses, fail } from "../http/errors";
+import { errorResponses, fail } from "../errors";
 import { publicBaseUrl } from "../docs/base-url";
 import { PLANS, isPaidPlan, publicPlans } from "../plans";
 import { checkoutAvailability, handleWebhook, startCheckout } from "../services/billing";

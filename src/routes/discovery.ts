@@ -2,7 +2,7 @@
 // reference page with its self-hosted renderer bundle.
 import { createRoute, z } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
-import { errorResponses } from "../http/errors";
+import { errorResponses } from "../errors";
 import { serviceIndexSchema } from "../schemas/discovery";
 import { createDiscovery, serviceIndex } from "../services/discovery";
 import { publicBaseUrl } from "../docs/base-url";

@@ -2,7 +2,7 @@
 // same report in `details`) when it does not, so load balancers and humans read one status.
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
-import { errorResponses, fail } from "../http/errors";
+import { errorResponses, fail } from "../errors";
 import { healthReportSchema } from "../schemas/discovery";
 import { checkHealth } from "../services/health";
 import { DISCOVERY_TAG } from "../docs/openapi";

@@ -3,7 +3,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { clientIp, requireKey } from "../http/auth";
-import { errorResponses } from "../http/errors";
+import { errorResponses } from "../errors";
 import { publicBaseUrl } from "../docs/base-url";
 import {
   pingResponseSchema,

@@ -4,7 +4,7 @@
 // as a REST client's request: nothing about pricing, entitlement or metering is restated for MCP.
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
-import { errorResponses } from "../http/errors";
+import { errorResponses } from "../errors";
 import { publicBaseUrl } from "../docs/base-url";
 import { buildOpenApiDocument } from "../docs/openapi";
 import { handleMcpPost, methodNotAllowed } from "../mcp/server";

@@ -5,7 +5,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv, RegisterRoutes } from "../http/app-env";
 import { mayReadPremium, mayReadRegion } from "../http/auth";
-import { errorResponses } from "../http/errors";
+import { errorResponses } from "../errors";
 import { paid } from "../http/paid";
 import type { Resolved } from "../pricing";
 import {

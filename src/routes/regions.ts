@@ -1,7 +1,7 @@
 // GET /v1/regions and GET /v1/regions/{code}: the free region catalog.
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
-import { errorResponses } from "../http/errors";
+import { errorResponses } from "../errors";
 import { catalogJson, catalogResponse, catalogResponseHeaders, notModifiedResponse } from "../http/respond";
 import { regionListQuerySchema, regionListResponseSchema, regionPathSchema, regionResponseSchema } from "../schemas/regions";
 import { configureCatalogIndex } from "../services/catalog-index";

@@ -23,7 +23,7 @@ import { WebhookSignatureError, type BillingEvent, type OverageCharge } from "..
 import type { Deps } from "../deps";
 import { graceEndsAt, overage, subscriptionState, usageMonth, type SubscriptionState } from "../domain/access";
 import { normalizeEmail, sameDigest } from "../domain/keys";
-import { fail } from "../http/errors";
+import { fail } from "../errors";
 import { paidKeyIssuedMail, paymentFailedMail, planChangedMail, subscriptionCancelledMail, subscriptionEndedMail, subscriptionUnpaidMail } from "../mail/messages";
 import { PLANS, isPaidPlan, type PaidPlanId } from "../plans";
 import { formatUsd } from "../pricing";

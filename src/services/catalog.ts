@@ -14,7 +14,7 @@
 import type { Db } from "../../db/client";
 import type { IndicatorRow, IndicatorWithSource, SourceRow } from "../../db/repos/catalog";
 import { findIndicators, isVisible, pageOf } from "../domain/catalog-search";
-import { fail } from "../http/errors";
+import { fail } from "../errors";
 import type { RenderedJson } from "../http/respond";
 import { renderJson } from "../http/respond";
 import type { Indicator, IndicatorDetail, Source } from "../schemas/catalog";

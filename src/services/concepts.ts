@@ -23,7 +23,7 @@ import { conceptLevels,
   blockedInputMessage, getConcept, notOfferedMessage, pluralKind, resolveConceptLevel, type CuratedSeries, type DerivedConcept,
 } from "../domain/concepts";
 import { isFrequency, type Frequency } from "../domain/calendar";
-import { ApiError, fail } from "../http/errors";
+import { ApiError, fail } from "../errors";
 import { regionIndex, resolveRegion, resolveRegionAmong, type RegionRow } from "./regions";
 import { byPublisherPreference } from "./catalog";
 import type { SeriesCache } from "./series-cache";

@@ -15,7 +15,7 @@ import { writeSeriesObservations } from "../../db/repos/observations";
 import { isFrequency, type Frequency } from "../domain/calendar";
 import { DERIVED_SERIES, type DerivedInput, type DerivedInputData } from "../domain/derived";
 import { blockedInputMessage } from "../domain/concepts";
-import { fail } from "../http/errors";
+import { fail } from "../errors";
 import { catalogIndex, findIndicator, isPerRegion, regionLabel, type IndicatorRow } from "./concepts";
 import { regionIndex, type RegionRow } from "./regions";
 import type { SeriesCache } from "./series-cache";

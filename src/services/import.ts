@@ -6,7 +6,7 @@ import { findIndicatorsByCode } from "../../db/repos/catalog";
 import { findSeries, writeSeriesObservations } from "../../db/repos/observations";
 import { hasIndicators } from "../../db/repos/seed-state";
 import { CsvObservationsError, parseObservationsCsv, type ParsedObservationsCsv } from "../domain/csv-observations";
-import { fail } from "../http/errors";
+import { fail } from "../errors";
 import { silentProgress, type Progress } from "../progress";
 import { resolveRegionAmong } from "./regions";
 

@@ -56,7 +56,7 @@ import {
   uuidFromBytes,
   type KeyMode,
 } from "../domain/keys";
-import { fail } from "../http/errors";
+import { fail } from "../errors";
 import { keyRecoveredMail, keyRotatedMail, recoveryTokenMail } from "../mail/messages";
 import { PLANS, type PlanId } from "../plans";
 import type { PingResponse, RecoverConfirmResponse, RecoverResponse, RevokeResponse, RotateResponse, SignupResponse } from "../schemas/keys";

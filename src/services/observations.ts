@@ -22,7 +22,7 @@ import { blockedInputMessage } from "../domain/concepts";
 import { COMPLETENESS_RULE, bucketsAsPoints, checkResample, resample, type Bucket, type ResampleMethod, type ResampleTarget } from "../domain/resample";
 import { RuleError, type Point } from "../domain/series";
 import { applyTransform, checkTransformFrequency, formatTransform, parseTransform, transformedUnit, type Transform } from "../domain/transforms";
-import { ApiError, fail } from "../http/errors";
+import { ApiError, fail } from "../errors";
 import { regionLabel, requireHeld, resolveSeriesTarget, type ConceptDisclosure, type DerivedConceptTarget, type IndicatorRow, type SeriesTarget } from "./concepts";
 import { ensureDerived, isDerivedIndicator } from "./derived-series";
 import { catalogIndexFor } from "./catalog-index";

@@ -6,7 +6,7 @@
 // the county list is 444 KB, whose serialisation dominated its cost.
 import type { Db } from "../../db/client";
 import { listRegions as listRegionRows, type RegionRow } from "../../db/repos/regions";
-import { fail } from "../http/errors";
+import { fail } from "../errors";
 import type { RenderedJson } from "../http/respond";
 import { buildRegionIndex, lookupRegion, type LookupOptions, type RegionIndex, type RegionLookup } from "../domain/regions";
 import type { RegionType } from "../domain/region-list";

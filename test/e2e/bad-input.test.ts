@@ -6,7 +6,7 @@
 // Each test collects every violation and asserts the list is empty, so a failure names all offending requests.
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { z } from "zod";
-import { ERROR_STATUS } from "../../src/http/errors";
+import { ERROR_STATUS } from "../../src/errors";
 import { makeTestApp, type TestApp } from "../support/app";
 import { testKey } from "../support/keys";
 import { makePaymentsApp } from "../support/payments";

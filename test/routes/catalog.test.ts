@@ -6,7 +6,7 @@ import { resolve } from "node:path";
 import { CATALOG } from "../../db/seed/catalog-data";
 import { CATEGORIES } from "../../db/schema/catalog";
 import { CATALOG_CACHE_CONTROL } from "../../src/http/respond";
-import { errorEnvelopeSchema } from "../../src/http/errors";
+import { errorEnvelopeSchema } from "../../src/errors";
 import { indicatorDetailResponseSchema, indicatorListResponseSchema, sourceListResponseSchema } from "../../src/schemas/catalog";
 import { makeTestApp, type TestApp } from "../support/app";
 

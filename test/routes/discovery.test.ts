@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { errorEnvelopeSchema } from "../../src/http/errors";
+import { errorEnvelopeSchema } from "../../src/errors";
 import { priceList } from "../../src/pricing";
 import { publicPlans } from "../../src/plans";
 import { healthReportSchema, serviceIndexSchema } from "../../src/schemas/discovery";

@@ -8,7 +8,7 @@ import { paymentProofStore } from "../../db/repos/payments";
 import type { Database } from "../../db/client";
 import type { Deps } from "../../src/deps";
 import type { App } from "../../src/http/app-env";
-import { envelope, errorResponses, ERROR_STATUS, type ErrorCode } from "../../src/http/errors";
+import { envelope, errorResponses, ERROR_STATUS, type ErrorCode } from "../../src/errors";
 import { paid, type AccessGate } from "../../src/http/paid";
 import { paymentRail } from "../../src/http/payments";
 import { makeTestApp } from "./app";

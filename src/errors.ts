@@ -1,4 +1,4 @@
-// The one error table: code -> HTTP status. The zod enum, fail(), onError, the validation hook and
+// The one error table (below http/ and services/, which both raise these): code -> HTTP status. The zod enum, fail(), onError, the validation hook and
 // every OpenAPI error response derive from it, so runtime and contract cannot drift apart.
 import { z } from "@hono/zod-openapi";
 
