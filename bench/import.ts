@@ -14,6 +14,7 @@ import { openDatabase, type Database } from "../db/client";
 import { writeManySeries, writeSeriesObservations } from "../db/repos/observations";
 import { indicators, regions, sources } from "../db/schema";
 import { parseObservationsCsv } from "../src/domain/csv-observations";
+import { createCaches } from "../src/services/caches";
 import { importObservationsCsv } from "../src/services/import";
 import { sharedDataPath } from "../test/support/shared-data";
 import { generatedDaily } from "./lib/series";
@@ -52,7 +53,8 @@ const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 async function run(label: string, database: Database, text: string): Promise<void> {
   await setup(database);
   const rows = parseObservationsCsv(text).rows.length;
-  const importIt = (t: string) => importObservationsCsv(database.db, { text: t, indicator: "BENCH", region: "US", now: NOW });
+  const store = { db: database.db, caches: createCaches(database) };
+  const importIt = (t: string) => importObservationsCsv(store, { text: t, indicator: "BENCH", region: "US", now: NOW });
   const [first, t1] = await time(() => importIt(text));
   const [same, t2] = await time(() => importIt(text));
   const [rev, t3] = await time(() => importIt(revise(text)));

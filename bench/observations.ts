@@ -40,7 +40,7 @@ async function serverTime(env: Record<string, string>, paths: string[]) {
   const { loadConfig } = await import("../src/config");
   const { buildDeps } = await import("../src/bootstrap");
   const { createApp } = await import("../src/app");
-  const { openAccess } = await import("../src/http/paid");
+  const { openAccess } = await import("../src/ports");
   const deps = await buildDeps(loadConfig({ ...env, PORT: "0" }));
   const app = createApp({ ...deps, access: openAccess });
   const out: string[] = [];

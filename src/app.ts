@@ -7,9 +7,10 @@ import { ApiError, envelope } from "./errors";
 import { operationCatalog } from "./http/operations";
 import { requestId } from "./http/request-id";
 import { corsResponseHeaders, publicCors, type CorsOptions } from "./http/cors";
-import { HotReads } from "./http/hot-reads";
-import { identify } from "./http/auth";
-import { rateLimit } from "./http/rate-limit";
+import { PageMemo } from "./http/page-memo";
+import { admitKeyed } from "./http/admission";
+import { internalErrorResponse } from "./http/respond";
+import { Admission } from "./services/admission";
 import { guardQuery, limitBody, notFoundOrMethodNotAllowed, refusePaidHead } from "./http/request-guard";
 import { validationHook } from "./http/validation";
 import { serviceOpenApiApp } from "./http/query-validation";
@@ -24,17 +25,15 @@ const CORS: CorsOptions = {
   ],
 };
 
-const hotReadsOfApp = new WeakMap<App, HotReads>();
+/** The app, with its page memo (undefined when PAGE_MEMO=off): its counters are what tests and benchmarks read. */
+export type ServiceApp = App & { readonly pages: PageMemo | undefined };
 
-/** The hot-read lane of an app built by createApp (its counters are what tests and benchmarks read). */
-export function hotReadsOf(app: App): HotReads | undefined {
-  return hotReadsOfApp.get(app);
-}
-
-export function createApp(deps: Deps): App {
+export function createApp(deps: Deps): ServiceApp {
   const app = serviceOpenApiApp(validationHook);
 
-  const hotReads = new HotReads(deps, corsResponseHeaders(CORS));
+  // The one admission core of this app: paid(), the key middleware and the page memo all ask it.
+  const admission = new Admission(deps);
+  const pages = deps.config.pageMemo ? new PageMemo({ ...deps, admission }, corsResponseHeaders(CORS)) : undefined;
 
   app.use("*", requestId());
   app.use("*", publicCors(CORS));
@@ -42,17 +41,17 @@ export function createApp(deps: Deps): App {
   // HEAD on a paid route would be charged without returning data: 405 before anything of the paid pipeline runs.
   app.use("*", refusePaidHead(app.router as never));
 
-  // Keys: attach the request's API key (401 for a bad one), then count it against the key's per-minute limit.
-  app.use("*", identify(deps));
-  app.use("*", rateLimit(deps));
-
   // Paid routes describe their input and output in the x402 bazaar extension from this app's own OpenAPI document.
   const operations = operationCatalog(() => app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "operations", version: deps.version } }));
   app.use("*", async (c, next) => {
+    c.set("admission", admission);
     c.set("operations", operations);
-    c.set("hotReads", hotReads);
+    if (pages) c.set("pages", pages);
     await next();
   });
+
+  // Keys on routes paid() does not price: 401 for a bad key on any route, the per-minute window on data routes.
+  app.use("*", admitKeyed(deps));
   // NUL characters, unknown /v1 query parameters and oversized bodies are refused before any route runs.
   app.use("*", guardQuery());
   app.use("*", limitBody());
@@ -74,13 +73,10 @@ export function createApp(deps: Deps): App {
       }
       return c.json(envelope("INVALID_PARAMETER", err.message || "Malformed request"), 400);
     }
-    const rid = c.get("requestId");
-    deps.logger.error("unhandled error", { request_id: rid, method: c.req.method, path: new URL(c.req.url).pathname, error: String(err), stack: (err as Error)?.stack });
-    return c.json(envelope("INTERNAL_SERVER_ERROR", `Internal server error (request ${rid}).`), 500);
+    return internalErrorResponse(deps.logger, err, { requestId: c.get("requestId"), method: c.req.method, url: c.req.url });
   });
 
-  // Repeated reads that need nothing of the pipeline but the access check are answered before it (hot-reads.ts).
-  app.fetch = hotReads.fetch(app.fetch) as typeof app.fetch;
-  hotReadsOfApp.set(app, hotReads);
-  return app;
+  // Repeated page reads skip validation, resolution and the handler (page-memo.ts), never the admission core.
+  if (pages) app.fetch = pages.fetch(app.fetch) as typeof app.fetch;
+  return Object.assign(app, { pages });
 }

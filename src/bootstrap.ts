@@ -4,9 +4,7 @@ import type { Config } from "./config";
 import { cryptoRandom, systemClock, type Deps } from "./deps";
 import { createLogger } from "./logger";
 import { SERVICE_VERSION } from "./version";
-import { buildAccessDeps } from "./access-setup";
-import { buildAccess } from "./http/key-rail";
-import { paymentRail } from "./http/payments";
+import { buildRuntimeDeps } from "./runtime-setup";
 import { buildPayments } from "./payments";
 
 export async function openConfiguredDatabase(config: Config): Promise<Database> {
@@ -21,7 +19,6 @@ export async function buildDeps(config: Config): Promise<Deps> {
   const pay = buildPayments(config, base);
   logger.info("payments", pay.summary);
   void pay.payments?.prepare();
-  const payments = pay.payments ? paymentRail(pay.payments, { publicBaseUrl: config.publicBaseUrl }) : null;
-  const keyDeps = buildAccessDeps(config, base);
-  return { config, ...base, version: SERVICE_VERSION, ...keyDeps, access: buildAccess({ ...base, ...keyDeps }, payments) };
+  const access = { keys: true, payments: pay.payments, publicBaseUrl: config.publicBaseUrl };
+  return { config, ...base, version: SERVICE_VERSION, ...buildRuntimeDeps(config, base), access };
 }

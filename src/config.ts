@@ -16,6 +16,8 @@ export const configSchema = z.object({
   // How long a cached series' version is trusted before it is re-read (ms); 0 re-reads it on every request.
   // Default 1000, or 0 when NODE_ENV=test so a test that writes then reads sees its write at once.
   SERIES_CACHE_REVALIDATE_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
+  // The page memo in front of the paid pipeline (src/http/page-memo.ts): "off" sends every request through it.
+  PAGE_MEMO: z.enum(["on", "off"]).default("on"),
   // Keys and access (issue 4). Unset REDIS_URL: per-key rate limits are counted in this process only.
   REDIS_URL: z.string().regex(/^(redis|rediss|valkey|valkeys):\/\//, "must be a redis:// or rediss:// URL").optional(),
   // Unset SMTP_URL: mail stays in the database outbox, read with `svc mail list`.
@@ -60,6 +62,7 @@ export type Config = {
   publicBaseUrl: string | null;
   logLevel: (typeof logLevels)[number];
   seriesCacheRevalidateMs: number;
+  pageMemo: boolean;
   redisUrl: string | null;
   smtpUrl: string | null;
   mailFrom: string;
@@ -113,6 +116,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     publicBaseUrl: c.PUBLIC_BASE_URL ? c.PUBLIC_BASE_URL.replace(/\/+$/, "") : null,
     logLevel: c.LOG_LEVEL,
     seriesCacheRevalidateMs: c.SERIES_CACHE_REVALIDATE_MS ?? (c.NODE_ENV === "test" ? 0 : 1000),
+    pageMemo: c.PAGE_MEMO === "on",
     redisUrl: c.REDIS_URL ?? null,
     smtpUrl: c.SMTP_URL ?? null,
     mailFrom: c.MAIL_FROM,

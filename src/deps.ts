@@ -1,18 +1,13 @@
-// Everything createApp needs from the outside world, injected so tests control time, randomness and I/O.
+// Everything createApp needs from the outside world, injected so tests control time, randomness and I/O. Its types
+// come from src/ports.ts and from modules that never import this one, so nothing here depends on what uses it.
 import type { Config } from "./config";
 import type { Database } from "../db/client";
 import type { Logger } from "./logger";
-import type { AccessGate } from "./http/paid";
-import type { Mailer } from "./mail/mailer";
-import type { RateLimitStore } from "./http/rate-limit";
 import type { BillingProvider } from "./billing/provider";
-import type { KeyRuntime } from "./services/key-runtime";
+import type { AccessPolicy, Clock, KeyRuntime, Mailer, RandomSource, RateLimitStore } from "./ports";
+import type { Caches } from "./services/caches";
 
-export type Clock = { now(): Date };
-export type RandomSource = { bytes(n: number): Uint8Array };
-
-export const systemClock: Clock = { now: () => new Date() };
-export const cryptoRandom: RandomSource = { bytes: (n) => crypto.getRandomValues(new Uint8Array(n)) };
+export { cryptoRandom, systemClock, type Clock, type RandomSource } from "./ports";
 
 export type Deps = {
   config: Config;
@@ -21,8 +16,8 @@ export type Deps = {
   random: RandomSource;
   logger: Logger;
   version: string;
-  /** Key entitlement/allowance and per-request payment; openAccess until those layers are configured. */
-  access: AccessGate;
+  /** How paid requests are admitted: keys entitled and metered, payment rails (openAccess in bare development). */
+  access: AccessPolicy;
   /** Outbound email: SMTP when SMTP_URL is set, else the database outbox (`svc mail list`). */
   mail: Mailer;
   /** Per-key rate-limit counters: in this process, or in Redis when REDIS_URL is set. */
@@ -31,4 +26,6 @@ export type Deps = {
   billing: BillingProvider | null;
   /** Key lookups cache and the usage meter (flushed on close: call deps.keys.close() before closing the database). */
   keys: KeyRuntime;
+  /** Every in-memory cache of this app's data (catalog, regions, series, resolutions): one object, made with the deps. */
+  caches: Caches;
 };

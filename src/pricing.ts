@@ -1,5 +1,6 @@
 // The one price table (spec "Per-request prices"), in integer micro-USD so no float ever
-// touches money. The paid-route gate, MCP, the `/` index, llms.txt and OpenAPI's x-price-usd read it.
+// touches money, and the one rule of what is premium (spec "Authentication" rule 3), which decides both a price and
+// an entitlement. The admission core, MCP, the `/` index, llms.txt and OpenAPI's x-price-usd read it.
 export const MICRO_USD_PER_USD = 1_000_000;
 
 export const PRICES_MICRO_USD = {
@@ -23,8 +24,8 @@ export type Resolved = {
   /** The resolved indicator code (a concept's resolved series), or null for routes without one. */
   indicator: string | null;
   region: string | null;
-  /** True when the resolved data is premium (indicator `access_tier: premium`, any `svc:` series, a panel holding one):
-   *  a key then needs an unrestricted plan or the `svc-premium` scope. Signals are premium by surface. */
+  /** True when the resolved data holds a premium indicator (isPremiumIndicator: a panel holding one, a concept
+   *  through its inputs). */
   premium: boolean;
   /** Route resource path without query, e.g. "/v1/observations". */
   resource: string;
@@ -38,6 +39,8 @@ export type Quote = {
   binding: string;
   resource: string;
   description: string;
+  /** Whether a key needs premium access for it (an unrestricted plan or the `svc-premium` scope). */
+  premium: boolean;
 };
 
 export function isDerivedSeries(code: string | null): boolean {
@@ -50,13 +53,21 @@ export function formatUsd(microUsd: number): string {
   return frac.length < 2 ? `${whole}.${frac.padEnd(2, "0")}` : `${whole}.${frac}`;
 }
 
+/** Premium data: an indicator whose access_tier is premium, and every `svc:` derived series. */
+export function isPremiumIndicator(i: { code: string; accessTier: string }): boolean {
+  return i.accessTier === "premium" || isDerivedSeries(i.code);
+}
+
 const perSeriesSurfaces = new Set<Surface>(["observations", "latest", "insights"]);
+/** Surfaces that are premium whatever they read. */
+const premiumSurfaces = new Set<Surface>(["signals"]);
 
 export function quote(surface: Surface, resolved: Resolved): Quote {
   const microUsd = perSeriesSurfaces.has(surface) && isDerivedSeries(resolved.indicator) ? PRICES_MICRO_USD.derived_series : PRICES_MICRO_USD[surface];
   const binding = resolved.indicator ?? resolved.resource;
   const what = resolved.indicator ? `${resolved.indicator}${resolved.region ? ` for ${resolved.region}` : ""}` : resolved.resource;
-  return { surface, microUsd, usd: formatUsd(microUsd), binding, resource: resolved.resource, description: `${surface.replace("_", " ")}: ${what}` };
+  const premium = premiumSurfaces.has(surface) || resolved.premium || isDerivedSeries(resolved.indicator);
+  return { surface, microUsd, usd: formatUsd(microUsd), binding, resource: resolved.resource, description: `${surface.replace("_", " ")}: ${what}`, premium };
 }
 
 /** The public price list, as published in `/`, llms.txt and OpenAPI. */

@@ -15,7 +15,7 @@ export async function serveAppForBench(variant: string | undefined): Promise<voi
   const { loadConfig } = await import("../../src/config");
   const { buildDeps } = await import("../../src/bootstrap");
   const { createApp } = await import("../../src/app");
-  const { openAccess } = await import("../../src/http/paid");
+  const { openAccess } = await import("../../src/ports");
   const config = loadConfig(process.env);
   const deps = await buildDeps(config);
   const app = createApp(variant === "bare" ? { ...deps, access: openAccess } : deps);

@@ -2,7 +2,7 @@
 // held, through the one write path (unchanged values write nothing; changed ones become revisions). Run it after
 // imports and seeds; reads also recompute a derived series on demand when its inputs changed.
 import { openConfiguredDatabase } from "../bootstrap";
-import { seriesCacheFor } from "../services/series-cache";
+import { createCaches } from "../services/caches";
 import { deriveAll } from "../services/derived-series";
 import { CliError } from "./cli-error";
 import type { Command } from "./index";
@@ -16,7 +16,7 @@ export const deriveCommand: Command = {
     const database = await openConfiguredDatabase(config);
     try {
       const db = database.db;
-      const summary = await deriveAll({ db, cache: seriesCacheFor(db, 0), now: () => new Date() }, args.length ? args : undefined);
+      const summary = await deriveAll({ db, caches: createCaches(database), now: () => new Date() }, args.length ? args : undefined);
       for (const s of summary) console.log(`${s.status === "derived" ? "derived" : "skipped"} ${s.indicator} ${s.region}${s.reason ? `: ${s.reason}` : ""}`);
       console.log(`${summary.filter((s) => s.status === "derived").length} series derived, ${summary.filter((s) => s.status === "skipped").length} skipped`);
     } finally {

@@ -6,7 +6,7 @@ import { ApiError } from "../errors";
 import { silentProgress, terminalProgress } from "../progress";
 import { importObservationsCsv, parseImportCsv, type ImportCsvResult } from "../services/import";
 import { deriveAll } from "../services/derived-series";
-import { seriesCacheFor } from "../services/series-cache";
+import { createCaches } from "../services/caches";
 import { CliError } from "./cli-error";
 import type { Command } from "./index";
 
@@ -91,7 +91,8 @@ export const importCommand: Command = {
 
     const database = await openConfiguredDatabase(config);
     try {
-      const result = await importObservationsCsv(database.db, {
+      const store = { db: database.db, caches: createCaches(database) };
+      const result = await importObservationsCsv(store, {
         text,
         indicator: opts.indicator,
         region: opts.region,
@@ -105,7 +106,7 @@ export const importCommand: Command = {
       // PostgreSQL's autovacuum keeps the visibility map; statistics are refreshed at once so new series plan well.
       if (result.inserted + result.revised > 0) {
         // Derived svc: series whose inputs just changed are recomputed now (unchanged ones write nothing).
-        await deriveAll({ db: database.db, cache: seriesCacheFor(database.db, 0), now: () => new Date() });
+        await deriveAll({ ...store, now: () => new Date() });
         await database.exec(database.kind === "pglite" ? "VACUUM ANALYZE series, observations" : "ANALYZE series, observations");
       }
       console.log(formatImportResult(result));

@@ -6,7 +6,7 @@ import { openConfiguredDatabase } from "../bootstrap";
 import type { Logger } from "../logger";
 import { terminalProgress, type Progress } from "../progress";
 import { deriveAll } from "../services/derived-series";
-import { seriesCacheFor } from "../services/series-cache";
+import { createCaches } from "../services/caches";
 import { CliError } from "./cli-error";
 import type { Command } from "./index";
 
@@ -21,7 +21,7 @@ export async function seedAndAnalyze(database: Database, opts: { now: Date; prog
   const { seedDatabase } = await import("../../db/seed");
   await database.db.transaction((tx) => seedDatabase(tx as unknown as Database["db"], { now: opts.now, progress: opts.progress }));
   // Derived svc: series computed from what the seed holds, so they are listed (and priced) from the first start.
-  await deriveAll({ db: database.db, cache: seriesCacheFor(database.db, 0), now: () => opts.now });
+  await deriveAll({ db: database.db, caches: createCaches(database), now: () => opts.now });
   await database.exec("VACUUM ANALYZE");
 }
 

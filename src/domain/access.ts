@@ -101,34 +101,22 @@ export function rateDecision(count: number, limit: number, window: RateWindow): 
   };
 }
 
-/** The text of the last limit and reset written: they repeat across a window's requests (this runs on each one). */
-const lastText = { limit: NaN, limitText: "", reset: NaN, resetText: "" };
-
+/** The headers that state a rate decision (spec "General conventions"): on 200 and 429, with Retry-After on a 429. */
 export function rateLimitHeaders(d: RateDecision): Record<string, string> {
-  if (d.limit !== lastText.limit) lastText.limitText = String((lastText.limit = d.limit));
-  if (d.resetUnix !== lastText.reset) lastText.resetText = String((lastText.reset = d.resetUnix));
   const h: Record<string, string> = {
-    "X-RateLimit-Limit": lastText.limitText,
+    "X-RateLimit-Limit": String(d.limit),
     "X-RateLimit-Remaining": String(d.remaining),
-    "X-RateLimit-Reset": lastText.resetText,
+    "X-RateLimit-Reset": String(d.resetUnix),
   };
   if (!d.allowed) h["Retry-After"] = String(d.retryAfterSeconds);
   return h;
 }
 
-let lastMonth = { from: NaN, until: NaN, text: "" };
-
 /** UTC calendar month of a moment, `YYYY-MM`: the metering period. */
 export function usageMonth(now: Date): string {
-  const t = now.getTime();
-  // Every metered request asks: the same month gets the same string (and the journal compares it by reference),
-  // found by comparing the instant with the month's bounds rather than taking the date apart.
-  if (!(t >= lastMonth.from && t < lastMonth.until)) {
-    const y = now.getUTCFullYear();
-    const m = now.getUTCMonth();
-    lastMonth = { from: Date.UTC(y, m, 1), until: Date.UTC(y, m + 1, 1), text: `${y}-${m < 9 ? "0" : ""}${m + 1}` };
-  }
-  return lastMonth.text;
+  const y = now.getUTCFullYear();
+  const m = now.getUTCMonth();
+  return `${y}-${m < 9 ? "0" : ""}${m + 1}`;
 }
 
 const MONTH_RE = /^(\d{4})-(0[1-9]|1[0-2])$/;

@@ -1,12 +1,15 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Deps } from "../deps";
-import type { AuthenticatedKey } from "./auth";
-import type { HotReads } from "./hot-reads";
+import type { Admission } from "../services/admission";
+import type { AuthenticatedKey } from "../services/keys";
 import type { OperationCatalog } from "./operations";
+import type { PageMemo } from "./page-memo";
 
-/** `apiKey` is set by identify() when the request carries a valid key; `operations` describes routes from the
- *  OpenAPI document (for the x402 bazaar extension); `hotReads` is where paid() records answers the hot-read lane
- *  may replay. */
-export type AppEnv = { Variables: { requestId: string; apiKey?: AuthenticatedKey; operations?: OperationCatalog; hotReads?: HotReads } };
+/** `admission` is the app's admission core; `apiKey` is the key it admitted the request with; `operations`
+ *  describes routes from the OpenAPI document (for the x402 bazaar extension); `pages` is where paid() records
+ *  answers the page memo may answer again (absent when PAGE_MEMO=off). */
+export type AppEnv = {
+  Variables: { requestId: string; admission: Admission; apiKey?: AuthenticatedKey; operations?: OperationCatalog; pages?: PageMemo };
+};
 export type App = OpenAPIHono<AppEnv>;
 export type RegisterRoutes = (app: App, deps: Deps) => void;

@@ -1,44 +1,26 @@
 // The single gate every paid route goes through (DESIGN.md "The paid-route pipeline"):
-//   validated input -> resolve (may 404/202 for free) -> quote -> access.authorize (key entitlement
-//   and allowance, or payment verification / 402) -> handler -> settle only below 400 -> a 200 whose route says how it
-//   can be replayed is recorded for the hot-read lane (hot-reads.ts), which answers the same URL again ahead of all this.
-// Keys (issue 4) and payments (issue 5) plug in as an AccessGate in Deps; routes never change.
+//   validated input -> resolve (may 404/202 for free) -> quote -> the admission core (src/services/admission.ts:
+//   authentication, entitlement, rate window, or payment verification / 402) -> handler -> below 400: meter or
+//   settle; otherwise release. A 200 whose route can say how to replay it is recorded in the page memo
+//   (page-memo.ts), which hands the same URL's next request to the same admission core with what was resolved.
 // HEAD never reaches a paid handler: app middleware keyed on the paid() marker (request-guard.ts refusePaidHead)
 // answers it 405, since it would be charged and return no data.
+import type { RouteConfig } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import type { z, ZodType } from "zod";
+import { withHeaders } from "payments/hono";
+import type { Deps } from "../deps";
 import { quote as priceQuote, type Quote, type Resolved, type Surface } from "../pricing";
-import type { AppEnv } from "./app-env";
-import type { AuthenticatedKey } from "./auth";
+import type { Admitted, PaymentDescription } from "../services/admission";
+import { setContextRateHeaders } from "./admission";
+import { credentialOf, refusalResponse, setRateHeaders } from "./verdicts";
+import type { App, AppEnv } from "./app-env";
+import { markPaid } from "./paid-marker";
 
-/**
- * What authorize() grants. `response`: an answer instead of the handler (the 402 challenge; nothing runs, nothing
- * is charged). `settle`: runs after a handler answered below 400 and may replace the response (a failed settlement
- * withholds the data). `release`: runs instead when the handler answered 400 or more or threw, so whatever was
- * reserved for this request (a payment proof) is given back unused.
- */
-export type Grant = { response?: Response; settle?(res: Response): Promise<Response>; release?(): Promise<void> };
+/** The validated query of a route, as its schema outputs it. */
+export type QueryOf<Rt extends RouteConfig> = Rt["request"] extends { query: infer S } ? (S extends ZodType ? z.output<S> : never) : Record<string, never>;
 
-/**
- * What a gate grants the hot-read lane (src/http/hot-reads.ts): `settle` runs once the answer is certain to leave,
- * with the request's key and time (so one grant serves every request: nothing is built per request).
- */
-export type HotGrant = { settle?(key: AuthenticatedKey | null, now: Date): void };
-
-export type AccessGate = {
-  authorize(c: Context<AppEnv>, quote: Quote, resolved: Resolved): Promise<Grant>;
-  /**
-   * The same decision for the hot-read lane, made without I/O from the request's key (already authenticated from
-   * the key cache) or its absence: a grant, or null when only the full pipeline can decide (a payment to verify, a
-   * refusal to explain). A gate without it sends every request through the full pipeline. The answer must depend
-   * on the arguments alone: the lane keeps it for the same key object and URL.
-   */
-  authorizeHot?(key: AuthenticatedKey | null, quote: Quote, resolved: Resolved): HotGrant | null;
-};
-
-/** No access layer configured: everything is served (development before keys and payments exist). */
-export const openAccess: AccessGate = { authorize: async () => ({}), authorizeHot: () => ({}) };
-
-export type PaidOptions<R extends Resolved> = {
+export type PaidOptions<Q, R extends Resolved> = {
   surface: Surface | ((resolved: R) => Surface);
   /**
    * A request to this route (path and query) that is priced in the seeded database, e.g.
@@ -51,73 +33,77 @@ export type PaidOptions<R extends Resolved> = {
    * price as `example`. The contract test checks that such a failure is never settled on either rail.
    */
   failing?: string;
-  resolve(c: Context<AppEnv>): Promise<R | Response>;
-  handler(c: Context<AppEnv>, resolved: R, quote: Quote): Promise<Response>;
+  resolve(c: Context<AppEnv>, query: Q): Promise<R | Response>;
+  /** `admitted`: who was admitted (the key, for per-item entitlement in a batch). */
+  handler(c: Context<AppEnv>, resolved: R, quote: Quote, admitted: Admitted): Promise<Response>;
   /**
-   * Optional: after the handler answered 200, how the hot-read lane may answer the same URL again: a check, without
-   * I/O, that returns the body a full read would return now, or null when only a full read can tell. Null when this
+   * Optional: after the handler answered 200, how the page memo may answer the same URL again: a check, without I/O,
+   * that returns the body a full read would return now, or null when only a full read can tell. Null when this
    * answer cannot be replayed (it depends on more than the URL and the data version).
    */
-  hot?(resolved: R): (() => Blob | null) | null;
+  page?(resolved: R): (() => Blob | null) | null;
 };
 
-/** Marks the handlers paid() builds, so the paid routes registered on an app can be listed (paidRoutes). */
-const PAID_ROUTE = Symbol.for("svc.paid-route");
-
-export type PaidRouteInfo = { method: string; path: string; surface: Surface | "dynamic"; example: string | null; failing: string | null };
-
-export function paid<R extends Resolved>(gate: () => AccessGate, opts: PaidOptions<R>) {
+/** Registers `route` on `app` as a paid route: its handler is the gate around `opts`. */
+export function registerPaid<Rt extends RouteConfig, R extends Resolved>(app: App, deps: Pick<Deps, "clock">, route: Rt, opts: PaidOptions<QueryOf<Rt>, R>): void {
   const handler = async (c: Context<AppEnv>): Promise<Response> => {
-    const resolved = await opts.resolve(c);
+    const resolved = await opts.resolve(c, c.req.valid("query" as never) as QueryOf<Rt>);
     // A 202 (provisioning) or other early answer from resolve costs nothing.
     if (resolved instanceof Response) return resolved;
-    const surface = typeof opts.surface === "function" ? opts.surface(resolved) : opts.surface;
-    const q = priceQuote(surface, resolved);
-    const grant = await gate().authorize(c, q, resolved);
-    if (grant.response) return grant.response;
+    const quote = priceQuote(typeof opts.surface === "function" ? opts.surface(resolved) : opts.surface, resolved);
+    const admission = c.get("admission");
+    const req = c.req.raw;
+    const now = deps.clock.now();
+    const verdict = await admission.admit({
+      purpose: "paid",
+      credential: credentialOf(req.headers),
+      now,
+      quote,
+      resolved,
+      header: (name) => req.headers.get(name) ?? undefined,
+      url: req.url,
+      describe: () => describeForPayment(c),
+    });
+    if (!verdict.ok) return refusalResponse(verdict);
+    if (verdict.key) c.set("apiKey", verdict.key);
+    // Set before the handler, they go into every response built through the context at no cost.
+    if (verdict.rate) setContextRateHeaders(c, verdict.rate);
     let res: Response;
     try {
-      res = await opts.handler(c, resolved, q);
+      res = await opts.handler(c, resolved, quote, verdict);
     } catch (e) {
-      await grant.release?.();
+      await admission.notServed(verdict);
       throw e;
     }
     if (res.status >= 400) {
-      await grant.release?.();
+      await admission.notServed(verdict);
       return res;
     }
-    const out = grant.settle ? await grant.settle(res) : res;
-    if (out.status === 200 && opts.hot) {
-      const body = opts.hot(resolved);
-      if (body) c.get("hotReads")?.record(c.req.url, { body, contentType: out.headers.get("content-type") ?? "application/json", quote: q, resolved });
+    // Metered before the answer leaves (a usage journal that cannot be written throws: nothing is served unmetered).
+    const served = await admission.served(verdict, now);
+    if (!served.ok) return refusalResponse(served);
+    const out = served.headers ? withHeaders(res, served.headers) : res;
+    // A Response the handler built by itself gets them in place.
+    if (verdict.rate && out.headers.get("x-ratelimit-limit") === null) setRateHeaders(out.headers, verdict.rate);
+    if (out.status === 200 && opts.page) {
+      const body = opts.page(resolved);
+      if (body) c.get("pages")?.record(req.url, { body, contentType: out.headers.get("content-type") ?? "application/json", quote, resolved, payment: describeForPayment(c) });
     }
     return out;
   };
-  Object.defineProperty(handler, PAID_ROUTE, {
-    value: { surface: typeof opts.surface === "function" ? "dynamic" : opts.surface, example: opts.example ?? null, failing: opts.failing ?? null },
-  });
-  return handler;
+
+  markPaid(handler, { surface: typeof opts.surface === "function" ? "dynamic" : opts.surface, example: opts.example ?? null, failing: opts.failing ?? null });
+  app.openapi(route, handler as never);
 }
 
-/** What paid() recorded on a route handler; undefined for a handler paid() did not build. */
-function paidInfoOf(handler: unknown): Omit<PaidRouteInfo, "method" | "path"> | undefined {
-  if (typeof handler !== "function") return undefined;
-  // Hono wraps handlers of mounted sub-apps and keeps the original under a symbol key.
-  const candidates = [handler, ...Object.getOwnPropertySymbols(handler).map((s) => (handler as any)[s])];
-  return candidates.map((h) => (typeof h === "function" ? (h as any)[PAID_ROUTE] : undefined)).find(Boolean);
-}
-
-/** Whether a route handler (as Hono's router or `app.routes` holds it) is a paid route's. */
-export function isPaidHandler(handler: unknown): boolean {
-  return paidInfoOf(handler) !== undefined;
-}
-
-/** Every route registered on `app` whose handler was built by paid(), in registration order. */
-export function paidRoutes(app: { routes: Array<{ method: string; path: string; handler: unknown }> }): PaidRouteInfo[] {
-  const out: PaidRouteInfo[] = [];
-  for (const r of app.routes) {
-    const info = paidInfoOf(r.handler);
-    if (info) out.push({ method: r.method, path: r.path, ...info });
-  }
-  return out;
+/** How the payment rails describe this request: its query, path parameters and the route's shape (bazaar). */
+function describeForPayment(c: Context<AppEnv>): PaymentDescription {
+  const q = c.req.query();
+  const method = c.req.method.toUpperCase();
+  return {
+    method,
+    query: Object.fromEntries(Object.keys(q).sort().map((k) => [k, q[k]!])),
+    pathParams: c.req.param() as Record<string, string>,
+    shape: c.get("operations")?.describe(method, c.req.routePath) ?? null,
+  };
 }

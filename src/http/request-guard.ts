@@ -17,7 +17,7 @@ import { bodyLimit } from "hono/body-limit";
 import { matchedRoutes } from "hono/route";
 import type { AppEnv } from "./app-env";
 import { envelope, fail } from "../errors";
-import { isPaidHandler } from "./paid";
+import { isPaidHandler } from "./paid-marker";
 import { requestTarget } from "./url-parts";
 
 /** Largest accepted request body. JSON bodies here are a few hundred bytes; Stripe events stay far below this. */

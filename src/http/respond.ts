@@ -1,23 +1,13 @@
 // Response helpers shared by every route, so headers and envelopes are set in one place.
 import type { Context } from "hono";
+import { envelope } from "../errors";
+import type { Logger } from "../logger";
+import { renderJson, type RenderedJson } from "../services/rendered";
+
+export { renderJson, type RenderedJson };
 
 /** Catalog data changes only with a seed or import: let CDNs and browsers cache it. */
 export const CATALOG_CACHE_CONTROL = "public, max-age=300, s-maxage=3600, stale-while-revalidate=86400";
-
-/**
- * A JSON body serialised once, with its strong entity tag. The tag is a hash of the bytes (and their length), so two
- * processes serving the same catalog hand out the same tag and a CDN or client revalidates against either. The body
- * is a Blob: every Response made from it shares its bytes (a Uint8Array body is copied into each one; the county
- * list is 444 KB).
- */
-export type RenderedJson = { readonly body: Blob; readonly etag: string };
-
-const encoder = new TextEncoder();
-
-export function renderJson(value: unknown): RenderedJson {
-  const bytes = encoder.encode(JSON.stringify(value));
-  return { body: new Blob([bytes], { type: "application/json" }), etag: `"${bytes.length.toString(36)}-${Bun.hash(bytes).toString(36)}"` };
-}
 
 /**
  * Whether an If-None-Match header names this tag (RFC 9110 §13.1.2: weak comparison, so `W/"x"` matches `"x"`;
@@ -59,3 +49,12 @@ export const catalogResponseHeaders = {
 export const notModifiedResponse = {
   304: { description: "Not modified: the request's `If-None-Match` names the current representation (no body).", headers: catalogResponseHeaders },
 };
+
+/**
+ * The answer to an unexpected failure: logged with the request id and its stack, answered 500 with the envelope and
+ * nothing else (a stack trace never leaves the process).
+ */
+export function internalErrorResponse(logger: Logger, err: unknown, req: { requestId: string; method: string; url: string }): Response {
+  logger.error("unhandled error", { request_id: req.requestId, method: req.method, path: new URL(req.url).pathname, error: String(err), stack: (err as Error)?.stack });
+  return Response.json(envelope("INTERNAL_SERVER_ERROR", `Internal server error (request ${req.requestId}).`), { status: 500 });
+}

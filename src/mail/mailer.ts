@@ -5,30 +5,11 @@
 // send() reports whether the message reached its destination, so callers can answer 502 when it did not.
 import type { Database } from "../../db/client";
 import { insertMail } from "../../db/repos/mail";
-import type { Clock, RandomSource } from "../deps";
+import type { Clock, Mailer, OutgoingMail, RandomSource, SendResult } from "../ports";
+
+export type { Mailer, OutgoingMail, SendResult };
 import type { Logger } from "../logger";
 import type { MailTransport } from "./transport";
-
-export type OutgoingMail = {
-  kind: string;
-  to: string;
-  subject: string;
-  text: string;
-  /** Values in the text never stored once SMTP delivered (or failed to deliver) the message. */
-  secrets?: string[];
-};
-
-export type SendResult = { delivered: true } | { delivered: false; error: string };
-
-export type Mailer = {
-  readonly mode: "smtp" | "outbox";
-  send(msg: OutgoingMail): Promise<SendResult>;
-  /** Sends without making the caller wait (the recovery answer must not reveal whether mail went out). */
-  sendLater(msg: OutgoingMail): void;
-  /** Resolves when every sendLater message has been handled. */
-  idle(): Promise<void>;
-  close(): Promise<void>;
-};
 
 export function redact(text: string, secrets: readonly string[] = []): string {
   let out = text;

@@ -1,6 +1,6 @@
 // The texts of every email the service sends. Each returns the message and the secrets it contains,
 // so the mailer can keep them out of stored copies once SMTP has taken the message.
-import type { OutgoingMail } from "./mailer";
+import type { OutgoingMail } from "../ports";
 
 type To = { to: string; baseUrl: string };
 

@@ -7,7 +7,6 @@ import {
   indicatorDetailQuerySchema, indicatorDetailResponseSchema, indicatorListQuerySchema, indicatorListResponseSchema, indicatorPathSchema,
 } from "../schemas/catalog";
 import { renderIndicatorDetail, renderIndicators } from "../services/catalog";
-import { configureCatalogIndex } from "../services/catalog-index";
 
 const listRoute = createRoute({
   method: "get",
@@ -47,9 +46,9 @@ const getRoute = createRoute({
 });
 
 export const registerIndicatorRoutes: RegisterRoutes = (app, deps) => {
-  configureCatalogIndex(deps);
-  app.openapi(listRoute, async (c) => catalogResponse(c, await renderIndicators(deps.database.db, c.req.valid("query"))));
+  const store = { db: deps.database.db, caches: deps.caches };
+  app.openapi(listRoute, async (c) => catalogResponse(c, await renderIndicators(store, c.req.valid("query"))));
   app.openapi(getRoute, async (c) =>
-    catalogResponse(c, await renderIndicatorDetail(deps.database.db, c.req.valid("param").code, c.req.valid("query"))),
+    catalogResponse(c, await renderIndicatorDetail(store, c.req.valid("param").code, c.req.valid("query"))),
   );
 };

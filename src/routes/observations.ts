@@ -2,20 +2,17 @@
 // resolve() turns the code or concept into a series and checks every series-dependent rule before any payment is
 // asked, so what does not exist or cannot be computed costs nothing.
 import { createRoute } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import type { AppEnv, RegisterRoutes } from "../http/app-env";
-import { mayReadPremium, mayReadRegion } from "../http/auth";
+import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../errors";
-import { paid } from "../http/paid";
+import { registerPaid } from "../http/paid";
 import type { Resolved } from "../pricing";
 import {
-  latestBatchResponseSchema, latestQuerySchema, latestSingleResponseSchema, observationsQuerySchema, observationsResponseSchema,
+  latestBatchResponseSchema, latestQuerySchema, latestSingleResponseSchema, observationsQuerySchema, observationsResponseSchema, splitIndicators,
 } from "../schemas/observations";
 import { resolveSeriesTarget, type SeriesTarget } from "../services/concepts";
-import {
-  ensureReadable, getLatest, getLatestBatch, getObservationsJson, hotObservationsPage, latestMeta, readContext, resolveObservations, splitIndicators, targetCode, targetPremium,
-  type ObservationsQuery, type ObservationsTarget,
-} from "../services/observations";
+import { getLatest, getLatestBatch, latestMeta } from "../services/latest";
+import { getObservationsJson, observationsPageCheck, resolveObservations, type ObservationsQuery, type ObservationsTarget } from "../services/observations";
+import { ensureReadable, readContext, targetCode, targetPremium } from "../services/series-read";
 
 const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
 
@@ -65,71 +62,57 @@ function resolvedOf(t: SeriesTarget, resource: string): Resolved {
 }
 
 export const registerObservationRoutes: RegisterRoutes = (app, deps) => {
-  // Built once (the database and its caches do not change under an app), not per request.
-  let readCtx: ReturnType<typeof readContext> | undefined;
-  const ctx = () => (readCtx ??= readContext(deps));
+  const ctx = readContext(deps);
 
-  app.openapi(
-    observationsRoute,
-    paid<ObservationsResolved>(() => deps.access, {
-      surface: "observations",
-      example: "/v1/observations?indicator=PAYEMS&region=US",
-      // A monthly series has no observation mid-month: the index base is found missing only when the series is read.
-      failing: "/v1/observations?indicator=PAYEMS&region=US&transform=index:2010-01-15",
-      resolve: async (c: Context<AppEnv>) => {
-        const query = (c.req as any).valid("query") as ObservationsQuery;
-        const target = await resolveObservations(ctx(), query);
-        return { ...resolvedOf(target, "/v1/observations"), target, query };
-      },
-      // The page comes as a JSON Blob (memoised per series version): no re-serialisation or copy of hot pages.
-      handler: async (c, r) => c.body((await getObservationsJson(ctx(), r.target, r.query)) as never, 200, { "content-type": "application/json" }),
-      hot: (r) => hotObservationsPage(ctx(), r.target, r.query),
-    }) as never,
-  );
+  registerPaid<typeof observationsRoute, ObservationsResolved>(app, deps, observationsRoute, {
+    surface: "observations",
+    example: "/v1/observations?indicator=PAYEMS&region=US",
+    // A monthly series has no observation mid-month: the index base is found missing only when the series is read.
+    failing: "/v1/observations?indicator=PAYEMS&region=US&transform=index:2010-01-15",
+    resolve: async (_c, query) => {
+      const target = await resolveObservations(ctx, query);
+      return { ...resolvedOf(target, "/v1/observations"), target, query };
+    },
+    // The page comes as a JSON Blob (memoised per series version): no re-serialisation or copy of hot pages.
+    handler: async (c, r) => c.body((await getObservationsJson(ctx, r.target, r.query)) as never, 200, { "content-type": "application/json" }),
+    page: (r) => observationsPageCheck(ctx, r.target, r.query),
+  });
 
-  app.openapi(
-    latestRoute,
-    paid<LatestResolved>(() => deps.access, {
-      surface: (r) => (r.single ? "latest" : "latest_batch"),
-      example: "/v1/observations/latest?indicator=PAYEMS&region=US",
-      resolve: async (c: Context<AppEnv>) => {
-        const query = (c.req as any).valid("query") as { indicator?: string; indicators?: string; source?: string; region?: string };
-        if (query.indicator !== undefined) {
-          const single = await resolveSeriesTarget(ctx().db, { code: query.indicator, source: query.source, region: query.region });
-          await ensureReadable(ctx(), single);
-          return { ...resolvedOf(single, "/v1/observations/latest"), single, codes: [] };
-        }
-        // Batch: a flat price for the whole call; each code is resolved (and may fail) on its own in the handler.
-        return {
-          indicator: null,
-          region: null,
-          premium: false,
-          resource: "/v1/observations/latest",
-          single: null,
-          codes: splitIndicators(query.indicators!),
-          source: query.source,
-          regionInput: query.region,
-        };
-      },
-      handler: async (c, r) => {
-        if (r.single) {
-          const data = await getLatest(ctx(), r.single);
-          return c.json({ data, meta: latestMeta(r.single, data !== null) }, 200);
-        }
-        const body = await getLatestBatch(ctx(), {
-          codes: r.codes,
-          source: r.source,
-          region: r.regionInput,
-          allowed: (t) => {
-            if (targetPremium(t) && !mayReadPremium(c)) {
-              return `'${targetCode(t)}' is premium: it needs a Developer or Professional key, or a key granting the 'svc-premium' scope.`;
-            }
-            if (!mayReadRegion(c, t.region.code)) return `This key does not permit region ${t.region.code}.`;
-            return null;
-          },
-        });
-        return c.json(body, body.errors.length > 0 ? 207 : 200);
-      },
-    }) as never,
-  );
+  registerPaid<typeof latestRoute, LatestResolved>(app, deps, latestRoute, {
+    surface: (r) => (r.single ? "latest" : "latest_batch"),
+    example: "/v1/observations/latest?indicator=PAYEMS&region=US",
+    resolve: async (_c, query) => {
+      if (query.indicator !== undefined) {
+        const single = await resolveSeriesTarget(ctx, { code: query.indicator, source: query.source, region: query.region });
+        await ensureReadable(ctx, single);
+        return { ...resolvedOf(single, "/v1/observations/latest"), single, codes: [] };
+      }
+      // Batch: a flat price for the whole call; each code is resolved (and may fail) on its own in the handler.
+      return {
+        indicator: null,
+        region: null,
+        premium: false,
+        resource: "/v1/observations/latest",
+        single: null,
+        codes: splitIndicators(query.indicators!),
+        source: query.source,
+        regionInput: query.region,
+      };
+    },
+    handler: async (c, r, _quote, admitted) => {
+      if (r.single) {
+        const data = await getLatest(ctx, r.single);
+        return c.json({ data, meta: latestMeta(r.single, data !== null) }, 200);
+      }
+      const admission = c.get("admission");
+      const body = await getLatestBatch(ctx, {
+        codes: r.codes,
+        source: r.source,
+        region: r.regionInput,
+        // Each series is entitled as the admission core entitles a single read of it.
+        refused: (t) => admission.entitlement(admitted.key, { premium: targetPremium(t), region: t.region.code, indicator: targetCode(t) }),
+      });
+      return c.json(body, body.errors.length > 0 ? 207 : 200);
+    },
+  });
 };

@@ -4,7 +4,6 @@ import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../errors";
 import { catalogJson, catalogResponse, catalogResponseHeaders, notModifiedResponse } from "../http/respond";
 import { regionListQuerySchema, regionListResponseSchema, regionPathSchema, regionResponseSchema } from "../schemas/regions";
-import { configureCatalogIndex } from "../services/catalog-index";
 import { getRegion, renderRegionList } from "../services/regions";
 
 const listRoute = createRoute({
@@ -43,7 +42,7 @@ const getRoute = createRoute({
 });
 
 export const registerRegionRoutes: RegisterRoutes = (app, deps) => {
-  configureCatalogIndex(deps);
-  app.openapi(listRoute, async (c) => catalogResponse(c, await renderRegionList(deps.database.db, c.req.valid("query"))));
-  app.openapi(getRoute, async (c) => catalogJson(c, { data: await getRegion(deps.database.db, c.req.valid("param").code) }));
+  const store = { db: deps.database.db, caches: deps.caches };
+  app.openapi(listRoute, async (c) => catalogResponse(c, await renderRegionList(store, c.req.valid("query"))));
+  app.openapi(getRoute, async (c) => catalogJson(c, { data: await getRegion(store, c.req.valid("param").code) }));
 };

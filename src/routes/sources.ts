@@ -5,7 +5,6 @@ import { errorResponses } from "../errors";
 import { catalogResponse, catalogResponseHeaders, notModifiedResponse } from "../http/respond";
 import { sourceListQuerySchema, sourceListResponseSchema } from "../schemas/catalog";
 import { renderSources } from "../services/catalog";
-import { configureCatalogIndex } from "../services/catalog-index";
 
 const listRoute = createRoute({
   method: "get",
@@ -25,6 +24,6 @@ const listRoute = createRoute({
 });
 
 export const registerSourceRoutes: RegisterRoutes = (app, deps) => {
-  configureCatalogIndex(deps);
-  app.openapi(listRoute, async (c) => catalogResponse(c, await renderSources(deps.database.db, c.req.valid("query"))));
+  const store = { db: deps.database.db, caches: deps.caches };
+  app.openapi(listRoute, async (c) => catalogResponse(c, await renderSources(store, c.req.valid("query"))));
 };

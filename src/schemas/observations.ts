@@ -4,7 +4,19 @@ import { z } from "@hono/zod-openapi";
 import { isIsoDate } from "../domain/calendar";
 import { RESAMPLE_METHODS, RESAMPLE_TARGETS, type ResampleMethod, type ResampleTarget } from "../domain/resample";
 import { TRANSFORM_SYNTAX, parseTransform } from "../domain/transforms";
-import { BATCH_LATEST_MAX, splitIndicators } from "../services/observations";
+
+/** Batch latest takes at most this many codes (spec "Limits"). */
+export const BATCH_LATEST_MAX = 20;
+
+/** Splits the `indicators` parameter: trimmed, non-empty, in order, duplicates kept once. */
+export function splitIndicators(raw: string): string[] {
+  const out: string[] = [];
+  for (const part of raw.split(",")) {
+    const code = part.trim();
+    if (code && !out.includes(code)) out.push(code);
+  }
+  return out;
+}
 
 const q = (name: string) => ({ param: { name, in: "query" as const } });
 

@@ -1,4 +1,4 @@
-// The catalog in memory, one per database: sources and indicators (searched, filtered and paged in memory by
+// The one catalog in memory of an app (src/services/caches.ts): sources and indicators (searched, filtered and paged in memory by
 // src/domain/catalog-search.ts), each indicator's series coverage, and the rendered JSON of list responses. The region
 // index (src/services/regions.ts) follows the same generation. It all changes only with a seed, an import or a
 // derived-series or observation write, so reads never touch the database between those.
@@ -14,14 +14,13 @@
 //   (about 2 ms, db/repos/catalog.ts catalogFingerprint) and drops what changed. A change is therefore seen within
 //   revalidateMs (SERIES_CACHE_REVALIDATE_MS, default 1 s, the bound cached series have too) plus one check.
 import type { Db } from "../../db/client";
-import type { Deps } from "../deps";
 import {
   catalogFingerprint, indicatorCoverage, listAllIndicatorsWithSource, listAllSources, onCatalogWritten, transactionalCatalogWrites,
   type IndicatorWithSource, type SourceRow,
 } from "../../db/repos/catalog";
 import { onSeriesWritten } from "../../db/repos/observations";
 import { buildIndicatorSearch, type IndicatorSearchIndex } from "../domain/catalog-search";
-import { renderJson, type RenderedJson } from "../http/respond";
+import { renderJson, type RenderedJson } from "./rendered";
 
 export type CatalogIndexOptions = {
   /** How long a fingerprint check is trusted; 0 checks before every read. */
@@ -41,6 +40,7 @@ export type CatalogSnapshot = {
   search: IndicatorSearchIndex<IndicatorWithSource>;
   /** Every indicator by lower-cased code, each list by source (byte order). */
   byLowerCode: Map<string, IndicatorWithSource[]>;
+  byId: Map<string, IndicatorWithSource>;
   /** Every source, by slug (byte order). */
   sources: SourceRow[];
   sourceBySlug: Map<string, SourceRow>;
@@ -48,6 +48,8 @@ export type CatalogSnapshot = {
   counts: Map<string, { all: number; active: number }>;
   /** Rendered list responses of this snapshot, by normalised query. */
   bodies: RenderedCache;
+  /** Values computed from this snapshot alone (series resolutions), dropped with it. */
+  memo: Map<string, unknown>;
 };
 
 /**
@@ -200,10 +202,12 @@ export class CatalogIndex {
       generation,
       search: buildIndicatorSearch(indicators),
       byLowerCode,
+      byId: new Map(indicators.map((r) => [r.id, r])),
       sources,
       sourceBySlug: new Map(sources.map((s) => [s.slug, s])),
       counts,
       bodies: new RenderedCache(CATALOG_BODY_BUDGET),
+      memo: new Map(),
     };
   }
 
@@ -221,29 +225,4 @@ export class CatalogIndex {
     }
     return c;
   }
-}
-
-const indexes = new WeakMap<Db, CatalogIndex>();
-
-/**
- * The catalog index of this database. The app configures it once (createApp's catalog routes); a caller that never
- * did (a CLI command) gets the safe default: check other processes' writes before every read.
- */
-export function catalogIndexFor(db: Db, opts?: CatalogIndexOptions): CatalogIndex {
-  let index = indexes.get(db);
-  if (!index) {
-    index = new CatalogIndex(db, opts ?? { revalidateMs: 0, crossProcess: true });
-    indexes.set(db, index);
-  } else if (opts) {
-    index.configure(opts);
-  }
-  return index;
-}
-
-/**
- * Configures this app's database's catalog index: cross-process checks only where another process can write
- * (PostgreSQL), at most every SERIES_CACHE_REVALIDATE_MS. Called by each catalog route file; idempotent.
- */
-export function configureCatalogIndex(deps: Pick<Deps, "database" | "config">): CatalogIndex {
-  return catalogIndexFor(deps.database.db, { revalidateMs: deps.config.seriesCacheRevalidateMs, crossProcess: deps.database.kind !== "pglite" });
 }

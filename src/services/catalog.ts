@@ -15,10 +15,11 @@ import type { Db } from "../../db/client";
 import type { IndicatorRow, IndicatorWithSource, SourceRow } from "../../db/repos/catalog";
 import { findIndicators, isVisible, pageOf } from "../domain/catalog-search";
 import { fail } from "../errors";
-import type { RenderedJson } from "../http/respond";
-import { renderJson } from "../http/respond";
+import type { RenderedJson } from "./rendered";
+import { renderJson } from "./rendered";
 import type { Indicator, IndicatorDetail, Source } from "../schemas/catalog";
-import { catalogIndexFor, type CatalogSnapshot } from "./catalog-index";
+import type { CatalogSnapshot } from "./catalog-index";
+import type { Store } from "./caches";
 import { regionIndex } from "./regions";
 
 export type { IndicatorWithSource };
@@ -43,13 +44,13 @@ function sourcesOf(snap: CatalogSnapshot, includeInactive: boolean): { data: Sou
   };
 }
 
-export async function listSources(db: Db, query: { include_inactive: boolean }): Promise<{ data: Source[] }> {
-  return sourcesOf(await catalogIndexFor(db).catalog(), query.include_inactive);
+export async function listSources(store: Store, query: { include_inactive: boolean }): Promise<{ data: Source[] }> {
+  return sourcesOf(await store.caches.catalog.catalog(), query.include_inactive);
 }
 
 /** GET /v1/sources as rendered JSON, kept per catalog generation. */
-export async function renderSources(db: Db, query: { include_inactive: boolean }): Promise<RenderedJson> {
-  const snap = await catalogIndexFor(db).catalog();
+export async function renderSources(store: Store, query: { include_inactive: boolean }): Promise<RenderedJson> {
+  const snap = await store.caches.catalog.catalog();
   return snap.bodies.get(`sources|${query.include_inactive}`, () => sourcesOf(snap, query.include_inactive));
 }
 
@@ -97,13 +98,13 @@ function indicatorsOf(snap: CatalogSnapshot, q: IndicatorListQuery): IndicatorLi
   return { data: pageOf(matches, q).map(toIndicator), meta: { total: matches.length, limit: q.limit, offset: q.offset } };
 }
 
-export async function listIndicators(db: Db, q: IndicatorListQuery): Promise<IndicatorList> {
-  return indicatorsOf(await catalogIndexFor(db).catalog(), q);
+export async function listIndicators(store: Store, q: IndicatorListQuery): Promise<IndicatorList> {
+  return indicatorsOf(await store.caches.catalog.catalog(), q);
 }
 
 /** GET /v1/indicators as rendered JSON, kept per catalog generation and normalised query (bounded by bytes). */
-export async function renderIndicators(db: Db, q: IndicatorListQuery): Promise<RenderedJson> {
-  const snap = await catalogIndexFor(db).catalog();
+export async function renderIndicators(store: Store, q: IndicatorListQuery): Promise<RenderedJson> {
+  const snap = await store.caches.catalog.catalog();
   // JSON.stringify of the parts: no separator inside a value can make two queries share a key.
   const key = `indicators|${JSON.stringify([q.source, q.category, q.frequency, q.search, q.include_inactive, q.limit, q.offset])}`;
   return snap.bodies.get(key, () => indicatorsOf(snap, q));
@@ -144,11 +145,11 @@ function rowsByCode(snap: CatalogSnapshot, code: string, includeInactive: boolea
  * the source is unknown; an inactive match is reported as such (it is served with include_inactive=true).
  */
 export async function resolveIndicator(
-  db: Db,
+  store: Store,
   code: string,
   opts: { source?: string; includeInactive?: boolean } = {},
 ): Promise<{ indicator: IndicatorWithSource; ambiguousWith: string[] }> {
-  return resolveIn(await catalogIndexFor(db).catalog(), code, opts);
+  return resolveIn(await store.caches.catalog.catalog(), code, opts);
 }
 
 function resolveIn(
@@ -205,13 +206,13 @@ function failNotFound(snap: CatalogSnapshot, code: string, includeInactive: bool
 }
 
 export async function getIndicatorDetail(
-  db: Db,
+  store: Store,
   code: string,
   q: { source?: string; include_inactive: boolean },
 ): Promise<{ data: IndicatorDetail; meta: { ambiguous_with: string[] } }> {
-  const index = catalogIndexFor(db);
+  const index = store.caches.catalog;
   const { indicator: r, ambiguousWith } = resolveIn(await index.catalog(), code, { source: q.source, includeInactive: q.include_inactive });
-  const [coverage, regions] = await Promise.all([index.coverageOf(r.id), regionIndex(db)]);
+  const [coverage, regions] = await Promise.all([index.coverageOf(r.id), regionIndex(store)]);
   const defaultRegionName = r.defaultRegionCode ? (regions.byCode.get(r.defaultRegionCode)?.name ?? null) : null;
   return {
     data: {
@@ -234,6 +235,6 @@ export async function getIndicatorDetail(
 }
 
 /** GET /v1/indicators/{code} as rendered JSON (built per request from memory: the ETag needs the bytes). */
-export async function renderIndicatorDetail(db: Db, code: string, q: { source?: string; include_inactive: boolean }): Promise<RenderedJson> {
-  return renderJson(await getIndicatorDetail(db, code, q));
+export async function renderIndicatorDetail(store: Store, code: string, q: { source?: string; include_inactive: boolean }): Promise<RenderedJson> {
+  return renderJson(await getIndicatorDetail(store, code, q));
 }

@@ -13,12 +13,12 @@
 // kind is among its region_kinds and either the indicator is published per area (meta.per_region) or the region is
 // its default region; a region it is not offered for is a 404 saying which regions it has.
 //
-// The catalog is small (hundreds of rows): it is held in memory per database and reloaded at most once a second
-// when a code misses (a seed that ran after the app started becomes visible). A resolution is a pure function of the
-// catalog, the region index and the input, so successful ones are remembered per (catalog, region index) pair: a
-// reloaded index starts afresh. Failures (404s, 400s) are not remembered.
-import type { Db } from "../../db/client";
-import { listIndicatorPage, type IndicatorRow } from "../../db/repos/catalog";
+// The catalog is the app's one catalog in memory (src/services/caches.ts): a change to it (a seed, an import, an
+// upsert; another process's within the revalidation bound) is seen by the very next resolution. Only active
+// indicators resolve. A resolution is a pure function of the catalog, the region index and the input, so successful
+// ones are remembered on the catalog snapshot they came from (and with the region index they used): a reloaded
+// catalog starts afresh. Failures (404s, 400s) are not remembered.
+import type { IndicatorRow } from "../../db/repos/catalog";
 import { conceptLevels,
   blockedInputMessage, getConcept, notOfferedMessage, pluralKind, resolveConceptLevel, type CuratedSeries, type DerivedConcept,
 } from "../domain/concepts";
@@ -26,7 +26,7 @@ import { isFrequency, type Frequency } from "../domain/calendar";
 import { ApiError, fail } from "../errors";
 import { regionIndex, resolveRegion, resolveRegionAmong, type RegionRow } from "./regions";
 import { byPublisherPreference } from "./catalog";
-import type { SeriesCache } from "./series-cache";
+import type { Store } from "./caches";
 
 export type { IndicatorRow };
 
@@ -61,63 +61,24 @@ export type SeriesTarget = StoredTarget | DerivedConceptTarget;
 export type ResolveInput = { code: string; source?: string; region?: string };
 
 // ---------------------------------------------------------------------------------------------------------------
-// Catalog index
+// The catalog: the app's one catalog in memory (src/services/caches.ts), whose generation every reader checks
 
-type CatalogIndex = { byCode: Map<string, IndicatorRow[]>; byId: Map<string, IndicatorRow>; loadedAt: number };
-
-const catalogs = new WeakMap<Db, Promise<CatalogIndex>>();
-const RELOAD_ON_MISS_MS = 1000;
-
-async function loadCatalog(db: Db): Promise<CatalogIndex> {
-  const { rows } = await listIndicatorPage(db, { includeInactive: true }, { limit: 1_000_000, offset: 0 });
-  const byCode = new Map<string, IndicatorRow[]>();
-  const byId = new Map<string, IndicatorRow>();
-  for (const r of rows) {
-    const k = r.code.toLowerCase();
-    let list = byCode.get(k);
-    if (!list) byCode.set(k, (list = []));
-    list.push(r);
-    byId.set(r.id, r);
-  }
-  return { byCode, byId, loadedAt: performance.now() };
+/** Every catalog row with this code, ignoring case (inactive ones included). */
+async function candidatesFor(store: Store, code: string): Promise<readonly IndicatorRow[]> {
+  return (await store.caches.catalog.catalog()).byLowerCode.get(code.toLowerCase()) ?? [];
 }
 
-export function catalogIndex(db: Db): Promise<CatalogIndex> {
-  let p = catalogs.get(db);
-  if (!p) {
-    p = loadCatalog(db);
-    p.catch(() => catalogs.delete(db));
-    catalogs.set(db, p);
-  }
-  return p;
-}
-
-/** Call after changing the catalog in this process (seeds run before the app starts need not). */
-export function invalidateCatalogIndex(db: Db): void {
-  catalogs.delete(db);
-}
-
-async function candidatesFor(db: Db, code: string): Promise<IndicatorRow[]> {
-  let index = await catalogIndex(db);
-  let found = index.byCode.get(code.toLowerCase());
-  if (!found && performance.now() - index.loadedAt > RELOAD_ON_MISS_MS) {
-    invalidateCatalogIndex(db);
-    index = await catalogIndex(db);
-    found = index.byCode.get(code.toLowerCase());
-  }
-  return found ?? [];
-}
-
-export async function indicatorById(db: Db, id: string): Promise<IndicatorRow | null> {
-  return (await catalogIndex(db)).byId.get(id) ?? null;
+export async function indicatorById(store: Store, id: string): Promise<IndicatorRow | null> {
+  return (await store.caches.catalog.catalog()).byId.get(id) ?? null;
 }
 
 /**
  * The catalog indicator a code names (rule 1), or null when no indicator has that code (the caller may then try a
  * concept). `source` that matches none of the code's sources is a 404.
  */
-export async function findIndicator(db: Db, code: string, source?: string, match: "exact" | "any" = "any"): Promise<IndicatorRow | null> {
-  const all = await candidatesFor(db, code);
+export async function findIndicator(store: Store, code: string, source?: string, match: "exact" | "any" = "any"): Promise<IndicatorRow | null> {
+  // An inactive indicator is not offered: it reads as unknown (the catalog lists it only with include_inactive).
+  const all = (await candidatesFor(store, code)).filter((i) => i.isActive);
   const exact = all.filter((i) => i.code === code);
   if (exact.length === 0 && (match === "exact" || all.length === 0)) return null;
   let pool = exact.length > 0 ? exact : all;
@@ -161,9 +122,9 @@ export function offeredRegionsText(i: IndicatorRow): string {
   return `${i.defaultRegionCode ?? "no region"} only`;
 }
 
-export async function regionLabel(db: Db, r: RegionRow): Promise<string> {
+export async function regionLabel(store: Store, r: RegionRow): Promise<string> {
   if (r.type === "county" && r.parentCode) {
-    const parent = (await regionIndex(db)).byCode.get(r.parentCode);
+    const parent = (await regionIndex(store)).byCode.get(r.parentCode);
     if (parent) return `${r.name}, ${parent.name} (${r.code})`;
   }
   return `${r.name} (${r.code})`;
@@ -175,16 +136,16 @@ function nativeFrequency(i: IndicatorRow): Frequency {
   throw new Error(`indicator ${i.sourceSlug}:${i.code} has no valid frequency (${String(i.frequency)})`);
 }
 
-async function regionFor(db: Db, i: IndicatorRow, region: string | undefined): Promise<RegionRow> {
+async function regionFor(store: Store, i: IndicatorRow, region: string | undefined): Promise<RegionRow> {
   if (region === undefined) {
     if (!i.defaultRegionCode) fail("INVALID_PARAMETER", `Indicator '${i.code}' has no default region: pass region=.`, { parameter: "region" });
-    return resolveRegion(db, i.defaultRegionCode);
+    return resolveRegion(store, i.defaultRegionCode);
   }
-  return resolveRegionAmong(db, region, i.regionKinds);
+  return resolveRegionAmong(store, region, i.regionKinds);
 }
 
-async function notOffered(db: Db, i: IndicatorRow, r: RegionRow): Promise<never> {
-  fail("RESOURCE_NOT_FOUND", `Indicator '${i.code}' is not offered for ${await regionLabel(db, r)}: it is offered for ${offeredRegionsText(i)}.`, {
+async function notOffered(store: Store, i: IndicatorRow, r: RegionRow): Promise<never> {
+  fail("RESOURCE_NOT_FOUND", `Indicator '${i.code}' is not offered for ${await regionLabel(store, r)}: it is offered for ${offeredRegionsText(i)}.`, {
     parameter: "region",
     indicator: i.code,
     region: r.code,
@@ -197,33 +158,32 @@ async function notOffered(db: Db, i: IndicatorRow, r: RegionRow): Promise<never>
 // ---------------------------------------------------------------------------------------------------------------
 // Resolution
 
-const resolutions = new WeakMap<CatalogIndex, Map<string, { regions: object; target: SeriesTarget }>>();
 const MAX_RESOLUTIONS = 4096;
 
 /** Resolves an indicator code or concept plus region to the series to read (rules in the file comment). */
-export async function resolveSeriesTarget(db: Db, input: ResolveInput): Promise<SeriesTarget> {
-  const catalog = await catalogIndex(db);
-  const regions = await regionIndex(db);
+export async function resolveSeriesTarget(store: Store, input: ResolveInput): Promise<SeriesTarget> {
+  const catalog = await store.caches.catalog.catalog();
+  const regions = await regionIndex(store);
   // \u0001 marks an absent parameter (no code, source or region contains it).
   const key = `${input.code}\u0000${input.source ?? "\u0001"}\u0000${input.region ?? "\u0001"}`;
-  let memo = resolutions.get(catalog);
-  const hit = memo?.get(key);
+  // Kept on the catalog snapshot it was resolved from: a catalog change drops every resolution with it.
+  const memo = catalog.memo as Map<string, { regions: object; target: SeriesTarget }>;
+  const hit = memo.get(key);
   if (hit && hit.regions === regions) return hit.target;
   // Shared by every request that resolves the same way: frozen so that no caller can change it for the others.
-  const target = Object.freeze(await resolveUncached(db, input));
-  if (!memo) resolutions.set(catalog, (memo = new Map()));
+  const target = Object.freeze(await resolveUncached(store, input));
   if (memo.size >= MAX_RESOLUTIONS) memo.delete(memo.keys().next().value!);
   memo.set(key, { regions, target });
   return target;
 }
 
-async function resolveUncached(db: Db, input: ResolveInput): Promise<SeriesTarget> {
+async function resolveUncached(store: Store, input: ResolveInput): Promise<SeriesTarget> {
   // Exact-case codes first, then concepts, then codes ignoring case ("gdp" is the concept, "GDP" FRED's series).
   const concept = getConcept(input.code);
-  const indicator = await findIndicator(db, input.code, input.source, concept ? "exact" : "any");
+  const indicator = await findIndicator(store, input.code, input.source, concept ? "exact" : "any");
   if (indicator) {
-    const region = await regionFor(db, indicator, input.region);
-    if (!offeredFor(indicator, region)) await notOffered(db, indicator, region);
+    const region = await regionFor(store, indicator, input.region);
+    if (!offeredFor(indicator, region)) await notOffered(store, indicator, region);
     return { kind: "stored", indicator, region, frequency: nativeFrequency(indicator), concept: null };
   }
   if (!concept) {
@@ -238,14 +198,14 @@ async function resolveUncached(db: Db, input: ResolveInput): Promise<SeriesTarge
       concept: concept.code,
     });
   }
-  const region = await resolveRegionAmong(db, input.region, conceptLevels(concept));
+  const region = await resolveRegionAmong(store, input.region, conceptLevels(concept));
   const level = resolveConceptLevel(concept, region.type);
   if (!level.ok) {
     fail("RESOURCE_NOT_FOUND", level.message, { parameter: "indicator", concept: concept.code, region_kind: region.type, available: level.available, closest: level.closest });
   }
   if (level.type === "series") {
-    const indicator = await firstOffered(db, level.candidates, region, input.source);
-    if (!indicator) fail("RESOURCE_NOT_FOUND", notOfferedMessage(concept.code, level.candidates, await regionLabel(db, region)), { concept: concept.code, region: region.code });
+    const indicator = await firstOffered(store, level.candidates, region, input.source);
+    if (!indicator) fail("RESOURCE_NOT_FOUND", notOfferedMessage(concept.code, level.candidates, await regionLabel(store, region)), { concept: concept.code, region: region.code });
     return {
       kind: "stored",
       indicator,
@@ -256,9 +216,9 @@ async function resolveUncached(db: Db, input: ResolveInput): Promise<SeriesTarge
   }
   const inputs: { role: string; indicator: IndicatorRow; concept: string }[] = [];
   for (const i of level.inputs) {
-    const indicator = await firstOffered(db, i.candidates, region);
+    const indicator = await firstOffered(store, i.candidates, region);
     if (!indicator) {
-      fail("RESOURCE_NOT_FOUND", blockedInputMessage(concept.code, { role: i.role, indicators: i.candidates.map((c) => c.indicator) }, await regionLabel(db, region)), {
+      fail("RESOURCE_NOT_FOUND", blockedInputMessage(concept.code, { role: i.role, indicators: i.candidates.map((c) => c.indicator) }, await regionLabel(store, region)), {
         concept: concept.code,
         blocking_input: i.role,
         region: region.code,
@@ -288,10 +248,10 @@ async function resolveUncached(db: Db, input: ResolveInput): Promise<SeriesTarge
 const RANK: Record<Frequency, number> = { daily: 0, weekly: 1, monthly: 2, quarterly: 3, annual: 4 };
 const rank = (f: Frequency) => RANK[f];
 
-async function firstOffered(db: Db, candidates: readonly CuratedSeries[], region: RegionRow, source?: string): Promise<IndicatorRow | null> {
+async function firstOffered(store: Store, candidates: readonly CuratedSeries[], region: RegionRow, source?: string): Promise<IndicatorRow | null> {
   for (const c of candidates) {
     if (source !== undefined && c.source !== source) continue;
-    const rows = await candidatesFor(db, c.indicator);
+    const rows = await candidatesFor(store, c.indicator);
     const i = rows.find((r) => r.code === c.indicator && r.sourceSlug === c.source);
     if (i && offeredFor(i, region)) return i;
   }
@@ -299,12 +259,12 @@ async function firstOffered(db: Db, candidates: readonly CuratedSeries[], region
 }
 
 /** The series head of a stored target, or a 404 saying the series is offered but holds no data yet. */
-export async function requireHeld(db: Db, cache: SeriesCache, indicator: IndicatorRow, region: RegionRow) {
-  const head = await cache.head(indicator.id, region.code);
+export async function requireHeld(store: Store, indicator: IndicatorRow, region: RegionRow) {
+  const head = await store.caches.series.head(indicator.id, region.code);
   if (!head || head.observationCount === 0) {
     fail(
       "RESOURCE_NOT_FOUND",
-      `No observations of '${indicator.code}' are held for ${await regionLabel(db, region)} yet. The series is offered, but on-demand provisioning is not available: it arrives with an import or a refresh.`,
+      `No observations of '${indicator.code}' are held for ${await regionLabel(store, region)} yet. The series is offered, but on-demand provisioning is not available: it arrives with an import or a refresh.`,
       { indicator: indicator.code, region: region.code, held: false },
     );
   }

@@ -8,7 +8,6 @@
 //   therefore never serves a derived value older than its inputs.
 // - in bulk: `svc derive` (deriveAll) recomputes every svc: series for every place whose inputs are held; run it
 //   after imports and seeds so the series exist (and are listed) before anyone reads them.
-import type { Db } from "../../db/client";
 import type { SeriesHead } from "../../db/repos/observation-reads";
 import { findSeriesHeadsForIndicator } from "../../db/repos/observation-reads";
 import { writeSeriesObservations } from "../../db/repos/observations";
@@ -16,35 +15,29 @@ import { isFrequency, type Frequency } from "../domain/calendar";
 import { DERIVED_SERIES, type DerivedInput, type DerivedInputData } from "../domain/derived";
 import { blockedInputMessage } from "../domain/concepts";
 import { fail } from "../errors";
-import { catalogIndex, findIndicator, isPerRegion, regionLabel, type IndicatorRow } from "./concepts";
+import { findIndicator, isPerRegion, regionLabel, type IndicatorRow } from "./concepts";
 import { regionIndex, type RegionRow } from "./regions";
-import type { SeriesCache } from "./series-cache";
+import type { Store } from "./caches";
 
-export type DeriveContext = { db: Db; cache: SeriesCache; now: () => Date };
+export type DeriveContext = Store & { now: () => Date };
 
 type ResolvedInput = { spec: DerivedInput; indicator: IndicatorRow; regionCode: string };
 
-// (svc indicator id | region) -> input signature it was last derived from, per database.
-const derivedFrom = new WeakMap<Db, Map<string, string>>();
-const running = new WeakMap<Db, Map<string, Promise<void>>>();
-
-function memoOf<T>(m: WeakMap<Db, Map<string, T>>, db: Db): Map<string, T> {
-  let x = m.get(db);
-  if (!x) m.set(db, (x = new Map()));
-  return x;
-}
+// (svc indicator id | region) -> the input signature it was last derived from, and the recomputations under way.
+const DERIVED_FROM = "derived-series.from";
+const RUNNING = "derived-series.running";
 
 export function isDerivedIndicator(i: IndicatorRow): boolean {
   return i.code.startsWith("svc:") && Object.hasOwn(DERIVED_SERIES, i.code);
 }
 
-async function resolveInputs(db: Db, svc: IndicatorRow, region: RegionRow): Promise<ResolvedInput[]> {
+async function resolveInputs(store: Store, svc: IndicatorRow, region: RegionRow): Promise<ResolvedInput[]> {
   const spec = DERIVED_SERIES[svc.code];
   const inputs = spec?.inputsFor(region.type);
   if (!spec || !inputs) fail("RESOURCE_NOT_FOUND", `${svc.code} is not computed for ${region.type} regions.`, { indicator: svc.code, region: region.code });
   const out: ResolvedInput[] = [];
   for (const i of inputs) {
-    const indicator = await findIndicator(db, i.code, i.source);
+    const indicator = await findIndicator(store, i.code, i.source);
     if (!indicator) throw new Error(`derived series ${svc.code}: input ${i.source}:${i.code} is not in the catalog`);
     out.push({ spec: i, indicator, regionCode: i.region === "same" ? region.code : i.region });
   }
@@ -56,12 +49,12 @@ async function resolveInputs(db: Db, svc: IndicatorRow, region: RegionRow): Prom
  * when not). A missing input is a 404 naming it.
  */
 export async function ensureDerived(ctx: DeriveContext, svc: IndicatorRow, region: RegionRow): Promise<void> {
-  const inputs = await resolveInputs(ctx.db, svc, region);
-  const heads = await ctx.cache.headsOf(inputs.map((i) => ({ indicatorId: i.indicator.id, regionCode: i.regionCode })));
+  const inputs = await resolveInputs(ctx, svc, region);
+  const heads = await ctx.caches.series.headsOf(inputs.map((i) => ({ indicatorId: i.indicator.id, regionCode: i.regionCode })));
   const missing = inputs.findIndex((_, k) => !heads[k] || heads[k]!.observationCount === 0);
   if (missing >= 0) {
     const m = inputs[missing];
-    const where = m.regionCode === region.code ? await regionLabel(ctx.db, region) : m.regionCode;
+    const where = m.regionCode === region.code ? await regionLabel(ctx, region) : m.regionCode;
     fail("RESOURCE_NOT_FOUND", blockedInputMessage(svc.code, { role: m.spec.role, indicators: [m.indicator.code] }, where), {
       indicator: svc.code,
       region: region.code,
@@ -72,9 +65,9 @@ export async function ensureDerived(ctx: DeriveContext, svc: IndicatorRow, regio
   }
   const signature = heads.map((h) => `${h!.id}@${h!.version}`).join(",");
   const key = `${svc.id}|${region.code}`;
-  const memo = memoOf(derivedFrom, ctx.db);
+  const memo = ctx.caches.memos.of<string>(DERIVED_FROM);
   if (memo.get(key) === signature) return;
-  const runs = memoOf(running, ctx.db);
+  const runs = ctx.caches.memos.of<Promise<void>>(RUNNING);
   const runKey = `${key}#${signature}`;
   let run = runs.get(runKey);
   if (!run) {
@@ -90,7 +83,7 @@ async function recompute(ctx: DeriveContext, svc: IndicatorRow, region: RegionRo
   const data: Record<string, DerivedInputData> = {};
   let sourceUpdatedAt: Date | null = null;
   for (let k = 0; k < inputs.length; k++) {
-    const snap = await ctx.cache.snapshot(heads[k]);
+    const snap = await ctx.caches.series.snapshot(heads[k]);
     data[inputs[k].spec.role] = { points: snap.points, frequency: frequencyOf(inputs[k].indicator) };
     for (const r of snap.rows) if (r.sourceUpdatedAt && (!sourceUpdatedAt || r.sourceUpdatedAt > sourceUpdatedAt)) sourceUpdatedAt = r.sourceUpdatedAt;
   }
@@ -101,7 +94,7 @@ async function recompute(ctx: DeriveContext, svc: IndicatorRow, region: RegionRo
     rows: points.map((p) => ({ date: p.date, value: p.value, isPreliminary: !!p.preliminary, sourceUpdatedAt })),
     now: ctx.now(),
   });
-  ctx.cache.invalidate({ indicatorId: svc.id, regionCode: region.code });
+  ctx.caches.series.invalidate({ indicatorId: svc.id, regionCode: region.code });
 }
 
 function frequencyOf(i: IndicatorRow): Frequency {
@@ -114,8 +107,8 @@ export type DeriveSummary = { indicator: string; region: string; status: "derive
 /** Recomputes every svc: series for every place whose "same place" inputs are held (the `svc derive` command). */
 export async function deriveAll(ctx: DeriveContext, only?: string[]): Promise<DeriveSummary> {
   const out: DeriveSummary = [];
-  const catalog = await catalogIndex(ctx.db);
-  const regions = await regionIndex(ctx.db);
+  const catalog = await ctx.caches.catalog.catalog();
+  const regions = await regionIndex(ctx);
   const svcIndicators = [...catalog.byId.values()].filter((i) => isDerivedIndicator(i) && (!only || only.includes(i.code)));
   svcIndicators.sort((a, b) => (a.code < b.code ? -1 : 1));
   for (const svc of svcIndicators) {
@@ -124,7 +117,7 @@ export async function deriveAll(ctx: DeriveContext, only?: string[]): Promise<De
     for (const kind of svc.regionKinds) {
       const first = DERIVED_SERIES[svc.code].inputsFor(kind)?.find((i) => i.region === "same");
       if (!first) continue;
-      const indicator = await findIndicator(ctx.db, first.code, first.source);
+      const indicator = await findIndicator(ctx, first.code, first.source);
       if (!indicator) continue;
       for (const h of await findSeriesHeadsForIndicator(ctx.db, indicator.id)) {
         const r = regions.byCode.get(h.regionCode);

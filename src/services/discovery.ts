@@ -1,7 +1,7 @@
 // Discovery documents: the `/` index, and the OpenAPI contract with the llms files rendered from it.
 // The contract depends only on the registered routes and the base URL, so it is generated once per base
 // URL per process (lazily, after every route is registered) and kept.
-import type { App } from "../http/app-env";
+import type { OpenAPIHono } from "@hono/zod-openapi";
 import { priceList } from "../pricing";
 import { checkoutPlanUrls, checkoutUrl, publicPlans } from "../plans";
 import type { ServiceIndex } from "../schemas/discovery";
@@ -14,7 +14,7 @@ export type DiscoveryDocuments = { openapi: OpenApiDocument; openapiJson: string
 /** Without PUBLIC_BASE_URL the base comes from the request's Host, which clients choose: bound the cache. */
 export const MAX_CACHED_BASE_URLS = 16;
 
-export function createDiscovery(app: App) {
+export function createDiscovery(app: OpenAPIHono<any>) {
   const cache = new Map<string, DiscoveryDocuments>();
   return {
     documents(baseUrl: string): DiscoveryDocuments {

@@ -2,6 +2,7 @@
 // so an import follows the same revision rules as every other writer (re-importing identical values changes nothing,
 // changed values become revisions).
 import type { Db } from "../../db/client";
+import type { Store } from "./caches";
 import { findIndicatorsByCode } from "../../db/repos/catalog";
 import { findSeries, writeSeriesObservations } from "../../db/repos/observations";
 import { hasIndicators } from "../../db/repos/seed-state";
@@ -85,10 +86,11 @@ export async function resolveImportIndicator(db: Db, code: string, source?: stri
   return found[0];
 }
 
-export async function importObservationsCsv(db: Db, args: ImportCsvArgs): Promise<ImportCsvResult> {
+export async function importObservationsCsv(store: Store, args: ImportCsvArgs): Promise<ImportCsvResult> {
   const parsed = parseImportCsv(args.text, { dateColumn: args.dateColumn, valueColumn: args.valueColumn });
+  const db = store.db;
   const indicator = await resolveImportIndicator(db, args.indicator, args.source);
-  const region = await resolveRegionAmong(db, args.region, indicator.regionKinds);
+  const region = await resolveRegionAmong(store, args.region, indicator.regionKinds);
   if (!indicator.regionKinds.includes(region.type)) {
     fail("INVALID_PARAMETER", `Indicator '${indicator.code}' is offered for ${indicator.regionKinds.join(", ") || "no region kind"} regions, not for the ${region.type} ${region.code} (${region.name}).`, {
       parameter: "region",

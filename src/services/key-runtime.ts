@@ -12,7 +12,9 @@
 import { RedisClient } from "bun";
 import type { Database } from "../../db/client";
 import { applyUsageBatch, type KeyWithSubscription } from "../../db/repos/keys";
-import { systemClock, type Clock } from "../deps";
+import { systemClock, type Clock, type KeyCache, type KeyRuntime, type UsageMeter } from "../ports";
+
+export type { KeyCache, KeyRuntime, UsageMeter };
 import { sameDigestBytes } from "../domain/keys";
 import type { Logger } from "../logger";
 import { openUsageJournal, type UsageBatch, type UsageJournal } from "./usage-journal";
@@ -26,23 +28,6 @@ export const KEY_CACHE_TTL_MS = 1000;
  */
 export const METER_FLUSH_MS = { postgres: 1000, pglite: 10_000 } as const;
 const INVALIDATE_CHANNEL = "svc:keys:invalidate";
-
-export type KeyCache = {
-  get(secretHash: string): KeyWithSubscription | undefined;
-  /**
-   * get() by the 32 bytes of the hash instead of its hex: the entry the previous get answered with is matched by a
-   * constant-time comparison of the bytes, with no hex string to build (this runs on every keyed request).
-   */
-  getDigest(digest: Uint8Array): KeyWithSubscription | undefined;
-  /**
-   * The cached entry, or `load()`'s answer: concurrent misses of one hash share one lookup, and an answer is cached
-   * only if no invalidation happened while it was loading (it may predate the change).
-   */
-  lookup(secretHash: string, load: () => Promise<KeyWithSubscription | null>): Promise<KeyWithSubscription | null>;
-  /** Drops every cached secret of the key, here and (with Redis) in every other process. */
-  invalidate(keyId: string): Promise<void>;
-  close(): void;
-};
 
 export function createKeyCache(opts: { ttlMs?: number; redisUrl?: string | null; logger: Logger }): KeyCache {
   const ttl = opts.ttlMs ?? KEY_CACHE_TTL_MS;
@@ -130,21 +115,6 @@ export function createKeyCache(opts: { ttlMs?: number; redisUrl?: string | null;
   };
 }
 
-export type UsageMeter = {
-  /** Counts one metered request in the journal (synchronous; throws if the journal cannot be written). */
-  count(keyId: string, month: string): void;
-  /** Counted by this process but not yet in the main database. */
-  pending(keyId: string, month: string): number;
-  /**
-   * `stored()` (the database's count) plus what is pending, read while no flush runs, so a batch is counted
-   * exactly once even if a flush would otherwise land between the two reads.
-   */
-  usage(keyId: string, month: string, stored: () => Promise<number>): Promise<number>;
-  /** Moves everything counted so far to the main database (batches left by a crashed process included). */
-  flush(): Promise<void>;
-  close(): Promise<void>;
-};
-
 export function createUsageMeter(opts: { database: Database; logger: Logger; journal: UsageJournal; clock?: Clock; flushMs?: number }): UsageMeter {
   const { journal, logger } = opts;
   const clock = opts.clock ?? systemClock;
@@ -216,8 +186,6 @@ export function createUsageMeter(opts: { database: Database; logger: Logger; jou
     },
   };
 }
-
-export type KeyRuntime = { cache: KeyCache; meter: UsageMeter; close(): Promise<void> };
 
 /**
  * `journalDir`: the usage journal directory (DATA_DIR/usage-journal in the server); omitted, an in-memory

@@ -1,5 +1,4 @@
-// Observation reads: GET /v1/observations and GET /v1/observations/latest (single and batch), for MCP and every
-// later feature that reads numbers.
+// GET /v1/observations: a page of one series, for REST, MCP and every later feature that reads numbers.
 //
 // Pipeline of a read (the order is the definition):
 //   1. the whole series at its latest revisions (from the in-process cache, validated against series.version);
@@ -14,25 +13,15 @@
 // normalised query: a hot page is served without building or serialising rows, and never outlives its version.
 // include_revisions=true reads every stored revision in the range straight from the database (no transform, no
 // resampling: both are 400s).
-import type { Db } from "../../db/client";
-import { readLatestPerSeries, readRevisions, type SeriesHead, type StoredObservation } from "../../db/repos/observation-reads";
-import type { Deps } from "../deps";
-import { FREQUENCY_UNIT, periodEnd, periodIndex, type Frequency } from "../domain/calendar";
-import { blockedInputMessage } from "../domain/concepts";
+import { readRevisions } from "../../db/repos/observation-reads";
+import type { Frequency } from "../domain/calendar";
 import { COMPLETENESS_RULE, bucketsAsPoints, checkResample, resample, type Bucket, type ResampleMethod, type ResampleTarget } from "../domain/resample";
-import { RuleError, type Point } from "../domain/series";
+import { RuleError } from "../domain/series";
 import { applyTransform, checkTransformFrequency, formatTransform, parseTransform, transformedUnit, type Transform } from "../domain/transforms";
-import { ApiError, fail } from "../errors";
-import { regionLabel, requireHeld, resolveSeriesTarget, type ConceptDisclosure, type DerivedConceptTarget, type IndicatorRow, type SeriesTarget } from "./concepts";
-import { ensureDerived, isDerivedIndicator } from "./derived-series";
-import { catalogIndexFor } from "./catalog-index";
-import { seriesCacheFor, type SeriesCache } from "./series-cache";
-
-export type ReadContext = { db: Db; cache: SeriesCache; now: () => Date };
-
-export function readContext(deps: Pick<Deps, "database" | "clock" | "config">): ReadContext {
-  return { db: deps.database.db, cache: seriesCacheFor(deps.database.db, deps.config.seriesCacheRevalidateMs), now: () => deps.clock.now() };
-}
+import { fail } from "../errors";
+import { resolveSeriesTarget, type ConceptDisclosure, type SeriesTarget } from "./concepts";
+import { isDerivedIndicator } from "./derived-series";
+import { ensureReadable, seriesData, storedHead, targetCode, type ReadContext, type SeriesData } from "./series-read";
 
 export type ObservationsQuery = {
   indicator: string;
@@ -88,19 +77,6 @@ export type ObservationsMeta = {
 
 export type ObservationsPage = { data: (ObservationRow | ResampledRow)[]; meta: ObservationsMeta };
 
-export type LatestObservation = {
-  indicator: string;
-  region: string;
-  period_start: string;
-  period_end: string | null;
-  period_type: string | null;
-  value: number;
-  revision: number;
-  is_preliminary: boolean;
-  source_updated_at: string | null;
-  unit: string | null;
-};
-
 // ---------------------------------------------------------------------------------------------------------------
 // Resolution (runs before any payment: what does not exist or cannot be computed costs nothing)
 
@@ -114,8 +90,8 @@ function rule(e: unknown): never {
 
 /** Resolves the series and checks every rule that depends on it (frequency, transform) before the read. */
 export async function resolveObservations(ctx: ReadContext, q: ObservationsQuery): Promise<ObservationsTarget> {
-  const catalogGeneration = catalogIndexFor(ctx.db).generation;
-  const target = await resolveSeriesTarget(ctx.db, { code: q.indicator, source: q.source, region: q.region });
+  const catalogGeneration = ctx.caches.catalog.generation;
+  const target = await resolveSeriesTarget(ctx, { code: q.indicator, source: q.source, region: q.region });
   const transformSpec = q.transform ? parseTransform(q.transform) : null;
   if (q.include_revisions && target.kind === "derived_concept") {
     fail("INVALID_PARAMETER", `include_revisions is not available for '${target.code}': it is computed on read from ${target.inputs.map((i) => i.indicator.code).join(" and ")}, whose revisions can be read one by one.`, {
@@ -130,95 +106,6 @@ export async function resolveObservations(ctx: ReadContext, q: ObservationsQuery
   }
   await ensureReadable(ctx, target);
   return { ...target, transformSpec, catalogGeneration };
-}
-
-/**
- * 404s that depend on data (a series offered but not held, a derived input missing) raised before any payment:
- * brings a svc: series up to date and checks that what will be read exists.
- */
-export async function ensureReadable(ctx: ReadContext, target: SeriesTarget): Promise<void> {
-  if (target.kind === "stored") await storedHead(ctx, target.indicator, target);
-  else await inputHeads(ctx, target);
-}
-
-export function targetCode(t: SeriesTarget): string {
-  return t.kind === "stored" ? t.indicator.code : t.code;
-}
-
-export function targetPremium(t: SeriesTarget): boolean {
-  if (t.kind === "stored") return t.indicator.accessTier === "premium" || t.indicator.code.startsWith("svc:");
-  return t.inputs.some((i) => i.indicator.accessTier === "premium" || i.indicator.code.startsWith("svc:"));
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Whole-series data
-
-type BaseRow = StoredObservation;
-/** `id` names the data and its version(s): `s:<series id>@<version>` or `c:<concept>|<region>|<input versions>`. */
-type SeriesData = { id: string; rows: BaseRow[]; points: Point[]; memo: Map<string, unknown>; unit: string | null; source: string | null };
-
-/** A rendered page: its JSON as a Blob, which every Response serving it shares without copying. */
-const jsonBlob = (value: unknown): Blob => new Blob([JSON.stringify(value)], { type: "application/json" });
-
-const conceptMemo = new WeakMap<Db, Map<string, SeriesData>>();
-
-async function storedHead(ctx: ReadContext, indicator: IndicatorRow, target: SeriesTarget): Promise<SeriesHead> {
-  if (isDerivedIndicator(indicator)) await ensureDerived(ctx, indicator, target.region);
-  return requireHeld(ctx.db, ctx.cache, indicator, target.region);
-}
-
-async function inputHeads(ctx: ReadContext, target: DerivedConceptTarget): Promise<SeriesHead[]> {
-  const heads = await ctx.cache.headsOf(target.inputs.map((i) => ({ indicatorId: i.indicator.id, regionCode: target.region.code })));
-  const missing = heads.findIndex((h) => !h || h.observationCount === 0);
-  if (missing >= 0) {
-    const input = target.inputs[missing];
-    fail("RESOURCE_NOT_FOUND", blockedInputMessage(target.code, { role: input.role, indicators: [input.indicator.code] }, await regionLabel(ctx.db, target.region)), {
-      concept: target.code,
-      blocking_input: input.role,
-      input_indicator: input.indicator.code,
-      region: target.region.code,
-    });
-  }
-  return heads as SeriesHead[];
-}
-
-async function seriesData(ctx: ReadContext, target: SeriesTarget): Promise<SeriesData> {
-  if (target.kind === "stored") {
-    const snap = await ctx.cache.snapshot(await storedHead(ctx, target.indicator, target));
-    return { id: `s:${snap.head.id}@${snap.head.version}`, rows: snap.rows, points: snap.points, memo: snap.memo, unit: target.indicator.unit, source: target.indicator.sourceSlug };
-  }
-  const heads = await inputHeads(ctx, target);
-  const key = `${target.code}|${target.region.code}|${heads.map((h) => `${h.id}@${h.version}`).join(",")}`;
-  let memo = conceptMemo.get(ctx.db);
-  if (!memo) conceptMemo.set(ctx.db, (memo = new Map()));
-  const hit = memo.get(key);
-  if (hit) return hit;
-  const snaps = await Promise.all(heads.map((h) => ctx.cache.snapshot(h)));
-  const byRole: Record<string, readonly Point[]> = {};
-  target.inputs.forEach((i, k) => (byRole[i.role] = snaps[k].points));
-  const points = target.concept.combine(byRole, target.frequency);
-  // Row metadata of a computed value: the newest revision and source update among the input rows it used.
-  const unit = FREQUENCY_UNIT[target.frequency];
-  const inputMeta = snaps.map((snap) => {
-    const m = new Map<number, StoredObservation>();
-    for (const r of snap.rows) m.set(periodIndex(r.date, unit), r);
-    return m;
-  });
-  const rows: BaseRow[] = points.map((p) => {
-    let revision = 0;
-    let sourceUpdatedAt: Date | null = null;
-    for (const m of inputMeta) {
-      const r = m.get(periodIndex(p.date, unit));
-      if (!r) continue;
-      if (r.revision > revision) revision = r.revision;
-      if (r.sourceUpdatedAt && (!sourceUpdatedAt || r.sourceUpdatedAt > sourceUpdatedAt)) sourceUpdatedAt = r.sourceUpdatedAt;
-    }
-    return { date: p.date, value: p.value, revision, isPreliminary: !!p.preliminary, sourceUpdatedAt };
-  });
-  const data: SeriesData = { id: `c:${key}`, rows, points, memo: new Map(), unit: target.unit, source: "svc" };
-  if (memo.size >= 256) memo.delete(memo.keys().next().value!);
-  memo.set(key, data);
-  return data;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -324,8 +211,8 @@ function page<T>(rows: T[], lo: number, hi: number, q: Pick<ObservationsQuery, "
   return out;
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-// GET /v1/observations
+/** A rendered page: its JSON as a Blob, which every Response serving it shares without copying. */
+const jsonBlob = (value: unknown): Blob => new Blob([JSON.stringify(value)], { type: "application/json" });
 
 /**
  * The page as a JSON Blob. A page of the latest revisions is a pure function of the series version(s) and the
@@ -339,7 +226,7 @@ export async function getObservationsJson(ctx: ReadContext, target: Observations
   const data = await seriesData(ctx, target);
   const vk = viewKey(target, q);
   const pageKey = pageKeyOf(data.id, vk, q, concept);
-  const hit = ctx.cache.page(pageKey);
+  const hit = ctx.caches.series.page(pageKey);
   if (hit !== undefined) return hit;
 
   const view = viewOf(data, target, q, vk);
@@ -365,7 +252,7 @@ export async function getObservationsJson(ctx: ReadContext, target: Observations
       ...(concept ? { concept } : {}),
     },
   } satisfies ObservationsPage);
-  ctx.cache.rememberPage(pageKey, body);
+  ctx.caches.series.rememberPage(pageKey, body);
   return body;
 }
 
@@ -375,25 +262,25 @@ function pageKeyOf(dataId: string, viewKey: string, q: ObservationsQuery, concep
 }
 
 /**
- * For the hot-read lane (src/http/hot-reads.ts), after a read of (target, q): a check without I/O that yields the
+ * For the page memo (src/http/page-memo.ts), after a read of (target, q): a check without I/O that yields the
  * page a read would return now — while the catalog is still at the generation the target was resolved at and the
  * series head is still trusted at the version the page was rendered from — else null. Null when the read is not a
  * page of a stored series (revisions are read from the database; svc: series and derived concepts are computed
  * from their inputs on read).
  */
-export function hotObservationsPage(ctx: ReadContext, target: ObservationsTarget, q: ObservationsQuery): (() => Blob | null) | null {
+export function observationsPageCheck(ctx: ReadContext, target: ObservationsTarget, q: ObservationsQuery): (() => Blob | null) | null {
   if (q.include_revisions || target.kind !== "stored" || isDerivedIndicator(target.indicator)) return null;
-  const catalog = catalogIndexFor(ctx.db);
+  const catalog = ctx.caches.catalog;
   const { catalogGeneration } = target;
   const indicatorId = target.indicator.id;
   const region = target.region.code;
-  const head = ctx.cache.trustedHead(indicatorId, region);
+  const head = ctx.caches.series.trustedHead(indicatorId, region);
   if (!head || catalog.generation !== catalogGeneration) return null;
-  const body = ctx.cache.page(pageKeyOf(`s:${head.id}@${head.version}`, viewKey(target, q), q, target.concept));
+  const body = ctx.caches.series.page(pageKeyOf(`s:${head.id}@${head.version}`, viewKey(target, q), q, target.concept));
   if (!body) return null;
   return () => {
     if (!catalog.isCurrent() || catalog.generation !== catalogGeneration) return null;
-    const now = ctx.cache.trustedHead(indicatorId, region);
+    const now = ctx.caches.series.trustedHead(indicatorId, region);
     return now && now.id === head.id && now.version === head.version ? body : null;
   };
 }
@@ -430,178 +317,4 @@ async function revisionsJson(ctx: ReadContext, target: ObservationsTarget & { ki
   );
   const page: ObservationsPage = { data, meta: { ...baseMeta(target, q), unit: target.indicator.unit, total, ...(concept ? { concept } : {}) } };
   return jsonBlob(page);
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// GET /v1/observations/latest
-
-function latestPeriodEnd(date: string, frequency: Frequency): string | null {
-  // Weekly series are dated on different weekdays by different publishers (week start or week end): no safe end.
-  if (frequency === "weekly") return null;
-  return periodEnd(date, FREQUENCY_UNIT[frequency]);
-}
-
-function toLatest(target: SeriesTarget, r: StoredObservation, unit: string | null): LatestObservation {
-  return {
-    indicator: targetCode(target),
-    region: target.region.code,
-    period_start: r.date,
-    period_end: latestPeriodEnd(r.date, target.frequency),
-    period_type: target.frequency,
-    value: r.value as number,
-    revision: r.revision,
-    is_preliminary: r.isPreliminary,
-    source_updated_at: r.sourceUpdatedAt ? r.sourceUpdatedAt.toISOString() : null,
-    unit,
-  };
-}
-
-function lastValued(rows: StoredObservation[]): StoredObservation | null {
-  for (let k = rows.length - 1; k >= 0; k--) if (rows[k].value !== null) return rows[k];
-  return null;
-}
-
-function unitOf(t: SeriesTarget): string | null {
-  return t.kind === "stored" ? t.indicator.unit : t.unit;
-}
-
-// The LatestObservation of a stored series is a function of its version alone (code, region, frequency and unit are
-// the series'): rendered once per version and shared, frozen, by every request that reads it.
-const renderedLatestMemo = new WeakMap<SeriesCache, Map<string, LatestObservation | null>>();
-const MAX_RENDERED_LATEST = 20_000;
-
-function renderedLatest(ctx: ReadContext, head: SeriesHead): LatestObservation | null | undefined {
-  return renderedLatestMemo.get(ctx.cache)?.get(`${head.id}@${head.version}`);
-}
-
-function rememberRendered(ctx: ReadContext, head: SeriesHead, obs: LatestObservation | null): LatestObservation | null {
-  let memo = renderedLatestMemo.get(ctx.cache);
-  if (!memo) renderedLatestMemo.set(ctx.cache, (memo = new Map()));
-  if (memo.size >= MAX_RENDERED_LATEST) memo.delete(memo.keys().next().value!);
-  const frozen = obs ? Object.freeze(obs) : null;
-  memo.set(`${head.id}@${head.version}`, frozen);
-  return frozen;
-}
-
-/** The newest observation with a value, or null when the held series has none. */
-export async function getLatest(ctx: ReadContext, target: SeriesTarget): Promise<LatestObservation | null> {
-  const data = await seriesData(ctx, target);
-  const r = lastValued(data.rows);
-  return r ? toLatest(target, r, unitOf(target)) : null;
-}
-
-export function latestMeta(target: SeriesTarget, found: boolean) {
-  const concept = target.kind === "stored" ? target.concept : target.disclosure;
-  return {
-    indicator: targetCode(target),
-    region: target.region.code,
-    unit: unitOf(target),
-    total: found ? 1 : 0,
-    limit: 1,
-    offset: 0,
-    ...(concept ? { concept } : {}),
-  };
-}
-
-export const BATCH_LATEST_MAX = 20;
-
-export type BatchError = { indicator: string; code: "INVALID_PARAMETER" | "RESOURCE_NOT_FOUND" | "CATEGORY_NOT_ALLOWED"; message: string; details?: Record<string, unknown> };
-
-/** Splits the `indicators` parameter: trimmed, non-empty, in order, duplicates kept once. */
-export function splitIndicators(raw: string): string[] {
-  const out: string[] = [];
-  for (const part of raw.split(",")) {
-    const code = part.trim();
-    if (code && !out.includes(code)) out.push(code);
-  }
-  return out;
-}
-
-/**
- * Batch latest: every code resolved on its own, so one bad code never fails the others. `allowed` decides per
- * resolved series whether the caller may read it (premium entitlement, region restriction).
- */
-export async function getLatestBatch(
-  ctx: ReadContext,
-  args: { codes: string[]; source?: string; region?: string; allowed?: (t: SeriesTarget) => string | null },
-): Promise<{ data: LatestObservation[]; errors: BatchError[] }> {
-  const errors: BatchError[] = [];
-  const targets: { code: string; target: SeriesTarget }[] = [];
-  for (const code of args.codes) {
-    try {
-      const target = await resolveSeriesTarget(ctx.db, { code, source: args.source, region: args.region });
-      const refused = args.allowed?.(target);
-      if (refused) errors.push({ indicator: code, code: "CATEGORY_NOT_ALLOWED", message: refused });
-      else targets.push({ code, target });
-    } catch (e) {
-      errors.push(batchError(code, e));
-    }
-  }
-  // Stored series: heads in one statement; the cached ones answer from memory, the rest in ONE latest-per-series query.
-  const stored = targets.filter((t) => t.target.kind === "stored") as { code: string; target: Extract<SeriesTarget, { kind: "stored" }> }[];
-  for (const t of stored) {
-    if (!isDerivedIndicator(t.target.indicator)) continue;
-    try {
-      await ensureDerived(ctx, t.target.indicator, t.target.region);
-    } catch (e) {
-      errors.push(batchError(t.code, e));
-      t.code = "";
-    }
-  }
-  const live = stored.filter((t) => t.code !== "");
-  const heads = await ctx.cache.headsOf(live.map((t) => ({ indicatorId: t.target.indicator.id, regionCode: t.target.region.code })));
-  const results = new Map<string, LatestObservation | null>();
-  const toQuery: number[] = [];
-  for (let k = 0; k < live.length; k++) {
-    const head = heads[k];
-    if (!head || head.observationCount === 0) {
-      errors.push({
-        indicator: live[k].code,
-        code: "RESOURCE_NOT_FOUND",
-        message: `No observations of '${live[k].target.indicator.code}' are held for ${await regionLabel(ctx.db, live[k].target.region)} yet.`,
-        details: { indicator: live[k].target.indicator.code, region: live[k].target.region.code, held: false },
-      });
-      continue;
-    }
-    const rendered = renderedLatest(ctx, head);
-    if (rendered !== undefined) {
-      results.set(live[k].code, rendered);
-      continue;
-    }
-    const snap = ctx.cache.peek(head);
-    const known = snap ? lastValued(snap.rows) : ctx.cache.latestOf(head);
-    if (known !== undefined) results.set(live[k].code, rememberRendered(ctx, head, known ? toLatest(live[k].target, known, live[k].target.indicator.unit) : null));
-    else toQuery.push(k);
-  }
-  if (toQuery.length > 0) {
-    const latest = await readLatestPerSeries(ctx.db, toQuery.map((k) => heads[k]!.id));
-    for (const k of toQuery) {
-      const r = latest.get(heads[k]!.id) ?? null;
-      ctx.cache.rememberLatest(heads[k]!, r);
-      results.set(live[k].code, rememberRendered(ctx, heads[k]!, r ? toLatest(live[k].target, r, live[k].target.indicator.unit) : null));
-    }
-  }
-  for (const t of targets) {
-    if (t.target.kind !== "derived_concept") continue;
-    try {
-      results.set(t.code, await getLatest(ctx, t.target));
-    } catch (e) {
-      errors.push(batchError(t.code, e));
-    }
-  }
-  // Data in request order; a held series with no valued observation contributes nothing (it is not an error).
-  const data: LatestObservation[] = [];
-  for (const code of args.codes) {
-    const r = results.get(code);
-    if (r) data.push(r);
-  }
-  errors.sort((a, b) => args.codes.indexOf(a.indicator) - args.codes.indexOf(b.indicator));
-  return { data, errors };
-}
-
-function batchError(indicator: string, e: unknown): BatchError {
-  if (e instanceof ApiError && (e.code === "INVALID_PARAMETER" || e.code === "RESOURCE_NOT_FOUND" || e.code === "CATEGORY_NOT_ALLOWED")) {
-    return { indicator, code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) };
-  }
-  throw e;
 }

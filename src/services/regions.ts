@@ -4,47 +4,48 @@
 // catalog generation moves (src/services/catalog-index.ts: a region write in this process, or, on PostgreSQL,
 // another process's within the revalidation bound). Region lists are rendered to JSON once per index and query:
 // the county list is 444 KB, whose serialisation dominated its cost.
-import type { Db } from "../../db/client";
 import { listRegions as listRegionRows, type RegionRow } from "../../db/repos/regions";
 import { fail } from "../errors";
-import type { RenderedJson } from "../http/respond";
+import type { RenderedJson } from "./rendered";
 import { buildRegionIndex, lookupRegion, type LookupOptions, type RegionIndex, type RegionLookup } from "../domain/regions";
 import type { RegionType } from "../domain/region-list";
 import type { Region } from "../schemas/regions";
-import { catalogIndexFor, RenderedCache } from "./catalog-index";
+import { RenderedCache } from "./catalog-index";
+import type { RegionIndexEntry, Store } from "./caches";
+
+// Every (type, parent) list of one index together is a few MB at most (each region is in one list per type filter).
+const REGION_BODY_BUDGET = 16_000_000;
 
 export type { RegionRow };
 
-const indexes = new WeakMap<Db, { generation: number; index: Promise<RegionIndex<RegionRow>> }>();
+/** The lookup index of this app's catalog generation, loaded on first use and again after the catalog changed. */
+export async function regionIndex(store: Store): Promise<RegionIndex<RegionRow>> {
+  return (await regionEntry(store)).index;
+}
 
-/** The lookup index for this database, loaded on first use and again after the catalog changed. */
-export async function regionIndex(db: Db): Promise<RegionIndex<RegionRow>> {
-  const catalog = catalogIndexFor(db);
+async function regionEntry(store: Store): Promise<RegionIndexEntry> {
+  const { catalog, regions } = store.caches;
   await catalog.fresh();
   const generation = catalog.generation;
-  const cached = indexes.get(db);
-  if (cached && cached.generation === generation) return cached.index;
-  const index = listRegionRows(db).then((rows) => {
+  const cached = regions.current;
+  if (cached && cached.generation === generation) return cached;
+  const index = listRegionRows(store.db).then((rows) => {
     // An unseeded database is not cached, so a seed that runs later is seen.
-    if (rows.length === 0 && indexes.get(db)?.index === index) indexes.delete(db);
+    if (rows.length === 0 && regions.current?.index === index) regions.current = null;
     return buildRegionIndex(rows);
   });
   // A failed load is not cached either: the next request retries.
   index.catch(() => {
-    if (indexes.get(db)?.index === index) indexes.delete(db);
+    if (regions.current?.index === index) regions.current = null;
   });
-  indexes.set(db, { generation, index });
-  return index;
-}
-
-/** Call after writing regions outside the seed that ran before the app started (importers). */
-export function invalidateRegionIndex(db: Db): void {
-  indexes.delete(db);
+  const entry = { generation, index, bodies: new RenderedCache(REGION_BODY_BUDGET) };
+  regions.current = entry;
+  return entry;
 }
 
 /** What an input names, without throwing: for callers that report per-item errors (batch reads). */
-export async function lookupRegionInput(db: Db, input: string, opts: LookupOptions = {}): Promise<RegionLookup & { region?: RegionRow }> {
-  const index = await regionIndex(db);
+export async function lookupRegionInput(store: Store, input: string, opts: LookupOptions = {}): Promise<RegionLookup & { region?: RegionRow }> {
+  const index = await regionIndex(store);
   const found = lookupRegion(index, input, opts);
   return found.kind === "found" ? { ...found, region: index.byCode.get(found.code)! } : found;
 }
@@ -63,8 +64,8 @@ const echo = (value: string) => (value.length > 100 ? `${value.slice(0, 100)}…
  * slug or name (rules in src/domain/regions.ts). Unknown: 404 RESOURCE_NOT_FOUND; several regions at
  * the same priority: 400 INVALID_PARAMETER listing them.
  */
-export async function resolveRegion(db: Db, input: string, parameter = "region", opts: LookupOptions = {}): Promise<RegionRow> {
-  const index = await regionIndex(db);
+export async function resolveRegion(store: Store, input: string, parameter = "region", opts: LookupOptions = {}): Promise<RegionRow> {
+  const index = await regionIndex(store);
   const found = lookupRegion(index, input, opts);
   if (found.kind === "found") return index.byCode.get(found.code)!;
   if (found.kind === "ambiguous") {
@@ -105,22 +106,22 @@ export function toRegion(r: RegionRow): Region {
  * India for a World Bank one). An input naming no region of those kinds still resolves without the
  * filter, so the caller can say the series is not offered there rather than "unknown region".
  */
-export async function resolveRegionAmong(db: Db, input: string, kinds: readonly string[], parameter = "region"): Promise<RegionRow> {
-  const fit = await lookupRegionInput(db, input, { kinds });
+export async function resolveRegionAmong(store: Store, input: string, kinds: readonly string[], parameter = "region"): Promise<RegionRow> {
+  const fit = await lookupRegionInput(store, input, { kinds });
   if (fit.region) return fit.region;
-  return resolveRegion(db, input, parameter, fit.kind === "ambiguous" ? { kinds } : {});
+  return resolveRegion(store, input, parameter, fit.kind === "ambiguous" ? { kinds } : {});
 }
 
 /** A parent is a state unless the input names no state ("CA" = California here; "US" = the country). */
-async function resolveParent(db: Db, input: string): Promise<RegionRow> {
-  const asState = await lookupRegionInput(db, input, { kinds: ["state"] });
-  return asState.region ?? resolveRegion(db, input, "parent");
+async function resolveParent(store: Store, input: string): Promise<RegionRow> {
+  const asState = await lookupRegionInput(store, input, { kinds: ["state"] });
+  return asState.region ?? resolveRegion(store, input, "parent");
 }
 
 /** Regions by type and/or parent (any input resolveRegion accepts), ordered by code. */
-export async function listRegions(db: Db, query: { type?: RegionType; parent?: string }): Promise<Region[]> {
-  const parentCode = query.parent !== undefined ? (await resolveParent(db, query.parent)).code : undefined;
-  return regionsOf(await regionIndex(db), query.type, parentCode);
+export async function listRegions(store: Store, query: { type?: RegionType; parent?: string }): Promise<Region[]> {
+  const parentCode = query.parent !== undefined ? (await resolveParent(store, query.parent)).code : undefined;
+  return regionsOf(await regionIndex(store), query.type, parentCode);
 }
 
 function regionsOf(index: RegionIndex<RegionRow>, type: RegionType | undefined, parentCode: string | undefined): Region[] {
@@ -132,19 +133,15 @@ function regionsOf(index: RegionIndex<RegionRow>, type: RegionType | undefined, 
   return out;
 }
 
-// Every (type, parent) list of one index together is a few MB at most (each region is in one list per type filter).
-const REGION_BODY_BUDGET = 16_000_000;
-const regionBodies = new WeakMap<RegionIndex<RegionRow>, RenderedCache>();
 
 /** GET /v1/regions as rendered JSON `{ data }`, kept per index and resolved query (`parent=CA` and `parent=06` share). */
-export async function renderRegionList(db: Db, query: { type?: RegionType; parent?: string }): Promise<RenderedJson> {
-  const parentCode = query.parent !== undefined ? (await resolveParent(db, query.parent)).code : undefined;
-  const index = await regionIndex(db);
-  let bodies = regionBodies.get(index);
-  if (!bodies) regionBodies.set(index, (bodies = new RenderedCache(REGION_BODY_BUDGET)));
-  return bodies.get(`${query.type ?? ""}|${parentCode ?? ""}`, () => ({ data: regionsOf(index, query.type, parentCode) }));
+export async function renderRegionList(store: Store, query: { type?: RegionType; parent?: string }): Promise<RenderedJson> {
+  const parentCode = query.parent !== undefined ? (await resolveParent(store, query.parent)).code : undefined;
+  const { index, bodies } = await regionEntry(store);
+  const byCode = await index;
+  return bodies.get(`${query.type ?? ""}|${parentCode ?? ""}`, () => ({ data: regionsOf(byCode, query.type, parentCode) }));
 }
 
-export async function getRegion(db: Db, input: string): Promise<Region> {
-  return toRegion(await resolveRegion(db, input, "code"));
+export async function getRegion(store: Store, input: string): Promise<Region> {
+  return toRegion(await resolveRegion(store, input, "code"));
 }

@@ -203,15 +203,3 @@ export class SeriesCache {
     this.heads.delete(key(target.indicatorId, target.regionCode));
   }
 }
-
-const caches = new WeakMap<Db, SeriesCache>();
-
-/** The cache of this database (one per database, like the region index). */
-export function seriesCacheFor(db: Db, revalidateMs: number): SeriesCache {
-  let c = caches.get(db);
-  if (!c) {
-    c = new SeriesCache(db, { revalidateMs });
-    caches.set(db, c);
-  }
-  return c;
-}

@@ -4,7 +4,8 @@ import postgres from "postgres";
 import { openDatabase, type Database } from "../../db/client";
 import { listRegions } from "../../db/repos/regions";
 import { regionList, seedRegions } from "../../db/seed/regions";
-import { invalidateRegionIndex, resolveRegion } from "../../src/services/regions";
+import { createCaches, type Store } from "../../src/services/caches";
+import { resolveRegion } from "../../src/services/regions";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
@@ -31,8 +32,11 @@ async function openEmptyDatabase(): Promise<Database> {
   return openDatabase({ url: url.toString(), poolSize: 2 });
 }
 
+let store: Store;
+
 beforeAll(async () => {
   database = await openEmptyDatabase();
+  store = { db: database.db, caches: createCaches(database) };
 });
 afterAll(async () => {
   await database.close();
@@ -41,7 +45,7 @@ afterAll(async () => {
 
 describe(`seedRegions (${testBackend})`, () => {
   test("an unseeded database resolves nothing, and the empty index is not cached", async () => {
-    await expect(resolveRegion(database.db, "US-CA")).rejects.toMatchObject({ code: "RESOURCE_NOT_FOUND", status: 404 });
+    await expect(resolveRegion(store, "US-CA")).rejects.toMatchObject({ code: "RESOURCE_NOT_FOUND", status: 404 });
   });
 
   test("first run writes every region and reports progress", async () => {
@@ -63,7 +67,7 @@ describe(`seedRegions (${testBackend})`, () => {
   });
 
   test("the service sees the seed that ran after its first (empty) lookup", async () => {
-    expect((await resolveRegion(database.db, "US-CA")).code).toBe("06");
+    expect((await resolveRegion(store, "US-CA")).code).toBe("06");
   });
 
   test("a re-run writes nothing", async () => {
@@ -76,7 +80,6 @@ describe(`seedRegions (${testBackend})`, () => {
     expect(await seedRegions(database.db)).toBe(1);
     const [ca] = await listRegions(database.db, { parentCode: "US", type: "state" }).then((r) => r.filter((x) => x.code === "06"));
     expect(ca).toMatchObject({ name: "California", aliases: ["CA", "US-CA"] });
-    invalidateRegionIndex(database.db);
   });
 
   test("filters: type and parent, ordered by code", async () => {

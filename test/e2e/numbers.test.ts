@@ -34,7 +34,7 @@ beforeAll(async () => {
         const [date, v] = line.split(",");
         return { date: date!, value: v === undefined || v.trim() === "" ? null : Number(v) };
       });
-    await importObservationsCsv(t.database.db, { text, indicator: code, region: "US", now: new Date("2026-01-05T00:00:00Z") });
+    await importObservationsCsv(t.store, { text, indicator: code, region: "US", now: new Date("2026-01-05T00:00:00Z") });
   }
 }, 120_000);
 afterAll(() => t?.close());

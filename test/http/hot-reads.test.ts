@@ -2,7 +2,7 @@
 // counts and meters it exactly once, and steps aside whenever the full pipeline has something to decide: a changed
 // series, a revoked, expired, malformed or restricted key, a refused rate limit, an anonymous call to a paid route.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { hotReadsOf } from "../../src/app";
+
 import { keyUsage } from "../../src/services/keys";
 import { usageMonth } from "../../src/domain/access";
 import { makeTestApp, type TestApp } from "../support/app";
@@ -33,7 +33,7 @@ afterAll(async () => {
   await open?.close();
 });
 
-const lane = (t: TestApp) => hotReadsOf(t.app)!;
+const lane = (t: TestApp) => t.app.pages!;
 
 /** Status, body and headers, with the request id's value (new per request) replaced by its shape. */
 async function snapshot(res: Response): Promise<{ status: number; headers: Record<string, string>; body: string }> {

@@ -8,7 +8,6 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { DevLightning, L402Rail, Payments, fixedRate, memoryInvoiceStore } from "payments";
 import { paymentProofStore } from "../../db/repos/payments";
-import { paymentRail } from "../../src/http/payments";
 import { keyUsage } from "../../src/services/keys";
 import { MCP_TOOL_NAMES, restRequestOf, toolsFromOpenApi } from "../../src/mcp/tools";
 import { makeTestApp, type TestApp } from "../support/app";
@@ -41,7 +40,7 @@ beforeAll(async () => {
   const dev = new DevLightning(memoryInvoiceStore(TEST_NODE_KEY), clock, random);
   const l402 = new L402Rail({ secrets: [TEST_ROOT_SECRET], backend: dev, rates: fixedRate(TEST_BTC_USD), clock, random });
   const payments = new Payments({ x402: null, l402, store: paymentProofStore(database.db), clock });
-  pay = { ...(await makeTestApp({ database, clock, random, payments: paymentRail(payments, { publicBaseUrl: null }) })), dev };
+  pay = { ...(await makeTestApp({ database, clock, random, payments })), dev };
   keysOnly = await makeTestApp({ database, clock, keyAccess: true });
   const a = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: pay.app.fetch });
   const b = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: keysOnly.app.fetch });

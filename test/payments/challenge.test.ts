@@ -12,8 +12,7 @@ import Ajv2020 from "ajv/dist/2020";
 import { encodeAbiParameters } from "viem";
 import { loadConfig } from "../../src/config";
 import type { Logger } from "../../src/logger";
-import type { AccessGate } from "../../src/http/paid";
-import { paymentRail } from "../../src/http/payments";
+import type { PaymentGate } from "../../src/ports";
 import { buildPayments } from "../../src/payments";
 import { ManualClock, seededRandom } from "../support/clock";
 import { makeTestApp } from "../support/app";
@@ -145,10 +144,10 @@ describe("402 challenge", () => {
 });
 
 // One more app, for the rails built per test below: its payment gate is whichever rail the test installs.
-let gate: AccessGate | null = null;
+let gate: PaymentGate | null = null;
 let bench: Awaited<ReturnType<typeof makeTestApp>>;
 beforeAll(async () => {
-  bench = await makeTestApp({ payments: { authorize: (c, quote, resolved) => gate!.authorize(c, quote, resolved) } });
+  bench = await makeTestApp({ payments: { authorize: (req, quote) => gate!.authorize(req, quote) } });
   addTestPaidRoute(bench.app, bench.deps);
 }, 120_000);
 afterAll(() => bench.close());
@@ -171,7 +170,7 @@ describe("when no rail can offer a challenge", () => {
       store: new MemoryProofStore(),
       clock,
     });
-    gate = paymentRail(payments, { publicBaseUrl: null });
+    gate = payments;
     const res = await bench.request("/test/paid?indicator=GDP");
     expect(res.status).toBe(503);
     expect(res.headers.get("retry-after")).toBe("5");
@@ -248,7 +247,7 @@ describe("offline: the challenge never waits on the network", () => {
     const setup = buildPayments(config, { database: bench.database, clock, random, logger: log.logger });
     // What the server does at start (src/bootstrap.ts): the lookup runs in the background.
     const prepared = setup.payments!.prepare();
-    gate = paymentRail(setup.payments!, { publicBaseUrl: null });
+    gate = setup.payments!;
     const res = await bench.request("/test/paid?indicator=GDP");
     expect(res.status).toBe(402);
     expect(paymentRequiredOf(res).accepts).toEqual([
@@ -281,7 +280,7 @@ describe("offline: the challenge never waits on the network", () => {
     const payments = new Payments({ x402: rail, store: new MemoryProofStore(), clock });
     let lookupDone = false;
     const prepared = payments.prepare().then(() => void (lookupDone = true));
-    gate = paymentRail(payments, { publicBaseUrl: null });
+    gate = payments;
 
     const first = await bench.request("/test/paid?indicator=GDP");
     expect(first.status).toBe(402);

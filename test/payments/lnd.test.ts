@@ -8,7 +8,6 @@ import { join } from "node:path";
 import { createHash, randomBytes } from "node:crypto";
 import bolt11 from "bolt11";
 import { L402Rail, LndRestBackend, MemoryProofStore, Payments, fixedRate } from "payments";
-import { paymentRail } from "../../src/http/payments";
 import { makeTestApp } from "../support/app";
 import { ManualClock, seededRandom } from "../support/clock";
 import { registerCleanup } from "../support/cleanup";
@@ -116,7 +115,7 @@ describe("LND REST backend", () => {
       store: new MemoryProofStore(),
       clock,
     });
-    const t = await makeTestApp({ clock, random, payments: paymentRail(payments, { publicBaseUrl: null }) });
+    const t = await makeTestApp({ clock, random, payments });
     addTestPaidRoute(t.app, t.deps);
     const challenge = await t.request("/test/paid?indicator=GDP");
     expect(challenge.status).toBe(402);

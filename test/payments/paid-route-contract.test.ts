@@ -21,7 +21,7 @@ import { keccak256, toHex, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { listPaymentProofs } from "../../db/repos/payments";
 import { usageMonth } from "../../src/domain/access";
-import { paidRoutes, type PaidRouteInfo } from "../../src/http/paid";
+import { paidRoutes, type PaidRouteInfo } from "../../src/http/paid-marker";
 import { x402PaymentRequiredSchema, x402SettleResponseSchema } from "../../src/schemas/payments";
 import { keyUsage } from "../../src/services/keys";
 import { ANVIL_KEYS, NETWORK, startChain } from "../support/chain";

@@ -13,7 +13,8 @@ import { indicators } from "../../db/schema";
 import { CATALOG_CACHE_CONTROL } from "../../src/http/respond";
 import { indicatorDetailResponseSchema, indicatorListResponseSchema, sourceListResponseSchema } from "../../src/schemas/catalog";
 import { regionListResponseSchema, regionResponseSchema } from "../../src/schemas/regions";
-import { catalogIndexFor, RenderedCache } from "../../src/services/catalog-index";
+import { RenderedCache } from "../../src/services/catalog-index";
+import { createCaches } from "../../src/services/caches";
 import { importObservationsCsv } from "../../src/services/import";
 import { makeTestApp, type TestApp } from "../support/app";
 import { testBackend } from "../support/db";
@@ -171,7 +172,7 @@ describe("this process's writes show at once", () => {
   beforeAll(async () => {
     t = await makeTestApp();
     // No fingerprint check after the first (an hour): only the in-process notices can make changes visible.
-    catalogIndexFor(t.database.db, { revalidateMs: 3_600_000, crossProcess: true, now: () => 0 });
+    t.deps.caches.catalog.configure({ revalidateMs: 3_600_000, crossProcess: true, now: () => 0 });
   });
   afterAll(async () => {
     await t.close();
@@ -183,15 +184,15 @@ describe("this process's writes show at once", () => {
     expect(before.body.data.date_range).toEqual({ start: null, end: null });
     const tag = before.res.headers.get("etag")!;
 
-    await importObservationsCsv(t.database.db, { text: "date,value\n2024-01-01,5.1\n2024-02-01,5.2\n", indicator: "LASST06", region: "06", now: t.clock.now() });
+    await importObservationsCsv(t.store, { text: "date,value\n2024-01-01,5.1\n2024-02-01,5.2\n", indicator: "LASST06", region: "06", now: t.clock.now() });
     const after = indicatorDetailResponseSchema.parse((await json(t, "/v1/indicators/LASST06")).body);
     expect(after.data.available_regions).toEqual(["06"]);
     expect(after.data.date_range).toEqual({ start: "2024-01-01", end: "2024-02-01" });
     expect((await t.request("/v1/indicators/LASST06", { headers: { "If-None-Match": tag } })).status).toBe(200);
 
     // A second series, and an existing one growing (the stats update, not the creation path).
-    await importObservationsCsv(t.database.db, { text: "date,value\n2023-12-01,4.0\n", indicator: "LASST06", region: "48", now: t.clock.now() });
-    await importObservationsCsv(t.database.db, { text: "date,value\n2024-03-01,5.3\n", indicator: "LASST06", region: "06", now: t.clock.now() });
+    await importObservationsCsv(t.store, { text: "date,value\n2023-12-01,4.0\n", indicator: "LASST06", region: "48", now: t.clock.now() });
+    await importObservationsCsv(t.store, { text: "date,value\n2024-03-01,5.3\n", indicator: "LASST06", region: "06", now: t.clock.now() });
     const grown = indicatorDetailResponseSchema.parse((await json(t, "/v1/indicators/LASST06")).body);
     expect(grown.data.available_regions).toEqual(["06", "48"]);
     expect(grown.data.date_range).toEqual({ start: "2023-12-01", end: "2024-03-01" });
@@ -200,7 +201,7 @@ describe("this process's writes show at once", () => {
   test("an import changing nothing keeps the representation (same ETag, 304)", async () => {
     const first = await t.request("/v1/indicators/LASST06");
     const tag = first.headers.get("etag")!;
-    const r = await importObservationsCsv(t.database.db, { text: "date,value\n2024-03-01,5.3\n", indicator: "LASST06", region: "06", now: t.clock.now() });
+    const r = await importObservationsCsv(t.store, { text: "date,value\n2024-03-01,5.3\n", indicator: "LASST06", region: "06", now: t.clock.now() });
     expect(r.unchanged).toBe(1);
     expect((await t.request("/v1/indicators/LASST06", { headers: { "If-None-Match": tag } })).status).toBe(304);
   });
@@ -252,7 +253,7 @@ describe("other processes' writes show within the revalidation bound", () => {
   let clock = 0;
   beforeAll(async () => {
     t = await makeTestApp();
-    catalogIndexFor(t.database.db, { revalidateMs: 1000, crossProcess: true, now: () => clock });
+    t.deps.caches.catalog.configure({ revalidateMs: 1000, crossProcess: true, now: () => clock });
   });
   afterAll(async () => {
     await t.close();
@@ -307,7 +308,7 @@ describe("other processes' writes show within the revalidation bound", () => {
     try {
       clock = 30_000;
       expect((await json(t, "/v1/indicators/LASST05")).body.data.available_regions).toEqual([]);
-      await importObservationsCsv(other.db, { text: "date,value\n2024-01-01,3.3\n", indicator: "LASST05", region: "05", now: t.clock.now() });
+      await importObservationsCsv({ db: other.db, caches: createCaches(other) }, { text: "date,value\n2024-01-01,3.3\n", indicator: "LASST05", region: "05", now: t.clock.now() });
       clock = 30_999;
       expect((await json(t, "/v1/indicators/LASST05")).body.data.available_regions).toEqual([]);
       clock = 31_000;

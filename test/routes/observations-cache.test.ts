@@ -4,7 +4,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { indicatorId } from "../../db/seed/catalog";
 import { latestBatchResponseSchema, latestSingleResponseSchema, observationsResponseSchema } from "../../src/schemas/observations";
-import { seriesCacheFor } from "../../src/services/series-cache";
 import { makeTestApp, type TestApp } from "../support/app";
 import { monthStarts, writeSeries, type Row } from "../support/series";
 
@@ -37,7 +36,7 @@ describe("a write in this process is seen by the next read", () => {
     // Served again from the caches: identical text.
     const again = await t.request(`/v1/observations?${qs}`);
     expect(await again.text()).toBe(JSON.stringify(first.body));
-    expect(seriesCacheFor(t.database.db, HOUR).trusts(indicatorId("fred", "UNRATE"), "US")).toBe(true);
+    expect(t.deps.caches.series.trusts(indicatorId("fred", "UNRATE"), "US")).toBe(true);
 
     await writeSeries(t.database.db, "fred", "UNRATE", "US", [["2026-01-01", 6.5]], T2);
     const added = await get(qs);
@@ -84,7 +83,7 @@ describe("a write in this process is seen by the next read", () => {
 
   test("an unchanged re-write keeps the cache (nothing moved)", async () => {
     await get("indicator=UNRATE&region=US&limit=1");
-    const cache = seriesCacheFor(t.database.db, HOUR);
+    const cache = t.deps.caches.series;
     expect(cache.trusts(indicatorId("fred", "UNRATE"), "US")).toBe(true);
     await writeSeries(t.database.db, "fred", "UNRATE", "US", [["2026-04-01", 7.1]], T3);
     expect(cache.trusts(indicatorId("fred", "UNRATE"), "US")).toBe(true);
@@ -110,7 +109,7 @@ describe("pages asked for by concept and by code", () => {
 
 describe("a head read that a write overtook is not trusted", () => {
   test("invalidation while the read is in flight", async () => {
-    const cache = seriesCacheFor(t.database.db, HOUR);
+    const cache = t.deps.caches.series;
     const id = indicatorId("fred", "PAYEMS");
     cache.invalidate({ indicatorId: id, regionCode: "US" });
     const reading = cache.head(id, "US");

@@ -34,7 +34,7 @@ beforeAll(async () => {
   if (skip) return;
   t = await makeTestApp();
   for (const code of ["CPIAUCSL", "DGS10", "ICSA", "UNRATE"]) {
-    await importObservationsCsv(t.database.db, { text: await load(code), indicator: code, region: "US", now: new Date("2026-01-05T00:00:00Z") });
+    await importObservationsCsv(t.store, { text: await load(code), indicator: code, region: "US", now: new Date("2026-01-05T00:00:00Z") });
   }
 }, 120_000);
 afterAll(() => t?.close());

@@ -5,9 +5,8 @@ import { loadConfig, type Config } from "../../src/config";
 import type { Deps } from "../../src/deps";
 import { createLogger } from "../../src/logger";
 import { SERVICE_VERSION } from "../../src/version";
-import { openAccess, type AccessGate } from "../../src/http/paid";
-import { buildAccess } from "../../src/http/key-rail";
-import { buildAccessDeps } from "../../src/access-setup";
+import { openAccess, type PaymentGate } from "../../src/ports";
+import { buildRuntimeDeps } from "../../src/runtime-setup";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,10 +17,10 @@ import { makeTestDatabase } from "./db";
 export type TestApp = Awaited<ReturnType<typeof makeTestApp>>;
 
 /**
- * `keyAccess: true` puts the real access gate in front of paid routes (key rail; payment rail when `payments` is
- * given) instead of openAccess. identify() and the rate limiter run in every test app.
+ * `keyAccess: true` admits paid requests as the real service does (keys entitled and metered; payment rails when
+ * `payments` is given) instead of openAccess. Keys are authenticated and counted in every test app.
  */
-export async function makeTestApp(overrides: Omit<Partial<Deps>, "config"> & { config?: Partial<Config>; keyAccess?: boolean; payments?: AccessGate } = {}) {
+export async function makeTestApp(overrides: Omit<Partial<Deps>, "config"> & { config?: Partial<Config>; keyAccess?: boolean; payments?: PaymentGate } = {}) {
   const database = overrides.database ?? (await makeTestDatabase());
   const clock = (overrides.clock as ManualClock | undefined) ?? new ManualClock();
   // A data directory of its own: the usage journal (DATA_DIR/usage-journal.sqlite) belongs to one app, like one process.
@@ -29,18 +28,19 @@ export async function makeTestApp(overrides: Omit<Partial<Deps>, "config"> & { c
   if (!overrides.config?.dataDir) registerCleanup(async () => rmSync(dataDir, { recursive: true, force: true }));
   const config: Config = { ...loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, LOG_LEVEL: "silent" }), ...overrides.config };
   const base = { database, clock, random: overrides.random ?? seededRandom(), logger: overrides.logger ?? createLogger(config.logLevel) };
-  const built = buildAccessDeps(config, base);
+  const built = buildRuntimeDeps(config, base);
   const keys = overrides.keys ?? built.keys;
   if (overrides.keys) await built.keys.close();
   const deps: Deps = {
     config,
     ...base,
     version: SERVICE_VERSION,
-    access: overrides.access ?? (overrides.keyAccess || overrides.payments ? buildAccess({ ...base, keys }, overrides.payments ?? null) : openAccess),
+    access: overrides.access ?? (overrides.keyAccess || overrides.payments ? { keys: true, payments: overrides.payments ?? null, publicBaseUrl: null } : openAccess),
     mail: overrides.mail ?? built.mail,
     rateLimits: overrides.rateLimits ?? built.rateLimits,
     billing: overrides.billing !== undefined ? overrides.billing : built.billing,
     keys,
+    caches: overrides.caches ?? built.caches,
   };
   const app = createApp(deps);
   const request = (path: string, init?: RequestInit) => app.request(path, init);
@@ -48,7 +48,9 @@ export async function makeTestApp(overrides: Omit<Partial<Deps>, "config"> & { c
     const res = await app.request(path, init);
     return { res, status: res.status, body: (await res.json()) as any };
   };
-  return { app, deps, database, clock, request, getJson, close: async () => {
+  // What the data services read through: this app's database and caches.
+  const store = { db: database.db, caches: deps.caches };
+  return { app, deps, database, store, clock, request, getJson, close: async () => {
     await deps.keys.close();
     await deps.mail.close();
     deps.rateLimits.close();

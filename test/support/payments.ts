@@ -9,8 +9,9 @@ import type { Database } from "../../db/client";
 import type { Deps } from "../../src/deps";
 import type { App } from "../../src/http/app-env";
 import { envelope, errorResponses, ERROR_STATUS, type ErrorCode } from "../../src/errors";
-import { paid, type AccessGate } from "../../src/http/paid";
-import { paymentRail } from "../../src/http/payments";
+import type { Config } from "../../src/config";
+import { registerPaid } from "../../src/http/paid";
+import type { PaymentGate } from "../../src/ports";
 import { makeTestApp } from "./app";
 import { ManualClock, seededRandom } from "./clock";
 import { makeTestDatabase } from "./db";
@@ -47,13 +48,11 @@ export function addTestPaidRoute(app: App, deps: Deps, hooks: RouteHooks = {}) {
       ...errorResponses(400, 402, 404, 500, 502),
     },
   });
-  app.openapi(
-    route,
-    paid(() => deps.access, {
+  registerPaid(app, deps, route, {
       surface: "observations",
       example: "/test/paid?indicator=GDP",
-      async resolve(c) {
-        const indicator = c.req.query("indicator") ?? null;
+      async resolve(c, query) {
+        const indicator = query.indicator ?? null;
         if (indicator === "MISSING") return c.json(envelope("RESOURCE_NOT_FOUND", "No indicator MISSING."), 404);
         return { indicator, region: null, premium: false, resource: "/test/paid" };
       },
@@ -67,8 +66,7 @@ export function addTestPaidRoute(app: App, deps: Deps, hooks: RouteHooks = {}) {
         counter.served++;
         return c.json({ data: { indicator: resolved.indicator, served: counter.served } }, 200);
       },
-    }) as any,
-  );
+  });
   return counter;
 }
 
@@ -82,7 +80,7 @@ export function addTestPaidRoute(app: App, deps: Deps, hooks: RouteHooks = {}) {
  */
 export type HandlerOutage = { arm(): void; disarm(): void; readonly refused: number };
 
-function withHandlerOutage(database: Database, gate: AccessGate): { database: Database; gate: AccessGate; outage: HandlerOutage } {
+function withHandlerOutage(database: Database, gate: PaymentGate): { database: Database; gate: PaymentGate; outage: HandlerOutage } {
   let armed = false;
   let down = false;
   let refused = 0;
@@ -96,14 +94,15 @@ function withHandlerOutage(database: Database, gate: AccessGate): { database: Da
       return typeof v === "function" ? v.bind(target) : v;
     },
   });
-  const outageGate: AccessGate = {
-    async authorize(c, quote, resolved) {
-      const grant = await gate.authorize(c, quote, resolved);
-      if (grant.response || !armed) return grant;
+  const outageGate: PaymentGate = {
+    async authorize(req, quote) {
+      const decision = await gate.authorize(req, quote);
+      if (decision.kind !== "granted" || !armed) return decision;
       down = true;
       return {
-        settle: async (res) => ((down = false), grant.settle ? grant.settle(res) : res),
-        release: async () => ((down = false), await grant.release?.()),
+        ...decision,
+        settle: async () => ((down = false), decision.settle()),
+        release: async () => ((down = false), await decision.release()),
       };
     },
   };
@@ -127,6 +126,7 @@ export type PaymentsAppOptions = {
   ttlSeconds?: number;
   /** Put the app's data reads behind a HandlerOutage switch (returned as `outage`). */
   outage?: boolean;
+  config?: Partial<Config>;
 };
 
 export async function makePaymentsApp(opts: PaymentsAppOptions = {}) {
@@ -137,9 +137,14 @@ export async function makePaymentsApp(opts: PaymentsAppOptions = {}) {
   const l402 = opts.l402 === false ? null : new L402Rail({ secrets: [TEST_ROOT_SECRET], backend: dev, rates: fixedRate(TEST_BTC_USD), clock, random, ttlSeconds: opts.ttlSeconds });
   const x402 = opts.x402 ? new X402Rail(opts.x402) : null;
   const payments = new Payments({ x402, l402, store: paymentProofStore(database.db), clock });
-  const rail = paymentRail(payments, { publicBaseUrl: TEST_BASE_URL });
-  const faulty = opts.outage ? withHandlerOutage(database, rail) : null;
-  const t = await makeTestApp({ database: faulty?.database ?? database, clock, random, payments: faulty?.gate ?? rail });
+  const faulty = opts.outage ? withHandlerOutage(database, payments) : null;
+  const t = await makeTestApp({
+    database: faulty?.database ?? database,
+    clock,
+    random,
+    access: { keys: true, payments: faulty?.gate ?? payments, publicBaseUrl: TEST_BASE_URL },
+    config: opts.config,
+  });
   const counter = opts.testRoute === false ? { served: 0 } : addTestPaidRoute(t.app, t.deps, opts.hooks);
   // The real database handle, for tests that read what was stored (the app's may be behind the outage switch).
   return { ...t, database, payments, dev, counter, outage: faulty?.outage ?? null };

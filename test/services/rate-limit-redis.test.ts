@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { RedisClient } from "bun";
 import { makeTestApp } from "../support/app";
 import { bearer, testKey } from "../support/keys";
-import { redisRateLimitStore } from "../../src/http/rate-limit";
+import { redisRateLimitStore } from "../../src/services/rate-limit-stores";
 import { testBackend } from "../support/db";
 import { openDatabase } from "../../db/client";
 import { createKeyRuntime } from "../../src/services/key-runtime";

@@ -1,10 +1,10 @@
-// The key rail through the real paid(...) gate and composeAccess, on a paid route registered by this test
+// Keyed admission through the real paid() gate and the admission core, on a paid route registered by this test
 // only: entitlement (premium, signals, svc: series, regions), metering exactness, and what is not metered.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createRoute, z } from "@hono/zod-openapi";
 import { makeTestApp, type TestApp } from "../support/app";
 import { bearer, fromIp, testKey, testSubscription } from "../support/keys";
-import { paid } from "../../src/http/paid";
+import { registerPaid } from "../../src/http/paid";
 import { keyUsage } from "../../src/services/keys";
 import { usageFor } from "../../db/repos/keys";
 import { createUsageMeter } from "../../src/services/key-runtime";
@@ -38,12 +38,9 @@ const probe = createRoute({
 
 beforeAll(async () => {
   t = await makeTestApp({ keyAccess: true });
-  t.app.openapi(
-    probe,
-    paid(() => t.deps.access, {
+  registerPaid(t.app, t.deps, probe, {
       surface: (r) => (r.resource.endsWith("#signals") ? "signals" : "observations") as Surface,
-      async resolve(c) {
-        const q = c.req.query();
+      async resolve(_c, q) {
         return {
           indicator: q.indicator ?? null,
           region: q.region ?? null,
@@ -56,8 +53,7 @@ beforeAll(async () => {
         if (c.req.query("fail") === "404") return c.json({ error: { code: "RESOURCE_NOT_FOUND", message: "no" } }, 404);
         return c.json({ data: "served" }, 200);
       },
-    }) as any,
-  );
+  });
 }, 120_000);
 afterAll(() => t.close());
 

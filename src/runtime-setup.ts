@@ -1,19 +1,20 @@
-// Builds the key layer's dependencies from configuration: mail transport (SMTP_URL or the database outbox),
-// rate-limit counters (REDIS_URL or this process), the subscription payment provider (Stripe when
-// STRIPE_SECRET_KEY is set) and the usage journal (DATA_DIR/usage-journal/, a file per running process).
+// Builds the stateful dependencies from configuration: mail transport (SMTP_URL or the database outbox), rate-limit
+// counters (REDIS_URL or this process), the subscription payment provider (Stripe when STRIPE_SECRET_KEY is set),
+// the usage journal (DATA_DIR/usage-journal/, a file per running process) and the app's caches of its database.
 // Used by bootstrap (real server, CLI) and by makeTestApp (a temporary DATA_DIR per test app).
 import type { Config } from "./config";
 import type { Deps } from "./deps";
 import { stripeProvider } from "./billing/stripe";
-import { memoryRateLimitStore, redisRateLimitStore } from "./http/rate-limit";
+import { memoryRateLimitStore, redisRateLimitStore } from "./services/rate-limit-stores";
 import { createMailer } from "./mail/mailer";
 import { smtpTransport } from "./mail/transport";
+import { createCaches } from "./services/caches";
 import { createKeyRuntime } from "./services/key-runtime";
 import { usageJournalDir } from "./services/usage-journal";
 
-export type AccessDeps = Pick<Deps, "mail" | "rateLimits" | "billing" | "keys">;
+export type RuntimeDeps = Pick<Deps, "mail" | "rateLimits" | "billing" | "keys" | "caches">;
 
-export function buildAccessDeps(config: Config, base: Pick<Deps, "database" | "clock" | "random" | "logger">): AccessDeps {
+export function buildRuntimeDeps(config: Config, base: Pick<Deps, "database" | "clock" | "random" | "logger">): RuntimeDeps {
   return {
     mail: createMailer({ ...base, transport: config.smtpUrl ? smtpTransport(config.smtpUrl, config.mailFrom) : null }),
     rateLimits: config.redisUrl ? redisRateLimitStore(config.redisUrl) : memoryRateLimitStore(),
@@ -21,5 +22,6 @@ export function buildAccessDeps(config: Config, base: Pick<Deps, "database" | "c
       ? stripeProvider({ secretKey: config.stripe.secretKey, webhookSecret: config.stripe.webhookSecret, prices: config.stripe.prices })
       : null,
     keys: createKeyRuntime({ database: base.database, logger: base.logger, clock: base.clock, redisUrl: config.redisUrl, journalDir: usageJournalDir(config.dataDir) }),
+    caches: createCaches(base.database, { revalidateMs: config.seriesCacheRevalidateMs }),
   };
 }

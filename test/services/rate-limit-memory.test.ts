@@ -1,7 +1,7 @@
 // The in-process rate-limit store: exact counts per subject and window, answered at once (no promise), with the
 // previous subject's counter reused only while it is the same subject and window.
 import { expect, test } from "bun:test";
-import { memoryRateLimitStore } from "../../src/http/rate-limit";
+import { memoryRateLimitStore } from "../../src/services/rate-limit-stores";
 
 test("counts per subject and window, whatever order the subjects come in", () => {
   const store = memoryRateLimitStore();

@@ -1,0 +1,62 @@
+// The HTTP side of the admission core (src/services/admission.ts): how a request is handed to it and how its
+// verdict is rendered. Nothing here decides access.
+// - admitKeyed(): app middleware for requests that carry a credential to a route paid() does not price (catalog,
+//   ping, key management, the MCP envelope): a bad key is a 401 on every route, and a data route counts the request
+//   against the key's window. Paid routes are admitted by paid() itself, once it knows what is asked and its price.
+import type { Context, MiddlewareHandler } from "hono";
+import { matchedRoutes } from "hono/route";
+import type { Clock } from "../ports";
+import { rateLimitHeaders, type RateDecision } from "../domain/access";
+import type { Purpose } from "../services/admission";
+import type { AppEnv } from "./app-env";
+import { setOnResponse } from "./late-headers";
+import { isPaidHandler } from "./paid-marker";
+import { credentialOf, refusalResponse } from "./verdicts";
+
+/** Key management has limits of its own and is never counted against the per-minute window. */
+function purposeOf(path: string): Purpose {
+  if (path === "/v1/signup" || path.startsWith("/v1/keys/")) return "key_management";
+  // MCP: the JSON-RPC envelope is not a request of its own; each tool call runs its REST twin through the app and is
+  // admitted there, so a tool call costs exactly what its REST twin costs.
+  if (path === "/api/mcp") return "identify";
+  return "keyed";
+}
+
+export function admitKeyed(deps: { clock: Clock }): MiddlewareHandler<AppEnv> {
+  return async function admitKeyedMiddleware(c, next) {
+    const credential = credentialOf(c.req.raw.headers);
+    if (credential.kind === "none" || isPaidRoute(c)) return next();
+    const admission = c.get("admission");
+    const path = c.req.path;
+    const verdict = await admission.admit({
+      purpose: purposeOf(path),
+      credential,
+      now: deps.clock.now(),
+      // A lapsed customer can still walk away cleanly.
+      allowExpired: c.req.method === "POST" && path === "/v1/keys/revoke",
+    });
+    if (!verdict.ok) return refusalResponse(verdict);
+    if (verdict.key) c.set("apiKey", verdict.key);
+    if (!verdict.rate) return next();
+    return withRateHeaders(c, verdict.rate, next);
+  };
+}
+
+/** Sets a rate decision's headers on the context: every response built through it carries them. */
+export function setContextRateHeaders(c: Context<AppEnv>, rate: RateDecision): void {
+  const h = rateLimitHeaders(rate);
+  for (const k in h) c.header(k, h[k]);
+}
+
+/** Runs `next` with the rate decision's headers on whatever it answers. */
+async function withRateHeaders(c: Context<AppEnv>, rate: RateDecision, next: () => Promise<unknown>): Promise<void> {
+  setContextRateHeaders(c, rate);
+  await next();
+  // A Response returned as is gets them in place (c.header() after next() would copy the whole response).
+  if (c.res.headers.get("x-ratelimit-limit") === null) setOnResponse(c, rateLimitHeaders(rate));
+}
+
+function isPaidRoute(c: Context<AppEnv>): boolean {
+  return matchedRoutes(c).some((r) => r.method !== "ALL" && isPaidHandler(r.handler));
+}
+

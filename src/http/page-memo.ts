@@ -1,0 +1,144 @@
+// The page memo: a cache in front of the paid pipeline, never a second decision. When paid() has answered a GET of
+// an observation page with 200, it records here what that URL resolved to (the resolution and the quote, which are
+// functions of the URL and the catalog) and a check, without I/O, that yields the body a full read of it would
+// return now (src/services/observations.ts observationsPageCheck: the catalog generation and the series version the
+// page was read at are still current and trusted). The next GET of the URL skips validation, resolution and the
+// handler while that check holds: the request goes to the same admission core (src/services/admission.ts) with the
+// recorded resolution and quote, and the verdict is rendered exactly as paid() renders it (the same refusal bodies,
+// rate-limit headers, metering, settlement and receipts). A URL whose check fails is forgotten and goes through the
+// full pipeline, which records it again. PAGE_MEMO=off switches the memo off.
+import type { Logger } from "../logger";
+import type { Clock } from "../ports";
+import type { Quote, Resolved } from "../pricing";
+import type { Admission, Admitted, PaymentDescription, Verdict } from "../services/admission";
+import { credentialOf, refusalResponse, setRateHeaders } from "./verdicts";
+import { internalErrorResponse } from "./respond";
+import { requestIdFor } from "./request-id";
+import { requestTarget } from "./url-parts";
+
+export type PageEntry = {
+  /** The body a full read of this URL returns now, or null when only a full read can tell. */
+  body: () => Blob | null;
+  contentType: string;
+  quote: Quote;
+  resolved: Resolved;
+  payment: PaymentDescription;
+};
+
+/** URLs remembered, and the bytes their bodies may hold in all (bodies are shared with the page cache). */
+const MAX_ENTRIES = 4096;
+const MAX_BYTES = 64_000_000;
+
+/** Hono's fetch (env and execution context passed through as they come). */
+type Fetch = (req: Request, env?: any, ctx?: any) => Response | Promise<Response>;
+
+/** A remembered URL: the entry, its body's size, and the headers every answer carries (CORS, content type). */
+type Entry = PageEntry & { bytes: number; headers: Headers };
+
+export type PageMemoDeps = { clock: Clock; logger: Logger; admission: Admission };
+
+export class PageMemo {
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+
+  constructor(
+    private readonly deps: PageMemoDeps,
+    /** Headers every response carries besides the request id (CORS). */
+    private readonly commonHeaders: Record<string, string>,
+  ) {}
+
+  /** Called by paid() after a 200: this URL may be answered from `entry` while its check yields a body. */
+  record(url: string, entry: PageEntry): void {
+    const target = requestTarget(url);
+    const size = entry.body()?.size;
+    if (size === undefined || size > MAX_BYTES / 16) return;
+    this.forget(target);
+    this.entries.set(target, { ...entry, bytes: size, headers: new Headers({ ...this.commonHeaders, "Content-Type": entry.contentType }) });
+    this.bytes += size;
+    for (const [t] of this.entries) {
+      if (this.entries.size <= MAX_ENTRIES && this.bytes <= MAX_BYTES) break;
+      this.forget(t);
+    }
+  }
+
+  private forget(target: string): void {
+    const old = this.entries.get(target);
+    if (!old) return;
+    this.entries.delete(target);
+    this.bytes -= old.bytes;
+  }
+
+  /** Requests answered from the memo since start. */
+  served = 0;
+
+  /** How many URLs are remembered. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Wraps the app's fetch: a request the memo can answer is answered here, every other one by `full`. */
+  fetch(full: Fetch): Fetch {
+    return (req, env, ctx) => this.serve(req) ?? full(req, env, ctx);
+  }
+
+  /** The answer from the memo, or null to leave the request to the full pipeline (nothing has happened then). */
+  private serve(req: Request): Response | Promise<Response> | null {
+    if (req.method !== "GET" || this.entries.size === 0) return null;
+    const target = requestTarget(req.url);
+    const entry = this.entries.get(target);
+    if (!entry) return null;
+    const body = entry.body();
+    if (!body) {
+      this.forget(target);
+      return null;
+    }
+    const now = this.deps.clock.now();
+    const headers = req.headers;
+    const verdict = this.deps.admission.admit({
+      purpose: "paid",
+      credential: credentialOf(headers),
+      now,
+      quote: entry.quote,
+      resolved: entry.resolved,
+      header: (name) => headers.get(name) ?? undefined,
+      url: req.url,
+      describe: () => entry.payment,
+    });
+    this.served++;
+    return verdict instanceof Promise ? verdict.then((v) => this.answer(req, entry, body, v, now)) : this.answer(req, entry, body, verdict, now);
+  }
+
+  /** The verdict rendered as paid() renders it, with the recorded body as the handler's answer. */
+  private answer(req: Request, entry: Entry, body: Blob, verdict: Verdict, now: Date): Response | Promise<Response> {
+    const requestId = requestIdFor(req.headers.get("x-request-id"));
+    if (!verdict.ok) return this.common(refusalResponse(verdict), requestId);
+    let served;
+    try {
+      served = this.deps.admission.served(verdict, now);
+    } catch (e) {
+      return this.common(internalErrorResponse(this.deps.logger, e, { requestId, method: req.method, url: req.url }), requestId);
+    }
+    return served instanceof Promise
+      ? served.then((s) => this.ok(entry, body, verdict, s, requestId), (e) => this.common(internalErrorResponse(this.deps.logger, e, { requestId, method: req.method, url: req.url }), requestId))
+      : this.ok(entry, body, verdict, served, requestId);
+  }
+
+  private ok(entry: Entry, body: Blob, verdict: Admitted, served: Awaited<ReturnType<Admission["served"]>>, requestId: string): Response {
+    if (!served.ok) return this.common(refusalResponse(served), requestId);
+    // The fixed headers are copied from a prepared Headers object (a native copy); only what differs is set.
+    const res = new Response(body, { status: 200, headers: entry.headers });
+    const h = res.headers;
+    h.set("X-Request-Id", requestId);
+    if (verdict.rate) setRateHeaders(h, verdict.rate);
+    if (served.headers) for (const k in served.headers) h.set(k, served.headers[k]!);
+    return res;
+  }
+
+  /** A response built for this request: the CORS headers and the request id, as the app's middleware sets them. */
+  private common(res: Response, requestId: string): Response {
+    const h = res.headers;
+    for (const k in this.commonHeaders) if (!h.has(k)) h.set(k, this.commonHeaders[k]!);
+    h.set("X-Request-Id", requestId);
+    return res;
+  }
+}

@@ -1,0 +1,34 @@
+// Marks the handlers paid() builds, so the paid routes of an app can be found (the key middleware leaves them to
+// paid(), HEAD is refused on them, the shared contract test calls each one) without importing the gate itself.
+import type { Surface } from "../pricing";
+
+const PAID_ROUTE = Symbol.for("svc.paid-route");
+
+export type PaidRouteInfo = { method: string; path: string; surface: Surface | "dynamic"; example: string | null; failing: string | null };
+
+export function markPaid(handler: object, info: Omit<PaidRouteInfo, "method" | "path">): void {
+  Object.defineProperty(handler, PAID_ROUTE, { value: info });
+}
+
+/** What paid() recorded on a route handler; undefined for a handler paid() did not build. */
+function paidInfoOf(handler: unknown): Omit<PaidRouteInfo, "method" | "path"> | undefined {
+  if (typeof handler !== "function") return undefined;
+  // Hono wraps handlers of mounted sub-apps and keeps the original under a symbol key.
+  const candidates = [handler, ...Object.getOwnPropertySymbols(handler).map((s) => (handler as any)[s])];
+  return candidates.map((h) => (typeof h === "function" ? (h as any)[PAID_ROUTE] : undefined)).find(Boolean);
+}
+
+/** Whether a route handler (as Hono's router or `app.routes` holds it) is a paid route's. */
+export function isPaidHandler(handler: unknown): boolean {
+  return paidInfoOf(handler) !== undefined;
+}
+
+/** Every route registered on `app` whose handler was built by paid(), in registration order. */
+export function paidRoutes(app: { routes: Array<{ method: string; path: string; handler: unknown }> }): PaidRouteInfo[] {
+  const out: PaidRouteInfo[] = [];
+  for (const r of app.routes) {
+    const info = paidInfoOf(r.handler);
+    if (info) out.push({ method: r.method, path: r.path, ...info });
+  }
+  return out;
+}

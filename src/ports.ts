@@ -1,0 +1,94 @@
+// The ports the application is wired through: small interfaces that Deps names and implementations elsewhere satisfy.
+// They live here, below every implementation, so that Deps (and anything typed by it) never imports the code that
+// implements it: the dependency graph stays one-way.
+import type { Decision, PaymentQuote, PaymentRequest } from "payments";
+import type { KeyWithSubscription } from "../db/repos/keys";
+
+export type Clock = { now(): Date };
+export type RandomSource = { bytes(n: number): Uint8Array };
+
+export const systemClock: Clock = { now: () => new Date() };
+export const cryptoRandom: RandomSource = { bytes: (n) => crypto.getRandomValues(new Uint8Array(n)) };
+
+/** Per-key rate-limit counters: in this process, or in Redis so several processes share one exact count. */
+export type RateLimitStore = {
+  readonly kind: "memory" | "redis";
+  /**
+   * Counts one hit for `subject` in window `window` and returns the count so far (1 for the first): at once when the
+   * counter is in this process, so that a request counted here is answered without waiting a turn of the event loop.
+   */
+  hit(subject: string, window: number, ttlMs: number): number | Promise<number>;
+  close(): void;
+};
+
+export type OutgoingMail = {
+  kind: string;
+  to: string;
+  subject: string;
+  text: string;
+  /** Values in the text never stored once SMTP delivered (or failed to deliver) the message. */
+  secrets?: string[];
+};
+
+export type SendResult = { delivered: true } | { delivered: false; error: string };
+
+export type Mailer = {
+  readonly mode: "smtp" | "outbox";
+  send(msg: OutgoingMail): Promise<SendResult>;
+  /** Sends without making the caller wait (the recovery answer must not reveal whether mail went out). */
+  sendLater(msg: OutgoingMail): void;
+  /** Resolves when every sendLater message has been handled. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export type KeyCache = {
+  get(secretHash: string): KeyWithSubscription | undefined;
+  /**
+   * get() by the 32 bytes of the hash instead of its hex: the entry the previous get answered with is matched by a
+   * constant-time comparison of the bytes, with no hex string to build (this runs on every keyed request).
+   */
+  getDigest(digest: Uint8Array): KeyWithSubscription | undefined;
+  /**
+   * The cached entry, or `load()`'s answer: concurrent misses of one hash share one lookup, and an answer is cached
+   * only if no invalidation happened while it was loading (it may predate the change).
+   */
+  lookup(secretHash: string, load: () => Promise<KeyWithSubscription | null>): Promise<KeyWithSubscription | null>;
+  /** Drops every cached secret of the key, here and (with Redis) in every other process. */
+  invalidate(keyId: string): Promise<void>;
+  close(): void;
+};
+
+export type UsageMeter = {
+  /** Counts one metered request in the journal (synchronous; throws if the journal cannot be written). */
+  count(keyId: string, month: string): void;
+  /** Counted by this process but not yet in the main database. */
+  pending(keyId: string, month: string): number;
+  /**
+   * `stored()` (the database's count) plus what is pending, read while no flush runs, so a batch is counted
+   * exactly once even if a flush would otherwise land between the two reads.
+   */
+  usage(keyId: string, month: string, stored: () => Promise<number>): Promise<number>;
+  /** Moves everything counted so far to the main database (batches left by a crashed process included). */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+};
+
+/** Key lookups cache and the usage meter (flushed on close: close it before closing the database). */
+export type KeyRuntime = { cache: KeyCache; meter: UsageMeter; close(): Promise<void> };
+
+/** The per-request payment rails (the payments package's Payments): a decision for one request and its quote. */
+export type PaymentGate = { authorize(req: PaymentRequest, quote: PaymentQuote): Promise<Decision> };
+
+/** How paid requests are admitted (src/services/admission.ts). */
+export type AccessPolicy = {
+  /** Keys are entitled and metered. False only in development without an access layer: every request is served. */
+  keys: boolean;
+  /** x402 and L402; null: an anonymous paid request is a 401 asking for a key. */
+  payments: PaymentGate | null;
+  /** The public base URL that payment requirements name (null: the request's own origin). */
+  publicBaseUrl: string | null;
+};
+
+/** No access layer (development before keys and payments exist): everything is served, nothing metered. */
+export const openAccess: AccessPolicy = Object.freeze({ keys: false, payments: null, publicBaseUrl: null });

@@ -1,0 +1,248 @@
+// The admission core: the one place that decides whether a request may be served, framework-free (no HTTP
+// context: the credential, the resolved request, its quote and the time come in as plain values). The paid() gate,
+// the key middleware of unpriced routes, MCP tool calls (which run their REST twin through the app) and the page
+// memo in front of the paid pipeline all call admit(); nothing else authenticates, entitles, counts or charges.
+//
+// Order, cheapest refusal first, nothing counted or reserved for a refused request:
+//   1. a malformed credential: 401 INVALID_API_KEY;
+//   2. with a key: authentication (401 INVALID_API_KEY unknown or revoked, 401 EXPIRED_API_KEY), then for a priced
+//      request the entitlement (403 CATEGORY_NOT_ALLOWED premium data, REGION_NOT_ALLOWED), then the key's fixed
+//      one-minute window (429 with Retry-After and the rate-limit headers). Admitted keyed requests carry the rate
+//      decision, and a priced one is metered to its key once the handler answered below 400;
+//   3. without a key, on a priced request: the payment rails (x402, L402) verify a proof and reserve it, or answer
+//      402 with both challenges; without payment rails, 401 asking for a key.
+// A priced request admitted with a payment is settled once the handler answered below 400 (a failed settlement
+// withholds the data: INTERNAL_ERROR) and released otherwise.
+//
+// With the in-process rate counters and a cached key, admit() answers synchronously: a repeated read waits for no
+// turn of the event loop. With Redis counters the count is one pipelined command (the store's promise).
+import type { Decision, Granted, PaymentQuote } from "payments";
+import type { Deps } from "../deps";
+import { entitlementVerdict, rateDecision, rateWindow, usageMonth, type RateDecision } from "../domain/access";
+import type { Credential } from "../domain/keys";
+import type { ErrorCode } from "../errors";
+import type { Quote, Resolved } from "../pricing";
+import { authenticateCachedKey, authenticateKey, type AuthenticatedKey, type Authentication } from "./keys";
+
+/**
+ * What is being admitted:
+ * - `paid`: a priced request (quote and resolution given): entitled, counted, metered or paid;
+ * - `keyed`: an unpriced route called with a key (catalog, ping): authenticated and counted against the window;
+ * - `key_management`: signup, rotate, revoke, recover (limits of their own): authenticated only;
+ * - `identify`: authenticated only (the MCP envelope: each tool call is admitted as the REST request it makes).
+ */
+export type Purpose = "paid" | "keyed" | "key_management" | "identify";
+
+/** How a request's route and query are described to the payment rails (x402 resource and bazaar discovery). */
+export type PaymentDescription = {
+  method: string;
+  query: Record<string, string>;
+  pathParams: Record<string, string>;
+  shape: { queryParamsSchema: { properties: Record<string, unknown>; required?: string[] }; outputSchema?: Record<string, unknown> } | null;
+};
+
+export type AdmissionRequest = {
+  purpose: Purpose;
+  credential: Credential;
+  now: Date;
+  /** Priced requests: the quote and what was resolved. */
+  quote?: Quote;
+  resolved?: Resolved;
+  /** The request's headers, where payment proofs are read from (anonymous priced requests). */
+  header?(name: string): string | undefined;
+  /** The absolute URL requested and how its route is described, for the payment rails (asked only when needed). */
+  url?: string;
+  describe?(): PaymentDescription;
+  /** An expired key is still let through (revoking a lapsed key). */
+  allowExpired?: boolean;
+};
+
+/** A refusal, rendered by the host as the error envelope; `body` adds top-level fields (the x402 PaymentRequired). */
+export type Refusal = {
+  ok: false;
+  code: ErrorCode;
+  message: string;
+  details?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  body?: Record<string, unknown>;
+};
+
+export type Admitted = {
+  ok: true;
+  key: AuthenticatedKey | null;
+  /** The key's window after this request (null: no key, or the counters could not be reached). */
+  rate: RateDecision | null;
+  /** Metered to the key once served. */
+  metered: boolean;
+  /** A verified, reserved payment proof: settled once served, released otherwise. */
+  payment: Granted | null;
+};
+
+export type Verdict = Admitted | Refusal;
+
+/** After a served answer: headers to add (a payment receipt), or the refusal that replaces the answer. */
+export type Served = { ok: true; headers: Record<string, string> | null } | Refusal;
+
+const SERVED: Served = Object.freeze({ ok: true, headers: null });
+const ANONYMOUS: Admitted = Object.freeze({ ok: true, key: null, rate: null, metered: false, payment: null });
+const HOW_TO_AUTHENTICATE = "Send 'Authorization: Bearer <key>' or 'X-API-Key: <key>' (free keys: POST /v1/signup).";
+
+export type AdmissionDeps = Pick<Deps, "database" | "clock" | "keys" | "rateLimits" | "logger" | "access">;
+
+export class Admission {
+  constructor(private readonly deps: AdmissionDeps) {}
+
+  admit(req: AdmissionRequest): Verdict | Promise<Verdict> {
+    const cred = req.credential;
+    if (cred.kind === "malformed") return refusal("INVALID_API_KEY", `Malformed API key: ${cred.reason}. ${HOW_TO_AUTHENTICATE}`);
+    if (cred.kind === "key") {
+      const cached = authenticateCachedKey(this.deps, cred.key, req.now);
+      if (cached !== undefined) return this.withKey(req, cached);
+      return authenticateKey(this.deps, cred.key).then((auth) => this.withKey(req, auth));
+    }
+    if (req.purpose !== "paid") return ANONYMOUS;
+    const { access } = this.deps;
+    if (access.payments) return this.pay(req);
+    if (!access.keys) return ANONYMOUS;
+    // The price rides along (as in a 402), so a caller (and an MCP tool) can tell what the request would cost.
+    return refusal("INVALID_API_KEY", `This endpoint needs an API key: ${HOW_TO_AUTHENTICATE}`, { price_usd: req.quote!.usd });
+  }
+
+  /**
+   * Whether a key may read data: premium data needs an unrestricted plan or the `svc-premium` scope, a
+   * region-restricted key reads only its regions. Anonymous requests pay per request (or are served openly).
+   * Also used per item where one request reads several series (batch latest).
+   */
+  entitlement(key: AuthenticatedKey | null, want: { premium: boolean; region: string | null; indicator: string | null; surface?: string }): Refusal | null {
+    if (!key || !this.deps.access.keys) return null;
+    const what = want.indicator ? `'${want.indicator}'` : want.surface === "signals" ? "Signals data" : "This data";
+    const verdict = entitlementVerdict(key, { premium: want.premium, region: want.region, what });
+    if (verdict.ok) return null;
+    return refusal(verdict.code, verdict.message, { key_hint: key.hint, ...(want.indicator ? { indicator: want.indicator } : {}) });
+  }
+
+  /** The handler answered below 400: meter the key's request (throws if the usage journal cannot be written) or settle. */
+  served(verdict: Admitted, now: Date): Served | Promise<Served> {
+    if (verdict.metered) {
+      this.deps.keys.meter.count(verdict.key!.id, usageMonth(now));
+      return SERVED;
+    }
+    if (verdict.payment) return settle(verdict.payment);
+    return SERVED;
+  }
+
+  /** The handler answered 400 or more, or threw: whatever was reserved for the request is given back. */
+  async notServed(verdict: Admitted): Promise<void> {
+    await verdict.payment?.release();
+  }
+
+  private withKey(req: AdmissionRequest, auth: Authentication): Verdict | Promise<Verdict> {
+    if (!auth.ok) return refusal("INVALID_API_KEY", "Unknown or revoked API key.");
+    const key = auth.key;
+    if (auth.expired && !req.allowExpired) return refusal("EXPIRED_API_KEY", auth.expired);
+    if (req.purpose === "key_management" || req.purpose === "identify") return { ok: true, key, rate: null, metered: false, payment: null };
+    const paid = req.purpose === "paid";
+    if (paid) {
+      const refused = this.entitlement(key, { premium: req.quote!.premium, region: req.resolved!.region, indicator: req.resolved!.indicator, surface: req.quote!.surface });
+      if (refused) return refused;
+    }
+    const metered = paid && this.deps.access.keys;
+    const window = rateWindow(req.now);
+    let count: number | Promise<number>;
+    try {
+      // Kept a second past the window's end: processes' clocks differ a little.
+      count = this.deps.rateLimits.hit(key.id, window.index, window.msUntilReset + 1000);
+    } catch (e) {
+      return this.limiterDown(key, metered, e);
+    }
+    if (typeof count === "number") return counted(key, metered, rateDecision(count, key.rateLimitPerMinute, window));
+    return count.then(
+      (n) => counted(key, metered, rateDecision(n, key.rateLimitPerMinute, window)),
+      (e) => this.limiterDown(key, metered, e),
+    );
+  }
+
+  /** The counters cannot be reached: the request is served uncounted (a limiter outage must not take the API down). */
+  private limiterDown(key: AuthenticatedKey, metered: boolean, e: unknown): Admitted {
+    this.deps.logger.error("rate limiter unavailable; request not counted", { key_hint: key.hint, error: String(e) });
+    return { ok: true, key, rate: null, metered, payment: null };
+  }
+
+  private async pay(req: AdmissionRequest): Promise<Verdict> {
+    const quote = req.quote!;
+    const d = await this.deps.access.payments!.authorize({ header: (name) => req.header?.(name) }, paymentQuoteOf(req, this.deps.access.publicBaseUrl));
+    return paymentVerdict(d, quote);
+  }
+}
+
+function counted(key: AuthenticatedKey, metered: boolean, rate: RateDecision): Verdict {
+  if (!rate.allowed) {
+    return refusal(
+      "RATE_LIMIT_EXCEEDED",
+      `Rate limit of ${rate.limit} requests per minute exceeded for key ${key.hint}; retry in ${rate.retryAfterSeconds} s.`,
+      { limit: rate.limit, reset: rate.resetUnix, retry_after_seconds: rate.retryAfterSeconds },
+    );
+  }
+  return { ok: true, key, rate, metered, payment: null };
+}
+
+function refusal(code: ErrorCode, message: string, details?: Record<string, unknown>, headers?: Record<string, string>, body?: Record<string, unknown>): Refusal {
+  return { ok: false, code, message, ...(details ? { details } : {}), ...(headers ? { headers } : {}), ...(body ? { body } : {}) };
+}
+
+
+/** How the payment rails describe a priced request: price, binding, resource and its bazaar discovery. */
+export function paymentQuoteOf(req: Pick<AdmissionRequest, "quote" | "resolved" | "url" | "describe">, publicBaseUrl: string | null): PaymentQuote {
+  const quote = req.quote!;
+  const resolved = req.resolved!;
+  const url = new URL(req.url!);
+  const d = req.describe?.();
+  const method = d?.method.toUpperCase() ?? "GET";
+  return {
+    microUsd: quote.microUsd,
+    usd: quote.usd,
+    binding: resolved.indicator ? { kind: "indicator", value: resolved.indicator } : { kind: "resource", value: resolved.resource },
+    label: quote.surface,
+    resource: { url: `${publicBaseUrl ?? url.origin}${url.pathname}${url.search}`, path: resolved.resource, description: quote.description, mimeType: "application/json" },
+    ...(method === "GET" || method === "HEAD"
+      ? {
+          discovery: {
+            method,
+            queryParams: d?.query ?? {},
+            ...(d?.shape ? { queryParamsSchema: d.shape.queryParamsSchema } : {}),
+            ...(d && Object.keys(d.pathParams).length ? { pathParams: d.pathParams } : {}),
+            ...(d?.shape?.outputSchema ? { outputSchema: d.shape.outputSchema } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+/** The payment rails' decision in this service's terms (spec "Authentication" and "Errors"). */
+function paymentVerdict(d: Decision, quote: Quote): Verdict {
+  switch (d.kind) {
+    case "malformed":
+      return refusal("INVALID_PARAMETER", d.message, { parameter: "payment" });
+    case "unavailable":
+      return refusal("SERVICE_UNAVAILABLE", d.message, undefined, { "Retry-After": "5", "Cache-Control": "no-store" });
+    case "challenge": {
+      const details: Record<string, unknown> = { price_usd: quote.usd, rails: [...(d.paymentRequired ? ["x402"] : []), ...(d.l402 ? ["l402"] : [])] };
+      if (d.reason) details.reason = d.reason;
+      if (d.l402) details.l402 = { invoice: d.l402.invoice, macaroon: d.l402.macaroon, amount_sats: d.l402.amountSats, valid_until: new Date(d.l402.validUntil * 1000).toISOString() };
+      // The x402 PaymentRequired goes into the body beside the envelope, for clients that read bodies.
+      const { error: _x402Error, ...paymentRequired } = d.paymentRequired ?? ({} as Record<string, unknown>);
+      return refusal("PAYMENT_REQUIRED", d.message, details, d.headers, paymentRequired);
+    }
+    case "granted":
+      return { ok: true, key: null, rate: null, metered: false, payment: d };
+  }
+}
+
+async function settle(payment: Granted): Promise<Served> {
+  const s = await payment.settle();
+  if (s.ok) return { ok: true, headers: s.headers };
+  return refusal("INTERNAL_ERROR", "The payment could not be settled, so the data is withheld and nothing was charged.", { reason: s.reason }, {
+    ...s.headers,
+    "Cache-Control": "no-store",
+  });
+}

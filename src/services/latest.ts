@@ -1,0 +1,183 @@
+// GET /v1/observations/latest: the newest valued observation of one series, or of up to 20 at a flat price (batch:
+// each code resolved, entitled and read on its own, so one bad code never fails the others).
+import { readLatestPerSeries, type SeriesHead, type StoredObservation } from "../../db/repos/observation-reads";
+import { FREQUENCY_UNIT, periodEnd, type Frequency } from "../domain/calendar";
+import { ApiError, type ErrorCode } from "../errors";
+import { regionLabel, resolveSeriesTarget, type SeriesTarget } from "./concepts";
+import { ensureDerived, isDerivedIndicator } from "./derived-series";
+import { seriesData, targetCode, type ReadContext } from "./series-read";
+
+export type LatestObservation = {
+  indicator: string;
+  region: string;
+  period_start: string;
+  period_end: string | null;
+  period_type: string | null;
+  value: number;
+  revision: number;
+  is_preliminary: boolean;
+  source_updated_at: string | null;
+  unit: string | null;
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// GET /v1/observations/latest
+
+function latestPeriodEnd(date: string, frequency: Frequency): string | null {
+  // Weekly series are dated on different weekdays by different publishers (week start or week end): no safe end.
+  if (frequency === "weekly") return null;
+  return periodEnd(date, FREQUENCY_UNIT[frequency]);
+}
+
+function toLatest(target: SeriesTarget, r: StoredObservation, unit: string | null): LatestObservation {
+  return {
+    indicator: targetCode(target),
+    region: target.region.code,
+    period_start: r.date,
+    period_end: latestPeriodEnd(r.date, target.frequency),
+    period_type: target.frequency,
+    value: r.value as number,
+    revision: r.revision,
+    is_preliminary: r.isPreliminary,
+    source_updated_at: r.sourceUpdatedAt ? r.sourceUpdatedAt.toISOString() : null,
+    unit,
+  };
+}
+
+function lastValued(rows: StoredObservation[]): StoredObservation | null {
+  for (let k = rows.length - 1; k >= 0; k--) if (rows[k].value !== null) return rows[k];
+  return null;
+}
+
+function unitOf(t: SeriesTarget): string | null {
+  return t.kind === "stored" ? t.indicator.unit : t.unit;
+}
+
+// The LatestObservation of a stored series is a function of its version alone (code, region, frequency and unit are
+// the series'): rendered once per version and shared, frozen, by every request that reads it.
+const RENDERED_LATEST = "latest.rendered";
+const MAX_RENDERED_LATEST = 20_000;
+
+function renderedLatest(ctx: ReadContext, head: SeriesHead): LatestObservation | null | undefined {
+  return ctx.caches.memos.of<LatestObservation | null>(RENDERED_LATEST).get(`${head.id}@${head.version}`);
+}
+
+function rememberRendered(ctx: ReadContext, head: SeriesHead, obs: LatestObservation | null): LatestObservation | null {
+  const memo = ctx.caches.memos.of<LatestObservation | null>(RENDERED_LATEST);
+  if (memo.size >= MAX_RENDERED_LATEST) memo.delete(memo.keys().next().value!);
+  const frozen = obs ? Object.freeze(obs) : null;
+  memo.set(`${head.id}@${head.version}`, frozen);
+  return frozen;
+}
+
+/** The newest observation with a value, or null when the held series has none. */
+export async function getLatest(ctx: ReadContext, target: SeriesTarget): Promise<LatestObservation | null> {
+  const data = await seriesData(ctx, target);
+  const r = lastValued(data.rows);
+  return r ? toLatest(target, r, unitOf(target)) : null;
+}
+
+export function latestMeta(target: SeriesTarget, found: boolean) {
+  const concept = target.kind === "stored" ? target.concept : target.disclosure;
+  return {
+    indicator: targetCode(target),
+    region: target.region.code,
+    unit: unitOf(target),
+    total: found ? 1 : 0,
+    limit: 1,
+    offset: 0,
+    ...(concept ? { concept } : {}),
+  };
+}
+
+export type BatchError = { indicator: string; code: "INVALID_PARAMETER" | "RESOURCE_NOT_FOUND" | "CATEGORY_NOT_ALLOWED"; message: string; details?: Record<string, unknown> };
+
+/**
+ * Batch latest: every code resolved on its own, so one bad code never fails the others. `refused` says per resolved
+ * series whether the caller may not read it (the admission core's entitlement: premium data, region restriction).
+ */
+export async function getLatestBatch(
+  ctx: ReadContext,
+  args: { codes: string[]; source?: string; region?: string; refused?: (t: SeriesTarget) => { code: ErrorCode; message: string; details?: Record<string, unknown> } | null },
+): Promise<{ data: LatestObservation[]; errors: BatchError[] }> {
+  const errors: BatchError[] = [];
+  const targets: { code: string; target: SeriesTarget }[] = [];
+  for (const code of args.codes) {
+    try {
+      const target = await resolveSeriesTarget(ctx, { code, source: args.source, region: args.region });
+      const refused = args.refused?.(target);
+      // Both refusals are reported as CATEGORY_NOT_ALLOWED, the one refusal code of the batch form (spec).
+      if (refused) errors.push({ indicator: code, code: "CATEGORY_NOT_ALLOWED", message: refused.message, ...(refused.details ? { details: refused.details } : {}) });
+      else targets.push({ code, target });
+    } catch (e) {
+      errors.push(batchError(code, e));
+    }
+  }
+  // Stored series: heads in one statement; the cached ones answer from memory, the rest in ONE latest-per-series query.
+  const stored = targets.filter((t) => t.target.kind === "stored") as { code: string; target: Extract<SeriesTarget, { kind: "stored" }> }[];
+  for (const t of stored) {
+    if (!isDerivedIndicator(t.target.indicator)) continue;
+    try {
+      await ensureDerived(ctx, t.target.indicator, t.target.region);
+    } catch (e) {
+      errors.push(batchError(t.code, e));
+      t.code = "";
+    }
+  }
+  const live = stored.filter((t) => t.code !== "");
+  const heads = await ctx.caches.series.headsOf(live.map((t) => ({ indicatorId: t.target.indicator.id, regionCode: t.target.region.code })));
+  const results = new Map<string, LatestObservation | null>();
+  const toQuery: number[] = [];
+  for (let k = 0; k < live.length; k++) {
+    const head = heads[k];
+    if (!head || head.observationCount === 0) {
+      errors.push({
+        indicator: live[k].code,
+        code: "RESOURCE_NOT_FOUND",
+        message: `No observations of '${live[k].target.indicator.code}' are held for ${await regionLabel(ctx, live[k].target.region)} yet.`,
+        details: { indicator: live[k].target.indicator.code, region: live[k].target.region.code, held: false },
+      });
+      continue;
+    }
+    const rendered = renderedLatest(ctx, head);
+    if (rendered !== undefined) {
+      results.set(live[k].code, rendered);
+      continue;
+    }
+    const snap = ctx.caches.series.peek(head);
+    const known = snap ? lastValued(snap.rows) : ctx.caches.series.latestOf(head);
+    if (known !== undefined) results.set(live[k].code, rememberRendered(ctx, head, known ? toLatest(live[k].target, known, live[k].target.indicator.unit) : null));
+    else toQuery.push(k);
+  }
+  if (toQuery.length > 0) {
+    const latest = await readLatestPerSeries(ctx.db, toQuery.map((k) => heads[k]!.id));
+    for (const k of toQuery) {
+      const r = latest.get(heads[k]!.id) ?? null;
+      ctx.caches.series.rememberLatest(heads[k]!, r);
+      results.set(live[k].code, rememberRendered(ctx, heads[k]!, r ? toLatest(live[k].target, r, live[k].target.indicator.unit) : null));
+    }
+  }
+  for (const t of targets) {
+    if (t.target.kind !== "derived_concept") continue;
+    try {
+      results.set(t.code, await getLatest(ctx, t.target));
+    } catch (e) {
+      errors.push(batchError(t.code, e));
+    }
+  }
+  // Data in request order; a held series with no valued observation contributes nothing (it is not an error).
+  const data: LatestObservation[] = [];
+  for (const code of args.codes) {
+    const r = results.get(code);
+    if (r) data.push(r);
+  }
+  errors.sort((a, b) => args.codes.indexOf(a.indicator) - args.codes.indexOf(b.indicator));
+  return { data, errors };
+}
+
+function batchError(indicator: string, e: unknown): BatchError {
+  if (e instanceof ApiError && (e.code === "INVALID_PARAMETER" || e.code === "RESOURCE_NOT_FOUND" || e.code === "CATEGORY_NOT_ALLOWED")) {
+    return { indicator, code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) };
+  }
+  throw e;
+}

@@ -1,0 +1,107 @@
+// Reading a resolved series (src/services/concepts.ts resolves what a caller typed into a SeriesTarget): the read
+// context, 404s that depend on data, and the whole series at its latest revisions, from the in-process cache
+// (validated against series.version) or, for a derived concept, computed from its inputs' whole series (a svc:
+// series is first brought up to date). Observations (observations.ts) and latest (latest.ts) read through it.
+import type { SeriesHead, StoredObservation } from "../../db/repos/observation-reads";
+import type { Deps } from "../deps";
+import { FREQUENCY_UNIT, periodIndex } from "../domain/calendar";
+import { blockedInputMessage } from "../domain/concepts";
+import type { Point } from "../domain/series";
+import { fail } from "../errors";
+import { isPremiumIndicator } from "../pricing";
+import type { Store } from "./caches";
+import { regionLabel, requireHeld, type DerivedConceptTarget, type IndicatorRow, type SeriesTarget } from "./concepts";
+import { ensureDerived, isDerivedIndicator } from "./derived-series";
+
+/** The app's database and caches, and its clock. */
+export type ReadContext = Store & { now: () => Date };
+
+export function readContext(deps: Pick<Deps, "database" | "clock" | "caches">): ReadContext {
+  return { db: deps.database.db, caches: deps.caches, now: () => deps.clock.now() };
+}
+
+/**
+ * 404s that depend on data (a series offered but not held, a derived input missing) raised before any payment:
+ * brings a svc: series up to date and checks that what will be read exists.
+ */
+export async function ensureReadable(ctx: ReadContext, target: SeriesTarget): Promise<void> {
+  if (target.kind === "stored") await storedHead(ctx, target.indicator, target);
+  else await inputHeads(ctx, target);
+}
+
+export function targetCode(t: SeriesTarget): string {
+  return t.kind === "stored" ? t.indicator.code : t.code;
+}
+
+/** Whether the series reads premium data (src/pricing.ts isPremiumIndicator: a derived concept through its inputs). */
+export function targetPremium(t: SeriesTarget): boolean {
+  return t.kind === "stored" ? isPremiumIndicator(t.indicator) : t.inputs.some((i) => isPremiumIndicator(i.indicator));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Whole-series data
+
+type BaseRow = StoredObservation;
+/** `id` names the data and its version(s): `s:<series id>@<version>` or `c:<concept>|<region>|<input versions>`. */
+export type SeriesData = { id: string; rows: BaseRow[]; points: Point[]; memo: Map<string, unknown>; unit: string | null; source: string | null };
+
+/** Derived concepts computed from their inputs' versions, by concept, region and input versions. */
+const COMPUTED_CONCEPTS = "observations.computed-concepts";
+
+export async function storedHead(ctx: ReadContext, indicator: IndicatorRow, target: SeriesTarget): Promise<SeriesHead> {
+  if (isDerivedIndicator(indicator)) await ensureDerived(ctx, indicator, target.region);
+  return requireHeld(ctx, indicator, target.region);
+}
+
+async function inputHeads(ctx: ReadContext, target: DerivedConceptTarget): Promise<SeriesHead[]> {
+  const heads = await ctx.caches.series.headsOf(target.inputs.map((i) => ({ indicatorId: i.indicator.id, regionCode: target.region.code })));
+  const missing = heads.findIndex((h) => !h || h.observationCount === 0);
+  if (missing >= 0) {
+    const input = target.inputs[missing];
+    fail("RESOURCE_NOT_FOUND", blockedInputMessage(target.code, { role: input.role, indicators: [input.indicator.code] }, await regionLabel(ctx, target.region)), {
+      concept: target.code,
+      blocking_input: input.role,
+      input_indicator: input.indicator.code,
+      region: target.region.code,
+    });
+  }
+  return heads as SeriesHead[];
+}
+
+export async function seriesData(ctx: ReadContext, target: SeriesTarget): Promise<SeriesData> {
+  if (target.kind === "stored") {
+    const snap = await ctx.caches.series.snapshot(await storedHead(ctx, target.indicator, target));
+    return { id: `s:${snap.head.id}@${snap.head.version}`, rows: snap.rows, points: snap.points, memo: snap.memo, unit: target.indicator.unit, source: target.indicator.sourceSlug };
+  }
+  const heads = await inputHeads(ctx, target);
+  const key = `${target.code}|${target.region.code}|${heads.map((h) => `${h.id}@${h.version}`).join(",")}`;
+  const memo = ctx.caches.memos.of<SeriesData>(COMPUTED_CONCEPTS);
+  const hit = memo.get(key);
+  if (hit) return hit;
+  const snaps = await Promise.all(heads.map((h) => ctx.caches.series.snapshot(h)));
+  const byRole: Record<string, readonly Point[]> = {};
+  target.inputs.forEach((i, k) => (byRole[i.role] = snaps[k].points));
+  const points = target.concept.combine(byRole, target.frequency);
+  // Row metadata of a computed value: the newest revision and source update among the input rows it used.
+  const unit = FREQUENCY_UNIT[target.frequency];
+  const inputMeta = snaps.map((snap) => {
+    const m = new Map<number, StoredObservation>();
+    for (const r of snap.rows) m.set(periodIndex(r.date, unit), r);
+    return m;
+  });
+  const rows: BaseRow[] = points.map((p) => {
+    let revision = 0;
+    let sourceUpdatedAt: Date | null = null;
+    for (const m of inputMeta) {
+      const r = m.get(periodIndex(p.date, unit));
+      if (!r) continue;
+      if (r.revision > revision) revision = r.revision;
+      if (r.sourceUpdatedAt && (!sourceUpdatedAt || r.sourceUpdatedAt > sourceUpdatedAt)) sourceUpdatedAt = r.sourceUpdatedAt;
+    }
+    return { date: p.date, value: p.value, revision, isPreliminary: !!p.preliminary, sourceUpdatedAt };
+  });
+  const data: SeriesData = { id: `c:${key}`, rows, points, memo: new Map(), unit: target.unit, source: "svc" };
+  if (memo.size >= 256) memo.delete(memo.keys().next().value!);
+  memo.set(key, data);
+  return data;
+}
