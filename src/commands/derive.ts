@@ -5,7 +5,7 @@ import { openConfiguredDatabase } from "../bootstrap";
 import { seriesCacheFor } from "../services/series-cache";
 import { deriveAll } from "../services/derived-series";
 import { CliError } from "./cli-error";
-import type { Command } from "./index";
+import type { Command } from "./command";
 
 export const deriveCommand: Command = {
   summary: "Recompute the derived svc: series from their inputs (after imports and seeds).",
