@@ -34,6 +34,48 @@ function resolvesInto(file: string, spec: string, dir: string): boolean {
   return target === dir || target.startsWith(dir + "/");
 }
 
+/** The file of ours a relative specifier names, as the bundler resolves it (x, x.ts, x.tsx, x/index.ts); null if none. */
+function resolveImport(file: string, spec: string, known: Set<string>): string | null {
+  if (!spec.startsWith(".")) return null;
+  const base = relative(root, resolve(join(root, file, ".."), spec));
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, join(base, "index.ts")]) if (known.has(candidate)) return candidate;
+  return null;
+}
+
+/** Strongly connected components of more than one file (Tarjan), each as its sorted file list. */
+function importCycles(edges: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next);
+    next++;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1) cycles.push(component.sort());
+  };
+  for (const v of edges.keys()) if (!index.has(v)) visit(v);
+  return cycles.sort((a, b) => a[0].localeCompare(b[0]));
+}
+
 describe("architecture", () => {
   test("domain/ imports nothing of ours outside domain/ and no I/O or framework modules", () => {
     const bad: string[] = [];
@@ -63,6 +105,26 @@ describe("architecture", () => {
         if (!typeOnly && resolvesInto(f, m[3], "src") && !/src\/(domain|progress)/.test(relative(root, resolve(join(root, f, ".."), m[3])))) bad.push(`${f} -> ${m[3]}`);
       }
     }
+    expect(bad).toEqual([]);
+  });
+
+  test("no import cycles among src/, db/ and payments/ modules (type-only imports included)", () => {
+    // Type-only imports count: a cycle of types still ties the modules into one unit that cannot be read, tested or
+    // moved alone. Declaration files and migrations are not modules of ours that import anything.
+    const modules = [...files("src"), ...files("db"), ...files("payments")].filter((f) => !f.endsWith(".d.ts") && !f.split("/").includes("migrations"));
+    const known = new Set(modules);
+    const edges = new Map<string, string[]>();
+    for (const f of modules) {
+      const targets = importsOf(f).map((s) => resolveImport(f, s, known));
+      edges.set(f, targets.filter((t): t is string => t !== null && t !== f));
+    }
+    expect(importCycles(edges).map((cycle) => cycle.join(" "))).toEqual([]);
+  });
+
+  test("schemas/ never imports services/", () => {
+    // Schemas describe the wire format; the services that fill it depend on them, not the other way round.
+    const bad: string[] = [];
+    for (const f of files("src/schemas")) for (const s of importsOf(f)) if (resolvesInto(f, s, "src/services")) bad.push(`${f} -> ${s}`);
     expect(bad).toEqual([]);
   });
 

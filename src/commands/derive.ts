@@ -5,7 +5,7 @@ import { openConfiguredDatabase } from "../bootstrap";
 import { createCaches } from "../services/caches";
 import { deriveAll } from "../services/derived-series";
 import { CliError } from "./cli-error";
-import type { Command } from "./index";
+import type { Command } from "./command";
 
 export const deriveCommand: Command = {
   summary: "Recompute the derived svc: series from their inputs (after imports and seeds).",

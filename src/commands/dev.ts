@@ -4,7 +4,7 @@
 import { cryptoRandom, systemClock } from "../deps";
 import { devLightningNode } from "../payments";
 import { CliError } from "./cli-error";
-import type { Command } from "./index";
+import type { Command } from "./command";
 
 export const devCommand: Command = {
   summary: "Development helpers: 'dev pay <bolt11>' pays a development Lightning invoice and prints its preimage.",

@@ -8,7 +8,7 @@ import { importObservationsCsv, parseImportCsv, type ImportCsvResult } from "../
 import { deriveAll } from "../services/derived-series";
 import { createCaches } from "../services/caches";
 import { CliError } from "./cli-error";
-import type { Command } from "./index";
+import type { Command } from "./command";
 
 // Below this many rows an import takes a blink; a bar would only flicker.
 const PROGRESS_MIN_ROWS = 1000;

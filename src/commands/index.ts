@@ -1,4 +1,4 @@
-import type { Config } from "../config";
+import type { Command } from "./command";
 import { serveCommand } from "./serve";
 import { devCommand } from "./dev";
 import { migrateCommand } from "./migrate";
@@ -8,8 +8,6 @@ import { deriveCommand } from "./derive";
 import { keysCommand } from "./keys";
 import { subscriptionsCommand } from "./subscriptions";
 import { mailCommand } from "./mail";
-
-export type Command = { summary: string; usage?: string; run(args: string[], config: Config): Promise<void> };
 
 export const commands: Record<string, Command> = {
   serve: serveCommand,

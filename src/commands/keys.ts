@@ -4,7 +4,7 @@ import { findKeyById, listKeys, revokeKey } from "../../db/repos/keys";
 import { PLAN_IDS, PLANS, type PlanId } from "../plans";
 import { issueKey } from "../services/keys";
 import { CliError } from "./cli-error";
-import type { Command } from "./index";
+import type { Command } from "./command";
 import { parseFlags, positiveInt, printRows, withDeps } from "./access-cli";
 
 const usage = `create --plan <free|developer|professional> [--scope svc-premium]... [--rate-limit N] [--email E] [--regions CODE,CODE] [--expires ISO-DATE] [--test]

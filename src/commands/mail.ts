@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { listMail } from "../../db/repos/mail";
 import { CliError } from "./cli-error";
-import type { Command } from "./index";
+import type { Command } from "./command";
 import { parseFlags, positiveInt, withDeps } from "./access-cli";
 
 export const mailCommand: Command = {

@@ -1,5 +1,5 @@
 import { openConfiguredDatabase } from "../bootstrap";
-import type { Command } from "./index";
+import type { Command } from "./command";
 
 export const migrateCommand: Command = {
   summary: "Apply database migrations (also done on every start).",

@@ -8,7 +8,7 @@ import { terminalProgress, type Progress } from "../progress";
 import { deriveAll } from "../services/derived-series";
 import { createCaches } from "../services/caches";
 import { CliError } from "./cli-error";
-import type { Command } from "./index";
+import type { Command } from "./command";
 
 /**
  * Runs the whole seed in one transaction, so an interrupted first start leaves an empty database that the next start

@@ -4,7 +4,7 @@ import { terminalProgress } from "../progress";
 import { seedIfEmpty } from "./seed";
 import { createBillingJob, type BillingJob } from "../jobs/billing";
 import { baseUrlOf } from "./access-cli";
-import type { Command } from "./index";
+import type { Command } from "./command";
 
 export const serveCommand: Command = {
   summary: "Start the HTTP server (migrates, and seeds an empty database with real sample data).",

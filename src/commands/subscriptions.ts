@@ -8,7 +8,7 @@ import { BillingError, createSubscription, endSubscription, failPayment, recordP
 import { invoiceMonth, retryPendingInvoices } from "../services/billing-cycle";
 import { ApiError } from "../errors";
 import { CliError } from "./cli-error";
-import type { Command } from "./index";
+import type { Command } from "./command";
 import { baseUrlOf, parseFlags, positiveInt, printRows, withDeps } from "./access-cli";
 
 const usage = `create --plan <developer|professional> --email BILLING_EMAIL [--scope S]... [--rate-limit N] [--test]

@@ -17,7 +17,8 @@ import {
   signupBodySchema,
   signupResponseSchema,
 } from "../schemas/keys";
-import { confirmRecovery, keyStatus, requestRecovery, revokeKey, rotateKey, signup } from "../services/keys";
+import { revokeKey } from "../services/billing";
+import { confirmRecovery, keyStatus, requestRecovery, rotateKey, signup } from "../services/keys";
 
 const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
 // Scheme names as declared in src/docs/openapi.ts (SECURITY_SCHEMES).

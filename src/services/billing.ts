@@ -1,7 +1,8 @@
 // Subscription use cases: create (CLI or a completed checkout), payment failure and recovery, plan change, end
-// (customer revoke, provider, operator, unpaid after dunning), checkout sessions and provider webhooks. A
-// subscription pays for one key; its plan sets the key's plan and rate limit. Ending a subscription invoices the
-// month's used overage and revokes the key. Monthly overage of continuing subscriptions: billing-cycle.ts.
+// (customer revoke, provider, operator, unpaid after dunning), the customer's key revoke, checkout sessions and
+// provider webhooks. A subscription pays for one key; its plan sets the key's plan and rate limit. Ending a
+// subscription invoices the month's used overage and revokes the key. Monthly overage of continuing subscriptions:
+// billing-cycle.ts.
 // Test-mode keys never bill.
 import type { Db } from "../../db/client";
 import {
@@ -18,7 +19,7 @@ import {
   type SubscriptionRef,
   type SubscriptionRow,
 } from "../../db/repos/billing";
-import { findKeyById, lockKey, revokeKey, setKeyPlan, usageFor } from "../../db/repos/keys";
+import { findKeyById, lockKey, revokeKey as revokeKeyRow, setKeyPlan, usageFor } from "../../db/repos/keys";
 import { WebhookSignatureError, type BillingEvent, type OverageCharge } from "../billing/provider";
 import type { Deps } from "../deps";
 import { graceEndsAt, overage, subscriptionState, usageMonth, type SubscriptionState } from "../domain/access";
@@ -27,7 +28,8 @@ import { fail } from "../errors";
 import { paidKeyIssuedMail, paymentFailedMail, planChangedMail, subscriptionCancelledMail, subscriptionEndedMail, subscriptionUnpaidMail } from "../mail/messages";
 import { PLANS, isPaidPlan, type PaidPlanId } from "../plans";
 import { formatUsd } from "../pricing";
-import { issueKey, newId, type KeyDeps } from "./keys";
+import type { RevokeResponse } from "../schemas/keys";
+import { issueKey, newId, revokeKeyWithoutSubscription, type AuthenticatedKey, type KeyDeps } from "./keys";
 
 export type BillingDeps = KeyDeps;
 
@@ -232,7 +234,7 @@ export async function endSubscription(
       status: "invoiced",
       invoicedAt: now,
     });
-    await revokeKey(tx, s.keyId, now);
+    await revokeKeyRow(tx, s.keyId, now);
     return true;
   });
   await deps.keys.cache.invalidate(s.keyId);
@@ -258,6 +260,22 @@ export async function endSubscription(
   );
   if (!sent.delivered) deps.logger.warn("subscription-end email not sent", { subscription_id: s.id });
   return { subscription: viewSubscription(after, now), month, requests, overageRequests: billed.overageRequests, amountMicroUsd: billed.amountMicroUsd, alreadyEnded: false };
+}
+
+/**
+ * A customer revokes the key they call with. A key paying a subscription needs `cancelSubscription`, and then ends
+ * it (the key is revoked with it); any other key is revoked alone. Here rather than in keys.ts so billing depends on
+ * keys and not the other way round.
+ */
+export async function revokeKey(deps: BillingDeps, auth: AuthenticatedKey, input: { cancelSubscription: boolean; baseUrl: string }): Promise<RevokeResponse> {
+  if (!auth.subscription) return revokeKeyWithoutSubscription(deps, auth);
+  if (!input.cancelSubscription) {
+    fail("SUBSCRIPTION_ACTIVE", `This key pays for a ${auth.subscription.plan} subscription. Send {"cancel_subscription": true} to end the subscription now and revoke the key.`, {
+      subscription_state: auth.subscription.state,
+    });
+  }
+  await endSubscription(deps, { id: auth.subscription.id }, { reason: "cancelled", callProvider: true, baseUrl: input.baseUrl, expectSecretHash: auth.secretHash });
+  return { data: { revoked: true, key_hint: auth.hint, subscription_cancelled: true } };
 }
 
 export async function subscriptionsList(deps: BillingDeps, opts: { email?: string; limit: number }): Promise<SubscriptionView[]> {

@@ -1,4 +1,5 @@
-// Key use cases: issue (signup, operator), authenticate, rotate, revoke, recover, status and metering.
+// Key use cases: issue (signup, operator), authenticate, rotate, revoke (keys paying no subscription; the customer's
+// revoke, which may end a subscription, is billing.ts revokeKey), recover, status and metering.
 // Secrets exist in memory only long enough to hash them and hand them to the caller or the mailer;
 // logs carry hints and ids, never a key or a token.
 import type { Db } from "../../db/client";
@@ -60,7 +61,6 @@ import { fail } from "../errors";
 import { keyRecoveredMail, keyRotatedMail, recoveryTokenMail } from "../mail/messages";
 import { PLANS, type PlanId } from "../plans";
 import type { PingResponse, RecoverConfirmResponse, RecoverResponse, RevokeResponse, RotateResponse, SignupResponse } from "../schemas/keys";
-import { endSubscription } from "./billing";
 
 export type KeyDeps = Pick<Deps, "database" | "clock" | "random" | "logger" | "mail" | "billing" | "config" | "keys">;
 
@@ -265,16 +265,11 @@ export async function rotateKey(deps: KeyDeps, auth: AuthenticatedKey, baseUrl: 
   };
 }
 
-export async function revokeKey(deps: KeyDeps, auth: AuthenticatedKey, input: { cancelSubscription: boolean; baseUrl: string }): Promise<RevokeResponse> {
-  if (auth.subscription) {
-    if (!input.cancelSubscription) {
-      fail("SUBSCRIPTION_ACTIVE", `This key pays for a ${auth.subscription.plan} subscription. Send {"cancel_subscription": true} to end the subscription now and revoke the key.`, {
-        subscription_state: auth.subscription.state,
-      });
-    }
-    await endSubscription(deps, { id: auth.subscription.id }, { reason: "cancelled", callProvider: true, baseUrl: input.baseUrl, expectSecretHash: auth.secretHash });
-    return { data: { revoked: true, key_hint: auth.hint, subscription_cancelled: true } };
-  }
+/**
+ * Revokes a key that pays no subscription. A key paying one is revoked by ending its subscription: billing.ts
+ * revokeKey, the entry point for customers, which decides between the two.
+ */
+export async function revokeKeyWithoutSubscription(deps: KeyDeps, auth: AuthenticatedKey): Promise<RevokeResponse> {
   await inTx(deps, async (tx) => {
     const row = await lockKey(tx, auth.id);
     if (!row || row.status !== "active" || !sameDigest(row.secretHash, auth.secretHash)) fail("INVALID_API_KEY", "This key no longer works: it was rotated or revoked meanwhile.");
