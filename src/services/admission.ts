@@ -18,7 +18,7 @@
 // turn of the event loop. With Redis counters the count is one pipelined command (the store's promise).
 import type { Decision, Granted, PaymentQuote } from "payments";
 import type { Deps } from "../deps";
-import { entitlementVerdict, rateDecision, rateWindow, usageMonth, type RateDecision } from "../domain/access";
+import { entitlementVerdict, rateDecision, rateLimitHeaders, rateWindow, usageMonth, type RateDecision } from "../domain/access";
 import type { Credential } from "../domain/keys";
 import type { ErrorCode } from "../errors";
 import type { Quote, Resolved } from "../pricing";
@@ -181,6 +181,7 @@ function counted(key: AuthenticatedKey, metered: boolean, rate: RateDecision): V
       "RATE_LIMIT_EXCEEDED",
       `Rate limit of ${rate.limit} requests per minute exceeded for key ${key.hint}; retry in ${rate.retryAfterSeconds} s.`,
       { limit: rate.limit, reset: rate.resetUnix, retry_after_seconds: rate.retryAfterSeconds },
+      rateLimitHeaders(rate),
     );
   }
   return { ok: true, key, rate, metered, payment: null };

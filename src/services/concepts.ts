@@ -252,7 +252,7 @@ async function firstOffered(store: Store, candidates: readonly CuratedSeries[], 
   for (const c of candidates) {
     if (source !== undefined && c.source !== source) continue;
     const rows = await candidatesFor(store, c.indicator);
-    const i = rows.find((r) => r.code === c.indicator && r.sourceSlug === c.source);
+    const i = rows.find((r) => r.code === c.indicator && r.sourceSlug === c.source && r.isActive);
     if (i && offeredFor(i, region)) return i;
   }
   return null;
