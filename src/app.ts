@@ -2,7 +2,7 @@
 // dependencies; tests pass a fresh database, a manual clock and a seeded random source.
 import { HTTPException } from "hono/http-exception";
 import type { Deps } from "./deps";
-import type { App, AppEnv } from "./http/app-env";
+import type { App } from "./http/app-env";
 import { ApiError, envelope } from "./errors";
 import { operationCatalog } from "./http/operations";
 import { requestId } from "./http/request-id";

@@ -112,7 +112,7 @@ export function allowedMethods(router: Router, path: string): string[] {
 }
 
 /**
- * HEAD on a paid route: 405 METHOD_NOT_ALLOWED with `Allow`. Placed before identify(), so nothing of the paid
+ * HEAD on a paid route: 405 METHOD_NOT_ALLOWED with `Allow`. Placed before the key middleware, so nothing of the paid
  * pipeline runs: no key is looked up, counted against its rate limit or metered, and no payment proof is read.
  */
 export function refusePaidHead(router: Router): MiddlewareHandler<AppEnv> {

@@ -1,6 +1,6 @@
 // POST /api/mcp: the Streamable HTTP MCP endpoint (stateless, JSON responses). Each tool call runs the equivalent
 // REST request through this same app (app.fetch, in process) with the caller's API key, so it goes through the same
-// validation, identify(), rate limit, paid() gate (resolve, quote, key entitlement, metering on success) and handler
+// validation, paid() gate (resolve, quote, the admission core: key entitlement, rate limit, metering on success) and handler
 // as a REST client's request: nothing about pricing, entitlement or metering is restated for MCP.
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
@@ -14,7 +14,7 @@ import { SERVICE_NAME } from "../version";
 
 export const MCP_PATH = "/api/mcp";
 
-/** The credential headers a tool call forwards to its REST request (only when identify() accepted a key). */
+/** The credential headers a tool call forwards to its REST request (only when the request carried an admitted key). */
 const KEY_HEADERS = ["authorization", "x-api-key"] as const;
 
 // Documented, not validated: the SDK transport parses the body and answers bad JSON or JSON-RPC with its own errors.

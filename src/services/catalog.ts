@@ -11,7 +11,6 @@
 // Everything is answered from the in-memory catalog of src/services/catalog-index.ts (fresh after this process's
 // writes at once, after other processes' within its revalidation bound); list responses are rendered once per
 // catalog generation and query.
-import type { Db } from "../../db/client";
 import type { IndicatorRow, IndicatorWithSource, SourceRow } from "../../db/repos/catalog";
 import { findIndicators, isVisible, pageOf } from "../domain/catalog-search";
 import { fail } from "../errors";

@@ -35,6 +35,7 @@ import {
   ROTATIONS_PER_DAY,
   SIGNUPS_PER_CLIENT_PER_DAY,
   canReadPremium,
+  rateLimitHeaders,
   graceEndsAt,
   overage,
   recoveryTokenState,
@@ -64,7 +65,7 @@ import type { PingResponse, RecoverConfirmResponse, RecoverResponse, RevokeRespo
 
 export type KeyDeps = Pick<Deps, "database" | "clock" | "random" | "logger" | "mail" | "billing" | "config" | "keys">;
 
-/** The key a request authenticated with, as identify() attaches it to the context. */
+/** The key a request authenticated with, as the admission core admits it. */
 export type AuthenticatedKey = {
   id: string;
   hint: string;
@@ -139,12 +140,8 @@ export async function issueKey(deps: KeyDeps, input: IssueKeyInput, db: Db = dep
 }
 
 function tooMany(message: string, limit: number, retryAfterSeconds: number, now: Date): never {
-  fail("RATE_LIMIT_EXCEEDED", message, { limit, retry_after_seconds: retryAfterSeconds }, {
-    "Retry-After": String(retryAfterSeconds),
-    "X-RateLimit-Limit": String(limit),
-    "X-RateLimit-Remaining": "0",
-    "X-RateLimit-Reset": String(Math.floor(now.getTime() / 1000) + retryAfterSeconds),
-  });
+  const resetUnix = Math.floor(now.getTime() / 1000) + retryAfterSeconds;
+  fail("RATE_LIMIT_EXCEEDED", message, { limit, retry_after_seconds: retryAfterSeconds }, rateLimitHeaders({ allowed: false, limit, remaining: 0, resetUnix, retryAfterSeconds }));
 }
 
 /** Counts one anonymous event for a client against its daily limit, atomically (advisory lock per client). */
