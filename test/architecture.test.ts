@@ -128,6 +128,20 @@ describe("architecture", () => {
     expect(bad).toEqual([]);
   });
 
+  test("services/ never import http/ (the error table they raise from sits below both, in src/errors.ts)", () => {
+    const bad: string[] = [];
+    for (const f of files("src/services")) for (const s of importsOf(f)) if (resolvesInto(f, s, "src/http")) bad.push(`${f} -> ${s}`);
+    expect(bad).toEqual([]);
+  });
+
+  test("entitlement and the rate window are decided in the admission core alone", () => {
+    // The rules themselves are pure functions of domain/access.ts; only the core applies them to a request.
+    const deciders = [...files("src"), ...files("payments")].filter((f) => /\b(entitlementVerdict|rateDecision|canReadPremium)\(/.test(readFileSync(join(root, f), "utf8")));
+    expect(deciders.sort()).toEqual(["src/domain/access.ts", "src/services/admission.ts", "src/services/keys.ts"]);
+    // keys.ts only reports a key's premium access on GET /v1/ping.
+    expect(readFileSync(join(root, "src/services/keys.ts"), "utf8").match(/\b(entitlementVerdict|rateDecision|canReadPremium)\(/g)).toEqual(["canReadPremium("]);
+  });
+
   test("only the entry points and test support read process.env", () => {
     const allowed = new Set(["src/server.ts", "src/cli.ts"]);
     const bad = [...files("src"), ...files("db"), ...files("payments")].filter(

@@ -101,14 +101,17 @@ export function rateDecision(count: number, limit: number, window: RateWindow): 
   };
 }
 
-/** The headers that state a rate decision (spec "General conventions"): on 200 and 429, with Retry-After on a 429. */
+/** The names of the headers that state a rate decision (spec "General conventions"). */
+export const RATE_HEADERS = { limit: "X-RateLimit-Limit", remaining: "X-RateLimit-Remaining", reset: "X-RateLimit-Reset", retryAfter: "Retry-After" } as const;
+
+/** The headers that state a rate decision: on 200 and 429, with Retry-After on a 429. */
 export function rateLimitHeaders(d: RateDecision): Record<string, string> {
   const h: Record<string, string> = {
-    "X-RateLimit-Limit": String(d.limit),
-    "X-RateLimit-Remaining": String(d.remaining),
-    "X-RateLimit-Reset": String(d.resetUnix),
+    [RATE_HEADERS.limit]: String(d.limit),
+    [RATE_HEADERS.remaining]: String(d.remaining),
+    [RATE_HEADERS.reset]: String(d.resetUnix),
   };
-  if (!d.allowed) h["Retry-After"] = String(d.retryAfterSeconds);
+  if (!d.allowed) h[RATE_HEADERS.retryAfter] = String(d.retryAfterSeconds);
   return h;
 }
 
@@ -171,12 +174,15 @@ export function canReadPremium(e: Pick<Entitlement, "unrestricted" | "scopes">):
   return e.unrestricted || e.scopes.includes(PREMIUM_SCOPE);
 }
 
-export function entitlementVerdict(e: Entitlement, want: { premium: boolean; region: string | null; what: string }): EntitlementVerdict {
+/** What a request reads, for the entitlement rule: its indicator (null for routes without one) and surface. */
+export type EntitlementWant = { premium: boolean; region: string | null; indicator: string | null; surface?: string };
+
+export function entitlementVerdict(e: Entitlement, want: EntitlementWant): EntitlementVerdict {
   if (want.premium && !canReadPremium(e)) {
     return {
       ok: false,
       code: "CATEGORY_NOT_ALLOWED",
-      message: `${want.what} is premium: it needs a Developer or Professional key, or a key granting the '${PREMIUM_SCOPE}' scope (or pay per request without a key).`,
+      message: `${subjectOf(want)} is premium: it needs a Developer or Professional key, or a key granting the '${PREMIUM_SCOPE}' scope (or pay per request without a key).`,
     };
   }
   if (want.region !== null && e.allowedRegions !== null && !e.allowedRegions.includes(want.region)) {
@@ -186,6 +192,8 @@ export function entitlementVerdict(e: Entitlement, want: { premium: boolean; reg
 }
 
 const ALLOWED: EntitlementVerdict = Object.freeze({ ok: true });
+
+const subjectOf = (want: EntitlementWant) => (want.indicator ? `'${want.indicator}'` : want.surface === "signals" ? "Signals data" : "This data");
 
 /**
  * The client address: the socket peer, unless that peer is a trusted proxy, in which case the forwarding

@@ -11,7 +11,7 @@ import type { Logger } from "../logger";
 import type { Clock } from "../ports";
 import type { Quote, Resolved } from "../pricing";
 import type { Admission, Admitted, PaymentDescription, Verdict } from "../services/admission";
-import { credentialOf, refusalResponse, setRateHeaders } from "./verdicts";
+import { RatedHeaders, credentialOf, refusalResponse } from "./verdicts";
 import { internalErrorResponse } from "./respond";
 import { requestIdFor } from "./request-id";
 import { requestTarget } from "./url-parts";
@@ -32,8 +32,8 @@ const MAX_BYTES = 64_000_000;
 /** Hono's fetch (env and execution context passed through as they come). */
 type Fetch = (req: Request, env?: any, ctx?: any) => Response | Promise<Response>;
 
-/** A remembered URL: the entry, its body's size, and the headers every answer carries (CORS, content type). */
-type Entry = PageEntry & { bytes: number; headers: Headers };
+/** A remembered URL: the entry, its body's size, and the headers its 200s carry (CORS, content type, rate limit). */
+type Entry = PageEntry & { bytes: number; headers: RatedHeaders };
 
 export type PageMemoDeps = { clock: Clock; logger: Logger; admission: Admission };
 
@@ -53,7 +53,7 @@ export class PageMemo {
     const size = entry.body()?.size;
     if (size === undefined || size > MAX_BYTES / 16) return;
     this.forget(target);
-    this.entries.set(target, { ...entry, bytes: size, headers: new Headers({ ...this.commonHeaders, "Content-Type": entry.contentType }) });
+    this.entries.set(target, { ...entry, bytes: size, headers: new RatedHeaders(new Headers({ ...this.commonHeaders, "Content-Type": entry.contentType })) });
     this.bytes += size;
     for (const [t] of this.entries) {
       if (this.entries.size <= MAX_ENTRIES && this.bytes <= MAX_BYTES) break;
@@ -126,10 +126,10 @@ export class PageMemo {
   private ok(entry: Entry, body: Blob, verdict: Admitted, served: Awaited<ReturnType<Admission["served"]>>, requestId: string): Response {
     if (!served.ok) return this.common(refusalResponse(served), requestId);
     // The fixed headers are copied from a prepared Headers object (a native copy); only what differs is set.
-    const res = new Response(body, { status: 200, headers: entry.headers });
+    const res = new Response(body, { status: 200, headers: entry.headers.template(verdict.rate) });
     const h = res.headers;
     h.set("X-Request-Id", requestId);
-    if (verdict.rate) setRateHeaders(h, verdict.rate);
+    entry.headers.finish(h, verdict.rate);
     if (served.headers) for (const k in served.headers) h.set(k, served.headers[k]!);
     return res;
   }

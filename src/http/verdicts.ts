@@ -1,7 +1,7 @@
 // A verdict of the admission core (src/services/admission.ts) as HTTP: the request's credential going in, the
 // refusal envelope and the rate-limit headers coming out. paid() and the page memo render through these alone, so
 // both paths answer the same bytes.
-import { rateLimitHeaders, type RateDecision } from "../domain/access";
+import { RATE_HEADERS, rateLimitHeaders, type RateDecision } from "../domain/access";
 import { readCredential, type Credential } from "../domain/keys";
 import { ERROR_STATUS, envelope } from "../errors";
 import type { Refusal } from "../services/admission";
@@ -25,4 +25,28 @@ export function refusalResponse(r: Refusal): Response {
 export function setRateHeaders(headers: Headers, rate: RateDecision): void {
   const h = rateLimitHeaders(rate);
   for (const k in h) headers.set(k, h[k]!);
+}
+
+/**
+ * Headers for the 200s of one URL: `base` plus a rate decision's headers. A busy key's decisions repeat but for the
+ * remaining count, so the headers are kept per limit and window and only that count is set on each answer's copy.
+ */
+export class RatedHeaders {
+  private kept: { limit: number; reset: number; headers: Headers } | null = null;
+  constructor(private readonly base: Headers) {}
+
+  /** The headers to copy into an answer (shared: never change them), then call `finish` on the copy. */
+  template(rate: RateDecision | null): Headers {
+    if (!rate) return this.base;
+    const k = this.kept;
+    if (k && k.limit === rate.limit && k.reset === rate.resetUnix) return k.headers;
+    const headers = new Headers(this.base);
+    setRateHeaders(headers, rate);
+    this.kept = { limit: rate.limit, reset: rate.resetUnix, headers };
+    return headers;
+  }
+
+  finish(copy: Headers, rate: RateDecision | null): void {
+    if (rate) copy.set(RATE_HEADERS.remaining, String(rate.remaining));
+  }
 }

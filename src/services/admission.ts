@@ -18,7 +18,7 @@
 // turn of the event loop. With Redis counters the count is one pipelined command (the store's promise).
 import type { Decision, Granted, PaymentQuote } from "payments";
 import type { Deps } from "../deps";
-import { entitlementVerdict, rateDecision, rateLimitHeaders, rateWindow, usageMonth, type RateDecision } from "../domain/access";
+import { entitlementVerdict, rateDecision, rateLimitHeaders, rateWindow, usageMonth, monthStart, monthEnd, type EntitlementWant, type RateDecision } from "../domain/access";
 import type { Credential } from "../domain/keys";
 import type { ErrorCode } from "../errors";
 import type { Quote, Resolved } from "../pricing";
@@ -90,6 +90,9 @@ const HOW_TO_AUTHENTICATE = "Send 'Authorization: Bearer <key>' or 'X-API-Key: <
 export type AdmissionDeps = Pick<Deps, "database" | "clock" | "keys" | "rateLimits" | "logger" | "access">;
 
 export class Admission {
+  /** The usage month of the last metered request: every metered request asks, and months change rarely. */
+  private month = { from: NaN, until: NaN, text: "" };
+
   constructor(private readonly deps: AdmissionDeps) {}
 
   admit(req: AdmissionRequest): Verdict | Promise<Verdict> {
@@ -113,10 +116,9 @@ export class Admission {
    * region-restricted key reads only its regions. Anonymous requests pay per request (or are served openly).
    * Also used per item where one request reads several series (batch latest).
    */
-  entitlement(key: AuthenticatedKey | null, want: { premium: boolean; region: string | null; indicator: string | null; surface?: string }): Refusal | null {
+  entitlement(key: AuthenticatedKey | null, want: EntitlementWant): Refusal | null {
     if (!key || !this.deps.access.keys) return null;
-    const what = want.indicator ? `'${want.indicator}'` : want.surface === "signals" ? "Signals data" : "This data";
-    const verdict = entitlementVerdict(key, { premium: want.premium, region: want.region, what });
+    const verdict = entitlementVerdict(key, want);
     if (verdict.ok) return null;
     return refusal(verdict.code, verdict.message, { key_hint: key.hint, ...(want.indicator ? { indicator: want.indicator } : {}) });
   }
@@ -124,11 +126,20 @@ export class Admission {
   /** The handler answered below 400: meter the key's request (throws if the usage journal cannot be written) or settle. */
   served(verdict: Admitted, now: Date): Served | Promise<Served> {
     if (verdict.metered) {
-      this.deps.keys.meter.count(verdict.key!.id, usageMonth(now));
+      this.deps.keys.meter.count(verdict.key!.id, this.usageMonth(now));
       return SERVED;
     }
     if (verdict.payment) return settle(verdict.payment);
     return SERVED;
+  }
+
+  private usageMonth(now: Date): string {
+    const t = now.getTime();
+    const m = this.month;
+    if (t >= m.from && t < m.until) return m.text;
+    const text = usageMonth(now);
+    this.month = { from: monthStart(text).getTime(), until: monthEnd(text).getTime(), text };
+    return text;
   }
 
   /** The handler answered 400 or more, or threw: whatever was reserved for the request is given back. */

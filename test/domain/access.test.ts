@@ -121,15 +121,15 @@ describe("overage", () => {
 describe("entitlementVerdict", () => {
   const free = { unrestricted: false, scopes: [], allowedRegions: null };
   test("premium needs an unrestricted plan or the svc-premium scope", () => {
-    expect(entitlementVerdict(free, { premium: true, region: null, what: "x" })).toMatchObject({ ok: false, code: "CATEGORY_NOT_ALLOWED" });
-    expect(entitlementVerdict({ ...free, scopes: ["svc-premium"] }, { premium: true, region: null, what: "x" })).toEqual({ ok: true });
-    expect(entitlementVerdict({ ...free, unrestricted: true }, { premium: true, region: null, what: "x" })).toEqual({ ok: true });
-    expect(entitlementVerdict(free, { premium: false, region: null, what: "x" })).toEqual({ ok: true });
+    expect(entitlementVerdict(free, { premium: true, region: null, indicator: "x" })).toMatchObject({ ok: false, code: "CATEGORY_NOT_ALLOWED" });
+    expect(entitlementVerdict({ ...free, scopes: ["svc-premium"] }, { premium: true, region: null, indicator: "x" })).toEqual({ ok: true });
+    expect(entitlementVerdict({ ...free, unrestricted: true }, { premium: true, region: null, indicator: "x" })).toEqual({ ok: true });
+    expect(entitlementVerdict(free, { premium: false, region: null, indicator: "x" })).toEqual({ ok: true });
   });
   test("a region-restricted key reads only its regions", () => {
     const k = { ...free, allowedRegions: ["06", "US"] };
-    expect(entitlementVerdict(k, { premium: false, region: "06", what: "x" })).toEqual({ ok: true });
-    expect(entitlementVerdict(k, { premium: false, region: "48", what: "x" })).toMatchObject({ ok: false, code: "REGION_NOT_ALLOWED" });
+    expect(entitlementVerdict(k, { premium: false, region: "06", indicator: "x" })).toEqual({ ok: true });
+    expect(entitlementVerdict(k, { premium: false, region: "48", indicator: "x" })).toMatchObject({ ok: false, code: "REGION_NOT_ALLOWED" });
   });
 });
 
