@@ -13,30 +13,20 @@
 // normalised query: a hot page is served without building or serialising rows, and never outlives its version.
 // include_revisions=true reads every stored revision in the range straight from the database (no transform, no
 // resampling: both are 400s).
+import type { z } from "zod";
 import { readRevisions } from "../../db/repos/observation-reads";
 import type { Frequency } from "../domain/calendar";
 import { COMPLETENESS_RULE, bucketsAsPoints, checkResample, resample, type Bucket, type ResampleMethod, type ResampleTarget } from "../domain/resample";
 import { RuleError } from "../domain/series";
 import { applyTransform, checkTransformFrequency, formatTransform, parseTransform, transformedUnit, type Transform } from "../domain/transforms";
 import { fail } from "../errors";
+import type { observationsQuerySchema } from "../schemas/observations";
 import { resolveSeriesTarget, type ConceptDisclosure, type SeriesTarget } from "./concepts";
 import { isDerivedIndicator } from "./derived-series";
 import { ensureReadable, seriesData, storedHead, targetCode, type ReadContext, type SeriesData } from "./series-read";
 
-export type ObservationsQuery = {
-  indicator: string;
-  source?: string;
-  region?: string;
-  start_date?: string;
-  end_date?: string;
-  include_revisions: boolean;
-  limit: number;
-  offset: number;
-  order: "asc" | "desc";
-  transform?: string;
-  frequency?: ResampleTarget;
-  resample_method: ResampleMethod;
-};
+/** GET /v1/observations's validated query, as its schema outputs it. */
+export type ObservationsQuery = z.output<typeof observationsQuerySchema>;
 
 export type ObservationRow = {
   date: string;
