@@ -16,6 +16,7 @@ import { usageMonth } from "../../src/domain/access";
 import { keyUsage } from "../../src/services/keys";
 import { ANVIL_KEYS, NETWORK, startChain, type LocalChain } from "../support/chain";
 import { ManualClock } from "../support/clock";
+import { makeTestApp, type TestApp } from "../support/app";
 import { testKey } from "../support/keys";
 import { APERTURE_CHALLENGE, makePaymentsApp } from "../support/payments";
 import { monthStarts, writeSeries, type Row } from "../support/series";
@@ -45,14 +46,19 @@ async function makeApp(pageMemo: boolean): Promise<PaymentsApp> {
       pollingIntervalMs: 50,
     },
   });
+  await writeTestSeries(t);
+  return t;
+}
+
+/** Two years of UNRATE and PAYEMS for the US; PAYEMS made premium. */
+async function writeTestSeries(t: TestApp): Promise<void> {
   const months = monthStarts("2024-01", 24);
   await writeSeries(t.database.db, "fred", "UNRATE", "US", months.map((d, k): Row => [d, 4 + k / 10]), new Date("2026-01-10T00:00:00Z"));
   await writeSeries(t.database.db, "fred", "PAYEMS", "US", months.map((d, k): Row => [d, 150_000 + k]), new Date("2026-01-10T00:00:00Z"));
   await setIndicator(t, "PAYEMS", { accessTier: "premium" });
-  return t;
 }
 
-async function setIndicator(t: PaymentsApp, code: string, change: Partial<typeof indicators.$inferInsert>) {
+async function setIndicator(t: TestApp, code: string, change: Partial<typeof indicators.$inferInsert>) {
   const [row] = await t.database.db.select().from(indicators).where(sql`${indicators.code} = ${code} and ${indicators.sourceSlug} = 'fred'`);
   await upsertIndicators(t.database.db, [{ ...row!, ...change }]);
   return row!;
@@ -195,29 +201,28 @@ describe("the page memo answers exactly as the full pipeline", () => {
 });
 
 describe("one catalog: a change is obeyed by the very next request on every path", () => {
-  const paths = (t: PaymentsApp) => ({
+  const paths = (t: TestApp) => ({
     page: () => t.getJson(PAGE, { headers: { "x-api-key": keyFor.get(t)! } }),
     latest: () => t.getJson("/v1/observations/latest?indicator=UNRATE&region=US", { headers: { "x-api-key": keyFor.get(t)! } }),
     batch: () => t.getJson("/v1/observations/latest?indicators=UNRATE,PAYEMS&region=US", { headers: { "x-api-key": keyFor.get(t)! } }),
     concept: () => t.getJson("/v1/observations?indicator=unemployment_rate&region=US&limit=5", { headers: { "x-api-key": keyFor.get(t)! } }),
     catalog: () => t.getJson("/v1/indicators/UNRATE"),
   });
-  const keyFor = new Map<PaymentsApp, string>();
+  const keyFor = new Map<TestApp, string>();
 
   for (const memo of [true, false]) {
     describe(`page memo ${memo ? "on" : "off"}`, () => {
-      const app = () => (memo ? withMemo : withoutMemo);
+      let t: TestApp;
+      const app = () => t;
       beforeAll(async () => {
-        const t = app();
-        // A fresh meter (the scenario closed the app's), and a free key whose pages are recorded.
-        const { createUsageMeter } = await import("../../src/services/key-runtime");
-        const { openUsageJournal } = await import("../../src/services/usage-journal");
-        (t.deps.keys as { meter: unknown }).meter = createUsageMeter({ database: t.database, logger: t.deps.logger, journal: openUsageJournal(":memory:") });
+        t = await makeTestApp({ keyAccess: true, config: { pageMemo: memo, seriesCacheRevalidateMs: HOUR } });
+        await writeTestSeries(t);
         const { key } = await testKey(t, { rateLimitPerMinute: 10_000 });
         keyFor.set(t, key);
         const p = paths(t);
         for (const read of [p.page, p.page, p.latest, p.concept, p.concept]) expect((await read()).status).toBe(200);
       });
+      afterAll(() => t?.close());
 
       test("access_tier premium: 403 for a free key at once, on the memoised page too; the catalog says premium", async () => {
         const t = app();
@@ -280,8 +285,14 @@ describe("one catalog: a change is obeyed by the very next request on every path
 });
 
 describe("the memo steps aside for new data", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await makeTestApp({ keyAccess: true, config: { seriesCacheRevalidateMs: HOUR } });
+    await writeTestSeries(t);
+  });
+  afterAll(() => t?.close());
+
   test("a new observation is served at once: the old page is never answered again", async () => {
-    const t = withMemo;
     const { key } = await testKey(t, { rateLimitPerMinute: 10_000 });
     const page = "/v1/observations?indicator=UNRATE&region=US&limit=1";
     const headers = { "x-api-key": key };
@@ -296,7 +307,9 @@ describe("the memo steps aside for new data", () => {
     expect(t.app.pages!.served).toBe(served + 1);
   });
 
-  test("HEAD stays a 405 on a paid route", async () => {
-    expect((await withMemo.request(PAGE, { method: "HEAD" })).status).toBe(405);
+  test("HEAD stays a 405 on a memoised paid route", async () => {
+    const { headers } = await testKey(t);
+    for (let i = 0; i < 2; i++) expect((await t.request(PAGE, { headers })).status).toBe(200);
+    expect((await t.request(PAGE, { method: "HEAD", headers })).status).toBe(405);
   });
 });
