@@ -48,6 +48,12 @@ async function reachable(url: string): Promise<boolean> {
   }
 }
 
+/** How many EVAL calls Redis has run so far. */
+async function evalCalls(client: RedisClient): Promise<number> {
+  const info = String(await client.send("INFO", ["commandstats"]));
+  return Number(/cmdstat_eval:calls=(\d+)/.exec(info)?.[1] ?? 0);
+}
+
 const haveRedis = await reachable(REDIS_URL);
 if (!haveRedis) console.warn(`skipped: no Redis at ${REDIS_URL} (set TEST_REDIS_URL)`);
 const prefix = `svc:test:${crypto.randomUUID()}:`;
@@ -61,6 +67,51 @@ describe.skipIf(!haveRedis)("Redis rate-limit counters", () => {
       expect(await store.hit("k1", 43, 60_000)).toBe(1);
     } finally {
       store.close();
+    }
+  });
+
+  test("hits of one turn go to Redis as one call; hits of several keys and windows in it each get their own count", async () => {
+    const store = redisRateLimitStore(REDIS_URL, prefix);
+    const monitor = new RedisClient(REDIS_URL);
+    try {
+      const before = await evalCalls(monitor);
+      const counts = await Promise.all([store.hit("b1", 7, 60_000), store.hit("b2", 7, 60_000), store.hit("b1", 7, 60_000), store.hit("b1", 8, 60_000)]);
+      expect(counts).toEqual([1, 1, 2, 1]);
+      expect((await evalCalls(monitor)) - before).toBe(1);
+      // A window's first hit sets its expiry: a second past the window's end.
+      const ttl = Number(await monitor.send("PTTL", [`${prefix}b1:7`]));
+      expect(ttl).toBeGreaterThan(55_000);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+    } finally {
+      store.close();
+      monitor.close();
+    }
+  });
+
+  test("a memoised page on Redis counters: the same bytes as the full pipeline, and exactly N of 100 parallel requests on an N/min key", async () => {
+    const t = await makeTestApp({ keyAccess: true, rateLimits: redisRateLimitStore(REDIS_URL, `${prefix}memo:`), config: { seriesCacheRevalidateMs: 3_600_000 } });
+    try {
+      t.clock.set("2026-11-22T12:00:30Z");
+      // A page over 4 KB (written as one chunk when its answer waits for Redis).
+      const page = "/v1/observations?indicator=PAYEMS&region=US&limit=100";
+      const warm = await testKey(t, { rateLimitPerMinute: 1000, plan: "professional" });
+      const full = await t.request(page, { headers: warm.headers });
+      expect(full.status).toBe(200);
+      const fullBody = await full.text();
+      expect(fullBody.length).toBeGreaterThan(4096);
+      const served = t.app.pages!.served;
+      const again = await t.request(page, { headers: warm.headers });
+      expect(t.app.pages!.served).toBe(served + 1);
+      expect(await again.text()).toBe(fullBody);
+      expect(again.headers.get("x-ratelimit-remaining")).toBe("998");
+
+      const { key } = await testKey(t, { rateLimitPerMinute: 30, plan: "professional" });
+      await t.request("/v1/ping", { headers: bearer(key) });
+      const statuses = await Promise.all(Array.from({ length: 100 }, async () => (await t.request(page, { headers: bearer(key) })).status));
+      expect(statuses.filter((s) => s === 200).length).toBe(29);
+      expect(statuses.filter((s) => s === 429).length).toBe(71);
+    } finally {
+      await t.close();
     }
   });
 
