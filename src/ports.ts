@@ -18,6 +18,8 @@ export type RateLimitStore = {
    * counter is in this process, so that a request counted here is answered without waiting a turn of the event loop.
    */
   hit(subject: string, window: number, ttlMs: number): number | Promise<number>;
+  /** Whether counts are shared as configured: false while Redis is unreachable and this process counts alone. */
+  shared(): boolean;
   close(): void;
 };
 

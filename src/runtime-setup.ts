@@ -17,7 +17,7 @@ export type RuntimeDeps = Pick<Deps, "mail" | "rateLimits" | "billing" | "keys" 
 export function buildRuntimeDeps(config: Config, base: Pick<Deps, "database" | "clock" | "random" | "logger">): RuntimeDeps {
   return {
     mail: createMailer({ ...base, transport: config.smtpUrl ? smtpTransport(config.smtpUrl, config.mailFrom) : null }),
-    rateLimits: config.redisUrl ? redisRateLimitStore(config.redisUrl) : memoryRateLimitStore(),
+    rateLimits: config.redisUrl ? redisRateLimitStore(config.redisUrl, { logger: base.logger }) : memoryRateLimitStore(),
     billing: config.stripe
       ? stripeProvider({ secretKey: config.stripe.secretKey, webhookSecret: config.stripe.webhookSecret, prices: config.stripe.prices })
       : null,

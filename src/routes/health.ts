@@ -1,5 +1,5 @@
-// GET /api/health: 200 with the health report when the database answers, 503 (error envelope carrying the
-// same report in `details`) when it does not, so load balancers and humans read one status.
+// GET /api/health: 200 with the health report when the database answers (`degraded` while Redis does not), 503
+// (error envelope carrying the same report in `details`) when it does not, so load balancers and humans read one status.
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses, fail } from "../errors";
@@ -17,18 +17,19 @@ const healthRoute = createRoute({
   tags: [DISCOVERY_TAG],
   summary: "Service health",
   description:
-    "Pings the database. 200 with `status: ok` when it answers; 503 `SERVICE_UNAVAILABLE` when it does not (or not within 2 s), " +
-    "with the same report (`status: unavailable`) in `error.details`. Never cached.",
+    "Pings the database. 200 with `status: ok` when it answers, or `status: degraded` when it does but the Redis that " +
+    "shares rate-limit counts between nodes does not (each node counts alone meanwhile); 503 `SERVICE_UNAVAILABLE` when " +
+    "the database does not answer (or not within 2 s), with the same report (`status: unavailable`) in `error.details`. Never cached.",
   responses: {
-    200: { description: "The service and its database are up", content: { "application/json": { schema: healthReportSchema } } },
+    200: { description: "The service and its database are up (rate limits possibly counted per node: `degraded`)", content: { "application/json": { schema: healthReportSchema } } },
     ...errorResponses(500, 503),
   },
 });
 
 export const registerHealthRoutes: RegisterRoutes = (app, deps) => {
   app.openapi(healthRoute, async (c) => {
-    const report = await checkHealth(deps.database, { version: deps.version });
-    if (report.status !== "ok") fail("SERVICE_UNAVAILABLE", "The database is not answering.", report, NO_STORE);
+    const report = await checkHealth(deps.database, deps.rateLimits, { version: deps.version });
+    if (report.status === "unavailable") fail("SERVICE_UNAVAILABLE", "The database is not answering.", report, NO_STORE);
     c.header("Cache-Control", NO_STORE["Cache-Control"]);
     return c.json(report, 200);
   });

@@ -55,13 +55,19 @@ export type ServiceIndex = z.infer<typeof serviceIndexSchema>;
 
 export const healthReportSchema = z
   .object({
-    status: z.enum(["ok", "unavailable"]).openapi({ description: "`ok` when the database answers; `unavailable` otherwise (HTTP 503)" }),
+    status: z.enum(["ok", "degraded", "unavailable"]).openapi({
+      description: "`ok` when the database answers; `degraded` when it does but Redis does not (rate limits are counted per process meanwhile); `unavailable` when the database does not answer (HTTP 503)",
+    }),
     version: z.string().openapi({ example: "0.1.0" }),
     contract_version: z.string().openapi({ example: "1.0.0" }),
     database: z.object({
       kind: z.enum(["pglite", "postgres"]),
       ok: z.boolean(),
       latency_ms: z.number().nonnegative().openapi({ description: "Round trip of a `select 1`, or the time until the probe gave up", example: 0.4 }),
+    }),
+    rate_limits: z.object({
+      store: z.enum(["memory", "redis"]).openapi({ description: "Where per-key rate-limit counts are kept: this process, or Redis (shared by every node)" }),
+      shared: z.boolean().openapi({ description: "False while Redis is unreachable: each node counts alone until it answers again" }),
     }),
   })
   .openapi("HealthReport");

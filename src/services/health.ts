@@ -1,5 +1,7 @@
-// Service health: the database answers a `select 1` within a bounded time, or the service is unavailable.
+// Service health: the database answers a `select 1` within a bounded time, or the service is unavailable; while Redis
+// does not answer, rate limits are counted per process and the service is degraded (still 200).
 import type { Database } from "../../db/client";
+import type { RateLimitStore } from "../ports";
 import type { HealthReport } from "../schemas/discovery";
 import { CONTRACT_VERSION } from "../version";
 
@@ -13,7 +15,7 @@ export type HealthOptions = {
   now?: () => number;
 };
 
-export async function checkHealth(database: Pick<Database, "kind" | "ping">, opts: HealthOptions): Promise<HealthReport> {
+export async function checkHealth(database: Pick<Database, "kind" | "ping">, rateLimits: Pick<RateLimitStore, "kind" | "shared">, opts: HealthOptions): Promise<HealthReport> {
   const now = opts.now ?? (() => performance.now());
   const started = now();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -23,10 +25,12 @@ export async function checkHealth(database: Pick<Database, "kind" | "ping">, opt
   const ok = await Promise.race([database.ping().catch(() => false), timedOut]);
   clearTimeout(timer);
   const latency = Math.max(0, now() - started);
+  const shared = rateLimits.shared();
   return {
-    status: ok ? "ok" : "unavailable",
+    status: !ok ? "unavailable" : shared ? "ok" : "degraded",
     version: opts.version,
     contract_version: CONTRACT_VERSION,
     database: { kind: database.kind, ok, latency_ms: Math.round(latency * 100) / 100 },
+    rate_limits: { store: rateLimits.kind, shared },
   };
 }

@@ -2,6 +2,7 @@
 // one-minute windows (src/domain/access.ts): in this process by default, or in Redis (REDIS_URL) so several
 // processes share one exact count.
 import { RedisClient } from "bun";
+import type { Logger } from "../logger";
 import type { RateLimitStore } from "../ports";
 
 export type { RateLimitStore };
@@ -13,6 +14,7 @@ export function memoryRateLimitStore(): RateLimitStore {
   let lastCounter: { window: number; count: number } | undefined;
   return {
     kind: "memory",
+    shared: () => true,
     // Synchronous read-modify-write: concurrent requests in one process cannot interleave here.
     hit(subject, window) {
       let c = subject === lastSubject ? lastCounter : counters.get(subject);
@@ -38,41 +40,97 @@ export function memoryRateLimitStore(): RateLimitStore {
 const HIT_SCRIPT =
   "local out = {} for i, k in ipairs(KEYS) do local c = redis.call('INCR', k) if c == 1 then redis.call('PEXPIRE', k, ARGV[i]) end out[i] = c end return out";
 
-type PendingHit = { key: string; ttl: string; resolve(count: number): void; reject(e: unknown): void };
+type PendingHit = { key: string; subject: string; window: number; ttlMs: number; resolve(count: number): void };
+
+export type RedisStoreOptions = {
+  prefix?: string;
+  /** How long a batch may wait for Redis before its hits are counted in this process. */
+  timeoutMs?: number;
+  /** How long the store counts in this process after Redis failed, before it asks Redis again. */
+  retryAfterMs?: number;
+  logger?: Pick<Logger, "warn" | "info">;
+  /** Monotonic milliseconds (tests). */
+  now?: () => number;
+};
 
 /**
  * Counters in Redis. The hits asked for during one turn of the event loop go to Redis together, as one script call
  * (one write and one read on the connection, however many requests arrived together), at the end of that turn: a
  * busy server pays about one round trip per turn instead of one per request, and every count is still Redis's own.
+ *
+ * When Redis does not answer a batch within `timeoutMs` (or refuses it, or the connection is down), the breaker
+ * opens: that batch and every hit for the next `retryAfterMs` are counted in this process (exact per process, no
+ * longer shared), and the log says so once. The first batch after that asks Redis again; when it answers, shared
+ * counting resumes and the log says so. A request never waits for Redis longer than `timeoutMs`.
  */
-export function redisRateLimitStore(url: string, prefix = "svc:rl:"): RateLimitStore {
-  const client = new RedisClient(url);
+export function redisRateLimitStore(url: string, opts: RedisStoreOptions = {}): RateLimitStore {
+  const prefix = opts.prefix ?? "svc:rl:";
+  const timeoutMs = opts.timeoutMs ?? 250;
+  const retryAfterMs = opts.retryAfterMs ?? 1000;
+  const now = opts.now ?? (() => performance.now());
+  // No offline queue: while disconnected a command fails at once instead of waiting for the reconnection.
+  const client = new RedisClient(url, { enableOfflineQueue: false, connectionTimeout: timeoutMs * 4, autoReconnect: true });
+  // Without the offline queue a command sent before the first connection would fail: the first batches wait for it
+  // (within the same timeout as any batch).
+  let connecting: Promise<unknown> | null = client.connect().then(
+    () => (connecting = null),
+    () => (connecting = null),
+  );
+  const local = memoryRateLimitStore();
   let pending: PendingHit[] = [];
+  let downUntil = -Infinity;
+  let degraded = false;
+
+  const countLocally = (batch: PendingHit[]) => {
+    for (const h of batch) h.resolve(local.hit(h.subject, h.window, h.ttlMs) as number);
+  };
+  const fail = (batch: PendingHit[], e: unknown) => {
+    downUntil = now() + retryAfterMs;
+    if (!degraded) opts.logger?.warn("rate limiter: Redis unreachable; counting in this process until it answers again", { error: String(e) });
+    degraded = true;
+    countLocally(batch);
+  };
   const flush = () => {
     const batch = pending;
     pending = [];
     const args = [HIT_SCRIPT, String(batch.length)];
     for (const h of batch) args.push(h.key);
-    for (const h of batch) args.push(h.ttl);
-    client.send("EVAL", args).then(
+    for (const h of batch) args.push(String(Math.max(1000, Math.ceil(h.ttlMs))));
+    let settled = false;
+    const timer = setTimeout(() => {
+      settled = true;
+      fail(batch, new Error(`no answer within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const send = () => client.send("EVAL", args);
+    const sent = connecting ? connecting.then(send) : Promise.resolve().then(send);
+    sent.then(
       (counts) => {
+        clearTimeout(timer);
+        if (settled) return;
+        if (degraded) opts.logger?.info("rate limiter: Redis answers again; counts are shared again");
+        degraded = false;
         for (let i = 0; i < batch.length; i++) batch[i]!.resolve(Number((counts as unknown[])[i]));
       },
       (e) => {
-        for (const h of batch) h.reject(e);
+        clearTimeout(timer);
+        if (!settled) fail(batch, e);
       },
     );
   };
   return {
     kind: "redis",
     hit(subject, window, ttlMs) {
-      return new Promise<number>((resolve, reject) => {
+      // Breaker open: counted here at once, without a turn of the event loop.
+      if (now() < downUntil) return local.hit(subject, window, ttlMs);
+      return new Promise<number>((resolve) => {
         if (pending.length === 0) setImmediate(flush);
-        pending.push({ key: `${prefix}${subject}:${window}`, ttl: String(Math.max(1000, Math.ceil(ttlMs))), resolve, reject });
+        pending.push({ key: `${prefix}${subject}:${window}`, subject, window, ttlMs, resolve });
       });
     },
+    shared: () => !degraded,
     close() {
       client.close();
+      local.close();
     },
   };
 }

@@ -279,6 +279,7 @@ describe("GET /api/health", () => {
       version: SERVICE_VERSION,
       contract_version: "1.0.0",
       database: { kind: testBackend, ok: true, latency_ms: report.database.latency_ms },
+      rate_limits: { store: "memory", shared: true },
     });
     expect(report.database.latency_ms).toBeGreaterThanOrEqual(0);
   });
@@ -300,14 +301,32 @@ describe("GET /api/health", () => {
     expect(report.version).toBe(SERVICE_VERSION);
   });
 
+  const sharedCounts = { kind: "redis" as const, shared: () => true };
+
+  test("degraded (still 200) while rate-limit counts cannot be shared; ok again once they are", async () => {
+    let shared = false;
+    const counts = { kind: "redis" as const, shared: () => shared };
+    const db = { kind: "postgres" as const, ping: async () => true };
+    expect(await checkHealth(db, counts, { version: "1" })).toMatchObject({ status: "degraded", rate_limits: { store: "redis", shared: false } });
+    shared = true;
+    expect((await checkHealth(db, counts, { version: "1" })).status).toBe("ok");
+  });
+
   test("a probe that hangs is down after the timeout; latency is measured around the probe", async () => {
     const times = [1000, 1012.345];
     const report = await checkHealth(
       { kind: "postgres", ping: () => new Promise<boolean>(() => {}) },
+      sharedCounts,
       { version: "9.9.9", timeoutMs: 5, now: () => times.shift()! },
     );
-    expect(report).toEqual({ status: "unavailable", version: "9.9.9", contract_version: "1.0.0", database: { kind: "postgres", ok: false, latency_ms: 12.35 } });
-    const failing = await checkHealth({ kind: "pglite", ping: () => Promise.reject(new Error("gone")) }, { version: "1", now: () => 5 });
+    expect(report).toEqual({
+      status: "unavailable",
+      version: "9.9.9",
+      contract_version: "1.0.0",
+      database: { kind: "postgres", ok: false, latency_ms: 12.35 },
+      rate_limits: { store: "redis", shared: true },
+    });
+    const failing = await checkHealth({ kind: "pglite", ping: () => Promise.reject(new Error("gone")) }, sharedCounts, { version: "1", now: () => 5 });
     expect(failing.database).toEqual({ kind: "pglite", ok: false, latency_ms: 0 });
   });
 });

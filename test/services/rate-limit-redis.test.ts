@@ -60,7 +60,7 @@ const prefix = `svc:test:${crypto.randomUUID()}:`;
 
 describe.skipIf(!haveRedis)("Redis rate-limit counters", () => {
   test("300 concurrent hits on one window get the distinct counts 1..300", async () => {
-    const store = redisRateLimitStore(REDIS_URL, prefix);
+    const store = redisRateLimitStore(REDIS_URL, { prefix });
     try {
       const counts = await Promise.all(Array.from({ length: 300 }, () => store.hit("k1", 42, 60_000)));
       expect(counts.sort((a, b) => a - b)).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
@@ -71,7 +71,7 @@ describe.skipIf(!haveRedis)("Redis rate-limit counters", () => {
   });
 
   test("hits of one turn go to Redis as one call; hits of several keys and windows in it each get their own count", async () => {
-    const store = redisRateLimitStore(REDIS_URL, prefix);
+    const store = redisRateLimitStore(REDIS_URL, { prefix });
     const monitor = new RedisClient(REDIS_URL);
     try {
       const before = await evalCalls(monitor);
@@ -89,7 +89,7 @@ describe.skipIf(!haveRedis)("Redis rate-limit counters", () => {
   });
 
   test("a memoised page on Redis counters: the same bytes as the full pipeline, and exactly N of 100 parallel requests on an N/min key", async () => {
-    const t = await makeTestApp({ keyAccess: true, rateLimits: redisRateLimitStore(REDIS_URL, `${prefix}memo:`), config: { seriesCacheRevalidateMs: 3_600_000 } });
+    const t = await makeTestApp({ keyAccess: true, rateLimits: redisRateLimitStore(REDIS_URL, { prefix: `${prefix}memo:` }), config: { seriesCacheRevalidateMs: 3_600_000 } });
     try {
       t.clock.set("2026-11-22T12:00:30Z");
       // A page over 4 KB (written as one chunk when its answer waits for Redis).
@@ -116,7 +116,7 @@ describe.skipIf(!haveRedis)("Redis rate-limit counters", () => {
   });
 
   test("200 parallel requests on a 60/min key let exactly 60 through with Redis counters", async () => {
-    const t = await makeTestApp({ rateLimits: redisRateLimitStore(REDIS_URL, prefix) });
+    const t = await makeTestApp({ rateLimits: redisRateLimitStore(REDIS_URL, { prefix }) });
     try {
       t.clock.set("2026-11-22T12:00:30Z");
       const { key } = await testKey(t);
