@@ -59,7 +59,10 @@ export type ObservationsMeta = {
   limit: number;
   offset: number;
   source: string | null;
+  /** The frequency of the rows returned: the requested one after resampling. */
   frequency: Frequency;
+  /** The series' own frequency. */
+  native_frequency: Frequency;
   transform?: string;
   resample?: ResampleMeta;
   concept?: ConceptDisclosure;
@@ -282,7 +285,8 @@ function baseMeta(target: ObservationsTarget, q: ObservationsQuery) {
     limit: q.limit,
     offset: q.offset,
     source: target.kind === "stored" ? target.indicator.sourceSlug : "svc",
-    frequency: target.frequency,
+    frequency: q.frequency ?? target.frequency,
+    native_frequency: target.frequency,
     ...(target.transformSpec ? { transform: formatTransform(target.transformSpec) } : {}),
   };
 }

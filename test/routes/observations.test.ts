@@ -55,6 +55,7 @@ describe("200: pages of the latest revisions", () => {
     expect(r.body.meta).toMatchObject({ indicator: "CPIAUCSL", region: "US", total: 36, limit: 100, offset: 0, source: "fred", frequency: "monthly" });
     expect(r.body.meta.transform).toBeUndefined();
     expect(r.body.meta.resample).toBeUndefined();
+    expect(r.body.meta.native_frequency).toBe("monthly");
     expect(r.body.meta.concept).toBeUndefined();
     expect(r.body.data).toHaveLength(36);
     expect(r.body.data[0]).toEqual({
@@ -223,6 +224,8 @@ describe("resampling", () => {
       dropped_incomplete_bucket: true,
       dropped_period_start: "2024-03-01",
     });
+    // meta names the frequency of the rows returned; the series' own is kept beside it.
+    expect([r.body.meta.frequency, r.body.meta.native_frequency]).toEqual(["monthly", "daily"]);
     expect(r.body.meta.total).toBe(14); // 2023-01 .. 2024-02
     expect(r.body.data).toEqual([
       { period_start: "2024-02-01", period_end: "2024-02-29", period_type: "monthly", value: monthMean("2024-02") },
