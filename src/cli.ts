@@ -3,16 +3,21 @@ import { ConfigError, loadConfig } from "./config";
 import { DataDirLockedError } from "../db/client";
 import { commands } from "./commands";
 import { CliError } from "./commands/cli-error";
+import { CONTRACT_VERSION, SERVICE_VERSION } from "./version";
 
 function usage(): string {
   const rows = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
-  return `usage: svc <command> [options]\n\ncommands:\n${rows.join("\n")}\n\nRun 'svc <command> --help' for a command's options.`;
+  return `usage: svc <command> [options]\n\ncommands:\n${rows.join("\n")}\n  ${"version".padEnd(10)} Print the version (also --version)\n\nRun 'svc <command> --help' for a command's options.`;
 }
 
 export async function runCli(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;
   if (!name || name === "--help" || name === "-h" || name === "help") {
     console.log(usage());
+    return;
+  }
+  if (name === "version" || name === "--version" || name === "-v") {
+    console.log(`svc ${SERVICE_VERSION} (contract ${CONTRACT_VERSION})`);
     return;
   }
   const command = commands[name];
