@@ -115,60 +115,41 @@ export class X402Rail {
   }
 
   /**
-   * The token's name/version/decimals, never waiting on the network when they are already known. A configured
-   * domain is final. A token in the built-in table (USDC on known networks) is served from the table at once, and
-   * its contract is read once in the background (started by prepare() at start, or by the first challenge): the
-   * chain's answer replaces the table's; a failed read keeps the table and is not retried. Only a token the table
-   * does not know makes a challenge wait, for the one read in flight, and a failed read is retried by the next
-   * request (there is nothing else to offer for that network).
+   * The token's name/version/decimals. A configured domain, or the built-in table's for a known asset (USDC on known
+   * networks), is final: the chain is never asked, so a start without network access neither waits nor warns. Only an
+   * asset nobody knows is read from its contract: a challenge waits for the one read in flight, and a failed read is
+   * an UnavailableError (the rail cannot be offered for that network) retried by the next request.
    */
   private tokenInfo(rt: NetworkRuntime): Promise<TokenInfo> {
-    if (rt.token) {
-      if (rt.tokenSource === "table") void this.lookupToken(rt).catch(() => undefined);
-      return Promise.resolve(rt.token);
-    }
-    return this.lookupToken(rt);
+    return rt.token ? Promise.resolve(rt.token) : this.lookupToken(rt);
   }
 
   private lookupToken(rt: NetworkRuntime): Promise<TokenInfo> {
+    if (rt.token) return Promise.resolve(rt.token);
     if (rt.lookup) return rt.lookup;
-    if (rt.tokenSource === "configured" || rt.tokenSource === "chain") return Promise.resolve(rt.token!);
-    const fromTable = rt.tokenSource === "table";
-    if (!rt.client) {
-      return fromTable ? Promise.resolve(rt.token!) : Promise.reject(new UnavailableError(`the EIP-712 domain of ${rt.asset} on ${rt.opts.network} is unknown and no RPC URL is configured`));
-    }
+    if (!rt.client) return Promise.reject(new UnavailableError(`the EIP-712 domain of ${rt.asset} on ${rt.opts.network} is unknown and no RPC URL is configured`));
     const lookup = (async (): Promise<TokenInfo> => {
-      let read: TokenInfo;
       try {
         const [name, version, decimals] = await withTimeout(
           Promise.all((["name", "version", "decimals"] as const).map((fn) => rt.client!.readContract({ address: rt.asset, abi: EIP3009_ABI, functionName: fn }))),
           DOMAIN_READ_TIMEOUT_MS,
         );
-        read = { name: String(name), version: String(version), decimals: Number(decimals) };
+        rt.token = { name: String(name), version: String(version), decimals: Number(decimals) };
+        rt.tokenSource = "chain";
+        return rt.token;
       } catch (e) {
-        this.log.warn(
-          fromTable ? "x402: could not read the token's EIP-712 domain from the chain; using the built-in table" : "x402: could not read the token's EIP-712 domain from the chain",
-          { network: rt.opts.network, asset: rt.asset, error: shortError(e) },
-        );
-        if (fromTable) return rt.token!;
+        this.log.warn("x402: could not read the token's EIP-712 domain from the chain", { network: rt.opts.network, asset: rt.asset, error: shortError(e) });
         throw new UnavailableError(`the EIP-712 domain of ${rt.asset} on ${rt.opts.network} is unknown and the chain is unreachable`);
       }
-      if (fromTable && (read.name !== rt.token!.name || read.version !== rt.token!.version || read.decimals !== rt.token!.decimals)) {
-        this.log.warn("x402: the token's EIP-712 domain on chain differs from the built-in table; using the chain's", { network: rt.opts.network, asset: rt.asset, chain: read, table: rt.token });
-      }
-      rt.token = read;
-      rt.tokenSource = "chain";
-      return read;
     })();
     rt.lookup = lookup;
-    // Only a token nobody knows is looked up again after a failure; a table token keeps its one attempt.
-    if (!fromTable) lookup.catch(() => (rt.lookup = null));
+    lookup.catch(() => (rt.lookup = null));
     return lookup;
   }
 
   /**
-   * Starts the token-domain reads at start, in the background (the caller need not wait: challenges never wait for
-   * a token in the built-in table). Resolves when they have finished, successfully or not.
+   * Reads, at start and in the background, the domains of assets the table does not know (the caller need not wait).
+   * Resolves when they have finished, successfully or not.
    */
   async prepare(): Promise<void> {
     await Promise.all(this.runtimes.map((rt) => this.lookupToken(rt).catch(() => undefined)));

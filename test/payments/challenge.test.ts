@@ -239,13 +239,13 @@ function heldRpc(token: { name: string; version: string; decimals: number }) {
 }
 
 describe("offline: the challenge never waits on the network", () => {
-  test("development defaults with an unreachable RPC (a closed loopback port): the 402 is built from the built-in table; the chain is tried once", async () => {
+  test("development defaults with an unreachable RPC (a closed loopback port): the 402 is built from the built-in table; nothing waits or warns", async () => {
     const log = recordingLogger();
     const clock = new ManualClock();
     const random = seededRandom(5);
     const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), "svc-pay-")), X402_RPC_URL: `http://127.0.0.1:${closedPort()}` });
     const setup = buildPayments(config, { database: bench.database, clock, random, logger: log.logger });
-    // What the server does at start (src/bootstrap.ts): the lookup runs in the background.
+    // What the server does at start (src/bootstrap.ts): nothing to read for a known asset.
     const prepared = setup.payments!.prepare();
     gate = setup.payments!;
     const res = await bench.request("/test/paid?indicator=GDP");
@@ -264,44 +264,40 @@ describe("offline: the challenge never waits on the network", () => {
     expect(res.headers.get("www-authenticate")).toMatch(APERTURE_CHALLENGE);
     await prepared;
     for (let i = 0; i < 3; i++) expect(paymentRequiredOf(await bench.request("/test/paid?indicator=GDP")).accepts[0]!.extra).toEqual({ name: "USDC", version: "2" });
-    // One failed lookup, reported once, never retried: the table is a known fact about this token.
-    expect(log.warnings("could not read the token's EIP-712 domain")).toBe(1);
+    // The table is a known fact about this token: the chain is not asked, so an offline start says nothing.
+    expect(log.lines.filter((l) => l.level === "warn")).toEqual([]);
   });
 
-  test("a chain that does not answer: the 402 is served while the one lookup is still pending; its answer then replaces the table's", async () => {
+  test("a known asset never asks the chain, even when one is configured and answering", async () => {
     const rpc = heldRpc({ name: "USDC (on chain)", version: "2", decimals: 6 });
     const log = recordingLogger();
-    const clock = new ManualClock();
     const rail = new X402Rail({
       networks: [{ network: "eip155:84532", payTo: PAY_TO, rpcUrl: rpc.url }],
       settlement: { mode: "facilitator", url: "http://127.0.0.1:9" },
       logger: log.logger,
     });
-    const payments = new Payments({ x402: rail, store: new MemoryProofStore(), clock });
-    let lookupDone = false;
-    const prepared = payments.prepare().then(() => void (lookupDone = true));
+    const payments = new Payments({ x402: rail, store: new MemoryProofStore(), clock: new ManualClock() });
+    await payments.prepare();
     gate = payments;
-
-    const first = await bench.request("/test/paid?indicator=GDP");
-    expect(first.status).toBe(402);
-    expect(paymentRequiredOf(first).accepts[0]!.extra).toEqual({ name: "USDC", version: "2" });
-    // Answered while the lookup is still waiting on the chain (had the challenge waited for it, it could only have
-    // been answered after the lookup gave up, with a warning logged).
-    expect(lookupDone).toBe(false);
-    expect(rpc.answered).toBe(0);
-    expect(log.lines.filter((l) => l.level === "warn")).toEqual([]);
-    const second = await bench.request("/test/paid?indicator=GDP");
-    expect(paymentRequiredOf(second)).toEqual(paymentRequiredOf(first));
-
-    // The chain answers: its domain wins (with a warning that the table differs), and it is never asked again.
-    await rpc.holding(3);
-    rpc.release();
-    await prepared;
-    expect(rpc.received).toBe(3);
-    expect(log.warnings("differs from the built-in table")).toBe(1);
     for (let i = 0; i < 3; i++) {
-      expect(paymentRequiredOf(await bench.request("/test/paid?indicator=GDP")).accepts[0]!.extra).toEqual({ name: "USDC (on chain)", version: "2" });
+      const res = await bench.request("/test/paid?indicator=GDP");
+      expect(res.status).toBe(402);
+      expect(paymentRequiredOf(res).accepts[0]!.extra).toEqual({ name: "USDC", version: "2" });
     }
-    expect(rpc.received).toBe(3);
+    expect(rpc.received).toBe(0);
+    expect(log.lines.filter((l) => l.level === "warn")).toEqual([]);
+  });
+  test("an asset the table does not know is read from its chain; when the chain cannot answer, the rail is refused plainly (503), never offered with a guessed domain", async () => {
+    const log = recordingLogger();
+    const rail = new X402Rail({
+      networks: [{ network: "eip155:84532", asset: PAY_TO, payTo: PAY_TO, rpcUrl: `http://127.0.0.1:${closedPort()}` }],
+      settlement: { mode: "facilitator", url: "http://127.0.0.1:9" },
+      logger: log.logger,
+    });
+    gate = new Payments({ x402: rail, store: new MemoryProofStore(), clock: new ManualClock() });
+    const res = await bench.request("/test/paid?indicator=GDP");
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as any).error.code).toBe("SERVICE_UNAVAILABLE");
+    expect(log.warnings("could not read the token's EIP-712 domain")).toBe(1);
   });
 });
