@@ -1,6 +1,7 @@
 // createApp(deps) is the only constructor of the HTTP application. server.ts passes real
 // dependencies; tests pass a fresh database, a manual clock and a seeded random source.
 import { HTTPException } from "hono/http-exception";
+import { compress } from "hono/compress";
 import type { Deps } from "./deps";
 import type { App } from "./http/app-env";
 import { ApiError, envelope } from "./errors";
@@ -9,6 +10,7 @@ import { requestId } from "./http/request-id";
 import { corsResponseHeaders, publicCors, type CorsOptions } from "./http/cors";
 import { PageMemo } from "./http/page-memo";
 import { admitKeyed } from "./http/admission";
+import { isPaidRoute } from "./http/paid-marker";
 import { internalErrorResponse } from "./http/respond";
 import { Admission } from "./services/admission";
 import { guardQuery, limitBody, notFoundOrMethodNotAllowed, refusePaidHead } from "./http/request-guard";
@@ -35,6 +37,11 @@ export function createApp(deps: Deps): ServiceApp {
   const admission = new Admission(deps);
   const pages = deps.config.pageMemo ? new PageMemo({ ...deps, admission }, corsResponseHeaders(CORS)) : undefined;
 
+  // Compresses what no route compressed itself: rendered bodies (catalog lists, observation pages) come compressed once
+  // per coding (src/http/content-coding.ts) and are left alone here. Paid routes code their own bodies: their answers
+  // must be byte for byte the page memo's, which answers before this app.
+  const compressResponses = compress();
+  app.use("*", (c, next) => (isPaidRoute(c) ? next() : compressResponses(c, next)));
   app.use("*", requestId());
   app.use("*", publicCors(CORS));
 

@@ -4,13 +4,12 @@
 //   ping, key management, the MCP envelope): a bad key is a 401 on every route, and a data route counts the request
 //   against the key's window. Paid routes are admitted by paid() itself, once it knows what is asked and its price.
 import type { Context, MiddlewareHandler } from "hono";
-import { matchedRoutes } from "hono/route";
 import type { Clock } from "../ports";
 import { rateLimitHeaders, type RateDecision } from "../domain/access";
 import type { Purpose } from "../services/admission";
 import type { AppEnv } from "./app-env";
 import { setOnResponse } from "./late-headers";
-import { isPaidHandler } from "./paid-marker";
+import { isPaidRoute } from "./paid-marker";
 import { credentialOf, refusalResponse } from "./verdicts";
 
 /** Key management has limits of its own and is never counted against the per-minute window. */
@@ -56,7 +55,4 @@ async function withRateHeaders(c: Context<AppEnv>, rate: RateDecision, next: () 
   if (c.res.headers.get("x-ratelimit-limit") === null) setOnResponse(c, rateLimitHeaders(rate));
 }
 
-function isPaidRoute(c: Context<AppEnv>): boolean {
-  return matchedRoutes(c).some((r) => r.method !== "ALL" && isPaidHandler(r.handler));
-}
 

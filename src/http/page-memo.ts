@@ -11,6 +11,8 @@ import type { Logger } from "../logger";
 import type { Clock } from "../ports";
 import type { Quote, Resolved } from "../pricing";
 import type { Admission, Admitted, PaymentDescription, Verdict } from "../services/admission";
+import type { RenderedJson } from "../services/rendered";
+import { codedBody, codingHeaders } from "./content-coding";
 import { RatedHeaders, credentialOf, refusalResponse } from "./verdicts";
 import { internalErrorResponse } from "./respond";
 import { requestIdFor } from "./request-id";
@@ -18,7 +20,7 @@ import { requestTarget } from "./url-parts";
 
 export type PageEntry = {
   /** The body a full read of this URL returns now, or null when only a full read can tell. */
-  body: () => Blob | null;
+  body: () => RenderedJson | null;
   contentType: string;
   quote: Quote;
   resolved: Resolved;
@@ -48,8 +50,6 @@ export type PageMemoDeps = { clock: Clock; logger: Logger; admission: Admission 
 export class PageMemo {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
-  /** The bytes of recorded bodies large enough to be streamed when their answer is deferred. */
-  private readonly bodyBytes = new WeakMap<Blob, Uint8Array>();
 
   constructor(
     private readonly deps: PageMemoDeps,
@@ -60,13 +60,13 @@ export class PageMemo {
   /** Called by paid() after a 200: this URL may be answered from `entry` while its check yields a body. */
   record(url: string, entry: PageEntry): void {
     const target = requestTarget(url);
-    const size = entry.body()?.size;
+    const size = entry.body()?.body.size;
     if (size === undefined || size > MAX_BYTES / 16) return;
     this.forget(target);
-    this.entries.set(target, { ...entry, bytes: size, headers: new RatedHeaders(new Headers({ ...this.commonHeaders, "Content-Type": entry.contentType })) });
+    // Every answer of a rendered body names the header its coding depends on, coded or not (content-coding.ts).
+    const headers = new Headers({ ...this.commonHeaders, "Content-Type": entry.contentType, Vary: "Accept-Encoding" });
+    this.entries.set(target, { ...entry, bytes: size, headers: new RatedHeaders(headers) });
     this.bytes += size;
-    const body = entry.body()!;
-    if (size >= DEFERRED_STREAM_MIN_BYTES && !this.bodyBytes.has(body)) void body.bytes().then((b) => this.bodyBytes.set(body, b));
     for (const [t] of this.entries) {
       if (this.entries.size <= MAX_ENTRIES && this.bytes <= MAX_BYTES) break;
       this.forget(t);
@@ -121,7 +121,7 @@ export class PageMemo {
   }
 
   /** The verdict rendered as paid() renders it, with the recorded body as the handler's answer. */
-  private answer(req: Request, entry: Entry, body: Blob, verdict: Verdict, now: Date, deferred: boolean): Response | Promise<Response> {
+  private answer(req: Request, entry: Entry, body: RenderedJson, verdict: Verdict, now: Date, deferred: boolean): Response | Promise<Response> {
     const requestId = requestIdFor(req.headers.get("x-request-id"));
     if (!verdict.ok) return this.common(refusalResponse(verdict), requestId);
     let served;
@@ -131,17 +131,25 @@ export class PageMemo {
       return this.common(internalErrorResponse(this.deps.logger, e, { requestId, method: req.method, url: req.url }), requestId);
     }
     return served instanceof Promise
-      ? served.then((s) => this.ok(entry, body, verdict, s, requestId, true), (e) => this.common(internalErrorResponse(this.deps.logger, e, { requestId, method: req.method, url: req.url }), requestId))
-      : this.ok(entry, body, verdict, served, requestId, deferred);
+      ? served.then((s) => this.ok(req, entry, body, verdict, s, requestId, true), (e) => this.common(internalErrorResponse(this.deps.logger, e, { requestId, method: req.method, url: req.url }), requestId))
+      : this.ok(req, entry, body, verdict, served, requestId, deferred);
   }
 
-  private ok(entry: Entry, body: Blob, verdict: Admitted, served: Awaited<ReturnType<Admission["served"]>>, requestId: string, deferred: boolean): Response {
+  private ok(
+    req: Request, entry: Entry, body: RenderedJson, verdict: Admitted, served: Awaited<ReturnType<Admission["served"]>>, requestId: string, deferred: boolean,
+  ): Response {
     if (!served.ok) return this.common(refusalResponse(served), requestId);
-    const bytes = deferred ? this.bodyBytes.get(body) : undefined;
+    const coded = codedBody(body, req.headers.get("accept-encoding"));
+    const form = coded.form;
     // The fixed headers are copied from a prepared Headers object (a native copy); only what differs is set.
-    const res = new Response(bytes ? oneChunkStream(bytes) : body, { status: 200, headers: entry.headers.template(verdict.rate) });
+    const content = deferred && form.bytes.length >= DEFERRED_STREAM_MIN_BYTES ? oneChunkStream(form.bytes) : form.blob;
+    const res = new Response(content, { status: 200, headers: entry.headers.template(verdict.rate) });
     const h = res.headers;
     h.set("X-Request-Id", requestId);
+    if (coded.coding) {
+      const coding = codingHeaders(coded);
+      for (const k in coding) h.set(k, coding[k]!);
+    }
     entry.headers.finish(h, verdict.rate);
     if (served.headers) for (const k in served.headers) h.set(k, served.headers[k]!);
     return res;

@@ -1,5 +1,7 @@
 // Marks the handlers paid() builds, so the paid routes of an app can be found (the key middleware leaves them to
 // paid(), HEAD is refused on them, the shared contract test calls each one) without importing the gate itself.
+import type { Context } from "hono";
+import { matchedRoutes } from "hono/route";
 import type { Surface } from "../pricing";
 
 const PAID_ROUTE = Symbol.for("svc.paid-route");
@@ -31,4 +33,9 @@ export function paidRoutes(app: { routes: Array<{ method: string; path: string; 
     if (info) out.push({ method: r.method, path: r.path, ...info });
   }
   return out;
+}
+
+/** Whether the route this request matched is a paid one. */
+export function isPaidRoute(c: Context): boolean {
+  return matchedRoutes(c).some((r) => r.method !== "ALL" && isPaidHandler(r.handler));
 }

@@ -12,6 +12,7 @@ import { withHeaders } from "payments/hono";
 import type { Deps } from "../deps";
 import { quote as priceQuote, type Quote, type Resolved, type Surface } from "../pricing";
 import type { Admitted, PaymentDescription } from "../services/admission";
+import type { RenderedJson } from "../services/rendered";
 import { setContextRateHeaders } from "./admission";
 import { credentialOf, refusalResponse, setRateHeaders } from "./verdicts";
 import type { App, AppEnv } from "./app-env";
@@ -41,7 +42,7 @@ export type PaidOptions<Q, R extends Resolved> = {
    * that returns the body a full read would return now, or null when only a full read can tell. Null when this
    * answer cannot be replayed (it depends on more than the URL and the data version).
    */
-  page?(resolved: R): (() => Blob | null) | null;
+  page?(resolved: R): (() => RenderedJson | null) | null;
 };
 
 /** Registers `route` on `app` as a paid route: its handler is the gate around `opts`. */

@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import { envelope } from "../errors";
 import type { Logger } from "../logger";
 import { renderJson, type RenderedJson } from "../services/rendered";
+import { codedBody, codingHeaders } from "./content-coding";
 
 export { renderJson, type RenderedJson };
 
@@ -26,17 +27,22 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
 
 /**
  * A catalog 200 with the CDN Cache-Control and a strong ETag, or a bodiless 304 carrying the same two headers when
- * the request's If-None-Match already names this representation.
+ * the request's If-None-Match already names this representation. A cached body (rendered once) is sent in the coding
+ * the client accepts, compressed once; a body built per request is left to the compress middleware.
  */
-export function catalogResponse(c: Context, rendered: RenderedJson): Response {
-  const headers = { "Cache-Control": CATALOG_CACHE_CONTROL, ETag: rendered.etag };
-  if (etagMatches(c.req.header("if-none-match"), rendered.etag)) return c.body(null, 304, headers);
-  return c.body(rendered.body as never, 200, { ...headers, "Content-Type": "application/json" });
+export function catalogResponse(c: Context, rendered: RenderedJson, cached = true): Response {
+  const coded = cached ? codedBody(rendered, c.req.header("accept-encoding")) : { form: { blob: rendered.body, bytes: rendered.bytes }, coding: null, etag: rendered.etag };
+  const headers: Record<string, string> = { "Cache-Control": CATALOG_CACHE_CONTROL, ETag: coded.etag, ...(cached ? codingHeaders(coded) : {}) };
+  if (etagMatches(c.req.header("if-none-match"), coded.etag)) {
+    delete headers["Content-Encoding"];
+    return c.body(null, 304, headers);
+  }
+  return c.body(coded.form.blob as never, 200, { ...headers, "Content-Type": "application/json" });
 }
 
 /** catalogResponse for a body built per request. */
 export function catalogJson<T>(c: Context, body: T): Response {
-  return catalogResponse(c, renderJson(body));
+  return catalogResponse(c, renderJson(body), false);
 }
 
 /** OpenAPI: the headers of a catalog 200 or 304. */

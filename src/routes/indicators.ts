@@ -49,6 +49,6 @@ export const registerIndicatorRoutes: RegisterRoutes = (app, deps) => {
   const store = { db: deps.database.db, caches: deps.caches };
   app.openapi(listRoute, async (c) => catalogResponse(c, await renderIndicators(store, c.req.valid("query"))));
   app.openapi(getRoute, async (c) =>
-    catalogResponse(c, await renderIndicatorDetail(store, c.req.valid("param").code, c.req.valid("query"))),
+    catalogResponse(c, await renderIndicatorDetail(store, c.req.valid("param").code, c.req.valid("query")), false),
   );
 };

@@ -4,6 +4,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../errors";
+import { codedBody, codingHeaders } from "../http/content-coding";
 import { registerPaid } from "../http/paid";
 import type { Resolved } from "../pricing";
 import {
@@ -73,8 +74,12 @@ export const registerObservationRoutes: RegisterRoutes = (app, deps) => {
       const target = await resolveObservations(ctx, query);
       return { ...resolvedOf(target, "/v1/observations"), target, query };
     },
-    // The page comes as a JSON Blob (memoised per series version): no re-serialisation or copy of hot pages.
-    handler: async (c, r) => c.body((await getObservationsJson(ctx, r.target, r.query)) as never, 200, { "content-type": "application/json" }),
+    // The page comes rendered (memoised per series version, compressed once per coding): no re-serialisation,
+    // re-compression or copy of hot pages.
+    handler: async (c, r) => {
+      const coded = codedBody(await getObservationsJson(ctx, r.target, r.query), c.req.header("accept-encoding"));
+      return c.body(coded.form.blob as never, 200, { "content-type": "application/json", ...codingHeaders(coded) });
+    },
     page: (r) => observationsPageCheck(ctx, r.target, r.query),
   });
 

@@ -23,6 +23,7 @@ import { fail } from "../errors";
 import type { observationsQuerySchema } from "../schemas/observations";
 import { resolveSeriesTarget, type ConceptDisclosure, type SeriesTarget } from "./concepts";
 import { isDerivedIndicator } from "./derived-series";
+import { renderJson, type RenderedJson } from "./rendered";
 import { ensureReadable, seriesData, storedHead, targetCode, type ReadContext, type SeriesData } from "./series-read";
 
 /** GET /v1/observations's validated query, as its schema outputs it. */
@@ -204,15 +205,13 @@ function page<T>(rows: T[], lo: number, hi: number, q: Pick<ObservationsQuery, "
   return out;
 }
 
-/** A rendered page: its JSON as a Blob, which every Response serving it shares without copying. */
-const jsonBlob = (value: unknown): Blob => new Blob([JSON.stringify(value)], { type: "application/json" });
 
 /**
  * The page as a JSON Blob. A page of the latest revisions is a pure function of the series version(s) and the
  * normalised query, so its text is kept under a key naming both: a hot page is served without building or serialising
  * rows, and a write (a new version) can never be answered with an older page.
  */
-export async function getObservationsJson(ctx: ReadContext, target: ObservationsTarget, q: ObservationsQuery): Promise<Blob> {
+export async function getObservationsJson(ctx: ReadContext, target: ObservationsTarget, q: ObservationsQuery): Promise<RenderedJson> {
   const concept = target.kind === "stored" ? target.concept : target.disclosure;
   if (q.include_revisions && target.kind === "stored") return revisionsJson(ctx, target, q, concept);
 
@@ -235,7 +234,7 @@ export async function getObservationsJson(ctx: ReadContext, target: Observations
   }
   if (hi < lo) hi = lo;
   const rows = page<ObservationRow | ResampledRow>(view.rows, lo, hi, q);
-  const body = jsonBlob({
+  const body = renderJson({
     data: rows,
     meta: {
       ...baseMeta(target, q),
@@ -261,7 +260,7 @@ function pageKeyOf(dataId: string, viewKey: string, q: ObservationsQuery, concep
  * page of a stored series (revisions are read from the database; svc: series and derived concepts are computed
  * from their inputs on read).
  */
-export function observationsPageCheck(ctx: ReadContext, target: ObservationsTarget, q: ObservationsQuery): (() => Blob | null) | null {
+export function observationsPageCheck(ctx: ReadContext, target: ObservationsTarget, q: ObservationsQuery): (() => RenderedJson | null) | null {
   if (q.include_revisions || target.kind !== "stored" || isDerivedIndicator(target.indicator)) return null;
   const catalog = ctx.caches.catalog;
   const { catalogGeneration } = target;
@@ -292,7 +291,7 @@ function baseMeta(target: ObservationsTarget, q: ObservationsQuery) {
 }
 
 /** include_revisions=true: every stored revision in the range, read from the database (not cached). */
-async function revisionsJson(ctx: ReadContext, target: ObservationsTarget & { kind: "stored" }, q: ObservationsQuery, concept: ConceptDisclosure | null): Promise<Blob> {
+async function revisionsJson(ctx: ReadContext, target: ObservationsTarget & { kind: "stored" }, q: ObservationsQuery, concept: ConceptDisclosure | null): Promise<RenderedJson> {
   const code = targetCode(target);
   const head = await storedHead(ctx, target.indicator, target);
   const { rows, total } = await readRevisions(ctx.db, head.id, { start: q.start_date, end: q.end_date, order: q.order, limit: q.limit, offset: q.offset });
@@ -310,5 +309,5 @@ async function revisionsJson(ctx: ReadContext, target: ObservationsTarget & { ki
     }),
   );
   const page: ObservationsPage = { data, meta: { ...baseMeta(target, q), unit: target.indicator.unit, total, ...(concept ? { concept } : {}) } };
-  return jsonBlob(page);
+  return renderJson(page);
 }

@@ -9,16 +9,20 @@
 // read that such a write overtook is not kept. Memory is bounded by a row budget, least recently used series first
 // out.
 //
-// Rendered pages: the UTF-8 JSON of a response page as a Blob, keyed by the series version(s) it was computed from
-// and the normalised query, in one LRU bounded by total bytes. A Blob, because a Response made from one shares its
-// bytes (a Uint8Array body is copied into every Response: 12 µs for a 20 KB page, against 0.4 µs). A key names its version, so a page can never outlive the
-// data it shows: a new version simply misses, and the old version's pages age out.
+// Rendered pages: the JSON of a response page rendered once (src/services/rendered.ts: a Blob every Response shares,
+// its bytes, its compressed forms once asked for), keyed by the series version(s) it was computed from and the
+// normalised query, in one LRU bounded by total bytes. A key names its version, so a page can never outlive the data
+// it shows: a new version simply misses, and the old version's pages age out.
 import type { Db } from "../../db/client";
 import {
   findSeriesHead, findSeriesHeads, readLatestObservations, type SeriesHead, type StoredObservation,
 } from "../../db/repos/observation-reads";
 import { onSeriesWritten } from "../../db/repos/observations";
 import type { Point } from "../domain/series";
+import type { RenderedJson } from "./rendered";
+
+/** What a kept page holds in memory: its Blob and its bytes (compressed forms are a fraction more). */
+const pageSize = (page: RenderedJson) => page.body.size * 2;
 
 export type SeriesSnapshot = {
   head: SeriesHead;
@@ -45,7 +49,7 @@ export class SeriesCache {
   private readonly now: () => number;
   // Bumped by every invalidation: a head read that started before one is answered but not remembered.
   private generation = 0;
-  private readonly pages = new Map<string, Blob>();
+  private readonly pages = new Map<string, RenderedJson>();
   private pageBytes = 0;
   private readonly maxPageBytes: number;
 
@@ -167,7 +171,7 @@ export class SeriesCache {
   }
 
   /** The rendered page stored under `key` (which must name the series version it shows), or undefined. */
-  page(key: string): Blob | undefined {
+  page(key: string): RenderedJson | undefined {
     const body = this.pages.get(key);
     if (body !== undefined) {
       // Refresh its LRU position.
@@ -177,19 +181,19 @@ export class SeriesCache {
     return body;
   }
 
-  rememberPage(key: string, body: Blob): void {
-    if (body.size > this.maxPageBytes / 8) return;
+  rememberPage(key: string, body: RenderedJson): void {
+    if (pageSize(body) > this.maxPageBytes / 8) return;
     const old = this.pages.get(key);
     if (old !== undefined) {
       this.pages.delete(key);
-      this.pageBytes -= old.size;
+      this.pageBytes -= pageSize(old);
     }
     this.pages.set(key, body);
-    this.pageBytes += body.size;
+    this.pageBytes += pageSize(body);
     for (const [k, b] of this.pages) {
       if (this.pageBytes <= this.maxPageBytes) break;
       this.pages.delete(k);
-      this.pageBytes -= b.size;
+      this.pageBytes -= pageSize(b);
     }
   }
 

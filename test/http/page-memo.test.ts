@@ -96,6 +96,11 @@ async function scenario(t: PaymentsApp, payer: Hex): Promise<{ steps: Step[]; us
 
   await get("free: first read", PAGE, free.headers);
   await get("free: repeat", PAGE, free.headers);
+  // A page large enough to be compressed (PAGE is under the 1 KB threshold).
+  const wide = "/v1/observations?indicator=UNRATE&region=US&limit=24";
+  await get("free: a wider page", wide, free.headers);
+  await get("free: the wider page, brotli accepted", wide, { ...free.headers, "accept-encoding": "gzip, br" });
+  await get("free: the wider page, gzip accepted", wide, { ...free.headers, "accept-encoding": "gzip" });
   await get("premium key: premium page", PREMIUM_PAGE, premium.headers);
   await get("premium key: premium page again", PREMIUM_PAGE, premium.headers);
   await get("free key: premium page refused", PREMIUM_PAGE, free.headers);
@@ -173,6 +178,7 @@ describe("the page memo answers exactly as the full pipeline", () => {
     const status = Object.fromEntries(on.steps.map((s) => [s.label, s.status]));
     expect(status).toMatchObject({
       "free: repeat": 200,
+      "free: the wider page, brotli accepted": 200,
       "free key: premium page refused": 403,
       "texas key: region refused": 403,
       "malformed key": 401,
@@ -192,11 +198,13 @@ describe("the page memo answers exactly as the full pipeline", () => {
     const limited = on.steps.filter((s) => s.label.startsWith("limited key")).map((s) => s.headers["x-ratelimit-remaining"]);
     expect(limited).toEqual(["2", "1", "0", "0", "0"]);
     expect(on.steps.find((s) => s.label === "x402: bought")!.headers["payment-response"]).toBe('{"success":true}');
+    const codings = on.steps.filter((s) => s.label.startsWith("free: the wider page")).map((s) => s.headers["content-encoding"]);
+    expect(codings).toEqual(["br", "gzip"]);
   });
 
   test("every key is metered the same, exactly once per served page", () => {
     expect(on.usage).toEqual(off.usage);
-    expect(on.usage).toEqual({ free: 2, premium: 2, texas: 0, expiring: 1, revoked: 1, rotated: 2, limited: 3 });
+    expect(on.usage).toEqual({ free: 5, premium: 2, texas: 0, expiring: 1, revoked: 1, rotated: 2, limited: 3 });
   });
 });
 
