@@ -24,6 +24,8 @@ const CORS: CorsOptions = {
   exposeHeaders: [
     "X-Request-Id", "ETag", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After",
     "WWW-Authenticate", "PAYMENT-REQUIRED", "PAYMENT-RESPONSE", "X-PAYMENT-RESPONSE",
+    // The metadata of a CSV observations page.
+    "X-Total-Count", "X-Limit", "X-Offset", "X-Indicator", "X-Region", "X-Unit", "X-Frequency", "X-Transform", "X-Concept",
   ],
 };
 

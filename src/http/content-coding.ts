@@ -1,6 +1,8 @@
-// Content codings of rendered bodies (RFC 9110 §12.5.3): brotli when the client accepts it, else gzip, else the body
+// How a representation is chosen. Formats (RFC 9110 §12.5.1): an observations page is JSON unless the client prefers
+// CSV. Content codings of rendered bodies (RFC 9110 §12.5.3): brotli when the client accepts it, else gzip, else the body
 // as it is. A rendered body is compressed once (src/services/rendered.ts) and served compressed from then on; other
 // responses are compressed by Hono's compress middleware (app.ts), which leaves these alone.
+import type { PageFormat } from "../services/observations";
 import type { BodyForm, ContentCoding, RenderedJson } from "../services/rendered";
 
 /** Smaller bodies are sent as they are: compressing them saves less than it costs. */
@@ -34,7 +36,37 @@ export function codedBody(rendered: RenderedJson, acceptEncoding: string | null 
   return { form: rendered.encoded(coding), coding, etag: `${rendered.etag.slice(0, -1)}-${coding}"` };
 }
 
-/** The headers that say how a coded body was chosen and sent. */
-export function codingHeaders(coded: CodedBody): Record<string, string> {
-  return coded.coding ? { "Content-Encoding": coded.coding, Vary: "Accept-Encoding" } : { Vary: "Accept-Encoding" };
+/** The headers that say how a coded body was chosen (`vary`: the request headers it depends on) and sent. */
+export function codingHeaders(coded: CodedBody, vary = "Accept-Encoding"): Record<string, string> {
+  return coded.coding ? { "Content-Encoding": coded.coding, Vary: vary } : { Vary: vary };
+}
+
+/** q-values of an Accept header, by media range (lower case). */
+function mediaRanges(header: string): Map<string, number> {
+  const q = new Map<string, number>();
+  for (const part of header.split(",")) {
+    const [range, ...params] = part.trim().toLowerCase().split(";");
+    if (!range) continue;
+    const weight = params.map((p) => /^\s*q\s*=\s*([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    q.set(range.trim(), weight === undefined ? 1 : Number(weight));
+  }
+  return q;
+}
+
+/** What an observations page depends on besides its URL. */
+export const PAGE_VARY = "Accept, Accept-Encoding";
+
+/**
+ * CSV when the Accept header asks for `text/csv` (or `text/*`) over JSON: named explicitly, JSON must be named with a
+ * lower q to lose; against a wildcard, CSV wins at an equal q. Anything else (no header, a browser's, JSON) is JSON.
+ */
+export function acceptedFormat(accept: string | null | undefined): PageFormat {
+  // Most requests name neither (API clients, browsers): answered without parsing.
+  if (!accept || !/csv|text\/\*/i.test(accept)) return "json";
+  const q = mediaRanges(accept);
+  const csv = q.get("text/csv") ?? q.get("text/*");
+  if (csv === undefined || csv <= 0) return "json";
+  const json = q.get("application/json");
+  if (json !== undefined) return csv > json ? "csv" : "json";
+  return csv >= (q.get("application/*") ?? q.get("*/*") ?? 0) ? "csv" : "json";
 }

@@ -12,7 +12,7 @@ import type { Clock } from "../ports";
 import type { Quote, Resolved } from "../pricing";
 import type { Admission, Admitted, PaymentDescription, Verdict } from "../services/admission";
 import type { RenderedJson } from "../services/rendered";
-import { codedBody, codingHeaders } from "./content-coding";
+import { acceptedFormat, codedBody, codingHeaders } from "./content-coding";
 import { RatedHeaders, credentialOf, refusalResponse } from "./verdicts";
 import { internalErrorResponse } from "./respond";
 import { requestIdFor } from "./request-id";
@@ -21,7 +21,8 @@ import { requestTarget } from "./url-parts";
 export type PageEntry = {
   /** The body a full read of this URL returns now, or null when only a full read can tell. */
   body: () => RenderedJson | null;
-  contentType: string;
+  /** The Vary header of the recorded answer (the request headers its body depends on). */
+  vary: string | null;
   quote: Quote;
   resolved: Resolved;
   payment: PaymentDescription;
@@ -57,14 +58,23 @@ export class PageMemo {
     private readonly commonHeaders: Record<string, string>,
   ) {}
 
-  /** Called by paid() after a 200: this URL may be answered from `entry` while its check yields a body. */
-  record(url: string, entry: PageEntry): void {
-    const target = requestTarget(url);
-    const size = entry.body()?.body.size;
+  /**
+   * The key of a request: its target, and the format its Accept header chose (content-coding.ts acceptedFormat): the
+   * same URL may be recorded as JSON and as CSV.
+   */
+  private keyOf(req: Request): string {
+    return `${acceptedFormat(req.headers.get("accept"))} ${requestTarget(req.url)}`;
+  }
+
+  /** Called by paid() after a 200: this request's URL and format may be answered from `entry` while its check yields a body. */
+  record(req: Request, entry: PageEntry): void {
+    const target = this.keyOf(req);
+    const rendered = entry.body();
+    const size = rendered?.body.size;
     if (size === undefined || size > MAX_BYTES / 16) return;
     this.forget(target);
-    // Every answer of a rendered body names the header its coding depends on, coded or not (content-coding.ts).
-    const headers = new Headers({ ...this.commonHeaders, "Content-Type": entry.contentType, Vary: "Accept-Encoding" });
+    // The headers the handler sent with this body: its type, its own (a CSV page's metadata) and what it varies on.
+    const headers = new Headers({ ...this.commonHeaders, "Content-Type": rendered!.contentType, ...rendered!.headers, ...(entry.vary ? { Vary: entry.vary } : {}) });
     this.entries.set(target, { ...entry, bytes: size, headers: new RatedHeaders(headers) });
     this.bytes += size;
     for (const [t] of this.entries) {
@@ -96,7 +106,7 @@ export class PageMemo {
   /** The answer from the memo, or null to leave the request to the full pipeline (nothing has happened then). */
   private serve(req: Request): Response | Promise<Response> | null {
     if (req.method !== "GET" || this.entries.size === 0) return null;
-    const target = requestTarget(req.url);
+    const target = this.keyOf(req);
     const entry = this.entries.get(target);
     if (!entry) return null;
     const body = entry.body();
@@ -147,7 +157,7 @@ export class PageMemo {
     const h = res.headers;
     h.set("X-Request-Id", requestId);
     if (coded.coding) {
-      const coding = codingHeaders(coded);
+      const coding = codingHeaders(coded, entry.vary ?? undefined);
       for (const k in coding) h.set(k, coding[k]!);
     }
     entry.headers.finish(h, verdict.rate);

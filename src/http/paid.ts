@@ -88,7 +88,7 @@ export function registerPaid<Rt extends RouteConfig, R extends Resolved>(app: Ap
     if (verdict.rate && out.headers.get("x-ratelimit-limit") === null) setRateHeaders(out.headers, verdict.rate);
     if (out.status === 200 && opts.page) {
       const body = opts.page(resolved);
-      if (body) c.get("pages")?.record(req.url, { body, contentType: out.headers.get("content-type") ?? "application/json", quote, resolved, payment: describeForPayment(c) });
+      if (body) c.get("pages")?.record(req, { body, vary: out.headers.get("vary"), quote, resolved, payment: describeForPayment(c) });
     }
     return out;
   };

@@ -4,7 +4,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../errors";
-import { codedBody, codingHeaders } from "../http/content-coding";
+import { PAGE_VARY, acceptedFormat, codedBody, codingHeaders } from "../http/content-coding";
 import { registerPaid } from "../http/paid";
 import type { Resolved } from "../pricing";
 import {
@@ -12,7 +12,7 @@ import {
 } from "../schemas/observations";
 import { resolveSeriesTarget, type SeriesTarget } from "../services/concepts";
 import { getLatest, getLatestBatch, latestMeta } from "../services/latest";
-import { getObservationsJson, observationsPageCheck, resolveObservations, type ObservationsQuery, type ObservationsTarget } from "../services/observations";
+import { getObservationsPage, observationsPageCheck, type PageFormat, resolveObservations, type ObservationsQuery, type ObservationsTarget } from "../services/observations";
 import { ensureReadable, readContext, targetCode, targetPremium } from "../services/series-read";
 
 const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
@@ -30,7 +30,16 @@ const observationsRoute = createRoute({
     "Concepts resolve per region kind and are disclosed in `meta.concept`.",
   request: { query: observationsQuerySchema },
   responses: {
-    200: { description: "A page of observations or resampled buckets", ...json(observationsResponseSchema) },
+    200: {
+      description:
+        "A page of observations or resampled buckets. With `Accept: text/csv` the same rows as CSV (a header row; " +
+        "resampled buckets have the columns period_start, period_end, period_type, value), and the metadata in headers: " +
+        "X-Total-Count, X-Limit, X-Offset, X-Indicator, X-Region, X-Frequency, X-Unit, X-Transform, X-Concept.",
+      content: {
+        "application/json": { schema: observationsResponseSchema },
+        "text/csv": { schema: { type: "string", example: "date,value,indicator,region,unit,source,source_updated_at,is_preliminary,revision\r\n2024-01-01,4.1,UNRATE,US,Percent,fred,,false,1\r\n" } },
+      },
+    },
     ...errorResponses(400, 401, 402, 403, 404, 429, 500),
   },
   "x-price-surface": "observations",
@@ -55,7 +64,7 @@ const latestRoute = createRoute({
   "x-price-surface": ["latest", "latest_batch"],
 });
 
-type ObservationsResolved = Resolved & { target: ObservationsTarget; query: ObservationsQuery };
+type ObservationsResolved = Resolved & { target: ObservationsTarget; query: ObservationsQuery; format: PageFormat };
 type LatestResolved = Resolved & { single: SeriesTarget | null; codes: string[]; source?: string; regionInput?: string };
 
 function resolvedOf(t: SeriesTarget, resource: string): Resolved {
@@ -70,17 +79,18 @@ export const registerObservationRoutes: RegisterRoutes = (app, deps) => {
     example: "/v1/observations?indicator=PAYEMS&region=US",
     // A monthly series has no observation mid-month: the index base is found missing only when the series is read.
     failing: "/v1/observations?indicator=PAYEMS&region=US&transform=index:2010-01-15",
-    resolve: async (_c, query) => {
+    resolve: async (c, query) => {
       const target = await resolveObservations(ctx, query);
-      return { ...resolvedOf(target, "/v1/observations"), target, query };
+      return { ...resolvedOf(target, "/v1/observations"), target, query, format: acceptedFormat(c.req.header("accept")) };
     },
     // The page comes rendered (memoised per series version, compressed once per coding): no re-serialisation,
     // re-compression or copy of hot pages.
     handler: async (c, r) => {
-      const coded = codedBody(await getObservationsJson(ctx, r.target, r.query), c.req.header("accept-encoding"));
-      return c.body(coded.form.blob as never, 200, { "content-type": "application/json", ...codingHeaders(coded) });
+      const page = await getObservationsPage(ctx, r.target, r.query, r.format);
+      const coded = codedBody(page, c.req.header("accept-encoding"));
+      return c.body(coded.form.blob as never, 200, { "content-type": page.contentType, ...page.headers, ...codingHeaders(coded, PAGE_VARY) });
     },
-    page: (r) => observationsPageCheck(ctx, r.target, r.query),
+    page: (r) => observationsPageCheck(ctx, r.target, r.query, r.format),
   });
 
   registerPaid<typeof latestRoute, LatestResolved>(app, deps, latestRoute, {

@@ -23,7 +23,8 @@ import { fail } from "../errors";
 import type { observationsQuerySchema } from "../schemas/observations";
 import { resolveSeriesTarget, type ConceptDisclosure, type SeriesTarget } from "./concepts";
 import { isDerivedIndicator } from "./derived-series";
-import { renderJson, type RenderedJson } from "./rendered";
+import { toCsv } from "../domain/csv-render";
+import { renderBody, renderJson, type RenderedJson } from "./rendered";
 import { ensureReadable, seriesData, storedHead, targetCode, type ReadContext, type SeriesData } from "./series-read";
 
 /** GET /v1/observations's validated query, as its schema outputs it. */
@@ -211,13 +212,13 @@ function page<T>(rows: T[], lo: number, hi: number, q: Pick<ObservationsQuery, "
  * normalised query, so its text is kept under a key naming both: a hot page is served without building or serialising
  * rows, and a write (a new version) can never be answered with an older page.
  */
-export async function getObservationsJson(ctx: ReadContext, target: ObservationsTarget, q: ObservationsQuery): Promise<RenderedJson> {
+export async function getObservationsPage(ctx: ReadContext, target: ObservationsTarget, q: ObservationsQuery, format: PageFormat = "json"): Promise<RenderedJson> {
   const concept = target.kind === "stored" ? target.concept : target.disclosure;
-  if (q.include_revisions && target.kind === "stored") return revisionsJson(ctx, target, q, concept);
+  if (q.include_revisions && target.kind === "stored") return renderPage(await revisionsPage(ctx, target, q, concept), format);
 
   const data = await seriesData(ctx, target);
   const vk = viewKey(target, q);
-  const pageKey = pageKeyOf(data.id, vk, q, concept);
+  const pageKey = pageKeyOf(data.id, vk, q, concept, format);
   const hit = ctx.caches.series.page(pageKey);
   if (hit !== undefined) return hit;
 
@@ -234,23 +235,54 @@ export async function getObservationsJson(ctx: ReadContext, target: Observations
   }
   if (hi < lo) hi = lo;
   const rows = page<ObservationRow | ResampledRow>(view.rows, lo, hi, q);
-  const body = renderJson({
-    data: rows,
-    meta: {
-      ...baseMeta(target, q),
-      unit: view.unit,
-      total: hi - lo,
-      ...(view.kind === "buckets" ? { resample: view.resample } : {}),
-      ...(concept ? { concept } : {}),
+  const body = renderPage(
+    {
+      data: rows,
+      meta: {
+        ...baseMeta(target, q),
+        unit: view.unit,
+        total: hi - lo,
+        ...(view.kind === "buckets" ? { resample: view.resample } : {}),
+        ...(concept ? { concept } : {}),
+      },
     },
-  } satisfies ObservationsPage);
+    format,
+  );
   ctx.caches.series.rememberPage(pageKey, body);
   return body;
 }
 
 /** meta.concept depends on how the series was asked for (a concept or its code), not on the data: part of the key. */
-function pageKeyOf(dataId: string, viewKey: string, q: ObservationsQuery, concept: ConceptDisclosure | null): string {
-  return `${dataId}|${viewKey}|${q.start_date ?? ""}|${q.end_date ?? ""}|${q.order}|${q.limit}|${q.offset}|${concept ? concept.code : ""}`;
+function pageKeyOf(dataId: string, viewKey: string, q: ObservationsQuery, concept: ConceptDisclosure | null, format: PageFormat): string {
+  return `${dataId}|${viewKey}|${q.start_date ?? ""}|${q.end_date ?? ""}|${q.order}|${q.limit}|${q.offset}|${concept ? concept.code : ""}|${format}`;
+}
+
+/** How a page is written: JSON (`{ data, meta }`) or CSV (the rows, with the metadata in headers). */
+export type PageFormat = "json" | "csv";
+
+const NATIVE_COLUMNS = ["date", "value", "indicator", "region", "unit", "source", "source_updated_at", "is_preliminary", "revision"] as const;
+const BUCKET_COLUMNS = ["period_start", "period_end", "period_type", "value"] as const;
+
+/**
+ * The page as its body. CSV: a header row and the same rows as the JSON `data` (resampled buckets have their own
+ * columns); what JSON carries in `meta` goes into `X-`headers (README "CSV").
+ */
+function renderPage(page: ObservationsPage, format: PageFormat): RenderedJson {
+  if (format === "json") return renderJson(page);
+  const m = page.meta;
+  const columns = m.resample ? BUCKET_COLUMNS : NATIVE_COLUMNS;
+  const headers: Record<string, string> = {
+    "X-Total-Count": String(m.total),
+    "X-Limit": String(m.limit),
+    "X-Offset": String(m.offset),
+    "X-Indicator": m.indicator,
+    "X-Region": m.region,
+    "X-Frequency": m.frequency,
+  };
+  if (m.unit !== null) headers["X-Unit"] = m.unit;
+  if (m.transform) headers["X-Transform"] = m.transform;
+  if (m.concept) headers["X-Concept"] = `${m.concept.code}=${m.concept.resolved_indicator}`;
+  return renderBody(toCsv(columns, page.data as unknown as Record<string, unknown>[]), "text/csv; charset=utf-8", headers);
 }
 
 /**
@@ -260,7 +292,7 @@ function pageKeyOf(dataId: string, viewKey: string, q: ObservationsQuery, concep
  * page of a stored series (revisions are read from the database; svc: series and derived concepts are computed
  * from their inputs on read).
  */
-export function observationsPageCheck(ctx: ReadContext, target: ObservationsTarget, q: ObservationsQuery): (() => RenderedJson | null) | null {
+export function observationsPageCheck(ctx: ReadContext, target: ObservationsTarget, q: ObservationsQuery, format: PageFormat): (() => RenderedJson | null) | null {
   if (q.include_revisions || target.kind !== "stored" || isDerivedIndicator(target.indicator)) return null;
   const catalog = ctx.caches.catalog;
   const { catalogGeneration } = target;
@@ -268,7 +300,7 @@ export function observationsPageCheck(ctx: ReadContext, target: ObservationsTarg
   const region = target.region.code;
   const head = ctx.caches.series.trustedHead(indicatorId, region);
   if (!head || catalog.generation !== catalogGeneration) return null;
-  const body = ctx.caches.series.page(pageKeyOf(`s:${head.id}@${head.version}`, viewKey(target, q), q, target.concept));
+  const body = ctx.caches.series.page(pageKeyOf(`s:${head.id}@${head.version}`, viewKey(target, q), q, target.concept, format));
   if (!body) return null;
   return () => {
     if (!catalog.isCurrent() || catalog.generation !== catalogGeneration) return null;
@@ -291,7 +323,7 @@ function baseMeta(target: ObservationsTarget, q: ObservationsQuery) {
 }
 
 /** include_revisions=true: every stored revision in the range, read from the database (not cached). */
-async function revisionsJson(ctx: ReadContext, target: ObservationsTarget & { kind: "stored" }, q: ObservationsQuery, concept: ConceptDisclosure | null): Promise<RenderedJson> {
+async function revisionsPage(ctx: ReadContext, target: ObservationsTarget & { kind: "stored" }, q: ObservationsQuery, concept: ConceptDisclosure | null): Promise<ObservationsPage> {
   const code = targetCode(target);
   const head = await storedHead(ctx, target.indicator, target);
   const { rows, total } = await readRevisions(ctx.db, head.id, { start: q.start_date, end: q.end_date, order: q.order, limit: q.limit, offset: q.offset });
@@ -308,6 +340,5 @@ async function revisionsJson(ctx: ReadContext, target: ObservationsTarget & { ki
       revision: r.revision,
     }),
   );
-  const page: ObservationsPage = { data, meta: { ...baseMeta(target, q), unit: target.indicator.unit, total, ...(concept ? { concept } : {}) } };
-  return renderJson(page);
+  return { data, meta: { ...baseMeta(target, q), unit: target.indicator.unit, total, ...(concept ? { concept } : {}) } };
 }

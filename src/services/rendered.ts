@@ -1,5 +1,5 @@
-// A JSON body rendered once and shared by every response that serves it (catalog lists, region lists, observation
-// pages), with its compressed forms made once, on first demand, and kept with it.
+// A body rendered once and shared by every response that serves it (catalog lists, region lists, observation pages
+// in JSON or CSV), with its compressed forms made once, on first demand, and kept with it.
 import { brotliCompressSync, constants as zlib } from "node:zlib";
 
 /** A content coding a client may accept and a rendered body can be served in. */
@@ -16,6 +16,9 @@ export type BodyForm = { readonly blob: Blob; readonly bytes: Uint8Array };
  */
 export type RenderedJson = {
   readonly body: Blob;
+  readonly contentType: string;
+  /** Headers that belong to this body (a CSV page's metadata), sent with it. */
+  readonly headers: Readonly<Record<string, string>>;
   readonly bytes: Uint8Array;
   readonly etag: string;
   /** The body in `coding`, compressed on first demand and kept (so a hot body is never compressed twice). */
@@ -34,10 +37,16 @@ const compress: Record<ContentCoding, (bytes: Uint8Array) => Uint8Array> = {
 };
 
 export function renderJson(value: unknown): RenderedJson {
-  const bytes = encoder.encode(JSON.stringify(value));
+  return renderBody(JSON.stringify(value), "application/json");
+}
+
+export function renderBody(text: string, contentType: string, headers: Record<string, string> = {}): RenderedJson {
+  const bytes = encoder.encode(text);
   const forms: Partial<Record<ContentCoding, BodyForm>> = {};
   return {
-    body: new Blob([bytes], { type: "application/json" }),
+    body: new Blob([bytes], { type: contentType }),
+    contentType,
+    headers,
     bytes,
     etag: `"${bytes.length.toString(36)}-${Bun.hash(bytes).toString(36)}"`,
     encoded(coding) {

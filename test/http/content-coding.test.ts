@@ -81,7 +81,7 @@ describe("observation pages", () => {
     const served = t.app.pages!.served;
     const viaMemo = await t.request(path, { headers: { ...headers, "accept-encoding": "br" } });
     expect(t.app.pages!.served).toBe(served + 1);
-    expect(viaMemo.headers.get("vary")).toBe("Accept-Encoding");
+    expect(viaMemo.headers.get("vary")).toBe("Accept, Accept-Encoding");
     const coded = await decode(viaMemo);
     expect(coded.coding).toBe("br");
     expect(coded.text).toBe(plain.text);
