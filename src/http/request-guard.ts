@@ -4,7 +4,8 @@
 //   code, region or search term contains one;
 // - on the /v1 API, a query parameter the operation does not list is a 400 naming it (spec: "the query parameters
 //   listed are the only ones"); a typo such as `start=` would otherwise be ignored and a paid request would return
-//   data the caller did not ask for. Discovery, docs and checkout pages are opened from links that may carry
+//   data the caller did not ask for. FRED's names (`observation_start`, `units`, `api_key`, ...) are answered with
+//   ours (domain/fred-habits.ts). Discovery, docs and checkout pages are opened from links that may carry
 //   tracking or provider parameters (Stripe's `session_id`), so they ignore unknown ones;
 // - request bodies are capped (413);
 // - a known path called with a method it does not serve is a 405 with `Allow`, not a 404;
@@ -17,6 +18,7 @@ import { bodyLimit } from "hono/body-limit";
 import { matchedRoutes } from "hono/route";
 import type { AppEnv } from "./app-env";
 import { envelope, fail } from "../errors";
+import { translateFredParameters } from "../domain/fred-habits";
 import { isPaidHandler } from "./paid-marker";
 import { requestTarget } from "./url-parts";
 
@@ -67,11 +69,14 @@ export function guardQuery(): MiddlewareHandler<AppEnv> {
       const unknown = allowed ? names.filter((n) => !allowed.includes(n)) : [];
       if (allowed && unknown.length > 0) {
         const list = unknown.map((n) => JSON.stringify(n)).join(", ");
+        // Names only, never values: an unknown parameter may be FRED's `api_key`, a secret.
+        const fred = translateFredParameters(new Map(unknown.map((n) => [n, url.searchParams.getAll(n)])), allowed);
         fail(
           "INVALID_PARAMETER",
           `Unknown ${unknown.length > 1 ? "parameters" : "parameter"} ${list}. ` +
+            fred.map((t) => `${t.message} `).join("") +
             (allowed.length ? `${c.req.method} ${url.pathname} takes: ${allowed.join(", ")}.` : `${c.req.method} ${url.pathname} takes no query parameters.`),
-          { parameter: unknown[0], parameters: unknown, in: "query", allowed },
+          { parameter: unknown[0], parameters: unknown, in: "query", allowed, ...(fred.length ? { fred } : {}) },
         );
       }
     }

@@ -1,8 +1,10 @@
-// zod failures become 400 INVALID_PARAMETER naming the parameter(s).
+// zod failures become 400 INVALID_PARAMETER naming the parameter(s); a FRED value on one of our query parameters
+// (`frequency=m`, `transform=pch`) is answered with ours (domain/fred-habits.ts).
 import type { Hook } from "@hono/zod-openapi";
+import { translateFredValue, type FredTranslation } from "../domain/fred-habits";
 import { envelope } from "../errors";
 
-type Issue = { path: PropertyKey[]; message: string; code?: string };
+type Issue = { path: PropertyKey[]; message: string; code?: string; values?: unknown[] };
 
 export function describeIssues(issues: Issue[]) {
   const parameters = [...new Set(issues.map((i) => String(i.path[0] ?? "body")))];
@@ -19,17 +21,34 @@ function repeatedQueryIssue(issue: Issue, target: string | undefined, queries: R
   return count > 1 ? { ...issue, message: `given ${count} times; pass it once` } : null;
 }
 
+/** FRED values among the refused query parameters given once; an enum's own values bound what may be suggested. */
+function fredValues(issues: Issue[], target: string | undefined, queries: Record<string, string[]>): FredTranslation[] {
+  if (target !== "query") return [];
+  const out: FredTranslation[] = [];
+  for (const issue of issues) {
+    const name = String(issue.path[0]);
+    const given = queries[name];
+    if (issue.path.length !== 1 || given?.length !== 1) continue;
+    const t = translateFredValue(name, given[0]!, issue.values);
+    if (t && !out.some((o) => o.fred === t.fred)) out.push(t);
+  }
+  return out;
+}
+
 export const validationHook: Hook<any, any, any, any> = (result, c) => {
   if (result.success) return;
   const target = (result as { target?: string }).target;
-  const issues = (result.error as { issues: Issue[] }).issues.map((i) => repeatedQueryIssue(i, target, c.req.queries()) ?? i);
+  const queries = c.req.queries();
+  const issues = (result.error as { issues: Issue[] }).issues.map((i) => repeatedQueryIssue(i, target, queries) ?? i);
   const { parameters, message } = describeIssues(issues);
+  const fred = fredValues(issues, target, queries);
   return c.json(
-    envelope("INVALID_PARAMETER", `Invalid ${parameters.length > 1 ? "parameters" : "parameter"} ${parameters.join(", ")}: ${message}`, {
+    envelope("INVALID_PARAMETER", `Invalid ${parameters.length > 1 ? "parameters" : "parameter"} ${parameters.join(", ")}: ${message}${fred.length ? `. ${fred.map((t) => t.message).join(" ")}` : ""}`, {
       parameter: parameters[0],
       parameters,
       ...(target ? { in: target } : {}),
       issues: issues.map((i) => ({ path: i.path.map(String), message: i.message })),
+      ...(fred.length ? { fred } : {}),
     }),
     400,
   );
