@@ -1,5 +1,5 @@
-// Discovery: `/` index, `/openapi.json`, `/llms.txt`, `/llms-full.txt`, `/changelog.md` and the `/docs`
-// reference page with its self-hosted renderer bundle.
+// Discovery: `/` index, `/openapi.json`, `/llms.txt`, `/llms-full.txt`, `/changelog.md`, the `/docs` reference page
+// with its self-hosted renderer bundle, and `/favicon.ico`.
 import { createRoute, z } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../errors";
@@ -9,6 +9,7 @@ import { publicBaseUrl } from "../docs/base-url";
 import { DISCOVERY_TAG } from "../docs/openapi";
 import { CHANGELOG_MARKDOWN } from "../docs/changelog";
 import { SCALAR_BUNDLE_CACHE_CONTROL, SCALAR_BUNDLE_PATH, docsPage, scalarBundle } from "../docs/scalar";
+import { FAVICON_CACHE_CONTROL, FAVICON_CONTENT_TYPE, FAVICON_ICO } from "../docs/favicon";
 
 /** Fixed per deploy; a short public cache keeps a new deploy visible within minutes. */
 export const DISCOVERY_CACHE_CONTROL = "public, max-age=300";
@@ -86,11 +87,12 @@ export const registerDiscoveryRoutes: RegisterRoutes = (app, deps) => {
   app.openapi(llmsFullRoute, (c) => plain(discovery.documents(base(c.req.url)).llmsFull, "text/plain") as any);
   app.openapi(changelogRoute, () => plain(CHANGELOG_MARKDOWN, "text/markdown") as any);
 
-  // The human reference page and its renderer: not API operations, so not in the contract.
+  // The human reference page, its renderer and the icon browsers ask for: not API operations, so not in the contract.
   app.get("/docs", docsPage);
   app.get(SCALAR_BUNDLE_PATH, () =>
     new Response(scalarBundle(), {
       headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": SCALAR_BUNDLE_CACHE_CONTROL },
     }),
   );
+  app.get("/favicon.ico", () => new Response(FAVICON_ICO, { headers: { "Content-Type": FAVICON_CONTENT_TYPE, "Cache-Control": FAVICON_CACHE_CONTROL } }));
 };
