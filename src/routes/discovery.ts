@@ -1,6 +1,8 @@
-// Discovery: `/` index, `/openapi.json`, `/llms.txt`, `/llms-full.txt`, `/changelog.md` and the `/docs`
-// reference page with its self-hosted renderer bundle.
+// Discovery: `/` index (JSON, or the landing page for a browser), `/openapi.json`, `/llms.txt`, `/llms-full.txt`,
+// `/changelog.md`, the `/docs` reference page with its self-hosted renderer bundle, and `/favicon.ico`.
 import { createRoute, z } from "@hono/zod-openapi";
+import { accepts } from "hono/accepts";
+import type { Context } from "hono";
 import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../errors";
 import { serviceIndexSchema } from "../schemas/discovery";
@@ -9,6 +11,9 @@ import { publicBaseUrl } from "../docs/base-url";
 import { DISCOVERY_TAG } from "../docs/openapi";
 import { CHANGELOG_MARKDOWN } from "../docs/changelog";
 import { SCALAR_BUNDLE_CACHE_CONTROL, SCALAR_BUNDLE_PATH, docsPage, scalarBundle } from "../docs/scalar";
+import { landingPage } from "../docs/landing";
+import { FAVICON_CACHE_CONTROL, FAVICON_CONTENT_TYPE, FAVICON_ICO } from "../docs/favicon";
+import { readContext } from "../services/series-read";
 
 /** Fixed per deploy; a short public cache keeps a new deploy visible within minutes. */
 export const DISCOVERY_CACHE_CONTROL = "public, max-age=300";
@@ -21,9 +26,19 @@ const indexRoute = createRoute({
   operationId: "get_index",
   tags: [DISCOVERY_TAG],
   summary: "Service index",
-  description: "Links to the docs, the OpenAPI contract, the MCP endpoint and the llms files, the price list, the plans and checkout links. Absolute URLs use `PUBLIC_BASE_URL` when configured.",
+  description:
+    "Links to the docs, the OpenAPI contract, the MCP endpoint and the llms files, the price list, the plans and checkout links. " +
+    "Absolute URLs use `PUBLIC_BASE_URL` when configured. Negotiated on `Accept` (the response carries `Vary: Accept`): JSON " +
+    "unless `text/html` is preferred over `application/json`, as a browser's `Accept` does; a browser gets the same index as an " +
+    "HTML page with live example values. No `Accept`, `*/*` and `application/json` get JSON.",
   responses: {
-    200: { description: "The index", content: { "application/json": { schema: serviceIndexSchema } } },
+    200: {
+      description: "The index",
+      content: {
+        "application/json": { schema: serviceIndexSchema },
+        "text/html": { schema: z.string().openapi({ description: "The index as a self-contained landing page (for browsers)" }) },
+      },
+    },
     ...errorResponses(500),
   },
 });
@@ -71,26 +86,39 @@ const changelogRoute = createRoute({
   responses: { 200: text("text/markdown", "CHANGELOG.md"), ...errorResponses(500) },
 });
 
+// A browser's Accept lists text/html first. A wildcard alone (curl, fetch), no Accept, or a tie with JSON listed first
+// stays JSON: what API clients have always been given.
+function prefersHtml(c: Context): boolean {
+  return accepts(c, { header: "Accept", supports: ["application/json", "text/html"], default: "application/json" }) === "text/html";
+}
+
 export const registerDiscoveryRoutes: RegisterRoutes = (app, deps) => {
   const discovery = createDiscovery(app);
+  const ctx = readContext(deps);
   const base = (url: string) => publicBaseUrl(deps.config, url);
   const plain = (body: string, type: string) =>
     new Response(body, { status: 200, headers: { "Content-Type": `${type}; charset=utf-8`, "Cache-Control": DISCOVERY_CACHE_CONTROL } });
 
-  app.openapi(indexRoute, (c) => {
+  app.openapi(indexRoute, async (c) => {
     c.header("Cache-Control", DISCOVERY_CACHE_CONTROL);
-    return c.json(serviceIndex(base(c.req.url), deps.version), 200);
+    // Both answers say so, or a shared cache could hand the page to an API client (or the JSON to a browser).
+    c.header("Vary", "Accept", { append: true });
+    const baseUrl = base(c.req.url);
+    const index = serviceIndex(baseUrl, deps.version);
+    if (prefersHtml(c)) return c.html(await landingPage(ctx, deps.logger, index, baseUrl), 200);
+    return c.json(index, 200);
   });
   app.openapi(openapiRoute, (c) => plain(discovery.documents(base(c.req.url)).openapiJson, "application/json") as any);
   app.openapi(llmsRoute, (c) => plain(discovery.documents(base(c.req.url)).llms, "text/plain") as any);
   app.openapi(llmsFullRoute, (c) => plain(discovery.documents(base(c.req.url)).llmsFull, "text/plain") as any);
   app.openapi(changelogRoute, () => plain(CHANGELOG_MARKDOWN, "text/markdown") as any);
 
-  // The human reference page and its renderer: not API operations, so not in the contract.
+  // The human reference page, its renderer and the icon browsers ask for: not API operations, so not in the contract.
   app.get("/docs", docsPage);
   app.get(SCALAR_BUNDLE_PATH, () =>
     new Response(scalarBundle(), {
       headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": SCALAR_BUNDLE_CACHE_CONTROL },
     }),
   );
+  app.get("/favicon.ico", () => new Response(FAVICON_ICO, { headers: { "Content-Type": FAVICON_CONTENT_TYPE, "Cache-Control": FAVICON_CACHE_CONTROL } }));
 };

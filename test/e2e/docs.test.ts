@@ -1,9 +1,13 @@
-// /docs in a real headless Chromium: the Scalar reference must render our operations from /openapi.json
-// using only what this server serves (the machine running it may have no internet).
+// /docs and the landing page at / in a real headless Chromium: the Scalar reference must render our operations from
+// /openapi.json, and / the landing page with live values, using only what this server serves (the machine running
+// it may have no internet).
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
 import { listOperations } from "../../src/docs/openapi";
+import { LANDING_EXAMPLES } from "../../src/docs/landing-data";
+import { priceList } from "../../src/pricing";
+import { publicPlans } from "../../src/plans";
 import { SERVICE_NAME } from "../../src/version";
 import { makeTestApp, type TestApp } from "../support/app";
 
@@ -12,11 +16,12 @@ setDefaultTimeout(120_000);
 
 const CHROMIUM = "/usr/bin/chromium";
 const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`skipped: ${CHROMIUM} is absent, so /docs was not checked in a browser (apt-get install -y chromium)`);
+if (!hasChromium) console.warn(`skipped: ${CHROMIUM} is absent, so /docs and / were not checked in a browser (apt-get install -y chromium)`);
 
 export const SCREENSHOT = "/tmp/svc-docs-reference.png";
+export const LANDING_SCREENSHOT = "/tmp/svc-landing.png";
 
-describe.skipIf(!hasChromium)("/docs in headless Chromium", () => {
+describe.skipIf(!hasChromium)("/docs and / in headless Chromium", () => {
   let t: TestApp;
   let server: ReturnType<typeof Bun.serve>;
   let browser: Browser;
@@ -77,6 +82,62 @@ describe.skipIf(!hasChromium)("/docs in headless Chromium", () => {
 
     expect(outside).toEqual([]);
     expect(failed).toEqual([]);
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  test("/ is the landing page: live values equal to the API's, links to the docs, the contract, llms.txt and MCP, the price list's prices", async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const outside: string[] = [];
+    const pageErrors: string[] = [];
+    page.on("request", (r) => {
+      const url = r.url();
+      if (!url.startsWith(base) && !url.startsWith("data:")) outside.push(url);
+    });
+    page.on("pageerror", (e) => pageErrors.push(e.message));
+
+    // A navigation: Chromium sends its own Accept (text/html first).
+    const res = await page.goto(`${base}/`);
+    expect(res?.status()).toBe(200);
+    expect(res?.headers()["content-type"]).toBe("text/html; charset=UTF-8");
+    expect(res?.headers()["vary"]?.toLowerCase()).toContain("accept");
+    expect(await page.title()).toBe(SERVICE_NAME);
+    await page.getByRole("heading", { name: "Live from this server" }).waitFor({ timeout: 10_000 });
+
+    // Each card shows what GET /v1/observations/latest answers for its series (this test app admits paid reads).
+    const cards = page.locator("article[data-example]");
+    expect(await cards.count()).toBe(LANDING_EXAMPLES.length);
+    for (const [k, e] of LANDING_EXAMPLES.entries()) {
+      const api = (await (await fetch(`${base}/v1/observations/latest?${new URLSearchParams({ indicator: e.indicator, region: e.region })}`)).json()) as any;
+      const shown = (await cards.nth(k).locator(".value").innerText()).replace(/,/g, "");
+      expect({ series: `${e.indicator}@${e.region}`, value: Number(shown) }).toEqual({ series: `${e.indicator}@${e.region}`, value: api.data.value });
+      expect(await cards.nth(k).locator(".unit").innerText()).toContain(api.data.unit);
+    }
+
+    for (const path of ["/docs", "/openapi.json", "/llms.txt", "/llms-full.txt", "/changelog.md", "/api/mcp", "/checkout/developer"]) {
+      expect({ path, links: await page.locator(`a[href="${base}${path}"]`).count() > 0 }).toEqual({ path, links: true });
+    }
+    expect(await page.locator("#free-key").innerText()).toContain("/v1/signup");
+
+    for (const [surface, usd] of Object.entries(priceList())) {
+      expect({ surface, shown: await page.locator(`tr[data-surface="${surface}"] td.usd`).innerText() }).toEqual({ surface, shown: `$${usd}` });
+    }
+    for (const plan of publicPlans(base)) {
+      expect({ plan: plan.id, shown: await page.locator(`[data-plan="${plan.id}"] .price`).innerText() }).toEqual({ plan: plan.id, shown: `$${plan.price_usd_per_month} / month` });
+    }
+
+    // /favicon.ico is an image the browser decodes.
+    const icon = await page.evaluate(async (src) => {
+      const img = new (globalThis as any).Image();
+      img.src = src;
+      await img.decode();
+      return [img.naturalWidth, img.naturalHeight];
+    }, `${base}/favicon.ico`);
+    expect([16, 32]).toContain(icon[0]);
+    expect(icon[1]).toBe(icon[0]);
+
+    await page.screenshot({ path: LANDING_SCREENSHOT, fullPage: true });
+    expect(outside).toEqual([]);
     expect(pageErrors).toEqual([]);
     await page.close();
   }, 60_000);

@@ -167,7 +167,7 @@ describe("GET /openapi.json", () => {
 
   test("every route registered on the app is in the contract (generated, not hand-listed)", () => {
     const documented = new Set(Object.keys(doc.paths));
-    const notApi = new Set(["/docs", SCALAR_BUNDLE_PATH]);
+    const notApi = new Set(["/docs", SCALAR_BUNDLE_PATH, "/favicon.ico"]);
     const served = servedPaths(t.app).filter((p) => !notApi.has(p));
     expect(served.filter((p) => !documented.has(p))).toEqual([]);
     for (const p of ["/", "/openapi.json", "/llms.txt", "/llms-full.txt", "/changelog.md", "/api/health"]) expect(documented.has(p)).toBe(true);
@@ -204,7 +204,7 @@ describe("GET /llms.txt and /llms-full.txt", () => {
   });
 
   test("both mention every registered path and every operation", () => {
-    const notApi = new Set(["/docs", SCALAR_BUNDLE_PATH]);
+    const notApi = new Set(["/docs", SCALAR_BUNDLE_PATH, "/favicon.ico"]);
     for (const path of servedPaths(pub.app).filter((p) => !notApi.has(p))) {
       expect(compact).toContain(`${PUBLIC}${path})`);
       expect(full).toContain(`${PUBLIC}${path}.`);
@@ -339,7 +339,7 @@ describe("every response", () => {
   });
 
   test("carries a uuid X-Request-Id, fresh per request", async () => {
-    const paths = ["/", "/openapi.json", "/llms.txt", "/llms-full.txt", "/changelog.md", "/api/health", "/docs", SCALAR_BUNDLE_PATH, "/v1/no-such-thing"];
+    const paths = ["/", "/openapi.json", "/llms.txt", "/llms-full.txt", "/changelog.md", "/api/health", "/docs", SCALAR_BUNDLE_PATH, "/favicon.ico", "/v1/no-such-thing"];
     const seen = new Set<string>();
     for (const p of paths) {
       const res = await t.request(p);
