@@ -4,7 +4,7 @@
 // operations (x402 and L402), which the payment rail sets outside any route's schema.
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { App } from "../http/app-env";
-import { PRICES_MICRO_USD, formatUsd, quote, type Surface } from "../pricing";
+import { PRICES_MICRO_USD, formatUsd, publishedPriceList, quote, type PriceList, type Surface } from "../pricing";
 import { x402PaymentRequiredSchema, x402SettleResponseSchema } from "../schemas/payments";
 import { CONTRACT_VERSION, SERVICE_NAME } from "../version";
 import { AUTH_PARAGRAPH, ERROR_PARAGRAPH, SERVICE_SUMMARY, planTableMarkdown, priceTableMarkdown } from "./service-text";
@@ -80,9 +80,10 @@ export function operationPrices(surfaces: readonly Surface[]): { usd: string; by
 
 /**
  * Sets `x-price-usd` (and `x-price-usd-by-surface` when an operation has several prices) on every operation
- * named in `surfaces`, adds the paid security requirement when the route declared none, and appends the price
- * to the description. Returns the annotated operationIds. An operationId that is not in the document throws:
- * a price for a route that does not exist is a wiring mistake.
+ * named in `surfaces`, records the surfaces in `x-price-surface` when they were passed by operationId, adds the
+ * paid security requirement when the route declared none, and appends the price to the description. Returns the
+ * annotated operationIds. An operationId that is not in the document throws: a price for a route that does not
+ * exist is a wiring mistake.
  */
 export function annotatePrices(doc: OpenApiDocument | JsonObject, surfaces: SurfaceMap): string[] {
   const byId = new Map(listOperations(doc).map((e) => [e.operation.operationId as string | undefined, e.operation]));
@@ -95,6 +96,7 @@ export function annotatePrices(doc: OpenApiDocument | JsonObject, surfaces: Surf
     op["x-price-usd"] = usd;
     if (Object.keys(bySurface).length > 1) op["x-price-usd-by-surface"] = bySurface;
     op.security ??= PAID_SECURITY;
+    op[PRICE_SURFACE_EXTENSION] ??= declared;
     const variants = Object.entries(bySurface)
       .filter(([s]) => s !== list[0])
       .map(([s, p]) => `${p} for ${s.replace(/_/g, " ")}`);
@@ -190,14 +192,19 @@ function collectTags(doc: JsonObject): { name: string }[] {
   return ordered.map((name) => ({ name }));
 }
 
-export function serviceDescription(baseUrl: string): string {
+/** The price list this document publishes: the surfaces of its priced operations (see publishedPriceList). */
+export function publishedPrices(doc: OpenApiDocument | JsonObject): PriceList {
+  return publishedPriceList(Object.values(declaredSurfaces(doc)).flat());
+}
+
+export function serviceDescription(baseUrl: string, prices: PriceList): string {
   return [
     SERVICE_SUMMARY,
     "## Authentication",
     AUTH_PARAGRAPH,
     "Paid operations carry `x-price-usd` (and `x-price-usd-by-surface` when the price depends on the series or options).",
     "## Per-request prices",
-    priceTableMarkdown(),
+    priceTableMarkdown(prices),
     "## Plans",
     planTableMarkdown(baseUrl),
     "## Errors",
@@ -226,7 +233,7 @@ export function dropNullFromParameters(doc: OpenApiDocument | JsonObject): void 
 export function buildOpenApiDocument(app: App, baseUrl: string, extraSurfaces: SurfaceMap = {}): OpenApiDocument {
   const doc = app.getOpenAPI31Document({
     openapi: "3.1.0",
-    info: { title: SERVICE_NAME, version: CONTRACT_VERSION, description: serviceDescription(baseUrl) },
+    info: { title: SERVICE_NAME, version: CONTRACT_VERSION },
     servers: [{ url: baseUrl }],
   }) as JsonObject;
   doc.components ??= {};
@@ -235,5 +242,7 @@ export function buildOpenApiDocument(app: App, baseUrl: string, extraSurfaces: S
   const paid = annotatePrices(doc, { ...declaredSurfaces(doc), ...extraSurfaces });
   if (paid.length) describePaymentHeaders(doc, paid);
   doc.tags = collectTags(doc);
+  // After pricing: the description's price table lists the surfaces the priced operations use.
+  doc.info.description = serviceDescription(baseUrl, publishedPrices(doc));
   return doc as OpenApiDocument;
 }

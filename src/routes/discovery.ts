@@ -4,7 +4,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../errors";
 import { serviceIndexSchema } from "../schemas/discovery";
-import { createDiscovery, serviceIndex } from "../services/discovery";
+import { createDiscovery } from "../services/discovery";
 import { publicBaseUrl } from "../docs/base-url";
 import { DISCOVERY_TAG } from "../docs/openapi";
 import { CHANGELOG_MARKDOWN } from "../docs/changelog";
@@ -79,7 +79,7 @@ export const registerDiscoveryRoutes: RegisterRoutes = (app, deps) => {
 
   app.openapi(indexRoute, (c) => {
     c.header("Cache-Control", DISCOVERY_CACHE_CONTROL);
-    return c.json(serviceIndex(base(c.req.url), deps.version), 200);
+    return c.json(discovery.index(base(c.req.url), deps.version), 200);
   });
   app.openapi(openapiRoute, (c) => plain(discovery.documents(base(c.req.url)).openapiJson, "application/json") as any);
   app.openapi(llmsRoute, (c) => plain(discovery.documents(base(c.req.url)).llms, "text/plain") as any);

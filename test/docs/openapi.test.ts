@@ -5,9 +5,9 @@ import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import type { App } from "../../src/http/app-env";
 import { errorResponses } from "../../src/errors";
-import { priceList } from "../../src/pricing";
+import { priceList, publishedPriceList } from "../../src/pricing";
 import { PLANS, checkoutPlanUrls, checkoutUrl, publicPlans } from "../../src/plans";
-import { annotatePrices, buildOpenApiDocument, declaredSurfaces, describePaymentHeaders, listOperations, operationPrices } from "../../src/docs/openapi";
+import { annotatePrices, buildOpenApiDocument, declaredSurfaces, describePaymentHeaders, listOperations, operationPrices, publishedPrices } from "../../src/docs/openapi";
 import { constraints, renderLlmsFullTxt, renderLlmsTxt, typeLabel } from "../../src/docs/llms";
 import { publicBaseUrl } from "../../src/docs/base-url";
 
@@ -93,6 +93,15 @@ describe("buildOpenApiDocument", () => {
     expect(Object.keys(doc.components.securitySchemes)).toEqual(["ApiKeyBearer", "ApiKeyHeader"]);
   });
 
+  test("the published price list: only the surfaces of priced operations, with the svc: price and the free catalog", () => {
+    expect(publishedPrices(doc)).toEqual({ observations: "0.01", derived_series: "0.05", panel: "0.05", ask: "0.25", ask_briefing: "1.50", catalog: "0.00" });
+    expect(doc.info.description).toContain("| Panel | `panel` | 0.05 |");
+    expect(doc.info.description).not.toContain("`signals`");
+    expect(publishedPriceList([])).toEqual({ catalog: "0.00" });
+    expect(publishedPriceList(["latest_batch"])).toEqual({ latest_batch: "0.01", catalog: "0.00" });
+    expect(publishedPriceList(["latest", "latest_batch"])).toEqual({ latest: "0.01", derived_series: "0.05", latest_batch: "0.01", catalog: "0.00" });
+  });
+
   test("prices declared with x-price-surface and passed by operationId, from the pricing table", () => {
     const ops = Object.fromEntries(listOperations(doc).map((e) => [e.operation.operationId, e.operation]));
     expect(ops.get_thing_observations["x-price-usd"]).toBe("0.01");
@@ -168,6 +177,9 @@ describe("buildOpenApiDocument", () => {
     expect(() => annotatePrices(fresh, { no_such_op: "panel" })).toThrow("price given for unknown operationId no_such_op");
     expect(() => annotatePrices(fresh, { get_panel: "nonsense" as any })).toThrow('unknown price surface "nonsense"');
     expect(declaredSurfaces(fresh)).toEqual({ get_thing_observations: ["observations"], ask: ["ask", "ask_briefing"] });
+    // A surface passed by operationId is recorded on the operation, so the document says what it publishes.
+    annotatePrices(fresh, { get_panel: "panel" });
+    expect(declaredSurfaces(fresh).get_panel).toEqual(["panel"]);
   });
 });
 
