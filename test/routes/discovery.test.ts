@@ -117,9 +117,20 @@ describe("GET /openapi.json", () => {
     expect(b).toBe(a);
   });
 
-  test("security schemes for API keys; x402 and L402 described", () => {
+  test("security schemes for API keys and both payment rails; every operation states its requirement", () => {
     expect(doc.components.securitySchemes.ApiKeyBearer).toMatchObject({ type: "http", scheme: "bearer" });
     expect(doc.components.securitySchemes.ApiKeyHeader).toMatchObject({ type: "apiKey", in: "header", name: "X-API-Key" });
+    expect(doc.components.securitySchemes.X402Payment).toMatchObject({ type: "apiKey", in: "header", name: "X-PAYMENT" });
+    expect(doc.components.securitySchemes.L402).toMatchObject({ type: "apiKey", in: "header", name: "Authorization" });
+    const keys = [{ ApiKeyBearer: [] }, { ApiKeyHeader: [] }];
+    const byId = Object.fromEntries(listOperations(doc).map((e) => [e.operation.operationId, e.operation.security]));
+    expect(byId.get_observations).toEqual([...keys, { X402Payment: [] }, { L402: [] }]);
+    expect(byId.get_latest).toEqual([...keys, { X402Payment: [] }, { L402: [] }]);
+    expect(byId.rotate_key).toEqual(keys);
+    expect(byId.mcp).toEqual([...keys, {}]);
+    for (const id of ["get_index", "get_health", "list_sources", "list_regions", "get_region", "search_indicators", "get_indicator", "signup", "checkout"]) {
+      expect({ id, security: byId[id] }).toEqual({ id, security: [] });
+    }
     for (const word of ["x402", "X-PAYMENT", "L402", "WWW-Authenticate", "Authorization: L402 <macaroon>:<preimage>"]) {
       expect(doc.info.description).toContain(word);
     }
