@@ -70,8 +70,24 @@ export function quote(surface: Surface, resolved: Resolved): Quote {
   return { surface, microUsd, usd: formatUsd(microUsd), binding, resource: resolved.resource, description: `${surface.replace("_", " ")}: ${what}`, premium };
 }
 
-/** The public price list, as published in `/`, llms.txt and OpenAPI. */
-export function priceList(): Record<keyof typeof PRICES_MICRO_USD | "catalog", string> {
+/** A key of the price list: a surface, the `svc:` series price of the per-series surfaces, or the free catalog. */
+export type PriceKey = keyof typeof PRICES_MICRO_USD | "catalog";
+export type PriceList = Partial<Record<PriceKey, string>>;
+
+/** The whole table of the spec, including surfaces whose routes this build does not serve. */
+export function priceList(): Record<PriceKey, string> {
   const out = Object.fromEntries(Object.entries(PRICES_MICRO_USD).map(([k, v]) => [k, formatUsd(v)]));
   return { ...(out as Record<keyof typeof PRICES_MICRO_USD, string>), catalog: "0.00" };
+}
+
+/**
+ * The price list as published in `/`, llms.txt, OpenAPI and the README: only the surfaces some registered paid route
+ * uses (a price for a route that does not exist would be an offer nobody can take), the `svc:` series price when a
+ * per-series surface is among them, and the free catalog. Keys keep the table's order.
+ */
+export function publishedPriceList(inUse: Iterable<Surface>): PriceList {
+  const used = new Set<string>(inUse);
+  if ([...perSeriesSurfaces].some((s) => used.has(s))) used.add("derived_series");
+  used.add("catalog");
+  return Object.fromEntries(Object.entries(priceList()).filter(([k]) => used.has(k))) as PriceList;
 }

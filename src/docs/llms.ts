@@ -3,10 +3,9 @@
 // Pure functions: the document and base URL come in, text goes out.
 import { CATEGORIES } from "../../db/schema/catalog";
 import { ERROR_STATUS, type ErrorCode } from "../errors";
-import { priceList } from "../pricing";
 import { publicPlans } from "../plans";
 import { CONTRACT_VERSION, SERVICE_NAME } from "../version";
-import { listOperations, type JsonObject, type OpenApiDocument, type OperationEntry } from "./openapi";
+import { listOperations, publishedPrices, type JsonObject, type OpenApiDocument, type OperationEntry } from "./openapi";
 import { AUTH_PARAGRAPH, ERROR_PARAGRAPH, PRICE_LABELS, REGION_CONVENTIONS, SERVICE_SUMMARY, planTableMarkdown, priceTableMarkdown } from "./service-text";
 
 export type LlmsContext = { baseUrl: string };
@@ -245,7 +244,7 @@ function links(ctx: LlmsContext): string[] {
 
 /** The compact discovery file: what the service is, auth, prices, one line per endpoint. */
 export function renderLlmsTxt(doc: OpenApiDocument | JsonObject, ctx: LlmsContext): string {
-  const prices = Object.entries(priceList()).map(([k, usd]) => `- ${PRICE_LABELS[k as keyof typeof PRICE_LABELS]}: ${usd} USD`);
+  const prices = Object.entries(publishedPrices(doc)).map(([k, usd]) => `- ${PRICE_LABELS[k as keyof typeof PRICE_LABELS]}: ${usd} USD`);
   const plans = publicPlans(ctx.baseUrl).map(
     (p) =>
       `- ${p.name}: ${p.price_usd_per_month} USD per month, ${p.included_requests_per_month === null ? "no monthly quota" : `${p.included_requests_per_month.toLocaleString("en-US")} requests/month included`}, ${p.rate_limit_per_minute.toLocaleString("en-US")} requests/min${p.overage_usd_per_1000_requests === null ? "" : `, overage ${p.overage_usd_per_1000_requests} USD per 1,000`}${p.checkout ? ` (subscribe: ${p.checkout})` : ""}`,
@@ -297,7 +296,7 @@ export function renderLlmsFullTxt(doc: OpenApiDocument | JsonObject, ctx: LlmsCo
     "",
     "## Prices per request (USD)",
     "",
-    priceTableMarkdown(),
+    priceTableMarkdown(publishedPrices(d)),
     "",
     "## Plans",
     "",

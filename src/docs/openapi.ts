@@ -1,13 +1,17 @@
 // The OpenAPI 3.1 contract, generated from the routes registered on the app (their zod schemas, via the
 // OpenAPIHono registry), never from a hand-kept list. Post-processing adds what the registry cannot know:
-// servers, security schemes, tags, per-operation prices from src/pricing.ts, and the payment headers of paid
-// operations (x402 and L402), which the payment rail sets outside any route's schema.
+// servers, security schemes and requirements, tags, per-operation prices from src/pricing.ts, the payment headers of
+// paid operations (x402 and L402), which the payment rail sets outside any route's schema, and the 400 the request
+// guard answers on every route.
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { App } from "../http/app-env";
-import { PRICES_MICRO_USD, formatUsd, quote, type Surface } from "../pricing";
+import { PRICES_MICRO_USD, formatUsd, publishedPriceList, quote, type PriceList, type Surface } from "../pricing";
 import { x402PaymentRequiredSchema, x402SettleResponseSchema } from "../schemas/payments";
 import { CONTRACT_VERSION, SERVICE_NAME } from "../version";
+import { collectTags, declareSecurity } from "./openapi-access";
 import { AUTH_PARAGRAPH, ERROR_PARAGRAPH, SERVICE_SUMMARY, planTableMarkdown, priceTableMarkdown } from "./service-text";
+
+export { DISCOVERY_TAG } from "./openapi-access";
 
 export type OpenApiDocument = ReturnType<App["getOpenAPI31Document"]>;
 // The generated document is plain JSON; walkers read it through this loose view.
@@ -34,19 +38,6 @@ export function listOperations(doc: OpenApiDocument | JsonObject): OperationEntr
 export const PRICE_SURFACE_EXTENSION = "x-price-surface";
 
 export type SurfaceMap = Record<string, Surface | readonly Surface[]>;
-
-export const SECURITY_SCHEMES = {
-  ApiKeyBearer: {
-    type: "http",
-    scheme: "bearer",
-    bearerFormat: "svc_live_... or svc_test_...",
-    description: "API key as a bearer token: `Authorization: Bearer <key>`.",
-  },
-  ApiKeyHeader: { type: "apiKey", in: "header", name: "X-API-Key", description: "API key in the `X-API-Key` header." },
-} as const;
-
-/** Paid operations: a key, or no credential at all (then a 402 asks for an x402 or L402 payment). */
-const PAID_SECURITY = [{ ApiKeyBearer: [] }, { ApiKeyHeader: [] }, {}];
 
 function surfacesOf(value: unknown): Surface[] {
   const list = Array.isArray(value) ? value : [value];
@@ -80,9 +71,9 @@ export function operationPrices(surfaces: readonly Surface[]): { usd: string; by
 
 /**
  * Sets `x-price-usd` (and `x-price-usd-by-surface` when an operation has several prices) on every operation
- * named in `surfaces`, adds the paid security requirement when the route declared none, and appends the price
- * to the description. Returns the annotated operationIds. An operationId that is not in the document throws:
- * a price for a route that does not exist is a wiring mistake.
+ * named in `surfaces`, records the surfaces in `x-price-surface` when they were passed by operationId, and
+ * appends the price to the description. Returns the annotated operationIds. An operationId that is not in the
+ * document throws: a price for a route that does not exist is a wiring mistake.
  */
 export function annotatePrices(doc: OpenApiDocument | JsonObject, surfaces: SurfaceMap): string[] {
   const byId = new Map(listOperations(doc).map((e) => [e.operation.operationId as string | undefined, e.operation]));
@@ -94,7 +85,7 @@ export function annotatePrices(doc: OpenApiDocument | JsonObject, surfaces: Surf
     const { usd, bySurface } = operationPrices(list);
     op["x-price-usd"] = usd;
     if (Object.keys(bySurface).length > 1) op["x-price-usd-by-surface"] = bySurface;
-    op.security ??= PAID_SECURITY;
+    op[PRICE_SURFACE_EXTENSION] ??= declared;
     const variants = Object.entries(bySurface)
       .filter(([s]) => s !== list[0])
       .map(([s, p]) => `${p} for ${s.replace(/_/g, " ")}`);
@@ -174,30 +165,19 @@ export function describePaymentHeaders(doc: OpenApiDocument | JsonObject, operat
   }
 }
 
-/** The tag of the discovery and health operations. */
-export const DISCOVERY_TAG = "Discovery";
-
-/**
- * Top-level tags in order of first use, so renderers group operations as the routes are registered; the
- * discovery group (registered first) goes last, since readers come to the reference for the data endpoints.
- */
-function collectTags(doc: JsonObject): { name: string }[] {
-  const names: string[] = [];
-  for (const { operation } of listOperations(doc)) {
-    for (const t of operation.tags ?? []) if (!names.includes(t)) names.push(t);
-  }
-  const ordered = [...names.filter((n) => n !== DISCOVERY_TAG), ...names.filter((n) => n === DISCOVERY_TAG)];
-  return ordered.map((name) => ({ name }));
+/** The price list this document publishes: the surfaces of its priced operations (see publishedPriceList). */
+export function publishedPrices(doc: OpenApiDocument | JsonObject): PriceList {
+  return publishedPriceList(Object.values(declaredSurfaces(doc)).flat());
 }
 
-export function serviceDescription(baseUrl: string): string {
+export function serviceDescription(baseUrl: string, prices: PriceList): string {
   return [
     SERVICE_SUMMARY,
     "## Authentication",
     AUTH_PARAGRAPH,
     "Paid operations carry `x-price-usd` (and `x-price-usd-by-surface` when the price depends on the series or options).",
     "## Per-request prices",
-    priceTableMarkdown(),
+    priceTableMarkdown(prices),
     "## Plans",
     planTableMarkdown(baseUrl),
     "## Errors",
@@ -222,18 +202,42 @@ export function dropNullFromParameters(doc: OpenApiDocument | JsonObject): void 
   }
 }
 
+/**
+ * The request guard (src/http/request-guard.ts) answers 400 INVALID_PARAMETER on every route, whatever its schema
+ * (a NUL character in the path or query; on /v1 an unlisted or repeated query parameter): an operation that
+ * declared no 400 gets that one.
+ */
+export function describeRequestGuard(doc: OpenApiDocument | JsonObject): void {
+  for (const { operation } of listOperations(doc)) {
+    operation.responses ??= {};
+    operation.responses["400"] ??= {
+      description: "Invalid request (a NUL character in the path or query)",
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+    };
+  }
+}
+
+/**
+ * The package is private and grants no licence (no SPDX licence applies, hence a LicenseRef). The data served keep
+ * their sources' terms.
+ */
+export const API_LICENSE = { name: "Proprietary", identifier: "LicenseRef-Proprietary" } as const;
+
 /** Generates the contract for one base URL from the app's route registry. */
 export function buildOpenApiDocument(app: App, baseUrl: string, extraSurfaces: SurfaceMap = {}): OpenApiDocument {
   const doc = app.getOpenAPI31Document({
     openapi: "3.1.0",
-    info: { title: SERVICE_NAME, version: CONTRACT_VERSION, description: serviceDescription(baseUrl) },
+    info: { title: SERVICE_NAME, version: CONTRACT_VERSION, license: API_LICENSE },
     servers: [{ url: baseUrl }],
   }) as JsonObject;
-  doc.components ??= {};
-  doc.components.securitySchemes = { ...(doc.components.securitySchemes ?? {}), ...SECURITY_SCHEMES };
   dropNullFromParameters(doc);
   const paid = annotatePrices(doc, { ...declaredSurfaces(doc), ...extraSurfaces });
   if (paid.length) describePaymentHeaders(doc, paid);
-  doc.tags = collectTags(doc);
+  describeRequestGuard(doc);
+  const operations = listOperations(doc).map((e) => e.operation);
+  declareSecurity(doc, operations, paid);
+  doc.tags = collectTags(operations);
+  // After pricing: the description's price table lists the surfaces the priced operations use.
+  doc.info.description = serviceDescription(baseUrl, publishedPrices(doc));
   return doc as OpenApiDocument;
 }

@@ -1,13 +1,13 @@
 // Prose shared by the OpenAPI description, llms.txt and llms-full.txt, so each fact is written once.
 // Prices and plans are never written here: they are rendered from src/pricing.ts and src/plans.ts.
-import { priceList } from "../pricing";
+import type { PriceKey, PriceList } from "../pricing";
 import { PLAN_IDS, publicPlans } from "../plans";
 import { MAX_BODY_BYTES } from "../http/request-guard";
 
 export const SERVICE_SUMMARY =
   "Economic time series (indicators) by region: countries, US states and counties. The catalog (sources, regions, " +
-  "indicators) is free and anonymous; observations, latest values, insights, signals, panels, flows and questions are " +
-  "paid per request (x402 or L402) or covered by an API key's plan.";
+  "indicators) is free and anonymous; the data endpoints are paid per request (x402 or L402) or covered by an API " +
+  "key's plan.";
 
 export const AUTH_PARAGRAPH =
   "Catalog endpoints need no credential. Paid endpoints accept an API key, either as `Authorization: Bearer <key>` or as " +
@@ -25,12 +25,12 @@ export const ERROR_PARAGRAPH =
   "On `/v1` a query parameter an operation does not list, or a parameter given twice, is a 400 `INVALID_PARAMETER` naming it; " +
   `a known path called with another method is a 405 with \`Allow\`; request bodies are limited to ${MAX_BODY_BYTES / 1024 / 1024} MiB (413).`;
 
-/** What each key of priceList() means (spec "Per-request prices"); typed so a new surface needs a label. */
-export const PRICE_LABELS: Record<keyof ReturnType<typeof priceList>, string> = {
+/** What each key of the price list means (spec "Per-request prices"); typed so a new surface needs a label. */
+export const PRICE_LABELS: Record<PriceKey, string> = {
   observations: "Standard observations",
   latest: "Standard latest observation",
   insights: "Standard insights",
-  derived_series: "`svc:*` derived series: observations, latest, insights",
+  derived_series: "`svc:*` derived series, instead of the standard price",
   latest_batch: "Batch latest (`indicators=`), up to 20 codes, flat",
   flows: "Flows",
   panel: "Panel",
@@ -41,9 +41,9 @@ export const PRICE_LABELS: Record<keyof ReturnType<typeof priceList>, string> = 
   catalog: "Catalog (sources, regions, indicators)",
 };
 
-/** Markdown table of per-request prices. */
-export function priceTableMarkdown(): string {
-  const rows = Object.entries(priceList()).map(([k, usd]) => `| ${PRICE_LABELS[k as keyof typeof PRICE_LABELS]} | \`${k}\` | ${usd} |`);
+/** Markdown table of the published per-request prices (publishedPriceList). */
+export function priceTableMarkdown(prices: PriceList): string {
+  const rows = Object.entries(prices).map(([k, usd]) => `| ${PRICE_LABELS[k as keyof typeof PRICE_LABELS]} | \`${k}\` | ${usd} |`);
   return ["| Surface | Key | USD per request |", "|---|---|---|", ...rows].join("\n") +
     "\n\nA concept code costs what its resolved series costs. Lightning converts the USD price to sats at the current rate.";
 }

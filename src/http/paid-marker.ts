@@ -6,7 +6,15 @@ import type { Surface } from "../pricing";
 
 const PAID_ROUTE = Symbol.for("svc.paid-route");
 
-export type PaidRouteInfo = { method: string; path: string; surface: Surface | "dynamic"; example: string | null; failing: string | null };
+export type PaidRouteInfo = {
+  method: string;
+  path: string;
+  surface: Surface | "dynamic";
+  /** Every surface the route can be priced at (a dynamic surface picks one of them per request). */
+  surfaces: Surface[];
+  example: string | null;
+  failing: string | null;
+};
 
 export function markPaid(handler: object, info: Omit<PaidRouteInfo, "method" | "path">): void {
   Object.defineProperty(handler, PAID_ROUTE, { value: info });
@@ -38,4 +46,9 @@ export function paidRoutes(app: { routes: Array<{ method: string; path: string; 
 /** Whether the route this request matched is a paid one. */
 export function isPaidRoute(c: Context): boolean {
   return matchedRoutes(c).some((r) => r.method !== "ALL" && isPaidHandler(r.handler));
+}
+
+/** The price surfaces the paid routes registered on `app` use, each once. */
+export function paidSurfaces(app: Parameters<typeof paidRoutes>[0]): Surface[] {
+  return [...new Set(paidRoutes(app).flatMap((r) => r.surfaces))];
 }

@@ -93,8 +93,26 @@ export function registerPaid<Rt extends RouteConfig, R extends Resolved>(app: Ap
     return out;
   };
 
-  markPaid(handler, { surface: typeof opts.surface === "function" ? "dynamic" : opts.surface, example: opts.example ?? null, failing: opts.failing ?? null });
+  const surfaces = routeSurfaces(route, opts.surface);
+  markPaid(handler, { surface: typeof opts.surface === "function" ? "dynamic" : opts.surface, surfaces, example: opts.example ?? null, failing: opts.failing ?? null });
   app.openapi(route, handler as never);
+}
+
+/**
+ * The surfaces a paid route can be priced at: those its definition declares in `x-price-surface` (which OpenAPI
+ * prices), else its fixed surface. Published prices are derived from these, so a route whose gate and contract
+ * disagree, or whose per-request surface is declared nowhere, is refused when it is registered.
+ */
+function routeSurfaces(route: RouteConfig, surface: Surface | ((resolved: never) => Surface)): Surface[] {
+  const raw = (route as Record<string, unknown>)["x-price-surface"];
+  const declared = raw === undefined ? [] : ((Array.isArray(raw) ? raw : [raw]) as Surface[]);
+  const where = `${route.method.toUpperCase()} ${route.path}`;
+  if (typeof surface === "function") {
+    if (declared.length === 0) throw new Error(`${where} picks its price surface per request: declare them in x-price-surface`);
+    return declared;
+  }
+  if (declared.length > 0 && !declared.includes(surface)) throw new Error(`${where} is priced at ${surface} but declares x-price-surface ${declared.join(", ")}`);
+  return declared.length > 0 ? declared : [surface];
 }
 
 /** How the payment rails describe this request: its query, path parameters and the route's shape (bazaar). */

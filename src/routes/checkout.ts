@@ -1,15 +1,15 @@
 // Subscription checkout and the payment provider's webhook. `/checkout` lists the paid plans with their
-// checkout links; `/checkout/{plan}` starts a provider checkout (303 to it), which returns to
-// `/checkout/{plan}/success`. Without a provider configured the answer says how to get a paid key from the operator;
+// checkout links; `/checkout/{plan}` starts a provider checkout (303 to it, or its URL as JSON for a client that
+// asks for JSON rather than a page), which returns to `/checkout/{plan}/success`. Without a provider configured the answer says how to get a paid key from the operator;
 // no session is ever faked. (No static path beside `{plan}`: the router then compiles every route into one regular
 // expression instead of walking a trie on each request.)
 import { createRoute, z } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses, fail } from "../errors";
 import { publicBaseUrl } from "../docs/base-url";
-import { PLANS, isPaidPlan, publicPlans } from "../plans";
+import { PLANS, isPaidPlan, publicPlans, type PaidPlanId } from "../plans";
 import { checkoutAvailability, handleWebhook, startCheckout } from "../services/billing";
-import { checkoutIndexSchema, checkoutQuerySchema, checkoutSuccessSchema, webhookAckSchema } from "../schemas/billing";
+import { checkoutIndexSchema, checkoutQuerySchema, checkoutSessionSchema, checkoutSuccessSchema, webhookAckSchema } from "../schemas/billing";
 
 const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
 const planParam = z.object({ plan: z.string().min(1).max(64).openapi({ param: { name: "plan", in: "path" }, example: "developer" }) });
@@ -32,10 +32,21 @@ const planRoute = createRoute({
   summary: "Start a subscription checkout",
   description:
     "Redirects (303) to the payment provider's checkout for a paid plan; the key is emailed to the billing address once payment " +
-    "is confirmed. 503 with the operator path when no provider is configured.",
+    "is confirmed. A client whose `Accept` names `application/json` and not `text/html` (an agent or script, not a browser) " +
+    "gets the checkout URL as JSON instead. 503 with the operator path when no provider is configured.",
   request: { params: planParam, query: checkoutQuerySchema },
-  responses: { 303: { description: "To the provider's checkout page" }, ...errorResponses(400, 404, 502, 503) },
+  responses: {
+    200: { description: "The provider's checkout URL (`Accept: application/json`)", ...json(checkoutSessionSchema) },
+    303: { description: "To the provider's checkout page" },
+    ...errorResponses(400, 404, 502, 503),
+  },
 });
+
+/** A client that asks for JSON and not for a page wants the checkout URL as data; browsers get the redirect. */
+export function wantsJson(accept: string | undefined): boolean {
+  const types = (accept ?? "").split(",").map((t) => t.split(";")[0]!.trim().toLowerCase());
+  return types.includes("application/json") && !types.includes("text/html");
+}
 
 const successRoute = createRoute({
   method: "get",
@@ -81,7 +92,11 @@ export const registerCheckoutRoutes: RegisterRoutes = (app, deps) => {
     );
   });
   app.openapi(planRoute, async (c) => {
-    const session = await startCheckout(deps, { plan: c.req.valid("param").plan, email: c.req.valid("query").email ?? null, baseUrl: base(c.req.url) });
+    const { plan } = c.req.valid("param");
+    const session = await startCheckout(deps, { plan, email: c.req.valid("query").email ?? null, baseUrl: base(c.req.url) });
+    c.header("Vary", "Accept");
+    // startCheckout refuses any plan but a paid one, so `plan` is a paid plan id here.
+    if (wantsJson(c.req.header("accept"))) return c.json({ data: { plan: plan as PaidPlanId, url: session.url } }, 200);
     return c.redirect(session.url, 303);
   });
   app.openapi(webhookRoute, async (c) => {

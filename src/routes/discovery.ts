@@ -6,7 +6,7 @@ import type { Context } from "hono";
 import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../errors";
 import { serviceIndexSchema } from "../schemas/discovery";
-import { createDiscovery, serviceIndex } from "../services/discovery";
+import { createDiscovery } from "../services/discovery";
 import { publicBaseUrl } from "../docs/base-url";
 import { DISCOVERY_TAG } from "../docs/openapi";
 import { CHANGELOG_MARKDOWN } from "../docs/changelog";
@@ -104,7 +104,7 @@ export const registerDiscoveryRoutes: RegisterRoutes = (app, deps) => {
     // Both answers say so, or a shared cache could hand the page to an API client (or the JSON to a browser).
     c.header("Vary", "Accept", { append: true });
     const baseUrl = base(c.req.url);
-    const index = serviceIndex(baseUrl, deps.version);
+    const index = discovery.index(baseUrl, deps.version);
     if (prefersHtml(c)) return c.html(await landingPage(ctx, deps.logger, index, baseUrl), 200);
     return c.json(index, 200);
   });

@@ -5,6 +5,7 @@ import type { RegisterRoutes } from "../http/app-env";
 import { clientIp, requireKey } from "../http/auth";
 import { errorResponses } from "../errors";
 import { publicBaseUrl } from "../docs/base-url";
+import { KEY_SECURITY } from "../docs/openapi-access";
 import {
   pingResponseSchema,
   recoverBodySchema,
@@ -21,8 +22,6 @@ import { revokeKey } from "../services/billing";
 import { confirmRecovery, keyStatus, requestRecovery, rotateKey, signup } from "../services/keys";
 
 const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
-// Scheme names as declared in src/docs/openapi.ts (SECURITY_SCHEMES).
-const keySecurity: Record<string, string[]>[] = [{ ApiKeyBearer: [] }, { ApiKeyHeader: [] }];
 
 const signupRoute = createRoute({
   method: "post",
@@ -47,7 +46,7 @@ const rotateRoute = createRoute({
     "Replaces the key's secret; the old one fails at once. Plan, limits, usage and billing carry over. A free key gets the " +
     "new key in the response; a paid key's new key is emailed to the billing address (502 if that email cannot be sent: " +
     "the old key is already dead, recover with POST /v1/keys/recover). At most 5 rotations per key per 24 hours.",
-  security: keySecurity,
+  security: KEY_SECURITY,
   responses: { 200: { description: "Rotated", ...json(rotateResponseSchema) }, ...errorResponses(401, 429, 500, 502) },
 });
 
@@ -60,7 +59,7 @@ const revokeRoute = createRoute({
   description:
     "Permanent. A key paying an active subscription needs `cancel_subscription: true` (else 409 SUBSCRIPTION_ACTIVE); the " +
     "subscription then ends at once, the current month's base fee is not refunded, used overage is invoiced and a confirmation is emailed.",
-  security: keySecurity,
+  security: KEY_SECURITY,
   request: { body: { ...json(revokeBodySchema), required: false } },
   responses: { 200: { description: "Revoked", ...json(revokeResponseSchema) }, ...errorResponses(400, 401, 409, 500, 502) },
 });
@@ -99,7 +98,7 @@ const pingRoute = createRoute({
   tags: ["Keys"],
   summary: "Check a key",
   description: "200 for a working key, with its plan, entitlements, rate limit and this month's metered usage. Not metered.",
-  security: keySecurity,
+  security: KEY_SECURITY,
   responses: { 200: { description: "The key works", ...json(pingResponseSchema) }, ...errorResponses(401, 429, 500) },
 });
 

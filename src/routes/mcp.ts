@@ -7,6 +7,7 @@ import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../errors";
 import { publicBaseUrl } from "../docs/base-url";
 import { buildOpenApiDocument } from "../docs/openapi";
+import { KEY_SECURITY } from "../docs/openapi-access";
 import { handleMcpPost, methodNotAllowed } from "../mcp/server";
 import { MCP_TOOL_NAMES, toolsFromOpenApi, type McpTool } from "../mcp/tools";
 import { jsonRpcRequestSchema, jsonRpcResponseSchema } from "../schemas/mcp";
@@ -36,6 +37,8 @@ const mcpRoute = createRoute({
     "URL, payable per request with x402 or L402. Refusals are tool results with `isError: true` and the REST error " +
     "envelope. A tools/call naming no known tool, or whose `arguments` is not an object, is JSON-RPC -32602 (Invalid params). " +
     "Transport errors are JSON-RPC errors: 400 (-32700, unparseable JSON or not JSON-RPC), 406 (Accept), 415 (Content-Type).",
+  // A key is optional: catalog tools need none, data tools use the key sent with this request (payments go to REST).
+  security: [...KEY_SECURITY, {}],
   request: { body: { required: true, content: { "application/json": { schema: jsonRpcRequestSchema } } } },
   responses: {
     200: { description: "JSON-RPC response (or an array of them for a batch)", content: { "application/json": { schema: jsonRpcResponseSchema } } },

@@ -19,22 +19,22 @@ export const sourceSchema = z
     name: z.string().openapi({ example: "FRED, Federal Reserve Bank of St. Louis" }),
     provider: z.string().nullable().openapi({ example: "Federal Reserve Bank of St. Louis" }),
     category: z.string().nullable().openapi({ example: "macro" }),
-    indicator_count: z.number().int().min(0).openapi({ description: "Indicators the source publishes in the catalog (active ones unless include_inactive=true).", example: 57 }),
+    indicator_count: z.number().int().min(0).openapi({ description: "Indicators the source publishes in the catalog (active ones unless include_inactive=true).", example: 59 }),
     docs_url: z.string().url().nullable().openapi({ example: "https://fred.stlouisfed.org/docs/api/fred/" }),
   })
   .openapi("Source");
 
 export const indicatorSchema = z
   .object({
-    id: z.string().uuid().openapi({ description: "Stable identifier (a name-based UUID of source and code).", example: "0b5c8f2e-6a3d-5e1b-9c7a-2f4d8e6b1a03" }),
-    code: z.string().openapi({ description: "Provider code, or a `svc:` derived code.", example: "UNRATE" }),
-    name: z.string().openapi({ example: "Unemployment Rate" }),
+    id: z.string().uuid().openapi({ description: "Stable identifier (a name-based UUID of source and code).", example: "23e93bbf-1d3e-537e-b512-d96342d21e32" }),
+    code: z.string().openapi({ description: "Provider code, or a `svc:` derived code.", example: "PAYEMS" }),
+    name: z.string().openapi({ example: "All Employees, Total Nonfarm" }),
     description: z.string().nullable(),
     source: z.string().nullable().openapi({ description: "Source slug.", example: "fred" }),
     category: z.string().nullable().openapi({ example: "labor" }),
-    subcategory: z.string().nullable().openapi({ description: "kebab-case", example: "unemployment" }),
+    subcategory: z.string().nullable().openapi({ description: "kebab-case", example: "payrolls" }),
     access_tier: z.enum(ACCESS_TIERS).openapi({ example: "free" }),
-    unit: z.string().nullable().openapi({ example: "percent" }),
+    unit: z.string().nullable().openapi({ example: "thousands of persons" }),
     frequency: z.string().nullable().openapi({ example: "monthly" }),
     is_active: z.boolean(),
   })
@@ -43,8 +43,8 @@ export const indicatorSchema = z
 export const indicatorDetailSchema = z
   .object({
     id: z.string().uuid(),
-    code: z.string().openapi({ example: "UNRATE" }),
-    name: z.string().openapi({ example: "Unemployment Rate" }),
+    code: z.string().openapi({ example: "PAYEMS" }),
+    name: z.string().openapi({ example: "All Employees, Total Nonfarm" }),
     description: z.string().nullable(),
     source: z.object({ slug: z.string(), name: z.string() }).nullable().openapi({ example: { slug: "fred", name: "FRED, Federal Reserve Bank of St. Louis" } }),
     category: z.string().nullable(),
@@ -90,7 +90,7 @@ export const indicatorPathSchema = z.object({
     .string()
     .min(1)
     .max(200)
-    .openapi({ param: { name: "code", in: "path" }, description: "Indicator code; codes may contain `.` and `:` (SP.POP.TOTL, svc:sahm_rule).", example: "UNRATE" }),
+    .openapi({ param: { name: "code", in: "path" }, description: "Indicator code; codes may contain `.` and `:` (SP.POP.TOTL, svc:sahm_rule).", example: "PAYEMS" }),
 });
 
 export const indicatorDetailQuerySchema = z.object({

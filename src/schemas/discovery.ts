@@ -25,8 +25,12 @@ export const pricingSchema = z
   .object({
     currency: z.literal("USD"),
     per_request: z
-      .object(Object.fromEntries(surfaceKeys.map((k) => [k, usd])))
-      .openapi({ description: "Price per request by surface, the same on the x402 and L402 rails; `catalog` is free." }),
+      .object(Object.fromEntries(surfaceKeys.map((k) => [k, usd.optional()])))
+      .openapi({
+        description:
+          "Price per request by surface, the same on the x402 and L402 rails; `catalog` is free. Only the surfaces this " +
+          "server's routes serve are listed (`derived_series`: the price of `svc:` series on the per-series surfaces).",
+      }),
     plans: z.array(planSchema),
   })
   .openapi("Pricing");

@@ -12,7 +12,7 @@ export const jsonRpcRequestSchema = z
     params: z
       .record(z.string(), z.unknown())
       .optional()
-      .openapi({ example: { name: "get_latest", arguments: { indicator: "UNRATE", region: "US" } } }),
+      .openapi({ example: { name: "get_latest", arguments: { indicator: "PAYEMS", region: "US" } } }),
   })
   .openapi("JsonRpcRequest");
 

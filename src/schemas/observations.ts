@@ -34,7 +34,7 @@ const intParam = (name: string, min: number, max: number, dflt: number, descript
     .transform(Number)
     .pipe(z.number().int().min(min).max(max))
     .default(dflt)
-    .openapi({ ...q(name), description, example: String(dflt), type: "integer", minimum: min, maximum: max, default: dflt });
+    .openapi({ ...q(name), description, example: dflt, type: "integer", minimum: min, maximum: max, default: dflt });
 
 const boolParam = (name: string, description: string) =>
   z
@@ -49,11 +49,11 @@ const MAX_OFFSET = 10_000_000;
 
 export const observationsQuerySchema = z
   .object({
-    indicator: codeParam("indicator", "Indicator code (e.g. `CPIAUCSL`, `svc:sahm_rule`) or concept (`population`, `gdp`, `median_income`, `median_home_value`, `unemployment_rate`, `labor_force`, `employed`, `employment_rate`). Exact codes win over concepts.", "CPIAUCSL"),
+    indicator: codeParam("indicator", "Indicator code (e.g. `PAYEMS`, or a premium `svc:` derived code) or concept (`population`, `gdp`, `median_income`, `median_home_value`, `unemployment_rate`, `labor_force`, `employed`, `employment_rate`). Exact codes win over concepts.", "PAYEMS"),
     source: codeParam("source", "Source slug; disambiguates a code published by several sources.", "fred").optional(),
     region: codeParam("region", "Region code or what people type (`US`, `CA`, `06`, `06037`, `california`). Default: the indicator's default region. Required for concepts.", "US").optional(),
-    start_date: dateParam("start_date", "First date (inclusive). With `frequency`, buckets overlapping the range are returned.", "2020-01-01").optional(),
-    end_date: dateParam("end_date", "Last date (inclusive).", "2024-12-31").optional(),
+    start_date: dateParam("start_date", "First date (inclusive). With `frequency`, buckets overlapping the range are returned.", "2010-01-01").optional(),
+    end_date: dateParam("end_date", "Last date (inclusive).", "2015-12-31").optional(),
     include_revisions: boolParam("include_revisions", "Return every stored revision (with `revision` and `source_updated_at`), ordered by date then revision, instead of the latest revision of each date. Not combinable with `transform` or `frequency`."),
     limit: intParam("limit", 0, 1000, 100, "Rows (or buckets) per page, 0 to 1000."),
     offset: intParam("offset", 0, MAX_OFFSET, 0, "Rows (or buckets) to skip."),
@@ -95,9 +95,9 @@ export type ObservationsQueryInput = z.infer<typeof observationsQuerySchema>;
 
 export const conceptDisclosureSchema = z
   .object({
-    code: z.string().openapi({ example: "median_home_value" }),
-    resolved_indicator: z.string().openapi({ example: "B25077_001E" }),
-    source: z.string().nullable().openapi({ example: "census" }),
+    code: z.string().openapi({ example: "unemployment_rate" }),
+    resolved_indicator: z.string().openapi({ example: "LAUCN03" }),
+    source: z.string().nullable().openapi({ example: "bls" }),
     inputs: z
       .array(z.object({ role: z.string(), concept: z.string(), indicator: z.string(), source: z.string().nullable() }))
       .optional()
@@ -107,11 +107,11 @@ export const conceptDisclosureSchema = z
 
 export const observationSchema = z
   .object({
-    date: z.string().openapi({ format: "date", example: "2024-01-01" }),
-    value: z.number().nullable().openapi({ example: 309.685 }),
-    indicator: z.string().openapi({ example: "CPIAUCSL" }),
+    date: z.string().openapi({ format: "date", example: "2015-12-01" }),
+    value: z.number().nullable().openapi({ example: 143093 }),
+    indicator: z.string().openapi({ example: "PAYEMS" }),
     region: z.string().openapi({ example: "US" }),
-    unit: z.string().nullable().openapi({ example: "index 1982-1984=100" }),
+    unit: z.string().nullable().openapi({ example: "thousands of persons" }),
     source: z.string().nullable().openapi({ example: "fred" }),
     source_updated_at: z.string().nullable().openapi({ format: "date-time" }),
     is_preliminary: z.boolean(),
@@ -121,8 +121,8 @@ export const observationSchema = z
 
 export const resampledRowSchema = z
   .object({
-    period_start: z.string().openapi({ format: "date", example: "2024-01-01" }),
-    period_end: z.string().openapi({ format: "date", example: "2024-03-31" }),
+    period_start: z.string().openapi({ format: "date", example: "2015-07-01" }),
+    period_end: z.string().openapi({ format: "date", example: "2015-09-30" }),
     period_type: z.enum(RESAMPLE_TARGETS as [ResampleTarget, ...ResampleTarget[]]),
     value: z.number().nullable(),
   })
@@ -161,11 +161,11 @@ export const observationsResponseSchema = z
 
 export const latestQuerySchema = z
   .object({
-    indicator: codeParam("indicator", "Single form: one indicator code or concept.", "UNRATE").optional(),
+    indicator: codeParam("indicator", "Single form: one indicator code or concept.", "PAYEMS").optional(),
     indicators: z
       .string()
       .max(4000)
-      .openapi({ ...q("indicators"), description: `Batch form: comma-separated codes or concepts, at most ${BATCH_LATEST_MAX}.`, example: "UNRATE,CPIAUCSL,PAYEMS" })
+      .openapi({ ...q("indicators"), description: `Batch form: comma-separated codes or concepts, at most ${BATCH_LATEST_MAX}.`, example: "PAYEMS,MANEMP,USCONS" })
       .optional(),
     source: codeParam("source", "Source slug (disambiguates duplicate codes).", "fred").optional(),
     region: codeParam("region", "Region; default: each indicator's default region. Required for concepts.", "US").optional(),
@@ -184,9 +184,9 @@ export const latestQuerySchema = z
 
 export const latestObservationSchema = z
   .object({
-    indicator: z.string().openapi({ example: "UNRATE" }),
+    indicator: z.string().openapi({ example: "PAYEMS" }),
     region: z.string().openapi({ example: "US" }),
-    period_start: z.string().openapi({ format: "date" }),
+    period_start: z.string().openapi({ format: "date", example: "2015-12-01" }),
     period_end: z.string().nullable().openapi({ format: "date" }),
     period_type: z.string().nullable().openapi({ example: "monthly" }),
     value: z.number(),

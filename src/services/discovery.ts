@@ -2,11 +2,11 @@
 // The contract depends only on the registered routes and the base URL, so it is generated once per base
 // URL per process (lazily, after every route is registered) and kept.
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { priceList } from "../pricing";
+import type { PriceList } from "../pricing";
 import { checkoutPlanUrls, checkoutUrl, publicPlans } from "../plans";
 import type { ServiceIndex } from "../schemas/discovery";
 import { CONTRACT_VERSION, SERVICE_NAME } from "../version";
-import { buildOpenApiDocument, type OpenApiDocument } from "../docs/openapi";
+import { buildOpenApiDocument, publishedPrices, type OpenApiDocument } from "../docs/openapi";
 import { renderLlmsFullTxt, renderLlmsTxt } from "../docs/llms";
 
 export type DiscoveryDocuments = { openapi: OpenApiDocument; openapiJson: string; llms: string; llmsFull: string };
@@ -16,7 +16,14 @@ export const MAX_CACHED_BASE_URLS = 16;
 
 export function createDiscovery(app: OpenAPIHono<any>) {
   const cache = new Map<string, DiscoveryDocuments>();
+  // Which routes are priced does not depend on the base URL: read once, from the first document built.
+  let prices: PriceList | null = null;
   return {
+    /** The `/` index, whose price list is the one the contract publishes (only surfaces of registered paid routes). */
+    index(baseUrl: string, version: string): ServiceIndex {
+      prices ??= publishedPrices(this.documents(baseUrl).openapi);
+      return serviceIndex(baseUrl, version, prices);
+    },
     documents(baseUrl: string): DiscoveryDocuments {
       const hit = cache.get(baseUrl);
       if (hit) return hit;
@@ -34,7 +41,7 @@ export function createDiscovery(app: OpenAPIHono<any>) {
   };
 }
 
-export function serviceIndex(baseUrl: string, version: string): ServiceIndex {
+export function serviceIndex(baseUrl: string, version: string, prices: PriceList): ServiceIndex {
   return {
     name: SERVICE_NAME,
     version,
@@ -46,7 +53,7 @@ export function serviceIndex(baseUrl: string, version: string): ServiceIndex {
     llms_full: `${baseUrl}/llms-full.txt`,
     changelog: `${baseUrl}/changelog.md`,
     health: `${baseUrl}/api/health`,
-    pricing: { currency: "USD", per_request: priceList(), plans: publicPlans(baseUrl) },
+    pricing: { currency: "USD", per_request: prices, plans: publicPlans(baseUrl) },
     checkout: checkoutUrl(baseUrl),
     checkout_plans: checkoutPlanUrls(baseUrl),
   };

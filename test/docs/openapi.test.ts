@@ -5,9 +5,10 @@ import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import type { App } from "../../src/http/app-env";
 import { errorResponses } from "../../src/errors";
-import { priceList } from "../../src/pricing";
+import { priceList, publishedPriceList } from "../../src/pricing";
 import { PLANS, checkoutPlanUrls, checkoutUrl, publicPlans } from "../../src/plans";
-import { annotatePrices, buildOpenApiDocument, declaredSurfaces, describePaymentHeaders, listOperations, operationPrices } from "../../src/docs/openapi";
+import { annotatePrices, buildOpenApiDocument, declaredSurfaces, describePaymentHeaders, listOperations, operationPrices, publishedPrices } from "../../src/docs/openapi";
+import { PAID_SECURITY, TAG_DESCRIPTIONS } from "../../src/docs/openapi-access";
 import { constraints, renderLlmsFullTxt, renderLlmsTxt, typeLabel } from "../../src/docs/llms";
 import { publicBaseUrl } from "../../src/docs/base-url";
 
@@ -89,8 +90,42 @@ describe("buildOpenApiDocument", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.info.version).toBe("1.0.0");
     expect(doc.servers).toEqual([{ url: BASE }]);
-    expect(doc.tags).toEqual([{ name: "Things" }, { name: "Ask" }, { name: "Data" }]);
-    expect(Object.keys(doc.components.securitySchemes)).toEqual(["ApiKeyBearer", "ApiKeyHeader"]);
+    expect(doc.info.license).toEqual({ name: "Proprietary", identifier: "LicenseRef-Proprietary" });
+    // A tag the table describes gets its description; an unknown one is published bare (and fails the lint test).
+    expect(doc.tags).toEqual([{ name: "Things" }, { name: "Ask" }, { name: "Data", description: TAG_DESCRIPTIONS.Data }]);
+    expect(Object.keys(doc.components.securitySchemes)).toEqual(["ApiKeyBearer", "ApiKeyHeader", "X402Payment", "L402"]);
+    expect(doc.components.securitySchemes.X402Payment).toMatchObject({ type: "apiKey", in: "header", name: "X-PAYMENT" });
+    expect(doc.components.securitySchemes.L402).toMatchObject({ type: "apiKey", in: "header", name: "Authorization" });
+  });
+
+  test("security: paid operations take a key or either payment rail (no anonymous alternative), others state []", () => {
+    const ops = Object.fromEntries(listOperations(doc).map((e) => [e.operation.operationId, e.operation]));
+    expect(PAID_SECURITY).toEqual([{ ApiKeyBearer: [] }, { ApiKeyHeader: [] }, { X402Payment: [] }, { L402: [] }]);
+    for (const id of ["get_thing_observations", "ask", "get_panel"]) expect(ops[id].security).toEqual(PAID_SECURITY);
+    expect(ops.list_things.security).toEqual([]);
+  });
+
+  test("every operation documents the request guard's 400; a declared 400 is kept", () => {
+    const ops = Object.fromEntries(listOperations(doc).map((e) => [e.operation.operationId, e.operation]));
+    expect(ops.list_things.responses["400"].description).toBe("Invalid parameter");
+    expect(ops.get_thing_observations.responses["400"].description).toBe("Invalid parameter");
+    expect(ops.ask.responses["400"].description).toBe("Invalid parameter");
+    const bare = new OpenAPIHono() as unknown as App;
+    bare.openapi(createRoute({ method: "get", path: "/ping", operationId: "ping", responses: { 200: { description: "ok" } } }), (c) => c.text("ok"));
+    const op = (buildOpenApiDocument(bare, BASE) as any).paths["/ping"].get;
+    expect(op.responses["400"]).toEqual({
+      description: "Invalid request (a NUL character in the path or query)",
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+    });
+  });
+
+  test("the published price list: only the surfaces of priced operations, with the svc: price and the free catalog", () => {
+    expect(publishedPrices(doc)).toEqual({ observations: "0.01", derived_series: "0.05", panel: "0.05", ask: "0.25", ask_briefing: "1.50", catalog: "0.00" });
+    expect(doc.info.description).toContain("| Panel | `panel` | 0.05 |");
+    expect(doc.info.description).not.toContain("`signals`");
+    expect(publishedPriceList([])).toEqual({ catalog: "0.00" });
+    expect(publishedPriceList(["latest_batch"])).toEqual({ latest_batch: "0.01", catalog: "0.00" });
+    expect(publishedPriceList(["latest", "latest_batch"])).toEqual({ latest: "0.01", derived_series: "0.05", latest_batch: "0.01", catalog: "0.00" });
   });
 
   test("prices declared with x-price-surface and passed by operationId, from the pricing table", () => {
@@ -104,10 +139,6 @@ describe("buildOpenApiDocument", () => {
     expect(ops.list_things["x-price-usd"]).toBeUndefined();
     // z.coerce.number() comes out of the generator as ["integer", "null"]; a query parameter is never null.
     expect(ops.list_things.parameters[0].schema).toEqual({ type: "integer", minimum: 0, maximum: 100, default: 50, description: "Page size" });
-    expect(ops.list_things.security).toBeUndefined();
-    for (const id of ["get_thing_observations", "ask", "get_panel"]) {
-      expect(ops[id].security).toEqual([{ ApiKeyBearer: [] }, { ApiKeyHeader: [] }, {}]);
-    }
     expect(ops.get_thing_observations.description).toBe(
       "**Price:** 0.01 USD per request (0.05 for derived series), or covered by an API key's plan.",
     );
@@ -168,6 +199,9 @@ describe("buildOpenApiDocument", () => {
     expect(() => annotatePrices(fresh, { no_such_op: "panel" })).toThrow("price given for unknown operationId no_such_op");
     expect(() => annotatePrices(fresh, { get_panel: "nonsense" as any })).toThrow('unknown price surface "nonsense"');
     expect(declaredSurfaces(fresh)).toEqual({ get_thing_observations: ["observations"], ask: ["ask", "ask_briefing"] });
+    // A surface passed by operationId is recorded on the operation, so the document says what it publishes.
+    annotatePrices(fresh, { get_panel: "panel" });
+    expect(declaredSurfaces(fresh).get_panel).toEqual(["panel"]);
   });
 });
 

@@ -7,6 +7,7 @@
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { z } from "zod";
 import { ERROR_STATUS } from "../../src/errors";
+import { PAYMENT_SCHEMES } from "../../src/docs/openapi-access";
 import { makeTestApp, type TestApp } from "../support/app";
 import { testKey } from "../support/keys";
 import { makePaymentsApp } from "../support/payments";
@@ -36,8 +37,8 @@ for (const [path, item] of Object.entries<Json>(doc.paths)) {
       op,
       params: (op.parameters ?? []) as Param[],
       body: op.requestBody ?? null,
-      // Key-only operations (no anonymous `{}` alternative) get a fresh key per request: rotate and revoke consume it.
-      keyed: Array.isArray(security) && security.length > 0 && !security.some((s) => Object.keys(s).length === 0),
+      // Key-only operations (no `{}` or payment alternative) get a fresh key per request: rotate and revoke consume it.
+      keyed: !!security?.length && !security.some((s) => Object.keys(s).length === 0 || Object.keys(s).some((n) => PAYMENT_SCHEMES.includes(n as never))),
       protocol: path === "/api/mcp",
     });
   }

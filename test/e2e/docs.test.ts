@@ -6,7 +6,8 @@ import { existsSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
 import { listOperations } from "../../src/docs/openapi";
 import { LANDING_EXAMPLES } from "../../src/docs/landing-data";
-import { priceList } from "../../src/pricing";
+import { publishedPriceList } from "../../src/pricing";
+import { paidSurfaces } from "../../src/http/paid-marker";
 import { publicPlans } from "../../src/plans";
 import { SERVICE_NAME } from "../../src/version";
 import { makeTestApp, type TestApp } from "../support/app";
@@ -119,7 +120,7 @@ describe.skipIf(!hasChromium)("/docs and / in headless Chromium", () => {
     }
     expect(await page.locator("#free-key").innerText()).toContain("/v1/signup");
 
-    for (const [surface, usd] of Object.entries(priceList())) {
+    for (const [surface, usd] of Object.entries(publishedPriceList(paidSurfaces(t.app)))) {
       expect({ surface, shown: await page.locator(`tr[data-surface="${surface}"] td.usd`).innerText() }).toEqual({ surface, shown: `$${usd}` });
     }
     for (const plan of publicPlans(base)) {
@@ -139,6 +140,24 @@ describe.skipIf(!hasChromium)("/docs and / in headless Chromium", () => {
     await page.screenshot({ path: LANDING_SCREENSHOT, fullPage: true });
     expect(outside).toEqual([]);
     expect(pageErrors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  test("a paid operation shows Auth Required, naming the key schemes and both payment rails (never Auth Optional)", async () => {
+    const doc = (await (await fetch(`${base}/openapi.json`)).json()) as any;
+    const paid = listOperations(doc).find((e) => e.operation["x-price-usd"] !== undefined)!;
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    // Scalar's address of an operation: its group (collapsed on load, except the first) opens with it.
+    await page.goto(`${base}/docs#tag/${paid.operation.tags[0].toLowerCase()}/${paid.method.toUpperCase()}${paid.path}`);
+    const section = page.locator("section", { has: page.getByRole("heading", { name: paid.operation.summary, exact: true }) });
+    const badge = section.locator(".security-requirement-badge").first();
+    await badge.waitFor({ timeout: 10_000 });
+    expect(await badge.textContent()).toBe("Auth Required");
+    await badge.hover();
+    const details = page.getByRole("dialog", { name: "Authentication required" });
+    await details.waitFor({ timeout: 10_000 });
+    for (const scheme of ["ApiKeyBearer", "ApiKeyHeader", "X402Payment", "L402"]) await details.getByText(scheme, { exact: true }).waitFor({ timeout: 10_000 });
+    expect(await section.getByText("Auth Optional").count()).toBe(0);
     await page.close();
   }, 60_000);
 });

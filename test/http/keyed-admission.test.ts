@@ -34,6 +34,8 @@ const probe = createRoute({
     }),
   },
   responses: { 200: { description: "ok" } },
+  // Its surface is picked per request, so it declares both (registerPaid refuses a dynamic surface declared nowhere).
+  "x-price-surface": ["observations", "signals"],
 });
 
 beforeAll(async () => {

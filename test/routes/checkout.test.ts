@@ -8,6 +8,7 @@ import { bearer, jsonBody } from "../support/keys";
 import { startSmtpReceiver, type SmtpReceiver } from "../support/smtp";
 import { stripeProvider } from "../../src/billing/stripe";
 import { DAY_MS } from "../../src/domain/access";
+import { checkoutSessionSchema } from "../../src/schemas/billing";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
@@ -114,6 +115,19 @@ describe("checkout", () => {
       success_url: "https://api.example.test/checkout/developer/success?session_id={CHECKOUT_SESSION_ID}",
       cancel_url: "https://api.example.test/checkout",
     });
+  });
+
+  test("GET /checkout/{plan} with Accept: application/json (not text/html) answers the checkout URL as JSON; browsers are redirected", async () => {
+    apiCalls.length = 0;
+    const res = await t.app.request("/checkout/professional", { headers: { accept: "application/json" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("vary")?.split(/,\s*/)).toContain("Accept");
+    expect(checkoutSessionSchema.parse(await body(res))).toEqual({ data: { plan: "professional", url: "https://checkout.stripe.test/c/pay/cs_test_1" } });
+    expect(Object.fromEntries(apiCalls[0]!.params)).toMatchObject({ "line_items[0][price]": "price_pro", "metadata[plan]": "professional" });
+    const browser = await t.app.request("/checkout/professional", { headers: { accept: "text/html,application/xhtml+xml,application/json;q=0.9,*/*;q=0.8" } });
+    expect([browser.status, browser.headers.get("location"), browser.headers.get("vary")]).toEqual([303, "https://checkout.stripe.test/c/pay/cs_test_1", "Accept"]);
+    expect((await t.app.request("/checkout/professional", { headers: { accept: "*/*" } })).status).toBe(303);
+    expect((await t.app.request("/checkout/gold", { headers: { accept: "application/json" } })).status).toBe(404);
   });
 
   test("404 for the free plan and unknown plans; 400 for a bad email", async () => {

@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { errorEnvelopeSchema } from "../../src/errors";
-import { priceList } from "../../src/pricing";
+import { priceList, publishedPriceList } from "../../src/pricing";
+import { paidSurfaces } from "../../src/http/paid-marker";
 import { publicPlans } from "../../src/plans";
 import { healthReportSchema, serviceIndexSchema } from "../../src/schemas/discovery";
 import { CONTRACT_VERSION, SERVICE_NAME, SERVICE_VERSION } from "../../src/version";
@@ -49,7 +50,7 @@ function expectedIndex(base: string) {
     llms_full: `${base}/llms-full.txt`,
     changelog: `${base}/changelog.md`,
     health: `${base}/api/health`,
-    pricing: { currency: "USD" as const, per_request: priceList(), plans: publicPlans(base) },
+    pricing: { currency: "USD" as const, per_request: publishedPriceList(paidSurfaces(t.app)), plans: publicPlans(base) },
     checkout: `${base}/checkout`,
     checkout_plans: { developer: `${base}/checkout/developer`, professional: `${base}/checkout/professional` },
   };
@@ -71,12 +72,13 @@ describe("GET /", () => {
     expect(body).toEqual(expectedIndex(PUBLIC));
   });
 
-  test("the spec's prices and plans", async () => {
-    const { body } = await t.getJson("/");
-    expect(body.pricing.per_request).toEqual({
+  test("the spec's prices and plans; only surfaces whose routes exist are published", async () => {
+    expect(priceList()).toEqual({
       observations: "0.01", latest: "0.01", insights: "0.01", derived_series: "0.05", latest_batch: "0.01", flows: "0.01",
       panel: "0.05", signals: "0.05", ask: "0.25", ask_briefing: "1.50", briefing_read: "0.10", catalog: "0.00",
     });
+    const { body } = await t.getJson("/");
+    expect(body.pricing.per_request).toEqual({ observations: "0.01", latest: "0.01", derived_series: "0.05", latest_batch: "0.01", catalog: "0.00" });
     expect(body.pricing.plans.map((p: any) => [p.id, p.price_usd_per_month, p.included_requests_per_month, p.rate_limit_per_minute, p.overage_usd_per_1000_requests])).toEqual([
       ["free", "0.00", null, 60, null],
       ["developer", "19.00", 100_000, 300, "0.50"],
@@ -115,9 +117,20 @@ describe("GET /openapi.json", () => {
     expect(b).toBe(a);
   });
 
-  test("security schemes for API keys; x402 and L402 described", () => {
+  test("security schemes for API keys and both payment rails; every operation states its requirement", () => {
     expect(doc.components.securitySchemes.ApiKeyBearer).toMatchObject({ type: "http", scheme: "bearer" });
     expect(doc.components.securitySchemes.ApiKeyHeader).toMatchObject({ type: "apiKey", in: "header", name: "X-API-Key" });
+    expect(doc.components.securitySchemes.X402Payment).toMatchObject({ type: "apiKey", in: "header", name: "X-PAYMENT" });
+    expect(doc.components.securitySchemes.L402).toMatchObject({ type: "apiKey", in: "header", name: "Authorization" });
+    const keys = [{ ApiKeyBearer: [] }, { ApiKeyHeader: [] }];
+    const byId = Object.fromEntries(listOperations(doc).map((e) => [e.operation.operationId, e.operation.security]));
+    expect(byId.get_observations).toEqual([...keys, { X402Payment: [] }, { L402: [] }]);
+    expect(byId.get_latest).toEqual([...keys, { X402Payment: [] }, { L402: [] }]);
+    expect(byId.rotate_key).toEqual(keys);
+    expect(byId.mcp).toEqual([...keys, {}]);
+    for (const id of ["get_index", "get_health", "list_sources", "list_regions", "get_region", "search_indicators", "get_indicator", "signup", "checkout"]) {
+      expect({ id, security: byId[id] }).toEqual({ id, security: [] });
+    }
     for (const word of ["x402", "X-PAYMENT", "L402", "WWW-Authenticate", "Authorization: L402 <macaroon>:<preimage>"]) {
       expect(doc.info.description).toContain(word);
     }
@@ -216,10 +229,11 @@ describe("GET /llms.txt and /llms-full.txt", () => {
     }
   });
 
-  test("llms.txt: title, summary, auth, every price and plan", () => {
+  test("llms.txt: title, summary, auth, every published price and plan", () => {
     expect(compact.startsWith(`# ${SERVICE_NAME}\n\n> `)).toBe(true);
     expect(compact).toContain("`X-API-Key: <key>`");
-    for (const usd of Object.values(priceList())) expect(compact).toContain(`: ${usd} USD`);
+    const prices = compact.slice(compact.indexOf("## Prices per request"), compact.indexOf("## Plans")).split("\n").filter((l) => l.startsWith("- "));
+    expect(prices.map((l) => l.slice(l.lastIndexOf(": ") + 2))).toEqual(Object.values(publishedPriceList(paidSurfaces(pub.app))).map((usd) => `${usd} USD`));
     expect(compact).toContain(`- Professional: 99.00 USD per month, 1,000,000 requests/month included, 1,000 requests/min, overage 0.25 USD per 1,000 (subscribe: ${PUBLIC}/checkout/professional)`);
     expect(compact).toContain(`- [Full agent reference](${PUBLIC}/llms-full.txt)`);
   });

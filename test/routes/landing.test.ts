@@ -1,6 +1,7 @@
 // GET / negotiated on Accept (JSON index for API clients, the landing page for browsers) and GET /favicon.ico.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { priceList } from "../../src/pricing";
+import { publishedPriceList } from "../../src/pricing";
+import { paidSurfaces } from "../../src/http/paid-marker";
 import { publicPlans } from "../../src/plans";
 import { serviceIndexSchema } from "../../src/schemas/discovery";
 import { LANDING_EXAMPLES } from "../../src/docs/landing-data";
@@ -17,6 +18,9 @@ setDefaultTimeout(120_000);
 export const CHROMIUM_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7";
 const FIREFOX_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 
+
+/** The price list the contract publishes: the surfaces of the registered paid routes. */
+const published = () => publishedPriceList(paidSurfaces(t.app));
 let t: TestApp;
 beforeAll(async () => {
   t = await makeTestApp();
@@ -41,7 +45,7 @@ describe("GET / for API clients", () => {
       expect(res.headers.get("cache-control")).toBe(DISCOVERY_CACHE_CONTROL);
       bodies.push(serviceIndexSchema.parse(await res.json()));
     }
-    for (const b of bodies) expect(b).toEqual(serviceIndex("http://localhost", t.deps.version));
+    for (const b of bodies) expect(b).toEqual(serviceIndex("http://localhost", t.deps.version, published()));
   });
 });
 
@@ -66,7 +70,7 @@ describe("GET / for browsers", () => {
   });
 
   test("links the docs, the contract, the llms files, the changelog, MCP, signup and checkout", () => {
-    const index = serviceIndex("http://localhost", t.deps.version);
+    const index = serviceIndex("http://localhost", t.deps.version, published());
     for (const url of [index.docs, index.openapi, index.llms, index.llms_full, index.changelog, index.mcp, index.health, ...Object.values(index.checkout_plans)]) {
       expect(page).toContain(`href="${url}"`);
     }
@@ -110,7 +114,9 @@ describe("GET / for browsers", () => {
   });
 
   test("prices and plans are the price list's and the plan table's", () => {
-    for (const [surface, usd] of Object.entries(priceList())) {
+    // Only surfaces of registered paid routes are priced (the contract's published list).
+    expect(page).not.toContain('data-surface="insights"');
+    for (const [surface, usd] of Object.entries(published())) {
       expect(page).toMatch(new RegExp(`<tr data-surface="${surface}"><td>.*?</td><td class="usd">\\$${usd.replace(".", "\\.")}</td></tr>`));
     }
     const plans = publicPlans("http://localhost");
@@ -130,7 +136,7 @@ describe("GET / for browsers", () => {
   });
 
   test("what comes from the database is escaped", () => {
-    const index = serviceIndex("https://api.example.com", "1");
+    const index = serviceIndex("https://api.example.com", "1", published());
     const latest = { indicator: "<b>X", region: "US", period_start: "2020-01-01", period_end: null, period_type: "monthly", value: 1, revision: 1, is_preliminary: false, source_updated_at: null, unit: "<i>u</i>" };
     const html = renderLandingPage(index, "https://api.example.com", {
       regions: { country: 1 },
