@@ -16,10 +16,9 @@
 import { cpSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { CPUS, loadTool, median, medianResult, parseBenchArgs, printTable, runLoad, type Row } from "./lib/load";
-import { benchDatabase, cli, serveAppForBench, startAppServer } from "./lib/serve-app";
+import { KEYED_PAGE, benchDatabase, seedWithKey, serveAppForBench, startAppServer } from "./lib/serve-app";
 
-// A held sample series (BLS, 122 monthly rows), a full 100-row page.
-const PAGE = "/v1/observations?indicator=LNU04032230&region=US&limit=100";
+const PAGE = KEYED_PAGE;
 
 if (process.argv[2] === "--serve") {
   await serveAppForBench(process.argv[3]);
@@ -35,10 +34,7 @@ async function main() {
   const { env, label: database, cleanup } = await benchDatabase(opts, "keys");
 
   try {
-    console.error(`seeding (${database}) and creating a key`);
-    await cli(["seed"], env);
-    // A limit no load run reaches: the benchmark measures the limiter's cost, not its refusals.
-    const key = (await cli(["keys", "create", "--plan", "free", "--rate-limit", "2000000000"], env)).split("\n")[0]!;
+    const key = await seedWithKey(env, database);
     const cases: Case[] = [
       { name: `bare app (no access layer), GET ${PAGE}`, mode: "bare", headers: {}, env },
       // Run together on PGlite, the keyed server needs a data directory of its own (one process per directory): a

@@ -6,10 +6,9 @@
 // Internal: `bun bench/scale-out.ts --serve keyed` is the server process this script starts.
 import { availableParallelism } from "node:os";
 import { CPUS, loadTool, median, medianResult, parseBenchArgs, printTable, runLoad, type LoadResult, type Row } from "./lib/load";
-import { benchDatabase, cli, serveAppForBench, startAppServer } from "./lib/serve-app";
+import { KEYED_PAGE, benchDatabase, seedWithKey, serveAppForBench, startAppServer } from "./lib/serve-app";
 
-// A held sample series (BLS, 122 monthly rows), a full 100-row page.
-const PAGE = "/v1/observations?indicator=LNU04032230&region=US&limit=100";
+const PAGE = KEYED_PAGE;
 
 if (process.argv[2] === "--serve") {
   await serveAppForBench(process.argv[3]);
@@ -26,10 +25,7 @@ async function main() {
   const tool = await loadTool(opts.tool);
   const { env, label: database, cleanup } = await benchDatabase(opts, "scaleout");
   try {
-    console.error(`seeding (${database}) and creating a key`);
-    await cli(["seed"], env);
-    // A limit no load run reaches: the benchmark measures the counting's cost, not its refusals.
-    const key = (await cli(["keys", "create", "--plan", "free", "--rate-limit", "2000000000"], env)).split("\n")[0]!;
+    const key = await seedWithKey(env, database);
     const headers = { "X-API-Key": key };
     const withRedis = { ...env, REDIS_URL: redisUrl };
     const cases = [
