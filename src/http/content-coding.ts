@@ -13,13 +13,7 @@ const PREFERENCE: readonly ContentCoding[] = ["br", "gzip"];
 /** The coding to answer in for an Accept-Encoding header, or null for the body as it is. */
 export function acceptedCoding(header: string | null | undefined): ContentCoding | null {
   if (!header) return null;
-  const q = new Map<string, number>();
-  for (const part of header.split(",")) {
-    const [name, ...params] = part.trim().toLowerCase().split(";");
-    if (!name) continue;
-    const weight = params.map((p) => /^\s*q\s*=\s*([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-    q.set(name, weight === undefined ? 1 : Number(weight));
-  }
+  const q = qValues(header);
   for (const coding of PREFERENCE) {
     const weight = q.get(coding) ?? q.get("*");
     if (weight !== undefined && weight > 0) return coding;
@@ -41,8 +35,8 @@ export function codingHeaders(coded: CodedBody, vary = "Accept-Encoding"): Recor
   return coded.coding ? { "Content-Encoding": coded.coding, Vary: vary } : { Vary: vary };
 }
 
-/** q-values of an Accept header, by media range (lower case). */
-function mediaRanges(header: string): Map<string, number> {
+/** q-values of an Accept or Accept-Encoding header, by media range or coding (lower case); 1 when not given. */
+function qValues(header: string): Map<string, number> {
   const q = new Map<string, number>();
   for (const part of header.split(",")) {
     const [range, ...params] = part.trim().toLowerCase().split(";");
@@ -63,7 +57,7 @@ export const PAGE_VARY = "Accept, Accept-Encoding";
 export function acceptedFormat(accept: string | null | undefined): PageFormat {
   // Most requests name neither (API clients, browsers): answered without parsing.
   if (!accept || !/csv|text\/\*/i.test(accept)) return "json";
-  const q = mediaRanges(accept);
+  const q = qValues(accept);
   const csv = q.get("text/csv") ?? q.get("text/*");
   if (csv === undefined || csv <= 0) return "json";
   const json = q.get("application/json");

@@ -116,18 +116,31 @@ export class PageMemo {
     }
     const now = this.deps.clock.now();
     const headers = req.headers;
-    const verdict = this.deps.admission.admit({
-      purpose: "paid",
-      credential: credentialOf(headers),
-      now,
-      quote: entry.quote,
-      resolved: entry.resolved,
-      header: (name) => headers.get(name) ?? undefined,
-      url: req.url,
-      describe: () => entry.payment,
-    });
+    let verdict: Verdict | Promise<Verdict>;
+    try {
+      verdict = this.deps.admission.admit({
+        purpose: "paid",
+        credential: credentialOf(headers),
+        now,
+        quote: entry.quote,
+        resolved: entry.resolved,
+        header: (name) => headers.get(name) ?? undefined,
+        url: req.url,
+        describe: () => entry.payment,
+      });
+    } catch (e) {
+      return this.failed(req, e);
+    }
     this.served++;
-    return verdict instanceof Promise ? verdict.then((v) => this.answer(req, entry, body, v, now, true)) : this.answer(req, entry, body, verdict, now, false);
+    return verdict instanceof Promise
+      ? verdict.then((v) => this.answer(req, entry, body, v, now, true), (e) => this.failed(req, e))
+      : this.answer(req, entry, body, verdict, now, false);
+  }
+
+  /** An unexpected failure (a key lookup or settlement that threw): the 500 app.onError gives the full pipeline's. */
+  private failed(req: Request, e: unknown): Response {
+    const requestId = requestIdFor(req.headers.get("x-request-id"));
+    return this.common(internalErrorResponse(this.deps.logger, e, { requestId, method: req.method, url: req.url }), requestId);
   }
 
   /** The verdict rendered as paid() renders it, with the recorded body as the handler's answer. */
@@ -138,10 +151,10 @@ export class PageMemo {
     try {
       served = this.deps.admission.served(verdict, now);
     } catch (e) {
-      return this.common(internalErrorResponse(this.deps.logger, e, { requestId, method: req.method, url: req.url }), requestId);
+      return this.failed(req, e);
     }
     return served instanceof Promise
-      ? served.then((s) => this.ok(req, entry, body, verdict, s, requestId, true), (e) => this.common(internalErrorResponse(this.deps.logger, e, { requestId, method: req.method, url: req.url }), requestId))
+      ? served.then((s) => this.ok(req, entry, body, verdict, s, requestId, true), (e) => this.failed(req, e))
       : this.ok(req, entry, body, verdict, served, requestId, deferred);
   }
 
