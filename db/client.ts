@@ -21,6 +21,8 @@ export type Db = PgDatabase<any, Schema>;
 export type Database = {
   db: Db;
   kind: "pglite" | "postgres";
+  /** The driver under drizzle, for what drizzle cannot say: COPY (db/bulk-load.ts). */
+  raw: { kind: "postgres"; sql: postgres.Sql } | { kind: "pglite"; client: PGlite };
   /** Raw SQL for maintenance statements (ANALYZE, health probes). */
   exec(sql: string): Promise<void>;
   ping(): Promise<boolean>;
@@ -93,6 +95,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     return {
       db,
       kind: "postgres",
+      raw: { kind: "postgres", sql: client },
       exec: async (sql) => void (await client.unsafe(sql)),
       ping: async () => {
         try {
@@ -127,6 +130,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     return {
       db,
       kind: "pglite",
+      raw: { kind: "pglite", client },
       exec: async (sql) => void (await client.exec(sql)),
       ping: async () => {
         if (closed) return false;

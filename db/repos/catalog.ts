@@ -78,9 +78,11 @@ export async function upsertSources(db: Db, rows: NewSourceRow[]): Promise<numbe
         category: sql`excluded.category`,
         docsUrl: sql`excluded.docs_url`,
         isActive: sql`excluded.is_active`,
+        attribution: sql`excluded.attribution`,
+        license: sql`excluded.license`,
       },
-      setWhere: sql`(${sources.name}, ${sources.provider}, ${sources.category}, ${sources.docsUrl}, ${sources.isActive})
-        is distinct from (excluded.name, excluded.provider, excluded.category, excluded.docs_url, excluded.is_active)`,
+      setWhere: sql`(${sources.name}, ${sources.provider}, ${sources.category}, ${sources.docsUrl}, ${sources.isActive}, ${sources.attribution}, ${sources.license})
+        is distinct from (excluded.name, excluded.provider, excluded.category, excluded.docs_url, excluded.is_active, excluded.attribution, excluded.license)`,
     })
     .returning({ slug: sources.slug });
   if (written.length > 0) notifyCatalogWritten(db);
@@ -144,6 +146,8 @@ export async function listSourcesWithCounts(db: Db, includeInactive: boolean): P
       category: sources.category,
       docsUrl: sources.docsUrl,
       isActive: sources.isActive,
+      attribution: sources.attribution,
+      license: sources.license,
       indicatorCount: sql<number>`${countWhat}::int`,
     })
     .from(sources)

@@ -74,7 +74,8 @@ export function onSeriesWritten(db: Db, listener: SeriesWrittenListener): () => 
   return () => set.delete(listener);
 }
 
-function notifyWritten(db: Db, changed: { indicatorId: string; regionCode: string }[]): void {
+/** Tells this process's readers which series a committed write changed (also used by db/bulk-load.ts). */
+export function notifyWritten(db: Db, changed: { indicatorId: string; regionCode: string }[]): void {
   const set = writeListeners.get(db);
   if (!set || changed.length === 0) return;
   const list = changed.map((c) => ({ indicatorId: c.indicatorId, regionCode: c.regionCode }));
@@ -138,6 +139,21 @@ export async function writeManySeries(
       if (attempt >= MAX_ATTEMPTS || !isRetryable(e)) throw e;
     }
   }
+}
+
+/** Which of these (indicator, region) pairs have a series row, as `${indicatorId}|${regionCode}` keys. */
+export async function findManySeriesIds(db: Db, keys: readonly { indicatorId: string; regionCode: string }[]): Promise<Set<string>> {
+  const held = new Set<string>();
+  const indicatorIds = [...new Set(keys.map((k) => k.indicatorId))];
+  for (let i = 0; i < indicatorIds.length; i += KEY_BATCH) {
+    const part = indicatorIds.slice(i, i + KEY_BATCH);
+    const rows = await db
+      .select({ indicatorId: series.indicatorId, regionCode: series.regionCode })
+      .from(series)
+      .where(sql`${series.indicatorId} in (${sql.join(part.map((id) => sql`${id}`), sql`, `)})`);
+    for (const r of rows) held.add(`${r.indicatorId}|${r.regionCode}`);
+  }
+  return held;
 }
 
 /** The series row for (indicator, region), or null when nothing was ever written for it. */

@@ -25,6 +25,9 @@ export const sources = pgTable("sources", {
   category: text("category"),
   docsUrl: text("docs_url"),
   isActive: boolean("is_active").notNull().default(true),
+  // The credit line the source asks users of its data to give, and the terms the data are under.
+  attribution: text("attribution"),
+  license: text("license"),
 });
 
 export const indicators = pgTable(

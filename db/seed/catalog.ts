@@ -95,6 +95,7 @@ export async function seedCatalog(db: Db, opts: SeedOptions = {}, catalog: reado
     db,
     catalog.map(({ source: s }) => ({
       slug: s.slug, name: s.name, provider: s.provider, category: s.category, docsUrl: s.docsUrl, isActive: s.isActive ?? true,
+      attribution: s.attribution, license: s.license,
     })),
   );
   let inserted = 0;

@@ -1,13 +1,19 @@
-// Seeds an empty database: regions, the curated catalog, and real sample observations, so a first
-// start with no network and no database server serves real numbers. Idempotent.
-import type { Db } from "../client";
+// Seeds a database: regions, the curated catalog, and the real data snapshot (with the kept vega samples), so a first
+// start with no network and no database server serves real numbers. Idempotent: regions and catalog are upserts, and
+// the snapshot loads only when the database does not hold its version (db/seed/snapshot.ts).
+import type { Database } from "../client";
 import { seedRegions } from "./regions";
 import { seedCatalog } from "./catalog";
-import { seedSamples } from "./samples";
+import { holdsSnapshot, seedSnapshot } from "./snapshot";
 import type { SeedOptions } from "./options";
 
-export async function seedDatabase(db: Db, opts: SeedOptions = {}): Promise<void> {
-  await seedRegions(db, opts);
-  await seedCatalog(db, opts);
-  if (opts.samples !== false) await seedSamples(db, opts);
+export async function seedDatabase(database: Database, opts: SeedOptions = {}): Promise<void> {
+  // Regions and catalog in one transaction: a catalog without its regions is never visible.
+  await database.db.transaction(async (tx) => {
+    await seedRegions(tx as unknown as Database["db"], opts);
+    await seedCatalog(tx as unknown as Database["db"], opts);
+  });
+  if (opts.samples !== false && !(await holdsSnapshot(database))) await seedSnapshot(database, opts);
 }
+
+export { holdsSnapshot } from "./snapshot";

@@ -1,7 +1,7 @@
 import { createApp } from "../app";
 import { buildDeps } from "../bootstrap";
 import { terminalProgress } from "../progress";
-import { seedIfEmpty } from "./seed";
+import { seedIfNeeded } from "./seed";
 import { createBillingJob, type BillingJob } from "../jobs/billing";
 import { baseUrlOf } from "./access-cli";
 import type { Command } from "./command";
@@ -31,7 +31,7 @@ export const serveCommand: Command = {
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
     // First start: real data with no network (the seed ships in the repo); later starts only check.
-    await seedIfEmpty(deps.database, { now: deps.clock.now(), progress: terminalProgress(), logger: deps.logger });
+    await seedIfNeeded(deps.database, { now: deps.clock.now(), progress: terminalProgress(), logger: deps.logger });
     const app = createApp(deps);
     server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch });
     // Monthly overage at month rollover, unpaid subscriptions ended after dunning (src/jobs/billing.ts).

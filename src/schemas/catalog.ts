@@ -21,6 +21,8 @@ export const sourceSchema = z
     category: z.string().nullable().openapi({ example: "macro" }),
     indicator_count: z.number().int().min(0).openapi({ description: "Indicators the source publishes in the catalog (active ones unless include_inactive=true).", example: 59 }),
     docs_url: z.string().url().nullable().openapi({ example: "https://fred.stlouisfed.org/docs/api/fred/" }),
+    attribution: z.string().nullable().openapi({ description: "The credit line the source asks users of its data to give.", example: "Source: World Bank, World Development Indicators (CC BY 4.0)." }),
+    license: z.string().nullable().openapi({ description: "The terms the source's data are under.", example: "CC BY 4.0" }),
   })
   .openapi("Source");
 

@@ -38,6 +38,8 @@ function sourcesOf(snap: CatalogSnapshot, includeInactive: boolean): { data: Sou
           category: s.category,
           indicator_count: (includeInactive ? n?.all : n?.active) ?? 0,
           docs_url: s.docsUrl,
+          attribution: s.attribution,
+          license: s.license,
         };
       }),
   };

@@ -8,7 +8,7 @@ import type { Database } from "../../db/client";
 import { CATEGORIES, indicators, observations, regions, series, sources } from "../../db/schema";
 import { CATALOG, type SourceCatalog } from "../../db/seed/catalog-data";
 import { INDICATOR_NAMESPACE, NAMESPACE_URL, catalogProblems, indicatorId, seedCatalog, uuidV5 } from "../../db/seed/catalog";
-import { seedSamples } from "../../db/seed/samples";
+import { seedSnapshot } from "../../db/seed/snapshot";
 import { makeTestDatabase, testBackend } from "../support/db";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
@@ -143,43 +143,17 @@ describe(`curated catalog (${testBackend})`, () => {
       { source: CATALOG[0].source, indicators: [{ ...CATALOG[0].indicators[0], subcategory: "Not Kebab" }] },
     ];
     await expect(seedCatalog(database.db, {}, bad)).rejects.toThrow("not kebab-case");
-    expect(catalogProblems([{ source: { slug: "svc", name: "x", provider: null, category: null, docsUrl: null }, indicators: [{ ...CATALOG[0].indicators[0], code: "svc:x" }] }]))
+    expect(catalogProblems([{ source: { slug: "svc", name: "x", provider: null, category: null, docsUrl: null, attribution: "x", license: "x" }, indicators: [{ ...CATALOG[0].indicators[0], code: "svc:x" }] }]))
       .toEqual(["svc:svc:x: derived series must be premium", "svc:svc:x: meta.derived needs inputs and a formula"]);
   });
 });
 
 describe(`sample observations from vega-datasets (${testBackend})`, () => {
-  test("PAYEMS and every CES supersector equal us-employment.csv, month by month", async () => {
-    const lines = vega("us-employment.csv").trim().split("\n").map((l) => l.split(","));
-    const header = lines[0];
-    const column = (name: string) => lines.slice(1).map((r) => ({ date: r[0], value: Number(r[header.indexOf(name)]) }));
-    const payems = await observed("fred", "PAYEMS", "US");
-    expect(payems.map(({ date, value }) => ({ date, value }))).toEqual(column("nonfarm"));
-    expect(payems[0]).toEqual({ date: "2006-01-01", value: 135450, isPreliminary: false, revision: 1 });
-    expect((await observed("fred", "USCONS", "US")).map(({ date, value }) => ({ date, value }))).toEqual(column("construction"));
-    expect((await observed("fred", "USWTRADE", "US")).map(({ date, value }) => ({ date, value }))).toEqual(column("wholesale_trade"));
-  });
-
-  test("county unemployment rates are the file's fractions in percent, dated September 2009, preliminary", async () => {
-    const rates = new Map(vega("unemployment.tsv").trim().split("\n").slice(1).map((l) => {
-      const [id, rate] = l.split("\t");
-      return [id.padStart(5, "0"), Math.round(Number(rate) * 1000) / 10] as const;
-    }));
-    expect(await observed("bls", "LAUCN03", "01001")).toEqual([{ date: "2009-09-01", value: rates.get("01001")!, isPreliminary: true, revision: 1 }]);
-    expect(rates.get("01001")).toBe(9.7);
-    expect((await observed("bls", "LAUCN03", "06037"))[0].value).toBe(rates.get("06037")!);
-    expect((await observed("bls", "LAUCN03", "02158"))[0].value).toBe(rates.get("02270")!); // renamed, same area
-    expect(await observed("bls", "LAUCN03", "09001")).toEqual([]);
-  });
-
-  test("CPS industry unemployment matches unemployment-across-industries.json", async () => {
-    const rows = JSON.parse(vega("unemployment-across-industries.json")) as { series: string; year: number; month: number; count: number; rate: number }[];
-    const construction = rows.filter((r) => r.series === "Construction");
-    const rate = await observed("bls", "LNU04032231", "US");
-    const level = await observed("bls", "LNU03032231", "US");
-    expect(rate.map((o) => o.value)).toEqual(construction.map((r) => r.rate));
-    expect(level.map((o) => o.value)).toEqual(construction.map((r) => r.count));
-    expect(rate[rate.length - 1].date).toBe(`${construction[construction.length - 1].year}-0${construction[construction.length - 1].month}-01`);
+  test("dropped samples: the snapshot supersedes PAYEMS 2006-2015, the 2009 county month and CPS industries", async () => {
+    expect((await observed("fred", "PAYEMS", "US"))[0].date).toBe("1980-01-01");
+    expect(await observed("bls", "LAUCN03", "06037")).toEqual([]);
+    expect(await observed("bls", "LNU04032231", "US")).toEqual([]);
+    expect(await observed("gapminder", "population_total", "US")).toEqual([]);
   });
 
   test("federal receipts are the yearly sums of budget.json, in millions, actual years only", async () => {
@@ -201,7 +175,6 @@ describe(`sample observations from vega-datasets (${testBackend})`, () => {
     expect(await observed("cdc", "Q036", "06")).toEqual([{ date: "1995-01-01", value: Math.round(ca.rate * 1000) / 10, isPreliminary: false, revision: 1 }]);
     const gap = (JSON.parse(vega("gapminder.json")) as { year: number; country: string; pop: number; life_expect: number }[])
       .filter((r) => r.country === "United States");
-    expect((await observed("gapminder", "population_total", "US")).map((o) => o.value)).toEqual(gap.map((r) => r.pop));
     expect((await observed("gapminder", "life_expectancy_years", "US")).map((o) => o.date)).toEqual(gap.map((r) => `${r.year}-01-01`));
     const co2 = vega("co2-concentration.csv").trim().split("\n").slice(1).map((l) => l.split(","));
     const mlo = await observed("scripps", "MLO.CO2", "15001");
@@ -211,16 +184,14 @@ describe(`sample observations from vega-datasets (${testBackend})`, () => {
     expect((await observed("eia", "ELEC.GEN.NUC-99.A", "19")).map((o) => [o.date, o.value])).toEqual(nuclear.map((r) => [r[0], Number(r[2])]));
   });
 
-  test("reseeding the samples finds every value unchanged and writes nothing", async () => {
+  test("loading the snapshot again finds every value unchanged and writes nothing", async () => {
     const count = async () => (await database.db.select({ n: observations.seriesId }).from(observations)).length;
     const before = await count();
-    const r = await seedSamples(database.db, { now: new Date("2027-03-01T00:00:00Z") });
-    expect(r.inserted).toBe(0);
-    expect(r.revised).toBe(0);
-    expect(r.unchanged).toBe(before);
-    expect(r.series).toBeGreaterThan(3400);
+    const californiaOnly = { name: "ca", keep: (code: string) => code === "06" || code.startsWith("06") };
+    const r = await seedSnapshot(database, { now: new Date("2027-03-01T00:00:00Z"), regionFilter: californiaOnly });
+    expect(r.series).toBeGreaterThan(58 * 12);
     expect(await count()).toBe(before);
-    // Counties the regions table no longer holds are reported, not written.
-    expect(r.skipped.some((s) => s.region === "09001" && s.code === "LAUCN03")).toBe(true);
+    const caPop = await observed("census", "POPESTIMATE", "06");
+    expect(caPop.every((o) => o.revision <= 2)).toBe(true);
   });
 });

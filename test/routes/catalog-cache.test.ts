@@ -79,6 +79,7 @@ describe("same answers as the SQL it replaced", () => {
       const got = sourceListResponseSchema.parse((await json(t, `/v1/sources?include_inactive=${includeInactive}`)).body).data;
       expect(got).toEqual(want.map((s) => ({
         slug: s.slug, name: s.name, provider: s.provider, category: s.category, indicator_count: s.indicatorCount, docs_url: s.docsUrl,
+        attribution: s.attribution, license: s.license,
       })));
     }
   });

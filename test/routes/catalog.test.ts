@@ -64,7 +64,11 @@ describe("GET /v1/sources", () => {
       category: "macro",
       indicator_count: activeIndicators.filter((i) => i.source === "fred").length,
       docs_url: "https://fred.stlouisfed.org/docs/api/fred/",
+      attribution: "Source: the producing agency named in each series (BLS, BEA, Federal Reserve Board, Census, EIA, ...) via FRED, Federal Reserve Bank of St. Louis.",
+      license: "Public domain (U.S. government work); copyrighted FRED series are not carried",
     });
+    const worldbank = body.data.find((s) => s.slug === "worldbank")!;
+    expect(worldbank).toMatchObject({ license: "CC BY 4.0", attribution: "Source: World Bank, World Development Indicators (CC BY 4.0)." });
   });
 
   test("indicator_count equals the indicator list's total for that source", async () => {

@@ -10,6 +10,18 @@ import { registerCleanup } from "./cleanup";
 export const testBackend: "postgres" | "pglite" = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
 
 let snapshot: Promise<Blob> | null = null;
+
+/**
+ * The seed every test database gets: the whole catalog and real snapshot, except counties outside California,
+ * Connecticut and Delaware, and Hawaii County (a database per test file stays small; test/db/snapshot.test.ts loads the whole snapshot).
+ */
+export const TEST_SEED_STATES = ["06", "09", "10"];
+/** Counties kept from other states: Hawaii County, where the Mauna Loa CO2 station is. */
+const TEST_SEED_COUNTIES = ["15001"];
+export const testSeed = {
+  now: new Date("2026-11-22T00:00:00Z"),
+  regionFilter: { name: "test-counties", keep: (code: string) => code.length !== 5 || TEST_SEED_STATES.includes(code.slice(0, 2)) || TEST_SEED_COUNTIES.includes(code) },
+};
 let template: Promise<string> | null = null;
 const created: string[] = [];
 let counter = 0;
@@ -25,7 +37,7 @@ function withDb(url: string, name: string): string {
 
 async function seededSnapshot(): Promise<Blob> {
   const db = await openDatabase({ dataDir: null });
-  await seedDatabase(db.db, { now: new Date("2026-11-22T00:00:00Z") });
+  await seedDatabase(db, testSeed);
   await db.exec("ANALYZE");
   const blob: Blob = await (db as any).dump();
   await db.close();
@@ -39,7 +51,7 @@ async function seededTemplate(): Promise<string> {
   await admin.end();
   created.push(name);
   const db = await openDatabase({ url: withDb(adminUrl(), name), poolSize: 2 });
-  await seedDatabase(db.db, { now: new Date("2026-11-22T00:00:00Z") });
+  await seedDatabase(db, testSeed);
   await db.exec("ANALYZE");
   await db.close();
   return name;

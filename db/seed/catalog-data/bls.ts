@@ -68,6 +68,36 @@ function lausCounty(m: (typeof LAUS_MEASURES)[number]): IndicatorSeed {
   };
 }
 
+/**
+ * LAUS annual averages (BLS period M13) for states and counties, not seasonally adjusted: the figures BLS publishes
+ * once a year for every area, and what the USDA ERS county file in the seed snapshot carries for 2007-2018. Coded as
+ * the monthly families with an `A` suffix, as FRED codes annual LAUS series (LAUCN060370000000003A); states use the
+ * unadjusted LAUST ids, since annual averages are computed from unadjusted months.
+ */
+function lausAnnual(m: (typeof LAUS_MEASURES)[number], kind: "state" | "county"): IndicatorSeed {
+  const state = kind === "state";
+  const template = state ? `LAUST{fips2}00000000000${m.mm}` : `LAUCN{fips5}00000000${m.mm}`;
+  return {
+    code: `${state ? "LAUST" : "LAUCN"}${m.mm}A`,
+    name: `${m.name} by ${state ? "State" : "County"}, Annual Average (LAUS)`,
+    description:
+      `Local Area Unemployment Statistics: ${m.what} in each ${state ? "state and DC" : "county or county equivalent"}, ` +
+      `annual average of the unadjusted monthly estimates. Per-area BLS series id ${template} (annual average period M13).`,
+    category: "labor",
+    subcategory: m.mm === "03" || m.mm === "04" ? "unemployment" : m.mm === "05" ? "employment" : "labor-force",
+    unit: m.unit,
+    frequency: "annual",
+    upIsGood: m.upIsGood,
+    regionKinds: [kind],
+    defaultRegionCode: state ? "06" : "06037",
+    meta: {
+      measure: m.key,
+      per_region: true,
+      upstream: { api: "bls", program: "LAUS", series_id_template: template, seasonal_adjustment: "NSA", measure_code: m.mm, annual_average: true },
+    },
+  };
+}
+
 /** CPS unemployment by industry and class of worker (Employment Situation table A-14), not seasonally adjusted. */
 const CPS_INDUSTRIES = [
   { id: "28615", label: "Government Wage and Salary Workers", vega: "Government" },
@@ -118,10 +148,14 @@ export const blsCatalog: SourceCatalog = {
     provider: "U.S. Department of Labor",
     category: "labor",
     docsUrl: "https://www.bls.gov/developers/",
+    attribution: "Source: U.S. Bureau of Labor Statistics (LAUS annual averages 2007-2018 as compiled by USDA Economic Research Service).",
+    license: "Public domain (U.S. government work)",
   },
   indicators: [
     ...LAUS_MEASURES.map(lausState),
     ...LAUS_MEASURES.map(lausCounty),
+    ...LAUS_MEASURES.map((m) => lausAnnual(m, "state")),
+    ...LAUS_MEASURES.map((m) => lausAnnual(m, "county")),
     ...CPS_INDUSTRIES.flatMap((i) => [cpsIndustry(i, "rate"), cpsIndustry(i, "level")]),
   ],
 };

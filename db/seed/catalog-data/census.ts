@@ -97,6 +97,8 @@ export const censusCatalog: SourceCatalog = {
     provider: "U.S. Department of Commerce",
     category: "demographics",
     docsUrl: "https://www.census.gov/data/developers.html",
+    attribution: "Source: U.S. Census Bureau, Population Estimates Program and American Community Survey.",
+    license: "Public domain (U.S. government work)",
   },
   indicators: [
     pep("POPESTIMATE", "Resident Population Estimate", "the resident population on July 1", "population"),

@@ -44,6 +44,8 @@ export const eiaCatalog: SourceCatalog = {
     provider: "U.S. Department of Energy",
     category: "energy",
     docsUrl: "https://www.eia.gov/opendata/documentation.php",
+    attribution: "Source: U.S. Energy Information Administration.",
+    license: "Public domain (U.S. government work)",
   },
   indicators: [
     generation("FOS", "Fossil Fuels", "fossil fuels (coal, petroleum, natural gas and other fossil gases)"),

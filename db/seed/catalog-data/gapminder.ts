@@ -26,10 +26,16 @@ export const gapminderCatalog: SourceCatalog = {
     provider: "Gapminder Foundation",
     category: "demographics",
     docsUrl: "https://www.gapminder.org/data/documentation/",
+    attribution: "Free data from Gapminder.org (CC BY 4.0).",
+    license: "CC BY 4.0",
   },
   indicators: [
     gm("life_expectancy_years", "Life Expectancy at Birth (Gapminder)", "Average years a newborn would live if current mortality patterns held, per country.", "health", "life-expectancy", "years", true, "https://www.gapminder.org/data/documentation/gd004/"),
-    gm("population_total", "Population (Gapminder)", "Total population per country, current borders.", "demographics", "population", "persons", null, "https://www.gapminder.org/data/documentation/gd003/"),
+    // Superseded by worldbank:SP.POP.TOTL (annual to 2024 for every country); kept listed for include_inactive.
+    {
+      ...gm("population_total", "Population (Gapminder)", "Total population per country, current borders. Inactive: use worldbank SP.POP.TOTL (or the population concept).", "demographics", "population", "persons", null, "https://www.gapminder.org/data/documentation/gd003/"),
+      isActive: false,
+    },
     gm("children_per_woman_total_fertility", "Babies per Woman (Gapminder)", "Total fertility rate: children a woman would have over her lifetime at the age-specific fertility rates of the year.", "demographics", "fertility", "births per woman", null, "https://www.gapminder.org/data/documentation/gd008/"),
   ],
 };

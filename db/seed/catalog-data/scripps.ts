@@ -39,6 +39,8 @@ export const scrippsCatalog: SourceCatalog = {
     provider: "Scripps Institution of Oceanography, UC San Diego",
     category: "environment",
     docsUrl: "https://scrippsco2.ucsd.edu/data/atmospheric_co2/primary_mlo_co2_record.html",
+    attribution: "Source: Scripps CO2 Program, Scripps Institution of Oceanography, UC San Diego (CC BY 4.0).",
+    license: "CC BY 4.0",
   },
   indicators: [
     mlo("MLO.CO2", "Atmospheric CO2 at Mauna Loa (monthly mean)", "CO2", false),

@@ -27,6 +27,10 @@ export type SourceSeed = {
   provider: string | null;
   category: Category | null;
   docsUrl: string | null;
+  /** The credit line the source asks for, served in the source's metadata. */
+  attribution: string;
+  /** The terms the data are under ("Public domain (US government work)", "CC BY 4.0"). */
+  license: string;
   isActive?: boolean;
 };
 

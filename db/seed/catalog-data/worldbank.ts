@@ -35,6 +35,8 @@ export const worldbankCatalog: SourceCatalog = {
     provider: "World Bank",
     category: "macro",
     docsUrl: "https://datahelpdesk.worldbank.org/knowledgebase/articles/889392-about-the-indicators-api-documentation",
+    attribution: "Source: World Bank, World Development Indicators (CC BY 4.0).",
+    license: "CC BY 4.0",
   },
   indicators: [
     wdi("SP.POP.TOTL", "Population, total", "Midyear estimate of all residents regardless of legal status or citizenship.", "demographics", "population", "persons", null),
