@@ -5,7 +5,7 @@
 import { and, asc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Db } from "../client";
-import { indicators, series, sources } from "../schema";
+import { indicators, regions, series, sources } from "../schema";
 
 export type SourceRow = typeof sources.$inferSelect;
 export type NewSourceRow = typeof sources.$inferInsert;
@@ -262,6 +262,29 @@ export async function indicatorCoverage(db: Db, indicatorId: string): Promise<{ 
     .where(and(eq(series.indicatorId, indicatorId), sql`${series.observationCount} > 0`));
   const r = rows[0];
   return { regions: r?.regions ?? [], start: r?.start ?? null, end: r?.end ?? null };
+}
+
+/** Per indicator with any data: regions held, first and last date, when a series of it last changed. */
+export async function heldSummaries(db: Db): Promise<Map<string, { regionsHeld: number; start: string | null; end: string | null; lastUpdated: string | null }>> {
+  const rows = await db
+    .select({
+      indicatorId: series.indicatorId,
+      regionsHeld: sql<number>`count(*)::int`,
+      start: sql<string | null>`min(${series.firstDate})::text`,
+      end: sql<string | null>`max(${series.lastDate})::text`,
+      lastUpdated: sql<Date | string | null>`max(${series.updatedAt})`,
+    })
+    .from(series)
+    .where(sql`${series.observationCount} > 0`)
+    .groupBy(series.indicatorId);
+  const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
+  return new Map(rows.map((r) => [r.indicatorId, { regionsHeld: Number(r.regionsHeld), start: r.start, end: r.end, lastUpdated: iso(r.lastUpdated) }]));
+}
+
+/** How many regions of each type the regions table holds. */
+export async function regionCountsByType(db: Db): Promise<Map<string, number>> {
+  const rows = await db.select({ type: regions.type, n: sql<number>`count(*)::int` }).from(regions).groupBy(regions.type);
+  return new Map(rows.map((r) => [r.type, Number(r.n)]));
 }
 
 /** Indicator ids by `${source}:${code}` for the given sources (the sample seed maps its files onto them). */

@@ -26,6 +26,23 @@ export const sourceSchema = z
   })
   .openapi("Source");
 
+export const coverageSchema = z
+  .object({
+    regions_held: z.number().int().min(0).openapi({ description: "Regions whose series of this indicator holds observations.", example: 3144 }),
+    regions_offered: z.number().int().min(0).openapi({ description: "Regions the indicator is offered for: every region of its kinds when published per region, else its default region.", example: 3144 }),
+    start: date.nullable().openapi({ description: "First observation date held (any region); null when nothing is held.", example: "2010-01-01" }),
+    end: date.nullable().openapi({ description: "Last observation date held (any region).", example: "2024-01-01" }),
+    last_updated: z.string().datetime().nullable().openapi({ description: "When a series of this indicator last changed in this service.", example: "2026-11-24T09:00:00.000Z" }),
+    other_regions: z.enum(["none", "fetch_on_request", "computed_from_inputs", "not_available"]).openapi({
+      description:
+        "What happens for offered regions not held: `none` (all held), `fetch_on_request` (fetched from the upstream on the first read: 202, then a retry returns the data), `computed_from_inputs` (svc: series, computed wherever their inputs are held), `not_available` (an operator can load them with `svc import`).",
+      example: "none",
+    }),
+    fetch_via: z.string().nullable().openapi({ description: "The upstream that fetches regions not held, when other_regions is fetch_on_request.", example: null }),
+    note: z.string().openapi({ description: "The same in one sentence.", example: "Held for all 3,144 counties, 2010-01-01 to 2024-01-01." }),
+  })
+  .openapi("Coverage", { description: "What the service holds of an indicator before you pay for a read (additive to the spec's fields)." });
+
 export const indicatorSchema = z
   .object({
     id: z.string().uuid().openapi({ description: "Stable identifier (a name-based UUID of source and code).", example: "23e93bbf-1d3e-537e-b512-d96342d21e32" }),
@@ -39,6 +56,7 @@ export const indicatorSchema = z
     unit: z.string().nullable().openapi({ example: "thousands of persons" }),
     frequency: z.string().nullable().openapi({ example: "monthly" }),
     is_active: z.boolean(),
+    coverage: coverageSchema,
   })
   .openapi("Indicator");
 
@@ -55,10 +73,14 @@ export const indicatorDetailSchema = z
     unit: z.string().nullable(),
     frequency: z.string().nullable(),
     default_region: z.object({ code: z.string(), name: z.string() }).nullable().openapi({ example: { code: "US", name: "United States" } }),
-    available_regions: z.array(z.string()).openapi({ description: "Codes of the regions that hold a series of this indicator, by code.", example: ["US"] }),
+    available_regions: z.array(z.string()).openapi({
+      description: "Codes of the regions a read can be served for, by code: the regions held, plus every offered region when the rest are fetched on request. Never a region that can neither be served nor fetched.",
+      example: ["US"],
+    }),
     date_range: z
       .object({ start: date.nullable(), end: date.nullable() })
-      .openapi({ description: "First and last observation dates over all of the indicator's series; null when none is held.", example: { start: "2006-01-01", end: "2015-12-01" } }),
+      .openapi({ description: "First and last observation dates over all of the indicator's series; null when none is held.", example: { start: "1980-01-01", end: "2025-11-01" } }),
+    coverage: coverageSchema,
   })
   .openapi("IndicatorDetail");
 
@@ -83,6 +105,15 @@ export const indicatorListQuerySchema = z.object({
     .optional()
     .openapi({ param: { name: "search", in: "query" }, description: "Case-insensitive substring match over name, code and description.", example: "unemployment" }),
   include_inactive: includeInactive("indicators"),
+  has_data: z
+    .enum(["true", "false"], { message: "must be true or false" })
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === "true"))
+    .openapi({
+      param: { name: "has_data", in: "query" },
+      type: "boolean",
+      description: "`true`: only indicators the service holds observations of; `false`: only those it holds none of. Omitted: both.",
+    }),
   limit: integerQuery({ name: "limit", min: 0, max: 100, default: 50, description: "Page size, 0 to 100 (0 returns only the total)." }),
   offset: integerQuery({ name: "offset", min: 0, default: 0, description: "Rows to skip, >= 0." }),
 });

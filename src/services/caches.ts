@@ -8,6 +8,7 @@
 // - memos: small bounded maps of values computed from the above (computed concepts, rendered latest observations,
 //   derived-series bookkeeping), each keyed by the versions it was computed from.
 import type { Database, Db } from "../../db/client";
+import type { IndicatorWithSource } from "../../db/repos/catalog";
 import type { RegionRow } from "../../db/repos/regions";
 import type { RegionIndex } from "../domain/regions";
 import { CatalogIndex, RenderedCache } from "./catalog-index";
@@ -38,6 +39,8 @@ export type CacheOptions = {
   revalidateMs: number;
   /** Whether other processes may write the database (PostgreSQL); false skips the cross-process checks (PGlite). */
   crossProcess: boolean;
+  /** The upstream connector that can fetch an indicator's regions not held (coverage facts), or null. */
+  fetchVia?: (indicator: IndicatorWithSource) => string | null;
 };
 
 /** The caches of one app over `database`. Defaults: checked on every read and across processes (safe for tools). */
@@ -45,7 +48,7 @@ export function createCaches(database: Pick<Database, "db" | "kind">, opts: Part
   const revalidateMs = opts.revalidateMs ?? 0;
   const crossProcess = opts.crossProcess ?? database.kind !== "pglite";
   return {
-    catalog: new CatalogIndex(database.db, { revalidateMs, crossProcess }),
+    catalog: new CatalogIndex(database.db, { revalidateMs, crossProcess, fetchVia: opts.fetchVia }),
     regions: { current: null },
     series: new SeriesCache(database.db, { revalidateMs }),
     memos: new Memos(),

@@ -15,9 +15,10 @@
 //   revalidateMs (SERIES_CACHE_REVALIDATE_MS, default 1 s, the bound cached series have too) plus one check.
 import type { Db } from "../../db/client";
 import {
-  catalogFingerprint, indicatorCoverage, listAllIndicatorsWithSource, listAllSources, onCatalogWritten, transactionalCatalogWrites,
-  type IndicatorWithSource, type SourceRow,
+  catalogFingerprint, heldSummaries, indicatorCoverage, listAllIndicatorsWithSource, listAllSources, onCatalogWritten, regionCountsByType,
+  transactionalCatalogWrites, type IndicatorWithSource, type SourceRow,
 } from "../../db/repos/catalog";
+import { describeCoverage, isPerRegion, NO_HOLDINGS, type CoverageFacts } from "../domain/coverage";
 import { onSeriesWritten } from "../../db/repos/observations";
 import { buildIndicatorSearch, type IndicatorSearchIndex } from "../domain/catalog-search";
 import { renderJson, type RenderedJson } from "./rendered";
@@ -29,7 +30,12 @@ export type CatalogIndexOptions = {
   crossProcess: boolean;
   /** Milliseconds, monotonic. */
   now?: () => number;
+  /** The upstream connector that can fetch an indicator's regions not held, or null (none configured or none maps it). */
+  fetchVia?: (indicator: IndicatorWithSource) => string | null;
 };
+
+/** Every indicator's coverage facts, as of one catalog generation and one coverage version. */
+export type CoverageTable = { key: string; byId: Map<string, CoverageFacts> };
 
 export type Coverage = { regions: string[]; start: string | null; end: string | null };
 
@@ -95,11 +101,14 @@ export class CatalogIndex {
   generation = 0;
   private snapshot: Promise<CatalogSnapshot> | null = null;
   private readonly coverage = new Map<string, Promise<Coverage>>();
+  /** Bumped whenever some series' holdings may have changed; coverage tables and bodies that show them key on it. */
+  coverageVersion = 0;
+  private table: Promise<CoverageTable> | null = null;
   private seenTransactional = transactionalCatalogWrites();
   private prints: { catalog: string; series: Map<string, string> } | null = null;
   private checkedAt = -Infinity;
   private checking: Promise<void> | null = null;
-  private opts: Required<CatalogIndexOptions>;
+  private opts: CatalogIndexOptions & { now: () => number };
 
   constructor(
     private readonly db: Db,
@@ -109,12 +118,18 @@ export class CatalogIndex {
     onCatalogWritten(db, () => this.invalidateCatalog());
     onSeriesWritten(db, (changed) => {
       for (const c of changed) this.coverage.delete(c.indicatorId);
+      this.holdingsChanged();
     });
   }
 
   configure(opts: CatalogIndexOptions): void {
     this.opts = { now: () => performance.now(), ...opts };
     this.checkedAt = -Infinity;
+  }
+
+  private holdingsChanged(): void {
+    this.coverageVersion++;
+    this.table = null;
   }
 
   /** Drops the catalog, the region index and every rendered body: the next read reloads them. */
@@ -157,10 +172,14 @@ export class CatalogIndex {
     const print = await catalogFingerprint(this.db);
     const prev = this.prints;
     if (!prev || prev.catalog !== print.catalog) this.invalidateCatalog();
-    if (!prev) this.coverage.clear();
-    else {
-      for (const [id, p] of print.series) if (prev.series.get(id) !== p) this.coverage.delete(id);
-      for (const id of prev.series.keys()) if (!print.series.has(id)) this.coverage.delete(id);
+    if (!prev) {
+      this.coverage.clear();
+      this.holdingsChanged();
+    } else {
+      let changed = false;
+      for (const [id, p] of print.series) if (prev.series.get(id) !== p) (changed = true), this.coverage.delete(id);
+      for (const id of prev.series.keys()) if (!print.series.has(id)) (changed = true), this.coverage.delete(id);
+      if (changed) this.holdingsChanged();
     }
     this.prints = print;
     this.checkedAt = startedAt;
@@ -209,6 +228,38 @@ export class CatalogIndex {
       bodies: new RenderedCache(CATALOG_BODY_BUDGET),
       memo: new Map(),
     };
+  }
+
+  /**
+   * Every indicator's coverage facts (src/domain/coverage.ts), loaded with one grouped query over the series table and
+   * kept until the catalog or any series' holdings change. `key` names that state, for caches of what shows them.
+   */
+  async coverageTable(): Promise<CoverageTable> {
+    const snap = await this.catalog();
+    const key = `${snap.generation}.${this.coverageVersion}`;
+    const current = this.table;
+    if (current && (await current).key === key) return current;
+    const loading = (async () => {
+      const [held, regionCounts] = await Promise.all([heldSummaries(this.db), regionCountsByType(this.db)]);
+      const byId = new Map<string, CoverageFacts>();
+      for (const i of snap.byId.values()) {
+        const subject = {
+          code: i.code,
+          perRegion: isPerRegion(i.meta),
+          regionKinds: i.regionKinds,
+          defaultRegionCode: i.defaultRegionCode,
+          derived: i.code.startsWith("svc:"),
+          fetchVia: this.opts.fetchVia?.(i) ?? null,
+        };
+        byId.set(i.id, describeCoverage(subject, held.get(i.id) ?? NO_HOLDINGS, regionCounts));
+      }
+      return { key, byId };
+    })();
+    this.table = loading;
+    loading.catch(() => {
+      if (this.table === loading) this.table = null;
+    });
+    return loading;
   }
 
   /** Where an indicator has data (regions by code, first and last date), loaded once per change of its series. */

@@ -17,7 +17,10 @@ import { fail } from "../errors";
 import type { RenderedJson } from "./rendered";
 import { renderJson } from "./rendered";
 import type { Indicator, IndicatorDetail, Source } from "../schemas/catalog";
-import type { CatalogSnapshot } from "./catalog-index";
+import type { CatalogSnapshot, CoverageTable } from "./catalog-index";
+import { isPerRegion, type CoverageFacts } from "../domain/coverage";
+import type { RegionIndex } from "../domain/regions";
+import type { RegionRow } from "../../db/repos/regions";
 import type { Store } from "./caches";
 import { regionIndex } from "./regions";
 
@@ -55,7 +58,7 @@ export async function renderSources(store: Store, query: { include_inactive: boo
   return snap.bodies.get(`sources|${query.include_inactive}`, () => sourcesOf(snap, query.include_inactive));
 }
 
-export function toIndicator(r: IndicatorRow): Indicator {
+export function toIndicator(r: IndicatorRow, coverage: CoverageTable): Indicator {
   return {
     id: r.id,
     code: r.code,
@@ -68,6 +71,7 @@ export function toIndicator(r: IndicatorRow): Indicator {
     unit: r.unit,
     frequency: r.frequency,
     is_active: r.isActive,
+    coverage: coverage.byId.get(r.id)!,
   };
 }
 
@@ -77,13 +81,14 @@ export type IndicatorListQuery = {
   frequency?: string;
   search?: string;
   include_inactive: boolean;
+  has_data?: boolean;
   limit: number;
   offset: number;
 };
 
 type IndicatorList = { data: Indicator[]; meta: { total: number; limit: number; offset: number } };
 
-function indicatorsOf(snap: CatalogSnapshot, q: IndicatorListQuery): IndicatorList {
+function indicatorsOf(snap: CatalogSnapshot, coverage: CoverageTable, q: IndicatorListQuery): IndicatorList {
   // An unknown source is a caller mistake worth naming, not an empty page (a typo would look like "no data").
   if (q.source !== undefined && !snap.sourceBySlug.has(q.source)) {
     const known = snap.sources.map((s) => s.slug);
@@ -93,22 +98,28 @@ function indicatorsOf(snap: CatalogSnapshot, q: IndicatorListQuery): IndicatorLi
       valid: known,
     });
   }
-  const matches = findIndicators(snap.search, {
+  const found = findIndicators(snap.search, {
     source: q.source, category: q.category, frequency: q.frequency, search: q.search, includeInactive: q.include_inactive,
   });
-  return { data: pageOf(matches, q).map(toIndicator), meta: { total: matches.length, limit: q.limit, offset: q.offset } };
+  const matches = q.has_data === undefined ? found : found.filter((r) => (coverage.byId.get(r.id)!.regions_held > 0) === q.has_data);
+  return { data: pageOf(matches, q).map((r) => toIndicator(r, coverage)), meta: { total: matches.length, limit: q.limit, offset: q.offset } };
 }
 
 export async function listIndicators(store: Store, q: IndicatorListQuery): Promise<IndicatorList> {
-  return indicatorsOf(await store.caches.catalog.catalog(), q);
+  const index = store.caches.catalog;
+  const coverage = await index.coverageTable();
+  return indicatorsOf(await index.catalog(), coverage, q);
 }
 
 /** GET /v1/indicators as rendered JSON, kept per catalog generation and normalised query (bounded by bytes). */
 export async function renderIndicators(store: Store, q: IndicatorListQuery): Promise<RenderedJson> {
-  const snap = await store.caches.catalog.catalog();
-  // JSON.stringify of the parts: no separator inside a value can make two queries share a key.
-  const key = `indicators|${JSON.stringify([q.source, q.category, q.frequency, q.search, q.include_inactive, q.limit, q.offset])}`;
-  return snap.bodies.get(key, () => indicatorsOf(snap, q));
+  const index = store.caches.catalog;
+  const coverage = await index.coverageTable();
+  const snap = await index.catalog();
+  // JSON.stringify of the parts: no separator inside a value can make two queries share a key. Coverage shows in
+  // every item, so its state is part of the key.
+  const key = `indicators|${coverage.key}|${JSON.stringify([q.source, q.category, q.frequency, q.search, q.include_inactive, q.has_data, q.limit, q.offset])}`;
+  return snap.bodies.get(key, () => indicatorsOf(snap, coverage, q));
 }
 
 function republishes(r: IndicatorRow): string | null {
@@ -213,7 +224,8 @@ export async function getIndicatorDetail(
 ): Promise<{ data: IndicatorDetail; meta: { ambiguous_with: string[] } }> {
   const index = store.caches.catalog;
   const { indicator: r, ambiguousWith } = resolveIn(await index.catalog(), code, { source: q.source, includeInactive: q.include_inactive });
-  const [coverage, regions] = await Promise.all([index.coverageOf(r.id), regionIndex(store)]);
+  const [held, regions, table] = await Promise.all([index.coverageOf(r.id), regionIndex(store), index.coverageTable()]);
+  const coverage = table.byId.get(r.id)!;
   const defaultRegionName = r.defaultRegionCode ? (regions.byCode.get(r.defaultRegionCode)?.name ?? null) : null;
   return {
     data: {
@@ -228,11 +240,24 @@ export async function getIndicatorDetail(
       unit: r.unit,
       frequency: r.frequency,
       default_region: r.defaultRegionCode && defaultRegionName ? { code: r.defaultRegionCode, name: defaultRegionName } : null,
-      available_regions: coverage.regions,
-      date_range: { start: coverage.start, end: coverage.end },
+      available_regions: availableRegions(r, held.regions, coverage, regions),
+      date_range: { start: held.start, end: held.end },
+      coverage,
     },
     meta: { ambiguous_with: ambiguousWith },
   };
+}
+
+/**
+ * Regions a read can be served for: those held, plus every offered region when the rest are fetched on request (a
+ * read answers 202, then the data). Never a region that can neither be served nor fetched.
+ */
+function availableRegions(r: IndicatorRow, held: string[], coverage: CoverageFacts, regions: RegionIndex<RegionRow>): string[] {
+  if (coverage.other_regions !== "fetch_on_request") return held;
+  const offered = isPerRegion(r.meta)
+    ? [...regions.byCode.values()].filter((g) => r.regionKinds.includes(g.type)).map((g) => g.code)
+    : r.defaultRegionCode ? [r.defaultRegionCode] : [];
+  return [...new Set([...held, ...offered])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** GET /v1/indicators/{code} as rendered JSON (built per request from memory: the ETag needs the bytes). */

@@ -18,6 +18,7 @@
 // indicators resolve. A resolution is a pure function of the catalog, the region index and the input, so successful
 // ones are remembered on the catalog snapshot they came from (and with the region index they used): a reloaded
 // catalog starts afresh. Failures (404s, 400s) are not remembered.
+import { isPerRegion as perRegionMeta } from "../domain/coverage";
 import type { IndicatorRow } from "../../db/repos/catalog";
 import { conceptLevels,
   blockedInputMessage, getConcept, notOfferedMessage, pluralKind, resolveConceptLevel, type CuratedSeries, type DerivedConcept,
@@ -103,9 +104,7 @@ export async function findIndicator(store: Store, code: string, source?: string,
 // Regions an indicator is offered for
 
 export function isPerRegion(i: IndicatorRow): boolean {
-  // The catalog rule is meta.per_region; some entries carry it under meta.upstream: accept both.
-  const m = i.meta as { per_region?: unknown; upstream?: { per_region?: unknown } };
-  return m.per_region === true || m.upstream?.per_region === true;
+  return perRegionMeta(i.meta);
 }
 
 export function offeredFor(i: IndicatorRow, region: RegionRow): boolean {

@@ -9,6 +9,7 @@ import { CATALOG_CACHE_CONTROL } from "../../src/http/respond";
 import { errorEnvelopeSchema } from "../../src/errors";
 import { indicatorDetailResponseSchema, indicatorListResponseSchema, sourceListResponseSchema } from "../../src/schemas/catalog";
 import { makeTestApp, type TestApp } from "../support/app";
+import { snapshotText } from "../support/snapshot";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
@@ -245,13 +246,23 @@ describe("GET /v1/indicators: filters and search", () => {
       unit: "percent",
       frequency: "monthly",
       is_active: true,
+      coverage: {
+        regions_held: 1,
+        regions_offered: 1,
+        start: "1980-01-01",
+        end: "2025-11-01",
+        last_updated: expect.any(String),
+        other_regions: "none",
+        fetch_via: null,
+        note: "Held for US, 1980-01-01 to 2025-11-01.",
+      },
     });
   });
 });
 
 describe("GET /v1/indicators/{code}", () => {
-  test("a national series: PAYEMS with its sample coverage read from vega's us-employment.csv", async () => {
-    const lines = vega("us-employment.csv").trim().split("\n");
+  test("a national series: PAYEMS with its coverage read from the shipped FRED file", async () => {
+    const lines = snapshotText("fred-macro-us/PAYEMS.csv.gz").trim().split("\n");
     const first = lines[1].split(",")[0];
     const last = lines[lines.length - 1].split(",")[0];
     const body = await detail("PAYEMS");
@@ -270,24 +281,26 @@ describe("GET /v1/indicators/{code}", () => {
       default_region: { code: "US", name: "United States" },
       available_regions: ["US"],
       date_range: { start: first, end: last },
+      coverage: expect.objectContaining({ regions_held: 1, regions_offered: 1, other_regions: "none", start: first, end: last }),
     });
-    expect([first, last]).toEqual(["2006-01-01", "2015-12-01"]);
+    expect([first, last]).toEqual(["1980-01-01", "2025-11-01"]);
   });
 
-  test("a county series: LAUCN03 holds the September 2009 cross-section, renamed counties carried to their new code", async () => {
-    const body = await detail("LAUCN03");
+  test("a county series: LAUCN03A holds 2007-2018 annual averages; Connecticut's old counties are not regions", async () => {
+    const body = await detail("LAUCN03A");
     expect(body.data.default_region).toEqual({ code: "06037", name: "Los Angeles County" });
-    expect(body.data.date_range).toEqual({ start: "2009-09-01", end: "2009-09-01" });
+    expect(body.data.date_range).toEqual({ start: "2007-01-01", end: "2018-01-01" });
     const regions = body.data.available_regions;
     expect(regions).toContain("06037");
-    expect(regions).toContain("01001");
-    expect(regions).toContain("02158"); // Wade Hampton (02270) is Kusilvak since 2015
-    expect(regions).not.toContain("02270");
-    expect(regions).not.toContain("09001"); // Connecticut's counties are gone
+    expect(regions).toContain("10001");
+    expect(regions).not.toContain("09001"); // Connecticut's counties are gone; the file predates its planning regions
     expect(regions).toEqual([...regions].sort());
-    const fileIds = vega("unemployment.tsv").trim().split("\n").slice(1).map((l) => l.split("\t")[0].padStart(5, "0"));
-    expect(regions.length).toBeLessThan(fileIds.length);
-    expect(regions.length).toBeGreaterThan(3100);
+    // The test database holds the counties of California and Delaware, and Hawaii County (test/support/db.ts).
+    expect(regions.length).toBe(58 + 3 + 1);
+    expect(body.data.coverage).toMatchObject({ regions_held: 62, regions_offered: 3144, other_regions: "not_available", fetch_via: null });
+    expect(body.data.coverage.note).toBe(
+      "Held for 62 of 3,144 counties, 2007-01-01 to 2018-01-01; the others cannot be fetched by this deployment: an operator loads a region with `svc import FILE.csv --indicator LAUCN03A --region 06037`.",
+    );
   });
 
   test("a derived series: svc:sahm_rule is premium, from the svc source, also by its encoded path", async () => {
@@ -316,7 +329,8 @@ describe("GET /v1/indicators/{code}", () => {
     const original = await detail("LNU04032231");
     expect(original.data.source?.slug).toBe("bls");
     expect(original.meta.ambiguous_with).toEqual(["fred"]);
-    expect(original.data.available_regions).toEqual(["US"]);
+    expect(original.data.available_regions).toEqual([]); // not held, and no upstream configured in tests
+    expect(original.data.coverage.other_regions).toBe("not_available");
     const fred = await detail("LNU04032231?source=fred");
     expect(fred.data.source?.slug).toBe("fred");
     expect(fred.data.id).not.toBe(original.data.id);
