@@ -139,6 +139,18 @@ export const resampleMetaSchema = z
   })
   .openapi("ResampleMeta");
 
+export const resolvedRegionSchema = z
+  .object({
+    code: z.string().openapi({ example: "CA" }),
+    name: z.string().openapi({ example: "Canada" }),
+    type: z.string().openapi({ example: "country" }),
+    note: z.string().optional().openapi({
+      description: "Present when the region input also names other regions: the canonical reading wins, and this names the others and their codes.",
+      example: "CA is Canada; California is 06 or US-CA.",
+    }),
+  })
+  .openapi("ResolvedRegion", { description: "The region the request resolved to (additive to the spec's meta)." });
+
 export const observationsResponseSchema = z
   .object({
     data: z.array(z.union([observationSchema, resampledRowSchema])),
@@ -152,6 +164,7 @@ export const observationsResponseSchema = z
       source: z.string().nullable(),
       frequency: z.string().openapi({ description: "Frequency of the rows returned: the requested `frequency` after resampling, else the series' own" }),
       native_frequency: z.string().openapi({ description: "The series' own frequency" }),
+      resolved_region: resolvedRegionSchema,
       transform: z.string().optional(),
       resample: resampleMetaSchema.optional(),
       concept: conceptDisclosureSchema.optional(),
@@ -207,6 +220,7 @@ export const latestSingleResponseSchema = z
       total: z.number().int().min(0).max(1),
       limit: z.literal(1),
       offset: z.literal(0),
+      resolved_region: resolvedRegionSchema,
       concept: conceptDisclosureSchema.optional(),
     }),
   })

@@ -26,6 +26,7 @@ import { conceptLevels,
 import { isFrequency, type Frequency } from "../domain/calendar";
 import { ApiError, fail } from "../errors";
 import { regionIndex, resolveRegion, resolveRegionAmong, type RegionRow } from "./regions";
+import { lookupRegion, type RegionIndex } from "../domain/regions";
 import { byPublisherPreference } from "./catalog";
 import type { Store } from "./caches";
 
@@ -38,10 +39,17 @@ export type ConceptDisclosure = {
   inputs?: { role: string; concept: string; indicator: string; source: string | null }[];
 };
 
+/**
+ * The region a read resolved to, disclosed in meta: its code, name and kind, and when the input also names other
+ * regions (CA: Canada's ISO code and California's postal code), a note naming the other readings and their codes.
+ */
+export type RegionDisclosure = { code: string; name: string; type: string; note?: string };
+
 export type StoredTarget = {
   kind: "stored";
   indicator: IndicatorRow;
   region: RegionRow;
+  resolvedRegion: RegionDisclosure;
   frequency: Frequency;
   concept: ConceptDisclosure | null;
 };
@@ -51,6 +59,7 @@ export type DerivedConceptTarget = {
   concept: DerivedConcept;
   code: string;
   region: RegionRow;
+  resolvedRegion: RegionDisclosure;
   frequency: Frequency;
   unit: string;
   inputs: { role: string; indicator: IndicatorRow }[];
@@ -170,13 +179,30 @@ export async function resolveSeriesTarget(store: Store, input: ResolveInput): Pr
   const hit = memo.get(key);
   if (hit && hit.regions === regions) return hit.target;
   // Shared by every request that resolves the same way: frozen so that no caller can change it for the others.
-  const target = Object.freeze(await resolveUncached(store, input));
+  const resolved = await resolveUncached(store, input);
+  const target = Object.freeze({ ...resolved, resolvedRegion: disclose(regions, resolved.region, input.region) }) as SeriesTarget;
   if (memo.size >= MAX_RESOLUTIONS) memo.delete(memo.keys().next().value!);
   memo.set(key, { regions, target });
   return target;
 }
 
-async function resolveUncached(store: Store, input: ResolveInput): Promise<SeriesTarget> {
+/** The disclosure of `region`, resolved from `input` (undefined: the indicator's default region). */
+export function disclose(regions: RegionIndex<RegionRow>, region: RegionRow, input: string | undefined): RegionDisclosure {
+  const base = { code: region.code, name: region.name, type: region.type };
+  if (input === undefined) return base;
+  const found = lookupRegion(regions, input);
+  const others = (found.kind === "found" ? found.shadowed : []).filter((c) => c !== region.code).map((c) => regions.byCode.get(c)).filter((r) => r !== undefined);
+  if (others.length === 0) return base;
+  const readings = others.map((o) => {
+    const unambiguous = o.aliases.find((a) => a.startsWith("US-"));
+    return `${o.name} is ${o.code}${unambiguous ? ` or ${unambiguous}` : ""}`;
+  });
+  return { ...base, note: `${input.trim()} is ${region.name}; ${readings.join("; ")}.` };
+}
+
+type Unresolved = Omit<StoredTarget, "resolvedRegion"> | Omit<DerivedConceptTarget, "resolvedRegion">;
+
+async function resolveUncached(store: Store, input: ResolveInput): Promise<Unresolved> {
   // Exact-case codes first, then concepts, then codes ignoring case ("gdp" is the concept, "GDP" FRED's series).
   const concept = getConcept(input.code);
   const indicator = await findIndicator(store, input.code, input.source, concept ? "exact" : "any");

@@ -86,6 +86,7 @@ export function latestMeta(target: SeriesTarget, found: boolean) {
     total: found ? 1 : 0,
     limit: 1,
     offset: 0,
+    resolved_region: target.resolvedRegion,
     ...(concept ? { concept } : {}),
   };
 }

@@ -218,7 +218,7 @@ export async function getObservationsPage(ctx: ReadContext, target: Observations
 
   const data = await seriesData(ctx, target);
   const vk = viewKey(target, q);
-  const pageKey = pageKeyOf(data.id, vk, q, concept, format);
+  const pageKey = pageKeyOf(data.id, vk, q, concept, format, target.resolvedRegion.note ?? "");
   const hit = ctx.caches.series.page(pageKey);
   if (hit !== undefined) return hit;
 
@@ -253,8 +253,8 @@ export async function getObservationsPage(ctx: ReadContext, target: Observations
 }
 
 /** meta.concept depends on how the series was asked for (a concept or its code), not on the data: part of the key. */
-function pageKeyOf(dataId: string, viewKey: string, q: ObservationsQuery, concept: ConceptDisclosure | null, format: PageFormat): string {
-  return `${dataId}|${viewKey}|${q.start_date ?? ""}|${q.end_date ?? ""}|${q.order}|${q.limit}|${q.offset}|${concept ? concept.code : ""}|${format}`;
+function pageKeyOf(dataId: string, viewKey: string, q: ObservationsQuery, concept: ConceptDisclosure | null, format: PageFormat, regionNote: string): string {
+  return `${dataId}|${viewKey}|${q.start_date ?? ""}|${q.end_date ?? ""}|${q.order}|${q.limit}|${q.offset}|${concept ? concept.code : ""}|${format}|${regionNote}`;
 }
 
 /** How a page is written: JSON (`{ data, meta }`) or CSV (the rows, with the metadata in headers). */
@@ -300,7 +300,7 @@ export function observationsPageCheck(ctx: ReadContext, target: ObservationsTarg
   const region = target.region.code;
   const head = ctx.caches.series.trustedHead(indicatorId, region);
   if (!head || catalog.generation !== catalogGeneration) return null;
-  const body = ctx.caches.series.page(pageKeyOf(`s:${head.id}@${head.version}`, viewKey(target, q), q, target.concept, format));
+  const body = ctx.caches.series.page(pageKeyOf(`s:${head.id}@${head.version}`, viewKey(target, q), q, target.concept, format, target.resolvedRegion.note ?? ""));
   if (!body) return null;
   return () => {
     if (!catalog.isCurrent() || catalog.generation !== catalogGeneration) return null;
@@ -313,6 +313,7 @@ function baseMeta(target: ObservationsTarget, q: ObservationsQuery) {
   return {
     indicator: targetCode(target),
     region: target.region.code,
+    resolved_region: target.resolvedRegion,
     limit: q.limit,
     offset: q.offset,
     source: target.kind === "stored" ? target.indicator.sourceSlug : "svc",

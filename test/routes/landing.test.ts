@@ -144,7 +144,7 @@ describe("GET / for browsers", () => {
       sources: 1,
       examples: [{
         path: "/v1/observations/latest?indicator=%3Cb%3EX&region=US", name: `<img src=x onerror="alert(1)">`, regionLabel: "A & B", regionType: "country",
-        source: "<s>", latest, body: { data: latest, meta: { indicator: "<b>X", region: "US", unit: null, total: 1, limit: 1, offset: 0 } }, recent: [1, 2],
+        source: "<s>", latest, body: { data: latest, meta: { indicator: "<b>X", region: "US", unit: null, total: 1, limit: 1, offset: 0, resolved_region: { code: "US", name: "<u>United States", type: "country" } } }, recent: [1, 2],
       }],
     });
     for (const raw of ["<img", "<b>X", "<i>u</i>", "<s>", "A & B"]) expect(html).not.toContain(raw);
