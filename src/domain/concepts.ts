@@ -1,8 +1,9 @@
 // Concepts: plain-word codes that stand for a curated series per region kind (spec "Concepts").
 // - A concept resolves by the requested region's kind (country, state, county) to a curated list of
-//   catalog indicators (code + source), in order of preference; the first one the catalog offers for
-//   the requested region is used (UNRATE for the United States, the World Bank's modelled ILO rate for
-//   other countries). Exact indicator codes always win over concepts: the resolver is only asked about
+//   catalog indicators (code + source), in order of preference. The first one the store holds data of for the
+//   requested region is used; when none is held, the first one the catalog offers (which a read then provisions).
+//   So UNRATE for the United States and the World Bank's modelled ILO rate for other countries; the monthly LAUS
+//   rate for a state once held, else its annual average. Exact indicator codes always win over concepts: the resolver is only asked about
 //   a code the catalog does not hold.
 // - A concept not curated for the requested kind is refused with the closest level that has it:
 //   closeness is distance on country > state > county; on a tie the coarser (containing) level wins.
@@ -73,19 +74,19 @@ export const CONCEPTS: Record<string, Concept> = {
     type: "series",
     code: "unemployment_rate",
     name: "Unemployment rate",
-    levels: { country: [fred("UNRATE"), worldbank("SL.UEM.TOTL.ZS")], state: [bls("LASST03")], county: [bls("LAUCN03")] },
+    levels: { country: [fred("UNRATE"), worldbank("SL.UEM.TOTL.ZS")], state: [bls("LASST03"), bls("LAUST03A")], county: [bls("LAUCN03"), bls("LAUCN03A")] },
   },
   labor_force: {
     type: "series",
     code: "labor_force",
     name: "Civilian labor force",
-    levels: { country: [fred("CLF16OV"), worldbank("SL.TLF.TOTL.IN")], state: [bls("LASST06")], county: [bls("LAUCN06")] },
+    levels: { country: [fred("CLF16OV"), worldbank("SL.TLF.TOTL.IN")], state: [bls("LASST06"), bls("LAUST06A")], county: [bls("LAUCN06"), bls("LAUCN06A")] },
   },
   employed: {
     type: "series",
     code: "employed",
     name: "Employed persons",
-    levels: { country: [fred("CE16OV")], state: [bls("LASST05")], county: [bls("LAUCN05")] },
+    levels: { country: [fred("CE16OV")], state: [bls("LASST05"), bls("LAUST05A")], county: [bls("LAUCN05"), bls("LAUCN05A")] },
   },
   employment_rate: {
     type: "derived",

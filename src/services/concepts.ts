@@ -175,14 +175,16 @@ export async function resolveSeriesTarget(store: Store, input: ResolveInput): Pr
   // \u0001 marks an absent parameter (no code, source or region contains it).
   const key = `${input.code}\u0000${input.source ?? "\u0001"}\u0000${input.region ?? "\u0001"}`;
   // Kept on the catalog snapshot it was resolved from: a catalog change drops every resolution with it.
-  const memo = catalog.memo as Map<string, { regions: object; target: SeriesTarget }>;
+  // A concept may resolve to the held one of two series: a change of holdings (coverageVersion) re-resolves.
+  const holdings = store.caches.catalog.coverageVersion;
+  const memo = catalog.memo as Map<string, { regions: object; holdings: number; target: SeriesTarget }>;
   const hit = memo.get(key);
-  if (hit && hit.regions === regions) return hit.target;
+  if (hit && hit.regions === regions && hit.holdings === holdings) return hit.target;
   // Shared by every request that resolves the same way: frozen so that no caller can change it for the others.
   const resolved = await resolveUncached(store, input);
   const target = Object.freeze({ ...resolved, resolvedRegion: disclose(regions, resolved.region, input.region) }) as SeriesTarget;
   if (memo.size >= MAX_RESOLUTIONS) memo.delete(memo.keys().next().value!);
-  memo.set(key, { regions, target });
+  memo.set(key, { regions, holdings, target });
   return target;
 }
 
@@ -273,14 +275,19 @@ async function resolveUncached(store: Store, input: ResolveInput): Promise<Unres
 const RANK: Record<Frequency, number> = { daily: 0, weekly: 1, monthly: 2, quarterly: 3, annual: 4 };
 const rank = (f: Frequency) => RANK[f];
 
+/** The first curated series held for the region, else the first offered for it (concepts rule, domain/concepts.ts). */
 async function firstOffered(store: Store, candidates: readonly CuratedSeries[], region: RegionRow, source?: string): Promise<IndicatorRow | null> {
+  const offered: IndicatorRow[] = [];
   for (const c of candidates) {
     if (source !== undefined && c.source !== source) continue;
     const rows = await candidatesFor(store, c.indicator);
     const i = rows.find((r) => r.code === c.indicator && r.sourceSlug === c.source && r.isActive);
-    if (i && offeredFor(i, region)) return i;
+    if (i && offeredFor(i, region)) offered.push(i);
   }
-  return null;
+  if (offered.length <= 1) return offered[0] ?? null;
+  const heads = await store.caches.series.headsOf(offered.map((i) => ({ indicatorId: i.id, regionCode: region.code })));
+  const held = offered.findIndex((_, k) => (heads[k]?.observationCount ?? 0) > 0);
+  return offered[held >= 0 ? held : 0];
 }
 
 /** The series head of a stored target, or a 404 saying the series is offered but holds no data yet. */

@@ -34,8 +34,8 @@ describe("resolution by region kind", () => {
     const r = resolveConceptLevel(CONCEPTS.employment_rate, "state");
     if (!r.ok || r.type !== "derived") throw new Error("expected derived");
     expect(r.inputs.map((i) => [i.role, i.candidates])).toEqual([
-      ["employed", [{ indicator: "LASST05", source: "bls" }]],
-      ["labor_force", [{ indicator: "LASST06", source: "bls" }]],
+      ["employed", [{ indicator: "LASST05", source: "bls" }, { indicator: "LAUST05A", source: "bls" }]],
+      ["labor_force", [{ indicator: "LASST06", source: "bls" }, { indicator: "LAUST06A", source: "bls" }]],
     ]);
   });
   test("an uncurated level names the levels that have it and the closest", () => {
