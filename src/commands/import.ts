@@ -8,6 +8,8 @@ import { importObservationsCsv, parseImportCsv, type ImportCsvResult } from "../
 import { deriveAll } from "../services/derived-series";
 import { createCaches } from "../services/caches";
 import { CliError } from "./cli-error";
+import { createLogger } from "../logger";
+import { seedIfNeeded } from "./seed";
 import type { Command } from "./command";
 
 // Below this many rows an import takes a blink; a bar would only flicker.
@@ -91,6 +93,8 @@ export const importCommand: Command = {
 
     const database = await openConfiguredDatabase(config);
     try {
+      // A fresh data directory (or database) is migrated and seeded first, as `svc serve` does, with the same progress.
+      await seedIfNeeded(database, { now: new Date(), progress: terminalProgress(), logger: createLogger(config.logLevel) });
       const store = { db: database.db, caches: createCaches(database) };
       const result = await importObservationsCsv(store, {
         text,

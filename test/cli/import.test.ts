@@ -9,7 +9,8 @@ import { asc, eq } from "drizzle-orm";
 import postgres from "postgres";
 import { openDatabase, type Db } from "../../db/client";
 import { findSeries } from "../../db/repos/observations";
-import { indicators, observations, regions, sources } from "../../db/schema";
+import { indicators, observations, regions, seedSnapshots, sources } from "../../db/schema";
+import { SNAPSHOT_VERSION } from "../../db/seed/snapshot";
 import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
@@ -43,6 +44,8 @@ async function prepare(db: Db): Promise<void> {
     { code: "US", type: "country", name: "United States", slug: "united-states", aliases: ["USA"] },
     { code: "06", type: "state", name: "California", slug: "california", parentCode: "US", fipsState: "06", aliases: ["CA", "US-CA"] },
   ]);
+  // Marked as holding the shipped snapshot, so neither import nor serve seeds this prepared directory.
+  await db.insert(seedSnapshots).values({ name: "real-data", version: SNAPSHOT_VERSION, rows: 0, loadedAt: new Date() });
 }
 
 beforeAll(async () => {
@@ -91,6 +94,27 @@ function expectOneLineError(r: Run, code: number, line: string) {
   expect(r.stdout).toBe("");
   expect(r.stderr).toBe(`${line}\n`);
 }
+
+describe("svc import into a fresh data directory", () => {
+  test("migrates and seeds first, as serve does, then imports; the seeded data is there", async () => {
+    const fresh = join(dir, "fresh-data");
+    const p = file("manemp.csv", "observation_date,MANEMP\n2025-09-01,12700\n2025-10-01,12695\n2025-11-01,12690\n");
+    const r = await svc(["import", p, "--indicator", "MANEMP", "--region", "US"], { DATA_DIR: fresh });
+    expect(r.code).toBe(0);
+    // The seed's progress, as serve prints it.
+    expect(r.stderr).toMatch(/^regions: 3445\/3445 3445 written\ncatalog: \d+\/\d+ \d+ new, 0 updated\nobservations: (\d+)\/\1 \d+ series, \1 observations new, 0 revised, \d+ series skipped \(area not a current region\)\n$/);
+    expect(r.stdout).toBe("3 inserted, 0 revised, 0 unchanged (series MANEMP (fred) / US: 3 observations, 2025-09-01..2025-11-01)\n");
+    const database = await openDatabase({ dataDir: fresh });
+    try {
+      const held = await database.db.select({ version: seedSnapshots.version }).from(seedSnapshots);
+      expect(held).toEqual([{ version: SNAPSHOT_VERSION }]);
+      const unrate = await database.db.select().from(indicators).where(eq(indicators.code, "UNRATE"));
+      expect(await findSeries(database.db, unrate[0].id, "US")).toMatchObject({ firstDate: "1980-01-01", lastDate: "2025-11-01" });
+    } finally {
+      await database.close();
+    }
+  });
+});
 
 describe("svc import", () => {
   const fred = "date,value\n2020-01-01,3.5\n2020-02-01,\n2020-03-01,4.4\n2020-04-01,14.8\n";
