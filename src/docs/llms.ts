@@ -6,7 +6,7 @@ import { ERROR_STATUS, type ErrorCode } from "../errors";
 import { publicPlans } from "../plans";
 import { CONTRACT_VERSION, SERVICE_NAME } from "../version";
 import { listOperations, publishedPrices, type JsonObject, type OpenApiDocument, type OperationEntry } from "./openapi";
-import { AUTH_PARAGRAPH, ERROR_PARAGRAPH, PRICE_LABELS, REGION_CONVENTIONS, SERVICE_SUMMARY, planTableMarkdown, priceTableMarkdown } from "./service-text";
+import { AUTH_PARAGRAPH, DATA_PARAGRAPH, ERROR_PARAGRAPH, PRICE_LABELS, REGION_CONVENTIONS, SERVICE_SUMMARY, planTableMarkdown, priceTableMarkdown } from "./service-text";
 
 export type LlmsContext = { baseUrl: string };
 
@@ -218,6 +218,30 @@ export function documentEnum(
     }
   }
   return null;
+}
+
+// ---- where the data come from, and how fresh ----------------------------------------------------
+
+export type SourceFreshness = {
+  slug: string;
+  name: string;
+  attribution: string | null;
+  license: string | null;
+  indicators: number;
+  indicatorsHeld: number;
+  /** The last observation date held over the source's indicators. */
+  latestDate: string | null;
+  /** When a series of the source last changed in this service. */
+  lastUpdated: string | null;
+};
+
+/** The "## Data" section both llms files end with, read from the catalog at request time. */
+export function renderDataSection(rows: readonly SourceFreshness[]): string {
+  const lines = rows.map((r) => {
+    const held = r.indicatorsHeld === 0 ? "no data held yet" : `${r.indicatorsHeld} of ${r.indicators} indicators hold data, the latest observation ${r.latestDate}, last changed ${r.lastUpdated?.slice(0, 10)}`;
+    return `- \`${r.slug}\` ${r.name}: ${held}. ${r.attribution ?? ""}${r.license ? ` Licence: ${r.license}.` : ""}`;
+  });
+  return ["## Data", "", DATA_PARAGRAPH, "", ...lines, ""].join("\n");
 }
 
 // ---- the two files ------------------------------------------------------------------------------

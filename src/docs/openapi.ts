@@ -9,7 +9,7 @@ import { PRICES_MICRO_USD, formatUsd, publishedPriceList, quote, type PriceList,
 import { x402PaymentRequiredSchema, x402SettleResponseSchema } from "../schemas/payments";
 import { CONTRACT_VERSION, SERVICE_NAME } from "../version";
 import { collectTags, declareSecurity } from "./openapi-access";
-import { AUTH_PARAGRAPH, ERROR_PARAGRAPH, SERVICE_SUMMARY, planTableMarkdown, priceTableMarkdown } from "./service-text";
+import { AUTH_PARAGRAPH, DATA_PARAGRAPH, ERROR_PARAGRAPH, SERVICE_SUMMARY, planTableMarkdown, priceTableMarkdown } from "./service-text";
 
 export { DISCOVERY_TAG } from "./openapi-access";
 
@@ -173,6 +173,8 @@ export function publishedPrices(doc: OpenApiDocument | JsonObject): PriceList {
 export function serviceDescription(baseUrl: string, prices: PriceList): string {
   return [
     SERVICE_SUMMARY,
+    "## Data",
+    DATA_PARAGRAPH,
     "## Authentication",
     AUTH_PARAGRAPH,
     "Paid operations carry `x-price-usd` (and `x-price-usd-by-surface` when the price depends on the series or options).",

@@ -2,6 +2,8 @@
 // `/changelog.md`, the `/docs` reference page with its self-hosted renderer bundle, and `/favicon.ico`.
 import { createRoute, z } from "@hono/zod-openapi";
 import { accepts } from "hono/accepts";
+import { renderDataSection } from "../docs/llms";
+import { sourceFreshness } from "../services/catalog";
 import type { Context } from "hono";
 import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../errors";
@@ -109,8 +111,11 @@ export const registerDiscoveryRoutes: RegisterRoutes = (app, deps) => {
     return c.json(index, 200);
   });
   app.openapi(openapiRoute, (c) => plain(discovery.documents(base(c.req.url)).openapiJson, "application/json") as any);
-  app.openapi(llmsRoute, (c) => plain(discovery.documents(base(c.req.url)).llms, "text/plain") as any);
-  app.openapi(llmsFullRoute, (c) => plain(discovery.documents(base(c.req.url)).llmsFull, "text/plain") as any);
+  // The contract part is generated once; the data section is read from the catalog (what is held, how fresh).
+  const store = { db: deps.database.db, caches: deps.caches };
+  const withData = async (text: string) => `${text}\n${renderDataSection(await sourceFreshness(store))}`;
+  app.openapi(llmsRoute, async (c) => plain(await withData(discovery.documents(base(c.req.url)).llms), "text/plain") as any);
+  app.openapi(llmsFullRoute, async (c) => plain(await withData(discovery.documents(base(c.req.url)).llmsFull), "text/plain") as any);
   app.openapi(changelogRoute, () => plain(CHANGELOG_MARKDOWN, "text/markdown") as any);
 
   // The human reference page, its renderer and the icon browsers ask for: not API operations, so not in the contract.

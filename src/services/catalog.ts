@@ -18,6 +18,7 @@ import type { RenderedJson } from "./rendered";
 import { renderJson } from "./rendered";
 import type { Indicator, IndicatorDetail, Source } from "../schemas/catalog";
 import type { CatalogSnapshot, CoverageTable } from "./catalog-index";
+import type { SourceFreshness } from "../docs/llms";
 import { isPerRegion, type CoverageFacts } from "../domain/coverage";
 import type { RegionIndex } from "../domain/regions";
 import type { RegionRow } from "../../db/repos/regions";
@@ -263,4 +264,27 @@ function availableRegions(r: IndicatorRow, held: string[], coverage: CoverageFac
 /** GET /v1/indicators/{code} as rendered JSON (built per request from memory: the ETag needs the bytes). */
 export async function renderIndicatorDetail(store: Store, code: string, q: { source?: string; include_inactive: boolean }): Promise<RenderedJson> {
   return renderJson(await getIndicatorDetail(store, code, q));
+}
+
+/** Per active source: its credit line and licence, and how much of it is held and how fresh (llms.txt "## Data"). */
+export async function sourceFreshness(store: Store): Promise<SourceFreshness[]> {
+  const index = store.caches.catalog;
+  const [snap, coverage] = await Promise.all([index.catalog(), index.coverageTable()]);
+  return snap.sources
+    .filter((s) => s.isActive)
+    .map((s) => {
+      const own = [...snap.byId.values()].filter((i) => i.sourceSlug === s.slug && i.isActive).map((i) => coverage.byId.get(i.id)!);
+      const held = own.filter((c) => c.regions_held > 0);
+      const max = (xs: (string | null)[]) => xs.reduce<string | null>((m, x) => (x !== null && (m === null || x > m) ? x : m), null);
+      return {
+        slug: s.slug,
+        name: s.name,
+        attribution: s.attribution,
+        license: s.license,
+        indicators: own.length,
+        indicatorsHeld: held.length,
+        latestDate: max(held.map((c) => c.end)),
+        lastUpdated: max(held.map((c) => c.last_updated)),
+      };
+    });
 }
