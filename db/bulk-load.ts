@@ -118,7 +118,8 @@ async function loadNewBatch(database: Database, batch: readonly BulkSeries[], no
   const raw = database.raw;
   if (raw.kind === "postgres") {
     await raw.sql.begin(async (tx) => {
-      const created = (await tx.unsafe(INSERT_SERIES, params as never)) as unknown as { id: number; indicator_id: string; region_code: string }[];
+      // postgres.js sends a JS array as a parameter only through sql.array (unsafe() takes text otherwise).
+      const created = (await tx.unsafe(INSERT_SERIES, params.map((p) => tx.array(p as never[])) as never)) as unknown as { id: number; indicator_id: string; region_code: string }[];
       const query = tx.unsafe(`copy observations (${COPY_COLUMNS}) from stdin with (format csv)`);
       const stream = await query.writable();
       const done = new Promise<void>((resolve, reject) => {
