@@ -34,12 +34,12 @@ export async function send<T>(t: Transport, provider: ConnectorId, req: Upstream
       if (!(e instanceof UpstreamError)) throw e;
       error = e;
     }
-    if (!error.retryable || error.kind === "quota" || attempt >= t.maxAttempts) throw error;
+    const throttled = error.kind === "rate_limited" || error.kind === "over_capacity";
     const delay = error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : Math.min(t.backoffCapMs, t.backoffBaseMs * 2 ** (attempt - 1));
-    if (delay > t.limiter.maxWaitMs) throw error;
-    // A throttled provider is paused for everyone (the next acquire waits); other failures only delay this request.
-    if (error.kind === "rate_limited" || error.kind === "over_capacity") t.limiter.pause(provider, t.clock.now().getTime() + delay);
-    else await t.sleep(delay);
+    // A throttled provider is paused for everyone (the next acquire waits), whether or not this request tries again.
+    if (throttled && error.status !== null) t.limiter.pause(provider, t.clock.now().getTime() + delay);
+    if (!error.retryable || error.kind === "quota" || attempt >= t.maxAttempts || delay > t.limiter.maxWaitMs) throw error;
+    if (!throttled) await t.sleep(delay);
   }
 }
 
