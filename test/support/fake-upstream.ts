@@ -22,7 +22,7 @@ import { registerCleanup } from "./cleanup";
 
 export type Provider = "fred" | "bls" | "census" | "worldbank";
 
-export type RecordedRequest = { provider: Provider; method: string; path: string; query: Record<string, string>; body: any };
+export type RecordedRequest = { provider: Provider; method: string; path: string; query: Record<string, string | undefined>; body: any };
 
 type Scripted =
   | { kind: "reply"; status: number; body: string; headers?: Record<string, string> }

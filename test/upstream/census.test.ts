@@ -101,7 +101,7 @@ describe("mapping", () => {
     fake.setCensus(2022, "acs/acs5", "06", Object.fromEntries(vars.map((v, i) => [v, String(i)])));
     const { registry } = harness(fake);
     const out = await registry.connector("census").fetch(vars.map((v) => ref(v, "06")), { start: "2022-01-01", end: "2022-12-31" });
-    expect(fake.requests.map((r) => r.query.get.split(",").length)).toEqual([50, 1]);
+    expect(fake.requests.map((r) => r.query.get!.split(",").length)).toEqual([50, 1]);
     expect(out.map((s) => s.observations[0].value)).toEqual(vars.map((_, i) => i));
   });
 
