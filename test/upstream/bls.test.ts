@@ -83,6 +83,24 @@ describe("mapping", () => {
     expect(fake.requests[0].body).toMatchObject({ seriesid: ["LAUCN060370000000003"], annualaverage: true });
   });
 
+  test("quarterly (Q01..Q04 quarter starts), half-year and annual periods; Q05 left out of a quarterly series", async () => {
+    fake.setBlsSeries("CIU1010000000000A", [
+      { year: "2023", period: "Q03", value: "4.3" },
+      { year: "2023", period: "Q04", value: "4.2" },
+      { year: "2024", period: "Q01", value: "4.8" },
+      { year: "2023", period: "Q05", value: "4.4" },
+    ]);
+    fake.setBlsSeries("CUUS0000SA0", [{ year: "2023", period: "S01", value: "302.0" }, { year: "2023", period: "S02", value: "306.0" }]);
+    fake.setBlsSeries("OEUN000000000000000000004", [{ year: "2023", period: "A01", value: "65470" }]);
+    const { registry } = harness(fake);
+    const out = await registry.connector("bls").fetch([ref("CIU1010000000000A"), ref("CUUS0000SA0"), ref("OEUN000000000000000000004")], { start: "2023-01-01" });
+    expect(out.map((s) => s.observations.map((o) => [o.date, o.value]))).toEqual([
+      [["2023-07-01", 4.3], ["2023-10-01", 4.2], ["2024-01-01", 4.8]],
+      [["2023-01-01", 302], ["2023-07-01", 306]],
+      [["2023-01-01", 65470]],
+    ]);
+  });
+
   test("without a start, windows go back only until a series' data ends (LAUS counties from 1990)", async () => {
     fake.setBlsSeries("LAUCN060370000000003", LA_RATE);
     fake.setBlsSeries("LASST060000000000004", CA_UNEMPLOYED);

@@ -59,6 +59,16 @@ describe("mapping", () => {
     expect(fake.requests.map((r) => r.path)).toEqual(["/worldbank/country/DE;US;XK/indicator/NY.GDP.MKTP.CD"]);
   });
 
+  test("quarterly and monthly dates (2013Q2, 2012M07) start their period", async () => {
+    fake.setWorldBank("DT.DOD.DECT.CD.TO.QT", "External debt stocks (quarterly)", [
+      { iso2: "DE", iso3: "DEU", name: "Germany", date: "2013Q2", value: 5.5e12 },
+      { iso2: "DE", iso3: "DEU", name: "Germany", date: "2012M07", value: 5.4e12 },
+    ]);
+    const { registry } = harness(fake);
+    const [de] = await registry.connector("worldbank").fetch([{ ...ref("DE"), upstreamId: "Q/DE", indicator: "DT.DOD.DECT.CD.TO.QT" } as SeriesRef]);
+    expect(de.observations.map((o) => o.date)).toEqual(["2012-07-01", "2013-04-01"]);
+  });
+
   test("pages until the last page", async () => {
     fake.setWorldBank("NY.GDP.MKTP.CD", "GDP (current US$)", GDP);
     const { registry } = harness(fake, { pageSize: { worldbank: 2 } });
