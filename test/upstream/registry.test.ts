@@ -29,12 +29,14 @@ describe("refFor over the catalog", () => {
     expect(not.filter((s) => api(s).api === "census").every((s) => api(s).program === "PEP" || api(s).dataset === "acs/flows")).toBe(true);
   });
 
-  test("LAUS ids are 20 characters for every state and county", () => {
-    const states = regionsOfType("state").map((r) => registry.refFor(catalogEntry("bls", "LASST03"), r));
-    const counties = regionsOfType("county").map((r) => registry.refFor(catalogEntry("bls", "LAUCN06"), r));
-    expect(states).toHaveLength(51);
-    expect(counties.length).toBeGreaterThan(3100);
-    for (const r of [...states, ...counties]) expect(r && r.connector === "bls" && r.seriesId.length).toBe(20);
+  test("every LAUS entry's ids are 20 characters (LA + S/U + 15-character area + 2-digit measure) for every region it covers", () => {
+    const laus = CATALOG.find((c) => c.source.slug === "bls")!.indicators.filter((i) => (i.meta.upstream as { program?: string }).program === "LAUS");
+    expect(laus.length).toBeGreaterThanOrEqual(8);
+    for (const i of laus) {
+      const refs = i.regionKinds.flatMap((k) => regionsOfType(k).map((r) => registry.refFor(catalogEntry("bls", i.code), r)));
+      expect(refs.length).toBeGreaterThanOrEqual(51);
+      for (const r of refs) expect([i.code, r && r.connector === "bls" && r.seriesId.length]).toEqual([i.code, 20]);
+    }
   });
 
   test("an entry without meta.upstream, or naming a provider with no connector, has none", () => {
