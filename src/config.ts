@@ -51,6 +51,17 @@ export const configSchema = z.object({
   LND_TLS_CERT: z.string().optional(),
   BTC_USD_RATE: z.string().regex(/^[0-9]{1,12}(\.[0-9]+)?$/, "must be USD per BTC, e.g. 100000").optional(),
   BTC_USD_RATE_URL: z.string().url().optional(),
+  // Upstream data providers (issue 12). Base URLs default to the providers' public addresses; tests and operators
+  // may point them at a mirror. BLS: API v2 with BLS_API_KEY, v1 (smaller limits, no annual averages) without.
+  FRED_API_KEY: z.string().regex(/^[A-Za-z0-9]{8,64}$/, "must be the 32-character key from fredaccount.stlouisfed.org").optional(),
+  BLS_API_KEY: z.string().regex(/^[A-Za-z0-9]{8,64}$/, "must be the registration key from data.bls.gov/registrationEngine").optional(),
+  CENSUS_API_KEY: z.string().regex(/^[A-Za-z0-9]{8,64}$/, "must be the key from api.census.gov/data/key_signup.html").optional(),
+  FRED_BASE_URL: z.string().url().default("https://api.stlouisfed.org/fred"),
+  BLS_BASE_URL: z.string().url().default("https://api.bls.gov/publicAPI"),
+  CENSUS_BASE_URL: z.string().url().default("https://api.census.gov/data"),
+  WORLDBANK_BASE_URL: z.string().url().default("https://api.worldbank.org/v2"),
+  // How long one upstream request may take before it is abandoned (and retried).
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
 });
 
 export type Config = {
@@ -71,6 +82,15 @@ export type Config = {
   stripe: { secretKey: string; webhookSecret: string | null; prices: { developer: string | null; professional: string | null } } | null;
   dunningPeriodDays: number;
   payments: PaymentsConfig;
+  upstream: UpstreamConfig;
+};
+
+export type UpstreamConfig = {
+  fred: { apiKey: string | null; baseUrl: string };
+  bls: { apiKey: string | null; baseUrl: string };
+  census: { apiKey: string | null; baseUrl: string };
+  worldbank: { baseUrl: string };
+  timeoutMs: number;
 };
 
 export type PaymentsConfig = {
@@ -131,7 +151,18 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       : null,
     dunningPeriodDays: c.DUNNING_PERIOD_DAYS,
     payments: paymentsConfig(c),
+    upstream: {
+      fred: { apiKey: c.FRED_API_KEY ?? null, baseUrl: trimSlash(c.FRED_BASE_URL) },
+      bls: { apiKey: c.BLS_API_KEY ?? null, baseUrl: trimSlash(c.BLS_BASE_URL) },
+      census: { apiKey: c.CENSUS_API_KEY ?? null, baseUrl: trimSlash(c.CENSUS_BASE_URL) },
+      worldbank: { baseUrl: trimSlash(c.WORLDBANK_BASE_URL) },
+      timeoutMs: c.UPSTREAM_TIMEOUT_MS,
+    },
   };
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, "");
 }
 
 /** `value` for every network, or `network=value` pairs (a CAIP-2 id contains no `=`). */

@@ -6,6 +6,7 @@ import type { Logger } from "./logger";
 import type { BillingProvider } from "./billing/provider";
 import type { AccessPolicy, Clock, KeyRuntime, Mailer, RandomSource, RateLimitStore } from "./ports";
 import type { Caches } from "./services/caches";
+import type { UpstreamRegistry } from "./upstream";
 
 export { cryptoRandom, systemClock, type Clock, type RandomSource } from "./ports";
 
@@ -28,4 +29,6 @@ export type Deps = {
   keys: KeyRuntime;
   /** Every in-memory cache of this app's data (catalog, regions, series, resolutions): one object, made with the deps. */
   caches: Caches;
+  /** The upstream connectors (FRED, BLS, Census, World Bank) and their shared rate limiter. */
+  upstream: UpstreamRegistry;
 };

@@ -1,6 +1,7 @@
 // Builds the stateful dependencies from configuration: mail transport (SMTP_URL or the database outbox), rate-limit
 // counters (REDIS_URL or this process), the subscription payment provider (Stripe when STRIPE_SECRET_KEY is set),
-// the usage journal (DATA_DIR/usage-journal/, a file per running process) and the app's caches of its database.
+// the usage journal (DATA_DIR/usage-journal/, a file per running process), the app's caches of its database and the
+// upstream connectors with their one shared limiter (on the app's clock).
 // Used by bootstrap (real server, CLI) and by makeTestApp (a temporary DATA_DIR per test app).
 import type { Config } from "./config";
 import type { Deps } from "./deps";
@@ -11,8 +12,9 @@ import { smtpTransport } from "./mail/transport";
 import { createCaches } from "./services/caches";
 import { createKeyRuntime } from "./services/key-runtime";
 import { usageJournalDir } from "./services/usage-journal";
+import { createConnectors } from "./upstream";
 
-export type RuntimeDeps = Pick<Deps, "mail" | "rateLimits" | "billing" | "keys" | "caches">;
+export type RuntimeDeps = Pick<Deps, "mail" | "rateLimits" | "billing" | "keys" | "caches" | "upstream">;
 
 export function buildRuntimeDeps(config: Config, base: Pick<Deps, "database" | "clock" | "random" | "logger">): RuntimeDeps {
   return {
@@ -23,5 +25,6 @@ export function buildRuntimeDeps(config: Config, base: Pick<Deps, "database" | "
       : null,
     keys: createKeyRuntime({ database: base.database, logger: base.logger, clock: base.clock, redisUrl: config.redisUrl, journalDir: usageJournalDir(config.dataDir) }),
     caches: createCaches(base.database, { revalidateMs: config.seriesCacheRevalidateMs }),
+    upstream: createConnectors(config, { clock: base.clock }),
   };
 }

@@ -4,6 +4,7 @@ import { devCommand } from "./dev";
 import { migrateCommand } from "./migrate";
 import { seedCommand } from "./seed";
 import { importCommand } from "./import";
+import { ingestCommand } from "./ingest";
 import { deriveCommand } from "./derive";
 import { keysCommand } from "./keys";
 import { subscriptionsCommand } from "./subscriptions";
@@ -14,6 +15,7 @@ export const commands: Record<string, Command> = {
   migrate: migrateCommand,
   seed: seedCommand,
   import: importCommand,
+  ingest: ingestCommand,
   derive: deriveCommand,
   dev: devCommand,
   keys: keysCommand,

@@ -26,7 +26,10 @@ export async function makeTestApp(overrides: Omit<Partial<Deps>, "config"> & { c
   // A data directory of its own: the usage journal (DATA_DIR/usage-journal.sqlite) belongs to one app, like one process.
   const dataDir = overrides.config?.dataDir ?? mkdtempSync(join(tmpdir(), "svc-test-"));
   if (!overrides.config?.dataDir) registerCleanup(async () => rmSync(dataDir, { recursive: true, force: true }));
-  const config: Config = { ...loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, LOG_LEVEL: "silent" }), ...overrides.config };
+  // Upstream providers default to an address nothing listens on: no test reaches the internet by accident. A test that
+  // ingests passes `upstream` (connectors over the fake upstream, test/support/fake-upstream.ts) or config.upstream.
+  const offline = Object.fromEntries(["FRED", "BLS", "CENSUS", "WORLDBANK"].map((p) => [`${p}_BASE_URL`, `http://127.0.0.1:9/${p.toLowerCase()}`]));
+  const config: Config = { ...loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, LOG_LEVEL: "silent", ...offline }), ...overrides.config };
   const base = { database, clock, random: overrides.random ?? seededRandom(), logger: overrides.logger ?? createLogger(config.logLevel) };
   const built = buildRuntimeDeps(config, base);
   const keys = overrides.keys ?? built.keys;
@@ -41,6 +44,7 @@ export async function makeTestApp(overrides: Omit<Partial<Deps>, "config"> & { c
     billing: overrides.billing !== undefined ? overrides.billing : built.billing,
     keys,
     caches: overrides.caches ?? built.caches,
+    upstream: overrides.upstream ?? built.upstream,
   };
   const app = createApp(deps);
   const request = (path: string, init?: RequestInit) => app.request(path, init);
