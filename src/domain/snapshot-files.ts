@@ -1,6 +1,6 @@
 // The real data snapshot shipped in db/seed/snapshot/ -> catalog series. Pure: file text in, series out. Each parser
-// handles its file's real quirks; numbers go through the one value parser (csv-observations.ts parseObservationValue,
-// which accepts thousands separators and padding). Dates are period starts: YYYY-MM-DD as published for daily and
+// handles its file's real quirks; numbers go through the one parser of provider numbers (upstream-numbers.ts, which
+// accepts thousands separators and padding, and reads "." and blanks as missing). Dates are period starts: YYYY-MM-DD as published for daily and
 // weekly rows, YYYY-MM-01 for months, YYYY-01-01 for years. Regions are canonical codes (alpha-2 countries, 2-digit
 // state and 5-digit county FIPS); a row for an area that is not a current region is reported, not guessed.
 //
@@ -16,7 +16,8 @@
 //   overlap, the older vintage's value is revision 1 and the newer one's revision 2 (vintage 2024 revised 2020).
 // - World Bank WDI via datahub (`Country Name,Country Code,Year,Value`, BOM): alpha-3 codes mapped to our alpha-2
 //   codes; aggregates (World, income groups, regions) map to no country and are dropped.
-import { parseCsvRecords, parseObservationValue } from "./csv-observations";
+import { parseCsvRecords } from "./csv-observations";
+import { parseUpstreamNumber, UnreadableNumberError } from "./upstream-numbers";
 import type { SampleRow, SampleSeries } from "./vega-samples";
 
 export type SnapshotRow = SampleRow;
@@ -26,9 +27,12 @@ const stripBom = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1
 
 /** A value field: a number, null for an empty or "." field; throws on anything else (the file is not what we think). */
 function value(raw: string, where: string): number | null {
-  const v = parseObservationValue(raw);
-  if (v === undefined) throw new Error(`${where}: not a number: ${JSON.stringify(raw)}`);
-  return v;
+  try {
+    return parseUpstreamNumber(raw);
+  } catch (e) {
+    if (e instanceof UnreadableNumberError) throw new Error(`${where}: not a number: ${JSON.stringify(raw)}`);
+    throw e;
+  }
 }
 
 /** A FRED CSV download (`date,value` or `observation_date,CODE`). Missing values stay as null rows. */
