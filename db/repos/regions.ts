@@ -49,3 +49,9 @@ export async function listRegions(db: Db, filter: { type?: string; parentCode?: 
     .where(where.length ? and(...where) : undefined)
     .orderBy(asc(byCode));
 }
+
+/** The regions with these codes (any order; unknown codes are skipped). */
+export async function findRegions(db: Db, codes: readonly string[]): Promise<RegionRow[]> {
+  if (codes.length === 0) return [];
+  return db.select().from(regions).where(inArray(regions.code, [...codes]));
+}

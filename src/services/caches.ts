@@ -8,10 +8,9 @@
 // - memos: small bounded maps of values computed from the above (computed concepts, rendered latest observations,
 //   derived-series bookkeeping), each keyed by the versions it was computed from.
 import type { Database, Db } from "../../db/client";
-import type { IndicatorWithSource } from "../../db/repos/catalog";
 import type { RegionRow } from "../../db/repos/regions";
 import type { RegionIndex } from "../domain/regions";
-import { CatalogIndex, RenderedCache } from "./catalog-index";
+import { CatalogIndex, RenderedCache, type FetchVia } from "./catalog-index";
 import { SeriesCache } from "./series-cache";
 
 /** The region index of one catalog generation, and the region lists rendered from it. */
@@ -40,7 +39,7 @@ export type CacheOptions = {
   /** Whether other processes may write the database (PostgreSQL); false skips the cross-process checks (PGlite). */
   crossProcess: boolean;
   /** The upstream connector that can fetch an indicator's regions not held (coverage facts), or null. */
-  fetchVia?: (indicator: IndicatorWithSource) => string | null;
+  fetchVia?: FetchVia;
 };
 
 /** The caches of one app over `database`. Defaults: checked on every read and across processes (safe for tools). */

@@ -20,6 +20,7 @@ import {
 } from "../../db/repos/catalog";
 import { describeCoverage, isPerRegion, NO_HOLDINGS, type CoverageFacts } from "../domain/coverage";
 import { onSeriesWritten } from "../../db/repos/observations";
+import { findRegions, type RegionRow } from "../../db/repos/regions";
 import { buildIndicatorSearch, type IndicatorSearchIndex } from "../domain/catalog-search";
 import { renderJson, type RenderedJson } from "./rendered";
 
@@ -30,9 +31,14 @@ export type CatalogIndexOptions = {
   crossProcess: boolean;
   /** Milliseconds, monotonic. */
   now?: () => number;
-  /** The upstream connector that can fetch an indicator's regions not held, or null (none configured or none maps it). */
-  fetchVia?: (indicator: IndicatorWithSource) => string | null;
+  /**
+   * The upstream connector that can fetch an indicator's series for a region (asked for its default region), or
+   * null: none configured, or none maps it.
+   */
+  fetchVia?: FetchVia;
 };
+
+export type FetchVia = (indicator: IndicatorWithSource, region: RegionRow) => string | null;
 
 /** Every indicator's coverage facts, as of one catalog generation and one coverage version. */
 export type CoverageTable = { key: string; byId: Map<string, CoverageFacts> };
@@ -240,7 +246,9 @@ export class CatalogIndex {
     const current = this.table;
     if (current && (await current).key === key) return current;
     const loading = (async () => {
-      const [held, regionCounts] = await Promise.all([heldSummaries(this.db), regionCountsByType(this.db)]);
+      const defaults = [...new Set([...snap.byId.values()].map((i) => i.defaultRegionCode).filter((c): c is string => !!c))];
+      const [held, regionCounts, defaultRegions] = await Promise.all([heldSummaries(this.db), regionCountsByType(this.db), findRegions(this.db, defaults)]);
+      const regionByCode = new Map(defaultRegions.map((r) => [r.code, r]));
       const byId = new Map<string, CoverageFacts>();
       for (const i of snap.byId.values()) {
         const subject = {
@@ -249,7 +257,7 @@ export class CatalogIndex {
           regionKinds: i.regionKinds,
           defaultRegionCode: i.defaultRegionCode,
           derived: i.code.startsWith("svc:"),
-          fetchVia: this.opts.fetchVia?.(i) ?? null,
+          fetchVia: this.fetchVia(i, regionByCode),
         };
         byId.set(i.id, describeCoverage(subject, held.get(i.id) ?? NO_HOLDINGS, regionCounts));
       }
@@ -260,6 +268,11 @@ export class CatalogIndex {
       if (this.table === loading) this.table = null;
     });
     return loading;
+  }
+
+  private fetchVia(i: IndicatorWithSource, regions: Map<string, RegionRow>): string | null {
+    const region = i.defaultRegionCode ? regions.get(i.defaultRegionCode) : undefined;
+    return region && this.opts.fetchVia ? this.opts.fetchVia(i, region) : null;
   }
 
   /** Where an indicator has data (regions by code, first and last date), loaded once per change of its series. */
