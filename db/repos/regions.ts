@@ -1,5 +1,5 @@
 // Queries over the regions table.
-import { and, asc, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { regions } from "../schema";
 import { notifyCatalogWritten } from "./catalog";
