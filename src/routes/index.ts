@@ -7,6 +7,7 @@ import { registerSourceRoutes } from "./sources";
 import { registerRegionRoutes } from "./regions";
 import { registerIndicatorRoutes } from "./indicators";
 import { registerObservationRoutes } from "./observations";
+import { registerPanelRoutes } from "./panel";
 import { registerKeyRoutes } from "./keys";
 import { registerCheckoutRoutes } from "./checkout";
 import { registerMcpRoutes } from "./mcp";
@@ -18,6 +19,7 @@ export function registerRoutes(app: App, deps: Deps): void {
   registerRegionRoutes(app, deps);
   registerIndicatorRoutes(app, deps);
   registerObservationRoutes(app, deps);
+  registerPanelRoutes(app, deps);
   registerKeyRoutes(app, deps);
   registerCheckoutRoutes(app, deps);
   registerMcpRoutes(app, deps);
