@@ -7,6 +7,7 @@ import { registerSourceRoutes } from "./sources";
 import { registerRegionRoutes } from "./regions";
 import { registerIndicatorRoutes } from "./indicators";
 import { registerObservationRoutes } from "./observations";
+import { registerFlowRoutes } from "./flows";
 import { registerPanelRoutes } from "./panel";
 import { registerKeyRoutes } from "./keys";
 import { registerCheckoutRoutes } from "./checkout";
@@ -19,6 +20,7 @@ export function registerRoutes(app: App, deps: Deps): void {
   registerRegionRoutes(app, deps);
   registerIndicatorRoutes(app, deps);
   registerObservationRoutes(app, deps);
+  registerFlowRoutes(app, deps);
   registerPanelRoutes(app, deps);
   registerKeyRoutes(app, deps);
   registerCheckoutRoutes(app, deps);
