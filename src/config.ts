@@ -51,6 +51,8 @@ export const configSchema = z.object({
   LND_TLS_CERT: z.string().optional(),
   BTC_USD_RATE: z.string().regex(/^[0-9]{1,12}(\.[0-9]+)?$/, "must be USD per BTC, e.g. 100000").optional(),
   BTC_USD_RATE_URL: z.string().url().optional(),
+  // Upstreams (issue 14). Where the IRS SOI county migration files countyinflowYYZZ.csv / countyoutflowYYZZ.csv live.
+  IRS_SOI_BASE_URL: z.string().url().default("https://www.irs.gov/pub/irs-soi/"),
 });
 
 export type Config = {
@@ -71,6 +73,7 @@ export type Config = {
   stripe: { secretKey: string; webhookSecret: string | null; prices: { developer: string | null; professional: string | null } } | null;
   dunningPeriodDays: number;
   payments: PaymentsConfig;
+  upstreams: { irsSoiBaseUrl: string };
 };
 
 export type PaymentsConfig = {
@@ -131,6 +134,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       : null,
     dunningPeriodDays: c.DUNNING_PERIOD_DAYS,
     payments: paymentsConfig(c),
+    // Always a folder: file names are resolved against it.
+    upstreams: { irsSoiBaseUrl: c.IRS_SOI_BASE_URL.endsWith("/") ? c.IRS_SOI_BASE_URL : `${c.IRS_SOI_BASE_URL}/` },
   };
 }
 

@@ -5,6 +5,7 @@ import { migrateCommand } from "./migrate";
 import { seedCommand } from "./seed";
 import { importCommand } from "./import";
 import { deriveCommand } from "./derive";
+import { flowsCommand } from "./flows";
 import { keysCommand } from "./keys";
 import { subscriptionsCommand } from "./subscriptions";
 import { mailCommand } from "./mail";
@@ -15,6 +16,7 @@ export const commands: Record<string, Command> = {
   seed: seedCommand,
   import: importCommand,
   derive: deriveCommand,
+  flows: flowsCommand,
   dev: devCommand,
   keys: keysCommand,
   subscriptions: subscriptionsCommand,
