@@ -1,8 +1,8 @@
 // Queries over the flows table: the one write path (an upsert that rewrites only rows whose values differ, so a
 // repeated load writes nothing) and the reads of GET /v1/flows (what is held for some filters; one ranked slice).
-import { aliasedTable, and, asc, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
-import { flows, regions } from "../schema";
+import { flows } from "../schema";
 import { FLOW_DATASETS, type FlowDataset, type FlowMeasure, type FlowRecord, type FlowSlice } from "../../src/domain/flows";
 
 // Eleven parameters per row stay far below PostgreSQL's 65,535 bind parameters.
@@ -28,7 +28,7 @@ export async function upsertFlows(db: Db, records: readonly FlowRecord[], now: D
       .insert(flows)
       .values(rows)
       .onConflictDoUpdate({
-        target: [flows.originCode, flows.measure, flows.periodStart, flows.destinationCode, flows.dataset],
+        target: [flows.originCode, flows.measure, flows.dataset, flows.periodStart, flows.destinationCode],
         set: { periodEnd: sql`excluded.period_end`, value: sql`excluded.value`, moe: sql`excluded.moe`, updatedAt: sql`excluded.updated_at` },
         setWhere: sql`(${flows.periodEnd}, ${flows.value}, ${flows.moe}) is distinct from (excluded.period_end, excluded.value, excluded.moe)`,
       })
@@ -47,20 +47,42 @@ function where(f: FlowFilter, more: SQL[] = []): SQL | undefined {
   return and(...parts);
 }
 
-/** Every (measure, period, dataset) held for the filters. */
+// postgres.js returns an array of rows, PGlite a { rows } object.
+function rowsOf<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}
+
+/**
+ * Every (measure, dataset, period) held for the filters. A loose index scan: the index leading with the filtered end
+ * (origin: the primary key; destination only: flows_destination_idx) is probed once per distinct (measure, dataset,
+ * period_start), so the cost grows with the slices held, not with the rows (a county holds thousands).
+ */
 export async function listFlowSlices(db: Db, f: FlowFilter): Promise<FlowSlice[]> {
-  const rows = await db
-    .selectDistinct({ measure: flows.measure, periodStart: flows.periodStart, periodEnd: flows.periodEnd, dataset: flows.dataset })
-    .from(flows)
-    .where(where(f));
-  return rows as FlowSlice[];
+  const filter = where(f)!;
+  const result = await db.execute(sql`
+    WITH RECURSIVE s(measure, dataset, period_start) AS (
+      (SELECT measure, dataset, period_start FROM flows WHERE ${filter} ORDER BY measure, dataset, period_start LIMIT 1)
+      UNION ALL
+      SELECT n.measure, n.dataset, n.period_start FROM s CROSS JOIN LATERAL (
+        SELECT measure, dataset, period_start FROM flows
+        WHERE ${filter} AND (measure, dataset, period_start) > (s.measure, s.dataset, s.period_start)
+        ORDER BY measure, dataset, period_start LIMIT 1
+      ) n
+    )
+    SELECT s.measure, s.dataset, s.period_start::text AS period_start,
+      (SELECT period_end::text FROM flows WHERE ${filter} AND measure = s.measure AND dataset = s.dataset AND period_start = s.period_start LIMIT 1) AS period_end
+    FROM s`);
+  return rowsOf<{ measure: string; dataset: string; period_start: string; period_end: string }>(result).map((r) => ({
+    measure: r.measure as FlowMeasure,
+    dataset: r.dataset as FlowDataset,
+    periodStart: r.period_start,
+    periodEnd: r.period_end,
+  }));
 }
 
 export type FlowRow = {
   originCode: string;
-  originName: string;
   destinationCode: string;
-  destinationName: string;
   measure: FlowMeasure;
   periodStart: string;
   periodEnd: string;
@@ -72,17 +94,13 @@ export type FlowRow = {
 
 export type FlowSliceQuery = FlowFilter & { measure: FlowMeasure; periodStart: string; datasets: FlowDataset[]; limit: number };
 
-/** One slice, largest value first (suppressed values last, ties by the other end's code), and how many rows it has. */
+/** One slice, largest value first (suppressed values last, ties by the ends' codes), and how many rows it has. */
 export async function readFlows(db: Db, q: FlowSliceQuery): Promise<{ rows: FlowRow[]; total: number }> {
-  const o = aliasedTable(regions, "o");
-  const d = aliasedTable(regions, "d");
-  const filter = where(q, [eq(flows.measure, q.measure), eq(flows.periodStart, q.periodStart), inArray(flows.dataset, q.datasets)]);
+  const filter = where(q, [eq(flows.measure, q.measure), inArray(flows.dataset, q.datasets), eq(flows.periodStart, q.periodStart)]);
   const rows = await db
     .select({
       originCode: flows.originCode,
-      originName: o.name,
       destinationCode: flows.destinationCode,
-      destinationName: d.name,
       measure: flows.measure,
       periodStart: flows.periodStart,
       periodEnd: flows.periodEnd,
@@ -92,8 +110,6 @@ export async function readFlows(db: Db, q: FlowSliceQuery): Promise<{ rows: Flow
       moe: flows.moe,
     })
     .from(flows)
-    .innerJoin(o, eq(o.code, flows.originCode))
-    .innerJoin(d, eq(d.code, flows.destinationCode))
     .where(filter)
     .orderBy(sql`${flows.value} desc nulls last`, asc(sql`${flows.destinationCode} collate "C"`), asc(sql`${flows.originCode} collate "C"`), desc(flows.dataset))
     .limit(q.limit);

@@ -9,7 +9,7 @@ import { fail } from "../errors";
 import type { FlowsResponse, flowsQuerySchema } from "../schemas/flows";
 import type { Store } from "./caches";
 import { regionLabel } from "./concepts";
-import { resolveRegionAmong, type RegionRow } from "./regions";
+import { regionIndex, resolveRegionAmong, type RegionRow } from "./regions";
 
 export type FlowsQuery = z.output<typeof flowsQuerySchema>;
 
@@ -57,10 +57,13 @@ export async function getFlows(store: Store, t: FlowsTarget): Promise<FlowsRespo
     limit: t.limit,
   });
   const unit = FLOW_MEASURES[t.measure].unit;
+  // Both ends are regions (foreign keys): named from the region index in memory rather than joined per row.
+  const regions = (await regionIndex(store)).byCode;
+  const named = (code: string) => ({ code, name: regions.get(code)?.name ?? code });
   return {
     data: rows.map((r: FlowRow) => ({
-      origin: { code: r.originCode, name: r.originName },
-      destination: { code: r.destinationCode, name: r.destinationName },
+      origin: named(r.originCode),
+      destination: named(r.destinationCode),
       measure: r.measure,
       period_start: r.periodStart,
       period_end: r.periodEnd,
