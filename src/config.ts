@@ -62,6 +62,8 @@ export const configSchema = z.object({
   WORLDBANK_BASE_URL: z.string().url().default("https://api.worldbank.org/v2"),
   // How long one upstream request may take before it is abandoned (and retried).
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  // Where the IRS SOI county migration files countyinflowYYZZ.csv / countyoutflowYYZZ.csv live.
+  IRS_SOI_BASE_URL: z.string().url().default("https://www.irs.gov/pub/irs-soi/"),
 });
 
 export type Config = {
@@ -90,6 +92,7 @@ export type UpstreamConfig = {
   bls: { apiKey: string | null; baseUrl: string };
   census: { apiKey: string | null; baseUrl: string };
   worldbank: { baseUrl: string };
+  irsSoi: { baseUrl: string };
   timeoutMs: number;
 };
 
@@ -156,6 +159,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       bls: { apiKey: c.BLS_API_KEY ?? null, baseUrl: trimSlash(c.BLS_BASE_URL) },
       census: { apiKey: c.CENSUS_API_KEY ?? null, baseUrl: trimSlash(c.CENSUS_BASE_URL) },
       worldbank: { baseUrl: trimSlash(c.WORLDBANK_BASE_URL) },
+      // Always a folder: file names are resolved against it.
+      irsSoi: { baseUrl: c.IRS_SOI_BASE_URL.endsWith("/") ? c.IRS_SOI_BASE_URL : `${c.IRS_SOI_BASE_URL}/` },
       timeoutMs: c.UPSTREAM_TIMEOUT_MS,
     },
   };

@@ -6,3 +6,4 @@ export * from "./billing";
 export * from "./mail";
 export * from "./payments";
 export * from "./seed";
+export * from "./flows";

@@ -4,6 +4,7 @@
 import type { Database } from "../client";
 import { seedRegions } from "./regions";
 import { seedCatalog } from "./catalog";
+import { seedFlows } from "./flows";
 import { holdsSnapshot, seedSnapshot } from "./snapshot";
 import type { SeedOptions } from "./options";
 
@@ -13,7 +14,11 @@ export async function seedDatabase(database: Database, opts: SeedOptions = {}): 
     await seedRegions(tx as unknown as Database["db"], opts);
     await seedCatalog(tx as unknown as Database["db"], opts);
   });
-  if (opts.samples !== false && !(await holdsSnapshot(database))) await seedSnapshot(database, opts);
+  if (opts.samples !== false && !(await holdsSnapshot(database))) {
+    // Flows first: the snapshot records its version last, so an interrupted seed is completed by the next start.
+    await seedFlows(database.db, opts);
+    await seedSnapshot(database, opts);
+  }
 }
 
 export { holdsSnapshot } from "./snapshot";

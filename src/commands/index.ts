@@ -6,6 +6,7 @@ import { seedCommand } from "./seed";
 import { importCommand } from "./import";
 import { ingestCommand } from "./ingest";
 import { deriveCommand } from "./derive";
+import { flowsCommand } from "./flows";
 import { keysCommand } from "./keys";
 import { subscriptionsCommand } from "./subscriptions";
 import { mailCommand } from "./mail";
@@ -17,6 +18,7 @@ export const commands: Record<string, Command> = {
   import: importCommand,
   ingest: ingestCommand,
   derive: deriveCommand,
+  flows: flowsCommand,
   dev: devCommand,
   keys: keysCommand,
   subscriptions: subscriptionsCommand,

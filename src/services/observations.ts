@@ -78,7 +78,8 @@ export type ObservationsPage = { data: (ObservationRow | ResampledRow)[]; meta: 
 /** `catalogGeneration`: the catalog's generation when resolution began (what the resolution is valid for). */
 export type ObservationsTarget = SeriesTarget & { transformSpec: Transform | null; catalogGeneration: number };
 
-function rule(e: unknown): never {
+/** A domain RuleError as a 400 INVALID_PARAMETER; anything else rethrown. */
+export function rule(e: unknown): never {
   if (e instanceof RuleError) fail("INVALID_PARAMETER", e.message, e.details);
   throw e;
 }

@@ -3,6 +3,7 @@
 // (paid operations with an API key). An example naming a series the seed does not hold would answer 404 here.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { listOperations, type JsonObject, type OperationEntry } from "../../src/docs/openapi";
+import { seedFlows } from "../../db/seed/flows";
 import { makeTestApp, type TestApp } from "../support/app";
 import { testKey } from "../support/keys";
 
@@ -11,6 +12,8 @@ setDefaultTimeout(120_000);
 
 // Built at load time: one test per documented example request.
 const t: TestApp = await makeTestApp({ keyAccess: true });
+// GET /v1/flows's examples read the seeded flows (idempotent; a no-op once db/seed/index.ts seeds them too).
+await seedFlows(t.database.db);
 const doc = (await (await t.request("/openapi.json")).json()) as JsonObject;
 let headers: Record<string, string>;
 beforeAll(async () => {

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { z } from "zod";
 import { ERROR_STATUS } from "../../src/errors";
 import { PAYMENT_SCHEMES } from "../../src/docs/openapi-access";
+import { seedFlows } from "../../db/seed/flows";
 import { makeTestApp, type TestApp } from "../support/app";
 import { testKey } from "../support/keys";
 import { makePaymentsApp } from "../support/payments";
@@ -21,6 +22,8 @@ type Op = { method: string; path: string; op: Json; params: Param[]; body: Json 
 
 // Built at load time: tests are generated per operation from the document the app serves.
 const t: TestApp = await makeTestApp();
+// GET /v1/flows's baseline reads the seeded flows (idempotent; a no-op once db/seed/index.ts seeds them too).
+await seedFlows(t.database.db);
 const doc = (await (await t.request("/openapi.json")).json()) as Json;
 afterAll(() => t.close());
 
@@ -54,7 +57,7 @@ const GOOD: Record<string, string> = { indicator: "PAYEMS", indicators: "PAYEMS"
 const goodPath = (o: Op) =>
   o.path.replace(/\{([^}]+)\}/g, (_, name: string) => (o.path.startsWith("/v1/regions/") ? "06" : (GOOD[name] ?? String(o.params.find((p) => p.name === name)?.schema?.example ?? "x"))));
 // Operations whose parameters are all optional but that need one to succeed; and parameters that exclude others.
-const BASELINE: Record<string, [string, string][]> = { "GET /v1/observations/latest": [["indicator", "PAYEMS"]] };
+const BASELINE: Record<string, [string, string][]> = { "GET /v1/observations/latest": [["indicator", "PAYEMS"]], "GET /v1/flows": [["origin", "06075"]] };
 const EXCLUDES: Record<string, string[]> = { indicators: ["indicator"] };
 const requiredQuery = (o: Op): [string, string][] => [
   ...o.params.filter((p) => p.in === "query" && p.required).map((p): [string, string] => [p.name, GOOD[p.name] ?? String(p.schema?.example ?? "x")]),
@@ -494,6 +497,7 @@ describe("payment headers on paid operations", () => {
     const p = await makePaymentsApp({
       x402: { networks: [{ network: "eip155:84532", payTo: "0x4374713F62239c69e6912a4D7235B2a365397004", rpcUrl: null }], settlement: { mode: "facilitator", url: "http://127.0.0.1:9" } },
     });
+    await seedFlows(p.database.db);
     try {
       const paidOps = ops.filter((o) => o.op["x-price-usd"] !== undefined);
       expect(paidOps.length).toBeGreaterThan(0);

@@ -20,6 +20,7 @@ import { REGTEST, decodeBase64Json, encodeMacaroonBase64, mintToken, parseIdenti
 import { keccak256, toHex, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { listPaymentProofs } from "../../db/repos/payments";
+import { seedFlows } from "../../db/seed/flows";
 import { usageMonth } from "../../src/domain/access";
 import { paidRoutes, type PaidRouteInfo } from "../../src/http/paid-marker";
 import { x402PaymentRequiredSchema, x402SettleResponseSchema } from "../../src/schemas/payments";
@@ -56,6 +57,8 @@ for (const pageMemo of [true, false]) {
       pollingIntervalMs: 50,
     },
   });
+  // GET /v1/flows's example reads the seeded flows (idempotent; a no-op once db/seed/index.ts seeds them too).
+  await seedFlows(t.database.db);
   apps.push({ pageMemo, t });
 }
 

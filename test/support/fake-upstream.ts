@@ -85,6 +85,7 @@ export class FakeUpstream {
       bls: { apiKey: opts.blsKey === false ? null : this.keys.bls, baseUrl: `${this.url}/bls` },
       census: { apiKey: null, baseUrl: `${this.url}/census` },
       worldbank: { baseUrl: `${this.url}/worldbank` },
+      irsSoi: { baseUrl: `${this.url}/irs-soi/` },
       timeoutMs: opts.timeoutMs ?? 5000,
     };
   }

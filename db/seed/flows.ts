@@ -1,0 +1,50 @@
+// Seeds real origin-destination flows from the gzip files in db/seed/snapshot/migration-flows (origin, commits and
+// licence in the README beside them), so a fresh database answers GET /v1/flows with no network:
+//   acs_state_to_state_2019.csv.gz            Census ACS 1-year 2019 state-to-state matrix -> movers, 51 x 50 edges
+//   irs_06075_sf_county_flows_2004_2015.csv.gz IRS SOI flows in and out of San Francisco County, 0405..1415
+//                                              -> returns, exemptions, agi
+// The files are imported `with { type: "file" }` so `bun build --compile` embeds them (a path at runtime, read with
+// Bun.file). Parsing is src/domain/acs-flows.ts and irs-soi-flows.ts; records naming a code that is not a region
+// (a county since renamed or merged) are skipped and reported. Writes go through db/repos/flows.ts; a re-run finds
+// every value unchanged and writes nothing. Regions must be seeded first.
+import acsStatesGzPath from "./snapshot/migration-flows/acs_state_to_state_2019.csv.gz" with { type: "file" };
+import irsSanFranciscoGzPath from "./snapshot/migration-flows/irs_06075_sf_county_flows_2004_2015.csv.gz" with { type: "file" };
+import type { Db } from "../client";
+import { upsertFlows } from "../repos/flows";
+import { listRegions } from "../repos/regions";
+import { parseAcsStateMatrix } from "../../src/domain/acs-flows";
+import { keepKnownRegions, type FlowRecord } from "../../src/domain/flows";
+import { parseIrsSoiCountyFlows } from "../../src/domain/irs-soi-flows";
+import type { SeedOptions } from "./options";
+
+export type FlowSeedResult = {
+  /** Records parsed from the files, and rows inserted or changed by this run (0 on a re-run). */
+  records: number;
+  written: number;
+  /** Codes of the files that are not regions, with how many records named them. */
+  unknownRegions: { code: string; records: number }[];
+};
+
+async function gunzipText(path: string): Promise<string> {
+  return new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(await Bun.file(path).arrayBuffer())));
+}
+
+/** Every flow record of the seed files (regions are needed to name the ACS states). */
+export async function seedFlowRecords(stateCode: (name: string) => string | null): Promise<FlowRecord[]> {
+  const [acs, irs] = await Promise.all([gunzipText(acsStatesGzPath), gunzipText(irsSanFranciscoGzPath)]);
+  return [...parseAcsStateMatrix(acs, { year: 2019, stateCode }), ...parseIrsSoiCountyFlows(irs).flows];
+}
+
+export async function seedFlows(db: Db, opts: SeedOptions = {}): Promise<FlowSeedResult> {
+  const regions = await listRegions(db);
+  if (regions.length === 0) throw new Error("seed flows: the regions table is empty (seed the regions first)");
+  const states = new Map(regions.filter((r) => r.type === "state").map((r) => [r.name, r.code]));
+  const records = await seedFlowRecords((name) => states.get(name) ?? null);
+  const { kept, unknown } = keepKnownRegions(records, new Set(regions.map((r) => r.code)));
+  opts.progress?.start("flows", kept.length);
+  const written = await upsertFlows(db, kept, opts.now ?? new Date());
+  opts.progress?.tick(kept.length);
+  const unknownRegions = [...unknown].map(([code, n]) => ({ code, records: n })).sort((a, b) => (a.code < b.code ? -1 : 1));
+  opts.progress?.done(`${written} flows new or changed, ${records.length - kept.length} skipped (${unknownRegions.length} codes not held as regions)`);
+  return { records: records.length, written, unknownRegions };
+}

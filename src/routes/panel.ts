@@ -1,0 +1,61 @@
+// GET /v1/panel: several series on one grid of dates, a paid read through paid(...). resolve() resolves every code,
+// plans the alignment and checks the grid before any payment; the handler serves the panel of the current versions.
+import { createRoute } from "@hono/zod-openapi";
+import type { RegisterRoutes } from "../http/app-env";
+import { errorResponses, fail } from "../errors";
+import { codedBody, codingHeaders } from "../http/content-coding";
+import { registerPaid } from "../http/paid";
+import { PANEL_MAX_POINTS, PANEL_MAX_SERIES } from "../domain/panel";
+import type { Resolved } from "../pricing";
+import { panelQuerySchema, panelResponseSchema } from "../schemas/panel";
+import { getPanel, resolvePanel, type PanelTarget } from "../services/panel";
+import { readContext, targetCode, targetPremium } from "../services/series-read";
+
+const panelRoute = createRoute({
+  method: "get",
+  path: "/v1/panel",
+  operationId: "get_panel",
+  tags: ["Data"],
+  summary: "Several series aligned on one grid of dates",
+  description:
+    `Up to ${PANEL_MAX_SERIES} indicators (codes or concepts) of one region as arrays over shared dates. Series of one frequency ` +
+    "align at it; mixed frequencies are resampled to the coarsest (or to `frequency`) with the observations resampler " +
+    "(calendar buckets labelled by their first day, the newest bucket dropped while incomplete). Weekly series need " +
+    `\`frequency=monthly\` or coarser. The grid holds at most ${PANEL_MAX_POINTS.toLocaleString("en-US")} points (dates x series): ` +
+    "a larger panel is a 400 saying how many points it would hold. A panel holding a `svc:` or premium series needs premium access. " +
+    "Concepts are disclosed in `meta.concepts`.",
+  request: { query: panelQuerySchema },
+  responses: {
+    200: { description: "The aligned panel", content: { "application/json": { schema: panelResponseSchema } } },
+    ...errorResponses(400, 401, 402, 403, 404, 429, 500),
+  },
+  "x-price-surface": "panel",
+});
+
+type PanelResolved = Resolved & { target: PanelTarget };
+
+export const registerPanelRoutes: RegisterRoutes = (app, deps) => {
+  const ctx = readContext(deps);
+
+  registerPaid<typeof panelRoute, PanelResolved>(app, deps, panelRoute, {
+    surface: "panel",
+    example: "/v1/panel?indicators=PAYEMS,MANEMP&region=US",
+    resolve: async (_c, query) => {
+      const target = await resolvePanel(ctx, query);
+      return { indicator: null, region: target.region, premium: target.premium, resource: "/v1/panel", target };
+    },
+    handler: async (c, r, _quote, admitted) => {
+      // Series that default to different regions: a region-restricted key is entitled per series, as in batch latest.
+      if (r.target.region === null && admitted.key) {
+        const admission = c.get("admission");
+        for (const s of r.target.series) {
+          const refused = admission.entitlement(admitted.key, { premium: targetPremium(s.target), region: s.target.region.code, indicator: targetCode(s.target) });
+          if (refused) fail(refused.code, refused.message, refused.details);
+        }
+      }
+      const page = await getPanel(ctx, r.target);
+      const coded = codedBody(page, c.req.header("accept-encoding"));
+      return c.body(coded.form.blob as never, 200, { "content-type": page.contentType, ...codingHeaders(coded) });
+    },
+  });
+};
