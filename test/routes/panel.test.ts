@@ -5,7 +5,7 @@ import { decodeBase64Json } from "payments";
 import { panelResponseSchema } from "../../src/schemas/panel";
 import { APERTURE_CHALLENGE, makePaymentsApp } from "../support/payments";
 import { testKey } from "../support/keys";
-import { monthStarts, weekdays, writeSeries, type Row } from "../support/series";
+import { clearSeries, monthStarts, weekdays, writeSeries, type Row } from "../support/series";
 import { addDays } from "../../src/domain/calendar";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
@@ -36,6 +36,9 @@ beforeAll(async () => {
   });
   t.clock.set("2026-11-22T12:00:00Z");
   const db = t.database.db;
+  // The test's own values in place of the seeded snapshot's, so every expected grid is worked out here.
+  for (const code of ["UNRATE", "CPIAUCSL", "GDP", "ICSA", "DGS10", ...TEN.split(",")]) await clearSeries(db, "fred", code, "US");
+  for (const [k, code] of TEN.split(",").entries()) await writeSeries(db, "fred", code, "US", monthStarts("2006-01", 120).map((d, m): Row => [d, 1000 * (k + 1) + m]));
   await writeSeries(db, "fred", "UNRATE", "US", UNRATE.map((d, k): Row => [d, k + 1]));
   await writeSeries(db, "fred", "CPIAUCSL", "US", CPI.map((d, k): Row => [d, 100 + k]));
   await writeSeries(db, "fred", "GDP", "US", GDP.map((d, q): Row => [d, 1000 + 10 * q]));
@@ -185,9 +188,9 @@ describe("404 (free)", () => {
     expect(r.body.error).toMatchObject({ code: "RESOURCE_NOT_FOUND", details: { parameter: "indicators", indicator: "NOT_A_SERIES" } });
   });
   test("a series offered but not held", async () => {
-    const r = await get("indicators=UNRATE,GDPC1", {});
+    const r = await get("indicators=UNRATE,USINFO", {});
     expect(r.status).toBe(404);
-    expect(r.body.error.details).toMatchObject({ indicator: "GDPC1", held: false });
+    expect(r.body.error.details).toMatchObject({ indicator: "USINFO", held: false });
   });
 });
 

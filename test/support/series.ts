@@ -1,5 +1,7 @@
 // Writes test series through the one write path (db/repos/observations.ts), addressed by catalog source and code.
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { series } from "../../db/schema";
 import { writeSeriesObservations, type ObservationInput } from "../../db/repos/observations";
 import { indicatorId } from "../../db/seed/catalog";
 
@@ -13,6 +15,16 @@ export async function writeSeries(db: Db, source: string, code: string, region: 
     sourceUpdatedAt: o?.sourceUpdatedAt ? new Date(o.sourceUpdatedAt) : null,
   }));
   return writeSeriesObservations(db, { indicatorId: indicatorId(source, code), regionCode: region, rows: input, now });
+}
+
+/**
+ * Removes a seeded series (its observations and its row), so a test can write a series of values it chose: the seed
+ * holds the real snapshot, and writing over it would add revisions instead.
+ */
+export async function clearSeries(db: Db, source: string, code: string, region: string): Promise<void> {
+  const where = and(eq(series.indicatorId, indicatorId(source, code)), eq(series.regionCode, region));
+  await db.execute(sql`delete from observations where series_id in (select id from ${series} where ${where})`);
+  await db.delete(series).where(where);
 }
 
 /** First-of-month dates from `start` (YYYY-MM) for n months. */
