@@ -5,7 +5,7 @@ import { loadConfig, type Config } from "../../src/config";
 import type { Deps } from "../../src/deps";
 import { createLogger } from "../../src/logger";
 import { SERVICE_VERSION } from "../../src/version";
-import { openAccess, type PaymentGate } from "../../src/ports";
+import { noFetcher, noJobs, openAccess, type PaymentGate } from "../../src/ports";
 import { buildRuntimeDeps } from "../../src/runtime-setup";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -41,6 +41,8 @@ export async function makeTestApp(overrides: Omit<Partial<Deps>, "config"> & { c
     billing: overrides.billing !== undefined ? overrides.billing : built.billing,
     keys,
     caches: overrides.caches ?? built.caches,
+    fetcher: overrides.fetcher ?? noFetcher,
+    jobs: overrides.jobs ?? noJobs,
   };
   const app = createApp(deps);
   const request = (path: string, init?: RequestInit) => app.request(path, init);
@@ -51,6 +53,7 @@ export async function makeTestApp(overrides: Omit<Partial<Deps>, "config"> & { c
   // What the data services read through: this app's database and caches.
   const store = { db: database.db, caches: deps.caches };
   return { app, deps, database, store, clock, request, getJson, close: async () => {
+    await deps.jobs.stop();
     await deps.keys.close();
     await deps.mail.close();
     deps.rateLimits.close();
