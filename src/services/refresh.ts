@@ -1,12 +1,12 @@
 // The scheduled refresh of one source (pg-boss cron, src/jobs/runtime.ts; or on demand): the source's connector
 // re-reads its held series (a changed value becomes a new revision, db/repos/observations.ts), then the derived svc:
-// series whose inputs changed are recomputed (unchanged ones write nothing). Each run is recorded per source, which
+// series fed by the series that changed are recomputed (src/services/derived-series.ts deriveChanged). Each run is recorded per source, which
 // is what /api/health reports.
 import { recordRefreshFinished, recordRefreshStarted } from "../../db/repos/provisioning";
 import type { Logger } from "../logger";
 import type { SeriesFetcher, SeriesKey } from "../ports";
 import type { Store } from "./caches";
-import { deriveAll } from "./derived-series";
+import { deriveChanged } from "./derived-series";
 
 export type RefreshDeps = { store: Store; fetcher: SeriesFetcher; now: () => Date; logger: Logger };
 
@@ -14,7 +14,7 @@ export async function refreshSource(d: RefreshDeps, source: string): Promise<{ c
   await recordRefreshStarted(d.store.db, source, d.now());
   try {
     const { changed } = await d.fetcher.refresh(source);
-    if (changed.length > 0) await deriveAll({ ...d.store, now: d.now });
+    await deriveChanged({ ...d.store, now: d.now }, changed);
     await recordRefreshFinished(d.store.db, source, { ok: true, changedSeries: changed.length }, d.now());
     d.logger.info("refreshed", { source, changed_series: changed.length });
     return { changed };

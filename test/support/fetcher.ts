@@ -41,8 +41,6 @@ export class CsvFetcher implements SeriesFetcher {
   readonly refreshed: string[] = [];
   private readonly behaviours = new Map<string, Behaviour>();
   private readonly waiting: (() => void)[] = [];
-  /** Values added to every row by the next refresh (a revision upstream). */
-  revisionDelta = 0;
 
   constructor(
     private readonly db: Db,
@@ -94,17 +92,22 @@ export class CsvFetcher implements SeriesFetcher {
     if (this.opts.log) appendFileSync(this.opts.log, `done ${indicator.code} ${region.code} ${process.pid}\n`);
   }
 
-  /** Re-reads the given held series (the test says which), adding revisionDelta to every value. */
-  heldForRefresh: { source: string; indicator: IndicatorRow; region: string }[] = [];
+  /** The held series a refresh of a source re-reads (the test says which). */
+  heldForRefresh: { source: string; indicatorId: string; code: string; region: string }[] = [];
+  /** How the upstream revised its rows since the first fetch (identity: nothing changed). */
+  revise: (rows: ObservationInput[]) => ObservationInput[] = (rows) => rows;
+  /** Sources whose refresh fails (upstream down). */
+  readonly refreshFails = new Set<string>();
 
   async refresh(source: string): Promise<{ changed: SeriesKey[] }> {
     this.refreshed.push(source);
     if (this.opts.log) appendFileSync(this.opts.log, `refresh ${source} ${process.pid}\n`);
+    if (this.refreshFails.has(source)) throw new UpstreamError(`${source} answered 503 Service Unavailable`, source, true);
     const changed: SeriesKey[] = [];
     for (const h of this.heldForRefresh.filter((x) => x.source === source)) {
-      const rows = fredRows(h.indicator.code).map((r) => ({ ...r, value: r.value === null ? null : r.value + this.revisionDelta }));
-      const [res] = await writeManySeries(this.db, { items: [{ indicatorId: h.indicator.id, regionCode: h.region, rows }], now: this.now() });
-      if (res!.inserted + res!.revised > 0) changed.push({ indicatorId: h.indicator.id, regionCode: h.region });
+      const rows = this.revise(fredRows(h.code));
+      const [res] = await writeManySeries(this.db, { items: [{ indicatorId: h.indicatorId, regionCode: h.region, rows }], now: this.now() });
+      if (res!.inserted + res!.revised > 0) changed.push({ indicatorId: h.indicatorId, regionCode: h.region });
     }
     return { changed };
   }
