@@ -27,7 +27,7 @@ const STARTS_TRANSACTION = /^\s*BEGIN\b/i;
  * pg-boss's IDatabase over postgres.js. Statements without parameters may be several (its install and maintenance
  * scripts): postgres.js runs those through the simple protocol and answers one row list per statement, which are
  * flattened so a RETURNING in the middle is not lost. A script that opens a transaction runs on a reserved
- * connection (postgres.js refuses BEGIN on a pooled one). Errors keep postgres.js's `code`, the SQLSTATE pg-boss
+ * connection (postgres.js refuses BEGIN on a pooled one), rolled back if it fails. Errors keep postgres.js's `code`, the SQLSTATE pg-boss
  * reads to tell a lost race from a failure.
  */
 export function postgresJsAdapter(sql: postgres.Sql): BossDb {
@@ -43,6 +43,10 @@ export function postgresJsAdapter(sql: postgres.Sql): BossDb {
       const reserved = await sql.reserve();
       try {
         return { rows: rowsOf(await run(reserved, text, values)) };
+      } catch (e) {
+        // A failed statement leaves the script's transaction open and aborted: end it before the connection is reused.
+        await reserved.unsafe("ROLLBACK").catch(() => {});
+        throw e;
       } finally {
         reserved.release();
       }

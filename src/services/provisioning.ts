@@ -7,8 +7,8 @@
 //   Retry-After (the one error table gives INTERNAL_ERROR 502: an upstream, the gateway's gateway, failed);
 // - otherwise: a provisioning row (new, or the running one with its request_ref), a job queued (one per series
 //   across every process: pg-boss exclusive queue keyed by the series), and a 202 with the provisioning body.
-// Job side (provisionSeries), run by a worker for one job attempt: nothing to do when the series is held already;
-// else fetch it; a failure that may pass is recorded and rethrown (pg-boss retries it with backoff), a final one
+// Job side (provisionSeries), run by a worker for one job attempt: nothing to do when a first attempt finds the
+// series held already; else fetch it (a connector writes a series in one transaction, and a retry fetches again); a failure that may pass is recorded and rethrown (pg-boss retries it with backoff), a final one
 // (not retryable, or the last attempt) marks the row failed until max(cooldown, the upstream's Retry-After).
 import { findSeries } from "../../db/repos/observations";
 import { beginProvisioning, clearProvisioning, markProvisioningFailed, recordFailedAttempt, type ProvisioningRow } from "../../db/repos/provisioning";
@@ -106,7 +106,9 @@ async function isHeld(store: Store, k: SeriesKey): Promise<boolean> {
  * the failure should be retried.
  */
 export async function provisionSeries(d: ProvisionDeps, k: SeriesKey, attempt: { retryCount: number; retryLimit: number; requestRef: string }): Promise<ProvisionOutcome> {
-  if (await isHeld(d.store, k)) {
+  // A first attempt finding the series held has nothing to do (a request raced a fetch that just finished, an import).
+  // A retry fetches regardless: the attempt before it may have died after writing part of the series.
+  if (attempt.retryCount === 0 && (await isHeld(d.store, k))) {
     await clearProvisioning(d.store.db, k);
     return { kind: "held" };
   }
