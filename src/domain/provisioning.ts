@@ -10,12 +10,6 @@ export function seriesJobKey(indicatorId: string, regionCode: string): string {
   return `${indicatorId}|${regionCode}`;
 }
 
-export function parseSeriesJobKey(key: string): { indicatorId: string; regionCode: string } | null {
-  const i = key.indexOf("|");
-  if (i <= 0 || i === key.length - 1) return null;
-  return { indicatorId: key.slice(0, i), regionCode: key.slice(i + 1) };
-}
-
 /** Whole seconds from `now` until `at`, rounded up, at least 1. */
 export function secondsUntil(now: Date, at: Date): number {
   return Math.max(1, Math.ceil((at.getTime() - now.getTime()) / 1000));

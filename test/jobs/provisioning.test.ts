@@ -194,3 +194,20 @@ d("series nothing can fetch", () => {
     expect((await t.jobs.boss!.findJobs(PROVISION_QUEUE, { key: seriesJobKey(indicatorId("fred", "CPILFESL"), "FR") })).length).toBe(0);
   });
 });
+
+d("the contract", () => {
+  test("observations and latest document the 202 with Retry-After and the Provisioning body, and the upstream's 502", async () => {
+    const doc = (await t.getJson("/openapi.json")).body;
+    expect(doc.components.schemas.Provisioning).toMatchObject({
+      type: "object",
+      required: ["status", "indicator", "region", "retry_after_seconds", "request_ref"],
+      properties: { status: { type: "string", enum: ["provisioning"] }, retry_after_seconds: { type: "integer", minimum: 1 }, request_ref: { type: "string", format: "uuid" } },
+    });
+    for (const path of ["/v1/observations", "/v1/observations/latest"]) {
+      const responses = doc.paths[path].get.responses;
+      expect(responses["202"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Provisioning" });
+      expect(responses["202"].headers["Retry-After"].schema).toEqual({ type: "integer", minimum: 1 });
+      expect(responses["502"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
+    }
+  });
+});
