@@ -9,8 +9,8 @@ import type { Database } from "../../db/client";
 import type { Logger } from "../logger";
 
 export type BossSettings = {
-  /** Whether this instance maintains the queues (expiry, retention) and sends due cron jobs. */
-  maintains: boolean;
+  /** Whether this instance runs jobs: then it also maintains the queues (expiry, retention) and sends due cron jobs. */
+  runsJobs: boolean;
   poolMax: number;
   superviseSeconds: number;
 };
@@ -62,12 +62,12 @@ export function postgresJsAdapter(sql: postgres.Sql): BossDb {
 /** A pg-boss instance over `database` (not started). */
 export function openBoss(database: Pick<Database, "connection">, settings: BossSettings, logger: Logger): OpenBoss {
   const common = {
-    supervise: settings.maintains,
-    schedule: settings.maintains,
+    supervise: settings.runsJobs,
+    schedule: settings.runsJobs,
     superviseIntervalSeconds: settings.superviseSeconds,
     monitorIntervalSeconds: settings.superviseSeconds,
-    // A new job wakes a waiting worker at once instead of at its next poll.
-    useListenNotify: true,
+    // A new job wakes a waiting worker at once instead of at its next poll (a process without workers needs no listener).
+    useListenNotify: settings.runsJobs,
     // The instance registry and OpenTelemetry cost a write per heartbeat and nothing we read.
     registerInstance: false,
     openTelemetry: { enabled: false },

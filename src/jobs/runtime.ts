@@ -104,7 +104,7 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
   }
 
   async function boot(): Promise<PgBoss> {
-    opened = openBoss(deps.database, { maintains: runsJobs, poolMax: cfg.poolMax, superviseSeconds: cfg.superviseSeconds }, deps.logger);
+    opened = openBoss(deps.database, { runsJobs, poolMax: cfg.poolMax, superviseSeconds: cfg.superviseSeconds }, deps.logger);
     const boss = opened.boss;
     await boss.start();
     await setUpQueues(boss);

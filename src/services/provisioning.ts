@@ -133,6 +133,7 @@ export async function provisionSeries(d: ProvisionDeps, k: SeriesKey, attempt: {
     return fail(d, k, attempt.requestRef, { provider: providerOf(indicator), error: "the upstream answered with no observations for this series", retryAfterSeconds: null }, indicator, region);
   }
   await clearProvisioning(d.store.db, k);
+  d.logger.info("provisioned", { indicator: indicator.code, region: region.code, attempt: attempt.retryCount + 1 });
   return { kind: "held" };
 }
 

@@ -3,7 +3,8 @@
 //   fetched exactly once, and both workers take jobs;
 // - a worker killed with kill -9 in the middle of a fetch (half the rows written): its job expires, another worker
 //   takes it, and the series ends complete with every date once, at revision 1 (PGlite on disk and PostgreSQL);
-// - the real `svc worker` command starts its job engine and stops cleanly on SIGTERM; bad options are refused.
+// - the real `svc worker` command starts its job engine and stops cleanly on SIGTERM; bad options are refused, and so
+//   is a server with JOBS=off on the embedded database.
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -178,5 +179,13 @@ describe("svc worker", () => {
     const proc = Bun.spawn([process.execPath, "src/cli.ts", "worker", "--concurrency", "0"], { cwd: ROOT, env: childEnv({ DATA_DIR: tempDir("svc-worker-bad-") }), stderr: "pipe", stdout: "ignore" });
     expect(await proc.exited).toBe(2);
     expect(await new Response(proc.stderr as ReadableStream).text()).toBe("svc worker: --concurrency must be an integer from 1 to 32\n");
+  });
+
+  test("a server with JOBS=off on the embedded database is refused (no other process could run its jobs)", async () => {
+    const proc = Bun.spawn([process.execPath, "src/cli.ts", "serve"], { cwd: ROOT, env: childEnv({ JOBS: "off", DATA_DIR: tempDir("svc-serve-jobs-off-") }), stderr: "pipe", stdout: "ignore" });
+    expect(await proc.exited).toBe(2);
+    expect(await new Response(proc.stderr as ReadableStream).text()).toBe(
+      "svc serve: JOBS=off needs DATABASE_URL: the embedded database is open to one process only, so no 'svc worker' could run the jobs.\n",
+    );
   });
 });
