@@ -3,13 +3,14 @@
 // Request side (notHeld), decided while a paid route resolves, before any payment is asked:
 // - no connector can fetch it (SeriesFetcher.canFetch false, or no provisioning in this context): 404 naming the
 //   `svc import` command that loads it;
-// - its last provisioning failed and its retry_at is still ahead: 502 INTERNAL_ERROR naming the upstream, with
-//   Retry-After (the one error table gives INTERNAL_ERROR 502: an upstream, the gateway's gateway, failed);
+// - its last provisioning failed and its retry_at is still ahead: INTERNAL_ERROR naming the upstream, with
+//   Retry-After (the one error table gives INTERNAL_ERROR 502, Bad Gateway: the upstream behind us failed);
 // - otherwise: a provisioning row (new, or the running one with its request_ref), a job queued (one per series
 //   across every process: pg-boss exclusive queue keyed by the series), and a 202 with the provisioning body.
-// Job side (provisionSeries), run by a worker for one job attempt: nothing to do when a first attempt finds the
-// series held already; else fetch it (a connector writes a series in one transaction, and a retry fetches again); a failure that may pass is recorded and rethrown (pg-boss retries it with backoff), a final one
-// (not retryable, or the last attempt) marks the row failed until max(cooldown, the upstream's Retry-After).
+// Job side (provisionSeries), one attempt of a job: nothing to do when a first attempt finds the series held
+// already; else fetch it (a connector writes a series in one transaction; a retry fetches again). A failure that may
+// pass is recorded and rethrown (pg-boss retries it with backoff); a final one (not retryable, or the last attempt)
+// marks the row failed until max(now + cooldown, now + the upstream's Retry-After).
 import { findSeries } from "../../db/repos/observations";
 import { beginProvisioning, clearProvisioning, markProvisioningFailed, recordFailedAttempt, type ProvisioningRow } from "../../db/repos/provisioning";
 import type { JobsConfig } from "../config";
