@@ -27,6 +27,11 @@ export type Database = {
   exec(sql: string): Promise<void>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
+  /**
+   * How the job engine (pg-boss, src/jobs/boss.ts) reaches this database: through the embedded PGlite itself (its one
+   * connection), or by the PostgreSQL URL with a small pool of its own.
+   */
+  connection: { kind: "pglite"; client: PGlite } | { kind: "postgres"; url: string };
 };
 
 export type OpenOptions =
@@ -106,6 +111,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
         }
       },
       close: () => client.end({ timeout: 5 }),
+      connection: { kind: "postgres", url: opts.url },
     };
   }
   let release = () => {};
@@ -147,6 +153,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
         await client.close();
         release();
       },
+      connection: { kind: "pglite", client },
       // Used by tests to snapshot a seeded database once and load it per test file.
       ...({ dump: () => client.dumpDataDir("none") } as {}),
     };

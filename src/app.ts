@@ -17,6 +17,7 @@ import { guardQuery, limitBody, notFoundOrMethodNotAllowed, refusePaidHead } fro
 import { validationHook } from "./http/validation";
 import { serviceOpenApiApp } from "./http/query-validation";
 import { registerRoutes } from "./routes";
+import { ProvisioningAnswer } from "./services/provisioning";
 
 const CORS: CorsOptions = {
   // @x402/fetch sends Access-Control-Expose-Headers as a request header on its paid retry (x402 PR #3478).
@@ -70,6 +71,10 @@ export function createApp(deps: Deps): ServiceApp {
   app.notFound(notFoundOrMethodNotAllowed(app.router as never));
 
   app.onError((err, c) => {
+    // A series being provisioned: raised while a paid route resolves, before admission, so it is never charged.
+    if (err instanceof ProvisioningAnswer) {
+      return c.json(err.body, 202, { "Retry-After": String(err.body.retry_after_seconds), "Cache-Control": "no-store" });
+    }
     if (err instanceof ApiError) {
       for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
       return c.json(envelope(err.code, err.message, err.details), err.status as any);

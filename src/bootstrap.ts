@@ -6,9 +6,20 @@ import { createLogger } from "./logger";
 import { SERVICE_VERSION } from "./version";
 import { buildRuntimeDeps } from "./runtime-setup";
 import { buildPayments } from "./payments";
+import type { Clock, SeriesFetcher } from "./ports";
+import { upstreamFetcher } from "./services/upstream-fetcher";
+import { createConnectors } from "./upstream";
+import { createJobRuntime } from "./jobs/runtime";
+import type { Logger } from "./logger";
 
 export async function openConfiguredDatabase(config: Config): Promise<Database> {
   return config.databaseUrl ? openDatabase({ url: config.databaseUrl }) : openDatabase({ dataDir: config.dataDir });
+}
+
+/** The upstream connectors behind the fetcher port: series are fetched on demand and refreshed on schedule. */
+export function buildSeriesFetcher(config: Config, base: { database: Database; logger: Logger; clock?: Clock }): SeriesFetcher {
+  const clock = base.clock ?? systemClock;
+  return upstreamFetcher({ db: base.database.db, upstream: createConnectors(config, { clock }), clock, logger: base.logger });
 }
 
 export async function buildDeps(config: Config): Promise<Deps> {
@@ -20,5 +31,11 @@ export async function buildDeps(config: Config): Promise<Deps> {
   logger.info("payments", pay.summary);
   void pay.payments?.prepare();
   const access = { keys: true, payments: pay.payments, publicBaseUrl: config.publicBaseUrl };
-  return { config, ...base, version: SERVICE_VERSION, ...buildRuntimeDeps(config, base), access };
+  const runtime = buildRuntimeDeps(config, base);
+  const fetcher = upstreamFetcher({ db: database.db, upstream: runtime.upstream, clock: base.clock, logger });
+  // Coverage says which offered regions not held are fetched on request: the fetcher's answer.
+  runtime.caches.catalog.useFetchVia(fetcher.fetchVia);
+  // Started by `svc serve` once the database is seeded (and by `svc worker`); other commands never start it.
+  const jobs = createJobRuntime({ config, ...base, caches: runtime.caches, fetcher });
+  return { config, ...base, version: SERVICE_VERSION, ...runtime, access, fetcher, jobs };
 }

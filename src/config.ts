@@ -64,6 +64,32 @@ export const configSchema = z.object({
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   // Where the IRS SOI county migration files countyinflowYYZZ.csv / countyoutflowYYZZ.csv live.
   IRS_SOI_BASE_URL: z.string().url().default("https://www.irs.gov/pub/irs-soi/"),
+  // Jobs (issue 12): pg-boss over this database. JOBS=off: this server only enqueues; `svc worker` processes run them.
+  JOBS: z.enum(["on", "off"]).default("on"),
+  // Jobs one process runs at once (unset: 1 on the embedded database, whose one connection serialises them; 2 on PostgreSQL).
+  JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(32).optional(),
+  // Connections pg-boss may open to PostgreSQL per process (its own small pool, besides one for LISTEN).
+  JOBS_POOL_MAX: z.coerce.number().int().min(1).max(20).default(3),
+  // How often an idle worker looks for jobs (a new job also wakes it at once through LISTEN/NOTIFY).
+  JOBS_POLL_SECONDS: z.coerce.number().min(0.5).max(600).default(2),
+  // How often jobs whose worker died (expired, or no heartbeat) are failed and retried.
+  JOBS_SUPERVISE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  // Provisioning a series on demand: attempts after the first, exponential backoff between them.
+  PROVISION_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(4),
+  PROVISION_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
+  PROVISION_RETRY_DELAY_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(120),
+  // A fetch still running after this long is taken to be lost and tried again.
+  PROVISION_EXPIRE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  // A running fetch proves it is alive this often (0: off; pg-boss needs at least 10), so a dead worker's job is retried sooner.
+  PROVISION_HEARTBEAT_SECONDS: z.coerce.number().int().min(0).max(3600).refine((n) => n === 0 || n >= 10, "must be 0 (off) or at least 10").default(30),
+  // The Retry-After of a 202: when a client should ask again.
+  PROVISION_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
+  // After the upstream gave up, how long requests are told so before one may try again (longer if the upstream asked).
+  PROVISION_FAILURE_COOLDOWN_SECONDS: z.coerce.number().int().min(1).max(604_800).default(900),
+  // Refresh schedules: `source=cron` pairs separated by ';' overriding the defaults (`source=off` disables one).
+  REFRESH_SCHEDULES: z.string().optional(),
+  // The time zone the refresh crons are read in (US agencies publish on Eastern time).
+  REFRESH_TZ: z.string().default("America/New_York"),
 });
 
 export type Config = {
@@ -84,6 +110,7 @@ export type Config = {
   stripe: { secretKey: string; webhookSecret: string | null; prices: { developer: string | null; professional: string | null } } | null;
   dunningPeriodDays: number;
   payments: PaymentsConfig;
+  jobs: JobsConfig;
   upstream: UpstreamConfig;
 };
 
@@ -95,6 +122,43 @@ export type UpstreamConfig = {
   irsSoi: { baseUrl: string };
   timeoutMs: number;
 };
+
+export type JobsConfig = {
+  /** JOBS=on: this server runs jobs (workers and refresh crons) as well as enqueueing them. */
+  inProcess: boolean;
+  /** null: 1 on the embedded database, 2 on PostgreSQL. */
+  concurrency: number | null;
+  poolMax: number;
+  pollSeconds: number;
+  superviseSeconds: number;
+  provision: {
+    retryLimit: number;
+    retryDelaySeconds: number;
+    retryDelayMaxSeconds: number;
+    expireSeconds: number;
+    /** null: no heartbeat. */
+    heartbeatSeconds: number | null;
+    retryAfterSeconds: number;
+    failureCooldownSeconds: number;
+  };
+  refresh: { timezone: string; schedules: RefreshSchedule[] };
+};
+
+export type RefreshSchedule = { source: string; cron: string | null };
+
+/**
+ * Default refresh crons per source (read in REFRESH_TZ, US Eastern by default), after each agency's usual release times:
+ * - fred: weekdays 09:30 (after the 08:30 releases it re-publishes) and 17:30 (daily rates and prices of the day);
+ * - bls: weekdays 08:45 (BLS releases at 08:30: the jobs report, CPI, state and county LAUS);
+ * - census: Mondays 06:00 (ACS and population estimates come out a few times a year, on no fixed weekday);
+ * - worldbank: Sundays 05:00 (the World Development Indicators are updated a few times a year).
+ */
+export const DEFAULT_REFRESH_SCHEDULES: Readonly<Record<string, string>> = Object.freeze({
+  fred: "30 9,17 * * 1-5",
+  bls: "45 8 * * 1-5",
+  census: "0 6 * * 1",
+  worldbank: "0 5 * * 0",
+});
 
 export type PaymentsConfig = {
   x402: {
@@ -163,6 +227,51 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       irsSoi: { baseUrl: c.IRS_SOI_BASE_URL.endsWith("/") ? c.IRS_SOI_BASE_URL : `${c.IRS_SOI_BASE_URL}/` },
       timeoutMs: c.UPSTREAM_TIMEOUT_MS,
     },
+    jobs: jobsConfig(c),
+  };
+}
+
+// Five cron fields (minute hour day-of-month month day-of-week), as pg-boss schedules them; pg-boss checks the values.
+const CRON = /^\s*[0-9A-Za-z*,/?#LW-]+(\s+[0-9A-Za-z*,/?#LW-]+){4}\s*$/;
+const SOURCE = /^[a-z0-9][a-z0-9_-]*$/;
+
+/** REFRESH_SCHEDULES: `source=cron` pairs separated by ';' (a cron may contain commas), over the defaults. */
+export function parseRefreshSchedules(raw: string | undefined): RefreshSchedule[] {
+  const out = new Map<string, string | null>(Object.entries(DEFAULT_REFRESH_SCHEDULES));
+  for (const part of (raw ?? "").split(";").map((s) => s.trim()).filter(Boolean)) {
+    const i = part.indexOf("=");
+    const source = part.slice(0, i).trim();
+    const cron = part.slice(i + 1).trim();
+    if (i <= 0 || !SOURCE.test(source)) throw new ConfigError(`invalid configuration:\n  REFRESH_SCHEDULES: '${part}' is not source=cron (e.g. fred=30 9 * * 1-5) or source=off`);
+    if (cron === "off") out.set(source, null);
+    else if (CRON.test(cron)) out.set(source, cron.replace(/\s+/g, " "));
+    else throw new ConfigError(`invalid configuration:\n  REFRESH_SCHEDULES: '${cron}' (for ${source}) is not a cron of five fields (minute hour day month weekday)`);
+  }
+  return [...out].map(([source, cron]) => ({ source, cron })).sort((a, b) => a.source.localeCompare(b.source));
+}
+
+function jobsConfig(c: z.infer<typeof configSchema>): JobsConfig {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: c.REFRESH_TZ });
+  } catch {
+    throw new ConfigError(`invalid configuration:\n  REFRESH_TZ: '${c.REFRESH_TZ}' is not an IANA time zone (e.g. America/New_York, UTC)`);
+  }
+  return {
+    inProcess: c.JOBS === "on",
+    concurrency: c.JOBS_CONCURRENCY ?? null,
+    poolMax: c.JOBS_POOL_MAX,
+    pollSeconds: c.JOBS_POLL_SECONDS,
+    superviseSeconds: c.JOBS_SUPERVISE_SECONDS,
+    provision: {
+      retryLimit: c.PROVISION_RETRY_LIMIT,
+      retryDelaySeconds: c.PROVISION_RETRY_DELAY_SECONDS,
+      retryDelayMaxSeconds: Math.max(c.PROVISION_RETRY_DELAY_MAX_SECONDS, c.PROVISION_RETRY_DELAY_SECONDS),
+      expireSeconds: c.PROVISION_EXPIRE_SECONDS,
+      heartbeatSeconds: c.PROVISION_HEARTBEAT_SECONDS === 0 ? null : c.PROVISION_HEARTBEAT_SECONDS,
+      retryAfterSeconds: c.PROVISION_RETRY_AFTER_SECONDS,
+      failureCooldownSeconds: c.PROVISION_FAILURE_COOLDOWN_SECONDS,
+    },
+    refresh: { timezone: c.REFRESH_TZ, schedules: parseRefreshSchedules(c.REFRESH_SCHEDULES) },
   };
 }
 

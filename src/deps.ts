@@ -4,7 +4,7 @@ import type { Config } from "./config";
 import type { Database } from "../db/client";
 import type { Logger } from "./logger";
 import type { BillingProvider } from "./billing/provider";
-import type { AccessPolicy, Clock, KeyRuntime, Mailer, RandomSource, RateLimitStore } from "./ports";
+import type { AccessPolicy, Clock, JobQueue, KeyRuntime, Mailer, RandomSource, RateLimitStore, SeriesFetcher } from "./ports";
 import type { Caches } from "./services/caches";
 import type { UpstreamRegistry } from "./upstream";
 
@@ -31,4 +31,8 @@ export type Deps = {
   caches: Caches;
   /** The upstream connectors (FRED, BLS, Census, World Bank) and their shared rate limiter. */
   upstream: UpstreamRegistry;
+  /** Fetches series from their upstream agencies (noFetcher until connectors are wired: nothing is fetched on demand). */
+  fetcher: SeriesFetcher;
+  /** The job engine (pg-boss): provisioning and refresh jobs, run here or by `svc worker` processes. Stop it before the database closes. */
+  jobs: JobQueue;
 };

@@ -3,6 +3,8 @@
 // implements it: the dependency graph stays one-way.
 import type { Decision, PaymentQuote, PaymentRequest } from "payments";
 import type { KeyWithSubscription } from "../db/repos/keys";
+import type { IndicatorRow } from "../db/repos/catalog";
+import type { RegionRow } from "../db/repos/regions";
 
 export type Clock = { now(): Date };
 export type RandomSource = { bytes(n: number): Uint8Array };
@@ -94,3 +96,67 @@ export type AccessPolicy = {
 
 /** No access layer (development before keys and payments exist): everything is served, nothing metered. */
 export const openAccess: AccessPolicy = Object.freeze({ keys: false, payments: null, publicBaseUrl: null });
+
+// ---------------------------------------------------------------------------------------------------------------
+// Upstream data and the job engine (issue 12)
+
+/** A series: one indicator in one region. */
+export type SeriesKey = { indicatorId: string; regionCode: string };
+
+/**
+ * What a fetch that failed upstream throws (any Error carrying these fields): which upstream, whether trying again
+ * may help (429, 5xx, timeouts) or not (an unknown series, a refused key), and how long the upstream asked to wait.
+ */
+export type UpstreamFailure = Error & { provider: string; retryable: boolean; retryAfterSeconds?: number };
+
+/** Fetches series from the agencies that publish them (src/upstream/ connectors behind one interface). */
+export interface SeriesFetcher {
+  /** The upstream that serves this (indicator, region) (a connector id), or null when none maps it. */
+  fetchVia(indicator: IndicatorRow, region: RegionRow): string | null;
+  /** Whether an upstream can serve this (indicator, region): the catalog offers it and a connector maps it. */
+  canFetch(indicator: IndicatorRow, region: RegionRow): boolean;
+  /** Fetches and stores the series (throws an error with { provider, retryable, retryAfterSeconds? } on upstream failure). */
+  fetch(indicator: IndicatorRow, region: RegionRow): Promise<void>;
+  /** Refreshes held series of one source; returns the series that changed. */
+  refresh(source: string): Promise<{ changed: SeriesKey[] }>;
+}
+
+/** No connector wired: nothing can be fetched on demand (a series not held is a 404 naming `svc import`). */
+export const noFetcher: SeriesFetcher = Object.freeze({
+  fetchVia: () => null,
+  canFetch: () => false,
+  fetch: async (indicator: IndicatorRow) => {
+    throw new Error(`no upstream connector is wired to fetch ${indicator.code}`);
+  },
+  refresh: async () => ({ changed: [] }),
+});
+
+/** Jobs waiting and running in one queue, as the job engine last counted them. */
+export type QueueDepth = { queue: string; queued: number; active: number; deferred: number; counted_at: string | null };
+
+/** The job engine as the app uses it: pg-boss over the app's database (src/jobs/runtime.ts). */
+export interface JobQueue {
+  /** Whether this process runs jobs (workers and refresh crons), or only enqueues them. */
+  readonly runsJobs: boolean;
+  /**
+   * Queues the fetch of a series not held (`requestRef`: the provisioning it is for): at most one job per series is
+   * waiting or running, across every process; a call while one is, changes nothing.
+   */
+  provision(job: SeriesKey & { requestRef: string }): Promise<void>;
+  /** Depth of each queue; null while the engine is not started here. */
+  depth(): Promise<QueueDepth[] | null>;
+  start(): Promise<void>;
+  /** Stops taking jobs, waits a little for running ones, and lets go of its connections (before the database closes). */
+  stop(): Promise<void>;
+}
+
+/** No job engine (tests and tools that never provision): enqueueing is a programming error. */
+export const noJobs: JobQueue = Object.freeze({
+  runsJobs: false,
+  provision: async () => {
+    throw new Error("no job engine in this process: provisioning cannot be queued");
+  },
+  depth: async () => null,
+  start: async () => {},
+  stop: async () => {},
+});

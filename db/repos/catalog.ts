@@ -281,6 +281,18 @@ export async function heldSummaries(db: Db): Promise<Map<string, { regionsHeld: 
   return new Map(rows.map((r) => [r.indicatorId, { regionsHeld: Number(r.regionsHeld), start: r.start, end: r.end, lastUpdated: iso(r.lastUpdated) }]));
 }
 
+/** Every series of a source's active indicators that holds data, with its indicator and region rows. */
+export async function heldSeriesOfSource(db: Db, source: string): Promise<{ indicator: IndicatorRow; region: typeof regions.$inferSelect }[]> {
+  const rows = await db
+    .select({ indicator: indicators, region: regions })
+    .from(series)
+    .innerJoin(indicators, eq(indicators.id, series.indicatorId))
+    .innerJoin(regions, eq(regions.code, series.regionCode))
+    .where(and(eq(indicators.sourceSlug, source), eq(indicators.isActive, true), sql`${series.observationCount} > 0`))
+    .orderBy(asc(indicators.code), asc(series.regionCode));
+  return rows;
+}
+
 /** How many regions of each type the regions table holds. */
 export async function regionCountsByType(db: Db): Promise<Map<string, number>> {
   const rows = await db.select({ type: regions.type, n: sql<number>`count(*)::int` }).from(regions).groupBy(regions.type);

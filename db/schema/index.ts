@@ -7,3 +7,4 @@ export * from "./mail";
 export * from "./payments";
 export * from "./seed";
 export * from "./flows";
+export * from "./jobs";

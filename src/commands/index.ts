@@ -10,9 +10,11 @@ import { flowsCommand } from "./flows";
 import { keysCommand } from "./keys";
 import { subscriptionsCommand } from "./subscriptions";
 import { mailCommand } from "./mail";
+import { workerCommand } from "./worker";
 
 export const commands: Record<string, Command> = {
   serve: serveCommand,
+  worker: workerCommand,
   migrate: migrateCommand,
   seed: seedCommand,
   import: importCommand,

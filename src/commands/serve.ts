@@ -5,10 +5,14 @@ import { seedIfNeeded } from "./seed";
 import { createBillingJob, type BillingJob } from "../jobs/billing";
 import { baseUrlOf } from "./access-cli";
 import type { Command } from "./command";
+import { CliError } from "./cli-error";
 
 export const serveCommand: Command = {
   summary: "Start the HTTP server (migrates, and seeds an empty database with real sample data).",
   async run(_args, config) {
+    if (!config.jobs.inProcess && !config.databaseUrl) {
+      throw new CliError("JOBS=off needs DATABASE_URL: the embedded database is open to one process only, so no 'svc worker' could run the jobs.");
+    }
     const deps = await buildDeps(config);
     let server: ReturnType<typeof Bun.serve> | null = null;
     let billingJob: BillingJob | null = null;
@@ -20,6 +24,8 @@ export const serveCommand: Command = {
         // Requests in flight finish (and are metered) before the meter closes; at most 5 s.
         if (server) await Promise.race([server.stop(), Bun.sleep(5000)]);
         await billingJob?.stop();
+        // Running jobs get a few seconds; one that does not finish is retried by another process (or the next start).
+        await deps.jobs.stop();
         // Moves what the usage journal holds to the database (a crash loses nothing either: the next start replays it).
         await deps.keys.close();
         await deps.database.close();
@@ -32,6 +38,8 @@ export const serveCommand: Command = {
     process.on("SIGTERM", stop);
     // First start: real data with no network (the seed ships in the repo); later starts only check.
     await seedIfNeeded(deps.database, { now: deps.clock.now(), progress: terminalProgress(), logger: deps.logger });
+    // Provisioning and refresh jobs: run here with JOBS=on (the default), else only enqueued for `svc worker`.
+    await deps.jobs.start();
     const app = createApp(deps);
     server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch });
     // Monthly overage at month rollover, unpaid subscriptions ended after dunning (src/jobs/billing.ts).

@@ -19,7 +19,8 @@ const healthRoute = createRoute({
   description:
     "Pings the database. 200 with `status: ok` when it answers, or `status: degraded` when it does but the Redis that " +
     "shares rate-limit counts between nodes does not (each node counts alone meanwhile); 503 `SERVICE_UNAVAILABLE` when " +
-    "the database does not answer (or not within 2 s), with the same report (`status: unavailable`) in `error.details`. Never cached.",
+    "the database does not answer (or not within 2 s), with the same report (`status: unavailable`) in `error.details`. " +
+    "`jobs` reports the provisioning and refresh queues' depth and the last refresh of each source. Never cached.",
   responses: {
     200: { description: "The service and its database are up (rate limits possibly counted per node: `degraded`)", content: { "application/json": { schema: healthReportSchema } } },
     ...errorResponses(500, 503),
@@ -28,7 +29,7 @@ const healthRoute = createRoute({
 
 export const registerHealthRoutes: RegisterRoutes = (app, deps) => {
   app.openapi(healthRoute, async (c) => {
-    const report = await checkHealth(deps.database, deps.rateLimits, { version: deps.version });
+    const report = await checkHealth(deps.database, deps.rateLimits, { version: deps.version, jobs: { queue: deps.jobs, database: deps.database, config: deps.config.jobs } });
     if (report.status === "unavailable") fail("SERVICE_UNAVAILABLE", "The database is not answering.", report, NO_STORE);
     c.header("Cache-Control", NO_STORE["Cache-Control"]);
     return c.json(report, 200);

@@ -14,6 +14,7 @@ import { resolveSeriesTarget, type SeriesTarget } from "../services/concepts";
 import { getLatest, getLatestBatch, latestMeta } from "../services/latest";
 import { getObservationsPage, observationsPageCheck, type PageFormat, resolveObservations, type ObservationsQuery, type ObservationsTarget } from "../services/observations";
 import { ensureReadable, readContext, targetCode, targetPremium } from "../services/series-read";
+import { provisioningResponse } from "../schemas/provisioning";
 
 const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
 
@@ -27,7 +28,8 @@ const observationsRoute = createRoute({
     "The latest revision of each date of one indicator (code or concept) in one region, newest first by default. " +
     "`frequency` resamples to calendar buckets before any `transform`; transforms read the whole series, so comparators " +
     "and index bases outside the page or the date range are found. `include_revisions=true` returns every stored revision. " +
-    "Concepts resolve per region kind and are disclosed in `meta.concept`.",
+    "Concepts resolve per region kind and are disclosed in `meta.concept`. A series the catalog offers but the service " +
+    "does not hold yet is fetched from its upstream: 202 with `Retry-After` meanwhile (not charged), then the data.",
   request: { query: observationsQuerySchema },
   responses: {
     200: {
@@ -40,7 +42,8 @@ const observationsRoute = createRoute({
         "text/csv": { schema: { type: "string", example: "date,value,indicator,region,unit,source,source_updated_at,is_preliminary,revision\r\n2024-01-01,4.1,UNRATE,US,Percent,fred,,false,1\r\n" } },
       },
     },
-    ...errorResponses(400, 401, 402, 403, 404, 429, 500),
+    ...provisioningResponse,
+    ...errorResponses(400, 401, 402, 403, 404, 429, 500, 502),
   },
   "x-price-surface": "observations",
 });
@@ -54,12 +57,15 @@ const latestRoute = createRoute({
   description:
     "Single form (`indicator`): the newest observation with a value, or null. Batch form (`indicators`, at most 20, " +
     "comma-separated, flat price): 200 when every code resolved, 207 with `errors[]` (INVALID_PARAMETER, " +
-    "RESOURCE_NOT_FOUND, CATEGORY_NOT_ALLOWED) when some did not; the good ones are always returned.",
+    "RESOURCE_NOT_FOUND, CATEGORY_NOT_ALLOWED) when some did not; the good ones are always returned. A series offered " +
+    "but not held yet is fetched from its upstream: the single form answers 202 with `Retry-After` meanwhile (not " +
+    "charged); the batch form reports it in `errors[]` with the provisioning body in `details.provisioning`.",
   request: { query: latestQuerySchema },
   responses: {
     200: { description: "Latest observation (single form) or every latest observation (batch form)", ...json(latestSingleResponseSchema.or(latestBatchResponseSchema)) },
     207: { description: "Batch form with per-indicator errors", ...json(latestBatchResponseSchema) },
-    ...errorResponses(400, 401, 402, 403, 404, 429, 500),
+    ...provisioningResponse,
+    ...errorResponses(400, 401, 402, 403, 404, 429, 500, 502),
   },
   "x-price-surface": ["latest", "latest_batch"],
 });
@@ -72,7 +78,8 @@ function resolvedOf(t: SeriesTarget, resource: string): Resolved {
 }
 
 export const registerObservationRoutes: RegisterRoutes = (app, deps) => {
-  const ctx = readContext(deps);
+  // Series offered but not held are provisioned on demand (202 before any payment is asked).
+  const ctx = readContext(deps, { provisioning: true });
 
   registerPaid<typeof observationsRoute, ObservationsResolved>(app, deps, observationsRoute, {
     surface: "observations",

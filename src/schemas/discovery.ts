@@ -73,6 +73,37 @@ export const healthReportSchema = z
       store: z.enum(["memory", "redis"]).openapi({ description: "Where per-key rate-limit counts are kept: this process, or Redis (shared by every node)" }),
       shared: z.boolean().openapi({ description: "False while Redis is unreachable: each node counts alone until it answers again" }),
     }),
+    jobs: z
+      .object({
+        runs_here: z.boolean().openapi({ description: "Whether this node runs jobs (JOBS=on) or only enqueues them for `svc worker` processes" }),
+        queues: z
+          .array(
+            z.object({
+              queue: z.string().openapi({ example: "provision" }),
+              queued: z.number().int().nonnegative().openapi({ description: "Jobs waiting (including those waiting for a retry)" }),
+              active: z.number().int().nonnegative().openapi({ description: "Jobs running" }),
+              deferred: z.number().int().nonnegative().openapi({ description: "Waiting jobs whose start is still ahead (retry backoff)" }),
+              counted_at: z.string().datetime().nullable().openapi({ description: "When the job engine counted them (at most a minute ago)" }),
+            }),
+          )
+          .nullable()
+          .openapi({ description: "Queue depth; null when the job engine is not started on this node or could not be read" }),
+        refresh: z.array(
+          z.object({
+            source: z.string().openapi({ example: "fred" }),
+            schedule: z.string().nullable().openapi({ description: "Cron of the scheduled refresh (REFRESH_SCHEDULES, in `timezone`); null: not scheduled", example: "30 9,17 * * 1-5" }),
+            timezone: z.string().openapi({ example: "America/New_York" }),
+            status: z.enum(["never", "running", "ok", "failed"]).openapi({ description: "Outcome of the last refresh" }),
+            last_started_at: z.string().datetime().nullable(),
+            last_finished_at: z.string().datetime().nullable(),
+            last_success_at: z.string().datetime().nullable(),
+            changed_series: z.number().int().nonnegative().nullable().openapi({ description: "Series the last successful refresh changed" }),
+            error: z.string().nullable().openapi({ description: "Why the last refresh failed" }),
+          }),
+        ),
+      })
+      .optional()
+      .openapi({ description: "Provisioning and refresh jobs: queue depth and the last refresh per source" }),
   })
   .openapi("HealthReport");
 

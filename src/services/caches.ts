@@ -10,7 +10,7 @@
 import type { Database, Db } from "../../db/client";
 import type { RegionRow } from "../../db/repos/regions";
 import type { RegionIndex } from "../domain/regions";
-import { CatalogIndex, RenderedCache, type FetchVia } from "./catalog-index";
+import { CatalogIndex, RenderedCache } from "./catalog-index";
 import { SeriesCache } from "./series-cache";
 
 /** The region index of one catalog generation, and the region lists rendered from it. */
@@ -38,8 +38,6 @@ export type CacheOptions = {
   revalidateMs: number;
   /** Whether other processes may write the database (PostgreSQL); false skips the cross-process checks (PGlite). */
   crossProcess: boolean;
-  /** The upstream connector that can fetch an indicator's regions not held (coverage facts), or null. */
-  fetchVia?: FetchVia;
 };
 
 /** The caches of one app over `database`. Defaults: checked on every read and across processes (safe for tools). */
@@ -47,7 +45,7 @@ export function createCaches(database: Pick<Database, "db" | "kind">, opts: Part
   const revalidateMs = opts.revalidateMs ?? 0;
   const crossProcess = opts.crossProcess ?? database.kind !== "pglite";
   return {
-    catalog: new CatalogIndex(database.db, { revalidateMs, crossProcess, fetchVia: opts.fetchVia }),
+    catalog: new CatalogIndex(database.db, { revalidateMs, crossProcess }),
     regions: { current: null },
     series: new SeriesCache(database.db, { revalidateMs }),
     memos: new Memos(),

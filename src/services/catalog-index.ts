@@ -133,6 +133,12 @@ export class CatalogIndex {
     this.checkedAt = -Infinity;
   }
 
+  /** Who answers coverage's fetch question (the app's SeriesFetcher); the coverage table is recomputed. */
+  useFetchVia(fetchVia: FetchVia): void {
+    this.opts = { ...this.opts, fetchVia };
+    this.holdingsChanged();
+  }
+
   private holdingsChanged(): void {
     this.coverageVersion++;
     this.table = null;

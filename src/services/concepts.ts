@@ -290,19 +290,6 @@ async function firstOffered(store: Store, candidates: readonly CuratedSeries[], 
   return offered[held >= 0 ? held : 0];
 }
 
-/** The series head of a stored target, or a 404 saying the series is offered but holds no data yet. */
-export async function requireHeld(store: Store, indicator: IndicatorRow, region: RegionRow) {
-  const head = await store.caches.series.head(indicator.id, region.code);
-  if (!head || head.observationCount === 0) {
-    fail(
-      "RESOURCE_NOT_FOUND",
-      `No observations of '${indicator.code}' are held for ${await regionLabel(store, region)} yet. The series is offered, but on-demand provisioning is not available: it arrives with an import or a refresh.`,
-      { indicator: indicator.code, region: region.code, held: false },
-    );
-  }
-  return head;
-}
-
 /** The ApiError a failed resolution raised, for callers that collect per-item errors (batch latest). */
 export function asApiError(e: unknown): ApiError | null {
   return e instanceof ApiError ? e : null;

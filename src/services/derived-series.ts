@@ -8,6 +8,8 @@
 //   therefore never serves a derived value older than its inputs.
 // - in bulk: `svc derive` (deriveAll) recomputes every svc: series for every place whose inputs are held; run it
 //   after imports and seeds so the series exist (and are listed) before anyone reads them.
+// - after a refresh (deriveChanged): only the svc: series fed by the series that changed; a same-place input
+//   recomputes that place, an input read at a fixed region (the national rate) every place.
 import type { SeriesHead } from "../../db/repos/observation-reads";
 import { findSeriesHeadsForIndicator } from "../../db/repos/observation-reads";
 import { writeSeriesObservations } from "../../db/repos/observations";
@@ -128,6 +130,46 @@ export async function deriveAll(ctx: DeriveContext, only?: string[]): Promise<De
       const region = regions.byCode.get(code)!;
       try {
         await ensureDerived(ctx, svc, region);
+        out.push({ indicator: svc.code, region: code, status: "derived" });
+      } catch (e) {
+        out.push({ indicator: svc.code, region: code, status: "skipped", reason: (e as Error).message });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Recomputes the svc: series whose inputs are among `changed`: a changed same-place input recomputes the svc: series
+ * at that place, a changed fixed-region input (e.g. the US rate every county is compared with) at every place.
+ */
+export async function deriveChanged(ctx: DeriveContext, changed: readonly { indicatorId: string; regionCode: string }[]): Promise<DeriveSummary> {
+  if (changed.length === 0) return [];
+  const out: DeriveSummary = [];
+  const catalog = await ctx.caches.catalog.catalog();
+  const regions = await regionIndex(ctx);
+  const svcIndicators = [...catalog.byId.values()].filter(isDerivedIndicator).sort((a, b) => (a.code < b.code ? -1 : 1));
+  for (const svc of svcIndicators) {
+    let everywhere = false;
+    const places = new Set<string>();
+    for (const kind of svc.regionKinds) {
+      for (const input of DERIVED_SERIES[svc.code].inputsFor(kind) ?? []) {
+        const indicator = await findIndicator(ctx, input.code, input.source);
+        if (!indicator) continue;
+        for (const c of changed) {
+          if (c.indicatorId !== indicator.id) continue;
+          if (input.region !== "same") everywhere ||= c.regionCode === input.region;
+          else if (regions.byCode.get(c.regionCode)?.type === kind && (isPerRegion(svc) || c.regionCode === svc.defaultRegionCode)) places.add(c.regionCode);
+        }
+      }
+    }
+    if (everywhere) {
+      out.push(...(await deriveAll(ctx, [svc.code])));
+      continue;
+    }
+    for (const code of [...places].sort()) {
+      try {
+        await ensureDerived(ctx, svc, regions.byCode.get(code)!);
         out.push({ indicator: svc.code, region: code, status: "derived" });
       } catch (e) {
         out.push({ indicator: svc.code, region: code, status: "skipped", reason: (e as Error).message });

@@ -1,7 +1,10 @@
 // Service health: the database answers a `select 1` within a bounded time, or the service is unavailable; while Redis
-// does not answer, rate limits are counted per process and the service is degraded (still 200).
+// does not answer, rate limits are counted per process and the service is degraded (still 200). With the job engine
+// given, the report adds queue depth and the last refresh of each source (read within the same time bound).
 import type { Database } from "../../db/client";
-import type { RateLimitStore } from "../ports";
+import { listSourceRefreshes } from "../../db/repos/provisioning";
+import type { JobsConfig } from "../config";
+import type { JobQueue, RateLimitStore } from "../ports";
 import type { HealthReport } from "../schemas/discovery";
 import { CONTRACT_VERSION } from "../version";
 
@@ -13,7 +16,37 @@ export type HealthOptions = {
   timeoutMs?: number;
   /** Monotonic milliseconds; injected so tests can fix the measured latency. */
   now?: () => number;
+  /** The job engine and where refreshes are recorded. */
+  jobs?: { queue: Pick<JobQueue, "runsJobs" | "depth">; database: Pick<Database, "db">; config: Pick<JobsConfig, "refresh"> };
 };
+
+type JobsReport = NonNullable<HealthReport["jobs"]>;
+
+async function jobsReport(jobs: NonNullable<HealthOptions["jobs"]>): Promise<JobsReport> {
+  const [queues, runs] = await Promise.all([jobs.queue.depth().catch(() => null), listSourceRefreshes(jobs.database.db)]);
+  const bySource = new Map(runs.map((r) => [r.source, r]));
+  const schedules = new Map(jobs.config.refresh.schedules.map((s) => [s.source, s.cron]));
+  const sources = [...new Set([...schedules.keys(), ...bySource.keys()])].sort();
+  const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+  return {
+    runs_here: jobs.queue.runsJobs,
+    queues,
+    refresh: sources.map((source) => {
+      const r = bySource.get(source);
+      return {
+        source,
+        schedule: schedules.get(source) ?? null,
+        timezone: jobs.config.refresh.timezone,
+        status: r?.status ?? "never",
+        last_started_at: iso(r?.lastStartedAt),
+        last_finished_at: iso(r?.lastFinishedAt),
+        last_success_at: iso(r?.lastSuccessAt),
+        changed_series: r?.changedSeries ?? null,
+        error: r?.lastError ?? null,
+      };
+    }),
+  };
+}
 
 export async function checkHealth(database: Pick<Database, "kind" | "ping">, rateLimits: Pick<RateLimitStore, "kind" | "shared">, opts: HealthOptions): Promise<HealthReport> {
   const now = opts.now ?? (() => performance.now());
@@ -23,8 +56,10 @@ export async function checkHealth(database: Pick<Database, "kind" | "ping">, rat
     timer = setTimeout(() => resolve(false), opts.timeoutMs ?? HEALTH_PROBE_TIMEOUT_MS);
   });
   const ok = await Promise.race([database.ping().catch(() => false), timedOut]);
-  clearTimeout(timer);
   const latency = Math.max(0, now() - started);
+  // The jobs section is read only from a database that answers, and within what is left of the same bound.
+  const jobs = ok && opts.jobs ? await Promise.race([jobsReport(opts.jobs).catch(() => null), timedOut.then(() => null)]) : null;
+  clearTimeout(timer);
   const shared = rateLimits.shared();
   return {
     status: !ok ? "unavailable" : shared ? "ok" : "degraded",
@@ -32,5 +67,6 @@ export async function checkHealth(database: Pick<Database, "kind" | "ping">, rat
     contract_version: CONTRACT_VERSION,
     database: { kind: database.kind, ok, latency_ms: Math.round(latency * 100) / 100 },
     rate_limits: { store: rateLimits.kind, shared },
+    ...(jobs ? { jobs } : {}),
   };
 }

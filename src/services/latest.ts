@@ -3,7 +3,8 @@
 import { readLatestPerSeries, type SeriesHead, type StoredObservation } from "../../db/repos/observation-reads";
 import { FREQUENCY_UNIT, periodEnd, type Frequency } from "../domain/calendar";
 import { ApiError, type ErrorCode } from "../errors";
-import { regionLabel, resolveSeriesTarget, type SeriesTarget } from "./concepts";
+import { regionLabel, resolveSeriesTarget, type SeriesTarget, type StoredTarget } from "./concepts";
+import { notHeld } from "./provisioning";
 import { ensureDerived, isDerivedIndicator } from "./derived-series";
 import { seriesData, targetCode, type ReadContext } from "./series-read";
 
@@ -132,12 +133,7 @@ export async function getLatestBatch(
   for (let k = 0; k < live.length; k++) {
     const head = heads[k];
     if (!head || head.observationCount === 0) {
-      errors.push({
-        indicator: live[k].code,
-        code: "RESOURCE_NOT_FOUND",
-        message: `No observations of '${live[k].target.indicator.code}' are held for ${await regionLabel(ctx, live[k].target.region)} yet.`,
-        details: { indicator: live[k].target.indicator.code, region: live[k].target.region.code, held: false },
-      });
+      errors.push(await notHeldError(ctx, live[k].code, live[k].target));
       continue;
     }
     const rendered = renderedLatest(ctx, head);
@@ -174,6 +170,23 @@ export async function getLatestBatch(
   }
   errors.sort((a, b) => args.codes.indexOf(a.indicator) - args.codes.indexOf(b.indicator));
   return { data, errors };
+}
+
+/**
+ * A code whose series is offered but not held: its provisioning is started (or joined) as for a single read, and
+ * reported as a per-code RESOURCE_NOT_FOUND carrying the provisioning body in details.provisioning; a series that
+ * cannot be fetched, or whose upstream gave up, is reported with that answer's message and details.
+ */
+async function notHeldError(ctx: ReadContext, code: string, target: StoredTarget): Promise<BatchError> {
+  const outcome = await notHeld(ctx, ctx.provisioning, ctx.now(), target.indicator, target.region);
+  if (outcome.kind === "refused") return { indicator: code, code: "RESOURCE_NOT_FOUND", message: outcome.error.message, ...(outcome.error.details ? { details: outcome.error.details } : {}) };
+  const b = outcome.body;
+  return {
+    indicator: code,
+    code: "RESOURCE_NOT_FOUND",
+    message: `Not held yet: '${b.indicator}' for ${await regionLabel(ctx, target.region)} is being fetched from its upstream (provisioning ${b.request_ref}); ask again in ${b.retry_after_seconds} s.`,
+    details: { indicator: b.indicator, region: b.region, held: false, provisioning: b },
+  };
 }
 
 function batchError(indicator: string, e: unknown): BatchError {

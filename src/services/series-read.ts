@@ -10,19 +10,27 @@ import type { Point } from "../domain/series";
 import { fail } from "../errors";
 import { isPremiumIndicator } from "../pricing";
 import type { Store } from "./caches";
-import { regionLabel, requireHeld, type DerivedConceptTarget, type IndicatorRow, type SeriesTarget } from "./concepts";
+import { regionLabel, type DerivedConceptTarget, type IndicatorRow, type SeriesTarget } from "./concepts";
 import { ensureDerived, isDerivedIndicator } from "./derived-series";
+import { answerNotHeld, type ProvisioningContext } from "./provisioning";
 
-/** The app's database and caches, and its clock. */
-export type ReadContext = Store & { now: () => Date };
+/**
+ * The app's database and caches, and its clock. `provisioning`: a series offered but not held is fetched on demand
+ * (a 202 while it is); without it such a series is a 404. Only the data routes provision: a page that merely shows
+ * examples (the landing page) must not set fetches off.
+ */
+export type ReadContext = Store & { now: () => Date; provisioning?: ProvisioningContext };
 
-export function readContext(deps: Pick<Deps, "database" | "clock" | "caches">): ReadContext {
-  return { db: deps.database.db, caches: deps.caches, now: () => deps.clock.now() };
+export function readContext(deps: Pick<Deps, "database" | "clock" | "caches" | "fetcher" | "jobs" | "random" | "config">, opts: { provisioning?: boolean } = {}): ReadContext {
+  const ctx: ReadContext = { db: deps.database.db, caches: deps.caches, now: () => deps.clock.now() };
+  if (opts.provisioning) ctx.provisioning = { fetcher: deps.fetcher, jobs: deps.jobs, random: deps.random, settings: deps.config.jobs.provision };
+  return ctx;
 }
 
 /**
- * 404s that depend on data (a series offered but not held, a derived input missing) raised before any payment:
- * brings a svc: series up to date and checks that what will be read exists.
+ * Answers that depend on data, raised before any payment: a series offered but not held (202 while it is provisioned,
+ * 404 when nothing can fetch it, 502 when its upstream gave up: src/services/provisioning.ts), a derived input
+ * missing (404). Brings a svc: series up to date and checks that what will be read exists.
  */
 export async function ensureReadable(ctx: ReadContext, target: SeriesTarget): Promise<void> {
   if (target.kind === "stored") await storedHead(ctx, target.indicator, target);
@@ -50,7 +58,9 @@ const COMPUTED_CONCEPTS = "observations.computed-concepts";
 
 export async function storedHead(ctx: ReadContext, indicator: IndicatorRow, target: SeriesTarget): Promise<SeriesHead> {
   if (isDerivedIndicator(indicator)) await ensureDerived(ctx, indicator, target.region);
-  return requireHeld(ctx, indicator, target.region);
+  const head = await ctx.caches.series.head(indicator.id, target.region.code);
+  if (head && head.observationCount > 0) return head;
+  return answerNotHeld(ctx, ctx.provisioning, ctx.now(), indicator, target.region);
 }
 
 async function inputHeads(ctx: ReadContext, target: DerivedConceptTarget): Promise<SeriesHead[]> {

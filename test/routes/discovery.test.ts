@@ -12,6 +12,7 @@ import { listOperations } from "../../src/docs/openapi";
 import { SCALAR_BUNDLE_CACHE_CONTROL, SCALAR_BUNDLE_PATH } from "../../src/docs/scalar";
 import { DISCOVERY_CACHE_CONTROL } from "../../src/routes/discovery";
 import { checkHealth } from "../../src/services/health";
+import { DEFAULT_REFRESH_SCHEDULES } from "../../src/config";
 import { makeTestApp, type TestApp } from "../support/app";
 import { testBackend } from "../support/db";
 
@@ -294,6 +295,22 @@ describe("GET /api/health", () => {
       contract_version: "1.0.0",
       database: { kind: testBackend, ok: true, latency_ms: report.database.latency_ms },
       rate_limits: { store: "memory", shared: true },
+      // No job engine in this test app; the default refresh schedules, none run yet.
+      jobs: {
+        runs_here: false,
+        queues: null,
+        refresh: ["bls", "census", "fred", "worldbank"].map((source) => ({
+          source,
+          schedule: DEFAULT_REFRESH_SCHEDULES[source],
+          timezone: "America/New_York",
+          status: "never",
+          last_started_at: null,
+          last_finished_at: null,
+          last_success_at: null,
+          changed_series: null,
+          error: null,
+        })),
+      },
     });
     expect(report.database.latency_ms).toBeGreaterThanOrEqual(0);
   });

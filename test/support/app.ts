@@ -5,7 +5,7 @@ import { loadConfig, type Config } from "../../src/config";
 import type { Deps } from "../../src/deps";
 import { createLogger } from "../../src/logger";
 import { SERVICE_VERSION } from "../../src/version";
-import { openAccess, type PaymentGate } from "../../src/ports";
+import { noFetcher, noJobs, openAccess, type PaymentGate } from "../../src/ports";
 import { buildRuntimeDeps } from "../../src/runtime-setup";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -45,7 +45,10 @@ export async function makeTestApp(overrides: Omit<Partial<Deps>, "config"> & { c
     keys,
     caches: overrides.caches ?? built.caches,
     upstream: overrides.upstream ?? built.upstream,
+    fetcher: overrides.fetcher ?? noFetcher,
+    jobs: overrides.jobs ?? noJobs,
   };
+  deps.caches.catalog.useFetchVia(deps.fetcher.fetchVia);
   const app = createApp(deps);
   const request = (path: string, init?: RequestInit) => app.request(path, init);
   const getJson = async (path: string, init?: RequestInit) => {
@@ -55,6 +58,7 @@ export async function makeTestApp(overrides: Omit<Partial<Deps>, "config"> & { c
   // What the data services read through: this app's database and caches.
   const store = { db: database.db, caches: deps.caches };
   return { app, deps, database, store, clock, request, getJson, close: async () => {
+    await deps.jobs.stop();
     await deps.keys.close();
     await deps.mail.close();
     deps.rateLimits.close();

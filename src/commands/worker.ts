@@ -1,0 +1,55 @@
+// `svc worker [--concurrency N]`: runs provisioning and refresh jobs in a process of its own. Several workers and API
+// nodes (JOBS=off, or on) on one PostgreSQL share the queues: pg-boss hands each job to one worker (SKIP LOCKED),
+// keeps one job per series, and retries a job whose worker died. On the embedded database the server already runs
+// the jobs and holds the data directory, so a worker there is for a stopped server only.
+import { parseArgs } from "node:util";
+import { buildSeriesFetcher, openConfiguredDatabase } from "../bootstrap";
+import { systemClock } from "../deps";
+import { createJobRuntime, type JobDeps, type JobRuntime } from "../jobs/runtime";
+import { createLogger } from "../logger";
+import { createCaches } from "../services/caches";
+import { CliError } from "./cli-error";
+import type { Command } from "./command";
+
+/** Starts the jobs of `deps` in this process until SIGINT or SIGTERM, then stops them and closes the database. */
+export async function runWorker(deps: JobDeps, opts: { concurrency?: number } = {}): Promise<JobRuntime> {
+  const jobs = createJobRuntime(deps, { runsJobs: true, concurrency: opts.concurrency });
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    try {
+      await jobs.stop();
+      await deps.database.close();
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  await jobs.start();
+  deps.logger.info("worker ready", { pid: process.pid, database: deps.database.kind });
+  return jobs;
+}
+
+export const workerCommand: Command = {
+  summary: "Run provisioning and refresh jobs in this process (scale-out: workers and API nodes share one PostgreSQL).",
+  usage: "[--concurrency N]",
+  async run(args, config) {
+    let concurrency: number | undefined;
+    try {
+      const { values } = parseArgs({ args, options: { concurrency: { type: "string" } } });
+      if (values.concurrency !== undefined) {
+        concurrency = Number(values.concurrency);
+        if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32) throw new Error("--concurrency must be an integer from 1 to 32");
+      }
+    } catch (e) {
+      throw new CliError((e as Error).message);
+    }
+    const logger = createLogger(config.logLevel);
+    const database = await openConfiguredDatabase(config);
+    const caches = createCaches(database, { revalidateMs: config.seriesCacheRevalidateMs });
+    const fetcher = buildSeriesFetcher(config, { database, logger });
+    await runWorker({ config, database, clock: systemClock, logger, caches, fetcher }, { concurrency });
+  },
+};

@@ -1,0 +1,170 @@
+// The job engine of one process: pg-boss over the app's database (src/jobs/boss.ts), its queues, and — when this
+// process runs jobs (the server with JOBS=on, every `svc worker`) — the workers and the refresh crons.
+//
+// Queues:
+// - `provision`: policy exclusive, singletonKey = the series, so one job per series waits or runs however many
+//   requests and processes ask; retries with exponential backoff (PROVISION_RETRY_*); a job whose worker died is
+//   retried after PROVISION_EXPIRE_SECONDS, or PROVISION_HEARTBEAT_SECONDS without a heartbeat. Its dead letter queue
+//   `provision-lost` receives jobs that failed without the handler's last word (a worker lost on the last attempt):
+//   the series is then marked failed, so requests are told instead of waiting forever.
+// - `refresh`: policy exclusive keyed by source (a refresh still running swallows the next tick), fed by one pg-boss
+//   cron schedule per source (REFRESH_SCHEDULES, read in REFRESH_TZ). pg-boss keeps schedules in the database and
+//   sends each tick once across every instance that runs crons.
+// Every process may enqueue; only a process that runs jobs maintains the queues and sends cron ticks.
+import type { PgBoss, JobWithMetadata } from "pg-boss";
+import type { Deps } from "../deps";
+import { seriesJobKey } from "../domain/provisioning";
+import type { JobQueue, QueueDepth, SeriesKey } from "../ports";
+import { provisionSeries, provisioningLost, type ProvisionDeps } from "../services/provisioning";
+import { refreshSource } from "../services/refresh";
+import { openBoss, type OpenBoss } from "./boss";
+
+export const PROVISION_QUEUE = "provision";
+export const PROVISION_LOST_QUEUE = "provision-lost";
+export const REFRESH_QUEUE = "refresh";
+const QUEUES = [PROVISION_QUEUE, PROVISION_LOST_QUEUE, REFRESH_QUEUE] as const;
+
+/** A refresh may read thousands of series: it may run this long before it is taken to be lost. */
+const REFRESH_EXPIRE_SECONDS = 4 * 3600;
+/** Finished jobs are kept a day for inspection (pg-boss deletes them after). */
+const KEEP_FINISHED_SECONDS = 86_400;
+/** How long stop() waits for running jobs before letting them expire and be retried elsewhere. */
+const STOP_GRACE_MS = 10_000;
+
+export type JobDeps = Pick<Deps, "config" | "database" | "clock" | "logger" | "caches" | "fetcher">;
+
+type ProvisionData = SeriesKey & { requestRef: string };
+type RefreshData = { source: string };
+
+export type JobRuntime = JobQueue & {
+  /** The pg-boss instance once started (tests inspect jobs through it). */
+  readonly boss: PgBoss | null;
+  /** Runs one refresh of `source` now, through the queue (deduplicated with a scheduled one). */
+  refreshNow(source: string): Promise<string | null>;
+};
+
+export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; concurrency?: number } = {}): JobRuntime {
+  const cfg = deps.config.jobs;
+  const runsJobs = opts.runsJobs ?? cfg.inProcess;
+  // The embedded database has one connection: more than one job at a time only queues up behind it.
+  const concurrency = opts.concurrency ?? cfg.concurrency ?? (deps.database.kind === "pglite" ? 1 : 2);
+  const store = { db: deps.database.db, caches: deps.caches };
+  const now = () => deps.clock.now();
+  const provisionDeps: ProvisionDeps = { store, fetcher: deps.fetcher, now, logger: deps.logger, settings: cfg.provision };
+  let opened: OpenBoss | null = null;
+  let started: Promise<PgBoss> | null = null;
+
+  async function setUpQueues(boss: PgBoss): Promise<void> {
+    const p = cfg.provision;
+    await ensureQueue(boss, PROVISION_LOST_QUEUE, { policy: "standard" }, { retryLimit: 2, retryDelay: 5, retryBackoff: true, deleteAfterSeconds: KEEP_FINISHED_SECONDS });
+    await ensureQueue(boss, PROVISION_QUEUE, { policy: "exclusive" }, {
+      retryLimit: p.retryLimit,
+      retryDelay: p.retryDelaySeconds,
+      retryBackoff: true,
+      retryDelayMax: p.retryDelayMaxSeconds,
+      expireInSeconds: p.expireSeconds,
+      heartbeatSeconds: p.heartbeatSeconds,
+      deadLetter: PROVISION_LOST_QUEUE,
+      deleteAfterSeconds: KEEP_FINISHED_SECONDS,
+      notify: true,
+    });
+    await ensureQueue(boss, REFRESH_QUEUE, { policy: "exclusive" }, {
+      retryLimit: 2,
+      retryDelay: 60,
+      retryBackoff: true,
+      retryDelayMax: 900,
+      expireInSeconds: REFRESH_EXPIRE_SECONDS,
+      deleteAfterSeconds: 7 * KEEP_FINISHED_SECONDS,
+      notify: true,
+    });
+  }
+
+  async function startWorkers(boss: PgBoss): Promise<void> {
+    // NOTIFY wakes a worker for a new job only: a retry coming due after its backoff is found by polling, so the poll
+    // keeps its pace while NOTIFY is active (pg-boss would otherwise slow it to 30 s).
+    const polling = { pollingIntervalSeconds: cfg.pollSeconds, notifyPollingIntervalSeconds: cfg.pollSeconds, includeMetadata: true as const, batchSize: 1, localConcurrency: concurrency };
+    await boss.work<ProvisionData>(PROVISION_QUEUE, polling, async ([job]) => {
+      const j = job as JobWithMetadata<ProvisionData>;
+      const k = { indicatorId: j.data.indicatorId, regionCode: j.data.regionCode };
+      return provisionSeries(provisionDeps, k, { retryCount: j.retryCount, retryLimit: j.retryLimit, requestRef: j.data.requestRef });
+    });
+    await boss.work<ProvisionData>(PROVISION_LOST_QUEUE, { ...polling, localConcurrency: 1 }, async ([job]) => {
+      const k = { indicatorId: job.data.indicatorId, regionCode: job.data.regionCode };
+      return provisioningLost(provisionDeps, k, job.data.requestRef);
+    });
+    await boss.work<RefreshData>(REFRESH_QUEUE, { ...polling, localConcurrency: 1 }, async ([job]) => {
+      const { changed } = await refreshSource({ store, fetcher: deps.fetcher, now, logger: deps.logger }, job.data.source);
+      return { changed_series: changed.length };
+    });
+    // Config is the source of truth: a source turned off loses its schedule, a changed cron replaces the old one.
+    for (const s of cfg.refresh.schedules) {
+      if (s.cron) await boss.schedule(REFRESH_QUEUE, s.cron, { source: s.source }, { key: s.source, tz: cfg.refresh.timezone, singletonKey: s.source });
+      else await boss.unschedule(REFRESH_QUEUE, s.source);
+    }
+  }
+
+  async function boot(): Promise<PgBoss> {
+    opened = openBoss(deps.database, { runsJobs, poolMax: cfg.poolMax, superviseSeconds: cfg.superviseSeconds }, deps.logger);
+    const boss = opened.boss;
+    await boss.start();
+    await setUpQueues(boss);
+    if (runsJobs) await startWorkers(boss);
+    deps.logger.info("job engine started", { runs_jobs: runsJobs, concurrency: runsJobs ? concurrency : 0, database: deps.database.kind });
+    return boss;
+  }
+
+  function running(): Promise<PgBoss> {
+    if (!started) throw new Error("the job engine is not started");
+    return started;
+  }
+
+  return {
+    runsJobs,
+    get boss() {
+      return opened?.boss ?? null;
+    },
+    async start() {
+      started ??= boot();
+      await started;
+    },
+    async provision(job) {
+      const boss = await running();
+      await boss.send(PROVISION_QUEUE, job, { singletonKey: seriesJobKey(job.indicatorId, job.regionCode) });
+    },
+    async refreshNow(source) {
+      const boss = await running();
+      return boss.send(REFRESH_QUEUE, { source }, { singletonKey: source });
+    },
+    async depth() {
+      if (!started) return null;
+      const boss = await started;
+      const out: QueueDepth[] = [];
+      for (const queue of QUEUES) {
+        // Counted by pg-boss's monitor (every JOBS_SUPERVISE_SECONDS) or afresh when the count is older than a minute.
+        const [s] = await boss.getQueueStats(queue, { force: true });
+        out.push({ queue, queued: s?.queuedCount ?? 0, active: s?.activeCount ?? 0, deferred: s?.deferredCount ?? 0, counted_at: s?.capturedOn ? new Date(s.capturedOn).toISOString() : null });
+      }
+      return out;
+    },
+    async stop() {
+      if (!started) return;
+      const s = started;
+      started = null;
+      try {
+        const boss = await s;
+        await boss.stop({ graceful: true, timeout: STOP_GRACE_MS, close: true });
+      } catch (e) {
+        deps.logger.warn("job engine did not stop cleanly", { error: e instanceof Error ? e.message : String(e) });
+      } finally {
+        await opened?.release();
+        opened = null;
+      }
+    },
+  };
+}
+
+/** Creates the queue if it is new, and applies the options of this configuration to it either way. */
+async function ensureQueue(boss: PgBoss, name: string, fixed: { policy: "standard" | "exclusive" }, options: Record<string, unknown>): Promise<void> {
+  await boss.createQueue(name, { ...fixed, ...options } as never);
+  await boss.updateQueue(name, options as never);
+}

@@ -1,0 +1,191 @@
+// Jobs in separate processes (`svc worker`, through the command's own runWorker: test/fixtures/jobs-worker.ts):
+// - two workers on one PostgreSQL share the provisioning queue with an API node that only enqueues: every series is
+//   fetched exactly once, and both workers take jobs;
+// - a worker killed with kill -9 in the middle of a fetch (half the rows written): its job expires, another worker
+//   takes it, and the series ends complete with every date once, at revision 1 (PGlite on disk and PostgreSQL);
+// - the real `svc worker` command starts its job engine and stops cleanly on SIGTERM; bad options are refused, and so
+//   is a server with JOBS=off on the embedded database.
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { sql } from "drizzle-orm";
+import { openDatabase, type Database } from "../../db/client";
+import { findSeries } from "../../db/repos/observations";
+import { findProvisioning } from "../../db/repos/provisioning";
+import { indicatorId } from "../../db/seed/catalog";
+import { makeTestDatabase, testBackend } from "../support/db";
+import { fredRows } from "../support/fetcher";
+import { FAST_JOBS_ENV, makeJobsTestApp, waitFor } from "../support/jobs";
+import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
+
+setDefaultTimeout(240_000);
+
+const ROOT = resolve(import.meta.dir, "../..");
+const haveData = sharedDataPath("fred-macro-us", "UNRATE.csv") !== null;
+if (!haveData) console.warn(sharedDataMissingMessage("fred-macro-us"));
+
+const dirs: string[] = [];
+const procs: Bun.Subprocess[] = [];
+afterAll(async () => {
+  for (const p of procs) if (p.exitCode === null) p.kill("SIGKILL");
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+function tempDir(prefix: string): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  dirs.push(d);
+  return d;
+}
+
+/** A database for processes to share: its URL on PostgreSQL, else a seeded embedded database in a data directory. */
+async function sharedDatabase(): Promise<{ env: Record<string, string>; open(): Promise<Database> }> {
+  const seeded = await makeTestDatabase();
+  if (testBackend === "postgres") {
+    const r = (await seeded.db.execute(sql`select current_database() as name`)) as any;
+    const u = new URL(process.env.TEST_DATABASE_URL!);
+    u.pathname = `/${(Array.isArray(r) ? r : r.rows)[0].name}`;
+    await seeded.close();
+    const url = u.toString();
+    return { env: { DATABASE_URL: url }, open: () => openDatabase({ url, poolSize: 2 }) };
+  }
+  const dataDir = tempDir("svc-workers-");
+  const blob: Blob = await (seeded as any).dump();
+  await seeded.close();
+  await (await openDatabase({ dataDir, loadDataDir: blob })).close();
+  return { env: { DATA_DIR: dataDir }, open: () => openDatabase({ dataDir }) };
+}
+
+function childEnv(extra: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(DATABASE_URL|DATA_DIR|JOBS|PROVISION_|REFRESH_)/.test(k)) env[k] = v;
+  return { ...env, ...FAST_JOBS_ENV, ...extra };
+}
+
+/** Spawns `argv` and waits for a stdout line matching `ready`; stderr is kept for the failure message. */
+async function spawnUntil(argv: string[], env: Record<string, string>, ready: RegExp, stream: "stdout" | "stderr" = "stdout"): Promise<Bun.Subprocess> {
+  const proc = Bun.spawn(argv, { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" });
+  procs.push(proc);
+  const other = stream === "stdout" ? proc.stderr : proc.stdout;
+  let otherText = "";
+  void (async () => {
+    for await (const chunk of other as ReadableStream<Uint8Array>) otherText += new TextDecoder().decode(chunk);
+  })().catch(() => {});
+  const reader = (proc[stream] as ReadableStream<Uint8Array>).getReader();
+  let text = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`${argv.join(" ")} exited before it was ready:\n${text}\n${otherText}`);
+    text += new TextDecoder().decode(value);
+    if (ready.test(text)) break;
+  }
+  // Keep draining so the child never blocks on a full pipe.
+  void (async () => {
+    while (!(await reader.read()).done) {}
+  })().catch(() => {});
+  return proc;
+}
+
+const worker = (env: Record<string, string>) => spawnUntil([process.execPath, "test/fixtures/jobs-worker.ts"], childEnv(env), /ready \d+/);
+
+function logLines(file: string): string[][] {
+  try {
+    return readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => l.split(" "));
+  } catch {
+    return [];
+  }
+}
+
+describe.skipIf(!haveData || testBackend !== "postgres")("two workers and an API node on one PostgreSQL", () => {
+  test("every series is fetched exactly once, and both workers take jobs", async () => {
+    const db = await sharedDatabase();
+    const log = join(tempDir("svc-fetch-log-"), "fetches.log");
+    writeFileSync(log, "");
+    const [a, b] = await Promise.all([worker({ ...db.env, FETCH_LOG: log, DELAY_MS: "400" }), worker({ ...db.env, FETCH_LOG: log, DELAY_MS: "400" })]);
+
+    // The API node only enqueues (JOBS=off): its own fetcher is never called.
+    const api = await makeJobsTestApp({ database: await db.open(), runsJobs: false });
+    const codes = ["AHETPI", "CIVPART", "CPILFESL", "GDPC1", "JTSJOL", "PCEPILFE", "RSXFS", "U6RATE"];
+    const answers = await Promise.all(codes.flatMap((code) => Array.from({ length: 5 }, () => api.getJson(`/v1/observations?indicator=${code}&region=US`))));
+    expect(new Set(answers.map((r) => r.status))).toEqual(new Set([202]));
+    const batch = `/v1/observations/latest?indicators=${codes.join(",")}&region=US`;
+    await waitFor("every series held", async () => (await api.getJson(batch)).status === 200, 120_000);
+
+    const fetches = logLines(log).filter((l) => l[0] === "fetch");
+    expect(fetches.map((l) => l[1]).sort()).toEqual([...codes].sort());
+    expect(new Set(fetches.map((l) => l[3]))).toEqual(new Set([String(a.pid), String(b.pid)]));
+    expect(api.fetcher.fetched).toEqual([]);
+    for (const code of codes) expect((await findSeries(api.database.db, indicatorId("fred", code), "US"))!.observationCount).toBe(fredRows(code).length);
+
+    a.kill("SIGTERM");
+    b.kill("SIGTERM");
+    expect(await a.exited).toBe(0);
+    expect(await b.exited).toBe(0);
+    await api.close();
+  });
+});
+
+describe.skipIf(!haveData)(`a worker killed mid-job (${testBackend})`, () => {
+  test("kill -9 half way through a fetch: the job is taken again and the series is neither lost nor duplicated", async () => {
+    const db = await sharedDatabase();
+    const log = join(tempDir("svc-fetch-log-"), "fetches.log");
+    writeFileSync(log, "");
+    // A fetch still running after 3 s counts as lost (supervised every second).
+    const env = { ...db.env, FETCH_LOG: log, PROVISION_EXPIRE_SECONDS: "3" };
+    const victim = await worker({ ...env, BEHAVIOUR: "UNRATE=half-then-hang", ENQUEUE: "UNRATE" });
+    await waitFor("the victim to be half way", () => logLines(log).some((l) => l[0] === "hang" && l[3] === String(victim.pid)), 60_000);
+    victim.kill("SIGKILL");
+    expect(await victim.exited).not.toBe(0);
+
+    const rescuer = await worker(env);
+    await waitFor("another worker to finish the fetch", () => logLines(log).some((l) => l[0] === "done" && l[3] === String(rescuer.pid)), 120_000);
+    rescuer.kill("SIGTERM");
+    expect(await rescuer.exited).toBe(0);
+
+    expect(logLines(log).map((l) => [l[0], l[1], l[3]])).toEqual([
+      ["fetch", "UNRATE", String(victim.pid)],
+      ["hang", "UNRATE", String(victim.pid)],
+      ["fetch", "UNRATE", String(rescuer.pid)],
+      ["done", "UNRATE", String(rescuer.pid)],
+    ]);
+    const database = await db.open();
+    try {
+      const key = { indicatorId: indicatorId("fred", "UNRATE"), regionCode: "US" };
+      const series = (await findSeries(database.db, key.indicatorId, key.regionCode))!;
+      const rows = fredRows("UNRATE");
+      expect(series.observationCount).toBe(rows.length);
+      const stored = (await database.db.execute(
+        sql`select count(*)::int as n, count(distinct date)::int as dates, max(revision)::int as max_revision from observations where series_id = ${series.id}`,
+      )) as any;
+      expect((Array.isArray(stored) ? stored : stored.rows)[0]).toEqual({ n: rows.length, dates: rows.length, max_revision: 1 });
+      expect(await findProvisioning(database.db, key)).toBeNull();
+      const job = (await database.db.execute(sql`select state, retry_count from pgboss.job where name = 'provision'`)) as any;
+      expect((Array.isArray(job) ? job : job.rows).map((j: any) => [j.state, j.retry_count])).toEqual([["completed", 1]]);
+    } finally {
+      await database.close();
+    }
+  });
+});
+
+describe("svc worker", () => {
+  test("starts its job engine and stops cleanly on SIGTERM", async () => {
+    const db = await sharedDatabase();
+    const proc = await spawnUntil([process.execPath, "src/cli.ts", "worker", "--concurrency", "2"], childEnv({ ...db.env, LOG_LEVEL: "info" }), /"msg":"worker ready"/, "stderr");
+    proc.kill("SIGTERM");
+    expect(await proc.exited).toBe(0);
+  });
+
+  test("refuses a bad --concurrency", async () => {
+    const proc = Bun.spawn([process.execPath, "src/cli.ts", "worker", "--concurrency", "0"], { cwd: ROOT, env: childEnv({ DATA_DIR: tempDir("svc-worker-bad-") }), stderr: "pipe", stdout: "ignore" });
+    expect(await proc.exited).toBe(2);
+    expect(await new Response(proc.stderr as ReadableStream).text()).toBe("svc worker: --concurrency must be an integer from 1 to 32\n");
+  });
+
+  test("a server with JOBS=off on the embedded database is refused (no other process could run its jobs)", async () => {
+    const proc = Bun.spawn([process.execPath, "src/cli.ts", "serve"], { cwd: ROOT, env: childEnv({ JOBS: "off", DATA_DIR: tempDir("svc-serve-jobs-off-") }), stderr: "pipe", stdout: "ignore" });
+    expect(await proc.exited).toBe(2);
+    expect(await new Response(proc.stderr as ReadableStream).text()).toBe(
+      "svc serve: JOBS=off needs DATABASE_URL: the embedded database is open to one process only, so no 'svc worker' could run the jobs.\n",
+    );
+  });
+});
