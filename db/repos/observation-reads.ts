@@ -4,7 +4,7 @@
 // - Revision reads return every stored revision in a date range, ordered by date then revision, so a client can
 //   rebuild any vintage (the value of a date as of time T is its highest revision recorded at or before T).
 // - Batch latest is ONE statement: a LATERAL backward scan of the latest index per series, one row each.
-import { and, asc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { observations, series } from "../schema";
 
@@ -165,4 +165,39 @@ function normalise(r: { date: string; value: number | null; revision: number; is
     isPreliminary: r.isPreliminary,
     sourceUpdatedAt: r.sourceUpdatedAt,
   };
+}
+
+/** The latest revision of every date of many series, in one statement: series id -> rows ascending by date. */
+export async function readLatestObservationsMany(db: Db, seriesIds: readonly number[]): Promise<Map<number, { date: string; value: number | null }[]>> {
+  const out = new Map<number, { date: string; value: number | null }[]>();
+  if (seriesIds.length === 0) return out;
+  const rows = await db
+    .select({ seriesId: observations.seriesId, date: observations.date, value: observations.value })
+    .from(observations)
+    .where(and(inArray(observations.seriesId, [...seriesIds]), sql`${observations.isLatest}`))
+    .orderBy(asc(observations.seriesId), asc(observations.date));
+  for (const r of rows) {
+    let list = out.get(r.seriesId);
+    if (!list) out.set(r.seriesId, (list = []));
+    list.push({ date: r.date, value: r.value === null ? null : Number(r.value) });
+  }
+  return out;
+}
+
+/**
+ * The values on `date` of every series of the indicator whose region is of `regionType` (and, when given, has
+ * `parentCode` as parent): the peers of a region, for ranking. One statement; regions without a value that day
+ * are absent.
+ */
+export async function readPeerValues(db: Db, args: { indicatorId: string; date: string; regionType: string; parentCode: string | null }): Promise<{ region: string; value: number }[]> {
+  const parent = args.parentCode === null ? sql`` : sql` AND r.parent_code = ${args.parentCode}`;
+  const result = await db.execute(sql`
+    SELECT s.region_code AS region, o.value
+    FROM series s
+    JOIN regions r ON r.code = s.region_code
+    JOIN observations o ON o.series_id = s.id AND o.is_latest AND o.date = ${args.date}::date
+    WHERE s.indicator_id = ${args.indicatorId}::uuid AND r.type = ${args.regionType}${parent} AND o.value IS NOT NULL
+    ORDER BY s.region_code`);
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { region: string; value: number | string }[];
+  return rows.map((r) => ({ region: r.region, value: Number(r.value) }));
 }

@@ -5,3 +5,4 @@ export * from "./keys";
 export * from "./billing";
 export * from "./mail";
 export * from "./payments";
+export * from "./signals";
