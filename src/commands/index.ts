@@ -8,6 +8,7 @@ import { deriveCommand } from "./derive";
 import { keysCommand } from "./keys";
 import { subscriptionsCommand } from "./subscriptions";
 import { mailCommand } from "./mail";
+import { signalsCommand } from "./signals";
 
 export const commands: Record<string, Command> = {
   serve: serveCommand,
@@ -19,4 +20,5 @@ export const commands: Record<string, Command> = {
   keys: keysCommand,
   subscriptions: subscriptionsCommand,
   mail: mailCommand,
+  signals: signalsCommand,
 };
