@@ -7,6 +7,8 @@ import { registerSourceRoutes } from "./sources";
 import { registerRegionRoutes } from "./regions";
 import { registerIndicatorRoutes } from "./indicators";
 import { registerObservationRoutes } from "./observations";
+import { registerInsightRoutes } from "./insights";
+import { registerSignalRoutes } from "./signals";
 import { registerKeyRoutes } from "./keys";
 import { registerCheckoutRoutes } from "./checkout";
 import { registerMcpRoutes } from "./mcp";
@@ -18,6 +20,8 @@ export function registerRoutes(app: App, deps: Deps): void {
   registerRegionRoutes(app, deps);
   registerIndicatorRoutes(app, deps);
   registerObservationRoutes(app, deps);
+  registerInsightRoutes(app, deps);
+  registerSignalRoutes(app, deps);
   registerKeyRoutes(app, deps);
   registerCheckoutRoutes(app, deps);
   registerMcpRoutes(app, deps);

@@ -43,7 +43,7 @@ const boolParam = (name: string, description: string) =>
     .transform((v) => v === "true")
     .openapi({ ...q(name), description, type: "boolean", default: false });
 
-const codeParam = (name: string, description: string, example: string) => z.string().trim().min(1).max(200).openapi({ ...q(name), description, example });
+export const codeParam = (name: string, description: string, example: string) => z.string().trim().min(1).max(200).openapi({ ...q(name), description, example });
 
 const MAX_OFFSET = 10_000_000;
 
