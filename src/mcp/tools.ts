@@ -3,13 +3,13 @@
 // (generated from the route's zod schema), a call becomes the equivalent REST request, and the REST answer becomes
 // the tool result. So a tool validates, prices, entitles and computes exactly as its REST twin.
 //
-// Adding a tool once its route exists (get_insights, get_active_signals, ask): add its operationId to MCP_TOOL_NAMES.
+// Adding a tool once its route exists (ask): add its operationId to MCP_TOOL_NAMES.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { listOperations, type JsonObject } from "../docs/openapi";
 import { envelope, type ErrorEnvelope } from "../errors";
 
 /** The tools served, in the spec's order. A name with no GET operation of that operationId fails at startup. */
-export const MCP_TOOL_NAMES = ["search_indicators", "list_sources", "list_regions", "get_observations", "get_latest"] as const;
+export const MCP_TOOL_NAMES = ["search_indicators", "list_sources", "list_regions", "get_observations", "get_latest", "get_insights", "get_active_signals"] as const;
 
 type ParamType = "string" | "integer" | "number" | "boolean";
 

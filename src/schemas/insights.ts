@@ -20,6 +20,7 @@ export const insightsQuerySchema = z.object({
       description: `${WINDOW_SYNTAX}. Anchored at the latest observation: \`12m\` covers the latest and the 12 months before it.`,
       example: "10y",
       default: "all",
+      pattern: "^(all|[1-9][0-9]{0,6}[dmy])$",
     }),
 });
 

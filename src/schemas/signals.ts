@@ -44,8 +44,9 @@ const dateParam = (name: string, description: string, example: string) =>
     .optional()
     .openapi({ ...q(name), description, example, format: "date" });
 
-const activeFilters = {
-  indicator: listParam("indicator", "Indicator codes or concepts (a concept stands for every series it curates).", "PAYEMS"),
+// The examples name series the seed holds and signals its data shows (documented examples answer on a fresh install).
+const listFilters = (exampleIndicator: string) => ({
+  indicator: listParam("indicator", "Indicator codes or concepts (a concept stands for every series it curates).", exampleIndicator),
   region: listParam("region", "Region codes or what people type (`US`, `06`, `california`).", "US"),
   type: listParam("type", "Signal types: acceleration, extreme, trend_break.", "trend_break", SIGNAL_TYPES),
   strength: z
@@ -59,13 +60,13 @@ const activeFilters = {
     .max(1000)
     .optional()
     .openapi({ ...q("cursor"), description: "`meta.next_cursor` of the previous page of the same query; a cursor of another query is refused." }),
-};
+});
 
-export const activeSignalsQuerySchema = z.object(activeFilters);
+export const activeSignalsQuerySchema = z.object(listFilters("USMINE"));
 
 export const signalsQuerySchema = z
   .object({
-    ...activeFilters,
+    ...listFilters("PAYEMS"),
     active: z
       .enum(["true", "false"], { message: "must be true or false" })
       .optional()

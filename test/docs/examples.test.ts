@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { listOperations, type JsonObject, type OperationEntry } from "../../src/docs/openapi";
 import { makeTestApp, type TestApp } from "../support/app";
 import { testKey } from "../support/keys";
+import { detectSignalsForIndicators } from "../../src/services/signal-detection";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
@@ -14,7 +15,10 @@ const t: TestApp = await makeTestApp({ keyAccess: true });
 const doc = (await (await t.request("/openapi.json")).json()) as JsonObject;
 let headers: Record<string, string>;
 beforeAll(async () => {
-  headers = (await testKey(t)).headers;
+  // A premium key: the docs call premium operations (signals) with one.
+  headers = (await testKey(t, { scopes: ["svc-premium"] })).headers;
+  // A fresh install detects signals over what it seeded (the seed calls detection; idempotent if it already ran).
+  await detectSignalsForIndicators({ ...t.store, now: () => t.clock.now() });
 });
 afterAll(() => t.close());
 
