@@ -2,7 +2,7 @@
 // - Units (the catalog's lower-case unit strings): "percent" values read "4.4%" and their changes read in
 //   percentage points ("0.3 percentage points"), never in percent; "percentage points" likewise. Scaled units
 //   ("thousands of persons", "billions of dollars, SAAR") are multiplied out and written compactly from a million up
-//   ("159.3 million persons", "$27.36 trillion (SAAR)"); dollars get a "$". Any other unit is written after the
+//   ("159.3 million persons", "$27.4 trillion (SAAR)"); dollars get a "$". Any other unit is written after the
 //   number ("421.1 parts per million").
 // - Decimals: the data's own precision (the most decimals among the values shown, at most 3), so a rate published
 //   to one decimal reads "4.4%", a spread to two "-0.89"; compact figures keep three significant digits.
@@ -88,7 +88,7 @@ export function groupDigits(x: number, decimals: number): string {
   return `${sign}${grouped}${frac ? `.${frac}` : ""}`;
 }
 
-/** From a million up: "1.03 million", "159.3 million", "27.36 trillion" (three significant digits or more). */
+/** From a million up: "1.03 million", "159.3 million", "27.4 trillion" (three significant digits). */
 function compact(x: number): string | null {
   const a = Math.abs(x);
   const [div, word] = a >= 1e12 ? [1e12, "trillion"] : a >= 1e9 ? [1e9, "billion"] : a >= 1e6 ? [1e6, "million"] : [0, ""];

@@ -120,9 +120,11 @@ export class RollingRobust {
   scale(): RobustScale | null {
     const n = this.size;
     if (n === 0) return null;
-    const centre = n % 2 === 1 ? this.kth((n - 1) / 2) : (this.kth(n / 2 - 1) + this.kth(n / 2)) / 2;
+    // Even lengths interpolate as simple-statistics' median does (a + 0.5 * (b - a)), to the last bit.
+    const mid = (a: number, b: number) => a + 0.5 * (b - a);
+    const centre = n % 2 === 1 ? this.kth((n - 1) / 2) : mid(this.kth(n / 2 - 1), this.kth(n / 2));
     const split = this.lowerBound(centre);
-    const mad = n % 2 === 1 ? this.kthDistance(centre, split, (n - 1) / 2) : (this.kthDistance(centre, split, n / 2 - 1) + this.kthDistance(centre, split, n / 2)) / 2;
+    const mad = n % 2 === 1 ? this.kthDistance(centre, split, (n - 1) / 2) : mid(this.kthDistance(centre, split, n / 2 - 1), this.kthDistance(centre, split, n / 2));
     let scale = MAD_TO_SIGMA * mad;
     if (scale === 0) {
       let sum = 0;
