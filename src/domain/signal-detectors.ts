@@ -16,15 +16,19 @@
 //   percentage points for rates. The acceleration a = g - g half a year earlier (6 months, 2 quarters; 1 year for
 //   annual data). It holds when a's robust z against the previous 10 years of a (at least 20 values) reaches 2 and
 //   the move was persistent: at least two thirds of the one-period changes of g in that half year went the same way.
-//   Strength: weak from z 2, neutral from 3, strong from 4.5.
+//   Strength: weak from z 2, neutral from 3, strong from 4.5. A change under ACCELERATION_MIN_CHANGE (0.01 points) is
+//   rounding, whatever its z.
 // trend_break — a sustained change in the slope of the trend: PELT (changepoints.ts) on the one-period growth rate
 //   (percent for positive levels, difference for rates; monthly means for daily and weekly series; for a series that
 //   is not seasonally adjusted each calendar period's median growth is removed first). A change in the mean growth
 //   rate is a change in the slope of the level, and PELT finds the best segmentation exactly, where a scan of local
 //   windows would fire on every wiggle; Bayesian online changepoint detection would need a hazard rate and priors
-//   we cannot justify per series. Penalty: BIC, 2 * sigma^2 * ln(n), sigma the noise of the growth rate estimated
-//   from its differences (1.4826 * MAD / sqrt 2, insensitive to the mean shifts themselves); segments last at least
-//   6 months (3 quarters, 3 years), so a break is "sustained". Direction: whether mean growth rose or fell at the
+//   we cannot justify per series. Penalty: BIC, 2 * sigma^2 * ln(n), sigma the robust scale of the growth rate
+//   itself (1.4826 * MAD): the median and MAD ignore the few shifted segments while one regime dominates, and err
+//   high otherwise, which only makes breaks rarer. (The usual estimate from differences, MAD / sqrt 2, assumes
+//   independent noise; the smoothed, model-based growth of series such as state LAUS estimates is autocorrelated,
+//   and it found a break a year in them.) Segments last at least 6 months (3 quarters, 3 years), so a break is
+//   "sustained". Direction: whether mean growth rose or fell at the
 //   break. Strength: strong at a turning point (growth significantly positive on one side and significantly
 //   negative on the other, significant = |mean| > 2 sigma / sqrt(length)), neutral for a shift of at least one sigma,
 //   weak otherwise. The condition holds for a year from the break (BREAK_FRESH), or until the next break: a break
@@ -75,6 +79,10 @@ export const BASELINE_YEARS = 10;
 export const MIN_BASELINE = 20;
 export const EXTREME_Z: Record<Frequency, number> = { annual: 3.5, quarterly: 3.5, monthly: 3.5, weekly: 4, daily: 4.5 };
 export const ACCELERATION_Z = 2;
+/** A change in growth below a hundredth of a point (percent or percentage points) in half a year is rounding. */
+export const ACCELERATION_MIN_CHANGE = 0.01;
+/** Differences this small relative to the numbers involved are floating-point rounding, not data. */
+export const NUMERIC_EPS = 1e-9;
 export const ACCELERATION_SPAN: Record<"monthly" | "quarterly" | "annual", number> = { monthly: 6, quarterly: 2, annual: 1 };
 export const BREAK_MIN_SEGMENT: Record<"monthly" | "quarterly" | "annual", number> = { monthly: 6, quarterly: 3, annual: 3 };
 export const BREAK_PENALTY_BIC = 2;
@@ -128,6 +136,8 @@ export function extremeStates(pts: readonly Valued[], profile: SeriesProfile): S
     if (i - lo[i] < MIN_BASELINE) continue;
     const s = window.scale();
     if (!s) continue;
+    // A steady series' moves differ only by rounding: nothing there is unusual.
+    if (Math.abs(moves[i] - s.centre) <= NUMERIC_EPS * (log ? 1 : 1 + Math.abs(pts[i - 1].value))) continue;
     const z = (moves[i] - s.centre) / s.scale;
     const strength = strengthOf(z, threshold, 1.5 * threshold, 3 * threshold);
     if (!strength) continue;
@@ -211,6 +221,7 @@ export function accelerationStates(all: readonly Valued[], profile: SeriesProfil
     if (r - lo[r] < MIN_BASELINE) continue;
     const s = window.scale();
     if (!s) continue;
+    if (Math.abs(rows[r].a - s.centre) < ACCELERATION_MIN_CHANGE) continue;
     const z = (rows[r].a - s.centre) / s.scale;
     const strength = strengthOf(z, ACCELERATION_Z, 3, 4.5);
     if (!strength) continue;
@@ -259,11 +270,10 @@ export function trendBreakStates(all: readonly Valued[], profile: SeriesProfile)
   const x: number[] = [];
   for (let i = 1; i < pts.length; i++) x.push(profile.additive ? pts[i].value - pts[i - 1].value : 100 * Math.log(pts[i].value / pts[i - 1].value));
   if (profile.seasonalAdjustment === "NSA" && frequency !== "annual") removeSeasonalMedians(x, dates.slice(1), frequency);
-  const diffs: number[] = [];
-  for (let i = 1; i < x.length; i++) diffs.push(x[i] - x[i - 1]);
-  const noise = robustScale(diffs);
-  if (!noise) return out;
-  const sigma = noise.scale / Math.SQRT2;
+  const noise = robustScale(x);
+  // Growth constant up to rounding (a steady exponential or linear series) has no break.
+  if (!noise || noise.scale <= NUMERIC_EPS * Math.abs(noise.centre)) return out;
+  const sigma = noise.scale;
   const penalty = BREAK_PENALTY_BIC * sigma * sigma * Math.log(x.length);
   const { segments } = pelt(x, penalty, minSegment);
   const trendSign = (mean: number, len: number) => (Math.abs(mean) > (2 * sigma) / Math.sqrt(len) ? Math.sign(mean) : 0);
