@@ -47,8 +47,10 @@ export function detectEpisodes(points: readonly Point[], profile: SeriesProfile)
   if (pts.length < 2) return [];
   // Log changes need positive levels; a series that reaches zero or below is judged in differences.
   const p = profile.additive || pts.some((x) => x.value <= 0) ? { ...profile, additive: true } : profile;
+  // The data's own precision travels with the evidence, so sentences read values as the source publishes them.
+  const decimals = decimalsOf(pts.map((x) => x.value));
   const out: Episode[] = [];
-  for (const type of SIGNAL_TYPES) out.push(...intervalsFrom(type, statesFor(type, pts, p)));
+  for (const type of SIGNAL_TYPES) for (const e of intervalsFrom(type, statesFor(type, pts, p))) out.push({ ...e, evidence: { ...e.evidence, decimals } });
   return out;
 }
 
@@ -145,14 +147,16 @@ export function signalText(e: Episode, s: SignalSubject): string {
   const what = `${indicatorPhrase(s.indicatorName)} in ${s.place}`;
   const f: Frequency = ev.span_frequency ? (ev.span_frequency as Frequency) : typeof ev.measure === "string" && /^monthly/.test(ev.measure) ? "monthly" : s.frequency;
   const when = e.validTo === null ? `since ${formatDate(e.validFrom, f)}` : `from ${formatDate(e.validFrom, f)} to ${formatDate(e.validTo, f)}`;
-  // Values at their own precision (at most 2 decimals for computed averages); changes signed where they are compared.
-  const v = (x: unknown) => formatValue(num(x), s.unit, Math.min(2, decimalsOf([num(x)])));
-  const d = (x: unknown) => formatChange(num(x), s.unit, 2);
-  const signed = (x: unknown, percent: boolean) => (percent ? formatPercent(num(x)) : formatSignedChange(num(x), s.unit, 2));
+  // Values and moves at the data's precision (evidence.decimals); computed averages and growth rates with 2 decimals,
+  // signed where they are compared.
+  const decimals = typeof ev.decimals === "number" ? ev.decimals : 2;
+  const v = (x: unknown) => formatValue(num(x), s.unit, decimals);
+  const d = (x: unknown) => formatChange(num(x), s.unit, decimals);
+  const signed = (x: unknown, percent: boolean) => (percent ? formatPercent(num(x)) : formatSignedChange(num(x), s.unit, Math.max(2, decimals)));
   const open = e.validTo === null;
   if (ev.rule === "sahm_rule") {
-    const m3 = formatValue(num(ev.three_month_average), s.unit, 2);
-    const low = formatValue(num(ev.low_of_previous_12_months), s.unit, 2);
+    const m3 = formatValue(num(ev.three_month_average), s.unit, decimals + 1);
+    const low = formatValue(num(ev.low_of_previous_12_months), s.unit, decimals + 1);
     return `The Sahm rule ${open ? "has signalled" : "signalled"} a recession ${when} for ${what}: at its peak the three-month average unemployment rate, ${m3}, was ${num(ev.statistic).toFixed(2)} percentage points above its low of the previous 12 months (${low}); the rule triggers at 0.50.`;
   }
   if (ev.rule === "yield_curve_inversion") {

@@ -61,10 +61,18 @@ export async function getInsights(ctx: ReadContext, target: InsightsTarget): Pro
     const s = slug ? catalog.sourceBySlug.get(slug) : undefined;
     return s ? { name: s.name, provider: s.provider } : null;
   };
-  const attribution =
+  // A derived series names its inputs: a concept's resolved inputs, a stored svc: series' meta.derived.inputs.
+  const inputs =
     target.kind === "stored"
-      ? sourceAttribution(target.indicator, source(target.indicator.sourceSlug))
-      : sourceAttribution({ code: target.code, sourceSlug: "svc", meta: {} }, null, target.inputs.map((i) => ({ entry: i.indicator, source: source(i.indicator.sourceSlug) })));
+      ? (((target.indicator.meta.derived as { inputs?: string[] } | undefined)?.inputs ?? [])
+          .map((code) => (catalog.byLowerCode.get(code.toLowerCase()) ?? []).find((i) => i.code === code && i.sourceSlug !== "svc"))
+          .filter((i) => i !== undefined))
+      : target.inputs.map((i) => i.indicator);
+  const attribution = sourceAttribution(
+    target.kind === "stored" ? target.indicator : { code: target.code, sourceSlug: "svc", meta: {} },
+    target.kind === "stored" ? source(target.indicator.sourceSlug) : null,
+    inputs.map((i) => ({ entry: i, source: source(i.sourceSlug) })),
+  );
   const signals = stored ? await activeSignalsOfSeries(ctx, { indicatorId: stored.id, regionCode: target.region.code }) : [];
   const concept = target.kind === "stored" ? target.concept : target.disclosure;
   return {
