@@ -4,7 +4,7 @@
 // - Revision reads return every stored revision in a date range, ordered by date then revision, so a client can
 //   rebuild any vintage (the value of a date as of time T is its highest revision recorded at or before T).
 // - Batch latest is ONE statement: a LATERAL backward scan of the latest index per series, one row each.
-import { and, asc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { observations, series } from "../schema";
 
@@ -167,19 +167,28 @@ function normalise(r: { date: string; value: number | null; revision: number; is
   };
 }
 
-/** The latest revision of every date of many series, in one statement: series id -> rows ascending by date. */
+/**
+ * The latest revision of every date of many series, in one statement: series id -> rows ascending by date. Each
+ * series comes back as one row of two arrays (dates, values), which both drivers parse far faster than a row per
+ * observation (a million observations of 3,144 series: about three times faster on PGlite).
+ */
 export async function readLatestObservationsMany(db: Db, seriesIds: readonly number[]): Promise<Map<number, { date: string; value: number | null }[]>> {
   const out = new Map<number, { date: string; value: number | null }[]>();
   if (seriesIds.length === 0) return out;
-  const rows = await db
-    .select({ seriesId: observations.seriesId, date: observations.date, value: observations.value })
-    .from(observations)
-    .where(and(inArray(observations.seriesId, [...seriesIds]), sql`${observations.isLatest}`))
-    .orderBy(asc(observations.seriesId), asc(observations.date));
+  const ids = sql.join(
+    [...new Set(seriesIds)].map((id) => sql`${id}::int`),
+    sql`, `,
+  );
+  const result = await db.execute(sql`
+    SELECT series_id, array_agg(date::text ORDER BY date) AS dates, array_agg(value ORDER BY date) AS vals
+    FROM observations WHERE series_id IN (${ids}) AND is_latest
+    GROUP BY series_id`);
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { series_id: number; dates: string[]; vals: (number | string | null)[] }[];
   for (const r of rows) {
-    let list = out.get(r.seriesId);
-    if (!list) out.set(r.seriesId, (list = []));
-    list.push({ date: r.date, value: r.value === null ? null : Number(r.value) });
+    out.set(
+      Number(r.series_id),
+      r.dates.map((date, k) => ({ date, value: r.vals[k] === null ? null : Number(r.vals[k]) })),
+    );
   }
   return out;
 }

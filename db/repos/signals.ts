@@ -29,7 +29,7 @@ export type IntervalChanges = {
   deletes: string[];
 };
 
-const INSERT_BATCH = 1000; // 10 parameters per row
+const INSERT_BATCH = 5000;
 
 /** Applies one run's changes in one transaction (a run over many series calls this once per batch of series). */
 export async function applyIntervalChanges(db: Db, changes: IntervalChanges): Promise<void> {
@@ -39,9 +39,28 @@ export async function applyIntervalChanges(db: Db, changes: IntervalChanges): Pr
       await tx.delete(signalIntervals).where(inArray(signalIntervals.id, changes.deletes.slice(i, i + INSERT_BATCH)));
     }
     for (const u of changes.updates) await tx.update(signalIntervals).set(u.set).where(eq(signalIntervals.id, u.id));
+    // Many rows per statement as one JSON parameter (jsonb_to_recordset): a detection run may store tens of thousands
+    // of intervals, and one parameter parses far faster than ten per row. A concurrent run that stored the same
+    // interval first wins (ON CONFLICT DO NOTHING); the next run reconciles whatever differs.
     for (let i = 0; i < changes.inserts.length; i += INSERT_BATCH) {
-      // A concurrent run that stored the same interval first wins; the next run reconciles whatever differs.
-      await tx.insert(signalIntervals).values(changes.inserts.slice(i, i + INSERT_BATCH)).onConflictDoNothing();
+      const rows = changes.inserts.slice(i, i + INSERT_BATCH).map((r) => ({
+        indicator_id: r.indicatorId,
+        region_code: r.regionCode,
+        type: r.type,
+        direction: r.direction ?? null,
+        strength: r.strength,
+        valid_from: r.validFrom.toISOString(),
+        valid_to: r.validTo ? r.validTo.toISOString() : null,
+        detected_at: r.detectedAt.toISOString(),
+        last_seen_at: r.lastSeenAt.toISOString(),
+        evidence: r.evidence,
+      }));
+      await tx.execute(sql`
+        INSERT INTO signal_intervals (indicator_id, region_code, type, direction, strength, valid_from, valid_to, detected_at, last_seen_at, evidence)
+        SELECT indicator_id, region_code, type, direction, strength, valid_from, valid_to, detected_at, last_seen_at, evidence
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(indicator_id uuid, region_code text, type text, direction text, strength text,
+          valid_from timestamptz, valid_to timestamptz, detected_at timestamptz, last_seen_at timestamptz, evidence jsonb)
+        ON CONFLICT DO NOTHING`);
     }
   });
 }

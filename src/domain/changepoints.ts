@@ -26,24 +26,23 @@ export function pelt(x: readonly number[], penalty: number, minLength: number): 
     const sum = s1[b] - s1[a];
     return Math.max(0, s2[b] - s2[a] - (sum * sum) / len);
   };
-  // f[t]: best total for x[0..t); last[t]: where its last segment starts.
+  // f[t]: best total for x[0..t); last[t]: where its last segment starts. Candidate starts live in a typed array,
+  // compacted in place as they are pruned (no allocation per step).
   const f = new Float64Array(n + 1).fill(Infinity);
   const last = new Int32Array(n + 1);
   f[0] = -penalty;
-  let candidates: number[] = [0];
+  const cand = new Int32Array(n + 1);
+  const value = new Float64Array(n + 1);
+  let count = 1;
+  cand[0] = 0;
   for (let t = m; t <= n; t++) {
-    // Candidates whose segment to t would be long enough (candidates are ascending; a start is admitted once it
-    // can end a segment of minLength at t).
     let best = Infinity;
     let arg = 0;
-    const values: number[] = [];
-    for (const s of candidates) {
-      if (t - s < m) {
-        values.push(Infinity);
-        continue;
-      }
-      const v = f[s] + cost(s, t) + penalty;
-      values.push(v);
+    for (let k = 0; k < count; k++) {
+      const s = cand[k];
+      // A start admitted too recently to end a segment of minLength at t waits.
+      const v = t - s < m ? Infinity : f[s] + cost(s, t) + penalty;
+      value[k] = v;
       if (v < best) {
         best = v;
         arg = s;
@@ -52,13 +51,14 @@ export function pelt(x: readonly number[], penalty: number, minLength: number): 
     f[t] = best;
     last[t] = arg;
     // Prune: s can never be the optimal last start again once f[s] + cost(s, t) >= f[t] (and its segment is long enough).
-    const kept: number[] = [];
-    candidates.forEach((s, k) => {
-      if (t - s < m || values[k] - penalty < best) kept.push(s);
-    });
+    let kept = 0;
+    for (let k = 0; k < count; k++) {
+      const s = cand[k];
+      if (t - s < m || value[k] - penalty < best) cand[kept++] = s;
+    }
     // t becomes a candidate start once the segment before it can be long enough (t >= m) and has a finite optimum.
-    if (Number.isFinite(f[t])) kept.push(t);
-    candidates = kept;
+    if (Number.isFinite(f[t])) cand[kept++] = t;
+    count = kept;
   }
   const starts: number[] = [];
   for (let t = n; t > 0; t = last[t]) starts.push(last[t]);

@@ -175,19 +175,30 @@ export function workingSeries(pts: readonly Valued[], frequency: Frequency): { p
   return { pts: monthly.filter((p): p is Point & Valued => p.value !== null), frequency: "monthly" };
 }
 
-/** g(t) = year-over-year change, by calendar period: percent for positive levels, difference when additive. */
-function yearOverYear(pts: readonly Valued[], frequency: Coarse, additive: boolean): Map<number, number> {
+/**
+ * g(t) = year-over-year change, by calendar period: percent for positive levels, difference when additive. Indexed
+ * by period from the first observation's (NaN where a period or its comparator has no value): arrays, not maps, since
+ * this runs over a million observations per indicator.
+ */
+function yearOverYear(pts: readonly Valued[], frequency: Coarse, additive: boolean): { first: number; g: Float64Array; index: Int32Array } {
   const unit = FREQUENCY_UNIT[frequency];
-  const at = new Map<number, number>();
-  for (const p of pts) at.set(periodIndex(p.date, unit), p.value);
-  const g = new Map<number, number>();
-  for (const [k, v] of at) {
-    const c = at.get(k - YOY_LAG[frequency]);
-    if (c === undefined) continue;
-    if (additive) g.set(k, v - c);
-    else if (c > 0) g.set(k, ((v - c) / c) * 100);
+  const index = new Int32Array(pts.length);
+  for (let i = 0; i < pts.length; i++) index[i] = periodIndex(pts[i].date, unit);
+  const first = pts.length ? index[0] : 0;
+  const span = pts.length ? index[pts.length - 1] - first + 1 : 0;
+  const at = new Float64Array(span).fill(NaN);
+  for (let i = 0; i < pts.length; i++) at[index[i] - first] = pts[i].value;
+  const g = new Float64Array(span).fill(NaN);
+  const lag = YOY_LAG[frequency];
+  for (let k = lag; k < span; k++) {
+    const v = at[k];
+    const c = at[k - lag];
+    if (Number.isNaN(v) || Number.isNaN(c)) continue;
+    if (additive) g[k] = v - c;
+    else if (c > 0) g[k] = ((v - c) / c) * 100;
   }
-  return g;
+  for (let i = 0; i < index.length; i++) index[i] -= first;
+  return { first, g, index };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -195,23 +206,20 @@ function yearOverYear(pts: readonly Valued[], frequency: Coarse, additive: boole
 
 export function accelerationStates(all: readonly Valued[], profile: SeriesProfile): StateSeries {
   const { pts, frequency } = workingSeries(all, profile.frequency);
-  const unit = FREQUENCY_UNIT[frequency];
   const span = ACCELERATION_SPAN[frequency];
-  const g = yearOverYear(pts, frequency, profile.additive);
-  // a(t) = g(t) - g(t - span), on the observations that have both.
-  const rows: { date: string; k: number; a: number }[] = [];
-  for (const p of pts) {
-    const k = periodIndex(p.date, unit);
-    const now = g.get(k);
-    const before = g.get(k - span);
-    if (now !== undefined && before !== undefined) rows.push({ date: p.date, k, a: now - before });
+  const { g, index } = yearOverYear(pts, frequency, profile.additive);
+  const at = (k: number) => (k >= 0 && k < g.length ? g[k] : NaN);
+  // a(t) = g(t) - g(t - span), on the observations that have both (i: the observation's position in pts).
+  const rows: { i: number; k: number; a: number }[] = [];
+  for (let i = 0; i < pts.length; i++) {
+    const a = at(index[i]) - at(index[i] - span);
+    if (!Number.isNaN(a)) rows.push({ i, k: index[i], a });
   }
   const dates = pts.map((p) => p.date);
   const states: State[] = new Array(pts.length).fill(null);
-  const rowDates = rows.map((r) => r.date);
+  const rowDates = rows.map((r) => dates[r.i]);
   const lo = baselineStarts(rowDates, 0);
   const agree = Math.ceil((2 * span) / 3);
-  const indexOfDate = new Map(dates.map((d, i) => [d, i]));
   const window = new RollingRobust(256);
   let from = 0;
   for (let r = 0; r < rows.length; r++) {
@@ -228,23 +236,23 @@ export function accelerationStates(all: readonly Valued[], profile: SeriesProfil
     const up = z > 0;
     let same = 0;
     for (let k = rows[r].k - span + 1; k <= rows[r].k; k++) {
-      const a = g.get(k);
-      const b = g.get(k - 1);
-      if (a !== undefined && b !== undefined && (up ? a > b : a < b)) same++;
+      const a = at(k);
+      const b = at(k - 1);
+      if (up ? a > b : a < b) same++;
     }
     if (same < agree) continue;
-    states[indexOfDate.get(rows[r].date)!] = {
+    states[rows[r].i] = {
       direction: up ? "up" : "down",
       strength,
       score: Math.abs(z),
       evidence: {
         statistic: "robust_z",
-        date: rows[r].date,
+        date: dates[rows[r].i],
         z: clean(z),
         threshold: ACCELERATION_Z,
         growth: profile.additive ? "year_over_year_change" : "year_over_year_percent",
-        growth_now: clean(g.get(rows[r].k)!),
-        growth_before: clean(g.get(rows[r].k - span)!),
+        growth_now: clean(at(rows[r].k)),
+        growth_before: clean(at(rows[r].k - span)),
         span_periods: span,
         span_frequency: frequency,
         persistent_periods: same,
