@@ -22,8 +22,8 @@ export function splitValues(raw: string | readonly string[]): string[] {
   return out;
 }
 
-// A repeated parameter arrives as an array (src/http/query-validation.ts); the contract documents it as a string
-// (one value, or several separated by commas), which is also how MCP passes it.
+// A repeated parameter arrives as an array (src/http/query-validation.ts), a single one as a string that may hold
+// several values separated by commas; the contract documents an array of strings (form style, exploded).
 const listParam = <T extends string>(name: string, description: string, example: string, allowed?: readonly T[]) =>
   z
     .union([z.string(), z.array(z.string())])
@@ -35,7 +35,13 @@ const listParam = <T extends string>(name: string, description: string, example:
         .max(MAX_FILTER_VALUES, { message: `at most ${MAX_FILTER_VALUES} values` }),
     )
     .optional()
-    .openapi({ ...q(name), type: "string", description: `${description} Repeatable or comma-separated, at most ${MAX_FILTER_VALUES} values.`, example });
+    .openapi({
+      param: { name, in: "query", style: "form", explode: true },
+      type: "array",
+      items: { type: "string", ...(allowed ? { enum: [...allowed] } : {}) },
+      description: `${description} Repeatable or comma-separated, at most ${MAX_FILTER_VALUES} values.`,
+      example: [example],
+    });
 
 const dateParam = (name: string, description: string, example: string) =>
   z

@@ -452,6 +452,14 @@ describe("restRequestOf", () => {
     const [, sources] = toolsFromOpenApi((await rest(payBase, "/openapi.json")).body);
     expect(restRequestOf(sources!, undefined)).toEqual({ ok: true, pathAndQuery: "/v1/sources" });
   });
+  test("repeatable parameters (get_active_signals): an array of strings or one comma-separated string", async () => {
+    const signals = toolsFromOpenApi((await rest(payBase, "/openapi.json")).body).find((t) => t.name === "get_active_signals")!;
+    expect(signals.inputSchema.properties.type).toMatchObject({ type: "array", items: { type: "string", enum: ["acceleration", "extreme", "trend_break"] } });
+    expect(restRequestOf(signals, { type: ["extreme", "trend_break"], region: "US", limit: 5 })).toEqual({ ok: true, pathAndQuery: "/v1/signals/active?region=US&type=extreme&type=trend_break&limit=5" });
+    expect(restRequestOf(signals, { indicator: "PAYEMS,UNRATE" })).toEqual({ ok: true, pathAndQuery: "/v1/signals/active?indicator=PAYEMS%2CUNRATE" });
+    const bad = restRequestOf(signals, { type: [1] });
+    expect(bad.ok ? null : bad.error.error.message).toBe("Invalid parameter type: must be a string or an array of strings");
+  });
 });
 
 describe("transport", () => {
