@@ -35,7 +35,9 @@ const factBase = (kind: string, params: z.ZodRawShape, example: string) =>
   z.object({
     kind: z.literal(kind),
     params: z.object({ ...common, ...params }),
-    humanTemplate: z.string().openapi({ description: "The sentence with `{param}` placeholders naming keys of params." }),
+    humanTemplate: z.string().openapi({
+      description: "The sentence with `{name}` placeholders: keys of params (formatted for people in `text`), and a few phrases derived from them (`{assessment}`, `{unusual}`, `{frequency}`).",
+    }),
     text: z.string().openapi({ description: "The sentence rendered for people.", example }),
     salience: z.number().min(0).max(1),
   });
