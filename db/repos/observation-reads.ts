@@ -166,3 +166,47 @@ function normalise(r: { date: string; value: number | null; revision: number; is
     sourceUpdatedAt: r.sourceUpdatedAt,
   };
 }
+
+/**
+ * The latest revision of every date of many series, in one statement: series id -> rows ascending by date. Each
+ * series comes back as one row of two arrays (dates, values), which both drivers parse far faster than a row per
+ * observation (a million observations of 3,144 series: about three times faster on PGlite).
+ */
+export async function readLatestObservationsMany(db: Db, seriesIds: readonly number[]): Promise<Map<number, { date: string; value: number | null }[]>> {
+  const out = new Map<number, { date: string; value: number | null }[]>();
+  if (seriesIds.length === 0) return out;
+  const ids = sql.join(
+    [...new Set(seriesIds)].map((id) => sql`${id}::int`),
+    sql`, `,
+  );
+  const result = await db.execute(sql`
+    SELECT series_id, array_agg(date::text ORDER BY date) AS dates, array_agg(value ORDER BY date) AS vals
+    FROM observations WHERE series_id IN (${ids}) AND is_latest
+    GROUP BY series_id`);
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { series_id: number; dates: string[]; vals: (number | string | null)[] }[];
+  for (const r of rows) {
+    out.set(
+      Number(r.series_id),
+      r.dates.map((date, k) => ({ date, value: r.vals[k] === null ? null : Number(r.vals[k]) })),
+    );
+  }
+  return out;
+}
+
+/**
+ * The values on `date` of every series of the indicator whose region is of `regionType` (and, when given, has
+ * `parentCode` as parent): the peers of a region, for ranking. One statement; regions without a value that day
+ * are absent.
+ */
+export async function readPeerValues(db: Db, args: { indicatorId: string; date: string; regionType: string; parentCode: string | null }): Promise<{ region: string; value: number }[]> {
+  const parent = args.parentCode === null ? sql`` : sql` AND r.parent_code = ${args.parentCode}`;
+  const result = await db.execute(sql`
+    SELECT s.region_code AS region, o.value
+    FROM series s
+    JOIN regions r ON r.code = s.region_code
+    JOIN observations o ON o.series_id = s.id AND o.is_latest AND o.date = ${args.date}::date
+    WHERE s.indicator_id = ${args.indicatorId}::uuid AND r.type = ${args.regionType}${parent} AND o.value IS NOT NULL
+    ORDER BY s.region_code`);
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { region: string; value: number | string }[];
+  return rows.map((r) => ({ region: r.region, value: Number(r.value) }));
+}

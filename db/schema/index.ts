@@ -8,3 +8,4 @@ export * from "./payments";
 export * from "./seed";
 export * from "./flows";
 export * from "./jobs";
+export * from "./signals";

@@ -35,6 +35,8 @@ function typesOf(schema: unknown): string[] {
 export function typedQueryValue(value: string, schema: unknown): unknown {
   const types = typesOf(schema);
   if (types.includes("string") || types.length === 0) return value;
+  // A repeatable parameter: the request's values, comma-separated (how the gate hands a repeated key over).
+  if (types.includes("array")) return value.split(",");
   if ((types.includes("integer") || types.includes("number")) && /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/.test(value)) {
     const n = Number(value);
     if (Number.isFinite(n) && (types.includes("number") || Number.isSafeInteger(n))) return n;

@@ -11,6 +11,7 @@ import { keysCommand } from "./keys";
 import { subscriptionsCommand } from "./subscriptions";
 import { mailCommand } from "./mail";
 import { workerCommand } from "./worker";
+import { signalsCommand } from "./signals";
 
 export const commands: Record<string, Command> = {
   serve: serveCommand,
@@ -25,4 +26,5 @@ export const commands: Record<string, Command> = {
   keys: keysCommand,
   subscriptions: subscriptionsCommand,
   mail: mailCommand,
+  signals: signalsCommand,
 };

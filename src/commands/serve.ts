@@ -5,7 +5,19 @@ import { seedIfNeeded } from "./seed";
 import { createBillingJob, type BillingJob } from "../jobs/billing";
 import { baseUrlOf } from "./access-cli";
 import type { Command } from "./command";
+import type { Deps } from "../deps";
+import { detectSignalsForIndicators } from "../services/signal-detection";
 import { CliError } from "./cli-error";
+
+async function detectSeededSignals(deps: Deps): Promise<void> {
+  const t0 = performance.now();
+  try {
+    const s = await detectSignalsForIndicators({ db: deps.database.db, caches: deps.caches, now: () => deps.clock.now() });
+    deps.logger.info("signals detected over the seeded series", { series: s.series, intervals: s.inserted, ms: Math.round(performance.now() - t0) });
+  } catch (e) {
+    deps.logger.error("signal detection over the seed failed (run `svc signals detect`)", { error: String(e) });
+  }
+}
 
 export const serveCommand: Command = {
   summary: "Start the HTTP server (migrates, and seeds an empty database with real sample data).",
@@ -37,7 +49,7 @@ export const serveCommand: Command = {
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
     // First start: real data with no network (the seed ships in the repo); later starts only check.
-    await seedIfNeeded(deps.database, { now: deps.clock.now(), progress: terminalProgress(), logger: deps.logger });
+    const seeded = await seedIfNeeded(deps.database, { now: deps.clock.now(), progress: terminalProgress(), logger: deps.logger });
     // Provisioning and refresh jobs: run here with JOBS=on (the default), else only enqueued for `svc worker`.
     await deps.jobs.start();
     const app = createApp(deps);
@@ -46,5 +58,7 @@ export const serveCommand: Command = {
     billingJob = createBillingJob(deps, { baseUrl: baseUrlOf(config) });
     billingJob.start();
     deps.logger.info("listening", { url: `http://${config.host}:${server.port}`, database: deps.database.kind, version: deps.version });
+    // Signals over what the seed just loaded, while the server already answers (`svc signals detect` does the same).
+    if (seeded) void detectSeededSignals(deps);
   },
 };

@@ -117,11 +117,12 @@ function routeSurfaces(route: RouteConfig, surface: Surface | ((resolved: never)
 
 /** How the payment rails describe this request: its query, path parameters and the route's shape (bazaar). */
 function describeForPayment(c: Context<AppEnv>): PaymentDescription {
-  const q = c.req.query();
+  // A repeated key (only repeatable parameters get this far) is described by its values, comma-separated.
+  const q = c.req.queries();
   const method = c.req.method.toUpperCase();
   return {
     method,
-    query: Object.fromEntries(Object.keys(q).sort().map((k) => [k, q[k]!])),
+    query: Object.fromEntries(Object.keys(q).sort().map((k) => [k, q[k]!.join(",")])),
     pathParams: c.req.param() as Record<string, string>,
     shape: c.get("operations")?.describe(method, c.req.routePath) ?? null,
   };

@@ -11,6 +11,7 @@
 //   cron schedule per source (REFRESH_SCHEDULES, read in REFRESH_TZ). pg-boss keeps schedules in the database and
 //   sends each tick once across every instance that runs crons.
 // Every process may enqueue; only a process that runs jobs maintains the queues and sends cron ticks.
+import { detectSignalsFor } from "../services/signal-detection";
 import type { PgBoss, JobWithMetadata } from "pg-boss";
 import type { Deps } from "../deps";
 import { seriesJobKey } from "../domain/provisioning";
@@ -79,6 +80,16 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
     });
   }
 
+  /** Signal detection over series a job just changed; a detection fault is logged, never fails the fetch that worked. */
+  async function detectAfterChange(changed: readonly SeriesKey[]): Promise<void> {
+    if (changed.length === 0) return;
+    try {
+      await detectSignalsFor({ db: store.db, caches: store.caches, now }, changed);
+    } catch (e) {
+      deps.logger.error("signal detection after a change failed", { series: changed.length, error: String(e) });
+    }
+  }
+
   async function startWorkers(boss: PgBoss): Promise<void> {
     // NOTIFY wakes a worker for a new job only: a retry coming due after its backoff is found by polling, so the poll
     // keeps its pace while NOTIFY is active (pg-boss would otherwise slow it to 30 s).
@@ -86,7 +97,9 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
     await boss.work<ProvisionData>(PROVISION_QUEUE, polling, async ([job]) => {
       const j = job as JobWithMetadata<ProvisionData>;
       const k = { indicatorId: j.data.indicatorId, regionCode: j.data.regionCode };
-      return provisionSeries(provisionDeps, k, { retryCount: j.retryCount, retryLimit: j.retryLimit, requestRef: j.data.requestRef });
+      const result = await provisionSeries(provisionDeps, k, { retryCount: j.retryCount, retryLimit: j.retryLimit, requestRef: j.data.requestRef });
+      await detectAfterChange([k]);
+      return result;
     });
     await boss.work<ProvisionData>(PROVISION_LOST_QUEUE, { ...polling, localConcurrency: 1 }, async ([job]) => {
       const k = { indicatorId: job.data.indicatorId, regionCode: job.data.regionCode };
@@ -94,6 +107,7 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
     });
     await boss.work<RefreshData>(REFRESH_QUEUE, { ...polling, localConcurrency: 1 }, async ([job]) => {
       const { changed } = await refreshSource({ store, fetcher: deps.fetcher, now, logger: deps.logger }, job.data.source);
+      await detectAfterChange(changed);
       return { changed_series: changed.length };
     });
     // Config is the source of truth: a source turned off loses its schedule, a changed cron replaces the old one.

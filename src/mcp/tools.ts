@@ -3,15 +3,16 @@
 // (generated from the route's zod schema), a call becomes the equivalent REST request, and the REST answer becomes
 // the tool result. So a tool validates, prices, entitles and computes exactly as its REST twin.
 //
-// Adding a tool once its route exists (get_insights, get_active_signals, ask): add its operationId to MCP_TOOL_NAMES.
+// Adding a tool once its route exists (ask): add its operationId to MCP_TOOL_NAMES.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { listOperations, type JsonObject } from "../docs/openapi";
 import { envelope, type ErrorEnvelope } from "../errors";
 
 /** The tools served, in the spec's order. A name with no GET operation of that operationId fails at startup. */
-export const MCP_TOOL_NAMES = ["search_indicators", "list_sources", "list_regions", "get_observations", "get_latest"] as const;
+export const MCP_TOOL_NAMES = ["search_indicators", "list_sources", "list_regions", "get_observations", "get_latest", "get_insights", "get_active_signals"] as const;
 
-type ParamType = "string" | "integer" | "number" | "boolean";
+/** "array": a repeatable text parameter (an array of strings, or one string of comma-separated values). */
+type ParamType = "string" | "integer" | "number" | "boolean" | "array";
 
 export type McpTool = {
   name: string;
@@ -46,6 +47,7 @@ function resolveRefs(node: unknown, components: JsonObject, depth = 0): unknown 
 
 function paramType(schema: JsonObject, where: string): ParamType {
   const t = Array.isArray(schema.type) ? schema.type.filter((x: string) => x !== "null") : [schema.type];
+  if (t.length === 1 && t[0] === "array" && (schema.items as JsonObject | undefined)?.type === "string") return "array";
   if (t.length === 1 && ["string", "integer", "number", "boolean"].includes(t[0])) return t[0];
   throw new Error(`${where}: query parameter type ${JSON.stringify(schema.type)} cannot be an MCP argument`);
 }
@@ -108,6 +110,10 @@ export function restRequestOf(tool: McpTool, args: Record<string, unknown> | und
     if (type === "string") {
       if (typeof v !== "string") return { ok: false, error: argError(name, "must be a string") };
       query.append(name, v);
+    } else if (type === "array") {
+      const values = typeof v === "string" ? [v] : Array.isArray(v) && v.every((x) => typeof x === "string") ? (v as string[]) : null;
+      if (!values) return { ok: false, error: argError(name, "must be a string or an array of strings") };
+      for (const x of values) query.append(name, x);
     } else if (type === "boolean") {
       if (typeof v !== "boolean" && v !== "true" && v !== "false") return { ok: false, error: argError(name, "must be true or false") };
       query.append(name, String(v));

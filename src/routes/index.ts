@@ -9,6 +9,8 @@ import { registerIndicatorRoutes } from "./indicators";
 import { registerObservationRoutes } from "./observations";
 import { registerFlowRoutes } from "./flows";
 import { registerPanelRoutes } from "./panel";
+import { registerInsightRoutes } from "./insights";
+import { registerSignalRoutes } from "./signals";
 import { registerKeyRoutes } from "./keys";
 import { registerCheckoutRoutes } from "./checkout";
 import { registerMcpRoutes } from "./mcp";
@@ -22,6 +24,8 @@ export function registerRoutes(app: App, deps: Deps): void {
   registerObservationRoutes(app, deps);
   registerFlowRoutes(app, deps);
   registerPanelRoutes(app, deps);
+  registerInsightRoutes(app, deps);
+  registerSignalRoutes(app, deps);
   registerKeyRoutes(app, deps);
   registerCheckoutRoutes(app, deps);
   registerMcpRoutes(app, deps);

@@ -6,6 +6,7 @@ import { listOperations, type JsonObject, type OperationEntry } from "../../src/
 import { seedFlows } from "../../db/seed/flows";
 import { makeTestApp, type TestApp } from "../support/app";
 import { testKey } from "../support/keys";
+import { detectSignalsForIndicators } from "../../src/services/signal-detection";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
@@ -17,7 +18,10 @@ await seedFlows(t.database.db);
 const doc = (await (await t.request("/openapi.json")).json()) as JsonObject;
 let headers: Record<string, string>;
 beforeAll(async () => {
-  headers = (await testKey(t)).headers;
+  // A premium key: the docs call premium operations (signals) with one.
+  headers = (await testKey(t, { scopes: ["svc-premium"] })).headers;
+  // A fresh install detects signals over what it seeded (the seed calls detection; idempotent if it already ran).
+  await detectSignalsForIndicators({ ...t.store, now: () => t.clock.now() });
 });
 afterAll(() => t.close());
 

@@ -79,7 +79,7 @@ describe("tools/list", () => {
     const client = await connect(payBase);
     expect(client.getServerVersion()).toEqual({ name: "Economic Time-Series API", version: pay.deps.version });
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["search_indicators", "list_sources", "list_regions", "get_observations", "get_latest"]);
+    expect(tools.map((t) => t.name)).toEqual(["search_indicators", "list_sources", "list_regions", "get_observations", "get_latest", "get_insights", "get_active_signals"]);
 
     // One schema: every tool property is the OpenAPI parameter of the operation with the same operationId.
     const doc = (await rest(payBase, "/openapi.json")).body;
@@ -134,7 +134,7 @@ describe("tools/list", () => {
   test("a tool name without a GET operation of that operationId is refused when the tools are built", async () => {
     const doc = (await rest(payBase, "/openapi.json")).body;
     expect(toolsFromOpenApi(doc).map((t) => t.name)).toEqual([...MCP_TOOL_NAMES]);
-    expect(() => toolsFromOpenApi(doc, ["get_insights"])).toThrow("MCP tool get_insights: no GET operation with operationId get_insights");
+    expect(() => toolsFromOpenApi(doc, ["ask"])).toThrow("MCP tool ask: no GET operation with operationId ask");
   });
 });
 
@@ -385,10 +385,10 @@ describe("bad arguments: INVALID_PARAMETER naming the parameter, free", () => {
   });
 
   test("an unknown tool is a JSON-RPC error (-32602), not a tool result", async () => {
-    const err = await client.callTool({ name: "get_insights", arguments: {} }).catch((e) => e);
+    const err = await client.callTool({ name: "ask", arguments: {} }).catch((e) => e);
     expect(err).toBeInstanceOf(McpError);
     expect(err.code).toBe(ErrorCode.InvalidParams);
-    expect(err.message).toContain("Unknown tool: get_insights. Tools: search_indicators, list_sources, list_regions, get_observations, get_latest");
+    expect(err.message).toContain("Unknown tool: ask. Tools: search_indicators, list_sources, list_regions, get_observations, get_latest, get_insights, get_active_signals");
   });
 
   // The MCP schema wants `arguments` absent or an object. Anything else is the caller's mistake: -32602 Invalid
@@ -452,6 +452,14 @@ describe("restRequestOf", () => {
     const [, sources] = toolsFromOpenApi((await rest(payBase, "/openapi.json")).body);
     expect(restRequestOf(sources!, undefined)).toEqual({ ok: true, pathAndQuery: "/v1/sources" });
   });
+  test("repeatable parameters (get_active_signals): an array of strings or one comma-separated string", async () => {
+    const signals = toolsFromOpenApi((await rest(payBase, "/openapi.json")).body).find((t) => t.name === "get_active_signals")!;
+    expect(signals.inputSchema.properties.type).toMatchObject({ type: "array", items: { type: "string", enum: ["acceleration", "extreme", "trend_break"] } });
+    expect(restRequestOf(signals, { type: ["extreme", "trend_break"], region: "US", limit: 5 })).toEqual({ ok: true, pathAndQuery: "/v1/signals/active?region=US&type=extreme&type=trend_break&limit=5" });
+    expect(restRequestOf(signals, { indicator: "PAYEMS,UNRATE" })).toEqual({ ok: true, pathAndQuery: "/v1/signals/active?indicator=PAYEMS%2CUNRATE" });
+    const bad = restRequestOf(signals, { type: [1] });
+    expect(bad.ok ? null : bad.error.error.message).toBe("Invalid parameter type: must be a string or an array of strings");
+  });
 });
 
 describe("transport", () => {
@@ -484,7 +492,7 @@ describe("transport", () => {
     const res = await post(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/list" }));
     expect([res.status, res.headers.get("content-type")]).toEqual([200, "application/json"]);
     const body = (await res.json()) as any;
-    expect([body.id, body.result.tools.length]).toEqual([7, 5]);
+    expect([body.id, body.result.tools.length]).toEqual([7, 7]);
     const note = await post(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
     expect([note.status, await note.text()]).toEqual([202, ""]);
   });

@@ -100,5 +100,8 @@ describe("bazaar extension", () => {
     expect(typedQueryValue("5", { type: "string" })).toBe("5");
     expect(typedQueryValue("5", { type: ["string", "null"] })).toBe("5");
     expect(typedQueryValue("5", undefined)).toBe("5");
+    // A repeatable parameter: its comma-separated values.
+    expect(typedQueryValue("extreme,acceleration", { type: "array", items: { type: "string" } })).toEqual(["extreme", "acceleration"]);
+    expect(typedQueryValue("US", { type: "array", items: { type: "string" } })).toEqual(["US"]);
   });
 });

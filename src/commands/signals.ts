@@ -1,0 +1,49 @@
+// `svc signals detect [--indicator CODE]`: runs signal detection over every held series (or every series of the
+// indicators with that code) and stores the intervals (src/services/signal-detection.ts). Idempotent: a second run on
+// unchanged data changes nothing. Run it after a seed or an import; the ingestion jobs call detectSignalsFor.
+import { parseArgs } from "node:util";
+import { openConfiguredDatabase } from "../bootstrap";
+import { createCaches } from "../services/caches";
+import { detectSignalsForIndicators } from "../services/signal-detection";
+import { CliError } from "./cli-error";
+import type { Command } from "./command";
+
+function parse(args: string[]): { indicator?: string } {
+  const [sub, ...rest] = args;
+  if (sub !== "detect") throw new CliError(sub === undefined ? "missing subcommand: svc signals detect [--indicator CODE]" : `unknown subcommand '${sub}' (expected detect)`);
+  try {
+    const { values, positionals } = parseArgs({ args: rest, options: { indicator: { type: "string" } }, allowPositionals: true });
+    if (positionals.length > 0) throw new CliError(`unexpected argument '${positionals[0]}'`);
+    return { indicator: values.indicator };
+  } catch (e) {
+    throw e instanceof CliError ? e : new CliError((e as Error).message);
+  }
+}
+
+export const signalsCommand: Command = {
+  summary: "Detect signals (acceleration, extreme, trend_break) over held series and store their intervals.",
+  usage: "detect [--indicator CODE]",
+  async run(args, config) {
+    const { indicator } = parse(args);
+    const database = await openConfiguredDatabase(config);
+    try {
+      const ctx = { db: database.db, caches: createCaches(database), now: () => new Date() };
+      let ids: string[] | undefined;
+      if (indicator !== undefined) {
+        const catalog = await ctx.caches.catalog.catalog();
+        const rows = catalog.byLowerCode.get(indicator.toLowerCase()) ?? [];
+        const exact = rows.filter((r) => r.code === indicator);
+        ids = (exact.length ? exact : rows).map((r) => r.id);
+        if (ids.length === 0) throw new CliError(`unknown indicator '${indicator}' (not in the catalog)`);
+      }
+      const t0 = performance.now();
+      const s = await detectSignalsForIndicators(ctx, ids);
+      const seconds = (performance.now() - t0) / 1000;
+      console.log(
+        `${s.series} series (${s.observations} observations) in ${seconds.toFixed(1)} s: ${s.inserted} intervals new, ${s.updated} updated, ${s.removed} removed, ${s.unchanged} unchanged`,
+      );
+    } finally {
+      await database.close();
+    }
+  },
+};

@@ -1,0 +1,45 @@
+// GET /v1/insights: computed facts and active signals of one series, paid like observations, through paid(...).
+// resolve() turns the code or concept into a held series before any payment is asked.
+import { createRoute } from "@hono/zod-openapi";
+import type { RegisterRoutes } from "../http/app-env";
+import { errorResponses } from "../errors";
+import { registerPaid } from "../http/paid";
+import type { Resolved } from "../pricing";
+import { insightsQuerySchema, insightsResponseSchema } from "../schemas/insights";
+import { getInsights, resolveInsights, type InsightsTarget } from "../services/insights";
+import { readContext, targetCode, targetPremium } from "../services/series-read";
+
+const insightsRoute = createRoute({
+  method: "get",
+  path: "/v1/insights",
+  operationId: "get_insights",
+  tags: ["Data"],
+  summary: "Computed facts and active signals of one series",
+  description:
+    "Deterministic facts over a window anchored at the latest observation: trend (least-squares fit, change per year " +
+    "in the unit and in percent), latest change, distance from the window's high and low, longest run of rises or " +
+    "falls, and rank among peer regions; each with typed params, a template, a sentence for people and a salience " +
+    "(0 to 1; facts are ranked by it). `signals` lists the series' active signals. Same price, access tier and " +
+    "errors as observations; premium series need premium access (403 CATEGORY_NOT_ALLOWED).",
+  request: { query: insightsQuerySchema },
+  responses: {
+    200: { description: "Facts ranked by salience, active signals, and the window, unit and attribution", content: { "application/json": { schema: insightsResponseSchema } } },
+    ...errorResponses(400, 401, 402, 403, 404, 429, 500),
+  },
+  "x-price-surface": "insights",
+});
+
+type InsightsResolved = Resolved & { target: InsightsTarget };
+
+export const registerInsightRoutes: RegisterRoutes = (app, deps) => {
+  const ctx = readContext(deps);
+  registerPaid<typeof insightsRoute, InsightsResolved>(app, deps, insightsRoute, {
+    surface: "insights",
+    example: "/v1/insights?indicator=PAYEMS&region=US",
+    resolve: async (_c, query) => {
+      const target = await resolveInsights(ctx, query);
+      return { indicator: targetCode(target), region: target.region.code, premium: targetPremium(target), resource: "/v1/insights", target };
+    },
+    handler: async (c, r) => c.json(await getInsights(ctx, r.target), 200),
+  });
+};

@@ -1,0 +1,66 @@
+// GET /v1/signals/active and GET /v1/signals: stored signal intervals, premium, paged by cursor, through paid(...).
+// resolve() resolves the filters (unknown codes and regions are free 404s) and checks the cursor (400) before any
+// payment; the price is the signals surface's whatever is filtered.
+import { createRoute } from "@hono/zod-openapi";
+import type { RegisterRoutes } from "../http/app-env";
+import { errorResponses } from "../errors";
+import { registerPaid } from "../http/paid";
+import type { Resolved } from "../pricing";
+import { activeSignalsQuerySchema, signalListResponseSchema, signalsQuerySchema } from "../schemas/signals";
+import { listSignals, resolveSignalQuery, type ResolvedSignalQuery } from "../services/signals";
+import { readContext } from "../services/series-read";
+
+const FILTERS =
+  "Filters: `indicator` (codes or concepts), `region`, `type` (each repeatable or comma-separated), `strength` " +
+  "(minimum, default neutral). Newest `valid_from` first; pass `meta.next_cursor` as `cursor` for the next page " +
+  "(stable while new intervals are written: no duplicates, no gaps). Premium: a key needs premium access " +
+  "(403 CATEGORY_NOT_ALLOWED otherwise).";
+
+const activeRoute = createRoute({
+  method: "get",
+  path: "/v1/signals/active",
+  operationId: "get_active_signals",
+  tags: ["Data"],
+  summary: "Active signals",
+  description: `Signal intervals still open (valid_to null): what is notable now. ${FILTERS}`,
+  request: { query: activeSignalsQuerySchema },
+  responses: {
+    200: { description: "A page of open signal intervals", content: { "application/json": { schema: signalListResponseSchema } } },
+    ...errorResponses(400, 401, 402, 403, 404, 429, 500),
+  },
+  "x-price-surface": "signals",
+});
+
+const historyRoute = createRoute({
+  method: "get",
+  path: "/v1/signals",
+  operationId: "get_signals",
+  tags: ["Data"],
+  summary: "Signal history",
+  description: `Every signal interval, open and closed; \`active\`, \`from\` and \`to\` narrow it. ${FILTERS}`,
+  request: { query: signalsQuerySchema },
+  responses: {
+    200: { description: "A page of signal intervals", content: { "application/json": { schema: signalListResponseSchema } } },
+    ...errorResponses(400, 401, 402, 403, 404, 429, 500),
+  },
+  "x-price-surface": "signals",
+});
+
+type SignalsResolved = Resolved & { query: ResolvedSignalQuery };
+
+export const registerSignalRoutes: RegisterRoutes = (app, deps) => {
+  const ctx = readContext(deps);
+  const resolved = (resource: string, query: ResolvedSignalQuery): SignalsResolved => ({ indicator: null, region: null, premium: true, resource, query });
+  registerPaid<typeof activeRoute, SignalsResolved>(app, deps, activeRoute, {
+    surface: "signals",
+    example: "/v1/signals/active?indicator=USMINE&region=US",
+    resolve: async (_c, q) => resolved("/v1/signals/active", await resolveSignalQuery(ctx, { endpoint: "active", ...q })),
+    handler: async (c, r) => c.json(await listSignals(ctx, r.query), 200),
+  });
+  registerPaid<typeof historyRoute, SignalsResolved>(app, deps, historyRoute, {
+    surface: "signals",
+    example: "/v1/signals?indicator=PAYEMS",
+    resolve: async (_c, q) => resolved("/v1/signals", await resolveSignalQuery(ctx, { endpoint: "history", ...q })),
+    handler: async (c, r) => c.json(await listSignals(ctx, r.query), 200),
+  });
+};

@@ -1,0 +1,120 @@
+// GET /v1/insights: the facts of one series over a window (src/domain/insights.ts), its active signals, and where
+// the numbers come from. The series resolves exactly as for observations (src/services/concepts.ts,
+// series-read.ts): same codes and concepts, same 404s before payment, same premium rule.
+// - The whole series comes from the series cache (one version-checked read); facts are computed in one pass over
+//   the window. Peer ranks read the peers' values on the latest date in one statement: counties within their state,
+//   states (the 50 and DC), countries. Derived concepts (computed on read) have no stored peers or signals.
+// - Polarity (up_is_good) comes from the catalog entry; a derived concept has none.
+import { readPeerValues } from "../../db/repos/observation-reads";
+import { sourceAttribution, type SourceAttribution } from "../domain/attribution";
+import { computeInsights, type InsightFact, type PeerValues } from "../domain/insights";
+import { formatWindow, parseWindow, type Window } from "../domain/window";
+import type { InsightsQuery } from "../schemas/insights";
+import type { InsightSignalOut } from "../schemas/signals";
+import { resolveSeriesTarget, type ConceptDisclosure, type SeriesTarget } from "./concepts";
+import { regionIndex } from "./regions";
+import { ensureReadable, seriesData, targetCode, type ReadContext } from "./series-read";
+import { activeSignalsOfSeries, placeOf } from "./signals";
+
+export type InsightsTarget = SeriesTarget & { window: Window };
+
+export type InsightsBody = {
+  facts: InsightFact[];
+  signals: InsightSignalOut[];
+  meta: {
+    indicator: string;
+    region: string;
+    unit: string | null;
+    window: string;
+    observation_count: number;
+    window_start: string | null;
+    window_end: string | null;
+    frequency: string;
+    source_attribution: SourceAttribution;
+    concept?: ConceptDisclosure;
+  };
+};
+
+/** Resolves the series and checks it is held, before any payment (what does not exist costs nothing). */
+export async function resolveInsights(ctx: ReadContext, q: InsightsQuery): Promise<InsightsTarget> {
+  const target = await resolveSeriesTarget(ctx, { code: q.indicator, source: q.source, region: q.region });
+  await ensureReadable(ctx, target);
+  // The schema has validated the window.
+  return { ...target, window: parseWindow(q.window)! };
+}
+
+export async function getInsights(ctx: ReadContext, target: InsightsTarget): Promise<InsightsBody> {
+  const data = await seriesData(ctx, target);
+  const regions = await regionIndex(ctx);
+  const catalog = await ctx.caches.catalog.catalog();
+  const stored = target.kind === "stored" ? target.indicator : null;
+  const name = target.kind === "stored" ? target.indicator.name : target.concept.name;
+  const place = placeOf(target.region, regions.byCode);
+  const latest = lastValued(data.points);
+  const peers = stored && latest ? await peerValues(ctx, stored.id, target.region, latest, regions.byCode) : null;
+  const insights = computeInsights(
+    { points: data.points, frequency: target.frequency, unit: data.unit, upIsGood: stored ? stored.upIsGood : null, indicatorName: name, place },
+    target.window,
+    peers,
+  );
+  const source = (slug: string | null) => {
+    const s = slug ? catalog.sourceBySlug.get(slug) : undefined;
+    return s ? { name: s.name, provider: s.provider } : null;
+  };
+  // A derived series names its inputs: a concept's resolved inputs, a stored svc: series' meta.derived.inputs.
+  const inputs =
+    target.kind === "stored"
+      ? (((target.indicator.meta.derived as { inputs?: string[] } | undefined)?.inputs ?? [])
+          .map((code) => (catalog.byLowerCode.get(code.toLowerCase()) ?? []).find((i) => i.code === code && i.sourceSlug !== "svc"))
+          .filter((i) => i !== undefined))
+      : target.inputs.map((i) => i.indicator);
+  const attribution = sourceAttribution(
+    target.kind === "stored" ? target.indicator : { code: target.code, sourceSlug: "svc", meta: {} },
+    target.kind === "stored" ? source(target.indicator.sourceSlug) : null,
+    inputs.map((i) => ({ entry: i, source: source(i.sourceSlug) })),
+  );
+  const signals = stored ? await activeSignalsOfSeries(ctx, { indicatorId: stored.id, regionCode: target.region.code }) : [];
+  const concept = target.kind === "stored" ? target.concept : target.disclosure;
+  return {
+    facts: insights.facts,
+    signals,
+    meta: {
+      indicator: targetCode(target),
+      region: target.region.code,
+      unit: data.unit,
+      window: formatWindow(target.window),
+      observation_count: insights.observationCount,
+      window_start: insights.windowStart,
+      window_end: insights.windowEnd,
+      frequency: target.frequency,
+      source_attribution: attribution,
+      ...(concept ? { concept } : {}),
+    },
+  };
+}
+
+function lastValued(points: readonly { date: string; value: number | null }[]): string | null {
+  for (let i = points.length - 1; i >= 0; i--) if (points[i].value !== null) return points[i].date;
+  return null;
+}
+
+type RegionLike = { code: string; type: string; name: string; parentCode: string | null };
+
+/** The peers of a region on `date` (see the file comment), with how prose names them; null when it has none. */
+async function peerValues(ctx: ReadContext, indicatorId: string, region: RegionLike, date: string, byCode: Map<string, RegionLike>): Promise<PeerValues | null> {
+  if (region.type !== "county" && region.type !== "state" && region.type !== "country") return null;
+  const parentCode = region.type === "county" ? region.parentCode : null;
+  if (region.type === "county" && !parentCode) return null;
+  const values = await readPeerValues(ctx.db, { indicatorId, date, regionType: region.type, parentCode });
+  if (values.length < 2) return null;
+  const n = values.length;
+  const label =
+    region.type === "county"
+      ? `${n} counties in ${byCode.get(parentCode!)?.name ?? parentCode}`
+      : region.type === "state"
+        ? values.some((v) => v.region === "11")
+          ? `the ${n - 1} states and DC`
+          : `${n} states`
+        : `${n} countries`;
+  return { date, region: region.code, noun: label, values };
+}
