@@ -16,7 +16,7 @@ import { findProvisioning } from "../../db/repos/provisioning";
 import { indicatorId } from "../../db/seed/catalog";
 import { makeTestDatabase, testBackend } from "../support/db";
 import { fredRows } from "../support/fetcher";
-import { FAST_JOBS_ENV, makeJobsTestApp, waitFor } from "../support/jobs";
+import { FAST_JOBS_ENV, makeJobsTestApp, unholdFred, waitFor } from "../support/jobs";
 import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
 
 setDefaultTimeout(240_000);
@@ -38,9 +38,13 @@ function tempDir(prefix: string): string {
   return d;
 }
 
-/** A database for processes to share: its URL on PostgreSQL, else a seeded embedded database in a data directory. */
-async function sharedDatabase(): Promise<{ env: Record<string, string>; open(): Promise<Database> }> {
+/**
+ * A database for processes to share: its URL on PostgreSQL, else a seeded embedded database in a data directory.
+ * The seeded US series of the FRED codes `unheld` are removed first: the workers provision them.
+ */
+async function sharedDatabase(unheld: string[] = []): Promise<{ env: Record<string, string>; open(): Promise<Database> }> {
   const seeded = await makeTestDatabase();
+  await unholdFred(seeded.db, unheld);
   if (testBackend === "postgres") {
     const r = (await seeded.db.execute(sql`select current_database() as name`)) as any;
     const u = new URL(process.env.TEST_DATABASE_URL!);
@@ -98,14 +102,14 @@ function logLines(file: string): string[][] {
 
 describe.skipIf(!haveData || testBackend !== "postgres")("two workers and an API node on one PostgreSQL", () => {
   test("every series is fetched exactly once, and both workers take jobs", async () => {
-    const db = await sharedDatabase();
+    const codes = ["AHETPI", "CIVPART", "CPILFESL", "GDPC1", "JTSJOL", "PCEPILFE", "RSXFS", "U6RATE"];
+    const db = await sharedDatabase(codes);
     const log = join(tempDir("svc-fetch-log-"), "fetches.log");
     writeFileSync(log, "");
     const [a, b] = await Promise.all([worker({ ...db.env, FETCH_LOG: log, DELAY_MS: "400" }), worker({ ...db.env, FETCH_LOG: log, DELAY_MS: "400" })]);
 
     // The API node only enqueues (JOBS=off): its own fetcher is never called.
     const api = await makeJobsTestApp({ database: await db.open(), runsJobs: false });
-    const codes = ["AHETPI", "CIVPART", "CPILFESL", "GDPC1", "JTSJOL", "PCEPILFE", "RSXFS", "U6RATE"];
     const answers = await Promise.all(codes.flatMap((code) => Array.from({ length: 5 }, () => api.getJson(`/v1/observations?indicator=${code}&region=US`))));
     expect(new Set(answers.map((r) => r.status))).toEqual(new Set([202]));
     const batch = `/v1/observations/latest?indicators=${codes.join(",")}&region=US`;
@@ -127,7 +131,7 @@ describe.skipIf(!haveData || testBackend !== "postgres")("two workers and an API
 
 describe.skipIf(!haveData)(`a worker killed mid-job (${testBackend})`, () => {
   test("kill -9 half way through a fetch: the job is taken again and the series is neither lost nor duplicated", async () => {
-    const db = await sharedDatabase();
+    const db = await sharedDatabase(["UNRATE"]);
     const log = join(tempDir("svc-fetch-log-"), "fetches.log");
     writeFileSync(log, "");
     // A fetch still running after 3 s counts as lost (supervised every second).

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Database } from "../../db/client";
+import type { Database, Db } from "../../db/client";
 import { loadConfig } from "../../src/config";
 import { createJobRuntime, type JobRuntime } from "../../src/jobs/runtime";
 import { createLogger } from "../../src/logger";
@@ -14,6 +14,7 @@ import { registerCleanup } from "./cleanup";
 import { ManualClock } from "./clock";
 import { makeTestDatabase } from "./db";
 import { CsvFetcher } from "./fetcher";
+import { clearSeries } from "./series";
 
 export const FAST_JOBS_ENV = {
   JOBS_POLL_SECONDS: "0.5",
@@ -31,10 +32,21 @@ export type JobsTestOptions = {
   runsJobs?: boolean;
   keyAccess?: boolean;
   payments?: PaymentGate;
+  /**
+   * FRED codes whose US series the seeded snapshot holds and the test provisions: they are removed before the app
+   * starts, so each is what provisioning is for, a series offered but not held.
+   */
+  unheld?: string[];
 };
+
+/** Removes the seeded US series of these FRED codes (the precondition of provisioning: offered but not held). */
+export async function unholdFred(db: Db, codes: readonly string[]): Promise<void> {
+  for (const code of codes) await clearSeries(db, "fred", code, "US");
+}
 
 export async function makeJobsTestApp(opts: JobsTestOptions = {}) {
   const database = opts.database ?? (await makeTestDatabase());
+  await unholdFred(database.db, opts.unheld ?? []);
   const clock = opts.clock ?? new ManualClock();
   const dataDir = mkdtempSync(join(tmpdir(), "svc-jobs-test-"));
   registerCleanup(async () => rmSync(dataDir, { recursive: true, force: true }));
