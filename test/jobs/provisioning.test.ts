@@ -10,7 +10,7 @@ import { PROVISION_QUEUE } from "../../src/jobs/runtime";
 import { seriesJobKey } from "../../src/domain/provisioning";
 import { indicatorId } from "../../db/seed/catalog";
 import { fredRows } from "../support/fetcher";
-import { makeJobsTestApp, waitFor } from "../support/jobs";
+import { fredUs, makeJobsTestApp, waitFor } from "../support/jobs";
 import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
 
 setDefaultTimeout(120_000);
@@ -25,7 +25,7 @@ beforeAll(async () => {
   // Two retries after the first attempt; requests are told to come back 10 minutes after the upstream gave up.
   t = await makeJobsTestApp({
     env: { PROVISION_RETRY_LIMIT: "2", PROVISION_FAILURE_COOLDOWN_SECONDS: "600" },
-    unheld: ["UNRATE", "CPIAUCSL", "FEDFUNDS", "GDP", "INDPRO", "M2SL", "HOUST"],
+    unheld: fredUs("UNRATE", "CPIAUCSL", "FEDFUNDS", "GDP", "INDPRO", "M2SL", "HOUST"),
   });
 }, 120_000);
 afterAll(async () => {

@@ -16,7 +16,7 @@ import { findProvisioning } from "../../db/repos/provisioning";
 import { indicatorId } from "../../db/seed/catalog";
 import { makeTestDatabase, testBackend } from "../support/db";
 import { fredRows } from "../support/fetcher";
-import { FAST_JOBS_ENV, makeJobsTestApp, unholdFred, waitFor } from "../support/jobs";
+import { FAST_JOBS_ENV, makeJobsTestApp, fredUs, unhold, waitFor } from "../support/jobs";
 import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
 
 setDefaultTimeout(240_000);
@@ -44,7 +44,7 @@ function tempDir(prefix: string): string {
  */
 async function sharedDatabase(unheld: string[] = []): Promise<{ env: Record<string, string>; open(): Promise<Database> }> {
   const seeded = await makeTestDatabase();
-  await unholdFred(seeded.db, unheld);
+  await unhold(seeded.db, fredUs(...unheld));
   if (testBackend === "postgres") {
     const r = (await seeded.db.execute(sql`select current_database() as name`)) as any;
     const u = new URL(process.env.TEST_DATABASE_URL!);
