@@ -8,7 +8,7 @@ import { buildRuntimeDeps } from "./runtime-setup";
 import { buildPayments } from "./payments";
 import type { Clock, SeriesFetcher } from "./ports";
 import { upstreamFetcher } from "./services/upstream-fetcher";
-import { createConnectors } from "./upstream";
+import { createConnectors, type UpstreamRegistry } from "./upstream";
 import { createJobRuntime } from "./jobs/runtime";
 import type { Logger } from "./logger";
 
@@ -16,10 +16,14 @@ export async function openConfiguredDatabase(config: Config): Promise<Database> 
   return config.databaseUrl ? openDatabase({ url: config.databaseUrl }) : openDatabase({ dataDir: config.dataDir });
 }
 
-/** The upstream connectors behind the fetcher port: series are fetched on demand and refreshed on schedule. */
-export function buildSeriesFetcher(config: Config, base: { database: Database; logger: Logger; clock?: Clock }): SeriesFetcher {
+/**
+ * The upstream connectors behind the fetcher port: series are fetched on demand and refreshed on schedule. The server
+ * passes the registry it already built (one limiter per process); `svc worker` lets it build one from configuration.
+ */
+export function buildSeriesFetcher(config: Config, base: { database: Database; logger: Logger; clock?: Clock; upstream?: UpstreamRegistry }): SeriesFetcher {
   const clock = base.clock ?? systemClock;
-  return upstreamFetcher({ db: base.database.db, upstream: createConnectors(config, { clock }), clock, logger: base.logger });
+  const upstream = base.upstream ?? createConnectors(config, { clock });
+  return upstreamFetcher({ db: base.database.db, upstream, clock, logger: base.logger });
 }
 
 export async function buildDeps(config: Config): Promise<Deps> {
@@ -32,7 +36,7 @@ export async function buildDeps(config: Config): Promise<Deps> {
   void pay.payments?.prepare();
   const access = { keys: true, payments: pay.payments, publicBaseUrl: config.publicBaseUrl };
   const runtime = buildRuntimeDeps(config, base);
-  const fetcher = upstreamFetcher({ db: database.db, upstream: runtime.upstream, clock: base.clock, logger });
+  const fetcher = buildSeriesFetcher(config, { ...base, upstream: runtime.upstream });
   // Coverage says which offered regions not held are fetched on request: the fetcher's answer.
   runtime.caches.catalog.useFetchVia(fetcher.fetchVia);
   // Started by `svc serve` once the database is seeded (and by `svc worker`); other commands never start it.

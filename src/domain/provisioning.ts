@@ -39,8 +39,10 @@ export function upstreamErrorInfo(e: unknown, fallbackProvider: string): Upstrea
   const retryable = typeof err.retryable === "boolean" ? err.retryable : true;
   const after = typeof err.retryAfterSeconds === "number" && Number.isFinite(err.retryAfterSeconds) && err.retryAfterSeconds > 0 ? Math.ceil(err.retryAfterSeconds) : null;
   const message = typeof err.message === "string" && err.message !== "" ? err.message : String(e);
-  // Upstream bodies can be long: the first line, bounded, is what an operator and a client need.
-  const line = message.split("\n")[0]!.trim();
+  // Upstream bodies can be long: the first line, bounded, is what an operator and a client need. The connectors'
+  // errors open with their provider ("bls: ..."), which the answer names already.
+  const first = message.split("\n")[0]!.trim();
+  const line = first.startsWith(`${provider}: `) ? first.slice(provider.length + 2) : first;
   return { provider, retryable, retryAfterSeconds: after, message: line.length > 300 ? `${line.slice(0, 299)}…` : line };
 }
 

@@ -1,5 +1,6 @@
 // The rules of on-demand provisioning (src/domain/provisioning.ts), with values worked out by hand.
 import { describe, expect, test } from "bun:test";
+import { UpstreamError } from "../../src/upstream/types";
 import { failureRetryAt, importCommandFor, isFinalAttempt, secondsUntil, seriesJobKey, upstreamErrorInfo } from "../../src/domain/provisioning";
 
 const at = (iso: string) => new Date(iso);
@@ -71,6 +72,14 @@ describe("upstreamErrorInfo", () => {
     const long = upstreamErrorInfo(new Error("a".repeat(301)), "fred").message;
     expect([long.length, long.endsWith("…")]).toEqual([300, true]);
     expect(upstreamErrorInfo(new Error("b".repeat(300)), "fred").message).toBe("b".repeat(300));
+  });
+  test("a connector's error opens with its provider, which the answer names already: that prefix is dropped", () => {
+    const e = new UpstreamError({ provider: "bls", kind: "over_capacity", retryable: true, status: 503, message: "POST v2/timeseries/data 1 series 2007-2026: HTTP 503" });
+    expect(e.message).toBe("bls: POST v2/timeseries/data 1 series 2007-2026: HTTP 503");
+    expect(upstreamErrorInfo(e, "fred")).toEqual({ provider: "bls", retryable: true, retryAfterSeconds: null, message: "POST v2/timeseries/data 1 series 2007-2026: HTTP 503" });
+    // Only its own provider's name, and only as a prefix.
+    expect(upstreamErrorInfo(Object.assign(new Error("fred: x"), { provider: "bls" }), "bls").message).toBe("fred: x");
+    expect(upstreamErrorInfo(Object.assign(new Error("see bls: x"), { provider: "bls" }), "bls").message).toBe("see bls: x");
   });
   test("a thrown non-Error", () => {
     expect(upstreamErrorInfo("timeout", "worldbank")).toEqual({ provider: "worldbank", retryable: true, retryAfterSeconds: null, message: "timeout" });

@@ -7,7 +7,7 @@ import { paymentProofStore } from "../../db/repos/payments";
 import { keyUsage } from "../../src/services/keys";
 import { ManualClock, seededRandom } from "../support/clock";
 import { makeTestDatabase } from "../support/db";
-import { makeJobsTestApp, waitFor } from "../support/jobs";
+import { fredUs, makeJobsTestApp, waitFor } from "../support/jobs";
 import { testKey } from "../support/keys";
 import { TEST_BTC_USD, TEST_NODE_KEY, TEST_ROOT_SECRET } from "../support/payments";
 import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
@@ -26,7 +26,7 @@ beforeAll(async () => {
   const random = seededRandom(11);
   const l402 = new L402Rail({ secrets: [TEST_ROOT_SECRET], backend: new DevLightning(memoryInvoiceStore(TEST_NODE_KEY), clock, random), rates: fixedRate(TEST_BTC_USD), clock, random });
   const payments = new Payments({ x402: null, l402, store: paymentProofStore(database.db), clock });
-  t = await makeJobsTestApp({ database, clock, keyAccess: true, payments });
+  t = await makeJobsTestApp({ database, clock, keyAccess: true, payments, unheld: fredUs("UNRATE", "CPIAUCSL") });
 }, 120_000);
 afterAll(async () => {
   t?.fetcher.release();
@@ -66,7 +66,7 @@ d("a 202 is never charged", () => {
     expect(((await r.json()) as { status: string }).status).toBe("provisioning");
     const single = await t.request("/v1/observations/latest?indicator=CPIAUCSL&region=US");
     expect(single.status).toBe(202);
-    const held = await t.request("/v1/observations?indicator=LNU04032230&region=US");
+    const held = await t.request("/v1/observations?indicator=PAYEMS&region=US");
     expect(held.status).toBe(402);
     expect(held.headers.get("www-authenticate")).toStartWith("L402 ");
     t.fetcher.release();

@@ -2,7 +2,7 @@
 // last attempt — lands in the dead letter queue `provision-lost`, whose worker marks the series failed: requests get
 // the clear error instead of waiting forever. If the stalled fetch finishes after all, its data is kept and served.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { makeJobsTestApp, waitFor } from "../support/jobs";
+import { fredUs, makeJobsTestApp, waitFor } from "../support/jobs";
 import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
 
 setDefaultTimeout(120_000);
@@ -14,7 +14,7 @@ let t: Awaited<ReturnType<typeof makeJobsTestApp>>;
 beforeAll(async () => {
   if (!haveData) return;
   // One attempt, taken to be lost after 1 s.
-  t = await makeJobsTestApp({ env: { PROVISION_RETRY_LIMIT: "0", PROVISION_EXPIRE_SECONDS: "1", PROVISION_FAILURE_COOLDOWN_SECONDS: "300" } });
+  t = await makeJobsTestApp({ env: { PROVISION_RETRY_LIMIT: "0", PROVISION_EXPIRE_SECONDS: "1", PROVISION_FAILURE_COOLDOWN_SECONDS: "300" }, unheld: fredUs("PCEPILFE") });
 }, 120_000);
 afterAll(async () => {
   t?.fetcher.release();

@@ -7,7 +7,7 @@ import { findSeries } from "../../db/repos/observations";
 import { indicatorId } from "../../db/seed/catalog";
 import { REFRESH_QUEUE } from "../../src/jobs/runtime";
 import { healthReportSchema } from "../../src/schemas/discovery";
-import { makeJobsTestApp, waitFor } from "../support/jobs";
+import { fredUs, makeJobsTestApp, waitFor } from "../support/jobs";
 import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
 
 setDefaultTimeout(120_000);
@@ -19,7 +19,7 @@ const d = haveData ? describe : describe.skip;
 let t: Awaited<ReturnType<typeof makeJobsTestApp>>;
 beforeAll(async () => {
   if (!haveData) return;
-  t = await makeJobsTestApp({ env: { REFRESH_SCHEDULES: "census=off; fred=0 18 * * 1-5", REFRESH_TZ: "America/Chicago" } });
+  t = await makeJobsTestApp({ env: { REFRESH_SCHEDULES: "census=off; fred=0 18 * * 1-5", REFRESH_TZ: "America/Chicago" }, unheld: fredUs("AHETPI", "CPIAUCSL") });
 }, 120_000);
 afterAll(() => t?.close());
 

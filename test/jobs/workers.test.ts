@@ -3,6 +3,8 @@
 //   fetched exactly once, and both workers take jobs;
 // - a worker killed with kill -9 in the middle of a fetch (half the rows written): its job expires, another worker
 //   takes it, and the series ends complete with every date once, at revision 1 (PGlite on disk and PostgreSQL);
+// - the real `svc worker` command, with the upstream connectors its configuration points at the fake upstream, takes
+//   a job an API node queued and provisions the series from FRED;
 // - the real `svc worker` command starts its job engine and stops cleanly on SIGTERM; bad options are refused, and so
 //   is a server with JOBS=off on the embedded database.
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
@@ -16,7 +18,10 @@ import { findProvisioning } from "../../db/repos/provisioning";
 import { indicatorId } from "../../db/seed/catalog";
 import { makeTestDatabase, testBackend } from "../support/db";
 import { fredRows } from "../support/fetcher";
-import { FAST_JOBS_ENV, makeJobsTestApp, waitFor } from "../support/jobs";
+import { makeTestApp } from "../support/app";
+import { FakeUpstream } from "../support/fake-upstream";
+import { FAST_JOBS_ENV, fredUs, makeJobsTestApp, makeUpstreamJobsTestApp, unhold, waitFor } from "../support/jobs";
+import { fredCsv } from "../support/upstream-data";
 import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
 
 setDefaultTimeout(240_000);
@@ -38,9 +43,13 @@ function tempDir(prefix: string): string {
   return d;
 }
 
-/** A database for processes to share: its URL on PostgreSQL, else a seeded embedded database in a data directory. */
-async function sharedDatabase(): Promise<{ env: Record<string, string>; open(): Promise<Database> }> {
+/**
+ * A database for processes to share: its URL on PostgreSQL, else a seeded embedded database in a data directory.
+ * The seeded US series of the FRED codes `unheld` are removed first: the workers provision them.
+ */
+async function sharedDatabase(unheld: string[] = []): Promise<{ env: Record<string, string>; open(): Promise<Database> }> {
   const seeded = await makeTestDatabase();
+  await unhold(seeded.db, fredUs(...unheld));
   if (testBackend === "postgres") {
     const r = (await seeded.db.execute(sql`select current_database() as name`)) as any;
     const u = new URL(process.env.TEST_DATABASE_URL!);
@@ -98,14 +107,14 @@ function logLines(file: string): string[][] {
 
 describe.skipIf(!haveData || testBackend !== "postgres")("two workers and an API node on one PostgreSQL", () => {
   test("every series is fetched exactly once, and both workers take jobs", async () => {
-    const db = await sharedDatabase();
+    const codes = ["AHETPI", "CIVPART", "CPILFESL", "GDPC1", "JTSJOL", "PCEPILFE", "RSXFS", "U6RATE"];
+    const db = await sharedDatabase(codes);
     const log = join(tempDir("svc-fetch-log-"), "fetches.log");
     writeFileSync(log, "");
     const [a, b] = await Promise.all([worker({ ...db.env, FETCH_LOG: log, DELAY_MS: "400" }), worker({ ...db.env, FETCH_LOG: log, DELAY_MS: "400" })]);
 
     // The API node only enqueues (JOBS=off): its own fetcher is never called.
     const api = await makeJobsTestApp({ database: await db.open(), runsJobs: false });
-    const codes = ["AHETPI", "CIVPART", "CPILFESL", "GDPC1", "JTSJOL", "PCEPILFE", "RSXFS", "U6RATE"];
     const answers = await Promise.all(codes.flatMap((code) => Array.from({ length: 5 }, () => api.getJson(`/v1/observations?indicator=${code}&region=US`))));
     expect(new Set(answers.map((r) => r.status))).toEqual(new Set([202]));
     const batch = `/v1/observations/latest?indicators=${codes.join(",")}&region=US`;
@@ -127,7 +136,7 @@ describe.skipIf(!haveData || testBackend !== "postgres")("two workers and an API
 
 describe.skipIf(!haveData)(`a worker killed mid-job (${testBackend})`, () => {
   test("kill -9 half way through a fetch: the job is taken again and the series is neither lost nor duplicated", async () => {
-    const db = await sharedDatabase();
+    const db = await sharedDatabase(["UNRATE"]);
     const log = join(tempDir("svc-fetch-log-"), "fetches.log");
     writeFileSync(log, "");
     // A fetch still running after 3 s counts as lost (supervised every second).
@@ -163,6 +172,42 @@ describe.skipIf(!haveData)(`a worker killed mid-job (${testBackend})`, () => {
       expect((Array.isArray(job) ? job : job.rows).map((j: any) => [j.state, j.retry_count])).toEqual([["completed", 1]]);
     } finally {
       await database.close();
+    }
+  });
+});
+
+describe.skipIf(!haveData)(`svc worker with the upstream connectors (${testBackend})`, () => {
+  test("takes a provisioning job an API node queued and fetches the series from FRED through buildSeriesFetcher", async () => {
+    const fake = await FakeUpstream.start();
+    const served = fredCsv("UNRATE")!;
+    fake.setFredSeries("UNRATE", served, "2025-12-05 07:44:02-06");
+    const db = await sharedDatabase(["UNRATE"]);
+    // The API node queues the job and answers 202; it runs no jobs, and closes (the embedded database is one
+    // process's at a time) before the worker opens the database.
+    const api = await makeUpstreamJobsTestApp(fake, { database: await db.open(), runsJobs: false });
+    const first = await api.getJson("/v1/observations?indicator=UNRATE&region=US");
+    expect(first.status).toBe(202);
+    await api.close();
+    expect(fake.count()).toBe(0);
+
+    const proc = await spawnUntil([process.execPath, "src/cli.ts", "worker"], childEnv({ ...db.env, ...fake.env(), LOG_LEVEL: "info" }), /"msg":"provisioned"/, "stderr");
+    proc.kill("SIGTERM");
+    expect(await proc.exited).toBe(0);
+    expect(fake.requests.map((r) => [r.path, r.query.series_id, r.query.api_key])).toEqual([
+      ["/fred/series", "UNRATE", fake.keys.fred],
+      ["/fred/series/observations", "UNRATE", fake.keys.fred],
+    ]);
+
+    const reader = await makeTestApp({ database: await db.open() });
+    try {
+      const r = await reader.getJson("/v1/observations?indicator=UNRATE&region=US&order=asc&limit=1000");
+      expect(r.status).toBe(200);
+      expect(r.body.data.map((o: { date: string; value: number | null }) => [o.date, o.value])).toEqual(served.map((o) => [o.date, o.value === "." ? null : Number(o.value)]));
+      expect(r.body.data[0].source_updated_at).toBe("2025-12-05T13:44:02.000Z");
+      expect(await findProvisioning(reader.database.db, { indicatorId: indicatorId("fred", "UNRATE"), regionCode: "US" })).toBeNull();
+    } finally {
+      await reader.close();
+      await fake.close();
     }
   });
 });

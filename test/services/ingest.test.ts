@@ -13,6 +13,7 @@ import { UpstreamError } from "../../src/upstream";
 import type { ManualClock } from "../support/clock";
 import { makeTestDatabase } from "../support/db";
 import { FakeUpstream, type BlsDatum } from "../support/fake-upstream";
+import { clearSeries } from "../support/series";
 import { harness } from "../support/upstream";
 
 setDefaultTimeout(120_000);
@@ -22,10 +23,20 @@ let db: Db;
 let fake: FakeUpstream;
 let regions: Awaited<ReturnType<typeof listRegions>>;
 
+const NOT_HELD = [
+  ["fred", "UNRATE", "US"],
+  ["fred", "CPIAUCSL", "US"],
+  ["bls", "LASST04", "06"],
+  ["worldbank", "SP.POP.TOTL", "DE"],
+  ["worldbank", "SP.POP.TOTL", "FR"],
+] as const;
+
 beforeAll(async () => {
   [database, fake] = await Promise.all([makeTestDatabase(), FakeUpstream.start()]);
   db = database.db;
   regions = await listRegions(db);
+  // The seed holds the real snapshot: the series these tests fetch from nothing are removed first.
+  for (const [source, code, region] of NOT_HELD) await clearSeries(db, source, code, region);
 }, 120_000);
 afterAll(async () => {
   await database?.close();

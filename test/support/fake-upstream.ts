@@ -190,6 +190,17 @@ export class FakeUpstream {
     this.scripts.set(provider, q);
   }
 
+  /** Requests accepted by stallNext() and not yet answered. */
+  get stalledCount(): number {
+    return this.stalled.size;
+  }
+
+  /** Answers every stalled request now, with the 504 a gateway gives up with (a retryable failure). */
+  releaseStalled(): void {
+    for (const release of this.stalled) release();
+    this.stalled.clear();
+  }
+
   count(provider?: Provider): number {
     return provider ? this.requests.filter((r) => r.provider === provider).length : this.requests.length;
   }
@@ -201,8 +212,7 @@ export class FakeUpstream {
   }
 
   async close(): Promise<void> {
-    for (const release of this.stalled) release();
-    this.stalled.clear();
+    this.releaseStalled();
     this.server?.stop(true);
   }
 

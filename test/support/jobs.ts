@@ -1,19 +1,26 @@
-// A test app with the real job engine (pg-boss over the test database) and a CsvFetcher, tuned to react in about a
-// second: workers poll every 0.5 s (and are woken by NOTIFY), supervision runs every second, retries wait 1 s.
+// A test app with the real job engine (pg-boss over the test database), tuned to react in about a second: workers
+// poll every 0.5 s (and are woken by NOTIFY), supervision runs every second, retries wait 1 s. Its SeriesFetcher is
+// either the CsvFetcher (makeJobsTestApp: scripted failures, stalls and crashes) or the server's own, the upstream
+// connectors over the fake upstream (makeUpstreamJobsTestApp).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Database } from "../../db/client";
+import type { Database, Db } from "../../db/client";
 import { loadConfig } from "../../src/config";
 import { createJobRuntime, type JobRuntime } from "../../src/jobs/runtime";
 import { createLogger } from "../../src/logger";
-import type { PaymentGate } from "../../src/ports";
+import type { PaymentGate, SeriesFetcher } from "../../src/ports";
+import type { UpstreamRegistry } from "../../src/upstream";
 import { createCaches } from "../../src/services/caches";
+import { upstreamFetcher } from "../../src/services/upstream-fetcher";
 import { makeTestApp } from "./app";
 import { registerCleanup } from "./cleanup";
 import { ManualClock } from "./clock";
 import { makeTestDatabase } from "./db";
+import type { FakeUpstream } from "./fake-upstream";
 import { CsvFetcher } from "./fetcher";
+import { clearSeries } from "./series";
+import { harness } from "./upstream";
 
 export const FAST_JOBS_ENV = {
   JOBS_POLL_SECONDS: "0.5",
@@ -23,6 +30,12 @@ export const FAST_JOBS_ENV = {
   PROVISION_HEARTBEAT_SECONDS: "0",
 };
 
+/** A series by catalog source, code and region. */
+export type SeriesAddress = readonly [source: string, code: string, region: string];
+
+/** The US series of FRED codes. */
+export const fredUs = (...codes: string[]): SeriesAddress[] => codes.map((code) => ["fred", code, "US"] as const);
+
 export type JobsTestOptions = {
   env?: Record<string, string>;
   database?: Database;
@@ -31,21 +44,54 @@ export type JobsTestOptions = {
   runsJobs?: boolean;
   keyAccess?: boolean;
   payments?: PaymentGate;
+  /**
+   * Series the seeded snapshot holds and the test provisions: they are removed before the app starts, so each is
+   * what provisioning is for, a series offered but not held.
+   */
+  unheld?: SeriesAddress[];
 };
 
-export async function makeJobsTestApp(opts: JobsTestOptions = {}) {
+/** Removes seeded series (the precondition of provisioning: offered but not held). */
+export async function unhold(db: Db, series: readonly SeriesAddress[]): Promise<void> {
+  for (const [source, code, region] of series) await clearSeries(db, source, code, region);
+}
+
+async function startJobsApp<F extends SeriesFetcher>(opts: JobsTestOptions, makeFetcher: (database: Database, clock: ManualClock) => F, upstream?: UpstreamRegistry) {
   const database = opts.database ?? (await makeTestDatabase());
+  await unhold(database.db, opts.unheld ?? []);
   const clock = opts.clock ?? new ManualClock();
   const dataDir = mkdtempSync(join(tmpdir(), "svc-jobs-test-"));
   registerCleanup(async () => rmSync(dataDir, { recursive: true, force: true }));
   const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: dataDir, ...FAST_JOBS_ENV, ...opts.env });
   const logger = createLogger(config.logLevel);
   const caches = createCaches(database, { revalidateMs: 0 });
-  const fetcher = new CsvFetcher(database.db, { now: () => clock.now() });
+  const fetcher = makeFetcher(database, clock);
   const jobs: JobRuntime = createJobRuntime({ config, database, clock, logger, caches, fetcher }, { runsJobs: opts.runsJobs ?? true });
   await jobs.start();
-  const t = await makeTestApp({ database, clock, caches, fetcher, jobs, logger, config: { dataDir, jobs: config.jobs }, keyAccess: opts.keyAccess, payments: opts.payments });
+  const t = await makeTestApp({
+    database, clock, caches, fetcher, jobs, logger, upstream, config: { dataDir, jobs: config.jobs }, keyAccess: opts.keyAccess, payments: opts.payments,
+  });
   return { ...t, fetcher, jobs, config };
+}
+
+export async function makeJobsTestApp(opts: JobsTestOptions = {}) {
+  return startJobsApp(opts, (database, clock) => new CsvFetcher(database.db, { now: () => clock.now() }));
+}
+
+/**
+ * The server's SeriesFetcher (src/services/upstream-fetcher.ts) over connectors pointed at `fake`. The connectors
+ * keep a clock of their own, which their waits (limiter spacing, backoff) advance instead of sleeping; the app's
+ * manual clock stamps what is written and when provisioning may try again.
+ */
+export async function makeUpstreamJobsTestApp(fake: FakeUpstream, opts: JobsTestOptions & { timeoutMs?: number } = {}) {
+  const clock = opts.clock ?? new ManualClock();
+  const h = harness(fake, { at: clock.now().toISOString(), timeoutMs: opts.timeoutMs });
+  const t = await startJobsApp(
+    { ...opts, clock },
+    (database) => upstreamFetcher({ db: database.db, upstream: h.registry, clock, logger: createLogger("silent") }),
+    h.registry,
+  );
+  return { ...t, upstream: h };
 }
 
 /** Polls `check` until it returns a value other than undefined/false (a deadline, never an assertion on time). */
