@@ -7,3 +7,22 @@ import { resolve } from "node:path";
 export function snapshotText(path: string, encoding: "utf8" | "latin1" = "utf8"): string {
   return gunzipSync(readFileSync(resolve(import.meta.dir, "../../db/seed/snapshot", path))).toString(encoding);
 }
+
+export type FredRow = { date: string; value: number | null };
+
+/** A shipped FRED file (`date,value`), every row as published: an empty value is null (a gap, a market holiday). */
+export function fredRows(code: string): FredRow[] {
+  const [header, ...lines] = snapshotText(`fred-macro-us/${code}.csv.gz`).trim().split(/\r?\n/);
+  if (header !== "date,value") throw new Error(`${code}.csv: unexpected header ${header}`);
+  return lines.map((line) => {
+    const [date, raw] = line.split(",");
+    return { date, value: raw === "" ? null : Number(raw) };
+  });
+}
+
+/** The value a FRED file publishes for `date` (null for an empty value); throws when the file has no such row. */
+export function fredValue(rows: readonly FredRow[], date: string): number | null {
+  const row = rows.find((r) => r.date === date);
+  if (!row) throw new Error(`no row dated ${date}`);
+  return row.value;
+}
