@@ -26,3 +26,17 @@ export function fredValue(rows: readonly FredRow[], date: string): number | null
   if (!row) throw new Error(`no row dated ${date}`);
   return row.value;
 }
+
+/**
+ * svc:sahm_rule by its definition over the shipped UNRATE file (consecutive months): m3 = mean of a month and the two
+ * before it, all present; sahm = m3 minus the smallest m3 of the 12 months before. The newest month with a value.
+ */
+export function sahmLatest(): { date: string; value: number } {
+  const u = fredRows("UNRATE");
+  const m3 = u.map((_, i) => (i >= 2 && u[i].value !== null && u[i - 1].value !== null && u[i - 2].value !== null ? (u[i].value! + u[i - 1].value! + u[i - 2].value!) / 3 : null));
+  const sahm = u.map((r, i) => {
+    const prior = m3.slice(Math.max(0, i - 12), i).filter((v): v is number => v !== null);
+    return { date: r.date, value: m3[i] === null || prior.length === 0 ? null : m3[i]! - Math.min(...prior) };
+  });
+  return sahm.filter((x): x is { date: string; value: number } => x.value !== null).at(-1)!;
+}
