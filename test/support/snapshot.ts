@@ -29,14 +29,29 @@ export function fredValue(rows: readonly FredRow[], date: string): number | null
 
 /**
  * svc:sahm_rule by its definition over the shipped UNRATE file (consecutive months): m3 = mean of a month and the two
- * before it, all present; sahm = m3 minus the smallest m3 of the 12 months before. The newest month with a value.
+ * before it, all present; sahm = m3 minus the smallest m3 of the 12 months before (those that exist); null without
+ * either.
  */
-export function sahmLatest(): { date: string; value: number } {
+export function sahmSeries(): FredRow[] {
   const u = fredRows("UNRATE");
   const m3 = u.map((_, i) => (i >= 2 && u[i].value !== null && u[i - 1].value !== null && u[i - 2].value !== null ? (u[i].value! + u[i - 1].value! + u[i - 2].value!) / 3 : null));
-  const sahm = u.map((r, i) => {
+  return u.map((r, i) => {
     const prior = m3.slice(Math.max(0, i - 12), i).filter((v): v is number => v !== null);
     return { date: r.date, value: m3[i] === null || prior.length === 0 ? null : m3[i]! - Math.min(...prior) };
   });
-  return sahm.filter((x): x is { date: string; value: number } => x.value !== null).at(-1)!;
+}
+
+/** The newest month of svc:sahm_rule with a value. */
+export function sahmLatest(): { date: string; value: number } {
+  return sahmSeries().filter((x): x is { date: string; value: number } => x.value !== null).at(-1)!;
+}
+
+/** A shipped World Bank file (`Country Name,Country Code,Year,Value`): one country's rows by alpha-3 code, by year. */
+export function worldBankRows(file: "gdp" | "population", alpha3: string): { year: number; value: number | null }[] {
+  return snapshotText(`worldbank-country/${file}.csv.gz`)
+    .split(/\r?\n/)
+    .map((line) => /,([A-Z0-9]{3}),(\d{4}),([^,]*)$/.exec(line))
+    .filter((m): m is RegExpExecArray => m !== null && m[1] === alpha3)
+    .map((m) => ({ year: Number(m[2]), value: m[3] === "" ? null : Number(m[3]) }))
+    .sort((a, b) => a.year - b.year);
 }
