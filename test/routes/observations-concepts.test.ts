@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { observationsResponseSchema } from "../../src/schemas/observations";
 import { makeTestApp, type TestApp } from "../support/app";
 import { writeSeries } from "../support/series";
-import { fredRows, fredValue, sahmSeries, worldBankRows } from "../support/snapshot";
+import { ersValue, fredRows, fredValue, sahmSeries, worldBankRows } from "../support/snapshot";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
@@ -16,14 +16,18 @@ const T2 = new Date("2026-02-10T00:00:00Z");
 const UNRATE = fredRows("UNRATE");
 const AHETPI = fredRows("AHETPI");
 const CPI = fredRows("CPIAUCSL");
+const TX_EMPLOYED: [string, number][] = Array.from({ length: 12 }, (_, k) => [`2018-${String(k + 1).padStart(2, "0")}-01`, 13_300_000 + 1_000 * k]);
 
 beforeAll(async () => {
   t = await makeTestApp();
   const db = t.database.db;
-  // California: employed and labor force (LAUS, monthly); Texas: employed only.
+  // California: employed and labor force (LAUS, monthly). Texas: employed monthly through 2018 (its labour force is held
+  // as the shipped LAUS annual average). Capitol Planning Region (Connecticut): employed only (the shipped county
+  // averages predate Connecticut's planning regions, so nothing else is held there).
   await writeSeries(db, "bls", "LASST05", "06", [["2025-07-01", 960], ["2025-08-01", 900], ["2025-09-01", 990, { preliminary: true }]], T1);
   await writeSeries(db, "bls", "LASST06", "06", [["2025-07-01", 1000], ["2025-08-01", 1000], ["2025-09-01", 1000], ["2025-10-01", 1000]], T1);
-  await writeSeries(db, "bls", "LASST05", "48", [["2025-07-01", 500]], T1);
+  await writeSeries(db, "bls", "LASST05", "48", TX_EMPLOYED, T1);
+  await writeSeries(db, "bls", "LAUCN05", "09110", [["2025-07-01", 500]], T1);
   await writeSeries(db, "bls", "LASST03", "06", [["2025-07-01", 5.5], ["2025-08-01", 6]], T1);
   // Los Angeles County: median home value and household income (ACS, annual).
   await writeSeries(db, "census", "B25077_001E", "06037", [["2021-01-01", 600000], ["2022-01-01", 700000], ["2023-01-01", 750000]], T1);
@@ -92,10 +96,23 @@ describe("concepts", () => {
     expect(mom.body.data.map((x: any) => x.value)).toEqual([null, ((90 - 96) / 96) * 100, 10]);
   });
   test("a derived concept whose input is missing for the place refuses, naming the input", async () => {
-    const r = await get("indicator=employment_rate&region=TX");
+    const r = await get("indicator=employment_rate&region=09110");
     expect(r.status).toBe(404);
-    expect(r.body.error.message).toBe("employment_rate cannot be computed for Texas (48): its input labor_force (LASST06) has no data for that region.");
-    expect(r.body.error.details.blocking_input).toBe("labor_force");
+    expect(r.body.error.message).toBe(
+      "employment_rate cannot be computed for Capitol Planning Region, Connecticut (09110): its input labor_force (LAUCN06) has no data for that region.",
+    );
+    expect(r.body.error.details).toMatchObject({ blocking_input: "labor_force", input_indicator: "LAUCN06" });
+  });
+  test("inputs held at different frequencies: the monthly one is averaged to the annual one before dividing", async () => {
+    // Texas: employed as written (monthly, 2018), labour force the shipped LAUS annual average (2007-2018).
+    const labourForce2018 = ersValue("48000", "Civilian_labor_force_2018")!;
+    expect(labourForce2018).toBe(13_848_080);
+    const r = await get("indicator=employment_rate&region=TX&order=asc");
+    expect(r.status).toBe(200);
+    expect(r.body.meta).toMatchObject({ region: "48", frequency: "annual", unit: "percent", total: 1 });
+    expect(r.body.meta.concept.inputs.map((i: any) => i.indicator)).toEqual(["LASST05", "LAUST06A"]);
+    const employed2018 = TX_EMPLOYED.reduce((a, [, v]) => a + v, 0) / 12;
+    expect(r.body.data.map((x: any) => [x.date, x.value])).toEqual([["2018-01-01", (employed2018 / labourForce2018) * 100]]);
   });
   test("include_revisions on a computed concept is a 400", async () => {
     expect((await get("indicator=employment_rate&region=06&include_revisions=true")).status).toBe(400);

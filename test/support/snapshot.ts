@@ -55,3 +55,37 @@ export function worldBankRows(file: "gdp" | "population", alpha3: string): { yea
     .map((m) => ({ year: Number(m[2]), value: m[3] === "" ? null : Number(m[3]) }))
     .sort((a, b) => a.year - b.year);
 }
+
+/** Fields of one CSV line: double-quoted fields may hold commas and doubled quotes. */
+function csvFields(line: string): string[] {
+  const out: string[] = [];
+  let cur = "";
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quoted) {
+      if (c === '"' && line[i + 1] === '"') (cur += '"'), i++;
+      else if (c === '"') quoted = false;
+      else cur += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") out.push(cur), (cur = "");
+    else cur += c;
+  }
+  out.push(cur);
+  return out;
+}
+
+/**
+ * One cell of the shipped ERS unemployment file (Latin-1, title lines above a header starting with FIPS, padded
+ * header names, numbers with thousands separators): the row of a 5-digit FIPS code (state rows end in 000).
+ */
+export function ersValue(fips: string, column: string): number | null {
+  const lines = snapshotText("ers-county-unemployment/Unemployment.csv.gz", "latin1").split(/\r?\n/);
+  const at = lines.findIndex((l) => l.startsWith("FIPS,"));
+  const header = csvFields(lines[at]).map((h) => h.trim());
+  const row = lines.slice(at + 1).map(csvFields).find((f) => f[0] === fips);
+  const col = header.indexOf(column);
+  if (!row || col < 0) throw new Error(`Unemployment.csv: no ${column} for ${fips}`);
+  const raw = row[col].trim().replace(/,/g, "");
+  return raw === "" ? null : Number(raw);
+}
