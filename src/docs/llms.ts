@@ -4,6 +4,7 @@
 import { CATEGORIES } from "../../db/schema/catalog";
 import { ERROR_STATUS, type ErrorCode } from "../errors";
 import { publicPlans } from "../plans";
+import type { SourceFreshness } from "../services/catalog";
 import { CONTRACT_VERSION, SERVICE_NAME } from "../version";
 import { listOperations, publishedPrices, type JsonObject, type OpenApiDocument, type OperationEntry } from "./openapi";
 import { AUTH_PARAGRAPH, DATA_PARAGRAPH, ERROR_PARAGRAPH, PRICE_LABELS, REGION_CONVENTIONS, SERVICE_SUMMARY, planTableMarkdown, priceTableMarkdown } from "./service-text";
@@ -221,19 +222,6 @@ export function documentEnum(
 }
 
 // ---- where the data come from, and how fresh ----------------------------------------------------
-
-export type SourceFreshness = {
-  slug: string;
-  name: string;
-  attribution: string | null;
-  license: string | null;
-  indicators: number;
-  indicatorsHeld: number;
-  /** The last observation date held over the source's indicators. */
-  latestDate: string | null;
-  /** When a series of the source last changed in this service. */
-  lastUpdated: string | null;
-};
 
 /** The "## Data" section both llms files end with, read from the catalog at request time. */
 export function renderDataSection(rows: readonly SourceFreshness[]): string {

@@ -39,7 +39,7 @@ export const registerPanelRoutes: RegisterRoutes = (app, deps) => {
 
   registerPaid<typeof panelRoute, PanelResolved>(app, deps, panelRoute, {
     surface: "panel",
-    example: "/v1/panel?indicators=PAYEMS,MANEMP&region=US",
+    example: "/v1/panel?indicators=PAYEMS,UNRATE&region=US",
     resolve: async (_c, query) => {
       const target = await resolvePanel(ctx, query);
       return { indicator: null, region: target.region, premium: target.premium, resource: "/v1/panel", target };

@@ -96,8 +96,8 @@ export type ObservationsQueryInput = z.infer<typeof observationsQuerySchema>;
 export const conceptDisclosureSchema = z
   .object({
     code: z.string().openapi({ example: "unemployment_rate" }),
-    resolved_indicator: z.string().openapi({ example: "LAUCN03" }),
-    source: z.string().nullable().openapi({ example: "bls" }),
+    resolved_indicator: z.string().openapi({ example: "UNRATE" }),
+    source: z.string().nullable().openapi({ example: "fred" }),
     inputs: z
       .array(z.object({ role: z.string(), concept: z.string(), indicator: z.string(), source: z.string().nullable() }))
       .optional()
@@ -107,8 +107,8 @@ export const conceptDisclosureSchema = z
 
 export const observationSchema = z
   .object({
-    date: z.string().openapi({ format: "date", example: "2015-12-01" }),
-    value: z.number().nullable().openapi({ example: 143093 }),
+    date: z.string().openapi({ format: "date", example: "2025-11-01" }),
+    value: z.number().nullable().openapi({ example: 159552 }),
     indicator: z.string().openapi({ example: "PAYEMS" }),
     region: z.string().openapi({ example: "US" }),
     unit: z.string().nullable().openapi({ example: "thousands of persons" }),
@@ -121,8 +121,8 @@ export const observationSchema = z
 
 export const resampledRowSchema = z
   .object({
-    period_start: z.string().openapi({ format: "date", example: "2015-07-01" }),
-    period_end: z.string().openapi({ format: "date", example: "2015-09-30" }),
+    period_start: z.string().openapi({ format: "date", example: "2025-07-01" }),
+    period_end: z.string().openapi({ format: "date", example: "2025-09-30" }),
     period_type: z.enum(RESAMPLE_TARGETS as [ResampleTarget, ...ResampleTarget[]]),
     value: z.number().nullable(),
   })
@@ -178,7 +178,7 @@ export const latestQuerySchema = z
     indicators: z
       .string()
       .max(4000)
-      .openapi({ ...q("indicators"), description: `Batch form: comma-separated codes or concepts, at most ${BATCH_LATEST_MAX}.`, example: "PAYEMS,MANEMP,USCONS" })
+      .openapi({ ...q("indicators"), description: `Batch form: comma-separated codes or concepts, at most ${BATCH_LATEST_MAX}.`, example: "PAYEMS,UNRATE,CPIAUCSL" })
       .optional(),
     source: codeParam("source", "Source slug (disambiguates duplicate codes).", "fred").optional(),
     region: codeParam("region", "Region; default: each indicator's default region. Required for concepts.", "US").optional(),
@@ -199,7 +199,7 @@ export const latestObservationSchema = z
   .object({
     indicator: z.string().openapi({ example: "PAYEMS" }),
     region: z.string().openapi({ example: "US" }),
-    period_start: z.string().openapi({ format: "date", example: "2015-12-01" }),
+    period_start: z.string().openapi({ format: "date", example: "2025-11-01" }),
     period_end: z.string().nullable().openapi({ format: "date" }),
     period_type: z.string().nullable().openapi({ example: "monthly" }),
     value: z.number(),

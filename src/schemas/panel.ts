@@ -36,7 +36,7 @@ export const panelQuerySchema = z
         ...q("indicators"),
         type: "string",
         description: `Comma-separated indicator codes or concepts, 1 to ${PANEL_MAX_SERIES}, each once. The series arrays come back in this order, keyed by the code as given.`,
-        example: "PAYEMS,MANEMP,USCONS",
+        example: "PAYEMS,UNRATE,CPIAUCSL",
       }),
     region: codeParam("region", "Region of every series (code or what people type). Default: each indicator's default region. Required for concepts.", "US").optional(),
     frequency: z
@@ -73,10 +73,10 @@ const byCode = <T extends z.ZodType>(value: T) => z.record(z.string(), value);
 
 export const panelResponseSchema = z
   .object({
-    dates: z.array(z.string().openapi({ format: "date" })).openapi({ description: "The grid: each date is its period's first day.", example: ["2015-11-01", "2015-12-01"] }),
+    dates: z.array(z.string().openapi({ format: "date" })).openapi({ description: "The grid: each date is its period's first day.", example: ["2025-08-01", "2025-09-01"] }),
     series: byCode(z.array(z.number().nullable())).openapi({
       description: "One array per requested code (keyed as given, in request order), each as long as `dates`.",
-      example: { PAYEMS: [143093, 143365], MANEMP: [12320, 12328] },
+      example: { PAYEMS: [159485, 159593], UNRATE: [4.3, 4.4] },
     }),
     meta: z.object({
       units: byCode(z.string().nullable()),

@@ -18,7 +18,6 @@ import type { RenderedJson } from "./rendered";
 import { renderJson } from "./rendered";
 import type { Indicator, IndicatorDetail, Source } from "../schemas/catalog";
 import type { CatalogSnapshot, CoverageTable } from "./catalog-index";
-import type { SourceFreshness } from "../docs/llms";
 import { isPerRegion, type CoverageFacts } from "../domain/coverage";
 import type { RegionIndex } from "../domain/regions";
 import type { RegionRow } from "../../db/repos/regions";
@@ -265,6 +264,20 @@ function availableRegions(r: IndicatorRow, held: string[], coverage: CoverageFac
 export async function renderIndicatorDetail(store: Store, code: string, q: { source?: string; include_inactive: boolean }): Promise<RenderedJson> {
   return renderJson(await getIndicatorDetail(store, code, q));
 }
+
+/** Per source, what llms.txt says of where the data come from and how fresh (src/docs/llms.ts renders it). */
+export type SourceFreshness = {
+  slug: string;
+  name: string;
+  attribution: string | null;
+  license: string | null;
+  indicators: number;
+  indicatorsHeld: number;
+  /** The last observation date held over the source's indicators. */
+  latestDate: string | null;
+  /** When a series of the source last changed in this service. */
+  lastUpdated: string | null;
+};
 
 /** Per active source: its credit line and licence, and how much of it is held and how fresh (llms.txt "## Data"). */
 export async function sourceFreshness(store: Store): Promise<SourceFreshness[]> {

@@ -62,7 +62,8 @@ export type DerivedConceptTarget = {
   resolvedRegion: RegionDisclosure;
   frequency: Frequency;
   unit: string;
-  inputs: { role: string; indicator: IndicatorRow }[];
+  /** Each input with its native frequency; `frequency` (the coarsest of them) is what they are aligned to. */
+  inputs: { role: string; indicator: IndicatorRow; frequency: Frequency }[];
   disclosure: ConceptDisclosure;
 };
 
@@ -262,7 +263,7 @@ async function resolveUncached(store: Store, input: ResolveInput): Promise<Unres
     region,
     frequency,
     unit: level.concept.unit,
-    inputs: inputs.map(({ role, indicator }) => ({ role, indicator })),
+    inputs: inputs.map(({ role, indicator }) => ({ role, indicator, frequency: nativeFrequency(indicator) })),
     disclosure: {
       code: concept.code,
       resolved_indicator: concept.code,

@@ -6,6 +6,7 @@ import type { SeriesHead, StoredObservation } from "../../db/repos/observation-r
 import type { Deps } from "../deps";
 import { FREQUENCY_UNIT, periodIndex } from "../domain/calendar";
 import { blockedInputMessage } from "../domain/concepts";
+import { alignTo } from "../domain/derived";
 import type { Point } from "../domain/series";
 import { fail } from "../errors";
 import { isPremiumIndicator } from "../pricing";
@@ -90,25 +91,26 @@ export async function seriesData(ctx: ReadContext, target: SeriesTarget): Promis
   if (hit) return hit;
   const snaps = await Promise.all(heads.map((h) => ctx.caches.series.snapshot(h)));
   const byRole: Record<string, readonly Point[]> = {};
-  target.inputs.forEach((i, k) => (byRole[i.role] = snaps[k].points));
+  // Inputs held at different frequencies (a state's monthly employed beside its annual labour force) are first averaged
+  // to the coarsest one, over complete buckets, so the combination compares like periods.
+  target.inputs.forEach((i, k) => (byRole[i.role] = alignTo(snaps[k].points, i.frequency, target.frequency)));
   const points = target.concept.combine(byRole, target.frequency);
-  // Row metadata of a computed value: the newest revision and source update among the input rows it used.
+  // Row metadata of a computed value: the newest revision and source update among the input rows it used (every row of
+  // an input's period, when that input was averaged to a coarser frequency).
   const unit = FREQUENCY_UNIT[target.frequency];
-  const inputMeta = snaps.map((snap) => {
-    const m = new Map<number, StoredObservation>();
-    for (const r of snap.rows) m.set(periodIndex(r.date, unit), r);
-    return m;
-  });
-  const rows: BaseRow[] = points.map((p) => {
-    let revision = 0;
-    let sourceUpdatedAt: Date | null = null;
-    for (const m of inputMeta) {
-      const r = m.get(periodIndex(p.date, unit));
-      if (!r) continue;
-      if (r.revision > revision) revision = r.revision;
-      if (r.sourceUpdatedAt && (!sourceUpdatedAt || r.sourceUpdatedAt > sourceUpdatedAt)) sourceUpdatedAt = r.sourceUpdatedAt;
+  const meta = new Map<number, { revision: number; sourceUpdatedAt: Date | null }>();
+  for (const snap of snaps) {
+    for (const r of snap.rows) {
+      const idx = periodIndex(r.date, unit);
+      const m = meta.get(idx) ?? { revision: 0, sourceUpdatedAt: null };
+      if (r.revision > m.revision) m.revision = r.revision;
+      if (r.sourceUpdatedAt && (!m.sourceUpdatedAt || r.sourceUpdatedAt > m.sourceUpdatedAt)) m.sourceUpdatedAt = r.sourceUpdatedAt;
+      meta.set(idx, m);
     }
-    return { date: p.date, value: p.value, revision, isPreliminary: !!p.preliminary, sourceUpdatedAt };
+  }
+  const rows: BaseRow[] = points.map((p) => {
+    const m = meta.get(periodIndex(p.date, unit));
+    return { date: p.date, value: p.value, revision: m?.revision ?? 0, isPreliminary: !!p.preliminary, sourceUpdatedAt: m?.sourceUpdatedAt ?? null };
   });
   const data: SeriesData = { id: `c:${key}`, rows, points, memo: new Map(), unit: target.unit, source: "svc" };
   if (memo.size >= 256) memo.delete(memo.keys().next().value!);

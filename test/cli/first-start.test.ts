@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { sql } from "drizzle-orm";
 import { openDatabase } from "../../db/client";
+import { SNAPSHOT_VERSION } from "../../db/seed/snapshot";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
@@ -61,7 +62,8 @@ async function stop(s: Started): Promise<number> {
 test("first start seeds real observations, then listens; the second start does not seed", async () => {
   const first = await start();
   try {
-    expect(first.log.some((l) => l.includes('"msg":"empty database: seeding regions, catalog and sample observations"'))).toBe(true);
+    expect(first.log.some((l) => l.includes('"msg":"seeding regions, catalog and the real data snapshot (no network needed)"'))).toBe(true);
+    expect(first.log.some((l) => l.includes('"msg":"seeded"'))).toBe(true);
     const res = await fetch(`${first.url}/v1/regions?type=state`);
     expect(res.status).toBe(200);
     expect(((await res.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
@@ -76,11 +78,14 @@ test("first start seeds real observations, then listens; the second start does n
       SELECT (SELECT count(*)::int FROM observations WHERE is_latest) AS latest,
              (SELECT count(*)::int FROM observations WHERE is_latest AND value IS NOT NULL) AS with_value,
              (SELECT coalesce(sum(observation_count), 0)::int FROM series) AS counted,
-             (SELECT count(*)::int FROM series WHERE observation_count > 0) AS series`).then((r: any) => (Array.isArray(r) ? r : r.rows))) as {
-      latest: number; with_value: number; counted: number; series: number;
+             (SELECT count(*)::int FROM series WHERE observation_count > 0) AS series,
+             (SELECT version FROM seed_snapshots WHERE name = 'real-data') AS version`).then((r: any) => (Array.isArray(r) ? r : r.rows))) as {
+      latest: number; with_value: number; counted: number; series: number; version: string;
     }[];
-    expect(o.with_value).toBeGreaterThan(1000);
-    expect(o.series).toBeGreaterThan(100);
+    // The whole snapshot (every county, no test filter): hundreds of thousands of observations in thousands of series.
+    expect(o.version).toBe(SNAPSHOT_VERSION);
+    expect(o.with_value).toBeGreaterThan(500_000);
+    expect(o.series).toBeGreaterThan(10_000);
     expect(o.counted).toBe(o.latest);
   } finally {
     await database.close();
@@ -92,4 +97,4 @@ test("first start seeds real observations, then listens; the second start does n
   } finally {
     expect(await stop(second)).toBe(0);
   }
-}, 240_000);
+}, 300_000); // the first start loads the whole snapshot (about 600k observations: 30 s on a loaded 2-core machine)

@@ -13,6 +13,8 @@ let database: Database;
 let first: FlowSeedResult;
 beforeAll(async () => {
   database = await makeTestDatabase();
+  // The test database's seed has loaded the flows already (db/seed/index.ts): start from none to see a first load.
+  await database.exec("delete from flows");
   first = await seedFlows(database.db, { now: new Date("2026-01-01T00:00:00Z") });
 });
 afterAll(() => database.close());

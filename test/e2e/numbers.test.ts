@@ -1,31 +1,28 @@
-// Numbers checked as a user would: three real FRED series from ../shared/data/fred-macro-us (UNRATE monthly with the
-// October 2025 gap, GDPC1 quarterly, ICSA weekly ending Saturday) go in through the real import service and come back
-// through GET /v1/observations. Every expected value is computed here from the raw CSV with plain arithmetic on
-// strings and UTC dates, never with the service's domain code. Complements test/routes/observations-golden.test.ts:
-// quarterly qoq/yoy, annual and quarterly means with the incomplete newest bucket dropped, windows whose comparators lie
-// before start_date, index bases, pages in both orders, and the refusals for transforms a frequency cannot carry.
-// Skips with a message when the shared folder is absent.
+// Numbers checked as a user would: three real FRED series shipped with the seed (db/seed/snapshot/fred-macro-us, copies
+// of ../shared/data/fred-macro-us: UNRATE monthly with the October 2025 gap, GDPC1 quarterly, ICSA weekly ending
+// Saturday) come back through GET /v1/observations as a fresh install serves them; importing the same files through
+// the real import service changes nothing (the seed and the import path store the same rows). Every expected value is
+// computed here from the raw CSV with plain arithmetic on strings and UTC dates, never with the service's domain code.
+// Complements test/routes/observations-golden.test.ts: quarterly qoq/yoy, annual and quarterly means with the
+// incomplete newest bucket dropped, windows whose comparators lie before start_date, index bases, pages in both orders,
+// and the refusals for transforms a frequency cannot carry.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { importObservationsCsv } from "../../src/services/import";
 import { makeTestApp, type TestApp } from "../support/app";
-import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
+import { snapshotText } from "../support/snapshot";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
 
-const dir = sharedDataPath("fred-macro-us");
-const skip = !dir;
-const label = (name: string) => (skip ? `${name} (${sharedDataMissingMessage("fred-macro-us")})` : name);
-
 type Row = { date: string; value: number | null };
 const raw: Record<string, Row[]> = {};
+const imported: Record<string, Awaited<ReturnType<typeof importObservationsCsv>>> = {};
 let t: TestApp;
 
 beforeAll(async () => {
-  if (skip) return;
   t = await makeTestApp();
   for (const code of ["UNRATE", "GDPC1", "ICSA"]) {
-    const text = await Bun.file(`${dir}/${code}.csv`).text();
+    const text = snapshotText(`fred-macro-us/${code}.csv.gz`);
     raw[code] = text
       .trim()
       .split(/\r?\n/)
@@ -34,7 +31,7 @@ beforeAll(async () => {
         const [date, v] = line.split(",");
         return { date: date!, value: v === undefined || v.trim() === "" ? null : Number(v) };
       });
-    await importObservationsCsv(t.store, { text, indicator: code, region: "US", now: new Date("2026-01-05T00:00:00Z") });
+    imported[code] = await importObservationsCsv(t.store, { text, indicator: code, region: "US", now: new Date("2026-01-05T00:00:00Z") });
   }
 }, 120_000);
 afterAll(() => t?.close());
@@ -87,10 +84,24 @@ async function readAll(qs: string): Promise<{ rows: any[]; meta: any }> {
   }
 }
 
+test("the seed already holds the files as the import path stores them: importing them again changes nothing", () => {
+  for (const code of ["UNRATE", "GDPC1", "ICSA"]) {
+    const r = imported[code]!;
+    expect({ code, inserted: r.inserted, revised: r.revised, unchanged: r.unchanged, count: r.series.observationCount, version: r.series.version }).toEqual({
+      code,
+      inserted: 0,
+      revised: 0,
+      unchanged: raw[code]!.length,
+      count: raw[code]!.length,
+      version: 1,
+    });
+  }
+});
+
 // ---- UNRATE, monthly -----------------------------------------------------------------------------------------------
 
 describe("UNRATE (monthly, October 2025 missing)", () => {
-  test.skipIf(skip)(label("annual mean per calendar year; 2025 (no December) dropped"), async () => {
+  test("annual mean per calendar year; 2025 (no December) dropped", async () => {
     const years = groups(raw.UNRATE!, (d) => d.slice(0, 4));
     const { rows, meta } = await readAll("indicator=UNRATE&frequency=annual&resample_method=mean");
     const complete = [...years.keys()].filter((y) => y !== "2025");
@@ -103,7 +114,7 @@ describe("UNRATE (monthly, October 2025 missing)", () => {
     expect(rows.find((r) => r.period_start === "2024-01-01").value).toBeCloseTo(48.4 / 12, 12);
   });
 
-  test.skipIf(skip)(label("annual last is each December; quarterly mean then qoq"), async () => {
+  test("annual last is each December; quarterly mean then qoq", async () => {
     const v = byDate("UNRATE");
     const last = (await readAll("indicator=UNRATE&frequency=annual&resample_method=last")).rows;
     last.forEach((r) => expect({ y: r.period_start, v: r.value }).toEqual({ y: r.period_start, v: v.get(`${r.period_start.slice(0, 4)}-12-01`)! }));
@@ -119,7 +130,7 @@ describe("UNRATE (monthly, October 2025 missing)", () => {
     for (const r of rows.slice(1)) expectClose(r.value, pct(mean(q.get(r.period_start)!), mean(q.get(addMonths(r.period_start, -3))!)), r.period_start);
   });
 
-  test.skipIf(skip)(label("mom and yoy in a window read comparators from before start_date; the gap gives nulls"), async () => {
+  test("mom and yoy in a window read comparators from before start_date; the gap gives nulls", async () => {
     const v = byDate("UNRATE");
     for (const [transform, lag] of [["mom", 1], ["yoy", 12], ["qoq", 3]] as const) {
       const { rows, meta } = await readAll(`indicator=UNRATE&transform=${transform}&start_date=2024-06-01&end_date=2025-11-30`);
@@ -134,7 +145,7 @@ describe("UNRATE (monthly, October 2025 missing)", () => {
     expect(tail).toEqual([["2025-09-01", pct(4.4, 4.3)], ["2025-10-01", null], ["2025-11-01", null]]);
   });
 
-  test.skipIf(skip)(label("index:2020-04-01 (the 14.8 peak) and log over the whole series"), async () => {
+  test("index:2020-04-01 (the 14.8 peak) and log over the whole series", async () => {
     const { rows, meta } = await readAll("indicator=UNRATE&transform=index:2020-04-01");
     expect(meta.unit).toBe("index (2020-04-01=100)");
     const base = byDate("UNRATE").get("2020-04-01")!;
@@ -145,7 +156,7 @@ describe("UNRATE (monthly, October 2025 missing)", () => {
     logs.forEach((r, k) => expectClose(r.value, raw.UNRATE![k]!.value === null ? null : Math.log(raw.UNRATE![k]!.value!), r.date));
   });
 
-  test.skipIf(skip)(label("pages in descending order are slices of the whole series"), async () => {
+  test("pages in descending order are slices of the whole series", async () => {
     const desc = [...raw.UNRATE!].reverse();
     for (const [limit, offset] of [[5, 0], [7, 3], [1, 550], [10, 548], [0, 0]] as const) {
       const r = await t.getJson(`/v1/observations?indicator=UNRATE&limit=${limit}&offset=${offset}`);
@@ -158,7 +169,7 @@ describe("UNRATE (monthly, October 2025 missing)", () => {
 // ---- GDPC1, quarterly ----------------------------------------------------------------------------------------------
 
 describe("GDPC1 (quarterly)", () => {
-  test.skipIf(skip)(label("qoq against the previous quarter and yoy against the same quarter a year earlier"), async () => {
+  test("qoq against the previous quarter and yoy against the same quarter a year earlier", async () => {
     const v = byDate("GDPC1");
     for (const [transform, lag] of [["qoq", 3], ["yoy", 12]] as const) {
       const { rows, meta } = await readAll(`indicator=GDPC1&transform=${transform}`);
@@ -173,7 +184,7 @@ describe("GDPC1 (quarterly)", () => {
     expect(q3.value).toBeCloseTo((24024.957 / 23770.976 - 1) * 100, 10);
   });
 
-  test.skipIf(skip)(label("annual mean of the four quarters; 2025 (three quarters) dropped; annual growth of the mean"), async () => {
+  test("annual mean of the four quarters; 2025 (three quarters) dropped; annual growth of the mean", async () => {
     const years = groups(raw.GDPC1!, (d) => d.slice(0, 4));
     const { rows, meta } = await readAll("indicator=GDPC1&frequency=annual&resample_method=mean");
     expect(rows.at(-1).period_start).toBe("2024-01-01");
@@ -192,7 +203,7 @@ describe("GDPC1 (quarterly)", () => {
     expect(growth.find((r) => r.period_start === "2024-01-01").value.toFixed(1)).toBe("2.8");
   });
 
-  test.skipIf(skip)(label("index:2017-01-01 rebases the chained-2017-dollar series; a base date between quarters is a 400"), async () => {
+  test("index:2017-01-01 rebases the chained-2017-dollar series; a base date between quarters is a 400", async () => {
     const base = byDate("GDPC1").get("2017-01-01")!;
     const { rows } = await readAll("indicator=GDPC1&transform=index:2017-01-01");
     rows.forEach((r, k) => expectClose(r.value, (raw.GDPC1![k]!.value! / base) * 100, r.date));
@@ -201,7 +212,7 @@ describe("GDPC1 (quarterly)", () => {
     expect(between.body.error.details).toMatchObject({ nearest_before: "2017-01-01", nearest_after: "2017-04-01" });
   });
 
-  test.skipIf(skip)(label("mom and monthly resampling of a quarterly series are 400s"), async () => {
+  test("mom and monthly resampling of a quarterly series are 400s", async () => {
     for (const qs of ["transform=mom", "frequency=monthly"]) {
       const r = await t.getJson(`/v1/observations?indicator=GDPC1&${qs}`);
       expect({ qs, status: r.status, code: r.body.error.code }).toEqual({ qs, status: 400, code: "INVALID_PARAMETER" });
@@ -213,7 +224,7 @@ describe("GDPC1 (quarterly)", () => {
 // ---- ICSA, weekly --------------------------------------------------------------------------------------------------
 
 describe("ICSA (weekly, ending Saturday)", () => {
-  test.skipIf(skip)(label("yoy against 52 weeks (364 days) earlier, also across start_date and in descending pages"), async () => {
+  test("yoy against 52 weeks (364 days) earlier, also across start_date and in descending pages", async () => {
     const v = byDate("ICSA");
     const want = (date: string) => pct(v.get(date), v.get(addDays(date, -364)));
     const { rows } = await readAll("indicator=ICSA&transform=yoy");
@@ -231,7 +242,7 @@ describe("ICSA (weekly, ending Saturday)", () => {
     expect(rows.find((r) => r.date === "2025-01-04").value).toBeCloseTo((205000 / 199000 - 1) * 100, 10);
   });
 
-  test.skipIf(skip)(label("monthly mean of the weeks dated in each month, then mom"), async () => {
+  test("monthly mean of the weeks dated in each month, then mom", async () => {
     const months = groups(raw.ICSA!, (d) => `${d.slice(0, 7)}-01`);
     const { rows, meta } = await readAll("indicator=ICSA&frequency=monthly&resample_method=mean&transform=mom");
     // The file ends on Saturday 2025-12-27; the next week would be dated 2026-01-03, so December 2025 is complete.
@@ -242,7 +253,7 @@ describe("ICSA (weekly, ending Saturday)", () => {
     for (const r of rows.slice(1)) expectClose(r.value, pct(mean(months.get(r.period_start)!), mean(months.get(addMonths(r.period_start, -1))!)), r.period_start);
   });
 
-  test.skipIf(skip)(label("annual sum and last per calendar year"), async () => {
+  test("annual sum and last per calendar year", async () => {
     const years = groups(raw.ICSA!, (d) => d.slice(0, 4));
     const sums = (await readAll("indicator=ICSA&frequency=annual&resample_method=sum")).rows;
     expect(sums.map((r) => r.period_start.slice(0, 4))).toEqual([...years.keys()]);
@@ -254,7 +265,7 @@ describe("ICSA (weekly, ending Saturday)", () => {
     });
   });
 
-  test.skipIf(skip)(label("mom and qoq at native weekly frequency are 400s that suggest a frequency"), async () => {
+  test("mom and qoq at native weekly frequency are 400s that suggest a frequency", async () => {
     for (const [transform, suggestion] of [["mom", "frequency=monthly"], ["qoq", "frequency=quarterly"]] as const) {
       const r = await t.getJson(`/v1/observations?indicator=ICSA&transform=${transform}`);
       expect({ transform, status: r.status, suggestion: r.body.error.details?.suggestion }).toEqual({ transform, status: 400, suggestion });

@@ -15,13 +15,16 @@ import { ManualClock, seededRandom } from "../support/clock";
 import { makeTestDatabase } from "../support/db";
 import { testKey, testSubscription } from "../support/keys";
 import { APERTURE_CHALLENGE, TEST_BTC_USD, TEST_NODE_KEY, TEST_ROOT_SECRET } from "../support/payments";
-import { monthStarts, writeSeries, type Row } from "../support/series";
+import { fredRows, sahmLatest } from "../support/snapshot";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
 
 const MONTH = "2026-11";
-const HELD = { indicator: "LNU04032230", region: "US" }; // a held BLS sample series, monthly, 122 rows, latest 2010-02 = 10.7
+// A held series: the shipped FRED UNRATE, monthly, 1980-01 .. 2025-11 (4.6), October 2025 empty.
+const HELD = { indicator: "UNRATE", region: "US" };
+const UNRATE_ROWS = fredRows("UNRATE").length;
+const SAHM = sahmLatest();
 
 // App `pay`: keys plus the L402 payment rail (development Lightning backend). App `keysOnly`: keys, no payment rail.
 let pay: TestApp & { dev: DevLightning };
@@ -33,8 +36,6 @@ const clients: Client[] = [];
 
 beforeAll(async () => {
   const database = await makeTestDatabase();
-  // UNRATE for the premium svc:sahm_rule: 14 months at 4.0 then 5.5 -> 0.5 in 2024-03.
-  await writeSeries(database.db, "fred", "UNRATE", "US", monthStarts("2023-01", 15).map((d, k): Row => [d, k === 14 ? 5.5 : 4]));
   const clock = new ManualClock();
   const random = seededRandom(5);
   const dev = new DevLightning(memoryInvoiceStore(TEST_NODE_KEY), clock, random);
@@ -187,12 +188,12 @@ describe("data tools with an API key: the REST pipeline", () => {
     const r = await call(client, "get_observations", { ...HELD, limit: 2 });
     expect(r.isError).toBeUndefined();
     expect(structured(r).data).toEqual([
-      { date: "2010-02-01", value: 10.7, indicator: "LNU04032230", region: "US", unit: "percent", source: "bls", source_updated_at: null, is_preliminary: false, revision: 1 },
-      { date: "2010-01-01", value: 9.1, indicator: "LNU04032230", region: "US", unit: "percent", source: "bls", source_updated_at: null, is_preliminary: false, revision: 1 },
+      { date: "2025-11-01", value: 4.6, indicator: "UNRATE", region: "US", unit: "percent", source: "fred", source_updated_at: null, is_preliminary: false, revision: 1 },
+      { date: "2025-10-01", value: null, indicator: "UNRATE", region: "US", unit: "percent", source: "fred", source_updated_at: null, is_preliminary: false, revision: 1 },
     ]);
-    expect(structured(r).meta).toMatchObject({ indicator: "LNU04032230", region: "US", total: 122, limit: 2, offset: 0 });
+    expect(structured(r).meta).toMatchObject({ indicator: "UNRATE", region: "US", total: UNRATE_ROWS, limit: 2, offset: 0 });
     expect(await keyUsage(pay.deps, row.id, MONTH)).toBe(1);
-    const url = `/v1/observations?indicator=LNU04032230&region=US&limit=2`;
+    const url = `/v1/observations?indicator=UNRATE&region=US&limit=2`;
     expect(r._meta).toMatchObject({ http_status: 200, rest_url: `${payBase}${url}` });
     // The REST twin with the same key answers the same body and is metered the same way.
     expect(structured(r)).toEqual((await rest(payBase, url, headers)).body);
@@ -204,13 +205,13 @@ describe("data tools with an API key: the REST pipeline", () => {
     const client = await connect(payBase, { "x-api-key": key });
     const single = await call(client, "get_latest", HELD);
     expect(structured(single)).toEqual({
-      data: { indicator: "LNU04032230", region: "US", period_start: "2010-02-01", period_end: "2010-02-28", period_type: "monthly", value: 10.7, revision: 1, is_preliminary: false, source_updated_at: null, unit: "percent" },
-      meta: { indicator: "LNU04032230", region: "US", unit: "percent", total: 1, limit: 1, offset: 0 },
+      data: { indicator: "UNRATE", region: "US", period_start: "2025-11-01", period_end: "2025-11-30", period_type: "monthly", value: 4.6, revision: 1, is_preliminary: false, source_updated_at: null, unit: "percent" },
+      meta: { indicator: "UNRATE", region: "US", resolved_region: { code: "US", name: "United States", type: "country" }, unit: "percent", total: 1, limit: 1, offset: 0 },
     });
-    const batch = await call(client, "get_latest", { indicators: "LNU04032230,svc:sahm_rule", region: "US" });
+    const batch = await call(client, "get_latest", { indicators: "UNRATE,svc:sahm_rule", region: "US" });
     expect(batch.isError).toBeUndefined();
     expect(batch._meta).toMatchObject({ http_status: 207 });
-    expect(structured(batch).data.map((d: any) => [d.indicator, d.value])).toEqual([["LNU04032230", 10.7]]);
+    expect(structured(batch).data.map((d: any) => [d.indicator, d.value])).toEqual([["UNRATE", 4.6]]);
     expect(structured(batch).errors.map((e: any) => [e.indicator, e.code])).toEqual([["svc:sahm_rule", "CATEGORY_NOT_ALLOWED"]]);
     expect(await keyUsage(pay.deps, row.id, MONTH)).toBe(2);
   });
@@ -229,10 +230,10 @@ describe("data tools with an API key: the REST pipeline", () => {
   test("premium series with the svc-premium scope, and with a Developer subscription: served", async () => {
     const scoped = await testKey(pay, { scopes: ["svc-premium"] });
     const r = await call(await connect(payBase, { authorization: `Bearer ${scoped.key}` }), "get_latest", { indicator: "svc:sahm_rule" });
-    expect(structured(r).data).toMatchObject({ indicator: "svc:sahm_rule", region: "US", period_start: "2024-03-01", value: 0.5 });
+    expect(structured(r).data).toMatchObject({ indicator: "svc:sahm_rule", region: "US", period_start: SAHM.date, value: SAHM.value });
     const sub = await testSubscription(pay);
     const r2 = await call(await connect(payBase, { authorization: `Bearer ${sub.key}` }), "get_latest", { indicator: "svc:sahm_rule" });
-    expect(structured(r2).data.value).toBe(0.5);
+    expect(structured(r2).data.value).toBe(SAHM.value);
   });
 
   test("REGION_NOT_ALLOWED for a region-restricted key", async () => {
@@ -272,7 +273,7 @@ describe("data tools without a key", () => {
     const r = await call(await connect(payBase), "get_observations", { ...HELD, limit: 2 });
     expect(r.isError).toBe(true);
     const e = structured(r).error;
-    const url = `${payBase}/v1/observations?indicator=LNU04032230&region=US&limit=2`;
+    const url = `${payBase}/v1/observations?indicator=UNRATE&region=US&limit=2`;
     expect(e.code).toBe("PAYMENT_REQUIRED");
     expect(e.message).toBe(
       "get_observations costs 0.01 USD for this call. Send an API key with the MCP request ('Authorization: Bearer <key>' or " +
@@ -308,7 +309,7 @@ describe("data tools without a key", () => {
 
   test("a server without a payment rail: INVALID_API_KEY naming the price and the REST URL", async () => {
     const r = await call(await connect(keysBase), "get_latest", HELD);
-    const url = `${keysBase}/v1/observations/latest?indicator=LNU04032230&region=US`;
+    const url = `${keysBase}/v1/observations/latest?indicator=UNRATE&region=US`;
     expect(structured(r)).toEqual({
       error: {
         code: "INVALID_API_KEY",
@@ -319,7 +320,7 @@ describe("data tools without a key", () => {
       },
     });
     // The REST twin's 401 carries the same price.
-    expect((await rest(keysBase, "/v1/observations/latest?indicator=LNU04032230&region=US")).body.error.details).toEqual({ price_usd: "0.01" });
+    expect((await rest(keysBase, "/v1/observations/latest?indicator=UNRATE&region=US")).body.error.details).toEqual({ price_usd: "0.01" });
   });
 });
 
@@ -340,7 +341,7 @@ describe("bad arguments: INVALID_PARAMETER naming the parameter, free", () => {
 
   test("bounds at the edge and one past it (validated by the REST route's zod schema)", async () => {
     const edge = await call(client, "get_observations", { ...HELD, limit: 1000 });
-    expect(structured(edge).data.length).toBe(122);
+    expect(structured(edge).data.length).toBe(UNRATE_ROWS); // 551: every row on one page
     const past = await refused("get_observations", { ...HELD, limit: 1001 });
     expect([past.code, past.details.parameter]).toEqual(["INVALID_PARAMETER", "limit"]);
     expect(past.message).toStartWith("Invalid parameter limit:");
@@ -381,7 +382,7 @@ describe("bad arguments: INVALID_PARAMETER naming the parameter, free", () => {
     const a = await call(client, "get_observations", { ...HELD, limit: "3", include_revisions: false, source: null });
     const b = await call(client, "get_observations", { ...HELD, limit: 3, include_revisions: "false" });
     expect(structured(a)).toEqual(structured(b));
-    expect(a._meta!.rest_url).toBe(`${payBase}/v1/observations?indicator=LNU04032230&region=US&include_revisions=false&limit=3`);
+    expect(a._meta!.rest_url).toBe(`${payBase}/v1/observations?indicator=UNRATE&region=US&include_revisions=false&limit=3`);
   });
 
   test("an unknown tool is a JSON-RPC error (-32602), not a tool result", async () => {

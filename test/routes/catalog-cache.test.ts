@@ -18,6 +18,7 @@ import { createCaches } from "../../src/services/caches";
 import { importObservationsCsv } from "../../src/services/import";
 import { makeTestApp, type TestApp } from "../support/app";
 import { testBackend } from "../support/db";
+import { fredRows } from "../support/snapshot";
 
 setDefaultTimeout(120_000);
 
@@ -290,14 +291,18 @@ describe("other processes' writes show within the revalidation bound", () => {
   test("a series grown elsewhere: date_range follows after the bound", async () => {
     clock = 20_000;
     const range = () => json(t, "/v1/indicators/PAYEMS").then((r) => r.body.data.date_range);
-    expect(await range()).toEqual({ start: "2006-01-01", end: "2015-12-01" });
+    // As shipped: 1980-01 .. 2025-11.
+    const payems = fredRows("PAYEMS");
+    const shipped = { start: payems[0].date, end: payems.at(-1)!.date };
+    expect(shipped).toEqual({ start: "1980-01-01", end: "2025-11-01" });
+    expect(await range()).toEqual(shipped);
     await t.database.exec(
-      "UPDATE series SET last_date = '2016-01-01', version = version + 1 FROM indicators i WHERE i.id = series.indicator_id AND i.code = 'PAYEMS' AND series.region_code = 'US'",
+      "UPDATE series SET last_date = '2025-12-01', version = version + 1 FROM indicators i WHERE i.id = series.indicator_id AND i.code = 'PAYEMS' AND series.region_code = 'US'",
     );
     clock = 20_999;
-    expect(await range()).toEqual({ start: "2006-01-01", end: "2015-12-01" });
+    expect(await range()).toEqual(shipped);
     clock = 21_000;
-    expect(await range()).toEqual({ start: "2006-01-01", end: "2016-01-01" });
+    expect(await range()).toEqual({ start: "1980-01-01", end: "2025-12-01" });
   });
 
   test.skipIf(testBackend !== "postgres")("PostgreSQL: an import through a second connection pool (another process's view)", async () => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { createLogger } from "../../src/logger";
 import { makeTestApp, type TestApp } from "../support/app";
 import { testKey } from "../support/keys";
-import { monthStarts, writeSeries } from "../support/series";
+import { fredRows, fredValue } from "../support/snapshot";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
@@ -18,11 +18,11 @@ beforeAll(async () => {
   t = await makeTestApp({ keyAccess: true, logger: createLogger("debug", (line) => void logLines.push(line)) });
   t.clock.set("2026-11-22T12:00:10Z");
   ({ headers } = await testKey(t, { rateLimitPerMinute: 1000 }));
-  await writeSeries(t.database.db, "fred", "CPIAUCSL", "US", monthStarts("2022-01", 48).map((d, k) => [d, 250 + k]));
 }, 120_000);
 afterAll(() => t?.close());
 
-// CPIAUCSL (monthly, US): 2022-01 .. 2025-12, value 250 + k.
+// CPIAUCSL (monthly, US) as shipped: 1980-01 .. 2025-11.
+const CPI = fredRows("CPIAUCSL");
 const BASE = "/v1/observations?indicator=CPIAUCSL&region=US";
 const get = (qs: string, h: Record<string, string> = headers) => t.getJson(`${BASE}&${qs}`, { headers: h });
 
@@ -109,18 +109,19 @@ describe("FRED values on our parameters", () => {
 
 describe("our own names", () => {
   test("start_date, end_date, transform, frequency and resample_method still work", async () => {
-    const r = await get("start_date=2022-01-01&end_date=2024-12-31&transform=yoy&frequency=quarterly&resample_method=last&order=asc");
+    const r = await get("start_date=1980-01-01&end_date=1982-12-31&transform=yoy&frequency=quarterly&resample_method=last&order=asc");
     expect(r.status).toBe(200);
     expect(r.body.meta.transform).toBe("yoy");
     expect(r.body.meta.resample).toMatchObject({ method: "last" });
-    // 2023Q1 .. 2024Q4 have a comparator a year earlier in the series; 2022's quarters do not.
+    // 1981Q1 .. 1982Q4 have a comparator a year earlier in the series; 1980's quarters (its first year) do not.
     expect(r.body.data.map((d: { period_start: string; value: number | null }) => [d.period_start, d.value !== null])).toEqual([
-      ["2022-01-01", false], ["2022-04-01", false], ["2022-07-01", false], ["2022-10-01", false],
-      ["2023-01-01", true], ["2023-04-01", true], ["2023-07-01", true], ["2023-10-01", true],
-      ["2024-01-01", true], ["2024-04-01", true], ["2024-07-01", true], ["2024-10-01", true],
+      ["1980-01-01", false], ["1980-04-01", false], ["1980-07-01", false], ["1980-10-01", false],
+      ["1981-01-01", true], ["1981-04-01", true], ["1981-07-01", true], ["1981-10-01", true],
+      ["1982-01-01", true], ["1982-04-01", true], ["1982-07-01", true], ["1982-10-01", true],
     ]);
-    // resample_method=last: 2023Q1 is March 2023 (k = 14), its comparator March 2022 (k = 2).
-    expect(r.body.data[4].value).toBeCloseTo(((264 - 252) / 252) * 100, 10);
+    // resample_method=last: 1981Q1 is March 1981, its comparator March 1980.
+    const [march81, march80] = [fredValue(CPI, "1981-03-01")!, fredValue(CPI, "1980-03-01")!];
+    expect(r.body.data[4].value).toBeCloseTo(((march81 - march80) / march80) * 100, 10);
     expect((await get("transform=mom&limit=1")).status).toBe(200);
   });
 });

@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { observationsResponseSchema } from "../../src/schemas/observations";
 import { makeTestApp, type TestApp } from "../support/app";
-import { monthStarts, writeSeries, type Row } from "../support/series";
+import { writeSeries } from "../support/series";
+import { ersValue, fredRows, fredValue, sahmSeries, worldBankRows } from "../support/snapshot";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
@@ -10,24 +11,27 @@ setDefaultTimeout(120_000);
 let t: TestApp;
 const T1 = new Date("2026-01-10T00:00:00Z");
 const T2 = new Date("2026-02-10T00:00:00Z");
+// Shipped with the seed (db/seed/snapshot): UNRATE, AHETPI and CPIAUCSL 1980-01 .. 2025-11 (October 2025 empty for
+// UNRATE and CPIAUCSL, not for AHETPI), World Bank population by country.
+const UNRATE = fredRows("UNRATE");
+const AHETPI = fredRows("AHETPI");
+const CPI = fredRows("CPIAUCSL");
+const TX_EMPLOYED: [string, number][] = Array.from({ length: 12 }, (_, k) => [`2018-${String(k + 1).padStart(2, "0")}-01`, 13_300_000 + 1_000 * k]);
 
 beforeAll(async () => {
   t = await makeTestApp();
   const db = t.database.db;
-  // California: employed and labor force (LAUS, monthly); Texas: employed only.
+  // California: employed and labor force (LAUS, monthly). Texas: employed monthly through 2018 (its labour force is held
+  // as the shipped LAUS annual average). Capitol Planning Region (Connecticut): employed only (the shipped county
+  // averages predate Connecticut's planning regions, so nothing else is held there).
   await writeSeries(db, "bls", "LASST05", "06", [["2025-07-01", 960], ["2025-08-01", 900], ["2025-09-01", 990, { preliminary: true }]], T1);
   await writeSeries(db, "bls", "LASST06", "06", [["2025-07-01", 1000], ["2025-08-01", 1000], ["2025-09-01", 1000], ["2025-10-01", 1000]], T1);
-  await writeSeries(db, "bls", "LASST05", "48", [["2025-07-01", 500]], T1);
+  await writeSeries(db, "bls", "LASST05", "48", TX_EMPLOYED, T1);
+  await writeSeries(db, "bls", "LAUCN05", "09110", [["2025-07-01", 500]], T1);
   await writeSeries(db, "bls", "LASST03", "06", [["2025-07-01", 5.5], ["2025-08-01", 6]], T1);
-  await writeSeries(db, "fred", "UNRATE", "US", monthStarts("2025-01", 8).map((d): Row => [d, 4.25]), T1);
   // Los Angeles County: median home value and household income (ACS, annual).
   await writeSeries(db, "census", "B25077_001E", "06037", [["2021-01-01", 600000], ["2022-01-01", 700000], ["2023-01-01", 750000]], T1);
   await writeSeries(db, "census", "B19013_001E", "06037", [["2021-01-01", 75000], ["2022-01-01", 80000]], T1);
-  await writeSeries(db, "worldbank", "SP.POP.TOTL", "FR", [["2022-01-01", 67_971_311], ["2023-01-01", 68_170_228]], T1);
-  await writeSeries(db, "worldbank", "NY.GDP.MKTP.CD", "US", [["2023-01-01", 27.72e12]], T1);
-  await writeSeries(db, "fred", "GDP", "US", [["2025-04-01", 30_331.1]], T1);
-  await writeSeries(db, "fred", "AHETPI", "US", [["2025-01-01", 31.5], ["2025-02-01", 31.6]], T1);
-  await writeSeries(db, "fred", "CPIAUCSL", "US", [["2025-01-01", 315], ["2025-02-01", 316]], T1);
 }, 120_000);
 afterAll(() => t?.close());
 
@@ -43,7 +47,9 @@ describe("concepts", () => {
     expect(r.body.data[0]).toMatchObject({ date: "2021-01-01", value: 600000, indicator: "B25077_001E" });
     const p = await get("indicator=population&region=france");
     expect(p.body.meta.concept).toEqual({ code: "population", resolved_indicator: "SP.POP.TOTL", source: "worldbank" });
-    expect(p.body.data[0].value).toBe(68_170_228);
+    const france = worldBankRows("population", "FRA").filter((x) => x.value !== null);
+    expect(p.body.data[0]).toMatchObject({ date: `${france.at(-1)!.year}-01-01`, value: france.at(-1)!.value });
+    expect(p.body.meta.total).toBe(france.length);
   });
   test("a concept without region is a 400", async () => {
     const r = await get("indicator=population");
@@ -90,10 +96,23 @@ describe("concepts", () => {
     expect(mom.body.data.map((x: any) => x.value)).toEqual([null, ((90 - 96) / 96) * 100, 10]);
   });
   test("a derived concept whose input is missing for the place refuses, naming the input", async () => {
-    const r = await get("indicator=employment_rate&region=TX");
+    const r = await get("indicator=employment_rate&region=09110");
     expect(r.status).toBe(404);
-    expect(r.body.error.message).toBe("employment_rate cannot be computed for Texas (48): its input labor_force (LASST06) has no data for that region.");
-    expect(r.body.error.details.blocking_input).toBe("labor_force");
+    expect(r.body.error.message).toBe(
+      "employment_rate cannot be computed for Capitol Planning Region, Connecticut (09110): its input labor_force (LAUCN06) has no data for that region.",
+    );
+    expect(r.body.error.details).toMatchObject({ blocking_input: "labor_force", input_indicator: "LAUCN06" });
+  });
+  test("inputs held at different frequencies: the monthly one is averaged to the annual one before dividing", async () => {
+    // Texas: employed as written (monthly, 2018), labour force the shipped LAUS annual average (2007-2018).
+    const labourForce2018 = ersValue("48000", "Civilian_labor_force_2018")!;
+    expect(labourForce2018).toBe(13_848_080);
+    const r = await get("indicator=employment_rate&region=TX&order=asc");
+    expect(r.status).toBe(200);
+    expect(r.body.meta).toMatchObject({ region: "48", frequency: "annual", unit: "percent", total: 1 });
+    expect(r.body.meta.concept.inputs.map((i: any) => i.indicator)).toEqual(["LASST05", "LAUST06A"]);
+    const employed2018 = TX_EMPLOYED.reduce((a, [, v]) => a + v, 0) / 12;
+    expect(r.body.data.map((x: any) => [x.date, x.value])).toEqual([["2018-01-01", (employed2018 / labourForce2018) * 100]]);
   });
   test("include_revisions on a computed concept is a 400", async () => {
     expect((await get("indicator=employment_rate&region=06&include_revisions=true")).status).toBe(400);
@@ -114,22 +133,30 @@ describe("derived svc: series", () => {
   test("unemployment gap: state rate minus the national rate", async () => {
     const r = await get("indicator=svc:unemployment_gap&region=06&order=asc");
     expect(r.body.data.map((x: any) => [x.date, x.value])).toEqual([
-      ["2025-07-01", 1.25],
-      ["2025-08-01", 1.75],
+      ["2025-07-01", 5.5 - fredValue(UNRATE, "2025-07-01")!],
+      ["2025-08-01", 6 - fredValue(UNRATE, "2025-08-01")!],
     ]);
     const tx = await get("indicator=svc:unemployment_gap&region=48");
     expect(tx.status).toBe(404);
     expect(tx.body.error.details).toMatchObject({ blocking_input: "local_rate", input_indicator: "LASST03" });
   });
   test("real average hourly earnings in 1982-84 dollars", async () => {
-    const r = await get("indicator=svc:real_avg_hourly_earnings&order=asc");
-    expect(r.body.data.map((x: any) => x.value)).toEqual([10, (31.6 / 316) * 100]);
+    const r = await get("indicator=svc:real_avg_hourly_earnings&order=asc&limit=1000");
+    // Same month, earnings / CPI x 100; null where CPI is missing (October 2025), though AHETPI has a value there.
+    expect(AHETPI.map((x) => x.date)).toEqual(CPI.map((x) => x.date));
+    const expected = AHETPI.map((e, i) => [e.date, e.value === null || CPI[i].value === null ? null : (e.value / CPI[i].value!) * 100]);
+    expect(r.body.data.map((x: any) => [x.date, x.value])).toEqual(expected);
+    expect(r.body.data.find((x: any) => x.date === "2025-10-01").value).toBeNull();
+    expect(r.body.data[0].value).toBe((6.57 / 78) * 100);
   });
-  test("sahm rule over a short UNRATE: null until a 3-month average and a prior one exist", async () => {
-    // UNRATE is held (8 months): the indicator is computed, all null until 3 months and a prior average exist.
-    const r = await get("indicator=svc:sahm_rule&order=asc");
+  test("sahm rule over the whole UNRATE: null until a 3-month average and a prior one exist, and around the October 2025 gap", async () => {
+    const r = await get("indicator=svc:sahm_rule&order=asc&limit=1000");
     expect(r.status).toBe(200);
-    expect(r.body.data.map((x: any) => x.value)).toEqual([null, null, null, 0, 0, 0, 0, 0]);
+    const expected = sahmSeries();
+    expect(r.body.data.map((x: any) => [x.date, x.value])).toEqual(expected.map((x) => [x.date, x.value]));
+    // 1980-01 and -02 have no 3-month average, 1980-03 no prior one; October and November 2025 lack October's rate.
+    expect(expected.slice(0, 4).map((x) => x.value === null)).toEqual([true, true, true, false]);
+    expect(expected.slice(-3).map((x) => [x.date, x.value === null])).toEqual([["2025-09-01", false], ["2025-10-01", true], ["2025-11-01", true]]);
   });
   test("recomputed when an input changes, keeping revisions", async () => {
     await writeSeries(t.database.db, "census", "B19013_001E", "06037", [["2022-01-01", 87500], ["2023-01-01", 75000]], T2);
@@ -154,25 +181,34 @@ describe("derived svc: series", () => {
 describe("revisions", () => {
   test("reads return the latest revision; include_revisions returns every one, by date then revision", async () => {
     const db = t.database.db;
-    await writeSeries(db, "fred", "CPIAUCSL", "US", [["2025-02-01", 316.5, { sourceUpdatedAt: "2025-04-10T12:30:00Z" }], ["2025-03-01", 317, { preliminary: true }]], T2);
-    const latest = await get("indicator=CPIAUCSL&order=asc");
+    // As shipped: January 2025 319.086, February 319.775, each revision 1. February is revised; a preliminary December
+    // 2025 (after the file's end) is new.
+    expect([fredValue(CPI, "2025-01-01"), fredValue(CPI, "2025-02-01")]).toEqual([319.086, 319.775]);
+    await writeSeries(db, "fred", "CPIAUCSL", "US", [["2025-02-01", 319.9, { sourceUpdatedAt: "2025-04-10T12:30:00Z" }], ["2025-12-01", 326.1, { preliminary: true }]], T2);
+    const latest = await get("indicator=CPIAUCSL&order=asc&start_date=2025-01-01");
+    expect(latest.body.meta.total).toBe(12);
     expect(latest.body.data.map((x: any) => [x.date, x.value, x.revision, x.is_preliminary])).toEqual([
-      ["2025-01-01", 315, 1, false],
-      ["2025-02-01", 316.5, 2, false],
-      ["2025-03-01", 317, 1, true],
+      ["2025-01-01", 319.086, 1, false],
+      ["2025-02-01", 319.9, 2, false],
+      ...CPI.filter((x) => x.date >= "2025-03-01").map((x) => [x.date, x.value, 1, false]),
+      ["2025-12-01", 326.1, 1, true],
     ]);
-    const all = await get("indicator=CPIAUCSL&include_revisions=true&order=desc");
-    expect(all.body.meta.total).toBe(4);
-    expect(all.body.data.map((x: any) => [x.date, x.value, x.revision, x.source_updated_at])).toEqual([
-      ["2025-03-01", 317, 1, null],
-      ["2025-02-01", 316, 1, null],
-      ["2025-02-01", 316.5, 2, "2025-04-10T12:30:00.000Z"],
-      ["2025-01-01", 315, 1, null],
+    const all = await get("indicator=CPIAUCSL&include_revisions=true&order=desc&limit=1000");
+    expect(all.body.meta.total).toBe(CPI.length + 2);
+    expect(all.body.data.slice(0, 2).map((x: any) => [x.date, x.value, x.revision, x.source_updated_at])).toEqual([
+      ["2025-12-01", 326.1, 1, null],
+      ["2025-11-01", 325.031, 1, null],
+    ]);
+    const early = await get("indicator=CPIAUCSL&include_revisions=true&order=desc&start_date=2025-01-01&end_date=2025-02-28");
+    expect(early.body.data.map((x: any) => [x.date, x.value, x.revision, x.source_updated_at])).toEqual([
+      ["2025-02-01", 319.775, 1, null],
+      ["2025-02-01", 319.9, 2, "2025-04-10T12:30:00.000Z"],
+      ["2025-01-01", 319.086, 1, null],
     ]);
     const page = await get("indicator=CPIAUCSL&include_revisions=true&order=asc&start_date=2025-02-01&limit=1&offset=1");
-    expect(page.body).toMatchObject({ meta: { total: 3 }, data: [{ date: "2025-02-01", revision: 2 }] });
-    // The derived series that reads CPI was recomputed too: February's real earnings is now 31.6 / 316.5 * 100.
-    const real = await get("indicator=svc:real_avg_hourly_earnings&start_date=2025-02-01");
-    expect(real.body.data[0]).toMatchObject({ value: (31.6 / 316.5) * 100, revision: 2 });
+    expect(page.body).toMatchObject({ meta: { total: 12 }, data: [{ date: "2025-02-01", revision: 2 }] });
+    // The derived series that reads CPI was recomputed too: February's real earnings is now AHETPI / 319.9 * 100.
+    const real = await get("indicator=svc:real_avg_hourly_earnings&start_date=2025-02-01&order=asc");
+    expect(real.body.data[0]).toMatchObject({ date: "2025-02-01", value: (fredValue(AHETPI, "2025-02-01")! / 319.9) * 100, revision: 2 });
   });
 });

@@ -15,8 +15,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => t.close());
 
-// A held sample series (BLS, monthly, US).
-const PAGE = "/v1/observations?indicator=LNU04032230&region=US&limit=2";
+// A held series (the shipped FRED UNRATE, monthly, US).
+const PAGE = "/v1/observations?indicator=UNRATE&region=US&limit=2";
 const json = async (res: Response) => (await res.json()) as any;
 
 describe("keyed observations", () => {
@@ -52,16 +52,18 @@ describe("keyed observations", () => {
 
   test("batch latest: a free key gets CATEGORY_NOT_ALLOWED for the premium code only (207)", async () => {
     const { headers } = await testKey(t);
-    const res = await t.app.request("/v1/observations/latest?indicators=LNU04032230,svc:sahm_rule&region=US", { headers });
+    const res = await t.app.request("/v1/observations/latest?indicators=UNRATE,svc:sahm_rule&region=US", { headers });
     expect(res.status).toBe(207);
     const b = await json(res);
-    expect(b.data.map((d: any) => d.indicator)).toEqual(["LNU04032230"]);
+    expect(b.data.map((d: any) => d.indicator)).toEqual(["UNRATE"]);
     expect(b.errors.map((e: any) => [e.indicator, e.code])).toEqual([["svc:sahm_rule", "CATEGORY_NOT_ALLOWED"]]);
   });
 
   test("batch latest: the svc-premium scope lifts the premium refusal", async () => {
     const { headers } = await testKey(t, { scopes: ["svc-premium"] });
-    const b = await json(await t.app.request("/v1/observations/latest?indicators=LNU04032230,svc:sahm_rule&region=US", { headers }));
+    const b = await json(await t.app.request("/v1/observations/latest?indicators=UNRATE,svc:sahm_rule&region=US", { headers }));
     expect(b.errors.map((e: any) => e.code)).not.toContain("CATEGORY_NOT_ALLOWED");
+    // UNRATE is held, so the premium sahm rule computes: both answered.
+    expect([b.data.map((d: any) => d.indicator), b.errors]).toEqual([["UNRATE", "svc:sahm_rule"], []]);
   });
 });

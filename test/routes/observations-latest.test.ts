@@ -2,26 +2,30 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { latestBatchResponseSchema, latestSingleResponseSchema } from "../../src/schemas/observations";
 import { makeTestApp, type TestApp } from "../support/app";
-import { monthStarts, writeSeries, type Row } from "../support/series";
+import { writeSeries } from "../support/series";
+import { fredRows, sahmLatest, type FredRow } from "../support/snapshot";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
 
 let t: TestApp;
 
-// 20 seeded US payroll series (vega-datasets us-employment, 2006-01 .. 2015-12).
-const CES = ["PAYEMS", "USPRIV", "USGOOD", "SRVPRD", "USMINE", "USCONS", "MANEMP", "DMANEMP", "NDMANEMP", "USTPU",
-  "USWTRADE", "USTRADE", "USINFO", "USFIRE", "USPBS", "USEHS", "USLAH", "USSERV", "USGOVT", "CES0800000001"];
+// 20 of the snapshot's national FRED series (every one held, monthly to quarterly; CPIAUCSL is the 21st below).
+const NATIONAL = ["PAYEMS", "UNRATE", "U6RATE", "CIVPART", "AHETPI", "JTSJOL", "ICSA", "CPILFESL", "PCEPILFE", "GDP",
+  "GDPC1", "RSXFS", "INDPRO", "HOUST", "M2SL", "FEDFUNDS", "DGS10", "DGS2", "T10Y2Y", "DCOILWTICO"];
+/** The newest date with a value in a shipped file. */
+const newestValued = (rows: readonly FredRow[]) => rows.filter((r) => r.value !== null).at(-1)!;
+
+const SAHM = sahmLatest();
 
 beforeAll(async () => {
   t = await makeTestApp();
   const db = t.database.db;
-  // CPIAUCSL: the newest row (2025-10) has no value, so the latest observation is 2025-09.
-  await writeSeries(db, "fred", "CPIAUCSL", "US", [["2025-08-01", 323.5], ["2025-09-01", 324.25, { preliminary: true, sourceUpdatedAt: "2025-10-24T12:30:00Z" }], ["2025-10-01", null]]);
-  // DGS2: held, but no row has a value.
-  await writeSeries(db, "fred", "DGS2", "US", [["2025-01-02", null]]);
-  // UNRATE for svc:sahm_rule (premium): 15 months at 4.0 then 5.5 -> sahm 0.5 in 2024-03.
-  await writeSeries(db, "fred", "UNRATE", "US", monthStarts("2023-01", 15).map((d, k): Row => [d, k === 14 ? 5.5 : 4]));
+  // CPIAUCSL as shipped ends 2025-11 (325.031). A revision marks November preliminary with its release time, and a
+  // December row without a value becomes the newest: the latest observation is November's revision 2.
+  await writeSeries(db, "fred", "CPIAUCSL", "US", [["2025-11-01", 325.031, { preliminary: true, sourceUpdatedAt: "2025-12-18T13:30:00Z" }], ["2025-12-01", null]]);
+  // MANEMP (offered, not shipped): held from here on, but no row has a value.
+  await writeSeries(db, "fred", "MANEMP", "US", [["2025-01-01", null]]);
   // LASST03 for California: a concept target.
   await writeSeries(db, "bls", "LASST03", "06", [["2025-08-01", 5.5], ["2025-09-01", 5.6]]);
 }, 120_000);
@@ -38,22 +42,33 @@ describe("single form", () => {
       data: {
         indicator: "CPIAUCSL",
         region: "US",
-        period_start: "2025-09-01",
-        period_end: "2025-09-30",
+        period_start: "2025-11-01",
+        period_end: "2025-11-30",
         period_type: "monthly",
-        value: 324.25,
-        revision: 1,
+        value: 325.031,
+        revision: 2,
         is_preliminary: true,
-        source_updated_at: "2025-10-24T12:30:00.000Z",
+        source_updated_at: "2025-12-18T13:30:00.000Z",
         unit: r.body.meta.unit,
       },
-      meta: { indicator: "CPIAUCSL", region: "US", unit: r.body.meta.unit, total: 1, limit: 1, offset: 0 },
+      meta: {
+        indicator: "CPIAUCSL",
+        region: "US",
+        resolved_region: { code: "US", name: "United States", type: "country" },
+        unit: r.body.meta.unit,
+        total: 1,
+        limit: 1,
+        offset: 0,
+      },
     });
   });
   test("a held series without any value: data null, total 0", async () => {
-    const r = await get("indicator=DGS2");
+    const r = await get("indicator=MANEMP");
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ data: null, meta: { indicator: "DGS2", region: "US", unit: r.body.meta.unit, total: 0, limit: 1, offset: 0 } });
+    expect(r.body).toEqual({
+      data: null,
+      meta: { indicator: "MANEMP", region: "US", resolved_region: { code: "US", name: "United States", type: "country" }, unit: r.body.meta.unit, total: 0, limit: 1, offset: 0 },
+    });
   });
   test("a concept discloses its series", async () => {
     const r = await get("indicator=unemployment_rate&region=california");
@@ -62,9 +77,11 @@ describe("single form", () => {
     expect(r.body.meta.concept).toEqual({ code: "unemployment_rate", resolved_indicator: "LASST03", source: "bls" });
   });
   test("a svc: series is computed from its input", async () => {
+    // October 2025 has no UNRATE, so the 3-month averages of October and November are missing: the latest is September.
+    expect(SAHM.date).toBe("2025-09-01");
     const r = await get("indicator=svc:sahm_rule");
     expect(r.status).toBe(200);
-    expect(r.body.data).toMatchObject({ indicator: "svc:sahm_rule", region: "US", period_start: "2024-03-01", value: 0.5 });
+    expect(r.body.data).toMatchObject({ indicator: "svc:sahm_rule", region: "US", period_start: SAHM.date, value: SAHM.value });
   });
   test("errors of the single form are plain statuses", async () => {
     expect((await get("indicator=NOPE")).status).toBe(404);
@@ -91,32 +108,37 @@ describe("indicator and indicators", () => {
 
 describe("batch form", () => {
   test("20 codes is the limit and answers 200 when every code resolved", async () => {
-    const r = await get(`indicators=${CES.join(",")}`);
+    const r = await get(`indicators=${NATIONAL.join(",")}`);
     expect(r.status).toBe(200);
     latestBatchResponseSchema.parse(r.body);
     expect(r.body.errors).toEqual([]);
-    expect(r.body.data.map((x: any) => x.indicator)).toEqual(CES);
-    expect(r.body.data.every((x: any) => x.period_start === "2015-12-01" && x.region === "US")).toBe(true);
+    expect(r.body.data.map((x: any) => [x.indicator, x.region, x.period_start, x.value])).toEqual(
+      NATIONAL.map((code) => {
+        const newest = newestValued(fredRows(code));
+        return [code, "US", newest.date, newest.value];
+      }),
+    );
   });
   test("21 codes is a 400", async () => {
-    const r = await get(`indicators=${[...CES, "CPIAUCSL"].join(",")}`);
+    const r = await get(`indicators=${[...NATIONAL, "CPIAUCSL"].join(",")}`);
     expect(r.status).toBe(400);
     expect(r.body.error.details.parameter).toBe("indicators");
     expect(r.body.error.message).toContain("at most 20");
   });
   test("duplicates and blanks are ignored when counting", async () => {
-    const r = await get(`indicators=${[...CES, "PAYEMS", " "].join(",")}`);
+    const r = await get(`indicators=${[...NATIONAL, "PAYEMS", " "].join(",")}`);
     expect(r.status).toBe(200);
     expect(r.body.data).toHaveLength(20);
   });
   test("207 with per-code errors; the good codes are still answered", async () => {
-    const r = await get("indicators=CPIAUCSL,NOPE,population,UNRATE,DGS2,svc:sahm_rule");
+    const r = await get("indicators=CPIAUCSL,NOPE,population,UNRATE,MANEMP,svc:sahm_rule");
     expect(r.status).toBe(207);
     latestBatchResponseSchema.parse(r.body);
+    // MANEMP is held without a value: neither a row nor an error.
     expect(r.body.data.map((x: any) => [x.indicator, x.value])).toEqual([
-      ["CPIAUCSL", 324.25],
-      ["UNRATE", 5.5],
-      ["svc:sahm_rule", 0.5],
+      ["CPIAUCSL", 325.031],
+      ["UNRATE", newestValued(fredRows("UNRATE")).value],
+      ["svc:sahm_rule", SAHM.value],
     ]);
     expect(r.body.errors.map((e: any) => [e.indicator, e.code])).toEqual([
       ["NOPE", "RESOURCE_NOT_FOUND"],

@@ -239,7 +239,7 @@ describe("a journal that cannot be written", () => {
     const keys: KeyRuntime = { cache: createKeyCache({ logger: silent }), meter, close: () => meter.close() };
     const app = await makeTestApp({ database: t.database, clock: t.clock, random: seededRandom(7), keyAccess: true, keys });
     const { row, headers } = await testKey(app);
-    const page = "/v1/observations?indicator=LNU04032230&region=US&limit=1";
+    const page = "/v1/observations?indicator=UNRATE&region=US&limit=1";
     const res = await app.app.request(page, { headers });
     expect(res.status).toBe(500);
     expect(((await res.json()) as any).error.code).toBe("INTERNAL_SERVER_ERROR");

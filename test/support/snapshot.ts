@@ -7,3 +7,85 @@ import { resolve } from "node:path";
 export function snapshotText(path: string, encoding: "utf8" | "latin1" = "utf8"): string {
   return gunzipSync(readFileSync(resolve(import.meta.dir, "../../db/seed/snapshot", path))).toString(encoding);
 }
+
+export type FredRow = { date: string; value: number | null };
+
+/** A shipped FRED file (`date,value`), every row as published: an empty value is null (a gap, a market holiday). */
+export function fredRows(code: string): FredRow[] {
+  const [header, ...lines] = snapshotText(`fred-macro-us/${code}.csv.gz`).trim().split(/\r?\n/);
+  if (header !== "date,value") throw new Error(`${code}.csv: unexpected header ${header}`);
+  return lines.map((line) => {
+    const [date, raw] = line.split(",");
+    return { date, value: raw === "" ? null : Number(raw) };
+  });
+}
+
+/** The value a FRED file publishes for `date` (null for an empty value); throws when the file has no such row. */
+export function fredValue(rows: readonly FredRow[], date: string): number | null {
+  const row = rows.find((r) => r.date === date);
+  if (!row) throw new Error(`no row dated ${date}`);
+  return row.value;
+}
+
+/**
+ * svc:sahm_rule by its definition over the shipped UNRATE file (consecutive months): m3 = mean of a month and the two
+ * before it, all present; sahm = m3 minus the smallest m3 of the 12 months before (those that exist); null without
+ * either.
+ */
+export function sahmSeries(): FredRow[] {
+  const u = fredRows("UNRATE");
+  const m3 = u.map((_, i) => (i >= 2 && u[i].value !== null && u[i - 1].value !== null && u[i - 2].value !== null ? (u[i].value! + u[i - 1].value! + u[i - 2].value!) / 3 : null));
+  return u.map((r, i) => {
+    const prior = m3.slice(Math.max(0, i - 12), i).filter((v): v is number => v !== null);
+    return { date: r.date, value: m3[i] === null || prior.length === 0 ? null : m3[i]! - Math.min(...prior) };
+  });
+}
+
+/** The newest month of svc:sahm_rule with a value. */
+export function sahmLatest(): { date: string; value: number } {
+  return sahmSeries().filter((x): x is { date: string; value: number } => x.value !== null).at(-1)!;
+}
+
+/** A shipped World Bank file (`Country Name,Country Code,Year,Value`): one country's rows by alpha-3 code, by year. */
+export function worldBankRows(file: "gdp" | "population", alpha3: string): { year: number; value: number | null }[] {
+  return snapshotText(`worldbank-country/${file}.csv.gz`)
+    .split(/\r?\n/)
+    .map((line) => /,([A-Z0-9]{3}),(\d{4}),([^,]*)$/.exec(line))
+    .filter((m): m is RegExpExecArray => m !== null && m[1] === alpha3)
+    .map((m) => ({ year: Number(m[2]), value: m[3] === "" ? null : Number(m[3]) }))
+    .sort((a, b) => a.year - b.year);
+}
+
+/** Fields of one CSV line: double-quoted fields may hold commas and doubled quotes. */
+function csvFields(line: string): string[] {
+  const out: string[] = [];
+  let cur = "";
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quoted) {
+      if (c === '"' && line[i + 1] === '"') (cur += '"'), i++;
+      else if (c === '"') quoted = false;
+      else cur += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") out.push(cur), (cur = "");
+    else cur += c;
+  }
+  out.push(cur);
+  return out;
+}
+
+/**
+ * One cell of the shipped ERS unemployment file (Latin-1, title lines above a header starting with FIPS, padded
+ * header names, numbers with thousands separators): the row of a 5-digit FIPS code (state rows end in 000).
+ */
+export function ersValue(fips: string, column: string): number | null {
+  const lines = snapshotText("ers-county-unemployment/Unemployment.csv.gz", "latin1").split(/\r?\n/);
+  const at = lines.findIndex((l) => l.startsWith("FIPS,"));
+  const header = csvFields(lines[at]).map((h) => h.trim());
+  const row = lines.slice(at + 1).map(csvFields).find((f) => f[0] === fips);
+  const col = header.indexOf(column);
+  if (!row || col < 0) throw new Error(`Unemployment.csv: no ${column} for ${fips}`);
+  const raw = row[col].trim().replace(/,/g, "");
+  return raw === "" ? null : Number(raw);
+}
