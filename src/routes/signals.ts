@@ -53,7 +53,7 @@ export const registerSignalRoutes: RegisterRoutes = (app, deps) => {
   const resolved = (resource: string, query: ResolvedSignalQuery): SignalsResolved => ({ indicator: null, region: null, premium: true, resource, query });
   registerPaid<typeof activeRoute, SignalsResolved>(app, deps, activeRoute, {
     surface: "signals",
-    example: "/v1/signals/active?indicator=USMINE&region=US",
+    example: "/v1/signals/active?indicator=FEDFUNDS&region=US",
     resolve: async (_c, q) => resolved("/v1/signals/active", await resolveSignalQuery(ctx, { endpoint: "active", ...q })),
     handler: async (c, r) => c.json(await listSignals(ctx, r.query), 200),
   });

@@ -54,7 +54,7 @@ const dateParam = (name: string, description: string, example: string) =>
 const listFilters = (exampleIndicator: string) => ({
   indicator: listParam("indicator", "Indicator codes or concepts (a concept stands for every series it curates).", exampleIndicator),
   region: listParam("region", "Region codes or what people type (`US`, `06`, `california`).", "US"),
-  type: listParam("type", "Signal types: acceleration, extreme, trend_break.", "trend_break", SIGNAL_TYPES),
+  type: listParam("type", "Signal types: acceleration, extreme, trend_break.", "extreme", SIGNAL_TYPES),
   strength: z
     .enum(STRENGTHS as [Strength, ...Strength[]], { message: `must be one of ${STRENGTHS.join(", ")}` })
     .default("neutral")
@@ -68,7 +68,7 @@ const listFilters = (exampleIndicator: string) => ({
     .openapi({ ...q("cursor"), description: "`meta.next_cursor` of the previous page of the same query; a cursor of another query is refused." }),
 });
 
-export const activeSignalsQuerySchema = z.object(listFilters("USMINE"));
+export const activeSignalsQuerySchema = z.object(listFilters("FEDFUNDS"));
 
 export const signalsQuerySchema = z
   .object({
@@ -78,8 +78,8 @@ export const signalsQuerySchema = z
       .optional()
       .transform((v) => (v === undefined ? undefined : v === "true"))
       .openapi({ ...q("active"), type: "boolean", description: "true: open intervals only; false: closed ones only; omitted: both." }),
-    from: dateParam("from", "Intervals still open on or after this date (valid_to null or >= from).", "2008-01-01"),
-    to: dateParam("to", "Intervals that started on or before this date (valid_from <= to).", "2015-12-31"),
+    from: dateParam("from", "Intervals still open on or after this date (valid_to null or >= from).", "2020-01-01"),
+    to: dateParam("to", "Intervals that started on or before this date (valid_from <= to).", "2020-12-31"),
   })
   .superRefine((v, ctx) => {
     if (v.from && v.to && v.from > v.to) ctx.addIssue({ code: "custom", path: ["from"], message: `from ${v.from} is after to ${v.to}` });

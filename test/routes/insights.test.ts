@@ -7,8 +7,9 @@ import { insightsResponseSchema } from "../../src/schemas/insights";
 import { detectSignalsFor } from "../../src/services/signal-detection";
 import { indicatorId } from "../../db/seed/catalog";
 import { testKey } from "../support/keys";
+import { snapshotText } from "../support/snapshot";
 import { APERTURE_CHALLENGE, makePaymentsApp } from "../support/payments";
-import { monthStarts, writeSeries, type Row } from "../support/series";
+import { clearSeries, monthStarts, writeSeries, type Row } from "../support/series";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
@@ -27,7 +28,9 @@ beforeAll(async () => {
   await writeSeries(db, "bls", "LASST03", "06", [["2025-08-01", 5.5]]);
   await writeSeries(db, "bls", "LASST03", "36", [["2025-08-01", 6.0]]);
   await writeSeries(db, "bls", "LASST03", "12", [["2025-08-01", 3.0]]);
-  // U6RATE: 25 months moving +0.5 / -0.5, then a jump of 10 points: an open, strong, upward extreme.
+  // U6RATE: 25 months moving +0.5 / -0.5, then a jump of 10 points: an open, strong, upward extreme (in place of the
+  // seeded FRED history).
+  await clearSeries(db, "fred", "U6RATE", "US");
   await writeSeries(db, "fred", "U6RATE", "US", monthStarts("2020-01", 26).map((d, k): Row => [d, k === 25 ? 18 : k % 2 === 0 ? 8 : 8.5]));
   await detectSignalsFor({ ...t.store, now: () => t.clock.now() }, [{ indicatorId: indicatorId("fred", "U6RATE"), regionCode: "US" }]);
   // UNRATE, the input of the premium svc:sahm_rule.
@@ -90,14 +93,19 @@ describe("200", () => {
     expect(byKind(body.facts).watermark_low_distance.text).toBe("The unemployment rate in Texas, at 6.0% in August 2025, is 1.0 percentage points above the lowest reading over the past 2 months, 5.0% in June 2025.");
   });
 
-  test("the seeded sample data: payrolls at a record in December 2015 (vega-datasets us-employment, 2006-2015)", async () => {
+  test("the seeded FRED file: payrolls in November 2025 against October, worked out from PAYEMS.csv", async () => {
+    const rows = snapshotText("fred-macro-us/PAYEMS.csv.gz").trim().split("\n").slice(1).map((l) => l.split(","));
+    const [date, value] = rows.at(-1)!;
+    const [previousDate, previous] = rows.at(-2)!;
     const { status, body } = await get("indicator=PAYEMS&region=US");
     expect(status).toBe(200);
     const f = byKind(body.facts);
-    expect(f.latest_delta.params).toMatchObject({ date: "2015-12-01", value: 143093, previous_date: "2015-11-01", previous_value: 142859, change: 234, direction: "up", tone: "positive" });
-    expect(f.watermark_high_distance.params).toMatchObject({ high: 143093, new_extreme: true, tone: "positive" });
-    expect(f.watermark_low_distance.params).toMatchObject({ low: 129726, low_date: "2010-02-01", distance: 13367 });
-    expect(f.latest_delta.text).toBe("All employees, total nonfarm in the United States rose 0.2% (234,000 persons) to 143.1 million persons in December 2015, from 142.9 million persons in November 2015.");
+    const change = Number(value) - Number(previous);
+    expect([date, previousDate, change]).toEqual(["2025-11-01", "2025-10-01", 64]);
+    expect(f.latest_delta.params).toMatchObject({ date, value: Number(value), previous_date: previousDate, previous_value: Number(previous), change, direction: "up", tone: "positive" });
+    const high = Math.max(...rows.map((r) => Number(r[1])));
+    expect(f.watermark_high_distance.params).toMatchObject({ high });
+    expect(body.meta.observation_count).toBe(rows.length);
     expect(body.meta.source_attribution.text).toBe("Source: U.S. Bureau of Labor Statistics, retrieved from FRED, Federal Reserve Bank of St. Louis.");
   });
 

@@ -94,7 +94,7 @@ describe("200: active signals", () => {
     expect(repeated.body).toEqual(comma.body);
     const concept = await get("/v1/signals/active?strength=weak&indicator=unemployment_rate&region=TX,california,48201");
     expect(names(concept.body)).toEqual(["ca_extreme", "tx_accel", "harris_accel"]);
-    expect(concept.body.meta.filters).toEqual({ indicator: ["LASST03", "LAUCN03", "SL.UEM.TOTL.ZS", "UNRATE"], region: ["48", "06", "48201"], strength: "weak" });
+    expect(concept.body.meta.filters).toEqual({ indicator: ["LASST03", "LAUCN03", "LAUCN03A", "LAUST03A", "SL.UEM.TOTL.ZS", "UNRATE"], region: ["48", "06", "48201"], strength: "weak" });
     expect(names((await get("/v1/signals/active?indicator=payems")).body)).toEqual(["payems_break"]);
   });
 });

@@ -7,7 +7,7 @@ import { signalIntervals } from "../../db/schema";
 import { indicatorId } from "../../db/seed/catalog";
 import { detectSignalsFor, detectSignalsForIndicators } from "../../src/services/signal-detection";
 import { makeTestApp, type TestApp } from "../support/app";
-import { monthStarts, writeSeries, type Row } from "../support/series";
+import { clearSeries, monthStarts, writeSeries, type Row } from "../support/series";
 import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
@@ -16,6 +16,8 @@ setDefaultTimeout(120_000);
 let t: TestApp;
 beforeAll(async () => {
   t = await makeTestApp();
+  // The series below is written with values chosen here, in place of the seeded FRED history.
+  await clearSeries(t.database.db, "fred", "U6RATE", "US");
 }, 120_000);
 afterAll(() => t?.close());
 
