@@ -4,8 +4,8 @@
 //   the entry at once; with REDIS_URL the drop is published so every process drops it too (a revoked or rotated
 //   secret fails everywhere immediately); without Redis another process sees it within the TTL.
 // - UsageMeter: each metered request is appended to the node-local usage journal (src/services/usage-journal.ts)
-//   synchronously, before its response leaves (if the journal cannot be written the request is answered 500:
-//   nothing is served unmetered). Periodically (METER_FLUSH_MS), on start (replaying what a crashed process left),
+//   synchronously, before its response leaves (if the journal cannot be written the request is answered 503 with
+//   Retry-After: nothing is served unmetered; it is served again as soon as the journal can be written). Periodically (METER_FLUSH_MS), on start (replaying what a crashed process left),
 //   on close and before anything bills usage, the journal's sealed batches move to the main database, each applied
 //   exactly once (its id is stored with the usage upsert in one transaction). Readers add what this process has not
 //   moved yet. A failed apply keeps the batch for the next flush. Nothing is lost on a crash.
@@ -16,7 +16,7 @@ import { systemClock, type Clock, type KeyCache, type KeyRuntime, type UsageMete
 
 export type { KeyCache, KeyRuntime, UsageMeter };
 import { sameDigestBytes } from "../domain/keys";
-import type { Logger } from "../logger";
+import { describeError, type Logger } from "../logger";
 import { openUsageJournal, type UsageBatch, type UsageJournal } from "./usage-journal";
 
 export const KEY_CACHE_TTL_MS = 1000;
@@ -115,6 +115,26 @@ export function createKeyCache(opts: { ttlMs?: number; redisUrl?: string | null;
   };
 }
 
+/**
+ * A condition that fails and recovers (the journal, the database): the first failure of a run is logged, the next
+ * ones are not (an outage must not write a line per request), and the recovery is logged once.
+ */
+function faultLog(logger: Logger, failed: string, recovered: string) {
+  let down = false;
+  return {
+    fail(fields: Record<string, unknown>) {
+      if (down) return;
+      down = true;
+      logger.error(failed, fields);
+    },
+    ok() {
+      if (!down) return;
+      down = false;
+      logger.info(recovered);
+    },
+  };
+}
+
 export function createUsageMeter(opts: { database: Database; logger: Logger; journal: UsageJournal; clock?: Clock; flushMs?: number }): UsageMeter {
   const { journal, logger } = opts;
   const clock = opts.clock ?? systemClock;
@@ -122,6 +142,11 @@ export function createUsageMeter(opts: { database: Database; logger: Logger; jou
   let stopping = false;
   let closed = false;
   let closing: Promise<void> | null = null;
+  const recording = faultLog(logger, "usage meter: the usage journal cannot be written; metered requests are refused (503) until it can", "usage meter: the usage journal is written again; metered requests are served");
+  const sealing = faultLog(logger, "usage meter: the journal's live file cannot be sealed; counts stay in it (safe) and move to the database once it can", "usage meter: the journal is sealed again");
+  const reading = faultLog(logger, "usage meter: the journal's batches cannot be read; retrying at the next flush", "usage meter: the journal's batches are read again");
+  const writing = faultLog(logger, "usage meter: the database refused a batch; batches stay in the journal and are retried at each flush", "usage meter: batches reach the database again");
+  let journalDown = false;
 
   /** Runs `fn` after everything queued before it (flushes and usage reads never interleave). */
   function serial<T>(fn: () => Promise<T>): Promise<T> {
@@ -132,28 +157,36 @@ export function createUsageMeter(opts: { database: Database; logger: Logger; jou
 
   async function moveToDatabase(): Promise<void> {
     if (closed) return;
-    let batches: UsageBatch[];
     try {
       journal.seal();
-      batches = journal.batches();
+      sealing.ok();
     } catch (e) {
-      logger.error("usage meter: journal not readable; retrying at the next flush", { journal: journal.location, error: String(e) });
+      // Nothing changed: the live file keeps its counts, and batches sealed earlier are still applied below.
+      sealing.fail({ journal: journal.location, error: describeError(e) });
+    }
+    let batches: UsageBatch[];
+    try {
+      batches = journal.batches();
+      reading.ok();
+    } catch (e) {
+      reading.fail({ journal: journal.location, error: describeError(e) });
       return;
     }
     for (const batch of batches) {
       try {
         const out = await applyUsageBatch(opts.database.db, { id: batch.id, rows: batch.rows, at: clock.now() });
+        writing.ok();
         if (out.unknownKeys.length) logger.warn("usage meter: counts for keys this database does not hold were dropped", { batch: batch.id, keys: out.unknownKeys.length });
       } catch (e) {
         // Kept in the journal; the next flush tries again (and nothing is lost if this process dies).
-        logger.error("usage meter: write failed; the batch stays in the journal for the next flush", { batch: batch.id, error: String(e) });
+        writing.fail({ batch: batch.id, error: describeError(e) });
         return;
       }
       try {
         journal.remove(batch.id);
       } catch (e) {
         // Applied but still in the journal: the next flush finds its id in the database and only removes it.
-        logger.error("usage meter: applied batch not removed from the journal", { batch: batch.id, error: String(e) });
+        logger.error("usage meter: applied batch not removed from the journal", { batch: batch.id, error: describeError(e) });
         return;
       }
     }
@@ -167,7 +200,17 @@ export function createUsageMeter(opts: { database: Database; logger: Logger; jou
   return {
     count(keyId, month) {
       if (stopping) throw new Error("usage meter closed");
-      journal.record(keyId, month);
+      try {
+        journal.record(keyId, month);
+      } catch (e) {
+        journalDown = true;
+        recording.fail({ journal: journal.location, error: describeError(e) });
+        throw e;
+      }
+      if (journalDown) {
+        journalDown = false;
+        recording.ok();
+      }
     },
     pending: (keyId, month) => journal.unflushed(keyId, month),
     usage: (keyId, month, stored) => serial(async () => (await stored()) + journal.unflushed(keyId, month)),
@@ -176,7 +219,7 @@ export function createUsageMeter(opts: { database: Database; logger: Logger; jou
       // A second close (a second signal during shutdown) waits for the first: the database must outlive the flush.
       closing ??= (async () => {
         clearInterval(timer);
-        // Requests answered from now on cannot be counted: they are refused (500) rather than served unmetered.
+        // Requests answered from now on cannot be counted: they are refused (503) rather than served unmetered.
         stopping = true;
         await flush();
         closed = true;
