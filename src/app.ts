@@ -13,7 +13,7 @@ import { admitKeyed } from "./http/admission";
 import { isPaidRoute } from "./http/paid-marker";
 import { internalErrorResponse } from "./http/respond";
 import { Admission } from "./services/admission";
-import { guardQuery, limitBody, notFoundOrMethodNotAllowed, refusePaidHead } from "./http/request-guard";
+import { guardQuery, hostGuard, limitBody, notFoundOrMethodNotAllowed, refusePaidHead } from "./http/request-guard";
 import { validationHook } from "./http/validation";
 import { serviceOpenApiApp } from "./http/query-validation";
 import { registerRoutes } from "./routes";
@@ -87,5 +87,7 @@ export function createApp(deps: Deps): ServiceApp {
 
   // Repeated page reads skip validation, resolution and the handler (page-memo.ts), never the admission core.
   if (pages) app.fetch = pages.fetch(app.fetch) as typeof app.fetch;
+  // Before anything reads the URL: a missing or malformed Host is a 400 (every later step parses the URL).
+  app.fetch = hostGuard(app.fetch, corsResponseHeaders(CORS)) as typeof app.fetch;
   return Object.assign(app, { pages });
 }

@@ -5,6 +5,7 @@ import { seedIfEmpty } from "./seed";
 import { createBillingJob, type BillingJob } from "../jobs/billing";
 import { baseUrlOf } from "./access-cli";
 import type { Command } from "./command";
+import { lastResortErrorResponse } from "../http/respond";
 
 export const serveCommand: Command = {
   summary: "Start the HTTP server (migrates, and seeds an empty database with real sample data).",
@@ -33,7 +34,8 @@ export const serveCommand: Command = {
     // First start: real data with no network (the seed ships in the repo); later starts only check.
     await seedIfEmpty(deps.database, { now: deps.clock.now(), progress: terminalProgress(), logger: deps.logger });
     const app = createApp(deps);
-    server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch });
+    // Development mode off, whatever NODE_ENV says: the runtime's development error page shows paths and source lines.
+    server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch, development: false, error: lastResortErrorResponse(deps.logger) });
     // Monthly overage at month rollover, unpaid subscriptions ended after dunning (src/jobs/billing.ts).
     billingJob = createBillingJob(deps, { baseUrl: baseUrlOf(config) });
     billingJob.start();

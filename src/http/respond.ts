@@ -61,6 +61,23 @@ export const notModifiedResponse = {
  * nothing else (a stack trace never leaves the process).
  */
 export function internalErrorResponse(logger: Logger, err: unknown, req: { requestId: string; method: string; url: string }): Response {
-  logger.error("unhandled error", { request_id: req.requestId, method: req.method, path: new URL(req.url).pathname, error: String(err), stack: (err as Error)?.stack });
+  logger.error("unhandled error", { request_id: req.requestId, method: req.method, path: pathForLog(req.url), error: String(err), stack: (err as Error)?.stack });
   return Response.json(envelope("INTERNAL_SERVER_ERROR", `Internal server error (request ${req.requestId}).`), { status: 500 });
+}
+
+/**
+ * Bun.serve's `error` handler: what answers if the app's own fetch throws anyway, instead of the runtime's error page
+ * (which shows source lines and paths whenever development mode is on).
+ */
+export function lastResortErrorResponse(logger: Logger): (err: Error) => Response {
+  return (err) => internalErrorResponse(logger, err, { requestId: crypto.randomUUID(), method: "-", url: "-" });
+}
+
+/** The path of a request URL for a log line; never throws (this runs while answering a failure). */
+function pathForLog(url: string): string {
+  try {
+    return new URL(url, "http://invalid").pathname;
+  } catch {
+    return "(unparseable)";
+  }
 }
