@@ -11,7 +11,7 @@ import { corsResponseHeaders, publicCors, type CorsOptions } from "./http/cors";
 import { PageMemo } from "./http/page-memo";
 import { admitKeyed } from "./http/admission";
 import { isPaidRoute } from "./http/paid-marker";
-import { internalErrorResponse } from "./http/respond";
+import { failureResponse } from "./http/respond";
 import { Admission } from "./services/admission";
 import { guardQuery, hostGuard, limitBody, notFoundOrMethodNotAllowed, refusePaidHead } from "./http/request-guard";
 import { validationHook } from "./http/validation";
@@ -82,7 +82,7 @@ export function createApp(deps: Deps): ServiceApp {
       }
       return c.json(envelope("INVALID_PARAMETER", err.message || "Malformed request"), 400);
     }
-    return internalErrorResponse(deps.logger, err, { requestId: c.get("requestId"), method: c.req.method, url: c.req.url });
+    return failureResponse(deps.logger, err, { requestId: c.get("requestId"), method: c.req.method, url: c.req.url });
   });
 
   // Repeated page reads skip validation, resolution and the handler (page-memo.ts), never the admission core.

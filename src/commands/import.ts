@@ -89,7 +89,7 @@ export const importCommand: Command = {
       throw asCliError(e, opts.file);
     }
 
-    const database = await openConfiguredDatabase(config);
+    const database = await openConfiguredDatabase(config, { maintenance: true });
     try {
       const store = { db: database.db, caches: createCaches(database) };
       const result = await importObservationsCsv(store, {

@@ -1,6 +1,6 @@
 // `svc seed`: regions, the curated catalog and real sample observations (idempotent), then VACUUM ANALYZE. Also the
 // first-start seed that `svc serve` runs on an empty database.
-import type { Database } from "../../db/client";
+import { SCHEMA_LOCK, type Database } from "../../db/client";
 import { hasRegions } from "../../db/repos/seed-state";
 import { openConfiguredDatabase } from "../bootstrap";
 import type { Logger } from "../logger";
@@ -40,10 +40,10 @@ export const seedCommand: Command = {
   usage: "",
   async run(args, config) {
     if (args.length > 0) throw new CliError(`unexpected argument '${args[0]}' (seed takes no arguments)`);
-    const database = await openConfiguredDatabase(config);
+    const database = await openConfiguredDatabase(config, { maintenance: true });
     try {
       const t0 = performance.now();
-      await seedAndAnalyze(database, { now: new Date(), progress: terminalProgress() });
+      await database.exclusive(SCHEMA_LOCK, (locked) => seedAndAnalyze(locked, { now: new Date(), progress: terminalProgress() }));
       console.log(`seeded (${database.kind}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     } finally {
       await database.close();

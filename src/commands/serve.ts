@@ -1,5 +1,6 @@
 import { createApp } from "../app";
 import { buildDeps } from "../bootstrap";
+import { SCHEMA_LOCK } from "../../db/client";
 import { terminalProgress } from "../progress";
 import { seedIfEmpty } from "./seed";
 import { createBillingJob, type BillingJob } from "../jobs/billing";
@@ -31,8 +32,9 @@ export const serveCommand: Command = {
     // Installed before the (possibly long) first-start seed, so a stop request is honoured at any point.
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
-    // First start: real data with no network (the seed ships in the repo); later starts only check.
-    await seedIfEmpty(deps.database, { now: deps.clock.now(), progress: terminalProgress(), logger: deps.logger });
+    // First start: real data with no network (the seed ships in the repo); later starts only check. Under the schema
+    // lock: nodes starting together on one empty PostgreSQL database seed once, the others wait and find it seeded.
+    await deps.database.exclusive(SCHEMA_LOCK, (locked) => seedIfEmpty(locked, { now: deps.clock.now(), progress: terminalProgress(), logger: deps.logger }));
     const app = createApp(deps);
     // Development mode off, whatever NODE_ENV says: the runtime's development error page shows paths and source lines.
     server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch, development: false, error: lastResortErrorResponse(deps.logger) });
