@@ -35,6 +35,8 @@ export const serveCommand: Command = {
     // First start: real data with no network (the seed ships in the repo); later starts only check. Under the schema
     // lock: nodes starting together on one empty PostgreSQL database seed once, the others wait and find it seeded.
     await deps.database.exclusive(SCHEMA_LOCK, (locked) => seedIfEmpty(locked, { now: deps.clock.now(), progress: terminalProgress(), logger: deps.logger }));
+    // Serve once key changes made by other processes reach this one (keys are not cached until then).
+    if (!(await deps.keys.cache.ready(5000))) deps.logger.warn("key changes from other processes are not heard yet: keys are looked up on every request until they are");
     const app = createApp(deps);
     // Development mode off, whatever NODE_ENV says: the runtime's development error page shows paths and source lines.
     server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch, development: false, error: lastResortErrorResponse(deps.logger) });
