@@ -2,7 +2,7 @@
 // instance of their own (initdb + pg_ctl, so stopping it touches nothing else), a Redis server of their own, and a
 // small tmpfs (a disk that fills up). Each helper says why when it cannot run here (no binary, not root) so callers
 // can skip with that message.
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chownSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RedisClient } from "bun";
@@ -134,11 +134,13 @@ export async function startRedis(): Promise<RedisInstance | null> {
   return instance;
 }
 
+const PAGE = new Uint8Array(4096).fill(1);
+
 export type SmallDisk = { dir: string; fill(): void; free(): void; unmount(): void };
 
 /**
- * A tmpfs of `sizeKb` mounted on a new temporary directory (root only): `fill()` writes a file until the file system
- * is full, `free()` deletes it. Null with the reason when it cannot be mounted here.
+ * A tmpfs of `sizeKb` mounted on a new temporary directory (root only): `fill()` appends to a file until the file
+ * system is full, `free()` deletes it. Null with the reason when it cannot be mounted here.
  */
 export function mountSmallDisk(sizeKb: number): SmallDisk | { unavailable: string } {
   if (!isRoot) return { unavailable: "mounting a tmpfs needs root" };
@@ -152,8 +154,15 @@ export function mountSmallDisk(sizeKb: number): SmallDisk | { unavailable: strin
   return {
     dir,
     fill() {
-      // dd stops with "No space left on device": that is the point.
-      run(["dd", "if=/dev/zero", `of=${filler}`, "bs=4k"]);
+      // Appends until the file system answers ENOSPC: that is the point. Called again, it takes what was freed since
+      // (a disk that another writer keeps full). Page by page, so no freed page is left over.
+      const fd = openSync(filler, "a");
+      try {
+        for (;;) writeSync(fd, PAGE);
+      } catch {
+      } finally {
+        closeSync(fd);
+      }
     },
     free() {
       rmSync(filler, { force: true });
