@@ -131,11 +131,15 @@ export async function migrate(db: Db): Promise<void> {
 type PgOptions = Extract<OpenOptions, { url: string }>;
 
 /** postgres.js options shared by every client of one database: connections through the gate, timeouts. */
-function clientOptions(opts: PgOptions, gate: ReturnType<typeof connectionGate>, extra: { max: number; statementTimeoutMs: number; applicationName?: string }) {
+function clientOptions(opts: PgOptions, gate: ReturnType<typeof connectionGate>, extra: { max: number; statementTimeoutMs: number; applicationName?: string; fetchTypes?: boolean }) {
   const connection: Record<string, string | number> = { statement_timeout: extra.statementTimeoutMs };
   if (extra.applicationName) connection.application_name = extra.applicationName;
   return {
     max: extra.max,
+    // postgres.js reads the array types on a new connection without handling a failure of that read: a client ended
+    // while it connects would leave an unhandled rejection. The listener (closed whenever its process stops) reads
+    // no arrays.
+    fetch_types: extra.fetchTypes ?? true,
     onnotice: () => {},
     connect_timeout: Math.max(1, Math.ceil((opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS) / 1000)),
     // The gate decides when to try the server again; postgres.js's own backoff would hold queries for seconds.
@@ -171,7 +175,7 @@ function pgNotifications(opts: PgOptions, gate: ReturnType<typeof connectionGate
       let retry: ReturnType<typeof setTimeout> | undefined;
       const client = postgres(opts.url, {
         // Named `role` only once it listens (below): a session counted by listenerCount() is sure to get notifications.
-        ...clientOptions(opts, gate, { max: 1, statementTimeoutMs: 0, applicationName: `${role}:starting` }),
+        ...clientOptions(opts, gate, { max: 1, statementTimeoutMs: 0, applicationName: `${role}:starting`, fetchTypes: false }),
         idle_timeout: undefined,
         max_lifetime: null,
         onnotify: (channel: string, payload: string) => onNotify(channel, payload),
