@@ -118,6 +118,8 @@ async function loadNewBatch(database: Database, batch: readonly BulkSeries[], no
   const raw = database.raw;
   if (raw.kind === "postgres") {
     await raw.sql.begin(async (tx) => {
+      // A bulk load is maintenance: the service's statement timeout does not apply (the COPY has its own, below).
+      await tx`set local statement_timeout = 0`;
       // postgres.js sends a JS array as a parameter only through sql.array (unsafe() takes text otherwise).
       const created = (await tx.unsafe(INSERT_SERIES, params.map((p) => tx.array(p as never[])) as never)) as unknown as { id: number; indicator_id: string; region_code: string }[];
       const query = tx.unsafe(`copy observations (${COPY_COLUMNS}) from stdin with (format csv)`);

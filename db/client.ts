@@ -1,5 +1,11 @@
 // Opens the database: postgres.js when DATABASE_URL is a postgres URL, the embedded PGlite
 // (same schema, same SQL) otherwise. Migrations are applied on open.
+// PostgreSQL faults (db/pg-faults.ts): connections are made through a gate with a connect timeout that fails fast
+// while the server is unreachable, so a request never waits in postgres.js's reconnect backoff (up to 20 s) for a
+// server that is down; the server's statement_timeout bounds a query once connected. isDatabaseUnavailable() tells
+// callers which errors mean "the database is not answering" (503) rather than a fault of the request (500).
+// Several processes may start at once on one empty PostgreSQL database: migrations (and the first-start seed, through
+// Database.exclusive) run under a PostgreSQL advisory lock, one process at a time.
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -14,6 +20,9 @@ import pgliteDataPath from "@electric-sql/pglite/pglite.data" with { type: "file
 import { bundledMigrations } from "./migrations.macro" with { type: "macro" };
 import * as schema from "./schema";
 import { pidAlive } from "./process-alive";
+import { connectionGate, type GateLog } from "./pg-faults";
+
+export { DatabaseUnavailableError, isDatabaseUnavailable } from "./pg-faults";
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<any, Schema>;
@@ -26,6 +35,14 @@ export type Database = {
   /** Raw SQL for maintenance statements (ANALYZE, health probes). */
   exec(sql: string): Promise<void>;
   ping(): Promise<boolean>;
+  /**
+   * Runs `fn` while no other process runs an exclusive section of the same name on this database (PostgreSQL: a
+   * session advisory lock, so several nodes starting at once seed one after the other; the embedded database has
+   * one process). `fn` gets the database on the locked session, without a statement timeout (seeding is long).
+   */
+  exclusive<T>(name: string, fn: (locked: Database) => Promise<T>): Promise<T>;
+  /** PostgreSQL only: LISTEN/NOTIFY between the processes sharing the database (null on the embedded one). */
+  notifications: Notifications | null;
   close(): Promise<void>;
   /**
    * How the job engine (pg-boss, src/jobs/boss.ts) reaches this database: through the embedded PGlite itself (its one
@@ -34,9 +51,35 @@ export type Database = {
   connection: { kind: "pglite"; client: PGlite } | { kind: "postgres"; url: string };
 };
 
+/** LISTEN/NOTIFY over a connection of its own, listening again after it drops. */
+export type Notifications = {
+  /**
+   * Listens on `channels` under the session name `role` (so listenerCount can find it). `onState(true)` each time
+   * the listener is (again) in place, `onState(false)` when its connection drops: notifications sent meanwhile are
+   * lost, and the caller must assume it missed some.
+   */
+  listen(role: string, channels: string[], onNotify: (channel: string, payload: string) => void, onState: (listening: boolean) => void): { close(): Promise<void> };
+  notify(channel: string, payload: string): Promise<void>;
+  /** Sessions of this database currently listening under `role` (every process's listener). */
+  listenerCount(role: string): Promise<number>;
+};
+
 export type OpenOptions =
-  | { url: string; poolSize?: number }
+  | {
+      url: string;
+      poolSize?: number;
+      /** Connecting (TCP and startup) may take this long before the attempt fails; default 2 s. */
+      connectTimeoutMs?: number;
+      /** The server cancels a statement running longer (statement_timeout); 0 or unset: no limit. */
+      statementTimeoutMs?: number;
+      /** Told when the server stops and starts answering (once per change). */
+      log?: GateLog;
+    }
   | { dataDir: string | null; loadDataDir?: Blob; lock?: boolean };
+
+const DEFAULT_CONNECT_TIMEOUT_MS = 2000;
+/** The advisory lock migrations run under; the first-start seed takes the same one through exclusive(). */
+export const SCHEMA_LOCK = "svc:schema";
 
 let pgliteModules: Promise<{ pgliteWasmModule: WebAssembly.Module; initdbWasmModule: WebAssembly.Module }> | null = null;
 function loadPgliteModules() {
@@ -92,16 +135,120 @@ export async function migrate(db: Db): Promise<void> {
   await (db as any).dialect.migrate(bundledMigrations(), (db as any).session, {});
 }
 
+type PgOptions = Extract<OpenOptions, { url: string }>;
+
+/** postgres.js options shared by every client of one database: connections through the gate, timeouts. */
+function clientOptions(opts: PgOptions, gate: ReturnType<typeof connectionGate>, extra: { max: number; statementTimeoutMs: number; applicationName?: string; fetchTypes?: boolean }) {
+  const connection: Record<string, string | number> = { statement_timeout: extra.statementTimeoutMs };
+  if (extra.applicationName) connection.application_name = extra.applicationName;
+  return {
+    max: extra.max,
+    // postgres.js reads the array types on a new connection without handling a failure of that read: a client ended
+    // while it connects would leave an unhandled rejection. The listener (closed whenever its process stops) reads
+    // no arrays.
+    fetch_types: extra.fetchTypes ?? true,
+    onnotice: () => {},
+    connect_timeout: Math.max(1, Math.ceil((opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS) / 1000)),
+    // The gate decides when to try the server again; postgres.js's own backoff would hold queries for seconds.
+    backoff: () => 0,
+    socket: gate.socket,
+    connection,
+  };
+}
+
+/**
+ * Runs `fn` on a client of its own (one connection, no statement timeout) holding the advisory lock `name`; the
+ * lock goes with the session, so a process that dies holding it releases it.
+ */
+async function withAdvisoryLock<T>(opts: PgOptions, gate: ReturnType<typeof connectionGate>, name: string, fn: (client: postgres.Sql) => Promise<T>): Promise<T> {
+  const client = postgres(opts.url, clientOptions(opts, gate, { max: 1, statementTimeoutMs: 0 }));
+  try {
+    await client`select pg_advisory_lock(hashtextextended(${name}, 0))`;
+    try {
+      return await fn(client);
+    } finally {
+      await client`select pg_advisory_unlock(hashtextextended(${name}, 0))`.catch(() => {});
+    }
+  } finally {
+    await client.end({ timeout: 5 });
+  }
+}
+
+function pgNotifications(opts: PgOptions, gate: ReturnType<typeof connectionGate>, pool: postgres.Sql): Notifications {
+  return {
+    listen(role, channels, onNotify, onState) {
+      let closed = false;
+      let listening = false;
+      let retry: ReturnType<typeof setTimeout> | undefined;
+      const client = postgres(opts.url, {
+        // Named `role` only once it listens (below): a session counted by listenerCount() is sure to get notifications.
+        ...clientOptions(opts, gate, { max: 1, statementTimeoutMs: 0, applicationName: `${role}:starting`, fetchTypes: false }),
+        idle_timeout: undefined,
+        max_lifetime: null,
+        onnotify: (channel: string, payload: string) => onNotify(channel, payload),
+        onclose: () => {
+          // A failed connection attempt also lands here: start() schedules its own retry then.
+          if (!listening) return;
+          listening = false;
+          onState(false);
+          if (!closed) schedule(0);
+        },
+      } as postgres.Options<{}>);
+      const start = async () => {
+        if (closed || listening) return;
+        try {
+          for (const c of channels) await client.unsafe(`listen "${c.replace(/"/g, '""')}"`);
+          await client`select set_config('application_name', ${role}, false)`;
+          if (closed) return;
+          listening = true;
+          onState(true);
+        } catch {
+          schedule(500);
+        }
+      };
+      const schedule = (ms: number) => {
+        clearTimeout(retry);
+        retry = setTimeout(() => void start(), ms);
+        retry.unref?.();
+      };
+      void start();
+      return {
+        async close() {
+          closed = true;
+          clearTimeout(retry);
+          await client.end({ timeout: 1 });
+        },
+      };
+    },
+    notify: async (channel, payload) => void (await pool`select pg_notify(${channel}, ${payload})`),
+    async listenerCount(role) {
+      const [row] = await pool`select count(*)::int as n from pg_stat_activity where application_name = ${role} and datname = current_database()`;
+      return Number(row?.n ?? 0);
+    },
+  };
+}
+
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if ("url" in opts) {
-    const client = postgres(opts.url, { max: opts.poolSize ?? 10, onnotice: () => {} });
+    const gate = connectionGate({ connectTimeoutMs: opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, log: opts.log });
+    const client = postgres(opts.url, clientOptions(opts, gate, { max: opts.poolSize ?? 10, statementTimeoutMs: opts.statementTimeoutMs ?? 0 }));
     const db = drizzlePostgres({ client, schema }) as unknown as Db;
-    await migrate(db);
-    return {
+    await withAdvisoryLock(opts, gate, SCHEMA_LOCK, (locked) => migrate(drizzlePostgres({ client: locked, schema }) as unknown as Db));
+    const database: Database = {
       db,
       kind: "postgres",
       raw: { kind: "postgres", sql: client },
-      exec: async (sql) => void (await client.unsafe(sql)),
+      // Maintenance (VACUUM, ANALYZE) runs as long as it takes: on a connection of its own, without the timeout.
+      exec: async (sql) => {
+        const c = await client.reserve();
+        try {
+          await c`set statement_timeout = 0`;
+          await c.unsafe(sql);
+        } finally {
+          await c`reset statement_timeout`.catch(() => {});
+          c.release();
+        }
+      },
       ping: async () => {
         try {
           await client`select 1`;
@@ -110,9 +257,23 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
           return false;
         }
       },
+      exclusive: (name, fn) =>
+        withAdvisoryLock(opts, gate, name, (locked) => {
+          const lockedDatabase: Database = {
+            ...database,
+            db: drizzlePostgres({ client: locked, schema }) as unknown as Db,
+            exec: async (sql) => void (await locked.unsafe(sql)),
+            // Already exclusive: a nested section runs as it is (another lock on another session could deadlock).
+            exclusive: (_name, inner) => inner(lockedDatabase),
+            close: async () => {},
+          };
+          return fn(lockedDatabase);
+        }),
+      notifications: pgNotifications(opts, gate, client),
       close: () => client.end({ timeout: 5 }),
       connection: { kind: "postgres", url: opts.url },
     };
+    return database;
   }
   let release = () => {};
   let dataDir: string | undefined;
@@ -133,7 +294,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     const db = drizzlePglite({ client, schema }) as unknown as Db;
     await migrate(db);
     let closed = false;
-    return {
+    const database: Database = {
       db,
       kind: "pglite",
       raw: { kind: "pglite", client },
@@ -147,6 +308,9 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
           return false;
         }
       },
+      // One process holds the embedded database: nothing to wait for.
+      exclusive: (_name, fn) => fn(database),
+      notifications: null,
       close: async () => {
         if (closed) return;
         closed = true;
@@ -157,6 +321,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       // Used by tests to snapshot a seeded database once and load it per test file.
       ...({ dump: () => client.dumpDataDir("none") } as {}),
     };
+    return database;
   } catch (e) {
     release();
     throw e;

@@ -11,9 +11,9 @@ import { corsResponseHeaders, publicCors, type CorsOptions } from "./http/cors";
 import { PageMemo } from "./http/page-memo";
 import { admitKeyed } from "./http/admission";
 import { isPaidRoute } from "./http/paid-marker";
-import { internalErrorResponse } from "./http/respond";
+import { failureResponse } from "./http/respond";
 import { Admission } from "./services/admission";
-import { guardQuery, limitBody, notFoundOrMethodNotAllowed, refusePaidHead } from "./http/request-guard";
+import { guardQuery, hostGuard, limitBody, notFoundOrMethodNotAllowed, refusePaidHead } from "./http/request-guard";
 import { validationHook } from "./http/validation";
 import { serviceOpenApiApp } from "./http/query-validation";
 import { registerRoutes } from "./routes";
@@ -87,10 +87,12 @@ export function createApp(deps: Deps): ServiceApp {
       }
       return c.json(envelope("INVALID_PARAMETER", err.message || "Malformed request"), 400);
     }
-    return internalErrorResponse(deps.logger, err, { requestId: c.get("requestId"), method: c.req.method, url: c.req.url });
+    return failureResponse(deps.logger, err, { requestId: c.get("requestId"), method: c.req.method, url: c.req.url });
   });
 
   // Repeated page reads skip validation, resolution and the handler (page-memo.ts), never the admission core.
   if (pages) app.fetch = pages.fetch(app.fetch) as typeof app.fetch;
+  // Before anything reads the URL: a missing or malformed Host is a 400 (every later step parses the URL).
+  app.fetch = hostGuard(app.fetch, corsResponseHeaders(CORS)) as typeof app.fetch;
   return Object.assign(app, { pages });
 }

@@ -1,8 +1,9 @@
 // Builds the real dependencies from configuration. Used by the CLI commands and server.
 import { openDatabase, type Database } from "../db/client";
 import type { Config } from "./config";
+import { ensureDataDir } from "./data-dir";
 import { cryptoRandom, systemClock, type Deps } from "./deps";
-import { createLogger } from "./logger";
+import { createLogger, type Logger } from "./logger";
 import { SERVICE_VERSION } from "./version";
 import { buildRuntimeDeps } from "./runtime-setup";
 import { buildPayments } from "./payments";
@@ -10,10 +11,22 @@ import type { Clock, SeriesFetcher } from "./ports";
 import { upstreamFetcher } from "./services/upstream-fetcher";
 import { createConnectors, type UpstreamRegistry } from "./upstream";
 import { createJobRuntime } from "./jobs/runtime";
-import type { Logger } from "./logger";
 
-export async function openConfiguredDatabase(config: Config): Promise<Database> {
-  return config.databaseUrl ? openDatabase({ url: config.databaseUrl }) : openDatabase({ dataDir: config.dataDir });
+/**
+ * The configured database. `maintenance`: a command that may run long statements (seed, import, derive, migrate)
+ * runs without the server's statement timeout. `logger`: told when PostgreSQL stops and starts answering.
+ */
+export async function openConfiguredDatabase(config: Config, opts: { maintenance?: boolean; logger?: Logger } = {}): Promise<Database> {
+  if (!config.databaseUrl) {
+    ensureDataDir(config.dataDir);
+    return openDatabase({ dataDir: config.dataDir });
+  }
+  return openDatabase({
+    url: config.databaseUrl,
+    connectTimeoutMs: config.db.connectTimeoutMs,
+    statementTimeoutMs: opts.maintenance ? 0 : config.db.statementTimeoutMs,
+    log: opts.logger,
+  });
 }
 
 /**
@@ -28,7 +41,9 @@ export function buildSeriesFetcher(config: Config, base: { database: Database; l
 
 export async function buildDeps(config: Config): Promise<Deps> {
   const logger = createLogger(config.logLevel);
-  const database = await openConfiguredDatabase(config);
+  // Before anything writes there (the usage journal, payment secrets, the embedded database).
+  ensureDataDir(config.dataDir);
+  const database = await openConfiguredDatabase(config, { logger });
   const base = { database, clock: systemClock, random: cryptoRandom, logger };
   // Keys first, then the payment rail (x402 / L402) for anonymous requests.
   const pay = buildPayments(config, base);

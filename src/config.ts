@@ -10,6 +10,10 @@ export const configSchema = z.object({
   HOST: z.string().min(1).default("0.0.0.0"),
   // Unset (or not a postgres URL): the embedded PGlite database under DATA_DIR.
   DATABASE_URL: z.string().optional(),
+  // PostgreSQL: how long a connection attempt may take, and how long the server lets one statement of the running
+  // service take (0: no limit). Maintenance commands (seed, import, derive, migrate) run without the statement limit.
+  DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
   DATA_DIR: z.string().min(1).default("./data"),
   PUBLIC_BASE_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(logLevels).default("info"),
@@ -97,6 +101,7 @@ export type Config = {
   port: number;
   host: string;
   databaseUrl: string | null;
+  db: { connectTimeoutMs: number; statementTimeoutMs: number };
   dataDir: string;
   publicBaseUrl: string | null;
   logLevel: (typeof logLevels)[number];
@@ -199,6 +204,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     port: c.PORT,
     host: c.HOST,
     databaseUrl: c.DATABASE_URL ?? null,
+    db: { connectTimeoutMs: c.DB_CONNECT_TIMEOUT_MS, statementTimeoutMs: c.DB_STATEMENT_TIMEOUT_MS },
     dataDir: c.DATA_DIR,
     publicBaseUrl: c.PUBLIC_BASE_URL ? c.PUBLIC_BASE_URL.replace(/\/+$/, "") : null,
     logLevel: c.LOG_LEVEL,

@@ -58,8 +58,16 @@ export type KeyCache = {
    * only if no invalidation happened while it was loading (it may predate the change).
    */
   lookup(secretHash: string, load: () => Promise<KeyWithSubscription | null>): Promise<KeyWithSubscription | null>;
-  /** Drops every cached secret of the key, here and (with Redis) in every other process. */
+  /**
+   * Drops every cached secret of the key, here and in every other process sharing the database (Redis pub/sub or
+   * PostgreSQL LISTEN/NOTIFY), and resolves once each has.
+   */
   invalidate(keyId: string): Promise<void>;
+  /**
+   * Resolves true once this process hears about key changes made elsewhere (at once without another process to hear
+   * from), false after `timeoutMs`: until then keys are looked up in the database on every request.
+   */
+  ready(timeoutMs: number): Promise<boolean>;
   close(): void;
 };
 

@@ -18,8 +18,9 @@ export async function serveAppForBench(variant: string | undefined): Promise<voi
   const { openAccess } = await import("../../src/ports");
   const config = loadConfig(process.env);
   const deps = await buildDeps(config);
+  await deps.keys.cache.ready(5000);
   const app = createApp(variant === "bare" ? { ...deps, access: openAccess } : deps);
-  const server = Bun.serve({ hostname: "127.0.0.1", port: config.port, fetch: app.fetch });
+  const server = Bun.serve({ hostname: "127.0.0.1", port: config.port, fetch: app.fetch, development: false });
   console.log(`listening ${server.port}`);
   let stopping = false;
   const stop = async () => {

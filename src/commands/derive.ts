@@ -13,7 +13,7 @@ export const deriveCommand: Command = {
   async run(args, config) {
     const bad = args.find((a) => !a.startsWith("svc:"));
     if (bad) throw new CliError(`not a derived series code: ${bad} (they start with svc:)`);
-    const database = await openConfiguredDatabase(config);
+    const database = await openConfiguredDatabase(config, { maintenance: true });
     try {
       const db = database.db;
       const summary = await deriveAll({ db, caches: createCaches(database), now: () => new Date() }, args.length ? args : undefined);

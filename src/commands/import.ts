@@ -91,7 +91,7 @@ export const importCommand: Command = {
       throw asCliError(e, opts.file);
     }
 
-    const database = await openConfiguredDatabase(config);
+    const database = await openConfiguredDatabase(config, { maintenance: true });
     try {
       // A fresh data directory (or database) is migrated and seeded first, as `svc serve` does, with the same progress.
       await seedIfNeeded(database, { now: new Date(), progress: terminalProgress(), logger: createLogger(config.logLevel) });

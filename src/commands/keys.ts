@@ -1,8 +1,8 @@
 // `svc keys create|list|revoke`: operator key management without a payment provider.
 import { z } from "zod";
-import { findKeyById, listKeys, revokeKey } from "../../db/repos/keys";
+import { listKeys } from "../../db/repos/keys";
 import { PLAN_IDS, PLANS, type PlanId } from "../plans";
-import { issueKey } from "../services/keys";
+import { issueKey, revokeKeyById } from "../services/keys";
 import { CliError } from "./cli-error";
 import type { Command } from "./command";
 import { parseFlags, positiveInt, printRows, withDeps } from "./access-cli";
@@ -81,11 +81,11 @@ export const keysCommand: Command = {
       if (!f.id) throw new CliError("--id is required");
       await withDeps(config, async (deps) => {
         if (!z.uuid().safeParse(f.id).success) throw new CliError(`--id must be a key id (uuid; see 'svc keys list')`);
-        const found = await findKeyById(deps.database.db, String(f.id));
-        if (!found) throw new CliError(`no key ${f.id}`);
-        if (found.subscription) throw new CliError(`key ${found.key.hint} pays subscription ${found.subscription.id}: end it with 'svc subscriptions end --id ${found.subscription.id}'`);
-        await revokeKey(deps.database.db, found.key.id, deps.clock.now());
-        console.log(`revoked ${found.key.hint}`);
+        // Through the service, so every running server drops the key from its cache before this prints "revoked".
+        const out = await revokeKeyById(deps, String(f.id));
+        if (!out.revoked && out.reason === "not_found") throw new CliError(`no key ${f.id}`);
+        if (!out.revoked) throw new CliError(`key ${out.hint} pays subscription ${out.subscriptionId}: end it with 'svc subscriptions end --id ${out.subscriptionId}'`);
+        console.log(`revoked ${out.hint}`);
       });
       return;
     }

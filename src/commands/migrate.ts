@@ -4,7 +4,7 @@ import type { Command } from "./command";
 export const migrateCommand: Command = {
   summary: "Apply database migrations (also done on every start).",
   async run(_args, config) {
-    const database = await openConfiguredDatabase(config);
+    const database = await openConfiguredDatabase(config, { maintenance: true });
     await database.close();
     console.log(`migrations applied (${database.kind})`);
   },

@@ -1,6 +1,6 @@
 // `svc seed`: regions, the curated catalog and the real data snapshot (idempotent), then VACUUM ANALYZE. Also the
 // first-start seed that `svc serve` (and `svc import`) run on a database that does not hold the snapshot.
-import type { Database } from "../../db/client";
+import { SCHEMA_LOCK, type Database } from "../../db/client";
 import { hasRegions } from "../../db/repos/seed-state";
 import { holdsSnapshot } from "../../db/seed/snapshot";
 import { openConfiguredDatabase } from "../bootstrap";
@@ -44,10 +44,10 @@ export const seedCommand: Command = {
   usage: "",
   async run(args, config) {
     if (args.length > 0) throw new CliError(`unexpected argument '${args[0]}' (seed takes no arguments)`);
-    const database = await openConfiguredDatabase(config);
+    const database = await openConfiguredDatabase(config, { maintenance: true });
     try {
       const t0 = performance.now();
-      await seedAndAnalyze(database, { now: new Date(), progress: terminalProgress() });
+      await database.exclusive(SCHEMA_LOCK, (locked) => seedAndAnalyze(locked, { now: new Date(), progress: terminalProgress() }));
       console.log(`seeded (${database.kind}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     } finally {
       await database.close();

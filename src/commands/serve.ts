@@ -1,10 +1,12 @@
 import { createApp } from "../app";
 import { buildDeps } from "../bootstrap";
+import { SCHEMA_LOCK } from "../../db/client";
 import { terminalProgress } from "../progress";
 import { seedIfNeeded } from "./seed";
 import { createBillingJob, type BillingJob } from "../jobs/billing";
 import { baseUrlOf } from "./access-cli";
 import type { Command } from "./command";
+import { lastResortErrorResponse } from "../http/respond";
 import type { Deps } from "../deps";
 import { detectSignalsForIndicators } from "../services/signal-detection";
 import { CliError } from "./cli-error";
@@ -48,12 +50,16 @@ export const serveCommand: Command = {
     // Installed before the (possibly long) first-start seed, so a stop request is honoured at any point.
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
-    // First start: real data with no network (the seed ships in the repo); later starts only check.
-    const seeded = await seedIfNeeded(deps.database, { now: deps.clock.now(), progress: terminalProgress(), logger: deps.logger });
+    // First start: real data with no network (the seed ships in the repo); later starts only check. Under the schema
+    // lock: nodes starting together on one empty PostgreSQL database seed once, the others wait and find it seeded.
+    const seeded = await deps.database.exclusive(SCHEMA_LOCK, (locked) => seedIfNeeded(locked, { now: deps.clock.now(), progress: terminalProgress(), logger: deps.logger }));
+    // Serve once key changes made by other processes reach this one (keys are not cached until then).
+    if (!(await deps.keys.cache.ready(5000))) deps.logger.warn("key changes from other processes are not heard yet: keys are looked up on every request until they are");
     // Provisioning and refresh jobs: run here with JOBS=on (the default), else only enqueued for `svc worker`.
     await deps.jobs.start();
     const app = createApp(deps);
-    server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch });
+    // Development mode off, whatever NODE_ENV says: the runtime's development error page shows paths and source lines.
+    server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch, development: false, error: lastResortErrorResponse(deps.logger) });
     // Monthly overage at month rollover, unpaid subscriptions ended after dunning (src/jobs/billing.ts).
     billingJob = createBillingJob(deps, { baseUrl: baseUrlOf(config) });
     billingJob.start();

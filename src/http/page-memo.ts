@@ -14,7 +14,7 @@ import type { Admission, Admitted, PaymentDescription, Verdict } from "../servic
 import type { RenderedJson } from "../services/rendered";
 import { acceptedFormat, codedBody, codingHeaders } from "./content-coding";
 import { RatedHeaders, credentialOf, refusalResponse } from "./verdicts";
-import { internalErrorResponse } from "./respond";
+import { failureResponse } from "./respond";
 import { requestIdFor } from "./request-id";
 import { requestTarget } from "./url-parts";
 
@@ -137,10 +137,10 @@ export class PageMemo {
       : this.answer(req, entry, body, verdict, now, false);
   }
 
-  /** An unexpected failure (a key lookup or settlement that threw): the 500 app.onError gives the full pipeline's. */
+  /** An unexpected failure (a key lookup or settlement that threw): the answer app.onError gives the full pipeline's (503 while the database is down, else 500). */
   private failed(req: Request, e: unknown): Response {
     const requestId = requestIdFor(req.headers.get("x-request-id"));
-    return this.common(internalErrorResponse(this.deps.logger, e, { requestId, method: req.method, url: req.url }), requestId);
+    return this.common(failureResponse(this.deps.logger, e, { requestId, method: req.method, url: req.url }), requestId);
   }
 
   /** The verdict rendered as paid() renders it, with the recorded body as the handler's answer. */

@@ -9,6 +9,9 @@
 //   tracking or provider parameters (Stripe's `session_id`), so they ignore unknown ones;
 // - request bodies are capped (413);
 // - a known path called with a method it does not serve is a 405 with `Allow`, not a 404;
+// - a request whose Host header is missing or not a host (`Host: a b`, an HTTP/1.0 request without one) is a 400
+//   before anything else runs (hostGuard): the runtime hands such a request over with a URL every later step would
+//   fail to parse;
 // - HEAD on a paid route is a 405 too (refusePaidHead). Hono answers HEAD with its GET handler minus the body, so a
 //   paid HEAD would run the paid pipeline: metered to a key, or spending a payment proof, for no data. No client
 //   needs it (the price and the challenge come with a GET), so it is refused before any of that. Free routes
@@ -21,6 +24,33 @@ import { envelope, fail } from "../errors";
 import { translateFredParameters } from "../domain/fred-habits";
 import { isPaidHandler } from "./paid-marker";
 import { requestTarget } from "./url-parts";
+import { requestIdFor } from "./request-id";
+
+type Fetch = (req: Request, ...rest: any[]) => Response | Promise<Response>;
+
+/**
+ * Wraps the app's fetch: a request whose URL is not absolute and valid (Bun builds it from the Host header, and gives
+ * a bare path when the header is missing or malformed) is answered 400 with the envelope. The scheme, host and port
+ * of the last valid URL are remembered, so a request to the same host costs one string comparison, not a parse.
+ */
+export function hostGuard(fetch: Fetch, headers: Record<string, string>): Fetch {
+  let validOrigin = "\0";
+  return (req, ...rest) => {
+    const url = req.url;
+    if (url.startsWith(validOrigin)) return fetch(req, ...rest);
+    if (url.charCodeAt(0) !== 47 /* "/": no host at all */ && URL.canParse(url)) {
+      const pathAt = url.indexOf("/", url.indexOf("//") + 2);
+      if (pathAt > 0) validOrigin = url.slice(0, pathAt + 1);
+      return fetch(req, ...rest);
+    }
+    const res = Response.json(
+      envelope("INVALID_PARAMETER", "The Host header is missing or is not a valid host name: send 'Host: <name>[:port]'.", { in: "header", parameter: "host" }),
+      { status: 400, headers },
+    );
+    res.headers.set("X-Request-Id", requestIdFor(req.headers.get("x-request-id")));
+    return res;
+  };
+}
 
 /** Largest accepted request body. JSON bodies here are a few hundred bytes; Stripe events stay far below this. */
 export const MAX_BODY_BYTES = 1024 * 1024;

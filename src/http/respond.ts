@@ -1,5 +1,6 @@
 // Response helpers shared by every route, so headers and envelopes are set in one place.
 import type { Context } from "hono";
+import { isDatabaseUnavailable } from "../../db/client";
 import { envelope } from "../errors";
 import type { Logger } from "../logger";
 import { renderJson, type RenderedJson } from "../services/rendered";
@@ -61,6 +62,39 @@ export const notModifiedResponse = {
  * nothing else (a stack trace never leaves the process).
  */
 export function internalErrorResponse(logger: Logger, err: unknown, req: { requestId: string; method: string; url: string }): Response {
-  logger.error("unhandled error", { request_id: req.requestId, method: req.method, path: new URL(req.url).pathname, error: String(err), stack: (err as Error)?.stack });
+  logger.error("unhandled error", { request_id: req.requestId, method: req.method, path: pathForLog(req.url), error: String(err), stack: (err as Error)?.stack });
   return Response.json(envelope("INTERNAL_SERVER_ERROR", `Internal server error (request ${req.requestId}).`), { status: 500 });
+}
+
+/** Seconds a client is asked to wait while the database is not answering (the connection gate retries twice a second). */
+export const DATABASE_RETRY_AFTER_S = 2;
+
+/**
+ * The answer to a failure no route handled: 503 with Retry-After when the database is not answering (an outage, a
+ * restart, a statement timeout: the connection gate logs the outage once, not per request), else the 500 above.
+ */
+export function failureResponse(logger: Logger, err: unknown, req: { requestId: string; method: string; url: string }): Response {
+  if (!isDatabaseUnavailable(err)) return internalErrorResponse(logger, err, req);
+  logger.debug("database unavailable", { request_id: req.requestId, method: req.method, path: pathForLog(req.url), error: String(err) });
+  return Response.json(envelope("SERVICE_UNAVAILABLE", "The database is not answering; retry shortly.", { retry_after_seconds: DATABASE_RETRY_AFTER_S }), {
+    status: 503,
+    headers: { "Retry-After": String(DATABASE_RETRY_AFTER_S), "Cache-Control": "no-store" },
+  });
+}
+
+/**
+ * Bun.serve's `error` handler: what answers if the app's own fetch throws anyway, instead of the runtime's error page
+ * (which shows source lines and paths whenever development mode is on).
+ */
+export function lastResortErrorResponse(logger: Logger): (err: Error) => Response {
+  return (err) => failureResponse(logger, err, { requestId: crypto.randomUUID(), method: "-", url: "-" });
+}
+
+/** The path of a request URL for a log line; never throws (this runs while answering a failure). */
+function pathForLog(url: string): string {
+  try {
+    return new URL(url, "http://invalid").pathname;
+  } catch {
+    return "(unparseable)";
+  }
 }

@@ -84,6 +84,14 @@ export type Verdict = Admitted | Refusal;
 export type Served = { ok: true; headers: Record<string, string> | null } | Refusal;
 
 const SERVED: Served = Object.freeze({ ok: true, headers: null });
+/** Seconds a client is asked to wait when its request could not be metered. */
+export const UNMETERED_RETRY_AFTER_S = 5;
+const UNMETERED: Served = Object.freeze(
+  refusal("SERVICE_UNAVAILABLE", "Usage cannot be recorded right now, so the data is withheld and nothing was counted; retry shortly.", { retry_after_seconds: UNMETERED_RETRY_AFTER_S }, {
+    "Retry-After": String(UNMETERED_RETRY_AFTER_S),
+    "Cache-Control": "no-store",
+  }),
+);
 const ANONYMOUS: Admitted = Object.freeze({ ok: true, key: null, rate: null, metered: false, payment: null });
 const HOW_TO_AUTHENTICATE = "Send 'Authorization: Bearer <key>' or 'X-API-Key: <key>' (free keys: POST /v1/signup).";
 
@@ -123,10 +131,19 @@ export class Admission {
     return refusal(verdict.code, verdict.message, { key_hint: key.hint, ...(want.indicator ? { indicator: want.indicator } : {}) });
   }
 
-  /** The handler answered below 400: meter the key's request (throws if the usage journal cannot be written) or settle. */
+  /**
+   * The handler answered below 400: meter the key's request or settle. A request that cannot be metered durably (the
+   * usage journal cannot be written: a full disk, an unwritable directory, a closing meter) is not served: 503 with
+   * Retry-After, and the client's retry is served once the journal can be written again.
+   */
   served(verdict: Admitted, now: Date): Served | Promise<Served> {
     if (verdict.metered) {
-      this.deps.keys.meter.count(verdict.key!.id, this.usageMonth(now));
+      try {
+        this.deps.keys.meter.count(verdict.key!.id, this.usageMonth(now));
+      } catch {
+        // The meter logged it (once per outage).
+        return UNMETERED;
+      }
       return SERVED;
     }
     if (verdict.payment) return settle(verdict.payment);

@@ -1,23 +1,24 @@
 // The per-process state that keeps key checks and metering off the database on the hot path:
 // - KeyCache: keys looked up by secret hash, kept for 1 s of real time (freshness, not business time, so the
-//   monotonic timer, not the injected clock). Every change this process makes to a key or its subscription drops
-//   the entry at once; with REDIS_URL the drop is published so every process drops it too (a revoked or rotated
-//   secret fails everywhere immediately); without Redis another process sees it within the TTL.
+//   monotonic timer, not the injected clock). Every change to a key or its subscription, whichever process or command
+//   makes it, drops the entry here and in every other process before the change returns (key-invalidation.ts: Redis
+//   pub/sub with REDIS_URL, else PostgreSQL LISTEN/NOTIFY, each process acknowledging; the embedded database has
+//   one process). A revoked or rotated secret fails everywhere as soon as the change returns.
 // - UsageMeter: each metered request is appended to the node-local usage journal (src/services/usage-journal.ts)
-//   synchronously, before its response leaves (if the journal cannot be written the request is answered 500:
-//   nothing is served unmetered). Periodically (METER_FLUSH_MS), on start (replaying what a crashed process left),
+//   synchronously, before its response leaves (if the journal cannot be written the request is answered 503 with
+//   Retry-After: nothing is served unmetered; it is served again as soon as the journal can be written). Periodically (METER_FLUSH_MS), on start (replaying what a crashed process left),
 //   on close and before anything bills usage, the journal's sealed batches move to the main database, each applied
 //   exactly once (its id is stored with the usage upsert in one transaction). Readers add what this process has not
 //   moved yet. A failed apply keeps the batch for the next flush. Nothing is lost on a crash.
-import { RedisClient } from "bun";
 import type { Database } from "../../db/client";
 import { applyUsageBatch, type KeyWithSubscription } from "../../db/repos/keys";
 import { systemClock, type Clock, type KeyCache, type KeyRuntime, type UsageMeter } from "../ports";
 
 export type { KeyCache, KeyRuntime, UsageMeter };
 import { sameDigestBytes } from "../domain/keys";
-import type { Logger } from "../logger";
+import { describeError, type Logger } from "../logger";
 import { openUsageJournal, type UsageBatch, type UsageJournal } from "./usage-journal";
+import { postgresBus, redisBus, type BusConnector } from "./key-invalidation";
 
 export const KEY_CACHE_TTL_MS = 1000;
 /**
@@ -27,9 +28,8 @@ export const KEY_CACHE_TTL_MS = 1000;
  * CPU, which is 1-3% of a busy server's time at one move a second.
  */
 export const METER_FLUSH_MS = { postgres: 1000, pglite: 10_000 } as const;
-const INVALIDATE_CHANNEL = "svc:keys:invalidate";
 
-export function createKeyCache(opts: { ttlMs?: number; redisUrl?: string | null; logger: Logger }): KeyCache {
+export function createKeyCache(opts: { ttlMs?: number; logger: Logger; bus?: BusConnector | null }): KeyCache {
   const ttl = opts.ttlMs ?? KEY_CACHE_TTL_MS;
   // `digest`: the bytes of the row's stored secret hash, for getDigest.
   type Entry = { value: KeyWithSubscription; at: number; digest: Uint8Array };
@@ -49,13 +49,20 @@ export function createKeyCache(opts: { ttlMs?: number; redisUrl?: string | null;
     forgetLast();
     for (const [hash, e] of entries) if (e.value.key.id === keyId) entries.delete(hash);
   };
-  let publisher: RedisClient | null = null;
-  let subscriber: RedisClient | null = null;
-  if (opts.redisUrl) {
-    publisher = new RedisClient(opts.redisUrl);
-    subscriber = new RedisClient(opts.redisUrl);
-    subscriber.subscribe(INVALIDATE_CHANNEL, (keyId) => dropLocal(keyId)).catch((e) => opts.logger.error("key cache: Redis subscribe failed", { error: String(e) }));
-  }
+  // With a bus, keys are cached only while its listener is in place: a change this process cannot hear about must not
+  // be served from its cache.
+  let caching = !opts.bus;
+  const waiters = new Set<() => void>();
+  const bus = opts.bus?.({
+    drop: dropLocal,
+    listening(on) {
+      caching = on;
+      generation++;
+      entries.clear();
+      forgetLast();
+      if (on) for (const w of waiters) w();
+    },
+  });
   return {
     get(hash) {
       const e = hash === lastHash ? lastEntry : entries.get(hash);
@@ -83,7 +90,7 @@ export function createKeyCache(opts: { ttlMs?: number; redisUrl?: string | null;
         const startedAt = generation;
         pending = load()
           .then((value) => {
-            if (value && generation === startedAt) {
+            if (value && caching && generation === startedAt) {
               // Bounded: a flood of distinct keys cannot grow the map without limit.
               if (entries.size >= 10_000) entries.clear();
               entries.set(hash, { value, at: performance.now(), digest: Buffer.from(value.key.secretHash, "hex") });
@@ -98,19 +105,45 @@ export function createKeyCache(opts: { ttlMs?: number; redisUrl?: string | null;
     },
     async invalidate(keyId) {
       dropLocal(keyId);
-      if (publisher) {
-        try {
-          await publisher.publish(INVALIDATE_CHANNEL, keyId);
-        } catch (e) {
-          opts.logger.error("key cache: Redis publish failed; other processes see the change within the cache TTL", { error: String(e) });
-        }
-      }
+      await bus?.publish(keyId);
+    },
+    ready(timeoutMs) {
+      if (caching) return Promise.resolve(true);
+      return new Promise((resolve) => {
+        const done = (ok: boolean) => {
+          clearTimeout(timer);
+          waiters.delete(onListening);
+          resolve(ok);
+        };
+        const onListening = () => done(true);
+        const timer = setTimeout(() => done(false), timeoutMs);
+        waiters.add(onListening);
+      });
     },
     close() {
       entries.clear();
       forgetLast();
-      publisher?.close();
-      subscriber?.close();
+      void bus?.close();
+    },
+  };
+}
+
+/**
+ * A condition that fails and recovers (the journal, the database): the first failure of a run is logged, the next
+ * ones are not (an outage must not write a line per request), and the recovery is logged once.
+ */
+function faultLog(logger: Logger, failed: string, recovered: string) {
+  let down = false;
+  return {
+    fail(fields: Record<string, unknown>) {
+      if (down) return;
+      down = true;
+      logger.error(failed, fields);
+    },
+    ok() {
+      if (!down) return;
+      down = false;
+      logger.info(recovered);
     },
   };
 }
@@ -122,6 +155,11 @@ export function createUsageMeter(opts: { database: Database; logger: Logger; jou
   let stopping = false;
   let closed = false;
   let closing: Promise<void> | null = null;
+  const recording = faultLog(logger, "usage meter: the usage journal cannot be written; metered requests are refused (503) until it can", "usage meter: the usage journal is written again; metered requests are served");
+  const sealing = faultLog(logger, "usage meter: the journal's live file cannot be sealed; counts stay in it (safe) and move to the database once it can", "usage meter: the journal is sealed again");
+  const reading = faultLog(logger, "usage meter: the journal's batches cannot be read; retrying at the next flush", "usage meter: the journal's batches are read again");
+  const writing = faultLog(logger, "usage meter: the database refused a batch; batches stay in the journal and are retried at each flush", "usage meter: batches reach the database again");
+  let journalDown = false;
 
   /** Runs `fn` after everything queued before it (flushes and usage reads never interleave). */
   function serial<T>(fn: () => Promise<T>): Promise<T> {
@@ -132,28 +170,36 @@ export function createUsageMeter(opts: { database: Database; logger: Logger; jou
 
   async function moveToDatabase(): Promise<void> {
     if (closed) return;
-    let batches: UsageBatch[];
     try {
       journal.seal();
-      batches = journal.batches();
+      sealing.ok();
     } catch (e) {
-      logger.error("usage meter: journal not readable; retrying at the next flush", { journal: journal.location, error: String(e) });
+      // Nothing changed: the live file keeps its counts, and batches sealed earlier are still applied below.
+      sealing.fail({ journal: journal.location, error: describeError(e) });
+    }
+    let batches: UsageBatch[];
+    try {
+      batches = journal.batches();
+      reading.ok();
+    } catch (e) {
+      reading.fail({ journal: journal.location, error: describeError(e) });
       return;
     }
     for (const batch of batches) {
       try {
         const out = await applyUsageBatch(opts.database.db, { id: batch.id, rows: batch.rows, at: clock.now() });
+        writing.ok();
         if (out.unknownKeys.length) logger.warn("usage meter: counts for keys this database does not hold were dropped", { batch: batch.id, keys: out.unknownKeys.length });
       } catch (e) {
         // Kept in the journal; the next flush tries again (and nothing is lost if this process dies).
-        logger.error("usage meter: write failed; the batch stays in the journal for the next flush", { batch: batch.id, error: String(e) });
+        writing.fail({ batch: batch.id, error: describeError(e) });
         return;
       }
       try {
         journal.remove(batch.id);
       } catch (e) {
         // Applied but still in the journal: the next flush finds its id in the database and only removes it.
-        logger.error("usage meter: applied batch not removed from the journal", { batch: batch.id, error: String(e) });
+        logger.error("usage meter: applied batch not removed from the journal", { batch: batch.id, error: describeError(e) });
         return;
       }
     }
@@ -167,7 +213,17 @@ export function createUsageMeter(opts: { database: Database; logger: Logger; jou
   return {
     count(keyId, month) {
       if (stopping) throw new Error("usage meter closed");
-      journal.record(keyId, month);
+      try {
+        journal.record(keyId, month);
+      } catch (e) {
+        journalDown = true;
+        recording.fail({ journal: journal.location, error: describeError(e) });
+        throw e;
+      }
+      if (journalDown) {
+        journalDown = false;
+        recording.ok();
+      }
     },
     pending: (keyId, month) => journal.unflushed(keyId, month),
     usage: (keyId, month, stored) => serial(async () => (await stored()) + journal.unflushed(keyId, month)),
@@ -176,7 +232,7 @@ export function createUsageMeter(opts: { database: Database; logger: Logger; jou
       // A second close (a second signal during shutdown) waits for the first: the database must outlive the flush.
       closing ??= (async () => {
         clearInterval(timer);
-        // Requests answered from now on cannot be counted: they are refused (500) rather than served unmetered.
+        // Requests answered from now on cannot be counted: they are refused (503) rather than served unmetered.
         stopping = true;
         await flush();
         closed = true;
@@ -188,11 +244,21 @@ export function createUsageMeter(opts: { database: Database; logger: Logger; jou
 }
 
 /**
+ * How key changes reach the other processes (src/services/key-invalidation.ts): Redis when configured, else
+ * PostgreSQL's LISTEN/NOTIFY; none on the embedded database, which one process holds at a time.
+ */
+function invalidationBus(opts: { database: Database; logger: Logger; redisUrl: string | null }): BusConnector | null {
+  if (opts.redisUrl) return redisBus(opts.redisUrl, { logger: opts.logger, waitMs: KEY_CACHE_TTL_MS });
+  if (opts.database.notifications) return postgresBus(opts.database.notifications, { logger: opts.logger, waitMs: KEY_CACHE_TTL_MS });
+  return null;
+}
+
+/**
  * `journalDir`: the usage journal directory (DATA_DIR/usage-journal in the server); omitted, an in-memory
  * journal, which is not crash-safe (for tools and tests that serve no metered traffic).
  */
 export function createKeyRuntime(opts: { database: Database; logger: Logger; redisUrl: string | null; journalDir?: string; clock?: Clock }): KeyRuntime {
-  const cache = createKeyCache({ redisUrl: opts.redisUrl, logger: opts.logger });
+  const cache = createKeyCache({ logger: opts.logger, bus: invalidationBus(opts) });
   const meter = createUsageMeter({ database: opts.database, logger: opts.logger, clock: opts.clock, journal: openUsageJournal(opts.journalDir ?? ":memory:") });
   return {
     cache,

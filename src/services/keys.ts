@@ -82,7 +82,7 @@ export type AuthenticatedKey = {
 
 export const newId = (deps: Pick<Deps, "random">) => uuidFromBytes(deps.random.bytes(16));
 const clientHash = (ip: string | null) => sha256Hex(`client:${ip ?? "unknown"}`);
-const inTx = <T>(deps: KeyDeps, fn: (tx: Db) => Promise<T>): Promise<T> => deps.database.db.transaction((tx) => fn(tx as unknown as Db));
+const inTx = <T>(deps: Pick<KeyDeps, "database">, fn: (tx: Db) => Promise<T>): Promise<T> => deps.database.db.transaction((tx) => fn(tx as unknown as Db));
 
 function toAuthenticated(found: KeyWithSubscription, secretHash: string, now: Date): AuthenticatedKey {
   const { key, subscription: sub } = found;
@@ -275,6 +275,23 @@ export async function revokeKeyWithoutSubscription(deps: KeyDeps, auth: Authenti
   await deps.keys.cache.invalidate(auth.id);
   deps.logger.info("key revoked", { key_id: auth.id, key_hint: auth.hint });
   return { data: { revoked: true, key_hint: auth.hint, subscription_cancelled: false } };
+}
+
+/**
+ * The operator's revoke (`svc keys revoke`), by key id: like a customer's, every process stops accepting the key before
+ * this returns. A key paying a subscription is not revoked here (its subscription is ended instead).
+ */
+export async function revokeKeyById(
+  deps: Pick<KeyDeps, "database" | "clock" | "logger" | "keys">,
+  keyId: string,
+): Promise<{ revoked: true; hint: string } | { revoked: false; reason: "not_found" } | { revoked: false; reason: "subscription"; hint: string; subscriptionId: string }> {
+  const found = await findKeyById(deps.database.db, keyId);
+  if (!found) return { revoked: false, reason: "not_found" };
+  if (found.subscription) return { revoked: false, reason: "subscription", hint: found.key.hint, subscriptionId: found.subscription.id };
+  await inTx(deps, (tx) => revokeKeyRow(tx, keyId, deps.clock.now()));
+  await deps.keys.cache.invalidate(keyId);
+  deps.logger.info("key revoked by operator", { key_id: keyId, key_hint: found.key.hint });
+  return { revoked: true, hint: found.key.hint };
 }
 
 export async function requestRecovery(deps: KeyDeps, input: { email: string; clientIp: string | null; baseUrl: string }): Promise<RecoverResponse> {

@@ -17,8 +17,13 @@
 // Durability: a process crash loses nothing; an OS crash or power loss may drop the last seconds of counts
 // (nothing is fsynced on the request path). A torn last line (a record cut mid-copy) and the unused, zeroed tail
 // of a live file are ignored.
+// Faults: records are copied only into space the file system has allocated (see RESERVE_BYTES), so a full disk is
+// an error (JournalUnavailableError: the request is refused, 503) and never a SIGBUS. A directory that refuses the
+// seal's rename (made read-only at run time) changes nothing: recording goes on in the same live file until it is
+// full, then requests are refused. Either way the journal tries the disk again at most every RETRY_MS and recovers
+// by itself once space or permission is back.
 // Several processes may share one DATA_DIR: each appends to its own live file.
-import { closeSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, truncateSync } from "node:fs";
+import { closeSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { pidAlive } from "../../db/process-alive";
 
@@ -43,8 +48,15 @@ export type UsageJournal = {
 };
 
 export const USAGE_JOURNAL_DIR = "usage-journal";
-/** Size of a live file's mapping (sparse: only written pages take space). Sealed at least once a second. */
+/** Size of a live file's mapping (sparse: only reserved pages take space). Sealed at least once a second. */
 const LIVE_CAPACITY = 8 << 20;
+/**
+ * Records go only into bytes the file system has already allocated: a plain write(2) of zeros reserves the next
+ * stretch before the mapping is written there. Writing into a page the file system cannot back (a full disk) would
+ * raise SIGBUS and kill the process; a write(2) answers ENOSPC instead, and the request is refused. One such write
+ * per 256 KB, about 85,000 requests.
+ */
+const RESERVE_BYTES = 256 << 10;
 
 export function usageJournalDir(dataDir: string): string {
   return join(dataDir, USAGE_JOURNAL_DIR);
@@ -148,8 +160,24 @@ function tallies() {
 /** Live files this process has open (several journals on one directory in one process: tests, tools). */
 const openLiveFiles = new Set<string>();
 
-export function openUsageJournal(dir: string): UsageJournal {
+/** A request cannot be journaled (full disk, unwritable directory): it must not be served. */
+export class JournalUnavailableError extends Error {
+  readonly code: string | undefined;
+  constructor(readonly location: string, cause: unknown) {
+    super(`usage journal ${location} cannot be written: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.code = (cause as { code?: string } | null)?.code;
+  }
+}
+
+const NO_MAPPING = new Uint8Array(0);
+const ZEROS = new Uint8Array(RESERVE_BYTES);
+/** After a failure to reserve or to open a live file, requests are refused this long before the disk is tried again. */
+const RETRY_MS = 100;
+
+/** `capacity`: bytes of a live file (tests make it small to fill one quickly). */
+export function openUsageJournal(dir: string, opts: { capacity?: number } = {}): UsageJournal {
   if (dir === ":memory:") return memoryJournal();
+  const capacity = opts.capacity ?? LIVE_CAPACITY;
   mkdirSync(dir, { recursive: true });
   // Adopt what processes that are gone left behind (including an earlier process that had this pid, but not a
   // journal this process still has open).
@@ -168,35 +196,108 @@ export function openUsageJournal(dir: string): UsageJournal {
   const tally = tallies();
   // The live count the last record went to (it belongs to the current batch: a seal forgets it).
   let last: ReturnType<typeof tally.add> | undefined;
+  // The live file: its path, an open descriptor (for the writes that reserve space), its mapping, the bytes used and
+  // the bytes written through the file system (records go only below `reserved`). No live file: `live` is empty.
   let livePath = "";
-  let live = new Uint8Array(0);
+  let fd = -1;
+  let live = NO_MAPPING;
   let used = 0;
-  const openLive = () => {
-    openLiveFiles.delete(livePath);
-    livePath = join(dir, `live-${process.pid}-${crypto.randomUUID()}.log`);
-    openLiveFiles.add(livePath);
-    const fd = openSync(livePath, "w");
-    try {
-      ftruncateSync(fd, LIVE_CAPACITY);
-    } finally {
-      closeSync(fd);
-    }
-    live = Bun.mmap(livePath, { shared: true });
-    used = 0;
+  let reserved = 0;
+  // The last failure to reserve or open: requests are refused until `retryAt`, then the disk is tried again.
+  let failure: { error: unknown; retryAt: number } | null = null;
+
+  /** Writes zeros over the next stretch of the live file: the file system allocates it now or says why not. */
+  const reserveMore = () => {
+    if (reserved >= live.length) throw new Error("live file full");
+    const n = writeSync(fd, ZEROS, 0, Math.min(RESERVE_BYTES, live.length - reserved), reserved);
+    reserved += n;
   };
-  openLive();
+  const closeLive = () => {
+    openLiveFiles.delete(livePath);
+    if (fd >= 0) closeSync(fd);
+    fd = -1;
+    // Never touched again (the file may be cut below it); the runtime unmaps it when it is collected.
+    live = NO_MAPPING;
+    used = 0;
+    reserved = 0;
+  };
+  const openLive = () => {
+    const path = join(dir, `live-${process.pid}-${crypto.randomUUID()}.log`);
+    const file = openSync(path, "w");
+    try {
+      ftruncateSync(file, capacity);
+      fd = file;
+      live = Bun.mmap(path, { shared: true });
+      livePath = path;
+      openLiveFiles.add(path);
+      reserveMore();
+    } catch (e) {
+      fd = -1;
+      live = NO_MAPPING;
+      reserved = 0;
+      openLiveFiles.delete(path);
+      closeSync(file);
+      rmSync(path, { force: true });
+      throw e;
+    }
+  };
+  const refuse = (e: unknown): never => {
+    failure = { error: e, retryAt: performance.now() + RETRY_MS };
+    throw new JournalUnavailableError(dir, e);
+  };
+  try {
+    openLive();
+  } catch (e: any) {
+    // A full disk at start: the process starts, refuses metered requests, and records once space is back. Anything
+    // else (no permission, a read-only file system) is a configuration error the operator must fix first.
+    if (e?.code !== "ENOSPC" && e?.code !== "EDQUOT") throw e;
+    failure = { error: e, retryAt: 0 };
+  }
   const batchPath = (id: string) => join(dir, `batch-${id}.log`);
   const seal = (): string | null => {
     if (tally.empty()) return null;
     const id = crypto.randomUUID();
-    // Cut the unused tail, rename, and switch to a new live file, with no record in between (all synchronous):
-    // the sealed file is complete and nothing writes to it again.
-    truncateSync(livePath, used);
+    // The rename first: if the directory refuses it, nothing has changed and recording goes on in the same file.
     renameSync(livePath, batchPath(id));
-    openLive();
+    // The batch is complete (all synchronous: no record in between). Its unused tail is cut if the file system lets
+    // it; a zeroed tail is ignored by readers anyway.
+    try {
+      ftruncateSync(fd, used);
+    } catch {}
+    closeLive();
     tally.seal(id);
     last = undefined;
+    try {
+      openLive();
+      failure = null;
+    } catch (e) {
+      // No live file now: the next record tries again, and is refused until a file can be made.
+      failure = { error: e, retryAt: performance.now() + RETRY_MS };
+    }
     return id;
+  };
+  /**
+   * Room for `n` more bytes below `reserved`: more of the file reserved, or a new file when this one is full, or a
+   * live file made after a failure. True when the record goes to a new file. Throws JournalUnavailableError.
+   */
+  const makeRoom = (n: number): boolean => {
+    if (failure && performance.now() < failure.retryAt) throw new JournalUnavailableError(dir, failure.error);
+    let fresh = false;
+    try {
+      if (live.length === 0) {
+        openLive();
+        fresh = true;
+      } else if (used + n > live.length) {
+        seal();
+        if (live.length === 0) throw failure!.error;
+        fresh = true;
+      }
+      while (used + n > reserved) reserveMore();
+    } catch (e) {
+      return refuse(e);
+    }
+    failure = null;
+    return fresh;
   };
 
   return {
@@ -204,16 +305,12 @@ export function openUsageJournal(dir: string): UsageJournal {
     record(keyId, month) {
       // The same key as the previous record (a busy client) needs no lookup at all.
       let counted = last && last.row.keyId === keyId && last.row.month === month ? last : tally.live(keyId, month);
-      // No room for the reference: a new file, where this key and month start again with a full line.
-      if (counted && used + counted.line.length > live.length) {
-        seal();
+      let line = counted ? counted.line : encoder.encode(`${keyId} ${month}\n`);
+      // Past the reserved bytes (or no live file): a new file starts this key and month again with a full line.
+      if (used + line.length > reserved && makeRoom(line.length) && counted) {
         counted = undefined;
-      }
-      let line: Uint8Array;
-      if (counted) line = counted.line;
-      else {
         line = encoder.encode(`${keyId} ${month}\n`);
-        if (used + line.length > live.length) seal();
+        makeRoom(line.length);
       }
       // A byte loop: the line is a few bytes, and TypedArray.set costs ten times as much for so few.
       for (let i = 0; i < line.length; i++) live[used + i] = line[i]!;
@@ -255,14 +352,21 @@ export function openUsageJournal(dir: string): UsageJournal {
       return out;
     },
     remove(id) {
-      rmSync(batchPath(id), { force: true });
+      // The database holds it: its counts are not pending any more, even if the file cannot be deleted yet (the next
+      // flush finds it applied and only deletes it).
       tally.drop(id);
+      rmSync(batchPath(id), { force: true });
     },
     close() {
-      openLiveFiles.delete(livePath);
+      if (live.length === 0) return;
       // Nothing unsealed: the empty live file goes. Otherwise it stays, cut to its records, for the next process.
       if (tally.empty()) rmSync(livePath, { force: true });
-      else truncateSync(livePath, used);
+      else {
+        try {
+          ftruncateSync(fd, used);
+        } catch {}
+      }
+      closeLive();
     },
   };
 }

@@ -193,7 +193,7 @@ describe("the page memo answers exactly as the full pipeline", () => {
       "L402: replayed": 402,
       "x402: bought": 200,
       "x402: replayed": 402,
-      "meter cannot write": 500,
+      "meter cannot write": 503,
     });
     const limited = on.steps.filter((s) => s.label.startsWith("limited key")).map((s) => s.headers["x-ratelimit-remaining"]);
     expect(limited).toEqual(["2", "1", "0", "0", "0"]);

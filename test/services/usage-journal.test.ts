@@ -1,6 +1,6 @@
 // The usage journal (append-only files under DATA_DIR/usage-journal) and the meter's batches: what a crash leaves
 // at each point is replayed exactly once; two processes sharing a data directory count exactly; a journal that
-// cannot be written refuses the request. The real kill -9 of a server process: test/e2e/metering-crash.test.ts.
+// cannot be written refuses the request (503). Disk faults (a full disk, an unwritable directory): usage-journal-faults.test.ts. The real kill -9 of a server process: test/e2e/metering-crash.test.ts.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -231,7 +231,7 @@ describe("several processes on one data directory", () => {
 });
 
 describe("a journal that cannot be written", () => {
-  test("the metered request is answered 500 and not counted; nothing is served unmetered", async () => {
+  test("the metered request is answered 503 with Retry-After and not counted; nothing is served unmetered; served again once the journal can be written", async () => {
     const journal = openUsageJournal(journalDir());
     let broken = true;
     const failing = { ...journal, record: (k: string, m: string) => (broken ? (() => { throw new Error("ENOSPC: no space left on device"); })() : journal.record(k, m)) };
@@ -240,9 +240,13 @@ describe("a journal that cannot be written", () => {
     const app = await makeTestApp({ database: t.database, clock: t.clock, random: seededRandom(7), keyAccess: true, keys });
     const { row, headers } = await testKey(app);
     const page = "/v1/observations?indicator=UNRATE&region=US&limit=1";
-    const res = await app.app.request(page, { headers });
-    expect(res.status).toBe(500);
-    expect(((await res.json()) as any).error.code).toBe("INTERNAL_SERVER_ERROR");
+    // Refused each time while the journal cannot be written.
+    for (let i = 0; i < 2; i++) {
+      const res = await app.app.request(page, { headers });
+      expect(res.status).toBe(503);
+      expect(res.headers.get("retry-after")).toBe("5");
+      expect(((await res.json()) as any).error.code).toBe("SERVICE_UNAVAILABLE");
+    }
     broken = false;
     expect((await app.app.request(page, { headers })).status).toBe(200);
     expect(await keyUsage(app.deps, row.id, "2026-11")).toBe(1);

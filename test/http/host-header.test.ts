@@ -1,0 +1,67 @@
+// A missing or malformed Host header (faults issue, item 5): Bun builds the request URL from the Host header and hands
+// over a bare path ("/v1/sources") or an unparseable URL when it is missing or not a host. Every later step parses
+// that URL; before the fix, app.onError did too, threw inside the error handler, and the runtime answered 500 with
+// its development error page (working directory, file paths, source lines). Now such a request is a 400 envelope,
+// before anything else runs. The server here runs with development mode ON, the worst case: the page must not
+// appear even then (svc serve runs with it off).
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { connect } from "node:net";
+import { makeTestApp, type TestApp } from "../support/app";
+
+setDefaultTimeout(60_000);
+
+let t: TestApp;
+let server: ReturnType<typeof Bun.serve>;
+
+beforeAll(async () => {
+  t = await makeTestApp();
+  server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: t.app.fetch, development: true });
+});
+afterAll(async () => {
+  server.stop(true);
+  await t.close();
+});
+
+/** Sends `head` as the raw request head and returns the status and the body of the answer. */
+function raw(head: string): Promise<{ status: number; headers: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(server.port!, "127.0.0.1", () => socket.write(`${head}\r\n\r\n`));
+    let text = "";
+    socket.on("data", (d) => (text += d));
+    socket.on("error", reject);
+    socket.on("close", () => {
+      const [headers = "", body = ""] = text.split("\r\n\r\n");
+      resolve({ status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(headers)?.[1] ?? 0), headers, body });
+    });
+  });
+}
+
+describe("Host header", () => {
+  const bad: [string, string][] = [
+    ["a space in the host", "GET /v1/sources HTTP/1.1\r\nHost: a b\r\nConnection: close"],
+    ["HTTP/1.0 with an empty Host", "GET /v1/sources HTTP/1.0\r\nHost:"],
+    ["HTTP/1.0 without Host", "GET /v1/sources HTTP/1.0"],
+    ["an unclosed IPv6 literal", "GET /v1/sources HTTP/1.1\r\nHost: [::1\r\nConnection: close"],
+    ["a port out of range", "GET /v1/observations?indicator=PAYEMS&region=US HTTP/1.1\r\nHost: a:99999\r\nConnection: close"],
+    ["a percent-escape in the host", "GET /api/health HTTP/1.1\r\nHost: a%20b\r\nConnection: close"],
+  ];
+  for (const [name, head] of bad) {
+    test(`${name}: 400 with the envelope, no error page`, async () => {
+      const res = await raw(head);
+      expect(res.status).toBe(400);
+      expect(res.headers.toLowerCase()).toContain("content-type: application/json");
+      expect(res.headers.toLowerCase()).toMatch(/x-request-id: [0-9a-f-]{36}/);
+      expect(JSON.parse(res.body)).toEqual({
+        error: { code: "INVALID_PARAMETER", message: "The Host header is missing or is not a valid host name: send 'Host: <name>[:port]'.", details: { in: "header", parameter: "host" } },
+      });
+      expect(res.body).not.toContain(process.cwd());
+    });
+  }
+
+  test("a valid Host, before and after bad ones, is served", async () => {
+    expect((await raw("GET /v1/sources HTTP/1.1\r\nHost: example.org\r\nConnection: close")).status).toBe(200);
+    expect((await raw("GET /v1/sources HTTP/1.1\r\nHost: a b\r\nConnection: close")).status).toBe(400);
+    expect((await raw("GET /v1/sources HTTP/1.1\r\nHost: example.org\r\nConnection: close")).status).toBe(200);
+    expect((await raw("GET /v1/sources HTTP/1.1\r\nHost: [::1]:8080\r\nConnection: close")).status).toBe(200);
+  });
+});
