@@ -2,7 +2,8 @@
 //   1. a 100-row page of a monthly series (PAYEMS, seeded);
 //   2. frequency=monthly&transform=yoy over a 40-year daily series (DGS10: ../shared/data/fred-macro-us/DGS10.csv when
 //      present, else a generated 40-year business-day series), imported with `svc import`;
-//   3. batch latest with 20 codes.
+//   3. batch latest with 20 codes;
+//   4. a panel of 10 monthly series over 40 years, and 5. the top 100 flow destinations of a county (issue 14).
 // Each runs against the app without the access layer ("bare app": what this issue's code costs) and with it
 // ("keyed": the full stack with an API key; the access layer has its own bar in bench/keys.ts).
 // Targets (issue 3): (1) bare app at >= 40% of the baseline's req/s; (2) under 5 ms server time at p50. Server time
@@ -18,15 +19,21 @@ import { sharedDataPath } from "../test/support/shared-data";
 import { benchDatabase, cli, serveAppForBench, startAppServer } from "./lib/serve-app";
 import { generatedDaily } from "./lib/series";
 
-const CES = ["PAYEMS", "USPRIV", "USGOOD", "SRVPRD", "USMINE", "USCONS", "MANEMP", "DMANEMP", "NDMANEMP", "USTPU",
-  "USWTRADE", "USTRADE", "USINFO", "USFIRE", "USPBS", "USEHS", "USLAH", "USSERV", "USGOVT", "CES0800000001"];
+// 20 of the seeded national FRED series.
+const HELD = ["UNRATE", "PAYEMS", "CPIAUCSL", "CPILFESL", "FEDFUNDS", "DGS10", "DGS2", "T10Y2Y", "GDP", "GDPC1",
+  "INDPRO", "HOUST", "ICSA", "JTSJOL", "M2SL", "USREC", "CIVPART", "U6RATE", "RSXFS", "PCEPILFE"];
+// Ten monthly series over 40 years (issue 14), and the top 100 destinations of San Francisco County.
+const PANEL = "/v1/panel?indicators=PAYEMS,UNRATE,CPIAUCSL,CPILFESL,FEDFUNDS,INDPRO,HOUST,M2SL,CIVPART,AHETPI&region=US&start_date=1985-01-01&end_date=2024-12-01";
+const FLOWS = "/v1/flows?origin=06075&limit=100";
 const PAGE = "/v1/observations?indicator=PAYEMS&region=US&limit=100";
 const YOY = "/v1/observations?indicator=DGS10&region=US&frequency=monthly&transform=yoy&limit=100";
-const BATCH = `/v1/observations/latest?indicators=${CES.join(",")}`;
+const BATCH = `/v1/observations/latest?indicators=${HELD.join(",")}`;
 const CASES = [
   { name: "monthly page, 100 rows", path: PAGE },
   { name: "daily -> monthly yoy, 40 years", path: YOY },
   { name: "batch latest, 20 codes", path: BATCH },
+  { name: "panel, 10 monthly series x 40 years", path: PANEL },
+  { name: "flows, top 100 destinations of a county", path: FLOWS },
 ];
 
 if (process.argv[2] === "--serve") {

@@ -123,7 +123,7 @@ export async function benchDatabase(opts: Pick<BenchOptions, "db" | "dataDir">, 
 }
 
 /** A held sample series (BLS, 122 monthly rows): a full 100-row page, the keyed page of the keys and scale-out benches. */
-export const KEYED_PAGE = "/v1/observations?indicator=LNU04032230&region=US&limit=100";
+export const KEYED_PAGE = "/v1/observations?indicator=UNRATE&region=US&limit=100";
 
 /** Seeds the bench database and creates a free key whose limit no load run reaches: a bench measures counting, not refusals. */
 export async function seedWithKey(env: Record<string, string>, database: string): Promise<string> {
