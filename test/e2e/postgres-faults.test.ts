@@ -118,7 +118,7 @@ describe.skipIf(!!skip)("nodes starting at once on an empty database", () => {
         procs.push(Bun.spawn([process.execPath, "src/cli.ts", "serve"], { cwd: ROOT, env, stdin: "ignore", stdout: "ignore", stderr: "pipe" }));
       }
       const logs = await Promise.all(procs.map((p) => untilListening(p)));
-      const seeded = logs.filter((l) => l.some((e) => e.msg?.startsWith("empty database: seeding")));
+      const seeded = logs.filter((l) => l.some((e) => e.msg?.startsWith("seeding regions, catalog and the real data snapshot")));
       expect(seeded.length).toBe(1);
       const db = postgres(url, { max: 1, onnotice: () => {} });
       const [{ regions, codes }] = await db`select count(*)::int as regions, count(distinct code)::int as codes from regions`;
