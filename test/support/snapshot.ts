@@ -3,6 +3,7 @@
 import { gunzipSync } from "node:zlib";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { csvFields } from "./upstream-data";
 
 export function snapshotText(path: string, encoding: "utf8" | "latin1" = "utf8"): string {
   return gunzipSync(readFileSync(resolve(import.meta.dir, "../../db/seed/snapshot", path))).toString(encoding);
@@ -56,24 +57,6 @@ export function worldBankRows(file: "gdp" | "population", alpha3: string): { yea
     .sort((a, b) => a.year - b.year);
 }
 
-/** Fields of one CSV line: double-quoted fields may hold commas and doubled quotes. */
-function csvFields(line: string): string[] {
-  const out: string[] = [];
-  let cur = "";
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') (cur += '"'), i++;
-      else if (c === '"') quoted = false;
-      else cur += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") out.push(cur), (cur = "");
-    else cur += c;
-  }
-  out.push(cur);
-  return out;
-}
 
 /**
  * One cell of the shipped ERS unemployment file (Latin-1, title lines above a header starting with FIPS, padded
