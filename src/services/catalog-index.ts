@@ -41,7 +41,9 @@ export type CatalogIndexOptions = {
 export type FetchVia = (indicator: IndicatorWithSource, region: RegionRow) => string | null;
 
 /** Every indicator's coverage facts, as of one catalog generation and one coverage version. */
-export type CoverageTable = { key: string; byId: Map<string, CoverageFacts> };
+/** Every indicator's coverage facts, with the catalog snapshot they were computed for (read both from here, so an
+ * indicator listed always has its facts). */
+export type CoverageTable = { key: string; snap: CatalogSnapshot; byId: Map<string, CoverageFacts> };
 
 export type Coverage = { regions: string[]; start: string | null; end: string | null };
 
@@ -129,7 +131,7 @@ export class CatalogIndex {
   }
 
   configure(opts: CatalogIndexOptions): void {
-    this.opts = { now: () => performance.now(), ...opts };
+    this.opts = { now: () => performance.now(), fetchVia: this.opts.fetchVia, ...opts };
     this.checkedAt = -Infinity;
   }
 
@@ -267,7 +269,7 @@ export class CatalogIndex {
         };
         byId.set(i.id, describeCoverage(subject, held.get(i.id) ?? NO_HOLDINGS, regionCounts));
       }
-      return { key, byId };
+      return { key, snap, byId };
     })();
     this.table = loading;
     loading.catch(() => {

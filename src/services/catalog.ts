@@ -108,14 +108,14 @@ function indicatorsOf(snap: CatalogSnapshot, coverage: CoverageTable, q: Indicat
 export async function listIndicators(store: Store, q: IndicatorListQuery): Promise<IndicatorList> {
   const index = store.caches.catalog;
   const coverage = await index.coverageTable();
-  return indicatorsOf(await index.catalog(), coverage, q);
+  return indicatorsOf(coverage.snap, coverage, q);
 }
 
 /** GET /v1/indicators as rendered JSON, kept per catalog generation and normalised query (bounded by bytes). */
 export async function renderIndicators(store: Store, q: IndicatorListQuery): Promise<RenderedJson> {
   const index = store.caches.catalog;
   const coverage = await index.coverageTable();
-  const snap = await index.catalog();
+  const snap = coverage.snap;
   // JSON.stringify of the parts: no separator inside a value can make two queries share a key. Coverage shows in
   // every item, so its state is part of the key.
   const key = `indicators|${coverage.key}|${JSON.stringify([q.source, q.category, q.frequency, q.search, q.include_inactive, q.has_data, q.limit, q.offset])}`;
@@ -223,8 +223,9 @@ export async function getIndicatorDetail(
   q: { source?: string; include_inactive: boolean },
 ): Promise<{ data: IndicatorDetail; meta: { ambiguous_with: string[] } }> {
   const index = store.caches.catalog;
-  const { indicator: r, ambiguousWith } = resolveIn(await index.catalog(), code, { source: q.source, includeInactive: q.include_inactive });
-  const [held, regions, table] = await Promise.all([index.coverageOf(r.id), regionIndex(store), index.coverageTable()]);
+  const table = await index.coverageTable();
+  const { indicator: r, ambiguousWith } = resolveIn(table.snap, code, { source: q.source, includeInactive: q.include_inactive });
+  const [held, regions] = await Promise.all([index.coverageOf(r.id), regionIndex(store)]);
   const coverage = table.byId.get(r.id)!;
   const defaultRegionName = r.defaultRegionCode ? (regions.byCode.get(r.defaultRegionCode)?.name ?? null) : null;
   return {
@@ -282,7 +283,8 @@ export type SourceFreshness = {
 /** Per active source: its credit line and licence, and how much of it is held and how fresh (llms.txt "## Data"). */
 export async function sourceFreshness(store: Store): Promise<SourceFreshness[]> {
   const index = store.caches.catalog;
-  const [snap, coverage] = await Promise.all([index.catalog(), index.coverageTable()]);
+  const coverage = await index.coverageTable();
+  const snap = coverage.snap;
   return snap.sources
     .filter((s) => s.isActive)
     .map((s) => {
