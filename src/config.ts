@@ -66,6 +66,12 @@ export const configSchema = z.object({
   WORLDBANK_BASE_URL: z.string().url().default("https://api.worldbank.org/v2"),
   // How long one upstream request may take before it is abandoned (and retried).
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  // Ask (issue 15): an optional OpenAI-compatible chat-completions API that phrases answers (base URL, e.g.
+  // https://api.openai.com/v1). Unset: the deterministic composer alone, with no network.
+  ASK_LLM_URL: z.string().url().optional(),
+  ASK_LLM_MODEL: z.string().min(1).max(200).optional(),
+  ASK_LLM_KEY: z.string().min(1).optional(),
+  ASK_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(8000),
   // Where the IRS SOI county migration files countyinflowYYZZ.csv / countyoutflowYYZZ.csv live.
   IRS_SOI_BASE_URL: z.string().url().default("https://www.irs.gov/pub/irs-soi/"),
   // Jobs (issue 12): pg-boss over this database. JOBS=off: this server only enqueues; `svc worker` processes run them.
@@ -104,6 +110,8 @@ export type Config = {
   db: { connectTimeoutMs: number; statementTimeoutMs: number };
   dataDir: string;
   publicBaseUrl: string | null;
+  /** The language model that may phrase ask answers; null: the deterministic composer only. */
+  askModel: { url: string; model: string; key: string | null; timeoutMs: number } | null;
   logLevel: (typeof logLevels)[number];
   seriesCacheRevalidateMs: number;
   pageMemo: boolean;
@@ -199,6 +207,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (c.DATABASE_URL && !isPostgresUrl(c.DATABASE_URL)) {
     throw new ConfigError(`invalid configuration:\n  DATABASE_URL: must be a postgres:// or postgresql:// URL, or unset for the embedded database`);
   }
+  if (c.ASK_LLM_URL && !c.ASK_LLM_MODEL) {
+    throw new ConfigError(`invalid configuration:\n  ASK_LLM_MODEL: required with ASK_LLM_URL (the model name the endpoint serves)`);
+  }
   return {
     env: c.NODE_ENV,
     port: c.PORT,
@@ -207,6 +218,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     db: { connectTimeoutMs: c.DB_CONNECT_TIMEOUT_MS, statementTimeoutMs: c.DB_STATEMENT_TIMEOUT_MS },
     dataDir: c.DATA_DIR,
     publicBaseUrl: c.PUBLIC_BASE_URL ? c.PUBLIC_BASE_URL.replace(/\/+$/, "") : null,
+    askModel: c.ASK_LLM_URL ? { url: c.ASK_LLM_URL, model: c.ASK_LLM_MODEL!, key: c.ASK_LLM_KEY ?? null, timeoutMs: c.ASK_LLM_TIMEOUT_MS } : null,
     logLevel: c.LOG_LEVEL,
     seriesCacheRevalidateMs: c.SERIES_CACHE_REVALIDATE_MS ?? (c.NODE_ENV === "test" ? 0 : 1000),
     pageMemo: c.PAGE_MEMO === "on",

@@ -1,0 +1,93 @@
+// The ask lexicon: how people name what the catalog holds. Data, not code: each topic lists the phrases that name it
+// (matched as whole words, longest first, after folding case and plurals: see parse.ts) and the series it stands
+// for:
+// - `us`: the series for the United States as a whole (FRED's national series, which are current and monthly where
+//   a concept's country level is annual);
+// - `concept`: a concept of src/domain/concepts.ts, resolved per region kind by the catalog (the held series first);
+// - `byKind`: series offered per region kind that no concept curates (Census components of change).
+// A topic names no series for a region kind it does not list: that place is not covered for it.
+// Groups (`members`) stand for several topics at once ("labour market": unemployment, payrolls, openings, claims).
+import type { RegionKind } from "../concepts";
+
+export type Topic = {
+  id: string;
+  phrases: readonly string[];
+  us?: readonly string[];
+  concept?: string;
+  byKind?: Partial<Record<RegionKind, readonly string[]>>;
+  /** A default window for questions about it that name none (inflation is a 12-month question). */
+  window?: string;
+  /** Insight fact kinds that answer it best, told before the most salient others (inflation: the year's trend rate). */
+  leadFacts?: readonly string[];
+};
+
+export type TopicGroup = { id: string; phrases: readonly string[]; members: readonly string[] };
+
+const census = (code: string) => ({ state: [code], county: [code] });
+
+export const TOPICS: readonly Topic[] = [
+  { id: "unemployment_rate", phrases: ["unemployment rate", "jobless rate", "unemployment", "jobless", "out of work", "rate of unemployment"], us: ["UNRATE"], concept: "unemployment_rate" },
+  { id: "unemployed_persons", phrases: ["unemployed people", "unemployed persons", "number of unemployed", "people unemployed", "unemployed"], byKind: { state: ["LASST04", "LAUST04A"], county: ["LAUCN04A"] } },
+  { id: "underemployment", phrases: ["u6", "u 6", "underemployment", "underemployed", "broad unemployment", "broader unemployment"], us: ["U6RATE"] },
+  { id: "payrolls", phrases: ["nonfarm payrolls", "nonfarm payroll", "payrolls", "payroll", "jobs report", "job growth", "job gains", "jobs", "hiring", "nonfarm employment"], us: ["PAYEMS"], concept: "employed" },
+  { id: "employed", phrases: ["employed people", "employed persons", "number of employed", "people employed", "people working", "employment level", "employed"], us: ["PAYEMS"], concept: "employed" },
+  { id: "employment_rate", phrases: ["employment rate"], concept: "employment_rate" },
+  { id: "labor_force", phrases: ["labor force", "labour force", "workforce", "work force"], concept: "labor_force" },
+  { id: "participation", phrases: ["labor force participation", "labour force participation", "participation rate", "participation"], us: ["CIVPART"] },
+  { id: "job_openings", phrases: ["job openings", "job vacancies", "job opening", "vacancies", "openings", "jolts"], us: ["JTSJOL"] },
+  { id: "claims", phrases: ["jobless claims", "initial claims", "unemployment claims", "unemployment insurance claims", "claims"], us: ["ICSA"] },
+  { id: "wages", phrases: ["average hourly earnings", "hourly earnings", "hourly wages", "wage growth", "wages", "earnings", "pay"], us: ["AHETPI"] },
+  { id: "inflation", phrases: ["consumer price index", "consumer prices", "cost of living", "inflation rate", "inflation", "cpi", "prices"], us: ["CPIAUCSL"], window: "1y", leadFacts: ["trend"] },
+  { id: "core_inflation", phrases: ["core inflation", "core cpi", "core prices", "inflation excluding food and energy"], us: ["CPILFESL"], window: "1y", leadFacts: ["trend"] },
+  { id: "pce_inflation", phrases: ["core pce", "pce inflation", "pce price index", "pce prices", "pce"], us: ["PCEPILFE"], window: "1y", leadFacts: ["trend"] },
+  { id: "fed_funds", phrases: ["federal funds rate", "fed funds rate", "fed funds", "fed rate", "interest rates", "interest rate", "policy rate"], us: ["FEDFUNDS"] },
+  { id: "ten_year", phrases: ["10 year treasury yield", "10 year treasury", "10 year yield", "ten year treasury", "ten year yield", "treasury yields", "treasury yield", "bond yields", "bond yield", "10 year"], us: ["DGS10"] },
+  { id: "two_year", phrases: ["2 year treasury yield", "2 year treasury", "2 year yield", "two year treasury", "two year yield"], us: ["DGS2"] },
+  { id: "yield_curve", phrases: ["inverted yield curve", "yield curve inversion", "yield curve", "yield spread", "term spread", "10y2y"], us: ["T10Y2Y"] },
+  { id: "oil", phrases: ["crude oil price", "crude oil prices", "oil prices", "oil price", "crude oil", "crude", "wti", "oil"], us: ["DCOILWTICO"] },
+  { id: "dollar", phrases: ["dollar index", "value of the dollar", "us dollar", "the dollar", "dollar"], us: ["DTWEXBGS"] },
+  { id: "real_gdp", phrases: ["real gdp", "economic growth", "gdp growth", "growth of the economy", "real output"], us: ["GDPC1"], concept: "gdp" },
+  { id: "gdp", phrases: ["gross domestic product", "nominal gdp", "size of the economy", "economic output", "gdp", "output"], us: ["GDP"], concept: "gdp" },
+  { id: "housing_starts", phrases: ["housing starts", "new home construction", "home construction", "homebuilding", "home building", "new homes", "construction"], us: ["HOUST"] },
+  { id: "home_values", phrases: ["median home value", "home values", "home value", "home prices", "house prices", "housing prices", "home price", "house price", "property values", "housing costs"], concept: "median_home_value" },
+  { id: "income", phrases: ["median household income", "household income", "median income", "incomes", "income"], concept: "median_income" },
+  { id: "retail_sales", phrases: ["retail sales", "consumer spending", "retail spending", "retail"], us: ["RSXFS"] },
+  { id: "industrial_production", phrases: ["industrial production", "industrial output", "factory output", "manufacturing output", "manufacturing", "industry"], us: ["INDPRO"] },
+  { id: "money_supply", phrases: ["money supply", "money stock", "m2"], us: ["M2SL"] },
+  { id: "recession", phrases: ["sahm rule", "recession", "recessions", "downturn"], us: ["USREC", "UNRATE"] },
+  { id: "population", phrases: ["how many people live", "how many people", "number of people", "population", "inhabitants", "residents", "populous", "people live", "live there"], concept: "population" },
+  { id: "population_change", phrases: ["population change", "population growth", "population grow", "growing", "shrinking"], byKind: census("NPOPCHG") },
+  { id: "births", phrases: ["number of births", "babies born", "births", "birth"], byKind: census("BIRTHS") },
+  { id: "deaths", phrases: ["number of deaths", "deaths", "died"], byKind: census("DEATHS") },
+  { id: "natural_change", phrases: ["natural increase", "natural change"], byKind: census("NATURALCHG") },
+  { id: "domestic_migration", phrases: ["domestic migration", "moving in from other states", "people moving"], byKind: census("DOMESTICMIG") },
+  { id: "international_migration", phrases: ["international migration", "immigration", "immigrants"], byKind: census("INTERNATIONALMIG") },
+  { id: "net_migration", phrases: ["net migration", "migration", "moving"], byKind: census("NETMIG") },
+];
+
+export const TOPIC_GROUPS: readonly TopicGroup[] = [
+  { id: "labor_market", phrases: ["labor market", "labour market", "job market", "jobs market", "employment situation"], members: ["unemployment_rate", "payrolls", "job_openings", "claims", "wages"] },
+  { id: "economy", phrases: ["the economy", "economy", "economic conditions", "economic outlook", "economic health"], members: ["real_gdp", "unemployment_rate", "inflation", "population", "income"] },
+  { id: "housing_market", phrases: ["housing market", "housing", "real estate"], members: ["housing_starts", "home_values"] },
+  { id: "demographics", phrases: ["demographics", "demographic"], members: ["population", "population_change", "net_migration"] },
+];
+
+/** Words that name the United States as a whole. */
+export const NATIONAL_PHRASES: readonly string[] = [
+  "united states of america", "united states", "the us", "the usa", "usa", "america", "the nation", "nationally", "nationwide", "national", "the country", "u s a", "u s",
+];
+
+/**
+ * Words that carry no subject: dropped before the catalog is searched for what no topic named ("what is the birth
+ * rate of dogs" leaves "birth rate dogs").
+ */
+export const FILLER_WORDS: ReadonlySet<string> = new Set(
+  ("a an the of in on for at to by from with about and or vs versus compared compare than is are was were be been being has have had do does did " +
+    "what whats what's which who how hows how's why when where whether much many current currently latest recent recently now today right " +
+    "this that these those there their its it me my our we you your i tell show give get find know look lookup please can could would should " +
+    "will going trend trends trending data level levels number numbers value values rate rates figure figures stats statistics statistic " +
+    "change changed changing doing up down rising falling rise fall increase increased decrease decreased higher lower high low over past last " +
+    "since year years month months week weeks day days decade decades time ever history historical all so far lately like did does any " +
+    "state states county counties country countries city place region area us usa america american national nationally overall total " +
+    "official estimate estimates measure measured per capita percent percentage annual annually monthly quarterly yearly").split(" "),
+);

@@ -1,0 +1,202 @@
+// Reading a question (pure, deterministic: the same question and date always read the same way):
+// - words: the question folded like region keys (diacritics, case, punctuation: domain/regions.ts regionKey), with
+//   "U.S." and "U.K." joined first; plurals folded for topic matching only ("claims" = "claim"; a word of 3 letters
+//   or fewer, or ending in -ss, -us or -is, is kept).
+// - time: a phrase naming a span becomes a window ("over the last 5 years" 5y, "past decade" 10y, "six months" 6m,
+//   "weeks" 7 days each, "quarters" 3 months each, "since 2020" and "in 2020" the years from that one to today's
+//   included, "all time" / "ever" / "record" all). Its words are taken out before topics and places are read.
+// - topics: the lexicon's phrases (lexicon.ts), longest first; each word belongs to one phrase at most.
+// - places: the remaining words, longest run first (up to 6 words), looked up as region inputs; a two-letter word
+//   counts as a code only when written in capitals in a question that is not all capitals ("in" is not Indiana),
+//   "us" only in capitals or after in/of/for/the/across; numbers are never places (a year is not a county FIPS).
+//   A capitalised name that is no region is tried as "<name> County" ("Los Angeles").
+// - rest: the words nothing took that carry meaning (not fillers): what the catalog is searched for.
+import { regionKey } from "../regions";
+import { parseWindow, type Window } from "../window";
+import { FILLER_WORDS, NATIONAL_PHRASES, TOPICS, TOPIC_GROUPS, type Topic } from "./lexicon";
+
+export type PlaceLookup = (text: string) => { kind: "found"; code: string } | { kind: "ambiguous"; candidates: string[] } | { kind: "not_found" };
+
+export type ParsedQuestion = {
+  /** Topics in the order the question names them (a group's members in its order), each once. */
+  topics: Topic[];
+  /** Region codes in the order the question names them, each once; "US" for words naming the nation. */
+  places: string[];
+  /** Place words that name several regions, with the candidates. */
+  ambiguous: { text: string; candidates: string[] }[];
+  window: Window | null;
+  /** Meaningful words no topic, place or time phrase took. */
+  rest: string[];
+};
+
+type Word = { text: string; raw: string; used: boolean };
+
+const NUMBER_WORDS: Record<string, number> = {
+  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, fifteen: 15, twenty: 20, thirty: 30, few: 3, couple: 2,
+};
+
+export function foldPlural(word: string): string {
+  if (word.length <= 3 || !word.endsWith("s") || /(ss|us|is)$/.test(word)) return word;
+  return word.endsWith("ies") && word.length > 4 ? `${word.slice(0, -3)}y` : word.slice(0, -1);
+}
+
+function wordsOf(question: string): Word[] {
+  const joined = question.replace(/\bU\.\s?S\.(\s?A\.?)?/g, "US").replace(/\bU\.\s?K\.?/g, "UK");
+  const raws = joined.split(/[^\p{L}\p{N}'’]+/u).map((r) => r.replace(/['’]s$/i, "").replace(/['’]/g, "")).filter(Boolean);
+  return raws.map((raw) => ({ raw, text: regionKey(raw), used: false })).filter((w) => w.text.length > 0);
+}
+
+const phraseWords = (phrase: string) => regionKey(phrase).split(" ").map(foldPlural);
+
+/** Marks the first unused run of `words` equal to `target` (folded) as used; its start index, or -1. */
+function take(words: Word[], target: string[], fold: boolean): number {
+  outer: for (let i = 0; i + target.length <= words.length; i++) {
+    for (let k = 0; k < target.length; k++) {
+      const w = words[i + k];
+      if (w.used || (fold ? foldPlural(w.text) : w.text) !== target[k]) continue outer;
+    }
+    for (let k = 0; k < target.length; k++) words[i + k].used = true;
+    return i;
+  }
+  return -1;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Time phrases
+
+const UNIT_OF: Record<string, { unit: "d" | "m" | "y"; times: number }> = {
+  day: { unit: "d", times: 1 }, week: { unit: "d", times: 7 }, month: { unit: "m", times: 1 }, quarter: { unit: "m", times: 3 }, year: { unit: "y", times: 1 }, decade: { unit: "y", times: 10 },
+};
+
+function readTime(words: Word[], todayYear: number): Window | null {
+  const t = words.map((w) => foldPlural(w.text));
+  for (let i = 0; i < t.length; i++) {
+    // "last 5 years", "past decade", "previous six months", "the last year"
+    if (t[i] === "last" || t[i] === "past" || t[i] === "previous" || t[i] === "recent") {
+      let j = i + 1;
+      let n = 1;
+      if (j < t.length && (/^\d{1,3}$/.test(t[j]) || NUMBER_WORDS[t[j]] !== undefined)) {
+        n = /^\d+$/.test(t[j]) ? Number(t[j]) : NUMBER_WORDS[t[j]];
+        j++;
+      }
+      const u = UNIT_OF[t[j]];
+      if (u && n > 0) {
+        for (let k = i; k <= j; k++) words[k].used = true;
+        return parseWindow(`${n * u.times}${u.unit}`);
+      }
+    }
+    // "since 2020", "in 2019", "from 2010"
+    if ((t[i] === "since" || t[i] === "in" || t[i] === "from") && /^(19|20)\d\d$/.test(t[i + 1] ?? "")) {
+      const year = Number(t[i + 1]);
+      if (year <= todayYear) {
+        words[i].used = words[i + 1].used = true;
+        return parseWindow(`${todayYear - year + 1}y`);
+      }
+    }
+    // "this year", "year to date"
+    if ((t[i] === "this" && t[i + 1] === "year") || (t[i] === "year" && t[i + 1] === "to" && t[i + 2] === "date") || t[i] === "ytd") {
+      const end = t[i] === "ytd" ? i : t[i] === "this" ? i + 1 : i + 2;
+      for (let k = i; k <= end; k++) words[k].used = true;
+      return parseWindow("1y");
+    }
+    // "all time", "ever", "on record", "in history", "historically", "long term"
+    if ((t[i] === "all" && t[i + 1] === "time") || (t[i] === "long" && (t[i + 1] === "term" || t[i + 1] === "run"))) {
+      words[i].used = words[i + 1].used = true;
+      return { kind: "all" };
+    }
+    if (t[i] === "ever" || t[i] === "record" || t[i] === "history" || t[i] === "historically" || t[i] === "historical") {
+      words[i].used = true;
+      return { kind: "all" };
+    }
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Topics
+
+type Entry = { words: string[]; topics: readonly string[] };
+
+const topicById = new Map(TOPICS.map((t) => [t.id, t]));
+const ENTRIES: Entry[] = [
+  ...TOPICS.flatMap((t) => t.phrases.map((p) => ({ words: phraseWords(p), topics: [t.id] }))),
+  ...TOPIC_GROUPS.flatMap((g) => g.phrases.map((p) => ({ words: phraseWords(p), topics: g.members }))),
+].sort((a, b) => b.words.length - a.words.length);
+
+function readTopics(words: Word[]): Topic[] {
+  const found: { at: number; order: number; ids: readonly string[] }[] = [];
+  let order = 0;
+  for (const e of ENTRIES) {
+    for (;;) {
+      const at = take(words, e.words, true);
+      if (at < 0) break;
+      found.push({ at, order: order++, ids: e.topics });
+    }
+  }
+  found.sort((a, b) => a.at - b.at || a.order - b.order);
+  const out: Topic[] = [];
+  for (const f of found) for (const id of f.ids) if (!out.some((t) => t.id === id)) out.push(topicById.get(id)!);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Places
+
+const NATIONAL = NATIONAL_PHRASES.map((p) => regionKey(p).split(" ")).sort((a, b) => b.length - a.length);
+const US_BEFORE = new Set(["in", "of", "for", "the", "across"]);
+const MAX_PLACE_WORDS = 6;
+
+function placeCandidate(words: Word[], i: number, n: number, allCaps: boolean): string | null {
+  const run = words.slice(i, i + n);
+  if (run.some((w) => w.used || /^\d+$/.test(w.text))) return null;
+  if (n === 1) {
+    const w = run[0];
+    if (w.text.length <= 2) {
+      if (w.text === "us") return (w.raw === "US" && !allCaps) || US_BEFORE.has(words[i - 1]?.text ?? "") ? "US" : null;
+      return w.raw === w.raw.toUpperCase() && !allCaps ? w.raw : null;
+    }
+    if (FILLER_WORDS.has(w.text)) return null;
+  }
+  return run.map((w) => w.raw).join(" ");
+}
+
+function readPlaces(words: Word[], lookup: PlaceLookup, allCaps: boolean): Pick<ParsedQuestion, "places" | "ambiguous"> {
+  const found: { at: number; code: string }[] = [];
+  const ambiguous: ParsedQuestion["ambiguous"] = [];
+  for (const target of NATIONAL) {
+    for (;;) {
+      const at = take(words, target, false);
+      if (at < 0) break;
+      found.push({ at, code: "US" });
+    }
+  }
+  for (let i = 0; i < words.length; i++) {
+    for (let n = Math.min(MAX_PLACE_WORDS, words.length - i); n >= 1; n--) {
+      const text = placeCandidate(words, i, n, allCaps);
+      if (text === null) continue;
+      let hit = lookup(text);
+      const capitalised = words.slice(i, i + n).every((w) => /^\p{Lu}/u.test(w.raw));
+      if (hit.kind === "not_found" && capitalised && !FILLER_WORDS.has(words[i].text) && words[i].text.length > 2) hit = lookup(`${text} County`);
+      if (hit.kind === "not_found") continue;
+      for (let k = i; k < i + n; k++) words[k].used = true;
+      if (hit.kind === "found") found.push({ at: i, code: hit.code });
+      else ambiguous.push({ text, candidates: hit.candidates });
+      i += n - 1;
+      break;
+    }
+  }
+  found.sort((a, b) => a.at - b.at);
+  return { places: [...new Set(found.map((f) => f.code))], ambiguous };
+}
+
+/** Reads a question (see the file comment). `todayYear`: the year "since 2020" counts to. */
+export function parseQuestion(question: string, opts: { todayYear: number; lookupPlace: PlaceLookup }): ParsedQuestion {
+  const words = wordsOf(question);
+  const letters = question.replace(/[^\p{L}]/gu, "");
+  const allCaps = letters.length > 3 && letters === letters.toUpperCase();
+  const window = readTime(words, opts.todayYear);
+  const topics = readTopics(words);
+  const { places, ambiguous } = readPlaces(words, opts.lookupPlace, allCaps);
+  const rest = words.filter((w) => !w.used && !FILLER_WORDS.has(w.text) && !FILLER_WORDS.has(foldPlural(w.text)) && !/^\d+$/.test(w.text)).map((w) => foldPlural(w.text));
+  return { topics, places, ambiguous, window, rest: [...new Set(rest)] };
+}

@@ -1,0 +1,59 @@
+// GET /v1/ask: a question in plain words, answered from tool calls with citations, through paid(...). resolve() reads
+// the question and decides coverage before any payment: an uncovered question (or one whose series hold nothing
+// there) is answered free, so the payment path never challenges it; a covered one is priced at the ask surface, or
+// ask_briefing with depth=briefing. Active signals are read for callers entitled to them (a premium key, or a
+// per-request payment, which buys the whole answer).
+import { createRoute } from "@hono/zod-openapi";
+import type { RegisterRoutes } from "../http/app-env";
+import { canReadPremium, entitlementVerdict } from "../domain/access";
+import { errorResponses } from "../errors";
+import { registerPaid } from "../http/paid";
+import type { Resolved } from "../pricing";
+import { askQuerySchema, askResponseSchema } from "../schemas/ask";
+import { askContext, planQuestion, runPlan, ASK_CEILINGS, type AskPlan } from "../services/ask";
+
+const askRoute = createRoute({
+  method: "get",
+  path: "/v1/ask",
+  operationId: "ask",
+  tags: ["Data"],
+  summary: "Answer a question in plain words from the data, with citations",
+  description:
+    "Reads the question deterministically (a lexicon of how people name the series, place names of countries, states " +
+    "and counties, time phrases such as 'over the last 5 years') into indicators, regions and a window (`resolved`), " +
+    "then calls get_latest, get_insights and (at depth=briefing, for callers entitled to signals) get_active_signals " +
+    "through the same services as the REST endpoints. Each call is a citation whose `args` replay it against " +
+    "/v1/observations/latest, /v1/insights, /v1/signals/active or /v1/indicators. Every number in `answer` is checked " +
+    "against the results (`grounded`). A question the catalog does not cover answers `status: no_coverage` with a " +
+    "message and costs nothing (no 402 is issued); one whose series hold no data there answers `no_data`, also free. " +
+    `Ceilings: default ${ASK_CEILINGS.default.series} series and ${ASK_CEILINGS.default.toolCalls} tool calls; ` +
+    `briefing ${ASK_CEILINGS.briefing.series} series (with the nation or state for comparison) and ${ASK_CEILINGS.briefing.toolCalls} tool calls; ` +
+    "`truncated` says when one ended work early.",
+  request: { query: askQuerySchema },
+  responses: {
+    200: { description: "The answer with its citations (status ok), or a free no_coverage / no_data answer", content: { "application/json": { schema: askResponseSchema } } },
+    ...errorResponses(400, 401, 402, 403, 404, 429, 500),
+  },
+  "x-price-surface": ["ask", "ask_briefing"],
+});
+
+type AskResolved = Resolved & { plan: Extract<AskPlan, { kind: "run" }> };
+
+export const registerAskRoutes: RegisterRoutes = (app, deps) => {
+  const ctx = askContext(deps);
+  registerPaid<typeof askRoute, AskResolved>(app, deps, askRoute, {
+    surface: (r) => (r.plan.depth === "briefing" ? "ask_briefing" : "ask"),
+    example: "/v1/ask?q=What%20is%20the%20unemployment%20rate%20in%20Texas%3F",
+    resolve: async (c, q) => {
+      const plan = await planQuestion(ctx, { q: q.q, region: q.region, window: q.window, depth: q.depth ?? "default" });
+      if (plan.kind === "answered") return c.json(plan.response, 200);
+      return { indicator: null, region: plan.region, premium: plan.premium, resource: "/v1/ask", plan };
+    },
+    handler: async (c, r, _quote, admitted) => {
+      const key = admitted.key;
+      // A key reads only the places it permits (the gate checked the first); a payment buys the whole answer.
+      const plan = key ? { ...r.plan, series: r.plan.series.filter((s) => entitlementVerdict(key, { premium: false, region: s.region.code, indicator: null }).ok) } : r.plan;
+      return c.json(await runPlan(ctx, plan, { signals: key ? canReadPremium(key) : true }), 200);
+    },
+  });
+};
