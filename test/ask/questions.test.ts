@@ -73,7 +73,7 @@ describe("ask goldens (test/ask/questions.tsv)", () => {
       expect(STATUSES, where(g)).toContain(g.status);
       if (g.window !== "default") expect(parseWindow(g.window), where(g)).not.toBeNull();
       // A hint is a FIPS code (state or county), as the ask endpoint's `region` parameter takes it.
-      if (g.hint !== null) expect(["state", "county"], where(g)).toContain(regions.get(g.hint)?.type);
+      if (g.hint !== null) expect(["state", "county"], where(g)).toContain(regions.get(g.hint)?.type ?? "unknown");
     }
   });
 
@@ -144,7 +144,7 @@ describe("ask goldens (test/ask/questions.tsv)", () => {
     expect(count((g) => g.window !== "default")).toBeGreaterThanOrEqual(10);
     expect(count((g) => g.regions.length > 1)).toBeGreaterThanOrEqual(3);
     // Topics the issue names, by the catalog category of the cited series.
-    const categories = new Set(goldens.flatMap((g) => g.indicators.map((i) => indicators.get(i)!.category)));
+    const categories = new Set<string>(goldens.flatMap((g) => g.indicators.map((i) => indicators.get(i)!.category)));
     for (const c of ["labor", "prices", "housing", "demographics", "macro", "markets"]) expect(categories).toContain(c);
   });
 });
