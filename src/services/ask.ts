@@ -15,12 +15,12 @@
 import type { Deps } from "../deps";
 import type { Frequency } from "../domain/calendar";
 import { composeAnswer, DETERMINISTIC_MODEL, type ComposedSeries } from "../domain/ask/compose";
-import { foldPlural, parseQuestion, type ParsedQuestion } from "../domain/ask/parse";
+import { foldPlural, parseQuestion, placeLookup, type ParsedQuestion } from "../domain/ask/parse";
 import type { Topic } from "../domain/ask/lexicon";
 import { verifyNumbers } from "../domain/ask/verify";
 import { conceptLevels, getConcept, pluralKind, type RegionKind } from "../domain/concepts";
 import { formatDate, formatValue, decimalsOf } from "../domain/prose";
-import { regionKey, lookupRegion } from "../domain/regions";
+import { regionKey } from "../domain/regions";
 import { formatWindow, parseWindow, type Window } from "../domain/window";
 import type { AskDepth, AskResponse, Citation } from "../schemas/ask";
 import { listIndicators } from "./catalog";
@@ -104,6 +104,10 @@ function indicatorOut(t: SeriesTarget): AskResponse["resolved"]["indicators"][nu
   return { code: t.code, source: "svc", name: t.concept.name, concept: t.code };
 }
 
+function uniqueIndicators(targets: readonly SeriesTarget[]): AskResponse["resolved"]["indicators"] {
+  return [...new Map(targets.map((t) => [`${targetCode(t)}|${indicatorOut(t).source}`, indicatorOut(t)])).values()];
+}
+
 const TOPIC_LABEL = (t: Topic) => t.id.replace(/_/g, " ");
 
 /** Where a topic is covered, for a message: "states and counties", "the United States". */
@@ -116,14 +120,17 @@ function topicLevels(t: Topic): string {
   return parts.length ? parts.join(" and ") : "no region";
 }
 
-type Candidate = { target: SeriesTarget; held: boolean; why?: string };
+/** A series for a topic and place: held, or why not (no target: the catalog does not offer it there). */
+type Candidate = { target: SeriesTarget; held: true } | { target: SeriesTarget | null; held: false; why: string };
 
-async function candidatesFor(ctx: ReadContext, topic: Topic, region: RegionRow): Promise<Candidate[] | string> {
+/** `comparing`: the question compares countries, so the United States reads the same series as the others. */
+async function candidatesFor(ctx: ReadContext, topic: Topic, region: RegionRow, comparing = false): Promise<Candidate[] | string> {
   const kind = region.type as RegionKind;
+  const national = region.code === "US" && topic.us !== undefined && !(comparing && (topic.concept || topic.byKind?.country));
   let codes: string[];
-  if (region.code === "US" && topic.us) codes = [...topic.us];
-  else if (topic.concept && conceptLevels(getConcept(topic.concept)!).includes(kind)) codes = [topic.concept];
+  if (national) codes = [...topic.us!];
   else if (topic.byKind?.[kind]) codes = [...topic.byKind[kind]!];
+  else if (topic.concept && conceptLevels(getConcept(topic.concept)!).includes(kind)) codes = [topic.concept];
   else return `${TOPIC_LABEL(topic)} is covered for ${topicLevels(topic)}, not for ${region.name}`;
   const out: Candidate[] = [];
   for (const code of codes) {
@@ -133,7 +140,7 @@ async function candidatesFor(ctx: ReadContext, topic: Topic, region: RegionRow):
     } catch (e) {
       const err = asApiError(e);
       if (!err || err.status !== 404) throw e;
-      out.push({ target: null as never, held: false, why: err.message });
+      out.push({ target: null, held: false, why: err.message });
       continue;
     }
     try {
@@ -147,7 +154,7 @@ async function candidatesFor(ctx: ReadContext, topic: Topic, region: RegionRow):
   }
   // A topic of several series (recession: USREC and UNRATE) reads each; one of alternatives (a state's LASST04 or
   // LAUST04A) reads the first held.
-  if (topic.byKind && !(region.code === "US" && topic.us)) {
+  if (topic.byKind && !national) {
     const held = out.find((c) => c.held);
     return held ? [held] : out.slice(0, 1);
   }
@@ -166,14 +173,16 @@ async function searchCatalog(ctx: ReadContext, words: string[]): Promise<{ citat
   const meaningful = words.filter((w) => w.length >= 3);
   if (meaningful.length === 0) return null;
   const term = [...meaningful].sort((a, b) => b.length - a.length || a.localeCompare(b))[0];
-  const args = { search: term, has_data: true, limit: 100 };
-  const list = await listIndicators(ctx, { search: term, has_data: true, include_inactive: false, limit: 100, offset: 0 });
+  const args = { search: term, limit: 100 };
+  const list = await listIndicators(ctx, { search: term, include_inactive: false, limit: 100, offset: 0 });
+  // Every word must begin a word of the name or code: a description mentions too much ("money stock ... market").
   const fits = list.data.filter((i) => {
-    const text = new Set(regionKey(`${i.code} ${i.name} ${i.description ?? ""}`).split(" ").map(foldPlural));
+    const text = new Set(regionKey(`${i.code} ${i.name}`).split(" ").map(foldPlural));
     return meaningful.every((w) => [...text].some((t) => t.startsWith(w)));
   });
-  const codes = fits.map((i) => i.code);
-  const summary = list.meta.total === 0 ? `No held indicator matches '${term}'.` : `${list.meta.total} held indicator(s) match '${term}'${codes.length ? `; fitting the question: ${codes.join(", ")}` : "; none fits every word of the question"}.`;
+  // Held series first (a stable sort keeps the catalog's order otherwise).
+  const codes = fits.sort((a, b) => Number(b.coverage.regions_held > 0) - Number(a.coverage.regions_held > 0)).map((i) => i.code);
+  const summary = list.meta.total === 0 ? `No indicator matches '${term}'.` : `${list.meta.total} indicator(s) match '${term}'${codes.length ? `; fitting the question: ${codes.join(", ")}` : "; none fits every word of the question"}.`;
   return { citation: { tool: "search_indicators", args, summary }, result: { total: list.meta.total, codes }, codes };
 }
 
@@ -189,10 +198,7 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
   const index = await regionIndex(ctx);
   const parsed: ParsedQuestion = parseQuestion(input.q, {
     todayYear: ctx.now().getUTCFullYear(),
-    lookupPlace: (text) => {
-      const found = lookupRegion(index, text, { kinds: KINDS });
-      return found.kind === "found" ? { kind: "found", code: found.code } : found.kind === "ambiguous" ? found : { kind: "not_found" };
-    },
+    lookupPlace: placeLookup(index),
   });
   // The hint stands for the place when the question names none; a hint that is no region is the caller's mistake.
   const hint = input.region !== undefined ? await resolveRegion(ctx, input.region) : null;
@@ -236,17 +242,20 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
   const planned: Planned[] = [];
   const uncovered: string[] = [];
   const notHeld: string[] = [];
+  const unheldTargets: SeriesTarget[] = [];
+  const comparing = places.filter((p) => p.type === "country").length > 1;
   let truncated = false;
   for (const topic of topics) {
     for (const region of places) {
-      const found = await candidatesFor(ctx, topic, region);
+      const found = await candidatesFor(ctx, topic, region, comparing);
       if (typeof found === "string") {
         uncovered.push(found);
         continue;
       }
       for (const c of found) {
         if (!c.held) {
-          notHeld.push(c.why!);
+          notHeld.push(c.why);
+          if (c.target) unheldTargets.push(c.target);
           continue;
         }
         if (planned.some((p) => targetCode(p.target) === targetCode(c.target) && p.region.code === region.code)) continue;
@@ -262,7 +271,9 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
     const status = notHeld.length ? "no_data" : "no_coverage";
     const reasons = [...new Set([...notHeld, ...uncovered.map((u) => `${u.charAt(0).toUpperCase()}${u.slice(1)}.`)])];
     const message = status === "no_data" ? `The series for this question hold no data for that place yet: ${reasons.join(" ")}` : `${reasons.join(" ")} ${COVERED_HINT}`;
-    return { kind: "answered", response: emptyResponse(depth, status, message, resolvedBase, { rounds: searches.length, citations: searches.map((s) => s.citation) }) };
+    // No data: the series the question resolved to are named, so the caller can see what would answer it.
+    const resolved = { ...resolvedBase, indicators: status === "no_data" ? uniqueIndicators(unheldTargets) : [] };
+    return { kind: "answered", response: emptyResponse(depth, status, message, resolved, { rounds: searches.length, citations: searches.map((s) => s.citation) }) };
   }
   // A briefing compares each place with the one above it, when the same topic is held there.
   if (depth === "briefing") {
@@ -273,7 +284,7 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
       if (typeof found !== "string") p.peer = found.find((c) => c.held)?.target ?? null;
     }
   }
-  const indicators = [...new Map(planned.map((p) => [`${targetCode(p.target)}|${indicatorOut(p.target).source}`, indicatorOut(p.target)])).values()];
+  const indicators = uniqueIndicators(planned.map((p) => p.target));
   const usedRegions = [...new Map(planned.map((p) => [p.region.code, p.region])).values()];
   return {
     kind: "run",

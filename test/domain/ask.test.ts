@@ -3,19 +3,16 @@
 import { describe, expect, test } from "bun:test";
 import { regionList } from "../../db/seed/regions";
 import { composeAnswer } from "../../src/domain/ask/compose";
-import { foldPlural, parseQuestion } from "../../src/domain/ask/parse";
+import { foldPlural, parseQuestion, placeLookup } from "../../src/domain/ask/parse";
 import { numbersInProse, numbersInResults, verifyNumbers } from "../../src/domain/ask/verify";
-import { buildRegionIndex, lookupRegion } from "../../src/domain/regions";
+import { buildRegionIndex } from "../../src/domain/regions";
 import { formatWindow } from "../../src/domain/window";
 
 const index = buildRegionIndex(regionList());
 const read = (q: string, todayYear = 2026) =>
   parseQuestion(q, {
     todayYear,
-    lookupPlace: (text) => {
-      const found = lookupRegion(index, text, { kinds: ["country", "state", "county"] });
-      return found.kind === "found" ? { kind: "found", code: found.code } : found.kind === "ambiguous" ? found : { kind: "not_found" };
-    },
+    lookupPlace: placeLookup(index),
   });
 const topics = (q: string) => read(q).topics.map((t) => t.id);
 

@@ -6,7 +6,9 @@
 // - `concept`: a concept of src/domain/concepts.ts, resolved per region kind by the catalog (the held series first);
 // - `byKind`: series offered per region kind that no concept curates (Census components of change).
 // A topic names no series for a region kind it does not list: that place is not covered for it.
-// Groups (`members`) stand for several topics at once ("labour market": unemployment, payrolls, openings, claims).
+// Groups (`members`) stand for several topics at once ("labour market": unemployment, payrolls, openings, claims),
+// when the question names no single topic ("jobs added to the economy" is about payrolls).
+// A topic lists `byKind` before `concept`: its own series for a kind win over the concept's.
 import type { RegionKind } from "../concepts";
 
 export type Topic = {
@@ -37,29 +39,30 @@ export const TOPICS: readonly Topic[] = [
   { id: "job_openings", phrases: ["job openings", "job vacancies", "job opening", "vacancies", "openings", "jolts"], us: ["JTSJOL"] },
   { id: "claims", phrases: ["jobless claims", "initial claims", "unemployment claims", "unemployment insurance claims", "claims"], us: ["ICSA"] },
   { id: "wages", phrases: ["average hourly earnings", "hourly earnings", "hourly wages", "wage growth", "wages", "earnings", "pay"], us: ["AHETPI"] },
-  { id: "inflation", phrases: ["consumer price index", "consumer prices", "cost of living", "inflation rate", "inflation", "cpi", "prices"], us: ["CPIAUCSL"], window: "1y", leadFacts: ["trend"] },
+  { id: "inflation", phrases: ["consumer price index", "consumer prices", "cost of living", "inflation rate", "inflation", "cpi"], us: ["CPIAUCSL"], byKind: { country: ["FP.CPI.TOTL.ZG"] }, window: "1y", leadFacts: ["trend"] },
   { id: "core_inflation", phrases: ["core inflation", "core cpi", "core prices", "inflation excluding food and energy"], us: ["CPILFESL"], window: "1y", leadFacts: ["trend"] },
   { id: "pce_inflation", phrases: ["core pce", "pce inflation", "pce price index", "pce prices", "pce"], us: ["PCEPILFE"], window: "1y", leadFacts: ["trend"] },
   { id: "fed_funds", phrases: ["federal funds rate", "fed funds rate", "fed funds", "fed rate", "interest rates", "interest rate", "policy rate"], us: ["FEDFUNDS"] },
   { id: "ten_year", phrases: ["10 year treasury yield", "10 year treasury", "10 year yield", "ten year treasury", "ten year yield", "treasury yields", "treasury yield", "bond yields", "bond yield", "10 year"], us: ["DGS10"] },
   { id: "two_year", phrases: ["2 year treasury yield", "2 year treasury", "2 year yield", "two year treasury", "two year yield"], us: ["DGS2"] },
   { id: "yield_curve", phrases: ["inverted yield curve", "yield curve inversion", "yield curve", "yield spread", "term spread", "10y2y"], us: ["T10Y2Y"] },
+  { id: "gas_prices", phrases: ["gasoline prices", "gas prices", "gas price", "price of gas", "gasoline"], us: ["GASREGW"] },
   { id: "oil", phrases: ["crude oil price", "crude oil prices", "oil prices", "oil price", "crude oil", "crude", "wti", "oil"], us: ["DCOILWTICO"] },
   { id: "dollar", phrases: ["dollar index", "value of the dollar", "us dollar", "the dollar", "dollar"], us: ["DTWEXBGS"] },
-  { id: "real_gdp", phrases: ["real gdp", "economic growth", "gdp growth", "growth of the economy", "real output"], us: ["GDPC1"], concept: "gdp" },
+  { id: "real_gdp", phrases: ["real gdp", "economic growth", "gdp growth", "growth of the economy", "economy growing", "economy grow", "economy grew", "real output"], us: ["GDPC1"], byKind: { country: ["NY.GDP.MKTP.KD.ZG"] } },
   { id: "gdp", phrases: ["gross domestic product", "nominal gdp", "size of the economy", "economic output", "gdp", "output"], us: ["GDP"], concept: "gdp" },
   { id: "housing_starts", phrases: ["housing starts", "new home construction", "home construction", "homebuilding", "home building", "new homes", "construction"], us: ["HOUST"] },
-  { id: "home_values", phrases: ["median home value", "home values", "home value", "home prices", "house prices", "housing prices", "home price", "house price", "property values", "housing costs"], concept: "median_home_value" },
+  { id: "home_values", phrases: ["median home value", "home values", "home value", "home prices", "house prices", "housing prices", "home price", "house price", "property values", "housing costs", "house cost", "home cost", "cost of a house", "cost of a home"], concept: "median_home_value" },
   { id: "income", phrases: ["median household income", "household income", "median income", "incomes", "income"], concept: "median_income" },
   { id: "retail_sales", phrases: ["retail sales", "consumer spending", "retail spending", "retail"], us: ["RSXFS"] },
   { id: "industrial_production", phrases: ["industrial production", "industrial output", "factory output", "manufacturing output", "manufacturing", "industry"], us: ["INDPRO"] },
   { id: "money_supply", phrases: ["money supply", "money stock", "m2"], us: ["M2SL"] },
-  { id: "recession", phrases: ["sahm rule", "recession", "recessions", "downturn"], us: ["USREC", "UNRATE"] },
-  { id: "population", phrases: ["how many people live", "how many people", "number of people", "population", "inhabitants", "residents", "populous", "people live", "live there"], concept: "population" },
+  { id: "recession", phrases: ["sahm rule", "recession", "recessions", "downturn"], us: ["USREC", "svc:sahm_rule"] },
+  { id: "population", phrases: ["how many people live", "population", "inhabitants", "residents", "populous", "people live", "live there"], concept: "population" },
   { id: "population_change", phrases: ["population change", "population growth", "population grow", "growing", "shrinking"], byKind: census("NPOPCHG") },
-  { id: "births", phrases: ["number of births", "babies born", "births", "birth"], byKind: census("BIRTHS") },
+  { id: "births", phrases: ["number of births", "babies born", "births", "birth", "babies", "born"], byKind: census("BIRTHS") },
   { id: "deaths", phrases: ["number of deaths", "deaths", "died"], byKind: census("DEATHS") },
-  { id: "natural_change", phrases: ["natural increase", "natural change"], byKind: census("NATURALCHG") },
+  { id: "natural_change", phrases: ["natural increase", "natural change", "deaths than births", "births than deaths"], byKind: census("NATURALCHG") },
   { id: "domestic_migration", phrases: ["domestic migration", "moving in from other states", "people moving"], byKind: census("DOMESTICMIG") },
   { id: "international_migration", phrases: ["international migration", "immigration", "immigrants"], byKind: census("INTERNATIONALMIG") },
   { id: "net_migration", phrases: ["net migration", "migration", "moving"], byKind: census("NETMIG") },
@@ -71,6 +74,11 @@ export const TOPIC_GROUPS: readonly TopicGroup[] = [
   { id: "housing_market", phrases: ["housing market", "housing", "real estate"], members: ["housing_starts", "home_values"] },
   { id: "demographics", phrases: ["demographics", "demographic"], members: ["population", "population_change", "net_migration"] },
 ];
+
+/** Two-letter words of English: in lower case they are words, not state codes ("in", "me", "or", "hi"). */
+export const TWO_LETTER_WORDS: ReadonlySet<string> = new Set(
+  "in me or ok hi oh pa de la ma al co id mo ne ga va wa us as an at be by do go he if is it my no of on so to up we am ad ah ax eh ex ha ho lo mi mu nu oi ow ox pi re ta ti xi ya ye yo".split(" "),
+);
 
 /** Words that name the United States as a whole. */
 export const NATIONAL_PHRASES: readonly string[] = [
@@ -89,5 +97,5 @@ export const FILLER_WORDS: ReadonlySet<string> = new Set(
     "change changed changing doing up down rising falling rise fall increase increased decrease decreased higher lower high low over past last " +
     "since year years month months week weeks day days decade decades time ever history historical all so far lately like did does any " +
     "state states county counties country countries city place region area us usa america american national nationally overall total " +
-    "official estimate estimates measure measured per capita percent percentage annual annually monthly quarterly yearly").split(" "),
+    "official estimate estimates measure measured per capita percent percentage annual annually monthly quarterly yearly price prices cost costs").split(" "),
 );

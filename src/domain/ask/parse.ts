@@ -3,19 +3,35 @@
 //   "U.S." and "U.K." joined first; plurals folded for topic matching only ("claims" = "claim"; a word of 3 letters
 //   or fewer, or ending in -ss, -us or -is, is kept).
 // - time: a phrase naming a span becomes a window ("over the last 5 years" 5y, "past decade" 10y, "six months" 6m,
-//   "weeks" 7 days each, "quarters" 3 months each, "since 2020" and "in 2020" the years from that one to today's
+//   "weeks" 7 days each, "a year ago" 1y, "quarters" 3 months each, "since 2020" and "in 2020" the years from that one to today's
 //   included, "all time" / "ever" / "record" all). Its words are taken out before topics and places are read.
 // - topics: the lexicon's phrases (lexicon.ts), longest first; each word belongs to one phrase at most.
 // - places: the remaining words, longest run first (up to 6 words), looked up as region inputs; a two-letter word
 //   counts as a code only when written in capitals in a question that is not all capitals ("in" is not Indiana),
-//   "us" only in capitals or after in/of/for/the/across; numbers are never places (a year is not a county FIPS).
-//   A capitalised name that is no region is tried as "<name> County" ("Los Angeles").
+//   and then names a state first ("CA" is California, as people asking about places mean, not Canada's ISO code),
+//   "us" only in capitals, after in/of/for/the/across, or beside vs/versus/and ("us vs china"); a two-letter word that is no English word ("tx", "dc") is
+//   a code in any case; numbers are never places (a year is not a county FIPS). A name that is no region is tried
+//   without a trailing s ("japans") and as "<name> County" when that is one county ("Los Angeles", "miami dade"); a
+//   county name of several states is settled by a state the question names ("Wayne County vs Michigan").
+// - typos: a word of 7 letters or more may be one edit from a lexicon word ("unemploymnet").
 // - rest: the words nothing took that carry meaning (not fillers): what the catalog is searched for.
-import { regionKey } from "../regions";
+import { lookupRegion, regionKey, type RegionIndex } from "../regions";
 import { parseWindow, type Window } from "../window";
-import { FILLER_WORDS, NATIONAL_PHRASES, TOPICS, TOPIC_GROUPS, type Topic } from "./lexicon";
+import { FILLER_WORDS, NATIONAL_PHRASES, TOPICS, TOPIC_GROUPS, TWO_LETTER_WORDS, type Topic } from "./lexicon";
 
-export type PlaceLookup = (text: string) => { kind: "found"; code: string } | { kind: "ambiguous"; candidates: string[] } | { kind: "not_found" };
+/** `code`: the text is a two-letter word in capitals, which in a question means a state first ("CA", "IN"). */
+export type PlaceLookup = (text: string, opts: { code: boolean }) => { kind: "found"; code: string } | { kind: "ambiguous"; candidates: string[] } | { kind: "not_found" };
+
+const PLACE_KINDS = ["country", "state", "county"];
+
+/** Place lookup over a region index: countries, states and counties; a two-letter code a state first. */
+export function placeLookup(index: RegionIndex): PlaceLookup {
+  return (text, { code }) => {
+    const asState = code ? lookupRegion(index, text, { kinds: ["state"] }) : null;
+    const found = asState?.kind === "found" ? asState : lookupRegion(index, text, { kinds: PLACE_KINDS });
+    return found.kind === "found" ? { kind: "found", code: found.code } : found.kind === "ambiguous" ? found : { kind: "not_found" };
+  };
+}
 
 export type ParsedQuestion = {
   /** Topics in the order the question names them (a group's members in its order), each once. */
@@ -48,12 +64,28 @@ function wordsOf(question: string): Word[] {
 
 const phraseWords = (phrase: string) => regionKey(phrase).split(" ").map(foldPlural);
 
-/** Marks the first unused run of `words` equal to `target` (folded) as used; its start index, or -1. */
+/**
+ * Whether two words differ by at most one edit (insertion, deletion, substitution or swap of neighbours): a typo.
+ * Only words of 7 letters or more are read this way ("unemploymnet"); shorter ones are too close to each other.
+ */
+export function oneTypoApart(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (Math.min(a.length, b.length) < 7 || Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) {
+    if (a.slice(i + 1) === b.slice(i + 1)) return true;
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+
+/** Marks the first unused run of `words` equal to `target` (folded, one typo allowed per long word) as used; its start index, or -1. */
 function take(words: Word[], target: string[], fold: boolean): number {
   outer: for (let i = 0; i + target.length <= words.length; i++) {
     for (let k = 0; k < target.length; k++) {
       const w = words[i + k];
-      if (w.used || (fold ? foldPlural(w.text) : w.text) !== target[k]) continue outer;
+      if (w.used || !(fold ? oneTypoApart(foldPlural(w.text), target[k]) : w.text === target[k])) continue outer;
     }
     for (let k = 0; k < target.length; k++) words[i + k].used = true;
     return i;
@@ -82,6 +114,15 @@ function readTime(words: Word[], todayYear: number): Window | null {
       const u = UNIT_OF[t[j]];
       if (u && n > 0) {
         for (let k = i; k <= j; k++) words[k].used = true;
+        return parseWindow(`${n * u.times}${u.unit}`);
+      }
+    }
+    // "a year ago", "6 months ago"
+    if ((/^\d{1,3}$/.test(t[i]) || NUMBER_WORDS[t[i]] !== undefined) && UNIT_OF[t[i + 1]] && t[i + 2] === "ago") {
+      const n = /^\d+$/.test(t[i]) ? Number(t[i]) : NUMBER_WORDS[t[i]];
+      const u = UNIT_OF[t[i + 1]];
+      if (n > 0) {
+        for (let k = i; k <= i + 2; k++) words[k].used = true;
         return parseWindow(`${n * u.times}${u.unit}`);
       }
     }
@@ -115,27 +156,29 @@ function readTime(words: Word[], todayYear: number): Window | null {
 // ---------------------------------------------------------------------------------------------------------------
 // Topics
 
-type Entry = { words: string[]; topics: readonly string[] };
+type Entry = { words: string[]; topics: readonly string[]; group: boolean };
 
 const topicById = new Map(TOPICS.map((t) => [t.id, t]));
 const ENTRIES: Entry[] = [
-  ...TOPICS.flatMap((t) => t.phrases.map((p) => ({ words: phraseWords(p), topics: [t.id] }))),
-  ...TOPIC_GROUPS.flatMap((g) => g.phrases.map((p) => ({ words: phraseWords(p), topics: g.members }))),
+  ...TOPICS.flatMap((t) => t.phrases.map((p) => ({ words: phraseWords(p), topics: [t.id], group: false }))),
+  ...TOPIC_GROUPS.flatMap((g) => g.phrases.map((p) => ({ words: phraseWords(p), topics: g.members, group: true }))),
 ].sort((a, b) => b.words.length - a.words.length);
 
 function readTopics(words: Word[]): Topic[] {
-  const found: { at: number; order: number; ids: readonly string[] }[] = [];
+  const found: { at: number; order: number; ids: readonly string[]; group: boolean }[] = [];
   let order = 0;
   for (const e of ENTRIES) {
     for (;;) {
       const at = take(words, e.words, true);
       if (at < 0) break;
-      found.push({ at, order: order++, ids: e.topics });
+      found.push({ at, order: order++, ids: e.topics, group: e.group });
     }
   }
   found.sort((a, b) => a.at - b.at || a.order - b.order);
+  // A group stands for its members only when the question names no single topic.
+  const named = found.some((f) => !f.group) ? found.filter((f) => !f.group) : found;
   const out: Topic[] = [];
-  for (const f of found) for (const id of f.ids) if (!out.some((t) => t.id === id)) out.push(topicById.get(id)!);
+  for (const f of named) for (const id of f.ids) if (!out.some((t) => t.id === id)) out.push(topicById.get(id)!);
   return out;
 }
 
@@ -143,7 +186,8 @@ function readTopics(words: Word[]): Topic[] {
 // Places
 
 const NATIONAL = NATIONAL_PHRASES.map((p) => regionKey(p).split(" ")).sort((a, b) => b.length - a.length);
-const US_BEFORE = new Set(["in", "of", "for", "the", "across"]);
+const US_BEFORE = new Set(["in", "of", "for", "the", "across", "vs", "versus", "and"]);
+const COMPARING = new Set(["vs", "versus", "and", "compared"]);
 const MAX_PLACE_WORDS = 6;
 
 function placeCandidate(words: Word[], i: number, n: number, allCaps: boolean): string | null {
@@ -152,17 +196,20 @@ function placeCandidate(words: Word[], i: number, n: number, allCaps: boolean): 
   if (n === 1) {
     const w = run[0];
     if (w.text.length <= 2) {
-      if (w.text === "us") return (w.raw === "US" && !allCaps) || US_BEFORE.has(words[i - 1]?.text ?? "") ? "US" : null;
+      if (w.text === "us") return (w.raw === "US" && !allCaps) || US_BEFORE.has(words[i - 1]?.text ?? "") || COMPARING.has(words[i + 1]?.text ?? "") ? "US" : null;
+      if (!TWO_LETTER_WORDS.has(w.text)) return w.raw;
       return w.raw === w.raw.toUpperCase() && !allCaps ? w.raw : null;
     }
     if (FILLER_WORDS.has(w.text)) return null;
+    // Three letters: an ISO code in capitals ("GBR"), a word otherwise ("ago" is not Angola).
+    if (w.text.length === 3 && (w.raw !== w.raw.toUpperCase() || allCaps)) return null;
   }
   return run.map((w) => w.raw).join(" ");
 }
 
 function readPlaces(words: Word[], lookup: PlaceLookup, allCaps: boolean): Pick<ParsedQuestion, "places" | "ambiguous"> {
   const found: { at: number; code: string }[] = [];
-  const ambiguous: ParsedQuestion["ambiguous"] = [];
+  const ambiguous: (ParsedQuestion["ambiguous"][number] & { at: number })[] = [];
   for (const target of NATIONAL) {
     for (;;) {
       const at = take(words, target, false);
@@ -174,19 +221,31 @@ function readPlaces(words: Word[], lookup: PlaceLookup, allCaps: boolean): Pick<
     for (let n = Math.min(MAX_PLACE_WORDS, words.length - i); n >= 1; n--) {
       const text = placeCandidate(words, i, n, allCaps);
       if (text === null) continue;
-      let hit = lookup(text);
-      const capitalised = words.slice(i, i + n).every((w) => /^\p{Lu}/u.test(w.raw));
-      if (hit.kind === "not_found" && capitalised && !FILLER_WORDS.has(words[i].text) && words[i].text.length > 2) hit = lookup(`${text} County`);
+      let hit = lookup(text, { code: n === 1 && text.length === 2 });
+      // "japans": a possessive written without its apostrophe.
+      if (hit.kind === "not_found" && n === 1 && foldPlural(words[i].text) !== words[i].text) hit = lookup(foldPlural(words[i].text), { code: false });
+      // "Los Angeles", "miami dade": a county named without its kind, when that names one county.
+      if (hit.kind === "not_found" && !FILLER_WORDS.has(words[i].text) && words[i].text.length > 2) {
+        const county = lookup(`${text} County`, { code: false });
+        if (county.kind === "found") hit = county;
+      }
       if (hit.kind === "not_found") continue;
       for (let k = i; k < i + n; k++) words[k].used = true;
       if (hit.kind === "found") found.push({ at: i, code: hit.code });
-      else ambiguous.push({ text, candidates: hit.candidates });
+      else ambiguous.push({ at: i, text, candidates: hit.candidates });
       i += n - 1;
       break;
     }
   }
+  // "Wayne County vs Michigan": a county name of several states, settled by a state the question names.
+  const unsettled: ParsedQuestion["ambiguous"] = [];
+  for (const a of ambiguous) {
+    const inState = a.candidates.filter((c) => c.length === 5 && found.some((f) => f.code === c.slice(0, 2)));
+    if (inState.length === 1) found.push({ at: a.at, code: inState[0] });
+    else unsettled.push({ text: a.text, candidates: a.candidates });
+  }
   found.sort((a, b) => a.at - b.at);
-  return { places: [...new Set(found.map((f) => f.code))], ambiguous };
+  return { places: [...new Set(found.map((f) => f.code))], ambiguous: unsettled };
 }
 
 /** Reads a question (see the file comment). `todayYear`: the year "since 2020" counts to. */
