@@ -5,12 +5,12 @@
 // per-request payment, which buys the whole answer).
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
-import { canReadPremium, entitlementVerdict } from "../domain/access";
 import { errorResponses } from "../errors";
 import { registerPaid } from "../http/paid";
 import type { Resolved } from "../pricing";
 import { askQuerySchema, askResponseSchema } from "../schemas/ask";
 import { askContext, planQuestion, runPlan, ASK_CEILINGS, type AskPlan } from "../services/ask";
+import { targetPremium } from "../services/series-read";
 
 const askRoute = createRoute({
   method: "get",
@@ -50,10 +50,14 @@ export const registerAskRoutes: RegisterRoutes = (app, deps) => {
       return { indicator: null, region: plan.region, premium: plan.premium, resource: "/v1/ask", plan };
     },
     handler: async (c, r, _quote, admitted) => {
-      const key = admitted.key;
-      // A key reads only the places it permits (the gate checked the first); a payment buys the whole answer.
-      const plan = key ? { ...r.plan, series: r.plan.series.filter((s) => entitlementVerdict(key, { premium: false, region: s.region.code, indicator: null }).ok) } : r.plan;
-      return c.json(await runPlan(ctx, plan, { signals: key ? canReadPremium(key) : true }), 200);
+      const admission = c.get("admission");
+      // Each series and the signals are entitled as the admission core entitles a single read of them: a key reads
+      // only the places and premium series it permits (the gate checked the first place, and premium access when
+      // every series is premium); a payment buys the whole answer.
+      const permits = (want: { premium: boolean; region: string; surface?: string }) => admission.entitlement(admitted.key, { ...want, indicator: null }) === null;
+      const plan = { ...r.plan, series: r.plan.series.filter((s) => permits({ premium: targetPremium(s.target), region: s.region.code })) };
+      const signals = plan.series.length > 0 && permits({ premium: true, region: plan.series[0].region.code, surface: "signals" });
+      return c.json(await runPlan(ctx, plan, { signals }), 200);
     },
   });
 };

@@ -58,6 +58,7 @@ export type AskPlan =
       truncated: boolean;
       /** Catalog searches already made while planning (round one when present). */
       searches: { citation: Citation; result: unknown }[];
+      /** Every series read is premium: the gate asks for premium access. */
       premium: boolean;
       /** The place the question is about (the first), for the gate's entitlement. */
       region: string | null;
@@ -116,7 +117,7 @@ function topicLevels(t: Topic): string {
   const concept = t.concept ? getConcept(t.concept) : null;
   if (concept) for (const k of conceptLevels(concept)) kinds.add(k);
   const parts = [...kinds].sort((a, b) => KINDS.indexOf(a) - KINDS.indexOf(b)).map(pluralKind);
-  if (t.us && !kinds.has("country")) parts.unshift("the United States");
+  if (t.us) parts.unshift("the United States");
   return parts.length ? parts.join(" and ") : "no region";
 }
 
@@ -295,7 +296,9 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
     resolved: { indicators, regions: usedRegions.map(regionOut), window: formatWindow(window) },
     truncated,
     searches,
-    premium: planned.some((p) => targetPremium(p.target)),
+    // Premium when every series is: a question that also reads free series is answered from those for a key without
+    // premium access (the handler leaves the premium ones out), as signals are.
+    premium: planned.every((p) => targetPremium(p.target)),
     region: usedRegions[0]?.code ?? null,
   };
 }

@@ -1,0 +1,228 @@
+// GET /v1/ask over the seeded real data, behind the real key and payment rails: answers whose citations replay
+// against the REST endpoints with the same numbers, coverage decided before payment (uncovered questions are free on
+// every rail), prices at both depths, every bound at and past its edge, ceilings, entitlement, and the optional
+// language model (a loopback fake of the chat-completions API) whose ungrounded draft is never served.
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { decodeBase64Json } from "payments";
+import { askResponseSchema } from "../../src/schemas/ask";
+import { DETERMINISTIC_MODEL } from "../../src/domain/ask/compose";
+import { makeTestApp, type TestApp } from "../support/app";
+import { llm, lastUserContent, startFakeLlm, type FakeLlm } from "../support/fake-llm";
+import { testKey } from "../support/keys";
+import { makePaymentsApp } from "../support/payments";
+
+setDefaultTimeout(120_000);
+
+let t: Awaited<ReturnType<typeof makePaymentsApp>>;
+let free: Record<string, string>;
+let premium: Record<string, string>;
+const PAY_TO = "0x4374713F62239c69e6912a4D7235B2a365397004";
+
+beforeAll(async () => {
+  t = await makePaymentsApp({ testRoute: false, x402: { networks: [{ network: "eip155:84532", payTo: PAY_TO, rpcUrl: null }], settlement: { mode: "facilitator", url: "http://127.0.0.1:9" } } });
+  free = (await testKey(t)).headers;
+  premium = (await testKey(t, { scopes: ["svc-premium"] })).headers;
+});
+afterAll(() => t?.close());
+
+const ask = async (params: Record<string, string>, headers: Record<string, string> = free) => {
+  const res = await t.request(`/v1/ask?${new URLSearchParams(params)}`, { headers });
+  return { res, status: res.status, body: (await res.json()) as any };
+};
+const replay = async (path: string, args: Record<string, unknown>) => (await t.getJson(`${path}?${new URLSearchParams(args as Record<string, string>)}`, { headers: free })).body;
+
+describe("covered questions", () => {
+  test("Texas' unemployment rate: the answer, its citations, and each citation replayed gives the same numbers", async () => {
+    const { status, body } = await ask({ q: "What is the unemployment rate in Texas?" });
+    expect(status).toBe(200);
+    askResponseSchema.parse(body);
+    expect(body.status).toBe("ok");
+    expect(body.resolved).toEqual({
+      indicators: [{ code: "LAUST03A", source: "bls", name: "Unemployment Rate by State, Annual Average (LAUS)", concept: "unemployment_rate" }],
+      regions: [{ code: "48", name: "Texas", type: "state" }],
+      window: "10y",
+    });
+    expect(body.citations.map((c: any) => c.tool)).toEqual(["get_latest", "get_insights"]);
+    expect(body.meta).toEqual({ depth: "default", rounds: 2, toolCalls: 2, model: DETERMINISTIC_MODEL });
+    expect(body.grounded).toBe(true);
+    expect(body.truncated).toBe(false);
+    // The real 2018 annual average (BLS LAUS), as seeded.
+    expect(body.answer).toStartWith("The unemployment rate in Texas was 3.9% in 2018.");
+    const [latest, insights] = body.citations;
+    expect(latest.args).toEqual({ indicator: "LAUST03A", source: "bls", region: "48" });
+    const rest = await replay("/v1/observations/latest", latest.args);
+    expect([rest.data.value, rest.data.period_start]).toEqual([3.9, "2018-01-01"]);
+    expect(latest.summary).toContain("3.9% for 2018");
+    const restInsights = await replay("/v1/insights", insights.args);
+    expect(insights.args.window).toBe("10y");
+    // The facts told are the REST answer's own sentences.
+    for (const sentence of body.answer.split(/(?<=\.) (?=[A-Z])/).slice(1)) expect(restInsights.facts.map((f: any) => f.text)).toContain(sentence);
+  });
+
+  test("identical questions answer identically; a time phrase and the window parameter set the window", async () => {
+    const a = await ask({ q: "how's inflation" });
+    const b = await ask({ q: "how's inflation" });
+    expect(a.body).toEqual(b.body);
+    expect(a.body.resolved.indicators.map((i: any) => i.code)).toEqual(["CPIAUCSL"]);
+    // Inflation is a 12-month question: its trend rate leads.
+    expect(a.body.resolved.window).toBe("1y");
+    expect(a.body.citations[1].args.window).toBe("1y");
+    expect((await ask({ q: "unemployment in California over the last 5 years" })).body.resolved.window).toBe("5y");
+    expect((await ask({ q: "unemployment in California over the last 5 years", window: "3y" })).body.resolved.window).toBe("3y");
+  });
+
+  test("the region hint stands for the place when the question names none", async () => {
+    const hinted = await ask({ q: "what's the jobless rate", region: "06" });
+    expect(hinted.body.resolved.regions.map((r: any) => r.code)).toEqual(["06"]);
+    const named = await ask({ q: "jobless rate in Delaware", region: "06" });
+    expect(named.body.resolved.regions.map((r: any) => r.code)).toEqual(["10"]);
+  });
+
+  test("ceilings: five states at the default depth read three series and say truncated", async () => {
+    const { body } = await ask({ q: "unemployment in California, Texas, Ohio, Florida and Delaware" });
+    expect(body.status).toBe("ok");
+    expect(body.resolved.regions.map((r: any) => r.code)).toEqual(["06", "48", "39"]);
+    expect(body.truncated).toBe(true);
+    expect(body.meta.toolCalls).toBe(6);
+  });
+
+  test("depth=briefing: the nation for comparison and, for a premium key, the active signals", async () => {
+    const { status, body } = await ask({ q: "unemployment rate in Texas", depth: "briefing" }, premium);
+    expect(status).toBe(200);
+    expect(body.meta.depth).toBe("briefing");
+    const tools = body.citations.map((c: any) => `${c.tool} ${c.args.indicator ?? ""} ${c.args.region}`);
+    expect(tools).toEqual(["get_latest LAUST03A 48", "get_latest UNRATE US", "get_insights LAUST03A 48", "get_active_signals  48"]);
+    expect(body.answer).toContain("For comparison, the unemployment rate in the United States was 4.6% in November 2025.");
+    expect(body.grounded).toBe(true);
+    // A key without premium access is not shown signals.
+    const plain = await ask({ q: "unemployment rate in Texas", depth: "briefing" });
+    expect(plain.body.citations.map((c: any) => c.tool)).not.toContain("get_active_signals");
+  });
+
+  test("premium series are read for premium access only; a question of free series is still answered", async () => {
+    const withPremium = await ask({ q: "is the economy in a recession" }, premium);
+    expect(withPremium.body.resolved.indicators.map((i: any) => i.code)).toEqual(["USREC", "svc:sahm_rule"]);
+    expect(withPremium.body.citations.filter((c: any) => c.tool === "get_latest").map((c: any) => c.args.indicator)).toEqual(["USREC", "svc:sahm_rule"]);
+    const withFree = await ask({ q: "is the economy in a recession" });
+    expect(withFree.status).toBe(200);
+    expect(withFree.body.citations.filter((c: any) => c.tool === "get_latest").map((c: any) => c.args.indicator)).toEqual(["USREC"]);
+  });
+});
+
+describe("free answers: uncovered and no data", () => {
+  test("an uncovered question is no_coverage, free on every rail: no 402, no challenge", async () => {
+    for (const depth of [undefined, "briefing"]) {
+      const { res, status, body } = await ask({ q: "what is the crime rate in Chicago?", ...(depth ? { depth } : {}) }, {});
+      expect(status).toBe(200);
+      expect(res.headers.get("payment-required")).toBeNull();
+      expect(res.headers.get("www-authenticate")).toBeNull();
+      askResponseSchema.parse(body);
+      expect(body).toMatchObject({ answer: null, status: "no_coverage", grounded: true, truncated: false });
+      expect(body.message).toContain("The catalog holds no series for 'crime chicago'");
+      expect(body.citations.map((c: any) => c.tool)).toEqual(["search_indicators"]);
+    }
+  });
+  test("a topic not covered for that kind of place says where it is", async () => {
+    const { body } = await ask({ q: "inflation in California" }, {});
+    expect(body.status).toBe("no_coverage");
+    expect(body.message).toStartWith("Inflation is covered for the United States and countries, not for California.");
+  });
+  test("covered, but nothing held there: no_data naming the series, free", async () => {
+    const { status, body } = await ask({ q: "median household income in California" }, {});
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ answer: null, status: "no_data" });
+    expect(body.resolved.indicators.map((i: any) => i.code)).toEqual(["B19013_001E"]);
+    expect(body.message).toContain("No observations of 'B19013_001E' are held for California");
+  });
+  test("a name of several counties asks which", async () => {
+    const { body } = await ask({ q: "unemployment in Kent County" }, {});
+    expect(body.status).toBe("no_coverage");
+    expect(body.message).toContain("names several places");
+    expect(body.message).toContain("Kent County, Delaware (10001)");
+  });
+});
+
+describe("payment", () => {
+  test("a covered question without a credential is 402 at 0.25, or 1.50 at depth=briefing", async () => {
+    for (const [depth, amount] of [[undefined, "250000"], ["briefing", "1500000"]] as const) {
+      const { res, body } = await ask({ q: "unemployment rate in Texas", ...(depth ? { depth } : {}) }, {});
+      expect(res.status).toBe(402);
+      expect(body.error.code).toBe("PAYMENT_REQUIRED");
+      const required = decodeBase64Json(res.headers.get("payment-required")!) as any;
+      expect(required.accepts[0]).toMatchObject({ amount, payTo: PAY_TO });
+      expect(required.resource.url).toContain("/v1/ask?");
+    }
+  });
+  test("a bad key is 401 for a covered question", async () => {
+    const { status, body } = await ask({ q: "unemployment rate in Texas" }, { authorization: "Bearer svc_live_not-a-real-key" });
+    expect([status, body.error.code]).toEqual([401, "INVALID_API_KEY"]);
+  });
+});
+
+describe("400 and 404 (free, before payment)", () => {
+  const bad = async (params: Record<string, string>, parameter: string) => {
+    const { status, body } = await ask(params, {});
+    expect([status, body.error.code, body.error.details?.parameter ?? body.error.details?.parameters?.[0]]).toEqual([400, "INVALID_PARAMETER", parameter]);
+  };
+  test("q: 1 to 500 characters, not only spaces", async () => {
+    await bad({ q: "" }, "q");
+    await bad({ q: "   " }, "q");
+    await bad({ q: `unemployment in Texas ${"x".repeat(479)}` }, "q");
+    expect((await ask({ q: `unemployment in Texas ${"x".repeat(478)}` })).status).toBe(200);
+    expect((await ask({ q: "x" })).status).toBe(200);
+    await bad({}, "q");
+  });
+  test("depth: only briefing; window: all or N with d, m, y", async () => {
+    await bad({ q: "unemployment in Texas", depth: "deep" }, "depth");
+    await bad({ q: "unemployment in Texas", depth: "default" }, "depth");
+    await bad({ q: "unemployment in Texas", window: "0y" }, "window");
+    await bad({ q: "unemployment in Texas", window: "1001y" }, "window");
+    expect((await ask({ q: "unemployment in Texas", window: "1000y" })).body.resolved.window).toBe("1000y");
+    expect((await ask({ q: "unemployment in Texas", window: "all" })).body.resolved.window).toBe("all");
+  });
+  test("an unknown region hint is 404", async () => {
+    const { status, body } = await ask({ q: "unemployment", region: "Atlantis" }, {});
+    expect([status, body.error.code]).toEqual([404, "RESOURCE_NOT_FOUND"]);
+  });
+});
+
+describe("a language model phrasing the answer", () => {
+  let m: TestApp;
+  let fake: FakeLlm;
+  let script: (draft: string) => ReturnType<typeof llm.text>;
+  beforeAll(async () => {
+    fake = await startFakeLlm({ key: "sk-test-ask-0001", reply: (req) => script(lastUserContent(req).split("Draft answer:\n")[1]!.split("\n\nRewrite")[0]!) });
+    m = await makeTestApp({ config: { askModel: { url: fake.url, model: "fake-gpt", key: "sk-test-ask-0001", timeoutMs: 2000 } } });
+  });
+  afterAll(async () => {
+    await m?.close();
+    await fake?.stop();
+  });
+  const askModel = async (q: string) => (await m.getJson(`/v1/ask?${new URLSearchParams({ q })}`)).body;
+
+  test("a faithful draft is served under the model's name, from the same tool results", async () => {
+    script = (draft) => llm.text(`In short: ${draft}`);
+    const body = await askModel("unemployment rate in Texas");
+    expect(body.meta.model).toBe("fake-gpt");
+    expect(body.answer).toStartWith("In short: The unemployment rate in Texas was 3.9% in 2018.");
+    expect(body.grounded).toBe(true);
+    const sent = fake.requests.at(-1)!;
+    expect(sent.model).toBe("fake-gpt");
+    expect(lastUserContent(sent)).toContain("get_latest");
+  });
+  test("a draft that invents a number is not served: the deterministic prose is", async () => {
+    script = () => llm.text("The unemployment rate in Texas was 7.7% in 2018, double the national rate.");
+    const body = await askModel("unemployment rate in Texas");
+    expect(body.meta.model).toBe(DETERMINISTIC_MODEL);
+    expect(body.answer).toStartWith("The unemployment rate in Texas was 3.9% in 2018.");
+    expect(body.answer).not.toContain("7.7");
+    expect(body.grounded).toBe(true);
+  });
+  test("a failing, malformed or late model falls back to the deterministic prose", async () => {
+    for (const reply of [llm.serverError(), llm.malformed(), llm.delayed(5000, llm.text("late"))]) {
+      script = () => reply;
+      const body = await askModel("unemployment rate in Texas");
+      expect([body.status, body.meta.model]).toEqual(["ok", DETERMINISTIC_MODEL]);
+    }
+  });
+});
