@@ -135,7 +135,7 @@ describe("tools/list", () => {
   test("a tool name without a GET operation of that operationId is refused when the tools are built", async () => {
     const doc = (await rest(payBase, "/openapi.json")).body;
     expect(toolsFromOpenApi(doc).map((t) => t.name)).toEqual([...MCP_TOOL_NAMES]);
-    expect(() => toolsFromOpenApi(doc, ["ask"])).toThrow("MCP tool ask: no GET operation with operationId ask");
+    expect(() => toolsFromOpenApi(doc, ["no_such_tool"])).toThrow("MCP tool no_such_tool: no GET operation with operationId no_such_tool");
   });
 });
 
