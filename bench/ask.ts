@@ -1,0 +1,52 @@
+// Ask speed (issue 15): server time of GET /v1/ask with the deterministic composer over the whole real snapshot, in
+// process (app.request, no HTTP, one request at a time, open access: what the ask pipeline itself costs). For each
+// depth: the first request of each question (cold: resolution, series and insights not yet cached), then p50/p99 of
+// 300 warm requests cycling through the questions. Target: p99 under 100 ms at the default depth.
+//   bun bench/ask.ts [--db pglite|postgres|URL] [--requests 300]
+import { loadavg } from "node:os";
+import { parseArgs } from "node:util";
+import { openDatabase } from "../db/client";
+import { seedDatabase } from "../db/seed";
+import { makeTestApp } from "../test/support/app";
+import { ManualClock } from "../test/support/clock";
+
+const { values: args } = parseArgs({ args: process.argv.slice(2), options: { db: { type: "string", default: "pglite" }, requests: { type: "string", default: "300" } } });
+const NOW = new Date("2026-11-24T12:00:00Z");
+const QUESTIONS = [
+  "What is the unemployment rate in Texas?",
+  "how's inflation",
+  "population of Los Angeles County over the last 5 years",
+  "compare the gdp of france and italy",
+  "how is the labor market",
+  "are people moving out of california",
+];
+
+const url = args.db === "pglite" ? null : args.db === "postgres" ? "postgres://postgres@127.0.0.1:5432/postgres" : args.db!;
+const database = url ? await openDatabase({ url, poolSize: 4 }) : await openDatabase({ dataDir: null });
+const seeded = performance.now();
+await seedDatabase(database, { now: NOW });
+console.log(`seeded the real snapshot in ${((performance.now() - seeded) / 1000).toFixed(1)} s (${url ? "postgres" : "pglite"})`);
+const t = await makeTestApp({ database, clock: new ManualClock(NOW) });
+
+async function time(q: string, depth: string | null): Promise<number> {
+  const started = performance.now();
+  const res = await t.request(`/v1/ask?${new URLSearchParams({ q, ...(depth ? { depth } : {}) })}`);
+  const body = (await res.json()) as { status?: string };
+  if (res.status !== 200 || body.status !== "ok") throw new Error(`${q}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+  return performance.now() - started;
+}
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const n = Number(args.requests);
+for (const depth of [null, "briefing"]) {
+  const cold = [];
+  for (const q of QUESTIONS) cold.push(await time(q, depth));
+  const warm = [];
+  for (let i = 0; i < n; i++) warm.push(await time(QUESTIONS[i % QUESTIONS.length], depth));
+  console.log(
+    `depth=${depth ?? "default"}: cold ${cold.map((x) => x.toFixed(1)).join(" / ")} ms; warm p50 ${pct(warm, 50).toFixed(2)} ms, p99 ${pct(warm, 99).toFixed(2)} ms, ` +
+      `${(1000 / (warm.reduce((a, b) => a + b, 0) / warm.length)).toFixed(0)} req/s one at a time`,
+  );
+}
+console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+await t.close();
