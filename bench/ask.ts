@@ -26,7 +26,8 @@ const database = url ? await openDatabase({ url, poolSize: 4 }) : await openData
 const seeded = performance.now();
 await seedDatabase(database, { now: NOW });
 console.log(`seeded the real snapshot in ${((performance.now() - seeded) / 1000).toFixed(1)} s (${url ? "postgres" : "pglite"})`);
-const t = await makeTestApp({ database, clock: new ManualClock(NOW) });
+// The service's default revalidation (1 s), not the tests' 0 (which re-reads every series version per request).
+const t = await makeTestApp({ database, clock: new ManualClock(NOW), config: { seriesCacheRevalidateMs: 1000 } });
 
 async function time(q: string, depth: string | null): Promise<number> {
   const started = performance.now();
