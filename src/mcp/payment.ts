@@ -33,9 +33,8 @@ export function paymentHeadersOf(meta: unknown): { ok: true; headers: Record<str
   return { ok: true, headers: { [payload.x402Version === 1 ? "X-PAYMENT" : "PAYMENT-SIGNATURE"]: encodeBase64Json(payload) } };
 }
 
-/** The x402 settlement receipt of a REST answer (its PAYMENT-RESPONSE header), decoded; null when there is none. */
-export function settlementOf(res: Response): Record<string, unknown> | null {
-  const header = res.headers.get("payment-response");
+function headerJson(res: Response, name: string): Record<string, unknown> | null {
+  const header = res.headers.get(name);
   if (!header) return null;
   try {
     const value = decodeBase64Json(header);
@@ -44,6 +43,16 @@ export function settlementOf(res: Response): Record<string, unknown> | null {
     return null;
   }
 }
+
+/** The x402 settlement receipt of a REST answer (its PAYMENT-RESPONSE header), decoded; null when there is none. */
+export const settlementOf = (res: Response) => headerJson(res, "payment-response");
+
+/**
+ * The x402 PaymentRequired of a REST 402 as its PAYMENT-REQUIRED header carries it: what an HTTP x402 client signs
+ * from, with the bazaar extension in its compact form. (The 402 body's full form describes every parameter and the
+ * response schema; a client echoes extensions into its payment, which would then outgrow the payment header limit.)
+ */
+export const challengeOf = (res: Response) => headerJson(res, "payment-required");
 
 /** The REST envelope's message about a malformed payment header, reworded for the MCP `_meta` it came in. */
 export function paymentMetaMessage(message: string): string {

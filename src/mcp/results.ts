@@ -11,7 +11,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonObject } from "../docs/openapi";
 import { envelope, type ErrorEnvelope } from "../errors";
 import { toolBody } from "./output";
-import { X402_RESPONSE_META, paymentMetaMessage, paymentStructured, paymentText, settlementOf, type PaymentRequest } from "./payment";
+import { X402_RESPONSE_META, challengeOf, paymentMetaMessage, paymentStructured, paymentText, settlementOf, type PaymentRequest } from "./payment";
 import { renderBody, type JsonRecord } from "./render";
 import type { McpTool } from "./tools";
 
@@ -84,15 +84,14 @@ function summaryOf(tool: McpTool, status: number, body: JsonObject): string {
 }
 
 /**
- * A payment request from a 402 body `{ error, x402Version?, resource?, accepts?, extensions? }`: the price, how to pay
- * it in the call (x402), with a key, or on the REST URL; `prefix` and `code` say why when it follows a refused or
- * unsettled payment.
+ * A payment request from a REST 402 (its error envelope, and its x402 PaymentRequired when the x402 rail is on): the
+ * price, how to pay it in the call (x402), with a key, or on the REST URL; `prefix` and `code` say why when it follows
+ * a refused or unsettled payment.
  */
-function paymentRequest(tool: McpTool, body: JsonObject, restUrl: string, code: string, prefix: string): PaymentRequest {
-  const { error: rest, ...x402 } = body;
-  const details = (rest.details ?? {}) as JsonObject;
+function paymentRequest(tool: McpTool, body: JsonObject, x402: JsonObject | null, restUrl: string, code: string, prefix: string, why: JsonObject = {}): PaymentRequest {
+  const details = { ...(body.error.details ?? {}), ...why } as JsonObject;
   const rails: string[] = Array.isArray(details.rails) ? details.rails : [];
-  const inCall = rails.includes("x402") && Array.isArray(x402.accepts);
+  const inCall = rails.includes("x402") && Array.isArray(x402?.accepts);
   const restRails = rails.map((r) => (r === "l402" ? "L402" : r)).join(" or ");
   const message =
     `${prefix}${tool.name} costs ${details.price_usd} USD for this call. ` +
@@ -129,7 +128,7 @@ export async function toolResult(tool: McpTool, res: Response, ctx: CallContext)
   if (ctx.anonymous && tool.priceUsd !== null) {
     if (res.status === 402) {
       const reason = typeof details?.reason === "string" ? `${message} ` : "";
-      return paymentResult(paymentRequest(tool, body!, ctx.restUrl, "PAYMENT_REQUIRED", reason), meta);
+      return paymentResult(paymentRequest(tool, body!, challengeOf(res), ctx.restUrl, "PAYMENT_REQUIRED", reason), meta);
     }
     // This server takes no per-request payment (no rail configured): the key it needs, and what the call costs.
     if (code === "INVALID_API_KEY" && typeof details?.price_usd === "string") {
@@ -144,7 +143,9 @@ export async function toolResult(tool: McpTool, res: Response, ctx: CallContext)
     if (code === "INTERNAL_ERROR" && settlement?.success === false) {
       const again = await ctx.rechallenge();
       const challenge = again.status === 402 ? await jsonOf(again) : null;
-      if (challenge && errorOf(challenge)) return paymentResult(paymentRequest(tool, challenge, ctx.restUrl, code, `${message} `), meta);
+      if (challenge && errorOf(challenge)) {
+        return paymentResult(paymentRequest(tool, challenge, challengeOf(again), ctx.restUrl, code, `${message} `, { reason: details?.reason }), meta);
+      }
     }
   }
   if (code === "INVALID_PARAMETER" && details && typeof details === "object") {

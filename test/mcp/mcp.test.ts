@@ -406,7 +406,7 @@ describe("data tools with an API key: the REST pipeline", () => {
   });
 
   test("a bad key is each tool call's REST 401 (INVALID_API_KEY), never a payment request; the MCP session itself works", async () => {
-    for (const headers of [{ authorization: "Bearer svc_live_notakey" }, { "x-api-key": "nonsense" }, { authorization: "Bearer" }]) {
+    for (const headers of [{ authorization: "Bearer svc_live_notakey" }, { "x-api-key": "nonsense" }, { authorization: "Bearer" }] as Record<string, string>[]) {
       const client = await connect(payBase, headers);
       expect((await client.listTools()).tools.length).toBe(MCP_TOOL_NAMES.length);
       for (const [name, args] of [["list_sources", {}], ["get_latest", HELD]] as const) {
