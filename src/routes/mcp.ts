@@ -11,8 +11,8 @@ import { buildOpenApiDocument } from "../docs/openapi";
 import { KEY_SECURITY } from "../docs/openapi-access";
 import { credentialOf } from "../http/verdicts";
 import { handleMcpPost, methodNotAllowed } from "../mcp/server";
-import { MCP_TOOL_NAMES, toolsFromOpenApi, type McpTool } from "../mcp/tools";
-import { jsonRpcRequestSchema, jsonRpcResponseSchema, mcpPaymentRequestSchema } from "../schemas/mcp";
+import { MCP_TOOL_NAMES, TOOL_POLICIES, toolsFromOpenApi, type McpTool } from "../mcp/tools";
+import { jsonRpcRequestSchema, jsonRpcResponseSchema } from "../schemas/mcp";
 import { SERVICE_NAME } from "../version";
 
 export const MCP_PATH = "/api/mcp";
@@ -34,7 +34,7 @@ const mcpRoute = createRoute({
     `${MCP_TOOL_NAMES.join(", ")}. Each tool is the REST operation with the same operationId: its arguments are that ` +
     "operation's path and query parameters, its `outputSchema` the operation's success bodies, and its result the REST " +
     "response body as `structuredContent` with a text rendering. Over MCP, long lists default to a smaller page " +
-    "(search_indicators 20, list_regions 100, get_active_signals 20) and paged results carry `meta.truncated`; " +
+    `(${Object.entries(TOOL_POLICIES).flatMap(([name, p]) => (p.defaultLimit ? [`${name} ${p.defaultLimit}`] : [])).join(", ")}) and paged results carry \`meta.truncated\`; ` +
     "search_indicators items carry `has_data`. Catalog tools are free; data tools take the API key sent with this " +
     "request (`Authorization: Bearer` or `X-API-Key`) and are entitled, rate limited and metered exactly like the REST " +
     "request (one request per tool call; the MCP messages themselves are not counted); a bad key is each tool call's " +
@@ -57,8 +57,6 @@ const mcpRoute = createRoute({
 
 export const registerMcpRoutes: RegisterRoutes = (app, deps) => {
   app.openAPIRegistry.registerPath(mcpRoute);
-  // A paid tool's payment request: a component of the contract, read into the tools' output schemas.
-  app.openAPIRegistry.register("McpPaymentRequest", mcpPaymentRequestSchema);
 
   // Read from the finished OpenAPI document on first use, after every route is registered; tools do not depend on the base URL.
   let tools: McpTool[] | null = null;

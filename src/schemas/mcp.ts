@@ -1,6 +1,7 @@
 // The JSON-RPC 2.0 messages of POST /api/mcp, for the OpenAPI contract only: the MCP SDK's transport parses and
 // validates the body itself (and answers its own JSON-RPC errors), so no zod validator runs on this route.
 import { z } from "@hono/zod-openapi";
+import { errorEnvelopeSchema } from "../errors";
 import { x402PaymentRequiredSchema } from "./payments";
 
 const id = z.union([z.string(), z.number().int()]);
@@ -16,23 +17,6 @@ export const jsonRpcRequestSchema = z
       .openapi({ example: { name: "get_latest", arguments: { indicator: "PAYEMS", region: "US" } } }),
   })
   .openapi("JsonRpcRequest");
-
-export const jsonRpcResponseSchema = z
-  .object({
-    jsonrpc: z.literal("2.0"),
-    id: id.nullable(),
-    result: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .openapi({
-        description:
-          "tools/call: `{ content: [{ type: 'text', text }], structuredContent, isError?, _meta }`; structuredContent is the REST " +
-          "response body (matching the tool's outputSchema), or when isError is true the error envelope " +
-          "`{ error: { code, message, details } }` or a payment request (an x402 PaymentRequired with `code` and `details`).",
-      }),
-    error: z.object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() }).optional(),
-  })
-  .openapi("JsonRpcResponse");
 
 /**
  * A paid tool's answer to a call without a key (a tool result with `isError: true`), as the x402 MCP transport wants
@@ -60,3 +44,45 @@ export const mcpPaymentRequestSchema = x402PaymentRequiredSchema
       .catchall(z.unknown()),
   })
   .openapi("McpPaymentRequest");
+
+/** A tools/call result (MCP "CallToolResult"), as this server fills it. */
+export const mcpToolResultSchema = z
+  .object({
+    content: z.array(z.object({ type: z.literal("text"), text: z.string() })).openapi({
+      description: "One text: a rendering of the REST body (a summary line, then its fields, lists as tables); for a payment request, its JSON.",
+    }),
+    structuredContent: z
+      .union([
+        z.record(z.string(), z.unknown()).openapi({ description: "The REST response body, with MCP's additions (`meta.truncated`, `has_data`): the tool's outputSchema." }),
+        errorEnvelopeSchema,
+        mcpPaymentRequestSchema,
+      ])
+      .openapi({ description: "The REST body on success; when isError is true the REST error envelope or a payment request." }),
+    isError: z.boolean().optional(),
+    _meta: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .openapi({
+        description:
+          "`http_status` and `rest_url` of the equivalent REST request, `request_id`, the key's `rate_limit` window, and `x402/payment-response` (the settlement receipt) when the call was paid with x402.",
+      }),
+  })
+  .openapi("McpToolResult");
+
+export const jsonRpcResponseSchema = z
+  .object({
+    jsonrpc: z.literal("2.0"),
+    id: id.nullable(),
+    result: z
+      .union([mcpToolResultSchema, z.record(z.string(), z.unknown())])
+      .optional()
+      .openapi({
+        description:
+          "tools/call: `{ content: [{ type: 'text', text }], structuredContent, isError?, _meta }`; structuredContent is the REST " +
+          "response body (matching the tool's outputSchema), or when isError is true the error envelope " +
+          "`{ error: { code, message, details } }` or a payment request (an x402 PaymentRequired with `code` and `details`).",
+      }),
+    error: z.object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() }).optional(),
+  })
+  .openapi("JsonRpcResponse");
+

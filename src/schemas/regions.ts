@@ -47,7 +47,7 @@ export const regionListQuerySchema = z.object({
       param: { name: "search", in: "query" },
       description:
         "Case- and accent-insensitive substring match over code, name, slug and other names (`travis`, `los angeles county`, `US-TX`, `russia`).",
-      example: "travis",
+      example: "los angeles",
     }),
   limit: optionalIntegerQuery({
     name: "limit",

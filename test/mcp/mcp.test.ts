@@ -14,6 +14,7 @@ import { DevLightning, L402Rail, Payments, fixedRate, memoryInvoiceStore } from 
 import { paymentProofStore } from "../../db/repos/payments";
 import { keyUsage } from "../../src/services/keys";
 import { MCP_TOOL_NAMES, restRequestOf, toolsFromOpenApi } from "../../src/mcp/tools";
+import { toolResult } from "../../src/mcp/results";
 import { errorEnvelopeSchema } from "../../src/errors";
 import { mcpPaymentRequestSchema } from "../../src/schemas/mcp";
 import { makeTestApp, type TestApp } from "../support/app";
@@ -648,6 +649,20 @@ describe("restRequestOf", () => {
     expect(restRequestOf(signals, { indicator: "PAYEMS,UNRATE" })).toEqual({ ok: true, pathAndQuery: "/v1/signals/active?indicator=PAYEMS%2CUNRATE&limit=20" });
     const bad = restRequestOf(signals, { type: [1] });
     expect(bad.ok ? null : bad.error.error.message).toBe("Invalid parameter type: must be a string or an array of strings");
+  });
+});
+
+describe("toolResult", () => {
+  test("any 2xx JSON answer of a paid tool is a result, not a payment request, even anonymous (a free no_coverage answer, as ask gives)", async () => {
+    const latest = toolsFromOpenApi((await rest(payBase, "/openapi.json")).body).find((t) => t.name === "get_latest")!;
+    const body = { answer: null, citations: [], status: "no_coverage", message: "Nothing covers this question." };
+    const ctx = { restUrl: `${payBase}/v1/x`, anonymous: true, rechallenge: () => Promise.reject(new Error("not asked")) };
+    const r = await toolResult(latest, Response.json(body, { status: 200 }), ctx);
+    expect([r.isError, r.structuredContent, r._meta]).toEqual([undefined, body, { http_status: 200, rest_url: `${payBase}/v1/x` }]);
+    expect((r.content[0] as any).text.split("\n")).toEqual(["get_latest: citations 0.", "answer: null", "citations: none", "status: no_coverage", "message: Nothing covers this question."]);
+    // An answer without a JSON error body is still a tool error with the envelope, never a crash.
+    const bare = await toolResult(latest, new Response("upstream said no", { status: 502 }), ctx);
+    expect([bare.isError, (bare.structuredContent as any).error.code]).toEqual([true, "INTERNAL_SERVER_ERROR"]);
   });
 });
 
