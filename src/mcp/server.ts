@@ -30,16 +30,21 @@ export type McpContext = {
   anonymous: boolean;
 };
 
-const INSTRUCTIONS =
-  "Economic time series by region (countries, US states and counties). Free tools: search_indicators finds indicator " +
-  "codes (and says which hold data), get_indicator shows one indicator's regions and dates, list_regions finds region " +
-  "codes, list_sources lists publishers. Paid tools (get_observations, get_latest, get_insights, get_active_signals) are " +
-  "priced like the REST API: send an API key with the MCP HTTP request (Authorization: Bearer <key> or X-API-Key); " +
-  'without one a paid tool answers a payment request with the price, payable in the call with x402 (_meta["x402/payment"]) ' +
-  "or on the equivalent REST URL with x402 or L402. Long lists come a page at a time: meta.truncated says more rows match.";
+/** What the server tells a model on initialize: where to start, what is free, what is paid and how to pay. */
+function instructionsFor(tools: McpTool[]): string {
+  const named = (paid: boolean) => tools.filter((t) => (t.priceUsd !== null) === paid).map((t) => t.name).join(", ");
+  return (
+    "Economic time series by region (countries, US states and counties). Start with search_indicators to find indicator " +
+    "codes (it says which hold data), get_indicator to see one indicator's regions and dates, list_regions for region codes. " +
+    `Free tools: ${named(false)}. Paid tools (${named(true)}) are priced like the REST API: send an API key with the MCP ` +
+    "HTTP request (Authorization: Bearer <key> or X-API-Key); without one a paid tool answers a payment request with the " +
+    'price, payable in the call with x402 (_meta["x402/payment"]) or on the equivalent REST URL with x402 or L402. Long ' +
+    "lists come a page at a time: meta.truncated says more rows match."
+  );
+}
 
 export function createMcpServer(ctx: McpContext): Server {
-  const server = new Server({ name: ctx.name, version: ctx.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server({ name: ctx.name, version: ctx.version }, { capabilities: { tools: {} }, instructions: instructionsFor(ctx.tools) });
   const byName = new Map(ctx.tools.map((t) => [t.name, t]));
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({

@@ -757,6 +757,7 @@ describe("transport", () => {
       const body = (await (await init(version)).json()) as any;
       expect([body.result.protocolVersion, body.result.capabilities, body.result.serverInfo.name]).toEqual([version, { tools: {} }, "Economic Time-Series API"]);
       expect(body.result.instructions).toContain('payable in the call with x402 (_meta["x402/payment"])');
+      expect(body.result.instructions).toContain("Free tools: search_indicators, get_indicator, list_sources, list_regions. Paid tools (get_observations, get_latest, get_insights, get_active_signals");
     }
     // An unknown version: the server answers with the latest it supports (the client decides whether to go on).
     expect(((await (await init("1999-01-01")).json()) as any).result.protocolVersion).toBe("2025-11-25");
