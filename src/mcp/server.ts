@@ -65,8 +65,8 @@ export function createMcpServer(ctx: McpContext): Server {
     if (!tool) throw rpcError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}. Tools: ${ctx.tools.map((t) => t.name).join(", ")}`);
     const req = restRequestOf(tool, params.arguments);
     if (!req.ok) return errorResult(req.error);
-    // A key pays for the call when there is one; an x402 payment in the call is then left unused.
-    const payment = ctx.anonymous ? paymentHeadersOf(params._meta) : null;
+    // A key pays for the call when there is one, and a free tool needs no payment: an x402 payment is then left unused.
+    const payment = ctx.anonymous && tool.priceUsd !== null ? paymentHeadersOf(params._meta) : null;
     if (payment && !payment.ok) return errorResult(payment.error);
     const res = await ctx.invoke(req.pathAndQuery, payment?.headers);
     return toolResult(tool, res, {

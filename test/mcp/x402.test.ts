@@ -202,6 +202,8 @@ describe("paid in the call (_meta[\"x402/payment\"])", () => {
     expect([structured(missing).error.code, missing._meta!["x402/payment-response"]]).toEqual(["RESOURCE_NOT_FOUND", undefined]);
     const free = await callTool(anonymous, "list_sources", {}, payment);
     expect([free.isError, free._meta!["x402/payment-response"]]).toEqual([undefined, undefined]);
+    // A free tool does not even read it: a malformed one is no error there.
+    expect((await callTool(anonymous, "get_indicator", { code: "UNRATE" }, "not a payment")).isError).toBeUndefined();
     // The authorization was never used: it still pays for the call it was signed for.
     expect(await chain.balanceOf(who.address)).toBe(1_000_000n);
     expect((await callTool(anonymous, "get_latest", HELD, payment)).isError).toBeUndefined();
