@@ -158,7 +158,7 @@ function agentsSection(index: ServiceIndex): Markup {
 <h2>For agents</h2>
 <p class="sub">Machine-readable descriptions of everything on this page, generated from the same contract.</p>
 <div class="agents">
-<div><h3>MCP</h3><p>Streamable HTTP, stateless JSON-RPC. Tools: ${MCP_TOOL_NAMES.map((t, k) => html`${k ? ", " : ""}<code>${t}</code>`)}. Catalog tools are free; data tools use the key sent with the request, or name their price.</p><a class="url" href="${index.mcp}">${index.mcp}</a></div>
+<div><h3>MCP</h3><p>Streamable HTTP, stateless JSON-RPC. Tools: ${MCP_TOOL_NAMES.map((t, k) => html`${k ? ", " : ""}<code>${t}</code>`)}. Catalog tools are free; data tools use the key sent with the request, or name their price and take an x402 payment in the call.</p><a class="url" href="${index.mcp}">${index.mcp}</a></div>
 <div><h3>llms.txt</h3><p>What the service is, how to pay, prices and one line per endpoint; the full file has every parameter and field.</p><a class="url" href="${index.llms}">${index.llms}</a><a class="url" href="${index.llms_full}">${index.llms_full}</a></div>
 <div><h3>OpenAPI 3.1</h3><p>The contract, with prices on paid operations (<code>x-price-usd</code>); the <a href="${index.docs}">reference</a> renders it.</p><a class="url" href="${index.openapi}">${index.openapi}</a></div>
 </div>

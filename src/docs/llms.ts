@@ -249,7 +249,7 @@ function links(ctx: LlmsContext): string[] {
     `- [OpenAPI 3.1 contract](${ctx.baseUrl}/openapi.json): machine-readable, every operation and schema`,
     `- [Interactive API reference](${ctx.baseUrl}/docs)`,
     `- [Full agent reference](${ctx.baseUrl}/llms-full.txt): every parameter, bound, default, response field and error code`,
-    `- [MCP endpoint](${ctx.baseUrl}/api/mcp): Streamable HTTP MCP (JSON-RPC 2.0), the same data and prices as the REST API`,
+    `- [MCP endpoint](${ctx.baseUrl}/api/mcp): Streamable HTTP MCP (JSON-RPC 2.0), the same data and prices as the REST API; paid tools take the API key sent with the request, or an x402 payment in the call (\`_meta["x402/payment"]\`)`,
     `- [Changelog](${ctx.baseUrl}/changelog.md)`,
   ];
 }

@@ -24,6 +24,8 @@
 //     Baltimore County and Baltimore city)
 //   7 county name alone, when unique in the country: "Los Angeles County" (not "Cook County": IL, GA, MN)
 // - retired: a county code removed by COUNTY_CHANGES is not found, but the lookup says what replaced it.
+// - search (region lists): the key of the search text occurring in the keys of a region's code, name, slug or
+//   aliases; unlike a lookup it may match any number of regions.
 import { COUNTY_CHANGES, type CountyChange, type RegionType } from "./region-list";
 
 export type IndexedRegion = {
@@ -68,6 +70,15 @@ export function regionKey(text: string): string {
     .replace(/['’]/g, "")
     .replace(/[^a-z0-9]+/g, " ")
     .trim();
+}
+
+/**
+ * What a region list search looks in: the keys of the region's code, name, slug and other names (aliases), one per
+ * line. A search matches when its own key occurs in this text ("angeles" finds Los Angeles County; "US-TX", "tx" and
+ * "texas" find Texas), so it folds case, accents and punctuation the way lookups do.
+ */
+export function regionSearchText(r: IndexedRegion): string {
+  return [r.code, r.name, r.slug, ...r.aliases].map(regionKey).join("\n");
 }
 
 /** Kinds of county equivalent, longest first so "City and Borough" is cut before "Borough". */

@@ -1,8 +1,10 @@
 // The HTTP side of the admission core (src/services/admission.ts): how a request is handed to it and how its
 // verdict is rendered. Nothing here decides access.
 // - admitKeyed(): app middleware for requests that carry a credential to a route paid() does not price (catalog,
-//   ping, key management, the MCP envelope): a bad key is a 401 on every route, and a data route counts the request
-//   against the key's window. Paid routes are admitted by paid() itself, once it knows what is asked and its price.
+//   ping, key management): a bad key is a 401 on every route, and a data route counts the request against the key's
+//   window. Paid routes are admitted by paid() itself, once it knows what is asked and its price. The MCP envelope is
+//   not admitted at all: each tool call runs its REST twin through the app with the request's credential and is
+//   admitted there, so a tool call costs exactly what its REST twin costs and a bad key is that call's 401.
 import type { Context, MiddlewareHandler } from "hono";
 import type { Clock } from "../ports";
 import { rateLimitHeaders, type RateDecision } from "../domain/access";
@@ -15,18 +17,18 @@ import { credentialOf, refusalResponse } from "./verdicts";
 /** Key management has limits of its own and is never counted against the per-minute window. */
 function purposeOf(path: string): Purpose {
   if (path === "/v1/signup" || path.startsWith("/v1/keys/")) return "key_management";
-  // MCP: the JSON-RPC envelope is not a request of its own; each tool call runs its REST twin through the app and is
-  // admitted there, so a tool call costs exactly what its REST twin costs.
-  if (path === "/api/mcp") return "identify";
   return "keyed";
 }
+
+/** The MCP endpoint (src/routes/mcp.ts MCP_PATH; named here, since routes import this module). */
+const MCP_ENVELOPE_PATH = "/api/mcp";
 
 export function admitKeyed(deps: { clock: Clock }): MiddlewareHandler<AppEnv> {
   return async function admitKeyedMiddleware(c, next) {
     const credential = credentialOf(c.req.raw.headers);
-    if (credential.kind === "none" || isPaidRoute(c)) return next();
-    const admission = c.get("admission");
     const path = c.req.path;
+    if (credential.kind === "none" || isPaidRoute(c) || path === MCP_ENVELOPE_PATH) return next();
+    const admission = c.get("admission");
     const verdict = await admission.admit({
       purpose: purposeOf(path),
       credential,

@@ -1,6 +1,7 @@
 // The MCP server: a fresh stateless server and Streamable HTTP transport per HTTP request (the SDK refuses to reuse
 // a stateless transport), answering plain JSON rather than SSE since no tool streams. tools/list serves the tools of
-// src/mcp/tools.ts; tools/call runs the equivalent REST request through `invoke` and returns its answer.
+// src/mcp/tools.ts with their input and output schemas; tools/call runs the equivalent REST request through `invoke`
+// (with the call's x402 payment, payment.ts) and returns its answer as the tool result (results.ts).
 //
 // The low-level SDK Server is used (not McpServer) because a tool's input schema is the JSON Schema the OpenAPI
 // generator derives from the route's zod schema: McpServer wants zod shapes of the arguments, which would be a second
@@ -13,28 +14,37 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { errorResult, restRequestOf, toolResult, type McpTool } from "./tools";
+import { paymentHeadersOf } from "./payment";
+import { errorResult, toolResult } from "./results";
+import { restRequestOf, type McpTool } from "./tools";
 
 export type McpContext = {
   name: string;
   version: string;
   tools: McpTool[];
-  /** Runs the REST request `pathAndQuery` (GET) with the MCP request's credentials. */
-  invoke(pathAndQuery: string): Promise<Response>;
+  /** Runs the REST request `pathAndQuery` (GET) with the MCP request's credentials, and `headers` (a payment). */
+  invoke(pathAndQuery: string, headers?: Record<string, string>): Promise<Response>;
   /** The public absolute URL of a REST request, as shown to callers. */
   restUrl(pathAndQuery: string): string;
-  /** The MCP request carried no API key. */
+  /** The MCP request carried no credential: paid tools answer a payment request, and take an x402 payment in the call. */
   anonymous: boolean;
 };
 
-const INSTRUCTIONS =
-  "Economic time series by region. Start with search_indicators (free) to find indicator codes, list_regions and " +
-  "list_sources (free) for regions and sources, then get_observations or get_latest for data. Data tools are priced " +
-  "like the REST API: send an API key with the MCP HTTP request (Authorization: Bearer <key> or X-API-Key); without " +
-  "one they answer with the price and the equivalent REST URL to pay per request (x402 or L402).";
+/** What the server tells a model on initialize: where to start, what is free, what is paid and how to pay. */
+function instructionsFor(tools: McpTool[]): string {
+  const named = (paid: boolean) => tools.filter((t) => (t.priceUsd !== null) === paid).map((t) => t.name).join(", ");
+  return (
+    "Economic time series by region (countries, US states and counties). Start with search_indicators to find indicator " +
+    "codes (it says which hold data), get_indicator to see one indicator's regions and dates, list_regions for region codes. " +
+    `Free tools: ${named(false)}. Paid tools (${named(true)}) are priced like the REST API: send an API key with the MCP ` +
+    "HTTP request (Authorization: Bearer <key> or X-API-Key); without one a paid tool answers a payment request with the " +
+    'price, payable in the call with x402 (_meta["x402/payment"]) or on the equivalent REST URL with x402 or L402. Long ' +
+    "lists come a page at a time: meta.truncated says more rows match."
+  );
+}
 
 export function createMcpServer(ctx: McpContext): Server {
-  const server = new Server({ name: ctx.name, version: ctx.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server({ name: ctx.name, version: ctx.version }, { capabilities: { tools: {} }, instructions: instructionsFor(ctx.tools) });
   const byName = new Map(ctx.tools.map((t) => [t.name, t]));
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
@@ -43,6 +53,7 @@ export function createMcpServer(ctx: McpContext): Server {
       title: t.title,
       description: t.description,
       inputSchema: t.inputSchema,
+      outputSchema: t.outputSchema,
       // Every tool reads: nothing changes on the server, and the same call gives the same answer until data changes.
       annotations: { title: t.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     })),
@@ -54,8 +65,15 @@ export function createMcpServer(ctx: McpContext): Server {
     if (!tool) throw rpcError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}. Tools: ${ctx.tools.map((t) => t.name).join(", ")}`);
     const req = restRequestOf(tool, params.arguments);
     if (!req.ok) return errorResult(req.error);
-    const res = await ctx.invoke(req.pathAndQuery);
-    return toolResult(tool, res, { restUrl: ctx.restUrl(req.pathAndQuery), anonymous: ctx.anonymous });
+    // A key pays for the call when there is one, and a free tool needs no payment: an x402 payment is then left unused.
+    const payment = ctx.anonymous && tool.priceUsd !== null ? paymentHeadersOf(params._meta) : null;
+    if (payment && !payment.ok) return errorResult(payment.error);
+    const res = await ctx.invoke(req.pathAndQuery, payment?.headers);
+    return toolResult(tool, res, {
+      restUrl: ctx.restUrl(req.pathAndQuery),
+      anonymous: ctx.anonymous,
+      rechallenge: () => ctx.invoke(req.pathAndQuery),
+    });
   };
 
   // Called for every request method without a registered handler: tools/call, and what this server does not serve
@@ -75,7 +93,7 @@ function rpcError(code: number, message: string): Error & { code: number } {
   return Object.assign(new Error(message), { code });
 }
 
-type CallParams = { name: string; arguments?: Record<string, unknown> };
+type CallParams = { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> };
 
 function kindOf(v: unknown): string {
   if (v === undefined) return "missing";
@@ -107,6 +125,9 @@ export function callParamsOf(params: unknown): { ok: true; params: CallParams } 
 
 /** Answers one MCP HTTP POST: JSON-RPC in, JSON-RPC out (or the SDK's JSON-RPC error for a bad body or headers). */
 export async function handleMcpPost(request: Request, ctx: McpContext): Promise<Response> {
+  // A batch must hold at least one message (JSON-RPC 2.0: an empty array is an Invalid Request); the SDK would take it
+  // for a batch of notifications and answer 202.
+  if ((await request.clone().text()).trim() === "[]") return jsonRpcError(400, -32600, "Invalid Request: an empty batch.");
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   const server = createMcpServer(ctx);
   await server.connect(transport);
@@ -123,8 +144,9 @@ export async function handleMcpPost(request: Request, ctx: McpContext): Promise<
  * stateless examples, 405 with a JSON-RPC error, so clients fall back to POST only.
  */
 export function methodNotAllowed(): Response {
-  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: this MCP endpoint is stateless; send JSON-RPC with POST." }, id: null }), {
-    status: 405,
-    headers: { Allow: "POST", "Content-Type": "application/json" },
-  });
+  return jsonRpcError(405, -32000, "Method not allowed: this MCP endpoint is stateless; send JSON-RPC with POST.", { Allow: "POST" });
+}
+
+function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), { status, headers: { ...headers, "Content-Type": "application/json" } });
 }

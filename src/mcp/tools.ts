@@ -1,28 +1,88 @@
 // The MCP tools. Each tool IS a REST operation: it is found in the app's own OpenAPI document by operationId
-// (DESIGN.md: "operationId equals the MCP tool name"), its input schema is that operation's query parameters
-// (generated from the route's zod schema), a call becomes the equivalent REST request, and the REST answer becomes
-// the tool result. So a tool validates, prices, entitles and computes exactly as its REST twin.
+// (DESIGN.md: "operationId equals the MCP tool name"), its input schema is that operation's path and query
+// parameters and its output schema the operation's success responses (both generated from the route's zod schemas),
+// a call becomes the equivalent REST request, and the REST answer becomes the tool result (results.ts). So a tool
+// validates, prices, entitles and computes exactly as its REST twin.
+//
+// What MCP adds is in TOOL_POLICIES (output.ts applies it to results): a smaller default page where a REST page is
+// a lot for a model to read (same bounds), `meta.truncated` on paged results, `has_data` on search results, and a
+// word on when to prefer another tool.
 //
 // Adding a tool once its route exists (ask): add its operationId to MCP_TOOL_NAMES.
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { listOperations, type JsonObject } from "../docs/openapi";
 import { envelope, type ErrorEnvelope } from "../errors";
+import { outputSchemaOf, type ToolPolicy } from "./output";
 
-/** The tools served, in the spec's order. A name with no GET operation of that operationId fails at startup. */
-export const MCP_TOOL_NAMES = ["search_indicators", "list_sources", "list_regions", "get_observations", "get_latest", "get_insights", "get_active_signals"] as const;
+/** The tools served, in the spec's order (get_indicator beside search). A name with no GET operation of that operationId fails at startup. */
+export const MCP_TOOL_NAMES = [
+  "search_indicators", "get_indicator", "list_sources", "list_regions", "get_observations", "get_latest", "get_insights", "get_active_signals",
+] as const;
+
+export const TOOL_POLICIES: Readonly<Record<string, ToolPolicy>> = {
+  search_indicators: {
+    defaultLimit: 20,
+    paging: "offset",
+    heldFlag: true,
+    guidance:
+      "Start here to find indicator codes: by words (`search`), `source`, `category` or `frequency`; `has_data: true` keeps only " +
+      "what the service holds. Each result says `has_data` and its `coverage` (regions held, dates). Then get_indicator for one " +
+      "indicator's regions, and get_latest or get_observations for its values.",
+  },
+  get_indicator: {
+    guidance:
+      "Check one indicator before a paid call: which regions it is served for (`available_regions`), its date range and its " +
+      "coverage. Free. Codes come from search_indicators.",
+  },
+  list_sources: { guidance: "The publishers, with their indicator counts, licence and the credit line to give; a slug can be passed as `source` to search_indicators." },
+  list_regions: {
+    defaultLimit: 100,
+    paging: "offset",
+    guidance:
+      "Find the region codes the data tools take as `region`: `search` by name, abbreviation or code (`travis`, `US-TX`), or list " +
+      "by `type` and `parent` (`parent: CA, type: county`).",
+  },
+  get_observations: {
+    paging: "offset",
+    guidance:
+      "A series' values over time (rows of date and value), with transforms (yoy, mom, qoq, index, log) and resampling to " +
+      "monthly, quarterly or annual. For only the newest value use get_latest; for computed facts use get_insights.",
+  },
+  get_latest: {
+    guidance:
+      "The newest value of one indicator (`indicator`), or of up to 20 for one price (`indicators`, comma-separated). Prefer it to " +
+      "get_observations when only the latest value matters.",
+  },
+  get_insights: {
+    guidance:
+      "Facts computed over one series, each with a ready sentence (`text`): trend, latest change, distance from its record " +
+      "high and low, longest run, rank among peers; plus its active signals.",
+  },
+  get_active_signals: {
+    defaultLimit: 20,
+    paging: "cursor",
+    guidance: "Signals open now (acceleration, extreme, trend_break) across indicators and regions, filtered by indicator, region, type and strength. For one series' facts use get_insights.",
+  },
+};
 
 /** "array": a repeatable text parameter (an array of strings, or one string of comma-separated values). */
 type ParamType = "string" | "integer" | "number" | "boolean" | "array";
+
+export type ToolParam = { name: string; type: ParamType; in: "query" | "path" };
 
 export type McpTool = {
   name: string;
   title: string;
   description: string;
   inputSchema: { type: "object"; properties: Record<string, JsonObject>; required?: string[]; additionalProperties: false };
-  /** REST path of the operation (GET, query parameters only). */
+  /** Every structuredContent the tool returns: the REST operation's success bodies (with MCP's additions), its errors, a payment request. */
+  outputSchema: JsonObject;
+  /** REST path of the operation (GET), with `{name}` for its path parameters. */
   path: string;
-  /** Parameter name -> JSON type, in the operation's order (the order of the REST query string). */
-  params: [string, ParamType][];
+  /** The operation's parameters, in its order (the order of the REST query string). */
+  params: ToolParam[];
+  /** Arguments filled in when left out (the MCP page sizes of TOOL_POLICIES). */
+  defaults: Record<string, number>;
+  policy: ToolPolicy;
   /** `x-price-usd` of the operation; null for free catalog operations. */
   priceUsd: string | null;
 };
@@ -31,8 +91,8 @@ const FREE_LINE = "Free: no credential needed.";
 const PAID_LINE =
   "Over MCP: send an API key with the MCP HTTP request (`Authorization: Bearer <key>` or `X-API-Key: <key>`; free keys: " +
   "POST /v1/signup); each call counts as one request of the key's plan, with the same entitlements and rate limit as " +
-  "REST. Without a key the call is refused with the price and the equivalent REST URL, which can be paid per request " +
-  "with x402 or L402.";
+  "REST. Without a key the call answers a payment request naming the price: pay it in the call with x402 (the x402 MCP " +
+  'transport: the signed payment in `_meta["x402/payment"]` of tools/call), or pay the equivalent REST URL with x402 or L402.';
 
 function resolveRefs(node: unknown, components: JsonObject, depth = 0): unknown {
   if (depth > 16 || node === null || typeof node !== "object") return node;
@@ -49,7 +109,15 @@ function paramType(schema: JsonObject, where: string): ParamType {
   const t = Array.isArray(schema.type) ? schema.type.filter((x: string) => x !== "null") : [schema.type];
   if (t.length === 1 && t[0] === "array" && (schema.items as JsonObject | undefined)?.type === "string") return "array";
   if (t.length === 1 && ["string", "integer", "number", "boolean"].includes(t[0])) return t[0];
-  throw new Error(`${where}: query parameter type ${JSON.stringify(schema.type)} cannot be an MCP argument`);
+  throw new Error(`${where}: parameter type ${JSON.stringify(schema.type)} cannot be an MCP argument`);
+}
+
+/** What the MCP page size and the truncated flag mean for this tool, in one paragraph (null when neither applies). */
+function pagingNote(policy: ToolPolicy, restDefault: unknown): string | null {
+  if (!policy.paging) return null;
+  const more = policy.paging === "cursor" ? "call again with `cursor` set to `meta.next_cursor`" : "call again with a larger `offset`";
+  const cap = policy.defaultLimit === undefined ? "" : `Over MCP \`limit\` defaults to ${policy.defaultLimit} (REST: ${restDefault === undefined ? "every row" : restDefault}). `;
+  return `${cap}\`meta.truncated\` is true when more rows match than this result holds: ${more}.`;
 }
 
 /** The tools, read from the annotated OpenAPI document (buildOpenApiDocument: prices are in the descriptions). */
@@ -60,24 +128,37 @@ export function toolsFromOpenApi(doc: JsonObject, names: readonly string[] = MCP
     const entry = byId.get(name);
     if (!entry || entry.method !== "get") throw new Error(`MCP tool ${name}: no GET operation with operationId ${name}`);
     const op = entry.operation;
+    const policy = TOOL_POLICIES[name] ?? {};
     const properties: Record<string, JsonObject> = {};
     const required: string[] = [];
-    const params: [string, ParamType][] = [];
+    const params: ToolParam[] = [];
+    const defaults: Record<string, number> = {};
+    let restLimitDefault: unknown;
     for (const p of (op.parameters ?? []) as JsonObject[]) {
-      if (p.in !== "query") throw new Error(`MCP tool ${name}: ${p.in} parameter ${p.name} is not supported (query parameters only)`);
+      if (p.in !== "query" && p.in !== "path") throw new Error(`MCP tool ${name}: ${p.in} parameter ${p.name} is not supported (path and query parameters only)`);
       const schema = resolveRefs({ ...(p.schema ?? {}), ...(p.description ? { description: p.description } : {}) }, components) as JsonObject;
+      if (p.name === "limit" && policy.defaultLimit !== undefined) {
+        restLimitDefault = schema.default;
+        schema.default = defaults.limit = policy.defaultLimit;
+      }
       properties[p.name] = schema;
-      params.push([p.name, paramType(schema, `MCP tool ${name}`)]);
-      if (p.required) required.push(p.name);
+      params.push({ name: p.name, type: paramType(schema, `MCP tool ${name}`), in: p.in });
+      if (p.required || p.in === "path") required.push(p.name);
     }
+    if (policy.defaultLimit !== undefined && !("limit" in defaults)) throw new Error(`MCP tool ${name}: a default limit for an operation without a limit parameter`);
     const priceUsd = typeof op["x-price-usd"] === "string" ? (op["x-price-usd"] as string) : null;
     return {
       name,
       title: op.summary ?? name,
-      description: [op.summary ? `${op.summary}.` : "", op.description ?? "", priceUsd ? PAID_LINE : FREE_LINE].filter(Boolean).join("\n\n"),
+      description: [op.summary ? `${op.summary}.` : "", policy.guidance ?? "", op.description ?? "", pagingNote(policy, restLimitDefault) ?? "", priceUsd ? PAID_LINE : FREE_LINE]
+        .filter(Boolean)
+        .join("\n\n"),
       inputSchema: { type: "object", properties, ...(required.length ? { required } : {}), additionalProperties: false },
+      outputSchema: outputSchemaOf(op, components, policy, priceUsd !== null),
       path: entry.path,
       params,
+      defaults,
+      policy,
       priceUsd,
     };
   });
@@ -91,108 +172,56 @@ const argError = (parameter: string, message: string, accepted?: string[]) =>
     ...(accepted ? { accepted } : {}),
   });
 
+type Texts = { ok: true; values: string[] } | { ok: false; error: ErrorEnvelope };
+
+/** An argument as the text(s) a URL carries, or the error naming what JSON shape it should have had. */
+function textsOf(p: ToolParam, v: unknown): Texts {
+  const ok = (...values: string[]): Texts => ({ ok: true, values });
+  const bad = (message: string): Texts => ({ ok: false, error: argError(p.name, message) });
+  switch (p.type) {
+    case "string":
+      return typeof v === "string" ? ok(v) : bad("must be a string");
+    case "array": {
+      if (typeof v === "string") return ok(v);
+      return Array.isArray(v) && v.every((x) => typeof x === "string") ? ok(...(v as string[])) : bad("must be a string or an array of strings");
+    }
+    case "boolean":
+      return typeof v === "boolean" || v === "true" || v === "false" ? ok(String(v)) : bad("must be true or false");
+    default:
+      return typeof v === "number" || typeof v === "string" ? ok(String(v)) : bad(`must be ${p.type === "integer" ? "an integer" : "a number"}`);
+  }
+}
+
 /**
  * The REST request (path and query) equivalent to a tool call, or the INVALID_PARAMETER envelope for arguments a
- * query string cannot carry. Only the JSON shape is checked here (a string where text goes, a number or its digits
- * where a number goes); every rule on the values (bounds, enums, formats, combinations) is the route's zod schema's,
- * applied when the request runs. JSON null counts as an absent argument, since a query string cannot say null.
+ * URL cannot carry. Only the JSON shape is checked here (a string where text goes, a number or its digits where a
+ * number goes, a path argument present and not empty); every rule on the values (bounds, enums, formats,
+ * combinations) is the route's zod schema's, applied when the request runs. JSON null counts as an absent argument,
+ * since a URL cannot say null; an absent argument with an MCP default (a page size) gets it.
  */
 export function restRequestOf(tool: McpTool, args: Record<string, unknown> | undefined): { ok: true; pathAndQuery: string } | { ok: false; error: ErrorEnvelope } {
   const given = args ?? {};
-  const known = new Map(tool.params);
+  const names = tool.params.map((p) => p.name);
   for (const name of Object.keys(given)) {
-    if (!known.has(name)) return { ok: false, error: argError(name, `unknown argument; ${tool.name} takes ${tool.params.map(([n]) => n).join(", ") || "no arguments"}`, tool.params.map(([n]) => n)) };
+    if (!names.includes(name)) return { ok: false, error: argError(name, `unknown argument; ${tool.name} takes ${names.join(", ") || "no arguments"}`, names) };
   }
+  let path = tool.path;
   const query = new URLSearchParams();
-  for (const [name, type] of tool.params) {
-    const v = given[name];
-    if (v === undefined || v === null) continue;
-    if (type === "string") {
-      if (typeof v !== "string") return { ok: false, error: argError(name, "must be a string") };
-      query.append(name, v);
-    } else if (type === "array") {
-      const values = typeof v === "string" ? [v] : Array.isArray(v) && v.every((x) => typeof x === "string") ? (v as string[]) : null;
-      if (!values) return { ok: false, error: argError(name, "must be a string or an array of strings") };
-      for (const x of values) query.append(name, x);
-    } else if (type === "boolean") {
-      if (typeof v !== "boolean" && v !== "true" && v !== "false") return { ok: false, error: argError(name, "must be true or false") };
-      query.append(name, String(v));
+  for (const p of tool.params) {
+    const v = given[p.name] ?? tool.defaults[p.name];
+    if (v === undefined || v === null) {
+      if (p.in === "path") return { ok: false, error: argError(p.name, "required") };
+      continue;
+    }
+    const texts = textsOf(p, v);
+    if (!texts.ok) return texts;
+    if (p.in === "query") {
+      for (const x of texts.values) query.append(p.name, x);
     } else {
-      if (typeof v !== "number" && typeof v !== "string") return { ok: false, error: argError(name, `must be ${type === "integer" ? "an integer" : "a number"}`) };
-      query.append(name, String(v));
+      if (texts.values[0] === "") return { ok: false, error: argError(p.name, "must not be empty") };
+      path = path.replace(`{${p.name}}`, encodeURIComponent(texts.values[0]!));
     }
   }
   const qs = query.toString();
-  return { ok: true, pathAndQuery: qs ? `${tool.path}?${qs}` : tool.path };
-}
-
-export type CallContext = {
-  /** Absolute URL of the equivalent REST request (on the public base URL). */
-  restUrl: string;
-  /** The MCP request carried no API key (so the REST request went out without one). */
-  anonymous: boolean;
-};
-
-function resultOf(body: Record<string, unknown>, text: string, isError: boolean, meta: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: "text", text }], structuredContent: body, ...(isError ? { isError: true } : {}), _meta: meta };
-}
-
-export function errorResult(error: ErrorEnvelope, meta: Record<string, unknown> = {}): CallToolResult {
-  return resultOf(error, JSON.stringify(error), true, meta);
-}
-
-/**
- * An anonymous call to a paid tool that the REST rails refused for want of payment (402 with x402 and/or L402
- * challenges, or 401 when this server takes no per-request payment): the price, and how to pay.
- */
-function paymentEnvelope(tool: McpTool, status: number, body: JsonObject, ctx: CallContext): ErrorEnvelope {
-  const rest = body.error as { code: string; message: string; details?: JsonObject };
-  const details = rest.details ?? {};
-  const price = String(details.price_usd);
-  const { error: _error, ...x402 } = body;
-  const rails: string[] = Array.isArray(details.rails) ? details.rails : [];
-  const perRequest = status === 402 && rails.length > 0;
-  const message =
-    `${tool.name} costs ${price} USD for this call. Send an API key with the MCP request ('Authorization: Bearer <key>' or ` +
-    `'X-API-Key: <key>'; free keys: POST /v1/signup)` +
-    (perRequest
-      ? `, or pay per request with ${rails.map((r) => (r === "l402" ? "L402" : r)).join(" or ")} on the equivalent REST request: GET ${ctx.restUrl}`
-      : `; this server takes no per-request payment (the equivalent REST request is GET ${ctx.restUrl}).`);
-  return envelope(status === 402 ? "PAYMENT_REQUIRED" : "INVALID_API_KEY", message, {
-    ...details,
-    price_usd: price,
-    rest_url: ctx.restUrl,
-    method: "GET",
-    ...(perRequest && Object.keys(x402).length ? { x402 } : {}),
-  });
-}
-
-/** The REST answer as a tool result: 2xx (200, 202, 207) is the body as structured content and text; otherwise the error envelope. */
-export async function toolResult(tool: McpTool, res: Response, ctx: CallContext): Promise<CallToolResult> {
-  const text = await res.text();
-  const meta: Record<string, unknown> = { http_status: res.status, rest_url: ctx.restUrl };
-  const requestId = res.headers.get("x-request-id");
-  if (requestId) meta.request_id = requestId;
-  const limit = res.headers.get("x-ratelimit-limit");
-  if (limit !== null) {
-    meta.rate_limit = { limit: Number(limit), remaining: Number(res.headers.get("x-ratelimit-remaining")), reset: Number(res.headers.get("x-ratelimit-reset")) };
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  const isObject = body !== null && typeof body === "object" && !Array.isArray(body);
-  if (res.status < 300 && isObject) return resultOf(body as JsonObject, text, false, meta);
-  const err = isObject ? ((body as JsonObject).error as JsonObject | undefined) : undefined;
-  if (!err || typeof err.code !== "string" || typeof err.message !== "string") {
-    return errorResult(envelope("INTERNAL_SERVER_ERROR", `The equivalent REST request answered ${res.status} without an error body (request ${requestId ?? "unknown"}).`), meta);
-  }
-  const priced = err.details && typeof (err.details as JsonObject).price_usd === "string";
-  if (ctx.anonymous && tool.priceUsd !== null && priced && (res.status === 402 || err.code === "INVALID_API_KEY")) {
-    return errorResult(paymentEnvelope(tool, res.status, body as JsonObject, ctx), meta);
-  }
-  // Any other refusal is the REST envelope unchanged: { code, message, details }.
-  return resultOf({ error: err } as JsonObject, JSON.stringify({ error: err }), true, meta);
+  return { ok: true, pathAndQuery: qs ? `${path}?${qs}` : path };
 }

@@ -1,21 +1,23 @@
 // POST /api/mcp: the Streamable HTTP MCP endpoint (stateless, JSON responses). Each tool call runs the equivalent
-// REST request through this same app (app.fetch, in process) with the caller's API key, so it goes through the same
-// validation, paid() gate (resolve, quote, the admission core: key entitlement, rate limit, metering on success) and handler
-// as a REST client's request: nothing about pricing, entitlement or metering is restated for MCP.
+// REST request through this same app (app.fetch, in process) with the caller's credential headers (and the call's
+// x402 payment, src/mcp/payment.ts), so it goes through the same validation, paid() gate (resolve, quote, the
+// admission core: key entitlement, rate limit, metering, payment verification and settlement) and handler as a REST
+// client's request: nothing about pricing, entitlement or metering is restated for MCP.
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../errors";
 import { publicBaseUrl } from "../docs/base-url";
 import { buildOpenApiDocument } from "../docs/openapi";
 import { KEY_SECURITY } from "../docs/openapi-access";
+import { credentialOf } from "../http/verdicts";
 import { handleMcpPost, methodNotAllowed } from "../mcp/server";
-import { MCP_TOOL_NAMES, toolsFromOpenApi, type McpTool } from "../mcp/tools";
+import { MCP_TOOL_NAMES, TOOL_POLICIES, toolsFromOpenApi, type McpTool } from "../mcp/tools";
 import { jsonRpcRequestSchema, jsonRpcResponseSchema } from "../schemas/mcp";
 import { SERVICE_NAME } from "../version";
 
 export const MCP_PATH = "/api/mcp";
 
-/** The credential headers a tool call forwards to its REST request (only when the request carried an admitted key). */
+/** The credential headers a tool call forwards to its REST request, when the MCP request carries a key (or a malformed one). */
 const KEY_HEADERS = ["authorization", "x-api-key"] as const;
 
 // Documented, not validated: the SDK transport parses the body and answers bad JSON or JSON-RPC with its own errors.
@@ -30,14 +32,20 @@ const mcpRoute = createRoute({
     "`Content-Type: application/json` and `Accept: application/json, text/event-stream`; the answer is JSON. No session is " +
     "kept, so GET and DELETE answer 405. Tools: " +
     `${MCP_TOOL_NAMES.join(", ")}. Each tool is the REST operation with the same operationId: its arguments are that ` +
-    "operation's query parameters and its result is the REST response body (structuredContent and text). Catalog tools " +
-    "are free; data tools take the API key sent with this request (`Authorization: Bearer` or `X-API-Key`) and are " +
-    "entitled, rate limited and metered exactly like the REST request (one request per tool call; the MCP messages " +
-    "themselves are not counted). Without a key a data tool answers an error naming its price and the equivalent REST " +
-    "URL, payable per request with x402 or L402. Refusals are tool results with `isError: true` and the REST error " +
-    "envelope. A tools/call naming no known tool, or whose `arguments` is not an object, is JSON-RPC -32602 (Invalid params). " +
-    "Transport errors are JSON-RPC errors: 400 (-32700, unparseable JSON or not JSON-RPC), 406 (Accept), 415 (Content-Type).",
-  // A key is optional: catalog tools need none, data tools use the key sent with this request (payments go to REST).
+    "operation's path and query parameters, its `outputSchema` the operation's success bodies, and its result the REST " +
+    "response body as `structuredContent` with a text rendering. Over MCP, long lists default to a smaller page " +
+    `(${Object.entries(TOOL_POLICIES).flatMap(([name, p]) => (p.defaultLimit ? [`${name} ${p.defaultLimit}`] : [])).join(", ")}) and paged results carry \`meta.truncated\`; ` +
+    "search_indicators items carry `has_data`. Catalog tools are free; data tools take the API key sent with this " +
+    "request (`Authorization: Bearer` or `X-API-Key`) and are entitled, rate limited and metered exactly like the REST " +
+    "request (one request per tool call; the MCP messages themselves are not counted); a bad key is each tool call's " +
+    "INVALID_API_KEY. Without a key a data tool answers a payment request (`isError: true`): the x402 PaymentRequired " +
+    "(`x402Version`, `accepts`, `resource`) with `code` PAYMENT_REQUIRED and `details` (price, rails, the equivalent REST " +
+    'URL, the L402 challenge). Pay it in the call as the x402 MCP transport says: the signed payment in `_meta["x402/payment"]` ' +
+    'of tools/call; the settlement receipt comes back in the result\'s `_meta["x402/payment-response"]`. Other refusals are ' +
+    "tool results with `isError: true` and the REST error envelope. A tools/call naming no known tool, or whose " +
+    "`arguments` is not an object, is JSON-RPC -32602 (Invalid params). Transport errors are JSON-RPC errors: 400 " +
+    "(-32700, unparseable JSON or not JSON-RPC), 406 (Accept), 415 (Content-Type).",
+  // A key is optional: catalog tools need none, data tools use the key sent with this request or a payment in the call.
   security: [...KEY_SECURITY, {}],
   request: { body: { required: true, content: { "application/json": { schema: jsonRpcRequestSchema } } } },
   responses: {
@@ -56,7 +64,7 @@ export const registerMcpRoutes: RegisterRoutes = (app, deps) => {
   app.post(MCP_PATH, async (c) => {
     const base = publicBaseUrl(deps.config, c.req.url);
     tools ??= toolsFromOpenApi(buildOpenApiDocument(app, base));
-    const keyed = c.get("apiKey") !== undefined;
+    const keyed = credentialOf(c.req.raw.headers).kind !== "none";
     const forwarded: Record<string, string> = { accept: "application/json", "x-request-id": c.get("requestId") };
     if (keyed) {
       for (const h of KEY_HEADERS) {
@@ -73,7 +81,7 @@ export const registerMcpRoutes: RegisterRoutes = (app, deps) => {
       restUrl: (pathAndQuery) => `${base}${pathAndQuery}`,
       // Same origin as this request, so a payment challenge names the URL the caller would use; same Bun server env
       // (client address), same request id for the logs.
-      invoke: async (pathAndQuery) => app.fetch(new Request(`${origin}${pathAndQuery}`, { headers: forwarded }), c.env),
+      invoke: async (pathAndQuery, headers = {}) => app.fetch(new Request(`${origin}${pathAndQuery}`, { headers: { ...forwarded, ...headers } }), c.env),
     });
   });
 

@@ -15,7 +15,9 @@ const listRoute = createRoute({
   description:
     "Countries (ISO 3166-1 alpha-2), the 50 states and DC (2-digit FIPS) and 3,144 county equivalents (5-digit FIPS, " +
     "Census vintage 2024), ordered by code. `parent` accepts what people type (`CA`, `US-CA`, `california`, `06`): " +
-    "a parent is read as a state first, so `parent=CA` is California.",
+    "a parent is read as a state first, so `parent=CA` is California. `search` finds regions by any part of their code, " +
+    "name or other names. Without `limit` every match is returned (the full list is about 3,450 rows); `limit` and " +
+    "`offset` page it, and `meta.total` counts every match.",
   request: { query: regionListQuerySchema },
   responses: {
     200: { description: "Regions", headers: catalogResponseHeaders, content: { "application/json": { schema: regionListResponseSchema } } },

@@ -4,7 +4,21 @@ import { z } from "@hono/zod-openapi";
 
 /** An integer parameter in [min, max] (max optional), written in plain decimal digits, with a default. */
 export function integerQuery(opts: { name: string; min: number; max?: number; default: number; description: string }) {
-  const bounds = opts.max === undefined ? `>= ${opts.min}` : `${opts.min} to ${opts.max}`;
+  return integerText(opts)
+    .optional()
+    .transform((v) => v ?? opts.default)
+    .openapi({ ...integerDoc(opts), default: opts.default });
+}
+
+/** The same without a default: absent stays undefined (the route decides what no value means). */
+export function optionalIntegerQuery(opts: { name: string; min: number; max?: number; description: string }) {
+  return integerText(opts).optional().openapi(integerDoc(opts));
+}
+
+const boundsOf = (opts: { min: number; max?: number }) => (opts.max === undefined ? `>= ${opts.min}` : `${opts.min} to ${opts.max}`);
+
+function integerText(opts: { min: number; max?: number }) {
+  const bounds = boundsOf(opts);
   return z
     .string()
     // Plain digits only (a sign only where negatives are allowed): `+5`, ` 5`, `1e2` and `0x10` are refused, as on /v1/observations.
@@ -14,17 +28,17 @@ export function integerQuery(opts: { name: string; min: number; max?: number; de
       opts.max === undefined
         ? z.number().int().min(opts.min, { message: `must be ${bounds}` })
         : z.number().int().min(opts.min, { message: `must be ${bounds}` }).max(opts.max, { message: `must be ${bounds}` }),
-    )
-    .optional()
-    .transform((v) => v ?? opts.default)
-    .openapi({
-      param: { name: opts.name, in: "query" },
-      type: "integer",
-      minimum: opts.min,
-      ...(opts.max === undefined ? {} : { maximum: opts.max }),
-      default: opts.default,
-      description: opts.description,
-    });
+    );
+}
+
+function integerDoc(opts: { name: string; min: number; max?: number; description: string }) {
+  return {
+    param: { name: opts.name, in: "query" as const },
+    type: "integer" as const,
+    minimum: opts.min,
+    ...(opts.max === undefined ? {} : { maximum: opts.max }),
+    description: opts.description,
+  };
 }
 
 /** A boolean parameter: `true` or `false` (anything else is a 400), with a default. */

@@ -1,6 +1,8 @@
 // Region resource (spec "Region") and the /v1/regions parameters.
 import { z } from "@hono/zod-openapi";
 import { REGION_TYPES, type RegionType } from "../domain/region-list";
+import { regionKey } from "../domain/regions";
+import { integerQuery, optionalIntegerQuery } from "./query";
 
 export const regionTypeSchema = z
   .enum(REGION_TYPES as [RegionType, ...RegionType[]])
@@ -20,6 +22,9 @@ export const regionSchema = z
 
 export type Region = z.infer<typeof regionSchema>;
 
+/** The largest page of regions one request may ask for (the whole list, about 3,450 rows, comes without `limit`). */
+export const REGION_PAGE_MAX = 1000;
+
 // Region inputs accept codes, USPS abbreviations, "US-CA", alpha-3, names and slugs (src/domain/regions.ts).
 const regionInput = (name: string, description: string, example: string) =>
   z.string().min(1).max(200).openapi({ param: { name, in: "query" }, description, example });
@@ -31,7 +36,29 @@ export const regionListQuerySchema = z.object({
     "Only the children of this region. Accepts a code (06, US), USPS abbreviation (CA), US-CA, ISO alpha-3, a name or a slug.",
     "CA",
   ).optional(),
+  search: z
+    .string()
+    .trim()
+    .min(1, { message: "must not be empty" })
+    .max(200)
+    .refine((s) => regionKey(s) !== "", { message: "must contain a letter or a digit" })
+    .optional()
+    .openapi({
+      param: { name: "search", in: "query" },
+      description:
+        "Case- and accent-insensitive substring match over code, name, slug and other names (`travis`, `los angeles county`, `US-TX`, `russia`).",
+      example: "los angeles",
+    }),
+  limit: optionalIntegerQuery({
+    name: "limit",
+    min: 0,
+    max: REGION_PAGE_MAX,
+    description: `Page size, 0 to ${REGION_PAGE_MAX} (0 returns only the total). Left out: every matching region.`,
+  }),
+  offset: integerQuery({ name: "offset", min: 0, default: 0, description: "Rows to skip, >= 0." }),
 });
+
+export type RegionListQuery = z.output<typeof regionListQuerySchema>;
 
 export const regionPathSchema = z.object({
   code: z
@@ -45,5 +72,14 @@ export const regionPathSchema = z.object({
     }),
 });
 
-export const regionListResponseSchema = z.object({ data: z.array(regionSchema) }).openapi("RegionList");
+export const regionListResponseSchema = z
+  .object({
+    data: z.array(regionSchema),
+    meta: z.object({
+      total: z.number().int().min(0).openapi({ description: "Regions matching the filters (every page together)." }),
+      limit: z.number().int().min(0).max(REGION_PAGE_MAX).nullable().openapi({ description: "The page size asked for; null when `limit` was left out (every match)." }),
+      offset: z.number().int().min(0),
+    }),
+  })
+  .openapi("RegionList");
 export const regionResponseSchema = z.object({ data: regionSchema }).openapi("RegionResponse");

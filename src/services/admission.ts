@@ -1,7 +1,8 @@
 // The admission core: the one place that decides whether a request may be served, framework-free (no HTTP
 // context: the credential, the resolved request, its quote and the time come in as plain values). The paid() gate,
-// the key middleware of unpriced routes, MCP tool calls (which run their REST twin through the app) and the page
-// memo in front of the paid pipeline all call admit(); nothing else authenticates, entitles, counts or charges.
+// the key middleware of unpriced routes and the page memo in front of the paid pipeline all call admit(), and MCP
+// tool calls reach them by running their REST twin through the app; nothing else authenticates, entitles, counts or
+// charges.
 //
 // Order, cheapest refusal first, nothing counted or reserved for a refused request:
 //   1. a malformed credential: 401 INVALID_API_KEY;
@@ -28,10 +29,9 @@ import { authenticateCachedKey, authenticateKey, type AuthenticatedKey, type Aut
  * What is being admitted:
  * - `paid`: a priced request (quote and resolution given): entitled, counted, metered or paid;
  * - `keyed`: an unpriced route called with a key (catalog, ping): authenticated and counted against the window;
- * - `key_management`: signup, rotate, revoke, recover (limits of their own): authenticated only;
- * - `identify`: authenticated only (the MCP envelope: each tool call is admitted as the REST request it makes).
+ * - `key_management`: signup, rotate, revoke, recover (limits of their own): authenticated only.
  */
-export type Purpose = "paid" | "keyed" | "key_management" | "identify";
+export type Purpose = "paid" | "keyed" | "key_management";
 
 /** How a request's route and query are described to the payment rails (x402 resource and bazaar discovery). */
 export type PaymentDescription = {
@@ -168,7 +168,7 @@ export class Admission {
     if (!auth.ok) return refusal("INVALID_API_KEY", "Unknown or revoked API key.");
     const key = auth.key;
     if (auth.expired && !req.allowExpired) return refusal("EXPIRED_API_KEY", auth.expired);
-    if (req.purpose === "key_management" || req.purpose === "identify") return { ok: true, key, rate: null, metered: false, payment: null };
+    if (req.purpose === "key_management") return { ok: true, key, rate: null, metered: false, payment: null };
     const paid = req.purpose === "paid";
     if (paid) {
       const refused = this.entitlement(key, { premium: req.quote!.premium, region: req.resolved!.region, indicator: req.resolved!.indicator, surface: req.quote!.surface });

@@ -6,10 +6,10 @@
 // the county list is 444 KB, whose serialisation dominated its cost.
 import { listRegions as listRegionRows, type RegionRow } from "../../db/repos/regions";
 import { fail } from "../errors";
-import type { RenderedJson } from "./rendered";
-import { buildRegionIndex, lookupRegion, type LookupOptions, type RegionIndex, type RegionLookup } from "../domain/regions";
+import { renderJson, type RenderedJson } from "./rendered";
+import { buildRegionIndex, lookupRegion, regionKey, regionSearchText, type LookupOptions, type RegionIndex, type RegionLookup } from "../domain/regions";
 import type { RegionType } from "../domain/region-list";
-import type { Region } from "../schemas/regions";
+import type { Region, RegionListQuery } from "../schemas/regions";
 import { RenderedCache } from "./catalog-index";
 import type { RegionIndexEntry, Store } from "./caches";
 
@@ -121,25 +121,56 @@ async function resolveParent(store: Store, input: string): Promise<RegionRow> {
 /** Regions by type and/or parent (any input resolveRegion accepts), ordered by code. */
 export async function listRegions(store: Store, query: { type?: RegionType; parent?: string }): Promise<Region[]> {
   const parentCode = query.parent !== undefined ? (await resolveParent(store, query.parent)).code : undefined;
-  return regionsOf(await regionIndex(store), query.type, parentCode);
+  return regionsOf(await regionIndex(store), { type: query.type, parentCode });
 }
 
-function regionsOf(index: RegionIndex<RegionRow>, type: RegionType | undefined, parentCode: string | undefined): Region[] {
+type RegionFilter = { type?: RegionType; parentCode?: string; search?: string };
+
+function regionsOf(index: RegionIndex<RegionRow>, f: RegionFilter): Region[] {
   const out: Region[] = [];
+  const key = f.search === undefined ? undefined : regionKey(f.search);
+  const texts = key === undefined ? null : searchTexts(index);
   // byCode holds the rows in the order the repo loaded them: by code, byte order.
   for (const r of index.byCode.values()) {
-    if ((type === undefined || r.type === type) && (parentCode === undefined || r.parentCode === parentCode)) out.push(toRegion(r));
+    if (f.type !== undefined && r.type !== f.type) continue;
+    if (f.parentCode !== undefined && r.parentCode !== f.parentCode) continue;
+    if (texts && !texts.get(r.code)!.includes(key!)) continue;
+    out.push(toRegion(r));
   }
   return out;
 }
 
+// Search texts are built once per index, on the first search (about 3,500 short strings).
+const SEARCH_TEXTS = new WeakMap<RegionIndex<RegionRow>, Map<string, string>>();
 
-/** GET /v1/regions as rendered JSON `{ data }`, kept per index and resolved query (`parent=CA` and `parent=06` share). */
-export async function renderRegionList(store: Store, query: { type?: RegionType; parent?: string }): Promise<RenderedJson> {
+function searchTexts(index: RegionIndex<RegionRow>): Map<string, string> {
+  let texts = SEARCH_TEXTS.get(index);
+  if (!texts) {
+    texts = new Map([...index.byCode.values()].map((r) => [r.code, regionSearchText(r)]));
+    SEARCH_TEXTS.set(index, texts);
+  }
+  return texts;
+}
+
+type RegionList = { data: Region[]; meta: { total: number; limit: number | null; offset: number } };
+
+function pageOfRegions(all: Region[], q: Pick<RegionListQuery, "limit" | "offset">): RegionList {
+  const end = q.limit === undefined ? undefined : q.offset + q.limit;
+  return { data: all.slice(q.offset, end), meta: { total: all.length, limit: q.limit ?? null, offset: q.offset } };
+}
+
+/**
+ * GET /v1/regions as rendered JSON `{ data, meta }`. Lists without a search are kept per index, resolved parent and
+ * page (`parent=CA` and `parent=06` share); a search is rendered per request, so arbitrary texts never crowd the
+ * cache of the large lists.
+ */
+export async function renderRegionList(store: Store, query: RegionListQuery): Promise<RenderedJson> {
   const parentCode = query.parent !== undefined ? (await resolveParent(store, query.parent)).code : undefined;
   const { index, bodies } = await regionEntry(store);
   const byCode = await index;
-  return bodies.get(`${query.type ?? ""}|${parentCode ?? ""}`, () => ({ data: regionsOf(byCode, query.type, parentCode) }));
+  const list = () => pageOfRegions(regionsOf(byCode, { type: query.type, parentCode, search: query.search }), query);
+  if (query.search !== undefined) return renderJson(list());
+  return bodies.get(`${query.type ?? ""}|${parentCode ?? ""}|${query.limit ?? ""}|${query.offset}`, list);
 }
 
 export async function getRegion(store: Store, input: string): Promise<Region> {

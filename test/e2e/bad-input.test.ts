@@ -478,6 +478,16 @@ describe("credentials and request ids on every operation", () => {
         { authorization: "Bearer svc_live_a", "x-api-key": "svc_live_b" },
       ];
       for (const headers of bad) {
+        if (o.protocol) {
+          // The MCP endpoint takes the credential per tool call: a bad key is that call's INVALID_API_KEY, a tool result
+          // in a 200 JSON-RPC answer (the session itself needs no key), never an HTTP 401 the client could not act on.
+          const call = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_sources", arguments: {} } });
+          const mcp = { ...body, accept: "application/json, text/event-stream", ...headers };
+          const r = await v.send(label(o, JSON.stringify(headers).slice(0, 60)), at, { method: o.method, headers: mcp, body: call, op: o });
+          v.expectStatus(r, 200, "200");
+          if (r.json?.result?.isError !== true || r.json.result.structuredContent?.error?.code !== "INVALID_API_KEY") v.add(r.label, `expected the tool error INVALID_API_KEY, got ${r.body.slice(0, 200)}`);
+          continue;
+        }
         const r = await v.send(label(o, JSON.stringify(headers).slice(0, 60)), at, { method: o.method, headers: { ...body, ...headers }, body: payload, op: o });
         v.expectStatus(r, 401, "401");
       }

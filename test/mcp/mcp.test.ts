@@ -1,15 +1,22 @@
 // POST /api/mcp with the official SDK client (Client + StreamableHTTPClientTransport) against the real app served by
-// Bun.serve: the tool list and its schemas (the REST operations' own parameters), every tool against its REST twin,
-// keyed calls metered and rate limited like REST, entitlement refusals, anonymous data calls naming the price and the
-// exact REST URL (paid over L402 to prove it), argument errors naming the parameter, and the transport's own answers.
+// Bun.serve: the tool list and its schemas (the REST operations' own parameters and success bodies), every tool against
+// its REST twin with good and bad arguments, results that validate against each tool's outputSchema (the client checks
+// every structuredContent once it has listed the tools, errors included), MCP's page sizes and truncated flags, the text
+// renderings, keyed calls metered and rate limited like REST, entitlement refusals, anonymous data calls answering a
+// payment request (paid over L402 on the REST URL to prove it), and the transport's own answers. x402 paid in the call
+// is test/mcp/x402.test.ts; a second, independent client (the MCP Inspector CLI) is test/mcp/inspector.test.ts.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { DevLightning, L402Rail, Payments, fixedRate, memoryInvoiceStore } from "payments";
 import { paymentProofStore } from "../../db/repos/payments";
 import { keyUsage } from "../../src/services/keys";
 import { MCP_TOOL_NAMES, restRequestOf, toolsFromOpenApi } from "../../src/mcp/tools";
+import { toolResult } from "../../src/mcp/results";
+import { errorEnvelopeSchema } from "../../src/errors";
+import { mcpPaymentRequestSchema } from "../../src/schemas/mcp";
 import { makeTestApp, type TestApp } from "../support/app";
 import { ManualClock, seededRandom } from "../support/clock";
 import { makeTestDatabase } from "../support/db";
@@ -60,48 +67,81 @@ afterAll(async () => {
   await pay.close();
 });
 
+/**
+ * A connected client that has listed the tools: from then on the SDK validates every structuredContent against the
+ * tool's outputSchema and throws on a mismatch, so every call in this file checks it.
+ */
+const anonymousClients = new Map<string, Promise<Client>>();
+
 async function connect(base: string, headers: Record<string, string> = {}): Promise<Client> {
+  // The server keeps no session, so one anonymous client per server serves every test (listing the tools compiles
+  // their output validators: about 0.1 s per client).
+  if (Object.keys(headers).length === 0) {
+    if (!anonymousClients.has(base)) anonymousClients.set(base, newClient(base, headers));
+    return anonymousClients.get(base)!;
+  }
+  return newClient(base, headers);
+}
+
+async function newClient(base: string, headers: Record<string, string>): Promise<Client> {
   const client = new Client({ name: "mcp-test", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), { requestInit: { headers } }));
+  await client.listTools();
   clients.push(client);
   return client;
 }
 
 const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+const text = (r: CallToolResult) => (r.content[0] as { type: "text"; text: string }).text;
 const structured = (r: CallToolResult) => r.structuredContent as any;
-const textJson = (r: CallToolResult) => JSON.parse((r.content[0] as { type: "text"; text: string }).text);
+const textJson = (r: CallToolResult) => JSON.parse(text(r));
 const rest = async (base: string, pathAndQuery: string, headers: Record<string, string> = {}) => {
   const res = await fetch(`${base}${pathAndQuery}`, { headers });
   return { status: res.status, body: (await res.json()) as any };
 };
 
 describe("tools/list", () => {
-  test("the five working tools, in the spec's order, each with the REST operation's own parameters", async () => {
+  test("the tools, in the spec's order, each with the REST operation's own path and query parameters", async () => {
     const client = await connect(payBase);
     expect(client.getServerVersion()).toEqual({ name: "Economic Time-Series API", version: pay.deps.version });
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["search_indicators", "list_sources", "list_regions", "get_observations", "get_latest", "get_insights", "get_active_signals"]);
+    expect(tools.map((t) => t.name)).toEqual([...MCP_TOOL_NAMES]);
+    expect(tools.map((t) => t.name)).toEqual(["search_indicators", "get_indicator", "list_sources", "list_regions", "get_observations", "get_latest", "get_insights", "get_active_signals"]);
 
-    // One schema: every tool property is the OpenAPI parameter of the operation with the same operationId.
+    // One schema: every tool property is the OpenAPI parameter of the operation with the same operationId (MCP changes
+    // only the default page size of search_indicators, list_regions and get_active_signals).
     const doc = (await rest(payBase, "/openapi.json")).body;
     const ops = new Map<string, any>();
     for (const item of Object.values<any>(doc.paths)) for (const op of Object.values<any>(item)) ops.set(op.operationId, op);
+    const mcpLimits: Record<string, number> = { search_indicators: 20, list_regions: 100, get_active_signals: 20 };
     for (const tool of tools) {
       const op = ops.get(tool.name);
       const expected: Record<string, unknown> = {};
       for (const p of op.parameters ?? []) {
         const { example: _e, ...schema } = p.schema;
-        expected[p.name] = { ...schema, description: p.description };
+        expected[p.name] = { ...schema, description: p.description, ...(p.name === "limit" && tool.name in mcpLimits ? { default: mcpLimits[tool.name] } : {}) };
       }
       expect({ tool: tool.name, properties: tool.inputSchema.properties as Record<string, unknown> }).toEqual({ tool: tool.name, properties: expected });
-      expect({ tool: tool.name, required: tool.inputSchema.required }).toEqual({
-        tool: tool.name,
-        required: (op.parameters ?? []).some((p: any) => p.required) ? op.parameters.filter((p: any) => p.required).map((p: any) => p.name) : undefined,
-      });
+      const required = (op.parameters ?? []).filter((p: any) => p.required).map((p: any) => p.name);
+      expect({ tool: tool.name, required: tool.inputSchema.required }).toEqual({ tool: tool.name, required: required.length ? required : undefined });
       expect((tool.inputSchema as any).additionalProperties).toBe(false);
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
       expect(tool.title).toBe(op.summary);
+      // The output: every success body of the operation, then the error envelope, then (paid tools) the payment request.
+      const out = tool.outputSchema as any;
+      const refusals = op["x-price-usd"] ? ["#/$defs/Error", "#/$defs/McpPaymentRequest"] : ["#/$defs/Error"];
+      const ok = op.responses["200"].content["application/json"].schema;
+      const success = (ok.$ref ?? ok.anyOf[0].$ref).replace("#/components/schemas/", "#/$defs/");
+      expect({ tool: tool.name, type: out.type, first: out.anyOf[0].$ref, refusals: out.anyOf.slice(-refusals.length).map((x: any) => x.$ref) }).toEqual({
+        tool: tool.name,
+        type: "object",
+        first: success,
+        refusals,
+      });
+      expect(JSON.stringify(out)).not.toContain("#/components/");
     }
+    // get_indicator's code is a path parameter: required, and carried in the path.
+    expect(tools.find((t) => t.name === "get_indicator")!.inputSchema.required).toEqual(["code"]);
   });
 
   test("input schemas: types, bounds, defaults and enums as the REST contract states them", async () => {
@@ -116,60 +156,155 @@ describe("tools/list", () => {
     expect(obs.properties.include_revisions).toMatchObject({ type: "boolean", default: false });
     expect(obs.properties.start_date).toMatchObject({ type: "string", format: "date" });
     expect(obs.properties.frequency).toMatchObject({ type: "string", enum: ["monthly", "quarterly", "annual"] });
-    expect(byName.search_indicators.properties.limit).toMatchObject({ type: "integer", minimum: 0, maximum: 100, default: 50 });
+    expect(byName.search_indicators.properties.limit).toMatchObject({ type: "integer", minimum: 0, maximum: 100, default: 20 });
+    expect(Object.keys(byName.list_regions.properties)).toEqual(["type", "parent", "search", "limit", "offset"]);
     expect(byName.list_regions.properties.type).toMatchObject({ type: "string", enum: ["country", "state", "county"] });
+    expect(byName.list_regions.properties.limit).toMatchObject({ type: "integer", minimum: 0, maximum: 1000, default: 100 });
+    expect(byName.get_active_signals.properties.limit).toMatchObject({ type: "integer", minimum: 1, maximum: 500, default: 20 });
+    expect(byName.get_indicator.properties.code).toMatchObject({ type: "string", minLength: 1, maxLength: 200 });
+    expect(Object.keys(byName.get_indicator.properties)).toEqual(["code", "source", "include_inactive"]);
     expect(Object.keys(byName.get_latest.properties)).toEqual(["indicator", "indicators", "source", "region"]);
     expect(byName.get_latest.required).toBeUndefined();
     expect(Object.keys(byName.list_sources.properties)).toEqual(["include_inactive"]);
   });
 
-  test("descriptions: catalog tools are free; data tools state the price table's prices and how to authenticate", async () => {
+  test("output schemas: the REST success bodies with MCP's additions, their components in $defs", async () => {
+    const { tools } = await (await connect(payBase)).listTools();
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t.outputSchema as any]));
+    expect(byName.get_latest.anyOf.map((s: any) => s.$ref)).toEqual(["#/$defs/LatestSingle", "#/$defs/LatestBatch", "#/$defs/Provisioning", "#/$defs/Error", "#/$defs/McpPaymentRequest"]);
+    expect(byName.get_observations.anyOf.map((s: any) => s.$ref)).toEqual(["#/$defs/ObservationList", "#/$defs/Provisioning", "#/$defs/Error", "#/$defs/McpPaymentRequest"]);
+    expect(byName.list_sources.anyOf.map((s: any) => s.$ref)).toEqual(["#/$defs/SourceList", "#/$defs/Error"]);
+    const search = byName.search_indicators.$defs;
+    expect(search.Indicator.properties.has_data).toMatchObject({ type: "boolean" });
+    expect(search.Indicator.required).toContain("has_data");
+    expect(search.IndicatorList.properties.meta.properties.truncated).toMatchObject({ type: "boolean" });
+    expect(byName.list_regions.$defs.RegionList.properties.meta.required).toEqual(["total", "limit", "offset", "truncated"]);
+    expect(byName.get_active_signals.$defs.SignalList.properties.meta.required).toContain("truncated");
+    // Tools without paging get no truncated flag; the components are each tool's own copies.
+    expect(byName.get_latest.$defs.LatestSingle.properties.meta.properties.truncated).toBeUndefined();
+    expect(byName.get_indicator.$defs.Indicator).toBeUndefined();
+  });
+
+  test("descriptions: what each tool returns, when to prefer another, its price, how to authenticate or pay, its page size", async () => {
     const { tools } = await (await connect(payBase)).listTools();
     const d = Object.fromEntries(tools.map((t) => [t.name, t.description!]));
-    for (const name of ["search_indicators", "list_sources", "list_regions"]) expect(d[name]!.endsWith("Free: no credential needed.")).toBe(true);
+    for (const name of ["search_indicators", "get_indicator", "list_sources", "list_regions"]) expect(d[name]!.endsWith("Free: no credential needed.")).toBe(true);
+    expect(d.search_indicators).toStartWith("List and search indicators.\n\nStart here to find indicator codes");
+    expect(d.get_observations).toContain("For only the newest value use get_latest");
     expect(d.get_observations).toContain("**Price:** 0.01 USD per request (0.05 for derived series), or covered by an API key's plan.");
     expect(d.get_latest).toContain("**Price:** 0.01 USD per request (0.05 for derived series, 0.01 for latest batch), or covered by an API key's plan.");
     expect(d.get_latest).toContain("send an API key with the MCP HTTP request (`Authorization: Bearer <key>` or `X-API-Key: <key>`");
+    expect(d.get_latest).toContain('pay it in the call with x402 (the x402 MCP transport: the signed payment in `_meta["x402/payment"]` of tools/call)');
+    expect(d.list_regions).toContain("Over MCP `limit` defaults to 100 (REST: every row). `meta.truncated` is true when more rows match than this result holds: call again with a larger `offset`.");
+    expect(d.search_indicators).toContain("Over MCP `limit` defaults to 20 (REST: 50).");
+    expect(d.get_active_signals).toContain("call again with `cursor` set to `meta.next_cursor`");
   });
 
   test("a tool name without a GET operation of that operationId is refused when the tools are built", async () => {
     const doc = (await rest(payBase, "/openapi.json")).body;
     expect(toolsFromOpenApi(doc).map((t) => t.name)).toEqual([...MCP_TOOL_NAMES]);
-    expect(() => toolsFromOpenApi(doc, ["no_such_tool"])).toThrow("MCP tool no_such_tool: no GET operation with operationId no_such_tool");
+    expect(() => toolsFromOpenApi(doc, ["get_weather"])).toThrow("MCP tool get_weather: no GET operation with operationId get_weather");
+    expect(() => toolsFromOpenApi(doc, ["signup"])).toThrow("MCP tool signup: no GET operation with operationId signup");
   });
 });
 
 describe("catalog tools: free, anonymous, the REST body", () => {
-  test("search_indicators", async () => {
-    const r = await call(await connect(payBase), "search_indicators", { search: "unemployment", limit: 2 });
+  test("search_indicators: the REST body with has_data on each item and meta.truncated; MCP's page of 20 by default", async () => {
+    const client = await connect(payBase);
+    const r = await call(client, "search_indicators", { search: "unemployment", limit: 2 });
     expect(r.isError).toBeUndefined();
     const twin = await rest(payBase, "/v1/indicators?search=unemployment&limit=2");
-    expect(structured(r)).toEqual(twin.body);
-    expect(textJson(r)).toEqual(twin.body);
-    expect(structured(r).data.map((i: any) => i.code)).toEqual(["LASST03", "LAUCN03"]);
+    const { data, meta } = structured(r);
+    expect(data.map((i: any) => [i.code, i.has_data])).toEqual([["LASST03", false], ["LAUCN03", false]]);
+    expect(data.map(({ has_data: _h, ...i }: any) => i)).toEqual(twin.body.data);
+    expect(meta).toEqual({ ...twin.body.meta, truncated: true });
     expect(r._meta).toMatchObject({ http_status: 200, rest_url: `${payBase}/v1/indicators?search=unemployment&limit=2` });
+    // The text: a summary saying how to get more, the columns every row shares written once, then a table.
+    const lines = text(r).split("\n");
+    expect(lines[0]).toBe("search_indicators: rows 1 to 2 of 51; more match: call again with offset=2.");
+    expect(lines[1]).toBe("data: 2 rows");
+    expect(lines[2]).toBe("(every row) source: bls; category: labor; subcategory: unemployment; access_tier: free; unit: percent; frequency: monthly; is_active: true; has_data: false");
+    expect(lines[3]).toBe("| id | code | name | description | coverage |");
+    expect(lines.slice(-4)).toEqual(["meta.total: 51", "meta.limit: 2", "meta.offset: 0", "meta.truncated: true"]);
+
+    // Left out, limit is 20 over MCP: the REST twin asked for is the one with limit=20.
+    const page = await call(client, "search_indicators", {});
+    expect([structured(page).data.length, structured(page).meta.limit, structured(page).meta.truncated]).toEqual([20, 20, true]);
+    expect(page._meta!.rest_url).toBe(`${payBase}/v1/indicators?limit=20`);
+    // has_data follows coverage, and has_data=true (a REST filter) keeps only held indicators.
+    const held = await call(client, "search_indicators", { has_data: true, limit: 100 });
+    expect(structured(held).data.every((i: any) => i.has_data === true && i.coverage.regions_held > 0)).toBe(true);
+    expect(structured(held).meta.truncated).toBe(false);
+  });
+
+  test("get_indicator: IndicatorDetail with its coverage, the code in the path (svc: codes escaped)", async () => {
+    const client = await connect(payBase);
+    const r = await call(client, "get_indicator", { code: "UNRATE" });
+    expect(structured(r)).toEqual((await rest(payBase, "/v1/indicators/UNRATE")).body);
+    expect(structured(r).data).toMatchObject({ code: "UNRATE", available_regions: ["US"], date_range: { start: "1980-01-01", end: "2025-11-01" }, coverage: { regions_held: 1 } });
+    expect(text(r).split("\n").slice(0, 3)).toEqual(["get_indicator: one record.", "data.id: bd518a9e-6a5c-5131-b1be-464adfb9872a", "data.code: UNRATE"]);
+    expect(text(r)).toContain("data.coverage.note: Held for US, 1980-01-01 to 2025-11-01.");
+    const svc = await call(client, "get_indicator", { code: "svc:sahm_rule", include_inactive: false });
+    expect(svc._meta!.rest_url).toBe(`${payBase}/v1/indicators/svc%3Asahm_rule?include_inactive=false`);
+    expect(structured(svc).data.code).toBe("svc:sahm_rule");
+    // Unknown: the REST 404; no code or an empty one: the argument named, nothing sent.
+    const missing = await call(client, "get_indicator", { code: "NOPE_NOT_A_CODE" });
+    expect(structured(missing)).toEqual((await rest(payBase, "/v1/indicators/NOPE_NOT_A_CODE")).body);
+    expect(structured(missing).error.code).toBe("RESOURCE_NOT_FOUND");
+    for (const [args, message] of [[{}, "Invalid parameter code: required"], [{ code: "" }, "Invalid parameter code: must not be empty"], [{ code: 7 }, "Invalid parameter code: must be a string"]] as const) {
+      const e = await call(client, "get_indicator", args);
+      expect([e.isError, structured(e)]).toEqual([true, { error: { code: "INVALID_PARAMETER", message, details: { parameter: "code", parameters: ["code"], in: "arguments" } } }]);
+    }
+    const long = await call(client, "get_indicator", { code: "x".repeat(201) });
+    expect(structured(long).error).toMatchObject({ code: "INVALID_PARAMETER", details: { parameter: "code", in: "arguments" } });
   });
 
   test("list_sources", async () => {
     const r = await call(await connect(payBase), "list_sources");
     expect(structured(r).data.map((s: any) => s.slug)).toEqual(["bls", "cdc", "census", "eia", "fred", "gapminder", "scripps", "svc", "worldbank"]);
     expect(structured(r)).toEqual((await rest(payBase, "/v1/sources")).body);
+    expect(text(r).split("\n").slice(0, 3)).toEqual(["list_sources: 9 rows.", "data: 9 rows", "| slug | name | provider | category | indicator_count | docs_url | attribution | license |"]);
   });
 
-  test("list_regions", async () => {
-    const r = await call(await connect(payBase), "list_regions", { parent: "CA", type: "county" });
+  test("list_regions: type and parent, search, pages of 100 by default with meta.truncated", async () => {
+    const client = await connect(payBase);
+    const r = await call(client, "list_regions", { parent: "CA", type: "county" });
     const data = structured(r).data;
-    expect([data.length, data[0], data.at(-1).code]).toEqual([
+    expect([data.length, data[0], data.at(-1).code, structured(r).meta]).toEqual([
       58,
       { code: "06001", type: "county", name: "Alameda County", slug: "alameda-county-ca", parent_code: "06", fips_state: "06", fips_county: "001" },
       "06115",
+      { total: 58, limit: 100, offset: 0, truncated: false },
     ]);
-    expect(structured(r)).toEqual((await rest(payBase, "/v1/regions?type=county&parent=CA")).body);
+    const twin = (await rest(payBase, "/v1/regions?type=county&parent=CA&limit=100")).body;
+    expect(structured(r)).toEqual({ ...twin, meta: { ...twin.meta, truncated: false } });
+    expect(text(r).split("\n").slice(0, 6)).toEqual([
+      "list_regions: rows 1 to 58 of 58.",
+      "data: 58 rows",
+      "(every row) type: county; parent_code: 06; fips_state: 06",
+      "| code | name | slug | fips_county |",
+      "|---|---|---|---|",
+      "| 06001 | Alameda County | alameda-county-ca | 001 |",
+    ]);
+
+    // Everything: 3,445 regions, 100 at a time; the last page is not truncated.
+    const first = await call(client, "list_regions", {});
+    expect([structured(first).data.length, structured(first).meta]).toEqual([100, { total: 3445, limit: 100, offset: 0, truncated: true }]);
+    expect(text(first).split("\n")[0]).toBe("list_regions: rows 1 to 100 of 3445; more match: call again with offset=100.");
+    const last = await call(client, "list_regions", { offset: 3400 });
+    expect([structured(last).data.length, structured(last).meta.truncated, structured(last).data.at(-1).code]).toEqual([45, false, "ZW"]);
+    const all = await call(client, "list_regions", { type: "county", limit: 1000, offset: 3000 });
+    expect([structured(all).data.length, structured(all).meta]).toEqual([144, { total: 3144, limit: 1000, offset: 3000, truncated: false }]);
+
+    const travis = await call(client, "list_regions", { search: "travis" });
+    expect(structured(travis).data.map((x: any) => x.code)).toEqual(["48453"]);
+    expect((await call(client, "list_regions", { limit: 1001 })).isError).toBe(true);
+    expect(structured(await call(client, "list_regions", { search: "" })).error.details).toMatchObject({ parameter: "search", in: "arguments" });
   });
 
   test("a REST refusal of a catalog call is the REST envelope (unknown parent: 404)", async () => {
     const r = await call(await connect(payBase), "list_regions", { parent: "atlantis" });
-    const twin = await rest(payBase, "/v1/regions?parent=atlantis");
+    const twin = await rest(payBase, "/v1/regions?parent=atlantis&limit=100");
     expect(twin.status).toBe(404);
     expect(r.isError).toBe(true);
     expect(structured(r)).toEqual(twin.body);
@@ -191,13 +326,27 @@ describe("data tools with an API key: the REST pipeline", () => {
       { date: "2025-11-01", value: 4.6, indicator: "UNRATE", region: "US", unit: "percent", source: "fred", source_updated_at: null, is_preliminary: false, revision: 1 },
       { date: "2025-10-01", value: null, indicator: "UNRATE", region: "US", unit: "percent", source: "fred", source_updated_at: null, is_preliminary: false, revision: 1 },
     ]);
-    expect(structured(r).meta).toMatchObject({ indicator: "UNRATE", region: "US", total: UNRATE_ROWS, limit: 2, offset: 0 });
+    expect(structured(r).meta).toMatchObject({ indicator: "UNRATE", region: "US", total: UNRATE_ROWS, limit: 2, offset: 0, truncated: true });
     expect(await keyUsage(pay.deps, row.id, MONTH)).toBe(1);
     const url = `/v1/observations?indicator=UNRATE&region=US&limit=2`;
     expect(r._meta).toMatchObject({ http_status: 200, rest_url: `${payBase}${url}` });
-    // The REST twin with the same key answers the same body and is metered the same way.
-    expect(structured(r)).toEqual((await rest(payBase, url, headers)).body);
+    // The REST twin with the same key answers the same body (and MCP's truncated flag) and is metered the same way.
+    const twin = (await rest(payBase, url, headers)).body;
+    expect(structured(r)).toEqual({ ...twin, meta: { ...twin.meta, truncated: true } });
     expect(await keyUsage(pay.deps, row.id, MONTH)).toBe(2);
+    // The text: what the rows share once, then date and value.
+    expect(text(r).split("\n").slice(0, 7)).toEqual([
+      `get_observations: rows 1 to 2 of ${UNRATE_ROWS}; more match: call again with offset=2.`,
+      "data: 2 rows",
+      "(every row) indicator: UNRATE; region: US; unit: percent; source: fred; source_updated_at: null; is_preliminary: false; revision: 1",
+      "| date | value |",
+      "|---|---|",
+      "| 2025-11-01 | 4.6 |",
+      "| 2025-10-01 | null |",
+    ]);
+    // The last page is not truncated.
+    const end = await call(client, "get_observations", { ...HELD, limit: 2, offset: UNRATE_ROWS - 1 });
+    expect([structured(end).data.length, structured(end).meta.truncated]).toEqual([1, false]);
   });
 
   test("the key may come as X-API-Key; get_latest single and batch (207 with per-indicator errors is a result, not an error)", async () => {
@@ -257,48 +406,68 @@ describe("data tools with an API key: the REST pipeline", () => {
     expect(refused._meta).toMatchObject({ http_status: 429, rate_limit: { limit: 3, remaining: 0, reset } });
   });
 
-  test("a bad key on the MCP request is the REST 401, before any MCP processing", async () => {
-    const res = await fetch(`${payBase}/api/mcp`, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: "Bearer svc_live_notakey" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
-    });
-    expect(res.status).toBe(401);
-    expect(((await res.json()) as any).error.code).toBe("INVALID_API_KEY");
+  test("a bad key is each tool call's REST 401 (INVALID_API_KEY), never a payment request; the MCP session itself works", async () => {
+    for (const headers of [{ authorization: "Bearer svc_live_notakey" }, { "x-api-key": "nonsense" }, { authorization: "Bearer" }] as Record<string, string>[]) {
+      const client = await connect(payBase, headers);
+      expect((await client.listTools()).tools.length).toBe(MCP_TOOL_NAMES.length);
+      for (const [name, args] of [["list_sources", {}], ["get_latest", HELD]] as const) {
+        const r = await call(client, name, args);
+        expect({ name, isError: r.isError, code: structured(r).error.code, status: r._meta!.http_status }).toEqual({ name, isError: true, code: "INVALID_API_KEY", status: 401 });
+      }
+    }
+    // A revoked key: the REST answer, word for word.
+    const { key } = await testKey(pay);
+    expect((await fetch(`${payBase}/v1/keys/revoke`, { method: "POST", headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+    const r = await call(await connect(payBase, { authorization: `Bearer ${key}` }), "get_latest", HELD);
+    expect(structured(r)).toEqual((await rest(payBase, "/v1/observations/latest?indicator=UNRATE&region=US", { authorization: `Bearer ${key}` })).body);
   });
 });
 
 describe("data tools without a key", () => {
-  test("a 402 on REST becomes PAYMENT_REQUIRED naming the price and the exact REST URL, which takes the L402 payment", async () => {
+  test("a 402 on REST becomes a payment request: the price, the rails, the REST URL and the L402 challenge, which pays the REST URL", async () => {
     const r = await call(await connect(payBase), "get_observations", { ...HELD, limit: 2 });
     expect(r.isError).toBe(true);
-    const e = structured(r).error;
+    const e = structured(r);
     const url = `${payBase}/v1/observations?indicator=UNRATE&region=US&limit=2`;
+    // This server's only per-request rail is L402: no x402 PaymentRequired, the request in the shape the contract names.
+    expect(mcpPaymentRequestSchema.parse(e)).toEqual(e);
+    expect(e.x402Version).toBeUndefined();
     expect(e.code).toBe("PAYMENT_REQUIRED");
-    expect(e.message).toBe(
+    expect(e.error).toBe(
       "get_observations costs 0.01 USD for this call. Send an API key with the MCP request ('Authorization: Bearer <key>' or " +
-        `'X-API-Key: <key>'; free keys: POST /v1/signup), or pay per request with L402 on the equivalent REST request: GET ${url}`,
+        `'X-API-Key: <key>'; free keys: POST /v1/signup); or pay the equivalent REST request with L402: GET ${url}`,
     );
     expect(e.details).toMatchObject({ price_usd: "0.01", rest_url: url, method: "GET", rails: ["l402"], l402: { amount_sats: "10" } });
-    expect(textJson(r)).toEqual(structured(r));
+    // The text is the same without the invoice and macaroon (paid on the REST URL, which gives them too): short.
+    const { l402, ...rest402 } = e.details;
+    expect(textJson(r)).toEqual({ error: e.error, code: "PAYMENT_REQUIRED", details: { ...rest402, l402: { amount_sats: "10", valid_until: l402.valid_until } } });
+    expect(text(r).length).toBeLessThan(600);
 
     // Paying the invoice and sending the macaroon to the REST URL buys exactly what a keyed tool call returns.
-    const paid = pay.dev.pay(e.details.l402.invoice);
+    const paid = pay.dev.pay(l402.invoice);
     if (!paid.ok) throw new Error(paid.message);
-    const res = await fetch(url, { headers: { authorization: `L402 ${e.details.l402.macaroon}:${paid.preimage}` } });
+    const res = await fetch(url, { headers: { authorization: `L402 ${l402.macaroon}:${paid.preimage}` } });
     expect(res.status).toBe(200);
     const { key } = await testKey(pay);
     const keyed = await call(await connect(payBase, { authorization: `Bearer ${key}` }), "get_observations", { ...HELD, limit: 2 });
-    expect(await res.json()).toEqual(structured(keyed));
+    const { truncated: _t, ...keyedMeta } = structured(keyed).meta;
+    expect(await res.json()).toEqual({ ...structured(keyed), meta: keyedMeta });
   });
 
   test("the price follows the resolved series: svc: series cost 0.05", async () => {
     const r = await call(await connect(payBase), "get_latest", { indicator: "svc:sahm_rule" });
-    expect(structured(r).error).toMatchObject({
+    expect(structured(r)).toMatchObject({
       code: "PAYMENT_REQUIRED",
       details: { price_usd: "0.05", rest_url: `${payBase}/v1/observations/latest?indicator=svc%3Asahm_rule`, l402: { amount_sats: "50" } },
     });
-    expect(APERTURE_CHALLENGE.test(`L402 macaroon="${structured(r).error.details.l402.macaroon}", invoice="${structured(r).error.details.l402.invoice}"`)).toBe(true);
+    const { l402 } = structured(r).details;
+    expect(APERTURE_CHALLENGE.test(`L402 macaroon="${l402.macaroon}", invoice="${l402.invoice}"`)).toBe(true);
+  });
+
+  test("an x402 payment in the call when this server takes none: the same payment request, nothing charged", async () => {
+    const client = await connect(payBase);
+    const r = (await client.callTool({ name: "get_latest", arguments: HELD, _meta: { "x402/payment": { x402Version: 2, accepted: {}, payload: {} } } })) as CallToolResult;
+    expect(structured(r)).toMatchObject({ code: "PAYMENT_REQUIRED", details: { rails: ["l402"] } });
   });
 
   test("what does not exist costs nothing: the REST 404, no price", async () => {
@@ -343,12 +512,20 @@ describe("bad arguments: INVALID_PARAMETER naming the parameter, free", () => {
     const edge = await call(client, "get_observations", { ...HELD, limit: 1000 });
     expect(structured(edge).data.length).toBe(UNRATE_ROWS); // 551: every row on one page
     const past = await refused("get_observations", { ...HELD, limit: 1001 });
-    expect([past.code, past.details.parameter]).toEqual(["INVALID_PARAMETER", "limit"]);
+    // The REST route's refusal, said to be in the tool's arguments (REST says query).
+    expect([past.code, past.details.parameter, past.details.in]).toEqual(["INVALID_PARAMETER", "limit", "arguments"]);
     expect(past.message).toStartWith("Invalid parameter limit:");
+    const restPast = (await rest(payBase, "/v1/observations?indicator=UNRATE&region=US&limit=1001")).body.error;
+    expect(past).toEqual({ ...restPast, details: { ...restPast.details, in: "arguments" } });
     expect((await refused("get_observations", { ...HELD, limit: -1 })).details.parameter).toBe("limit");
     expect((await refused("get_observations", { ...HELD, limit: 2.5 })).details.parameter).toBe("limit");
     expect(structured(await call(client, "search_indicators", { limit: 100 })).meta.limit).toBe(100);
     expect((await refused("search_indicators", { limit: 101 })).details.parameter).toBe("limit");
+    expect(structured(await call(client, "list_regions", { limit: 0 })).meta).toEqual({ total: 3445, limit: 0, offset: 0, truncated: true });
+    expect((await refused("list_regions", { limit: -1 })).details).toMatchObject({ parameter: "limit", in: "arguments" });
+    // 500 passes validation (this free key then lacks premium signals); 501 does not.
+    expect((await refused("get_active_signals", { limit: 500 })).code).toBe("CATEGORY_NOT_ALLOWED");
+    expect((await refused("get_active_signals", { limit: 501 })).details.parameter).toBe("limit");
   });
 
   test("missing, misspelt, mistyped and contradictory arguments", async () => {
@@ -386,10 +563,10 @@ describe("bad arguments: INVALID_PARAMETER naming the parameter, free", () => {
   });
 
   test("an unknown tool is a JSON-RPC error (-32602), not a tool result", async () => {
-    const err = await client.callTool({ name: "ask", arguments: {} }).catch((e) => e);
+    const err = await client.callTool({ name: "get_weather", arguments: {} }).catch((e) => e);
     expect(err).toBeInstanceOf(McpError);
     expect(err.code).toBe(ErrorCode.InvalidParams);
-    expect(err.message).toContain("Unknown tool: ask. Tools: search_indicators, list_sources, list_regions, get_observations, get_latest, get_insights, get_active_signals");
+    expect(err.message).toContain(`Unknown tool: get_weather. Tools: ${MCP_TOOL_NAMES.join(", ")}`);
   });
 
   // The MCP schema wants `arguments` absent or an object. Anything else is the caller's mistake: -32602 Invalid
@@ -444,22 +621,97 @@ describe("bad arguments: INVALID_PARAMETER naming the parameter, free", () => {
 });
 
 describe("restRequestOf", () => {
-  test("query in the operation's parameter order, encoded as a URL query", async () => {
-    const [, , , obs] = toolsFromOpenApi((await rest(payBase, "/openapi.json")).body);
-    expect(restRequestOf(obs!, { region: "US", indicator: "svc:sahm_rule", transform: "index:2024-01-01" })).toEqual({
+  const tool = async (name: string) => toolsFromOpenApi((await rest(payBase, "/openapi.json")).body).find((t) => t.name === name)!;
+
+  test("query in the operation's parameter order, encoded as a URL query; MCP's page size when limit is left out", async () => {
+    expect(restRequestOf(await tool("get_observations"), { region: "US", indicator: "svc:sahm_rule", transform: "index:2024-01-01" })).toEqual({
       ok: true,
       pathAndQuery: "/v1/observations?indicator=svc%3Asahm_rule&region=US&transform=index%3A2024-01-01",
     });
-    const [, sources] = toolsFromOpenApi((await rest(payBase, "/openapi.json")).body);
-    expect(restRequestOf(sources!, undefined)).toEqual({ ok: true, pathAndQuery: "/v1/sources" });
+    expect(restRequestOf(await tool("list_sources"), undefined)).toEqual({ ok: true, pathAndQuery: "/v1/sources" });
+    expect(restRequestOf(await tool("list_regions"), { search: "san", offset: 100 })).toEqual({ ok: true, pathAndQuery: "/v1/regions?search=san&limit=100&offset=100" });
+    expect(restRequestOf(await tool("list_regions"), { limit: 5, type: "state" })).toEqual({ ok: true, pathAndQuery: "/v1/regions?type=state&limit=5" });
   });
+
+  test("path parameters: substituted and escaped; required and not empty", async () => {
+    const detail = await tool("get_indicator");
+    expect(detail.path).toBe("/v1/indicators/{code}");
+    expect(restRequestOf(detail, { code: "SP.POP.TOTL", source: "worldbank" })).toEqual({ ok: true, pathAndQuery: "/v1/indicators/SP.POP.TOTL?source=worldbank" });
+    expect(restRequestOf(detail, { code: "a/b?c" })).toEqual({ ok: true, pathAndQuery: "/v1/indicators/a%2Fb%3Fc" });
+    const missing = restRequestOf(detail, { source: "fred" });
+    expect(missing.ok ? null : missing.error.error.message).toBe("Invalid parameter code: required");
+  });
+
   test("repeatable parameters (get_active_signals): an array of strings or one comma-separated string", async () => {
-    const signals = toolsFromOpenApi((await rest(payBase, "/openapi.json")).body).find((t) => t.name === "get_active_signals")!;
+    const signals = await tool("get_active_signals");
     expect(signals.inputSchema.properties.type).toMatchObject({ type: "array", items: { type: "string", enum: ["acceleration", "extreme", "trend_break"] } });
     expect(restRequestOf(signals, { type: ["extreme", "trend_break"], region: "US", limit: 5 })).toEqual({ ok: true, pathAndQuery: "/v1/signals/active?region=US&type=extreme&type=trend_break&limit=5" });
-    expect(restRequestOf(signals, { indicator: "PAYEMS,UNRATE" })).toEqual({ ok: true, pathAndQuery: "/v1/signals/active?indicator=PAYEMS%2CUNRATE" });
+    expect(restRequestOf(signals, { indicator: "PAYEMS,UNRATE" })).toEqual({ ok: true, pathAndQuery: "/v1/signals/active?indicator=PAYEMS%2CUNRATE&limit=20" });
     const bad = restRequestOf(signals, { type: [1] });
     expect(bad.ok ? null : bad.error.error.message).toBe("Invalid parameter type: must be a string or an array of strings");
+  });
+});
+
+describe("toolResult", () => {
+  test("any 2xx JSON answer of a paid tool is a result, not a payment request, even anonymous (a free no_coverage answer, as ask gives)", async () => {
+    const latest = toolsFromOpenApi((await rest(payBase, "/openapi.json")).body).find((t) => t.name === "get_latest")!;
+    const body = { answer: null, citations: [], status: "no_coverage", message: "Nothing covers this question." };
+    const ctx = { restUrl: `${payBase}/v1/x`, anonymous: true, rechallenge: () => Promise.reject(new Error("not asked")) };
+    const r = await toolResult(latest, Response.json(body, { status: 200 }), ctx);
+    expect([r.isError, r.structuredContent, r._meta]).toEqual([undefined, body, { http_status: 200, rest_url: `${payBase}/v1/x` }]);
+    expect((r.content[0] as any).text.split("\n")).toEqual(["get_latest: citations 0.", "answer: null", "citations: none", "status: no_coverage", "message: Nothing covers this question."]);
+    // An answer without a JSON error body is still a tool error with the envelope, never a crash.
+    const bare = await toolResult(latest, new Response("upstream said no", { status: 502 }), ctx);
+    expect([bare.isError, (bare.structuredContent as any).error.code]).toEqual([true, "INTERNAL_SERVER_ERROR"]);
+  });
+});
+
+describe("every result matches its tool's outputSchema, errors included", () => {
+  test("successes, REST refusals, argument errors and payment requests of every tool, checked with the SDK's validator", async () => {
+    const { key } = await testKey(pay, { scopes: ["svc-premium"] });
+    const keyed = await connect(payBase, { authorization: `Bearer ${key}` });
+    const anonymous = await connect(payBase);
+    const { tools } = await keyed.listTools();
+    const validator = new AjvJsonSchemaValidator();
+    const check = Object.fromEntries(tools.map((t) => [t.name, validator.getValidator(t.outputSchema as any)]));
+    const calls: [Client, string, Record<string, unknown>][] = [
+      [keyed, "search_indicators", { search: "rate" }], [keyed, "search_indicators", { category: "nope" }],
+      [keyed, "get_indicator", { code: "PAYEMS" }], [keyed, "get_indicator", { code: "NOPE" }],
+      [keyed, "list_sources", {}], [keyed, "list_sources", { include_inactive: "maybe" }],
+      [keyed, "list_regions", { type: "state" }], [keyed, "list_regions", { parent: "atlantis" }],
+      [keyed, "get_observations", { ...HELD, transform: "yoy", limit: 3 }], [keyed, "get_observations", { ...HELD, frequency: "annual", limit: 2 }],
+      [keyed, "get_observations", { indicator: "population", region: "06" }], [keyed, "get_observations", { ...HELD, start_date: "x" }],
+      [keyed, "get_latest", HELD], [keyed, "get_latest", { indicators: "UNRATE,NOPE" }], [keyed, "get_latest", { indicator: "NOPE" }],
+      [keyed, "get_insights", HELD], [keyed, "get_insights", { ...HELD, window: "bad" }],
+      [keyed, "get_active_signals", {}], [keyed, "get_active_signals", { strength: "huge" }],
+      [anonymous, "get_latest", HELD], [anonymous, "get_insights", HELD], [anonymous, "get_active_signals", {}], [anonymous, "get_observations", HELD],
+    ];
+    const seen: string[] = [];
+    for (const [client, name, args] of calls) {
+      // callTool throws when structuredContent does not match (the SDK validates every result once tools are listed).
+      const r = await call(client, name, args);
+      const v = check[name]!(r.structuredContent);
+      expect({ name, args, valid: v.valid, error: v.errorMessage }).toEqual({ name, args, valid: true, error: undefined });
+      if (r.isError) errorEnvelopeSchema.safeParse(r.structuredContent).success || mcpPaymentRequestSchema.parse(r.structuredContent);
+      // No HTTP status: refused before any REST request (a JSON shape the URL cannot carry).
+      seen.push(`${name}:${r._meta?.http_status ?? "arguments"}`);
+    }
+    expect(seen).toEqual([
+      "search_indicators:200", "search_indicators:400", "get_indicator:200", "get_indicator:404", "list_sources:200", "list_sources:arguments",
+      "list_regions:200", "list_regions:404", "get_observations:200", "get_observations:200", "get_observations:200", "get_observations:400",
+      "get_latest:200", "get_latest:207", "get_latest:404", "get_insights:200", "get_insights:400", "get_active_signals:200", "get_active_signals:400",
+      "get_latest:402", "get_insights:402", "get_active_signals:402", "get_observations:402",
+    ]);
+  });
+
+  test("the SDK client rejects a result that breaks the schema: the check is real", async () => {
+    const { tools } = await (await connect(payBase)).listTools();
+    const check = new AjvJsonSchemaValidator().getValidator(tools.find((t) => t.name === "list_regions")!.outputSchema as any);
+    const good = structured(await call(await connect(payBase), "list_regions", { type: "state", limit: 1 }));
+    expect(check(good).valid).toBe(true);
+    expect(check({ ...good, meta: { total: 51, limit: 1, offset: 0 } }).valid).toBe(false); // no truncated flag
+    expect(check({ data: [{ code: "06" }], meta: good.meta }).valid).toBe(false);
+    expect(check({ error: { code: "NOT_A_CODE", message: "x" } }).valid).toBe(false);
   });
 });
 
@@ -493,8 +745,45 @@ describe("transport", () => {
     const res = await post(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/list" }));
     expect([res.status, res.headers.get("content-type")]).toEqual([200, "application/json"]);
     const body = (await res.json()) as any;
-    expect([body.id, body.result.tools.length]).toEqual([7, 7]);
+    expect([body.id, body.result.tools.length]).toEqual([7, MCP_TOOL_NAMES.length]);
     const note = await post(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
     expect([note.status, await note.text()]).toEqual([202, ""]);
+  });
+
+  test("initialize: the protocol version asked for when supported, the tools capability and the instructions", async () => {
+    const init = (protocolVersion: string) =>
+      post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion, capabilities: {}, clientInfo: { name: "raw", version: "1" } } }));
+    for (const version of ["2025-11-25", "2025-06-18", "2025-03-26"]) {
+      const body = (await (await init(version)).json()) as any;
+      expect([body.result.protocolVersion, body.result.capabilities, body.result.serverInfo.name]).toEqual([version, { tools: {} }, "Economic Time-Series API"]);
+      expect(body.result.instructions).toContain('payable in the call with x402 (_meta["x402/payment"])');
+      expect(body.result.instructions).toContain("Free tools: search_indicators, get_indicator, list_sources, list_regions. Paid tools (get_observations, get_latest, get_insights, get_active_signals");
+    }
+    // An unknown version: the server answers with the latest it supports (the client decides whether to go on).
+    expect(((await (await init("1999-01-01")).json()) as any).result.protocolVersion).toBe("2025-11-25");
+    const res = await post(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }), { "mcp-protocol-version": "1999-01-01" });
+    expect([res.status, ((await res.json()) as any).error.message]).toEqual([400, expect.stringContaining("Unsupported protocol version: 1999-01-01")]);
+  });
+
+  test("batches: one answer per request, in an array; notifications are not answered; an empty batch is an Invalid Request", async () => {
+    const res = await post(
+      JSON.stringify([
+        { jsonrpc: "2.0", id: "a", method: "tools/call", params: { name: "list_sources", arguments: {} } },
+        { jsonrpc: "2.0", method: "notifications/initialized" },
+        { jsonrpc: "2.0", id: "b", method: "tools/call", params: { name: "get_weather" } },
+        { jsonrpc: "2.0", id: "c", method: "ping" },
+      ]),
+    );
+    expect(res.status).toBe(200);
+    const answers = (await res.json()) as any[];
+    const byId = Object.fromEntries(answers.map((a) => [a.id, a]));
+    expect(answers.length).toBe(3);
+    expect(byId.a.result.structuredContent.data.length).toBe(9);
+    expect(byId.b.error.code).toBe(-32602);
+    expect(byId.c.result).toEqual({});
+    const notes = await post(JSON.stringify([{ jsonrpc: "2.0", method: "notifications/initialized" }, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }]));
+    expect([notes.status, await notes.text()]).toEqual([202, ""]);
+    const empty = await post("[]");
+    expect([empty.status, await empty.json()]).toEqual([400, { jsonrpc: "2.0", error: { code: -32600, message: "Invalid Request: an empty batch." }, id: null }]);
   });
 });

@@ -16,12 +16,14 @@ afterAll(async () => {
   await t.close();
 });
 
-async function list(query: string) {
+async function page(query: string) {
   const { res, status, body } = await t.getJson(`/v1/regions${query}`);
   expect(status).toBe(200);
   expect(res.headers.get("cache-control")).toBe(CATALOG_CACHE_CONTROL);
-  return regionListResponseSchema.parse(body).data;
+  return regionListResponseSchema.parse(body);
 }
+
+const list = async (query: string) => (await page(query)).data;
 
 async function error(path: string, status: number, code: string) {
   const r = await t.getJson(path);
@@ -91,7 +93,59 @@ describe("GET /v1/regions 200", () => {
   });
 });
 
+describe("GET /v1/regions: search and paging", () => {
+  test("without limit the whole list, with meta counting it", async () => {
+    expect((await page("")).meta).toEqual({ total: 3445, limit: null, offset: 0 });
+    expect((await page("?type=county&parent=CA")).meta).toEqual({ total: 58, limit: null, offset: 0 });
+  });
+
+  test("limit and offset page the list in code order; limit 0 returns only the total; past the end is empty", async () => {
+    const all = await list("?type=county&parent=CA");
+    const first = await page("?type=county&parent=CA&limit=5");
+    expect([first.data, first.meta]).toEqual([all.slice(0, 5), { total: 58, limit: 5, offset: 0 }]);
+    expect((await page("?parent=CA&limit=5&offset=55")).data.map((r) => r.code)).toEqual(["06111", "06113", "06115"]);
+    expect(await page("?parent=CA&limit=0")).toEqual({ data: [], meta: { total: 58, limit: 0, offset: 0 } });
+    expect(await page("?parent=CA&offset=58")).toEqual({ data: [], meta: { total: 58, limit: null, offset: 58 } });
+    expect((await page("?parent=CA&offset=50")).data.length).toBe(8);
+  });
+
+  test("limit 1000 is the largest page", async () => {
+    const p = await page("?type=county&limit=1000&offset=3000");
+    expect([p.data.length, p.meta]).toEqual([144, { total: 3144, limit: 1000, offset: 3000 }]);
+    expect((await page("?limit=1000")).data.length).toBe(1000);
+  });
+
+  test("search: any part of code, name, slug or other names, folding case, accents and punctuation", async () => {
+    expect((await list("?search=travis")).map((r) => [r.code, r.name])).toEqual([["48453", "Travis County"]]);
+    expect((await list("?search=LOS%20ANGELES")).map((r) => r.code)).toEqual(["06037"]);
+    expect((await list("?search=los-angeles-county-ca")).map((r) => r.code)).toEqual(["06037"]);
+    expect((await list("?search=US-TX")).map((r) => r.code)).toEqual(["48"]);
+    expect((await list("?search=russia&type=country")).map((r) => r.code)).toEqual(["RU"]);
+    expect((await list("?search=dona%20ana")).map((r) => r.name)).toEqual(["Doña Ana County"]);
+    // With the other filters and paging: the 10 Californian counties whose names hold "san" (San Benito .. Santa Cruz).
+    const san = await page("?search=san&parent=CA&limit=3");
+    expect([san.meta, san.data.map((r) => r.name)]).toEqual([{ total: 10, limit: 3, offset: 0 }, ["San Benito County", "San Bernardino County", "San Diego County"]]);
+    expect(await page("?search=atlantis")).toEqual({ data: [], meta: { total: 0, limit: null, offset: 0 } });
+  });
+});
+
 describe("GET /v1/regions 400", () => {
+  test("limit above 1000, negative or not an integer; offset negative", async () => {
+    for (const q of ["limit=1001", "limit=-1", "limit=2.5", "limit=", "offset=-1", "offset=x"]) {
+      const e = await error(`/v1/regions?${q}`, 400, "INVALID_PARAMETER");
+      expect({ q, parameter: (e.details as any).parameter }).toEqual({ q, parameter: q.split("=")[0] });
+    }
+  });
+
+  test("search: empty, over 200 characters, or without a letter or digit", async () => {
+    for (const q of ["", "%20%20", "-", "x".repeat(201)]) {
+      const e = await error(`/v1/regions?search=${q}`, 400, "INVALID_PARAMETER");
+      expect((e.details as any).parameter).toBe("search");
+    }
+    expect((await page(`?search=${"x".repeat(200)}`)).meta.total).toBe(0);
+  });
+
+
   test("an unknown type lists the valid types", async () => {
     const e = await error("/v1/regions?type=city", 400, "INVALID_PARAMETER");
     expect(e.details).toMatchObject({ parameter: "type", in: "query" });
