@@ -8,14 +8,14 @@
 // a lot for a model to read (same bounds), `meta.truncated` on paged results, `has_data` on search results, and a
 // word on when to prefer another tool.
 //
-// Adding a tool once its route exists (ask): add its operationId to MCP_TOOL_NAMES.
+// Adding a tool once its route exists: add its operationId to MCP_TOOL_NAMES (and its word to TOOL_POLICIES).
 import { listOperations, type JsonObject } from "../docs/openapi";
 import { envelope, type ErrorEnvelope } from "../errors";
 import { outputSchemaOf, type ToolPolicy } from "./output";
 
 /** The tools served, in the spec's order (get_indicator beside search). A name with no GET operation of that operationId fails at startup. */
 export const MCP_TOOL_NAMES = [
-  "search_indicators", "get_indicator", "list_sources", "list_regions", "get_observations", "get_latest", "get_insights", "get_active_signals",
+  "search_indicators", "get_indicator", "list_sources", "list_regions", "get_observations", "get_latest", "get_insights", "get_active_signals", "ask",
 ] as const;
 
 export const TOOL_POLICIES: Readonly<Record<string, ToolPolicy>> = {
@@ -61,6 +61,12 @@ export const TOOL_POLICIES: Readonly<Record<string, ToolPolicy>> = {
     defaultLimit: 20,
     paging: "cursor",
     guidance: "Signals open now (acceleration, extreme, trend_break) across indicators and regions, filtered by indicator, region, type and strength. For one series' facts use get_insights.",
+  },
+  ask: {
+    guidance:
+      "A question in plain words answered with prose and citations (the get_latest, get_insights and get_active_signals calls " +
+      "it made, replayable). The dearest tool: when you know the indicator and region, get_latest or get_insights answer for " +
+      "0.01. A question the catalog does not cover answers status no_coverage for free; `depth: briefing` reads more.",
   },
 };
 

@@ -106,7 +106,7 @@ describe("tools/list", () => {
     expect(client.getServerVersion()).toEqual({ name: "Economic Time-Series API", version: pay.deps.version });
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual([...MCP_TOOL_NAMES]);
-    expect(tools.map((t) => t.name)).toEqual(["search_indicators", "get_indicator", "list_sources", "list_regions", "get_observations", "get_latest", "get_insights", "get_active_signals"]);
+    expect(tools.map((t) => t.name)).toEqual(["search_indicators", "get_indicator", "list_sources", "list_regions", "get_observations", "get_latest", "get_insights", "get_active_signals", "ask"]);
 
     // One schema: every tool property is the OpenAPI parameter of the operation with the same operationId (MCP changes
     // only the default page size of search_indicators, list_regions and get_active_signals).
@@ -423,6 +423,28 @@ describe("data tools with an API key: the REST pipeline", () => {
   });
 });
 
+describe("ask", () => {
+  test("a keyed question: the REST answer with its citations; uncovered is free without a key, covered asks 0.25", async () => {
+    const { key, row } = await testKey(pay);
+    const keyed = await connect(payBase, { authorization: `Bearer ${key}` });
+    const r = await call(keyed, "ask", { q: "What is the unemployment rate in Texas?" });
+    expect(r.isError).toBeUndefined();
+    const body = structured(r);
+    expect(body).toEqual((await rest(payBase, `/v1/ask?q=${encodeURIComponent("What is the unemployment rate in Texas?")}`, { authorization: `Bearer ${key}` })).body);
+    expect([body.status, body.grounded, body.citations.map((c: any) => c.tool)]).toEqual(["ok", true, ["get_latest", "get_insights"]]);
+    expect(body.answer).toStartWith("The unemployment rate in Texas was 3.9% in 2018.");
+    // One request of the plan for the tool call, one for the REST twin above.
+    expect(await keyUsage(pay.deps, row.id, MONTH)).toBe(2);
+    const anonymous = await connect(payBase);
+    const free = await call(anonymous, "ask", { q: "what is the crime rate in Chicago?" });
+    expect([free.isError, structured(free).status, structured(free).answer]).toEqual([undefined, "no_coverage", null]);
+    const priced = await call(anonymous, "ask", { q: "unemployment rate in Texas", depth: "briefing" });
+    expect([priced.isError, structured(priced).code, structured(priced).details.price_usd]).toEqual([true, "PAYMENT_REQUIRED", "1.50"]);
+    const bad = await call(keyed, "ask", { q: "x".repeat(501) });
+    expect([bad.isError, structured(bad).error.details.parameter, structured(bad).error.details.in]).toEqual([true, "q", "arguments"]);
+  });
+});
+
 describe("data tools without a key", () => {
   test("a 402 on REST becomes a payment request: the price, the rails, the REST URL and the L402 challenge, which pays the REST URL", async () => {
     const r = await call(await connect(payBase), "get_observations", { ...HELD, limit: 2 });
@@ -685,6 +707,8 @@ describe("every result matches its tool's outputSchema, errors included", () => 
       [keyed, "get_insights", HELD], [keyed, "get_insights", { ...HELD, window: "bad" }],
       [keyed, "get_active_signals", {}], [keyed, "get_active_signals", { strength: "huge" }],
       [anonymous, "get_latest", HELD], [anonymous, "get_insights", HELD], [anonymous, "get_active_signals", {}], [anonymous, "get_observations", HELD],
+      [keyed, "ask", { q: "unemployment rate in Texas" }], [anonymous, "ask", { q: "crime rate in Chicago" }], [anonymous, "ask", { q: "unemployment rate in Texas" }],
+      [keyed, "ask", { q: "unemployment", depth: "deep" }],
     ];
     const seen: string[] = [];
     for (const [client, name, args] of calls) {
@@ -701,6 +725,7 @@ describe("every result matches its tool's outputSchema, errors included", () => 
       "list_regions:200", "list_regions:404", "get_observations:200", "get_observations:200", "get_observations:200", "get_observations:400",
       "get_latest:200", "get_latest:207", "get_latest:404", "get_insights:200", "get_insights:400", "get_active_signals:200", "get_active_signals:400",
       "get_latest:402", "get_insights:402", "get_active_signals:402", "get_observations:402",
+      "ask:200", "ask:200", "ask:402", "ask:400",
     ]);
   });
 
