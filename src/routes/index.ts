@@ -11,6 +11,7 @@ import { registerFlowRoutes } from "./flows";
 import { registerPanelRoutes } from "./panel";
 import { registerInsightRoutes } from "./insights";
 import { registerSignalRoutes } from "./signals";
+import { registerBriefingRoutes } from "./briefings";
 import { registerKeyRoutes } from "./keys";
 import { registerCheckoutRoutes } from "./checkout";
 import { registerMcpRoutes } from "./mcp";
@@ -26,6 +27,7 @@ export function registerRoutes(app: App, deps: Deps): void {
   registerPanelRoutes(app, deps);
   registerInsightRoutes(app, deps);
   registerSignalRoutes(app, deps);
+  registerBriefingRoutes(app, deps);
   registerKeyRoutes(app, deps);
   registerCheckoutRoutes(app, deps);
   registerMcpRoutes(app, deps);
