@@ -144,7 +144,7 @@ export type QueueDepth = { queue: string; queued: number; active: number; deferr
 
 /** The job engine as the app uses it: pg-boss over the app's database (src/jobs/runtime.ts). */
 export interface JobQueue {
-  /** Whether this process runs jobs (workers and refresh crons), or only enqueues them. */
+  /** Whether this process runs jobs (workers, refresh and briefing crons), or only enqueues them. */
   readonly runsJobs: boolean;
   /**
    * Queues the fetch of a series not held (`requestRef`: the provisioning it is for): at most one job per series is

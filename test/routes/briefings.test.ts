@@ -218,7 +218,7 @@ describe("POST /v1/briefings", () => {
   });
 
   test("401 without a key or with a bad one; 403 for a key without premium access; 403 outside the key's regions", async () => {
-    for (const headers of [{}, { authorization: "Bearer svc_live_not-a-real-key" }]) {
+    for (const headers of [{}, { authorization: "Bearer svc_live_not-a-real-key" }] as Record<string, string>[]) {
       const r = await post(valid, headers);
       expect([r.status, r.body.error.code]).toEqual([401, "INVALID_API_KEY"]);
     }
