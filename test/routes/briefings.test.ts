@@ -335,6 +335,21 @@ describe("a key's own briefings: GET, runs, DELETE", () => {
     expect((Array.isArray(left) ? left : left.rows)[0].n).toBe(0);
   });
 
+  test("one good run per weekly occurrence, whichever process runs it; failed runs of it are all kept", async () => {
+    const b = (await post(valid, owner.headers)).body.data.id;
+    const deps = { db: t.database.db, clock: t.clock, logger: createLogger("silent") };
+    const first = (await runBriefing(deps, answeringAsker("a"), b)) as any;
+    const failedA = await runBriefing(deps, failingAsker(), b);
+    const failedB = await runBriefing(deps, failingAsker(), b);
+    // The same occurrence again (as a second process would run it): not stored.
+    expect(await runBriefing(deps, answeringAsker("b"), b)).toEqual({ kind: "duplicate", scheduledFor: first.run.scheduledFor });
+    expect([failedA.kind, failedB.kind]).toEqual(["stored", "stored"]);
+    const runs = (await get(`/v1/briefings/${b}/runs`, owner.headers)).body.data;
+    expect(runs.map((r: any) => r.status)).toEqual(["failed", "failed", "ok"]);
+    expect(new Set(runs.map((r: any) => r.scheduled_for)).size).toBe(1);
+    expect((await get(`/v1/briefings/${b}`, owner.headers)).body.data.latest_run.response.answer).toBe("Texas unemployment rate, a: 4.1 percent.");
+  });
+
   test("a run of a briefing whose key was revoked is skipped", async () => {
     const gone = await testKey(t, { plan: "professional" });
     const b = (await post(valid, gone.headers)).body.data.id;
@@ -358,5 +373,28 @@ describe("Key routes: counted against the key's window, never metered", () => {
     const over = await del(id, limited.headers);
     expect([over.status, over.body.error.code, over.res.headers.get("retry-after") !== null]).toEqual([429, "RATE_LIMIT_EXCEEDED", true]);
     expect(await keyUsage(t.deps, limited.row.id, month)).toBe(0);
+  });
+});
+
+describe("discovery", () => {
+  test("/openapi.json, llms.txt and the / index list the briefing routes, the public read at 0.10", async () => {
+    const doc = (await get("/openapi.json", {})).body;
+    const ops = Object.entries<any>(doc.paths).flatMap(([path, item]) => Object.entries<any>(item).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op]));
+    const briefingOps = Object.fromEntries(ops.filter(([route]) => route.includes("/v1/briefings")));
+    expect(Object.keys(briefingOps).sort()).toEqual([
+      "DELETE /v1/briefings/{id}",
+      "GET /v1/briefings",
+      "GET /v1/briefings/public",
+      "GET /v1/briefings/public/{slug}",
+      "GET /v1/briefings/{id}",
+      "GET /v1/briefings/{id}/runs",
+      "POST /v1/briefings",
+    ]);
+    expect(briefingOps["GET /v1/briefings/public/{slug}"]["x-price-usd"]).toBe("0.10");
+    for (const [route, op] of Object.entries<any>(briefingOps)) if (route !== "GET /v1/briefings/public/{slug}") expect({ route, price: op["x-price-usd"] }).toEqual({ route, price: undefined });
+    const llms = await (await t.request("/llms.txt")).text();
+    expect(llms).toContain("/v1/briefings/public/{slug}): Read a public briefing. Paid: 0.10 USD per request, or an API key.");
+    expect(llms).toContain("- Public briefing read: 0.10 USD");
+    expect((await get("/", {})).body.pricing.per_request.briefing_read).toBe("0.10");
   });
 });
