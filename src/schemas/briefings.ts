@@ -42,7 +42,7 @@ const lastRunAt = z.string().datetime().nullable().openapi({ description: "When 
 
 export const publicBriefingSchema = z
   .object({
-    slug: z.string().openapi({ example: "us-labor-market" }),
+    slug: z.string().max(200).openapi({ example: "us-labor-market" }),
     name: z.string(),
     question: z.string(),
     cadence: z.enum(BRIEFING_CADENCES),
@@ -109,13 +109,13 @@ export const briefingRunListResponseSchema = z
 export const deleteBriefingResponseSchema = z.object({ data: z.object({ id: z.string().uuid(), deleted: z.literal(true) }) }).openapi("DeleteBriefingResponse");
 
 // A malformed id is not a 400: it names no briefing (404), as an unknown one does, so ids cannot be probed; so is any
-// slug that is not a public briefing's.
+// slug that is not a public briefing's. Only a value longer than any code (over 200 characters) is a 400.
 export const briefingIdParamsSchema = z.object({
-  id: z.string().openapi({ param: { name: "id", in: "path" }, description: "The briefing's id.", example: "3b241101-e2bb-4255-8caf-4136c566a962" }),
+  id: z.string().max(200).openapi({ param: { name: "id", in: "path" }, description: "The briefing's id.", example: "3b241101-e2bb-4255-8caf-4136c566a962" }),
 });
 
 export const publicSlugParamsSchema = z.object({
-  slug: z.string().openapi({ param: { name: "slug", in: "path" }, description: "The public briefing's slug (GET /v1/briefings/public).", example: "us-labor-market" }),
+  slug: z.string().max(200).openapi({ param: { name: "slug", in: "path" }, description: "The public briefing's slug (GET /v1/briefings/public).", example: "us-labor-market" }),
 });
 
 export const briefingRunsQuerySchema = z.object({

@@ -139,7 +139,7 @@ describe("GET /v1/briefings/public/{slug}: paid 0.10", () => {
       ["/v1/briefings/public/no-such-briefing", "Unknown public briefing 'no-such-briefing'"],
       [`/v1/briefings/public/${saved.body.data.id}`, "Unknown public briefing"],
       ["/v1/briefings/public/runs", "Unknown public briefing 'runs'"],
-      [`/v1/briefings/public/${"x".repeat(300)}`, `Unknown public briefing '${"x".repeat(100)}…'`],
+      [`/v1/briefings/public/${"x".repeat(200)}`, `Unknown public briefing '${"x".repeat(100)}…'`],
       ["/v1/briefings/public/us-trade", "The public briefing 'us-trade' has not run yet"],
     ];
     for (const [path, message] of cases) {
@@ -149,6 +149,9 @@ describe("GET /v1/briefings/public/{slug}: paid 0.10", () => {
         expect(body.error.message).toStartWith(message);
       }
     }
+    // Longer than any code: a bad parameter, free too.
+    const long = await get(`/v1/briefings/public/${"x".repeat(201)}`, {});
+    expect([long.status, long.body.error.code, long.res.headers.get("payment-required")]).toEqual([400, "INVALID_PARAMETER", null]);
     // A 404 costs the key nothing.
     expect(await keyUsage(t.deps, premium.row.id, month)).toBe(usage);
   });
@@ -271,6 +274,7 @@ describe("a key's own briefings: GET, runs, DELETE", () => {
       ["not-an-id", owner.headers],
       ["1%27%20or%201%3D1", owner.headers],
       [publicBriefingId("us-labor-market"), owner.headers],
+      ["x".repeat(200), owner.headers],
     ];
     for (const [probe, headers] of ids) {
       for (const r of [await get(`/v1/briefings/${probe}`, headers), await get(`/v1/briefings/${probe}/runs`, headers), await del(probe, headers)]) {
