@@ -2,7 +2,9 @@
 // the US economy, answered from the series the service holds. Each id is derived from its slug, so a briefing keeps
 // its id, and with it its weekly slot (src/domain/briefings.ts), on every install and across reseeds. Upserted by
 // slug: a wording changed here reaches existing databases on their next start, with their runs kept.
+import { inArray } from "drizzle-orm";
 import type { Db } from "../client";
+import { regions } from "../schema";
 import { upsertPublicBriefings, type PublicBriefingSeed } from "../repos/briefings";
 import { sha256Hex, uuidFromBytes } from "../../src/domain/keys";
 
@@ -50,10 +52,14 @@ export function publicBriefingId(slug: string): string {
 }
 
 /**
- * Upserts the curated public briefings (regions must be seeded first); returns the rows written (0 when unchanged).
- * Their curated order is kept by their creation times, a millisecond apart, which the public list sorts by.
+ * Upserts the curated public briefings; returns the rows written (0 when unchanged). Their curated order is kept by
+ * their creation times, a millisecond apart, which the public list sorts by. Regions are seeded first: a briefing
+ * whose region a database does not hold (one prepared by hand with a few regions) is left out.
  */
 export async function seedPublicBriefings(db: Db, opts: { now?: Date } = {}): Promise<number> {
   const base = (opts.now ?? new Date(0)).getTime();
-  return upsertPublicBriefings(db, PUBLIC_BRIEFINGS.map((b, i) => ({ ...b, id: publicBriefingId(b.slug), createdAt: new Date(base + i) })));
+  const codes = [...new Set(PUBLIC_BRIEFINGS.flatMap((b) => (b.regionCode ? [b.regionCode] : [])))];
+  const held = new Set((await db.select({ code: regions.code }).from(regions).where(inArray(regions.code, codes))).map((r) => r.code));
+  const rows = PUBLIC_BRIEFINGS.map((b, i) => ({ ...b, id: publicBriefingId(b.slug), createdAt: new Date(base + i) }));
+  return upsertPublicBriefings(db, rows.filter((b) => b.regionCode === null || held.has(b.regionCode)));
 }

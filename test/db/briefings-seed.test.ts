@@ -1,9 +1,12 @@
 // The curated public briefings (db/seed/briefings.ts) as the seed leaves them, on both databases: public (no owner),
 // weekly, ids named after their slugs; a re-seed writes nothing; a changed wording is updated in place, keeping the
-// briefing's id and runs; one table constraint keeps public and saved briefings apart.
+// briefing's id and runs; a database holding only some regions gets the briefings of those; one table constraint keeps
+// public and saved briefings apart.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { sql } from "drizzle-orm";
-import type { Database } from "../../db/client";
+import postgres from "postgres";
+import { openDatabase, type Database } from "../../db/client";
+import { regions } from "../../db/schema";
 import { PUBLIC_BRIEFINGS, publicBriefingId, seedPublicBriefings } from "../../db/seed/briefings";
 import { isUuid } from "../../src/domain/briefings";
 import { makeTestDatabase, testBackend } from "../support/db";
@@ -16,6 +19,26 @@ beforeAll(async () => {
   database = await makeTestDatabase();
 });
 afterAll(() => database?.close());
+
+const created: string[] = [];
+afterAll(async () => {
+  if (created.length === 0) return;
+  const admin = postgres(process.env.TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });
+  for (const name of created) await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+  await admin.end();
+});
+
+/** The URL of a new, empty PostgreSQL database (openDatabase migrates it), dropped after the file. */
+async function emptyPostgres(): Promise<string> {
+  const name = `svc_t_brief_${process.pid}_${Date.now().toString(36)}`;
+  const admin = postgres(process.env.TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  await admin.end();
+  created.push(name);
+  const u = new URL(process.env.TEST_DATABASE_URL!);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
 
 const rows = async (q: ReturnType<typeof sql>) => {
   const r = (await database.db.execute(q)) as any;
@@ -49,6 +72,21 @@ describe(`public briefings seed (${testBackend})`, () => {
     // Its creation time (the curated order) is kept.
     expect(new Date(row.created_at).getTime()).toBeLessThan(Date.parse("2027-01-01T00:00:00Z"));
     expect(await rows(sql`select id from briefing_runs where briefing_id = ${id} order by seq`)).toEqual(runsBefore);
+  });
+
+  test("a database holding only some regions (prepared by hand) gets the briefings of those regions", async () => {
+    const bare = await openDatabase(testBackend === "postgres" ? { url: await emptyPostgres(), poolSize: 2 } : { dataDir: null });
+    try {
+      await bare.db.insert(regions).values([
+        { code: "US", type: "country", name: "United States", slug: "united-states", aliases: [] },
+        { code: "06", type: "state", name: "California", slug: "california", parentCode: "US", fipsState: "06", aliases: [] },
+      ]);
+      expect(await seedPublicBriefings(bare.db, { now: new Date("2027-01-01T00:00:00Z") })).toBe(PUBLIC_BRIEFINGS.filter((b) => b.regionCode === "US" || b.regionCode === "06").length);
+      const r = (await bare.db.execute(sql`select slug from briefings order by created_at`)) as any;
+      expect((Array.isArray(r) ? r : r.rows).map((x: any) => x.slug)).toEqual(PUBLIC_BRIEFINGS.filter((b) => b.regionCode !== "48").map((b) => b.slug));
+    } finally {
+      await bare.close();
+    }
   });
 
   test("a briefing is either public (a slug, no owner) or saved (an owner, no slug)", async () => {
