@@ -82,7 +82,8 @@ export const configSchema = z.object({
   JOBS_POOL_MAX: z.coerce.number().int().min(1).max(20).default(3),
   // How often an idle worker looks for jobs (a new job also wakes it at once through LISTEN/NOTIFY).
   JOBS_POLL_SECONDS: z.coerce.number().min(0.5).max(600).default(2),
-  // How often jobs whose worker died (expired, or no heartbeat) are failed and retried.
+  // How often jobs whose worker died (expired, or no heartbeat) are failed and retried, and (at most every 45 s) due
+  // cron schedules are looked for.
   JOBS_SUPERVISE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   // Provisioning a series on demand: attempts after the first, exponential backoff between them.
   PROVISION_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(4),

@@ -144,13 +144,19 @@ export type QueueDepth = { queue: string; queued: number; active: number; deferr
 
 /** The job engine as the app uses it: pg-boss over the app's database (src/jobs/runtime.ts). */
 export interface JobQueue {
-  /** Whether this process runs jobs (workers and refresh crons), or only enqueues them. */
+  /** Whether this process runs jobs (workers, refresh and briefing crons), or only enqueues them. */
   readonly runsJobs: boolean;
   /**
    * Queues the fetch of a series not held (`requestRef`: the provisioning it is for): at most one job per series is
    * waiting or running, across every process; a call while one is, changes nothing.
    */
   provision(job: SeriesKey & { requestRef: string }): Promise<void>;
+  /** Keeps the weekly schedule of briefing `id` (one pg-boss schedule per briefing, kept in the database). */
+  scheduleBriefing(id: string): Promise<void>;
+  /** Removes the schedule of briefing `id`. */
+  unscheduleBriefing(id: string): Promise<void>;
+  /** Queues one run of briefing `id` now: at most one run per briefing is waiting or running, across every process. */
+  runBriefingNow(id: string): Promise<void>;
   /** Depth of each queue; null while the engine is not started here. */
   depth(): Promise<QueueDepth[] | null>;
   start(): Promise<void>;
@@ -158,12 +164,19 @@ export interface JobQueue {
   stop(): Promise<void>;
 }
 
-/** No job engine (tests and tools that never provision): enqueueing is a programming error. */
+/**
+ * No job engine (tests and tools that never provision): enqueueing a fetch is a programming error. Briefing schedules
+ * and first runs are left to the next engine that starts on this database: it schedules every briefing the database
+ * holds and runs those that never ran (src/jobs/runtime.ts).
+ */
 export const noJobs: JobQueue = Object.freeze({
   runsJobs: false,
   provision: async () => {
     throw new Error("no job engine in this process: provisioning cannot be queued");
   },
+  scheduleBriefing: async () => {},
+  unscheduleBriefing: async () => {},
+  runBriefingNow: async () => {},
   depth: async () => null,
   start: async () => {},
   stop: async () => {},

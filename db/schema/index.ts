@@ -9,3 +9,4 @@ export * from "./seed";
 export * from "./flows";
 export * from "./jobs";
 export * from "./signals";
+export * from "./briefings";

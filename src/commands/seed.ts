@@ -3,6 +3,7 @@
 import { SCHEMA_LOCK, type Database } from "../../db/client";
 import { hasRegions } from "../../db/repos/seed-state";
 import { holdsSnapshot } from "../../db/seed/snapshot";
+import { seedPublicBriefings } from "../../db/seed/briefings";
 import { openConfiguredDatabase } from "../bootstrap";
 import type { Logger } from "../logger";
 import { terminalProgress, type Progress } from "../progress";
@@ -28,10 +29,14 @@ export async function seedAndAnalyze(database: Database, opts: { now: Date; prog
 
 /**
  * Seeds when the database does not hold the shipped snapshot: a fresh database, one whose first start was
- * interrupted, or one seeded by an older release. Returns whether it seeded. A later start only checks.
+ * interrupted, or one seeded by an older release. Returns whether it seeded. A later start only checks, and brings
+ * the curated public briefings up to this release (a few rows, written only when they changed).
  */
 export async function seedIfNeeded(database: Database, opts: { now: Date; progress: Progress; logger: Logger }): Promise<boolean> {
-  if ((await hasRegions(database.db)) && (await holdsSnapshot(database))) return false;
+  if ((await hasRegions(database.db)) && (await holdsSnapshot(database))) {
+    await seedPublicBriefings(database.db, { now: opts.now });
+    return false;
+  }
   opts.logger.info("seeding regions, catalog and the real data snapshot (no network needed)", { database: database.kind });
   const t0 = performance.now();
   await seedAndAnalyze(database, opts);

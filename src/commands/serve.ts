@@ -55,7 +55,7 @@ export const serveCommand: Command = {
     const seeded = await deps.database.exclusive(SCHEMA_LOCK, (locked) => seedIfNeeded(locked, { now: deps.clock.now(), progress: terminalProgress(), logger: deps.logger }));
     // Serve once key changes made by other processes reach this one (keys are not cached until then).
     if (!(await deps.keys.cache.ready(5000))) deps.logger.warn("key changes from other processes are not heard yet: keys are looked up on every request until they are");
-    // Provisioning and refresh jobs: run here with JOBS=on (the default), else only enqueued for `svc worker`.
+    // Provisioning, refresh and briefing jobs: run here with JOBS=on (the default), else only enqueued for `svc worker`.
     await deps.jobs.start();
     const app = createApp(deps);
     // Development mode off, whatever NODE_ENV says: the runtime's development error page shows paths and source lines.

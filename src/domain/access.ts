@@ -182,7 +182,7 @@ export function entitlementVerdict(e: Entitlement, want: EntitlementWant): Entit
     return {
       ok: false,
       code: "CATEGORY_NOT_ALLOWED",
-      message: `${subjectOf(want)} is premium: it needs a Developer or Professional key, or a key granting the '${PREMIUM_SCOPE}' scope (or pay per request without a key).`,
+      message: `${subjectOf(want)} is premium: it needs a Developer or Professional key, or a key granting the '${PREMIUM_SCOPE}' scope${want.surface === "briefings" ? "" : " (or pay per request without a key)"}.`,
     };
   }
   if (want.region !== null && e.allowedRegions !== null && !e.allowedRegions.includes(want.region)) {
@@ -193,7 +193,9 @@ export function entitlementVerdict(e: Entitlement, want: EntitlementWant): Entit
 
 const ALLOWED: EntitlementVerdict = Object.freeze({ ok: true });
 
-const subjectOf = (want: EntitlementWant) => (want.indicator ? `'${want.indicator}'` : want.surface === "signals" ? "Signals data" : "This data");
+// `briefings`: saving a briefing (a Key route, which no payment can buy).
+const subjectOf = (want: EntitlementWant) =>
+  want.indicator ? `'${want.indicator}'` : want.surface === "signals" ? "Signals data" : want.surface === "briefings" ? "Saving a briefing" : "This data";
 
 /**
  * The client address: the socket peer, unless that peer is a trusted proxy, in which case the forwarding

@@ -9,6 +9,7 @@ import { OpenAPIHono, type Hook } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import type { ZodType } from "zod";
 import type { AppEnv } from "./app-env";
+import { ServiceRouter } from "./router";
 import { rawQuery } from "./url-parts";
 
 /** Distinct query strings remembered per route (least recently validated out first). */
@@ -56,11 +57,11 @@ export function memoisedQueryValidator(schema: ZodType, hook: Hook<any, any, any
 type OpenApi = OpenAPIHono<AppEnv>["openapi"];
 
 /**
- * An OpenAPIHono whose routes validate their query through memoisedQueryValidator. Every other part of a route
- * (path parameters, bodies, the document) is @hono/zod-openapi's own.
+ * An OpenAPIHono whose routes validate their query through memoisedQueryValidator, matched by the ServiceRouter
+ * (src/http/router.ts). Every other part of a route (path parameters, bodies, the document) is @hono/zod-openapi's own.
  */
 export function serviceOpenApiApp(defaultHook: Hook<any, any, any, any>): OpenAPIHono<AppEnv> {
-  const app = new OpenAPIHono<AppEnv>({ defaultHook });
+  const app = new OpenAPIHono<AppEnv>({ defaultHook, router: new ServiceRouter() });
   const register = app.openapi.bind(app) as OpenApi;
   app.openapi = ((route, handler, hook) => {
     const query = route.request?.query as ZodType | undefined;

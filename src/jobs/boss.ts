@@ -13,6 +13,8 @@ export type BossSettings = {
   runsJobs: boolean;
   poolMax: number;
   superviseSeconds: number;
+  /** How often an idle worker polls (the cron ticks' own queue is polled as often, within pg-boss's 1 to 45 s). */
+  pollSeconds: number;
 };
 
 export type OpenBoss = {
@@ -66,6 +68,10 @@ export function openBoss(database: Pick<Database, "connection">, settings: BossS
     schedule: settings.runsJobs,
     superviseIntervalSeconds: settings.superviseSeconds,
     monitorIntervalSeconds: settings.superviseSeconds,
+    // How often due schedules are looked for (pg-boss allows 1 to 45 s; 30 by default, as JOBS_SUPERVISE_SECONDS is).
+    // Every instance that runs jobs takes part; pg-boss sends each occurrence once whichever passes see it.
+    cronMonitorIntervalSeconds: Math.min(45, settings.superviseSeconds),
+    cronWorkerIntervalSeconds: Math.min(45, Math.max(1, settings.pollSeconds)),
     // A new job wakes a waiting worker at once instead of at its next poll (a process without workers needs no listener).
     useListenNotify: settings.runsJobs,
     // The instance registry and OpenTelemetry cost a write per heartbeat and nothing we read.

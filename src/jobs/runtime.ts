@@ -10,8 +10,17 @@
 // - `refresh`: policy exclusive keyed by source (a refresh still running swallows the next tick), fed by one pg-boss
 //   cron schedule per source (REFRESH_SCHEDULES, read in REFRESH_TZ). pg-boss keeps schedules in the database and
 //   sends each tick once across every instance that runs crons.
-// Every process may enqueue; only a process that runs jobs maintains the queues and sends cron ticks.
+// - `briefing`: policy exclusive keyed by briefing (one run of a briefing waits or runs at a time, across processes),
+//   fed by one pg-boss cron schedule per briefing (its weekly slot, src/domain/briefings.ts, in UTC) and by a first
+//   run when a briefing is saved. Each run is stored (src/services/briefings.ts runBriefing); a failed one is retried
+//   twice, 5 and 10 minutes later. A process that runs jobs reconciles the schedules with the briefings table when
+//   it starts (a briefing saved while no engine ran gets its schedule, a deleted one loses it) and queues a run of
+//   every briefing that has no good run yet (the public ones after the first-start seed).
+// Every process may enqueue and schedule; only a process that runs jobs maintains the queues and sends cron ticks.
 import { detectSignalsFor } from "../services/signal-detection";
+import { createAsker, type Asker } from "../services/ask";
+import { briefingIdsAwaitingRun, runBriefing, scheduledBriefingIds } from "../services/briefings";
+import { slotCron, weeklySlot } from "../domain/briefings";
 import type { PgBoss, JobWithMetadata } from "pg-boss";
 import type { Deps } from "../deps";
 import { seriesJobKey } from "../domain/provisioning";
@@ -23,10 +32,15 @@ import { openBoss, type OpenBoss } from "./boss";
 export const PROVISION_QUEUE = "provision";
 export const PROVISION_LOST_QUEUE = "provision-lost";
 export const REFRESH_QUEUE = "refresh";
-const QUEUES = [PROVISION_QUEUE, PROVISION_LOST_QUEUE, REFRESH_QUEUE] as const;
+export const BRIEFING_QUEUE = "briefing";
+const QUEUES = [PROVISION_QUEUE, PROVISION_LOST_QUEUE, REFRESH_QUEUE, BRIEFING_QUEUE] as const;
+/** Briefing schedules are read in UTC (their slots are UTC). */
+export const BRIEFING_TZ = "UTC";
 
 /** A refresh may read thousands of series: it may run this long before it is taken to be lost. */
 const REFRESH_EXPIRE_SECONDS = 4 * 3600;
+/** A briefing run (one deep ask) may run this long before it is taken to be lost. */
+const BRIEFING_EXPIRE_SECONDS = 900;
 /** Finished jobs are kept a day for inspection (pg-boss deletes them after). */
 const KEEP_FINISHED_SECONDS = 86_400;
 /** How long stop() waits for running jobs before letting them expire and be retried elsewhere. */
@@ -36,6 +50,7 @@ export type JobDeps = Pick<Deps, "config" | "database" | "clock" | "logger" | "c
 
 type ProvisionData = SeriesKey & { requestRef: string };
 type RefreshData = { source: string };
+type BriefingData = { briefingId: string };
 
 export type JobRuntime = JobQueue & {
   /** The pg-boss instance once started (tests inspect jobs through it). */
@@ -44,7 +59,8 @@ export type JobRuntime = JobQueue & {
   refreshNow(source: string): Promise<string | null>;
 };
 
-export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; concurrency?: number } = {}): JobRuntime {
+/** `asker`: answers briefing runs (default: the ask service over these deps; tests pass one that fails). */
+export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; concurrency?: number; asker?: Asker } = {}): JobRuntime {
   const cfg = deps.config.jobs;
   const runsJobs = opts.runsJobs ?? cfg.inProcess;
   // The embedded database has one connection: more than one job at a time only queues up behind it.
@@ -52,6 +68,8 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
   const store = { db: deps.database.db, caches: deps.caches };
   const now = () => deps.clock.now();
   const provisionDeps: ProvisionDeps = { store, fetcher: deps.fetcher, now, logger: deps.logger, settings: cfg.provision };
+  const asker = opts.asker ?? createAsker(deps);
+  const runDeps = { db: deps.database.db, clock: deps.clock, logger: deps.logger };
   let opened: OpenBoss | null = null;
   let started: Promise<PgBoss> | null = null;
 
@@ -78,6 +96,41 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
       deleteAfterSeconds: 7 * KEEP_FINISHED_SECONDS,
       notify: true,
     });
+    await ensureQueue(boss, BRIEFING_QUEUE, { policy: "exclusive" }, {
+      retryLimit: 2,
+      retryDelay: 300,
+      retryBackoff: true,
+      retryDelayMax: 900,
+      expireInSeconds: BRIEFING_EXPIRE_SECONDS,
+      deleteAfterSeconds: 7 * KEEP_FINISHED_SECONDS,
+      notify: true,
+    });
+  }
+
+  const scheduleBriefing = (boss: PgBoss, id: string) =>
+    boss.schedule(BRIEFING_QUEUE, slotCron(weeklySlot(id)), { briefingId: id } satisfies BriefingData, { key: id, tz: BRIEFING_TZ, singletonKey: id });
+  const sendBriefingRun = (boss: PgBoss, id: string) => boss.send(BRIEFING_QUEUE, { briefingId: id } satisfies BriefingData, { singletonKey: id });
+
+  /**
+   * The briefings table is the source of truth: every runnable briefing has its schedule (written only where missing
+   * or different), no schedule outlives its briefing, and a briefing with no good run yet is queued for one. The
+   * schedules are read before the briefings, so a briefing saved meanwhile by another process (row first, then its
+   * schedule) is never taken for an orphan.
+   */
+  async function reconcileBriefings(boss: PgBoss): Promise<void> {
+    const schedules = new Map<string, string>();
+    for (let page = await boss.getSchedules(BRIEFING_QUEUE); ; ) {
+      for (const s of page) schedules.set(s.key, s.cron);
+      if (page.length < 1000) break;
+      page = await boss.getSchedules(BRIEFING_QUEUE, undefined, { after: page[page.length - 1]! });
+    }
+    const ids = await scheduledBriefingIds(store.db);
+    const wanted = new Set(ids);
+    for (const key of schedules.keys()) if (!wanted.has(key)) await boss.unschedule(BRIEFING_QUEUE, key);
+    for (const id of ids) if (schedules.get(id) !== slotCron(weeklySlot(id))) await scheduleBriefing(boss, id);
+    const awaiting = await briefingIdsAwaitingRun(store.db);
+    for (const id of awaiting) await sendBriefingRun(boss, id);
+    deps.logger.info("briefing schedules reconciled", { briefings: ids.length, queued_first_runs: awaiting.length });
   }
 
   /** Signal detection over series a job just changed; a detection fault is logged, never fails the fetch that worked. */
@@ -110,15 +163,22 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
       await detectAfterChange(changed);
       return { changed_series: changed.length };
     });
+    await boss.work<BriefingData>(BRIEFING_QUEUE, { ...polling, localConcurrency: 1 }, async ([job]) => {
+      const out = await runBriefing(runDeps, asker, job.data.briefingId);
+      // Stored as failed: the queue tries again later (each attempt is a run of its own).
+      if (out.kind === "stored" && out.run.status === "failed") throw new Error(out.run.error ?? "briefing run failed");
+      return out.kind === "stored" ? { run: out.run.id, status: out.run.status } : { outcome: out.kind };
+    });
     // Config is the source of truth: a source turned off loses its schedule, a changed cron replaces the old one.
     for (const s of cfg.refresh.schedules) {
       if (s.cron) await boss.schedule(REFRESH_QUEUE, s.cron, { source: s.source }, { key: s.source, tz: cfg.refresh.timezone, singletonKey: s.source });
       else await boss.unschedule(REFRESH_QUEUE, s.source);
     }
+    await reconcileBriefings(boss);
   }
 
   async function boot(): Promise<PgBoss> {
-    opened = openBoss(deps.database, { runsJobs, poolMax: cfg.poolMax, superviseSeconds: cfg.superviseSeconds }, deps.logger);
+    opened = openBoss(deps.database, { runsJobs, poolMax: cfg.poolMax, superviseSeconds: cfg.superviseSeconds, pollSeconds: cfg.pollSeconds }, deps.logger);
     const boss = opened.boss;
     await boss.start();
     await setUpQueues(boss);
@@ -144,6 +204,16 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
     async provision(job) {
       const boss = await running();
       await boss.send(PROVISION_QUEUE, job, { singletonKey: seriesJobKey(job.indicatorId, job.regionCode) });
+    },
+    async scheduleBriefing(id) {
+      await scheduleBriefing(await running(), id);
+    },
+    async unscheduleBriefing(id) {
+      const boss = await running();
+      await boss.unschedule(BRIEFING_QUEUE, id);
+    },
+    async runBriefingNow(id) {
+      await sendBriefingRun(await running(), id);
     },
     async refreshNow(source) {
       const boss = await running();

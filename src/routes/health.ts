@@ -20,7 +20,7 @@ const healthRoute = createRoute({
     "Pings the database. 200 with `status: ok` when it answers, or `status: degraded` when it does but the Redis that " +
     "shares rate-limit counts between nodes does not (each node counts alone meanwhile); 503 `SERVICE_UNAVAILABLE` when " +
     "the database does not answer (or not within 2 s), with the same report (`status: unavailable`) in `error.details`. " +
-    "`jobs` reports the provisioning and refresh queues' depth and the last refresh of each source. Never cached.",
+    "`jobs` reports the provisioning, refresh and briefing queues' depth and the last refresh of each source. Never cached.",
   responses: {
     200: { description: "The service and its database are up (rate limits possibly counted per node: `degraded`)", content: { "application/json": { schema: healthReportSchema } } },
     ...errorResponses(500, 503),

@@ -12,6 +12,7 @@ import { registerPanelRoutes } from "./panel";
 import { registerInsightRoutes } from "./insights";
 import { registerSignalRoutes } from "./signals";
 import { registerAskRoutes } from "./ask";
+import { registerBriefingRoutes } from "./briefings";
 import { registerKeyRoutes } from "./keys";
 import { registerCheckoutRoutes } from "./checkout";
 import { registerMcpRoutes } from "./mcp";
@@ -28,6 +29,7 @@ export function registerRoutes(app: App, deps: Deps): void {
   registerInsightRoutes(app, deps);
   registerSignalRoutes(app, deps);
   registerAskRoutes(app, deps);
+  registerBriefingRoutes(app, deps);
   registerKeyRoutes(app, deps);
   registerCheckoutRoutes(app, deps);
   registerMcpRoutes(app, deps);

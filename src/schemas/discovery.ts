@@ -103,7 +103,7 @@ export const healthReportSchema = z
         ),
       })
       .optional()
-      .openapi({ description: "Provisioning and refresh jobs: queue depth and the last refresh per source" }),
+      .openapi({ description: "Jobs (provisioning, refresh, briefing runs): queue depth and the last refresh per source" }),
   })
   .openapi("HealthReport");
 

@@ -1,11 +1,13 @@
 // `bun start` on an empty embedded data directory (no network, no database server): the server seeds real data
-// before it listens, and a second start only checks. Runs the real entry point in a subprocess.
+// before it listens (and its job engine then runs the public briefings once), and a second start only checks. Runs
+// the real entry point in a subprocess.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { sql } from "drizzle-orm";
 import { openDatabase } from "../../db/client";
+import { PUBLIC_BRIEFINGS } from "../../db/seed/briefings";
 import { SNAPSHOT_VERSION } from "../../db/seed/snapshot";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
@@ -67,6 +69,17 @@ test("first start seeds real observations, then listens; the second start does n
     const res = await fetch(`${first.url}/v1/regions?type=state`);
     expect(res.status).toBe(200);
     expect(((await res.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
+    // The job engine gives each public briefing its first run: then its paid read asks for a key or a payment instead
+    // of answering a free 404 (a briefing that has not run yet).
+    const deadline = Date.now() + 120_000;
+    let briefings: { slug: string; last_run_at: string | null }[] = [];
+    while (Date.now() < deadline) {
+      briefings = ((await (await fetch(`${first.url}/v1/briefings/public`)).json()) as { data: typeof briefings }).data;
+      if (briefings.length > 0 && briefings.every((b) => b.last_run_at !== null)) break;
+      await Bun.sleep(250);
+    }
+    expect(briefings.filter((b) => b.last_run_at === null)).toEqual([]);
+    expect([401, 402]).toContain((await fetch(`${first.url}/v1/briefings/public/${briefings[0]!.slug}`)).status);
   } finally {
     expect(await stop(first)).toBe(0);
   }
@@ -87,6 +100,8 @@ test("first start seeds real observations, then listens; the second start does n
     expect(o.with_value).toBeGreaterThan(500_000);
     expect(o.series).toBeGreaterThan(10_000);
     expect(o.counted).toBe(o.latest);
+    // A public briefing worded as an older release had it: the next start brings it up to this release's wording.
+    await database.db.execute(sql`UPDATE briefings SET question = 'How high is inflation?' WHERE slug = 'us-inflation'`);
   } finally {
     await database.close();
   }
@@ -96,5 +111,12 @@ test("first start seeds real observations, then listens; the second start does n
     expect(second.log.some((l) => l.includes("seeding"))).toBe(false);
   } finally {
     expect(await stop(second)).toBe(0);
+  }
+  const after = await openDatabase({ dataDir: dir });
+  try {
+    const rows = (await after.db.execute(sql`SELECT question FROM briefings WHERE slug = 'us-inflation'`).then((r: any) => (Array.isArray(r) ? r : r.rows))) as { question: string }[];
+    expect(rows).toEqual([{ question: PUBLIC_BRIEFINGS.find((b) => b.slug === "us-inflation")!.question }]);
+  } finally {
+    await after.close();
   }
 }, 300_000); // the first start loads the whole snapshot (about 600k observations: 30 s on a loaded 2-core machine)

@@ -54,8 +54,11 @@ describe.skipIf(!cli)("redocly lint --extends=recommended on /openapi.json", () 
       throw new Error(`redocly lint printed no JSON report (exit ${code}): ${err.slice(0, 2000)}`);
     }
     const problems = report.problems.map((p) => `${p.severity} ${p.ruleId} ${p.location.map((l) => l.pointer).join(" ")}: ${p.message}`);
-    expect(problems).toEqual([]);
-    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+    // The spec fixes both of these paths, and `/v1/briefings/public/runs` matches both: the router tries the public
+    // read first (src/routes/briefings.ts), which answers an unknown slug 404. The only warning allowed.
+    const specAmbiguity = (p: string) => p.startsWith("warn no-ambiguous-paths ") && p.includes("`/v1/briefings/public/{slug}` and `/v1/briefings/{id}/runs`");
+    expect(problems.filter((p) => !specAmbiguity(p))).toEqual([]);
+    expect(report.totals).toMatchObject({ errors: 0, warnings: problems.filter(specAmbiguity).length });
     expect(code).toBe(0);
   });
 });

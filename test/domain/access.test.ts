@@ -126,6 +126,14 @@ describe("entitlementVerdict", () => {
     expect(entitlementVerdict({ ...free, unrestricted: true }, { premium: true, region: null, indicator: "x" })).toEqual({ ok: true });
     expect(entitlementVerdict(free, { premium: false, region: null, indicator: "x" })).toEqual({ ok: true });
   });
+  test("the refusal names what is premium; saving a briefing (a Key route) offers no payment instead", () => {
+    expect(entitlementVerdict(free, { premium: true, region: null, indicator: "svc:x" })).toMatchObject({ message: expect.stringMatching(/^'svc:x' is premium: .*\(or pay per request without a key\)\.$/) });
+    expect(entitlementVerdict(free, { premium: true, region: null, indicator: null, surface: "briefings" })).toEqual({
+      ok: false,
+      code: "CATEGORY_NOT_ALLOWED",
+      message: "Saving a briefing is premium: it needs a Developer or Professional key, or a key granting the 'svc-premium' scope.",
+    });
+  });
   test("a region-restricted key reads only its regions", () => {
     const k = { ...free, allowedRegions: ["06", "US"] };
     expect(entitlementVerdict(k, { premium: false, region: "06", indicator: "x" })).toEqual({ ok: true });

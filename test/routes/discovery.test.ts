@@ -79,7 +79,7 @@ describe("GET /", () => {
       panel: "0.05", signals: "0.05", ask: "0.25", ask_briefing: "1.50", briefing_read: "0.10", catalog: "0.00",
     });
     const { body } = await t.getJson("/");
-    expect(body.pricing.per_request).toEqual({ observations: "0.01", latest: "0.01", insights: "0.01", derived_series: "0.05", latest_batch: "0.01", flows: "0.01", panel: "0.05", signals: "0.05", ask: "0.25", ask_briefing: "1.50", catalog: "0.00" });
+    expect(body.pricing.per_request).toEqual({ observations: "0.01", latest: "0.01", insights: "0.01", derived_series: "0.05", latest_batch: "0.01", flows: "0.01", panel: "0.05", signals: "0.05", ask: "0.25", ask_briefing: "1.50", briefing_read: "0.10", catalog: "0.00" });
     expect(body.pricing.plans.map((p: any) => [p.id, p.price_usd_per_month, p.included_requests_per_month, p.rate_limit_per_minute, p.overage_usd_per_1000_requests])).toEqual([
       ["free", "0.00", null, 60, null],
       ["developer", "19.00", 100_000, 300, "0.50"],

@@ -116,7 +116,6 @@ describe("GET / for browsers", () => {
   test("prices and plans are the price list's and the plan table's", () => {
     // Only surfaces of registered paid routes are priced (the contract's published list).
     expect(page).toContain('data-surface="ask"');
-    expect(page).not.toContain('data-surface="briefing_read"');
     for (const [surface, usd] of Object.entries(published())) {
       expect(page).toMatch(new RegExp(`<tr data-surface="${surface}"><td>.*?</td><td class="usd">\\$${usd.replace(".", "\\.")}</td></tr>`));
     }

@@ -1,10 +1,16 @@
-// A fresh, seeded database per caller, on the backend the run is for:
+// A fresh, seeded database per caller, on the backend the run is for (seeded as a first start leaves it: the public
+// briefings have had their first run, which the job engine does on a fresh install):
 // - TEST_DATABASE_URL set: real PostgreSQL; a template database is migrated and seeded once per
 //   process and each test database is CREATE DATABASE ... TEMPLATE (about 100 ms).
 // - otherwise: PGlite in memory, loaded from a snapshot dumped once per process (initdb + seed once).
 import postgres from "postgres";
 import { openDatabase, type Database } from "../../db/client";
 import { seedDatabase } from "../../db/seed";
+import { loadConfig } from "../../src/config";
+import { createLogger } from "../../src/logger";
+import { createAsker } from "../../src/services/ask";
+import { briefingIdsAwaitingRun, runBriefing } from "../../src/services/briefings";
+import { createCaches } from "../../src/services/caches";
 import { registerCleanup } from "./cleanup";
 
 export const testBackend: "postgres" | "pglite" = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
@@ -35,9 +41,23 @@ function withDb(url: string, name: string): string {
   return u.toString();
 }
 
+/** The first run of every public briefing, through the real ask service, as the job engine runs them after a first start. */
+async function firstBriefingRuns(database: Database): Promise<void> {
+  const clock = { now: () => testSeed.now };
+  const caches = createCaches(database, { revalidateMs: 0 });
+  const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent" });
+  const asker = createAsker({ database, clock, caches, config });
+  const run = { db: database.db, clock, logger: createLogger("silent") };
+  for (const id of await briefingIdsAwaitingRun(database.db)) {
+    const out = await runBriefing(run, asker, id);
+    if (out.kind !== "stored" || out.run.status === "failed") throw new Error(`test seed: the first run of briefing ${id} failed: ${JSON.stringify(out)}`);
+  }
+}
+
 async function seededSnapshot(): Promise<Blob> {
   const db = await openDatabase({ dataDir: null });
   await seedDatabase(db, testSeed);
+  await firstBriefingRuns(db);
   await db.exec("ANALYZE");
   const blob: Blob = await (db as any).dump();
   await db.close();
@@ -52,6 +72,7 @@ async function seededTemplate(): Promise<string> {
   created.push(name);
   const db = await openDatabase({ url: withDb(adminUrl(), name), poolSize: 2 });
   await seedDatabase(db, testSeed);
+  await firstBriefingRuns(db);
   await db.exec("ANALYZE");
   await db.close();
   return name;

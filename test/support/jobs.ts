@@ -10,6 +10,7 @@ import { loadConfig } from "../../src/config";
 import { createJobRuntime, type JobRuntime } from "../../src/jobs/runtime";
 import { createLogger } from "../../src/logger";
 import type { PaymentGate, SeriesFetcher } from "../../src/ports";
+import type { Asker } from "../../src/services/ask";
 import type { UpstreamRegistry } from "../../src/upstream";
 import { createCaches } from "../../src/services/caches";
 import { upstreamFetcher } from "../../src/services/upstream-fetcher";
@@ -44,6 +45,8 @@ export type JobsTestOptions = {
   runsJobs?: boolean;
   keyAccess?: boolean;
   payments?: PaymentGate;
+  /** Answers briefing runs (default: the ask service). */
+  asker?: Asker;
   /**
    * Series the seeded snapshot holds and the test provisions: they are removed before the app starts, so each is
    * what provisioning is for, a series offered but not held.
@@ -66,7 +69,7 @@ async function startJobsApp<F extends SeriesFetcher>(opts: JobsTestOptions, make
   const logger = createLogger(config.logLevel);
   const caches = createCaches(database, { revalidateMs: 0 });
   const fetcher = makeFetcher(database, clock);
-  const jobs: JobRuntime = createJobRuntime({ config, database, clock, logger, caches, fetcher }, { runsJobs: opts.runsJobs ?? true });
+  const jobs: JobRuntime = createJobRuntime({ config, database, clock, logger, caches, fetcher }, { runsJobs: opts.runsJobs ?? true, asker: opts.asker });
   await jobs.start();
   const t = await makeTestApp({
     database, clock, caches, fetcher, jobs, logger, upstream, config: { dataDir, jobs: config.jobs }, keyAccess: opts.keyAccess, payments: opts.payments,
