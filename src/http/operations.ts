@@ -12,8 +12,12 @@ export type OperationShape = {
 
 export type OperationCatalog = { describe(method: string, honoPath: string): OperationShape | null };
 
+// Depth counts every object and array level (`properties`, a field, `items`...): a briefing run's citation sits about
+// 16 deep. The bound only stops a component that refers to itself.
+const MAX_SCHEMA_DEPTH = 48;
+
 function resolveRefs(node: unknown, components: Json, depth = 0): unknown {
-  if (depth > 12 || node === null || typeof node !== "object") return node;
+  if (depth > MAX_SCHEMA_DEPTH || node === null || typeof node !== "object") return node;
   if (Array.isArray(node)) return node.map((n) => resolveRefs(n, components, depth + 1));
   const obj = node as Json;
   if (typeof obj.$ref === "string") {
