@@ -10,27 +10,26 @@ export type OperationShape = {
   outputSchema?: Record<string, unknown>;
 };
 
-export type OperationCatalog = { describe(method: string, honoPath: string): OperationShape | null };
-
 // Depth counts every object and array level (`properties`, a field, `items`...): a briefing run's citation sits about
 // 16 deep. The bound only stops a component that refers to itself.
 const MAX_SCHEMA_DEPTH = 48;
 
-function resolveRefs(node: unknown, components: Json, depth = 0): unknown {
+/**
+ * A schema of the document with its `#/components/schemas/...` references replaced by the components they name, and
+ * without `example`/`examples` (documentation, typed as text for query integers): a self-contained schema for the
+ * x402 bazaar extension and MCP tool schemas.
+ */
+export function inlineRefs(node: unknown, components: Json, depth = 0): unknown {
   if (depth > MAX_SCHEMA_DEPTH || node === null || typeof node !== "object") return node;
-  if (Array.isArray(node)) return node.map((n) => resolveRefs(n, components, depth + 1));
+  if (Array.isArray(node)) return node.map((n) => inlineRefs(n, components, depth + 1));
   const obj = node as Json;
-  if (typeof obj.$ref === "string") {
-    const name = obj.$ref.replace(/^#\/components\/schemas\//, "");
-    return resolveRefs(components[name] ?? {}, components, depth + 1);
-  }
+  if (typeof obj.$ref === "string") return inlineRefs(components[obj.$ref.replace(/^#\/components\/schemas\//, "")] ?? {}, components, depth + 1);
   const out: Json = {};
-  for (const [k, v] of Object.entries(obj)) {
-    if (k === "example" || k === "examples") continue;
-    out[k] = resolveRefs(v, components, depth + 1);
-  }
+  for (const [k, v] of Object.entries(obj)) if (k !== "example" && k !== "examples") out[k] = inlineRefs(v, components, depth + 1);
   return out;
 }
+
+export type OperationCatalog = { describe(method: string, honoPath: string): OperationShape | null };
 
 function stripDescriptions(node: unknown): unknown {
   if (node === null || typeof node !== "object") return node;
@@ -51,11 +50,11 @@ export function operationCatalog(document: () => Json): OperationCatalog {
         const required: string[] = [];
         for (const p of (op.parameters ?? []) as Json[]) {
           if (p.in !== "query") continue;
-          properties[p.name] = resolveRefs({ ...(p.schema ?? {}), ...(p.description ? { description: p.description } : {}) }, components);
+          properties[p.name] = inlineRefs({ ...(p.schema ?? {}), ...(p.description ? { description: p.description } : {}) }, components);
           if (p.required) required.push(p.name);
         }
         const ok = op.responses?.["200"]?.content?.["application/json"]?.schema;
-        const outputSchema = ok ? (stripDescriptions(resolveRefs(ok, components)) as Record<string, unknown>) : undefined;
+        const outputSchema = ok ? (stripDescriptions(inlineRefs(ok, components)) as Record<string, unknown>) : undefined;
         const honoPath = path.replace(/\{([^}]+)\}/g, ":$1");
         map.set(`${method.toUpperCase()} ${honoPath}`, { queryParamsSchema: { properties, ...(required.length ? { required } : {}) }, ...(outputSchema ? { outputSchema } : {}) });
       }

@@ -10,6 +10,7 @@
 //
 // Adding a tool once its route exists: add its operationId to MCP_TOOL_NAMES (and its word to TOOL_POLICIES).
 import { listOperations, type JsonObject } from "../docs/openapi";
+import { inlineRefs } from "../http/operations";
 import { envelope, type ErrorEnvelope } from "../errors";
 import { outputSchemaOf, type ToolPolicy } from "./output";
 
@@ -100,17 +101,6 @@ const PAID_LINE =
   "REST. Without a key the call answers a payment request naming the price: pay it in the call with x402 (the x402 MCP " +
   'transport: the signed payment in `_meta["x402/payment"]` of tools/call), or pay the equivalent REST URL with x402 or L402.';
 
-function resolveRefs(node: unknown, components: JsonObject, depth = 0): unknown {
-  if (depth > 16 || node === null || typeof node !== "object") return node;
-  if (Array.isArray(node)) return node.map((n) => resolveRefs(n, components, depth + 1));
-  const obj = node as JsonObject;
-  if (typeof obj.$ref === "string") return resolveRefs(components[obj.$ref.replace(/^#\/components\/schemas\//, "")] ?? {}, components, depth + 1);
-  const out: JsonObject = {};
-  // Examples are OpenAPI documentation (and typed as text for query integers); a tool schema states types only.
-  for (const [k, v] of Object.entries(obj)) if (k !== "example" && k !== "examples") out[k] = resolveRefs(v, components, depth + 1);
-  return out;
-}
-
 function paramType(schema: JsonObject, where: string): ParamType {
   const t = Array.isArray(schema.type) ? schema.type.filter((x: string) => x !== "null") : [schema.type];
   if (t.length === 1 && t[0] === "array" && (schema.items as JsonObject | undefined)?.type === "string") return "array";
@@ -142,7 +132,7 @@ export function toolsFromOpenApi(doc: JsonObject, names: readonly string[] = MCP
     let restLimitDefault: unknown;
     for (const p of (op.parameters ?? []) as JsonObject[]) {
       if (p.in !== "query" && p.in !== "path") throw new Error(`MCP tool ${name}: ${p.in} parameter ${p.name} is not supported (path and query parameters only)`);
-      const schema = resolveRefs({ ...(p.schema ?? {}), ...(p.description ? { description: p.description } : {}) }, components) as JsonObject;
+      const schema = inlineRefs({ ...(p.schema ?? {}), ...(p.description ? { description: p.description } : {}) }, components) as JsonObject;
       if (p.name === "limit" && policy.defaultLimit !== undefined) {
         restLimitDefault = schema.default;
         schema.default = defaults.limit = policy.defaultLimit;
