@@ -18,7 +18,7 @@ import { composeAnswer, DETERMINISTIC_MODEL, type ComposedSeries } from "../doma
 import { foldPlural, parseQuestion, placeLookup, type ParsedQuestion } from "../domain/ask/parse";
 import type { Topic } from "../domain/ask/lexicon";
 import { verifyNumbers } from "../domain/ask/verify";
-import { conceptLevels, getConcept, pluralKind, type RegionKind } from "../domain/concepts";
+import { conceptLevels, getConcept, pluralKind, REGION_KINDS, type RegionKind } from "../domain/concepts";
 import { formatDate, formatValue, decimalsOf } from "../domain/prose";
 import { regionKey } from "../domain/regions";
 import { formatWindow, parseWindow, type Window } from "../domain/window";
@@ -82,7 +82,6 @@ export function createAsker(deps: Pick<Deps, "database" | "clock" | "caches" | "
 // ---------------------------------------------------------------------------------------------------------------
 // Planning
 
-const KINDS: readonly string[] = ["country", "state", "county"];
 
 function emptyResponse(depth: AskDepth, status: "no_coverage" | "no_data", message: string, resolved: AskResponse["resolved"], extra: { rounds?: number; citations?: Citation[] } = {}): AskResponse {
   const citations = extra.citations ?? [];
@@ -116,7 +115,7 @@ function topicLevels(t: Topic): string {
   const kinds = new Set<string>(Object.keys(t.byKind ?? {}));
   const concept = t.concept ? getConcept(t.concept) : null;
   if (concept) for (const k of conceptLevels(concept)) kinds.add(k);
-  const parts = [...kinds].sort((a, b) => KINDS.indexOf(a) - KINDS.indexOf(b)).map(pluralKind);
+  const parts = [...kinds].sort((a, b) => REGION_KINDS.indexOf(a as RegionKind) - REGION_KINDS.indexOf(b as RegionKind)).map(pluralKind);
   if (t.us) parts.unshift("the United States");
   return parts.length ? parts.join(" and ") : "no region";
 }

@@ -15,6 +15,7 @@
 //   county name of several states is settled by a state the question names ("Wayne County vs Michigan").
 // - typos: a word of 7 letters or more may be one edit from a lexicon word ("unemploymnet").
 // - rest: the words nothing took that carry meaning (not fillers): what the catalog is searched for.
+import { REGION_KINDS } from "../concepts";
 import { lookupRegion, regionKey, type RegionIndex } from "../regions";
 import { parseWindow, type Window } from "../window";
 import { FILLER_WORDS, NATIONAL_PHRASES, TOPICS, TOPIC_GROUPS, TWO_LETTER_WORDS, type Topic } from "./lexicon";
@@ -22,13 +23,11 @@ import { FILLER_WORDS, NATIONAL_PHRASES, TOPICS, TOPIC_GROUPS, TWO_LETTER_WORDS,
 /** `code`: the text is a two-letter word in capitals, which in a question means a state first ("CA", "IN"). */
 export type PlaceLookup = (text: string, opts: { code: boolean }) => { kind: "found"; code: string } | { kind: "ambiguous"; candidates: string[] } | { kind: "not_found" };
 
-const PLACE_KINDS = ["country", "state", "county"];
-
 /** Place lookup over a region index: countries, states and counties; a two-letter code a state first. */
 export function placeLookup(index: RegionIndex): PlaceLookup {
   return (text, { code }) => {
     const asState = code ? lookupRegion(index, text, { kinds: ["state"] }) : null;
-    const found = asState?.kind === "found" ? asState : lookupRegion(index, text, { kinds: PLACE_KINDS });
+    const found = asState?.kind === "found" ? asState : lookupRegion(index, text, { kinds: REGION_KINDS });
     return found.kind === "found" ? { kind: "found", code: found.code } : found.kind === "ambiguous" ? found : { kind: "not_found" };
   };
 }
