@@ -78,6 +78,7 @@ export type OpenOptions =
   | { dataDir: string | null; loadDataDir?: Blob; lock?: boolean };
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 2000;
+const PGLITE_SHARED_BUFFERS = "32MB";
 /** The advisory lock migrations run under; the first-start seed takes the same one through exclusive(). */
 export const SCHEMA_LOCK = "svc:schema";
 
@@ -286,6 +287,10 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   try {
     const client = new PGlite({
       dataDir,
+      // PostgreSQL's default 128 MB of shared buffers is most of an idle server's memory; the files the embedded
+      // database reads stay in the operating system's page cache anyway.
+      startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+      initDbStartParams: ["--set", `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
       ...(await loadPgliteModules()),
       fsBundle: Bun.file(pgliteDataPath),
       loadDataDir: opts.loadDataDir,

@@ -39,11 +39,12 @@ export function buildSeriesFetcher(config: Config, base: { database: Database; l
   return upstreamFetcher({ db: base.database.db, upstream, clock, logger: base.logger });
 }
 
-export async function buildDeps(config: Config): Promise<Deps> {
-  const logger = createLogger(config.logLevel);
+/** `database`: already opened (and seeded) by the server's start (src/startup/prepare.ts); else opened here. */
+export async function buildDeps(config: Config, opts: { database?: Database; logger?: Logger } = {}): Promise<Deps> {
+  const logger = opts.logger ?? createLogger(config.logLevel);
   // Before anything writes there (the usage journal, payment secrets, the embedded database).
   ensureDataDir(config.dataDir);
-  const database = await openConfiguredDatabase(config, { logger });
+  const database = opts.database ?? (await openConfiguredDatabase(config, { logger }));
   const base = { database, clock: systemClock, random: cryptoRandom, logger };
   // Keys first, then the payment rail (x402 / L402) for anonymous requests.
   const pay = buildPayments(config, base);

@@ -15,6 +15,9 @@ export const configSchema = z.object({
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
   DATA_DIR: z.string().min(1).default("./data"),
+  // Where the seeded embedded database is kept as an image for the next first start (src/startup/image.ts); `off`:
+  // every first start seeds. Default: $XDG_CACHE_HOME/econ-series-svc, else ~/.cache/econ-series-svc.
+  IMAGE_CACHE_DIR: z.string().min(1).optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(logLevels).default("info"),
   // How long a cached series' version is trusted before it is re-read (ms); 0 re-reads it on every request.
@@ -110,6 +113,8 @@ export type Config = {
   databaseUrl: string | null;
   db: { connectTimeoutMs: number; statementTimeoutMs: number };
   dataDir: string;
+  /** Where seeded embedded-database images are kept; null: none kept, every first start seeds. */
+  imageCacheDir: string | null;
   publicBaseUrl: string | null;
   /** The language model that may phrase ask answers; null: the deterministic composer only. */
   askModel: { url: string; model: string; key: string | null; timeoutMs: number } | null;
@@ -197,6 +202,13 @@ export function isPostgresUrl(url: string | undefined | null): url is string {
 
 export class ConfigError extends Error {}
 
+function imageCacheDir(value: string | undefined, env: Record<string, string | undefined>): string | null {
+  if (value === "off") return null;
+  if (value) return value;
+  if (env.XDG_CACHE_HOME) return `${env.XDG_CACHE_HOME}/econ-series-svc`;
+  return env.HOME ? `${env.HOME}/.cache/econ-series-svc` : null;
+}
+
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
   const parsed = configSchema.safeParse(cleaned);
@@ -218,6 +230,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     databaseUrl: c.DATABASE_URL ?? null,
     db: { connectTimeoutMs: c.DB_CONNECT_TIMEOUT_MS, statementTimeoutMs: c.DB_STATEMENT_TIMEOUT_MS },
     dataDir: c.DATA_DIR,
+    imageCacheDir: imageCacheDir(c.IMAGE_CACHE_DIR, env),
     publicBaseUrl: c.PUBLIC_BASE_URL ? c.PUBLIC_BASE_URL.replace(/\/+$/, "") : null,
     askModel: c.ASK_LLM_URL ? { url: c.ASK_LLM_URL, model: c.ASK_LLM_MODEL!, key: c.ASK_LLM_KEY ?? null, timeoutMs: c.ASK_LLM_TIMEOUT_MS } : null,
     logLevel: c.LOG_LEVEL,

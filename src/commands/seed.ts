@@ -27,13 +27,18 @@ export async function seedAndAnalyze(database: Database, opts: { now: Date; prog
   await database.exec("VACUUM ANALYZE");
 }
 
+/** Whether the database holds regions and this release's snapshot (a later start: nothing to seed). */
+export async function holdsSeed(database: Database): Promise<boolean> {
+  return (await hasRegions(database.db)) && (await holdsSnapshot(database));
+}
+
 /**
  * Seeds when the database does not hold the shipped snapshot: a fresh database, one whose first start was
  * interrupted, or one seeded by an older release. Returns whether it seeded. A later start only checks, and brings
  * the curated public briefings up to this release (a few rows, written only when they changed).
  */
 export async function seedIfNeeded(database: Database, opts: { now: Date; progress: Progress; logger: Logger }): Promise<boolean> {
-  if ((await hasRegions(database.db)) && (await holdsSnapshot(database))) {
+  if (await holdsSeed(database)) {
     await seedPublicBriefings(database.db, { now: opts.now });
     return false;
   }

@@ -1,0 +1,91 @@
+// The first-start seed, on a thread of its own (a Bun Worker started by src/startup/prepare.ts): parsing the snapshot,
+// loading it, deriving the svc: series, VACUUM ANALYZE and signal detection over what it loaded are CPU work of tens
+// of seconds that would otherwise stop the server's thread from answering. The worker opens a database connection of
+// its own (the embedded database is not opened by the server until the worker has closed it), holds the schema lock
+// while it seeds (nodes starting together on one PostgreSQL database seed once), reports progress to the server,
+// closes the database and ends; the memory it used goes with it.
+import { SCHEMA_LOCK } from "../../db/client";
+import { openConfiguredDatabase } from "../bootstrap";
+import { seedIfNeeded } from "../commands/seed";
+import { loadConfig } from "../config";
+import { openBoss } from "../jobs/boss";
+import { createLogger } from "../logger";
+import { createCaches } from "../services/caches";
+import { detectSignalsForIndicators } from "../services/signal-detection";
+import type { Progress } from "../progress";
+import type { SeedRequest, SeedWorkerMessage } from "./prepare";
+
+declare const self: Worker;
+
+const post = (m: SeedWorkerMessage) => self.postMessage(m);
+
+/** Progress as messages to the server (which shows it in /api/health), at most one per 250 ms per step. */
+function progressMessages(): Progress {
+  let step = "";
+  let total = 0;
+  let done = 0;
+  let last = 0;
+  const send = (force = false) => {
+    const t = performance.now();
+    if (!force && t - last < 250) return;
+    last = t;
+    post({ type: "progress", step, done, total });
+    // The seed's garbage (parsed files, COPY text, query results) would otherwise pile up to gigabytes before the
+    // collector runs: collecting between steps keeps the peak near what is live. This thread only seeds.
+    Bun.gc(true);
+  };
+  return {
+    start(label, n) {
+      step = label;
+      total = n;
+      done = 0;
+      send(true);
+    },
+    tick(n = 1) {
+      done += n;
+      send();
+    },
+    done() {
+      done = total;
+      send(true);
+    },
+  };
+}
+
+async function seed(request: SeedRequest): Promise<boolean> {
+  const config = loadConfig(process.env);
+  const logger = createLogger(config.logLevel);
+  const database = await openConfiguredDatabase(config, { maintenance: true, logger });
+  try {
+    const now = new Date(request.now);
+    const progress = progressMessages();
+    return await database.exclusive(SCHEMA_LOCK, async (locked) => {
+      const seeded = await seedIfNeeded(locked, { now, progress, logger });
+      if (!seeded) return false;
+      // Signals over what the seed just loaded (`svc signals detect` does the same), before the server serves it.
+      progress.start("signal detection", 1);
+      const t0 = performance.now();
+      const s = await detectSignalsForIndicators({ db: locked.db, caches: createCaches(locked), now: () => now });
+      logger.info("signals detected over the seeded series", { series: s.series, intervals: s.inserted, ms: Math.round(performance.now() - t0) });
+      progress.done();
+      // The job engine's schema too (pg-boss installs it on its first start, some hundred statements): here, not on
+      // the server's thread, and so in the seeded image.
+      progress.start("job engine schema", 1);
+      const { boss, release } = openBoss(locked, { runsJobs: false, poolMax: 1, superviseSeconds: 60, pollSeconds: 2 }, logger);
+      await boss.start();
+      await boss.stop({ graceful: false, close: true });
+      await release();
+      progress.done();
+      return true;
+    });
+  } finally {
+    await database.close();
+  }
+}
+
+self.onmessage = (event: MessageEvent<SeedRequest>) => {
+  seed(event.data).then(
+    (seeded) => post({ type: "done", seeded }),
+    (e) => post({ type: "error", message: e instanceof Error ? (e.stack ?? e.message) : String(e) }),
+  );
+};
