@@ -1,6 +1,8 @@
-// `bun start` on an empty embedded data directory (no network, no database server): the server seeds real data
-// before it listens (and its job engine then runs the public briefings once), and a second start only checks. Runs
-// the real entry point in a subprocess.
+// `bun start` on an empty embedded data directory (no network, no database server): the server listens at once
+// (/api/health 200 `starting`, data routes 503 with Retry-After), seeds real data on a worker thread, keeps the
+// seeded database as an image, then serves (and its job engine runs the public briefings once); a second start only
+// checks; a first start on another empty data directory copies the image instead of seeding. Runs the real entry
+// point in a subprocess.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,22 +17,26 @@ setDefaultTimeout(120_000);
 
 const ROOT = resolve(import.meta.dir, "../..");
 let dir: string;
+let cacheDir: string;
+let otherDir: string;
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "svc-first-start-"));
+  cacheDir = mkdtempSync(join(tmpdir(), "svc-first-start-images-"));
+  otherDir = mkdtempSync(join(tmpdir(), "svc-first-start-other-"));
 });
 afterAll(() => {
-  rmSync(dir, { recursive: true, force: true });
+  for (const d of [dir, cacheDir, otherDir]) rmSync(d, { recursive: true, force: true });
 });
 
 type Started = { proc: Bun.Subprocess<"ignore", "pipe", "pipe">; url: string; log: string[] };
 
-async function start(): Promise<Started> {
+async function start(dataDir = dir): Promise<Started> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== "DATABASE_URL") env[k] = v;
   const proc = Bun.spawn([process.execPath, "run", "src/server.ts"], {
     cwd: ROOT,
-    env: { ...env, DATA_DIR: dir, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", NODE_ENV: "test" },
+    env: { ...env, DATA_DIR: dataDir, IMAGE_CACHE_DIR: cacheDir, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", NODE_ENV: "test" },
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",
@@ -49,10 +55,27 @@ async function start(): Promise<Started> {
     const listening = lines.find((l) => l.includes('"msg":"listening"'));
     if (listening) {
       void (async () => {
-        while (!(await reader.read().catch(() => ({ done: true }))).done);
+        for (;;) {
+          const next = await reader.read().catch(() => ({ done: true, value: undefined }));
+          if (next.done) return;
+          partial += decoder.decode(next.value);
+          const more = partial.split("\n");
+          partial = more.pop()!;
+          log.push(...more);
+        }
       })();
       return { proc, url: JSON.parse(listening).url, log };
     }
+  }
+}
+
+/** Waits until the server logs "ready" (it serves data from then on). */
+async function ready(s: Started): Promise<void> {
+  const deadline = Date.now() + 240_000;
+  while (!s.log.some((l) => l.includes('"msg":"ready"'))) {
+    if (s.proc.exitCode !== null) throw new Error(`server exited before ready:\n${s.log.join("\n")}`);
+    if (Date.now() > deadline) throw new Error(`server not ready:\n${s.log.join("\n")}`);
+    await Bun.sleep(50);
   }
 }
 
@@ -61,10 +84,23 @@ async function stop(s: Started): Promise<number> {
   return s.proc.exited;
 }
 
-test("first start seeds real observations, then listens; the second start does not seed", async () => {
+test("first start listens at once, seeds real observations while it answers, then serves; the second start does not seed; another empty data directory gets the image", async () => {
   const first = await start();
   try {
+    // Answering while it seeds (the seed takes tens of seconds; these requests are made right after "listening").
+    const health = await fetch(`${first.url}/api/health`);
+    expect(health.status).toBe(200);
+    const body = (await health.json()) as { status: string; startup: { step: string } };
+    expect(body.status).toBe("starting");
+    expect(typeof body.startup.step).toBe("string");
+    const early = await fetch(`${first.url}/v1/regions?type=state`);
+    expect(early.status).toBe(503);
+    expect(early.headers.get("retry-after")).toBe("5");
+    expect(((await early.json()) as { error: { code: string } }).error.code).toBe("SERVICE_UNAVAILABLE");
+    await ready(first);
     expect(first.log.some((l) => l.includes('"msg":"seeding regions, catalog and the real data snapshot (no network needed)"'))).toBe(true);
+    expect(first.log.some((l) => l.includes('"msg":"seeded database image kept for the next first start"'))).toBe(true);
+    expect(((await (await fetch(`${first.url}/api/health`)).json()) as { status: string }).status).not.toBe("starting");
     expect(first.log.some((l) => l.includes('"msg":"seeded"'))).toBe(true);
     const res = await fetch(`${first.url}/v1/regions?type=state`);
     expect(res.status).toBe(200);
@@ -108,9 +144,23 @@ test("first start seeds real observations, then listens; the second start does n
 
   const second = await start();
   try {
+    await ready(second);
     expect(second.log.some((l) => l.includes("seeding"))).toBe(false);
   } finally {
     expect(await stop(second)).toBe(0);
+  }
+
+  // Another empty data directory: the image is copied, nothing is seeded, the same data is served.
+  const third = await start(otherDir);
+  try {
+    await ready(third);
+    expect(third.log.some((l) => l.includes("seeding"))).toBe(false);
+    expect(third.log.some((l) => l.includes('"msg":"seeded database image copied"'))).toBe(true);
+    const res = await fetch(`${third.url}/v1/regions?type=state`);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { data: unknown[] }).data.length).toBeGreaterThan(50);
+  } finally {
+    expect(await stop(third)).toBe(0);
   }
   const after = await openDatabase({ dataDir: dir });
   try {
