@@ -99,7 +99,7 @@ async function startServer(env: Record<string, string>, opts: { asNobody?: boole
           entry = JSON.parse(l);
         } catch {}
         logs.push({ at: performance.now(), entry });
-        if (entry.msg === "listening") listening();
+        if (entry.msg === "ready") listening();
       }
     }
   })();

@@ -1,9 +1,9 @@
 // GET /api/health: 200 with the health report when the database answers (`degraded` while Redis does not), 503
 // (error envelope carrying the same report in `details`) when it does not, so load balancers and humans read one status.
-import { createRoute } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses, fail } from "../errors";
-import { healthReportSchema } from "../schemas/discovery";
+import { healthReportSchema, healthStartingSchema } from "../schemas/discovery";
 import { checkHealth } from "../services/health";
 import { DISCOVERY_TAG } from "../docs/openapi";
 
@@ -20,9 +20,14 @@ const healthRoute = createRoute({
     "Pings the database. 200 with `status: ok` when it answers, or `status: degraded` when it does but the Redis that " +
     "shares rate-limit counts between nodes does not (each node counts alone meanwhile); 503 `SERVICE_UNAVAILABLE` when " +
     "the database does not answer (or not within 2 s), with the same report (`status: unavailable`) in `error.details`. " +
-    "`jobs` reports the provisioning, refresh and briefing queues' depth and the last refresh of each source. Never cached.",
+    "`jobs` reports the provisioning, refresh and briefing queues' depth and the last refresh of each source. While the " +
+    "server starts (opening the database; on a first start, loading the data snapshot), 200 with `status: starting` and " +
+    "the step under way, and every data route answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`. Never cached.",
   responses: {
-    200: { description: "The service and its database are up (rate limits possibly counted per node: `degraded`)", content: { "application/json": { schema: healthReportSchema } } },
+    200: {
+      description: "The service and its database are up (rate limits possibly counted per node: `degraded`), or the server is starting (`starting`)",
+      content: { "application/json": { schema: z.union([healthReportSchema, healthStartingSchema]) } },
+    },
     ...errorResponses(500, 503),
   },
 });

@@ -108,3 +108,21 @@ export const healthReportSchema = z
   .openapi("HealthReport");
 
 export type HealthReport = z.infer<typeof healthReportSchema>;
+
+/** What /api/health answers while the server starts (src/startup/starting.ts): live, not yet serving data. */
+export const healthStartingSchema = z
+  .object({
+    status: z.literal("starting").openapi({ description: "The server answers but does not serve data yet: data routes answer 503 `SERVICE_UNAVAILABLE` with `Retry-After`" }),
+    version: z.string().openapi({ example: "0.1.0" }),
+    contract_version: z.string().openapi({ example: "1.0.0" }),
+    database: z.object({ kind: z.enum(["pglite", "postgres"]) }),
+    startup: z.object({
+      step: z.string().openapi({ description: "What the start is doing", example: "observations" }),
+      done: z.number().int().nonnegative().openapi({ description: "Units of the step done (rows, for the seed's observations)" }),
+      total: z.number().int().nonnegative().openapi({ description: "Units of the step in all (0: not counted)" }),
+      started_at: z.string().datetime(),
+    }),
+  })
+  .openapi("HealthStarting");
+
+export type HealthStarting = z.infer<typeof healthStartingSchema>;

@@ -33,16 +33,17 @@ function hashTree(hash: ReturnType<typeof createHash>, dir: string): void {
   }
 }
 
-let cachedFingerprint: string | null = null;
+let codeDigest: string | null = null;
 
 /** Names the image the running code would build (see the file comment). `seedVersion`: the snapshot's version. */
 export function imageFingerprint(seedVersion: string): string {
-  if (cachedFingerprint) return cachedFingerprint;
-  const hash = createHash("sha256").update(`${SERVICE_VERSION}\n${seedVersion}\n`);
-  if (COMPILED) hash.update(readFileSync(process.execPath));
-  else for (const dir of ["src", "db"]) hashTree(hash, join(ROOT, dir));
-  cachedFingerprint = hash.digest("hex").slice(0, 24);
-  return cachedFingerprint;
+  if (!codeDigest) {
+    const code = createHash("sha256");
+    if (COMPILED) code.update(readFileSync(process.execPath));
+    else for (const dir of ["src", "db"]) hashTree(code, join(ROOT, dir));
+    codeDigest = code.digest("hex");
+  }
+  return createHash("sha256").update(`${SERVICE_VERSION}\n${seedVersion}\n${codeDigest}`).digest("hex").slice(0, 24);
 }
 
 /** Whether an embedded data directory holds a database already (PostgreSQL's PG_VERSION marks an initialised one). */

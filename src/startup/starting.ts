@@ -2,6 +2,7 @@
 // start is doing (`status: starting`, `startup` with the step and its progress), so a supervisor sees a live process;
 // every other path 503 SERVICE_UNAVAILABLE with Retry-After, since nothing can be read or paid for yet. Plain
 // Response objects: nothing of the app is loaded or needed for this.
+import type { HealthStarting } from "../schemas/discovery";
 import { CONTRACT_VERSION } from "../version";
 import type { StartupProgress } from "./prepare";
 
@@ -17,7 +18,8 @@ export function startingFetch(state: StartupState, info: { version: string; data
   return (req) => {
     const startup = { step: state.step, done: state.done, total: state.total, started_at: state.started_at };
     if (new URL(req.url).pathname === "/api/health") {
-      return json(200, { status: "starting", version: info.version, contract_version: CONTRACT_VERSION, database: { kind: info.database }, startup });
+      const body: HealthStarting = { status: "starting", version: info.version, contract_version: CONTRACT_VERSION, database: { kind: info.database }, startup };
+      return json(200, body);
     }
     return json(
       503,

@@ -335,13 +335,13 @@ async function waitForListening(proc: Bun.Subprocess<"ignore", "pipe", "pipe">):
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     const { value, done } = await reader.read();
-    if (done) throw new Error(`serve exited before listening:\n${buf}`);
+    if (done) throw new Error(`serve exited before ready:\n${buf}`);
     buf += decoder.decode(value);
     const complete = buf.slice(0, buf.lastIndexOf("\n") + 1);
     for (const line of complete.split("\n")) {
       if (!line.startsWith("{")) continue;
       const entry = JSON.parse(line) as { msg?: string; url?: string };
-      if (entry.msg === "listening" && entry.url) {
+      if (entry.msg === "ready" && entry.url) {
         // Keep draining so the server never blocks on a full pipe.
         void (async () => {
           while (!(await reader.read().catch(() => ({ done: true }))).done);

@@ -74,12 +74,12 @@ async function startServer(): Promise<Server> {
   let text = "";
   for (;;) {
     const { value, done } = await reader.read();
-    if (done) throw new Error(`server exited before listening:\n${text}`);
+    if (done) throw new Error(`server exited before ready:\n${text}`);
     text += new TextDecoder().decode(value);
     for (const line of text.split("\n")) {
       if (!line.startsWith("{")) continue;
       const entry = JSON.parse(line);
-      if (entry.msg === "listening") {
+      if (entry.msg === "ready") {
         // Keep draining stderr so the server never blocks on a full pipe.
         void (async () => {
           while (!(await reader.read()).done) {}

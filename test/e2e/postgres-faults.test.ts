@@ -132,17 +132,17 @@ describe.skipIf(!!skip)("nodes starting at once on an empty database", () => {
   });
 });
 
-/** The server's JSON log lines up to "listening"; throws with its output if it exits first. */
+/** The server's JSON log lines up to "ready" (it serves data from then on); throws with its output if it exits first. */
 async function untilListening(proc: Bun.Subprocess<"ignore", "ignore", "pipe">): Promise<any[]> {
   const reader = proc.stderr.getReader();
   let text = "";
   for (;;) {
     const { value, done } = await reader.read();
-    if (done) throw new Error(`server exited ${await proc.exited} before listening:\n${text}`);
+    if (done) throw new Error(`server exited ${await proc.exited} before ready:\n${text}`);
     text += new TextDecoder().decode(value);
     // Whole lines only: the last one may still be arriving.
     const entries = text.split("\n").slice(0, -1).filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
-    if (entries.some((e) => e.msg === "listening")) {
+    if (entries.some((e) => e.msg === "ready")) {
       // Keep draining so the server never blocks on a full pipe.
       void (async () => {
         while (!(await reader.read()).done) {}
