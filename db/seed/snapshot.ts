@@ -94,33 +94,68 @@ export type SnapshotReport = {
   worldBankAggregates: { code: string; name: string }[];
 };
 
-/** Every snapshot series, parsed, with regions mapped to current codes. */
-export async function snapshotSeries(): Promise<SnapshotReport> {
+type ParsedPart = { series: SnapshotSeries[]; dropped?: { code: string; name: string }[] };
+type PartContext = { alpha3: ReadonlyMap<string, string>; renames: ReadonlyMap<string, string> };
+
+/** The snapshot's files, as parts parsed one at a time (a part: one dataset, its vintages merged). */
+function snapshotParts(): { name: string; parse: (ctx: PartContext) => Promise<ParsedPart> }[] {
+  return [
+    { name: "fred", parse: async () => ({ series: await Promise.all(Object.entries(FRED_SNAPSHOT).map(async ([code, path]) => fredCsv(await gunzipText(path), code))) }) },
+    { name: "bls states", parse: async () => ({ series: blsStateUnemployed(await gunzipText(blsStateFile)) }) },
+    {
+      name: "ers counties",
+      parse: async ({ renames }) => ({ series: ersUnemployment(await gunzipText(ersFile, "latin1")).map((s) => ({ ...s, region: renames.get(s.region) ?? s.region })) }),
+    },
+    {
+      name: "census pep counties",
+      parse: async () => ({
+        series: mergeVintages([
+          pepVintage(await gunzipText(pep2020File, "latin1"), 2020, PEP_RELEASED[2020]),
+          pepVintage(await gunzipText(pep2024File, "latin1"), 2024, PEP_RELEASED[2024]),
+        ]),
+      }),
+    },
+    { name: "world bank gdp", parse: async ({ alpha3 }) => worldBankLong(await gunzipText(wbGdpFile), "NY.GDP.MKTP.CD", alpha3) },
+    { name: "world bank population", parse: async ({ alpha3 }) => worldBankLong(await gunzipText(wbPopulationFile), "SP.POP.TOTL", alpha3) },
+    { name: "vega samples", parse: async () => ({ series: keptSampleSeries() }) },
+  ];
+}
+
+export type SnapshotPart = SnapshotReport & { name: string };
+
+/**
+ * The snapshot part by part, parsed, with regions mapped to current codes: one part's rows are in memory at a time,
+ * so the seed's memory follows the largest file, not the whole snapshot.
+ */
+export async function* snapshotSeriesByPart(): AsyncGenerator<SnapshotPart> {
   const regions = regionList();
   const regionCodes = new Set(regions.map((r) => r.code));
   const alpha3 = new Map<string, string>();
   for (const r of regions) if (r.type === "country") for (const a of r.aliases) if (/^[A-Z]{3}$/.test(a)) alpha3.set(a, r.code);
-  const renames = countyCodeRenames(COUNTY_CHANGES);
+  const ctx: PartContext = { alpha3, renames: countyCodeRenames(COUNTY_CHANGES) };
+  for (const part of snapshotParts()) {
+    const parsed = await part.parse(ctx);
+    const skipped: SnapshotReport["skipped"] = [];
+    const series = parsed.series.filter((s) => {
+      if (regionCodes.has(s.region)) return true;
+      skipped.push({ dataset: s.dataset, region: s.region });
+      return false;
+    });
+    yield { name: part.name, series, skipped, worldBankAggregates: parsed.dropped ?? [] };
+  }
+}
 
-  const fred = await Promise.all(Object.entries(FRED_SNAPSHOT).map(async ([code, path]) => fredCsv(await gunzipText(path), code)));
-  const blsStates = blsStateUnemployed(await gunzipText(blsStateFile));
-  const ers = ersUnemployment(await gunzipText(ersFile, "latin1")).map((s) => ({ ...s, region: renames.get(s.region) ?? s.region }));
-  const pep = mergeVintages([
-    pepVintage(await gunzipText(pep2020File, "latin1"), 2020, PEP_RELEASED[2020]),
-    pepVintage(await gunzipText(pep2024File, "latin1"), 2024, PEP_RELEASED[2024]),
-  ]);
-  const gdp = worldBankLong(await gunzipText(wbGdpFile), "NY.GDP.MKTP.CD", alpha3);
-  const population = worldBankLong(await gunzipText(wbPopulationFile), "SP.POP.TOTL", alpha3);
-
-  const all = [...fred, ...blsStates, ...ers, ...pep, ...gdp.series, ...population.series, ...keptSampleSeries()];
-  const skipped: SnapshotReport["skipped"] = [];
-  const series = all.filter((s) => {
-    if (regionCodes.has(s.region)) return true;
-    skipped.push({ dataset: s.dataset, region: s.region });
-    return false;
-  });
-  const aggregates = new Map([...gdp.dropped, ...population.dropped].map((d) => [d.code, d]));
-  return { series, skipped, worldBankAggregates: [...aggregates.values()] };
+/** Every snapshot series, parsed, with regions mapped to current codes. */
+export async function snapshotSeries(): Promise<SnapshotReport> {
+  const report: SnapshotReport = { series: [], skipped: [], worldBankAggregates: [] };
+  const aggregates = new Map<string, { code: string; name: string }>();
+  for await (const part of snapshotSeriesByPart()) {
+    report.series.push(...part.series);
+    report.skipped.push(...part.skipped);
+    for (const d of part.worldBankAggregates) aggregates.set(d.code, d);
+  }
+  report.worldBankAggregates = [...aggregates.values()];
+  return report;
 }
 
 /** Whether the database holds this snapshot version. */
@@ -129,31 +164,36 @@ export async function holdsSnapshot(database: Database): Promise<boolean> {
   return rows[0]?.version === SNAPSHOT_VERSION;
 }
 
-/** Loads the snapshot (regions and catalog must be seeded) and records its version. */
+/** Loads the snapshot (regions and catalog must be seeded), part by part, and records its version. */
 export async function seedSnapshot(database: Database, opts: SeedOptions = {}): Promise<{ series: number; rows: number; skipped: number }> {
   const now = opts.now ?? new Date();
-  const report = await snapshotSeries();
   const filter = opts.regionFilter;
-  const kept = filter ? report.series.filter((s) => filter.keep(s.region)) : report.series;
   const version = filter ? `${SNAPSHOT_VERSION}+${filter.name}` : SNAPSHOT_VERSION;
   const ids = await indicatorIdsBySourceCode(database.db);
-  const items: BulkSeries[] = kept.map((s) => {
-    const indicatorId = ids.get(`${s.source}:${s.code}`);
-    if (!indicatorId) throw new Error(`snapshot ${s.dataset}: ${s.source}:${s.code} is not in the catalog (seed the catalog first)`);
-    const sourceUpdatedAt = s.sourceUpdatedAt ? new Date(s.sourceUpdatedAt) : null;
-    return {
-      indicatorId,
-      regionCode: s.region,
-      rows: s.rows.map((r) => ({ date: r.date, value: r.value, isPreliminary: r.isPreliminary ?? false, sourceUpdatedAt })),
-    };
-  });
-  const total = items.reduce((n, s) => n + s.rows.length, 0);
-  opts.progress?.start("observations", total);
-  const result = await bulkLoadSeries(database, items, { now, onProgress: (n) => opts.progress?.tick(n) });
-  opts.progress?.done(`${items.length} series, ${result.inserted} observations new, ${result.revised} revised, ${report.skipped.length} series skipped (area not a current region)`);
+  const totals = { series: 0, rows: 0, skipped: 0 };
+  for await (const part of snapshotSeriesByPart()) {
+    const kept = filter ? part.series.filter((s) => filter.keep(s.region)) : part.series;
+    const items: BulkSeries[] = kept.map((s) => {
+      const indicatorId = ids.get(`${s.source}:${s.code}`);
+      if (!indicatorId) throw new Error(`snapshot ${s.dataset}: ${s.source}:${s.code} is not in the catalog (seed the catalog first)`);
+      const sourceUpdatedAt = s.sourceUpdatedAt ? new Date(s.sourceUpdatedAt) : null;
+      return {
+        indicatorId,
+        regionCode: s.region,
+        rows: s.rows.map((r) => ({ date: r.date, value: r.value, isPreliminary: r.isPreliminary ?? false, sourceUpdatedAt })),
+      };
+    });
+    const rows = items.reduce((n, s) => n + s.rows.length, 0);
+    opts.progress?.start(`observations: ${part.name}`, rows);
+    const result = await bulkLoadSeries(database, items, { now, onProgress: (n) => opts.progress?.tick(n) });
+    opts.progress?.done(`${items.length} series, ${result.inserted} observations new, ${result.revised} revised, ${part.skipped.length} series skipped (area not a current region)`);
+    totals.series += items.length;
+    totals.rows += rows;
+    totals.skipped += part.skipped.length;
+  }
   await database.db
     .insert(seedSnapshots)
-    .values({ name: SNAPSHOT_NAME, version, rows: total, loadedAt: now })
-    .onConflictDoUpdate({ target: seedSnapshots.name, set: { version, rows: total, loadedAt: now } });
-  return { series: items.length, rows: total, skipped: report.skipped.length };
+    .values({ name: SNAPSHOT_NAME, version, rows: totals.rows, loadedAt: now })
+    .onConflictDoUpdate({ target: seedSnapshots.name, set: { version, rows: totals.rows, loadedAt: now } });
+  return totals;
 }
