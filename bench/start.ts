@@ -72,6 +72,8 @@ type Run = {
   firstOkMs: number | null;
   readyMs: number | null;
   longestGapMs: number;
+  /** When the longest gap ended, from the start. */
+  longestGapEndMs: number;
   peakRssMb: number;
   idleRssMb: number | null;
   health: unknown;
@@ -110,6 +112,7 @@ async function runServer(label: string, env: Record<string, string>, waitReady: 
   let firstOkMs: number | null = null;
   let lastOk = 0;
   let longestGap = 0;
+  let longestGapEnd = 0;
   let readyMs: number | null = null;
   let health: unknown = null;
   let sawStarting = false;
@@ -125,8 +128,14 @@ async function runServer(label: string, env: Record<string, string>, waitReady: 
         // A server that said "listening" owes answers from then on: the wait for the first one is a gap too.
         if (firstOkMs === null) {
           firstOkMs = at - t0;
-          if (listeningMs !== null) longestGap = Math.max(longestGap, Math.max(0, firstOkMs - listeningMs));
-        } else longestGap = Math.max(longestGap, at - lastOk);
+          if (listeningMs !== null && firstOkMs - listeningMs > longestGap) {
+            longestGap = firstOkMs - listeningMs;
+            longestGapEnd = firstOkMs;
+          }
+        } else if (at - lastOk > longestGap) {
+          longestGap = at - lastOk;
+          longestGapEnd = at - t0;
+        }
         lastOk = at;
         // A server that answers `status: starting` while it seeds is ready when that ends; one that does not
         // (before issue 26) when its log says the seeded signals were detected.
@@ -157,7 +166,7 @@ async function runServer(label: string, env: Record<string, string>, waitReady: 
   const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(15_000).then(() => false)]);
   if (!exited) proc.kill("SIGKILL");
   if (firstOkMs === null) console.error(`${label}: never healthy; log:\n${log.slice(-4000)}`);
-  return { listeningMs, firstOkMs, readyMs, longestGapMs: longestGap, peakRssMb: peak, idleRssMb: idle, health };
+  return { listeningMs, firstOkMs, readyMs, longestGapMs: longestGap, longestGapEndMs: longestGapEnd, peakRssMb: peak, idleRssMb: idle, health };
 }
 
 const fmtS = (ms: number | null) => (ms === null ? "—" : `${(ms / 1000).toFixed(2)} s`);
@@ -191,7 +200,7 @@ async function main() {
     console.log(`  first start → "listening" logged        ${fmtS(first.listeningMs)}`);
     console.log(`  first start → first 200 /api/health      ${fmtS(first.firstOkMs)}`);
     console.log(`  first start → start-up work done          ${fmtS(first.readyMs)}`);
-    console.log(`  longest /api/health gap (first start+${args.after} s) ${Math.round(first.longestGapMs)} ms`);
+    console.log(`  longest /api/health gap (first start+${args.after} s) ${Math.round(first.longestGapMs)} ms (ended ${fmtS(first.longestGapEndMs)} after the start)`);
     console.log(`  peak RSS, process tree (first start)      ${fmtMb(first.peakRssMb)}`);
     console.log(`  idle RSS after first start                ${fmtMb(first.idleRssMb)}`);
     for (const [i, r] of restarts.entries())

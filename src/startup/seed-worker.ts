@@ -3,13 +3,16 @@
 // of seconds that would otherwise stop the server's thread from answering. The worker opens a database connection of
 // its own (the embedded database is not opened by the server until the worker has closed it), holds the schema lock
 // while it seeds (nodes starting together on one PostgreSQL database seed once), reports progress to the server,
-// closes the database and ends; the memory it used goes with it.
+// closes the database and ends; the memory it used goes with it. Signal detection over the seeded series, the public
+// briefings' first runs and the job engine's schema are made here too (and so are part of the seeded image).
 import { SCHEMA_LOCK } from "../../db/client";
 import { openConfiguredDatabase } from "../bootstrap";
 import { seedIfNeeded } from "../commands/seed";
 import { loadConfig } from "../config";
 import { openBoss } from "../jobs/boss";
 import { createLogger } from "../logger";
+import { createAsker } from "../services/ask";
+import { briefingIdsAwaitingRun, runBriefing } from "../services/briefings";
 import { createCaches } from "../services/caches";
 import { detectSignalsForIndicators } from "../services/signal-detection";
 import type { Progress } from "../progress";
@@ -65,8 +68,20 @@ async function seed(request: SeedRequest): Promise<boolean> {
       // Signals over what the seed just loaded (`svc signals detect` does the same), before the server serves it.
       progress.start("signal detection", 1);
       const t0 = performance.now();
-      const s = await detectSignalsForIndicators({ db: locked.db, caches: createCaches(locked), now: () => now });
+      const caches = createCaches(locked);
+      const s = await detectSignalsForIndicators({ db: locked.db, caches, now: () => now });
       logger.info("signals detected over the seeded series", { series: s.series, intervals: s.inserted, ms: Math.round(performance.now() - t0) });
+      progress.done();
+      // The public briefings' first runs (through the ask service, as the job engine would run them): a run that
+      // fails is stored as failed, and the job engine tries again once the server runs.
+      const ids = await briefingIdsAwaitingRun(locked.db);
+      progress.start("public briefings' first runs", ids.length);
+      const clock = { now: () => new Date() };
+      const asker = createAsker({ database: locked, clock, caches, config });
+      for (const id of ids) {
+        await runBriefing({ db: locked.db, clock, logger }, asker, id);
+        progress.tick();
+      }
       progress.done();
       // The job engine's schema too (pg-boss installs it on its first start, some hundred statements): here, not on
       // the server's thread, and so in the seeded image.
