@@ -5,6 +5,7 @@ import { baseUrlOf } from "./access-cli";
 import type { Command } from "./command";
 import { lastResortErrorResponse } from "../http/respond";
 import type { Deps } from "../deps";
+import { ensureDataDir } from "../data-dir";
 import { createLogger } from "../logger";
 import { prepareDatabase } from "../startup/prepare";
 import { startingFetch, type StartupState } from "../startup/starting";
@@ -18,6 +19,8 @@ export const serveCommand: Command = {
       throw new CliError("JOBS=off needs DATABASE_URL: the embedded database is open to one process only, so no 'svc worker' could run the jobs.");
     }
     const t0 = performance.now();
+    // A DATA_DIR this process cannot use stops it with one line, before it listens.
+    ensureDataDir(config.dataDir);
     const logger = createLogger(config.logLevel);
     let deps: Deps | null = null;
     let billingJob: BillingJob | null = null;

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { scriptForNobody } from "../support/nobody";
 
 setDefaultTimeout(60_000);
 
@@ -22,10 +23,10 @@ afterAll(() => {
   rmSync(base, { recursive: true, force: true });
 });
 
-async function serve(dataDir: string, asNobody = false): Promise<{ code: number; stderr: string }> {
+/** `svc serve` (or `cli`, the CLI run some other way: as nobody) on `dataDir`, to its exit. */
+async function serve(dataDir: string, cli = [process.execPath, "src/cli.ts"]): Promise<{ code: number; stderr: string }> {
   const env = { ...process.env, DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", NODE_ENV: "production", DATABASE_URL: "", HOME: tmpdir() };
-  const cmd = [process.execPath, "src/cli.ts", "serve"];
-  const proc = Bun.spawn(asNobody ? ["runuser", "-u", "nobody", "--", ...cmd] : cmd, { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([...cli, "serve"], { cwd: cli[0] === process.execPath ? ROOT : tmpdir(), env, stdout: "pipe", stderr: "pipe" });
   const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
   return { code, stderr };
 }
@@ -54,7 +55,14 @@ describe("svc serve with a DATA_DIR it cannot use", () => {
     const dir = join(base, "read-only");
     mkdirSync(dir);
     chmodSync(dir, 0o555);
-    const r = await serve(dir, isRoot);
+    // The server bundled where nobody can reach it (the checkout may be in a private directory).
+    const script = await scriptForNobody("src/cli.ts", { asNobody: isRoot });
+    let r: { code: number; stderr: string };
+    try {
+      r = await serve(dir, script.cmd);
+    } finally {
+      script.remove();
+    }
     const uid = isRoot ? Number(Bun.spawnSync(["id", "-u", "nobody"]).stdout.toString().trim()) : process.getuid!();
     expect(r).toEqual({
       code: 1,

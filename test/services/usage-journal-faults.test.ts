@@ -13,6 +13,7 @@ import { chmodSync, chownSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { mountSmallDisk, type SmallDisk } from "../../bench/lib/instances";
+import { scriptForNobody } from "../support/nobody";
 
 setDefaultTimeout(60_000);
 
@@ -21,8 +22,8 @@ const FIXTURE = join(ROOT, "test/fixtures/journal-faults.ts");
 
 type Report = { beforeFault: number; duringFault: number; afterFault: number; accepted: number; refused: number; codes: string[]; sealErrors: string[]; inFiles: number };
 
-async function runFixture(cmd: string[]): Promise<Report> {
-  const proc = Bun.spawn(cmd, { cwd: ROOT, stdout: "pipe", stderr: "pipe", env: { ...process.env, HOME: tmpdir() } });
+async function runFixture(cmd: string[], cwd = ROOT): Promise<Report> {
+  const proc = Bun.spawn(cmd, { cwd, stdout: "pipe", stderr: "pipe", env: { ...process.env, HOME: tmpdir() } });
   const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
   await proc.exited;
   // A SIGBUS (the defect) shows here as a signal and no report.
@@ -61,15 +62,20 @@ describe("the usage journal under disk faults", () => {
   test.skipIf(!!unwritableSkip)("a journal directory made unwritable: the seal is refused and changes nothing, recording goes on until the live file is full, then refuses; nothing accepted is lost; it resumes once writable", async () => {
     const dir = mkdtempSync(join(tmpdir(), "svc-journal-perm-"));
     dirs.push(dir);
-    let cmd = [process.execPath, FIXTURE, "unwritable-dir", dir];
     if (isRoot) {
       const uid = Number(Bun.spawnSync(["id", "-u", "nobody"]).stdout.toString().trim());
       const gid = Number(Bun.spawnSync(["id", "-g", "nobody"]).stdout.toString().trim());
       chownSync(dir, uid, gid);
       chmodSync(dir, 0o755);
-      cmd = ["runuser", "-u", "nobody", "--", ...cmd];
     }
-    const r = await runFixture(cmd);
+    // The fixture bundled where nobody can reach it (the checkout may be in a private directory).
+    const script = await scriptForNobody("test/fixtures/journal-faults.ts", { asNobody: isRoot });
+    let r: Report;
+    try {
+      r = await runFixture([...script.cmd, "unwritable-dir", dir], script.dir);
+    } finally {
+      script.remove();
+    }
     expect(r.sealErrors).toEqual(["EACCES", "EACCES"]);
     expect(r.codes).toEqual(["EACCES"]);
     expect(r.beforeFault).toBe(1000);
