@@ -288,8 +288,9 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     const client = new PGlite({
       dataDir,
       // PostgreSQL's default 128 MB of shared buffers is most of an idle server's memory; the files the embedded
-      // database reads stay in the operating system's page cache anyway.
-      startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+      // database reads stay in the operating system's page cache anyway. At most 64 MB of WAL kept between
+      // checkpoints (default 1 GB): a seeded data directory (and its image, src/startup/image.ts) stays small.
+      startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`, "-c", "max_wal_size=64MB", "-c", "min_wal_size=32MB"],
       initDbStartParams: ["--set", `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
       ...(await loadPgliteModules()),
       fsBundle: Bun.file(pgliteDataPath),
