@@ -8,7 +8,7 @@ import type { Deps } from "../deps";
 import { ensureDataDir } from "../data-dir";
 import { createLogger } from "../logger";
 import { prepareDatabase } from "../startup/prepare";
-import { startingFetch, type StartupState } from "../startup/starting";
+import { startStartingServer, type StartupState } from "../startup/starting";
 import { SERVICE_VERSION } from "../version";
 import { CliError } from "./cli-error";
 
@@ -29,14 +29,15 @@ export const serveCommand: Command = {
     // while the database is opened, or seeded on a worker thread (src/startup/prepare.ts), then the app takes over.
     const state: StartupState = { step: "starting", done: 0, total: 0, started_at: new Date().toISOString() };
     const database = config.databaseUrl ? "postgres" : "pglite";
-    // Development mode off, whatever NODE_ENV says: the runtime's development error page shows paths and source lines.
-    const server = Bun.serve({ port: config.port, hostname: config.host, fetch: startingFetch(state, { version: SERVICE_VERSION, database }), development: false });
+    // The starting answers come from a thread of their own: opening the embedded database blocks this one.
+    const starting = await startStartingServer({ port: config.port, hostname: config.host, version: SERVICE_VERSION, database, state });
+    let server: ReturnType<typeof Bun.serve> | null = null;
     const stop = async () => {
       if (stopping) return;
       stopping = true;
       try {
         // Requests in flight finish (and are metered) before the meter closes; at most 5 s.
-        await Promise.race([server.stop(), Bun.sleep(5000)]);
+        await Promise.race([server ? server.stop() : starting.stop(), Bun.sleep(5000)]);
         await billingJob?.stop();
         if (deps) {
           // Running jobs get a few seconds; one that does not finish is retried by another process (or the next start).
@@ -52,24 +53,28 @@ export const serveCommand: Command = {
     // Installed before the (possibly long) first-start seed, so a stop request is honoured at any point.
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
-    logger.info("listening", { url: `http://${config.host}:${server.port}`, database, version: SERVICE_VERSION, serving: "health only until ready" });
-    const opened = await prepareDatabase(config, { logger, now: new Date(), onProgress: (p) => Object.assign(state, p) });
+    logger.info("listening", { url: `http://${config.host}:${starting.port}`, database, version: SERVICE_VERSION, serving: "health only until ready" });
+    const opened = await prepareDatabase(config, { logger, now: new Date(), onProgress: (p) => starting.update(Object.assign(state, p)) });
     if (stopping) return;
     deps = await buildDeps(config, { database: opened, logger });
     // Serve once key changes made by other processes reach this one (keys are not cached until then).
     if (!(await deps.keys.cache.ready(5000))) logger.warn("key changes from other processes are not heard yet: keys are looked up on every request until they are");
     // Provisioning, refresh and briefing jobs: run here with JOBS=on (the default), else only enqueued for `svc worker`.
-    // Started, not awaited: data is served meanwhile, and a request that queues a job waits for the engine's start.
-    // An engine that cannot start stops the server, as before (a server that cannot provision is broken).
-    deps.jobs.start().catch((e) => {
-      logger.error("the job engine did not start", { error: String(e) });
-      void stop();
-    });
-    const app = createApp(deps);
-    server.reload({ fetch: app.fetch, error: lastResortErrorResponse(logger) });
-    // Monthly overage at month rollover, unpaid subscriptions ended after dunning (src/jobs/billing.ts).
+    // Started before the app listens: the engine's first statements on the embedded database hold this thread, and
+    // the starting listener answers meanwhile.
+    await deps.jobs.start();
+    // Monthly overage at month rollover, unpaid subscriptions ended after dunning (src/jobs/billing.ts); its first run
+    // (joined here) also before the app listens.
     billingJob = createBillingJob(deps, { baseUrl: baseUrlOf(config) });
     billingJob.start();
+    await billingJob.tick();
+    const app = createApp(deps);
+    // One request through the app before it listens: the first one through a route is the slow one.
+    await app.request("/api/health");
+    // Same port (SO_REUSEPORT): the app listens before the starting listener stops, so no request finds none.
+    // Development mode off, whatever NODE_ENV says: the runtime's development error page shows paths and source lines.
+    server = Bun.serve({ port: starting.port, hostname: config.host, reusePort: true, fetch: app.fetch, development: false, error: lastResortErrorResponse(logger) });
+    await starting.stop();
     logger.info("ready", { url: `http://${config.host}:${server.port}`, database: deps.database.kind, version: deps.version, ms: Math.round(performance.now() - t0) });
   },
 };
