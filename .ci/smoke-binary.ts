@@ -94,9 +94,12 @@ async function runScenario(s: Scenario): Promise<boolean> {
     const deadline = started + startTimeoutMs;
     while (performance.now() < deadline && proc.exitCode === null) {
       try {
-        status = (await get(`${base}/api/health`, 5_000)).status;
-        // 200 is the goal; a 4xx will not change by waiting (503 or no answer yet may: still starting).
-        if (status >= 200 && status < 500) break;
+        const health = await get(`${base}/api/health`, 5_000);
+        status = health.status;
+        // 200 serving is the goal (200 `starting`: it answers, but still opens or seeds its database); a 4xx will
+        // not change by waiting (503 or no answer yet may: still starting).
+        if (status === 200 && health.body?.status === "starting") status = 0;
+        else if (status >= 200 && status < 500) break;
       } catch (e) {
         lastError = (e as Error).message;
       }

@@ -13,12 +13,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { cp, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { SERVICE_VERSION } from "../version";
+// A compiled binary has no source tree to fingerprint: the binary stands for it.
+import { COMPILED } from "./worker-entry";
 
 /** Images older than the newest few are removed when a new one is kept (each is some hundred MB). */
 const KEEP_IMAGES = 4;
 const ROOT = resolve(import.meta.dir, "../..");
-/** A compiled binary's modules live under /$bunfs/: it has no source tree to fingerprint, the binary stands for it. */
-const COMPILED = import.meta.path.startsWith("/$bunfs/") || import.meta.path.startsWith("B:\\~BUN\\");
 
 function hashTree(hash: ReturnType<typeof createHash>, dir: string): void {
   if (!existsSync(dir)) return;

@@ -16,6 +16,7 @@ import type { Config } from "../config";
 import { ensureDataDir } from "../data-dir";
 import type { Logger } from "../logger";
 import { holdsDatabase, imageFingerprint, restoreImage, saveImage } from "./image";
+import { workerEntry } from "./worker-entry";
 
 export type SeedRequest = { now: string };
 export type SeedWorkerMessage = { type: "progress"; step: string; done: number; total: number } | { type: "done"; seeded: boolean } | { type: "error"; message: string };
@@ -27,7 +28,7 @@ type PrepareOptions = { logger: Logger; now: Date; onProgress: (p: StartupProgre
 export function runSeedWorker(opts: PrepareOptions): Promise<boolean> {
   return new Promise((resolve, reject) => {
     // smol: a smaller heap, collected more often (the seed makes much short-lived garbage).
-    const worker = new Worker(new URL("./seed-worker.ts", import.meta.url).href, { smol: true });
+    const worker = new Worker(workerEntry("seed-worker"), { smol: true });
     const end = (fn: () => void) => {
       worker.terminate();
       fn();

@@ -99,7 +99,9 @@ async function seed(request: SeedRequest): Promise<boolean> {
 }
 
 self.onmessage = (event: MessageEvent<SeedRequest>) => {
-  seed(event.data).then(
+  // Also between progress reports (detection reports none): the compiled binary's collector waits longer still.
+  const collector = setInterval(() => Bun.gc(true), 1000);
+  seed(event.data).finally(() => clearInterval(collector)).then(
     (seeded) => post({ type: "done", seeded }),
     (e) => post({ type: "error", message: e instanceof Error ? (e.stack ?? e.message) : String(e) }),
   );

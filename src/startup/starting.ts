@@ -7,6 +7,7 @@ import type { HealthStarting } from "../schemas/discovery";
 import { CONTRACT_VERSION } from "../version";
 import type { StartupProgress } from "./prepare";
 import type { StartingServerReply, StartingServerRequest } from "./starting-server";
+import { workerEntry } from "./worker-entry";
 
 export type StartupState = StartupProgress & { started_at: string };
 
@@ -36,7 +37,7 @@ export function startingFetch(state: StartupState, info: { version: string; data
 export type StartingServer = { port: number; update(state: StartupState): void; stop(): Promise<void> };
 
 export function startStartingServer(opts: { port: number; hostname: string; version: string; database: "pglite" | "postgres"; state: StartupState }): Promise<StartingServer> {
-  const worker = new Worker(new URL("./starting-server.ts", import.meta.url).href, { smol: true });
+  const worker = new Worker(workerEntry("starting-server"), { smol: true });
   return new Promise((resolve, reject) => {
     let stopped: (() => void) | null = null;
     worker.onmessage = (event: MessageEvent<StartingServerReply>) => {
