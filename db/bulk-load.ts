@@ -19,7 +19,7 @@ export type BulkLoadResult = { created: number; updated: number; rows: number; i
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** Observation rows per transaction: large enough that statements are few, small enough to keep memory flat. */
-const ROWS_PER_BATCH = 200_000;
+const ROWS_PER_BATCH = 50_000;
 const COPY_TIMEOUT_MS = 120_000;
 
 function validDate(d: string): boolean {

@@ -16,16 +16,13 @@ import type { Config } from "../config";
 import { ensureDataDir } from "../data-dir";
 import type { Logger } from "../logger";
 import { holdsDatabase, imageFingerprint, restoreImage, saveImage } from "./image";
+import type { SeedRequest, SeedWorkerMessage, StartupProgress } from "./messages";
 import { workerEntry } from "./worker-entry";
-
-export type SeedRequest = { now: string };
-export type SeedWorkerMessage = { type: "progress"; step: string; done: number; total: number } | { type: "done"; seeded: boolean } | { type: "error"; message: string };
-export type StartupProgress = { step: string; done: number; total: number };
 
 type PrepareOptions = { logger: Logger; now: Date; onProgress: (p: StartupProgress) => void };
 
 /** Runs the seed worker to its end; resolves whether it seeded, rejects with its error. */
-export function runSeedWorker(opts: PrepareOptions): Promise<boolean> {
+export function runSeedWorker(config: Config, opts: PrepareOptions): Promise<boolean> {
   return new Promise((resolve, reject) => {
     // smol: a smaller heap, collected more often (the seed makes much short-lived garbage).
     const worker = new Worker(workerEntry("seed-worker"), { smol: true });
@@ -40,7 +37,7 @@ export function runSeedWorker(opts: PrepareOptions): Promise<boolean> {
       else end(() => reject(new Error(`first-start seed failed: ${m.message}`)));
     };
     worker.onerror = (event) => end(() => reject(new Error(`first-start seed failed: ${event.message}`)));
-    worker.postMessage({ now: opts.now.toISOString() } satisfies SeedRequest);
+    worker.postMessage({ config, now: opts.now.toISOString() } satisfies SeedRequest);
   });
 }
 
@@ -67,7 +64,7 @@ export async function prepareDatabase(config: Config, opts: PrepareOptions): Pro
     }
     await database.close();
   }
-  const seeded = await runSeedWorker(opts);
+  const seeded = await runSeedWorker(config, opts);
   if (seeded && imageKey) {
     const t0 = performance.now();
     opts.onProgress({ step: "keeping the seeded database image", done: 0, total: 1 });

@@ -8,7 +8,6 @@
 import { SCHEMA_LOCK } from "../../db/client";
 import { openConfiguredDatabase } from "../bootstrap";
 import { seedIfNeeded } from "../commands/seed";
-import { loadConfig } from "../config";
 import { openBoss } from "../jobs/boss";
 import { createLogger } from "../logger";
 import { createAsker } from "../services/ask";
@@ -16,7 +15,7 @@ import { briefingIdsAwaitingRun, runBriefing } from "../services/briefings";
 import { createCaches } from "../services/caches";
 import { detectSignalsForIndicators } from "../services/signal-detection";
 import type { Progress } from "../progress";
-import type { SeedRequest, SeedWorkerMessage } from "./prepare";
+import type { SeedRequest, SeedWorkerMessage } from "./messages";
 
 declare const self: Worker;
 
@@ -56,7 +55,7 @@ function progressMessages(): Progress {
 }
 
 async function seed(request: SeedRequest): Promise<boolean> {
-  const config = loadConfig(process.env);
+  const config = request.config;
   const logger = createLogger(config.logLevel);
   const database = await openConfiguredDatabase(config, { maintenance: true, logger });
   try {
@@ -66,11 +65,19 @@ async function seed(request: SeedRequest): Promise<boolean> {
       const seeded = await seedIfNeeded(locked, { now, progress, logger });
       if (!seeded) return false;
       // Signals over what the seed just loaded (`svc signals detect` does the same), before the server serves it.
-      progress.start("signal detection", 1);
+      // One indicator at a time, so the progress reports (and the collections that go with them) come between.
       const t0 = performance.now();
       const caches = createCaches(locked);
-      const s = await detectSignalsForIndicators({ db: locked.db, caches, now: () => now });
-      logger.info("signals detected over the seeded series", { series: s.series, intervals: s.inserted, ms: Math.round(performance.now() - t0) });
+      const indicatorIds = [...(await caches.catalog.catalog()).byId.keys()];
+      progress.start("signal detection", indicatorIds.length);
+      const found = { series: 0, intervals: 0 };
+      for (const id of indicatorIds) {
+        const s = await detectSignalsForIndicators({ db: locked.db, caches, now: () => now }, [id]);
+        found.series += s.series;
+        found.intervals += s.inserted;
+        progress.tick();
+      }
+      logger.info("signals detected over the seeded series", { ...found, ms: Math.round(performance.now() - t0) });
       progress.done();
       // The public briefings' first runs (through the ask service, as the job engine would run them): a run that
       // fails is stored as failed, and the job engine tries again once the server runs.
@@ -99,9 +106,7 @@ async function seed(request: SeedRequest): Promise<boolean> {
 }
 
 self.onmessage = (event: MessageEvent<SeedRequest>) => {
-  // Also between progress reports (detection reports none): the compiled binary's collector waits longer still.
-  const collector = setInterval(() => Bun.gc(true), 1000);
-  seed(event.data).finally(() => clearInterval(collector)).then(
+  seed(event.data).then(
     (seeded) => post({ type: "done", seeded }),
     (e) => post({ type: "error", message: e instanceof Error ? (e.stack ?? e.message) : String(e) }),
   );

@@ -2,15 +2,10 @@
 // database and building the app run on the server's main thread, and a WebAssembly database blocks that thread while
 // it starts. This thread stays free, so /api/health answers throughout. It listens with SO_REUSEPORT: the main thread
 // binds the same port when it is ready, then this one stops listening and ends.
-import { startingFetch, type StartupState } from "./starting";
+import type { StartingServerReply, StartingServerRequest, StartupState } from "./messages";
+import { startingFetch } from "./starting";
 
 declare const self: Worker;
-
-export type StartingServerRequest =
-  | { type: "listen"; port: number; hostname: string; version: string; database: "pglite" | "postgres"; state: StartupState }
-  | { type: "progress"; state: StartupState }
-  | { type: "stop" };
-export type StartingServerReply = { type: "listening"; port: number } | { type: "stopped" } | { type: "error"; message: string };
 
 const post = (m: StartingServerReply) => self.postMessage(m);
 let server: ReturnType<typeof Bun.serve> | null = null;

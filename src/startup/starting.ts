@@ -5,11 +5,10 @@
 // Response objects: nothing of the app is loaded or needed for this.
 import type { HealthStarting } from "../schemas/discovery";
 import { CONTRACT_VERSION } from "../version";
-import type { StartupProgress } from "./prepare";
-import type { StartingServerReply, StartingServerRequest } from "./starting-server";
+import type { StartingServerReply, StartingServerRequest, StartupState } from "./messages";
 import { workerEntry } from "./worker-entry";
 
-export type StartupState = StartupProgress & { started_at: string };
+export type { StartupState } from "./messages";
 
 /** Seconds a client is asked to wait before retrying a data route while the service starts. */
 export const STARTING_RETRY_AFTER_SECONDS = 5;
