@@ -10,6 +10,7 @@ import { lastResortErrorResponse } from "../http/respond";
 import type { Deps } from "../deps";
 import { detectSignalsForIndicators } from "../services/signal-detection";
 import { CliError } from "./cli-error";
+import { exitOnUncaught } from "../process-faults";
 
 async function detectSeededSignals(deps: Deps): Promise<void> {
   const t0 = performance.now();
@@ -28,6 +29,7 @@ export const serveCommand: Command = {
       throw new CliError("JOBS=off needs DATABASE_URL: the embedded database is open to one process only, so no 'svc worker' could run the jobs.");
     }
     const deps = await buildDeps(config);
+    exitOnUncaught(deps.logger);
     let server: ReturnType<typeof Bun.serve> | null = null;
     let billingJob: BillingJob | null = null;
     let stopping = false;
