@@ -7,7 +7,8 @@ const logLevels = ["debug", "info", "warn", "error", "silent"] as const;
 export const configSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default("0.0.0.0"),
+  // Default: every interface with PUBLIC_BASE_URL, loopback only without it (links never come from the request).
+  HOST: z.string().min(1).optional(),
   // Unset (or not a postgres URL): the embedded PGlite database under DATA_DIR.
   DATABASE_URL: z.string().optional(),
   // PostgreSQL: how long a connection attempt may take, and how long the server lets one statement of the running
@@ -214,7 +215,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   return {
     env: c.NODE_ENV,
     port: c.PORT,
-    host: c.HOST,
+    host: c.HOST ?? (c.PUBLIC_BASE_URL ? "0.0.0.0" : "127.0.0.1"),
     databaseUrl: c.DATABASE_URL ?? null,
     db: { connectTimeoutMs: c.DB_CONNECT_TIMEOUT_MS, statementTimeoutMs: c.DB_STATEMENT_TIMEOUT_MS },
     dataDir: c.DATA_DIR,

@@ -11,6 +11,7 @@ import type { Deps } from "../deps";
 import { detectSignalsForIndicators } from "../services/signal-detection";
 import { CliError } from "./cli-error";
 import { exitOnUncaught } from "../process-faults";
+import { baseUrlRefusal } from "../docs/base-url";
 
 async function detectSeededSignals(deps: Deps): Promise<void> {
   const t0 = performance.now();
@@ -28,6 +29,8 @@ export const serveCommand: Command = {
     if (!config.jobs.inProcess && !config.databaseUrl) {
       throw new CliError("JOBS=off needs DATABASE_URL: the embedded database is open to one process only, so no 'svc worker' could run the jobs.");
     }
+    const refusal = baseUrlRefusal(config);
+    if (refusal) throw new CliError(refusal);
     const deps = await buildDeps(config);
     exitOnUncaught(deps.logger);
     let server: ReturnType<typeof Bun.serve> | null = null;

@@ -19,6 +19,7 @@
 // turn of the event loop. With Redis counters the count is one pipelined command (the store's promise).
 import type { Decision, Granted, PaymentQuote } from "payments";
 import type { Deps } from "../deps";
+import { publicBaseUrl as baseUrlOf } from "../docs/base-url";
 import { entitlementVerdict, rateDecision, rateLimitHeaders, rateWindow, usageMonth, monthStart, monthEnd, type EntitlementWant, type RateDecision } from "../domain/access";
 import type { Credential } from "../domain/keys";
 import type { ErrorCode } from "../errors";
@@ -232,7 +233,7 @@ export function paymentQuoteOf(req: Pick<AdmissionRequest, "quote" | "resolved" 
     usd: quote.usd,
     binding: resolved.indicator ? { kind: "indicator", value: resolved.indicator } : { kind: "resource", value: resolved.resource },
     label: quote.surface,
-    resource: { url: `${publicBaseUrl ?? url.origin}${url.pathname}${url.search}`, path: resolved.resource, description: quote.description, mimeType: "application/json" },
+    resource: { url: `${baseUrlOf({ publicBaseUrl }, url.href)}${url.pathname}${url.search}`, path: resolved.resource, description: quote.description, mimeType: "application/json" },
     ...(method === "GET" || method === "HEAD"
       ? {
           discovery: {
