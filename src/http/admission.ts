@@ -9,6 +9,9 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { Clock } from "../ports";
 import { rateLimitHeaders, type RateDecision } from "../domain/access";
 import type { Purpose } from "../services/admission";
+import type { ProvisioningCaller } from "../services/provisioning-budget";
+import type { Config } from "../config";
+import { clientIp } from "./auth";
 import type { AppEnv } from "./app-env";
 import { setOnResponse } from "./late-headers";
 import { isPaidRoute } from "./paid-marker";
@@ -41,6 +44,12 @@ export function admitKeyed(deps: { clock: Clock }): MiddlewareHandler<AppEnv> {
     if (!verdict.rate) return next();
     return withRateHeaders(c, verdict.rate, next);
   };
+}
+
+/** Who asks, as far as a read that would start an upstream fetch needs to know (src/services/provisioning-budget.ts). */
+export async function provisioningCaller(c: Context<AppEnv>, deps: { clock: Clock; config: Pick<Config, "trustedProxies" | "trustProxyHeader"> }): Promise<ProvisioningCaller> {
+  const keyed = await c.get("admission").known(credentialOf(c.req.raw.headers), deps.clock.now());
+  return { keyed, client: keyed ? null : clientIp(c, deps.config) };
 }
 
 /** Sets a rate decision's headers on the context: every response built through it carries them. */

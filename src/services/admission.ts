@@ -121,6 +121,19 @@ export class Admission {
   }
 
   /**
+   * Whether the caller is known before admission: a key that authenticates and has not expired (or anyone, where
+   * access is open: no keys and no payments). Nothing is counted: this only tells a stranger from a customer where
+   * a read would start an upstream fetch (src/services/provisioning-budget.ts).
+   */
+  async known(credential: Credential, now: Date): Promise<boolean> {
+    const { access } = this.deps;
+    if (!access.keys) return !access.payments;
+    if (credential.kind !== "key") return false;
+    const auth = authenticateCachedKey(this.deps, credential.key, now) ?? (await authenticateKey(this.deps, credential.key));
+    return auth.ok && !auth.expired;
+  }
+
+  /**
    * Whether a key may read data: premium data needs an unrestricted plan or the `svc-premium` scope, a
    * region-restricted key reads only its regions. Anonymous requests pay per request (or are served openly).
    * Also used per item where one request reads several series (batch latest).
