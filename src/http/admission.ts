@@ -17,9 +17,10 @@ import { setOnResponse } from "./late-headers";
 import { isPaidRoute } from "./paid-marker";
 import { credentialOf, refusalResponse } from "./verdicts";
 
-/** Key management has limits of its own and is never counted against the per-minute window. */
+/** Key management has limits of its own and is never counted against the per-minute window; ping has a window of its own. */
 function purposeOf(path: string): Purpose {
   if (path === "/v1/signup" || path.startsWith("/v1/keys/")) return "key_management";
+  if (path === "/v1/ping") return "ping";
   return "keyed";
 }
 

@@ -30,9 +30,12 @@ import { authenticateCachedKey, authenticateKey, type AuthenticatedKey, type Aut
  * What is being admitted:
  * - `paid`: a priced request (quote and resolution given): entitled, counted, metered or paid;
  * - `keyed`: an unpriced route called with a key (catalog, ping): authenticated and counted against the window;
- * - `key_management`: signup, rotate, revoke, recover (limits of their own): authenticated only.
+ * - `key_management`: signup, rotate, revoke, recover (limits of their own): authenticated only;
+ * - `ping`: GET /v1/ping, the way to read a key's usage: authenticated and counted in a window of its own (same
+ *   limit; its rate headers describe that window), so it answers when the key's data window is used up (issue 28)
+ *   and is still bounded.
  */
-export type Purpose = "paid" | "keyed" | "key_management";
+export type Purpose = "paid" | "keyed" | "key_management" | "ping";
 
 /** How a request's route and query are described to the payment rails (x402 resource and bazaar discovery). */
 export type PaymentDescription = {
@@ -193,7 +196,7 @@ export class Admission {
     let count: number | Promise<number>;
     try {
       // Kept a second past the window's end: processes' clocks differ a little.
-      count = this.deps.rateLimits.hit(key.id, window.index, window.msUntilReset + 1000);
+      count = this.deps.rateLimits.hit(req.purpose === "ping" ? `ping:${key.id}` : key.id, window.index, window.msUntilReset + 1000);
     } catch (e) {
       return this.limiterDown(key, metered, e);
     }
