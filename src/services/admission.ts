@@ -148,6 +148,15 @@ export class Admission {
     return refusal(verdict.code, verdict.message, { key_hint: key.hint, ...(want.indicator ? { indicator: want.indicator } : {}) });
   }
 
+  /** entitlement() for each region a request reads (a briefing's stored answer): the first refusal, or null. */
+  regionsEntitlement(key: AuthenticatedKey | null, regions: readonly string[], surface?: string): Refusal | null {
+    for (const region of regions) {
+      const refused = this.entitlement(key, { premium: false, region, indicator: null, surface });
+      if (refused) return refused;
+    }
+    return null;
+  }
+
   /**
    * The handler answered below 400: meter the key's request or settle. A request that cannot be metered durably (the
    * usage journal cannot be written: a full disk, an unwritable directory, a closing meter) is not served: 503 with
