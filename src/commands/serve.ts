@@ -12,6 +12,7 @@ import { detectSignalsForIndicators } from "../services/signal-detection";
 import { CliError } from "./cli-error";
 import { exitOnUncaught } from "../process-faults";
 import { baseUrlRefusal } from "../docs/base-url";
+import { SERVE_LIMITS } from "../http/request-guard";
 
 async function detectSeededSignals(deps: Deps): Promise<void> {
   const t0 = performance.now();
@@ -64,7 +65,7 @@ export const serveCommand: Command = {
     await deps.jobs.start();
     const app = createApp(deps);
     // Development mode off, whatever NODE_ENV says: the runtime's development error page shows paths and source lines.
-    server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch, development: false, error: lastResortErrorResponse(deps.logger) });
+    server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch, development: false, error: lastResortErrorResponse(deps.logger), ...SERVE_LIMITS });
     // Monthly overage at month rollover, unpaid subscriptions ended after dunning (src/jobs/billing.ts).
     billingJob = createBillingJob(deps, { baseUrl: baseUrlOf(config) });
     billingJob.start();
