@@ -9,7 +9,8 @@
 //   more than `upstreamShare` of the upstream's own allowance (FRED 120 a minute; BLS 500 a day with a key, 25
 //   without; Census 500 a day without a key): floor(share x allowance), at least 1 unless the share is 0;
 // - queue: anonymous callers start nothing while `anonymousQueueMax` or more series are being provisioned; keyed
-//   callers while `queueMax` or more are (their jobs also run first: a higher job priority).
+//   callers while `queueMax` or more are (their jobs also run first: a higher job priority), and at most their own
+//   per-minute rate limit of new fetches a minute (the free 202 comes before the rate window counts).
 
 export type ProvisioningLimits = {
   perClientPerMinute: number;

@@ -9,7 +9,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { Clock } from "../ports";
 import { rateLimitHeaders, type RateDecision } from "../domain/access";
 import type { Purpose } from "../services/admission";
-import type { ProvisioningCaller } from "../services/provisioning-budget";
+import { keyedCaller, OPEN_CALLER, type ProvisioningCaller } from "../services/provisioning-budget";
 import type { Config } from "../config";
 import { clientIp } from "./auth";
 import type { AppEnv } from "./app-env";
@@ -49,8 +49,9 @@ export function admitKeyed(deps: { clock: Clock }): MiddlewareHandler<AppEnv> {
 
 /** Who asks, as far as a read that would start an upstream fetch needs to know (src/services/provisioning-budget.ts). */
 export async function provisioningCaller(c: Context<AppEnv>, deps: { clock: Clock; config: Pick<Config, "trustedProxies" | "trustProxyHeader"> }): Promise<ProvisioningCaller> {
-  const keyed = await c.get("admission").known(credentialOf(c.req.raw.headers), deps.clock.now());
-  return { keyed, client: keyed ? null : clientIp(c, deps.config) };
+  const known = await c.get("admission").knownKey(credentialOf(c.req.raw.headers), deps.clock.now());
+  if (known === "open") return OPEN_CALLER;
+  return known ? keyedCaller(known) : { keyed: false, client: clientIp(c, deps.config), key: null };
 }
 
 /** Sets a rate decision's headers on the context: every response built through it carries them. */

@@ -15,6 +15,7 @@ import { getLatest, getLatestBatch, latestMeta } from "../services/latest";
 import { getObservationsPage, observationsPageCheck, type PageFormat, resolveObservations, type ObservationsQuery, type ObservationsTarget } from "../services/observations";
 import { ensureReadable, forCaller, readContext, targetCode, targetPremium } from "../services/series-read";
 import { provisioningCaller } from "../http/admission";
+import { keyedCaller } from "../services/provisioning-budget";
 import { provisioningResponse } from "../schemas/provisioning";
 
 const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
@@ -129,7 +130,7 @@ export const registerObservationRoutes: RegisterRoutes = (app, deps) => {
       }
       const admission = c.get("admission");
       // Admitted already: a key that got this far is known.
-      const body = await getLatestBatch(forCaller(ctx, () => (admitted.key ? { keyed: true, client: null } : provisioningCaller(c, deps))), {
+      const body = await getLatestBatch(forCaller(ctx, () => (admitted.key ? keyedCaller(admitted.key) : provisioningCaller(c, deps))), {
         codes: r.codes,
         source: r.source,
         region: r.regionInput,

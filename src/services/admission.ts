@@ -124,16 +124,16 @@ export class Admission {
   }
 
   /**
-   * Whether the caller is known before admission: a key that authenticates and has not expired (or anyone, where
-   * access is open: no keys and no payments). Nothing is counted: this only tells a stranger from a customer where
-   * a read would start an upstream fetch (src/services/provisioning-budget.ts).
+   * Who asks, before admission: the key, when it authenticates and has not expired; "open" where access is open (no
+   * keys and no payments: nobody is a stranger); null for anyone else. Nothing is counted: this only tells a
+   * stranger from a customer where a read would start an upstream fetch (src/services/provisioning-budget.ts).
    */
-  async known(credential: Credential, now: Date): Promise<boolean> {
+  async knownKey(credential: Credential, now: Date): Promise<AuthenticatedKey | "open" | null> {
     const { access } = this.deps;
-    if (!access.keys) return !access.payments;
-    if (credential.kind !== "key") return false;
+    if (!access.keys) return access.payments ? null : "open";
+    if (credential.kind !== "key") return null;
     const auth = authenticateCachedKey(this.deps, credential.key, now) ?? (await authenticateKey(this.deps, credential.key));
-    return auth.ok && !auth.expired;
+    return auth.ok && !auth.expired ? auth.key : null;
   }
 
   /**

@@ -8,9 +8,13 @@ import { anonymousAllowance, DAY_MS, fixedWindow, MINUTE_MS, type ProvisioningLi
 import { ApiError } from "../errors";
 import type { Db } from "../../db/client";
 import type { RateLimitStore } from "../ports";
+import type { AuthenticatedKey } from "./keys";
 
-/** Who asks: a caller whose key authenticated, or anyone else, by client address (null: unknown, counted as one). */
-export type ProvisioningCaller = { keyed: boolean; client: string | null };
+/**
+ * Who asks: a caller whose key authenticated (`key`: its id, hint and per-minute limit; null where access is open and
+ * there are no keys), or anyone else, by client address (null: unknown, counted as one).
+ */
+export type ProvisioningCaller = { keyed: boolean; client: string | null; key: { id: string; hint: string; perMinute: number } | null };
 
 export type ProvisioningBudget = {
   /** Throws the refusal (429 or 503, with Retry-After) when `caller` may not start a provisioning from `upstream` now. */
@@ -18,7 +22,13 @@ export type ProvisioningBudget = {
 };
 
 /** A caller nobody identified (a context no request set a caller on). */
-export const ANONYMOUS_CALLER: ProvisioningCaller = Object.freeze({ keyed: false, client: null });
+export const ANONYMOUS_CALLER: ProvisioningCaller = Object.freeze({ keyed: false, client: null, key: null });
+/** Anyone, where access is open (no keys, no payments): no strangers to tell apart. */
+export const OPEN_CALLER: ProvisioningCaller = Object.freeze({ keyed: true, client: null, key: null });
+
+export function keyedCaller(key: Pick<AuthenticatedKey, "id" | "hint" | "rateLimitPerMinute">): ProvisioningCaller {
+  return { keyed: true, client: null, key: { id: key.id, hint: key.hint, perMinute: key.rateLimitPerMinute } };
+}
 
 const SIGNUP = "Send an API key to be served first (free keys: POST /v1/signup).";
 
@@ -36,7 +46,20 @@ export function provisioningBudget(deps: { rateLimits: RateLimitStore; limits: P
       if (queued >= queueMax) {
         throw busy(`${queued} series are being fetched; new fetches${caller.keyed ? "" : " for callers without a key"} start once fewer than ${queueMax} are.${caller.keyed ? "" : ` ${SIGNUP}`}`, 30, { queued, queue_max: queueMax });
       }
-      if (caller.keyed) return;
+      if (caller.keyed) {
+        // A key starts at most its own per-minute limit of new fetches: the 202s come before its rate window counts.
+        if (!caller.key) return;
+        const key = await count(`key:${caller.key.id}`, t, MINUTE_MS);
+        if (key.n > caller.key.perMinute) {
+          throw new ApiError(
+            "RATE_LIMIT_EXCEEDED",
+            `Key ${caller.key.hint} may start at most ${caller.key.perMinute} fetches of series not held yet per minute; retry in ${key.after} s.`,
+            { limit: caller.key.perMinute, retry_after_seconds: key.after },
+            { "Retry-After": String(key.after) },
+          );
+        }
+        return;
+      }
       const client = await count(`client:${caller.client ?? "unknown"}`, t, MINUTE_MS);
       if (client.n > limits.perClientPerMinute) {
         throw new ApiError(

@@ -3,7 +3,7 @@
 // Now a new fetch is bounded per client address and minute (429), per upstream and minute and by a share of the
 // upstream's own allowance (503), and by the queue length (503), all with Retry-After; re-asking for a series under
 // way stays a free 202; a caller with a key that authenticates starts fetches past the strangers' bounds and its job
-// runs first. The real job engine runs with the fetch stalled, so the queue holds what was started.
+// runs first (at most its own per-minute limit of new fetches). The real job engine runs with the fetch stalled, so the queue holds what was started.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { countProvisioning } from "../../db/repos/provisioning";
 import { indicatorId } from "../../db/seed/catalog";
@@ -89,6 +89,20 @@ d("a stranger's fetches", () => {
 });
 
 d("a customer's fetches", () => {
+  test("a key starts at most its own per-minute limit of new fetches (the free 202 comes before its rate window): then 429", async () => {
+    const { headers, row } = await testKey(t, { rateLimitPerMinute: 1 });
+    expect((await ask("INDPRO", "198.51.100.7", headers)).status).toBe(202);
+    const res = await ask("M2SL", "198.51.100.7", headers);
+    expect(res.status).toBe(429);
+    expect(res.headers.get("retry-after")).toBe("60");
+    expect(((await res.json()) as any).error).toEqual({
+      code: "RATE_LIMIT_EXCEEDED",
+      message: `Key ${row.hint} may start at most 1 fetches of series not held yet per minute; retry in 60 s.`,
+      details: { limit: 1, retry_after_seconds: 60 },
+    });
+    expect(await queued()).toBe(5);
+  });
+
   test("a key that authenticates starts past the strangers' bounds (up to the queue's own), and its job is taken first", async () => {
     const { headers } = await testKey(t, { rateLimitPerMinute: 1000 });
     expect((await ask("INDPRO", "198.51.100.1", headers)).status).toBe(202);
