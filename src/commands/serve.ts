@@ -11,6 +11,9 @@ import { prepareDatabase } from "../startup/prepare";
 import { startStartingServer, type StartupState } from "../startup/starting";
 import { SERVICE_VERSION } from "../version";
 import { CliError } from "./cli-error";
+import { exitOnUncaught } from "../process-faults";
+import { baseUrlRefusal } from "../docs/base-url";
+import { SERVE_LIMITS } from "../http/request-guard";
 
 export const serveCommand: Command = {
   summary: "Start the HTTP server (migrates, and seeds an empty database with real sample data).",
@@ -18,10 +21,13 @@ export const serveCommand: Command = {
     if (!config.jobs.inProcess && !config.databaseUrl) {
       throw new CliError("JOBS=off needs DATABASE_URL: the embedded database is open to one process only, so no 'svc worker' could run the jobs.");
     }
+    const refusal = baseUrlRefusal(config);
+    if (refusal) throw new CliError(refusal);
     const t0 = performance.now();
     // A DATA_DIR this process cannot use stops it with one line, before it listens.
     ensureDataDir(config.dataDir);
     const logger = createLogger(config.logLevel);
+    exitOnUncaught(logger);
     let deps: Deps | null = null;
     let billingJob: BillingJob | null = null;
     let stopping = false;
@@ -73,7 +79,7 @@ export const serveCommand: Command = {
     await app.request("/api/health");
     // Same port (SO_REUSEPORT): the app listens before the starting listener stops, so no request finds none.
     // Development mode off, whatever NODE_ENV says: the runtime's development error page shows paths and source lines.
-    server = Bun.serve({ port: starting.port, hostname: config.host, reusePort: true, fetch: app.fetch, development: false, error: lastResortErrorResponse(logger) });
+    server = Bun.serve({ port: starting.port, hostname: config.host, reusePort: true, fetch: app.fetch, development: false, error: lastResortErrorResponse(logger), ...SERVE_LIMITS });
     await starting.stop();
     logger.info("ready", { url: `http://${config.host}:${server.port}`, database: deps.database.kind, version: deps.version, ms: Math.round(performance.now() - t0) });
   },
