@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { listOperations, type JsonObject, type OperationEntry } from "../../src/docs/openapi";
 import { seedFlows } from "../../db/seed/flows";
 import { makeTestApp, type TestApp } from "../support/app";
+import { testSeed } from "../support/db";
 import { testKey } from "../support/keys";
 import { detectSignalsForIndicators } from "../../src/services/signal-detection";
 
@@ -13,8 +14,9 @@ setDefaultTimeout(120_000);
 
 // Built at load time: one test per documented example request.
 const t: TestApp = await makeTestApp({ keyAccess: true });
-// GET /v1/flows's examples read the seeded flows (idempotent; a no-op once db/seed/index.ts seeds them too).
-await seedFlows(t.database.db);
+// GET /v1/flows's examples read the seeded flows (idempotent; a no-op once db/seed/index.ts seeds them too, with the
+// test seed's region filter: the flows touching a kept county, test/support/db.ts).
+await seedFlows(t.database.db, { regionFilter: testSeed.regionFilter });
 const doc = (await (await t.request("/openapi.json")).json()) as JsonObject;
 let headers: Record<string, string>;
 beforeAll(async () => {
