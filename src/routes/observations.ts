@@ -11,7 +11,7 @@ import {
   latestBatchResponseSchema, latestQuerySchema, latestSingleResponseSchema, observationsQuerySchema, observationsResponseSchema, splitIndicators,
 } from "../schemas/observations";
 import { resolveSeriesTarget, type SeriesTarget } from "../services/concepts";
-import { getLatest, getLatestBatch, latestMeta } from "../services/latest";
+import { getLatestAnswer, getLatestBatch, latestMeta } from "../services/latest";
 import { getObservationsPage, observationsPageCheck, type PageFormat, resolveObservations, type ObservationsQuery, type ObservationsTarget } from "../services/observations";
 import { ensureReadable, readContext, targetCode, targetPremium } from "../services/series-read";
 import { provisioningResponse } from "../schemas/provisioning";
@@ -123,8 +123,8 @@ export const registerObservationRoutes: RegisterRoutes = (app, deps) => {
     },
     handler: async (c, r, _quote, admitted) => {
       if (r.single) {
-        const data = await getLatest(ctx, r.single);
-        return c.json({ data, meta: latestMeta(r.single, data !== null) }, 200);
+        const { data, freshness } = await getLatestAnswer(ctx, r.single);
+        return c.json({ data, meta: latestMeta(r.single, data !== null, freshness) }, 200);
       }
       const admission = c.get("admission");
       const body = await getLatestBatch(ctx, {

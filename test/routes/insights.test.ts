@@ -61,6 +61,8 @@ describe("200", () => {
       window_end: "2025-08-01",
       frequency: "monthly",
       source_attribution: { source: "bls", agency: "U.S. Bureau of Labor Statistics", text: "Source: U.S. Bureau of Labor Statistics.", license: null },
+      // August 2025 as of the test clock (2026-11-22): 15 months behind, stale since December 2025.
+      freshness: { newest_period: "2025-08-01", cadence: "monthly", periods_behind: 15, max_periods_behind: 3, stale: true, stale_from: "2025-12-01" },
     });
     expect(body.facts.map((f: any) => [f.kind, f.salience])).toEqual([
       ["watermark_high_distance", 0.615],

@@ -59,6 +59,8 @@ describe("single form", () => {
         total: 1,
         limit: 1,
         offset: 0,
+        // November 2025 as of the test clock (2026-11-22): 12 months behind, stale since March 2026.
+        freshness: { newest_period: "2025-11-01", cadence: "monthly", periods_behind: 12, max_periods_behind: 3, stale: true, stale_from: "2026-03-01" },
       },
     });
   });
@@ -67,7 +69,16 @@ describe("single form", () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       data: null,
-      meta: { indicator: "MANEMP", region: "US", resolved_region: { code: "US", name: "United States", type: "country" }, unit: r.body.meta.unit, total: 0, limit: 1, offset: 0 },
+      meta: {
+        indicator: "MANEMP",
+        region: "US",
+        resolved_region: { code: "US", name: "United States", type: "country" },
+        unit: r.body.meta.unit,
+        total: 0,
+        limit: 1,
+        offset: 0,
+        // No value at all: no newest period, so no freshness.
+      },
     });
   });
   test("a concept discloses its series", async () => {

@@ -79,6 +79,11 @@ describe("200", () => {
       regions: { UNRATE: "US", CPIAUCSL: "US" },
       frequency: "monthly",
       points: 44,
+      // As of the test clock (2026-11-22): December 2023 is 35 months behind, February 2024 is 33.
+      freshness: {
+        UNRATE: { newest_period: "2023-12-01", cadence: "monthly", periods_behind: 35, max_periods_behind: 3, stale: true, stale_from: "2024-04-01" },
+        CPIAUCSL: { newest_period: "2024-02-01", cadence: "monthly", periods_behind: 33, max_periods_behind: 3, stale: true, stale_from: "2024-06-01" },
+      },
     });
   });
 
