@@ -77,7 +77,7 @@ export async function landingFacts(ctx: ReadContext, logger: Logger): Promise<La
     const regions: Record<string, number> = {};
     for (const r of (await regionIndex(ctx)).byCode.values()) regions[r.type] = (regions[r.type] ?? 0) + 1;
     const sources = (await listSources(ctx, { include_inactive: false })).data;
-    const indicators = (await listIndicators(ctx, { include_inactive: false, limit: 0, offset: 0 })).meta.total;
+    const indicators = (await listIndicators(ctx, { include_inactive: false, limit: 0, offset: 0 }, ctx.now())).meta.total;
     const sourceNames = new Map(sources.map((s) => [s.slug, s.name]));
     const examples: LandingExample[] = [];
     for (const e of LANDING_EXAMPLES) {

@@ -102,3 +102,16 @@ describe("every data answer says how current it is", () => {
     }
   });
 });
+
+describe("catalog search ranks what can be read now first", () => {
+  test("'unemployment': UNRATE first, held series before any that is not held", async () => {
+    const r = await t.getJson("/v1/indicators?search=unemployment&limit=100");
+    expect(r.status).toBe(200);
+    expect(r.body.data[0].code).toBe("UNRATE");
+    const held = r.body.data.map((i: any) => i.coverage.regions_held > 0);
+    // Among the name matches (the first group), every held one precedes every one not held.
+    const names = r.body.data.filter((i: any) => i.name.toLowerCase().includes("unemployment")).map((i: any) => i.coverage.regions_held > 0);
+    expect(names.indexOf(false)).toBeGreaterThan(names.lastIndexOf(true));
+    expect(held[0]).toBe(true);
+  });
+});
