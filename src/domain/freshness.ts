@@ -55,6 +55,20 @@ export function isCurrent(newest: string | null, cadence: Frequency | null, asOf
   return newest !== null && cadence !== null && !freshnessOf(newest, cadence, asOf).stale;
 }
 
+/**
+ * Per cadence, the oldest newest-period a series may have and still be current as of `asOf`: a series is current
+ * exactly when its newest period is on or after this date (the start of the period `allowance` periods before the
+ * as-of period). What a database filter needs in place of freshnessOf.
+ */
+export function currentSince(asOf: string): Record<Frequency, string> {
+  const out = {} as Record<Frequency, string>;
+  for (const f of Object.keys(FRESHNESS_ALLOWANCE) as Frequency[]) {
+    const unit = FREQUENCY_UNIT[f];
+    out[f] = periodStartOfIndex(periodIndex(asOf, unit) - FRESHNESS_ALLOWANCE[f], unit);
+  }
+  return out;
+}
+
 /** The as-of date of an instant (UTC calendar day). */
 export function asOfDate(now: Date): string {
   return now.toISOString().slice(0, 10);

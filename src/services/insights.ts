@@ -75,9 +75,10 @@ export async function getInsights(ctx: ReadContext, target: InsightsTarget): Pro
     target.kind === "stored" ? source(target.indicator.sourceSlug) : null,
     inputs.map((i) => ({ entry: i, source: source(i.sourceSlug) })),
   );
-  const signals = stored ? await activeSignalsOfSeries(ctx, { indicatorId: stored.id, regionCode: target.region.code }) : [];
-  const concept = target.kind === "stored" ? target.concept : target.disclosure;
   const freshness = dataFreshness(ctx, data, target);
+  // Active signals are news: none on a series behind schedule (src/domain/freshness.ts).
+  const signals = stored && freshness && !freshness.stale ? await activeSignalsOfSeries(ctx, { indicatorId: stored.id, regionCode: target.region.code }) : [];
+  const concept = target.kind === "stored" ? target.concept : target.disclosure;
   return {
     facts: insights.facts,
     signals,

@@ -10,6 +10,7 @@
 import { createHash } from "node:crypto";
 import { listSignalIntervals, openIntervalsOfSeries, type SignalFilter, type SignalRow } from "../../db/repos/signals";
 import { getConcept } from "../domain/concepts";
+import { asOfDate, currentSince } from "../domain/freshness";
 import { placeName } from "../domain/prose";
 import { SIGNAL_SALIENCE, STRENGTHS, signalText, strengthRank, vocabulary, type Episode, type Strength } from "../domain/signals";
 import { fail } from "../errors";
@@ -28,7 +29,8 @@ export type ResolvedSignalQuery = {
   cursor?: string;
 };
 
-export async function resolveSignalQuery(store: Store, q: SignalListQuery): Promise<ResolvedSignalQuery> {
+/** `store.now`: the clock that decides which series are current (an active signal's series is). */
+export async function resolveSignalQuery(store: Store & { now: () => Date }, q: SignalListQuery): Promise<ResolvedSignalQuery> {
   const catalog = await store.caches.catalog.catalog();
   const filter: SignalFilter = {};
   const filters: Record<string, unknown> = {};
@@ -70,6 +72,9 @@ export async function resolveSignalQuery(store: Store, q: SignalListQuery): Prom
   }
   filter.strengths = STRENGTHS.filter((s) => strengthRank(s) >= strengthRank(q.strength));
   filters.strength = q.strength;
+  // Active: open, on a series current as of today (src/domain/freshness.ts): a run that ended years ago in the data
+  // is not news however open its interval is. The cutoffs are not in `filters`, so a cursor outlives midnight.
+  filter.currentSince = currentSince(asOfDate(store.now()));
   if (q.endpoint === "active") filter.active = true;
   else {
     const h = q as SignalsQuery;
@@ -180,7 +185,7 @@ async function shapeSignals(store: Store, rows: readonly SignalRow[]): Promise<S
       detected_at: iso(r.detectedAt),
       last_seen_at: iso(r.lastSeenAt),
       evidence: r.evidence,
-      vocabulary: vocabulary(e.type, e.direction, i.upIsGood, e.evidence),
+      vocabulary: vocabulary(e, i.upIsGood),
       text: signalText(e, { indicatorName: i.name, place: placeOf(region, regions.byCode), frequency: i.frequency as never, unit: i.unit }),
     });
   }
@@ -191,7 +196,7 @@ export function placeOf(region: RegionRow, byCode: Map<string, RegionRow>): stri
   return placeName(region, region.parentCode ? (byCode.get(region.parentCode)?.name ?? null) : null);
 }
 
-/** The open intervals of one stored series, in the InsightSignal shape, strongest first. */
+/** The open intervals of one stored series, in the InsightSignal shape, strongest first (the caller checks it is current). */
 export async function activeSignalsOfSeries(store: Store, key: { indicatorId: string; regionCode: string }): Promise<InsightSignalOut[]> {
   const shaped = await shapeSignals(store, await openIntervalsOfSeries(store.db, key));
   return shaped

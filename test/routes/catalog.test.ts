@@ -139,7 +139,7 @@ describe("GET /v1/indicators: paging", () => {
     expect(new Set(byPages.map((i) => i.id)).size).toBe(byPages.length);
     // Held series with current data first, then held but stale ones, then the rest; by code then source within each.
     const classOf = (i: any) => (i.coverage.regions_held > 0 ? (isCurrent(i.coverage.end, i.frequency, "2026-11-22") ? 0 : 1) : 2);
-    const keys = byPages.map((i) => `${classOf(i)}\u0000${i.code}\u0000${i.source?.slug}`);
+    const keys = byPages.map((i) => `${classOf(i)}\u0000${i.code}\u0000${i.source}`);
     expect(keys).toEqual([...keys].sort((a, b) => (Buffer.from(a) < Buffer.from(b) ? -1 : 1)));
     expect(classOf(byPages[0])).toBeLessThan(2);
     const mid = await list("?limit=7&offset=45");
