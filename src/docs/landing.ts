@@ -60,11 +60,15 @@ function sparkline(values: readonly number[]): Markup | null {
 
 function exampleCard(e: LandingExample): Markup {
   const l = e.latest;
-  return html`<article class="card" data-example data-indicator="${l.indicator}" data-region="${l.region}" data-value="${l.value}">
+  // Staleness is never passed off as news: a series behind schedule for its cadence says so (src/domain/freshness.ts).
+  const f = e.body.meta.freshness;
+  const stale = f?.stale ? html`<p class="stale">Behind schedule: a ${f.cadence} series, ${f.periods_behind} periods behind (at most ${f.max_periods_behind} expected)</p>` : null;
+  return html`<article class="card" data-example data-path="${e.path}" data-indicator="${l.indicator}" data-region="${l.region}" data-value="${l.value}" data-stale="${f ? String(f.stale) : ""}">
 <p class="where">${e.regionType} · ${e.regionLabel}</p>
 <p class="what">${e.name}</p>
 <p class="value">${formatValue(l.value)}</p>
 <p class="unit">${l.unit ?? ""}${l.unit ? " · " : ""}${formatPeriod(l.period_start, l.period_type)}</p>
+${stale}
 ${sparkline(e.recent)}
 <p class="meta"><code>GET ${breakablePath(e.path)}</code>${e.source ? html`Source: ${e.source}` : null}</p>
 </article>`;
@@ -90,7 +94,7 @@ function liveSection(index: ServiceIndex, base: string, examples: LandingExample
     : null;
   return html`<section id="live">
 <h2>Live from this server</h2>
-<p class="sub">${examples.length ? html`Latest values, read a moment ago through the same services that answer <code>GET /v1/observations/latest</code>.` : "Live examples appear here once this server holds data."}</p>
+<p class="sub">${examples.length ? html`Latest values, read a moment ago through the same services that answer the request under each card.` : "Live examples appear here once this server holds data."}</p>
 <div class="cards">${examples.map(exampleCard)}</div>
 ${exchange}
 </section>`;
