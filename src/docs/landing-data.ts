@@ -28,6 +28,9 @@ export const LANDING_EXAMPLES: readonly LandingExampleSpec[] = [
   { indicator: "population", region: "06037" },
 ];
 
+/** A transformed value (a percent change) is shown to this many decimals; the API answers it unrounded. */
+export const TRANSFORM_DECIMALS = 1;
+
 /** Newest observations drawn in an example's sparkline. */
 const SPARKLINE_POINTS = 60;
 
@@ -44,6 +47,8 @@ export type LandingExample = {
   body: { data: unknown; meta: Record<string, unknown> & { freshness?: Freshness } };
   /** Values of the newest observations, oldest first, for the sparkline. */
   recent: number[];
+  /** Decimals the card shows (a computed change reads as 2.7, not 2.7119693852721904); absent: as published. */
+  decimals?: number;
 };
 
 export type LandingFacts = {
@@ -77,6 +82,7 @@ async function example(ctx: ReadContext, sourceNames: Map<string, string>, e: La
     latest,
     body,
     recent,
+    ...(e.transform ? { decimals: TRANSFORM_DECIMALS } : {}),
   };
 }
 

@@ -22,8 +22,8 @@ const REGION_KINDS: readonly { type: string; label: string }[] = [
 
 const count = (n: number) => n.toLocaleString("en-US");
 
-function formatValue(v: number): string {
-  return v.toLocaleString("en-US", { maximumFractionDigits: 6 });
+function formatValue(v: number, decimals?: number): string {
+  return decimals === undefined ? v.toLocaleString("en-US", { maximumFractionDigits: 6 }) : v.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
 }
 
 /** The period an observation stands for, as a reader says it ("December 2015", "2015 Q4", "2005"). */
@@ -66,7 +66,7 @@ function exampleCard(e: LandingExample): Markup {
   return html`<article class="card" data-example data-path="${e.path}" data-indicator="${l.indicator}" data-region="${l.region}" data-value="${l.value}" data-stale="${f ? String(f.stale) : ""}">
 <p class="where">${e.regionType} · ${e.regionLabel}</p>
 <p class="what">${e.name}</p>
-<p class="value">${formatValue(l.value)}</p>
+<p class="value">${formatValue(l.value, e.decimals)}</p>
 <p class="unit">${l.unit ?? ""}${l.unit ? " · " : ""}${formatPeriod(l.period_start, l.period_type)}</p>
 ${stale}
 ${sparkline(e.recent)}
