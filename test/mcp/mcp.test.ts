@@ -215,7 +215,8 @@ describe("catalog tools: free, anonymous, the REST body", () => {
     expect(r.isError).toBeUndefined();
     const twin = await rest(payBase, "/v1/indicators?search=unemployment&limit=2");
     const { data, meta } = structured(r);
-    expect(data.map((i: any) => [i.code, i.has_data])).toEqual([["LASST03", false], ["LAUCN03", false]]);
+    // Held series first, the closest name first (src/domain/catalog-search.ts).
+    expect(data.map((i: any) => [i.code, i.has_data])).toEqual([["UNRATE", true], ["U6RATE", true]]);
     expect(data.map(({ has_data: _h, ...i }: any) => i)).toEqual(twin.body.data);
     expect(meta).toEqual({ ...twin.body.meta, truncated: true });
     expect(r._meta).toMatchObject({ http_status: 200, rest_url: `${payBase}/v1/indicators?search=unemployment&limit=2` });
@@ -223,7 +224,7 @@ describe("catalog tools: free, anonymous, the REST body", () => {
     const lines = text(r).split("\n");
     expect(lines[0]).toBe("search_indicators: rows 1 to 2 of 51; more match: call again with offset=2.");
     expect(lines[1]).toBe("data: 2 rows");
-    expect(lines[2]).toBe("(every row) source: bls; category: labor; subcategory: unemployment; access_tier: free; unit: percent; frequency: monthly; is_active: true; has_data: false");
+    expect(lines[2]).toBe("(every row) source: fred; category: labor; subcategory: unemployment; access_tier: free; unit: percent; frequency: monthly; is_active: true; has_data: true");
     expect(lines[3]).toBe("| id | code | name | description | coverage |");
     expect(lines.slice(-4)).toEqual(["meta.total: 51", "meta.limit: 2", "meta.offset: 0", "meta.truncated: true"]);
 
@@ -355,7 +356,10 @@ describe("data tools with an API key: the REST pipeline", () => {
     const single = await call(client, "get_latest", HELD);
     expect(structured(single)).toEqual({
       data: { indicator: "UNRATE", region: "US", period_start: "2025-11-01", period_end: "2025-11-30", period_type: "monthly", value: 4.6, revision: 1, is_preliminary: false, source_updated_at: null, unit: "percent" },
-      meta: { indicator: "UNRATE", region: "US", resolved_region: { code: "US", name: "United States", type: "country" }, unit: "percent", total: 1, limit: 1, offset: 0 },
+      meta: {
+        indicator: "UNRATE", region: "US", resolved_region: { code: "US", name: "United States", type: "country" }, unit: "percent", total: 1, limit: 1, offset: 0,
+        freshness: { newest_period: "2025-11-01", cadence: "monthly", periods_behind: 12, max_periods_behind: 3, stale: true, stale_from: "2026-03-01" },
+      },
     });
     const batch = await call(client, "get_latest", { indicators: "UNRATE,svc:sahm_rule", region: "US" });
     expect(batch.isError).toBeUndefined();
