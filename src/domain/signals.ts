@@ -216,6 +216,16 @@ export function signalText(e: Episode, s: SignalSubject): string {
   return `The trend of ${what} ${bent} ${when}${ev.turning_point ? ", a turning point" : ""}: its average ${String(ev.measure).replace(/ \(log\)$/, "")} went from ${signed(ev.mean_before, percent)} to ${signed(ev.mean_after, percent)} (PELT changepoint search).`;
 }
 
+/**
+ * What an open interval of a series behind schedule adds to its sentence (src/domain/freshness.ts): it is open in the
+ * data, but the data end long ago, so it is history, never news. Empty for a closed interval or a current series.
+ */
+export function staleNote(e: Episode, frequency: Frequency, current: boolean): string {
+  if (e.validTo !== null || current) return "";
+  const last = String(e.evidence.last_date ?? e.validFrom);
+  return ` Its data end in ${formatDate(last, frequency)}, behind schedule for a ${frequency} series: not current news.`;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Reconciliation with the store
 

@@ -10,9 +10,10 @@
 import { createHash } from "node:crypto";
 import { listSignalIntervals, openIntervalsOfSeries, type SignalFilter, type SignalRow } from "../../db/repos/signals";
 import { getConcept } from "../domain/concepts";
-import { asOfDate, currentSince } from "../domain/freshness";
+import { isFrequency } from "../domain/calendar";
+import { asOfDate, currentSince, isCurrent } from "../domain/freshness";
 import { placeName } from "../domain/prose";
-import { SIGNAL_SALIENCE, STRENGTHS, signalText, strengthRank, vocabulary, type Episode, type Strength } from "../domain/signals";
+import { SIGNAL_SALIENCE, STRENGTHS, signalText, staleNote, strengthRank, vocabulary, type Episode, type Strength } from "../domain/signals";
 import { fail } from "../errors";
 import type { ActiveSignalsQuery, InsightSignalOut, SignalOut, SignalsQuery } from "../schemas/signals";
 import type { Store } from "./caches";
@@ -137,7 +138,7 @@ function decodeCursor(cursor: string, hash: string): { validFrom: Date; id: stri
 
 export type SignalPage = { data: SignalOut[]; meta: { count: number; limit: number; next_cursor?: string; filters: Record<string, unknown> } };
 
-export async function listSignals(store: Store, r: ResolvedSignalQuery): Promise<SignalPage> {
+export async function listSignals(store: Store & { now: () => Date }, r: ResolvedSignalQuery): Promise<SignalPage> {
   const rows = await listSignalIntervals(store.db, r.filter, r.limit + 1);
   const page = rows.slice(0, r.limit);
   const data = await shapeSignals(store, page);
@@ -155,9 +156,13 @@ function episodeOf(r: SignalRow): Episode {
   return { type: r.type, direction: (r.direction ?? "up") as Episode["direction"], strength: r.strength as Strength, validFrom: dateOf(r.validFrom), validTo: r.validTo ? dateOf(r.validTo) : null, evidence: r.evidence };
 }
 
-/** The Signal resources of stored rows: indicator and region from the catalog, text and vocabulary rendered. */
-async function shapeSignals(store: Store, rows: readonly SignalRow[]): Promise<SignalOut[]> {
+/**
+ * The Signal resources of stored rows: indicator and region from the catalog, text and vocabulary rendered; an open
+ * interval of a series behind schedule as of `store.now()` says so in its text.
+ */
+async function shapeSignals(store: Store & { now: () => Date }, rows: readonly SignalRow[]): Promise<SignalOut[]> {
   if (rows.length === 0) return [];
+  const asOf = asOfDate(store.now());
   const catalog = await store.caches.catalog.catalog();
   const regions = await regionIndex(store);
   const out: SignalOut[] = [];
@@ -186,7 +191,9 @@ async function shapeSignals(store: Store, rows: readonly SignalRow[]): Promise<S
       last_seen_at: iso(r.lastSeenAt),
       evidence: r.evidence,
       vocabulary: vocabulary(e, i.upIsGood),
-      text: signalText(e, { indicatorName: i.name, place: placeOf(region, regions.byCode), frequency: i.frequency as never, unit: i.unit }),
+      text:
+        signalText(e, { indicatorName: i.name, place: placeOf(region, regions.byCode), frequency: i.frequency as never, unit: i.unit }) +
+        (isFrequency(i.frequency) ? staleNote(e, i.frequency, typeof e.evidence.last_date !== "string" || isCurrent(e.evidence.last_date, i.frequency, asOf)) : ""),
     });
   }
   return out;
@@ -197,7 +204,7 @@ export function placeOf(region: RegionRow, byCode: Map<string, RegionRow>): stri
 }
 
 /** The open intervals of one stored series, in the InsightSignal shape, strongest first (the caller checks it is current). */
-export async function activeSignalsOfSeries(store: Store, key: { indicatorId: string; regionCode: string }): Promise<InsightSignalOut[]> {
+export async function activeSignalsOfSeries(store: Store & { now: () => Date }, key: { indicatorId: string; regionCode: string }): Promise<InsightSignalOut[]> {
   const shaped = await shapeSignals(store, await openIntervalsOfSeries(store.db, key));
   return shaped
     .map((s) => ({

@@ -4,7 +4,8 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import {
-  detectEpisodes, intervalsFrom, reconcileEpisodes, resolveContradictions, signalText, stableJson, TYPE_PRECEDENCE, vocabulary, WITHDRAWN, type Episode, type SeriesProfile,
+  detectEpisodes, intervalsFrom, reconcileEpisodes, resolveContradictions, signalText, stableJson, staleNote, TYPE_PRECEDENCE, vocabulary, WITHDRAWN, type Episode,
+  type SeriesProfile,
 } from "../../src/domain/signals";
 import { accelerationStates, extremeStates, inversionStates, sahmStates, trendBreakStates, type State } from "../../src/domain/signal-detectors";
 import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
@@ -214,6 +215,17 @@ describe("contradictions: one series never has two open intervals pointing oppos
     const pts = Array.from({ length: 60 }, (_, k) => ({ date: `${2021 + Math.floor(k / 12)}-${String((k % 12) + 1).padStart(2, "0")}-01`, value: k < 58 ? 5 + 0.1 * Math.sin(k) : k === 58 ? 3 : 9 }));
     const open = detectEpisodes(pts, { code: "X", source: "fred", unit: "percent", frequency: "monthly", seasonalAdjustment: "SA", additive: true }).filter((e) => e.validTo === null);
     expect(new Set(open.map((e) => e.direction)).size).toBeLessThanOrEqual(1);
+  });
+});
+
+describe("staleNote: an open interval on a series behind schedule is history, and says so", () => {
+  const open: Episode = { type: "trend_break", direction: "up", strength: "neutral", validFrom: "2020-05-01", validTo: null, evidence: { last_date: "2020-05-01" } };
+  test("open and stale: the note names the month the data end", () => {
+    expect(staleNote(open, "monthly", false)).toBe(" Its data end in May 2020, behind schedule for a monthly series: not current news.");
+  });
+  test("current, or closed: nothing", () => {
+    expect(staleNote(open, "monthly", true)).toBe("");
+    expect(staleNote({ ...open, validTo: "2020-06-01" }, "monthly", false)).toBe("");
   });
 });
 

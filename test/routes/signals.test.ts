@@ -103,7 +103,10 @@ describe("200: active signals", () => {
     expect(concept.body.meta.filters).toEqual({ indicator: ["LASST03", "LAUCN03", "LAUCN03A", "LAUST03A", "SL.UEM.TOTL.ZS", "UNRATE"], region: ["48", "06", "48201"], strength: "weak" });
     // The May 2020 trend break is still open in the data, which end there: not news, so not active.
     expect(names((await get("/v1/signals/active?indicator=payems")).body)).toEqual([]);
-    expect(names((await get("/v1/signals?indicator=payems&active=false")).body)).toEqual(["payems_break", "payems_extreme"]);
+    const history = (await get("/v1/signals?indicator=payems&active=false")).body;
+    expect(names(history)).toEqual(["payems_break", "payems_extreme"]);
+    expect(history.data[0].text).toEndWith(" Its data end in May 2020, behind schedule for a monthly series: not current news.");
+    expect(history.data[1].text).not.toContain("behind schedule");
   });
 });
 
