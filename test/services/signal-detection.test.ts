@@ -117,6 +117,10 @@ describe("real data: every state of a monthly indicator, idempotent", () => {
   test.skipIf(!file)(file ? "50 states of LAUS unemployed persons (1976-2020): April 2020 everywhere; a second run writes nothing" : sharedDataMissingMessage("bls-state-unemployment-monthly"), async () => {
     const rows = readFileSync(file!, "utf8").replace(/^\uFEFF/, "").trim().split("\n").map((l) => l.split(","));
     const head = rows[0];
+    // The snapshot holds LASST04 for every state to 2025: this test is about the 2020 file alone.
+    for (const code of ["01", "02", "04", "05", "06", "08", "09", "10", "11", "12", "13", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "44", "45", "46", "47", "48", "49", "50", "51", "53", "54", "55", "56"]) {
+      await clearSeries(t.database.db, "bls", "LASST04", code);
+    }
     for (let c = 1; c < head.length; c++) {
       const fips = head[c].slice(5, 7);
       await writeSeries(t.database.db, "bls", "LASST04", fips, rows.slice(1).map((r): Row => [r[0], Number(r[c])]));
