@@ -7,7 +7,6 @@ import { seedFlows } from "../../db/seed/flows";
 import { makeTestApp, type TestApp } from "../support/app";
 import { testKey } from "../support/keys";
 import { detectSignalsForIndicators } from "../../src/services/signal-detection";
-import { addMonths } from "../../src/domain/calendar";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
@@ -23,10 +22,6 @@ beforeAll(async () => {
   headers = (await testKey(t, { scopes: ["svc-premium"] })).headers;
   // A fresh install detects signals over what it seeded (the detect job; idempotent if it already ran).
   await detectSignalsForIndicators({ ...t.store, now: () => t.clock.now() });
-  // Active signals are news: read as of a month after the shipped national data end, when they are current (the
-  // test clock may be later than that; then every signal is history, rightly, and the example would show none).
-  const newest = (await t.getJson("/v1/observations/latest?indicator=FEDFUNDS&region=US", { headers })).body.meta.freshness.newest_period as string;
-  t.clock.set(`${addMonths(newest, 1)}T12:00:00Z`);
 });
 afterAll(() => t.close());
 
