@@ -58,11 +58,14 @@ function sparkline(values: readonly number[]): Markup | null {
   return html`<svg viewBox="0 0 ${SPARK_W} ${SPARK_H}" preserveAspectRatio="none" aria-hidden="true"><path d="${line}L${SPARK_W},${SPARK_H}L0,${SPARK_H}Z" fill="currentColor" opacity="0.12"/><path d="${line}" fill="none" stroke="currentColor" stroke-width="2" vector-effect="non-scaling-stroke" stroke-linejoin="round"/></svg>`;
 }
 
+const PERIOD_WORD: Record<string, string> = { daily: "days", weekly: "weeks", monthly: "months", quarterly: "quarters", annual: "years" };
+
 function exampleCard(e: LandingExample): Markup {
   const l = e.latest;
   // Staleness is never passed off as news: a series behind schedule for its cadence says so (src/domain/freshness.ts).
   const f = e.body.meta.freshness;
-  const stale = f?.stale ? html`<p class="stale">Behind schedule: a ${f.cadence} series, ${f.periods_behind} periods behind (at most ${f.max_periods_behind} expected)</p>` : null;
+  const unit = f ? PERIOD_WORD[f.cadence] : "";
+  const stale = f?.stale ? html`<p class="stale">Behind schedule: ${f.periods_behind} ${unit} old, for a ${f.cadence} series (at most ${f.max_periods_behind} ${unit} expected)</p>` : null;
   return html`<article class="card" data-example data-path="${e.path}" data-indicator="${l.indicator}" data-region="${l.region}" data-value="${l.value}" data-stale="${f ? String(f.stale) : ""}">
 <p class="where">${e.regionType} · ${e.regionLabel}</p>
 <p class="what">${e.name}</p>
