@@ -7,7 +7,8 @@
 //    re-publication (meta.republishes), then the first source by slug (the catalog's own rule).
 // 2. Otherwise a concept (src/domain/concepts.ts): it needs `region` (400 without), resolves by the region's kind,
 //    and uses the freshest curated series held for that region (src/domain/freshness.ts freshestIndex: the newest
-//    period ending latest, ties in curated order), else the first one the catalog offers for it. A kind it is not curated for is a 404
+//    period ending latest, ties in curated order), else the first one the catalog offers for it. A kind it is not
+//    curated for is a 404
 //    naming the closest level; a derived concept whose input has no series for the place is a 404 naming the input.
 // 3. Otherwise 404 RESOURCE_NOT_FOUND naming the indicator.
 // Region: when omitted, the indicator's default region. An indicator is offered for a region when the region's

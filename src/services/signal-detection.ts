@@ -3,8 +3,8 @@
 // detectChangedSeries(ctx) is what runs after a series changes (any write: the database records it in series_changes,
 // and the `detect` job drains that, src/jobs/runtime.ts); detectSignalsFor(store, [{ indicatorId, regionCode }])
 // does the work for given series: it reads each series whole, detects every interval, and reconciles the stored
-// intervals with them. One pass per series, in batches of BATCH series: one query for the batch's observations, one for its stored
-// intervals, one transaction for its writes (no per-observation or per-series query). Re-running on unchanged data
+// intervals with them. One pass per series, in batches of BATCH series: one query for the batch's observations, one
+// for its stored intervals, one transaction for its writes (no per-observation or per-series query). Re-running on unchanged data
 // writes nothing; a new observation extends or closes open intervals, a direction flip closes one and opens the next.
 // Series that are not held (no row, or no observation) are skipped; so are indicators not in the catalog.
 import { findSeriesHeads, findSeriesHeadsForIndicator, readLatestObservationsMany, type SeriesHead } from "../../db/repos/observation-reads";
@@ -37,21 +37,16 @@ export async function detectSignalsFor(ctx: DetectionContext, refs: readonly Ser
 /**
  * Detection for every series written since it last ran (the series_changes outbox, filled by the database on every
  * write, by any process): in batches of BATCH series, oldest change first, each batch cleared once detected (a series
- * written again meanwhile stays for the next pass). Stops when the outbox is empty or after `maxSeries` series (the
- * caller queues another pass). Returns the summary and whether changes remain.
+ * written again meanwhile stays, and is taken by a later batch of the same run), until the outbox is empty.
  */
-export async function detectChangedSeries(ctx: DetectionContext, opts: { maxSeries?: number } = {}): Promise<DetectionSummary & { remaining: boolean }> {
+export async function detectChangedSeries(ctx: DetectionContext): Promise<DetectionSummary> {
   const summary: DetectionSummary = { series: 0, observations: 0, inserted: 0, updated: 0, removed: 0, unchanged: 0 };
-  const max = opts.maxSeries ?? Infinity;
-  for (let done = 0; done < max; ) {
-    const batch = await pendingSeriesChanges(ctx.db, Math.min(BATCH, max - done));
-    if (batch.length === 0) return { ...summary, remaining: false };
-    const heads = await findSeriesHeads(ctx.db, batch);
-    await detectBatch(ctx, heads, summary);
+  for (;;) {
+    const batch = await pendingSeriesChanges(ctx.db, BATCH);
+    if (batch.length === 0) return summary;
+    await detectBatch(ctx, await findSeriesHeads(ctx.db, batch), summary);
     await clearSeriesChanges(ctx.db, batch);
-    done += batch.length;
   }
-  return { ...summary, remaining: (await pendingSeriesChanges(ctx.db, 1)).length > 0 };
 }
 
 /** Every held series of the indicators (all indicators when `indicatorIds` is omitted). */

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { asOfDate, freshestIndex, freshnessOf, isCurrent } from "../../src/domain/freshness";
+import { addDays } from "../../src/domain/calendar";
+import { asOfDate, currentSince, freshestIndex, freshnessOf, isCurrent } from "../../src/domain/freshness";
 
 describe("freshnessOf", () => {
   test("monthly: three months behind is current, four is stale (more than a quarter old)", () => {
@@ -61,6 +62,21 @@ describe("isCurrent and asOfDate", () => {
   test("as-of is the UTC calendar day", () => {
     expect(asOfDate(new Date("2026-11-22T23:59:59.999Z"))).toBe("2026-11-22");
     expect(asOfDate(new Date("2026-11-23T00:00:00-05:00"))).toBe("2026-11-23");
+  });
+});
+
+describe("currentSince: the cutoffs a database filter uses in place of freshnessOf", () => {
+  test("as of 2026-11-22 (a Sunday)", () => {
+    expect(currentSince("2026-11-22")).toEqual({ daily: "2026-11-15", weekly: "2026-10-26", monthly: "2026-08-01", quarterly: "2026-04-01", annual: "2024-01-01" });
+  });
+  test("a newest period on or after the cutoff is exactly a current one, for every cadence and every day of 2024-2026", () => {
+    const asOf = "2026-11-22";
+    const since = currentSince(asOf);
+    for (const cadence of ["daily", "weekly", "monthly", "quarterly", "annual"] as const) {
+      for (let d = "2024-01-01"; d <= "2026-12-31"; d = addDays(d, 1)) {
+        if ((d >= since[cadence]) !== !freshnessOf(d, cadence, asOf).stale) throw new Error(`${cadence} ${d}: cutoff and rule disagree`);
+      }
+    }
   });
 });
 
