@@ -20,7 +20,7 @@ import { FREQUENCY_UNIT, periodEnd, periodIndex, periodStartOfIndex, type Freque
 export const FRESHNESS_ALLOWANCE: Record<Frequency, number> = { daily: 7, weekly: 3, monthly: 3, quarterly: 2, annual: 2 };
 
 export type Freshness = {
-  /** The newest stored period (YYYY-MM-DD, its first day as stored). */
+  /** The newest period with a value (YYYY-MM-DD, its first day as stored). */
   newest_period: string;
   /** The expected cadence: the series' frequency. */
   cadence: Frequency;
