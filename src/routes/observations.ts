@@ -36,7 +36,8 @@ const observationsRoute = createRoute({
       description:
         "A page of observations or resampled buckets. With `Accept: text/csv` the same rows as CSV (a header row; " +
         "resampled buckets have the columns period_start, period_end, period_type, value), and the metadata in headers: " +
-        "X-Total-Count, X-Limit, X-Offset, X-Indicator, X-Region, X-Frequency, X-Unit, X-Transform, X-Concept.",
+        "X-Total-Count, X-Limit, X-Offset, X-Indicator, X-Region, X-Frequency, X-Unit, X-Transform, X-Concept, and how current " +
+        "the series is: X-Newest-Period, X-Stale (meta.freshness).",
       content: {
         "application/json": { schema: observationsResponseSchema },
         "text/csv": { schema: { type: "string", example: "date,value,indicator,region,unit,source,source_updated_at,is_preliminary,revision\r\n2024-01-01,4.1,UNRATE,US,Percent,fred,,false,1\r\n" } },
