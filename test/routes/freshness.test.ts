@@ -57,9 +57,12 @@ describe("every data answer says how current it is", () => {
     expect(r.status).toBe(200);
     observationsResponseSchema.parse(r.body);
     expect(r.body.meta.freshness).toEqual(current);
-    const csv = await t.request("/v1/observations?indicator=LASST03&region=30&limit=2", { headers: { accept: "text/csv" } });
+    const csv = await t.request("/v1/observations?indicator=LASST03&region=30&limit=2", { headers: { accept: "text/csv", origin: "https://app.example.com" } });
     expect(csv.status).toBe(200);
     expect([csv.headers.get("x-newest-period"), csv.headers.get("x-stale")]).toEqual(["2026-10-01", "false"]);
+    // A browser's script may read them (CORS).
+    expect(csv.headers.get("access-control-expose-headers")).toContain("X-Newest-Period");
+    expect(csv.headers.get("access-control-expose-headers")).toContain("X-Stale");
   });
 
   test("an older series is stale: Wyoming's monthly rate ends in December 2018", async () => {
