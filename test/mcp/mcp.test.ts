@@ -223,11 +223,11 @@ describe("catalog tools: free, anonymous, the REST body", () => {
     expect(r._meta).toMatchObject({ http_status: 200, rest_url: `${payBase}/v1/indicators?search=unemployment&limit=2` });
     // The text: a summary saying how to get more, the columns every row shares written once, then a table.
     const lines = text(r).split("\n");
-    expect(lines[0]).toBe("search_indicators: rows 1 to 2 of 51; more match: call again with offset=2.");
+    expect(lines[0]).toBe("search_indicators: rows 1 to 2 of 54; more match: call again with offset=2.");
     expect(lines[1]).toBe("data: 2 rows");
     expect(lines[2]).toBe("(every row) source: fred; category: labor; subcategory: unemployment; access_tier: free; unit: percent; frequency: monthly; is_active: true; has_data: true");
     expect(lines[3]).toBe("| id | code | name | description | coverage |");
-    expect(lines.slice(-4)).toEqual(["meta.total: 51", "meta.limit: 2", "meta.offset: 0", "meta.truncated: true"]);
+    expect(lines.slice(-4)).toEqual(["meta.total: 54", "meta.limit: 2", "meta.offset: 0", "meta.truncated: true"]);
 
     // Left out, limit is 20 over MCP: the REST twin asked for is the one with limit=20.
     const page = await call(client, "search_indicators", {});
@@ -356,16 +356,17 @@ describe("data tools with an API key: the REST pipeline", () => {
     const client = await connect(payBase, { "x-api-key": key });
     const single = await call(client, "get_latest", HELD);
     expect(structured(single)).toEqual({
-      data: { indicator: "UNRATE", region: "US", period_start: "2025-11-01", period_end: "2025-11-30", period_type: "monthly", value: 4.6, revision: 1, is_preliminary: false, source_updated_at: null, unit: "percent" },
+      data: { indicator: "UNRATE", region: "US", period_start: "2026-05-01", period_end: "2026-05-31", period_type: "monthly", value: 4.3, revision: 1, is_preliminary: false, source_updated_at: "2026-06-05T00:00:00.000Z", unit: "percent" },
       meta: {
         indicator: "UNRATE", region: "US", resolved_region: { code: "US", name: "United States", type: "country" }, unit: "percent", total: 1, limit: 1, offset: 0,
-        freshness: { newest_period: "2025-11-01", cadence: "monthly", periods_behind: 12, max_periods_behind: 3, stale: true, stale_from: "2026-03-01" },
+        // May 2026 as of the test clock (2026-11-22): 6 months behind, stale since September 2026.
+        freshness: { newest_period: "2026-05-01", cadence: "monthly", periods_behind: 6, max_periods_behind: 3, stale: true, stale_from: "2026-09-01" },
       },
     });
     const batch = await call(client, "get_latest", { indicators: "UNRATE,svc:sahm_rule", region: "US" });
     expect(batch.isError).toBeUndefined();
     expect(batch._meta).toMatchObject({ http_status: 207 });
-    expect(structured(batch).data.map((d: any) => [d.indicator, d.value])).toEqual([["UNRATE", 4.6]]);
+    expect(structured(batch).data.map((d: any) => [d.indicator, d.value])).toEqual([["UNRATE", 4.3]]);
     expect(structured(batch).errors.map((e: any) => [e.indicator, e.code])).toEqual([["svc:sahm_rule", "CATEGORY_NOT_ALLOWED"]]);
     expect(await keyUsage(pay.deps, row.id, MONTH)).toBe(2);
   });

@@ -60,8 +60,8 @@ describe("single form", () => {
         total: 1,
         limit: 1,
         offset: 0,
-        // November 2025 as of the test clock (2026-11-22): 12 months behind, stale since March 2026.
-        freshness: { newest_period: "2025-11-01", cadence: "monthly", periods_behind: 12, max_periods_behind: 3, stale: true, stale_from: "2026-03-01" },
+        // April 2026 as of the test clock (2026-11-22): 7 months behind, stale since August 2026.
+        freshness: { newest_period: "2026-04-01", cadence: "monthly", periods_behind: 7, max_periods_behind: 3, stale: true, stale_from: "2026-08-01" },
       },
     });
   });
