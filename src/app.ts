@@ -27,6 +27,7 @@ const CORS: CorsOptions = {
     "WWW-Authenticate", "PAYMENT-REQUIRED", "PAYMENT-RESPONSE", "X-PAYMENT-RESPONSE",
     // The metadata of a CSV observations page.
     "X-Total-Count", "X-Limit", "X-Offset", "X-Indicator", "X-Region", "X-Unit", "X-Frequency", "X-Transform", "X-Concept",
+    "X-Newest-Period", "X-Stale",
   ],
 };
 

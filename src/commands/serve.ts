@@ -7,22 +7,10 @@ import { createBillingJob, type BillingJob } from "../jobs/billing";
 import { baseUrlOf } from "./access-cli";
 import type { Command } from "./command";
 import { lastResortErrorResponse } from "../http/respond";
-import type { Deps } from "../deps";
-import { detectSignalsForIndicators } from "../services/signal-detection";
 import { CliError } from "./cli-error";
 import { exitOnUncaught } from "../process-faults";
 import { baseUrlRefusal } from "../docs/base-url";
 import { SERVE_LIMITS } from "../http/request-guard";
-
-async function detectSeededSignals(deps: Deps): Promise<void> {
-  const t0 = performance.now();
-  try {
-    const s = await detectSignalsForIndicators({ db: deps.database.db, caches: deps.caches, now: () => deps.clock.now() });
-    deps.logger.info("signals detected over the seeded series", { series: s.series, intervals: s.inserted, ms: Math.round(performance.now() - t0) });
-  } catch (e) {
-    deps.logger.error("signal detection over the seed failed (run `svc signals detect`)", { error: String(e) });
-  }
-}
 
 export const serveCommand: Command = {
   summary: "Start the HTTP server (migrates, and seeds an empty database with real sample data).",
@@ -58,10 +46,12 @@ export const serveCommand: Command = {
     process.on("SIGTERM", stop);
     // First start: real data with no network (the seed ships in the repo); later starts only check. Under the schema
     // lock: nodes starting together on one empty PostgreSQL database seed once, the others wait and find it seeded.
-    const seeded = await deps.database.exclusive(SCHEMA_LOCK, (locked) => seedIfNeeded(locked, { now: deps.clock.now(), progress: terminalProgress(), logger: deps.logger }));
+    await deps.database.exclusive(SCHEMA_LOCK, (locked) => seedIfNeeded(locked, { now: deps.clock.now(), progress: terminalProgress(), logger: deps.logger }));
     // Serve once key changes made by other processes reach this one (keys are not cached until then).
     if (!(await deps.keys.cache.ready(5000))) deps.logger.warn("key changes from other processes are not heard yet: keys are looked up on every request until they are");
-    // Provisioning, refresh and briefing jobs: run here with JOBS=on (the default), else only enqueued for `svc worker`.
+    // Provisioning, refresh, briefing and detection jobs: run here with JOBS=on (the default), else only enqueued for
+    // `svc worker`. Signals over what the seed (or an earlier `svc seed`/`svc import`) wrote are detected by the
+    // detect job the engine queues as it starts.
     await deps.jobs.start();
     const app = createApp(deps);
     // Development mode off, whatever NODE_ENV says: the runtime's development error page shows paths and source lines.
@@ -70,7 +60,5 @@ export const serveCommand: Command = {
     billingJob = createBillingJob(deps, { baseUrl: baseUrlOf(config) });
     billingJob.start();
     deps.logger.info("listening", { url: `http://${config.host}:${server.port}`, database: deps.database.kind, version: deps.version });
-    // Signals over what the seed just loaded, while the server already answers (`svc signals detect` does the same).
-    if (seeded) void detectSeededSignals(deps);
   },
 };

@@ -1,6 +1,7 @@
 // `svc signals detect [--indicator CODE]`: runs signal detection over every held series (or every series of the
 // indicators with that code) and stores the intervals (src/services/signal-detection.ts). Idempotent: a second run on
-// unchanged data changes nothing. Run it after a seed or an import; the ingestion jobs call detectSignalsFor.
+// unchanged data changes nothing. Writes need no run of it: each queues detection of the series it changed (the
+// `detect` job, src/jobs/runtime.ts); this re-detects everything, after a change of the detectors say.
 import { parseArgs } from "node:util";
 import { openConfiguredDatabase } from "../bootstrap";
 import { createCaches } from "../services/caches";

@@ -22,8 +22,8 @@ const REGION_KINDS: readonly { type: string; label: string }[] = [
 
 const count = (n: number) => n.toLocaleString("en-US");
 
-function formatValue(v: number): string {
-  return v.toLocaleString("en-US", { maximumFractionDigits: 6 });
+function formatValue(v: number, decimals?: number): string {
+  return decimals === undefined ? v.toLocaleString("en-US", { maximumFractionDigits: 6 }) : v.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
 }
 
 /** The period an observation stands for, as a reader says it ("December 2015", "2015 Q4", "2005"). */
@@ -58,13 +58,20 @@ function sparkline(values: readonly number[]): Markup | null {
   return html`<svg viewBox="0 0 ${SPARK_W} ${SPARK_H}" preserveAspectRatio="none" aria-hidden="true"><path d="${line}L${SPARK_W},${SPARK_H}L0,${SPARK_H}Z" fill="currentColor" opacity="0.12"/><path d="${line}" fill="none" stroke="currentColor" stroke-width="2" vector-effect="non-scaling-stroke" stroke-linejoin="round"/></svg>`;
 }
 
+const PERIOD_WORD: Record<string, string> = { daily: "days", weekly: "weeks", monthly: "months", quarterly: "quarters", annual: "years" };
+
 function exampleCard(e: LandingExample): Markup {
   const l = e.latest;
-  return html`<article class="card" data-example data-indicator="${l.indicator}" data-region="${l.region}" data-value="${l.value}">
+  // Staleness is never passed off as news: a series behind schedule for its cadence says so (src/domain/freshness.ts).
+  const f = e.body.meta.freshness;
+  const unit = f ? PERIOD_WORD[f.cadence] : "";
+  const stale = f?.stale ? html`<p class="stale">Behind schedule: ${f.periods_behind} ${unit} old, for a ${f.cadence} series (at most ${f.max_periods_behind} ${unit} expected)</p>` : null;
+  return html`<article class="card" data-example data-path="${e.path}" data-indicator="${l.indicator}" data-region="${l.region}" data-value="${l.value}" data-stale="${f ? String(f.stale) : ""}">
 <p class="where">${e.regionType} · ${e.regionLabel}</p>
 <p class="what">${e.name}</p>
-<p class="value">${formatValue(l.value)}</p>
+<p class="value">${formatValue(l.value, e.decimals)}</p>
 <p class="unit">${l.unit ?? ""}${l.unit ? " · " : ""}${formatPeriod(l.period_start, l.period_type)}</p>
+${stale}
 ${sparkline(e.recent)}
 <p class="meta"><code>GET ${breakablePath(e.path)}</code>${e.source ? html`Source: ${e.source}` : null}</p>
 </article>`;
@@ -90,7 +97,7 @@ function liveSection(index: ServiceIndex, base: string, examples: LandingExample
     : null;
   return html`<section id="live">
 <h2>Live from this server</h2>
-<p class="sub">${examples.length ? html`Latest values, read a moment ago through the same services that answer <code>GET /v1/observations/latest</code>.` : "Live examples appear here once this server holds data."}</p>
+<p class="sub">${examples.length ? html`Latest values, read a moment ago through the same services that answer the request under each card.` : "Live examples appear here once this server holds data."}</p>
 <div class="cards">${examples.map(exampleCard)}</div>
 ${exchange}
 </section>`;

@@ -22,7 +22,7 @@ let headers: Record<string, string>;
 beforeAll(async () => {
   // A premium key: the docs call premium operations (signals) with one.
   headers = (await testKey(t, { scopes: ["svc-premium"] })).headers;
-  // A fresh install detects signals over what it seeded (the seed calls detection; idempotent if it already ran).
+  // A fresh install detects signals over what it seeded (the detect job; idempotent if it already ran).
   await detectSignalsForIndicators({ ...t.store, now: () => t.clock.now() });
 });
 afterAll(() => t.close());

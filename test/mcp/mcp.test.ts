@@ -217,23 +217,23 @@ describe("tools/list", () => {
 describe("catalog tools: free, anonymous, the REST body", () => {
   test("search_indicators: the REST body with has_data on each item and meta.truncated; MCP's page of 20 by default", async () => {
     const client = await connect(payBase);
-    // BLS's unemployment series: the state rates (monthly LAUS, held for every state) and the county rates (monthly,
-    // not held: the snapshot has the annual averages).
-    const r = await call(client, "search_indicators", { search: "unemployment", source: "bls", limit: 2 });
+    // BLS's unemployment series, second page: the monthly state rates (held for every state, after the annual averages,
+    // which are current) and the government workers' rate (CPS, not held).
+    const r = await call(client, "search_indicators", { search: "unemployment", source: "bls", limit: 2, offset: 2 });
     expect(r.isError).toBeUndefined();
-    const twin = await rest(payBase, "/v1/indicators?source=bls&search=unemployment&limit=2");
+    const twin = await rest(payBase, "/v1/indicators?source=bls&search=unemployment&limit=2&offset=2");
     const { data, meta } = structured(r);
-    expect(data.map((i: any) => [i.code, i.has_data])).toEqual([["LASST03", true], ["LAUCN03", false]]);
+    expect(data.map((i: any) => [i.code, i.has_data])).toEqual([["LASST03", true], ["LNU04028615", false]]);
     expect(data.map(({ has_data: _h, ...i }: any) => i)).toEqual(twin.body.data);
     expect(meta).toEqual({ ...twin.body.meta, truncated: true });
-    expect(r._meta).toMatchObject({ http_status: 200, rest_url: `${payBase}/v1/indicators?source=bls&search=unemployment&limit=2` });
+    expect(r._meta).toMatchObject({ http_status: 200, rest_url: `${payBase}/v1/indicators?source=bls&search=unemployment&limit=2&offset=2` });
     // The text: a summary saying how to get more, the columns every row shares written once, then a table.
     const lines = text(r).split("\n");
-    expect(lines[0]).toBe("search_indicators: rows 1 to 2 of 46; more match: call again with offset=2.");
+    expect(lines[0]).toBe("search_indicators: rows 3 to 4 of 46; more match: call again with offset=4.");
     expect(lines[1]).toBe("data: 2 rows");
-    expect(lines[2]).toBe("(every row) source: bls; category: labor; subcategory: unemployment; access_tier: free; unit: percent; frequency: monthly; is_active: true");
-    expect(lines[3]).toBe("| id | code | name | description | coverage | has_data |");
-    expect(lines.slice(-4)).toEqual(["meta.total: 46", "meta.limit: 2", "meta.offset: 0", "meta.truncated: true"]);
+    expect(lines[2]).toBe("(every row) source: bls; category: labor; access_tier: free; unit: percent; frequency: monthly; is_active: true");
+    expect(lines[3]).toBe("| id | code | name | description | subcategory | coverage | has_data |");
+    expect(lines.slice(-4)).toEqual(["meta.total: 46", "meta.limit: 2", "meta.offset: 2", "meta.truncated: true"]);
 
     // Left out, limit is 20 over MCP: the REST twin asked for is the one with limit=20.
     const page = await call(client, "search_indicators", {});
@@ -374,7 +374,11 @@ describe("data tools with an API key: the REST pipeline", () => {
     const single = await call(client, "get_latest", HELD);
     expect(structured(single)).toEqual({
       data: { indicator: "UNRATE", region: "US", period_start: UNRATE_LATEST.date, period_end: "2026-05-31", period_type: "monthly", value: UNRATE_LATEST.value, revision: 1, is_preliminary: false, source_updated_at: JUNE_VINTAGE, unit: "percent" },
-      meta: { indicator: "UNRATE", region: "US", resolved_region: { code: "US", name: "United States", type: "country" }, unit: "percent", total: 1, limit: 1, offset: 0 },
+      meta: {
+        indicator: "UNRATE", region: "US", resolved_region: { code: "US", name: "United States", type: "country" }, unit: "percent", total: 1, limit: 1, offset: 0,
+        // May 2026 as of the test clock (2026-11-22): 6 months behind, stale since September 2026.
+        freshness: { newest_period: "2026-05-01", cadence: "monthly", periods_behind: 6, max_periods_behind: 3, stale: true, stale_from: "2026-09-01" },
+      },
     });
     const batch = await call(client, "get_latest", { indicators: "UNRATE,svc:sahm_rule", region: "US" });
     expect(batch.isError).toBeUndefined();

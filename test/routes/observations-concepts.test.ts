@@ -25,6 +25,9 @@ beforeAll(async () => {
   for (const code of ["LASST03", "LASST05", "LASST06"]) await clearIndicator(db, "bls", code);
   // Capitol Planning Region (Connecticut) keeps no labour force, so employment_rate lacks an input there.
   await clearSeries(db, "bls", "LAUCN06A", "09110");
+  // Texas's annual employed average (to 2024) would be fresher than the monthly 2018 written below, and a concept takes
+  // the freshest held series: removed, so employed resolves to the monthly series.
+  await clearSeries(db, "bls", "LAUST05A", "48");
   // California: employed and labor force (LAUS, monthly). Texas: employed monthly through 2018 (its labour force is held
   // as the shipped LAUS annual average). Capitol Planning Region: employed only.
   await writeSeries(db, "bls", "LASST05", "06", [["2025-07-01", 960], ["2025-08-01", 900], ["2025-09-01", 990, { preliminary: true }]], T1);
