@@ -9,6 +9,7 @@ import type { Command } from "./command";
 export const devCommand: Command = {
   summary: "Development helpers: 'dev pay <bolt11>' pays a development Lightning invoice and prints its preimage.",
   usage: "pay <bolt11>",
+  env: ["DATA_DIR (default ./data: where the development Lightning node keeps its invoices)", "LIGHTNING_BACKEND (must be dev, the default)", "NODE_ENV (not production)"],
   async run(args, config) {
     if (config.env === "production") throw new CliError("'svc dev' is not available in production mode.");
     const [sub, invoice, ...rest] = args;

@@ -35,6 +35,7 @@ export async function runWorker(deps: JobDeps, opts: { concurrency?: number } = 
 export const workerCommand: Command = {
   summary: "Run provisioning and refresh jobs in this process (scale-out: workers and API nodes share one PostgreSQL).",
   usage: "[--concurrency N]",
+  serves: true,
   async run(args, config) {
     let concurrency: number | undefined;
     try {
