@@ -18,6 +18,7 @@ import { validationHook } from "./http/validation";
 import { serviceOpenApiApp } from "./http/query-validation";
 import { registerRoutes } from "./routes";
 import { ProvisioningAnswer } from "./services/provisioning";
+import { routePatterns, withMetrics } from "./http/metrics";
 
 const CORS: CorsOptions = {
   // @x402/fetch sends Access-Control-Expose-Headers as a request header on its paid retry (x402 PR #3478).
@@ -92,6 +93,8 @@ export function createApp(deps: Deps): ServiceApp {
 
   // Repeated page reads skip validation, resolution and the handler (page-memo.ts), never the admission core.
   if (pages) app.fetch = pages.fetch(app.fetch) as typeof app.fetch;
+  // Outside the memo, so its answers are counted too; /metrics itself (METRICS_TOKEN) is answered here.
+  app.fetch = withMetrics(app.fetch, deps.config.metricsToken ?? null, { deps, admission, pages, routeOf: routePatterns(app.router as never) }) as typeof app.fetch;
   // Before anything reads the URL: a missing or malformed Host is a 400 (every later step parses the URL).
   app.fetch = hostGuard(app.fetch, corsResponseHeaders(CORS)) as typeof app.fetch;
   return Object.assign(app, { pages });

@@ -97,13 +97,40 @@ const HOW_TO_AUTHENTICATE = "Send 'Authorization: Bearer <key>' or 'X-API-Key: <
 
 export type AdmissionDeps = Pick<Deps, "database" | "clock" | "keys" | "rateLimits" | "logger" | "access">;
 
+/**
+ * What this core decided, for metrics: verdicts by outcome ("admitted" with how: key, payment, anonymous; or the
+ * refusal's error code), and payments per rail and step (verified, settled, settle_failed).
+ */
+export class AdmissionCounts {
+  readonly verdicts = new Map<string, number>();
+  readonly payments = new Map<string, number>();
+  verdict(v: Verdict): void {
+    const k = v.ok ? (v.payment ? "admitted\tpayment" : v.key ? "admitted\tkey" : "admitted\tanonymous") : `refused\t${v.code}`;
+    this.verdicts.set(k, (this.verdicts.get(k) ?? 0) + 1);
+    if (v.ok && v.payment) this.payment(v.payment.rail, "verified");
+  }
+  payment(rail: string, step: "verified" | "settled" | "settle_failed"): void {
+    const k = `${rail}\t${step}`;
+    this.payments.set(k, (this.payments.get(k) ?? 0) + 1);
+  }
+}
+
 export class Admission {
   /** The usage month of the last metered request: every metered request asks, and months change rarely. */
   private month = { from: NaN, until: NaN, text: "" };
+  readonly counts = new AdmissionCounts();
 
   constructor(private readonly deps: AdmissionDeps) {}
 
+  /** The verdict on a request (synchronous when no I/O is needed), counted. */
   admit(req: AdmissionRequest): Verdict | Promise<Verdict> {
+    const v = this.decide(req);
+    if (v instanceof Promise) return v.then((d) => (this.counts.verdict(d), d));
+    this.counts.verdict(v);
+    return v;
+  }
+
+  private decide(req: AdmissionRequest): Verdict | Promise<Verdict> {
     const cred = req.credential;
     if (cred.kind === "malformed") return refusal("INVALID_API_KEY", `Malformed API key: ${cred.reason}. ${HOW_TO_AUTHENTICATE}`);
     if (cred.kind === "key") {
@@ -128,7 +155,9 @@ export class Admission {
     if (!key || !this.deps.access.keys) return null;
     const verdict = entitlementVerdict(key, want);
     if (verdict.ok) return null;
-    return refusal(verdict.code, verdict.message, { key_hint: key.hint, ...(want.indicator ? { indicator: want.indicator } : {}) });
+    const refused = refusal(verdict.code, verdict.message, { key_hint: key.hint, ...(want.indicator ? { indicator: want.indicator } : {}) });
+    this.counts.verdict(refused);
+    return refused;
   }
 
   /**
@@ -142,11 +171,12 @@ export class Admission {
         this.deps.keys.meter.count(verdict.key!.id, this.usageMonth(now));
       } catch {
         // The meter logged it (once per outage).
+        this.counts.verdict(UNMETERED as Refusal);
         return UNMETERED;
       }
       return SERVED;
     }
-    if (verdict.payment) return settle(verdict.payment);
+    if (verdict.payment) return settle(verdict.payment, this.counts);
     return SERVED;
   }
 
@@ -267,8 +297,9 @@ function paymentVerdict(d: Decision, quote: Quote): Verdict {
   }
 }
 
-async function settle(payment: Granted): Promise<Served> {
+async function settle(payment: Granted, counts: AdmissionCounts): Promise<Served> {
   const s = await payment.settle();
+  counts.payment(payment.rail, s.ok ? "settled" : "settle_failed");
   if (s.ok) return { ok: true, headers: s.headers };
   return refusal("INTERNAL_ERROR", "The payment could not be settled, so the data is withheld and nothing was charged.", { reason: s.reason }, {
     ...s.headers,

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import { readAdminEndpoint } from "../../src/admin/endpoint";
 
 // bun resets the default timeout per file: this file starts a server process (its first start seeds DATA_DIR).
@@ -13,6 +14,7 @@ setDefaultTimeout(180_000);
 
 const ROOT = resolve(import.meta.dir, "../..");
 const NO_KEY = "00000000-0000-4000-8000-000000000000";
+const METRICS_TOKEN = "e2e-metrics-token-0123456789";
 let dir: string;
 let dataDir: string;
 let server: { proc: Bun.Subprocess; url: string } | null = null;
@@ -34,7 +36,7 @@ async function svc(args: string[], cwd = ROOT) {
 }
 
 async function startServer() {
-  const proc = Bun.spawn([process.execPath, "src/cli.ts", "serve"], { cwd: ROOT, env: { ...env(), PORT: "0", HOST: "127.0.0.1" }, stdout: "ignore", stderr: "pipe" });
+  const proc = Bun.spawn([process.execPath, "src/cli.ts", "serve"], { cwd: ROOT, env: { ...env(), PORT: "0", HOST: "127.0.0.1", METRICS_TOKEN }, stdout: "ignore", stderr: "pipe" });
   const reader = (proc.stderr as ReadableStream<Uint8Array>).getReader();
   let text = "";
   for (;;) {
@@ -151,6 +153,17 @@ describe("svc keys beside a running server on the embedded database", () => {
     // Only administrative commands: the server never runs `serve` or `migrate` on request.
     const refused = await fetch(admin, { method: "POST", body: JSON.stringify({ argv: ["migrate"], cwd: "/" }), headers: { authorization: `Bearer ${endpoint.token}` } });
     expect(await refused.text()).toContain('{"exit":2}');
+  });
+
+  test("/metrics on the real server: pg-boss queues and the database are reported", async () => {
+    const res = await fetch(server!.url + "/metrics", { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(res.status).toBe(200);
+    const families = new Map((parsePrometheusTextFormat(await res.text()) as { name: string; metrics: { value: string; labels: Record<string, string> }[] }[]).map((f) => [f.name, f]));
+    const queues = new Set(families.get("svc_job_queue_jobs")!.metrics.map((s) => s.labels.queue));
+    expect(queues.has("provision")).toBe(true);
+    expect(queues.has("refresh")).toBe(true);
+    expect(families.get("svc_dependency_up")!.metrics).toEqual([{ labels: { dependency: "database" }, value: "1" }]);
+    expect((await fetch(server!.url + "/metrics")).status).toBe(404);
   });
 
   test("a clean stop removes the endpoint file", async () => {
