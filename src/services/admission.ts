@@ -229,7 +229,7 @@ export class Admission {
   private async pay(req: AdmissionRequest): Promise<Verdict> {
     const quote = req.quote!;
     const d = await this.deps.access.payments!.authorize({ header: (name) => req.header?.(name) }, paymentQuoteOf(req, this.deps.access.publicBaseUrl));
-    return paymentVerdict(d, quote);
+    return paymentVerdict(d, quote, this.deps.access.publicBaseUrl ?? new URL(req.url!).origin);
   }
 }
 
@@ -278,7 +278,7 @@ export function paymentQuoteOf(req: Pick<AdmissionRequest, "quote" | "resolved" 
 }
 
 /** The payment rails' decision in this service's terms (spec "Authentication" and "Errors"). */
-function paymentVerdict(d: Decision, quote: Quote): Verdict {
+function paymentVerdict(d: Decision, quote: Quote, base: string): Verdict {
   switch (d.kind) {
     case "malformed":
       return refusal("INVALID_PARAMETER", d.message, { parameter: "payment" });
@@ -286,11 +286,13 @@ function paymentVerdict(d: Decision, quote: Quote): Verdict {
       return refusal("SERVICE_UNAVAILABLE", d.message, undefined, { "Retry-After": "5", "Cache-Control": "no-store" });
     case "challenge": {
       const details: Record<string, unknown> = { price_usd: quote.usd, rails: [...(d.paymentRequired ? ["x402"] : []), ...(d.l402 ? ["l402"] : [])] };
+      // Where a key comes from, for people and programs alike: the signup endpoint and the page that calls it.
+      details.api_key = { signup: `${base}/v1/signup`, page: `${base}/keys` };
       if (d.reason) details.reason = d.reason;
       if (d.l402) details.l402 = { invoice: d.l402.invoice, macaroon: d.l402.macaroon, amount_sats: d.l402.amountSats, valid_until: new Date(d.l402.validUntil * 1000).toISOString() };
       // The x402 PaymentRequired goes into the body beside the envelope, for clients that read bodies.
       const { error: _x402Error, ...paymentRequired } = d.paymentRequired ?? ({} as Record<string, unknown>);
-      return refusal("PAYMENT_REQUIRED", d.message, details, d.headers, paymentRequired);
+      return refusal("PAYMENT_REQUIRED", `${d.message} Free API keys: POST ${base}/v1/signup, or in a browser at ${base}/keys.`, details, d.headers, paymentRequired);
     }
     case "granted":
       return { ok: true, key: null, rate: null, metered: false, payment: d };

@@ -56,8 +56,9 @@ describe("GET /metrics", () => {
     const { key } = await testKey(t);
     const unknown = await t.request("/no-such-path");
     expect(unknown.status).toBe(404);
-    const expected = await unknown.json();
-    for (const headers of [{}, bearer(TOKEN.slice(0, -1)), bearer(`${TOKEN}x`), { authorization: TOKEN }, bearer(key), { "x-api-key": key }]) {
+    const expected = (await unknown.json()) as { error: Record<string, unknown> };
+    const attempts: Record<string, string>[] = [{}, bearer(TOKEN.slice(0, -1)), bearer(`${TOKEN}x`), { authorization: TOKEN }, bearer(key), { "x-api-key": key }];
+    for (const headers of attempts) {
       const res = await t.request("/metrics", { headers });
       expect(res.status).toBe(404);
       expect(await res.json()).toEqual({ ...expected, error: { ...expected.error, message: "No route for GET /metrics" } });
