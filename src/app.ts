@@ -13,7 +13,7 @@ import { admitKeyed } from "./http/admission";
 import { isPaidRoute } from "./http/paid-marker";
 import { failureResponse } from "./http/respond";
 import { Admission } from "./services/admission";
-import { guardQuery, hostGuard, limitBody, notFoundOrMethodNotAllowed, refusePaidHead } from "./http/request-guard";
+import { asGet, guardQuery, headLength, hostGuard, limitBody, notFoundOrMethodNotAllowed, refusePaidHead } from "./http/request-guard";
 import { validationHook } from "./http/validation";
 import { serviceOpenApiApp } from "./http/query-validation";
 import { registerRoutes } from "./routes";
@@ -45,7 +45,9 @@ export function createApp(deps: Deps): ServiceApp {
   // per coding (src/http/content-coding.ts) and are left alone here. Paid routes code their own bodies: their answers
   // must be byte for byte the page memo's, which answers before this app.
   const compressResponses = compress();
-  app.use("*", (c, next) => (isPaidRoute(c) ? next() : compressResponses(c, next)));
+  app.use("*", headLength());
+  // HEAD is compressed as its GET would be (Hono's compress leaves HEAD alone), so its headers are the GET's.
+  app.use("*", (c, next) => (isPaidRoute(c) ? next() : compressResponses(c.req.method === "HEAD" ? asGet(c) : c, next)));
   app.use("*", requestId());
   app.use("*", publicCors(CORS));
 

@@ -8,7 +8,7 @@ export function commandHelp(name: string, command: Command, sub?: string): strin
   const subHelp = sub !== undefined ? command.help?.[sub] : undefined;
   const lines = [subHelp ? `usage: svc ${name} ${subHelp}` : `usage: svc ${name} ${command.usage ?? ""}`.trimEnd(), "", command.summary];
   if (!subHelp && command.help) lines.push("", `Run 'svc ${name} <${Object.keys(command.help).join("|")}> --help' for a subcommand's options.`);
-  lines.push("", "environment:", ...(command.env ?? DATABASE_ENV).map((e) => `  ${e}`), "  LOG_LEVEL (default info; log lines are shown with --verbose)");
+  lines.push("", "environment:", ...(command.env ?? DATABASE_ENV).map((e) => `  ${e}`), command.serves ? "  LOG_LEVEL (default info)" : "  LOG_LEVEL (default info; log lines are shown with --verbose)");
   if (command.admin) lines.push("", "When a running 'svc serve' holds the embedded database, that server carries the command out (the same output).");
   return lines.join("\n");
 }

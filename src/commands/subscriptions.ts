@@ -11,12 +11,26 @@ import { CliError } from "./cli-error";
 import { consoleContext, type Command } from "./command";
 import { baseUrlOf, parseFlags, positiveInt, printRows, withDeps } from "./access-cli";
 
-const usage = `create --plan <developer|professional> --email BILLING_EMAIL [--scope S]... [--rate-limit N] [--test]
-       svc subscriptions list [--email E] [--limit N]
-       svc subscriptions fail-payment --id SUBSCRIPTION_ID   (starts the 7-day grace period)
-       svc subscriptions pay --id SUBSCRIPTION_ID            (a payment succeeded: ends grace / past due)
-       svc subscriptions end --id SUBSCRIPTION_ID            (invoices overage, revokes the key)
-       svc subscriptions invoice --month YYYY-MM             (invoices that month's overage once per subscription)`;
+const help: Record<string, string> = {
+  create: `create --plan <developer|professional> --email BILLING_EMAIL [--scope S]... [--rate-limit N] [--test]
+  Starts a subscription paid outside this service (no payment provider) and prints its key once on stdout.
+  --plan         the paid plan
+  --email        the billing address (invoices, recovery, the key's notices)
+  --scope        a scope to grant besides the plan's (repeatable)
+  --rate-limit   requests per minute instead of the plan's
+  --test         a test-mode key (never billed)`,
+  list: `list [--email E] [--limit N]
+  Lists subscriptions (most recent first, default 50), optionally of one billing address.`,
+  "fail-payment": `fail-payment --id SUBSCRIPTION_ID
+  A payment failed: starts the 7-day grace period (the key keeps working until it ends, then is past due).`,
+  pay: `pay --id SUBSCRIPTION_ID
+  A payment succeeded: ends the grace period or the past-due state.`,
+  end: `end --id SUBSCRIPTION_ID
+  Ends the subscription now: invoices the month's overage and revokes its key (cancels at Stripe too when configured).`,
+  invoice: `invoice --month YYYY-MM
+  Invoices that ended month's overage once per subscription, as the server's billing job does at month rollover.`,
+};
+const usage = Object.values(help).map((h) => h.split("\n")[0]).join("\n       svc subscriptions ");
 
 function requireId(rest: string[]): string {
   const f = parseFlags(rest, { id: { type: "string" } });
@@ -37,6 +51,7 @@ async function operatorErrors<T>(fn: () => Promise<T>): Promise<T> {
 export const subscriptionsCommand: Command = {
   summary: "Create and manage subscriptions without a payment provider (create prints the new key once).",
   usage,
+  help,
   admin: true,
   async run(args, config, ctx = consoleContext()) {
     const [sub, ...rest] = args;
