@@ -36,7 +36,9 @@ export async function runOnServer(endpoint: AdminEndpoint, argv: string[], out: 
       method: "POST",
       headers: { authorization: `Bearer ${endpoint.token}`, "content-type": "application/json" },
       body: JSON.stringify({ argv, cwd: process.cwd() }),
-    });
+      // An ingest may print nothing for longer than the runtime's idle timeout (5 minutes) while it works.
+      timeout: false,
+    } as RequestInit);
   } catch (e) {
     throw new CliError(`the server (process ${endpoint.pid}) holds the embedded database but does not answer on its administrative port ${endpoint.port}: ${(e as Error).message}`, 1);
   }
