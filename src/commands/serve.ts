@@ -12,6 +12,9 @@ import { detectSignalsForIndicators } from "../services/signal-detection";
 import { CliError } from "./cli-error";
 import { DATABASE_ENV } from "./help";
 import { startAdminInterface, type AdminInterface } from "../admin/server";
+import { exitOnUncaught } from "../process-faults";
+import { baseUrlRefusal } from "../docs/base-url";
+import { SERVE_LIMITS } from "../http/request-guard";
 
 async function detectSeededSignals(deps: Deps): Promise<void> {
   const t0 = performance.now();
@@ -28,7 +31,7 @@ export const serveCommand: Command = {
   serves: true,
   env: [
     "PORT (default 3000)",
-    "HOST (default 0.0.0.0)",
+    "HOST (default 127.0.0.1; another interface needs PUBLIC_BASE_URL)",
     ...DATABASE_ENV,
     "PUBLIC_BASE_URL (the address clients use, in links and payment requirements)",
     "REDIS_URL, SMTP_URL, STRIPE_*, X402_*, LIGHTNING_BACKEND, METRICS_TOKEN, ...: every variable is listed in README, Configuration",
@@ -37,7 +40,10 @@ export const serveCommand: Command = {
     if (!config.jobs.inProcess && !config.databaseUrl) {
       throw new CliError("JOBS=off needs DATABASE_URL: the embedded database is open to one process only, so no 'svc worker' could run the jobs.");
     }
+    const refusal = baseUrlRefusal(config);
+    if (refusal) throw new CliError(refusal);
     const deps = await buildDeps(config);
+    exitOnUncaught(deps.logger);
     let server: ReturnType<typeof Bun.serve> | null = null;
     let billingJob: BillingJob | null = null;
     let admin: AdminInterface | null = null;
@@ -71,7 +77,7 @@ export const serveCommand: Command = {
     await deps.jobs.start();
     const app = createApp(deps);
     // Development mode off, whatever NODE_ENV says: the runtime's development error page shows paths and source lines.
-    server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch, development: false, error: lastResortErrorResponse(deps.logger) });
+    server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch, development: false, error: lastResortErrorResponse(deps.logger), ...SERVE_LIMITS });
     // Monthly overage at month rollover, unpaid subscriptions ended after dunning (src/jobs/billing.ts).
     billingJob = createBillingJob(deps, { baseUrl: baseUrlOf(config) });
     billingJob.start();
