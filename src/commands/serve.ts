@@ -8,13 +8,23 @@ import { baseUrlOf } from "./access-cli";
 import type { Command } from "./command";
 import { lastResortErrorResponse } from "../http/respond";
 import { CliError } from "./cli-error";
+import { DATABASE_ENV } from "./help";
+import { startAdminInterface, type AdminInterface } from "../admin/server";
 import { exitOnUncaught } from "../process-faults";
 import { baseUrlRefusal } from "../docs/base-url";
 import { SERVE_LIMITS } from "../http/request-guard";
 
 export const serveCommand: Command = {
   summary: "Start the HTTP server (migrates, and seeds an empty database with real sample data).",
-  async run(_args, config) {
+  serves: true,
+  env: [
+    "PORT (default 3000)",
+    "HOST (default 127.0.0.1; another interface needs PUBLIC_BASE_URL)",
+    ...DATABASE_ENV,
+    "PUBLIC_BASE_URL (the address clients use, in links and payment requirements)",
+    "REDIS_URL, SMTP_URL, STRIPE_*, X402_*, LIGHTNING_BACKEND, METRICS_TOKEN, ...: every variable is listed in README, Configuration",
+  ],
+  async run(_args, config, ctx) {
     if (!config.jobs.inProcess && !config.databaseUrl) {
       throw new CliError("JOBS=off needs DATABASE_URL: the embedded database is open to one process only, so no 'svc worker' could run the jobs.");
     }
@@ -24,12 +34,14 @@ export const serveCommand: Command = {
     exitOnUncaught(deps.logger);
     let server: ReturnType<typeof Bun.serve> | null = null;
     let billingJob: BillingJob | null = null;
+    let admin: AdminInterface | null = null;
     let stopping = false;
     const stop = async () => {
       if (stopping) return;
       stopping = true;
       try {
         // Requests in flight finish (and are metered) before the meter closes; at most 5 s.
+        await admin?.stop();
         if (server) await Promise.race([server.stop(), Bun.sleep(5000)]);
         await billingJob?.stop();
         // Running jobs get a few seconds; one that does not finish is retried by another process (or the next start).
@@ -59,6 +71,8 @@ export const serveCommand: Command = {
     // Monthly overage at month rollover, unpaid subscriptions ended after dunning (src/jobs/billing.ts).
     billingJob = createBillingJob(deps, { baseUrl: baseUrlOf(config) });
     billingJob.start();
+    // The embedded database is open to this process only: the CLI's administrative commands are carried out here.
+    if (deps.database.kind === "pglite" && ctx?.dispatch) admin = startAdminInterface({ deps, dataDir: config.dataDir, dispatch: ctx.dispatch });
     deps.logger.info("listening", { url: `http://${config.host}:${server.port}`, database: deps.database.kind, version: deps.version });
   },
 };

@@ -254,6 +254,11 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
       }
       return out;
     },
+    async counts() {
+      if (!started) return null;
+      const boss = await started;
+      return (await boss.getQueues([...QUEUES])).map((q) => ({ queue: q.name, queued: q.queuedCount, active: q.activeCount, deferred: q.deferredCount, failed: q.failedCount }));
+    },
     async stop() {
       if (!started) return;
       const s = started;
