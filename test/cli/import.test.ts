@@ -111,7 +111,7 @@ describe("svc import into a fresh data directory", () => {
       const held = await database.db.select({ version: seedSnapshots.version }).from(seedSnapshots);
       expect(held).toEqual([{ version: SNAPSHOT_VERSION }]);
       const unrate = await database.db.select().from(indicators).where(eq(indicators.code, "UNRATE"));
-      expect(await findSeries(database.db, unrate[0].id, "US")).toMatchObject({ firstDate: "1980-01-01", lastDate: "2025-11-01" });
+      expect(await findSeries(database.db, unrate[0].id, "US")).toMatchObject({ firstDate: "1948-01-01", lastDate: "2026-05-01" });
     } finally {
       await database.close();
     }
