@@ -112,7 +112,7 @@ describe("concepts", () => {
   test("inputs held at different frequencies: the monthly one is averaged to the annual one before dividing", async () => {
     // Texas: employed as written (monthly, 2018), labour force the shipped LAUS annual average (2007-2018).
     const labourForce2018 = ersValue("48000", "Civilian_labor_force_2018")!;
-    expect(labourForce2018).toBe(ersValue("48000", "Civilian_labor_force_2018", "2023"));
+    expect(labourForce2018).toBe(ersValue("48000", "Civilian_labor_force_2018", "2023")!);
     const r = await get("indicator=employment_rate&region=TX&order=asc");
     expect(r.status).toBe(200);
     expect(r.body.meta).toMatchObject({ region: "48", frequency: "annual", unit: "percent", total: 1 });
@@ -196,7 +196,7 @@ describe("revisions", () => {
     const jun = new Map(fredVintageRows("fred-national-2026-vintage", "CPIAUCSL").map((x) => [x.date, x.value]));
     expect([jan.get("2025-01-01"), jan.get("2025-02-01")]).toEqual([319.086, 319.775]);
     const [janNow, febNow] = [fredValue(CPI, "2025-01-01")!, fredValue(CPI, "2025-02-01")!];
-    expect([janNow, febNow]).toEqual([jun.get("2025-01-01"), jun.get("2025-02-01")]);
+    expect([janNow, febNow]).toEqual([jun.get("2025-01-01")!, jun.get("2025-02-01")!]);
     expect(febNow).not.toBe(319.775);
     await writeSeries(db, "fred", "CPIAUCSL", "US", [["2025-02-01", 319.9, { sourceUpdatedAt: "2026-07-10T12:30:00Z" }], ["2026-05-01", 333.1, { preliminary: true }]], T2);
     const since = CPI.filter((x) => x.date >= "2025-01-01");
