@@ -117,12 +117,14 @@ function numbersIn(text: string): number[] {
   }
   return out;
 }
-/** The number is in the text, rounded as a writer would (sign read from the words, so absolute values compare). */
+/** The number is in the text, rounded as a writer would, in the series' unit or a multiple of it (thousands of jobs,
+ * billions of dollars); the sign is read from the words, so absolute values compare. */
 function mentions(text: string, x: number): boolean {
   const want = Math.abs(x);
-  return numbersIn(text).some((n) => [1, 1e3].some((s) => Math.abs(n - want * s) <= Math.max(0.051, want * s * 0.006)));
+  return numbersIn(text).some((n) => [1, 1e3, 1e6, 1e9].some((s) => Math.abs(n - want * s) <= Math.max(0.051, want * s * 0.006)));
 }
-const firstSentence = (text: string) => text.split(/(?<=[.!?])\s+(?=[A-Z])/)[0];
+// A sentence ends at . ! or ? before a capital, not after an abbreviation such as "U.S.".
+const firstSentence = (text: string) => text.split(/(?<![A-Z]\.[A-Z]\.)(?<=[.!?])\s+(?=[A-Z])/)[0];
 const named = (text: string, name: string) => new RegExp(`(^|[^A-Za-z])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^A-Za-z])`).test(text);
 
 /** Checks one expectation against the answer; returns a reason when it fails. */
