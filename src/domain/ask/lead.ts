@@ -1,0 +1,236 @@
+// The first sentence of an ask answer (pure): it answers the question that was asked (intent.ts) with the number, the
+// place and the period, computed from a series' points. Each lead also returns the figures it computed, which the
+// caller puts in the tool results (the 12-month change, the difference, the peak), so the verifier checks them like
+// any other number, and the caller's citation names the read that replays them.
+// - growth: the 12-month percent change (transform=yoy of /v1/observations): "Inflation in the United States was
+//   2.7% in November 2025 (the 12-month change of the consumer price index)."
+// - change: the difference against the period before (or the span asked): "The US economy added 64,000 jobs in
+//   November 2025 (nonfarm payrolls, 159.6 million)."
+// - extreme: the highest or lowest value held (of the 12-month change for a growth topic), with the newest after it.
+// - yes/no (recession: the NBER indicator read as yes/no; yield curve: inverted when the spread is below zero; a
+//   change: its sign) opens with "Yes" or "No".
+// - compare: the places' values at the same period (the newest they all have, at the coarsest frequency, averaged
+//   over complete periods); a place with no value for that period is said to have none, never paired with another period.
+import type { Frequency } from "../calendar";
+import { atDate, capitalise, decimalsOf, formatChange, formatDate, formatPercent, formatValue } from "../prose";
+import type { Point } from "../series";
+import { percentChange } from "../transforms";
+import type { Direction, Intent } from "./intent";
+
+export type View = {
+  /** How people name the series: "the unemployment rate", "nonfarm payrolls". */
+  label: string;
+  /** The name of its 12-month change when that is a thing of its own ("inflation", "core CPI inflation"). */
+  growthLabel: string | null;
+  place: string;
+  frequency: Frequency;
+  unit: string | null;
+  points: readonly Point[];
+  /** A yes/no state the series reads: a 0/1 recession indicator, an inversion below zero. */
+  state: "recession" | "inversion" | null;
+  /** Counts in thousands of jobs read as jobs added or lost. */
+  jobs: boolean;
+};
+
+export type Lead = { text: string; figures: Record<string, number | string> };
+
+type Valued = { date: string; value: number };
+const valued = (points: readonly Point[]): Valued[] => points.filter((p): p is Valued => p.value !== null && Number.isFinite(p.value));
+const fmt = (v: View, x: number) => formatValue(x, v.unit, decimalsOf([x]));
+const round = (x: number, d: number) => Number(x.toFixed(d));
+const subject = (v: View) => capitalise(`${v.label} in ${v.place}`);
+
+/** The point of a period: a date (its period at the series' frequency), or a year ("2019"). */
+function pointAt(points: readonly Valued[], at: string, frequency: Frequency): Valued | null {
+  if (at.length === 4) {
+    const year = points.filter((p) => p.date.startsWith(at));
+    if (year.length === 0) return null;
+    if (frequency === "annual") return year[0];
+    return { date: `${at}-01-01`, value: year.reduce((s, p) => s + p.value, 0) / year.length };
+  }
+  const key = frequency === "annual" ? at.slice(0, 4) : frequency === "quarterly" ? `${at.slice(0, 5)}${String(Math.floor((Number(at.slice(5, 7)) - 1) / 3) * 3 + 1).padStart(2, "0")}` : at.slice(0, 7);
+  return points.find((p) => p.date.startsWith(key)) ?? null;
+}
+
+const periodOf = (v: View, at: string, p: Valued) => (at.length === 4 && v.frequency !== "annual" ? `on average in ${at}` : atDate(p.date, v.frequency));
+
+/** The 12-month percent change series (what /v1/observations returns with transform=yoy), or null when undefined. */
+export function yoySeries(v: View): Valued[] | null {
+  if (v.frequency === "daily" || v.frequency === "weekly") return null;
+  return valued(percentChange(valued(v.points), v.frequency, "yoy"));
+}
+
+function noValue(v: View, at: string | null): Lead {
+  return { text: `${subject(v)} has no value ${at ? `for ${at.length === 4 ? at : formatDate(at, v.frequency)}` : "held"}.`, figures: {} };
+}
+
+function levelLead(v: View, at: string | null): Lead {
+  const pts = valued(v.points);
+  const p = at ? pointAt(pts, at, v.frequency) : (pts.at(-1) ?? null);
+  if (!p) return noValue(v, at);
+  const value = at?.length === 4 && v.frequency !== "annual" ? round(p.value, 2) : p.value;
+  return { text: `${subject(v)} was ${fmt(v, value)} ${at ? periodOf(v, at, p) : atDate(p.date, v.frequency)}.`, figures: { value, date: p.date } };
+}
+
+function growthLead(v: View, at: string | null): Lead {
+  const yoy = yoySeries(v);
+  if (!yoy || yoy.length === 0) return levelLead(v, at);
+  const p = at ? pointAt(yoy, at.length === 4 ? `${at}-12-01` : at, v.frequency) : yoy.at(-1)!;
+  if (!p) return noValue(v, at);
+  const pct = round(p.value, 1);
+  const when = atDate(p.date, v.frequency);
+  if (v.growthLabel) return { text: `${capitalise(`${v.growthLabel} in ${v.place}`)} was ${formatPercent(pct)} ${when} (the 12-month change of ${v.label}).`, figures: { yoy_percent: pct, date: p.date } };
+  const verb = pct >= 0 ? "grew" : "fell";
+  return { text: `${subject(v)} ${verb} ${formatPercent(Math.abs(pct))} in the 12 months to ${formatDate(p.date, v.frequency)}.`, figures: { yoy_percent: pct, date: p.date } };
+}
+
+const MONTHS_BACK = (date: string, n: number) => {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCMonth(d.getUTCMonth() - n);
+  return d.toISOString().slice(0, 10);
+};
+
+function changeLead(v: View, intent: Extract<Intent, { kind: "change" }>, yesNo: boolean): Lead {
+  const pts = valued(v.points);
+  if (pts.length < 2) return levelLead(v, null);
+  let end = intent.at ? pointAt(pts, intent.at, v.frequency) : pts.at(-1)!;
+  if (!end) return noValue(v, intent.at);
+  let start: Valued | null;
+  if (intent.since) start = pts.find((p) => p.date >= `${intent.since}-01-01`) ?? null;
+  else if (intent.months) start = pts.find((p) => p.date === MONTHS_BACK(end!.date, intent.months!)) ?? null;
+  else start = pts[pts.indexOf(end) - 1] ?? null;
+  if (!start) return levelLead(v, intent.at);
+  if (intent.at?.length === 4 && v.frequency !== "annual") end = pts.filter((p) => p.date.startsWith(intent.at!)).at(-1)!;
+  const dx = end.value - start.value;
+  const d = Math.max(decimalsOf([end.value, start.value]), 0);
+  const diff = round(dx, d);
+  const span = start === pts[pts.indexOf(end) - 1] ? atDate(end.date, v.frequency) : `from ${formatDate(start.date, v.frequency)} to ${formatDate(end.date, v.frequency)}`;
+  const figures = { change: diff, from: start.value, to: end.value, start: start.date, end: end.date };
+  if (v.jobs) {
+    const jobs = Math.round(Math.abs(dx) * 1000);
+    const verb = dx >= 0 ? "added" : "lost";
+    return { text: `${yesNo ? (dx >= 0 ? "Yes: " : "No: ") : ""}${capitalise(v.place)} ${verb} ${jobs.toLocaleString("en-US")} jobs ${span} (${v.label}, ${fmt(v, end.value)}).`, figures: { ...figures, jobs } };
+  }
+  const verb = diff === 0 ? "was unchanged" : dx > 0 ? "rose" : "fell";
+  const by = diff === 0 ? "" : ` by ${formatChange(dx, v.unit, d)}`;
+  const yes = yesNo ? (dx > 0 ? "Yes: " : "No: ") : "";
+  return { text: `${yes}${subject(v)} ${verb}${by} ${span}, ${diff === 0 ? "at" : "to"} ${fmt(v, end.value)}.`, figures };
+}
+
+function extremeLead(v: View, dir: Direction, since: string | null): Lead {
+  const growth = v.growthLabel ? yoySeries(v) : null;
+  const series = growth ?? valued(v.points);
+  const within = since ? series.filter((p) => p.date >= `${since}-01-01`) : series;
+  if (within.length === 0) return noValue(v, since);
+  const best = within.reduce((a, b) => ((dir === "max" ? b.value > a.value : b.value < a.value) ? b : a));
+  const last = series.at(-1)!;
+  const name = growth ? capitalise(`${v.growthLabel} in ${v.place}`) : subject(v);
+  const show = (x: number) => (growth ? formatPercent(round(x, 1)) : fmt(v, x));
+  const scope = since ? `since ${since}` : `in the data held (from ${formatDate(series[0].date, v.frequency)})`;
+  const word = dir === "max" ? (growth ? "peaked at" : "was highest at") : growth ? "bottomed at" : "was lowest at";
+  const peak = growth ? round(best.value, 1) : best.value;
+  const now = growth ? round(last.value, 1) : last.value;
+  return { text: `${name} ${word} ${show(best.value)} ${atDate(best.date, v.frequency)} ${scope}; it was ${show(last.value)} ${atDate(last.date, v.frequency)}.`, figures: { extreme: peak, extreme_date: best.date, latest: now, date: last.date } };
+}
+
+function stateLead(v: View): Lead | null {
+  const last = valued(v.points).at(-1);
+  if (!last) return null;
+  if (v.state === "recession") {
+    const yes = last.value === 1;
+    return { text: `${yes ? "Yes" : "No"}: by the NBER's recession dates, ${v.place} ${yes ? "was" : "was not"} in a recession ${atDate(last.date, v.frequency)}, the newest month dated (the NBER dates recessions months after they start).`, figures: { recession: yes ? 1 : 0, date: last.date } };
+  }
+  const inverted = last.value < 0;
+  return { text: `${inverted ? "Yes" : "No"}: the yield curve ${inverted ? "was inverted" : "was not inverted"} ${atDate(last.date, v.frequency)}, with the 10-year Treasury yield ${formatChange(last.value, "percentage points", decimalsOf([last.value]))} ${inverted ? "below" : "above"} the 2-year.`, figures: { spread: last.value, date: last.date } };
+}
+
+/** The lead sentence of one series for a question's intent. */
+export function leadSentence(v: View, intent: Intent, yesNo: boolean): Lead {
+  if (v.state) {
+    const s = stateLead(v);
+    if (s) return s;
+  }
+  switch (intent.kind) {
+    case "growth":
+      return growthLead(v, intent.at);
+    case "change":
+      return changeLead(v, intent, yesNo);
+    case "extreme":
+      return extremeLead(v, intent.dir, intent.since);
+    default:
+      return v.growthLabel ? growthLead(v, intent.kind === "level" ? intent.at : null) : levelLead(v, intent.kind === "level" ? intent.at : null);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Like with like
+
+const COARSENESS: Frequency[] = ["daily", "weekly", "monthly", "quarterly", "annual"];
+const BUCKET: Record<string, (d: string) => string> = {
+  monthly: (d) => d.slice(0, 7),
+  quarterly: (d) => `${d.slice(0, 5)}Q${Math.floor((Number(d.slice(5, 7)) - 1) / 3) + 1}`,
+  annual: (d) => d.slice(0, 4),
+};
+const PER_BUCKET: Record<string, Record<string, number>> = { monthly: { monthly: 1, quarterly: 3, annual: 12 }, quarterly: { quarterly: 1, annual: 4 }, annual: { annual: 1 } };
+
+/** A series' values by period of `to` (a coarser frequency averaged over complete periods only). */
+function byPeriod(v: View, to: Frequency): Map<string, { date: string; value: number }> {
+  const out = new Map<string, { date: string; value: number; n: number }>();
+  for (const p of valued(v.points)) {
+    const k = BUCKET[to](p.date);
+    const cur = out.get(k) ?? { date: p.date, value: 0, n: 0 };
+    cur.value += p.value;
+    cur.n++;
+    out.set(k, cur);
+  }
+  const need = PER_BUCKET[v.frequency]?.[to] ?? 1;
+  const done = new Map<string, { date: string; value: number }>();
+  for (const [k, b] of out) if (b.n >= need) done.set(k, { date: b.date, value: need === 1 ? b.value : round(b.value / b.n, 2) });
+  return done;
+}
+
+export type Compared = { place: string; value: number | null };
+
+/** The places' values at the newest period they all have (see the file comment); null when no period is common. */
+export function samePeriod(views: readonly View[]): { frequency: Frequency; period: string; date: string; values: Compared[]; newest: { place: string; date: string }[] } | null {
+  const coarsest = views.map((v) => v.frequency).reduce((a, b) => (COARSENESS.indexOf(b) > COARSENESS.indexOf(a) ? b : a));
+  const to: Frequency = coarsest === "daily" || coarsest === "weekly" ? "monthly" : coarsest;
+  const maps = views.map((v) => byPeriod(v, to));
+  const newest = views.map((v) => ({ place: v.place, date: valued(v.points).at(-1)?.date ?? "" }));
+  const common = [...maps[0].keys()].filter((k) => maps.every((m) => m.has(k))).sort();
+  if (common.length === 0) return null;
+  const k = common.at(-1)!;
+  const date = maps[0].get(k)!.date;
+  return { frequency: to, period: k, date, values: views.map((v, i) => ({ place: v.place, value: maps[i].get(k)!.value })), newest };
+}
+
+/** "Is unemployment higher in Texas or California?": the comparison at one period, the higher named first. */
+export function compareLead(views: readonly View[], dir: Direction | null, yesNo: boolean): Lead {
+  const same = samePeriod(views);
+  const label = views[0].label;
+  if (!same) {
+    const parts = views.map((v) => `${v.place} ${valued(v.points).length ? `to ${formatDate(valued(v.points).at(-1)!.date, v.frequency)}` : "none"}`);
+    return { text: `No period has values of ${label} for all of ${views.map((v) => v.place).join(", ")} (held: ${parts.join("; ")}), so they are not compared.`, figures: {} };
+  }
+  const when = atDate(same.date, same.frequency);
+  const sorted = same.values.map((c, i) => ({ ...c, view: views[i] })).sort((a, b) => (b.value ?? 0) - (a.value ?? 0));
+  const figures: Record<string, number | string> = { period: same.period };
+  sorted.forEach((s, i) => (figures[`value_${i + 1}`] = s.value!));
+  if (views.length === 2) {
+    const [hi, lo] = sorted;
+    const equal = hi.value === lo.value;
+    const asked = dir === "min" ? lo : hi;
+    const yes = yesNo && dir ? (asked.place === views[0].place ? "Yes: " : "No: ") : "";
+    if (equal) return { text: `${capitalise(label)} was the same in ${hi.place} and ${lo.place} ${when}: ${fmt(hi.view, hi.value!)}.`, figures };
+    return { text: `${yes}${capitalise(label)} was higher in ${hi.place} (${fmt(hi.view, hi.value!)}) than in ${lo.place} (${fmt(lo.view, lo.value!)}) ${when}.`, figures };
+  }
+  return { text: `${capitalise(label)} ${when}, highest first: ${sorted.map((s) => `${s.place} ${fmt(s.view, s.value!)}`).join(", ")}.`, figures };
+}
+
+/** A peer beside a place (a briefing's nation beside a state): at the same period, or said to have none. */
+export function peerSentence(main: View, peer: View): Lead {
+  const same = samePeriod([main, peer]);
+  if (!same) return { text: `${capitalise(peer.place)} has no value of ${peer.label} for the same period as ${main.place}, so the two are not set side by side.`, figures: {} };
+  const [m, p] = same.values;
+  return { text: `For comparison ${atDate(same.date, same.frequency)}, ${peer.label} was ${fmt(peer, p.value!)} in ${peer.place} and ${fmt(main, m.value!)} in ${main.place}.`, figures: { peer: p.value!, main: m.value!, period: same.period } };
+}
