@@ -11,6 +11,7 @@ import { TOPIC_WORDS, type Topic } from "../domain/ask/lexicon";
 import { rankLead } from "../domain/ask/rank";
 import type { Frequency } from "../domain/calendar";
 import { getConcept, pluralKind, type RegionKind } from "../domain/concepts";
+import { capitalise } from "../domain/prose";
 import type { Citation } from "../schemas/ask";
 import { findIndicator } from "./concepts";
 import { regionIndex, type RegionRow } from "./regions";
@@ -44,6 +45,7 @@ export async function planRank(
   args: { topics: readonly Topic[]; placeKind: RegionKind; parent: RegionRow | null; dir: Direction; count: number },
 ): Promise<RankPlan | { status: "no_coverage" | "no_data"; message: string }> {
   const kinds = pluralKind(args.placeKind);
+  let offered: Topic | null = null;
   for (const topic of args.topics) {
     const { codes, concept } = curated(topic, args.placeKind);
     for (const c of codes) {
@@ -52,8 +54,10 @@ export async function planRank(
       const common = await commonLatestDate(ctx.db, { indicatorId: indicator.id, regionType: args.placeKind, parentCode: args.parent?.code ?? null });
       if (common) return { topic, indicator, concept, placeKind: args.placeKind, parent: args.parent, dir: args.dir, count: args.count, date: common.date, held: common.held };
     }
-    if (codes.length) return { status: "no_data", message: `${TOPIC_WORDS[topic.id]?.label ?? topic.id} is offered for ${kinds} but not held for any of them yet.` };
+    offered ??= codes.length ? topic : null;
   }
+  // Offered for the kind but held nowhere: no_data (a later load may answer it).
+  if (offered) return { status: "no_data", message: `${capitalise(TOPIC_WORDS[offered.id]?.label ?? offered.id)} is offered for ${kinds} but not held for any of them yet.` };
   const what = args.topics.map((t) => TOPIC_WORDS[t.id]?.label ?? t.id.replace(/_/g, " ")).join(", ") || "this question";
   return { status: "no_coverage", message: `No series ranks ${kinds} by ${what}.` };
 }

@@ -60,6 +60,7 @@ function viewOf(t: SeriesTarget, topic: Topic, place: string, points: View["poin
     points,
     state: words?.state === "recession" && binary ? "recession" : words?.state === "inversion" ? "inversion" : null,
     jobs: !!words?.jobs && /^thousands of persons/i.test(unit ?? ""),
+    delta: !!words?.delta,
   };
 }
 
@@ -163,10 +164,10 @@ export async function runPlan(ctx: AskContext, plan: RunPlan, opts: { signals: b
             args: { ...seriesArgs(r.target), ...(growth(r) && r.target.frequency !== "daily" && r.target.frequency !== "weekly" ? { transform: "yoy" } : {}) },
             run: async () => (await seriesData(ctx, r.target)).points,
             summary: (pts: View["points"]) => {
-              const lead = leadSentence(viewOf(r.target, r.topic, place(r.target.region), pts), intent, plan.intent.yesNo);
+              const lead = leadSentence(viewOf(r.target, r.topic, place(r.target.region), pts), intent, plan.intent.yesNo, plan.intent.down);
               return `${place(r.target.region)}, ${targetCode(r.target)}: ${pts.length} observations; ${lead.text}`;
             },
-            result: (pts: View["points"]) => leadSentence(viewOf(r.target, r.topic, place(r.target.region), pts), intent, plan.intent.yesNo).figures,
+            result: (pts: View["points"]) => leadSentence(viewOf(r.target, r.topic, place(r.target.region), pts), intent, plan.intent.yesNo, plan.intent.down).figures,
           }
         : {
             tool: "get_latest" as const,
@@ -239,7 +240,7 @@ export async function runPlan(ctx: AskContext, plan: RunPlan, opts: { signals: b
       sections.push({ lead: `No value of ${nameOf(p.target).toLowerCase()} is held for ${place(p.region)}.`, facts: [], peers: [] });
       return;
     }
-    const lead = leadSentence(v, intent, plan.intent.yesNo);
+    const lead = leadSentence(v, intent, plan.intent.yesNo, plan.intent.down);
     results.push(lead.figures);
     const peerPts = p.peer ? pointsOf.get(p.peer) : null;
     const peer = p.peer && peerPts?.length ? peerSentence(v, viewOf(p.peer, p.topic, place(p.peer.region), peerPts)) : null;

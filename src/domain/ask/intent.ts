@@ -18,7 +18,8 @@ export type Intent =
   | { kind: "rank"; dir: Direction; count: number; placeKind: RegionKind }
   | { kind: "compare"; dir: Direction | null };
 
-export type IntentReading = { intent: Intent; yesNo: boolean };
+/** `down`: a yes/no question asks about a fall ("did it shrink"), so "yes" means the change is negative. */
+export type IntentReading = { intent: Intent; yesNo: boolean; down?: boolean };
 
 const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
 const MAX_WORDS = /\b(highest|most|largest|biggest|greatest|top|max|maximum|peak|peaked|record high|all[- ]time high|fastest|worst)\b/;
@@ -44,6 +45,12 @@ const YES_NO = /^(is|are|was|were|did|does|do|has|have|had|will)\b/;
  * an index (inflation); `changeTopic`: its counts are read as changes when the question says added/lost (payrolls).
  */
 export function readIntent(question: string, opts: { places: readonly RegionKind[]; growthTopic: boolean; changeTopic: boolean }): IntentReading {
+  const reading = readKind(question, opts);
+  const down = reading.yesNo && /\b(fall|fell|fallen|drop|dropped|decline|declined|shrink|shrank|shrunk|go down|gone down|decrease|decreased|lose|lost)\b/i.test(question);
+  return down ? { ...reading, down } : reading;
+}
+
+function readKind(question: string, opts: { places: readonly RegionKind[]; growthTopic: boolean; changeTopic: boolean }): IntentReading {
   const q = question.toLowerCase().replace(/[’']/g, "'").replace(/\s+/g, " ").trim();
   const yesNo = YES_NO.test(q);
   const at = namedPeriod(q);
@@ -72,7 +79,7 @@ export function readIntent(question: string, opts: { places: readonly RegionKind
   }
   if (opts.growthTopic && since) return { intent: { kind: "extreme", dir: "max", since }, yesNo };
   if (opts.growthTopic || (GROWTH_WORDS.test(q) && !yesNo)) return { intent: { kind: "growth", at }, yesNo };
-  if (CHANGE_WORDS.test(q) || (yesNo && /\b(grow|grew|grown|rise|rose|risen|fall|fell|fallen|go up|gone up|go down|gone down|increase|decrease)\b/.test(q))) {
+  if (CHANGE_WORDS.test(q) || (yesNo && /\b(grow|grew|grown|rise|rose|risen|fall|fell|fallen|go up|gone up|go down|gone down|increase|decrease|shrink|shrank|decline|declined|drop|dropped)\b/.test(q))) {
     const months = /\b(?:past|last)\s+(?:12 months|year)\b/.test(q) ? 12 : null;
     return { intent: { kind: "change", at, months, since }, yesNo };
   }

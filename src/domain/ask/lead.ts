@@ -30,6 +30,8 @@ export type View = {
   state: "recession" | "inversion" | null;
   /** Counts in thousands of jobs read as jobs added or lost. */
   jobs: boolean;
+  /** The series is itself a change over its period (population change): "did it grow" reads its sign. */
+  delta: boolean;
 };
 
 export type Lead = { text: string; figures: Record<string, number | string> };
@@ -90,7 +92,19 @@ const MONTHS_BACK = (date: string, n: number) => {
   return d.toISOString().slice(0, 10);
 };
 
-function changeLead(v: View, intent: Extract<Intent, { kind: "change" }>, yesNo: boolean): Lead {
+const yesOrNo = (yesNo: boolean, up: boolean, down: boolean) => (yesNo ? (up !== down ? "Yes: " : "No: ") : "");
+
+/** A series that is itself a change: its value for the period, read as growth or decline. */
+function deltaLead(v: View, at: string | null, yesNo: boolean, down: boolean): Lead {
+  const pts = valued(v.points);
+  const p = at ? pointAt(pts, at, v.frequency) : (pts.at(-1) ?? null);
+  if (!p) return noValue(v, at);
+  const what = p.value > 0 ? "an increase" : p.value < 0 ? "a decrease" : "no change";
+  return { text: `${yesOrNo(yesNo, p.value > 0, down)}${subject(v)} was ${fmt(v, p.value)} ${atDate(p.date, v.frequency)} (${what}).`, figures: { value: p.value, date: p.date } };
+}
+
+function changeLead(v: View, intent: Extract<Intent, { kind: "change" }>, yesNo: boolean, down: boolean): Lead {
+  if (v.delta) return deltaLead(v, intent.at, yesNo, down);
   const pts = valued(v.points);
   if (pts.length < 2) return levelLead(v, null);
   let end = intent.at ? pointAt(pts, intent.at, v.frequency) : pts.at(-1)!;
@@ -109,12 +123,11 @@ function changeLead(v: View, intent: Extract<Intent, { kind: "change" }>, yesNo:
   if (v.jobs) {
     const jobs = Math.round(Math.abs(dx) * 1000);
     const verb = dx >= 0 ? "added" : "lost";
-    return { text: `${yesNo ? (dx >= 0 ? "Yes: " : "No: ") : ""}${capitalise(v.place)} ${verb} ${jobs.toLocaleString("en-US")} jobs ${span} (${v.label}, ${fmt(v, end.value)}).`, figures: { ...figures, jobs } };
+    return { text: `${yesOrNo(yesNo, dx > 0, down)}${capitalise(v.place)} ${verb} ${jobs.toLocaleString("en-US")} jobs ${span} (${v.label}, ${fmt(v, end.value)}).`, figures: { ...figures, jobs } };
   }
   const verb = diff === 0 ? "was unchanged" : dx > 0 ? "rose" : "fell";
   const by = diff === 0 ? "" : ` by ${formatChange(dx, v.unit, d)}`;
-  const yes = yesNo ? (dx > 0 ? "Yes: " : "No: ") : "";
-  return { text: `${yes}${subject(v)} ${verb}${by} ${span}, ${diff === 0 ? "at" : "to"} ${fmt(v, end.value)}.`, figures };
+  return { text: `${yesOrNo(yesNo, dx > 0, down)}${subject(v)} ${verb}${by} ${span}, ${diff === 0 ? "at" : "to"} ${fmt(v, end.value)}.`, figures };
 }
 
 function extremeLead(v: View, dir: Direction, since: string | null): Lead {
@@ -145,7 +158,7 @@ function stateLead(v: View): Lead | null {
 }
 
 /** The lead sentence of one series for a question's intent. */
-export function leadSentence(v: View, intent: Intent, yesNo: boolean): Lead {
+export function leadSentence(v: View, intent: Intent, yesNo: boolean, down = false): Lead {
   if (v.state) {
     const s = stateLead(v);
     if (s) return s;
@@ -154,7 +167,7 @@ export function leadSentence(v: View, intent: Intent, yesNo: boolean): Lead {
     case "growth":
       return growthLead(v, intent.at);
     case "change":
-      return changeLead(v, intent, yesNo);
+      return changeLead(v, intent, yesNo, down);
     case "extreme":
       return extremeLead(v, intent.dir, intent.since);
     default:
