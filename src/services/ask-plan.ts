@@ -8,7 +8,7 @@
 import { DETERMINISTIC_MODEL } from "../domain/ask/compose";
 import { readIntent, type IntentReading } from "../domain/ask/intent";
 import { foldPlural, fuzzyPlaceLookup, parseQuestion, placeLookup, type ParsedQuestion } from "../domain/ask/parse";
-import type { Topic } from "../domain/ask/lexicon";
+import { TOPIC_WORDS, type Topic } from "../domain/ask/lexicon";
 import { conceptLevels, getConcept, pluralKind, REGION_KINDS, type RegionKind } from "../domain/concepts";
 import { lookupRegion, regionKey } from "../domain/regions";
 import { formatWindow, parseWindow, type Window } from "../domain/window";
@@ -71,6 +71,7 @@ export function emptyResponse(depth: AskDepth, status: "no_coverage" | "no_data"
     grounded: true,
     truncated: false,
     status,
+    // The question's words quoted here are letters and digits only (parse.ts splits on everything else).
     message,
     meta: { depth, rounds: extra.rounds ?? 0, toolCalls: citations.length, model: DETERMINISTIC_MODEL },
   };
@@ -203,7 +204,7 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
     const words = parsed.unplaced.map((w) => `'${w}'`).join(", ");
     return { kind: "answered", response: emptyResponse(depth, "no_coverage", `Could not place ${words}: the service covers the United States, its states and counties, and countries; a city or other kind of place is not covered (name its county or state instead). ${COVERED_HINT}`, resolvedBase) };
   }
-  const notes = parsed.corrections.map((c) => `(${c.text.includes(" ") ? `'${c.text}'` : `'${c.text}'`} was read as ${index.byCode.get(c.code)?.name ?? c.code}.)`);
+  const notes = parsed.corrections.map((c) => `(“${c.text}” was read as ${index.byCode.get(c.code)?.name ?? c.code}.)`);
 
   if (parsed.ambiguous.length && places.length === 0) {
     const a = parsed.ambiguous[0];
@@ -279,7 +280,7 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
         const asCountry = typeof found === "string" ? await candidatesFor(ctx, topic, alt, comparing) : null;
         if (asCountry && typeof asCountry !== "string") {
           [region, found] = [alt, asCountry];
-          notes.push(`(${named.name} was read as the country: ${TOPIC_LABEL(topic)} is covered for countries, not for US states.)`);
+          notes.push(`(${named.name} was read as the country: ${TOPIC_WORDS[topic.id]?.label ?? TOPIC_LABEL(topic)} is covered for countries, not for US states.)`);
         } else notes.push(`(${named.name} was read as the US state; ask about "the country ${named.name}" for the country.)`);
       }
       if (typeof found === "string") {

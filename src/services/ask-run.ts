@@ -10,12 +10,12 @@
 // text made safe for any HTML context (safeText). `grounded` is the checker's verdict on the text served.
 import { composeAnswer, DETERMINISTIC_MODEL, type Section } from "../domain/ask/compose";
 import type { Intent } from "../domain/ask/intent";
-import { compareLead, leadSentence, peerSentence, type View } from "../domain/ask/lead";
+import { compareLead, leadSentence, newestNote, peerSentence, type View } from "../domain/ask/lead";
 import { TOPIC_WORDS, type Topic } from "../domain/ask/lexicon";
 import { draftProblems, safeText, verifyNumbers } from "../domain/ask/verify";
 import type { Frequency } from "../domain/calendar";
 import { getConcept } from "../domain/concepts";
-import { decimalsOf, formatDate, formatValue, indicatorPhrase } from "../domain/prose";
+import { capitalise, decimalsOf, formatDate, formatValue, indicatorPhrase } from "../domain/prose";
 import { formatWindow } from "../domain/window";
 import type { AskResponse, Citation } from "../schemas/ask";
 import { phraseWithModel } from "./ask-model";
@@ -48,7 +48,8 @@ function unitOf(t: SeriesTarget): string | null {
 
 /** The series as an answer names it: the topic's words for it, else its catalog name as a phrase. */
 function viewOf(t: SeriesTarget, topic: Topic, place: string, points: View["points"]): View {
-  const words = TOPIC_WORDS[topic.id];
+  // A topic of several series (recession: USREC, then the Sahm rule) names its first; the others keep their names.
+  const words = topic.us && topic.us.length > 1 && targetCode(t) !== topic.us[0] ? undefined : TOPIC_WORDS[topic.id];
   const unit = unitOf(t);
   const binary = /^binary/i.test(unit ?? "");
   return {
@@ -219,7 +220,16 @@ export async function runPlan(ctx: AskContext, plan: RunPlan, opts: { signals: b
   if (views.every((v) => v === null)) {
     return { ...emptyResponse(plan.depth, "no_data", "The series for this question hold no values there.", plan.resolved, { rounds, citations }), truncated };
   }
-  const factsOf = (k: number) => leadFirst(insights[k]?.facts ?? [], plan.series[k].topic.leadFacts ?? []).slice(0, ceilings.facts).map((f) => f.text);
+  // Facts name the series as the catalog does; the answer names it as people do. A 0/1 indicator's facts ("unchanged
+  // at 0") say nothing the yes/no lead has not said.
+  const factsOf = (k: number) => {
+    const v = views[k];
+    if (!v || v.state === "recession") return [];
+    const t = plan.series[k].target;
+    const catalogName = indicatorPhrase(t.kind === "stored" ? t.indicator.name : t.concept.name);
+    const plain = (text: string) => text.split(capitalise(catalogName)).join(capitalise(v.label)).split(catalogName).join(v.label);
+    return leadFirst(insights[k]?.facts ?? [], plan.series[k].topic.leadFacts ?? []).slice(0, ceilings.facts).map((f) => plain(f.text));
+  };
   const sections: Section[] = [];
   // A comparison: the places of one topic set side by side at one period, then each place's context.
   const done = new Set<number>();
@@ -227,9 +237,12 @@ export async function runPlan(ctx: AskContext, plan: RunPlan, opts: { signals: b
     for (const topic of [...new Set(plan.series.map((p) => p.topic))]) {
       const ks = plan.series.map((p, k) => (p.topic === topic && views[k] ? k : -1)).filter((k) => k >= 0);
       if (ks.length < 2) continue;
-      const lead = compareLead(ks.map((k) => views[k]!), intent.kind === "compare" ? intent.dir : null, plan.intent.yesNo);
+      const compared = ks.map((k) => views[k]!);
+      const lead = compareLead(compared, intent.kind === "compare" ? intent.dir : null, plan.intent.yesNo);
       results.push(lead.figures);
-      sections.push({ lead: lead.text, facts: ks.flatMap((k) => factsOf(k).slice(0, 1)), peers: [] });
+      // Like with like: the comparison is at one period; each place's newer value is said apart, never paired.
+      const newest = newestNote(compared, lead.date);
+      sections.push({ lead: lead.text, facts: newest ? [newest] : [], peers: [] });
       ks.forEach((k) => done.add(k));
     }
   }

@@ -55,8 +55,9 @@ describe("covered questions", () => {
     expect(latest.summary).toContain("3.9% for 2018");
     const restInsights = await replay("/v1/insights", insights.args);
     expect(insights.args.window).toBe("10y");
-    // The facts told are the REST answer's own sentences.
-    for (const sentence of body.answer.split(/(?<=\.) (?=[A-Z])/).slice(1)) expect(restInsights.facts.map((f: any) => f.text)).toContain(sentence);
+    // The facts told are the REST answer's own sentences, the series named as people say it.
+    const plain = restInsights.facts.map((f: any) => f.text.replace("Unemployment rate by state, annual average", "The unemployment rate"));
+    for (const sentence of body.answer.split(/(?<=\.) (?=[A-Z])/).slice(1)) expect(plain).toContain(sentence);
   });
 
   test("identical questions answer identically; a time phrase and the window parameter set the window", async () => {
@@ -91,8 +92,10 @@ describe("covered questions", () => {
     expect(status).toBe(200);
     expect(body.meta.depth).toBe("briefing");
     const tools = body.citations.map((c: any) => `${c.tool} ${c.args.indicator ?? ""} ${c.args.region}`);
-    expect(tools).toEqual(["get_latest LAUST03A 48", "get_latest UNRATE US", "get_insights LAUST03A 48", "get_active_signals  48"]);
-    expect(body.answer).toContain("For comparison, the unemployment rate in the United States was 4.6% in November 2025.");
+    // The nation is read whole (get_observations), so that it is set beside Texas at the same period, 2018.
+    expect(tools).toEqual(["get_latest LAUST03A 48", "get_observations UNRATE US", "get_insights LAUST03A 48", "get_active_signals  48"]);
+    // Like with like: the nation at Texas's period (its 2018 monthly average), never its November 2025 value.
+    expect(body.answer).toContain("For comparison in 2018, the unemployment rate was 3.89% in the United States and 3.90% in Texas.");
     expect(body.grounded).toBe(true);
     // A key without premium access is not shown signals.
     const plain = await ask({ q: "unemployment rate in Texas", depth: "briefing" });
@@ -112,14 +115,22 @@ describe("covered questions", () => {
 describe("free answers: uncovered and no data", () => {
   test("an uncovered question is no_coverage, free on every rail: no 402, no challenge", async () => {
     for (const depth of [undefined, "briefing"]) {
-      const { res, status, body } = await ask({ q: "what is the crime rate in Chicago?", ...(depth ? { depth } : {}) }, {});
+      const { res, status, body } = await ask({ q: "what is the crime rate?", ...(depth ? { depth } : {}) }, {});
       expect(status).toBe(200);
       expect(res.headers.get("payment-required")).toBeNull();
       expect(res.headers.get("www-authenticate")).toBeNull();
       askResponseSchema.parse(body);
       expect(body).toMatchObject({ answer: null, status: "no_coverage", grounded: true, truncated: false });
-      expect(body.message).toContain("The catalog holds no series for 'crime chicago'");
+      expect(body.message).toContain("The catalog holds no series for 'crime'");
       expect(body.citations.map((c: any) => c.tool)).toEqual(["search_indicators"]);
+    }
+  });
+  test("a place the catalog does not hold (a city) is no_coverage, never the state or the nation instead", async () => {
+    for (const q of ["what is the unemployment rate in Chicago?", "population of Paris, Texas"]) {
+      const { status, body } = await ask({ q }, {});
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ answer: null, status: "no_coverage", citations: [] });
+      expect(body.message).toContain(`Could not place '${q.includes("Paris") ? "Paris" : "Chicago"}'`);
     }
   });
   test("a topic not covered for that kind of place says where it is", async () => {

@@ -68,7 +68,8 @@ function readKind(question: string, opts: { places: readonly RegionKind[]; growt
   }
   if (opts.places.length >= 2) {
     const which: Direction | null = /\b(higher|more|bigger|larger|greater|above)\b/.test(q) ? "max" : /\b(lower|less|fewer|smaller|below)\b/.test(q) ? "min" : null;
-    return { intent: { kind: "compare", dir: which }, yesNo };
+    // "Is it higher in A or B" asks which, not yes or no.
+    return { intent: { kind: "compare", dir: which }, yesNo: yesNo && !/\bor\b/.test(q) };
   }
   const since = /\bsince\s+((?:19|20)\d\d)\b/.exec(q)?.[1] ?? null;
   // "highest the unemployment rate has ever been", "when did inflation peak", "highest oil price on record".

@@ -139,11 +139,16 @@ function extremeLead(v: View, dir: Direction, since: string | null): Lead {
   const last = series.at(-1)!;
   const name = growth ? capitalise(`${v.growthLabel} in ${v.place}`) : subject(v);
   const show = (x: number) => (growth ? formatPercent(round(x, 1)) : fmt(v, x));
-  const scope = since ? `since ${since}` : `in the data held (from ${formatDate(series[0].date, v.frequency)})`;
+  const scope = since ? `Since ${since}, ` : "";
+  const held = since ? "" : ` in the data held (from ${formatDate(series[0].date, v.frequency)})`;
   const word = dir === "max" ? (growth ? "peaked at" : "was highest at") : growth ? "bottomed at" : "was lowest at";
   const peak = growth ? round(best.value, 1) : best.value;
   const now = growth ? round(last.value, 1) : last.value;
-  return { text: `${name} ${word} ${show(best.value)} ${atDate(best.date, v.frequency)} ${scope}; it was ${show(last.value)} ${atDate(last.date, v.frequency)}.`, figures: { extreme: peak, extreme_date: best.date, latest: now, date: last.date } };
+  const subjectText = since ? name.charAt(0).toLowerCase() + name.slice(1) : name;
+  return {
+    text: `${scope}${subjectText} ${word} ${show(best.value)} ${atDate(best.date, v.frequency)}${held}; it was ${show(last.value)} ${atDate(last.date, v.frequency)}.`,
+    figures: { extreme: peak, extreme_date: best.date, latest: now, date: last.date, ...(since ? { since } : {}) },
+  };
 }
 
 function stateLead(v: View): Lead | null {
@@ -217,16 +222,25 @@ export function samePeriod(views: readonly View[]): { frequency: Frequency; peri
   return { frequency: to, period: k, date, values: views.map((v, i) => ({ place: v.place, value: maps[i].get(k)!.value })), newest };
 }
 
+/** The places' newest values when they differ from the compared period ("Newest values: Texas 3.9% in 2018; …"). */
+export function newestNote(views: readonly View[], comparedDate: string | null): string {
+  const newest = views.map((v) => ({ v, p: valued(v.points).at(-1) })).filter((x) => x.p && x.p.date !== comparedDate);
+  if (newest.length === 0) return "";
+  return `Newest values: ${newest.map((x) => `${x.v.place} ${fmt(x.v, x.p!.value)} ${atDate(x.p!.date, x.v.frequency)}`).join("; ")}.`;
+}
+
 /** "Is unemployment higher in Texas or California?": the comparison at one period, the higher named first. */
-export function compareLead(views: readonly View[], dir: Direction | null, yesNo: boolean): Lead {
+export function compareLead(views: readonly View[], dir: Direction | null, yesNo: boolean): Lead & { date: string | null } {
   const same = samePeriod(views);
   const label = views[0].label;
   if (!same) {
     const parts = views.map((v) => `${v.place} ${valued(v.points).length ? `to ${formatDate(valued(v.points).at(-1)!.date, v.frequency)}` : "none"}`);
-    return { text: `No period has values of ${label} for all of ${views.map((v) => v.place).join(", ")} (held: ${parts.join("; ")}), so they are not compared.`, figures: {} };
+    return { text: `No period has values of ${label} for all of ${views.map((v) => v.place).join(", ")} (held: ${parts.join("; ")}), so they are not compared.`, figures: {}, date: null };
   }
   const when = atDate(same.date, same.frequency);
   const sorted = same.values.map((c, i) => ({ ...c, view: views[i] })).sort((a, b) => (b.value ?? 0) - (a.value ?? 0));
+  const d = decimalsOf(same.values.map((c) => c.value!));
+  const show = (v: View, x: number) => formatValue(x, v.unit, d);
   const figures: Record<string, number | string> = { period: same.period };
   sorted.forEach((s, i) => (figures[`value_${i + 1}`] = s.value!));
   if (views.length === 2) {
@@ -234,10 +248,11 @@ export function compareLead(views: readonly View[], dir: Direction | null, yesNo
     const equal = hi.value === lo.value;
     const asked = dir === "min" ? lo : hi;
     const yes = yesNo && dir ? (asked.place === views[0].place ? "Yes: " : "No: ") : "";
-    if (equal) return { text: `${capitalise(label)} was the same in ${hi.place} and ${lo.place} ${when}: ${fmt(hi.view, hi.value!)}.`, figures };
-    return { text: `${yes}${capitalise(label)} was higher in ${hi.place} (${fmt(hi.view, hi.value!)}) than in ${lo.place} (${fmt(lo.view, lo.value!)}) ${when}.`, figures };
+    const lead = yes ? label : capitalise(label);
+    if (equal) return { text: `${yes}${lead} was the same in ${hi.place} and ${lo.place} ${when}: ${show(hi.view, hi.value!)}.`, figures, date: same.date };
+    return { text: `${yes}${lead} was higher in ${hi.place} (${show(hi.view, hi.value!)}) than in ${lo.place} (${show(lo.view, lo.value!)}) ${when}.`, figures, date: same.date };
   }
-  return { text: `${capitalise(label)} ${when}, highest first: ${sorted.map((s) => `${s.place} ${fmt(s.view, s.value!)}`).join(", ")}.`, figures };
+  return { text: `${capitalise(label)} ${when}, highest first: ${sorted.map((s) => `${s.place} ${show(s.view, s.value!)}`).join(", ")}.`, figures, date: same.date };
 }
 
 /** A peer beside a place (a briefing's nation beside a state): at the same period, or said to have none. */
@@ -245,5 +260,6 @@ export function peerSentence(main: View, peer: View): Lead {
   const same = samePeriod([main, peer]);
   if (!same) return { text: `${capitalise(peer.place)} has no value of ${peer.label} for the same period as ${main.place}, so the two are not set side by side.`, figures: {} };
   const [m, p] = same.values;
-  return { text: `For comparison ${atDate(same.date, same.frequency)}, ${peer.label} was ${fmt(peer, p.value!)} in ${peer.place} and ${fmt(main, m.value!)} in ${main.place}.`, figures: { peer: p.value!, main: m.value!, period: same.period } };
+  const d = decimalsOf([m.value!, p.value!]);
+  return { text: `For comparison ${atDate(same.date, same.frequency)}, ${peer.label} was ${formatValue(p.value!, peer.unit, d)} in ${peer.place} and ${formatValue(m.value!, main.unit, d)} in ${main.place}.`, figures: { peer: p.value!, main: m.value!, period: same.period } };
 }
