@@ -82,7 +82,7 @@ export async function runRank(ctx: ReadContext, plan: RankPlan): Promise<{ text:
   });
   const source = plan.indicator.sourceSlug;
   const args = { indicator: plan.indicator.code, ...(source ? { source } : {}), type: plan.placeKind, ...(plan.parent ? { parent: plan.parent.code } : {}), date: plan.date, order: plan.dir === "max" ? "desc" : "asc" };
-  const replay = lead.top.map((t) => `${t.place} ${t.value} (GET /v1/observations?indicator=${plan.indicator.code}&region=${t.code}&start=${plan.date}&end=${plan.date})`).join("; ");
+  const replay = lead.top.map((t) => `${t.place} ${t.value} (GET /v1/observations?indicator=${plan.indicator.code}&region=${t.code}&start_date=${plan.date}&end_date=${plan.date})`).join("; ");
   const summary = `${ranked.length} ${scope} read at ${plan.date}${ranked.length < plan.held ? ` (${plan.held - ranked.length} hold no value then)` : ""}; ${plan.dir === "max" ? "highest" : "lowest"} first: ${replay}.`;
   return { text: lead.text, citation: { tool: "rank_regions", args, summary }, result: { ...lead.figures, values: lead.top.map((t) => t.value) } };
 }
