@@ -58,7 +58,7 @@ describe("lead sentences", () => {
   test("inflation is the 12-month change, named by its month", () => {
     const lead = leadSentence(cpi, { kind: "level", at: null }, false);
     expect(lead.text).toBe("Inflation in the United States was 12.0% in November 2025 (the 12-month change of the consumer price index).");
-    expect(lead.figures).toEqual({ yoy_percent: 12, date: "2025-11-01" });
+    expect(lead.figures).toEqual({ yoy_percent: 12, date: "2025-11-01", months: 12 });
     expect(verifyNumbers(lead.text, lead.figures).grounded).toBe(true);
   });
   test("jobs added, a change over a span, the peak since a year", () => {

@@ -81,9 +81,9 @@ function growthLead(v: View, at: string | null): Lead {
   if (!p) return noValue(v, at);
   const pct = round(p.value, 1);
   const when = atDate(p.date, v.frequency);
-  if (v.growthLabel) return { text: `${capitalise(`${v.growthLabel} in ${v.place}`)} was ${formatPercent(pct)} ${when} (the 12-month change of ${v.label}).`, figures: { yoy_percent: pct, date: p.date } };
+  if (v.growthLabel) return { text: `${capitalise(`${v.growthLabel} in ${v.place}`)} was ${formatPercent(pct)} ${when} (the 12-month change of ${v.label}).`, figures: { yoy_percent: pct, date: p.date, months: 12 } };
   const verb = pct >= 0 ? "grew" : "fell";
-  return { text: `${subject(v)} ${verb} ${formatPercent(Math.abs(pct))} in the 12 months to ${formatDate(p.date, v.frequency)}.`, figures: { yoy_percent: pct, date: p.date } };
+  return { text: `${subject(v)} ${verb} ${formatPercent(Math.abs(pct))} in the 12 months to ${formatDate(p.date, v.frequency)}.`, figures: { yoy_percent: pct, date: p.date, months: 12 } };
 }
 
 const MONTHS_BACK = (date: string, n: number) => {
@@ -93,6 +93,8 @@ const MONTHS_BACK = (date: string, n: number) => {
 };
 
 const yesOrNo = (yesNo: boolean, up: boolean, down: boolean) => (yesNo ? (up !== down ? "Yes: " : "No: ") : "");
+/** "Yes: " before a sentence: its "The" in lower case (a place's name keeps its capital). */
+const after = (prefix: string, text: string) => (prefix && text.startsWith("The ") ? `${prefix}t${text.slice(1)}` : `${prefix}${text}`);
 
 /** A series that is itself a change: its value for the period, read as growth or decline. */
 function deltaLead(v: View, at: string | null, yesNo: boolean, down: boolean): Lead {
@@ -100,7 +102,7 @@ function deltaLead(v: View, at: string | null, yesNo: boolean, down: boolean): L
   const p = at ? pointAt(pts, at, v.frequency) : (pts.at(-1) ?? null);
   if (!p) return noValue(v, at);
   const what = p.value > 0 ? "an increase" : p.value < 0 ? "a decrease" : "no change";
-  return { text: `${yesOrNo(yesNo, p.value > 0, down)}${subject(v)} was ${fmt(v, p.value)} ${atDate(p.date, v.frequency)} (${what}).`, figures: { value: p.value, date: p.date } };
+  return { text: after(yesOrNo(yesNo, p.value > 0, down), `${subject(v)} was ${fmt(v, p.value)} ${atDate(p.date, v.frequency)} (${what}).`), figures: { value: p.value, date: p.date } };
 }
 
 function changeLead(v: View, intent: Extract<Intent, { kind: "change" }>, yesNo: boolean, down: boolean): Lead {
@@ -127,7 +129,7 @@ function changeLead(v: View, intent: Extract<Intent, { kind: "change" }>, yesNo:
   }
   const verb = diff === 0 ? "was unchanged" : dx > 0 ? "rose" : "fell";
   const by = diff === 0 ? "" : ` by ${formatChange(dx, v.unit, d)}`;
-  return { text: `${yesOrNo(yesNo, dx > 0, down)}${subject(v)} ${verb}${by} ${span}, ${diff === 0 ? "at" : "to"} ${fmt(v, end.value)}.`, figures };
+  return { text: after(yesOrNo(yesNo, dx > 0, down), `${subject(v)} ${verb}${by} ${span}, ${diff === 0 ? "at" : "to"} ${fmt(v, end.value)}.`), figures };
 }
 
 function extremeLead(v: View, dir: Direction, since: string | null): Lead {
@@ -147,7 +149,7 @@ function extremeLead(v: View, dir: Direction, since: string | null): Lead {
   const subjectText = since ? name.charAt(0).toLowerCase() + name.slice(1) : name;
   return {
     text: `${scope}${subjectText} ${word} ${show(best.value)} ${atDate(best.date, v.frequency)}${held}; it was ${show(last.value)} ${atDate(last.date, v.frequency)}.`,
-    figures: { extreme: peak, extreme_date: best.date, latest: now, date: last.date, ...(since ? { since } : {}) },
+    figures: { extreme: peak, extreme_date: best.date, latest: now, date: last.date, ...(since ? { since } : { from: series[0].date }) },
   };
 }
 

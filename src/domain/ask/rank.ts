@@ -38,7 +38,8 @@ export function rankLead(r: RankInput): Lead & { top: Ranked[] } {
   const word = r.dir === "max" ? "highest" : "lowest";
   const label = r.label.replace(/^the /, "");
   const when = atDate(r.date, r.frequency);
-  const of = `of the ${sorted.length} ${r.scope}`;
+  const count = sorted.length.toLocaleString("en-US");
+  const of = `of the ${count} ${r.scope}`;
   let text: string;
   if (r.count <= 1) {
     const who = tied.map((t) => t.place);
@@ -47,7 +48,7 @@ export function rankLead(r: RankInput): Lead & { top: Ranked[] } {
     const next = sorted[top.length];
     if (next) text += ` Next was ${next.place} at ${fmt(next.value)}.`;
   } else {
-    text = `The ${r.scope} with the ${word} ${label} ${when}, out of ${sorted.length}: ${top.map((t) => `${t.place} (${fmt(t.value)})`).join(", ")}.`;
+    text = `The ${r.scope} with the ${word} ${label} ${when}, out of ${count}: ${top.map((t) => `${t.place} (${fmt(t.value)})`).join(", ")}.`;
   }
   if (r.missing > 0) text += ` ${r.missing} more ${r.missing === 1 ? "place holds" : "places hold"} no value for that period and ${r.missing === 1 ? "is" : "are"} not ranked.`;
   const figures: Record<string, number | string> = { date: r.date, places: sorted.length, missing: r.missing };
