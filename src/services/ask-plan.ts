@@ -257,7 +257,9 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
       truncated: false,
       searches,
       premium: false,
-      region: within?.code ?? null,
+      // A ranking reads every place of its scope: a region-restricted key must be allowed the whole scope (the state
+      // whose counties are ranked, else the nation), so it never reads places it is not allowed.
+      region: within?.code ?? "US",
       intent,
       notes,
       rank,

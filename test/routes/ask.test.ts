@@ -86,6 +86,15 @@ describe("covered questions", () => {
     expect(rows.map((r: any) => r.value)).toEqual([Number(value)]);
   });
 
+  test("a region-restricted key may rank only a scope it is allowed whole: the counties of its state, not every state", async () => {
+    const californiaOnly = (await testKey(t, { allowedRegions: ["06"] })).headers;
+    const states = await ask({ q: "Which state has the highest unemployment rate?" }, californiaOnly);
+    expect([states.status, states.body.error?.code]).toEqual([403, "REGION_NOT_ALLOWED"]);
+    const counties = await ask({ q: "top 5 counties in California by population" }, californiaOnly);
+    expect([counties.status, counties.body.status, counties.body.message]).toEqual([200, "ok", undefined]);
+    expect(counties.body.answer).toStartWith("The counties of California with the highest population in 2024, out of 58: Los Angeles County, California (");
+  });
+
   test("identical questions answer identically; a time phrase and the window parameter set the window", async () => {
     const a = await ask({ q: "how's inflation" });
     const b = await ask({ q: "how's inflation" });
