@@ -64,6 +64,7 @@ describe("lead sentences", () => {
   test("jobs added, a change over a span, the peak since a year", () => {
     const payrolls = view({ label: "nonfarm payrolls", unit: "thousands of persons", jobs: true, points: monthly([2025, 9], [159_400, 159_488, 159_552]) });
     expect(leadSentence(payrolls, { kind: "change", at: null, months: null, since: null }, false).text).toBe("The United States added 64,000 jobs in November 2025 (nonfarm payrolls, 159.6 million persons).");
+    expect(leadSentence(payrolls, { kind: "level", at: null }, false).text).toBe("Nonfarm payrolls in the United States were 159.6 million persons in November 2025.");
     const rate = view({ label: "the unemployment rate", points: monthly([2024, 11], [4.2, 4.1, 4, 4.1, 4.2, 4.2, 4.1, 4.2, 4.3, 4.3, 4.4, 4.4, 4.6]) });
     expect(leadSentence(rate, { kind: "change", at: null, months: 12, since: null }, false).text).toBe("The unemployment rate in the United States rose by 0.4 percentage points from November 2024 to November 2025, to 4.6%.");
     expect(leadSentence(rate, { kind: "extreme", dir: "min", since: null }, false).text).toBe(

@@ -41,6 +41,8 @@ const valued = (points: readonly Point[]): Valued[] => points.filter((p): p is V
 const fmt = (v: View, x: number) => formatValue(x, v.unit, decimalsOf([x]));
 const round = (x: number, d: number) => Number(x.toFixed(d));
 const subject = (v: View) => capitalise(`${v.label} in ${v.place}`);
+/** "Nonfarm payrolls … were", "the unemployment rate … was". */
+const was = (label: string) => (/(payrolls|openings|starts|claims|earnings|sales|births|deaths)$/.test(label) ? "were" : "was");
 
 /** The point of a period: a date (its period at the series' frequency), or a year ("2019"). */
 function pointAt(points: readonly Valued[], at: string, frequency: Frequency): Valued | null {
@@ -71,7 +73,7 @@ function levelLead(v: View, at: string | null): Lead {
   const p = at ? pointAt(pts, at, v.frequency) : (pts.at(-1) ?? null);
   if (!p) return noValue(v, at);
   const value = at?.length === 4 && v.frequency !== "annual" ? round(p.value, 2) : p.value;
-  return { text: `${subject(v)} was ${fmt(v, value)} ${at ? periodOf(v, at, p) : atDate(p.date, v.frequency)}.`, figures: { value, date: p.date } };
+  return { text: `${subject(v)} ${was(v.label)} ${fmt(v, value)} ${at ? periodOf(v, at, p) : atDate(p.date, v.frequency)}.`, figures: { value, date: p.date } };
 }
 
 function growthLead(v: View, at: string | null): Lead {
@@ -102,7 +104,7 @@ function deltaLead(v: View, at: string | null, yesNo: boolean, down: boolean): L
   const p = at ? pointAt(pts, at, v.frequency) : (pts.at(-1) ?? null);
   if (!p) return noValue(v, at);
   const what = p.value > 0 ? "an increase" : p.value < 0 ? "a decrease" : "no change";
-  return { text: after(yesOrNo(yesNo, p.value > 0, down), `${subject(v)} was ${fmt(v, p.value)} ${atDate(p.date, v.frequency)} (${what}).`), figures: { value: p.value, date: p.date } };
+  return { text: after(yesOrNo(yesNo, p.value > 0, down), `${subject(v)} ${was(v.label)} ${fmt(v, p.value)} ${atDate(p.date, v.frequency)} (${what}).`), figures: { value: p.value, date: p.date } };
 }
 
 function changeLead(v: View, intent: Extract<Intent, { kind: "change" }>, yesNo: boolean, down: boolean): Lead {
@@ -127,7 +129,7 @@ function changeLead(v: View, intent: Extract<Intent, { kind: "change" }>, yesNo:
     const verb = dx >= 0 ? "added" : "lost";
     return { text: `${yesOrNo(yesNo, dx > 0, down)}${capitalise(v.place)} ${verb} ${jobs.toLocaleString("en-US")} jobs ${span} (${v.label}, ${fmt(v, end.value)}).`, figures: { ...figures, jobs } };
   }
-  const verb = diff === 0 ? "was unchanged" : dx > 0 ? "rose" : "fell";
+  const verb = diff === 0 ? `${was(v.label)} unchanged` : dx > 0 ? "rose" : "fell";
   const by = diff === 0 ? "" : ` by ${formatChange(dx, v.unit, d)}`;
   return { text: after(yesOrNo(yesNo, dx > 0, down), `${subject(v)} ${verb}${by} ${span}, ${diff === 0 ? "at" : "to"} ${fmt(v, end.value)}.`), figures };
 }
@@ -143,12 +145,12 @@ function extremeLead(v: View, dir: Direction, since: string | null): Lead {
   const show = (x: number) => (growth ? formatPercent(round(x, 1)) : fmt(v, x));
   const scope = since ? `Since ${since}, ` : "";
   const held = since ? "" : ` in the data held (from ${formatDate(series[0].date, v.frequency)})`;
-  const word = dir === "max" ? (growth ? "peaked at" : "was highest at") : growth ? "bottomed at" : "was lowest at";
+  const word = dir === "max" ? (growth ? "peaked at" : `${was(v.label)} highest at`) : growth ? "bottomed at" : `${was(v.label)} lowest at`;
   const peak = growth ? round(best.value, 1) : best.value;
   const now = growth ? round(last.value, 1) : last.value;
   const subjectText = since ? name.charAt(0).toLowerCase() + name.slice(1) : name;
   return {
-    text: `${scope}${subjectText} ${word} ${show(best.value)} ${atDate(best.date, v.frequency)}${held}; it was ${show(last.value)} ${atDate(last.date, v.frequency)}.`,
+    text: `${scope}${subjectText} ${word} ${show(best.value)} ${atDate(best.date, v.frequency)}${held}; ${!growth && was(v.label) === "were" ? "they were" : "it was"} ${show(last.value)} ${atDate(last.date, v.frequency)}.`,
     figures: { extreme: peak, extreme_date: best.date, latest: now, date: last.date, ...(since ? { since } : { from: series[0].date }) },
   };
 }
@@ -251,8 +253,8 @@ export function compareLead(views: readonly View[], dir: Direction | null, yesNo
     const asked = dir === "min" ? lo : hi;
     const yes = yesNo && dir ? (asked.place === views[0].place ? "Yes: " : "No: ") : "";
     const lead = yes ? label : capitalise(label);
-    if (equal) return { text: `${yes}${lead} was the same in ${hi.place} and ${lo.place} ${when}: ${show(hi.view, hi.value!)}.`, figures, date: same.date };
-    return { text: `${yes}${lead} was higher in ${hi.place} (${show(hi.view, hi.value!)}) than in ${lo.place} (${show(lo.view, lo.value!)}) ${when}.`, figures, date: same.date };
+    if (equal) return { text: `${yes}${lead} ${was(label)} the same in ${hi.place} and ${lo.place} ${when}: ${show(hi.view, hi.value!)}.`, figures, date: same.date };
+    return { text: `${yes}${lead} ${was(label)} higher in ${hi.place} (${show(hi.view, hi.value!)}) than in ${lo.place} (${show(lo.view, lo.value!)}) ${when}.`, figures, date: same.date };
   }
   return { text: `${capitalise(label)} ${when}, highest first: ${sorted.map((s) => `${s.place} ${show(s.view, s.value!)}`).join(", ")}.`, figures, date: same.date };
 }
@@ -263,5 +265,5 @@ export function peerSentence(main: View, peer: View): Lead {
   if (!same) return { text: `${capitalise(peer.place)} has no value of ${peer.label} for the same period as ${main.place}, so the two are not set side by side.`, figures: {} };
   const [m, p] = same.values;
   const d = decimalsOf([m.value!, p.value!]);
-  return { text: `For comparison ${atDate(same.date, same.frequency)}, ${peer.label} was ${formatValue(p.value!, peer.unit, d)} in ${peer.place} and ${formatValue(m.value!, main.unit, d)} in ${main.place}.`, figures: { peer: p.value!, main: m.value!, period: same.period } };
+  return { text: `For comparison ${atDate(same.date, same.frequency)}, ${peer.label} ${was(peer.label)} ${formatValue(p.value!, peer.unit, d)} in ${peer.place} and ${formatValue(m.value!, main.unit, d)} in ${main.place}.`, figures: { peer: p.value!, main: m.value!, period: same.period } };
 }
