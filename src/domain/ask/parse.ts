@@ -54,15 +54,22 @@ export function typoDistance(a: string, b: string, max: number): number {
  * A misspelt state or country name read as the one name it is close to: one edit for names of 5 to 8 letters, two
  * from 9 ("califronia" California, "massachusettes" Massachusetts, "canda" Canada). Two candidates as close: none.
  */
+const FUZZY_NAMES = new WeakMap<RegionIndex, { code: string; key: string }[]>();
 export function fuzzyPlaceLookup(index: RegionIndex): (text: string) => string | null {
-  const names = [...index.byCode.values()].filter((r) => r.type === "state" || r.type === "country").map((r) => ({ code: r.code, key: regionKey(r.name) }));
+  let names = FUZZY_NAMES.get(index);
+  if (!names) {
+    names = [...index.byCode.values()].filter((r) => r.type === "state" || r.type === "country").map((r) => ({ code: r.code, key: regionKey(r.name) }));
+    FUZZY_NAMES.set(index, names);
+  }
+  const list = names;
   return (text) => {
     const key = regionKey(text);
     if (key.replace(/ /g, "").length < 5) return null;
     const max = key.length >= 9 ? 2 : 1;
     let best: { code: string; d: number } | null = null;
     let tie = false;
-    for (const n of names) {
+    for (const n of list) {
+      if (Math.abs(n.key.length - key.length) > max) continue;
       const d = typoDistance(key, n.key, max);
       if (d > max || d === 0) continue;
       if (!best || d < best.d) [best, tie] = [{ code: n.code, d }, false];
