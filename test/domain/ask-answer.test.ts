@@ -3,7 +3,7 @@
 // the checks on a model's draft, each with values worked out by hand.
 import { describe, expect, test } from "bun:test";
 import { regionList } from "../../db/seed/regions";
-import { readIntent, namedPeriod } from "../../src/domain/ask/intent";
+import { readIntent, namedPeriod, spanMonths } from "../../src/domain/ask/intent";
 import { compareLead, leadSentence, newestNote, peerSentence, type View } from "../../src/domain/ask/lead";
 import { fuzzyPlaceLookup, parseQuestion, placeLookup, typoDistance } from "../../src/domain/ask/parse";
 import { rankLead } from "../../src/domain/ask/rank";
@@ -36,6 +36,10 @@ describe("intent", () => {
     expect(intent("Is Germany's GDP bigger than France's?", ["country", "country"])).toEqual({ intent: { kind: "compare", dir: "max" }, yesNo: true });
     expect(intent("Is the US in a recession?")).toEqual({ intent: { kind: "level", at: null }, yesNo: true });
     expect(intent("Did Florida's population shrink last year?")).toEqual({ intent: { kind: "change", at: null, months: 12, since: null }, yesNo: true, down: true });
+  });
+  test("the span a change is asked over", () => {
+    expect([spanMonths("in the last six months"), spanMonths("over the past year"), spanMonths("past 2 quarters"), spanMonths("past decade"), spanMonths("right now")]).toEqual([6, 12, 6, 120, null]);
+    expect(intent("has unemployment gone up in the last six months")).toEqual({ intent: { kind: "change", at: null, months: 6, since: null }, yesNo: true });
   });
   test("named periods", () => {
     expect(namedPeriod("in june 2022")).toBe("2022-06-01");

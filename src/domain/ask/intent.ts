@@ -39,6 +39,16 @@ export function namedPeriod(q: string): string | null {
 const GROWTH_WORDS = /\b(grow|grows|growing|grown|grew|growth|fast|faster|pace|rising|risen|rise|inflation|gone up|go up|increase|increasing|increased)\b/;
 const CHANGE_WORDS = /\b(added|add|gained|gain|lost|lose|created|create|cut|shed|changed|change|how much has|how much have|happened)\b/;
 const YES_NO = /^(is|are|was|were|did|does|do|has|have|had|will)\b/;
+const COUNT: Record<string, number> = { a: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twelve: 12, eighteen: 18, twenty: 20 };
+const SPAN_MONTHS: Record<string, number> = { month: 1, quarter: 3, year: 12, decade: 120 };
+
+/** "over the past year" 12, "in the last six months" 6, "past 2 quarters" 6: the span a change is asked over. */
+export function spanMonths(q: string): number | null {
+  const m = /\b(?:past|last|previous)\s+(?:(\d{1,3}|[a-z]+)\s+)?(month|quarter|year|decade)s?\b/.exec(q);
+  if (!m) return null;
+  const n = m[1] === undefined ? 1 : /^\d+$/.test(m[1]) ? Number(m[1]) : COUNT[m[1]];
+  return n ? n * SPAN_MONTHS[m[2]] : null;
+}
 
 /**
  * Reads the intent. `places`: the kinds of the places named, in order; `growthTopic`: the topic is a rate of change of
@@ -75,14 +85,14 @@ function readKind(question: string, opts: { places: readonly RegionKind[]; growt
   // "highest the unemployment rate has ever been", "when did inflation peak", "highest oil price on record".
   if (dir !== null) return { intent: { kind: "extreme", dir, since }, yesNo };
   if (opts.changeTopic && CHANGE_WORDS.test(q)) {
-    const months = /\b(?:past|last)\s+(?:12 months|year)\b/.test(q) ? 12 : /\b(?:past|last)\s+(\d+)\s+months?\b/.exec(q) ? Number(/\b(?:past|last)\s+(\d+)\s+months?\b/.exec(q)![1]) : null;
+    // "last month" is the newest change (the month before), not a one-month span of it.
+    const months = /\blast month\b/.test(q) ? null : spanMonths(q);
     return { intent: { kind: "change", at, months, since }, yesNo };
   }
   if (opts.growthTopic && since) return { intent: { kind: "extreme", dir: "max", since }, yesNo };
   if (opts.growthTopic || (GROWTH_WORDS.test(q) && !yesNo)) return { intent: { kind: "growth", at }, yesNo };
   if (CHANGE_WORDS.test(q) || (yesNo && /\b(grow|grew|grown|rise|rose|risen|fall|fell|fallen|go up|gone up|go down|gone down|increase|decrease|shrink|shrank|decline|declined|drop|dropped)\b/.test(q))) {
-    const months = /\b(?:past|last)\s+(?:12 months|year)\b/.test(q) ? 12 : null;
-    return { intent: { kind: "change", at, months, since }, yesNo };
+    return { intent: { kind: "change", at, months: /\blast month\b/.test(q) ? null : spanMonths(q), since }, yesNo };
   }
   return { intent: { kind: "level", at }, yesNo };
 }

@@ -115,7 +115,11 @@ function changeLead(v: View, intent: Extract<Intent, { kind: "change" }>, yesNo:
   if (!end) return noValue(v, intent.at);
   let start: Valued | null;
   if (intent.since) start = pts.find((p) => p.date >= `${intent.since}-01-01`) ?? null;
-  else if (intent.months) start = pts.find((p) => p.date === MONTHS_BACK(end!.date, intent.months!)) ?? null;
+  else if (intent.months) {
+    // The value at the span's start: that period's, or (daily and weekly data) the newest one before it.
+    const from = MONTHS_BACK(end.date, intent.months);
+    start = pts.filter((p) => p.date <= from).at(-1) ?? null;
+  }
   else start = pts[pts.indexOf(end) - 1] ?? null;
   if (!start) return levelLead(v, intent.at);
   if (intent.at?.length === 4 && v.frequency !== "annual") end = pts.filter((p) => p.date.startsWith(intent.at!)).at(-1)!;
