@@ -13,6 +13,7 @@ import { conceptLevels, getConcept, pluralKind, REGION_KINDS, type RegionKind } 
 import { lookupRegion, regionKey } from "../domain/regions";
 import { formatWindow, parseWindow, type Window } from "../domain/window";
 import type { AskDepth, AskResponse, Citation } from "../schemas/ask";
+import { isPremiumIndicator } from "../pricing";
 import { listIndicators } from "./catalog";
 import { asApiError, resolveSeriesTarget, type SeriesTarget } from "./concepts";
 import { regionIndex, resolveRegion, type RegionRow } from "./regions";
@@ -256,7 +257,7 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
       resolved: { indicators: [{ code: rank.indicator.code, source: rank.indicator.sourceSlug ?? "", name: rank.indicator.name, ...(rank.concept ? { concept: rank.concept } : {}) }], regions, window: formatWindow(window) },
       truncated: false,
       searches,
-      premium: false,
+      premium: isPremiumIndicator(rank.indicator),
       // A ranking reads every place of its scope: a region-restricted key must be allowed the whole scope (the state
       // whose counties are ranked, else the nation), so it never reads places it is not allowed.
       region: within?.code ?? "US",
