@@ -10,7 +10,7 @@
 // text made safe for any HTML context (safeText). `grounded` is the checker's verdict on the text served.
 import { composeAnswer, DETERMINISTIC_MODEL, type Section } from "../domain/ask/compose";
 import type { Intent } from "../domain/ask/intent";
-import { compareLead, leadSentence, newestNote, peerSentence, type View } from "../domain/ask/lead";
+import { compareLead, growthRace, leadSentence, newestNote, peerSentence, type View } from "../domain/ask/lead";
 import { TOPIC_WORDS, type Topic } from "../domain/ask/lexicon";
 import { draftProblems, safeText, verifyNumbers } from "../domain/ask/verify";
 import type { Frequency } from "../domain/calendar";
@@ -260,5 +260,13 @@ export async function runPlan(ctx: AskContext, plan: RunPlan, opts: { signals: b
     if (peer) results.push(peer.figures);
     sections.push({ lead: lead.text, facts: factsOf(k), peers: peer ? [peer.text] : [] });
   });
+  // "Are wages keeping up with inflation?": the two 12-month changes side by side, first.
+  if (/\b(keep(?:ing)? up|outpac\w*|faster than|ahead of)\b/i.test(plan.question) && views.length === 2 && views[0] && views[1]) {
+    const race = growthRace(views[0], views[1]);
+    if (race) {
+      results.push(race.figures);
+      sections.unshift({ lead: race.text, facts: [], peers: [] });
+    }
+  }
   return finish(composeAnswer({ sections, notes: plan.notes, signals: signalTexts }));
 }

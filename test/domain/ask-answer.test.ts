@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { regionList } from "../../db/seed/regions";
 import { readIntent, namedPeriod, spanMonths } from "../../src/domain/ask/intent";
-import { compareLead, leadSentence, newestNote, peerSentence, type View } from "../../src/domain/ask/lead";
+import { compareLead, growthRace, leadSentence, newestNote, peerSentence, type View } from "../../src/domain/ask/lead";
 import { fuzzyPlaceLookup, parseQuestion, placeLookup, typoDistance } from "../../src/domain/ask/parse";
 import { rankLead } from "../../src/domain/ask/rank";
 import { draftProblems, safeText, verifyNumbers } from "../../src/domain/ask/verify";
@@ -86,6 +86,15 @@ describe("lead sentences", () => {
     const change = view({ label: "population change", unit: "persons", frequency: "annual", delta: true, place: "Florida", points: [{ date: "2024-01-01", value: 467_347 }] });
     expect(leadSentence(change, { kind: "change", at: null, months: 12, since: null }, true).text).toBe("Yes: Population change in Florida was 467,347 persons in 2024 (an increase).");
     expect(leadSentence(change, { kind: "change", at: null, months: 12, since: null }, true, true).text).toStartWith("No: ");
+  });
+});
+
+describe("growth against growth", () => {
+  test("wages against inflation: the 12-month changes at the newest month both have", () => {
+    const wages = view({ label: "average hourly earnings", unit: "dollars per hour", points: monthly([2024, 10], [30, 30.1, 30.2, 30.3, 30.4, 30.5, 30.6, 30.7, 30.8, 30.9, 31, 31.1, 31.2, 31.5]) });
+    const cpi = view({ growthLabel: "inflation", unit: "index 1982-1984=100", points: monthly([2024, 11], [100, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 101, 103]) });
+    // Wages: 31.5/30.1 - 1 = 4.65% to November 2025; prices: 103/100 - 1 = 3%.
+    expect(growthRace(wages, cpi)!.text).toBe("Yes: in the 12 months to November 2025, average hourly earnings grew 4.7%, faster than inflation (3.0%).");
   });
 });
 

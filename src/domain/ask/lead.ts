@@ -271,3 +271,24 @@ export function peerSentence(main: View, peer: View): Lead {
   const d = decimalsOf([m.value!, p.value!]);
   return { text: `For comparison ${atDate(same.date, same.frequency)}, ${peer.label} ${was(peer.label)} ${formatValue(p.value!, peer.unit, d)} in ${peer.place} and ${formatValue(m.value!, main.unit, d)} in ${main.place}.`, figures: { peer: p.value!, main: m.value!, period: same.period } };
 }
+
+/**
+ * "Are wages keeping up with inflation?": two 12-month changes at the newest month both have, the faster named, and
+ * yes when the first series asked about grew at least as fast as the second.
+ */
+export function growthRace(a: View, b: View): Lead | null {
+  const ya = yoySeries(a);
+  const yb = yoySeries(b);
+  if (!ya || !yb) return null;
+  const common = ya.filter((p) => yb.some((q) => q.date === p.date)).at(-1);
+  if (!common) return null;
+  const pa = round(common.value, 1);
+  const pb = round(yb.find((q) => q.date === common.date)!.value, 1);
+  const when = formatDate(common.date, a.frequency);
+  const nameB = b.growthLabel ?? `${b.label}`;
+  const ahead = pa >= pb;
+  return {
+    text: `${ahead ? "Yes" : "No"}: in the 12 months to ${when}, ${a.label} grew ${formatPercent(pa)}, ${pa === pb ? "as fast as" : ahead ? "faster than" : "slower than"} ${nameB} (${formatPercent(pb)}).`,
+    figures: { first: pa, second: pb, date: common.date, months: 12 },
+  };
+}
