@@ -4,35 +4,6 @@
 // held yet, the revision-aware write path for held ones, so loading a snapshot over an older database (an upgrade)
 // revises what changed and leaves the rest alone. The loaded version is recorded (seed_snapshots): a later start with
 // the same snapshot does nothing.
-import fredAHETPI from "./snapshot/fred-macro-us/AHETPI.csv.gz" with { type: "file" };
-import fredCIVPART from "./snapshot/fred-macro-us/CIVPART.csv.gz" with { type: "file" };
-import fredCPIAUCSL from "./snapshot/fred-macro-us/CPIAUCSL.csv.gz" with { type: "file" };
-import fredCPILFESL from "./snapshot/fred-macro-us/CPILFESL.csv.gz" with { type: "file" };
-import fredDCOILWTICO from "./snapshot/fred-macro-us/DCOILWTICO.csv.gz" with { type: "file" };
-import fredDGS10 from "./snapshot/fred-macro-us/DGS10.csv.gz" with { type: "file" };
-import fredDGS2 from "./snapshot/fred-macro-us/DGS2.csv.gz" with { type: "file" };
-import fredDTWEXBGS from "./snapshot/fred-macro-us/DTWEXBGS.csv.gz" with { type: "file" };
-import fredFEDFUNDS from "./snapshot/fred-macro-us/FEDFUNDS.csv.gz" with { type: "file" };
-import fredGDP from "./snapshot/fred-macro-us/GDP.csv.gz" with { type: "file" };
-import fredGDPC1 from "./snapshot/fred-macro-us/GDPC1.csv.gz" with { type: "file" };
-import fredHOUST from "./snapshot/fred-macro-us/HOUST.csv.gz" with { type: "file" };
-import fredICSA from "./snapshot/fred-macro-us/ICSA.csv.gz" with { type: "file" };
-import fredINDPRO from "./snapshot/fred-macro-us/INDPRO.csv.gz" with { type: "file" };
-import fredJTSJOL from "./snapshot/fred-macro-us/JTSJOL.csv.gz" with { type: "file" };
-import fredM2SL from "./snapshot/fred-macro-us/M2SL.csv.gz" with { type: "file" };
-import fredPAYEMS from "./snapshot/fred-macro-us/PAYEMS.csv.gz" with { type: "file" };
-import fredPCEPILFE from "./snapshot/fred-macro-us/PCEPILFE.csv.gz" with { type: "file" };
-import fredRSXFS from "./snapshot/fred-macro-us/RSXFS.csv.gz" with { type: "file" };
-import fredT10Y2Y from "./snapshot/fred-macro-us/T10Y2Y.csv.gz" with { type: "file" };
-import fredU6RATE from "./snapshot/fred-macro-us/U6RATE.csv.gz" with { type: "file" };
-import fredUNRATE from "./snapshot/fred-macro-us/UNRATE.csv.gz" with { type: "file" };
-import fredUSREC from "./snapshot/fred-macro-us/USREC.csv.gz" with { type: "file" };
-import blsStateFile from "./snapshot/bls-state-unemployment-monthly/State_level_unemployment.csv.gz" with { type: "file" };
-import ersFile from "./snapshot/ers-county-unemployment/Unemployment.csv.gz" with { type: "file" };
-import pep2020File from "./snapshot/census-pep-county/co-est2020-alldata.csv.gz" with { type: "file" };
-import pep2024File from "./snapshot/census-pep-county/co-est2024-alldata.csv.gz" with { type: "file" };
-import wbGdpFile from "./snapshot/worldbank-country/gdp.csv.gz" with { type: "file" };
-import wbPopulationFile from "./snapshot/worldbank-country/population.csv.gz" with { type: "file" };
 import { eq } from "drizzle-orm";
 import type { Database } from "../client";
 import { bulkLoadSeries, type BulkSeries } from "../bulk-load";
@@ -40,87 +11,92 @@ import { indicatorIdsBySourceCode } from "../repos/catalog";
 import { seedSnapshots } from "../schema";
 import { COUNTY_CHANGES } from "../../src/domain/region-list";
 import { blsStateUnemployed, ersUnemployment, fredCsv, mergeVintages, pepVintage, worldBankLong, type SnapshotSeries } from "../../src/domain/snapshot-files";
+import { lausCountyAnnual, lausStateRates, lausStatesMonthly, type RateCorrection } from "../../src/domain/snapshot-laus";
+import { qcewAnnualTotals } from "../../src/domain/snapshot-qcew";
+import { FRED_2026_01, FRED_2026_06, LAUS_ANNUAL, LAUS_STATES, PEP_VINTAGES, QCEW_ANNUAL, WORLD_BANK_2025, WORLD_BANK_EARLIER, type VintageFile } from "./snapshot-manifest";
 import { countyCodeRenames } from "../../src/domain/vega-samples";
 import { regionList } from "./regions";
 import { keptSampleSeries } from "./samples";
 import type { SeedOptions } from "./options";
 
-/** The 23 national FRED series of the snapshot, by FRED id. */
-export const FRED_SNAPSHOT: Record<string, string> = {
-  AHETPI: fredAHETPI,
-  CIVPART: fredCIVPART,
-  CPIAUCSL: fredCPIAUCSL,
-  CPILFESL: fredCPILFESL,
-  DCOILWTICO: fredDCOILWTICO,
-  DGS10: fredDGS10,
-  DGS2: fredDGS2,
-  DTWEXBGS: fredDTWEXBGS,
-  FEDFUNDS: fredFEDFUNDS,
-  GDP: fredGDP,
-  GDPC1: fredGDPC1,
-  HOUST: fredHOUST,
-  ICSA: fredICSA,
-  INDPRO: fredINDPRO,
-  JTSJOL: fredJTSJOL,
-  M2SL: fredM2SL,
-  PAYEMS: fredPAYEMS,
-  PCEPILFE: fredPCEPILFE,
-  RSXFS: fredRSXFS,
-  T10Y2Y: fredT10Y2Y,
-  U6RATE: fredU6RATE,
-  UNRATE: fredUNRATE,
-  USREC: fredUSREC,
-};
-
 /**
  * The snapshot's version: bump it whenever a file or a parser changes what the snapshot stores, so existing databases
  * load the new one at their next start.
  */
-export const SNAPSHOT_VERSION = "2026-11-24.1";
+export const SNAPSHOT_VERSION = "2026-11-26.1";
 const SNAPSHOT_NAME = "real-data";
-
-// PEP vintage release dates (the county files): when the Census Bureau published the estimates.
-const PEP_RELEASED: Record<number, string> = { 2020: "2021-05-27T00:00:00Z", 2024: "2025-03-13T00:00:00Z" };
 
 async function gunzipText(path: string, encoding: "utf-8" | "latin1" = "utf-8"): Promise<string> {
   const bytes = Bun.gunzipSync(await Bun.file(path).bytes());
   return new TextDecoder(encoding).decode(bytes);
 }
+const text = (f: VintageFile, encoding?: "utf-8" | "latin1") => gunzipText(f.path, encoding);
+const when = (f: VintageFile) => f.sourceUpdatedAt ?? undefined;
 
 export type SnapshotReport = {
   series: SnapshotSeries[];
   /** Rows for areas that are not current regions (counties since replaced) and World Bank codes that are no country. */
   skipped: { dataset: string; region: string }[];
   worldBankAggregates: { code: string; name: string }[];
+  /** Published LAUS rates that their own file's levels contradict; the levels' rate is stored instead. */
+  rateCorrections: RateCorrection[];
 };
 
-/** Every snapshot series, parsed, with regions mapped to current codes. */
+/** A World Bank file of one vintage, with the aggregates it holds. */
+async function worldBank(files: Record<string, VintageFile>, dataset: string, alpha3: Map<string, string>) {
+  return Promise.all(Object.entries(files).map(async ([code, f]) => worldBankLong(await text(f), code, alpha3, { dataset, sourceUpdatedAt: when(f) })));
+}
+
+/**
+ * Every snapshot series, parsed, with regions mapped to current codes. Vintages of the same series are merged oldest
+ * first (mergeVintages), so a value a later vintage revised is stored as a revision of the earlier one.
+ */
 export async function snapshotSeries(): Promise<SnapshotReport> {
   const regions = regionList();
   const regionCodes = new Set(regions.map((r) => r.code));
   const alpha3 = new Map<string, string>();
   for (const r of regions) if (r.type === "country") for (const a of r.aliases) if (/^[A-Z]{3}$/.test(a)) alpha3.set(a, r.code);
   const renames = countyCodeRenames(COUNTY_CHANGES);
+  const renamed = (list: SnapshotSeries[]) => list.map((s) => ({ ...s, region: renames.get(s.region) ?? s.region }));
+  const fred = (files: Record<string, VintageFile>, dataset: string) =>
+    Promise.all(Object.entries(files).map(async ([code, f]) => fredCsv(await text(f), code, { dataset, sourceUpdatedAt: when(f) })));
 
-  const fred = await Promise.all(Object.entries(FRED_SNAPSHOT).map(async ([code, path]) => fredCsv(await gunzipText(path), code)));
-  const blsStates = blsStateUnemployed(await gunzipText(blsStateFile));
-  const ers = ersUnemployment(await gunzipText(ersFile, "latin1")).map((s) => ({ ...s, region: renames.get(s.region) ?? s.region }));
-  const pep = mergeVintages([
-    pepVintage(await gunzipText(pep2020File, "latin1"), 2020, PEP_RELEASED[2020]),
-    pepVintage(await gunzipText(pep2024File, "latin1"), 2024, PEP_RELEASED[2024]),
+  const lausStates = lausStatesMonthly(await text(LAUS_STATES.all2025), when(LAUS_STATES.all2025));
+  const ers = async (f: VintageFile, dataset: string) => renamed(ersUnemployment(await text(f, "latin1"), { dataset, sourceUpdatedAt: when(f) }));
+  const wbEarlier = await worldBank(WORLD_BANK_EARLIER, "worldbank-country", alpha3);
+  const wb2025 = await worldBank(WORLD_BANK_2025, "worldbank-wdi-2025", alpha3);
+  const qcew = await Promise.all(QCEW_ANNUAL.map(async (f) => qcewAnnualTotals(await text(f), when(f)).series));
+  const pep = (vintage: number) => text(PEP_VINTAGES[vintage], "latin1").then((t) => pepVintage(t, vintage, PEP_VINTAGES[vintage].sourceUpdatedAt!));
+
+  // Oldest vintage first; a later group revises an earlier one where they share a series and a date.
+  const merged = mergeVintages([
+    [
+      ...(await fred(FRED_2026_01, "fred-macro-us")),
+      ...blsStateUnemployed(await text(LAUS_STATES.unemployed2020)),
+      ...(await ers(LAUS_ANNUAL.ers2018, "ers-county-unemployment")),
+      ...(await pep(2020)),
+      ...wbEarlier.flatMap((w) => w.series),
+    ],
+    [
+      ...(await fred(FRED_2026_06, "fred-national-2026-vintage")),
+      ...lausStates.series,
+      ...(await ers(LAUS_ANNUAL.ers2023, "laus-county-annual-ers")),
+      ...(await pep(2024)),
+      ...wb2025.flatMap((w) => w.series),
+      ...mergeVintages(qcew),
+    ],
+    [...lausStateRates(await text(LAUS_STATES.rates2026), when(LAUS_STATES.rates2026)), ...renamed(lausCountyAnnual(await text(LAUS_ANNUAL.county2024), when(LAUS_ANNUAL.county2024)))],
   ]);
-  const gdp = worldBankLong(await gunzipText(wbGdpFile), "NY.GDP.MKTP.CD", alpha3);
-  const population = worldBankLong(await gunzipText(wbPopulationFile), "SP.POP.TOTL", alpha3);
 
-  const all = [...fred, ...blsStates, ...ers, ...pep, ...gdp.series, ...population.series, ...keptSampleSeries()];
+  const all = [...merged, ...keptSampleSeries()];
   const skipped: SnapshotReport["skipped"] = [];
   const series = all.filter((s) => {
     if (regionCodes.has(s.region)) return true;
     skipped.push({ dataset: s.dataset, region: s.region });
     return false;
   });
-  const aggregates = new Map([...gdp.dropped, ...population.dropped].map((d) => [d.code, d]));
-  return { series, skipped, worldBankAggregates: [...aggregates.values()] };
+  const aggregates = new Map([...wbEarlier, ...wb2025].flatMap((w) => w.dropped).map((d) => [d.code, d]));
+  return { series, skipped, worldBankAggregates: [...aggregates.values()], rateCorrections: lausStates.corrected };
 }
 
 /** Whether the database holds this snapshot version. */
@@ -140,11 +116,11 @@ export async function seedSnapshot(database: Database, opts: SeedOptions = {}): 
   const items: BulkSeries[] = kept.map((s) => {
     const indicatorId = ids.get(`${s.source}:${s.code}`);
     if (!indicatorId) throw new Error(`snapshot ${s.dataset}: ${s.source}:${s.code} is not in the catalog (seed the catalog first)`);
-    const sourceUpdatedAt = s.sourceUpdatedAt ? new Date(s.sourceUpdatedAt) : null;
+    const seriesUpdatedAt = s.sourceUpdatedAt ? new Date(s.sourceUpdatedAt) : null;
     return {
       indicatorId,
       regionCode: s.region,
-      rows: s.rows.map((r) => ({ date: r.date, value: r.value, isPreliminary: r.isPreliminary ?? false, sourceUpdatedAt })),
+      rows: s.rows.map((r) => ({ date: r.date, value: r.value, isPreliminary: r.isPreliminary ?? false, sourceUpdatedAt: r.sourceUpdatedAt ? new Date(r.sourceUpdatedAt) : seriesUpdatedAt })),
     };
   });
   const total = items.reduce((n, s) => n + s.rows.length, 0);

@@ -35,14 +35,17 @@ function value(raw: string, where: string): number | null {
   }
 }
 
-/** A FRED CSV download (`date,value` or `observation_date,CODE`). Missing values stay as null rows. */
-export function fredCsv(text: string, code: string): SnapshotSeries {
+/**
+ * A FRED CSV download (`date,value`, `Date,Value` or `observation_date,CODE`). Missing values stay as null rows; a
+ * vintage that leaves missing dates out (absent rows) simply has no row for them.
+ */
+export function fredCsv(text: string, code: string, vintage: { dataset?: string; sourceUpdatedAt?: string } = {}): SnapshotSeries {
   const [header, ...records] = parseCsvRecords(stripBom(text));
   if (!header || header.fields.length !== 2) throw new Error(`${code}.csv: expected two columns, got ${header?.fields.join(",")}`);
   const rows = records
     .filter((r) => r.fields.some((f) => f !== ""))
     .map((r) => ({ date: r.fields[0], value: value(r.fields[1], `${code}.csv line ${r.line}`) }));
-  return { dataset: "fred-macro-us", source: "fred", code, region: "US", rows };
+  return { dataset: vintage.dataset ?? "fred-macro-us", source: "fred", code, region: "US", rows, sourceUpdatedAt: vintage.sourceUpdatedAt };
 }
 
 const LAUS_STATE_UNEMPLOYED = /^LASST(\d{2})0000000000004$/;
@@ -73,13 +76,15 @@ const ERS_MEASURES: Record<string, string> = {
 };
 
 /**
- * The ERS county unemployment file: annual averages of labour force, employed, unemployed and the rate, for states
- * (LAUST..A) and counties (LAUCN..A), 2007-2018. The US row is skipped (the national monthly series cover it). A
- * blank cell is no observation (areas that ceased to exist have none for later years).
+ * An ERS county unemployment file: annual averages of labour force, employed, unemployed and the rate, for states
+ * (LAUST..A) and counties (LAUCN..A): the 2007-2018 edition (header `FIPS`) and the 2000-2023 one (header
+ * `FIPS_Code`, rates stored as binary floats such as 5.800000000000001, read to one decimal). The US row is skipped
+ * (the national monthly series cover it). A blank cell is no observation (areas that ceased to exist have none for
+ * later years).
  */
-export function ersUnemployment(text: string): SnapshotSeries[] {
+export function ersUnemployment(text: string, vintage: { dataset?: string; sourceUpdatedAt?: string } = {}): SnapshotSeries[] {
   const records = parseCsvRecords(stripBom(text));
-  const headerAt = records.findIndex((r) => r.fields[0]?.trim() === "FIPS");
+  const headerAt = records.findIndex((r) => ["FIPS", "FIPS_Code"].includes(r.fields[0]?.trim() ?? ""));
   if (headerAt < 0) throw new Error("Unemployment.csv: no header row starting with FIPS");
   const header = records[headerAt].fields.map((h) => h.trim());
   const columns: { col: number; stem: string; year: number }[] = [];
@@ -99,12 +104,13 @@ export function ersUnemployment(text: string): SnapshotSeries[] {
       if (raw.trim() === "") continue;
       const code = `${isState ? "LAUST" : "LAUCN"}${ERS_MEASURES[c.stem]}`;
       const rows = byCode.get(code) ?? [];
-      rows.push({ date: `${c.year}-01-01`, value: value(raw, `Unemployment.csv line ${r.line} ${header[c.col]}`) });
+      const v = value(raw, `Unemployment.csv line ${r.line} ${header[c.col]}`);
+      rows.push({ date: `${c.year}-01-01`, value: v !== null && c.stem === "Unemployment_rate" ? Math.round(v * 10) / 10 : v });
       byCode.set(code, rows);
     }
     for (const [code, rows] of byCode) {
       rows.sort((a, b) => (a.date < b.date ? -1 : 1));
-      out.push({ dataset: "ers-county-unemployment", source: "bls", code, region, rows });
+      out.push({ dataset: vintage.dataset ?? "ers-county-unemployment", source: "bls", code, region, rows, sourceUpdatedAt: vintage.sourceUpdatedAt });
     }
   }
   return out;
@@ -153,21 +159,31 @@ export function pepVintage(text: string, vintage: number, sourceUpdatedAt: strin
 }
 
 /**
- * Several vintages of the same series merged, oldest vintage first: a date published by more than one vintage keeps
- * each value in order (the bulk load stores them as revisions 1..n; the newest is the current value).
+ * Several vintages of the same series merged, oldest vintage first, as ALFRED keeps them: a date a later vintage
+ * publishes with another value (or newly) is added after the earlier value, so the bulk load stores the values as
+ * revisions 1..n, the newest current; a date it publishes with the same value adds nothing (the value was not
+ * revised), and a date it leaves out keeps the earlier value. Each row carries its vintage's publication time.
  */
 export function mergeVintages(vintages: readonly SnapshotSeries[][]): SnapshotSeries[] {
-  const merged = new Map<string, SnapshotSeries>();
+  const merged = new Map<string, { series: SnapshotSeries; current: Map<string, number | null> }>();
   for (const list of vintages) {
     for (const s of list) {
+      const rows = s.rows.map((r) => (r.sourceUpdatedAt || !s.sourceUpdatedAt ? r : { ...r, sourceUpdatedAt: s.sourceUpdatedAt }));
       const key = `${s.source}:${s.code}:${s.region}`;
       const seen = merged.get(key);
-      if (!seen) merged.set(key, { ...s, rows: [...s.rows] });
-      else merged.set(key, { ...seen, dataset: `${seen.dataset}+${s.dataset}`, rows: [...seen.rows, ...s.rows], sourceUpdatedAt: s.sourceUpdatedAt });
+      if (!seen) {
+        merged.set(key, { series: { ...s, rows }, current: new Map(rows.map((r) => [r.date, r.value])) });
+        continue;
+      }
+      const revised = rows.filter((r) => !seen.current.has(r.date) || seen.current.get(r.date) !== r.value);
+      for (const r of revised) seen.current.set(r.date, r.value);
+      const datasets = seen.series.dataset.split("+").includes(s.dataset) ? seen.series.dataset : `${seen.series.dataset}+${s.dataset}`;
+      seen.series = { ...seen.series, dataset: datasets, rows: [...seen.series.rows, ...revised], sourceUpdatedAt: s.sourceUpdatedAt ?? seen.series.sourceUpdatedAt };
     }
   }
-  for (const s of merged.values()) s.rows.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0)); // stable: vintage order kept
-  return [...merged.values()];
+  const out = [...merged.values()].map((m) => m.series);
+  for (const s of out) s.rows.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0)); // stable: vintage order kept
+  return out;
 }
 
 /**
@@ -179,6 +195,7 @@ export function worldBankLong(
   text: string,
   code: string,
   alpha3ToRegion: ReadonlyMap<string, string>,
+  vintage: { dataset?: string; sourceUpdatedAt?: string } = {},
 ): { series: SnapshotSeries[]; dropped: { code: string; name: string }[] } {
   const [header, ...records] = parseCsvRecords(stripBom(text));
   const names = header.fields.map((h) => h.trim());
@@ -199,11 +216,12 @@ export function worldBankLong(
     byRegion.set(region, rows);
   }
   const series = [...byRegion].map(([region, rows]) => ({
-    dataset: "worldbank-country",
+    dataset: vintage.dataset ?? "worldbank-country",
     source: "worldbank",
     code,
     region,
     rows: rows.sort((a, b) => (a.date < b.date ? -1 : 1)),
+    sourceUpdatedAt: vintage.sourceUpdatedAt,
   }));
   return { series, dropped: [...dropped].map(([c, name]) => ({ code: c, name })).sort((a, b) => (a.code < b.code ? -1 : 1)) };
 }

@@ -25,7 +25,8 @@
 //   and the 1976 transition quarter (TQ) is no fiscal year: both skipped.
 import type { CountyChange } from "./region-list";
 
-export type SampleRow = { date: string; value: number | null; isPreliminary?: boolean };
+/** `sourceUpdatedAt`: when the vintage this row comes from was published, where rows of one series differ in it. */
+export type SampleRow = { date: string; value: number | null; isPreliminary?: boolean; sourceUpdatedAt?: string };
 export type SampleSeries = { dataset: string; source: string; code: string; region: string; rows: SampleRow[]; sourceUpdatedAt?: string };
 
 /**

@@ -39,7 +39,7 @@ const offered = (code: string, region: string) => {
 let heldPairs: Set<string>;
 beforeAll(async () => {
   heldPairs = new Set((await snapshotSeries()).series.map((s) => `${s.code}|${s.region}`));
-});
+}, 60_000);
 /** Held by the seeded snapshot; a derived `svc:` series is held where every input is (it is computed from them). */
 const held = (code: string, region: string): boolean => {
   const derived = (indicators.get(code)?.meta as { derived?: { inputs?: string[] } }).derived;

@@ -65,12 +65,29 @@ describe("pepVintage and mergeVintages", () => {
     const merged = mergeVintages([pepVintage(v2020, 2020, "a"), pepVintage(v2024, 2024, "b")]);
     const pop = merged.find((x) => x.region === "10" && x.code === "POPESTIMATE")!;
     expect(pop.rows).toEqual([
-      { date: "2019-01-01", value: 973764 },
-      { date: "2020-01-01", value: 986809 },
-      { date: "2020-01-01", value: 992114 },
-      { date: "2021-01-01", value: 1004807 },
+      { date: "2019-01-01", value: 973764, sourceUpdatedAt: "a" },
+      { date: "2020-01-01", value: 986809, sourceUpdatedAt: "a" },
+      { date: "2020-01-01", value: 992114, sourceUpdatedAt: "b" },
+      { date: "2021-01-01", value: 1004807, sourceUpdatedAt: "b" },
     ]);
     expect(pop.sourceUpdatedAt).toBe("b");
+  });
+
+  test("a later vintage adds a revision only where it changed a value; a date it leaves out keeps the earlier value", () => {
+    const series = (rows: [string, number | null][], sourceUpdatedAt: string) => ({ dataset: sourceUpdatedAt, source: "fred", code: "CPIAUCSL", region: "US", sourceUpdatedAt, rows: rows.map(([date, value]) => ({ date, value })) });
+    // The January-2026 vintage writes October 2025 as a blank; the June-2026 vintage leaves the row out.
+    const jan = series([["2021-03-01", 264.847], ["2021-04-01", 266.625], ["2025-10-01", null], ["2025-11-01", 324.122]], "2026-01-02");
+    const jun = series([["2021-03-01", 264.961], ["2021-04-01", 266.625], ["2025-11-01", 324.122], ["2026-04-01", 331.0]], "2026-06-05");
+    const [merged] = mergeVintages([[jan], [jun]]);
+    expect(merged.rows).toEqual([
+      { date: "2021-03-01", value: 264.847, sourceUpdatedAt: "2026-01-02" },
+      { date: "2021-03-01", value: 264.961, sourceUpdatedAt: "2026-06-05" },
+      { date: "2021-04-01", value: 266.625, sourceUpdatedAt: "2026-01-02" },
+      { date: "2025-10-01", value: null, sourceUpdatedAt: "2026-01-02" },
+      { date: "2025-11-01", value: 324.122, sourceUpdatedAt: "2026-01-02" },
+      { date: "2026-04-01", value: 331.0, sourceUpdatedAt: "2026-06-05" },
+    ]);
+    expect(merged.dataset).toBe("2026-01-02+2026-06-05");
   });
 });
 

@@ -304,11 +304,11 @@ describe("the memo steps aside for new data", () => {
     const { key } = await testKey(t, { rateLimitPerMinute: 10_000 });
     const page = "/v1/observations?indicator=UNRATE&region=US&limit=1";
     const headers = { "x-api-key": key };
-    expect((await t.getJson(page, { headers })).body.data[0].date).toBe("2025-12-01");
+    expect((await t.getJson(page, { headers })).body.data[0].date).toBe("2026-05-01");
     await t.request(page, { headers });
     const served = t.app.pages!.served;
-    await writeSeries(t.database.db, "fred", "UNRATE", "US", [["2026-01-01", 9.9]], new Date("2026-02-10T00:00:00Z"));
-    expect((await t.getJson(page, { headers })).body.data[0]).toMatchObject({ date: "2026-01-01", value: 9.9 });
+    await writeSeries(t.database.db, "fred", "UNRATE", "US", [["2026-06-01", 9.9]], new Date("2026-07-10T00:00:00Z"));
+    expect((await t.getJson(page, { headers })).body.data[0]).toMatchObject({ date: "2026-06-01", value: 9.9 });
     expect(t.app.pages!.served).toBe(served);
     // Recorded again from the new version.
     expect((await t.getJson(page, { headers })).body.data[0].value).toBe(9.9);

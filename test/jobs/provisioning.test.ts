@@ -25,7 +25,8 @@ beforeAll(async () => {
   // Two retries after the first attempt; requests are told to come back 10 minutes after the upstream gave up.
   t = await makeJobsTestApp({
     env: { PROVISION_RETRY_LIMIT: "2", PROVISION_FAILURE_COOLDOWN_SECONDS: "600" },
-    unheld: fredUs("UNRATE", "CPIAUCSL", "FEDFUNDS", "GDP", "INDPRO", "M2SL", "HOUST"),
+    // The World Bank's US unemployment rate goes too: held, the concept would resolve to it rather than provision UNRATE.
+    unheld: [...fredUs("UNRATE", "CPIAUCSL", "FEDFUNDS", "GDP", "INDPRO", "M2SL", "HOUST"), ["worldbank", "SL.UEM.TOTL.ZS", "US"], ["bls", "LASST03", "48"]],
   });
 }, 120_000);
 afterAll(async () => {

@@ -9,7 +9,7 @@ import { CATALOG_CACHE_CONTROL } from "../../src/http/respond";
 import { errorEnvelopeSchema } from "../../src/errors";
 import { indicatorDetailResponseSchema, indicatorListResponseSchema, sourceListResponseSchema } from "../../src/schemas/catalog";
 import { makeTestApp, type TestApp } from "../support/app";
-import { snapshotText } from "../support/snapshot";
+import { fredRows, snapshotText } from "../support/snapshot";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
@@ -181,7 +181,7 @@ describe("GET /v1/indicators: filters and search", () => {
 
   test("filters combine", async () => {
     const page = await list("?source=fred&category=labor&frequency=weekly");
-    expect(page.data.map((i) => i.code)).toEqual(["ICSA"]);
+    expect(page.data.map((i) => i.code).sort()).toEqual(["CCSA", "ICSA"]);
   });
 
   test("search matches name, code and description, ignoring case", async () => {
@@ -249,22 +249,21 @@ describe("GET /v1/indicators: filters and search", () => {
       coverage: {
         regions_held: 1,
         regions_offered: 1,
-        start: "1980-01-01",
-        end: "2025-11-01",
+        start: "1948-01-01",
+        end: "2026-05-01",
         last_updated: expect.any(String),
         other_regions: "none",
         fetch_via: null,
-        note: "Held for US, 1980-01-01 to 2025-11-01.",
+        note: "Held for US, 1948-01-01 to 2026-05-01.",
       },
     });
   });
 });
 
 describe("GET /v1/indicators/{code}", () => {
-  test("a national series: PAYEMS with its coverage read from the shipped FRED file", async () => {
-    const lines = snapshotText("fred-macro-us/PAYEMS.csv.gz").trim().split("\n");
-    const first = lines[1].split(",")[0];
-    const last = lines[lines.length - 1].split(",")[0];
+  test("a national series: PAYEMS with its coverage read from the shipped FRED files (both vintages)", async () => {
+    const rows = fredRows("PAYEMS");
+    const [first, last] = [rows[0].date, rows.at(-1)!.date];
     const body = await detail("PAYEMS");
     expect(body.meta).toEqual({ ambiguous_with: [] });
     expect(body.data).toEqual({
@@ -283,23 +282,24 @@ describe("GET /v1/indicators/{code}", () => {
       date_range: { start: first, end: last },
       coverage: expect.objectContaining({ regions_held: 1, regions_offered: 1, other_regions: "none", start: first, end: last }),
     });
-    expect([first, last]).toEqual(["1980-01-01", "2025-11-01"]);
+    expect([first, last]).toEqual(["1939-01-01", "2026-05-01"]);
   });
 
-  test("a county series: LAUCN03A holds 2007-2018 annual averages; Connecticut's old counties are not regions", async () => {
+  test("a county series: LAUCN03A holds 2000-2024 annual averages; Connecticut's old counties are not regions, its planning regions are", async () => {
     const body = await detail("LAUCN03A");
     expect(body.data.default_region).toEqual({ code: "06037", name: "Los Angeles County" });
-    expect(body.data.date_range).toEqual({ start: "2007-01-01", end: "2018-01-01" });
+    expect(body.data.date_range).toEqual({ start: "2000-01-01", end: "2024-01-01" });
     const regions = body.data.available_regions;
     expect(regions).toContain("06037");
     expect(regions).toContain("10001");
-    expect(regions).not.toContain("09001"); // Connecticut's counties are gone; the file predates its planning regions
+    expect(regions).not.toContain("09001"); // Connecticut's counties are gone: the 2023 and 2024 files have its planning regions
+    expect(regions.filter((r) => r.startsWith("09"))).toEqual(["09110", "09120", "09130", "09140", "09150", "09160", "09170", "09180", "09190"]);
     expect(regions).toEqual([...regions].sort());
-    // The test database holds the counties of California and Delaware, and Hawaii County (test/support/db.ts).
-    expect(regions.length).toBe(58 + 3 + 1);
-    expect(body.data.coverage).toMatchObject({ regions_held: 62, regions_offered: 3144, other_regions: "not_available", fetch_via: null });
+    // The test database holds the counties of California, Connecticut and Delaware, and Hawaii County (test/support/db.ts).
+    expect(regions.length).toBe(58 + 9 + 3 + 1);
+    expect(body.data.coverage).toMatchObject({ regions_held: 71, regions_offered: 3144, other_regions: "not_available", fetch_via: null });
     expect(body.data.coverage.note).toBe(
-      "Held for 62 of 3,144 counties, 2007-01-01 to 2018-01-01; the others cannot be fetched by this deployment: an operator loads a region with `svc import FILE.csv --indicator LAUCN03A --region 06037`.",
+      "Held for 71 of 3,144 counties, 2000-01-01 to 2024-01-01; the others cannot be fetched by this deployment: an operator loads a region with `svc import FILE.csv --indicator LAUCN03A --region 06037`.",
     );
   });
 

@@ -7,9 +7,9 @@ import { insightsResponseSchema } from "../../src/schemas/insights";
 import { detectSignalsFor } from "../../src/services/signal-detection";
 import { indicatorId } from "../../db/seed/catalog";
 import { testKey } from "../support/keys";
-import { snapshotText } from "../support/snapshot";
+import { fredRows } from "../support/snapshot";
 import { APERTURE_CHALLENGE, makePaymentsApp } from "../support/payments";
-import { clearSeries, monthStarts, writeSeries, type Row } from "../support/series";
+import { clearIndicator, clearSeries, monthStarts, writeSeries, type Row } from "../support/series";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
@@ -23,7 +23,8 @@ beforeAll(async () => {
   t = await makePaymentsApp({ testRoute: false, x402: { networks: [{ network: "eip155:84532", payTo: PAY_TO, rpcUrl: null }], settlement: { mode: "facilitator", url: "http://127.0.0.1:9" } } });
   const db = t.database.db;
   // The unemployment rate of Texas, January to August 2025 (multiples of 0.5: every difference is exact), and three
-  // other states in August 2025.
+  // other states in August 2025, in place of the seeded monthly LAUS rates.
+  await clearIndicator(db, "bls", "LASST03");
   await writeSeries(db, "bls", "LASST03", "48", monthStarts("2025-01", 8).map((d, k): Row => [d, [4.0, 4.5, 4.5, 4.0, 4.5, 5.0, 5.5, 6.0][k]]));
   await writeSeries(db, "bls", "LASST03", "06", [["2025-08-01", 5.5]]);
   await writeSeries(db, "bls", "LASST03", "36", [["2025-08-01", 6.0]]);
@@ -93,19 +94,19 @@ describe("200", () => {
     expect(byKind(body.facts).watermark_low_distance.text).toBe("The unemployment rate in Texas, at 6.0% in August 2025, is 1.0 percentage points above the lowest reading over the past 2 months, 5.0% in June 2025.");
   });
 
-  test("the seeded FRED file: payrolls in November 2025 against October, worked out from PAYEMS.csv", async () => {
-    const rows = snapshotText("fred-macro-us/PAYEMS.csv.gz").trim().split("\n").slice(1).map((l) => l.split(","));
-    const [date, value] = rows.at(-1)!;
-    const [previousDate, previous] = rows.at(-2)!;
+  test("the seeded FRED files: payrolls in May 2026 against April (June-2026 vintage), worked out from PAYEMS.csv", async () => {
+    const rows = fredRows("PAYEMS");
+    const { date, value } = rows.at(-1)!;
+    const { date: previousDate, value: previous } = rows.at(-2)!;
     const { status, body } = await get("indicator=PAYEMS&region=US");
     expect(status).toBe(200);
     const f = byKind(body.facts);
-    const change = Number(value) - Number(previous);
-    expect([date, previousDate, change]).toEqual(["2025-11-01", "2025-10-01", 64]);
-    expect(f.latest_delta.params).toMatchObject({ date, value: Number(value), previous_date: previousDate, previous_value: Number(previous), change, direction: "up", tone: "positive" });
-    const high = Math.max(...rows.map((r) => Number(r[1])));
+    const change = value! - previous!;
+    expect([date, previousDate, change]).toEqual(["2026-05-01", "2026-04-01", 172]);
+    expect(f.latest_delta.params).toMatchObject({ date, value, previous_date: previousDate, previous_value: previous, change, direction: "up", tone: "positive" });
+    const high = Math.max(...rows.map((r) => r.value ?? -Infinity));
     expect(f.watermark_high_distance.params).toMatchObject({ high });
-    expect(body.meta.observation_count).toBe(rows.length);
+    expect(body.meta.observation_count).toBe(rows.filter((r) => r.value !== null).length);
     expect(body.meta.source_attribution.text).toBe("Source: U.S. Bureau of Labor Statistics, retrieved from FRED, Federal Reserve Bank of St. Louis.");
   });
 

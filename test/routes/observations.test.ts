@@ -44,14 +44,16 @@ async function expect400(qs: string, parameter: string, contains?: string) {
 }
 
 test("the shipped files are what these tests assume", () => {
+  // Current values across the two shipped FRED vintages (January and June 2026): test/support/snapshot.ts fredRows.
   expect([CPI[0], CPI.at(-1), CPI.at(-2)]).toEqual([
-    { date: "1980-01-01", value: 78 },
-    { date: "2025-11-01", value: 325.031 },
-    { date: "2025-10-01", value: null },
+    { date: "1947-01-01", value: 21.48 },
+    { date: "2026-04-01", value: 332.407 },
+    { date: "2026-03-01", value: 330.293 },
   ]);
-  expect(CPI).toHaveLength(551);
-  expect(DGS.at(-1)!.date).toBe("2025-12-30");
-  expect(ICSA.at(-1)!.date).toBe("2025-12-27");
+  expect(CPI).toHaveLength(952);
+  expect(fredValue(CPI, "2025-10-01")).toBeNull();
+  expect(DGS.at(-1)!.date).toBe("2026-06-04");
+  expect(ICSA.at(-1)!.date).toBe("2026-05-30");
   expect(GDP.at(-1)!.date).toBe("2025-07-01");
 });
 
@@ -68,17 +70,17 @@ describe("200: pages of the latest revisions", () => {
     expect(r.body.meta.concept).toBeUndefined();
     expect(r.body.data).toHaveLength(100);
     expect(r.body.data[0]).toEqual({
-      date: "2025-11-01",
-      value: 325.031,
+      date: "2026-04-01",
+      value: 332.407,
       indicator: "CPIAUCSL",
       region: "US",
       unit: r.body.meta.unit,
       source: "fred",
-      source_updated_at: null,
+      source_updated_at: "2026-06-05T00:00:00.000Z",
       is_preliminary: false,
       revision: 1,
     });
-    expect(r.body.data[1]).toMatchObject({ date: "2025-10-01", value: null });
+    expect(r.body.data[1]).toMatchObject({ date: "2026-03-01", value: 330.293 });
     expect(r.body.data.map((x: any) => [x.date, x.value])).toEqual(CPI.slice(-100).reverse().map((x) => [x.date, x.value]));
   });
   test("region by what people type", async () => {
@@ -107,14 +109,14 @@ describe("200: pages of the latest revisions", () => {
     const r = await get(`indicator=CPIAUCSL&offset=${CPI.length}`);
     expect(r.body).toMatchObject({ data: [], meta: { total: CPI.length, offset: CPI.length } });
     const last = await get(`indicator=CPIAUCSL&offset=${CPI.length - 1}`);
-    expect(last.body.data.map((x: any) => [x.date, x.value])).toEqual([["1980-01-01", 78]]);
+    expect(last.body.data.map((x: any) => [x.date, x.value])).toEqual([["1947-01-01", 21.48]]);
   });
 });
 
 describe("bounds: each at its edge and one past it", () => {
   test("limit 0 and 1000 are valid; -1 and 1001 are not", async () => {
     expect((await get("indicator=CPIAUCSL&limit=0")).body).toMatchObject({ data: [], meta: { total: CPI.length, limit: 0 } });
-    expect((await get("indicator=CPIAUCSL&limit=1000")).body.data).toHaveLength(CPI.length); // 551 rows, all on one page
+    expect((await get("indicator=CPIAUCSL&limit=1000")).body.data).toHaveLength(CPI.length); // 952 rows, all on one page
     await expect400("indicator=CPIAUCSL&limit=1001", "limit");
     await expect400("indicator=CPIAUCSL&limit=-1", "limit");
     await expect400("indicator=CPIAUCSL&limit=", "limit");
@@ -150,14 +152,14 @@ describe("percent-change transforms read the whole series", () => {
       pct(cpi("2024-02-01"), cpi("2023-02-01")),
       pct(cpi("2024-03-01"), cpi("2023-03-01")),
     ]);
-    // The series' first year (1980) has no comparator.
-    const first = await get("indicator=CPIAUCSL&transform=yoy&end_date=1980-12-01&limit=12");
+    // The series' first year (1947) has no comparator.
+    const first = await get("indicator=CPIAUCSL&transform=yoy&end_date=1947-12-01&limit=12");
     expect(first.body.meta.total).toBe(12);
     expect(first.body.data.every((x: any) => x.value === null)).toBe(true);
-    expect((await get("indicator=CPIAUCSL&transform=yoy&start_date=1981-01-01&order=asc&limit=1")).body.data[0].value).toBe(pct(cpi("1981-01-01"), 78));
+    expect((await get("indicator=CPIAUCSL&transform=yoy&start_date=1948-01-01&order=asc&limit=1")).body.data[0].value).toBe(pct(cpi("1948-01-01"), 21.48));
   });
   test("the October 2025 gap: October and November mom are null, never a two-month change", async () => {
-    const r = await get("indicator=CPIAUCSL&transform=mom&start_date=2025-08-01&order=asc");
+    const r = await get("indicator=CPIAUCSL&transform=mom&start_date=2025-08-01&end_date=2025-11-01&order=asc");
     expect(r.body.data.map((x: any) => [x.date, x.value])).toEqual([
       ["2025-08-01", pct(cpi("2025-08-01"), cpi("2025-07-01"))],
       ["2025-09-01", pct(cpi("2025-09-01"), cpi("2025-08-01"))],
@@ -165,10 +167,10 @@ describe("percent-change transforms read the whole series", () => {
       ["2025-11-01", null],
     ]);
     // yoy of November 2025 has its comparator (November 2024) and is not affected; October's own yoy is null.
-    const y = await get("indicator=CPIAUCSL&transform=yoy&start_date=2025-10-01&order=asc");
+    const y = await get("indicator=CPIAUCSL&transform=yoy&start_date=2025-10-01&end_date=2025-11-01&order=asc");
     expect(y.body.data.map((x: any) => [x.date, x.value])).toEqual([
       ["2025-10-01", null],
-      ["2025-11-01", pct(325.031, cpi("2024-11-01"))],
+      ["2025-11-01", pct(cpi("2025-11-01"), cpi("2024-11-01"))],
     ]);
   });
   test("the comparator outside the returned page is still used", async () => {
@@ -230,7 +232,7 @@ describe("index and log", () => {
     const plain = await get("indicator=CPIAUCSL&limit=1");
     const r = await get("indicator=CPIAUCSL&transform=log&limit=3");
     expect(r.body.meta.unit).toBe(`log(${plain.body.meta.unit})`);
-    expect(r.body.data.map((x: any) => x.value)).toEqual([Math.log(325.031), null, Math.log(cpi("2025-09-01"))]);
+    expect(r.body.data.map((x: any) => x.value)).toEqual([Math.log(332.407), Math.log(330.293), Math.log(cpi("2026-02-01"))]);
   });
 });
 
@@ -240,34 +242,36 @@ describe("resampling", () => {
     const r = await get("indicator=DGS10&frequency=monthly&limit=3");
     expect(r.status).toBe(200);
     observationsResponseSchema.parse(r.body);
-    // The last point is Tuesday 2025-12-30: Wednesday 2025-12-31 is still to come, so December is incomplete.
+    // The last point is Thursday 2026-06-04: the rest of June is still to come, so June is incomplete.
     expect(r.body.meta.resample).toEqual({
       method: "mean",
       source_frequency: "daily",
       target_frequency: "monthly",
       completeness: expect.stringContaining("next weekday"),
       dropped_incomplete_bucket: true,
-      dropped_period_start: "2025-12-01",
+      dropped_period_start: "2026-06-01",
     });
     // meta names the frequency of the rows returned; the series' own is kept beside it.
     expect([r.body.meta.frequency, r.body.meta.native_frequency]).toEqual(["monthly", "daily"]);
-    expect(r.body.meta.total).toBe(46 * 12 - 1); // 1980-01 .. 2025-11
+    expect(r.body.meta.total).toBe(64 * 12 + 5); // 1962-01 .. 2026-05
     // November 2025 holds two market holidays (Veterans Day, Thanksgiving): their empty values are skipped, not zeros.
     expect(inPeriod(DGS, "2025-11").filter((x) => x.value === null).map((x) => x.date)).toEqual(["2025-11-11", "2025-11-27"]);
     expect(r.body.data).toEqual([
-      { period_start: "2025-11-01", period_end: "2025-11-30", period_type: "monthly", value: monthMean("2025-11") },
-      { period_start: "2025-10-01", period_end: "2025-10-31", period_type: "monthly", value: monthMean("2025-10") },
-      { period_start: "2025-09-01", period_end: "2025-09-30", period_type: "monthly", value: monthMean("2025-09") },
+      { period_start: "2026-05-01", period_end: "2026-05-31", period_type: "monthly", value: monthMean("2026-05") },
+      { period_start: "2026-04-01", period_end: "2026-04-30", period_type: "monthly", value: monthMean("2026-04") },
+      { period_start: "2026-03-01", period_end: "2026-03-31", period_type: "monthly", value: monthMean("2026-03") },
     ]);
+    const november = await get("indicator=DGS10&frequency=monthly&start_date=2025-11-01&end_date=2025-11-30");
+    expect(november.body.data[0].value).toBe(monthMean("2025-11"));
   });
   test("sum and last", async () => {
     const s = await get("indicator=DGS10&frequency=monthly&resample_method=sum&start_date=2024-01-01&order=asc");
     expect(s.body.data[0].value).toBe(sum(inPeriod(DGS, "2024-01")));
     const l = await get("indicator=DGS10&frequency=quarterly&resample_method=last&limit=1");
-    // 2025Q4 is incomplete (the last point is 2025-12-30); 2025Q3 ends on Tuesday 2025-09-30, which has a value.
-    expect(fredValue(DGS, "2025-09-30")).not.toBeNull();
-    expect(l.body.data[0]).toEqual({ period_start: "2025-07-01", period_end: "2025-09-30", period_type: "quarterly", value: fredValue(DGS, "2025-09-30") });
-    expect(l.body.meta.resample.dropped_period_start).toBe("2025-10-01");
+    // 2026Q2 is incomplete (the last point is 2026-06-04); 2026Q1 ends on Tuesday 2026-03-31, which has a value.
+    expect(fredValue(DGS, "2026-03-31")).not.toBeNull();
+    expect(l.body.data[0]).toEqual({ period_start: "2026-01-01", period_end: "2026-03-31", period_type: "quarterly", value: fredValue(DGS, "2026-03-31") });
+    expect(l.body.meta.resample.dropped_period_start).toBe("2026-04-01");
     // last is the latest point with a value: 2024Q1 ends on Good Friday 2024-03-29, a market holiday without one.
     expect(fredValue(DGS, "2024-03-29")).toBeNull();
     const q1 = await get("indicator=DGS10&frequency=quarterly&resample_method=last&start_date=2024-01-01&end_date=2024-03-31");
@@ -284,25 +288,25 @@ describe("resampling", () => {
   test("resampling happens before the transform: daily to monthly yoy", async () => {
     const r = await get("indicator=DGS10&frequency=monthly&transform=yoy&limit=1");
     expect(r.body.meta).toMatchObject({ unit: "percent", transform: "yoy" });
-    expect(r.body.data[0]).toEqual({ period_start: "2025-11-01", period_end: "2025-11-30", period_type: "monthly", value: pct(monthMean("2025-11"), monthMean("2024-11")) });
+    expect(r.body.data[0]).toEqual({ period_start: "2026-05-01", period_end: "2026-05-31", period_type: "monthly", value: pct(monthMean("2026-05"), monthMean("2025-05")) });
   });
   test("a monthly series to quarterly and annual; mom after resampling to quarterly is a 400", async () => {
     const q = await get("indicator=CPIAUCSL&frequency=quarterly&order=asc&limit=1");
-    expect(q.body.data[0]).toEqual({ period_start: "1980-01-01", period_end: "1980-03-31", period_type: "quarterly", value: mean(CPI.slice(0, 3)) });
-    // 2025Q4 lacks its last month (December): dropped as incomplete, so the newest quarter is 2025Q3.
+    expect(q.body.data[0]).toEqual({ period_start: "1947-01-01", period_end: "1947-03-31", period_type: "quarterly", value: mean(CPI.slice(0, 3)) });
+    // 2026Q2 lacks May and June: dropped as incomplete, so the newest quarter is 2026Q1.
     const last = await get("indicator=CPIAUCSL&frequency=quarterly&limit=1");
-    expect(last.body.data[0]).toMatchObject({ period_start: "2025-07-01", value: mean(CPI.filter((x) => x.date >= "2025-07-01" && x.date <= "2025-09-01")) });
-    expect(last.body.meta.resample).toMatchObject({ dropped_incomplete_bucket: true, dropped_period_start: "2025-10-01" });
-    // 2025 is incomplete too; the newest year is 2024, compared with 2023.
+    expect(last.body.data[0]).toMatchObject({ period_start: "2026-01-01", value: mean(CPI.filter((x) => x.date >= "2026-01-01" && x.date <= "2026-03-01")) });
+    expect(last.body.meta.resample).toMatchObject({ dropped_incomplete_bucket: true, dropped_period_start: "2026-04-01" });
+    // 2026 is incomplete too; the newest year is 2025 (its missing October skipped, not a zero), compared with 2024.
     const a = await get("indicator=CPIAUCSL&frequency=annual&transform=yoy&limit=1");
-    expect(a.body.data[0]).toMatchObject({ period_start: "2024-01-01", value: pct(mean(inPeriod(CPI, "2024")), mean(inPeriod(CPI, "2023"))) });
+    expect(a.body.data[0]).toMatchObject({ period_start: "2025-01-01", value: pct(mean(inPeriod(CPI, "2025")), mean(inPeriod(CPI, "2024"))) });
     await expect400("indicator=CPIAUCSL&frequency=quarterly&transform=mom", "transform", "after resampling to quarterly");
   });
   test("weekly to monthly sum", async () => {
     const r = await get("indicator=ICSA&frequency=monthly&resample_method=sum&order=asc&limit=1");
-    // January 1980 weeks end on Saturdays 5, 12, 19 and 26.
-    expect(inPeriod(ICSA, "1980-01").map((x) => x.date)).toEqual(["1980-01-05", "1980-01-12", "1980-01-19", "1980-01-26"]);
-    expect(r.body.data[0]).toEqual({ period_start: "1980-01-01", period_end: "1980-01-31", period_type: "monthly", value: sum(inPeriod(ICSA, "1980-01")) });
+    // January 1967 weeks end on Saturdays 7, 14, 21 and 28.
+    expect(inPeriod(ICSA, "1967-01").map((x) => x.date)).toEqual(["1967-01-07", "1967-01-14", "1967-01-21", "1967-01-28"]);
+    expect(r.body.data[0]).toEqual({ period_start: "1967-01-01", period_end: "1967-01-31", period_type: "monthly", value: sum(inPeriod(ICSA, "1967-01")) });
   });
   test("upsampling is a 400", async () => {
     await expect400("indicator=GDP&frequency=monthly", "frequency", "upsample");

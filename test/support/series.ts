@@ -27,6 +27,13 @@ export async function clearSeries(db: Db, source: string, code: string, region: 
   await db.delete(series).where(where);
 }
 
+/** Removes a seeded indicator for every region that holds it (the snapshot holds state LAUS for all 51). */
+export async function clearIndicator(db: Db, source: string, code: string): Promise<void> {
+  const where = eq(series.indicatorId, indicatorId(source, code));
+  await db.execute(sql`delete from observations where series_id in (select id from ${series} where ${where})`);
+  await db.delete(series).where(where);
+}
+
 /** First-of-month dates from `start` (YYYY-MM) for n months. */
 export function monthStarts(start: string, n: number): string[] {
   const [y, m] = start.split("-").map(Number);

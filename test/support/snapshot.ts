@@ -11,14 +11,32 @@ export function snapshotText(path: string, encoding: "utf8" | "latin1" = "utf8")
 
 export type FredRow = { date: string; value: number | null };
 
-/** A shipped FRED file (`date,value`), every row as published: an empty value is null (a gap, a market holiday). */
-export function fredRows(code: string): FredRow[] {
-  const [header, ...lines] = snapshotText(`fred-macro-us/${code}.csv.gz`).trim().split(/\r?\n/);
-  if (header !== "date,value") throw new Error(`${code}.csv: unexpected header ${header}`);
+/** One vintage's FRED file as shipped (`date,value` with blanks, or `Date,Value` with absent rows); [] if not in it. */
+export function fredVintageRows(vintage: "fred-macro-us" | "fred-national-2026-vintage", code: string): FredRow[] {
+  let text: string;
+  try {
+    text = snapshotText(`${vintage}/${code}.csv.gz`);
+  } catch {
+    return [];
+  }
+  const [header, ...lines] = text.trim().split(/\r?\n/);
+  if (header.toLowerCase() !== "date,value") throw new Error(`${vintage}/${code}.csv: unexpected header ${header}`);
   return lines.map((line) => {
     const [date, raw] = line.split(",");
     return { date, value: raw === "" ? null : Number(raw) };
   });
+}
+
+/**
+ * The current value of every date of a FRED series across the two shipped vintages, worked out here: the June-2026
+ * vintage's value where it has the date, else the January-2026 one's (a blank there is null: a gap, a market holiday).
+ */
+export function fredRows(code: string): FredRow[] {
+  const current = new Map<string, number | null>();
+  for (const r of fredVintageRows("fred-macro-us", code)) current.set(r.date, r.value);
+  for (const r of fredVintageRows("fred-national-2026-vintage", code)) current.set(r.date, r.value);
+  if (current.size === 0) throw new Error(`no shipped FRED file for ${code}`);
+  return [...current].map(([date, value]) => ({ date, value })).sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
 }
 
 /** The value a FRED file publishes for `date` (null for an empty value); throws when the file has no such row. */

@@ -98,6 +98,41 @@ function lausAnnual(m: (typeof LAUS_MEASURES)[number], kind: "state" | "county")
   };
 }
 
+/**
+ * QCEW annual averages, total covered employment and wages, all industries, all ownerships: counted by place of work
+ * from unemployment-insurance records (a count of jobs, not of employed residents as in LAUS). BLS series ids
+ * ENU{area}{datatype}{size}{ownership}{industry}: datatype 1 employment, 2 establishments, 5 average annual pay; size 0
+ * all sizes, ownership 0 total covered, industry 10 all industries. Coded, as LAUS, with the area digits removed.
+ */
+const QCEW_MEASURES = [
+  { datatype: "1", name: "Employment (QCEW, total covered, annual average)", unit: "jobs", upIsGood: true, subcategory: "employment", what: "the annual average of monthly employment covered by unemployment insurance, counted where people work" },
+  { datatype: "2", name: "Establishments (QCEW, total covered, annual average)", unit: "establishments", upIsGood: true, subcategory: "business-establishments", what: "the annual average of quarterly counts of establishments covered by unemployment insurance" },
+  { datatype: "5", name: "Average Annual Pay (QCEW, total covered)", unit: "U.S. dollars per job", upIsGood: true, subcategory: "wages", what: "total annual wages divided by annual average employment, in current dollars" },
+] as const;
+
+function qcew(m: (typeof QCEW_MEASURES)[number]): IndicatorSeed {
+  const code = `ENU${m.datatype}0010`;
+  return {
+    code,
+    name: `${m.name} by County and State`,
+    description:
+      `Quarterly Census of Employment and Wages: ${m.what}, all industries and ownerships, in each county and state. ` +
+      `Per-area BLS series id ENU{fips5}${m.datatype}0010 (a state's area code is its FIPS followed by 000; Los Angeles County: ENU06037${m.datatype}0010). ` +
+      `Cells BLS does not disclose are missing, never zero.`,
+    category: m.datatype === "2" ? "business" : "labor",
+    subcategory: m.subcategory,
+    unit: m.unit,
+    frequency: "annual",
+    upIsGood: m.upIsGood,
+    regionKinds: ["state", "county"],
+    defaultRegionCode: "06037",
+    meta: {
+      per_region: true,
+      upstream: { api: "bls", program: "QCEW", series_id_template: `ENU{fips5}${m.datatype}0010`, ownership: "total covered", industry: "10 Total, all industries" },
+    },
+  };
+}
+
 /** CPS unemployment by industry and class of worker (Employment Situation table A-14), not seasonally adjusted. */
 const CPS_INDUSTRIES = [
   { id: "28615", label: "Government Wage and Salary Workers", vega: "Government" },
@@ -148,7 +183,7 @@ export const blsCatalog: SourceCatalog = {
     provider: "U.S. Department of Labor",
     category: "labor",
     docsUrl: "https://www.bls.gov/developers/",
-    attribution: "Source: U.S. Bureau of Labor Statistics (LAUS annual averages 2007-2018 as compiled by USDA Economic Research Service).",
+    attribution: "Source: U.S. Bureau of Labor Statistics, Local Area Unemployment Statistics (LAUS; county annual averages 2000-2023 as compiled by USDA Economic Research Service) and Quarterly Census of Employment and Wages (QCEW).",
     license: "Public domain (U.S. government work)",
   },
   indicators: [
@@ -157,5 +192,6 @@ export const blsCatalog: SourceCatalog = {
     ...LAUS_MEASURES.map((m) => lausAnnual(m, "state")),
     ...LAUS_MEASURES.map((m) => lausAnnual(m, "county")),
     ...CPS_INDUSTRIES.flatMap((i) => [cpsIndustry(i, "rate"), cpsIndustry(i, "level")]),
+    ...QCEW_MEASURES.map(qcew),
   ],
 };

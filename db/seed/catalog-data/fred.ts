@@ -183,6 +183,12 @@ export const fredCatalog: SourceCatalog = {
       category: "labor", subcategory: "unemployment-insurance", unit: "number", frequency: "weekly", upIsGood: false, adjustment: "SA", agency: "U.S. Employment and Training Administration",
       extra: { week_ending: "saturday" },
     }),
+    fred("CCSA", {
+      name: "Continued Claims (Insured Unemployment)",
+      description: "Continued weeks claimed under state unemployment insurance programs in the week ending Saturday (insured unemployment), seasonally adjusted. Source: U.S. Employment and Training Administration via FRED.",
+      category: "labor", subcategory: "unemployment-insurance", unit: "number", frequency: "weekly", upIsGood: false, adjustment: "SA", agency: "U.S. Employment and Training Administration",
+      extra: { week_ending: "saturday" },
+    }),
     fred("JTSJOL", {
       name: "Job Openings: Total Nonfarm",
       description: `Job openings on the last business day of the month, Job Openings and Labor Turnover Survey (JOLTS; BLS id JTS000000000000000JOL). Source: ${BLS} via FRED.`,
@@ -216,6 +222,11 @@ export const fredCatalog: SourceCatalog = {
       description: `The PCE price index, the Federal Reserve's preferred inflation gauge (NIPA table 2.8.4). Source: ${BEA} via FRED.`,
       category: "prices", subcategory: "consumer-prices", unit: "index 2017=100", frequency: "monthly", upIsGood: null, adjustment: "SA", agency: BEA,
     }),
+    fred("PPIACO", {
+      name: "Producer Price Index by Commodity: All Commodities",
+      description: `Average change over time in the selling prices received by domestic producers for all commodities, not seasonally adjusted (BLS id WPU00000000). Source: ${BLS} via FRED.`,
+      category: "prices", subcategory: "producer-prices", unit: "index 1982=100", frequency: "monthly", upIsGood: null, adjustment: "NSA", agency: BLS, blsSeriesId: "WPU00000000",
+    }),
     fred("PCEPILFE", {
       name: "Personal Consumption Expenditures Excluding Food and Energy (Chain-Type Price Index)",
       description: `Core PCE price index: PCE prices excluding food and energy. Source: ${BEA} via FRED.`,
@@ -247,6 +258,50 @@ export const fredCatalog: SourceCatalog = {
       name: "Nominal Broad U.S. Dollar Index",
       description: `Trade-weighted value of the US dollar against the currencies of a broad group of major trading partners (H.10 release). Source: ${FRB} via FRED.`,
       category: "markets", subcategory: "currencies", unit: "index Jan 2006=100", frequency: "daily", upIsGood: null, adjustment: "NSA", agency: FRB,
+    }),
+
+    fred("T10YIE", {
+      name: "10-Year Breakeven Inflation Rate",
+      description: "Market-implied expected inflation over the next 10 years: the 10-year nominal Treasury yield minus the 10-year TIPS real yield, business days. Source: Federal Reserve Bank of St. Louis from H.15 data.",
+      category: "markets", subcategory: "inflation-expectations", unit: "percent", frequency: "daily", upIsGood: null, adjustment: "NSA", agency: "Federal Reserve Bank of St. Louis",
+    }),
+    fred("T5YIE", {
+      name: "5-Year Breakeven Inflation Rate",
+      description: "Market-implied expected inflation over the next 5 years: the 5-year nominal Treasury yield minus the 5-year TIPS real yield, business days. Source: Federal Reserve Bank of St. Louis from H.15 data.",
+      category: "markets", subcategory: "inflation-expectations", unit: "percent", frequency: "daily", upIsGood: null, adjustment: "NSA", agency: "Federal Reserve Bank of St. Louis",
+    }),
+    fred("DFEDTARU", {
+      name: "Federal Funds Target Range - Upper Limit",
+      description: `Upper limit of the FOMC's target range for the federal funds rate, daily since the range was introduced on 2008-12-16. Source: ${FRB} via FRED.`,
+      category: "markets", subcategory: "policy-rates", unit: "percent", frequency: "daily", upIsGood: null, adjustment: "NSA", agency: FRB,
+    }),
+    fred("DFEDTARL", {
+      name: "Federal Funds Target Range - Lower Limit",
+      description: `Lower limit of the FOMC's target range for the federal funds rate, daily since the range was introduced on 2008-12-16. Source: ${FRB} via FRED.`,
+      category: "markets", subcategory: "policy-rates", unit: "percent", frequency: "daily", upIsGood: null, adjustment: "NSA", agency: FRB,
+    }),
+    fred("IORB", {
+      name: "Interest Rate on Reserve Balances",
+      description: `Rate the Federal Reserve pays on reserve balances held by depository institutions, daily since 2021-07-29. Source: ${FRB} via FRED.`,
+      category: "markets", subcategory: "policy-rates", unit: "percent", frequency: "daily", upIsGood: null, adjustment: "NSA", agency: FRB,
+    }),
+    fred("WALCL", {
+      name: "Assets: Total Assets: Total Assets (Less Eliminations from Consolidation): Wednesday Level",
+      description: `Total assets of the Federal Reserve banks (the size of the Fed's balance sheet), Wednesday level (H.4.1 release). Source: ${FRB} via FRED.`,
+      category: "macro", subcategory: "central-bank-balance-sheet", unit: "millions of dollars", frequency: "weekly", upIsGood: null, adjustment: "NSA", agency: FRB,
+      extra: { week_ending: "wednesday" },
+    }),
+    fred("WRESBAL", {
+      name: "Reserve Balances with Federal Reserve Banks",
+      description: `Reserve balances that depository institutions hold at the Federal Reserve banks, week average (H.4.1 release). Source: ${FRB} via FRED.`,
+      category: "macro", subcategory: "central-bank-balance-sheet", unit: "millions of dollars", frequency: "weekly", upIsGood: null, adjustment: "NSA", agency: FRB,
+      extra: { week_ending: "wednesday" },
+    }),
+    fred("TREAST", {
+      name: "Assets: Securities Held Outright: U.S. Treasury Securities: Wednesday Level",
+      description: `US Treasury securities held outright by the Federal Reserve banks, Wednesday level (H.4.1 release). Source: ${FRB} via FRED.`,
+      category: "macro", subcategory: "central-bank-balance-sheet", unit: "millions of dollars", frequency: "weekly", upIsGood: null, adjustment: "NSA", agency: FRB,
+      extra: { week_ending: "wednesday" },
     }),
 
     // --- energy ----------------------------------------------------------------------------------------------
