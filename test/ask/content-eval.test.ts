@@ -135,7 +135,7 @@ async function check(expect: string, answer: string): Promise<string | null> {
   const [spec, where] = target.split("@");
   const head = firstSentence(answer);
   const number = (x: number | undefined, what: string, text = head) =>
-    x === undefined ? `no ${what} in the data` : mentions(text, x) ? null : `${what} ${x.toFixed(3)} not in "${text}"`;
+    x === undefined ? `no ${what} in the data` : mentions(text, x) || (x === 0 && /\bunchanged\b/.test(text)) ? null : `${what} ${x.toFixed(3)} not in "${text}"`;
   const year = (date: string) => (answer.includes(date.slice(0, 4)) ? null : `year ${date.slice(0, 4)} not named`);
 
   if (kind === "latest" || kind === "concept") {

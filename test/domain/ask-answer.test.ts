@@ -114,7 +114,7 @@ describe("like with like", () => {
     expect(compareLead([texas, ca], "max", true).text).toBe("No: the unemployment rate was higher in California (4.2%) than in Texas (3.9%) in 2018.");
     const later = view({ ...ca, points: [{ date: "2024-01-01", value: 5.3 }] });
     expect(compareLead([texas, later], null, false).text).toBe("No period has values of the unemployment rate for all of Texas, California (held: Texas to 2018; California to 2024), so they are not compared.");
-    expect(peerSentence(texas, later).text).toBe("California has no value of the unemployment rate for the same period as Texas, so the two are not set side by side.");
+    expect(peerSentence(texas, later).text).toBe("California has no value of the unemployment rate for 2018 to set beside Texas's; its newest is 5.3% in 2024.");
   });
 });
 

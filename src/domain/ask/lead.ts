@@ -266,7 +266,15 @@ export function compareLead(views: readonly View[], dir: Direction | null, yesNo
 /** A peer beside a place (a briefing's nation beside a state): at the same period, or said to have none. */
 export function peerSentence(main: View, peer: View): Lead {
   const same = samePeriod([main, peer]);
-  if (!same) return { text: `${capitalise(peer.place)} has no value of ${peer.label} for the same period as ${main.place}, so the two are not set side by side.`, figures: {} };
+  if (!same) {
+    const at = valued(main.points).at(-1);
+    const newest = valued(peer.points).at(-1);
+    if (!at || !newest) return { text: "", figures: {} };
+    return {
+      text: `${capitalise(peer.place)} has no value of ${peer.label} for ${formatDate(at.date, main.frequency)} to set beside ${main.place}'s; its newest is ${fmt(peer, newest.value)} ${atDate(newest.date, peer.frequency)}.`,
+      figures: { peer_newest: newest.value, peer_date: newest.date },
+    };
+  }
   const [m, p] = same.values;
   const d = decimalsOf([m.value!, p.value!]);
   return { text: `For comparison ${atDate(same.date, same.frequency)}, ${peer.label} ${was(peer.label)} ${formatValue(p.value!, peer.unit, d)} in ${peer.place} and ${formatValue(m.value!, main.unit, d)} in ${main.place}.`, figures: { peer: p.value!, main: m.value!, period: same.period } };
