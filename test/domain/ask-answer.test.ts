@@ -127,16 +127,17 @@ describe("rankings", () => {
   ];
   const base = { label: "the unemployment rate", unit: "percent", frequency: "annual" as const, date: "2018-01-01", scope: "states", values, missing: 0, dir: "max" as const, count: 1 };
   test("the first, then the next; the lowest; a top N; places without a value are said", () => {
-    expect(rankLead(base).text).toBe("Alaska had the highest unemployment rate of the 4 states in 2018: 6.6%. Next was the District of Columbia at 5.6%.");
-    expect(rankLead({ ...base, dir: "min" }).text).toBe("Hawaii had the lowest unemployment rate of the 4 states in 2018: 2.4%. Next was Nevada at 4.6%.");
+    expect(rankLead(base).text).toBe("Alaska had the highest unemployment rate of the 3 states and DC in 2018: 6.6%. Next was the District of Columbia at 5.6%.");
+    expect(rankLead({ ...base, values: values.map((v) => ({ ...v, value: v.code === "11" ? 7 : v.value })) }).text).toStartWith("The District of Columbia had the highest");
+    expect(rankLead({ ...base, dir: "min" }).text).toBe("Hawaii had the lowest unemployment rate of the 3 states and DC in 2018: 2.4%. Next was Nevada at 4.6%.");
     expect(rankLead({ ...base, count: 3, missing: 1 }).text).toBe(
-      "The states with the highest unemployment rate in 2018, out of 4: Alaska (6.6%), the District of Columbia (5.6%), Nevada (4.6%). 1 more place holds no value for that period and is not ranked.",
+      "The states with the highest unemployment rate in 2018, out of 3: Alaska (6.6%), the District of Columbia (5.6%), Nevada (4.6%). 1 more place holds no value for that period and is not ranked.",
     );
     const r = rankLead({ ...base, count: 3, missing: 1 });
     expect(verifyNumbers(r.text, r.figures).grounded).toBe(true);
   });
   test("ties share the first place", () => {
-    expect(rankLead({ ...base, values: [...values, { code: "04", place: "Arizona", value: 6.6 }] }).text).toStartWith("Alaska and Arizona had the highest unemployment rate of the 5 states in 2018: 6.6%.");
+    expect(rankLead({ ...base, values: [...values, { code: "04", place: "Arizona", value: 6.6 }] }).text).toStartWith("Alaska and Arizona had the highest unemployment rate of the 4 states and DC in 2018: 6.6%.");
   });
 });
 

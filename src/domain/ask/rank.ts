@@ -38,20 +38,22 @@ export function rankLead(r: RankInput): Lead & { top: Ranked[] } {
   const word = r.dir === "max" ? "highest" : "lowest";
   const label = r.label.replace(/^the /, "");
   const when = atDate(r.date, r.frequency);
-  const count = sorted.length.toLocaleString("en-US");
-  const of = `of the ${count} ${r.scope}`;
+  // The states' list holds DC: "the 50 states and DC", as the insights say it.
+  const withDc = r.scope === "states" && sorted.some((s) => s.code === "11");
+  const count = (withDc ? sorted.length - 1 : sorted.length).toLocaleString("en-US");
+  const of = `of the ${count} ${withDc ? "states and DC" : r.scope}`;
   let text: string;
   if (r.count <= 1) {
     const who = tied.map((t) => t.place);
     const names = who.length === 1 ? who[0] : `${who.slice(0, -1).join(", ")} and ${who.at(-1)}`;
-    text = `${names} had the ${word} ${label} ${of} ${when}: ${fmt(best)}.`;
+    text = `${capitalise(names)} had the ${word} ${label} ${of} ${when}: ${fmt(best)}.`;
     const next = sorted[top.length];
     if (next) text += ` Next was ${next.place} at ${fmt(next.value)}.`;
   } else {
     text = `The ${r.scope} with the ${word} ${label} ${when}, out of ${count}: ${top.map((t) => `${t.place} (${fmt(t.value)})`).join(", ")}.`;
   }
   if (r.missing > 0) text += ` ${r.missing} more ${r.missing === 1 ? "place holds" : "places hold"} no value for that period and ${r.missing === 1 ? "is" : "are"} not ranked.`;
-  const figures: Record<string, number | string> = { date: r.date, places: sorted.length, missing: r.missing };
+  const figures: Record<string, number | string> = { date: r.date, places: sorted.length, counted: Number(count.replace(/,/g, "")), missing: r.missing };
   top.forEach((t, i) => (figures[`${i + 1}:${t.code}`] = t.value));
   const next = sorted[top.length];
   if (next) figures.next = next.value;
