@@ -3,7 +3,7 @@
 // (bench/lib/instances.ts). For each fault it reports the requests sent, the answers by status, the requests that got
 // no answer (must be 0), the metered requests lost (200 answers minus the usage the database holds after a clean
 // stop; must be 0) and the time from removing the fault to recovery.
-//   bun bench/faults.ts [--clients 16] [--hold 5] [--only disk,journal,postgres,redis,host,revoke,start]
+//   bun bench/faults.ts [--clients 16] [--hold 5] [--only disk,journal,postgres,postgres2,redis,host,revoke,start]
 // Needs root for the tmpfs (full disk) and for running a server as `nobody` (unwritable journal); those faults are
 // skipped with a message otherwise. Writes bench/out/faults-<time>.json.
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -261,6 +261,40 @@ try {
     const row = rows[rows.length - 1]!;
     const hashes = server.logs.filter((l) => /[0-9a-f]{64}/.test(JSON.stringify(l.entry))).length;
     row.note += `; log lines with a 64-hex value: ${hashes}; log lines: ${server.logs.length}`;
+  }
+
+  // 3b. Two nodes on one database, PostgreSQL stopped and started three times under load (issue 28: a node died in 3
+  // of 5 such outages, from the driver's write to a closed socket): both still running after, nobody restarted them.
+  if (want("postgres2")) {
+    log("PostgreSQL x3, two nodes: starting");
+    const { url, key, keyId } = await freshDatabase();
+    const env = { ...baseEnv, DATABASE_URL: url };
+    const servers = [await startServer({ ...env, DATA_DIR: mkdtempSync(join(scratch, "pg2-")) }), await startServer({ ...env, DATA_DIR: mkdtempSync(join(scratch, "pg2-")) })];
+    const load = keyedLoad(servers, key);
+    await Bun.sleep(2000);
+    const recoveries: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      await pg.stop();
+      await Bun.sleep(HOLD_MS);
+      const removedAt = performance.now();
+      await pg.start();
+      await Bun.sleep(3000);
+      recoveries.push(firstOkAfter(load.samples, removedAt) ?? NaN);
+    }
+    await load.stop();
+    const running = servers.filter((s) => s.proc.exitCode === null).length;
+    const exits = [];
+    for (const s of servers) exits.push(await s.stop());
+    const sum = summarize(load.samples);
+    rows.push({
+      fault: "PostgreSQL stopped and started 3 times, 2 nodes",
+      sent: sum.sent,
+      statuses: sum.statuses,
+      noAnswer: sum.noAnswer,
+      lost: sum.ok - (await usageOf(url, keyId)),
+      recoverMs: Math.max(...recoveries),
+      note: `${running}/2 nodes still running after the third outage (recovered in ${recoveries.map((r) => Math.round(r)).join(", ")} ms); exits ${exits.join(", ")}`,
+    });
   }
 
   // 4. Redis stopped under load: answered at once, counted in the process, health degraded; shared again after.

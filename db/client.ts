@@ -108,7 +108,7 @@ function acquireLock(dir: string): () => void {
   const file = join(dir, "pglite.lock");
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      const fd = openSync(file, "wx");
+      const fd = openSync(file, "wx", 0o600);
       writeSync(fd, String(process.pid));
       closeSync(fd);
       return () => {

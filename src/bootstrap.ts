@@ -1,7 +1,7 @@
 // Builds the real dependencies from configuration. Used by the CLI commands and server.
 import { openDatabase, type Database } from "../db/client";
 import type { Config } from "./config";
-import { ensureDataDir } from "./data-dir";
+import { ensureDataDir, restrictDataDir } from "./data-dir";
 import { cryptoRandom, systemClock, type Deps } from "./deps";
 import { createLogger, type Logger } from "./logger";
 import { SERVICE_VERSION } from "./version";
@@ -19,7 +19,10 @@ import { createJobRuntime } from "./jobs/runtime";
 export async function openConfiguredDatabase(config: Config, opts: { maintenance?: boolean; logger?: Logger } = {}): Promise<Database> {
   if (!config.databaseUrl) {
     ensureDataDir(config.dataDir);
-    return openDatabase({ dataDir: config.dataDir });
+    const database = await openDatabase({ dataDir: config.dataDir });
+    // PGlite creates its files 0666 whatever the umask.
+    restrictDataDir(config.dataDir);
+    return database;
   }
   return openDatabase({
     url: config.databaseUrl,
@@ -43,6 +46,8 @@ export async function buildDeps(config: Config): Promise<Deps> {
   const logger = createLogger(config.logLevel);
   // Before anything writes there (the usage journal, payment secrets, the embedded database).
   ensureDataDir(config.dataDir);
+  const restricted = restrictDataDir(config.dataDir);
+  if (restricted) logger.warn("DATA_DIR had files readable or writable by other users: now for this user only", { entries: restricted });
   const database = await openConfiguredDatabase(config, { logger });
   const base = { database, clock: systemClock, random: cryptoRandom, logger };
   // Keys first, then the payment rail (x402 / L402) for anonymous requests.

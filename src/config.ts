@@ -1,13 +1,15 @@
 // The one place configuration is read. Only entry points (server.ts, cli.ts) pass the environment to loadConfig();
 // everything else receives the parsed Config.
 import { z } from "zod";
+import type { ProvisioningLimits } from "./domain/provisioning-budget";
 
 const logLevels = ["debug", "info", "warn", "error", "silent"] as const;
 
 export const configSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default("0.0.0.0"),
+  // Default: every interface with PUBLIC_BASE_URL, loopback only without it (links never come from the request).
+  HOST: z.string().min(1).optional(),
   // Unset (or not a postgres URL): the embedded PGlite database under DATA_DIR.
   DATABASE_URL: z.string().optional(),
   // PostgreSQL: how long a connection attempt may take, and how long the server lets one statement of the running
@@ -97,6 +99,14 @@ export const configSchema = z.object({
   PROVISION_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
   // After the upstream gave up, how long requests are told so before one may try again (longer if the upstream asked).
   PROVISION_FAILURE_COOLDOWN_SECONDS: z.coerce.number().int().min(1).max(604_800).default(900),
+  // Bounds on the fetches callers start (issue 28; src/domain/provisioning-budget.ts). Without a key: new fetches per
+  // client address a minute, per upstream a minute, the share of an upstream's own allowance, and the queue length
+  // at which they wait; with one: the queue length alone (and their jobs run first).
+  PROVISION_ANON_PER_CLIENT_PER_MINUTE: z.coerce.number().int().min(0).max(10_000).default(5),
+  PROVISION_ANON_PER_SOURCE_PER_MINUTE: z.coerce.number().int().min(0).max(10_000).default(10),
+  PROVISION_ANON_UPSTREAM_SHARE: z.coerce.number().min(0).max(1).default(0.25),
+  PROVISION_ANON_QUEUE_MAX: z.coerce.number().int().min(0).max(100_000).default(50),
+  PROVISION_QUEUE_MAX: z.coerce.number().int().min(1).max(100_000).default(500),
   // Refresh schedules: `source=cron` pairs separated by ';' overriding the defaults (`source=off` disables one).
   REFRESH_SCHEDULES: z.string().optional(),
   // The time zone the refresh crons are read in (US agencies publish on Eastern time).
@@ -154,6 +164,7 @@ export type JobsConfig = {
     heartbeatSeconds: number | null;
     retryAfterSeconds: number;
     failureCooldownSeconds: number;
+    limits: ProvisioningLimits;
   };
   refresh: { timezone: string; schedules: RefreshSchedule[] };
 };
@@ -214,7 +225,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   return {
     env: c.NODE_ENV,
     port: c.PORT,
-    host: c.HOST,
+    host: c.HOST ?? (c.PUBLIC_BASE_URL ? "0.0.0.0" : "127.0.0.1"),
     databaseUrl: c.DATABASE_URL ?? null,
     db: { connectTimeoutMs: c.DB_CONNECT_TIMEOUT_MS, statementTimeoutMs: c.DB_STATEMENT_TIMEOUT_MS },
     dataDir: c.DATA_DIR,
@@ -289,6 +300,13 @@ function jobsConfig(c: z.infer<typeof configSchema>): JobsConfig {
       heartbeatSeconds: c.PROVISION_HEARTBEAT_SECONDS === 0 ? null : c.PROVISION_HEARTBEAT_SECONDS,
       retryAfterSeconds: c.PROVISION_RETRY_AFTER_SECONDS,
       failureCooldownSeconds: c.PROVISION_FAILURE_COOLDOWN_SECONDS,
+      limits: {
+        perClientPerMinute: c.PROVISION_ANON_PER_CLIENT_PER_MINUTE,
+        perSourcePerMinute: c.PROVISION_ANON_PER_SOURCE_PER_MINUTE,
+        upstreamShare: c.PROVISION_ANON_UPSTREAM_SHARE,
+        anonymousQueueMax: c.PROVISION_ANON_QUEUE_MAX,
+        queueMax: c.PROVISION_QUEUE_MAX,
+      },
     },
     refresh: { timezone: c.REFRESH_TZ, schedules: parseRefreshSchedules(c.REFRESH_SCHEDULES) },
   };

@@ -1,7 +1,11 @@
 // DATA_DIR must be a directory this process can write (the usage journal, the embedded database, generated payment
 // secrets live there). Checked once at start, so a wrong one stops the process with one line that names the path and
 // the fix, instead of a raw EACCES or ENOTDIR stack trace from whichever module touches it first.
-import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+// Its contents are for this process's user only (issue 28: PGlite left 968 files mode 0666, pg_hba.conf among them;
+// journal files were 0644): DATA_DIR is made 0700 and every file in it 0600 at start, and again once the embedded
+// database has created its files (PGlite sets 0666 whatever the umask; the 0700 directory is what keeps a file it
+// creates later unreadable to others).
+import { chmodSync, lstatSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { ConfigError } from "./config";
 
@@ -9,7 +13,7 @@ import { ConfigError } from "./config";
 export function ensureDataDir(dataDir: string): void {
   const abs = resolve(dataDir);
   try {
-    mkdirSync(abs, { recursive: true });
+    mkdirSync(abs, { recursive: true, mode: 0o700 });
     // An empty file: its creation needs write permission, not free space (a full disk is handled where data is written).
     const probe = join(abs, `.write-check-${process.pid}`);
     writeFileSync(probe, "");
@@ -17,6 +21,28 @@ export function ensureDataDir(dataDir: string): void {
   } catch (e) {
     throw new ConfigError(dataDirProblem(dataDir, abs, e));
   }
+  const st = statSync(abs);
+  // chmod 0700 on a shared directory (/tmp) would lock every other user out of it.
+  if (st.mode & 0o1000) throw new ConfigError(`DATA_DIR ${dataDir} is a shared directory (sticky bit, like /tmp): point DATA_DIR at a directory of its own.`);
+}
+
+/**
+ * Takes group and other permissions off DATA_DIR and everything under it (directories 0700, files 0600; symbolic
+ * links are not followed). Returns how many entries it changed.
+ */
+export function restrictDataDir(dataDir: string): number {
+  let changed = 0;
+  const visit = (path: string) => {
+    const st = lstatSync(path);
+    if (st.isSymbolicLink()) return;
+    if (st.mode & 0o077) {
+      chmodSync(path, st.isDirectory() ? 0o700 : 0o600);
+      changed++;
+    }
+    if (st.isDirectory()) for (const name of readdirSync(path)) visit(join(path, name));
+  };
+  visit(resolve(dataDir));
+  return changed;
 }
 
 function dataDirProblem(dataDir: string, abs: string, e: unknown): string {

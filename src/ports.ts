@@ -148,9 +148,10 @@ export interface JobQueue {
   readonly runsJobs: boolean;
   /**
    * Queues the fetch of a series not held (`requestRef`: the provisioning it is for): at most one job per series is
-   * waiting or running, across every process; a call while one is, changes nothing.
+   * waiting or running, across every process; a call while one is, changes nothing. `first`: a keyed caller's,
+   * taken before the others waiting.
    */
-  provision(job: SeriesKey & { requestRef: string }): Promise<void>;
+  provision(job: SeriesKey & { requestRef: string }, opts?: { first?: boolean }): Promise<void>;
   /** Keeps the weekly schedule of briefing `id` (one pg-boss schedule per briefing, kept in the database). */
   scheduleBriefing(id: string): Promise<void>;
   /** Removes the schedule of briefing `id`. */

@@ -105,3 +105,9 @@ export async function recordRefreshFinished(db: Db, source: string, result: { ok
 export async function listSourceRefreshes(db: Db): Promise<SourceRefreshRow[]> {
   return db.select().from(sourceRefreshes).orderBy(asc(sourceRefreshes.source));
 }
+
+/** Series being provisioned now (waiting or running), across every process: the provisioning queue's length. */
+export async function countProvisioning(db: Db): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(provisioning).where(eq(provisioning.state, "provisioning"));
+  return Number(row?.n ?? 0);
+}

@@ -12,6 +12,8 @@ const SECP256K1_HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92
 
 /** The clock rule of the reference facilitator: validBefore must leave 6 s for a block. */
 export const VALID_BEFORE_MARGIN_SECONDS = 6n;
+/** How far past now + maxTimeoutSeconds a validBefore may lie (clients' clocks differ a little from ours). */
+export const CLOCK_SKEW_SECONDS = 60n;
 
 function sameAddress(a: unknown, b: string): boolean {
   try {
@@ -61,6 +63,16 @@ export async function verifyOffline(payment: ParsedPayment, req: PaymentRequirem
   }
   if (a.validBefore < nowSeconds + VALID_BEFORE_MARGIN_SECONDS) {
     return { ok: false, reason: "invalid_exact_evm_payload_authorization_valid_before", message: "The authorization has expired (or expires within seconds)." };
+  }
+  // An authorization valid for far longer than the requirement allows (2^255 s) is a standing cheque: anyone holding
+  // it could settle it long after this request. The reference client signs now + maxTimeoutSeconds; a minute's
+  // clock difference is let through.
+  if (a.validBefore > nowSeconds + BigInt(req.maxTimeoutSeconds) + CLOCK_SKEW_SECONDS) {
+    return {
+      ok: false,
+      reason: "invalid_exact_evm_payload_authorization_valid_before",
+      message: `The authorization is valid for longer than this payment allows: validBefore must be at most ${req.maxTimeoutSeconds} s from now.`,
+    };
   }
   if (a.validAfter > nowSeconds) return { ok: false, reason: "invalid_exact_evm_payload_authorization_valid_after", message: "The authorization is not valid yet." };
 

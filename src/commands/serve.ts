@@ -10,6 +10,9 @@ import { lastResortErrorResponse } from "../http/respond";
 import type { Deps } from "../deps";
 import { detectSignalsForIndicators } from "../services/signal-detection";
 import { CliError } from "./cli-error";
+import { exitOnUncaught } from "../process-faults";
+import { baseUrlRefusal } from "../docs/base-url";
+import { SERVE_LIMITS } from "../http/request-guard";
 
 async function detectSeededSignals(deps: Deps): Promise<void> {
   const t0 = performance.now();
@@ -27,7 +30,10 @@ export const serveCommand: Command = {
     if (!config.jobs.inProcess && !config.databaseUrl) {
       throw new CliError("JOBS=off needs DATABASE_URL: the embedded database is open to one process only, so no 'svc worker' could run the jobs.");
     }
+    const refusal = baseUrlRefusal(config);
+    if (refusal) throw new CliError(refusal);
     const deps = await buildDeps(config);
+    exitOnUncaught(deps.logger);
     let server: ReturnType<typeof Bun.serve> | null = null;
     let billingJob: BillingJob | null = null;
     let stopping = false;
@@ -59,7 +65,7 @@ export const serveCommand: Command = {
     await deps.jobs.start();
     const app = createApp(deps);
     // Development mode off, whatever NODE_ENV says: the runtime's development error page shows paths and source lines.
-    server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch, development: false, error: lastResortErrorResponse(deps.logger) });
+    server = Bun.serve({ port: config.port, hostname: config.host, fetch: app.fetch, development: false, error: lastResortErrorResponse(deps.logger), ...SERVE_LIMITS });
     // Monthly overage at month rollover, unpaid subscriptions ended after dunning (src/jobs/billing.ts).
     billingJob = createBillingJob(deps, { baseUrl: baseUrlOf(config) });
     billingJob.start();

@@ -9,10 +9,12 @@ import { createJobRuntime, type JobDeps, type JobRuntime } from "../jobs/runtime
 import { createLogger } from "../logger";
 import { createCaches } from "../services/caches";
 import { CliError } from "./cli-error";
+import { exitOnUncaught } from "../process-faults";
 import type { Command } from "./command";
 
 /** Starts the jobs of `deps` in this process until SIGINT or SIGTERM, then stops them and closes the database. */
 export async function runWorker(deps: JobDeps, opts: { concurrency?: number } = {}): Promise<JobRuntime> {
+  exitOnUncaught(deps.logger);
   const jobs = createJobRuntime(deps, { runsJobs: true, concurrency: opts.concurrency });
   let stopping = false;
   const stop = async () => {

@@ -9,14 +9,18 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { Clock } from "../ports";
 import { rateLimitHeaders, type RateDecision } from "../domain/access";
 import type { Purpose } from "../services/admission";
+import { keyedCaller, OPEN_CALLER, type ProvisioningCaller } from "../services/provisioning-budget";
+import type { Config } from "../config";
+import { clientIp } from "./auth";
 import type { AppEnv } from "./app-env";
 import { setOnResponse } from "./late-headers";
 import { isPaidRoute } from "./paid-marker";
 import { credentialOf, refusalResponse } from "./verdicts";
 
-/** Key management has limits of its own and is never counted against the per-minute window. */
+/** Key management has limits of its own and is never counted against the per-minute window; ping has a window of its own. */
 function purposeOf(path: string): Purpose {
   if (path === "/v1/signup" || path.startsWith("/v1/keys/")) return "key_management";
+  if (path === "/v1/ping") return "ping";
   return "keyed";
 }
 
@@ -41,6 +45,13 @@ export function admitKeyed(deps: { clock: Clock }): MiddlewareHandler<AppEnv> {
     if (!verdict.rate) return next();
     return withRateHeaders(c, verdict.rate, next);
   };
+}
+
+/** Who asks, as far as a read that would start an upstream fetch needs to know (src/services/provisioning-budget.ts). */
+export async function provisioningCaller(c: Context<AppEnv>, deps: { clock: Clock; config: Pick<Config, "trustedProxies" | "trustProxyHeader"> }): Promise<ProvisioningCaller> {
+  const known = await c.get("admission").knownKey(credentialOf(c.req.raw.headers), deps.clock.now());
+  if (known === "open") return OPEN_CALLER;
+  return known ? keyedCaller(known) : { keyed: false, client: clientIp(c, deps.config), key: null };
 }
 
 /** Sets a rate decision's headers on the context: every response built through it carries them. */

@@ -55,6 +55,15 @@ export function hostGuard(fetch: Fetch, headers: Record<string, string>): Fetch 
 /** Largest accepted request body. JSON bodies here are a few hundred bytes; Stripe events stay far below this. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/**
+ * Bun.serve options for the runtime's own limits (issue 28). The runtime refuses a body longer than its
+ * maxRequestBodySize (128 MB by default) itself, with an empty 413; raised out of the way, every too-large body
+ * reaches limitBody() and gets the envelope (a declared length is refused before a byte is read; a chunked body is
+ * cut after MAX_BODY_BYTES). Headers over 16 KB (431) and a malformed request line (400, 505) are answered by the
+ * runtime before the app sees anything, with an empty body: the README says so.
+ */
+export const SERVE_LIMITS = { maxRequestBodySize: Number.MAX_SAFE_INTEGER } as const;
+
 export function limitBody(): MiddlewareHandler<AppEnv> {
   return bodyLimit({
     maxSize: MAX_BODY_BYTES,

@@ -31,6 +31,8 @@ import { openBoss, type OpenBoss } from "./boss";
 
 export const PROVISION_QUEUE = "provision";
 export const PROVISION_LOST_QUEUE = "provision-lost";
+/** pg-boss takes higher priorities first: keyed callers' fetches before strangers'. */
+const KEYED_PRIORITY = 10;
 export const REFRESH_QUEUE = "refresh";
 export const BRIEFING_QUEUE = "briefing";
 const QUEUES = [PROVISION_QUEUE, PROVISION_LOST_QUEUE, REFRESH_QUEUE, BRIEFING_QUEUE] as const;
@@ -201,9 +203,9 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
       started ??= boot();
       await started;
     },
-    async provision(job) {
+    async provision(job, opts) {
       const boss = await running();
-      await boss.send(PROVISION_QUEUE, job, { singletonKey: seriesJobKey(job.indicatorId, job.regionCode) });
+      await boss.send(PROVISION_QUEUE, job, { singletonKey: seriesJobKey(job.indicatorId, job.regionCode), priority: opts?.first ? KEYED_PRIORITY : 0 });
     },
     async scheduleBriefing(id) {
       await scheduleBriefing(await running(), id);

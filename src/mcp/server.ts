@@ -70,7 +70,7 @@ export function createMcpServer(ctx: McpContext): Server {
     if (payment && !payment.ok) return errorResult(payment.error);
     const res = await ctx.invoke(req.pathAndQuery, payment?.headers);
     return toolResult(tool, res, {
-      restUrl: ctx.restUrl(req.pathAndQuery),
+      restUrl: echoable(ctx.restUrl(req.pathAndQuery)),
       anonymous: ctx.anonymous,
       rechallenge: () => ctx.invoke(req.pathAndQuery),
     });
@@ -86,6 +86,16 @@ export function createMcpServer(ctx: McpContext): Server {
   };
 
   return server;
+}
+
+/**
+ * The longest REST URL a tool result repeats (issue 28: a 1 MB argument came back whole in `_meta.rest_url`): a URL
+ * this long is past what servers and proxies accept anyway, so it is cut, and the cut is marked.
+ */
+export const MAX_ECHOED_URL = 2048;
+
+function echoable(url: string): string {
+  return url.length <= MAX_ECHOED_URL ? url : `${url.slice(0, MAX_ECHOED_URL - 1)}…`;
 }
 
 /** A JSON-RPC error the SDK sends with this code and exactly this message (McpError would prefix "MCP error <code>: "). */

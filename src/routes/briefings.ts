@@ -5,6 +5,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { entitlementOf, requireKey } from "../http/auth";
 import { registerPaid } from "../http/paid";
+import { refusalResponse } from "../http/verdicts";
 import { errorResponses } from "../errors";
 import { KEY_SECURITY } from "../docs/openapi-access";
 import type { Resolved } from "../pricing";
@@ -125,7 +126,12 @@ export const registerBriefingRoutes: RegisterRoutes = (app, deps) => {
       // A payment buys this briefing's read, not another's.
       return { indicator: null, region: null, premium: false, resource: `/v1/briefings/public/${read.briefing.slug}`, read };
     },
-    handler: async (c, r) => c.json(await readPublicBriefing(deps, r.read), 200),
+    // A region-restricted key reads only its regions here too: every region the stored answer read is entitled.
+    handler: async (c, r, _quote, admitted) => {
+      const refused = c.get("admission").regionsEntitlement(admitted.key, r.read.regions, "briefing_read");
+      if (refused) return refusalResponse(refused);
+      return c.json(await readPublicBriefing(deps, r.read), 200);
+    },
   });
 
   app.openapi(createBriefingRoute, async (c) => {

@@ -13,7 +13,9 @@ import {
 import { resolveSeriesTarget, type SeriesTarget } from "../services/concepts";
 import { getLatest, getLatestBatch, latestMeta } from "../services/latest";
 import { getObservationsPage, observationsPageCheck, type PageFormat, resolveObservations, type ObservationsQuery, type ObservationsTarget } from "../services/observations";
-import { ensureReadable, readContext, targetCode, targetPremium } from "../services/series-read";
+import { ensureReadable, forCaller, readContext, targetCode, targetPremium } from "../services/series-read";
+import { provisioningCaller } from "../http/admission";
+import { keyedCaller } from "../services/provisioning-budget";
 import { provisioningResponse } from "../schemas/provisioning";
 
 const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
@@ -87,7 +89,7 @@ export const registerObservationRoutes: RegisterRoutes = (app, deps) => {
     // A monthly series has no observation mid-month: the index base is found missing only when the series is read.
     failing: "/v1/observations?indicator=PAYEMS&region=US&transform=index:2010-01-15",
     resolve: async (c, query) => {
-      const target = await resolveObservations(ctx, query);
+      const target = await resolveObservations(forCaller(ctx, () => provisioningCaller(c, deps)), query);
       return { ...resolvedOf(target, "/v1/observations"), target, query, format: acceptedFormat(c.req.header("accept")) };
     },
     // The page comes rendered (memoised per series version, compressed once per coding): no re-serialisation,
@@ -103,10 +105,10 @@ export const registerObservationRoutes: RegisterRoutes = (app, deps) => {
   registerPaid<typeof latestRoute, LatestResolved>(app, deps, latestRoute, {
     surface: (r) => (r.single ? "latest" : "latest_batch"),
     example: "/v1/observations/latest?indicator=PAYEMS&region=US",
-    resolve: async (_c, query) => {
+    resolve: async (c, query) => {
       if (query.indicator !== undefined) {
         const single = await resolveSeriesTarget(ctx, { code: query.indicator, source: query.source, region: query.region });
-        await ensureReadable(ctx, single);
+        await ensureReadable(forCaller(ctx, () => provisioningCaller(c, deps)), single);
         return { ...resolvedOf(single, "/v1/observations/latest"), single, codes: [] };
       }
       // Batch: a flat price for the whole call; each code is resolved (and may fail) on its own in the handler.
@@ -127,7 +129,8 @@ export const registerObservationRoutes: RegisterRoutes = (app, deps) => {
         return c.json({ data, meta: latestMeta(r.single, data !== null) }, 200);
       }
       const admission = c.get("admission");
-      const body = await getLatestBatch(ctx, {
+      // Admitted already: a key that got this far is known.
+      const body = await getLatestBatch(forCaller(ctx, () => (admitted.key ? keyedCaller(admitted.key) : provisioningCaller(c, deps))), {
         codes: r.codes,
         source: r.source,
         region: r.regionInput,

@@ -19,6 +19,7 @@
 // turn of the event loop. With Redis counters the count is one pipelined command (the store's promise).
 import type { Decision, Granted, PaymentQuote } from "payments";
 import type { Deps } from "../deps";
+import { publicBaseUrl as baseUrlOf } from "../docs/base-url";
 import { entitlementVerdict, rateDecision, rateLimitHeaders, rateWindow, usageMonth, monthStart, monthEnd, type EntitlementWant, type RateDecision } from "../domain/access";
 import type { Credential } from "../domain/keys";
 import type { ErrorCode } from "../errors";
@@ -29,9 +30,12 @@ import { authenticateCachedKey, authenticateKey, type AuthenticatedKey, type Aut
  * What is being admitted:
  * - `paid`: a priced request (quote and resolution given): entitled, counted, metered or paid;
  * - `keyed`: an unpriced route called with a key (catalog, ping): authenticated and counted against the window;
- * - `key_management`: signup, rotate, revoke, recover (limits of their own): authenticated only.
+ * - `key_management`: signup, rotate, revoke, recover (limits of their own): authenticated only;
+ * - `ping`: GET /v1/ping, the way to read a key's usage: authenticated and counted in a window of its own (same
+ *   limit; its rate headers describe that window), so it answers when the key's data window is used up (issue 28)
+ *   and is still bounded.
  */
-export type Purpose = "paid" | "keyed" | "key_management";
+export type Purpose = "paid" | "keyed" | "key_management" | "ping";
 
 /** How a request's route and query are described to the payment rails (x402 resource and bazaar discovery). */
 export type PaymentDescription = {
@@ -120,6 +124,19 @@ export class Admission {
   }
 
   /**
+   * Who asks, before admission: the key, when it authenticates and has not expired; "open" where access is open (no
+   * keys and no payments: nobody is a stranger); null for anyone else. Nothing is counted: this only tells a
+   * stranger from a customer where a read would start an upstream fetch (src/services/provisioning-budget.ts).
+   */
+  async knownKey(credential: Credential, now: Date): Promise<AuthenticatedKey | "open" | null> {
+    const { access } = this.deps;
+    if (!access.keys) return access.payments ? null : "open";
+    if (credential.kind !== "key") return null;
+    const auth = authenticateCachedKey(this.deps, credential.key, now) ?? (await authenticateKey(this.deps, credential.key));
+    return auth.ok && !auth.expired ? auth.key : null;
+  }
+
+  /**
    * Whether a key may read data: premium data needs an unrestricted plan or the `svc-premium` scope, a
    * region-restricted key reads only its regions. Anonymous requests pay per request (or are served openly).
    * Also used per item where one request reads several series (batch latest).
@@ -129,6 +146,15 @@ export class Admission {
     const verdict = entitlementVerdict(key, want);
     if (verdict.ok) return null;
     return refusal(verdict.code, verdict.message, { key_hint: key.hint, ...(want.indicator ? { indicator: want.indicator } : {}) });
+  }
+
+  /** entitlement() for each region a request reads (a briefing's stored answer): the first refusal, or null. */
+  regionsEntitlement(key: AuthenticatedKey | null, regions: readonly string[], surface?: string): Refusal | null {
+    for (const region of regions) {
+      const refused = this.entitlement(key, { premium: false, region, indicator: null, surface });
+      if (refused) return refused;
+    }
+    return null;
   }
 
   /**
@@ -179,7 +205,7 @@ export class Admission {
     let count: number | Promise<number>;
     try {
       // Kept a second past the window's end: processes' clocks differ a little.
-      count = this.deps.rateLimits.hit(key.id, window.index, window.msUntilReset + 1000);
+      count = this.deps.rateLimits.hit(req.purpose === "ping" ? `ping:${key.id}` : key.id, window.index, window.msUntilReset + 1000);
     } catch (e) {
       return this.limiterDown(key, metered, e);
     }
@@ -232,7 +258,7 @@ export function paymentQuoteOf(req: Pick<AdmissionRequest, "quote" | "resolved" 
     usd: quote.usd,
     binding: resolved.indicator ? { kind: "indicator", value: resolved.indicator } : { kind: "resource", value: resolved.resource },
     label: quote.surface,
-    resource: { url: `${publicBaseUrl ?? url.origin}${url.pathname}${url.search}`, path: resolved.resource, description: quote.description, mimeType: "application/json" },
+    resource: { url: `${baseUrlOf({ publicBaseUrl }, url.href)}${url.pathname}${url.search}`, path: resolved.resource, description: quote.description, mimeType: "application/json" },
     ...(method === "GET" || method === "HEAD"
       ? {
           discovery: {

@@ -120,7 +120,8 @@ export async function publicBriefings(deps: Pick<Deps, "database">) {
 }
 
 /** What a public read will serve: its briefing and latest good run. */
-export type PublicRead = { briefing: BriefingRow; runId: string };
+/** `regions`: every region the run's answer read (its resolved regions and its tool calls'), for the entitlement. */
+export type PublicRead = { briefing: BriefingRow; runId: string; regions: string[] };
 
 /** Before payment: an unknown slug, and a public briefing that has not run yet, are free 404s. */
 export async function resolvePublicRead(deps: Pick<Deps, "database">, slug: string): Promise<PublicRead> {
@@ -129,7 +130,17 @@ export async function resolvePublicRead(deps: Pick<Deps, "database">, slug: stri
   if (!briefing) fail("RESOURCE_NOT_FOUND", `Unknown public briefing '${shown}': GET /v1/briefings/public lists them.`, { slug });
   const run = await latestGoodRunOf(deps.database.db, briefing.id);
   if (!run) fail("RESOURCE_NOT_FOUND", `The public briefing '${shown}' has not run yet: try again after its first run.`, { slug });
-  return { briefing, runId: run.id };
+  return { briefing, runId: run.id, regions: regionsRead(run.response, briefing.regionCode) };
+}
+
+/** The regions a stored answer reads: the briefing's own, the answer's resolved regions and its tool calls' `region`. */
+export function regionsRead(response: unknown, briefingRegion: string | null): string[] {
+  const r = (response ?? {}) as { resolved?: { regions?: { code?: unknown }[] }; citations?: { args?: Record<string, unknown> }[] };
+  const codes = new Set<string>();
+  if (briefingRegion) codes.add(briefingRegion);
+  for (const region of r.resolved?.regions ?? []) if (typeof region.code === "string") codes.add(region.code);
+  for (const c of r.citations ?? []) if (typeof c.args?.region === "string") codes.add(c.args.region);
+  return [...codes].sort();
 }
 
 /** The paid read: the run resolved before payment, with its stored answer and citation trace. */

@@ -108,8 +108,9 @@ export async function getLatestBatch(
     try {
       const target = await resolveSeriesTarget(ctx, { code, source: args.source, region: args.region });
       const refused = args.refused?.(target);
-      // Both refusals are reported as CATEGORY_NOT_ALLOWED, the one refusal code of the batch form (spec).
-      if (refused) errors.push({ indicator: code, code: "CATEGORY_NOT_ALLOWED", message: refused.message, ...(refused.details ? { details: refused.details } : {}) });
+      // Both refusals are reported as CATEGORY_NOT_ALLOWED, the one refusal code of the batch form (spec); a region
+      // refusal says so in details.reason (REGION_NOT_ALLOWED, the single form's code) and names the region.
+      if (refused) errors.push({ indicator: code, code: "CATEGORY_NOT_ALLOWED", message: refused.message, details: batchRefusalDetails(refused, target) });
       else targets.push({ code, target });
     } catch (e) {
       errors.push(batchError(code, e));
@@ -177,6 +178,11 @@ export async function getLatestBatch(
  * reported as a per-code RESOURCE_NOT_FOUND carrying the provisioning body in details.provisioning; a series that
  * cannot be fetched, or whose upstream gave up, is reported with that answer's message and details.
  */
+function batchRefusalDetails(refused: { code: ErrorCode; details?: Record<string, unknown> }, target: SeriesTarget): Record<string, unknown> {
+  if (refused.code === "CATEGORY_NOT_ALLOWED") return { ...refused.details };
+  return { ...refused.details, reason: refused.code, region: target.region.code };
+}
+
 async function notHeldError(ctx: ReadContext, code: string, target: StoredTarget): Promise<BatchError> {
   const outcome = await notHeld(ctx, ctx.provisioning, ctx.now(), target.indicator, target.region);
   if (outcome.kind === "refused") return { indicator: code, code: "RESOURCE_NOT_FOUND", message: outcome.error.message, ...(outcome.error.details ? { details: outcome.error.details } : {}) };

@@ -5,6 +5,7 @@
 //   `svc import` command that loads it;
 // - its last provisioning failed and its retry_at is still ahead: INTERNAL_ERROR naming the upstream, with
 //   Retry-After (the one error table gives INTERNAL_ERROR 502, Bad Gateway: the upstream behind us failed);
+// - a new fetch the caller may not start now (src/services/provisioning-budget.ts): 429 or 503 with Retry-After;
 // - otherwise: a provisioning row (new, or the running one with its request_ref), a job queued (one per series
 //   across every process: pg-boss exclusive queue keyed by the series), and a 202 with the provisioning body.
 // Job side (provisionSeries), one attempt of a job: nothing to do when a first attempt finds the series held
@@ -12,7 +13,7 @@
 // pass is recorded and rethrown (pg-boss retries it with backoff); a final one (not retryable, or the last attempt)
 // marks the row failed until max(now + cooldown, now + the upstream's Retry-After).
 import { findSeries } from "../../db/repos/observations";
-import { beginProvisioning, clearProvisioning, markProvisioningFailed, recordFailedAttempt, type ProvisioningRow } from "../../db/repos/provisioning";
+import { beginProvisioning, clearProvisioning, findProvisioning, markProvisioningFailed, recordFailedAttempt, type ProvisioningRow } from "../../db/repos/provisioning";
 import type { JobsConfig } from "../config";
 import { uuidFromBytes } from "../domain/keys";
 import { failureRetryAt, importCommandFor, isFinalAttempt, secondsUntil, upstreamErrorInfo } from "../domain/provisioning";
@@ -21,11 +22,12 @@ import type { Logger } from "../logger";
 import type { JobQueue, RandomSource, SeriesFetcher, SeriesKey } from "../ports";
 import type { ProvisioningBody } from "../schemas/provisioning";
 import type { Store } from "./caches";
+import type { ProvisioningBudget, ProvisioningCaller } from "./provisioning-budget";
 import { indicatorById, regionLabel, type IndicatorRow } from "./concepts";
 import { regionIndex, type RegionRow } from "./regions";
 
 /** What a read needs to provision a series it does not hold. */
-export type ProvisioningContext = { fetcher: SeriesFetcher; jobs: JobQueue; random: RandomSource; settings: JobsConfig["provision"] };
+export type ProvisioningContext = { fetcher: SeriesFetcher; jobs: JobQueue; random: RandomSource; settings: JobsConfig["provision"]; budget: ProvisioningBudget; caller: () => ProvisioningCaller | Promise<ProvisioningCaller> };
 
 /** The answer to a read of a series being provisioned: rendered as 202 with Retry-After (app.onError). */
 export class ProvisioningAnswer extends Error {
@@ -58,10 +60,14 @@ export async function notHeld(store: Store, p: ProvisioningContext | undefined, 
     };
   }
   const key = { indicatorId: indicator.id, regionCode: region.code };
+  // Only a request that would start a fetch is bounded (429/503 with Retry-After): re-asking for one under way is free.
+  const current = await findProvisioning(store.db, key);
+  const caller = await p.caller();
+  if (!current || (current.state === "failed" && current.retryAt! <= now)) await p.budget.admit(store.db, caller, p.fetcher.fetchVia(indicator, region) ?? providerOf(indicator), now);
   const { row } = await beginProvisioning(store.db, key, { requestRef: uuidFromBytes(p.random.bytes(16)), provider: providerOf(indicator), now });
   if (row.state === "failed") return { kind: "refused", error: upstreamGaveUp(row, indicator, label, details, now) };
   // Every read while it runs re-sends: a no-op while the series' job waits or runs, a new job if it was lost.
-  await p.jobs.provision({ ...key, requestRef: row.requestRef });
+  await p.jobs.provision({ ...key, requestRef: row.requestRef }, { first: caller.keyed });
   return {
     kind: "provisioning",
     body: { status: "provisioning", indicator: indicator.code, region: region.code, retry_after_seconds: p.settings.retryAfterSeconds, request_ref: row.requestRef },

@@ -68,18 +68,47 @@ export function redisRateLimitStore(url: string, opts: RedisStoreOptions = {}): 
   const timeoutMs = opts.timeoutMs ?? 250;
   const retryAfterMs = opts.retryAfterMs ?? 1000;
   const now = opts.now ?? (() => performance.now());
-  // No offline queue: while disconnected a command fails at once instead of waiting for the reconnection.
-  const client = new RedisClient(url, { enableOfflineQueue: false, connectionTimeout: timeoutMs * 4, autoReconnect: true });
-  // Without the offline queue a command sent before the first connection would fail: the first batches wait for it
-  // (within the same timeout as any batch).
-  let connecting: Promise<unknown> | null = client.connect().then(
-    () => (connecting = null),
-    () => (connecting = null),
-  );
+  // No offline queue: while disconnected a command fails at once instead of waiting for the reconnection. Reconnected
+  // here, every `retryAfterMs`, rather than by the client's own backoff (issue 28: health said degraded 10-12 s after
+  // Redis was back); a lost connection marks the store degraded at once, not at the next request's failure.
+  const client = new RedisClient(url, { enableOfflineQueue: false, connectionTimeout: timeoutMs * 4, autoReconnect: false });
   const local = memoryRateLimitStore();
   let pending: PendingHit[] = [];
   let downUntil = -Infinity;
   let degraded = false;
+  let closed = false;
+  let reconnect: ReturnType<typeof setTimeout> | undefined;
+  const lost = (e: unknown) => {
+    if (closed) return;
+    downUntil = now() + retryAfterMs;
+    if (!degraded) opts.logger?.warn("rate limiter: Redis unreachable; counting in this process until it answers again", { error: String(e) });
+    degraded = true;
+    // One attempt at a time, whatever fails meanwhile (requests failing at once must not keep pushing it back).
+    if (reconnect !== undefined) return;
+    reconnect = setTimeout(() => {
+      reconnect = undefined;
+      void connectOnce();
+    }, retryAfterMs);
+    reconnect.unref?.();
+  };
+  client.onclose = (e) => lost(e);
+  client.onconnect = () => {
+    if (degraded) opts.logger?.info("rate limiter: Redis answers again; counts are shared again");
+    degraded = false;
+    downUntil = -Infinity;
+  };
+  // Without the offline queue a command sent before the first connection would fail: the first batches wait for it
+  // (within the same timeout as any batch).
+  let connecting: Promise<unknown> | null = null;
+  const connectOnce = () =>
+    (connecting = client.connect().then(
+      () => (connecting = null),
+      (e) => {
+        connecting = null;
+        lost(e);
+      },
+    ));
+  connectOnce();
 
   const countLocally = (batch: PendingHit[]) => {
     for (const h of batch) h.resolve(local.hit(h.subject, h.window, h.ttlMs) as number);
@@ -89,6 +118,8 @@ export function redisRateLimitStore(url: string, opts: RedisStoreOptions = {}): 
     if (!degraded) opts.logger?.warn("rate limiter: Redis unreachable; counting in this process until it answers again", { error: String(e) });
     degraded = true;
     countLocally(batch);
+    // A connection that failed without closing (no answer in time) is not told apart here: the next batch asks again.
+    if (!client.connected && !connecting) lost(e);
   };
   const flush = () => {
     const batch = pending;
@@ -129,6 +160,8 @@ export function redisRateLimitStore(url: string, opts: RedisStoreOptions = {}): 
     },
     shared: () => !degraded,
     close() {
+      closed = true;
+      clearTimeout(reconnect);
       client.close();
       local.close();
     },

@@ -14,6 +14,7 @@ import type { Store } from "./caches";
 import { regionLabel, type DerivedConceptTarget, type IndicatorRow, type SeriesTarget } from "./concepts";
 import { ensureDerived, isDerivedIndicator } from "./derived-series";
 import { answerNotHeld, type ProvisioningContext } from "./provisioning";
+import { ANONYMOUS_CALLER, provisioningBudget, type ProvisioningCaller } from "./provisioning-budget";
 
 /**
  * The app's database and caches, and its clock. `provisioning`: a series offered but not held is fetched on demand
@@ -22,10 +23,22 @@ import { answerNotHeld, type ProvisioningContext } from "./provisioning";
  */
 export type ReadContext = Store & { now: () => Date; provisioning?: ProvisioningContext };
 
-export function readContext(deps: Pick<Deps, "database" | "clock" | "caches" | "fetcher" | "jobs" | "random" | "config">, opts: { provisioning?: boolean } = {}): ReadContext {
+export function readContext(deps: Pick<Deps, "database" | "clock" | "caches" | "fetcher" | "jobs" | "random" | "config" | "rateLimits" | "upstream">, opts: { provisioning?: boolean } = {}): ReadContext {
   const ctx: ReadContext = { db: deps.database.db, caches: deps.caches, now: () => deps.clock.now() };
-  if (opts.provisioning) ctx.provisioning = { fetcher: deps.fetcher, jobs: deps.jobs, random: deps.random, settings: deps.config.jobs.provision };
+  if (opts.provisioning) {
+    const settings = deps.config.jobs.provision;
+    const budget = provisioningBudget({ rateLimits: deps.rateLimits, limits: settings.limits, upstreamAllowance: (u) => deps.upstream.limiter.limitsOf(u) });
+    ctx.provisioning = { fetcher: deps.fetcher, jobs: deps.jobs, random: deps.random, settings, budget, caller: () => ANONYMOUS_CALLER };
+  }
   return ctx;
+}
+
+/**
+ * `ctx` for one request: what it may start is bounded by who asks (src/services/provisioning-budget.ts), found out
+ * only if the read would start a fetch.
+ */
+export function forCaller(ctx: ReadContext, caller: () => ProvisioningCaller | Promise<ProvisioningCaller>): ReadContext {
+  return ctx.provisioning ? { ...ctx, provisioning: { ...ctx.provisioning, caller } } : ctx;
 }
 
 /**

@@ -178,7 +178,7 @@ const RETRY_MS = 100;
 export function openUsageJournal(dir: string, opts: { capacity?: number } = {}): UsageJournal {
   if (dir === ":memory:") return memoryJournal();
   const capacity = opts.capacity ?? LIVE_CAPACITY;
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   // Adopt what processes that are gone left behind (including an earlier process that had this pid, but not a
   // journal this process still has open).
   for (const name of readdirSync(dir)) {
@@ -223,7 +223,7 @@ export function openUsageJournal(dir: string, opts: { capacity?: number } = {}):
   };
   const openLive = () => {
     const path = join(dir, `live-${process.pid}-${crypto.randomUUID()}.log`);
-    const file = openSync(path, "w");
+    const file = openSync(path, "w", 0o600);
     try {
       ftruncateSync(file, capacity);
       fd = file;

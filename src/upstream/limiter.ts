@@ -48,6 +48,11 @@ export class UpstreamLimiter {
     return turn;
   }
 
+  /** The published limits `provider`'s requests are spaced to (null: not a connector of this registry). */
+  limitsOf(provider: string): ProviderLimits | null {
+    return (this.limits as Record<string, ProviderLimits>)[provider] ?? null;
+  }
+
   /** Holds every request to `provider` until `untilMs` (epoch ms). */
   pause(provider: ConnectorId, untilMs: number): void {
     const s = this.state(provider);

@@ -5,7 +5,7 @@
 //   through runuser; skipped with a message when that is not possible);
 // - on a read-only file system: a read-only tmpfs this test mounts (root only; skipped with a message otherwise).
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -76,5 +76,22 @@ describe("svc serve with a DATA_DIR it cannot use", () => {
     const dir = join(roMount!, "data");
     const r = await serve(dir);
     expect(r).toEqual({ code: 1, stderr: `svc serve: DATA_DIR ${dir} is on a read-only file system: point DATA_DIR at a writable directory.\n` });
+  });
+});
+
+// Issue 28, item 3: links (mails, /, OpenAPI servers) come from PUBLIC_BASE_URL, never from the Host header; a server
+// answering beyond loopback without it would have no right address to link to, so it does not start.
+describe("svc serve on a non-loopback interface without PUBLIC_BASE_URL", () => {
+  test("HOST=0.0.0.0: one line saying what to set, exit 2 (a configuration error), before opening any database", async () => {
+    const dataDir = join(base, "host-refusal");
+    const env = { ...process.env, DATA_DIR: dataDir, PORT: "0", HOST: "0.0.0.0", PUBLIC_BASE_URL: "", LOG_LEVEL: "info", NODE_ENV: "production", DATABASE_URL: "", HOME: tmpdir() };
+    const proc = Bun.spawn([process.execPath, "src/cli.ts", "serve"], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" });
+    const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+    expect({ code, stderr }).toEqual({
+      code: 2,
+      stderr:
+        "svc serve: HOST=0.0.0.0 answers beyond this machine, so links in mails, / and /openapi.json need PUBLIC_BASE_URL: set PUBLIC_BASE_URL to the address clients use (e.g. https://api.example.com), or HOST=127.0.0.1 to serve this machine only.\n",
+    });
+    expect(existsSync(dataDir)).toBe(false);
   });
 });

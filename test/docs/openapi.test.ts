@@ -284,9 +284,11 @@ describe("plans and base URL", () => {
     expect(checkoutPlanUrls(BASE)).toEqual({ developer: "https://api.example.com/checkout/developer", professional: "https://api.example.com/checkout/professional" });
   });
 
-  test("PUBLIC_BASE_URL wins over the request; without it the request origin is used", () => {
+  test("PUBLIC_BASE_URL wins over the request; without it only a loopback origin is used, any other Host (a 10 KB one too) gives http://localhost", () => {
     expect(publicBaseUrl({ publicBaseUrl: "https://api.example.com" }, "http://10.0.0.5:3000/x?y=1")).toBe("https://api.example.com");
     expect(publicBaseUrl({ publicBaseUrl: "https://example.com/api/" }, "http://10.0.0.5:3000/")).toBe("https://example.com/api");
-    expect(publicBaseUrl({ publicBaseUrl: null }, "http://10.0.0.5:3000/x?y=1")).toBe("http://10.0.0.5:3000");
+    expect(publicBaseUrl({ publicBaseUrl: null }, "http://10.0.0.5:3000/x?y=1")).toBe("http://localhost");
+    expect(publicBaseUrl({ publicBaseUrl: null }, "http://127.0.0.1:3000/x?y=1")).toBe("http://127.0.0.1:3000");
+    expect(publicBaseUrl({ publicBaseUrl: null }, `http://${"a".repeat(10_000)}.example/`)).toBe("http://localhost");
   });
 });

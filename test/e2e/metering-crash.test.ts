@@ -142,4 +142,40 @@ describe(`metering across a kill -9 (${testBackend})`, () => {
     // The clean stop moved everything: no journal file is left.
     expect(readdirSync(usageJournalDir(dataDir))).toEqual([]);
   });
+
+  // Issue 28: after kill -9 of both nodes under load the probe found one request more counted than answered. That is
+  // the design, not a loss: a request is counted durably before its answer leaves, so a request the kill caught
+  // between the two is counted and never received. Under load: never fewer counted than answered (no data served
+  // uncounted), and at most the requests in flight more.
+  test("SIGKILL under load (8 clients): answered <= counted <= answered + requests in flight", async () => {
+    const month = systemClock.now().toISOString().slice(0, 7);
+    const before = await openServerDatabase();
+    const start = await usageFor(before.db, keyId, month);
+    await before.close();
+    const server = await startServer();
+    const CLIENTS = 8;
+    let answered = 0;
+    let stop = false;
+    const loops = Array.from({ length: CLIENTS }, async () => {
+      while (!stop) {
+        try {
+          const res = await fetch(server.url + PAGE, { headers: { "X-API-Key": key } });
+          await res.arrayBuffer();
+          if (res.status === 200) answered++;
+        } catch {
+          return;
+        }
+      }
+    });
+    while (answered < 300) await Bun.sleep(5);
+    server.proc.kill("SIGKILL");
+    stop = true;
+    await Promise.all(loops);
+    await server.proc.exited;
+    const db = await openServerDatabase();
+    const counted = (await usageFor(db.db, keyId, month)) + journaled() - start;
+    await db.close();
+    expect(counted).toBeGreaterThanOrEqual(answered);
+    expect(counted - answered).toBeLessThanOrEqual(CLIENTS);
+  });
 });

@@ -12,10 +12,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import postgres from "postgres";
-import { openDatabase } from "../../db/client";
+import { sql } from "drizzle-orm";
+import { isDatabaseUnavailable, openDatabase } from "../../db/client";
 import { sha256Hex } from "../../src/domain/keys";
 import { createLogger } from "../../src/logger";
 import { postgresUnavailable, startPostgres, type PgInstance } from "../../bench/lib/instances";
+import { cli as runCli } from "../../bench/lib/serve-app";
 import { makeTestApp, type TestApp } from "../support/app";
 import { testKey } from "../support/keys";
 
@@ -97,6 +99,38 @@ describe.skipIf(!!skip)("a PostgreSQL outage", () => {
   });
 });
 
+describe.skipIf(!!skip)("a transaction cut by an outage (issue 28)", () => {
+  // postgres.js sent the rollback of a transaction whose connection had closed through a write scheduled with
+  // setImmediate on the closed socket: an uncaught TypeError ("null is not an object (evaluating 'socket.write')")
+  // that killed the process. Patched (patches/postgres@3.4.9.patch): the rollback fails like any query on a closed
+  // connection. An uncaught error here fails this file.
+  test("the transaction rejects as 'database unavailable', nothing is thrown outside it, and the pool serves again after", async () => {
+    const url = await createDatabase("outage_tx");
+    const database = await openDatabase({ url, poolSize: 4, connectTimeoutMs: 1000, statementTimeoutMs: 5000 });
+    const uncaught: unknown[] = [];
+    const onUncaught = (e: unknown) => void uncaught.push(e);
+    process.on("uncaughtException", onUncaught);
+    try {
+      const tx = database.db.transaction(async (t) => void (await t.execute(sql`select pg_sleep(3)`))).then(() => null, (e) => e);
+      await Bun.sleep(300);
+      await pg.stop();
+      const err = await tx;
+      expect(isDatabaseUnavailable(err)).toBe(true);
+      // The rollback's scheduled write runs on the next turns of the loop.
+      await Bun.sleep(300);
+      expect(uncaught.map(String)).toEqual([]);
+      await pg.start();
+      let ok = false;
+      for (let i = 0; i < 50 && !ok; i++) ok = await database.ping().then((p) => p || (Bun.sleep(100).then(() => false)));
+      expect(ok).toBe(true);
+      expect(await database.db.transaction(async (t) => (await t.execute(sql`select 1 as one`)) as unknown)).toBeDefined();
+    } finally {
+      process.off("uncaughtException", onUncaught);
+      await database.close();
+    }
+  });
+});
+
 describe.skipIf(!!skip)("nodes starting at once on an empty database", () => {
   test("four `svc migrate` at once on an empty database all succeed", async () => {
     const url = await createDatabase("migrate_race");
@@ -128,6 +162,98 @@ describe.skipIf(!!skip)("nodes starting at once on an empty database", () => {
     } finally {
       for (const p of procs) p.kill("SIGTERM");
       await Promise.all(procs.map((p) => p.exited));
+    }
+  });
+});
+
+// Issue 28, item 1: before the fix a node died in 3 of 5 such outages (postgres.js wrote to a socket it had already
+// closed, from a setImmediate: an uncaught TypeError). Two `svc serve` nodes on one database, 16 clients, PostgreSQL
+// stopped and started three times: both nodes answer every request (503 while it is down, 200 after), and neither
+// process has exited when the test stops them.
+describe.skipIf(!!skip)("two nodes through three PostgreSQL outages under load", () => {
+  test("both nodes answer throughout: 503 while PostgreSQL is down, 200 after each restart, no process exits", async () => {
+    const url = await createDatabase("outage_nodes");
+    const base = { ...process.env, DATABASE_URL: url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", NODE_ENV: "production", X402_NETWORKS: "none", LIGHTNING_BACKEND: "none", REDIS_URL: "", PUBLIC_BASE_URL: "" };
+    const dataDir = () => {
+      const d = mkdtempSync(join(tmpdir(), "svc-outage-"));
+      dirs.push(d);
+      return d;
+    };
+    const seedEnv = { ...base, DATA_DIR: dataDir(), LOG_LEVEL: "error" };
+    const key = (await runCli(["keys", "create", "--plan", "free", "--rate-limit", "2000000000"], seedEnv)).split("\n")[0]!;
+    const procs: Bun.Subprocess<"ignore", "ignore", "pipe">[] = [];
+    try {
+      const urls: string[] = [];
+      for (let i = 0; i < 2; i++) {
+        const p = Bun.spawn([process.execPath, "src/cli.ts", "serve"], { cwd: ROOT, env: { ...base, DATA_DIR: dataDir() }, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+        procs.push(p);
+        const entries = await untilListening(p);
+        urls.push(entries.find((e) => e.msg === "listening").url);
+      }
+      // 16 clients, alternating nodes, alternating a page (served from the page memo without the database) and
+      // /v1/ping (reads usage from the database). Each request gets 10 s to be answered.
+      type Sample = { node: number; phase: string; status: number | "none" };
+      const samples: Sample[] = [];
+      let phase = "before";
+      let stopping = false;
+      const loops = Array.from({ length: 16 }, async (_, i) => {
+        const node = i % 2;
+        const path = i % 4 < 2 ? "/v1/ping" : "/v1/observations?indicator=UNRATE&region=US&limit=100";
+        while (!stopping) {
+          const at = phase;
+          try {
+            const res = await fetch(urls[node] + path, { headers: { "X-API-Key": key }, signal: AbortSignal.timeout(10_000) });
+            await res.arrayBuffer();
+            samples.push({ node, phase: at, status: res.status });
+          } catch {
+            samples.push({ node, phase: at, status: "none" });
+            await Bun.sleep(10);
+          }
+        }
+      });
+      await Bun.sleep(1000);
+      for (let round = 1; round <= 3; round++) {
+        phase = `down${round}`;
+        await pg.stop();
+        await Bun.sleep(2000);
+        phase = `restarting${round}`;
+        await pg.start();
+        // Back by itself: /v1/ping answers 200 on both nodes again.
+        for (const node of [0, 1]) {
+          let status = 0;
+          for (let i = 0; i < 100 && status !== 200; i++) {
+            status = (await fetch(urls[node] + "/v1/ping", { headers: { "X-API-Key": key } })).status;
+            if (status !== 200) await Bun.sleep(100);
+          }
+          expect({ round, node, status }).toEqual({ round, node, status: 200 });
+        }
+        phase = `up${round}`;
+        await Bun.sleep(1000);
+      }
+      stopping = true;
+      await Promise.all(loops);
+
+      const tally = (f: (s: Sample) => boolean) => {
+        const t: Record<string, number> = {};
+        for (const s of samples.filter(f)) t[String(s.status)] = (t[String(s.status)] ?? 0) + 1;
+        return t;
+      };
+      // Nobody left unanswered, and nothing but 200 and 503 (the envelope's SERVICE_UNAVAILABLE).
+      expect(samples.filter((s) => s.status === "none").length).toBe(0);
+      expect(new Set(samples.map((s) => s.status))).toEqual(new Set([200, 503]));
+      for (const node of [0, 1]) {
+        for (let round = 1; round <= 3; round++) {
+          // Each node said 503 while the database was down, and only 200 once it was back.
+          expect(tally((s) => s.node === node && s.phase === `down${round}`)["503"] ?? 0).toBeGreaterThan(0);
+          expect(Object.keys(tally((s) => s.node === node && s.phase === `up${round}`))).toEqual(["200"]);
+        }
+      }
+      // Both processes still running: nobody restarted anything.
+      expect(procs.map((p) => p.exitCode)).toEqual([null, null]);
+    } finally {
+      for (const p of procs) p.kill("SIGTERM");
+      const codes = await Promise.all(procs.map((p) => p.exited));
+      expect(codes).toEqual([0, 0]);
     }
   });
 });

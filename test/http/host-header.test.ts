@@ -6,6 +6,7 @@
 // appear even then (svc serve runs with it off).
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { connect } from "node:net";
+import { SERVE_LIMITS } from "../../src/http/request-guard";
 import { makeTestApp, type TestApp } from "../support/app";
 
 setDefaultTimeout(60_000);
@@ -15,7 +16,7 @@ let server: ReturnType<typeof Bun.serve>;
 
 beforeAll(async () => {
   t = await makeTestApp();
-  server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: t.app.fetch, development: true });
+  server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: t.app.fetch, development: true, ...SERVE_LIMITS });
 });
 afterAll(async () => {
   server.stop(true);
@@ -63,5 +64,29 @@ describe("Host header", () => {
     expect((await raw("GET /v1/sources HTTP/1.1\r\nHost: a b\r\nConnection: close")).status).toBe(400);
     expect((await raw("GET /v1/sources HTTP/1.1\r\nHost: example.org\r\nConnection: close")).status).toBe(200);
     expect((await raw("GET /v1/sources HTTP/1.1\r\nHost: [::1]:8080\r\nConnection: close")).status).toBe(200);
+  });
+});
+
+// Issue 28: a 10 KB Host was reflected in the index's links, and the runtime's own refusals came with empty bodies.
+describe("long headers and bodies (with the server's runtime limits)", () => {
+  test("a 10 KB Host is answered and never reflected", async () => {
+    const host = `${"h".repeat(10_000)}.example`;
+    for (const path of ["/", "/openapi.json"]) {
+      const res = await raw(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close`);
+      expect(res.status).toBe(200);
+      expect(res.headers + res.body).not.toContain("hhhhhhhhhh");
+    }
+  });
+
+  test("a declared 200 MB body: 413 with the envelope from the app (the runtime's own 413 had an empty body)", async () => {
+    const res = await raw("POST /v1/signup HTTP/1.1\r\nHost: example.org\r\nContent-Type: application/json\r\nContent-Length: 200000000\r\nConnection: close");
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body)).toEqual({ error: { code: "PAYLOAD_TOO_LARGE", message: "The request body exceeds 1048576 bytes.", details: { max_bytes: 1048576 } } });
+  });
+
+  test("headers over the runtime's 16 KB: its own 431 (empty body, README says so), and the server goes on", async () => {
+    const res = await raw(`GET /v1/sources HTTP/1.1\r\nHost: example.org\r\nX-Big: ${"a".repeat(70_000)}\r\nConnection: close`);
+    expect(res.status).toBe(431);
+    expect((await raw("GET /v1/sources HTTP/1.1\r\nHost: example.org\r\nConnection: close")).status).toBe(200);
   });
 });

@@ -13,7 +13,11 @@ describe("job settings", () => {
       poolMax: 3,
       pollSeconds: 2,
       superviseSeconds: 30,
-      provision: { retryLimit: 4, retryDelaySeconds: 5, retryDelayMaxSeconds: 120, expireSeconds: 300, heartbeatSeconds: 30, retryAfterSeconds: 5, failureCooldownSeconds: 900 },
+      provision: { retryLimit: 4, retryDelaySeconds: 5, retryDelayMaxSeconds: 120, expireSeconds: 300, heartbeatSeconds: 30,
+        retryAfterSeconds: 5,
+        failureCooldownSeconds: 900,
+        limits: { perClientPerMinute: 5, perSourcePerMinute: 10, upstreamShare: 0.25, anonymousQueueMax: 50, queueMax: 500 },
+      },
       refresh: {
         timezone: "America/New_York",
         schedules: [

@@ -15,6 +15,7 @@ import { paymentProofStore } from "../../db/repos/payments";
 import { keyUsage } from "../../src/services/keys";
 import { MCP_TOOL_NAMES, restRequestOf, toolsFromOpenApi } from "../../src/mcp/tools";
 import { toolResult } from "../../src/mcp/results";
+import { MAX_ECHOED_URL } from "../../src/mcp/server";
 import { errorEnvelopeSchema } from "../../src/errors";
 import { mcpPaymentRequestSchema } from "../../src/schemas/mcp";
 import { makeTestApp, type TestApp } from "../support/app";
@@ -548,6 +549,20 @@ describe("bad arguments: INVALID_PARAMETER naming the parameter, free", () => {
     // 500 passes validation (this free key then lacks premium signals); 501 does not.
     expect((await refused("get_active_signals", { limit: 500 })).code).toBe("CATEGORY_NOT_ALLOWED");
     expect((await refused("get_active_signals", { limit: 501 })).details.parameter).toBe("limit");
+  });
+
+  // Issue 28: a 1 MB argument came back whole in the result's _meta.rest_url (1,000,922 bytes answered).
+  test("a 1 MB argument is not echoed back: the refusal stays small, the REST URL it repeats is cut at 2,048 characters", async () => {
+    const big = "A".repeat(1_000_000);
+    for (const args of [{ indicator: big, region: "US" }, { ...HELD, transform: big }]) {
+      const r = await call(client, "get_observations", args);
+      expect(r.isError).toBe(true);
+      expect(structured(r).error.code).toBe("INVALID_PARAMETER");
+      expect(JSON.stringify(r).length).toBeLessThan(5000);
+      const url = (r._meta as { rest_url: string }).rest_url;
+      expect(url.length).toBe(MAX_ECHOED_URL);
+      expect(url).toEndWith("…");
+    }
   });
 
   test("missing, misspelt, mistyped and contradictory arguments", async () => {

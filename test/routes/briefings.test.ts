@@ -9,6 +9,7 @@ import { sql } from "drizzle-orm";
 import { decodeBase64Json } from "payments";
 import { upsertPublicBriefings } from "../../db/repos/briefings";
 import { PUBLIC_BRIEFINGS, publicBriefingId } from "../../db/seed/briefings";
+import { regionsRead } from "../../src/services/briefings";
 import { usageMonth } from "../../src/domain/access";
 import { BRIEFING_RUNS_LIMIT, MAX_BRIEFINGS_PER_KEY } from "../../src/domain/briefings";
 import { createLogger } from "../../src/logger";
@@ -106,6 +107,34 @@ describe("GET /v1/briefings/public/{slug}: paid 0.10", () => {
     expect(new Date(body.meta.next_run_at).getTime()).toBeGreaterThan(t.clock.now().getTime());
     expect(await keyUsage(t.deps, row.id, month)).toBe(1);
     expect(key).toBeString();
+  });
+
+  // Issue 28: a region-restricted key read other regions' data through a public briefing's stored answer. Every
+  // region the answer read (its resolved regions, its tool calls' regions, the briefing's own) is entitled through
+  // the admission core, as a single read of it would be; a refusal is not metered.
+  test("a region-restricted key reads a public briefing only when every region its answer read is allowed (403 REGION_NOT_ALLOWED otherwise, not metered)", async () => {
+    const full = await get("/v1/briefings/public/texas-economy", (await testKey(t)).headers);
+    const response = full.body.data.run.response;
+    const regions = regionsRead(response, "48");
+    expect(regions).toContain("48");
+    const month = usageMonth(t.clock.now());
+    const elsewhere = await testKey(t, { allowedRegions: ["06"] });
+    const refused = await get("/v1/briefings/public/texas-economy", elsewhere.headers);
+    expect([refused.status, refused.body.error.code]).toEqual([403, "REGION_NOT_ALLOWED"]);
+    expect(refused.body.error.message).toBe(`This key does not permit region '${regions[0]}' (allowed: 06).`);
+    expect(await keyUsage(t.deps, elsewhere.row.id, month)).toBe(0);
+    const all = await testKey(t, { allowedRegions: regions });
+    expect((await get("/v1/briefings/public/texas-economy", all.headers)).status).toBe(200);
+    if (regions.length > 1) {
+      const one = await testKey(t, { allowedRegions: ["48"] });
+      expect((await get("/v1/briefings/public/texas-economy", one.headers)).status).toBe(403);
+    }
+  });
+
+  test("regionsRead: the briefing's region, the resolved regions and the tool calls' regions, once each", () => {
+    const response = { resolved: { regions: [{ code: "48", name: "Texas", type: "state" }] }, citations: [{ tool: "get_latest", args: { indicator: "LASST03", region: "06" } }, { tool: "search_indicators", args: { search: "jobs" } }, { tool: "get_insights", args: { region: "48" } }] };
+    expect(regionsRead(response, "US")).toEqual(["06", "48", "US"]);
+    expect(regionsRead(null, null)).toEqual([]);
   });
 
   test("a failed run never replaces the last good one; a later good run does", async () => {

@@ -180,32 +180,33 @@ describe("this process's writes show at once", () => {
     await t.close();
   });
 
+  // LAUCN06 (monthly county labour force) is offered for every county and held for none.
   test("an import creating a series: available_regions and date_range move, and so does the ETag", async () => {
-    const before = await json(t, "/v1/indicators/LASST06");
+    const before = await json(t, "/v1/indicators/LAUCN06");
     expect(before.body.data.available_regions).toEqual([]);
     expect(before.body.data.date_range).toEqual({ start: null, end: null });
     const tag = before.res.headers.get("etag")!;
 
-    await importObservationsCsv(t.store, { text: "date,value\n2024-01-01,5.1\n2024-02-01,5.2\n", indicator: "LASST06", region: "06", now: t.clock.now() });
-    const after = indicatorDetailResponseSchema.parse((await json(t, "/v1/indicators/LASST06")).body);
-    expect(after.data.available_regions).toEqual(["06"]);
+    await importObservationsCsv(t.store, { text: "date,value\n2024-01-01,5.1\n2024-02-01,5.2\n", indicator: "LAUCN06", region: "06037", now: t.clock.now() });
+    const after = indicatorDetailResponseSchema.parse((await json(t, "/v1/indicators/LAUCN06")).body);
+    expect(after.data.available_regions).toEqual(["06037"]);
     expect(after.data.date_range).toEqual({ start: "2024-01-01", end: "2024-02-01" });
-    expect((await t.request("/v1/indicators/LASST06", { headers: { "If-None-Match": tag } })).status).toBe(200);
+    expect((await t.request("/v1/indicators/LAUCN06", { headers: { "If-None-Match": tag } })).status).toBe(200);
 
     // A second series, and an existing one growing (the stats update, not the creation path).
-    await importObservationsCsv(t.store, { text: "date,value\n2023-12-01,4.0\n", indicator: "LASST06", region: "48", now: t.clock.now() });
-    await importObservationsCsv(t.store, { text: "date,value\n2024-03-01,5.3\n", indicator: "LASST06", region: "06", now: t.clock.now() });
-    const grown = indicatorDetailResponseSchema.parse((await json(t, "/v1/indicators/LASST06")).body);
-    expect(grown.data.available_regions).toEqual(["06", "48"]);
+    await importObservationsCsv(t.store, { text: "date,value\n2023-12-01,4.0\n", indicator: "LAUCN06", region: "48201", now: t.clock.now() });
+    await importObservationsCsv(t.store, { text: "date,value\n2024-03-01,5.3\n", indicator: "LAUCN06", region: "06037", now: t.clock.now() });
+    const grown = indicatorDetailResponseSchema.parse((await json(t, "/v1/indicators/LAUCN06")).body);
+    expect(grown.data.available_regions).toEqual(["06037", "48201"]);
     expect(grown.data.date_range).toEqual({ start: "2023-12-01", end: "2024-03-01" });
   });
 
   test("an import changing nothing keeps the representation (same ETag, 304)", async () => {
-    const first = await t.request("/v1/indicators/LASST06");
+    const first = await t.request("/v1/indicators/LAUCN06");
     const tag = first.headers.get("etag")!;
-    const r = await importObservationsCsv(t.store, { text: "date,value\n2024-03-01,5.3\n", indicator: "LASST06", region: "06", now: t.clock.now() });
+    const r = await importObservationsCsv(t.store, { text: "date,value\n2024-03-01,5.3\n", indicator: "LAUCN06", region: "06037", now: t.clock.now() });
     expect(r.unchanged).toBe(1);
-    expect((await t.request("/v1/indicators/LASST06", { headers: { "If-None-Match": tag } })).status).toBe(304);
+    expect((await t.request("/v1/indicators/LAUCN06", { headers: { "If-None-Match": tag } })).status).toBe(304);
   });
 
   test("a catalog upsert: the list, the search, the detail and the source counts follow", async () => {
@@ -291,18 +292,18 @@ describe("other processes' writes show within the revalidation bound", () => {
   test("a series grown elsewhere: date_range follows after the bound", async () => {
     clock = 20_000;
     const range = () => json(t, "/v1/indicators/PAYEMS").then((r) => r.body.data.date_range);
-    // As shipped: 1980-01 .. 2025-11.
+    // As shipped (both vintages): 1939-01 .. 2026-05.
     const payems = fredRows("PAYEMS");
     const shipped = { start: payems[0].date, end: payems.at(-1)!.date };
-    expect(shipped).toEqual({ start: "1980-01-01", end: "2025-11-01" });
+    expect(shipped).toEqual({ start: "1939-01-01", end: "2026-05-01" });
     expect(await range()).toEqual(shipped);
     await t.database.exec(
-      "UPDATE series SET last_date = '2025-12-01', version = version + 1 FROM indicators i WHERE i.id = series.indicator_id AND i.code = 'PAYEMS' AND series.region_code = 'US'",
+      "UPDATE series SET last_date = '2026-06-01', version = version + 1 FROM indicators i WHERE i.id = series.indicator_id AND i.code = 'PAYEMS' AND series.region_code = 'US'",
     );
     clock = 20_999;
     expect(await range()).toEqual(shipped);
     clock = 21_000;
-    expect(await range()).toEqual({ start: "1980-01-01", end: "2025-12-01" });
+    expect(await range()).toEqual({ start: "1939-01-01", end: "2026-06-01" });
   });
 
   test.skipIf(testBackend !== "postgres")("PostgreSQL: an import through a second connection pool (another process's view)", async () => {
@@ -313,12 +314,12 @@ describe("other processes' writes show within the revalidation bound", () => {
     const other = await openDatabase({ url: url.toString(), poolSize: 1 });
     try {
       clock = 30_000;
-      expect((await json(t, "/v1/indicators/LASST05")).body.data.available_regions).toEqual([]);
-      await importObservationsCsv({ db: other.db, caches: createCaches(other) }, { text: "date,value\n2024-01-01,3.3\n", indicator: "LASST05", region: "05", now: t.clock.now() });
+      expect((await json(t, "/v1/indicators/LAUCN05")).body.data.available_regions).toEqual([]);
+      await importObservationsCsv({ db: other.db, caches: createCaches(other) }, { text: "date,value\n2024-01-01,3.3\n", indicator: "LAUCN05", region: "05001", now: t.clock.now() });
       clock = 30_999;
-      expect((await json(t, "/v1/indicators/LASST05")).body.data.available_regions).toEqual([]);
+      expect((await json(t, "/v1/indicators/LAUCN05")).body.data.available_regions).toEqual([]);
       clock = 31_000;
-      expect((await json(t, "/v1/indicators/LASST05")).body.data).toMatchObject({ available_regions: ["05"], date_range: { start: "2024-01-01", end: "2024-01-01" } });
+      expect((await json(t, "/v1/indicators/LAUCN05")).body.data).toMatchObject({ available_regions: ["05001"], date_range: { start: "2024-01-01", end: "2024-01-01" } });
     } finally {
       await other.close();
     }

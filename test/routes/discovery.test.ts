@@ -58,13 +58,14 @@ function expectedIndex(base: string) {
 }
 
 describe("GET /", () => {
-  test("absolute links from the request URL when PUBLIC_BASE_URL is unset", async () => {
+  test("without PUBLIC_BASE_URL: links from a loopback request URL, never from another Host (issue 28)", async () => {
     const { res, status, body } = await t.getJson("/");
     expect(status).toBe(200);
     expect(res.headers.get("cache-control")).toBe(DISCOVERY_CACHE_CONTROL);
     expect(serviceIndexSchema.parse(body)).toEqual(expectedIndex("http://localhost"));
-    const other = await t.getJson("http://10.1.2.3:8080/");
-    expect(other.body).toEqual(expectedIndex("http://10.1.2.3:8080"));
+    expect((await t.getJson("http://127.0.0.1:8080/")).body).toEqual(expectedIndex("http://127.0.0.1:8080"));
+    expect((await t.getJson("http://10.1.2.3:8080/")).body).toEqual(expectedIndex("http://localhost"));
+    expect((await t.getJson("http://evil.example.com/")).body).toEqual(expectedIndex("http://localhost"));
   });
 
   test("absolute links from PUBLIC_BASE_URL when set, whatever the request host", async () => {
@@ -112,7 +113,12 @@ describe("GET /openapi.json", () => {
 
   test("servers follow PUBLIC_BASE_URL, and each base URL gets its own cached document", async () => {
     expect(((await (await pub.request("http://10.1.2.3/openapi.json")).json()) as any).servers).toEqual([{ url: PUBLIC }]);
-    expect(((await (await t.request("http://10.1.2.3:8080/openapi.json")).json()) as any).servers).toEqual([{ url: "http://10.1.2.3:8080" }]);
+    expect(((await (await t.request("http://127.0.0.1:8080/openapi.json")).json()) as any).servers).toEqual([{ url: "http://127.0.0.1:8080" }]);
+    // Another Host is not reflected (issue 28): a 10 KB one neither.
+    for (const host of ["evil.example.com", `${"h".repeat(10_000)}.example`]) {
+      const res = await t.request(`http://${host}/openapi.json`);
+      expect(((await res.json()) as any).servers).toEqual([{ url: "http://localhost" }]);
+    }
     const a = await (await t.request("/openapi.json")).text();
     const b = await (await t.request("/openapi.json")).text();
     expect(b).toBe(a);

@@ -109,19 +109,19 @@ describe("FRED values on our parameters", () => {
 
 describe("our own names", () => {
   test("start_date, end_date, transform, frequency and resample_method still work", async () => {
-    const r = await get("start_date=1980-01-01&end_date=1982-12-31&transform=yoy&frequency=quarterly&resample_method=last&order=asc");
+    const r = await get("start_date=1947-01-01&end_date=1949-12-31&transform=yoy&frequency=quarterly&resample_method=last&order=asc");
     expect(r.status).toBe(200);
     expect(r.body.meta.transform).toBe("yoy");
     expect(r.body.meta.resample).toMatchObject({ method: "last" });
-    // 1981Q1 .. 1982Q4 have a comparator a year earlier in the series; 1980's quarters (its first year) do not.
+    // 1948Q1 .. 1949Q4 have a comparator a year earlier in the series; 1947's quarters (its first year) do not.
     expect(r.body.data.map((d: { period_start: string; value: number | null }) => [d.period_start, d.value !== null])).toEqual([
-      ["1980-01-01", false], ["1980-04-01", false], ["1980-07-01", false], ["1980-10-01", false],
-      ["1981-01-01", true], ["1981-04-01", true], ["1981-07-01", true], ["1981-10-01", true],
-      ["1982-01-01", true], ["1982-04-01", true], ["1982-07-01", true], ["1982-10-01", true],
+      ["1947-01-01", false], ["1947-04-01", false], ["1947-07-01", false], ["1947-10-01", false],
+      ["1948-01-01", true], ["1948-04-01", true], ["1948-07-01", true], ["1948-10-01", true],
+      ["1949-01-01", true], ["1949-04-01", true], ["1949-07-01", true], ["1949-10-01", true],
     ]);
-    // resample_method=last: 1981Q1 is March 1981, its comparator March 1980.
-    const [march81, march80] = [fredValue(CPI, "1981-03-01")!, fredValue(CPI, "1980-03-01")!];
-    expect(r.body.data[4].value).toBeCloseTo(((march81 - march80) / march80) * 100, 10);
+    // resample_method=last: 1948Q1 is March 1948, its comparator March 1947.
+    const [march48, march47] = [fredValue(CPI, "1948-03-01")!, fredValue(CPI, "1947-03-01")!];
+    expect(r.body.data[4].value).toBeCloseTo(((march48 - march47) / march47) * 100, 10);
     expect((await get("transform=mom&limit=1")).status).toBe(200);
   });
 });

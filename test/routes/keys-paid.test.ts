@@ -158,6 +158,23 @@ describe("recovery", () => {
     for (const m of mails) expect(JSON.stringify(tokens)).not.toContain(tokenIn(m.text)!);
   });
 
+  // Issue 28, item 3: the link came from the Host header when PUBLIC_BASE_URL was unset (Bun builds the request URL
+  // from it): a stranger asking for a victim's recovery with `Host: evil.example.com` had the victim mailed a link to
+  // that host. Without PUBLIC_BASE_URL only a loopback origin is used; any other Host gives http://localhost.
+  test("the mailed link never takes its host from the request: evil.example.com and a 10 KB Host both get http://localhost", async () => {
+    const email = freshEmail();
+    await testSubscription(t, { email });
+    for (const host of ["evil.example.com", `${"a".repeat(10_000)}.example`]) {
+      const before = smtp.messages.length;
+      const res = await t.app.request(`http://${host}/v1/keys/recover`, jsonBody({ email }), fromIp(freshIp()));
+      expect(res.status).toBe(202);
+      const [mail] = await received(before, 1);
+      expect(mail!.text).not.toContain(host);
+      expect(mail!.text.length).toBeLessThan(5000);
+      expect(mail!.text).toContain(`http://localhost/`);
+    }
+  });
+
   test("issued -> consumed: confirm replaces the secret, emails the new key, answers with hints only; a reuse is 400", async () => {
     const email = freshEmail();
     const sub = await testSubscription(t, { email });

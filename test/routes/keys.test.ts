@@ -171,6 +171,19 @@ describe("per-minute rate limit", () => {
     expect((await call("/v1/ping", { headers: bearer(key) })).status).toBe(429);
   });
 
+  // Issue 28: /v1/ping, the documented way to read a key's usage, was refused 429 exactly when the key was at its
+  // limit (it counted in the data window). It counts in a window of its own now.
+  test("a key at its limit (2/min used on data routes) still gets 200 from /v1/ping; the data window stays spent", async () => {
+    t.clock.set(START);
+    const { key } = await testKey(t, { rateLimitPerMinute: 2 });
+    for (let i = 0; i < 2; i++) expect((await call("/v1/sources", { headers: bearer(key) })).status).toBe(200);
+    expect((await call("/v1/sources", { headers: bearer(key) })).status).toBe(429);
+    const ping = await call("/v1/ping", { headers: bearer(key) });
+    expect(ping.status).toBe(200);
+    expect((await body(ping)).data.rate_limit_per_minute).toBe(2);
+    expect((await call("/v1/sources", { headers: bearer(key) })).status).toBe(429);
+  });
+
   test("200 parallel requests on a 60/min key let exactly 60 through", async () => {
     t.clock.set(START);
     const { key } = await testKey(t);

@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { observationsResponseSchema } from "../../src/schemas/observations";
 import { makeTestApp, type TestApp } from "../support/app";
-import { writeSeries } from "../support/series";
-import { ersValue, fredRows, fredValue, sahmSeries, worldBankRows } from "../support/snapshot";
+import { clearIndicator, clearSeries, writeSeries } from "../support/series";
+import { ersValue, fredRows, fredValue, fredVintageRows, sahmSeries, worldBankRows } from "../support/snapshot";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
@@ -21,9 +21,12 @@ const TX_EMPLOYED: [string, number][] = Array.from({ length: 12 }, (_, k) => [`2
 beforeAll(async () => {
   t = await makeTestApp();
   const db = t.database.db;
+  // The snapshot holds monthly LAUS for every state: removed here so the values below are the only ones.
+  for (const code of ["LASST03", "LASST05", "LASST06"]) await clearIndicator(db, "bls", code);
+  // Capitol Planning Region (Connecticut) keeps no labour force, so employment_rate lacks an input there.
+  await clearSeries(db, "bls", "LAUCN06A", "09110");
   // California: employed and labor force (LAUS, monthly). Texas: employed monthly through 2018 (its labour force is held
-  // as the shipped LAUS annual average). Capitol Planning Region (Connecticut): employed only (the shipped county
-  // averages predate Connecticut's planning regions, so nothing else is held there).
+  // as the shipped LAUS annual average). Capitol Planning Region: employed only.
   await writeSeries(db, "bls", "LASST05", "06", [["2025-07-01", 960], ["2025-08-01", 900], ["2025-09-01", 990, { preliminary: true }]], T1);
   await writeSeries(db, "bls", "LASST06", "06", [["2025-07-01", 1000], ["2025-08-01", 1000], ["2025-09-01", 1000], ["2025-10-01", 1000]], T1);
   await writeSeries(db, "bls", "LASST05", "48", TX_EMPLOYED, T1);
@@ -47,7 +50,7 @@ describe("concepts", () => {
     expect(r.body.data[0]).toMatchObject({ date: "2021-01-01", value: 600000, indicator: "B25077_001E" });
     const p = await get("indicator=population&region=france");
     expect(p.body.meta.concept).toEqual({ code: "population", resolved_indicator: "SP.POP.TOTL", source: "worldbank" });
-    const france = worldBankRows("population", "FRA").filter((x) => x.value !== null);
+    const france = worldBankRows("SP.POP.TOTL", "FRA").filter((x) => x.value !== null);
     expect(p.body.data[0]).toMatchObject({ date: `${france.at(-1)!.year}-01-01`, value: france.at(-1)!.value });
     expect(p.body.meta.total).toBe(france.length);
   });
@@ -106,7 +109,7 @@ describe("concepts", () => {
   test("inputs held at different frequencies: the monthly one is averaged to the annual one before dividing", async () => {
     // Texas: employed as written (monthly, 2018), labour force the shipped LAUS annual average (2007-2018).
     const labourForce2018 = ersValue("48000", "Civilian_labor_force_2018")!;
-    expect(labourForce2018).toBe(13_848_080);
+    expect(labourForce2018).toBe(ersValue("48000", "Civilian_labor_force_2018", "2023"));
     const r = await get("indicator=employment_rate&region=TX&order=asc");
     expect(r.status).toBe(200);
     expect(r.body.meta).toMatchObject({ region: "48", frequency: "annual", unit: "percent", total: 1 });
@@ -142,21 +145,24 @@ describe("derived svc: series", () => {
   });
   test("real average hourly earnings in 1982-84 dollars", async () => {
     const r = await get("indicator=svc:real_avg_hourly_earnings&order=asc&limit=1000");
-    // Same month, earnings / CPI x 100; null where CPI is missing (October 2025), though AHETPI has a value there.
-    expect(AHETPI.map((x) => x.date)).toEqual(CPI.map((x) => x.date));
-    const expected = AHETPI.map((e, i) => [e.date, e.value === null || CPI[i].value === null ? null : (e.value / CPI[i].value!) * 100]);
+    // Same month, earnings / CPI x 100, over AHETPI's months (CPI starts earlier); null where CPI is missing (October
+    // 2025), though AHETPI has a value there.
+    const cpiAt = new Map(CPI.map((x) => [x.date, x.value]));
+    expect(AHETPI.every((x) => cpiAt.has(x.date))).toBe(true);
+    const expected = AHETPI.map((e) => [e.date, e.value === null || cpiAt.get(e.date) === null ? null : (e.value / cpiAt.get(e.date)!) * 100]);
     expect(r.body.data.map((x: any) => [x.date, x.value])).toEqual(expected);
     expect(r.body.data.find((x: any) => x.date === "2025-10-01").value).toBeNull();
-    expect(r.body.data[0].value).toBe((6.57 / 78) * 100);
+    expect(r.body.data[0]).toMatchObject({ date: "1980-01-01", value: (6.57 / cpiAt.get("1980-01-01")!) * 100 });
   });
   test("sahm rule over the whole UNRATE: null until a 3-month average and a prior one exist, and around the October 2025 gap", async () => {
     const r = await get("indicator=svc:sahm_rule&order=asc&limit=1000");
     expect(r.status).toBe(200);
     const expected = sahmSeries();
     expect(r.body.data.map((x: any) => [x.date, x.value])).toEqual(expected.map((x) => [x.date, x.value]));
-    // 1980-01 and -02 have no 3-month average, 1980-03 no prior one; October and November 2025 lack October's rate.
-    expect(expected.slice(0, 4).map((x) => x.value === null)).toEqual([true, true, true, false]);
-    expect(expected.slice(-3).map((x) => [x.date, x.value === null])).toEqual([["2025-09-01", false], ["2025-10-01", true], ["2025-11-01", true]]);
+    // 1948-01 and -02 have no 3-month average, 1948-03 no prior one; October to December 2025 lack October's rate.
+    expect(expected.slice(0, 4).map((x) => [x.date, x.value === null])).toEqual([["1948-01-01", true], ["1948-02-01", true], ["1948-03-01", true], ["1948-04-01", false]]);
+    const around = expected.filter((x) => x.date >= "2025-09-01" && x.date <= "2026-01-01").map((x) => [x.date, x.value === null]);
+    expect(around).toEqual([["2025-09-01", false], ["2025-10-01", true], ["2025-11-01", true], ["2025-12-01", true], ["2026-01-01", false]]);
   });
   test("recomputed when an input changes, keeping revisions", async () => {
     await writeSeries(t.database.db, "census", "B19013_001E", "06037", [["2022-01-01", 87500], ["2023-01-01", 75000]], T2);
@@ -181,34 +187,39 @@ describe("derived svc: series", () => {
 describe("revisions", () => {
   test("reads return the latest revision; include_revisions returns every one, by date then revision", async () => {
     const db = t.database.db;
-    // As shipped: January 2025 319.086, February 319.775, each revision 1. February is revised; a preliminary December
-    // 2025 (after the file's end) is new.
-    expect([fredValue(CPI, "2025-01-01"), fredValue(CPI, "2025-02-01")]).toEqual([319.086, 319.775]);
-    await writeSeries(db, "fred", "CPIAUCSL", "US", [["2025-02-01", 319.9, { sourceUpdatedAt: "2025-04-10T12:30:00Z" }], ["2025-12-01", 326.1, { preliminary: true }]], T2);
+    // As shipped: January and February 2025 in the January-2026 vintage, revised by the June-2026 one (CPI's seasonal
+    // factors); February is revised once more here, and a preliminary May 2026 (after the files' end) is new.
+    const jan = new Map(fredVintageRows("fred-macro-us", "CPIAUCSL").map((x) => [x.date, x.value]));
+    const jun = new Map(fredVintageRows("fred-national-2026-vintage", "CPIAUCSL").map((x) => [x.date, x.value]));
+    expect([jan.get("2025-01-01"), jan.get("2025-02-01")]).toEqual([319.086, 319.775]);
+    const [janNow, febNow] = [fredValue(CPI, "2025-01-01")!, fredValue(CPI, "2025-02-01")!];
+    expect([janNow, febNow]).toEqual([jun.get("2025-01-01"), jun.get("2025-02-01")]);
+    expect(febNow).not.toBe(319.775);
+    await writeSeries(db, "fred", "CPIAUCSL", "US", [["2025-02-01", 319.9, { sourceUpdatedAt: "2026-07-10T12:30:00Z" }], ["2026-05-01", 333.1, { preliminary: true }]], T2);
+    const since = CPI.filter((x) => x.date >= "2025-01-01");
     const latest = await get("indicator=CPIAUCSL&order=asc&start_date=2025-01-01");
-    expect(latest.body.meta.total).toBe(12);
+    expect(latest.body.meta.total).toBe(since.length + 1);
+    const revisionOf = (date: string) => (jan.has(date) && jun.has(date) && jan.get(date) !== jun.get(date) ? 2 : 1);
     expect(latest.body.data.map((x: any) => [x.date, x.value, x.revision, x.is_preliminary])).toEqual([
-      ["2025-01-01", 319.086, 1, false],
-      ["2025-02-01", 319.9, 2, false],
-      ...CPI.filter((x) => x.date >= "2025-03-01").map((x) => [x.date, x.value, 1, false]),
-      ["2025-12-01", 326.1, 1, true],
-    ]);
-    const all = await get("indicator=CPIAUCSL&include_revisions=true&order=desc&limit=1000");
-    expect(all.body.meta.total).toBe(CPI.length + 2);
-    expect(all.body.data.slice(0, 2).map((x: any) => [x.date, x.value, x.revision, x.source_updated_at])).toEqual([
-      ["2025-12-01", 326.1, 1, null],
-      ["2025-11-01", 325.031, 1, null],
+      ["2025-01-01", janNow, 2, false],
+      ["2025-02-01", 319.9, 3, false],
+      ...since.filter((x) => x.date >= "2025-03-01").map((x) => [x.date, x.value, revisionOf(x.date), false]),
+      ["2026-05-01", 333.1, 1, true],
     ]);
     const early = await get("indicator=CPIAUCSL&include_revisions=true&order=desc&start_date=2025-01-01&end_date=2025-02-28");
     expect(early.body.data.map((x: any) => [x.date, x.value, x.revision, x.source_updated_at])).toEqual([
-      ["2025-02-01", 319.775, 1, null],
-      ["2025-02-01", 319.9, 2, "2025-04-10T12:30:00.000Z"],
-      ["2025-01-01", 319.086, 1, null],
+      ["2025-02-01", 319.775, 1, "2026-01-02T00:00:00.000Z"],
+      ["2025-02-01", febNow, 2, "2026-06-05T00:00:00.000Z"],
+      ["2025-02-01", 319.9, 3, "2026-07-10T12:30:00.000Z"],
+      ["2025-01-01", 319.086, 1, "2026-01-02T00:00:00.000Z"],
+      ["2025-01-01", janNow, 2, "2026-06-05T00:00:00.000Z"],
     ]);
-    const page = await get("indicator=CPIAUCSL&include_revisions=true&order=asc&start_date=2025-02-01&limit=1&offset=1");
-    expect(page.body).toMatchObject({ meta: { total: 12 }, data: [{ date: "2025-02-01", revision: 2 }] });
+    const newest = await get("indicator=CPIAUCSL&include_revisions=true&order=desc&limit=1");
+    expect(newest.body.data.map((x: any) => [x.date, x.value, x.revision, x.source_updated_at])).toEqual([["2026-05-01", 333.1, 1, null]]);
+    const page = await get("indicator=CPIAUCSL&include_revisions=true&order=asc&start_date=2025-02-01&end_date=2025-02-28&limit=1&offset=2");
+    expect(page.body).toMatchObject({ meta: { total: 3 }, data: [{ date: "2025-02-01", revision: 3 }] });
     // The derived series that reads CPI was recomputed too: February's real earnings is now AHETPI / 319.9 * 100.
     const real = await get("indicator=svc:real_avg_hourly_earnings&start_date=2025-02-01&order=asc");
-    expect(real.body.data[0]).toMatchObject({ date: "2025-02-01", value: (fredValue(AHETPI, "2025-02-01")! / 319.9) * 100, revision: 2 });
+    expect(real.body.data[0]).toMatchObject({ date: "2025-02-01", value: (fredValue(AHETPI, "2025-02-01")! / 319.9) * 100 });
   });
 });

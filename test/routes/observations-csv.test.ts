@@ -61,9 +61,10 @@ describe("GET /v1/observations with Accept: text/csv", () => {
       region: res.headers.get("x-region"),
       frequency: res.headers.get("x-frequency"),
     }).toEqual({ total: String(json.body.meta.total), limit: "5", offset: "18", indicator: "UNRATE", region: "US", frequency: "monthly" });
-    // October 2025 has no value (the shipped UNRATE's real gap): an empty field.
-    const gap = parse(await (await t.request("/v1/observations?indicator=UNRATE&region=US&order=asc&start_date=2025-08-01", { headers: { ...headers, ...CSV } })).text());
-    expect(gap.rows.map((r) => r.slice(0, 2))).toEqual([["2025-08-01", "4.3"], ["2025-09-01", "4.4"], ["2025-10-01", ""], ["2025-11-01", "4.6"]]);
+    // October 2025 has no value (the shipped UNRATE's real gap): an empty field. November is the June-2026 vintage's
+    // 4.5 (4.6 in January's).
+    const gap = parse(await (await t.request("/v1/observations?indicator=UNRATE&region=US&order=asc&start_date=2025-08-01&end_date=2025-11-01", { headers: { ...headers, ...CSV } })).text());
+    expect(gap.rows.map((r) => r.slice(0, 2))).toEqual([["2025-08-01", "4.3"], ["2025-09-01", "4.4"], ["2025-10-01", ""], ["2025-11-01", "4.5"]]);
   });
 
   test("resampled buckets have their own columns; a transform is named in X-Transform", async () => {

@@ -59,6 +59,24 @@ describe("keyed observations", () => {
     expect(b.errors.map((e: any) => [e.indicator, e.code])).toEqual([["svc:sahm_rule", "CATEGORY_NOT_ALLOWED"]]);
   });
 
+  // Issue 28: a batch item refused for its region said only CATEGORY_NOT_ALLOWED (the batch form's one refusal code,
+  // spec "Batch form"), as if it were premium data. It now says why: details.reason REGION_NOT_ALLOWED and the region.
+  test("batch latest: a region-restricted key's refusal outside its regions names REGION_NOT_ALLOWED and the region (207)", async () => {
+    const { headers, row } = await testKey(t, { allowedRegions: ["06"] });
+    const res = await t.app.request("/v1/observations/latest?indicators=UNRATE,PAYEMS&region=US", { headers });
+    expect(res.status).toBe(207);
+    const b = await json(res);
+    expect(b.data).toEqual([]);
+    expect(b.errors).toEqual(
+      ["UNRATE", "PAYEMS"].map((indicator) => ({
+        indicator,
+        code: "CATEGORY_NOT_ALLOWED",
+        message: "This key does not permit region 'US' (allowed: 06).",
+        details: { key_hint: row.hint, indicator, reason: "REGION_NOT_ALLOWED", region: "US" },
+      })),
+    );
+  });
+
   test("batch latest: the svc-premium scope lifts the premium refusal", async () => {
     const { headers } = await testKey(t, { scopes: ["svc-premium"] });
     const b = await json(await t.app.request("/v1/observations/latest?indicators=UNRATE,svc:sahm_rule&region=US", { headers }));

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { latestBatchResponseSchema, latestSingleResponseSchema } from "../../src/schemas/observations";
 import { makeTestApp, type TestApp } from "../support/app";
-import { writeSeries } from "../support/series";
+import { clearIndicator, writeSeries } from "../support/series";
 import { fredRows, sahmLatest, type FredRow } from "../support/snapshot";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
@@ -21,12 +21,13 @@ const SAHM = sahmLatest();
 beforeAll(async () => {
   t = await makeTestApp();
   const db = t.database.db;
-  // CPIAUCSL as shipped ends 2025-11 (325.031). A revision marks November preliminary with its release time, and a
-  // December row without a value becomes the newest: the latest observation is November's revision 2.
-  await writeSeries(db, "fred", "CPIAUCSL", "US", [["2025-11-01", 325.031, { preliminary: true, sourceUpdatedAt: "2025-12-18T13:30:00Z" }], ["2025-12-01", null]]);
+  // CPIAUCSL as shipped ends 2026-04 (332.407, June-2026 vintage). A revision marks April preliminary with its release
+  // time, and a May row without a value becomes the newest: the latest observation is April's revision 2.
+  await writeSeries(db, "fred", "CPIAUCSL", "US", [["2026-04-01", 332.407, { preliminary: true, sourceUpdatedAt: "2026-05-12T12:30:00Z" }], ["2026-05-01", null]]);
   // MANEMP (offered, not shipped): held from here on, but no row has a value.
   await writeSeries(db, "fred", "MANEMP", "US", [["2025-01-01", null]]);
-  // LASST03 for California: a concept target.
+  // LASST03 for California alone (the snapshot's monthly rates removed): a concept target.
+  await clearIndicator(db, "bls", "LASST03");
   await writeSeries(db, "bls", "LASST03", "06", [["2025-08-01", 5.5], ["2025-09-01", 5.6]]);
 }, 120_000);
 afterAll(() => t?.close());
@@ -42,13 +43,13 @@ describe("single form", () => {
       data: {
         indicator: "CPIAUCSL",
         region: "US",
-        period_start: "2025-11-01",
-        period_end: "2025-11-30",
+        period_start: "2026-04-01",
+        period_end: "2026-04-30",
         period_type: "monthly",
-        value: 325.031,
+        value: 332.407,
         revision: 2,
         is_preliminary: true,
-        source_updated_at: "2025-12-18T13:30:00.000Z",
+        source_updated_at: "2026-05-12T12:30:00.000Z",
         unit: r.body.meta.unit,
       },
       meta: {
@@ -77,8 +78,9 @@ describe("single form", () => {
     expect(r.body.meta.concept).toEqual({ code: "unemployment_rate", resolved_indicator: "LASST03", source: "bls" });
   });
   test("a svc: series is computed from its input", async () => {
-    // October 2025 has no UNRATE, so the 3-month averages of October and November are missing: the latest is September.
-    expect(SAHM.date).toBe("2025-09-01");
+    // October 2025 has no UNRATE, so the 3-month averages of October to December are missing; the newest month, May
+    // 2026, has its three months.
+    expect(SAHM.date).toBe("2026-05-01");
     const r = await get("indicator=svc:sahm_rule");
     expect(r.status).toBe(200);
     expect(r.body.data).toMatchObject({ indicator: "svc:sahm_rule", region: "US", period_start: SAHM.date, value: SAHM.value });
@@ -136,7 +138,7 @@ describe("batch form", () => {
     latestBatchResponseSchema.parse(r.body);
     // MANEMP is held without a value: neither a row nor an error.
     expect(r.body.data.map((x: any) => [x.indicator, x.value])).toEqual([
-      ["CPIAUCSL", 325.031],
+      ["CPIAUCSL", 332.407],
       ["UNRATE", newestValued(fredRows("UNRATE")).value],
       ["svc:sahm_rule", SAHM.value],
     ]);

@@ -92,6 +92,8 @@ describe.skipIf(!redisServer)("a Redis outage under the rate limiter", () => {
     }
     expect((await t.getJson("/api/health")).body).toMatchObject({ status: "ok", rate_limits: { shared: true } });
     expect(logged.some((l) => l.startsWith("info"))).toBe(true);
+    // The store may have found Redis back by itself (it reconnects every retry interval): the next request counts there.
+    await get();
     const counts = new RedisClient(`redis://127.0.0.1:${port}`);
     try {
       const keys = (await counts.send("KEYS", ["svc:rl:*"])) as string[];
@@ -99,5 +101,24 @@ describe.skipIf(!redisServer)("a Redis outage under the rate limiter", () => {
     } finally {
       counts.close();
     }
+  });
+
+  // Issue 28: health said shared: true 1.5 s after Redis was gone (until a request failed) and degraded 10-12 s after
+  // it was back (the client's own reconnect backoff). Now a lost connection says so at once, and the store
+  // reconnects by itself every retry interval: both changes show in /api/health with no request in between.
+  test("health follows Redis by itself: degraded once it is gone, ok once it is back, with no request in between", async () => {
+    const status = async () => ((await t.getJson("/api/health")).body as { status: string }).status;
+    expect(await status()).toBe("ok");
+    await stopRedis();
+    const until = async (want: string) => {
+      for (let i = 0; i < 200; i++) {
+        if ((await status()) === want) return want;
+        await Bun.sleep(25);
+      }
+      return status();
+    };
+    expect(await until("degraded")).toBe("degraded");
+    await startRedis();
+    expect(await until("ok")).toBe("ok");
   });
 });

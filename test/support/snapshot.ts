@@ -65,9 +65,13 @@ export function sahmLatest(): { date: string; value: number } {
   return sahmSeries().filter((x): x is { date: string; value: number } => x.value !== null).at(-1)!;
 }
 
-/** A shipped World Bank file (`Country Name,Country Code,Year,Value`): one country's rows by alpha-3 code, by year. */
-export function worldBankRows(file: "gdp" | "population", alpha3: string): { year: number; value: number | null }[] {
-  return snapshotText(`worldbank-country/${file}.csv.gz`)
+/**
+ * A shipped World Bank file (`Country Name,Country Code,Year,Value`): one country's rows by alpha-3 code, by year.
+ * `gdp` and `population` are the earlier datahub files; a WDI code (`SP.POP.TOTL`) reads the WDI 2025 vintage.
+ */
+export function worldBankRows(file: "gdp" | "population" | string, alpha3: string): { year: number; value: number | null }[] {
+  const path = file.includes(".") ? `worldbank-wdi-2025/${file.toLowerCase()}.csv.gz` : `worldbank-country/${file}.csv.gz`;
+  return snapshotText(path)
     .split(/\r?\n/)
     .map((line) => /,([A-Z0-9]{3}),(\d{4}),([^,]*)$/.exec(line))
     .filter((m): m is RegExpExecArray => m !== null && m[1] === alpha3)
@@ -75,18 +79,19 @@ export function worldBankRows(file: "gdp" | "population", alpha3: string): { yea
     .sort((a, b) => a.year - b.year);
 }
 
-
 /**
- * One cell of the shipped ERS unemployment file (Latin-1, title lines above a header starting with FIPS, padded
- * header names, numbers with thousands separators): the row of a 5-digit FIPS code (state rows end in 000).
+ * One cell of a shipped ERS unemployment file (Latin-1, title lines above a header starting with FIPS or FIPS_Code,
+ * padded header names, numbers with thousands separators): the row of a 5-digit FIPS code (state rows end in 000).
+ * The 2000-2023 edition (laus-county-annual) is the current one; the 2007-2018 edition is the earlier vintage.
  */
-export function ersValue(fips: string, column: string): number | null {
-  const lines = snapshotText("ers-county-unemployment/Unemployment.csv.gz", "latin1").split(/\r?\n/);
-  const at = lines.findIndex((l) => l.startsWith("FIPS,"));
+export function ersValue(fips: string, column: string, edition: "2018" | "2023" = "2023"): number | null {
+  const path = edition === "2023" ? "laus-county-annual/Unemployment2023.csv.gz" : "ers-county-unemployment/Unemployment.csv.gz";
+  const lines = snapshotText(path, "latin1").split(/\r?\n/);
+  const at = lines.findIndex((l) => l.startsWith("FIPS,") || l.startsWith("FIPS_Code,"));
   const header = csvFields(lines[at]).map((h) => h.trim());
   const row = lines.slice(at + 1).map(csvFields).find((f) => f[0] === fips);
   const col = header.indexOf(column);
-  if (!row || col < 0) throw new Error(`Unemployment.csv: no ${column} for ${fips}`);
+  if (!row || col < 0) throw new Error(`${path}: no ${column} for ${fips}`);
   const raw = row[col].trim().replace(/,/g, "");
   return raw === "" ? null : Number(raw);
 }

@@ -1,0 +1,133 @@
+// Bounded work for callers without a key (issue 28, item 2). Before: 6,000 anonymous requests for series offered but
+// not held made 6,000 provisioning rows and 5,983 jobs (nine hours of upstream work) ahead of a real user's request.
+// Now a new fetch is bounded per client address and minute (429), per upstream and minute and by a share of the
+// upstream's own allowance (503), and by the queue length (503), all with Retry-After; re-asking for a series under
+// way stays a free 202; a caller with a key that authenticates starts fetches past the strangers' bounds and its job
+// runs first (at most its own per-minute limit of new fetches). The real job engine runs with the fetch stalled, so the queue holds what was started.
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { countProvisioning } from "../../db/repos/provisioning";
+import { indicatorId } from "../../db/seed/catalog";
+import { anonymousAllowance } from "../../src/domain/provisioning-budget";
+import { seriesJobKey } from "../../src/domain/provisioning";
+import { PROVISION_QUEUE } from "../../src/jobs/runtime";
+import { providerLimits } from "../../src/upstream/limiter";
+import { fromIp, testKey } from "../support/keys";
+import { fredUs, makeJobsTestApp } from "../support/jobs";
+import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
+
+setDefaultTimeout(120_000);
+
+const CODES = ["UNRATE", "CPIAUCSL", "FEDFUNDS", "GDP", "INDPRO", "M2SL", "HOUST"];
+const haveData = sharedDataPath("fred-macro-us", "UNRATE.csv") !== null;
+if (!haveData) console.warn(sharedDataMissingMessage("fred-macro-us"));
+const d = haveData ? describe : describe.skip;
+
+let t: Awaited<ReturnType<typeof makeJobsTestApp>>;
+beforeAll(async () => {
+  if (!haveData) return;
+  t = await makeJobsTestApp({
+    keyAccess: true,
+    env: { PROVISION_ANON_PER_CLIENT_PER_MINUTE: "2", PROVISION_ANON_PER_SOURCE_PER_MINUTE: "3", PROVISION_ANON_QUEUE_MAX: "4", PROVISION_QUEUE_MAX: "6" },
+    unheld: fredUs(...CODES),
+  });
+  for (const c of CODES) t.fetcher.set(c, { kind: "stall" });
+}, 120_000);
+afterAll(async () => {
+  t?.fetcher.release();
+  await t?.close();
+});
+
+const ask = (code: string, ip: string, headers: Record<string, string> = {}) => t.app.request(`/v1/observations?indicator=${code}&region=US`, { headers }, fromIp(ip));
+const queued = () => countProvisioning(t.database.db);
+
+d("a stranger's fetches", () => {
+  test("per client: 2 new series a minute, the third 429 with Retry-After to the minute's end; asking again for one under way is a free 202", async () => {
+    t.clock.set("2026-11-26T12:00:10Z");
+    expect((await ask("UNRATE", "198.51.100.1")).status).toBe(202);
+    expect((await ask("CPIAUCSL", "198.51.100.1")).status).toBe(202);
+    const third = await ask("FEDFUNDS", "198.51.100.1");
+    expect(third.status).toBe(429);
+    expect(third.headers.get("retry-after")).toBe("50");
+    expect(await third.json()).toEqual({
+      error: {
+        code: "RATE_LIMIT_EXCEEDED",
+        message: "At most 2 series not held yet may be requested per minute without a key; retry in 50 s. Send an API key to be served first (free keys: POST /v1/signup).",
+        details: { limit: 2, retry_after_seconds: 50 },
+      },
+    });
+    // Under way already: nothing new is started, so nothing is refused.
+    for (let i = 0; i < 5; i++) expect((await ask("UNRATE", "198.51.100.1")).status).toBe(202);
+    expect(await queued()).toBe(2);
+  });
+
+  test("per upstream: 3 new fetches from FRED a minute for all strangers together, then 503 with Retry-After", async () => {
+    expect((await ask("FEDFUNDS", "198.51.100.2")).status).toBe(202);
+    const res = await ask("GDP", "198.51.100.3");
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBe("50");
+    const body = (await res.json()) as any;
+    expect(body.error.code).toBe("SERVICE_UNAVAILABLE");
+    expect(body.error.details).toEqual({ upstream: "fred", limit: 3, retry_after_seconds: 50 });
+    expect(await queued()).toBe(3);
+  });
+
+  test("queue: the next minute, strangers start nothing more once 4 series are being fetched", async () => {
+    t.clock.set("2026-11-26T12:01:00Z");
+    expect((await ask("GDP", "198.51.100.4")).status).toBe(202);
+    const res = await ask("INDPRO", "198.51.100.5");
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBe("30");
+    expect(((await res.json()) as any).error.details).toEqual({ queued: 4, queue_max: 4, retry_after_seconds: 30 });
+    expect(await queued()).toBe(4);
+  });
+
+  test("a fake key is a stranger: refused like one before the 401 it would get", async () => {
+    const res = await ask("INDPRO", "198.51.100.6", { "X-API-Key": `svc_live_${"x".repeat(32)}` });
+    expect(res.status).toBe(503);
+    expect(await queued()).toBe(4);
+  });
+});
+
+d("a customer's fetches", () => {
+  test("a key starts at most its own per-minute limit of new fetches (the free 202 comes before its rate window): then 429", async () => {
+    const { headers, row } = await testKey(t, { rateLimitPerMinute: 1 });
+    expect((await ask("INDPRO", "198.51.100.7", headers)).status).toBe(202);
+    const res = await ask("M2SL", "198.51.100.7", headers);
+    expect(res.status).toBe(429);
+    expect(res.headers.get("retry-after")).toBe("60");
+    expect(((await res.json()) as any).error).toEqual({
+      code: "RATE_LIMIT_EXCEEDED",
+      message: `Key ${row.hint} may start at most 1 fetches of series not held yet per minute; retry in 60 s.`,
+      details: { limit: 1, retry_after_seconds: 60 },
+    });
+    expect(await queued()).toBe(5);
+  });
+
+  test("a key that authenticates starts past the strangers' bounds (up to the queue's own), and its job is taken first", async () => {
+    const { headers } = await testKey(t, { rateLimitPerMinute: 1000 });
+    expect((await ask("INDPRO", "198.51.100.1", headers)).status).toBe(202);
+    expect((await ask("M2SL", "198.51.100.1", headers)).status).toBe(202);
+    const full = await ask("HOUST", "198.51.100.1", headers);
+    expect(full.status).toBe(503);
+    expect(((await full.json()) as any).error.details).toEqual({ queued: 6, queue_max: 6, retry_after_seconds: 30 });
+    const priority = async (code: string) => (await t.jobs.boss!.findJobs(PROVISION_QUEUE, { key: seriesJobKey(indicatorId("fred", code), "US") }))[0]!.priority;
+    expect([await priority("UNRATE"), await priority("INDPRO"), await priority("M2SL")]).toEqual([0, 10, 10]);
+  });
+});
+
+describe("a stranger's share of an upstream's allowance", () => {
+  const limits = { perClientPerMinute: 5, perSourcePerMinute: 10, upstreamShare: 0.25, anonymousQueueMax: 50, queueMax: 500 };
+  test("FRED: 120 a minute -> 30, capped by the per-upstream 10; no daily bound", () => {
+    expect(anonymousAllowance(limits, providerLimits({ bls: true, census: true }).fred)).toEqual({ perMinute: 10, perDay: null });
+    expect(anonymousAllowance({ ...limits, perSourcePerMinute: 100 }, providerLimits({ bls: true, census: true }).fred)).toEqual({ perMinute: 30, perDay: null });
+  });
+  test("BLS: a quarter of 500 a day with a key (125), of 25 without (6); Census without a key: 125 of 500", () => {
+    expect(anonymousAllowance(limits, providerLimits({ bls: true, census: false }).bls)).toEqual({ perMinute: 10, perDay: 125 });
+    expect(anonymousAllowance(limits, providerLimits({ bls: false, census: false }).bls)).toEqual({ perMinute: 10, perDay: 6 });
+    expect(anonymousAllowance(limits, providerLimits({ bls: false, census: false }).census)).toEqual({ perMinute: 10, perDay: 125 });
+  });
+  test("a share that rounds to nothing still lets one through; a share of 0 none", () => {
+    expect(anonymousAllowance({ ...limits, upstreamShare: 0.01 }, { perMinute: null, perDay: 25 })).toEqual({ perMinute: 10, perDay: 1 });
+    expect(anonymousAllowance({ ...limits, upstreamShare: 0 }, { perMinute: 120, perDay: 500 })).toEqual({ perMinute: 0, perDay: 0 });
+  });
+});

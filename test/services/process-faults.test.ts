@@ -1,0 +1,37 @@
+// Issue 28, item 1: a process (svc serve, svc worker) that meets an error nothing contains logs it as one JSON line
+// and exits with status 70, so that a supervisor (systemd Restart=always, README "Deployment") starts a fresh one,
+// instead of dying with a bare runtime trace (or, for some errors, staying up in an unknown state).
+import { describe, expect, test } from "bun:test";
+import { resolve } from "node:path";
+import { UNCAUGHT_EXIT_CODE } from "../../src/process-faults";
+
+const FIXTURE = resolve(import.meta.dir, "../fixtures/uncaught.ts");
+
+async function run(kind: string) {
+  const p = Bun.spawn([process.execPath, FIXTURE, kind], { stdout: "pipe", stderr: "pipe" });
+  const [code, err] = await Promise.all([p.exited, new Response(p.stderr).text()]);
+  return { code, lines: err.trim().split("\n") };
+}
+
+describe("an error nothing contains", () => {
+  test("thrown from a setImmediate: one JSON line with the error and its stack, exit 70", async () => {
+    const { code, lines } = await run("throw");
+    expect(code).toBe(UNCAUGHT_EXIT_CODE);
+    expect(lines.length).toBe(1);
+    const entry = JSON.parse(lines[0]!);
+    expect(entry.level).toBe("error");
+    expect(entry.msg).toBe("uncaught exception: the process exits so that its supervisor restarts it");
+    expect(entry.error).toBe("null is not an object (evaluating 'null.write')");
+    expect(entry.stack).toContain("uncaught.ts");
+  });
+
+  test("an unhandled rejection: logged with query parameters redacted, exit 70", async () => {
+    const { code, lines } = await run("reject");
+    expect(code).toBe(UNCAUGHT_EXIT_CODE);
+    expect(lines.length).toBe(1);
+    const entry = JSON.parse(lines[0]!);
+    expect(entry.msg).toBe("unhandled rejection: the process exits so that its supervisor restarts it");
+    expect(entry.error).toBe("Failed query: select 1\nparams: [redacted]");
+    expect(lines[0]).not.toContain("secret-value");
+  });
+});
