@@ -159,6 +159,7 @@ describe("places", () => {
     expect(read("GDP of the country Georgia")).toMatchObject({ places: ["GE"], alternates: {} });
     expect(read("GDP of Georgia")).toMatchObject({ places: ["13"], alternates: { "13": "GE" } });
     expect(read("jobs added in November 2025").unplaced).toEqual([]);
+    expect(read("which state gained the most people from other states").unplaced).toEqual([]);
   });
 });
 

@@ -325,6 +325,8 @@ function readPlaces(words: Word[], lookup: PlaceLookup, allCaps: boolean): Pick<
 }
 
 const PLACE_BEFORE = new Set(["in", "of", "for", "from"]);
+// Determiners and quantifiers after in/of/from are no place names ("from other states", "in each county").
+const NOT_PLACES = new Set("other others each every most some several both either neither another such few various certain different own same whole entire rest".split(" "));
 const MONTH_WORDS = new Set(["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"]);
 
 /**
@@ -337,7 +339,7 @@ function readUnplaced(words: Word[], fuzzy: FuzzyPlace | undefined): { correctio
   const codes: { at: number; code: string }[] = [];
   for (let i = 0; i < words.length; i++) {
     const w = words[i];
-    if (w.used || FILLER_WORDS.has(w.text) || MONTH_WORDS.has(w.text) || /^\d+$/.test(w.text) || w.text.length < 3) continue;
+    if (w.used || FILLER_WORDS.has(w.text) || MONTH_WORDS.has(w.text) || NOT_PLACES.has(w.text) || /^\d+$/.test(w.text) || w.text.length < 3) continue;
     let j = i - 1;
     while (j >= 0 && !words[j].used && FILLER_WORDS.has(words[j].text) && !PLACE_BEFORE.has(words[j].text)) j--;
     const named = j >= 0 && PLACE_BEFORE.has(words[j].text);
