@@ -3,7 +3,7 @@
 // by its tool, so a client can replay it and get the same numbers.
 import { z } from "@hono/zod-openapi";
 import { WINDOW_SYNTAX, parseWindow } from "../domain/window";
-import { codeParam } from "./observations";
+import { codeParam, freshnessSchema } from "./observations";
 
 const q = (name: string) => ({ param: { name, in: "query" as const } });
 
@@ -55,6 +55,8 @@ export const citationSchema = z
 
 export type Citation = z.output<typeof citationSchema>;
 
+const askFreshnessSchema = freshnessSchema.extend({ indicator: z.string(), region: z.string() }).openapi("AskFreshness");
+
 export const askResponseSchema = z
   .object({
     answer: z.string().nullable().openapi({ description: "Prose answering the question from the tool results, with units and dates; null when no coverage or no data." }),
@@ -73,6 +75,10 @@ export const askResponseSchema = z
       rounds: z.number().int().min(0),
       toolCalls: z.number().int().min(0),
       model: z.string().openapi({ description: "Who phrased the answer: the deterministic composer, or the configured language model." }),
+      freshness: z
+        .array(askFreshnessSchema)
+        .optional()
+        .openapi({ description: "How current each series the answer read is, as on the data endpoints' `meta.freshness`: one item per series and place read (absent when nothing was read)." }),
     }),
   })
   .openapi("AskResponse");

@@ -155,7 +155,7 @@ async function searchCatalog(ctx: ReadContext, words: string[]): Promise<{ citat
   if (meaningful.length === 0) return null;
   const term = [...meaningful].sort((a, b) => b.length - a.length || a.localeCompare(b))[0];
   const args = { search: term, limit: 100 };
-  const list = await listIndicators(ctx, { search: term, include_inactive: false, limit: 100, offset: 0 });
+  const list = await listIndicators(ctx, { search: term, include_inactive: false, limit: 100, offset: 0 }, ctx.now());
   // Every word must begin a word of the name or code: a description mentions too much ("money stock ... market").
   const fits = list.data.filter((i) => {
     const text = new Set(regionKey(`${i.code} ${i.name}`).split(" ").map(foldPlural));

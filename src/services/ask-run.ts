@@ -13,7 +13,8 @@ import type { Intent } from "../domain/ask/intent";
 import { compareLead, growthRace, leadSentence, newestNote, peerSentence, type View } from "../domain/ask/lead";
 import { TOPIC_WORDS, type Topic } from "../domain/ask/lexicon";
 import { draftProblems, safeText, verifyNumbers } from "../domain/ask/verify";
-import type { Frequency } from "../domain/calendar";
+import { isFrequency, type Frequency } from "../domain/calendar";
+import { freshnessAt } from "../domain/freshness";
 import { getConcept } from "../domain/concepts";
 import { capitalise, decimalsOf, formatDate, formatValue, indicatorPhrase } from "../domain/prose";
 import { formatWindow } from "../domain/window";
@@ -94,6 +95,12 @@ export async function runPlan(ctx: AskContext, plan: RunPlan, opts: { signals: b
   const results: unknown[] = plan.searches.map((s) => s.result);
   let rounds = plan.searches.length ? 1 : 0;
   let truncated = plan.truncated;
+  // How current each series read is (meta.freshness), as the data endpoints say it.
+  const freshness: NonNullable<AskResponse["meta"]["freshness"]> = [];
+  const noteFreshness = (indicator: string, region: string, newest: string | null, cadence: Frequency) => {
+    const f = freshnessAt(newest, cadence, ctx.now());
+    if (f && !freshness.some((x) => x.indicator === indicator && x.region === region)) freshness.push({ indicator, region, ...f });
+  };
   const regions = await regionIndex(ctx);
   const place = (r: RegionRow) => placeOf(r, regions.byCode);
 
@@ -136,7 +143,7 @@ export async function runPlan(ctx: AskContext, plan: RunPlan, opts: { signals: b
       grounded: verification.grounded && draftProblems(served).filter((p) => p !== "markup").length === 0,
       truncated,
       status: "ok",
-      meta: { depth: plan.depth, rounds, toolCalls: citations.length, model },
+      meta: { depth: plan.depth, rounds, toolCalls: citations.length, model, ...(freshness.length ? { freshness } : {}) },
     };
   }
 
@@ -145,6 +152,7 @@ export async function runPlan(ctx: AskContext, plan: RunPlan, opts: { signals: b
     const [ranked] = await round([{ tool: "rank_regions", args: {}, run: () => runRank(ctx, rank), summary: (r) => r.citation.summary, result: (r) => r.result }]);
     if (!ranked) return { ...emptyResponse(plan.depth, "no_data", "The ranking was not read within the ceilings.", plan.resolved, { rounds, citations }), truncated };
     citations[citations.length - 1].args = ranked.citation.args;
+    if (isFrequency(rank.indicator.frequency)) noteFreshness(rank.indicator.code, rank.parent?.code ?? "US", rank.date, rank.indicator.frequency);
     return finish(composeAnswer({ sections: [{ lead: ranked.text, facts: [], peers: [] }], notes: plan.notes, signals: [] }));
   }
 
@@ -186,6 +194,10 @@ export async function runPlan(ctx: AskContext, plan: RunPlan, opts: { signals: b
   reads.forEach((r, k) => {
     const pts = got[k] as View["points"] | undefined;
     if (pts && !r.whole) results.push(pts.map((p) => p.value));
+    if (pts) {
+      const newest = pts.reduce<string | null>((d, p) => (p.value !== null && (d === null || p.date > d) ? p.date : d), null);
+      noteFreshness(targetCode(r.target), r.target.region.code, newest, r.target.frequency);
+    }
   });
 
   // Round: insights of every series (its facts, and the series' own active signals).

@@ -44,7 +44,9 @@ describe("covered questions", () => {
     expect(["LASST03", "LAUST03A"]).toContain(indicator.code);
     expect(body.resolved).toEqual({ indicators: [indicator], regions: [{ code: "48", name: "Texas", type: "state" }], window: "10y" });
     expect(body.citations.map((c: any) => c.tool)).toEqual(["get_latest", "get_insights"]);
-    expect(body.meta).toEqual({ depth: "default", rounds: 2, toolCalls: 2, model: DETERMINISTIC_MODEL });
+    // How current the series read is, as /v1/observations/latest says it for the same series.
+    const latestNow = await t.getJson(`/v1/observations/latest?indicator=${indicator.code}&region=48`, { headers: free });
+    expect(body.meta).toEqual({ depth: "default", rounds: 2, toolCalls: 2, model: DETERMINISTIC_MODEL, freshness: [{ indicator: indicator.code, region: "48", ...latestNow.body.meta.freshness }] });
     expect(body.grounded).toBe(true);
     expect(body.truncated).toBe(false);
     const [latest, insights] = body.citations;
