@@ -1,7 +1,9 @@
 // Ask speed (issue 15): server time of GET /v1/ask with the deterministic composer over the whole real snapshot, in
 // process (app.request, no HTTP, one request at a time, open access: what the ask pipeline itself costs). For each
 // depth: the first request of each question (cold: resolution, series and insights not yet cached), then p50/p99 of
-// 300 warm requests cycling through the questions. Target: p99 under 100 ms at the default depth.
+// 300 warm requests cycling through the questions. Target: p99 under 100 ms at the default depth. Then questions that
+// read more than one series' newest value (issue 25): the intent questions, and rankings across every state (target
+// p50 under 50 ms) and every county (under 300 ms), each a cold request then p50/p99 of warm ones.
 //   bun bench/ask.ts [--db pglite|postgres|URL] [--requests 300]
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
@@ -48,6 +50,19 @@ for (const depth of [null, "briefing"]) {
     `depth=${depth ?? "default"}: cold ${cold.map((x) => x.toFixed(1)).join(" / ")} ms; warm p50 ${pct(warm, 50).toFixed(2)} ms, p99 ${pct(warm, 99).toFixed(2)} ms, ` +
       `${(1000 / (warm.reduce((a, b) => a + b, 0) / warm.length)).toFixed(0)} req/s one at a time`,
   );
+}
+const INTENT = ["What is the current US inflation rate?", "Is unemployment higher in Texas or California?", "How many jobs were added last month?", "Is the US in a recession?"];
+const RANKINGS = [
+  ["51 states", "Which state has the highest unemployment rate?"],
+  ["254 Texas counties", "top 5 counties in Texas by population"],
+  ["every county", "Which county has the highest unemployment rate in the country?"],
+  ["every county", "Which county has the most people?"],
+];
+for (const [label, q] of [...INTENT.map((q) => ["intent", q]), ...RANKINGS]) {
+  const cold = await time(q, null);
+  const warm = [];
+  for (let i = 0; i < Math.max(20, Math.floor(n / 5)); i++) warm.push(await time(q, null));
+  console.log(`${label}: "${q}" cold ${cold.toFixed(1)} ms; warm p50 ${pct(warm, 50).toFixed(2)} ms, p99 ${pct(warm, 99).toFixed(2)} ms`);
 }
 console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
 await t.close();

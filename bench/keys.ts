@@ -9,7 +9,8 @@
 //   by 20% from one ten-second run to the next, this ratio holds within a few percent from round to round. The
 //   scheduler gives each server half the CPU, so each one's requests/s is its throughput per CPU second; the table
 //   also shows the server CPU time per request (from /proc).
-//   bun run bench/keys.ts [--together] [--connections 64] [--duration 10] [--rounds 3] [--db pglite|postgres|URL]
+// `--metrics` compares instead the keyed path with and without METRICS_TOKEN (every answer counted for GET /metrics).
+//   bun run bench/keys.ts [--together] [--metrics] [--connections 64] [--duration 10] [--rounds 3] [--db pglite|postgres|URL]
 // Flags and BENCH_* variables are described in bench/lib/load.ts. PGlite allows one process per data
 // directory: back to back, the two servers take turns on it; together, the keyed one runs on a copy of it.
 // Internal: `bun bench/keys.ts --serve keyed|bare` is the server process this script starts.
@@ -29,13 +30,20 @@ if (process.argv[2] === "--serve") {
 async function main() {
   const argv = process.argv.slice(2);
   const together = argv.includes("--together");
-  const opts = parseBenchArgs(argv.filter((a) => a !== "--together"), { connections: 64, durationSec: 10, rounds: 3 });
+  const metrics = argv.includes("--metrics");
+  const opts = parseBenchArgs(argv.filter((a) => a !== "--together" && a !== "--metrics"), { connections: 64, durationSec: 10, rounds: 3 });
   const tool = await loadTool(opts.tool);
   const { env, label: database, cleanup } = await benchDatabase(opts, "keys");
 
   try {
     const key = await seedWithKey(env, database);
-    const cases: Case[] = [
+    const keyedEnv = together && !env.DATABASE_URL ? copyDataDir(env) : env;
+    const cases: Case[] = metrics
+      ? [
+          { name: `keyed, GET ${PAGE} with X-API-Key`, mode: "keyed", headers: { "X-API-Key": key }, env },
+          { name: `keyed with METRICS_TOKEN (answers counted)`, mode: "keyed", headers: { "X-API-Key": key }, env: { ...keyedEnv, METRICS_TOKEN: "bench-metrics-token-0123456789" } },
+        ]
+      : [
       { name: `bare app (no access layer), GET ${PAGE}`, mode: "bare", headers: {}, env },
       // Run together on PGlite, the keyed server needs a data directory of its own (one process per directory): a
       // copy of the seeded one, key included.
@@ -43,7 +51,7 @@ async function main() {
         name: `keyed, GET ${PAGE} with X-API-Key`,
         mode: "keyed",
         headers: { "X-API-Key": key },
-        env: together && !env.DATABASE_URL ? copyDataDir(env) : env,
+        env: keyedEnv,
       },
     ];
     const rows: Row[] = cases.map((c) => ({ name: c.name, path: PAGE, target: "service", runs: [], median: null }));
@@ -88,12 +96,17 @@ async function main() {
       `${tool}, ${method}, ${opts.durationSec} s per run after ${opts.warmupSec} s warm-up, ${opts.rounds} interleaved round(s) (median), ${pin}, ${availableParallelism()} CPUs; database ${database}`,
     );
     if (cpuPerRequest[0]!.length && cpuPerRequest[1]!.length) {
-      console.log(`server CPU per request (median): bare ${median(cpuPerRequest[0]!).toFixed(1)} us, keyed ${median(cpuPerRequest[1]!).toFixed(1)} us`);
+      const [first, second] = metrics ? ["without metrics", "with metrics"] : ["bare", "keyed"];
+      console.log(`server CPU per request (median): ${first} ${median(cpuPerRequest[0]!).toFixed(1)} us, ${second} ${median(cpuPerRequest[1]!).toFixed(1)} us`);
     }
     // The verdict compares each round's keyed run with the bare run beside it (same minutes on the machine):
     // on a shared machine the load drifts between rounds, and a ratio of separate medians mixes rounds.
     const ratios = rows[1]!.runs.map((r, i) => r.rps / rows[0]!.runs[i]!.rps);
     const ratio = median(ratios);
+    if (metrics) {
+      console.log(`per-round with / without METRICS_TOKEN requests/s: ${ratios.map((x) => `${(x * 100).toFixed(1)}%`).join(", ")}; median ${(ratio * 100).toFixed(1)}%`);
+      return;
+    }
     console.log(`per-round keyed / bare: ${ratios.map((x) => `${(x * 100).toFixed(1)}%`).join(", ")}; ratio of the medians above: ${((rows[1]!.median!.rps / rows[0]!.median!.rps) * 100).toFixed(1)}%`);
     console.log(`keyed / bare requests/s (median of per-round ratios, ${together ? "together" : "back to back"}): ${(ratio * 100).toFixed(1)}% (bar: at least 85%) -> ${ratio >= 0.85 ? "PASS" : "FAIL"}`);
   } finally {

@@ -100,6 +100,17 @@ export class DataDirLockedError extends Error {
   }
 }
 
+/** The live process holding the embedded data directory `dir` (its lock file), or null when none does. */
+export function lockHolder(dir: string): number | null {
+  let pid = 0;
+  try {
+    pid = Number(readFileSync(join(dir, "pglite.lock"), "utf8").trim());
+  } catch {
+    return null;
+  }
+  return Number.isInteger(pid) && pid > 0 && pidAlive(pid) ? pid : null;
+}
+
 /**
  * One process at a time may hold an embedded data directory. The lock file is created atomically
  * (O_EXCL), so two processes starting at the same instant cannot both get in; a stale lock (its pid

@@ -13,11 +13,12 @@ import { admitKeyed } from "./http/admission";
 import { isPaidRoute } from "./http/paid-marker";
 import { failureResponse } from "./http/respond";
 import { Admission } from "./services/admission";
-import { guardQuery, hostGuard, limitBody, notFoundOrMethodNotAllowed, refusePaidHead } from "./http/request-guard";
+import { asGet, guardQuery, headLength, hostGuard, limitBody, notFoundOrMethodNotAllowed, refusePaidHead } from "./http/request-guard";
 import { validationHook } from "./http/validation";
 import { serviceOpenApiApp } from "./http/query-validation";
 import { registerRoutes } from "./routes";
 import { ProvisioningAnswer } from "./services/provisioning";
+import { routePatterns, withMetrics } from "./http/metrics";
 
 const CORS: CorsOptions = {
   // @x402/fetch sends Access-Control-Expose-Headers as a request header on its paid retry (x402 PR #3478).
@@ -27,6 +28,7 @@ const CORS: CorsOptions = {
     "WWW-Authenticate", "PAYMENT-REQUIRED", "PAYMENT-RESPONSE", "X-PAYMENT-RESPONSE",
     // The metadata of a CSV observations page.
     "X-Total-Count", "X-Limit", "X-Offset", "X-Indicator", "X-Region", "X-Unit", "X-Frequency", "X-Transform", "X-Concept",
+    "X-Newest-Period", "X-Stale",
   ],
 };
 
@@ -44,7 +46,9 @@ export function createApp(deps: Deps): ServiceApp {
   // per coding (src/http/content-coding.ts) and are left alone here. Paid routes code their own bodies: their answers
   // must be byte for byte the page memo's, which answers before this app.
   const compressResponses = compress();
-  app.use("*", (c, next) => (isPaidRoute(c) ? next() : compressResponses(c, next)));
+  app.use("*", headLength());
+  // HEAD is compressed as its GET would be (Hono's compress leaves HEAD alone), so its headers are the GET's.
+  app.use("*", (c, next) => (isPaidRoute(c) ? next() : compressResponses(c.req.method === "HEAD" ? asGet(c) : c, next)));
   app.use("*", requestId());
   app.use("*", publicCors(CORS));
 
@@ -92,6 +96,8 @@ export function createApp(deps: Deps): ServiceApp {
 
   // Repeated page reads skip validation, resolution and the handler (page-memo.ts), never the admission core.
   if (pages) app.fetch = pages.fetch(app.fetch) as typeof app.fetch;
+  // Outside the memo, so its answers are counted too; /metrics itself (METRICS_TOKEN) is answered here.
+  app.fetch = withMetrics(app.fetch, deps.config.metricsToken ?? null, { deps, admission, pages, routeOf: routePatterns(app.router as never) }) as typeof app.fetch;
   // Before anything reads the URL: a missing or malformed Host is a 400 (every later step parses the URL).
   app.fetch = hostGuard(app.fetch, corsResponseHeaders(CORS)) as typeof app.fetch;
   return Object.assign(app, { pages });

@@ -27,6 +27,8 @@ export const configSchema = z.object({
   SERIES_CACHE_REVALIDATE_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
   // The page memo in front of the paid pipeline (src/http/page-memo.ts): "off" sends every request through it.
   PAGE_MEMO: z.enum(["on", "off"]).default("on"),
+  // GET /metrics (Prometheus text) answers only with `Authorization: Bearer <METRICS_TOKEN>`; unset: 404.
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").max(512).regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces").optional(),
   // Keys and access (issue 4). Unset REDIS_URL: per-key rate limits are counted in this process only.
   REDIS_URL: z.string().regex(/^(redis|rediss|valkey|valkeys):\/\//, "must be a redis:// or rediss:// URL").optional(),
   // Unset SMTP_URL: mail stays in the database outbox, read with `svc mail list`.
@@ -131,6 +133,7 @@ export type Config = {
   logLevel: (typeof logLevels)[number];
   seriesCacheRevalidateMs: number;
   pageMemo: boolean;
+  metricsToken: string | null;
   redisUrl: string | null;
   smtpUrl: string | null;
   mailFrom: string;
@@ -247,6 +250,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel: c.LOG_LEVEL,
     seriesCacheRevalidateMs: c.SERIES_CACHE_REVALIDATE_MS ?? (c.NODE_ENV === "test" ? 0 : 1000),
     pageMemo: c.PAGE_MEMO === "on",
+    metricsToken: c.METRICS_TOKEN ?? null,
     redisUrl: c.REDIS_URL ?? null,
     smtpUrl: c.SMTP_URL ?? null,
     mailFrom: c.MAIL_FROM,

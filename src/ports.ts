@@ -84,6 +84,8 @@ export type UsageMeter = {
   /** Moves everything counted so far to the main database (batches left by a crashed process included). */
   flush(): Promise<void>;
   close(): Promise<void>;
+  /** For metrics: requests counted by this process, and when (epoch ms) the journal was last moved to the database whole. */
+  stats?(): { counted: number; lastMovedAt: number | null };
 };
 
 /** Key lookups cache and the usage meter (flushed on close: close it before closing the database). */
@@ -160,6 +162,8 @@ export interface JobQueue {
   runBriefingNow(id: string): Promise<void>;
   /** Depth of each queue; null while the engine is not started here. */
   depth(): Promise<QueueDepth[] | null>;
+  /** For metrics: jobs per queue and state as pg-boss last counted them (failed: those it still keeps); null while not started. */
+  counts?(): Promise<{ queue: string; queued: number; active: number; deferred: number; failed: number }[] | null>;
   start(): Promise<void>;
   /** Stops taking jobs, waits a little for running ones, and lets go of its connections (before the database closes). */
   stop(): Promise<void>;

@@ -210,3 +210,21 @@ export async function readPeerValues(db: Db, args: { indicatorId: string; date: 
   const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { region: string; value: number | string }[];
   return rows.map((r) => ({ region: r.region, value: Number(r.value) }));
 }
+
+/**
+ * Across the regions of `regionType` (and of `parentCode`, when given) that hold the indicator: how many do, and the
+ * newest date most of them hold (on a tie, the newest), so that a ranking reads one period for all of them (then
+ * readPeerValues on that date). One statement over the series heads, no observation scan.
+ */
+export async function commonLatestDate(db: Db, args: { indicatorId: string; regionType: string; parentCode: string | null }): Promise<{ date: string; held: number; atDate: number } | null> {
+  const parent = args.parentCode === null ? sql`` : sql` AND r.parent_code = ${args.parentCode}`;
+  const result = await db.execute(sql`
+    SELECT s.last_date::text AS date, count(*) OVER () AS held, count(*) OVER (PARTITION BY s.last_date) AS at_date
+    FROM series s
+    JOIN regions r ON r.code = s.region_code
+    WHERE s.indicator_id = ${args.indicatorId}::uuid AND r.type = ${args.regionType}${parent} AND s.observation_count > 0 AND s.last_date IS NOT NULL
+    ORDER BY at_date DESC, s.last_date DESC
+    LIMIT 1`);
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { date: string; held: number | string; at_date: number | string }[];
+  return rows[0] ? { date: rows[0].date, held: Number(rows[0].held), atDate: Number(rows[0].at_date) } : null;
+}

@@ -4,7 +4,7 @@
 // no gaps among the rows that existed when paging began).
 import { and, desc, eq, gte, inArray, isNull, isNotNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
-import { signalIntervals } from "../schema";
+import { indicators, signalIntervals } from "../schema";
 
 export type SignalRow = typeof signalIntervals.$inferSelect;
 export type NewSignalRow = typeof signalIntervals.$inferInsert;
@@ -70,14 +70,32 @@ export type SignalFilter = {
   regionCodes?: readonly string[];
   types?: readonly string[];
   strengths?: readonly string[];
-  /** true: open intervals only; false: closed only; undefined: both. */
+  /**
+   * true: active intervals only (open, and their series current: see currentSince); false: the others (closed, or open
+   * on a series behind schedule); undefined: both.
+   */
   active?: boolean;
+  /**
+   * With `active`: per frequency, the oldest last confirmed observation (evidence.last_date, YYYY-MM-DD) of an active
+   * interval (src/domain/freshness.ts currentSince). Without it, `active` means open.
+   */
+  currentSince?: Record<string, string>;
   /** Intervals overlapping [from, to] (either bound optional). */
   from?: Date;
   to?: Date;
   /** Strictly after this position in (valid_from, id) descending order. */
   after?: { validFrom: Date; id: string };
 };
+
+/** The interval's series is current: its frequency's cutoff is at or before the interval's last confirmed observation. */
+function currentCondition(since: Record<string, string>): SQL {
+  const t = signalIntervals;
+  const cases = sql.join(
+    Object.entries(since).map(([f, d]) => sql`(i.frequency = ${f} and (${t.evidence} ->> 'last_date') >= ${d})`),
+    sql` or `,
+  );
+  return sql`exists (select 1 from ${indicators} i where i.id = ${t.indicatorId} and (${cases}))`;
+}
 
 /** Up to `limit` intervals matching the filter, newest valid_from first (ties by id, descending). */
 export async function listSignalIntervals(db: Db, filter: SignalFilter, limit: number): Promise<SignalRow[]> {
@@ -87,8 +105,9 @@ export async function listSignalIntervals(db: Db, filter: SignalFilter, limit: n
   if (filter.regionCodes) where.push(inArray(t.regionCode, [...filter.regionCodes]));
   if (filter.types) where.push(inArray(t.type, [...filter.types] as SignalRow["type"][]));
   if (filter.strengths) where.push(inArray(t.strength, [...filter.strengths] as SignalRow["strength"][]));
-  if (filter.active === true) where.push(isNull(t.validTo));
-  if (filter.active === false) where.push(isNotNull(t.validTo));
+  const current = filter.currentSince ? currentCondition(filter.currentSince) : sql`true`;
+  if (filter.active === true) where.push(and(isNull(t.validTo), current)!);
+  if (filter.active === false) where.push(or(isNotNull(t.validTo), sql`not (${current})`)!);
   if (filter.to) where.push(lte(t.validFrom, filter.to));
   if (filter.from) where.push(or(isNull(t.validTo), gte(t.validTo, filter.from))!);
   if (filter.after) {

@@ -10,3 +10,4 @@ export * from "./flows";
 export * from "./jobs";
 export * from "./signals";
 export * from "./briefings";
+export * from "./series-changes";

@@ -34,7 +34,7 @@ export const keyRotations = pgTable(
   {
     id: uuid("id").primaryKey(),
     keyId: uuid("key_id").notNull().references(() => apiKeys.id),
-    reason: text("reason", { enum: ["rotate", "recover"] }).notNull(),
+    reason: text("reason", { enum: ["rotate", "recover", "operator"] }).notNull(),
     previousHint: text("previous_hint").notNull(),
     at: timestamp("at", { withTimezone: true }).notNull(),
   },

@@ -1,10 +1,13 @@
 // Shared plumbing of the key, subscription and mail commands: argument parsing, the dependencies they run
 // on (the same services as the HTTP API) and output.
 import { parseArgs } from "node:util";
-import { buildDeps } from "../bootstrap";
+import { buildDeps, openConfiguredDatabase } from "../bootstrap";
 import type { Config } from "../config";
+import type { Database } from "../../db/client";
 import type { Deps } from "../deps";
+import { createCaches, type Caches } from "../services/caches";
 import { CliError } from "./cli-error";
+import type { CommandContext } from "./command";
 
 export type Flags = Record<string, string | boolean | string[] | undefined>;
 type OptionSpec = Record<string, { type: "string" | "boolean"; multiple?: boolean }>;
@@ -17,8 +20,12 @@ export function parseFlags(args: string[], options: OptionSpec): Flags {
   }
 }
 
-/** Runs `fn` on the configured database and services, closing everything afterwards. */
-export async function withDeps<T>(config: Config, fn: (deps: Deps) => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` on the configured database and services, closing everything afterwards; inside a running server, on the
+ * server's own (left open).
+ */
+export async function withDeps<T>(config: Config, ctx: CommandContext, fn: (deps: Deps) => Promise<T>): Promise<T> {
+  if (ctx.server) return fn(ctx.server);
   const deps = await buildDeps(config);
   try {
     return await fn(deps);
@@ -27,6 +34,22 @@ export async function withDeps<T>(config: Config, fn: (deps: Deps) => Promise<T>
     await deps.mail.close();
     deps.rateLimits.close();
     await deps.database.close();
+  }
+}
+
+/** The database and its caches, for the data commands (import, ingest, signals): the running server's when inside it. */
+export async function withDatabase<T>(
+  config: Config,
+  ctx: CommandContext,
+  opts: { maintenance?: boolean },
+  fn: (store: { database: Database; caches: Caches }) => Promise<T>,
+): Promise<T> {
+  if (ctx.server) return fn({ database: ctx.server.database, caches: ctx.server.caches });
+  const database = await openConfiguredDatabase(config, opts);
+  try {
+    return await fn({ database, caches: createCaches(database) });
+  } finally {
+    await database.close();
   }
 }
 
@@ -40,10 +63,10 @@ export function positiveInt(value: string | undefined, flag: string): number | u
   return Number(value);
 }
 
-export function printRows(rows: Record<string, unknown>[]): void {
+export function printRows(ctx: CommandContext, rows: Record<string, unknown>[]): void {
   if (rows.length === 0) {
-    console.log("(none)");
+    ctx.out("(none)");
     return;
   }
-  for (const r of rows) console.log(Object.entries(r).map(([k, v]) => `${k}=${v ?? "-"}`).join("  "));
+  for (const r of rows) ctx.out(Object.entries(r).map(([k, v]) => `${k}=${v ?? "-"}`).join("  "));
 }

@@ -1,16 +1,16 @@
 // `svc import FILE --indicator CODE --region CODE [--source SLUG] [--date-column C] [--value-column C]`:
 // loads a CSV into one series. FRED downloads (`observation_date,UNRATE` or `date,value`) need no column flags.
 import { parseArgs } from "node:util";
-import { openConfiguredDatabase } from "../bootstrap";
 import { ApiError } from "../errors";
 import { silentProgress, terminalProgress } from "../progress";
 import { importObservationsCsv, parseImportCsv, type ImportCsvResult } from "../services/import";
 import { deriveAll } from "../services/derived-series";
-import { createCaches } from "../services/caches";
 import { CliError } from "./cli-error";
 import { createLogger } from "../logger";
 import { seedIfNeeded } from "./seed";
-import type { Command } from "./command";
+import { consoleContext, type Command } from "./command";
+import { withDatabase } from "./access-cli";
+import { resolve } from "node:path";
 
 // Below this many rows an import takes a blink; a bar would only flicker.
 const PROGRESS_MIN_ROWS = 1000;
@@ -73,9 +73,11 @@ export function formatImportResult(r: ImportCsvResult): string {
 export const importCommand: Command = {
   summary: "Load a CSV into the series of an indicator and region (FRED date,value files need no flags).",
   usage: "FILE --indicator CODE --region CODE [--source SLUG] [--date-column C --value-column C]",
-  async run(args, config) {
+  admin: true,
+  async run(args, config, ctx = consoleContext()) {
     const opts = parseImportArgs(args);
-    const file = Bun.file(opts.file);
+    // Relative to the directory the command was typed in, also when the running server carries it out.
+    const file = Bun.file(resolve(ctx.cwd, opts.file));
     if (!(await file.exists())) throw new CliError(`cannot read ${opts.file}: no such file`, 1);
     let text: string;
     try {
@@ -91,33 +93,32 @@ export const importCommand: Command = {
       throw asCliError(e, opts.file);
     }
 
-    const database = await openConfiguredDatabase(config, { maintenance: true });
-    try {
-      // A fresh data directory (or database) is migrated and seeded first, as `svc serve` does, with the same progress.
-      await seedIfNeeded(database, { now: new Date(), progress: terminalProgress(), logger: createLogger(config.logLevel) });
-      const store = { db: database.db, caches: createCaches(database) };
-      const result = await importObservationsCsv(store, {
-        text,
-        indicator: opts.indicator,
-        region: opts.region,
-        source: opts.source,
-        dateColumn: opts.dateColumn,
-        valueColumn: opts.valueColumn,
-        now: new Date(),
-        progress: process.stderr.isTTY && rows >= PROGRESS_MIN_ROWS ? terminalProgress() : silentProgress,
-      });
-      // PGlite has no autovacuum: refresh planner statistics and the visibility map (index-only scans) ourselves.
-      // PostgreSQL's autovacuum keeps the visibility map; statistics are refreshed at once so new series plan well.
-      if (result.inserted + result.revised > 0) {
-        // Derived svc: series whose inputs just changed are recomputed now (unchanged ones write nothing).
-        await deriveAll({ ...store, now: () => new Date() });
-        await database.exec(database.kind === "pglite" ? "VACUUM ANALYZE series, observations" : "ANALYZE series, observations");
+    await withDatabase(config, ctx, { maintenance: true }, async ({ database, caches }) => {
+      try {
+        // A fresh data directory (or database) is migrated and seeded first, as `svc serve` does, with the same progress.
+        if (!ctx.server) await seedIfNeeded(database, { now: new Date(), progress: terminalProgress(), logger: createLogger(config.logLevel) });
+        const store = { db: database.db, caches };
+        const result = await importObservationsCsv(store, {
+          text,
+          indicator: opts.indicator,
+          region: opts.region,
+          source: opts.source,
+          dateColumn: opts.dateColumn,
+          valueColumn: opts.valueColumn,
+          now: new Date(),
+          progress: ctx.tty && rows >= PROGRESS_MIN_ROWS ? terminalProgress() : silentProgress,
+        });
+        // PGlite has no autovacuum: refresh planner statistics and the visibility map (index-only scans) ourselves.
+        // PostgreSQL's autovacuum keeps the visibility map; statistics are refreshed at once so new series plan well.
+        if (result.inserted + result.revised > 0) {
+          // Derived svc: series whose inputs just changed are recomputed now (unchanged ones write nothing).
+          await deriveAll({ ...store, now: () => new Date() });
+          await database.exec(database.kind === "pglite" ? "VACUUM ANALYZE series, observations" : "ANALYZE series, observations");
+        }
+        ctx.out(formatImportResult(result));
+      } catch (e) {
+        throw asCliError(e, opts.file);
       }
-      console.log(formatImportResult(result));
-    } catch (e) {
-      throw asCliError(e, opts.file);
-    } finally {
-      await database.close();
-    }
+    });
   },
 };

@@ -6,19 +6,19 @@
 import { parseArgs } from "node:util";
 import { listAllIndicatorsWithSource, listAllSources, type IndicatorWithSource } from "../../db/repos/catalog";
 import { listRegions as listRegionRows, type RegionRow } from "../../db/repos/regions";
-import { openConfiguredDatabase } from "../bootstrap";
 import { isIsoDate } from "../domain/calendar";
 import { ApiError } from "../errors";
 import { systemClock } from "../ports";
 import { silentProgress, terminalProgress } from "../progress";
-import { createCaches } from "../services/caches";
 import { deriveAll } from "../services/derived-series";
 import { resolveImportIndicator } from "../services/import";
 import { ingestSeries, type IngestTarget, type SeriesIngestResult } from "../services/ingest";
 import { resolveRegionAmong } from "../services/regions";
 import { createConnectors } from "../upstream";
 import { CliError } from "./cli-error";
-import type { Command } from "./command";
+import { consoleContext, type Command } from "./command";
+import { withDatabase } from "./access-cli";
+import { DATABASE_ENV } from "./help";
 
 /** Failed series listed one per line; past this many, a count. */
 const LISTED_FAILURES = 20;
@@ -65,12 +65,13 @@ export function formatIngestSummary(results: SeriesIngestResult[]): string {
 export const ingestCommand: Command = {
   summary: "Fetch catalog series from their upstream providers now (FRED, BLS, Census ACS, World Bank).",
   usage: "SOURCE [--indicator CODE] [--region CODE | --all-regions] [--start YYYY-MM-DD] [--end YYYY-MM-DD]",
-  async run(args, config) {
+  admin: true,
+  env: [...DATABASE_ENV, "FRED_API_KEY, BLS_API_KEY, CENSUS_API_KEY (provider keys; see README)", "FRED_BASE_URL, BLS_BASE_URL, CENSUS_BASE_URL, WORLDBANK_BASE_URL, UPSTREAM_TIMEOUT_MS"],
+  async run(args, config, ctx = consoleContext()) {
     const opts = parseIngestArgs(args);
-    const database = await openConfiguredDatabase(config);
-    try {
+    await withDatabase(config, ctx, {}, async ({ database, caches }) => {
       const db = database.db;
-      const store = { db, caches: createCaches(database) };
+      const store = { db, caches };
       const sources = await listAllSources(db);
       if (!sources.some((s) => s.slug === opts.source)) {
         throw new CliError(`unknown source '${opts.source}' (sources: ${sources.map((s) => s.slug).join(", ") || "none: seed the database first"})`, 1);
@@ -114,7 +115,8 @@ export const ingestCommand: Command = {
       }
       if (targets.length === 0) throw new CliError(`nothing to ingest for source '${opts.source}'${opts.region ? ` in region '${opts.region}'` : ""}`, 1);
 
-      const upstream = createConnectors(config, { clock: systemClock });
+      // Inside the running server, its connectors: one upstream limiter per process.
+      const upstream = ctx.server?.upstream ?? createConnectors(config, { clock: systemClock });
       if (opts.indicator && targets.every((t) => !upstream.refFor(t.indicator, t.region))) {
         const i = targets[0].indicator;
         throw new CliError(
@@ -125,25 +127,23 @@ export const ingestCommand: Command = {
       }
       const results = await ingestSeries({ db, upstream, clock: systemClock }, targets, {
         range: opts.start || opts.end ? { start: opts.start, end: opts.end } : undefined,
-        progress: process.stderr.isTTY ? terminalProgress() : silentProgress,
+        progress: ctx.tty ? terminalProgress() : silentProgress,
         progressLabel: `ingest ${opts.source}${opts.indicator ? `:${opts.indicator}` : ""}`,
       });
 
       const failures = results.filter((r) => r.status === "failed");
-      for (const f of failures.slice(0, LISTED_FAILURES)) console.log(`failed ${f.source}:${f.indicator} ${f.region}: ${f.error!.message}`);
-      if (failures.length > LISTED_FAILURES) console.log(`... and ${failures.length - LISTED_FAILURES} more failed`);
+      for (const f of failures.slice(0, LISTED_FAILURES)) ctx.out(`failed ${f.source}:${f.indicator} ${f.region}: ${f.error!.message}`);
+      if (failures.length > LISTED_FAILURES) ctx.out(`... and ${failures.length - LISTED_FAILURES} more failed`);
       if (results.some((r) => r.inserted + r.revised > 0)) {
         // As after an import: derived svc: series whose inputs changed are recomputed, and planner statistics refreshed.
         await deriveAll({ ...store, now: () => new Date() });
         await database.exec(database.kind === "pglite" ? "VACUUM ANALYZE series, observations" : "ANALYZE series, observations");
       }
-      console.log(formatIngestSummary(results));
+      ctx.out(formatIngestSummary(results));
       if (failures.length > 0) {
         const retry = failures.every((f) => f.error!.retryable) ? " (the provider may answer later: run it again)" : "";
         throw new CliError(`${failures.length} of ${results.length} series failed${retry}`, 1);
       }
-    } finally {
-      await database.close();
-    }
+    });
   },
 };

@@ -11,13 +11,23 @@ import { prepareDatabase } from "../startup/prepare";
 import { startStartingServer, type StartupState } from "../startup/starting";
 import { SERVICE_VERSION } from "../version";
 import { CliError } from "./cli-error";
+import { DATABASE_ENV } from "./help";
+import { startAdminInterface, type AdminInterface } from "../admin/server";
 import { exitOnUncaught } from "../process-faults";
 import { baseUrlRefusal } from "../docs/base-url";
 import { SERVE_LIMITS } from "../http/request-guard";
 
 export const serveCommand: Command = {
   summary: "Start the HTTP server (migrates, and seeds an empty database with real sample data).",
-  async run(_args, config) {
+  serves: true,
+  env: [
+    "PORT (default 3000)",
+    "HOST (default 127.0.0.1; another interface needs PUBLIC_BASE_URL)",
+    ...DATABASE_ENV,
+    "PUBLIC_BASE_URL (the address clients use, in links and payment requirements)",
+    "REDIS_URL, SMTP_URL, STRIPE_*, X402_*, LIGHTNING_BACKEND, METRICS_TOKEN, ...: every variable is listed in README, Configuration",
+  ],
+  async run(_args, config, ctx) {
     if (!config.jobs.inProcess && !config.databaseUrl) {
       throw new CliError("JOBS=off needs DATABASE_URL: the embedded database is open to one process only, so no 'svc worker' could run the jobs.");
     }
@@ -30,6 +40,7 @@ export const serveCommand: Command = {
     exitOnUncaught(logger);
     let deps: Deps | null = null;
     let billingJob: BillingJob | null = null;
+    let admin: AdminInterface | null = null;
     let stopping = false;
     // Listening first: /api/health answers (with the start's progress) and data routes answer 503 with Retry-After
     // while the database is opened, or seeded on a worker thread (src/startup/prepare.ts), then the app takes over.
@@ -43,6 +54,7 @@ export const serveCommand: Command = {
       stopping = true;
       try {
         // Requests in flight finish (and are metered) before the meter closes; at most 5 s.
+        await admin?.stop();
         await Promise.race([server ? server.stop() : starting.stop(), Bun.sleep(5000)]);
         await billingJob?.stop();
         if (deps) {
@@ -60,14 +72,17 @@ export const serveCommand: Command = {
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
     logger.info("listening", { url: `http://${config.host}:${starting.port}`, database, version: SERVICE_VERSION, serving: "health only until ready" });
+    // First start: real data with no network (the seed ships in the repo), loaded on a worker thread (nodes starting
+    // together on one empty PostgreSQL database seed once); later starts only check.
     const opened = await prepareDatabase(config, { logger, now: new Date(), onProgress: (p) => starting.update(Object.assign(state, p)) });
     if (stopping) return;
     deps = await buildDeps(config, { database: opened, logger });
     // Serve once key changes made by other processes reach this one (keys are not cached until then).
     if (!(await deps.keys.cache.ready(5000))) logger.warn("key changes from other processes are not heard yet: keys are looked up on every request until they are");
-    // Provisioning, refresh and briefing jobs: run here with JOBS=on (the default), else only enqueued for `svc worker`.
-    // Started before the app listens: the engine's first statements on the embedded database hold this thread, and
-    // the starting listener answers meanwhile.
+    // Provisioning, refresh, briefing and detection jobs: run here with JOBS=on (the default), else only enqueued for
+    // `svc worker`. Signals over what an earlier `svc seed`/`svc import` wrote are detected by the detect job the engine
+    // queues as it starts (the first-start seed detects its own, on its thread). Started before the app listens: the
+    // engine's first statements on the embedded database hold this thread, and the starting listener answers meanwhile.
     await deps.jobs.start();
     // Monthly overage at month rollover, unpaid subscriptions ended after dunning (src/jobs/billing.ts); its first run
     // (joined here) also before the app listens.
@@ -81,6 +96,8 @@ export const serveCommand: Command = {
     // Development mode off, whatever NODE_ENV says: the runtime's development error page shows paths and source lines.
     server = Bun.serve({ port: starting.port, hostname: config.host, reusePort: true, fetch: app.fetch, development: false, error: lastResortErrorResponse(logger), ...SERVE_LIMITS });
     await starting.stop();
+    // The embedded database is open to this process only: the CLI's administrative commands are carried out here.
+    if (deps.database.kind === "pglite" && ctx?.dispatch) admin = startAdminInterface({ deps, dataDir: config.dataDir, dispatch: ctx.dispatch });
     logger.info("ready", { url: `http://${config.host}:${server.port}`, database: deps.database.kind, version: deps.version, ms: Math.round(performance.now() - t0) });
   },
 };

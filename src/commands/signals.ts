@@ -1,12 +1,12 @@
 // `svc signals detect [--indicator CODE]`: runs signal detection over every held series (or every series of the
 // indicators with that code) and stores the intervals (src/services/signal-detection.ts). Idempotent: a second run on
-// unchanged data changes nothing. Run it after a seed or an import; the ingestion jobs call detectSignalsFor.
+// unchanged data changes nothing. Writes need no run of it: each queues detection of the series it changed (the
+// `detect` job, src/jobs/runtime.ts); this re-detects everything, after a change of the detectors say.
 import { parseArgs } from "node:util";
-import { openConfiguredDatabase } from "../bootstrap";
-import { createCaches } from "../services/caches";
 import { detectSignalsForIndicators } from "../services/signal-detection";
 import { CliError } from "./cli-error";
-import type { Command } from "./command";
+import { consoleContext, type Command } from "./command";
+import { withDatabase } from "./access-cli";
 
 function parse(args: string[]): { indicator?: string } {
   const [sub, ...rest] = args;
@@ -23,11 +23,11 @@ function parse(args: string[]): { indicator?: string } {
 export const signalsCommand: Command = {
   summary: "Detect signals (acceleration, extreme, trend_break) over held series and store their intervals.",
   usage: "detect [--indicator CODE]",
-  async run(args, config) {
+  admin: true,
+  async run(args, config, io = consoleContext()) {
     const { indicator } = parse(args);
-    const database = await openConfiguredDatabase(config);
-    try {
-      const ctx = { db: database.db, caches: createCaches(database), now: () => new Date() };
+    await withDatabase(config, io, {}, async ({ database, caches }) => {
+      const ctx = { db: database.db, caches, now: () => new Date() };
       let ids: string[] | undefined;
       if (indicator !== undefined) {
         const catalog = await ctx.caches.catalog.catalog();
@@ -39,11 +39,9 @@ export const signalsCommand: Command = {
       const t0 = performance.now();
       const s = await detectSignalsForIndicators(ctx, ids);
       const seconds = (performance.now() - t0) / 1000;
-      console.log(
+      io.out(
         `${s.series} series (${s.observations} observations) in ${seconds.toFixed(1)} s: ${s.inserted} intervals new, ${s.updated} updated, ${s.removed} removed, ${s.unchanged} unchanged`,
       );
-    } finally {
-      await database.close();
-    }
+    });
   },
 };

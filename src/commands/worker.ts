@@ -37,6 +37,8 @@ export async function runWorker(deps: JobDeps, opts: { concurrency?: number } = 
 export const workerCommand: Command = {
   summary: "Run provisioning and refresh jobs in this process (scale-out: workers and API nodes share one PostgreSQL).",
   usage: "[--concurrency N]",
+  serves: true,
+  env: ["DATABASE_URL (required: the PostgreSQL database the API nodes use)", "JOBS_CONCURRENCY (jobs at once, default 2)", "FRED_API_KEY, BLS_API_KEY, CENSUS_API_KEY and the *_BASE_URL of the providers (see README)", "DATA_DIR (default ./data: this process's files)"],
   async run(args, config) {
     let concurrency: number | undefined;
     try {

@@ -1,23 +1,35 @@
 // What the landing page at `/` shows that comes from the database: how many regions and indicators the service holds,
-// and a few live examples. Each example is read through the same services GET /v1/observations/latest uses
-// (resolveSeriesTarget, getLatest, latestMeta), so the page shows exactly what that request answers today; nothing
+// and a few live examples, the headline series a reader looks for first: the US unemployment rate, CPI inflation
+// (the 12-month change), a state's unemployment rate and a county's population, the concepts resolving to the
+// freshest series held for the place. Each example is read through the same services its request uses
+// (GET /v1/observations/latest: resolveSeriesTarget, getLatestAnswer, latestMeta; a transform: GET /v1/observations'
+// resolveObservations and getObservationsPage), so the page shows exactly what that request answers today; nothing
 // on the page is a number written in code.
 import { ApiError } from "../errors";
 import type { Logger } from "../logger";
 import { listIndicators, listSources } from "../services/catalog";
 import { regionLabel, resolveSeriesTarget } from "../services/concepts";
-import { getLatest, latestMeta, type LatestObservation } from "../services/latest";
+import type { Freshness } from "../domain/freshness";
+import { observationsQuerySchema } from "../schemas/observations";
+import type { StoredTarget } from "../services/concepts";
+import { getLatestAnswer, latestMeta, type LatestObservation } from "../services/latest";
+import { getObservationsPage, resolveObservations, type ObservationRow, type ObservationsPage } from "../services/observations";
 import { regionIndex } from "../services/regions";
 import { seriesData, type ReadContext } from "../services/series-read";
 
 /** Series shown as live examples, one per kind of region, in the order shown. Series the database does not hold
  *  (an installation seeded without the samples) are left out. All are standard (non-premium) series. */
-export const LANDING_EXAMPLES: readonly { indicator: string; region: string }[] = [
-  { indicator: "PAYEMS", region: "US" },
-  { indicator: "life_expectancy_years", region: "JP" },
-  { indicator: "ELEC.GEN.REN-99.A", region: "19" },
-  { indicator: "MLO.CO2", region: "15001" },
+export type LandingExampleSpec = { indicator: string; region: string; transform?: string };
+
+export const LANDING_EXAMPLES: readonly LandingExampleSpec[] = [
+  { indicator: "UNRATE", region: "US" },
+  { indicator: "CPIAUCSL", region: "US", transform: "yoy" },
+  { indicator: "unemployment_rate", region: "48" },
+  { indicator: "population", region: "06037" },
 ];
+
+/** A transformed value (a percent change) is shown to this many decimals; the API answers it unrounded. */
+export const TRANSFORM_DECIMALS = 1;
 
 /** Newest observations drawn in an example's sparkline. */
 const SPARKLINE_POINTS = 60;
@@ -31,10 +43,12 @@ export type LandingExample = {
   /** The publishing source's name. */
   source: string | null;
   latest: LatestObservation;
-  /** `{ data, meta }`, the body of GET `path`. */
-  body: { data: LatestObservation; meta: ReturnType<typeof latestMeta> };
+  /** `{ data, meta }`, the body of GET `path` (for a transform, its one-row page). */
+  body: { data: unknown; meta: Record<string, unknown> & { freshness?: Freshness } };
   /** Values of the newest observations, oldest first, for the sparkline. */
   recent: number[];
+  /** Decimals the card shows (a computed change reads as 2.7, not 2.7119693852721904); absent: as published. */
+  decimals?: number;
 };
 
 export type LandingFacts = {
@@ -49,23 +63,57 @@ export function latestPath(indicator: string, region: string): string {
   return `/v1/observations/latest?${new URLSearchParams({ indicator, region })}`;
 }
 
-async function example(ctx: ReadContext, sourceNames: Map<string, string>, e: { indicator: string; region: string }): Promise<LandingExample | null> {
-  const target = await resolveSeriesTarget(ctx, { code: e.indicator, region: e.region });
-  if (target.kind !== "stored") return null;
-  const latest = await getLatest(ctx, target);
-  if (!latest) return null;
-  const rows = (await seriesData(ctx, target)).rows;
-  const recent = rows.filter((r) => r.value !== null).slice(-SPARKLINE_POINTS).map((r) => r.value as number);
+/** The request an example shows: its latest observation, or with a transform the newest row of that transform. */
+export function examplePath(e: LandingExampleSpec): string {
+  if (!e.transform) return latestPath(e.indicator, e.region);
+  return `/v1/observations?${new URLSearchParams({ indicator: e.indicator, region: e.region, transform: e.transform, limit: "1" })}`;
+}
+
+async function example(ctx: ReadContext, sourceNames: Map<string, string>, e: LandingExampleSpec): Promise<LandingExample | null> {
+  const found = e.transform ? await transformed(ctx, e) : await latestOf(ctx, e);
+  if (!found) return null;
+  const { target, latest, body, recent, name } = found;
   return {
-    path: latestPath(e.indicator, e.region),
-    name: target.indicator.name,
+    path: examplePath(e),
+    name,
     regionLabel: await regionLabel(ctx, target.region),
     regionType: target.region.type,
     source: target.indicator.sourceSlug ? (sourceNames.get(target.indicator.sourceSlug) ?? target.indicator.sourceSlug) : null,
     latest,
-    body: { data: latest, meta: latestMeta(target, true) },
+    body,
     recent,
+    ...(e.transform ? { decimals: TRANSFORM_DECIMALS } : {}),
   };
+}
+
+type Found = { target: StoredTarget; latest: LatestObservation; body: LandingExample["body"]; recent: number[]; name: string };
+
+async function latestOf(ctx: ReadContext, e: LandingExampleSpec): Promise<Found | null> {
+  const target = await resolveSeriesTarget(ctx, { code: e.indicator, region: e.region });
+  if (target.kind !== "stored") return null;
+  const { data: latest, freshness } = await getLatestAnswer(ctx, target);
+  if (!latest) return null;
+  const rows = (await seriesData(ctx, target)).rows;
+  const recent = rows.filter((r) => r.value !== null).slice(-SPARKLINE_POINTS).map((r) => r.value as number);
+  return { target, latest, body: { data: latest, meta: latestMeta(target, true, freshness) }, recent, name: target.indicator.name };
+}
+
+/** A transformed series (CPI's 12-month change): the newest rows of the GET /v1/observations page it names. */
+async function transformed(ctx: ReadContext, e: LandingExampleSpec): Promise<Found | null> {
+  const query = (limit: number) => observationsQuerySchema.parse({ indicator: e.indicator, region: e.region, transform: e.transform, limit: String(limit) });
+  const target = await resolveObservations(ctx, query(1));
+  if (target.kind !== "stored") return null;
+  const pageOf = async (limit: number) => JSON.parse(new TextDecoder().decode((await getObservationsPage(ctx, target, query(limit))).bytes)) as ObservationsPage;
+  const body = await pageOf(1);
+  const row = body.data[0] as ObservationRow | undefined;
+  if (!row || row.value === null) return null;
+  const recent = (await pageOf(SPARKLINE_POINTS)).data.map((r) => r.value).filter((v): v is number => v !== null).reverse();
+  const latest: LatestObservation = {
+    indicator: row.indicator, region: row.region, period_start: row.date, period_end: null, period_type: body.meta.frequency,
+    value: row.value, revision: row.revision, is_preliminary: row.is_preliminary, source_updated_at: row.source_updated_at, unit: row.unit,
+  };
+  const name = e.transform === "yoy" ? `${target.indicator.name}: change from a year earlier` : `${target.indicator.name} (${e.transform})`;
+  return { target, latest, body, recent, name };
 }
 
 /**
@@ -77,7 +125,7 @@ export async function landingFacts(ctx: ReadContext, logger: Logger): Promise<La
     const regions: Record<string, number> = {};
     for (const r of (await regionIndex(ctx)).byCode.values()) regions[r.type] = (regions[r.type] ?? 0) + 1;
     const sources = (await listSources(ctx, { include_inactive: false })).data;
-    const indicators = (await listIndicators(ctx, { include_inactive: false, limit: 0, offset: 0 })).meta.total;
+    const indicators = (await listIndicators(ctx, { include_inactive: false, limit: 0, offset: 0 }, ctx.now())).meta.total;
     const sourceNames = new Map(sources.map((s) => [s.slug, s.name]));
     const examples: LandingExample[] = [];
     for (const e of LANDING_EXAMPLES) {

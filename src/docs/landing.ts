@@ -22,8 +22,8 @@ const REGION_KINDS: readonly { type: string; label: string }[] = [
 
 const count = (n: number) => n.toLocaleString("en-US");
 
-function formatValue(v: number): string {
-  return v.toLocaleString("en-US", { maximumFractionDigits: 6 });
+function formatValue(v: number, decimals?: number): string {
+  return decimals === undefined ? v.toLocaleString("en-US", { maximumFractionDigits: 6 }) : v.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
 }
 
 /** The period an observation stands for, as a reader says it ("December 2015", "2015 Q4", "2005"). */
@@ -58,13 +58,20 @@ function sparkline(values: readonly number[]): Markup | null {
   return html`<svg viewBox="0 0 ${SPARK_W} ${SPARK_H}" preserveAspectRatio="none" aria-hidden="true"><path d="${line}L${SPARK_W},${SPARK_H}L0,${SPARK_H}Z" fill="currentColor" opacity="0.12"/><path d="${line}" fill="none" stroke="currentColor" stroke-width="2" vector-effect="non-scaling-stroke" stroke-linejoin="round"/></svg>`;
 }
 
+const PERIOD_WORD: Record<string, string> = { daily: "days", weekly: "weeks", monthly: "months", quarterly: "quarters", annual: "years" };
+
 function exampleCard(e: LandingExample): Markup {
   const l = e.latest;
-  return html`<article class="card" data-example data-indicator="${l.indicator}" data-region="${l.region}" data-value="${l.value}">
+  // Staleness is never passed off as news: a series behind schedule for its cadence says so (src/domain/freshness.ts).
+  const f = e.body.meta.freshness;
+  const unit = f ? PERIOD_WORD[f.cadence] : "";
+  const stale = f?.stale ? html`<p class="stale">Behind schedule: ${f.periods_behind} ${unit} old, for a ${f.cadence} series (at most ${f.max_periods_behind} ${unit} expected)</p>` : null;
+  return html`<article class="card" data-example data-path="${e.path}" data-indicator="${l.indicator}" data-region="${l.region}" data-value="${l.value}" data-stale="${f ? String(f.stale) : ""}">
 <p class="where">${e.regionType} · ${e.regionLabel}</p>
 <p class="what">${e.name}</p>
-<p class="value">${formatValue(l.value)}</p>
+<p class="value">${formatValue(l.value, e.decimals)}</p>
 <p class="unit">${l.unit ?? ""}${l.unit ? " · " : ""}${formatPeriod(l.period_start, l.period_type)}</p>
+${stale}
 ${sparkline(e.recent)}
 <p class="meta"><code>GET ${breakablePath(e.path)}</code>${e.source ? html`Source: ${e.source}` : null}</p>
 </article>`;
@@ -90,7 +97,7 @@ function liveSection(index: ServiceIndex, base: string, examples: LandingExample
     : null;
   return html`<section id="live">
 <h2>Live from this server</h2>
-<p class="sub">${examples.length ? html`Latest values, read a moment ago through the same services that answer <code>GET /v1/observations/latest</code>.` : "Live examples appear here once this server holds data."}</p>
+<p class="sub">${examples.length ? html`Latest values, read a moment ago through the same services that answer the request under each card.` : "Live examples appear here once this server holds data."}</p>
 <div class="cards">${examples.map(exampleCard)}</div>
 ${exchange}
 </section>`;
@@ -105,7 +112,7 @@ function startSection(index: ServiceIndex, base: string, examples: LandingExampl
 <p class="sub">Everything below works with <code>curl</code>. The <a href="${index.docs}">reference</a> lists every parameter.</p>
 <ol class="steps">
 <li><div><h3>Browse the catalog</h3><p>Sources, regions and indicators are free and need no key.</p></div><pre>curl '${base}/v1/indicators?search=unemployment'</pre></li>
-<li id="free-key"><div><h3>Get a free key</h3><p>Shown once, by <code>POST /v1/signup</code>${free ? html`; the Free plan allows ${count(free.rate_limit_per_minute)} requests a minute` : ""}.</p></div><pre>curl -X POST '${base}/v1/signup' \\
+<li id="free-key"><div><h3>Get a free key</h3><p>Shown once, by <code>POST /v1/signup</code>${free ? html`; the Free plan allows ${count(free.rate_limit_per_minute)} requests a minute` : ""}. Or <a href="${base}/keys">in the browser</a>.</p></div><pre>curl -X POST '${base}/v1/signup' \\
   -H 'Content-Type: application/json' \\
   -d '{"email":"you@example.com"}'</pre></li>
 <li><div><h3>Read the data</h3><p>Send the key as a bearer token or as <code>X-API-Key</code>.</p></div><pre>curl '${base}${read}' \\
@@ -114,10 +121,10 @@ function startSection(index: ServiceIndex, base: string, examples: LandingExampl
 </section>`;
 }
 
-function planCard(plan: ServiceIndex["pricing"]["plans"][number], featured: boolean): Markup {
+function planCard(plan: ServiceIndex["pricing"]["plans"][number], featured: boolean, keysPage: string): Markup {
   const included = plan.included_requests_per_month === null ? "No monthly quota" : html`<strong>${count(plan.included_requests_per_month)}</strong> requests a month`;
   const overage = plan.overage_usd_per_1000_requests === null ? "No overage" : html`<strong>$${plan.overage_usd_per_1000_requests}</strong> per 1,000 beyond`;
-  const action = plan.checkout ? html`<a class="btn" href="${plan.checkout}">Subscribe</a>` : html`<a class="btn" href="#free-key">Get a free key</a>`;
+  const action = plan.checkout ? html`<a class="btn" href="${plan.checkout}">Subscribe</a>` : html`<a class="btn" href="${keysPage}">Get a free key</a>`;
   return html`<div class="plan${featured ? " featured" : ""}" data-plan="${plan.id}">
 <h3>${plan.name}</h3>
 <p class="price" data-usd="${plan.price_usd_per_month}">$${plan.price_usd_per_month} <span>/ month</span></p>
@@ -126,15 +133,15 @@ ${action}
 </div>`;
 }
 
-function pricingSection(index: ServiceIndex): Markup {
+function pricingSection(index: ServiceIndex, keysPage: string): Markup {
   const firstPaid = index.pricing.plans.find((p) => p.checkout !== null)?.id;
   const rows = Object.entries(index.pricing.per_request).map(
     ([surface, usd]) => html`<tr data-surface="${surface}"><td>${withCode(PRICE_LABELS[surface as keyof typeof PRICE_LABELS] ?? surface)}</td><td class="usd">$${usd}</td></tr>`,
   );
   return html`<section id="pricing">
 <h2>Plans</h2>
-<p class="sub">An API key covers every paid endpoint within its plan's allowance. <a href="${index.checkout}">Compare and subscribe</a>.</p>
-<div class="plans">${index.pricing.plans.map((p) => planCard(p, p.id === firstPaid))}</div>
+<p class="sub">An API key covers every paid endpoint within its plan's allowance. <a href="${keysPage}#plans">Compare and subscribe</a>.</p>
+<div class="plans">${index.pricing.plans.map((p) => planCard(p, p.id === firstPaid, keysPage))}</div>
 <div class="split">
 <div class="rails">
 <h2>Or pay per request</h2>
@@ -204,13 +211,13 @@ export function renderLandingPage(index: ServiceIndex, base: string, facts: Land
 <p class="eyebrow">Economic time series by region</p>
 <h1>Economic data for countries, US states and every US county.</h1>
 <p class="lede">Employment, output, prices, population, energy and health, by region, through one API. The catalog is free; read the data with an API key, or pay per request with x402 or L402 and no account. Agents connect over MCP.</p>
-<div class="cta"><a class="btn primary" href="${index.docs}">Read the docs</a><a class="btn" href="#free-key">Get a free key</a><a class="btn" href="#agents">Connect an agent</a></div>
+<div class="cta"><a class="btn primary" href="${index.docs}">Read the docs</a><a class="btn" href="${base}/keys">Get a free key</a><a class="btn" href="#agents">Connect an agent</a></div>
 ${stats(facts)}
 </div></section>
 <main class="wrap">
 ${liveSection(index, base, facts.examples)}
 ${startSection(index, base, facts.examples)}
-${pricingSection(index)}
+${pricingSection(index, `${base}/keys`)}
 ${agentsSection(index)}
 </main>
 <footer><div class="wrap">

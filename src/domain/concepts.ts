@@ -1,7 +1,8 @@
 // Concepts: plain-word codes that stand for a curated series per region kind (spec "Concepts").
 // - A concept resolves by the requested region's kind (country, state, county) to a curated list of
-//   catalog indicators (code + source), in order of preference. The first one the store holds data of for the
-//   requested region is used; when none is held, the first one the catalog offers (which a read then provisions).
+//   catalog indicators (code + source), in order of preference. Of those the store holds data of for the requested
+//   region, the freshest is used (its newest period ends latest: src/domain/freshness.ts freshestIndex; ties go to
+//   the order of preference); when none is held, the first one the catalog offers (which a read then provisions).
 //   So UNRATE for the United States and the World Bank's modelled ILO rate for other countries; the monthly LAUS
 //   rate for a state once held, else its annual average. Exact indicator codes always win over concepts: the resolver is only asked about
 //   a code the catalog does not hold.

@@ -12,9 +12,17 @@
 // observation (the latest of equals), plus `last_date`, the latest observation that confirmed it. The same data
 // always give the same intervals: re-detection on unchanged data is a no-op for the store (services/signals.ts).
 //
+// Contradictions: one series never has two open intervals pointing opposite ways (an extreme jump up beside a trend
+// bending down). Precedence: extreme, then trend_break, then acceleration (the reading of the newest observation
+// itself before the reading of its trend, before the reading of the trend's pace); the open interval that yields is
+// closed at the newest observation (valid_to = its last_date) and names the one that prevailed in
+// evidence.superseded_by. Same-direction intervals of different types agree and stay open together.
+//
 // Vocabulary: a glyph per type and direction, and a label and tone that account for the indicator's polarity
 // (prose.ts toneOf): rising unemployment is bad news, rising employment good. The named rules (Sahm, yield-curve
-// inversion) are recession warnings whatever the series' polarity.
+// inversion) are recession warnings whatever the series' polarity. Words match strength: the intense words of an
+// extreme ("Alarming jump", "Exceptional gain", "Sharp drop") are for strong intervals only; weak and neutral ones
+// read "Unusual ...".
 import type { Frequency } from "./calendar";
 import {
   atDate, capitalise, decimalsOf, formatChange, formatDate, formatPercent, formatSignedChange, formatValue, indicatorPhrase, periodNoun, toneOf, type Direction,
@@ -51,7 +59,27 @@ export function detectEpisodes(points: readonly Point[], profile: SeriesProfile)
   const decimals = decimalsOf(pts.map((x) => x.value));
   const out: Episode[] = [];
   for (const type of SIGNAL_TYPES) for (const e of intervalsFrom(type, statesFor(type, pts, p))) out.push({ ...e, evidence: { ...e.evidence, decimals } });
-  return out;
+  return resolveContradictions(out);
+}
+
+/** Precedence of types when open intervals of one series contradict (file comment): lower wins. */
+export const TYPE_PRECEDENCE: Record<SignalType, number> = { extreme: 0, trend_break: 1, acceleration: 2 };
+
+/**
+ * Closes every open interval that points against a prevailing open one of the same series (file comment). The
+ * prevailing one: the first by type precedence, then strength, then the later start. Returns a new list (same order).
+ */
+export function resolveContradictions(episodes: readonly Episode[]): Episode[] {
+  const open = episodes.filter((e) => e.validTo === null);
+  if (open.length < 2 || open.every((e) => e.direction === open[0].direction)) return [...episodes];
+  const winner = [...open].sort(
+    (a, b) => TYPE_PRECEDENCE[a.type] - TYPE_PRECEDENCE[b.type] || strengthRank(b.strength) - strengthRank(a.strength) || (a.validFrom < b.validFrom ? 1 : a.validFrom > b.validFrom ? -1 : 0),
+  )[0];
+  return episodes.map((e) =>
+    e.validTo === null && e.direction !== winner.direction
+      ? { ...e, validTo: String(e.evidence.last_date ?? e.validFrom), evidence: { ...e.evidence, superseded_by: winner.type } }
+      : e,
+  );
 }
 
 function statesFor(type: SignalType, pts: readonly Valued[], profile: SeriesProfile): StateSeries {
@@ -106,10 +134,11 @@ const GLYPH: Record<SignalType, Record<Direction, string>> = {
 };
 
 // Label by type, direction and tone (positive: good news for this indicator; negative: bad; neutral: no polarity).
+// An extreme's label for weak and neutral strength; STRONG_EXTREME below for strong ones.
 const LABEL: Record<SignalType, Record<Direction, Record<Tone, string>>> = {
   extreme: {
-    up: { positive: "Exceptional gain", negative: "Alarming jump", neutral: "Unusual rise" },
-    down: { positive: "Exceptional improvement", negative: "Sharp drop", neutral: "Unusual fall" },
+    up: { positive: "Unusual gain", negative: "Unusual jump", neutral: "Unusual rise" },
+    down: { positive: "Unusual improvement", negative: "Unusual drop", neutral: "Unusual fall" },
   },
   acceleration: {
     up: { positive: "Growth picking up", negative: "Worsening faster", neutral: "Speeding up" },
@@ -121,13 +150,20 @@ const LABEL: Record<SignalType, Record<Direction, Record<Tone, string>>> = {
   },
 };
 
+const STRONG_EXTREME: Record<Direction, Record<Tone, string>> = {
+  up: { positive: "Exceptional gain", negative: "Alarming jump", neutral: "Exceptional rise" },
+  down: { positive: "Exceptional improvement", negative: "Sharp drop", neutral: "Exceptional fall" },
+};
+
 const RULE_LABEL: Record<NamedRule, string> = { sahm_rule: "Sahm rule recession signal", yield_curve_inversion: "Yield curve inverted" };
 
-export function vocabulary(type: SignalType, direction: Direction, upIsGood: boolean | null, evidence: Record<string, unknown> = {}): Vocabulary {
-  const rule = evidence.rule as NamedRule | undefined;
+export function vocabulary(e: Pick<Episode, "type" | "direction" | "strength" | "evidence">, upIsGood: boolean | null): Vocabulary {
+  const { type, direction } = e;
+  const rule = e.evidence.rule as NamedRule | undefined;
   if (rule && RULE_LABEL[rule]) return { glyph: GLYPH[type][direction], label: RULE_LABEL[rule], tone: "negative" };
   const tone = toneOf(direction, upIsGood);
-  return { glyph: GLYPH[type][direction], label: LABEL[type][direction][tone], tone };
+  const label = type === "extreme" && e.strength === "strong" ? STRONG_EXTREME[direction][tone] : LABEL[type][direction][tone];
+  return { glyph: GLYPH[type][direction], label, tone };
 }
 
 /** Salience of a signal in an insights response: its strength, on the facts' 0..1 scale. */
@@ -162,7 +198,7 @@ export function signalText(e: Episode, s: SignalSubject): string {
   if (ev.rule === "yield_curve_inversion") {
     return `${capitalise(what)} ${open ? "has been" : "was"} inverted (below zero) ${when}; at its deepest it reached ${v(ev.statistic)} ${atDate(String(ev.deepest_date), s.frequency)}.`;
   }
-  const label = vocabulary(e.type, e.direction, null).label.toLowerCase();
+  const label = vocabulary(e, null).label.toLowerCase();
   if (e.type === "extreme") {
     const move = ev.measure === "percent_change" ? formatPercent(Math.abs(num(ev.move))) : d(ev.move);
     const peak = String(ev.date ?? e.validFrom);
@@ -178,6 +214,16 @@ export function signalText(e: Episode, s: SignalSubject): string {
   const percent = /percent/.test(String(ev.measure));
   const bent = `${open ? "has bent" : "bent"} ${e.direction === "up" ? "upward" : "downward"}`;
   return `The trend of ${what} ${bent} ${when}${ev.turning_point ? ", a turning point" : ""}: its average ${String(ev.measure).replace(/ \(log\)$/, "")} went from ${signed(ev.mean_before, percent)} to ${signed(ev.mean_after, percent)} (PELT changepoint search).`;
+}
+
+/**
+ * What an open interval of a series behind schedule adds to its sentence (src/domain/freshness.ts): it is open in the
+ * data, but the data end long ago, so it is history, never news. Empty for a closed interval or a current series.
+ */
+export function staleNote(e: Episode, frequency: Frequency, current: boolean): string {
+  if (e.validTo !== null || current) return "";
+  const last = String(e.evidence.last_date ?? e.validFrom);
+  return ` Its data end in ${formatDate(last, frequency)}, behind schedule for a ${frequency} series: not current news.`;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -198,11 +244,16 @@ export function stableJson(v: unknown): string {
     .join(",")}}`;
 }
 
+/** evidence.withdrawn of an open interval that revised data no longer support. */
+export const WITHDRAWN = "revised data no longer support it";
+
 /**
  * What a store must do to hold exactly `computed` for one series: an interval is identified by its type and start;
  * one whose direction, strength, end or evidence changed is updated (an open interval extended by a new observation
- * always is: its evidence's last_date moved); one no longer found (revised data) is removed. Unchanged data give no
- * change at all.
+ * always is: its evidence's last_date moved). One no longer found (revised data, a newer vintage): an open one is
+ * closed at the last observation that had confirmed it and kept, marked evidence.withdrawn (it was announced as news,
+ * so its withdrawal is shown, never silently erased); a closed one is removed (history as the data now tell it).
+ * Unchanged data give no change at all.
  */
 export function reconcileEpisodes(stored: readonly StoredEpisode[], computed: readonly Episode[]): EpisodeChanges {
   const key = (e: Episode) => `${e.type}|${e.validFrom}`;
@@ -218,6 +269,13 @@ export function reconcileEpisodes(stored: readonly StoredEpisode[], computed: re
       out.update.push({ id: s.id, episode: e });
     } else out.unchanged++;
   }
-  for (const s of stored) if (!seen.has(key(s))) out.remove.push(s.id);
+  for (const s of stored) {
+    if (seen.has(key(s))) continue;
+    if (s.evidence.withdrawn !== undefined) out.unchanged++;
+    else if (s.validTo === null) {
+      const { id, ...episode } = s;
+      out.update.push({ id, episode: { ...episode, validTo: String(s.evidence.last_date ?? s.validFrom), evidence: { ...s.evidence, withdrawn: WITHDRAWN } } });
+    } else out.remove.push(s.id);
+  }
   return out;
 }

@@ -173,6 +173,32 @@ export function refusePaidHead(router: Router): MiddlewareHandler<AppEnv> {
   };
 }
 
+/**
+ * HEAD answers with the headers its GET would have, Content-Length included: Hono answers HEAD by running the GET route
+ * and dropping its body, after which the length is lost (the runtime would send `content-length: 0`). Placed first, so
+ * the body it measures is the one the GET would send (routes that code their own bodies code it for HEAD too).
+ */
+export function headLength(): MiddlewareHandler<AppEnv> {
+  return async function headLengthMiddleware(c, next) {
+    await next();
+    if (c.req.method !== "HEAD" || !c.res.body || c.res.headers.has("content-length")) return;
+    const bytes = await c.res.arrayBuffer();
+    const res = new Response(bytes, c.res);
+    res.headers.set("Content-Length", String(bytes.byteLength));
+    c.res = res;
+  };
+}
+
+/** A view of a HEAD request's context in which the method reads GET (for middleware that treats HEAD apart). */
+export function asGet<C extends Context>(c: C): C {
+  const bound = <T extends object>(target: T, prop: string | symbol) => {
+    const v = Reflect.get(target, prop, target);
+    return typeof v === "function" ? v.bind(target) : v;
+  };
+  const req = new Proxy(c.req, { get: (target, prop) => (prop === "method" ? "GET" : bound(target, prop)) });
+  return new Proxy(c, { get: (target, prop) => (prop === "req" ? req : bound(target, prop)), set: (target, prop, value) => Reflect.set(target, prop, value, target) });
+}
+
 /** The notFound answer: 405 with `Allow` for a known path and another method, else 404. */
 export function notFoundOrMethodNotAllowed(router: Router) {
   return (c: Context<AppEnv>) => {

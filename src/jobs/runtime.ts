@@ -16,8 +16,15 @@
 //   twice, 5 and 10 minutes later. A process that runs jobs reconciles the schedules with the briefings table when
 //   it starts (a briefing saved while no engine ran gets its schedule, a deleted one loses it) and queues a run of
 //   every briefing that has no good run yet (the public ones after the first-start seed).
+// - `detect`: signal detection after every write of a series. The database records each changed series in
+//   series_changes (triggers on `series`, in the writer's transaction, whichever process wrote: seed, `svc import`,
+//   `svc ingest`, provisioning, refresh); one job (policy exclusive, one key) drains it in batches, oldest first.
+//   Sent when this process writes a series (db/repos/observations.ts onSeriesWritten), when a process that
+//   runs jobs starts (what `svc seed` or `svc import` wrote while no server ran), and by a one-minute cron (other
+//   processes' writes on a shared PostgreSQL). Never run on the thread of a request.
 // Every process may enqueue and schedule; only a process that runs jobs maintains the queues and sends cron ticks.
-import { detectSignalsFor } from "../services/signal-detection";
+import { detectChangedSeries } from "../services/signal-detection";
+import { onSeriesWritten } from "../../db/repos/observations";
 import { createAsker, type Asker } from "../services/ask";
 import { briefingIdsAwaitingRun, runBriefing, scheduledBriefingIds } from "../services/briefings";
 import { slotCron, weeklySlot } from "../domain/briefings";
@@ -35,7 +42,11 @@ export const PROVISION_LOST_QUEUE = "provision-lost";
 const KEYED_PRIORITY = 10;
 export const REFRESH_QUEUE = "refresh";
 export const BRIEFING_QUEUE = "briefing";
-const QUEUES = [PROVISION_QUEUE, PROVISION_LOST_QUEUE, REFRESH_QUEUE, BRIEFING_QUEUE] as const;
+export const DETECT_QUEUE = "detect";
+const QUEUES = [PROVISION_QUEUE, PROVISION_LOST_QUEUE, REFRESH_QUEUE, BRIEFING_QUEUE, DETECT_QUEUE] as const;
+const DETECT_KEY = "changed-series";
+/** Other processes' writes (a shared PostgreSQL) are picked up at least this often. */
+const DETECT_CRON = "* * * * *";
 /** Briefing schedules are read in UTC (their slots are UTC). */
 export const BRIEFING_TZ = "UTC";
 
@@ -73,6 +84,7 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
   const asker = opts.asker ?? createAsker(deps);
   const runDeps = { db: deps.database.db, clock: deps.clock, logger: deps.logger };
   let opened: OpenBoss | null = null;
+  let stopListening = () => {};
   let started: Promise<PgBoss> | null = null;
 
   async function setUpQueues(boss: PgBoss): Promise<void> {
@@ -96,6 +108,15 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
       retryDelayMax: 900,
       expireInSeconds: REFRESH_EXPIRE_SECONDS,
       deleteAfterSeconds: 7 * KEEP_FINISHED_SECONDS,
+      notify: true,
+    });
+    await ensureQueue(boss, DETECT_QUEUE, { policy: "exclusive" }, {
+      retryLimit: 3,
+      retryDelay: 30,
+      retryBackoff: true,
+      retryDelayMax: 600,
+      expireInSeconds: REFRESH_EXPIRE_SECONDS,
+      deleteAfterSeconds: KEEP_FINISHED_SECONDS,
       notify: true,
     });
     await ensureQueue(boss, BRIEFING_QUEUE, { policy: "exclusive" }, {
@@ -135,15 +156,7 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
     deps.logger.info("briefing schedules reconciled", { briefings: ids.length, queued_first_runs: awaiting.length });
   }
 
-  /** Signal detection over series a job just changed; a detection fault is logged, never fails the fetch that worked. */
-  async function detectAfterChange(changed: readonly SeriesKey[]): Promise<void> {
-    if (changed.length === 0) return;
-    try {
-      await detectSignalsFor({ db: store.db, caches: store.caches, now }, changed);
-    } catch (e) {
-      deps.logger.error("signal detection after a change failed", { series: changed.length, error: String(e) });
-    }
-  }
+  const sendDetect = (boss: PgBoss) => boss.send(DETECT_QUEUE, {}, { singletonKey: DETECT_KEY });
 
   async function startWorkers(boss: PgBoss): Promise<void> {
     // NOTIFY wakes a worker for a new job only: a retry coming due after its backoff is found by polling, so the poll
@@ -152,9 +165,7 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
     await boss.work<ProvisionData>(PROVISION_QUEUE, polling, async ([job]) => {
       const j = job as JobWithMetadata<ProvisionData>;
       const k = { indicatorId: j.data.indicatorId, regionCode: j.data.regionCode };
-      const result = await provisionSeries(provisionDeps, k, { retryCount: j.retryCount, retryLimit: j.retryLimit, requestRef: j.data.requestRef });
-      await detectAfterChange([k]);
-      return result;
+      return provisionSeries(provisionDeps, k, { retryCount: j.retryCount, retryLimit: j.retryLimit, requestRef: j.data.requestRef });
     });
     await boss.work<ProvisionData>(PROVISION_LOST_QUEUE, { ...polling, localConcurrency: 1 }, async ([job]) => {
       const k = { indicatorId: job.data.indicatorId, regionCode: job.data.regionCode };
@@ -162,8 +173,14 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
     });
     await boss.work<RefreshData>(REFRESH_QUEUE, { ...polling, localConcurrency: 1 }, async ([job]) => {
       const { changed } = await refreshSource({ store, fetcher: deps.fetcher, now, logger: deps.logger }, job.data.source);
-      await detectAfterChange(changed);
       return { changed_series: changed.length };
+    });
+    await boss.work(DETECT_QUEUE, { ...polling, localConcurrency: 1 }, async () => {
+      const t0 = performance.now();
+      // Drains the outbox, including what is written while it runs (a write then cannot queue another job: one per key).
+      const s = await detectChangedSeries({ db: store.db, caches: store.caches, now });
+      if (s.series > 0) deps.logger.info("signals detected over changed series", { series: s.series, inserted: s.inserted, updated: s.updated, removed: s.removed, ms: Math.round(performance.now() - t0) });
+      return { series: s.series, inserted: s.inserted, updated: s.updated, removed: s.removed };
     });
     await boss.work<BriefingData>(BRIEFING_QUEUE, { ...polling, localConcurrency: 1 }, async ([job]) => {
       const out = await runBriefing(runDeps, asker, job.data.briefingId);
@@ -177,6 +194,9 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
       else await boss.unschedule(REFRESH_QUEUE, s.source);
     }
     await reconcileBriefings(boss);
+    await boss.schedule(DETECT_QUEUE, DETECT_CRON, {}, { key: DETECT_KEY, singletonKey: DETECT_KEY });
+    // What was written while no process ran jobs (`svc seed`, `svc import` on the embedded database).
+    await sendDetect(boss);
   }
 
   async function boot(): Promise<PgBoss> {
@@ -185,6 +205,8 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
     await boss.start();
     await setUpQueues(boss);
     if (runsJobs) await startWorkers(boss);
+    // This process's own writes queue detection at once (the cron and the start catch everyone else's).
+    stopListening = onSeriesWritten(deps.database.db, () => void sendDetect(boss).catch((e) => deps.logger.warn("could not queue signal detection", { error: String(e) })));
     deps.logger.info("job engine started", { runs_jobs: runsJobs, concurrency: runsJobs ? concurrency : 0, database: deps.database.kind });
     return boss;
   }
@@ -232,10 +254,16 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
       }
       return out;
     },
+    async counts() {
+      if (!started) return null;
+      const boss = await started;
+      return (await boss.getQueues([...QUEUES])).map((q) => ({ queue: q.name, queued: q.queuedCount, active: q.activeCount, deferred: q.deferredCount, failed: q.failedCount }));
+    },
     async stop() {
       if (!started) return;
       const s = started;
       started = null;
+      stopListening();
       try {
         const boss = await s;
         await boss.stop({ graceful: true, timeout: STOP_GRACE_MS, close: true });

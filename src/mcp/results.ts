@@ -89,7 +89,9 @@ function summaryOf(tool: McpTool, status: number, body: JsonObject): string {
  * a refused or unsettled payment.
  */
 function paymentRequest(tool: McpTool, body: JsonObject, x402: JsonObject | null, restUrl: string, code: string, prefix: string, why: JsonObject = {}): PaymentRequest {
-  const details = { ...(body.error.details ?? {}), ...why } as JsonObject;
+  // The REST answer's `api_key` (where keys come from) is said in this message's own words, which keep the text short.
+  const { api_key: _whereKeysComeFrom, ...restDetails } = (body.error.details ?? {}) as JsonObject;
+  const details = { ...restDetails, ...why } as JsonObject;
   const rails: string[] = Array.isArray(details.rails) ? details.rails : [];
   const inCall = rails.includes("x402") && Array.isArray(x402?.accepts);
   const restRails = rails.map((r) => (r === "l402" ? "L402" : r)).join(" or ");

@@ -21,9 +21,12 @@ const askRoute = createRoute({
   description:
     "Reads the question deterministically (a lexicon of how people name the series, place names of countries, states " +
     "and counties, time phrases such as 'over the last 5 years') into indicators, regions and a window (`resolved`), " +
-    "then calls get_latest, get_insights and (at depth=briefing, for callers entitled to signals) get_active_signals " +
-    "through the same services as the REST endpoints. Each call is a citation whose `args` replay it against " +
-    "/v1/observations/latest, /v1/insights, /v1/signals/active or /v1/indicators. Every number in `answer` is checked " +
+    "and the kind of answer wanted (a level, a 12-month change, a change, a record, a ranking across places, a " +
+    "comparison at one period, a yes or no), then calls get_latest or get_observations, get_insights and (at " +
+    "depth=briefing, for callers entitled to signals) get_active_signals through the same services as the REST " +
+    "endpoints, or rank_regions for a ranking. Each call is a citation whose `args` replay it against /v1/observations " +
+    "(transform=yoy for a 12-month change), /v1/observations/latest, /v1/insights, /v1/signals/active or /v1/indicators. " +
+    "The first sentence answers the question with the number, the place and the period. Every number in `answer` is checked " +
     "against the results (`grounded`). A question the catalog does not cover answers `status: no_coverage` with a " +
     "message and costs nothing (no 402 is issued); one whose series hold no data there answers `no_data`, also free. " +
     `Ceilings: default ${ASK_CEILINGS.default.series} series and ${ASK_CEILINGS.default.toolCalls} tool calls; ` +

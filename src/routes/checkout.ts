@@ -9,6 +9,8 @@ import { errorResponses, fail } from "../errors";
 import { publicBaseUrl } from "../docs/base-url";
 import { PLANS, isPaidPlan, publicPlans, type PaidPlanId } from "../plans";
 import { checkoutAvailability, handleWebhook, startCheckout } from "../services/billing";
+import { renderCheckoutUnavailable } from "../docs/keys-page";
+import { SERVICE_NAME } from "../version";
 import { checkoutIndexSchema, checkoutQuerySchema, checkoutSessionSchema, checkoutSuccessSchema, webhookAckSchema } from "../schemas/billing";
 
 const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
@@ -33,7 +35,8 @@ const planRoute = createRoute({
   description:
     "Redirects (303) to the payment provider's checkout for a paid plan; the key is emailed to the billing address once payment " +
     "is confirmed. A client whose `Accept` names `application/json` and not `text/html` (an agent or script, not a browser) " +
-    "gets the checkout URL as JSON instead. 503 with the operator path when no provider is configured.",
+    "gets the checkout URL as JSON instead. 503 with the operator path when no provider is configured (a browser, whose `Accept` " +
+    "names `text/html`, gets that as a page).",
   request: { params: planParam, query: checkoutQuerySchema },
   responses: {
     200: { description: "The provider's checkout URL (`Accept: application/json`)", ...json(checkoutSessionSchema) },
@@ -46,6 +49,10 @@ const planRoute = createRoute({
 export function wantsJson(accept: string | undefined): boolean {
   const types = (accept ?? "").split(",").map((t) => t.split(";")[0]!.trim().toLowerCase());
   return types.includes("application/json") && !types.includes("text/html");
+}
+
+function acceptsHtml(accept: string | undefined): boolean {
+  return (accept ?? "").split(",").some((t) => t.split(";")[0]!.trim().toLowerCase() === "text/html");
 }
 
 const successRoute = createRoute({
@@ -93,6 +100,11 @@ export const registerCheckoutRoutes: RegisterRoutes = (app, deps) => {
   });
   app.openapi(planRoute, async (c) => {
     const { plan } = c.req.valid("param");
+    // A person following a Subscribe link to a plan this server cannot sell gets the news in words, not a JSON 503.
+    if (isPaidPlan(plan) && !checkoutAvailability(deps).plans[plan] && acceptsHtml(c.req.header("accept"))) {
+      c.header("Vary", "Accept");
+      return c.html(renderCheckoutUnavailable({ base: base(c.req.url), name: SERVICE_NAME, plan }), 503) as any;
+    }
     const session = await startCheckout(deps, { plan, email: c.req.valid("query").email ?? null, baseUrl: base(c.req.url) });
     c.header("Vary", "Accept");
     // startCheckout refuses any plan but a paid one, so `plan` is a paid plan id here.

@@ -15,6 +15,7 @@ import { registerAskRoutes } from "./ask";
 import { registerBriefingRoutes } from "./briefings";
 import { registerKeyRoutes } from "./keys";
 import { registerCheckoutRoutes } from "./checkout";
+import { registerSelfServiceRoutes } from "./self-service";
 import { registerMcpRoutes } from "./mcp";
 
 export function registerRoutes(app: App, deps: Deps): void {
@@ -32,5 +33,6 @@ export function registerRoutes(app: App, deps: Deps): void {
   registerBriefingRoutes(app, deps);
   registerKeyRoutes(app, deps);
   registerCheckoutRoutes(app, deps);
+  registerSelfServiceRoutes(app, deps);
   registerMcpRoutes(app, deps);
 }

@@ -47,7 +47,7 @@ const getRoute = createRoute({
 
 export const registerIndicatorRoutes: RegisterRoutes = (app, deps) => {
   const store = { db: deps.database.db, caches: deps.caches };
-  app.openapi(listRoute, async (c) => catalogResponse(c, await renderIndicators(store, c.req.valid("query"))));
+  app.openapi(listRoute, async (c) => catalogResponse(c, await renderIndicators(store, c.req.valid("query"), deps.clock.now())));
   app.openapi(getRoute, async (c) =>
     catalogResponse(c, await renderIndicatorDetail(store, c.req.valid("param").code, c.req.valid("query")), false),
   );

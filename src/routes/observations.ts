@@ -11,7 +11,7 @@ import {
   latestBatchResponseSchema, latestQuerySchema, latestSingleResponseSchema, observationsQuerySchema, observationsResponseSchema, splitIndicators,
 } from "../schemas/observations";
 import { resolveSeriesTarget, type SeriesTarget } from "../services/concepts";
-import { getLatest, getLatestBatch, latestMeta } from "../services/latest";
+import { getLatestAnswer, getLatestBatch, latestMeta } from "../services/latest";
 import { getObservationsPage, observationsPageCheck, type PageFormat, resolveObservations, type ObservationsQuery, type ObservationsTarget } from "../services/observations";
 import { ensureReadable, forCaller, readContext, targetCode, targetPremium } from "../services/series-read";
 import { provisioningCaller } from "../http/admission";
@@ -38,7 +38,8 @@ const observationsRoute = createRoute({
       description:
         "A page of observations or resampled buckets. With `Accept: text/csv` the same rows as CSV (a header row; " +
         "resampled buckets have the columns period_start, period_end, period_type, value), and the metadata in headers: " +
-        "X-Total-Count, X-Limit, X-Offset, X-Indicator, X-Region, X-Frequency, X-Unit, X-Transform, X-Concept.",
+        "X-Total-Count, X-Limit, X-Offset, X-Indicator, X-Region, X-Frequency, X-Unit, X-Transform, X-Concept, and how current " +
+        "the series is: X-Newest-Period, X-Stale (meta.freshness).",
       content: {
         "application/json": { schema: observationsResponseSchema },
         "text/csv": { schema: { type: "string", example: "date,value,indicator,region,unit,source,source_updated_at,is_preliminary,revision\r\n2024-01-01,4.1,UNRATE,US,Percent,fred,,false,1\r\n" } },
@@ -125,8 +126,8 @@ export const registerObservationRoutes: RegisterRoutes = (app, deps) => {
     },
     handler: async (c, r, _quote, admitted) => {
       if (r.single) {
-        const data = await getLatest(ctx, r.single);
-        return c.json({ data, meta: latestMeta(r.single, data !== null) }, 200);
+        const { data, freshness } = await getLatestAnswer(ctx, r.single);
+        return c.json({ data, meta: latestMeta(r.single, data !== null, freshness) }, 200);
       }
       const admission = c.get("admission");
       // Admitted already: a key that got this far is known.

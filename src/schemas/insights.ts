@@ -2,7 +2,7 @@
 // (their params below); definitions and the salience formula: src/domain/insights.ts.
 import { z } from "@hono/zod-openapi";
 import { WINDOW_SYNTAX, parseWindow } from "../domain/window";
-import { codeParam, conceptDisclosureSchema } from "./observations";
+import { codeParam, conceptDisclosureSchema, freshnessSchema } from "./observations";
 import { insightSignalSchema } from "./signals";
 
 const q = (name: string) => ({ param: { name, in: "query" as const } });
@@ -160,6 +160,7 @@ export const insightsResponseSchema = z
       frequency: z.string(),
       source_attribution: sourceAttributionSchema.optional(),
       concept: conceptDisclosureSchema.optional(),
+      freshness: freshnessSchema.optional(),
     }),
   })
   .openapi("Insights");

@@ -1,7 +1,8 @@
 // Observation resources (spec "Observation", "Resampled observation row", "LatestObservation", "Concept
 // disclosure") and the parameters of GET /v1/observations and GET /v1/observations/latest.
 import { z } from "@hono/zod-openapi";
-import { isIsoDate } from "../domain/calendar";
+import { FREQUENCIES, isIsoDate, type Frequency } from "../domain/calendar";
+import { FRESHNESS_ALLOWANCE } from "../domain/freshness";
 import { RESAMPLE_METHODS, RESAMPLE_TARGETS, type ResampleMethod, type ResampleTarget } from "../domain/resample";
 import { TRANSFORM_SYNTAX, parseTransform } from "../domain/transforms";
 
@@ -151,6 +152,20 @@ export const resolvedRegionSchema = z
   })
   .openapi("ResolvedRegion", { description: "The region the request resolved to (additive to the spec's meta)." });
 
+export const freshnessSchema = z
+  .object({
+    newest_period: z.string().openapi({ format: "date", example: "2026-06-01", description: "The newest period the series holds (its first day)." }),
+    cadence: z.enum(FREQUENCIES as [Frequency, ...Frequency[]]).openapi({ description: "The expected cadence: the series' frequency." }),
+    periods_behind: z.number().int().min(0).openapi({ example: 5, description: "Whole periods (days, ISO weeks, months, quarters, years) between the newest period and today's." }),
+    max_periods_behind: z.number().int().min(0).openapi({
+      example: 3,
+      description: `How far behind a series of this cadence may be and still be on schedule: ${FREQUENCIES.map((f) => `${f} ${FRESHNESS_ALLOWANCE[f]}`).join(", ")}.`,
+    }),
+    stale: z.boolean().openapi({ description: "Behind schedule for its cadence: periods_behind > max_periods_behind." }),
+    stale_from: z.string().openapi({ format: "date", description: "The first day on which the series counts as stale unless a newer period arrives." }),
+  })
+  .openapi("Freshness", { description: "How current the data are, as of the request (additive to the spec's meta)." });
+
 export const observationsResponseSchema = z
   .object({
     data: z.array(z.union([observationSchema, resampledRowSchema])),
@@ -168,6 +183,7 @@ export const observationsResponseSchema = z
       transform: z.string().optional(),
       resample: resampleMetaSchema.optional(),
       concept: conceptDisclosureSchema.optional(),
+      freshness: freshnessSchema.optional(),
     }),
   })
   .openapi("ObservationList");
@@ -207,6 +223,7 @@ export const latestObservationSchema = z
     is_preliminary: z.boolean(),
     source_updated_at: z.string().nullable().openapi({ format: "date-time" }),
     unit: z.string().nullable(),
+    freshness: freshnessSchema.optional().openapi({ description: "Batch form: how current this series is (the single form says it in meta.freshness)." }),
   })
   .openapi("LatestObservation");
 
@@ -222,6 +239,7 @@ export const latestSingleResponseSchema = z
       offset: z.literal(0),
       resolved_region: resolvedRegionSchema,
       concept: conceptDisclosureSchema.optional(),
+      freshness: freshnessSchema.optional(),
     }),
   })
   .openapi("LatestSingle");

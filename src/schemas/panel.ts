@@ -2,7 +2,7 @@
 import { z } from "@hono/zod-openapi";
 import { PANEL_MAX_POINTS, PANEL_MAX_SERIES, PANEL_MISSING, type PanelMissing } from "../domain/panel";
 import { RESAMPLE_METHODS, RESAMPLE_TARGETS, type ResampleMethod, type ResampleTarget } from "../domain/resample";
-import { codeParam, conceptDisclosureSchema, dateParam } from "./observations";
+import { codeParam, conceptDisclosureSchema, dateParam, freshnessSchema } from "./observations";
 
 const q = (name: string) => ({ param: { name, in: "query" as const } });
 
@@ -97,6 +97,7 @@ export const panelResponseSchema = z
         .optional()
         .openapi({ description: "Present when a series was resampled: which ones, from what frequency, and any incomplete newest bucket dropped." }),
       concepts: byCode(conceptDisclosureSchema).optional().openapi({ description: "For each requested concept code, the series it resolved to." }),
+      freshness: byCode(freshnessSchema).optional().openapi({ description: "For each requested code, how current its series is as of the request (additive to the spec's meta)." }),
     }),
   })
   .openapi("Panel");

@@ -51,10 +51,12 @@ const dateParam = (name: string, description: string, example: string) =>
     .openapi({ ...q(name), description, example, format: "date" });
 
 // The examples name series the seed holds and signals its data shows (documented examples answer on a fresh install).
-const listFilters = (exampleIndicator: string) => ({
+// The active example is an annual series (the World Bank's US population, its 2025 growth slowing): an annual series
+// stays current for two years after its year, so the example shows an active signal for as long as the snapshot can.
+const listFilters = (exampleIndicator: string, exampleType: SignalType) => ({
   indicator: listParam("indicator", "Indicator codes or concepts (a concept stands for every series it curates).", exampleIndicator),
   region: listParam("region", "Region codes or what people type (`US`, `06`, `california`).", "US"),
-  type: listParam("type", "Signal types: acceleration, extreme, trend_break.", "extreme", SIGNAL_TYPES),
+  type: listParam("type", "Signal types: acceleration, extreme, trend_break.", exampleType, SIGNAL_TYPES),
   strength: z
     .enum(STRENGTHS as [Strength, ...Strength[]], { message: `must be one of ${STRENGTHS.join(", ")}` })
     .default("neutral")
@@ -68,16 +70,20 @@ const listFilters = (exampleIndicator: string) => ({
     .openapi({ ...q("cursor"), description: "`meta.next_cursor` of the previous page of the same query; a cursor of another query is refused." }),
 });
 
-export const activeSignalsQuerySchema = z.object(listFilters("FEDFUNDS"));
+export const activeSignalsQuerySchema = z.object(listFilters("SP.POP.TOTL", "acceleration"));
 
 export const signalsQuerySchema = z
   .object({
-    ...listFilters("PAYEMS"),
+    ...listFilters("PAYEMS", "extreme"),
     active: z
       .enum(["true", "false"], { message: "must be true or false" })
       .optional()
       .transform((v) => (v === undefined ? undefined : v === "true"))
-      .openapi({ ...q("active"), type: "boolean", description: "true: open intervals only; false: closed ones only; omitted: both." }),
+      .openapi({
+        ...q("active"),
+        type: "boolean",
+        description: "true: active intervals only (open, on a series that is current for its cadence, as /v1/signals/active); false: the others (closed, or open on a series behind schedule); omitted: both.",
+      }),
     from: dateParam("from", "Intervals still open on or after this date (valid_to null or >= from).", "2020-01-01"),
     to: dateParam("to", "Intervals that started on or before this date (valid_from <= to).", "2020-12-31"),
   })

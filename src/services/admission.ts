@@ -101,13 +101,40 @@ const HOW_TO_AUTHENTICATE = "Send 'Authorization: Bearer <key>' or 'X-API-Key: <
 
 export type AdmissionDeps = Pick<Deps, "database" | "clock" | "keys" | "rateLimits" | "logger" | "access">;
 
+/**
+ * What this core decided, for metrics: verdicts by outcome ("admitted" with how: key, payment, anonymous; or the
+ * refusal's error code), and payments per rail and step (verified, settled, settle_failed).
+ */
+export class AdmissionCounts {
+  readonly verdicts = new Map<string, number>();
+  readonly payments = new Map<string, number>();
+  verdict(v: Verdict): void {
+    const k = v.ok ? (v.payment ? "admitted\tpayment" : v.key ? "admitted\tkey" : "admitted\tanonymous") : `refused\t${v.code}`;
+    this.verdicts.set(k, (this.verdicts.get(k) ?? 0) + 1);
+    if (v.ok && v.payment) this.payment(v.payment.rail, "verified");
+  }
+  payment(rail: string, step: "verified" | "settled" | "settle_failed"): void {
+    const k = `${rail}\t${step}`;
+    this.payments.set(k, (this.payments.get(k) ?? 0) + 1);
+  }
+}
+
 export class Admission {
   /** The usage month of the last metered request: every metered request asks, and months change rarely. */
   private month = { from: NaN, until: NaN, text: "" };
+  readonly counts = new AdmissionCounts();
 
   constructor(private readonly deps: AdmissionDeps) {}
 
+  /** The verdict on a request (synchronous when no I/O is needed), counted. */
   admit(req: AdmissionRequest): Verdict | Promise<Verdict> {
+    const v = this.decide(req);
+    if (v instanceof Promise) return v.then((d) => (this.counts.verdict(d), d));
+    this.counts.verdict(v);
+    return v;
+  }
+
+  private decide(req: AdmissionRequest): Verdict | Promise<Verdict> {
     const cred = req.credential;
     if (cred.kind === "malformed") return refusal("INVALID_API_KEY", `Malformed API key: ${cred.reason}. ${HOW_TO_AUTHENTICATE}`);
     if (cred.kind === "key") {
@@ -145,7 +172,9 @@ export class Admission {
     if (!key || !this.deps.access.keys) return null;
     const verdict = entitlementVerdict(key, want);
     if (verdict.ok) return null;
-    return refusal(verdict.code, verdict.message, { key_hint: key.hint, ...(want.indicator ? { indicator: want.indicator } : {}) });
+    const refused = refusal(verdict.code, verdict.message, { key_hint: key.hint, ...(want.indicator ? { indicator: want.indicator } : {}) });
+    this.counts.verdict(refused);
+    return refused;
   }
 
   /** entitlement() for each region a request reads (a briefing's stored answer): the first refusal, or null. */
@@ -168,11 +197,12 @@ export class Admission {
         this.deps.keys.meter.count(verdict.key!.id, this.usageMonth(now));
       } catch {
         // The meter logged it (once per outage).
+        this.counts.verdict(UNMETERED as Refusal);
         return UNMETERED;
       }
       return SERVED;
     }
-    if (verdict.payment) return settle(verdict.payment);
+    if (verdict.payment) return settle(verdict.payment, this.counts);
     return SERVED;
   }
 
@@ -225,7 +255,7 @@ export class Admission {
   private async pay(req: AdmissionRequest): Promise<Verdict> {
     const quote = req.quote!;
     const d = await this.deps.access.payments!.authorize({ header: (name) => req.header?.(name) }, paymentQuoteOf(req, this.deps.access.publicBaseUrl));
-    return paymentVerdict(d, quote);
+    return paymentVerdict(d, quote, this.deps.access.publicBaseUrl ?? new URL(req.url!).origin);
   }
 }
 
@@ -274,7 +304,7 @@ export function paymentQuoteOf(req: Pick<AdmissionRequest, "quote" | "resolved" 
 }
 
 /** The payment rails' decision in this service's terms (spec "Authentication" and "Errors"). */
-function paymentVerdict(d: Decision, quote: Quote): Verdict {
+function paymentVerdict(d: Decision, quote: Quote, base: string): Verdict {
   switch (d.kind) {
     case "malformed":
       return refusal("INVALID_PARAMETER", d.message, { parameter: "payment" });
@@ -282,19 +312,22 @@ function paymentVerdict(d: Decision, quote: Quote): Verdict {
       return refusal("SERVICE_UNAVAILABLE", d.message, undefined, { "Retry-After": "5", "Cache-Control": "no-store" });
     case "challenge": {
       const details: Record<string, unknown> = { price_usd: quote.usd, rails: [...(d.paymentRequired ? ["x402"] : []), ...(d.l402 ? ["l402"] : [])] };
+      // Where a key comes from, for people and programs alike: the signup endpoint and the page that calls it.
+      details.api_key = { signup: `${base}/v1/signup`, page: `${base}/keys` };
       if (d.reason) details.reason = d.reason;
       if (d.l402) details.l402 = { invoice: d.l402.invoice, macaroon: d.l402.macaroon, amount_sats: d.l402.amountSats, valid_until: new Date(d.l402.validUntil * 1000).toISOString() };
       // The x402 PaymentRequired goes into the body beside the envelope, for clients that read bodies.
       const { error: _x402Error, ...paymentRequired } = d.paymentRequired ?? ({} as Record<string, unknown>);
-      return refusal("PAYMENT_REQUIRED", d.message, details, d.headers, paymentRequired);
+      return refusal("PAYMENT_REQUIRED", `${d.message} Free API keys: POST ${base}/v1/signup, or in a browser at ${base}/keys.`, details, d.headers, paymentRequired);
     }
     case "granted":
       return { ok: true, key: null, rate: null, metered: false, payment: d };
   }
 }
 
-async function settle(payment: Granted): Promise<Served> {
+async function settle(payment: Granted, counts: AdmissionCounts): Promise<Served> {
   const s = await payment.settle();
+  counts.payment(payment.rail, s.ok ? "settled" : "settle_failed");
   if (s.ok) return { ok: true, headers: s.headers };
   return refusal("INTERNAL_ERROR", "The payment could not be settled, so the data is withheld and nothing was charged.", { reason: s.reason }, {
     ...s.headers,

@@ -12,7 +12,9 @@
 // writes at once, after other processes' within its revalidation bound); list responses are rendered once per
 // catalog generation and query.
 import type { IndicatorRow, IndicatorWithSource, SourceRow } from "../../db/repos/catalog";
-import { findIndicators, isVisible, pageOf } from "../domain/catalog-search";
+import { findIndicators, isVisible, pageOf, type Standing } from "../domain/catalog-search";
+import { FREQUENCY_UNIT, isFrequency, periodEnd } from "../domain/calendar";
+import { asOfDate, isCurrent } from "../domain/freshness";
 import { fail } from "../errors";
 import type { RenderedJson } from "./rendered";
 import { renderJson } from "./rendered";
@@ -88,7 +90,17 @@ export type IndicatorListQuery = {
 
 type IndicatorList = { data: Indicator[]; meta: { total: number; limit: number; offset: number } };
 
-function indicatorsOf(snap: CatalogSnapshot, coverage: CoverageTable, q: IndicatorListQuery): IndicatorList {
+/** How an indicator stands for the list's order (src/domain/catalog-search.ts): held, current as of `asOf`, newest end. */
+function standingOf(coverage: CoverageTable, asOf: string | null): (r: IndicatorRow) => Standing {
+  return (r) => {
+    const c = coverage.byId.get(r.id)!;
+    const held = c.regions_held > 0 && c.end !== null;
+    if (!held || !isFrequency(r.frequency)) return { held, current: false, newestEnd: null };
+    return { held, current: asOf !== null && isCurrent(c.end, r.frequency, asOf), newestEnd: periodEnd(c.end!, FREQUENCY_UNIT[r.frequency]) };
+  };
+}
+
+function indicatorsOf(snap: CatalogSnapshot, coverage: CoverageTable, q: IndicatorListQuery, asOf: string | null): IndicatorList {
   // An unknown source is a caller mistake worth naming, not an empty page (a typo would look like "no data").
   if (q.source !== undefined && !snap.sourceBySlug.has(q.source)) {
     const known = snap.sources.map((s) => s.slug);
@@ -100,26 +112,31 @@ function indicatorsOf(snap: CatalogSnapshot, coverage: CoverageTable, q: Indicat
   }
   const found = findIndicators(snap.search, {
     source: q.source, category: q.category, frequency: q.frequency, search: q.search, includeInactive: q.include_inactive,
-  });
+  }, standingOf(coverage, asOf));
   const matches = q.has_data === undefined ? found : found.filter((r) => (coverage.byId.get(r.id)!.regions_held > 0) === q.has_data);
   return { data: pageOf(matches, q).map((r) => toIndicator(r, coverage)), meta: { total: matches.length, limit: q.limit, offset: q.offset } };
 }
 
-export async function listIndicators(store: Store, q: IndicatorListQuery): Promise<IndicatorList> {
+/**
+ * `now`: the clock's instant, which decides which held series are current (listed before stale ones); without it,
+ * held series still come before the rest but none counts as current.
+ */
+export async function listIndicators(store: Store, q: IndicatorListQuery, now?: Date): Promise<IndicatorList> {
   const index = store.caches.catalog;
   const coverage = await index.coverageTable();
-  return indicatorsOf(coverage.snap, coverage, q);
+  return indicatorsOf(coverage.snap, coverage, q, now ? asOfDate(now) : null);
 }
 
 /** GET /v1/indicators as rendered JSON, kept per catalog generation and normalised query (bounded by bytes). */
-export async function renderIndicators(store: Store, q: IndicatorListQuery): Promise<RenderedJson> {
+export async function renderIndicators(store: Store, q: IndicatorListQuery, now: Date): Promise<RenderedJson> {
   const index = store.caches.catalog;
   const coverage = await index.coverageTable();
   const snap = coverage.snap;
+  const asOf = asOfDate(now);
   // JSON.stringify of the parts: no separator inside a value can make two queries share a key. Coverage shows in
-  // every item, so its state is part of the key.
-  const key = `indicators|${coverage.key}|${JSON.stringify([q.source, q.category, q.frequency, q.search, q.include_inactive, q.has_data, q.limit, q.offset])}`;
-  return snap.bodies.get(key, () => indicatorsOf(snap, coverage, q));
+  // every item, so its state is part of the key; so is the day, which decides what is current (the order).
+  const key = `indicators|${coverage.key}|${asOf}|${JSON.stringify([q.source, q.category, q.frequency, q.search, q.include_inactive, q.has_data, q.limit, q.offset])}`;
+  return snap.bodies.get(key, () => indicatorsOf(snap, coverage, q, asOf));
 }
 
 function republishes(r: IndicatorRow): string | null {

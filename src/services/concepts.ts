@@ -6,7 +6,9 @@
 //    disambiguates a code published by several sources; without it the original publisher is preferred over a
 //    re-publication (meta.republishes), then the first source by slug (the catalog's own rule).
 // 2. Otherwise a concept (src/domain/concepts.ts): it needs `region` (400 without), resolves by the region's kind,
-//    and uses the first curated series the catalog offers for that region. A kind it is not curated for is a 404
+//    and uses the freshest curated series held for that region (src/domain/freshness.ts freshestIndex: the newest
+//    period ending latest, ties in curated order), else the first one the catalog offers for it. A kind it is not
+//    curated for is a 404
 //    naming the closest level; a derived concept whose input has no series for the place is a 404 naming the input.
 // 3. Otherwise 404 RESOURCE_NOT_FOUND naming the indicator.
 // Region: when omitted, the indicator's default region. An indicator is offered for a region when the region's
@@ -24,6 +26,7 @@ import { conceptLevels,
   blockedInputMessage, getConcept, notOfferedMessage, pluralKind, resolveConceptLevel, type CuratedSeries, type DerivedConcept,
 } from "../domain/concepts";
 import { isFrequency, type Frequency } from "../domain/calendar";
+import { freshestIndex } from "../domain/freshness";
 import { ApiError, fail } from "../errors";
 import { regionIndex, resolveRegion, resolveRegionAmong, type RegionRow } from "./regions";
 import { lookupRegion, type RegionIndex } from "../domain/regions";
@@ -276,7 +279,7 @@ async function resolveUncached(store: Store, input: ResolveInput): Promise<Unres
 const RANK: Record<Frequency, number> = { daily: 0, weekly: 1, monthly: 2, quarterly: 3, annual: 4 };
 const rank = (f: Frequency) => RANK[f];
 
-/** The first curated series held for the region, else the first offered for it (concepts rule, domain/concepts.ts). */
+/** The freshest curated series held for the region, else the first offered for it (concepts rule, domain/concepts.ts). */
 async function firstOffered(store: Store, candidates: readonly CuratedSeries[], region: RegionRow, source?: string): Promise<IndicatorRow | null> {
   const offered: IndicatorRow[] = [];
   for (const c of candidates) {
@@ -287,7 +290,8 @@ async function firstOffered(store: Store, candidates: readonly CuratedSeries[], 
   }
   if (offered.length <= 1) return offered[0] ?? null;
   const heads = await store.caches.series.headsOf(offered.map((i) => ({ indicatorId: i.id, regionCode: region.code })));
-  const held = offered.findIndex((_, k) => (heads[k]?.observationCount ?? 0) > 0);
+  // The freshest held series (its newest period ends latest); ties keep the curated order.
+  const held = freshestIndex(offered.map((i, k) => ({ newest: (heads[k]?.observationCount ?? 0) > 0 ? (heads[k]?.lastDate ?? null) : null, cadence: nativeFrequency(i) })));
   return offered[held >= 0 ? held : 0];
 }
 

@@ -13,7 +13,8 @@ import type { InsightsQuery } from "../schemas/insights";
 import type { InsightSignalOut } from "../schemas/signals";
 import { resolveSeriesTarget, type ConceptDisclosure, type SeriesTarget } from "./concepts";
 import { regionIndex } from "./regions";
-import { ensureReadable, seriesData, targetCode, type ReadContext } from "./series-read";
+import { dataFreshness, ensureReadable, seriesData, targetCode, type ReadContext } from "./series-read";
+import type { Freshness } from "../domain/freshness";
 import { activeSignalsOfSeries, placeOf } from "./signals";
 
 export type InsightsTarget = SeriesTarget & { window: Window };
@@ -32,6 +33,7 @@ export type InsightsBody = {
     frequency: string;
     source_attribution: SourceAttribution;
     concept?: ConceptDisclosure;
+    freshness?: Freshness;
   };
 };
 
@@ -73,7 +75,9 @@ export async function getInsights(ctx: ReadContext, target: InsightsTarget): Pro
     target.kind === "stored" ? source(target.indicator.sourceSlug) : null,
     inputs.map((i) => ({ entry: i, source: source(i.sourceSlug) })),
   );
-  const signals = stored ? await activeSignalsOfSeries(ctx, { indicatorId: stored.id, regionCode: target.region.code }) : [];
+  const freshness = dataFreshness(ctx, data, target);
+  // Active signals are news: none on a series behind schedule (src/domain/freshness.ts).
+  const signals = stored && freshness && !freshness.stale ? await activeSignalsOfSeries(ctx, { indicatorId: stored.id, regionCode: target.region.code }) : [];
   const concept = target.kind === "stored" ? target.concept : target.disclosure;
   return {
     facts: insights.facts,
@@ -89,6 +93,7 @@ export async function getInsights(ctx: ReadContext, target: InsightsTarget): Pro
       frequency: target.frequency,
       source_attribution: attribution,
       ...(concept ? { concept } : {}),
+      ...(freshness ? { freshness } : {}),
     },
   };
 }

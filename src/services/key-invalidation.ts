@@ -164,6 +164,8 @@ export function postgresBus(notifications: Notifications, opts: { logger: Logger
   return (handlers) => {
     const acks = acknowledgements(opts.waitMs);
     let wasListening = false;
+    // A listener closed on purpose (the process stops, a CLI command ends) is not lost.
+    let closing = false;
     const listener = notifications.listen(
       LISTENER_ROLE,
       [INVALIDATE_CHANNEL, ACK_CHANNEL],
@@ -176,7 +178,7 @@ export function postgresBus(notifications: Notifications, opts: { logger: Logger
       },
       (on) => {
         handlers.listening(on);
-        if (!on && wasListening) opts.logger.warn("key cache: the PostgreSQL listener is lost; keys are not cached until it is back");
+        if (!on && wasListening && !closing) opts.logger.warn("key cache: the PostgreSQL listener is lost; keys are not cached until it is back");
         wasListening = on;
       },
     );
@@ -199,7 +201,10 @@ export function postgresBus(notifications: Notifications, opts: { logger: Logger
         }
         await pending.wait(receivers);
       },
-      close: () => listener.close(),
+      close: () => {
+        closing = true;
+        return listener.close();
+      },
     };
   };
 }

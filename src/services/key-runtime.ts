@@ -160,6 +160,8 @@ export function createUsageMeter(opts: { database: Database; logger: Logger; jou
   const reading = faultLog(logger, "usage meter: the journal's batches cannot be read; retrying at the next flush", "usage meter: the journal's batches are read again");
   const writing = faultLog(logger, "usage meter: the database refused a batch; batches stay in the journal and are retried at each flush", "usage meter: batches reach the database again");
   let journalDown = false;
+  let counted = 0;
+  let lastMovedAt: number | null = null;
 
   /** Runs `fn` after everything queued before it (flushes and usage reads never interleave). */
   function serial<T>(fn: () => Promise<T>): Promise<T> {
@@ -203,6 +205,7 @@ export function createUsageMeter(opts: { database: Database; logger: Logger; jou
         return;
       }
     }
+    lastMovedAt = clock.now().getTime();
   }
 
   const flush = () => serial(moveToDatabase);
@@ -220,11 +223,13 @@ export function createUsageMeter(opts: { database: Database; logger: Logger; jou
         recording.fail({ journal: journal.location, error: describeError(e) });
         throw e;
       }
+      counted++;
       if (journalDown) {
         journalDown = false;
         recording.ok();
       }
     },
+    stats: () => ({ counted, lastMovedAt }),
     pending: (keyId, month) => journal.unflushed(keyId, month),
     usage: (keyId, month, stored) => serial(async () => (await stored()) + journal.unflushed(keyId, month)),
     flush,

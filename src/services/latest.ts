@@ -6,7 +6,8 @@ import { ApiError, type ErrorCode } from "../errors";
 import { regionLabel, resolveSeriesTarget, type SeriesTarget, type StoredTarget } from "./concepts";
 import { notHeld } from "./provisioning";
 import { ensureDerived, isDerivedIndicator } from "./derived-series";
-import { seriesData, targetCode, type ReadContext } from "./series-read";
+import { dataFreshness, seriesData, targetCode, type ReadContext } from "./series-read";
+import type { Freshness } from "../domain/freshness";
 
 export type LatestObservation = {
   indicator: string;
@@ -19,6 +20,8 @@ export type LatestObservation = {
   is_preliminary: boolean;
   source_updated_at: string | null;
   unit: string | null;
+  /** Batch form only: how current the series is (the single form says it in meta). */
+  freshness?: Freshness;
 };
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -73,12 +76,17 @@ function rememberRendered(ctx: ReadContext, head: SeriesHead, obs: LatestObserva
 
 /** The newest observation with a value, or null when the held series has none. */
 export async function getLatest(ctx: ReadContext, target: SeriesTarget): Promise<LatestObservation | null> {
-  const data = await seriesData(ctx, target);
-  const r = lastValued(data.rows);
-  return r ? toLatest(target, r, unitOf(target)) : null;
+  return (await getLatestAnswer(ctx, target)).data;
 }
 
-export function latestMeta(target: SeriesTarget, found: boolean) {
+/** getLatest and how current the series is (the single form's meta.freshness). */
+export async function getLatestAnswer(ctx: ReadContext, target: SeriesTarget): Promise<{ data: LatestObservation | null; freshness: Freshness | null }> {
+  const data = await seriesData(ctx, target);
+  const r = lastValued(data.rows);
+  return { data: r ? toLatest(target, r, unitOf(target)) : null, freshness: dataFreshness(ctx, data, target) };
+}
+
+export function latestMeta(target: SeriesTarget, found: boolean, freshness: Freshness | null = null) {
   const concept = target.kind === "stored" ? target.concept : target.disclosure;
   return {
     indicator: targetCode(target),
@@ -89,6 +97,7 @@ export function latestMeta(target: SeriesTarget, found: boolean) {
     offset: 0,
     resolved_region: target.resolvedRegion,
     ...(concept ? { concept } : {}),
+    ...(freshness ? { freshness } : {}),
   };
 }
 
@@ -167,7 +176,10 @@ export async function getLatestBatch(
   const data: LatestObservation[] = [];
   for (const code of args.codes) {
     const r = results.get(code);
-    if (r) data.push(r);
+    const t = targets.find((x) => x.code === code);
+    const f = r && t ? dataFreshness(ctx, { newest: r.period_start }, t.target) : null;
+    // The rendered observation is shared and frozen; its freshness depends on the day, so it is added to a copy.
+    if (r) data.push(f ? { ...r, freshness: f } : r);
   }
   errors.sort((a, b) => args.codes.indexOf(a.indicator) - args.codes.indexOf(b.indicator));
   return { data, errors };

@@ -25,7 +25,8 @@ import { resolveSeriesTarget, type ConceptDisclosure, type SeriesTarget } from "
 import { isDerivedIndicator } from "./derived-series";
 import { toCsv } from "../domain/csv-render";
 import { renderBody, renderJson, type RenderedJson } from "./rendered";
-import { ensureReadable, seriesData, storedHead, targetCode, type ReadContext, type SeriesData } from "./series-read";
+import { dataFreshness, newestValued, ensureReadable, seriesData, storedHead, targetCode, type ReadContext, type SeriesData } from "./series-read";
+import type { Freshness } from "../domain/freshness";
 
 /** GET /v1/observations's validated query, as its schema outputs it. */
 export type ObservationsQuery = z.output<typeof observationsQuerySchema>;
@@ -68,6 +69,8 @@ export type ObservationsMeta = {
   transform?: string;
   resample?: ResampleMeta;
   concept?: ConceptDisclosure;
+  /** How current the series is as of the request (src/domain/freshness.ts). */
+  freshness?: Freshness;
 };
 
 export type ObservationsPage = { data: (ObservationRow | ResampledRow)[]; meta: ObservationsMeta };
@@ -218,8 +221,9 @@ export async function getObservationsPage(ctx: ReadContext, target: Observations
   if (q.include_revisions && target.kind === "stored") return renderPage(await revisionsPage(ctx, target, q, concept), format);
 
   const data = await seriesData(ctx, target);
+  const freshness = dataFreshness(ctx, data, target);
   const vk = viewKey(target, q);
-  const pageKey = pageKeyOf(data.id, vk, q, concept, format, target.resolvedRegion.note ?? "");
+  const pageKey = pageKeyOf(data.id, vk, q, concept, format, target.resolvedRegion.note ?? "", freshness);
   const hit = ctx.caches.series.page(pageKey);
   if (hit !== undefined) return hit;
 
@@ -245,6 +249,7 @@ export async function getObservationsPage(ctx: ReadContext, target: Observations
         total: hi - lo,
         ...(view.kind === "buckets" ? { resample: view.resample } : {}),
         ...(concept ? { concept } : {}),
+        ...(freshness ? { freshness } : {}),
       },
     },
     format,
@@ -253,9 +258,12 @@ export async function getObservationsPage(ctx: ReadContext, target: Observations
   return body;
 }
 
-/** meta.concept depends on how the series was asked for (a concept or its code), not on the data: part of the key. */
-function pageKeyOf(dataId: string, viewKey: string, q: ObservationsQuery, concept: ConceptDisclosure | null, format: PageFormat, regionNote: string): string {
-  return `${dataId}|${viewKey}|${q.start_date ?? ""}|${q.end_date ?? ""}|${q.order}|${q.limit}|${q.offset}|${concept ? concept.code : ""}|${format}|${regionNote}`;
+/**
+ * meta.concept depends on how the series was asked for (a concept or its code), not on the data: part of the key.
+ * meta.freshness depends on the day as well: its periods behind (which fixes the rest of it for one version) too.
+ */
+function pageKeyOf(dataId: string, viewKey: string, q: ObservationsQuery, concept: ConceptDisclosure | null, format: PageFormat, regionNote: string, freshness: Freshness | null): string {
+  return `${dataId}|${viewKey}|${q.start_date ?? ""}|${q.end_date ?? ""}|${q.order}|${q.limit}|${q.offset}|${concept ? concept.code : ""}|${format}|${regionNote}|${freshness?.periods_behind ?? ""}`;
 }
 
 /** How a page is written: JSON (`{ data, meta }`) or CSV (the rows, with the metadata in headers). */
@@ -283,6 +291,10 @@ function renderPage(page: ObservationsPage, format: PageFormat): RenderedJson {
   if (m.unit !== null) headers["X-Unit"] = m.unit;
   if (m.transform) headers["X-Transform"] = m.transform;
   if (m.concept) headers["X-Concept"] = `${m.concept.code}=${m.concept.resolved_indicator}`;
+  if (m.freshness) {
+    headers["X-Newest-Period"] = m.freshness.newest_period;
+    headers["X-Stale"] = String(m.freshness.stale);
+  }
   return renderBody(toCsv(columns, page.data as unknown as Record<string, unknown>[]), "text/csv; charset=utf-8", headers);
 }
 
@@ -301,12 +313,18 @@ export function observationsPageCheck(ctx: ReadContext, target: ObservationsTarg
   const region = target.region.code;
   const head = ctx.caches.series.trustedHead(indicatorId, region);
   if (!head || catalog.generation !== catalogGeneration) return null;
-  const body = ctx.caches.series.page(pageKeyOf(`s:${head.id}@${head.version}`, viewKey(target, q), q, target.concept, format, target.resolvedRegion.note ?? ""));
+  // The page's meta.freshness comes from the newest valued row: known without I/O while the series is in the cache.
+  const snap = ctx.caches.series.peek(head);
+  if (!snap) return null;
+  const freshness = dataFreshness(ctx, { newest: newestValued(snap.rows) }, target);
+  const body = ctx.caches.series.page(pageKeyOf(`s:${head.id}@${head.version}`, viewKey(target, q), q, target.concept, format, target.resolvedRegion.note ?? "", freshness));
   if (!body) return null;
   return () => {
     if (!catalog.isCurrent() || catalog.generation !== catalogGeneration) return null;
     const now = ctx.caches.series.trustedHead(indicatorId, region);
-    return now && now.id === head.id && now.version === head.version ? body : null;
+    // The page's meta.freshness holds while the series is as many periods behind as when it was rendered.
+    const behind = dataFreshness(ctx, { newest: newestValued(snap.rows) }, target)?.periods_behind;
+    return now && now.id === head.id && now.version === head.version && behind === freshness?.periods_behind ? body : null;
   };
 }
 
@@ -342,5 +360,6 @@ async function revisionsPage(ctx: ReadContext, target: ObservationsTarget & { ki
       revision: r.revision,
     }),
   );
-  return { data, meta: { ...baseMeta(target, q), unit: target.indicator.unit, total, ...(concept ? { concept } : {}) } };
+  const freshness = dataFreshness(ctx, { newest: newestValued((await ctx.caches.series.snapshot(head)).rows) }, target);
+  return { data, meta: { ...baseMeta(target, q), unit: target.indicator.unit, total, ...(concept ? { concept } : {}), ...(freshness ? { freshness } : {}) } };
 }

@@ -13,7 +13,8 @@ import type { panelQuerySchema, PanelResponse } from "../schemas/panel";
 import { resolveSeriesTarget, type ConceptDisclosure, type SeriesTarget } from "./concepts";
 import { rule } from "./observations";
 import { renderJson, type RenderedJson } from "./rendered";
-import { seriesData, targetCode, targetPremium, type ReadContext } from "./series-read";
+import { dataFreshness, seriesData, targetCode, targetPremium, type ReadContext } from "./series-read";
+import type { Freshness } from "../domain/freshness";
 
 export type PanelQuery = z.output<typeof panelQuerySchema>;
 
@@ -66,11 +67,14 @@ const disclosureOf = (t: SeriesTarget): ConceptDisclosure | null => (t.kind === 
 /** The panel's JSON body, built from the series' current versions (or the body kept for them). */
 export async function getPanel(ctx: ReadContext, t: PanelTarget): Promise<RenderedJson> {
   const data = await Promise.all(t.series.map((s) => seriesData(ctx, s.target)));
+  const freshness = t.series.map((s, k) => dataFreshness(ctx, data[k]!, s.target));
   const q = t.query;
-  // The body depends on the data versions, how each code was asked for (concept or code) and the query.
+  // The body depends on the data versions, how each code was asked for (concept or code), the query, and how many
+  // periods behind each series is today (meta.freshness).
   const key = [
     "panel",
     data.map((d) => d.id).join(","),
+    freshness.map((f) => f?.periods_behind ?? "").join(","),
     t.series.map((s) => `${s.code}=${targetCode(s.target)}@${s.target.region.code}`).join(","),
     q.frequency ?? "",
     q.resample_method,
@@ -94,7 +98,10 @@ export async function getPanel(ctx: ReadContext, t: PanelTarget): Promise<Render
   const units: Record<string, string | null> = {};
   const regions: Record<string, string> = {};
   const concepts: Record<string, ConceptDisclosure> = {};
+  const fresh: Record<string, Freshness> = {};
   t.series.forEach((s, k) => {
+    const f = freshness[k];
+    if (f) fresh[s.code] = f;
     series[s.code] = panel.values[k]!;
     units[s.code] = data[k]!.unit;
     regions[s.code] = s.target.region.code;
@@ -114,6 +121,7 @@ export async function getPanel(ctx: ReadContext, t: PanelTarget): Promise<Render
       points: panel.dates.length * t.series.length,
       ...(resampled ? { resample: { method: q.resample_method, target_frequency: t.plan.frequency, series: panel.resampled } } : {}),
       ...(Object.keys(concepts).length > 0 ? { concepts } : {}),
+      freshness: fresh,
     },
   };
   const rendered = renderJson(body);

@@ -52,6 +52,8 @@ export class SeriesCache {
   private readonly pages = new Map<string, RenderedJson>();
   private pageBytes = 0;
   private readonly maxPageBytes: number;
+  /** Lookups answered from memory (hits) or the database (misses), per kind, for metrics. */
+  readonly stats = { head: { hits: 0, misses: 0 }, series: { hits: 0, misses: 0 }, page: { hits: 0, misses: 0 } };
 
   constructor(
     private readonly db: Db,
@@ -73,7 +75,11 @@ export class SeriesCache {
   async head(indicatorId: string, regionCode: string): Promise<SeriesHead | null> {
     const k = key(indicatorId, regionCode);
     const e = this.heads.get(k);
-    if (this.fresh(e)) return e.head;
+    if (this.fresh(e)) {
+      this.stats.head.hits++;
+      return e.head;
+    }
+    this.stats.head.misses++;
     const generation = this.generation;
     const head = await findSeriesHead(this.db, indicatorId, regionCode);
     if (generation === this.generation) this.heads.set(k, { head, checkedAt: this.now() });
@@ -120,6 +126,7 @@ export class SeriesCache {
   /** The full series at the head's version, loading it when not cached. */
   async snapshot(head: SeriesHead): Promise<SeriesSnapshot> {
     const hit = this.peek(head);
+    this.stats.series[hit ? "hits" : "misses"]++;
     if (hit) {
       // Refresh its LRU position.
       this.snapshots.delete(head.id);
@@ -173,6 +180,7 @@ export class SeriesCache {
   /** The rendered page stored under `key` (which must name the series version it shows), or undefined. */
   page(key: string): RenderedJson | undefined {
     const body = this.pages.get(key);
+    this.stats.page[body === undefined ? "misses" : "hits"]++;
     if (body !== undefined) {
       // Refresh its LRU position.
       this.pages.delete(key);

@@ -7,6 +7,7 @@ import type { Deps } from "../deps";
 import { FREQUENCY_UNIT, periodIndex } from "../domain/calendar";
 import { blockedInputMessage } from "../domain/concepts";
 import { alignTo } from "../domain/derived";
+import { freshnessAt, type Freshness } from "../domain/freshness";
 import type { Point } from "../domain/series";
 import { fail } from "../errors";
 import { isPremiumIndicator } from "../pricing";
@@ -65,7 +66,8 @@ export function targetPremium(t: SeriesTarget): boolean {
 
 type BaseRow = StoredObservation;
 /** `id` names the data and its version(s): `s:<series id>@<version>` or `c:<concept>|<region>|<input versions>`. */
-export type SeriesData = { id: string; rows: BaseRow[]; points: Point[]; memo: Map<string, unknown>; unit: string | null; source: string | null };
+/** `newest`: the newest period with a value (src/domain/freshness.ts), null without one. */
+export type SeriesData = { id: string; rows: BaseRow[]; points: Point[]; memo: Map<string, unknown>; unit: string | null; source: string | null; newest: string | null };
 
 /** Derived concepts computed from their inputs' versions, by concept, region and input versions. */
 const COMPUTED_CONCEPTS = "observations.computed-concepts";
@@ -92,10 +94,21 @@ async function inputHeads(ctx: ReadContext, target: DerivedConceptTarget): Promi
   return heads as SeriesHead[];
 }
 
+/** The date of the newest row with a value (rows in date order). */
+export function newestValued(rows: readonly { date: string; value: number | null }[]): string | null {
+  for (let k = rows.length - 1; k >= 0; k--) if (rows[k].value !== null) return rows[k].date;
+  return null;
+}
+
+/** How current the data read are, as of the context's clock (src/domain/freshness.ts). */
+export function dataFreshness(ctx: ReadContext, data: Pick<SeriesData, "newest">, target: SeriesTarget): Freshness | null {
+  return freshnessAt(data.newest, target.frequency, ctx.now());
+}
+
 export async function seriesData(ctx: ReadContext, target: SeriesTarget): Promise<SeriesData> {
   if (target.kind === "stored") {
     const snap = await ctx.caches.series.snapshot(await storedHead(ctx, target.indicator, target));
-    return { id: `s:${snap.head.id}@${snap.head.version}`, rows: snap.rows, points: snap.points, memo: snap.memo, unit: target.indicator.unit, source: target.indicator.sourceSlug };
+    return { id: `s:${snap.head.id}@${snap.head.version}`, rows: snap.rows, points: snap.points, memo: snap.memo, unit: target.indicator.unit, source: target.indicator.sourceSlug, newest: newestValued(snap.rows) };
   }
   const heads = await inputHeads(ctx, target);
   const key = `${target.code}|${target.region.code}|${heads.map((h) => `${h.id}@${h.version}`).join(",")}`;
@@ -125,7 +138,7 @@ export async function seriesData(ctx: ReadContext, target: SeriesTarget): Promis
     const m = meta.get(periodIndex(p.date, unit));
     return { date: p.date, value: p.value, revision: m?.revision ?? 0, isPreliminary: !!p.preliminary, sourceUpdatedAt: m?.sourceUpdatedAt ?? null };
   });
-  const data: SeriesData = { id: `c:${key}`, rows, points, memo: new Map(), unit: target.unit, source: "svc" };
+  const data: SeriesData = { id: `c:${key}`, rows, points, memo: new Map(), unit: target.unit, source: "svc", newest: newestValued(rows) };
   if (memo.size >= 256) memo.delete(memo.keys().next().value!);
   memo.set(key, data);
   return data;

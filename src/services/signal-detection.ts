@@ -1,13 +1,15 @@
 // Signal detection over held series (src/domain/signals.ts), stored as intervals (db/repos/signals.ts).
 //
-// detectSignalsFor(store, [{ indicatorId, regionCode }]) is what runs after a series changes (an import, a refresh,
-// a seed): it reads each series whole, detects every interval, and reconciles the stored intervals with them. One
-// pass per series, in batches of BATCH series: one query for the batch's observations, one for its stored
-// intervals, one transaction for its writes (no per-observation or per-series query). Re-running on unchanged data
+// detectChangedSeries(ctx) is what runs after a series changes (any write: the database records it in series_changes,
+// and the `detect` job drains that, src/jobs/runtime.ts); detectSignalsFor(store, [{ indicatorId, regionCode }])
+// does the work for given series: it reads each series whole, detects every interval, and reconciles the stored
+// intervals with them. One pass per series, in batches of BATCH series: one query for the batch's observations, one
+// for its stored intervals, one transaction for its writes (no per-observation or per-series query). Re-running on unchanged data
 // writes nothing; a new observation extends or closes open intervals, a direction flip closes one and opens the next.
 // Series that are not held (no row, or no observation) are skipped; so are indicators not in the catalog.
 import { findSeriesHeads, findSeriesHeadsForIndicator, readLatestObservationsMany, type SeriesHead } from "../../db/repos/observation-reads";
 import { applyIntervalChanges, intervalsOfSeries, type IntervalChanges, type SignalRow } from "../../db/repos/signals";
+import { clearSeriesChanges, pendingSeriesChanges } from "../../db/repos/series-changes";
 import { isFrequency } from "../domain/calendar";
 import { isRateUnit } from "../domain/prose";
 import { detectEpisodes, reconcileEpisodes, type Episode, type SeriesProfile, type StoredEpisode } from "../domain/signals";
@@ -30,6 +32,21 @@ export async function detectSignalsFor(ctx: DetectionContext, refs: readonly Ser
     await detectBatch(ctx, heads, summary);
   }
   return summary;
+}
+
+/**
+ * Detection for every series written since it last ran (the series_changes outbox, filled by the database on every
+ * write, by any process): in batches of BATCH series, oldest change first, each batch cleared once detected (a series
+ * written again meanwhile stays, and is taken by a later batch of the same run), until the outbox is empty.
+ */
+export async function detectChangedSeries(ctx: DetectionContext): Promise<DetectionSummary> {
+  const summary: DetectionSummary = { series: 0, observations: 0, inserted: 0, updated: 0, removed: 0, unchanged: 0 };
+  for (;;) {
+    const batch = await pendingSeriesChanges(ctx.db, BATCH);
+    if (batch.length === 0) return summary;
+    await detectBatch(ctx, await findSeriesHeads(ctx.db, batch), summary);
+    await clearSeriesChanges(ctx.db, batch);
+  }
 }
 
 /** Every held series of the indicators (all indicators when `indicatorIds` is omitted). */

@@ -10,8 +10,10 @@
 import { createHash } from "node:crypto";
 import { listSignalIntervals, openIntervalsOfSeries, type SignalFilter, type SignalRow } from "../../db/repos/signals";
 import { getConcept } from "../domain/concepts";
+import { isFrequency } from "../domain/calendar";
+import { asOfDate, currentSince, isCurrent } from "../domain/freshness";
 import { placeName } from "../domain/prose";
-import { SIGNAL_SALIENCE, STRENGTHS, signalText, strengthRank, vocabulary, type Episode, type Strength } from "../domain/signals";
+import { SIGNAL_SALIENCE, STRENGTHS, signalText, staleNote, strengthRank, vocabulary, type Episode, type Strength } from "../domain/signals";
 import { fail } from "../errors";
 import type { ActiveSignalsQuery, InsightSignalOut, SignalOut, SignalsQuery } from "../schemas/signals";
 import type { Store } from "./caches";
@@ -28,7 +30,8 @@ export type ResolvedSignalQuery = {
   cursor?: string;
 };
 
-export async function resolveSignalQuery(store: Store, q: SignalListQuery): Promise<ResolvedSignalQuery> {
+/** `store.now`: the clock that decides which series are current (an active signal's series is). */
+export async function resolveSignalQuery(store: Store & { now: () => Date }, q: SignalListQuery): Promise<ResolvedSignalQuery> {
   const catalog = await store.caches.catalog.catalog();
   const filter: SignalFilter = {};
   const filters: Record<string, unknown> = {};
@@ -70,6 +73,9 @@ export async function resolveSignalQuery(store: Store, q: SignalListQuery): Prom
   }
   filter.strengths = STRENGTHS.filter((s) => strengthRank(s) >= strengthRank(q.strength));
   filters.strength = q.strength;
+  // Active: open, on a series current as of today (src/domain/freshness.ts): a run that ended years ago in the data
+  // is not news however open its interval is. The cutoffs are not in `filters`, so a cursor outlives midnight.
+  filter.currentSince = currentSince(asOfDate(store.now()));
   if (q.endpoint === "active") filter.active = true;
   else {
     const h = q as SignalsQuery;
@@ -132,7 +138,7 @@ function decodeCursor(cursor: string, hash: string): { validFrom: Date; id: stri
 
 export type SignalPage = { data: SignalOut[]; meta: { count: number; limit: number; next_cursor?: string; filters: Record<string, unknown> } };
 
-export async function listSignals(store: Store, r: ResolvedSignalQuery): Promise<SignalPage> {
+export async function listSignals(store: Store & { now: () => Date }, r: ResolvedSignalQuery): Promise<SignalPage> {
   const rows = await listSignalIntervals(store.db, r.filter, r.limit + 1);
   const page = rows.slice(0, r.limit);
   const data = await shapeSignals(store, page);
@@ -150,9 +156,13 @@ function episodeOf(r: SignalRow): Episode {
   return { type: r.type, direction: (r.direction ?? "up") as Episode["direction"], strength: r.strength as Strength, validFrom: dateOf(r.validFrom), validTo: r.validTo ? dateOf(r.validTo) : null, evidence: r.evidence };
 }
 
-/** The Signal resources of stored rows: indicator and region from the catalog, text and vocabulary rendered. */
-async function shapeSignals(store: Store, rows: readonly SignalRow[]): Promise<SignalOut[]> {
+/**
+ * The Signal resources of stored rows: indicator and region from the catalog, text and vocabulary rendered; an open
+ * interval of a series behind schedule as of `store.now()` says so in its text.
+ */
+async function shapeSignals(store: Store & { now: () => Date }, rows: readonly SignalRow[]): Promise<SignalOut[]> {
   if (rows.length === 0) return [];
+  const asOf = asOfDate(store.now());
   const catalog = await store.caches.catalog.catalog();
   const regions = await regionIndex(store);
   const out: SignalOut[] = [];
@@ -180,8 +190,10 @@ async function shapeSignals(store: Store, rows: readonly SignalRow[]): Promise<S
       detected_at: iso(r.detectedAt),
       last_seen_at: iso(r.lastSeenAt),
       evidence: r.evidence,
-      vocabulary: vocabulary(e.type, e.direction, i.upIsGood, e.evidence),
-      text: signalText(e, { indicatorName: i.name, place: placeOf(region, regions.byCode), frequency: i.frequency as never, unit: i.unit }),
+      vocabulary: vocabulary(e, i.upIsGood),
+      text:
+        signalText(e, { indicatorName: i.name, place: placeOf(region, regions.byCode), frequency: i.frequency as never, unit: i.unit }) +
+        (isFrequency(i.frequency) ? staleNote(e, i.frequency, typeof e.evidence.last_date !== "string" || isCurrent(e.evidence.last_date, i.frequency, asOf)) : ""),
     });
   }
   return out;
@@ -191,8 +203,8 @@ export function placeOf(region: RegionRow, byCode: Map<string, RegionRow>): stri
   return placeName(region, region.parentCode ? (byCode.get(region.parentCode)?.name ?? null) : null);
 }
 
-/** The open intervals of one stored series, in the InsightSignal shape, strongest first. */
-export async function activeSignalsOfSeries(store: Store, key: { indicatorId: string; regionCode: string }): Promise<InsightSignalOut[]> {
+/** The open intervals of one stored series, in the InsightSignal shape, strongest first (the caller checks it is current). */
+export async function activeSignalsOfSeries(store: Store & { now: () => Date }, key: { indicatorId: string; regionCode: string }): Promise<InsightSignalOut[]> {
   const shaped = await shapeSignals(store, await openIntervalsOfSeries(store.db, key));
   return shaped
     .map((s) => ({

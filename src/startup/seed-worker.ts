@@ -13,7 +13,7 @@ import { createLogger } from "../logger";
 import { createAsker } from "../services/ask";
 import { briefingIdsAwaitingRun, runBriefing } from "../services/briefings";
 import { createCaches } from "../services/caches";
-import { detectSignalsForIndicators } from "../services/signal-detection";
+import { detectChangedSeries } from "../services/signal-detection";
 import type { Progress } from "../progress";
 import type { SeedRequest, SeedWorkerMessage } from "./messages";
 
@@ -64,20 +64,13 @@ async function seed(request: SeedRequest): Promise<boolean> {
     return await database.exclusive(SCHEMA_LOCK, async (locked) => {
       const seeded = await seedIfNeeded(locked, { now, progress, logger });
       if (!seeded) return false;
-      // Signals over what the seed just loaded (`svc signals detect` does the same), before the server serves it.
-      // One indicator at a time, so the progress reports (and the collections that go with them) come between.
+      // Signals over every series the seed wrote: the changes outbox the database filled as it wrote them (the job
+      // engine's detect job drains the same outbox; emptied here, it finds nothing left to do).
       const t0 = performance.now();
       const caches = createCaches(locked);
-      const indicatorIds = [...(await caches.catalog.catalog()).byId.keys()];
-      progress.start("signal detection", indicatorIds.length);
-      const found = { series: 0, intervals: 0 };
-      for (const id of indicatorIds) {
-        const s = await detectSignalsForIndicators({ db: locked.db, caches, now: () => now }, [id]);
-        found.series += s.series;
-        found.intervals += s.inserted;
-        progress.tick();
-      }
-      logger.info("signals detected over the seeded series", { ...found, ms: Math.round(performance.now() - t0) });
+      progress.start("signal detection", 1);
+      const s = await detectChangedSeries({ db: locked.db, caches, now: () => now });
+      logger.info("signals detected over the seeded series", { series: s.series, intervals: s.inserted, ms: Math.round(performance.now() - t0) });
       progress.done();
       // The public briefings' first runs (through the ask service, as the job engine would run them): a run that
       // fails is stored as failed, and the job engine tries again once the server runs.

@@ -17,7 +17,12 @@ export type Transport = {
   maxAttempts: number;
   backoffBaseMs: number;
   backoffCapMs: number;
+  /** Attempts sent per provider and their outcome ("ok" or the UpstreamError kind), for metrics. */
+  counts?: Map<string, number>;
 };
+
+/** The key of Transport.counts: provider and outcome. */
+export const upstreamCountKey = (provider: string, outcome: string) => `${provider}\t${outcome}`;
 
 export type UpstreamRequest = { url: string; init?: RequestInit; /** the request without secrets */ label: string };
 
@@ -29,10 +34,13 @@ export async function send<T>(t: Transport, provider: ConnectorId, req: Upstream
     let error: UpstreamError;
     try {
       await t.limiter.acquire(provider);
-      return read(await exchange(t, provider, req));
+      const out = read(await exchange(t, provider, req));
+      count(t, provider, "ok");
+      return out;
     } catch (e) {
       if (!(e instanceof UpstreamError)) throw e;
       error = e;
+      count(t, provider, e.kind);
     }
     const throttled = error.kind === "rate_limited" || error.kind === "over_capacity";
     const delay = error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : Math.min(t.backoffCapMs, t.backoffBaseMs * 2 ** (attempt - 1));
@@ -41,6 +49,12 @@ export async function send<T>(t: Transport, provider: ConnectorId, req: Upstream
     if (!error.retryable || error.kind === "quota" || attempt >= t.maxAttempts || delay > t.limiter.maxWaitMs) throw error;
     if (!throttled) await t.sleep(delay);
   }
+}
+
+function count(t: Transport, provider: string, outcome: string): void {
+  if (!t.counts) return;
+  const k = upstreamCountKey(provider, outcome);
+  t.counts.set(k, (t.counts.get(k) ?? 0) + 1);
 }
 
 async function exchange(t: Transport, provider: ConnectorId, req: UpstreamRequest): Promise<Answer> {

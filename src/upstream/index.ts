@@ -17,6 +17,8 @@ export { UpstreamLimiter, type ProviderLimits, type Sleep } from "./limiter";
 export type UpstreamRegistry = {
   readonly connectors: Readonly<Record<ConnectorId, Connector>>;
   readonly limiter: UpstreamLimiter;
+  /** Requests sent per provider and outcome (src/upstream/http.ts upstreamCountKey), for metrics. */
+  readonly counts?: ReadonlyMap<string, number>;
   /** The connector a ref belongs to. */
   connector(id: ConnectorId): Connector;
   /** The upstream series that serves this indicator for this region, or null when no connector can fetch it. */
@@ -53,6 +55,7 @@ export function createConnectors(config: Pick<Config, "upstream">, opts: Connect
     maxAttempts: opts.maxAttempts ?? 4,
     backoffBaseMs: 1000,
     backoffCapMs: 30_000,
+    counts: new Map(),
   };
   const connectors: Record<ConnectorId, Connector> = {
     fred: fredConnector(up.fred, transport, { pageSize: opts.pageSize?.fred }),
@@ -63,6 +66,7 @@ export function createConnectors(config: Pick<Config, "upstream">, opts: Connect
   return {
     connectors,
     limiter,
+    counts: transport.counts!,
     connector: (id) => connectors[id],
     refFor(indicator, region) {
       const api = (indicator.meta?.upstream as { api?: unknown } | undefined)?.api;

@@ -125,4 +125,37 @@ describe("svc keys / subscriptions / mail", () => {
     expect((await run(keysCommand, ["revoke", "--id", id])).out).toContain("revoked svc_live_…");
     expect(await lookup(created.out)).toEqual({ ok: false });
   }, 60_000);
+
+  test("keys set-plan, rotate and usage: the key keeps its id, usage and history; a subscription's key follows its subscription", async () => {
+    const created = await run(keysCommand, ["create", "--plan", "free", "--rate-limit", "7"]);
+    const id = /\(id ([0-9a-f-]{36})\)/.exec(created.err)![1]!;
+    const month = new Date().toISOString().slice(0, 7);
+    const database = await openDatabase({ dataDir: dir });
+    await database.db.execute(sql`insert into key_usage (key_id, month, requests) values (${id}, ${month}, 120500)`);
+    await database.close();
+
+    expect((await run(keysCommand, ["set-plan", "--id", id, "--plan", "developer"])).out).toBe(`key svc_live_…${created.out.slice(-4)}: plan Free -> Developer, 300 requests/min`);
+    expect(await lookup(created.out)).toMatchObject({ ok: true, key: { id, plan: "developer", rateLimitPerMinute: 300, unrestricted: true } });
+    expect((await run(keysCommand, ["usage", "--id", id])).out).toBe(`key svc_live_…${created.out.slice(-4)} ${month}: 120500 requests; plan Developer (100000 included, 20500 overage), 300 requests/min, active`);
+    expect((await run(keysCommand, ["set-plan", "--id", id, "--plan", "professional", "--rate-limit", "5"])).out).toEndWith("plan Developer -> Professional, 5 requests/min");
+    expect((await run(keysCommand, ["usage", "--id", id, "--month", "2020-01"])).out).toContain(" 2020-01: 0 requests; plan Professional (1000000 included, 0 overage)");
+
+    const rotated = await run(keysCommand, ["rotate", "--id", id]);
+    expect(rotated.out).toMatch(/^svc_live_[A-Za-z0-9_-]{32}$/);
+    expect(rotated.err).toBe(`key svc_live_…${rotated.out.slice(-4)} replaces svc_live_…${created.out.slice(-4)}, which no longer works. Shown once: only its hash is stored.`);
+    expect(await lookup(created.out)).toEqual({ ok: false });
+    expect(await lookup(rotated.out)).toMatchObject({ ok: true, key: { id, plan: "professional" } });
+    expect((await run(keysCommand, ["usage", "--id", id])).out).toContain(`: 120500 requests;`);
+
+    const sub = await run(subscriptionsCommand, ["create", "--plan", "developer", "--email", "plan@example.com"]);
+    const subKeyId = ((await run(keysCommand, ["list"])).out.split("\n").find((l) => l.includes(sub.out.slice(-4)))!.match(/^id=(\S+)/))![1]!;
+    await expect(run(keysCommand, ["set-plan", "--id", subKeyId, "--plan", "free"])).rejects.toThrow(/pays subscription [0-9a-f-]{36}: its plan follows the subscription's/);
+
+    await run(keysCommand, ["revoke", "--id", id]);
+    await expect(run(keysCommand, ["set-plan", "--id", id, "--plan", "free"])).rejects.toThrow("is revoked");
+    await expect(run(keysCommand, ["rotate", "--id", id])).rejects.toThrow("is revoked");
+    await expect(run(keysCommand, ["usage", "--id", "00000000-0000-4000-8000-000000000000"])).rejects.toThrow("no key 00000000-0000-4000-8000-000000000000");
+    await expect(run(keysCommand, ["set-plan", "--id", "nope", "--plan", "free"])).rejects.toThrow("--id must be a key id");
+    await expect(run(keysCommand, ["usage", "--id", id, "--month", "2026-13"])).rejects.toThrow("--month must be YYYY-MM");
+  }, 60_000);
 });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { listOperations, type JsonObject, type OperationEntry } from "../../src/docs/openapi";
 import { seedFlows } from "../../db/seed/flows";
 import { makeTestApp, type TestApp } from "../support/app";
+import { testSeed } from "../support/db";
 import { testKey } from "../support/keys";
 import { detectSignalsForIndicators } from "../../src/services/signal-detection";
 
@@ -13,14 +14,15 @@ setDefaultTimeout(120_000);
 
 // Built at load time: one test per documented example request.
 const t: TestApp = await makeTestApp({ keyAccess: true });
-// GET /v1/flows's examples read the seeded flows (idempotent; a no-op once db/seed/index.ts seeds them too).
-await seedFlows(t.database.db);
+// GET /v1/flows's examples read the seeded flows (idempotent; a no-op once db/seed/index.ts seeds them too, with the
+// test seed's region filter: the flows touching a kept county, test/support/db.ts).
+await seedFlows(t.database.db, { regionFilter: testSeed.regionFilter });
 const doc = (await (await t.request("/openapi.json")).json()) as JsonObject;
 let headers: Record<string, string>;
 beforeAll(async () => {
   // A premium key: the docs call premium operations (signals) with one.
   headers = (await testKey(t, { scopes: ["svc-premium"] })).headers;
-  // A fresh install detects signals over what it seeded (the seed calls detection; idempotent if it already ran).
+  // A fresh install detects signals over what it seeded (the detect job; idempotent if it already ran).
   await detectSignalsForIndicators({ ...t.store, now: () => t.clock.now() });
 });
 afterAll(() => t.close());

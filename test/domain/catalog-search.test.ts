@@ -1,6 +1,6 @@
 // src/domain/catalog-search.ts on a hand-made list: visibility, filters, the search's three ranks and paging.
 import { describe, expect, test } from "bun:test";
-import { buildIndicatorSearch, findIndicators, isVisible, pageOf, type SearchableIndicator } from "../../src/domain/catalog-search";
+import { buildIndicatorSearch, findIndicators, isVisible, pageOf, type SearchableIndicator, type Standing } from "../../src/domain/catalog-search";
 
 const row = (code: string, name: string, extra: Partial<SearchableIndicator> = {}): SearchableIndicator => ({
   code, name, description: null, sourceSlug: "fred", category: "macro", frequency: "monthly", isActive: true, sourceIsActive: true, ...extra,
@@ -49,6 +49,52 @@ describe("findIndicators", () => {
     expect(codes({ includeInactive: false, search: "_" })).toEqual(["A_GDP/fred"]);
     expect(codes({ includeInactive: false, search: "x_y" })).toEqual([]);
     expect(codes({ includeInactive: false, search: "domestic product, see" })).toEqual(["A_GDP/fred"]);
+  });
+});
+
+describe("findIndicators with standing: what can be read now comes first", () => {
+  const labor = [
+    row("LASST03", "Unemployment Rate by State (LAUS, seasonally adjusted)"),
+    row("LAUCN03A", "Unemployment Rate by County, Annual Average (LAUS)", { frequency: "annual" }),
+    row("LNU04028615", "Unemployment Rate - Government Wage and Salary Workers"),
+    row("PAYEMS", "All Employees, Total Nonfarm", { description: "Not unemployment" }),
+    row("U6RATE", "U-6 Unemployment Rate"),
+    row("UNEMPLOY", "Unemployment Level"),
+    row("UNRATE", "Unemployment Rate"),
+  ];
+  const st: Record<string, Standing> = {
+    LASST03: { held: true, current: false, newestEnd: "2026-06-30" },
+    LAUCN03A: { held: true, current: true, newestEnd: "2024-12-31" },
+    LNU04028615: { held: false, current: false, newestEnd: null },
+    PAYEMS: { held: true, current: true, newestEnd: "2026-10-31" },
+    U6RATE: { held: true, current: false, newestEnd: "2026-06-30" },
+    UNEMPLOY: { held: false, current: false, newestEnd: null },
+    UNRATE: { held: true, current: false, newestEnd: "2026-06-30" },
+  };
+  const idx = buildIndicatorSearch(labor);
+  const ranked = (search?: string) => findIndicators(idx, { includeInactive: false, search }, (r) => st[r.code]!).map((r) => r.code);
+
+  test("a search: name matches first; held before not held; then the closer name (UNRATE first); description-only last", () => {
+    expect(ranked("unemployment")).toEqual(["UNRATE", "U6RATE", "LAUCN03A", "LASST03", "UNEMPLOY", "LNU04028615", "PAYEMS"]);
+  });
+
+  test("equal names: current before stale, then the newest period ending later", () => {
+    const twins = [row("A", "Rate"), row("B", "Rate"), row("C", "Rate"), row("D", "Rate")];
+    const s: Record<string, Standing> = {
+      A: { held: true, current: false, newestEnd: "2026-06-30" },
+      B: { held: true, current: false, newestEnd: "2026-09-30" },
+      C: { held: true, current: true, newestEnd: "2026-01-31" },
+      D: { held: false, current: false, newestEnd: null },
+    };
+    expect(findIndicators(buildIndicatorSearch(twins), { includeInactive: false, search: "rate" }, (r) => s[r.code]!).map((r) => r.code)).toEqual(["C", "B", "A", "D"]);
+  });
+
+  test("an exact code still comes first, held or not", () => {
+    expect(ranked("unemploy")[0]).toBe("UNEMPLOY");
+  });
+
+  test("no search: held and current, then held and stale, then not held; the base order within each", () => {
+    expect(ranked()).toEqual(["LAUCN03A", "PAYEMS", "LASST03", "U6RATE", "UNRATE", "LNU04028615", "UNEMPLOY"]);
   });
 });
 

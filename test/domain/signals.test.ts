@@ -3,7 +3,10 @@
 // ../shared/data (skipped when it is absent).
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { detectEpisodes, intervalsFrom, reconcileEpisodes, signalText, stableJson, vocabulary, type Episode, type SeriesProfile } from "../../src/domain/signals";
+import {
+  detectEpisodes, intervalsFrom, reconcileEpisodes, resolveContradictions, signalText, stableJson, staleNote, TYPE_PRECEDENCE, vocabulary, WITHDRAWN, type Episode,
+  type SeriesProfile,
+} from "../../src/domain/signals";
 import { accelerationStates, extremeStates, inversionStates, sahmStates, trendBreakStates, type State } from "../../src/domain/signal-detectors";
 import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
 
@@ -156,19 +159,73 @@ describe("named rules", () => {
   });
 });
 
-describe("vocabulary: label and tone follow the indicator's polarity", () => {
+describe("vocabulary: label and tone follow the indicator's polarity, words follow strength", () => {
+  const v = (type: Episode["type"], direction: Episode["direction"], upIsGood: boolean | null, strength: Episode["strength"] = "strong", evidence: Record<string, unknown> = {}) =>
+    vocabulary({ type, direction, strength, evidence }, upIsGood);
   test("rising unemployment is bad news, rising employment good, prices neutral", () => {
-    expect(vocabulary("extreme", "up", false)).toEqual({ glyph: "▲", label: "Alarming jump", tone: "negative" });
-    expect(vocabulary("extreme", "up", true)).toEqual({ glyph: "▲", label: "Exceptional gain", tone: "positive" });
-    expect(vocabulary("extreme", "up", null)).toEqual({ glyph: "▲", label: "Unusual rise", tone: "neutral" });
-    expect(vocabulary("extreme", "down", false)).toEqual({ glyph: "▼", label: "Exceptional improvement", tone: "positive" });
-    expect(vocabulary("acceleration", "down", true)).toEqual({ glyph: "⇊", label: "Growth slowing", tone: "negative" });
-    expect(vocabulary("trend_break", "up", false)).toEqual({ glyph: "↗", label: "Turn for the worse", tone: "negative" });
-    expect(vocabulary("trend_break", "down", true)).toEqual({ glyph: "↘", label: "Downturn", tone: "negative" });
+    expect(v("extreme", "up", false)).toEqual({ glyph: "▲", label: "Alarming jump", tone: "negative" });
+    expect(v("extreme", "up", true)).toEqual({ glyph: "▲", label: "Exceptional gain", tone: "positive" });
+    expect(v("extreme", "up", null)).toEqual({ glyph: "▲", label: "Exceptional rise", tone: "neutral" });
+    expect(v("extreme", "down", false)).toEqual({ glyph: "▼", label: "Exceptional improvement", tone: "positive" });
+    expect(v("acceleration", "down", true)).toEqual({ glyph: "⇊", label: "Growth slowing", tone: "negative" });
+    expect(v("trend_break", "up", false)).toEqual({ glyph: "↗", label: "Turn for the worse", tone: "negative" });
+    expect(v("trend_break", "down", true)).toEqual({ glyph: "↘", label: "Downturn", tone: "negative" });
+  });
+  test("the intense words are for strong extremes only: neutral and weak ones are unusual, never alarming", () => {
+    for (const strength of ["weak", "neutral"] as const) {
+      expect([v("extreme", "up", false, strength), v("extreme", "up", true, strength), v("extreme", "up", null, strength)].map((x) => x.label)).toEqual(["Unusual jump", "Unusual gain", "Unusual rise"]);
+      expect([v("extreme", "down", false, strength), v("extreme", "down", true, strength), v("extreme", "down", null, strength)].map((x) => x.label)).toEqual([
+        "Unusual improvement",
+        "Unusual drop",
+        "Unusual fall",
+      ]);
+    }
+    expect(v("extreme", "down", true, "strong").label).toBe("Sharp drop");
   });
   test("named rules are recession warnings whatever the polarity", () => {
-    expect(vocabulary("extreme", "down", null, { rule: "yield_curve_inversion" })).toEqual({ glyph: "▼", label: "Yield curve inverted", tone: "negative" });
-    expect(vocabulary("trend_break", "up", false, { rule: "sahm_rule" })).toEqual({ glyph: "↗", label: "Sahm rule recession signal", tone: "negative" });
+    expect(v("extreme", "down", null, "neutral", { rule: "yield_curve_inversion" })).toEqual({ glyph: "▼", label: "Yield curve inverted", tone: "negative" });
+    expect(v("trend_break", "up", false, "weak", { rule: "sahm_rule" })).toEqual({ glyph: "↗", label: "Sahm rule recession signal", tone: "negative" });
+  });
+});
+
+describe("contradictions: one series never has two open intervals pointing opposite ways", () => {
+  const ep = (type: Episode["type"], direction: Episode["direction"], strength: Episode["strength"], validFrom: string, validTo: string | null = null): Episode => ({
+    type, direction, strength, validFrom, validTo, evidence: { last_date: "2026-09-01" },
+  });
+  test("extreme prevails over trend_break over acceleration; the one that yields closes at the newest observation", () => {
+    const out = resolveContradictions([ep("acceleration", "down", "strong", "2026-05-01"), ep("extreme", "up", "weak", "2026-09-01"), ep("trend_break", "up", "neutral", "2026-07-01")]);
+    expect(out.map((e) => [e.type, e.direction, e.validTo, e.evidence.superseded_by ?? null])).toEqual([
+      ["acceleration", "down", "2026-09-01", "extreme"],
+      ["extreme", "up", null, null],
+      ["trend_break", "up", null, null],
+    ]);
+    expect(TYPE_PRECEDENCE).toEqual({ extreme: 0, trend_break: 1, acceleration: 2 });
+  });
+  test("trend_break over acceleration; agreeing intervals and closed ones are left alone", () => {
+    const out = resolveContradictions([ep("trend_break", "down", "weak", "2026-01-01"), ep("acceleration", "up", "strong", "2026-06-01"), ep("extreme", "up", "strong", "2025-01-01", "2025-02-01")]);
+    expect(out.map((e) => [e.type, e.validTo, e.evidence.superseded_by ?? null])).toEqual([
+      ["trend_break", null, null],
+      ["acceleration", "2026-09-01", "trend_break"],
+      ["extreme", "2025-02-01", null],
+    ]);
+    const agree = [ep("trend_break", "up", "weak", "2026-01-01"), ep("acceleration", "up", "strong", "2026-06-01")];
+    expect(resolveContradictions(agree)).toEqual(agree);
+  });
+  test("detectEpisodes applies it: at most one direction among the open intervals of a real series", () => {
+    const pts = Array.from({ length: 60 }, (_, k) => ({ date: `${2021 + Math.floor(k / 12)}-${String((k % 12) + 1).padStart(2, "0")}-01`, value: k < 58 ? 5 + 0.1 * Math.sin(k) : k === 58 ? 3 : 9 }));
+    const open = detectEpisodes(pts, { code: "X", source: "fred", unit: "percent", frequency: "monthly", seasonalAdjustment: "SA", additive: true }).filter((e) => e.validTo === null);
+    expect(new Set(open.map((e) => e.direction)).size).toBeLessThanOrEqual(1);
+  });
+});
+
+describe("staleNote: an open interval on a series behind schedule is history, and says so", () => {
+  const open: Episode = { type: "trend_break", direction: "up", strength: "neutral", validFrom: "2020-05-01", validTo: null, evidence: { last_date: "2020-05-01" } };
+  test("open and stale: the note names the month the data end", () => {
+    expect(staleNote(open, "monthly", false)).toBe(" Its data end in May 2020, behind schedule for a monthly series: not current news.");
+  });
+  test("current, or closed: nothing", () => {
+    expect(staleNote(open, "monthly", true)).toBe("");
+    expect(staleNote({ ...open, validTo: "2020-06-01" }, "monthly", false)).toBe("");
   });
 });
 
@@ -178,11 +235,19 @@ describe("reconciliation with the store", () => {
     expect(reconcileEpisodes([{ ...e({ evidence: { last_date: "2020-04-01", z: 70 } }), id: "a" }], [e()])).toEqual({ insert: [], update: [], remove: [], unchanged: 1 });
     expect(stableJson({ b: 1, a: [{ d: 2, c: 3 }] })).toBe('{"a":[{"c":3,"d":2}],"b":1}');
   });
-  test("a flip closes the open interval (update) and opens the next (insert); a vanished one is removed", () => {
+  test("a flip closes the open interval (update) and opens the next (insert); a vanished closed one is removed", () => {
     const closed = e({ validTo: "2020-05-01" });
     const next = e({ direction: "down", validFrom: "2020-05-01", evidence: { z: -9, last_date: "2020-05-01" } });
-    const gone = { ...e({ type: "acceleration" }), id: "b" };
+    const gone = { ...e({ type: "acceleration", validTo: "2020-03-01" }), id: "b" };
     expect(reconcileEpisodes([{ ...e(), id: "a" }, gone], [closed, next])).toEqual({ insert: [next], update: [{ id: "a", episode: closed }], remove: ["b"], unchanged: 0 });
+  });
+  test("a vanished open one (a newer vintage no longer supports it) is closed at its last observation and marked withdrawn, once", () => {
+    const open = { ...e({ type: "trend_break", validFrom: "2020-02-01", evidence: { last_date: "2020-06-01" } }), id: "c" };
+    const withdrawn = { ...open, validTo: "2020-06-01", evidence: { last_date: "2020-06-01", withdrawn: WITHDRAWN } };
+    const { id: _, ...episode } = withdrawn;
+    expect(reconcileEpisodes([open], [])).toEqual({ insert: [], update: [{ id: "c", episode }], remove: [], unchanged: 0 });
+    expect(reconcileEpisodes([withdrawn], [])).toEqual({ insert: [], update: [], remove: [], unchanged: 1 });
+    expect(WITHDRAWN).toBe("revised data no longer support it");
   });
 });
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { existsSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
 import { listOperations } from "../../src/docs/openapi";
-import { LANDING_EXAMPLES } from "../../src/docs/landing-data";
+import { LANDING_EXAMPLES, TRANSFORM_DECIMALS, examplePath } from "../../src/docs/landing-data";
 import { publishedPriceList } from "../../src/pricing";
 import { paidSurfaces } from "../../src/http/paid-marker";
 import { publicPlans } from "../../src/plans";
@@ -105,14 +105,19 @@ describe.skipIf(!hasChromium)("/docs and / in headless Chromium", () => {
     expect(await page.title()).toBe(SERVICE_NAME);
     await page.getByRole("heading", { name: "Live from this server" }).waitFor({ timeout: 10_000 });
 
-    // Each card shows what GET /v1/observations/latest answers for its series (this test app admits paid reads).
+    // Each card shows what its request answers (this test app admits paid reads): the latest observation, or the
+    // newest row of a transform.
     const cards = page.locator("article[data-example]");
     expect(await cards.count()).toBe(LANDING_EXAMPLES.length);
     for (const [k, e] of LANDING_EXAMPLES.entries()) {
-      const api = (await (await fetch(`${base}/v1/observations/latest?${new URLSearchParams({ indicator: e.indicator, region: e.region })}`)).json()) as any;
+      const api = (await (await fetch(`${base}${examplePath(e)}`)).json()) as any;
+      const row = Array.isArray(api.data) ? api.data[0] : api.data;
       const shown = (await cards.nth(k).locator(".value").innerText()).replace(/,/g, "");
-      expect({ series: `${e.indicator}@${e.region}`, value: Number(shown) }).toEqual({ series: `${e.indicator}@${e.region}`, value: api.data.value });
-      expect(await cards.nth(k).locator(".unit").innerText()).toContain(api.data.unit);
+      // A transform's change is shown rounded (TRANSFORM_DECIMALS); a published value as published.
+      const expected = e.transform ? Number(row.value.toFixed(TRANSFORM_DECIMALS)) : row.value;
+      expect({ series: `${e.indicator}@${e.region}`, value: Number(shown) }).toEqual({ series: `${e.indicator}@${e.region}`, value: expected });
+      expect(await cards.nth(k).locator(".unit").innerText()).toContain(row.unit);
+      expect(await cards.nth(k).locator(".stale").count()).toBe(api.meta.freshness.stale ? 1 : 0);
     }
 
     for (const path of ["/docs", "/openapi.json", "/llms.txt", "/llms-full.txt", "/changelog.md", "/api/mcp", "/checkout/developer"]) {

@@ -1,36 +1,35 @@
-// Numbers checked as a user would: three real FRED series shipped with the seed (db/seed/snapshot/fred-macro-us, copies
-// of ../shared/data/fred-macro-us: UNRATE monthly with the October 2025 gap, GDPC1 quarterly, ICSA weekly ending
-// Saturday) come back through GET /v1/observations as a fresh install serves them; importing the same files through
-// the real import service changes nothing (the seed and the import path store the same rows). Every expected value is
-// computed here from the raw CSV with plain arithmetic on strings and UTC dates, never with the service's domain code.
+// Numbers checked as a user would: three real FRED series shipped with the seed (db/seed/snapshot/fred-macro-us, the
+// January-2026 vintage, and fred-national-2026-vintage, the June-2026 one loaded over it: UNRATE monthly with the
+// October 2025 gap, GDPC1 quarterly (January vintage only), ICSA weekly ending Saturday) come back through
+// GET /v1/observations as a fresh install serves them: each date's current value, the June vintage's where it has the
+// date (test/support/snapshot.ts fredRows). Importing each series' newest shipped file through the real import service
+// changes nothing (the seed and the import path store the same rows). Every expected value is computed here from the
+// raw CSVs with plain arithmetic on strings and UTC dates, never with the service's domain code.
 // Complements test/routes/observations-golden.test.ts: quarterly qoq/yoy, annual and quarterly means with the
 // incomplete newest bucket dropped, windows whose comparators lie before start_date, index bases, pages in both orders,
 // and the refusals for transforms a frequency cannot carry.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { importObservationsCsv } from "../../src/services/import";
 import { makeTestApp, type TestApp } from "../support/app";
-import { snapshotText } from "../support/snapshot";
+import { fredRows, fredVintageRows, snapshotText } from "../support/snapshot";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
 
 type Row = { date: string; value: number | null };
 const raw: Record<string, Row[]> = {};
+/** Rows in each series' newest shipped file (the June-2026 vintage's where it has the series), the file imported again. */
+const newestFileRows: Record<string, number> = {};
 const imported: Record<string, Awaited<ReturnType<typeof importObservationsCsv>>> = {};
 let t: TestApp;
 
 beforeAll(async () => {
   t = await makeTestApp();
   for (const code of ["UNRATE", "GDPC1", "ICSA"]) {
-    const text = snapshotText(`fred-macro-us/${code}.csv.gz`);
-    raw[code] = text
-      .trim()
-      .split(/\r?\n/)
-      .slice(1)
-      .map((line) => {
-        const [date, v] = line.split(",");
-        return { date: date!, value: v === undefined || v.trim() === "" ? null : Number(v) };
-      });
+    raw[code] = fredRows(code);
+    const vintage = fredVintageRows("fred-national-2026-vintage", code).length > 0 ? "fred-national-2026-vintage" : "fred-macro-us";
+    newestFileRows[code] = fredVintageRows(vintage, code).length;
+    const text = snapshotText(`${vintage}/${code}.csv.gz`);
     imported[code] = await importObservationsCsv(t.store, { text, indicator: code, region: "US", now: new Date("2026-01-05T00:00:00Z") });
   }
 }, 120_000);
@@ -84,16 +83,25 @@ async function readAll(qs: string): Promise<{ rows: any[]; meta: any }> {
   }
 }
 
-test("the seed already holds the files as the import path stores them: importing them again changes nothing", () => {
+test("the shipped files are what these tests assume", () => {
+  // UNRATE: the June file from 1948 (no October 2025 row), plus January's blank October 2025; ICSA: June's 3,100 weeks
+  // cover all of January's; GDPC1: January's file alone.
+  expect([raw.UNRATE!.length, newestFileRows.UNRATE, raw.UNRATE![0]!.date, raw.UNRATE!.at(-1)]).toEqual([941, 940, "1948-01-01", { date: "2026-05-01", value: 4.3 }]);
+  expect(raw.UNRATE!.filter((r) => r.value === null).map((r) => r.date)).toEqual(["2025-10-01"]);
+  expect([raw.ICSA!.length, newestFileRows.ICSA, raw.ICSA![0]!.date, raw.ICSA!.at(-1)!.date]).toEqual([3100, 3100, "1967-01-07", "2026-05-30"]);
+  expect([raw.GDPC1!.length, newestFileRows.GDPC1, raw.GDPC1!.at(-1)!.date]).toEqual([183, 183, "2025-07-01"]);
+});
+
+test("the seed already holds the files as the import path stores them: importing the newest file again changes nothing", () => {
   for (const code of ["UNRATE", "GDPC1", "ICSA"]) {
     const r = imported[code]!;
     expect({ code, inserted: r.inserted, revised: r.revised, unchanged: r.unchanged, count: r.series.observationCount, version: r.series.version }).toEqual({
       code,
       inserted: 0,
       revised: 0,
-      unchanged: raw[code]!.length,
+      unchanged: newestFileRows[code]!,
       count: raw[code]!.length,
-      version: 1,
+      version: 1, // the seed wrote both vintages in one write; the import wrote nothing
     });
   }
 });
@@ -101,17 +109,21 @@ test("the seed already holds the files as the import path stores them: importing
 // ---- UNRATE, monthly -----------------------------------------------------------------------------------------------
 
 describe("UNRATE (monthly, October 2025 missing)", () => {
-  test("annual mean per calendar year; 2025 (no December) dropped", async () => {
+  test("annual mean per calendar year; 2026 (January to May) dropped; 2025 averages the 11 months it has", async () => {
     const years = groups(raw.UNRATE!, (d) => d.slice(0, 4));
     const { rows, meta } = await readAll("indicator=UNRATE&frequency=annual&resample_method=mean");
-    const complete = [...years.keys()].filter((y) => y !== "2025");
+    const complete = [...years.keys()].filter((y) => y !== "2026");
     expect(rows.map((r) => r.period_start)).toEqual(complete.map((y) => `${y}-01-01`));
     expect(rows.map((r) => r.period_end)).toEqual(complete.map((y) => `${y}-12-31`));
     rows.forEach((r) => expectClose(r.value, mean(years.get(r.period_start.slice(0, 4))!), r.period_start));
-    expect(meta.total).toBe(45);
-    expect(meta.resample).toMatchObject({ method: "mean", source_frequency: "monthly", target_frequency: "annual", dropped_incomplete_bucket: true, dropped_period_start: "2025-01-01" });
-    // Hand check: 2024 averaged 3.7, 3.9, 3.9, 3.9, 4.0, 4.1, 4.2, 4.2, 4.1, 4.1, 4.2, 4.1 = 48.4 / 12.
-    expect(rows.find((r) => r.period_start === "2024-01-01").value).toBeCloseTo(48.4 / 12, 12);
+    expect(meta.total).toBe(78); // 1948 .. 2025
+    expect(meta.resample).toMatchObject({ method: "mean", source_frequency: "monthly", target_frequency: "annual", dropped_incomplete_bucket: true, dropped_period_start: "2026-01-01" });
+    // Hand check (June-2026 vintage, May revised from 4.0 to 3.9): 2024 averaged 3.7, 3.9, 3.9, 3.9, 3.9, 4.1, 4.2,
+    // 4.2, 4.1, 4.1, 4.2, 4.1 = 48.3 / 12.
+    expect(rows.find((r) => r.period_start === "2024-01-01").value).toBeCloseTo(48.3 / 12, 12);
+    // 2025 without October: 4.0, 4.2, 4.2, 4.2, 4.3, 4.1, 4.3, 4.3, 4.4, 4.5, 4.4 = 46.9 / 11, the gap not a zero.
+    expect(years.get("2025")).toHaveLength(11);
+    expect(rows.find((r) => r.period_start === "2025-01-01").value).toBeCloseTo(46.9 / 11, 12);
   });
 
   test("annual last is each December; quarterly mean then qoq", async () => {
@@ -121,9 +133,12 @@ describe("UNRATE (monthly, October 2025 missing)", () => {
 
     const q = groups(raw.UNRATE!, quarterStart);
     const { rows, meta } = await readAll("indicator=UNRATE&frequency=quarterly&transform=qoq");
-    // 2025Q4 holds November only (October missing, December not yet published): incomplete, dropped.
-    expect(rows.at(-1).period_start).toBe("2025-07-01");
-    expect(meta.resample.dropped_period_start).toBe("2025-10-01");
+    // 2026Q2 holds April and May (June not yet published): incomplete, dropped. 2025Q4 is the mean of November and
+    // December (October missing).
+    expect(rows.at(-1).period_start).toBe("2026-01-01");
+    expect(meta.resample.dropped_period_start).toBe("2026-04-01");
+    expect(q.get("2025-10-01")).toEqual([4.5, 4.4]);
+    expect(rows.find((r) => r.period_start === "2025-10-01").value).toBeCloseTo(pct((4.5 + 4.4) / 2, (4.4 + 4.3 + 4.3) / 3)!, 10);
     expect(meta.transform).toBe("qoq");
     expect(meta.unit).toBe("percent");
     expect(rows[0].value).toBeNull();
@@ -134,15 +149,16 @@ describe("UNRATE (monthly, October 2025 missing)", () => {
     const v = byDate("UNRATE");
     for (const [transform, lag] of [["mom", 1], ["yoy", 12], ["qoq", 3]] as const) {
       const { rows, meta } = await readAll(`indicator=UNRATE&transform=${transform}&start_date=2024-06-01&end_date=2025-11-30`);
-      expect(rows.map((r) => r.date)).toEqual(raw.UNRATE!.filter((r) => r.date >= "2024-06-01").map((r) => r.date));
+      expect(rows.map((r) => r.date)).toEqual(raw.UNRATE!.filter((r) => r.date >= "2024-06-01" && r.date <= "2025-11-30").map((r) => r.date));
       expect(meta.total).toBe(18);
       for (const r of rows) expectClose(r.value, pct(v.get(r.date), v.get(addMonths(r.date, -lag))), `${transform} ${r.date}`);
     }
-    // By hand: 2024-06 mom is 4.1 against May's 4.0; October 2025 has no value, so November's mom has no comparator.
+    // By hand: 2024-06 mom is 4.1 against May's 3.9 (the June-2026 vintage's; January's had 4.0); October 2025 has no
+    // value, so November's mom has no comparator; December's has November.
     const mom = (await readAll("indicator=UNRATE&transform=mom&start_date=2024-06-01&end_date=2024-06-30")).rows;
-    expect(mom[0].value).toBeCloseTo(((4.1 - 4.0) / 4.0) * 100, 10);
-    const tail = (await readAll("indicator=UNRATE&transform=mom&start_date=2025-09-01")).rows.map((r) => [r.date, r.value]);
-    expect(tail).toEqual([["2025-09-01", pct(4.4, 4.3)], ["2025-10-01", null], ["2025-11-01", null]]);
+    expect(mom[0].value).toBeCloseTo(((4.1 - 3.9) / 3.9) * 100, 10);
+    const tail = (await readAll("indicator=UNRATE&transform=mom&start_date=2025-09-01&end_date=2025-12-31")).rows.map((r) => [r.date, r.value]);
+    expect(tail).toEqual([["2025-09-01", pct(4.4, 4.3)], ["2025-10-01", null], ["2025-11-01", null], ["2025-12-01", pct(4.4, 4.5)]]);
   });
 
   test("index:2020-04-01 (the 14.8 peak) and log over the whole series", async () => {
@@ -158,9 +174,11 @@ describe("UNRATE (monthly, October 2025 missing)", () => {
 
   test("pages in descending order are slices of the whole series", async () => {
     const desc = [...raw.UNRATE!].reverse();
-    for (const [limit, offset] of [[5, 0], [7, 3], [1, 550], [10, 548], [0, 0]] as const) {
+    const n = desc.length; // 941
+    // The last row alone, and a page of 10 that holds only the last 3 rows.
+    for (const [limit, offset] of [[5, 0], [7, 3], [1, n - 1], [10, n - 3], [0, 0]] as const) {
       const r = await t.getJson(`/v1/observations?indicator=UNRATE&limit=${limit}&offset=${offset}`);
-      expect(r.body.meta).toMatchObject({ total: 551, limit, offset });
+      expect(r.body.meta).toMatchObject({ total: n, limit, offset });
       expect(r.body.data.map((x: any) => [x.date, x.value])).toEqual(desc.slice(offset, offset + limit).map((x) => [x.date, x.value]));
     }
   });
@@ -231,32 +249,38 @@ describe("ICSA (weekly, ending Saturday)", () => {
     expect(rows).toHaveLength(raw.ICSA!.length);
     for (const r of rows) expectClose(r.value, want(r.date), r.date);
     expect(rows.filter((r) => r.value === null).length).toBe(52);
-    // 2025's first weeks compare with weeks of 2024, before the window.
-    const page = await t.getJson("/v1/observations?indicator=ICSA&transform=yoy&start_date=2025-01-01&order=desc&limit=10&offset=45");
-    const in2025 = raw.ICSA!.filter((r) => r.date >= "2025-01-01").reverse();
-    expect(page.body.meta.total).toBe(in2025.length);
-    expect(page.body.data.map((r: any) => r.date)).toEqual(in2025.slice(45, 55).map((r) => r.date));
+    // 2025's first weeks compare with weeks of 2024, before the window: the last, short page in descending order
+    // (22 weeks of 2026 and 52 of 2025 since start_date; offset 67 leaves 7).
+    const page = await t.getJson("/v1/observations?indicator=ICSA&transform=yoy&start_date=2025-01-01&order=desc&limit=10&offset=67");
+    const since2025 = raw.ICSA!.filter((r) => r.date >= "2025-01-01").reverse();
+    expect(page.body.meta.total).toBe(since2025.length);
+    expect(page.body.data.map((r: any) => r.date)).toEqual(since2025.slice(67, 77).map((r) => r.date));
+    expect(page.body.data.map((r: any) => r.date)).toHaveLength(7);
+    expect(page.body.data.at(-1).date).toBe("2025-01-04");
     for (const r of page.body.data) expectClose(r.value, want(r.date), r.date);
-    // By hand: 2025-01-04 (205,000) against 2024-01-06 (199,000).
-    expect([v.get("2025-01-04"), v.get("2024-01-06")]).toEqual([205000, 199000]);
-    expect(rows.find((r) => r.date === "2025-01-04").value).toBeCloseTo((205000 / 199000 - 1) * 100, 10);
+    // By hand: 2025-01-04 (206,000) against 2024-01-06 (201,000), the June-2026 vintage's values (January's file had
+    // 205,000 and 199,000).
+    expect([v.get("2025-01-04"), v.get("2024-01-06")]).toEqual([206000, 201000]);
+    expect(rows.find((r) => r.date === "2025-01-04").value).toBeCloseTo((206000 / 201000 - 1) * 100, 10);
   });
 
   test("monthly mean of the weeks dated in each month, then mom", async () => {
     const months = groups(raw.ICSA!, (d) => `${d.slice(0, 7)}-01`);
     const { rows, meta } = await readAll("indicator=ICSA&frequency=monthly&resample_method=mean&transform=mom");
-    // The file ends on Saturday 2025-12-27; the next week would be dated 2026-01-03, so December 2025 is complete.
-    expect(rows.at(-1).period_start).toBe("2025-12-01");
+    // The series ends on Saturday 2026-05-30; the next week would be dated 2026-06-06, so May 2026 is complete.
+    expect(rows.at(-1).period_start).toBe("2026-05-01");
     expect(meta.resample.dropped_incomplete_bucket).toBe(false);
     expect(rows).toHaveLength(months.size);
     expect(rows[0].value).toBeNull();
     for (const r of rows.slice(1)) expectClose(r.value, pct(mean(months.get(r.period_start)!), mean(months.get(addMonths(r.period_start, -1))!)), r.period_start);
   });
 
-  test("annual sum and last per calendar year", async () => {
+  test("annual sum and last per calendar year; 2026 (to May) dropped", async () => {
     const years = groups(raw.ICSA!, (d) => d.slice(0, 4));
-    const sums = (await readAll("indicator=ICSA&frequency=annual&resample_method=sum")).rows;
-    expect(sums.map((r) => r.period_start.slice(0, 4))).toEqual([...years.keys()]);
+    const { rows: sums, meta } = await readAll("indicator=ICSA&frequency=annual&resample_method=sum");
+    expect([...years.keys()].at(-1)).toBe("2026");
+    expect(sums.map((r) => r.period_start.slice(0, 4))).toEqual([...years.keys()].filter((y) => y !== "2026"));
+    expect(meta.resample).toMatchObject({ dropped_incomplete_bucket: true, dropped_period_start: "2026-01-01" });
     sums.forEach((r) => expect({ y: r.period_start, v: r.value }).toEqual({ y: r.period_start, v: sum(years.get(r.period_start.slice(0, 4))!) }));
     const last = (await readAll("indicator=ICSA&frequency=annual&resample_method=last")).rows;
     last.forEach((r) => {

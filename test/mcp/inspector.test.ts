@@ -17,6 +17,7 @@ import { ManualClock, seededRandom } from "../support/clock";
 import { makeTestDatabase } from "../support/db";
 import { testKey } from "../support/keys";
 import { TEST_BTC_USD, TEST_NODE_KEY, TEST_ROOT_SECRET } from "../support/payments";
+import { fredRows } from "../support/snapshot";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
@@ -87,7 +88,9 @@ describe("the MCP Inspector CLI (2.x) as a second client", () => {
     const { key, row } = await testKey(t);
     const { exit, out } = await inspector("--method", "tools/call", "--tool-name", "get_latest", "--tool-arg", "indicator=UNRATE", "region=US", "--header", `Authorization: Bearer ${key}`);
     expect(exit).toBe(0);
-    expect(out.structuredContent.data).toMatchObject({ indicator: "UNRATE", region: "US", period_start: "2025-11-01", value: 4.6 });
+    // UNRATE's newest month as shipped (the June-2026 FRED vintage: 2026-05, 4.3).
+    const latest = fredRows("UNRATE").at(-1)!;
+    expect(out.structuredContent.data).toMatchObject({ indicator: "UNRATE", region: "US", period_start: latest.date, value: latest.value });
     expect(out._meta).toMatchObject({ http_status: 200, rate_limit: { limit: 60, remaining: 59 } });
     expect(await keyUsage(t.deps, row.id, "2026-11")).toBe(1);
     // The other header, X-API-Key, the same way.

@@ -23,15 +23,20 @@ import { ManualClock, seededRandom } from "../support/clock";
 import { makeTestDatabase } from "../support/db";
 import { testKey, testSubscription } from "../support/keys";
 import { APERTURE_CHALLENGE, TEST_BTC_USD, TEST_NODE_KEY, TEST_ROOT_SECRET } from "../support/payments";
-import { fredRows, sahmLatest } from "../support/snapshot";
+import { fredRows, sahmLatest, snapshotText } from "../support/snapshot";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
 
 const MONTH = "2026-11";
-// A held series: the shipped FRED UNRATE, monthly, 1980-01 .. 2025-11 (4.6), October 2025 empty.
+// A held series: the shipped FRED UNRATE (January- and June-2026 vintages), monthly, 1948-01 .. 2026-05 (4.3), October
+// 2025 empty.
 const HELD = { indicator: "UNRATE", region: "US" };
-const UNRATE_ROWS = fredRows("UNRATE").length;
+const UNRATE = fredRows("UNRATE");
+const UNRATE_ROWS = UNRATE.length;
+const [UNRATE_FIRST, UNRATE_LATEST] = [UNRATE[0]!, UNRATE.at(-1)!];
+// The 2026 months are the June-2026 vintage's (published 2026-06-05), first revisions (January's file ends 2025-11).
+const JUNE_VINTAGE = "2026-06-05T00:00:00.000Z";
 const SAHM = sahmLatest();
 
 // App `pay`: keys plus the L402 payment rail (development Lightning backend). App `keysOnly`: keys, no payment rail.
@@ -212,21 +217,23 @@ describe("tools/list", () => {
 describe("catalog tools: free, anonymous, the REST body", () => {
   test("search_indicators: the REST body with has_data on each item and meta.truncated; MCP's page of 20 by default", async () => {
     const client = await connect(payBase);
-    const r = await call(client, "search_indicators", { search: "unemployment", limit: 2 });
+    // BLS's unemployment series, second page: the monthly state rates (held for every state, after the annual averages,
+    // which are current) and the government workers' rate (CPS, not held).
+    const r = await call(client, "search_indicators", { search: "unemployment", source: "bls", limit: 2, offset: 2 });
     expect(r.isError).toBeUndefined();
-    const twin = await rest(payBase, "/v1/indicators?search=unemployment&limit=2");
+    const twin = await rest(payBase, "/v1/indicators?source=bls&search=unemployment&limit=2&offset=2");
     const { data, meta } = structured(r);
-    expect(data.map((i: any) => [i.code, i.has_data])).toEqual([["LASST03", false], ["LAUCN03", false]]);
+    expect(data.map((i: any) => [i.code, i.has_data])).toEqual([["LASST03", true], ["LNU04028615", false]]);
     expect(data.map(({ has_data: _h, ...i }: any) => i)).toEqual(twin.body.data);
     expect(meta).toEqual({ ...twin.body.meta, truncated: true });
-    expect(r._meta).toMatchObject({ http_status: 200, rest_url: `${payBase}/v1/indicators?search=unemployment&limit=2` });
+    expect(r._meta).toMatchObject({ http_status: 200, rest_url: `${payBase}/v1/indicators?source=bls&search=unemployment&limit=2&offset=2` });
     // The text: a summary saying how to get more, the columns every row shares written once, then a table.
     const lines = text(r).split("\n");
-    expect(lines[0]).toBe("search_indicators: rows 1 to 2 of 51; more match: call again with offset=2.");
+    expect(lines[0]).toBe("search_indicators: rows 3 to 4 of 46; more match: call again with offset=4.");
     expect(lines[1]).toBe("data: 2 rows");
-    expect(lines[2]).toBe("(every row) source: bls; category: labor; subcategory: unemployment; access_tier: free; unit: percent; frequency: monthly; is_active: true; has_data: false");
-    expect(lines[3]).toBe("| id | code | name | description | coverage |");
-    expect(lines.slice(-4)).toEqual(["meta.total: 51", "meta.limit: 2", "meta.offset: 0", "meta.truncated: true"]);
+    expect(lines[2]).toBe("(every row) source: bls; category: labor; access_tier: free; unit: percent; frequency: monthly; is_active: true");
+    expect(lines[3]).toBe("| id | code | name | description | subcategory | coverage | has_data |");
+    expect(lines.slice(-4)).toEqual(["meta.total: 46", "meta.limit: 2", "meta.offset: 2", "meta.truncated: true"]);
 
     // Left out, limit is 20 over MCP: the REST twin asked for is the one with limit=20.
     const page = await call(client, "search_indicators", {});
@@ -242,9 +249,9 @@ describe("catalog tools: free, anonymous, the REST body", () => {
     const client = await connect(payBase);
     const r = await call(client, "get_indicator", { code: "UNRATE" });
     expect(structured(r)).toEqual((await rest(payBase, "/v1/indicators/UNRATE")).body);
-    expect(structured(r).data).toMatchObject({ code: "UNRATE", available_regions: ["US"], date_range: { start: "1980-01-01", end: "2025-11-01" }, coverage: { regions_held: 1 } });
+    expect(structured(r).data).toMatchObject({ code: "UNRATE", available_regions: ["US"], date_range: { start: UNRATE_FIRST.date, end: UNRATE_LATEST.date }, coverage: { regions_held: 1 } });
     expect(text(r).split("\n").slice(0, 3)).toEqual(["get_indicator: one record.", "data.id: bd518a9e-6a5c-5131-b1be-464adfb9872a", "data.code: UNRATE"]);
-    expect(text(r)).toContain("data.coverage.note: Held for US, 1980-01-01 to 2025-11-01.");
+    expect(text(r)).toContain("data.coverage.note: Held for US, 1948-01-01 to 2026-05-01.");
     const svc = await call(client, "get_indicator", { code: "svc:sahm_rule", include_inactive: false });
     expect(svc._meta!.rest_url).toBe(`${payBase}/v1/indicators/svc%3Asahm_rule?include_inactive=false`);
     expect(structured(svc).data.code).toBe("svc:sahm_rule");
@@ -321,33 +328,44 @@ describe("data tools with an API key: the REST pipeline", () => {
     await call(client, "list_sources");
     expect(await keyUsage(pay.deps, row.id, MONTH)).toBe(0);
 
-    const r = await call(client, "get_observations", { ...HELD, limit: 2 });
+    // The five newest months (2026-01 .. 2026-05): 4.3 but for February's 4.4.
+    const r = await call(client, "get_observations", { ...HELD, limit: 5 });
     expect(r.isError).toBeUndefined();
-    expect(structured(r).data).toEqual([
-      { date: "2025-11-01", value: 4.6, indicator: "UNRATE", region: "US", unit: "percent", source: "fred", source_updated_at: null, is_preliminary: false, revision: 1 },
-      { date: "2025-10-01", value: null, indicator: "UNRATE", region: "US", unit: "percent", source: "fred", source_updated_at: null, is_preliminary: false, revision: 1 },
-    ]);
-    expect(structured(r).meta).toMatchObject({ indicator: "UNRATE", region: "US", total: UNRATE_ROWS, limit: 2, offset: 0, truncated: true });
+    expect(structured(r).data).toEqual(
+      UNRATE.slice(-5).reverse().map(({ date, value }) => ({ date, value, indicator: "UNRATE", region: "US", unit: "percent", source: "fred", source_updated_at: JUNE_VINTAGE, is_preliminary: false, revision: 1 })),
+    );
+    expect(structured(r).meta).toMatchObject({ indicator: "UNRATE", region: "US", total: UNRATE_ROWS, limit: 5, offset: 0, truncated: true });
     expect(await keyUsage(pay.deps, row.id, MONTH)).toBe(1);
-    const url = `/v1/observations?indicator=UNRATE&region=US&limit=2`;
+    const url = `/v1/observations?indicator=UNRATE&region=US&limit=5`;
     expect(r._meta).toMatchObject({ http_status: 200, rest_url: `${payBase}${url}` });
     // The REST twin with the same key answers the same body (and MCP's truncated flag) and is metered the same way.
     const twin = (await rest(payBase, url, headers)).body;
     expect(structured(r)).toEqual({ ...twin, meta: { ...twin.meta, truncated: true } });
     expect(await keyUsage(pay.deps, row.id, MONTH)).toBe(2);
     // The text: what the rows share once, then date and value.
-    expect(text(r).split("\n").slice(0, 7)).toEqual([
-      `get_observations: rows 1 to 2 of ${UNRATE_ROWS}; more match: call again with offset=2.`,
-      "data: 2 rows",
-      "(every row) indicator: UNRATE; region: US; unit: percent; source: fred; source_updated_at: null; is_preliminary: false; revision: 1",
+    expect(text(r).split("\n").slice(0, 10)).toEqual([
+      `get_observations: rows 1 to 5 of ${UNRATE_ROWS}; more match: call again with offset=5.`,
+      "data: 5 rows",
+      `(every row) indicator: UNRATE; region: US; unit: percent; source: fred; source_updated_at: ${JUNE_VINTAGE}; is_preliminary: false; revision: 1`,
       "| date | value |",
       "|---|---|",
-      "| 2025-11-01 | 4.6 |",
-      "| 2025-10-01 | null |",
+      "| 2026-05-01 | 4.3 |",
+      "| 2026-04-01 | 4.3 |",
+      "| 2026-03-01 | 4.3 |",
+      "| 2026-02-01 | 4.4 |",
+      "| 2026-01-01 | 4.3 |",
     ]);
     // The last page is not truncated.
     const end = await call(client, "get_observations", { ...HELD, limit: 2, offset: UNRATE_ROWS - 1 });
     expect([structured(end).data.length, structured(end).meta.truncated]).toEqual([1, false]);
+    // A missing value is written null: October 2025 (no release) beside September, both the January vintage's rows
+    // (the June vintage has no October row and September's value unchanged).
+    const gap = await call(client, "get_observations", { ...HELD, start_date: "2025-09-01", end_date: "2025-10-31" });
+    expect(structured(gap).data.map((o: any) => [o.date, o.value, o.source_updated_at, o.revision])).toEqual([
+      ["2025-10-01", null, "2026-01-02T00:00:00.000Z", 1],
+      ["2025-09-01", 4.4, "2026-01-02T00:00:00.000Z", 1],
+    ]);
+    expect(text(gap).split("\n").slice(3, 7)).toEqual(["| date | value |", "|---|---|", "| 2025-10-01 | null |", "| 2025-09-01 | 4.4 |"]);
   });
 
   test("the key may come as X-API-Key; get_latest single and batch (207 with per-indicator errors is a result, not an error)", async () => {
@@ -355,13 +373,17 @@ describe("data tools with an API key: the REST pipeline", () => {
     const client = await connect(payBase, { "x-api-key": key });
     const single = await call(client, "get_latest", HELD);
     expect(structured(single)).toEqual({
-      data: { indicator: "UNRATE", region: "US", period_start: "2025-11-01", period_end: "2025-11-30", period_type: "monthly", value: 4.6, revision: 1, is_preliminary: false, source_updated_at: null, unit: "percent" },
-      meta: { indicator: "UNRATE", region: "US", resolved_region: { code: "US", name: "United States", type: "country" }, unit: "percent", total: 1, limit: 1, offset: 0 },
+      data: { indicator: "UNRATE", region: "US", period_start: UNRATE_LATEST.date, period_end: "2026-05-31", period_type: "monthly", value: UNRATE_LATEST.value, revision: 1, is_preliminary: false, source_updated_at: JUNE_VINTAGE, unit: "percent" },
+      meta: {
+        indicator: "UNRATE", region: "US", resolved_region: { code: "US", name: "United States", type: "country" }, unit: "percent", total: 1, limit: 1, offset: 0,
+        // May 2026 as of the test clock (2026-11-22): 6 months behind, stale since September 2026.
+        freshness: { newest_period: "2026-05-01", cadence: "monthly", periods_behind: 6, max_periods_behind: 3, stale: true, stale_from: "2026-09-01" },
+      },
     });
     const batch = await call(client, "get_latest", { indicators: "UNRATE,svc:sahm_rule", region: "US" });
     expect(batch.isError).toBeUndefined();
     expect(batch._meta).toMatchObject({ http_status: 207 });
-    expect(structured(batch).data.map((d: any) => [d.indicator, d.value])).toEqual([["UNRATE", 4.6]]);
+    expect(structured(batch).data.map((d: any) => [d.indicator, d.value])).toEqual([["UNRATE", UNRATE_LATEST.value]]);
     expect(structured(batch).errors.map((e: any) => [e.indicator, e.code])).toEqual([["svc:sahm_rule", "CATEGORY_NOT_ALLOWED"]]);
     expect(await keyUsage(pay.deps, row.id, MONTH)).toBe(2);
   });
@@ -433,7 +455,11 @@ describe("ask", () => {
     const body = structured(r);
     expect(body).toEqual((await rest(payBase, `/v1/ask?q=${encodeURIComponent("What is the unemployment rate in Texas?")}`, { authorization: `Bearer ${key}` })).body);
     expect([body.status, body.grounded, body.citations.map((c: any) => c.tool)]).toEqual(["ok", true, ["get_latest", "get_insights"]]);
-    expect(body.answer).toStartWith("The unemployment rate in Texas was 3.9% in 2018.");
+    // Texas's rate resolves to the monthly state LAUS series: its newest month in the shipped stateUnemployment.csv
+    // (newest month first per state: June 2026, 4.4).
+    const texas = snapshotText("bls-laus-state-monthly/stateUnemployment.csv.gz").split(/\r?\n/).find((l) => l.startsWith("48,"))!.split(",");
+    expect(texas.slice(3)).toEqual(["2026", "June", "4.4"]);
+    expect(body.answer).toStartWith(`The unemployment rate in Texas was ${texas[5]}% in ${texas[4]} ${texas[3]}.`);
     // One request of the plan for the tool call, one for the REST twin above.
     expect(await keyUsage(pay.deps, row.id, MONTH)).toBe(2);
     const anonymous = await connect(payBase);

@@ -25,6 +25,7 @@ import { ManualClock, seededRandom } from "../support/clock";
 import { makeTestDatabase } from "../support/db";
 import { testKey } from "../support/keys";
 import { TEST_BTC_USD, TEST_NODE_KEY, TEST_ROOT_SECRET } from "../support/payments";
+import { fredRows } from "../support/snapshot";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
@@ -35,6 +36,8 @@ const PAY_TO = addr(keyOf("pay-to"));
 // A settler without gas: verification passes (a simulation needs none), the settling transaction cannot be sent.
 const NO_GAS_SETTLER = keyOf("settler-without-gas");
 const HELD = { indicator: "UNRATE", region: "US" };
+// Its newest month as shipped (the June-2026 FRED vintage): 2026-05, 4.3.
+const UNRATE_LATEST = fredRows("UNRATE").at(-1)!;
 const MONTH = "2026-11";
 
 let chain: LocalChain;
@@ -153,7 +156,7 @@ describe("paid in the call (_meta[\"x402/payment\"])", () => {
     const payment = await who.sign(await paymentRequestOf(anonymous, "get_latest", HELD));
     const r = await callTool(anonymous, "get_latest", HELD, payment);
     expect(r.isError).toBeUndefined();
-    expect(structured(r).data).toMatchObject({ indicator: "UNRATE", region: "US", period_start: "2025-11-01", value: 4.6 });
+    expect(structured(r).data).toMatchObject({ indicator: "UNRATE", region: "US", period_start: UNRATE_LATEST.date, value: UNRATE_LATEST.value });
     const receipt = r._meta!["x402/payment-response"] as any;
     expect(receipt).toMatchObject({ success: true, network: NETWORK, payer: who.address });
     expect(receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/);
@@ -238,7 +241,7 @@ describe("paid in the call (_meta[\"x402/payment\"])", () => {
     const payment = await who.sign(await paymentRequestOf(anonymous, "get_latest", HELD));
     const { key, row } = await testKey(paid);
     const r = await callTool(await connect(base, { authorization: `Bearer ${key}` }), "get_latest", HELD, payment);
-    expect([r.isError, r._meta!["x402/payment-response"], structured(r).data.value]).toEqual([undefined, undefined, 4.6]);
+    expect([r.isError, r._meta!["x402/payment-response"], structured(r).data.value]).toEqual([undefined, undefined, UNRATE_LATEST.value]);
     expect(await keyUsage(paid.deps, row.id, MONTH)).toBe(1);
     expect(await chain.balanceOf(who.address)).toBe(1_000_000n);
   });

@@ -80,7 +80,10 @@ describe("402 challenge", () => {
     const body = (await res.json()) as any;
     const pr = paymentRequiredOf(res) as any;
     expect(body.error.code).toBe("PAYMENT_REQUIRED");
-    expect(body.error.message).toBe("Payment required: pay with x402 (PAYMENT-SIGNATURE or X-PAYMENT) or L402 (Authorization), or use an API key.");
+    expect(body.error.message).toBe(
+      `Payment required: pay with x402 (PAYMENT-SIGNATURE or X-PAYMENT) or L402 (Authorization), or use an API key. Free API keys: POST ${TEST_BASE_URL}/v1/signup, or in a browser at ${TEST_BASE_URL}/keys.`,
+    );
+    expect(body.error.details.api_key).toEqual({ signup: `${TEST_BASE_URL}/v1/signup`, page: `${TEST_BASE_URL}/keys` });
     expect(body.error.details.price_usd).toBe("0.01");
     expect(body.error.details.rails).toEqual(["x402", "l402"]);
     expect(body.x402Version).toBe(2);

@@ -1,5 +1,5 @@
 // The in-memory catalog (src/services/catalog-index.ts) and the catalog's conditional responses:
-// - it answers exactly what the SQL it replaced answers (listIndicatorPage), in the same order;
+// - it answers the rows the SQL it replaced answers (listIndicatorPage), ranked held and current first;
 // - this process's writes (an import creating a series, a catalog or region upsert) show at once;
 // - other processes' writes (raw SQL here; on PostgreSQL also a second connection pool) show after the revalidation
 //   bound and not before it;
@@ -37,7 +37,7 @@ describe("same answers as the SQL it replaced", () => {
     await t.close();
   });
 
-  test("every search term, filter and include_inactive: same rows, same order, same total", async () => {
+  test("every search term, filter and include_inactive: same rows and total (the order is the domain's, tested there)", async () => {
     const db = t.database.db;
     const all = (await listIndicatorPage(db, { includeInactive: true }, { limit: 1000, offset: 0 })).rows;
     const terms = new Set<string>(["%", "_", "\\", "gdp", "GDP", "rate", "Rate", "a", "e", "us", "unemployment", "svc:", "la", "LNU04", "x".repeat(200), "é"]);
@@ -59,19 +59,24 @@ describe("same answers as the SQL it replaced", () => {
     let compared = 0;
     for (const f of filters) {
       for (const includeInactive of [false, true]) {
-        for (const page of f.search === undefined ? [{ limit: 100, offset: 0 }, { limit: 100, offset: 100 }] : [{ limit: 100, offset: 0 }, { limit: 7, offset: 3 }]) {
-          const want = await listIndicatorPage(db, { ...f, includeInactive }, page);
-          const qs = new URLSearchParams({ limit: String(page.limit), offset: String(page.offset), include_inactive: String(includeInactive) });
+        // The SQL orders by code; the list ranks held, current series first (src/domain/catalog-search.ts): the same
+        // rows and total, read here page by page.
+        const want = await listIndicatorPage(db, { ...f, includeInactive }, { limit: 1000, offset: 0 });
+        const ids: string[] = [];
+        let total = 0;
+        for (let offset = 0; offset === 0 || offset < total; offset += 100) {
+          const qs = new URLSearchParams({ limit: "100", offset: String(offset), include_inactive: String(includeInactive) });
           for (const [k, v] of Object.entries(f)) qs.set(k, v!);
           const got = indicatorListResponseSchema.parse((await json(t, `/v1/indicators?${qs}`)).body);
-          expect({ f, includeInactive, page, ids: got.data.map((i) => i.id), total: got.meta.total }).toEqual({
-            f, includeInactive, page, ids: want.rows.map((r) => r.id), total: want.total,
-          });
-          compared++;
+          total = got.meta.total;
+          ids.push(...got.data.map((i) => i.id));
         }
+        expect({ f, includeInactive, ids: [...ids].sort(), total }).toEqual({ f, includeInactive, ids: want.rows.map((r) => r.id).sort(), total: want.total });
+        expect(new Set(ids).size).toBe(ids.length);
+        compared++;
       }
     }
-    expect(compared).toBeGreaterThan(200);
+    expect(compared).toBeGreaterThan(100);
   });
 
   test("sources and their counts equal the grouped SQL", async () => {

@@ -6,6 +6,7 @@ import { resolve } from "node:path";
 import { CATALOG } from "../../db/seed/catalog-data";
 import { CATEGORIES } from "../../db/schema/catalog";
 import { CATALOG_CACHE_CONTROL } from "../../src/http/respond";
+import { isCurrent } from "../../src/domain/freshness";
 import { errorEnvelopeSchema } from "../../src/errors";
 import { indicatorDetailResponseSchema, indicatorListResponseSchema, sourceListResponseSchema } from "../../src/schemas/catalog";
 import { makeTestApp, type TestApp } from "../support/app";
@@ -136,8 +137,11 @@ describe("GET /v1/indicators: paging", () => {
     const byPages = [...first.data, ...second.data];
     expect(byPages.length).toBe(activeIndicators.length);
     expect(new Set(byPages.map((i) => i.id)).size).toBe(byPages.length);
-    const keys = byPages.map((i) => `${i.code}\u0000${i.source}`);
+    // Held series with current data first, then held but stale ones, then the rest; by code then source within each.
+    const classOf = (i: any) => (i.coverage.regions_held > 0 ? (isCurrent(i.coverage.end, i.frequency, "2026-11-22") ? 0 : 1) : 2);
+    const keys = byPages.map((i) => `${classOf(i)}\u0000${i.code}\u0000${i.source}`);
     expect(keys).toEqual([...keys].sort((a, b) => (Buffer.from(a) < Buffer.from(b) ? -1 : 1)));
+    expect(classOf(byPages[0])).toBeLessThan(2);
     const mid = await list("?limit=7&offset=45");
     expect(mid.data.map((i) => i.id)).toEqual(byPages.slice(45, 52).map((i) => i.id));
   });

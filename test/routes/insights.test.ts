@@ -32,7 +32,7 @@ beforeAll(async () => {
   // U6RATE: 25 months moving +0.5 / -0.5, then a jump of 10 points: an open, strong, upward extreme (in place of the
   // seeded FRED history).
   await clearSeries(db, "fred", "U6RATE", "US");
-  await writeSeries(db, "fred", "U6RATE", "US", monthStarts("2020-01", 26).map((d, k): Row => [d, k === 25 ? 18 : k % 2 === 0 ? 8 : 8.5]));
+  await writeSeries(db, "fred", "U6RATE", "US", monthStarts("2024-09", 26).map((d, k): Row => [d, k === 25 ? 18 : k % 2 === 0 ? 8 : 8.5]));
   await detectSignalsFor({ ...t.store, now: () => t.clock.now() }, [{ indicatorId: indicatorId("fred", "U6RATE"), regionCode: "US" }]);
   // UNRATE, the input of the premium svc:sahm_rule.
   await writeSeries(db, "fred", "UNRATE", "US", monthStarts("2023-01", 24).map((d, k): Row => [d, 3.5 + (k >= 18 ? 0.5 : 0)]));
@@ -62,6 +62,8 @@ describe("200", () => {
       window_end: "2025-08-01",
       frequency: "monthly",
       source_attribution: { source: "bls", agency: "U.S. Bureau of Labor Statistics", text: "Source: U.S. Bureau of Labor Statistics.", license: null },
+      // August 2025 as of the test clock (2026-11-22): 15 months behind, stale since December 2025.
+      freshness: { newest_period: "2025-08-01", cadence: "monthly", periods_behind: 15, max_periods_behind: 3, stale: true, stale_from: "2025-12-01" },
     });
     expect(body.facts.map((f: any) => [f.kind, f.salience])).toEqual([
       ["watermark_high_distance", 0.615],
@@ -111,7 +113,9 @@ describe("200", () => {
   });
 
   test("the series' active signals, in the InsightSignal shape with vocabulary adjusted for polarity", async () => {
+    // The jump is in October 2026, current as of the test clock (2026-11-22): active signals are listed.
     const { body } = await get("indicator=U6RATE");
+    expect(body.meta.freshness).toMatchObject({ newest_period: "2026-10-01", stale: false });
     const extreme = body.signals.find((s: any) => s.kind === "extreme");
     expect(extreme).toMatchObject({
       indicator: "U6RATE",
@@ -120,12 +124,23 @@ describe("200", () => {
       salience: 0.9,
       strength: "strong",
       direction: "up",
-      observed_at: "2022-02-01T00:00:00.000Z",
-      summary: "Alarming jump since 2022-02-01",
+      observed_at: "2026-10-01T00:00:00.000Z",
+      summary: "Alarming jump since 2026-10-01",
       vocabulary: { glyph: "▲", label: "Alarming jump", tone: "negative" },
-      evidence: { move: 10, last_date: "2022-02-01" },
+      evidence: { move: 10, last_date: "2026-10-01" },
     });
-    expect(extreme.text).toBe("Unusual rise in the U-6 unemployment rate in the United States since February 2022: up 10.0 percentage points in February 2022 from 8.0%, a robust z-score of 13.5 against the previous 24 month-on-month moves.");
+    expect(extreme.text).toBe("Exceptional rise in the U-6 unemployment rate in the United States since October 2026: up 10.0 percentage points in October 2026 from 8.0%, a robust z-score of 13.5 against the previous 24 month-on-month moves.");
+  });
+
+  test("a series behind schedule lists no active signals, though its interval is open", async () => {
+    // Four months later (2027-03-01) October 2026 is more than a quarter old: the same open interval is not news.
+    t.clock.set("2027-03-01T00:00:00Z");
+    try {
+      const { body } = await get("indicator=U6RATE");
+      expect([body.meta.freshness.stale, body.signals]).toEqual([true, []]);
+    } finally {
+      t.clock.set("2026-11-22T12:00:00Z");
+    }
   });
 
   test("a premium series with premium access, priced as derived", async () => {

@@ -4,7 +4,7 @@ import { publishedPriceList } from "../../src/pricing";
 import { paidSurfaces } from "../../src/http/paid-marker";
 import { publicPlans } from "../../src/plans";
 import { serviceIndexSchema } from "../../src/schemas/discovery";
-import { LANDING_EXAMPLES } from "../../src/docs/landing-data";
+import { LANDING_EXAMPLES, TRANSFORM_DECIMALS, examplePath } from "../../src/docs/landing-data";
 import { renderLandingPage } from "../../src/docs/landing";
 import { serviceIndex } from "../../src/services/discovery";
 import { FAVICON_CACHE_CONTROL } from "../../src/docs/favicon";
@@ -85,18 +85,30 @@ describe("GET / for browsers", () => {
     expect(page).toContain("<style>");
   });
 
-  test("every live example is the value GET /v1/observations/latest answers for it, and the response shown is its body", async () => {
-    const cards = [...page.matchAll(/data-indicator="([^"]*)" data-region="([^"]*)" data-value="([^"]*)"/g)];
-    expect(cards.map((m) => [unescape(m[1]), m[2]])).toEqual(LANDING_EXAMPLES.map((e) => [e.indicator, e.region]));
-    for (const [, indicator, region, value] of cards) {
-      const { status, body } = await t.getJson(`/v1/observations/latest?${new URLSearchParams({ indicator: unescape(indicator), region })}`);
+  test("every live example is the value its request answers (latest, or a transform's newest row), and the response shown is its body", async () => {
+    const cards = [...page.matchAll(/data-path="([^"]*)" data-indicator="([^"]*)" data-region="([^"]*)" data-value="([^"]*)" data-stale="([^"]*)"/g)];
+    expect(cards.map((m) => unescape(m[1]))).toEqual(LANDING_EXAMPLES.map(examplePath));
+    for (const [, path, , , value, stale] of cards) {
+      const { status, body } = await t.getJson(unescape(path));
       expect(status).toBe(200);
-      expect(Number(value)).toBe(body.data.value);
-      expect(page).toContain(`<p class="value">${body.data.value.toLocaleString("en-US", { maximumFractionDigits: 6 })}</p>`);
+      const row = Array.isArray(body.data) ? body.data[0] : body.data;
+      expect(Number(value)).toBe(row.value);
+      expect(stale).toBe(String(body.meta.freshness.stale));
+      const digits = path.includes("transform") ? { minimumFractionDigits: TRANSFORM_DECIMALS, maximumFractionDigits: TRANSFORM_DECIMALS } : { maximumFractionDigits: 6 };
+      expect(page).toContain(`<p class="value">${row.value.toLocaleString("en-US", digits)}</p>`);
     }
     const shown = JSON.parse(unescape(page.match(/<pre data-response>([\s\S]*?)<\/pre>/)![1]));
-    const first = LANDING_EXAMPLES[0];
-    expect(shown).toEqual((await t.getJson(`/v1/observations/latest?indicator=${first.indicator}&region=${first.region}`)).body);
+    expect(shown).toEqual((await t.getJson(examplePath(LANDING_EXAMPLES[0]))).body);
+  });
+
+  test("the headline series: the US unemployment rate, CPI's 12-month change, Texas's rate and Los Angeles County's population", () => {
+    expect(LANDING_EXAMPLES.map(examplePath)).toEqual([
+      "/v1/observations/latest?indicator=UNRATE&region=US",
+      "/v1/observations?indicator=CPIAUCSL&region=US&transform=yoy&limit=1",
+      "/v1/observations/latest?indicator=unemployment_rate&region=48",
+      "/v1/observations/latest?indicator=population&region=06037",
+    ]);
+    expect(page).toContain("Consumer Price Index for All Urban Consumers: All Items in U.S. City Average: change from a year earlier");
   });
 
   test("region and catalog counts come from the database", async () => {

@@ -25,6 +25,9 @@ beforeAll(async () => {
   for (const code of ["LASST03", "LASST05", "LASST06"]) await clearIndicator(db, "bls", code);
   // Capitol Planning Region (Connecticut) keeps no labour force, so employment_rate lacks an input there.
   await clearSeries(db, "bls", "LAUCN06A", "09110");
+  // Texas's annual employed average (to 2024) would be fresher than the monthly 2018 written below, and a concept takes
+  // the freshest held series: removed, so employed resolves to the monthly series.
+  await clearSeries(db, "bls", "LAUST05A", "48");
   // California: employed and labor force (LAUS, monthly). Texas: employed monthly through 2018 (its labour force is held
   // as the shipped LAUS annual average). Capitol Planning Region: employed only.
   await writeSeries(db, "bls", "LASST05", "06", [["2025-07-01", 960], ["2025-08-01", 900], ["2025-09-01", 990, { preliminary: true }]], T1);
@@ -109,7 +112,7 @@ describe("concepts", () => {
   test("inputs held at different frequencies: the monthly one is averaged to the annual one before dividing", async () => {
     // Texas: employed as written (monthly, 2018), labour force the shipped LAUS annual average (2007-2018).
     const labourForce2018 = ersValue("48000", "Civilian_labor_force_2018")!;
-    expect(labourForce2018).toBe(ersValue("48000", "Civilian_labor_force_2018", "2023"));
+    expect(labourForce2018).toBe(ersValue("48000", "Civilian_labor_force_2018", "2023")!);
     const r = await get("indicator=employment_rate&region=TX&order=asc");
     expect(r.status).toBe(200);
     expect(r.body.meta).toMatchObject({ region: "48", frequency: "annual", unit: "percent", total: 1 });
@@ -193,7 +196,7 @@ describe("revisions", () => {
     const jun = new Map(fredVintageRows("fred-national-2026-vintage", "CPIAUCSL").map((x) => [x.date, x.value]));
     expect([jan.get("2025-01-01"), jan.get("2025-02-01")]).toEqual([319.086, 319.775]);
     const [janNow, febNow] = [fredValue(CPI, "2025-01-01")!, fredValue(CPI, "2025-02-01")!];
-    expect([janNow, febNow]).toEqual([jun.get("2025-01-01"), jun.get("2025-02-01")]);
+    expect([janNow, febNow]).toEqual([jun.get("2025-01-01")!, jun.get("2025-02-01")!]);
     expect(febNow).not.toBe(319.775);
     await writeSeries(db, "fred", "CPIAUCSL", "US", [["2025-02-01", 319.9, { sourceUpdatedAt: "2026-07-10T12:30:00Z" }], ["2026-05-01", 333.1, { preliminary: true }]], T2);
     const since = CPI.filter((x) => x.date >= "2025-01-01");

@@ -60,6 +60,8 @@ describe("single form", () => {
         total: 1,
         limit: 1,
         offset: 0,
+        // April 2026 as of the test clock (2026-11-22): 7 months behind, stale since August 2026.
+        freshness: { newest_period: "2026-04-01", cadence: "monthly", periods_behind: 7, max_periods_behind: 3, stale: true, stale_from: "2026-08-01" },
       },
     });
   });
@@ -68,7 +70,16 @@ describe("single form", () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       data: null,
-      meta: { indicator: "MANEMP", region: "US", resolved_region: { code: "US", name: "United States", type: "country" }, unit: r.body.meta.unit, total: 0, limit: 1, offset: 0 },
+      meta: {
+        indicator: "MANEMP",
+        region: "US",
+        resolved_region: { code: "US", name: "United States", type: "country" },
+        unit: r.body.meta.unit,
+        total: 0,
+        limit: 1,
+        offset: 0,
+        // No value at all: no newest period, so no freshness.
+      },
     });
   });
   test("a concept discloses its series", async () => {

@@ -38,6 +38,9 @@ beforeAll(async () => {
   const db = t.database.db;
   // The test's own values in place of the seeded snapshot's, so every expected grid is worked out here.
   for (const code of ["UNRATE", "CPIAUCSL", "GDP", "ICSA", "DGS10", ...TEN.split(",")]) await clearSeries(db, "fred", code, "US");
+  // The World Bank's US rate (to 2025) would be fresher than this test's UNRATE (to 2023): the concept takes the
+  // freshest held series, so it is removed to keep unemployment_rate on UNRATE.
+  await clearSeries(db, "worldbank", "SL.UEM.TOTL.ZS", "US");
   for (const [k, code] of TEN.split(",").entries()) await writeSeries(db, "fred", code, "US", monthStarts("2006-01", 120).map((d, m): Row => [d, 1000 * (k + 1) + m]));
   await writeSeries(db, "fred", "UNRATE", "US", UNRATE.map((d, k): Row => [d, k + 1]));
   await writeSeries(db, "fred", "CPIAUCSL", "US", CPI.map((d, k): Row => [d, 100 + k]));
@@ -79,6 +82,11 @@ describe("200", () => {
       regions: { UNRATE: "US", CPIAUCSL: "US" },
       frequency: "monthly",
       points: 44,
+      // As of the test clock (2026-11-22): December 2023 is 35 months behind, February 2024 is 33.
+      freshness: {
+        UNRATE: { newest_period: "2023-12-01", cadence: "monthly", periods_behind: 35, max_periods_behind: 3, stale: true, stale_from: "2024-04-01" },
+        CPIAUCSL: { newest_period: "2024-02-01", cadence: "monthly", periods_behind: 33, max_periods_behind: 3, stale: true, stale_from: "2024-06-01" },
+      },
     });
   });
 

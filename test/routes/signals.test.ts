@@ -22,15 +22,20 @@ const extreme = (date: string, move: number, z: number) => ({ statistic: "robust
 const accel = (date: string, z: number) => ({ statistic: "robust_z", date, z, threshold: 2, growth: "year_over_year_change", growth_now: 1.2, growth_before: 0.2, span_periods: 6, span_frequency: "monthly", decimals: 1, last_date: date });
 const brk = (date: string) => ({ method: "PELT", measure: "monthly percent change (log)", break_date: date, mean_before: -2.5, mean_after: 1.5, turning_point: true, decimals: 0, last_date: date });
 
-/** The intervals stored for these tests, by a short name (the series, type and start). */
+/**
+ * The intervals stored for these tests, by a short name (the series, type and start). Active means open on a series
+ * that is current as of the test clock (2026-11-22): for a monthly series, a last confirmed month of August 2026 or
+ * later (src/domain/freshness.ts). payems_break is open since May 2020 and fl_stale since July 2026: neither is.
+ */
 const ROWS: Record<string, Omit<NewSignalRow, "detectedAt" | "lastSeenAt">> = {
   payems_extreme: { indicatorId: indicatorId("fred", "PAYEMS"), regionCode: "US", type: "extreme", direction: "down", strength: "strong", validFrom: ts("2020-04-01"), validTo: ts("2020-05-01"), evidence: { ...extreme("2020-04-01", -13.6, -241), measure: "percent_change" } },
   payems_break: { indicatorId: indicatorId("fred", "PAYEMS"), regionCode: "US", type: "trend_break", direction: "up", strength: "neutral", validFrom: ts("2020-05-01"), validTo: null, evidence: brk("2020-05-01") },
   unrate_sahm: { indicatorId: indicatorId("fred", "UNRATE"), regionCode: "US", type: "trend_break", direction: "up", strength: "neutral", validFrom: ts("2024-07-01"), validTo: ts("2024-10-01"), evidence: { rule: "sahm_rule", statistic: 0.57, threshold: 0.5, three_month_average: 4.17, low_of_previous_12_months: 3.6, decimals: 1, last_date: "2024-09-01" } },
-  tx_accel: { indicatorId: indicatorId("bls", "LASST03"), regionCode: "48", type: "acceleration", direction: "up", strength: "weak", validFrom: ts("2025-03-01"), validTo: null, evidence: accel("2025-08-01", 2.4) },
-  ca_extreme: { indicatorId: indicatorId("bls", "LASST03"), regionCode: "06", type: "extreme", direction: "up", strength: "strong", validFrom: ts("2025-06-01"), validTo: null, evidence: extreme("2025-06-01", 1.5, 12.1) },
+  tx_accel: { indicatorId: indicatorId("bls", "LASST03"), regionCode: "48", type: "acceleration", direction: "up", strength: "weak", validFrom: ts("2025-03-01"), validTo: null, evidence: accel("2026-10-01", 2.4) },
+  ca_extreme: { indicatorId: indicatorId("bls", "LASST03"), regionCode: "06", type: "extreme", direction: "up", strength: "strong", validFrom: ts("2026-09-01"), validTo: null, evidence: extreme("2026-09-01", 1.5, 12.1) },
+  fl_stale: { indicatorId: indicatorId("bls", "LASST03"), regionCode: "12", type: "extreme", direction: "up", strength: "neutral", validFrom: ts("2026-07-01"), validTo: null, evidence: extreme("2026-07-01", 0.9, 4.1) },
   spread_inversion: { indicatorId: indicatorId("fred", "T10Y2Y"), regionCode: "US", type: "extreme", direction: "down", strength: "strong", validFrom: ts("2022-07-06"), validTo: ts("2024-09-06"), evidence: { rule: "yield_curve_inversion", statistic: -1.08, threshold: 0, deepest_date: "2023-07-03", inverted_observations: 540, decimals: 2, last_date: "2024-09-05" } },
-  harris_accel: { indicatorId: indicatorId("bls", "LAUCN03"), regionCode: "48201", type: "acceleration", direction: "down", strength: "neutral", validFrom: ts("2025-01-01"), validTo: null, evidence: accel("2025-01-01", -3.1) },
+  harris_accel: { indicatorId: indicatorId("bls", "LAUCN03"), regionCode: "48201", type: "acceleration", direction: "down", strength: "neutral", validFrom: ts("2025-01-01"), validTo: null, evidence: accel("2026-08-01", -3.1) },
 };
 let idOf: Record<string, string> = {};
 
@@ -56,12 +61,13 @@ const get = async (path: string, headers: Record<string, string> = premium) => {
 const names = (body: any) => body.data.map((s: any) => Object.entries(idOf).find(([, id]) => id === s.id)?.[0] ?? s.id);
 
 describe("200: active signals", () => {
-  test("open intervals of at least neutral strength, newest first, with the Signal shape", async () => {
+  test("open intervals of current series, of at least neutral strength, newest first, with the Signal shape", async () => {
     const { status, body } = await get("/v1/signals/active");
     expect(status).toBe(200);
     signalListResponseSchema.parse(body);
-    expect(names(body)).toEqual(["ca_extreme", "harris_accel", "payems_break"]);
-    expect(body.meta).toEqual({ count: 3, limit: 100, filters: { strength: "neutral" } });
+    // Not payems_break (May 2020) nor fl_stale (July 2026: four months behind); harris_accel's August 2026 is the edge.
+    expect(names(body)).toEqual(["ca_extreme", "harris_accel"]);
+    expect(body.meta).toEqual({ count: 2, limit: 100, filters: { strength: "neutral" } });
     expect(body.data[0]).toEqual({
       id: idOf.ca_extreme,
       indicator: {
@@ -76,35 +82,40 @@ describe("200: active signals", () => {
       type: "extreme",
       strength: "strong",
       direction: "up",
-      valid_from: "2025-06-01T00:00:00.000Z",
+      valid_from: "2026-09-01T00:00:00.000Z",
       valid_to: null,
       detected_at: "2026-11-01T00:00:00.000Z",
       last_seen_at: "2026-11-01T00:00:00.000Z",
       evidence: ROWS.ca_extreme.evidence,
       vocabulary: { glyph: "▲", label: "Alarming jump", tone: "negative" },
-      text: "Unusual rise in the unemployment rate in California since June 2025: up 1.5 percentage points in June 2025 from 4.0%, a robust z-score of 12.1 against the previous 120 month-on-month moves.",
+      text: "Exceptional rise in the unemployment rate in California since September 2026: up 1.5 percentage points in September 2026 from 4.0%, a robust z-score of 12.1 against the previous 120 month-on-month moves.",
     });
   });
   test("minimum strength, and filters repeatable or comma-separated, codes or concepts, regions as people type them", async () => {
-    expect(names((await get("/v1/signals/active?strength=weak")).body)).toEqual(["ca_extreme", "tx_accel", "harris_accel", "payems_break"]);
+    expect(names((await get("/v1/signals/active?strength=weak")).body)).toEqual(["ca_extreme", "tx_accel", "harris_accel"]);
     expect(names((await get("/v1/signals/active?strength=strong")).body)).toEqual(["ca_extreme"]);
     const comma = await get("/v1/signals/active?strength=weak&type=acceleration,trend_break");
     const repeated = await get("/v1/signals/active?strength=weak&type=acceleration&type=trend_break");
-    expect(names(comma.body)).toEqual(["tx_accel", "harris_accel", "payems_break"]);
+    expect(names(comma.body)).toEqual(["tx_accel", "harris_accel"]);
     expect(repeated.body).toEqual(comma.body);
     const concept = await get("/v1/signals/active?strength=weak&indicator=unemployment_rate&region=TX,california,48201");
     expect(names(concept.body)).toEqual(["ca_extreme", "tx_accel", "harris_accel"]);
     expect(concept.body.meta.filters).toEqual({ indicator: ["LASST03", "LAUCN03", "LAUCN03A", "LAUST03A", "SL.UEM.TOTL.ZS", "UNRATE"], region: ["48", "06", "48201"], strength: "weak" });
-    expect(names((await get("/v1/signals/active?indicator=payems")).body)).toEqual(["payems_break"]);
+    // The May 2020 trend break is still open in the data, which end there: not news, so not active.
+    expect(names((await get("/v1/signals/active?indicator=payems")).body)).toEqual([]);
+    const history = (await get("/v1/signals?indicator=payems&active=false")).body;
+    expect(names(history)).toEqual(["payems_break", "payems_extreme"]);
+    expect(history.data[0].text).toEndWith(" Its data end in May 2020, behind schedule for a monthly series: not current news.");
+    expect(history.data[1].text).not.toContain("behind schedule");
   });
 });
 
 describe("200: history", () => {
   test("every interval, open and closed; active, from and to narrow it", async () => {
-    expect(names((await get("/v1/signals?strength=weak")).body)).toEqual(["ca_extreme", "tx_accel", "harris_accel", "unrate_sahm", "spread_inversion", "payems_break", "payems_extreme"]);
-    expect(names((await get("/v1/signals?strength=weak&active=false")).body)).toEqual(["unrate_sahm", "spread_inversion", "payems_extreme"]);
-    expect(names((await get("/v1/signals?strength=weak&active=true")).body)).toEqual(["ca_extreme", "tx_accel", "harris_accel", "payems_break"]);
-    expect(names((await get("/v1/signals?strength=weak&from=2024-01-01")).body)).toEqual(["ca_extreme", "tx_accel", "harris_accel", "unrate_sahm", "spread_inversion", "payems_break"]);
+    expect(names((await get("/v1/signals?strength=weak")).body)).toEqual(["ca_extreme", "fl_stale", "tx_accel", "harris_accel", "unrate_sahm", "spread_inversion", "payems_break", "payems_extreme"]);
+    expect(names((await get("/v1/signals?strength=weak&active=false")).body)).toEqual(["fl_stale", "unrate_sahm", "spread_inversion", "payems_break", "payems_extreme"]);
+    expect(names((await get("/v1/signals?strength=weak&active=true")).body)).toEqual(["ca_extreme", "tx_accel", "harris_accel"]);
+    expect(names((await get("/v1/signals?strength=weak&from=2024-01-01")).body)).toEqual(["ca_extreme", "fl_stale", "tx_accel", "harris_accel", "unrate_sahm", "spread_inversion", "payems_break"]);
     expect(names((await get("/v1/signals?strength=weak&to=2020-12-31")).body)).toEqual(["payems_break", "payems_extreme"]);
     expect(names((await get("/v1/signals?from=2020-04-15&to=2020-04-30")).body)).toEqual(["payems_extreme"]);
     const sahm = (await get("/v1/signals?indicator=UNRATE")).body.data[0];
@@ -119,7 +130,7 @@ describe("200: history", () => {
     expect(page.body.meta.count).toBe(2);
     // Written after the first page: one newer than every row (it belongs before the cursor) and one older.
     await store([
-      { ...ROWS.ca_extreme, regionCode: "36", validFrom: ts("2026-01-01"), evidence: extreme("2026-01-01", 2, 9) },
+      { ...ROWS.ca_extreme, regionCode: "36", validFrom: ts("2026-10-01"), evidence: extreme("2026-10-01", 2, 9) },
       { ...ROWS.payems_extreme, validFrom: ts("2019-01-01"), validTo: ts("2019-02-01") },
     ]);
     while (page.body.meta.next_cursor) {
@@ -127,10 +138,10 @@ describe("200: history", () => {
       expect(page.status).toBe(200);
       seen.push(...names(page.body));
     }
-    const originals = ["ca_extreme", "tx_accel", "harris_accel", "unrate_sahm", "spread_inversion", "payems_break", "payems_extreme"];
-    expect(seen.slice(0, 7)).toEqual(originals);
-    expect(seen).toHaveLength(8);
-    expect(new Set(seen).size).toBe(8);
+    const originals = ["ca_extreme", "fl_stale", "tx_accel", "harris_accel", "unrate_sahm", "spread_inversion", "payems_break", "payems_extreme"];
+    expect(seen.slice(0, 8)).toEqual(originals);
+    expect(seen).toHaveLength(9);
+    expect(new Set(seen).size).toBe(9);
     // The page size may change between pages of one query.
     const first = await get("/v1/signals?strength=weak&limit=1");
     const next = await get(`/v1/signals?strength=weak&limit=3&cursor=${encodeURIComponent(first.body.meta.next_cursor)}`);

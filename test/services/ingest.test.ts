@@ -27,6 +27,7 @@ const NOT_HELD = [
   ["fred", "UNRATE", "US"],
   ["fred", "CPIAUCSL", "US"],
   ["bls", "LASST04", "06"],
+  ["bls", "LASST03", "06"], // the snapshot's monthly state LAUS holds every state's rate
   ["worldbank", "SP.POP.TOTL", "DE"],
   ["worldbank", "SP.POP.TOTL", "FR"],
 ] as const;

@@ -1,5 +1,5 @@
 // detectSignalsFor on the real database: intervals stored, idempotent on unchanged data, extended by new data,
-// closed and reopened at a direction flip, removed when revised data no longer shows them.
+// closed and reopened at a direction flip, removed (closed) or withdrawn (open) when revised data no longer show them.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { and, eq } from "drizzle-orm";
@@ -80,6 +80,24 @@ describe("detectSignalsFor", () => {
     const s = await detectSignalsFor(ctx(), [U6]);
     expect(s.removed).toBeGreaterThanOrEqual(2);
     expect(await extremes()).toEqual([]);
+  });
+
+  test("a newer vintage that revises away an open interval closes it at its last month and marks it withdrawn", async () => {
+    // CIVPART (percent): the same base, then a jump in the newest month: an open extreme.
+    const civ = { indicatorId: indicatorId("fred", "CIVPART"), regionCode: "US" };
+    await clearSeries(t.database.db, "fred", "CIVPART", "US");
+    const rows = (): Promise<(typeof signalIntervals.$inferSelect)[]> =>
+      t.database.db.select().from(signalIntervals).where(and(eq(signalIntervals.indicatorId, civ.indicatorId), eq(signalIntervals.type, "extreme")));
+    await writeSeries(t.database.db, "fred", "CIVPART", "US", [...BASE, [DATES[25], 18]]);
+    await detectSignalsFor(ctx(), [civ]);
+    expect((await rows()).map((r) => [r.validFrom.toISOString().slice(0, 10), r.validTo])).toEqual([["2022-02-01", null]]);
+    // The newer vintage: February 2022 revised to an ordinary month.
+    await writeSeries(t.database.db, "fred", "CIVPART", "US", [...BASE, [DATES[25], 8]]);
+    await detectSignalsFor(ctx(), [civ]);
+    const [withdrawn] = await rows();
+    expect([withdrawn.validTo?.toISOString().slice(0, 10), withdrawn.evidence.withdrawn]).toEqual(["2022-02-01", "revised data no longer support it"]);
+    // A further run changes nothing.
+    expect(await detectSignalsFor(ctx(), [civ])).toMatchObject({ inserted: 0, updated: 0, removed: 0 });
   });
 
   test("series that are not held are skipped", async () => {

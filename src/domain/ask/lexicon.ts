@@ -37,11 +37,11 @@ export const TOPICS: readonly Topic[] = [
   { id: "labor_force", phrases: ["labor force", "labour force", "workforce", "work force"], concept: "labor_force" },
   { id: "participation", phrases: ["labor force participation", "labour force participation", "participation rate", "participation"], us: ["CIVPART"] },
   { id: "job_openings", phrases: ["job openings", "job vacancies", "job opening", "vacancies", "openings", "jolts"], us: ["JTSJOL"] },
-  { id: "claims", phrases: ["jobless claims", "initial claims", "unemployment claims", "unemployment insurance claims", "claims"], us: ["ICSA"] },
+  { id: "claims", phrases: ["unemployment benefits", "jobless benefits", "filed for unemployment", "jobless claims", "initial claims", "unemployment claims", "unemployment insurance claims", "claims"], us: ["ICSA"] },
   { id: "wages", phrases: ["average hourly earnings", "hourly earnings", "hourly wages", "wage growth", "wages", "earnings", "pay"], us: ["AHETPI"] },
-  { id: "inflation", phrases: ["consumer price index", "consumer prices", "cost of living", "inflation rate", "inflation", "cpi"], us: ["CPIAUCSL"], byKind: { country: ["FP.CPI.TOTL.ZG"] }, window: "1y", leadFacts: ["trend"] },
-  { id: "core_inflation", phrases: ["core inflation", "core cpi", "core prices", "inflation excluding food and energy", "core"], us: ["CPILFESL"], window: "1y", leadFacts: ["trend"] },
-  { id: "pce_inflation", phrases: ["core pce", "pce inflation", "pce price index", "pce prices", "pce"], us: ["PCEPILFE"], window: "1y", leadFacts: ["trend"] },
+  { id: "inflation", phrases: ["consumer price index", "consumer prices", "cost of living", "inflation rate", "inflation", "cpi"], us: ["CPIAUCSL"], byKind: { country: ["FP.CPI.TOTL.ZG"] }, window: "1y" },
+  { id: "core_inflation", phrases: ["core inflation", "core cpi", "core prices", "inflation excluding food and energy", "core"], us: ["CPILFESL"], window: "1y" },
+  { id: "pce_inflation", phrases: ["core pce", "pce inflation", "pce price index", "pce prices", "pce"], us: ["PCEPILFE"], window: "1y" },
   { id: "fed_funds", phrases: ["federal funds rate", "fed funds rate", "fed funds", "fed rate", "interest rates", "interest rate", "policy rate"], us: ["FEDFUNDS"] },
   { id: "ten_year", phrases: ["10 year treasury yield", "10 year treasury", "10 year yield", "ten year treasury", "ten year yield", "treasury yields", "treasury yield", "bond yields", "bond yield", "10 year"], us: ["DGS10"] },
   { id: "two_year", phrases: ["2 year treasury yield", "2 year treasury", "2 year yield", "two year treasury", "two year yield"], us: ["DGS2"] },
@@ -50,7 +50,7 @@ export const TOPICS: readonly Topic[] = [
   { id: "oil", phrases: ["crude oil price", "crude oil prices", "oil prices", "oil price", "crude oil", "crude", "wti", "oil"], us: ["DCOILWTICO"] },
   { id: "dollar", phrases: ["dollar index", "value of the dollar", "us dollar", "the dollar", "dollar"], us: ["DTWEXBGS"] },
   { id: "real_gdp", phrases: ["real gdp", "economic growth", "gdp growth", "growth of the economy", "economy growing", "economy grow", "economy grew", "real output"], us: ["GDPC1"], byKind: { country: ["NY.GDP.MKTP.KD.ZG"] } },
-  { id: "gdp", phrases: ["gross domestic product", "nominal gdp", "size of the economy", "economic output", "gdp", "output"], us: ["GDP"], concept: "gdp" },
+  { id: "gdp", phrases: ["biggest economy", "largest economy", "smallest economy", "bigger economy", "larger economy", "gross domestic product", "nominal gdp", "size of the economy", "economic output", "gdp", "output"], us: ["GDP"], concept: "gdp" },
   { id: "housing_starts", phrases: ["housing starts", "new home construction", "home construction", "homebuilding", "home building", "new homes", "construction"], us: ["HOUST"] },
   { id: "home_values", phrases: ["median home value", "home values", "home value", "home prices", "house prices", "housing prices", "home price", "house price", "property values", "housing costs", "house cost", "home cost", "cost of a house", "cost of a home"], concept: "median_home_value" },
   { id: "income", phrases: ["median household income", "household income", "median income", "incomes", "income"], concept: "median_income" },
@@ -58,7 +58,7 @@ export const TOPICS: readonly Topic[] = [
   { id: "industrial_production", phrases: ["industrial production", "industrial output", "factory output", "manufacturing output", "manufacturing", "industry"], us: ["INDPRO"] },
   { id: "money_supply", phrases: ["money supply", "money stock", "m2"], us: ["M2SL"] },
   { id: "recession", phrases: ["sahm rule", "recession", "recessions", "downturn"], us: ["USREC", "svc:sahm_rule"] },
-  { id: "population", phrases: ["how many people live", "population", "inhabitants", "residents", "populous", "people live", "live there"], concept: "population" },
+  { id: "population", phrases: ["most people", "more people", "fewest people", "fewer people", "least people", "how many people live", "population", "inhabitants", "residents", "populous", "people live", "live there"], concept: "population" },
   { id: "population_change", phrases: ["population change", "population growth", "population grow", "growing", "shrinking"], byKind: census("NPOPCHG") },
   { id: "births", phrases: ["number of births", "babies born", "births", "birth", "babies", "born"], byKind: census("BIRTHS") },
   { id: "deaths", phrases: ["number of deaths", "deaths", "died"], byKind: census("DEATHS") },
@@ -67,6 +67,55 @@ export const TOPICS: readonly Topic[] = [
   { id: "international_migration", phrases: ["international migration", "immigration", "immigrants"], byKind: census("INTERNATIONALMIG") },
   { id: "net_migration", phrases: ["net migration", "migration", "moving"], byKind: census("NETMIG") },
 ];
+
+/**
+ * How people name each topic's series in an answer ("the unemployment rate", not the catalog's "Unemployment Rate by
+ * State, Annual Average"): `growth` names its 12-month change when that is what the topic means (inflation: the
+ * 12-month change of a price index, answered by default); `state`: a yes/no state the series reads (a 0/1 recession
+ * indicator, an inverted yield curve); `jobs`: a count in thousands of jobs whose change is jobs added or lost;
+ * `delta`: the series is itself a change over its period (population change, net migration), so "did it grow" reads
+ * its sign.
+ */
+export const TOPIC_WORDS: Readonly<Record<string, { label: string; growth?: string; state?: "recession" | "inversion"; jobs?: boolean; delta?: boolean }>> = {
+  unemployment_rate: { label: "the unemployment rate" },
+  unemployed_persons: { label: "the number of unemployed people" },
+  underemployment: { label: "the U-6 underemployment rate" },
+  payrolls: { label: "nonfarm payrolls", jobs: true },
+  employed: { label: "employment" },
+  employment_rate: { label: "the employment rate" },
+  labor_force: { label: "the labor force" },
+  participation: { label: "the labor force participation rate" },
+  job_openings: { label: "job openings" },
+  claims: { label: "initial jobless claims" },
+  wages: { label: "average hourly earnings" },
+  inflation: { label: "the consumer price index", growth: "inflation" },
+  core_inflation: { label: "the consumer price index less food and energy", growth: "core inflation" },
+  pce_inflation: { label: "the core PCE price index", growth: "core PCE inflation" },
+  fed_funds: { label: "the federal funds rate" },
+  ten_year: { label: "the 10-year Treasury yield" },
+  two_year: { label: "the 2-year Treasury yield" },
+  yield_curve: { label: "the 10-year minus 2-year Treasury spread", state: "inversion" },
+  gas_prices: { label: "the price of regular gasoline" },
+  oil: { label: "the price of WTI crude oil" },
+  dollar: { label: "the trade-weighted dollar index" },
+  real_gdp: { label: "real GDP" },
+  gdp: { label: "GDP" },
+  housing_starts: { label: "housing starts" },
+  home_values: { label: "the median home value" },
+  income: { label: "median household income" },
+  retail_sales: { label: "retail sales" },
+  industrial_production: { label: "industrial production" },
+  money_supply: { label: "the M2 money supply" },
+  recession: { label: "the NBER recession indicator", state: "recession" },
+  population: { label: "the population" },
+  population_change: { label: "population change", delta: true },
+  births: { label: "births" },
+  deaths: { label: "deaths" },
+  natural_change: { label: "natural change (births minus deaths)", delta: true },
+  domestic_migration: { label: "net domestic migration", delta: true },
+  international_migration: { label: "net international migration", delta: true },
+  net_migration: { label: "net migration", delta: true },
+};
 
 export const TOPIC_GROUPS: readonly TopicGroup[] = [
   { id: "labor_market", phrases: ["labor market", "labour market", "job market", "jobs market", "employment situation"], members: ["unemployment_rate", "payrolls", "job_openings", "claims", "wages"] },

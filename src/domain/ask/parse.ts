@@ -21,14 +21,61 @@ import { parseWindow, type Window } from "../window";
 import { FILLER_WORDS, NATIONAL_PHRASES, TOPICS, TOPIC_GROUPS, TWO_LETTER_WORDS, type Topic } from "./lexicon";
 
 /** `code`: the text is a two-letter word in capitals, which in a question means a state first ("CA", "IN"). */
-export type PlaceLookup = (text: string, opts: { code: boolean }) => { kind: "found"; code: string } | { kind: "ambiguous"; candidates: string[] } | { kind: "not_found" };
+export type PlaceLookup = (text: string, opts: { code: boolean; kinds?: readonly string[] }) => { kind: "found"; code: string } | { kind: "ambiguous"; candidates: string[] } | { kind: "not_found" };
 
 /** Place lookup over a region index: countries, states and counties; a two-letter code a state first. */
 export function placeLookup(index: RegionIndex): PlaceLookup {
-  return (text, { code }) => {
-    const asState = code ? lookupRegion(index, text, { kinds: ["state"] }) : null;
-    const found = asState?.kind === "found" ? asState : lookupRegion(index, text, { kinds: REGION_KINDS });
+  return (text, { code, kinds }) => {
+    const asState = code && !kinds ? lookupRegion(index, text, { kinds: ["state"] }) : null;
+    const found = asState?.kind === "found" ? asState : lookupRegion(index, text, { kinds: kinds ?? REGION_KINDS });
     return found.kind === "found" ? { kind: "found", code: found.code } : found.kind === "ambiguous" ? found : { kind: "not_found" };
+  };
+}
+
+/** Edit distance with swaps of neighbours (optimal string alignment), or `max + 1` once it is beyond `max`. */
+export function typoDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    let best = max + 1;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      best = Math.min(best, d[i][j]);
+    }
+    if (best > max) return max + 1;
+  }
+  return d[a.length][b.length];
+}
+
+/**
+ * A misspelt state or country name read as the one name it is close to: one edit for names of 5 to 8 letters, two
+ * from 9 ("califronia" California, "massachusettes" Massachusetts, "canda" Canada). Two candidates as close: none.
+ */
+const FUZZY_NAMES = new WeakMap<RegionIndex, { code: string; key: string }[]>();
+export function fuzzyPlaceLookup(index: RegionIndex): (text: string) => string | null {
+  let names = FUZZY_NAMES.get(index);
+  if (!names) {
+    names = [...index.byCode.values()].filter((r) => r.type === "state" || r.type === "country").map((r) => ({ code: r.code, key: regionKey(r.name) }));
+    FUZZY_NAMES.set(index, names);
+  }
+  const list = names;
+  return (text) => {
+    const key = regionKey(text);
+    if (key.replace(/ /g, "").length < 5) return null;
+    const max = key.length >= 9 ? 2 : 1;
+    let best: { code: string; d: number } | null = null;
+    let tie = false;
+    for (const n of list) {
+      if (Math.abs(n.key.length - key.length) > max) continue;
+      const d = typoDistance(key, n.key, max);
+      if (d > max || d === 0) continue;
+      if (!best || d < best.d) [best, tie] = [{ code: n.code, d }, false];
+      else if (d === best.d && n.code !== best.code) tie = true;
+    }
+    return best && !tie ? best.code : null;
   };
 }
 
@@ -42,6 +89,12 @@ export type ParsedQuestion = {
   window: Window | null;
   /** Meaningful words no topic, place or time phrase took. */
   rest: string[];
+  /** Misspelt place names read as the one place they are close to ("califronia" as California). */
+  corrections: { text: string; code: string }[];
+  /** Words where a place was named ("in Chicago", "of Paris") that no place of the catalog matches. */
+  unplaced: string[];
+  /** A state named by a name that is also a country's (Georgia): the country's code, by the state's. */
+  alternates: Record<string, string>;
 };
 
 type Word = { text: string; raw: string; used: boolean };
@@ -206,9 +259,27 @@ function placeCandidate(words: Word[], i: number, n: number, allCaps: boolean): 
   return run.map((w) => w.raw).join(" ");
 }
 
-function readPlaces(words: Word[], lookup: PlaceLookup, allCaps: boolean): Pick<ParsedQuestion, "places" | "ambiguous"> {
+function readPlaces(words: Word[], lookup: PlaceLookup, allCaps: boolean): Pick<ParsedQuestion, "places" | "ambiguous" | "alternates"> {
   const found: { at: number; code: string }[] = [];
   const ambiguous: (ParsedQuestion["ambiguous"][number] & { at: number })[] = [];
+  const alternates: Record<string, string> = {};
+  // "the country Georgia", "country of Georgia", "the state of Georgia": the kind is said, so only that kind is read
+  // (and "the country" is not the nation here).
+  for (let i = 0; i < words.length; i++) {
+    const kind = words[i].text === "country" ? "country" : words[i].text === "state" ? "state" : null;
+    if (!kind || words[i].used) continue;
+    const from = words[i + 1]?.text === "of" ? i + 2 : i + 1;
+    for (let n = Math.min(4, words.length - from); n >= 1; n--) {
+      const run = words.slice(from, from + n);
+      if (run.some((w) => w.used)) continue;
+      const hit = lookup(run.map((w) => w.raw).join(" "), { code: false, kinds: [kind] });
+      if (hit.kind !== "found") continue;
+      for (let k = i; k < from + n; k++) words[k].used = true;
+      if (words[i - 1]?.text === "the") words[i - 1].used = true;
+      found.push({ at: i, code: hit.code });
+      break;
+    }
+  }
   for (const target of NATIONAL) {
     for (;;) {
       const at = take(words, target, false);
@@ -230,8 +301,14 @@ function readPlaces(words: Word[], lookup: PlaceLookup, allCaps: boolean): Pick<
       }
       if (hit.kind === "not_found") continue;
       for (let k = i; k < i + n; k++) words[k].used = true;
-      if (hit.kind === "found") found.push({ at: i, code: hit.code });
-      else ambiguous.push({ at: i, text, candidates: hit.candidates });
+      if (hit.kind === "found") {
+        found.push({ at: i, code: hit.code });
+        // Georgia: the state by name, and a country by the same name.
+        if (text.length > 2 && /^\d\d$/.test(hit.code)) {
+          const country = lookup(text, { code: false, kinds: ["country"] });
+          if (country.kind === "found") alternates[hit.code] = country.code;
+        }
+      } else ambiguous.push({ at: i, text, candidates: hit.candidates });
       i += n - 1;
       break;
     }
@@ -244,17 +321,66 @@ function readPlaces(words: Word[], lookup: PlaceLookup, allCaps: boolean): Pick<
     else unsettled.push({ text: a.text, candidates: a.candidates });
   }
   found.sort((a, b) => a.at - b.at);
-  return { places: [...new Set(found.map((f) => f.code))], ambiguous: unsettled };
+  return { places: [...new Set(found.map((f) => f.code))], ambiguous: unsettled, alternates };
 }
 
+const PLACE_BEFORE = new Set(["in", "of", "for", "from"]);
+// Determiners and quantifiers after in/of/from are no place names ("from other states", "in each county").
+const NOT_PLACES = new Set("other others each every most some several both either neither another such few various certain different own same whole entire rest".split(" "));
+const MONTH_WORDS = new Set(["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"]);
+
+/**
+ * Words after in/of/for/from (past fillers) that nothing took: a place the question named. Each is tried against
+ * the place names as a misspelling (one candidate within the typo distance: read as it); the rest are unplaced.
+ */
+function readUnplaced(words: Word[], fuzzy: FuzzyPlace | undefined): { corrections: ParsedQuestion["corrections"]; unplaced: string[]; codes: { at: number; code: string }[] } {
+  const corrections: ParsedQuestion["corrections"] = [];
+  const unplaced: string[] = [];
+  const codes: { at: number; code: string }[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    if (w.used || FILLER_WORDS.has(w.text) || MONTH_WORDS.has(w.text) || NOT_PLACES.has(w.text) || /^\d+$/.test(w.text) || w.text.length < 3) continue;
+    let j = i - 1;
+    while (j >= 0 && !words[j].used && FILLER_WORDS.has(words[j].text) && !PLACE_BEFORE.has(words[j].text)) j--;
+    const named = j >= 0 && PLACE_BEFORE.has(words[j].text);
+    // A run of up to three unused words ("new yrok", "paris"), tried as a misspelt place, longest first.
+    let taken = 0;
+    for (let n = 3; n >= 1 && fuzzy; n--) {
+      const run = words.slice(i, i + n);
+      if (run.length < n || run.some((x) => x.used || /^\d+$/.test(x.text))) continue;
+      const hit = fuzzy(run.map((x) => x.text).join(" "));
+      if (!hit) continue;
+      run.forEach((x) => (x.used = true));
+      corrections.push({ text: run.map((x) => x.raw).join(" "), code: hit });
+      codes.push({ at: i, code: hit });
+      taken = n;
+      break;
+    }
+    if (taken) {
+      i += taken - 1;
+      continue;
+    }
+    if (named) {
+      w.used = true;
+      unplaced.push(w.raw);
+    }
+  }
+  return { corrections, unplaced, codes };
+}
+
+/** A misspelt place name's one close region (states and countries), or null. */
+export type FuzzyPlace = (text: string) => string | null;
+
 /** Reads a question (see the file comment). `todayYear`: the year "since 2020" counts to. */
-export function parseQuestion(question: string, opts: { todayYear: number; lookupPlace: PlaceLookup }): ParsedQuestion {
+export function parseQuestion(question: string, opts: { todayYear: number; lookupPlace: PlaceLookup; fuzzyPlace?: FuzzyPlace }): ParsedQuestion {
   const words = wordsOf(question);
   const letters = question.replace(/[^\p{L}]/gu, "");
   const allCaps = letters.length > 3 && letters === letters.toUpperCase();
   const window = readTime(words, opts.todayYear);
   const topics = readTopics(words);
-  const { places, ambiguous } = readPlaces(words, opts.lookupPlace, allCaps);
+  const { places: named, ambiguous, alternates } = readPlaces(words, opts.lookupPlace, allCaps);
+  const { corrections, unplaced, codes } = readUnplaced(words, opts.fuzzyPlace);
+  const places = [...new Set([...named, ...codes.map((c) => c.code)])];
   const rest = words.filter((w) => !w.used && !FILLER_WORDS.has(w.text) && !FILLER_WORDS.has(foldPlural(w.text)) && !/^\d+$/.test(w.text)).map((w) => foldPlural(w.text));
-  return { topics, places, ambiguous, window, rest: [...new Set(rest)] };
+  return { topics, places, ambiguous, window, rest: [...new Set(rest)], corrections, unplaced, alternates };
 }

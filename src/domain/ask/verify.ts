@@ -74,3 +74,46 @@ export function verifyNumbers(prose: string, results: unknown): Verification {
   const unsupported = mentions.filter((m) => !matches(m, known)).map((m) => m.text);
   return { grounded: unsupported.length === 0, checked: mentions.length, unsupported };
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// What a model's draft may not carry: whatever the number checker cannot read, or that is not plain prose. Such a
+// draft is not served (the deterministic text is): numbers written in words, digits run into letters ("12.5percent"),
+// digits other than ASCII ones (full-width, Arabic-Indic), fractions, scientific notation, links, markup, and
+// instructions to the reader. Catalog codes in capitals (T10Y2Y, U6RATE), ordinals ("3rd") and R² are read.
+
+const PLAIN_RULES: { why: string; re: RegExp }[] = [
+  { why: "a number in words", re: /\b(zero|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|dozen|half|twice|double|doubled|tripled|quadrupled)\b/i },
+  { why: "a number in words", re: /(?<![\d.,]\s*)\b(one|a|an)\s+(thousand|million|billion|trillion|percent|per cent|percentage points?|point)\b/i },
+  { why: "a scale word without digits", re: /(?<![\d.]\s*)\b(thousand|million|billion|trillion)s?\b/i },
+  { why: "a number in words", re: /\b(a|one)\s+(quarter|third|fifth|tenth)\s+(of|percent)\b/i },
+  { why: "digits run into letters", re: /(?<![A-Z0-9])\d+(?:[.,]\d+)*(?!(?:st|nd|rd|th)\b)[a-z]/u },
+  { why: "digits other than 0-9", re: /(?![0-9])\p{Nd}/u },
+  { why: "a fraction", re: /\d\s*[/⁄]\s*\d|(?<!R)[\p{No}]/u },
+  { why: "scientific notation", re: /\d(?:\.\d+)?\s*(?:[eE][+-]?\d|[x×]\s*10\s*\^?\s*[-+]?\d|\^\s*\d)/ },
+  { why: "a link", re: /https?:|www\.|:\/\/|\]\(|\b[a-z0-9-]+\.(?:com|org|net|io|gov|ai|co|info|xyz|ly)\b/i },
+  { why: "markup", re: /[<>*_`#|~{}\[\]\\]|&[a-z#0-9]+;|^\s*[-+]\s/im },
+  {
+    why: "an instruction to the reader",
+    re: /\b(click|visit|go to|ignore|disregard|forget|follow (?:this|the|these)|you (?:must|should|need to|can)|please|sign up|subscribe|download|contact|call us|email us|reply|as an ai|system prompt|instructions?)\b/i,
+  },
+];
+
+/** Why a draft may not be served (empty when it is plain prose whose every number the checker reads). */
+export function draftProblems(text: string): string[] {
+  return [...new Set(PLAIN_RULES.filter((r) => r.re.test(text)).map((r) => r.why))];
+}
+
+/**
+ * Served text safe in any HTML context (element text, a quoted or unquoted attribute, a script string) without
+ * entities: no < > & ` and no straight quotes (typographic ones instead), no control characters.
+ */
+export function safeText(text: string): string {
+  return text
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "")
+    .replace(/&/g, " and ")
+    .replace(/[<>`]/g, "")
+    .replace(/(^|[\s(\[])"/g, "$1\u201c")
+    .replace(/"/g, "\u201d")
+    .replace(/'/g, "\u2019")
+    .replace(/[ \t]{2,}/g, " ");
+}

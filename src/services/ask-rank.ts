@@ -1,0 +1,88 @@
+// Ranking questions of ask ("which state has the highest unemployment rate", "top 5 counties in Texas by
+// population"): every place of the kind (all states, all counties of a state or of the country, all countries) read
+// at one period in two statements (the period most of them hold: db/repos commonLatestDate; their values on it:
+// readPeerValues), never one read per place. The series is the concept's (src/domain/concepts.ts) or the topic's for
+// that kind, the first curated one held, so a fresher series answers as soon as it is held. The read is cited as
+// `rank_regions`, with the period and the replay of each named place's value through /v1/observations.
+import { commonLatestDate, readPeerValues } from "../../db/repos/observation-reads";
+import type { IndicatorRow } from "../../db/repos/catalog";
+import type { Direction } from "../domain/ask/intent";
+import { TOPIC_WORDS, type Topic } from "../domain/ask/lexicon";
+import { rankLead } from "../domain/ask/rank";
+import type { Frequency } from "../domain/calendar";
+import { getConcept, pluralKind, type RegionKind } from "../domain/concepts";
+import { capitalise } from "../domain/prose";
+import type { Citation } from "../schemas/ask";
+import { findIndicator } from "./concepts";
+import { regionIndex, type RegionRow } from "./regions";
+import type { ReadContext } from "./series-read";
+import { placeOf } from "./signals";
+
+export type RankPlan = {
+  topic: Topic;
+  indicator: IndicatorRow;
+  concept: string | null;
+  placeKind: RegionKind;
+  parent: RegionRow | null;
+  dir: Direction;
+  count: number;
+  /** The period every place is read at, and how many places hold the series. */
+  date: string;
+  held: number;
+};
+
+/** The curated series of a topic for a place kind, in order of preference. */
+function curated(topic: Topic, kind: RegionKind): { codes: { indicator: string; source?: string }[]; concept: string | null } {
+  if (topic.byKind?.[kind]) return { codes: topic.byKind[kind]!.map((indicator) => ({ indicator })), concept: null };
+  const concept = topic.concept ? getConcept(topic.concept) : null;
+  if (concept?.type === "series" && concept.levels[kind]) return { codes: [...concept.levels[kind]!], concept: concept.code };
+  return { codes: [], concept: null };
+}
+
+/** The ranking's series and period, or why there is none (no_coverage: not offered for the kind; no_data: not held). */
+export async function planRank(
+  ctx: ReadContext,
+  args: { topics: readonly Topic[]; placeKind: RegionKind; parent: RegionRow | null; dir: Direction; count: number },
+): Promise<RankPlan | { status: "no_coverage" | "no_data"; message: string }> {
+  const kinds = pluralKind(args.placeKind);
+  let offered: Topic | null = null;
+  for (const topic of args.topics) {
+    const { codes, concept } = curated(topic, args.placeKind);
+    for (const c of codes) {
+      const indicator = await findIndicator(ctx, c.indicator, c.source);
+      if (!indicator) continue;
+      const common = await commonLatestDate(ctx.db, { indicatorId: indicator.id, regionType: args.placeKind, parentCode: args.parent?.code ?? null });
+      if (common) return { topic, indicator, concept, placeKind: args.placeKind, parent: args.parent, dir: args.dir, count: args.count, date: common.date, held: common.held };
+    }
+    offered ??= codes.length ? topic : null;
+  }
+  // Offered for the kind but held nowhere: no_data (a later load may answer it).
+  if (offered) return { status: "no_data", message: `${capitalise(TOPIC_WORDS[offered.id]?.label ?? offered.id)} is offered for ${kinds} but not held for any of them yet.` };
+  const what = args.topics.map((t) => TOPIC_WORDS[t.id]?.label ?? t.id.replace(/_/g, " ")).join(", ") || "this question";
+  return { status: "no_coverage", message: `No series ranks ${kinds} by ${what}.` };
+}
+
+/** Reads every place at the plan's period (one statement) and ranks them. */
+export async function runRank(ctx: ReadContext, plan: RankPlan): Promise<{ text: string; citation: Citation; result: unknown }> {
+  const index = await regionIndex(ctx);
+  const values = await readPeerValues(ctx.db, { indicatorId: plan.indicator.id, date: plan.date, regionType: plan.placeKind, parentCode: plan.parent?.code ?? null });
+  const ranked = values.map((v) => ({ code: v.region, place: placeOf(index.byCode.get(v.region)!, index.byCode), value: v.value }));
+  const scope = plan.parent ? `${pluralKind(plan.placeKind)} of ${plan.parent.name}` : pluralKind(plan.placeKind);
+  const label = TOPIC_WORDS[plan.topic.id]?.label ?? plan.indicator.name;
+  const lead = rankLead({
+    label,
+    unit: plan.indicator.unit,
+    frequency: plan.indicator.frequency as Frequency,
+    date: plan.date,
+    scope,
+    values: ranked,
+    missing: Math.max(0, plan.held - ranked.length),
+    dir: plan.dir,
+    count: plan.count,
+  });
+  const source = plan.indicator.sourceSlug;
+  const args = { indicator: plan.indicator.code, ...(source ? { source } : {}), type: plan.placeKind, ...(plan.parent ? { parent: plan.parent.code } : {}), date: plan.date, order: plan.dir === "max" ? "desc" : "asc" };
+  const replay = lead.top.map((t) => `${t.place} ${t.value} (GET /v1/observations?indicator=${plan.indicator.code}&region=${t.code}&start_date=${plan.date}&end_date=${plan.date})`).join("; ");
+  const summary = `${ranked.length} ${scope} read at ${plan.date}${ranked.length < plan.held ? ` (${plan.held - ranked.length} hold no value then)` : ""}; ${plan.dir === "max" ? "highest" : "lowest"} first: ${replay}.`;
+  return { text: lead.text, citation: { tool: "rank_regions", args, summary }, result: { ...lead.figures, values: lead.top.map((t) => t.value) } };
+}

@@ -1,0 +1,284 @@
+// Running an ask plan (after the payment gate; see ask.ts). Rounds of tool calls through the services the REST
+// endpoints use, each a citation whose args replay it:
+// 1. the reads: get_latest (/v1/observations/latest) when the newest value answers; get_observations
+//    (/v1/observations, with transform=yoy for a 12-month change) when the answer is a change, a rate of change, an
+//    extreme, a named period or a comparison at one period; rank_regions for a ranking (ask-rank.ts);
+// 2. get_insights of each series (the context after the answer);
+// 3. at depth=briefing, for a caller entitled to them, get_active_signals of each place.
+// Then the lead sentences (src/domain/ask/lead.ts), the composer, an optional model's phrasing (served only when it
+// is plain prose whose every number the checker reads: verify.ts draftProblems and verifyNumbers), and the served
+// text made safe for any HTML context (safeText). `grounded` is the checker's verdict on the text served.
+import { composeAnswer, DETERMINISTIC_MODEL, type Section } from "../domain/ask/compose";
+import type { Intent } from "../domain/ask/intent";
+import { compareLead, growthRace, leadSentence, newestNote, peerSentence, type View } from "../domain/ask/lead";
+import { TOPIC_WORDS, type Topic } from "../domain/ask/lexicon";
+import { draftProblems, safeText, verifyNumbers } from "../domain/ask/verify";
+import { isFrequency, type Frequency } from "../domain/calendar";
+import { freshnessAt } from "../domain/freshness";
+import { getConcept } from "../domain/concepts";
+import { capitalise, decimalsOf, formatDate, formatValue, indicatorPhrase } from "../domain/prose";
+import { formatWindow } from "../domain/window";
+import type { AskResponse, Citation } from "../schemas/ask";
+import { phraseWithModel } from "./ask-model";
+import { ASK_CEILINGS, emptyResponse, type AskContext, type AskPlan } from "./ask-plan";
+import { runRank } from "./ask-rank";
+import { targetCode, seriesData } from "./series-read";
+import type { SeriesTarget } from "./concepts";
+import { getInsights, type InsightsBody } from "./insights";
+import { getLatest, type LatestObservation } from "./latest";
+import { regionIndex, type RegionRow } from "./regions";
+import { listSignals, placeOf, resolveSignalQuery } from "./signals";
+
+type RunPlan = Extract<AskPlan, { kind: "run" }>;
+
+function seriesArgs(t: SeriesTarget): Record<string, string> {
+  const code = targetCode(t);
+  const source = t.kind === "stored" ? t.indicator.sourceSlug : null;
+  return { indicator: code, ...(source ? { source } : {}), region: t.region.code };
+}
+
+/** A concept's plain name ("Unemployment rate") reads better than its series' ("... by State, Annual Average"). */
+function nameOf(t: SeriesTarget): string {
+  if (t.kind !== "stored") return t.concept.name;
+  return (t.concept ? getConcept(t.concept.code)?.name : null) ?? t.indicator.name;
+}
+
+function unitOf(t: SeriesTarget): string | null {
+  return t.kind === "stored" ? t.indicator.unit : t.unit;
+}
+
+/** The series as an answer names it: the topic's words for it, else its catalog name as a phrase. */
+function viewOf(t: SeriesTarget, topic: Topic, place: string, points: View["points"]): View {
+  // A topic of several series (recession: USREC, then the Sahm rule) names its first; the others keep their names.
+  const words = topic.us && topic.us.length > 1 && targetCode(t) !== topic.us[0] ? undefined : TOPIC_WORDS[topic.id];
+  const unit = unitOf(t);
+  const binary = /^binary/i.test(unit ?? "");
+  return {
+    label: words?.label ?? indicatorPhrase(nameOf(t)),
+    growthLabel: words?.growth ?? null,
+    place,
+    frequency: t.frequency as Frequency,
+    unit,
+    points,
+    state: words?.state === "recession" && binary ? "recession" : words?.state === "inversion" ? "inversion" : null,
+    jobs: !!words?.jobs && /^thousands of persons/i.test(unit ?? ""),
+    delta: !!words?.delta,
+  };
+}
+
+/** Whether the newest value alone answers (a level now, or a yes/no state read off the newest value). */
+function newestAnswers(intent: Intent, topic: Topic): boolean {
+  const words = TOPIC_WORDS[topic.id];
+  if (words?.state) return true;
+  return intent.kind === "level" && intent.at === null && !words?.growth;
+}
+
+function latestSummary(t: SeriesTarget, place: string, obs: LatestObservation | null): string {
+  if (!obs) return `${place}: no value of ${targetCode(t)} is held.`;
+  return `${place}, ${targetCode(t)} (${nameOf(t)}): ${formatValue(obs.value, obs.unit, decimalsOf([obs.value]))} for ${formatDate(obs.period_start, t.frequency as Frequency)}${obs.is_preliminary ? " (preliminary)" : ""}.`;
+}
+
+function insightsSummary(body: InsightsBody): string {
+  const top = body.facts[0];
+  return `${body.facts.length} fact(s) over ${body.meta.window} (${body.meta.observation_count} observations)${top ? `; most salient: ${top.text}` : ""}${body.signals.length ? `; ${body.signals.length} active signal(s)` : ""}`;
+}
+
+/** Facts with a salience, the topic's lead kinds first, then by salience (the service's order). */
+function leadFirst<F extends { kind: string; salience: number }>(facts: readonly F[], lead: readonly string[]): F[] {
+  const useful = facts.filter((f) => f.salience > 0 || lead.includes(f.kind));
+  return [...useful.filter((f) => lead.includes(f.kind)), ...useful.filter((f) => !lead.includes(f.kind))];
+}
+
+export async function runPlan(ctx: AskContext, plan: RunPlan, opts: { signals: boolean }): Promise<AskResponse> {
+  const ceilings = ASK_CEILINGS[plan.depth];
+  const citations: Citation[] = plan.searches.map((s) => s.citation);
+  const results: unknown[] = plan.searches.map((s) => s.result);
+  let rounds = plan.searches.length ? 1 : 0;
+  let truncated = plan.truncated;
+  // How current each series read is (meta.freshness), as the data endpoints say it.
+  const freshness: NonNullable<AskResponse["meta"]["freshness"]> = [];
+  const noteFreshness = (indicator: string, region: string, newest: string | null, cadence: Frequency) => {
+    const f = freshnessAt(newest, cadence, ctx.now());
+    if (f && !freshness.some((x) => x.indicator === indicator && x.region === region)) freshness.push({ indicator, region, ...f });
+  };
+  const regions = await regionIndex(ctx);
+  const place = (r: RegionRow) => placeOf(r, regions.byCode);
+
+  /** Runs one round of calls within the ceilings; the calls beyond them are not made. */
+  async function round<T>(calls: { tool: Citation["tool"]; args: Record<string, string | number | boolean>; run: () => Promise<T>; summary: (r: T) => string; result?: (r: T) => unknown }[]): Promise<(T | undefined)[]> {
+    if (calls.length === 0) return [];
+    if (rounds >= ceilings.rounds) {
+      truncated = true;
+      return calls.map(() => undefined);
+    }
+    const room = Math.max(0, ceilings.toolCalls - citations.length);
+    if (room < calls.length) truncated = true;
+    const made = calls.slice(0, room);
+    if (made.length === 0) return calls.map(() => undefined);
+    rounds++;
+    const out = await Promise.all(made.map((c) => c.run()));
+    made.forEach((c, k) => {
+      citations.push({ tool: c.tool, args: c.args, summary: c.summary(out[k]) });
+      results.push(c.result ? c.result(out[k]) : out[k]);
+    });
+    return calls.map((_, k) => (k < made.length ? out[k] : undefined));
+  }
+
+  async function finish(draft: string): Promise<AskResponse> {
+    let answer = draft;
+    let model = DETERMINISTIC_MODEL;
+    if (ctx.model) {
+      const phrased = await phraseWithModel(ctx.model, { question: plan.question, draft, citations });
+      if (phrased && draftProblems(phrased).length === 0 && verifyNumbers(phrased, results).grounded) {
+        answer = phrased;
+        model = ctx.model.model;
+      }
+    }
+    const served = safeText(answer);
+    const verification = verifyNumbers(served, results);
+    return {
+      answer: served,
+      citations,
+      resolved: plan.resolved,
+      grounded: verification.grounded && draftProblems(served).filter((p) => p !== "markup").length === 0,
+      truncated,
+      status: "ok",
+      meta: { depth: plan.depth, rounds, toolCalls: citations.length, model, ...(freshness.length ? { freshness } : {}) },
+    };
+  }
+
+  if (plan.rank) {
+    const rank = plan.rank;
+    const [ranked] = await round([{ tool: "rank_regions", args: {}, run: () => runRank(ctx, rank), summary: (r) => r.citation.summary, result: (r) => r.result }]);
+    if (!ranked) return { ...emptyResponse(plan.depth, "no_data", "The ranking was not read within the ceilings.", plan.resolved, { rounds, citations }), truncated };
+    citations[citations.length - 1].args = ranked.citation.args;
+    if (isFrequency(rank.indicator.frequency)) noteFreshness(rank.indicator.code, rank.parent?.code ?? "US", rank.date, rank.indicator.frequency);
+    return finish(composeAnswer({ sections: [{ lead: ranked.text, facts: [], peers: [] }], notes: plan.notes, signals: [] }));
+  }
+
+  const intent = plan.intent.intent;
+  const comparing = intent.kind === "compare";
+  // Round: the reads of every series (and peer): the newest value, or the observations the answer is computed from.
+  type Read = { target: SeriesTarget; topic: Topic; whole: boolean };
+  const reads: Read[] = plan.series.flatMap((p) => [
+    { target: p.target, topic: p.topic, whole: comparing || !newestAnswers(intent, p.topic) },
+    ...(p.peer ? [{ target: p.peer, topic: p.topic, whole: true }] : []),
+  ]);
+  const growth = (r: Read) => !!TOPIC_WORDS[r.topic.id]?.growth || intent.kind === "growth";
+  const got = await round(
+    reads.map((r) =>
+      r.whole
+        ? {
+            tool: "get_observations" as const,
+            args: { ...seriesArgs(r.target), ...(growth(r) && r.target.frequency !== "daily" && r.target.frequency !== "weekly" ? { transform: "yoy" } : {}) },
+            run: async () => (await seriesData(ctx, r.target)).points,
+            summary: (pts: View["points"]) => {
+              const lead = leadSentence(viewOf(r.target, r.topic, place(r.target.region), pts), intent, plan.intent.yesNo, plan.intent.down);
+              return `${place(r.target.region)}, ${targetCode(r.target)}: ${pts.length} observations; ${lead.text}`;
+            },
+            result: (pts: View["points"]) => leadSentence(viewOf(r.target, r.topic, place(r.target.region), pts), intent, plan.intent.yesNo, plan.intent.down).figures,
+          }
+        : {
+            tool: "get_latest" as const,
+            args: seriesArgs(r.target),
+            run: async () => {
+              const obs = await getLatest(ctx, r.target);
+              return obs ? [{ date: obs.period_start, value: obs.value, preliminary: obs.is_preliminary }] : [];
+            },
+            summary: (pts: View["points"]) => latestSummary(r.target, place(r.target.region), pts.length ? ({ value: pts[0].value, unit: unitOf(r.target), period_start: pts[0].date, is_preliminary: !!pts[0].preliminary } as LatestObservation) : null),
+          },
+    ) as never[],
+  );
+  const pointsOf = new Map(reads.map((r, k) => [r.target, (got[k] as View["points"] | undefined) ?? null]));
+  // Results for the checker: the values read (the computed figures were added with each read).
+  reads.forEach((r, k) => {
+    const pts = got[k] as View["points"] | undefined;
+    if (pts && !r.whole) results.push(pts.map((p) => p.value));
+    if (pts) {
+      const newest = pts.reduce<string | null>((d, p) => (p.value !== null && (d === null || p.date > d) ? p.date : d), null);
+      noteFreshness(targetCode(r.target), r.target.region.code, newest, r.target.frequency);
+    }
+  });
+
+  // Round: insights of every series (its facts, and the series' own active signals).
+  const windowText = formatWindow(plan.window);
+  const insights = await round(
+    plan.series.map((p) => ({
+      tool: "get_insights" as const,
+      args: { ...seriesArgs(p.target), window: windowText },
+      run: () => getInsights(ctx, { ...p.target, window: plan.window }),
+      summary: insightsSummary,
+    })),
+  );
+  // Round (briefing, for a caller entitled to signals): what is notable now in each place.
+  const signalTexts: string[] = [];
+  if (opts.signals && ceilings.signals > 0) {
+    const placesRead = [...new Map(plan.series.map((p) => [p.region.code, p.region])).values()];
+    const lists = await round(
+      placesRead.map((r) => ({
+        tool: "get_active_signals" as const,
+        args: { region: r.code, strength: "neutral", limit: ceilings.signals },
+        run: async () => listSignals(ctx, await resolveSignalQuery(ctx, { endpoint: "active", region: [r.code], strength: "neutral", limit: ceilings.signals })),
+        summary: (page: Awaited<ReturnType<typeof listSignals>>) => `${page.data.length} active signal(s) in ${place(r)}${page.data.length ? `: ${page.data.map((s) => s.text).join(" ")}` : "."}`,
+      })),
+    );
+    for (const page of lists) for (const s of page?.data ?? []) signalTexts.push(s.text);
+  }
+
+  const views = plan.series.map((p) => {
+    const pts = pointsOf.get(p.target);
+    return pts && pts.length ? viewOf(p.target, p.topic, place(p.region), pts) : null;
+  });
+  if (views.every((v) => v === null)) {
+    return { ...emptyResponse(plan.depth, "no_data", "The series for this question hold no values there.", plan.resolved, { rounds, citations }), truncated };
+  }
+  // Facts name the series as the catalog does; the answer names it as people do. A 0/1 indicator's facts ("unchanged
+  // at 0") say nothing the yes/no lead has not said.
+  const factsOf = (k: number) => {
+    const v = views[k];
+    if (!v || v.state === "recession") return [];
+    const t = plan.series[k].target;
+    const catalogName = indicatorPhrase(t.kind === "stored" ? t.indicator.name : t.concept.name);
+    const plain = (text: string) => text.split(capitalise(catalogName)).join(capitalise(v.label)).split(catalogName).join(v.label);
+    return leadFirst(insights[k]?.facts ?? [], plan.series[k].topic.leadFacts ?? []).slice(0, ceilings.facts).map((f) => plain(f.text));
+  };
+  const sections: Section[] = [];
+  // A comparison: the places of one topic set side by side at one period, then each place's context.
+  const done = new Set<number>();
+  if (comparing) {
+    for (const topic of [...new Set(plan.series.map((p) => p.topic))]) {
+      const ks = plan.series.map((p, k) => (p.topic === topic && views[k] ? k : -1)).filter((k) => k >= 0);
+      if (ks.length < 2) continue;
+      const compared = ks.map((k) => views[k]!);
+      const lead = compareLead(compared, intent.kind === "compare" ? intent.dir : null, plan.intent.yesNo);
+      results.push(lead.figures);
+      // Like with like: the comparison is at one period; each place's newer value is said apart, never paired.
+      const newest = newestNote(compared, lead.date);
+      sections.push({ lead: lead.text, facts: newest ? [newest] : [], peers: [] });
+      ks.forEach((k) => done.add(k));
+    }
+  }
+  plan.series.forEach((p, k) => {
+    if (done.has(k)) return;
+    const v = views[k];
+    if (!v) {
+      sections.push({ lead: `No value of ${nameOf(p.target).toLowerCase()} is held for ${place(p.region)}.`, facts: [], peers: [] });
+      return;
+    }
+    const lead = leadSentence(v, intent, plan.intent.yesNo, plan.intent.down);
+    results.push(lead.figures);
+    const peerPts = p.peer ? pointsOf.get(p.peer) : null;
+    const peer = p.peer && peerPts?.length ? peerSentence(v, viewOf(p.peer, p.topic, place(p.peer.region), peerPts)) : null;
+    if (peer) results.push(peer.figures);
+    sections.push({ lead: lead.text, facts: factsOf(k), peers: peer ? [peer.text] : [] });
+  });
+  // "Are wages keeping up with inflation?": the two 12-month changes side by side, first.
+  if (/\b(keep(?:ing)? up|outpac\w*|faster than|ahead of)\b/i.test(plan.question) && views.length === 2 && views[0] && views[1]) {
+    const race = growthRace(views[0], views[1]);
+    if (race) {
+      results.push(race.figures);
+      sections.unshift({ lead: race.text, facts: [], peers: [] });
+    }
+  }
+  return finish(composeAnswer({ sections, notes: plan.notes, signals: signalTexts }));
+}

@@ -1,0 +1,75 @@
+// The CLI's manners (issue 29): a command prints its own output and no log line unless --verbose; every command and
+// subcommand has its own --help naming its options and the environment it reads; nothing is created outside DATA_DIR.
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { commands } from "../../src/commands";
+import { commandHelp } from "../../src/commands/help";
+
+setDefaultTimeout(120_000);
+
+const ROOT = resolve(import.meta.dir, "../..");
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "svc-cli-manners-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function svc(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(DATABASE_URL|DATA_DIR|LOG_LEVEL|NODE_ENV)$/.test(k)) env[k] = v;
+  const proc = Bun.spawn([process.execPath, join(ROOT, "src/cli.ts"), ...args], { cwd: opts.cwd ?? dir, env: { ...env, ...opts.env }, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}
+
+describe("output", () => {
+  test("a command prints only its own output; --verbose adds the log lines", async () => {
+    const data = join(dir, "quiet");
+    expect(await svc(["keys", "list"], { env: { DATA_DIR: data } })).toEqual({ code: 0, stdout: "(none)\n", stderr: "" });
+    const verbose = await svc(["keys", "list", "--verbose"], { env: { DATA_DIR: data } });
+    expect(verbose.stdout).toBe("(none)\n");
+    expect(verbose.stderr.split("\n").map((l) => (l.startsWith("{") ? JSON.parse(l).msg : l))).toContain("payments");
+  });
+
+  test("`svc dev pay` outside a server's data directory creates nothing", async () => {
+    const empty = mkdtempSync(join(dir, "elsewhere-"));
+    const r = await svc(["dev", "pay", "lnbcrt1invoice"], { cwd: empty });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe("svc dev: no development Lightning invoices in data/lightning-dev: run this with the DATA_DIR of the server that issued the invoice\n");
+    expect(readdirSync(empty)).toEqual([]);
+  });
+});
+
+describe("--help", () => {
+  test("svc serve --help names PORT and DATA_DIR; svc keys create --help is create's own", async () => {
+    const serve = await svc(["serve", "--help"]);
+    expect(serve.code).toBe(0);
+    expect(serve.stdout).toContain("PORT (default 3000)");
+    expect(serve.stdout).toContain("DATA_DIR (default ./data");
+    const create = await svc(["keys", "create", "--help"]);
+    expect(create.stdout).toStartWith("usage: svc keys create --plan <free|developer|professional>");
+    for (const option of ["--plan", "--scope", "--rate-limit", "--email", "--regions", "--expires", "--test"]) expect(create.stdout).toContain(`\n  ${option} `);
+    expect(create.stdout).not.toBe((await svc(["keys", "--help"])).stdout);
+    // Help never needs (or creates) a data directory.
+    expect(readdirSync(dir).filter((f) => f === "data")).toEqual([]);
+  });
+
+  test("every command and every subcommand: usage, the environment, and the options of that subcommand", () => {
+    for (const [name, command] of Object.entries(commands)) {
+      const text = commandHelp(name, command);
+      expect(text).toStartWith(`usage: svc ${name}`);
+      expect(text).toContain("\nenvironment:\n");
+      expect(text).toContain("DATA_DIR");
+      for (const [sub, help] of Object.entries(command.help ?? {})) {
+        const own = commandHelp(name, command, sub);
+        expect(own).toStartWith(`usage: svc ${name} ${sub}`);
+        expect(own).toContain(help);
+        for (const flag of help.split("\n")[0]!.match(/--[a-z-]+/g) ?? []) expect(own).toContain(flag);
+      }
+    }
+    expect(Object.keys(commands.keys!.help!)).toEqual(["create", "list", "usage", "set-plan", "rotate", "revoke"]);
+    expect(Object.keys(commands.subscriptions!.help!)).toEqual(["create", "list", "fail-payment", "pay", "end", "invoice"]);
+  });
+});
