@@ -41,9 +41,10 @@ async function startServer() {
   let text = "";
   for (;;) {
     const { value, done } = await reader.read();
-    if (done) throw new Error(`server exited before listening:\n${text}`);
+    if (done) throw new Error(`server exited before ready:\n${text}`);
     text += new TextDecoder().decode(value);
-    const listening = text.split("\n").find((l) => l.startsWith("{") && JSON.parse(l).msg === "listening");
+    // "ready": it serves data, and its administrative interface is up (from "listening" it answers health only).
+    const listening = text.split("\n").find((l) => l.startsWith("{") && JSON.parse(l).msg === "ready");
     if (listening) {
       // Keep draining stderr so the server never blocks on a full pipe.
       void (async () => {
