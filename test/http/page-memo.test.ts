@@ -130,7 +130,7 @@ async function scenario(t: PaymentsApp, payer: Hex): Promise<{ steps: Step[]; us
   const token = `L402 ${l402![2]}:${paid.preimage}`;
   await get("L402: bought", PAGE, { authorization: token });
   await get("L402: replayed", PAGE, { authorization: token });
-  const proof = await signedPayment(payer, requirement, { validBefore: BigInt(Math.floor(start.getTime() / 1000) + 3600) });
+  const proof = await signedPayment(payer, requirement, { validBefore: BigInt(Math.floor(start.getTime() / 1000) + 300) });
   await get("x402: bought", PAGE, { "payment-signature": proof });
   await get("x402: replayed", PAGE, { "payment-signature": proof });
 

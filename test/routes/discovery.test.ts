@@ -187,7 +187,8 @@ describe("GET /openapi.json", () => {
 
   test("every route registered on the app is in the contract (generated, not hand-listed)", () => {
     const documented = new Set(Object.keys(doc.paths));
-    const notApi = new Set(["/docs", SCALAR_BUNDLE_PATH, "/favicon.ico"]);
+    // Pages for people (the reference, the self-service key page) are not API operations.
+    const notApi = new Set(["/docs", SCALAR_BUNDLE_PATH, "/favicon.ico", "/keys"]);
     const served = servedPaths(t.app).filter((p) => !notApi.has(p));
     expect(served.filter((p) => !documented.has(p))).toEqual([]);
     for (const p of ["/", "/openapi.json", "/llms.txt", "/llms-full.txt", "/changelog.md", "/api/health"]) expect(documented.has(p)).toBe(true);
@@ -224,7 +225,8 @@ describe("GET /llms.txt and /llms-full.txt", () => {
   });
 
   test("both mention every registered path and every operation", () => {
-    const notApi = new Set(["/docs", SCALAR_BUNDLE_PATH, "/favicon.ico"]);
+    // Pages for people (the reference, the self-service key page) are not API operations.
+    const notApi = new Set(["/docs", SCALAR_BUNDLE_PATH, "/favicon.ico", "/keys"]);
     for (const path of servedPaths(pub.app).filter((p) => !notApi.has(p))) {
       expect(compact).toContain(`${PUBLIC}${path})`);
       expect(full).toContain(`${PUBLIC}${path}.`);
