@@ -171,7 +171,9 @@ describe("paid in the call (_meta[\"x402/payment\"])", () => {
     expect(replay.isError).toBe(true);
     expect(isPaymentRequired(structured(replay))).toBe(true);
     expect(structured(replay).details.reason).toBe("invalid_exact_evm_nonce_already_used");
-    expect(structured(replay).error).toStartWith("Payment refused: This authorization's nonce has already been used on chain. get_latest costs 0.01 USD");
+    // Why it was refused first, then where keys come from, then the price and how to pay.
+    expect(structured(replay).error).toStartWith("Payment refused: This authorization's nonce has already been used on chain. Free API keys: POST ");
+    expect(structured(replay).error).toContain("get_latest costs 0.01 USD for this call.");
     expect(await chain.balanceOf(who.address)).toBe(990_000n);
   });
 
