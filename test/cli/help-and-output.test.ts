@@ -6,12 +6,17 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { commands } from "../../src/commands";
 import { commandHelp } from "../../src/commands/help";
+import { otherRunOnly } from "../support/runs";
 
 setDefaultTimeout(120_000);
+
+// CLI help and output: its processes use embedded data directories of their own (test/support/runs.ts).
+const elsewhere = otherRunOnly("embedded", "CLI help and output");
 
 const ROOT = resolve(import.meta.dir, "../..");
 let dir: string;
 beforeAll(() => {
+  if (elsewhere) return;
   dir = mkdtempSync(join(tmpdir(), "svc-cli-manners-"));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -24,7 +29,7 @@ async function svc(args: string[], opts: { cwd?: string; env?: Record<string, st
   return { code, stdout, stderr };
 }
 
-describe("output", () => {
+describe.skipIf(!!elsewhere)("output", () => {
   test("a command prints only its own output; --verbose adds the log lines", async () => {
     const data = join(dir, "quiet");
     expect(await svc(["keys", "list"], { env: { DATA_DIR: data } })).toEqual({ code: 0, stdout: "(none)\n", stderr: "" });
@@ -42,7 +47,7 @@ describe("output", () => {
   });
 });
 
-describe("--help", () => {
+describe.skipIf(!!elsewhere)("--help", () => {
   test("svc serve --help names PORT and DATA_DIR; svc keys create --help is create's own", async () => {
     const serve = await svc(["serve", "--help"]);
     expect(serve.code).toBe(0);

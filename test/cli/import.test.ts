@@ -12,9 +12,13 @@ import { findSeries } from "../../db/repos/observations";
 import { indicators, observations, regions, seedSnapshots, sources } from "../../db/schema";
 import { SNAPSHOT_VERSION } from "../../db/seed/snapshot";
 import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
+import { otherRunOnly } from "../support/runs";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
+
+// svc import into embedded data directories: its processes use embedded data directories of their own (test/support/runs.ts).
+const elsewhere = otherRunOnly("embedded", "svc import into embedded data directories");
 
 const ROOT = resolve(import.meta.dir, "../..");
 const IDS = {
@@ -51,6 +55,7 @@ async function prepare(db: Db): Promise<void> {
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "svc-import-cli-"));
   dataDir = join(dir, "data");
+  if (elsewhere) return;
   const database = await openDatabase({ dataDir });
   await prepare(database.db);
   await database.close();
@@ -95,7 +100,7 @@ function expectOneLineError(r: Run, code: number, line: string) {
   expect(r.stderr).toBe(`${line}\n`);
 }
 
-describe("svc import into a fresh data directory", () => {
+describe.skipIf(!!elsewhere)("svc import into a fresh data directory", () => {
   test("migrates and seeds first, as serve does, then imports; the seeded data is there", async () => {
     const fresh = join(dir, "fresh-data");
     const p = file("manemp.csv", "observation_date,MANEMP\n2025-09-01,12700\n2025-10-01,12695\n2025-11-01,12690\n");
@@ -118,7 +123,7 @@ describe("svc import into a fresh data directory", () => {
   });
 });
 
-describe("svc import", () => {
+describe.skipIf(!!elsewhere)("svc import", () => {
   const fred = "date,value\n2020-01-01,3.5\n2020-02-01,\n2020-03-01,4.4\n2020-04-01,14.8\n";
 
   test("a FRED date,value file with no column flags; then unchanged; then revisions", async () => {
@@ -293,7 +298,7 @@ describe("svc import with DATABASE_URL", () => {
   });
 });
 
-describe("one process per embedded data directory", () => {
+describe.skipIf(!!elsewhere)("one process per embedded data directory", () => {
   test("import while serve holds DATA_DIR is carried out by that server (a path relative to the CLI's directory); after serve stops it runs directly", async () => {
     const server = Bun.spawn([process.execPath, "run", "src/cli.ts", "serve"], {
       cwd: ROOT,

@@ -15,17 +15,24 @@ import { sql } from "drizzle-orm";
 import { systemClock } from "../../src/deps";
 import { createKeyRuntime } from "../../src/services/key-runtime";
 import { createLogger } from "../../src/logger";
+import { otherRunOnly } from "../support/runs";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
 
+// svc keys, subscriptions and mail on an embedded data directory: its processes use embedded data directories of their own (test/support/runs.ts).
+const elsewhere = otherRunOnly("embedded", "svc keys, subscriptions and mail on an embedded data directory");
+
 let dir: string;
 let config: Config;
 beforeAll(() => {
+  if (elsewhere) return;
   dir = mkdtempSync(join(tmpdir(), "svc-cli-"));
   config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: "silent", PUBLIC_BASE_URL: "https://api.example.test" });
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
 
 async function run(cmd: { run(a: string[], c: Config): Promise<void> }, args: string[]) {
   const out: string[] = [];
@@ -52,7 +59,7 @@ async function lookup(key: string) {
   }
 }
 
-describe("svc keys / subscriptions / mail", () => {
+describe.skipIf(!!elsewhere)("svc keys / subscriptions / mail", () => {
   test("keys create prints the key once; plan, scope, limit, regions and test mode are applied", async () => {
     const r = await run(keysCommand, ["create", "--plan", "free", "--scope", "svc-premium", "--rate-limit", "5", "--regions", "06,US", "--test", "--email", "ops@example.com"]);
     expect(r.out).toMatch(/^svc_test_[A-Za-z0-9_-]{32}$/);

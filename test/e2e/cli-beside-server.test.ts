@@ -8,9 +8,13 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import { readAdminEndpoint } from "../../src/admin/endpoint";
+import { otherRunOnly } from "../support/runs";
 
 // bun resets the default timeout per file: this file starts a server process (its first start seeds DATA_DIR).
 setDefaultTimeout(180_000);
+
+// the CLI beside a server on its embedded database: its processes use embedded data directories of their own (test/support/runs.ts).
+const elsewhere = otherRunOnly("embedded", "the CLI beside a server on its embedded database");
 
 const ROOT = resolve(import.meta.dir, "../..");
 const NO_KEY = "00000000-0000-4000-8000-000000000000";
@@ -65,6 +69,7 @@ const keyIdOf = (list: string, hintTail: string) => list.split("\n").find((l) =>
 let direct: { missing: Awaited<ReturnType<typeof svc>>; usage: Awaited<ReturnType<typeof svc>>; firstKeyId: string };
 
 beforeAll(async () => {
+  if (elsewhere) return;
   dir = mkdtempSync(join(tmpdir(), "svc-beside-"));
   dataDir = join(dir, "data");
   // Before the server runs, the commands open the embedded database themselves: what the server must answer alike.
@@ -76,6 +81,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  if (elsewhere) return;
   if (server && server.proc.exitCode === null) {
     server.proc.kill("SIGTERM");
     await server.proc.exited;
@@ -83,7 +89,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe("svc keys beside a running server on the embedded database", () => {
+describe.skipIf(!!elsewhere)("svc keys beside a running server on the embedded database", () => {
   test("the server carries the commands out: same output and exit status as directly", async () => {
     expect(direct.missing).toEqual({ code: 2, stdout: "", stderr: `svc keys: no key ${NO_KEY}\n` });
     expect(await svc(["keys", "revoke", "--id", NO_KEY])).toEqual(direct.missing);

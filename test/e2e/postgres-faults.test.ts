@@ -20,11 +20,12 @@ import { postgresUnavailable, startPostgres, type PgInstance } from "../../bench
 import { cli as runCli } from "../../bench/lib/serve-app";
 import { makeTestApp, type TestApp } from "../support/app";
 import { testKey } from "../support/keys";
+import { otherRunOnly } from "../support/runs";
 
 setDefaultTimeout(120_000);
 
 const ROOT = resolve(import.meta.dir, "../..");
-const skip = postgresUnavailable();
+const skip = otherRunOnly("postgres", "PostgreSQL faults on an instance this test starts") ?? postgresUnavailable();
 if (skip) console.warn(`skipped (PostgreSQL faults): ${skip}`);
 
 let pg: PgInstance;
