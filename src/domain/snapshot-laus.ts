@@ -38,6 +38,15 @@ function num(raw: string | undefined, where: string): number | null {
   }
 }
 
+/** Finds a header's columns by name; a column the file lacks is an error naming the file. */
+export function columnFinder(header: readonly string[], file: string): (name: string) => number {
+  return (name) => {
+    const i = header.indexOf(name);
+    if (i < 0) throw new Error(`${file}: no column "${name}" (header: ${header.join(" | ")})`);
+    return i;
+  };
+}
+
 export type RateCorrection = { region: string; date: string; published: number; fromLevels: number };
 
 const STATE_MEASURES = [
@@ -51,11 +60,7 @@ const STATE_MEASURES = [
 export function lausStatesMonthly(text: string, sourceUpdatedAt?: string): { series: SnapshotSeries[]; corrected: RateCorrection[] } {
   const [head, ...records] = parseCsvRecords(text);
   const header = head.fields.map((h) => h.trim());
-  const at = (name: string) => {
-    const i = header.indexOf(name);
-    if (i < 0) throw new Error(`ststdsadata.csv: no column "${name}" (header: ${header.join(" | ")})`);
-    return i;
-  };
+  const at = columnFinder(header, "ststdsadata.csv");
   const [fips, year, month] = [at("FIPS Code"), at("Year"), at("Month")];
   const cols = STATE_MEASURES.map((m) => ({ ...m, col: at(m.column) }));
   const byKey = new Map<string, SnapshotRow[]>();
@@ -141,11 +146,7 @@ export function lausCountyAnnual(text: string, sourceUpdatedAt?: string): Snapsh
   const headerAt = records.findIndex((r) => r.fields[0]?.trim() === "LAUS Code");
   if (headerAt < 0) throw new Error("laucnty: no header row starting with LAUS Code");
   const header = records[headerAt].fields.map((h) => h.trim());
-  const at = (name: string) => {
-    const i = header.indexOf(name);
-    if (i < 0) throw new Error(`laucnty: no column "${name}"`);
-    return i;
-  };
+  const at = columnFinder(header, "laucnty");
   const [state, county, year] = [at("State FIPS Code"), at("County FIPS Code"), at("Year")];
   const cols = COUNTY_MEASURES.map((m) => ({ ...m, col: at(m.column) }));
   const out: SnapshotSeries[] = [];

@@ -6,6 +6,7 @@
 import { parseCsvRecords } from "./csv-observations";
 import { parseUpstreamNumber } from "./upstream-numbers";
 import type { SnapshotSeries } from "./snapshot-files";
+import { columnFinder } from "./snapshot-laus";
 
 const QCEW_COLUMNS = [
   { code: "ENU10010", column: "annual_avg_emplvl" },
@@ -16,11 +17,7 @@ const QCEW_COLUMNS = [
 export function qcewAnnualTotals(text: string, sourceUpdatedAt?: string): { series: SnapshotSeries[]; undisclosed: number } {
   const [head, ...records] = parseCsvRecords(text);
   const header = head.fields.map((h) => h.trim());
-  const at = (name: string) => {
-    const i = header.indexOf(name);
-    if (i < 0) throw new Error(`QCEW annual file: no column "${name}"`);
-    return i;
-  };
+  const at = columnFinder(header, "QCEW annual file");
   const [area, own, industry, level, year, disclosure] = ["area_fips", "own_code", "industry_code", "agglvl_code", "year", "disclosure_code"].map(at);
   const cols = QCEW_COLUMNS.map((c) => ({ ...c, col: at(c.column) }));
   const series: SnapshotSeries[] = [];
