@@ -19,7 +19,9 @@ beforeAll(() => {
   if (elsewhere) return;
   dir = mkdtempSync(join(tmpdir(), "svc-cli-manners-"));
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
 
 async function svc(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) {
   const env: Record<string, string> = {};
