@@ -29,9 +29,9 @@ import {
   type Tone,
 } from "./prose";
 import {
-  accelerationStates, extremeStates, inversionStates, namedRuleFor, sahmStates, strengthRank, trendBreakStates, type NamedRule, type SeriesProfile,
-  type State, type StateSeries, type Strength, type Valued,
+  accelerationStates, extremeStates, strengthRank, trendBreakStates, type SeriesProfile, type State, type StateSeries, type Strength, type Valued,
 } from "./signal-detectors";
+import { inversionStates, namedRuleFor, sahmStates, type NamedRule } from "./signal-rules";
 import type { Point } from "./series";
 
 export { STRENGTHS, strengthRank, type SeriesProfile, type Strength } from "./signal-detectors";

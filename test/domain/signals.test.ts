@@ -7,7 +7,8 @@ import {
   detectEpisodes, intervalsFrom, reconcileEpisodes, resolveContradictions, signalText, stableJson, staleNote, TYPE_PRECEDENCE, vocabulary, WITHDRAWN, type Episode,
   type SeriesProfile,
 } from "../../src/domain/signals";
-import { accelerationStates, extremeStates, inversionStates, sahmStates, trendBreakStates, type State } from "../../src/domain/signal-detectors";
+import { accelerationStates, extremeStates, trendBreakStates, type State } from "../../src/domain/signal-detectors";
+import { inversionStates, sahmStates } from "../../src/domain/signal-rules";
 import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
 
 const monthDates = (n: number, start = 2000) => Array.from({ length: n }, (_, k) => `${start + Math.floor(k / 12)}-${String((k % 12) + 1).padStart(2, "0")}-01`);
