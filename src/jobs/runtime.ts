@@ -19,12 +19,11 @@
 // - `detect`: signal detection after every write of a series. The database records each changed series in
 //   series_changes (triggers on `series`, in the writer's transaction, whichever process wrote: seed, `svc import`,
 //   `svc ingest`, provisioning, refresh); one job (policy exclusive, one key) drains it in batches, oldest first.
-//   Sent when this process writes a series (db/repos/observations.ts onSeriesWritten), when a process that
+//   Sent when this process writes a series (the database's write events, db/events.ts), when a process that
 //   runs jobs starts (what `svc seed` or `svc import` wrote while no server ran), and by a one-minute cron (other
 //   processes' writes on a shared PostgreSQL). Never run on the thread of a request.
 // Every process may enqueue and schedule; only a process that runs jobs maintains the queues and sends cron ticks.
 import { detectChangedSeries } from "../services/signal-detection";
-import { onSeriesWritten } from "../../db/repos/observations";
 import { createAsker, type Asker } from "../services/ask";
 import { briefingIdsAwaitingRun, runBriefing, scheduledBriefingIds } from "../services/briefings";
 import { slotCron, weeklySlot } from "../domain/briefings";
@@ -206,7 +205,7 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
     await setUpQueues(boss);
     if (runsJobs) await startWorkers(boss);
     // This process's own writes queue detection at once (the cron and the start catch everyone else's).
-    stopListening = onSeriesWritten(deps.database.db, () => void sendDetect(boss).catch((e) => deps.logger.warn("could not queue signal detection", { error: String(e) })));
+    stopListening = deps.database.events.onSeriesWritten(() => void sendDetect(boss).catch((e) => deps.logger.warn("could not queue signal detection", { error: String(e) })));
     deps.logger.info("job engine started", { runs_jobs: runsJobs, concurrency: runsJobs ? concurrency : 0, database: deps.database.kind });
     return boss;
   }

@@ -41,13 +41,13 @@ export type CacheOptions = {
 };
 
 /** The caches of one app over `database`. Defaults: checked on every read and across processes (safe for tools). */
-export function createCaches(database: Pick<Database, "db" | "kind">, opts: Partial<CacheOptions> = {}): Caches {
+export function createCaches(database: Pick<Database, "db" | "kind" | "events">, opts: Partial<CacheOptions> = {}): Caches {
   const revalidateMs = opts.revalidateMs ?? 0;
   const crossProcess = opts.crossProcess ?? database.kind !== "pglite";
   return {
-    catalog: new CatalogIndex(database.db, { revalidateMs, crossProcess }),
+    catalog: new CatalogIndex(database, { revalidateMs, crossProcess }),
     regions: { current: null },
-    series: new SeriesCache(database.db, { revalidateMs }),
+    series: new SeriesCache(database, { revalidateMs }),
     memos: new Memos(),
   };
 }

@@ -13,11 +13,10 @@
 // its bytes, its compressed forms once asked for), keyed by the series version(s) it was computed from and the
 // normalised query, in one LRU bounded by total bytes. A key names its version, so a page can never outlive the data
 // it shows: a new version simply misses, and the old version's pages age out.
-import type { Db } from "../../db/client";
+import type { Database, Db } from "../../db/client";
 import {
   findSeriesHead, findSeriesHeads, readLatestObservations, type SeriesHead, type StoredObservation,
 } from "../../db/repos/observation-reads";
-import { onSeriesWritten } from "../../db/repos/observations";
 import type { Point } from "../domain/series";
 import type { RenderedJson } from "./rendered";
 
@@ -55,14 +54,17 @@ export class SeriesCache {
   /** Lookups answered from memory (hits) or the database (misses), per kind, for metrics. */
   readonly stats = { head: { hits: 0, misses: 0 }, series: { hits: 0, misses: 0 }, page: { hits: 0, misses: 0 } };
 
+  private readonly db: Db;
+
   constructor(
-    private readonly db: Db,
+    database: Pick<Database, "db" | "events">,
     private readonly opts: SeriesCacheOptions,
   ) {
+    this.db = database.db;
     this.maxRows = opts.maxRows ?? 2_000_000;
     this.maxPageBytes = opts.maxPageBytes ?? 32_000_000;
     this.now = opts.now ?? (() => performance.now());
-    onSeriesWritten(db, (changed) => {
+    database.events.onSeriesWritten((changed) => {
       for (const c of changed) this.invalidate(c);
     });
   }
