@@ -20,6 +20,7 @@ import {
 import { describeCoverage, isPerRegion, NO_HOLDINGS, type CoverageFacts } from "../domain/coverage";
 import { findRegions, type RegionRow } from "../../db/repos/regions";
 import { buildIndicatorSearch, type IndicatorSearchIndex } from "../domain/catalog-search";
+import { BoundedCache, type CacheBounds } from "./bounded-cache";
 import { renderJson, type RenderedJson } from "./rendered";
 
 export type CatalogIndexOptions = {
@@ -61,17 +62,15 @@ export type CatalogSnapshot = {
   /** Rendered list responses of this snapshot, by normalised query. */
   bodies: RenderedCache;
   /** Values computed from this snapshot alone (series resolutions), dropped with it. */
-  memo: Map<string, unknown>;
+  memo: BoundedCache<string, unknown>;
 };
 
-/**
- * Rendered JSON bodies by key, least recently used out first once their bytes pass `maxBytes`. A body larger than the
- * budget is rendered but not kept.
- */
+/** Rendered JSON bodies by key, bounded by their bytes (src/services/bounded-cache.ts). */
 export class RenderedCache {
-  private readonly entries = new Map<string, RenderedJson>();
-  private bytes = 0;
-  constructor(private readonly maxBytes: number) {}
+  private readonly entries: BoundedCache<string, RenderedJson>;
+  constructor(bounds: CacheBounds) {
+    this.entries = new BoundedCache(bounds, (r) => r.body.size);
+  }
 
   get size(): number {
     return this.entries.size;
@@ -79,28 +78,10 @@ export class RenderedCache {
 
   /** The body stored under `key`, rendering `value()` on a miss. */
   get(key: string, value: () => unknown): RenderedJson {
-    const hit = this.entries.get(key);
-    if (hit) {
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-      return hit;
-    }
-    const rendered = renderJson(value());
-    if (rendered.body.size <= this.maxBytes) {
-      this.entries.set(key, rendered);
-      this.bytes += rendered.body.size;
-      for (const [k, v] of this.entries) {
-        if (this.bytes <= this.maxBytes) break;
-        this.entries.delete(k);
-        this.bytes -= v.body.size;
-      }
-    }
-    return rendered;
+    return this.entries.get(key) ?? this.entries.set(key, renderJson(value()));
   }
 }
 
-/** Bytes of rendered catalog lists kept per database (the whole indicator list is about 140 KB). */
-const CATALOG_BODY_BUDGET = 8_000_000;
 
 export class CatalogIndex {
   /** Bumped whenever the catalog (sources, indicators, regions) may have changed; caches keyed by it reload. */
@@ -117,7 +98,11 @@ export class CatalogIndex {
 
   private readonly db: Db;
 
-  constructor(database: Pick<Database, "db" | "events">, opts: CatalogIndexOptions) {
+  constructor(
+    database: Pick<Database, "db" | "events">,
+    opts: CatalogIndexOptions,
+    private readonly bounds: { bodies: CacheBounds; resolutions: CacheBounds },
+  ) {
     this.db = database.db;
     this.opts = { now: () => performance.now(), ...opts };
     database.events.onCatalogWritten(() => this.invalidateCatalog());
@@ -230,8 +215,8 @@ export class CatalogIndex {
       sources,
       sourceBySlug: new Map(sources.map((s) => [s.slug, s])),
       counts,
-      bodies: new RenderedCache(CATALOG_BODY_BUDGET),
-      memo: new Map(),
+      bodies: new RenderedCache(this.bounds.bodies),
+      memo: new BoundedCache(this.bounds.resolutions),
     };
   }
 

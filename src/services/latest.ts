@@ -60,7 +60,6 @@ function unitOf(t: SeriesTarget): string | null {
 // The LatestObservation of a stored series is a function of its version alone (code, region, frequency and unit are
 // the series'): rendered once per version and shared, frozen, by every request that reads it.
 const RENDERED_LATEST = "latest.rendered";
-const MAX_RENDERED_LATEST = 20_000;
 
 function renderedLatest(ctx: ReadContext, head: SeriesHead): LatestObservation | null | undefined {
   return ctx.caches.memos.of<LatestObservation | null>(RENDERED_LATEST).get(`${head.id}@${head.version}`);
@@ -68,7 +67,6 @@ function renderedLatest(ctx: ReadContext, head: SeriesHead): LatestObservation |
 
 function rememberRendered(ctx: ReadContext, head: SeriesHead, obs: LatestObservation | null): LatestObservation | null {
   const memo = ctx.caches.memos.of<LatestObservation | null>(RENDERED_LATEST);
-  if (memo.size >= MAX_RENDERED_LATEST) memo.delete(memo.keys().next().value!);
   const frozen = obs ? Object.freeze(obs) : null;
   memo.set(`${head.id}@${head.version}`, frozen);
   return frozen;

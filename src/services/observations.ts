@@ -171,8 +171,7 @@ function viewOf(data: SeriesData, target: ObservationsTarget, q: ObservationsQue
   } catch (e) {
     rule(e);
   }
-  // A few views per series version (different frequencies/transforms); bounded so odd requests cannot grow it.
-  if (data.memo.size >= 32) data.memo.delete(data.memo.keys().next().value!);
+  // A few views per series version (different frequencies/transforms), bounded (CACHE_BOUNDS.seriesViews).
   data.memo.set(key, view);
   return view;
 }

@@ -18,6 +18,7 @@ import {
   findSeriesHead, findSeriesHeads, readLatestObservations, type SeriesHead, type StoredObservation,
 } from "../../db/repos/observation-reads";
 import type { Point } from "../domain/series";
+import { BoundedCache, type CacheBounds } from "./bounded-cache";
 import type { RenderedJson } from "./rendered";
 
 /** What a kept page holds in memory: its Blob and its bytes (compressed forms are a fraction more). */
@@ -28,10 +29,14 @@ export type SeriesSnapshot = {
   rows: StoredObservation[];
   points: Point[];
   /** Views computed from this version (keyed by what produced them); dropped with the snapshot. */
-  memo: Map<string, unknown>;
+  memo: BoundedCache<string, unknown>;
 };
 
-export type SeriesCacheOptions = { revalidateMs: number; maxRows?: number; maxPageBytes?: number; now?: () => number };
+export type SeriesCacheOptions = {
+  revalidateMs: number;
+  bounds: { seriesRows: CacheBounds; seriesPages: CacheBounds; seriesLatest: CacheBounds; seriesViews: CacheBounds };
+  now?: () => number;
+};
 
 type HeadEntry = { head: SeriesHead | null; checkedAt: number };
 
@@ -39,18 +44,14 @@ const key = (indicatorId: string, regionCode: string) => `${indicatorId}|${regio
 
 export class SeriesCache {
   private readonly heads = new Map<string, HeadEntry>();
-  private readonly snapshots = new Map<number, SeriesSnapshot>();
+  private readonly snapshots: BoundedCache<number, SeriesSnapshot>;
   private readonly loading = new Map<string, Promise<SeriesSnapshot>>();
   // Newest valued row per series version, for batch latest reads that did not load the whole series.
-  private readonly latest = new Map<number, { version: number; row: StoredObservation | null }>();
-  private rowCount = 0;
-  private readonly maxRows: number;
+  private readonly latest: BoundedCache<number, { version: number; row: StoredObservation | null }>;
   private readonly now: () => number;
   // Bumped by every invalidation: a head read that started before one is answered but not remembered.
   private generation = 0;
-  private readonly pages = new Map<string, RenderedJson>();
-  private pageBytes = 0;
-  private readonly maxPageBytes: number;
+  private readonly pages: BoundedCache<string, RenderedJson>;
   /** Lookups answered from memory (hits) or the database (misses), per kind, for metrics. */
   readonly stats = { head: { hits: 0, misses: 0 }, series: { hits: 0, misses: 0 }, page: { hits: 0, misses: 0 } };
 
@@ -61,8 +62,9 @@ export class SeriesCache {
     private readonly opts: SeriesCacheOptions,
   ) {
     this.db = database.db;
-    this.maxRows = opts.maxRows ?? 2_000_000;
-    this.maxPageBytes = opts.maxPageBytes ?? 32_000_000;
+    this.snapshots = new BoundedCache(opts.bounds.seriesRows, (s) => s.rows.length);
+    this.pages = new BoundedCache(opts.bounds.seriesPages, pageSize);
+    this.latest = new BoundedCache(opts.bounds.seriesLatest);
     this.now = opts.now ?? (() => performance.now());
     database.events.onSeriesWritten((changed) => {
       for (const c of changed) this.invalidate(c);
@@ -121,7 +123,7 @@ export class SeriesCache {
 
   /** The cached snapshot for this exact head (id and version), if loaded. */
   peek(head: SeriesHead): SeriesSnapshot | null {
-    const s = this.snapshots.get(head.id);
+    const s = this.snapshots.peek(head.id);
     return s && s.head.version === head.version ? s : null;
   }
 
@@ -130,9 +132,7 @@ export class SeriesCache {
     const hit = this.peek(head);
     this.stats.series[hit ? "hits" : "misses"]++;
     if (hit) {
-      // Refresh its LRU position.
-      this.snapshots.delete(head.id);
-      this.snapshots.set(head.id, hit);
+      this.snapshots.get(head.id); // most recently used
       return hit;
     }
     const lk = `${head.id}@${head.version}`;
@@ -147,35 +147,20 @@ export class SeriesCache {
   private async load(head: SeriesHead): Promise<SeriesSnapshot> {
     const rows = await readLatestObservations(this.db, head.id);
     const points: Point[] = rows.map((r) => (r.isPreliminary ? { date: r.date, value: r.value, preliminary: true } : { date: r.date, value: r.value }));
-    const snap: SeriesSnapshot = { head, rows, points, memo: new Map() };
-    const old = this.snapshots.get(head.id);
+    const snap: SeriesSnapshot = { head, rows, points, memo: new BoundedCache(this.opts.bounds.seriesViews) };
+    const old = this.snapshots.peek(head.id);
     // A slower load of an older version never replaces a newer one.
     if (old && old.head.version > head.version) return snap;
-    if (old) this.rowCount -= old.rows.length;
-    this.snapshots.delete(head.id);
-    this.snapshots.set(head.id, snap);
-    this.rowCount += rows.length;
-    this.evict();
-    return snap;
-  }
-
-  private evict(): void {
-    for (const [id, s] of this.snapshots) {
-      if (this.rowCount <= this.maxRows || this.snapshots.size <= 1) break;
-      this.snapshots.delete(id);
-      this.rowCount -= s.rows.length;
-    }
+    return this.snapshots.set(head.id, snap);
   }
 
   /** The newest valued row remembered for this exact head, or undefined when not known. */
   latestOf(head: SeriesHead): StoredObservation | null | undefined {
-    const e = this.latest.get(head.id);
+    const e = this.latest.peek(head.id);
     return e && e.version === head.version ? e.row : undefined;
   }
 
   rememberLatest(head: SeriesHead, row: StoredObservation | null): void {
-    // One small entry per series; bounded like the heads (by the number of series asked about).
-    if (this.latest.size >= 100_000) this.latest.clear();
     this.latest.set(head.id, { version: head.version, row });
   }
 
@@ -183,28 +168,11 @@ export class SeriesCache {
   page(key: string): RenderedJson | undefined {
     const body = this.pages.get(key);
     this.stats.page[body === undefined ? "misses" : "hits"]++;
-    if (body !== undefined) {
-      // Refresh its LRU position.
-      this.pages.delete(key);
-      this.pages.set(key, body);
-    }
     return body;
   }
 
   rememberPage(key: string, body: RenderedJson): void {
-    if (pageSize(body) > this.maxPageBytes / 8) return;
-    const old = this.pages.get(key);
-    if (old !== undefined) {
-      this.pages.delete(key);
-      this.pageBytes -= pageSize(old);
-    }
     this.pages.set(key, body);
-    this.pageBytes += pageSize(body);
-    for (const [k, b] of this.pages) {
-      if (this.pageBytes <= this.maxPageBytes) break;
-      this.pages.delete(k);
-      this.pageBytes -= pageSize(b);
-    }
   }
 
   /** Forget what is known about a series (after writing it in this process), or everything. */

@@ -11,7 +11,8 @@ import { freshnessAt, type Freshness } from "../domain/freshness";
 import type { Point } from "../domain/series";
 import { fail } from "../errors";
 import { isPremiumIndicator } from "../pricing";
-import type { Store } from "./caches";
+import { BoundedCache } from "./bounded-cache";
+import { CACHE_BOUNDS, type Store } from "./caches";
 import { regionLabel, type DerivedConceptTarget, type IndicatorRow, type SeriesTarget } from "./concepts";
 import { ensureDerived, isDerivedIndicator } from "./derived-series";
 import { answerNotHeld, type ProvisioningContext } from "./provisioning";
@@ -67,7 +68,7 @@ export function targetPremium(t: SeriesTarget): boolean {
 type BaseRow = StoredObservation;
 /** `id` names the data and its version(s): `s:<series id>@<version>` or `c:<concept>|<region>|<input versions>`. */
 /** `newest`: the newest period with a value (src/domain/freshness.ts), null without one. */
-export type SeriesData = { id: string; rows: BaseRow[]; points: Point[]; memo: Map<string, unknown>; unit: string | null; source: string | null; newest: string | null };
+export type SeriesData = { id: string; rows: BaseRow[]; points: Point[]; memo: BoundedCache<string, unknown>; unit: string | null; source: string | null; newest: string | null };
 
 /** Derived concepts computed from their inputs' versions, by concept, region and input versions. */
 const COMPUTED_CONCEPTS = "observations.computed-concepts";
@@ -138,8 +139,7 @@ export async function seriesData(ctx: ReadContext, target: SeriesTarget): Promis
     const m = meta.get(periodIndex(p.date, unit));
     return { date: p.date, value: p.value, revision: m?.revision ?? 0, isPreliminary: !!p.preliminary, sourceUpdatedAt: m?.sourceUpdatedAt ?? null };
   });
-  const data: SeriesData = { id: `c:${key}`, rows, points, memo: new Map(), unit: target.unit, source: "svc", newest: newestValued(rows) };
-  if (memo.size >= 256) memo.delete(memo.keys().next().value!);
+  const data: SeriesData = { id: `c:${key}`, rows, points, memo: new BoundedCache(CACHE_BOUNDS.seriesViews), unit: target.unit, source: "svc", newest: newestValued(rows) };
   memo.set(key, data);
   return data;
 }
