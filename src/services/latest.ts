@@ -8,6 +8,7 @@ import { notHeld } from "./provisioning";
 import { ensureDerived, isDerivedIndicator } from "./derived-series";
 import { dataFreshness, seriesData, targetCode, type ReadContext } from "./series-read";
 import type { Freshness } from "../domain/freshness";
+import { seriesVersionKey } from "./series-cache";
 
 export type LatestObservation = {
   indicator: string;
@@ -62,13 +63,13 @@ function unitOf(t: SeriesTarget): string | null {
 const RENDERED_LATEST = "latest.rendered";
 
 function renderedLatest(ctx: ReadContext, head: SeriesHead): LatestObservation | null | undefined {
-  return ctx.caches.memos.of<LatestObservation | null>(RENDERED_LATEST).get(`${head.id}@${head.version}`);
+  return ctx.caches.memos.of<LatestObservation | null>(RENDERED_LATEST).get(seriesVersionKey(head));
 }
 
 function rememberRendered(ctx: ReadContext, head: SeriesHead, obs: LatestObservation | null): LatestObservation | null {
   const memo = ctx.caches.memos.of<LatestObservation | null>(RENDERED_LATEST);
   const frozen = obs ? Object.freeze(obs) : null;
-  memo.set(`${head.id}@${head.version}`, frozen);
+  memo.set(seriesVersionKey(head), frozen);
   return frozen;
 }
 

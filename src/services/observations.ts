@@ -27,6 +27,7 @@ import { toCsv } from "../domain/csv-render";
 import { renderBody, renderJson, type RenderedJson } from "./rendered";
 import { dataFreshness, newestValued, ensureReadable, seriesData, storedHead, targetCode, type ReadContext, type SeriesData } from "./series-read";
 import type { Freshness } from "../domain/freshness";
+import { seriesVersionKey } from "./series-cache";
 
 /** GET /v1/observations's validated query, as its schema outputs it. */
 export type ObservationsQuery = z.output<typeof observationsQuerySchema>;
@@ -316,7 +317,7 @@ export function observationsPageCheck(ctx: ReadContext, target: ObservationsTarg
   const snap = ctx.caches.series.peek(head);
   if (!snap) return null;
   const freshness = dataFreshness(ctx, { newest: newestValued(snap.rows) }, target);
-  const body = ctx.caches.series.page(pageKeyOf(`s:${head.id}@${head.version}`, viewKey(target, q), q, target.concept, format, target.resolvedRegion.note ?? "", freshness));
+  const body = ctx.caches.series.page(pageKeyOf(`s:${seriesVersionKey(head)}`, viewKey(target, q), q, target.concept, format, target.resolvedRegion.note ?? "", freshness));
   if (!body) return null;
   return () => {
     if (!catalog.isCurrent() || catalog.generation !== catalogGeneration) return null;

@@ -42,6 +42,11 @@ type HeadEntry = { head: SeriesHead | null; checkedAt: number };
 
 const key = (indicatorId: string, regionCode: string) => `${indicatorId}|${regionCode}`;
 
+/** Names one stored version of a series: every cache of what was computed from a series keys on this. */
+export const seriesVersionKey = (head: Pick<SeriesHead, "id" | "version">): string => `${head.id}@${head.version}`;
+/** Names the versions of several series, in order (inputs of a computed or derived series). */
+export const seriesVersionsKey = (heads: readonly Pick<SeriesHead, "id" | "version">[]): string => heads.map(seriesVersionKey).join(",");
+
 export class SeriesCache {
   private readonly heads = new Map<string, HeadEntry>();
   private readonly snapshots: BoundedCache<number, SeriesSnapshot>;
@@ -135,7 +140,7 @@ export class SeriesCache {
       this.snapshots.get(head.id); // most recently used
       return hit;
     }
-    const lk = `${head.id}@${head.version}`;
+    const lk = seriesVersionKey(head);
     let p = this.loading.get(lk);
     if (!p) {
       p = this.load(head).finally(() => this.loading.delete(lk));

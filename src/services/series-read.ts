@@ -17,6 +17,7 @@ import { regionLabel, type DerivedConceptTarget, type IndicatorRow, type SeriesT
 import { ensureDerived, isDerivedIndicator } from "./derived-series";
 import { answerNotHeld, type ProvisioningContext } from "./provisioning";
 import { ANONYMOUS_CALLER, provisioningBudget, type ProvisioningCaller } from "./provisioning-budget";
+import { seriesVersionKey, seriesVersionsKey } from "./series-cache";
 
 /**
  * The app's database and caches, and its clock. `provisioning`: a series offered but not held is fetched on demand
@@ -109,10 +110,10 @@ export function dataFreshness(ctx: ReadContext, data: Pick<SeriesData, "newest">
 export async function seriesData(ctx: ReadContext, target: SeriesTarget): Promise<SeriesData> {
   if (target.kind === "stored") {
     const snap = await ctx.caches.series.snapshot(await storedHead(ctx, target.indicator, target));
-    return { id: `s:${snap.head.id}@${snap.head.version}`, rows: snap.rows, points: snap.points, memo: snap.memo, unit: target.indicator.unit, source: target.indicator.sourceSlug, newest: newestValued(snap.rows) };
+    return { id: `s:${seriesVersionKey(snap.head)}`, rows: snap.rows, points: snap.points, memo: snap.memo, unit: target.indicator.unit, source: target.indicator.sourceSlug, newest: newestValued(snap.rows) };
   }
   const heads = await inputHeads(ctx, target);
-  const key = `${target.code}|${target.region.code}|${heads.map((h) => `${h.id}@${h.version}`).join(",")}`;
+  const key = `${target.code}|${target.region.code}|${seriesVersionsKey(heads)}`;
   const memo = ctx.caches.memos.of<SeriesData>(COMPUTED_CONCEPTS);
   const hit = memo.get(key);
   if (hit) return hit;
