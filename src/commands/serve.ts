@@ -13,7 +13,7 @@ import { CliError } from "./cli-error";
 import { DATABASE_ENV } from "./help";
 import { startAdminInterface, type AdminInterface } from "../admin/server";
 import { exitOnUncaught } from "../process-faults";
-import { baseUrlRefusal } from "../docs/base-url";
+import { baseUrlRefusal } from "../contract/base-url";
 import { SERVE_LIMITS } from "../http/request-guard";
 
 export const serveCommand: Command = {

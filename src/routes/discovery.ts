@@ -9,7 +9,7 @@ import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../errors";
 import { serviceIndexSchema } from "../schemas/discovery";
 import { createDiscovery } from "../services/discovery";
-import { publicBaseUrl } from "../docs/base-url";
+import { publicBaseUrl } from "../contract/base-url";
 import { DISCOVERY_TAG } from "../docs/openapi";
 import { CHANGELOG_MARKDOWN } from "../docs/changelog";
 import { SCALAR_BUNDLE_CACHE_CONTROL, SCALAR_BUNDLE_PATH, docsPage, scalarBundle } from "../docs/scalar";
