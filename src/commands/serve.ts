@@ -1,6 +1,5 @@
 import { createApp } from "../app";
 import { buildDeps } from "../bootstrap";
-import { baseUrlOf } from "./access-cli";
 import type { Command } from "./command";
 import { lastResortErrorResponse } from "../http/respond";
 import type { Deps } from "../deps";

@@ -8,7 +8,7 @@ import type { Context } from "hono";
 import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../errors";
 import { serviceIndexSchema } from "../schemas/discovery";
-import { createDiscovery } from "../services/discovery";
+import { createDiscovery } from "../docs/discovery";
 import { publicBaseUrl } from "../contract/base-url";
 import { DISCOVERY_TAG } from "../docs/openapi";
 import { CHANGELOG_MARKDOWN } from "../docs/changelog";

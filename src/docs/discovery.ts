@@ -6,11 +6,11 @@ import type { PriceList } from "../pricing";
 import { checkoutPlanUrls, checkoutUrl, publicPlans } from "../plans";
 import type { ServiceIndex } from "../schemas/discovery";
 import { CONTRACT_VERSION, SERVICE_NAME } from "../version";
-import { buildOpenApiDocument, publishedPrices, type OpenApiDocument } from "../docs/openapi";
-import { renderLlmsFullTxt, renderLlmsTxt } from "../docs/llms";
+import { buildOpenApiDocument, publishedPrices, type OpenApiDocument } from "./openapi";
+import { renderLlmsFullTxt, renderLlmsTxt } from "./llms";
 import { MCP_PATH } from "../contract/mcp";
-import { BoundedCache } from "./bounded-cache";
-import { CACHE_BOUNDS } from "./caches";
+import { BoundedCache } from "../services/bounded-cache";
+import { CACHE_BOUNDS } from "../services/caches";
 
 export type DiscoveryDocuments = { openapi: OpenApiDocument; openapiJson: string; llms: string; llmsFull: string };
 
