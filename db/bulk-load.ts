@@ -11,7 +11,7 @@
 // postgres.js can leak its connection when the server rejects COPY data (its issue 1173), so every row is validated
 // before a byte is sent, and the copy has a timeout after which the query is cancelled.
 import type { Database } from "./client";
-import { findManySeriesIds, notifyWritten, writeManySeries, type ObservationInput } from "./repos/observations";
+import { findManySeriesIds, writeManySeries, type ObservationInput } from "./repos/observations";
 
 export type BulkRow = { date: string; value: number | null; isPreliminary?: boolean; sourceUpdatedAt?: Date | null };
 export type BulkSeries = { indicatorId: string; regionCode: string; rows: BulkRow[] };
@@ -160,7 +160,7 @@ export async function bulkLoadSeries(
   const flush = async () => {
     if (batch.length === 0) return;
     await loadNewBatch(database, batch, opts.now);
-    notifyWritten(database.db, batch);
+    database.events.seriesWritten(batch);
     result.created += batch.length;
     result.inserted += batchRows;
     result.rows += batchRows;

@@ -21,6 +21,7 @@ import { bundledMigrations } from "./migrations.macro" with { type: "macro" };
 import * as schema from "./schema";
 import { pidAlive } from "./process-alive";
 import { connectionGate, type GateLog } from "./pg-faults";
+import { attachWriteEvents, WriteEvents } from "./events";
 
 export { DatabaseUnavailableError, isDatabaseUnavailable } from "./pg-faults";
 
@@ -30,6 +31,8 @@ export type Db = PgDatabase<any, Schema>;
 export type Database = {
   db: Db;
   kind: "pglite" | "postgres";
+  /** This process's committed writes through this database (db/events.ts): what in-memory readers listen to. */
+  events: WriteEvents;
   /** The driver under drizzle, for what drizzle cannot say: COPY (db/bulk-load.ts). */
   raw: { kind: "postgres"; sql: postgres.Sql } | { kind: "pglite"; client: PGlite };
   /** Raw SQL for maintenance statements (ANALYZE, health probes). */
@@ -244,11 +247,13 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if ("url" in opts) {
     const gate = connectionGate({ connectTimeoutMs: opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, log: opts.log });
     const client = postgres(opts.url, clientOptions(opts, gate, { max: opts.poolSize ?? 10, statementTimeoutMs: opts.statementTimeoutMs ?? 0 }));
-    const db = drizzlePostgres({ client, schema }) as unknown as Db;
+    const events = new WriteEvents();
+    const db = attachWriteEvents(drizzlePostgres({ client, schema }) as unknown as Db, events);
     await withAdvisoryLock(opts, gate, SCHEMA_LOCK, (locked) => migrate(drizzlePostgres({ client: locked, schema }) as unknown as Db));
     const database: Database = {
       db,
       kind: "postgres",
+      events,
       raw: { kind: "postgres", sql: client },
       // Maintenance (VACUUM, ANALYZE) runs as long as it takes: on a connection of its own, without the timeout.
       exec: async (sql) => {
@@ -273,7 +278,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
         withAdvisoryLock(opts, gate, name, (locked) => {
           const lockedDatabase: Database = {
             ...database,
-            db: drizzlePostgres({ client: locked, schema }) as unknown as Db,
+            db: attachWriteEvents(drizzlePostgres({ client: locked, schema }) as unknown as Db, events),
             exec: async (sql) => void (await locked.unsafe(sql)),
             // Already exclusive: a nested section runs as it is (another lock on another session could deadlock).
             exclusive: (_name, inner) => inner(lockedDatabase),
@@ -308,12 +313,14 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       loadDataDir: opts.loadDataDir,
     });
     await client.waitReady;
-    const db = drizzlePglite({ client, schema }) as unknown as Db;
+    const events = new WriteEvents();
+    const db = attachWriteEvents(drizzlePglite({ client, schema }) as unknown as Db, events);
     await migrate(db);
     let closed = false;
     const database: Database = {
       db,
       kind: "pglite",
+      events,
       raw: { kind: "pglite", client },
       exec: async (sql) => void (await client.exec(sql)),
       ping: async () => {

@@ -11,6 +11,7 @@ import type { Clock, SeriesFetcher } from "./ports";
 import { upstreamFetcher } from "./services/upstream-fetcher";
 import { createConnectors, type UpstreamRegistry } from "./upstream";
 import { createJobRuntime } from "./jobs/runtime";
+import { baseUrlOf } from "./commands/access-cli";
 
 /**
  * The configured database. `maintenance`: a command that may run long statements (seed, import, derive, migrate)
@@ -61,6 +62,8 @@ export async function buildDeps(config: Config, opts: { database?: Database; log
   // Coverage says which offered regions not held are fetched on request: the fetcher's answer.
   runtime.caches.catalog.useFetchVia(fetcher.fetchVia);
   // Started by `svc serve` once the database is seeded (and by `svc worker`); other commands never start it.
-  const jobs = createJobRuntime({ config, ...base, caches: runtime.caches, fetcher });
+  // The billing cycle runs on the job engine of every API node (src/jobs/billing.ts), with the node's mail and meter.
+  const billing = { deps: { config, ...base, ...runtime }, baseUrl: baseUrlOf(config) };
+  const jobs = createJobRuntime({ config, ...base, caches: runtime.caches, fetcher }, { billing });
   return { config, ...base, version: SERVICE_VERSION, ...runtime, access, fetcher, jobs };
 }

@@ -3,8 +3,8 @@
 // Visibility: an indicator is "active" when its own is_active is true and its source (if any) is active; the
 // include_inactive flags widen every read to all rows.
 import { and, asc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
-import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Db } from "../client";
+import { announceCatalogWritten } from "../events";
 import { indicators, regions, series, sources } from "../schema";
 
 export type SourceRow = typeof sources.$inferSelect;
@@ -24,45 +24,6 @@ const byCode = sql`${indicators.code} collate "C"`;
 const bySource = sql`${indicators.sourceSlug} collate "C"`;
 
 const activeIndicator = sql`(${indicators.isActive} and coalesce(${sources.isActive}, true))`;
-
-// ---------------------------------------------------------------------------------------------- write notices
-// Readers that keep the catalog in memory (src/services/catalog-index.ts) hear of this process's catalog writes here.
-// A write through `db` itself has committed when it is announced. A write inside a transaction cannot say when (or
-// whether) it commits, so it is announced to every listener of every database as "revalidate": on PGlite the
-// reader's reload queues behind the open transaction (one connection), on PostgreSQL the periodic check catches it.
-
-export type CatalogWrittenListener = () => void;
-
-const catalogListeners = new WeakMap<Db, Set<CatalogWrittenListener>>();
-let transactionalWrites = 0;
-
-/** Subscribes to committed catalog writes (sources, indicators, regions) made through `db`. Returns the unsubscribe. */
-export function onCatalogWritten(db: Db, listener: CatalogWrittenListener): () => void {
-  let set = catalogListeners.get(db);
-  if (!set) catalogListeners.set(db, (set = new Set()));
-  set.add(listener);
-  return () => set.delete(listener);
-}
-
-/** How many catalog writes ran inside a transaction in this process (any database): a change means "revalidate". */
-export function transactionalCatalogWrites(): number {
-  return transactionalWrites;
-}
-
-/** Announces a catalog write through `db` (called by the upserts below and by db/repos/regions.ts). */
-export function notifyCatalogWritten(db: Db): void {
-  if (db instanceof PgTransaction) {
-    transactionalWrites++;
-    return;
-  }
-  for (const listener of catalogListeners.get(db) ?? []) {
-    try {
-      listener();
-    } catch {
-      // The write committed: a reader's failure must not report it as failed.
-    }
-  }
-}
 
 /** Inserts new sources and rewrites only rows whose values differ; returns how many rows were written. */
 export async function upsertSources(db: Db, rows: NewSourceRow[]): Promise<number> {
@@ -85,7 +46,7 @@ export async function upsertSources(db: Db, rows: NewSourceRow[]): Promise<numbe
         is distinct from (excluded.name, excluded.provider, excluded.category, excluded.docs_url, excluded.is_active, excluded.attribution, excluded.license)`,
     })
     .returning({ slug: sources.slug });
-  if (written.length > 0) notifyCatalogWritten(db);
+  if (written.length > 0) announceCatalogWritten(db);
   return written.length;
 }
 
@@ -127,7 +88,7 @@ export async function upsertIndicators(db: Db, rows: NewIndicatorRow[]): Promise
     // xmax is 0 on a freshly inserted row and the updating transaction's id on an updated one.
     .returning({ inserted: sql<boolean>`(xmax = 0)` });
   const inserted = written.filter((r) => r.inserted === true || (r.inserted as unknown) === "t").length;
-  if (written.length > 0) notifyCatalogWritten(db);
+  if (written.length > 0) announceCatalogWritten(db);
   return { inserted, updated: written.length - inserted };
 }
 

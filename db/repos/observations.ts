@@ -15,6 +15,7 @@
 // and deadlocks or unique violations from racing creators are retried.
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
+import { announceSeriesWritten } from "../events";
 import { series } from "../schema";
 import { normalise, ObservationInputError, type Item, type ObservationInput, type Row, type SeriesWrite } from "./observation-input";
 
@@ -30,36 +31,6 @@ export type SeriesRow = typeof series.$inferSelect;
 const INSERT_BATCH = 2000; // 6 parameters per row
 const KEY_BATCH = 4000; // at most 7 parameters per row (series creation)
 const MAX_ATTEMPTS = 5;
-
-/** Told after a committed write which series it changed (their `version` moved). */
-export type SeriesWrittenListener = (changed: { indicatorId: string; regionCode: string }[]) => void;
-
-const writeListeners = new WeakMap<Db, Set<SeriesWrittenListener>>();
-
-/**
- * Subscribes to this process's committed writes through `db` (readers that cache series by version hear of a change
- * at once instead of at their next version check). Returns the unsubscribe function.
- */
-export function onSeriesWritten(db: Db, listener: SeriesWrittenListener): () => void {
-  let set = writeListeners.get(db);
-  if (!set) writeListeners.set(db, (set = new Set()));
-  set.add(listener);
-  return () => set.delete(listener);
-}
-
-/** Tells this process's readers which series a committed write changed (also used by db/bulk-load.ts). */
-export function notifyWritten(db: Db, changed: { indicatorId: string; regionCode: string }[]): void {
-  const set = writeListeners.get(db);
-  if (!set || changed.length === 0) return;
-  const list = changed.map((c) => ({ indicatorId: c.indicatorId, regionCode: c.regionCode }));
-  for (const listener of set) {
-    try {
-      listener(list);
-    } catch {
-      // The write committed: a listener's failure must not report it as failed (readers still revalidate by version).
-    }
-  }
-}
 
 /** Writes one series. See the file comment for the revision rules. */
 export async function writeSeriesObservations(
@@ -105,7 +76,7 @@ export async function writeManySeries(
     };
     try {
       const results = await db.transaction((tx) => writeInTransaction(tx as unknown as Db, items, now, progress));
-      notifyWritten(db, items.filter((_, i) => results[i].inserted + results[i].revised > 0));
+      announceSeriesWritten(db, items.filter((_, i) => results[i].inserted + results[i].revised > 0));
       return results;
     } catch (e) {
       if (reported > 0) args.onProgress?.(-reported);

@@ -2,7 +2,7 @@
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { regions } from "../schema";
-import { notifyCatalogWritten } from "./catalog";
+import { announceCatalogWritten } from "../events";
 
 export type RegionRow = typeof regions.$inferSelect;
 export type NewRegionRow = typeof regions.$inferInsert;
@@ -32,7 +32,7 @@ export async function upsertRegions(db: Db, rows: NewRegionRow[]): Promise<numbe
     })
     .returning({ code: regions.code });
   // In-memory region and catalog indexes (src/services/catalog-index.ts) reload on the next read.
-  if (written.length > 0) notifyCatalogWritten(db);
+  if (written.length > 0) announceCatalogWritten(db);
   return written.length;
 }
 

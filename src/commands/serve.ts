@@ -1,6 +1,5 @@
 import { createApp } from "../app";
 import { buildDeps } from "../bootstrap";
-import { createBillingJob, type BillingJob } from "../jobs/billing";
 import { baseUrlOf } from "./access-cli";
 import type { Command } from "./command";
 import { lastResortErrorResponse } from "../http/respond";
@@ -39,7 +38,6 @@ export const serveCommand: Command = {
     const logger = createLogger(config.logLevel);
     exitOnUncaught(logger);
     let deps: Deps | null = null;
-    let billingJob: BillingJob | null = null;
     let admin: AdminInterface | null = null;
     let stopping = false;
     // Listening first: /api/health answers (with the start's progress) and data routes answer 503 with Retry-After
@@ -56,7 +54,6 @@ export const serveCommand: Command = {
         // Requests in flight finish (and are metered) before the meter closes; at most 5 s.
         await admin?.stop();
         await Promise.race([server ? server.stop() : starting.stop(), Bun.sleep(5000)]);
-        await billingJob?.stop();
         if (deps) {
           // Running jobs get a few seconds; one that does not finish is retried by another process (or the next start).
           await deps.jobs.stop();
@@ -79,16 +76,11 @@ export const serveCommand: Command = {
     deps = await buildDeps(config, { database: opened, logger });
     // Serve once key changes made by other processes reach this one (keys are not cached until then).
     if (!(await deps.keys.cache.ready(5000))) logger.warn("key changes from other processes are not heard yet: keys are looked up on every request until they are");
-    // Provisioning, refresh, briefing and detection jobs: run here with JOBS=on (the default), else only enqueued for
+    // Provisioning, refresh, briefing and detection jobs, and the billing cycle (every minute, and once now): run here with JOBS=on (the default), else only enqueued for
     // `svc worker`. Signals over what an earlier `svc seed`/`svc import` wrote are detected by the detect job the engine
     // queues as it starts (the first-start seed detects its own, on its thread). Started before the app listens: the
     // engine's first statements on the embedded database hold this thread, and the starting listener answers meanwhile.
     await deps.jobs.start();
-    // Monthly overage at month rollover, unpaid subscriptions ended after dunning (src/jobs/billing.ts); its first run
-    // (joined here) also before the app listens.
-    billingJob = createBillingJob(deps, { baseUrl: baseUrlOf(config) });
-    billingJob.start();
-    await billingJob.tick();
     const app = createApp(deps);
     // One request through the app before it listens: the first one through a route is the slow one.
     await app.request("/api/health");

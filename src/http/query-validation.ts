@@ -10,10 +10,10 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { ZodType } from "zod";
 import type { AppEnv } from "./app-env";
 import { ServiceRouter } from "./router";
+import { BoundedCache } from "../services/bounded-cache";
+import { CACHE_BOUNDS } from "../services/caches";
 import { rawQuery } from "./url-parts";
 
-/** Distinct query strings remembered per route (least recently validated out first). */
-const MAX_REMEMBERED = 4096;
 /** Longer query strings are validated every time rather than held in memory. */
 const MAX_REMEMBERED_LENGTH = 1024;
 
@@ -25,15 +25,12 @@ function queryObject(c: Context): Record<string, string | string[]> {
 }
 
 export function memoisedQueryValidator(schema: ZodType, hook: Hook<any, any, any, any>): MiddlewareHandler<AppEnv> {
-  const remembered = new Map<string, unknown>();
+  // Distinct query strings remembered per route, least recently validated out first.
+  const remembered = new BoundedCache<string, unknown>(CACHE_BOUNDS.validatedQueries);
   return async function queryValidator(c, next) {
     const raw = rawQuery(c.req.url);
     let data = remembered.get(raw);
-    if (data !== undefined) {
-      // Refresh its position: the hot URLs stay.
-      remembered.delete(raw);
-      remembered.set(raw, data);
-    } else {
+    if (data === undefined) {
       const value = queryObject(c);
       const result = await schema.safeParseAsync(value);
       if (!result.success) {
@@ -45,7 +42,6 @@ export function memoisedQueryValidator(schema: ZodType, hook: Hook<any, any, any
       // Handlers share the remembered object: frozen, so none can change what the next request reads.
       data = Object.freeze(result.data);
       if (raw.length <= MAX_REMEMBERED_LENGTH) {
-        if (remembered.size >= MAX_REMEMBERED) remembered.delete(remembered.keys().next().value!);
         remembered.set(raw, data);
       }
     }

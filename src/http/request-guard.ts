@@ -25,6 +25,8 @@ import { translateFredParameters } from "../domain/fred-habits";
 import { isPaidHandler } from "./paid-marker";
 import { requestTarget } from "./url-parts";
 import { requestIdFor } from "./request-id";
+import { BoundedCache } from "../services/bounded-cache";
+import { CACHE_BOUNDS } from "../services/caches";
 
 type Fetch = (req: Request, ...rest: any[]) => Response | Promise<Response>;
 
@@ -79,16 +81,13 @@ function decodeSegment(s: string): string {
   }
 }
 
-/** Distinct request targets (method, path and query) remembered as passing the query guard. */
-const MAX_PASSED = 8192;
-
 /**
  * NUL in the path or query, then (on /v1 operations) unknown query parameters: 400 INVALID_PARAMETER. The verdict is
  * a function of the method and the request target alone, so the targets that passed are remembered (bounded) and
  * not parsed again: reads repeat the same URLs.
  */
 export function guardQuery(): MiddlewareHandler<AppEnv> {
-  const passed = new Set<string>();
+  const passed = new BoundedCache<string, true>(CACHE_BOUNDS.passedTargets);
   return async function guardQueryMiddleware(c, next) {
     const href = c.req.url;
     const target = `${c.req.method} ${requestTarget(href)}`;
@@ -119,8 +118,7 @@ export function guardQuery(): MiddlewareHandler<AppEnv> {
         );
       }
     }
-    if (passed.size >= MAX_PASSED) passed.clear();
-    passed.add(target);
+    passed.set(target, true);
     return next();
   };
 }

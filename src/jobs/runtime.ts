@@ -19,12 +19,14 @@
 // - `detect`: signal detection after every write of a series. The database records each changed series in
 //   series_changes (triggers on `series`, in the writer's transaction, whichever process wrote: seed, `svc import`,
 //   `svc ingest`, provisioning, refresh); one job (policy exclusive, one key) drains it in batches, oldest first.
-//   Sent when this process writes a series (db/repos/observations.ts onSeriesWritten), when a process that
+//   Sent when this process writes a series (the database's write events, db/events.ts), when a process that
 //   runs jobs starts (what `svc seed` or `svc import` wrote while no server ran), and by a one-minute cron (other
 //   processes' writes on a shared PostgreSQL). Never run on the thread of a request.
+// - `billing`: the billing cycle (src/jobs/billing.ts), policy exclusive with one key (one run at a time across every
+//   process), fed by a one-minute cron and by a run when a server starts. Worked by the processes that hold the
+//   billing dependencies (API nodes: mail, the billing provider, the key meter), whether or not they run other jobs.
 // Every process may enqueue and schedule; only a process that runs jobs maintains the queues and sends cron ticks.
 import { detectChangedSeries } from "../services/signal-detection";
-import { onSeriesWritten } from "../../db/repos/observations";
 import { createAsker, type Asker } from "../services/ask";
 import { briefingIdsAwaitingRun, runBriefing, scheduledBriefingIds } from "../services/briefings";
 import { slotCron, weeklySlot } from "../domain/briefings";
@@ -34,6 +36,8 @@ import { seriesJobKey } from "../domain/provisioning";
 import type { JobQueue, QueueDepth, SeriesKey } from "../ports";
 import { provisionSeries, provisioningLost, type ProvisionDeps } from "../services/provisioning";
 import { refreshSource } from "../services/refresh";
+import type { BillingDeps } from "../services/billing";
+import { runBillingCycle } from "./billing";
 import { openBoss, type OpenBoss } from "./boss";
 
 export const PROVISION_QUEUE = "provision";
@@ -43,7 +47,12 @@ const KEYED_PRIORITY = 10;
 export const REFRESH_QUEUE = "refresh";
 export const BRIEFING_QUEUE = "briefing";
 export const DETECT_QUEUE = "detect";
-const QUEUES = [PROVISION_QUEUE, PROVISION_LOST_QUEUE, REFRESH_QUEUE, BRIEFING_QUEUE, DETECT_QUEUE] as const;
+export const BILLING_QUEUE = "billing";
+const QUEUES = [PROVISION_QUEUE, PROVISION_LOST_QUEUE, REFRESH_QUEUE, BRIEFING_QUEUE, DETECT_QUEUE, BILLING_QUEUE] as const;
+const BILLING_KEY = "billing-cycle";
+const BILLING_CRON = "* * * * *";
+/** A billing run may take this long (provider calls with retries) before it is taken to be lost. */
+const BILLING_EXPIRE_SECONDS = 900;
 const DETECT_KEY = "changed-series";
 /** Other processes' writes (a shared PostgreSQL) are picked up at least this often. */
 const DETECT_CRON = "* * * * *";
@@ -70,10 +79,18 @@ export type JobRuntime = JobQueue & {
   readonly boss: PgBoss | null;
   /** Runs one refresh of `source` now, through the queue (deduplicated with a scheduled one). */
   refreshNow(source: string): Promise<string | null>;
+  /** Queues a billing run now (null when one is already queued). */
+  billingNow(): Promise<string | null>;
 };
 
-/** `asker`: answers briefing runs (default: the ask service over these deps; tests pass one that fails). */
-export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; concurrency?: number; asker?: Asker } = {}): JobRuntime {
+/** What this process needs to work the billing queue (API nodes have it; `svc worker` does not). */
+export type BillingWork = { deps: BillingDeps; baseUrl: string };
+
+/**
+ * `asker`: answers briefing runs (default: the ask service over these deps; tests pass one that fails). `billing`:
+ * this process works the billing queue with these.
+ */
+export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; concurrency?: number; asker?: Asker; billing?: BillingWork } = {}): JobRuntime {
   const cfg = deps.config.jobs;
   const runsJobs = opts.runsJobs ?? cfg.inProcess;
   // The embedded database has one connection: more than one job at a time only queues up behind it.
@@ -118,6 +135,11 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
       expireInSeconds: REFRESH_EXPIRE_SECONDS,
       deleteAfterSeconds: KEEP_FINISHED_SECONDS,
       notify: true,
+    });
+    await ensureQueue(boss, BILLING_QUEUE, { policy: "exclusive" }, {
+      retryLimit: 0,
+      expireInSeconds: BILLING_EXPIRE_SECONDS,
+      deleteAfterSeconds: KEEP_FINISHED_SECONDS,
     });
     await ensureQueue(boss, BRIEFING_QUEUE, { policy: "exclusive" }, {
       retryLimit: 2,
@@ -195,9 +217,23 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
     }
     await reconcileBriefings(boss);
     await boss.schedule(DETECT_QUEUE, DETECT_CRON, {}, { key: DETECT_KEY, singletonKey: DETECT_KEY });
+    await boss.schedule(BILLING_QUEUE, BILLING_CRON, {}, { key: BILLING_KEY, singletonKey: BILLING_KEY });
     // What was written while no process ran jobs (`svc seed`, `svc import` on the embedded database).
     await sendDetect(boss);
   }
+
+  /** Works the billing queue here, and runs the cycle once now (a run missed while no server ran is done at once). */
+  async function workBilling(boss: PgBoss, billing: BillingWork): Promise<void> {
+    const polling = { pollingIntervalSeconds: cfg.pollSeconds, batchSize: 1, localConcurrency: 1 };
+    await boss.work(BILLING_QUEUE, polling, async () => {
+      const tick = await runBillingCycle(billing.deps, { baseUrl: billing.baseUrl });
+      return { month: tick.month, invoiced: tick.invoiced.length, retried: tick.retried.length, ended: tick.ended.length, errors: tick.errors };
+    });
+    await sendBilling(boss);
+  }
+
+  /** Queues a billing run (one waits at a time: a run already queued swallows this one). */
+  const sendBilling = (boss: PgBoss) => boss.send(BILLING_QUEUE, {}, { singletonKey: BILLING_KEY });
 
   async function boot(): Promise<PgBoss> {
     opened = openBoss(deps.database, { runsJobs, poolMax: cfg.poolMax, superviseSeconds: cfg.superviseSeconds, pollSeconds: cfg.pollSeconds }, deps.logger);
@@ -205,8 +241,9 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
     await boss.start();
     await setUpQueues(boss);
     if (runsJobs) await startWorkers(boss);
+    if (opts.billing) await workBilling(boss, opts.billing);
     // This process's own writes queue detection at once (the cron and the start catch everyone else's).
-    stopListening = onSeriesWritten(deps.database.db, () => void sendDetect(boss).catch((e) => deps.logger.warn("could not queue signal detection", { error: String(e) })));
+    stopListening = deps.database.events.onSeriesWritten(() => void sendDetect(boss).catch((e) => deps.logger.warn("could not queue signal detection", { error: String(e) })));
     deps.logger.info("job engine started", { runs_jobs: runsJobs, concurrency: runsJobs ? concurrency : 0, database: deps.database.kind });
     return boss;
   }
@@ -242,6 +279,9 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
     async refreshNow(source) {
       const boss = await running();
       return boss.send(REFRESH_QUEUE, { source }, { singletonKey: source });
+    },
+    async billingNow() {
+      return sendBilling(await running());
     },
     async depth() {
       if (!started) return null;

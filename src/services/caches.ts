@@ -10,19 +10,63 @@
 import type { Database, Db } from "../../db/client";
 import type { RegionRow } from "../../db/repos/regions";
 import type { RegionIndex } from "../domain/regions";
+import { BoundedCache, type CacheBounds } from "./bounded-cache";
 import { CatalogIndex, RenderedCache } from "./catalog-index";
 import { SeriesCache } from "./series-cache";
 
 /** The region index of one catalog generation, and the region lists rendered from it. */
 export type RegionIndexEntry = { generation: number; index: Promise<RegionIndex<RegionRow>>; bodies: RenderedCache };
 
+/**
+ * The bounds of every cache of the app, in one table (src/services/bounded-cache.ts is what they bound). Weights are
+ * rows for series and bytes for rendered bodies; the rest count entries.
+ */
+export const CACHE_BOUNDS = {
+  // SeriesCache (series-cache.ts): whole series by id, least recently read out once their rows pass the budget.
+  seriesRows: { maxWeight: 2_000_000 },
+  // Rendered response pages by (series versions, normalised query); one page at most an eighth of the budget.
+  seriesPages: { maxWeight: 32_000_000, maxEntryWeight: 4_000_000 },
+  // The newest valued row per series version, for batch latest reads (one small entry per series asked about).
+  seriesLatest: { maxEntries: 100_000 },
+  // Views (resampled, transformed, rendered rows) of one series version: a few frequencies and transforms each.
+  seriesViews: { maxEntries: 32 },
+  // Rendered catalog lists of one catalog generation (the whole indicator list is about 140 KB).
+  catalogBodies: { maxWeight: 8_000_000, maxEntryWeight: 8_000_000 },
+  // Rendered region lists of one region index: every (type, parent) list together is a few MB at most.
+  regionBodies: { maxWeight: 16_000_000, maxEntryWeight: 16_000_000 },
+  // Code-or-concept + region resolutions of one catalog generation.
+  resolutions: { maxEntries: 4096 },
+  // Discovery documents (OpenAPI, llms.txt) per base URL the service was reached by.
+  discoveryBaseUrls: { maxEntries: 16 },
+  // Validated query objects per raw query string, per route (only strings up to 1 KB are kept).
+  validatedQueries: { maxEntries: 4096 },
+  // Request targets (method, path, query) that passed the query guard (http/request-guard.ts).
+  passedTargets: { maxEntries: 8192 },
+  // API keys by secret hash with their subscription (key-runtime.ts): a flood of distinct keys cannot grow it.
+  apiKeys: { maxEntries: 10_000 },
+} as const satisfies Record<string, CacheBounds>;
+
+/** The bounds of each named memo (values computed from cached data, keyed by the versions they came from). */
+export const MEMO_BOUNDS = {
+  // LatestObservation per stored series version, rendered once and shared (services/latest.ts).
+  "latest.rendered": { maxEntries: 20_000 },
+  // Computed concepts' data per input versions (services/series-read.ts).
+  "observations.computed-concepts": { maxEntries: 256 },
+  // The input signature each derived series was last computed from (services/derived-series.ts).
+  "derived-series.from": { maxEntries: 100_000 },
+  // Derived-series computations in flight, so concurrent readers share one (each entry leaves when it settles).
+  "derived-series.running": { maxEntries: 10_000 },
+} as const satisfies Record<string, CacheBounds>;
+
+export type MemoName = keyof typeof MEMO_BOUNDS;
+
 export class Memos {
-  private readonly maps = new Map<string, Map<string, unknown>>();
-  /** The map named `name` (created on first use). Values are typed by the one module that uses the name. */
-  of<T>(name: string): Map<string, T> {
+  private readonly maps = new Map<MemoName, BoundedCache<string, unknown>>();
+  /** The memo named `name` (created on first use). Values are typed by the one module that uses the name. */
+  of<T>(name: MemoName): BoundedCache<string, T> {
     let m = this.maps.get(name);
-    if (!m) this.maps.set(name, (m = new Map()));
-    return m as Map<string, T>;
+    if (!m) this.maps.set(name, (m = new BoundedCache(MEMO_BOUNDS[name])));
+    return m as BoundedCache<string, T>;
   }
 }
 
@@ -41,13 +85,13 @@ export type CacheOptions = {
 };
 
 /** The caches of one app over `database`. Defaults: checked on every read and across processes (safe for tools). */
-export function createCaches(database: Pick<Database, "db" | "kind">, opts: Partial<CacheOptions> = {}): Caches {
+export function createCaches(database: Pick<Database, "db" | "kind" | "events">, opts: Partial<CacheOptions> = {}): Caches {
   const revalidateMs = opts.revalidateMs ?? 0;
   const crossProcess = opts.crossProcess ?? database.kind !== "pglite";
   return {
-    catalog: new CatalogIndex(database.db, { revalidateMs, crossProcess }),
+    catalog: new CatalogIndex(database, { revalidateMs, crossProcess }, { bodies: CACHE_BOUNDS.catalogBodies, resolutions: CACHE_BOUNDS.resolutions }),
     regions: { current: null },
-    series: new SeriesCache(database.db, { revalidateMs }),
+    series: new SeriesCache(database, { revalidateMs, bounds: CACHE_BOUNDS }),
     memos: new Memos(),
   };
 }

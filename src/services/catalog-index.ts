@@ -5,23 +5,22 @@
 //
 // Freshness:
 // - This process's writes are seen by the next read, exactly: the catalog upserts (sources, indicators, regions)
-//   announce themselves (db/repos/catalog.ts onCatalogWritten) and drop the catalog; the observation write path
-//   announces the series it changed after commit (db/repos/observations.ts onSeriesWritten: svc import, derived
-//   series, the seed's samples) and drops those indicators' coverage. Catalog writes inside a transaction (the seed)
-//   drop every catalog of the process (db/repos/catalog.ts says why that is enough).
+//   announce themselves after commit (the database's write events, db/events.ts) and drop the catalog; the
+//   observation write path announces the series it changed (svc import, derived series, the seed's samples), which
+//   drops those indicators' coverage. A write inside a transaction (the seed) is announced when it commits.
 // - Other processes' writes (PostgreSQL only: the embedded database admits one process): the first read after
 //   `revalidateMs` since the last check reads a fingerprint of the catalog tables and of every indicator's series
 //   (about 2 ms, db/repos/catalog.ts catalogFingerprint) and drops what changed. A change is therefore seen within
 //   revalidateMs (SERIES_CACHE_REVALIDATE_MS, default 1 s, the bound cached series have too) plus one check.
-import type { Db } from "../../db/client";
+import type { Database, Db } from "../../db/client";
 import {
-  catalogFingerprint, heldSummaries, indicatorCoverage, listAllIndicatorsWithSource, listAllSources, onCatalogWritten, regionCountsByType,
-  transactionalCatalogWrites, type IndicatorWithSource, type SourceRow,
+  catalogFingerprint, heldSummaries, indicatorCoverage, listAllIndicatorsWithSource, listAllSources, regionCountsByType,
+  type IndicatorWithSource, type SourceRow,
 } from "../../db/repos/catalog";
 import { describeCoverage, isPerRegion, NO_HOLDINGS, type CoverageFacts } from "../domain/coverage";
-import { onSeriesWritten } from "../../db/repos/observations";
 import { findRegions, type RegionRow } from "../../db/repos/regions";
 import { buildIndicatorSearch, type IndicatorSearchIndex } from "../domain/catalog-search";
+import { BoundedCache, type CacheBounds } from "./bounded-cache";
 import { renderJson, type RenderedJson } from "./rendered";
 
 export type CatalogIndexOptions = {
@@ -63,17 +62,15 @@ export type CatalogSnapshot = {
   /** Rendered list responses of this snapshot, by normalised query. */
   bodies: RenderedCache;
   /** Values computed from this snapshot alone (series resolutions), dropped with it. */
-  memo: Map<string, unknown>;
+  memo: BoundedCache<string, unknown>;
 };
 
-/**
- * Rendered JSON bodies by key, least recently used out first once their bytes pass `maxBytes`. A body larger than the
- * budget is rendered but not kept.
- */
+/** Rendered JSON bodies by key, bounded by their bytes (src/services/bounded-cache.ts). */
 export class RenderedCache {
-  private readonly entries = new Map<string, RenderedJson>();
-  private bytes = 0;
-  constructor(private readonly maxBytes: number) {}
+  private readonly entries: BoundedCache<string, RenderedJson>;
+  constructor(bounds: CacheBounds) {
+    this.entries = new BoundedCache(bounds, (r) => r.body.size);
+  }
 
   get size(): number {
     return this.entries.size;
@@ -81,28 +78,10 @@ export class RenderedCache {
 
   /** The body stored under `key`, rendering `value()` on a miss. */
   get(key: string, value: () => unknown): RenderedJson {
-    const hit = this.entries.get(key);
-    if (hit) {
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-      return hit;
-    }
-    const rendered = renderJson(value());
-    if (rendered.body.size <= this.maxBytes) {
-      this.entries.set(key, rendered);
-      this.bytes += rendered.body.size;
-      for (const [k, v] of this.entries) {
-        if (this.bytes <= this.maxBytes) break;
-        this.entries.delete(k);
-        this.bytes -= v.body.size;
-      }
-    }
-    return rendered;
+    return this.entries.get(key) ?? this.entries.set(key, renderJson(value()));
   }
 }
 
-/** Bytes of rendered catalog lists kept per database (the whole indicator list is about 140 KB). */
-const CATALOG_BODY_BUDGET = 8_000_000;
 
 export class CatalogIndex {
   /** Bumped whenever the catalog (sources, indicators, regions) may have changed; caches keyed by it reload. */
@@ -112,19 +91,22 @@ export class CatalogIndex {
   /** Bumped whenever some series' holdings may have changed; coverage tables and bodies that show them key on it. */
   coverageVersion = 0;
   private table: Promise<CoverageTable> | null = null;
-  private seenTransactional = transactionalCatalogWrites();
   private prints: { catalog: string; series: Map<string, string> } | null = null;
   private checkedAt = -Infinity;
   private checking: Promise<void> | null = null;
   private opts: CatalogIndexOptions & { now: () => number };
 
+  private readonly db: Db;
+
   constructor(
-    private readonly db: Db,
+    database: Pick<Database, "db" | "events">,
     opts: CatalogIndexOptions,
+    private readonly bounds: { bodies: CacheBounds; resolutions: CacheBounds },
   ) {
+    this.db = database.db;
     this.opts = { now: () => performance.now(), ...opts };
-    onCatalogWritten(db, () => this.invalidateCatalog());
-    onSeriesWritten(db, (changed) => {
+    database.events.onCatalogWritten(() => this.invalidateCatalog());
+    database.events.onSeriesWritten((changed) => {
       for (const c of changed) this.coverage.delete(c.indicatorId);
       this.holdingsChanged();
     });
@@ -158,11 +140,6 @@ export class CatalogIndex {
    * Concurrent readers share one check.
    */
   async fresh(): Promise<void> {
-    const transactional = transactionalCatalogWrites();
-    if (transactional !== this.seenTransactional) {
-      this.seenTransactional = transactional;
-      this.invalidateCatalog();
-    }
     if (!this.opts.crossProcess) return;
     if (this.checking) return this.checking;
     if (this.opts.revalidateMs > 0 && this.opts.now() - this.checkedAt < this.opts.revalidateMs) return;
@@ -177,7 +154,6 @@ export class CatalogIndex {
    * cross-process check is within revalidateMs. What was derived from the index at this generation is still right.
    */
   isCurrent(): boolean {
-    if (transactionalCatalogWrites() !== this.seenTransactional) return false;
     return !this.opts.crossProcess || (this.opts.revalidateMs > 0 && this.checking === null && this.opts.now() - this.checkedAt < this.opts.revalidateMs);
   }
 
@@ -239,8 +215,8 @@ export class CatalogIndex {
       sources,
       sourceBySlug: new Map(sources.map((s) => [s.slug, s])),
       counts,
-      bodies: new RenderedCache(CATALOG_BODY_BUDGET),
-      memo: new Map(),
+      bodies: new RenderedCache(this.bounds.bodies),
+      memo: new BoundedCache(this.bounds.resolutions),
     };
   }
 

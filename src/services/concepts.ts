@@ -31,6 +31,7 @@ import { ApiError, fail } from "../errors";
 import { regionIndex, resolveRegion, resolveRegionAmong, type RegionRow } from "./regions";
 import { lookupRegion, type RegionIndex } from "../domain/regions";
 import { byPublisherPreference } from "./catalog";
+import type { BoundedCache } from "./bounded-cache";
 import type { Store } from "./caches";
 
 export type { IndicatorRow };
@@ -170,8 +171,6 @@ async function notOffered(store: Store, i: IndicatorRow, r: RegionRow): Promise<
 // ---------------------------------------------------------------------------------------------------------------
 // Resolution
 
-const MAX_RESOLUTIONS = 4096;
-
 /** Resolves an indicator code or concept plus region to the series to read (rules in the file comment). */
 export async function resolveSeriesTarget(store: Store, input: ResolveInput): Promise<SeriesTarget> {
   const catalog = await store.caches.catalog.catalog();
@@ -181,13 +180,12 @@ export async function resolveSeriesTarget(store: Store, input: ResolveInput): Pr
   // Kept on the catalog snapshot it was resolved from: a catalog change drops every resolution with it.
   // A concept may resolve to the held one of two series: a change of holdings (coverageVersion) re-resolves.
   const holdings = store.caches.catalog.coverageVersion;
-  const memo = catalog.memo as Map<string, { regions: object; holdings: number; target: SeriesTarget }>;
+  const memo = catalog.memo as BoundedCache<string, { regions: object; holdings: number; target: SeriesTarget }>;
   const hit = memo.get(key);
   if (hit && hit.regions === regions && hit.holdings === holdings) return hit.target;
   // Shared by every request that resolves the same way: frozen so that no caller can change it for the others.
   const resolved = await resolveUncached(store, input);
   const target = Object.freeze({ ...resolved, resolvedRegion: disclose(regions, resolved.region, input.region) }) as SeriesTarget;
-  if (memo.size >= MAX_RESOLUTIONS) memo.delete(memo.keys().next().value!);
   memo.set(key, { regions, holdings, target });
   return target;
 }

@@ -20,6 +20,7 @@ import { fail } from "../errors";
 import { findIndicator, isPerRegion, regionLabel, type IndicatorRow } from "./concepts";
 import { regionIndex, type RegionRow } from "./regions";
 import type { Store } from "./caches";
+import { seriesVersionsKey } from "./series-cache";
 
 export type DeriveContext = Store & { now: () => Date };
 
@@ -65,7 +66,7 @@ export async function ensureDerived(ctx: DeriveContext, svc: IndicatorRow, regio
       input_region: m.regionCode,
     });
   }
-  const signature = heads.map((h) => `${h!.id}@${h!.version}`).join(",");
+  const signature = seriesVersionsKey(heads as SeriesHead[]);
   const key = `${svc.id}|${region.code}`;
   const memo = ctx.caches.memos.of<string>(DERIVED_FROM);
   if (memo.get(key) === signature) return;

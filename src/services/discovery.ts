@@ -8,14 +8,14 @@ import type { ServiceIndex } from "../schemas/discovery";
 import { CONTRACT_VERSION, SERVICE_NAME } from "../version";
 import { buildOpenApiDocument, publishedPrices, type OpenApiDocument } from "../docs/openapi";
 import { renderLlmsFullTxt, renderLlmsTxt } from "../docs/llms";
+import { BoundedCache } from "./bounded-cache";
+import { CACHE_BOUNDS } from "./caches";
 
 export type DiscoveryDocuments = { openapi: OpenApiDocument; openapiJson: string; llms: string; llmsFull: string };
 
-/** Without PUBLIC_BASE_URL the base comes from the request's Host, which clients choose: bound the cache. */
-export const MAX_CACHED_BASE_URLS = 16;
-
 export function createDiscovery(app: OpenAPIHono<any>) {
-  const cache = new Map<string, DiscoveryDocuments>();
+  // Without PUBLIC_BASE_URL the base comes from the request's Host, which clients choose: bounded.
+  const cache = new BoundedCache<string, DiscoveryDocuments>(CACHE_BOUNDS.discoveryBaseUrls);
   // Which routes are priced does not depend on the base URL: read once, from the first document built.
   let prices: PriceList | null = null;
   return {
@@ -34,7 +34,6 @@ export function createDiscovery(app: OpenAPIHono<any>) {
         llms: renderLlmsTxt(openapi, { baseUrl }),
         llmsFull: renderLlmsFullTxt(openapi, { baseUrl }),
       };
-      if (cache.size >= MAX_CACHED_BASE_URLS) cache.delete(cache.keys().next().value!);
       cache.set(baseUrl, docs);
       return docs;
     },

@@ -19,6 +19,8 @@ import { sameDigestBytes } from "../domain/keys";
 import { describeError, type Logger } from "../logger";
 import { openUsageJournal, type UsageBatch, type UsageJournal } from "./usage-journal";
 import { postgresBus, redisBus, type BusConnector } from "./key-invalidation";
+import { BoundedCache } from "./bounded-cache";
+import { CACHE_BOUNDS } from "./caches";
 
 export const KEY_CACHE_TTL_MS = 1000;
 /**
@@ -33,7 +35,7 @@ export function createKeyCache(opts: { ttlMs?: number; logger: Logger; bus?: Bus
   const ttl = opts.ttlMs ?? KEY_CACHE_TTL_MS;
   // `digest`: the bytes of the row's stored secret hash, for getDigest.
   type Entry = { value: KeyWithSubscription; at: number; digest: Uint8Array };
-  const entries = new Map<string, Entry>();
+  const entries = new BoundedCache<string, Entry>(CACHE_BOUNDS.apiKeys);
   const inflight = new Map<string, Promise<KeyWithSubscription | null>>();
   let generation = 0;
   // The entry the previous get() answered with: a busy key's next request needs no lookup. Every change to `entries`
@@ -91,8 +93,6 @@ export function createKeyCache(opts: { ttlMs?: number; logger: Logger; bus?: Bus
         pending = load()
           .then((value) => {
             if (value && caching && generation === startedAt) {
-              // Bounded: a flood of distinct keys cannot grow the map without limit.
-              if (entries.size >= 10_000) entries.clear();
               entries.set(hash, { value, at: performance.now(), digest: Buffer.from(value.key.secretHash, "hex") });
               forgetLast();
             }

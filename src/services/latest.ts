@@ -8,6 +8,7 @@ import { notHeld } from "./provisioning";
 import { ensureDerived, isDerivedIndicator } from "./derived-series";
 import { dataFreshness, seriesData, targetCode, type ReadContext } from "./series-read";
 import type { Freshness } from "../domain/freshness";
+import { seriesVersionKey } from "./series-cache";
 
 export type LatestObservation = {
   indicator: string;
@@ -60,17 +61,15 @@ function unitOf(t: SeriesTarget): string | null {
 // The LatestObservation of a stored series is a function of its version alone (code, region, frequency and unit are
 // the series'): rendered once per version and shared, frozen, by every request that reads it.
 const RENDERED_LATEST = "latest.rendered";
-const MAX_RENDERED_LATEST = 20_000;
 
 function renderedLatest(ctx: ReadContext, head: SeriesHead): LatestObservation | null | undefined {
-  return ctx.caches.memos.of<LatestObservation | null>(RENDERED_LATEST).get(`${head.id}@${head.version}`);
+  return ctx.caches.memos.of<LatestObservation | null>(RENDERED_LATEST).get(seriesVersionKey(head));
 }
 
 function rememberRendered(ctx: ReadContext, head: SeriesHead, obs: LatestObservation | null): LatestObservation | null {
   const memo = ctx.caches.memos.of<LatestObservation | null>(RENDERED_LATEST);
-  if (memo.size >= MAX_RENDERED_LATEST) memo.delete(memo.keys().next().value!);
   const frozen = obs ? Object.freeze(obs) : null;
-  memo.set(`${head.id}@${head.version}`, frozen);
+  memo.set(seriesVersionKey(head), frozen);
   return frozen;
 }
 

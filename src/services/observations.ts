@@ -27,6 +27,7 @@ import { toCsv } from "../domain/csv-render";
 import { renderBody, renderJson, type RenderedJson } from "./rendered";
 import { dataFreshness, newestValued, ensureReadable, seriesData, storedHead, targetCode, type ReadContext, type SeriesData } from "./series-read";
 import type { Freshness } from "../domain/freshness";
+import { seriesVersionKey } from "./series-cache";
 
 /** GET /v1/observations's validated query, as its schema outputs it. */
 export type ObservationsQuery = z.output<typeof observationsQuerySchema>;
@@ -171,8 +172,7 @@ function viewOf(data: SeriesData, target: ObservationsTarget, q: ObservationsQue
   } catch (e) {
     rule(e);
   }
-  // A few views per series version (different frequencies/transforms); bounded so odd requests cannot grow it.
-  if (data.memo.size >= 32) data.memo.delete(data.memo.keys().next().value!);
+  // A few views per series version (different frequencies/transforms), bounded (CACHE_BOUNDS.seriesViews).
   data.memo.set(key, view);
   return view;
 }
@@ -317,7 +317,7 @@ export function observationsPageCheck(ctx: ReadContext, target: ObservationsTarg
   const snap = ctx.caches.series.peek(head);
   if (!snap) return null;
   const freshness = dataFreshness(ctx, { newest: newestValued(snap.rows) }, target);
-  const body = ctx.caches.series.page(pageKeyOf(`s:${head.id}@${head.version}`, viewKey(target, q), q, target.concept, format, target.resolvedRegion.note ?? "", freshness));
+  const body = ctx.caches.series.page(pageKeyOf(`s:${seriesVersionKey(head)}`, viewKey(target, q), q, target.concept, format, target.resolvedRegion.note ?? "", freshness));
   if (!body) return null;
   return () => {
     if (!catalog.isCurrent() || catalog.generation !== catalogGeneration) return null;

@@ -11,10 +11,7 @@ import { buildRegionIndex, lookupRegion, regionKey, regionSearchText, type Looku
 import type { RegionType } from "../domain/region-list";
 import type { Region, RegionListQuery } from "../schemas/regions";
 import { RenderedCache } from "./catalog-index";
-import type { RegionIndexEntry, Store } from "./caches";
-
-// Every (type, parent) list of one index together is a few MB at most (each region is in one list per type filter).
-const REGION_BODY_BUDGET = 16_000_000;
+import { CACHE_BOUNDS, type RegionIndexEntry, type Store } from "./caches";
 
 export type { RegionRow };
 
@@ -38,7 +35,7 @@ async function regionEntry(store: Store): Promise<RegionIndexEntry> {
   index.catch(() => {
     if (regions.current?.index === index) regions.current = null;
   });
-  const entry = { generation, index, bodies: new RenderedCache(REGION_BODY_BUDGET) };
+  const entry = { generation, index, bodies: new RenderedCache(CACHE_BOUNDS.regionBodies) };
   regions.current = entry;
   return entry;
 }

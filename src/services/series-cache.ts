@@ -13,12 +13,12 @@
 // its bytes, its compressed forms once asked for), keyed by the series version(s) it was computed from and the
 // normalised query, in one LRU bounded by total bytes. A key names its version, so a page can never outlive the data
 // it shows: a new version simply misses, and the old version's pages age out.
-import type { Db } from "../../db/client";
+import type { Database, Db } from "../../db/client";
 import {
   findSeriesHead, findSeriesHeads, readLatestObservations, type SeriesHead, type StoredObservation,
 } from "../../db/repos/observation-reads";
-import { onSeriesWritten } from "../../db/repos/observations";
 import type { Point } from "../domain/series";
+import { BoundedCache, type CacheBounds } from "./bounded-cache";
 import type { RenderedJson } from "./rendered";
 
 /** What a kept page holds in memory: its Blob and its bytes (compressed forms are a fraction more). */
@@ -29,40 +29,49 @@ export type SeriesSnapshot = {
   rows: StoredObservation[];
   points: Point[];
   /** Views computed from this version (keyed by what produced them); dropped with the snapshot. */
-  memo: Map<string, unknown>;
+  memo: BoundedCache<string, unknown>;
 };
 
-export type SeriesCacheOptions = { revalidateMs: number; maxRows?: number; maxPageBytes?: number; now?: () => number };
+export type SeriesCacheOptions = {
+  revalidateMs: number;
+  bounds: { seriesRows: CacheBounds; seriesPages: CacheBounds; seriesLatest: CacheBounds; seriesViews: CacheBounds };
+  now?: () => number;
+};
 
 type HeadEntry = { head: SeriesHead | null; checkedAt: number };
 
 const key = (indicatorId: string, regionCode: string) => `${indicatorId}|${regionCode}`;
 
+/** Names one stored version of a series: every cache of what was computed from a series keys on this. */
+export const seriesVersionKey = (head: Pick<SeriesHead, "id" | "version">): string => `${head.id}@${head.version}`;
+/** Names the versions of several series, in order (inputs of a computed or derived series). */
+export const seriesVersionsKey = (heads: readonly Pick<SeriesHead, "id" | "version">[]): string => heads.map(seriesVersionKey).join(",");
+
 export class SeriesCache {
   private readonly heads = new Map<string, HeadEntry>();
-  private readonly snapshots = new Map<number, SeriesSnapshot>();
+  private readonly snapshots: BoundedCache<number, SeriesSnapshot>;
   private readonly loading = new Map<string, Promise<SeriesSnapshot>>();
   // Newest valued row per series version, for batch latest reads that did not load the whole series.
-  private readonly latest = new Map<number, { version: number; row: StoredObservation | null }>();
-  private rowCount = 0;
-  private readonly maxRows: number;
+  private readonly latest: BoundedCache<number, { version: number; row: StoredObservation | null }>;
   private readonly now: () => number;
   // Bumped by every invalidation: a head read that started before one is answered but not remembered.
   private generation = 0;
-  private readonly pages = new Map<string, RenderedJson>();
-  private pageBytes = 0;
-  private readonly maxPageBytes: number;
+  private readonly pages: BoundedCache<string, RenderedJson>;
   /** Lookups answered from memory (hits) or the database (misses), per kind, for metrics. */
   readonly stats = { head: { hits: 0, misses: 0 }, series: { hits: 0, misses: 0 }, page: { hits: 0, misses: 0 } };
 
+  private readonly db: Db;
+
   constructor(
-    private readonly db: Db,
+    database: Pick<Database, "db" | "events">,
     private readonly opts: SeriesCacheOptions,
   ) {
-    this.maxRows = opts.maxRows ?? 2_000_000;
-    this.maxPageBytes = opts.maxPageBytes ?? 32_000_000;
+    this.db = database.db;
+    this.snapshots = new BoundedCache(opts.bounds.seriesRows, (s) => s.rows.length);
+    this.pages = new BoundedCache(opts.bounds.seriesPages, pageSize);
+    this.latest = new BoundedCache(opts.bounds.seriesLatest);
     this.now = opts.now ?? (() => performance.now());
-    onSeriesWritten(db, (changed) => {
+    database.events.onSeriesWritten((changed) => {
       for (const c of changed) this.invalidate(c);
     });
   }
@@ -119,7 +128,7 @@ export class SeriesCache {
 
   /** The cached snapshot for this exact head (id and version), if loaded. */
   peek(head: SeriesHead): SeriesSnapshot | null {
-    const s = this.snapshots.get(head.id);
+    const s = this.snapshots.peek(head.id);
     return s && s.head.version === head.version ? s : null;
   }
 
@@ -128,12 +137,10 @@ export class SeriesCache {
     const hit = this.peek(head);
     this.stats.series[hit ? "hits" : "misses"]++;
     if (hit) {
-      // Refresh its LRU position.
-      this.snapshots.delete(head.id);
-      this.snapshots.set(head.id, hit);
+      this.snapshots.get(head.id); // most recently used
       return hit;
     }
-    const lk = `${head.id}@${head.version}`;
+    const lk = seriesVersionKey(head);
     let p = this.loading.get(lk);
     if (!p) {
       p = this.load(head).finally(() => this.loading.delete(lk));
@@ -145,35 +152,20 @@ export class SeriesCache {
   private async load(head: SeriesHead): Promise<SeriesSnapshot> {
     const rows = await readLatestObservations(this.db, head.id);
     const points: Point[] = rows.map((r) => (r.isPreliminary ? { date: r.date, value: r.value, preliminary: true } : { date: r.date, value: r.value }));
-    const snap: SeriesSnapshot = { head, rows, points, memo: new Map() };
-    const old = this.snapshots.get(head.id);
+    const snap: SeriesSnapshot = { head, rows, points, memo: new BoundedCache(this.opts.bounds.seriesViews) };
+    const old = this.snapshots.peek(head.id);
     // A slower load of an older version never replaces a newer one.
     if (old && old.head.version > head.version) return snap;
-    if (old) this.rowCount -= old.rows.length;
-    this.snapshots.delete(head.id);
-    this.snapshots.set(head.id, snap);
-    this.rowCount += rows.length;
-    this.evict();
-    return snap;
-  }
-
-  private evict(): void {
-    for (const [id, s] of this.snapshots) {
-      if (this.rowCount <= this.maxRows || this.snapshots.size <= 1) break;
-      this.snapshots.delete(id);
-      this.rowCount -= s.rows.length;
-    }
+    return this.snapshots.set(head.id, snap);
   }
 
   /** The newest valued row remembered for this exact head, or undefined when not known. */
   latestOf(head: SeriesHead): StoredObservation | null | undefined {
-    const e = this.latest.get(head.id);
+    const e = this.latest.peek(head.id);
     return e && e.version === head.version ? e.row : undefined;
   }
 
   rememberLatest(head: SeriesHead, row: StoredObservation | null): void {
-    // One small entry per series; bounded like the heads (by the number of series asked about).
-    if (this.latest.size >= 100_000) this.latest.clear();
     this.latest.set(head.id, { version: head.version, row });
   }
 
@@ -181,28 +173,11 @@ export class SeriesCache {
   page(key: string): RenderedJson | undefined {
     const body = this.pages.get(key);
     this.stats.page[body === undefined ? "misses" : "hits"]++;
-    if (body !== undefined) {
-      // Refresh its LRU position.
-      this.pages.delete(key);
-      this.pages.set(key, body);
-    }
     return body;
   }
 
   rememberPage(key: string, body: RenderedJson): void {
-    if (pageSize(body) > this.maxPageBytes / 8) return;
-    const old = this.pages.get(key);
-    if (old !== undefined) {
-      this.pages.delete(key);
-      this.pageBytes -= pageSize(old);
-    }
     this.pages.set(key, body);
-    this.pageBytes += pageSize(body);
-    for (const [k, b] of this.pages) {
-      if (this.pageBytes <= this.maxPageBytes) break;
-      this.pages.delete(k);
-      this.pageBytes -= pageSize(b);
-    }
   }
 
   /** Forget what is known about a series (after writing it in this process), or everything. */

@@ -11,11 +11,13 @@ import { freshnessAt, type Freshness } from "../domain/freshness";
 import type { Point } from "../domain/series";
 import { fail } from "../errors";
 import { isPremiumIndicator } from "../pricing";
-import type { Store } from "./caches";
+import { BoundedCache } from "./bounded-cache";
+import { CACHE_BOUNDS, type Store } from "./caches";
 import { regionLabel, type DerivedConceptTarget, type IndicatorRow, type SeriesTarget } from "./concepts";
 import { ensureDerived, isDerivedIndicator } from "./derived-series";
 import { answerNotHeld, type ProvisioningContext } from "./provisioning";
 import { ANONYMOUS_CALLER, provisioningBudget, type ProvisioningCaller } from "./provisioning-budget";
+import { seriesVersionKey, seriesVersionsKey } from "./series-cache";
 
 /**
  * The app's database and caches, and its clock. `provisioning`: a series offered but not held is fetched on demand
@@ -67,7 +69,7 @@ export function targetPremium(t: SeriesTarget): boolean {
 type BaseRow = StoredObservation;
 /** `id` names the data and its version(s): `s:<series id>@<version>` or `c:<concept>|<region>|<input versions>`. */
 /** `newest`: the newest period with a value (src/domain/freshness.ts), null without one. */
-export type SeriesData = { id: string; rows: BaseRow[]; points: Point[]; memo: Map<string, unknown>; unit: string | null; source: string | null; newest: string | null };
+export type SeriesData = { id: string; rows: BaseRow[]; points: Point[]; memo: BoundedCache<string, unknown>; unit: string | null; source: string | null; newest: string | null };
 
 /** Derived concepts computed from their inputs' versions, by concept, region and input versions. */
 const COMPUTED_CONCEPTS = "observations.computed-concepts";
@@ -108,10 +110,10 @@ export function dataFreshness(ctx: ReadContext, data: Pick<SeriesData, "newest">
 export async function seriesData(ctx: ReadContext, target: SeriesTarget): Promise<SeriesData> {
   if (target.kind === "stored") {
     const snap = await ctx.caches.series.snapshot(await storedHead(ctx, target.indicator, target));
-    return { id: `s:${snap.head.id}@${snap.head.version}`, rows: snap.rows, points: snap.points, memo: snap.memo, unit: target.indicator.unit, source: target.indicator.sourceSlug, newest: newestValued(snap.rows) };
+    return { id: `s:${seriesVersionKey(snap.head)}`, rows: snap.rows, points: snap.points, memo: snap.memo, unit: target.indicator.unit, source: target.indicator.sourceSlug, newest: newestValued(snap.rows) };
   }
   const heads = await inputHeads(ctx, target);
-  const key = `${target.code}|${target.region.code}|${heads.map((h) => `${h.id}@${h.version}`).join(",")}`;
+  const key = `${target.code}|${target.region.code}|${seriesVersionsKey(heads)}`;
   const memo = ctx.caches.memos.of<SeriesData>(COMPUTED_CONCEPTS);
   const hit = memo.get(key);
   if (hit) return hit;
@@ -138,8 +140,7 @@ export async function seriesData(ctx: ReadContext, target: SeriesTarget): Promis
     const m = meta.get(periodIndex(p.date, unit));
     return { date: p.date, value: p.value, revision: m?.revision ?? 0, isPreliminary: !!p.preliminary, sourceUpdatedAt: m?.sourceUpdatedAt ?? null };
   });
-  const data: SeriesData = { id: `c:${key}`, rows, points, memo: new Map(), unit: target.unit, source: "svc", newest: newestValued(rows) };
-  if (memo.size >= 256) memo.delete(memo.keys().next().value!);
+  const data: SeriesData = { id: `c:${key}`, rows, points, memo: new BoundedCache(CACHE_BOUNDS.seriesViews), unit: target.unit, source: "svc", newest: newestValued(rows) };
   memo.set(key, data);
   return data;
 }

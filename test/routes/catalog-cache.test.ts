@@ -333,7 +333,7 @@ describe("other processes' writes show within the revalidation bound", () => {
 
 describe("RenderedCache", () => {
   test("renders once per key, evicts the least recently used past its byte budget, never keeps an oversized body", async () => {
-    const cache = new RenderedCache(30);
+    const cache = new RenderedCache({ maxWeight: 30, maxEntryWeight: 30 });
     let renders = 0;
     const value = (s: string) => () => (renders++, s);
     const a = cache.get("a", value("aaaaaaaa")); // 10 bytes as JSON

@@ -1,4 +1,4 @@
-// The billing cycle driven by the injected clock and the billing job's tick(): monthly overage invoiced once per
+// The billing cycle driven by the injected clock, one run (runBillingCycle) at a time: monthly overage invoiced once per
 // subscription and month at rollover (operator subscriptions by email, Stripe ones as invoice items, with
 // idempotency keys and retries), subscriptions ended when the dunning period after the grace runs out, and Stripe
 // plan changes (customer.subscription.updated, correctly signed). Mail goes to a real SMTP receiver.
@@ -8,7 +8,7 @@ import { makeTestApp, type TestApp } from "../support/app";
 import { bearer, testSubscription } from "../support/keys";
 import { startSmtpReceiver, type SmtpReceiver } from "../support/smtp";
 import { startStripeStandIn, type StripeStandIn } from "../support/stripe";
-import { createBillingJob, type BillingJob, type BillingTick } from "../../src/jobs/billing";
+import { runBillingCycle, type BillingTick } from "../../src/jobs/billing";
 import { BillingError, failPayment, recordPayment, endSubscription } from "../../src/services/billing";
 import { invoiceMonth, type InvoiceOutcome } from "../../src/services/billing-cycle";
 import { meterRequest } from "../../src/services/keys";
@@ -22,13 +22,11 @@ const BASE = "https://api.example.test";
 let t: TestApp;
 let smtp: SmtpReceiver;
 let stripe: StripeStandIn;
-let job: BillingJob;
 
 beforeAll(async () => {
   smtp = await startSmtpReceiver();
   stripe = startStripeStandIn();
   t = await makeTestApp({ billing: stripe.provider, config: { smtpUrl: smtp.url, publicBaseUrl: BASE } });
-  job = createBillingJob(t.deps, { baseUrl: BASE });
 }, 120_000);
 afterAll(async () => {
   await t.close();
@@ -57,6 +55,8 @@ const invoicesOf = async (subscriptionId: string) =>
 const mailTo = (email: string) => smtp.messages.filter((m) => m.to.includes(email));
 const ping = (key: string) => t.app.request("/v1/ping", { headers: bearer(key) });
 let emails = 0;
+/** One run of the cycle now, as the billing queue runs it. */
+const job = { tick: () => runBillingCycle(t.deps, { baseUrl: BASE }) };
 const freshEmail = () => `cycle${++emails}@example.com`;
 const mine = (tick: BillingTick, id: string): InvoiceOutcome[] => tick.invoiced.filter((o) => o.subscription_id === id);
 
@@ -266,7 +266,7 @@ describe("dunning: past due, then ended", () => {
     for (const bad of ["366", "-1", "1.5"]) expect(() => loadConfig({ DUNNING_PERIOD_DAYS: bad })).toThrow(ConfigError);
     const strict = await makeTestApp({ config: { dunningPeriodDays: 0 } });
     try {
-      const strictJob = createBillingJob(strict.deps, { baseUrl: BASE });
+      const strictJob = { tick: () => runBillingCycle(strict.deps, { baseUrl: BASE }) };
       const start = Date.parse("2026-11-22T12:00:00Z");
       const sub = await testSubscription(strict, { email: freshEmail() });
       await failPayment(strict.deps, { id: sub.subscription.id }, BASE);

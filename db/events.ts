@@ -1,0 +1,100 @@
+// Write events of one database: readers that keep data in memory (src/services/caches.ts) hear of this process's
+// committed writes here instead of at their next version check. The events belong to the Database object (made by
+// db/client.ts openDatabase), never to a module: two databases in one process (tests, a bench) are independent.
+//
+// A write announces itself through the drizzle handle it wrote with (`announce*(db, ...)` in db/repos). On the
+// database's own handle that is after the statement committed. Inside `db.transaction(...)` the handle is the
+// transaction's: its announcements wait in the transaction and are told once it commits; a rollback (the callback
+// throws) drops them. A nested transaction (savepoint) hands its announcements to its parent when it completes.
+import type { Db } from "./client";
+
+/** A series whose stored observations changed (its `version` moved). */
+export type SeriesChange = { indicatorId: string; regionCode: string };
+export type SeriesWrittenListener = (changed: SeriesChange[]) => void;
+export type CatalogWrittenListener = () => void;
+
+export class WriteEvents {
+  private readonly series = new Set<SeriesWrittenListener>();
+  private readonly catalog = new Set<CatalogWrittenListener>();
+
+  /** Told after each committed write which series it changed. Returns the unsubscribe function. */
+  onSeriesWritten(listener: SeriesWrittenListener): () => void {
+    this.series.add(listener);
+    return () => this.series.delete(listener);
+  }
+
+  /** Told after each committed catalog write (sources, indicators, regions). Returns the unsubscribe function. */
+  onCatalogWritten(listener: CatalogWrittenListener): () => void {
+    this.catalog.add(listener);
+    return () => this.catalog.delete(listener);
+  }
+
+  seriesWritten(changed: SeriesChange[]): void {
+    if (changed.length === 0) return;
+    const list = changed.map((c) => ({ indicatorId: c.indicatorId, regionCode: c.regionCode }));
+    for (const listener of this.series) tell(() => listener(list));
+  }
+
+  catalogWritten(): void {
+    for (const listener of this.catalog) tell(listener);
+  }
+}
+
+function tell(listener: () => void): void {
+  try {
+    listener();
+  } catch {
+    // The write committed: a listener's failure must not report it as failed (readers still revalidate by version).
+  }
+}
+
+/** Announcements made inside a transaction, told to `target` when (and only if) it commits. */
+class PendingEvents extends WriteEvents {
+  private readonly changes: SeriesChange[] = [];
+  private catalogChanged = false;
+  override seriesWritten(changed: SeriesChange[]): void {
+    this.changes.push(...changed);
+  }
+  override catalogWritten(): void {
+    this.catalogChanged = true;
+  }
+  commitTo(target: WriteEvents): void {
+    if (this.catalogChanged) target.catalogWritten();
+    target.seriesWritten(this.changes);
+  }
+}
+
+const EVENTS = Symbol("writeEvents");
+type WithEvents = { [EVENTS]?: WriteEvents };
+
+/**
+ * Makes `events` the write events of the drizzle handle `db`: announcements through it reach `events`, and every
+ * transaction opened on it holds its announcements until it commits. Returns `db`.
+ */
+export function attachWriteEvents<D extends Db>(db: D, events: WriteEvents): D {
+  (db as WithEvents)[EVENTS] = events;
+  const open = db.transaction.bind(db) as Db["transaction"];
+  const transaction: Db["transaction"] = async (fn, config) => {
+    const pending = new PendingEvents();
+    const result = await open((tx) => fn(attachWriteEvents(tx as unknown as Db, pending) as unknown as typeof tx), config);
+    pending.commitTo(events);
+    return result;
+  };
+  db.transaction = transaction;
+  return db;
+}
+
+/** The write events `db` announces to; a handle made without them announces to nobody. */
+function eventsOf(db: Db): WriteEvents | undefined {
+  return (db as WithEvents)[EVENTS];
+}
+
+/** Announces that a write through `db` changed these series (db/repos/observations.ts, db/bulk-load.ts). */
+export function announceSeriesWritten(db: Db, changed: SeriesChange[]): void {
+  eventsOf(db)?.seriesWritten(changed);
+}
+
+/** Announces a catalog write through `db` (db/repos/catalog.ts, db/repos/regions.ts). */
+export function announceCatalogWritten(db: Db): void {
+  eventsOf(db)?.catalogWritten();
+}
