@@ -6,7 +6,7 @@
 // callers which errors mean "the database is not answering" (503) rather than a fault of the request (500).
 // Several processes may start at once on one empty PostgreSQL database: migrations (and the first-start seed, through
 // Database.exclusive) run under a PostgreSQL advisory lock, one process at a time.
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -18,6 +18,7 @@ import pgliteWasmPath from "@electric-sql/pglite/pglite.wasm" with { type: "file
 import initdbWasmPath from "@electric-sql/pglite/initdb.wasm" with { type: "file" };
 import pgliteDataPath from "@electric-sql/pglite/pglite.data" with { type: "file" };
 import { bundledMigrations } from "./migrations.macro" with { type: "macro" };
+import { PGLITE_INITDB_PARAMS, PGLITE_SHARED_BUFFERS, blankCluster } from "./blank-cluster";
 import * as schema from "./schema";
 import { pidAlive } from "./process-alive";
 import { connectionGate, type GateLog } from "./pg-faults";
@@ -81,7 +82,6 @@ export type OpenOptions =
   | { dataDir: string | null; loadDataDir?: Blob; lock?: boolean };
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 2000;
-const PGLITE_SHARED_BUFFERS = "32MB";
 /** The advisory lock migrations run under; the first-start seed takes the same one through exclusive(). */
 export const SCHEMA_LOCK = "svc:schema";
 
@@ -307,10 +307,11 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       // database reads stay in the operating system's page cache anyway. At most 64 MB of WAL kept between
       // checkpoints (default 1 GB): a seeded data directory (and its image, src/startup/image.ts) stays small.
       startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`, "-c", "max_wal_size=64MB", "-c", "min_wal_size=32MB"],
-      initDbStartParams: ["--set", `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+      initDbStartParams: PGLITE_INITDB_PARAMS,
       ...(await loadPgliteModules()),
       fsBundle: Bun.file(pgliteDataPath),
-      loadDataDir: opts.loadDataDir,
+      // A new cluster is loaded from the blank one built ahead (db/blank-cluster.ts) rather than made by initdb.
+      loadDataDir: opts.loadDataDir ?? (dataDir && existsSync(join(dataDir, "PG_VERSION")) ? undefined : (blankCluster() ?? undefined)),
     });
     await client.waitReady;
     const events = new WriteEvents();

@@ -9,16 +9,16 @@
 //   - a proof cannot be replayed (x402 and L402);
 //   - an expired (10 minutes) or wrongly bound L402 token gets a fresh 402;
 //   - a handler that fails is not settled: x402 leaves the payer's balance and nonce untouched on chain, L402 leaves
-//     the token unconsumed, and the same proof buys the request afterwards.
+//     the token unconsumed, and the same proof buys the request afterwards;
+//   - a request that fails in its handler with a 4xx from the data (the route's paid({ failing }) example) is neither
+//     settled nor metered; a route without one is listed with the reason it cannot fail once paid.
 // One chain and one app for the whole file (built at load time, so the routes can be listed as tests).
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { parseL402 } from "@getalby/lightning-tools/402";
-import Ajv2020 from "ajv/dist/2020";
 import bolt11 from "bolt11";
 import { importMacaroon } from "macaroon";
-import { REGTEST, decodeBase64Json, encodeMacaroonBase64, mintToken, parseIdentifier, satsFor, usdToCents, type PaymentRequirements } from "payments";
-import { keccak256, toHex, type Hex } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { REGTEST, decodeBase64Json, encodeMacaroonBase64, satsFor, usdToCents } from "payments";
+import type { Hex } from "viem";
 import { listPaymentProofs } from "../../db/repos/payments";
 import { seedFlows } from "../../db/seed/flows";
 import { usageMonth } from "../../src/domain/access";
@@ -26,26 +26,25 @@ import { paidRoutes, type PaidRouteInfo } from "../../src/http/paid-marker";
 import { x402PaymentRequiredSchema, x402SettleResponseSchema } from "../../src/schemas/payments";
 import { keyUsage } from "../../src/services/keys";
 import { ANVIL_KEYS, NETWORK, startChain } from "../support/chain";
-import { ManualClock } from "../support/clock";
+import { FollowingClock } from "../support/clock";
 import { testKey } from "../support/keys";
-import { APERTURE_CHALLENGE, TEST_BASE_URL, TEST_BTC_USD, TEST_ROOT_SECRET, makePaymentsApp } from "../support/payments";
-import { officialFetch, signedPayment } from "../support/x402";
+import { CANNOT_FAIL_ONCE_PAID, FUNDS, addr, bindingOf, caveatsOf, expectBodyMirrorsHeader, keyOf, l402, mintedElsewhere, nonceUsed as nonceUsedOn, payer as payerOn, reasonOf, routeCalls, type PaymentsApp } from "../support/paid-contract";
+import { APERTURE_CHALLENGE, TEST_BASE_URL, TEST_BTC_USD, makePaymentsApp } from "../support/payments";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
 
-const keyOf = (label: string) => keccak256(toHex(label)) as Hex;
-const addr = (key: Hex) => privateKeyToAccount(key).address;
 const PAY_TO = addr(keyOf("contract-pay-to"));
-const FUNDS = 1_000_000n;
 
 const chain = await startChain();
-type PaymentsApp = Awaited<ReturnType<typeof makePaymentsApp>>;
-// The whole contract runs twice: with the page memo in front of the paid pipeline, and without it. anvil's block time
-// follows the wall clock (as does the official client's validBefore): each app's manual clock starts at the chain's time.
-const apps: { pageMemo: boolean; t: PaymentsApp }[] = [];
+const payer = () => payerOn(chain);
+const nonceUsed = (header: string) => nonceUsedOn(chain, header);
+// The whole contract runs twice: with the page memo in front of the paid pipeline, and without it. anvil stamps its
+// blocks with the wall clock, and the official client signs validAfter and validBefore from it: each app's clock
+// follows it (the last block's time can be minutes old once the first app has been built on a busy machine).
+const apps: { pageMemo: boolean; t: PaymentsApp; clock: FollowingClock }[] = [];
 for (const pageMemo of [true, false]) {
-  const clock = new ManualClock(new Date(Number(await chain.latestTimestamp()) * 1000));
+  const clock = new FollowingClock(new Date());
   const t = await makePaymentsApp({
     clock,
     testRoute: false,
@@ -59,33 +58,12 @@ for (const pageMemo of [true, false]) {
   });
   // GET /v1/flows's example reads the seeded flows (idempotent; a no-op once db/seed/index.ts seeds them too).
   await seedFlows(t.database.db);
-  apps.push({ pageMemo, t });
+  apps.push({ pageMemo, t, clock });
 }
 
-let payerSeq = 0;
-/** A fresh payer holding FUNDS atomic units of the local USDC. */
-async function payer(): Promise<Hex> {
-  const key = keyOf(`contract-payer-${++payerSeq}`);
-  await chain.mint(addr(key), FUNDS);
-  return key;
-}
+for (const { pageMemo, t, clock } of apps) describe(`page memo ${pageMemo ? "on" : "off"}`, () => contract(t, clock));
 
-
-/** A facilitator's check before cataloguing (@x402/extensions bazaar validateDiscoveryExtension): `info` against `schema`. */
-function bazaarErrors(ext: { info: unknown; schema: any }): string[] {
-  const validate = new Ajv2020({ strict: false, allErrors: true }).compile(ext.schema);
-  return validate(ext.info) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || "(root)"}: ${e.message}`);
-}
-
-/** Whether the token contract has seen this authorization's nonce (it has once a transfer used it). */
-async function nonceUsed(header: string): Promise<boolean> {
-  const a = (decodeBase64Json(header) as any).payload.authorization;
-  return (await chain.client.readContract({ address: chain.asset, abi: chain.tokenAbi, functionName: "authorizationState", args: [a.from, a.nonce] })) as boolean;
-}
-
-for (const { pageMemo, t } of apps) describe(`page memo ${pageMemo ? "on" : "off"}`, () => contract(t));
-
-function contract(t: PaymentsApp) {
+function contract(t: PaymentsApp, clock: FollowingClock) {
   const outage = t.outage!;
   const routes = paidRoutes(t.app);
 
@@ -96,13 +74,8 @@ function contract(t: PaymentsApp) {
     doc = await (await t.request("/openapi.json")).json();
   });
   afterAll(() => t.close());
-  const nowSeconds = () => BigInt(Math.floor(t.clock.now().getTime() / 1000));
-  const reasonOf = async (res: Response) => ((await res.json()) as any).error?.details?.reason;
   const openApiPath = (honoPath: string) => honoPath.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
   const operationOf = (route: PaidRouteInfo) => doc.paths[openApiPath(route.path)]?.[route.method.toLowerCase()];
-  const l402 = (macaroon: string, preimage: string) => `L402 ${macaroon}:${preimage}`;
-  const caveatsOf = (macaroon: string) => importMacaroon(macaroon).caveats.map((c) => Buffer.from(c.identifier).toString());
-  const bindingOf = (macaroon: string) => caveatsOf(macaroon).find((c) => c.startsWith("indicator=") || c.startsWith("resource="))!;
 
   test("every paid route names a priced example, and the paid routes are exactly the priced operations of the contract", () => {
     expect(routes.length).toBeGreaterThan(0);
@@ -116,15 +89,19 @@ function contract(t: PaymentsApp) {
     expect(routes.map((r) => `${r.method} ${openApiPath(r.path)}`).sort()).toEqual(priced.sort());
   });
 
+  test("every paid route names a failing example or is listed with why it cannot fail once paid, never both", () => {
+    const named = routes.map((r) => `${r.method} ${r.path}`);
+    const listed = Object.keys(CANNOT_FAIL_ONCE_PAID);
+    expect(listed.filter((r) => !named.includes(r))).toEqual([]);
+    expect(routes.filter((r) => !r.failing !== listed.includes(`${r.method} ${r.path}`)).map((r) => `${r.method} ${r.path}: ${r.failing ? "has a failing example and is listed" : "neither"}`)).toEqual([]);
+    expect(routes.some((r) => r.failing)).toBe(true);
+  });
+
   test("HEAD on free routes (catalog, discovery) is still GET without a body, and offered in their Allow", async () => {
     for (const path of ["/v1/sources", "/v1/indicators?search=gdp", "/v1/regions/US", "/openapi.json", "/llms.txt", "/"]) {
       const [get, head] = [await t.request(path), await t.request(path, { method: "HEAD" })];
-      expect({ path, status: head.status, type: head.headers.get("content-type"), cache: head.headers.get("cache-control") }).toEqual({
-        path,
-        status: get.status,
-        type: get.headers.get("content-type"),
-        cache: get.headers.get("cache-control"),
-      });
+      const seen = (r: Response) => ({ path, status: r.status, type: r.headers.get("content-type"), cache: r.headers.get("cache-control") });
+      expect(seen(head)).toEqual(seen(get));
       expect(get.status).toBe(200);
       expect(await head.text()).toBe("");
     }
@@ -133,33 +110,7 @@ function contract(t: PaymentsApp) {
 
   for (const route of routes) {
     describe(`${route.method} ${route.path}`, () => {
-      const example = route.example ?? "";
-      const req = (path: string, headers: Record<string, string> = {}) => t.request(path, { method: route.method, headers });
-
-      /** A 402 for `path` and what a client reads from it. */
-      async function challenge(path = example, headers: Record<string, string> = {}) {
-        const res = await req(path, headers);
-        expect({ path, status: res.status }).toEqual({ path, status: 402 });
-        const m = APERTURE_CHALLENGE.exec(res.headers.get("www-authenticate") ?? "");
-        if (!m) throw new Error(`no L402 challenge in the 402 of ${path}`);
-        const paymentRequired = decodeBase64Json(res.headers.get("payment-required")!) as any;
-        return { res, paymentRequired, requirement: paymentRequired.accepts[0] as PaymentRequirements, macaroon: m[2], invoice: m[3] };
-      }
-
-      /** Asks for a 402 and pays its invoice like an L402 client: the Authorization value that then buys the request. */
-      async function buyL402(path = example) {
-        const c = await challenge(path);
-        const paid = t.dev.pay(c.invoice);
-        if (!paid.ok) throw new Error(paid.message);
-        return { authorization: l402(c.macaroon, paid.preimage), macaroon: c.macaroon, preimage: paid.preimage };
-      }
-
-      /** An EIP-3009 authorization for what `path` costs, signed by a fresh funded payer. */
-      async function signedX402(path = example) {
-        const key = await payer();
-        const { requirement } = await challenge(path);
-        return { key, header: await signedPayment(key, requirement, { validBefore: nowSeconds() + 300n }), amount: BigInt(requirement.amount) };
-      }
+      const { example, nowSeconds, req, challenge, buyL402, signedX402, officialPay } = routeCalls(t, chain, route);
 
       test("402 carries both rails: PAYMENT-REQUIRED (deterministic v2 requirements) and WWW-Authenticate L402, no-store, CORS, priced as documented", async () => {
         const a = await challenge(example, { origin: "https://app.example" });
@@ -176,24 +127,7 @@ function contract(t: PaymentsApp) {
           { scheme: "exact", network: NETWORK, amount: String(microUsd), asset: chain.asset, payTo: PAY_TO, maxTimeoutSeconds: 300, extra: { name: "USDC", version: "2" } },
         ]);
         expect(pr.extensions?.bazaar?.info).toMatchObject({ input: { type: "http", method: route.method } });
-        // The same PaymentRequired in the body beside the error envelope, for clients that read bodies: the same
-        // requirements (clients match them by deep equality), with the bazaar extension in full where the header has
-        // its compact form. Both forms pass the facilitator's check of `info` against `schema`.
-        expect(body.error.code).toBe("PAYMENT_REQUIRED");
-        expect(body.error.details.rails).toEqual(["x402", "l402"]);
-        expect({ x402Version: body.x402Version, resource: body.resource, accepts: body.accepts }).toEqual({
-          x402Version: 2,
-          resource: a.paymentRequired.resource,
-          accepts: a.paymentRequired.accepts,
-        });
-        expect(Object.keys(body.extensions)).toEqual(["bazaar"]);
-        expect(Object.keys(a.paymentRequired.extensions)).toEqual(["bazaar"]);
-        expect(bazaarErrors(body.extensions.bazaar)).toEqual([]);
-        expect(bazaarErrors(a.paymentRequired.extensions.bazaar)).toEqual([]);
-        expect(Object.keys(body.extensions.bazaar.info.input.queryParams)).toEqual([...new URL(example, "http://x").searchParams.keys()].sort());
-        expect(a.paymentRequired.extensions.bazaar.schema.properties.input.properties.queryParams.required).toEqual(
-          body.extensions.bazaar.schema.properties.input.properties.queryParams.required,
-        );
+        expectBodyMirrorsHeader(body, a.paymentRequired, example);
         // The price is the one the contract documents for this operation.
         expect([op["x-price-usd"], ...Object.values(op["x-price-usd-by-surface"] ?? {})]).toContain(body.error.details.price_usd);
 
@@ -304,16 +238,7 @@ function contract(t: PaymentsApp) {
 
       test("x402: the official client pays, tokens move on chain, and the proof cannot be replayed", async () => {
         const key = await payer();
-        const sent: string[] = [];
-        const pay = officialFetch(
-          (r) => {
-            const h = r.headers.get("payment-signature");
-            if (h) sent.push(h);
-            return t.app.fetch(r);
-          },
-          key,
-          NETWORK,
-        );
+        const { pay, sent } = officialPay(key);
         const payToBefore = await chain.balanceOf(PAY_TO);
         const res = await pay(`${TEST_BASE_URL}${example}`, { method: route.method });
         expect(res.status).toBe(200);
@@ -354,6 +279,8 @@ function contract(t: PaymentsApp) {
       });
 
       test("L402: a token is refused with a fresh 402 once 10 minutes have passed, and when bound to something else", async () => {
+        // Still from the tokens' minting while the test steps over their 10-minute boundary by a millisecond.
+        clock.hold();
         const [early, late, bound, narrowed] = [await buyL402(), await buyL402(), await buyL402(), await buyL402()];
         try {
           t.clock.advance(599_999);
@@ -366,21 +293,12 @@ function contract(t: PaymentsApp) {
           expect(caveatsOf(fresh[2])).toContain(`valid_until=${Number(nowSeconds()) + 600}`);
         } finally {
           t.clock.advance(-600_000);
+          clock.follow();
         }
 
         // Minted by this service and paid, but for another resource of the same kind.
         const [kind, value] = bindingOf(bound.macaroon).split("=") as ["indicator" | "resource", string];
-        const id = parseIdentifier(importMacaroon(bound.macaroon).identifier)!;
-        const caps = caveatsOf(bound.macaroon);
-        const elsewhere = mintToken({
-          secret: TEST_ROOT_SECRET,
-          paymentHash: id.paymentHash,
-          tokenId: id.tokenId,
-          binding: { kind, value: `${value}X` },
-          maxMicroUsd: Number(caps.find((c) => c.startsWith("max_usd_micros="))!.split("=")[1]),
-          validUntil: Number(caps.find((c) => c.startsWith("valid_until="))!.split("=")[1]),
-        });
-        const wrong = await req(example, { authorization: l402(encodeMacaroonBase64(elsewhere), bound.preimage) });
+        const wrong = await req(example, { authorization: l402(mintedElsewhere(bound.macaroon), bound.preimage) });
         expect(wrong.status).toBe(402);
         expect(await reasonOf(wrong)).toBe("l402_wrong_binding");
         expect(wrong.headers.get("www-authenticate")).toMatch(APERTURE_CHALLENGE);
@@ -442,24 +360,15 @@ function contract(t: PaymentsApp) {
       // index base date the series does not hold). The client's mistake, not ours: it must not cost the client either.
       // (Handlers fail by throwing an ApiError, like the outage above; paid()'s other branch, a handler that answers
       // >= 400 without throwing, is exercised on the test route in x402.test.ts.)
-      test.if(!!route.failing)("a request that fails in its handler (a 4xx from the data) is not settled on either rail", async () => {
-        const failing = route.failing!;
+      const failing = route.failing;
+      if (failing) test("a request that fails in its handler (a 4xx from the data) is neither settled on either rail nor metered", async () => {
         // It is bought exactly like the example: same requirements, same L402 binding and price.
         const [f, e] = [await challenge(failing), await challenge()];
         expect(f.paymentRequired.accepts).toEqual(e.paymentRequired.accepts);
         expect(caveatsOf(f.macaroon).filter((c) => !c.startsWith("valid_until="))).toEqual(caveatsOf(e.macaroon).filter((c) => !c.startsWith("valid_until=")));
 
         const key = await payer();
-        const sent: string[] = [];
-        const pay = officialFetch(
-          (r) => {
-            const h = r.headers.get("payment-signature");
-            if (h) sent.push(h);
-            return t.app.fetch(r);
-          },
-          key,
-          NETWORK,
-        );
+        const { pay, sent } = officialPay(key);
         const res = await pay(`${TEST_BASE_URL}${failing}`, { method: route.method });
         expect(res.status).toBeGreaterThanOrEqual(400);
         expect(res.status).toBeLessThan(500);
@@ -476,6 +385,14 @@ function contract(t: PaymentsApp) {
         const failedL402 = await req(failing, { authorization: token.authorization });
         expect(failedL402.status).toBe(res.status);
         expect((await req(example, { authorization: token.authorization })).status).toBe(200);
+
+        // A key's failed request is not metered; its next success is.
+        const { key: apiKey, row } = await testKey(t, { plan: "professional" });
+        const month = usageMonth(t.clock.now());
+        expect((await req(failing, { authorization: `Bearer ${apiKey}` })).status).toBe(res.status);
+        expect(await keyUsage(t.deps, row.id, month)).toBe(0);
+        expect((await req(example, { authorization: `Bearer ${apiKey}` })).status).toBe(200);
+        expect(await keyUsage(t.deps, row.id, month)).toBe(1);
       });
     });
   }

@@ -1,0 +1,131 @@
+// Helpers of the shared paid-route contract (test/payments/paid-route-contract.test.ts): funded payers and nonces on
+// the local chain, a facilitator's bazaar check, one route's requests on both rails, and the paid routes that name no
+// failing example, each with the reason it cannot fail once paid.
+import { expect } from "bun:test";
+import Ajv2020 from "ajv/dist/2020";
+import { decodeBase64Json, encodeMacaroonBase64, mintToken, parseIdentifier, type PaymentRequirements } from "payments";
+import { importMacaroon } from "macaroon";
+import { keccak256, toHex, type Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import type { PaidRouteInfo } from "../../src/http/paid-marker";
+import { NETWORK, type LocalChain } from "./chain";
+import type { makePaymentsApp } from "./payments";
+import { APERTURE_CHALLENGE, TEST_ROOT_SECRET } from "./payments";
+import { officialFetch, signedPayment } from "./x402";
+
+export type PaymentsApp = Awaited<ReturnType<typeof makePaymentsApp>>;
+
+/**
+ * The paid routes without paid({ failing }): none can answer a 4xx once paid, because everything the data can refuse
+ * is decided in resolve(), before the 402 (so it costs nothing). The contract checks this list is exact: every paid
+ * route names a failing example or is here, never both.
+ */
+export const CANNOT_FAIL_ONCE_PAID: Record<string, string> = {
+  "GET /v1/observations/latest": "a single read is resolved and checked readable before payment; a batch answers each code's failure in its 207 body",
+  "GET /v1/panel": "resolve() builds the panel (every series held, the grid within bounds) before payment",
+  "GET /v1/insights": "resolve() checks the series is readable before payment; the facts are computed from whatever it holds",
+  "GET /v1/flows": "resolve() chooses the measure and period among the slices held; the handler only reads them",
+  "GET /v1/signals/active": "resolve() resolves the filters and checks the cursor; the handler lists what matches, possibly nothing",
+  "GET /v1/signals": "resolve() resolves the filters and checks the cursor; the handler lists what matches, possibly nothing",
+  "GET /v1/ask": "resolve() plans the question (unanswerable ones answered free); a tool call that fails is reported in the answer",
+  "GET /v1/briefings/public/:slug": "resolve() finds the briefing's run; only its deletion between resolve and read (public runs are never deleted) could fail",
+};
+
+export const keyOf = (label: string) => keccak256(toHex(label)) as Hex;
+export const addr = (key: Hex) => privateKeyToAccount(key).address;
+export const FUNDS = 1_000_000n;
+
+/** A facilitator's check before cataloguing (@x402/extensions bazaar validateDiscoveryExtension): `info` against `schema`. */
+export function bazaarErrors(ext: { info: unknown; schema: any }): string[] {
+  const validate = new Ajv2020({ strict: false, allErrors: true }).compile(ext.schema);
+  return validate(ext.info) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || "(root)"}: ${e.message}`);
+}
+
+/**
+ * The same PaymentRequired in a 402's body beside the error envelope, for clients that read bodies: the same
+ * requirements (clients match them by deep equality), with the bazaar extension in full where the header has its
+ * compact form. Both forms pass the facilitator's check of `info` against `schema`.
+ */
+export function expectBodyMirrorsHeader(body: any, header: any, example: string) {
+  expect(body.error.code).toBe("PAYMENT_REQUIRED");
+  expect(body.error.details.rails).toEqual(["x402", "l402"]);
+  expect({ x402Version: body.x402Version, resource: body.resource, accepts: body.accepts }).toEqual({ x402Version: 2, resource: header.resource, accepts: header.accepts });
+  expect(Object.keys(body.extensions)).toEqual(["bazaar"]);
+  expect(Object.keys(header.extensions)).toEqual(["bazaar"]);
+  expect(bazaarErrors(body.extensions.bazaar)).toEqual([]);
+  expect(bazaarErrors(header.extensions.bazaar)).toEqual([]);
+  expect(Object.keys(body.extensions.bazaar.info.input.queryParams)).toEqual([...new URL(example, "http://x").searchParams.keys()].sort());
+  expect(header.extensions.bazaar.schema.properties.input.properties.queryParams.required).toEqual(body.extensions.bazaar.schema.properties.input.properties.queryParams.required);
+}
+
+let payerSeq = 0;
+/** A fresh payer holding FUNDS atomic units of the local USDC. */
+export async function payer(chain: LocalChain): Promise<Hex> {
+  const key = keyOf(`contract-payer-${++payerSeq}`);
+  await chain.mint(addr(key), FUNDS);
+  return key;
+}
+
+/** Whether the token contract has seen this authorization's nonce (it has once a transfer used it). */
+export async function nonceUsed(chain: LocalChain, header: string): Promise<boolean> {
+  const a = (decodeBase64Json(header) as any).payload.authorization;
+  return (await chain.client.readContract({ address: chain.asset, abi: chain.tokenAbi, functionName: "authorizationState", args: [a.from, a.nonce] })) as boolean;
+}
+
+export const l402 = (macaroon: string, preimage: string) => `L402 ${macaroon}:${preimage}`;
+export const caveatsOf = (macaroon: string) => importMacaroon(macaroon).caveats.map((c) => Buffer.from(c.identifier).toString());
+export const bindingOf = (macaroon: string) => caveatsOf(macaroon).find((c) => c.startsWith("indicator=") || c.startsWith("resource="))!;
+/** A token minted by this service for the same payment and price as `macaroon`, but bound to another resource of its kind. */
+export function mintedElsewhere(macaroon: string): string {
+  const [kind, value] = bindingOf(macaroon).split("=") as ["indicator" | "resource", string];
+  const id = parseIdentifier(importMacaroon(macaroon).identifier)!;
+  const cap = (name: string) => Number(caveatsOf(macaroon).find((c) => c.startsWith(`${name}=`))!.split("=")[1]);
+  const token = mintToken({ secret: TEST_ROOT_SECRET, paymentHash: id.paymentHash, tokenId: id.tokenId, binding: { kind, value: `${value}X` }, maxMicroUsd: cap("max_usd_micros"), validUntil: cap("valid_until") });
+  return encodeMacaroonBase64(token);
+}
+export const reasonOf = async (res: Response) => ((await res.json()) as any).error?.details?.reason;
+
+/** One paid route's requests on the test app: plain, the 402 a client reads, and proofs bought on either rail. */
+export function routeCalls(t: PaymentsApp, chain: LocalChain, route: PaidRouteInfo) {
+  const example = route.example ?? "";
+  const nowSeconds = () => BigInt(Math.floor(t.clock.now().getTime() / 1000));
+  const req = (path: string, headers: Record<string, string> = {}) => t.request(path, { method: route.method, headers });
+
+  /** A 402 for `path` and what a client reads from it. */
+  async function challenge(path = example, headers: Record<string, string> = {}) {
+    const res = await req(path, headers);
+    if (res.status !== 402) throw new Error(`${path}: expected a 402, got ${res.status}: ${await res.text()}`);
+    const m = APERTURE_CHALLENGE.exec(res.headers.get("www-authenticate") ?? "");
+    if (!m) throw new Error(`no L402 challenge in the 402 of ${path}`);
+    const paymentRequired = decodeBase64Json(res.headers.get("payment-required")!) as any;
+    return { res, paymentRequired, requirement: paymentRequired.accepts[0] as PaymentRequirements, macaroon: m[2]!, invoice: m[3]! };
+  }
+
+  /** Asks for a 402 and pays its invoice like an L402 client: the Authorization value that then buys the request. */
+  async function buyL402(path = example) {
+    const c = await challenge(path);
+    const paid = t.dev.pay(c.invoice);
+    if (!paid.ok) throw new Error(paid.message);
+    return { authorization: l402(c.macaroon, paid.preimage), macaroon: c.macaroon, preimage: paid.preimage };
+  }
+
+  /** An EIP-3009 authorization for what `path` costs, signed by a fresh funded payer. */
+  async function signedX402(path = example) {
+    const key = await payer(chain);
+    const { requirement } = await challenge(path);
+    return { key, header: await signedPayment(key, requirement, { validBefore: nowSeconds() + 300n }), amount: BigInt(requirement.amount) };
+  }
+
+  /** The official x402 client paying through the app, and the PAYMENT-SIGNATURE headers it sent. */
+  function officialPay(key: Hex) {
+    const sent: string[] = [];
+    const viaApp = (r: Request) => {
+      const h = r.headers.get("payment-signature");
+      if (h) sent.push(h);
+      return t.app.fetch(r);
+    };
+    return { pay: officialFetch(viaApp, key, NETWORK), sent };
+  }
+
+  return { example, nowSeconds, req, challenge, buyL402, signedX402, officialPay };
+}
