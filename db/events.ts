@@ -6,7 +6,9 @@
 // database's own handle that is after the statement committed. Inside `db.transaction(...)` the handle is the
 // transaction's: its announcements wait in the transaction and are told once it commits; a rollback (the callback
 // throws) drops them. A nested transaction (savepoint) hands its announcements to its parent when it completes.
-import type { Db } from "./client";
+
+/** A drizzle handle (db/client.ts Db, or a transaction of it): what events are attached to. */
+type Handle = { transaction(fn: (tx: never) => Promise<unknown>, config?: never): Promise<unknown> };
 
 /** A series whose stored observations changed (its `version` moved). */
 export type SeriesChange = { indicatorId: string; regionCode: string };
@@ -71,30 +73,30 @@ type WithEvents = { [EVENTS]?: WriteEvents };
  * Makes `events` the write events of the drizzle handle `db`: announcements through it reach `events`, and every
  * transaction opened on it holds its announcements until it commits. Returns `db`.
  */
-export function attachWriteEvents<D extends Db>(db: D, events: WriteEvents): D {
+export function attachWriteEvents<D extends object>(db: D, events: WriteEvents): D {
   (db as WithEvents)[EVENTS] = events;
-  const open = db.transaction.bind(db) as Db["transaction"];
-  const transaction: Db["transaction"] = async (fn, config) => {
+  const handle = db as unknown as Handle;
+  const open = handle.transaction.bind(handle) as (fn: (tx: object) => Promise<unknown>, config?: unknown) => Promise<unknown>;
+  handle.transaction = (async (fn: (tx: object) => Promise<unknown>, config?: unknown) => {
     const pending = new PendingEvents();
-    const result = await open((tx) => fn(attachWriteEvents(tx as unknown as Db, pending) as unknown as typeof tx), config);
+    const result = await open((tx) => fn(attachWriteEvents(tx, pending)), config);
     pending.commitTo(events);
     return result;
-  };
-  db.transaction = transaction;
+  }) as Handle["transaction"];
   return db;
 }
 
 /** The write events `db` announces to; a handle made without them announces to nobody. */
-function eventsOf(db: Db): WriteEvents | undefined {
+function eventsOf(db: object): WriteEvents | undefined {
   return (db as WithEvents)[EVENTS];
 }
 
 /** Announces that a write through `db` changed these series (db/repos/observations.ts, db/bulk-load.ts). */
-export function announceSeriesWritten(db: Db, changed: SeriesChange[]): void {
+export function announceSeriesWritten(db: object, changed: SeriesChange[]): void {
   eventsOf(db)?.seriesWritten(changed);
 }
 
 /** Announces a catalog write through `db` (db/repos/catalog.ts, db/repos/regions.ts). */
-export function announceCatalogWritten(db: Db): void {
+export function announceCatalogWritten(db: object): void {
   eventsOf(db)?.catalogWritten();
 }

@@ -11,7 +11,7 @@ import type { Clock, SeriesFetcher } from "./ports";
 import { upstreamFetcher } from "./services/upstream-fetcher";
 import { createConnectors, type UpstreamRegistry } from "./upstream";
 import { createJobRuntime } from "./jobs/runtime";
-import { baseUrlOf } from "./commands/access-cli";
+import { baseUrlOf } from "./contract/base-url";
 
 /**
  * The configured database. `maintenance`: a command that may run long statements (seed, import, derive, migrate)

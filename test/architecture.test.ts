@@ -121,17 +121,57 @@ describe("architecture", () => {
     expect(importCycles(edges).map((cycle) => cycle.join(" "))).toEqual([]);
   });
 
-  test("schemas/ never imports services/", () => {
-    // Schemas describe the wire format; the services that fill it depend on them, not the other way round.
+  // Layers one way: entry points -> routes, mcp, docs -> http -> services -> domain, db. Each row is an edge that must
+  // not exist, with why; there is no list of exceptions.
+  const FORBIDDEN: [from: string, to: string, why: string][] = [
+    ["src/services", "src/http", "services return data; HTTP answers are made above them (the error table is src/errors.ts)"],
+    ["src/services", "src/routes", "routes call services, never the other way"],
+    ["src/services", "src/mcp", "MCP tools call services, never the other way"],
+    ["src/services", "src/docs", "documents are built above the services (src/docs/discovery.ts)"],
+    ["src/http", "src/routes", "routes are registered on the http layer"],
+    ["src/http", "src/mcp", "the MCP endpoint is a route"],
+    ["src/http", "src/docs", "documents are served by routes"],
+    ["src/docs", "src/mcp", "docs and MCP read one contract (src/contract)"],
+    ["src/mcp", "src/docs", "docs and MCP read one contract (src/contract)"],
+    ["src/mcp", "src/routes", "routes mount MCP, never the other way"],
+    ["src/contract", "src/docs", "the contract is read by the documents"],
+    ["src/contract", "src/mcp", "the contract is read by MCP"],
+    ["src/contract", "src/services", "the contract names operations; it computes nothing"],
+    ["src/contract", "src/http", "the contract names operations; it answers nothing"],
+    ["src/contract", "src/routes", "routes read the contract"],
+    ["src/schemas", "src/services", "schemas describe the wire; the services that fill it depend on them"],
+    ["src/schemas", "src/http", "schemas describe the wire, not how it is answered"],
+    ["src/schemas", "src/routes", "routes read the schemas"],
+    ["src/jobs", "src/http", "jobs call services; no request is involved"],
+    ["src/jobs", "src/routes", "jobs call services; no request is involved"],
+    ["src/domain", "src/services", "domain is pure functions"],
+    ["src/domain", "db", "domain is pure functions"],
+    ["db", "src/schemas", "db/schema owns its stored types; wire types belong to src/schemas"],
+    ["db", "src/services", "repos are called by services"],
+    ["db", "src/http", "repos are called by services"],
+    ["payments", "src", "payments is a package of its own"],
+    ["payments", "db", "payments stores proofs through its ProofStore interface"],
+  ];
+
+  test.each(FORBIDDEN)("%s never imports %s (%s)", (from, to) => {
     const bad: string[] = [];
-    for (const f of files("src/schemas")) for (const s of importsOf(f)) if (resolvesInto(f, s, "src/services")) bad.push(`${f} -> ${s}`);
+    for (const f of files(from)) for (const s of importsOf(f)) if (resolvesInto(f, s, to)) bad.push(`${f} -> ${s}`);
     expect(bad).toEqual([]);
   });
 
-  test("services/ never import http/ (the error table they raise from sits below both, in src/errors.ts)", () => {
-    const bad: string[] = [];
-    for (const f of files("src/services")) for (const s of importsOf(f)) if (resolvesInto(f, s, "src/http")) bad.push(`${f} -> ${s}`);
-    expect(bad).toEqual([]);
+  test("/api/mcp is written once, in the contract", () => {
+    const writers = [...files("src"), ...files("db")].filter((f) => /["'`]\/api\/mcp["'`]/.test(readFileSync(join(root, f), "utf8")));
+    expect(writers).toEqual(["src/contract/mcp.ts"]);
+  });
+
+  test("one bounded cache: no hand-written eviction (oldest key out, clear when full) outside src/services/bounded-cache.ts", () => {
+    const evicting = files("src").filter((f) => f !== "src/services/bounded-cache.ts" && /\.keys\(\)\.next\(\)|\.size\s*>=?\s*[A-Z0-9_]+\)\s*\w+\.(clear|delete)\(/.test(readFileSync(join(root, f), "utf8")));
+    expect(evicting).toEqual([]);
+  });
+
+  test("write events belong to the database object: no module-level listener registry in db/repos", () => {
+    const registries = files("db/repos").filter((f) => /new (WeakMap|Map|Set)<[^>]*Listener/.test(readFileSync(join(root, f), "utf8")));
+    expect(registries).toEqual([]);
   });
 
   test("entitlement and the rate window are decided in the admission core alone", () => {

@@ -7,9 +7,11 @@
 //   process running the same occurrence stores nothing (the partial unique index); failed runs are all kept.
 import { sql } from "drizzle-orm";
 import { bigserial, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import type { AskResponse } from "../../src/schemas/ask";
 import { apiKeys } from "./keys";
 import { regions } from "./regions";
+
+/** A stored Ask response: the JSON object the briefing service wrote (its shape is the service's, src/schemas/ask.ts). */
+export type StoredAskResponse = { [field: string]: unknown };
 
 export const briefings = pgTable(
   "briefings",
@@ -44,7 +46,7 @@ export const briefingRuns = pgTable(
     scheduledFor: timestamp("scheduled_for", { withTimezone: true }).notNull(),
     status: text("status", { enum: ["ok", "no_coverage", "no_data", "failed"] }).notNull(),
     /** The Ask response (answer, citations, resolved, grounded, truncated, status, message, meta); null when failed. */
-    response: jsonb("response").$type<AskResponse>(),
+    response: jsonb("response").$type<StoredAskResponse>(),
     /** Copies of the response's flags, for operators' queries; null when failed. */
     grounded: boolean("grounded"),
     truncated: boolean("truncated"),

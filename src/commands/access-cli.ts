@@ -53,10 +53,6 @@ export async function withDatabase<T>(
   }
 }
 
-export function baseUrlOf(config: Config): string {
-  return config.publicBaseUrl ?? `http://localhost:${config.port}`;
-}
-
 export function positiveInt(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new CliError(`--${flag} must be a positive integer`);

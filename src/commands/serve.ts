@@ -1,6 +1,5 @@
 import { createApp } from "../app";
 import { buildDeps } from "../bootstrap";
-import { baseUrlOf } from "./access-cli";
 import type { Command } from "./command";
 import { lastResortErrorResponse } from "../http/respond";
 import type { Deps } from "../deps";
@@ -13,7 +12,7 @@ import { CliError } from "./cli-error";
 import { DATABASE_ENV } from "./help";
 import { startAdminInterface, type AdminInterface } from "../admin/server";
 import { exitOnUncaught } from "../process-faults";
-import { baseUrlRefusal } from "../docs/base-url";
+import { baseUrlRefusal } from "../contract/base-url";
 import { SERVE_LIMITS } from "../http/request-guard";
 
 export const serveCommand: Command = {

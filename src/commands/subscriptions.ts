@@ -9,7 +9,8 @@ import { invoiceMonth, retryPendingInvoices } from "../services/billing-cycle";
 import { ApiError } from "../errors";
 import { CliError } from "./cli-error";
 import { consoleContext, type Command } from "./command";
-import { baseUrlOf, parseFlags, positiveInt, printRows, withDeps } from "./access-cli";
+import { baseUrlOf } from "../contract/base-url";
+import { parseFlags, positiveInt, printRows, withDeps } from "./access-cli";
 
 const help: Record<string, string> = {
   create: `create --plan <developer|professional> --email BILLING_EMAIL [--scope S]... [--rate-limit N] [--test]

@@ -3,7 +3,7 @@
 // and from LandingFacts (src/docs/landing-data.ts) for what comes from the database. Self-contained: inline CSS and
 // icon, no script, no request beyond this server.
 import type { ServiceIndex } from "../schemas/discovery";
-import { MCP_TOOL_NAMES } from "../mcp/tools";
+import { MCP_TOOL_NAMES } from "../contract/mcp";
 import { ICON_SVG } from "./favicon";
 import { html, trusted, type Markup } from "./html";
 import { LANDING_CSS } from "./landing-style";

@@ -6,8 +6,10 @@ import { ERROR_STATUS, type ErrorCode } from "../errors";
 import { publicPlans } from "../plans";
 import type { SourceFreshness } from "../services/catalog";
 import { CONTRACT_VERSION, SERVICE_NAME } from "../version";
-import { listOperations, publishedPrices, type JsonObject, type OpenApiDocument, type OperationEntry } from "./openapi";
+import { publishedPrices, type OpenApiDocument } from "./openapi";
+import { listOperations, type JsonObject, type OperationEntry } from "../contract/operations";
 import { AUTH_PARAGRAPH, DATA_PARAGRAPH, ERROR_PARAGRAPH, PRICE_LABELS, REGION_CONVENTIONS, SERVICE_SUMMARY, planTableMarkdown, priceTableMarkdown } from "./service-text";
+import { MCP_PATH } from "../contract/mcp";
 
 export type LlmsContext = { baseUrl: string };
 
@@ -249,7 +251,7 @@ function links(ctx: LlmsContext): string[] {
     `- [OpenAPI 3.1 contract](${ctx.baseUrl}/openapi.json): machine-readable, every operation and schema`,
     `- [Interactive API reference](${ctx.baseUrl}/docs)`,
     `- [Full agent reference](${ctx.baseUrl}/llms-full.txt): every parameter, bound, default, response field and error code`,
-    `- [MCP endpoint](${ctx.baseUrl}/api/mcp): Streamable HTTP MCP (JSON-RPC 2.0), the same data and prices as the REST API; paid tools take the API key sent with the request, or an x402 payment in the call (\`_meta["x402/payment"]\`)`,
+    `- [MCP endpoint](${ctx.baseUrl}${MCP_PATH}): Streamable HTTP MCP (JSON-RPC 2.0), the same data and prices as the REST API; paid tools take the API key sent with the request, or an x402 payment in the call (\`_meta["x402/payment"]\`)`,
     `- [Changelog](${ctx.baseUrl}/changelog.md)`,
   ];
 }

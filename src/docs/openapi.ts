@@ -7,6 +7,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { App } from "../http/app-env";
 import { PRICES_MICRO_USD, formatUsd, publishedPriceList, quote, type PriceList, type Surface } from "../pricing";
 import { x402PaymentRequiredSchema, x402SettleResponseSchema } from "../schemas/payments";
+import { listOperations, type JsonObject } from "../contract/operations";
 import { CONTRACT_VERSION, SERVICE_NAME } from "../version";
 import { collectTags, declareSecurity } from "./openapi-access";
 import { AUTH_PARAGRAPH, DATA_PARAGRAPH, ERROR_PARAGRAPH, SERVICE_SUMMARY, planTableMarkdown, priceTableMarkdown } from "./service-text";
@@ -14,26 +15,6 @@ import { AUTH_PARAGRAPH, DATA_PARAGRAPH, ERROR_PARAGRAPH, SERVICE_SUMMARY, planT
 export { DISCOVERY_TAG } from "./openapi-access";
 
 export type OpenApiDocument = ReturnType<App["getOpenAPI31Document"]>;
-// The generated document is plain JSON; walkers read it through this loose view.
-export type JsonObject = Record<string, any>;
-
-export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
-export type HttpMethod = (typeof HTTP_METHODS)[number];
-
-export type OperationEntry = { method: HttpMethod; path: string; operation: JsonObject };
-
-/** Every operation of the document, in path order as registered. */
-export function listOperations(doc: OpenApiDocument | JsonObject): OperationEntry[] {
-  const out: OperationEntry[] = [];
-  for (const [path, item] of Object.entries((doc as JsonObject).paths ?? {})) {
-    for (const method of HTTP_METHODS) {
-      const operation = (item as JsonObject)[method];
-      if (operation) out.push({ method, path, operation });
-    }
-  }
-  return out;
-}
-
 /** Route authors mark a paid operation with `"x-price-surface": "<surface>"` (or a list) in createRoute. */
 export const PRICE_SURFACE_EXTENSION = "x-price-surface";
 

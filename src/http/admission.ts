@@ -7,6 +7,7 @@
 //   admitted there, so a tool call costs exactly what its REST twin costs and a bad key is that call's 401.
 import type { Context, MiddlewareHandler } from "hono";
 import type { Clock } from "../ports";
+import { MCP_PATH } from "../contract/mcp";
 import { rateLimitHeaders, type RateDecision } from "../domain/access";
 import type { Purpose } from "../services/admission";
 import { keyedCaller, OPEN_CALLER, type ProvisioningCaller } from "../services/provisioning-budget";
@@ -24,8 +25,8 @@ function purposeOf(path: string): Purpose {
   return "keyed";
 }
 
-/** The MCP endpoint (src/routes/mcp.ts MCP_PATH; named here, since routes import this module). */
-const MCP_ENVELOPE_PATH = "/api/mcp";
+/** The MCP endpoint (src/contract/mcp.ts). */
+const MCP_ENVELOPE_PATH = MCP_PATH;
 
 export function admitKeyed(deps: { clock: Clock }): MiddlewareHandler<AppEnv> {
   return async function admitKeyedMiddleware(c, next) {

@@ -5,7 +5,7 @@
 // The schema is every structuredContent the tool can return: each success body (200, 202, 207), the error envelope,
 // and for paid tools the payment request (McpPaymentRequest). Error results are in it because the official SDK
 // client (1.32 and 2.x) validates structuredContent against outputSchema whenever it is present, isError or not.
-import type { JsonObject } from "../docs/openapi";
+import type { JsonObject } from "../contract/operations";
 
 /** What MCP adds to a REST operation (the policies themselves are in tools.ts). */
 export type ToolPolicy = {

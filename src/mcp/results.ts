@@ -8,7 +8,7 @@
 // `_meta` carries the HTTP status, the equivalent REST URL, the request id, the key's rate-limit window and, for a
 // call paid with x402, the settlement receipt.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { JsonObject } from "../docs/openapi";
+import type { JsonObject } from "../contract/operations";
 import { envelope, type ErrorEnvelope } from "../errors";
 import { toolBody } from "./output";
 import { X402_RESPONSE_META, challengeOf, paymentMetaMessage, paymentStructured, paymentText, settlementOf, type PaymentRequest } from "./payment";

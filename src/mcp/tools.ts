@@ -8,16 +8,12 @@
 // a lot for a model to read (same bounds), `meta.truncated` on paged results, `has_data` on search results, and a
 // word on when to prefer another tool.
 //
-// Adding a tool once its route exists: add its operationId to MCP_TOOL_NAMES (and its word to TOOL_POLICIES).
-import { listOperations, type JsonObject } from "../docs/openapi";
+// Adding a tool once its route exists: add its operationId to MCP_TOOL_NAMES (src/contract/mcp.ts) (and its word to TOOL_POLICIES).
+import { MCP_TOOL_NAMES } from "../contract/mcp";
+import { listOperations, type JsonObject } from "../contract/operations";
 import { inlineRefs } from "../http/operations";
 import { envelope, type ErrorEnvelope } from "../errors";
 import { outputSchemaOf, type ToolPolicy } from "./output";
-
-/** The tools served, in the spec's order (get_indicator beside search). A name with no GET operation of that operationId fails at startup. */
-export const MCP_TOOL_NAMES = [
-  "search_indicators", "get_indicator", "list_sources", "list_regions", "get_observations", "get_latest", "get_insights", "get_active_signals", "ask",
-] as const;
 
 export const TOOL_POLICIES: Readonly<Record<string, ToolPolicy>> = {
   search_indicators: {

@@ -6,7 +6,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses, fail } from "../errors";
-import { publicBaseUrl } from "../docs/base-url";
+import { publicBaseUrl } from "../contract/base-url";
 import { PLANS, isPaidPlan, publicPlans, type PaidPlanId } from "../plans";
 import { checkoutAvailability, handleWebhook, startCheckout } from "../services/billing";
 import { renderCheckoutUnavailable } from "../docs/keys-page";

@@ -6,16 +6,16 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../errors";
-import { publicBaseUrl } from "../docs/base-url";
+import { publicBaseUrl } from "../contract/base-url";
 import { buildOpenApiDocument } from "../docs/openapi";
 import { KEY_SECURITY } from "../docs/openapi-access";
 import { credentialOf } from "../http/verdicts";
 import { handleMcpPost, methodNotAllowed } from "../mcp/server";
-import { MCP_TOOL_NAMES, TOOL_POLICIES, toolsFromOpenApi, type McpTool } from "../mcp/tools";
+import { TOOL_POLICIES, toolsFromOpenApi, type McpTool } from "../mcp/tools";
+import { MCP_PATH, MCP_TOOL_NAMES } from "../contract/mcp";
 import { jsonRpcRequestSchema, jsonRpcResponseSchema } from "../schemas/mcp";
 import { SERVICE_NAME } from "../version";
 
-export const MCP_PATH = "/api/mcp";
 
 /** The credential headers a tool call forwards to its REST request, when the MCP request carries a key (or a malformed one). */
 const KEY_HEADERS = ["authorization", "x-api-key"] as const;

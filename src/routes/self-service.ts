@@ -1,7 +1,7 @@
 // The self-service page for people (GET /keys, src/docs/keys-page.ts): a page over the key API, not an API operation,
 // so not in the contract (like /docs).
 import type { RegisterRoutes } from "../http/app-env";
-import { publicBaseUrl } from "../docs/base-url";
+import { publicBaseUrl } from "../contract/base-url";
 import { KEYS_PAGE_HEADERS, renderKeysPage } from "../docs/keys-page";
 import { publicPlans } from "../plans";
 import { checkoutAvailability } from "../services/billing";

@@ -19,7 +19,7 @@
 // turn of the event loop. With Redis counters the count is one pipelined command (the store's promise).
 import type { Decision, Granted, PaymentQuote } from "payments";
 import type { Deps } from "../deps";
-import { publicBaseUrl as baseUrlOf } from "../docs/base-url";
+import { publicBaseUrl as baseUrlOf } from "../contract/base-url";
 import { entitlementVerdict, rateDecision, rateLimitHeaders, rateWindow, usageMonth, monthStart, monthEnd, type EntitlementWant, type RateDecision } from "../domain/access";
 import type { Credential } from "../domain/keys";
 import type { ErrorCode } from "../errors";

@@ -32,6 +32,7 @@ import { ApiError, fail } from "../errors";
 import type { Logger } from "../logger";
 import type { Clock } from "../ports";
 import type { CreateBriefingBody } from "../schemas/briefings";
+import type { AskResponse } from "../schemas/ask";
 import type { Asker } from "./ask";
 import type { Store } from "./caches";
 import { newId, type AuthenticatedKey } from "./keys";
@@ -233,7 +234,8 @@ function toRun(r: BriefingRunRow) {
     started_at: r.startedAt.toISOString(),
     finished_at: r.finishedAt.toISOString(),
     duration_ms: r.durationMs,
-    response: r.response,
+    // Written by runBriefing below from an AskResponse.
+    response: r.response as AskResponse | null,
     error: r.error,
   };
 }

@@ -7,6 +7,8 @@
 // - series: whole series by version, rendered pages, series heads;
 // - memos: small bounded maps of values computed from the above (computed concepts, rendered latest observations,
 //   derived-series bookkeeping), each keyed by the versions it was computed from.
+// Every one of them is a BoundedCache (bounded-cache.ts) with its bounds in CACHE_BOUNDS or MEMO_BOUNDS below, and
+// hears of this process's writes through the database's write events (db/events.ts), not through module state.
 import type { Database, Db } from "../../db/client";
 import type { RegionRow } from "../../db/repos/regions";
 import type { RegionIndex } from "../domain/regions";

@@ -5,13 +5,13 @@
 // Freshness: a series head (id, version) is trusted for `revalidateMs` after it was read; after that the next read
 // re-reads the head (one indexed row) and reloads the observations only when the version moved. So a write from
 // another process (svc import) is visible within revalidateMs; 0 checks on every read (the test default). A write
-// in this process (db/repos/observations.ts, the one write path) drops the written series' head at once, and a head
-// read that such a write overtook is not kept. Memory is bounded by a row budget, least recently used series first
-// out.
+// in this process drops the written series' head at once (the database's write events, db/events.ts, told after
+// commit), and a head read that such a write overtook is not kept. Memory is bounded by a row budget, least recently
+// used series first out (CACHE_BOUNDS in caches.ts).
 //
 // Rendered pages: the JSON of a response page rendered once (src/services/rendered.ts: a Blob every Response shares,
 // its bytes, its compressed forms once asked for), keyed by the series version(s) it was computed from and the
-// normalised query, in one LRU bounded by total bytes. A key names its version, so a page can never outlive the data
+// normalised query (seriesVersionKey below), in one LRU bounded by total bytes. A key names its version, so a page can never outlive the data
 // it shows: a new version simply misses, and the old version's pages age out.
 import type { Database, Db } from "../../db/client";
 import {

@@ -2,7 +2,7 @@
 // request built from its parameters' examples answers 200 with data on the seeded database, called as the docs say
 // (paid operations with an API key). An example naming a series the seed does not hold would answer 404 here.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { listOperations, type JsonObject, type OperationEntry } from "../../src/docs/openapi";
+import { listOperations, type JsonObject, type OperationEntry } from "../../src/contract/operations";
 import { seedFlows } from "../../db/seed/flows";
 import { makeTestApp, type TestApp } from "../support/app";
 import { testSeed } from "../support/db";

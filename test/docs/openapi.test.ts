@@ -7,10 +7,11 @@ import type { App } from "../../src/http/app-env";
 import { errorResponses } from "../../src/errors";
 import { priceList, publishedPriceList } from "../../src/pricing";
 import { PLANS, checkoutPlanUrls, checkoutUrl, publicPlans } from "../../src/plans";
-import { annotatePrices, buildOpenApiDocument, declaredSurfaces, describePaymentHeaders, listOperations, operationPrices, publishedPrices } from "../../src/docs/openapi";
+import { annotatePrices, buildOpenApiDocument, declaredSurfaces, describePaymentHeaders, operationPrices, publishedPrices } from "../../src/docs/openapi";
+import { listOperations } from "../../src/contract/operations";
 import { PAID_SECURITY, TAG_DESCRIPTIONS } from "../../src/docs/openapi-access";
 import { constraints, renderLlmsFullTxt, renderLlmsTxt, typeLabel } from "../../src/docs/llms";
-import { publicBaseUrl } from "../../src/docs/base-url";
+import { publicBaseUrl } from "../../src/contract/base-url";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);

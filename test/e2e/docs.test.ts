@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
-import { listOperations } from "../../src/docs/openapi";
+import { listOperations } from "../../src/contract/operations";
 import { LANDING_EXAMPLES, TRANSFORM_DECIMALS, examplePath } from "../../src/docs/landing-data";
 import { publishedPriceList } from "../../src/pricing";
 import { paidSurfaces } from "../../src/http/paid-marker";

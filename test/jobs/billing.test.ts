@@ -55,5 +55,5 @@ test("a run asked for now is worked by the node; health lists the billing queue"
   expect(await node.billingNow()).not.toBeNull();
   await waitFor("the second billing run", async () => (await billingJobs(node.boss!)).length === before + 1);
   const health = await t.getJson("/api/health");
-  expect(health.body.queues.map((q: { queue: string }) => q.queue)).toContain(BILLING_QUEUE);
+  expect(health.body.jobs.queues.map((q: { queue: string }) => q.queue)).toContain(BILLING_QUEUE);
 });

@@ -75,7 +75,7 @@ d("a refresh run", () => {
     });
     expect(report.jobs!.refresh.find((r) => r.source === "census")).toMatchObject({ schedule: null, status: "never" });
     expect(report.jobs!.runs_here).toBe(true);
-    expect(report.jobs!.queues!.map((q) => q.queue)).toEqual(["provision", "provision-lost", "refresh", "briefing", "detect"]);
+    expect(report.jobs!.queues!.map((q) => q.queue)).toEqual(["provision", "provision-lost", "refresh", "briefing", "detect", "billing"]);
 
     // The revision: September 2025 has revisions 1 and 2, one point apart.
     const revisions = await t.getJson("/v1/observations?indicator=CPIAUCSL&region=US&include_revisions=true&start_date=2025-09-01&end_date=2025-09-01");

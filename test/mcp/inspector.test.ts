@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { DevLightning, L402Rail, Payments, fixedRate, memoryInvoiceStore } from "payments";
 import { paymentProofStore } from "../../db/repos/payments";
-import { MCP_TOOL_NAMES } from "../../src/mcp/tools";
+import { MCP_TOOL_NAMES } from "../../src/contract/mcp";
 import { keyUsage } from "../../src/services/keys";
 import { makeTestApp, type TestApp } from "../support/app";
 import { ManualClock, seededRandom } from "../support/clock";

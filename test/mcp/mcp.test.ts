@@ -13,7 +13,8 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import { DevLightning, L402Rail, Payments, fixedRate, memoryInvoiceStore } from "payments";
 import { paymentProofStore } from "../../db/repos/payments";
 import { keyUsage } from "../../src/services/keys";
-import { MCP_TOOL_NAMES, restRequestOf, toolsFromOpenApi } from "../../src/mcp/tools";
+import { restRequestOf, toolsFromOpenApi } from "../../src/mcp/tools";
+import { MCP_TOOL_NAMES } from "../../src/contract/mcp";
 import { toolResult } from "../../src/mcp/results";
 import { MAX_ECHOED_URL } from "../../src/mcp/server";
 import { errorEnvelopeSchema } from "../../src/errors";

@@ -8,7 +8,7 @@ import { paidSurfaces } from "../../src/http/paid-marker";
 import { publicPlans } from "../../src/plans";
 import { healthReportSchema, serviceIndexSchema } from "../../src/schemas/discovery";
 import { CONTRACT_VERSION, SERVICE_NAME, SERVICE_VERSION } from "../../src/version";
-import { listOperations } from "../../src/docs/openapi";
+import { listOperations } from "../../src/contract/operations";
 import { SCALAR_BUNDLE_CACHE_CONTROL, SCALAR_BUNDLE_PATH } from "../../src/docs/scalar";
 import { DISCOVERY_CACHE_CONTROL } from "../../src/routes/discovery";
 import { checkHealth } from "../../src/services/health";

@@ -6,7 +6,7 @@ import { publicPlans } from "../../src/plans";
 import { serviceIndexSchema } from "../../src/schemas/discovery";
 import { LANDING_EXAMPLES, TRANSFORM_DECIMALS, examplePath } from "../../src/docs/landing-data";
 import { renderLandingPage } from "../../src/docs/landing";
-import { serviceIndex } from "../../src/services/discovery";
+import { serviceIndex } from "../../src/docs/discovery";
 import { FAVICON_CACHE_CONTROL } from "../../src/docs/favicon";
 import { DISCOVERY_CACHE_CONTROL } from "../../src/routes/discovery";
 import { makeTestApp, type TestApp } from "../support/app";

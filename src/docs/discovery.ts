@@ -6,10 +6,11 @@ import type { PriceList } from "../pricing";
 import { checkoutPlanUrls, checkoutUrl, publicPlans } from "../plans";
 import type { ServiceIndex } from "../schemas/discovery";
 import { CONTRACT_VERSION, SERVICE_NAME } from "../version";
-import { buildOpenApiDocument, publishedPrices, type OpenApiDocument } from "../docs/openapi";
-import { renderLlmsFullTxt, renderLlmsTxt } from "../docs/llms";
-import { BoundedCache } from "./bounded-cache";
-import { CACHE_BOUNDS } from "./caches";
+import { buildOpenApiDocument, publishedPrices, type OpenApiDocument } from "./openapi";
+import { renderLlmsFullTxt, renderLlmsTxt } from "./llms";
+import { MCP_PATH } from "../contract/mcp";
+import { BoundedCache } from "../services/bounded-cache";
+import { CACHE_BOUNDS } from "../services/caches";
 
 export type DiscoveryDocuments = { openapi: OpenApiDocument; openapiJson: string; llms: string; llmsFull: string };
 
@@ -47,7 +48,7 @@ export function serviceIndex(baseUrl: string, version: string, prices: PriceList
     contract_version: CONTRACT_VERSION,
     docs: `${baseUrl}/docs`,
     openapi: `${baseUrl}/openapi.json`,
-    mcp: `${baseUrl}/api/mcp`,
+    mcp: `${baseUrl}${MCP_PATH}`,
     llms: `${baseUrl}/llms.txt`,
     llms_full: `${baseUrl}/llms-full.txt`,
     changelog: `${baseUrl}/changelog.md`,

@@ -18,6 +18,11 @@ export function publicBaseUrl(config: Pick<Config, "publicBaseUrl">, requestUrl:
   return isLoopbackHost(url.hostname) ? url.origin : "http://localhost";
 }
 
+/** The base URL of links made outside any request (billing mails, CLI output): PUBLIC_BASE_URL, else this machine. */
+export function baseUrlOf(config: Pick<Config, "publicBaseUrl" | "port">): string {
+  return config.publicBaseUrl ?? `http://localhost:${config.port}`;
+}
+
 /** Why `svc serve` must not start with this HOST and PUBLIC_BASE_URL, or null. One line, saying what to set. */
 export function baseUrlRefusal(config: Pick<Config, "publicBaseUrl" | "host">): string | null {
   if (config.publicBaseUrl || isLoopbackHost(config.host)) return null;
