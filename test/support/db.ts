@@ -63,12 +63,12 @@ const testSeedDump = () =>
     await firstBriefingRuns(db);
   });
 
+/** The hook that asks for it first seeds the whole snapshot: minutes on a busy machine (later ones load its dump). */
+export const WHOLE_SNAPSHOT_HOOK_MS = 900_000;
 /**
  * An embedded database of its own holding the whole snapshot, seeded as a first start at `now` seeds it (for the
  * evaluations that read every series). Close it when done.
  */
-/** The hook that asks for it first seeds the whole snapshot: minutes on a busy machine (later ones load its dump). */
-export const WHOLE_SNAPSHOT_HOOK_MS = 900_000;
 export function wholeSnapshotDatabase(now: Date): Promise<Database> {
   return databaseFromDump(seededDump("whole-snapshot", `${THIS_FILE}\n${now.toISOString()}`, (db) => seedDatabase(db, { now })));
 }
