@@ -10,7 +10,12 @@
 // The start-up work is "done" when /api/health stops reporting `status: "starting"` (or, for servers without that
 // state, when the log says the seeded signals were detected, or --settle seconds pass).
 // Polling goes on --after seconds past ready (the job engine's first work), and the gap counts there too.
+// The seeded-database image cache (IMAGE_CACHE_DIR) is an empty temporary directory unless --image-cache names one:
+// the first start is then a machine's very first (it seeds); `--image-cache warm` starts once beforehand, unmeasured,
+// so the measured first start copies the image as any later first start on the machine does.
+// `--compare <checkout>` measures another checkout (e.g. the main branch's worktree) the same way first, in the same run.
 //   bun bench/start.ts [--binary dist/svc] [--db pglite|postgres|postgres://...] [--settle 180] [--restarts 2] [--after 10]
+//                      [--image-cache warm|<dir>] [--compare <checkout>]
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,6 +31,8 @@ const { values: args } = parseArgs({
     settle: { type: "string", default: "180" },
     restarts: { type: "string", default: "2" },
     after: { type: "string", default: "10" },
+    "image-cache": { type: "string" },
+    compare: { type: "string" },
   },
 });
 
@@ -79,12 +86,12 @@ type Run = {
   health: unknown;
 };
 
-async function runServer(label: string, env: Record<string, string>, waitReady: boolean, afterMs: number): Promise<Run> {
+async function runServer(root: string, label: string, env: Record<string, string>, waitReady: boolean, afterMs: number): Promise<Run> {
   const port = await freePort();
   const cmd = args.binary ? [args.binary, "serve"] : ["bun", "src/server.ts"];
   const t0 = performance.now();
   const proc = Bun.spawn(cmd, {
-    cwd: REPO_ROOT,
+    cwd: root,
     env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "info" },
     stdout: "pipe",
     stderr: "pipe",
@@ -173,10 +180,11 @@ const fmtS = (ms: number | null) => (ms === null ? "—" : `${(ms / 1000).toFixe
 const fmtMb = (mb: number | null) => (mb === null ? "—" : `${Math.round(mb)} MB`);
 const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
 
-async function main() {
+async function main(root: string) {
   const loadBefore = load();
   const dataDir = mkdtempSync(join(tmpdir(), "svc-bench-start-"));
-  const env: Record<string, string> = { DATA_DIR: dataDir };
+  const ownCache = !args["image-cache"] || args["image-cache"] === "warm" ? mkdtempSync(join(tmpdir(), "svc-bench-image-")) : null;
+  const env: Record<string, string> = { DATA_DIR: dataDir, IMAGE_CACHE_DIR: ownCache ?? args["image-cache"]! };
   let dropDb: (() => Promise<void>) | null = null;
   if (args.db !== "pglite") {
     const admin = args.db === "postgres" ? (process.env.BENCH_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres") : args.db;
@@ -192,11 +200,17 @@ async function main() {
     };
   }
   try {
-    const first = await runServer("first start", env, true, Number(args.after) * 1000);
+    if (args["image-cache"] === "warm" && args.db === "pglite") {
+      const warmDir = mkdtempSync(join(tmpdir(), "svc-bench-warm-"));
+      await runServer(root, "warming the image cache", { ...env, DATA_DIR: warmDir }, true, 0);
+      rmSync(warmDir, { recursive: true, force: true });
+    }
+    const first = await runServer(root, "first start", env, true, Number(args.after) * 1000);
     const restarts: Run[] = [];
-    for (let i = 0; i < Number(args.restarts); i++) restarts.push(await runServer(`restart ${i + 1}`, env, false, 2000));
-    const target = args.binary ? `binary ${args.binary}` : "bun src/server.ts";
-    console.log(`\nstart-up (${target}, ${args.db}; ${availableParallelism()} cpus; load average before ${loadBefore}, after ${load()})`);
+    for (let i = 0; i < Number(args.restarts); i++) restarts.push(await runServer(root, `restart ${i + 1}`, env, false, 2000));
+    const target = args.binary ? `binary ${args.binary}` : `bun src/server.ts in ${root}`;
+    const image = args["image-cache"] === "warm" ? "image cache warm" : args["image-cache"] ? `image cache ${args["image-cache"]}` : "image cache empty";
+    console.log(`\nstart-up (${target}, ${args.db}, ${image}; ${availableParallelism()} cpus; load average before ${loadBefore}, after ${load()})`);
     console.log(`  first start → "listening" logged        ${fmtS(first.listeningMs)}`);
     console.log(`  first start → first 200 /api/health      ${fmtS(first.firstOkMs)}`);
     console.log(`  first start → start-up work done          ${fmtS(first.readyMs)}`);
@@ -208,7 +222,9 @@ async function main() {
   } finally {
     await dropDb?.();
     rmSync(dataDir, { recursive: true, force: true });
+    if (ownCache) rmSync(ownCache, { recursive: true, force: true });
   }
 }
 
-await main();
+if (args.compare) await main(args.compare);
+await main(REPO_ROOT);

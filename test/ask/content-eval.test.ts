@@ -11,13 +11,12 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { sql } from "drizzle-orm";
-import { openDatabase, type Database } from "../../db/client";
-import { seedDatabase } from "../../db/seed";
+import type { Database } from "../../db/client";
 import { CONCEPTS } from "../../src/domain/concepts";
 import { createAsker, type Asker } from "../../src/services/ask";
 import { makeTestApp, type TestApp } from "../support/app";
 import { ManualClock } from "../support/clock";
-import { testBackend } from "../support/db";
+import { testBackend, WHOLE_SNAPSHOT_HOOK_MS, wholeSnapshotDatabase } from "../support/db";
 
 setDefaultTimeout(300_000);
 
@@ -48,11 +47,10 @@ const NOW = new Date("2026-11-24T12:00:00Z");
 
 beforeAll(async () => {
   if (testBackend !== "pglite") return;
-  database = await openDatabase({ dataDir: null });
-  await seedDatabase(database, { now: NOW });
+  database = await wholeSnapshotDatabase(NOW);
   t = await makeTestApp({ database, clock: new ManualClock(NOW) });
   asker = createAsker(t.deps);
-});
+}, WHOLE_SNAPSHOT_HOOK_MS);
 afterAll(() => t?.close());
 
 // ---- the data, read plainly -------------------------------------------------------------------------------------

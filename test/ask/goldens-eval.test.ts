@@ -7,14 +7,12 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { openDatabase } from "../../db/client";
-import { seedDatabase } from "../../db/seed";
 import { parseQuestion, placeLookup } from "../../src/domain/ask/parse";
 import { regionIndex } from "../../src/services/regions";
 import { askContext, planQuestion, type AskContext } from "../../src/services/ask";
 import { makeTestApp, type TestApp } from "../support/app";
 import { ManualClock } from "../support/clock";
-import { testBackend } from "../support/db";
+import { testBackend, WHOLE_SNAPSHOT_HOOK_MS, wholeSnapshotDatabase } from "../support/db";
 
 setDefaultTimeout(180_000);
 
@@ -38,11 +36,10 @@ const NOW = new Date("2026-11-24T12:00:00Z");
 
 beforeAll(async () => {
   if (testBackend !== "pglite") return;
-  const database = await openDatabase({ dataDir: null });
-  await seedDatabase(database, { now: NOW });
+  const database = await wholeSnapshotDatabase(NOW);
   t = await makeTestApp({ database, clock: new ManualClock(NOW) });
   ctx = askContext(t.deps);
-});
+}, WHOLE_SNAPSHOT_HOOK_MS);
 afterAll(() => t?.close());
 
 async function resolution(g: Golden) {

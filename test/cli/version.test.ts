@@ -1,9 +1,11 @@
 // `svc --version` and `svc version` print the service and contract versions and need no database or configuration.
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { resolve } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 
 const ROOT = resolve(import.meta.dir, "../..");
+// bun resets the default timeout per file: this file starts processes (each loads the CLI, seconds on a busy machine).
+setDefaultTimeout(60_000);
 
 for (const args of [["--version"], ["version"], ["-v"]]) {
   test(`svc ${args.join(" ")}`, async () => {

@@ -2,7 +2,9 @@
 // briefings have had their first run, which the job engine does on a fresh install):
 // - TEST_DATABASE_URL set: real PostgreSQL; a template database is migrated and seeded once per
 //   process and each test database is CREATE DATABASE ... TEMPLATE (about 100 ms).
-// - otherwise: PGlite in memory, loaded from a snapshot dumped once per process (initdb + seed once).
+// - otherwise: PGlite in memory, loaded from a dump of the seeded database made once and kept between runs
+//   (test/support/seed-cache.ts).
+import { readFileSync } from "node:fs";
 import postgres from "postgres";
 import { openDatabase, type Database } from "../../db/client";
 import { seedDatabase } from "../../db/seed";
@@ -12,10 +14,9 @@ import { createAsker } from "../../src/services/ask";
 import { briefingIdsAwaitingRun, runBriefing } from "../../src/services/briefings";
 import { createCaches } from "../../src/services/caches";
 import { registerCleanup } from "./cleanup";
+import { databaseFromDump, seededDump } from "./seed-cache";
 
 export const testBackend: "postgres" | "pglite" = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
-
-let snapshot: Promise<Blob> | null = null;
 
 /**
  * The seed every test database gets: the whole catalog and real snapshot, except counties outside California,
@@ -54,14 +55,22 @@ async function firstBriefingRuns(database: Database): Promise<void> {
   }
 }
 
-async function seededSnapshot(): Promise<Blob> {
-  const db = await openDatabase({ dataDir: null });
-  await seedDatabase(db, testSeed);
-  await firstBriefingRuns(db);
-  await db.exec("ANALYZE");
-  const blob: Blob = await (db as any).dump();
-  await db.close();
-  return blob;
+/** What the test seed is, beyond the service's files: this file (its options, the briefing runs). */
+const THIS_FILE = readFileSync(import.meta.path, "utf8");
+const testSeedDump = () =>
+  seededDump("test-seed", THIS_FILE, async (db) => {
+    await seedDatabase(db, testSeed);
+    await firstBriefingRuns(db);
+  });
+
+/** The hook that asks for it first seeds the whole snapshot: minutes on a busy machine (later ones load its dump). */
+export const WHOLE_SNAPSHOT_HOOK_MS = 900_000;
+/**
+ * An embedded database of its own holding the whole snapshot, seeded as a first start at `now` seeds it (for the
+ * evaluations that read every series). Close it when done.
+ */
+export function wholeSnapshotDatabase(now: Date): Promise<Database> {
+  return databaseFromDump(seededDump("whole-snapshot", `${THIS_FILE}\n${now.toISOString()}`, (db) => seedDatabase(db, { now })));
 }
 
 async function seededTemplate(): Promise<string> {
@@ -80,10 +89,7 @@ async function seededTemplate(): Promise<string> {
 
 /** A database of its own, seeded with regions, catalog and samples. Close it when done. */
 export async function makeTestDatabase(): Promise<Database> {
-  if (testBackend === "pglite") {
-    snapshot ??= seededSnapshot();
-    return openDatabase({ dataDir: null, loadDataDir: await snapshot });
-  }
+  if (testBackend === "pglite") return databaseFromDump(testSeedDump());
   template ??= seededTemplate();
   const tmpl = await template;
   const name = `svc_t_${process.pid}_${++counter}_${Date.now().toString(36)}`;
