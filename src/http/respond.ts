@@ -41,6 +41,16 @@ export function catalogResponse(c: Context, rendered: RenderedJson, cached = tru
   return c.body(coded.form.blob as never, 200, { ...headers, "Content-Type": "application/json" });
 }
 
+/**
+ * A rendered page as a 200: in the coding the client accepts (compressed once per coding), with its own headers (a
+ * CSV page's metadata) and what it varies on. A paid route's cold answer and the page memo's hit both answer through
+ * this, so they are the same bytes.
+ */
+export function renderPage(c: Context, page: RenderedJson, vary: string): Response {
+  const coded = codedBody(page, c.req.header("accept-encoding"));
+  return c.body(coded.form.blob as never, 200, { "Content-Type": page.contentType, ...page.headers, ...codingHeaders(coded, vary) });
+}
+
 /** catalogResponse for a body built per request. */
 export function catalogJson<T>(c: Context, body: T): Response {
   return catalogResponse(c, renderJson(body), false);

@@ -4,7 +4,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../errors";
-import { PAGE_VARY, acceptedFormat, codedBody, codingHeaders } from "../http/content-coding";
+import { PAGE_VARY, acceptedFormat } from "../http/content-coding";
+import { renderPage } from "../http/respond";
 import { registerPaid } from "../http/paid";
 import type { Resolved } from "../pricing";
 import {
@@ -95,12 +96,9 @@ export const registerObservationRoutes: RegisterRoutes = (app, deps) => {
     },
     // The page comes rendered (memoised per series version, compressed once per coding): no re-serialisation,
     // re-compression or copy of hot pages.
-    handler: async (c, r) => {
-      const page = await getObservationsPage(ctx, r.target, r.query, r.format);
-      const coded = codedBody(page, c.req.header("accept-encoding"));
-      return c.body(coded.form.blob as never, 200, { "content-type": page.contentType, ...page.headers, ...codingHeaders(coded, PAGE_VARY) });
-    },
+    handler: async (c, r) => renderPage(c, await getObservationsPage(ctx, r.target, r.query, r.format), PAGE_VARY),
     page: (r) => observationsPageCheck(ctx, r.target, r.query, r.format),
+    vary: PAGE_VARY,
   });
 
   registerPaid<typeof latestRoute, LatestResolved>(app, deps, latestRoute, {
