@@ -11,7 +11,7 @@ import { requestId } from "./http/request-id";
 import { corsResponseHeaders, publicCors, type CorsOptions } from "./http/cors";
 import { PageMemo } from "./http/page-memo";
 import { admitKeyed } from "./http/admission";
-import { failureResponse } from "./http/respond";
+import { failureResponse, provisioningAnswer } from "./http/respond";
 import { Admission } from "./services/admission";
 import { asGet, guardQuery, headLength, hostGuard, limitBody, notFoundOrMethodNotAllowed, refusePaidHead } from "./http/request-guard";
 import { validationHook } from "./http/validation";
@@ -78,10 +78,8 @@ export function createApp(deps: Deps, opts: AppOptions = {}): ServiceApp {
   app.notFound(notFoundOrMethodNotAllowed(app.router as never));
 
   app.onError((err, c) => {
-    // A series being provisioned: raised while a paid route resolves, before admission, so it is never charged.
-    if (err instanceof ProvisioningAnswer) {
-      return c.json(err.body, 202, { "Retry-After": String(err.body.retry_after_seconds), "Cache-Control": "no-store" });
-    }
+    // A series being provisioned, found by a read outside a paid route's resolve (which answers it itself): free.
+    if (err instanceof ProvisioningAnswer) return provisioningAnswer(c, err.body);
     if (err instanceof ApiError) {
       for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
       return c.json(envelope(err.code, err.message, err.details), err.status as any);

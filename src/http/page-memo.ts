@@ -8,8 +8,8 @@
 // (paid.ts servePaid, respond.ts renderPage). A URL whose check fails is forgotten and goes on to the full route,
 // which records it again. PAGE_MEMO=off switches the memo off.
 import type { Context } from "hono";
-import type { Quote, Resolved } from "../pricing";
-import type { PaymentDescription } from "../services/admission";
+import type { Quote, Serving } from "../pricing";
+import type { PaymentDescription, ReadPolicy } from "../services/admission";
 import type { RenderedJson } from "../services/rendered";
 import { acceptedFormat } from "./content-coding";
 import { requestTarget } from "./url-parts";
@@ -20,7 +20,8 @@ export type PageEntry = {
   /** The Vary header of the recorded answer (the request headers its body depends on). */
   vary: string;
   quote: Quote;
-  resolved: Resolved;
+  serving: Serving;
+  policy: ReadPolicy;
   payment: PaymentDescription;
 };
 

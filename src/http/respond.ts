@@ -4,6 +4,7 @@ import { isDatabaseUnavailable } from "../../db/client";
 import { envelope } from "../errors";
 import type { Logger } from "../logger";
 import { renderJson, type RenderedJson } from "../services/rendered";
+import type { ProvisioningBody } from "../schemas/provisioning";
 import { codedBody, codingHeaders } from "./content-coding";
 
 export { renderJson, type RenderedJson };
@@ -49,6 +50,11 @@ export function catalogResponse(c: Context, rendered: RenderedJson, cached = tru
 export function renderPage(c: Context, page: RenderedJson, vary: string): Response {
   const coded = codedBody(page, c.req.header("accept-encoding"));
   return c.body(coded.form.blob as never, 200, { "Content-Type": page.contentType, ...page.headers, ...codingHeaders(coded, vary) });
+}
+
+/** A read of a series being provisioned: 202 with Retry-After, never charged. */
+export function provisioningAnswer(c: Context, body: ProvisioningBody): Response {
+  return c.json(body, 202, { "Retry-After": String(body.retry_after_seconds), "Cache-Control": "no-store" });
 }
 
 /** catalogResponse for a body built per request. */

@@ -7,7 +7,7 @@ import { makeTestApp, type TestApp } from "../support/app";
 import { testKey } from "../support/keys";
 import { monthStarts, writeSeries, type Row } from "../support/series";
 
-setDefaultTimeout(60_000);
+setDefaultTimeout(240_000);
 
 const PAGE = "/v1/observations?indicator=UNRATE&region=US&limit=5";
 
