@@ -41,7 +41,7 @@ const FUNDS = 1_000_000n;
 
 const chain = await startChain();
 type PaymentsApp = Awaited<ReturnType<typeof makePaymentsApp>>;
-// The whole contract runs twice: with the page memo in front of the paid pipeline, and without it. anvil's block time
+// The whole contract runs twice: with the page memo of the paid routes, and without it. anvil's block time
 // follows the wall clock (as does the official client's validBefore): each app's manual clock starts at the chain's time.
 const apps: { pageMemo: boolean; t: PaymentsApp }[] = [];
 for (const pageMemo of [true, false]) {
