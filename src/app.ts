@@ -1,17 +1,17 @@
 // createApp(deps) is the only constructor of the HTTP application. server.ts passes real
 // dependencies; tests pass a fresh database, a manual clock and a seeded random source.
+import type { MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { compress } from "hono/compress";
 import type { Deps } from "./deps";
-import type { App } from "./http/app-env";
+import type { App, AppEnv } from "./http/app-env";
 import { ApiError, envelope } from "./errors";
 import { operationCatalog } from "./http/operations";
 import { requestId } from "./http/request-id";
 import { corsResponseHeaders, publicCors, type CorsOptions } from "./http/cors";
 import { PageMemo } from "./http/page-memo";
 import { admitKeyed } from "./http/admission";
-import { isPaidRoute } from "./http/paid-marker";
-import { failureResponse } from "./http/respond";
+import { failureResponse, provisioningAnswer } from "./http/respond";
 import { Admission } from "./services/admission";
 import { asGet, guardQuery, headLength, hostGuard, limitBody, notFoundOrMethodNotAllowed, refusePaidHead } from "./http/request-guard";
 import { validationHook } from "./http/validation";
@@ -35,20 +35,22 @@ const CORS: CorsOptions = {
 /** The app, with its page memo (undefined when PAGE_MEMO=off): its counters are what tests and benchmarks read. */
 export type ServiceApp = App & { readonly pages: PageMemo | undefined };
 
-export function createApp(deps: Deps): ServiceApp {
+/** `middleware`: registered on every route after the app's own (tests use it to see that every answer passes it). */
+export type AppOptions = { middleware?: readonly MiddlewareHandler<AppEnv>[] };
+
+export function createApp(deps: Deps, opts: AppOptions = {}): ServiceApp {
   const app = serviceOpenApiApp(validationHook);
 
-  // The one admission core of this app: paid(), the key middleware and the page memo all ask it.
+  // The one admission core of this app: paid() (cold requests and page memo hits alike) and the key middleware ask it.
   const admission = new Admission(deps);
-  const pages = deps.config.pageMemo ? new PageMemo({ ...deps, admission }, corsResponseHeaders(CORS)) : undefined;
+  const pages = deps.config.pageMemo ? new PageMemo() : undefined;
 
   // Compresses what no route compressed itself: rendered bodies (catalog lists, observation pages) come compressed once
-  // per coding (src/http/content-coding.ts) and are left alone here. Paid routes code their own bodies: their answers
-  // must be byte for byte the page memo's, which answers before this app.
+  // per coding (src/http/content-coding.ts) and are left alone here.
   const compressResponses = compress();
   app.use("*", headLength());
   // HEAD is compressed as its GET would be (Hono's compress leaves HEAD alone), so its headers are the GET's.
-  app.use("*", (c, next) => (isPaidRoute(c) ? next() : compressResponses(c.req.method === "HEAD" ? asGet(c) : c, next)));
+  app.use("*", (c, next) => compressResponses(c.req.method === "HEAD" ? asGet(c) : c, next));
   app.use("*", requestId());
   app.use("*", publicCors(CORS));
 
@@ -69,16 +71,15 @@ export function createApp(deps: Deps): ServiceApp {
   // NUL characters, unknown /v1 query parameters and oversized bodies are refused before any route runs.
   app.use("*", guardQuery());
   app.use("*", limitBody());
+  for (const m of opts.middleware ?? []) app.use("*", m);
 
   registerRoutes(app, deps);
 
   app.notFound(notFoundOrMethodNotAllowed(app.router as never));
 
   app.onError((err, c) => {
-    // A series being provisioned: raised while a paid route resolves, before admission, so it is never charged.
-    if (err instanceof ProvisioningAnswer) {
-      return c.json(err.body, 202, { "Retry-After": String(err.body.retry_after_seconds), "Cache-Control": "no-store" });
-    }
+    // A series being provisioned, found by a read outside a paid route's resolve (which answers it itself): free.
+    if (err instanceof ProvisioningAnswer) return provisioningAnswer(c, err.body);
     if (err instanceof ApiError) {
       for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
       return c.json(envelope(err.code, err.message, err.details), err.status as any);
@@ -94,9 +95,7 @@ export function createApp(deps: Deps): ServiceApp {
     return failureResponse(deps.logger, err, { requestId: c.get("requestId"), method: c.req.method, url: c.req.url });
   });
 
-  // Repeated page reads skip validation, resolution and the handler (page-memo.ts), never the admission core.
-  if (pages) app.fetch = pages.fetch(app.fetch) as typeof app.fetch;
-  // Outside the memo, so its answers are counted too; /metrics itself (METRICS_TOKEN) is answered here.
+  // /metrics itself (METRICS_TOKEN) is answered here.
   app.fetch = withMetrics(app.fetch, deps.config.metricsToken ?? null, { deps, admission, pages, routeOf: routePatterns(app.router as never) }) as typeof app.fetch;
   // Before anything reads the URL: a missing or malformed Host is a 400 (every later step parses the URL).
   app.fetch = hostGuard(app.fetch, corsResponseHeaders(CORS)) as typeof app.fetch;

@@ -25,7 +25,7 @@ export const configSchema = z.object({
   // How long a cached series' version is trusted before it is re-read (ms); 0 re-reads it on every request.
   // Default 1000, or 0 when NODE_ENV=test so a test that writes then reads sees its write at once.
   SERIES_CACHE_REVALIDATE_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
-  // The page memo in front of the paid pipeline (src/http/page-memo.ts): "off" sends every request through it.
+  // The page memo of the paid routes (src/http/page-memo.ts): "off" sends every request through the full route.
   PAGE_MEMO: z.enum(["on", "off"]).default("on"),
   // GET /metrics (Prometheus text) answers only with `Authorization: Bearer <METRICS_TOKEN>`; unset: 404.
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").max(512).regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces").optional(),

@@ -19,16 +19,23 @@ export const PRICES_MICRO_USD = {
 
 export type Surface = "observations" | "latest" | "insights" | "latest_batch" | "flows" | "panel" | "signals" | "ask" | "ask_briefing" | "briefing_read";
 
-/** What a paid route resolved before asking for money: enough to price and to bind a payment. */
-export type Resolved = {
+/**
+ * One thing a paid request reads: a series (its indicator code), a region, whether it is premium data, and the surface
+ * it is read through. Entitlement is decided per read (src/services/admission.ts entitleReads).
+ */
+export type Read = { indicator: string | null; region: string | null; premium: boolean; surface: Surface };
+
+/**
+ * What a paid route resolved before asking for money: what binds and describes a payment (the indicator, else the
+ * resource) and every read the answer will make, so the admission core can entitle all of them.
+ */
+export type Serving = {
   /** The resolved indicator code (a concept's resolved series), or null for routes without one. */
   indicator: string | null;
   region: string | null;
-  /** True when the resolved data holds a premium indicator (isPremiumIndicator: a panel holding one, a concept
-   *  through its inputs). */
-  premium: boolean;
   /** Route resource path without query, e.g. "/v1/observations". */
   resource: string;
+  reads: readonly Read[];
 };
 
 export type Quote = {
@@ -39,8 +46,6 @@ export type Quote = {
   binding: string;
   resource: string;
   description: string;
-  /** Whether a key needs premium access for it (an unrestricted plan or the `svc-premium` scope). */
-  premium: boolean;
 };
 
 export function isDerivedSeries(code: string | null): boolean {
@@ -59,15 +64,20 @@ export function isPremiumIndicator(i: { code: string; accessTier: string }): boo
 }
 
 const perSeriesSurfaces = new Set<Surface>(["observations", "latest", "insights"]);
-/** Surfaces that are premium whatever they read. */
-const premiumSurfaces = new Set<Surface>(["signals"]);
 
-export function quote(surface: Surface, resolved: Resolved): Quote {
-  const microUsd = perSeriesSurfaces.has(surface) && isDerivedSeries(resolved.indicator) ? PRICES_MICRO_USD.derived_series : PRICES_MICRO_USD[surface];
-  const binding = resolved.indicator ?? resolved.resource;
-  const what = resolved.indicator ? `${resolved.indicator}${resolved.region ? ` for ${resolved.region}` : ""}` : resolved.resource;
-  const premium = premiumSurfaces.has(surface) || resolved.premium || isDerivedSeries(resolved.indicator);
-  return { surface, microUsd, usd: formatUsd(microUsd), binding, resource: resolved.resource, description: `${surface.replace("_", " ")}: ${what}`, premium };
+/**
+ * Whether a key needs premium access (an unrestricted plan or the `svc-premium` scope) for a read: premium data
+ * (isPremiumIndicator, a `svc:` series), and signals, which are premium whatever they read.
+ */
+export function isPremiumRead(read: Read): boolean {
+  return read.premium || read.surface === "signals" || isDerivedSeries(read.indicator);
+}
+
+export function quote(surface: Surface, serving: Serving): Quote {
+  const microUsd = perSeriesSurfaces.has(surface) && isDerivedSeries(serving.indicator) ? PRICES_MICRO_USD.derived_series : PRICES_MICRO_USD[surface];
+  const binding = serving.indicator ?? serving.resource;
+  const what = serving.indicator ? `${serving.indicator}${serving.region ? ` for ${serving.region}` : ""}` : serving.resource;
+  return { surface, microUsd, usd: formatUsd(microUsd), binding, resource: serving.resource, description: `${surface.replace("_", " ")}: ${what}` };
 }
 
 /** A key of the price list: a surface, the `svc:` series price of the per-series surfaces, or the free catalog. */

@@ -6,7 +6,7 @@ const body = process.env.BASELINE_BODY ?? JSON.stringify({ data: [{ code: "UNRAT
 const server = Bun.serve({
   hostname: "127.0.0.1",
   port: Number(process.env.PORT ?? 0),
-  fetch: () => new Response(body, { headers: { "content-type": "application/json" } }),
+  fetch: () => new Response(body, { headers: { "content-type": process.env.BASELINE_CONTENT_TYPE ?? "application/json" } }),
 });
 console.log(`listening http://127.0.0.1:${server.port}`);
 

@@ -44,7 +44,7 @@ export function operationPrices(surfaces: readonly Surface[]): { usd: string; by
   for (const s of surfaces) {
     bySurface[s] = formatUsd(PRICES_MICRO_USD[s]);
     // Per-series surfaces cost more for svc:* series; ask the price function rather than restating the rule.
-    const derived = quote(s, { indicator: "svc:probe", region: null, premium: true, resource: "" });
+    const derived = quote(s, { indicator: "svc:probe", region: null, resource: "", reads: [] });
     if (derived.microUsd !== PRICES_MICRO_USD[s]) bySurface.derived_series = derived.usd;
   }
   return { usd: bySurface[surfaces[0]], bySurface };

@@ -8,15 +8,13 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { Clock } from "../ports";
 import { MCP_PATH } from "../contract/mcp";
-import { rateLimitHeaders, type RateDecision } from "../domain/access";
 import type { Purpose } from "../services/admission";
 import { keyedCaller, OPEN_CALLER, type ProvisioningCaller } from "../services/provisioning-budget";
 import type { Config } from "../config";
 import { clientIp } from "./auth";
 import type { AppEnv } from "./app-env";
-import { setOnResponse } from "./late-headers";
 import { isPaidRoute } from "./paid-marker";
-import { credentialOf, refusalResponse } from "./verdicts";
+import { credentialOf, refuse, setRateHeaders } from "./verdicts";
 
 /** Key management has limits of its own and is never counted against the per-minute window; ping has a window of its own. */
 function purposeOf(path: string): Purpose {
@@ -41,10 +39,10 @@ export function admitKeyed(deps: { clock: Clock }): MiddlewareHandler<AppEnv> {
       // A lapsed customer can still walk away cleanly.
       allowExpired: c.req.method === "POST" && path === "/v1/keys/revoke",
     });
-    if (!verdict.ok) return refusalResponse(verdict);
+    if (!verdict.ok) return refuse(c, verdict);
     if (verdict.key) c.set("apiKey", verdict.key);
-    if (!verdict.rate) return next();
-    return withRateHeaders(c, verdict.rate, next);
+    if (verdict.rate) setRateHeaders(c, verdict.rate);
+    return next();
   };
 }
 
@@ -54,19 +52,3 @@ export async function provisioningCaller(c: Context<AppEnv>, deps: { clock: Cloc
   if (known === "open") return OPEN_CALLER;
   return known ? keyedCaller(known) : { keyed: false, client: clientIp(c, deps.config), key: null };
 }
-
-/** Sets a rate decision's headers on the context: every response built through it carries them. */
-export function setContextRateHeaders(c: Context<AppEnv>, rate: RateDecision): void {
-  const h = rateLimitHeaders(rate);
-  for (const k in h) c.header(k, h[k]);
-}
-
-/** Runs `next` with the rate decision's headers on whatever it answers. */
-async function withRateHeaders(c: Context<AppEnv>, rate: RateDecision, next: () => Promise<unknown>): Promise<void> {
-  setContextRateHeaders(c, rate);
-  await next();
-  // A Response returned as is gets them in place (c.header() after next() would copy the whole response).
-  if (c.res.headers.get("x-ratelimit-limit") === null) setOnResponse(c, rateLimitHeaders(rate));
-}
-
-

@@ -1,28 +1,55 @@
 // The single gate every paid route goes through (DESIGN.md "The paid-route pipeline"):
-//   validated input -> resolve (may 404/202 for free) -> quote -> the admission core (src/services/admission.ts:
-//   authentication, entitlement, rate window, or payment verification / 402) -> handler -> below 400: meter or
-//   settle; otherwise release. A 200 whose route can say how to replay it is recorded in the page memo
-//   (page-memo.ts), which hands the same URL's next request to the same admission core with what was resolved.
+//   validated input -> resolve: one discriminated result (serve what it will read, a free 202 while a series is
+//   provisioned, or a free answer; 404s are free too) -> quote -> the admission core (src/services/admission.ts:
+//   authentication, entitlement of every read under the route's policy, rate window, or payment verification / 402)
+//   -> handler -> below 400: meter or settle; otherwise release. A 200 whose route can say how to replay it is
+//   recorded in the page memo (page-memo.ts), which the route's first middleware looks up: a hit is admitted and
+//   rendered by this same gate with what was resolved, skipping validation, resolution and the handler.
 // HEAD never reaches a paid handler: app middleware keyed on the paid() marker (request-guard.ts refusePaidHead)
 // answers it 405, since it would be charged and return no data.
 import type { RouteConfig } from "@hono/zod-openapi";
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { z, ZodType } from "zod";
-import { withHeaders } from "payments/hono";
 import type { Deps } from "../deps";
-import { quote as priceQuote, type Quote, type Resolved, type Surface } from "../pricing";
-import type { Admitted, PaymentDescription } from "../services/admission";
+import { quote as priceQuote, type Quote, type Serving, type Surface } from "../pricing";
+import type { ProvisioningBody } from "../schemas/provisioning";
+import type { Admitted, PaymentDescription, ReadPolicy } from "../services/admission";
+import { ProvisioningAnswer } from "../services/provisioning";
 import type { RenderedJson } from "../services/rendered";
-import { setContextRateHeaders } from "./admission";
-import { credentialOf, refusalResponse, setRateHeaders } from "./verdicts";
+import { credentialOf, refuse, setRateHeaders } from "./verdicts";
 import type { App, AppEnv } from "./app-env";
 import { markPaid } from "./paid-marker";
+import { PageMemo } from "./page-memo";
+import { provisioningAnswer, renderPage } from "./respond";
 
 /** The validated query of a route, as its schema outputs it. */
 export type QueryOf<Rt extends RouteConfig> = Rt["request"] extends { query: infer S } ? (S extends ZodType ? z.output<S> : never) : Record<string, never>;
 
-export type PaidOptions<Q, R extends Resolved> = {
-  surface: Surface | ((resolved: R) => Surface);
+/** What resolve decided: serve (after admission) what it will read, or answer for free (202 provisioning, a 200). */
+export type Resolution<S extends Serving> =
+  | { kind: "serve"; serving: S }
+  | { kind: "provisioning"; body: ProvisioningBody }
+  | { kind: "free"; body: unknown };
+
+export const serve = <S extends Serving>(serving: S): Resolution<S> => ({ kind: "serve", serving });
+export const provisioning = (body: ProvisioningBody): Resolution<never> => ({ kind: "provisioning", body });
+export const freeAnswer = (body: unknown): Resolution<never> => ({ kind: "free", body });
+
+/**
+ * serve(what `read` returns), or provisioning(...) when a series it needs is being fetched: the read services say so
+ * by throwing ProvisioningAnswer from deep inside a read, which stops here.
+ */
+export async function serveOrProvisioning<S extends Serving>(read: () => Promise<S>): Promise<Resolution<S>> {
+  try {
+    return serve(await read());
+  } catch (e) {
+    if (e instanceof ProvisioningAnswer) return provisioning(e.body);
+    throw e;
+  }
+}
+
+export type PaidOptions<Q, S extends Serving> = {
+  surface: Surface | ((served: S) => Surface);
   /**
    * A request to this route (path and query) that is priced in the seeded database, e.g.
    * "/v1/observations?indicator=GDP&region=US". The shared paid-route contract test calls every paid route with it.
@@ -34,68 +61,102 @@ export type PaidOptions<Q, R extends Resolved> = {
    * price as `example`. The contract test checks that such a failure is never settled on either rail.
    */
   failing?: string;
-  resolve(c: Context<AppEnv>, query: Q): Promise<R | Response>;
-  /** `admitted`: who was admitted (the key, for per-item entitlement in a batch). */
-  handler(c: Context<AppEnv>, resolved: R, quote: Quote, admitted: Admitted): Promise<Response>;
+  /** How a key is entitled to the reads `resolve` names (src/services/admission.ts ReadPolicy), fixed or per request. */
+  reads: ReadPolicy | ((served: S) => ReadPolicy);
+  /** Everything the request will read, before any payment is asked; never writes. A 404 is thrown (ApiError), free. */
+  resolve(query: Q, c: Context<AppEnv>): Promise<Resolution<S>>;
+  /** `admitted.refused`: per read of `served.reads`, the refusal of one the answer leaves out (policies any, each). */
+  handler(c: Context<AppEnv>, served: S, admitted: Admitted): Promise<Response>;
   /**
    * Optional: after the handler answered 200, how the page memo may answer the same URL again: a check, without I/O,
    * that returns the body a full read would return now, or null when only a full read can tell. Null when this
-   * answer cannot be replayed (it depends on more than the URL and the data version).
+   * answer cannot be replayed (it depends on more than the URL and the data version). The memo answers it with
+   * renderPage(c, body, vary): the handler must answer the same way.
    */
-  page?(resolved: R): (() => RenderedJson | null) | null;
+  page?(served: S): (() => RenderedJson | null) | null;
+  /** With `page`: the request headers the page varies on (its Vary header). */
+  vary?: string;
 };
 
-/** Registers `route` on `app` as a paid route: its handler is the gate around `opts`. */
-export function registerPaid<Rt extends RouteConfig, R extends Resolved>(app: App, deps: Pick<Deps, "clock">, route: Rt, opts: PaidOptions<QueryOf<Rt>, R>): void {
+/** What a paid answer was admitted for: the resolution, its quote and how the payment rails describe the request. */
+type Priced = { serving: Serving; quote: Quote; policy: ReadPolicy; payment: () => PaymentDescription };
+
+/** Registers `route` on `app` as a paid route: its handler is the gate around `opts`, its first middleware the page memo's lookup. */
+export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App, deps: Pick<Deps, "clock">, route: Rt, opts: PaidOptions<QueryOf<Rt>, S>): void {
   const handler = async (c: Context<AppEnv>): Promise<Response> => {
-    const resolved = await opts.resolve(c, c.req.valid("query" as never) as QueryOf<Rt>);
-    // A 202 (provisioning) or other early answer from resolve costs nothing.
-    if (resolved instanceof Response) return resolved;
-    const quote = priceQuote(typeof opts.surface === "function" ? opts.surface(resolved) : opts.surface, resolved);
-    const admission = c.get("admission");
-    const req = c.req.raw;
-    const now = deps.clock.now();
-    const verdict = await admission.admit({
-      purpose: "paid",
-      credential: credentialOf(req.headers),
-      now,
-      quote,
-      resolved,
-      header: (name) => req.headers.get(name) ?? undefined,
-      url: req.url,
-      describe: () => describeForPayment(c),
-    });
-    if (!verdict.ok) return refusalResponse(verdict);
-    if (verdict.key) c.set("apiKey", verdict.key);
-    // Set before the handler, they go into every response built through the context at no cost.
-    if (verdict.rate) setContextRateHeaders(c, verdict.rate);
-    let res: Response;
-    try {
-      res = await opts.handler(c, resolved, quote, verdict);
-    } catch (e) {
-      await admission.notServed(verdict);
-      throw e;
-    }
-    if (res.status >= 400) {
-      await admission.notServed(verdict);
-      return res;
-    }
-    // Metered before the answer leaves (a usage journal that cannot be written throws: nothing is served unmetered).
-    const served = await admission.served(verdict, now);
-    if (!served.ok) return refusalResponse(served);
-    const out = served.headers ? withHeaders(res, served.headers) : res;
-    // A Response the handler built by itself gets them in place.
-    if (verdict.rate && out.headers.get("x-ratelimit-limit") === null) setRateHeaders(out.headers, verdict.rate);
-    if (out.status === 200 && opts.page) {
-      const body = opts.page(resolved);
-      if (body) c.get("pages")?.record(req, { body, vary: out.headers.get("vary"), quote, resolved, payment: describeForPayment(c) });
+    const resolution = await opts.resolve(c.req.valid("query" as never) as QueryOf<Rt>, c);
+    // What is being provisioned, and what needs no data, costs nothing.
+    if (resolution.kind === "provisioning") return provisioningAnswer(c, resolution.body);
+    if (resolution.kind === "free") return c.json(resolution.body as never, 200);
+    const served = resolution.serving;
+    const quote = priceQuote(typeof opts.surface === "function" ? opts.surface(served) : opts.surface, served);
+    const policy = typeof opts.reads === "function" ? opts.reads(served) : opts.reads;
+    const priced: Priced = { serving: served, quote, policy, payment: () => describeForPayment(c) };
+    const out = await servePaid(deps, c, priced, (admitted) => opts.handler(c, served, admitted));
+    const pages = c.get("pages");
+    if (out.status === 200 && pages && opts.page && opts.vary && c.req.method === "GET") {
+      const body = opts.page(served);
+      if (body) pages.record(PageMemo.keyOf(c), { body, vary: opts.vary, quote, serving: served, policy, payment: describeForPayment(c) });
     }
     return out;
   };
 
+  // A URL the memo holds is answered by the same gate, with the recorded resolution and the rendered page as the
+  // handler's answer. Route middleware runs after routing and the app's middleware, before validation.
+  const lookup: MiddlewareHandler<AppEnv> = async function pageMemoLookup(c, next) {
+    const hit = c.req.method === "GET" ? c.get("pages")?.lookup(PageMemo.keyOf(c)) : null;
+    if (!hit) return next();
+    const { entry, body } = hit;
+    const priced: Priced = { serving: entry.serving, quote: entry.quote, policy: entry.policy, payment: () => entry.payment };
+    return servePaid(deps, c, priced, async () => renderPage(c, body, entry.vary));
+  };
+
   const surfaces = routeSurfaces(route, opts.surface);
   markPaid(handler, { surface: typeof opts.surface === "function" ? "dynamic" : opts.surface, surfaces, example: opts.example ?? null, failing: opts.failing ?? null });
-  app.openapi(route, handler as never);
+  const own = route.middleware ? (Array.isArray(route.middleware) ? route.middleware : [route.middleware]) : [];
+  app.openapi(opts.page && opts.vary ? { ...route, middleware: [lookup, ...own] } : route, handler as never);
+}
+
+/**
+ * The gate: the admission core's verdict on a priced request, the answer (`answer`, run only when admitted), then
+ * meter or settle below 400 and release otherwise. Cold requests and page memo hits both answer through it; every
+ * header is set once, through the context.
+ */
+async function servePaid(deps: Pick<Deps, "clock">, c: Context<AppEnv>, priced: Priced, answer: (admitted: Admitted) => Promise<Response>): Promise<Response> {
+  const admission = c.get("admission");
+  const req = c.req.raw;
+  const now = deps.clock.now();
+  const verdict = await admission.admit({
+    purpose: "paid",
+    credential: credentialOf(req.headers),
+    now,
+    quote: priced.quote,
+    serving: priced.serving,
+    policy: priced.policy,
+    header: (name) => req.headers.get(name) ?? undefined,
+    url: req.url,
+    describe: priced.payment,
+  });
+  if (!verdict.ok) return refuse(c, verdict);
+  if (verdict.key) c.set("apiKey", verdict.key);
+  if (verdict.rate) setRateHeaders(c, verdict.rate);
+  let res: Response;
+  try {
+    res = await answer(verdict);
+  } catch (e) {
+    await admission.notServed(verdict);
+    throw e;
+  }
+  if (res.status >= 400) {
+    await admission.notServed(verdict);
+    return res;
+  }
+  // Metered before the answer leaves (a usage journal that cannot be written throws: nothing is served unmetered).
+  const served = await admission.served(verdict, now);
+  if (!served.ok) return refuse(c, served);
+  // A payment receipt: the answer was built through the context just now, its headers are its own to add to.
+  if (served.headers) for (const k in served.headers) res.headers.set(k, served.headers[k]!);
+  return res;
 }
 
 /**

@@ -4,6 +4,7 @@ import { isDatabaseUnavailable } from "../../db/client";
 import { envelope } from "../errors";
 import type { Logger } from "../logger";
 import { renderJson, type RenderedJson } from "../services/rendered";
+import type { ProvisioningBody } from "../schemas/provisioning";
 import { codedBody, codingHeaders } from "./content-coding";
 
 export { renderJson, type RenderedJson };
@@ -39,6 +40,21 @@ export function catalogResponse(c: Context, rendered: RenderedJson, cached = tru
     return c.body(null, 304, headers);
   }
   return c.body(coded.form.blob as never, 200, { ...headers, "Content-Type": "application/json" });
+}
+
+/**
+ * A rendered page as a 200: in the coding the client accepts (compressed once per coding), with its own headers (a
+ * CSV page's metadata) and what it varies on. A paid route's cold answer and the page memo's hit both answer through
+ * this, so they are the same bytes.
+ */
+export function renderPage(c: Context, page: RenderedJson, vary: string): Response {
+  const coded = codedBody(page, c.req.header("accept-encoding"));
+  return c.body(coded.form.blob as never, 200, { "Content-Type": page.contentType, ...page.headers, ...codingHeaders(coded, vary) });
+}
+
+/** A read of a series being provisioned: 202 with Retry-After, never charged. */
+export function provisioningAnswer(c: Context, body: ProvisioningBody): Response {
+  return c.json(body, 202, { "Retry-After": String(body.retry_after_seconds), "Cache-Control": "no-store" });
 }
 
 /** catalogResponse for a body built per request. */

@@ -6,11 +6,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../errors";
-import { registerPaid } from "../http/paid";
-import type { Resolved } from "../pricing";
+import { freeAnswer, registerPaid, serve } from "../http/paid";
+import type { Serving } from "../pricing";
 import { askQuerySchema, askResponseSchema } from "../schemas/ask";
-import { askContext, planQuestion, runPlan, ASK_CEILINGS, type AskPlan } from "../services/ask";
-import { targetPremium } from "../services/series-read";
+import { askContext, planQuestion, planReads, runPlan, ASK_CEILINGS, type AskPlan } from "../services/ask";
 
 const askRoute = createRoute({
   method: "get",
@@ -40,26 +39,26 @@ const askRoute = createRoute({
   "x-price-surface": ["ask", "ask_briefing"],
 });
 
-type AskResolved = Resolved & { plan: Extract<AskPlan, { kind: "run" }> };
+type AskServed = Serving & { plan: Extract<AskPlan, { kind: "run" }> };
 
 export const registerAskRoutes: RegisterRoutes = (app, deps) => {
   const ctx = askContext(deps);
-  registerPaid<typeof askRoute, AskResolved>(app, deps, askRoute, {
+  registerPaid<typeof askRoute, AskServed>(app, deps, askRoute, {
     surface: (r) => (r.plan.depth === "briefing" ? "ask_briefing" : "ask"),
+    // A key reads only the places and premium series it permits: the answer leaves out the others (a payment buys
+    // the whole answer); refused when it permits none of them.
+    reads: "any",
     example: "/v1/ask?q=What%20is%20the%20unemployment%20rate%20in%20Texas%3F",
-    resolve: async (c, q) => {
+    resolve: async (q) => {
       const plan = await planQuestion(ctx, { q: q.q, region: q.region, window: q.window, depth: q.depth ?? "default" });
-      if (plan.kind === "answered") return c.json(plan.response, 200);
-      return { indicator: null, region: plan.region, premium: plan.premium, resource: "/v1/ask", plan };
+      if (plan.kind === "answered") return freeAnswer(plan.response);
+      return serve({ indicator: null, region: plan.region, resource: "/v1/ask", reads: planReads(plan), plan });
     },
-    handler: async (c, r, _quote, admitted) => {
-      const admission = c.get("admission");
-      // Each series and the signals are entitled as the admission core entitles a single read of them: a key reads
-      // only the places and premium series it permits (the gate checked the first place, and premium access when
-      // every series is premium); a payment buys the whole answer.
-      const permits = (want: { premium: boolean; region: string; surface?: string }) => admission.entitlement(admitted.key, { ...want, indicator: null }) === null;
-      const plan = { ...r.plan, series: r.plan.series.filter((s) => permits({ premium: targetPremium(s.target), region: s.region.code })) };
-      const signals = plan.series.length > 0 && permits({ premium: true, region: plan.series[0].region.code, surface: "signals" });
+    handler: async (c, r, admitted) => {
+      const permitted = (k: number) => !admitted.refused[k];
+      const plan = { ...r.plan, series: r.plan.series.filter((_s, k) => permitted(k)) };
+      // The signals read comes after the series' (planReads).
+      const signals = plan.series.length > 0 && permitted(r.plan.series.length);
       return c.json(await runPlan(ctx, plan, { signals }), 200);
     },
   });

@@ -4,11 +4,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { entitlementOf, requireKey } from "../http/auth";
-import { registerPaid } from "../http/paid";
-import { refusalResponse } from "../http/verdicts";
+import { registerPaid, serve } from "../http/paid";
 import { errorResponses } from "../errors";
 import { KEY_SECURITY } from "../docs/openapi-access";
-import type { Resolved } from "../pricing";
+import type { Serving } from "../pricing";
 import {
   briefingDetailResponseSchema,
   briefingIdParamsSchema,
@@ -112,26 +111,23 @@ const listRunsRoute = createRoute({
   responses: { 200: { description: "The runs", ...json(briefingRunListResponseSchema) }, ...errorResponses(400, 401, 404, 429, 500) },
 });
 
-type PublicReadResolved = Resolved & { read: PublicRead };
+type PublicReadServed = Serving & { read: PublicRead };
 
 export const registerBriefingRoutes: RegisterRoutes = (app, deps) => {
   // The public routes first: `/v1/briefings/public` is not an id, nor `/v1/briefings/public/runs` a run history.
   app.openapi(publicListRoute, async (c) => c.json(await publicBriefings(deps), 200));
-  registerPaid<typeof publicReadRoute, PublicReadResolved>(app, deps, publicReadRoute, {
+  registerPaid<typeof publicReadRoute, PublicReadServed>(app, deps, publicReadRoute, {
     surface: "briefing_read",
+    // A key reads a public briefing only when it may read every place and series the stored answer read.
+    reads: "all",
     example: "/v1/briefings/public/us-labor-market",
-    resolve: async (c) => {
+    resolve: async (_query, c) => {
       const { slug } = c.req.valid("param" as never) as { slug: string };
       const read = await resolvePublicRead(deps, slug);
       // A payment buys this briefing's read, not another's.
-      return { indicator: null, region: null, premium: false, resource: `/v1/briefings/public/${read.briefing.slug}`, read };
+      return serve({ indicator: null, region: null, resource: `/v1/briefings/public/${read.briefing.slug}`, reads: read.reads, read });
     },
-    // A region-restricted key reads only its regions here too: every region the stored answer read is entitled.
-    handler: async (c, r, _quote, admitted) => {
-      const refused = c.get("admission").regionsEntitlement(admitted.key, r.read.regions, "briefing_read");
-      if (refused) return refusalResponse(refused);
-      return c.json(await readPublicBriefing(deps, r.read), 200);
-    },
+    handler: async (c, r) => c.json(await readPublicBriefing(deps, r.read), 200),
   });
 
   app.openapi(createBriefingRoute, async (c) => {

@@ -2,9 +2,9 @@
 // the measure and period served (404 for what is not held, before any payment); the handler reads the ranked rows.
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
-import { errorResponses, fail } from "../errors";
-import { registerPaid } from "../http/paid";
-import type { Resolved } from "../pricing";
+import { errorResponses } from "../errors";
+import { registerPaid, serve } from "../http/paid";
+import type { Serving } from "../pricing";
 import { flowsQuerySchema, flowsResponseSchema } from "../schemas/flows";
 import { getFlows, resolveFlows, type FlowsTarget } from "../services/flows";
 
@@ -28,25 +28,22 @@ const flowsRoute = createRoute({
   "x-price-surface": "flows",
 });
 
-type FlowsResolved = Resolved & { target: FlowsTarget };
+type FlowsServed = Serving & { target: FlowsTarget };
 
 export const registerFlowRoutes: RegisterRoutes = (app, deps) => {
   const store = { db: deps.database.db, caches: deps.caches };
 
-  registerPaid<typeof flowsRoute, FlowsResolved>(app, deps, flowsRoute, {
+  registerPaid<typeof flowsRoute, FlowsServed>(app, deps, flowsRoute, {
     surface: "flows",
+    // Both ends given: a region-restricted key must hold both.
+    reads: "all",
     example: "/v1/flows?origin=06075&measure=returns",
-    resolve: async (_c, query) => {
+    resolve: async (query) => {
       const target = await resolveFlows(store, query);
-      return { indicator: null, region: (target.origin ?? target.destination)!.code, premium: false, resource: "/v1/flows", target };
+      const ends = [target.origin, target.destination].filter((r) => r !== null && r !== undefined);
+      const reads = ends.map((r) => ({ indicator: null, region: r.code, premium: false, surface: "flows" as const }));
+      return serve({ indicator: null, region: ends[0]!.code, resource: "/v1/flows", reads, target });
     },
-    handler: async (c, r, _quote, admitted) => {
-      // Both ends given: the admission core entitled the origin; a region-restricted key must also hold the destination.
-      if (r.target.origin && r.target.destination && admitted.key) {
-        const refused = c.get("admission").entitlement(admitted.key, { premium: false, region: r.target.destination.code, indicator: null });
-        if (refused) fail(refused.code, refused.message, refused.details);
-      }
-      return c.json(await getFlows(store, r.target), 200);
-    },
+    handler: async (c, r) => c.json(await getFlows(store, r.target), 200),
   });
 };

@@ -3,11 +3,11 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../errors";
-import { registerPaid } from "../http/paid";
-import type { Resolved } from "../pricing";
+import { registerPaid, serveOrProvisioning } from "../http/paid";
+import type { Serving } from "../pricing";
 import { insightsQuerySchema, insightsResponseSchema } from "../schemas/insights";
 import { getInsights, resolveInsights, type InsightsTarget } from "../services/insights";
-import { readContext, targetCode, targetPremium } from "../services/series-read";
+import { readContext, seriesRead, targetCode } from "../services/series-read";
 
 const insightsRoute = createRoute({
   method: "get",
@@ -29,17 +29,19 @@ const insightsRoute = createRoute({
   "x-price-surface": "insights",
 });
 
-type InsightsResolved = Resolved & { target: InsightsTarget };
+type InsightsServed = Serving & { target: InsightsTarget };
 
 export const registerInsightRoutes: RegisterRoutes = (app, deps) => {
   const ctx = readContext(deps);
-  registerPaid<typeof insightsRoute, InsightsResolved>(app, deps, insightsRoute, {
+  registerPaid<typeof insightsRoute, InsightsServed>(app, deps, insightsRoute, {
     surface: "insights",
+    reads: "all",
     example: "/v1/insights?indicator=PAYEMS&region=US",
-    resolve: async (_c, query) => {
-      const target = await resolveInsights(ctx, query);
-      return { indicator: targetCode(target), region: target.region.code, premium: targetPremium(target), resource: "/v1/insights", target };
-    },
+    resolve: (query) =>
+      serveOrProvisioning(async () => {
+        const target = await resolveInsights(ctx, query);
+        return { indicator: targetCode(target), region: target.region.code, resource: "/v1/insights", reads: [seriesRead(target, "insights")], target };
+      }),
     handler: async (c, r) => c.json(await getInsights(ctx, r.target), 200),
   });
 };

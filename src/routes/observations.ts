@@ -4,16 +4,17 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../errors";
-import { PAGE_VARY, acceptedFormat, codedBody, codingHeaders } from "../http/content-coding";
-import { registerPaid } from "../http/paid";
-import type { Resolved } from "../pricing";
+import { PAGE_VARY, acceptedFormat } from "../http/content-coding";
+import { renderPage } from "../http/respond";
+import { registerPaid, serveOrProvisioning } from "../http/paid";
+import type { Serving, Surface } from "../pricing";
 import {
   latestBatchResponseSchema, latestQuerySchema, latestSingleResponseSchema, observationsQuerySchema, observationsResponseSchema, splitIndicators,
 } from "../schemas/observations";
 import { resolveSeriesTarget, type SeriesTarget } from "../services/concepts";
-import { getLatestAnswer, getLatestBatch, latestMeta } from "../services/latest";
+import { getLatestAnswer, getLatestBatch, latestMeta, resolveLatestBatch, type LatestBatch } from "../services/latest";
 import { getObservationsPage, observationsPageCheck, type PageFormat, resolveObservations, type ObservationsQuery, type ObservationsTarget } from "../services/observations";
-import { ensureReadable, forCaller, readContext, targetCode, targetPremium } from "../services/series-read";
+import { ensureReadable, forCaller, readContext, seriesRead, targetCode } from "../services/series-read";
 import { provisioningCaller } from "../http/admission";
 import { keyedCaller } from "../services/provisioning-budget";
 import { provisioningResponse } from "../schemas/provisioning";
@@ -73,71 +74,59 @@ const latestRoute = createRoute({
   "x-price-surface": ["latest", "latest_batch"],
 });
 
-type ObservationsResolved = Resolved & { target: ObservationsTarget; query: ObservationsQuery; format: PageFormat };
-type LatestResolved = Resolved & { single: SeriesTarget | null; codes: string[]; source?: string; regionInput?: string };
+type ObservationsServed = Serving & { target: ObservationsTarget; query: ObservationsQuery; format: PageFormat };
+type LatestServed = Serving & ({ single: SeriesTarget; batch: null } | { single: null; batch: LatestBatch });
 
-function resolvedOf(t: SeriesTarget, resource: string): Resolved {
-  return { indicator: targetCode(t), region: t.region.code, premium: targetPremium(t), resource };
+/** Serving one series through `surface`. */
+function servingOf(t: SeriesTarget, surface: Surface, resource: string): Serving {
+  return { indicator: targetCode(t), region: t.region.code, resource, reads: [seriesRead(t, surface)] };
 }
 
 export const registerObservationRoutes: RegisterRoutes = (app, deps) => {
   // Series offered but not held are provisioned on demand (202 before any payment is asked).
   const ctx = readContext(deps, { provisioning: true });
 
-  registerPaid<typeof observationsRoute, ObservationsResolved>(app, deps, observationsRoute, {
+  registerPaid<typeof observationsRoute, ObservationsServed>(app, deps, observationsRoute, {
     surface: "observations",
+    reads: "all",
     example: "/v1/observations?indicator=PAYEMS&region=US",
     // A monthly series has no observation mid-month: the index base is found missing only when the series is read.
     failing: "/v1/observations?indicator=PAYEMS&region=US&transform=index:2010-01-15",
-    resolve: async (c, query) => {
-      const target = await resolveObservations(forCaller(ctx, () => provisioningCaller(c, deps)), query);
-      return { ...resolvedOf(target, "/v1/observations"), target, query, format: acceptedFormat(c.req.header("accept")) };
-    },
+    resolve: (query, c) =>
+      serveOrProvisioning(async () => {
+        const target = await resolveObservations(forCaller(ctx, () => provisioningCaller(c, deps)), query);
+        return { ...servingOf(target, "observations", "/v1/observations"), target, query, format: acceptedFormat(c.req.header("accept")) };
+      }),
     // The page comes rendered (memoised per series version, compressed once per coding): no re-serialisation,
     // re-compression or copy of hot pages.
-    handler: async (c, r) => {
-      const page = await getObservationsPage(ctx, r.target, r.query, r.format);
-      const coded = codedBody(page, c.req.header("accept-encoding"));
-      return c.body(coded.form.blob as never, 200, { "content-type": page.contentType, ...page.headers, ...codingHeaders(coded, PAGE_VARY) });
-    },
+    handler: async (c, r) => renderPage(c, await getObservationsPage(ctx, r.target, r.query, r.format), PAGE_VARY),
     page: (r) => observationsPageCheck(ctx, r.target, r.query, r.format),
+    vary: PAGE_VARY,
   });
 
-  registerPaid<typeof latestRoute, LatestResolved>(app, deps, latestRoute, {
+  registerPaid<typeof latestRoute, LatestServed>(app, deps, latestRoute, {
     surface: (r) => (r.single ? "latest" : "latest_batch"),
+    // Batch: a flat price for the whole call; a code the key may not read is reported in errors[], the others served.
+    reads: (r) => (r.single ? "all" : "each"),
     example: "/v1/observations/latest?indicator=PAYEMS&region=US",
-    resolve: async (c, query) => {
-      if (query.indicator !== undefined) {
-        const single = await resolveSeriesTarget(ctx, { code: query.indicator, source: query.source, region: query.region });
-        await ensureReadable(forCaller(ctx, () => provisioningCaller(c, deps)), single);
-        return { ...resolvedOf(single, "/v1/observations/latest"), single, codes: [] };
-      }
-      // Batch: a flat price for the whole call; each code is resolved (and may fail) on its own in the handler.
-      return {
-        indicator: null,
-        region: null,
-        premium: false,
-        resource: "/v1/observations/latest",
-        single: null,
-        codes: splitIndicators(query.indicators!),
-        source: query.source,
-        regionInput: query.region,
-      };
-    },
-    handler: async (c, r, _quote, admitted) => {
+    resolve: (query, c) =>
+      serveOrProvisioning(async (): Promise<LatestServed> => {
+        if (query.indicator !== undefined) {
+          const single = await resolveSeriesTarget(ctx, { code: query.indicator, source: query.source, region: query.region });
+          await ensureReadable(forCaller(ctx, () => provisioningCaller(c, deps)), single);
+          return { ...servingOf(single, "latest", "/v1/observations/latest"), single, batch: null };
+        }
+        const batch = await resolveLatestBatch(ctx, { codes: splitIndicators(query.indicators!), source: query.source, region: query.region });
+        const reads = batch.targets.map((t) => seriesRead(t.target, "latest_batch"));
+        return { indicator: null, region: null, resource: "/v1/observations/latest", reads, single: null, batch };
+      }),
+    handler: async (c, r, admitted) => {
       if (r.single) {
         const { data, freshness } = await getLatestAnswer(ctx, r.single);
         return c.json({ data, meta: latestMeta(r.single, data !== null, freshness) }, 200);
       }
-      const admission = c.get("admission");
       // Admitted already: a key that got this far is known.
-      const body = await getLatestBatch(forCaller(ctx, () => (admitted.key ? keyedCaller(admitted.key) : provisioningCaller(c, deps))), {
-        codes: r.codes,
-        source: r.source,
-        region: r.regionInput,
-        // Each series is entitled as the admission core entitles a single read of it.
-        refused: (t) => admission.entitlement(admitted.key, { premium: targetPremium(t), region: t.region.code, indicator: targetCode(t) }),
-      });
+      const body = await getLatestBatch(forCaller(ctx, () => (admitted.key ? keyedCaller(admitted.key) : provisioningCaller(c, deps))), r.batch, admitted.refused);
       return c.json(body, body.errors.length > 0 ? 207 : 200);
     },
   });

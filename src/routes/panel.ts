@@ -2,14 +2,14 @@
 // plans the alignment and checks the grid before any payment; the handler serves the panel of the current versions.
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
-import { errorResponses, fail } from "../errors";
+import { errorResponses } from "../errors";
 import { codedBody, codingHeaders } from "../http/content-coding";
-import { registerPaid } from "../http/paid";
+import { registerPaid, serve } from "../http/paid";
 import { PANEL_MAX_POINTS, PANEL_MAX_SERIES } from "../domain/panel";
-import type { Resolved } from "../pricing";
+import type { Serving } from "../pricing";
 import { panelQuerySchema, panelResponseSchema } from "../schemas/panel";
 import { getPanel, resolvePanel, type PanelTarget } from "../services/panel";
-import { readContext, targetCode, targetPremium } from "../services/series-read";
+import { readContext, seriesRead } from "../services/series-read";
 
 const panelRoute = createRoute({
   method: "get",
@@ -32,27 +32,21 @@ const panelRoute = createRoute({
   "x-price-surface": "panel",
 });
 
-type PanelResolved = Resolved & { target: PanelTarget };
+type PanelServed = Serving & { target: PanelTarget };
 
 export const registerPanelRoutes: RegisterRoutes = (app, deps) => {
   const ctx = readContext(deps);
 
-  registerPaid<typeof panelRoute, PanelResolved>(app, deps, panelRoute, {
+  registerPaid<typeof panelRoute, PanelServed>(app, deps, panelRoute, {
     surface: "panel",
+    // Every series in its region (series may default to different regions).
+    reads: "all",
     example: "/v1/panel?indicators=PAYEMS,UNRATE&region=US",
-    resolve: async (_c, query) => {
+    resolve: async (query) => {
       const target = await resolvePanel(ctx, query);
-      return { indicator: null, region: target.region, premium: target.premium, resource: "/v1/panel", target };
+      return serve({ indicator: null, region: target.region, resource: "/v1/panel", reads: target.series.map((s) => seriesRead(s.target, "panel")), target });
     },
-    handler: async (c, r, _quote, admitted) => {
-      // Series that default to different regions: a region-restricted key is entitled per series, as in batch latest.
-      if (r.target.region === null && admitted.key) {
-        const admission = c.get("admission");
-        for (const s of r.target.series) {
-          const refused = admission.entitlement(admitted.key, { premium: targetPremium(s.target), region: s.target.region.code, indicator: targetCode(s.target) });
-          if (refused) fail(refused.code, refused.message, refused.details);
-        }
-      }
+    handler: async (c, r) => {
       const page = await getPanel(ctx, r.target);
       const coded = codedBody(page, c.req.header("accept-encoding"));
       return c.body(coded.form.blob as never, 200, { "content-type": page.contentType, ...codingHeaders(coded) });

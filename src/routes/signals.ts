@@ -4,8 +4,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../errors";
-import { registerPaid } from "../http/paid";
-import type { Resolved } from "../pricing";
+import { registerPaid, serve } from "../http/paid";
+import type { Serving } from "../pricing";
 import { activeSignalsQuerySchema, signalListResponseSchema, signalsQuerySchema } from "../schemas/signals";
 import { listSignals, resolveSignalQuery, type ResolvedSignalQuery } from "../services/signals";
 import { readContext } from "../services/series-read";
@@ -46,21 +46,24 @@ const historyRoute = createRoute({
   "x-price-surface": "signals",
 });
 
-type SignalsResolved = Resolved & { query: ResolvedSignalQuery };
+type SignalsServed = Serving & { query: ResolvedSignalQuery };
 
 export const registerSignalRoutes: RegisterRoutes = (app, deps) => {
   const ctx = readContext(deps);
-  const resolved = (resource: string, query: ResolvedSignalQuery): SignalsResolved => ({ indicator: null, region: null, premium: true, resource, query });
-  registerPaid<typeof activeRoute, SignalsResolved>(app, deps, activeRoute, {
+  const serving = (resource: string, query: ResolvedSignalQuery) =>
+    serve<SignalsServed>({ indicator: null, region: null, resource, reads: [{ indicator: null, region: null, premium: false, surface: "signals" }], query });
+  registerPaid<typeof activeRoute, SignalsServed>(app, deps, activeRoute, {
     surface: "signals",
+    reads: "all",
     example: "/v1/signals/active?indicator=FEDFUNDS&region=US",
-    resolve: async (_c, q) => resolved("/v1/signals/active", await resolveSignalQuery(ctx, { endpoint: "active", ...q })),
+    resolve: async (q) => serving("/v1/signals/active", await resolveSignalQuery(ctx, { endpoint: "active", ...q })),
     handler: async (c, r) => c.json(await listSignals(ctx, r.query), 200),
   });
-  registerPaid<typeof historyRoute, SignalsResolved>(app, deps, historyRoute, {
+  registerPaid<typeof historyRoute, SignalsServed>(app, deps, historyRoute, {
     surface: "signals",
+    reads: "all",
     example: "/v1/signals?indicator=PAYEMS",
-    resolve: async (_c, q) => resolved("/v1/signals", await resolveSignalQuery(ctx, { endpoint: "history", ...q })),
+    resolve: async (q) => serving("/v1/signals", await resolveSignalQuery(ctx, { endpoint: "history", ...q })),
     handler: async (c, r) => c.json(await listSignals(ctx, r.query), 200),
   });
 };

@@ -1,13 +1,14 @@
 // The admission core: the one place that decides whether a request may be served, framework-free (no HTTP
-// context: the credential, the resolved request, its quote and the time come in as plain values). The paid() gate,
-// the key middleware of unpriced routes and the page memo in front of the paid pipeline all call admit(), and MCP
-// tool calls reach them by running their REST twin through the app; nothing else authenticates, entitles, counts or
+// context: the credential, what the request will read, its quote and the time come in as plain values). The paid
+// gate (cold requests and page memo hits alike) and the key middleware of unpriced routes call admit(), and MCP tool
+// calls reach them by running their REST twin through the app; nothing else authenticates, entitles, counts or
 // charges.
 //
 // Order, cheapest refusal first, nothing counted or reserved for a refused request:
 //   1. a malformed credential: 401 INVALID_API_KEY;
 //   2. with a key: authentication (401 INVALID_API_KEY unknown or revoked, 401 EXPIRED_API_KEY), then for a priced
-//      request the entitlement (403 CATEGORY_NOT_ALLOWED premium data, REGION_NOT_ALLOWED), then the key's fixed
+//      request the entitlement of every read under the route's policy (403 CATEGORY_NOT_ALLOWED premium data,
+//      REGION_NOT_ALLOWED; entitleReads), then the key's fixed
 //      one-minute window (429 with Retry-After and the rate-limit headers). Admitted keyed requests carry the rate
 //      decision, and a priced one is metered to its key once the handler answered below 400;
 //   3. without a key, on a priced request: the payment rails (x402, L402) verify a proof and reserve it, or answer
@@ -23,7 +24,7 @@ import { publicBaseUrl as baseUrlOf } from "../contract/base-url";
 import { entitlementVerdict, rateDecision, rateLimitHeaders, rateWindow, usageMonth, monthStart, monthEnd, type EntitlementWant, type RateDecision } from "../domain/access";
 import type { Credential } from "../domain/keys";
 import type { ErrorCode } from "../errors";
-import type { Quote, Resolved } from "../pricing";
+import { isPremiumRead, type Quote, type Read, type Serving } from "../pricing";
 import { authenticateCachedKey, authenticateKey, type AuthenticatedKey, type Authentication } from "./keys";
 
 /**
@@ -49,9 +50,10 @@ export type AdmissionRequest = {
   purpose: Purpose;
   credential: Credential;
   now: Date;
-  /** Priced requests: the quote and what was resolved. */
+  /** Priced requests: the quote, what was resolved and how its reads are entitled. */
   quote?: Quote;
-  resolved?: Resolved;
+  serving?: Serving;
+  policy?: ReadPolicy;
   /** The request's headers, where payment proofs are read from (anonymous priced requests). */
   header?(name: string): string | undefined;
   /** The absolute URL requested and how its route is described, for the payment rails (asked only when needed). */
@@ -71,8 +73,18 @@ export type Refusal = {
   body?: Record<string, unknown>;
 };
 
+/**
+ * How a key is entitled to the reads of a priced request (reads of other plans or regions than the key's):
+ * - `all`: every read, else the first refusal refuses the request;
+ * - `any`: at least one, else the first refusal; the answer leaves out the refused ones (an ask answer);
+ * - `each`: each on its own, the request is admitted whatever they are (a batch reports the refused ones).
+ */
+export type ReadPolicy = "all" | "any" | "each";
+
 export type Admitted = {
   ok: true;
+  /** Per read of the request (in order), the refusal of a read the answer must leave out, or null. Empty: none refused. */
+  refused: readonly (Refusal | null)[];
   key: AuthenticatedKey | null;
   /** The key's window after this request (null: no key, or the counters could not be reached). */
   rate: RateDecision | null;
@@ -96,7 +108,8 @@ const UNMETERED: Served = Object.freeze(
     "Cache-Control": "no-store",
   }),
 );
-const ANONYMOUS: Admitted = Object.freeze({ ok: true, key: null, rate: null, metered: false, payment: null });
+const NONE_REFUSED: readonly (Refusal | null)[] = Object.freeze([]);
+const ANONYMOUS: Admitted = Object.freeze({ ok: true, refused: NONE_REFUSED, key: null, rate: null, metered: false, payment: null });
 const HOW_TO_AUTHENTICATE = "Send 'Authorization: Bearer <key>' or 'X-API-Key: <key>' (free keys: POST /v1/signup).";
 
 export type AdmissionDeps = Pick<Deps, "database" | "clock" | "keys" | "rateLimits" | "logger" | "access">;
@@ -166,7 +179,7 @@ export class Admission {
   /**
    * Whether a key may read data: premium data needs an unrestricted plan or the `svc-premium` scope, a
    * region-restricted key reads only its regions. Anonymous requests pay per request (or are served openly).
-   * Also used per item where one request reads several series (batch latest).
+   * Also used for Key routes (saving a briefing needs premium access).
    */
   entitlement(key: AuthenticatedKey | null, want: EntitlementWant): Refusal | null {
     if (!key || !this.deps.access.keys) return null;
@@ -177,13 +190,20 @@ export class Admission {
     return refused;
   }
 
-  /** entitlement() for each region a request reads (a briefing's stored answer): the first refusal, or null. */
-  regionsEntitlement(key: AuthenticatedKey | null, regions: readonly string[], surface?: string): Refusal | null {
-    for (const region of regions) {
-      const refused = this.entitlement(key, { premium: false, region, indicator: null, surface });
-      if (refused) return refused;
-    }
-    return null;
+  /** Every read of a priced request entitled under the route's policy: the refusal of the request, or per read the refusal of one the answer leaves out. */
+  entitleReads(key: AuthenticatedKey | null, reads: readonly Read[], policy: ReadPolicy): Refusal | readonly (Refusal | null)[] {
+    if (!key || !this.deps.access.keys) return NONE_REFUSED;
+    let first: Refusal | null = null;
+    let permitted = 0;
+    const out = reads.map((r) => {
+      const refused = this.entitlement(key, { premium: isPremiumRead(r), region: r.region, indicator: r.indicator, surface: r.surface });
+      if (refused) first ??= refused;
+      else permitted++;
+      return refused;
+    });
+    if (!first) return NONE_REFUSED;
+    if (policy === "all" || (policy === "any" && permitted === 0)) return first;
+    return out;
   }
 
   /**
@@ -224,11 +244,13 @@ export class Admission {
     if (!auth.ok) return refusal("INVALID_API_KEY", "Unknown or revoked API key.");
     const key = auth.key;
     if (auth.expired && !req.allowExpired) return refusal("EXPIRED_API_KEY", auth.expired);
-    if (req.purpose === "key_management") return { ok: true, key, rate: null, metered: false, payment: null };
+    if (req.purpose === "key_management") return { ok: true, refused: NONE_REFUSED, key, rate: null, metered: false, payment: null };
     const paid = req.purpose === "paid";
+    let refused = NONE_REFUSED;
     if (paid) {
-      const refused = this.entitlement(key, { premium: req.quote!.premium, region: req.resolved!.region, indicator: req.resolved!.indicator, surface: req.quote!.surface });
-      if (refused) return refused;
+      const entitled = this.entitleReads(key, req.serving!.reads, req.policy ?? "all");
+      if (!Array.isArray(entitled)) return entitled as Refusal;
+      refused = entitled as readonly (Refusal | null)[];
     }
     const metered = paid && this.deps.access.keys;
     const window = rateWindow(req.now);
@@ -237,19 +259,19 @@ export class Admission {
       // Kept a second past the window's end: processes' clocks differ a little.
       count = this.deps.rateLimits.hit(req.purpose === "ping" ? `ping:${key.id}` : key.id, window.index, window.msUntilReset + 1000);
     } catch (e) {
-      return this.limiterDown(key, metered, e);
+      return this.limiterDown(key, metered, refused, e);
     }
-    if (typeof count === "number") return counted(key, metered, rateDecision(count, key.rateLimitPerMinute, window));
+    if (typeof count === "number") return counted(key, metered, refused, rateDecision(count, key.rateLimitPerMinute, window));
     return count.then(
-      (n) => counted(key, metered, rateDecision(n, key.rateLimitPerMinute, window)),
-      (e) => this.limiterDown(key, metered, e),
+      (n) => counted(key, metered, refused, rateDecision(n, key.rateLimitPerMinute, window)),
+      (e) => this.limiterDown(key, metered, refused, e),
     );
   }
 
   /** The counters cannot be reached: the request is served uncounted (a limiter outage must not take the API down). */
-  private limiterDown(key: AuthenticatedKey, metered: boolean, e: unknown): Admitted {
+  private limiterDown(key: AuthenticatedKey, metered: boolean, refused: Admitted["refused"], e: unknown): Admitted {
     this.deps.logger.error("rate limiter unavailable; request not counted", { key_hint: key.hint, error: String(e) });
-    return { ok: true, key, rate: null, metered, payment: null };
+    return { ok: true, refused, key, rate: null, metered, payment: null };
   }
 
   private async pay(req: AdmissionRequest): Promise<Verdict> {
@@ -259,7 +281,7 @@ export class Admission {
   }
 }
 
-function counted(key: AuthenticatedKey, metered: boolean, rate: RateDecision): Verdict {
+function counted(key: AuthenticatedKey, metered: boolean, refused: Admitted["refused"], rate: RateDecision): Verdict {
   if (!rate.allowed) {
     return refusal(
       "RATE_LIMIT_EXCEEDED",
@@ -268,7 +290,7 @@ function counted(key: AuthenticatedKey, metered: boolean, rate: RateDecision): V
       rateLimitHeaders(rate),
     );
   }
-  return { ok: true, key, rate, metered, payment: null };
+  return { ok: true, refused, key, rate, metered, payment: null };
 }
 
 function refusal(code: ErrorCode, message: string, details?: Record<string, unknown>, headers?: Record<string, string>, body?: Record<string, unknown>): Refusal {
@@ -277,18 +299,18 @@ function refusal(code: ErrorCode, message: string, details?: Record<string, unkn
 
 
 /** How the payment rails describe a priced request: price, binding, resource and its bazaar discovery. */
-export function paymentQuoteOf(req: Pick<AdmissionRequest, "quote" | "resolved" | "url" | "describe">, publicBaseUrl: string | null): PaymentQuote {
+export function paymentQuoteOf(req: Pick<AdmissionRequest, "quote" | "serving" | "url" | "describe">, publicBaseUrl: string | null): PaymentQuote {
   const quote = req.quote!;
-  const resolved = req.resolved!;
+  const serving = req.serving!;
   const url = new URL(req.url!);
   const d = req.describe?.();
   const method = d?.method.toUpperCase() ?? "GET";
   return {
     microUsd: quote.microUsd,
     usd: quote.usd,
-    binding: resolved.indicator ? { kind: "indicator", value: resolved.indicator } : { kind: "resource", value: resolved.resource },
+    binding: serving.indicator ? { kind: "indicator", value: serving.indicator } : { kind: "resource", value: serving.resource },
     label: quote.surface,
-    resource: { url: `${baseUrlOf({ publicBaseUrl }, url.href)}${url.pathname}${url.search}`, path: resolved.resource, description: quote.description, mimeType: "application/json" },
+    resource: { url: `${baseUrlOf({ publicBaseUrl }, url.href)}${url.pathname}${url.search}`, path: serving.resource, description: quote.description, mimeType: "application/json" },
     ...(method === "GET" || method === "HEAD"
       ? {
           discovery: {
@@ -321,7 +343,7 @@ function paymentVerdict(d: Decision, quote: Quote, base: string): Verdict {
       return refusal("PAYMENT_REQUIRED", `${d.message} Free API keys: POST ${base}/v1/signup, or in a browser at ${base}/keys.`, details, d.headers, paymentRequired);
     }
     case "granted":
-      return { ok: true, key: null, rate: null, metered: false, payment: d };
+      return { ok: true, refused: NONE_REFUSED, key: null, rate: null, metered: false, payment: d };
   }
 }
 

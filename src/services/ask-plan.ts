@@ -13,7 +13,7 @@ import { conceptLevels, getConcept, pluralKind, REGION_KINDS, type RegionKind } 
 import { lookupRegion, regionKey } from "../domain/regions";
 import { formatWindow, parseWindow, type Window } from "../domain/window";
 import type { AskDepth, AskResponse, Citation } from "../schemas/ask";
-import { isPremiumIndicator } from "../pricing";
+import { isPremiumIndicator, type Read } from "../pricing";
 import { listIndicators } from "./catalog";
 import { asApiError, resolveSeriesTarget, type SeriesTarget } from "./concepts";
 import { regionIndex, resolveRegion, type RegionRow } from "./regions";
@@ -47,9 +47,7 @@ export type AskPlan =
       truncated: boolean;
       /** Catalog searches already made while planning (round one when present). */
       searches: { citation: Citation; result: unknown }[];
-      /** Every series read is premium: the gate asks for premium access. */
-      premium: boolean;
-      /** The place the question is about (the first), for the gate's entitlement. */
+      /** The place the question is about (the first; a ranking: its scope). */
       region: string | null;
       /** What kind of answer the question wants. */
       intent: IntentReading;
@@ -257,7 +255,6 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
       resolved: { indicators: [{ code: rank.indicator.code, source: rank.indicator.sourceSlug ?? "", name: rank.indicator.name, ...(rank.concept ? { concept: rank.concept } : {}) }], regions, window: formatWindow(window) },
       truncated: false,
       searches,
-      premium: isPremiumIndicator(rank.indicator),
       // A ranking reads every place of its scope: a region-restricted key must be allowed the whole scope (the state
       // whose counties are ranked, else the nation), so it never reads places it is not allowed.
       region: within?.code ?? "US",
@@ -333,9 +330,6 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
     resolved: { indicators, regions: usedRegions.map(regionOut), window: formatWindow(window) },
     truncated,
     searches,
-    // Premium when every series is: a question that also reads free series is answered from those for a key without
-    // premium access (the handler leaves the premium ones out), as signals are.
-    premium: planned.every((p) => targetPremium(p.target)),
     region: usedRegions[0]?.code ?? null,
     intent,
     notes: [...new Set(notes)],
@@ -343,3 +337,13 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
   };
 }
 
+/**
+ * Every read of a plan, for the admission core: each series in its place (a ranking: its indicator over its scope),
+ * then the signals of the first place (premium, as every signal is).
+ */
+export function planReads(plan: Extract<AskPlan, { kind: "run" }>): Read[] {
+  if (plan.rank) return [{ indicator: plan.rank.indicator.code, region: plan.region, premium: isPremiumIndicator(plan.rank.indicator), surface: "ask" }];
+  const reads: Read[] = plan.series.map((s) => ({ indicator: targetCode(s.target), region: s.region.code, premium: targetPremium(s.target), surface: "ask" }));
+  if (plan.series.length > 0) reads.push({ indicator: null, region: plan.series[0]!.region.code, premium: false, surface: "signals" });
+  return reads;
+}

@@ -13,7 +13,7 @@ import { languageModelOf } from "./ask-model";
 import { planQuestion, type AskContext, type Asker } from "./ask-plan";
 import { runPlan } from "./ask-run";
 
-export { ASK_CEILINGS, DEFAULT_ASK_WINDOW, planQuestion, type AskContext, type AskInput, type AskPlan, type Asker } from "./ask-plan";
+export { ASK_CEILINGS, DEFAULT_ASK_WINDOW, planQuestion, planReads, type AskContext, type AskInput, type AskPlan, type Asker } from "./ask-plan";
 export { runPlan } from "./ask-run";
 
 /** Reads held data only: a question never sets a provisioning fetch off (the data endpoints do). */

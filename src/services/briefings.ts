@@ -31,6 +31,7 @@ import { MAX_BRIEFINGS_PER_KEY, isUuid, nextOccurrence, previousOccurrence, week
 import { ApiError, fail } from "../errors";
 import type { Logger } from "../logger";
 import type { Clock } from "../ports";
+import type { Read } from "../pricing";
 import type { CreateBriefingBody } from "../schemas/briefings";
 import type { AskResponse } from "../schemas/ask";
 import type { Asker } from "./ask";
@@ -122,7 +123,8 @@ export async function publicBriefings(deps: Pick<Deps, "database">) {
 
 /** What a public read will serve: its briefing and latest good run. */
 /** `regions`: every region the run's answer read (its resolved regions and its tool calls'), for the entitlement. */
-export type PublicRead = { briefing: BriefingRow; runId: string; regions: string[] };
+/** `reads`: every region the stored answer read, for the admission core's entitlement. */
+export type PublicRead = { briefing: BriefingRow; runId: string; reads: Read[] };
 
 /** Before payment: an unknown slug, and a public briefing that has not run yet, are free 404s. */
 export async function resolvePublicRead(deps: Pick<Deps, "database">, slug: string): Promise<PublicRead> {
@@ -131,7 +133,8 @@ export async function resolvePublicRead(deps: Pick<Deps, "database">, slug: stri
   if (!briefing) fail("RESOURCE_NOT_FOUND", `Unknown public briefing '${shown}': GET /v1/briefings/public lists them.`, { slug });
   const run = await latestGoodRunOf(deps.database.db, briefing.id);
   if (!run) fail("RESOURCE_NOT_FOUND", `The public briefing '${shown}' has not run yet: try again after its first run.`, { slug });
-  return { briefing, runId: run.id, regions: regionsRead(run.response, briefing.regionCode) };
+  const reads = regionsRead(run.response, briefing.regionCode).map((region): Read => ({ indicator: null, region, premium: false, surface: "briefing_read" }));
+  return { briefing, runId: run.id, reads };
 }
 
 /** The regions a stored answer reads: the briefing's own, the answer's resolved regions and its tool calls' `region`. */

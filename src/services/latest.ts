@@ -102,28 +102,42 @@ export function latestMeta(target: SeriesTarget, found: boolean, freshness: Fres
 
 export type BatchError = { indicator: string; code: "INVALID_PARAMETER" | "RESOURCE_NOT_FOUND" | "CATEGORY_NOT_ALLOWED"; message: string; details?: Record<string, unknown> };
 
-/**
- * Batch latest: every code resolved on its own, so one bad code never fails the others. `refused` says per resolved
- * series whether the caller may not read it (the admission core's entitlement: premium data, region restriction).
- */
-export async function getLatestBatch(
-  ctx: ReadContext,
-  args: { codes: string[]; source?: string; region?: string; refused?: (t: SeriesTarget) => { code: ErrorCode; message: string; details?: Record<string, unknown> } | null },
-): Promise<{ data: LatestObservation[]; errors: BatchError[] }> {
+/** A batch resolved: each code's series, or its error (a bad or unknown code never fails the others). */
+export type LatestBatch = { codes: string[]; targets: { code: string; target: SeriesTarget }[]; errors: BatchError[] };
+
+/** Batch latest, before payment: every code resolved on its own. */
+export async function resolveLatestBatch(ctx: ReadContext, args: { codes: string[]; source?: string; region?: string }): Promise<LatestBatch> {
   const errors: BatchError[] = [];
   const targets: { code: string; target: SeriesTarget }[] = [];
   for (const code of args.codes) {
     try {
-      const target = await resolveSeriesTarget(ctx, { code, source: args.source, region: args.region });
-      const refused = args.refused?.(target);
-      // Both refusals are reported as CATEGORY_NOT_ALLOWED, the one refusal code of the batch form (spec); a region
-      // refusal says so in details.reason (REGION_NOT_ALLOWED, the single form's code) and names the region.
-      if (refused) errors.push({ indicator: code, code: "CATEGORY_NOT_ALLOWED", message: refused.message, details: batchRefusalDetails(refused, target) });
-      else targets.push({ code, target });
+      targets.push({ code, target: await resolveSeriesTarget(ctx, { code, source: args.source, region: args.region }) });
     } catch (e) {
       errors.push(batchError(code, e));
     }
   }
+  return { codes: args.codes, targets, errors };
+}
+
+/**
+ * Batch latest: the latest of every resolved series. `refused`, per target (the admission core's entitlement of each
+ * read: premium data, region restriction), the refusal of one the caller may not read, reported in errors[].
+ */
+export async function getLatestBatch(
+  ctx: ReadContext,
+  batch: LatestBatch,
+  refused: readonly ({ code: ErrorCode; message: string; details?: Record<string, unknown> } | null)[],
+): Promise<{ data: LatestObservation[]; errors: BatchError[] }> {
+  const args = { codes: batch.codes };
+  const errors = [...batch.errors];
+  const targets: { code: string; target: SeriesTarget }[] = [];
+  batch.targets.forEach((t, k) => {
+    const r = refused[k];
+    // Both refusals are reported as CATEGORY_NOT_ALLOWED, the one refusal code of the batch form (spec); a region
+    // refusal says so in details.reason (REGION_NOT_ALLOWED, the single form's code) and names the region.
+    if (r) errors.push({ indicator: t.code, code: "CATEGORY_NOT_ALLOWED", message: r.message, details: batchRefusalDetails(r, t.target) });
+    else targets.push({ ...t });
+  });
   // Stored series: heads in one statement; the cached ones answer from memory, the rest in ONE latest-per-series query.
   const stored = targets.filter((t) => t.target.kind === "stored") as { code: string; target: Extract<SeriesTarget, { kind: "stored" }> }[];
   for (const t of stored) {

@@ -10,7 +10,7 @@ import { alignTo } from "../domain/derived";
 import { freshnessAt, type Freshness } from "../domain/freshness";
 import type { Point } from "../domain/series";
 import { fail } from "../errors";
-import { isPremiumIndicator } from "../pricing";
+import { isPremiumIndicator, type Read, type Surface } from "../pricing";
 import { BoundedCache } from "./bounded-cache";
 import { CACHE_BOUNDS, type Store } from "./caches";
 import { regionLabel, type DerivedConceptTarget, type IndicatorRow, type SeriesTarget } from "./concepts";
@@ -61,6 +61,11 @@ export function targetCode(t: SeriesTarget): string {
 /** Whether the series reads premium data (src/pricing.ts isPremiumIndicator: a derived concept through its inputs). */
 export function targetPremium(t: SeriesTarget): boolean {
   return t.kind === "stored" ? isPremiumIndicator(t.indicator) : t.inputs.some((i) => isPremiumIndicator(i.indicator));
+}
+
+/** A read of the series through `surface`, for the admission core's entitlement. */
+export function seriesRead(t: SeriesTarget, surface: Surface): Read {
+  return { indicator: targetCode(t), region: t.region.code, premium: targetPremium(t), surface };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { createRoute, z } from "@hono/zod-openapi";
 import { makeTestApp, type TestApp } from "../support/app";
 import { bearer, fromIp, testKey, testSubscription } from "../support/keys";
-import { registerPaid } from "../../src/http/paid";
+import { registerPaid, serve } from "../../src/http/paid";
 import { keyUsage } from "../../src/services/keys";
 import { usageFor } from "../../db/repos/keys";
 import { createUsageMeter } from "../../src/services/key-runtime";
@@ -42,13 +42,11 @@ beforeAll(async () => {
   t = await makeTestApp({ keyAccess: true });
   registerPaid(t.app, t.deps, probe, {
       surface: (r) => (r.resource.endsWith("#signals") ? "signals" : "observations") as Surface,
-      async resolve(_c, q) {
-        return {
-          indicator: q.indicator ?? null,
-          region: q.region ?? null,
-          premium: q.premium === "true",
-          resource: q.surface === "signals" ? "/v1/test-paid#signals" : "/v1/test-paid",
-        };
+      reads: "all",
+      async resolve(q) {
+        const surface: Surface = q.surface === "signals" ? "signals" : "observations";
+        const read = { indicator: q.indicator ?? null, region: q.region ?? null, premium: q.premium === "true", surface };
+        return serve({ indicator: read.indicator, region: read.region, resource: q.surface === "signals" ? "/v1/test-paid#signals" : "/v1/test-paid", reads: [read] });
       },
       async handler(c) {
         handled++;

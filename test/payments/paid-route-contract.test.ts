@@ -39,7 +39,7 @@ const PAY_TO = addr(keyOf("contract-pay-to"));
 const chain = await startChain();
 const payer = () => payerOn(chain);
 const nonceUsed = (header: string) => nonceUsedOn(chain, header);
-// The whole contract runs twice: with the page memo in front of the paid pipeline, and without it. anvil stamps its
+// The whole contract runs twice: with the page memo of the paid routes, and without it. anvil stamps its
 // blocks with the wall clock, and the official client signs validAfter and validBefore from it: each app's clock
 // follows it (the last block's time can be minutes old once the first app has been built on a busy machine).
 const apps: { pageMemo: boolean; t: PaymentsApp; clock: FollowingClock }[] = [];

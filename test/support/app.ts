@@ -1,6 +1,6 @@
 // makeTestApp(overrides): the real app over a fresh seeded database, a manual clock and a
 // seeded random source. Nothing is mocked; dependencies are injected.
-import { createApp } from "../../src/app";
+import { createApp, type AppOptions } from "../../src/app";
 import { loadConfig, type Config } from "../../src/config";
 import type { Deps } from "../../src/deps";
 import { createLogger } from "../../src/logger";
@@ -17,10 +17,11 @@ import { makeTestDatabase } from "./db";
 export type TestApp = Awaited<ReturnType<typeof makeTestApp>>;
 
 /**
- * `keyAccess: true` admits paid requests as the real service does (keys entitled and metered; payment rails when
- * `payments` is given) instead of openAccess. Keys are authenticated and counted in every test app.
+ * `middleware` is registered on every route after the app's own (createApp). `keyAccess: true` admits paid requests
+ * as the real service does (keys entitled and metered; payment rails when `payments` is given) instead of
+ * openAccess. Keys are authenticated and counted in every test app.
  */
-export async function makeTestApp(overrides: Omit<Partial<Deps>, "config"> & { config?: Partial<Config>; keyAccess?: boolean; payments?: PaymentGate } = {}) {
+export async function makeTestApp(overrides: Omit<Partial<Deps>, "config"> & { config?: Partial<Config>; keyAccess?: boolean; payments?: PaymentGate } & AppOptions = {}) {
   const database = overrides.database ?? (await makeTestDatabase());
   const clock = (overrides.clock as ManualClock | undefined) ?? new ManualClock();
   // A data directory of its own: the usage journal (DATA_DIR/usage-journal.sqlite) belongs to one app, like one process.
@@ -49,7 +50,7 @@ export async function makeTestApp(overrides: Omit<Partial<Deps>, "config"> & { c
     jobs: overrides.jobs ?? noJobs,
   };
   deps.caches.catalog.useFetchVia(deps.fetcher.fetchVia);
-  const app = createApp(deps);
+  const app = createApp(deps, { middleware: overrides.middleware });
   const request = (path: string, init?: RequestInit) => app.request(path, init);
   const getJson = async (path: string, init?: RequestInit) => {
     const res = await app.request(path, init);

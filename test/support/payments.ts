@@ -8,9 +8,9 @@ import { paymentProofStore } from "../../db/repos/payments";
 import type { Database } from "../../db/client";
 import type { Deps } from "../../src/deps";
 import type { App } from "../../src/http/app-env";
-import { envelope, errorResponses, ERROR_STATUS, type ErrorCode } from "../../src/errors";
+import { envelope, errorResponses, ERROR_STATUS, fail, type ErrorCode } from "../../src/errors";
 import type { Config } from "../../src/config";
-import { registerPaid } from "../../src/http/paid";
+import { registerPaid, serve } from "../../src/http/paid";
 import type { PaymentGate } from "../../src/ports";
 import { makeTestApp } from "./app";
 import { ManualClock, seededRandom } from "./clock";
@@ -50,11 +50,12 @@ export function addTestPaidRoute(app: App, deps: Deps, hooks: RouteHooks = {}) {
   });
   registerPaid(app, deps, route, {
       surface: "observations",
+      reads: "all",
       example: "/test/paid?indicator=GDP",
-      async resolve(c, query) {
+      async resolve(query) {
         const indicator = query.indicator ?? null;
-        if (indicator === "MISSING") return c.json(envelope("RESOURCE_NOT_FOUND", "No indicator MISSING."), 404);
-        return { indicator, region: null, premium: false, resource: "/test/paid" };
+        if (indicator === "MISSING") fail("RESOURCE_NOT_FOUND", "No indicator MISSING.");
+        return serve({ indicator, region: null, resource: "/test/paid", reads: [{ indicator, region: null, premium: false, surface: "observations" }] });
       },
       async handler(c, resolved) {
         await hooks.beforeAnswer?.();
