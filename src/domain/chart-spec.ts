@@ -22,7 +22,8 @@ export type ChartSeries = {
   points: ChartPoint[];
 };
 export type Band = { start: string; end: string };
-export type ChartInput = { series: ChartSeries[]; attribution: string; recessions: Band[]; width: number; height: number };
+/** `recessionsFrom`: the first month the recession indicator covers (no band can be drawn before it). */
+export type ChartInput = { series: ChartSeries[]; attribution: string; recessions: Band[]; recessionsFrom?: string; width: number; height: number };
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
@@ -78,6 +79,10 @@ function newest(s: ChartSeries): ChartPoint | null {
 }
 
 const newestLabel = (s: ChartSeries, p: ChartPoint) => `${formatValue(p.value!)} (${formatPeriod(p.date, s.frequency)})`;
+const newestText = (s: ChartSeries) => {
+  const p = newest(s);
+  return p ? newestLabel(s, p) : "no value";
+};
 
 /** The first and last dates drawn, over every series. */
 function span(input: ChartInput): { from: string; to: string } {
@@ -90,21 +95,40 @@ const distinct = <T>(xs: T[]) => [...new Set(xs)];
 /** A place as a heading or legend names it: "United States", not "the United States". */
 export const placeHeading = (place: string) => place.replace(/^the /, "");
 
-/** The title, and the <title> and <desc> of the SVG (plain text: the SVG writer escapes it). */
-export function chartText(input: ChartInput): { title: string; subtitle: string; desc: string } {
+/** The title, the subtitle lines, and the <title> and <desc> of the SVG (plain text: the SVG writer escapes it). */
+export function chartText(input: ChartInput): { title: string; subtitle: string[]; desc: string } {
   const names = distinct(input.series.map((s) => s.name));
   const places = distinct(input.series.map((s) => placeHeading(s.place)));
-  const title = names.length === 1 ? `${names[0]}: ${places.join(", ")}` : `${names.join(", ")}: ${places.join(", ")}`;
-  const units = distinct(input.series.map((s) => s.unit ?? "no unit"));
+  // One place: "Name: Place". Several: the places are the legend's, and the subtitle's.
+  const title = places.length === 1 ? `${names.join(", ")}: ${places[0]}` : names.join(", ");
+  const units = distinct(input.series.map((s) => s.unit ?? "no unit")).join(" / ");
   const { from, to } = span(input);
   const f = input.series[0]!.frequency;
-  const latest = input.series.map((s) => {
-    const p = newest(s);
-    return `${s.label} ${p ? newestLabel(s, p) : "no value"}`;
-  });
-  const shaded = input.recessions.length > 0 ? ` Shaded: ${input.recessions.length} US recession period${input.recessions.length > 1 ? "s" : ""} (NBER, via USREC).` : "";
-  const desc = `Line chart of ${input.series.map((s) => `${s.name} in ${s.place}`).join("; ")}, ${formatPeriod(from, f)} to ${formatPeriod(to, f)}. Newest: ${latest.join("; ")}.${shaded} ${input.attribution}`;
-  return { title, subtitle: units.join(" / "), desc };
+  const latest = input.series.map((s) => `${s.label} ${newestText(s)}`);
+  const n = input.recessions.length;
+  const since = input.recessionsFrom && input.recessionsFrom > from ? `, held from ${formatPeriod(input.recessionsFrom, "monthly")}` : "";
+  const shaded = n > 0 ? `Shaded: US recessions (NBER, FRED USREC${since}).` : "";
+  const desc = `Line chart of ${input.series.map((s) => `${s.name} in ${s.place}`).join("; ")}, ${formatPeriod(from, f)} to ${formatPeriod(to, f)}. Newest: ${latest.join("; ")}.${shaded ? ` ${shaded.replace("Shaded: US recessions", `Shaded: ${n} US recession period${n > 1 ? "s" : ""}`)}` : ""} ${input.attribution}`;
+  const subtitle = [places.length > 1 ? `${places.join(", ")} · ${units}` : units, input.attribution, ...(shaded ? [shaded] : [])];
+  return { title, subtitle, desc };
+}
+
+/**
+ * `text` in lines that fit `width` pixels as Vega measures text without a canvas (0.8 em a character): a line too
+ * long for it would make the plot shrink to fit.
+ */
+export function wrapText(text: string, width: number, fontSize: number): string[] {
+  const max = Math.max(10, Math.floor(width / (0.8 * fontSize)));
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line && line.length + 1 + word.length > max) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
 }
 
 /** Years on the axis over windows of more than 4 years, months and years below. */
@@ -115,17 +139,21 @@ function dateFormat(from: string, to: string): string {
 /** The Vega-Lite spec of the chart (a plain JSON object). */
 export function chartSpec(input: ChartInput): Record<string, unknown> {
   const { title, subtitle } = chartText(input);
+  const room = input.width - 30;
   const { from, to } = span(input);
   const several = input.series.length > 1;
-  const values = input.series.flatMap((s) => s.points.map((p) => ({ date: p.date, value: p.value, series: s.label })));
+  // Several lines: each legend entry carries its newest value ("Texas 4.3 (Jun 2026)"), where labels by the lines' ends
+  // would overlap; one line: the label sits by its end.
+  const key = (s: ChartSeries) => (several ? `${s.label} ${newestText(s)}` : s.label);
+  const values = input.series.flatMap((s) => s.points.map((p) => ({ date: p.date, value: p.value, series: key(s) })));
   const labels = input.series.flatMap((s) => {
     const p = newest(s);
-    return p ? [{ date: p.date, value: p.value, series: s.label, label: newestLabel(s, p) }] : [];
+    return p ? [{ date: p.date, value: p.value, series: key(s), label: newestLabel(s, p) }] : [];
   });
   const x = { field: "date", type: "temporal", title: null, scale: { domain: [from, to] }, axis: { format: dateFormat(from, to), labelOverlap: true, grid: false, tickCount: Math.max(2, Math.floor(input.width / 90)) } };
   const y = { field: "value", type: "quantitative", title: null, scale: { zero: false }, axis: { tickCount: Math.max(3, Math.floor(input.height / 60)) } };
   const color = several
-    ? { field: "series", type: "nominal", sort: input.series.map((s) => s.label), legend: { orient: "bottom", title: null, direction: "horizontal" } }
+    ? { field: "series", type: "nominal", sort: input.series.map(key), legend: { orient: "bottom", title: null, direction: "horizontal", columns: Math.max(1, Math.floor(input.width / 230)), labelLimit: 220 } }
     : { value: "#1f5fa8" };
   const layers: Record<string, unknown>[] = [];
   if (input.recessions.length > 0) {
@@ -137,11 +165,12 @@ export function chartSpec(input: ChartInput): Record<string, unknown> {
   }
   layers.push({ data: { values }, mark: { type: "line", strokeWidth: 1.8, invalid: "break-paths-show-domains" }, encoding: { x, y, color } });
   layers.push({ data: { values: labels }, mark: { type: "point", filled: true, size: 36, opacity: 1 }, encoding: { x, y, color } });
-  layers.push({
-    data: { values: labels },
-    mark: { type: "text", align: "right", baseline: "bottom", dx: -4, dy: -6, fontSize: 11, fontWeight: "bold" },
-    encoding: { x, y, text: { field: "label" }, color },
-  });
+  if (!several) {
+    // A white halo under the label keeps it legible where it crosses the line.
+    const label = { type: "text", align: "right", baseline: "bottom", dx: -4, dy: -8, fontSize: 12, fontWeight: "bold" };
+    layers.push({ data: { values: labels }, mark: { ...label, stroke: "white", strokeWidth: 4, strokeJoin: "round", fill: "white" }, encoding: { x, y, text: { field: "label" } } });
+    layers.push({ data: { values: labels }, mark: label, encoding: { x, y, text: { field: "label" }, color } });
+  }
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
     width: input.width,
@@ -149,7 +178,7 @@ export function chartSpec(input: ChartInput): Record<string, unknown> {
     autosize: { type: "fit", contains: "padding" },
     padding: { left: 8, right: 12, top: 8, bottom: 8 },
     background: "white",
-    title: { text: title, subtitle: [subtitle, input.attribution], subtitleFontSize: 11, subtitleColor: "#555", anchor: "start", fontSize: 15, limit: input.width - 20 },
+    title: { text: wrapText(title, room, 15), subtitle: subtitle.flatMap((line) => wrapText(line, room, 11)), subtitleFontSize: 11, subtitleColor: "#555", anchor: "start", fontSize: 15 },
     config: { font: "Helvetica, Arial, sans-serif", view: { stroke: null }, axis: { labelFontSize: 11, labelColor: "#333", domainColor: "#888", tickColor: "#888", gridColor: "#e6e6e6" } },
     layer: layers,
   };

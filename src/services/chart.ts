@@ -98,7 +98,7 @@ export async function getChart(ctx: ReadContext, t: ChartTarget): Promise<Render
   const attribution = [...new Set(t.reads.map((r) => seriesAttribution(catalog, r).text))].join(" ");
   const dates = windows.flatMap((w) => [w.points[0]!.date, w.points[w.points.length - 1]!.date]).sort();
   const bands = usrec ? recessionBands(usrec.points, dates[0]!, dates[dates.length - 1]!) : [];
-  const svg = await drawSvg({ series, attribution, recessions: bands, width: q.width, height: q.height });
+  const svg = await drawSvg({ series, attribution, recessions: bands, ...(usrec?.points[0] ? { recessionsFrom: usrec.points[0].date } : {}), width: q.width, height: q.height });
   const body = renderBody(svg, "image/svg+xml; charset=utf-8");
   ctx.caches.series.rememberPage(key, body);
   return body;

@@ -1,7 +1,7 @@
 // The chart's spec and text from hand-built series (src/domain/chart-spec.ts), and the SVG they render to.
 import { describe, expect, test } from "bun:test";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
-import { chartSpec, chartText, escapeXml, formatPeriod, formatValue, recessionBands, type ChartInput } from "../../src/domain/chart-spec";
+import { chartSpec, chartText, escapeXml, formatPeriod, formatValue, recessionBands, wrapText, type ChartInput } from "../../src/domain/chart-spec";
 import { drawSvg } from "../../src/services/chart";
 
 const months = (from: string, values: (number | null)[]) =>
@@ -51,20 +51,26 @@ describe("text", () => {
   };
   test("title, subtitle and description: series, places, period, newest values", () => {
     expect(chartText(input)).toEqual({
-      title: "Unemployment rate: California, Texas",
-      subtitle: "percent",
+      title: "Unemployment rate",
+      subtitle: ["California, Texas · percent", "Source: U.S. Bureau of Labor Statistics."],
       desc: "Line chart of Unemployment rate in California; Unemployment rate in Texas, Dec 2025 to Feb 2026. Newest: California 5.4 (Jan 2026); Texas 4.3 (Feb 2026). Source: U.S. Bureau of Labor Statistics.",
     });
   });
-  test("the spec: a line per series with a legend, newest values labelled, no band layer without recessions", () => {
+  test("the spec: several lines name their newest values in the legend, one line by its end; bands only with recessions", () => {
     const spec = chartSpec(input) as any;
-    expect(spec.layer.map((l: any) => l.mark.type)).toEqual(["line", "point", "text"]);
-    expect(spec.layer[2].data.values).toEqual([
-      { date: "2026-01-01", value: 5.4, series: "California", label: "5.4 (Jan 2026)" },
-      { date: "2026-02-01", value: 4.3, series: "Texas", label: "4.3 (Feb 2026)" },
+    expect(spec.layer.map((l: any) => l.mark.type)).toEqual(["line", "point"]);
+    expect(spec.layer[1].data.values).toEqual([
+      { date: "2026-01-01", value: 5.4, series: "California 5.4 (Jan 2026)", label: "5.4 (Jan 2026)" },
+      { date: "2026-02-01", value: 4.3, series: "Texas 4.3 (Feb 2026)", label: "4.3 (Feb 2026)" },
     ]);
     expect(spec.layer[0].encoding.color.legend.orient).toBe("bottom");
-    expect(chartSpec({ ...input, recessions: [{ start: "2026-01-01", end: "2026-02-01" }] }).layer).toHaveLength(4);
+    const one = chartSpec({ ...input, series: [input.series[1]!], recessions: [{ start: "2026-01-01", end: "2026-02-01" }], recessionsFrom: "2026-01-01" }) as any;
+    expect(one.layer.map((l: any) => l.mark.type)).toEqual(["rect", "line", "point", "text", "text"]);
+    expect(one.layer[4].data.values).toEqual([{ date: "2026-02-01", value: 4.3, series: "Texas", label: "4.3 (Feb 2026)" }]);
+    expect(one.title.text).toEqual(["Unemployment rate: Texas"]);
+    // Lines that fit 570 pixels as Vega measures text without a canvas (0.8 em a character: 64 at 11 px).
+    expect(one.title.subtitle).toEqual(["percent", "Source: U.S. Bureau of Labor Statistics.", "Shaded: US recessions (NBER, FRED USREC, held from Jan 2026)."]);
+    expect(wrapText("aaaa bbbb cccc dddd", 80, 10)).toEqual(["aaaa bbbb", "cccc dddd"]);
   });
 });
 

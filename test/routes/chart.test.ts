@@ -61,7 +61,7 @@ describe("200: an SVG that validates as XML", () => {
     expect(svg.title["#text"]).toBe("Unemployment Rate: United States");
     expect(svg.desc["#text"]).toBe(
       "Line chart of Unemployment Rate in the United States, Jan 2006 to Dec 2015. Newest: Unemployment Rate 15.9 (Dec 2015). " +
-        "Shaded: 1 US recession period (NBER, via USREC). Source: U.S. Bureau of Labor Statistics, retrieved from FRED, Federal Reserve Bank of St. Louis.",
+        "Shaded: 1 US recession period (NBER, FRED USREC). Source: U.S. Bureau of Labor Statistics, retrieved from FRED, Federal Reserve Bank of St. Louis.",
     );
     expect(text).toContain(">15.9 (Dec 2015)</text>");
     expect(text.match(/class="mark-rect role-mark layer_0_marks"[^>]*>(<path[^>]*>)+/g)?.[0].match(/<path/g)?.length).toBe(1);
