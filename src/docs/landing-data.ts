@@ -75,7 +75,7 @@ async function example(ctx: ReadContext, sourceNames: Map<string, string>, e: La
   const found = e.transform ? await transformed(ctx, e) : await latestOf(ctx, e);
   if (!found) return null;
   const { target, latest, body, name } = found;
-  const chartParams = { indicator: e.indicator, region: e.region, ...(e.transform ? { transform: e.transform } : {}), start_date: addYears(latest.period_start, -CHART_YEARS), width: "480", height: "240" };
+  const chartParams = { indicator: e.indicator, region: e.region, ...(e.transform ? { transform: e.transform } : {}), start_date: addYears(latest.period_start, -CHART_YEARS), width: "400", height: "200" };
   return {
     path: examplePath(e),
     name,
@@ -84,7 +84,8 @@ async function example(ctx: ReadContext, sourceNames: Map<string, string>, e: La
     source: target.indicator.sourceSlug ? (sourceNames.get(target.indicator.sourceSlug) ?? target.indicator.sourceSlug) : null,
     latest,
     body,
-    chart: await chartPicture(ctx, chartParams),
+    // The card prints the name, unit and source: the chart is the line alone.
+    chart: await chartPicture(ctx, chartParams, { bare: true }),
     ...(e.transform ? { decimals: TRANSFORM_DECIMALS } : {}),
   };
 }

@@ -42,7 +42,7 @@ function withCode(text: string): Markup {
 
 /** The card's chart (GET /v1/chart's SVG as a data: URI), described for screen readers by its own <desc>. */
 function chartImage(e: LandingExample): Markup | null {
-  return e.chart ? html`<img class="chart" src="${e.chart.uri}" alt="${e.chart.alt}" width="480" height="240">` : null;
+  return e.chart ? html`<img class="chart" src="${e.chart.uri}" alt="${e.chart.alt}" width="400" height="200">` : null;
 }
 
 const PERIOD_WORD: Record<string, string> = { daily: "days", weekly: "weeks", monthly: "months", quarterly: "quarters", annual: "years" };

@@ -23,7 +23,8 @@ export type ChartSeries = {
 };
 export type Band = { start: string; end: string };
 /** `recessionsFrom`: the first month the recession indicator covers (no band can be drawn before it). */
-export type ChartInput = { series: ChartSeries[]; attribution: string; recessions: Band[]; recessionsFrom?: string; width: number; height: number };
+/** `bare`: no title, subtitle or source line drawn (a card that prints them beside the chart); <title> and <desc> stay. */
+export type ChartInput = { series: ChartSeries[]; attribution: string; recessions: Band[]; recessionsFrom?: string; width: number; height: number; bare?: boolean };
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
@@ -151,7 +152,7 @@ export function chartSpec(input: ChartInput): Record<string, unknown> {
     return p ? [{ date: p.date, value: p.value, series: key(s), label: newestLabel(s, p) }] : [];
   });
   const x = { field: "date", type: "temporal", title: null, scale: { domain: [from, to] }, axis: { format: dateFormat(from, to), labelOverlap: true, grid: false, tickCount: Math.max(2, Math.floor(input.width / 90)) } };
-  const y = { field: "value", type: "quantitative", title: null, scale: { zero: false }, axis: { tickCount: Math.max(3, Math.floor(input.height / 60)) } };
+  const y = { field: "value", type: "quantitative", title: null, scale: { zero: false, padding: 10 }, axis: { tickCount: Math.max(3, Math.floor(input.height / 60)) } };
   const color = several
     ? { field: "series", type: "nominal", sort: input.series.map(key), legend: { orient: "bottom", title: null, direction: "horizontal", columns: Math.max(1, Math.floor(input.width / 230)), labelLimit: 220 } }
     : { value: "#1f5fa8" };
@@ -178,7 +179,7 @@ export function chartSpec(input: ChartInput): Record<string, unknown> {
     autosize: { type: "fit", contains: "padding" },
     padding: { left: 8, right: 12, top: 8, bottom: 8 },
     background: "white",
-    title: { text: wrapText(title, room, 15), subtitle: subtitle.flatMap((line) => wrapText(line, room, 11)), subtitleFontSize: 11, subtitleColor: "#555", anchor: "start", fontSize: 15 },
+    title: input.bare ? undefined : { text: wrapText(title, room, 15), subtitle: subtitle.flatMap((line) => wrapText(line, room, 11)), subtitleFontSize: 11, subtitleColor: "#555", anchor: "start", fontSize: 15 },
     config: { font: "Helvetica, Arial, sans-serif", view: { stroke: null }, axis: { labelFontSize: 11, labelColor: "#333", domainColor: "#888", tickColor: "#888", gridColor: "#e6e6e6" } },
     layer: layers,
   };

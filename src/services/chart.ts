@@ -79,12 +79,12 @@ async function recessions(ctx: ReadContext): Promise<{ id: string; points: { dat
 }
 
 /** The chart as an SVG body, from the series' current versions (or the SVG kept for them). */
-export async function getChart(ctx: ReadContext, t: ChartTarget): Promise<RenderedJson> {
+export async function getChart(ctx: ReadContext, t: ChartTarget, opts: { bare?: boolean } = {}): Promise<RenderedJson> {
   const windows = await windowsOf(ctx, t);
   const usrec = t.region === "US" ? await recessions(ctx) : null;
   const catalog = await ctx.caches.catalog.catalog();
   const q = t.query;
-  const key = ["chart", catalog.generation, windows.map((w) => w.id).join(","), usrec?.id ?? "", t.reads.map((r) => `${targetCode(r)}@${r.region.code}`).join(","), q.start_date ?? "", q.end_date ?? "", q.transform ?? "", q.frequency ?? "", q.resample_method, q.width, q.height].join("|");
+  const key = ["chart", catalog.generation, windows.map((w) => w.id).join(","), usrec?.id ?? "", t.reads.map((r) => `${targetCode(r)}@${r.region.code}`).join(","), q.start_date ?? "", q.end_date ?? "", q.transform ?? "", q.frequency ?? "", q.resample_method, q.width, q.height, opts.bare ? "bare" : ""].join("|");
   const hit = ctx.caches.series.page(key);
   if (hit) return hit;
 
@@ -98,7 +98,7 @@ export async function getChart(ctx: ReadContext, t: ChartTarget): Promise<Render
   const attribution = [...new Set(t.reads.map((r) => seriesAttribution(catalog, r).text))].join(" ");
   const dates = windows.flatMap((w) => [w.points[0]!.date, w.points[w.points.length - 1]!.date]).sort();
   const bands = usrec ? recessionBands(usrec.points, dates[0]!, dates[dates.length - 1]!) : [];
-  const svg = await drawSvg({ series, attribution, recessions: bands, ...(usrec?.points[0] ? { recessionsFrom: usrec.points[0].date } : {}), width: q.width, height: q.height });
+  const svg = await drawSvg({ series, attribution, recessions: bands, ...(usrec?.points[0] ? { recessionsFrom: usrec.points[0].date } : {}), width: q.width, height: q.height, bare: opts.bare });
   const body = renderBody(svg, "image/svg+xml; charset=utf-8");
   ctx.caches.series.rememberPage(key, body);
   return body;
@@ -129,11 +129,11 @@ const unescapeXml = (s: string) => s.replace(/&(lt|gt|quot|apos|amp);/g, (_, e: 
  * The chart GET /v1/chart answers for `params` (its query parameters, as text), drawn for a page that has already
  * read (or paid for) the data; null when there is nothing to draw (a series not held, an empty window, past a cap).
  */
-export async function chartPicture(ctx: ReadContext, params: Record<string, string>): Promise<ChartPicture | null> {
+export async function chartPicture(ctx: ReadContext, params: Record<string, string>, opts: { bare?: boolean } = {}): Promise<ChartPicture | null> {
   const query = chartQuerySchema.safeParse(params);
   if (!query.success) return null;
   try {
-    const body = await getChart(ctx, await resolveChart(ctx, query.data));
+    const body = await getChart(ctx, await resolveChart(ctx, query.data), opts);
     const svg = new TextDecoder().decode(body.bytes);
     return { uri: `data:image/svg+xml;base64,${Buffer.from(body.bytes).toString("base64")}`, alt: unescapeXml(DESC.exec(svg)?.[1] ?? "") };
   } catch (e) {
