@@ -3,7 +3,7 @@
 import { z } from "@hono/zod-openapi";
 import { PANEL_MAX_POINTS, PANEL_MAX_SERIES } from "../domain/panel";
 import { observationsQuerySchema } from "./observations";
-import { parsePanelIndicators } from "./panel";
+import { codeListParam } from "./panel";
 
 const q = (name: string) => ({ param: { name, in: "query" as const } });
 
@@ -11,19 +11,6 @@ export const CHART_MIN_SIZE = 200;
 export const CHART_MAX_SIZE = 2000;
 export const CHART_MAX_SERIES = PANEL_MAX_SERIES;
 export const CHART_MAX_POINTS = PANEL_MAX_POINTS;
-
-/** A comma-separated list: 1 to CHART_MAX_SERIES items, each once. */
-const listParam = (name: string, description: string, example: string) =>
-  z
-    .string()
-    .max(4000)
-    .transform((raw, ctx) => {
-      const parsed = parsePanelIndicators(raw);
-      if ("codes" in parsed) return parsed.codes;
-      ctx.addIssue({ code: "custom", message: parsed.error });
-      return z.NEVER;
-    })
-    .openapi({ ...q(name), type: "string", description, example });
 
 const sizeParam = (name: string, dflt: number) =>
   z
@@ -38,12 +25,12 @@ const shared = observationsQuerySchema.shape;
 
 export const chartQuerySchema = z
   .object({
-    indicator: listParam(
+    indicator: codeListParam(
       "indicator",
       `Indicator codes or concepts, comma-separated (1 to ${CHART_MAX_SERIES}), as in GET /v1/observations: one line each.`,
       "UNRATE",
     ),
-    region: listParam(
+    region: codeListParam(
       "region",
       "Region code or what people type; several comma-separated (`06,48,36`) draw one indicator in each place. Default: the indicator's default region. Required for concepts.",
       "US",
