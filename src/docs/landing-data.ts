@@ -4,7 +4,7 @@
 // freshest series held for the place. Each example is read through the same services its request uses
 // (GET /v1/observations/latest: resolveSeriesTarget, getLatestAnswer, latestMeta; a transform: GET /v1/observations'
 // resolveObservations and getObservationsPage), so the page shows exactly what that request answers today; nothing
-// on the page is a number written in code.
+// on the page is a number written in code. Each card's chart is GET /v1/chart's picture of the series' last ten years.
 import { ApiError } from "../errors";
 import type { Logger } from "../logger";
 import { listIndicators, listSources } from "../services/catalog";
@@ -15,7 +15,9 @@ import type { StoredTarget } from "../services/concepts";
 import { getLatestAnswer, latestMeta, type LatestObservation } from "../services/latest";
 import { getObservationsPage, resolveObservations, type ObservationRow, type ObservationsPage } from "../services/observations";
 import { regionIndex } from "../services/regions";
-import { seriesData, type ReadContext } from "../services/series-read";
+import type { ReadContext } from "../services/series-read";
+import { chartPicture, type ChartPicture } from "../services/chart";
+import { addYears } from "../domain/calendar";
 
 /** Series shown as live examples, one per kind of region, in the order shown. Series the database does not hold
  *  (an installation seeded without the samples) are left out. All are standard (non-premium) series. */
@@ -31,8 +33,8 @@ export const LANDING_EXAMPLES: readonly LandingExampleSpec[] = [
 /** A transformed value (a percent change) is shown to this many decimals; the API answers it unrounded. */
 export const TRANSFORM_DECIMALS = 1;
 
-/** Newest observations drawn in an example's sparkline. */
-const SPARKLINE_POINTS = 60;
+/** Years of history an example's chart draws, up to its newest value. */
+const CHART_YEARS = 10;
 
 export type LandingExample = {
   /** The request that returns `body` (path and query, no base URL). */
@@ -45,8 +47,8 @@ export type LandingExample = {
   latest: LatestObservation;
   /** `{ data, meta }`, the body of GET `path` (for a transform, its one-row page). */
   body: { data: unknown; meta: Record<string, unknown> & { freshness?: Freshness } };
-  /** Values of the newest observations, oldest first, for the sparkline. */
-  recent: number[];
+  /** The series' last CHART_YEARS years as GET /v1/chart draws them; null when it cannot be drawn. */
+  chart: ChartPicture | null;
   /** Decimals the card shows (a computed change reads as 2.7, not 2.7119693852721904); absent: as published. */
   decimals?: number;
 };
@@ -72,7 +74,8 @@ export function examplePath(e: LandingExampleSpec): string {
 async function example(ctx: ReadContext, sourceNames: Map<string, string>, e: LandingExampleSpec): Promise<LandingExample | null> {
   const found = e.transform ? await transformed(ctx, e) : await latestOf(ctx, e);
   if (!found) return null;
-  const { target, latest, body, recent, name } = found;
+  const { target, latest, body, name } = found;
+  const chartParams = { indicator: e.indicator, region: e.region, ...(e.transform ? { transform: e.transform } : {}), start_date: addYears(latest.period_start, -CHART_YEARS), width: "400", height: "200" };
   return {
     path: examplePath(e),
     name,
@@ -81,21 +84,20 @@ async function example(ctx: ReadContext, sourceNames: Map<string, string>, e: La
     source: target.indicator.sourceSlug ? (sourceNames.get(target.indicator.sourceSlug) ?? target.indicator.sourceSlug) : null,
     latest,
     body,
-    recent,
+    // The card prints the name, unit and source: the chart is the line alone.
+    chart: await chartPicture(ctx, chartParams, { bare: true }),
     ...(e.transform ? { decimals: TRANSFORM_DECIMALS } : {}),
   };
 }
 
-type Found = { target: StoredTarget; latest: LatestObservation; body: LandingExample["body"]; recent: number[]; name: string };
+type Found = { target: StoredTarget; latest: LatestObservation; body: LandingExample["body"]; name: string };
 
 async function latestOf(ctx: ReadContext, e: LandingExampleSpec): Promise<Found | null> {
   const target = await resolveSeriesTarget(ctx, { code: e.indicator, region: e.region });
   if (target.kind !== "stored") return null;
   const { data: latest, freshness } = await getLatestAnswer(ctx, target);
   if (!latest) return null;
-  const rows = (await seriesData(ctx, target)).rows;
-  const recent = rows.filter((r) => r.value !== null).slice(-SPARKLINE_POINTS).map((r) => r.value as number);
-  return { target, latest, body: { data: latest, meta: latestMeta(target, true, freshness) }, recent, name: target.indicator.name };
+  return { target, latest, body: { data: latest, meta: latestMeta(target, true, freshness) }, name: target.indicator.name };
 }
 
 /** A transformed series (CPI's 12-month change): the newest rows of the GET /v1/observations page it names. */
@@ -107,13 +109,12 @@ async function transformed(ctx: ReadContext, e: LandingExampleSpec): Promise<Fou
   const body = await pageOf(1);
   const row = body.data[0] as ObservationRow | undefined;
   if (!row || row.value === null) return null;
-  const recent = (await pageOf(SPARKLINE_POINTS)).data.map((r) => r.value).filter((v): v is number => v !== null).reverse();
   const latest: LatestObservation = {
     indicator: row.indicator, region: row.region, period_start: row.date, period_end: null, period_type: body.meta.frequency,
     value: row.value, revision: row.revision, is_preliminary: row.is_preliminary, source_updated_at: row.source_updated_at, unit: row.unit,
   };
   const name = e.transform === "yoy" ? `${target.indicator.name}: change from a year earlier` : `${target.indicator.name} (${e.transform})`;
-  return { target, latest, body, recent, name };
+  return { target, latest, body, name };
 }
 
 /**

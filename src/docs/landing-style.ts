@@ -59,7 +59,7 @@ h3 { margin: 0 0 8px; font-size: 1.05rem; }
 .card .value { margin: 0; font-size: 2rem; font-weight: 700; letter-spacing: -0.02em; font-variant-numeric: tabular-nums; line-height: 1.1; }
 .card .unit { margin: 2px 0 0; color: var(--muted); font-size: 0.9rem; }
 .card .stale { margin: 4px 0 0; color: #9a5b00; font-size: 0.8rem; }
-.card svg { width: 100%; height: 48px; margin: 12px 0 8px; color: var(--teal-ink); }
+.card img.chart { display: block; width: 100%; height: auto; margin: 12px 0 8px; border-radius: 4px; }
 .card .meta { margin: auto 0 0; padding-top: 10px; border-top: 1px solid var(--line); color: var(--muted); font-size: 0.82rem; }
 .card .meta code { display: block; margin-bottom: 4px; padding: 0; background: none; font-size: 0.78rem; color: var(--ink); white-space: normal; overflow-wrap: anywhere; }
 

@@ -40,22 +40,9 @@ function withCode(text: string): Markup {
   return html`${text.split("`").map((part, k) => (k % 2 === 1 ? html`<code>${part}</code>` : part))}`;
 }
 
-const SPARK_W = 240;
-const SPARK_H = 48;
-
-/** An inline SVG line of the values, oldest left; nothing for fewer than two points. */
-function sparkline(values: readonly number[]): Markup | null {
-  if (values.length < 2) return null;
-  const lo = Math.min(...values);
-  const span = Math.max(...values) - lo || 1;
-  const pad = 3;
-  const pts = values.map((v, k) => {
-    const x = (k / (values.length - 1)) * SPARK_W;
-    const y = pad + (1 - (v - lo) / span) * (SPARK_H - 2 * pad);
-    return `${x.toFixed(1)},${y.toFixed(1)}`;
-  });
-  const line = `M${pts.join("L")}`;
-  return html`<svg viewBox="0 0 ${SPARK_W} ${SPARK_H}" preserveAspectRatio="none" aria-hidden="true"><path d="${line}L${SPARK_W},${SPARK_H}L0,${SPARK_H}Z" fill="currentColor" opacity="0.12"/><path d="${line}" fill="none" stroke="currentColor" stroke-width="2" vector-effect="non-scaling-stroke" stroke-linejoin="round"/></svg>`;
+/** The card's chart (GET /v1/chart's SVG as a data: URI), described for screen readers by its own <desc>. */
+function chartImage(e: LandingExample): Markup | null {
+  return e.chart ? html`<img class="chart" src="${e.chart.uri}" alt="${e.chart.alt}" width="400" height="200">` : null;
 }
 
 const PERIOD_WORD: Record<string, string> = { daily: "days", weekly: "weeks", monthly: "months", quarterly: "quarters", annual: "years" };
@@ -72,7 +59,7 @@ function exampleCard(e: LandingExample): Markup {
 <p class="value">${formatValue(l.value, e.decimals)}</p>
 <p class="unit">${l.unit ?? ""}${l.unit ? " · " : ""}${formatPeriod(l.period_start, l.period_type)}</p>
 ${stale}
-${sparkline(e.recent)}
+${chartImage(e)}
 <p class="meta"><code>GET ${breakablePath(e.path)}</code>${e.source ? html`Source: ${e.source}` : null}</p>
 </article>`;
 }

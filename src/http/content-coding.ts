@@ -2,6 +2,8 @@
 // CSV. Content codings of rendered bodies (RFC 9110 §12.5.3): brotli when the client accepts it, else gzip, else the body
 // as it is. A rendered body is compressed once (src/services/rendered.ts) and served compressed from then on; other
 // responses are compressed by Hono's compress middleware (app.ts), which leaves these alone.
+import type { Context } from "hono";
+import { accepts } from "hono/accepts";
 import type { PageFormat } from "../services/observations";
 import type { BodyForm, ContentCoding, RenderedJson } from "../services/rendered";
 
@@ -54,6 +56,12 @@ export const PAGE_VARY = "Accept, Accept-Encoding";
  * CSV when the Accept header asks for `text/csv` (or `text/*`) over JSON: named explicitly, JSON must be named with a
  * lower q to lose; against a wildcard, CSV wins at an equal q. Anything else (no header, a browser's, JSON) is JSON.
  */
+// A browser's Accept lists text/html first. A wildcard alone (curl, fetch), no Accept, or a tie with JSON listed first
+// stays JSON: what API clients have always been given.
+export function prefersHtml(c: Context): boolean {
+  return accepts(c, { header: "Accept", supports: ["application/json", "text/html"], default: "application/json" }) === "text/html";
+}
+
 export function acceptedFormat(accept: string | null | undefined): PageFormat {
   // Most requests name neither (API clients, browsers): answered without parsing.
   if (!accept || !/csv|text\/\*/i.test(accept)) return "json";

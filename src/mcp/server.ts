@@ -14,6 +14,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { chartRequestOf, withChart } from "./chart";
 import { paymentHeadersOf } from "./payment";
 import { errorResult, toolResult } from "./results";
 import { restRequestOf, type McpTool } from "./tools";
@@ -69,11 +70,12 @@ export function createMcpServer(ctx: McpContext): Server {
     const payment = ctx.anonymous && tool.priceUsd !== null ? paymentHeadersOf(params._meta) : null;
     if (payment && !payment.ok) return errorResult(payment.error);
     const res = await ctx.invoke(req.pathAndQuery, payment?.headers);
-    return toolResult(tool, res, {
+    const result = await toolResult(tool, res, {
       restUrl: echoable(ctx.restUrl(req.pathAndQuery)),
       anonymous: ctx.anonymous,
       rechallenge: () => ctx.invoke(req.pathAndQuery),
     });
+    return req.chart ? withChart(result, chartRequestOf(req.pathAndQuery), { anonymous: ctx.anonymous, restUrl: (p) => echoable(ctx.restUrl(p)), invoke: (p) => ctx.invoke(p) }) : result;
   };
 
   // Called for every request method without a registered handler: tools/call, and what this server does not serve

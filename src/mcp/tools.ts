@@ -11,6 +11,7 @@
 // Adding a tool once its route exists: add its operationId to MCP_TOOL_NAMES (src/contract/mcp.ts) (and its word to TOOL_POLICIES).
 import { MCP_TOOL_NAMES } from "../contract/mcp";
 import { listOperations, type JsonObject } from "../contract/operations";
+import { CHART_TOOLS, INCLUDE_CHART, includeChartSchema } from "./chart";
 import { inlineRefs } from "../http/operations";
 import { envelope, type ErrorEnvelope } from "../errors";
 import { outputSchemaOf, type ToolPolicy } from "./output";
@@ -137,6 +138,7 @@ export function toolsFromOpenApi(doc: JsonObject, names: readonly string[] = MCP
       params.push({ name: p.name, type: paramType(schema, `MCP tool ${name}`), in: p.in });
       if (p.required || p.in === "path") required.push(p.name);
     }
+    if (CHART_TOOLS.has(name)) properties[INCLUDE_CHART] = includeChartSchema;
     if (policy.defaultLimit !== undefined && !("limit" in defaults)) throw new Error(`MCP tool ${name}: a default limit for an operation without a limit parameter`);
     const priceUsd = typeof op["x-price-usd"] === "string" ? (op["x-price-usd"] as string) : null;
     return {
@@ -191,9 +193,13 @@ function textsOf(p: ToolParam, v: unknown): Texts {
  * combinations) is the route's zod schema's, applied when the request runs. JSON null counts as an absent argument,
  * since a URL cannot say null; an absent argument with an MCP default (a page size) gets it.
  */
-export function restRequestOf(tool: McpTool, args: Record<string, unknown> | undefined): { ok: true; pathAndQuery: string } | { ok: false; error: ErrorEnvelope } {
-  const given = args ?? {};
+export function restRequestOf(tool: McpTool, args: Record<string, unknown> | undefined): { ok: true; pathAndQuery: string; chart?: true } | { ok: false; error: ErrorEnvelope } {
+  const { [INCLUDE_CHART]: includeChart, ...given } = args ?? {};
   const names = tool.params.map((p) => p.name);
+  if (includeChart !== undefined && includeChart !== null) {
+    if (!CHART_TOOLS.has(tool.name)) return { ok: false, error: argError(INCLUDE_CHART, `unknown argument; ${tool.name} takes ${names.join(", ") || "no arguments"}`, names) };
+    if (typeof includeChart !== "boolean") return { ok: false, error: argError(INCLUDE_CHART, "must be true or false") };
+  }
   for (const name of Object.keys(given)) {
     if (!names.includes(name)) return { ok: false, error: argError(name, `unknown argument; ${tool.name} takes ${names.join(", ") || "no arguments"}`, names) };
   }
@@ -215,5 +221,5 @@ export function restRequestOf(tool: McpTool, args: Record<string, unknown> | und
     }
   }
   const qs = query.toString();
-  return { ok: true, pathAndQuery: qs ? `${path}?${qs}` : path };
+  return { ok: true, pathAndQuery: qs ? `${path}?${qs}` : path, ...(includeChart === true ? { chart: true as const } : {}) };
 }

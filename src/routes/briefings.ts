@@ -5,6 +5,9 @@ import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { entitlementOf, requireKey } from "../http/auth";
 import { registerPaid, serve } from "../http/paid";
+import { prefersHtml } from "../http/content-coding";
+import { briefingCharts, renderBriefingPage } from "../docs/briefing-page";
+import { readContext } from "../services/series-read";
 import { errorResponses } from "../errors";
 import { KEY_SECURITY } from "../docs/openapi-access";
 import type { Serving } from "../pricing";
@@ -45,7 +48,13 @@ const publicReadRoute = createRoute({
     "Its latest successful run: the stored answer with its full citation trace (each citation replays against the data " +
     "endpoints). A failed run never replaces it. An unknown slug, and a briefing that has not run yet, are 404s and cost nothing.",
   request: { params: publicSlugParamsSchema },
-  responses: { 200: { description: "The briefing and its latest successful run", ...json(publicBriefingReadResponseSchema) }, ...errorResponses(400, 401, 402, 404, 429, 500) },
+  responses: {
+    200: {
+      description: "The briefing and its latest successful run. A browser (Accept preferring text/html) gets it as a page, with a chart (GET /v1/chart) of every series the answer read.",
+      content: { ...json(publicBriefingReadResponseSchema).content, "text/html": { schema: { type: "string" } } },
+    },
+    ...errorResponses(400, 401, 402, 404, 429, 500),
+  },
   "x-price-surface": "briefing_read",
 });
 
@@ -116,6 +125,7 @@ type PublicReadServed = Serving & { read: PublicRead };
 export const registerBriefingRoutes: RegisterRoutes = (app, deps) => {
   // The public routes first: `/v1/briefings/public` is not an id, nor `/v1/briefings/public/runs` a run history.
   app.openapi(publicListRoute, async (c) => c.json(await publicBriefings(deps), 200));
+  const pages = readContext(deps);
   registerPaid<typeof publicReadRoute, PublicReadServed>(app, deps, publicReadRoute, {
     surface: "briefing_read",
     // A key reads a public briefing only when it may read every place and series the stored answer read.
@@ -127,7 +137,12 @@ export const registerBriefingRoutes: RegisterRoutes = (app, deps) => {
       // A payment buys this briefing's read, not another's.
       return serve({ indicator: null, region: null, resource: `/v1/briefings/public/${read.briefing.slug}`, reads: read.reads, read });
     },
-    handler: async (c, r) => c.json(await readPublicBriefing(deps, r.read), 200),
+    handler: async (c, r) => {
+      const body = await readPublicBriefing(deps, r.read);
+      // A browser gets the same read as a page, with a chart of every series the answer read.
+      if (prefersHtml(c)) return c.html(renderBriefingPage(body, await briefingCharts(pages, body)), 200, { vary: "Accept" });
+      return c.json(body, 200, { vary: "Accept" });
+    },
   });
 
   app.openapi(createBriefingRoute, async (c) => {

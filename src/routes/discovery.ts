@@ -1,10 +1,8 @@
 // Discovery: `/` index (JSON, or the landing page for a browser), `/openapi.json`, `/llms.txt`, `/llms-full.txt`,
 // `/changelog.md`, the `/docs` reference page with its self-hosted renderer bundle, and `/favicon.ico`.
 import { createRoute, z } from "@hono/zod-openapi";
-import { accepts } from "hono/accepts";
 import { renderDataSection } from "../docs/llms";
 import { sourceFreshness } from "../services/catalog";
-import type { Context } from "hono";
 import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../errors";
 import { serviceIndexSchema } from "../schemas/discovery";
@@ -16,6 +14,7 @@ import { SCALAR_BUNDLE_CACHE_CONTROL, SCALAR_BUNDLE_PATH, docsPage, scalarBundle
 import { landingPage } from "../docs/landing";
 import { FAVICON_CACHE_CONTROL, FAVICON_CONTENT_TYPE, FAVICON_ICO } from "../docs/favicon";
 import { readContext } from "../services/series-read";
+import { prefersHtml } from "../http/content-coding";
 
 /** Fixed per deploy; a short public cache keeps a new deploy visible within minutes. */
 export const DISCOVERY_CACHE_CONTROL = "public, max-age=300";
@@ -87,12 +86,6 @@ const changelogRoute = createRoute({
   description: "Changes to the public interface, newest first (Markdown).",
   responses: { 200: text("text/markdown", "CHANGELOG.md"), ...errorResponses(500) },
 });
-
-// A browser's Accept lists text/html first. A wildcard alone (curl, fetch), no Accept, or a tie with JSON listed first
-// stays JSON: what API clients have always been given.
-function prefersHtml(c: Context): boolean {
-  return accepts(c, { header: "Accept", supports: ["application/json", "text/html"], default: "application/json" }) === "text/html";
-}
 
 export const registerDiscoveryRoutes: RegisterRoutes = (app, deps) => {
   const discovery = createDiscovery(app);

@@ -9,6 +9,7 @@ import { registerIndicatorRoutes } from "./indicators";
 import { registerObservationRoutes } from "./observations";
 import { registerFlowRoutes } from "./flows";
 import { registerPanelRoutes } from "./panel";
+import { registerChartRoutes } from "./chart";
 import { registerInsightRoutes } from "./insights";
 import { registerSignalRoutes } from "./signals";
 import { registerAskRoutes } from "./ask";
@@ -27,6 +28,7 @@ export function registerRoutes(app: App, deps: Deps): void {
   registerObservationRoutes(app, deps);
   registerFlowRoutes(app, deps);
   registerPanelRoutes(app, deps);
+  registerChartRoutes(app, deps);
   registerInsightRoutes(app, deps);
   registerSignalRoutes(app, deps);
   registerAskRoutes(app, deps);

@@ -21,23 +21,26 @@ export function parsePanelIndicators(raw: string): { codes: string[] } | { error
   return { codes };
 }
 
+/** A comma-separated list parameter (parsePanelIndicators' rules): its items, in order. GET /v1/chart's lists too. */
+export const codeListParam = (name: string, description: string, example: string) =>
+  z
+    .string()
+    .max(4000)
+    .transform((raw, ctx) => {
+      const parsed = parsePanelIndicators(raw);
+      if ("codes" in parsed) return parsed.codes;
+      ctx.addIssue({ code: "custom", message: parsed.error });
+      return z.NEVER;
+    })
+    .openapi({ ...q(name), type: "string", description, example });
+
 export const panelQuerySchema = z
   .object({
-    indicators: z
-      .string()
-      .max(4000)
-      .transform((raw, ctx) => {
-        const parsed = parsePanelIndicators(raw);
-        if ("codes" in parsed) return parsed.codes;
-        ctx.addIssue({ code: "custom", message: parsed.error });
-        return z.NEVER;
-      })
-      .openapi({
-        ...q("indicators"),
-        type: "string",
-        description: `Comma-separated indicator codes or concepts, 1 to ${PANEL_MAX_SERIES}, each once. The series arrays come back in this order, keyed by the code as given.`,
-        example: "PAYEMS,UNRATE,CPIAUCSL",
-      }),
+    indicators: codeListParam(
+      "indicators",
+      `Comma-separated indicator codes or concepts, 1 to ${PANEL_MAX_SERIES}, each once. The series arrays come back in this order, keyed by the code as given.`,
+      "PAYEMS,UNRATE,CPIAUCSL",
+    ),
     region: codeParam("region", "Region of every series (code or what people type). Default: each indicator's default region. Required for concepts.", "US").optional(),
     frequency: z
       .enum(RESAMPLE_TARGETS as [ResampleTarget, ...ResampleTarget[]], { message: `must be one of ${RESAMPLE_TARGETS.join(", ")}` })

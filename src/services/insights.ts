@@ -12,6 +12,7 @@ import { formatWindow, parseWindow, type Window } from "../domain/window";
 import type { InsightsQuery } from "../schemas/insights";
 import type { InsightSignalOut } from "../schemas/signals";
 import { resolveSeriesTarget, type ConceptDisclosure, type SeriesTarget } from "./concepts";
+import type { CatalogSnapshot } from "./catalog-index";
 import { regionIndex } from "./regions";
 import { dataFreshness, ensureReadable, seriesData, targetCode, type ReadContext } from "./series-read";
 import type { Freshness } from "../domain/freshness";
@@ -59,22 +60,7 @@ export async function getInsights(ctx: ReadContext, target: InsightsTarget): Pro
     target.window,
     peers,
   );
-  const source = (slug: string | null) => {
-    const s = slug ? catalog.sourceBySlug.get(slug) : undefined;
-    return s ? { name: s.name, provider: s.provider } : null;
-  };
-  // A derived series names its inputs: a concept's resolved inputs, a stored svc: series' meta.derived.inputs.
-  const inputs =
-    target.kind === "stored"
-      ? (((target.indicator.meta.derived as { inputs?: string[] } | undefined)?.inputs ?? [])
-          .map((code) => (catalog.byLowerCode.get(code.toLowerCase()) ?? []).find((i) => i.code === code && i.sourceSlug !== "svc"))
-          .filter((i) => i !== undefined))
-      : target.inputs.map((i) => i.indicator);
-  const attribution = sourceAttribution(
-    target.kind === "stored" ? target.indicator : { code: target.code, sourceSlug: "svc", meta: {} },
-    target.kind === "stored" ? source(target.indicator.sourceSlug) : null,
-    inputs.map((i) => ({ entry: i, source: source(i.sourceSlug) })),
-  );
+  const attribution = seriesAttribution(catalog, target);
   const freshness = dataFreshness(ctx, data, target);
   // Active signals are news: none on a series behind schedule (src/domain/freshness.ts).
   const signals = stored && freshness && !freshness.stale ? await activeSignalsOfSeries(ctx, { indicatorId: stored.id, regionCode: target.region.code }) : [];
@@ -96,6 +82,26 @@ export async function getInsights(ctx: ReadContext, target: InsightsTarget): Pro
       ...(freshness ? { freshness } : {}),
     },
   };
+}
+
+/** Where a series' numbers come from: its agency and the attribution text the agency asks for (domain/attribution.ts). */
+export function seriesAttribution(catalog: CatalogSnapshot, target: SeriesTarget): SourceAttribution {
+  const source = (slug: string | null) => {
+    const s = slug ? catalog.sourceBySlug.get(slug) : undefined;
+    return s ? { name: s.name, provider: s.provider } : null;
+  };
+  // A derived series names its inputs: a concept's resolved inputs, a stored svc: series' meta.derived.inputs.
+  const inputs =
+    target.kind === "stored"
+      ? (((target.indicator.meta.derived as { inputs?: string[] } | undefined)?.inputs ?? [])
+          .map((code) => (catalog.byLowerCode.get(code.toLowerCase()) ?? []).find((i) => i.code === code && i.sourceSlug !== "svc"))
+          .filter((i) => i !== undefined))
+      : target.inputs.map((i) => i.indicator);
+  return sourceAttribution(
+    target.kind === "stored" ? target.indicator : { code: target.code, sourceSlug: "svc", meta: {} },
+    target.kind === "stored" ? source(target.indicator.sourceSlug) : null,
+    inputs.map((i) => ({ entry: i, source: source(i.sourceSlug) })),
+  );
 }
 
 function lastValued(points: readonly { date: string; value: number | null }[]): string | null {

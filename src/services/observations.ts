@@ -201,6 +201,35 @@ function upperBound(a: string[], x: string): number {
   return lo;
 }
 
+/** The rows of `view` in the date range, as [lo, hi): native rows dated within it, buckets overlapping it. */
+function windowOf(view: View, q: Pick<ObservationsQuery, "start_date" | "end_date">): [number, number] {
+  let lo: number;
+  let hi: number;
+  if (view.kind === "native") {
+    lo = q.start_date ? lowerBound(view.dates, q.start_date) : 0;
+    hi = q.end_date ? upperBound(view.dates, q.end_date) : view.dates.length;
+  } else {
+    // Buckets overlapping the range: period_end >= start_date and period_start <= end_date.
+    lo = q.start_date ? lowerBound(view.ends, q.start_date) : 0;
+    hi = q.end_date ? upperBound(view.starts, q.end_date) : view.starts.length;
+  }
+  return [lo, Math.max(lo, hi)];
+}
+
+/** A series in a date range, resampled and transformed as a page of it would be: dated values (buckets by their start). */
+export type SeriesWindow = { id: string; unit: string | null; points: { date: string; value: number | null }[]; freshness: Freshness | null };
+
+/** The whole window of (target, q), for a chart: every row in the range, in date order, no paging. */
+export async function seriesWindow(ctx: ReadContext, target: ObservationsTarget, q: ObservationsQuery): Promise<SeriesWindow> {
+  const data = await seriesData(ctx, target);
+  const view = viewOf(data, target, q, viewKey(target, q));
+  const [lo, hi] = windowOf(view, q);
+  const dates = view.kind === "native" ? view.dates : view.starts;
+  const points = new Array<{ date: string; value: number | null }>(hi - lo);
+  for (let k = lo; k < hi; k++) points[k - lo] = { date: dates[k]!, value: view.rows[k]!.value };
+  return { id: data.id, unit: view.unit, points, freshness: dataFreshness(ctx, data, target) };
+}
+
 function page<T>(rows: T[], lo: number, hi: number, q: Pick<ObservationsQuery, "order" | "limit" | "offset">): T[] {
   const total = hi - lo;
   const n = Math.max(0, Math.min(q.limit, total - q.offset));
@@ -228,17 +257,7 @@ export async function getObservationsPage(ctx: ReadContext, target: Observations
   if (hit !== undefined) return hit;
 
   const view = viewOf(data, target, q, vk);
-  let lo: number;
-  let hi: number;
-  if (view.kind === "native") {
-    lo = q.start_date ? lowerBound(view.dates, q.start_date) : 0;
-    hi = q.end_date ? upperBound(view.dates, q.end_date) : view.dates.length;
-  } else {
-    // Buckets overlapping the range: period_end >= start_date and period_start <= end_date.
-    lo = q.start_date ? lowerBound(view.ends, q.start_date) : 0;
-    hi = q.end_date ? upperBound(view.starts, q.end_date) : view.starts.length;
-  }
-  if (hi < lo) hi = lo;
+  const [lo, hi] = windowOf(view, q);
   const rows = page<ObservationRow | ResampledRow>(view.rows, lo, hi, q);
   const body = renderPage(
     {

@@ -17,6 +17,7 @@ import { restRequestOf, toolsFromOpenApi } from "../../src/mcp/tools";
 import { MCP_TOOL_NAMES } from "../../src/contract/mcp";
 import { toolResult } from "../../src/mcp/results";
 import { MAX_ECHOED_URL } from "../../src/mcp/server";
+import { CHART_TOOLS, INCLUDE_CHART, includeChartSchema } from "../../src/mcp/chart";
 import { errorEnvelopeSchema } from "../../src/errors";
 import { mcpPaymentRequestSchema } from "../../src/schemas/mcp";
 import { makeTestApp, type TestApp } from "../support/app";
@@ -128,6 +129,8 @@ describe("tools/list", () => {
         const { example: _e, ...schema } = p.schema;
         expected[p.name] = { ...schema, description: p.description, ...(p.name === "limit" && tool.name in mcpLimits ? { default: mcpLimits[tool.name] } : {}) };
       }
+      // MCP's own argument, beside the REST parameters (src/mcp/chart.ts).
+      if (CHART_TOOLS.has(tool.name)) expected[INCLUDE_CHART] = includeChartSchema;
       expect({ tool: tool.name, properties: tool.inputSchema.properties as Record<string, unknown> }).toEqual({ tool: tool.name, properties: expected });
       const required = (op.parameters ?? []).filter((p: any) => p.required).map((p: any) => p.name);
       expect({ tool: tool.name, required: tool.inputSchema.required }).toEqual({ tool: tool.name, required: required.length ? required : undefined });
@@ -156,7 +159,7 @@ describe("tools/list", () => {
     const byName = Object.fromEntries(tools.map((t) => [t.name, t.inputSchema as any]));
     const obs = byName.get_observations;
     expect(Object.keys(obs.properties)).toEqual([
-      "indicator", "source", "region", "start_date", "end_date", "include_revisions", "limit", "offset", "order", "transform", "frequency", "resample_method",
+      "indicator", "source", "region", "start_date", "end_date", "include_revisions", "limit", "offset", "order", "transform", "frequency", "resample_method", "include_chart",
     ]);
     expect(obs.required).toEqual(["indicator"]);
     expect(obs.properties.limit).toMatchObject({ type: "integer", minimum: 0, maximum: 1000, default: 100 });

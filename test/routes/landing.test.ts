@@ -81,8 +81,19 @@ describe("GET / for browsers", () => {
   test("self-contained: no script, no stylesheet or image from elsewhere", () => {
     expect(page).not.toContain("<script");
     expect(page).not.toMatch(/<link[^>]+rel="stylesheet"/);
-    expect(page).not.toMatch(/\ssrc="/);
+    expect(page).not.toMatch(/\ssrc="(?!data:image\/svg\+xml;base64,)/);
     expect(page).toContain("<style>");
+  });
+
+  test("each card shows GET /v1/chart's picture of its series, described by the chart's own <desc>", () => {
+    const charts = [...page.matchAll(/<img class="chart" src="data:image\/svg\+xml;base64,([^"]+)" alt="([^"]*)"/g)];
+    expect(charts.length).toBe(LANDING_EXAMPLES.length);
+    for (const [, data, alt] of charts) {
+      const svg = Buffer.from(data!, "base64").toString();
+      expect(svg).toStartWith("<svg ");
+      expect(unescape(alt!)).toStartWith("Line chart of ");
+      expect(svg).toContain(`<desc id="chart-desc">Line chart of `);
+    }
   });
 
   test("every live example is the value its request answers (latest, or a transform's newest row), and the response shown is its body", async () => {
@@ -156,7 +167,7 @@ describe("GET / for browsers", () => {
       sources: 1,
       examples: [{
         path: "/v1/observations/latest?indicator=%3Cb%3EX&region=US", name: `<img src=x onerror="alert(1)">`, regionLabel: "A & B", regionType: "country",
-        source: "<s>", latest, body: { data: latest, meta: { indicator: "<b>X", region: "US", unit: null, total: 1, limit: 1, offset: 0, resolved_region: { code: "US", name: "<u>United States", type: "country" } } }, recent: [1, 2],
+        source: "<s>", latest, body: { data: latest, meta: { indicator: "<b>X", region: "US", unit: null, total: 1, limit: 1, offset: 0, resolved_region: { code: "US", name: "<u>United States", type: "country" } } }, chart: null,
       }],
     });
     for (const raw of ["<img", "<b>X", "<i>u</i>", "<s>", "A & B"]) expect(html).not.toContain(raw);

@@ -1,0 +1,57 @@
+// GET /v1/chart's server time (issue 30): a 40-year monthly series (UNRATE, 1986-2025: 480 points, US recessions
+// shaded from USREC) drawn as an SVG, beside the same data as JSON (GET /v1/observations, the same window), measured
+// in process (the bare app's own fetch, no HTTP, one request at a time): the first (cold) request, p50/p99 of warm
+// ones (the SVG kept for the data version), and p50/p99 of renders that miss the cache (a new width each time: Vega-Lite
+// compile, Vega parse, SVG render). Target: warm chart under 20 ms p50.
+//   bun bench/chart.ts [--db pglite|postgres|URL]   (a URL of a database already seeded skips the seed)
+import { parseArgs } from "node:util";
+import { benchDatabase, cli } from "./lib/serve-app";
+
+const { values: args } = parseArgs({ options: { db: { type: "string", default: "pglite" } } });
+const WINDOW = "indicator=UNRATE&region=US&start_date=1986-01-01&end_date=2025-12-31";
+const CHART = `/v1/chart?${WINDOW}`;
+const JSON_PAGE = `/v1/observations?${WINDOW}&limit=1000`;
+const WARM = 300;
+const MISSES = 40;
+
+const seeded = /^postgres(ql)?:\/\//.test(args.db!);
+const { env, label, cleanup } = await benchDatabase({ db: args.db! }, "chart");
+try {
+  if (!seeded) {
+    console.error(`seeding ${label}`);
+    await cli(["seed"], env);
+  }
+  const { loadConfig } = await import("../src/config");
+  const { buildDeps } = await import("../src/bootstrap");
+  const { createApp } = await import("../src/app");
+  const { openAccess } = await import("../src/ports");
+  const deps = await buildDeps(loadConfig({ ...env, PORT: "0" }));
+  const app = createApp({ ...deps, access: openAccess });
+  const once = async (path: string) => {
+    const t0 = performance.now();
+    const res = await app.request(path);
+    const bytes = (await res.arrayBuffer()).byteLength;
+    if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
+    return { ms: performance.now() - t0, bytes };
+  };
+  const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+  const measure = async (name: string, path: string) => {
+    const cold = await once(path);
+    const warm: number[] = [];
+    for (let i = 0; i < WARM; i++) warm.push((await once(path)).ms);
+    console.log(`${name.padEnd(34)} ${String(cold.bytes).padStart(7)} B  cold ${cold.ms.toFixed(1).padStart(6)} ms  warm p50 ${pct(warm, 0.5).toFixed(3)} ms  p99 ${pct(warm, 0.99).toFixed(3)} ms`);
+  };
+  try {
+    console.log(`database: ${label}; load ${(await Bun.file("/proc/loadavg").text()).trim()}`);
+    await measure("JSON, same window (observations)", JSON_PAGE);
+    await measure("chart SVG, 40 years monthly", CHART);
+    const misses: number[] = [];
+    for (let i = 0; i < MISSES; i++) misses.push((await once(`${CHART}&width=${1000 + i}`)).ms);
+    console.log(`${"chart SVG, render (cache miss)".padEnd(34)} ${" ".repeat(24)}p50 ${pct(misses, 0.5).toFixed(1)} ms  p99 ${pct(misses, 0.99).toFixed(1)} ms (${MISSES} renders)`);
+    console.log(`load after: ${(await Bun.file("/proc/loadavg").text()).trim()}`);
+  } finally {
+    await deps.database.close();
+  }
+} finally {
+  if (!seeded) await cleanup();
+}

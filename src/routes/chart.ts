@@ -1,0 +1,60 @@
+// GET /v1/chart: series drawn as an SVG, a paid read of the series it draws through paid(...). resolve() resolves
+// every series and reads its window before any payment (404 for nothing to draw, 400 past the caps); the handler
+// serves the SVG of the current versions (src/services/chart.ts).
+import { createRoute } from "@hono/zod-openapi";
+import type { RegisterRoutes } from "../http/app-env";
+import { errorResponses } from "../errors";
+import { codedBody, codingHeaders } from "../http/content-coding";
+import { registerPaid, serveOrProvisioning } from "../http/paid";
+import { provisioningCaller } from "../http/admission";
+import type { Serving } from "../pricing";
+import { CHART_MAX_POINTS, CHART_MAX_SERIES, chartQuerySchema } from "../schemas/chart";
+import { provisioningResponse } from "../schemas/provisioning";
+import { getChart, resolveChart, type ChartTarget } from "../services/chart";
+import { forCaller, readContext, seriesRead, targetCode } from "../services/series-read";
+
+const chartRoute = createRoute({
+  method: "get",
+  path: "/v1/chart",
+  operationId: "get_chart",
+  tags: ["Data"],
+  summary: "A chart of one or several series (SVG)",
+  description:
+    "The series GET /v1/observations reads (same `indicator`, `region`, dates, `transform`, `frequency`, `resample_method`), " +
+    `drawn as an SVG: title, unit, source line, the newest value labelled, US recessions (NBER, from USREC) shaded behind US data. ` +
+    `Several comma-separated indicators (one region) or regions (one indicator): up to ${CHART_MAX_SERIES} lines, ` +
+    `${CHART_MAX_POINTS.toLocaleString("en-US")} points. One series is priced as observations, several as a panel. ` +
+    "A series with no value in the window is a 404 (not charged).",
+  request: { query: chartQuerySchema },
+  responses: {
+    200: { description: "The chart, with `<title>` and `<desc>` naming the series, places, period and newest values.", content: { "image/svg+xml": { schema: { type: "string" } } } },
+    ...provisioningResponse,
+    ...errorResponses(400, 401, 402, 403, 404, 429, 500, 502),
+  },
+  "x-price-surface": ["observations", "panel"],
+});
+
+type ChartServed = Serving & { target: ChartTarget };
+
+export const registerChartRoutes: RegisterRoutes = (app, deps) => {
+  const ctx = readContext(deps, { provisioning: true });
+
+  registerPaid<typeof chartRoute, ChartServed>(app, deps, chartRoute, {
+    surface: (r) => (r.target.reads.length === 1 ? "observations" : "panel"),
+    // Every series it draws, each in its own region; the USREC shading is context, not a read.
+    reads: "all",
+    example: "/v1/chart?indicator=PAYEMS&region=US",
+    resolve: (query, c) =>
+      serveOrProvisioning(async () => {
+        const target = await resolveChart(forCaller(ctx, () => provisioningCaller(c, deps)), query);
+        const surface = target.reads.length === 1 ? "observations" : "panel";
+        const one = target.reads.length === 1 ? target.reads[0]! : null;
+        return { indicator: one ? targetCode(one) : null, region: target.region, resource: "/v1/chart", reads: target.reads.map((s) => seriesRead(s, surface)), target };
+      }),
+    handler: async (c, r) => {
+      const svg = await getChart(ctx, r.target);
+      const coded = codedBody(svg, c.req.header("accept-encoding"));
+      return c.body(coded.form.blob as never, 200, { "content-type": svg.contentType, ...codingHeaders(coded) });
+    },
+  });
+};

@@ -1,0 +1,143 @@
+// GET /v1/chart (and the landing page, briefing pages, MCP): series drawn as an SVG.
+// - Each (indicator, region) pair resolves and is read exactly as GET /v1/observations reads it
+//   (resolveObservations, seriesWindow: same codes, concepts, 404s and 202s, resampling, transform, date range).
+// - Resolution also reads the windows, so a series with nothing in the window (404) or a chart over the point cap
+//   (400) costs nothing.
+// - US data is drawn over the recession periods of the held USREC series (NBER dates via FRED), read without being
+//   paid for or provisioned: when it is not held, the chart has no bands.
+// - Drawing: Vega-Lite compiled to Vega and rendered to SVG on the server (no browser, no canvas); the SVG is kept
+//   in the series cache under a key naming every data version and the request, so a hot chart is served as stored
+//   bytes and never outlives the data it draws.
+import * as vega from "vega";
+import { compile, type TopLevelSpec } from "vega-lite";
+import { chartSpec, chartText, escapeXml, placeHeading, recessionBands, type ChartInput, type ChartSeries } from "../domain/chart-spec";
+import { ApiError, fail } from "../errors";
+import { CHART_MAX_POINTS, chartQuerySchema, type ChartQuery } from "../schemas/chart";
+import { resolveSeriesTarget } from "./concepts";
+import { seriesAttribution } from "./insights";
+import { resolveObservations, seriesWindow, type ObservationsQuery, type ObservationsTarget, type SeriesWindow } from "./observations";
+import { regionIndex } from "./regions";
+import { renderBody, type RenderedJson } from "./rendered";
+import { seriesData, targetCode, targetPremium, type ReadContext } from "./series-read";
+import { placeOf } from "./signals";
+
+export type ChartTarget = {
+  query: ChartQuery;
+  reads: ObservationsTarget[];
+  /** The region of every series, or null when they differ. */
+  region: string | null;
+  premium: boolean;
+};
+
+/** The observations query one series of the chart is read with. */
+function readQuery(q: ChartQuery, indicator: string, region: string | undefined): ObservationsQuery {
+  return { ...q, indicator, region, include_revisions: false, limit: 0, offset: 0, order: "asc" };
+}
+
+const pairs = (q: ChartQuery) => q.indicator.flatMap((code) => (q.region ?? [undefined]).map((region) => ({ code, region })));
+
+export async function resolveChart(ctx: ReadContext, q: ChartQuery): Promise<ChartTarget> {
+  const reads: ObservationsTarget[] = [];
+  for (const p of pairs(q)) reads.push(await resolveObservations(ctx, readQuery(q, p.code, p.region)));
+  const regions = new Set(reads.map((r) => r.region.code));
+  const target: ChartTarget = { query: q, reads, region: regions.size === 1 ? [...regions][0]! : null, premium: reads.some(targetPremium) };
+  await windowsOf(ctx, target);
+  return target;
+}
+
+/** The window of every series; a 404 for one with no value in it, a 400 past the point cap. */
+async function windowsOf(ctx: ReadContext, t: ChartTarget): Promise<SeriesWindow[]> {
+  const windows = await Promise.all(t.reads.map((r, k) => seriesWindow(ctx, r, readQuery(t.query, pairs(t.query)[k]!.code, pairs(t.query)[k]!.region))));
+  windows.forEach((w, k) => {
+    if (!w.points.some((p) => p.value !== null)) {
+      const r = t.reads[k]!;
+      fail("RESOURCE_NOT_FOUND", `${targetCode(r)} in ${r.region.code} has no value between ${t.query.start_date ?? "its first date"} and ${t.query.end_date ?? "its last date"}: nothing to draw.`, {
+        indicator: targetCode(r),
+        region: r.region.code,
+      });
+    }
+  });
+  const points = windows.reduce((n, w) => n + w.points.length, 0);
+  if (points > CHART_MAX_POINTS) {
+    fail("INVALID_PARAMETER", `The chart would draw ${points.toLocaleString("en-US")} points; at most ${CHART_MAX_POINTS.toLocaleString("en-US")}: narrow the dates or pass a coarser frequency.`, {
+      parameter: "start_date",
+      points,
+    });
+  }
+  return windows;
+}
+
+/** US recession months (USREC), when held: its window, or null. Read without provisioning. */
+async function recessions(ctx: ReadContext): Promise<{ id: string; points: { date: string; value: number | null }[] } | null> {
+  const plain: ReadContext = { ...ctx, provisioning: undefined };
+  try {
+    const data = await seriesData(plain, await resolveSeriesTarget(plain, { code: "USREC", region: "US" }));
+    return { id: data.id, points: data.points };
+  } catch {
+    return null;
+  }
+}
+
+/** The chart as an SVG body, from the series' current versions (or the SVG kept for them). */
+export async function getChart(ctx: ReadContext, t: ChartTarget, opts: { bare?: boolean } = {}): Promise<RenderedJson> {
+  const windows = await windowsOf(ctx, t);
+  const usrec = t.region === "US" ? await recessions(ctx) : null;
+  const catalog = await ctx.caches.catalog.catalog();
+  const q = t.query;
+  const key = ["chart", catalog.generation, windows.map((w) => w.id).join(","), usrec?.id ?? "", t.reads.map((r) => `${targetCode(r)}@${r.region.code}`).join(","), q.start_date ?? "", q.end_date ?? "", q.transform ?? "", q.frequency ?? "", q.resample_method, q.width, q.height, opts.bare ? "bare" : ""].join("|");
+  const hit = ctx.caches.series.page(key);
+  if (hit) return hit;
+
+  const byCode = (await regionIndex(ctx)).byCode;
+  const severalPlaces = t.region === null && q.indicator.length === 1;
+  const series = t.reads.map((r, k): ChartSeries => {
+    const name = r.kind === "stored" ? r.indicator.name : r.concept.name;
+    const place = placeOf(r.region, byCode);
+    return { label: severalPlaces ? placeHeading(place) : name, name, place, unit: windows[k]!.unit, frequency: q.frequency ?? r.frequency, points: windows[k]!.points };
+  });
+  const attribution = [...new Set(t.reads.map((r) => seriesAttribution(catalog, r).text))].join(" ");
+  const dates = windows.flatMap((w) => [w.points[0]!.date, w.points[w.points.length - 1]!.date]).sort();
+  const bands = usrec ? recessionBands(usrec.points, dates[0]!, dates[dates.length - 1]!) : [];
+  const svg = await drawSvg({ series, attribution, recessions: bands, ...(usrec?.points[0] ? { recessionsFrom: usrec.points[0].date } : {}), width: q.width, height: q.height, bare: opts.bare });
+  const body = renderBody(svg, "image/svg+xml; charset=utf-8");
+  ctx.caches.series.rememberPage(key, body);
+  return body;
+}
+
+/** Renders the chart (Vega-Lite -> Vega -> SVG) with its <title> and <desc>. */
+export async function drawSvg(input: ChartInput): Promise<string> {
+  const view = new vega.View(vega.parse(compile(chartSpec(input) as unknown as TopLevelSpec).spec), { renderer: "none" });
+  try {
+    const svg = await view.toSVG();
+    const text = chartText(input);
+    const open = svg.indexOf(">") + 1;
+    // The accessible name and description: the first children of the root, referenced by it.
+    const head = svg.slice(0, open - 1) + ' role="img" aria-labelledby="chart-title chart-desc">';
+    return `${head}<title id="chart-title">${escapeXml(text.title)}</title><desc id="chart-desc">${escapeXml(text.desc)}</desc>${svg.slice(open)}`;
+  } finally {
+    view.finalize();
+  }
+}
+
+/** A chart shown in a page (landing card, briefing page): a data: URI of the SVG, and its description for `alt`. */
+export type ChartPicture = { uri: string; alt: string };
+
+const DESC = /<desc id="chart-desc">([^<]*)<\/desc>/;
+const unescapeXml = (s: string) => s.replace(/&(lt|gt|quot|apos|amp);/g, (_, e: string) => ({ lt: "<", gt: ">", quot: '"', apos: "'", amp: "&" })[e]!);
+
+/**
+ * The chart GET /v1/chart answers for `params` (its query parameters, as text), drawn for a page that has already
+ * read (or paid for) the data; null when there is nothing to draw (a series not held, an empty window, past a cap).
+ */
+export async function chartPicture(ctx: ReadContext, params: Record<string, string>, opts: { bare?: boolean } = {}): Promise<ChartPicture | null> {
+  const query = chartQuerySchema.safeParse(params);
+  if (!query.success) return null;
+  try {
+    const body = await getChart(ctx, await resolveChart(ctx, query.data), opts);
+    const svg = new TextDecoder().decode(body.bytes);
+    return { uri: `data:image/svg+xml;base64,${Buffer.from(body.bytes).toString("base64")}`, alt: unescapeXml(DESC.exec(svg)?.[1] ?? "") };
+  } catch (e) {
+    if (e instanceof ApiError) return null;
+    throw e;
+  }
+}
