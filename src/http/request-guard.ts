@@ -12,7 +12,7 @@
 // - a request whose Host header is missing or not a host (`Host: a b`, an HTTP/1.0 request without one) is a 400
 //   before anything else runs (hostGuard): the runtime hands such a request over with a URL every later step would
 //   fail to parse;
-// - HEAD on a paid route is a 405 too (refusePaidHead). Hono answers HEAD with its GET handler minus the body, so a
+// - HEAD on a paid route is a 405 too (paidHeadRefusal). Hono answers HEAD with its GET handler minus the body, so a
 //   paid HEAD would run the paid pipeline: metered to a key, or spending a payment proof, for no data. No client
 //   needs it (the price and the challenge come with a GET), so it is refused before any of that. Free routes
 //   (catalog, discovery, docs) keep HEAD as GET without a body.
@@ -138,7 +138,7 @@ type Router = { match(method: string, path: string): [Array<[[unknown, { method:
 
 /**
  * Methods a path is served with (routes, not app-wide middleware); empty when no route has the path at all. HEAD
- * goes with GET, except on a paid route (refusePaidHead).
+ * goes with GET, except on a paid route (paidHeadRefusal).
  */
 export function allowedMethods(router: Router, path: string): string[] {
   const out: string[] = [];
@@ -154,13 +154,14 @@ export function allowedMethods(router: Router, path: string): string[] {
 }
 
 /**
- * HEAD on a paid route: 405 METHOD_NOT_ALLOWED with `Allow`. Placed before the key middleware, so nothing of the paid
- * pipeline runs: no key is looked up, counted against its rate limit or metered, and no payment proof is read.
+ * HEAD on a paid route: 405 METHOD_NOT_ALLOWED with `Allow`, or null for any other request. Asked before the key
+ * middleware, so nothing of the paid pipeline runs: no key is looked up, counted against its rate limit or metered,
+ * and no payment proof is read.
  */
-export function refusePaidHead(router: Router): MiddlewareHandler<AppEnv> {
-  return async function refusePaidHeadMiddleware(c, next) {
+export function paidHeadRefusal(router: Router): (c: Context<AppEnv>) => Response | null {
+  return (c) => {
     // Hono routes HEAD to GET handlers: the matched routes are the GET route's.
-    if (c.req.method !== "HEAD" || !matchedRoutes(c).some((r) => r.method !== "ALL" && isPaidHandler(r.handler))) return next();
+    if (c.req.method !== "HEAD" || !matchedRoutes(c).some((r) => r.method !== "ALL" && isPaidHandler(r.handler))) return null;
     const path = new URL(c.req.url).pathname;
     const allowed = allowedMethods(router, c.req.path);
     c.header("Allow", [...allowed, "OPTIONS"].join(", "));
@@ -173,18 +174,16 @@ export function refusePaidHead(router: Router): MiddlewareHandler<AppEnv> {
 
 /**
  * HEAD answers with the headers its GET would have, Content-Length included: Hono answers HEAD by running the GET route
- * and dropping its body, after which the length is lost (the runtime would send `content-length: 0`). Placed first, so
- * the body it measures is the one the GET would send (routes that code their own bodies code it for HEAD too).
+ * and dropping its body, after which the length is lost (the runtime would send `content-length: 0`). Run last, after
+ * compression, so the body it measures is the one the GET would send (routes that code their own bodies code it for
+ * HEAD too).
  */
-export function headLength(): MiddlewareHandler<AppEnv> {
-  return async function headLengthMiddleware(c, next) {
-    await next();
-    if (c.req.method !== "HEAD" || !c.res.body || c.res.headers.has("content-length")) return;
-    const bytes = await c.res.arrayBuffer();
-    const res = new Response(bytes, c.res);
-    res.headers.set("Content-Length", String(bytes.byteLength));
-    c.res = res;
-  };
+export async function setHeadLength(c: Context): Promise<void> {
+  if (c.req.method !== "HEAD" || !c.res.body || c.res.headers.has("content-length")) return;
+  const bytes = await c.res.arrayBuffer();
+  const res = new Response(bytes, c.res);
+  res.headers.set("Content-Length", String(bytes.byteLength));
+  c.res = res;
 }
 
 /** A view of a HEAD request's context in which the method reads GET (for middleware that treats HEAD apart). */
