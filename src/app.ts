@@ -13,7 +13,7 @@ import { PageMemo } from "./http/page-memo";
 import { admitKeyed } from "./http/admission";
 import { failureResponse, provisioningAnswer } from "./http/respond";
 import { Admission } from "./services/admission";
-import { guardQuery, hostGuard, limitBody, notFoundOrMethodNotAllowed } from "./http/request-guard";
+import { guardRequest, hostGuard, notFoundOrMethodNotAllowed } from "./http/request-guard";
 import { validationHook } from "./http/validation";
 import { serviceOpenApiApp } from "./http/query-validation";
 import { registerRoutes } from "./routes";
@@ -64,11 +64,9 @@ export function createApp(deps: Deps, opts: AppOptions = {}): ServiceApp {
     }),
   );
 
-  // Keys on routes paid() does not price: 401 for a bad key on any route, the per-minute window on data routes.
-  app.use("*", admitKeyed(deps));
+  // Keys on routes paid() does not price (401 for a bad key on any route, the per-minute window on data routes), then
   // NUL characters, unknown /v1 query parameters and oversized bodies are refused before any route runs.
-  app.use("*", guardQuery());
-  app.use("*", limitBody());
+  app.use("*", guardRequest(admitKeyed(deps)));
   for (const m of opts.middleware ?? []) app.use("*", m);
 
   registerRoutes(app, deps);

@@ -66,11 +66,31 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  */
 export const SERVE_LIMITS = { maxRequestBodySize: Number.MAX_SAFE_INTEGER } as const;
 
-export function limitBody(): MiddlewareHandler<AppEnv> {
+function limitBody(): MiddlewareHandler<AppEnv> {
   return bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: (c) => c.json(envelope("PAYLOAD_TOO_LARGE", `The request body exceeds ${MAX_BODY_BYTES} bytes.`, { max_bytes: MAX_BODY_BYTES }), 413),
   });
+}
+
+/**
+ * The app middleware after everyAnswer (every-answer.ts), in one async layer: `keyed` (admission.ts admitKeyed: a bad
+ * key is a 401 on any route), then guardQuery (NUL characters, unknown /v1 query parameters: 400), then a body over
+ * MAX_BODY_BYTES (413), before any route runs.
+ */
+export function guardRequest(keyed: (c: Context<AppEnv>) => Response | null | Promise<Response | null>): MiddlewareHandler<AppEnv> {
+  const checkQuery = guardQuery();
+  const limit = limitBody();
+  const rest = (c: Context<AppEnv>, next: () => Promise<void>) => {
+    checkQuery(c);
+    return c.req.raw.body ? limit(c, next) : next();
+  };
+  return async function guardRequestMiddleware(c, next) {
+    const verdict = keyed(c);
+    const refused = verdict instanceof Promise ? await verdict : verdict;
+    if (refused) return refused;
+    return rest(c, next);
+  };
 }
 
 function decodeSegment(s: string): string {
@@ -86,12 +106,12 @@ function decodeSegment(s: string): string {
  * a function of the method and the request target alone, so the targets that passed are remembered (bounded) and
  * not parsed again: reads repeat the same URLs.
  */
-export function guardQuery(): MiddlewareHandler<AppEnv> {
+function guardQuery(): (c: Context<AppEnv>) => void {
   const passed = new BoundedCache<string, true>(CACHE_BOUNDS.passedTargets);
-  return async function guardQueryMiddleware(c, next) {
+  return (c) => {
     const href = c.req.url;
     const target = `${c.req.method} ${requestTarget(href)}`;
-    if (passed.has(target)) return next();
+    if (passed.has(target)) return;
     const url = new URL(href);
     if (/%00/i.test(url.pathname) || decodeSegment(url.pathname).includes("\u0000")) {
       fail("INVALID_PARAMETER", "The path contains a NUL character (%00).", { in: "path" });
@@ -119,7 +139,6 @@ export function guardQuery(): MiddlewareHandler<AppEnv> {
       }
     }
     passed.set(target, true);
-    return next();
   };
 }
 
