@@ -1,10 +1,11 @@
 // The HTTP side of the admission core (src/services/admission.ts): how a request is handed to it and how its
 // verdict is rendered. Nothing here decides access.
-// - admitKeyed(): the app middleware's check (request-guard.ts guardRequest) for requests that carry a credential to a route paid() does not price (catalog,
-//   ping, key management): a bad key is a 401 on every route, and a data route counts the request against the key's
-//   window. Paid routes are admitted by paid() itself, once it knows what is asked and its price. The MCP envelope is
-//   not admitted at all: each tool call runs its REST twin through the app with the request's credential and is
-//   admitted there, so a tool call costs exactly what its REST twin costs and a bad key is that call's 401.
+// - admitKeyed(): the check the app middleware (request-guard.ts guardRequest) makes of requests that carry a
+//   credential to a route paid() does not price (catalog, ping, key management): a bad key is a 401 on every route,
+//   and a data route counts the request against the key's window. Paid routes are admitted by paid() itself, once it
+//   knows what is asked and its price. The MCP envelope is not admitted at all: each tool call runs its REST twin
+//   through the app with the request's credential and is admitted there, so a tool call costs exactly what its REST
+//   twin costs and a bad key is that call's 401.
 import type { Context } from "hono";
 import type { Clock } from "../ports";
 import { MCP_PATH } from "../contract/mcp";
