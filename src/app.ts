@@ -7,13 +7,13 @@ import type { Deps } from "./deps";
 import type { App, AppEnv } from "./http/app-env";
 import { ApiError, envelope } from "./errors";
 import { operationCatalog } from "./http/operations";
-import { requestId } from "./http/request-id";
-import { corsResponseHeaders, publicCors, type CorsOptions } from "./http/cors";
+import { corsResponseHeaders, type CorsOptions } from "./http/cors";
+import { everyAnswer } from "./http/every-answer";
 import { PageMemo } from "./http/page-memo";
 import { admitKeyed } from "./http/admission";
 import { failureResponse, provisioningAnswer } from "./http/respond";
 import { Admission } from "./services/admission";
-import { asGet, guardQuery, headLength, hostGuard, limitBody, notFoundOrMethodNotAllowed, refusePaidHead } from "./http/request-guard";
+import { guardRequest, hostGuard, notFoundOrMethodNotAllowed } from "./http/request-guard";
 import { validationHook } from "./http/validation";
 import { serviceOpenApiApp } from "./http/query-validation";
 import { registerRoutes } from "./routes";
@@ -45,32 +45,28 @@ export function createApp(deps: Deps, opts: AppOptions = {}): ServiceApp {
   const admission = new Admission(deps);
   const pages = deps.config.pageMemo ? new PageMemo() : undefined;
 
-  // Compresses what no route compressed itself: rendered bodies (catalog lists, observation pages) come compressed once
-  // per coding (src/http/content-coding.ts) and are left alone here.
-  const compressResponses = compress();
-  app.use("*", headLength());
-  // HEAD is compressed as its GET would be (Hono's compress leaves HEAD alone), so its headers are the GET's.
-  app.use("*", (c, next) => compressResponses(c.req.method === "HEAD" ? asGet(c) : c, next));
-  app.use("*", requestId());
-  app.use("*", publicCors(CORS));
-
-  // HEAD on a paid route would be charged without returning data: 405 before anything of the paid pipeline runs.
-  app.use("*", refusePaidHead(app.router as never));
-
   // Paid routes describe their input and output in the x402 bazaar extension from this app's own OpenAPI document.
   const operations = operationCatalog(() => app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "operations", version: deps.version } }));
-  app.use("*", async (c, next) => {
-    c.set("admission", admission);
-    c.set("operations", operations);
-    if (pages) c.set("pages", pages);
-    await next();
-  });
+  app.use(
+    "*",
+    everyAnswer({
+      cors: CORS,
+      // HEAD on a paid route would be charged without returning data: 405 before anything of the paid pipeline runs.
+      router: app.router as never,
+      // Compresses what no route compressed itself: rendered bodies (catalog lists, observation pages) come compressed
+      // once per coding (src/http/content-coding.ts) and are left alone here.
+      compress: compress(),
+      variables(c) {
+        c.set("admission", admission);
+        c.set("operations", operations);
+        if (pages) c.set("pages", pages);
+      },
+    }),
+  );
 
-  // Keys on routes paid() does not price: 401 for a bad key on any route, the per-minute window on data routes.
-  app.use("*", admitKeyed(deps));
+  // Keys on routes paid() does not price (401 for a bad key on any route, the per-minute window on data routes), then
   // NUL characters, unknown /v1 query parameters and oversized bodies are refused before any route runs.
-  app.use("*", guardQuery());
-  app.use("*", limitBody());
+  app.use("*", guardRequest(admitKeyed(deps)));
   for (const m of opts.middleware ?? []) app.use("*", m);
 
   registerRoutes(app, deps);

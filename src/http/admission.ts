@@ -1,14 +1,15 @@
 // The HTTP side of the admission core (src/services/admission.ts): how a request is handed to it and how its
 // verdict is rendered. Nothing here decides access.
-// - admitKeyed(): app middleware for requests that carry a credential to a route paid() does not price (catalog,
-//   ping, key management): a bad key is a 401 on every route, and a data route counts the request against the key's
-//   window. Paid routes are admitted by paid() itself, once it knows what is asked and its price. The MCP envelope is
-//   not admitted at all: each tool call runs its REST twin through the app with the request's credential and is
-//   admitted there, so a tool call costs exactly what its REST twin costs and a bad key is that call's 401.
-import type { Context, MiddlewareHandler } from "hono";
+// - admitKeyed(): the check the app middleware (request-guard.ts guardRequest) makes of requests that carry a
+//   credential to a route paid() does not price (catalog, ping, key management): a bad key is a 401 on every route,
+//   and a data route counts the request against the key's window. Paid routes are admitted by paid() itself, once it
+//   knows what is asked and its price. The MCP envelope is not admitted at all: each tool call runs its REST twin
+//   through the app with the request's credential and is admitted there, so a tool call costs exactly what its REST
+//   twin costs and a bad key is that call's 401.
+import type { Context } from "hono";
 import type { Clock } from "../ports";
 import { MCP_PATH } from "../contract/mcp";
-import type { Purpose } from "../services/admission";
+import type { Purpose, Verdict } from "../services/admission";
 import { keyedCaller, OPEN_CALLER, type ProvisioningCaller } from "../services/provisioning-budget";
 import type { Config } from "../config";
 import { clientIp } from "./auth";
@@ -26,23 +27,30 @@ function purposeOf(path: string): Purpose {
 /** The MCP endpoint (src/contract/mcp.ts). */
 const MCP_ENVELOPE_PATH = MCP_PATH;
 
-export function admitKeyed(deps: { clock: Clock }): MiddlewareHandler<AppEnv> {
-  return async function admitKeyedMiddleware(c, next) {
+/**
+ * The key verdict on a request to a route paid() does not price: its refusal, or null to go on (no credential, a paid
+ * route or the MCP envelope, or an admitted key, set on the context with its rate headers). Synchronous unless the key
+ * must be looked up.
+ */
+export function admitKeyed(deps: { clock: Clock }): (c: Context<AppEnv>) => Response | null | Promise<Response | null> {
+  const admitted = (c: Context<AppEnv>, verdict: Verdict): Response | null => {
+    if (!verdict.ok) return refuse(c, verdict);
+    if (verdict.key) c.set("apiKey", verdict.key);
+    if (verdict.rate) setRateHeaders(c, verdict.rate);
+    return null;
+  };
+  return (c) => {
     const credential = credentialOf(c.req.raw.headers);
     const path = c.req.path;
-    if (credential.kind === "none" || isPaidRoute(c) || path === MCP_ENVELOPE_PATH) return next();
-    const admission = c.get("admission");
-    const verdict = await admission.admit({
+    if (credential.kind === "none" || isPaidRoute(c) || path === MCP_ENVELOPE_PATH) return null;
+    const verdict = c.get("admission").admit({
       purpose: purposeOf(path),
       credential,
       now: deps.clock.now(),
       // A lapsed customer can still walk away cleanly.
       allowExpired: c.req.method === "POST" && path === "/v1/keys/revoke",
     });
-    if (!verdict.ok) return refuse(c, verdict);
-    if (verdict.key) c.set("apiKey", verdict.key);
-    if (verdict.rate) setRateHeaders(c, verdict.rate);
-    return next();
+    return verdict instanceof Promise ? verdict.then((v) => admitted(c, v)) : admitted(c, verdict);
   };
 }
 

@@ -3,7 +3,7 @@
 // Hono copy every handler response (body included) into a new Response to merge the headers; headers set with
 // c.header() before next() go into the handler's own response instead. A Response a handler returns as is (a payment
 // challenge, the MCP transport) does not carry them, so they are added afterwards when missing.
-import type { MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { setOnResponse } from "./late-headers";
 
 export type CorsOptions = { allowHeaders: readonly string[]; exposeHeaders: readonly string[] };
@@ -17,22 +17,28 @@ export function corsResponseHeaders(opts: CorsOptions): Record<string, string> {
   return { "Access-Control-Allow-Origin": "*", ...(expose ? { "Access-Control-Expose-Headers": expose } : {}) };
 }
 
-export function publicCors(opts: CorsOptions): MiddlewareHandler {
+/**
+ * `before(c)`, ahead of the handler: sets the CORS headers through the context and, for a preflight (OPTIONS), returns
+ * its 204 answer. `after(c)`: adds them to a response returned as is that lacks them.
+ */
+export function publicCors(opts: CorsOptions): { before(c: Context): Response | null; after(c: Context): void } {
   const expose = opts.exposeHeaders.join(",");
   const allow = opts.allowHeaders.join(",");
   const simple = corsResponseHeaders(opts);
-  return async function publicCorsMiddleware(c, next) {
-    c.header("Access-Control-Allow-Origin", "*");
-    if (expose) c.header("Access-Control-Expose-Headers", expose);
-    if (c.req.method === "OPTIONS") {
+  return {
+    before(c) {
+      c.header("Access-Control-Allow-Origin", "*");
+      if (expose) c.header("Access-Control-Expose-Headers", expose);
+      if (c.req.method !== "OPTIONS") return null;
       c.header("Access-Control-Allow-Methods", ALLOW_METHODS);
       if (allow) {
         c.header("Access-Control-Allow-Headers", allow);
         c.header("Vary", "Access-Control-Request-Headers", { append: true });
       }
       return c.body(null, 204);
-    }
-    await next();
-    if (!c.res.headers.has("access-control-allow-origin")) setOnResponse(c, simple);
+    },
+    after(c) {
+      if (!c.res.headers.has("access-control-allow-origin")) setOnResponse(c, simple);
+    },
   };
 }

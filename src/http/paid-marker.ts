@@ -20,12 +20,19 @@ export function markPaid(handler: object, info: Omit<PaidRouteInfo, "method" | "
   Object.defineProperty(handler, PAID_ROUTE, { value: info });
 }
 
+/** paidInfoOf per handler: the router's handlers are fixed once routes are registered, and asked on every request. */
+const infoOfHandler = new WeakMap<object, Omit<PaidRouteInfo, "method" | "path"> | null>();
+
 /** What paid() recorded on a route handler; undefined for a handler paid() did not build. */
 function paidInfoOf(handler: unknown): Omit<PaidRouteInfo, "method" | "path"> | undefined {
   if (typeof handler !== "function") return undefined;
+  const known = infoOfHandler.get(handler);
+  if (known !== undefined) return known ?? undefined;
   // Hono wraps handlers of mounted sub-apps and keeps the original under a symbol key.
   const candidates = [handler, ...Object.getOwnPropertySymbols(handler).map((s) => (handler as any)[s])];
-  return candidates.map((h) => (typeof h === "function" ? (h as any)[PAID_ROUTE] : undefined)).find(Boolean);
+  const info = candidates.map((h) => (typeof h === "function" ? (h as any)[PAID_ROUTE] : undefined)).find(Boolean);
+  infoOfHandler.set(handler, info ?? null);
+  return info;
 }
 
 /** Whether a route handler (as Hono's router or `app.routes` holds it) is a paid route's. */

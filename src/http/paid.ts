@@ -5,7 +5,7 @@
 //   -> handler -> below 400: meter or settle; otherwise release. A 200 whose route can say how to replay it is
 //   recorded in the page memo (page-memo.ts), which the route's first middleware looks up: a hit is admitted and
 //   rendered by this same gate with what was resolved, skipping validation, resolution and the handler.
-// HEAD never reaches a paid handler: app middleware keyed on the paid() marker (request-guard.ts refusePaidHead)
+// HEAD never reaches a paid handler: app middleware keyed on the paid() marker (request-guard.ts paidHeadRefusal)
 // answers it 405, since it would be charged and return no data.
 import type { RouteConfig } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";

@@ -12,7 +12,7 @@
 // - a request whose Host header is missing or not a host (`Host: a b`, an HTTP/1.0 request without one) is a 400
 //   before anything else runs (hostGuard): the runtime hands such a request over with a URL every later step would
 //   fail to parse;
-// - HEAD on a paid route is a 405 too (refusePaidHead). Hono answers HEAD with its GET handler minus the body, so a
+// - HEAD on a paid route is a 405 too (paidHeadRefusal). Hono answers HEAD with its GET handler minus the body, so a
 //   paid HEAD would run the paid pipeline: metered to a key, or spending a payment proof, for no data. No client
 //   needs it (the price and the challenge come with a GET), so it is refused before any of that. Free routes
 //   (catalog, discovery, docs) keep HEAD as GET without a body.
@@ -66,11 +66,31 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  */
 export const SERVE_LIMITS = { maxRequestBodySize: Number.MAX_SAFE_INTEGER } as const;
 
-export function limitBody(): MiddlewareHandler<AppEnv> {
+function limitBody(): MiddlewareHandler<AppEnv> {
   return bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: (c) => c.json(envelope("PAYLOAD_TOO_LARGE", `The request body exceeds ${MAX_BODY_BYTES} bytes.`, { max_bytes: MAX_BODY_BYTES }), 413),
   });
+}
+
+/**
+ * The app middleware after everyAnswer (every-answer.ts), in one async layer: `keyed` (admission.ts admitKeyed: a bad
+ * key is a 401 on any route), then guardQuery (NUL characters, unknown /v1 query parameters: 400), then a body over
+ * MAX_BODY_BYTES (413), before any route runs.
+ */
+export function guardRequest(keyed: (c: Context<AppEnv>) => Response | null | Promise<Response | null>): MiddlewareHandler<AppEnv> {
+  const checkQuery = guardQuery();
+  const limit = limitBody();
+  const rest = (c: Context<AppEnv>, next: () => Promise<void>) => {
+    checkQuery(c);
+    return c.req.raw.body ? limit(c, next) : next();
+  };
+  return async function guardRequestMiddleware(c, next) {
+    const verdict = keyed(c);
+    const refused = verdict instanceof Promise ? await verdict : verdict;
+    if (refused) return refused;
+    return rest(c, next);
+  };
 }
 
 function decodeSegment(s: string): string {
@@ -86,12 +106,12 @@ function decodeSegment(s: string): string {
  * a function of the method and the request target alone, so the targets that passed are remembered (bounded) and
  * not parsed again: reads repeat the same URLs.
  */
-export function guardQuery(): MiddlewareHandler<AppEnv> {
+function guardQuery(): (c: Context<AppEnv>) => void {
   const passed = new BoundedCache<string, true>(CACHE_BOUNDS.passedTargets);
-  return async function guardQueryMiddleware(c, next) {
+  return (c) => {
     const href = c.req.url;
     const target = `${c.req.method} ${requestTarget(href)}`;
-    if (passed.has(target)) return next();
+    if (passed.has(target)) return;
     const url = new URL(href);
     if (/%00/i.test(url.pathname) || decodeSegment(url.pathname).includes("\u0000")) {
       fail("INVALID_PARAMETER", "The path contains a NUL character (%00).", { in: "path" });
@@ -119,7 +139,6 @@ export function guardQuery(): MiddlewareHandler<AppEnv> {
       }
     }
     passed.set(target, true);
-    return next();
   };
 }
 
@@ -138,7 +157,7 @@ type Router = { match(method: string, path: string): [Array<[[unknown, { method:
 
 /**
  * Methods a path is served with (routes, not app-wide middleware); empty when no route has the path at all. HEAD
- * goes with GET, except on a paid route (refusePaidHead).
+ * goes with GET, except on a paid route (paidHeadRefusal).
  */
 export function allowedMethods(router: Router, path: string): string[] {
   const out: string[] = [];
@@ -154,13 +173,14 @@ export function allowedMethods(router: Router, path: string): string[] {
 }
 
 /**
- * HEAD on a paid route: 405 METHOD_NOT_ALLOWED with `Allow`. Placed before the key middleware, so nothing of the paid
- * pipeline runs: no key is looked up, counted against its rate limit or metered, and no payment proof is read.
+ * HEAD on a paid route: 405 METHOD_NOT_ALLOWED with `Allow`, or null for any other request. Asked before the key
+ * middleware, so nothing of the paid pipeline runs: no key is looked up, counted against its rate limit or metered,
+ * and no payment proof is read.
  */
-export function refusePaidHead(router: Router): MiddlewareHandler<AppEnv> {
-  return async function refusePaidHeadMiddleware(c, next) {
+export function paidHeadRefusal(router: Router): (c: Context<AppEnv>) => Response | null {
+  return (c) => {
     // Hono routes HEAD to GET handlers: the matched routes are the GET route's.
-    if (c.req.method !== "HEAD" || !matchedRoutes(c).some((r) => r.method !== "ALL" && isPaidHandler(r.handler))) return next();
+    if (c.req.method !== "HEAD" || !matchedRoutes(c).some((r) => r.method !== "ALL" && isPaidHandler(r.handler))) return null;
     const path = new URL(c.req.url).pathname;
     const allowed = allowedMethods(router, c.req.path);
     c.header("Allow", [...allowed, "OPTIONS"].join(", "));
@@ -173,18 +193,16 @@ export function refusePaidHead(router: Router): MiddlewareHandler<AppEnv> {
 
 /**
  * HEAD answers with the headers its GET would have, Content-Length included: Hono answers HEAD by running the GET route
- * and dropping its body, after which the length is lost (the runtime would send `content-length: 0`). Placed first, so
- * the body it measures is the one the GET would send (routes that code their own bodies code it for HEAD too).
+ * and dropping its body, after which the length is lost (the runtime would send `content-length: 0`). Run last, after
+ * compression, so the body it measures is the one the GET would send (routes that code their own bodies code it for
+ * HEAD too).
  */
-export function headLength(): MiddlewareHandler<AppEnv> {
-  return async function headLengthMiddleware(c, next) {
-    await next();
-    if (c.req.method !== "HEAD" || !c.res.body || c.res.headers.has("content-length")) return;
-    const bytes = await c.res.arrayBuffer();
-    const res = new Response(bytes, c.res);
-    res.headers.set("Content-Length", String(bytes.byteLength));
-    c.res = res;
-  };
+export async function setHeadLength(c: Context): Promise<void> {
+  if (c.req.method !== "HEAD" || !c.res.body || c.res.headers.has("content-length")) return;
+  const bytes = await c.res.arrayBuffer();
+  const res = new Response(bytes, c.res);
+  res.headers.set("Content-Length", String(bytes.byteLength));
+  c.res = res;
 }
 
 /** A view of a HEAD request's context in which the method reads GET (for middleware that treats HEAD apart). */

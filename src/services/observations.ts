@@ -335,16 +335,28 @@ export function observationsPageCheck(ctx: ReadContext, target: ObservationsTarg
   // The page's meta.freshness comes from the newest valued row: known without I/O while the series is in the cache.
   const snap = ctx.caches.series.peek(head);
   if (!snap) return null;
-  const freshness = dataFreshness(ctx, { newest: newestValued(snap.rows) }, target);
+  const newest = { newest: newestValued(snap.rows) };
+  // Freshness is a function of the UTC day: confirmed once per day, not on every hit.
+  let confirmedDay = utcDay(ctx.now());
+  const freshness = dataFreshness(ctx, newest, target);
   const body = ctx.caches.series.page(pageKeyOf(`s:${seriesVersionKey(head)}`, viewKey(target, q), q, target.concept, format, target.resolvedRegion.note ?? "", freshness));
   if (!body) return null;
   return () => {
     if (!catalog.isCurrent() || catalog.generation !== catalogGeneration) return null;
     const now = ctx.caches.series.trustedHead(indicatorId, region);
+    if (!now || now.id !== head.id || now.version !== head.version) return null;
+    const day = utcDay(ctx.now());
+    if (day === confirmedDay) return body;
     // The page's meta.freshness holds while the series is as many periods behind as when it was rendered.
-    const behind = dataFreshness(ctx, { newest: newestValued(snap.rows) }, target)?.periods_behind;
-    return now && now.id === head.id && now.version === head.version && behind === freshness?.periods_behind ? body : null;
+    if (dataFreshness(ctx, newest, target)?.periods_behind !== freshness?.periods_behind) return null;
+    confirmedDay = day;
+    return body;
   };
+}
+
+/** Days since 1970-01-01 (UTC) of an instant: the date freshness is computed as of (src/domain/freshness.ts asOfDate). */
+function utcDay(t: Date): number {
+  return Math.floor(t.getTime() / 86_400_000);
 }
 
 function baseMeta(target: ObservationsTarget, q: ObservationsQuery) {

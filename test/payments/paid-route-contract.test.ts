@@ -164,7 +164,7 @@ function contract(t: PaymentsApp, clock: FollowingClock) {
       });
 
       // Hono answers HEAD with the GET handler minus the body: on a paid route that would meter a key or spend a
-      // proof for no data. HEAD is refused before the paid pipeline (src/http/request-guard.ts refusePaidHead).
+      // proof for no data. HEAD is refused before the paid pipeline (src/http/request-guard.ts paidHeadRefusal).
       test("HEAD is 405 with Allow: GET, and costs nothing: no key metered or rate counted, no x402 or L402 proof spent", async () => {
         const { key, row } = await testKey(t, { plan: "professional" });
         const month = usageMonth(t.clock.now());
