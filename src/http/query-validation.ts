@@ -62,8 +62,9 @@ export function serviceOpenApiApp(defaultHook: Hook<any, any, any, any>): OpenAP
   app.openapi = ((route, handler, hook) => {
     const query = route.request?.query as ZodType | undefined;
     if (!query) return register(route, handler, hook);
-    if (!route.hide) app.openAPIRegistry.registerPath(route);
-    const own = route.middleware ? (Array.isArray(route.middleware) ? route.middleware : [route.middleware]) : [];
+    const { middleware, ...documented } = route;
+    if (!route.hide) app.openAPIRegistry.registerPath(documented);
+    const own = middleware ? (Array.isArray(middleware) ? middleware : [middleware]) : [];
     return register(
       { ...route, hide: true, request: { ...route.request, query: undefined }, middleware: [...own, memoisedQueryValidator(query, hook ?? defaultHook)] } as never,
       handler as never,

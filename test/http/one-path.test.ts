@@ -30,17 +30,21 @@ describe("a middleware registered in the app sees every answer", () => {
   test("cold reads, memo hits, refusals, free routes and unknown paths", async () => {
     const { headers } = await testKey(t, { rateLimitPerMinute: 1000 });
     const answers: Response[] = [];
-    for (let i = 0; i < 3; i++) answers.push(await t.request(PAGE, { headers }));
-    // The last two were answered from the page memo.
+    // On PostgreSQL the seeding write's notification may reach the caches after the first read and drop the page it
+    // recorded: read until the memo answers (a cold read, then hits), then once more.
+    for (let i = 0; i < 4 && t.app.pages!.served === 0; i++) answers.push(await t.request(PAGE, { headers }));
+    expect(t.app.pages!.served).toBe(1);
+    answers.push(await t.request(PAGE, { headers }));
     expect(t.app.pages!.served).toBe(2);
+    const reads = answers.length;
     answers.push(await t.request(PAGE, { headers: { authorization: "Bearer sk_live_unknownunknownunknownunknown" } }));
     answers.push(await t.request("/v1/indicators?limit=1"));
     answers.push(await t.request("/v1/nothing-here"));
-    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 401, 200, 404]);
+    expect(answers.map((r) => r.status)).toEqual([...Array(reads).fill(200), 401, 200, 404]);
     for (const res of answers) expect(res.headers.get("x-witness")).toBe("seen");
-    expect(seen).toHaveLength(6);
+    expect(seen).toHaveLength(answers.length);
     // Memo hits carry what the app's own middleware adds, as cold answers do.
-    const [cold, hit] = answers;
+    const [cold, hit] = [answers[0], answers[reads - 1]];
     for (const name of ["x-request-id", "access-control-allow-origin", "x-ratelimit-limit", "content-type", "vary"]) {
       expect(hit!.headers.get(name)).not.toBeNull();
       expect(hit!.headers.get(name) === null).toBe(cold!.headers.get(name) === null);
