@@ -6,6 +6,7 @@ import type { Logger } from "../logger";
 import { renderJson, type RenderedJson } from "../services/rendered";
 import type { ProvisioningBody } from "../schemas/provisioning";
 import { codedBody, codingHeaders } from "./content-coding";
+import { bodyMetaHeaders } from "./csv-headers";
 
 export { renderJson, type RenderedJson };
 
@@ -43,13 +44,13 @@ export function catalogResponse(c: Context, rendered: RenderedJson, cached = tru
 }
 
 /**
- * A rendered page as a 200: in the coding the client accepts (compressed once per coding), with its own headers (a
+ * A rendered page as a 200: in the coding the client accepts (compressed once per coding), with its meta's headers (a
  * CSV page's metadata) and what it varies on. A paid route's cold answer and the page memo's hit both answer through
  * this, so they are the same bytes.
  */
 export function renderPage(c: Context, page: RenderedJson, vary: string): Response {
   const coded = codedBody(page, c.req.header("accept-encoding"));
-  return c.body(coded.form.blob as never, 200, { "Content-Type": page.contentType, ...page.headers, ...codingHeaders(coded, vary) });
+  return c.body(coded.form.blob as never, 200, { "Content-Type": page.contentType, ...bodyMetaHeaders(page), ...codingHeaders(coded, vary) });
 }
 
 /** A read of a series being provisioned: 202 with Retry-After, never charged. */

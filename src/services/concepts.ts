@@ -33,15 +33,11 @@ import { lookupRegion, type RegionIndex } from "../domain/regions";
 import { byPublisherPreference } from "./catalog";
 import type { BoundedCache } from "./bounded-cache";
 import type { Store } from "./caches";
+import type { ConceptDisclosure } from "./observations-page";
 
 export type { IndicatorRow };
 
-export type ConceptDisclosure = {
-  code: string;
-  resolved_indicator: string;
-  source: string | null;
-  inputs?: { role: string; concept: string; indicator: string; source: string | null }[];
-};
+export type { ConceptDisclosure } from "./observations-page";
 
 /**
  * The region a read resolved to, disclosed in meta: its code, name and kind, and when the input also names other

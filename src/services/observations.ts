@@ -15,8 +15,7 @@
 // resampling: both are 400s).
 import type { z } from "zod";
 import { readRevisions } from "../../db/repos/observation-reads";
-import type { Frequency } from "../domain/calendar";
-import { COMPLETENESS_RULE, bucketsAsPoints, checkResample, resample, type Bucket, type ResampleMethod, type ResampleTarget } from "../domain/resample";
+import { COMPLETENESS_RULE, bucketsAsPoints, checkResample, resample, type Bucket } from "../domain/resample";
 import { RuleError } from "../domain/series";
 import { applyTransform, checkTransformFrequency, formatTransform, parseTransform, transformedUnit, type Transform } from "../domain/transforms";
 import { fail } from "../errors";
@@ -25,6 +24,7 @@ import { resolveSeriesTarget, type ConceptDisclosure, type SeriesTarget } from "
 import { isDerivedIndicator } from "./derived-series";
 import { toCsv } from "../domain/csv-render";
 import { renderBody, renderJson, type RenderedJson } from "./rendered";
+import type { ObservationRow, ObservationsPage, ResampledRow, ResampleMeta } from "./observations-page";
 import { dataFreshness, newestValued, ensureReadable, seriesData, storedHead, targetCode, type ReadContext, type SeriesData } from "./series-read";
 import type { Freshness } from "../domain/freshness";
 import { seriesVersionKey } from "./series-cache";
@@ -32,49 +32,7 @@ import { seriesVersionKey } from "./series-cache";
 /** GET /v1/observations's validated query, as its schema outputs it. */
 export type ObservationsQuery = z.output<typeof observationsQuerySchema>;
 
-export type ObservationRow = {
-  date: string;
-  value: number | null;
-  indicator: string;
-  region: string;
-  unit: string | null;
-  source: string | null;
-  source_updated_at: string | null;
-  is_preliminary: boolean;
-  revision: number;
-};
-
-export type ResampledRow = { period_start: string; period_end: string; period_type: ResampleTarget; value: number | null };
-
-export type ResampleMeta = {
-  method: ResampleMethod;
-  source_frequency: Frequency;
-  target_frequency: ResampleTarget;
-  completeness: string;
-  dropped_incomplete_bucket: boolean;
-  dropped_period_start: string | null;
-};
-
-export type ObservationsMeta = {
-  indicator: string;
-  region: string;
-  unit: string | null;
-  total: number;
-  limit: number;
-  offset: number;
-  source: string | null;
-  /** The frequency of the rows returned: the requested one after resampling. */
-  frequency: Frequency;
-  /** The series' own frequency. */
-  native_frequency: Frequency;
-  transform?: string;
-  resample?: ResampleMeta;
-  concept?: ConceptDisclosure;
-  /** How current the series is as of the request (src/domain/freshness.ts). */
-  freshness?: Freshness;
-};
-
-export type ObservationsPage = { data: (ObservationRow | ResampledRow)[]; meta: ObservationsMeta };
+export type { ObservationRow, ResampledRow, ResampleMeta, ObservationsMeta, ObservationsPage } from "./observations-page";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Resolution (runs before any payment: what does not exist or cannot be computed costs nothing)
@@ -285,7 +243,7 @@ function pageKeyOf(dataId: string, viewKey: string, q: ObservationsQuery, concep
   return `${dataId}|${viewKey}|${q.start_date ?? ""}|${q.end_date ?? ""}|${q.order}|${q.limit}|${q.offset}|${concept ? concept.code : ""}|${format}|${regionNote}|${freshness?.periods_behind ?? ""}`;
 }
 
-/** How a page is written: JSON (`{ data, meta }`) or CSV (the rows, with the metadata in headers). */
+/** How a page is written: JSON (`{ data, meta }`) or CSV (the rows; the meta beside them, sent as headers). */
 export type PageFormat = "json" | "csv";
 
 const NATIVE_COLUMNS = ["date", "value", "indicator", "region", "unit", "source", "source_updated_at", "is_preliminary", "revision"] as const;
@@ -293,28 +251,12 @@ const BUCKET_COLUMNS = ["period_start", "period_end", "period_type", "value"] as
 
 /**
  * The page as its body. CSV: a header row and the same rows as the JSON `data` (resampled buckets have their own
- * columns); what JSON carries in `meta` goes into `X-`headers (README "CSV").
+ * columns); what JSON carries in `meta` rides beside the body, for the http layer to send (README "CSV").
  */
 function renderPage(page: ObservationsPage, format: PageFormat): RenderedJson {
   if (format === "json") return renderJson(page);
-  const m = page.meta;
-  const columns = m.resample ? BUCKET_COLUMNS : NATIVE_COLUMNS;
-  const headers: Record<string, string> = {
-    "X-Total-Count": String(m.total),
-    "X-Limit": String(m.limit),
-    "X-Offset": String(m.offset),
-    "X-Indicator": m.indicator,
-    "X-Region": m.region,
-    "X-Frequency": m.frequency,
-  };
-  if (m.unit !== null) headers["X-Unit"] = m.unit;
-  if (m.transform) headers["X-Transform"] = m.transform;
-  if (m.concept) headers["X-Concept"] = `${m.concept.code}=${m.concept.resolved_indicator}`;
-  if (m.freshness) {
-    headers["X-Newest-Period"] = m.freshness.newest_period;
-    headers["X-Stale"] = String(m.freshness.stale);
-  }
-  return renderBody(toCsv(columns, page.data as unknown as Record<string, unknown>[]), "text/csv; charset=utf-8", headers);
+  const columns = page.meta.resample ? BUCKET_COLUMNS : NATIVE_COLUMNS;
+  return renderBody(toCsv(columns, page.data as unknown as Record<string, unknown>[]), "text/csv; charset=utf-8", page.meta);
 }
 
 /**

@@ -1,6 +1,7 @@
 // A body rendered once and shared by every response that serves it (catalog lists, region lists, observation pages
 // in JSON or CSV), with its compressed forms made once, on first demand, and kept with it.
 import { brotliCompressSync, constants as zlib } from "node:zlib";
+import type { ObservationsMeta } from "./observations-page";
 
 /** A content coding a client may accept and a rendered body can be served in. */
 export type ContentCoding = "br" | "gzip";
@@ -17,8 +18,8 @@ export type BodyForm = { readonly blob: Blob; readonly bytes: Uint8Array };
 export type RenderedJson = {
   readonly body: Blob;
   readonly contentType: string;
-  /** Headers that belong to this body (a CSV page's metadata), sent with it. */
-  readonly headers: Readonly<Record<string, string>>;
+  /** The page's meta when the body leaves it out (a CSV page): data, which the http layer sends beside the body. */
+  readonly meta: ObservationsMeta | null;
   readonly bytes: Uint8Array;
   readonly etag: string;
   /** The body in `coding`, compressed on first demand and kept (so a hot body is never compressed twice). */
@@ -40,13 +41,13 @@ export function renderJson(value: unknown): RenderedJson {
   return renderBody(JSON.stringify(value), "application/json");
 }
 
-export function renderBody(text: string, contentType: string, headers: Record<string, string> = {}): RenderedJson {
+export function renderBody(text: string, contentType: string, meta: ObservationsMeta | null = null): RenderedJson {
   const bytes = encoder.encode(text);
   const forms: Partial<Record<ContentCoding, BodyForm>> = {};
   return {
     body: new Blob([bytes], { type: contentType }),
     contentType,
-    headers,
+    meta,
     bytes,
     etag: `"${bytes.length.toString(36)}-${Bun.hash(bytes).toString(36)}"`,
     encoded(coding) {
