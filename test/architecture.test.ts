@@ -182,6 +182,27 @@ describe("architecture", () => {
     expect(readFileSync(join(root, "src/services/keys.ts"), "utf8").match(/\b(entitlementVerdict|rateDecision|canReadPremium)\(/g)).toEqual(["canReadPremium("]);
   });
 
+  test("services return data, not HTTP: no hono, no http/ or routes/ import, no Headers or Response, no X- header built", () => {
+    const bad: string[] = [];
+    for (const f of files("src/services")) {
+      for (const s of importsOf(f)) {
+        if (/^(hono|@hono\/)/.test(s) || resolvesInto(f, s, "src/http") || resolvesInto(f, s, "src/routes")) bad.push(`${f} -> ${s}`);
+      }
+      const text = readFileSync(join(root, f), "utf8");
+      if (/new (Headers|Response)\(|Response\.json\(/.test(text)) bad.push(`${f}: builds a Headers or Response`);
+      // An X- header as an object key or an assignment target ("X-Total-Count": ..., headers["X-Unit"] = ...).
+      for (const m of text.matchAll(/["'`](X-[A-Za-z0-9-]+)["'`]\s*\]?\s*(:|=[^=>])/gi)) bad.push(`${f}: sets header ${m[1]}`);
+    }
+    expect(bad).toEqual([]);
+  });
+
+  test("how a request is admitted is declared by its route, not read from its path (src/http/admission.ts)", () => {
+    const text = readFileSync(join(root, "src/http/admission.ts"), "utf8").replace(/^\s*(\/\/|\*|\/\*\*).*$/gm, "");
+    // No request path or URL read, no path literal, no route table of paths imported.
+    expect(text.match(/\.req\.(path|url|routePath)\b|\bpathname\b|["'`]\/[A-Za-z0-9_*:-]|\bMCP_PATH\b/g) ?? []).toEqual([]);
+    expect(importsOf("src/http/admission.ts").filter((s) => /contract\/|\.\.\/routes\//.test(s))).toEqual([]);
+  });
+
   test("only the entry points and test support read process.env", () => {
     const allowed = new Set(["src/server.ts", "src/cli.ts"]);
     const bad = [...files("src"), ...files("db"), ...files("payments")].filter(

@@ -5,27 +5,17 @@
 //   and a data route counts the request against the key's window. Paid routes are admitted by paid() itself, once it
 //   knows what is asked and its price. The MCP envelope is not admitted at all: each tool call runs its REST twin
 //   through the app with the request's credential and is admitted there, so a tool call costs exactly what its REST
-//   twin costs and a bad key is that call's 401.
+//   twin costs and a bad key is that call's 401. How a route is admitted is declared where it is registered
+//   (route-purpose.ts withPurpose): key management, ping, the MCP envelope; any other route is keyed.
 import type { Context } from "hono";
 import type { Clock } from "../ports";
-import { MCP_PATH } from "../contract/mcp";
-import type { Purpose, Verdict } from "../services/admission";
+import type { Verdict } from "../services/admission";
 import { keyedCaller, OPEN_CALLER, type ProvisioningCaller } from "../services/provisioning-budget";
 import type { Config } from "../config";
 import { clientIp } from "./auth";
 import type { AppEnv } from "./app-env";
-import { isPaidRoute } from "./paid-marker";
+import { routeAdmission } from "./route-purpose";
 import { credentialOf, refuse, setRateHeaders } from "./verdicts";
-
-/** Key management has limits of its own and is never counted against the per-minute window; ping has a window of its own. */
-function purposeOf(path: string): Purpose {
-  if (path === "/v1/signup" || path.startsWith("/v1/keys/")) return "key_management";
-  if (path === "/v1/ping") return "ping";
-  return "keyed";
-}
-
-/** The MCP endpoint (src/contract/mcp.ts). */
-const MCP_ENVELOPE_PATH = MCP_PATH;
 
 /**
  * The key verdict on a request to a route paid() does not price: its refusal, or null to go on (no credential, a paid
@@ -41,15 +31,11 @@ export function admitKeyed(deps: { clock: Clock }): (c: Context<AppEnv>) => Resp
   };
   return (c) => {
     const credential = credentialOf(c.req.raw.headers);
-    const path = c.req.path;
-    if (credential.kind === "none" || isPaidRoute(c) || path === MCP_ENVELOPE_PATH) return null;
-    const verdict = c.get("admission").admit({
-      purpose: purposeOf(path),
-      credential,
-      now: deps.clock.now(),
-      // A lapsed customer can still walk away cleanly.
-      allowExpired: c.req.method === "POST" && path === "/v1/keys/revoke",
-    });
+    if (credential.kind === "none") return null;
+    // What the matched route declared where it was registered (route-purpose.ts).
+    const { purpose, allowExpired } = routeAdmission(c);
+    if (purpose === "paid" || purpose === "envelope") return null;
+    const verdict = c.get("admission").admit({ purpose, credential, now: deps.clock.now(), allowExpired });
     return verdict instanceof Promise ? verdict.then((v) => admitted(c, v)) : admitted(c, verdict);
   };
 }

@@ -3,6 +3,7 @@
 import type { Context } from "hono";
 import { matchedRoutes } from "hono/route";
 import type { Surface } from "../pricing";
+import { markHandler, markReader } from "./route-marks";
 
 const PAID_ROUTE = Symbol.for("svc.paid-route");
 
@@ -17,23 +18,11 @@ export type PaidRouteInfo = {
 };
 
 export function markPaid(handler: object, info: Omit<PaidRouteInfo, "method" | "path">): void {
-  Object.defineProperty(handler, PAID_ROUTE, { value: info });
+  markHandler(handler, PAID_ROUTE, info);
 }
-
-/** paidInfoOf per handler: the router's handlers are fixed once routes are registered, and asked on every request. */
-const infoOfHandler = new WeakMap<object, Omit<PaidRouteInfo, "method" | "path"> | null>();
 
 /** What paid() recorded on a route handler; undefined for a handler paid() did not build. */
-function paidInfoOf(handler: unknown): Omit<PaidRouteInfo, "method" | "path"> | undefined {
-  if (typeof handler !== "function") return undefined;
-  const known = infoOfHandler.get(handler);
-  if (known !== undefined) return known ?? undefined;
-  // Hono wraps handlers of mounted sub-apps and keeps the original under a symbol key.
-  const candidates = [handler, ...Object.getOwnPropertySymbols(handler).map((s) => (handler as any)[s])];
-  const info = candidates.map((h) => (typeof h === "function" ? (h as any)[PAID_ROUTE] : undefined)).find(Boolean);
-  infoOfHandler.set(handler, info ?? null);
-  return info;
-}
+const paidInfoOf = markReader<Omit<PaidRouteInfo, "method" | "path">>(PAID_ROUTE);
 
 /** Whether a route handler (as Hono's router or `app.routes` holds it) is a paid route's. */
 export function isPaidHandler(handler: unknown): boolean {

@@ -9,6 +9,7 @@ import { errorResponses } from "../errors";
 import { publicBaseUrl } from "../contract/base-url";
 import { buildOpenApiDocument } from "../docs/openapi";
 import { KEY_SECURITY } from "../docs/openapi-access";
+import { withPurpose } from "../http/route-purpose";
 import { credentialOf } from "../http/verdicts";
 import { handleMcpPost, methodNotAllowed } from "../mcp/server";
 import { TOOL_POLICIES, toolsFromOpenApi, type McpTool } from "../mcp/tools";
@@ -61,29 +62,33 @@ export const registerMcpRoutes: RegisterRoutes = (app, deps) => {
   // Read from the finished OpenAPI document on first use, after every route is registered; tools do not depend on the base URL.
   let tools: McpTool[] | null = null;
 
-  app.post(MCP_PATH, async (c) => {
-    const base = publicBaseUrl(deps.config, c.req.url);
-    tools ??= toolsFromOpenApi(buildOpenApiDocument(app, base));
-    const keyed = credentialOf(c.req.raw.headers).kind !== "none";
-    const forwarded: Record<string, string> = { accept: "application/json", "x-request-id": c.get("requestId") };
-    if (keyed) {
-      for (const h of KEY_HEADERS) {
-        const v = c.req.header(h);
-        if (v !== undefined) forwarded[h] = v;
+  // The envelope is not admitted itself: each tool call runs its REST twin through the app and is admitted there.
+  app.post(
+    MCP_PATH,
+    withPurpose("envelope", async (c) => {
+      const base = publicBaseUrl(deps.config, c.req.url);
+      tools ??= toolsFromOpenApi(buildOpenApiDocument(app, base));
+      const keyed = credentialOf(c.req.raw.headers).kind !== "none";
+      const forwarded: Record<string, string> = { accept: "application/json", "x-request-id": c.get("requestId") };
+      if (keyed) {
+        for (const h of KEY_HEADERS) {
+          const v = c.req.header(h);
+          if (v !== undefined) forwarded[h] = v;
+        }
       }
-    }
-    const origin = new URL(c.req.url).origin;
-    return handleMcpPost(c.req.raw, {
-      name: SERVICE_NAME,
-      version: deps.version,
-      tools,
-      anonymous: !keyed,
-      restUrl: (pathAndQuery) => `${base}${pathAndQuery}`,
-      // Same origin as this request, so a payment challenge names the URL the caller would use; same Bun server env
-      // (client address), same request id for the logs.
-      invoke: async (pathAndQuery, headers = {}) => app.fetch(new Request(`${origin}${pathAndQuery}`, { headers: { ...forwarded, ...headers } }), c.env),
-    });
-  });
+      const origin = new URL(c.req.url).origin;
+      return handleMcpPost(c.req.raw, {
+        name: SERVICE_NAME,
+        version: deps.version,
+        tools,
+        anonymous: !keyed,
+        restUrl: (pathAndQuery) => `${base}${pathAndQuery}`,
+        // Same origin as this request, so a payment challenge names the URL the caller would use; same Bun server env
+        // (client address), same request id for the logs.
+        invoke: async (pathAndQuery, headers = {}) => app.fetch(new Request(`${origin}${pathAndQuery}`, { headers: { ...forwarded, ...headers } }), c.env),
+      });
+    }),
+  );
 
-  app.all(MCP_PATH, () => methodNotAllowed());
+  app.all(MCP_PATH, withPurpose("envelope", () => methodNotAllowed()));
 };
