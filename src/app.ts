@@ -11,6 +11,7 @@ import { corsResponseHeaders, type CorsOptions } from "./http/cors";
 import { everyAnswer } from "./http/every-answer";
 import { PageMemo } from "./http/page-memo";
 import { admitKeyed } from "./http/admission";
+import { adviceHeaders } from "./http/advice-headers";
 import { failureResponse, provisioningAnswer } from "./http/respond";
 import { Admission } from "./services/admission";
 import { guardRequest, hostGuard, notFoundOrMethodNotAllowed } from "./http/request-guard";
@@ -77,7 +78,8 @@ export function createApp(deps: Deps, opts: AppOptions = {}): ServiceApp {
     // A series being provisioned, found by a read outside a paid route's resolve (which answers it itself): free.
     if (err instanceof ProvisioningAnswer) return provisioningAnswer(c, err.body);
     if (err instanceof ApiError) {
-      for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
+      const advice = adviceHeaders(err.advice);
+      if (advice) for (const k in advice) c.header(k, advice[k]);
       return c.json(envelope(err.code, err.message, err.details), err.status as any);
     }
     if (err instanceof HTTPException && err.status < 500) {

@@ -1,6 +1,7 @@
 // The one error table (below http/ and services/, which both raise these): code -> HTTP status. The zod enum, fail(), onError, the validation hook and
 // every OpenAPI error response derive from it, so runtime and contract cannot drift apart.
 import { z } from "@hono/zod-openapi";
+import type { RateDecision } from "./domain/access";
 
 export const ERROR_STATUS = {
   INVALID_API_KEY: 401,
@@ -38,6 +39,21 @@ export const errorEnvelopeSchema = z
 
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 
+/**
+ * What a failure's answer tells a client beyond its envelope, as data (services return data, not headers): the http
+ * layer (src/http/advice-headers.ts) writes it as headers.
+ */
+export type ErrorAdvice = {
+  /** Seconds to wait before retrying (Retry-After). */
+  readonly retryAfterSeconds?: number;
+  /** The answer must not be cached (Cache-Control: no-store). */
+  readonly noStore?: boolean;
+  /** The rate decision that refused the request (the rate-limit headers, Retry-After included). */
+  readonly rate?: RateDecision;
+  /** The payment rails' own protocol fields (x402, L402), as the payments package wrote them. */
+  readonly payment?: Readonly<Record<string, string>>;
+};
+
 /** A failure a client can be told about. Thrown anywhere below a route; onError renders it. */
 export class ApiError extends Error {
   readonly status: number;
@@ -45,15 +61,15 @@ export class ApiError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly details?: Record<string, unknown>,
-    readonly headers?: Record<string, string>,
+    readonly advice?: ErrorAdvice,
   ) {
     super(message);
     this.status = ERROR_STATUS[code];
   }
 }
 
-export function fail(code: ErrorCode, message: string, details?: Record<string, unknown>, headers?: Record<string, string>): never {
-  throw new ApiError(code, message, details, headers);
+export function fail(code: ErrorCode, message: string, details?: Record<string, unknown>, advice?: ErrorAdvice): never {
+  throw new ApiError(code, message, details, advice);
 }
 
 export function envelope(code: ErrorCode, message: string, details?: Record<string, unknown>): ErrorEnvelope {

@@ -182,16 +182,19 @@ describe("architecture", () => {
     expect(readFileSync(join(root, "src/services/keys.ts"), "utf8").match(/\b(entitlementVerdict|rateDecision|canReadPremium)\(/g)).toEqual(["canReadPremium("]);
   });
 
-  test("services return data, not HTTP: no hono, no http/ or routes/ import, no Headers or Response, no X- header built", () => {
+  test("services and domain return data, not HTTP: no hono, http/ or routes/ import, no Headers or Response, no response header set", () => {
     const bad: string[] = [];
-    for (const f of files("src/services")) {
+    for (const f of [...files("src/services"), ...files("src/domain")]) {
       for (const s of importsOf(f)) {
         if (/^(hono|@hono\/)/.test(s) || resolvesInto(f, s, "src/http") || resolvesInto(f, s, "src/routes")) bad.push(`${f} -> ${s}`);
       }
       const text = readFileSync(join(root, f), "utf8");
       if (/new (Headers|Response)\(|Response\.json\(/.test(text)) bad.push(`${f}: builds a Headers or Response`);
-      // An X- header as an object key or an assignment target ("X-Total-Count": ..., headers["X-Unit"] = ...).
-      for (const m of text.matchAll(/["'`](X-[A-Za-z0-9-]+)["'`]\s*\]?\s*(:|=[^=>])/gi)) bad.push(`${f}: sets header ${m[1]}`);
+      // A response header's name as a string ("X-Total-Count": ..., h["Retry-After"] = ..., a table of names); an
+      // outgoing request's lower-case headers (a model API call) are not answers. Errors and refusals carry advice as
+      // data (src/errors.ts ErrorAdvice), which src/http/advice-headers.ts writes; a CSV page's meta, csv-headers.ts.
+      const header = /["'`]([Xx]-[A-Za-z0-9-]+|Retry-After|Cache-Control|Content-Type|WWW-Authenticate|ETag|Vary|Allow)["'`]/g;
+      for (const m of text.matchAll(header)) bad.push(`${f}: names header ${m[1]}`);
     }
     expect(bad).toEqual([]);
   });

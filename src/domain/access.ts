@@ -101,20 +101,6 @@ export function rateDecision(count: number, limit: number, window: RateWindow): 
   };
 }
 
-/** The names of the headers that state a rate decision (spec "General conventions"). */
-export const RATE_HEADERS = { limit: "X-RateLimit-Limit", remaining: "X-RateLimit-Remaining", reset: "X-RateLimit-Reset", retryAfter: "Retry-After" } as const;
-
-/** The headers that state a rate decision: on 200 and 429, with Retry-After on a 429. */
-export function rateLimitHeaders(d: RateDecision): Record<string, string> {
-  const h: Record<string, string> = {
-    [RATE_HEADERS.limit]: String(d.limit),
-    [RATE_HEADERS.remaining]: String(d.remaining),
-    [RATE_HEADERS.reset]: String(d.resetUnix),
-  };
-  if (!d.allowed) h[RATE_HEADERS.retryAfter] = String(d.retryAfterSeconds);
-  return h;
-}
-
 /** UTC calendar month of a moment, `YYYY-MM`: the metering period. */
 export function usageMonth(now: Date): string {
   const y = now.getUTCFullYear();

@@ -155,7 +155,7 @@ async function servePaid(deps: Pick<Deps, "clock">, c: Context<AppEnv>, priced: 
   const served = await admission.served(verdict, now);
   if (!served.ok) return refuse(c, served);
   // A payment receipt: the answer was built through the context just now, its headers are its own to add to.
-  if (served.headers) for (const k in served.headers) res.headers.set(k, served.headers[k]!);
+  if (served.receipt) for (const k in served.receipt) res.headers.set(k, served.receipt[k]!);
   return res;
 }
 

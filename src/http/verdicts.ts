@@ -1,10 +1,11 @@
 // A verdict of the admission core (src/services/admission.ts) as HTTP: the request's credential going in, the
 // refusal envelope and the rate-limit headers coming out, set once through the Hono context.
 import type { Context } from "hono";
-import { rateLimitHeaders, type RateDecision } from "../domain/access";
+import type { RateDecision } from "../domain/access";
 import { readCredential, type Credential } from "../domain/keys";
 import { ERROR_STATUS, envelope } from "../errors";
 import type { Refusal } from "../services/admission";
+import { adviceHeaders, rateLimitHeaders } from "./advice-headers";
 
 /** The credential a request carries (`Authorization: Bearer` or `X-API-Key`); an L402 Authorization is none. */
 export function credentialOf(headers: Headers): Credential {
@@ -13,11 +14,11 @@ export function credentialOf(headers: Headers): Credential {
 
 /**
  * A refusal as its HTTP answer, built through the context (so every header set on it goes out): the error envelope
- * (and a 402's x402 PaymentRequired beside it), its status and its headers.
+ * (and a 402's x402 PaymentRequired beside it), its status and the headers of its advice.
  */
 export function refuse(c: Context, r: Refusal): Response {
   const body = r.body ? { ...envelope(r.code, r.message, r.details), ...r.body } : envelope(r.code, r.message, r.details);
-  return c.json(body, ERROR_STATUS[r.code] as never, r.headers);
+  return c.json(body, ERROR_STATUS[r.code] as never, adviceHeaders(r.advice));
 }
 
 /** Sets a rate decision's headers on the context: every response built through it carries them. */

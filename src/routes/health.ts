@@ -7,9 +7,7 @@ import { healthReportSchema, healthStartingSchema } from "../schemas/discovery";
 import { checkHealth } from "../services/health";
 import { DISCOVERY_TAG } from "../docs/openapi";
 
-// Health must reflect this instant, never a cached answer.
-const NO_STORE = { "Cache-Control": "no-store" };
-
+// Health must reflect this instant, never a cached answer (no-store, on 200 and 503 alike).
 const healthRoute = createRoute({
   method: "get",
   path: "/api/health",
@@ -35,8 +33,8 @@ const healthRoute = createRoute({
 export const registerHealthRoutes: RegisterRoutes = (app, deps) => {
   app.openapi(healthRoute, async (c) => {
     const report = await checkHealth(deps.database, deps.rateLimits, { version: deps.version, jobs: { queue: deps.jobs, database: deps.database, config: deps.config.jobs } });
-    if (report.status === "unavailable") fail("SERVICE_UNAVAILABLE", "The database is not answering.", report, NO_STORE);
-    c.header("Cache-Control", NO_STORE["Cache-Control"]);
+    if (report.status === "unavailable") fail("SERVICE_UNAVAILABLE", "The database is not answering.", report, { noStore: true });
+    c.header("Cache-Control", "no-store");
     return c.json(report, 200);
   });
 };

@@ -8,9 +8,9 @@
 //   1. a malformed credential: 401 INVALID_API_KEY;
 //   2. with a key: authentication (401 INVALID_API_KEY unknown or revoked, 401 EXPIRED_API_KEY), then for a priced
 //      request the entitlement of every read under the route's policy (403 CATEGORY_NOT_ALLOWED premium data,
-//      REGION_NOT_ALLOWED; entitleReads), then the key's fixed
-//      one-minute window (429 with Retry-After and the rate-limit headers). Admitted keyed requests carry the rate
-//      decision, and a priced one is metered to its key once the handler answered below 400;
+//      REGION_NOT_ALLOWED; entitleReads), then the key's fixed one-minute window (429, its advice the rate decision,
+//      which the http layer states as Retry-After and the rate-limit headers). Admitted keyed requests carry the
+//      rate decision, and a priced one is metered to its key once the handler answered below 400;
 //   3. without a key, on a priced request: the payment rails (x402, L402) verify a proof and reserve it, or answer
 //      402 with both challenges; without payment rails, 401 asking for a key.
 // A priced request admitted with a payment is settled once the handler answered below 400 (a failed settlement
@@ -21,9 +21,9 @@
 import type { Decision, Granted, PaymentQuote } from "payments";
 import type { Deps } from "../deps";
 import { publicBaseUrl as baseUrlOf } from "../contract/base-url";
-import { entitlementVerdict, rateDecision, rateLimitHeaders, rateWindow, usageMonth, monthStart, monthEnd, type EntitlementWant, type RateDecision } from "../domain/access";
+import { entitlementVerdict, rateDecision, rateWindow, usageMonth, monthStart, monthEnd, type EntitlementWant, type RateDecision } from "../domain/access";
 import type { Credential } from "../domain/keys";
-import type { ErrorCode } from "../errors";
+import type { ErrorAdvice, ErrorCode } from "../errors";
 import { isPremiumRead, type Quote, type Read, type Serving } from "../pricing";
 import { authenticateCachedKey, authenticateKey, type AuthenticatedKey, type Authentication } from "./keys";
 
@@ -63,13 +63,16 @@ export type AdmissionRequest = {
   allowExpired?: boolean;
 };
 
-/** A refusal, rendered by the host as the error envelope; `body` adds top-level fields (the x402 PaymentRequired). */
+/**
+ * A refusal, rendered by the host as the error envelope and what `advice` tells the client (src/http/verdicts.ts);
+ * `body` adds top-level fields (the x402 PaymentRequired).
+ */
 export type Refusal = {
   ok: false;
   code: ErrorCode;
   message: string;
   details?: Record<string, unknown>;
-  headers?: Record<string, string>;
+  advice?: ErrorAdvice;
   body?: Record<string, unknown>;
 };
 
@@ -96,16 +99,16 @@ export type Admitted = {
 
 export type Verdict = Admitted | Refusal;
 
-/** After a served answer: headers to add (a payment receipt), or the refusal that replaces the answer. */
-export type Served = { ok: true; headers: Record<string, string> | null } | Refusal;
+/** After a served answer: the payment receipt to add (the rails' own protocol fields), or the refusal that replaces the answer. */
+export type Served = { ok: true; receipt: Readonly<Record<string, string>> | null } | Refusal;
 
-const SERVED: Served = Object.freeze({ ok: true, headers: null });
+const SERVED: Served = Object.freeze({ ok: true, receipt: null });
 /** Seconds a client is asked to wait when its request could not be metered. */
 export const UNMETERED_RETRY_AFTER_S = 5;
 const UNMETERED: Served = Object.freeze(
   refusal("SERVICE_UNAVAILABLE", "Usage cannot be recorded right now, so the data is withheld and nothing was counted; retry shortly.", { retry_after_seconds: UNMETERED_RETRY_AFTER_S }, {
-    "Retry-After": String(UNMETERED_RETRY_AFTER_S),
-    "Cache-Control": "no-store",
+    retryAfterSeconds: UNMETERED_RETRY_AFTER_S,
+    noStore: true,
   }),
 );
 const NONE_REFUSED: readonly (Refusal | null)[] = Object.freeze([]);
@@ -287,14 +290,14 @@ function counted(key: AuthenticatedKey, metered: boolean, refused: Admitted["ref
       "RATE_LIMIT_EXCEEDED",
       `Rate limit of ${rate.limit} requests per minute exceeded for key ${key.hint}; retry in ${rate.retryAfterSeconds} s.`,
       { limit: rate.limit, reset: rate.resetUnix, retry_after_seconds: rate.retryAfterSeconds },
-      rateLimitHeaders(rate),
+      { rate },
     );
   }
   return { ok: true, refused, key, rate, metered, payment: null };
 }
 
-function refusal(code: ErrorCode, message: string, details?: Record<string, unknown>, headers?: Record<string, string>, body?: Record<string, unknown>): Refusal {
-  return { ok: false, code, message, ...(details ? { details } : {}), ...(headers ? { headers } : {}), ...(body ? { body } : {}) };
+function refusal(code: ErrorCode, message: string, details?: Record<string, unknown>, advice?: ErrorAdvice, body?: Record<string, unknown>): Refusal {
+  return { ok: false, code, message, ...(details ? { details } : {}), ...(advice ? { advice } : {}), ...(body ? { body } : {}) };
 }
 
 
@@ -331,7 +334,7 @@ function paymentVerdict(d: Decision, quote: Quote, base: string): Verdict {
     case "malformed":
       return refusal("INVALID_PARAMETER", d.message, { parameter: "payment" });
     case "unavailable":
-      return refusal("SERVICE_UNAVAILABLE", d.message, undefined, { "Retry-After": "5", "Cache-Control": "no-store" });
+      return refusal("SERVICE_UNAVAILABLE", d.message, undefined, { retryAfterSeconds: 5, noStore: true });
     case "challenge": {
       const details: Record<string, unknown> = { price_usd: quote.usd, rails: [...(d.paymentRequired ? ["x402"] : []), ...(d.l402 ? ["l402"] : [])] };
       // Where a key comes from, for people and programs alike: the signup endpoint and the page that calls it.
@@ -340,7 +343,7 @@ function paymentVerdict(d: Decision, quote: Quote, base: string): Verdict {
       if (d.l402) details.l402 = { invoice: d.l402.invoice, macaroon: d.l402.macaroon, amount_sats: d.l402.amountSats, valid_until: new Date(d.l402.validUntil * 1000).toISOString() };
       // The x402 PaymentRequired goes into the body beside the envelope, for clients that read bodies.
       const { error: _x402Error, ...paymentRequired } = d.paymentRequired ?? ({} as Record<string, unknown>);
-      return refusal("PAYMENT_REQUIRED", `${d.message} Free API keys: POST ${base}/v1/signup, or in a browser at ${base}/keys.`, details, d.headers, paymentRequired);
+      return refusal("PAYMENT_REQUIRED", `${d.message} Free API keys: POST ${base}/v1/signup, or in a browser at ${base}/keys.`, details, { payment: d.headers }, paymentRequired);
     }
     case "granted":
       return { ok: true, refused: NONE_REFUSED, key: null, rate: null, metered: false, payment: d };
@@ -350,9 +353,6 @@ function paymentVerdict(d: Decision, quote: Quote, base: string): Verdict {
 async function settle(payment: Granted, counts: AdmissionCounts): Promise<Served> {
   const s = await payment.settle();
   counts.payment(payment.rail, s.ok ? "settled" : "settle_failed");
-  if (s.ok) return { ok: true, headers: s.headers };
-  return refusal("INTERNAL_ERROR", "The payment could not be settled, so the data is withheld and nothing was charged.", { reason: s.reason }, {
-    ...s.headers,
-    "Cache-Control": "no-store",
-  });
+  if (s.ok) return { ok: true, receipt: s.headers };
+  return refusal("INTERNAL_ERROR", "The payment could not be settled, so the data is withheld and nothing was charged.", { reason: s.reason }, { payment: s.headers, noStore: true });
 }

@@ -35,7 +35,6 @@ import {
   ROTATIONS_PER_DAY,
   SIGNUPS_PER_CLIENT_PER_DAY,
   canReadPremium,
-  rateLimitHeaders,
   graceEndsAt,
   overage,
   recoveryTokenState,
@@ -141,7 +140,7 @@ export async function issueKey(deps: KeyDeps, input: IssueKeyInput, db: Db = dep
 
 function tooMany(message: string, limit: number, retryAfterSeconds: number, now: Date): never {
   const resetUnix = Math.floor(now.getTime() / 1000) + retryAfterSeconds;
-  fail("RATE_LIMIT_EXCEEDED", message, { limit, retry_after_seconds: retryAfterSeconds }, rateLimitHeaders({ allowed: false, limit, remaining: 0, resetUnix, retryAfterSeconds }));
+  fail("RATE_LIMIT_EXCEEDED", message, { limit, retry_after_seconds: retryAfterSeconds }, { rate: { allowed: false, limit, remaining: 0, resetUnix, retryAfterSeconds } });
 }
 
 /** Counts one anonymous event for a client against its daily limit, atomically (advisory lock per client). */

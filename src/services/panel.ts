@@ -35,7 +35,7 @@ async function resolveListed(ctx: ReadContext, code: string, region: string | un
   try {
     return await resolveSeriesTarget(ctx, { code, region });
   } catch (e) {
-    if (e instanceof ApiError && e.details?.parameter === "indicator") throw new ApiError(e.code, e.message, { ...e.details, parameter: "indicators", indicator: code }, e.headers);
+    if (e instanceof ApiError && e.details?.parameter === "indicator") throw new ApiError(e.code, e.message, { ...e.details, parameter: "indicators", indicator: code }, e.advice);
     throw e;
   }
 }

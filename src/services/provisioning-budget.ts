@@ -55,7 +55,7 @@ export function provisioningBudget(deps: { rateLimits: RateLimitStore; limits: P
             "RATE_LIMIT_EXCEEDED",
             `Key ${caller.key.hint} may start at most ${caller.key.perMinute} fetches of series not held yet per minute; retry in ${key.after} s.`,
             { limit: caller.key.perMinute, retry_after_seconds: key.after },
-            { "Retry-After": String(key.after) },
+            { retryAfterSeconds: key.after },
           );
         }
         return;
@@ -66,7 +66,7 @@ export function provisioningBudget(deps: { rateLimits: RateLimitStore; limits: P
           "RATE_LIMIT_EXCEEDED",
           `At most ${limits.perClientPerMinute} series not held yet may be requested per minute without a key; retry in ${client.after} s. ${SIGNUP}`,
           { limit: limits.perClientPerMinute, retry_after_seconds: client.after },
-          { "Retry-After": String(client.after) },
+          { retryAfterSeconds: client.after },
         );
       }
       const allowance = anonymousAllowance(limits, deps.upstreamAllowance(upstream) ?? undefined);
@@ -85,5 +85,5 @@ export function provisioningBudget(deps: { rateLimits: RateLimitStore; limits: P
 }
 
 function busy(message: string, retryAfter: number, details: Record<string, unknown>): ApiError {
-  return new ApiError("SERVICE_UNAVAILABLE", message, { ...details, retry_after_seconds: retryAfter }, { "Retry-After": String(retryAfter) });
+  return new ApiError("SERVICE_UNAVAILABLE", message, { ...details, retry_after_seconds: retryAfter }, { retryAfterSeconds: retryAfter });
 }

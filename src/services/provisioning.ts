@@ -82,7 +82,7 @@ function upstreamGaveUp(row: ProvisioningRow, indicator: IndicatorRow, label: st
     "INTERNAL_ERROR",
     `The upstream '${upstream}' could not provide '${indicator.code}' for ${label}${why}. Try again after ${row.retryAt!.toISOString()} (in ${wait} s).`,
     { ...details, upstream, retry_after_seconds: wait, retry_at: row.retryAt!.toISOString(), request_ref: row.requestRef },
-    { "Retry-After": String(wait) },
+    { retryAfterSeconds: wait },
   );
 }
 

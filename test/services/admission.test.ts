@@ -93,7 +93,7 @@ describe("rate window and metering", () => {
     const { key, row } = await testKey(t, { rateLimitPerMinute: 2 });
     const first = (await verdict(paid(key, [read("US")]))) as Admitted;
     expect(first).toMatchObject({ ok: true, metered: true, payment: null, rate: { limit: 2, remaining: 1 } });
-    expect(await admission.served(first, t.clock.now())).toEqual({ ok: true, headers: null });
+    expect(await admission.served(first, t.clock.now())).toEqual({ ok: true, receipt: null });
     expect((await verdict(paid(key, [read("US")]))).ok).toBe(true);
     const third = await verdict(paid(key, [read("US")]));
     expect(third).toMatchObject({ ok: false, code: "RATE_LIMIT_EXCEEDED", });
