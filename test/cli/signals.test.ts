@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { openDatabase } from "../../db/client";
+import { otherRunOnly } from "../support/runs";
 import { writeSeriesObservations } from "../../db/repos/observations";
 import { indicators, regions, signalIntervals, sources } from "../../db/schema";
 
@@ -13,10 +14,13 @@ setDefaultTimeout(120_000);
 
 const ROOT = resolve(import.meta.dir, "../..");
 const ID = "00000000-0000-4000-8000-00000000d001";
+// Its processes use an embedded data directory of their own, so it runs in one run of the suite (test/support/runs.ts).
+const elsewhere = otherRunOnly("postgres", "svc signals detect on an embedded data directory");
 let dir: string;
 let dataDir: string;
 
 beforeAll(async () => {
+  if (elsewhere) return;
   dir = mkdtempSync(join(tmpdir(), "svc-signals-cli-"));
   dataDir = join(dir, "data");
   const database = await openDatabase({ dataDir });
@@ -29,7 +33,9 @@ beforeAll(async () => {
   await writeSeriesObservations(db, { indicatorId: ID, regionCode: "US", rows, now: new Date("2026-01-01T00:00:00Z") });
   await database.close();
 }, 60_000);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => {
+  if (!elsewhere) rmSync(dir, { recursive: true, force: true });
+});
 
 async function svc(args: string[]) {
   const env: Record<string, string> = {};
@@ -39,7 +45,7 @@ async function svc(args: string[]) {
   return { code, stdout, stderr };
 }
 
-describe("svc signals detect", () => {
+describe.skipIf(!!elsewhere)("svc signals detect", () => {
   test("stores the intervals, then a second run changes nothing", async () => {
     const first = await svc(["signals", "detect"]);
     expect(first.stderr).toBe("");

@@ -9,6 +9,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { scriptForNobody } from "../support/nobody";
+import { otherRunOnly } from "../support/runs";
 
 setDefaultTimeout(60_000);
 
@@ -18,6 +19,8 @@ const base = mkdtempSync(join(tmpdir(), "svc-start-failures-"));
 // Readable by `nobody` (the server runs as that user in one test).
 chmodSync(base, 0o755);
 const mounted: string[] = [];
+// `svc serve` on data directories of its own, stopping before any database: one run of the suite is enough.
+const elsewhere = otherRunOnly("postgres", "svc serve start failures");
 afterAll(() => {
   for (const m of mounted) Bun.spawnSync(["umount", "-l", m]);
   rmSync(base, { recursive: true, force: true });
@@ -31,7 +34,7 @@ async function serve(dataDir: string, cli = [process.execPath, "src/cli.ts"]): P
   return { code, stderr };
 }
 
-describe("svc serve with a DATA_DIR it cannot use", () => {
+describe.skipIf(!!elsewhere)("svc serve with a DATA_DIR it cannot use", () => {
   test("under a regular file: one line naming the file and the fix", async () => {
     const file = join(base, "not-a-dir");
     writeFileSync(file, "x");
@@ -89,7 +92,7 @@ describe("svc serve with a DATA_DIR it cannot use", () => {
 
 // Issue 28, item 3: links (mails, /, OpenAPI servers) come from PUBLIC_BASE_URL, never from the Host header; a server
 // answering beyond loopback without it would have no right address to link to, so it does not start.
-describe("svc serve on a non-loopback interface without PUBLIC_BASE_URL", () => {
+describe.skipIf(!!elsewhere)("svc serve on a non-loopback interface without PUBLIC_BASE_URL", () => {
   test("HOST=0.0.0.0: one line saying what to set, exit 2 (a configuration error), before opening any database", async () => {
     const dataDir = join(base, "host-refusal");
     const env = { ...process.env, DATA_DIR: dataDir, PORT: "0", HOST: "0.0.0.0", PUBLIC_BASE_URL: "", LOG_LEVEL: "info", NODE_ENV: "production", DATABASE_URL: "", HOME: tmpdir() };

@@ -1,7 +1,8 @@
 // A fresh, seeded database per caller, on the backend the run is for (seeded as a first start leaves it: the public
 // briefings have had their first run, which the job engine does on a fresh install):
-// - TEST_DATABASE_URL set: real PostgreSQL; a template database is migrated and seeded once per
-//   process and each test database is CREATE DATABASE ... TEMPLATE (about 100 ms).
+// - TEST_DATABASE_URL set: real PostgreSQL; a template database is migrated and seeded once on the server for this
+//   seed (named by its fingerprint, built by one process under an advisory lock while test files running side by side
+//   wait, and kept for later runs) and each test database is CREATE DATABASE ... TEMPLATE (about 100 ms).
 // - otherwise: PGlite in memory, loaded from a dump of the seeded database made once and kept between runs
 //   (test/support/seed-cache.ts).
 import { readFileSync } from "node:fs";
@@ -14,7 +15,7 @@ import { createAsker } from "../../src/services/ask";
 import { briefingIdsAwaitingRun, runBriefing } from "../../src/services/briefings";
 import { createCaches } from "../../src/services/caches";
 import { registerCleanup } from "./cleanup";
-import { databaseFromDump, seededDump } from "./seed-cache";
+import { databaseFromDump, dumpKey, seededDump } from "./seed-cache";
 
 export const testBackend: "postgres" | "pglite" = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
 
@@ -73,17 +74,32 @@ export function wholeSnapshotDatabase(now: Date): Promise<Database> {
   return databaseFromDump(seededDump("whole-snapshot", `${THIS_FILE}\n${now.toISOString()}`, (db) => seedDatabase(db, { now })));
 }
 
+/** The seeded template for this seed, built once on the server (see above); its name is its fingerprint. */
 async function seededTemplate(): Promise<string> {
-  const name = `svc_tmpl_${process.pid}_${Date.now().toString(36)}`;
+  const name = `svc_tmpl_${dumpKey("pg", THIS_FILE).slice(3)}`;
+  const building = `${name}_b`;
   const admin = postgres(adminUrl(), { max: 1, onnotice: () => {} });
-  await admin.unsafe(`CREATE DATABASE ${name}`);
-  await admin.end();
-  created.push(name);
-  const db = await openDatabase({ url: withDb(adminUrl(), name), poolSize: 2 });
-  await seedDatabase(db, testSeed);
-  await firstBriefingRuns(db);
-  await db.exec("ANALYZE");
-  await db.close();
+  try {
+    await admin`SELECT pg_advisory_lock(hashtext(${name}))`;
+    const [held] = await admin`SELECT 1 FROM pg_database WHERE datname = ${name}`;
+    if (!held) {
+      // A half-built template left by a process that died while building it.
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+      await admin.unsafe(`CREATE DATABASE ${building}`);
+      const db = await openDatabase({ url: withDb(adminUrl(), building), poolSize: 2 });
+      try {
+        await seedDatabase(db, testSeed);
+        await firstBriefingRuns(db);
+        await db.exec("ANALYZE");
+      } finally {
+        await db.close();
+      }
+      await admin.unsafe(`ALTER DATABASE ${building} RENAME TO ${name}`);
+    }
+    await admin`SELECT pg_advisory_unlock(hashtext(${name}))`;
+  } finally {
+    await admin.end();
+  }
   return name;
 }
 

@@ -4,8 +4,10 @@
 // src/startup/image.ts), named by a fingerprint of what builds it: the installed PGlite, the service's source and data
 // files (the image fingerprint), this file and the caller's description of its seed. Any change there names a new
 // dump; a dump is written under a temporary name and renamed into place, so a half-written one is never read.
+// Test files running side by side (`bun test --parallel`) seed a missing dump once: the first takes a lock file
+// beside it, the others wait for the dump (or for a lock whose process is gone).
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { INSTALLED_PGLITE } from "../../db/blank-cluster";
 import { openDatabase, type Database } from "../../db/client";
@@ -26,7 +28,8 @@ function cacheDir(): string | null {
   return dir ? join(dir, "test-dumps") : null;
 }
 
-function dumpKey(name: string, describe: string): string {
+/** The name of a seed: what it is called and a fingerprint of everything that builds it. */
+export function dumpKey(name: string, describe: string): string {
   const hash = createHash("sha256");
   for (const part of [INSTALLED_PGLITE, imageFingerprint(SNAPSHOT_VERSION), readFileSync(import.meta.path, "utf8"), describe]) hash.update(`${part}\n`);
   return `${name}-${hash.digest("hex").slice(0, 24)}`;
@@ -41,6 +44,49 @@ function keep(dir: string, key: string, bytes: Uint8Array): void {
   for (const { f, at } of dumps.sort((a, b) => b.at - a.at).slice(KEEP_DUMPS)) if (Date.now() - at > IN_USE_MS) rmSync(join(dir, f), { force: true });
 }
 
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Runs `build` unless `done()` becomes true first, one process at a time per `lockFile` (created exclusively, holding
+ * its owner's pid; a lock left by a process that is gone is taken over).
+ */
+export async function onceAcrossProcesses(lockFile: string, done: () => boolean, build: () => Promise<void>): Promise<void> {
+  for (;;) {
+    if (done()) return;
+    let fd: number | null = null;
+    try {
+      fd = openSync(lockFile, "wx");
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    }
+    if (fd !== null) {
+      try {
+        writeFileSync(fd, String(process.pid));
+        closeSync(fd);
+        if (!done()) await build();
+      } finally {
+        rmSync(lockFile, { force: true });
+      }
+      return;
+    }
+    let owner = 0;
+    try {
+      owner = Number(readFileSync(lockFile, "utf8").trim() || "0");
+    } catch {
+      continue; // released meanwhile
+    }
+    if (owner && !processAlive(owner)) rmSync(lockFile, { force: true });
+    else await Bun.sleep(250);
+  }
+}
+
 /**
  * The dump of the database `seed` builds on an empty embedded database; `describe` names everything about the seed
  * that is not in the service's files (its options, its clock), so a different seed never reads this one's dump.
@@ -52,26 +98,36 @@ export function seededDump(name: string, describe: string, seed: (db: Database) 
     dump = (async () => {
       const dir = cacheDir();
       const file = dir && join(dir, `${key}.tar`);
-      // The file itself (read when a database is loaded from it), not its bytes held for the rest of the run.
-      if (file && existsSync(file)) {
+      const build = async (): Promise<Blob> => {
+        const db = await openDatabase({ dataDir: null });
+        await seed(db);
+        await db.exec("ANALYZE");
+        const blob: Blob = await (db as any).dump();
+        await db.close();
+        return blob;
+      };
+      if (!dir || !file) return build();
+      let built: Blob | null = null;
+      try {
+        mkdirSync(dir, { recursive: true });
+      } catch {
+        return build(); // A cache that cannot be written only costs this run its seed.
+      }
+      await onceAcrossProcesses(`${file}.lock`, () => existsSync(file), async () => {
+        built = await build();
+        try {
+          keep(dir, key, new Uint8Array(await built.arrayBuffer()));
+        } catch {
+          // As above: the next run seeds again.
+        }
+      });
+      if (existsSync(file)) {
+        // The file itself (read when a database is loaded from it), not its bytes held for the rest of the run.
         const now = new Date();
         utimesSync(file, now, now);
         return Bun.file(file);
       }
-      const db = await openDatabase({ dataDir: null });
-      await seed(db);
-      await db.exec("ANALYZE");
-      const blob: Blob = await (db as any).dump();
-      await db.close();
-      if (dir) {
-        try {
-          keep(dir, key, new Uint8Array(await blob.arrayBuffer()));
-          return Bun.file(file!);
-        } catch {
-          // A cache that cannot be written only costs the next run its seed.
-        }
-      }
-      return blob;
+      return built ?? build();
     })();
     memo.set(key, dump);
   }
