@@ -1,5 +1,5 @@
-// A fresh, seeded database per caller, on the backend the run is for (seeded as a first start leaves it: the public
-// briefings have had their first run, which the job engine does on a fresh install):
+// A fresh, seeded database per caller, on the backend the run is for (seeded as a first start leaves it: the svc:
+// series derived, and the public briefings have had their first run, which the job engine does on a fresh install):
 // - TEST_DATABASE_URL set: real PostgreSQL; a template database is migrated and seeded once per
 //   process and each test database is CREATE DATABASE ... TEMPLATE (about 100 ms).
 // - otherwise: PGlite in memory, loaded from a dump of the seeded database made once and kept between runs
@@ -14,6 +14,7 @@ import { createAsker } from "../../src/services/ask";
 import { briefingIdsAwaitingRun, runBriefing } from "../../src/services/briefings";
 import { createCaches } from "../../src/services/caches";
 import { registerCleanup } from "./cleanup";
+import { deriveNow } from "./derive";
 import { databaseFromDump, seededDump } from "./seed-cache";
 
 export const testBackend: "postgres" | "pglite" = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
@@ -60,6 +61,7 @@ const THIS_FILE = readFileSync(import.meta.path, "utf8");
 const testSeedDump = () =>
   seededDump("test-seed", THIS_FILE, async (db) => {
     await seedDatabase(db, testSeed);
+    await deriveNow(db, testSeed.now);
     await firstBriefingRuns(db);
   });
 
@@ -70,7 +72,10 @@ export const WHOLE_SNAPSHOT_HOOK_MS = 900_000;
  * evaluations that read every series). Close it when done.
  */
 export function wholeSnapshotDatabase(now: Date): Promise<Database> {
-  return databaseFromDump(seededDump("whole-snapshot", `${THIS_FILE}\n${now.toISOString()}`, (db) => seedDatabase(db, { now })));
+  return databaseFromDump(seededDump("whole-snapshot", `${THIS_FILE}\n${now.toISOString()}`, async (db) => {
+    await seedDatabase(db, { now });
+    await deriveNow(db, now);
+  }));
 }
 
 async function seededTemplate(): Promise<string> {
@@ -81,6 +86,7 @@ async function seededTemplate(): Promise<string> {
   created.push(name);
   const db = await openDatabase({ url: withDb(adminUrl(), name), poolSize: 2 });
   await seedDatabase(db, testSeed);
+  await deriveNow(db, testSeed.now);
   await firstBriefingRuns(db);
   await db.exec("ANALYZE");
   await db.close();
