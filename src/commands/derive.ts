@@ -9,7 +9,7 @@ import { CliError } from "./cli-error";
 import type { Command } from "./command";
 
 export const deriveCommand: Command = {
-  summary: "Recompute the derived svc: series from their inputs (after imports and seeds).",
+  summary: "Recompute the derived svc: series from their inputs (the service's writers already do; for data written otherwise).",
   usage: "[svc:CODE ...]",
   async run(args, config) {
     const bad = args.find((a) => !a.startsWith("svc:"));
