@@ -11,9 +11,9 @@
 // Job side (provisionSeries), one attempt of a job: nothing to do when a first attempt finds the series held
 // already; else fetch it (a connector writes a series in one transaction; a retry fetches again). A series held at
 // the end has the svc: series it feeds derived (src/services/derived-series.ts deriveChanged), as after a refresh:
-// reads never derive, so the job that wrote the input does. A failure that may
-// pass is recorded and rethrown (pg-boss retries it with backoff); a final one (not retryable, or the last attempt)
-// marks the row failed until max(now + cooldown, now + the upstream's Retry-After).
+// reads never derive, so the job that wrote the input does. A failure that may pass is recorded and rethrown
+// (pg-boss retries it with backoff); a final one (not retryable, or the last attempt) marks the row failed until
+// max(now + cooldown, now + the upstream's Retry-After).
 import { findSeries } from "../../db/repos/observations";
 import { beginProvisioning, clearProvisioning, findProvisioning, markProvisioningFailed, recordFailedAttempt, type ProvisioningRow } from "../../db/repos/provisioning";
 import type { JobsConfig } from "../config";

@@ -1,7 +1,8 @@
 // Reading a resolved series (src/services/concepts.ts resolves what a caller typed into a SeriesTarget): the read
 // context, 404s that depend on data, and the whole series at its latest revisions, from the in-process cache
 // (validated against series.version) or, for a derived concept, computed from its inputs' whole series. A read
-// never writes: a svc: series is read as its inputs' writers last derived it (src/services/derived-series.ts). Observations (observations.ts) and latest (latest.ts) read through it.
+// never writes: a svc: series is read as its inputs' writers last derived it (src/services/derived-series.ts).
+// Observations (observations.ts) and latest (latest.ts) read through it.
 import type { SeriesHead, StoredObservation } from "../../db/repos/observation-reads";
 import type { Deps } from "../deps";
 import { FREQUENCY_UNIT, periodIndex } from "../domain/calendar";
