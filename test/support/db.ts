@@ -5,6 +5,7 @@
 // - otherwise: PGlite in memory, loaded from a dump of the seeded database made once and kept between runs
 //   (test/support/seed-cache.ts).
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import postgres from "postgres";
 import { openDatabase, type Database } from "../../db/client";
 import { seedDatabase } from "../../db/seed";
@@ -56,8 +57,8 @@ async function firstBriefingRuns(database: Database): Promise<void> {
   }
 }
 
-/** What the test seed is, beyond the service's files: this file (its options, the briefing runs). */
-const THIS_FILE = readFileSync(import.meta.path, "utf8");
+/** What the test seed is, beyond the service's files: this file (its options, the briefing runs) and derive.ts. */
+const THIS_FILE = readFileSync(import.meta.path, "utf8") + readFileSync(join(import.meta.dir, "derive.ts"), "utf8");
 const testSeedDump = () =>
   seededDump("test-seed", THIS_FILE, async (db) => {
     await seedDatabase(db, testSeed);
