@@ -1,6 +1,7 @@
 // `svc derive [CODE...]`: recomputes the derived svc: series (all, or the named ones) for every place whose inputs are
-// held, through the one write path (unchanged values write nothing; changed ones become revisions). Run it after
-// imports and seeds; reads also recompute a derived series on demand when its inputs changed.
+// held, through the one write path (unchanged values write nothing; changed ones become revisions). Seeds, imports,
+// ingests, refreshes and on-demand fetches already derive after they write (reads never do): this is for data written
+// any other way.
 import { openConfiguredDatabase } from "../bootstrap";
 import { createCaches } from "../services/caches";
 import { deriveAll } from "../services/derived-series";
@@ -8,7 +9,7 @@ import { CliError } from "./cli-error";
 import type { Command } from "./command";
 
 export const deriveCommand: Command = {
-  summary: "Recompute the derived svc: series from their inputs (after imports and seeds).",
+  summary: "Recompute the derived svc: series from their inputs (the service's writers already do; for data written otherwise).",
   usage: "[svc:CODE ...]",
   async run(args, config) {
     const bad = args.find((a) => !a.startsWith("svc:"));

@@ -5,8 +5,8 @@
 //   checks: resolution, concepts, derived series, catalog endpoints and the page memo in front of the paid pipeline;
 // - regions: the region lookup index, rebuilt when the catalog generation moves;
 // - series: whole series by version, rendered pages, series heads;
-// - memos: small bounded maps of values computed from the above (computed concepts, rendered latest observations,
-//   derived-series bookkeeping), each keyed by the versions it was computed from.
+// - memos: small bounded maps of values computed from the above (computed concepts, rendered latest observations),
+//   each keyed by the versions it was computed from.
 // Every one of them is a BoundedCache (bounded-cache.ts) with its bounds in CACHE_BOUNDS or MEMO_BOUNDS below, and
 // hears of this process's writes through the database's write events (db/events.ts), not through module state.
 import type { Database, Db } from "../../db/client";
@@ -54,10 +54,6 @@ export const MEMO_BOUNDS = {
   "latest.rendered": { maxEntries: 20_000 },
   // Computed concepts' data per input versions (services/series-read.ts).
   "observations.computed-concepts": { maxEntries: 256 },
-  // The input signature each derived series was last computed from (services/derived-series.ts).
-  "derived-series.from": { maxEntries: 100_000 },
-  // Derived-series computations in flight, so concurrent readers share one (each entry leaves when it settles).
-  "derived-series.running": { maxEntries: 10_000 },
 } as const satisfies Record<string, CacheBounds>;
 
 export type MemoName = keyof typeof MEMO_BOUNDS;

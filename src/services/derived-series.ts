@@ -2,21 +2,29 @@
 // one write path, so they keep revisions like any other series (a changed input value becomes a new revision of
 // the derived value, an unchanged recomputation writes nothing).
 //
-// When they are recomputed:
-// - on read: before a svc: series is read, its inputs' versions are compared with those it was last derived from
-//   in this process; if any moved (or this process has not derived it yet) it is recomputed first. A read
-//   therefore never serves a derived value older than its inputs.
-// - in bulk: `svc derive` (deriveAll) recomputes every svc: series for every place whose inputs are held; run it
-//   after imports and seeds so the series exist (and are listed) before anyone reads them.
-// - after a refresh (deriveChanged): only the svc: series fed by the series that changed; a same-place input
-//   recomputes that place, an input read at a fixed region (the national rate) every place.
+// When they are recomputed: by the writers of their inputs, never by a read. Every path that writes input series
+// derives after its write commits:
+// - after a refresh (src/services/refresh.ts) and after an on-demand fetch (the provisioning job,
+//   src/services/provisioning.ts): deriveChanged, only the svc: series fed by the series written; a same-place input
+//   recomputes that place, an input read at a fixed region (the national rate) every place;
+// - after a seed (the first start, `svc seed`), `svc import` and `svc ingest`, and on demand (`svc derive`):
+//   deriveAll, every svc: series for every place whose inputs are held.
+// A derivation reads its inputs' heads from the database (not a cached head another process may have moved) and, once
+// written, checks them again: two writers deriving one series at once (two inputs fetched together) cannot leave it
+// computed from the older versions, since the one that wrote last sees the newer versions and derives again.
+//
+// Reads (derivedHead) only read: the stored svc: series, after the same check of its inputs as before this rule (a
+// missing input is a 404 naming it). Since every write path derives, an input held implies its svc: series is
+// stored; a place whose inputs are all held but whose svc: series is not (only between an input's write and its
+// derivation, or after a write outside the service's paths) is a 404 saying it is not derived yet, naming
+// `svc derive`. A svc: series is thus as current as its inputs' last derivation, not recomputed per read.
 import type { SeriesHead } from "../../db/repos/observation-reads";
-import { findSeriesHeadsForIndicator } from "../../db/repos/observation-reads";
+import { findSeriesHeads, findSeriesHeadsForIndicator } from "../../db/repos/observation-reads";
 import { writeSeriesObservations } from "../../db/repos/observations";
 import { isFrequency, type Frequency } from "../domain/calendar";
 import { DERIVED_SERIES, type DerivedInput, type DerivedInputData } from "../domain/derived";
 import { blockedInputMessage } from "../domain/concepts";
-import { fail } from "../errors";
+import { ApiError, fail } from "../errors";
 import { findIndicator, isPerRegion, regionLabel, type IndicatorRow } from "./concepts";
 import { regionIndex, type RegionRow } from "./regions";
 import type { Store } from "./caches";
@@ -26,9 +34,8 @@ export type DeriveContext = Store & { now: () => Date };
 
 type ResolvedInput = { spec: DerivedInput; indicator: IndicatorRow; regionCode: string };
 
-// (svc indicator id | region) -> the input signature it was last derived from, and the recomputations under way.
-const DERIVED_FROM = "derived-series.from";
-const RUNNING = "derived-series.running";
+/** Times one derivation recomputes when its inputs moved while it wrote (each later writer derives again anyway). */
+const MAX_PASSES = 5;
 
 export function isDerivedIndicator(i: IndicatorRow): boolean {
   return i.code.startsWith("svc:") && Object.hasOwn(DERIVED_SERIES, i.code);
@@ -47,39 +54,60 @@ async function resolveInputs(store: Store, svc: IndicatorRow, region: RegionRow)
   return out;
 }
 
-/**
- * Makes sure the stored svc: series for the place reflects its inputs' current versions (recomputing and writing
- * when not). A missing input is a 404 naming it.
- */
-export async function ensureDerived(ctx: DeriveContext, svc: IndicatorRow, region: RegionRow): Promise<void> {
-  const inputs = await resolveInputs(ctx, svc, region);
-  const heads = await ctx.caches.series.headsOf(inputs.map((i) => ({ indicatorId: i.indicator.id, regionCode: i.regionCode })));
+const inputKeys = (inputs: ResolvedInput[]) => inputs.map((i) => ({ indicatorId: i.indicator.id, regionCode: i.regionCode }));
+
+/** The 404 naming the first input the place does not hold, if any. */
+async function refuseMissingInput(store: Store, svc: IndicatorRow, region: RegionRow, inputs: ResolvedInput[], heads: (SeriesHead | null | undefined)[]): Promise<void> {
   const missing = inputs.findIndex((_, k) => !heads[k] || heads[k]!.observationCount === 0);
-  if (missing >= 0) {
-    const m = inputs[missing];
-    const where = m.regionCode === region.code ? await regionLabel(ctx, region) : m.regionCode;
-    fail("RESOURCE_NOT_FOUND", blockedInputMessage(svc.code, { role: m.spec.role, indicators: [m.indicator.code] }, where), {
-      indicator: svc.code,
-      region: region.code,
-      blocking_input: m.spec.role,
-      input_indicator: m.indicator.code,
-      input_region: m.regionCode,
-    });
+  if (missing < 0) return;
+  const m = inputs[missing];
+  const where = m.regionCode === region.code ? await regionLabel(store, region) : m.regionCode;
+  fail("RESOURCE_NOT_FOUND", blockedInputMessage(svc.code, { role: m.spec.role, indicators: [m.indicator.code] }, where), {
+    indicator: svc.code,
+    region: region.code,
+    blocking_input: m.spec.role,
+    input_indicator: m.indicator.code,
+    input_region: m.regionCode,
+  });
+}
+
+/**
+ * For reads (it never writes): the stored svc: series of the place. A missing input is a 404 naming it; a place whose
+ * inputs are held but whose series is not stored (not derived yet, see the file comment) is a 404 saying so.
+ */
+export async function derivedHead(store: Store, svc: IndicatorRow, region: RegionRow): Promise<SeriesHead> {
+  const inputs = await resolveInputs(store, svc, region);
+  const heads = await store.caches.series.headsOf([...inputKeys(inputs), { indicatorId: svc.id, regionCode: region.code }]);
+  await refuseMissingInput(store, svc, region, inputs, heads);
+  const head = heads[inputs.length];
+  if (head && head.observationCount > 0) return head;
+  const command = `svc derive ${svc.code}`;
+  throw new ApiError(
+    "RESOURCE_NOT_FOUND",
+    `${svc.code} has not been derived for ${await regionLabel(store, region)} yet: its inputs are held and it is computed after they are written; '${command}' computes it now.`,
+    { indicator: svc.code, region: region.code, held: false, derive_command: command },
+  );
+}
+
+/**
+ * Recomputes the stored svc: series of the place from its inputs' current versions, read from the database, and
+ * writes it (a write path: unchanged values write nothing). A missing input is a 404 naming it.
+ */
+async function derive(ctx: DeriveContext, svc: IndicatorRow, region: RegionRow): Promise<void> {
+  const inputs = await resolveInputs(ctx, svc, region);
+  const keys = inputKeys(inputs);
+  const headsNow = async () => {
+    const found = await findSeriesHeads(ctx.db, keys);
+    return keys.map((k) => found.find((h) => h.indicatorId === k.indicatorId && h.regionCode === k.regionCode) ?? null);
+  };
+  let heads = await headsNow();
+  for (let pass = 1; ; pass++) {
+    await refuseMissingInput(ctx, svc, region, inputs, heads);
+    await recompute(ctx, svc, region, inputs, heads as SeriesHead[]);
+    const after = await headsNow();
+    if (pass >= MAX_PASSES || seriesVersionsKey(after.filter((h) => h !== null)) === seriesVersionsKey(heads as SeriesHead[])) return;
+    heads = after;
   }
-  const signature = seriesVersionsKey(heads as SeriesHead[]);
-  const key = `${svc.id}|${region.code}`;
-  const memo = ctx.caches.memos.of<string>(DERIVED_FROM);
-  if (memo.get(key) === signature) return;
-  const runs = ctx.caches.memos.of<Promise<void>>(RUNNING);
-  const runKey = `${key}#${signature}`;
-  let run = runs.get(runKey);
-  if (!run) {
-    run = recompute(ctx, svc, region, inputs, heads as SeriesHead[])
-      .then(() => void memo.set(key, signature))
-      .finally(() => runs.delete(runKey));
-    runs.set(runKey, run);
-  }
-  await run;
 }
 
 async function recompute(ctx: DeriveContext, svc: IndicatorRow, region: RegionRow, inputs: ResolvedInput[], heads: SeriesHead[]) {
@@ -130,7 +158,7 @@ export async function deriveAll(ctx: DeriveContext, only?: string[]): Promise<De
     for (const code of [...candidates].sort()) {
       const region = regions.byCode.get(code)!;
       try {
-        await ensureDerived(ctx, svc, region);
+        await derive(ctx, svc, region);
         out.push({ indicator: svc.code, region: code, status: "derived" });
       } catch (e) {
         out.push({ indicator: svc.code, region: code, status: "skipped", reason: (e as Error).message });
@@ -170,7 +198,7 @@ export async function deriveChanged(ctx: DeriveContext, changed: readonly { indi
     }
     for (const code of [...places].sort()) {
       try {
-        await ensureDerived(ctx, svc, regions.byCode.get(code)!);
+        await derive(ctx, svc, regions.byCode.get(code)!);
         out.push({ indicator: svc.code, region: code, status: "derived" });
       } catch (e) {
         out.push({ indicator: svc.code, region: code, status: "skipped", reason: (e as Error).message });

@@ -5,7 +5,7 @@ import { FREQUENCY_UNIT, periodEnd, type Frequency } from "../domain/calendar";
 import { ApiError, type ErrorCode } from "../errors";
 import { regionLabel, resolveSeriesTarget, type SeriesTarget, type StoredTarget } from "./concepts";
 import { notHeld } from "./provisioning";
-import { ensureDerived, isDerivedIndicator } from "./derived-series";
+import { derivedHead, isDerivedIndicator } from "./derived-series";
 import { dataFreshness, seriesData, targetCode, type ReadContext } from "./series-read";
 import type { Freshness } from "../domain/freshness";
 import { seriesVersionKey } from "./series-cache";
@@ -140,10 +140,11 @@ export async function getLatestBatch(
   });
   // Stored series: heads in one statement; the cached ones answer from memory, the rest in ONE latest-per-series query.
   const stored = targets.filter((t) => t.target.kind === "stored") as { code: string; target: Extract<SeriesTarget, { kind: "stored" }> }[];
+  // A svc: series is checked against its inputs first (reads only): a missing input or a series not derived yet is its error.
   for (const t of stored) {
     if (!isDerivedIndicator(t.target.indicator)) continue;
     try {
-      await ensureDerived(ctx, t.target.indicator, t.target.region);
+      await derivedHead(ctx, t.target.indicator, t.target.region);
     } catch (e) {
       errors.push(batchError(t.code, e));
       t.code = "";

@@ -263,8 +263,8 @@ function renderPage(page: ObservationsPage, format: PageFormat): RenderedJson {
  * For the page memo (src/http/page-memo.ts), after a read of (target, q): a check without I/O that yields the
  * page a read would return now — while the catalog is still at the generation the target was resolved at and the
  * series head is still trusted at the version the page was rendered from — else null. Null when the read is not a
- * page of a stored series (revisions are read from the database; svc: series and derived concepts are computed
- * from their inputs on read).
+ * page of a stored series (revisions are read from the database; a svc: series is checked against its inputs on
+ * read, a derived concept computed from them).
  */
 export function observationsPageCheck(ctx: ReadContext, target: ObservationsTarget, q: ObservationsQuery, format: PageFormat): (() => RenderedJson | null) | null {
   if (q.include_revisions || target.kind !== "stored" || isDerivedIndicator(target.indicator)) return null;

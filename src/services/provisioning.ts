@@ -9,9 +9,11 @@
 // - otherwise: a provisioning row (new, or the running one with its request_ref), a job queued (one per series
 //   across every process: pg-boss exclusive queue keyed by the series), and a 202 with the provisioning body.
 // Job side (provisionSeries), one attempt of a job: nothing to do when a first attempt finds the series held
-// already; else fetch it (a connector writes a series in one transaction; a retry fetches again). A failure that may
-// pass is recorded and rethrown (pg-boss retries it with backoff); a final one (not retryable, or the last attempt)
-// marks the row failed until max(now + cooldown, now + the upstream's Retry-After).
+// already; else fetch it (a connector writes a series in one transaction; a retry fetches again). A series held at
+// the end has the svc: series it feeds derived (src/services/derived-series.ts deriveChanged), as after a refresh:
+// reads never derive, so the job that wrote the input does. A failure that may pass is recorded and rethrown
+// (pg-boss retries it with backoff); a final one (not retryable, or the last attempt) marks the row failed until
+// max(now + cooldown, now + the upstream's Retry-After).
 import { findSeries } from "../../db/repos/observations";
 import { beginProvisioning, clearProvisioning, findProvisioning, markProvisioningFailed, recordFailedAttempt, type ProvisioningRow } from "../../db/repos/provisioning";
 import type { JobsConfig } from "../config";
@@ -25,6 +27,7 @@ import type { Store } from "./caches";
 import type { ProvisioningBudget, ProvisioningCaller } from "./provisioning-budget";
 import { indicatorById, regionLabel, type IndicatorRow } from "./concepts";
 import { regionIndex, type RegionRow } from "./regions";
+import { deriveChanged } from "./derived-series";
 
 /** What a read needs to provision a series it does not hold. */
 export type ProvisioningContext = { fetcher: SeriesFetcher; jobs: JobQueue; random: RandomSource; settings: JobsConfig["provision"]; budget: ProvisioningBudget; caller: () => ProvisioningCaller | Promise<ProvisioningCaller> };
@@ -115,10 +118,7 @@ async function isHeld(store: Store, k: SeriesKey): Promise<boolean> {
 export async function provisionSeries(d: ProvisionDeps, k: SeriesKey, attempt: { retryCount: number; retryLimit: number; requestRef: string }): Promise<ProvisionOutcome> {
   // A first attempt finding the series held has nothing to do (a request raced a fetch that just finished, an import).
   // A retry fetches regardless: the attempt before it may have died after writing part of the series.
-  if (attempt.retryCount === 0 && (await isHeld(d.store, k))) {
-    await clearProvisioning(d.store.db, k);
-    return { kind: "held" };
-  }
+  if (attempt.retryCount === 0 && (await isHeld(d.store, k))) return held(d, k);
   const indicator = await indicatorById(d.store, k.indicatorId);
   const region = (await regionIndex(d.store)).byCode.get(k.regionCode);
   if (!indicator || !region) {
@@ -139,8 +139,17 @@ export async function provisionSeries(d: ProvisionDeps, k: SeriesKey, attempt: {
   if (!(await isHeld(d.store, k))) {
     return fail(d, k, attempt.requestRef, { provider: providerOf(indicator), error: "the upstream answered with no observations for this series", retryAfterSeconds: null }, indicator, region);
   }
-  await clearProvisioning(d.store.db, k);
   d.logger.info("provisioned", { indicator: indicator.code, region: region.code, attempt: attempt.retryCount + 1 });
+  return held(d, k);
+}
+
+/**
+ * The series is held: the svc: series it feeds are derived (whoever wrote it, an attempt that died before deriving
+ * included; an unchanged recomputation writes nothing), then its provisioning row is cleared.
+ */
+async function held(d: ProvisionDeps, k: SeriesKey): Promise<ProvisionOutcome> {
+  await deriveChanged({ ...d.store, now: d.now }, [k]);
+  await clearProvisioning(d.store.db, k);
   return { kind: "held" };
 }
 
@@ -156,10 +165,7 @@ async function fail(
 
 /** A job that ended without its handler's last word (its worker died on the last attempt): the series is told so. */
 export async function provisioningLost(d: ProvisionDeps, k: SeriesKey, requestRef: string): Promise<ProvisionOutcome> {
-  if (await isHeld(d.store, k)) {
-    await clearProvisioning(d.store.db, k);
-    return { kind: "held" };
-  }
+  if (await isHeld(d.store, k)) return held(d, k);
   const indicator = await indicatorById(d.store, k.indicatorId);
   const region = (await regionIndex(d.store)).byCode.get(k.regionCode);
   if (!indicator || !region) return { kind: "gone" };

@@ -1,7 +1,8 @@
 // Reading a resolved series (src/services/concepts.ts resolves what a caller typed into a SeriesTarget): the read
 // context, 404s that depend on data, and the whole series at its latest revisions, from the in-process cache
-// (validated against series.version) or, for a derived concept, computed from its inputs' whole series (a svc:
-// series is first brought up to date). Observations (observations.ts) and latest (latest.ts) read through it.
+// (validated against series.version) or, for a derived concept, computed from its inputs' whole series. A read
+// never writes: a svc: series is read as its inputs' writers last derived it (src/services/derived-series.ts).
+// Observations (observations.ts) and latest (latest.ts) read through it.
 import type { SeriesHead, StoredObservation } from "../../db/repos/observation-reads";
 import type { Deps } from "../deps";
 import { FREQUENCY_UNIT, periodIndex } from "../domain/calendar";
@@ -14,7 +15,7 @@ import { isPremiumIndicator, type Read, type Surface } from "../pricing";
 import { BoundedCache } from "./bounded-cache";
 import { CACHE_BOUNDS, type Store } from "./caches";
 import { regionLabel, type DerivedConceptTarget, type IndicatorRow, type SeriesTarget } from "./concepts";
-import { ensureDerived, isDerivedIndicator } from "./derived-series";
+import { derivedHead, isDerivedIndicator } from "./derived-series";
 import { answerNotHeld, type ProvisioningContext } from "./provisioning";
 import { ANONYMOUS_CALLER, provisioningBudget, type ProvisioningCaller } from "./provisioning-budget";
 import { seriesVersionKey, seriesVersionsKey } from "./series-cache";
@@ -47,7 +48,7 @@ export function forCaller(ctx: ReadContext, caller: () => ProvisioningCaller | P
 /**
  * Answers that depend on data, raised before any payment: a series offered but not held (202 while it is provisioned,
  * 404 when nothing can fetch it, 502 when its upstream gave up: src/services/provisioning.ts), a derived input
- * missing (404). Brings a svc: series up to date and checks that what will be read exists.
+ * missing (404), a svc: series not derived yet (404). Checks that what will be read exists; writes nothing.
  */
 export async function ensureReadable(ctx: ReadContext, target: SeriesTarget): Promise<void> {
   if (target.kind === "stored") await storedHead(ctx, target.indicator, target);
@@ -80,7 +81,7 @@ export type SeriesData = { id: string; rows: BaseRow[]; points: Point[]; memo: B
 const COMPUTED_CONCEPTS = "observations.computed-concepts";
 
 export async function storedHead(ctx: ReadContext, indicator: IndicatorRow, target: SeriesTarget): Promise<SeriesHead> {
-  if (isDerivedIndicator(indicator)) await ensureDerived(ctx, indicator, target.region);
+  if (isDerivedIndicator(indicator)) return derivedHead(ctx, indicator, target.region);
   const head = await ctx.caches.series.head(indicator.id, target.region.code);
   if (head && head.observationCount > 0) return head;
   return answerNotHeld(ctx, ctx.provisioning, ctx.now(), indicator, target.region);

@@ -78,8 +78,11 @@ d("202 -> retry -> 200", () => {
     ]);
     expect((await t.getJson("/v1/observations/latest?indicator=unemployment_rate&region=US")).status).toBe(200);
     expect(t.fetcher.count("UNRATE")).toBe(1);
-    // The provisioning is over: its job completed, no row is left.
-    expect((await jobsOf("UNRATE")).map((j) => j.state)).toEqual(["completed"]);
+    // The provisioning is over once its job completed: after the write, the job derives the svc: series UNRATE feeds
+    // (reads never do), so the series is readable before the job is done.
+    await waitFor("the job to complete", async () => (await jobsOf("UNRATE")).map((j) => j.state).join() === "completed");
+    const sahm = await t.getJson("/v1/observations/latest?indicator=svc:sahm_rule");
+    expect(sahm.status).toBe(200);
   });
 
   test("50 concurrent requests for one series make one job and one fetch", async () => {

@@ -46,11 +46,15 @@ d("refresh schedules", () => {
 
 d("a refresh run", () => {
   test("revises held series, recomputes the svc: series fed by them, and is recorded per source for /api/health", async () => {
-    // Provision both inputs of the real-earnings series (202, then held), then read it once (computed on read).
+    // Provision both inputs of the real-earnings series (202, then held): the provisioning job that writes the second
+    // one derives it (reads never do), so it is read once that job is done.
     for (const code of ["AHETPI", "CPIAUCSL"]) expect((await t.getJson(`/v1/observations?indicator=${code}&region=US`)).status).toBe(202);
     await waitFor("both held", async () => (await t.getJson("/v1/observations/latest?indicators=AHETPI,CPIAUCSL&region=US")).status === 200);
-    const before = await t.getJson(`/v1/observations?indicator=${REAL_EARNINGS}&region=US&start_date=2025-09-01&end_date=2025-09-01`);
-    expect(before.status).toBe(200);
+    const realSeptember = () => t.getJson(`/v1/observations?indicator=${REAL_EARNINGS}&region=US&start_date=2025-09-01&end_date=2025-09-01`);
+    const before = await waitFor("the real-earnings series derived by the provisioning job", async () => {
+      const r = await realSeptember();
+      return r.status === 200 ? r : undefined;
+    });
     const derivedVersion = (await findSeries(t.database.db, REAL, "US"))!.version;
 
     // The upstream revised every CPI month of 2025 up by one point.
@@ -84,7 +88,7 @@ d("a refresh run", () => {
     expect(r2.value).toBeCloseTo(r1.value + 1, 10);
     // The derived series was recomputed by the refresh itself (before anything read it), and reads the revision.
     expect((await findSeries(t.database.db, REAL, "US"))!.version).toBeGreaterThan(derivedVersion);
-    const after = await t.getJson(`/v1/observations?indicator=${REAL_EARNINGS}&region=US&start_date=2025-09-01&end_date=2025-09-01`);
+    const after = await realSeptember();
     expect(after.body.data[0].value).toBeLessThan(before.body.data[0].value);
 
     // A refresh that changes nothing records zero changed series.

@@ -10,7 +10,7 @@ import { isCurrent } from "../../src/domain/freshness";
 import { errorEnvelopeSchema } from "../../src/errors";
 import { indicatorDetailResponseSchema, indicatorListResponseSchema, sourceListResponseSchema } from "../../src/schemas/catalog";
 import { makeTestApp, type TestApp } from "../support/app";
-import { fredRows, snapshotText } from "../support/snapshot";
+import { fredRows, sahmSeries, snapshotText } from "../support/snapshot";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
@@ -313,8 +313,10 @@ describe("GET /v1/indicators/{code}", () => {
     expect(body.data.access_tier).toBe("premium");
     expect(body.data.source).toEqual({ slug: "svc", name: "Derived series (this service)" });
     expect(body.data.description).toContain("UNRATE");
-    expect(body.data.available_regions).toEqual([]);
-    expect(body.data.date_range).toEqual({ start: null, end: null });
+    // Derived by the seed from the held UNRATE (as a first start derives it), over every month UNRATE has.
+    expect(body.data.available_regions).toEqual(["US"]);
+    const sahm = sahmSeries();
+    expect(body.data.date_range).toEqual({ start: sahm[0].date, end: sahm.at(-1)!.date });
     expect(await detail("svc%3Asahm_rule")).toEqual(body);
   });
 

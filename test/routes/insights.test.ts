@@ -9,6 +9,7 @@ import { indicatorId } from "../../db/seed/catalog";
 import { testKey } from "../support/keys";
 import { fredRows } from "../support/snapshot";
 import { APERTURE_CHALLENGE, makePaymentsApp } from "../support/payments";
+import { deriveWritten } from "../support/derive";
 import { clearIndicator, clearSeries, monthStarts, writeSeries, type Row } from "../support/series";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
@@ -36,6 +37,9 @@ beforeAll(async () => {
   await detectSignalsFor({ ...t.store, now: () => t.clock.now() }, [{ indicatorId: indicatorId("fred", "U6RATE"), regionCode: "US" }]);
   // UNRATE, the input of the premium svc:sahm_rule.
   await writeSeries(db, "fred", "UNRATE", "US", monthStarts("2023-01", 24).map((d, k): Row => [d, 3.5 + (k >= 18 ? 0.5 : 0)]));
+  // The svc: series fed by these writes, derived as the write paths derive them (reads never do).
+  const written = (["48", "06", "36", "12"] as const).map((r): [string, string, string] => ["bls", "LASST03", r]);
+  await deriveWritten(t.store, new Date("2026-01-15T00:00:00Z"), [...written, ["fred", "UNRATE", "US"]]);
   free = (await testKey(t)).headers;
   premium = (await testKey(t, { scopes: ["svc-premium"] })).headers;
 }, 120_000);

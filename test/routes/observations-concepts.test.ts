@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { observationsResponseSchema } from "../../src/schemas/observations";
 import { makeTestApp, type TestApp } from "../support/app";
+import { deriveWritten } from "../support/derive";
 import { clearIndicator, clearSeries, writeSeries } from "../support/series";
 import { ersValue, fredRows, fredValue, fredVintageRows, sahmSeries, worldBankRows } from "../support/snapshot";
 
@@ -38,6 +39,8 @@ beforeAll(async () => {
   // Los Angeles County: median home value and household income (ACS, annual).
   await writeSeries(db, "census", "B25077_001E", "06037", [["2021-01-01", 600000], ["2022-01-01", 700000], ["2023-01-01", 750000]], T1);
   await writeSeries(db, "census", "B19013_001E", "06037", [["2021-01-01", 75000], ["2022-01-01", 80000]], T1);
+  // Reads never derive: the svc: series fed by what was written are derived as the write paths derive them.
+  await deriveWritten(t.store, T1, [["bls", "LASST03", "06"], ["census", "B25077_001E", "06037"], ["census", "B19013_001E", "06037"]]);
 }, 120_000);
 afterAll(() => t?.close());
 
@@ -169,6 +172,7 @@ describe("derived svc: series", () => {
   });
   test("recomputed when an input changes, keeping revisions", async () => {
     await writeSeries(t.database.db, "census", "B19013_001E", "06037", [["2022-01-01", 87500], ["2023-01-01", 75000]], T2);
+    await deriveWritten(t.store, T2, [["census", "B19013_001E", "06037"]]);
     t.clock.set(T2);
     const r = await get("indicator=svc:home_affordability_ratio&region=06037&order=asc");
     expect(r.body.data.map((x: any) => [x.date, x.value, x.revision])).toEqual([
@@ -199,6 +203,7 @@ describe("revisions", () => {
     expect([janNow, febNow]).toEqual([jun.get("2025-01-01")!, jun.get("2025-02-01")!]);
     expect(febNow).not.toBe(319.775);
     await writeSeries(db, "fred", "CPIAUCSL", "US", [["2025-02-01", 319.9, { sourceUpdatedAt: "2026-07-10T12:30:00Z" }], ["2026-05-01", 333.1, { preliminary: true }]], T2);
+    await deriveWritten(t.store, T2, [["fred", "CPIAUCSL", "US"]]);
     const since = CPI.filter((x) => x.date >= "2025-01-01");
     const latest = await get("indicator=CPIAUCSL&order=asc&start_date=2025-01-01");
     expect(latest.body.meta.total).toBe(since.length + 1);

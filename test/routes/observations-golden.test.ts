@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { importObservationsCsv } from "../../src/services/import";
 import { makeTestApp, type TestApp } from "../support/app";
+import { deriveWritten } from "../support/derive";
 import { clearSeries } from "../support/series";
 import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
 
@@ -39,6 +40,8 @@ beforeAll(async () => {
     await clearSeries(t.database.db, "fred", code, "US");
     await importObservationsCsv(t.store, { text: await load(code), indicator: code, region: "US", now: new Date("2026-01-05T00:00:00Z") });
   }
+  // The svc: series fed by the imports, derived as `svc import` derives them after importing (reads never do).
+  await deriveWritten(t.store, new Date("2026-01-05T00:00:00Z"), [["fred", "CPIAUCSL", "US"], ["fred", "UNRATE", "US"]]);
 }, 120_000);
 afterAll(() => t?.close());
 

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { latestBatchResponseSchema, latestSingleResponseSchema } from "../../src/schemas/observations";
 import { makeTestApp, type TestApp } from "../support/app";
+import { deriveWritten } from "../support/derive";
 import { clearIndicator, writeSeries } from "../support/series";
 import { fredRows, sahmLatest, type FredRow } from "../support/snapshot";
 
@@ -29,6 +30,8 @@ beforeAll(async () => {
   // LASST03 for California alone (the snapshot's monthly rates removed): a concept target.
   await clearIndicator(db, "bls", "LASST03");
   await writeSeries(db, "bls", "LASST03", "06", [["2025-08-01", 5.5], ["2025-09-01", 5.6]]);
+  // The svc: series fed by these writes, derived as the write paths derive them (reads never do).
+  await deriveWritten(t.store, new Date("2026-01-15T00:00:00Z"), [["fred", "CPIAUCSL", "US"], ["bls", "LASST03", "06"]]);
 }, 120_000);
 afterAll(() => t?.close());
 

@@ -5,6 +5,7 @@ import { decodeBase64Json } from "payments";
 import { panelResponseSchema } from "../../src/schemas/panel";
 import { APERTURE_CHALLENGE, makePaymentsApp } from "../support/payments";
 import { testKey } from "../support/keys";
+import { deriveWritten } from "../support/derive";
 import { clearSeries, monthStarts, weekdays, writeSeries, type Row } from "../support/series";
 import { addDays } from "../../src/domain/calendar";
 
@@ -48,6 +49,8 @@ beforeAll(async () => {
   await writeSeries(db, "fred", "ICSA", "US", ICSA.map((d, w): Row => [d, 200 + w]));
   await writeSeries(db, "fred", "GASREGW", "US", GAS.map((d, w): Row => [d, 300 + w]));
   await writeSeries(db, "fred", "DGS10", "US", DGS.map((d, k): Row => [d, k]));
+  // The svc: series fed by these writes, derived as the write paths derive them (reads never do).
+  await deriveWritten(t.store, new Date("2026-01-15T00:00:00Z"), [["fred", "UNRATE", "US"], ["fred", "CPIAUCSL", "US"]]);
   ({ headers } = await testKey(t, { plan: "professional" }));
 }, 120_000);
 afterAll(() => t?.close());

@@ -1,11 +1,12 @@
-// A fresh, seeded database per caller, on the backend the run is for (seeded as a first start leaves it: the public
-// briefings have had their first run, which the job engine does on a fresh install):
+// A fresh, seeded database per caller, on the backend the run is for (seeded as a first start leaves it: the svc:
+// series derived, and the public briefings have had their first run, which the job engine does on a fresh install):
 // - TEST_DATABASE_URL set: real PostgreSQL; a template database is migrated and seeded once on the server for this
 //   seed (named by its fingerprint, built by one process under an advisory lock while test files running side by side
 //   wait, and kept for later runs) and each test database is CREATE DATABASE ... TEMPLATE (about 100 ms).
 // - otherwise: PGlite in memory, loaded from a dump of the seeded database made once and kept between runs
 //   (test/support/seed-cache.ts).
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import postgres from "postgres";
 import { openDatabase, type Database } from "../../db/client";
 import { seedDatabase } from "../../db/seed";
@@ -15,6 +16,7 @@ import { createAsker } from "../../src/services/ask";
 import { briefingIdsAwaitingRun, runBriefing } from "../../src/services/briefings";
 import { createCaches } from "../../src/services/caches";
 import { registerCleanup } from "./cleanup";
+import { deriveNow } from "./derive";
 import { databaseFromDump, dumpKey, seededDump } from "./seed-cache";
 
 export const testBackend: "postgres" | "pglite" = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
@@ -56,11 +58,12 @@ async function firstBriefingRuns(database: Database): Promise<void> {
   }
 }
 
-/** What the test seed is, beyond the service's files: this file (its options, the briefing runs). */
-const THIS_FILE = readFileSync(import.meta.path, "utf8");
+/** What the test seed is, beyond the service's files: this file (its options, the briefing runs) and derive.ts. */
+const THIS_FILE = readFileSync(import.meta.path, "utf8") + readFileSync(join(import.meta.dir, "derive.ts"), "utf8");
 const testSeedDump = () =>
   seededDump("test-seed", THIS_FILE, async (db) => {
     await seedDatabase(db, testSeed);
+    await deriveNow(db, testSeed.now);
     await firstBriefingRuns(db);
   });
 
@@ -71,7 +74,10 @@ export const WHOLE_SNAPSHOT_HOOK_MS = 900_000;
  * evaluations that read every series). Close it when done.
  */
 export function wholeSnapshotDatabase(now: Date): Promise<Database> {
-  return databaseFromDump(seededDump("whole-snapshot", `${THIS_FILE}\n${now.toISOString()}`, (db) => seedDatabase(db, { now })));
+  return databaseFromDump(seededDump("whole-snapshot", `${THIS_FILE}\n${now.toISOString()}`, async (db) => {
+    await seedDatabase(db, { now });
+    await deriveNow(db, now);
+  }));
 }
 
 /** The seeded template for this seed, built once on the server (see above); its name is its fingerprint. */
@@ -89,6 +95,7 @@ async function seededTemplate(): Promise<string> {
       const db = await openDatabase({ url: withDb(adminUrl(), building), poolSize: 2 });
       try {
         await seedDatabase(db, testSeed);
+        await deriveNow(db, testSeed.now);
         await firstBriefingRuns(db);
         await db.exec("ANALYZE");
       } finally {

@@ -47,12 +47,11 @@ export function fredValue(rows: readonly FredRow[], date: string): number | null
 }
 
 /**
- * svc:sahm_rule by its definition over the shipped UNRATE file (consecutive months): m3 = mean of a month and the two
- * before it, all present; sahm = m3 minus the smallest m3 of the 12 months before (those that exist); null without
- * either.
+ * svc:sahm_rule by its definition over the shipped UNRATE file, or over `u` (consecutive months): m3 = mean of a month
+ * and the two before it, all present; sahm = m3 minus the smallest m3 of the 12 months before (those that exist); null
+ * without either.
  */
-export function sahmSeries(): FredRow[] {
-  const u = fredRows("UNRATE");
+export function sahmSeries(u: readonly FredRow[] = fredRows("UNRATE")): FredRow[] {
   const m3 = u.map((_, i) => (i >= 2 && u[i].value !== null && u[i - 1].value !== null && u[i - 2].value !== null ? (u[i].value! + u[i - 1].value! + u[i - 2].value!) / 3 : null));
   return u.map((r, i) => {
     const prior = m3.slice(Math.max(0, i - 12), i).filter((v): v is number => v !== null);

@@ -1,0 +1,19 @@
+// Derived svc: series as the service's write paths make them (src/services/derived-series.ts): reads never derive,
+// so a test that seeds or writes input series derives here, through the functions the seed and the jobs call.
+import type { Database } from "../../db/client";
+import { indicatorId } from "../../db/seed/catalog";
+import { createCaches, type Store } from "../../src/services/caches";
+import { deriveAll, deriveChanged, type DeriveSummary } from "../../src/services/derived-series";
+
+/** Every svc: series for every place whose inputs are held, as a seed does after loading (seedAndAnalyze). */
+export function deriveNow(database: Pick<Database, "db" | "kind" | "events">, now: Date): Promise<DeriveSummary> {
+  return deriveAll({ db: database.db, caches: createCaches(database), now: () => now });
+}
+
+/**
+ * After a test wrote input series (test/support/series.ts writeSeries): the svc: series they feed, as a refresh or
+ * the provisioning job derives them after their write (deriveChanged). `store`: the app's (TestApp.store).
+ */
+export function deriveWritten(store: Store, now: Date, written: readonly [source: string, code: string, region: string][]): Promise<DeriveSummary> {
+  return deriveChanged({ ...store, now: () => now }, written.map(([source, code, region]) => ({ indicatorId: indicatorId(source, code), regionCode: region })));
+}
