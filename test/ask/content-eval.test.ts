@@ -16,7 +16,7 @@ import { CONCEPTS } from "../../src/domain/concepts";
 import { createAsker, type Asker } from "../../src/services/ask";
 import { makeTestApp, type TestApp } from "../support/app";
 import { ManualClock } from "../support/clock";
-import { testBackend, WHOLE_SNAPSHOT_HOOK_MS, wholeSnapshotDatabase } from "../support/db";
+import { EVAL_NOW, testBackend, WHOLE_SNAPSHOT_HOOK_MS, wholeSnapshotDatabase } from "../support/db";
 
 setDefaultTimeout(300_000);
 
@@ -43,7 +43,7 @@ const rows: Row[] = readFileSync(resolve(import.meta.dir, "content.tsv"), "utf8"
 let t: TestApp;
 let database: Database;
 let asker: Asker;
-const NOW = new Date("2026-11-24T12:00:00Z");
+const NOW = EVAL_NOW;
 
 beforeAll(async () => {
   if (testBackend !== "pglite") return;

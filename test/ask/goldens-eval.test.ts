@@ -12,7 +12,7 @@ import { regionIndex } from "../../src/services/regions";
 import { askContext, planQuestion, type AskContext } from "../../src/services/ask";
 import { makeTestApp, type TestApp } from "../support/app";
 import { ManualClock } from "../support/clock";
-import { testBackend, WHOLE_SNAPSHOT_HOOK_MS, wholeSnapshotDatabase } from "../support/db";
+import { EVAL_NOW, testBackend, WHOLE_SNAPSHOT_HOOK_MS, wholeSnapshotDatabase } from "../support/db";
 
 setDefaultTimeout(180_000);
 
@@ -32,7 +32,7 @@ const goldens: Golden[] = readFileSync(resolve(import.meta.dir, "questions.tsv")
 
 let t: TestApp;
 let ctx: AskContext;
-const NOW = new Date("2026-11-24T12:00:00Z");
+const NOW = EVAL_NOW;
 
 beforeAll(async () => {
   if (testBackend !== "pglite") return;

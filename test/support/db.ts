@@ -67,6 +67,25 @@ const testSeedDump = () =>
     await firstBriefingRuns(db);
   });
 
+/** The clock the ask evaluations read the whole snapshot at (they share its seed). */
+export const EVAL_NOW = new Date("2026-11-24T12:00:00Z");
+const wholeSnapshotDump = (now: Date) =>
+  seededDump("whole-snapshot", `${THIS_FILE}\n${now.toISOString()}`, async (db) => {
+    await seedDatabase(db, { now });
+    await deriveNow(db, now);
+  });
+
+/**
+ * Builds what this run's test files will load (the test seed's dump or PostgreSQL template, and on the embedded
+ * database the whole snapshot the evaluations read), unless already built: test/support/warm-seeds.ts, and each
+ * worker of `bun test --parallel` before its first file, so no test hook waits minutes for a seed another process is
+ * building.
+ */
+export async function warmTestSeeds(which: "test-seed" | "whole-snapshot" | "all" = "all"): Promise<void> {
+  if (which !== "whole-snapshot") await (testBackend === "pglite" ? testSeedDump() : seededTemplate());
+  if (which !== "test-seed" && testBackend === "pglite") await wholeSnapshotDump(EVAL_NOW);
+}
+
 /** The hook that asks for it first seeds the whole snapshot: minutes on a busy machine (later ones load its dump). */
 export const WHOLE_SNAPSHOT_HOOK_MS = 900_000;
 /**
@@ -74,10 +93,7 @@ export const WHOLE_SNAPSHOT_HOOK_MS = 900_000;
  * evaluations that read every series). Close it when done.
  */
 export function wholeSnapshotDatabase(now: Date): Promise<Database> {
-  return databaseFromDump(seededDump("whole-snapshot", `${THIS_FILE}\n${now.toISOString()}`, async (db) => {
-    await seedDatabase(db, { now });
-    await deriveNow(db, now);
-  }));
+  return databaseFromDump(wholeSnapshotDump(now));
 }
 
 /** The seeded template for this seed, built once on the server (see above); its name is its fingerprint. */
