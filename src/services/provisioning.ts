@@ -139,8 +139,10 @@ export async function provisionSeries(d: ProvisionDeps, k: SeriesKey, attempt: {
   if (!(await isHeld(d.store, k))) {
     return fail(d, k, attempt.requestRef, { provider: providerOf(indicator), error: "the upstream answered with no observations for this series", retryAfterSeconds: null }, indicator, region);
   }
+  const outcome = await held(d, k);
+  // Logged once the series is served: held, the svc: series it feeds derived, its provisioning row cleared.
   d.logger.info("provisioned", { indicator: indicator.code, region: region.code, attempt: attempt.retryCount + 1 });
-  return held(d, k);
+  return outcome;
 }
 
 /**
