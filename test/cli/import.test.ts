@@ -120,7 +120,7 @@ describe.skipIf(!!elsewhere)("svc import into a fresh data directory", () => {
     } finally {
       await database.close();
     }
-  });
+  }, 600_000); // it seeds the whole snapshot first: minutes on a busy machine
 });
 
 describe.skipIf(!!elsewhere)("svc import", () => {
