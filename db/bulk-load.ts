@@ -13,8 +13,10 @@
 import type { Database } from "./client";
 import { findManySeriesIds, writeManySeries, type ObservationInput } from "./repos/observations";
 
-export type BulkRow = { date: string; value: number | null; isPreliminary?: boolean; sourceUpdatedAt?: Date | null };
-export type BulkSeries = { indicatorId: string; regionCode: string; rows: BulkRow[] };
+/** `sourceUpdatedAt` may be a timestamp string (the snapshot's rows are passed as parsed, without a copy per row). */
+export type BulkRow = { date: string; value: number | null; isPreliminary?: boolean; sourceUpdatedAt?: Date | string | null };
+/** `sourceUpdatedAt`: of the rows that carry none. */
+export type BulkSeries = { indicatorId: string; regionCode: string; rows: BulkRow[]; sourceUpdatedAt?: Date | string | null };
 export type BulkLoadResult = { created: number; updated: number; rows: number; inserted: number; revised: number; unchanged: number };
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -36,16 +38,22 @@ export function validateBulkSeries(items: readonly BulkSeries[]): void {
     const key = `${s.indicatorId}|${s.regionCode}`;
     if (seen.has(key)) throw new Error(`bulk load: series ${s.indicatorId}/${s.regionCode} appears twice (item ${i + 1})`);
     seen.add(key);
+    if (s.sourceUpdatedAt && isoTime(s.sourceUpdatedAt) === null) throw new Error(`bulk load: series ${s.indicatorId}/${s.regionCode}: invalid source_updated_at`);
     let prev = "";
     s.rows.forEach((r, j) => {
       const at = `bulk load: ${s.indicatorId}/${s.regionCode} row ${j + 1}`;
       if (!validDate(r.date)) throw new Error(`${at}: invalid date ${JSON.stringify(r.date)}`);
       if (r.date < prev) throw new Error(`${at}: dates out of order (${r.date} after ${prev})`);
       if (r.value !== null && !Number.isFinite(r.value)) throw new Error(`${at}: value ${r.value} is not finite`);
-      if (r.sourceUpdatedAt && Number.isNaN(r.sourceUpdatedAt.getTime())) throw new Error(`${at}: invalid source_updated_at`);
+      if (r.sourceUpdatedAt && isoTime(r.sourceUpdatedAt) === null) throw new Error(`${at}: invalid source_updated_at`);
       prev = r.date;
     });
   });
+}
+
+function observationInput(r: BulkRow, seriesUpdatedAt: BulkSeries["sourceUpdatedAt"]): ObservationInput {
+  const t = r.sourceUpdatedAt || seriesUpdatedAt;
+  return { date: r.date, value: r.value, isPreliminary: r.isPreliminary ?? false, sourceUpdatedAt: t ? new Date(isoTime(t)!) : null };
 }
 
 /** The last (current) vintage of every date. */
@@ -53,17 +61,31 @@ export function currentRows(rows: readonly BulkRow[]): BulkRow[] {
   return rows.filter((r, i) => i === rows.length - 1 || rows[i + 1].date !== r.date);
 }
 
-const csvTime = (d: Date | null | undefined) => (d ? d.toISOString() : "");
+// A load's rows share a few timestamps: each string is parsed once.
+const isoTimes = new Map<string, string | null>();
+/** The ISO form of a timestamp, null when it is not one. */
+function isoTime(t: Date | string): string | null {
+  if (t instanceof Date) return Number.isNaN(t.getTime()) ? null : t.toISOString();
+  let iso = isoTimes.get(t);
+  if (iso === undefined) {
+    const d = new Date(t);
+    iso = Number.isNaN(d.getTime()) ? null : d.toISOString();
+    if (isoTimes.size > 10_000) isoTimes.clear();
+    isoTimes.set(t, iso);
+  }
+  return iso;
+}
+const csvTime = (t: Date | string | null | undefined) => (t ? isoTime(t)! : "");
 
 /** COPY rows (CSV) of one new series, and its statistics. */
-function observationCsv(seriesId: number, rows: readonly BulkRow[], recordedAt: string, out: string[]): void {
+function observationCsv(seriesId: number, rows: readonly BulkRow[], seriesUpdatedAt: BulkSeries["sourceUpdatedAt"], recordedAt: string, out: string[]): void {
   let revision = 0;
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];
     revision = i > 0 && rows[i - 1].date === r.date ? revision + 1 : 1;
     const latest = i === rows.length - 1 || rows[i + 1].date !== r.date;
     out.push(
-      `${seriesId},${r.date},${revision},${r.value === null ? "" : r.value},${r.isPreliminary ? "t" : "f"},${latest ? "t" : "f"},${csvTime(r.sourceUpdatedAt)},${recordedAt}\n`,
+      `${seriesId},${r.date},${revision},${r.value === null ? "" : r.value},${r.isPreliminary ? "t" : "f"},${latest ? "t" : "f"},${csvTime(r.sourceUpdatedAt || seriesUpdatedAt)},${recordedAt}\n`,
     );
   }
 }
@@ -112,7 +134,7 @@ async function loadNewBatch(database: Database, batch: readonly BulkSeries[], no
   const csvFor = (created: { id: number; indicator_id: string; region_code: string }[]) => {
     const ids = new Map(created.map((r) => [`${r.indicator_id}|${r.region_code}`, Number(r.id)]));
     const lines: string[] = [];
-    for (const s of batch) observationCsv(ids.get(`${s.indicatorId}|${s.regionCode}`)!, s.rows, at, lines);
+    for (const s of batch) observationCsv(ids.get(`${s.indicatorId}|${s.regionCode}`)!, s.rows, s.sourceUpdatedAt, at, lines);
     return lines.join("");
   };
   const raw = database.raw;
@@ -177,7 +199,7 @@ export async function bulkLoadSeries(
 
   // Held series: the current value of each date through the one write path (their earlier vintages are history the
   // store either holds already or never saw; replaying them would revise the current value back and forth).
-  const writes = existing.map((s) => ({ indicatorId: s.indicatorId, regionCode: s.regionCode, rows: currentRows(s.rows) as ObservationInput[] }));
+  const writes = existing.map((s) => ({ indicatorId: s.indicatorId, regionCode: s.regionCode, rows: currentRows(s.rows).map((r) => observationInput(r, s.sourceUpdatedAt)) }));
   for (let i = 0; i < writes.length; i += 500) {
     const part = writes.slice(i, i + 500);
     for (const r of await writeManySeries(database.db, { items: part, now: opts.now })) {

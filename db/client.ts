@@ -8,7 +8,7 @@
 // Database.exclusive) run under a PostgreSQL advisory lock, one process at a time.
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import { PGlite, type QueryOptions, type Results } from "@electric-sql/pglite";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import type { PgDatabase } from "drizzle-orm/pg-core";
@@ -243,6 +243,23 @@ function pgNotifications(opts: PgOptions, gate: ReturnType<typeof connectionGate
   };
 }
 
+/**
+ * PGlite runs each statement synchronously on the calling thread and resolves its promise at once, so a chain of
+ * statements (a job, the job engine's polling, a billing run) never gives the event loop a turn: requests, /api/health
+ * too, waited for the whole chain. A turn of the event loop before each statement lets them in between statements.
+ */
+class YieldingPGlite extends PGlite {
+  override async query<T>(query: string, params?: any[], options?: QueryOptions): Promise<Results<T>> {
+    await eventLoopTurn();
+    return super.query<T>(query, params, options);
+  }
+  override async exec(query: string, options?: QueryOptions): Promise<Array<Results>> {
+    await eventLoopTurn();
+    return super.exec(query, options);
+  }
+}
+const eventLoopTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if ("url" in opts) {
     const gate = connectionGate({ connectTimeoutMs: opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, log: opts.log });
@@ -301,7 +318,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     mkdirSync(dataDir, { recursive: true });
   }
   try {
-    const client = new PGlite({
+    const client = new YieldingPGlite({
       dataDir,
       // PostgreSQL's default 128 MB of shared buffers is most of an idle server's memory; the files the embedded
       // database reads stay in the operating system's page cache anyway. At most 64 MB of WAL kept between

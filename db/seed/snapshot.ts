@@ -18,6 +18,7 @@ import { countyCodeRenames } from "../../src/domain/vega-samples";
 import { regionList } from "./regions";
 import { keptSampleSeries } from "./samples";
 import type { SeedOptions } from "./options";
+import type { Progress } from "../../src/progress";
 
 /**
  * The snapshot's version: bump it whenever a file or a parser changes what the snapshot stores, so existing databases
@@ -30,8 +31,10 @@ async function gunzipText(path: string, encoding: "utf-8" | "latin1" = "utf-8"):
   const bytes = Bun.gunzipSync(await Bun.file(path).bytes());
   return new TextDecoder(encoding).decode(bytes);
 }
-const text = (f: VintageFile, encoding?: "utf-8" | "latin1") => gunzipText(f.path, encoding);
 const when = (f: VintageFile) => f.sourceUpdatedAt ?? undefined;
+
+/** The files snapshotSeries reads. */
+const SNAPSHOT_FILES = [FRED_2026_01, FRED_2026_06, LAUS_STATES, LAUS_ANNUAL, QCEW_ANNUAL, WORLD_BANK_EARLIER, WORLD_BANK_2025].reduce((n, g) => n + Object.keys(g).length, 2);
 
 export type SnapshotReport = {
   series: SnapshotSeries[];
@@ -43,7 +46,7 @@ export type SnapshotReport = {
 };
 
 /** A World Bank file of one vintage, with the aggregates it holds. */
-async function worldBank(files: Record<string, VintageFile>, dataset: string, alpha3: Map<string, string>) {
+async function worldBank(text: (f: VintageFile) => Promise<string>, files: Record<string, VintageFile>, dataset: string, alpha3: Map<string, string>) {
   return Promise.all(Object.entries(files).map(async ([code, f]) => worldBankLong(await text(f), code, alpha3, { dataset, sourceUpdatedAt: when(f) })));
 }
 
@@ -51,7 +54,14 @@ async function worldBank(files: Record<string, VintageFile>, dataset: string, al
  * Every snapshot series, parsed, with regions mapped to current codes. Vintages of the same series are merged oldest
  * first (mergeVintages), so a value a later vintage revised is stored as a revision of the earlier one.
  */
-export async function snapshotSeries(): Promise<SnapshotReport> {
+export async function snapshotSeries(progress?: Progress): Promise<SnapshotReport> {
+  // A tick per file: the seed worker collects garbage between its progress messages, and each file's text and
+  // parsed records are garbage once its series are made (collected only at the end, they set the seed's peak memory).
+  progress?.start("reading the snapshot files", SNAPSHOT_FILES);
+  const text = async (f: VintageFile, encoding?: "utf-8" | "latin1") => {
+    progress?.tick();
+    return gunzipText(f.path, encoding);
+  };
   const regions = regionList();
   const regionCodes = new Set(regions.map((r) => r.code));
   const alpha3 = new Map<string, string>();
@@ -63,8 +73,8 @@ export async function snapshotSeries(): Promise<SnapshotReport> {
 
   const lausStates = lausStatesMonthly(await text(LAUS_STATES.all2025), when(LAUS_STATES.all2025));
   const ers = async (f: VintageFile, dataset: string) => renamed(ersUnemployment(await text(f, "latin1"), { dataset, sourceUpdatedAt: when(f) }));
-  const wbEarlier = await worldBank(WORLD_BANK_EARLIER, "worldbank-country", alpha3);
-  const wb2025 = await worldBank(WORLD_BANK_2025, "worldbank-wdi-2025", alpha3);
+  const wbEarlier = await worldBank(text, WORLD_BANK_EARLIER, "worldbank-country", alpha3);
+  const wb2025 = await worldBank(text, WORLD_BANK_2025, "worldbank-wdi-2025", alpha3);
   const qcew = await Promise.all(QCEW_ANNUAL.map(async (f) => qcewAnnualTotals(await text(f), when(f)).series));
   const pep = (vintage: number) => text(PEP_VINTAGES[vintage], "latin1").then((t) => pepVintage(t, vintage, PEP_VINTAGES[vintage].sourceUpdatedAt!));
 
@@ -96,6 +106,7 @@ export async function snapshotSeries(): Promise<SnapshotReport> {
     return false;
   });
   const aggregates = new Map([...wbEarlier, ...wb2025].flatMap((w) => w.dropped).map((d) => [d.code, d]));
+  progress?.done();
   return { series, skipped, worldBankAggregates: [...aggregates.values()], rateCorrections: lausStates.corrected };
 }
 
@@ -105,31 +116,35 @@ export async function holdsSnapshot(database: Database): Promise<boolean> {
   return rows[0]?.version === SNAPSHOT_VERSION;
 }
 
+/**
+ * The snapshot as bulk-load items. The parsed rows are passed on as they are (a million objects: a copy of each, or
+ * a Date each, would be hundreds of MB more at the seed's peak), and nothing else of the parse outlives this call.
+ */
+async function snapshotItems(database: Database, filter: SeedOptions["regionFilter"], progress?: Progress): Promise<{ items: BulkSeries[]; skipped: number }> {
+  const report = await snapshotSeries(progress);
+  const kept = filter ? report.series.filter((s) => filter.keep(s.region)) : report.series;
+  const ids = await indicatorIdsBySourceCode(database.db);
+  const items = kept.map((s): BulkSeries => {
+    const indicatorId = ids.get(`${s.source}:${s.code}`);
+    if (!indicatorId) throw new Error(`snapshot ${s.dataset}: ${s.source}:${s.code} is not in the catalog (seed the catalog first)`);
+    return { indicatorId, regionCode: s.region, rows: s.rows, sourceUpdatedAt: s.sourceUpdatedAt ?? null };
+  });
+  return { items, skipped: report.skipped.length };
+}
+
 /** Loads the snapshot (regions and catalog must be seeded) and records its version. */
 export async function seedSnapshot(database: Database, opts: SeedOptions = {}): Promise<{ series: number; rows: number; skipped: number }> {
   const now = opts.now ?? new Date();
-  const report = await snapshotSeries();
   const filter = opts.regionFilter;
-  const kept = filter ? report.series.filter((s) => filter.keep(s.region)) : report.series;
   const version = filter ? `${SNAPSHOT_VERSION}+${filter.name}` : SNAPSHOT_VERSION;
-  const ids = await indicatorIdsBySourceCode(database.db);
-  const items: BulkSeries[] = kept.map((s) => {
-    const indicatorId = ids.get(`${s.source}:${s.code}`);
-    if (!indicatorId) throw new Error(`snapshot ${s.dataset}: ${s.source}:${s.code} is not in the catalog (seed the catalog first)`);
-    const seriesUpdatedAt = s.sourceUpdatedAt ? new Date(s.sourceUpdatedAt) : null;
-    return {
-      indicatorId,
-      regionCode: s.region,
-      rows: s.rows.map((r) => ({ date: r.date, value: r.value, isPreliminary: r.isPreliminary ?? false, sourceUpdatedAt: r.sourceUpdatedAt ? new Date(r.sourceUpdatedAt) : seriesUpdatedAt })),
-    };
-  });
+  const { items, skipped } = await snapshotItems(database, filter, opts.progress);
   const total = items.reduce((n, s) => n + s.rows.length, 0);
   opts.progress?.start("observations", total);
   const result = await bulkLoadSeries(database, items, { now, onProgress: (n) => opts.progress?.tick(n) });
-  opts.progress?.done(`${items.length} series, ${result.inserted} observations new, ${result.revised} revised, ${report.skipped.length} series skipped (area not a current region)`);
+  opts.progress?.done(`${items.length} series, ${result.inserted} observations new, ${result.revised} revised, ${skipped} series skipped (area not a current region)`);
   await database.db
     .insert(seedSnapshots)
     .values({ name: SNAPSHOT_NAME, version, rows: total, loadedAt: now })
     .onConflictDoUpdate({ target: seedSnapshots.name, set: { version, rows: total, loadedAt: now } });
-  return { series: items.length, rows: total, skipped: report.skipped.length };
+  return { series: items.length, rows: total, skipped };
 }
