@@ -108,7 +108,7 @@ describe.skipIf(!!elsewhere)("svc import into a fresh data directory", () => {
     expect(r.code).toBe(0);
     // The seed's progress, as serve prints it.
     expect(r.stderr).toMatch(
-      /^regions: 3445\/3445 3445 written\ncatalog: \d+\/\d+ \d+ new, 0 updated\nflows: (\d+)\/\1 \1 flows new or changed, \d+ skipped \(\d+ codes not held as regions\)\nobservations: (\d+)\/\2 \d+ series, \2 observations new, 0 revised, \d+ series skipped \(area not a current region\)\n$/,
+      /^regions: 3445\/3445 3445 written\ncatalog: \d+\/\d+ \d+ new, 0 updated\nflows: (\d+)\/\1 \1 flows new or changed, \d+ skipped \(\d+ codes not held as regions\)\nreading the snapshot files: (\d+)\/\2\nobservations: (\d+)\/\3 \d+ series, \3 observations new, 0 revised, \d+ series skipped \(area not a current region\)\n$/,
     );
     expect(r.stdout).toBe("3 inserted, 0 revised, 0 unchanged (series MANEMP (fred) / US: 3 observations, 2025-09-01..2025-11-01)\n");
     const database = await openDatabase({ dataDir: fresh });
