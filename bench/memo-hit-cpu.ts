@@ -1,7 +1,7 @@
 // CPU per keyed page memo hit, in process: the least noisy figure of the issue 27 path on a loaded machine (no
 // sockets, no load generator). Seeds a temporary data directory, builds the app as `svc serve` does (buildDeps,
 // createApp) from each tree given, each on a data directory of its own, and answers the keyed 100-row page (bench/lib/serve-app.ts KEYED_PAGE) one request
-// after another through app.fetch, reading each body. Prints the median µs per request over several batches, the
+// after another through app.fetch, reading each body. Prints the median µs of process CPU per request over several batches, the
 // trees interleaved batch by batch so machine load falls on all of them alike.
 // `--root DIR` (repeatable) measures the tree at DIR too (a `git worktree add --detach DIR REF` of an older commit,
 // with node_modules linked); the working tree is always measured first.
@@ -51,14 +51,16 @@ async function build(root: string): Promise<Tree> {
 
 const request = (key: string) => new Request(`http://127.0.0.1:8080${KEYED_PAGE}`, { headers: { authorization: `Bearer ${key}` } });
 
+/** µs of process CPU (user + system) per request: wall time would count what other processes take of the cores. */
 async function batch(tree: Tree, n: number): Promise<number> {
-  const t0 = performance.now();
+  const t0 = process.cpuUsage();
   for (let i = 0; i < n; i++) {
     const res = await tree.fetch(request(tree.key));
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`${tree.label}: ${res.status}`);
   }
-  return ((performance.now() - t0) * 1000) / n;
+  const used = process.cpuUsage(t0);
+  return (used.user + used.system) / n;
 }
 
 const trees: Tree[] = [];
@@ -74,6 +76,6 @@ const { readFileSync } = await import("node:fs");
 console.log(`${KEYED_PAGE}, keyed, ${batches} batches x ${perBatch} sequential app.fetch; load ${readFileSync("/proc/loadavg", "utf8").trim()}`);
 for (const [i, tree] of trees.entries()) {
   const s = samples[i]!.slice().sort((a, b) => a - b);
-  console.log(`${tree.label}: median ${median(s).toFixed(1)} µs/request (min ${s[0]!.toFixed(1)}, max ${s.at(-1)!.toFixed(1)})`);
+  console.log(`${tree.label}: median ${median(s).toFixed(1)} µs CPU/request (min ${s[0]!.toFixed(1)}, max ${s.at(-1)!.toFixed(1)})`);
 }
 for (const tree of trees) await tree.close();

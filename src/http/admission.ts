@@ -30,11 +30,14 @@ export function admitKeyed(deps: { clock: Clock }): (c: Context<AppEnv>) => Resp
     return null;
   };
   return (c) => {
-    const credential = credentialOf(c.req.raw.headers);
-    if (credential.kind === "none") return null;
-    // What the matched route declared where it was registered (route-purpose.ts).
+    const headers = c.req.raw.headers;
+    if (!headers.has("authorization") && !headers.has("x-api-key")) return null;
+    // What the matched route declared where it was registered (route-purpose.ts). Asked before the credential is
+    // read: a paid route reads it once, in paid() (issue 27: it was parsed twice on every keyed page).
     const { purpose, allowExpired } = routeAdmission(c);
     if (purpose === "paid" || purpose === "envelope") return null;
+    const credential = credentialOf(headers);
+    if (credential.kind === "none") return null;
     const verdict = c.get("admission").admit({ purpose, credential, now: deps.clock.now(), allowExpired });
     return verdict instanceof Promise ? verdict.then((v) => admitted(c, v)) : admitted(c, verdict);
   };

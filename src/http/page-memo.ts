@@ -22,7 +22,8 @@ export type PageEntry = {
   quote: Quote;
   serving: Serving;
   policy: ReadPolicy;
-  payment: PaymentDescription;
+  /** How the payment rails describe the request (asked only when a payment is): a function, so a hit passes the entry as it is. */
+  payment: () => PaymentDescription;
 };
 
 /** URLs remembered, and the bytes their bodies may hold in all (bodies are shared with the page cache). */

@@ -13,7 +13,7 @@ import type { z, ZodType } from "zod";
 import type { Deps } from "../deps";
 import { quote as priceQuote, type Quote, type Serving, type Surface } from "../pricing";
 import type { ProvisioningBody } from "../schemas/provisioning";
-import type { Admitted, PaymentDescription, ReadPolicy } from "../services/admission";
+import type { Admission, Admitted, PaymentDescription, ReadPolicy, Served, Verdict } from "../services/admission";
 import { ProvisioningAnswer } from "../services/provisioning";
 import type { RenderedJson } from "../services/rendered";
 import { credentialOf, refuse, setRateHeaders } from "./verdicts";
@@ -96,7 +96,10 @@ export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App
     const pages = c.get("pages");
     if (out.status === 200 && pages && opts.page && opts.vary && c.req.method === "GET") {
       const body = opts.page(served);
-      if (body) pages.record(PageMemo.keyOf(c), { body, vary: opts.vary, quote, serving: served, policy, payment: describeForPayment(c) });
+      if (body) {
+        const payment = describeForPayment(c);
+        pages.record(PageMemo.keyOf(c), { body, vary: opts.vary, quote, serving: served, policy, payment: () => payment });
+      }
     }
     return out;
   };
@@ -107,8 +110,7 @@ export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App
     const hit = c.req.method === "GET" ? c.get("pages")?.lookup(PageMemo.keyOf(c)) : null;
     if (!hit) return next();
     const { entry, body } = hit;
-    const priced: Priced = { serving: entry.serving, quote: entry.quote, policy: entry.policy, payment: () => entry.payment };
-    return servePaid(deps, c, priced, async () => renderPage(c, body, entry.vary));
+    return servePaid(deps, c, entry, () => renderPage(c, body, entry.vary));
   };
 
   const surfaces = routeSurfaces(route, opts.surface);
@@ -120,13 +122,14 @@ export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App
 /**
  * The gate: the admission core's verdict on a priced request, the answer (`answer`, run only when admitted), then
  * meter or settle below 400 and release otherwise. Cold requests and page memo hits both answer through it; every
- * header is set once, through the context.
+ * header is set once, through the context. Synchronous while every step is (a memo hit of a cached key): each await
+ * costs a promise and a turn on every request (issue 27).
  */
-async function servePaid(deps: Pick<Deps, "clock">, c: Context<AppEnv>, priced: Priced, answer: (admitted: Admitted) => Promise<Response>): Promise<Response> {
+function servePaid(deps: Pick<Deps, "clock">, c: Context<AppEnv>, priced: Priced, answer: (admitted: Admitted) => Response | Promise<Response>): Response | Promise<Response> {
   const admission = c.get("admission");
   const req = c.req.raw;
   const now = deps.clock.now();
-  const verdict = await admission.admit({
+  const verdict = admission.admit({
     purpose: "paid",
     credential: credentialOf(req.headers),
     now,
@@ -137,26 +140,34 @@ async function servePaid(deps: Pick<Deps, "clock">, c: Context<AppEnv>, priced: 
     url: req.url,
     describe: priced.payment,
   });
-  if (!verdict.ok) return refuse(c, verdict);
-  if (verdict.key) c.set("apiKey", verdict.key);
-  if (verdict.rate) setRateHeaders(c, verdict.rate);
-  let res: Response;
-  try {
-    res = await answer(verdict);
-  } catch (e) {
-    await admission.notServed(verdict);
-    throw e;
-  }
-  if (res.status >= 400) {
-    await admission.notServed(verdict);
-    return res;
-  }
+  const admitted = (v: Verdict): Response | Promise<Response> => {
+    if (!v.ok) return refuse(c, v);
+    if (v.key) c.set("apiKey", v.key);
+    if (v.rate) setRateHeaders(c, v.rate);
+    let res: Response | Promise<Response>;
+    try {
+      res = answer(v);
+    } catch (e) {
+      return admission.notServed(v).then(() => Promise.reject(e));
+    }
+    if (res instanceof Promise) return res.then((r) => settled(admission, c, v, now, r), (e) => admission.notServed(v).then(() => Promise.reject(e)));
+    return settled(admission, c, v, now, res);
+  };
+  return verdict instanceof Promise ? verdict.then(admitted) : admitted(verdict);
+}
+
+/** After the answer: released when it is 400 or more, else metered (or settled) before it leaves. */
+function settled(admission: Admission, c: Context<AppEnv>, verdict: Admitted, now: Date, res: Response): Response | Promise<Response> {
+  if (res.status >= 400) return admission.notServed(verdict).then(() => res);
   // Metered before the answer leaves (a usage journal that cannot be written throws: nothing is served unmetered).
-  const served = await admission.served(verdict, now);
-  if (!served.ok) return refuse(c, served);
-  // A payment receipt: the answer was built through the context just now, its headers are its own to add to.
-  if (served.receipt) for (const k in served.receipt) res.headers.set(k, served.receipt[k]!);
-  return res;
+  const served = admission.served(verdict, now);
+  const withReceipt = (s: Served): Response => {
+    if (!s.ok) return refuse(c, s);
+    // A payment receipt: the answer was built through the context just now, its headers are its own to add to.
+    if (s.receipt) for (const k in s.receipt) res.headers.set(k, s.receipt[k]!);
+    return res;
+  };
+  return served instanceof Promise ? served.then(withReceipt) : withReceipt(served);
 }
 
 /**

@@ -85,11 +85,12 @@ export function guardRequest(keyed: (c: Context<AppEnv>) => Response | null | Pr
     checkQuery(c);
     return c.req.raw.body ? limit(c, next) : next();
   };
-  return async function guardRequestMiddleware(c, next) {
+  // Not async: a request whose key needs no lookup (a paid route, a cached key) passes on without a promise of its
+  // own (issue 27). A check that throws is caught by Hono's dispatch as a rejection would be.
+  return function guardRequestMiddleware(c, next) {
     const verdict = keyed(c);
-    const refused = verdict instanceof Promise ? await verdict : verdict;
-    if (refused) return refused;
-    return rest(c, next);
+    if (verdict instanceof Promise) return verdict.then((refused) => refused ?? rest(c, next));
+    return verdict ? Promise.resolve(verdict) : rest(c, next);
   };
 }
 
