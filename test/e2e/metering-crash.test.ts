@@ -16,8 +16,8 @@ import { makeTestDatabase, testBackend } from "../support/db";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers. The test database holds
 // the snapshot without most counties (test/support/db.ts), so the server's first start loads the whole snapshot over
-// it (about 600k observations: 30 s on a loaded 2-core machine) before it listens.
-setDefaultTimeout(300_000);
+// it (1.1 M observations and their derived series: minutes on a busy 2-core machine) before it serves. A safety net.
+setDefaultTimeout(600_000);
 
 const ROOT = resolve(import.meta.dir, "../..");
 // A held series (the shipped FRED UNRATE).

@@ -22,7 +22,9 @@ import { makeTestApp, type TestApp } from "../support/app";
 import { testKey } from "../support/keys";
 import { otherRunOnly } from "../support/runs";
 
-setDefaultTimeout(120_000);
+// Safety nets, not measures: servers here wait for "ready", after a first start that seeds the whole snapshot into
+// PostgreSQL (minutes while other test files run beside it).
+setDefaultTimeout(600_000);
 
 const ROOT = resolve(import.meta.dir, "../..");
 const skip = otherRunOnly("postgres", "PostgreSQL faults on an instance this test starts") ?? postgresUnavailable();
