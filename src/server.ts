@@ -1,8 +1,4 @@
 // Entry point for `bun start`: the same as `svc serve`.
-// The starting listener first, then the CLI's modules (loaded dynamically: static imports would load them first).
-import { listenEarly } from "./startup/early";
+import { runCli } from "./cli";
 
-const argv = ["serve", ...process.argv.slice(2)];
-listenEarly(argv, process.env);
-const { runCli } = await import("./cli");
-await runCli(argv);
+await runCli(["serve", ...process.argv.slice(2)]);
