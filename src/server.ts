@@ -1,4 +1,8 @@
 // Entry point for `bun start`: the same as `svc serve`.
-import { runCli } from "./cli";
+// The starting listener first, then the CLI's modules (loaded dynamically: static imports would load them first).
+import { listenEarly } from "./startup/early";
 
-await runCli(["serve", ...process.argv.slice(2)]);
+const argv = ["serve", ...process.argv.slice(2)];
+listenEarly(argv, process.env);
+const { runCli } = await import("./cli");
+await runCli(argv);

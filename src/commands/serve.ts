@@ -12,7 +12,7 @@ import { CliError } from "./cli-error";
 import { DATABASE_ENV } from "./help";
 import { startAdminInterface, type AdminInterface } from "../admin/server";
 import { exitOnUncaught } from "../process-faults";
-import { baseUrlRefusal } from "../contract/base-url";
+import { serveRefusal, takeEarlyListener } from "../startup/early";
 import { SERVE_LIMITS } from "../http/request-guard";
 
 export const serveCommand: Command = {
@@ -26,10 +26,7 @@ export const serveCommand: Command = {
     "REDIS_URL, SMTP_URL, STRIPE_*, X402_*, LIGHTNING_BACKEND, METRICS_TOKEN, ...: every variable is listed in README, Configuration",
   ],
   async run(_args, config, ctx) {
-    if (!config.jobs.inProcess && !config.databaseUrl) {
-      throw new CliError("JOBS=off needs DATABASE_URL: the embedded database is open to one process only, so no 'svc worker' could run the jobs.");
-    }
-    const refusal = baseUrlRefusal(config);
+    const refusal = serveRefusal(config);
     if (refusal) throw new CliError(refusal);
     const t0 = performance.now();
     // A DATA_DIR this process cannot use stops it with one line, before it listens.
@@ -41,10 +38,12 @@ export const serveCommand: Command = {
     let stopping = false;
     // Listening first: /api/health answers (with the start's progress) and data routes answer 503 with Retry-After
     // while the database is opened, or seeded on a worker thread (src/startup/prepare.ts), then the app takes over.
-    const state: StartupState = { step: "starting", done: 0, total: 0, started_at: new Date().toISOString() };
+    // The starting answers come from a thread of their own: opening the embedded database blocks this one. The
+    // entry point may have started it already, before this code was loaded (src/startup/early.ts).
+    const early = takeEarlyListener();
+    const state: StartupState = early?.state ?? { step: "starting", done: 0, total: 0, started_at: new Date().toISOString() };
     const database = config.databaseUrl ? "postgres" : "pglite";
-    // The starting answers come from a thread of their own: opening the embedded database blocks this one.
-    const starting = await startStartingServer({ port: config.port, hostname: config.host, version: SERVICE_VERSION, database, state });
+    const starting = await (early?.starting ?? startStartingServer({ port: config.port, hostname: config.host, version: SERVICE_VERSION, database, state }));
     let server: ReturnType<typeof Bun.serve> | null = null;
     const stop = async () => {
       if (stopping) return;
