@@ -21,7 +21,8 @@ const { values: args } = parseArgs({
   options: {
     binary: { type: "string", default: "dist/svc" },
     postgres: { type: "string" },
-    timeout: { type: "string", default: "90" },
+    // Until it serves: a first start seeds the whole snapshot, 1.5 to 3 minutes on a busy 2-core machine.
+    timeout: { type: "string", default: "300" },
   },
 });
 const binarySrc = resolve(args.binary!);
