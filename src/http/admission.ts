@@ -15,7 +15,7 @@ import type { Config } from "../config";
 import { clientIp } from "./auth";
 import type { AppEnv } from "./app-env";
 import { routeAdmission } from "./route-purpose";
-import { credentialOf, refuse, setRateHeaders } from "./verdicts";
+import { carriesCredential, credentialOf, refuse, setRateHeaders } from "./verdicts";
 
 /**
  * The key verdict on a request to a route paid() does not price: its refusal, or null to go on (no credential, a paid
@@ -31,7 +31,7 @@ export function admitKeyed(deps: { clock: Clock }): (c: Context<AppEnv>) => Resp
   };
   return (c) => {
     const headers = c.req.raw.headers;
-    if (!headers.has("authorization") && !headers.has("x-api-key")) return null;
+    if (!carriesCredential(headers)) return null;
     // What the matched route declared where it was registered (route-purpose.ts). Asked before the credential is
     // read: a paid route reads it once, in paid() (issue 27: it was parsed twice on every keyed page).
     const { purpose, allowExpired } = routeAdmission(c);

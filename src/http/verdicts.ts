@@ -12,6 +12,11 @@ export function credentialOf(headers: Headers): Credential {
   return readCredential(headers.get("authorization") ?? undefined, headers.get("x-api-key") ?? undefined);
 }
 
+/** Whether the request carries a header credentialOf reads (a cheap check before deciding whether to read it). */
+export function carriesCredential(headers: Headers): boolean {
+  return headers.has("authorization") || headers.has("x-api-key");
+}
+
 /**
  * A refusal as its HTTP answer, built through the context (so every header set on it goes out): the error envelope
  * (and a 402's x402 PaymentRequired beside it), its status and the headers of its advice.
