@@ -119,6 +119,12 @@ export async function provisionSeries(d: ProvisionDeps, k: SeriesKey, attempt: {
   // A first attempt finding the series held has nothing to do (a request raced a fetch that just finished, an import).
   // A retry fetches regardless: the attempt before it may have died after writing part of the series.
   if (attempt.retryCount === 0 && (await isHeld(d.store, k))) return held(d, k);
+  // A request that read the row just before this provisioning gave up re-sends its job after the job ended: that job
+  // carries the failed ref and must not fetch again before retry_at (a new request then starts a new ref).
+  const row = await findProvisioning(d.store.db, k);
+  if (row?.state === "failed" && row.requestRef === attempt.requestRef) {
+    return { kind: "failed", provider: row.provider ?? "unknown", error: row.lastError ?? "", retryAt: row.retryAt! };
+  }
   const indicator = await indicatorById(d.store, k.indicatorId);
   const region = (await regionIndex(d.store)).byCode.get(k.regionCode);
   if (!indicator || !region) {

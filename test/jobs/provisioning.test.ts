@@ -140,6 +140,15 @@ d("retries and the upstream giving up", () => {
     expect(first.status).toBe(202);
     const gaveUp = await untilStatus(obs("INDPRO"), 502);
     expect(t.fetcher.count("INDPRO")).toBe(1); // not retryable: one attempt
+    // A request that read the row just before the job gave up re-sends the job after it ended (the race CI met):
+    // that job finds its ref failed and fetches nothing.
+    await t.jobs.provision({ indicatorId: indicatorId("fred", "INDPRO"), regionCode: "US", requestRef: first.body.request_ref });
+    await waitFor("the re-sent job to finish", async () => {
+      const jobs = await jobsOf("INDPRO");
+      // At least the first job and this one (a request racing the first job's end may have re-sent one more).
+      return jobs.length >= 2 && jobs.every((j) => j.state === "completed");
+    });
+    expect(t.fetcher.count("INDPRO")).toBe(1);
     expect(gaveUp.res.headers.get("retry-after")).toBe("600");
     const env = errorEnvelopeSchema.parse(gaveUp.body);
     expect(env.error.code).toBe("INTERNAL_ERROR");
