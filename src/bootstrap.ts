@@ -1,5 +1,6 @@
 // Builds the real dependencies from configuration. Used by the CLI commands and server.
-import { openDatabase, type Database } from "../db/client";
+import type { Database } from "../db/client";
+import { openConfiguredDatabase } from "./configured-database";
 import type { Config } from "./config";
 import { ensureDataDir, restrictDataDir } from "./data-dir";
 import { cryptoRandom, systemClock, type Deps } from "./deps";
@@ -12,26 +13,6 @@ import { upstreamFetcher } from "./services/upstream-fetcher";
 import { createConnectors, type UpstreamRegistry } from "./upstream";
 import { createJobRuntime } from "./jobs/runtime";
 import { baseUrlOf } from "./contract/base-url";
-
-/**
- * The configured database. `maintenance`: a command that may run long statements (seed, import, derive, migrate)
- * runs without the server's statement timeout. `logger`: told when PostgreSQL stops and starts answering.
- */
-export async function openConfiguredDatabase(config: Config, opts: { maintenance?: boolean; logger?: Logger } = {}): Promise<Database> {
-  if (!config.databaseUrl) {
-    ensureDataDir(config.dataDir);
-    const database = await openDatabase({ dataDir: config.dataDir });
-    // PGlite creates its files 0666 whatever the umask.
-    restrictDataDir(config.dataDir);
-    return database;
-  }
-  return openDatabase({
-    url: config.databaseUrl,
-    connectTimeoutMs: config.db.connectTimeoutMs,
-    statementTimeoutMs: opts.maintenance ? 0 : config.db.statementTimeoutMs,
-    log: opts.logger,
-  });
-}
 
 /**
  * The upstream connectors behind the fetcher port: series are fetched on demand and refreshed on schedule. The server

@@ -38,13 +38,14 @@ export async function runCli(argv: string[]): Promise<void> {
     console.log(`svc ${SERVICE_VERSION} (contract ${CONTRACT_VERSION})`);
     return;
   }
-  const command = commands[name];
-  if (!command) {
+  const entry = commands[name];
+  if (!entry) {
     console.error(`svc: unknown command '${name}'\n\n${usage()}`);
     process.exit(2);
   }
+  const command = await entry.load();
   if (rest.includes("--help") || rest.includes("-h")) {
-    console.log(commandHelp(name, command, rest[0]));
+    console.log(commandHelp(name, entry, command, rest[0]));
     return;
   }
   let config: Config;
@@ -73,12 +74,12 @@ export async function runCli(argv: string[]): Promise<void> {
 }
 
 /** What the running server's administrative interface carries out: an administrative command, on the server's config. */
-function dispatchAdmin(argv: string[], config: Config, ctx: CommandContext): Promise<number> {
+async function dispatchAdmin(argv: string[], config: Config, ctx: CommandContext): Promise<number> {
   const [name, ...rest] = argv;
-  const command = commands[name!];
+  const command = await commands[name!]?.load();
   if (!command?.admin) {
     ctx.err(`svc: '${name}' is not an administrative command the running server carries out`);
-    return Promise.resolve(2);
+    return 2;
   }
   return runCommand(name!, command, rest, config, ctx);
 }

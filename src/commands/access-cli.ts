@@ -1,7 +1,7 @@
 // Shared plumbing of the key, subscription and mail commands: argument parsing, the dependencies they run
 // on (the same services as the HTTP API) and output.
 import { parseArgs } from "node:util";
-import { buildDeps, openConfiguredDatabase } from "../bootstrap";
+import { openConfiguredDatabase } from "../configured-database";
 import type { Config } from "../config";
 import type { Database } from "../../db/client";
 import type { Deps } from "../deps";
@@ -26,6 +26,8 @@ export function parseFlags(args: string[], options: OptionSpec): Flags {
  */
 export async function withDeps<T>(config: Config, ctx: CommandContext, fn: (deps: Deps) => Promise<T>): Promise<T> {
   if (ctx.server) return fn(ctx.server);
+  // Loaded here: the data commands (import, ingest, signals) share this module and need none of it.
+  const { buildDeps } = await import("../bootstrap");
   const deps = await buildDeps(config);
   try {
     return await fn(deps);

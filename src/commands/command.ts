@@ -20,8 +20,8 @@ export type CommandContext = {
   dispatch?: (argv: string[], ctx: CommandContext) => Promise<number>;
 };
 
+/** A command's module (its one-line summary is in the index, src/commands/index.ts). */
 export type Command = {
-  summary: string;
   usage?: string;
   /** Per subcommand: its usage line and options (`svc <command> <subcommand> --help`). */
   help?: Record<string, string>;
@@ -37,3 +37,6 @@ export type Command = {
 export function consoleContext(): CommandContext {
   return { out: (l) => console.log(l), err: (l) => console.error(l), cwd: process.cwd(), tty: Boolean(process.stderr.isTTY) };
 }
+
+/** A command as the index lists it: its one-line summary, and its module loaded only when it runs or shows its help. */
+export type CommandEntry = { summary: string; load: () => Promise<Command> };

@@ -2,14 +2,13 @@
 // held, through the one write path (unchanged values write nothing; changed ones become revisions). Seeds, imports,
 // ingests, refreshes and on-demand fetches already derive after they write (reads never do): this is for data written
 // any other way.
-import { openConfiguredDatabase } from "../bootstrap";
+import { openConfiguredDatabase } from "../configured-database";
 import { createCaches } from "../services/caches";
 import { deriveAll } from "../services/derived-series";
 import { CliError } from "./cli-error";
 import type { Command } from "./command";
 
 export const deriveCommand: Command = {
-  summary: "Recompute the derived svc: series from their inputs (the service's writers already do; for data written otherwise).",
   usage: "[svc:CODE ...]",
   async run(args, config) {
     const bad = args.find((a) => !a.startsWith("svc:"));

@@ -8,7 +8,6 @@ import { CliError } from "./cli-error";
 import type { Command } from "./command";
 
 export const devCommand: Command = {
-  summary: "Development helpers: 'dev pay <bolt11>' pays a development Lightning invoice and prints its preimage.",
   usage: "pay <bolt11>",
   env: ["DATA_DIR (default ./data: where the development Lightning node keeps its invoices)", "LIGHTNING_BACKEND (must be dev, the default)", "NODE_ENV (not production)"],
   async run(args, config) {

@@ -2,7 +2,7 @@
 // files of one year pair (countyinflowYYZZ.csv and countyoutflowYYZZ.csv under IRS_SOI_BASE_URL) into the flows
 // table, served by GET /v1/flows. Re-running writes nothing that did not change.
 import { parseArgs } from "node:util";
-import { openConfiguredDatabase } from "../bootstrap";
+import { openConfiguredDatabase } from "../configured-database";
 import { irsYearPairPeriod } from "../domain/flows";
 import { importIrsSoiFlows, type FlowImportResult } from "../services/flows-import";
 import { IRS_SOI_DIRECTIONS, UpstreamError, createIrsSoiClient, type IrsSoiDirection } from "../upstream/irs-soi";
@@ -25,7 +25,6 @@ export function formatFlowImport(r: FlowImportResult): string {
 }
 
 export const flowsCommand: Command = {
-  summary: "Load origin-destination flows (IRS SOI county migration files of one year pair) for GET /v1/flows.",
   usage: USAGE,
   async run(args, config) {
     let parsed;

@@ -71,7 +71,6 @@ export function formatImportResult(r: ImportCsvResult): string {
 }
 
 export const importCommand: Command = {
-  summary: "Load a CSV into the series of an indicator and region (FRED date,value files need no flags).",
   usage: "FILE --indicator CODE --region CODE [--source SLUG] [--date-column C --value-column C]",
   admin: true,
   async run(args, config, ctx = consoleContext()) {

@@ -63,7 +63,6 @@ export function formatIngestSummary(results: SeriesIngestResult[]): string {
 }
 
 export const ingestCommand: Command = {
-  summary: "Fetch catalog series from their upstream providers now (FRED, BLS, Census ACS, World Bank).",
   usage: "SOURCE [--indicator CODE] [--region CODE | --all-regions] [--start YYYY-MM-DD] [--end YYYY-MM-DD]",
   admin: true,
   env: [...DATABASE_ENV, "FRED_API_KEY, BLS_API_KEY, CENSUS_API_KEY (provider keys; see README)", "FRED_BASE_URL, BLS_BASE_URL, CENSUS_BASE_URL, WORLDBANK_BASE_URL, UPSTREAM_TIMEOUT_MS"],

@@ -53,7 +53,6 @@ function refused(id: string, r: KeyChangeRefusal, what: string): never {
 }
 
 export const keysCommand: Command = {
-  summary: "Create, list, rotate and revoke API keys, change their plan, read their usage.",
   usage,
   help,
   admin: true,

@@ -7,7 +7,6 @@ import { consoleContext, type Command } from "./command";
 import { parseFlags, positiveInt, withDeps } from "./access-cli";
 
 export const mailCommand: Command = {
-  summary: "List outgoing mail (the local outbox when SMTP_URL is not set).",
   usage: "list [--to ADDRESS] [--limit N]",
   admin: true,
   async run(args, config, ctx = consoleContext()) {

@@ -4,7 +4,7 @@ import { SCHEMA_LOCK, type Database } from "../../db/client";
 import { hasRegions } from "../../db/repos/seed-state";
 import { holdsSnapshot } from "../../db/seed/snapshot";
 import { seedPublicBriefings } from "../../db/seed/briefings";
-import { openConfiguredDatabase } from "../bootstrap";
+import { openConfiguredDatabase } from "../configured-database";
 import type { Logger } from "../logger";
 import { terminalProgress, type Progress } from "../progress";
 import { deriveAll } from "../services/derived-series";
@@ -50,7 +50,6 @@ export async function seedIfNeeded(database: Database, opts: { now: Date; progre
 }
 
 export const seedCommand: Command = {
-  summary: "Seed regions, the catalog and the real data snapshot (idempotent), then VACUUM ANALYZE.",
   usage: "",
   async run(args, config) {
     if (args.length > 0) throw new CliError(`unexpected argument '${args[0]}' (seed takes no arguments)`);

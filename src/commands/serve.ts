@@ -16,7 +16,6 @@ import { serveRefusal, takeEarlyListener } from "../startup/early";
 import { SERVE_LIMITS } from "../http/request-guard";
 
 export const serveCommand: Command = {
-  summary: "Start the HTTP server (migrates, and seeds an empty database with real sample data).",
   serves: true,
   env: [
     "PORT (default 3000)",

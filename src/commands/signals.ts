@@ -21,7 +21,6 @@ function parse(args: string[]): { indicator?: string } {
 }
 
 export const signalsCommand: Command = {
-  summary: "Detect signals (acceleration, extreme, trend_break) over held series and store their intervals.",
   usage: "detect [--indicator CODE]",
   admin: true,
   async run(args, config, io = consoleContext()) {

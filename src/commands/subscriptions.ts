@@ -50,7 +50,6 @@ async function operatorErrors<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 export const subscriptionsCommand: Command = {
-  summary: "Create and manage subscriptions without a payment provider (create prints the new key once).",
   usage,
   help,
   admin: true,

@@ -3,7 +3,8 @@
 // keeps one job per series, and retries a job whose worker died. On the embedded database the server already runs
 // the jobs and holds the data directory, so a worker there is for a stopped server only.
 import { parseArgs } from "node:util";
-import { buildSeriesFetcher, openConfiguredDatabase } from "../bootstrap";
+import { buildSeriesFetcher } from "../bootstrap";
+import { openConfiguredDatabase } from "../configured-database";
 import { systemClock } from "../deps";
 import { createJobRuntime, type JobDeps, type JobRuntime } from "../jobs/runtime";
 import { createLogger } from "../logger";
@@ -35,7 +36,6 @@ export async function runWorker(deps: JobDeps, opts: { concurrency?: number } = 
 }
 
 export const workerCommand: Command = {
-  summary: "Run provisioning and refresh jobs in this process (scale-out: workers and API nodes share one PostgreSQL).",
   usage: "[--concurrency N]",
   serves: true,
   env: ["DATABASE_URL (required: the PostgreSQL database the API nodes use)", "JOBS_CONCURRENCY (jobs at once, default 2)", "FRED_API_KEY, BLS_API_KEY, CENSUS_API_KEY and the *_BASE_URL of the providers (see README)", "DATA_DIR (default ./data: this process's files)"],

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Database } from "../../db/client";
 import { seedPublicBriefings } from "../../db/seed/briefings";
 import { SNAPSHOT_VERSION } from "../../db/seed/snapshot";
-import { openConfiguredDatabase } from "../bootstrap";
+import { openConfiguredDatabase } from "../configured-database";
 import { holdsSeed } from "../commands/seed";
 import type { Config } from "../config";
 import { ensureDataDir } from "../data-dir";

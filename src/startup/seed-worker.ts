@@ -6,7 +6,7 @@
 // closes the database and ends; the memory it used goes with it. Signal detection over the seeded series, the public
 // briefings' first runs and the job engine's schema are made here too (and so are part of the seeded image).
 import { SCHEMA_LOCK } from "../../db/client";
-import { openConfiguredDatabase } from "../bootstrap";
+import { openConfiguredDatabase } from "../configured-database";
 import { seedIfNeeded } from "../commands/seed";
 import { openBoss } from "../jobs/boss";
 import { createLogger } from "../logger";

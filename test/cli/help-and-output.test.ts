@@ -63,20 +63,22 @@ describe.skipIf(!!elsewhere)("--help", () => {
     expect(readdirSync(dir).filter((f) => f === "data")).toEqual([]);
   });
 
-  test("every command and every subcommand: usage, the environment, and the options of that subcommand", () => {
-    for (const [name, command] of Object.entries(commands)) {
-      const text = commandHelp(name, command);
+  test("every command and every subcommand: usage, the environment, and the options of that subcommand", async () => {
+    for (const [name, entry] of Object.entries(commands)) {
+      const command = await entry.load();
+      const text = commandHelp(name, entry, command);
       expect(text).toStartWith(`usage: svc ${name}`);
+      expect(text).toContain(`\n\n${entry.summary}\n`);
       expect(text).toContain("\nenvironment:\n");
       expect(text).toContain("DATA_DIR");
       for (const [sub, help] of Object.entries(command.help ?? {})) {
-        const own = commandHelp(name, command, sub);
+        const own = commandHelp(name, entry, command, sub);
         expect(own).toStartWith(`usage: svc ${name} ${sub}`);
         expect(own).toContain(help);
         for (const flag of help.split("\n")[0]!.match(/--[a-z-]+/g) ?? []) expect(own).toContain(flag);
       }
     }
-    expect(Object.keys(commands.keys!.help!)).toEqual(["create", "list", "usage", "set-plan", "rotate", "revoke"]);
-    expect(Object.keys(commands.subscriptions!.help!)).toEqual(["create", "list", "fail-payment", "pay", "end", "invoice"]);
+    expect(Object.keys((await commands.keys!.load()).help!)).toEqual(["create", "list", "usage", "set-plan", "rotate", "revoke"]);
+    expect(Object.keys((await commands.subscriptions!.load()).help!)).toEqual(["create", "list", "fail-payment", "pay", "end", "invoice"]);
   });
 });

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openConfiguredDatabase } from "../../src/bootstrap";
+import { openConfiguredDatabase } from "../../src/configured-database";
 import { loadConfig } from "../../src/config";
 import { ensureDataDir, restrictDataDir } from "../../src/data-dir";
 import { openUsageJournal } from "../../src/services/usage-journal";
