@@ -25,7 +25,7 @@ import type { Progress } from "../../src/progress";
  * load the new one at their next start.
  */
 export const SNAPSHOT_VERSION = "2026-11-26.1";
-const SNAPSHOT_NAME = "real-data";
+export const SNAPSHOT_NAME = "real-data";
 
 async function gunzipText(path: string, encoding: "utf-8" | "latin1" = "utf-8"): Promise<string> {
   const bytes = Bun.gunzipSync(await Bun.file(path).bytes());

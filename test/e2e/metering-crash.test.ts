@@ -12,12 +12,11 @@ import { usageFor } from "../../db/repos/keys";
 import { cryptoRandom, systemClock } from "../../src/deps";
 import { issueKey } from "../../src/services/keys";
 import { parseJournal, usageJournalDir } from "../../src/services/usage-journal";
-import { makeTestDatabase, testBackend } from "../support/db";
+import { makeTestDatabase, takeAsSeeded, testBackend } from "../support/db";
 
-// bun resets the default timeout per file: this file starts databases, processes or servers. The test database holds
-// the snapshot without most counties (test/support/db.ts), so the server's first start loads the whole snapshot over
-// it (1.1 M observations and their derived series: minutes on a busy 2-core machine) before it serves. A safety net.
-setDefaultTimeout(600_000);
+// bun resets the default timeout per file: this file starts databases, processes or servers. The server starts on
+// the test seed taken as the whole snapshot (takeAsSeeded): seeding is not what this file tests. A safety net.
+setDefaultTimeout(180_000);
 
 const ROOT = resolve(import.meta.dir, "../..");
 // A held series (the shipped FRED UNRATE).
@@ -52,6 +51,7 @@ beforeAll(async () => {
     await onDisk.close();
   }
   const database = await openServerDatabase();
+  await takeAsSeeded(database);
   const issued = await issueKey({ database, clock: systemClock, random: cryptoRandom } as any, { plan: "free", rateLimitPerMinute: 10_000 });
   key = issued.key;
   keyId = issued.row.id;

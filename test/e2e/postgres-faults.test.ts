@@ -41,9 +41,14 @@ afterAll(async () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-async function createDatabase(name: string): Promise<string> {
+/**
+ * A database on the test's instance: empty, or a copy of `copyOf` when that database exists and nobody is connected
+ * to it (the seeded one the first-start race leaves, for tests about something other than seeding).
+ */
+async function createDatabase(name: string, copyOf?: string): Promise<string> {
   const admin = postgres(pg.url, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
+  const copied = copyOf ? await admin.unsafe(`create database ${name} template ${copyOf}`).then(() => true, () => false) : false;
+  if (!copied) await admin.unsafe(`create database ${name}`);
   await admin.end();
   const u = new URL(pg.url);
   u.pathname = `/${name}`;
@@ -175,7 +180,8 @@ describe.skipIf(!!skip)("nodes starting at once on an empty database", () => {
 // process has exited when the test stops them.
 describe.skipIf(!!skip)("two nodes through three PostgreSQL outages under load", () => {
   test("both nodes answer throughout: 503 while PostgreSQL is down, 200 after each restart, no process exits", async () => {
-    const url = await createDatabase("outage_nodes");
+    // The race test's seeded database when it ran (else the nodes seed this one first: minutes).
+    const url = await createDatabase("outage_nodes", "first_start_race");
     const base = { ...process.env, DATABASE_URL: url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", NODE_ENV: "production", X402_NETWORKS: "none", LIGHTNING_BACKEND: "none", REDIS_URL: "", PUBLIC_BASE_URL: "" };
     const dataDir = () => {
       const d = mkdtempSync(join(tmpdir(), "svc-outage-"));

@@ -8,8 +8,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import postgres from "postgres";
+import { eq } from "drizzle-orm";
 import { openDatabase, type Database } from "../../db/client";
 import { seedDatabase } from "../../db/seed";
+import { SNAPSHOT_NAME, SNAPSHOT_VERSION } from "../../db/seed/snapshot";
+import { seedSnapshots } from "../../db/schema";
 import { loadConfig } from "../../src/config";
 import { createLogger } from "../../src/logger";
 import { createAsker } from "../../src/services/ask";
@@ -150,3 +153,13 @@ async function dropTestDatabases(): Promise<void> {
 }
 
 registerCleanup(dropTestDatabases);
+
+/**
+ * Records a test database as holding this release's whole snapshot, so a server started on it serves at once instead
+ * of first loading the counties the test seed leaves out (over a million rows: minutes beside other test files). For
+ * tests of something other than the first-start seed (test/cli/first-start.test.ts and the PostgreSQL first-start
+ * race test that).
+ */
+export async function takeAsSeeded(database: Database): Promise<void> {
+  await database.db.update(seedSnapshots).set({ version: SNAPSHOT_VERSION }).where(eq(seedSnapshots.name, SNAPSHOT_NAME));
+}
