@@ -31,7 +31,7 @@ export const serveCommand: Command = {
     // A DATA_DIR this process cannot use stops it with one line, before it listens.
     ensureDataDir(config.dataDir);
     const logger = createLogger(config.logLevel);
-    exitOnUncaught(logger);
+    const faults = exitOnUncaught(logger);
     let deps: Deps | null = null;
     let admin: AdminInterface | null = null;
     let stopping = false;
@@ -47,6 +47,7 @@ export const serveCommand: Command = {
     const stop = async () => {
       if (stopping) return;
       stopping = true;
+      faults.stopping();
       try {
         // Requests in flight finish (and are metered) before the meter closes; at most 5 s.
         await admin?.stop();

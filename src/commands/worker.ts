@@ -15,12 +15,13 @@ import type { Command } from "./command";
 
 /** Starts the jobs of `deps` in this process until SIGINT or SIGTERM, then stops them and closes the database. */
 export async function runWorker(deps: JobDeps, opts: { concurrency?: number } = {}): Promise<JobRuntime> {
-  exitOnUncaught(deps.logger);
+  const faults = exitOnUncaught(deps.logger);
   const jobs = createJobRuntime(deps, { runsJobs: true, concurrency: opts.concurrency });
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    faults.stopping();
     try {
       await jobs.stop();
       await deps.database.close();

@@ -267,25 +267,44 @@ describe.skipIf(!!skip)("two nodes through three PostgreSQL outages under load",
     } finally {
       for (const p of procs) p.kill("SIGTERM");
       const codes = await Promise.all(procs.map((p) => p.exited));
-      expect(codes).toEqual([0, 0]);
+      // The error lines a node logged explain a failed exit status.
+      await Bun.sleep(100);
+      expect(procs.map((p, i) => ({ node: i, code: codes[i], errors: codes[i] === 0 ? [] : laterErrors.get(p) }))).toEqual([
+        { node: 0, code: 0, errors: [] },
+        { node: 1, code: 0, errors: [] },
+      ]);
     }
   });
 });
 
+/** The error lines each server logged after "ready" (what a failed exit status is explained by). */
+const laterErrors = new Map<Bun.Subprocess, string[]>();
+
 /** The server's JSON log lines up to "ready" (it serves data from then on); throws with its output if it exits first. */
 async function untilListening(proc: Bun.Subprocess<"ignore", "ignore", "pipe">): Promise<any[]> {
   const reader = proc.stderr.getReader();
+  const decoder = new TextDecoder();
   let text = "";
   for (;;) {
     const { value, done } = await reader.read();
     if (done) throw new Error(`server exited ${await proc.exited} before ready:\n${text}`);
-    text += new TextDecoder().decode(value);
+    text += decoder.decode(value, { stream: true });
     // Whole lines only: the last one may still be arriving.
     const entries = text.split("\n").slice(0, -1).filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
     if (entries.some((e) => e.msg === "ready")) {
-      // Keep draining so the server never blocks on a full pipe.
+      // Keep draining so the server never blocks on a full pipe, keeping the error lines.
+      const errors: string[] = [];
+      laterErrors.set(proc, errors);
+      let rest = text.slice(text.lastIndexOf("\n") + 1);
       void (async () => {
-        while (!(await reader.read()).done) {}
+        for (;;) {
+          const next = await reader.read();
+          if (next.done) break;
+          rest += decoder.decode(next.value, { stream: true });
+          const lines = rest.split("\n");
+          rest = lines.pop()!;
+          errors.push(...lines.filter((l) => l.includes('"level":"error"') || l.includes('"level":"fatal"')));
+        }
       })().catch(() => {});
       return entries;
     }

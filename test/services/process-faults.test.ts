@@ -34,4 +34,16 @@ describe("an error nothing contains", () => {
     expect(entry.error).toBe("Failed query: select 1\nparams: [redacted]");
     expect(lines[0]).not.toContain("secret-value");
   });
+
+  test("a query cut short by closing the connections while the process stops on request: a warning, not a failed exit", async () => {
+    const stopping = await run("closed-while-stopping");
+    expect(stopping.code).toBe(0);
+    expect(stopping.lines.map((l) => JSON.parse(l)).map((e) => [e.level, e.msg, e.error])).toEqual([
+      ["warn", "unhandled rejection while stopping: a query cut short by the stop", "write CONNECTION_CLOSED 127.0.0.1:5432"],
+    ]);
+    // The same error before any stop is a fault like any other.
+    const running = await run("closed");
+    expect(running.code).toBe(UNCAUGHT_EXIT_CODE);
+    expect(JSON.parse(running.lines[0]!).msg).toBe("unhandled rejection: the process exits so that its supervisor restarts it");
+  });
 });
