@@ -5,10 +5,9 @@ import { runCleanups } from "./cleanup";
 // Dropping every database this run created on PostgreSQL takes longer than the 5 s hook default.
 afterAll(runCleanups, 120_000);
 
-// A worker of `bun test --parallel` builds (or waits for) the test seed first: a test hook waiting for a seed another
-// worker is building would time out. The whole snapshot is built by the two evaluations that read it (their hooks wait
-// for it), so the other files need not wait. A plain `bun test` builds a seed when a file first asks for it.
+// A worker of `bun test --parallel` builds (or waits for) the seeds first: a test hook waiting for a seed another worker
+// is building would time out. A plain `bun test` builds a seed when a file first asks for it.
 if (process.argv.includes("--test-worker")) {
   const { warmTestSeeds } = await import("./db");
-  await warmTestSeeds("test-seed");
+  await warmTestSeeds();
 }
