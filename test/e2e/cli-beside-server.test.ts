@@ -7,10 +7,13 @@ import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import parsePrometheusTextFormat from "parse-prometheus-text-format";
+import { sql } from "drizzle-orm";
+import { openDatabase } from "../../db/client";
 import { readAdminEndpoint } from "../../src/admin/endpoint";
+import { makeTestDatabase, takeAsSeeded } from "../support/db";
 import { otherRunOnly } from "../support/runs";
 
-// bun resets the default timeout per file: this file starts a server process (its first start seeds DATA_DIR).
+// bun resets the default timeout per file: this file starts a server process and CLI processes. A safety net.
 setDefaultTimeout(180_000);
 
 // the CLI beside a server on its embedded database: its processes use embedded data directories of their own (test/support/runs.ts).
@@ -72,6 +75,15 @@ beforeAll(async () => {
   if (elsewhere) return;
   dir = mkdtempSync(join(tmpdir(), "svc-beside-"));
   dataDir = join(dir, "data");
+  // DATA_DIR holds the test seed taken as the whole snapshot, its series already detected: the server starts without
+  // seeding (not what this file tests; minutes beside other files) and its jobs leave the CPU to the commands.
+  const seeded = await makeTestDatabase();
+  const blob: Blob = await (seeded as any).dump();
+  await seeded.close();
+  const prepared = await openDatabase({ dataDir, loadDataDir: blob });
+  await takeAsSeeded(prepared);
+  await prepared.db.execute(sql`delete from series_changes`);
+  await prepared.close();
   // Before the server runs, the commands open the embedded database themselves: what the server must answer alike.
   const created = await svc(["keys", "create", "--plan", "free"]);
   expect(created.code).toBe(0);
