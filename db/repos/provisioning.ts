@@ -76,6 +76,11 @@ export async function markProvisioningFailed(
     });
 }
 
+/** Removes the provisioning `requestRef` of the series (only that one: a newer provisioning is left alone). */
+export async function dropProvisioning(db: Db, k: SeriesKey, requestRef: string): Promise<void> {
+  await db.delete(provisioning).where(and(bySeries(k), eq(provisioning.requestRef, requestRef)));
+}
+
 /** The series is held: its provisioning is over. */
 export async function clearProvisioning(db: Db, k: SeriesKey): Promise<void> {
   await db.delete(provisioning).where(bySeries(k));

@@ -155,10 +155,14 @@ export async function getLatestBatch(
   const results = new Map<string, LatestObservation | null>();
   const toQuery: number[] = [];
   for (let k = 0; k < live.length; k++) {
-    const head = heads[k];
+    let head = heads[k];
     if (!head || head.observationCount === 0) {
-      errors.push(await notHeldError(ctx, live[k].code, live[k].target));
-      continue;
+      const notHeldNow = await notHeldError(ctx, live[k].code, live[k].target);
+      if (!("head" in notHeldNow)) {
+        errors.push(notHeldNow);
+        continue;
+      }
+      head = notHeldNow.head;
     }
     const rendered = renderedLatest(ctx, head);
     if (rendered !== undefined) {
@@ -209,8 +213,10 @@ function batchRefusalDetails(refused: { code: ErrorCode; details?: Record<string
   return { ...refused.details, reason: refused.code, region: target.region.code };
 }
 
-async function notHeldError(ctx: ReadContext, code: string, target: StoredTarget): Promise<BatchError> {
+/** The code's error, or the series' head when it turned out held (a provisioning finished meanwhile). */
+async function notHeldError(ctx: ReadContext, code: string, target: StoredTarget): Promise<BatchError | { head: SeriesHead }> {
   const outcome = await notHeld(ctx, ctx.provisioning, ctx.now(), target.indicator, target.region);
+  if (outcome.kind === "held") return { head: outcome.head };
   if (outcome.kind === "refused") return { indicator: code, code: "RESOURCE_NOT_FOUND", message: outcome.error.message, ...(outcome.error.details ? { details: outcome.error.details } : {}) };
   const b = outcome.body;
   return {

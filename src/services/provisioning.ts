@@ -15,7 +15,8 @@
 // (pg-boss retries it with backoff); a final one (not retryable, or the last attempt) marks the row failed until
 // max(now + cooldown, now + the upstream's Retry-After).
 import { findSeries } from "../../db/repos/observations";
-import { beginProvisioning, clearProvisioning, findProvisioning, markProvisioningFailed, recordFailedAttempt, type ProvisioningRow } from "../../db/repos/provisioning";
+import { findSeriesHead, type SeriesHead } from "../../db/repos/observation-reads";
+import { beginProvisioning, clearProvisioning, dropProvisioning, findProvisioning, markProvisioningFailed, recordFailedAttempt, type ProvisioningRow } from "../../db/repos/provisioning";
 import type { JobsConfig } from "../config";
 import { uuidFromBytes } from "../domain/keys";
 import { failureRetryAt, importCommandFor, isFinalAttempt, secondsUntil, upstreamErrorInfo } from "../domain/provisioning";
@@ -39,7 +40,7 @@ export class ProvisioningAnswer extends Error {
   }
 }
 
-export type NotHeld = { kind: "provisioning"; body: ProvisioningBody } | { kind: "refused"; error: ApiError };
+export type NotHeld = { kind: "provisioning"; body: ProvisioningBody } | { kind: "refused"; error: ApiError } | { kind: "held"; head: SeriesHead };
 
 /** The upstream a series comes from, when no fetch has named it: the catalog's upstream api, else its source. */
 export function providerOf(indicator: IndicatorRow): string {
@@ -67,7 +68,16 @@ export async function notHeld(store: Store, p: ProvisioningContext | undefined, 
   const current = await findProvisioning(store.db, key);
   const caller = await p.caller();
   if (!current || (current.state === "failed" && current.retryAt! <= now)) await p.budget.admit(store.db, caller, p.fetcher.fetchVia(indicator, region) ?? providerOf(indicator), now);
-  const { row } = await beginProvisioning(store.db, key, { requestRef: uuidFromBytes(p.random.bytes(16)), provider: providerOf(indicator), now });
+  const { row, started } = await beginProvisioning(store.db, key, { requestRef: uuidFromBytes(p.random.bytes(16)), provider: providerOf(indicator), now });
+  if (started) {
+    // The series may have become held since this read looked: the job that fetched it cleared its row just before
+    // this one was made. Then nothing is provisioned (no new request_ref, no job) and the read is served the series.
+    const head = await findSeriesHead(store.db, key.indicatorId, key.regionCode);
+    if (head && head.observationCount > 0) {
+      await dropProvisioning(store.db, key, row.requestRef);
+      return { kind: "held", head };
+    }
+  }
   if (row.state === "failed") return { kind: "refused", error: upstreamGaveUp(row, indicator, label, details, now) };
   // Every read while it runs re-sends: a no-op while the series' job waits or runs, a new job if it was lost.
   await p.jobs.provision({ ...key, requestRef: row.requestRef }, { first: caller.keyed });
@@ -89,9 +99,10 @@ function upstreamGaveUp(row: ProvisioningRow, indicator: IndicatorRow, label: st
   );
 }
 
-/** A read of a series that is not held: throws the 202 answer or the refusal. */
-export async function answerNotHeld(store: Store, p: ProvisioningContext | undefined, now: Date, indicator: IndicatorRow, region: RegionRow): Promise<never> {
+/** A read of a series that is not held: throws the 202 answer or the refusal; the head when it is held after all. */
+export async function answerNotHeld(store: Store, p: ProvisioningContext | undefined, now: Date, indicator: IndicatorRow, region: RegionRow): Promise<SeriesHead> {
   const outcome = await notHeld(store, p, now, indicator, region);
+  if (outcome.kind === "held") return outcome.head;
   if (outcome.kind === "provisioning") throw new ProvisioningAnswer(outcome.body);
   throw outcome.error;
 }

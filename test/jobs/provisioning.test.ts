@@ -10,6 +10,13 @@ import { PROVISION_QUEUE } from "../../src/jobs/runtime";
 import { seriesJobKey } from "../../src/domain/provisioning";
 import { indicatorId } from "../../db/seed/catalog";
 import { fredRows } from "../support/fetcher";
+import { findProvisioning } from "../../db/repos/provisioning";
+import { cryptoRandom } from "../../src/deps";
+import { OPEN_CALLER, provisioningBudget } from "../../src/services/provisioning-budget";
+import { memoryRateLimitStore } from "../../src/services/rate-limit-stores";
+import { indicatorById } from "../../src/services/concepts";
+import { notHeld } from "../../src/services/provisioning";
+import { regionIndex } from "../../src/services/regions";
 import { fredUs, makeJobsTestApp, waitFor } from "../support/jobs";
 import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
 
@@ -189,6 +196,29 @@ d("retries and the upstream giving up", () => {
     const gaveUp = await untilStatus(obs("HOUST"), 502);
     expect(gaveUp.res.headers.get("retry-after")).toBe("3600");
     expect(gaveUp.body.error.details).toMatchObject({ upstream: "fred", retry_after_seconds: 3600 });
+  });
+});
+
+d("a read racing the job that made the series held", () => {
+  test("a read that saw the series not held just before its job wrote it and cleared its row is served the series: no new request_ref, no job", async () => {
+    // After GDP's provisioning ended (held, row cleared), a read whose look at the series came before the write
+    // reaches the provisioning step: what notHeld is asked then.
+    expect((await t.getJson(obs("GDP"))).status).toBe(200);
+    const key = { indicatorId: indicatorId("fred", "GDP"), regionCode: "US" };
+    expect(await findProvisioning(t.store.db, key)).toBeNull();
+    const jobsBefore = (await jobsOf("GDP")).length;
+    const provision = t.config.jobs.provision;
+    const context = {
+      fetcher: t.fetcher, jobs: t.jobs, random: cryptoRandom, settings: provision, caller: () => OPEN_CALLER,
+      budget: provisioningBudget({ rateLimits: memoryRateLimitStore(), limits: provision.limits, upstreamAllowance: () => null }),
+    };
+    const indicator = (await indicatorById(t.store, key.indicatorId))!;
+    const region = (await regionIndex(t.store)).byCode.get("US")!;
+    const outcome = await notHeld(t.store, context, t.clock.now(), indicator, region);
+    expect(outcome.kind).toBe("held");
+    expect(outcome.kind === "held" && [outcome.head.observationCount, outcome.head.regionCode]).toEqual([fredRows("GDP").length, "US"]);
+    expect(await findProvisioning(t.store.db, key)).toBeNull();
+    expect((await jobsOf("GDP")).length).toBe(jobsBefore);
   });
 });
 
