@@ -36,3 +36,33 @@ export function exitOnUncaught(logger: Logger, exit: (code: number) => void = (c
   process.on("unhandledRejection", stop("unhandled rejection"));
   return { stopping: () => void (stopping = true) };
 }
+
+/** A step of a requested stop: its name, its work, and how long it may take. */
+export type StopStep = { name: string; run: () => Promise<unknown>; ms: number };
+
+/**
+ * Runs a requested stop's steps in order, each for at most its `ms`: a step that overruns (a library waiting on a
+ * connection an outage broke) is logged by name and left behind, so a stop always ends and the steps after it still
+ * run (the usage journal is flushed, the pool closed). What an abandoned step held is safe: running jobs expire and
+ * are retried, the journal is replayed by the next start. A step that throws is logged and the stop goes on.
+ * Answers the names of the steps that did not finish.
+ */
+export async function runStopSteps(steps: readonly StopStep[], logger: Logger): Promise<string[]> {
+  const unfinished: string[] = [];
+  for (const { name, run, ms } of steps) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const overran = new Promise<"overran">((resolve) => (timer = setTimeout(() => resolve("overran"), ms)));
+    try {
+      if ((await Promise.race([run().then(() => "done" as const), overran])) === "overran") {
+        unfinished.push(name);
+        logger.warn("stop: a step did not finish in time and was left behind", { step: name, ms });
+      }
+    } catch (e) {
+      unfinished.push(name);
+      logger.warn("stop: a step failed", { step: name, error: e instanceof Error ? e.message : String(e) });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  return unfinished;
+}

@@ -11,7 +11,7 @@ import { SERVICE_VERSION } from "../version";
 import { CliError } from "./cli-error";
 import { DATABASE_ENV } from "./help";
 import { startAdminInterface, type AdminInterface } from "../admin/server";
-import { exitOnUncaught } from "../process-faults";
+import { exitOnUncaught, runStopSteps } from "../process-faults";
 import { serveRefusal, takeEarlyListener } from "../startup/early";
 import { SERVE_LIMITS } from "../http/request-guard";
 
@@ -48,20 +48,25 @@ export const serveCommand: Command = {
       if (stopping) return;
       stopping = true;
       faults.stopping();
-      try {
-        // Requests in flight finish (and are metered) before the meter closes; at most 5 s.
-        await admin?.stop();
-        await Promise.race([server ? server.stop() : starting.stop(), Bun.sleep(5000)]);
-        if (deps) {
-          // Running jobs get a few seconds; one that does not finish is retried by another process (or the next start).
-          await deps.jobs.stop();
-          // Moves what the usage journal holds to the database (a crash loses nothing either: the next start replays it).
-          await deps.keys.close();
-          await deps.database.close();
-        }
-      } finally {
-        process.exit(0);
-      }
+      const d = deps;
+      await runStopSteps(
+        [
+          { name: "admin interface", run: async () => admin?.stop(), ms: 5_000 },
+          // Requests in flight finish (and are metered) before the meter closes.
+          { name: "listener", run: async () => (server ? server.stop() : starting.stop()), ms: 5_000 },
+          ...(d
+            ? [
+                // Running jobs get 10 s (src/jobs/runtime.ts); one that does not finish is retried by another process (or
+                // the next start).
+                { name: "job engine", run: () => d.jobs.stop(), ms: 20_000 },
+                // Moves what the usage journal holds to the database (a crash loses nothing either: the next start replays it).
+                { name: "usage journal", run: () => d.keys.close(), ms: 10_000 },
+                { name: "database", run: () => d.database.close(), ms: 10_000 },
+              ]
+            : []),
+        ],
+        logger,
+      ).finally(() => process.exit(0));
     };
     // Installed before the (possibly long) first-start seed, so a stop request is honoured at any point.
     process.on("SIGINT", stop);

@@ -10,7 +10,7 @@ import { createJobRuntime, type JobDeps, type JobRuntime } from "../jobs/runtime
 import { createLogger } from "../logger";
 import { createCaches } from "../services/caches";
 import { CliError } from "./cli-error";
-import { exitOnUncaught } from "../process-faults";
+import { exitOnUncaught, runStopSteps } from "../process-faults";
 import type { Command } from "./command";
 
 /** Starts the jobs of `deps` in this process until SIGINT or SIGTERM, then stops them and closes the database. */
@@ -22,12 +22,13 @@ export async function runWorker(deps: JobDeps, opts: { concurrency?: number } = 
     if (stopping) return;
     stopping = true;
     faults.stopping();
-    try {
-      await jobs.stop();
-      await deps.database.close();
-    } finally {
-      process.exit(0);
-    }
+    await runStopSteps(
+      [
+        { name: "job engine", run: () => jobs.stop(), ms: 20_000 },
+        { name: "database", run: () => deps.database.close(), ms: 10_000 },
+      ],
+      deps.logger,
+    ).finally(() => process.exit(0));
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);

@@ -269,6 +269,9 @@ describe.skipIf(!!skip)("two nodes through three PostgreSQL outages under load",
       const codes = await Promise.all(procs.map((p) => p.exited));
       // The error lines a node logged explain a failed exit status.
       await Bun.sleep(100);
+      // A stop step left behind (bounded: the stop still ends, exit 0) is shown, not failed: once in three full runs a
+      // node's stop after the outages waited on something for minutes before stops were bounded.
+      for (const [i, p] of procs.entries()) for (const l of laterErrors.get(p)?.filter((l) => l.includes('"msg":"stop: ')) ?? []) console.warn(`node ${i}: ${l}`);
       expect(procs.map((p, i) => ({ node: i, code: codes[i], errors: codes[i] === 0 ? [] : laterErrors.get(p) }))).toEqual([
         { node: 0, code: 0, errors: [] },
         { node: 1, code: 0, errors: [] },
@@ -277,7 +280,7 @@ describe.skipIf(!!skip)("two nodes through three PostgreSQL outages under load",
   });
 });
 
-/** The error lines each server logged after "ready" (what a failed exit status is explained by). */
+/** The error lines (and stop steps left behind) each server logged after "ready": what a failed exit is explained by. */
 const laterErrors = new Map<Bun.Subprocess, string[]>();
 
 /** The server's JSON log lines up to "ready" (it serves data from then on); throws with its output if it exits first. */
@@ -303,7 +306,7 @@ async function untilListening(proc: Bun.Subprocess<"ignore", "ignore", "pipe">):
           rest += decoder.decode(next.value, { stream: true });
           const lines = rest.split("\n");
           rest = lines.pop()!;
-          errors.push(...lines.filter((l) => l.includes('"level":"error"') || l.includes('"level":"fatal"')));
+          errors.push(...lines.filter((l) => l.includes('"level":"error"') || l.includes('"level":"fatal"') || l.includes('"msg":"stop: ')));
         }
       })().catch(() => {});
       return entries;

@@ -3,7 +3,8 @@
 // instead of dying with a bare runtime trace (or, for some errors, staying up in an unknown state).
 import { describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
-import { UNCAUGHT_EXIT_CODE } from "../../src/process-faults";
+import { runStopSteps, UNCAUGHT_EXIT_CODE } from "../../src/process-faults";
+import type { Logger } from "../../src/logger";
 
 const FIXTURE = resolve(import.meta.dir, "../fixtures/uncaught.ts");
 
@@ -45,5 +46,39 @@ describe("an error nothing contains", () => {
     const running = await run("closed");
     expect(running.code).toBe(UNCAUGHT_EXIT_CODE);
     expect(JSON.parse(running.lines[0]!).msg).toBe("unhandled rejection: the process exits so that its supervisor restarts it");
+  });
+});
+
+describe("a requested stop's steps", () => {
+  const recording = () => {
+    const warnings: { msg: string; fields: Record<string, unknown> }[] = [];
+    const logger = { warn: (msg: string, fields: Record<string, unknown>) => warnings.push({ msg, fields }) } as unknown as Logger;
+    return { logger, warnings };
+  };
+
+  test("run in order; one that never finishes is left behind at its limit, one that throws is logged, the rest still run", async () => {
+    const { logger, warnings } = recording();
+    const ran: string[] = [];
+    const unfinished = await runStopSteps(
+      [
+        { name: "listener", run: async () => void ran.push("listener"), ms: 1_000 },
+        { name: "job engine", run: () => (ran.push("job engine"), new Promise(() => {})), ms: 20 },
+        { name: "usage journal", run: async () => (ran.push("usage journal"), Promise.reject(new Error("closed"))), ms: 1_000 },
+        { name: "database", run: async () => void ran.push("database"), ms: 1_000 },
+      ],
+      logger,
+    );
+    expect(ran).toEqual(["listener", "job engine", "usage journal", "database"]);
+    expect(unfinished).toEqual(["job engine", "usage journal"]);
+    expect(warnings).toEqual([
+      { msg: "stop: a step did not finish in time and was left behind", fields: { step: "job engine", ms: 20 } },
+      { msg: "stop: a step failed", fields: { step: "usage journal", error: "closed" } },
+    ]);
+  });
+
+  test("steps that finish: nothing logged, nothing unfinished", async () => {
+    const { logger, warnings } = recording();
+    expect(await runStopSteps([{ name: "database", run: async () => {}, ms: 60_000 }], logger)).toEqual([]);
+    expect(warnings).toEqual([]);
   });
 });
