@@ -7,6 +7,14 @@ import { PgBoss, fromPglite, type Db as BossDb } from "pg-boss";
 import postgres from "postgres";
 import type { Database } from "../../db/client";
 import type { Logger } from "../logger";
+import { isDatabaseUnavailable } from "../../db/pg-faults";
+
+/** An error's message, whether it is an Error, a plain object carrying one, or anything else. */
+const errorText = (e: unknown): string => {
+  if (e instanceof Error) return e.message;
+  const message = (e as { message?: unknown })?.message;
+  return typeof message === "string" ? message : String(e);
+};
 
 export type BossSettings = {
   /** Whether this instance runs jobs: then it also maintains the queues (expiry, retention) and sends due cron jobs. */
@@ -89,7 +97,13 @@ export function openBoss(database: Pick<Database, "connection">, settings: BossS
     release = () => sql.end({ timeout: 5 });
   }
   // pg-boss reports failures of its own loops (maintenance, polling) as events: without a listener they would throw.
-  boss.on("error", (e) => logger.error("job engine error", { error: e instanceof Error ? e.message : String(e) }));
+  // Its errors are often plain objects (an Error's fields spread, with the queue and worker added). While the database
+  // is unavailable they are expected (the engine retries once it is back): a warning, not an error.
+  boss.on("error", (e) => {
+    const fields = { error: errorText(e), queue: (e as { queue?: unknown })?.queue };
+    if (isDatabaseUnavailable(e)) logger.warn("job engine: the database is unavailable", fields);
+    else logger.error("job engine error", fields);
+  });
   boss.on("warning", (w) => logger.warn("job engine warning", { message: w.message }));
   return { boss, release };
 }
