@@ -54,6 +54,9 @@ async function prepare(label: string, ref: string | null): Promise<Tree> {
   const env = baseEnv(dataDir);
   console.error(`${label}: seeding ${dataDir}`);
   await run([process.execPath, "src/cli.ts", "seed"], root, env);
+  // The signals over what `svc seed` wrote, detected now: else the first `svc serve` measured detects them (its job
+  // engine's first work, some 16 s of CPU) while it is under load, and measures that instead of the request path.
+  await run([process.execPath, "src/cli.ts", "signals", "detect"], root, env);
   const key = (await run([process.execPath, "src/cli.ts", "keys", "create", "--plan", "free", "--rate-limit", "2000000000"], root, env)).split("\n")[0]!;
   return { label, root, env, key, cleanup: () => (rmSync(dataDir, { recursive: true, force: true }), removeTree()) };
 }

@@ -1,6 +1,6 @@
 // The outbox of series writes (db/schema/series-changes.ts, filled by triggers on `series`): what the detection job
 // reads and clears.
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { seriesChanges } from "../schema";
 
@@ -9,6 +9,11 @@ export type SeriesChange = { indicatorId: string; regionCode: string; seq: numbe
 /** Up to `limit` changed series, oldest change first. */
 export async function pendingSeriesChanges(db: Db, limit: number): Promise<SeriesChange[]> {
   return db.select().from(seriesChanges).orderBy(seriesChanges.seq).limit(limit);
+}
+
+/** The series of one indicator waiting for detection. */
+export async function pendingSeriesChangesOf(db: Db, indicatorId: string): Promise<SeriesChange[]> {
+  return db.select().from(seriesChanges).where(eq(seriesChanges.indicatorId, indicatorId));
 }
 
 /** Clears the rows read, unless the series was written again since (its seq moved): that change waits for its pass. */

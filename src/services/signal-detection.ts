@@ -9,7 +9,7 @@
 // Series that are not held (no row, or no observation) are skipped; so are indicators not in the catalog.
 import { findSeriesHeads, findSeriesHeadsForIndicator, readLatestObservationsMany, type SeriesHead } from "../../db/repos/observation-reads";
 import { applyIntervalChanges, intervalsOfSeries, type IntervalChanges, type SignalRow } from "../../db/repos/signals";
-import { clearSeriesChanges, pendingSeriesChanges } from "../../db/repos/series-changes";
+import { clearSeriesChanges, pendingSeriesChanges, pendingSeriesChangesOf } from "../../db/repos/series-changes";
 import { isFrequency } from "../domain/calendar";
 import { isRateUnit } from "../domain/prose";
 import { detectEpisodes, reconcileEpisodes, type Episode, type SeriesProfile, type StoredEpisode } from "../domain/signals";
@@ -54,8 +54,12 @@ export async function detectSignalsForIndicators(ctx: DetectionContext, indicato
   const ids = indicatorIds ?? [...(await ctx.caches.catalog.catalog()).byId.keys()];
   const summary: DetectionSummary = { series: 0, observations: 0, inserted: 0, updated: 0, removed: 0, unchanged: 0 };
   for (const id of ids) {
+    // The indicator's series waiting in the outbox are detected by this pass too: read before the heads, their rows are
+    // cleared after it (a write meanwhile moves its row's seq, and that row stays for the detect job).
+    const pending = await pendingSeriesChangesOf(ctx.db, id);
     const heads = await findSeriesHeadsForIndicator(ctx.db, id);
     for (let i = 0; i < heads.length; i += BATCH) await detectBatch(ctx, heads.slice(i, i + BATCH), summary);
+    await clearSeriesChanges(ctx.db, pending);
   }
   return summary;
 }

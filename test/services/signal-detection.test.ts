@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { and, eq } from "drizzle-orm";
-import { signalIntervals } from "../../db/schema";
+import { seriesChanges, signalIntervals } from "../../db/schema";
 import { indicatorId } from "../../db/seed/catalog";
 import { detectSignalsFor, detectSignalsForIndicators } from "../../src/services/signal-detection";
 import { makeTestApp, type TestApp } from "../support/app";
@@ -134,5 +134,21 @@ describe("real data: every state of a monthly indicator, idempotent", () => {
     expect(covering.length).toBe(50);
     const again = await detectSignalsForIndicators(ctx(), [id]);
     expect(again).toMatchObject({ series: 50, inserted: 0, updated: 0, removed: 0, unchanged: first.inserted });
+  });
+});
+
+describe("a pass over an indicator clears what it covered from the outbox", () => {
+  test("the indicator's waiting series are cleared; another indicator's stay for the detect job", async () => {
+    const other = { indicatorId: indicatorId("fred", "UNRATE"), regionCode: "US" };
+    // Written afresh (a write that changes nothing queues nothing).
+    await clearSeries(t.database.db, "fred", "U6RATE", "US");
+    await clearSeries(t.database.db, "fred", "UNRATE", "US");
+    await t.database.db.delete(seriesChanges);
+    await writeSeries(t.database.db, "fred", "U6RATE", "US", BASE);
+    await writeSeries(t.database.db, "fred", "UNRATE", "US", BASE);
+    const waiting = async () => (await t.database.db.select().from(seriesChanges)).map((c) => ({ indicatorId: c.indicatorId, regionCode: c.regionCode }));
+    expect(new Set(await waiting())).toEqual(new Set([U6, other]));
+    await detectSignalsForIndicators(ctx(), [U6.indicatorId]);
+    expect(await waiting()).toEqual([other]);
   });
 });
