@@ -37,3 +37,10 @@ export function createLogger(level: Config["logLevel"], write: (line: string) =>
   };
   return { debug: make("debug"), info: make("info"), warn: make("warn"), error: make("error") };
 }
+
+/** An error's message, whether it is an Error, a plain object carrying one (as pg-boss emits), or anything else. */
+export function errorText(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  const message = (e as { message?: unknown })?.message;
+  return typeof message === "string" ? message : String(e);
+}

@@ -5,7 +5,7 @@
 // that its supervisor (README "Deployment") starts a fresh one. Usage counted so far is safe: the memory-mapped
 // journal is replayed by the next start.
 import { isDatabaseUnavailable } from "../db/pg-faults";
-import { redactQueryParams, type Logger } from "./logger";
+import { errorText, redactQueryParams, type Logger } from "./logger";
 
 /** The exit status of a process stopped by an error nothing contained (EX_SOFTWARE). */
 export const UNCAUGHT_EXIT_CODE = 70;
@@ -59,7 +59,7 @@ export async function runStopSteps(steps: readonly StopStep[], logger: Logger): 
       }
     } catch (e) {
       unfinished.push(name);
-      logger.warn("stop: a step failed", { step: name, error: e instanceof Error ? e.message : String(e) });
+      logger.warn("stop: a step failed", { step: name, error: errorText(e) });
     } finally {
       clearTimeout(timer);
     }

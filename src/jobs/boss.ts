@@ -6,15 +6,8 @@
 import { PgBoss, fromPglite, type Db as BossDb } from "pg-boss";
 import postgres from "postgres";
 import type { Database } from "../../db/client";
-import type { Logger } from "../logger";
+import { errorText, type Logger } from "../logger";
 import { isDatabaseUnavailable } from "../../db/pg-faults";
-
-/** An error's message, whether it is an Error, a plain object carrying one, or anything else. */
-const errorText = (e: unknown): string => {
-  if (e instanceof Error) return e.message;
-  const message = (e as { message?: unknown })?.message;
-  return typeof message === "string" ? message : String(e);
-};
 
 export type BossSettings = {
   /** Whether this instance runs jobs: then it also maintains the queues (expiry, retention) and sends due cron jobs. */
