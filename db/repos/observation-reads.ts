@@ -26,6 +26,11 @@ export type SeriesHead = {
   observationCount: number;
 };
 
+/** A series is held when it has a row with at least one observation: the one place that rule is written. */
+export function isHeldHead(head: SeriesHead | null | undefined): head is SeriesHead {
+  return !!head && head.observationCount > 0;
+}
+
 const headColumns = {
   id: series.id,
   indicatorId: series.indicatorId,

@@ -19,7 +19,7 @@
 // derivation, or after a write outside the service's paths) is a 404 saying it is not derived yet, naming
 // `svc derive`. A svc: series is thus as current as its inputs' last derivation, not recomputed per read.
 import type { SeriesHead } from "../../db/repos/observation-reads";
-import { findSeriesHeads, findSeriesHeadsForIndicator } from "../../db/repos/observation-reads";
+import { findSeriesHeads, findSeriesHeadsForIndicator, isHeldHead } from "../../db/repos/observation-reads";
 import { writeSeriesObservations } from "../../db/repos/observations";
 import { isFrequency, type Frequency } from "../domain/calendar";
 import { DERIVED_SERIES, type DerivedInput, type DerivedInputData } from "../domain/derived";
@@ -58,7 +58,7 @@ const inputKeys = (inputs: ResolvedInput[]) => inputs.map((i) => ({ indicatorId:
 
 /** The 404 naming the first input the place does not hold, if any. */
 async function refuseMissingInput(store: Store, svc: IndicatorRow, region: RegionRow, inputs: ResolvedInput[], heads: (SeriesHead | null | undefined)[]): Promise<void> {
-  const missing = inputs.findIndex((_, k) => !heads[k] || heads[k]!.observationCount === 0);
+  const missing = inputs.findIndex((_, k) => !isHeldHead(heads[k]));
   if (missing < 0) return;
   const m = inputs[missing];
   const where = m.regionCode === region.code ? await regionLabel(store, region) : m.regionCode;
@@ -80,7 +80,7 @@ export async function derivedHead(store: Store, svc: IndicatorRow, region: Regio
   const heads = await store.caches.series.headsOf([...inputKeys(inputs), { indicatorId: svc.id, regionCode: region.code }]);
   await refuseMissingInput(store, svc, region, inputs, heads);
   const head = heads[inputs.length];
-  if (head && head.observationCount > 0) return head;
+  if (isHeldHead(head)) return head;
   const command = `svc derive ${svc.code}`;
   throw new ApiError(
     "RESOURCE_NOT_FOUND",

@@ -1,6 +1,6 @@
 // GET /v1/observations/latest: the newest valued observation of one series, or of up to 20 at a flat price (batch:
 // each code resolved, entitled and read on its own, so one bad code never fails the others).
-import { readLatestPerSeries, type SeriesHead, type StoredObservation } from "../../db/repos/observation-reads";
+import { isHeldHead, readLatestPerSeries, type SeriesHead, type StoredObservation } from "../../db/repos/observation-reads";
 import { FREQUENCY_UNIT, periodEnd, type Frequency } from "../domain/calendar";
 import { ApiError, type ErrorCode } from "../errors";
 import { regionLabel, resolveSeriesTarget, type SeriesTarget, type StoredTarget } from "./concepts";
@@ -156,7 +156,7 @@ export async function getLatestBatch(
   const toQuery: number[] = [];
   for (let k = 0; k < live.length; k++) {
     let head = heads[k];
-    if (!head || head.observationCount === 0) {
+    if (!isHeldHead(head)) {
       const notHeldNow = await notHeldError(ctx, live[k].code, live[k].target);
       if (!("head" in notHeldNow)) {
         errors.push(notHeldNow);

@@ -14,8 +14,7 @@
 // reads never derive, so the job that wrote the input does. A failure that may pass is recorded and rethrown
 // (pg-boss retries it with backoff); a final one (not retryable, or the last attempt) marks the row failed until
 // max(now + cooldown, now + the upstream's Retry-After).
-import { findSeries } from "../../db/repos/observations";
-import { findSeriesHead, type SeriesHead } from "../../db/repos/observation-reads";
+import { findSeriesHead, isHeldHead, type SeriesHead } from "../../db/repos/observation-reads";
 import { beginProvisioning, clearProvisioning, dropProvisioning, findProvisioning, markProvisioningFailed, recordFailedAttempt, type ProvisioningRow } from "../../db/repos/provisioning";
 import type { JobsConfig } from "../config";
 import { uuidFromBytes } from "../domain/keys";
@@ -73,7 +72,7 @@ export async function notHeld(store: Store, p: ProvisioningContext | undefined, 
     // The series may have become held since this read looked: the job that fetched it cleared its row just before
     // this one was made. Then nothing is provisioned (no new request_ref, no job) and the read is served the series.
     const head = await findSeriesHead(store.db, key.indicatorId, key.regionCode);
-    if (head && head.observationCount > 0) {
+    if (isHeldHead(head)) {
       await dropProvisioning(store.db, key, row.requestRef);
       return { kind: "held", head };
     }
@@ -118,8 +117,7 @@ export type ProvisionOutcome =
   | { kind: "failed"; provider: string; error: string; retryAt: Date };
 
 async function isHeld(store: Store, k: SeriesKey): Promise<boolean> {
-  const s = await findSeries(store.db, k.indicatorId, k.regionCode);
-  return !!s && s.observationCount > 0;
+  return isHeldHead(await findSeriesHead(store.db, k.indicatorId, k.regionCode));
 }
 
 /**

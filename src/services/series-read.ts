@@ -3,7 +3,7 @@
 // (validated against series.version) or, for a derived concept, computed from its inputs' whole series. A read
 // never writes: a svc: series is read as its inputs' writers last derived it (src/services/derived-series.ts).
 // Observations (observations.ts) and latest (latest.ts) read through it.
-import type { SeriesHead, StoredObservation } from "../../db/repos/observation-reads";
+import { isHeldHead, type SeriesHead, type StoredObservation } from "../../db/repos/observation-reads";
 import type { Deps } from "../deps";
 import { FREQUENCY_UNIT, periodIndex } from "../domain/calendar";
 import { blockedInputMessage } from "../domain/concepts";
@@ -83,13 +83,13 @@ const COMPUTED_CONCEPTS = "observations.computed-concepts";
 export async function storedHead(ctx: ReadContext, indicator: IndicatorRow, target: SeriesTarget): Promise<SeriesHead> {
   if (isDerivedIndicator(indicator)) return derivedHead(ctx, indicator, target.region);
   const head = await ctx.caches.series.head(indicator.id, target.region.code);
-  if (head && head.observationCount > 0) return head;
+  if (isHeldHead(head)) return head;
   return answerNotHeld(ctx, ctx.provisioning, ctx.now(), indicator, target.region);
 }
 
 async function inputHeads(ctx: ReadContext, target: DerivedConceptTarget): Promise<SeriesHead[]> {
   const heads = await ctx.caches.series.headsOf(target.inputs.map((i) => ({ indicatorId: i.indicator.id, regionCode: target.region.code })));
-  const missing = heads.findIndex((h) => !h || h.observationCount === 0);
+  const missing = heads.findIndex((h) => !isHeldHead(h));
   if (missing >= 0) {
     const input = target.inputs[missing];
     fail("RESOURCE_NOT_FOUND", blockedInputMessage(target.code, { role: input.role, indicators: [input.indicator.code] }, await regionLabel(ctx, target.region)), {

@@ -7,7 +7,7 @@
 // for its stored intervals, one transaction for its writes (no per-observation or per-series query). Re-running on unchanged data
 // writes nothing; a new observation extends or closes open intervals, a direction flip closes one and opens the next.
 // Series that are not held (no row, or no observation) are skipped; so are indicators not in the catalog.
-import { findSeriesHeads, findSeriesHeadsForIndicator, readLatestObservationsMany, type SeriesHead } from "../../db/repos/observation-reads";
+import { findSeriesHeads, findSeriesHeadsForIndicator, isHeldHead, readLatestObservationsMany, type SeriesHead } from "../../db/repos/observation-reads";
 import { applyIntervalChanges, intervalsOfSeries, type IntervalChanges, type SignalRow } from "../../db/repos/signals";
 import { clearSeriesChanges, pendingSeriesChanges, pendingSeriesChangesOf } from "../../db/repos/series-changes";
 import { isFrequency } from "../domain/calendar";
@@ -94,7 +94,7 @@ function storedEpisode(r: SignalRow): StoredEpisode {
 }
 
 async function detectBatch(ctx: DetectionContext, heads: readonly SeriesHead[], summary: DetectionSummary): Promise<void> {
-  const held = heads.filter((h) => h.observationCount > 0);
+  const held = heads.filter(isHeldHead);
   if (held.length === 0) return;
   const catalog = await ctx.caches.catalog.catalog();
   const [observations, stored] = await Promise.all([readLatestObservationsMany(ctx.db, held.map((h) => h.id)), intervalsOfSeries(ctx.db, held)]);
