@@ -150,10 +150,15 @@ d("retries and the upstream giving up", () => {
     // A request that read the row just before the job gave up re-sends the job after it ended (the race CI met):
     // that job finds its ref failed and fetches nothing.
     await t.jobs.provision({ indicatorId: indicatorId("fred", "INDPRO"), regionCode: "US", requestRef: first.body.request_ref });
+    let states: string[] = [];
     await waitFor("the re-sent job to finish", async () => {
       const jobs = await jobsOf("INDPRO");
+      states = jobs.map((j) => `${j.state} (retries ${j.retryCount})`);
       // At least the first job and this one (a request racing the first job's end may have re-sent one more).
       return jobs.length >= 2 && jobs.every((j) => j.state === "completed");
+    }).catch((e) => {
+      // Once in five CI runs this timed out: the jobs' states say why.
+      throw new Error(`${e instanceof Error ? e.message : e}; INDPRO's jobs: ${states.join(", ") || "none"}`);
     });
     expect(t.fetcher.count("INDPRO")).toBe(1);
     expect(gaveUp.res.headers.get("retry-after")).toBe("600");
