@@ -148,7 +148,12 @@ d("retries and the upstream giving up", () => {
     const gaveUp = await untilStatus(obs("INDPRO"), 502);
     expect(t.fetcher.count("INDPRO")).toBe(1); // not retryable: one attempt
     // A request that read the row just before the job gave up re-sends the job after it ended (the race CI met):
-    // that job finds its ref failed and fetches nothing.
+    // that job finds its ref failed and fetches nothing. The 502 is written by the job before pg-boss marks it
+    // completed, and the queue is exclusive (a send while the job is still active is dropped), so wait for its end.
+    await waitFor("the first job to end", async () => {
+      const jobs = await jobsOf("INDPRO");
+      return jobs.length >= 1 && jobs.every((j) => j.state === "completed");
+    });
     await t.jobs.provision({ indicatorId: indicatorId("fred", "INDPRO"), regionCode: "US", requestRef: first.body.request_ref });
     let states: string[] = [];
     await waitFor("the re-sent job to finish", async () => {
@@ -157,7 +162,7 @@ d("retries and the upstream giving up", () => {
       // At least the first job and this one (a request racing the first job's end may have re-sent one more).
       return jobs.length >= 2 && jobs.every((j) => j.state === "completed");
     }).catch((e) => {
-      // Once in five CI runs this timed out: the jobs' states say why.
+      // On a timeout, the jobs' states say why.
       throw new Error(`${e instanceof Error ? e.message : e}; INDPRO's jobs: ${states.join(", ") || "none"}`);
     });
     expect(t.fetcher.count("INDPRO")).toBe(1);
