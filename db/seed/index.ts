@@ -7,7 +7,8 @@ import { seedRegions } from "./regions";
 import { seedCatalog } from "./catalog";
 import { seedFlows } from "./flows";
 import { seedPublicBriefings } from "./briefings";
-import { holdsSnapshot, seedSnapshot } from "./snapshot";
+import { seedSnapshot } from "./snapshot";
+import { holdsSnapshot } from "./snapshot-version";
 import type { SeedOptions } from "./options";
 
 export async function seedDatabase(database: Database, opts: SeedOptions = {}): Promise<void> {
@@ -25,4 +26,3 @@ export async function seedDatabase(database: Database, opts: SeedOptions = {}): 
   }
 }
 
-export { holdsSnapshot } from "./snapshot";

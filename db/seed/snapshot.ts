@@ -4,7 +4,6 @@
 // held yet, the revision-aware write path for held ones, so loading a snapshot over an older database (an upgrade)
 // revises what changed and leaves the rest alone. The loaded version is recorded (seed_snapshots): a later start with
 // the same snapshot does nothing.
-import { eq } from "drizzle-orm";
 import type { Database } from "../client";
 import { bulkLoadSeries, type BulkSeries } from "../bulk-load";
 import { indicatorIdsBySourceCode } from "../repos/catalog";
@@ -19,13 +18,7 @@ import { regionList } from "./regions";
 import { keptSampleSeries } from "./samples";
 import type { SeedOptions } from "./options";
 import type { Progress } from "../../src/progress";
-
-/**
- * The snapshot's version: bump it whenever a file or a parser changes what the snapshot stores, so existing databases
- * load the new one at their next start.
- */
-export const SNAPSHOT_VERSION = "2026-11-26.1";
-export const SNAPSHOT_NAME = "real-data";
+import { SNAPSHOT_NAME, SNAPSHOT_VERSION } from "./snapshot-version";
 
 async function gunzipText(path: string, encoding: "utf-8" | "latin1" = "utf-8"): Promise<string> {
   const bytes = Bun.gunzipSync(await Bun.file(path).bytes());
@@ -108,12 +101,6 @@ export async function snapshotSeries(progress?: Progress): Promise<SnapshotRepor
   const aggregates = new Map([...wbEarlier, ...wb2025].flatMap((w) => w.dropped).map((d) => [d.code, d]));
   progress?.done();
   return { series, skipped, worldBankAggregates: [...aggregates.values()], rateCorrections: lausStates.corrected };
-}
-
-/** Whether the database holds this snapshot version. */
-export async function holdsSnapshot(database: Database): Promise<boolean> {
-  const rows = await database.db.select().from(seedSnapshots).where(eq(seedSnapshots.name, SNAPSHOT_NAME));
-  return rows[0]?.version === SNAPSHOT_VERSION;
 }
 
 /**

@@ -3,7 +3,7 @@
 // month's overage, monthly overage as an invoice item on the subscription's next invoice (or on an invoice of
 // its own when the subscription has ended), and signed webhooks (STRIPE_WEBHOOK_SECRET) normalised to
 // BillingEvent. Every write carries an idempotency key, so a retried or concurrent call bills once.
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import type { PaidPlanId } from "../plans";
 import {
   WebhookSignatureError,
@@ -78,16 +78,22 @@ export function normaliseStripeEvent(
 }
 
 export function stripeProvider(settings: StripeSettings): BillingProvider {
-  const stripe = new Stripe(settings.secretKey, {
-    httpClient: Stripe.createFetchHttpClient(),
-    maxNetworkRetries: 2,
-    timeout: 20_000,
-    ...(settings.api ?? {}),
-  });
+  // The SDK is loaded by the first call, not at start: it is about 10 MB of a node's memory.
+  let made: Promise<Stripe> | null = null;
+  const client = () =>
+    (made ??= import("stripe").then(
+      ({ default: StripeClient }) =>
+        new StripeClient(settings.secretKey, {
+          httpClient: StripeClient.createFetchHttpClient(),
+          maxNetworkRetries: 2,
+          timeout: 20_000,
+          ...(settings.api ?? {}),
+        }),
+    ));
 
   /** With `subscriptionId` the item waits for that subscription's next invoice; without, for the next invoice created. */
   async function addOverageItem(customerId: string, overage: OverageCharge, subscriptionId?: string): Promise<string> {
-    const item = await stripe.invoiceItems.create(
+    const item = await (await client()).invoiceItems.create(
       { customer: customerId, amount: overage.amountCents, currency: "usd", description: overage.description, ...(subscriptionId ? { subscription: subscriptionId } : {}) },
       { idempotencyKey: `${overage.idempotencyKey}:item` },
     );
@@ -96,7 +102,7 @@ export function stripeProvider(settings: StripeSettings): BillingProvider {
 
   async function invoiceNow(customerId: string, overage: OverageCharge): Promise<string> {
     const itemId = await addOverageItem(customerId, overage);
-    const invoice = await stripe.invoices.create(
+    const invoice = await (await client()).invoices.create(
       { customer: customerId, pending_invoice_items_behavior: "include", auto_advance: true },
       { idempotencyKey: `${overage.idempotencyKey}:invoice` },
     );
@@ -109,7 +115,7 @@ export function stripeProvider(settings: StripeSettings): BillingProvider {
     async createCheckout(req: CheckoutRequest) {
       const price = settings.prices[req.plan];
       if (!price) throw new Error(`no Stripe price configured for plan ${req.plan}`);
-      const session = await stripe.checkout.sessions.create({
+      const session = await (await client()).checkout.sessions.create({
         mode: "subscription",
         line_items: [{ price, quantity: 1 }],
         success_url: req.successUrl,
@@ -125,7 +131,7 @@ export function stripeProvider(settings: StripeSettings): BillingProvider {
       let invoiceRef: string | null = null;
       if (overage && overage.amountCents > 0 && ref.customerId) invoiceRef = await addOverageItem(ref.customerId, overage);
       // invoice_now puts pending items (the overage) on a final invoice; prorate: false keeps the base fee.
-      if (ref.subscriptionId) await stripe.subscriptions.cancel(ref.subscriptionId, { invoice_now: true, prorate: false }, { idempotencyKey: `svc-cancel:${ref.subscriptionId}` });
+      if (ref.subscriptionId) await (await client()).subscriptions.cancel(ref.subscriptionId, { invoice_now: true, prorate: false }, { idempotencyKey: `svc-cancel:${ref.subscriptionId}` });
       return { invoiceRef };
     },
     async invoiceOverage(ref: ProviderSubscriptionRef, overage: OverageCharge) {
@@ -145,7 +151,7 @@ export function stripeProvider(settings: StripeSettings): BillingProvider {
       let event: Stripe.Event;
       try {
         // Async: under Bun the SDK signs with WebCrypto, which has no synchronous HMAC. receivedAt is the injected clock.
-        event = await stripe.webhooks.constructEventAsync(rawBody, signature, settings.webhookSecret, 300, undefined, receivedAt.getTime());
+        event = await (await client()).webhooks.constructEventAsync(rawBody, signature, settings.webhookSecret, 300, undefined, receivedAt.getTime());
       } catch (e) {
         throw new WebhookSignatureError(e instanceof Error ? e.message : String(e));
       }

@@ -8,6 +8,7 @@ import { deriveAll } from "../services/derived-series";
 import { CliError } from "./cli-error";
 import { createLogger } from "../logger";
 import { seedIfNeeded } from "./seed";
+import { copySeededImage } from "../startup/prepare";
 import { consoleContext, type Command } from "./command";
 import { withDatabase } from "./access-cli";
 import { resolve } from "node:path";
@@ -92,10 +93,13 @@ export const importCommand: Command = {
       throw asCliError(e, opts.file);
     }
 
+    const logger = createLogger(config.logLevel);
+    // A fresh embedded data directory starts from the seeded image when this machine has one, as `svc serve` does.
+    if (!ctx.server) await copySeededImage(config, { logger, onProgress: () => {} });
     await withDatabase(config, ctx, { maintenance: true }, async ({ database, caches }) => {
       try {
         // A fresh data directory (or database) is migrated and seeded first, as `svc serve` does, with the same progress.
-        if (!ctx.server) await seedIfNeeded(database, { now: new Date(), progress: terminalProgress(), logger: createLogger(config.logLevel) });
+        if (!ctx.server) await seedIfNeeded(database, { now: new Date(), progress: terminalProgress(), logger });
         const store = { db: database.db, caches };
         const result = await importObservationsCsv(store, {
           text,

@@ -2,7 +2,7 @@
 // first-start seed that `svc serve` (and `svc import`) run on a database that does not hold the snapshot.
 import { SCHEMA_LOCK, type Database } from "../../db/client";
 import { hasRegions } from "../../db/repos/seed-state";
-import { holdsSnapshot } from "../../db/seed/snapshot";
+import { holdsSnapshot } from "../../db/seed/snapshot-version";
 import { seedPublicBriefings } from "../../db/seed/briefings";
 import { openConfiguredDatabase } from "../configured-database";
 import type { Logger } from "../logger";

@@ -11,12 +11,14 @@ import { buildOpenApiDocument } from "../docs/openapi";
 import { KEY_SECURITY } from "../docs/openapi-access";
 import { withPurpose } from "../http/route-purpose";
 import { credentialOf } from "../http/verdicts";
-import { handleMcpPost, methodNotAllowed } from "../mcp/server";
 import { TOOL_POLICIES, toolsFromOpenApi, type McpTool } from "../mcp/tools";
 import { MCP_PATH, MCP_TOOL_NAMES } from "../contract/mcp";
 import { jsonRpcRequestSchema, jsonRpcResponseSchema } from "../schemas/mcp";
 import { SERVICE_NAME } from "../version";
 
+
+// Loaded by the first MCP request, not at start: the SDK is about 25 MB of a node's idle memory.
+const mcpServer = () => import("../mcp/server");
 
 /** The credential headers a tool call forwards to its REST request, when the MCP request carries a key (or a malformed one). */
 const KEY_HEADERS = ["authorization", "x-api-key"] as const;
@@ -77,6 +79,7 @@ export const registerMcpRoutes: RegisterRoutes = (app, deps) => {
         }
       }
       const origin = new URL(c.req.url).origin;
+      const { handleMcpPost } = await mcpServer();
       return handleMcpPost(c.req.raw, {
         name: SERVICE_NAME,
         version: deps.version,
@@ -90,5 +93,5 @@ export const registerMcpRoutes: RegisterRoutes = (app, deps) => {
     }),
   );
 
-  app.all(MCP_PATH, withPurpose("envelope", () => methodNotAllowed()));
+  app.all(MCP_PATH, withPurpose("envelope", async () => (await mcpServer()).methodNotAllowed()));
 };

@@ -8,8 +8,7 @@
 // - Drawing: Vega-Lite compiled to Vega and rendered to SVG on the server (no browser, no canvas); the SVG is kept
 //   in the series cache under a key naming every data version and the request, so a hot chart is served as stored
 //   bytes and never outlives the data it draws.
-import * as vega from "vega";
-import { compile, type TopLevelSpec } from "vega-lite";
+import type { TopLevelSpec } from "vega-lite";
 import { chartSpec, chartText, escapeXml, placeHeading, recessionBands, type ChartInput, type ChartSeries } from "../domain/chart-spec";
 import { ApiError, fail } from "../errors";
 import { CHART_MAX_POINTS, chartQuerySchema, type ChartQuery } from "../schemas/chart";
@@ -106,6 +105,8 @@ export async function getChart(ctx: ReadContext, t: ChartTarget, opts: { bare?: 
 
 /** Renders the chart (Vega-Lite -> Vega -> SVG) with its <title> and <desc>. */
 export async function drawSvg(input: ChartInput): Promise<string> {
+  // Loaded by the first chart drawn, not at start: Vega and Vega-Lite are about 35 MB of a node's idle memory.
+  const [vega, { compile }] = await Promise.all([import("vega"), import("vega-lite")]);
   const view = new vega.View(vega.parse(compile(chartSpec(input) as unknown as TopLevelSpec).spec), { renderer: "none" });
   try {
     const svg = await view.toSVG();

@@ -9,7 +9,7 @@
 import { join } from "node:path";
 import type { Database } from "../../db/client";
 import { seedPublicBriefings } from "../../db/seed/briefings";
-import { SNAPSHOT_VERSION } from "../../db/seed/snapshot";
+import { SNAPSHOT_VERSION } from "../../db/seed/snapshot-version";
 import { openConfiguredDatabase } from "../configured-database";
 import { holdsSeed } from "../commands/seed";
 import type { Config } from "../config";
@@ -41,8 +41,13 @@ export function runSeedWorker(config: Config, opts: PrepareOptions): Promise<boo
   });
 }
 
-/** The database, seeded, opened on this thread (see the file comment). */
-export async function prepareDatabase(config: Config, opts: PrepareOptions): Promise<Database> {
+/**
+ * A first start of the embedded database (DATA_DIR holds none) copies the seeded image an earlier first start of the
+ * same code and data kept, if there is one (`svc serve`, and `svc import` into a fresh data directory). `imageKey`:
+ * the image a seed of this directory should be kept as (null when the database is not embedded or not fresh, or when
+ * IMAGE_CACHE_DIR is off).
+ */
+export async function copySeededImage(config: Config, opts: Omit<PrepareOptions, "now">): Promise<{ fresh: boolean; imageKey: string | null; pgliteDir: string }> {
   const embedded = !config.databaseUrl;
   const pgliteDir = join(config.dataDir, "pglite");
   if (embedded) ensureDataDir(config.dataDir);
@@ -55,6 +60,12 @@ export async function prepareDatabase(config: Config, opts: PrepareOptions): Pro
       opts.logger.info("seeded database image copied", { image: imageKey, ms: Math.round(performance.now() - t0) });
     }
   }
+  return { fresh, imageKey, pgliteDir };
+}
+
+/** The database, seeded, opened on this thread (see the file comment). */
+export async function prepareDatabase(config: Config, opts: PrepareOptions): Promise<Database> {
+  const { fresh, imageKey, pgliteDir } = await copySeededImage(config, opts);
   if (!fresh || holdsDatabase(pgliteDir)) {
     opts.onProgress({ step: "opening the database", done: 0, total: 1 });
     const database = await openConfiguredDatabase(config, { logger: opts.logger });

@@ -1,16 +1,19 @@
 // `bun start` on an empty embedded data directory (no network, no database server): the server listens at once
 // (/api/health 200 `starting`, data routes 503 with Retry-After), seeds real data on a worker thread, keeps the
 // seeded database as an image, then serves (and its job engine runs the public briefings once); a second start only
-// checks; a first start on another empty data directory copies the image instead of seeding. Runs the real entry
-// point in a subprocess.
+// checks; a first start on another empty data directory copies the image instead of seeding, and so does `svc import`
+// into one (its seed without an image is the same seedIfNeeded the server's seed worker runs). Runs the real entry
+// points in subprocesses.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { openDatabase } from "../../db/client";
+import { findSeries } from "../../db/repos/observations";
+import { indicators, seedSnapshots } from "../../db/schema";
 import { PUBLIC_BRIEFINGS } from "../../db/seed/briefings";
-import { SNAPSHOT_VERSION } from "../../db/seed/snapshot";
+import { SNAPSHOT_VERSION } from "../../db/seed/snapshot-version";
 import { otherRunOnly } from "../support/runs";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
@@ -23,26 +26,33 @@ const ROOT = resolve(import.meta.dir, "../..");
 let dir: string;
 let cacheDir: string;
 let otherDir: string;
+let importDir: string;
 
 beforeAll(() => {
   if (elsewhere) return;
   dir = mkdtempSync(join(tmpdir(), "svc-first-start-"));
   cacheDir = mkdtempSync(join(tmpdir(), "svc-first-start-images-"));
   otherDir = mkdtempSync(join(tmpdir(), "svc-first-start-other-"));
+  importDir = mkdtempSync(join(tmpdir(), "svc-first-start-import-"));
 });
 afterAll(() => {
   if (elsewhere) return;
-  for (const d of [dir, cacheDir, otherDir]) rmSync(d, { recursive: true, force: true });
+  for (const d of [dir, cacheDir, otherDir, importDir]) rmSync(d, { recursive: true, force: true });
 });
 
 type Started = { proc: Bun.Subprocess<"ignore", "pipe", "pipe">; url: string; log: string[] };
 
-async function start(dataDir = dir): Promise<Started> {
+/** The environment of this file's processes: an embedded data directory, this file's image cache. */
+function serverEnv(dataDir: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== "DATABASE_URL") env[k] = v;
+  return { ...env, DATA_DIR: dataDir, IMAGE_CACHE_DIR: cacheDir, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", NODE_ENV: "test" };
+}
+
+async function start(dataDir = dir): Promise<Started> {
   const proc = Bun.spawn([process.execPath, "run", "src/server.ts"], {
     cwd: ROOT,
-    env: { ...env, DATA_DIR: dataDir, IMAGE_CACHE_DIR: cacheDir, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", NODE_ENV: "test" },
+    env: serverEnv(dataDir),
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",
@@ -91,7 +101,7 @@ async function stop(s: Started): Promise<number> {
   return s.proc.exited;
 }
 
-test.skipIf(!!elsewhere)("first start listens at once, seeds real observations while it answers, then serves; the second start does not seed; another empty data directory gets the image", async () => {
+test.skipIf(!!elsewhere)("first start listens at once, seeds real observations while it answers, then serves; the second start does not seed; another empty data directory gets the image, and so does `svc import` into one", async () => {
   const first = await start();
   try {
     // Answering while it seeds (the seed takes tens of seconds; these requests are made right after "listening").
@@ -169,6 +179,28 @@ test.skipIf(!!elsewhere)("first start listens at once, seeds real observations w
   } finally {
     expect(await stop(third)).toBe(0);
   }
+  // `svc import` into yet another empty data directory starts from the image too (nothing seeded, so no seed
+  // progress), then imports.
+  const csv = join(importDir, "manemp.csv");
+  writeFileSync(csv, "observation_date,MANEMP\n2025-09-01,12700\n2025-10-01,12695\n2025-11-01,12690\n");
+  const imported = Bun.spawn([process.execPath, "run", "src/cli.ts", "import", csv, "--indicator", "MANEMP", "--region", "US"], {
+    cwd: ROOT,
+    env: { ...serverEnv(join(importDir, "data")), LOG_LEVEL: "warn" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [out, err, code] = await Promise.all([new Response(imported.stdout).text(), new Response(imported.stderr).text(), imported.exited]);
+  expect([code, err]).toEqual([0, ""]);
+  expect(out).toBe("3 inserted, 0 revised, 0 unchanged (series MANEMP (fred) / US: 3 observations, 2025-09-01..2025-11-01)\n");
+  const copied = await openDatabase({ dataDir: join(importDir, "data") });
+  try {
+    expect(await copied.db.select({ version: seedSnapshots.version }).from(seedSnapshots)).toEqual([{ version: SNAPSHOT_VERSION }]);
+    const [unrate] = await copied.db.select().from(indicators).where(and(eq(indicators.code, "UNRATE"), eq(indicators.sourceSlug, "fred")));
+    expect(await findSeries(copied.db, unrate!.id, "US")).toMatchObject({ firstDate: "1948-01-01", lastDate: "2026-05-01" });
+  } finally {
+    await copied.close();
+  }
+
   const after = await openDatabase({ dataDir: dir });
   try {
     const rows = (await after.db.execute(sql`SELECT question FROM briefings WHERE slug = 'us-inflation'`).then((r: any) => (Array.isArray(r) ? r : r.rows))) as { question: string }[];

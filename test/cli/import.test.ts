@@ -1,6 +1,7 @@
 // `svc import` as a user runs it: the real CLI in a subprocess against an embedded data directory.
 // The directory is prepared in-process with a test source, indicators and regions (not the full seed), so the
-// imports here depend on nothing but the write path, and `serve` on it starts without seeding.
+// imports here depend on nothing but the write path, and `serve` on it starts without seeding. An import into an empty
+// data directory (the seeded image copied first) is part of test/cli/first-start.test.ts, which makes that image.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,7 +11,7 @@ import postgres from "postgres";
 import { openDatabase, type Db } from "../../db/client";
 import { findSeries } from "../../db/repos/observations";
 import { indicators, observations, regions, seedSnapshots, sources } from "../../db/schema";
-import { SNAPSHOT_VERSION } from "../../db/seed/snapshot";
+import { SNAPSHOT_VERSION } from "../../db/seed/snapshot-version";
 import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
 import { otherRunOnly } from "../support/runs";
 
@@ -99,29 +100,6 @@ function expectOneLineError(r: Run, code: number, line: string) {
   expect(r.stdout).toBe("");
   expect(r.stderr).toBe(`${line}\n`);
 }
-
-describe.skipIf(!!elsewhere)("svc import into a fresh data directory", () => {
-  test("migrates and seeds first, as serve does, then imports; the seeded data is there", async () => {
-    const fresh = join(dir, "fresh-data");
-    const p = file("manemp.csv", "observation_date,MANEMP\n2025-09-01,12700\n2025-10-01,12695\n2025-11-01,12690\n");
-    const r = await svc(["import", p, "--indicator", "MANEMP", "--region", "US"], { DATA_DIR: fresh });
-    expect(r.code).toBe(0);
-    // The seed's progress, as serve prints it.
-    expect(r.stderr).toMatch(
-      /^regions: 3445\/3445 3445 written\ncatalog: \d+\/\d+ \d+ new, 0 updated\nflows: (\d+)\/\1 \1 flows new or changed, \d+ skipped \(\d+ codes not held as regions\)\nreading the snapshot files: (\d+)\/\2\nobservations: (\d+)\/\3 \d+ series, \3 observations new, 0 revised, \d+ series skipped \(area not a current region\)\n$/,
-    );
-    expect(r.stdout).toBe("3 inserted, 0 revised, 0 unchanged (series MANEMP (fred) / US: 3 observations, 2025-09-01..2025-11-01)\n");
-    const database = await openDatabase({ dataDir: fresh });
-    try {
-      const held = await database.db.select({ version: seedSnapshots.version }).from(seedSnapshots);
-      expect(held).toEqual([{ version: SNAPSHOT_VERSION }]);
-      const unrate = await database.db.select().from(indicators).where(eq(indicators.code, "UNRATE"));
-      expect(await findSeries(database.db, unrate[0].id, "US")).toMatchObject({ firstDate: "1948-01-01", lastDate: "2026-05-01" });
-    } finally {
-      await database.close();
-    }
-  }, 600_000); // it seeds the whole snapshot first: minutes on a busy machine
-});
 
 describe.skipIf(!!elsewhere)("svc import", () => {
   const fred = "date,value\n2020-01-01,3.5\n2020-02-01,\n2020-03-01,4.4\n2020-04-01,14.8\n";

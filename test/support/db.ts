@@ -11,7 +11,7 @@ import postgres from "postgres";
 import { eq } from "drizzle-orm";
 import { openDatabase, type Database } from "../../db/client";
 import { seedDatabase } from "../../db/seed";
-import { SNAPSHOT_NAME, SNAPSHOT_VERSION } from "../../db/seed/snapshot";
+import { SNAPSHOT_NAME, SNAPSHOT_VERSION } from "../../db/seed/snapshot-version";
 import { seedSnapshots } from "../../db/schema";
 import { loadConfig } from "../../src/config";
 import { createLogger } from "../../src/logger";

@@ -11,7 +11,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import { join } from "node:path";
 import { INSTALLED_PGLITE } from "../../db/blank-cluster";
 import { openDatabase, type Database } from "../../db/client";
-import { SNAPSHOT_VERSION } from "../../db/seed/snapshot";
+import { SNAPSHOT_VERSION } from "../../db/seed/snapshot-version";
 import { loadConfig } from "../../src/config";
 import { imageFingerprint } from "../../src/startup/image";
 
