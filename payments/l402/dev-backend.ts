@@ -5,7 +5,8 @@
 // is single-process).
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import bolt11 from "bolt11";
+import type Bolt11 from "bolt11";
+import { bolt11 } from "./bolt11";
 import { privateKeyToAccount } from "viem/accounts";
 import { fromHex, sha256, toHex } from "../encoding";
 import type { Clock, RandomSource } from "../types";
@@ -120,7 +121,7 @@ export class DevLightning implements InvoiceBackend {
     const preimage = this.random.bytes(32);
     const paymentHash = toHex(sha256(preimage));
     const timestamp = Math.floor(this.clock.now().getTime() / 1000);
-    const encoded = bolt11.encode({
+    const encoded = bolt11().encode({
       network: REGTEST,
       millisatoshis: req.amountMsat.toString(),
       timestamp,
@@ -131,7 +132,7 @@ export class DevLightning implements InvoiceBackend {
         { tagName: "expire_time", data: req.expirySeconds },
       ],
     });
-    const signed = bolt11.sign(encoded, Buffer.from(this.store.nodeKey()));
+    const signed = bolt11().sign(encoded, Buffer.from(this.store.nodeKey()));
     const expiresAt = new Date((timestamp + req.expirySeconds) * 1000);
     this.store.put({ paymentHash, preimage: toHex(preimage), paymentRequest: signed.paymentRequest!, amountMsat: req.amountMsat.toString(), expiresAt: expiresAt.toISOString() });
     return { paymentRequest: signed.paymentRequest!, paymentHashHex: paymentHash, amountMsat: req.amountMsat, expiresAt };
@@ -139,9 +140,9 @@ export class DevLightning implements InvoiceBackend {
 
   /** Pays one of this node's invoices: checks its signature, payee and expiry, and reveals the preimage once. */
   pay(paymentRequest: string): PayResult {
-    let decoded: ReturnType<typeof bolt11.decode>;
+    let decoded: ReturnType<typeof Bolt11.decode>;
     try {
-      decoded = bolt11.decode(paymentRequest.trim(), REGTEST);
+      decoded = bolt11().decode(paymentRequest.trim(), REGTEST);
     } catch (e) {
       return { ok: false, message: `not a valid BOLT11 invoice (${(e as Error).message})` };
     }

@@ -1,6 +1,6 @@
 // LND REST invoice backend (lnrpc/lightning.yaml): POST /v1/invoices with the invoice macaroon in
 // `Grpc-Metadata-macaroon`, over TLS pinned to lnd's own certificate. protojson: bytes are base64, 64-bit ints strings.
-import bolt11 from "bolt11";
+import { bolt11 } from "./bolt11";
 import type { CreateInvoice, Invoice, InvoiceBackend } from "./invoices";
 
 export type LndOptions = {
@@ -35,7 +35,7 @@ export class LndRestBackend implements InvoiceBackend {
     const paymentHashHex = Buffer.from(body.r_hash, "base64").toString("hex");
     if (paymentHashHex.length !== 64) throw new Error("lnd r_hash is not 32 bytes");
     // Cross-check the invoice lnd signed: same hash, same amount (a misconfigured proxy must not mint tokens for another invoice).
-    const decoded = bolt11.decode(body.payment_request);
+    const decoded = bolt11().decode(body.payment_request);
     if (decoded.tagsObject.payment_hash !== paymentHashHex) throw new Error("lnd invoice payment hash differs from r_hash");
     if (decoded.millisatoshis !== req.amountMsat.toString()) throw new Error("lnd invoice amount differs from the amount asked");
     const expiry = decoded.tagsObject.expire_time ?? req.expirySeconds;

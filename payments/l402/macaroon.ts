@@ -9,10 +9,16 @@
 // The signature chain is go-macaroon's (HMAC with the "macaroons-key-generator" derived key), via the `macaroon`
 // package; serialisation is our own because its exportBinary() grows its buffer exponentially (research l402.md §3).
 import { createHmac } from "node:crypto";
-import { importMacaroon, newMacaroon, type Macaroon } from "macaroon";
+import type * as MacaroonLib from "macaroon";
+import type { Macaroon } from "macaroon";
 import { constantTimeEqual, decodeBase64Loose, fromHex, sha256, toHex } from "../encoding";
 
 export const TOKEN_LOCATION = "svc";
+// The macaroon library (with sjcl and tweetnacl, about 20 MB of a process's memory) is loaded by the first token made
+// or read rather than at start.
+let loadedLib: typeof MacaroonLib | null = null;
+const macaroonLib = () => (loadedLib ??= require("macaroon") as typeof MacaroonLib);
+
 const ID_LENGTH = 66;
 
 export type Binding = { kind: "indicator" | "resource"; value: string };
@@ -80,7 +86,7 @@ export function mintToken(opts: {
   validUntil: number;
 }): Macaroon {
   const identifier = tokenIdentifier(opts.paymentHash, opts.tokenId);
-  const m = newMacaroon({ identifier, location: TOKEN_LOCATION, rootKey: rootKeyFor(opts.secret, identifier), version: 2 });
+  const m = macaroonLib().newMacaroon({ identifier, location: TOKEN_LOCATION, rootKey: rootKeyFor(opts.secret, identifier), version: 2 });
   m.addFirstPartyCaveat(`${opts.binding.kind}=${opts.binding.value}`);
   m.addFirstPartyCaveat(`max_usd_micros=${opts.maxMicroUsd}`);
   m.addFirstPartyCaveat(`valid_until=${opts.validUntil}`);
@@ -120,7 +126,7 @@ export function verifyToken(macaroonB64: string, preimageHex: string, secrets: U
   if (!bytes) return { ok: false, reason: "malformed", message: "The macaroon is not base64." };
   let m: Macaroon;
   try {
-    m = importMacaroon(bytes);
+    m = macaroonLib().importMacaroon(bytes);
   } catch {
     return { ok: false, reason: "malformed", message: "The macaroon cannot be decoded (V2 binary expected)." };
   }

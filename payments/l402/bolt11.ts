@@ -1,0 +1,10 @@
+// The bolt11 library, loaded by the first invoice made or read rather than at start: with what it brings
+// (bitcoinjs-lib, lodash, elliptic) it is about 40 MB of a process's memory, which a node whose callers all hold
+// keys never needs.
+import type Bolt11 from "bolt11";
+
+let loaded: typeof Bolt11 | null = null;
+
+export function bolt11(): typeof Bolt11 {
+  return (loaded ??= require("bolt11") as typeof Bolt11);
+}
