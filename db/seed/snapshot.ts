@@ -9,7 +9,7 @@ import { bulkLoadSeries, type BulkSeries } from "../bulk-load";
 import { indicatorIdsBySourceCode } from "../repos/catalog";
 import { seedSnapshots } from "../schema";
 import { COUNTY_CHANGES } from "../../src/domain/region-list";
-import { blsStateUnemployed, ersUnemployment, fredCsv, mergeVintages, pepVintage, worldBankLong, type SnapshotSeries } from "../../src/domain/snapshot-files";
+import { blsStateUnemployed, ersUnemployment, fredCsv, mergeVintages, ownStrings, pepVintage, worldBankLong, type SnapshotSeries } from "../../src/domain/snapshot-files";
 import { lausCountyAnnual, lausStateRates, lausStatesMonthly, type RateCorrection } from "../../src/domain/snapshot-laus";
 import { qcewAnnualTotals } from "../../src/domain/snapshot-qcew";
 import { FRED_2026_01, FRED_2026_06, LAUS_ANNUAL, LAUS_STATES, PEP_VINTAGES, QCEW_ANNUAL, WORLD_BANK_2025, WORLD_BANK_EARLIER, type VintageFile } from "./snapshot-manifest";
@@ -39,8 +39,13 @@ export type SnapshotReport = {
 };
 
 /** A World Bank file of one vintage, with the aggregates it holds. */
-async function worldBank(text: (f: VintageFile) => Promise<string>, files: Record<string, VintageFile>, dataset: string, alpha3: Map<string, string>) {
-  return Promise.all(Object.entries(files).map(async ([code, f]) => worldBankLong(await text(f), code, alpha3, { dataset, sourceUpdatedAt: when(f) })));
+async function worldBank(text: (f: VintageFile) => Promise<string>, own: (list: SnapshotSeries[]) => SnapshotSeries[], files: Record<string, VintageFile>, dataset: string, alpha3: Map<string, string>) {
+  return Promise.all(
+    Object.entries(files).map(async ([code, f]) => {
+      const parsed = worldBankLong(await text(f), code, alpha3, { dataset, sourceUpdatedAt: when(f) });
+      return { ...parsed, series: own(parsed.series) };
+    }),
+  );
 }
 
 /**
@@ -61,21 +66,25 @@ export async function snapshotSeries(progress?: Progress): Promise<SnapshotRepor
   for (const r of regions) if (r.type === "country") for (const a of r.aliases) if (/^[A-Z]{3}$/.test(a)) alpha3.set(a, r.code);
   const renames = countyCodeRenames(COUNTY_CHANGES);
   const renamed = (list: SnapshotSeries[]) => list.map((s) => ({ ...s, region: renames.get(s.region) ?? s.region }));
+  // Each file's series own their strings as soon as it is parsed, so its text is garbage from then on (ownStrings).
+  const pool = new Map<string, string>();
+  const own = (list: SnapshotSeries[]) => ownStrings(list, pool);
   const fred = (files: Record<string, VintageFile>, dataset: string) =>
-    Promise.all(Object.entries(files).map(async ([code, f]) => fredCsv(await text(f), code, { dataset, sourceUpdatedAt: when(f) })));
+    Promise.all(Object.entries(files).map(async ([code, f]) => own([fredCsv(await text(f), code, { dataset, sourceUpdatedAt: when(f) })])[0]!));
 
   const lausStates = lausStatesMonthly(await text(LAUS_STATES.all2025), when(LAUS_STATES.all2025));
-  const ers = async (f: VintageFile, dataset: string) => renamed(ersUnemployment(await text(f, "latin1"), { dataset, sourceUpdatedAt: when(f) }));
-  const wbEarlier = await worldBank(text, WORLD_BANK_EARLIER, "worldbank-country", alpha3);
-  const wb2025 = await worldBank(text, WORLD_BANK_2025, "worldbank-wdi-2025", alpha3);
-  const qcew = await Promise.all(QCEW_ANNUAL.map(async (f) => qcewAnnualTotals(await text(f), when(f)).series));
-  const pep = (vintage: number) => text(PEP_VINTAGES[vintage], "latin1").then((t) => pepVintage(t, vintage, PEP_VINTAGES[vintage].sourceUpdatedAt!));
+  own(lausStates.series);
+  const ers = async (f: VintageFile, dataset: string) => own(renamed(ersUnemployment(await text(f, "latin1"), { dataset, sourceUpdatedAt: when(f) })));
+  const wbEarlier = await worldBank(text, own, WORLD_BANK_EARLIER, "worldbank-country", alpha3);
+  const wb2025 = await worldBank(text, own, WORLD_BANK_2025, "worldbank-wdi-2025", alpha3);
+  const qcew = await Promise.all(QCEW_ANNUAL.map(async (f) => own(qcewAnnualTotals(await text(f), when(f)).series)));
+  const pep = (vintage: number) => text(PEP_VINTAGES[vintage], "latin1").then((t) => own(pepVintage(t, vintage, PEP_VINTAGES[vintage].sourceUpdatedAt!)));
 
   // Oldest vintage first; a later group revises an earlier one where they share a series and a date.
   const merged = mergeVintages([
     [
       ...(await fred(FRED_2026_01, "fred-macro-us")),
-      ...blsStateUnemployed(await text(LAUS_STATES.unemployed2020)),
+      ...own(blsStateUnemployed(await text(LAUS_STATES.unemployed2020))),
       ...(await ers(LAUS_ANNUAL.ers2018, "ers-county-unemployment")),
       ...(await pep(2020)),
       ...wbEarlier.flatMap((w) => w.series),
@@ -88,7 +97,10 @@ export async function snapshotSeries(progress?: Progress): Promise<SnapshotRepor
       ...wb2025.flatMap((w) => w.series),
       ...mergeVintages(qcew),
     ],
-    [...lausStateRates(await text(LAUS_STATES.rates2026), when(LAUS_STATES.rates2026)), ...renamed(lausCountyAnnual(await text(LAUS_ANNUAL.county2024), when(LAUS_ANNUAL.county2024)))],
+    [
+      ...own(lausStateRates(await text(LAUS_STATES.rates2026), when(LAUS_STATES.rates2026))),
+      ...own(renamed(lausCountyAnnual(await text(LAUS_ANNUAL.county2024), when(LAUS_ANNUAL.county2024)))),
+    ],
   ]);
 
   const all = [...merged, ...keptSampleSeries()];

@@ -159,6 +159,36 @@ export function pepVintage(text: string, vintage: number, sourceUpdatedAt: strin
 }
 
 /**
+ * The series with every string they hold (labels, dates) copied out of the file text they were sliced from, each
+ * distinct string once across calls sharing `pool`. A slice of a string keeps the whole string alive in the runtime
+ * (JSC substrings), so the million dates of the snapshot held every file's text until the seed ended: hundreds of MB
+ * at its peak. Values and order are unchanged; the rows are changed in place.
+ */
+export function ownStrings(list: SnapshotSeries[], pool: Map<string, string>): SnapshotSeries[] {
+  const own = (text: string): string => {
+    let copy = pool.get(text);
+    if (copy === undefined) {
+      // A string built from character codes has storage of its own (the pool's key is that copy, never the slice).
+      copy = String.fromCharCode(...Array.from({ length: text.length }, (_, i) => text.charCodeAt(i)));
+      pool.set(copy, copy);
+    }
+    return copy;
+  };
+  for (const series of list) {
+    series.dataset = own(series.dataset);
+    series.source = own(series.source);
+    series.code = own(series.code);
+    series.region = own(series.region);
+    if (series.sourceUpdatedAt !== undefined) series.sourceUpdatedAt = own(series.sourceUpdatedAt);
+    for (const row of series.rows) {
+      row.date = own(row.date);
+      if (row.sourceUpdatedAt !== undefined) row.sourceUpdatedAt = own(row.sourceUpdatedAt);
+    }
+  }
+  return list;
+}
+
+/**
  * Several vintages of the same series merged, oldest vintage first, as ALFRED keeps them: a date a later vintage
  * publishes with another value (or newly) is added after the earlier value, so the bulk load stores the values as
  * revisions 1..n, the newest current; a date it publishes with the same value adds nothing (the value was not

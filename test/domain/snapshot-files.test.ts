@@ -1,6 +1,6 @@
 // The snapshot parsers on small hand-made files that carry each real quirk.
 import { describe, expect, test } from "bun:test";
-import { blsStateUnemployed, ersUnemployment, fredCsv, mergeVintages, pepVintage, worldBankLong } from "../../src/domain/snapshot-files";
+import { blsStateUnemployed, ersUnemployment, fredCsv, mergeVintages, ownStrings, pepVintage, worldBankLong } from "../../src/domain/snapshot-files";
 
 describe("fredCsv", () => {
   test("an empty value is a missing observation kept as null", () => {
@@ -100,5 +100,22 @@ describe("worldBankLong", () => {
       { date: "2023-01-01", value: 4456081016705.96 },
     ] }]);
     expect(dropped).toEqual([{ code: "HIC", name: "High income" }, { code: "WLD", name: "World" }]);
+  });
+});
+
+describe("ownStrings", () => {
+  test("the same series, values and order; each distinct string once in the pool, shared by later calls", () => {
+    const pool = new Map<string, string>();
+    const text = "date,value\n2020-01-01,3.5\n2020-02-01,\n";
+    const first = fredCsv(text, "UNRATE", { dataset: "fred-macro-us", sourceUpdatedAt: "2026-01-09T00:00:00Z" });
+    const expected = structuredClone(first);
+    expect(ownStrings([first], pool)).toEqual([expected]);
+    // dataset, source, code, region, the vintage's date and two observation dates.
+    expect([...pool.keys()].sort()).toEqual(["2020-01-01", "2020-02-01", "2026-01-09T00:00:00Z", "UNRATE", "US", "fred", "fred-macro-us"].sort());
+    const second = fredCsv("date,value\n2020-02-01,4.4\n2020-03-01,4.4\n", "UNRATE", { dataset: "fred-macro-us" });
+    ownStrings([second], pool);
+    expect(second.rows).toEqual([{ date: "2020-02-01", value: 4.4 }, { date: "2020-03-01", value: 4.4 }]);
+    expect(pool.size).toBe(8); // only 2020-03-01 is new
+    expect(ownStrings([], pool)).toEqual([]);
   });
 });
