@@ -3,7 +3,8 @@
 //   - time to the first 200 (and to the "listening" log line),
 //   - the longest gap between two answers of /api/health (each poll waits up to 10 s) from "listening" (or the first
 //     200) until the start-up work (seed, derived series, signal detection) is finished, or --settle seconds,
-//   - peak RSS of the server's process tree during the first start (sampled from /proc every 50 ms) and idle RSS once
+//   - peak RSS of the server's process tree during the first start (sampled from /proc every 50 ms, with the start-up step
+//     /api/health named then) and idle RSS once
 //     the start-up work is done,
 //   - the time to healthy of a restart on the data the first start left (SIGTERM, then start again),
 //   - the machine's load average before and after.
@@ -82,6 +83,7 @@ type Run = {
   /** When the longest gap ended, from the start. */
   longestGapEndMs: number;
   peakRssMb: number;
+  peakStep: string | null;
   idleRssMb: number | null;
   health: unknown;
 };
@@ -112,8 +114,12 @@ async function runServer(root: string, label: string, env: Record<string, string
   void read(proc.stderr);
 
   let peak = 0;
+  // The start-up step /api/health last named, and the one under way when the peak was sampled.
+  let step: string | null = null;
+  let peakStep: string | null = null;
   const sampler = setInterval(() => {
-    peak = Math.max(peak, treeRssMb(proc.pid));
+    const rss = treeRssMb(proc.pid);
+    if (rss > peak) [peak, peakStep] = [rss, step];
   }, 50);
 
   let firstOkMs: number | null = null;
@@ -147,6 +153,7 @@ async function runServer(root: string, label: string, env: Record<string, string
         // A server that answers `status: starting` while it seeds is ready when that ends; one that does not
         // (before issue 26) when its log says the seeded signals were detected.
         const starting = (health as { status?: string }).status === "starting";
+        step = starting ? ((health as { startup?: { step?: string } }).startup?.step ?? null) : "serving";
         sawStarting ||= starting;
         const done = !starting && (sawStarting || detectedInLog || !waitReady);
         if (done && readyMs === null) readyMs = at - t0;
@@ -173,7 +180,7 @@ async function runServer(root: string, label: string, env: Record<string, string
   const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(15_000).then(() => false)]);
   if (!exited) proc.kill("SIGKILL");
   if (firstOkMs === null) console.error(`${label}: never healthy; log:\n${log.slice(-4000)}`);
-  return { listeningMs, firstOkMs, readyMs, longestGapMs: longestGap, longestGapEndMs: longestGapEnd, peakRssMb: peak, idleRssMb: idle, health };
+  return { listeningMs, firstOkMs, readyMs, longestGapMs: longestGap, longestGapEndMs: longestGapEnd, peakRssMb: peak, peakStep, idleRssMb: idle, health };
 }
 
 const fmtS = (ms: number | null) => (ms === null ? "—" : `${(ms / 1000).toFixed(2)} s`);
@@ -215,7 +222,7 @@ async function main(root: string) {
     console.log(`  first start → first 200 /api/health      ${fmtS(first.firstOkMs)}`);
     console.log(`  first start → start-up work done          ${fmtS(first.readyMs)}`);
     console.log(`  longest /api/health gap (first start+${args.after} s) ${Math.round(first.longestGapMs)} ms (ended ${fmtS(first.longestGapEndMs)} after the start)`);
-    console.log(`  peak RSS, process tree (first start)      ${fmtMb(first.peakRssMb)}`);
+    console.log(`  peak RSS, process tree (first start)      ${fmtMb(first.peakRssMb)}${first.peakStep ? ` (during "${first.peakStep}")` : ""}`);
     console.log(`  idle RSS after first start                ${fmtMb(first.idleRssMb)}`);
     for (const [i, r] of restarts.entries())
       console.log(`  restart ${i + 1} → first 200 /api/health / ready  ${fmtS(r.firstOkMs)} / ${fmtS(r.readyMs)} (peak ${fmtMb(r.peakRssMb)}, longest gap ${Math.round(r.longestGapMs)} ms)`);
