@@ -84,6 +84,8 @@ type Run = {
   longestGapEndMs: number;
   peakRssMb: number;
   peakStep: string | null;
+  /** The highest RSS sampled during each start-up step, in the order the steps came. */
+  peakByStep: Map<string, number>;
   idleRssMb: number | null;
   health: unknown;
 };
@@ -117,9 +119,11 @@ async function runServer(root: string, label: string, env: Record<string, string
   // The start-up step /api/health last named, and the one under way when the peak was sampled.
   let step: string | null = null;
   let peakStep: string | null = null;
+  const peakByStep = new Map<string, number>();
   const sampler = setInterval(() => {
     const rss = treeRssMb(proc.pid);
     if (rss > peak) [peak, peakStep] = [rss, step];
+    if (step !== null && rss > (peakByStep.get(step) ?? 0)) peakByStep.set(step, rss);
   }, 50);
 
   let firstOkMs: number | null = null;
@@ -180,7 +184,7 @@ async function runServer(root: string, label: string, env: Record<string, string
   const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(15_000).then(() => false)]);
   if (!exited) proc.kill("SIGKILL");
   if (firstOkMs === null) console.error(`${label}: never healthy; log:\n${log.slice(-4000)}`);
-  return { listeningMs, firstOkMs, readyMs, longestGapMs: longestGap, longestGapEndMs: longestGapEnd, peakRssMb: peak, peakStep, idleRssMb: idle, health };
+  return { listeningMs, firstOkMs, readyMs, longestGapMs: longestGap, longestGapEndMs: longestGapEnd, peakRssMb: peak, peakStep, peakByStep, idleRssMb: idle, health };
 }
 
 const fmtS = (ms: number | null) => (ms === null ? "—" : `${(ms / 1000).toFixed(2)} s`);
@@ -223,6 +227,7 @@ async function main(root: string) {
     console.log(`  first start → start-up work done          ${fmtS(first.readyMs)}`);
     console.log(`  longest /api/health gap (first start+${args.after} s) ${Math.round(first.longestGapMs)} ms (ended ${fmtS(first.longestGapEndMs)} after the start)`);
     console.log(`  peak RSS, process tree (first start)      ${fmtMb(first.peakRssMb)}${first.peakStep ? ` (during "${first.peakStep}")` : ""}`);
+    console.log(`  peak RSS by step: ${[...first.peakByStep].map(([s, mb]) => `${s} ${fmtMb(mb)}`).join("; ")}`);
     console.log(`  idle RSS after first start                ${fmtMb(first.idleRssMb)}`);
     for (const [i, r] of restarts.entries())
       console.log(`  restart ${i + 1} → first 200 /api/health / ready  ${fmtS(r.firstOkMs)} / ${fmtS(r.readyMs)} (peak ${fmtMb(r.peakRssMb)}, longest gap ${Math.round(r.longestGapMs)} ms)`);

@@ -9,7 +9,7 @@ import { FLOW_DATASETS, type FlowDataset, type FlowMeasure, type FlowRecord, typ
 const BATCH_SIZE = 2000;
 
 /** Writes records (their codes must be regions); returns how many rows were inserted or changed. */
-export async function upsertFlows(db: Db, records: readonly FlowRecord[], now: Date): Promise<number> {
+export async function upsertFlows(db: Db, records: readonly FlowRecord[], now: Date, onBatch?: (records: number) => void): Promise<number> {
   let written = 0;
   for (let i = 0; i < records.length; i += BATCH_SIZE) {
     const rows = records.slice(i, i + BATCH_SIZE).map((r) => ({
@@ -34,6 +34,7 @@ export async function upsertFlows(db: Db, records: readonly FlowRecord[], now: D
       })
       .returning({ origin: flows.originCode });
     written += out.length;
+    onBatch?.(rows.length);
   }
   return written;
 }

@@ -49,15 +49,16 @@ export async function seedFlows(db: Db, opts: SeedOptions = {}): Promise<FlowSee
   const regions = await listRegions(db);
   if (regions.length === 0) throw new Error("seed flows: the regions table is empty (seed the regions first)");
   const states = new Map(regions.filter((r) => r.type === "state").map((r) => [r.name, r.code]));
+  opts.progress?.start("flows: reading files", 1);
   const records = await seedFlowRecords((name) => states.get(name) ?? null);
+  opts.progress?.done();
   const known = keepKnownRegions(records, new Set(regions.map((r) => r.code)));
   const unknown = known.unknown;
   // A region filter (test databases) keeps the flows that touch a kept region.
   const filter = opts.regionFilter;
   const kept = filter ? known.kept.filter((f) => filter.keep(f.origin) || filter.keep(f.destination)) : known.kept;
   opts.progress?.start("flows", kept.length);
-  const written = await upsertFlows(db, kept, opts.now ?? new Date());
-  opts.progress?.tick(kept.length);
+  const written = await upsertFlows(db, kept, opts.now ?? new Date(), (n) => opts.progress?.tick(n));
   const unknownRegions = [...unknown].map(([code, n]) => ({ code, records: n })).sort((a, b) => (a.code < b.code ? -1 : 1));
   opts.progress?.done(`${written} flows new or changed, ${records.length - kept.length} skipped (${unknownRegions.length} codes not held as regions)`);
   return { records: records.length, written, unknownRegions };

@@ -26,9 +26,6 @@ async function gunzipText(path: string, encoding: "utf-8" | "latin1" = "utf-8"):
 }
 const when = (f: VintageFile) => f.sourceUpdatedAt ?? undefined;
 
-/** The files snapshotSeries reads. */
-const SNAPSHOT_FILES = [FRED_2026_01, FRED_2026_06, LAUS_STATES, LAUS_ANNUAL, QCEW_ANNUAL, WORLD_BANK_EARLIER, WORLD_BANK_2025].reduce((n, g) => n + Object.keys(g).length, 2);
-
 export type SnapshotReport = {
   series: SnapshotSeries[];
   /** Rows for areas that are not current regions (counties since replaced) and World Bank codes that are no country. */
@@ -38,97 +35,164 @@ export type SnapshotReport = {
   rateCorrections: RateCorrection[];
 };
 
-/** A World Bank file of one vintage, with the aggregates it holds. */
-async function worldBank(text: (f: VintageFile) => Promise<string>, own: (list: SnapshotSeries[]) => SnapshotSeries[], files: Record<string, VintageFile>, dataset: string, alpha3: Map<string, string>) {
-  return Promise.all(
-    Object.entries(files).map(async ([code, f]) => {
-      const parsed = worldBankLong(await text(f), code, alpha3, { dataset, sourceUpdatedAt: when(f) });
-      return { ...parsed, series: own(parsed.series) };
-    }),
-  );
-}
+/** What a family's files hold: its series by vintage, oldest first, and what the World Bank and LAUS parsers report. */
+type FamilyRead = { vintages: SnapshotSeries[][]; worldBankAggregates?: { code: string; name: string }[]; rateCorrections?: RateCorrection[] };
+
+/** How a family reads its files: each file's text (a progress tick each), its series owning their strings, renamed counties. */
+type FamilyReader = {
+  text(f: VintageFile, encoding?: "utf-8" | "latin1"): Promise<string>;
+  own(list: SnapshotSeries[]): SnapshotSeries[];
+  renamed(list: SnapshotSeries[]): SnapshotSeries[];
+  alpha3: ReadonlyMap<string, string>;
+};
 
 /**
- * Every snapshot series, parsed, with regions mapped to current codes. Vintages of the same series are merged oldest
- * first (mergeVintages), so a value a later vintage revised is stored as a revision of the earlier one.
+ * The snapshot in families: files whose series share keys (source, code, region) are one family, so each family's
+ * vintages merge on their own and a family's parse is garbage before the next one's files are read (a first start
+ * held the whole snapshot's parse at once: its peak memory). Families must not share a series: snapshotFamilies
+ * refuses one that would (it would have to be merged with another family's vintages).
  */
-export async function snapshotSeries(progress?: Progress): Promise<SnapshotReport> {
-  // A tick per file: the seed worker collects garbage between its progress messages, and each file's text and
-  // parsed records are garbage once its series are made (collected only at the end, they set the seed's peak memory).
-  progress?.start("reading the snapshot files", SNAPSHOT_FILES);
-  const text = async (f: VintageFile, encoding?: "utf-8" | "latin1") => {
-    progress?.tick();
-    return gunzipText(f.path, encoding);
-  };
+const FAMILIES: { name: string; files: number; read(r: FamilyReader): Promise<FamilyRead> }[] = [
+  {
+    name: "FRED national series",
+    files: Object.keys(FRED_2026_01).length + Object.keys(FRED_2026_06).length,
+    async read(r) {
+      const fred = (files: Record<string, VintageFile>, dataset: string) =>
+        Promise.all(Object.entries(files).map(async ([code, f]) => r.own([fredCsv(await r.text(f), code, { dataset, sourceUpdatedAt: when(f) })])[0]!));
+      return { vintages: [await fred(FRED_2026_01, "fred-macro-us"), await fred(FRED_2026_06, "fred-national-2026-vintage")] };
+    },
+  },
+  {
+    name: "state unemployment",
+    files: 3,
+    async read(r) {
+      const monthly = lausStatesMonthly(await r.text(LAUS_STATES.all2025), when(LAUS_STATES.all2025));
+      return {
+        vintages: [
+          r.own(blsStateUnemployed(await r.text(LAUS_STATES.unemployed2020))),
+          r.own(monthly.series),
+          r.own(lausStateRates(await r.text(LAUS_STATES.rates2026), when(LAUS_STATES.rates2026))),
+        ],
+        rateCorrections: monthly.corrected,
+      };
+    },
+  },
+  {
+    name: "county unemployment",
+    files: 3,
+    async read(r) {
+      const ers = async (f: VintageFile, dataset: string) => r.own(r.renamed(ersUnemployment(await r.text(f, "latin1"), { dataset, sourceUpdatedAt: when(f) })));
+      return {
+        vintages: [
+          await ers(LAUS_ANNUAL.ers2018, "ers-county-unemployment"),
+          await ers(LAUS_ANNUAL.ers2023, "laus-county-annual-ers"),
+          r.own(r.renamed(lausCountyAnnual(await r.text(LAUS_ANNUAL.county2024), when(LAUS_ANNUAL.county2024)))),
+        ],
+      };
+    },
+  },
+  {
+    name: "county population",
+    files: 2,
+    async read(r) {
+      const pep = async (vintage: number) => r.own(pepVintage(await r.text(PEP_VINTAGES[vintage], "latin1"), vintage, PEP_VINTAGES[vintage].sourceUpdatedAt!));
+      return { vintages: [await pep(2020), await pep(2024)] };
+    },
+  },
+  {
+    name: "World Bank countries",
+    files: Object.keys(WORLD_BANK_EARLIER).length + Object.keys(WORLD_BANK_2025).length,
+    async read(r) {
+      const vintage = (files: Record<string, VintageFile>, dataset: string) =>
+        Promise.all(Object.entries(files).map(async ([code, f]) => worldBankLong(await r.text(f), code, r.alpha3, { dataset, sourceUpdatedAt: when(f) })));
+      const earlier = await vintage(WORLD_BANK_EARLIER, "worldbank-country");
+      const latest = await vintage(WORLD_BANK_2025, "worldbank-wdi-2025");
+      return {
+        vintages: [earlier, latest].map((files) => r.own(files.flatMap((w) => w.series))),
+        worldBankAggregates: [...earlier, ...latest].flatMap((w) => w.dropped),
+      };
+    },
+  },
+  {
+    name: "county employment and wages",
+    files: QCEW_ANNUAL.length,
+    async read(r) {
+      return { vintages: await Promise.all(QCEW_ANNUAL.map(async (f) => r.own(qcewAnnualTotals(await r.text(f), when(f)).series))) };
+    },
+  },
+];
+
+/** One family of the snapshot, parsed, merged and with regions mapped to current codes (the samples come last, as they are). */
+export type SnapshotFamily = SnapshotReport & { name: string };
+
+/**
+ * The snapshot's series, one family at a time (FAMILIES), then the kept vega samples. Vintages of the same series are
+ * merged oldest first (mergeVintages), so a value a later vintage revised is stored as a revision of the earlier one.
+ */
+export async function* snapshotFamilies(progress?: Progress): AsyncGenerator<SnapshotFamily> {
   const regions = regionList();
   const regionCodes = new Set(regions.map((r) => r.code));
   const alpha3 = new Map<string, string>();
   for (const r of regions) if (r.type === "country") for (const a of r.aliases) if (/^[A-Z]{3}$/.test(a)) alpha3.set(a, r.code);
   const renames = countyCodeRenames(COUNTY_CHANGES);
-  const renamed = (list: SnapshotSeries[]) => list.map((s) => ({ ...s, region: renames.get(s.region) ?? s.region }));
   // Each file's series own their strings as soon as it is parsed, so its text is garbage from then on (ownStrings).
   const pool = new Map<string, string>();
-  const own = (list: SnapshotSeries[]) => ownStrings(list, pool);
-  const fred = (files: Record<string, VintageFile>, dataset: string) =>
-    Promise.all(Object.entries(files).map(async ([code, f]) => own([fredCsv(await text(f), code, { dataset, sourceUpdatedAt: when(f) })])[0]!));
+  const reader: FamilyReader = {
+    // A tick per file: the seed worker collects garbage between its progress messages.
+    text: (f, encoding) => (progress?.tick(), gunzipText(f.path, encoding)),
+    own: (list) => ownStrings(list, pool),
+    renamed: (list) => list.map((s) => ({ ...s, region: renames.get(s.region) ?? s.region })),
+    alpha3,
+  };
+  const familyOf = new Map<string, string>();
+  const current = (name: string, list: SnapshotSeries[]): SnapshotFamily => {
+    const skipped: SnapshotReport["skipped"] = [];
+    const series = list.filter((s) => {
+      const key = `${s.source}:${s.code}:${s.region}`;
+      const other = familyOf.get(key);
+      if (other !== undefined) throw new Error(`snapshot: ${key} is in the families "${other}" and "${name}": their vintages must merge as one family`);
+      familyOf.set(key, name);
+      if (regionCodes.has(s.region)) return true;
+      skipped.push({ dataset: s.dataset, region: s.region });
+      return false;
+    });
+    return { name, series, skipped, worldBankAggregates: [], rateCorrections: [] };
+  };
+  // In a function of its own, so nothing of a family's parse but what it yields outlives the read.
+  const readFamily = async (family: (typeof FAMILIES)[number]): Promise<SnapshotFamily> => {
+    progress?.start(`${family.name}: reading files`, family.files);
+    const read = await family.read(reader);
+    progress?.done();
+    return { ...current(family.name, mergeVintages(read.vintages)), worldBankAggregates: read.worldBankAggregates ?? [], rateCorrections: read.rateCorrections ?? [] };
+  };
+  for (const family of FAMILIES) yield await readFamily(family);
+  yield current("vega samples", keptSampleSeries());
+}
 
-  const lausStates = lausStatesMonthly(await text(LAUS_STATES.all2025), when(LAUS_STATES.all2025));
-  own(lausStates.series);
-  const ers = async (f: VintageFile, dataset: string) => own(renamed(ersUnemployment(await text(f, "latin1"), { dataset, sourceUpdatedAt: when(f) })));
-  const wbEarlier = await worldBank(text, own, WORLD_BANK_EARLIER, "worldbank-country", alpha3);
-  const wb2025 = await worldBank(text, own, WORLD_BANK_2025, "worldbank-wdi-2025", alpha3);
-  const qcew = await Promise.all(QCEW_ANNUAL.map(async (f) => own(qcewAnnualTotals(await text(f), when(f)).series)));
-  const pep = (vintage: number) => text(PEP_VINTAGES[vintage], "latin1").then((t) => own(pepVintage(t, vintage, PEP_VINTAGES[vintage].sourceUpdatedAt!)));
-
-  // Oldest vintage first; a later group revises an earlier one where they share a series and a date.
-  const merged = mergeVintages([
-    [
-      ...(await fred(FRED_2026_01, "fred-macro-us")),
-      ...own(blsStateUnemployed(await text(LAUS_STATES.unemployed2020))),
-      ...(await ers(LAUS_ANNUAL.ers2018, "ers-county-unemployment")),
-      ...(await pep(2020)),
-      ...wbEarlier.flatMap((w) => w.series),
-    ],
-    [
-      ...(await fred(FRED_2026_06, "fred-national-2026-vintage")),
-      ...lausStates.series,
-      ...(await ers(LAUS_ANNUAL.ers2023, "laus-county-annual-ers")),
-      ...(await pep(2024)),
-      ...wb2025.flatMap((w) => w.series),
-      ...mergeVintages(qcew),
-    ],
-    [
-      ...own(lausStateRates(await text(LAUS_STATES.rates2026), when(LAUS_STATES.rates2026))),
-      ...own(renamed(lausCountyAnnual(await text(LAUS_ANNUAL.county2024), when(LAUS_ANNUAL.county2024)))),
-    ],
-  ]);
-
-  const all = [...merged, ...keptSampleSeries()];
-  const skipped: SnapshotReport["skipped"] = [];
-  const series = all.filter((s) => {
-    if (regionCodes.has(s.region)) return true;
-    skipped.push({ dataset: s.dataset, region: s.region });
-    return false;
-  });
-  const aggregates = new Map([...wbEarlier, ...wb2025].flatMap((w) => w.dropped).map((d) => [d.code, d]));
-  progress?.done();
-  return { series, skipped, worldBankAggregates: [...aggregates.values()], rateCorrections: lausStates.corrected };
+/** The whole snapshot at once (what a first start loads, family by family). */
+export async function snapshotSeries(progress?: Progress): Promise<SnapshotReport> {
+  const report: SnapshotReport = { series: [], skipped: [], worldBankAggregates: [], rateCorrections: [] };
+  for await (const f of snapshotFamilies(progress)) {
+    report.series.push(...f.series);
+    report.skipped.push(...f.skipped);
+    report.worldBankAggregates.push(...f.worldBankAggregates);
+    report.rateCorrections.push(...f.rateCorrections);
+  }
+  report.worldBankAggregates = [...new Map(report.worldBankAggregates.map((d) => [d.code, d])).values()];
+  return report;
 }
 
 /**
- * The snapshot as bulk-load items. The parsed rows are passed on as they are (a million objects: a copy of each, or
- * a Date each, would be hundreds of MB more at the seed's peak), and nothing else of the parse outlives this call.
+ * A family as bulk-load items. The parsed rows are passed on as they are (a million objects: a copy of each, or a
+ * Date each, would be hundreds of MB more at the seed's peak).
  */
-async function snapshotItems(database: Database, filter: SeedOptions["regionFilter"], progress?: Progress): Promise<{ items: BulkSeries[]; skipped: number }> {
-  const report = await snapshotSeries(progress);
-  const kept = filter ? report.series.filter((s) => filter.keep(s.region)) : report.series;
-  const ids = await indicatorIdsBySourceCode(database.db);
-  const items = kept.map((s): BulkSeries => {
+function familyItems(family: SnapshotFamily, ids: Map<string, string>, filter: SeedOptions["regionFilter"]): BulkSeries[] {
+  const kept = filter ? family.series.filter((s) => filter.keep(s.region)) : family.series;
+  return kept.map((s): BulkSeries => {
     const indicatorId = ids.get(`${s.source}:${s.code}`);
     if (!indicatorId) throw new Error(`snapshot ${s.dataset}: ${s.source}:${s.code} is not in the catalog (seed the catalog first)`);
     return { indicatorId, regionCode: s.region, rows: s.rows, sourceUpdatedAt: s.sourceUpdatedAt ?? null };
   });
-  return { items, skipped: report.skipped.length };
 }
 
 /** Parsed rows handed to the bulk loader at once (it writes them in transactions of its own size). */
@@ -139,25 +203,34 @@ export async function seedSnapshot(database: Database, opts: SeedOptions = {}): 
   const now = opts.now ?? new Date();
   const filter = opts.regionFilter;
   const version = filter ? `${SNAPSHOT_VERSION}+${filter.name}` : SNAPSHOT_VERSION;
-  const { items, skipped } = await snapshotItems(database, filter, opts.progress);
-  const seriesCount = items.length;
-  const total = items.reduce((n, s) => n + s.rows.length, 0);
-  opts.progress?.start("observations", total);
-  // Handed to the loader a part at a time and let go once stored: the parsed rows held to the end of the load set the
-  // seed's peak memory (a million rows beside the database's own growth).
-  const result = { inserted: 0, revised: 0 };
-  while (items.length > 0) {
-    let rows = 0;
-    let n = 0;
-    while (n < items.length && rows < ROWS_PER_LOAD) rows += items[n++]!.rows.length;
-    const r = await bulkLoadSeries(database, items.splice(0, n), { now, onProgress: (k) => opts.progress?.tick(k) });
-    result.inserted += r.inserted;
-    result.revised += r.revised;
+  const ids = await indicatorIdsBySourceCode(database.db);
+  const totals = { series: 0, rows: 0, skipped: 0 };
+  for await (const family of snapshotFamilies(opts.progress)) {
+    const items = familyItems(family, ids, filter);
+    // The items hold the rows now: the family lets go of them, so they are garbage once loaded, before the next
+    // family is read.
+    family.series = [];
+    const rows = items.reduce((n, s) => n + s.rows.length, 0);
+    const seriesCount = items.length;
+    totals.series += seriesCount;
+    totals.rows += rows;
+    totals.skipped += family.skipped.length;
+    opts.progress?.start(`${family.name}: observations`, rows);
+    // Handed to the loader a part at a time and let go once stored: parsed rows held to the end of the load add to
+    // the seed's peak memory (beside the database's own growth).
+    const result = { inserted: 0, revised: 0 };
+    while (items.length > 0) {
+      let n = 0;
+      for (let part = 0; n < items.length && part < ROWS_PER_LOAD; ) part += items[n++]!.rows.length;
+      const r = await bulkLoadSeries(database, items.splice(0, n), { now, onProgress: (k) => opts.progress?.tick(k) });
+      result.inserted += r.inserted;
+      result.revised += r.revised;
+    }
+    opts.progress?.done(`${seriesCount} series, ${result.inserted} observations new, ${result.revised} revised, ${family.skipped.length} series skipped (area not a current region)`);
   }
-  opts.progress?.done(`${seriesCount} series, ${result.inserted} observations new, ${result.revised} revised, ${skipped} series skipped (area not a current region)`);
   await database.db
     .insert(seedSnapshots)
-    .values({ name: SNAPSHOT_NAME, version, rows: total, loadedAt: now })
-    .onConflictDoUpdate({ target: seedSnapshots.name, set: { version, rows: total, loadedAt: now } });
-  return { series: seriesCount, rows: total, skipped };
+    .values({ name: SNAPSHOT_NAME, version, rows: totals.rows, loadedAt: now })
+    .onConflictDoUpdate({ target: seedSnapshots.name, set: { version, rows: totals.rows, loadedAt: now } });
+  return totals;
 }

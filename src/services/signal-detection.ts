@@ -38,13 +38,14 @@ export async function detectSignalsFor(ctx: DetectionContext, refs: readonly Ser
  * Detection for every series written since it last ran (the series_changes outbox, filled by the database on every
  * write, by any process): in batches of BATCH series, oldest change first, each batch cleared once detected (a series
  * written again meanwhile stays, and is taken by a later batch of the same run), until the outbox is empty.
+ * `onSeries` is called after each series is detected (the seed worker collects garbage as detection goes).
  */
-export async function detectChangedSeries(ctx: DetectionContext): Promise<DetectionSummary> {
+export async function detectChangedSeries(ctx: DetectionContext, onSeries?: () => void): Promise<DetectionSummary> {
   const summary: DetectionSummary = { series: 0, observations: 0, inserted: 0, updated: 0, removed: 0, unchanged: 0 };
   for (;;) {
     const batch = await pendingSeriesChanges(ctx.db, BATCH);
     if (batch.length === 0) return summary;
-    await detectBatch(ctx, await findSeriesHeads(ctx.db, batch), summary);
+    await detectBatch(ctx, await findSeriesHeads(ctx.db, batch), summary, onSeries);
     await clearSeriesChanges(ctx.db, batch);
   }
 }
@@ -93,7 +94,7 @@ function storedEpisode(r: SignalRow): StoredEpisode {
   };
 }
 
-async function detectBatch(ctx: DetectionContext, heads: readonly SeriesHead[], summary: DetectionSummary): Promise<void> {
+async function detectBatch(ctx: DetectionContext, heads: readonly SeriesHead[], summary: DetectionSummary, onSeries?: () => void): Promise<void> {
   const held = heads.filter(isHeldHead);
   if (held.length === 0) return;
   const catalog = await ctx.caches.catalog.catalog();
@@ -138,6 +139,7 @@ async function detectBatch(ctx: DetectionContext, heads: readonly SeriesHead[], 
     summary.updated += diff.update.length;
     summary.removed += diff.remove.length;
     summary.unchanged += diff.unchanged;
+    onSeries?.();
   }
   await applyIntervalChanges(ctx.db, changes);
 }

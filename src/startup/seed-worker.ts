@@ -14,6 +14,7 @@ import { createAsker } from "../services/ask";
 import { briefingIdsAwaitingRun, runBriefing } from "../services/briefings";
 import { createCaches } from "../services/caches";
 import { detectChangedSeries } from "../services/signal-detection";
+import { countSeriesChanges } from "../../db/repos/series-changes";
 import type { Progress } from "../progress";
 import type { SeedRequest, SeedWorkerMessage } from "./messages";
 
@@ -21,6 +22,9 @@ declare const self: Worker;
 
 const post = (m: SeedWorkerMessage) => self.postMessage(m);
 const GC_EVERY_MS = 1000;
+/** Above this resident memory of the process (the server's budget: issue 26), the worker collects more often. */
+const GC_AT_RSS_BYTES = 400 * 1024 * 1024;
+const GC_OVER_BUDGET_EVERY_MS = 100;
 
 /** Progress as messages to the server (which shows it in /api/health), at most one per 250 ms per step. */
 function progressMessages(): Progress {
@@ -29,18 +33,25 @@ function progressMessages(): Progress {
   let done = 0;
   let last = 0;
   let lastGc = 0;
+  // The seed's garbage (parsed files, COPY text, query results) would otherwise pile up to gigabytes before the
+  // collector runs: collecting between steps and as they progress keeps the peak near what is live. This thread only
+  // seeds. Once a second within a step: a full collection over the loaded rows costs some 100 ms of CPU, which at
+  // every progress message (250 ms) was most of the seed's time and took CPU from the thread that answers. Over the
+  // memory budget, every 100 ms: garbage made faster than that (detection, the flows' upserts) set the first start's
+  // peak between two collections.
+  const collect = (force: boolean) => {
+    const t = performance.now();
+    const every = process.memoryUsage.rss() < GC_AT_RSS_BYTES ? GC_EVERY_MS : GC_OVER_BUDGET_EVERY_MS;
+    if (!force && t - lastGc < every) return;
+    lastGc = t;
+    Bun.gc(true);
+  };
   const send = (force = false) => {
+    collect(force);
     const t = performance.now();
     if (!force && t - last < 250) return;
     last = t;
     post({ type: "progress", step, done, total });
-    // The seed's garbage (parsed files, COPY text, query results) would otherwise pile up to gigabytes before the
-    // collector runs: collecting between steps and files keeps the peak near what is live. This thread only seeds.
-    // At most once a second within a step: a full collection over the loaded rows costs some 100 ms of CPU, which
-    // at every progress message (250 ms) was most of the seed's time and took CPU from the thread that answers.
-    if (!force && t - lastGc < GC_EVERY_MS) return;
-    lastGc = t;
-    Bun.gc(true);
   };
   return {
     start(label, n) {
@@ -74,8 +85,9 @@ async function seed(request: SeedRequest): Promise<boolean> {
       // engine's detect job drains the same outbox; emptied here, it finds nothing left to do).
       const t0 = performance.now();
       const caches = createCaches(locked);
-      progress.start("signal detection", 1);
-      const s = await detectChangedSeries({ db: locked.db, caches, now: () => now });
+      // A tick per series: detection makes garbage fast (some kilobytes per observation), collected as it goes.
+      progress.start("signal detection", await countSeriesChanges(locked.db));
+      const s = await detectChangedSeries({ db: locked.db, caches, now: () => now }, () => progress.tick());
       logger.info("signals detected over the seeded series", { series: s.series, intervals: s.inserted, ms: Math.round(performance.now() - t0) });
       progress.done();
       // The public briefings' first runs (through the ask service, as the job engine would run them): a run that
