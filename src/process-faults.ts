@@ -27,7 +27,10 @@ export function exitOnUncaught(logger: Logger, exit: (code: number) => void = (c
     }
     try {
       const stack = e instanceof Error && e.stack ? redactQueryParams(e.stack) : undefined;
-      logger.error(`${kind}: the process exits so that its supervisor restarts it`, { error: String(e instanceof Error ? e.message : e), stack });
+      // A database driver's error names the statement it failed (postgres.js `query`): the stack of a connection
+      // closed under a query shows only the socket's close, not who sent it.
+      const query = typeof (e as { query?: unknown } | null)?.query === "string" ? redactQueryParams((e as { query: string }).query.slice(0, 300)) : undefined;
+      logger.error(`${kind}: the process exits so that its supervisor restarts it`, { error: String(e instanceof Error ? e.message : e), stack, ...(query ? { query } : {}) });
     } finally {
       exit(UNCAUGHT_EXIT_CODE);
     }

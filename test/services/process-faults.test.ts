@@ -42,10 +42,11 @@ describe("an error nothing contains", () => {
     expect(stopping.lines.map((l) => JSON.parse(l)).map((e) => [e.level, e.msg, e.error])).toEqual([
       ["warn", "unhandled rejection while stopping: a query cut short by the stop", "write CONNECTION_CLOSED 127.0.0.1:5432"],
     ]);
-    // The same error before any stop is a fault like any other.
+    // The same error before any stop is a fault like any other, logged with the statement it cut short (its stack
+    // shows only the socket's close).
     const running = await run("closed");
     expect(running.code).toBe(UNCAUGHT_EXIT_CODE);
-    expect(JSON.parse(running.lines[0]!).msg).toBe("unhandled rejection: the process exits so that its supervisor restarts it");
+    expect(JSON.parse(running.lines[0]!)).toMatchObject({ msg: "unhandled rejection: the process exits so that its supervisor restarts it", query: "select pg_notify($1, $2)" });
   });
 });
 
