@@ -145,7 +145,8 @@ export async function* snapshotFamilies(progress?: Progress): AsyncGenerator<Sna
     alpha3,
   };
   const familyOf = new Map<string, string>();
-  const current = (name: string, list: SnapshotSeries[]): SnapshotFamily => {
+  // A family's series in current regions (the rest reported as skipped), each series checked to be in no other family.
+  const asFamily = (name: string, list: SnapshotSeries[]): SnapshotFamily => {
     const skipped: SnapshotReport["skipped"] = [];
     const series = list.filter((s) => {
       const key = `${s.source}:${s.code}:${s.region}`;
@@ -163,10 +164,10 @@ export async function* snapshotFamilies(progress?: Progress): AsyncGenerator<Sna
     progress?.start(`${family.name}: reading files`, family.files);
     const read = await family.read(reader);
     progress?.done();
-    return { ...current(family.name, mergeVintages(read.vintages)), worldBankAggregates: read.worldBankAggregates ?? [], rateCorrections: read.rateCorrections ?? [] };
+    return { ...asFamily(family.name, mergeVintages(read.vintages)), worldBankAggregates: read.worldBankAggregates ?? [], rateCorrections: read.rateCorrections ?? [] };
   };
   for (const family of FAMILIES) yield await readFamily(family);
-  yield current("vega samples", keptSampleSeries());
+  yield asFamily("vega samples", keptSampleSeries());
 }
 
 /** The whole snapshot at once (what a first start loads, family by family). */
