@@ -1,6 +1,6 @@
 // The last line of defence of a long-running process (svc serve, svc worker). Faults the code can contain are
-// contained where they happen (a database outage is a 503: db/pg-faults.ts; the driver's write after close is
-// patched: patches/postgres@3.4.9.patch). An error that still reaches the top of the event loop means this process's
+// contained where they happen (a database outage is a 503: db/pg-faults.ts; the driver's write after close and its
+// unawaited type fetch on a connection an outage closes are patched: patches/postgres@3.4.9.patch). An error that still reaches the top of the event loop means this process's
 // state can no longer be trusted: it is logged as one JSON line, with its stack, and the process exits non-zero so
 // that its supervisor (README "Deployment") starts a fresh one. Usage counted so far is safe: the memory-mapped
 // journal is replayed by the next start.

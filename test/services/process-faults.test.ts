@@ -50,6 +50,15 @@ describe("an error nothing contains", () => {
   });
 });
 
+describe("the database driver (patches/postgres@3.4.9.patch)", () => {
+  test("a server that goes away just after a connection opens: the awaited query rejects, the driver's own type fetch does not stop the process", async () => {
+    const p = Bun.spawn([process.execPath, resolve(import.meta.dir, "../fixtures/type-fetch-closed.ts")], { stdout: "pipe", stderr: "pipe" });
+    const [code, out, err] = await Promise.all([p.exited, new Response(p.stdout).text(), new Response(p.stderr).text()]);
+    // Unpatched, postgres.js's fetch of the array types (which nothing awaits) rejected unhandled: exit 70.
+    expect({ code, out: out.trim(), err: err.trim() }).toEqual({ code: 0, out: "ECONNREFUSED", err: "" });
+  });
+});
+
 describe("a requested stop's steps", () => {
   const recording = () => {
     const warnings: { msg: string; fields: Record<string, unknown> }[] = [];
