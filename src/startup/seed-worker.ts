@@ -32,19 +32,22 @@ function progressMessages(): Progress {
   let total = 0;
   let done = 0;
   let last = 0;
-  let lastGc = 0;
+  let lastGcEnd = 0;
+  let lastGcMs = 0;
   // The seed's garbage (parsed files, COPY text, query results) would otherwise pile up to gigabytes before the
   // collector runs: collecting between steps and as they progress keeps the peak near what is live. This thread only
   // seeds. Once a second within a step: a full collection over the loaded rows costs some 100 ms of CPU, which at
   // every progress message (250 ms) was most of the seed's time and took CPU from the thread that answers. Over the
   // memory budget, every 100 ms: garbage made faster than that (detection, the flows' upserts) set the first start's
-  // peak between two collections.
+  // peak between two collections. Never sooner than four times the last collection took, counted from its end: on a
+  // loaded machine a collection outlasts 100 ms, and the worker would collect at every tick and seed nothing.
   const collect = (force: boolean) => {
     const t = performance.now();
-    const every = process.memoryUsage.rss() < GC_AT_RSS_BYTES ? GC_EVERY_MS : GC_OVER_BUDGET_EVERY_MS;
-    if (!force && t - lastGc < every) return;
-    lastGc = t;
+    const every = Math.max(process.memoryUsage.rss() < GC_AT_RSS_BYTES ? GC_EVERY_MS : GC_OVER_BUDGET_EVERY_MS, 4 * lastGcMs);
+    if (!force && t - lastGcEnd < every) return;
     Bun.gc(true);
+    lastGcEnd = performance.now();
+    lastGcMs = lastGcEnd - t;
   };
   const send = (force = false) => {
     collect(force);
