@@ -5,7 +5,8 @@
 //     200) until the start-up work (seed, derived series, signal detection) is finished, or --settle seconds,
 //   - peak RSS of the server's process tree during the first start (sampled from /proc every 50 ms, with the start-up step
 //     /api/health named then) and idle RSS once
-//     the start-up work is done,
+//     the start-up work is done, and again after --quiet seconds without a request (a quiet node trims its memory:
+//     src/idle-footprint.ts), with the latency of the first request after the quiet and of the one after it,
 //   - the time to healthy of a restart on the data the first start left (SIGTERM, then start again),
 //   - the machine's load average before and after.
 // The start-up work is "done" when /api/health stops reporting `status: "starting"` (or, for servers without that
@@ -15,7 +16,7 @@
 // the first start is then a machine's very first (it seeds); `--image-cache warm` starts once beforehand, unmeasured,
 // so the measured first start copies the image as any later first start on the machine does.
 // `--compare <checkout>` measures another checkout (e.g. the main branch's worktree) the same way first, in the same run.
-//   bun bench/start.ts [--binary dist/svc] [--db pglite|postgres|postgres://...] [--settle 180] [--restarts 2] [--after 10]
+//   bun bench/start.ts [--binary dist/svc] [--db pglite|postgres|postgres://...] [--settle 180] [--restarts 2] [--after 10] [--quiet 45]
 //                      [--image-cache warm|<dir>] [--compare <checkout>]
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
@@ -32,6 +33,7 @@ const { values: args } = parseArgs({
     settle: { type: "string", default: "180" },
     restarts: { type: "string", default: "2" },
     after: { type: "string", default: "10" },
+    quiet: { type: "string", default: "45" },
     "image-cache": { type: "string" },
     compare: { type: "string" },
   },
@@ -87,10 +89,12 @@ type Run = {
   /** The highest RSS sampled during each start-up step, in the order the steps came. */
   peakByStep: Map<string, number>;
   idleRssMb: number | null;
+  /** After the quiet period (null when not asked for): RSS, and the first and second /api/health latencies. */
+  quiet: { rssMb: number; firstMs: number; secondMs: number } | null;
   health: unknown;
 };
 
-async function runServer(root: string, label: string, env: Record<string, string>, waitReady: boolean, afterMs: number): Promise<Run> {
+async function runServer(root: string, label: string, env: Record<string, string>, waitReady: boolean, afterMs: number, quietMs = 0): Promise<Run> {
   const port = await freePort();
   const cmd = args.binary ? [args.binary, "serve"] : ["bun", "src/server.ts"];
   const t0 = performance.now();
@@ -169,22 +173,36 @@ async function runServer(root: string, label: string, env: Record<string, string
   }
   // Never ready within --settle: the silence since the last answer counts too.
   if (readyMs === null && lastOk > 0) longestGap = Math.max(longestGap, performance.now() - lastOk);
-  let idle: number | null = null;
-  if (readyMs !== null) {
-    // The lowest of a few samples once the start's work is done.
+  // The lowest of a few samples.
+  const lowestRss = async () => {
     const samples: number[] = [];
     for (let i = 0; i < 10; i++) {
       samples.push(treeRssMb(proc.pid));
       await Bun.sleep(200);
     }
-    idle = Math.min(...samples);
+    return Math.min(...samples);
+  };
+  let idle: number | null = null;
+  let quiet: Run["quiet"] = null;
+  if (readyMs !== null) {
+    idle = await lowestRss();
+    if (quietMs > 0) {
+      await Bun.sleep(quietMs);
+      const rssMb = await lowestRss();
+      const timed = async () => {
+        const t = performance.now();
+        await (await fetch(`http://127.0.0.1:${port}/api/health`)).arrayBuffer();
+        return performance.now() - t;
+      };
+      quiet = { rssMb, firstMs: await timed(), secondMs: await timed() };
+    }
   }
   clearInterval(sampler);
   proc.kill("SIGTERM");
   const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(15_000).then(() => false)]);
   if (!exited) proc.kill("SIGKILL");
   if (firstOkMs === null) console.error(`${label}: never healthy; log:\n${log.slice(-4000)}`);
-  return { listeningMs, firstOkMs, readyMs, longestGapMs: longestGap, longestGapEndMs: longestGapEnd, peakRssMb: peak, peakStep, peakByStep, idleRssMb: idle, health };
+  return { listeningMs, firstOkMs, readyMs, longestGapMs: longestGap, longestGapEndMs: longestGapEnd, peakRssMb: peak, peakStep, peakByStep, idleRssMb: idle, quiet, health };
 }
 
 const fmtS = (ms: number | null) => (ms === null ? "—" : `${(ms / 1000).toFixed(2)} s`);
@@ -216,7 +234,7 @@ async function main(root: string) {
       await runServer(root, "warming the image cache", { ...env, DATA_DIR: warmDir }, true, 0);
       rmSync(warmDir, { recursive: true, force: true });
     }
-    const first = await runServer(root, "first start", env, true, Number(args.after) * 1000);
+    const first = await runServer(root, "first start", env, true, Number(args.after) * 1000, Number(args.quiet) * 1000);
     const restarts: Run[] = [];
     for (let i = 0; i < Number(args.restarts); i++) restarts.push(await runServer(root, `restart ${i + 1}`, env, false, 2000));
     const target = args.binary ? `binary ${args.binary}` : `bun src/server.ts in ${root}`;
@@ -229,6 +247,10 @@ async function main(root: string) {
     console.log(`  peak RSS, process tree (first start)      ${fmtMb(first.peakRssMb)}${first.peakStep ? ` (during "${first.peakStep}")` : ""}`);
     console.log(`  peak RSS by step: ${[...first.peakByStep].map(([s, mb]) => `${s} ${fmtMb(mb)}`).join("; ")}`);
     console.log(`  idle RSS after first start                ${fmtMb(first.idleRssMb)}`);
+    if (first.quiet) {
+      console.log(`  idle RSS after ${args.quiet} s without a request     ${fmtMb(first.quiet.rssMb)}`);
+      console.log(`  then /api/health: first / second request  ${first.quiet.firstMs.toFixed(1)} ms / ${first.quiet.secondMs.toFixed(1)} ms`);
+    }
     for (const [i, r] of restarts.entries())
       console.log(`  restart ${i + 1} → first 200 /api/health / ready  ${fmtS(r.firstOkMs)} / ${fmtS(r.readyMs)} (peak ${fmtMb(r.peakRssMb)}, longest gap ${Math.round(r.longestGapMs)} ms)`);
   } finally {

@@ -13,6 +13,7 @@ import { DATABASE_ENV } from "./help";
 import { startAdminInterface, type AdminInterface } from "../admin/server";
 import { exitOnUncaught, runStopSteps } from "../process-faults";
 import { serveRefusal, takeEarlyListener } from "../startup/early";
+import { trimWhenIdle } from "../idle-footprint";
 import { SERVE_LIMITS } from "../http/request-guard";
 
 export const serveCommand: Command = {
@@ -94,5 +95,7 @@ export const serveCommand: Command = {
     // The embedded database is open to this process only: the CLI's administrative commands are carried out here.
     if (deps.database.kind === "pglite" && ctx?.dispatch) admin = startAdminInterface({ deps, dataDir: config.dataDir, dispatch: ctx.dispatch });
     logger.info("ready", { url: `http://${config.host}:${server.port}`, database: deps.database.kind, version: deps.version, ms: Math.round(performance.now() - t0) });
+    // Once quiet (the first start's work done, or traffic gone), the node gives back what its busy time left behind.
+    trimWhenIdle();
   },
 };

@@ -9,6 +9,7 @@ import { systemClock } from "../deps";
 import { createJobRuntime, type JobDeps, type JobRuntime } from "../jobs/runtime";
 import { createLogger } from "../logger";
 import { createCaches } from "../services/caches";
+import { trimWhenIdle } from "../idle-footprint";
 import { CliError } from "./cli-error";
 import { exitOnUncaught, runStopSteps } from "../process-faults";
 import type { Command } from "./command";
@@ -57,5 +58,6 @@ export const workerCommand: Command = {
     const caches = createCaches(database, { revalidateMs: config.seriesCacheRevalidateMs });
     const fetcher = buildSeriesFetcher(config, { database, logger });
     await runWorker({ config, database, clock: systemClock, logger, caches, fetcher }, { concurrency });
+    trimWhenIdle();
   },
 };
