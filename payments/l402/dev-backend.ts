@@ -7,7 +7,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import { join } from "node:path";
 import type Bolt11 from "bolt11";
 import { bolt11 } from "./bolt11";
-import { privateKeyToAccount } from "viem/accounts";
+import { uncompressedPublicKey } from "../secp256k1";
 import { fromHex, sha256, toHex } from "../encoding";
 import type { Clock, RandomSource } from "../types";
 import type { CreateInvoice, Invoice, InvoiceBackend } from "./invoices";
@@ -97,10 +97,8 @@ export function pruneInvoiceFiles(dir: string, now: Date, maxAgeMs: number): num
 }
 
 export function compressedPublicKey(privateKey: Uint8Array): string {
-  const pub = privateKeyToAccount(`0x${toHex(privateKey)}`).publicKey; // 0x04 || x || y
-  const x = pub.slice(4, 68);
-  const yLastByte = parseInt(pub.slice(130, 132), 16);
-  return `${yLastByte % 2 === 0 ? "02" : "03"}${x}`;
+  const pub = uncompressedPublicKey(privateKey); // 0x04 || x || y
+  return `${pub[64]! % 2 === 0 ? "02" : "03"}${toHex(pub.subarray(1, 33))}`;
 }
 
 export type PayResult = { ok: true; preimage: string; paymentHash: string; amountMsat: string } | { ok: false; message: string };

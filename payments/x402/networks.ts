@@ -1,8 +1,8 @@
 // Known EVM networks and their USDC: CAIP-2 id, v1 name, default public RPC, token address and EIP-712 domain.
 // The domain (name/version) is read from the token contract when the RPC answers; this table is the fallback
 // (sources: @x402/evm defaultAssets and Circle's deployments; see shared/research/x402.md §2.1).
-import { getAddress, type Address } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import type { Address } from "viem";
+import { addressOfPrivateKey, checksumAddress, newPrivateKey } from "./address";
 
 export type KnownNetwork = {
   network: string;
@@ -18,14 +18,14 @@ export const KNOWN_NETWORKS: KnownNetwork[] = [
     chainId: 8453,
     v1Name: "base",
     defaultRpcUrl: "https://mainnet.base.org",
-    usdc: { address: getAddress("0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"), name: "USD Coin", version: "2", decimals: 6 },
+    usdc: { address: checksumAddress("0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"), name: "USD Coin", version: "2", decimals: 6 },
   },
   {
     network: "eip155:84532",
     chainId: 84532,
     v1Name: "base-sepolia",
     defaultRpcUrl: "https://sepolia.base.org",
-    usdc: { address: getAddress("0x036CbD53842c5426634e7929541eC2318f3dCF7e"), name: "USDC", version: "2", decimals: 6 },
+    usdc: { address: checksumAddress("0x036CbD53842c5426634e7929541eC2318f3dCF7e"), name: "USDC", version: "2", decimals: 6 },
   },
 ];
 
@@ -53,6 +53,6 @@ export function v1NameOf(network: string): string {
 
 /** A fresh EVM key pair (a development pay-to address). */
 export function newEvmKey(): { privateKey: `0x${string}`; address: `0x${string}` } {
-  const privateKey = generatePrivateKey();
-  return { privateKey, address: privateKeyToAccount(privateKey).address };
+  const privateKey = newPrivateKey();
+  return { privateKey, address: addressOfPrivateKey(privateKey) };
 }

@@ -1,7 +1,8 @@
 // Decoding of the client's payment header (PAYMENT-SIGNATURE in v2, X-PAYMENT in v1 and in the spec).
 // Anything that is not a well-formed EIP-3009 exact payload is "malformed" (a 400 with a clear message);
 // well-formed payloads that fail verification are a different matter (a fresh 402).
-import { getAddress, isAddress, isHex, type Hex } from "viem";
+import type { Hex } from "viem";
+import { checksumAddress, isAddressText, isHexText } from "./address";
 import { decodeBase64Json } from "../encoding";
 import { toCaip2 } from "./networks";
 import type { ParsedPayment } from "./types";
@@ -48,10 +49,10 @@ export function parsePaymentHeader(text: string, headerName: string): ParseResul
   const auth = payload.authorization;
   if (!isObject(auth)) return bad("`payload.authorization` is missing (only EIP-3009 exact payments are accepted)");
   const sig = payload.signature;
-  if (typeof sig !== "string" || !isHex(sig) || sig.length < 4 || sig.length % 2 !== 0) return bad("`payload.signature` must be 0x-prefixed hex");
+  if (typeof sig !== "string" || !isHexText(sig) || sig.length < 4 || sig.length % 2 !== 0) return bad("`payload.signature` must be 0x-prefixed hex");
 
   for (const k of ["from", "to"] as const) {
-    if (typeof auth[k] !== "string" || !isAddress(auth[k] as string, { strict: false })) return bad(`authorization.${k} must be an address`);
+    if (typeof auth[k] !== "string" || !isAddressText(auth[k] as string)) return bad(`authorization.${k} must be an address`);
   }
   for (const k of ["value", "validAfter", "validBefore"] as const) {
     if (typeof auth[k] !== "string" || !UINT.test(auth[k] as string)) return bad(`authorization.${k} must be a decimal string`);
@@ -66,8 +67,8 @@ export function parsePaymentHeader(text: string, headerName: string): ParseResul
       network: toCaip2(network) ?? network,
       accepted,
       authorization: {
-        from: getAddress(auth.from as string),
-        to: getAddress(auth.to as string),
+        from: checksumAddress(auth.from as string),
+        to: checksumAddress(auth.to as string),
         value: BigInt(auth.value as string),
         validAfter: BigInt(auth.validAfter as string),
         validBefore: BigInt(auth.validBefore as string),

@@ -1,26 +1,15 @@
 // The x402 rail: builds deterministic `exact` requirements per configured network, verifies EIP-3009 payments
 // (offline checks, then on-chain state by simulation) and settles them, either itself through a viem wallet
-// client or through a facilitator's /verify and /settle HTTP API.
-import {
-  createPublicClient,
-  createWalletClient,
-  defineChain,
-  getAddress,
-  http,
-  parseEventLogs,
-  type Address,
-  type Chain,
-  type Hex,
-  type PublicClient,
-  type Transport,
-} from "viem";
-import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
-import { createNonceManager, jsonRpc } from "viem/nonce";
+// client or through a facilitator's /verify and /settle HTTP API. Challenges need no chain library: what talks to a
+// chain (chain.ts, viem) is loaded by the rail's first chain access.
+import type { Address, Hex, Transport } from "viem";
+import { addressOfPrivateKey, checksumAddress } from "./address";
+import type { ChainLinks, ChainTarget } from "./chain";
 import { encodeBase64Json } from "../encoding";
 import { silentLogger, type PaymentLogger, type PaymentQuote } from "../types";
 import { bazaarExtension, type BazaarForm } from "./bazaar";
 import { chainIdOf, knownNetwork, v1NameOf } from "./networks";
-import { EIP3009_ABI, type ParsedPayment, type PaymentRequired, type PaymentRequirements, type SettleResponse } from "./types";
+import { type ParsedPayment, type PaymentRequired, type PaymentRequirements, type SettleResponse } from "./types";
 import { matchRequirement, verifyOffline, type Rejection } from "./verify";
 
 export type X402NetworkOptions = {
@@ -57,10 +46,9 @@ type TokenInfo = { name: string; version: string; decimals: number };
 
 type NetworkRuntime = {
   opts: X402NetworkOptions;
-  chain: Chain;
+  target: ChainTarget;
   asset: Address;
   payTo: Address;
-  client: PublicClient | null;
   /** The token's EIP-712 domain as known now: configured, from the built-in table, or read from the chain. */
   token: TokenInfo | null;
   tokenSource: "configured" | "table" | "chain" | null;
@@ -77,37 +65,35 @@ export class X402Rail {
   private readonly runtimes: NetworkRuntime[];
   private readonly log: PaymentLogger;
   private readonly fetchImpl: typeof fetch;
-  private readonly settler: PrivateKeyAccount | null;
+  private chainLinks: Promise<ChainLinks> | null = null;
 
   constructor(private readonly opts: X402Options) {
     if (opts.networks.length === 0) throw new Error("x402 needs at least one network");
     this.maxTimeoutSeconds = opts.maxTimeoutSeconds ?? 300;
     this.log = opts.logger ?? silentLogger;
     this.fetchImpl = opts.fetch ?? fetch;
-    // A nonce manager of this rail's own: viem's shared one remembers the last nonce per (address, chain id) for the
-    // whole process, so a second rail on a fresh chain with the same id and key would skip nonces.
-    this.settler = opts.settlement.mode === "self" ? privateKeyToAccount(opts.settlement.settlerKey, { nonceManager: createNonceManager({ source: jsonRpc() }) }) : null;
+    // A malformed settler key stops the start here, not at the first settlement.
+    if (opts.settlement.mode === "self") addressOfPrivateKey(opts.settlement.settlerKey);
     this.runtimes = opts.networks.map((n) => {
-      const chainId = chainIdOf(n.network);
       const known = knownNetwork(n.network);
-      const asset = getAddress(n.asset ?? known?.usdc?.address ?? "0x");
-      const chain = defineChain({
-        id: chainId,
-        name: n.network,
-        nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-        rpcUrls: { default: { http: n.rpcUrl ? [n.rpcUrl] : [] } },
-      });
-      const transport = n.rpcUrl ? (opts.transport?.(n.rpcUrl) ?? http(n.rpcUrl, { timeout: 10_000, retryCount: 1 })) : null;
-      const client = transport ? (createPublicClient({ chain, transport, pollingInterval: opts.pollingIntervalMs ?? 1000 }) as PublicClient) : null;
+      const asset = checksumAddress(n.asset ?? known?.usdc?.address ?? "0x");
       const usdc = known?.usdc && known.usdc.address === asset ? known.usdc : null;
       const token: TokenInfo | null = n.token ?? (usdc ? { name: usdc.name, version: usdc.version, decimals: usdc.decimals } : null);
       const tokenSource = n.token ? "configured" : usdc ? "table" : null;
-      return { opts: n, chain, asset, payTo: getAddress(n.payTo), client, token, tokenSource, lookup: null } satisfies NetworkRuntime;
+      const target: ChainTarget = { network: n.network, chainId: chainIdOf(n.network), asset, rpcUrl: n.rpcUrl };
+      return { opts: n, target, asset, payTo: checksumAddress(n.payTo), token, tokenSource, lookup: null } satisfies NetworkRuntime;
     });
     if (opts.settlement.mode === "self") {
-      const missing = this.runtimes.filter((r) => !r.client).map((r) => r.opts.network);
+      const missing = this.runtimes.filter((r) => !r.opts.rpcUrl).map((r) => r.opts.network);
       if (missing.length) throw new Error(`self settlement needs an RPC URL for ${missing.join(", ")}`);
     }
+  }
+
+  /** The rail's chain clients (chain.ts), made at its first chain access. */
+  private chain(): Promise<ChainLinks> {
+    const { settlement, transport, pollingIntervalMs } = this.opts;
+    this.chainLinks ??= import("./chain").then((m) => new m.ChainLinks({ settlerKey: settlement.mode === "self" ? settlement.settlerKey : null, transport, pollingIntervalMs }));
+    return this.chainLinks;
   }
 
   get networks(): string[] {
@@ -127,16 +113,16 @@ export class X402Rail {
   private lookupToken(rt: NetworkRuntime): Promise<TokenInfo> {
     if (rt.token) return Promise.resolve(rt.token);
     if (rt.lookup) return rt.lookup;
-    if (!rt.client) return Promise.reject(new UnavailableError(`the EIP-712 domain of ${rt.asset} on ${rt.opts.network} is unknown and no RPC URL is configured`));
+    if (!rt.opts.rpcUrl) return Promise.reject(new UnavailableError(`the EIP-712 domain of ${rt.asset} on ${rt.opts.network} is unknown and no RPC URL is configured`));
     const lookup = (async (): Promise<TokenInfo> => {
       try {
-        const [name, version, decimals] = await withTimeout(
-          Promise.all((["name", "version", "decimals"] as const).map((fn) => rt.client!.readContract({ address: rt.asset, abi: EIP3009_ABI, functionName: fn }))),
+        const token = await withTimeout(
+          this.chain().then((chain) => chain.tokenDomain(rt.target)),
           DOMAIN_READ_TIMEOUT_MS,
         );
-        rt.token = { name: String(name), version: String(version), decimals: Number(decimals) };
+        rt.token = token;
         rt.tokenSource = "chain";
-        return rt.token;
+        return token;
       } catch (e) {
         this.log.warn("x402: could not read the token's EIP-712 domain from the chain", { network: rt.opts.network, asset: rt.asset, error: shortError(e) });
         throw new UnavailableError(`the EIP-712 domain of ${rt.asset} on ${rt.opts.network} is unknown and the chain is unreachable`);
@@ -204,7 +190,7 @@ export class X402Rail {
     const offline = await verifyOffline(payment, req, BigInt(Math.floor(now.getTime() / 1000)));
     if (!offline.ok) return offline;
     const rt = this.runtimes.find((r) => r.opts.network === req.network)!;
-    if (rt.client) {
+    if (rt.opts.rpcUrl) {
       const onChain = await this.checkOnChain(rt, payment, offline.signature, offline.vrs);
       if (onChain) return onChain;
     }
@@ -218,35 +204,20 @@ export class X402Rail {
   }
 
   private async checkOnChain(rt: NetworkRuntime, payment: ParsedPayment, signature: Hex, vrs: Verified["vrs"]): Promise<Rejection | null> {
-    const a = payment.authorization;
-    const client = rt.client!;
-    let used: boolean;
-    let balance: bigint;
-    try {
-      [used, balance] = await Promise.all([
-        client.readContract({ address: rt.asset, abi: EIP3009_ABI, functionName: "authorizationState", args: [a.from, a.nonce] }),
-        client.readContract({ address: rt.asset, abi: EIP3009_ABI, functionName: "balanceOf", args: [a.from] }),
-      ]);
-    } catch (e) {
-      throw new UnavailableError(`chain ${rt.opts.network} unreachable: ${shortError(e)}`);
+    const check = await (await this.chain()).check(rt.target, payment, { signature, vrs });
+    switch (check.kind) {
+      case "ok":
+        return null;
+      case "unreachable":
+        throw new UnavailableError(`chain ${rt.opts.network} unreachable: ${shortError(check.error)}`);
+      case "nonce used":
+        return { ok: false, reason: "invalid_exact_evm_nonce_already_used", message: "This authorization's nonce has already been used on chain." };
+      case "balance too low":
+        return { ok: false, reason: "invalid_exact_evm_insufficient_balance", message: "The payer's token balance is too low." };
+      case "simulation failed":
+        this.log.warn("x402: simulation of the transfer failed", { network: rt.opts.network, error: shortError(check.error) });
+        return { ok: false, reason: "invalid_exact_evm_transaction_simulation_failed", message: "The transfer would fail on chain." };
     }
-    if (used) return { ok: false, reason: "invalid_exact_evm_nonce_already_used", message: "This authorization's nonce has already been used on chain." };
-    if (balance < a.value) return { ok: false, reason: "invalid_exact_evm_insufficient_balance", message: "The payer's token balance is too low." };
-    try {
-      await client.simulateContract({
-        address: rt.asset,
-        abi: EIP3009_ABI,
-        functionName: "transferWithAuthorization",
-        args: vrs
-          ? [a.from, a.to, a.value, a.validAfter, a.validBefore, a.nonce, vrs.v, vrs.r, vrs.s]
-          : [a.from, a.to, a.value, a.validAfter, a.validBefore, a.nonce, signature],
-        account: this.settler?.address,
-      });
-    } catch (e) {
-      this.log.warn("x402: simulation of the transfer failed", { network: rt.opts.network, error: shortError(e) });
-      return { ok: false, reason: "invalid_exact_evm_transaction_simulation_failed", message: "The transfer would fail on chain." };
-    }
-    return null;
   }
 
   /** Settles a verified payment. Never throws: failures come back as success:false with a short reason. */
@@ -268,25 +239,7 @@ export class X402Rail {
 
   private async settleSelf(payment: ParsedPayment, v: Verified): Promise<SettleResponse> {
     const rt = this.runtimes.find((r) => r.opts.network === v.requirement.network)!;
-    const a = payment.authorization;
-    const wallet = createWalletClient({ account: this.settler!, chain: rt.chain, transport: this.opts.transport?.(rt.opts.rpcUrl!) ?? http(rt.opts.rpcUrl!) });
-    const hash = await wallet.writeContract({
-      address: rt.asset,
-      abi: EIP3009_ABI,
-      functionName: "transferWithAuthorization",
-      args: v.vrs
-        ? [a.from, a.to, a.value, a.validAfter, a.validBefore, a.nonce, v.vrs.v, v.vrs.r, v.vrs.s]
-        : [a.from, a.to, a.value, a.validAfter, a.validBefore, a.nonce, v.signature],
-    });
-    const receipt = await rt.client!.waitForTransactionReceipt({ hash, timeout: this.opts.settleTimeoutMs ?? 60_000 });
-    const base = { network: v.requirement.network, payer: v.payer };
-    if (receipt.status !== "success") return { success: false, transaction: hash, errorReason: "invalid_exact_evm_transaction_failed", ...base };
-    const transfers = parseEventLogs({ abi: EIP3009_ABI, eventName: "Transfer", logs: receipt.logs });
-    const paid = transfers.some(
-      (l) => getAddress(l.address) === rt.asset && getAddress(l.args.from) === a.from && getAddress(l.args.to) === a.to && l.args.value === a.value,
-    );
-    if (!paid) return { success: false, transaction: hash, errorReason: "invalid_exact_evm_transfer_event_mismatch", ...base };
-    return { success: true, transaction: hash, ...base };
+    return (await this.chain()).settle(rt.target, payment, v, this.opts.settleTimeoutMs ?? 60_000);
   }
 
   /** POST {url}/verify or /settle with the payload as the client sent it (signature normalised) and our requirement. */

@@ -2,7 +2,8 @@
 // requirement match, recipient, exact amount, time window, then the EIP-712 signature (with `v` normalised
 // to 27/28 and high-s rejected, as FiatToken's ECRecover would). On-chain state (nonce, balance) is checked
 // by simulation in rail.ts. Reason strings follow the reference facilitator (@x402/evm 2.27).
-import { getAddress, hexToBigInt, recoverTypedDataAddress, size, slice, type Hex } from "viem";
+import type { Hex } from "viem";
+import { checksumAddress } from "./address";
 import { chainIdOf } from "./networks";
 import { EIP3009_TYPES, type ParsedPayment, type PaymentRequirements } from "./types";
 
@@ -17,7 +18,7 @@ export const CLOCK_SKEW_SECONDS = 60n;
 
 function sameAddress(a: unknown, b: string): boolean {
   try {
-    return typeof a === "string" && getAddress(a) === getAddress(b);
+    return typeof a === "string" && checksumAddress(a) === checksumAddress(b);
   } catch {
     return false;
   }
@@ -43,13 +44,14 @@ export function matchRequirement(payment: ParsedPayment, requirements: PaymentRe
 
 /** 65-byte ECDSA signatures with v normalised to 27/28; other lengths (smart wallets) pass through untouched. */
 export function normaliseSignature(signature: Hex): { signature: Hex; v: number; r: Hex; s: Hex } | { signature: Hex; v: null } | null {
-  if (size(signature) !== 65) return { signature, v: null };
-  const r = slice(signature, 0, 32);
-  const s = slice(signature, 32, 64);
-  let v = Number(hexToBigInt(slice(signature, 64, 65)));
+  // Hex digits after 0x: r is 64, s is 64, v is 2 (the payload parser checked it is hex of even length).
+  if (signature.length !== 2 + 130) return { signature, v: null };
+  const r = `0x${signature.slice(2, 66)}` as Hex;
+  const s = `0x${signature.slice(66, 130)}` as Hex;
+  let v = parseInt(signature.slice(130, 132), 16);
   if (v === 0 || v === 1) v += 27;
   if (v !== 27 && v !== 28) return null;
-  if (hexToBigInt(s) > SECP256K1_HALF_N) return null;
+  if (BigInt(s) > SECP256K1_HALF_N) return null;
   return { signature: `${r}${s.slice(2)}${v.toString(16)}` as Hex, v, r, s };
 }
 
@@ -83,6 +85,8 @@ export async function verifyOffline(payment: ParsedPayment, req: PaymentRequirem
     return { ok: true, payer: a.from, signature: norm.signature, vrs: null };
   }
   const domain = { name: req.extra.name, version: req.extra.version, chainId: chainIdOf(req.network), verifyingContract: req.asset };
+  // The chain library, loaded by the first signature to check (address.ts).
+  const { recoverTypedDataAddress } = await import("viem");
   let signer: string;
   try {
     signer = await recoverTypedDataAddress({
@@ -95,7 +99,7 @@ export async function verifyOffline(payment: ParsedPayment, req: PaymentRequirem
   } catch {
     return { ok: false, reason: "invalid_exact_evm_signature", message: "The signature cannot be recovered." };
   }
-  if (getAddress(signer) !== getAddress(a.from)) {
+  if (checksumAddress(signer) !== checksumAddress(a.from)) {
     return { ok: false, reason: "invalid_exact_evm_signature", message: "The signature was not made by the authorization's `from` over these values." };
   }
   return { ok: true, payer: a.from, signature: norm.signature, vrs: { v: norm.v, r: norm.r, s: norm.s } };
