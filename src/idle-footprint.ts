@@ -65,8 +65,8 @@ function releaseMemory(): void {
   (Bun as { shrink?: () => void }).shrink?.();
 }
 
-export const IDLE_WINDOW_MS = 30_000;
-export const IDLE_QUIET_SHARE = 0.05;
+const IDLE_WINDOW_MS = 30_000;
+const IDLE_QUIET_SHARE = 0.05;
 const SAMPLE_EVERY_MS = 5_000;
 
 /** Samples the process every `sampleEveryMs` (an unref'd timer: it never keeps a process alive); stop() ends it. */

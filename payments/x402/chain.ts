@@ -4,7 +4,7 @@
 import { createPublicClient, createWalletClient, defineChain, http, parseEventLogs, type Chain, type PublicClient, type Transport } from "viem";
 import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { createNonceManager, jsonRpc } from "viem/nonce";
-import { checksumAddress } from "./address";
+import { sameAddress } from "./address";
 import { EIP3009_ABI, type ParsedPayment, type SettleResponse } from "./types";
 import type { Address, Hex } from "viem";
 
@@ -99,7 +99,7 @@ export class ChainLinks {
     if (receipt.status !== "success") return { success: false, transaction: hash, errorReason: "invalid_exact_evm_transaction_failed", ...base };
     const transfers = parseEventLogs({ abi: EIP3009_ABI, eventName: "Transfer", logs: receipt.logs });
     const paid = transfers.some(
-      (l) => checksumAddress(l.address) === t.asset && checksumAddress(l.args.from) === a.from && checksumAddress(l.args.to) === a.to && l.args.value === a.value,
+      (l) => sameAddress(l.address, t.asset) && sameAddress(l.args.from, a.from) && sameAddress(l.args.to, a.to) && l.args.value === a.value,
     );
     if (!paid) return { success: false, transaction: hash, errorReason: "invalid_exact_evm_transfer_event_mismatch", ...base };
     return { success: true, transaction: hash, ...base };

@@ -3,7 +3,7 @@
 // to 27/28 and high-s rejected, as FiatToken's ECRecover would). On-chain state (nonce, balance) is checked
 // by simulation in rail.ts. Reason strings follow the reference facilitator (@x402/evm 2.27).
 import type { Hex } from "viem";
-import { checksumAddress } from "./address";
+import { sameAddress } from "./address";
 import { chainIdOf } from "./networks";
 import { EIP3009_TYPES, type ParsedPayment, type PaymentRequirements } from "./types";
 
@@ -15,14 +15,6 @@ const SECP256K1_HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92
 export const VALID_BEFORE_MARGIN_SECONDS = 6n;
 /** How far past now + maxTimeoutSeconds a validBefore may lie (clients' clocks differ a little from ours). */
 export const CLOCK_SKEW_SECONDS = 60n;
-
-function sameAddress(a: unknown, b: string): boolean {
-  try {
-    return typeof a === "string" && checksumAddress(a) === checksumAddress(b);
-  } catch {
-    return false;
-  }
-}
 
 /** Finds which of our freshly built requirements the payment is for (v2: deep match of `accepted`). */
 export function matchRequirement(payment: ParsedPayment, requirements: PaymentRequirements[]): PaymentRequirements | Rejection {
@@ -99,7 +91,7 @@ export async function verifyOffline(payment: ParsedPayment, req: PaymentRequirem
   } catch {
     return { ok: false, reason: "invalid_exact_evm_signature", message: "The signature cannot be recovered." };
   }
-  if (checksumAddress(signer) !== checksumAddress(a.from)) {
+  if (!sameAddress(signer, a.from)) {
     return { ok: false, reason: "invalid_exact_evm_signature", message: "The signature was not made by the authorization's `from` over these values." };
   }
   return { ok: true, payer: a.from, signature: norm.signature, vrs: { v: norm.v, r: norm.r, s: norm.s } };

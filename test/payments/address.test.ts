@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { getAddress, isAddress, isHex, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { addressOfPrivateKey, checksumAddress, isAddressText, isHexText, newPrivateKey } from "../../payments/x402/address";
+import { addressOfPrivateKey, checksumAddress, isAddressText, isHexText, newPrivateKey, sameAddress } from "../../payments/x402/address";
 import { uncompressedPublicKey } from "../../payments/secp256k1";
 import { compressedPublicKey } from "../../payments/l402/dev-backend";
 
@@ -49,6 +49,16 @@ describe("EVM addresses without viem", () => {
     }
     // A wrong checksum is still an address (as viem's non-strict check): the payload parser re-checksums it.
     expect(isAddressText("0x5AAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")).toBe(true);
+  });
+
+  test("the same address in any case is the same; anything that is not an address is no match", () => {
+    const a = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+    expect(sameAddress(a, a.toLowerCase())).toBe(true);
+    expect(sameAddress(a.toLowerCase(), `0x${a.slice(2).toUpperCase()}`)).toBe(true);
+    expect(sameAddress(a, "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359")).toBe(false);
+    expect(sameAddress(`${a}00`, `${a}00`)).toBe(false);
+    expect(sameAddress(undefined, a)).toBe(false);
+    expect(sameAddress(a, 42)).toBe(false);
   });
 
   test("hex text as viem's isHex", () => {
