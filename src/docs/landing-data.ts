@@ -1,7 +1,9 @@
 // What the landing page at `/` shows that comes from the database: how many regions and indicators the service holds,
 // and a few live examples, the headline series a reader looks for first: the US unemployment rate, CPI inflation
 // (the 12-month change), a state's unemployment rate and a county's population, the concepts resolving to the
-// freshest series held for the place. Each example is read through the same services its request uses
+// freshest series held for the place. A card that shows growth picks its arithmetic from what the series' values are
+// (src/domain/value-kinds.ts): the 12-month percent change of a level or an index; a rate, or a change already
+// computed, as it is (never a percent change of it). Each example is read through the same services its request uses
 // (GET /v1/observations/latest: resolveSeriesTarget, getLatestAnswer, latestMeta; a transform: GET /v1/observations'
 // resolveObservations and getObservationsPage), so the page shows exactly what that request answers today; nothing
 // on the page is a number written in code. Each card's chart is GET /v1/chart's picture of the series' last ten years.
@@ -18,14 +20,17 @@ import { regionIndex } from "../services/regions";
 import type { ReadContext } from "../services/series-read";
 import { chartPicture, type ChartPicture } from "../services/chart";
 import { addYears } from "../domain/calendar";
+import { percentChangeApplies, valueSpecOf } from "../domain/value-kinds";
 
 /** Series shown as live examples, one per kind of region, in the order shown. Series the database does not hold
  *  (an installation seeded without the samples) are left out. All are standard (non-premium) series. */
-export type LandingExampleSpec = { indicator: string; region: string; transform?: string };
+export type LandingExampleSpec = { indicator: string; region: string; /** Show its growth (see the file comment). */ growth?: boolean };
+/** A card as requested: with the transform its growth needs, if any. */
+type ResolvedSpec = { indicator: string; region: string; transform?: string };
 
 export const LANDING_EXAMPLES: readonly LandingExampleSpec[] = [
   { indicator: "UNRATE", region: "US" },
-  { indicator: "CPIAUCSL", region: "US", transform: "yoy" },
+  { indicator: "CPIAUCSL", region: "US", growth: true },
   { indicator: "unemployment_rate", region: "48" },
   { indicator: "population", region: "06037" },
 ];
@@ -66,12 +71,20 @@ export function latestPath(indicator: string, region: string): string {
 }
 
 /** The request an example shows: its latest observation, or with a transform the newest row of that transform. */
-export function examplePath(e: LandingExampleSpec): string {
+export function examplePath(e: { indicator: string; region: string; transform?: string }): string {
   if (!e.transform) return latestPath(e.indicator, e.region);
   return `/v1/observations?${new URLSearchParams({ indicator: e.indicator, region: e.region, transform: e.transform, limit: "1" })}`;
 }
 
-async function example(ctx: ReadContext, sourceNames: Map<string, string>, e: LandingExampleSpec): Promise<LandingExample | null> {
+/** The transform a card's growth needs: the 12-month percent change of a level or an index, none otherwise. */
+async function growthTransform(ctx: ReadContext, e: LandingExampleSpec): Promise<string | undefined> {
+  if (!e.growth) return undefined;
+  const target = await resolveSeriesTarget(ctx, { code: e.indicator, region: e.region });
+  return target.kind === "stored" && percentChangeApplies(valueSpecOf(target.indicator)) ? "yoy" : undefined;
+}
+
+async function example(ctx: ReadContext, sourceNames: Map<string, string>, spec: LandingExampleSpec): Promise<LandingExample | null> {
+  const e: ResolvedSpec = { indicator: spec.indicator, region: spec.region, transform: await growthTransform(ctx, spec) };
   const found = e.transform ? await transformed(ctx, e) : await latestOf(ctx, e);
   if (!found) return null;
   const { target, latest, body, name } = found;
@@ -92,7 +105,7 @@ async function example(ctx: ReadContext, sourceNames: Map<string, string>, e: La
 
 type Found = { target: StoredTarget; latest: LatestObservation; body: LandingExample["body"]; name: string };
 
-async function latestOf(ctx: ReadContext, e: LandingExampleSpec): Promise<Found | null> {
+async function latestOf(ctx: ReadContext, e: ResolvedSpec): Promise<Found | null> {
   const target = await resolveSeriesTarget(ctx, { code: e.indicator, region: e.region });
   if (target.kind !== "stored") return null;
   const { data: latest, freshness } = await getLatestAnswer(ctx, target);
@@ -101,7 +114,7 @@ async function latestOf(ctx: ReadContext, e: LandingExampleSpec): Promise<Found 
 }
 
 /** A transformed series (CPI's 12-month change): the newest rows of the GET /v1/observations page it names. */
-async function transformed(ctx: ReadContext, e: LandingExampleSpec): Promise<Found | null> {
+async function transformed(ctx: ReadContext, e: ResolvedSpec): Promise<Found | null> {
   const query = (limit: number) => observationsQuerySchema.parse({ indicator: e.indicator, region: e.region, transform: e.transform, limit: String(limit) });
   const target = await resolveObservations(ctx, query(1));
   if (target.kind !== "stored") return null;

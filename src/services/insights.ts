@@ -9,6 +9,7 @@ import { readPeerValues } from "../../db/repos/observation-reads";
 import { sourceAttribution, type SourceAttribution } from "../domain/attribution";
 import { computeInsights, type InsightFact, type PeerValues } from "../domain/insights";
 import { formatWindow, parseWindow, type Window } from "../domain/window";
+import { valueSpecOf } from "../domain/value-kinds";
 import type { InsightsQuery } from "../schemas/insights";
 import type { InsightSignalOut } from "../schemas/signals";
 import { resolveSeriesTarget, type ConceptDisclosure, type SeriesTarget } from "./concepts";
@@ -56,7 +57,7 @@ export async function getInsights(ctx: ReadContext, target: InsightsTarget): Pro
   const latest = lastValued(data.points);
   const peers = stored && latest ? await peerValues(ctx, stored.id, target.region, latest, regions.byCode) : null;
   const insights = computeInsights(
-    { points: data.points, frequency: target.frequency, unit: data.unit, upIsGood: stored ? stored.upIsGood : null, indicatorName: name, place },
+    { points: data.points, frequency: target.frequency, unit: data.unit, upIsGood: stored ? stored.upIsGood : null, indicatorName: name, place, values: stored ? valueSpecOf(stored) : undefined },
     target.window,
     peers,
   );
