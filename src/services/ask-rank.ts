@@ -9,6 +9,7 @@ import type { IndicatorRow } from "../../db/repos/catalog";
 import type { Direction } from "../domain/ask/intent";
 import { TOPIC_WORDS, type Topic } from "../domain/ask/lexicon";
 import { rankLead } from "../domain/ask/rank";
+import { inUnit, type Threshold } from "../domain/place-sets";
 import type { Frequency } from "../domain/calendar";
 import { getConcept, pluralKind, type RegionKind } from "../domain/concepts";
 import { capitalise } from "../domain/prose";
@@ -17,6 +18,8 @@ import { findIndicator } from "./concepts";
 import { regionIndex, type RegionRow } from "./regions";
 import type { ReadContext } from "./series-read";
 import { placeOf } from "./signals";
+import { seriesLabel } from "./ask-views";
+import { valueSpecOf } from "../domain/value-kinds";
 
 export type RankPlan = {
   topic: Topic;
@@ -26,6 +29,8 @@ export type RankPlan = {
   parent: RegionRow | null;
   dir: Direction;
   count: number;
+  /** Keep the places past it, in the series' unit ("above 5%"); null: rank them all. */
+  filter: Threshold | null;
   /** The period every place is read at, and how many places hold the series. */
   date: string;
   held: number;
@@ -42,7 +47,7 @@ function curated(topic: Topic, kind: RegionKind): { codes: { indicator: string; 
 /** The ranking's series and period, or why there is none (no_coverage: not offered for the kind; no_data: not held). */
 export async function planRank(
   ctx: ReadContext,
-  args: { topics: readonly Topic[]; placeKind: RegionKind; parent: RegionRow | null; dir: Direction; count: number },
+  args: { topics: readonly Topic[]; placeKind: RegionKind; parent: RegionRow | null; dir: Direction; count: number; filter: Threshold | null },
 ): Promise<RankPlan | { status: "no_coverage" | "no_data"; message: string }> {
   const kinds = pluralKind(args.placeKind);
   let offered: Topic | null = null;
@@ -52,7 +57,8 @@ export async function planRank(
       const indicator = await findIndicator(ctx, c.indicator, c.source);
       if (!indicator) continue;
       const common = await commonLatestDate(ctx.db, { indicatorId: indicator.id, regionType: args.placeKind, parentCode: args.parent?.code ?? null });
-      if (common) return { topic, indicator, concept, placeKind: args.placeKind, parent: args.parent, dir: args.dir, count: args.count, date: common.date, held: common.held };
+      const filter = args.filter ? inUnit(args.filter, indicator.unit) : null;
+      if (common) return { topic, indicator, concept, placeKind: args.placeKind, parent: args.parent, dir: args.dir, count: args.count, filter, date: common.date, held: common.held };
     }
     offered ??= codes.length ? topic : null;
   }
@@ -68,7 +74,7 @@ export async function runRank(ctx: ReadContext, plan: RankPlan): Promise<{ text:
   const values = await readPeerValues(ctx.db, { indicatorId: plan.indicator.id, date: plan.date, regionType: plan.placeKind, parentCode: plan.parent?.code ?? null });
   const ranked = values.map((v) => ({ code: v.region, place: placeOf(index.byCode.get(v.region)!, index.byCode), value: v.value }));
   const scope = plan.parent ? `${pluralKind(plan.placeKind)} of ${plan.parent.name}` : pluralKind(plan.placeKind);
-  const label = TOPIC_WORDS[plan.topic.id]?.label ?? plan.indicator.name;
+  const label = seriesLabel(plan.indicator.code, plan.indicator.name, plan.topic, valueSpecOf(plan.indicator));
   const lead = rankLead({
     label,
     unit: plan.indicator.unit,
@@ -79,10 +85,12 @@ export async function runRank(ctx: ReadContext, plan: RankPlan): Promise<{ text:
     missing: Math.max(0, plan.held - ranked.length),
     dir: plan.dir,
     count: plan.count,
+    filter: plan.filter,
   });
   const source = plan.indicator.sourceSlug;
-  const args = { indicator: plan.indicator.code, ...(source ? { source } : {}), type: plan.placeKind, ...(plan.parent ? { parent: plan.parent.code } : {}), date: plan.date, order: plan.dir === "max" ? "desc" : "asc" };
+  const args = { indicator: plan.indicator.code, ...(source ? { source } : {}), type: plan.placeKind, ...(plan.parent ? { parent: plan.parent.code } : {}), date: plan.date, order: plan.dir === "max" ? "desc" : "asc", ...(plan.filter ? { comparison: plan.filter.op, threshold: plan.filter.value } : {}) };
   const replay = lead.top.map((t) => `${t.place} ${t.value} (GET /v1/observations?indicator=${plan.indicator.code}&region=${t.code}&start_date=${plan.date}&end_date=${plan.date})`).join("; ");
-  const summary = `${ranked.length} ${scope} read at ${plan.date}${ranked.length < plan.held ? ` (${plan.held - ranked.length} hold no value then)` : ""}; ${plan.dir === "max" ? "highest" : "lowest"} first: ${replay}.`;
+  const order = plan.filter ? `${plan.filter.op} ${plan.filter.value}, ${plan.filter.op.startsWith(">") ? "highest" : "lowest"} first` : plan.dir === "max" ? "highest first" : "lowest first";
+  const summary = `${ranked.length} ${scope} read at ${plan.date}${ranked.length < plan.held ? ` (${plan.held - ranked.length} hold no value then)` : ""}; ${order}: ${replay}.`;
   return { text: lead.text, citation: { tool: "rank_regions", args, summary }, result: { ...lead.figures, values: lead.top.map((t) => t.value) } };
 }

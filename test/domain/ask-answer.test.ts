@@ -4,7 +4,9 @@
 import { describe, expect, test } from "bun:test";
 import { regionList } from "../../db/seed/regions";
 import { readIntent, namedPeriod, spanMonths } from "../../src/domain/ask/intent";
-import { compareLead, growthRace, leadSentence, newestNote, peerSentence, type View } from "../../src/domain/ask/lead";
+import { leadSentence, type View } from "../../src/domain/ask/lead";
+import { compareLead, growthRace, newestNote, peerSentence } from "../../src/domain/ask/compare";
+import { inferValueSpec } from "../../src/domain/value-kinds";
 import { fuzzyPlaceLookup, parseQuestion, placeLookup, typoDistance } from "../../src/domain/ask/parse";
 import { rankLead } from "../../src/domain/ask/rank";
 import { draftProblems, safeText, verifyNumbers } from "../../src/domain/ask/verify";
@@ -26,11 +28,11 @@ describe("intent", () => {
     expect(intent("what happened to inflation since 2021", [], { growth: true }).intent).toEqual({ kind: "extreme", dir: "max", since: "2021" });
   });
   test("rankings across places, comparisons, yes/no", () => {
-    expect(intent("Which state has the highest unemployment rate?").intent).toEqual({ kind: "rank", dir: "max", count: 1, placeKind: "state" });
-    expect(intent("top 5 counties in Texas by population", ["state"]).intent).toEqual({ kind: "rank", dir: "max", count: 5, placeKind: "county" });
-    expect(intent("which country has the smallest population").intent).toEqual({ kind: "rank", dir: "min", count: 1, placeKind: "country" });
+    expect(intent("Which state has the highest unemployment rate?").intent).toEqual({ kind: "rank", dir: "max", count: 1, placeKind: "state", filter: null });
+    expect(intent("top 5 counties in Texas by population", ["state"]).intent).toEqual({ kind: "rank", dir: "max", count: 5, placeKind: "county", filter: null });
+    expect(intent("which country has the smallest population").intent).toEqual({ kind: "rank", dir: "min", count: 1, placeKind: "country", filter: null });
     // "in the country" is the nation: the county ranking is over every county.
-    expect(intent("Which county has the highest unemployment rate in the country?").intent).toEqual({ kind: "rank", dir: "max", count: 1, placeKind: "county" });
+    expect(intent("Which county has the highest unemployment rate in the country?").intent).toEqual({ kind: "rank", dir: "max", count: 1, placeKind: "county", filter: null });
     // Either/or asks which; "is A bigger than B" asks yes or no.
     expect(intent("Is unemployment higher in Texas or California?", ["state", "state"])).toEqual({ intent: { kind: "compare", dir: "max" }, yesNo: false });
     expect(intent("Is Germany's GDP bigger than France's?", ["country", "country"])).toEqual({ intent: { kind: "compare", dir: "max" }, yesNo: true });
@@ -54,7 +56,18 @@ const monthly = (start: [number, number], values: number[]) =>
     const m = start[1] - 1 + i;
     return { date: `${start[0] + Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, "0")}-01`, value };
   });
-const view = (o: Partial<View>): View => ({ label: "the consumer price index", growthLabel: null, place: "the United States", frequency: "monthly", unit: "percent", points: [], state: null, jobs: false, delta: false, ...o });
+const view = (o: Partial<View>): View => ({
+  label: "the consumer price index",
+  growthLabel: null,
+  place: "the United States",
+  frequency: "monthly",
+  unit: "percent",
+  points: [],
+  state: null,
+  jobs: false,
+  ...o,
+  values: o.values ?? inferValueSpec(o.unit === undefined ? "percent" : o.unit),
+});
 
 describe("lead sentences", () => {
   // 13 months: 100 then 101..112, so the newest 12-month change is 112/100 - 1 = 12%.
@@ -83,8 +96,8 @@ describe("lead sentences", () => {
     expect(leadSentence(spread, { kind: "level", at: null }, true).text).toBe("Yes: the yield curve was inverted on July 3, 2023, with the 10-year Treasury yield 1.06 percentage points below the 2-year.");
   });
   test("a change-valued series answers 'did it grow' by its sign", () => {
-    const change = view({ label: "population change", unit: "persons", frequency: "annual", delta: true, place: "Florida", points: [{ date: "2024-01-01", value: 467_347 }] });
-    expect(leadSentence(change, { kind: "change", at: null, months: 12, since: null }, true).text).toBe("Yes: Population change in Florida was 467,347 persons in 2024 (an increase).");
+    const change = view({ label: "population change", unit: "persons", frequency: "annual", values: { kind: "change", spanMonths: 12 }, place: "Florida", points: [{ date: "2024-01-01", value: 467_347 }] });
+    expect(leadSentence(change, { kind: "change", at: null, months: 12, since: null }, true).text).toBe("Yes: population change in Florida was 467,347 persons in 2024 (an increase).");
     expect(leadSentence(change, { kind: "change", at: null, months: 12, since: null }, true, true).text).toStartWith("No: ");
   });
 });

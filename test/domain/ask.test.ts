@@ -63,7 +63,12 @@ describe("places", () => {
     // "in", "me", "or", "us" in lower case are words.
     expect(read("tell me about unemployment in 2019 or so").places).toEqual([]);
     expect(read("tell us the unemployment rate").places).toEqual([]);
-    expect(read("unemployment in IN").places).toEqual(["18"]);
+    // A code as responses write it means itself, as in the data routes: IN is India; in lower case, Indiana.
+    expect(read("unemployment in IN").places).toEqual(["IN"]);
+    expect(read("unemployment in IN").codes).toEqual({ IN: { other: "18", text: "IN" } });
+    expect(read("unemployment in in", 2026).places).toEqual([]);
+    expect(read("unemployment in US-IN").places).toEqual(["18"]);
+    expect(read("jobless rate in tx").places).toEqual(["48"]);
     // All capitals: no word can be told from a code.
     expect(read("WHAT IS UNEMPLOYMENT IN TEXAS").places).toEqual(["48"]);
     expect(read("WHAT IS UNEMPLOYMENT IN IN").places).toEqual([]);
