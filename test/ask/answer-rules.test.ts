@@ -133,7 +133,8 @@ describe("rules on one series", () => {
     await passes("max:X@US", "X peaked at 112 in January 2025.");
     await passes("min:X@US", "X was lowest at 100 in January 2024.");
     await fails("min:X@US", "X was lowest at 100 in January 2025.");
-    await passes("qoqa:Q@US", "Q grew at a 4.1% annual rate."); // 1.01^4 - 1 = 4.0604%
+    await passes("qoqa:Q@US", "Q grew at a 4.1% annual rate in the second quarter of 2024."); // 1.01^4 - 1 = 4.0604%
+    await fails("at:X@US:2024-06", "X was 105 then.");
     await passes("latest:yoy(X)@US", "X was up 12% in 2025.");
   });
 

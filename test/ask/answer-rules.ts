@@ -35,8 +35,10 @@ export async function check(rule: string, answer: string, data: AskData): Promis
     case "yoy":
       return says(head, pctChange(last.value, at(s, monthBack(last.date, 12))), "12-month change") ?? saysYear(head, last.date);
     case "qoqa":
-      return s.length < 2 ? "no data: one quarter" : says(head, ((last.value / s.at(-2)!.value) ** 4 - 1) * 100, "annualized change");
+      if (s.length < 2) return "no data: one quarter";
+      return says(head, ((last.value / s.at(-2)!.value) ** 4 - 1) * 100, "annualized change") ?? saysYear(head, last.date);
     case "diff":
+      if (s.length < 2) return "no data: one period";
       return says(head, last.value - s.at(-2)!.value, "change") ?? saysYear(head, last.date);
     case "pctn": {
       const then = valueBack(s, last.date, periodMonths(args[0]));
@@ -53,20 +55,20 @@ export async function check(rule: string, answer: string, data: AskData): Promis
       return anyOf([says(head, last.value - then, `change since ${args[0]}`), says(head, pctChange(last.value, then), `percent change since ${args[0]}`)]) ?? saysYear(head, last.date);
     }
     case "at":
-      return says(head, at(s, dateArg(args[0])), `value at ${args[0]}`);
+      return says(head, at(s, dateArg(args[0])), `value at ${args[0]}`) ?? saysYear(head, dateArg(args[0]));
     case "yoyat":
-      return says(head, pctChange(at(s, dateArg(args[0])), at(s, monthBack(dateArg(args[0]), 12))), `12-month change at ${args[0]}`);
+      return says(head, pctChange(at(s, dateArg(args[0])), at(s, monthBack(dateArg(args[0]), 12))), `12-month change at ${args[0]}`) ?? saysYear(head, dateArg(args[0]));
     case "diffat": {
       const date = dateArg(args[0]);
       const [now, before] = [at(s, date), at(s, monthBack(date, 1))];
-      return says(head, now === undefined || before === undefined ? undefined : now - before, `change in ${args[0]}`);
+      return says(head, now === undefined || before === undefined ? undefined : now - before, `change in ${args[0]}`) ?? saysYear(head, date);
     }
     case "max":
     case "min":
       return valueAndYear(s.reduce((a, b) => ((kind === "max" ? b.value > a.value : b.value < a.value) ? b : a)), kind);
     case "peakyoy": {
       const peak = yoySeries(s).filter((o) => o.date >= dateArg(args[0])).reduce<Obs | undefined>((a, b) => (!a || b.value > a.value ? b : a), undefined);
-      return says(head, peak?.value, `peak 12-month change since ${args[0]}`);
+      return says(head, peak?.value, `peak 12-month change since ${args[0]}`) ?? saysYear(answer, peak!.date);
     }
     case "epmax":
     case "epmin": {
@@ -112,8 +114,8 @@ async function direction(data: AskData, spec: Spec, where: string, s: Obs[], arg
 }
 
 /**
- * `yesno:SPEC@PLACE:COND`, the answer opening with the right yes or no. COND on the newest value: `=1`, `<0`, `>X`,
- * `<X`; on its change from the period before: `d>0`, `d<0`; against the same spec at another place at the newest
+ * `yesno:SPEC@PLACE:COND`, the answer opening with the right yes or no. COND on the newest value: `=1`, `>X`, `<X`
+ * (`<0` below zero); on its change from the period before: `d>0`, `d<0`; against the same spec at another place at the newest
  * period both hold: `>@PLACE`, `<@PLACE`.
  */
 async function yesNoRule(data: AskData, spec: Spec, s: Obs[], cond: string, answer: string): Promise<Why> {
@@ -129,7 +131,6 @@ async function yesNoRule(data: AskData, spec: Spec, s: Obs[], cond: string, answ
   const threshold = /^([<>])(-?\d+(?:\.\d+)?)$/.exec(cond);
   if (threshold) return opensWith(answer, threshold[1] === ">" ? last.value > Number(threshold[2]) : last.value < Number(threshold[2]));
   if (cond === "=1") return opensWith(answer, last.value === 1);
-  if (cond === "<0") return opensWith(answer, last.value < 0);
   if (cond === "d>0" || cond === "d<0") {
     if (s.length < 2) return "no data: one period";
     const d = last.value - s.at(-2)!.value;

@@ -72,12 +72,14 @@ export async function checkSetRule(kind: string, target: string, args: string[],
   const period = saysYear(head, set.date);
   if (kind === "above" || kind === "below") return threshold(set.entries, kind, Number(last), where, head, answer) ?? period;
   const sorted = [...set.entries].sort((a, b) => (last === "max" ? b.value - a.value : a.value - b.value));
-  const edge = sorted[Math.min(n, sorted.length) - 1].value;
+  const count = Math.min(n, sorted.length);
+  const edge = sorted[count - 1].value;
+  // Places surely in the top N must all be named; of those tied at its edge, enough to make N.
   const surely = sorted.filter((e) => (last === "max" ? e.value > edge : e.value < edge));
   const tied = sorted.filter((e) => e.value === edge);
   const missing = surely.filter((e) => !isNamed(head, e.place));
   if (missing.length) return `expected ${missing.map((e) => e.place.name).join(", ")} in "${head}"`;
-  if (tied.filter((e) => isNamed(head, e.place)).length < n - surely.length) return `expected ${n - surely.length} of ${tied.map((e) => e.place.name).join(" or ")} in "${head}"`;
+  if (tied.filter((e) => isNamed(head, e.place)).length < count - surely.length) return `expected ${count - surely.length} of ${tied.map((e) => e.place.name).join(" or ")} in "${head}"`;
   return says(head, sorted[0].value, "ranked value") ?? period;
 }
 
@@ -114,17 +116,18 @@ async function higher(data: AskData, spec: Spec, codes: string[], head: string):
   return (firstIsHigher ? saysHigher : saysLower) ? null : `does not say ${hi.name} is higher: "${head}"`;
 }
 
-/**
- * `flowout:PLACE` / `flowin:PLACE`: the largest flow leaving (entering) the place in the newest period of the newest
- * dataset held for it: the first sentence names the other end and its size; the answer names the period's year. For
- * IRS data either returns (households) or exemptions (persons) may be the measure read.
- */
+/** The flow rows of the newest period of the newest dataset held for a place (no AGI: money, not people). */
 async function newestFlows(data: AskData, region: string, direction: "out" | "in"): Promise<FlowRow[]> {
   const rows = (await data.flows(region, direction)).filter((r) => r.measure !== "agi");
   if (rows.length === 0) return [];
   const newest = rows.reduce((a, b) => (b.periodStart > a.periodStart ? b : a));
   return rows.filter((r) => r.dataset === newest.dataset && r.periodStart === newest.periodStart);
 }
+/**
+ * `flowout:PLACE` / `flowin:PLACE`: the largest flow leaving (entering) the place in its newest slice: the first
+ * sentence names the other end and its size; the answer names the period's year. For IRS data either returns
+ * (households) or exemptions (persons) may be the measure read.
+ */
 async function flow(data: AskData, region: string, direction: "out" | "in", head: string, answer: string): Promise<Why> {
   const slice = await newestFlows(data, region, direction);
   if (slice.length === 0) return `no data: no flows ${direction} of ${region}`;
