@@ -56,6 +56,7 @@ describe("the grid's shape", () => {
       expect(rows.length).toBeGreaterThanOrEqual(3);
       const heldRows = held.filter((r) => r.cell === cell);
       expect(heldRows.map((r) => r.phrasing)).toEqual([heldPhrasing(cell, rows.length)]);
+      expect(tune.filter((r) => r.cell === cell).map((r) => r.phrasing)).not.toContain(heldRows[0].phrasing);
     }
   });
 });
