@@ -39,7 +39,7 @@ export const NAMED_EPISODES: readonly NamedEpisode[] = [
   {
     id: "recession_2020",
     name: "the 2020 recession",
-    phrases: ["2020 recession", "covid recession", "pandemic recession", "covid 19 recession", "covid crash", "covid 19 pandemic", "covid pandemic", "the pandemic", "pandemic lockdowns"],
+    phrases: ["2020 recession", "covid recession", "pandemic recession", "covid 19 recession", "covid crash", "covid 19 pandemic", "covid pandemic", "the pandemic", "pandemic lockdown"],
     kind: "recession",
     marginMonths: 6,
     recessionYears: [2020, 2020],
@@ -47,15 +47,16 @@ export const NAMED_EPISODES: readonly NamedEpisode[] = [
   {
     id: "inflation_2021_22",
     name: "the 2021-22 inflation surge",
-    phrases: ["2021 22 inflation surge", "2021 2022 inflation surge", "inflation surge", "inflation spike", "post pandemic inflation", "2022 inflation", "2021 inflation"],
+    phrases: ["2021 22 inflation surge", "2021 2022 inflation surge", "2021 22 surge", "2021 2022 surge", "2022 surge", "inflation surge", "inflation spike", "post pandemic inflation", "2022 inflation", "2021 inflation"],
     kind: "inflation",
     marginMonths: 12,
     months: ["2021-01-01", "2022-12-01"],
   },
   {
     id: "early_1980s",
-    name: "the early-1980s recessions",
-    phrases: ["early 1980s recessions", "early 1980s recession", "early 80s recession", "1980s recessions", "1980s recession", "volcker recession", "1981 1982 recession", "1982 recession", "1981 recession", "1980 recession"],
+    // Named by its years: "1980s" would read as digits run into letters to the number checker (verify.ts).
+    name: "the recessions of 1980 and 1981-82",
+    phrases: ["early 1980s recession", "early 80s recession", "early eighties recession", "1980s recession", "80s recession", "volcker recession", "1981 1982 recession", "1981 82 recession", "1982 recession", "1981 recession", "1980 recession"],
     kind: "recession",
     marginMonths: 6,
     recessionYears: [1980, 1982],
@@ -124,6 +125,10 @@ export function episodeWindow(e: Episode, all: readonly Episode[], lagging: bool
   for (const other of all) if (other.kind === e.kind && other.start > e.end && other.start <= end) end = addMonths(other.start, -1);
   return { start: e.start, end };
 }
+
+/** Words that name the 2020 recession only after a word of time ("during covid", "since the pandemic"). */
+export const TIMED_EPISODE_WORDS: ReadonlySet<string> = new Set(["covid", "pandemic", "lockdown", "coronavirus"]);
+export const EPISODE_TIME_WORDS: ReadonlySet<string> = new Set(["during", "in", "through", "amid", "since", "after", "before", "throughout", "the"]);
 
 /** The most recent episode that concerns the series and has begun by `asOf`, or null. */
 export function latestEpisode(all: readonly Episode[], category: string | null, asOf: string): Episode | null {

@@ -54,6 +54,7 @@ export async function settlePlaces(ctx: ReadContext, parsed: ParsedQuestion, ind
       const ranked = [...a.candidates].sort((x, y) => (people.get(y) ?? -1) - (people.get(x) ?? -1) || x.localeCompare(y));
       const [chosen, ...others] = ranked;
       parsed.places.push(chosen);
+      if (a.text in parsed.before) parsed.before[chosen] = parsed.before[a.text];
       parsed.ambiguous.splice(parsed.ambiguous.indexOf(a), 1);
       const shown = others.slice(0, 6).map((c) => placeWithState(index, c));
       const more = others.length > shown.length ? ` and ${others.length - shown.length} more` : "";

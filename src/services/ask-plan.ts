@@ -24,7 +24,7 @@ import { planFlows, type FlowPlan } from "./ask-flows";
 import { regionIndex, resolveRegion, type RegionRow } from "./regions";
 import { ensureReadable, targetCode, targetPremium, type ReadContext } from "./series-read";
 import type { LanguageModel } from "./ask-model";
-import { planRank, type RankPlan } from "./ask-rank";
+import { planRank, polarDirection, type RankPlan } from "./ask-rank";
 
 export type AskInput = { q: string; region?: string; window?: string; depth: AskDepth };
 export type Asker = { answer(input: AskInput, opts?: { signals?: boolean }): Promise<AskResponse> };
@@ -194,7 +194,8 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
 
   // Where people move: the flows between places, whatever topic words the question has.
   const placeKinds = places.filter((p) => p.code !== "US" || parsed.places.length > 1).map((p) => p.type as RegionKind);
-  const moves = readIntent(input.q, { places: placeKinds, growthTopic: false, changeTopic: false });
+  const before = parsed.places[0] ? (parsed.before[parsed.places[0]] ?? null) : null;
+  const moves = readIntent(input.q, { places: placeKinds, growthTopic: false, changeTopic: false, kinds: parsed.kinds, before });
   if (moves.intent.kind === "flows") {
     const flows = await planFlows(ctx, moves.intent.way, places);
     if ("status" in flows) return { kind: "answered", response: emptyResponse(depth, flows.status, flows.message, resolvedBase) };
@@ -219,20 +220,18 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
     }
   }
 
-  const intent = readIntent(input.q, {
+  let intent = readIntent(input.q, {
     places: placeKinds,
     growthTopic: topics.some((t) => !!TOPIC_WORDS[t.id]?.growth),
     changeTopic: topics.some((t) => t.id === "payrolls" || t.id === "employed"),
     episode: parsed.episode !== null,
+    kinds: parsed.kinds,
+    before,
   });
-  // "GDP growth", "is the economy growing": real GDP's, unless nominal is asked; the sentence names which.
-  const growthAsked = intent.intent.kind === "growth" || intent.intent.kind === "direction" || /\bgrow/i.test(input.q);
-  if (growthAsked && !/\bnominal\b/i.test(input.q) && topics.some((t) => t.id === "gdp") && !topics.some((t) => t.id === "real_gdp")) {
-    topics = topics.map((t) => (t.id === "gdp" ? TOPICS.find((x) => x.id === "real_gdp")! : t));
-  }
+  topics = realOrNominal(topics, intent, input.q, parsed.real);
   if (intent.intent.kind === "rank") {
     const within = intent.intent.placeKind === "county" ? (places.find((p) => p.type === "state") ?? null) : null;
-    const rank = await planRank(ctx, { topics, placeKind: intent.intent.placeKind, parent: within, dir: intent.intent.dir, count: intent.intent.count, filter: intent.intent.filter });
+    const rank = await planRank(ctx, { topics, placeKind: intent.intent.placeKind, parent: within, dir: intent.intent.dir, count: intent.intent.count, filter: intent.intent.filter, byGrowth: intent.intent.by === "growth", polar: intent.polar });
     if ("status" in rank) return { kind: "answered", response: emptyResponse(depth, rank.status, rank.status === "no_coverage" ? `${rank.message} ${COVERED_HINT}` : rank.message, resolvedBase) };
     return {
       ...runnable({ input, depth, window, intent, notes, searches, series: [], region: within?.code ?? "US", indicators: [{ code: rank.indicator.code, source: rank.indicator.sourceSlug ?? "", name: rank.indicator.name, ...(rank.concept ? { concept: rank.concept } : {}) }], regions: within ? [within] : [], flows: null, episode: null }),
@@ -306,9 +305,28 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
       if (typeof found !== "string") p.peer = found.find((c) => c.held)?.target ?? null;
     }
   }
+  // "Worst", "best": the direction the first series' polarity gives (the worst unemployment rate is the highest).
+  const first = planned[0].target;
+  if (intent.polar && (intent.intent.kind === "extreme" || intent.intent.kind === "episode") && first.kind === "stored") {
+    intent = { ...intent, intent: { ...intent.intent, dir: polarDirection(intent.polar, first.indicator.upIsGood) } };
+  }
   const usedRegions = [...new Map(planned.map((p) => [p.region.code, p.region])).values()];
   const plan = runnable({ input, depth, window, intent, notes, searches, series: planned, region: usedRegions[0]?.code ?? null, indicators: uniqueIndicators(planned.map((p) => p.target)), regions: usedRegions, flows: null, episode: parsed.episode });
   return { ...plan, truncated };
+}
+
+const topicNamed = (id: string) => TOPICS.find((t) => t.id === id)!;
+
+/**
+ * "GDP growth", "is the economy growing", "GDP after inflation": real GDP's, unless nominal is asked ("nominal GDP
+ * growth": nominal GDP's); the sentence names which.
+ */
+function realOrNominal(topics: Topic[], reading: IntentReading, question: string, real: boolean): Topic[] {
+  const nominal = /\bnominal\b|\bcurrent dollars\b/i.test(question);
+  const growth = reading.intent.kind === "growth" || reading.intent.kind === "direction" || /\bgrow/i.test(question);
+  if (nominal) return topics.map((t) => (t.id === "real_gdp" && !topics.some((x) => x.id === "gdp") ? topicNamed("gdp") : t));
+  if ((growth || real) && !topics.some((t) => t.id === "real_gdp")) return topics.map((t) => (t.id === "gdp" ? topicNamed("real_gdp") : t));
+  return topics;
 }
 
 type RunParts = {

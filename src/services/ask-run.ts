@@ -105,15 +105,17 @@ export async function runPlan(ctx: AskContext, plan: RunPlan, opts: { signals: b
   async function finish(draft: string): Promise<AskResponse> {
     let answer = draft;
     let model = DETERMINISTIC_MODEL;
+    // How places were read is part of what was looked up ("names 5 counties"): its numbers are results too.
+    const checked = [...results, plan.notes];
     if (ctx.model) {
       const phrased = await phraseWithModel(ctx.model, { question: plan.question, draft, citations });
-      if (phrased && draftProblems(phrased).length === 0 && verifyNumbers(phrased, results).grounded) {
+      if (phrased && draftProblems(phrased).length === 0 && verifyNumbers(phrased, checked).grounded) {
         answer = phrased;
         model = ctx.model.model;
       }
     }
     const served = safeText(answer);
-    const verification = verifyNumbers(served, results);
+    const verification = verifyNumbers(served, checked);
     return {
       answer: served,
       citations,
@@ -273,7 +275,8 @@ export async function runPlan(ctx: AskContext, plan: RunPlan, opts: { signals: b
     sections.push({ lead: lead.text, facts: factsOf(k), peers: peer ? [peer.text] : [] });
   });
   // "Are wages keeping up with inflation?": the two 12-month changes side by side, first.
-  if (/\b(keep(?:ing)? up|outpac\w*|faster than|ahead of)\b/i.test(plan.question) && views.length === 2 && views[0] && views[1]) {
+  // Two series of one topic in two places are a comparison (above), not a race.
+  if (/\b(keep(?:ing)? up|outpac\w*|faster than|ahead of)\b/i.test(plan.question) && views.length === 2 && views[0] && views[1] && views[0].label !== views[1].label) {
     const race = growthRace(views[0], views[1]);
     if (race) {
       results.push(race.figures);

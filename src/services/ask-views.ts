@@ -1,7 +1,7 @@
 // How ask sees a series it read (src/domain/ask/lead.ts View): named as people name it, with what its values are
 // (the catalog's meta.values: value-kinds.ts), and which lead answers the question for it. Episodes for the
 // questions that need them ("during the Great Recession", "since its peak") come from the held NBER indicator.
-import { episodeLead, sincePeakLead, directionLead } from "../domain/ask/moves";
+import { directionLead, episodeLead, sincePeakLead, thresholdLead } from "../domain/ask/moves";
 import type { IntentReading } from "../domain/ask/intent";
 import { leadSentence, type Lead, type View } from "../domain/ask/lead";
 import { TOPIC_WORDS, type Topic } from "../domain/ask/lexicon";
@@ -86,7 +86,8 @@ export function leadFor(v: View, c: LeadContext): Lead {
   if (v.state) return leadSentence(v, intent, yesNo, down);
   // A growth topic's episodes and peaks are its growth's (peak inflation, not the index's record).
   const ofGrowth = v.growthLabel !== null;
-  if (intent.kind === "direction") return directionLead(v, intent, yesNo, down, { ofGrowth: ofGrowthRate(v, c.question), asksChange: /\b(growth|inflation|rate|pace|change|migration)\b/i.test(c.question) });
+  if (intent.kind === "direction") return directionLead(v, intent, yesNo, down, { ofGrowth: ofGrowthRate(v, c.question), asksChange: /\b(growth|inflation|rate|pace|change|migration|faster|slower|slowing|accelerating|picking up)\b/i.test(c.question) });
+  if (intent.kind === "threshold") return thresholdLead(v, intent, yesNo, ofGrowth);
   if (intent.kind === "episode") {
     const e = c.episode ? namedEpisode(c.episode, c.episodes) : null;
     if (e) return episodeLead(v, e, episodeWindow(e, c.episodes, !!v.lagging), intent.dir, ofGrowth);

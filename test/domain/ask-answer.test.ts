@@ -19,12 +19,12 @@ describe("intent", () => {
   test("a level, a rate of change, a change, an extreme", () => {
     expect(intent("what is the unemployment rate")).toEqual({ intent: { kind: "level", at: null }, yesNo: false });
     expect(intent("what was the unemployment rate in April 2020")).toEqual({ intent: { kind: "level", at: "2020-04-01" }, yesNo: false });
-    expect(intent("what is the inflation rate", [], { growth: true })).toEqual({ intent: { kind: "growth", at: null }, yesNo: false });
-    expect(intent("how fast are wages growing")).toEqual({ intent: { kind: "growth", at: null }, yesNo: false });
+    expect(intent("what is the inflation rate", [], { growth: true })).toEqual({ intent: { kind: "growth", at: null, months: null }, yesNo: false });
+    expect(intent("how fast are wages growing")).toEqual({ intent: { kind: "growth", at: null, months: null }, yesNo: false });
     expect(intent("how many jobs were added last month", [], { change: true })).toEqual({ intent: { kind: "change", at: null, months: null, since: null }, yesNo: false });
     expect(intent("how many jobs were added in November 2025", [], { change: true }).intent).toEqual({ kind: "change", at: "2025-11-01", months: null, since: null });
     expect(intent("how many jobs has the economy added over the past year", [], { change: true }).intent).toEqual({ kind: "change", at: null, months: 12, since: null });
-    expect(intent("highest the unemployment rate has ever been").intent).toEqual({ kind: "extreme", dir: "max", since: null });
+    expect(intent("highest the unemployment rate has ever been").intent).toEqual({ kind: "extreme", dir: "max", since: null, at: null });
     expect(intent("what happened to inflation since 2021", [], { growth: true }).intent).toEqual({ kind: "extreme", dir: "max", since: "2021" });
   });
   test("rankings across places, comparisons, yes/no", () => {

@@ -63,15 +63,17 @@ export function compareLead(views: readonly View[], dir: Direction | null, yesNo
   }
   const when = atDate(same.date, same.frequency);
   const sorted = same.values.map((c, i) => ({ ...c, view: views[i] })).sort((a, b) => (b.value ?? 0) - (a.value ?? 0));
-  const d = decimalsOf(same.values.map((c) => c.value!));
-  const show = (v: View, x: number) => formatValue(x, v.unit, d);
+  // A published change reads to two decimals at most (7.57%), as its own lead does.
+  const d = Math.min(views.some((v) => v.values.kind === "change") ? 2 : 3, decimalsOf(same.values.map((c) => c.value!)));
+  const show = (v: View, x: number) => formatValue(Number(x.toFixed(d)), v.unit, d);
   const figures: Record<string, number | string> = { period: same.period };
   sorted.forEach((s, i) => (figures[`value_${i + 1}`] = s.value!));
   if (views.length === 2) {
     const [hi, lo] = sorted;
     const equal = hi.value === lo.value;
     const asked = dir === "min" ? lo : hi;
-    const yes = yesNo && dir ? (asked.place === views[0].place ? "Yes: " : "No: ") : "";
+    // Equal is neither higher nor lower: "is A higher than B" is no.
+    const yes = yesNo && dir ? (asked.place === views[0].place && !equal ? "Yes: " : "No: ") : "";
     const lead = yes ? label : capitalise(label);
     if (equal) return { text: `${yes}${lead} ${was(label)} the same in ${hi.place} and ${lo.place} ${when}: ${show(hi.view, hi.value!)}.`, figures, date: same.date };
     return { text: `${yes}${lead} ${was(label)} higher in ${hi.place} (${show(hi.view, hi.value!)}) than in ${lo.place} (${show(lo.view, lo.value!)}) ${when}.`, figures, date: same.date };

@@ -96,10 +96,11 @@ function levelLead(v: View, at: string | null): Lead {
   return { text: `${subject(v)} ${was(v.label)} ${fmt(v, value)} ${at ? periodOf(v, at, p) : atDate(p.date, v.frequency)}.`, figures: { value, date: p.date }, computed: "value" };
 }
 
-function growthLead(v: View, at: string | null): Lead {
+function growthLead(v: View, at: string | null, months: number | null = null): Lead {
   const method = growthMethod(v.values);
-  if (method.method === "difference") return changeLead(v, { kind: "change", at, months: 12, since: null }, false, false);
+  if (method.method === "difference") return changeLead(v, { kind: "change", at, months: months ?? 12, since: null }, false, false);
   if (method.method === "stated") return statedLead(v, at);
+  if (months && months !== 12 && !at) return spanGrowthLead(v, months);
   const yoy = growthSeries(v);
   if (!yoy || yoy.length === 0) return levelLead(v, at);
   const p = at ? pointAt(yoy, at.length === 4 ? `${at}-12-01` : at, v.frequency) : yoy.at(-1)!;
@@ -111,6 +112,27 @@ function growthLead(v: View, at: string | null): Lead {
   if (v.growthName) return { text: `${capitalise(`${v.growthName} in ${v.place}`)} was ${formatPercent(pct)} in the 12 months to ${formatDate(p.date, v.frequency)} (the change of ${v.label} from a year earlier).`, figures, computed: "percent_change" };
   const verb = pct >= 0 ? "grew" : "fell";
   return { text: `${subject(v)} ${verb} ${formatPercent(Math.abs(pct))} in the 12 months to ${formatDate(p.date, v.frequency)}.`, figures, computed: "percent_change" };
+}
+
+/**
+ * Growth over a span other than a year ("last quarter", "the past six months"): the percent change from the value
+ * that span before the newest; a quarterly series' one-quarter change also at an annual rate ((1 + p)^4 - 1), as
+ * national accounts report it.
+ */
+function spanGrowthLead(v: View, months: number): Lead {
+  const pts = valued(v.points);
+  const end = pts.at(-1);
+  const start = end ? pts.filter((p) => p.date <= MONTHS_BACK(end.date, months)).at(-1) : undefined;
+  if (!end || !start || start.value <= 0) return levelLead(v, null);
+  const pct = (end.value / start.value - 1) * 100;
+  const shown = round(pct, 1);
+  const figures: Record<string, number | string> = { percent: shown, from: start.value, to: end.value, start: start.date, end: end.date, months };
+  const annual = v.frequency === "quarterly" && months === 3 ? round(((end.value / start.value) ** 4 - 1) * 100, 1) : null;
+  if (annual !== null) figures.annualized = annual;
+  const name = capitalise(`${v.growthName ?? `${v.label.replace(/^the /, "")} growth`} in ${v.place}`);
+  const over = annual !== null ? atDate(end.date, v.frequency) : `over the ${months} months to ${formatDate(end.date, v.frequency)}`;
+  const rate = annual !== null ? ` (${formatPercent(annual)} at an annual rate)` : "";
+  return { text: `${name} was ${formatPercent(shown)} ${over}${rate}, the change of ${v.label} from ${formatDate(start.date, v.frequency)}.`, figures, computed: "percent_change" };
 }
 
 /** A change already computed over its span, read as it stands: "Real GDP growth in India was 7.57% in 2025." */
@@ -178,26 +200,26 @@ function changeLead(v: View, intent: Extract<Intent, { kind: "change" }>, yesNo:
   return { text: after(yesOrNo(yesNo, dx > 0, down), `${subject(v)} ${verb}${by} ${span}, ${diff === 0 ? "at" : "to"} ${fmt(v, end.value)}.`, v.label), figures, computed: "difference" };
 }
 
-function extremeLead(v: View, dir: Direction, since: string | null): Lead {
+function extremeLead(v: View, dir: Direction, since: string | null, at: string | null = null): Lead {
   const growth = v.growthLabel ? growthSeries(v) : null;
   const series = growth ?? valued(v.points);
-  const within = since ? series.filter((p) => p.date >= `${since}-01-01`) : series;
-  if (within.length === 0) return noValue(v, since);
+  const within = at ? series.filter((p) => p.date.startsWith(at)) : since ? series.filter((p) => p.date >= `${since}-01-01`) : series;
+  if (within.length === 0) return noValue(v, at ?? since);
   const best = within.reduce((a, b) => ((dir === "max" ? b.value > a.value : b.value < a.value) ? b : a));
   const last = series.at(-1)!;
   // A growth computed here reads to one decimal; a published change to two at most.
   const computed = growth !== null && growthComputed(v);
   const show = (x: number) => (computed ? formatPercent(round(x, 1)) : fmt(v, v.values.kind === "change" ? shownChange(x) : x));
   const name = growth ? capitalise(`${v.growthLabel} in ${v.place}`) : subject(v);
-  const scope = since ? `Since ${since}, ` : "";
-  const held = since ? "" : ` in the data held (from ${formatDate(series[0].date, v.frequency)})`;
+  const scope = at ? `In ${at}, ` : since ? `Since ${since}, ` : "";
+  const held = since || at ? "" : ` in the data held (from ${formatDate(series[0].date, v.frequency)})`;
   const word = dir === "max" ? (growth ? "peaked at" : `${was(v.label)} highest at`) : growth ? "bottomed at" : `${was(v.label)} lowest at`;
   const peak = computed ? round(best.value, 1) : best.value;
   const now = computed ? round(last.value, 1) : last.value;
-  const subjectText = since ? name.charAt(0).toLowerCase() + name.slice(1) : name;
+  const subjectText = scope ? after("-", name, v.growthLabel ?? v.label).slice(1) : name;
   return {
     text: `${scope}${subjectText} ${word} ${show(best.value)} ${atDate(best.date, v.frequency)}${held}; ${!growth && was(v.label) === "were" ? "they were" : "it was"} ${show(last.value)} ${atDate(last.date, v.frequency)}.`,
-    figures: { extreme: peak, extreme_date: best.date, latest: now, date: last.date, ...(since ? { since } : { from: series[0].date }) },
+    figures: { extreme: peak, extreme_date: best.date, latest: now, date: last.date, ...(at ? { year: at } : since ? { since } : { from: series[0].date }) },
     computed: computed ? "percent_change" : "extreme",
   };
 }
@@ -221,11 +243,11 @@ export function leadSentence(v: View, intent: Intent, yesNo: boolean, down = fal
   }
   switch (intent.kind) {
     case "growth":
-      return growthLead(v, intent.at);
+      return growthLead(v, intent.at, intent.months ?? null);
     case "change":
       return changeLead(v, intent, yesNo, down);
     case "extreme":
-      return extremeLead(v, intent.dir, intent.since);
+      return extremeLead(v, intent.dir, intent.since, intent.at ?? null);
     default:
       return v.growthLabel ? growthLead(v, intent.kind === "level" ? intent.at : null) : levelLead(v, intent.kind === "level" ? intent.at : null);
   }

@@ -66,6 +66,22 @@ export function directionLead(v: View, intent: Extract<Intent, { kind: "directio
   return { text: `${yesPrefix(yesNo, down, move.dir)}${lowered(v, text)}`, figures, computed: move.percent !== null ? "percent_change" : "difference" };
 }
 
+/**
+ * "Is the unemployment rate under 5 percent?" The newest value (a growth topic's growth) against the threshold, the
+ * yes or no first.
+ */
+export function thresholdLead(v: View, intent: Extract<Intent, { kind: "threshold" }>, yesNo: boolean, ofGrowth: boolean): Lead {
+  const r = readingOf(v, ofGrowth);
+  const last = r.pts.at(-1);
+  if (!last) return { text: `${r.name} has no value held.`, figures: {} };
+  const shown = round(last.value, r.decimals);
+  const holds = intent.op === ">" ? shown > intent.value : intent.op === ">=" ? shown >= intent.value : intent.op === "<" ? shown < intent.value : shown <= intent.value;
+  const side = shown > intent.value ? "above" : shown < intent.value ? "below" : "at";
+  const bound = r.growth || (v.unit ?? "").startsWith("percent") ? formatPercent(intent.value).replace(/\.0%$/, "%") : formatValue(intent.value, v.unit, decimalsOf([intent.value]));
+  const text = `${r.name} ${was(v.label)} ${r.show(last.value)} ${atDate(last.date, v.frequency)}, ${side} ${bound}.`;
+  return { text: yesNo ? after(holds ? "Yes: " : "No: ", text, r.growth ? (v.growthLabel ?? v.label) : v.label) : text, figures: { value: r.growth ? shown : last.value, date: last.date, threshold: intent.value }, computed: "value" };
+}
+
 /** How an episode is named: its name, or "the recession of July 1990 to March 1991". */
 export function episodeName(e: Episode): string {
   return e.name || `the recession of ${formatDate(e.start, "monthly")} to ${formatDate(e.end, "monthly")}`;

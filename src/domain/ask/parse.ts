@@ -22,7 +22,7 @@ import { REGION_KINDS } from "../concepts";
 import { lookupRegion, regionKey, type RegionIndex } from "../regions";
 import type { Window } from "../window";
 import { FILLER_WORDS, NATIONAL_PHRASES, TOPICS, TOPIC_GROUPS, TWO_LETTER_WORDS, type Topic } from "./lexicon";
-import { NAMED_EPISODES } from "../episodes";
+import { EPISODE_TIME_WORDS, NAMED_EPISODES, TIMED_EPISODE_WORDS } from "../episodes";
 import { readTime } from "./time";
 import { foldPlural, phraseWords, take, wordsOf, type Word } from "./words";
 
@@ -107,6 +107,12 @@ export type ParsedQuestion = {
   episode: string | null;
   /** Phrases read as a topic that is only the closest held answer ("mortgage rates": the 10-year yield). */
   nearest: { text: string; topic: string; why: string }[];
+  /** Words naming a kind of place that no place name took ("which county", "in the world"): a set of places. */
+  kinds: string[];
+  /** The word before each place named ("from", "to", "leaving", "in"), by its code: which end of a move it is. */
+  before: Record<string, string>;
+  /** "after inflation", "in real terms": the real (inflation-adjusted) measure is asked. */
+  real: boolean;
 };
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -150,13 +156,17 @@ export function broadTopics(question: string): Topic[] {
 // ---------------------------------------------------------------------------------------------------------------
 // Episodes
 
-const EPISODE_PHRASES = NAMED_EPISODES.flatMap((e) => e.phrases).map((p) => regionKey(p).split(" ")).sort((a, b) => b.length - a.length);
+const EPISODE_PHRASES = NAMED_EPISODES.flatMap((e) => e.phrases).map(phraseWords).sort((a, b) => b.length - a.length);
 
-/** Takes the words naming an episode (see the file comment); the folded phrase, or null. */
+/** Takes the words naming an episode (see the file comment); the phrase as the episode table writes it, or null. */
 function readEpisode(words: Word[]): string | null {
   for (const target of EPISODE_PHRASES) {
-    const at = take(words, target, false);
-    if (at >= 0) return target.join(" ");
+    const at = take(words, target, true);
+    if (at >= 0) return NAMED_EPISODES.flatMap((e) => e.phrases).find((p) => phraseWords(p).join(" ") === target.join(" "))!;
+  }
+  // "during covid", "since the pandemic": the 2020 recession; "covid cases" is no episode.
+  for (let i = 1; i < words.length; i++) {
+    if (!words[i].used && TIMED_EPISODE_WORDS.has(foldPlural(words[i].text)) && EPISODE_TIME_WORDS.has(words[i - 1].text)) return mark(words, i, 1, "the pandemic");
   }
   for (let i = 0; i + 1 < words.length; i++) {
     const [a, b, c] = [words[i].text, words[i + 1].text, words[i + 2]?.text];
@@ -199,7 +209,7 @@ function placeCandidate(words: Word[], i: number, n: number, allCaps: boolean): 
   return run.map((w) => w.raw).join(" ");
 }
 
-function readPlaces(words: Word[], lookup: PlaceLookup, allCaps: boolean): Pick<ParsedQuestion, "places" | "ambiguous" | "alternates" | "codes"> {
+function readPlaces(words: Word[], lookup: PlaceLookup, allCaps: boolean): Pick<ParsedQuestion, "places" | "ambiguous" | "alternates" | "codes" | "before"> {
   const found: { at: number; code: string }[] = [];
   const ambiguous: (ParsedQuestion["ambiguous"][number] & { at: number })[] = [];
   const alternates: Record<string, string> = {};
@@ -267,12 +277,22 @@ function readPlaces(words: Word[], lookup: PlaceLookup, allCaps: boolean): Pick<
     else unsettled.push({ text: a.text, candidates: a.candidates });
   }
   found.sort((a, b) => a.at - b.at);
-  return { places: [...new Set(found.map((f) => f.code))], ambiguous: unsettled, alternates, codes };
+  // The word before each place, by its code (a name of several counties: by its text, for the one it is read as).
+  const before: Record<string, string> = {};
+  for (const f of [...found.map((x) => ({ at: x.at, key: x.code })), ...ambiguous.map((a) => ({ at: a.at, key: a.text }))]) {
+    let j = f.at - 1;
+    while (j >= 0 && (words[j].text === "the" || (words[j].text === "of" && words[j - 1]?.text === "out"))) j--;
+    if (j >= 0 && !(f.key in before)) before[f.key] = words[j].text === "out" ? "out of" : words[j].text;
+  }
+  return { places: [...new Set(found.map((f) => f.code))], ambiguous: unsettled, alternates, codes, before };
 }
 
 const PLACE_BEFORE = new Set(["in", "of", "for", "from"]);
 // Determiners and quantifiers after in/of/from are no place names ("from other states", "in each county").
-const NOT_PLACES = new Set("other others each every most some several both either neither another such few various certain different own same whole entire rest peak peaks top trough bottom highs lows".split(" "));
+const NOT_PLACES = new Set(
+  ("other others each every most some several both either neither another such few various certain different own same whole entire rest " +
+    "peak peaks top trough bottom highs lows elsewhere abroad people residents workers families households americans world economies globally").split(" "),
+);
 const MONTH_WORDS = new Set(["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"]);
 
 /**
@@ -314,6 +334,11 @@ function readUnplaced(words: Word[], fuzzy: FuzzyPlace | undefined): { correctio
   return { corrections, unplaced, codes };
 }
 
+/** Words naming a kind of place; "world" and "economies" name the countries. */
+const KIND_WORDS: ReadonlySet<string> = new Set(["state", "states", "county", "counties", "country", "countries", "nation", "nations", "world", "economies", "globally"]);
+/** The real (inflation-adjusted) measure asked for. */
+const REAL_PHRASES = ["after inflation", "adjusted for inflation", "inflation adjusted", "in real terms", "real terms", "constant dollars", "chained dollars"].map(phraseWords);
+
 /** A misspelt place name's one close region (states and countries), or null. */
 export type FuzzyPlace = (text: string) => string | null;
 
@@ -324,10 +349,12 @@ export function parseQuestion(question: string, opts: { todayYear: number; looku
   const allCaps = letters.length > 3 && letters === letters.toUpperCase();
   const episode = readEpisode(words);
   const window = readTime(words, opts.todayYear);
+  const real = REAL_PHRASES.some((p) => take(words, p, true) >= 0);
   const { topics, nearest } = readTopics(words);
-  const { places: named, ambiguous, alternates, codes } = readPlaces(words, opts.lookupPlace, allCaps);
+  const { places: named, ambiguous, alternates, codes, before } = readPlaces(words, opts.lookupPlace, allCaps);
+  const kinds = words.filter((w) => !w.used && KIND_WORDS.has(w.text)).map((w) => w.text);
   const unplacedRead = readUnplaced(words, opts.fuzzyPlace);
   const places = [...new Set([...named, ...unplacedRead.codes.map((c) => c.code)])];
-  const rest = words.filter((w) => !w.used && !FILLER_WORDS.has(w.text) && !FILLER_WORDS.has(foldPlural(w.text)) && !/^\d+$/.test(w.text)).map((w) => foldPlural(w.text));
-  return { topics, places, ambiguous, window, rest: [...new Set(rest)], corrections: unplacedRead.corrections, unplaced: unplacedRead.unplaced, alternates, codes, episode, nearest };
+  const rest = words.filter((w) => !w.used && !FILLER_WORDS.has(w.text) && !FILLER_WORDS.has(foldPlural(w.text)) && !KIND_WORDS.has(w.text) && !/^\d+$/.test(w.text)).map((w) => foldPlural(w.text));
+  return { topics, places, ambiguous, window, rest: [...new Set(rest)], corrections: unplacedRead.corrections, unplaced: unplacedRead.unplaced, alternates, codes, episode, nearest, kinds, before, real };
 }

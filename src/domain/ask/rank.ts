@@ -27,8 +27,9 @@ export type RankInput = {
   filter?: Threshold | null;
 };
 
-/** Places named in full; past this, the rest are counted. */
+/** Places named in the first sentence; past this, the rest are counted there and named after it, up to MAX_LISTED. */
 const MAX_NAMED = 10;
+const MAX_LISTED = 40;
 
 /** The places in order (highest first for max), ties broken by name so the order is stable. */
 export const rankPlaces = ordered;
@@ -55,6 +56,7 @@ export function rankLead(r: RankInput): Lead & { top: Ranked[] } {
     const bound = describeThreshold(r.filter, (x) => formatValue(x, r.unit, decimalsOf([x])));
     top = kept.slice(0, MAX_NAMED);
     figures.matching = kept.length;
+    figures.more = Math.max(0, kept.length - top.length);
     figures.threshold = r.filter.value;
     const verb = was(r.label);
     if (kept.length === 0) {
@@ -65,6 +67,14 @@ export function rankLead(r: RankInput): Lead & { top: Ranked[] } {
       const more = kept.length - top.length;
       const names = `${top.map((t) => `${t.place} (${fmt(t.value)})`).join(", ")}${more > 0 ? `, and ${more.toLocaleString("en-US")} more` : ""}`;
       text = `${capitalise(r.label)} ${verb} ${bound} in ${kept.length.toLocaleString("en-US")} ${of} ${when}: ${names}.`;
+      // The rest are named after the first sentence, up to a paragraph's worth.
+      const others = kept.slice(top.length, top.length + MAX_LISTED);
+      if (others.length) {
+        const unnamed = kept.length - top.length - others.length;
+        text += ` The others: ${others.map((t) => `${t.place} (${fmt(t.value)})`).join(", ")}${unnamed > 0 ? `, and ${unnamed.toLocaleString("en-US")} more` : ""}.`;
+        others.forEach((t) => (figures[`${t.code}`] = t.value));
+        figures.unnamed = Math.max(0, unnamed);
+      }
     }
   } else if (r.count <= 1) {
     top = topWithTies(r.values, r.dir, 1);
