@@ -31,8 +31,9 @@ function readingOf(v: View, ofGrowth: boolean): { pts: Valued[]; spec: ValueSpec
     return { pts: growth, spec: RATE, name: capitalise(`${v.growthLabel ?? v.label} in ${v.place}`), show, decimals: computed ? 1 : 2, growth: true };
   }
   const pts = valued(v.points);
-  const decimals = Math.min(3, decimalsOf(pts.slice(-24).map((p) => p.value)));
-  const show = (x: number) => formatValue(v.values.kind === "change" ? shownChange(x) : x, v.unit, v.values.kind === "change" ? Math.min(2, decimals) : decimals);
+  // A published change reads to two decimals at most (7.57%), its moves too.
+  const decimals = Math.min(v.values.kind === "change" ? 2 : 3, decimalsOf(pts.slice(-24).map((p) => p.value)));
+  const show = (x: number) => formatValue(v.values.kind === "change" ? shownChange(x) : x, v.unit, decimals);
   return { pts, spec: v.values, name: subject(v), show, decimals, growth: false };
 }
 
