@@ -119,7 +119,11 @@ async function candidatesFor(ctx: ReadContext, topic: Topic, region: RegionRow, 
   if (national) codes = [...topic.us!];
   else if (topic.byKind?.[kind]) codes = [...topic.byKind[kind]!];
   else if (topic.concept && conceptLevels(getConcept(topic.concept)!).includes(kind)) codes = [topic.concept];
-  else return `${TOPIC_LABEL(topic)} is covered for ${topicLevels(topic)}, not for ${region.name}`;
+  else {
+    // Unsure is better than wrong: never another place's answer, but the closest one held, said so.
+    const closest = topic.us && region.code !== "US" ? `; the closest held is the national figure: ask about the United States` : "";
+    return `${TOPIC_LABEL(topic)} is covered for ${topicLevels(topic)}, not for ${region.name}${closest}`;
+  }
   const out: Candidate[] = [];
   for (const code of codes) {
     let target: SeriesTarget;

@@ -1,7 +1,8 @@
 // Ranking questions of ask ("which state has the highest unemployment rate", "top 5 counties in Texas by
 // population"): every place of the kind (all states, all counties of a state or of the country, all countries) read
 // at one period in two statements (the period most of them hold: db/repos commonLatestDate; their values on it:
-// readPeerValues), never one read per place. The series is the concept's (src/domain/concepts.ts) or the topic's for
+// readPeerValues), never one read per place. Both are kept per catalog series token (catalog-index.ts seriesToken):
+// a ranking of every county reads the database once per change of the indicator's series, then memory. The series is the concept's (src/domain/concepts.ts) or the topic's for
 // that kind, the first curated one held, so a fresher series answers as soon as it is held. The read is cited as
 // `rank_regions`, with the period and the replay of each named place's value through /v1/observations.
 // Ranked by growth ("fastest growing state", "shrank the most"): each place's growth as its values allow
@@ -45,6 +46,18 @@ export type RankPlan = {
   held: number;
 };
 
+/** What `load` reads of an indicator's series, kept until one of them changes (the file comment). */
+async function memoized<T>(ctx: ReadContext, indicatorId: string, key: string, load: () => Promise<T>): Promise<T> {
+  const memo = ctx.caches.memos.of<Promise<T>>("ask.place-values");
+  const k = `${await ctx.caches.catalog.seriesToken(indicatorId)}|${indicatorId}|${key}`;
+  const hit = memo.get(k);
+  if (hit) return hit;
+  const loading = load();
+  memo.set(k, loading);
+  loading.catch(() => memo.get(k) === loading && memo.delete(k));
+  return loading;
+}
+
 /** The curated series of a topic for a place kind, in order of preference. */
 function curated(topic: Topic, kind: RegionKind): { codes: { indicator: string; source?: string }[]; concept: string | null } {
   if (topic.byKind?.[kind]) return { codes: topic.byKind[kind]!.map((indicator) => ({ indicator })), concept: null };
@@ -65,7 +78,8 @@ export async function planRank(
     for (const c of codes) {
       const indicator = await findIndicator(ctx, c.indicator, c.source);
       if (!indicator) continue;
-      const common = await commonLatestDate(ctx.db, { indicatorId: indicator.id, regionType: args.placeKind, parentCode: args.parent?.code ?? null });
+      const scope = { indicatorId: indicator.id, regionType: args.placeKind, parentCode: args.parent?.code ?? null };
+      const common = await memoized(ctx, indicator.id, `common|${args.placeKind}|${scope.parentCode ?? ""}`, () => commonLatestDate(ctx.db, scope));
       const filter = args.filter ? inUnit(args.filter, indicator.unit) : null;
       const dir = args.polar ? polarDirection(args.polar, indicator.upIsGood) : args.dir;
       if (common) return { topic, indicator, concept, placeKind: args.placeKind, parent: args.parent, dir, count: args.count, filter, byGrowth: args.byGrowth, date: common.date, held: common.held };
@@ -87,7 +101,8 @@ export function polarDirection(polar: "best" | "worst", upIsGood: boolean | null
 
 /** Each place's value, or its growth over a year (see the file comment), with the label and unit it is said in. */
 async function placeValues(ctx: ReadContext, plan: RankPlan): Promise<{ values: { region: string; value: number }[]; label: string; unit: string | null; from: string | null }> {
-  const read = (date: string) => readPeerValues(ctx.db, { indicatorId: plan.indicator.id, date, regionType: plan.placeKind, parentCode: plan.parent?.code ?? null });
+  const parentCode = plan.parent?.code ?? null;
+  const read = (date: string) => memoized(ctx, plan.indicator.id, `values|${plan.placeKind}|${parentCode ?? ""}|${date}`, () => readPeerValues(ctx.db, { indicatorId: plan.indicator.id, date, regionType: plan.placeKind, parentCode }));
   const spec = valueSpecOf(plan.indicator);
   const label = seriesLabel(plan.indicator.code, plan.indicator.name, plan.topic, spec);
   const now = await read(plan.date);
