@@ -180,7 +180,7 @@ describe("free answers: uncovered and no data", () => {
   test("a topic not covered for that kind of place says where it is", async () => {
     const { body } = await ask({ q: "inflation in California" }, {});
     expect(body.status).toBe("no_coverage");
-    expect(body.message).toStartWith("Inflation is covered for the United States and countries, not for California.");
+    expect(body.message).toStartWith("Inflation is covered for the United States and countries, not for California; the closest held is the national figure: ask about the United States.");
   });
   test("covered, but nothing held there: no_data naming the series, free", async () => {
     const { status, body } = await ask({ q: "median household income in California" }, {});
