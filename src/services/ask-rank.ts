@@ -1,15 +1,13 @@
 // Ranking questions of ask ("which state has the highest unemployment rate", "top 5 counties in Texas by
 // population"): every place of the kind (all states, all counties of a state or of the country, all countries) read
 // at one period in two statements (the period most of them hold: db/repos commonLatestDate; their values on it:
-// readPeerValues), never one read per place. Both are kept per catalog series token (catalog-index.ts seriesToken):
-// a ranking of every county reads the database once per change of the indicator's series, then memory. The series is the concept's (src/domain/concepts.ts) or the topic's for
+// readPeerValues), never one read per place, kept until the indicator's series change (place-values.ts). The series is the concept's (src/domain/concepts.ts) or the topic's for
 // that kind, the first curated one held, so a fresher series answers as soon as it is held. The read is cited as
 // `rank_regions`, with the period and the replay of each named place's value through /v1/observations.
 // Ranked by growth ("fastest growing state", "shrank the most"): each place's growth as its values allow
 // (value-kinds.ts): the percent change of a level from the same period a year before (a second read of every place
 // at that date), a published change as it stands, a rate's difference in points. "Best" and "worst" follow the
 // indicator's polarity (up_is_good): the best unemployment rate is the lowest.
-import { commonLatestDate, readPeerValues } from "../../db/repos/observation-reads";
 import type { IndicatorRow } from "../../db/repos/catalog";
 import type { Direction } from "../domain/ask/intent";
 import { TOPIC_WORDS, type Topic } from "../domain/ask/lexicon";
@@ -26,6 +24,7 @@ import { findIndicator } from "./concepts";
 import { regionIndex, type RegionRow } from "./regions";
 import type { ReadContext } from "./series-read";
 import { placeOf } from "./signals";
+import { commonDate, placeValues } from "./place-values";
 import { seriesLabel } from "./ask-views";
 import { valueSpecOf } from "../domain/value-kinds";
 
@@ -45,18 +44,6 @@ export type RankPlan = {
   date: string;
   held: number;
 };
-
-/** What `load` reads of an indicator's series, kept until one of them changes (the file comment). */
-async function memoized<T>(ctx: ReadContext, indicatorId: string, key: string, load: () => Promise<T>): Promise<T> {
-  const memo = ctx.caches.memos.of<Promise<T>>("ask.place-values");
-  const k = `${await ctx.caches.catalog.seriesToken(indicatorId)}|${indicatorId}|${key}`;
-  const hit = memo.get(k);
-  if (hit) return hit;
-  const loading = load();
-  memo.set(k, loading);
-  loading.catch(() => memo.get(k) === loading && memo.delete(k));
-  return loading;
-}
 
 /** The curated series of a topic for a place kind, in order of preference. */
 function curated(topic: Topic, kind: RegionKind): { codes: { indicator: string; source?: string }[]; concept: string | null } {
@@ -79,7 +66,7 @@ export async function planRank(
       const indicator = await findIndicator(ctx, c.indicator, c.source);
       if (!indicator) continue;
       const scope = { indicatorId: indicator.id, regionType: args.placeKind, parentCode: args.parent?.code ?? null };
-      const common = await memoized(ctx, indicator.id, `common|${args.placeKind}|${scope.parentCode ?? ""}`, () => commonLatestDate(ctx.db, scope));
+      const common = await commonDate(ctx, scope);
       const filter = args.filter ? inUnit(args.filter, indicator.unit) : null;
       const dir = args.polar ? polarDirection(args.polar, indicator.upIsGood) : args.dir;
       if (common) return { topic, indicator, concept, placeKind: args.placeKind, parent: args.parent, dir, count: args.count, filter, byGrowth: args.byGrowth, date: common.date, held: common.held };
@@ -100,9 +87,9 @@ export function polarDirection(polar: "best" | "worst", upIsGood: boolean | null
 }
 
 /** Each place's value, or its growth over a year (see the file comment), with the label and unit it is said in. */
-async function placeValues(ctx: ReadContext, plan: RankPlan): Promise<{ values: { region: string; value: number }[]; label: string; unit: string | null; from: string | null }> {
+async function rankedValues(ctx: ReadContext, plan: RankPlan): Promise<{ values: { region: string; value: number }[]; label: string; unit: string | null; from: string | null }> {
   const parentCode = plan.parent?.code ?? null;
-  const read = (date: string) => memoized(ctx, plan.indicator.id, `values|${plan.placeKind}|${parentCode ?? ""}|${date}`, () => readPeerValues(ctx.db, { indicatorId: plan.indicator.id, date, regionType: plan.placeKind, parentCode }));
+  const read = (date: string) => placeValues(ctx, { indicatorId: plan.indicator.id, regionType: plan.placeKind, parentCode }, date);
   const spec = valueSpecOf(plan.indicator);
   const label = seriesLabel(plan.indicator.code, plan.indicator.name, plan.topic, spec);
   const now = await read(plan.date);
@@ -123,7 +110,7 @@ async function placeValues(ctx: ReadContext, plan: RankPlan): Promise<{ values: 
 /** Reads every place at the plan's period (one statement; two for growth) and ranks them. */
 export async function runRank(ctx: ReadContext, plan: RankPlan): Promise<{ text: string; citation: Citation; result: unknown }> {
   const index = await regionIndex(ctx);
-  const { values, label, unit, from } = await placeValues(ctx, plan);
+  const { values, label, unit, from } = await rankedValues(ctx, plan);
   const ranked = values.map((v) => ({ code: v.region, place: placeOf(index.byCode.get(v.region)!, index.byCode), value: v.value }));
   const scope = plan.parent ? `${pluralKind(plan.placeKind)} of ${plan.parent.name}` : pluralKind(plan.placeKind);
   const lead = rankLead({

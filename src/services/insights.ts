@@ -3,9 +3,8 @@
 // series-read.ts): same codes and concepts, same 404s before payment, same premium rule.
 // - The whole series comes from the series cache (one version-checked read); facts are computed in one pass over
 //   the window. Peer ranks read the peers' values on the latest date in one statement: counties within their state,
-//   states (the 50 and DC), countries. Derived concepts (computed on read) have no stored peers or signals.
+//   states (the 50 and DC), countries; kept until the indicator's series change (place-values.ts). Derived concepts (computed on read) have no stored peers or signals.
 // - Polarity (up_is_good) comes from the catalog entry; a derived concept has none.
-import { readPeerValues } from "../../db/repos/observation-reads";
 import { sourceAttribution, type SourceAttribution } from "../domain/attribution";
 import { computeInsights, type InsightFact, type PeerValues } from "../domain/insights";
 import { formatWindow, parseWindow, type Window } from "../domain/window";
@@ -18,6 +17,7 @@ import { regionIndex } from "./regions";
 import { dataFreshness, ensureReadable, seriesData, targetCode, type ReadContext } from "./series-read";
 import type { Freshness } from "../domain/freshness";
 import { activeSignalsOfSeries, placeOf } from "./signals";
+import { placeValues } from "./place-values";
 
 export type InsightsTarget = SeriesTarget & { window: Window };
 
@@ -117,7 +117,7 @@ async function peerValues(ctx: ReadContext, indicatorId: string, region: RegionL
   if (region.type !== "county" && region.type !== "state" && region.type !== "country") return null;
   const parentCode = region.type === "county" ? region.parentCode : null;
   if (region.type === "county" && !parentCode) return null;
-  const values = await readPeerValues(ctx.db, { indicatorId, date, regionType: region.type, parentCode });
+  const values = await placeValues(ctx, { indicatorId, regionType: region.type, parentCode }, date);
   if (values.length < 2) return null;
   const n = values.length;
   const label =
