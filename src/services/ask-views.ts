@@ -90,7 +90,7 @@ export function leadFor(v: View, c: LeadContext): Lead {
   if (intent.kind === "threshold") return thresholdLead(v, intent, yesNo, ofGrowth);
   if (intent.kind === "episode") {
     const e = c.episode ? namedEpisode(c.episode, c.episodes) : null;
-    if (e) return episodeLead(v, e, episodeWindow(e, c.episodes, !!v.lagging), intent.dir, ofGrowth);
+    if (e) return episodeLead(v, e, episodeWindow(e, c.episodes, !!v.lagging), intent.dir, ofGrowth, yesNo, down);
     return leadSentence(v, intent.dir ? { kind: "extreme", dir: intent.dir, since: null } : { kind: "level", at: null }, yesNo, down);
   }
   if (intent.kind === "since_peak") {

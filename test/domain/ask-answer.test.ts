@@ -174,7 +174,7 @@ describe("rankings", () => {
     expect(rankLead({ ...base, values: values.map((v) => ({ ...v, value: v.code === "11" ? 7 : v.value })) }).text).toStartWith("The District of Columbia had the highest");
     expect(rankLead({ ...base, dir: "min" }).text).toBe("Hawaii had the lowest unemployment rate of the 3 states and DC in 2018: 2.4%. Next was Nevada at 4.6%.");
     expect(rankLead({ ...base, count: 3, missing: 1 }).text).toBe(
-      "The states with the highest unemployment rate in 2018, out of 3: Alaska (6.6%), the District of Columbia (5.6%), Nevada (4.6%). 1 more place holds no value for that period and is not ranked.",
+      "The states with the highest unemployment rate in 2018, out of the 3 states and DC: Alaska (6.6%), the District of Columbia (5.6%), Nevada (4.6%). 1 more place holds no value for that period and is not ranked.",
     );
     const r = rankLead({ ...base, count: 3, missing: 1 });
     expect(verifyNumbers(r.text, r.figures).grounded).toBe(true);

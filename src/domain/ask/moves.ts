@@ -94,8 +94,11 @@ function windowNote(e: Episode, window: { start: string; end: string }, v: View)
   return `${e.kind === "recession" ? "by the NBER's dates, " : ""}${dates}${margin}`;
 }
 
-/** "What was the peak unemployment rate during the Great Recession?" */
-export function episodeLead(v: View, e: Episode, window: { start: string; end: string }, dir: Direction | null, ofGrowth: boolean): Lead {
+/**
+ * "What was the peak unemployment rate during the Great Recession?" Asked yes or no ("did unemployment rise during
+ * the 2001 recession"), the move answers it: yes when it went the way asked (`down`: a fall was asked).
+ */
+export function episodeLead(v: View, e: Episode, window: { start: string; end: string }, dir: Direction | null, ofGrowth: boolean, yesNo = false, down = false): Lead {
   const r = readingOf(v, ofGrowth);
   const within = r.pts.filter((p) => p.date >= window.start && p.date <= `${window.end.slice(0, 7)}-31`);
   const name = episodeName(e);
@@ -116,8 +119,9 @@ export function episodeLead(v: View, e: Episode, window: { start: string; end: s
   const far = Math.abs(hi.value - before.value) >= Math.abs(lo.value - before.value) ? hi : lo;
   const rose = far.value >= before.value;
   Object.assign(figures, { before: r.growth ? round(before.value, r.decimals) : before.value, before_date: before.date, extreme: r.growth ? round(far.value, r.decimals) : far.value, extreme_date: far.date });
+  const answer = yesNo ? (rose !== down ? "Yes: d" : "No: d") : "D";
   return {
-    text: `During ${name}, ${lowered(v, r.name)} ${rose ? "rose" : "fell"} from ${r.show(before.value)} ${atDate(before.date, v.frequency)} to a ${rose ? "peak" : "low"} of ${r.show(far.value)} ${atDate(far.date, v.frequency)} (${windowNote(e, window, v)}).`,
+    text: `${answer}uring ${name}, ${lowered(v, r.name)} ${rose ? "rose" : "fell"} from ${r.show(before.value)} ${atDate(before.date, v.frequency)} to a ${rose ? "peak" : "low"} of ${r.show(far.value)} ${atDate(far.date, v.frequency)} (${windowNote(e, window, v)}).`,
     figures,
     computed: "extreme",
   };

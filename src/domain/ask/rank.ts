@@ -85,7 +85,7 @@ export function rankLead(r: RankInput): Lead & { top: Ranked[] } {
   } else {
     top = topWithTies(r.values, r.dir, Math.min(r.count, sorted.length));
     const word = r.dir === "max" ? "highest" : "lowest";
-    text = `The ${r.scope} with the ${word} ${label} ${when}, out of ${count}: ${top.map((t) => `${t.place} (${fmt(t.value)})`).join(", ")}.`;
+    text = `The ${r.scope} with the ${word} ${label} ${when}, out of ${withDc ? `the ${count} states and DC` : count}: ${top.map((t) => `${t.place} (${fmt(t.value)})`).join(", ")}.`;
   }
   if (r.missing > 0) text += ` ${r.missing} more ${r.missing === 1 ? "place holds" : "places hold"} no value for that period and ${r.missing === 1 ? "is" : "are"} not ranked.`;
   top.forEach((t, i) => (figures[`${i + 1}:${t.code}`] = t.value));
