@@ -56,7 +56,7 @@ export const NAMED_EPISODES: readonly NamedEpisode[] = [
     id: "early_1980s",
     // Named by its years: "1980s" would read as digits run into letters to the number checker (verify.ts).
     name: "the recessions of 1980 and 1981-82",
-    phrases: ["early 1980s recession", "early 80s recession", "early eighties recession", "1980s recession", "80s recession", "volcker recession", "1981 1982 recession", "1981 82 recession", "1982 recession", "1981 recession", "1980 recession"],
+    phrases: ["early 1980s recession", "early 80s recession", "early eighties recession", "1980s recession", "80s recession", "volcker recession", "1981 1982 recession", "1981 82 recession", "1982 recession", "1981 recession", "1980 recession", "early 1980s", "early 80s", "early eighties"],
     kind: "recession",
     marginMonths: 6,
     recessionYears: [1980, 1982],

@@ -11,7 +11,7 @@
 // A round is one batch of tool calls made together (the search, the reads, the insights, the signals).
 import { DETERMINISTIC_MODEL } from "../domain/ask/compose";
 import { readIntent, type IntentReading } from "../domain/ask/intent";
-import { fuzzyPlaceLookup, parseQuestion, placeLookup, type ParsedQuestion } from "../domain/ask/parse";
+import { broadTopics, fuzzyPlaceLookup, parseQuestion, placeLookup, type ParsedQuestion } from "../domain/ask/parse";
 import { TOPICS, TOPIC_WORDS, type Topic } from "../domain/ask/lexicon";
 import { conceptLevels, getConcept, pluralKind, REGION_KINDS, type RegionKind } from "../domain/concepts";
 import { formatWindow, parseWindow, type Window } from "../domain/window";
@@ -224,6 +224,8 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
     }
   }
 
+  // "Are paychecks keeping up with prices?": a race needs both sides; a broad word names the other.
+  if (topics.length === 1 && /\b(keep(?:ing)? up|outpac\w*)\b/i.test(input.q)) topics = [...topics, ...broadTopics(input.q).filter((t) => t.id !== topics[0].id)].slice(0, 2);
   let intent = readIntent(input.q, {
     places: placeKinds,
     growthTopic: topics.some((t) => !!TOPIC_WORDS[t.id]?.growth),

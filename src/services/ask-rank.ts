@@ -62,15 +62,20 @@ export async function planRank(
   let offered: Topic | null = null;
   for (const topic of args.topics) {
     const { codes, concept } = curated(topic, args.placeKind);
+    // The curated series held by the most places of the scope (a ranking of countries is not one of the US alone);
+    // on a tie, the first curated.
+    let best: RankPlan | null = null;
     for (const c of codes) {
       const indicator = await findIndicator(ctx, c.indicator, c.source);
       if (!indicator) continue;
       const scope = { indicatorId: indicator.id, regionType: args.placeKind, parentCode: args.parent?.code ?? null };
       const common = await commonDate(ctx, scope);
+      if (!common || (best && common.held <= best.held)) continue;
       const filter = args.filter ? inUnit(args.filter, indicator.unit) : null;
       const dir = args.polar ? polarDirection(args.polar, indicator.upIsGood) : args.dir;
-      if (common) return { topic, indicator, concept, placeKind: args.placeKind, parent: args.parent, dir, count: args.count, filter, byGrowth: args.byGrowth, date: common.date, held: common.held };
+      best = { topic, indicator, concept, placeKind: args.placeKind, parent: args.parent, dir, count: args.count, filter, byGrowth: args.byGrowth, date: common.date, held: common.held };
     }
+    if (best) return best;
     offered ??= codes.length ? topic : null;
   }
   // Offered for the kind but held nowhere: no_data (a later load may answer it).

@@ -42,7 +42,7 @@ const MAX_WORDS = /\b(highest|most|largest|biggest|greatest|top|max|maximum|peak
 const MIN_WORDS = /\b(lowest|least|smallest|fewest|bottom|min|minimum|record low|all[- ]time low|slowest|trough|bottomed|poorest|cheapest|how low)\b/;
 /** Words whose direction is the indicator's polarity: best unemployment is the lowest (planner: up_is_good). */
 const BEST_WORDS = /\b(best|strongest|healthiest|best paying|highest paying)\b/;
-const WORST_WORDS = /\b(worst|weakest|deepest)\b/;
+const WORST_WORDS = /\b(worst|weakest|deepest|how bad)\b/;
 /** "the biggest loss", "shrank the most": the most of a fall is the lowest change. */
 const FALL_MOST = /\b(loss|losses|lost|lose|losing|shrank|shrunk|shrinking|shrink|declined|decline|declining|fell|fall|falling|dropped|drop)\b/;
 const KIND_WORD: Record<string, RegionKind> = { state: "state", states: "state", county: "county", counties: "county", country: "country", countries: "country", nation: "country", nations: "country", world: "country", economies: "country", globally: "country" };
@@ -67,8 +67,7 @@ const FALL_WORDS = /\b(fall|fell|fallen|falling|drop|dropped|dropping|decline|de
 /** "going up or down", "is X rising", "trending": which way, now. */
 const DIRECTION_ASKED = /\b(up or down|down or up|rising or falling|falling or rising|increasing or decreasing|decreasing or increasing|growing or shrinking|shrinking or growing|higher or lower|better or worse|worse or better|improving or worsening|gaining or losing|losing or gaining|adding or losing|expanding or contracting|contracting or expanding|cutting or raising|raising or cutting|hiking or cutting|which way|what direction|direction|trending|heading|headed|trend)\b/;
 const PROGRESSIVE = /^(is|are)\b.*\b(rising|falling|going up|going down|increasing|decreasing|climbing|dropping|declining|growing|shrinking|improving|worsening|getting worse|getting better|cooling|heating up|slowing|accelerating|picking up|easing|coming down|moving up|losing|gaining|adding|shedding|cutting|raising|hiking|contracting|expanding|speeding up)\b/;
-const SINCE_PEAK = /\b(?:since|from|below|off|under|past|above|over|than(?: at)?|compared (?:to|with)|versus|vs|relative to)\s+(?:its|their|the)\s+(?:(all[- ]time|record|recent|latest|last|most recent|2022|2020|pandemic|covid)\s+)?(peak|high|top|low|trough|bottom)s?\b/;
-const EPISODE_WORDS = /\b(during|in|through|over|amid|throughout)\s+the\b.*\b(recessions?|crisis|pandemic|surge|spike|crash|downturn)\b|\b(great recession|financial crisis|inflation surge)\b/;
+const SINCE_PEAK = /\b(?:since|from|below|off|under|past|above|over|than(?: at)?|compared (?:to|with)|versus|vs|relative to)\s+(?:its|their|the)\s+(?:(all[- ]time|record|recent|latest|last|most recent)\s+)?(?:[a-z0-9-]+\s+){0,2}?(peak|high|top|low|trough|bottom)s?\b/;
 const FLOW_OUT = /\b(leaving|leave|left|move out of|moving out of|moved out of|moving away from|moved away from|move away from|moving from|moved from|move from|exodus|departing|destinations?)\b/;
 const FLOW_IN = /\b(moving to|moved to|move to|moving into|moved into|coming to|come to|came to|coming from|come from|came from|arriving|origins?)\b/;
 const FLOW_ASKED = /\b(where|which (?:states?|count(?:y|ies)|places?)|destinations?|origins?|top (?:destinations?|origins?))\b/;
@@ -188,8 +187,8 @@ function readKind(question: string, opts: IntentOptions): IntentReading {
     const claim = /\b(fallen|fell|fall|falling|below|off|under|down|lower|declined|dropped|come down|eased|cooled)\b/.test(q) ? "below" : /\b(risen|rose|rise|rising|above|over|up|higher|recovered|back|exceeded|surpassed)\b/.test(q) ? "above" : null;
     return { intent: { kind: "since_peak", dir: /low|trough|bottom/.test(peak[2]) ? "min" : "max", allTime, claim }, yesNo };
   }
-  if (opts.episode && EPISODE_WORDS.test(q)) return { intent: { kind: "episode", dir }, yesNo, ...pole };
-  if (opts.episode && dir !== null) return { intent: { kind: "episode", dir }, yesNo, ...pole };
+  // The parser found an episode's name: the question is about that episode.
+  if (opts.episode) return { intent: { kind: "episode", dir }, yesNo, ...pole };
   // "since 2015", "than in 2015", "compared with 2015": the change since that year.
   const since = /\b(?:since|than in|than it was in|compared (?:to|with)|from)\s+((?:19|20)\d\d)\b(?!\s*(?:to|-))/.exec(q)?.[1] ?? null;
   // "highest the unemployment rate has ever been", "when did inflation peak", "peak of inflation in 2022".

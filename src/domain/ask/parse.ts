@@ -144,7 +144,9 @@ function readTopics(words: Word[]): { topics: Topic[]; nearest: ParsedQuestion["
   const named = found.some((f) => !f.group) ? found.filter((f) => !f.group) : found;
   const out: Topic[] = [];
   for (const f of named) for (const id of f.ids) if (!out.some((t) => t.id === id)) out.push(topicById.get(id)!);
-  return { topics: out, nearest };
+  // What was asked for by name leads, though only its closest held series answers ("interest rates on mortgages").
+  const first = nearest.map((n) => out.find((t) => t.id === n.topic)!).filter(Boolean);
+  return { topics: [...new Set([...first, ...out])], nearest };
 }
 
 /** Topics a broad word stands for ("prices": consumer prices), when nothing more specific named one. */
