@@ -52,7 +52,7 @@ const SCALE_WORDS: Record<string, number> = { thousand: 1e3, k: 1e3, million: 1e
 export function readThreshold(question: string): (Threshold & { percent: boolean; scaled: boolean }) | null {
   const q = question.toLowerCase().replace(/[’']/g, "'");
   const m =
-    /\b(above|over|more than|greater than|higher than|exceeding|exceeds|in excess of|at least|no less than|below|under|less than|lower than|fewer than|at most|no more than)\s+(?:(?:the|its|their|a|an|[a-z]+'s)\s+)*(?:\$\s?)?(-?\d[\d,]*(?:\.\d+)?)(?![\d.,]*\d)\s*(%|percent\b|per cent\b|percentage points?\b|(?:thousand|million|billion|trillion|k|m|bn)\b)?(?!\s*(?:years?|months?|weeks?|days?|decades?|quarters?)\b)/.exec(q);
+    /\b(above|over|more than|greater than|higher than|exceeding|exceeds|in excess of|at least|no less than|below|under|less than|lower than|fewer than|at most|no more than)\s+(?:(?:the|its|their|a|an|[a-z]+'s)\s+)*(?:\$\s?)?(-?\d[\d,]*(?:\.\d+)?)(?![\d.,]*\d)\s*(%|percent\b|per cent\b|percentage points?\b|(?:thousand|million|billion|trillion|k|m|bn)\b)?(?!\s*(?:years?|months?|weeks?|days?|decades?|quarters?|peak|high|low|top|record|levels?)\b)/.exec(q);
   if (!m) return null;
   const word = m[1];
   const op: Comparison = /^(at least|no less than)$/.test(word) ? ">=" : /^(at most|no more than)$/.test(word) ? "<=" : /^(below|under|less than|lower than|fewer than)$/.test(word) ? "<" : ">";

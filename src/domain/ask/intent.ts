@@ -164,11 +164,12 @@ function readKind(question: string, opts: IntentOptions): IntentReading {
   const at = namedPeriod(q);
   const { dir, polar } = directionAsked(q);
   const pole = polar ? { polar } : {};
-  const rank = rankReading(q, dir, opts.kinds ?? []);
-  if (rank) return { intent: rank, yesNo: false, ...pole };
+  // Where people leaving a place go ("which state do most people leaving California move to") before any ranking.
   if (FLOW_ASKED.test(q) && (FLOW_OUT.test(q) || FLOW_IN.test(q)) && opts.places.length >= 1) {
     return { intent: { kind: "flows", way: flowWay(q, opts) }, yesNo: false };
   }
+  const rank = rankReading(q, dir, opts.kinds ?? []);
+  if (rank) return { intent: rank, yesNo: false, ...pole };
   if (opts.places.length >= 2 && /\b(from|between)\b.*\b(to|and)\b/.test(q) && /\b(move|moved|moving|movers|migrat\w*)\b/.test(q)) {
     return { intent: { kind: "flows", way: "between" }, yesNo: false };
   }
@@ -177,16 +178,17 @@ function readKind(question: string, opts: IntentOptions): IntentReading {
     // "Is it higher in A or B" asks which, not yes or no.
     return { intent: { kind: "compare", dir: which }, yesNo: yesNo && !/\bor\b/.test(q) };
   }
-  // "is the unemployment rate under 5 percent": one place against a threshold, yes or no first.
-  const threshold = yesNo ? readThreshold(q) : null;
-  if (threshold) return { intent: { kind: "threshold", op: threshold.op, value: threshold.value }, yesNo };
-  const peak = SINCE_PEAK.exec(q);
+  const peak = SINCE_PEAK.exec(q) ?? (yesNo && /\bpeaked\b/.test(q) ? ([, null, "peak"] as unknown as RegExpExecArray) : null);
   if (peak) {
     const allTime = !!peak[1] && /all|record/.test(peak[1]) || /\b(all[- ]time|ever|on record|record)\b/.test(q);
     // What a yes/no question claims of the newest value against the peak (or the low).
     const claim = /\b(fallen|fell|fall|falling|below|off|under|down|lower|declined|dropped|come down|eased|cooled)\b/.test(q) ? "below" : /\b(risen|rose|rise|rising|above|over|up|higher|recovered|back|exceeded|surpassed)\b/.test(q) ? "above" : null;
-    return { intent: { kind: "since_peak", dir: /low|trough|bottom/.test(peak[2]) ? "min" : "max", allTime, claim }, yesNo };
+    // "Has inflation peaked?": is it below its peak now.
+    return { intent: { kind: "since_peak", dir: /low|trough|bottom/.test(peak[2]) ? "min" : "max", allTime, claim: claim ?? (/\bpeaked\b/.test(q) ? "below" : null) }, yesNo };
   }
+  // "is the unemployment rate under 5 percent": one place against a threshold, yes or no first.
+  const threshold = yesNo ? readThreshold(q) : null;
+  if (threshold) return { intent: { kind: "threshold", op: threshold.op, value: threshold.value }, yesNo };
   // The parser found an episode's name: the question is about that episode.
   if (opts.episode) return { intent: { kind: "episode", dir }, yesNo, ...pole };
   // "since 2015", "than in 2015", "compared with 2015": the change since that year.

@@ -107,7 +107,7 @@ export const TOPIC_WORDS: Readonly<Record<string, TopicWords>> = {
   unemployment_rate: { label: "the unemployment rate", lagging: true },
   unemployed_persons: { label: "the number of unemployed people", lagging: true },
   underemployment: { label: "the U-6 underemployment rate", lagging: true },
-  payrolls: { label: "nonfarm payrolls", jobs: true, growthName: "job growth", labels: { ENU10010: "the number of jobs" }, lagging: true },
+  payrolls: { label: "nonfarm payrolls", jobs: true, growthName: "job growth", labels: { ENU10010: "the number of jobs", LASST05: "employment", LAUST05A: "employment", LAUCN05: "employment", LAUCN05A: "employment" }, lagging: true },
   employed: { label: "employment", lagging: true },
   employment_rate: { label: "the employment rate" },
   labor_force: { label: "the labor force" },
