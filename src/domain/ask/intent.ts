@@ -143,7 +143,8 @@ function rankReading(q: string, dir: Direction | null, kinds: readonly string[])
   if (dir === null && !filter && !ranked) return null;
   const n = new RegExp(`\\b(?:top|bottom|the)\\s+(${NUMBER})\\b|\\b(${NUMBER})\\s+(?:most |least )?(?:[a-z]+ )?(?:${KINDS})\\b`).exec(q);
   const word = n ? (n[1] ?? n[2]) : null;
-  const count = word ? Math.min(10, Math.max(1, Number(word) || COUNT[word] || 1)) : /\b(which|what) (states|counties|countries|nations)\b/.test(q) ? 5 : 1;
+  // "rank the states", "list the counties": the first ten; "which states": five.
+  const count = word ? Math.min(10, Math.max(1, Number(word) || COUNT[word] || 1)) : /\b(rank|ranked|ranking|list)\b/.test(q) ? 10 : /\b(which|what) (states|counties|countries|nations)\b/.test(q) ? 5 : 1;
   const by = GROWTH_RANK.test(q) ? ({ by: "growth" } as const) : {};
   return { kind: "rank", dir: dir ?? (/\bbottom\b/.test(q) ? "min" : "max"), count, placeKind: KIND_WORD[kindWord], filter, ...by };
 }
