@@ -56,7 +56,14 @@ for (let i = 0; ; i++) {
   if (i > 600) throw new Error("server did not start");
   await Bun.sleep(100);
 }
-const counties = ((await (await fetch(`${base}/v1/regions?type=county`)).json()) as { data: { code: string }[] }).data.map((r) => r.code);
+let counties: string[] = [];
+for (let i = 0; counties.length === 0; i++) {
+  const res = await fetch(`${base}/v1/regions?type=county`);
+  const body = (await res.json()) as { data?: { code: string }[] };
+  if (res.ok && body.data) counties = body.data.map((r) => r.code);
+  else if (i > 120) throw new Error(`GET /v1/regions?type=county: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+  else await Bun.sleep(500);
+}
 log(`serving; ${counties.length} counties; flooding for ${DURATION_MS / 1000} s with ${CLIENTS} clients`);
 
 const statuses: Record<string, number> = {};
