@@ -9,6 +9,7 @@ import type { Serving } from "../pricing";
 import { activeSignalsQuerySchema, signalListResponseSchema, signalsQuerySchema } from "../schemas/signals";
 import { listSignals, resolveSignalQuery, type ResolvedSignalQuery } from "../services/signals";
 import { readContext } from "../services/series-read";
+import { EVERY_REGION } from "../domain/access";
 
 const FILTERS =
   "Filters: `indicator` (codes or concepts), `region`, `type` (each repeatable or comma-separated), `strength` " +
@@ -50,8 +51,12 @@ type SignalsServed = Serving & { query: ResolvedSignalQuery };
 
 export const registerSignalRoutes: RegisterRoutes = (app, deps) => {
   const ctx = readContext(deps);
-  const serving = (resource: string, query: ResolvedSignalQuery) =>
-    serve<SignalsServed>({ indicator: null, region: null, resource, reads: [{ indicator: null, region: null, premium: false, surface: "signals" }], query });
+  // One read per region filtered on, or one of every region: a region-restricted key is entitled like any other read.
+  const serving = (resource: string, query: ResolvedSignalQuery) => {
+    const regions = query.filter.regionCodes ?? [EVERY_REGION];
+    const reads = regions.map((region) => ({ indicator: null, region, premium: false, surface: "signals" as const }));
+    return serve<SignalsServed>({ indicator: null, region: null, resource, reads, query });
+  };
   registerPaid<typeof activeRoute, SignalsServed>(app, deps, activeRoute, {
     surface: "signals",
     reads: "all",

@@ -6,6 +6,7 @@
 import { countProvisioning } from "../../db/repos/provisioning";
 import { anonymousAllowance, callerClass, DAY_MS, fixedWindow, MINUTE_MS, paidQueueReserve, type CallerClass, type ProvisioningLimits, type UpstreamAllowance } from "../domain/provisioning-budget";
 import { isPaidPlan } from "../plans";
+import { addressGroup } from "../domain/access";
 import { ApiError } from "../errors";
 import type { Db } from "../../db/client";
 import type { RateLimitStore } from "../ports";
@@ -73,7 +74,7 @@ export function provisioningBudget(deps: { rateLimits: RateLimitStore; limits: P
         const limit = Math.min(caller.key.perMinute, limits.perClientPerMinute);
         if (key.n > limit) throw perMinuteRefusal(`Key ${caller.key.hint} (free plan)`, limit, key.after, hint);
       }
-      const client = await count(`client:${caller.client ?? "unknown"}`, t, MINUTE_MS);
+      const client = await count(`client:${caller.client === null ? "unknown" : addressGroup(caller.client)}`, t, MINUTE_MS);
       if (client.n > limits.perClientPerMinute) {
         if (caller.key) throw perMinuteRefusal("Free keys from one address together", limits.perClientPerMinute, client.after, hint);
         throw new ApiError(
