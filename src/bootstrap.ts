@@ -7,6 +7,7 @@ import { cryptoRandom, systemClock, type Deps } from "./deps";
 import { createLogger, type Logger } from "./logger";
 import { SERVICE_VERSION } from "./version";
 import { buildRuntimeDeps } from "./runtime-setup";
+import { sharePaymentSecrets } from "./services/payment-secrets";
 import { buildPayments } from "./payments";
 import type { Clock, SeriesFetcher } from "./ports";
 import { upstreamFetcher } from "./services/upstream-fetcher";
@@ -33,8 +34,10 @@ export async function buildDeps(config: Config, opts: { database?: Database; log
   if (restricted) logger.warn("DATA_DIR had files readable or writable by other users: now for this user only", { entries: restricted });
   const database = opts.database ?? (await openConfiguredDatabase(config, { logger }));
   const base = { database, clock: systemClock, random: cryptoRandom, logger };
-  // Keys first, then the payment rail (x402 / L402) for anonymous requests.
-  const pay = buildPayments(config, base);
+  // Keys first, then the payment rail (x402 / L402) for anonymous requests, with the secrets every node on this
+  // database shares.
+  const shared = config.payments.l402 || config.payments.x402 ? await sharePaymentSecrets(database.db, config, base) : undefined;
+  const pay = buildPayments(config, base, {}, shared);
   logger.info("payments", pay.summary);
   void pay.payments?.prepare();
   const access = { keys: true, payments: pay.payments, publicBaseUrl: config.publicBaseUrl };
