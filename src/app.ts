@@ -8,6 +8,7 @@ import type { App, AppEnv } from "./http/app-env";
 import { ApiError, envelope } from "./errors";
 import { operationCatalog } from "./http/operations";
 import { corsResponseHeaders, type CorsOptions } from "./http/cors";
+import { pageHeaders } from "./docs/page-policy";
 import { everyAnswer } from "./http/every-answer";
 import { PageMemo } from "./http/page-memo";
 import { admitKeyed } from "./http/admission";
@@ -57,6 +58,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): ServiceApp {
       // Compresses what no route compressed itself: rendered bodies (catalog lists, observation pages) come compressed
       // once per coding (src/http/content-coding.ts) and are left alone here.
       compress: compress(),
+      pageHeaders,
       variables(c) {
         c.set("admission", admission);
         c.set("operations", operations);
