@@ -1,4 +1,4 @@
-// Two floods of issue 41 against a real `svc serve` on the embedded database (connectors pointed at the fake upstream,
+// Two abuse floods against a real `svc serve` on the embedded database (connectors pointed at the fake upstream,
 // test/support/fake-upstream.ts; the development Lightning backend, the default):
 // - challenges: anonymous requests for held data, every one answered 402 with an L402 challenge; reports the files and
 //   bytes under DATA_DIR/lightning-dev before and after (before the fix every challenge left an invoice file);

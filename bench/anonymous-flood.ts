@@ -5,7 +5,7 @@
 // Reports the answers by status, the provisioning queue (pg-boss queued + active, from /api/health, the largest seen
 // and at the end), the upstream requests a minute (what the fake received), and the user's wait from its first
 // request to its first answer other than 202.
-// --free-keys N floods instead with N free keys from one address (issue 41: six free keys signed up from one address
+// --free-keys N floods instead with N free keys from one address (six free keys signed up from one address once
 // filled the queue to its global cap), and the user's key is a Professional one.
 //   bun bench/anonymous-flood.ts [--root /work/main] [--duration 40] [--clients 16] [--free-keys 6]
 // --root runs the server from another checkout (the code before a change) with the same load.

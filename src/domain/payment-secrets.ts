@@ -1,4 +1,4 @@
-// Whether a node may start with its payment secrets, given what the database records (issue: two nodes on default
+// Whether a node may start with its payment secrets, given what the database records (before: two nodes on default
 // settings each generated their own L402 root key and x402 pay-to address, so a paid retry landing on the other node
 // was refused). Every node on one database must pay into one address and verify one root key:
 // - nothing recorded yet: this node records its secret (a configured one by fingerprint, a generated one as itself);

@@ -91,7 +91,7 @@ describe("long headers and bodies (with the server's runtime limits)", () => {
   });
 });
 
-// Issue 41: a lowercase method got no answer at all. Bun's HTTP parser takes only the methods of its table, in capitals
+// A lowercase method got no answer at all. Bun's HTTP parser takes only the methods of its table, in capitals
 // (oven-sh/bun#6556): anything else never reaches the app, so the connection is closed at once with nothing sent
 // (README "Faults and abuse" says so), and the server goes on. A method the runtime knows but the route does not serve
 // is the app's 405 with Allow.

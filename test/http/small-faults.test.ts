@@ -1,4 +1,4 @@
-// The smaller findings of the third abuse round (issue 41, item 9), each with its answer:
+// The smaller findings of the third abuse round, each with its answer:
 // - a malformed percent-escape in a query (before: /v1/ask dropped the rest of the question and answered, and charged,
 //   for the United States) is a 400 naming the parameter, before any price is asked;
 // - every HTML page has a Content-Security-Policy with frame-ancestors 'none', nosniff and X-Frame-Options (before:

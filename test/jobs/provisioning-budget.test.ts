@@ -3,7 +3,7 @@
 // Now a new fetch is bounded per client address and minute (429), per upstream and minute and by a share of the
 // upstream's own allowance (503), and by the queue length (503), all with Retry-After; re-asking for a series under
 // way stays a free 202; a caller with a key of a paid plan starts fetches past the strangers' bounds and its job
-// runs first (at most its own per-minute limit of new fetches). A free key is a stranger (issue 41: six free keys from
+// runs first (at most its own per-minute limit of new fetches). A free key is a stranger (before: six free keys from
 // one address filled the whole queue and locked a Professional key out), counted per key and per client address. The real job engine runs with the fetch stalled, so the queue holds what was started.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { countProvisioning } from "../../db/repos/provisioning";

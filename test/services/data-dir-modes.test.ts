@@ -2,7 +2,7 @@
 // were mode 0666 (pg_hba.conf and postgresql.auto.conf among them) and the usage journal's 0644. Now DATA_DIR is
 // 0700 and every file 0600, checked and fixed at start and once the embedded database has made its files; a shared
 // directory (sticky bit, like /tmp) is refused rather than locked. A chmod while the server runs is noticed within a
-// minute (issue 41), and the embedded start names what it tightens instead of doing it silently.
+// minute, and the embedded start names what it tightens instead of doing it silently.
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
