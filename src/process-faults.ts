@@ -107,8 +107,12 @@ export async function startStopWatchdog(logger: Logger): Promise<StopWatchdog | 
   try {
     const worker = new Worker(URL.createObjectURL(new Blob([WATCHDOG_SOURCE], { type: "application/javascript" })));
     await new Promise<void>((resolve, reject) => {
-      worker.onmessage = () => resolve();
-      worker.onerror = (e) => reject(e);
+      const late = setTimeout(() => reject(new Error("the watchdog thread did not start within 5 s")), 5_000);
+      worker.onmessage = () => (clearTimeout(late), resolve());
+      worker.onerror = (e) => (clearTimeout(late), reject(e));
+    }).catch((e) => {
+      worker.terminate();
+      throw e;
     });
     worker.unref();
     return {
