@@ -32,6 +32,8 @@ const port = await freePort();
 log(`starting ${ROOT} (the first start seeds)`);
 const server = Bun.spawn([process.execPath, "src/cli.ts", "serve"], { cwd: ROOT, env: { ...env, PORT: String(port), HOST: "127.0.0.1" }, stdout: "ignore", stderr: "inherit" });
 const base = `http://127.0.0.1:${port}`;
+// However this script ends (a failed step throws), the server it started ends with it.
+process.on("exit", () => server.kill("SIGKILL"));
 const HELD = `${base}/v1/observations?indicator=PAYEMS&region=US`;
 for (let i = 0; ; i++) {
   if ((await fetch(HELD).then((r) => r.status, () => 0)) === 402) break;

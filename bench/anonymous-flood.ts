@@ -51,6 +51,8 @@ for (let i = 0; i < FREE_KEYS; i++) freeKeys.push(await newKey("free"));
 const port = await freePort();
 const server = Bun.spawn([process.execPath, "src/cli.ts", "serve"], { cwd: ROOT, env: { ...env, PORT: String(port), HOST: "127.0.0.1" }, stdout: "ignore", stderr: "inherit" });
 const base = `http://127.0.0.1:${port}`;
+// However this script ends (a failed step throws), the server it started ends with it.
+process.on("exit", () => server.kill("SIGKILL"));
 for (let i = 0; ; i++) {
   if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) break;
   if (i > 600) throw new Error("server did not start");
