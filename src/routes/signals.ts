@@ -15,7 +15,8 @@ const FILTERS =
   "Filters: `indicator` (codes or concepts), `region`, `type` (each repeatable or comma-separated), `strength` " +
   "(minimum, default neutral). Newest `valid_from` first; pass `meta.next_cursor` as `cursor` for the next page " +
   "(stable while new intervals are written: no duplicates, no gaps). Premium: a key needs premium access " +
-  "(403 CATEGORY_NOT_ALLOWED otherwise).";
+  "(403 CATEGORY_NOT_ALLOWED otherwise). A key limited to some regions names them in `region` (a list without it " +
+  "reads every region: 403 REGION_NOT_ALLOWED).";
 
 const activeRoute = createRoute({
   method: "get",
