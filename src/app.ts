@@ -9,6 +9,7 @@ import { ApiError, envelope } from "./errors";
 import { operationCatalog } from "./http/operations";
 import { corsResponseHeaders, type CorsOptions } from "./http/cors";
 import { eventLoopTurns } from "./http/deferred-body";
+import { pageHeaders } from "./docs/page-policy";
 import { everyAnswer } from "./http/every-answer";
 import { PageMemo } from "./http/page-memo";
 import { admitKeyed } from "./http/admission";
@@ -60,6 +61,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): ServiceApp {
       // Compresses what no route compressed itself: rendered bodies (catalog lists, observation pages) come compressed
       // once per coding (src/http/content-coding.ts) and are left alone here.
       compress: compress(),
+      pageHeaders,
       variables(c) {
         c.set("turn", currentTurn());
         c.set("admission", admission);

@@ -87,7 +87,7 @@ export class CatalogIndex {
   /** Bumped whenever the catalog (sources, indicators, regions) may have changed; caches keyed by it reload. */
   generation = 0;
   private snapshot: Promise<CatalogSnapshot> | null = null;
-  private readonly coverage = new Map<string, Promise<Coverage>>();
+  private readonly coverage: BoundedCache<string, Promise<Coverage>>;
   /** Bumped whenever some series' holdings may have changed; coverage tables and bodies that show them key on it. */
   coverageVersion = 0;
   private table: Promise<CoverageTable> | null = null;
@@ -101,9 +101,10 @@ export class CatalogIndex {
   constructor(
     database: Pick<Database, "db" | "events">,
     opts: CatalogIndexOptions,
-    private readonly bounds: { bodies: CacheBounds; resolutions: CacheBounds },
+    private readonly bounds: { bodies: CacheBounds; resolutions: CacheBounds; coverage: CacheBounds },
   ) {
     this.db = database.db;
+    this.coverage = new BoundedCache(bounds.coverage);
     this.opts = { now: () => performance.now(), ...opts };
     database.events.onCatalogWritten(() => this.invalidateCatalog());
     database.events.onSeriesWritten((changed) => {
