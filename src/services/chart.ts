@@ -9,9 +9,10 @@
 //   in the series cache under a key naming every data version and the request, so a hot chart is served as stored
 //   bytes and never outlives the data it draws.
 import type { TopLevelSpec } from "vega-lite";
-import { chartSpec, chartText, escapeXml, placeHeading, recessionBands, type ChartInput, type ChartSeries } from "../domain/chart-spec";
+import { chartFit, chartSpec, chartText, escapeXml, placeHeading, recessionBands, type ChartInput, type ChartSeries } from "../domain/chart-spec";
+import { shortNameOf } from "../domain/short-name";
 import { ApiError, fail } from "../errors";
-import { CHART_MAX_POINTS, chartQuerySchema, type ChartQuery } from "../schemas/chart";
+import { CHART_MAX_POINTS, CHART_MAX_SIZE, chartQuerySchema, type ChartQuery } from "../schemas/chart";
 import { resolveSeriesTarget } from "./concepts";
 import { seriesAttribution } from "./insights";
 import { resolveObservations, seriesWindow, type ObservationsQuery, type ObservationsTarget, type SeriesWindow } from "./observations";
@@ -35,12 +36,22 @@ function readQuery(q: ChartQuery, indicator: string, region: string | undefined)
 
 const pairs = (q: ChartQuery) => q.indicator.flatMap((code) => (q.region ?? [undefined]).map((region) => ({ code, region })));
 
-export async function resolveChart(ctx: ReadContext, q: ChartQuery): Promise<ChartTarget> {
+/** `bare`: drawn without its title and subtitle (a card that prints them beside it). */
+export async function resolveChart(ctx: ReadContext, q: ChartQuery, opts: { bare?: boolean } = {}): Promise<ChartTarget> {
   const reads: ObservationsTarget[] = [];
   for (const p of pairs(q)) reads.push(await resolveObservations(ctx, readQuery(q, p.code, p.region)));
   const regions = new Set(reads.map((r) => r.region.code));
   const target: ChartTarget = { query: q, reads, region: regions.size === 1 ? [...regions][0]! : null, premium: reads.some(targetPremium) };
-  await windowsOf(ctx, target);
+  const windows = await windowsOf(ctx, target);
+  const fit = chartFit(await chartInput(ctx, target, windows, opts.bare));
+  if (!fit.fits) {
+    const at = `${q.width}×${q.height} pixels`;
+    const ask = fit.neededHeight <= CHART_MAX_SIZE ? `ask for height=${fit.neededHeight} or more, a greater width, or fewer series` : "ask for a greater width or fewer series";
+    fail("INVALID_PARAMETER", `The chart's title, legend and plot do not fit ${at}: at this width they need a height of ${fit.neededHeight}; ${ask}.`, {
+      parameter: "height",
+      needed_height: fit.neededHeight,
+    });
+  }
   return target;
 }
 
@@ -77,6 +88,24 @@ async function recessions(ctx: ReadContext): Promise<{ id: string; points: { dat
   }
 }
 
+/** What the chart draws: the series of the windows read, their source line and the recession bands behind US data. */
+async function chartInput(ctx: ReadContext, t: ChartTarget, windows: SeriesWindow[], bare: boolean | undefined): Promise<ChartInput> {
+  const q = t.query;
+  const usrec = t.region === "US" ? await recessions(ctx) : null;
+  const catalog = await ctx.caches.catalog.catalog();
+  const byCode = (await regionIndex(ctx)).byCode;
+  const severalPlaces = t.region === null && q.indicator.length === 1;
+  const series = t.reads.map((r, k): ChartSeries => {
+    const name = r.kind === "stored" ? r.indicator.name : r.concept.name;
+    const place = placeOf(r.region, byCode);
+    return { label: severalPlaces ? placeHeading(place) : name, name, shortName: r.kind === "stored" ? shortNameOf(r.indicator) : name, place, unit: windows[k]!.unit, frequency: q.frequency ?? r.frequency, points: windows[k]!.points };
+  });
+  const attribution = [...new Set(t.reads.map((r) => seriesAttribution(catalog, r).text))].join(" ");
+  const dates = windows.flatMap((w) => [w.points[0]!.date, w.points[w.points.length - 1]!.date]).sort();
+  const bands = usrec ? recessionBands(usrec.points, dates[0]!, dates[dates.length - 1]!) : [];
+  return { series, attribution, recessions: bands, ...(usrec?.points[0] ? { recessionsFrom: usrec.points[0].date } : {}), width: q.width, height: q.height, bare };
+}
+
 /** The chart as an SVG body, from the series' current versions (or the SVG kept for them). */
 export async function getChart(ctx: ReadContext, t: ChartTarget, opts: { bare?: boolean } = {}): Promise<RenderedJson> {
   const windows = await windowsOf(ctx, t);
@@ -87,17 +116,7 @@ export async function getChart(ctx: ReadContext, t: ChartTarget, opts: { bare?: 
   const hit = ctx.caches.series.page(key);
   if (hit) return hit;
 
-  const byCode = (await regionIndex(ctx)).byCode;
-  const severalPlaces = t.region === null && q.indicator.length === 1;
-  const series = t.reads.map((r, k): ChartSeries => {
-    const name = r.kind === "stored" ? r.indicator.name : r.concept.name;
-    const place = placeOf(r.region, byCode);
-    return { label: severalPlaces ? placeHeading(place) : name, name, place, unit: windows[k]!.unit, frequency: q.frequency ?? r.frequency, points: windows[k]!.points };
-  });
-  const attribution = [...new Set(t.reads.map((r) => seriesAttribution(catalog, r).text))].join(" ");
-  const dates = windows.flatMap((w) => [w.points[0]!.date, w.points[w.points.length - 1]!.date]).sort();
-  const bands = usrec ? recessionBands(usrec.points, dates[0]!, dates[dates.length - 1]!) : [];
-  const svg = await drawSvg({ series, attribution, recessions: bands, ...(usrec?.points[0] ? { recessionsFrom: usrec.points[0].date } : {}), width: q.width, height: q.height, bare: opts.bare });
+  const svg = await drawSvg(await chartInput(ctx, t, windows, opts.bare));
   const body = renderBody(svg, "image/svg+xml; charset=utf-8");
   ctx.caches.series.rememberPage(key, body);
   return body;
@@ -134,7 +153,7 @@ export async function chartPicture(ctx: ReadContext, params: Record<string, stri
   const query = chartQuerySchema.safeParse(params);
   if (!query.success) return null;
   try {
-    const body = await getChart(ctx, await resolveChart(ctx, query.data), opts);
+    const body = await getChart(ctx, await resolveChart(ctx, query.data, opts), opts);
     const svg = new TextDecoder().decode(body.bytes);
     return { uri: `data:image/svg+xml;base64,${Buffer.from(body.bytes).toString("base64")}`, alt: unescapeXml(DESC.exec(svg)?.[1] ?? "") };
   } catch (e) {
