@@ -101,8 +101,14 @@ function unitGroups(input: ChartInput): Group[] {
   return units.map((unit, k) => ({ unit, series: input.series.flatMap((s, i) => (unitText(s) === unit ? [i] : [])), side: units.length === 2 && k === 1 ? "right" : "left" }));
 }
 
-/** The layout at `height`, with the title in its full or short form. */
-function attempt(input: ChartInput, short: boolean, height: number): ChartLayout {
+const textAt = (texts: TextItem[], size: number) => (role: TextRole, x: number, top: number, text: string, o: Partial<TextItem> = {}) =>
+  void texts.push({ role, x, y: top + ASCENT * (o.size ?? size), text, size, bold: false, align: "left", color: MUTED, ...o });
+
+/**
+ * The vertical budget at `height`, with the title in its full or short form: the title and subtitle placed, the
+ * headings and legend measured, and the height left for each panel (`fits` when it is MIN_PANEL or more).
+ */
+function frame(input: ChartInput, short: boolean, height: number) {
   const W = input.width;
   const H = height;
   const T = input.bare ? BARE : Math.min(W, input.height) < 300 ? COMPACT : NORMAL;
@@ -112,8 +118,7 @@ function attempt(input: ChartInput, short: boolean, height: number): ChartLayout
   const mode = groups.length === 1 ? "one" : groups.length === 2 ? "dual" : "panels";
   const colors = input.series.length === 1 ? [ONE_COLOR] : input.series.map((_, k) => PALETTE[k % PALETTE.length]!);
   const texts: TextItem[] = [];
-  const label = (role: TextRole, x: number, top: number, text: string, o: Partial<TextItem> = {}) =>
-    texts.push({ role, x, y: top + ASCENT * (o.size ?? s), text, size: s, bold: false, align: "left", color: MUTED, ...o });
+  const label = textAt(texts, s);
 
   // Title and subtitle.
   let y = MARGIN;
@@ -161,10 +166,18 @@ function attempt(input: ChartInput, short: boolean, height: number): ChartLayout
   const between = halfBox(s) + 6;
   const free = plotBottom - plotTop - panelHeadings.reduce((a, l) => a + headingHeight(l), 0) - (n - 1) * between;
   const panelHeight = free / n;
-  if (panelHeight < MIN_PANEL) {
-    const neededHeight = Math.ceil(H + (MIN_PANEL - panelHeight) * n);
-    return { width: W, height: H, plot: { left: 0, right: W, top: plotTop, bottom: plotBottom }, panels: [], lines: [], markers: [], bands: [], rules: [], texts, symbols: [], fits: false, neededHeight };
-  }
+  const fits = panelHeight >= MIN_PANEL;
+  const neededHeight = fits ? H : Math.ceil(H + (MIN_PANEL - panelHeight) * n);
+  const titleLines = texts.filter((t) => t.role === "title").length;
+  return { short, W, H, T, s, room, groups, mode, colors, texts, dualHeadings, panelHeadings, headGap, legend, legendTop, tick, dateLabelTop, plotTop, plotBottom, n, between, panelHeight, fits, neededHeight, titleLines };
+}
+type Frame = ReturnType<typeof frame>;
+
+/** Everything placed in a frame that fits. */
+function place(input: ChartInput, f: Frame): ChartLayout {
+  const { W, T, s, groups, mode, colors, texts, dualHeadings, panelHeadings, headGap, legend, legendTop, tick, dateLabelTop, plotTop, plotBottom, n, between, panelHeight } = f;
+  const label = textAt(texts, s);
+  const headingHeight = (lines: string[]) => (lines.length ? lines.length * lineHeight(s) + headGap : 0);
   const panels: { top: number; bottom: number; groups: Group[] }[] = [];
   let top = plotTop;
   for (let k = 0; k < n; k++) {
@@ -274,19 +287,30 @@ function attempt(input: ChartInput, short: boolean, height: number): ChartLayout
       e.lines.forEach((l, j) => label("legend", x + SYMBOL, rowTop + j * lineHeight(s) + (lineHeight(s) - boxHeight(s)) / 2, l, { color: INK }));
     });
   }
-  return { width: W, height: H, plot: { left, right, top: plotTop, bottom: plotBottom }, panels: panels.map((p) => ({ top: p.top, bottom: p.bottom })), lines, markers, bands, rules, texts, symbols, fits: true, neededHeight: H };
+  return { width: W, height: f.H, plot: { left, right, top: plotTop, bottom: plotBottom }, panels: panels.map((p) => ({ top: p.top, bottom: p.bottom })), lines, markers, bands, rules, texts, symbols, fits: true, neededHeight: f.H };
 }
 
 /**
- * The chart's layout at its size: the full title when it fits in at most TITLE_LINES lines, else the short one; when
- * neither fits, the layout at the height that does (`fits` false, `neededHeight` that height), so nothing is ever
- * drawn cut.
+ * The frame a chart is laid out in at its size: the full title when it fits in at most TITLE_LINES lines, else the
+ * short one; when neither fits, the short one's (`fits` false, `neededHeight` the height at which it does).
  */
+function chosenFrame(input: ChartInput): Frame {
+  const full = frame(input, false, input.height);
+  if (full.fits && full.titleLines <= TITLE_LINES) return full;
+  const short = input.bare ? full : frame(input, true, input.height);
+  if (short.fits || !full.fits) return short;
+  return full;
+}
+
+/** Whether the chart fits its size, and the height at which it would: the frame alone, nothing placed in it. */
+export function chartFit(input: ChartInput): { fits: boolean; neededHeight: number } {
+  const { fits, neededHeight } = chosenFrame(input);
+  return { fits, neededHeight };
+}
+
+/** The chart's layout at its size; when it does not fit, at the height that does, so nothing is ever drawn cut. */
 export function chartLayout(input: ChartInput): ChartLayout {
-  const full = attempt(input, false, input.height);
-  if (full.fits && full.texts.filter((t) => t.role === "title").length <= TITLE_LINES) return full;
-  const short = input.bare ? full : attempt(input, true, input.height);
-  if (short.fits) return short;
-  if (full.fits) return full;
-  return { ...attempt(input, !input.bare, short.neededHeight), fits: false, neededHeight: short.neededHeight };
+  const f = chosenFrame(input);
+  if (f.fits) return place(input, f);
+  return { ...place(input, frame(input, f.short, f.neededHeight)), fits: false, neededHeight: f.neededHeight };
 }

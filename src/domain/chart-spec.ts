@@ -4,6 +4,8 @@
 // grey bands from a 0/1 monthly indicator (FRED's USREC): a run of 1s from month a to month b is the band
 // [a, first day after b], clipped to the window drawn.
 import { chartLayout, type ChartLayout, type TextItem } from "./chart-layout";
+
+export { chartFit } from "./chart-layout";
 import type { Band, ChartInput, ChartPoint } from "./chart-text";
 
 export { chartText, escapeXml, formatPeriod, formatValue, placeHeading } from "./chart-text";
@@ -35,12 +37,6 @@ export function recessionBands(indicator: readonly ChartPoint[], from: string, t
   }
   if (start !== null) out.push({ start, end: nextMonth(last) });
   return out.filter((b) => b.end > from && b.start <= to).map((b) => ({ start: b.start < from ? from : b.start, end: b.end > to ? to : b.end }));
-}
-
-/** Whether the chart fits its size, and the height at which it would (its own height when it fits). */
-export function chartFit(input: ChartInput): { fits: boolean; neededHeight: number } {
-  const { fits, neededHeight } = chartLayout(input);
-  return { fits, neededHeight };
 }
 
 /** Pixels to a hundredth: the SVG carries no more digits than a screen can show. */
