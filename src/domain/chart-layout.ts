@@ -10,9 +10,9 @@
 // - The date axis runs from the first date drawn to the last (one date: a period either side), ticks as
 //   chart-ticks.ts chooses them for the coarsest frequency drawn. Each value axis covers its series' values
 //   (chart-ticks.ts), ticks at least 2.6 label heights apart, with grid lines from the left axis.
-// - One series: its newest point is labelled "<value> (<period>)" beside it, inside the plot (above and to the left
-//   when there is room, else below, else to the right). Several: a legend of coloured entries, each with its newest
-//   value, in as many columns as make it shortest.
+// - One series: its newest point is labelled "<value> (<period>)" beside it, inside the plot, where its line crosses
+//   the label least (newestLabelAt). Several: a legend of coloured entries, each with its newest value, in as many
+//   columns as make it shortest.
 // - A title longer than TITLE_LINES lines is said with the series' short names. A plot shorter than MIN_PANEL pixels
 //   (per panel) does not fit: `neededHeight` says the height at which it does.
 import { addDays, addMonths, dayNumber, FREQUENCY_RANK, type Frequency } from "./calendar";
@@ -92,6 +92,57 @@ function legendLayout(entries: { text: string; color: string }[], room: number, 
     if (!best || height < best.height || (height === best.height && lines < best.lines)) best = { height, columns, width, entries: laid, rows, lines };
   }
   return best!;
+}
+
+type Rect = { x: number; y: number; w: number; h: number };
+/** What a segment of the line crossing the newest value's label costs, in pixels of distance from its point. */
+const CROSSING = 30;
+type Point = { x: number; y: number };
+
+/** Whether the segment from p to q passes within 2 pixels of `r` (Liang-Barsky clipping). */
+function crosses(r: Rect, p: Point, q: Point): boolean {
+  const [dx, dy] = [q.x - p.x, q.y - p.y];
+  let [t0, t1] = [0, 1];
+  for (const [d, room] of [[-dx, p.x - (r.x - 2)], [dx, r.x + r.w + 2 - p.x], [-dy, p.y - (r.y - 2)], [dy, r.y + r.h + 2 - p.y]] as const) {
+    if (d === 0) {
+      if (room < 0) return false;
+      continue;
+    }
+    const t = room / d;
+    if (d < 0) t0 = Math.max(t0, t);
+    else t1 = Math.min(t1, t);
+    if (t0 > t1) return false;
+  }
+  return true;
+}
+
+/**
+ * The top left of the newest value's label (w by h): beside its point m (above or below it, left or right, up to half
+ * a label's width and two lines away), inside `bounds`, where the segments of the line crossing it and its distance
+ * from m cost least, a crossing as much as CROSSING pixels of distance; on a tie, left before right, above before below.
+ */
+function newestLabelAt(points: { x: number; y: number | null }[], m: Point, w: number, h: number, bounds: Rect): Point {
+  const segments: [Point, Point][] = [];
+  for (let k = 1; k < points.length; k++) {
+    const [p, q] = [points[k - 1]!, points[k]!];
+    if (p.y !== null && q.y !== null) segments.push([{ x: p.x, y: p.y }, { x: q.x, y: q.y }]);
+  }
+  const candidates: Point[] = [];
+  for (const side of [-1, 1]) {
+    for (const shift of [0, w / 4, w / 2]) {
+      const x = side < 0 ? m.x - 6 - w - shift : m.x + 6 + shift;
+      for (const y of [m.y - 7 - h, m.y - 7 - 2 * h, m.y + 7, m.y + 7 + h]) candidates.push({ x, y });
+      candidates.push({ x: side < 0 ? x - 3 : x + 3, y: m.y - h / 2 });
+    }
+  }
+  const inside = (c: Point) => c.x >= bounds.x && c.x + w <= bounds.x + bounds.w && c.y >= bounds.y && c.y + h <= bounds.y + bounds.h;
+  const away = (c: Point) => Math.hypot(Math.max(c.x - m.x, 0, m.x - c.x - w), Math.max(c.y - m.y, 0, m.y - c.y - h));
+  let best: { at: Point; cost: number } | null = null;
+  for (const c of candidates.filter(inside)) {
+    const cost = CROSSING * segments.filter(([p, q]) => crosses({ ...c, w, h }, p, q)).length + away(c);
+    if (!best || cost < best.cost - 0.01) best = { at: c, cost };
+  }
+  return best?.at ?? { x: Math.max(bounds.x, Math.min(bounds.x + bounds.w - w, m.x - 6 - w)), y: Math.max(bounds.y, Math.min(bounds.y + bounds.h - h, m.y - 7 - h)) };
 }
 
 type Group = { unit: string; series: number[]; side: "left" | "right" };
@@ -255,24 +306,12 @@ function place(input: ChartInput, f: Frame): ChartLayout {
     return p ? [{ x: xOf(p.date), y: yOf(groupOf(i), p.value!), color: colors[i]! }] : [];
   });
 
-  // One series: its newest value beside its newest point, inside the plot, where it covers the fewest points drawn.
+  // One series: its newest value beside its newest point, inside the plot, where its line crosses it least.
   if (input.series.length === 1 && markers.length) {
-    const m = markers[0]!;
     const text = newestText(input.series[0]!);
-    const w = measure(text, T.value, true);
-    const h = boxHeight(T.value);
-    const boxes = [7, 7 + h].flatMap((dy) => [
-      [m.x - 6 - w, m.y - dy - h],
-      [m.x - 6 - w, m.y + dy],
-      [m.x + 6, m.y - dy - h],
-      [m.x + 6, m.y + dy],
-    ]);
-    const inside = ([x0, y0]: number[]) => x0! >= left && x0! + w <= W - MARGIN && y0! >= plotTop && y0! + h <= plotBottom;
-    const covered = ([x0, y0]: number[]) => lines[0]!.points.filter((p) => p.y !== null && p.x >= x0! - 2 && p.x <= x0! + w + 2 && p.y >= y0! - 2 && p.y <= y0! + h + 2).length;
-    const fitting = boxes.filter(inside).map((b) => ({ b, covered: covered(b) }));
-    const best = fitting.reduce<{ b: number[]; covered: number } | null>((a, c) => (a === null || c.covered < a.covered ? c : a), null);
-    const [x0, y0] = best?.b ?? [Math.max(left, Math.min(W - MARGIN - w, m.x - 6 - w)), Math.max(plotTop, Math.min(plotBottom - h, m.y - 7 - h))];
-    for (const halo of [true, false]) label("newest", x0! + w / 2, y0!, text, { size: T.value, bold: true, align: "center", color: m.color, halo });
+    const [w, h] = [measure(text, T.value, true), boxHeight(T.value)];
+    const at = newestLabelAt(lines[0]!.points, markers[0]!, w, h, { x: left, y: plotTop, w: W - MARGIN - left, h: plotBottom - plotTop });
+    for (const halo of [true, false]) label("newest", at.x + w / 2, at.y, text, { size: T.value, bold: true, align: "center", color: markers[0]!.color, halo });
   }
 
   // Legend entries: a dot, then the text.

@@ -120,6 +120,35 @@ describe("legends and labels fit or wrap", () => {
   });
 });
 
+describe("the newest value's label is clear of its line where there is room", () => {
+  /** Points of the line (sampled every pixel along each segment) inside the label's box. */
+  function crossings(l: ChartLayout): number {
+    const box = boxes(l).find((b) => l.texts.some((t) => t.role === "newest" && t.text === b.text))!;
+    const pts = l.lines[0]!.points.filter((p) => p.y !== null) as { x: number; y: number }[];
+    let n = 0;
+    for (let k = 1; k < pts.length; k++) {
+      const [p, q] = [pts[k - 1]!, pts[k]!];
+      const steps = Math.ceil(Math.hypot(q.x - p.x, q.y - p.y));
+      for (let i = 0; i <= steps; i++) {
+        const [x, y] = [p.x + ((q.x - p.x) * i) / steps, p.y + ((q.y - p.y) * i) / steps];
+        if (x >= box.left && x <= box.right && y >= box.top && y <= box.bottom) n++;
+      }
+    }
+    return n;
+  }
+  for (const [shape, values] of [
+    ["rising steeply to the top right", Array.from({ length: 24 }, (_, k) => 100 + k * k)],
+    ["falling to the bottom right", Array.from({ length: 24 }, (_, k) => 1000 - 30 * k)],
+    ["a V ending at the top", Array.from({ length: 24 }, (_, k) => Math.abs(k - 12))],
+  ] as const) {
+    test(shape, () => {
+      const l = chartLayout(chart([series({ name: "Payroll Jobs", unit: "thousands", values: [...values] })], { width: 760, height: 340 }));
+      expectReadable(l);
+      expect(crossings(l)).toBe(0);
+    });
+  }
+});
+
 describe("titles, ticks and sizes", () => {
   test("a long title breaks between words; longer than two lines, it is said with the short names", () => {
     const l = chartLayout(chart([CPI], { width: 600, height: 300 }));
