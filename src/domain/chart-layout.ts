@@ -9,7 +9,8 @@
 //   which axis it is read on. Three or more: one panel per unit, stacked, each named above it, sharing the dates.
 // - The date axis runs from the first date drawn to the last (one date: a period either side), ticks as
 //   chart-ticks.ts chooses them for the coarsest frequency drawn. Each value axis covers its series' values
-//   (chart-ticks.ts), ticks at least 2.6 label heights apart, with grid lines from the left axis.
+//   (chart-ticks.ts), ticks 2.6 font sizes apart or more (1.5 where that would leave fewer than two), with grid lines
+//   from the left axis.
 // - One series: its newest point is labelled "<value> (<period>)" beside it, inside the plot, where its line crosses
 //   the label least (newestLabelAt). Several: a legend of coloured entries, each with its newest value, in as many
 //   columns as make it shortest.
@@ -27,7 +28,7 @@ export const TITLE_LINES = 2;
 const SLACK = 1.05;
 const INK = "#222";
 const MUTED = "#555";
-export const PALETTE = ["#4c78a8", "#f58518", "#e45756", "#72b7b2", "#54a24b", "#eeca3b", "#b279a2", "#ff9da6", "#9d755d", "#bab0ac"];
+const PALETTE = ["#4c78a8", "#f58518", "#e45756", "#72b7b2", "#54a24b", "#eeca3b", "#b279a2", "#ff9da6", "#9d755d", "#bab0ac"];
 const ONE_COLOR = "#1f5fa8";
 
 type Typography = { title: number; text: number; value: number };
@@ -59,6 +60,9 @@ const lineHeight = (size: number) => Math.ceil(size * 1.25);
 const boxHeight = (size: number) => (ASCENT + DESCENT) * size;
 /** How far a label centred on a tick reaches above or below it. */
 const halfBox = (size: number) => Math.ceil(boxHeight(size) / 2);
+/** The room between a heading and the panel or axis it names: the top value label reaches half a line above it. */
+const headGap = (size: number) => halfBox(size) + 3;
+const headingHeight = (lines: string[], size: number) => (lines.length ? lines.length * lineHeight(size) + headGap(size) : 0);
 const wrap = (text: string, width: number, size: number, bold = false) => wrapLines(text, width / SLACK, size, bold);
 const measure = (text: string, size: number, bold = false) => textWidth(text, size, bold) * SLACK;
 
@@ -195,9 +199,7 @@ function frame(input: ChartInput, short: boolean, height: number) {
     const oneLine = measure(a, s) + measure(b, s) + COLUMN_GAP <= room;
     dualHeadings = oneLine ? [[a], [b]] : [headingLines(a, (room - COLUMN_GAP) / 2), headingLines(b, (room - COLUMN_GAP) / 2)];
   }
-  const headGap = halfBox(s) + 3;
   const panelHeadings = mode === "panels" ? groups.map((g) => headingLines(g.unit, room)) : mode === "dual" ? [dualHeadings.reduce((a, b) => (b.length > a.length ? b : a))] : [[]];
-  const headingHeight = (lines: string[]) => (lines.length ? lines.length * lineHeight(s) + headGap : 0);
 
   // The legend at the bottom, the date labels above it.
   const labels = legendLabels(input);
@@ -215,24 +217,23 @@ function frame(input: ChartInput, short: boolean, height: number) {
   // Panels: their heights, what does not fit.
   const n = panelHeadings.length;
   const between = halfBox(s) + 6;
-  const free = plotBottom - plotTop - panelHeadings.reduce((a, l) => a + headingHeight(l), 0) - (n - 1) * between;
+  const free = plotBottom - plotTop - panelHeadings.reduce((a, l) => a + headingHeight(l, s), 0) - (n - 1) * between;
   const panelHeight = free / n;
   const fits = panelHeight >= MIN_PANEL;
   const neededHeight = fits ? H : Math.ceil(H + (MIN_PANEL - panelHeight) * n);
   const titleLines = texts.filter((t) => t.role === "title").length;
-  return { short, W, H, T, s, room, groups, mode, colors, texts, dualHeadings, panelHeadings, headGap, legend, legendTop, tick, dateLabelTop, plotTop, plotBottom, n, between, panelHeight, fits, neededHeight, titleLines };
+  return { short, W, H, T, s, groups, mode, colors, texts, dualHeadings, panelHeadings, legend, legendTop, tick, dateLabelTop, plotTop, plotBottom, n, between, panelHeight, fits, neededHeight, titleLines };
 }
 type Frame = ReturnType<typeof frame>;
 
 /** Everything placed in a frame that fits. */
 function place(input: ChartInput, f: Frame): ChartLayout {
-  const { W, T, s, groups, mode, colors, texts, dualHeadings, panelHeadings, headGap, legend, legendTop, tick, dateLabelTop, plotTop, plotBottom, n, between, panelHeight } = f;
+  const { W, T, s, groups, mode, colors, texts, dualHeadings, panelHeadings, legend, legendTop, tick, dateLabelTop, plotTop, plotBottom, n, between, panelHeight } = f;
   const label = textAt(texts, s);
-  const headingHeight = (lines: string[]) => (lines.length ? lines.length * lineHeight(s) + headGap : 0);
   const panels: { top: number; bottom: number; groups: Group[] }[] = [];
   let top = plotTop;
   for (let k = 0; k < n; k++) {
-    top += headingHeight(panelHeadings[k]!);
+    top += headingHeight(panelHeadings[k]!, s);
     panels.push({ top, bottom: top + panelHeight, groups: mode === "panels" ? [groups[k]!] : groups });
     top += panelHeight + between;
   }
@@ -283,7 +284,7 @@ function place(input: ChartInput, f: Frame): ChartLayout {
   panels.forEach((p, k) => {
     rules.push({ x: left, y: p.bottom, x2: right, y2: p.bottom, kind: "axis" });
     const lines = panelHeadings[k]!;
-    const headTop = p.top - headGap - lines.length * lineHeight(s);
+    const headTop = p.top - headGap(s) - lines.length * lineHeight(s);
     if (mode === "panels") lines.forEach((l, j) => label("heading", MARGIN, headTop + j * lineHeight(s), l, { color: single(p.groups[0]!) }));
     if (mode === "dual") {
       dualHeadings[0]!.forEach((l, j) => label("heading", MARGIN, headTop + j * lineHeight(s), l, { color: single(groups[0]!) }));

@@ -4,10 +4,9 @@
 // grey bands from a 0/1 monthly indicator (FRED's USREC): a run of 1s from month a to month b is the band
 // [a, first day after b], clipped to the window drawn.
 import { chartLayout, type ChartLayout, type TextItem } from "./chart-layout";
-
-export { chartFit } from "./chart-layout";
 import type { Band, ChartInput, ChartPoint } from "./chart-text";
 
+export { chartFit } from "./chart-layout";
 export { chartText, escapeXml, formatPeriod, formatValue, placeHeading } from "./chart-text";
 export type { Band, ChartInput, ChartPoint, ChartSeries } from "./chart-text";
 
