@@ -18,6 +18,7 @@ import { regionIndex } from "../services/regions";
 import type { ReadContext } from "../services/series-read";
 import { chartPicture, type ChartPicture } from "../services/chart";
 import { addYears } from "../domain/calendar";
+import { shortNameOf } from "../domain/short-name";
 
 /** Series shown as live examples, one per kind of region, in the order shown. Series the database does not hold
  *  (an installation seeded without the samples) are left out. All are standard (non-premium) series. */
@@ -36,10 +37,18 @@ export const TRANSFORM_DECIMALS = 1;
 /** Years of history an example's chart draws, up to its newest value. */
 const CHART_YEARS = 10;
 
+/**
+ * The size a card's chart is drawn at: about the width a card shows it at (220 pixels in four columns on a desktop,
+ * 300 on a phone), so its text is drawn near its own size at both, never shrunk to unreadable.
+ */
+export const CARD_CHART = { width: 250, height: 200 };
+
 export type LandingExample = {
   /** The request that returns `body` (path and query, no base URL). */
   path: string;
+  /** The series' short name (with the transform said), as the card heads it; `fullName` its catalog name. */
   name: string;
+  fullName: string;
   regionLabel: string;
   regionType: string;
   /** The publishing source's name. */
@@ -74,11 +83,12 @@ export function examplePath(e: LandingExampleSpec): string {
 async function example(ctx: ReadContext, sourceNames: Map<string, string>, e: LandingExampleSpec): Promise<LandingExample | null> {
   const found = e.transform ? await transformed(ctx, e) : await latestOf(ctx, e);
   if (!found) return null;
-  const { target, latest, body, name } = found;
-  const chartParams = { indicator: e.indicator, region: e.region, ...(e.transform ? { transform: e.transform } : {}), start_date: addYears(latest.period_start, -CHART_YEARS), width: "400", height: "200" };
+  const { target, latest, body, name, fullName } = found;
+  const chartParams = { indicator: e.indicator, region: e.region, ...(e.transform ? { transform: e.transform } : {}), start_date: addYears(latest.period_start, -CHART_YEARS), width: String(CARD_CHART.width), height: String(CARD_CHART.height) };
   return {
     path: examplePath(e),
     name,
+    fullName,
     regionLabel: await regionLabel(ctx, target.region),
     regionType: target.region.type,
     source: target.indicator.sourceSlug ? (sourceNames.get(target.indicator.sourceSlug) ?? target.indicator.sourceSlug) : null,
@@ -90,14 +100,14 @@ async function example(ctx: ReadContext, sourceNames: Map<string, string>, e: La
   };
 }
 
-type Found = { target: StoredTarget; latest: LatestObservation; body: LandingExample["body"]; name: string };
+type Found = { target: StoredTarget; latest: LatestObservation; body: LandingExample["body"]; name: string; fullName: string };
 
 async function latestOf(ctx: ReadContext, e: LandingExampleSpec): Promise<Found | null> {
   const target = await resolveSeriesTarget(ctx, { code: e.indicator, region: e.region });
   if (target.kind !== "stored") return null;
   const { data: latest, freshness } = await getLatestAnswer(ctx, target);
   if (!latest) return null;
-  return { target, latest, body: { data: latest, meta: latestMeta(target, true, freshness) }, name: target.indicator.name };
+  return { target, latest, body: { data: latest, meta: latestMeta(target, true, freshness) }, name: shortNameOf(target.indicator), fullName: target.indicator.name };
 }
 
 /** A transformed series (CPI's 12-month change): the newest rows of the GET /v1/observations page it names. */
@@ -113,8 +123,8 @@ async function transformed(ctx: ReadContext, e: LandingExampleSpec): Promise<Fou
     indicator: row.indicator, region: row.region, period_start: row.date, period_end: null, period_type: body.meta.frequency,
     value: row.value, revision: row.revision, is_preliminary: row.is_preliminary, source_updated_at: row.source_updated_at, unit: row.unit,
   };
-  const name = e.transform === "yoy" ? `${target.indicator.name}: change from a year earlier` : `${target.indicator.name} (${e.transform})`;
-  return { target, latest, body, name };
+  const said = (name: string) => (e.transform === "yoy" ? `${name}: 12-month change` : `${name} (${e.transform})`);
+  return { target, latest, body, name: said(shortNameOf(target.indicator)), fullName: said(target.indicator.name) };
 }
 
 /**
