@@ -5,7 +5,9 @@
 // Reports the answers by status, the provisioning queue (pg-boss queued + active, from /api/health, the largest seen
 // and at the end), the upstream requests a minute (what the fake received), and the user's wait from its first
 // request to its first answer other than 202.
-//   bun bench/anonymous-flood.ts [--root /work/main] [--duration 40] [--clients 16]
+// --free-keys N floods instead with N free keys from one address (six free keys signed up from one address once
+// filled the queue to its global cap), and the user's key is a Professional one.
+//   bun bench/anonymous-flood.ts [--root /work/main] [--duration 40] [--clients 16] [--free-keys 6]
 // --root runs the server from another checkout (the code before a change) with the same load.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,7 +16,8 @@ import { parseArgs } from "node:util";
 import { FakeUpstream } from "../test/support/fake-upstream";
 import { REPO_ROOT, freePort } from "./lib/load";
 
-const { values: args } = parseArgs({ options: { root: { type: "string" }, duration: { type: "string" }, clients: { type: "string" } } });
+const { values: args } = parseArgs({ options: { root: { type: "string" }, duration: { type: "string" }, clients: { type: "string" }, "free-keys": { type: "string" } } });
+const FREE_KEYS = Number(args["free-keys"] ?? 0);
 const ROOT = args.root ?? REPO_ROOT;
 const DURATION_MS = Number(args.duration ?? 40) * 1000;
 const CLIENTS = Number(args.clients ?? 16);
@@ -40,16 +43,29 @@ const t0 = performance.now();
 const log = (m: string) => console.error(`[${((performance.now() - t0) / 1000).toFixed(1)}s] ${m}`);
 log(`seeding (${ROOT})`);
 await cli(["seed"]);
-const key = (await cli(["keys", "create", "--plan", "free", "--rate-limit", "100000"])).split("\n")[0]!;
+const newKey = async (plan: string, ...extra: string[]) => (await cli(["keys", "create", "--plan", plan, ...extra])).split("\n")[0]!;
+const key = FREE_KEYS > 0 ? await newKey("professional") : await newKey("free", "--rate-limit", "100000");
+// Free keys as POST /v1/signup makes them: the free plan's own rate limit.
+const freeKeys: string[] = [];
+for (let i = 0; i < FREE_KEYS; i++) freeKeys.push(await newKey("free"));
 const port = await freePort();
 const server = Bun.spawn([process.execPath, "src/cli.ts", "serve"], { cwd: ROOT, env: { ...env, PORT: String(port), HOST: "127.0.0.1" }, stdout: "ignore", stderr: "inherit" });
 const base = `http://127.0.0.1:${port}`;
+// However this script ends (a failed step throws), the server it started ends with it.
+process.on("exit", () => server.kill("SIGKILL"));
 for (let i = 0; ; i++) {
   if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) break;
   if (i > 600) throw new Error("server did not start");
   await Bun.sleep(100);
 }
-const counties = ((await (await fetch(`${base}/v1/regions?type=county`)).json()) as { data: { code: string }[] }).data.map((r) => r.code);
+let counties: string[] = [];
+for (let i = 0; counties.length === 0; i++) {
+  const res = await fetch(`${base}/v1/regions?type=county`);
+  const body = (await res.json()) as { data?: { code: string }[] };
+  if (res.ok && body.data) counties = body.data.map((r) => r.code);
+  else if (i > 120) throw new Error(`GET /v1/regions?type=county: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+  else await Bun.sleep(500);
+}
 log(`serving; ${counties.length} counties; flooding for ${DURATION_MS / 1000} s with ${CLIENTS} clients`);
 
 const statuses: Record<string, number> = {};
@@ -68,9 +84,11 @@ const flood = Array.from({ length: CLIENTS }, async () => {
     const n = next++;
     const county = counties[n % counties.length]!;
     const mm = MEASURES[Math.floor(n / counties.length) % MEASURES.length]!;
-    const ip = `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+    const ip = FREE_KEYS > 0 ? "10.9.9.9" : `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+    const headers: Record<string, string> = { "X-Forwarded-For": ip };
+    if (FREE_KEYS > 0) headers["X-API-Key"] = freeKeys[n % FREE_KEYS]!;
     try {
-      const res = await fetch(`${base}/v1/observations/latest?indicator=LAUCN${mm}&region=${county}`, { headers: { "X-Forwarded-For": ip }, signal: AbortSignal.timeout(10_000) });
+      const res = await fetch(`${base}/v1/observations/latest?indicator=LAUCN${mm}&region=${county}`, { headers, signal: AbortSignal.timeout(10_000) });
       await res.arrayBuffer();
       statuses[res.status] = (statuses[res.status] ?? 0) + 1;
     } catch {
@@ -113,7 +131,8 @@ fake.close();
 rmSync(dataDir, { recursive: true, force: true });
 
 const sent = Object.values(statuses).reduce((a, b) => a + b, 0);
-console.log(`\nanonymous flood (${ROOT}): ${CLIENTS} clients, ${(floodMs / 1000).toFixed(0)} s, each request from another address\n`);
+const who = FREE_KEYS > 0 ? `${FREE_KEYS} free keys from one address; the user's key Professional` : "each request from another address";
+console.log(`\n${FREE_KEYS > 0 ? "free-key" : "anonymous"} flood (${ROOT}): ${CLIENTS} clients, ${(floodMs / 1000).toFixed(0)} s, ${who}\n`);
 console.log("| requests | answers by status | provision queue (max / end) | BLS requests upstream (per minute) | keyed user's wait |");
 console.log("|---|---|---|---|---|");
 console.log(

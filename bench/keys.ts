@@ -14,10 +14,10 @@
 // Flags and BENCH_* variables are described in bench/lib/load.ts. PGlite allows one process per data
 // directory: back to back, the two servers take turns on it; together, the keyed one runs on a copy of it.
 // Internal: `bun bench/keys.ts --serve keyed|bare` is the server process this script starts.
-import { cpSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { CPUS, loadTool, median, medianResult, parseBenchArgs, printTable, runLoad, type Row } from "./lib/load";
-import { KEYED_PAGE, benchDatabase, seedWithKey, serveAppForBench, startAppServer } from "./lib/serve-app";
+import { KEYED_PAGE, benchDatabase, cpuSeconds, seedWithKey, serveAppForBench, startAppServer } from "./lib/serve-app";
 
 const PAGE = KEYED_PAGE;
 
@@ -122,17 +122,4 @@ function copyDataDir(env: Record<string, string>): Record<string, string> {
   cpSync(env.DATA_DIR!, copy, { recursive: true });
   process.on("exit", () => rmSync(copy, { recursive: true, force: true }));
   return { ...env, DATA_DIR: copy };
-}
-
-/** User plus system CPU time of a process so far, in seconds (NaN where /proc is not there). */
-function cpuSeconds(pid: number): number {
-  try {
-    // After the command name (which may hold spaces and parentheses, hence the last ')'), utime and stime are the
-    // 12th and 13th fields, in clock ticks (100 a second on Linux).
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
 }

@@ -8,11 +8,12 @@
 // --pin places the servers on one CPU and wrk on the other (bench/observations.ts's placement).
 // --metrics sets METRICS_TOKEN and reports the share of the load the page memo answered (svc serve).
 //   bun run bench/one-path.ts [--ref main] [--metrics] [--duration 10] [--rounds 1] [--connections 64]
-import { mkdtempSync, rmSync, existsSync, symlinkSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { CPUS, REPO_ROOT, freePort, runLoad, median } from "./lib/load";
+import { checkoutRef } from "./lib/ref-tree";
 import { KEYED_PAGE } from "./lib/serve-app";
 
 const { values } = parseArgs({ args: process.argv.slice(2), options: { ref: { type: "string", multiple: true }, "refs-only": { type: "boolean" }, metrics: { type: "boolean" }, pin: { type: "boolean" }, duration: { type: "string" }, rounds: { type: "string" }, connections: { type: "string" } } });
@@ -41,15 +42,9 @@ async function run(cmd: string[], cwd: string, env: Record<string, string>): Pro
 
 /** A tree (this one, or a worktree of `ref`) with a seeded data directory and a key no run exhausts. */
 async function prepare(label: string, ref: string | null): Promise<Tree> {
-  let root = REPO_ROOT;
-  let removeTree = () => {};
-  if (ref) {
-    root = mkdtempSync(join(tmpdir(), "svc-one-path-ref-"));
-    rmSync(root, { recursive: true });
-    await run(["git", "worktree", "add", "--detach", root, ref], REPO_ROOT, process.env as Record<string, string>);
-    if (!existsSync(join(root, "node_modules"))) symlinkSync(join(REPO_ROOT, "node_modules"), join(root, "node_modules"));
-    removeTree = () => Bun.spawnSync(["git", "worktree", "remove", "--force", root], { cwd: REPO_ROOT });
-  }
+  const tree = ref ? await checkoutRef(ref) : null;
+  const root = tree?.root ?? REPO_ROOT;
+  const removeTree = () => tree?.remove();
   const dataDir = mkdtempSync(join(tmpdir(), "svc-one-path-data-"));
   const env = baseEnv(dataDir);
   console.error(`${label}: seeding ${dataDir}`);

@@ -11,7 +11,7 @@ export { parsePaymentHeader } from "./x402/payload";
 export { L402Rail, type L402Challenge, type L402Options } from "./l402/rail";
 export { challengeHeader, parseAuthorization, type Credential } from "./l402/header";
 export type { InvoiceBackend, Invoice, CreateInvoice } from "./l402/invoices";
-export { DevLightning, fileInvoiceStore, memoryInvoiceStore, pruneInvoiceFiles, compressedPublicKey, REGTEST, type DevInvoiceStore } from "./l402/dev-backend";
+export { DevLightning, fileInvoiceStore, memoryInvoiceStore, pruneExpiredMarks, compressedPublicKey, REGTEST, type DevInvoiceStore } from "./l402/dev-backend";
 export { LndRestBackend, type LndOptions } from "./l402/lnd";
 export { fixedRate, feedRate, satsFor, usdToCents, extractUsdRate, type RateSource } from "./l402/rates";
 export { encodeMacaroonV2, encodeMacaroonBase64, mintToken, verifyToken, tokenIdentifier, parseIdentifier, rootKeyFor, TOKEN_LOCATION } from "./l402/macaroon";

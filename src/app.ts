@@ -8,6 +8,8 @@ import type { App, AppEnv } from "./http/app-env";
 import { ApiError, envelope } from "./errors";
 import { operationCatalog } from "./http/operations";
 import { corsResponseHeaders, type CorsOptions } from "./http/cors";
+import { eventLoopTurns } from "./http/deferred-body";
+import { pageHeaders } from "./docs/page-policy";
 import { everyAnswer } from "./http/every-answer";
 import { PageMemo } from "./http/page-memo";
 import { admitKeyed } from "./http/admission";
@@ -45,6 +47,8 @@ export function createApp(deps: Deps, opts: AppOptions = {}): ServiceApp {
   // The one admission core of this app: paid() (cold requests and page memo hits alike) and the key middleware ask it.
   const admission = new Admission(deps);
   const pages = deps.config.pageMemo ? new PageMemo() : undefined;
+  // The turn each request arrives in: a large rendered body of an answer completed later is written as one chunk.
+  const currentTurn = eventLoopTurns();
 
   // Paid routes describe their input and output in the x402 bazaar extension from this app's own OpenAPI document.
   const operations = operationCatalog(() => app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "operations", version: deps.version } }));
@@ -57,7 +61,9 @@ export function createApp(deps: Deps, opts: AppOptions = {}): ServiceApp {
       // Compresses what no route compressed itself: rendered bodies (catalog lists, observation pages) come compressed
       // once per coding (src/http/content-coding.ts) and are left alone here.
       compress: compress(),
+      pageHeaders,
       variables(c) {
+        c.set("turn", currentTurn());
         c.set("admission", admission);
         c.set("operations", operations);
         if (pages) c.set("pages", pages);

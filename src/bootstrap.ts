@@ -2,11 +2,12 @@
 import type { Database } from "../db/client";
 import { openConfiguredDatabase } from "./configured-database";
 import type { Config } from "./config";
-import { ensureDataDir, restrictDataDir } from "./data-dir";
+import { ensureDataDir, restrictDataDir, warnIfLoosened } from "./data-dir";
 import { cryptoRandom, systemClock, type Deps } from "./deps";
 import { createLogger, type Logger } from "./logger";
 import { SERVICE_VERSION } from "./version";
 import { buildRuntimeDeps } from "./runtime-setup";
+import { sharePaymentSecrets } from "./services/payment-secrets";
 import { buildPayments } from "./payments";
 import type { Clock, SeriesFetcher } from "./ports";
 import { upstreamFetcher } from "./services/upstream-fetcher";
@@ -29,12 +30,13 @@ export async function buildDeps(config: Config, opts: { database?: Database; log
   const logger = opts.logger ?? createLogger(config.logLevel);
   // Before anything writes there (the usage journal, payment secrets, the embedded database).
   ensureDataDir(config.dataDir);
-  const restricted = restrictDataDir(config.dataDir);
-  if (restricted) logger.warn("DATA_DIR had files readable or writable by other users: now for this user only", { entries: restricted });
+  warnIfLoosened(restrictDataDir(config.dataDir), logger, "at start");
   const database = opts.database ?? (await openConfiguredDatabase(config, { logger }));
   const base = { database, clock: systemClock, random: cryptoRandom, logger };
-  // Keys first, then the payment rail (x402 / L402) for anonymous requests.
-  const pay = buildPayments(config, base);
+  // Keys first, then the payment rail (x402 / L402) for anonymous requests, with the secrets every node on this
+  // database shares.
+  const shared = config.payments.l402 || config.payments.x402 ? await sharePaymentSecrets(database.db, config, base) : undefined;
+  const pay = buildPayments(config, base, {}, shared);
   logger.info("payments", pay.summary);
   void pay.payments?.prepare();
   const access = { keys: true, payments: pay.payments, publicBaseUrl: config.publicBaseUrl };

@@ -2,7 +2,7 @@
 // import, keys, ...) need not load what the server builds (payments, job engine, connectors).
 import { openDatabase, type Database } from "../db/client";
 import type { Config } from "./config";
-import { ensureDataDir, restrictDataDir } from "./data-dir";
+import { ensureDataDir, restrictDataDir, warnIfLoosened } from "./data-dir";
 import type { Logger } from "./logger";
 
 /**
@@ -12,8 +12,9 @@ import type { Logger } from "./logger";
 export async function openConfiguredDatabase(config: Config, opts: { maintenance?: boolean; logger?: Logger } = {}): Promise<Database> {
   if (!config.databaseUrl) {
     ensureDataDir(config.dataDir);
+    // What someone loosened since the last run is named before the engine adds its own (0666 whatever the umask).
+    warnIfLoosened(restrictDataDir(config.dataDir), opts.logger, "at start");
     const database = await openDatabase({ dataDir: config.dataDir });
-    // PGlite creates its files 0666 whatever the umask.
     restrictDataDir(config.dataDir);
     return database;
   }

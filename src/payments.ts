@@ -76,27 +76,48 @@ function paymentProblems(config: Config): string[] {
   return problems;
 }
 
-export function buildPayments(config: Config, deps: Pick<Deps, "database" | "clock" | "random" | "logger">, io: { fetch?: typeof fetch } = {}): PaymentSetup {
+/** Throws ConfigError naming every problem of both rails' configuration (production: the refusal to start). */
+export function checkPaymentConfig(config: Config): void {
+  const problems = paymentProblems(config);
+  if (!problems.length) return;
+  if (config.env === "production") refuse(problems);
+  throw new ConfigError(`invalid configuration:\n${problems.map((l) => `  ${l}`).join("\n")}`);
+}
+
+/** The secrets of this node's rails that nothing configures, generated once in DATA_DIR (null: configured, or rail off). */
+export type GeneratedSecrets = { l402RootKey: string | null; x402PayTo: string | null };
+
+export function generatedSecrets(config: Config, deps: Pick<Deps, "random">): GeneratedSecrets {
+  const p = config.payments;
+  const l402RootKey = p.l402 && p.l402.rootKeys.length === 0 ? keptFile(config.dataDir, "l402-root-key", () => Buffer.from(deps.random.bytes(32)).toString("hex") + "\n").trim() : null;
+  const x402PayTo =
+    p.x402 && !p.x402.payTo
+      ? (JSON.parse(
+          keptFile(config.dataDir, "x402-pay-to.json", () => {
+            const key = newEvmKey();
+            const note = "Development x402 pay-to address, generated once. Its private key holds whatever testnet tokens were paid to it.";
+            return JSON.stringify({ address: key.address, privateKey: key.privateKey, note }, null, 2) + "\n";
+          }),
+        ).address as string)
+      : null;
+  return { l402RootKey, x402PayTo };
+}
+
+/**
+ * `shared`: the generated secrets to use instead of this node's own (src/services/payment-secrets.ts: nodes on one
+ * database share the first node's); by default this node's, from DATA_DIR.
+ */
+export function buildPayments(config: Config, deps: Pick<Deps, "database" | "clock" | "random" | "logger">, io: { fetch?: typeof fetch } = {}, shared?: GeneratedSecrets): PaymentSetup {
   const production = config.env === "production";
   const p = config.payments;
-  const problems = paymentProblems(config);
-  if (problems.length) {
-    if (production) refuse(problems);
-    throw new ConfigError(`invalid configuration:\n${problems.map((l) => `  ${l}`).join("\n")}`);
-  }
+  checkPaymentConfig(config);
   const summary: Record<string, unknown> = {};
+  const generated = shared ?? generatedSecrets(config, deps);
 
   let x402: X402Rail | null = null;
   if (p.x402) {
     const x = p.x402;
-    const payTo = (x.payTo ??
-      JSON.parse(
-        keptFile(config.dataDir, "x402-pay-to.json", () => {
-          const key = newEvmKey();
-          const note = "Development x402 pay-to address, generated once. Its private key holds whatever testnet tokens were paid to it.";
-          return JSON.stringify({ address: key.address, privateKey: key.privateKey, note }, null, 2) + "\n";
-        }),
-      ).address) as `0x${string}`;
+    const payTo = (x.payTo ?? generated.x402PayTo!) as `0x${string}`;
     const networks: X402NetworkOptions[] = x.networks.map((n) => {
       const known = knownNetwork(n.network);
       return { network: n.network, asset: (n.asset ?? known!.usdc!.address) as `0x${string}`, payTo, rpcUrl: n.rpcUrl ?? known?.defaultRpcUrl ?? null };
@@ -114,9 +135,7 @@ export function buildPayments(config: Config, deps: Pick<Deps, "database" | "clo
   let devLightning: DevLightning | null = null;
   if (p.l402) {
     const l = p.l402;
-    const secrets = (l.rootKeys.length ? l.rootKeys : [keptFile(config.dataDir, "l402-root-key", () => Buffer.from(deps.random.bytes(32)).toString("hex") + "\n").trim()]).map(
-      (h) => new Uint8Array(Buffer.from(h, "hex")),
-    );
+    const secrets = (l.rootKeys.length ? l.rootKeys : [generated.l402RootKey!]).map((h) => new Uint8Array(Buffer.from(h, "hex")));
     let backend: InvoiceBackend;
     if (l.backend === "dev") {
       devLightning = devLightningNode(config, deps);

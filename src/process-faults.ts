@@ -40,17 +40,23 @@ export function exitOnUncaught(logger: Logger, exit: (code: number) => void = (c
   return { stopping: () => void (stopping = true) };
 }
 
+/** How long past the sum of its steps' bounds a stop may take before the watchdog ends the process. */
+export const STOP_GRACE_MS = 5_000;
+
 /** A step of a requested stop: its name, its work, and how long it may take. */
 export type StopStep = { name: string; run: () => Promise<unknown>; ms: number };
 
 /**
- * Runs a requested stop's steps in order, each for at most its `ms`: a step that overruns (a library waiting on a
+ * Runs a requested stop's steps in order, each for at most its `ms` (and all of them for at most their sum and
+ * STOP_GRACE_MS when a watchdog is given, whatever holds this thread): a step that overruns (a library waiting on a
  * connection an outage broke) is logged by name and left behind, so a stop always ends and the steps after it still
  * run (the usage journal is flushed, the pool closed). What an abandoned step held is safe: running jobs expire and
  * are retried, the journal is replayed by the next start. A step that throws is logged and the stop goes on.
  * Answers the names of the steps that did not finish.
  */
-export async function runStopSteps(steps: readonly StopStep[], logger: Logger): Promise<string[]> {
+export async function runStopSteps(steps: readonly StopStep[], logger: Logger, watchdog: StopWatchdog | null = null): Promise<string[]> {
+  // The steps' bounds hold while this thread is free; the watchdog's thread ends the process if it is not.
+  watchdog?.arm(steps.reduce((a, st) => a + st.ms, 0) + STOP_GRACE_MS);
   const unfinished: string[] = [];
   for (const { name, run, ms } of steps) {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -68,4 +74,54 @@ export async function runStopSteps(steps: readonly StopStep[], logger: Logger): 
     }
   }
   return unfinished;
+}
+
+/** The exit of a stop that overran its whole bound: the watchdog's SIGKILL (128 + 9), what a supervisor sees. */
+export const STOP_WATCHDOG_SIGNAL = "SIGKILL";
+
+// The watchdog's own thread: a stop's step may hold this process's thread (a computation that never yields, a
+// database engine spinning on a data directory removed under it: 93 % CPU 70 s after SIGTERM), and then no timer of
+// this thread fires. Armed with a deadline, it writes one JSON line and kills the process when the deadline passes.
+const WATCHDOG_SOURCE = `
+self.onmessage = (e) => {
+  const { ms, msg } = e.data;
+  setTimeout(() => {
+    const line = JSON.stringify({ time: new Date().toISOString(), level: "error", msg, ms });
+    try { require("node:fs").writeSync(2, line + "\\n"); } catch {}
+    process.kill(process.pid, "SIGKILL");
+  }, ms);
+};
+postMessage("ready");
+`;
+
+export type StopWatchdog = {
+  /** From now on, the process ends within `ms` whatever its thread is doing. */
+  arm(ms: number): void;
+};
+
+/**
+ * Starts the watchdog thread (at start, while this thread is free: a thread is not started while this one is busy).
+ * Null when a thread cannot be started here; the stop's own bounds then are all there is.
+ */
+export async function startStopWatchdog(logger: Logger): Promise<StopWatchdog | null> {
+  try {
+    const worker = new Worker(URL.createObjectURL(new Blob([WATCHDOG_SOURCE], { type: "application/javascript" })));
+    await new Promise<void>((resolve, reject) => {
+      const late = setTimeout(() => reject(new Error("the watchdog thread did not start within 5 s")), 5_000);
+      worker.onmessage = () => (clearTimeout(late), resolve());
+      worker.onerror = (e) => (clearTimeout(late), reject(e));
+    }).catch((e) => {
+      worker.terminate();
+      throw e;
+    });
+    worker.unref();
+    return {
+      arm(ms) {
+        worker.postMessage({ ms, msg: "stop: the whole stop overran its bound; the process is ended" });
+      },
+    };
+  } catch (e) {
+    logger.warn("stop watchdog unavailable: a stop is bounded by its steps' own limits only", { error: errorText(e) });
+    return null;
+  }
 }

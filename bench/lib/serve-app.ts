@@ -4,8 +4,9 @@
 // - startAppServer: starts that mode of a script (pinned to the server CPU) and waits until it answers;
 // - benchDatabase: the environment of those processes, on a temporary embedded data directory or a temporary
 //   PostgreSQL database (dropped by cleanup);
-// - cli: runs `src/cli.ts` (seed, import, keys create) in that environment.
-import { mkdtempSync, rmSync } from "node:fs";
+// - cli: runs `src/cli.ts` (seed, import, keys create) in that environment;
+// - cpuSeconds: a server process's CPU time so far (per-request CPU figures).
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
@@ -37,12 +38,15 @@ export async function serveAppForBench(variant: string | undefined): Promise<voi
 
 export type AppServer = { baseUrl: string; pid: number; stop(): Promise<void> };
 
-/** Starts `bun <script> --serve <variant>` on a free loopback port and waits for /api/health to answer 200. */
-export async function startAppServer(script: string, variant: "bare" | "keyed", env: Record<string, string>): Promise<AppServer> {
+/**
+ * Starts `bun <script> --serve <variant>` on a free loopback port and waits for /api/health to answer 200. `root`: the
+ * tree whose script and sources run (another ref checked out by bench/lib/ref-tree.ts), this one by default.
+ */
+export async function startAppServer(script: string, variant: "bare" | "keyed", env: Record<string, string>, root = REPO_ROOT): Promise<AppServer> {
   const port = await freePort();
-  const cmd = [process.execPath, join(REPO_ROOT, script), "--serve", variant];
+  const cmd = [process.execPath, join(root, script), "--serve", variant];
   const proc = Bun.spawn(CPUS.server ? ["taskset", "-c", CPUS.server, ...cmd] : cmd, {
-    cwd: REPO_ROOT,
+    cwd: root,
     env: { ...env, PORT: String(port), HOST: "127.0.0.1" },
     stdout: "ignore",
     stderr: "inherit",
@@ -67,6 +71,19 @@ export async function startAppServer(script: string, variant: "bare" | "keyed", 
       await proc.exited;
     },
   };
+}
+
+/** User plus system CPU time of a process so far, in seconds (NaN where /proc is not there). */
+export function cpuSeconds(pid: number): number {
+  try {
+    // After the command name (which may hold spaces and parentheses, hence the last ')'), utime and stime are the
+    // 12th and 13th fields, in clock ticks (100 a second on Linux).
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
 }
 
 /** Runs the CLI with `args` in `env`; its standard output, trimmed. */

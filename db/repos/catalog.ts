@@ -2,6 +2,7 @@
 //
 // Visibility: an indicator is "active" when its own is_active is true and its source (if any) is active; the
 // include_inactive flags widen every read to all rows.
+import { inKeyOrder } from "./write-order";
 import { and, asc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { announceCatalogWritten } from "../events";
@@ -30,7 +31,7 @@ export async function upsertSources(db: Db, rows: NewSourceRow[]): Promise<numbe
   if (rows.length === 0) return 0;
   const written = await db
     .insert(sources)
-    .values(rows)
+    .values(inKeyOrder(rows, (r) => r.slug))
     .onConflictDoUpdate({
       target: sources.slug,
       set: {
@@ -58,7 +59,7 @@ export async function upsertIndicators(db: Db, rows: NewIndicatorRow[]): Promise
   if (rows.length === 0) return { inserted: 0, updated: 0 };
   const written = await db
     .insert(indicators)
-    .values(rows)
+    .values(inKeyOrder(rows, (r) => r.id!))
     .onConflictDoUpdate({
       target: indicators.id,
       set: {

@@ -1,5 +1,6 @@
 // Queries over the flows table: the one write path (an upsert that rewrites only rows whose values differ, so a
 // repeated load writes nothing) and the reads of GET /v1/flows (what is held for some filters; one ranked slice).
+import { inKeyOrder, targetKey } from "./write-order";
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { flows } from "../schema";
@@ -11,8 +12,9 @@ const BATCH_SIZE = 2000;
 /** Writes records (their codes must be regions); returns how many rows were inserted or changed. */
 export async function upsertFlows(db: Db, records: readonly FlowRecord[], now: Date, onBatch?: (records: number) => void): Promise<number> {
   let written = 0;
-  for (let i = 0; i < records.length; i += BATCH_SIZE) {
-    const rows = records.slice(i, i + BATCH_SIZE).map((r) => ({
+  const ordered = inKeyOrder(records, (r) => targetKey(r.origin, r.measure, r.dataset, r.periodStart, r.destination));
+  for (let i = 0; i < ordered.length; i += BATCH_SIZE) {
+    const rows = ordered.slice(i, i + BATCH_SIZE).map((r) => ({
       originCode: r.origin,
       destinationCode: r.destination,
       measure: r.measure,

@@ -1,6 +1,7 @@
 // Queries for the keys aggregate: keys by secret hash, secret replacement, rotations, usage metering,
 // recovery tokens and per-client daily events. Callers pass a transaction (cast to Db) where several
 // statements must see one state.
+import { inKeyOrder, targetKey } from "./write-order";
 import { and, asc, desc, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { apiKeys, clientEvents, keyRotations, keyUsage, recoveryTokens, subscriptions, usageBatches } from "../schema";
@@ -77,7 +78,7 @@ export async function addUsage(db: Db, rows: { keyId: string; month: string; req
   if (rows.length === 0) return;
   await db
     .insert(keyUsage)
-    .values(rows)
+    .values(inKeyOrder(rows, (r) => targetKey(r.keyId, r.month)))
     .onConflictDoUpdate({ target: [keyUsage.keyId, keyUsage.month], set: { requests: sql`${keyUsage.requests} + excluded.requests` } });
 }
 

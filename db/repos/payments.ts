@@ -5,7 +5,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { ProofRecord, ProofResult, ProofStore } from "payments";
 import type { Db } from "../client";
-import { paymentProofs } from "../schema";
+import { paymentProofs, paymentSecrets } from "../schema";
 
 export type PaymentProofRow = typeof paymentProofs.$inferSelect;
 
@@ -57,4 +57,21 @@ export function paymentProofStore(db: Db): ProofStore {
 
 export async function listPaymentProofs(db: Db): Promise<PaymentProofRow[]> {
   return db.select().from(paymentProofs).orderBy(paymentProofs.createdAt, paymentProofs.proofKey);
+}
+
+export type PaymentSecretRow = typeof paymentSecrets.$inferSelect;
+
+/** The payment secret every node on this database shares under `name`, or null when none is recorded yet. */
+export async function findPaymentSecret(db: Db, name: PaymentSecretRow["name"]): Promise<PaymentSecretRow | null> {
+  const [row] = await db.select().from(paymentSecrets).where(eq(paymentSecrets.name, name)).limit(1);
+  return row ?? null;
+}
+
+/** Records `row` when nothing is recorded under its name (replace: over what is); false when another node was first. */
+export async function recordPaymentSecret(db: Db, row: PaymentSecretRow, replace: boolean): Promise<boolean> {
+  const q = db.insert(paymentSecrets).values(row);
+  const out = replace
+    ? await q.onConflictDoUpdate({ target: paymentSecrets.name, set: { origin: row.origin, fingerprint: row.fingerprint, value: row.value, recordedAt: row.recordedAt } }).returning({ name: paymentSecrets.name })
+    : await q.onConflictDoNothing().returning({ name: paymentSecrets.name });
+  return out.length > 0;
 }

@@ -1,4 +1,5 @@
 // Queries over the regions table.
+import { inKeyOrder } from "./write-order";
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { regions } from "../schema";
@@ -15,7 +16,7 @@ export async function upsertRegions(db: Db, rows: NewRegionRow[]): Promise<numbe
   if (rows.length === 0) return 0;
   const written = await db
     .insert(regions)
-    .values(rows)
+    .values(inKeyOrder(rows, (r) => r.code))
     .onConflictDoUpdate({
       target: regions.code,
       set: {

@@ -2,6 +2,7 @@
 // behind GET /v1/signals and /v1/signals/active, paged by keyset on (valid_from, id) descending: a page after a
 // cursor is "strictly older than the last row shown", so rows written meanwhile never shift a page (no duplicates,
 // no gaps among the rows that existed when paging began).
+import { inKeyOrder, targetKey } from "./write-order";
 import { and, desc, eq, gte, inArray, isNull, isNotNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { indicators, signalIntervals } from "../schema";
@@ -35,15 +36,17 @@ const INSERT_BATCH = 5000;
 export async function applyIntervalChanges(db: Db, changes: IntervalChanges): Promise<void> {
   if (changes.inserts.length === 0 && changes.updates.length === 0 && changes.deletes.length === 0) return;
   await db.transaction(async (tx) => {
-    for (let i = 0; i < changes.deletes.length; i += INSERT_BATCH) {
-      await tx.delete(signalIntervals).where(inArray(signalIntervals.id, changes.deletes.slice(i, i + INSERT_BATCH)));
+    const deletes = inKeyOrder(changes.deletes, (id) => id);
+    for (let i = 0; i < deletes.length; i += INSERT_BATCH) {
+      await tx.delete(signalIntervals).where(inArray(signalIntervals.id, deletes.slice(i, i + INSERT_BATCH)));
     }
-    for (const u of changes.updates) await tx.update(signalIntervals).set(u.set).where(eq(signalIntervals.id, u.id));
+    for (const u of inKeyOrder(changes.updates, (x) => x.id)) await tx.update(signalIntervals).set(u.set).where(eq(signalIntervals.id, u.id));
     // Many rows per statement as one JSON parameter (jsonb_to_recordset): a detection run may store tens of thousands
     // of intervals, and one parameter parses far faster than ten per row. A concurrent run that stored the same
     // interval first wins (ON CONFLICT DO NOTHING); the next run reconciles whatever differs.
-    for (let i = 0; i < changes.inserts.length; i += INSERT_BATCH) {
-      const rows = changes.inserts.slice(i, i + INSERT_BATCH).map((r) => ({
+    const inserts = inKeyOrder(changes.inserts, (r) => targetKey(r.indicatorId, r.regionCode, r.type, r.validFrom.toISOString()));
+    for (let i = 0; i < inserts.length; i += INSERT_BATCH) {
+      const rows = inserts.slice(i, i + INSERT_BATCH).map((r) => ({
         indicator_id: r.indicatorId,
         region_code: r.regionCode,
         type: r.type,

@@ -33,3 +33,17 @@ export const paymentProofs = pgTable(
   },
   (t) => [uniqueIndex("payment_proofs_rail_key_idx").on(t.rail, t.proofKey), index("payment_proofs_payer_idx").on(t.payer)],
 );
+
+// The payment secrets every node on this database must share, so a paid retry that lands on another node is honoured
+// (src/services/payment-secrets.ts). A configured secret (L402_ROOT_KEY) is recorded by its sha256 only; a development
+// secret the first node generated is recorded as itself, so the other nodes adopt it; the x402 pay-to address is
+// public and recorded as itself.
+export const paymentSecrets = pgTable("payment_secrets", {
+  name: text("name", { enum: ["l402_root_key", "x402_pay_to"] }).primaryKey(),
+  // "configured": set in each node's environment; "generated": made by the first node, for development only.
+  origin: text("origin", { enum: ["configured", "generated"] }).notNull(),
+  fingerprint: text("fingerprint").notNull(),
+  // The secret itself, for a generated one (or the public pay-to address); null for a configured root key.
+  value: text("value"),
+  recordedAt: timestamp("recorded_at", { withTimezone: true }).notNull(),
+});

@@ -7,6 +7,8 @@ import { CATEGORIES, FREQUENCIES } from "../schema";
 import { upsertIndicators, upsertSources, type NewIndicatorRow } from "../repos/catalog";
 import { CATALOG, type IndicatorSeed, type SourceCatalog } from "./catalog-data";
 import { valueSpecProblems, valuesMeta } from "../../src/domain/value-kinds";
+import { SHORT_NAMES, withShortName } from "./catalog-data/short-names";
+import { deriveShortName, SHORT_NAME_MAX } from "../../src/domain/short-name";
 import type { SeedOptions } from "./options";
 
 /** RFC 4122 name-based UUID, version 5 (SHA-1). */
@@ -47,6 +49,7 @@ export function catalogProblems(catalog: readonly SourceCatalog[]): string[] {
       if (!(CATEGORIES as readonly string[]).includes(i.category)) problems.push(`${at}: unknown category ${i.category}`);
       if (!(FREQUENCIES as readonly string[]).includes(i.frequency)) problems.push(`${at}: unknown frequency ${i.frequency}`);
       if (!KEBAB.test(i.subcategory)) problems.push(`${at}: subcategory ${i.subcategory} is not kebab-case`);
+      problems.push(...shortNameProblems(at, i));
       if (i.regionKinds.length === 0) problems.push(`${at}: no region kinds`);
       if (!i.values) problems.push(`${at}: does not state what its values are (catalog-data/value-kinds.ts)`);
       else for (const p of valueSpecProblems(i.values, i.unit)) problems.push(`${at}: ${p}`);
@@ -62,6 +65,13 @@ export function catalogProblems(catalog: readonly SourceCatalog[]): string[] {
     }
   }
   return problems;
+}
+
+/** A name too long to shorten by rule needs a short name (catalog-data/short-names.ts), itself short. */
+function shortNameProblems(at: string, i: IndicatorSeed): string[] {
+  const short = SHORT_NAMES.get(i.code);
+  if (short === undefined) return deriveShortName(i.name).length > SHORT_NAME_MAX ? [`${at}: name longer than ${SHORT_NAME_MAX} characters and no short name`] : [];
+  return short.length > SHORT_NAME_MAX || short.length >= i.name.length ? [`${at}: short name "${short}" is longer than ${SHORT_NAME_MAX} characters or than the name`] : [];
 }
 
 function indicatorRow(sourceSlug: string, i: IndicatorSeed, now: Date): NewIndicatorRow {
@@ -104,7 +114,7 @@ export async function seedCatalog(db: Db, opts: SeedOptions = {}, catalog: reado
   let inserted = 0;
   let updated = 0;
   for (const c of catalog) {
-    const r = await upsertIndicators(db, c.indicators.map((i) => indicatorRow(c.source.slug, i, now)));
+    const r = await upsertIndicators(db, c.indicators.map((i) => indicatorRow(c.source.slug, withShortName(i), now)));
     inserted += r.inserted;
     updated += r.updated;
     opts.progress?.tick(c.indicators.length);

@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { lockHolder } from "../../db/client";
 import type { Config } from "../config";
 import { CliError } from "../commands/cli-error";
-import { adminFilePath, readAdminEndpoint, type AdminEndpoint } from "./endpoint";
+import { ADMIN_FILE_CHECK_MS, adminFilePath, readAdminEndpoint, type AdminEndpoint } from "./endpoint";
 
 /** The running server holding this embedded data directory, or null (PostgreSQL, or no process holds it). */
 export function runningServer(config: Config): AdminEndpoint | null {
@@ -19,9 +19,11 @@ export function runningServer(config: Config): AdminEndpoint | null {
     throw new CliError(`the server (process ${pid}) holds the embedded database in ${dir}, but ${adminFilePath(dir)} cannot be read (${(e as { code?: string }).code ?? e}): run this as the user the server runs as`, 1);
   }
   if (!endpoint || endpoint.pid !== pid) {
+    const file = adminFilePath(dir);
     throw new CliError(
-      `the embedded database in ${dir} is in use by process ${pid}, which takes no administrative commands (yet): ` +
-        `a server that is still starting takes them once it listens; another command must finish first.`,
+      `the embedded database in ${dir} is in use by process ${pid}, and ${file} ${endpoint ? `names another process (${endpoint.pid})` : "is missing"}: ` +
+        `a server that is starting writes it once it listens, and a running one writes it again within ${ADMIN_FILE_CHECK_MS / 1000} s if it was deleted, so retry shortly; ` +
+        `if it stays missing, process ${pid} is another command (wait for it to finish) or a server started before this check existed (restart it).`,
       1,
     );
   }

@@ -8,6 +8,9 @@ export type AdminEndpoint = { pid: number; port: number; token: string };
 
 export const ADMIN_FILE = "admin.json";
 
+/** How often a running server writes its endpoint file again when it is gone (the CLI's message says so). */
+export const ADMIN_FILE_CHECK_MS = 5_000;
+
 export function adminFilePath(dataDir: string): string {
   return join(resolve(dataDir), ADMIN_FILE);
 }

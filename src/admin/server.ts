@@ -9,7 +9,7 @@ import type { Deps } from "../deps";
 import { describeError } from "../logger";
 import { sameDigest, sha256Hex } from "../domain/keys";
 import type { CommandContext } from "../commands/command";
-import { removeAdminEndpoint, writeAdminEndpoint } from "./endpoint";
+import { ADMIN_FILE_CHECK_MS, adminFilePath, readAdminEndpoint, removeAdminEndpoint, writeAdminEndpoint } from "./endpoint";
 
 const RunRequest = z.object({ argv: z.array(z.string()).min(1).max(1000), cwd: z.string().min(1).max(4096) });
 
@@ -19,6 +19,8 @@ export function startAdminInterface(opts: {
   deps: Deps;
   dataDir: string;
   dispatch: (argv: string[], ctx: CommandContext) => Promise<number>;
+  /** How often the endpoint file is checked and written again when it is gone (default ADMIN_FILE_CHECK_MS). */
+  keepEndpointMs?: number;
 }): AdminInterface {
   const { deps } = opts;
   const token = randomBytes(32).toString("hex");
@@ -43,11 +45,24 @@ export function startAdminInterface(opts: {
       return Response.json({ error: "internal error" }, { status: 500 });
     },
   });
-  writeAdminEndpoint(opts.dataDir, { pid: process.pid, port: server.port!, token });
+  const endpoint = { pid: process.pid, port: server.port!, token };
+  writeAdminEndpoint(opts.dataDir, endpoint);
   deps.logger.info("administrative interface listening", { address: `127.0.0.1:${server.port}` });
+  // A deleted (or replaced) admin.json is written again, so the CLI finds the server once more within a few seconds.
+  const keeper = setInterval(() => {
+    try {
+      if (readAdminEndpoint(opts.dataDir)?.token === token) return;
+      writeAdminEndpoint(opts.dataDir, endpoint);
+      deps.logger.warn("administrative interface: its endpoint file was missing or changed; written again", { file: adminFilePath(opts.dataDir) });
+    } catch (e) {
+      deps.logger.warn("administrative interface: its endpoint file cannot be written", { error: describeError(e) });
+    }
+  }, opts.keepEndpointMs ?? ADMIN_FILE_CHECK_MS);
+  keeper.unref();
   return {
     port: server.port!,
     async stop() {
+      clearInterval(keeper);
       removeAdminEndpoint(opts.dataDir, process.pid);
       await server.stop(true);
     },

@@ -79,6 +79,10 @@ export const keysCommand: Command = {
       const regions = f.regions === undefined ? null : String(f.regions).split(",").map((s) => s.trim()).filter(Boolean);
       const rateLimitPerMinute = positiveInt(f["rate-limit"] as string | undefined, "rate-limit");
       await withDeps(config, ctx, async (deps) => {
+        const now = deps.clock.now();
+        if (expiresAt && expiresAt.getTime() <= now.getTime()) {
+          throw new CliError(`--expires ${f.expires as string} is not in the future (now ${now.toISOString()}): a key that expired already would never work.`);
+        }
         const { key, row } = await issueKey(deps, {
           plan,
           mode: f.test ? "test" : "live",

@@ -3,7 +3,7 @@ import { buildDeps } from "../bootstrap";
 import type { Command } from "./command";
 import { lastResortErrorResponse } from "../http/respond";
 import type { Deps } from "../deps";
-import { ensureDataDir } from "../data-dir";
+import { ensureDataDir, watchDataDirModes } from "../data-dir";
 import { createLogger } from "../logger";
 import { prepareDatabase } from "../startup/prepare";
 import { startStartingServer, type StartupState } from "../startup/starting";
@@ -11,7 +11,7 @@ import { SERVICE_VERSION } from "../version";
 import { CliError } from "./cli-error";
 import { DATABASE_ENV } from "./help";
 import { startAdminInterface, type AdminInterface } from "../admin/server";
-import { exitOnUncaught, runStopSteps } from "../process-faults";
+import { exitOnUncaught, runStopSteps, startStopWatchdog, type StopStep } from "../process-faults";
 import { serveRefusal, takeEarlyListener } from "../startup/early";
 import { trimWhenIdle } from "../idle-footprint";
 import { SERVE_LIMITS } from "../http/request-guard";
@@ -33,6 +33,7 @@ export const serveCommand: Command = {
     ensureDataDir(config.dataDir);
     const logger = createLogger(config.logLevel);
     const faults = exitOnUncaught(logger);
+    const watchdog = await startStopWatchdog(logger);
     let deps: Deps | null = null;
     let admin: AdminInterface | null = null;
     let stopping = false;
@@ -50,24 +51,22 @@ export const serveCommand: Command = {
       stopping = true;
       faults.stopping();
       const d = deps;
-      await runStopSteps(
-        [
-          { name: "admin interface", run: async () => admin?.stop(), ms: 5_000 },
-          // Requests in flight finish (and are metered) before the meter closes.
-          { name: "listener", run: async () => (server ? server.stop() : starting.stop()), ms: 5_000 },
-          ...(d
-            ? [
-                // Running jobs get 10 s (src/jobs/runtime.ts); one that does not finish is retried by another process (or
-                // the next start).
-                { name: "job engine", run: () => d.jobs.stop(), ms: 20_000 },
-                // Moves what the usage journal holds to the database (a crash loses nothing either: the next start replays it).
-                { name: "usage journal", run: () => d.keys.close(), ms: 10_000 },
-                { name: "database", run: () => d.database.close(), ms: 10_000 },
-              ]
-            : []),
-        ],
-        logger,
-      ).finally(() => process.exit(0));
+      const steps: StopStep[] = [
+        { name: "admin interface", run: async () => admin?.stop(), ms: 5_000 },
+        // Requests in flight finish (and are metered) before the meter closes.
+        { name: "listener", run: async () => (server ? server.stop() : starting.stop()), ms: 5_000 },
+        ...(d
+          ? [
+              // Running jobs get 10 s (src/jobs/runtime.ts); one that does not finish is retried by another process (or
+              // the next start).
+              { name: "job engine", run: () => d.jobs.stop(), ms: 20_000 },
+              // Moves what the usage journal holds to the database (a crash loses nothing either: the next start replays it).
+              { name: "usage journal", run: () => d.keys.close(), ms: 10_000 },
+              { name: "database", run: () => d.database.close(), ms: 10_000 },
+            ]
+          : []),
+      ];
+      await runStopSteps(steps, logger, watchdog).finally(() => process.exit(0));
     };
     // Installed before the (possibly long) first-start seed, so a stop request is honoured at any point.
     process.on("SIGINT", stop);
@@ -97,5 +96,7 @@ export const serveCommand: Command = {
     logger.info("ready", { url: `http://${config.host}:${server.port}`, database: deps.database.kind, version: deps.version, ms: Math.round(performance.now() - t0) });
     // Once quiet (the first start's work done, or traffic gone), the node gives back what its busy time left behind.
     trimWhenIdle();
+    // A chmod of DATA_DIR while the server runs is noticed and undone within a minute.
+    watchDataDirModes(config.dataDir, logger);
   },
 };

@@ -11,12 +11,13 @@ import { createLogger } from "../logger";
 import { createCaches } from "../services/caches";
 import { trimWhenIdle } from "../idle-footprint";
 import { CliError } from "./cli-error";
-import { exitOnUncaught, runStopSteps } from "../process-faults";
+import { exitOnUncaught, runStopSteps, startStopWatchdog } from "../process-faults";
 import type { Command } from "./command";
 
 /** Starts the jobs of `deps` in this process until SIGINT or SIGTERM, then stops them and closes the database. */
 export async function runWorker(deps: JobDeps, opts: { concurrency?: number } = {}): Promise<JobRuntime> {
   const faults = exitOnUncaught(deps.logger);
+  const watchdog = await startStopWatchdog(deps.logger);
   const jobs = createJobRuntime(deps, { runsJobs: true, concurrency: opts.concurrency });
   let stopping = false;
   const stop = async () => {
@@ -29,6 +30,7 @@ export async function runWorker(deps: JobDeps, opts: { concurrency?: number } = 
         { name: "database", run: () => deps.database.close(), ms: 10_000 },
       ],
       deps.logger,
+      watchdog,
     ).finally(() => process.exit(0));
   };
   process.on("SIGINT", stop);

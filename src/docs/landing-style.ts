@@ -53,14 +53,16 @@ h3 { margin: 0 0 8px; font-size: 1.05rem; }
 .sub { margin: 0 0 24px; color: var(--muted); max-width: 70ch; }
 
 .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(240px, 1fr)); gap: 16px; }
-.card { background: var(--surface); border: 1px solid var(--line); border-radius: var(--radius); padding: 18px 18px 14px; display: flex; flex-direction: column; }
+/* The cards of a row share their rows (place, name, reading, chart, request), so their charts line up and no card has
+   an empty band under its chart. */
+.card { background: var(--surface); border: 1px solid var(--line); border-radius: var(--radius); padding: 18px 18px 14px; display: grid; grid-row: span 5; grid-template-rows: subgrid; row-gap: 0; align-content: start; }
 .card .where { margin: 0; color: var(--muted); font-size: 0.78rem; font-weight: 600; letter-spacing: 0.06em; text-transform: uppercase; }
 .card .what { margin: 4px 0 12px; font-weight: 600; line-height: 1.3; }
 .card .value { margin: 0; font-size: 2rem; font-weight: 700; letter-spacing: -0.02em; font-variant-numeric: tabular-nums; line-height: 1.1; }
 .card .unit { margin: 2px 0 0; color: var(--muted); font-size: 0.9rem; }
 .card .stale { margin: 4px 0 0; color: #9a5b00; font-size: 0.8rem; }
-.card img.chart { display: block; width: 100%; height: auto; margin: 12px 0 8px; border-radius: 4px; }
-.card .meta { margin: auto 0 0; padding-top: 10px; border-top: 1px solid var(--line); color: var(--muted); font-size: 0.82rem; }
+.card img.chart { grid-row: 4; align-self: end; display: block; width: 100%; height: auto; margin: 12px 0 8px; border-radius: 4px; }
+.card .meta { grid-row: 5; margin: 0; padding-top: 10px; border-top: 1px solid var(--line); color: var(--muted); font-size: 0.82rem; }
 .card .meta code { display: block; margin-bottom: 4px; padding: 0; background: none; font-size: 0.78rem; color: var(--ink); white-space: normal; overflow-wrap: anywhere; }
 
 .exchange { display: grid; grid-template-columns: minmax(0, 4fr) minmax(0, 7fr); gap: 32px; margin-top: 32px; align-items: start; }

@@ -9,7 +9,7 @@ import { html, trusted, type Markup } from "./html";
 import { LANDING_CSS } from "./landing-style";
 import type { Logger } from "../logger";
 import type { ReadContext } from "../services/series-read";
-import { LANDING_EXAMPLES, landingFacts, type LandingExample, type LandingFacts } from "./landing-data";
+import { CARD_CHART, LANDING_EXAMPLES, landingFacts, type LandingExample, type LandingFacts } from "./landing-data";
 import { PRICE_LABELS } from "./service-text";
 
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
@@ -42,7 +42,7 @@ function withCode(text: string): Markup {
 
 /** The card's chart (GET /v1/chart's SVG as a data: URI), described for screen readers by its own <desc>. */
 function chartImage(e: LandingExample): Markup | null {
-  return e.chart ? html`<img class="chart" src="${e.chart.uri}" alt="${e.chart.alt}" width="400" height="200">` : null;
+  return e.chart ? html`<img class="chart" src="${e.chart.uri}" alt="${e.chart.alt}" width="${CARD_CHART.width}" height="${CARD_CHART.height}">` : null;
 }
 
 const PERIOD_WORD: Record<string, string> = { daily: "days", weekly: "weeks", monthly: "months", quarterly: "quarters", annual: "years" };
@@ -55,10 +55,10 @@ function exampleCard(e: LandingExample): Markup {
   const stale = f?.stale ? html`<p class="stale">Behind schedule: ${f.periods_behind} ${unit} old, for a ${f.cadence} series (at most ${f.max_periods_behind} ${unit} expected)</p>` : null;
   return html`<article class="card" data-example data-path="${e.path}" data-indicator="${l.indicator}" data-region="${l.region}" data-value="${l.value}" data-stale="${f ? String(f.stale) : ""}">
 <p class="where">${e.regionType} · ${e.regionLabel}</p>
-<p class="what">${e.name}</p>
-<p class="value">${formatValue(l.value, e.decimals)}</p>
+<p class="what"${e.fullName !== e.name ? html` title="${e.fullName}"` : ""}>${e.name}</p>
+<div class="reading"><p class="value">${formatValue(l.value, e.decimals)}</p>
 <p class="unit">${l.unit ?? ""}${l.unit ? " · " : ""}${formatPeriod(l.period_start, l.period_type)}</p>
-${stale}
+${stale}</div>
 ${chartImage(e)}
 <p class="meta"><code>GET ${breakablePath(e.path)}</code>${e.source ? html`Source: ${e.source}` : null}</p>
 </article>`;

@@ -160,7 +160,13 @@ export function canReadPremium(e: Pick<Entitlement, "unrestricted" | "scopes">):
   return e.unrestricted || e.scopes.includes(PREMIUM_SCOPE);
 }
 
-/** What a request reads, for the entitlement rule: its indicator (null for routes without one) and surface. */
+/**
+ * A read of every region at once (a list with no region filter, such as signals): a key restricted to some regions
+ * is refused it and told to name its regions, as it would be refused any one region outside them.
+ */
+export const EVERY_REGION = "*";
+
+/** What a request reads, for the entitlement rule: its region (null: none; EVERY_REGION: all), indicator (null for routes without one) and surface. */
 export type EntitlementWant = { premium: boolean; region: string | null; indicator: string | null; surface?: string };
 
 export function entitlementVerdict(e: Entitlement, want: EntitlementWant): EntitlementVerdict {
@@ -170,6 +176,10 @@ export function entitlementVerdict(e: Entitlement, want: EntitlementWant): Entit
       code: "CATEGORY_NOT_ALLOWED",
       message: `${subjectOf(want)} is premium: it needs a Developer or Professional key, or a key granting the '${PREMIUM_SCOPE}' scope${want.surface === "briefings" ? "" : " (or pay per request without a key)"}.`,
     };
+  }
+  if (want.region === EVERY_REGION && e.allowedRegions !== null) {
+    const allowed = e.allowedRegions.join(",") || "none";
+    return { ok: false, code: "REGION_NOT_ALLOWED", message: `This key reads only regions ${allowed}: name them with 'region' (region=${allowed}) rather than asking for every region.` };
   }
   if (want.region !== null && e.allowedRegions !== null && !e.allowedRegions.includes(want.region)) {
     return { ok: false, code: "REGION_NOT_ALLOWED", message: `This key does not permit region '${want.region}' (allowed: ${e.allowedRegions.join(", ") || "none"}).` };
@@ -196,6 +206,37 @@ export function clientAddress(socketAddress: string | null, forwarded: string | 
     if (!trustedProxies.some((p) => ipMatches(hops[i]!, p))) return hops[i]!;
   }
   return hops[0] ?? peer;
+}
+
+/**
+ * The group a client address is counted in: an IPv4 address alone; an IPv6 address by its /64, written
+ * `2001:db8:1:2::/64` (one subscriber's network: a host may take any of its 2^64 addresses at will). Text that is
+ * not an address is its own group.
+ */
+export function addressGroup(ip: string): string {
+  if (!ip.includes(":")) return ip;
+  const groups = ipv6Groups(ip);
+  return groups ? `${groups.slice(0, 4).map((g) => g.toString(16)).join(":")}::/64` : ip;
+}
+
+/** The eight 16-bit groups of an IPv6 address (`::` expanded, a zone dropped, a dotted IPv4 tail read), or null. */
+function ipv6Groups(ip: string): number[] | null {
+  let s = ip.toLowerCase().replace(/%.*$/, "");
+  const tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(s);
+  if (tail) {
+    const n = ipv4ToInt(tail[1]!);
+    if (n === null) return null;
+    s = `${s.slice(0, -tail[1]!.length)}${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}`;
+  }
+  const halves = s.split("::");
+  if (halves.length > 2) return null;
+  const parse = (h: string) => (h === "" ? [] : h.split(":").map((x) => (/^[0-9a-f]{1,4}$/.test(x) ? parseInt(x, 16) : NaN)));
+  const head = parse(halves[0]!);
+  const rest = halves.length === 2 ? parse(halves[1]!) : [];
+  const missing = 8 - head.length - rest.length;
+  if (halves.length === 2 ? missing < 1 : missing !== 0) return null;
+  const groups = [...head, ...new Array<number>(halves.length === 2 ? missing : 0).fill(0), ...rest];
+  return groups.some(Number.isNaN) ? null : groups;
 }
 
 function normalizeIp(ip: string): string {

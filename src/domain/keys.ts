@@ -109,6 +109,13 @@ export function readCredential(authorization: string | undefined, xApiKey: strin
   if (authorization !== undefined) {
     const m = /^Bearer(?:[ \t]+(.*))?$/i.exec(authorization.trim());
     if (m) bearer = (m[1] ?? "").trim();
+    else {
+      // A key under another scheme ("Token svc_live_…", as some APIs take it) was read as no key at all: a 402.
+      const other = /^([A-Za-z][A-Za-z0-9_-]*)[ \t]+(\S.*)$/.exec(authorization.trim());
+      if (other && (parseKey(other[2]!.trim()) || /^(token|key|api-?key)$/i.test(other[1]!))) {
+        return { kind: "malformed", reason: `the Authorization scheme is '${other[1]!.slice(0, 20)}', not 'Bearer'` };
+      }
+    }
   }
   // "Authorization: Bearer" with nothing after it is a malformed key, as an empty X-API-Key is, not an anonymous call.
   if (bearer === "") return { kind: "malformed", reason: "Authorization: Bearer carries no key" };

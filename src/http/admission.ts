@@ -47,5 +47,6 @@ export function admitKeyed(deps: { clock: Clock }): (c: Context<AppEnv>) => Resp
 export async function provisioningCaller(c: Context<AppEnv>, deps: { clock: Clock; config: Pick<Config, "trustedProxies" | "trustProxyHeader"> }): Promise<ProvisioningCaller> {
   const known = await c.get("admission").knownKey(credentialOf(c.req.raw.headers), deps.clock.now());
   if (known === "open") return OPEN_CALLER;
-  return known ? keyedCaller(known) : { keyed: false, client: clientIp(c, deps.config), key: null };
+  const client = clientIp(c, deps.config);
+  return known ? keyedCaller(known, client) : { class: "stranger", client, key: null };
 }

@@ -13,6 +13,7 @@ import type { PaymentDescription, ReadPolicy } from "../services/admission";
 import type { RenderedJson } from "../services/rendered";
 import { acceptedFormat } from "./content-coding";
 import { requestTarget } from "./url-parts";
+import { CACHE_BOUNDS } from "../services/caches";
 
 export type PageEntry = {
   /** The body a full read of this URL returns now, or null when only a full read can tell. */
@@ -27,8 +28,7 @@ export type PageEntry = {
 };
 
 /** URLs remembered, and the bytes their bodies may hold in all (bodies are shared with the page cache). */
-const MAX_ENTRIES = 4096;
-const MAX_BYTES = 64_000_000;
+const { maxEntries: MAX_ENTRIES, maxWeight: MAX_BYTES, maxEntryWeight: MAX_ENTRY_BYTES } = CACHE_BOUNDS.pageMemo;
 
 type Entry = PageEntry & { bytes: number };
 
@@ -50,7 +50,7 @@ export class PageMemo {
   /** After a 200: the request `key` may be answered from `entry` while its check yields a body. */
   record(key: string, entry: PageEntry): void {
     const size = entry.body()?.body.size;
-    if (size === undefined || size > MAX_BYTES / 16) return;
+    if (size === undefined || size > MAX_ENTRY_BYTES) return;
     this.forget(key);
     this.entries.set(key, { ...entry, bytes: size });
     this.bytes += size;

@@ -23,7 +23,7 @@ import type { AppEnv } from "./app-env";
 import { envelope, fail } from "../errors";
 import { translateFredParameters } from "../domain/fred-habits";
 import { isPaidHandler } from "./paid-marker";
-import { requestTarget } from "./url-parts";
+import { quotedPath, requestTarget } from "./url-parts";
 import { requestIdFor } from "./request-id";
 import { BoundedCache } from "../services/bounded-cache";
 import { CACHE_BOUNDS } from "../services/caches";
@@ -103,7 +103,31 @@ function decodeSegment(s: string): string {
 }
 
 /**
- * NUL in the path or query, then (on /v1 operations) unknown query parameters: 400 INVALID_PARAMETER. The verdict is
+ * The name of the first query parameter whose name or value holds a malformed percent-escape ('%' not followed by two
+ * hex digits, or escapes that are not UTF-8), or null. URL parsing keeps such text as it is, and the query decoder
+ * dropped what followed: "/v1/ask?q=jobs%in%20Texas" answered (and charged) for the United States.
+ */
+export function malformedEscape(search: string): string | null {
+  for (const part of search.replace(/^\?/, "").split("&")) {
+    if (!part.includes("%")) continue;
+    const eq = part.indexOf("=");
+    const rawName = eq < 0 ? part : part.slice(0, eq);
+    const ok = (text: string) => {
+      try {
+        decodeURIComponent(text.replace(/\+/g, " "));
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    if (!ok(rawName)) return rawName;
+    if (eq >= 0 && !ok(part.slice(eq + 1))) return decodeURIComponent(rawName.replace(/\+/g, " "));
+  }
+  return null;
+}
+
+/**
+ * NUL in the path or query, a malformed percent-escape in the query, then (on /v1 operations) unknown query parameters: 400 INVALID_PARAMETER. The verdict is
  * a function of the method and the request target alone, so the targets that passed are remembered (bounded) and
  * not parsed again: reads repeat the same URLs.
  */
@@ -116,6 +140,10 @@ function guardQuery(): (c: Context<AppEnv>) => void {
     const url = new URL(href);
     if (/%00/i.test(url.pathname) || decodeSegment(url.pathname).includes("\u0000")) {
       fail("INVALID_PARAMETER", "The path contains a NUL character (%00).", { in: "path" });
+    }
+    const malformed = malformedEscape(url.search);
+    if (malformed) {
+      fail("INVALID_PARAMETER", `Invalid parameter ${JSON.stringify(malformed)}: a malformed percent-escape (each '%' starts two hex digits of UTF-8; send '%25' for a literal '%').`, { parameter: malformed, in: "query" });
     }
     const names = [...new Set(url.searchParams.keys())];
     for (const name of names) {
@@ -219,7 +247,7 @@ export function asGet<C extends Context>(c: C): C {
 /** The notFound answer: 405 with `Allow` for a known path and another method, else 404. */
 export function notFoundOrMethodNotAllowed(router: Router) {
   return (c: Context<AppEnv>) => {
-    const path = new URL(c.req.url).pathname;
+    const path = quotedPath(new URL(c.req.url).pathname);
     const allowed = c.req.method === "OPTIONS" ? [] : allowedMethods(router, c.req.path);
     if (allowed.length > 0) {
       c.header("Allow", [...allowed, "OPTIONS"].join(", "));

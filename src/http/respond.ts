@@ -5,7 +5,9 @@ import { envelope } from "../errors";
 import type { Logger } from "../logger";
 import { renderJson, type RenderedJson } from "../services/rendered";
 import type { ProvisioningBody } from "../schemas/provisioning";
+import type { AppEnv } from "./app-env";
 import { codedBody, codingHeaders } from "./content-coding";
+import { bodyToWrite } from "./deferred-body";
 import { bodyMetaHeaders } from "./csv-headers";
 
 export { renderJson, type RenderedJson };
@@ -33,14 +35,14 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
  * the request's If-None-Match already names this representation. A cached body (rendered once) is sent in the coding
  * the client accepts, compressed once; a body built per request is left to the compress middleware.
  */
-export function catalogResponse(c: Context, rendered: RenderedJson, cached = true): Response {
+export function catalogResponse(c: Context<AppEnv>, rendered: RenderedJson, cached = true): Response {
   const coded = cached ? codedBody(rendered, c.req.header("accept-encoding")) : { form: { blob: rendered.body, bytes: rendered.bytes }, coding: null, etag: rendered.etag };
   const headers: Record<string, string> = { "Cache-Control": CATALOG_CACHE_CONTROL, ETag: coded.etag, ...(cached ? codingHeaders(coded) : {}) };
   if (etagMatches(c.req.header("if-none-match"), coded.etag)) {
     delete headers["Content-Encoding"];
     return c.body(null, 304, headers);
   }
-  return c.body(coded.form.blob as never, 200, { ...headers, "Content-Type": "application/json" });
+  return c.body(bodyToWrite(coded.form, c.get("turn")) as never, 200, { ...headers, "Content-Type": "application/json" });
 }
 
 /**
@@ -48,9 +50,9 @@ export function catalogResponse(c: Context, rendered: RenderedJson, cached = tru
  * CSV page's metadata) and what it varies on. A paid route's cold answer and the page memo's hit both answer through
  * this, so they are the same bytes.
  */
-export function renderPage(c: Context, page: RenderedJson, vary: string): Response {
+export function renderPage(c: Context<AppEnv>, page: RenderedJson, vary: string): Response {
   const coded = codedBody(page, c.req.header("accept-encoding"));
-  return c.body(coded.form.blob as never, 200, { "Content-Type": page.contentType, ...bodyMetaHeaders(page), ...codingHeaders(coded, vary) });
+  return c.body(bodyToWrite(coded.form, c.get("turn")) as never, 200, { "Content-Type": page.contentType, ...bodyMetaHeaders(page), ...codingHeaders(coded, vary) });
 }
 
 /** A read of a series being provisioned: 202 with Retry-After, never charged. */
@@ -59,7 +61,7 @@ export function provisioningAnswer(c: Context, body: ProvisioningBody): Response
 }
 
 /** catalogResponse for a body built per request. */
-export function catalogJson<T>(c: Context, body: T): Response {
+export function catalogJson<T>(c: Context<AppEnv>, body: T): Response {
   return catalogResponse(c, renderJson(body), false);
 }
 

@@ -12,3 +12,17 @@ export function rawQuery(url: string): string {
   const hash = url.indexOf("#", q);
   return hash < 0 ? url.slice(q + 1) : url.slice(q + 1, hash);
 }
+
+/** Longest path an error message repeats; longer ones are cut, with "…". */
+const QUOTED_PATH_MAX = 200;
+
+/**
+ * A request path as an error message may repeat it: percent-encoded past the characters of a plain path (letters,
+ * digits, "-._~/" and escapes already made), so no markup, quote or control character of the request reaches an
+ * answer, and at most 200 characters. The path as parsed is already escaped, except for a few characters ("'", "!",
+ * "(", ")", "*", ",", ";", "=", "@", ":" and "$" stay as sent): those are escaped here too.
+ */
+export function quotedPath(pathname: string): string {
+  const safe = pathname.replace(/[^A-Za-z0-9\-._~/%]/g, (ch) => encodeURIComponent(ch).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`));
+  return safe.length > QUOTED_PATH_MAX ? `${safe.slice(0, QUOTED_PATH_MAX)}…` : safe;
+}

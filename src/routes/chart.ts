@@ -22,6 +22,8 @@ const chartRoute = createRoute({
   description:
     "The series GET /v1/observations reads (same `indicator`, `region`, dates, `transform`, `frequency`, `resample_method`), " +
     `drawn as an SVG: title, unit, source line, the newest value labelled, US recessions (NBER, from USREC) shaded behind US data. ` +
+    "Series in different units never share an axis (two units: an axis each; three or more: a panel each); text is wrapped, never cut, and a chart " +
+    "whose legend and plot cannot fit `width` by `height` is a 400 naming the height that fits (`details.needed_height`). " +
     `Several comma-separated indicators (one region) or regions (one indicator): up to ${CHART_MAX_SERIES} lines, ` +
     `${CHART_MAX_POINTS.toLocaleString("en-US")} points. One series is priced as observations, several as a panel. ` +
     "A series with no value in the window is a 404 (not charged).",

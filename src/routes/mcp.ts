@@ -78,7 +78,6 @@ export const registerMcpRoutes: RegisterRoutes = (app, deps) => {
           if (v !== undefined) forwarded[h] = v;
         }
       }
-      const origin = new URL(c.req.url).origin;
       const { handleMcpPost } = await mcpServer();
       return handleMcpPost(c.req.raw, {
         name: SERVICE_NAME,
@@ -86,9 +85,9 @@ export const registerMcpRoutes: RegisterRoutes = (app, deps) => {
         tools,
         anonymous: !keyed,
         restUrl: (pathAndQuery) => `${base}${pathAndQuery}`,
-        // Same origin as this request, so a payment challenge names the URL the caller would use; same Bun server env
-        // (client address), same request id for the logs.
-        invoke: async (pathAndQuery, headers = {}) => app.fetch(new Request(`${origin}${pathAndQuery}`, { headers: { ...forwarded, ...headers } }), c.env),
+        // At the public base URL (never the request's Host), so a payment challenge names the URL the caller would
+        // use; same Bun server env (client address), same request id for the logs.
+        invoke: async (pathAndQuery, headers = {}) => app.fetch(new Request(`${base}${pathAndQuery}`, { headers: { ...forwarded, ...headers } }), c.env),
       });
     }),
   );

@@ -16,6 +16,7 @@ import { getLatestAnswer, getLatestBatch, latestMeta, resolveLatestBatch, type L
 import { getObservationsPage, observationsPageCheck, type PageFormat, resolveObservations, type ObservationsQuery, type ObservationsTarget } from "../services/observations";
 import { ensureReadable, forCaller, readContext, seriesRead, targetCode } from "../services/series-read";
 import { provisioningCaller } from "../http/admission";
+import { clientIp } from "../http/auth";
 import { keyedCaller } from "../services/provisioning-budget";
 import { provisioningResponse } from "../schemas/provisioning";
 
@@ -126,7 +127,7 @@ export const registerObservationRoutes: RegisterRoutes = (app, deps) => {
         return c.json({ data, meta: latestMeta(r.single, data !== null, freshness) }, 200);
       }
       // Admitted already: a key that got this far is known.
-      const body = await getLatestBatch(forCaller(ctx, () => (admitted.key ? keyedCaller(admitted.key) : provisioningCaller(c, deps))), r.batch, admitted.refused);
+      const body = await getLatestBatch(forCaller(ctx, () => (admitted.key ? keyedCaller(admitted.key, clientIp(c, deps.config)) : provisioningCaller(c, deps))), r.batch, admitted.refused);
       return c.json(body, body.errors.length > 0 ? 207 : 200);
     },
   });

@@ -9,12 +9,14 @@ import type { Serving } from "../pricing";
 import { activeSignalsQuerySchema, signalListResponseSchema, signalsQuerySchema } from "../schemas/signals";
 import { listSignals, resolveSignalQuery, type ResolvedSignalQuery } from "../services/signals";
 import { readContext } from "../services/series-read";
+import { EVERY_REGION } from "../domain/access";
 
 const FILTERS =
   "Filters: `indicator` (codes or concepts), `region`, `type` (each repeatable or comma-separated), `strength` " +
   "(minimum, default neutral). Newest `valid_from` first; pass `meta.next_cursor` as `cursor` for the next page " +
   "(stable while new intervals are written: no duplicates, no gaps). Premium: a key needs premium access " +
-  "(403 CATEGORY_NOT_ALLOWED otherwise).";
+  "(403 CATEGORY_NOT_ALLOWED otherwise). A key limited to some regions names them in `region` (a list without it " +
+  "reads every region: 403 REGION_NOT_ALLOWED).";
 
 const activeRoute = createRoute({
   method: "get",
@@ -50,8 +52,12 @@ type SignalsServed = Serving & { query: ResolvedSignalQuery };
 
 export const registerSignalRoutes: RegisterRoutes = (app, deps) => {
   const ctx = readContext(deps);
-  const serving = (resource: string, query: ResolvedSignalQuery) =>
-    serve<SignalsServed>({ indicator: null, region: null, resource, reads: [{ indicator: null, region: null, premium: false, surface: "signals" }], query });
+  // One read per region filtered on, or one of every region: a region-restricted key is entitled like any other read.
+  const serving = (resource: string, query: ResolvedSignalQuery) => {
+    const regions = query.filter.regionCodes ?? [EVERY_REGION];
+    const reads = regions.map((region) => ({ indicator: null, region, premium: false, surface: "signals" as const }));
+    return serve<SignalsServed>({ indicator: null, region: null, resource, reads, query });
+  };
   registerPaid<typeof activeRoute, SignalsServed>(app, deps, activeRoute, {
     surface: "signals",
     reads: "all",

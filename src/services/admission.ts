@@ -280,7 +280,7 @@ export class Admission {
   private async pay(req: AdmissionRequest): Promise<Verdict> {
     const quote = req.quote!;
     const d = await this.deps.access.payments!.authorize({ header: (name) => req.header?.(name) }, paymentQuoteOf(req, this.deps.access.publicBaseUrl));
-    return paymentVerdict(d, quote, this.deps.access.publicBaseUrl ?? new URL(req.url!).origin);
+    return paymentVerdict(d, quote, baseUrlOf({ publicBaseUrl: this.deps.access.publicBaseUrl }, req.url!));
   }
 }
 

@@ -46,6 +46,16 @@ export const CACHE_BOUNDS = {
   passedTargets: { maxEntries: 8192 },
   // API keys by secret hash with their subscription (key-runtime.ts): a flood of distinct keys cannot grow it.
   apiKeys: { maxEntries: 10_000 },
+  // Series heads (or their absence) by (indicator, region) (series-cache.ts): any pair a client names, held or not.
+  seriesHeads: { maxEntries: 100_000 },
+  // Coverage of one indicator (catalog-index.ts coverageOf), by indicator id.
+  coverage: { maxEntries: 4096 },
+  // Whole answers by request target in front of the paid pipeline (http/page-memo.ts); one at most a sixteenth.
+  pageMemo: { maxEntries: 4096, maxWeight: 64_000_000, maxEntryWeight: 4_000_000 },
+  // In-memory rate-limit counters (rate-limit-stores.ts: per key, per client address, per upstream), each kept until
+  // its window ends; past the bound, ended windows go first, then counters hit once (a flood of rotating addresses),
+  // then the oldest. Redis (REDIS_URL) keeps them instead, each expiring with its window.
+  rateLimitCounters: { maxEntries: 100_000 },
 } as const satisfies Record<string, CacheBounds>;
 
 /** The bounds of each named memo (values computed from cached data, keyed by the versions they came from). */
@@ -90,7 +100,7 @@ export function createCaches(database: Pick<Database, "db" | "kind" | "events">,
   const revalidateMs = opts.revalidateMs ?? 0;
   const crossProcess = opts.crossProcess ?? database.kind !== "pglite";
   return {
-    catalog: new CatalogIndex(database, { revalidateMs, crossProcess }, { bodies: CACHE_BOUNDS.catalogBodies, resolutions: CACHE_BOUNDS.resolutions }),
+    catalog: new CatalogIndex(database, { revalidateMs, crossProcess }, { bodies: CACHE_BOUNDS.catalogBodies, resolutions: CACHE_BOUNDS.resolutions, coverage: CACHE_BOUNDS.coverage }),
     regions: { current: null },
     series: new SeriesCache(database, { revalidateMs, bounds: CACHE_BOUNDS }),
     memos: new Memos(),

@@ -87,8 +87,11 @@ export class CatalogIndex {
   /** Bumped whenever the catalog (sources, indicators, regions) may have changed; caches keyed by it reload. */
   generation = 0;
   private snapshot: Promise<CatalogSnapshot> | null = null;
-  private readonly coverage = new Map<string, Promise<Coverage>>();
-  /** Per indicator, bumped whenever one of its series may have changed (seriesToken); `seriesEpoch` when all may have. */
+  private readonly coverage: BoundedCache<string, Promise<Coverage>>;
+  /**
+   * Per indicator, bumped whenever one of its series may have changed (seriesToken); `seriesEpoch` when all may have.
+   * One small number per indicator written since start: bounded by the catalog, not by requests.
+   */
   private readonly seriesVersions = new Map<string, number>();
   private seriesEpoch = 0;
   /** Bumped whenever some series' holdings may have changed; coverage tables and bodies that show them key on it. */
@@ -104,9 +107,10 @@ export class CatalogIndex {
   constructor(
     database: Pick<Database, "db" | "events">,
     opts: CatalogIndexOptions,
-    private readonly bounds: { bodies: CacheBounds; resolutions: CacheBounds },
+    private readonly bounds: { bodies: CacheBounds; resolutions: CacheBounds; coverage: CacheBounds },
   ) {
     this.db = database.db;
+    this.coverage = new BoundedCache(bounds.coverage);
     this.opts = { now: () => performance.now(), ...opts };
     database.events.onCatalogWritten(() => this.invalidateCatalog());
     database.events.onSeriesWritten((changed) => {

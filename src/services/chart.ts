@@ -1,17 +1,19 @@
 // GET /v1/chart (and the landing page, briefing pages, MCP): series drawn as an SVG.
 // - Each (indicator, region) pair resolves and is read exactly as GET /v1/observations reads it
 //   (resolveObservations, seriesWindow: same codes, concepts, 404s and 202s, resampling, transform, date range).
-// - Resolution also reads the windows, so a series with nothing in the window (404) or a chart over the point cap
-//   (400) costs nothing.
+// - Resolution also reads the windows, so a series with nothing in the window (404), a chart over the point cap (400)
+//   or one whose title, legend and plot cannot fit its size (400 naming the height that fits) costs nothing.
 // - US data is drawn over the recession periods of the held USREC series (NBER dates via FRED), read without being
 //   paid for or provisioned: when it is not held, the chart has no bands.
 // - Drawing: Vega-Lite compiled to Vega and rendered to SVG on the server (no browser, no canvas); the SVG is kept
 //   in the series cache under a key naming every data version and the request, so a hot chart is served as stored
 //   bytes and never outlives the data it draws.
 import type { TopLevelSpec } from "vega-lite";
-import { chartSpec, chartText, escapeXml, placeHeading, recessionBands, type ChartInput, type ChartSeries } from "../domain/chart-spec";
+import { chartFit, chartSpec, chartText, escapeXml, placeHeading, recessionBands, type ChartInput, type ChartSeries } from "../domain/chart-spec";
+import { shortNameOf } from "../domain/short-name";
 import { ApiError, fail } from "../errors";
-import { CHART_MAX_POINTS, chartQuerySchema, type ChartQuery } from "../schemas/chart";
+import { CHART_MAX_POINTS, CHART_MAX_SIZE, chartQuerySchema, type ChartQuery } from "../schemas/chart";
+import type { CatalogSnapshot } from "./catalog-index";
 import { resolveSeriesTarget } from "./concepts";
 import { seriesAttribution } from "./insights";
 import { resolveObservations, seriesWindow, type ObservationsQuery, type ObservationsTarget, type SeriesWindow } from "./observations";
@@ -35,13 +37,27 @@ function readQuery(q: ChartQuery, indicator: string, region: string | undefined)
 
 const pairs = (q: ChartQuery) => q.indicator.flatMap((code) => (q.region ?? [undefined]).map((region) => ({ code, region })));
 
-export async function resolveChart(ctx: ReadContext, q: ChartQuery): Promise<ChartTarget> {
+/** `bare`: drawn without its title and subtitle (a card that prints them beside it). */
+export async function resolveChart(ctx: ReadContext, q: ChartQuery, opts: { bare?: boolean } = {}): Promise<ChartTarget> {
   const reads: ObservationsTarget[] = [];
   for (const p of pairs(q)) reads.push(await resolveObservations(ctx, readQuery(q, p.code, p.region)));
   const regions = new Set(reads.map((r) => r.region.code));
   const target: ChartTarget = { query: q, reads, region: regions.size === 1 ? [...regions][0]! : null, premium: reads.some(targetPremium) };
-  await windowsOf(ctx, target);
+  await assertFits(ctx, target, await chartSource(ctx, target, opts.bare));
   return target;
+}
+
+/** A 400 naming the height that fits, for a chart whose title, legend and plot do not fit its size. */
+async function assertFits(ctx: ReadContext, t: ChartTarget, source: ChartSource): Promise<void> {
+  // A chart kept for these versions was drawn: it fits.
+  if (ctx.caches.series.page(source.key)) return;
+  const { fits, neededHeight } = chartFit(await chartInput(ctx, t, source));
+  if (fits) return;
+  const ask = neededHeight <= CHART_MAX_SIZE ? `ask for height=${neededHeight} or more, a greater width, or fewer series` : "ask for a greater width or fewer series";
+  fail("INVALID_PARAMETER", `The chart's title, legend and plot do not fit ${t.query.width}×${t.query.height} pixels: at this width they need a height of ${neededHeight}; ${ask}.`, {
+    parameter: "height",
+    needed_height: neededHeight,
+  });
 }
 
 /** The window of every series; a 404 for one with no value in it, a 400 past the point cap. */
@@ -77,29 +93,43 @@ async function recessions(ctx: ReadContext): Promise<{ id: string; points: { dat
   }
 }
 
-/** The chart as an SVG body, from the series' current versions (or the SVG kept for them). */
-export async function getChart(ctx: ReadContext, t: ChartTarget, opts: { bare?: boolean } = {}): Promise<RenderedJson> {
+type ChartSource = { windows: SeriesWindow[]; usrec: Awaited<ReturnType<typeof recessions>>; catalog: CatalogSnapshot; bare: boolean; key: string };
+
+/** What a chart is drawn from (the series' windows, the recession months, the catalog) and the key it is kept under. */
+async function chartSource(ctx: ReadContext, t: ChartTarget, bare: boolean | undefined): Promise<ChartSource> {
   const windows = await windowsOf(ctx, t);
   const usrec = t.region === "US" ? await recessions(ctx) : null;
   const catalog = await ctx.caches.catalog.catalog();
   const q = t.query;
-  const key = ["chart", catalog.generation, windows.map((w) => w.id).join(","), usrec?.id ?? "", t.reads.map((r) => `${targetCode(r)}@${r.region.code}`).join(","), q.start_date ?? "", q.end_date ?? "", q.transform ?? "", q.frequency ?? "", q.resample_method, q.width, q.height, opts.bare ? "bare" : ""].join("|");
-  const hit = ctx.caches.series.page(key);
-  if (hit) return hit;
+  const key = ["chart", catalog.generation, windows.map((w) => w.id).join(","), usrec?.id ?? "", t.reads.map((r) => `${targetCode(r)}@${r.region.code}`).join(","), q.start_date ?? "", q.end_date ?? "", q.transform ?? "", q.frequency ?? "", q.resample_method, q.width, q.height, bare ? "bare" : ""].join("|");
+  return { windows, usrec, catalog, bare: bare ?? false, key };
+}
 
+/** What the chart draws: the series of the windows read, their source line and the recession bands behind US data. */
+async function chartInput(ctx: ReadContext, t: ChartTarget, { windows, usrec, catalog, bare }: ChartSource): Promise<ChartInput> {
+  const q = t.query;
   const byCode = (await regionIndex(ctx)).byCode;
   const severalPlaces = t.region === null && q.indicator.length === 1;
   const series = t.reads.map((r, k): ChartSeries => {
     const name = r.kind === "stored" ? r.indicator.name : r.concept.name;
     const place = placeOf(r.region, byCode);
-    return { label: severalPlaces ? placeHeading(place) : name, name, place, unit: windows[k]!.unit, frequency: q.frequency ?? r.frequency, points: windows[k]!.points };
+    return { label: severalPlaces ? placeHeading(place) : name, name, shortName: r.kind === "stored" ? shortNameOf(r.indicator) : name, place, unit: windows[k]!.unit, frequency: q.frequency ?? r.frequency, points: windows[k]!.points };
   });
   const attribution = [...new Set(t.reads.map((r) => seriesAttribution(catalog, r).text))].join(" ");
   const dates = windows.flatMap((w) => [w.points[0]!.date, w.points[w.points.length - 1]!.date]).sort();
   const bands = usrec ? recessionBands(usrec.points, dates[0]!, dates[dates.length - 1]!) : [];
-  const svg = await drawSvg({ series, attribution, recessions: bands, ...(usrec?.points[0] ? { recessionsFrom: usrec.points[0].date } : {}), width: q.width, height: q.height, bare: opts.bare });
+  return { series, attribution, recessions: bands, ...(usrec?.points[0] ? { recessionsFrom: usrec.points[0].date } : {}), width: q.width, height: q.height, bare };
+}
+
+/** The chart as an SVG body, from the series' current versions (or the SVG kept for them). */
+export async function getChart(ctx: ReadContext, t: ChartTarget, opts: { bare?: boolean } = {}): Promise<RenderedJson> {
+  const source = await chartSource(ctx, t, opts.bare);
+  const hit = ctx.caches.series.page(source.key);
+  if (hit) return hit;
+
+  const svg = await drawSvg(await chartInput(ctx, t, source));
   const body = renderBody(svg, "image/svg+xml; charset=utf-8");
-  ctx.caches.series.rememberPage(key, body);
+  ctx.caches.series.rememberPage(source.key, body);
   return body;
 }
 
@@ -134,7 +164,7 @@ export async function chartPicture(ctx: ReadContext, params: Record<string, stri
   const query = chartQuerySchema.safeParse(params);
   if (!query.success) return null;
   try {
-    const body = await getChart(ctx, await resolveChart(ctx, query.data), opts);
+    const body = await getChart(ctx, await resolveChart(ctx, query.data, opts), opts);
     const svg = new TextDecoder().decode(body.bytes);
     return { uri: `data:image/svg+xml;base64,${Buffer.from(body.bytes).toString("base64")}`, alt: unescapeXml(DESC.exec(svg)?.[1] ?? "") };
   } catch (e) {

@@ -27,6 +27,7 @@ import {
 } from "../../db/repos/keys";
 import type { Deps } from "../deps";
 import {
+  addressGroup,
   DAY_MS,
   HOUR_MS,
   RECOVERIES_PER_CLIENT_PER_DAY,
@@ -80,7 +81,8 @@ export type AuthenticatedKey = {
 };
 
 export const newId = (deps: Pick<Deps, "random">) => uuidFromBytes(deps.random.bytes(16));
-const clientHash = (ip: string | null) => sha256Hex(`client:${ip ?? "unknown"}`);
+// IPv6 clients are counted by their /64 (addressGroup), IPv4 clients by their address.
+const clientHash = (ip: string | null) => sha256Hex(`client:${ip === null ? "unknown" : addressGroup(ip)}`);
 const inTx = <T>(deps: Pick<KeyDeps, "database">, fn: (tx: Db) => Promise<T>): Promise<T> => deps.database.db.transaction((tx) => fn(tx as unknown as Db));
 
 function toAuthenticated(found: KeyWithSubscription, secretHash: string, now: Date): AuthenticatedKey {

@@ -79,7 +79,7 @@ export async function notHeld(store: Store, p: ProvisioningContext | undefined, 
   }
   if (row.state === "failed") return { kind: "refused", error: upstreamGaveUp(row, indicator, label, details, now) };
   // Every read while it runs re-sends: a no-op while the series' job waits or runs, a new job if it was lost.
-  await p.jobs.provision({ ...key, requestRef: row.requestRef }, { first: caller.keyed });
+  await p.jobs.provision({ ...key, requestRef: row.requestRef }, { first: caller.class === "paying" });
   return {
     kind: "provisioning",
     body: { status: "provisioning", indicator: indicator.code, region: region.code, retry_after_seconds: p.settings.retryAfterSeconds, request_ref: row.requestRef },

@@ -4,22 +4,44 @@
 import { RedisClient } from "bun";
 import type { Logger } from "../logger";
 import type { RateLimitStore } from "../ports";
+import type { CacheBounds } from "./bounded-cache";
+import { CACHE_BOUNDS } from "./caches";
 
 export type { RateLimitStore };
 
-export function memoryRateLimitStore(): RateLimitStore {
-  const counters = new Map<string, { window: number; count: number }>();
+type Counter = { window: number; count: number; expiresAt: number };
+
+/**
+ * Counters in this process, at most `bounds.maxEntries` (CACHE_BOUNDS.rateLimitCounters): one per subject, each
+ * useless once its window ended. Reaching the bound sweeps down to nine tenths of it: ended windows first, then counters
+ * hit once in their window (a flood from rotating client addresses makes those), then the oldest windows; an evicted
+ * counter starts again from zero. `now` (monotonic ms) only dates the windows' ends.
+ */
+export function memoryRateLimitStore(bounds: CacheBounds = CACHE_BOUNDS.rateLimitCounters, now: () => number = () => performance.now()): RateLimitStore & { size(): number } {
+  const counters = new Map<string, Counter>();
+  const max = bounds.maxEntries ?? Infinity;
   // The counter of the previous hit: a busy key's next hit needs no lookup.
   let lastSubject: string | null = null;
-  let lastCounter: { window: number; count: number } | undefined;
+  let lastCounter: Counter | undefined;
+  const sweep = (t: number) => {
+    const target = Math.floor(max * 0.9);
+    for (const [k, c] of counters) if (c.expiresAt <= t) counters.delete(k);
+    for (const [k, c] of counters) if (counters.size > target && c.count <= 1) counters.delete(k);
+    for (const k of counters.keys()) if (counters.size > target) counters.delete(k);
+    lastSubject = null;
+  };
   return {
     kind: "memory",
     shared: () => true,
     // Synchronous read-modify-write: concurrent requests in one process cannot interleave here.
-    hit(subject, window) {
+    hit(subject, window, ttlMs) {
       let c = subject === lastSubject ? lastCounter : counters.get(subject);
       if (!c || c.window !== window) {
-        c = { window, count: 0 };
+        const t = now();
+        if (counters.size >= max) sweep(t);
+        c = { window, count: 0, expiresAt: t + ttlMs };
+        // Deleted first, so the map stays in the order the windows began.
+        counters.delete(subject);
         counters.set(subject, c);
       }
       lastSubject = subject;
@@ -27,6 +49,7 @@ export function memoryRateLimitStore(): RateLimitStore {
       c.count += 1;
       return c.count;
     },
+    size: () => counters.size,
     close() {
       counters.clear();
       lastSubject = null;

@@ -34,7 +34,7 @@ export type SeriesSnapshot = {
 
 export type SeriesCacheOptions = {
   revalidateMs: number;
-  bounds: { seriesRows: CacheBounds; seriesPages: CacheBounds; seriesLatest: CacheBounds; seriesViews: CacheBounds };
+  bounds: { seriesRows: CacheBounds; seriesPages: CacheBounds; seriesLatest: CacheBounds; seriesViews: CacheBounds; seriesHeads: CacheBounds };
   now?: () => number;
 };
 
@@ -48,7 +48,7 @@ export const seriesVersionKey = (head: Pick<SeriesHead, "id" | "version">): stri
 export const seriesVersionsKey = (heads: readonly Pick<SeriesHead, "id" | "version">[]): string => heads.map(seriesVersionKey).join(",");
 
 export class SeriesCache {
-  private readonly heads = new Map<string, HeadEntry>();
+  private readonly heads: BoundedCache<string, HeadEntry>;
   private readonly snapshots: BoundedCache<number, SeriesSnapshot>;
   private readonly loading = new Map<string, Promise<SeriesSnapshot>>();
   // Newest valued row per series version, for batch latest reads that did not load the whole series.
@@ -70,6 +70,7 @@ export class SeriesCache {
     this.snapshots = new BoundedCache(opts.bounds.seriesRows, (s) => s.rows.length);
     this.pages = new BoundedCache(opts.bounds.seriesPages, pageSize);
     this.latest = new BoundedCache(opts.bounds.seriesLatest);
+    this.heads = new BoundedCache(opts.bounds.seriesHeads);
     this.now = opts.now ?? (() => performance.now());
     database.events.onSeriesWritten((changed) => {
       for (const c of changed) this.invalidate(c);

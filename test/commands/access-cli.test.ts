@@ -71,6 +71,9 @@ describe.skipIf(!!elsewhere)("svc keys / subscriptions / mail", () => {
   test("bad arguments are one-line errors", async () => {
     await expect(run(keysCommand, ["create", "--plan", "gold"])).rejects.toThrow(CliError);
     await expect(run(keysCommand, ["create", "--plan", "free", "--rate-limit", "0"])).rejects.toThrow("--rate-limit must be a positive integer");
+    await expect(run(keysCommand, ["create", "--plan", "free", "--expires", "2020-01-01"])).rejects.toThrow("--expires 2020-01-01 is not in the future (now ");
+    // A minute ahead is accepted.
+    expect((await run(keysCommand, ["create", "--plan", "free", "--expires", new Date(Date.now() + 60_000).toISOString()])).err).toContain(", expires ");
     await expect(run(subscriptionsCommand, ["create", "--plan", "free", "--email", "a@b.co"])).rejects.toThrow("--plan must be one of developer, professional");
     await expect(run(subscriptionsCommand, ["end", "--id", "nope"])).rejects.toThrow(CliError);
   });

@@ -154,6 +154,20 @@ describe(`curated catalog (${testBackend})`, () => {
     expect(sourcesBefore.length).toBe(CATALOG.length);
   });
 
+  test("short names: stored in meta.short_name; a name too long to shorten by rule needs one, itself short", async () => {
+    const [cpi] = await database.db.select({ meta: indicators.meta }).from(indicators).where(eq(indicators.id, indicatorId("fred", "CPIAUCSL")));
+    expect((cpi!.meta as { short_name?: string }).short_name).toBe("Consumer Price Index");
+    const [unrate] = await database.db.select({ meta: indicators.meta }).from(indicators).where(eq(indicators.id, indicatorId("fred", "UNRATE")));
+    expect((unrate!.meta as { short_name?: string }).short_name).toBeUndefined();
+    const base = CATALOG[0].indicators[0];
+    const check = (code: string, name: string) => catalogProblems([{ source: CATALOG[0].source, indicators: [{ ...base, code, name }] }]);
+    // 41 characters with nothing to drop, and no short name; 40 is its own short name.
+    expect(check("NEW1", "x".repeat(41))).toEqual(["fred:NEW1: name longer than 40 characters and no short name"]);
+    expect(check("NEW1", "x".repeat(40))).toEqual([]);
+    // A stated short name must be shorter than the name it stands for.
+    expect(check("HOUST", "Housing Starts")).toEqual(['fred:HOUST: short name "Housing Starts" is longer than 40 characters or than the name']);
+  });
+
   test("an invalid catalog is refused before anything is written", async () => {
     const bad: SourceCatalog[] = [
       { source: CATALOG[0].source, indicators: [{ ...CATALOG[0].indicators[0], subcategory: "Not Kebab" }] },

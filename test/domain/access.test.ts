@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import {
   DAY_MS,
+  EVERY_REGION,
+  addressGroup,
   GRACE_PERIOD_MS,
   INVOICE_SETTLE_MS,
   clientAddress,
@@ -131,6 +133,32 @@ describe("entitlementVerdict", () => {
     const k = { ...free, allowedRegions: ["06", "US"] };
     expect(entitlementVerdict(k, { premium: false, region: "06", indicator: "x" })).toEqual({ ok: true });
     expect(entitlementVerdict(k, { premium: false, region: "48", indicator: "x" })).toMatchObject({ ok: false, code: "REGION_NOT_ALLOWED" });
+  });
+  test("every region at once (a list without a region filter): refused to a region-restricted key, which is told to name its regions", () => {
+    expect(entitlementVerdict({ ...free, allowedRegions: ["06", "US"] }, { premium: false, region: EVERY_REGION, indicator: null })).toEqual({
+      ok: false,
+      code: "REGION_NOT_ALLOWED",
+      message: "This key reads only regions 06,US: name them with 'region' (region=06,US) rather than asking for every region.",
+    });
+    expect(entitlementVerdict({ ...free, allowedRegions: null }, { premium: false, region: EVERY_REGION, indicator: null })).toEqual({ ok: true });
+  });
+});
+
+describe("addressGroup", () => {
+  test("IPv4: the address itself", () => {
+    expect(addressGroup("203.0.113.9")).toBe("203.0.113.9");
+  });
+  test("IPv6: its /64, however the address is written", () => {
+    expect(addressGroup("2001:db8:1:2::1")).toBe("2001:db8:1:2::/64");
+    expect(addressGroup("2001:0DB8:0001:0002:ffff:ffff:ffff:ffff")).toBe("2001:db8:1:2::/64");
+    expect(addressGroup("2001:db8:1:3::1")).toBe("2001:db8:1:3::/64");
+    expect(addressGroup("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
+    expect(addressGroup("::1")).toBe("0:0:0:0::/64");
+    expect(addressGroup("2001:db8::")).toBe("2001:db8:0:0::/64");
+    expect(addressGroup("64:ff9b::192.0.2.33")).toBe("64:ff9b:0:0::/64");
+  });
+  test("not an address: its own group", () => {
+    for (const bad of ["1:2:3:4:5:6:7:8:9", "1::2::3", "gggg::1", "1:2:3:4:5:6:7"]) expect(addressGroup(bad)).toBe(bad);
   });
 });
 

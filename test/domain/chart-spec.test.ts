@@ -1,7 +1,8 @@
-// The chart's spec and text from hand-built series (src/domain/chart-spec.ts), and the SVG they render to.
+// The chart's text and spec from hand-built series (src/domain/chart-text.ts, chart-spec.ts), and the SVG they
+// render to. Where things go is test/domain/chart-layout.test.ts's.
 import { describe, expect, test } from "bun:test";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
-import { chartSpec, chartText, escapeXml, formatPeriod, formatValue, recessionBands, wrapText, type ChartInput } from "../../src/domain/chart-spec";
+import { chartSpec, chartText, escapeXml, formatPeriod, formatValue, recessionBands, type ChartInput } from "../../src/domain/chart-spec";
 import { drawSvg } from "../../src/services/chart";
 
 const months = (from: string, values: (number | null)[]) =>
@@ -52,25 +53,43 @@ describe("text", () => {
   test("title, subtitle and description: series, places, period, newest values", () => {
     expect(chartText(input)).toEqual({
       title: "Unemployment rate",
-      subtitle: ["California, Texas · percent", "Source: U.S. Bureau of Labor Statistics."],
+      shortTitle: "Unemployment rate",
+      subtitle: ["percent", "Source: U.S. Bureau of Labor Statistics."],
+      shortSubtitle: ["percent", "Source: U.S. Bureau of Labor Statistics."],
       desc: "Line chart of Unemployment rate in California; Unemployment rate in Texas, Dec 2025 to Feb 2026. Newest: California 5.4 (Jan 2026); Texas 4.3 (Feb 2026). Source: U.S. Bureau of Labor Statistics.",
     });
   });
-  test("the spec: several lines name their newest values in the legend, one line by its end; bands only with recessions", () => {
-    const spec = chartSpec(input) as any;
-    expect(spec.layer.map((l: any) => l.mark.type)).toEqual(["line", "point"]);
-    expect(spec.layer[1].data.values).toEqual([
-      { date: "2026-01-01", value: 5.4, series: "California 5.4 (Jan 2026)", label: "5.4 (Jan 2026)" },
-      { date: "2026-02-01", value: 4.3, series: "Texas 4.3 (Feb 2026)", label: "4.3 (Feb 2026)" },
-    ]);
-    expect(spec.layer[0].encoding.color.legend.orient).toBe("bottom");
+  test("several units: none in the subtitle (each is named over its own axis); the short title uses short names", () => {
+    const two: ChartInput = {
+      ...input,
+      series: [
+        { label: "Unemployment Rate", name: "Unemployment Rate", place: "the United States", unit: "percent", frequency: "monthly", points: months("2026-01", [4.2, 4.3]) },
+        { label: "x", name: "Consumer Price Index for All Urban Consumers: All Items in U.S. City Average", shortName: "Consumer Price Index", place: "the United States", unit: "index 1982-1984=100", frequency: "monthly", points: months("2026-01", [330, 331]) },
+      ],
+      recessions: [{ start: "2026-01-01", end: "2026-02-01" }],
+    };
+    const text = chartText(two);
+    expect(text.title).toBe("Unemployment Rate, Consumer Price Index for All Urban Consumers: All Items in U.S. City Average: United States");
+    expect(text.shortTitle).toBe("Unemployment Rate, Consumer Price Index: United States");
+    expect(text.subtitle).toEqual(["Source: U.S. Bureau of Labor Statistics.", "Shaded: US recessions (NBER, FRED USREC)."]);
+    expect(text.shortSubtitle).toEqual(["Source: U.S. Bureau of Labor Statistics.", "Shaded: US recessions."]);
+  });
+  test("the spec draws the layout in pixels: bands, grid, axis, lines, newest points, then the text by style", () => {
     const one = chartSpec({ ...input, series: [input.series[1]!], recessions: [{ start: "2026-01-01", end: "2026-02-01" }], recessionsFrom: "2026-01-01" }) as any;
-    expect(one.layer.map((l: any) => l.mark.type)).toEqual(["rect", "line", "point", "text", "text"]);
-    expect(one.layer[4].data.values).toEqual([{ date: "2026-02-01", value: 4.3, series: "Texas", label: "4.3 (Feb 2026)" }]);
-    expect(one.title.text).toEqual(["Unemployment rate: Texas"]);
-    // Lines that fit 570 pixels as Vega measures text without a canvas (0.8 em a character: 64 at 11 px).
-    expect(one.title.subtitle).toEqual(["percent", "Source: U.S. Bureau of Labor Statistics.", "Shaded: US recessions (NBER, FRED USREC, held from Jan 2026)."]);
-    expect(wrapText("aaaa bbbb cccc dddd", 80, 10)).toEqual(["aaaa bbbb", "cccc dddd"]);
+    expect([one.width, one.height, one.autosize, one.padding]).toEqual([600, 300, { type: "none" }, 0]);
+    expect(one.layer.slice(0, 5).map((l: any) => l.mark.type)).toEqual(["rect", "rule", "rule", "line", "point"]);
+    expect(one.layer.slice(5).every((l: any) => l.mark.type === "text")).toBe(true);
+    // Every position is a pixel (no scale of Vega's own).
+    for (const l of one.layer) expect([l.encoding.x.scale, l.encoding.y.scale]).toEqual([null, null]);
+    // The newest value, drawn twice: its white halo, then the text in the line's colour.
+    const newest = one.layer.flatMap((l: any) => l.data.values.filter((v: any) => v.text === "4.3 (Feb 2026)").map(() => l.mark.stroke ?? l.mark.fontWeight));
+    expect(newest).toEqual(["white", "bold"]);
+  });
+  test("a missing value breaks the line: the runs either side are paths of their own", () => {
+    const gap = chartSpec({ ...input, series: [{ ...input.series[1]!, points: months("2025-12", [4.1, null, 4.3, 4.4]) }] }) as any;
+    const line = gap.layer.find((l: any) => l.mark.type === "line");
+    expect(line.data.values.map((v: any) => v.path)).toEqual(["0.0", "0.1", "0.1"]);
+    expect(line.encoding.detail.field).toBe("path");
   });
 });
 

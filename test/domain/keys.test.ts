@@ -63,4 +63,13 @@ describe("readCredential", () => {
     expect(readCredential(undefined, "").kind).toBe("malformed");
     expect(readCredential(`Bearer ${key}`, mintKey("live", bytes(24, 9))).kind).toBe("malformed");
   });
+  test("a key under another scheme (Token, Key, ApiKey, or any scheme carrying a key) is malformed, naming the scheme; other schemes are no credential", () => {
+    expect(readCredential(`Token ${key}`, undefined)).toEqual({ kind: "malformed", reason: "the Authorization scheme is 'Token', not 'Bearer'" });
+    expect(readCredential(`Basic ${key}`, undefined)).toEqual({ kind: "malformed", reason: "the Authorization scheme is 'Basic', not 'Bearer'" });
+    expect(readCredential("ApiKey whatever", undefined).kind).toBe("malformed");
+    expect(readCredential("token abc", undefined).kind).toBe("malformed");
+    expect(readCredential("Basic dXNlcjpwYXNz", undefined)).toEqual({ kind: "none" });
+    expect(readCredential("LSAT mac:preimage", undefined)).toEqual({ kind: "none" });
+    expect(readCredential("Token", undefined)).toEqual({ kind: "none" });
+  });
 });

@@ -185,6 +185,19 @@ describe.skipIf(!!elsewhere)("svc keys beside a running server on the embedded d
     expect((await fetch(server!.url + "/metrics")).status).toBe(404);
   });
 
+  test("a deleted endpoint file is written again within seconds, and the CLI says truthfully what it meets meanwhile", async () => {
+    const before = readAdminEndpoint(dataDir)!;
+    rmSync(join(dataDir, "admin.json"));
+    const meanwhile = await svc(["keys", "list"]);
+    if (meanwhile.code !== 0) {
+      expect(meanwhile.stderr).toContain(`admin.json is missing: a server that is starting writes it once it listens, and a running one writes it again within 5 s if it was deleted, so retry shortly`);
+    }
+    for (let i = 0; i < 100 && !existsSync(join(dataDir, "admin.json")); i++) await Bun.sleep(100);
+    expect(readAdminEndpoint(dataDir)).toEqual(before);
+    expect(statSync(join(dataDir, "admin.json")).mode & 0o777).toBe(0o600);
+    expect((await svc(["keys", "list"])).code).toBe(0);
+  });
+
   test("a clean stop removes the endpoint file", async () => {
     server!.proc.kill("SIGTERM");
     expect(await server!.proc.exited).toBe(0);

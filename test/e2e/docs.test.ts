@@ -110,13 +110,11 @@ describe.skipIf(!hasChromium)("/docs and / in headless Chromium", () => {
     const cards = page.locator("article[data-example]");
     expect(await cards.count()).toBe(LANDING_EXAMPLES.length);
     for (const [k, e] of LANDING_EXAMPLES.entries()) {
-      // A card showing growth of an index or a level shows its 12-month percent change (the examples' series are).
-      const transform = e.growth ? "yoy" : undefined;
-      const api = (await (await fetch(`${base}${examplePath({ ...e, transform })}`)).json()) as any;
+      const api = (await (await fetch(`${base}${examplePath(e)}`)).json()) as any;
       const row = Array.isArray(api.data) ? api.data[0] : api.data;
       const shown = (await cards.nth(k).locator(".value").innerText()).replace(/,/g, "");
       // A transform's change is shown rounded (TRANSFORM_DECIMALS); a published value as published.
-      const expected = transform ? Number(row.value.toFixed(TRANSFORM_DECIMALS)) : row.value;
+      const expected = e.transform ? Number(row.value.toFixed(TRANSFORM_DECIMALS)) : row.value;
       expect({ series: `${e.indicator}@${e.region}`, value: Number(shown) }).toEqual({ series: `${e.indicator}@${e.region}`, value: expected });
       expect(await cards.nth(k).locator(".unit").innerText()).toContain(row.unit);
       expect(await cards.nth(k).locator(".stale").count()).toBe(api.meta.freshness.stale ? 1 : 0);

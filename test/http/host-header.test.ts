@@ -90,3 +90,28 @@ describe("long headers and bodies (with the server's runtime limits)", () => {
     expect((await raw("GET /v1/sources HTTP/1.1\r\nHost: example.org\r\nConnection: close")).status).toBe(200);
   });
 });
+
+// A lowercase method got no answer at all. Bun's HTTP parser takes only the methods of its table, in capitals
+// (oven-sh/bun#6556): anything else never reaches the app, so the connection is closed at once with nothing sent
+// (README "Faults and abuse" says so), and the server goes on. A method the runtime knows but the route does not serve
+// is the app's 405 with Allow.
+describe("methods", () => {
+  test("lowercase or unknown: the runtime closes the connection at once, with no answer; the server goes on", async () => {
+    for (const method of ["get", "Get", "BREW"]) {
+      const t0 = performance.now();
+      const res = await raw(`${method} /v1/sources HTTP/1.1\r\nHost: example.org\r\nConnection: close`);
+      expect({ method, status: res.status, headers: res.headers }).toEqual({ method, status: 0, headers: "" });
+      expect(performance.now() - t0).toBeLessThan(2_000);
+    }
+    expect((await raw("GET /v1/sources HTTP/1.1\r\nHost: example.org\r\nConnection: close")).status).toBe(200);
+  });
+
+  test("a known method the route does not serve: 405 with Allow and the envelope", async () => {
+    for (const method of ["PATCH", "TRACE", "PUT"]) {
+      const res = await raw(`${method} /v1/sources HTTP/1.1\r\nHost: example.org\r\nContent-Length: 0\r\nConnection: close`);
+      expect({ method, status: res.status }).toEqual({ method, status: 405 });
+      expect(res.headers).toContain("Allow: GET, HEAD, OPTIONS");
+      expect(JSON.parse(res.body).error.code).toBe("METHOD_NOT_ALLOWED");
+    }
+  });
+});

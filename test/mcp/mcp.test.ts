@@ -412,10 +412,21 @@ describe("data tools with an API key: the REST pipeline", () => {
     expect(structured(r2).data.value).toBe(SAHM.value);
   });
 
-  test("REGION_NOT_ALLOWED for a region-restricted key", async () => {
-    const { key } = await testKey(pay, { allowedRegions: ["06"] });
-    const r = await call(await connect(payBase, { authorization: `Bearer ${key}` }), "get_observations", HELD);
-    expect([r.isError, structured(r).error.code]).toEqual([true, "REGION_NOT_ALLOWED"]);
+  test("REGION_NOT_ALLOWED for a region-restricted key, on every data tool (signals without a region read every region)", async () => {
+    const { key } = await testKey(pay, { plan: "professional", allowedRegions: ["06"] });
+    const client = await connect(payBase, { authorization: `Bearer ${key}` });
+    const calls: [string, Record<string, unknown>][] = [
+      ["get_observations", HELD],
+      ["get_latest", HELD],
+      ["get_insights", HELD],
+      ["get_active_signals", { region: "US" }],
+      ["get_active_signals", {}],
+      ["ask", { q: "What is the unemployment rate in Texas?" }],
+    ];
+    for (const [tool, args] of calls) {
+      const r = await call(client, tool, args);
+      expect([tool, r.isError, structured(r).error?.code]).toEqual([tool, true, "REGION_NOT_ALLOWED"]);
+    }
   });
 
   test("rate limit as REST: each tool call counts once (catalog calls too), MCP messages not at all; one past the limit is refused", async () => {

@@ -5,7 +5,7 @@
 // Lightning backend):
 //   - the 402 carries both rails, deterministically, priced as the OpenAPI contract says, with its headers documented;
 //   - a key within its allowance passes with rate-limit headers and is never charged, even with payments attached;
-//   - a bad key is 401;
+//   - a bad key is 401; a key restricted to regions the example does not read is 403 REGION_NOT_ALLOWED, not metered;
 //   - a proof cannot be replayed (x402 and L402);
 //   - an expired (10 minutes) or wrongly bound L402 token gets a fresh 402;
 //   - a handler that fails is not settled: x402 leaves the payer's balance and nonce untouched on chain, L402 leaves
@@ -28,7 +28,7 @@ import { keyUsage } from "../../src/services/keys";
 import { ANVIL_KEYS, NETWORK, startChain } from "../support/chain";
 import { FollowingClock } from "../support/clock";
 import { testKey } from "../support/keys";
-import { CANNOT_FAIL_ONCE_PAID, FUNDS, addr, bindingOf, caveatsOf, expectBodyMirrorsHeader, keyOf, l402, mintedElsewhere, nonceUsed as nonceUsedOn, payer as payerOn, reasonOf, routeCalls, type PaymentsApp } from "../support/paid-contract";
+import { CANNOT_FAIL_ONCE_PAID, FUNDS, addr, bindingOf, caveatsOf, expectBodyMirrorsHeader, expectRegionRefused, keyOf, l402, mintedElsewhere, nonceUsed as nonceUsedOn, payer as payerOn, reasonOf, routeCalls, type PaymentsApp } from "../support/paid-contract";
 import { APERTURE_CHALLENGE, TEST_BASE_URL, TEST_BTC_USD, makePaymentsApp } from "../support/payments";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
@@ -226,7 +226,8 @@ function contract(t: PaymentsApp, clock: FollowingClock) {
         expect(viaL402.status).toBe(200);
       });
 
-      test("a bad key is 401, with or without a payment attached", async () => {
+      test("a bad key is 401, a key restricted to a region not read is 403 REGION_NOT_ALLOWED, with or without a payment attached", async () => {
+        await expectRegionRefused(t, example, req, buyL402);
         const token = await buyL402();
         const attempts: Array<Record<string, string>> = [{ authorization: "Bearer svc_live_not-a-real-key" }, { "x-api-key": "svc_live_not-a-real-key", authorization: token.authorization }, { "x-api-key": "nonsense" }];
         for (const headers of attempts) {

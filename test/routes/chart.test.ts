@@ -74,10 +74,14 @@ describe("200: an SVG that validates as XML", () => {
     expect(svg.desc["#text"]).not.toContain("Shaded");
   });
 
-  test("several indicators in one region: one line each, a legend", async () => {
+  test("several indicators in one region: one line each, a legend naming the axis each is read on", async () => {
     const { svg, text } = await svgOf("indicator=UNRATE,PAYEMS&region=US&start_date=2015-01-01");
     expect(svg.title["#text"]).toBe("Unemployment Rate, All Employees, Total Nonfarm: United States");
-    expect(text).toContain("role-legend");
+    expect(text).toContain(">Unemployment Rate (left) 15.9 (Dec 2015)</text>");
+    expect(text).toContain(">All Employees, Total Nonfarm (right) 130,119 (Dec 2015)</text>");
+    // Two units: each named over its own axis.
+    expect(text).toContain(">percent</text>");
+    expect(text).toContain(">thousands of persons</text>");
   });
 
   test("sizes at the edges: 200 and 2000", async () => {
@@ -104,6 +108,17 @@ describe("400, 404: free refusals", () => {
     await expect400("indicator=UNRATE&format=png", "format", "only svg is offered");
     await expect400(`indicator=UNRATE&region=${Array.from({ length: 11 }, (_, k) => String(k + 1).padStart(2, "0")).join(",")}`, "region", "at most 10");
     await expect400("indicator=UNRATE,PAYEMS&region=06,48", "region", "not both");
+  });
+  test("too many lines for the size: the height that fits, exact to the pixel", async () => {
+    const ten = "indicator=unemployment_rate&region=06,48,36,12,17,42,39,13,37,26&start_date=2020-01-01&width=200";
+    const res = await get(`${ten}&height=200`);
+    const body = (await res.json()) as any;
+    expect({ status: res.status, code: body.error.code, parameter: body.error.details.parameter }).toEqual({ status: 400, code: "INVALID_PARAMETER", parameter: "height" });
+    const needed = body.error.details.needed_height as number;
+    expect(body.error.message).toContain(`need a height of ${needed}; ask for height=${needed} or more`);
+    expect((await get(`${ten}&height=${needed - 1}`)).status).toBe(400);
+    const { svg } = await svgOf(`${ten}&height=${needed}`);
+    expect(svg["@_height"]).toBe(String(needed));
   });
   test("5,001 points", async () => {
     await expect400("indicator=DGS10", "start_date", "5,001 points");

@@ -77,6 +77,14 @@ describe("POST /v1/signup", () => {
   });
 });
 
+test("IPv6: the signup limit counts a /64 as one address (5 from 2001:db8:5:1::/64 in all); the next /64 is another", async () => {
+  t.clock.set(START);
+  for (let i = 1; i <= 5; i++) expect((await call("/v1/signup", jsonBody({ email: `v6-${i}@example.com` }), `2001:db8:5:1::${i.toString(16)}`)).status).toBe(201);
+  const refused = await call("/v1/signup", jsonBody({ email: "v6-6@example.com" }), "2001:db8:5:1:ffff:ffff:ffff:ffff");
+  expect(refused.status).toBe(429);
+  expect((await call("/v1/signup", jsonBody({ email: "v6-7@example.com" }), "2001:db8:5:2::1")).status).toBe(201);
+});
+
 test("10 concurrent signups from one address: exactly 5 keys", async () => {
   t.clock.set(START);
   const ip = freshIp();

@@ -119,7 +119,9 @@ describe("GET / for browsers", () => {
       "/v1/observations/latest?indicator=unemployment_rate&region=48",
       "/v1/observations/latest?indicator=population&region=06037",
     ]);
-    expect(page).toContain("Consumer Price Index for All Urban Consumers: All Items in U.S. City Average: change from a year earlier");
+    // Headed by short names; the catalog's full name is the heading's title.
+    expect(page).toContain(`<p class="what" title="Consumer Price Index for All Urban Consumers: All Items in U.S. City Average: 12-month change">Consumer Price Index: 12-month change</p>`);
+    expect(page).toContain(`<p class="what" title="Unemployment Rate by State (LAUS, seasonally adjusted)">Unemployment Rate</p>`);
   });
 
   test("region and catalog counts come from the database", async () => {
@@ -166,11 +168,12 @@ describe("GET / for browsers", () => {
       indicators: 1,
       sources: 1,
       examples: [{
-        path: "/v1/observations/latest?indicator=%3Cb%3EX&region=US", name: `<img src=x onerror="alert(1)">`, regionLabel: "A & B", regionType: "country",
+        path: "/v1/observations/latest?indicator=%3Cb%3EX&region=US", name: `<img src=x onerror="alert(1)">`, fullName: `"><script>`, regionLabel: "A & B", regionType: "country",
         source: "<s>", latest, body: { data: latest, meta: { indicator: "<b>X", region: "US", unit: null, total: 1, limit: 1, offset: 0, resolved_region: { code: "US", name: "<u>United States", type: "country" } } }, chart: null,
       }],
     });
-    for (const raw of ["<img", "<b>X", "<i>u</i>", "<s>", "A & B"]) expect(html).not.toContain(raw);
+    for (const raw of ["<img", "<b>X", "<i>u</i>", "<s>", "A & B", "<script>"]) expect(html).not.toContain(raw);
+    expect(html).toContain(`title="&quot;&gt;&lt;script&gt;"`);
     expect(html).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;");
     expect(html).toContain("A &amp; B");
   });

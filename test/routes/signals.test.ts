@@ -212,6 +212,18 @@ describe("401, 402, 403", () => {
       expect([path, status, body.error.code]).toEqual([path, 403, "CATEGORY_NOT_ALLOWED"]);
     }
   });
+  test("a key restricted to Texas: its own region listed; California, or every region (no filter), 403 REGION_NOT_ALLOWED", async () => {
+    const texas = (await testKey(t, { scopes: ["svc-premium"], allowedRegions: ["48"] })).headers;
+    const own = await get("/v1/signals?region=48&strength=weak", texas);
+    expect(own.status).toBe(200);
+    expect(own.body.data.map((s: any) => s.region.code)).toEqual(["48"]);
+    for (const path of ["/v1/signals?region=06", "/v1/signals/active?region=06", "/v1/signals?region=48,06", "/v1/signals", "/v1/signals/active?indicator=LASST03"]) {
+      const { status, body } = await get(path, texas);
+      expect([path, status, body.error.code]).toEqual([path, 403, "REGION_NOT_ALLOWED"]);
+      expect(body.data).toBeUndefined();
+    }
+    expect((await get("/v1/signals", texas)).body.error.message).toBe("This key reads only regions 48: name them with 'region' (region=48) rather than asking for every region.");
+  });
 });
 
 describe("404, free", () => {

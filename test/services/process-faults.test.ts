@@ -3,7 +3,7 @@
 // instead of dying with a bare runtime trace (or, for some errors, staying up in an unknown state).
 import { describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
-import { runStopSteps, UNCAUGHT_EXIT_CODE } from "../../src/process-faults";
+import { STOP_GRACE_MS, runStopSteps, UNCAUGHT_EXIT_CODE } from "../../src/process-faults";
 import type { Logger } from "../../src/logger";
 
 const FIXTURE = resolve(import.meta.dir, "../fixtures/uncaught.ts");
@@ -85,6 +85,22 @@ describe("a requested stop's steps", () => {
       { msg: "stop: a step failed", fields: { step: "usage journal", error: "closed" } },
     ]);
   });
+
+  test("a step that holds the thread (no timer of it fires): the watchdog's thread ends the process at the steps' sum and the grace, with one JSON line", async () => {
+    const p = Bun.spawn([process.execPath, resolve(import.meta.dir, "../fixtures/stuck-stop.ts")], { stdout: "pipe", stderr: "pipe" });
+    const reader = p.stdout.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe("ready\n");
+    const t0 = performance.now();
+    p.kill("SIGTERM");
+    const code = await p.exited;
+    const ms = performance.now() - t0;
+    expect(p.signalCode ?? code).toBe("SIGKILL");
+    // 100 + 100 + STOP_GRACE_MS (5 s); never much later.
+    expect(ms).toBeGreaterThanOrEqual(200 + STOP_GRACE_MS - 50);
+    expect(ms).toBeLessThan(200 + STOP_GRACE_MS + 5_000);
+    const line = JSON.parse((await new Response(p.stderr).text()).trim().split("\n").at(-1)!);
+    expect(line).toMatchObject({ level: "error", msg: "stop: the whole stop overran its bound; the process is ended", ms: 200 + STOP_GRACE_MS });
+  }, 20_000);
 
   test("steps that finish: nothing logged, nothing unfinished", async () => {
     const { logger, warnings } = recording();

@@ -5,6 +5,7 @@ import { RedisClient } from "bun";
 import { makeTestApp } from "../support/app";
 import { bearer, testKey } from "../support/keys";
 import { redisRateLimitStore } from "../../src/services/rate-limit-stores";
+import { UNCORKED_BODY_BYTES } from "../../src/http/deferred-body";
 import { testBackend } from "../support/db";
 import { openDatabase } from "../../db/client";
 import { createKeyRuntime } from "../../src/services/key-runtime";
@@ -88,11 +89,12 @@ describe.skipIf(!haveRedis)("Redis rate-limit counters", () => {
     }
   });
 
-  test("a memoised page on Redis counters: the same bytes as the full pipeline, and exactly N of 100 parallel requests on an N/min key", async () => {
+  test("a memoised page on Redis counters: the same bytes as the full pipeline (over a socket too, as one chunk), and exactly N of 100 parallel requests on an N/min key", async () => {
     const t = await makeTestApp({ keyAccess: true, rateLimits: redisRateLimitStore(REDIS_URL, { prefix: `${prefix}memo:` }), config: { seriesCacheRevalidateMs: 3_600_000 } });
+    const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: t.app.fetch, development: false });
     try {
       t.clock.set("2026-11-22T12:00:30Z");
-      // A page over 4 KB (written as one chunk when its answer waits for Redis).
+      // A page whose answer, completed once Redis counted it, is written as one chunk (src/http/deferred-body.ts).
       const page = "/v1/observations?indicator=PAYEMS&region=US&limit=100";
       // On PostgreSQL the first read takes the catalog's first cross-process fingerprint (a new generation): a page
       // resolved across that change is not recorded, so the test starts after it.
@@ -101,12 +103,22 @@ describe.skipIf(!haveRedis)("Redis rate-limit counters", () => {
       const full = await t.request(page, { headers: warm.headers });
       expect(full.status).toBe(200);
       const fullBody = await full.text();
-      expect(fullBody.length).toBeGreaterThan(4096);
+      expect(Buffer.byteLength(fullBody)).toBeGreaterThanOrEqual(UNCORKED_BODY_BYTES);
       const served = t.app.pages!.served;
       const again = await t.request(page, { headers: warm.headers });
       expect(t.app.pages!.served).toBe(served + 1);
       expect(await again.text()).toBe(fullBody);
       expect(again.headers.get("x-ratelimit-remaining")).toBe("998");
+
+      // Over a socket, the memo's answer waits for Redis: Bun writes it as one chunk, not a send per header token
+      // (uncompressed, as the full read above: a fetch asks for compressed bodies by default).
+      const overSocket = await fetch(`http://127.0.0.1:${server.port}${page}`, { headers: { ...warm.headers, "accept-encoding": "identity" } });
+      expect(t.app.pages!.served).toBe(served + 2);
+      expect(overSocket.status).toBe(200);
+      expect(overSocket.headers.get("transfer-encoding")).toBe("chunked");
+      expect(overSocket.headers.get("content-length")).toBeNull();
+      expect(overSocket.headers.get("x-ratelimit-remaining")).toBe("997");
+      expect(await overSocket.text()).toBe(fullBody);
 
       const { key } = await testKey(t, { rateLimitPerMinute: 30, plan: "professional" });
       // The ping (which caches the key) counts in a window of its own: all 30 of the data window are left.
@@ -115,6 +127,7 @@ describe.skipIf(!haveRedis)("Redis rate-limit counters", () => {
       expect(statuses.filter((s) => s === 200).length).toBe(30);
       expect(statuses.filter((s) => s === 429).length).toBe(70);
     } finally {
+      server.stop(true);
       await t.close();
     }
   });

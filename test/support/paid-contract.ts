@@ -1,6 +1,6 @@
 // Helpers of the shared paid-route contract (test/payments/paid-route-contract.test.ts): funded payers and nonces on
-// the local chain, a facilitator's bazaar check, one route's requests on both rails, and the paid routes that name no
-// failing example, each with the reason it cannot fail once paid.
+// the local chain, a facilitator's bazaar check, one route's requests on both rails, the paid routes that name no
+// failing example, each with the reason it cannot fail once paid, and the region-restricted-key clause.
 import { expect } from "bun:test";
 import Ajv2020 from "ajv/dist/2020";
 import { decodeBase64Json, encodeMacaroonBase64, mintToken, parseIdentifier, type PaymentRequirements } from "payments";
@@ -12,6 +12,9 @@ import { NETWORK, type LocalChain } from "./chain";
 import type { makePaymentsApp } from "./payments";
 import { APERTURE_CHALLENGE, TEST_ROOT_SECRET } from "./payments";
 import { officialFetch, signedPayment } from "./x402";
+import { testKey } from "./keys";
+import { usageMonth } from "../../src/domain/access";
+import { keyUsage } from "../../src/services/keys";
 
 export type PaymentsApp = Awaited<ReturnType<typeof makePaymentsApp>>;
 
@@ -129,4 +132,23 @@ export function routeCalls(t: PaymentsApp, chain: LocalChain, route: PaidRouteIn
   }
 
   return { example, nowSeconds, req, challenge, buyL402, signedX402, officialPay };
+}
+
+/**
+ * The region-restricted-key clause: a Professional key limited to Alaska (which no example reads: each names its
+ * regions, or asks for every region as a list without a filter does) is refused the example with 403
+ * REGION_NOT_ALLOWED, with or without an L402 token attached; nothing is metered and the token stays unspent.
+ */
+export async function expectRegionRefused(t: PaymentsApp, example: string, req: (path: string, headers?: Record<string, string>) => Response | Promise<Response>, buyL402: () => Promise<{ authorization: string }>) {
+  const { key, row } = await testKey(t, { plan: "professional", allowedRegions: ["02"] });
+  const token = await buyL402();
+  for (const headers of [{ "x-api-key": key }, { "x-api-key": key, authorization: token.authorization }] as Record<string, string>[]) {
+    const res = await req(example, headers);
+    expect(res.status).toBe(403);
+    const error = ((await res.json()) as any).error;
+    expect(error.code).toBe("REGION_NOT_ALLOWED");
+    expect(error.message).toContain("02");
+  }
+  expect(await keyUsage(t.deps, row.id, usageMonth(t.clock.now()))).toBe(0);
+  expect((await req(example, { authorization: token.authorization })).status).toBe(200);
 }

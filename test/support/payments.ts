@@ -128,6 +128,8 @@ export type PaymentsAppOptions = {
   /** Put the app's data reads behind a HandlerOutage switch (returned as `outage`). */
   outage?: boolean;
   config?: Partial<Config>;
+  /** PUBLIC_BASE_URL as the admission core sees it (default TEST_BASE_URL); null: unset. */
+  publicBaseUrl?: string | null;
 };
 
 export async function makePaymentsApp(opts: PaymentsAppOptions = {}) {
@@ -143,7 +145,7 @@ export async function makePaymentsApp(opts: PaymentsAppOptions = {}) {
     database: faulty?.database ?? database,
     clock,
     random,
-    access: { keys: true, payments: faulty?.gate ?? payments, publicBaseUrl: TEST_BASE_URL },
+    access: { keys: true, payments: faulty?.gate ?? payments, publicBaseUrl: opts.publicBaseUrl === undefined ? TEST_BASE_URL : opts.publicBaseUrl },
     config: opts.config,
   });
   const counter = opts.testRoute === false ? { served: 0 } : addTestPaidRoute(t.app, t.deps, opts.hooks);

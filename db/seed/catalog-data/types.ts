@@ -14,6 +14,8 @@
 // - unit: what a stored value means, lower case, with the adjustment when it matters ("billions of dollars, SAAR").
 // - up_is_good: true when a rise is good news (payrolls), false when bad (unemployment), null when neutral (prices).
 // - subcategory: kebab-case, taxonomy only.
+// - meta.short_name: what a landing card, a legend or a short title calls the entry, stored by the seed from
+//   short-names.ts; an entry without one is called by the rule of src/domain/short-name.ts.
 // - meta.republishes: this entry is a re-publication (FRED carrying a BLS id) of the named source's series with the
 //   same code; when a code is ambiguous and no source is given, the original publisher is preferred.
 // - meta.derived (svc: entries): { inputs: [codes], formula }, and the description states both.
