@@ -26,7 +26,7 @@ import { EPISODE_TIME_WORDS, NAMED_EPISODES, TIMED_EPISODE_WORDS } from "../epis
 import { readTime } from "./time";
 import { foldPlural, phraseWords, take, wordsOf, type Word } from "./words";
 
-export { foldPlural, oneTypoApart } from "./words";
+export { foldPlural } from "./words";
 
 export type PlaceLookup = (text: string, opts?: { kinds?: readonly string[] }) => { kind: "found"; code: string } | { kind: "ambiguous"; candidates: string[] } | { kind: "not_found" };
 
