@@ -3,7 +3,10 @@
 // depth: the first request of each question (cold: resolution, series and insights not yet cached), then p50/p99 of
 // 300 warm requests cycling through the questions. Target: p99 under 100 ms at the default depth. Then questions that
 // read more than one series' newest value (issue 25): the intent questions, and rankings across every state (target
-// p50 under 50 ms) and every county (under 300 ms), each a cold request then p50/p99 of warm ones.
+// p50 under 50 ms) and every county (under 300 ms), each a cold request then p50/p99 of warm ones. Then (issue 40) the
+// default depth over questions of every new kind (a published rate, real GDP growth, a threshold over places, an
+// episode, since its peak, a direction, county pay, a flow, a shared county name, a place code), p50/p99 of warm
+// requests cycling through them, and rankings and filters over every county (by value, by a year's growth).
 //   bun bench/ask.ts [--db pglite|postgres|URL] [--requests 300]
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
@@ -52,12 +55,34 @@ for (const depth of [null, "briefing"]) {
   );
 }
 const INTENT = ["What is the current US inflation rate?", "Is unemployment higher in Texas or California?", "How many jobs were added last month?", "Is the US in a recession?"];
+/** Issue 40: one question of each new kind, answered at the default depth. */
+const ISSUE_40 = [
+  "What is India's GDP growth?",
+  "How fast is the economy growing?",
+  "which states have an unemployment rate above 5%",
+  "What was the peak unemployment rate during the Great Recession?",
+  "Has inflation come down from its peak?",
+  "Is unemployment going up or down?",
+  "what is the average pay in Harris County",
+  "where do people leaving San Francisco County go",
+  "unemployment in Orange County",
+  "unemployment rate in CA",
+];
 const RANKINGS = [
   ["51 states", "Which state has the highest unemployment rate?"],
   ["254 Texas counties", "top 5 counties in Texas by population"],
   ["every county", "Which county has the highest unemployment rate in the country?"],
   ["every county", "Which county has the most people?"],
+  ["every county", "which counties have an unemployment rate above 10%"],
+  ["every county", "fastest growing county"],
 ];
+{
+  const cold = [];
+  for (const q of ISSUE_40) cold.push(await time(q, null));
+  const warm = [];
+  for (let i = 0; i < n; i++) warm.push(await time(ISSUE_40[i % ISSUE_40.length], null));
+  console.log(`issue 40 questions, depth=default: cold max ${Math.max(...cold).toFixed(1)} ms; warm p50 ${pct(warm, 50).toFixed(2)} ms, p99 ${pct(warm, 99).toFixed(2)} ms`);
+}
 for (const [label, q] of [...INTENT.map((q) => ["intent", q]), ...RANKINGS]) {
   const cold = await time(q, null);
   const warm = [];

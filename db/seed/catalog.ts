@@ -6,6 +6,7 @@ import type { Db } from "../client";
 import { CATEGORIES, FREQUENCIES } from "../schema";
 import { upsertIndicators, upsertSources, type NewIndicatorRow } from "../repos/catalog";
 import { CATALOG, type IndicatorSeed, type SourceCatalog } from "./catalog-data";
+import { valueSpecProblems, valuesMeta } from "../../src/domain/value-kinds";
 import { SHORT_NAMES, withShortName } from "./catalog-data/short-names";
 import { deriveShortName, SHORT_NAME_MAX } from "../../src/domain/short-name";
 import type { SeedOptions } from "./options";
@@ -50,6 +51,8 @@ export function catalogProblems(catalog: readonly SourceCatalog[]): string[] {
       if (!KEBAB.test(i.subcategory)) problems.push(`${at}: subcategory ${i.subcategory} is not kebab-case`);
       problems.push(...shortNameProblems(at, i));
       if (i.regionKinds.length === 0) problems.push(`${at}: no region kinds`);
+      if (!i.values) problems.push(`${at}: does not state what its values are (catalog-data/value-kinds.ts)`);
+      else for (const p of valueSpecProblems(i.values, i.unit)) problems.push(`${at}: ${p}`);
       const derived = i.code.startsWith("svc:");
       if (derived !== (source.slug === "svc")) problems.push(`${at}: svc: codes belong to the svc source and only there`);
       if (derived) {
@@ -87,7 +90,7 @@ function indicatorRow(sourceSlug: string, i: IndicatorSeed, now: Date): NewIndic
     regionKinds: i.regionKinds,
     defaultRegionCode: i.defaultRegionCode,
     upIsGood: i.upIsGood,
-    meta: i.meta,
+    meta: i.values ? { ...i.meta, values: valuesMeta(i.values) } : i.meta,
     updatedAt: now,
   };
 }

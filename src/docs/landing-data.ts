@@ -1,7 +1,9 @@
 // What the landing page at `/` shows that comes from the database: how many regions and indicators the service holds,
 // and a few live examples, the headline series a reader looks for first: the US unemployment rate, CPI inflation
 // (the 12-month change), a state's unemployment rate and a county's population, the concepts resolving to the
-// freshest series held for the place. Each example is read through the same services its request uses
+// freshest series held for the place. A card's percent-change transform applies only where the series' values allow
+// one (src/domain/value-kinds.ts: a level or an index); a rate, or a change already computed, is shown as it is.
+// Each example is read through the same services its request uses
 // (GET /v1/observations/latest: resolveSeriesTarget, getLatestAnswer, latestMeta; a transform: GET /v1/observations'
 // resolveObservations and getObservationsPage), so the page shows exactly what that request answers today; nothing
 // on the page is a number written in code. Each card's chart is GET /v1/chart's picture of the series' last ten years.
@@ -19,6 +21,7 @@ import type { ReadContext } from "../services/series-read";
 import { chartPicture, type ChartPicture } from "../services/chart";
 import { addYears } from "../domain/calendar";
 import { shortNameOf } from "../domain/short-name";
+import { percentChangeApplies, valueSpecOf } from "../domain/value-kinds";
 
 /** Series shown as live examples, one per kind of region, in the order shown. Series the database does not hold
  *  (an installation seeded without the samples) are left out. All are standard (non-premium) series. */
@@ -80,7 +83,15 @@ export function examplePath(e: LandingExampleSpec): string {
   return `/v1/observations?${new URLSearchParams({ indicator: e.indicator, region: e.region, transform: e.transform, limit: "1" })}`;
 }
 
-async function example(ctx: ReadContext, sourceNames: Map<string, string>, e: LandingExampleSpec): Promise<LandingExample | null> {
+/** The card as shown: its percent change kept only where the series' values allow one (see the file comment). */
+async function allowed(ctx: ReadContext, e: LandingExampleSpec): Promise<LandingExampleSpec> {
+  if (!e.transform || !["yoy", "mom", "qoq"].includes(e.transform)) return e;
+  const target = await resolveSeriesTarget(ctx, { code: e.indicator, region: e.region });
+  return target.kind === "stored" && percentChangeApplies(valueSpecOf(target.indicator)) ? e : { indicator: e.indicator, region: e.region };
+}
+
+async function example(ctx: ReadContext, sourceNames: Map<string, string>, spec: LandingExampleSpec): Promise<LandingExample | null> {
+  const e = await allowed(ctx, spec);
   const found = e.transform ? await transformed(ctx, e) : await latestOf(ctx, e);
   if (!found) return null;
   const { target, latest, body, name, fullName } = found;

@@ -8,7 +8,7 @@ import type { SourceFreshness } from "../services/catalog";
 import { CONTRACT_VERSION, SERVICE_NAME } from "../version";
 import { publishedPrices, type OpenApiDocument } from "./openapi";
 import { listOperations, type JsonObject, type OperationEntry } from "../contract/operations";
-import { AUTH_PARAGRAPH, DATA_PARAGRAPH, ERROR_PARAGRAPH, PRICE_LABELS, REGION_CONVENTIONS, SERVICE_SUMMARY, planTableMarkdown, priceTableMarkdown } from "./service-text";
+import { AUTH_PARAGRAPH, DATA_PARAGRAPH, ERROR_PARAGRAPH, PRICE_LABELS, REGION_CONVENTIONS, SERVICE_SUMMARY, VALUES_PARAGRAPH, planTableMarkdown, priceTableMarkdown } from "./service-text";
 import { MCP_PATH } from "../contract/mcp";
 
 export type LlmsContext = { baseUrl: string };
@@ -231,7 +231,7 @@ export function renderDataSection(rows: readonly SourceFreshness[]): string {
     const held = r.indicatorsHeld === 0 ? "no data held yet" : `${r.indicatorsHeld} of ${r.indicators} indicators hold data, the latest observation ${r.latestDate}, last changed ${r.lastUpdated?.slice(0, 10)}`;
     return `- \`${r.slug}\` ${r.name}: ${held}. ${r.attribution ?? ""}${r.license ? ` Licence: ${r.license}.` : ""}`;
   });
-  return ["## Data", "", DATA_PARAGRAPH, "", ...lines, ""].join("\n");
+  return ["## Data", "", DATA_PARAGRAPH, "", VALUES_PARAGRAPH, "", ...lines, ""].join("\n");
 }
 
 // ---- the two files ------------------------------------------------------------------------------

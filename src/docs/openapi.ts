@@ -10,7 +10,7 @@ import { x402PaymentRequiredSchema, x402SettleResponseSchema } from "../schemas/
 import { listOperations, type JsonObject } from "../contract/operations";
 import { CONTRACT_VERSION, SERVICE_NAME } from "../version";
 import { collectTags, declareSecurity } from "./openapi-access";
-import { AUTH_PARAGRAPH, DATA_PARAGRAPH, ERROR_PARAGRAPH, SERVICE_SUMMARY, planTableMarkdown, priceTableMarkdown } from "./service-text";
+import { AUTH_PARAGRAPH, DATA_PARAGRAPH, ERROR_PARAGRAPH, SERVICE_SUMMARY, VALUES_PARAGRAPH, planTableMarkdown, priceTableMarkdown } from "./service-text";
 
 export { DISCOVERY_TAG } from "./openapi-access";
 
@@ -156,6 +156,7 @@ export function serviceDescription(baseUrl: string, prices: PriceList): string {
     SERVICE_SUMMARY,
     "## Data",
     DATA_PARAGRAPH,
+    VALUES_PARAGRAPH,
     "## Authentication",
     AUTH_PARAGRAPH,
     "Paid operations carry `x-price-usd` (and `x-price-usd-by-surface` when the price depends on the series or options).",

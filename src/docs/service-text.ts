@@ -77,3 +77,11 @@ export const REGION_CONVENTIONS =
   "A canonical code always means itself, so codes read back from responses round-trip: `DE` is Germany and `CA` Canada " +
   "wherever countries are offered; where the indicator is offered only for states and counties, `CA` is California. " +
   "Ambiguous names answer 400 listing the candidates. Responses always carry the canonical code.";
+
+export const VALUES_PARAGRAPH =
+  "What an indicator's values are: `values` in `GET /v1/indicators/{code}` says whether they are a `level` (an amount), " +
+  "an `index`, a `rate` (a rate, share or spread), a `change` already computed over `span_months` (the World Bank's " +
+  "annual GDP growth and inflation, Census population change and net migration) or a `binary` 0/1 state (the NBER " +
+  "recession indicator). A percent change (`transform=yoy`, `mom`, `qoq`) means something only for a level or an " +
+  "index: a rate moves in percentage points, and a change is already the growth. `GET /v1/ask`, insights and the " +
+  "landing page choose their arithmetic from it.";

@@ -10,14 +10,15 @@
 // - trend (at least 3 observations): ordinary least squares of value on time in years (simple-statistics
 //   linearRegression), slope = change per year in the series' unit; percent per year = 100 * (e^b - 1) with b the
 //   least-squares slope of ln(value) on time, the compound annual rate, only when every value is positive and the
-//   unit is not a rate (a rate's change is in percentage points). R² from the linear fit; below 0.1 the trend is
+//   values are a level or an index (value-kinds.ts: a rate's change is in percentage points; a change already
+//   computed, such as GDP growth or population change, is never given a percent change). R² from the linear fit; below 0.1 the trend is
 //   "flat" (the line explains almost nothing).
 // - latest_delta (at least 2): latest against the previous valued observation, absolute and percent (percent only
-//   when the previous value is positive), with both dates; robust_z = (move - median move) / robust scale of the
+//   when the previous value is positive and the values are a level or an index), with both dates; robust_z = (move - median move) / robust scale of the
 //   window's other moves (null under 5 other moves, too few to judge).
 // - watermark_high_distance / watermark_low_distance (at least 2): the window's high (low), the date it was first
 //   reached, and the latest value's distance from it, absolute and percent (percent only for a positive high/low
-//   and a unit that is not a rate).
+//   of a level or an index).
 // - longest_run (at least 2): the longest streak of consecutive rises or falls (an unchanged value ends a streak;
 //   on a tie the most recent streak), and whether the current streak (ending at the latest observation) is it.
 // - peer_rank: the latest value's rank among peer regions with a value on the same date (counties within their
@@ -36,12 +37,13 @@
 import { linearRegression } from "simple-statistics";
 import { dayNumber, type Frequency } from "./calendar";
 import {
-  atDate, decimalsOf, formatChange, formatDate, formatPercent, formatValue, isRateUnit, ordinal, periodNoun, renderTemplate,
+  atDate, decimalsOf, formatChange, formatDate, formatPercent, formatValue, ordinal, periodNoun, renderTemplate,
   seriesSubject, toneOf, type Direction, type Tone,
 } from "./prose";
 import { clean, robustScale } from "./robust";
 import type { Point } from "./series";
 import { formatWindow, windowSpanPhrase, windowStart, type Window } from "./window";
+import { inferValueSpec, percentChangeApplies, type ValueSpec } from "./value-kinds";
 
 export const FACT_KINDS = ["trend", "latest_delta", "watermark_high_distance", "watermark_low_distance", "longest_run", "peer_rank"] as const;
 export type FactKind = (typeof FACT_KINDS)[number];
@@ -56,6 +58,8 @@ export type InsightSeries = {
   upIsGood: boolean | null;
   indicatorName: string;
   place: string;
+  /** What the values are (the catalog's meta.values); read from the unit when not given. */
+  values?: ValueSpec;
 };
 
 /** Values of the peer regions (the region itself included) on one date; `noun` names them all: "the 50 states and DC". */
@@ -117,7 +121,8 @@ function context(s: InsightSeries, window: Window, pts: Valued[]): Ctx {
     n: pts.length,
     latest: pts[pts.length - 1],
     decimals,
-    rate: isRateUnit(s.unit),
+    // Percent changes only of a level or an index: a rate moves in points, a computed change is not changed again.
+    rate: !percentChangeApplies(s.values ?? inferValueSpec(s.unit)),
     subject: seriesSubject(s.indicatorName, s.place),
     period: window.kind === "all" ? `since ${formatDate(pts[0].date, s.frequency)}` : `over ${windowSpanPhrase(window)}`,
     window: formatWindow(window),
@@ -199,7 +204,8 @@ function latestDeltaFact(c: Ctx): InsightFact {
   for (let i = 1; i < c.n - 1; i++) moves.push(c.pts[i].value - c.pts[i - 1].value);
   const scale = moves.length >= MIN_MOVES_TO_JUDGE ? robustScale(moves) : null;
   const z = scale ? clean((change - scale.centre) / scale.scale) : null;
-  const changePercent = pct(c.latest.value, prev.value);
+  // A rate or a computed change is never given a percent change, in the text or the params.
+  const changePercent = c.rate ? null : pct(c.latest.value, prev.value);
   const direction = directionOf(change);
   const params = {
     subject: c.subject,

@@ -20,12 +20,16 @@ const askRoute = createRoute({
   description:
     "Reads the question deterministically (a lexicon of how people name the series, place names of countries, states " +
     "and counties, time phrases such as 'over the last 5 years') into indicators, regions and a window (`resolved`), " +
-    "and the kind of answer wanted (a level, a 12-month change, a change, a record, a ranking across places, a " +
-    "comparison at one period, a yes or no), then calls get_latest or get_observations, get_insights and (at " +
-    "depth=briefing, for callers entitled to signals) get_active_signals through the same services as the REST " +
-    "endpoints, or rank_regions for a ranking. Each call is a citation whose `args` replay it against /v1/observations " +
-    "(transform=yoy for a 12-month change), /v1/observations/latest, /v1/insights, /v1/signals/active or /v1/indicators. " +
-    "The first sentence answers the question with the number, the place and the period. Every number in `answer` is checked " +
+    "and the kind of answer wanted (a level, growth, a change, a direction, a record, a value during a named episode or " +
+    "against its peak, a ranking or threshold across places, a comparison at one period, where people move, a yes or " +
+    "no), then calls get_latest or get_observations, get_insights and (at depth=briefing, for callers entitled to " +
+    "signals) get_active_signals through the same services as the REST endpoints, rank_regions for a ranking or " +
+    "get_flows for moves. The arithmetic follows what the series' values are (`values` of /v1/indicators/{code}): " +
+    "growth is the 12-month percent change of a level or an index, a published change's own value, a rate's " +
+    "difference in points. A place code reads as `region` does (CA is Canada, US-CA California) and the answer says " +
+    "which. Each call is a citation whose `args` replay it against /v1/observations (transform=yoy for a 12-month " +
+    "change), /v1/observations/latest, /v1/insights, /v1/signals/active, /v1/flows or /v1/indicators. The first " +
+    "sentence answers the question with the number, the place and the period (a direction or yes/no word first). Every number in `answer` is checked " +
     "against the results (`grounded`). A question the catalog does not cover answers `status: no_coverage` with a " +
     "message and costs nothing (no 402 is issued); one whose series hold no data there answers `no_data`, also free. " +
     `Ceilings: default ${ASK_CEILINGS.default.series} series and ${ASK_CEILINGS.default.toolCalls} tool calls; ` +

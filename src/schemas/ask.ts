@@ -34,10 +34,10 @@ export const askQuerySchema = z.object({
 
 export type AskQuery = z.output<typeof askQuerySchema>;
 
-// The spec's four, plus the reads an answer to a change or a ranking makes: get_observations (replays against
-// /v1/observations, with transform=yoy for a 12-month change) and rank_regions (every place of a kind at one period;
-// its summary gives each named place's replay through /v1/observations).
-export const ASK_TOOLS = ["search_indicators", "get_latest", "get_insights", "get_active_signals", "get_observations", "rank_regions"] as const;
+// The spec's four, plus the reads an answer to a change, a ranking or a move makes: get_observations (replays against
+// /v1/observations, with transform=yoy for a 12-month change), rank_regions (every place of a kind at one period;
+// its summary gives each named place's replay through /v1/observations) and get_flows (replays against /v1/flows).
+export const ASK_TOOLS = ["search_indicators", "get_latest", "get_insights", "get_active_signals", "get_observations", "rank_regions", "get_flows"] as const;
 export type AskTool = (typeof ASK_TOOLS)[number];
 export const ASK_STATUSES = ["ok", "no_coverage", "no_data"] as const;
 export type AskStatus = (typeof ASK_STATUSES)[number];
@@ -46,7 +46,7 @@ export const citationSchema = z
   .object({
     tool: z.enum(ASK_TOOLS).openapi({ description: "The tool (and REST operation of the same operationId) that was called." }),
     args: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).openapi({
-      description: "Its arguments: the query parameters of the REST endpoint (get_latest: /v1/observations/latest, get_observations: /v1/observations, get_insights: /v1/insights, get_active_signals: /v1/signals/active, search_indicators: /v1/indicators); rank_regions: the indicator, region type (and parent) and date every place was read at.",
+      description: "Its arguments: the query parameters of the REST endpoint (get_latest: /v1/observations/latest, get_observations: /v1/observations, get_insights: /v1/insights, get_active_signals: /v1/signals/active, search_indicators: /v1/indicators, get_flows: /v1/flows); rank_regions: the indicator, region type (and parent) and date every place was read at.",
       example: { indicator: "LAUST03A", region: "48" },
     }),
     summary: z.string().openapi({ description: "What the call returned, in one line with its numbers.", example: "Texas, unemployment rate 2018: 3.9 percent" }),

@@ -1,6 +1,7 @@
 // Catalog resources (spec "Source", "Indicator", "IndicatorDetail") and the /v1/sources and /v1/indicators parameters.
 import { z } from "@hono/zod-openapi";
 import { ACCESS_TIERS, CATEGORIES, FREQUENCIES } from "../../db/schema/catalog";
+import { VALUE_KINDS } from "../domain/value-kinds";
 import { booleanQuery, integerQuery } from "./query";
 
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
@@ -60,6 +61,19 @@ export const indicatorSchema = z
   })
   .openapi("Indicator");
 
+export const valuesSchema = z
+  .object({
+    kind: z.enum(VALUE_KINDS).openapi({ example: "rate" }),
+    span_months: z.number().int().min(1).nullable().openapi({ description: "For a `change`: the span it is over, in months; else null.", example: null }),
+    note: z.string().openapi({ example: "A rate or share: its change is a difference in percentage points, never a percent change." }),
+  })
+  .openapi("Values", {
+    description:
+      "What the values are (additive to the spec's fields): `level` (an amount), `index`, `rate` (a rate, share or spread), `change` (a change " +
+      "already computed over `span_months`, such as annual GDP growth) or `binary` (a 0/1 state). A percent change (transform=yoy, mom, qoq) " +
+      "is meaningful for a level or an index only; ask, insights and the landing page choose their arithmetic from it.",
+  });
+
 export const indicatorDetailSchema = z
   .object({
     id: z.string().uuid(),
@@ -80,6 +94,7 @@ export const indicatorDetailSchema = z
     date_range: z
       .object({ start: date.nullable(), end: date.nullable() })
       .openapi({ description: "First and last observation dates over all of the indicator's series; null when none is held.", example: { start: "1980-01-01", end: "2025-11-01" } }),
+    values: valuesSchema,
     coverage: coverageSchema,
   })
   .openapi("IndicatorDetail");

@@ -2,24 +2,29 @@
 // (intent.ts), each topic and place resolved to a held series through the catalog and the concepts, or a free
 // no_coverage / no_data answer. Places are never dropped silently: a misspelt one is read as its one close name and
 // the answer says so; words where a place was named that match none make the question no_coverage, saying which;
-// a name that is a state and a country (Georgia) is read by the kinds the topic covers, and the answer says which.
+// a name that is a state and a country (Georgia) is read by the kinds the topic covers, and the answer says which;
+// a two-letter code is read as the data routes read it (CA: Canada; US-CA: California), the state when the topic is
+// not covered for countries, and the answer says which and how to ask for the other; a county name several counties
+// share is read as the most populous (ask-places.ts). Words no lexicon phrase names are read through the catalog's
+// own vocabulary (ask-vocabulary.ts). "GDP growth" is real GDP's unless nominal is asked.
 // Ceilings (per request): series read, tool calls and rounds; reaching one ends work early with `truncated: true`.
 // A round is one batch of tool calls made together (the search, the reads, the insights, the signals).
 import { DETERMINISTIC_MODEL } from "../domain/ask/compose";
 import { readIntent, type IntentReading } from "../domain/ask/intent";
-import { foldPlural, fuzzyPlaceLookup, parseQuestion, placeLookup, type ParsedQuestion } from "../domain/ask/parse";
-import { TOPIC_WORDS, type Topic } from "../domain/ask/lexicon";
+import { broadTopics, fuzzyPlaceLookup, parseQuestion, placeLookup, type ParsedQuestion } from "../domain/ask/parse";
+import { TOPICS, TOPIC_WORDS, type Topic } from "../domain/ask/lexicon";
 import { conceptLevels, getConcept, pluralKind, REGION_KINDS, type RegionKind } from "../domain/concepts";
-import { lookupRegion, regionKey } from "../domain/regions";
 import { formatWindow, parseWindow, type Window } from "../domain/window";
 import type { AskDepth, AskResponse, Citation } from "../schemas/ask";
 import { isPremiumIndicator, type Read } from "../pricing";
-import { listIndicators } from "./catalog";
 import { asApiError, resolveSeriesTarget, type SeriesTarget } from "./concepts";
+import { codeNote, settlePlaces } from "./ask-places";
+import { COVERED_HINT, topicsFromCatalog } from "./ask-vocabulary";
+import { planFlows, type FlowPlan } from "./ask-flows";
 import { regionIndex, resolveRegion, type RegionRow } from "./regions";
 import { ensureReadable, targetCode, targetPremium, type ReadContext } from "./series-read";
 import type { LanguageModel } from "./ask-model";
-import { planRank, type RankPlan } from "./ask-rank";
+import { planRank, polarDirection, type RankPlan } from "./ask-rank";
 
 export type AskInput = { q: string; region?: string; window?: string; depth: AskDepth };
 export type Asker = { answer(input: AskInput, opts?: { signals?: boolean }): Promise<AskResponse> };
@@ -55,6 +60,10 @@ export type AskPlan =
       notes: string[];
       /** A ranking across every place of a kind, instead of the series above. */
       rank: RankPlan | null;
+      /** Where people moving out of a place go (or into it come from), instead of the series above. */
+      flows: FlowPlan | null;
+      /** The episode the question names (folded words: episodes.ts namedEpisode), or null. */
+      episode: string | null;
     };
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -110,7 +119,11 @@ async function candidatesFor(ctx: ReadContext, topic: Topic, region: RegionRow, 
   if (national) codes = [...topic.us!];
   else if (topic.byKind?.[kind]) codes = [...topic.byKind[kind]!];
   else if (topic.concept && conceptLevels(getConcept(topic.concept)!).includes(kind)) codes = [topic.concept];
-  else return `${TOPIC_LABEL(topic)} is covered for ${topicLevels(topic)}, not for ${region.name}`;
+  else {
+    // Unsure is better than wrong: never another place's answer, but the closest one held, said so.
+    const closest = topic.us && region.code !== "US" ? `; the closest held is the national figure: ask about the United States` : "";
+    return `${TOPIC_LABEL(topic)} is covered for ${topicLevels(topic)}, not for ${region.name}${closest}`;
+  }
   const out: Candidate[] = [];
   for (const code of codes) {
     let target: SeriesTarget;
@@ -147,30 +160,6 @@ function peerRegion(region: RegionRow, byCode: Map<string, RegionRow>): RegionRo
   return null;
 }
 
-/** Catalog search for the words no topic took: each word must begin a word of the indicator's name or description. */
-async function searchCatalog(ctx: ReadContext, words: string[]): Promise<{ citation: Citation; result: unknown; codes: string[] } | null> {
-  const meaningful = words.filter((w) => w.length >= 3);
-  if (meaningful.length === 0) return null;
-  const term = [...meaningful].sort((a, b) => b.length - a.length || a.localeCompare(b))[0];
-  const args = { search: term, limit: 100 };
-  const list = await listIndicators(ctx, { search: term, include_inactive: false, limit: 100, offset: 0 }, ctx.now());
-  // Every word must begin a word of the name or code: a description mentions too much ("money stock ... market").
-  const fits = list.data.filter((i) => {
-    const text = new Set(regionKey(`${i.code} ${i.name}`).split(" ").map(foldPlural));
-    return meaningful.every((w) => [...text].some((t) => t.startsWith(w)));
-  });
-  // Held series first (a stable sort keeps the catalog's order otherwise).
-  const codes = fits.sort((a, b) => Number(b.coverage.regions_held > 0) - Number(a.coverage.regions_held > 0)).map((i) => i.code);
-  const summary = list.meta.total === 0 ? `No indicator matches '${term}'.` : `${list.meta.total} indicator(s) match '${term}'${codes.length ? `; fitting the question: ${codes.join(", ")}` : "; none fits every word of the question"}.`;
-  return { citation: { tool: "search_indicators", args, summary }, result: { total: list.meta.total, codes }, codes };
-}
-
-const COVERED_HINT =
-  "Covered: labour (unemployment, payrolls, job openings, claims, wages, labour force), prices (inflation, core and PCE " +
-  "inflation), rates (federal funds, Treasury yields, the yield curve), output (GDP, industrial production, retail sales), " +
-  "housing (starts, median home values), income, population and migration, for the United States, states, counties and " +
-  "countries where the catalog holds them; see GET /v1/indicators.";
-
 export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<AskPlan> {
   const depth = input.depth;
   const ceilings = ASK_CEILINGS[depth];
@@ -180,16 +169,7 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
     lookupPlace: placeLookup(index),
     fuzzyPlace: fuzzyPlaceLookup(index),
   });
-  // "Which Texas county…": the state whose counties are ranked, not a county named Texas County.
-  if (/\b(which|what|top|bottom)\b.*\bcount(y|ies)\b/i.test(input.q)) {
-    for (const a of [...parsed.ambiguous]) {
-      const state = /^(.*)\s+county$/i.exec(a.text);
-      const hit = state ? lookupRegion(index, state[1], { kinds: ["state"] }) : null;
-      if (hit?.kind !== "found") continue;
-      parsed.places.push(hit.code);
-      parsed.ambiguous.splice(parsed.ambiguous.indexOf(a), 1);
-    }
-  }
+  const placeNotes = await settlePlaces(ctx, parsed, index, input.q);
   // The hint stands for the place when the question names none; a hint that is no region is the caller's mistake.
   const hint = input.region !== undefined ? await resolveRegion(ctx, input.region) : null;
   const placeCodes = parsed.places.length ? parsed.places : hint ? [hint.code] : parsed.ambiguous.length ? [] : ["US"];
@@ -203,7 +183,8 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
     const words = parsed.unplaced.map((w) => `'${w}'`).join(", ");
     return { kind: "answered", response: emptyResponse(depth, "no_coverage", `Could not place ${words}: the service covers the United States, its states and counties, and countries; a city or other kind of place is not covered (name its county or state instead). ${COVERED_HINT}`, resolvedBase) };
   }
-  const notes = parsed.corrections.map((c) => `(“${c.text}” was read as ${index.byCode.get(c.code)?.name ?? c.code}.)`);
+  const notes = [...parsed.corrections.map((c) => `(“${c.text}” was read as ${index.byCode.get(c.code)?.name ?? c.code}.)`), ...placeNotes];
+  for (const n of parsed.nearest) notes.push(`(“${n.text}” was read as ${TOPIC_WORDS[n.topic]?.label ?? n.topic}: ${n.why}.)`);
 
   if (parsed.ambiguous.length && places.length === 0) {
     const a = parsed.ambiguous[0];
@@ -215,18 +196,25 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
     return { kind: "answered", response: emptyResponse(depth, "no_coverage", `'${a.text}' names several places: ${names.join("; ")}. Name the state too, or pass region.`, resolvedBase) };
   }
 
-  // Topics named by the lexicon, else what the catalog finds for the remaining words.
+  // Where people move: the flows between places, whatever topic words the question has.
+  const placeKinds = places.filter((p) => p.code !== "US" || parsed.places.length > 1).map((p) => p.type as RegionKind);
+  const before = parsed.places[0] ? (parsed.before[parsed.places[0]] ?? null) : null;
+  const moves = readIntent(input.q, { places: placeKinds, growthTopic: false, changeTopic: false, kinds: parsed.kinds, before });
+  if (moves.intent.kind === "flows") {
+    const flows = await planFlows(ctx, moves.intent.way, places);
+    if ("status" in flows) return { kind: "answered", response: emptyResponse(depth, flows.status, flows.message, resolvedBase) };
+    const regions = [flows.origin, flows.destination].filter((r) => r !== null);
+    return runnable({ input, depth, window, intent: moves, notes, searches: [], series: [], region: regions[0]?.code ?? null, indicators: [], regions, flows, episode: null });
+  }
+
+  // Topics named by the lexicon, else what the catalog's own words find, else a broad word ("prices").
   const searches: { citation: Citation; result: unknown }[] = [];
   let topics = parsed.topics;
   if (topics.length === 0) {
-    const found = await searchCatalog(ctx, parsed.rest);
-    if (found) searches.push({ citation: found.citation, result: found.result });
-    const catalog = await ctx.caches.catalog.catalog();
-    topics = (found?.codes ?? []).slice(0, ceilings.series).map((code) => {
-      const row = (catalog.byLowerCode.get(code.toLowerCase()) ?? []).find((r) => r.code === code)!;
-      const kinds = row.regionKinds as RegionKind[];
-      return { id: code, phrases: [], us: kinds.length === 0 || kinds.includes("country") ? [code] : undefined, byKind: Object.fromEntries(kinds.map((k) => [k, [code]])) } as Topic;
-    });
+    const found = await topicsFromCatalog(ctx, input.q, parsed.rest, (places[0]?.type as RegionKind | undefined) ?? null, ceilings.series);
+    searches.push(...found.searches);
+    notes.push(...found.notes);
+    topics = found.topics;
     if (topics.length === 0) {
       const what = parsed.rest.length ? `'${parsed.rest.join(" ")}'` : "this question";
       return {
@@ -236,30 +224,23 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
     }
   }
 
-  const intent = readIntent(input.q, {
-    places: places.filter((p) => p.code !== "US" || parsed.places.length > 1).map((p) => p.type as RegionKind),
-    growthTopic: topics.some((t) => t.id === "inflation" || t.id === "core_inflation" || t.id === "pce_inflation"),
+  // "Are paychecks keeping up with prices?": a race needs both sides; a broad word names the other.
+  if (topics.length === 1 && /\b(keep(?:ing)? up|outpac\w*)\b/i.test(input.q)) topics = [...topics, ...broadTopics(input.q).filter((t) => t.id !== topics[0].id)].slice(0, 2);
+  let intent = readIntent(input.q, {
+    places: placeKinds,
+    growthTopic: topics.some((t) => !!TOPIC_WORDS[t.id]?.growth),
     changeTopic: topics.some((t) => t.id === "payrolls" || t.id === "employed"),
+    episode: parsed.episode !== null,
+    kinds: parsed.kinds,
+    before,
   });
+  topics = realOrNominal(topics, intent, input.q, parsed.real);
   if (intent.intent.kind === "rank") {
     const within = intent.intent.placeKind === "county" ? (places.find((p) => p.type === "state") ?? null) : null;
-    const rank = await planRank(ctx, { topics, placeKind: intent.intent.placeKind, parent: within, dir: intent.intent.dir, count: intent.intent.count });
+    const rank = await planRank(ctx, { topics, placeKind: intent.intent.placeKind, parent: within, dir: intent.intent.dir, count: intent.intent.count, filter: intent.intent.filter, byGrowth: intent.intent.by === "growth", polar: intent.polar });
     if ("status" in rank) return { kind: "answered", response: emptyResponse(depth, rank.status, rank.status === "no_coverage" ? `${rank.message} ${COVERED_HINT}` : rank.message, resolvedBase) };
-    const regions = within ? [regionOut(within)] : [];
     return {
-      kind: "run",
-      question: input.q,
-      depth,
-      series: [],
-      window,
-      resolved: { indicators: [{ code: rank.indicator.code, source: rank.indicator.sourceSlug ?? "", name: rank.indicator.name, ...(rank.concept ? { concept: rank.concept } : {}) }], regions, window: formatWindow(window) },
-      truncated: false,
-      searches,
-      // A ranking reads every place of its scope: a region-restricted key must be allowed the whole scope (the state
-      // whose counties are ranked, else the nation), so it never reads places it is not allowed.
-      region: within?.code ?? "US",
-      intent,
-      notes,
+      ...runnable({ input, depth, window, intent, notes, searches, series: [], region: within?.code ?? "US", indicators: [{ code: rank.indicator.code, source: rank.indicator.sourceSlug ?? "", name: rank.indicator.name, ...(rank.concept ? { concept: rank.concept } : {}) }], regions: within ? [within] : [], flows: null, episode: null }),
       rank,
     };
   }
@@ -274,14 +255,25 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
     for (const named of places) {
       let region = named;
       let found = await candidatesFor(ctx, topic, region, comparing);
+      const label = TOPIC_WORDS[topic.id]?.growth ?? TOPIC_WORDS[topic.id]?.label ?? TOPIC_LABEL(topic);
       // A state's name that is also a country's (Georgia): the country when the topic is not covered for states.
       const alt = parsed.alternates[named.code] ? index.byCode.get(parsed.alternates[named.code]) : undefined;
       if (alt) {
         const asCountry = typeof found === "string" ? await candidatesFor(ctx, topic, alt, comparing) : null;
         if (asCountry && typeof asCountry !== "string") {
           [region, found] = [alt, asCountry];
-          notes.push(`(${named.name} was read as the country: ${TOPIC_WORDS[topic.id]?.label ?? TOPIC_LABEL(topic)} is covered for countries, not for US states.)`);
+          notes.push(`(${named.name} was read as the country: ${label} is covered for countries, not for US states.)`);
         } else notes.push(`(${named.name} was read as the US state; ask about "the country ${named.name}" for the country.)`);
+      }
+      // A code that is a country's and a state's (CA): as read, else the other when the topic is not covered there.
+      const code = parsed.codes[named.code];
+      if (code) {
+        const other = index.byCode.get(code.other)!;
+        const asOther = typeof found === "string" ? await candidatesFor(ctx, topic, other, comparing) : null;
+        if (asOther && typeof asOther !== "string") {
+          [region, found] = [other, asOther];
+          notes.push(`(“${code.text}” was read as ${other.type === "state" ? "the US state " : ""}${other.name}: ${label} is covered for ${pluralKind(other.type as RegionKind)}, not for ${pluralKind(named.type as RegionKind)}; as a region code ${code.text} is ${named.name}.)`);
+        } else notes.push(codeNote(index, named.code, code.other, code.text));
       }
       if (typeof found === "string") {
         uncovered.push(found);
@@ -308,7 +300,7 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
     const message = status === "no_data" ? `The series for this question hold no data for that place yet: ${reasons.join(" ")}` : `${reasons.join(" ")} ${COVERED_HINT}`;
     // No data: the series the question resolved to are named, so the caller can see what would answer it.
     const resolved = { ...resolvedBase, indicators: status === "no_data" ? uniqueIndicators(unheldTargets) : [] };
-    return { kind: "answered", response: emptyResponse(depth, status, message, resolved, { rounds: searches.length, citations: searches.map((s) => s.citation) }) };
+    return { kind: "answered", response: emptyResponse(depth, status, `${message}${notes.length ? ` ${notes.join(" ")}` : ""}`, resolved, { rounds: searches.length, citations: searches.map((s) => s.citation) }) };
   }
   // A briefing compares each place with the one above it, when the same topic is held there.
   if (depth === "briefing") {
@@ -319,21 +311,61 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
       if (typeof found !== "string") p.peer = found.find((c) => c.held)?.target ?? null;
     }
   }
-  const indicators = uniqueIndicators(planned.map((p) => p.target));
+  // "Worst", "best": the direction the first series' polarity gives (the worst unemployment rate is the highest).
+  const first = planned[0].target;
+  if (intent.polar && (intent.intent.kind === "extreme" || intent.intent.kind === "episode") && first.kind === "stored") {
+    intent = { ...intent, intent: { ...intent.intent, dir: polarDirection(intent.polar, first.indicator.upIsGood) } };
+  }
   const usedRegions = [...new Map(planned.map((p) => [p.region.code, p.region])).values()];
+  const plan = runnable({ input, depth, window, intent, notes, searches, series: planned, region: usedRegions[0]?.code ?? null, indicators: uniqueIndicators(planned.map((p) => p.target)), regions: usedRegions, flows: null, episode: parsed.episode });
+  return { ...plan, truncated };
+}
+
+const topicNamed = (id: string) => TOPICS.find((t) => t.id === id)!;
+
+/**
+ * "GDP growth", "is the economy growing", "GDP after inflation": real GDP's, unless nominal is asked ("nominal GDP
+ * growth": nominal GDP's); the sentence names which.
+ */
+function realOrNominal(topics: Topic[], reading: IntentReading, question: string, real: boolean): Topic[] {
+  const nominal = /\bnominal\b|\bcurrent dollars\b/i.test(question);
+  const growth = reading.intent.kind === "growth" || reading.intent.kind === "direction" || /\bgrow/i.test(question);
+  if (nominal) return topics.map((t) => (t.id === "real_gdp" && !topics.some((x) => x.id === "gdp") ? topicNamed("gdp") : t));
+  if ((growth || real) && !topics.some((t) => t.id === "real_gdp")) return topics.map((t) => (t.id === "gdp" ? topicNamed("real_gdp") : t));
+  return topics;
+}
+
+type RunParts = {
+  input: AskInput;
+  depth: AskDepth;
+  window: Window;
+  intent: IntentReading;
+  notes: string[];
+  searches: { citation: Citation; result: unknown }[];
+  series: Planned[];
+  region: string | null;
+  indicators: AskResponse["resolved"]["indicators"];
+  regions: RegionRow[];
+  flows: FlowPlan | null;
+  episode: string | null;
+};
+
+function runnable(p: RunParts): Extract<AskPlan, { kind: "run" }> {
   return {
     kind: "run",
-    question: input.q,
-    depth,
-    series: planned,
-    window,
-    resolved: { indicators, regions: usedRegions.map(regionOut), window: formatWindow(window) },
-    truncated,
-    searches,
-    region: usedRegions[0]?.code ?? null,
-    intent,
-    notes: [...new Set(notes)],
+    question: p.input.q,
+    depth: p.depth,
+    series: p.series,
+    window: p.window,
+    resolved: { indicators: p.indicators, regions: p.regions.map(regionOut), window: formatWindow(p.window) },
+    truncated: false,
+    searches: p.searches,
+    region: p.region,
+    intent: p.intent,
+    notes: [...new Set(p.notes)],
     rank: null,
+    flows: p.flows,
+    episode: p.episode,
   };
 }
 
@@ -342,6 +374,7 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
  * then the signals of the first place (premium, as every signal is).
  */
 export function planReads(plan: Extract<AskPlan, { kind: "run" }>): Read[] {
+  if (plan.flows) return plan.flows.regions.map((region) => ({ indicator: null, region, premium: false, surface: "ask" as const }));
   if (plan.rank) return [{ indicator: plan.rank.indicator.code, region: plan.region, premium: isPremiumIndicator(plan.rank.indicator), surface: "ask" }];
   const reads: Read[] = plan.series.map((s) => ({ indicator: targetCode(s.target), region: s.region.code, premium: targetPremium(s.target), surface: "ask" }));
   if (plan.series.length > 0) reads.push({ indicator: null, region: plan.series[0]!.region.code, premium: false, surface: "signals" });

@@ -1,8 +1,10 @@
 // Running an ask plan (after the payment gate; see ask.ts). Rounds of tool calls through the services the REST
 // endpoints use, each a citation whose args replay it:
 // 1. the reads: get_latest (/v1/observations/latest) when the newest value answers; get_observations
-//    (/v1/observations, with transform=yoy for a 12-month change) when the answer is a change, a rate of change, an
-//    extreme, a named period or a comparison at one period; rank_regions for a ranking (ask-rank.ts);
+//    (/v1/observations, with transform=yoy for a 12-month change of a level or an index) when the answer is a change,
+//    a rate of change, a direction, an extreme, an episode, a named period or a comparison at one period, and of the
+//    NBER recession indicator when the answer reads an episode; rank_regions for a ranking (ask-rank.ts); get_flows
+//    for where people move (ask-flows.ts);
 // 2. get_insights of each series (the context after the answer);
 // 3. at depth=briefing, for a caller entitled to them, get_active_signals of each place.
 // Then the lead sentences (src/domain/ask/lead.ts), the composer, an optional model's phrasing (served only when it
@@ -10,18 +12,21 @@
 // text made safe for any HTML context (safeText). `grounded` is the checker's verdict on the text served.
 import { composeAnswer, DETERMINISTIC_MODEL, type Section } from "../domain/ask/compose";
 import type { Intent } from "../domain/ask/intent";
-import { compareLead, growthRace, leadSentence, newestNote, peerSentence, type View } from "../domain/ask/lead";
+import { growthComputed, type View } from "../domain/ask/lead";
+import { compareLead, growthRace, newestNote, peerSentence } from "../domain/ask/compare";
 import { TOPIC_WORDS, type Topic } from "../domain/ask/lexicon";
+import type { Episode } from "../domain/episodes";
 import { draftProblems, safeText, verifyNumbers } from "../domain/ask/verify";
 import { isFrequency, type Frequency } from "../domain/calendar";
 import { freshnessAt } from "../domain/freshness";
-import { getConcept } from "../domain/concepts";
 import { capitalise, decimalsOf, formatDate, formatValue, indicatorPhrase } from "../domain/prose";
 import { formatWindow } from "../domain/window";
 import type { AskResponse, Citation } from "../schemas/ask";
 import { phraseWithModel } from "./ask-model";
 import { ASK_CEILINGS, emptyResponse, type AskContext, type AskPlan } from "./ask-plan";
 import { runRank } from "./ask-rank";
+import { runFlows } from "./ask-flows";
+import { leadFor, nameOf, readEpisodes, unitOf, viewOf, type LeadContext } from "./ask-views";
 import { targetCode, seriesData } from "./series-read";
 import type { SeriesTarget } from "./concepts";
 import { getInsights, type InsightsBody } from "./insights";
@@ -31,39 +36,12 @@ import { listSignals, placeOf, resolveSignalQuery } from "./signals";
 
 type RunPlan = Extract<AskPlan, { kind: "run" }>;
 
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 function seriesArgs(t: SeriesTarget): Record<string, string> {
   const code = targetCode(t);
   const source = t.kind === "stored" ? t.indicator.sourceSlug : null;
   return { indicator: code, ...(source ? { source } : {}), region: t.region.code };
-}
-
-/** A concept's plain name ("Unemployment rate") reads better than its series' ("... by State, Annual Average"). */
-function nameOf(t: SeriesTarget): string {
-  if (t.kind !== "stored") return t.concept.name;
-  return (t.concept ? getConcept(t.concept.code)?.name : null) ?? t.indicator.name;
-}
-
-function unitOf(t: SeriesTarget): string | null {
-  return t.kind === "stored" ? t.indicator.unit : t.unit;
-}
-
-/** The series as an answer names it: the topic's words for it, else its catalog name as a phrase. */
-function viewOf(t: SeriesTarget, topic: Topic, place: string, points: View["points"]): View {
-  // A topic of several series (recession: USREC, then the Sahm rule) names its first; the others keep their names.
-  const words = topic.us && topic.us.length > 1 && targetCode(t) !== topic.us[0] ? undefined : TOPIC_WORDS[topic.id];
-  const unit = unitOf(t);
-  const binary = /^binary/i.test(unit ?? "");
-  return {
-    label: words?.label ?? indicatorPhrase(nameOf(t)),
-    growthLabel: words?.growth ?? null,
-    place,
-    frequency: t.frequency as Frequency,
-    unit,
-    points,
-    state: words?.state === "recession" && binary ? "recession" : words?.state === "inversion" ? "inversion" : null,
-    jobs: !!words?.jobs && /^thousands of persons/i.test(unit ?? ""),
-    delta: !!words?.delta,
-  };
 }
 
 /** Whether the newest value alone answers (a level now, or a yes/no state read off the newest value). */
@@ -127,15 +105,17 @@ export async function runPlan(ctx: AskContext, plan: RunPlan, opts: { signals: b
   async function finish(draft: string): Promise<AskResponse> {
     let answer = draft;
     let model = DETERMINISTIC_MODEL;
+    // How places were read is part of what was looked up ("names 5 counties"): its numbers are results too.
+    const checked = [...results, plan.notes];
     if (ctx.model) {
       const phrased = await phraseWithModel(ctx.model, { question: plan.question, draft, citations });
-      if (phrased && draftProblems(phrased).length === 0 && verifyNumbers(phrased, results).grounded) {
+      if (phrased && draftProblems(phrased).length === 0 && verifyNumbers(phrased, checked).grounded) {
         answer = phrased;
         model = ctx.model.model;
       }
     }
     const served = safeText(answer);
-    const verification = verifyNumbers(served, results);
+    const verification = verifyNumbers(served, checked);
     return {
       answer: served,
       citations,
@@ -156,39 +136,59 @@ export async function runPlan(ctx: AskContext, plan: RunPlan, opts: { signals: b
     return finish(composeAnswer({ sections: [{ lead: ranked.text, facts: [], peers: [] }], notes: plan.notes, signals: [] }));
   }
 
+  if (plan.flows) {
+    const flows = plan.flows;
+    const [moved] = await round([{ tool: "get_flows", args: {}, run: () => runFlows(ctx, flows), summary: (r) => r.citation.summary, result: (r) => r.result }]);
+    if (!moved) return { ...emptyResponse(plan.depth, "no_data", "The flows were not read within the ceilings.", plan.resolved, { rounds, citations }), truncated };
+    citations[citations.length - 1].args = moved.citation.args;
+    return finish(composeAnswer({ sections: [{ lead: moved.text, facts: [], peers: [] }], notes: plan.notes, signals: [] }));
+  }
+
   const intent = plan.intent.intent;
   const comparing = intent.kind === "compare";
+  // An episode's dates come from the held NBER indicator, read beside the series (cited, so they replay).
+  const needsEpisodes = intent.kind === "episode" || (intent.kind === "since_peak" && !intent.allTime);
+  const leadContext: LeadContext = { question: plan.question, reading: plan.intent, episodes: [], episode: plan.episode };
   // Round: the reads of every series (and peer): the newest value, or the observations the answer is computed from.
   type Read = { target: SeriesTarget; topic: Topic; whole: boolean };
   const reads: Read[] = plan.series.flatMap((p) => [
     { target: p.target, topic: p.topic, whole: comparing || !newestAnswers(intent, p.topic) },
     ...(p.peer ? [{ target: p.peer, topic: p.topic, whole: true }] : []),
   ]);
-  const growth = (r: Read) => !!TOPIC_WORDS[r.topic.id]?.growth || intent.kind === "growth";
-  const got = await round(
-    reads.map((r) =>
-      r.whole
-        ? {
-            tool: "get_observations" as const,
-            args: { ...seriesArgs(r.target), ...(growth(r) && r.target.frequency !== "daily" && r.target.frequency !== "weekly" ? { transform: "yoy" } : {}) },
-            run: async () => (await seriesData(ctx, r.target)).points,
-            summary: (pts: View["points"]) => {
-              const lead = leadSentence(viewOf(r.target, r.topic, place(r.target.region), pts), intent, plan.intent.yesNo, plan.intent.down);
-              return `${place(r.target.region)}, ${targetCode(r.target)}: ${pts.length} observations; ${lead.text}`;
-            },
-            result: (pts: View["points"]) => leadSentence(viewOf(r.target, r.topic, place(r.target.region), pts), intent, plan.intent.yesNo, plan.intent.down).figures,
-          }
-        : {
-            tool: "get_latest" as const,
-            args: seriesArgs(r.target),
-            run: async () => {
-              const obs = await getLatest(ctx, r.target);
-              return obs ? [{ date: obs.period_start, value: obs.value, preliminary: obs.is_preliminary }] : [];
-            },
-            summary: (pts: View["points"]) => latestSummary(r.target, place(r.target.region), pts.length ? ({ value: pts[0].value, unit: unitOf(r.target), period_start: pts[0].date, is_preliminary: !!pts[0].preliminary } as LatestObservation) : null),
+  const yoy = (r: Read) => (!!TOPIC_WORDS[r.topic.id]?.growth || intent.kind === "growth") && growthComputed(viewOf(r.target, r.topic, "", []));
+  const leadOf = (r: Read, pts: View["points"]) => leadFor(viewOf(r.target, r.topic, place(r.target.region), pts), leadContext);
+  const seriesCalls = reads.map((r) =>
+    r.whole
+      ? {
+          tool: "get_observations" as const,
+          args: { ...seriesArgs(r.target), ...(yoy(r) && r.target.frequency !== "daily" && r.target.frequency !== "weekly" ? { transform: "yoy" } : {}) },
+          run: async () => (await seriesData(ctx, r.target)).points,
+          summary: (pts: View["points"]) => `${place(r.target.region)}, ${targetCode(r.target)}: ${pts.length} observations; ${leadOf(r, pts).text}`,
+          result: (pts: View["points"]) => leadOf(r, pts).figures,
+        }
+      : {
+          tool: "get_latest" as const,
+          args: seriesArgs(r.target),
+          run: async () => {
+            const obs = await getLatest(ctx, r.target);
+            return obs ? [{ date: obs.period_start, value: obs.value, preliminary: obs.is_preliminary }] : [];
           },
-    ) as never[],
+          summary: (pts: View["points"]) => latestSummary(r.target, place(r.target.region), pts.length ? ({ value: pts[0].value, unit: unitOf(r.target), period_start: pts[0].date, is_preliminary: !!pts[0].preliminary } as LatestObservation) : null),
+        },
   );
+  // The episodes' read runs in the same round; every summary is written after the round's reads, with its episodes.
+  const episodeCall = {
+    tool: "get_observations" as const,
+    args: { indicator: "USREC", source: "fred", region: "US" },
+    run: async () => {
+      const read = await readEpisodes(ctx);
+      leadContext.episodes = read.episodes;
+      return read.episodes;
+    },
+    summary: (eps: Episode[]) => `${eps.filter((e) => e.kind === "recession").length} recession(s) and named episodes: ${eps.filter((e) => e.name).map((e) => `${e.name} ${e.start.slice(0, 7)} to ${e.end.slice(0, 7)}`).join("; ")}.`,
+    result: (eps: Episode[]) => eps.map((e) => ({ start: e.start, end: e.end })),
+  };
+  const got = (await round([...(needsEpisodes ? [episodeCall] : []), ...seriesCalls] as never[])).slice(needsEpisodes ? 1 : 0);
   const pointsOf = new Map(reads.map((r, k) => [r.target, (got[k] as View["points"] | undefined) ?? null]));
   // Results for the checker: the values read (the computed figures were added with each read).
   reads.forEach((r, k) => {
@@ -239,7 +239,9 @@ export async function runPlan(ctx: AskContext, plan: RunPlan, opts: { signals: b
     if (!v || v.state === "recession") return [];
     const t = plan.series[k].target;
     const catalogName = indicatorPhrase(t.kind === "stored" ? t.indicator.name : t.concept.name);
-    const plain = (text: string) => text.split(capitalise(catalogName)).join(capitalise(v.label)).split(catalogName).join(v.label);
+    // One pass, so a label that contains the catalog's name ("real GDP growth" for "GDP growth") is not renamed twice.
+    const name = new RegExp(`(${escapeRegExp(capitalise(catalogName))}|${escapeRegExp(catalogName)})`, "g");
+    const plain = (text: string) => text.replace(name, (m, _g, at: number) => (m !== catalogName || at === 0 || /[.!?]\s$/.test(text.slice(0, at)) ? capitalise(v.label) : v.label));
     return leadFirst(insights[k]?.facts ?? [], plan.series[k].topic.leadFacts ?? []).slice(0, ceilings.facts).map((f) => plain(f.text));
   };
   const sections: Section[] = [];
@@ -265,7 +267,7 @@ export async function runPlan(ctx: AskContext, plan: RunPlan, opts: { signals: b
       sections.push({ lead: `No value of ${nameOf(p.target).toLowerCase()} is held for ${place(p.region)}.`, facts: [], peers: [] });
       return;
     }
-    const lead = leadSentence(v, intent, plan.intent.yesNo, plan.intent.down);
+    const lead = leadFor(v, leadContext);
     results.push(lead.figures);
     const peerPts = p.peer ? pointsOf.get(p.peer) : null;
     const peer = p.peer && peerPts?.length ? peerSentence(v, viewOf(p.peer, p.topic, place(p.peer.region), peerPts)) : null;
@@ -273,7 +275,8 @@ export async function runPlan(ctx: AskContext, plan: RunPlan, opts: { signals: b
     sections.push({ lead: lead.text, facts: factsOf(k), peers: peer ? [peer.text] : [] });
   });
   // "Are wages keeping up with inflation?": the two 12-month changes side by side, first.
-  if (/\b(keep(?:ing)? up|outpac\w*|faster than|ahead of)\b/i.test(plan.question) && views.length === 2 && views[0] && views[1]) {
+  // Two series of one topic in two places are a comparison (above), not a race.
+  if (/\b(keep(?:ing)? up|outpac\w*|faster than|ahead of)\b/i.test(plan.question) && views.length === 2 && views[0] && views[1] && views[0].label !== views[1].label) {
     const race = growthRace(views[0], views[1]);
     if (race) {
       results.push(race.figures);

@@ -64,6 +64,9 @@ export const MEMO_BOUNDS = {
   "latest.rendered": { maxEntries: 20_000 },
   // Computed concepts' data per input versions (services/series-read.ts).
   "observations.computed-concepts": { maxEntries: 256 },
+  // Every place's value of one indicator at one date (all counties: 3,144 numbers), per catalog series token
+  // (services/place-values.ts): insights' peer ranks and ask's rankings read it once per change of its series.
+  "ask.place-values": { maxEntries: 128 },
 } as const satisfies Record<string, CacheBounds>;
 
 export type MemoName = keyof typeof MEMO_BOUNDS;

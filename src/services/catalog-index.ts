@@ -88,6 +88,12 @@ export class CatalogIndex {
   generation = 0;
   private snapshot: Promise<CatalogSnapshot> | null = null;
   private readonly coverage: BoundedCache<string, Promise<Coverage>>;
+  /**
+   * Per indicator, bumped whenever one of its series may have changed (seriesToken); `seriesEpoch` when all may have.
+   * One small number per indicator written since start: bounded by the catalog, not by requests.
+   */
+  private readonly seriesVersions = new Map<string, number>();
+  private seriesEpoch = 0;
   /** Bumped whenever some series' holdings may have changed; coverage tables and bodies that show them key on it. */
   coverageVersion = 0;
   private table: Promise<CoverageTable> | null = null;
@@ -108,7 +114,7 @@ export class CatalogIndex {
     this.opts = { now: () => performance.now(), ...opts };
     database.events.onCatalogWritten(() => this.invalidateCatalog());
     database.events.onSeriesWritten((changed) => {
-      for (const c of changed) this.coverage.delete(c.indicatorId);
+      for (const c of changed) this.seriesChanged(c.indicatorId);
       this.holdingsChanged();
     });
   }
@@ -122,6 +128,21 @@ export class CatalogIndex {
   useFetchVia(fetchVia: FetchVia): void {
     this.opts = { ...this.opts, fetchVia };
     this.holdingsChanged();
+  }
+
+  private seriesChanged(indicatorId: string): void {
+    this.coverage.delete(indicatorId);
+    this.seriesVersions.set(indicatorId, (this.seriesVersions.get(indicatorId) ?? 0) + 1);
+  }
+
+  /**
+   * A token that changes whenever any series of the indicator may have changed (this process's writes at once,
+   * another's within the revalidation bound): what is computed from all of an indicator's series at once (a ranking
+   * of every county) is cached under it.
+   */
+  async seriesToken(indicatorId: string): Promise<string> {
+    await this.fresh();
+    return `${this.generation}.${this.seriesEpoch}.${this.seriesVersions.get(indicatorId) ?? 0}`;
   }
 
   private holdingsChanged(): void {
@@ -165,11 +186,12 @@ export class CatalogIndex {
     if (!prev || prev.catalog !== print.catalog) this.invalidateCatalog();
     if (!prev) {
       this.coverage.clear();
+      this.seriesEpoch++;
       this.holdingsChanged();
     } else {
       let changed = false;
-      for (const [id, p] of print.series) if (prev.series.get(id) !== p) (changed = true), this.coverage.delete(id);
-      for (const id of prev.series.keys()) if (!print.series.has(id)) (changed = true), this.coverage.delete(id);
+      for (const [id, p] of print.series) if (prev.series.get(id) !== p) (changed = true), this.seriesChanged(id);
+      for (const id of prev.series.keys()) if (!print.series.has(id)) (changed = true), this.seriesChanged(id);
       if (changed) this.holdingsChanged();
     }
     this.prints = print;

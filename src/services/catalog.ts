@@ -22,6 +22,7 @@ import type { Indicator, IndicatorDetail, Source } from "../schemas/catalog";
 import type { CatalogSnapshot, CoverageTable } from "./catalog-index";
 import { isPerRegion, type CoverageFacts } from "../domain/coverage";
 import type { RegionIndex } from "../domain/regions";
+import { describeValues, valueSpecOf } from "../domain/value-kinds";
 import type { RegionRow } from "../../db/repos/regions";
 import type { Store } from "./caches";
 import { regionIndex } from "./regions";
@@ -260,10 +261,16 @@ export async function getIndicatorDetail(
       default_region: r.defaultRegionCode && defaultRegionName ? { code: r.defaultRegionCode, name: defaultRegionName } : null,
       available_regions: availableRegions(r, held.regions, coverage, regions),
       date_range: { start: held.start, end: held.end },
+      values: valuesOut(r),
       coverage,
     },
     meta: { ambiguous_with: ambiguousWith },
   };
+}
+
+function valuesOut(r: IndicatorRow): IndicatorDetail["values"] {
+  const spec = valueSpecOf(r);
+  return { kind: spec.kind, span_months: spec.spanMonths ?? null, note: describeValues(spec, r.unit) };
 }
 
 /**

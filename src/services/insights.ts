@@ -3,12 +3,12 @@
 // series-read.ts): same codes and concepts, same 404s before payment, same premium rule.
 // - The whole series comes from the series cache (one version-checked read); facts are computed in one pass over
 //   the window. Peer ranks read the peers' values on the latest date in one statement: counties within their state,
-//   states (the 50 and DC), countries. Derived concepts (computed on read) have no stored peers or signals.
+//   states (the 50 and DC), countries; kept until the indicator's series change (place-values.ts). Derived concepts (computed on read) have no stored peers or signals.
 // - Polarity (up_is_good) comes from the catalog entry; a derived concept has none.
-import { readPeerValues } from "../../db/repos/observation-reads";
 import { sourceAttribution, type SourceAttribution } from "../domain/attribution";
 import { computeInsights, type InsightFact, type PeerValues } from "../domain/insights";
 import { formatWindow, parseWindow, type Window } from "../domain/window";
+import { valueSpecOf } from "../domain/value-kinds";
 import type { InsightsQuery } from "../schemas/insights";
 import type { InsightSignalOut } from "../schemas/signals";
 import { resolveSeriesTarget, type ConceptDisclosure, type SeriesTarget } from "./concepts";
@@ -17,6 +17,7 @@ import { regionIndex } from "./regions";
 import { dataFreshness, ensureReadable, seriesData, targetCode, type ReadContext } from "./series-read";
 import type { Freshness } from "../domain/freshness";
 import { activeSignalsOfSeries, placeOf } from "./signals";
+import { placeValues } from "./place-values";
 
 export type InsightsTarget = SeriesTarget & { window: Window };
 
@@ -56,7 +57,7 @@ export async function getInsights(ctx: ReadContext, target: InsightsTarget): Pro
   const latest = lastValued(data.points);
   const peers = stored && latest ? await peerValues(ctx, stored.id, target.region, latest, regions.byCode) : null;
   const insights = computeInsights(
-    { points: data.points, frequency: target.frequency, unit: data.unit, upIsGood: stored ? stored.upIsGood : null, indicatorName: name, place },
+    { points: data.points, frequency: target.frequency, unit: data.unit, upIsGood: stored ? stored.upIsGood : null, indicatorName: name, place, values: stored ? valueSpecOf(stored) : undefined },
     target.window,
     peers,
   );
@@ -116,7 +117,7 @@ async function peerValues(ctx: ReadContext, indicatorId: string, region: RegionL
   if (region.type !== "county" && region.type !== "state" && region.type !== "country") return null;
   const parentCode = region.type === "county" ? region.parentCode : null;
   if (region.type === "county" && !parentCode) return null;
-  const values = await readPeerValues(ctx.db, { indicatorId, date, regionType: region.type, parentCode });
+  const values = await placeValues(ctx, { indicatorId, regionType: region.type, parentCode }, date);
   if (values.length < 2) return null;
   const n = values.length;
   const label =

@@ -7,6 +7,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { CATEGORIES, indicators, observations, regions, series, sources } from "../../db/schema";
 import { CATALOG, type SourceCatalog } from "../../db/seed/catalog-data";
+import { VALUE_SPECS } from "../../db/seed/catalog-data/value-kinds";
 import { INDICATOR_NAMESPACE, NAMESPACE_URL, catalogProblems, indicatorId, seedCatalog, uuidV5 } from "../../db/seed/catalog";
 import { seedSnapshot } from "../../db/seed/snapshot";
 import { makeTestDatabase, testBackend } from "../support/db";
@@ -39,6 +40,20 @@ async function observed(source: string, code: string, region: string) {
 describe(`curated catalog (${testBackend})`, () => {
   test("the data modules break none of the catalog rules", () => {
     expect(catalogProblems(CATALOG)).toEqual([]);
+  });
+
+  test("every entry states what its values are, stored in meta.values; an entry that does not is refused", async () => {
+    const codes = new Set(CATALOG.flatMap((c) => c.indicators.map((i) => i.code)));
+    expect([...VALUE_SPECS.keys()].filter((c) => !codes.has(c))).toEqual([]);
+    expect(CATALOG.flatMap((c) => c.indicators).filter((i) => !i.values).map((i) => i.code)).toEqual([]);
+    const [growth] = await database.db.select({ meta: indicators.meta }).from(indicators).where(eq(indicators.id, indicatorId("worldbank", "NY.GDP.MKTP.KD.ZG")));
+    expect(growth.meta.values).toEqual({ kind: "change", span_months: 12 });
+    const [cpi] = await database.db.select({ meta: indicators.meta }).from(indicators).where(eq(indicators.id, indicatorId("fred", "CPIAUCSL")));
+    expect(cpi.meta.values).toEqual({ kind: "index" });
+    const unstated = { ...CATALOG[0], indicators: [{ ...CATALOG[0].indicators[0], values: undefined }] };
+    expect(catalogProblems([unstated])).toEqual([`fred:${CATALOG[0].indicators[0].code}: does not state what its values are (catalog-data/value-kinds.ts)`]);
+    const wrong = { ...CATALOG[0], indicators: [{ ...CATALOG[0].indicators[0], values: { kind: "rate" as const } }] };
+    expect(catalogProblems([wrong])).toEqual([`fred:GDP: a rate needs a rate unit (percent, percentage points, ratio, births per woman), not 'billions of dollars, SAAR'`]);
   });
 
   test("every spec top-level category has an active indicator", async () => {

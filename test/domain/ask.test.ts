@@ -63,7 +63,12 @@ describe("places", () => {
     // "in", "me", "or", "us" in lower case are words.
     expect(read("tell me about unemployment in 2019 or so").places).toEqual([]);
     expect(read("tell us the unemployment rate").places).toEqual([]);
-    expect(read("unemployment in IN").places).toEqual(["18"]);
+    // A code as responses write it means itself, as in the data routes: IN is India; in lower case, Indiana.
+    expect(read("unemployment in IN").places).toEqual(["IN"]);
+    expect(read("unemployment in IN").codes).toEqual({ IN: { other: "18", text: "IN" } });
+    expect(read("unemployment in in", 2026).places).toEqual([]);
+    expect(read("unemployment in US-IN").places).toEqual(["18"]);
+    expect(read("jobless rate in tx").places).toEqual(["48"]);
     // All capitals: no word can be told from a code.
     expect(read("WHAT IS UNEMPLOYMENT IN TEXAS").places).toEqual(["48"]);
     expect(read("WHAT IS UNEMPLOYMENT IN IN").places).toEqual([]);
@@ -138,6 +143,41 @@ describe("verifier", () => {
     // Just past the written precision: 4.47 trillion is 0.014 trillion away (tolerance 0.005).
     expect(verifyNumbers("$4.47 trillion", results).grounded).toBe(false);
     expect(verifyNumbers("no numbers at all", results)).toEqual({ grounded: true, checked: 0, unsupported: [] });
+  });
+});
+
+describe("episodes, kinds of places, the real measure, the ends of a move (issue 40)", () => {
+  test("an episode's words are taken before topics: 'the Great Recession' is no recession topic; 'covid' names one only after a word of time", () => {
+    const great = read("peak unemployment during the Great Recession");
+    expect([great.episode, great.topics.map((t) => t.id)]).toEqual(["great recession", ["unemployment_rate"]]);
+    expect(read("unemployment peak in the early 80s recessions").episode).toBe("early 80s recession");
+    expect(read("how high did unemployment go during covid").episode).toBe("the pandemic");
+    expect(read("covid cases in texas").episode).toBeNull();
+    expect(read("unemployment in the 2001 recession").episode).toBe("2001 recession");
+    expect(read("what happened in the last recession").episode).toBe("last recession");
+    expect(read("is the us in a recession").episode).toBeNull();
+  });
+  test("kind words no place name took are a set of places; 'in the country' is the nation", () => {
+    expect(read("highest unemployment county in florida").kinds).toEqual(["county"]);
+    expect(read("fastest growing economy in the world").kinds).toEqual(["world"]);
+    expect(read("unemployment in Harris County, Texas").kinds).toEqual([]);
+    expect(read("highest unemployment in the country").kinds).toEqual([]);
+  });
+  test("the real measure, the word before a place, a topic read as the closest held", () => {
+    const real = read("inflation-adjusted gdp of the us");
+    expect([real.real, real.topics.map((t) => t.id)]).toEqual([true, ["gdp"]]);
+    expect(read("where are people from Cook County, IL moving to").before).toEqual({ "17031": "from" });
+    expect(read("where do people moving to Texas come from").before).toEqual({ "48": "to" });
+    const mortgage = read("what are 30 year mortgage rates");
+    expect([mortgage.topics.map((t) => t.id), mortgage.nearest.map((n) => n.text)]).toEqual([["ten_year"], ["30 year mortgage rates"]]);
+  });
+  test("a code is read as the data routes read it: CA is Canada, US-CA and 'ca' California; the other reading is kept", () => {
+    expect(read("unemployment rate in CA").places).toEqual(["CA"]);
+    expect(read("unemployment rate in CA").codes).toEqual({ CA: { other: "06", text: "CA" } });
+    expect(read("unemployment rate in US-CA").places).toEqual(["06"]);
+    expect(read("unemployment rate in ca").places).toEqual(["06"]);
+    expect(read("unemployment rate in ca").codes).toEqual({ "06": { other: "CA", text: "ca" } });
+    expect(read("unemployment rate in TX").codes).toEqual({});
   });
 });
 

@@ -33,7 +33,8 @@ describe("a series worked by hand", () => {
   test("latest_delta: +0.5 points; the other moves have median 0.5, so an ordinary move: z = 0", () => {
     // Other moves: 0.5, 0, -0.5, 0.5, 0.5, 0.5 -> median 0.5, MAD 0 -> scale 1.2533 * mean |m - 0.5| = 1.2533 * 1.5 / 6.
     expect(f.latest_delta.params).toMatchObject({ date: "2025-08-01", value: 6, previous_date: "2025-07-01", previous_value: 5.5, change: 0.5, direction: "up", robust_z: 0, tone: "negative" });
-    expect(f.latest_delta.params.change_percent).toBe(Number(((0.5 / 5.5) * 100).toPrecision(12)));
+    // A rate's move is in percentage points: no percent change of it, in the params either.
+    expect(f.latest_delta.params.change_percent).toBeNull();
     // 1 / (1 + e^(-1.5 (0 - 2))) = 1 / (1 + e^3) = 0.0474...
     expect(f.latest_delta.salience).toBe(0.047);
     expect(f.latest_delta.text).toBe("The unemployment rate in Texas rose 0.5 percentage points to 6.0% in August 2025, from 5.5% in July 2025.");

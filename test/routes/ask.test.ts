@@ -180,7 +180,7 @@ describe("free answers: uncovered and no data", () => {
   test("a topic not covered for that kind of place says where it is", async () => {
     const { body } = await ask({ q: "inflation in California" }, {});
     expect(body.status).toBe("no_coverage");
-    expect(body.message).toStartWith("Inflation is covered for the United States and countries, not for California.");
+    expect(body.message).toStartWith("Inflation is covered for the United States and countries, not for California; the closest held is the national figure: ask about the United States.");
   });
   test("covered, but nothing held there: no_data naming the series, free", async () => {
     const { status, body } = await ask({ q: "median household income in California" }, {});
@@ -189,11 +189,14 @@ describe("free answers: uncovered and no data", () => {
     expect(body.resolved.indicators.map((i: any) => i.code)).toEqual(["B19013_001E"]);
     expect(body.message).toContain("No observations of 'B19013_001E' are held for California");
   });
-  test("a name of several counties asks which", async () => {
-    const { body } = await ask({ q: "unemployment in Kent County" }, {});
-    expect(body.status).toBe("no_coverage");
-    expect(body.message).toContain("names several places");
-    expect(body.message).toContain("Kent County, Delaware (10001)");
+  test("a county name several counties share is read as the most populous, and the answer names the others", async () => {
+    const { body } = await ask({ q: "unemployment in Orange County" });
+    expect(body.status).toBe("ok");
+    // Orange County, California (06059) is the most populous of the eight (the others hold no population here).
+    expect(body.resolved.regions).toEqual([{ code: "06059", name: "Orange County", type: "county" }]);
+    expect(body.answer).toStartWith("The unemployment rate in Orange County, California");
+    expect(body.answer).toContain("“Orange County” names 8 counties; this is Orange County, California, the most populous. The others: ");
+    expect(body.answer).toContain("Orange County, Florida");
   });
 });
 

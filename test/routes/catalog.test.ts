@@ -284,9 +284,21 @@ describe("GET /v1/indicators/{code}", () => {
       default_region: { code: "US", name: "United States" },
       available_regions: ["US"],
       date_range: { start: first, end: last },
+      values: { kind: "level", span_months: null, note: "A level: its growth is its percent change (over 12 months unless asked otherwise), its change the difference." },
       coverage: expect.objectContaining({ regions_held: 1, regions_offered: 1, other_regions: "none", start: first, end: last }),
     });
     expect([first, last]).toEqual(["1939-01-01", "2026-05-01"]);
+  });
+
+  test("what the values are: a rate, an index, a change already computed over a year, a 0/1 state", async () => {
+    expect((await detail("UNRATE")).data.values).toEqual({ kind: "rate", span_months: null, note: "A rate or share: its change is a difference in percentage points, never a percent change." });
+    expect((await detail("CPIAUCSL")).data.values.kind).toBe("index");
+    expect((await detail("NY.GDP.MKTP.KD.ZG")).data.values).toEqual({
+      kind: "change",
+      span_months: 12,
+      note: "A change already computed over a year: the value is itself the growth or change, never given a percent change or read as a level.",
+    });
+    expect((await detail("USREC")).data.values.kind).toBe("binary");
   });
 
   test("a county series: LAUCN03A holds 2000-2024 annual averages; Connecticut's old counties are not regions, its planning regions are", async () => {

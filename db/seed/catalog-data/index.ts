@@ -9,9 +9,16 @@ import { scrippsCatalog } from "./scripps";
 import { svcCatalog } from "./svc";
 import { worldbankCatalog } from "./worldbank";
 import type { SourceCatalog } from "./types";
+import { VALUE_SPECS } from "./value-kinds";
 
 export type { IndicatorSeed, RegionKind, SourceCatalog, SourceSeed } from "./types";
 export { CPS_INDUSTRY_CODES } from "./bls";
+
+/** Each entry with what its values are (value-kinds.ts); an entry missing there keeps none, which the seed refuses. */
+const withValues = (c: SourceCatalog): SourceCatalog => ({
+  source: c.source,
+  indicators: c.indicators.map((i) => (VALUE_SPECS.has(i.code) ? { ...i, values: VALUE_SPECS.get(i.code) } : i)),
+});
 
 export const CATALOG: readonly SourceCatalog[] = [
   fredCatalog,
@@ -23,4 +30,4 @@ export const CATALOG: readonly SourceCatalog[] = [
   scrippsCatalog,
   gapminderCatalog,
   svcCatalog,
-];
+].map(withValues);

@@ -19,7 +19,10 @@
 // - meta.republishes: this entry is a re-publication (FRED carrying a BLS id) of the named source's series with the
 //   same code; when a code is ambiguous and no source is given, the original publisher is preferred.
 // - meta.derived (svc: entries): { inputs: [codes], formula }, and the description states both.
+// - values: what the values are (a level, an index, a rate or share, a change over a span, a 0/1 state), from
+//   value-kinds.ts; stored as meta.values.
 import type { AccessTier, Category, Frequency } from "../../schema/catalog";
+import type { ValueSpec } from "../../../src/domain/value-kinds";
 
 export type RegionKind = "country" | "state" | "county";
 
@@ -49,6 +52,8 @@ export type IndicatorSeed = {
   defaultRegionCode: string;
   accessTier?: AccessTier;
   isActive?: boolean;
+  /** What the values are (value-kinds.ts states it for every curated entry; the seed stores it in meta.values). */
+  values?: ValueSpec;
   meta: Record<string, unknown>;
 };
 

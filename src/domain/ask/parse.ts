@@ -1,33 +1,39 @@
 // Reading a question (pure, deterministic: the same question and date always read the same way):
-// - words: the question folded like region keys (diacritics, case, punctuation: domain/regions.ts regionKey), with
-//   "U.S." and "U.K." joined first; plurals folded for topic matching only ("claims" = "claim"; a word of 3 letters
-//   or fewer, or ending in -ss, -us or -is, is kept).
-// - time: a phrase naming a span becomes a window ("over the last 5 years" 5y, "past decade" 10y, "six months" 6m,
-//   "weeks" 7 days each, "a year ago" 1y, "quarters" 3 months each, "since 2020" and "in 2020" the years from that one to today's
-//   included, "all time" / "ever" / "record" all). Its words are taken out before topics and places are read.
-// - topics: the lexicon's phrases (lexicon.ts), longest first; each word belongs to one phrase at most.
-// - places: the remaining words, longest run first (up to 6 words), looked up as region inputs; a two-letter word
-//   counts as a code only when written in capitals in a question that is not all capitals ("in" is not Indiana),
-//   and then names a state first ("CA" is California, as people asking about places mean, not Canada's ISO code),
-//   "us" only in capitals, after in/of/for/the/across, or beside vs/versus/and ("us vs china"); a two-letter word that is no English word ("tx", "dc") is
-//   a code in any case; numbers are never places (a year is not a county FIPS). A name that is no region is tried
-//   without a trailing s ("japans") and as "<name> County" when that is one county ("Los Angeles", "miami dade"); a
-//   county name of several states is settled by a state the question names ("Wayne County vs Michigan").
-// - typos: a word of 7 letters or more may be one edit from a lexicon word ("unemploymnet").
+// - words (words.ts) and time phrases (time.ts) first; the time phrase's words are taken out.
+// - episodes: a named episode's phrase ("the Great Recession", "the 2020 recession"; episodes.ts) is taken out
+//   before topics, so its "recession" is not the recession topic.
+// - topics: the lexicon's phrases (lexicon.ts), longest first; each word belongs to one phrase at most. A topic's
+//   `nearest` phrases (what no held series measures: "mortgage rates") read it too, and say so. When no phrase
+//   names a topic, the catalog is searched for the words left (ask-plan.ts); failing that, a topic's `broad` words
+//   ("prices": consumer prices) stand for it.
+// - places: the remaining words, longest run first (up to 6 words), looked up as region inputs exactly as the data
+//   routes read a `region` parameter (domain/regions.ts lookupRegion): a code written as responses write it means
+//   itself, so "CA" is Canada and "US-CA" or "California" the state; a code in lower case ("ca", "tx") is a USPS
+//   abbreviation first. A two-letter word counts as a code only when written in capitals in a question that is not
+//   all capitals ("in" is not Indiana), "us" only in capitals, after in/of/for/the/across, or beside vs/versus/and
+//   ("us vs china"); a two-letter word that is no English word ("tx", "dc") is a code in any case; numbers are never
+//   places (a year is not a county FIPS). A code that is both a country's and a state's (CA, IN, GA) is recorded in
+//   `codes`, so the planner can say which it read and how to ask for the other, and read the state when the topic
+//   is not covered for countries. A name that is no region is tried without a trailing s ("japans") and as "<name>
+//   County" when that is one county ("Los Angeles", "miami dade"); a county name of several states is settled by a
+//   state the question names ("Wayne County vs Michigan").
 // - rest: the words nothing took that carry meaning (not fillers): what the catalog is searched for.
 import { REGION_KINDS } from "../concepts";
 import { lookupRegion, regionKey, type RegionIndex } from "../regions";
-import { parseWindow, type Window } from "../window";
+import type { Window } from "../window";
 import { FILLER_WORDS, NATIONAL_PHRASES, TOPICS, TOPIC_GROUPS, TWO_LETTER_WORDS, type Topic } from "./lexicon";
+import { EPISODE_TIME_WORDS, NAMED_EPISODES, TIMED_EPISODE_WORDS } from "../episodes";
+import { readTime } from "./time";
+import { foldPlural, phraseWords, take, wordsOf, type Word } from "./words";
 
-/** `code`: the text is a two-letter word in capitals, which in a question means a state first ("CA", "IN"). */
-export type PlaceLookup = (text: string, opts: { code: boolean; kinds?: readonly string[] }) => { kind: "found"; code: string } | { kind: "ambiguous"; candidates: string[] } | { kind: "not_found" };
+export { foldPlural } from "./words";
 
-/** Place lookup over a region index: countries, states and counties; a two-letter code a state first. */
+export type PlaceLookup = (text: string, opts?: { kinds?: readonly string[] }) => { kind: "found"; code: string } | { kind: "ambiguous"; candidates: string[] } | { kind: "not_found" };
+
+/** Place lookup over a region index (countries, states and counties), as the data routes read a region. */
 export function placeLookup(index: RegionIndex): PlaceLookup {
-  return (text, { code, kinds }) => {
-    const asState = code && !kinds ? lookupRegion(index, text, { kinds: ["state"] }) : null;
-    const found = asState?.kind === "found" ? asState : lookupRegion(index, text, { kinds: kinds ?? REGION_KINDS });
+  return (text, opts = {}) => {
+    const found = lookupRegion(index, text, { kinds: opts.kinds ?? REGION_KINDS });
     return found.kind === "found" ? { kind: "found", code: found.code } : found.kind === "ambiguous" ? found : { kind: "not_found" };
   };
 }
@@ -95,135 +101,42 @@ export type ParsedQuestion = {
   unplaced: string[];
   /** A state named by a name that is also a country's (Georgia): the country's code, by the state's. */
   alternates: Record<string, string>;
+  /** A two-letter code that names a country and a state (CA): the other reading, by the code read. */
+  codes: Record<string, { other: string; text: string }>;
+  /** The words naming an episode ("great recession", "2001 recession", "last recession"), folded; or null. */
+  episode: string | null;
+  /** Phrases read as a topic that is only the closest held answer ("mortgage rates": the 10-year yield). */
+  nearest: { text: string; topic: string; why: string }[];
+  /** Words naming a kind of place that no place name took ("which county", "in the world"): a set of places. */
+  kinds: string[];
+  /** The word before each place named ("from", "to", "leaving", "in"), by its code: which end of a move it is. */
+  before: Record<string, string>;
+  /** "after inflation", "in real terms": the real (inflation-adjusted) measure is asked. */
+  real: boolean;
 };
-
-type Word = { text: string; raw: string; used: boolean };
-
-const NUMBER_WORDS: Record<string, number> = {
-  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, fifteen: 15, twenty: 20, thirty: 30, few: 3, couple: 2,
-};
-
-export function foldPlural(word: string): string {
-  if (word.length <= 3 || !word.endsWith("s") || /(ss|us|is)$/.test(word)) return word;
-  return word.endsWith("ies") && word.length > 4 ? `${word.slice(0, -3)}y` : word.slice(0, -1);
-}
-
-function wordsOf(question: string): Word[] {
-  const joined = question.replace(/\bU\.\s?S\.(\s?A\.?)?/g, "US").replace(/\bU\.\s?K\.?/g, "UK");
-  const raws = joined.split(/[^\p{L}\p{N}'’]+/u).map((r) => r.replace(/['’]s$/i, "").replace(/['’]/g, "")).filter(Boolean);
-  return raws.map((raw) => ({ raw, text: regionKey(raw), used: false })).filter((w) => w.text.length > 0);
-}
-
-const phraseWords = (phrase: string) => regionKey(phrase).split(" ").map(foldPlural);
-
-/**
- * Whether two words differ by at most one edit (insertion, deletion, substitution or swap of neighbours): a typo.
- * Only words of 7 letters or more are read this way ("unemploymnet"); shorter ones are too close to each other.
- */
-export function oneTypoApart(a: string, b: string): boolean {
-  if (a === b) return true;
-  if (Math.min(a.length, b.length) < 7 || Math.abs(a.length - b.length) > 1) return false;
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  if (a.length === b.length) {
-    if (a.slice(i + 1) === b.slice(i + 1)) return true;
-    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
-  }
-  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
-}
-
-/** Marks the first unused run of `words` equal to `target` (folded, one typo allowed per long word) as used; its start index, or -1. */
-function take(words: Word[], target: string[], fold: boolean): number {
-  outer: for (let i = 0; i + target.length <= words.length; i++) {
-    for (let k = 0; k < target.length; k++) {
-      const w = words[i + k];
-      if (w.used || !(fold ? oneTypoApart(foldPlural(w.text), target[k]) : w.text === target[k])) continue outer;
-    }
-    for (let k = 0; k < target.length; k++) words[i + k].used = true;
-    return i;
-  }
-  return -1;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Time phrases
-
-const UNIT_OF: Record<string, { unit: "d" | "m" | "y"; times: number }> = {
-  day: { unit: "d", times: 1 }, week: { unit: "d", times: 7 }, month: { unit: "m", times: 1 }, quarter: { unit: "m", times: 3 }, year: { unit: "y", times: 1 }, decade: { unit: "y", times: 10 },
-};
-
-function readTime(words: Word[], todayYear: number): Window | null {
-  const t = words.map((w) => foldPlural(w.text));
-  for (let i = 0; i < t.length; i++) {
-    // "last 5 years", "past decade", "previous six months", "the last year"
-    if (t[i] === "last" || t[i] === "past" || t[i] === "previous" || t[i] === "recent") {
-      let j = i + 1;
-      let n = 1;
-      if (j < t.length && (/^\d{1,3}$/.test(t[j]) || NUMBER_WORDS[t[j]] !== undefined)) {
-        n = /^\d+$/.test(t[j]) ? Number(t[j]) : NUMBER_WORDS[t[j]];
-        j++;
-      }
-      const u = UNIT_OF[t[j]];
-      if (u && n > 0) {
-        for (let k = i; k <= j; k++) words[k].used = true;
-        return parseWindow(`${n * u.times}${u.unit}`);
-      }
-    }
-    // "a year ago", "6 months ago"
-    if ((/^\d{1,3}$/.test(t[i]) || NUMBER_WORDS[t[i]] !== undefined) && UNIT_OF[t[i + 1]] && t[i + 2] === "ago") {
-      const n = /^\d+$/.test(t[i]) ? Number(t[i]) : NUMBER_WORDS[t[i]];
-      const u = UNIT_OF[t[i + 1]];
-      if (n > 0) {
-        for (let k = i; k <= i + 2; k++) words[k].used = true;
-        return parseWindow(`${n * u.times}${u.unit}`);
-      }
-    }
-    // "since 2020", "in 2019", "from 2010"
-    if ((t[i] === "since" || t[i] === "in" || t[i] === "from") && /^(19|20)\d\d$/.test(t[i + 1] ?? "")) {
-      const year = Number(t[i + 1]);
-      if (year <= todayYear) {
-        words[i].used = words[i + 1].used = true;
-        return parseWindow(`${todayYear - year + 1}y`);
-      }
-    }
-    // "this year", "year to date"
-    if ((t[i] === "this" && t[i + 1] === "year") || (t[i] === "year" && t[i + 1] === "to" && t[i + 2] === "date") || t[i] === "ytd") {
-      const end = t[i] === "ytd" ? i : t[i] === "this" ? i + 1 : i + 2;
-      for (let k = i; k <= end; k++) words[k].used = true;
-      return parseWindow("1y");
-    }
-    // "all time", "ever", "on record", "in history", "historically", "long term"
-    if ((t[i] === "all" && t[i + 1] === "time") || (t[i] === "long" && (t[i + 1] === "term" || t[i + 1] === "run"))) {
-      words[i].used = words[i + 1].used = true;
-      return { kind: "all" };
-    }
-    if (t[i] === "ever" || t[i] === "record" || t[i] === "history" || t[i] === "historically" || t[i] === "historical") {
-      words[i].used = true;
-      return { kind: "all" };
-    }
-  }
-  return null;
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Topics
 
-type Entry = { words: string[]; topics: readonly string[]; group: boolean };
+type Entry = { words: string[]; topics: readonly string[]; group: boolean; nearest?: string };
 
 const topicById = new Map(TOPICS.map((t) => [t.id, t]));
 const ENTRIES: Entry[] = [
   ...TOPICS.flatMap((t) => t.phrases.map((p) => ({ words: phraseWords(p), topics: [t.id], group: false }))),
+  ...TOPICS.flatMap((t) => (t.nearest?.phrases ?? []).map((p) => ({ words: phraseWords(p), topics: [t.id], group: false, nearest: t.nearest!.why }))),
   ...TOPIC_GROUPS.flatMap((g) => g.phrases.map((p) => ({ words: phraseWords(p), topics: g.members, group: true }))),
 ].sort((a, b) => b.words.length - a.words.length);
 
-function readTopics(words: Word[]): Topic[] {
+function readTopics(words: Word[]): { topics: Topic[]; nearest: ParsedQuestion["nearest"] } {
   const found: { at: number; order: number; ids: readonly string[]; group: boolean }[] = [];
+  const nearest: ParsedQuestion["nearest"] = [];
   let order = 0;
   for (const e of ENTRIES) {
     for (;;) {
       const at = take(words, e.words, true);
       if (at < 0) break;
       found.push({ at, order: order++, ids: e.topics, group: e.group });
+      if (e.nearest) nearest.push({ text: words.slice(at, at + e.words.length).map((w) => w.raw).join(" "), topic: e.topics[0], why: e.nearest });
     }
   }
   found.sort((a, b) => a.at - b.at || a.order - b.order);
@@ -231,7 +144,46 @@ function readTopics(words: Word[]): Topic[] {
   const named = found.some((f) => !f.group) ? found.filter((f) => !f.group) : found;
   const out: Topic[] = [];
   for (const f of named) for (const id of f.ids) if (!out.some((t) => t.id === id)) out.push(topicById.get(id)!);
-  return out;
+  // What was asked for by name leads, though only its closest held series answers ("interest rates on mortgages").
+  const first = nearest.map((n) => out.find((t) => t.id === n.topic)!).filter(Boolean);
+  return { topics: [...new Set([...first, ...out])], nearest };
+}
+
+/** Topics a broad word stands for ("prices": consumer prices), when nothing more specific named one. */
+export function broadTopics(question: string): Topic[] {
+  const keys = new Set(wordsOf(question).map((w) => w.text));
+  return TOPICS.filter((t) => t.broad?.some((b) => keys.has(b)));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Episodes
+
+const EPISODE_PHRASES = NAMED_EPISODES.flatMap((e) => e.phrases).map(phraseWords).sort((a, b) => b.length - a.length);
+
+/** Takes the words naming an episode (see the file comment); the phrase as the episode table writes it, or null. */
+function readEpisode(words: Word[]): string | null {
+  for (const target of EPISODE_PHRASES) {
+    const at = take(words, target, true);
+    if (at >= 0) return NAMED_EPISODES.flatMap((e) => e.phrases).find((p) => phraseWords(p).join(" ") === target.join(" "))!;
+  }
+  // "during covid", "since the pandemic": the 2020 recession; "covid cases" is no episode.
+  for (let i = 1; i < words.length; i++) {
+    if (!words[i].used && TIMED_EPISODE_WORDS.has(foldPlural(words[i].text)) && EPISODE_TIME_WORDS.has(words[i - 1].text)) return mark(words, i, 1, "the pandemic");
+  }
+  for (let i = 0; i + 1 < words.length; i++) {
+    const [a, b, c] = [words[i].text, words[i + 1].text, words[i + 2]?.text];
+    if (words[i].used || words[i + 1].used) continue;
+    if (/^(19|20)\d\d$/.test(a) && /^recessions?$/.test(b)) return mark(words, i, 2, `${a} recession`);
+    if (/^recessions?$/.test(a) && (b === "of" || b === "in") && c && /^(19|20)\d\d$/.test(c) && !words[i + 2].used) return mark(words, i, 3, `${c} recession`);
+    if (/^(last|latest|previous|recent)$/.test(a) && /^recessions?$/.test(b)) return mark(words, i, 2, "last recession");
+    if (a === "most" && b === "recent" && /^recessions?$/.test(c ?? "") && !words[i + 2].used) return mark(words, i, 3, "last recession");
+  }
+  return null;
+}
+
+function mark(words: Word[], i: number, n: number, phrase: string): string {
+  for (let k = i; k < i + n; k++) words[k].used = true;
+  return phrase;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -259,10 +211,11 @@ function placeCandidate(words: Word[], i: number, n: number, allCaps: boolean): 
   return run.map((w) => w.raw).join(" ");
 }
 
-function readPlaces(words: Word[], lookup: PlaceLookup, allCaps: boolean): Pick<ParsedQuestion, "places" | "ambiguous" | "alternates"> {
+function readPlaces(words: Word[], lookup: PlaceLookup, allCaps: boolean): Pick<ParsedQuestion, "places" | "ambiguous" | "alternates" | "codes" | "before"> {
   const found: { at: number; code: string }[] = [];
   const ambiguous: (ParsedQuestion["ambiguous"][number] & { at: number })[] = [];
   const alternates: Record<string, string> = {};
+  const codes: ParsedQuestion["codes"] = {};
   // "the country Georgia", "country of Georgia", "the state of Georgia": the kind is said, so only that kind is read
   // (and "the country" is not the nation here).
   for (let i = 0; i < words.length; i++) {
@@ -272,7 +225,7 @@ function readPlaces(words: Word[], lookup: PlaceLookup, allCaps: boolean): Pick<
     for (let n = Math.min(4, words.length - from); n >= 1; n--) {
       const run = words.slice(from, from + n);
       if (run.some((w) => w.used)) continue;
-      const hit = lookup(run.map((w) => w.raw).join(" "), { code: false, kinds: [kind] });
+      const hit = lookup(run.map((w) => w.raw).join(" "), { kinds: [kind] });
       if (hit.kind !== "found") continue;
       for (let k = i; k < from + n; k++) words[k].used = true;
       if (words[i - 1]?.text === "the") words[i - 1].used = true;
@@ -291,12 +244,12 @@ function readPlaces(words: Word[], lookup: PlaceLookup, allCaps: boolean): Pick<
     for (let n = Math.min(MAX_PLACE_WORDS, words.length - i); n >= 1; n--) {
       const text = placeCandidate(words, i, n, allCaps);
       if (text === null) continue;
-      let hit = lookup(text, { code: n === 1 && text.length === 2 });
+      let hit = lookup(text);
       // "japans": a possessive written without its apostrophe.
-      if (hit.kind === "not_found" && n === 1 && foldPlural(words[i].text) !== words[i].text) hit = lookup(foldPlural(words[i].text), { code: false });
+      if (hit.kind === "not_found" && n === 1 && foldPlural(words[i].text) !== words[i].text) hit = lookup(foldPlural(words[i].text));
       // "Los Angeles", "miami dade": a county named without its kind, when that names one county.
       if (hit.kind === "not_found" && !FILLER_WORDS.has(words[i].text) && words[i].text.length > 2) {
-        const county = lookup(`${text} County`, { code: false });
+        const county = lookup(`${text} County`);
         if (county.kind === "found") hit = county;
       }
       if (hit.kind === "not_found") continue;
@@ -305,8 +258,13 @@ function readPlaces(words: Word[], lookup: PlaceLookup, allCaps: boolean): Pick<
         found.push({ at: i, code: hit.code });
         // Georgia: the state by name, and a country by the same name.
         if (text.length > 2 && /^\d\d$/.test(hit.code)) {
-          const country = lookup(text, { code: false, kinds: ["country"] });
+          const country = lookup(text, { kinds: ["country"] });
           if (country.kind === "found") alternates[hit.code] = country.code;
+        }
+        // CA: Canada as written (the data routes' reading), California as a state's abbreviation; "ca": the reverse.
+        if (text.length === 2) {
+          const other = lookup(text, { kinds: [/^\d\d$/.test(hit.code) ? "country" : "state"] });
+          if (other.kind === "found" && other.code !== hit.code) codes[hit.code] = { other: other.code, text };
         }
       } else ambiguous.push({ at: i, text, candidates: hit.candidates });
       i += n - 1;
@@ -321,12 +279,22 @@ function readPlaces(words: Word[], lookup: PlaceLookup, allCaps: boolean): Pick<
     else unsettled.push({ text: a.text, candidates: a.candidates });
   }
   found.sort((a, b) => a.at - b.at);
-  return { places: [...new Set(found.map((f) => f.code))], ambiguous: unsettled, alternates };
+  // The word before each place, by its code (a name of several counties: by its text, for the one it is read as).
+  const before: Record<string, string> = {};
+  for (const f of [...found.map((x) => ({ at: x.at, key: x.code })), ...ambiguous.map((a) => ({ at: a.at, key: a.text }))]) {
+    let j = f.at - 1;
+    while (j >= 0 && (words[j].text === "the" || (words[j].text === "of" && words[j - 1]?.text === "out"))) j--;
+    if (j >= 0 && !(f.key in before)) before[f.key] = words[j].text === "out" ? "out of" : words[j].text;
+  }
+  return { places: [...new Set(found.map((f) => f.code))], ambiguous: unsettled, alternates, codes, before };
 }
 
 const PLACE_BEFORE = new Set(["in", "of", "for", "from"]);
 // Determiners and quantifiers after in/of/from are no place names ("from other states", "in each county").
-const NOT_PLACES = new Set("other others each every most some several both either neither another such few various certain different own same whole entire rest".split(" "));
+const NOT_PLACES = new Set(
+  ("other others each every most some several both either neither another such few various certain different own same whole entire rest " +
+    "peak peaks top trough bottom highs lows elsewhere abroad people residents workers families households americans world economies globally").split(" "),
+);
 const MONTH_WORDS = new Set(["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"]);
 
 /**
@@ -368,6 +336,11 @@ function readUnplaced(words: Word[], fuzzy: FuzzyPlace | undefined): { correctio
   return { corrections, unplaced, codes };
 }
 
+/** Words naming a kind of place; "world" and "economies" name the countries. */
+const KIND_WORDS: ReadonlySet<string> = new Set(["state", "states", "county", "counties", "country", "countries", "nation", "nations", "world", "economies", "globally"]);
+/** The real (inflation-adjusted) measure asked for. */
+const REAL_PHRASES = ["after inflation", "adjusted for inflation", "inflation adjusted", "in real terms", "real terms", "constant dollars", "chained dollars"].map(phraseWords);
+
 /** A misspelt place name's one close region (states and countries), or null. */
 export type FuzzyPlace = (text: string) => string | null;
 
@@ -376,11 +349,14 @@ export function parseQuestion(question: string, opts: { todayYear: number; looku
   const words = wordsOf(question);
   const letters = question.replace(/[^\p{L}]/gu, "");
   const allCaps = letters.length > 3 && letters === letters.toUpperCase();
+  const episode = readEpisode(words);
   const window = readTime(words, opts.todayYear);
-  const topics = readTopics(words);
-  const { places: named, ambiguous, alternates } = readPlaces(words, opts.lookupPlace, allCaps);
-  const { corrections, unplaced, codes } = readUnplaced(words, opts.fuzzyPlace);
-  const places = [...new Set([...named, ...codes.map((c) => c.code)])];
-  const rest = words.filter((w) => !w.used && !FILLER_WORDS.has(w.text) && !FILLER_WORDS.has(foldPlural(w.text)) && !/^\d+$/.test(w.text)).map((w) => foldPlural(w.text));
-  return { topics, places, ambiguous, window, rest: [...new Set(rest)], corrections, unplaced, alternates };
+  const real = REAL_PHRASES.some((p) => take(words, p, true) >= 0);
+  const { topics, nearest } = readTopics(words);
+  const { places: named, ambiguous, alternates, codes, before } = readPlaces(words, opts.lookupPlace, allCaps);
+  const kinds = words.filter((w) => !w.used && KIND_WORDS.has(w.text)).map((w) => w.text);
+  const unplacedRead = readUnplaced(words, opts.fuzzyPlace);
+  const places = [...new Set([...named, ...unplacedRead.codes.map((c) => c.code)])];
+  const rest = words.filter((w) => !w.used && !FILLER_WORDS.has(w.text) && !FILLER_WORDS.has(foldPlural(w.text)) && !KIND_WORDS.has(w.text) && !/^\d+$/.test(w.text)).map((w) => foldPlural(w.text));
+  return { topics, places, ambiguous, window, rest: [...new Set(rest)], corrections: unplacedRead.corrections, unplaced: unplacedRead.unplaced, alternates, codes, episode, nearest, kinds, before, real };
 }

@@ -1,0 +1,110 @@
+// Scores ask's answers on the question grid (test/ask/grid.tsv and its held-out third; test/ask/README.md): each
+// question goes to GET /v1/ask as a user sends it, and each answer is read against its labels, rules over the stored
+// data evaluated with plain SQL and arithmetic (answer-rules.ts), never through the resolver. The held rows are read
+// from test/ask/grid-held.tsv when it exists, else from the file named by ASK_HELD_FILE; without either only the
+// tuning rows are scored. With held rows present their share must be at least 90%; the tuning share is printed.
+// Runs on the embedded database only: it measures the answers, which are the same on both backends.
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { makeTestApp, type TestApp } from "../support/app";
+import { ManualClock } from "../support/clock";
+import { EVAL_NOW, testBackend, WHOLE_SNAPSHOT_HOOK_MS, wholeSnapshotDatabase } from "../support/db";
+import { check, parseLabels, scoreReply, type AskData, type AskReply } from "./answer-rules";
+import { heldPhrasing, parseGrid, type GridRow } from "./grid";
+import { snapshotData } from "./snapshot-data";
+
+setDefaultTimeout(300_000);
+
+const REQUIRED_HELD_SHARE = 0.9;
+const CLASSES = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+
+const tune = parseGrid(readFileSync(resolve(import.meta.dir, "grid.tsv"), "utf8"));
+const heldFile = [resolve(import.meta.dir, "grid-held.tsv"), process.env.ASK_HELD_FILE].find((f) => f && existsSync(f));
+const held = heldFile ? parseGrid(readFileSync(heldFile, "utf8")) : [];
+
+let t: TestApp;
+let data: AskData;
+
+beforeAll(async () => {
+  if (testBackend !== "pglite") return;
+  const database = await wholeSnapshotDatabase(EVAL_NOW);
+  t = await makeTestApp({ database, clock: new ManualClock(EVAL_NOW) });
+  data = snapshotData(database);
+}, WHOLE_SNAPSHOT_HOOK_MS);
+afterAll(() => t?.close());
+
+describe("the grid's shape", () => {
+  test("every row: a class 0-9, a status, a question asked once; every class is covered", () => {
+    const all = [...tune, ...held];
+    for (const r of all) {
+      expect(CLASSES).toContain(r.cls);
+      expect(["ok", "no_data", "no_coverage"]).toContain(r.status);
+      expect(r.question.length).toBeGreaterThan(0);
+      expect(r.status === "ok" ? r.expect !== "-" : r.expect === "-").toBe(true);
+    }
+    expect(new Set(all.map((r) => r.question.toLowerCase())).size).toBe(all.length);
+    expect(new Set(tune.map((r) => r.cls))).toEqual(new Set(CLASSES));
+    expect(tune.length).toBeGreaterThanOrEqual(140);
+  });
+
+  test.skipIf(held.length === 0)("the held rows: one phrasing per cell, the one heldPhrasing picks, none among the tuning rows", () => {
+    const cells = new Map<string, GridRow[]>();
+    for (const r of [...tune, ...held]) cells.set(r.cell, [...(cells.get(r.cell) ?? []), r]);
+    expect(tune.length + held.length).toBeGreaterThanOrEqual(210);
+    for (const [cell, rows] of cells) {
+      expect(rows.length).toBeGreaterThanOrEqual(3);
+      const heldRows = held.filter((r) => r.cell === cell);
+      expect(heldRows.map((r) => r.phrasing)).toEqual([heldPhrasing(cell, rows.length)]);
+      expect(tune.filter((r) => r.cell === cell).map((r) => r.phrasing)).not.toContain(heldRows[0].phrasing);
+    }
+  });
+});
+
+/** A row's rules are computable on this data: every group has an alternative whose data are held. */
+async function unanswerable(r: GridRow): Promise<string | null> {
+  for (const group of parseLabels(r.status, r.places, r.expect).expects) {
+    const reasons = await Promise.all(group.map((rule) => check(rule, "", data)));
+    if (reasons.every((why) => why?.startsWith("no data"))) return reasons.join("; ");
+  }
+  return null;
+}
+
+async function ask(question: string): Promise<AskReply> {
+  const res = await t.request(`/v1/ask?q=${encodeURIComponent(question)}`);
+  const body = (await res.json()) as AskReply & { error?: { message: string } };
+  if (body.error) return { status: `http ${res.status}`, answer: null, grounded: false, message: body.error.message };
+  return body;
+}
+
+test.skipIf(testBackend !== "pglite")("ask's answers to the grid (tuning rows, and the held-out third when present)", async () => {
+  const labelGaps: string[] = [];
+  for (const r of [...tune, ...held]) if (r.status === "ok") {
+    const why = await unanswerable(r);
+    if (why) labelGaps.push(`${r.cell} #${r.phrasing}: ${why}`);
+  }
+  expect(labelGaps).toEqual([]);
+
+  const tally = (rows: GridRow[]) => ({ rows, ok: 0, byClass: new Map(CLASSES.map((c) => [c, { ok: 0, n: 0 }])), misses: [] as string[] });
+  const halves = { tune: tally(tune), held: tally(held) };
+  for (const [name, half] of Object.entries(halves)) {
+    const started = performance.now();
+    for (const r of half.rows) {
+      const why = await scoreReply(parseLabels(r.status, r.places, r.expect), await ask(r.question), data);
+      const c = half.byClass.get(r.cls)!;
+      c.n++;
+      if (why === null) {
+        half.ok++;
+        c.ok++;
+      } else half.misses.push(name === "tune" ? `[${r.cls}] ${r.question}\n      ${why}` : `[${r.cls}] ${r.cell} #${r.phrasing}: ${why}`);
+    }
+    if (half.rows.length === 0) continue;
+    const classes = [...half.byClass].filter(([, c]) => c.n > 0).map(([k, c]) => `${k}: ${c.ok}/${c.n}`).join(", ");
+    console.log(
+      `ask grid (${name}): ${half.ok}/${half.rows.length} (${((half.ok / half.rows.length) * 100).toFixed(1)}%); by class ${classes}; ` +
+        `asked and scored in ${((performance.now() - started) / 1000).toFixed(1)} s` +
+        (half.misses.length ? `; misses:\n  ${half.misses.join("\n  ")}` : ""),
+    );
+  }
+  if (held.length) expect(halves.held.ok / held.length).toBeGreaterThanOrEqual(REQUIRED_HELD_SHARE);
+});
