@@ -148,6 +148,11 @@ describe("rules on one series", () => {
     await passes("yesno:R@US:<0", "No.");
     await passes("yesno:LASST03@02:>@01", "Yes: 5.0% against 3.0%.");
     await passes("yesno:LASST03@01:>@02", "No: 3.0% against 5.0%.");
+    // Against its own value at a period: 112 in January 2025 against 105 in June 2024.
+    await passes("yesno:X@US:>at:2024-06", "Yes: X is 7 above its June 2024 level.");
+    await fails("yesno:X@US:>at:2024-06", "No: X is still below June 2024.");
+    await passes("yesno:X@US:<at:2024-06", "No: 112 against 105.");
+    expect(await check("yesno:X@US:>at:2023-06", "Yes.", data)).toStartWith("no data");
   });
 
   test("dir: the direction first (or the asked yes/no) and the size of the change over the period", async () => {
@@ -223,6 +228,12 @@ describe("rules over places", () => {
     await fails("flowout:02001", "Most went to Orange County, Arizona (500 returns) in 2013-14."); // an older slice
     await passes("flowin:04013", "The most came from Orange County (60 returns) in 2015.");
     await passes("flowtotal:02001:out", "170 people left in 2015.");
+    // One edge of the newest slice: 60 returns or 80 exemptions from Orange County, Alaska to Maricopa.
+    await passes("flowpair:02001:04013", "80 people moved from Orange County to Maricopa County in 2014-15.");
+    await passes("flowpair:02001:04013", "60 households moved to Maricopa County in 2015.");
+    await fails("flowpair:02001:04013", "70 people moved to Maricopa County in 2015.");
+    await fails("flowpair:02001:04013", "80 people moved to Maricopa County.");
+    expect(await check("flowpair:02001:04001", "500 returns in 2014.", data)).toStartWith("no data"); // only in an older slice
   });
 
   test("shared: the most populous county of the name, its state, and another named", async () => {

@@ -87,7 +87,7 @@ export async function check(rule: string, answer: string, data: AskData): Promis
     case "dir":
       return direction(data, spec, where, s, args, answer);
     case "yesno":
-      return yesNoRule(data, spec, s, args[0], answer);
+      return yesNoRule(data, spec, s, args, answer);
   }
   return `unknown rule ${rule}`;
 }
@@ -115,11 +115,17 @@ async function direction(data: AskData, spec: Spec, where: string, s: Obs[], arg
 
 /**
  * `yesno:SPEC@PLACE:COND`, the answer opening with the right yes or no. COND on the newest value: `=1`, `>X`, `<X`
- * (`<0` below zero); on its change from the period before: `d>0`, `d<0`; against the same spec at another place at the newest
- * period both hold: `>@PLACE`, `<@PLACE`.
+ * (`<0` below zero); on its change from the period before: `d>0`, `d<0`; against its own value at a period (a peak
+ * dated by the NBER, say): `>at:YYYY-MM`, `<at:YYYY-MM`; against the same spec at another place at the newest period
+ * both hold: `>@PLACE`, `<@PLACE`.
  */
-async function yesNoRule(data: AskData, spec: Spec, s: Obs[], cond: string, answer: string): Promise<Why> {
+async function yesNoRule(data: AskData, spec: Spec, s: Obs[], [cond, date]: string[], answer: string): Promise<Why> {
   const last = s.at(-1)!;
+  if ((cond === ">at" || cond === "<at") && date) {
+    const then = at(s, dateArg(date));
+    if (then === undefined) return `no data: no value at ${date}`;
+    return opensWith(answer, cond === ">at" ? last.value > then : last.value < then);
+  }
   const other = /^([<>])@(.+)$/.exec(cond);
   if (other) {
     const t = await seriesOf(data, spec, other[2]);

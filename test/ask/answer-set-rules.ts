@@ -5,7 +5,7 @@ import { CONCEPTS, type RegionKind } from "../../src/domain/concepts";
 import { at, parseSpec, seriesOf, yoySeries, type AskData, type FlowRow, type Obs, type Place, type Spec } from "./answer-data";
 import { anyOf, escapeRegExp, firstSentence, mentions, named, namesIn, says, saysYear, type Why } from "./answer-text";
 
-export const SET_RULES = new Set(["rank", "rankin", "topn", "above", "below", "higher", "flowout", "flowin", "flowtotal", "shared"]);
+export const SET_RULES = new Set(["rank", "rankin", "topn", "above", "below", "higher", "flowout", "flowin", "flowtotal", "flowpair", "shared"]);
 
 /** Names a writer uses for a place: the catalog's, a county without "County", a country's short or common name. */
 const COMMON_NAMES: Record<string, string[]> = {
@@ -59,6 +59,7 @@ export async function checkSetRule(kind: string, target: string, args: string[],
   const head = firstSentence(answer);
   if (kind === "flowout" || kind === "flowin") return flow(data, target, kind === "flowout" ? "out" : "in", head, answer);
   if (kind === "flowtotal") return flowTotal(data, target, args[0] as "in" | "out", head, answer);
+  if (kind === "flowpair") return flowPair(data, target, args[0], head, answer);
   const [specText, where] = target.split("@");
   const spec = parseSpec(specText);
   if (kind === "higher") return higher(data, spec, where.split(","), head);
@@ -155,6 +156,16 @@ async function flowTotal(data: AskData, region: string, direction: "out" | "in",
       const total = rows.reduce((sum, r) => sum + r.value, 0);
       return says(head, total, `${measure} ${direction} in total`) ?? anyOf([saysYear(answer, rows[0].periodStart), saysYear(answer, rows[0].periodEnd)]);
     }),
+  );
+}
+
+/** `flowpair:ORIGIN:DESTINATION`: the flow from one place to the other in the origin's newest slice, by either IRS
+ * measure: its size in the first sentence, the period's year in the answer. */
+async function flowPair(data: AskData, origin: string, destination: string, head: string, answer: string): Promise<Why> {
+  const rows = (await newestFlows(data, origin, "out")).filter((r) => r.destination === destination);
+  if (rows.length === 0) return `no data: no flow from ${origin} to ${destination} in its newest slice`;
+  return anyOf(
+    rows.map((r) => says(head, r.value, `${r.measure} from ${origin} to ${destination}`) ?? anyOf([saysYear(answer, r.periodStart), saysYear(answer, r.periodEnd)])),
   );
 }
 

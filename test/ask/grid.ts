@@ -1,7 +1,8 @@
 // The ask question grid (test/ask/README.md): rows of intent x topic x place kind cells, several phrasings each, with
-// labels in the rule language of answer-rules.ts. One phrasing per cell is held out, chosen by heldPhrasing() from the
-// cell's name alone, so the split is reproducible and every cell has exactly one held row. The tuning rows live in
-// test/ask/grid.tsv; the held rows never in a repository the resolver is tuned in (see the README).
+// labels in the rule language of answer-rules.ts. The first split held out one phrasing per cell, chosen by
+// heldPhrasing() from the cell's name alone, so it is reproducible: test/ask/grid.tsv kept the rest, and the held third,
+// once run, became tuning rows too (test/ask/grid-round1.tsv). Held rows written since live outside every repository
+// the resolver is tuned in (see the README).
 //
 // Run as a script to split a full authoring file: `bun test/ask/grid.ts FULL.tsv TUNE.tsv HELD.tsv`.
 import { readFileSync, writeFileSync } from "node:fs";
