@@ -1,36 +1,40 @@
-// Start-up figures (issue 26): from an empty temporary DATA_DIR (or a fresh PostgreSQL database), start the server on
-// a free loopback port, poll /api/health every 100 ms and print
-//   - time to the first 200 (and to the "listening" log line),
+// Start-up figures (issues 26 and 42): from an empty temporary DATA_DIR (or a fresh PostgreSQL database) and an empty
+// image cache, start the server on a free loopback port and print
+//   - the very first start: time to the first 200 of /api/health, to "serving" (health no longer `starting`), to the
+//     first 200 of the US unemployment rate (GET /v1/observations/latest?indicator=UNRATE with a key from signup), and
+//     to everything served (health lists no part of the data as loading);
+//   - from the seeded image (another empty DATA_DIR, the image cache the first start filled) and on each restart (the
+//     first start's DATA_DIR): time to serving, and the slowest answer in the first minute of a mix of first requests
+//     (health, catalog, regions, the US and a state's unemployment rate: bench/lib/first-requests.ts);
 //   - the longest gap between two answers of /api/health (each poll waits up to 10 s) from "listening" (or the first
-//     200) until the start-up work (seed, derived series, signal detection) is finished, or --settle seconds,
+//     200) until the start-up work is finished, or --settle seconds,
 //   - peak RSS of the server's process tree during the first start (sampled from /proc every 50 ms, with the start-up step
 //     /api/health named then) and idle RSS once
 //     the start-up work is done, and again after --quiet seconds without a request (a quiet node trims its memory:
 //     src/idle-footprint.ts), with the latency of the first request after the quiet and of the one after it,
-//   - the time to healthy of a restart on the data the first start left (SIGTERM, then start again),
-//   - the machine's load average before and after.
-// The start-up work is "done" when /api/health stops reporting `status: "starting"` (or, for servers without that
-// state, when the log says the seeded signals were detected, or --settle seconds pass).
+//   - the machine's load average before and after (the figures are only comparable at like loads).
+// The start-up work is "done" when /api/health stops reporting `status: "starting"` and lists nothing `loading` (or,
+// for servers without that state, when the log says the seeded signals were detected, or --settle seconds pass).
 // Polling goes on --after seconds past ready (the job engine's first work), and the gap counts there too.
-// The seeded-database image cache (IMAGE_CACHE_DIR) is an empty temporary directory unless --image-cache names one:
-// the first start is then a machine's very first (it seeds); `--image-cache warm` starts once beforehand, unmeasured,
-// so the measured first start copies the image as any later first start on the machine does.
+// The seeded-database image cache (IMAGE_CACHE_DIR) is an empty temporary directory unless --image-cache names one.
 // `--compare <checkout>` measures another checkout (e.g. the main branch's worktree) the same way first, in the same run.
-//   bun bench/start.ts [--binary dist/svc] [--db pglite|postgres|postgres://...] [--settle 180] [--restarts 2] [--after 10] [--quiet 45]
-//                      [--image-cache warm|<dir>] [--compare <checkout>]
+//   bun bench/start.ts [--binary dist/svc] [--db pglite|postgres|postgres://...] [--settle 300] [--restarts 2] [--after 10] [--quiet 45]
+//                      [--minute 60] [--image-cache <dir>] [--compare <checkout>]
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { freePort, REPO_ROOT } from "./lib/load";
+import { probeFirstRequests, type FirstRequests } from "./lib/first-requests";
 
 const { values: args } = parseArgs({
   args: process.argv.slice(2),
   options: {
     binary: { type: "string" },
     db: { type: "string", default: "pglite" },
-    settle: { type: "string", default: "180" },
+    settle: { type: "string", default: "300" },
+    minute: { type: "string", default: "60" },
     restarts: { type: "string", default: "2" },
     after: { type: "string", default: "10" },
     quiet: { type: "string", default: "45" },
@@ -92,6 +96,9 @@ type Run = {
   /** After the quiet period (null when not asked for): RSS, and the first and second /api/health latencies. */
   quiet: { rssMb: number; firstMs: number; secondMs: number } | null;
   health: unknown;
+  /** When health stopped saying `starting` (the app serves; a first start then serves its data part by part). */
+  servingMs: number | null;
+  first: FirstRequests;
 };
 
 async function runServer(root: string, label: string, env: Record<string, string>, waitReady: boolean, afterMs: number, quietMs = 0): Promise<Run> {
@@ -137,8 +144,11 @@ async function runServer(root: string, label: string, env: Record<string, string
   let readyMs: number | null = null;
   let health: unknown = null;
   let sawStarting = false;
+  let servingMs: number | null = null;
   const url = `http://127.0.0.1:${port}/api/health`;
   const deadline = t0 + settleMs;
+  // A new user's first requests, beside the health polling below.
+  const probe = probeFirstRequests(`http://127.0.0.1:${port}`, t0, { minuteMs: Number(args.minute) * 1000, untilEverything: waitReady, deadline });
   while (performance.now() < deadline && proc.exitCode === null) {
     const tick = performance.now();
     try {
@@ -161,9 +171,11 @@ async function runServer(root: string, label: string, env: Record<string, string
         // A server that answers `status: starting` while it seeds is ready when that ends; one that does not
         // (before issue 26) when its log says the seeded signals were detected.
         const starting = (health as { status?: string }).status === "starting";
-        step = starting ? ((health as { startup?: { step?: string } }).startup?.step ?? null) : "serving";
+        const loading = (health as { loading?: { families: string[] } }).loading?.families;
+        step = starting ? ((health as { startup?: { step?: string } }).startup?.step ?? null) : loading ? `serving, loading ${loading[0]}` : "serving";
         sawStarting ||= starting;
-        const done = !starting && (sawStarting || detectedInLog || !waitReady);
+        if (!starting && servingMs === null) servingMs = at - t0;
+        const done = !starting && !loading && (sawStarting || detectedInLog || !waitReady);
         if (done && readyMs === null) readyMs = at - t0;
       } else await res.arrayBuffer();
     } catch {}
@@ -197,12 +209,13 @@ async function runServer(root: string, label: string, env: Record<string, string
       quiet = { rssMb, firstMs: await timed(), secondMs: await timed() };
     }
   }
+  const first = await probe;
   clearInterval(sampler);
   proc.kill("SIGTERM");
   const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(15_000).then(() => false)]);
   if (!exited) proc.kill("SIGKILL");
   if (firstOkMs === null) console.error(`${label}: never healthy; log:\n${log.slice(-4000)}`);
-  return { listeningMs, firstOkMs, readyMs, longestGapMs: longestGap, longestGapEndMs: longestGapEnd, peakRssMb: peak, peakStep, peakByStep, idleRssMb: idle, quiet, health };
+  return { listeningMs, firstOkMs, readyMs, longestGapMs: longestGap, longestGapEndMs: longestGapEnd, peakRssMb: peak, peakStep, peakByStep, idleRssMb: idle, quiet, health, servingMs, first };
 }
 
 const fmtS = (ms: number | null) => (ms === null ? "—" : `${(ms / 1000).toFixed(2)} s`);
@@ -212,8 +225,9 @@ const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
 async function main(root: string) {
   const loadBefore = load();
   const dataDir = mkdtempSync(join(tmpdir(), "svc-bench-start-"));
-  const ownCache = !args["image-cache"] || args["image-cache"] === "warm" ? mkdtempSync(join(tmpdir(), "svc-bench-image-")) : null;
+  const ownCache = args["image-cache"] ? null : mkdtempSync(join(tmpdir(), "svc-bench-image-"));
   const env: Record<string, string> = { DATA_DIR: dataDir, IMAGE_CACHE_DIR: ownCache ?? args["image-cache"]! };
+  const imageDataDir = mkdtempSync(join(tmpdir(), "svc-bench-from-image-"));
   let dropDb: (() => Promise<void>) | null = null;
   if (args.db !== "pglite") {
     const admin = args.db === "postgres" ? (process.env.BENCH_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres") : args.db;
@@ -229,21 +243,23 @@ async function main(root: string) {
     };
   }
   try {
-    if (args["image-cache"] === "warm" && args.db === "pglite") {
-      const warmDir = mkdtempSync(join(tmpdir(), "svc-bench-warm-"));
-      await runServer(root, "warming the image cache", { ...env, DATA_DIR: warmDir }, true, 0);
-      rmSync(warmDir, { recursive: true, force: true });
-    }
     const first = await runServer(root, "first start", env, true, Number(args.after) * 1000, Number(args.quiet) * 1000);
+    // The embedded database's next first start, in another empty data directory: it copies the image just kept.
+    const fromImage = args.db === "pglite" ? await runServer(root, "first start from the image", { ...env, DATA_DIR: imageDataDir }, false, 2000) : null;
     const restarts: Run[] = [];
     for (let i = 0; i < Number(args.restarts); i++) restarts.push(await runServer(root, `restart ${i + 1}`, env, false, 2000));
     const target = args.binary ? `binary ${args.binary}` : `bun src/server.ts in ${root}`;
-    const image = args["image-cache"] === "warm" ? "image cache warm" : args["image-cache"] ? `image cache ${args["image-cache"]}` : "image cache empty";
+    const image = args["image-cache"] ? `image cache ${args["image-cache"]}` : "image cache empty";
+    const minute = (r: Run) =>
+      `slowest answer in the first ${args.minute} s ${Math.round(r.first.slowestMs)} ms${r.first.slowestPath ? ` (${r.first.slowestPath})` : ""}, ${r.first.over200} of ${r.first.answered} over 200 ms`;
     console.log(`\nstart-up (${target}, ${args.db}, ${image}; ${availableParallelism()} cpus; load average before ${loadBefore}, after ${load()})`);
     console.log(`  first start → "listening" logged        ${fmtS(first.listeningMs)}`);
     console.log(`  first start → first 200 /api/health      ${fmtS(first.firstOkMs)}`);
-    console.log(`  first start → start-up work done          ${fmtS(first.readyMs)}`);
+    console.log(`  first start → serving (not "starting")   ${fmtS(first.servingMs)}`);
+    console.log(`  first start → first US unemployment rate ${fmtS(first.first.unrateMs)}`);
+    console.log(`  first start → everything served          ${fmtS(first.first.everythingMs ?? first.readyMs)}`);
     console.log(`  longest /api/health gap (first start+${args.after} s) ${Math.round(first.longestGapMs)} ms (ended ${fmtS(first.longestGapEndMs)} after the start)`);
+    console.log(`  first start: ${minute(first)}`);
     console.log(`  peak RSS, process tree (first start)      ${fmtMb(first.peakRssMb)}${first.peakStep ? ` (during "${first.peakStep}")` : ""}`);
     console.log(`  peak RSS by step: ${[...first.peakByStep].map(([s, mb]) => `${s} ${fmtMb(mb)}`).join("; ")}`);
     console.log(`  idle RSS after first start                ${fmtMb(first.idleRssMb)}`);
@@ -251,11 +267,13 @@ async function main(root: string) {
       console.log(`  idle RSS after ${args.quiet} s without a request     ${fmtMb(first.quiet.rssMb)}`);
       console.log(`  then /api/health: first / second request  ${first.quiet.firstMs.toFixed(1)} ms / ${first.quiet.secondMs.toFixed(1)} ms`);
     }
+    if (fromImage) console.log(`  from the image → serving ${fmtS(fromImage.servingMs)}; first US unemployment rate ${fmtS(fromImage.first.unrateMs)}; ${minute(fromImage)}`);
     for (const [i, r] of restarts.entries())
-      console.log(`  restart ${i + 1} → first 200 /api/health / ready  ${fmtS(r.firstOkMs)} / ${fmtS(r.readyMs)} (peak ${fmtMb(r.peakRssMb)}, longest gap ${Math.round(r.longestGapMs)} ms)`);
+      console.log(`  restart ${i + 1} → serving ${fmtS(r.servingMs)}; first US unemployment rate ${fmtS(r.first.unrateMs)}; ${minute(r)} (peak ${fmtMb(r.peakRssMb)}, longest gap ${Math.round(r.longestGapMs)} ms)`);
   } finally {
     await dropDb?.();
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(imageDataDir, { recursive: true, force: true });
     if (ownCache) rmSync(ownCache, { recursive: true, force: true });
   }
 }

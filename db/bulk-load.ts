@@ -8,9 +8,9 @@
 // (the PEP 2020 estimate of vintage 2020, then of vintage 2024): they are stored as revisions 1..n, the last one
 // current, exactly as writing each vintage in turn would store them.
 //
-// postgres.js can leak its connection when the server rejects COPY data (its issue 1173), so every row is validated
-// before a byte is sent, and the copy has a timeout after which the query is cancelled.
+// Every row is validated before a byte is sent (db/copy.ts says why).
 import type { Database } from "./client";
+import { copyCheckedCsvPglite, copyCsvPostgres } from "./copy";
 import { findManySeriesIds, writeManySeries, type ObservationInput } from "./repos/observations";
 
 /** `sourceUpdatedAt` may be a timestamp string (the snapshot's rows are passed as parsed, without a copy per row). */
@@ -20,15 +20,25 @@ export type BulkSeries = { indicatorId: string; regionCode: string; rows: BulkRo
 export type BulkLoadResult = { created: number; updated: number; rows: number; inserted: number; revised: number; unchanged: number };
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-/** Observation rows per transaction: large enough that statements are few, small enough to keep memory flat. */
+/**
+ * Observation rows per transaction, by default: large enough that statements are few, small enough to keep memory
+ * flat. A load beside readers of the same embedded database (a first start serving what it stored) asks for smaller
+ * ones: every statement of theirs waits for the transaction under way.
+ */
 const ROWS_PER_BATCH = 50_000;
-const COPY_TIMEOUT_MS = 120_000;
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** A calendar date as YYYY-MM-DD (checked by arithmetic: a million rows of the seed pass through here). */
 function validDate(d: string): boolean {
   const m = DATE.exec(d);
   if (!m) return false;
-  const t = new Date(`${d}T00:00:00Z`);
-  return !Number.isNaN(t.getTime()) && t.toISOString().slice(0, 10) === d;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]);
 }
 
 /** Throws on the first row COPY would reject (or that would store a wrong value), naming it. */
@@ -96,27 +106,10 @@ function stats(rows: readonly BulkRow[]): { first: string | null; last: string |
   return { first: rows[0]?.date ?? null, last: rows[rows.length - 1]?.date ?? null, count };
 }
 
-const COPY_COLUMNS = "series_id, date, revision, value, is_preliminary, is_latest, source_updated_at, recorded_at";
+const COPY_TARGET = "observations (series_id, date, revision, value, is_preliminary, is_latest, source_updated_at, recorded_at)";
 const INSERT_SERIES = `insert into series (indicator_id, region_code, first_date, last_date, observation_count, version, updated_at)
   select * from unnest($1::uuid[], $2::text[], $3::date[], $4::date[], $5::int[], $6::int[], $7::timestamptz[])
   returning id, indicator_id, region_code`;
-
-async function withTimeout<T>(what: Promise<T>, ms: number, onTimeout: () => void): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    return await Promise.race([
-      what,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          onTimeout();
-          reject(new Error(`bulk load: COPY did not finish within ${ms / 1000} s`));
-        }, ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** Creates the series of one batch and copies their observations, in one transaction. */
 async function loadNewBatch(database: Database, batch: readonly BulkSeries[], now: Date): Promise<void> {
@@ -144,20 +137,14 @@ async function loadNewBatch(database: Database, batch: readonly BulkSeries[], no
       await tx`set local statement_timeout = 0`;
       // postgres.js sends a JS array as a parameter only through sql.array (unsafe() takes text otherwise).
       const created = (await tx.unsafe(INSERT_SERIES, params.map((p) => tx.array(p as never[])) as never)) as unknown as { id: number; indicator_id: string; region_code: string }[];
-      const query = tx.unsafe(`copy observations (${COPY_COLUMNS}) from stdin with (format csv)`);
-      const stream = await query.writable();
-      const done = new Promise<void>((resolve, reject) => {
-        stream.on("finish", resolve);
-        stream.on("error", reject);
-      });
-      stream.end(csvFor(created));
-      await withTimeout(done, COPY_TIMEOUT_MS, () => query.cancel());
+      await copyCsvPostgres(tx, COPY_TARGET, csvFor(created));
     });
   } else {
     await raw.client.transaction(async (tx) => {
       const { rows } = await tx.query<{ id: number; indicator_id: string; region_code: string }>(INSERT_SERIES, params);
-      const blob = new Blob([csvFor(rows)]);
-      await tx.query(`copy observations (${COPY_COLUMNS}) from '/dev/blob' with (format csv)`, [], { blob });
+      const csv = csvFor(rows);
+      // Every row's series is one this transaction just created (its id from the RETURNING above).
+      await copyCheckedCsvPglite(tx, COPY_TARGET, csv);
     });
   }
 }
@@ -169,8 +156,9 @@ async function loadNewBatch(database: Database, batch: readonly BulkSeries[], no
 export async function bulkLoadSeries(
   database: Database,
   items: readonly BulkSeries[],
-  opts: { now: Date; onProgress?: (rows: number) => void },
+  opts: { now: Date; onProgress?: (rows: number) => void; rowsPerTransaction?: number },
 ): Promise<BulkLoadResult> {
+  const rowsPerBatch = opts.rowsPerTransaction ?? ROWS_PER_BATCH;
   validateBulkSeries(items);
   const result: BulkLoadResult = { created: 0, updated: 0, rows: 0, inserted: 0, revised: 0, unchanged: 0 };
   const held = await findManySeriesIds(database.db, items.map((s) => ({ indicatorId: s.indicatorId, regionCode: s.regionCode })));
@@ -193,7 +181,7 @@ export async function bulkLoadSeries(
   for (const s of fresh) {
     batch.push(s);
     batchRows += s.rows.length;
-    if (batchRows >= ROWS_PER_BATCH) await flush();
+    if (batchRows >= rowsPerBatch) await flush();
   }
   await flush();
 

@@ -8,7 +8,7 @@
 // Database.exclusive) run under a PostgreSQL advisory lock, one process at a time.
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { PGlite, type QueryOptions, type Results } from "@electric-sql/pglite";
+import { PGlite, type QueryOptions, type Results, type Transaction } from "@electric-sql/pglite";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import type { PgDatabase } from "drizzle-orm/pg-core";
@@ -23,6 +23,7 @@ import * as schema from "./schema";
 import { pidAlive } from "./process-alive";
 import { connectionGate, type GateLog } from "./pg-faults";
 import { attachWriteEvents, WriteEvents } from "./events";
+import type { RemotePglite } from "./pglite-remote";
 
 export { DatabaseUnavailableError, isDatabaseUnavailable } from "./pg-faults";
 
@@ -35,7 +36,7 @@ export type Database = {
   /** This process's committed writes through this database (db/events.ts): what in-memory readers listen to. */
   events: WriteEvents;
   /** The driver under drizzle, for what drizzle cannot say: COPY (db/bulk-load.ts). */
-  raw: { kind: "postgres"; sql: postgres.Sql } | { kind: "pglite"; client: PGlite };
+  raw: { kind: "postgres"; sql: postgres.Sql } | { kind: "pglite"; client: PgliteClient };
   /** Raw SQL for maintenance statements (ANALYZE, health probes). */
   exec(sql: string): Promise<void>;
   ping(): Promise<boolean>;
@@ -52,8 +53,11 @@ export type Database = {
    * How the job engine (pg-boss, src/jobs/boss.ts) reaches this database: through the embedded PGlite itself (its one
    * connection), or by the PostgreSQL URL with a small pool of its own.
    */
-  connection: { kind: "pglite"; client: PGlite } | { kind: "postgres"; url: string };
+  connection: { kind: "pglite"; client: PgliteClient } | { kind: "postgres"; url: string };
 };
+
+/** What is asked of the embedded database's client: PGlite itself, or its stand-in on another thread. */
+export type PgliteClient = Pick<PGlite, "query" | "exec" | "transaction" | "listen"> | RemotePglite;
 
 /** LISTEN/NOTIFY over a connection of its own, listening again after it drops. */
 export type Notifications = {
@@ -82,8 +86,13 @@ export type OpenOptions =
   | { dataDir: string | null; loadDataDir?: Blob; lock?: boolean };
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 2000;
-/** The advisory lock migrations run under; the first-start seed takes the same one through exclusive(). */
+/** The advisory lock migrations run under. */
 export const SCHEMA_LOCK = "svc:schema";
+/**
+ * The seed's (`svc seed`, a first start's work: src/startup/first-start.ts), through exclusive(): nodes starting
+ * together on one empty database seed once, while each migrates and serves what is stored meanwhile.
+ */
+export const SEED_LOCK = "svc:seed";
 
 let pgliteModules: Promise<{ pgliteWasmModule: WebAssembly.Module; initdbWasmModule: WebAssembly.Module }> | null = null;
 function loadPgliteModules() {
@@ -246,9 +255,15 @@ function pgNotifications(opts: PgOptions, gate: ReturnType<typeof connectionGate
 /**
  * PGlite runs each statement synchronously on the calling thread and resolves its promise at once, so a chain of
  * statements (a job, the job engine's polling, a billing run) never gives the event loop a turn: requests, /api/health
- * too, waited for the whole chain. A turn of the event loop before each statement lets them in between statements.
+ * too, waited for the whole chain. A turn of the event loop before each statement, and before each transaction (a
+ * bulk load's transactions follow each other), lets them in between. On the database's thread, what waits there is
+ * the server's statements (db/pglite-host.ts).
  */
 class YieldingPGlite extends PGlite {
+  override async transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+    await eventLoopTurn();
+    return super.transaction(fn);
+  }
   override async query<T>(query: string, params?: any[], options?: QueryOptions): Promise<Results<T>> {
     await eventLoopTurn();
     return super.query<T>(query, params, options);
@@ -331,41 +346,51 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       loadDataDir: opts.loadDataDir ?? (dataDir && existsSync(join(dataDir, "PG_VERSION")) ? undefined : (blankCluster() ?? undefined)),
     });
     await client.waitReady;
-    const events = new WriteEvents();
-    const db = attachWriteEvents(drizzlePglite({ client, schema }) as unknown as Db, events);
-    await migrate(db);
-    let closed = false;
-    const database: Database = {
-      db,
-      kind: "pglite",
-      events,
-      raw: { kind: "pglite", client },
-      exec: async (sql) => void (await client.exec(sql)),
-      ping: async () => {
-        if (closed) return false;
-        try {
-          await client.query("select 1");
-          return true;
-        } catch {
-          return false;
-        }
-      },
-      // One process holds the embedded database: nothing to wait for.
-      exclusive: (_name, fn) => fn(database),
-      notifications: null,
-      close: async () => {
-        if (closed) return;
-        closed = true;
-        await client.close();
-        release();
-      },
-      connection: { kind: "pglite", client },
-      // Used by tests to snapshot a seeded database once and load it per test file.
-      ...({ dump: () => client.dumpDataDir("none") } as {}),
-    };
-    return database;
+    const database = embeddedDatabase(client, async () => {
+      await client.close();
+      release();
+    });
+    await migrate(database.db);
+    // Used by tests to snapshot a seeded database once and load it per test file.
+    return Object.assign(database, { dump: () => client.dumpDataDir("none") });
   } catch (e) {
     release();
     throw e;
   }
+}
+
+/**
+ * The embedded database over `client`: PGlite in this thread, or on the database's thread (db/pglite-remote.ts).
+ * `close` closes the client. Not migrated here: the caller migrates what it opens.
+ */
+export function embeddedDatabase(client: PgliteClient, close: () => Promise<void>): Database {
+  const events = new WriteEvents();
+  const db = attachWriteEvents(drizzlePglite({ client: client as PGlite, schema }) as unknown as Db, events);
+  let closed = false;
+  const database: Database = {
+    db,
+    kind: "pglite",
+    events,
+    raw: { kind: "pglite", client },
+    exec: async (sql) => void (await client.exec(sql)),
+    ping: async () => {
+      if (closed) return false;
+      try {
+        await client.query("select 1");
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    // One process holds the embedded database: nothing to wait for.
+    exclusive: (_name, fn) => fn(database),
+    notifications: null,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await close();
+    },
+    connection: { kind: "pglite", client },
+  };
+  return database;
 }

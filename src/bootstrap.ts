@@ -14,6 +14,7 @@ import { upstreamFetcher } from "./services/upstream-fetcher";
 import { createConnectors, type UpstreamRegistry } from "./upstream";
 import { createJobRuntime } from "./jobs/runtime";
 import { baseUrlOf } from "./contract/base-url";
+import type { DataLoading } from "./services/data-loading";
 
 /**
  * The upstream connectors behind the fetcher port: series are fetched on demand and refreshed on schedule. The server
@@ -25,8 +26,9 @@ export function buildSeriesFetcher(config: Config, base: { database: Database; l
   return upstreamFetcher({ db: base.database.db, upstream, clock, logger: base.logger });
 }
 
-/** `database`: already opened (and seeded) by the server's start (src/startup/prepare.ts); else opened here. */
-export async function buildDeps(config: Config, opts: { database?: Database; logger?: Logger } = {}): Promise<Deps> {
+/** `database`: already opened by the server's start (src/startup/database-start.ts); else opened here. */
+/** `loading`: which families of the first start's data are served yet (the server's first start; all by default). */
+export async function buildDeps(config: Config, opts: { database?: Database; logger?: Logger; loading?: DataLoading } = {}): Promise<Deps> {
   const logger = opts.logger ?? createLogger(config.logLevel);
   // Before anything writes there (the usage journal, payment secrets, the embedded database).
   ensureDataDir(config.dataDir);
@@ -44,6 +46,7 @@ export async function buildDeps(config: Config, opts: { database?: Database; log
   const fetcher = buildSeriesFetcher(config, { ...base, upstream: runtime.upstream });
   // Coverage says which offered regions not held are fetched on request: the fetcher's answer.
   runtime.caches.catalog.useFetchVia(fetcher.fetchVia);
+  if (opts.loading) runtime.caches.catalog.useLoading(opts.loading);
   // Started by `svc serve` once the database is seeded (and by `svc worker`); other commands never start it.
   // The billing cycle runs on the job engine of every API node (src/jobs/billing.ts), with the node's mail and meter.
   const billing = { deps: { config, ...base, ...runtime }, baseUrl: baseUrlOf(config) };

@@ -60,7 +60,7 @@ const processProbe: IdleProbe = {
 };
 
 /** The trim itself. Bun.shrink is marked deprecated in bun-types (it still works): without it, the collection alone. */
-function releaseMemory(): void {
+export function releaseMemory(): void {
   Bun.gc(true);
   (Bun as { shrink?: () => void }).shrink?.();
 }

@@ -1,13 +1,26 @@
 // Queries over the flows table: the one write path (an upsert that rewrites only rows whose values differ, so a
-// repeated load writes nothing) and the reads of GET /v1/flows (what is held for some filters; one ranked slice).
+// repeated load writes nothing; an empty table is filled by COPY of the same columns, db/seed/flows.ts) and the reads
+// of GET /v1/flows (what is held for some filters; one ranked slice).
 import { inKeyOrder, targetKey } from "./write-order";
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
+import { csvField } from "../copy";
 import { flows } from "../schema";
 import { FLOW_DATASETS, type FlowDataset, type FlowMeasure, type FlowRecord, type FlowSlice } from "../../src/domain/flows";
 
 // Eleven parameters per row stay far below PostgreSQL's 65,535 bind parameters.
 const BATCH_SIZE = 2000;
+
+/** Whether the flows table holds any row (a fresh database's flows go in by COPY: db/seed/flows.ts). */
+export async function holdsFlows(db: Db): Promise<boolean> {
+  return (await db.select({ one: sql<number>`1` }).from(flows).limit(1)).length > 0;
+}
+
+/** The COPY target and CSV line of a record, with the columns upsertFlows writes. */
+export const FLOWS_COPY_TARGET = "flows (origin_code, destination_code, measure, period_start, period_end, dataset, source, value, moe, updated_at)";
+export function flowCsvLine(r: FlowRecord, now: string): string {
+  return `${[r.origin, r.destination, r.measure, r.periodStart, r.periodEnd, r.dataset, FLOW_DATASETS[r.dataset].source, r.value, r.moe, now].map(csvField).join(",")}\n`;
+}
 
 /** Writes records (their codes must be regions); returns how many rows were inserted or changed. */
 export async function upsertFlows(db: Db, records: readonly FlowRecord[], now: Date, onBatch?: (records: number) => void): Promise<number> {

@@ -8,7 +8,9 @@ import { seedCatalog } from "./catalog";
 import { seedFlows } from "./flows";
 import { seedPublicBriefings } from "./briefings";
 import { seedSnapshot } from "./snapshot";
-import { holdsSnapshot } from "./snapshot-version";
+import { holdsSnapshot, SNAPSHOT_NAME, snapshotVersion } from "./snapshot-version";
+import { recordFamily, storedFamilies } from "./family-records";
+import { recordSeeded } from "../repos/seed-state";
 import type { SeedOptions } from "./options";
 
 export async function seedDatabase(database: Database, opts: SeedOptions = {}): Promise<void> {
@@ -19,10 +21,22 @@ export async function seedDatabase(database: Database, opts: SeedOptions = {}): 
   });
   // Their first runs are the job engine's (src/jobs/runtime.ts queues a run of every briefing that has none).
   await seedPublicBriefings(database.db, opts);
+  const version = snapshotVersion(opts.regionFilter);
+  const now = opts.now ?? new Date();
+  if (!(await storedFamilies(database.db, version)).has("catalog")) {
+    await recordFamily(database.db, "catalog", version, now);
+    await opts.onFamilyStored?.("catalog");
+  }
   if (opts.samples !== false && !(await holdsSnapshot(database))) {
-    // Flows first: the snapshot records its version last, so an interrupted seed is completed by the next start.
-    await seedFlows(database.db, opts);
-    await seedSnapshot(database, opts);
+    // The series, family by family, then the flows; the snapshot's version is recorded last, so an interrupted seed
+    // is completed by the next start (from the first family not recorded).
+    const totals = await seedSnapshot(database, opts);
+    if (!(await storedFamilies(database.db, version)).has("flows")) {
+      await seedFlows(database, opts);
+      await recordFamily(database.db, "flows", version, now);
+      await opts.onFamilyStored?.("flows");
+    }
+    await recordSeeded(database.db, SNAPSHOT_NAME, version, totals.rows, now);
   }
 }
 

@@ -16,3 +16,8 @@ export async function holdsSnapshot(database: Database): Promise<boolean> {
   const rows = await database.db.select().from(seedSnapshots).where(eq(seedSnapshots.name, SNAPSHOT_NAME));
   return rows[0]?.version === SNAPSHOT_VERSION;
 }
+
+/** The version a seed records: this snapshot's, marked as partial when only some regions were loaded (tests). */
+export function snapshotVersion(filter?: { name: string }): string {
+  return filter ? `${SNAPSHOT_VERSION}+${filter.name}` : SNAPSHOT_VERSION;
+}

@@ -7,7 +7,6 @@
 import type { Database } from "../client";
 import { bulkLoadSeries, type BulkSeries } from "../bulk-load";
 import { indicatorIdsBySourceCode } from "../repos/catalog";
-import { seedSnapshots } from "../schema";
 import { COUNTY_CHANGES } from "../../src/domain/region-list";
 import { blsStateUnemployed, ersUnemployment, fredCsv, mergeVintages, ownStrings, pepVintage, worldBankLong, type SnapshotSeries } from "../../src/domain/snapshot-files";
 import { lausCountyAnnual, lausStateRates, lausStatesMonthly, type RateCorrection } from "../../src/domain/snapshot-laus";
@@ -18,7 +17,9 @@ import { regionList } from "./regions";
 import { keptSampleSeries } from "./samples";
 import type { SeedOptions } from "./options";
 import type { Progress } from "../../src/progress";
-import { SNAPSHOT_NAME, SNAPSHOT_VERSION } from "./snapshot-version";
+import { snapshotVersion } from "./snapshot-version";
+import { DATA_FAMILY_IDS, familyOfIndicator, type DataFamilyId } from "./families";
+import { recordFamily, storedFamilies } from "./family-records";
 
 async function gunzipText(path: string, encoding: "utf-8" | "latin1" = "utf-8"): Promise<string> {
   const bytes = Bun.gunzipSync(await Bun.file(path).bytes());
@@ -52,17 +53,30 @@ type FamilyReader = {
  * held the whole snapshot's parse at once: its peak memory). Families must not share a series: snapshotFamilies
  * refuses one that would (it would have to be merged with another family's vintages).
  */
-const FAMILIES: { name: string; files: number; read(r: FamilyReader): Promise<FamilyRead> }[] = [
-  {
-    name: "FRED national series",
-    files: Object.keys(FRED_2026_01).length + Object.keys(FRED_2026_06).length,
+/** The FRED national series of one family (db/seed/families.ts lists which), both vintages. */
+function fredFamily(id: "us-national" | "us-daily", name: string): (typeof FAMILIES)[number] {
+  const mine = ([code]: [string, VintageFile]) => familyOfIndicator("fred", code) === id;
+  const vintages: [Record<string, VintageFile>, string][] = [
+    [FRED_2026_01, "fred-macro-us"],
+    [FRED_2026_06, "fred-national-2026-vintage"],
+  ];
+  return {
+    id,
+    name,
+    files: vintages.reduce((n, [files]) => n + Object.entries(files).filter(mine).length, 0),
     async read(r) {
       const fred = (files: Record<string, VintageFile>, dataset: string) =>
-        Promise.all(Object.entries(files).map(async ([code, f]) => r.own([fredCsv(await r.text(f), code, { dataset, sourceUpdatedAt: when(f) })])[0]!));
-      return { vintages: [await fred(FRED_2026_01, "fred-macro-us"), await fred(FRED_2026_06, "fred-national-2026-vintage")] };
+        Promise.all(Object.entries(files).filter(mine).map(async ([code, f]) => r.own([fredCsv(await r.text(f), code, { dataset, sourceUpdatedAt: when(f) })])[0]!));
+      return { vintages: await Promise.all(vintages.map(([files, dataset]) => fred(files, dataset))) };
     },
-  },
+  };
+}
+
+const FAMILIES: { id: DataFamilyId; name: string; files: number; read(r: FamilyReader): Promise<FamilyRead> }[] = [
+  fredFamily("us-national", "FRED national series"),
+  fredFamily("us-daily", "FRED daily rates and prices"),
   {
+    id: "state-unemployment",
     name: "state unemployment",
     files: 3,
     async read(r) {
@@ -78,6 +92,7 @@ const FAMILIES: { name: string; files: number; read(r: FamilyReader): Promise<Fa
     },
   },
   {
+    id: "county-unemployment",
     name: "county unemployment",
     files: 3,
     async read(r) {
@@ -92,6 +107,7 @@ const FAMILIES: { name: string; files: number; read(r: FamilyReader): Promise<Fa
     },
   },
   {
+    id: "population",
     name: "county population",
     files: 2,
     async read(r) {
@@ -100,6 +116,7 @@ const FAMILIES: { name: string; files: number; read(r: FamilyReader): Promise<Fa
     },
   },
   {
+    id: "countries",
     name: "World Bank countries",
     files: Object.keys(WORLD_BANK_EARLIER).length + Object.keys(WORLD_BANK_2025).length,
     async read(r) {
@@ -114,6 +131,7 @@ const FAMILIES: { name: string; files: number; read(r: FamilyReader): Promise<Fa
     },
   },
   {
+    id: "county-wages",
     name: "county employment and wages",
     files: QCEW_ANNUAL.length,
     async read(r) {
@@ -123,13 +141,14 @@ const FAMILIES: { name: string; files: number; read(r: FamilyReader): Promise<Fa
 ];
 
 /** One family of the snapshot, parsed, merged and with regions mapped to current codes (the samples come last, as they are). */
-export type SnapshotFamily = SnapshotReport & { name: string };
+export type SnapshotFamily = SnapshotReport & { id: DataFamilyId; name: string };
 
 /**
- * The snapshot's series, one family at a time (FAMILIES), then the kept vega samples. Vintages of the same series are
- * merged oldest first (mergeVintages), so a value a later vintage revised is stored as a revision of the earlier one.
+ * The snapshot's series, one family at a time in the order the first start stores them (db/seed/families.ts), the
+ * kept vega samples last. Vintages of the same series are merged oldest first (mergeVintages), so a value a later
+ * vintage revised is stored as a revision of the earlier one. `skip`: families not read at all (stored already).
  */
-export async function* snapshotFamilies(progress?: Progress): AsyncGenerator<SnapshotFamily> {
+export async function* snapshotFamilies(progress?: Progress, skip: ReadonlySet<DataFamilyId> = new Set()): AsyncGenerator<SnapshotFamily> {
   const regions = regionList();
   const regionCodes = new Set(regions.map((r) => r.code));
   const alpha3 = new Map<string, string>();
@@ -146,28 +165,31 @@ export async function* snapshotFamilies(progress?: Progress): AsyncGenerator<Sna
   };
   const familyOf = new Map<string, string>();
   // A family's series in current regions (the rest reported as skipped), each series checked to be in no other family.
-  const asFamily = (name: string, list: SnapshotSeries[]): SnapshotFamily => {
+  const asFamily = (id: DataFamilyId, name: string, list: SnapshotSeries[]): SnapshotFamily => {
     const skipped: SnapshotReport["skipped"] = [];
     const series = list.filter((s) => {
       const key = `${s.source}:${s.code}:${s.region}`;
       const other = familyOf.get(key);
       if (other !== undefined) throw new Error(`snapshot: ${key} is in the families "${other}" and "${name}": their vintages must merge as one family`);
+      // Readers wait for the family named in db/seed/families.ts: a series stored under another would be served early.
+      if (familyOfIndicator(s.source, s.code) !== id) throw new Error(`snapshot: ${s.source}:${s.code} is stored by the family "${id}" but db/seed/families.ts lists it under "${familyOfIndicator(s.source, s.code)}"`);
       familyOf.set(key, name);
       if (regionCodes.has(s.region)) return true;
       skipped.push({ dataset: s.dataset, region: s.region });
       return false;
     });
-    return { name, series, skipped, worldBankAggregates: [], rateCorrections: [] };
+    return { id, name, series, skipped, worldBankAggregates: [], rateCorrections: [] };
   };
   // In a function of its own, so nothing of a family's parse but what it yields outlives the read.
   const readFamily = async (family: (typeof FAMILIES)[number]): Promise<SnapshotFamily> => {
     progress?.start(`${family.name}: reading files`, family.files);
     const read = await family.read(reader);
     progress?.done();
-    return { ...asFamily(family.name, mergeVintages(read.vintages)), worldBankAggregates: read.worldBankAggregates ?? [], rateCorrections: read.rateCorrections ?? [] };
+    return { ...asFamily(family.id, family.name, mergeVintages(read.vintages)), worldBankAggregates: read.worldBankAggregates ?? [], rateCorrections: read.rateCorrections ?? [] };
   };
-  for (const family of FAMILIES) yield await readFamily(family);
-  yield asFamily("vega samples", keptSampleSeries());
+  const ordered = [...FAMILIES].sort((a, b) => DATA_FAMILY_IDS.indexOf(a.id) - DATA_FAMILY_IDS.indexOf(b.id));
+  for (const family of ordered) if (!skip.has(family.id)) yield await readFamily(family);
+  if (!skip.has("samples")) yield asFamily("samples", "vega samples", keptSampleSeries());
 }
 
 /** The whole snapshot at once (what a first start loads, family by family). */
@@ -199,14 +221,19 @@ function familyItems(family: SnapshotFamily, ids: Map<string, string>, filter: S
 /** Parsed rows handed to the bulk loader at once (it writes them in transactions of its own size). */
 const ROWS_PER_LOAD = 100_000;
 
-/** Loads the snapshot (regions and catalog must be seeded) and records its version. */
+/**
+ * Loads the snapshot's series (regions and catalog must be seeded), family by family, recording each family once it
+ * is stored (db/seed/families.ts; families already recorded at this version are not read again). The snapshot's own
+ * version is recorded by the caller once the flows are stored too (db/seed/index.ts).
+ */
 export async function seedSnapshot(database: Database, opts: SeedOptions = {}): Promise<{ series: number; rows: number; skipped: number }> {
   const now = opts.now ?? new Date();
   const filter = opts.regionFilter;
-  const version = filter ? `${SNAPSHOT_VERSION}+${filter.name}` : SNAPSHOT_VERSION;
+  const version = snapshotVersion(filter);
   const ids = await indicatorIdsBySourceCode(database.db);
   const totals = { series: 0, rows: 0, skipped: 0 };
-  for await (const family of snapshotFamilies(opts.progress)) {
+  const stored = await storedFamilies(database.db, version);
+  for await (const family of snapshotFamilies(opts.progress, stored)) {
     const items = familyItems(family, ids, filter);
     // The items hold the rows now: the family lets go of them, so they are garbage once loaded, before the next
     // family is read.
@@ -223,15 +250,13 @@ export async function seedSnapshot(database: Database, opts: SeedOptions = {}): 
     while (items.length > 0) {
       let n = 0;
       for (let part = 0; n < items.length && part < ROWS_PER_LOAD; ) part += items[n++]!.rows.length;
-      const r = await bulkLoadSeries(database, items.splice(0, n), { now, onProgress: (k) => opts.progress?.tick(k) });
+      const r = await bulkLoadSeries(database, items.splice(0, n), { now, onProgress: (k) => opts.progress?.tick(k), rowsPerTransaction: opts.rowsPerTransaction });
       result.inserted += r.inserted;
       result.revised += r.revised;
     }
     opts.progress?.done(`${seriesCount} series, ${result.inserted} observations new, ${result.revised} revised, ${family.skipped.length} series skipped (area not a current region)`);
+    await recordFamily(database.db, family.id, version, now, rows);
+    await opts.onFamilyStored?.(family.id);
   }
-  await database.db
-    .insert(seedSnapshots)
-    .values({ name: SNAPSHOT_NAME, version, rows: totals.rows, loadedAt: now })
-    .onConflictDoUpdate({ target: seedSnapshots.name, set: { version, rows: totals.rows, loadedAt: now } });
   return totals;
 }

@@ -8,7 +8,7 @@ import { deriveAll } from "../services/derived-series";
 import { CliError } from "./cli-error";
 import { createLogger } from "../logger";
 import { seedIfNeeded } from "./seed";
-import { copySeededImage } from "../startup/prepare";
+import { restoreKeptImage } from "../startup/image";
 import { consoleContext, type Command } from "./command";
 import { withDatabase } from "./access-cli";
 import { resolve } from "node:path";
@@ -95,7 +95,7 @@ export const importCommand: Command = {
 
     const logger = createLogger(config.logLevel);
     // A fresh embedded data directory starts from the seeded image when this machine has one, as `svc serve` does.
-    if (!ctx.server) await copySeededImage(config, { logger, onProgress: () => {} });
+    if (!ctx.server) await restoreKeptImage(config, logger);
     await withDatabase(config, ctx, { maintenance: true }, async ({ database, caches }) => {
       try {
         // A fresh data directory (or database) is migrated and seeded first, as `svc serve` does, with the same progress.

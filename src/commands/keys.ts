@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { findKeyById, listKeys } from "../../db/repos/keys";
 import { overage, usageMonth } from "../domain/access";
+import { maskEmail } from "../domain/keys";
 import { PLAN_IDS, PLANS, type PlanId } from "../plans";
 import { issueKey, keyUsage, revokeKeyById } from "../services/keys";
 import { rotateKeyById, setKeyPlanById, type KeyChangeRefusal } from "../services/key-admin";
@@ -21,7 +22,7 @@ const help: Record<string, string> = {
   --expires      the key stops working at this ISO date or date-time
   --test         a test-mode key (svc_test_...)`,
   list: `list [--limit N]
-  Lists the most recent keys (default 50): id, hint, plan, status, limit, scopes, subscription.`,
+  Lists the most recent keys (default 50): id, hint, masked email, plan, status, limit, scopes, subscription.`,
   usage: `usage --id KEY_ID [--month YYYY-MM]
   Metered requests of a key in a month (default: the current one), with its plan's included requests and overage.`,
   "set-plan": `set-plan --id KEY_ID --plan <${PLAN_LIST}> [--rate-limit N]
@@ -110,6 +111,8 @@ export const keysCommand: Command = {
           rows.map(({ key, subscription }) => ({
             id: key.id,
             hint: key.hint,
+            // Tells keys apart without printing whole addresses (the contact address, else the subscription's billing one).
+            email: key.email ? maskEmail(key.email) : subscription?.billingEmail ? maskEmail(subscription.billingEmail) : null,
             plan: key.plan,
             mode: key.mode,
             status: key.status,

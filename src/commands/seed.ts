@@ -1,8 +1,9 @@
 // `svc seed`: regions, the curated catalog and the real data snapshot (idempotent), then VACUUM ANALYZE. Also the
 // first-start seed that `svc serve` (and `svc import`) run on a database that does not hold the snapshot.
-import { SCHEMA_LOCK, type Database } from "../../db/client";
-import { hasRegions } from "../../db/repos/seed-state";
-import { holdsSnapshot } from "../../db/seed/snapshot-version";
+import { SEED_LOCK, type Database } from "../../db/client";
+import { SNAPSHOT_VERSION } from "../../db/seed/snapshot-version";
+import { holdsSeed, recordFamily, storedFamilies } from "../../db/seed/family-records";
+import type { SeedOptions } from "../../db/seed/options";
 import { seedPublicBriefings } from "../../db/seed/briefings";
 import { openConfiguredDatabase } from "../configured-database";
 import type { Logger } from "../logger";
@@ -18,18 +19,17 @@ import type { Command } from "./command";
  * autovacuum, and without it bulk-loaded tables have no planner statistics and no visibility map (so no index-only
  * scans of the covering latest-observations index).
  */
-export async function seedAndAnalyze(database: Database, opts: { now: Date; progress: Progress }): Promise<void> {
+export async function seedAndAnalyze(database: Database, opts: { now: Date; progress: Progress } & Pick<SeedOptions, "onFamilyStored" | "rowsPerTransaction">): Promise<void> {
   // Loaded on demand: the seed data is large, and commands that do not seed (later starts) skip parsing it.
   const { seedDatabase } = await import("../../db/seed");
-  await seedDatabase(database, { now: opts.now, progress: opts.progress });
+  await seedDatabase(database, { now: opts.now, progress: opts.progress, onFamilyStored: opts.onFamilyStored, rowsPerTransaction: opts.rowsPerTransaction });
   // Derived svc: series computed from what the seed holds, so they are listed (and priced) from the first start.
-  await deriveAll({ db: database.db, caches: createCaches(database), now: () => opts.now });
+  if (!(await storedFamilies(database.db, SNAPSHOT_VERSION)).has("derived")) {
+    await deriveAll({ db: database.db, caches: createCaches(database), now: () => opts.now });
+    await recordFamily(database.db, "derived", SNAPSHOT_VERSION, opts.now);
+    await opts.onFamilyStored?.("derived");
+  }
   await database.exec("VACUUM ANALYZE");
-}
-
-/** Whether the database holds regions and this release's snapshot (a later start: nothing to seed). */
-export async function holdsSeed(database: Database): Promise<boolean> {
-  return (await hasRegions(database.db)) && (await holdsSnapshot(database));
 }
 
 /**
@@ -38,7 +38,7 @@ export async function holdsSeed(database: Database): Promise<boolean> {
  * the curated public briefings up to this release (a few rows, written only when they changed).
  */
 export async function seedIfNeeded(database: Database, opts: { now: Date; progress: Progress; logger: Logger }): Promise<boolean> {
-  if (await holdsSeed(database)) {
+  if (await holdsSeed(database.db)) {
     await seedPublicBriefings(database.db, { now: opts.now });
     return false;
   }
@@ -56,7 +56,7 @@ export const seedCommand: Command = {
     const database = await openConfiguredDatabase(config, { maintenance: true });
     try {
       const t0 = performance.now();
-      await database.exclusive(SCHEMA_LOCK, (locked) => seedAndAnalyze(locked, { now: new Date(), progress: terminalProgress() }));
+      await database.exclusive(SEED_LOCK, (locked) => seedAndAnalyze(locked, { now: new Date(), progress: terminalProgress() }));
       console.log(`seeded (${database.kind}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     } finally {
       await database.close();

@@ -5,7 +5,8 @@ import { lastResortErrorResponse } from "../http/respond";
 import type { Deps } from "../deps";
 import { ensureDataDir, watchDataDirModes } from "../data-dir";
 import { createLogger } from "../logger";
-import { prepareDatabase } from "../startup/prepare";
+import { startDatabaseThread } from "../startup/database-start";
+import { warmUp } from "../startup/warm-up";
 import { startStartingServer, type StartupState } from "../startup/starting";
 import { SERVICE_VERSION } from "../version";
 import { CliError } from "./cli-error";
@@ -13,7 +14,7 @@ import { DATABASE_ENV } from "./help";
 import { startAdminInterface, type AdminInterface } from "../admin/server";
 import { exitOnUncaught, runStopSteps, startStopWatchdog, type StopStep } from "../process-faults";
 import { serveRefusal, takeEarlyListener } from "../startup/early";
-import { trimWhenIdle } from "../idle-footprint";
+import { releaseMemory, trimWhenIdle } from "../idle-footprint";
 import { SERVE_LIMITS } from "../http/request-guard";
 
 export const serveCommand: Command = {
@@ -45,57 +46,90 @@ export const serveCommand: Command = {
     const state: StartupState = early?.state ?? { step: "starting", done: 0, total: 0, started_at: new Date().toISOString() };
     const database = config.databaseUrl ? "postgres" : "pglite";
     const starting = await (early?.starting ?? startStartingServer({ port: config.port, hostname: config.host, version: SERVICE_VERSION, database, state }));
+    // The database opens on a thread of its own (the entry point started it, or now): src/startup/database-start.ts.
+    const thread = await (early?.database ?? startDatabaseThread(config, new Date()));
+    thread.onProgress((p) => starting.update(Object.assign(state, p)));
     let server: ReturnType<typeof Bun.serve> | null = null;
-    const stop = async () => {
+    let jobsStarted = false;
+    const stop = async (exitCode = 0) => {
       if (stopping) return;
       stopping = true;
       faults.stopping();
       const d = deps;
-      const steps: StopStep[] = [
-        { name: "admin interface", run: async () => admin?.stop(), ms: 5_000 },
-        // Requests in flight finish (and are metered) before the meter closes.
-        { name: "listener", run: async () => (server ? server.stop() : starting.stop()), ms: 5_000 },
-        ...(d
-          ? [
-              // Running jobs get 10 s (src/jobs/runtime.ts); one that does not finish is retried by another process (or
-              // the next start).
-              { name: "job engine", run: () => d.jobs.stop(), ms: 20_000 },
-              // Moves what the usage journal holds to the database (a crash loses nothing either: the next start replays it).
-              { name: "usage journal", run: () => d.keys.close(), ms: 10_000 },
-              { name: "database", run: () => d.database.close(), ms: 10_000 },
-            ]
-          : []),
-      ];
-      await runStopSteps(steps, logger, watchdog).finally(() => process.exit(0));
+      await runStopSteps(
+        [
+          { name: "admin interface", run: async () => admin?.stop(), ms: 5_000 },
+          // Requests in flight finish (and are metered) before the meter closes.
+          { name: "listener", run: async () => (server ? server.stop() : starting.stop()), ms: 5_000 },
+          ...(d
+            ? [
+                // Running jobs get 10 s (src/jobs/runtime.ts); one that does not finish is retried by another process (or
+                // the next start).
+                ...(jobsStarted ? [{ name: "job engine", run: () => d.jobs.stop(), ms: 20_000 }] : []),
+                // Moves what the usage journal holds to the database (a crash loses nothing either: the next start replays it).
+                { name: "usage journal", run: () => d.keys.close(), ms: 10_000 },
+                { name: "database", run: () => d.database.close(), ms: 10_000 },
+              ]
+            : [{ name: "database", run: () => thread.stop(), ms: 10_000 }]),
+        ],
+        logger,
+        watchdog,
+      ).finally(() => process.exit(exitCode));
     };
     // Installed before the (possibly long) first-start seed, so a stop request is honoured at any point.
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
+    process.on("SIGINT", () => stop());
+    process.on("SIGTERM", () => stop());
     logger.info("listening", { url: `http://${config.host}:${starting.port}`, database, version: SERVICE_VERSION, serving: "health only until ready" });
-    // First start: real data with no network (the seed ships in the repo), loaded on a worker thread (nodes starting
-    // together on one empty PostgreSQL database seed once); later starts only check.
-    const opened = await prepareDatabase(config, { logger, now: new Date(), onProgress: (p) => starting.update(Object.assign(state, p)) });
+    const opened = await thread.opened;
+    // A first start serves once the regions and the catalog are stored (its data follows, part by part).
+    await Promise.race([thread.loading.whenStored("catalog"), thread.done]);
     if (stopping) return;
-    deps = await buildDeps(config, { database: opened, logger });
+    deps = await buildDeps(config, { database: opened, logger, loading: thread.loading });
+    const d = deps;
     // Serve once key changes made by other processes reach this one (keys are not cached until then).
-    if (!(await deps.keys.cache.ready(5000))) logger.warn("key changes from other processes are not heard yet: keys are looked up on every request until they are");
-    // Provisioning, refresh, briefing and detection jobs, and the billing cycle (every minute, and once now): run here with JOBS=on (the default), else only enqueued for
-    // `svc worker`. Signals over what an earlier `svc seed`/`svc import` wrote are detected by the detect job the engine
-    // queues as it starts (the first-start seed detects its own, on its thread). Started before the app listens: the
-    // engine's first statements on the embedded database hold this thread, and the starting listener answers meanwhile.
-    await deps.jobs.start();
-    const app = createApp(deps);
-    // One request through the app before it listens: the first one through a route is the slow one.
-    await app.request("/api/health");
+    if (!(await d.keys.cache.ready(5000))) logger.warn("key changes from other processes are not heard yet: keys are looked up on every request until they are");
+    const app = createApp(d);
+    // Provisioning, refresh, briefing and detection jobs, and the billing cycle (every minute, and once now): run here
+    // with JOBS=on (the default), else only enqueued for `svc worker`. Started once the start's work is done: its
+    // detection drains what a seed wrote (the engine's own detect job drains what an earlier `svc import` wrote).
+    const jobs = thread.done.then(async () => {
+      if (stopping) return;
+      await d.jobs.start();
+      jobsStarted = true;
+    });
+    const everything = thread.loading.complete;
+    // What the first requests need, done before the app listens: they are then as fast as the next ones.
+    await warmUp(app, d);
     // Same port (SO_REUSEPORT): the app listens before the starting listener stops, so no request finds none.
     // Development mode off, whatever NODE_ENV says: the runtime's development error page shows paths and source lines.
     server = Bun.serve({ port: starting.port, hostname: config.host, reusePort: true, fetch: app.fetch, development: false, error: lastResortErrorResponse(logger), ...SERVE_LIMITS });
     await starting.stop();
     // The embedded database is open to this process only: the CLI's administrative commands are carried out here.
-    if (deps.database.kind === "pglite" && ctx?.dispatch) admin = startAdminInterface({ deps, dataDir: config.dataDir, dispatch: ctx.dispatch });
-    logger.info("ready", { url: `http://${config.host}:${server.port}`, database: deps.database.kind, version: deps.version, ms: Math.round(performance.now() - t0) });
+    if (d.database.kind === "pglite" && ctx?.dispatch) admin = startAdminInterface({ deps: d, dataDir: config.dataDir, dispatch: ctx.dispatch });
+    const url = `http://${config.host}:${server.port}`;
+    const ready = () => logger.info("ready", { url, database: d.database.kind, version: d.version, ms: Math.round(performance.now() - t0) });
+    if (everything) {
+      ready();
+      // The job engine's first statements run on the database's thread, beside the first requests.
+      jobs.catch((e) => {
+        logger.error("the job engine did not start; stopping", { error: String(e) });
+        void stop(1);
+      });
+    } else {
+      // A first start: what is stored is served now, the rest part by part; "ready" once every part is.
+      logger.info("serving what is stored", { url, database: d.database.kind, version: d.version, ms: Math.round(performance.now() - t0), loading: thread.loading.report().loading });
+      jobs.then(ready, (e) => {
+        logger.error("the start could not store its data; stopping (the next start goes on from what is stored)", { error: String(e) });
+        void stop(1);
+      });
+    }
     // Once quiet (the first start's work done, or traffic gone), the node gives back what its busy time left behind.
-    trimWhenIdle();
+    trimWhenIdle({
+      trim: () => {
+        releaseMemory();
+        thread.trim();
+      },
+    });
     // A chmod of DATA_DIR while the server runs is noticed and undone within a minute.
     watchDataDirModes(config.dataDir, logger);
   },

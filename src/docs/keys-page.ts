@@ -29,7 +29,6 @@ button { font: inherit; cursor: pointer; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 6px 16px; margin: 14px 0; }
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; font-weight: 600; font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
-.plan .off { margin-top: auto; color: var(--muted); font-size: 0.92rem; }
 [hidden] { display: none !important; }
 `;
 
@@ -122,6 +121,11 @@ export const KEYS_PAGE_HEADERS: Record<string, string> = {
 
 const count = (n: number) => n.toLocaleString("en-US");
 
+/** What a paid plan's card says where card payments are not set up (here and on the landing page). */
+export function planUnavailableNotice(planName: string): string {
+  return `Card payments are not set up on this server, so this plan cannot be bought here. Ask the operator for a ${planName} key.`;
+}
+
 function planCard(plan: PublicPlan, available: boolean): Markup {
   const p = PLANS[plan.id];
   const included = p.includedRequestsPerMonth === null ? "No monthly quota" : html`<strong>${count(p.includedRequestsPerMonth)}</strong> requests a month`;
@@ -130,7 +134,7 @@ function planCard(plan: PublicPlan, available: boolean): Markup {
       ? html`<a class="btn" href="#get">Get a free key</a>`
       : available && plan.checkout
         ? html`<a class="btn" href="${plan.checkout}">Subscribe</a>`
-        : html`<p class="off">Card payments are not set up on this server, so this plan cannot be bought here. Ask the operator for a ${p.name} key.</p>`;
+        : html`<p class="off">${planUnavailableNotice(p.name)}</p>`;
   return html`<div class="plan" data-plan="${plan.id}">
 <h3>${p.name}</h3>
 <p class="price">$${plan.price_usd_per_month} <span>/ month</span></p>

@@ -87,6 +87,7 @@ h3 { margin: 0 0 8px; font-size: 1.05rem; }
 .plan h3 { font-size: 1.1rem; }
 .plan .price { margin: 0; font-size: 2.1rem; font-weight: 700; letter-spacing: -0.02em; }
 .plan .price span { font-size: 0.95rem; font-weight: 500; color: var(--muted); }
+.plan .off { margin-top: auto; margin-bottom: 0; color: var(--muted); font-size: 0.92rem; }
 .plan ul { list-style: none; padding: 0; margin: 16px 0 20px; color: var(--muted); font-size: 0.95rem; }
 .plan li { padding: 5px 0; border-bottom: 1px dashed var(--line); }
 .plan li strong { color: var(--ink); font-variant-numeric: tabular-nums; }

@@ -4,6 +4,7 @@
 // icon, no script, no request beyond this server.
 import type { ServiceIndex } from "../schemas/discovery";
 import { MCP_TOOL_NAMES } from "../contract/mcp";
+import { planUnavailableNotice } from "./keys-page";
 import { ICON_SVG } from "./favicon";
 import { html, trusted, type Markup } from "./html";
 import { LANDING_CSS } from "./landing-style";
@@ -108,10 +109,15 @@ function startSection(index: ServiceIndex, base: string, examples: LandingExampl
 </section>`;
 }
 
-function planCard(plan: ServiceIndex["pricing"]["plans"][number], featured: boolean, keysPage: string): Markup {
+function planCard(plan: ServiceIndex["pricing"]["plans"][number], featured: boolean, keysPage: string, available: boolean): Markup {
   const included = plan.included_requests_per_month === null ? "No monthly quota" : html`<strong>${count(plan.included_requests_per_month)}</strong> requests a month`;
   const overage = plan.overage_usd_per_1000_requests === null ? "No overage" : html`<strong>$${plan.overage_usd_per_1000_requests}</strong> per 1,000 beyond`;
-  const action = plan.checkout ? html`<a class="btn" href="${plan.checkout}">Subscribe</a>` : html`<a class="btn" href="${keysPage}">Get a free key</a>`;
+  // A plan this server cannot sell says so, as /keys does, rather than leading to a checkout that cannot start.
+  const action = !plan.checkout
+    ? html`<a class="btn" href="${keysPage}">Get a free key</a>`
+    : available
+      ? html`<a class="btn" href="${plan.checkout}">Subscribe</a>`
+      : html`<p class="off">${planUnavailableNotice(plan.name)}</p>`;
   return html`<div class="plan${featured ? " featured" : ""}" data-plan="${plan.id}">
 <h3>${plan.name}</h3>
 <p class="price" data-usd="${plan.price_usd_per_month}">$${plan.price_usd_per_month} <span>/ month</span></p>
@@ -120,7 +126,7 @@ ${action}
 </div>`;
 }
 
-function pricingSection(index: ServiceIndex, keysPage: string): Markup {
+function pricingSection(index: ServiceIndex, keysPage: string, checkout: Record<string, boolean>): Markup {
   const firstPaid = index.pricing.plans.find((p) => p.checkout !== null)?.id;
   const rows = Object.entries(index.pricing.per_request).map(
     ([surface, usd]) => html`<tr data-surface="${surface}"><td>${withCode(PRICE_LABELS[surface as keyof typeof PRICE_LABELS] ?? surface)}</td><td class="usd">$${usd}</td></tr>`,
@@ -128,7 +134,7 @@ function pricingSection(index: ServiceIndex, keysPage: string): Markup {
   return html`<section id="pricing">
 <h2>Plans</h2>
 <p class="sub">An API key covers every paid endpoint within its plan's allowance. <a href="${keysPage}#plans">Compare and subscribe</a>.</p>
-<div class="plans">${index.pricing.plans.map((p) => planCard(p, p.id === firstPaid, keysPage))}</div>
+<div class="plans">${index.pricing.plans.map((p) => planCard(p, p.id === firstPaid, keysPage, checkout[p.id] ?? false))}</div>
 <div class="split">
 <div class="rails">
 <h2>Or pay per request</h2>
@@ -168,13 +174,13 @@ function stats(facts: LandingFacts): Markup | null {
   return html`<dl class="stats">${items.map(([n, label]) => html`<div><dt>${count(n)}</dt><dd>${label}</dd></div>`)}</dl>`;
 }
 
-/** The page for this index, with the database's current numbers. */
-export async function landingPage(ctx: ReadContext, logger: Logger, index: ServiceIndex, base: string): Promise<string> {
-  return renderLandingPage(index, base, await landingFacts(ctx, logger));
+/** The page for this index, with the database's current numbers. `checkout`: which paid plans can be bought here. */
+export async function landingPage(ctx: ReadContext, logger: Logger, index: ServiceIndex, base: string, checkout: Record<string, boolean>): Promise<string> {
+  return renderLandingPage(index, base, await landingFacts(ctx, logger), checkout);
 }
 
 /** The whole page. `base` is the public base URL the index's links use. */
-export function renderLandingPage(index: ServiceIndex, base: string, facts: LandingFacts): string {
+export function renderLandingPage(index: ServiceIndex, base: string, facts: LandingFacts, checkout: Record<string, boolean>): string {
   const icon = trusted(ICON_SVG);
   const page = html`<!doctype html>
 <html lang="en">
@@ -204,7 +210,7 @@ ${stats(facts)}
 <main class="wrap">
 ${liveSection(index, base, facts.examples)}
 ${startSection(index, base, facts.examples)}
-${pricingSection(index, `${base}/keys`)}
+${pricingSection(index, `${base}/keys`, checkout)}
 ${agentsSection(index)}
 </main>
 <footer><div class="wrap">

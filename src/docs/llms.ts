@@ -225,13 +225,17 @@ export function documentEnum(
 
 // ---- where the data come from, and how fresh ----------------------------------------------------
 
-/** The "## Data" section both llms files end with, read from the catalog at request time. */
-export function renderDataSection(rows: readonly SourceFreshness[]): string {
-  const lines = rows.map((r) => {
+/** One line per source: what it holds and how recent, read from the catalog (llms files, the OpenAPI description). */
+export function dataHoldingLines(rows: readonly SourceFreshness[]): string[] {
+  return rows.map((r) => {
     const held = r.indicatorsHeld === 0 ? "no data held yet" : `${r.indicatorsHeld} of ${r.indicators} indicators hold data, the latest observation ${r.latestDate}, last changed ${r.lastUpdated?.slice(0, 10)}`;
     return `- \`${r.slug}\` ${r.name}: ${held}. ${r.attribution ?? ""}${r.license ? ` Licence: ${r.license}.` : ""}`;
   });
-  return ["## Data", "", DATA_PARAGRAPH, "", VALUES_PARAGRAPH, "", ...lines, ""].join("\n");
+}
+
+/** The "## Data" section both llms files end with, read from the catalog at request time. */
+export function renderDataSection(rows: readonly SourceFreshness[]): string {
+  return ["## Data", "", DATA_PARAGRAPH, "", VALUES_PARAGRAPH, "", ...dataHoldingLines(rows), ""].join("\n");
 }
 
 // ---- the two files ------------------------------------------------------------------------------

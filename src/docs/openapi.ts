@@ -151,12 +151,19 @@ export function publishedPrices(doc: OpenApiDocument | JsonObject): PriceList {
   return publishedPriceList(Object.values(declaredSurfaces(doc)).flat());
 }
 
+/**
+ * Where the served description lists what each source holds (src/routes/discovery.ts puts the catalog's lines here
+ * as it serves the document, so the dates are the data's, never written by hand).
+ */
+export const DATA_HOLDINGS_PLACE = "What each source holds is read from the catalog when this description is served.";
+
 export function serviceDescription(baseUrl: string, prices: PriceList): string {
   return [
     SERVICE_SUMMARY,
     "## Data",
     DATA_PARAGRAPH,
     VALUES_PARAGRAPH,
+    DATA_HOLDINGS_PLACE,
     "## Authentication",
     AUTH_PARAGRAPH,
     "Paid operations carry `x-price-usd` (and `x-price-usd-by-surface` when the price depends on the series or options).",

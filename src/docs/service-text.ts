@@ -13,9 +13,10 @@ export const DATA_PARAGRAPH =
   "Where the data come from: the agencies that publish them (BLS, BEA, the Federal Reserve via FRED, the Census " +
   "Bureau, the World Bank and others). Each source in `GET /v1/sources` carries the attribution it asks for and its " +
   "licence (US-government data are public domain; World Bank data are CC BY 4.0: cite \"Source: World Bank, World " +
-  "Development Indicators\"). A fresh install ships a real snapshot: the FRED national series to late 2025, LAUS " +
-  "state and county unemployment, Census population estimates 2010-2024 with components of change, World Bank GDP " +
-  "and population by country. How fresh each indicator is: its `coverage` in `GET /v1/indicators` and " +
+  "Development Indicators\"). A fresh install ships a real snapshot: the FRED national series, BLS LAUS state and " +
+  "county unemployment, QCEW employment and wages, Census population estimates with components of change, World " +
+  "Bank series by country, and migration flows; what each source holds and how recent it is follows, read from the " +
+  "catalog. How fresh each indicator is: its `coverage` in `GET /v1/indicators` and " +
   "`GET /v1/indicators/{code}` (regions held, first and last date held, when it last changed, and what happens for " +
   "regions not held); `GET /v1/indicators?has_data=true` lists only what is held.";
 

@@ -4,10 +4,12 @@
 //   otherwise its one default region.
 // - other_regions: "none" when every offered region is held; "fetch_on_request" when a configured upstream connector
 //   serves the rest (a read answers 202 and a retry returns the data); "computed_from_inputs" for svc: series, which
-//   exist wherever their inputs are held; "not_available" otherwise (an operator can load them with `svc import`).
+//   exist wherever their inputs are held; "not_available" otherwise (an operator can load them with `svc import`);
+//   "loading" while the service's first start is still storing the indicator's data (whatever is held so far is not
+//   served until all of it is: the counts say what is stored).
 import { pluralKind } from "./concepts";
 
-export type OtherRegions = "none" | "fetch_on_request" | "computed_from_inputs" | "not_available";
+export type OtherRegions = "none" | "fetch_on_request" | "computed_from_inputs" | "not_available" | "loading";
 
 export type HeldSummary = { regionsHeld: number; start: string | null; end: string | null; lastUpdated: string | null };
 
@@ -19,6 +21,8 @@ export type CoverageSubject = {
   derived: boolean;
   /** The upstream that can fetch regions not held (a connector id), or null. */
   fetchVia: string | null;
+  /** What the first start is still storing of it (src/services/data-loading.ts), or null once it is served. */
+  loading?: string | null;
 };
 
 export type CoverageFacts = {
@@ -62,6 +66,18 @@ export function importCommand(code: string, region: string): string {
 export function describeCoverage(s: CoverageSubject, held: HeldSummary, regionsByKind: ReadonlyMap<string, number>): CoverageFacts {
   const offered = regionsOffered(s, regionsByKind);
   const heldN = held.regionsHeld;
+  if (s.loading) {
+    return {
+      regions_held: heldN,
+      regions_offered: offered,
+      start: held.start,
+      end: held.end,
+      last_updated: held.lastUpdated,
+      other_regions: "loading",
+      fetch_via: null,
+      note: `Loading: the service is storing ${s.loading} (its first start); its data routes answer 503 with Retry-After until all of it is stored, seconds from now.`,
+    };
+  }
   const other: OtherRegions =
     heldN >= offered ? "none" : s.derived ? "computed_from_inputs" : s.fetchVia ? "fetch_on_request" : "not_available";
   const span = held.start && held.end ? `, ${held.start} to ${held.end}` : "";

@@ -103,6 +103,8 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
   let opened: OpenBoss | null = null;
   let stopListening = () => {};
   let started: Promise<PgBoss> | null = null;
+  /** Whether start() has finished (and stop() not begun). */
+  let startedUp = false;
 
   async function setUpQueues(boss: PgBoss): Promise<void> {
     const p = cfg.provision;
@@ -261,6 +263,7 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
     async start() {
       started ??= boot();
       await started;
+      startedUp = true;
     },
     async provision(job, opts) {
       const boss = await running();
@@ -284,7 +287,8 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
       return sendBilling(await running());
     },
     async depth() {
-      if (!started) return null;
+      // Health asks: an engine still starting has nothing to count yet, and health must not wait for it.
+      if (!started || !startedUp) return null;
       const boss = await started;
       const out: QueueDepth[] = [];
       for (const queue of QUEUES) {
@@ -303,6 +307,7 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
       if (!started) return;
       const s = started;
       started = null;
+      startedUp = false;
       stopListening();
       try {
         const boss = await s;

@@ -1,19 +1,22 @@
 // Discovery: `/` index (JSON, or the landing page for a browser), `/openapi.json`, `/llms.txt`, `/llms-full.txt`,
 // `/changelog.md`, the `/docs` reference page with its self-hosted renderer bundle, and `/favicon.ico`.
 import { createRoute, z } from "@hono/zod-openapi";
-import { renderDataSection } from "../docs/llms";
+import { dataHoldingLines, renderDataSection } from "../docs/llms";
 import { sourceFreshness } from "../services/catalog";
 import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../errors";
 import { serviceIndexSchema } from "../schemas/discovery";
 import { createDiscovery } from "../docs/discovery";
 import { publicBaseUrl } from "../contract/base-url";
-import { DISCOVERY_TAG } from "../docs/openapi";
+import { DATA_HOLDINGS_PLACE, DISCOVERY_TAG } from "../docs/openapi";
+import { BoundedCache } from "../services/bounded-cache";
+import { CACHE_BOUNDS } from "../services/caches";
 import { CHANGELOG_MARKDOWN } from "../docs/changelog";
 import { SCALAR_BUNDLE_CACHE_CONTROL, SCALAR_BUNDLE_PATH, docsPage, scalarBundle } from "../docs/scalar";
 import { landingPage } from "../docs/landing";
 import { FAVICON_CACHE_CONTROL, FAVICON_CONTENT_TYPE, FAVICON_ICO } from "../docs/favicon";
 import { readContext } from "../services/series-read";
+import { checkoutAvailability } from "../services/billing";
 import { prefersHtml } from "../http/content-coding";
 
 /** Fixed per deploy; a short public cache keeps a new deploy visible within minutes. */
@@ -100,12 +103,25 @@ export const registerDiscoveryRoutes: RegisterRoutes = (app, deps) => {
     c.header("Vary", "Accept", { append: true });
     const baseUrl = base(c.req.url);
     const index = discovery.index(baseUrl, deps.version);
-    if (prefersHtml(c)) return c.html(await landingPage(ctx, deps.logger, index, baseUrl), 200);
+    if (prefersHtml(c)) return c.html(await landingPage(ctx, deps.logger, index, baseUrl, { free: true, ...checkoutAvailability(deps).plans }), 200);
     return c.json(index, 200);
   });
-  app.openapi(openapiRoute, (c) => plain(discovery.documents(base(c.req.url)).openapiJson, "application/json") as any);
   // The contract part is generated once; the data section is read from the catalog (what is held, how fresh).
   const store = { db: deps.database.db, caches: deps.caches };
+  // The served description's data lines, spliced into the kept JSON text, once per base URL and state of holdings.
+  const served = new BoundedCache<string, string>(CACHE_BOUNDS.discoveryBaseUrls);
+  app.openapi(openapiRoute, async (c) => {
+    const baseUrl = base(c.req.url);
+    const table = await deps.caches.catalog.coverageTable();
+    const key = `${table.key}|${baseUrl}`;
+    let json = served.get(key);
+    if (json === undefined) {
+      const lines = dataHoldingLines(await sourceFreshness(store)).join("\n");
+      json = discovery.documents(baseUrl).openapiJson.replace(DATA_HOLDINGS_PLACE, JSON.stringify(lines).slice(1, -1));
+      served.set(key, json);
+    }
+    return plain(json, "application/json") as any;
+  });
   const withData = async (text: string) => `${text}\n${renderDataSection(await sourceFreshness(store))}`;
   app.openapi(llmsRoute, async (c) => plain(await withData(discovery.documents(base(c.req.url)).llms), "text/plain") as any);
   app.openapi(llmsFullRoute, async (c) => plain(await withData(discovery.documents(base(c.req.url)).llmsFull), "text/plain") as any);

@@ -20,7 +20,8 @@ const healthRoute = createRoute({
     "the database does not answer (or not within 2 s), with the same report (`status: unavailable`) in `error.details`. " +
     "`jobs` reports the provisioning, refresh and briefing queues' depth and the last refresh of each source. While the " +
     "server starts (opening the database; on a first start, loading the data snapshot), 200 with `status: starting` and " +
-    "the step under way, and every data route answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`. Never cached.",
+    "the step under way, and every data route answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`; then, on a first start, `loading` " +
+    "lists the parts of its data still being stored. Never cached.",
   responses: {
     200: {
       description: "The service and its database are up (rate limits possibly counted per node: `degraded`), or the server is starting (`starting`)",
@@ -33,6 +34,11 @@ const healthRoute = createRoute({
 export const registerHealthRoutes: RegisterRoutes = (app, deps) => {
   app.openapi(healthRoute, async (c) => {
     const report = await checkHealth(deps.database, deps.rateLimits, { version: deps.version, jobs: { queue: deps.jobs, database: deps.database, config: deps.config.jobs } });
+    const loading = deps.caches.catalog.loading;
+    if (!loading.complete) {
+      const r = loading.report();
+      report.loading = { stored: r.stored, total: r.total, families: r.loading };
+    }
     if (report.status === "unavailable") fail("SERVICE_UNAVAILABLE", "The database is not answering.", report, { noStore: true });
     c.header("Cache-Control", "no-store");
     return c.json(report, 200);

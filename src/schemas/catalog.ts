@@ -34,9 +34,9 @@ export const coverageSchema = z
     start: date.nullable().openapi({ description: "First observation date held (any region); null when nothing is held.", example: "2010-01-01" }),
     end: date.nullable().openapi({ description: "Last observation date held (any region).", example: "2024-01-01" }),
     last_updated: z.string().datetime().nullable().openapi({ description: "When a series of this indicator last changed in this service.", example: "2026-11-24T09:00:00.000Z" }),
-    other_regions: z.enum(["none", "fetch_on_request", "computed_from_inputs", "not_available"]).openapi({
+    other_regions: z.enum(["none", "fetch_on_request", "computed_from_inputs", "not_available", "loading"]).openapi({
       description:
-        "What happens for offered regions not held: `none` (all held), `fetch_on_request` (fetched from the upstream on the first read: 202, then a retry returns the data), `computed_from_inputs` (svc: series, computed wherever their inputs are held), `not_available` (an operator can load them with `svc import`).",
+        "What happens for offered regions not held: `none` (all held), `fetch_on_request` (fetched from the upstream on the first read: 202, then a retry returns the data), `computed_from_inputs` (svc: series, computed wherever their inputs are held), `not_available` (an operator can load them with `svc import`), `loading` (the service's first start is still storing this indicator's data: its data routes answer 503 with `Retry-After` until it is served, seconds later).",
       example: "none",
     }),
     fetch_via: z.string().nullable().openapi({ description: "The upstream that fetches regions not held, when other_regions is fetch_on_request.", example: null }),

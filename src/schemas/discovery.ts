@@ -104,6 +104,19 @@ export const healthReportSchema = z
       })
       .optional()
       .openapi({ description: "Jobs (provisioning, refresh, briefing runs): queue depth and the last refresh per source" }),
+    loading: z
+      .object({
+        stored: z.number().int().nonnegative().openapi({ description: "Parts of the first start's data stored and served", example: 2 }),
+        total: z.number().int().positive().openapi({ example: 10 }),
+        families: z.array(z.string()).openapi({ description: "The parts still being stored, in the order they will be served", example: ["countries", "county-wages"] }),
+      })
+      .optional()
+      .openapi({
+        description:
+          "Present while the service's first start is still storing its data, part by part (what people ask first first: the US national " +
+          "series, then the states' monthly unemployment): a part is served once all of it is stored; until then its data routes answer 503 " +
+          "`SERVICE_UNAVAILABLE` with `Retry-After`, and the catalog's coverage of its indicators says `loading`.",
+      }),
   })
   .openapi("HealthReport");
 

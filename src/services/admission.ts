@@ -26,6 +26,7 @@ import type { Credential } from "../domain/keys";
 import type { ErrorAdvice, ErrorCode } from "../errors";
 import { isPremiumRead, type Quote, type Read, type Serving } from "../pricing";
 import { authenticateCachedKey, authenticateKey, type AuthenticatedKey, type Authentication } from "./keys";
+import { waitText } from "../domain/wait";
 
 /**
  * What is being admitted:
@@ -114,6 +115,10 @@ const UNMETERED: Served = Object.freeze(
 const NONE_REFUSED: readonly (Refusal | null)[] = Object.freeze([]);
 const ANONYMOUS: Admitted = Object.freeze({ ok: true, refused: NONE_REFUSED, key: null, rate: null, metered: false, payment: null });
 const HOW_TO_AUTHENTICATE = "Send 'Authorization: Bearer <key>' or 'X-API-Key: <key>' (free keys: POST /v1/signup).";
+// A 401 says what to do next: a secret may be cut short, or replaced by a rotation or a recovery.
+const UNKNOWN_KEY =
+  "Unknown API key: check that the whole key was sent (it starts with svc_live_ or svc_test_). A key replaced by a rotation or a recovery no longer works: use the new one (a paid key is recovered with POST /v1/keys/recover and its billing email), or get a free key with POST /v1/signup.";
+const REVOKED_KEY = "This API key was revoked and no longer works: get a free key with POST /v1/signup (or at /keys in a browser), or ask whoever issued it for a new one.";
 
 export type AdmissionDeps = Pick<Deps, "database" | "clock" | "keys" | "rateLimits" | "logger" | "access">;
 
@@ -244,7 +249,7 @@ export class Admission {
   }
 
   private withKey(req: AdmissionRequest, auth: Authentication): Verdict | Promise<Verdict> {
-    if (!auth.ok) return refusal("INVALID_API_KEY", "Unknown or revoked API key.");
+    if (!auth.ok) return refusal("INVALID_API_KEY", auth.revoked ? REVOKED_KEY : UNKNOWN_KEY);
     const key = auth.key;
     if (auth.expired && !req.allowExpired) return refusal("EXPIRED_API_KEY", auth.expired);
     if (req.purpose === "key_management") return { ok: true, refused: NONE_REFUSED, key, rate: null, metered: false, payment: null };
@@ -288,7 +293,7 @@ function counted(key: AuthenticatedKey, metered: boolean, refused: Admitted["ref
   if (!rate.allowed) {
     return refusal(
       "RATE_LIMIT_EXCEEDED",
-      `Rate limit of ${rate.limit} requests per minute exceeded for key ${key.hint}; retry in ${rate.retryAfterSeconds} s.`,
+      `Rate limit of ${rate.limit} requests per minute exceeded for key ${key.hint}; retry in ${waitText(rate.retryAfterSeconds)}.`,
       { limit: rate.limit, reset: rate.resetUnix, retry_after_seconds: rate.retryAfterSeconds },
       { rate },
     );

@@ -68,6 +68,8 @@ export async function planRank(
     for (const c of codes) {
       const indicator = await findIndicator(ctx, c.indicator, c.source);
       if (!indicator) continue;
+      // A ranking reads every place: never over part of a family still being stored.
+      ctx.caches.catalog.loading.assertServed(ctx.caches.catalog.loading.loadingFamilyOf(indicator));
       const scope = { indicatorId: indicator.id, regionType: args.placeKind, parentCode: args.parent?.code ?? null };
       const common = await commonDate(ctx, scope);
       if (!common || (best && common.held <= best.held)) continue;

@@ -127,7 +127,9 @@ export async function publicBriefings(deps: Pick<Deps, "database">) {
 export type PublicRead = { briefing: BriefingRow; runId: string; reads: Read[] };
 
 /** Before payment: an unknown slug, and a public briefing that has not run yet, are free 404s. */
-export async function resolvePublicRead(deps: Pick<Deps, "database">, slug: string): Promise<PublicRead> {
+export async function resolvePublicRead(deps: Pick<Deps, "database" | "caches">, slug: string): Promise<PublicRead> {
+  // A public briefing's first run follows the signals over everything stored (src/startup/first-start.ts).
+  deps.caches.catalog.loading.assertServed("signals");
   const shown = slug.length > 100 ? `${slug.slice(0, 100)}…` : slug;
   const briefing = await findPublicBriefing(deps.database.db, slug);
   if (!briefing) fail("RESOURCE_NOT_FOUND", `Unknown public briefing '${shown}': GET /v1/briefings/public lists them.`, { slug });

@@ -22,6 +22,7 @@ import { findRegions, type RegionRow } from "../../db/repos/regions";
 import { buildIndicatorSearch, type IndicatorSearchIndex } from "../domain/catalog-search";
 import { BoundedCache, type CacheBounds } from "./bounded-cache";
 import { renderJson, type RenderedJson } from "./rendered";
+import { DataLoading, loadingLabel } from "./data-loading";
 
 export type CatalogIndexOptions = {
   /** How long a fingerprint check is trusted; 0 checks before every read. */
@@ -97,6 +98,7 @@ export class CatalogIndex {
   /** Bumped whenever some series' holdings may have changed; coverage tables and bodies that show them key on it. */
   coverageVersion = 0;
   private table: Promise<CoverageTable> | null = null;
+  private tableKey = "";
   private prints: { catalog: string; series: Map<string, string> } | null = null;
   private checkedAt = -Infinity;
   private checking: Promise<void> | null = null;
@@ -122,6 +124,18 @@ export class CatalogIndex {
   configure(opts: CatalogIndexOptions): void {
     this.opts = { now: () => performance.now(), fetchVia: this.opts.fetchVia, ...opts };
     this.checkedAt = -Infinity;
+  }
+
+  /** Which families of the first start's data are served (all, unless a first start is storing them). */
+  loading = new DataLoading();
+  private unwatchLoading = () => {};
+
+  /** What says which data is served yet (the server's first start); coverage and resolutions follow its changes. */
+  useLoading(loading: DataLoading): void {
+    this.unwatchLoading();
+    this.loading = loading;
+    this.unwatchLoading = loading.onChange(() => this.holdingsChanged());
+    this.holdingsChanged();
   }
 
   /** Who answers coverage's fetch question (the app's SeriesFetcher); the coverage table is recomputed. */
@@ -250,14 +264,18 @@ export class CatalogIndex {
   async coverageTable(): Promise<CoverageTable> {
     const snap = await this.catalog();
     const key = `${snap.generation}.${this.coverageVersion}`;
+    // Compared by the key it was started for, not awaited: while holdings change (a first start storing its data), a
+    // caller gets the table of the state it asked in, and the next caller a new one.
     const current = this.table;
-    if (current && (await current).key === key) return current;
+    if (current && this.tableKey === key) return current;
+    this.tableKey = key;
     const loading = (async () => {
       const defaults = [...new Set([...snap.byId.values()].map((i) => i.defaultRegionCode).filter((c): c is string => !!c))];
       const [held, regionCounts, defaultRegions] = await Promise.all([heldSummaries(this.db), regionCountsByType(this.db), findRegions(this.db, defaults)]);
       const regionByCode = new Map(defaultRegions.map((r) => [r.code, r]));
       const byId = new Map<string, CoverageFacts>();
       for (const i of snap.byId.values()) {
+        const loadingFamily = this.loading.loadingFamilyOf(i);
         const subject = {
           code: i.code,
           perRegion: isPerRegion(i.meta),
@@ -265,6 +283,7 @@ export class CatalogIndex {
           defaultRegionCode: i.defaultRegionCode,
           derived: i.code.startsWith("svc:"),
           fetchVia: this.fetchVia(i, regionByCode),
+          loading: loadingFamily ? loadingLabel(loadingFamily) : null,
         };
         byId.set(i.id, describeCoverage(subject, held.get(i.id) ?? NO_HOLDINGS, regionCounts));
       }

@@ -34,6 +34,7 @@ import { byPublisherPreference } from "./catalog";
 import type { BoundedCache } from "./bounded-cache";
 import type { Store } from "./caches";
 import type { ConceptDisclosure } from "./observations-page";
+import { familyOfIndicator, type DataFamilyId } from "../../db/seed/families";
 
 export type { IndicatorRow };
 
@@ -178,12 +179,35 @@ export async function resolveSeriesTarget(store: Store, input: ResolveInput): Pr
   const holdings = store.caches.catalog.coverageVersion;
   const memo = catalog.memo as BoundedCache<string, { regions: object; holdings: number; target: SeriesTarget }>;
   const hit = memo.get(key);
-  if (hit && hit.regions === regions && hit.holdings === holdings) return hit.target;
+  const loading = store.caches.catalog.loading;
+  if (hit && hit.regions === regions && hit.holdings === holdings) {
+    if (!loading.complete) loading.assertAllServed(familiesRead(hit.target));
+    return hit.target;
+  }
   // Shared by every request that resolves the same way: frozen so that no caller can change it for the others.
   const resolved = await resolveUncached(store, input);
   const target = Object.freeze({ ...resolved, resolvedRegion: disclose(regions, resolved.region, input.region) }) as SeriesTarget;
   memo.set(key, { regions, holdings, target });
+  if (!loading.complete) loading.assertAllServed(familiesRead(target));
   return target;
+}
+
+/**
+ * The families of the first start's data a read of `target` depends on (db/seed/families.ts): its series', its
+ * inputs', and for a concept those of every curated candidate (which one resolves depends on what is held).
+ */
+function familiesRead(target: SeriesTarget): (DataFamilyId | null)[] {
+  const codes: { sourceSlug: string | null; code: string }[] =
+    target.kind === "stored" ? [target.indicator] : target.inputs.map((i) => i.indicator);
+  const concept = target.kind === "stored" ? (target.concept ? getConcept(target.concept.code) : null) : target.concept;
+  if (concept) {
+    const level = resolveConceptLevel(concept, target.region.type);
+    if (level.ok) {
+      const candidates = level.type === "series" ? level.candidates : level.inputs.flatMap((i) => i.candidates);
+      codes.push(...candidates.map((c) => ({ sourceSlug: c.source, code: c.indicator })));
+    }
+  }
+  return codes.map((c) => familyOfIndicator(c.sourceSlug, c.code));
 }
 
 /** The disclosure of `region`, resolved from `input` (undefined: the indicator's default region). */

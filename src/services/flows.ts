@@ -27,6 +27,7 @@ export type FlowsTarget = {
 const FLOW_REGION_KINDS = ["state", "county"];
 
 export async function resolveFlows(store: Store, q: FlowsQuery): Promise<FlowsTarget> {
+  store.caches.catalog.loading.assertServed("flows");
   const origin = q.origin === undefined ? null : await resolveRegionAmong(store, q.origin, FLOW_REGION_KINDS, "origin");
   const destination = q.destination === undefined ? null : await resolveRegionAmong(store, q.destination, FLOW_REGION_KINDS, "destination");
   const slices = await listFlowSlices(store.db, { origin: origin?.code, destination: destination?.code });

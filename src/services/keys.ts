@@ -62,6 +62,7 @@ import { fail } from "../errors";
 import { keyRecoveredMail, keyRotatedMail, recoveryTokenMail } from "../mail/messages";
 import { PLANS, type PlanId } from "../plans";
 import type { PingResponse, RecoverConfirmResponse, RecoverResponse, RevokeResponse, RotateResponse, SignupResponse } from "../schemas/keys";
+import { waitText } from "../domain/wait";
 
 export type KeyDeps = Pick<Deps, "database" | "clock" | "random" | "logger" | "mail" | "billing" | "config" | "keys">;
 
@@ -152,7 +153,7 @@ async function takeClientAllowance(deps: KeyDeps, tx: Db, kind: "signup" | "reco
   await lockSubject(tx, `${kind}:${client}`);
   const times = await clientEventTimesSince(tx, kind, client, new Date(now.getTime() - DAY_MS));
   const verdict = slidingLimit(times, now, DAY_MS, max);
-  if (!verdict.allowed) tooMany(`At most ${max} ${what} per client address per 24 hours; retry in ${verdict.retryAfterSeconds} s.`, max, verdict.retryAfterSeconds, now);
+  if (!verdict.allowed) tooMany(`At most ${max} ${what} per client address per 24 hours; retry in ${waitText(verdict.retryAfterSeconds)}.`, max, verdict.retryAfterSeconds, now);
   await insertClientEvent(tx, { id: newId(deps), kind, clientHash: client, at: now });
 }
 
@@ -168,7 +169,8 @@ export async function signup(deps: KeyDeps, input: { email: string; clientIp: st
   };
 }
 
-export type Authentication = { ok: true; key: AuthenticatedKey; expired: string | null } | { ok: false };
+/** `revoked`: the secret is a key's, but that key was revoked (an unknown secret has none). */
+export type Authentication = { ok: true; key: AuthenticatedKey; expired: string | null } | { ok: false; revoked?: true };
 
 /** Looks a presented key up by hash. `expired` explains why a found key may not read data any more. */
 export async function authenticateKey(deps: Pick<Deps, "database" | "clock" | "keys">, rawKey: string): Promise<Authentication> {
@@ -197,6 +199,7 @@ const digestScratch = new Uint8Array(32);
 const AUTHENTICATED = Symbol("authenticated");
 type KeptAuthentication = { auth: Authentication; since: number; until: number };
 const NOT_AUTHENTICATED: Authentication = Object.freeze({ ok: false });
+const REVOKED: Authentication = Object.freeze({ ok: false, revoked: true });
 
 function authenticationOf(found: KeyWithSubscription | null, hash: string, now: Date): Authentication {
   return found && sameDigest(found.key.secretHash, hash) ? authenticationOfMatched(found, now) : NOT_AUTHENTICATED;
@@ -204,14 +207,15 @@ function authenticationOf(found: KeyWithSubscription | null, hash: string, now: 
 
 /** authenticationOf a row whose stored hash is known to be the presented key's (compared by the caller). */
 function authenticationOfMatched(found: KeyWithSubscription, now: Date): Authentication {
-  if (found.key.status !== "active") return NOT_AUTHENTICATED;
+  if (found.key.status !== "active") return REVOKED;
   const t = now.getTime();
   const holder = found as KeyWithSubscription & { [AUTHENTICATED]?: KeptAuthentication };
   const kept = holder[AUTHENTICATED];
   if (kept && kept.since <= t && t < kept.until) return kept.auth;
   const key = Object.freeze(toAuthenticated(found, found.key.secretHash, now));
   let expired: string | null = null;
-  if (found.key.expiresAt && t >= found.key.expiresAt.getTime()) expired = `This key expired at ${found.key.expiresAt.toISOString()}.`;
+  if (found.key.expiresAt && t >= found.key.expiresAt.getTime())
+    expired = `This key expired at ${found.key.expiresAt.toISOString()}: ask whoever issued it for a new one, or get a free key with POST /v1/signup (or at /keys in a browser).`;
   else if (key.subscription?.state === "past_due")
     expired = `The subscription paying for this key is past due since ${key.subscription.graceEndsAt!.toISOString()} (a payment failed and the 7-day grace period ended). It works again once a payment succeeds.`;
   const auth: Authentication = { ok: true, key, expired };
@@ -233,7 +237,7 @@ export async function rotateKey(deps: KeyDeps, auth: AuthenticatedKey, baseUrl: 
     const times = await rotationTimesSince(tx, auth.id, "rotate", new Date(now.getTime() - DAY_MS));
     const verdict = slidingLimit(times, now, DAY_MS, ROTATIONS_PER_DAY);
     if (!verdict.allowed) {
-      tooMany(`At most ${ROTATIONS_PER_DAY} rotations per key per 24 hours; the current key keeps working. Retry in ${verdict.retryAfterSeconds} s.`, ROTATIONS_PER_DAY, verdict.retryAfterSeconds, now);
+      tooMany(`At most ${ROTATIONS_PER_DAY} rotations per key per 24 hours; the current key keeps working. Retry in ${waitText(verdict.retryAfterSeconds)}.`, ROTATIONS_PER_DAY, verdict.retryAfterSeconds, now);
     }
     if (!(await replaceSecret(tx, auth.id, auth.secretHash, next))) fail("INVALID_API_KEY", "This key no longer works: it was rotated meanwhile.");
     await insertRotation(tx, { id: newId(deps), keyId: auth.id, reason: "rotate", previousHint: row.hint, at: now });

@@ -11,6 +11,7 @@ import { ApiError } from "../errors";
 import type { Db } from "../../db/client";
 import type { RateLimitStore } from "../ports";
 import type { AuthenticatedKey } from "./keys";
+import { waitText } from "../domain/wait";
 
 /**
  * Who asks: its class (src/domain/provisioning-budget.ts: a paid plan's key, or anyone where access is open, is
@@ -46,7 +47,7 @@ export function provisioningBudget(deps: { rateLimits: RateLimitStore; limits: P
   const perMinuteRefusal = (who: string, limit: number, after: number, hint: string) =>
     new ApiError(
       "RATE_LIMIT_EXCEEDED",
-      `${who} may start at most ${limit} fetches of series not held yet per minute; retry in ${after} s.${hint ? ` ${hint}` : ""}`,
+      `${who} may start at most ${limit} fetches of series not held yet per minute; retry in ${waitText(after)}.${hint ? ` ${hint}` : ""}`,
       { limit, retry_after_seconds: after },
       { retryAfterSeconds: after },
     );
@@ -79,7 +80,7 @@ export function provisioningBudget(deps: { rateLimits: RateLimitStore; limits: P
         if (caller.key) throw perMinuteRefusal("Free keys from one address together", limits.perClientPerMinute, client.after, hint);
         throw new ApiError(
           "RATE_LIMIT_EXCEEDED",
-          `At most ${limits.perClientPerMinute} series not held yet may be requested per minute without a key; retry in ${client.after} s. ${SIGNUP}`,
+          `At most ${limits.perClientPerMinute} series not held yet may be requested per minute without a key; retry in ${waitText(client.after)}. ${SIGNUP}`,
           { limit: limits.perClientPerMinute, retry_after_seconds: client.after },
           { retryAfterSeconds: client.after },
         );
@@ -87,12 +88,12 @@ export function provisioningBudget(deps: { rateLimits: RateLimitStore; limits: P
       const allowance = anonymousAllowance(limits, deps.upstreamAllowance(upstream) ?? undefined);
       const minute = await count(`upstream:${upstream}`, t, MINUTE_MS);
       if (minute.n > allowance.perMinute) {
-        throw busy(`Callers without a paid plan may start at most ${allowance.perMinute} fetches from '${upstream}' per minute; retry in ${minute.after} s. ${hint}`, minute.after, { upstream, limit: allowance.perMinute });
+        throw busy(`Callers without a paid plan may start at most ${allowance.perMinute} fetches from '${upstream}' per minute; retry in ${waitText(minute.after)}. ${hint}`, minute.after, { upstream, limit: allowance.perMinute });
       }
       if (allowance.perDay !== null) {
         const day = await count(`upstream-day:${upstream}`, t, DAY_MS);
         if (day.n > allowance.perDay) {
-          throw busy(`Callers without a paid plan may start at most ${allowance.perDay} fetches from '${upstream}' per day (a share of its daily allowance; the rest is kept for paid plans); retry in ${day.after} s. ${hint}`, day.after, { upstream, limit: allowance.perDay });
+          throw busy(`Callers without a paid plan may start at most ${allowance.perDay} fetches from '${upstream}' per day (a share of its daily allowance; the rest is kept for paid plans); retry in ${waitText(day.after)}. ${hint}`, day.after, { upstream, limit: allowance.perDay });
         }
       }
     },

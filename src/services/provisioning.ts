@@ -28,6 +28,7 @@ import type { ProvisioningBudget, ProvisioningCaller } from "./provisioning-budg
 import { indicatorById, regionLabel, type IndicatorRow } from "./concepts";
 import { regionIndex, type RegionRow } from "./regions";
 import { deriveChanged } from "./derived-series";
+import { waitText } from "../domain/wait";
 
 /** What a read needs to provision a series it does not hold. */
 export type ProvisioningContext = { fetcher: SeriesFetcher; jobs: JobQueue; random: RandomSource; settings: JobsConfig["provision"]; budget: ProvisioningBudget; caller: () => ProvisioningCaller | Promise<ProvisioningCaller> };
@@ -62,6 +63,8 @@ export async function notHeld(store: Store, p: ProvisioningContext | undefined, 
       ),
     };
   }
+  // The first start's work done first: until then the job engine, which runs fetches, does not run.
+  store.caches.catalog.loading.assertFetchesStart();
   const key = { indicatorId: indicator.id, regionCode: region.code };
   // Only a request that would start a fetch is bounded (429/503 with Retry-After): re-asking for one under way is free.
   const current = await findProvisioning(store.db, key);
@@ -92,7 +95,7 @@ function upstreamGaveUp(row: ProvisioningRow, indicator: IndicatorRow, label: st
   const why = row.lastError ? `: ${row.lastError.replace(/[.\s]+$/, "")}` : "";
   return new ApiError(
     "INTERNAL_ERROR",
-    `The upstream '${upstream}' could not provide '${indicator.code}' for ${label}${why}. Try again after ${row.retryAt!.toISOString()} (in ${wait} s).`,
+    `The upstream '${upstream}' could not provide '${indicator.code}' for ${label}${why}. Try again after ${row.retryAt!.toISOString()} (in ${waitText(wait)}).`,
     { ...details, upstream, retry_after_seconds: wait, retry_at: row.retryAt!.toISOString(), request_ref: row.requestRef },
     { retryAfterSeconds: wait },
   );

@@ -32,6 +32,8 @@ export type ResolvedSignalQuery = {
 
 /** `store.now`: the clock that decides which series are current (an active signal's series is). */
 export async function resolveSignalQuery(store: Store & { now: () => Date }, q: SignalListQuery): Promise<ResolvedSignalQuery> {
+  // Signals are detected once everything is stored: until then a list would be missing most of them.
+  store.caches.catalog.loading.assertServed("signals");
   const catalog = await store.caches.catalog.catalog();
   const filter: SignalFilter = {};
   const filters: Record<string, unknown> = {};
@@ -205,6 +207,7 @@ export function placeOf(region: RegionRow, byCode: Map<string, RegionRow>): stri
 
 /** The open intervals of one stored series, in the InsightSignal shape, strongest first (the caller checks it is current). */
 export async function activeSignalsOfSeries(store: Store & { now: () => Date }, key: { indicatorId: string; regionCode: string }): Promise<InsightSignalOut[]> {
+  store.caches.catalog.loading.assertServed("signals");
   const shaped = await shapeSignals(store, await openIntervalsOfSeries(store.db, key));
   return shaped
     .map((s) => ({

@@ -2,15 +2,16 @@
 // import the CLI, whose modules (every command, the app, its routes) take a second or more of CPU to load, several
 // on a busy machine. The starting listener (src/startup/starting.ts) needs only the configuration, so /api/health
 // answers `starting` meanwhile, and `svc serve` (src/commands/serve.ts) takes this listener over instead of making
-// its own. A start the serve command would refuse (bad configuration, an unusable DATA_DIR) never listens here: the
+// its own; and the database's thread (src/startup/database-start.ts) starts opening the database. A start the serve command would refuse (bad configuration, an unusable DATA_DIR) never listens here: the
 // command then refuses as it always did.
 import { loadConfig, type Config } from "../config";
 import { baseUrlRefusal } from "../contract/base-url";
 import { ensureDataDir } from "../data-dir";
 import { SERVICE_VERSION } from "../version";
+import type { DatabaseThread } from "./database-start";
 import { startStartingServer, type StartingServer, type StartupState } from "./starting";
 
-export type EarlyListener = { starting: Promise<StartingServer>; state: StartupState };
+export type EarlyListener = { starting: Promise<StartingServer>; state: StartupState; database: Promise<DatabaseThread> };
 
 let early: EarlyListener | null = null;
 
@@ -39,7 +40,9 @@ export function listenEarly(argv: string[], env: Record<string, string | undefin
   const starting = startStartingServer({ port: config.port, hostname: config.host, version: SERVICE_VERSION, database, state });
   // A failure (the port taken) is serve's to report, when it takes the listener over.
   starting.catch(() => {});
-  early = { starting, state };
+  // The database opens on its thread while this one loads the server's modules.
+  const thread = import("./database-start").then((m) => m.startDatabaseThread(config, new Date()));
+  early = { starting, state, database: thread };
 }
 
 /** The listener listenEarly started, once (serve takes it over), or null. */

@@ -1,12 +1,29 @@
 // What the server's threads tell each other while it starts (src/commands/serve.ts, src/startup/*).
+import type { SeriesChange } from "../../db/events";
+import type { PgNotification, PgReply, PgRequest } from "../../db/pglite-remote";
+import type { DataFamilyId } from "../../db/seed/families";
 import type { Config } from "../config";
 
 export type StartupProgress = { step: string; done: number; total: number };
 export type StartupState = StartupProgress & { started_at: string };
 
-/** To the seed worker: the server's configuration and the time the seed stamps. */
-export type SeedRequest = { config: Config; now: string };
-export type SeedWorkerMessage = ({ type: "progress" } & StartupProgress) | { type: "done"; seeded: boolean } | { type: "error"; message: string };
+/** To the database's thread (src/startup/database-thread.ts): start with this configuration and time; a statement; stop; trim. */
+export type ToDatabaseThread = { start: { config: Config; now: string } } | { pg: PgRequest } | { stop: true } | { trim: true };
+
+/** From the database's thread. */
+export type FromDatabaseThread =
+  | { progress: StartupProgress }
+  /** The database is open and migrated; `stored`: the families it holds already. */
+  | { opened: { stored: DataFamilyId[] } }
+  | { stored: DataFamilyId }
+  /** Writes made on that thread, for this thread's caches (db/events.ts). */
+  | { events: { series?: SeriesChange[]; catalog?: true } }
+  /** Everything the start had to store is stored. */
+  | { done: { seeded: boolean } }
+  | { failed: string }
+  | { pg: PgReply }
+  | { pgNotify: PgNotification }
+  | { stopped: true };
 
 export type StartingServerRequest =
   | { type: "listen"; port: number; hostname: string; version: string; database: "pglite" | "postgres"; state: StartupState }

@@ -1,9 +1,10 @@
 // `bun start` on an empty embedded data directory (no network, no database server): the server listens at once
-// (/api/health 200 `starting`, data routes 503 with Retry-After), seeds real data on a worker thread, keeps the
-// seeded database as an image, then serves (and its job engine runs the public briefings once); a second start only
-// checks; a first start on another empty data directory copies the image instead of seeding, and so does `svc import`
-// into one (its seed without an image is the same seedIfNeeded the server's seed worker runs). Runs the real entry
-// points in subprocesses.
+// (/api/health 200 `starting`, data routes 503 with Retry-After), seeds real data on the database's thread family by
+// family, serving each as soon as it is stored (the US national series first; the rest answers 503 with Retry-After
+// and the catalog says "loading"), keeps the seeded database as an image, then is ready (and its job engine runs the
+// public briefings once); a second start only checks; a first start on another empty data directory copies the image
+// instead of seeding, and so does `svc import` into one (its seed without an image is the same seedIfNeeded the first
+// start runs). Runs the real entry points in subprocesses.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -85,16 +86,19 @@ async function start(dataDir = dir): Promise<Started> {
   }
 }
 
-/** Waits until the server logs "ready" (it serves data from then on). */
-async function ready(s: Started): Promise<void> {
+/** Waits until the server logs `msg`. */
+async function logged(s: Started, msg: string): Promise<void> {
   // A safety net, not a measure: the whole snapshot is seeded, minutes while other test files run beside it.
   const deadline = Date.now() + 600_000;
-  while (!s.log.some((l) => l.includes('"msg":"ready"'))) {
-    if (s.proc.exitCode !== null) throw new Error(`server exited before ready:\n${s.log.join("\n")}`);
-    if (Date.now() > deadline) throw new Error(`server not ready:\n${s.log.join("\n")}`);
+  while (!s.log.some((l) => l.includes(`"msg":"${msg}"`))) {
+    if (s.proc.exitCode !== null) throw new Error(`server exited before "${msg}":\n${s.log.join("\n")}`);
+    if (Date.now() > deadline) throw new Error(`server never logged "${msg}":\n${s.log.join("\n")}`);
     await Bun.sleep(50);
   }
 }
+
+/** Waits until the server logs "ready": every part of its data is stored and served, and its job engine runs. */
+const ready = (s: Started) => logged(s, "ready");
 
 async function stop(s: Started): Promise<number> {
   s.proc.kill("SIGTERM");
@@ -114,6 +118,34 @@ test.skipIf(!!elsewhere)("first start listens at once, seeds real observations w
     expect(early.status).toBe(503);
     expect(early.headers.get("retry-after")).toBe("5");
     expect(((await early.json()) as { error: { code: string } }).error.code).toBe("SERVICE_UNAVAILABLE");
+
+    // Then it serves what is stored, part by part: the US national series first, while the rest is being stored.
+    await logged(first, "serving what is stored");
+    const signup = await fetch(`${first.url}/v1/signup`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "first@example.com" }) });
+    expect(signup.status).toBe(201);
+    const key = ((await signup.json()) as { data: { key: string } }).data.key;
+    let unrate: Response;
+    for (;;) {
+      unrate = await fetch(`${first.url}/v1/observations/latest?indicator=UNRATE`, { headers: { "x-api-key": key } });
+      if (unrate.status !== 503) break;
+      expect(((await unrate.json()) as { error: { details: { loading: string[] } } }).error.details.loading).toEqual(["us-national"]);
+      await Bun.sleep(100);
+    }
+    expect(unrate.status).toBe(200);
+    expect(((await unrate.json()) as { data: { value: number; period_start: string } }).data).toMatchObject({ value: 4.3, period_start: "2026-05-01" });
+    // Still storing the rest (signal detection comes last, tens of seconds later): said by health, the catalog and
+    // the routes that read what is not stored yet, which answer 503 with Retry-After, free.
+    const serving = (await (await fetch(`${first.url}/api/health`)).json()) as { status: string; loading?: { families: string[]; stored: number; total: number } };
+    expect(serving.status).toBe("ok");
+    expect(serving.loading!.families).toContain("signals");
+    expect(serving.loading!.stored).toBeLessThan(serving.loading!.total);
+    const signals = await fetch(`${first.url}/v1/signals/active`, { headers: { "x-api-key": key } });
+    expect(signals.status).toBe(503);
+    expect(signals.headers.get("retry-after")).toBe("5");
+    expect(((await signals.json()) as { error: { code: string; details: { loading: string[] } } }).error).toMatchObject({ code: "SERVICE_UNAVAILABLE", details: { loading: ["signals"] } });
+    const sahm = (await (await fetch(`${first.url}/v1/indicators/svc:sahm_rule`)).json()) as { data: { coverage: { other_regions: string; note: string } } };
+    expect(sahm.data.coverage.other_regions).toBe("loading");
+    expect(sahm.data.coverage.note).toStartWith("Loading: the service is storing the derived svc: series");
     await ready(first);
     expect(first.log.some((l) => l.includes('"msg":"seeding regions, catalog and the real data snapshot (no network needed)"'))).toBe(true);
     expect(first.log.some((l) => l.includes('"msg":"seeded database image kept for the next first start"'))).toBe(true);
@@ -194,7 +226,7 @@ test.skipIf(!!elsewhere)("first start listens at once, seeds real observations w
   expect(out).toBe("3 inserted, 0 revised, 0 unchanged (series MANEMP (fred) / US: 3 observations, 2025-09-01..2025-11-01)\n");
   const copied = await openDatabase({ dataDir: join(importDir, "data") });
   try {
-    expect(await copied.db.select({ version: seedSnapshots.version }).from(seedSnapshots)).toEqual([{ version: SNAPSHOT_VERSION }]);
+    expect(await copied.db.select({ version: seedSnapshots.version }).from(seedSnapshots).where(eq(seedSnapshots.name, "real-data"))).toEqual([{ version: SNAPSHOT_VERSION }]);
     const [unrate] = await copied.db.select().from(indicators).where(and(eq(indicators.code, "UNRATE"), eq(indicators.sourceSlug, "fred")));
     expect(await findSeries(copied.db, unrate!.id, "US")).toMatchObject({ firstDate: "1948-01-01", lastDate: "2026-05-01" });
   } finally {

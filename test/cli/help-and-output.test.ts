@@ -1,7 +1,7 @@
 // The CLI's manners (issue 29): a command prints its own output and no log line unless --verbose; every command and
 // subcommand has its own --help naming its options and the environment it reads; nothing is created outside DATA_DIR.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { commands } from "../../src/commands";
@@ -38,6 +38,26 @@ describe.skipIf(!!elsewhere)("output", () => {
     const verbose = await svc(["keys", "list", "--verbose"], { env: { DATA_DIR: data } });
     expect(verbose.stdout).toBe("(none)\n");
     expect(verbose.stderr.split("\n").map((l) => (l.startsWith("{") ? JSON.parse(l).msg : l))).toContain("payments");
+  });
+
+  test("`keys create` prints the key and its one-line summary, nothing else, after a server left its database files 0666", async () => {
+    const data = join(dir, "after-a-server");
+    expect((await svc(["keys", "list"], { env: { DATA_DIR: data } })).code).toBe(0);
+    // What PGlite does to the files it makes while a server runs (0666 whatever the umask), inside the 0700 DATA_DIR.
+    chmodSync(join(data, "pglite", "postgresql.conf"), 0o666);
+    const r = await svc(["keys", "create", "--plan", "free"], { env: { DATA_DIR: data } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^svc_live_[A-Za-z0-9_-]{32}\n$/);
+    expect(r.stderr).toMatch(/^key svc_live_…\S{4} \(id [0-9a-f-]{36}\): plan Free, 60 requests\/min\. Shown once: only its hash is stored\.\n$/);
+  });
+
+  test("`bun run svc` as the README writes it: the command's output only, no echo of the script on stderr", async () => {
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(DATABASE_URL|DATA_DIR|LOG_LEVEL|NODE_ENV)$/.test(k)) env[k] = v;
+    const proc = Bun.spawn([process.execPath, "run", "svc", "--version"], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" });
+    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    expect(stdout).toMatch(/^svc \d+\.\d+\.\d+ \(contract \d+\.\d+\.\d+\)\n$/);
   });
 
   test("`svc dev pay` outside a server's data directory creates nothing", async () => {

@@ -95,7 +95,7 @@ describe.skipIf(!!elsewhere)("svc keys / subscriptions / mail", () => {
 
     const ended = await run(subscriptionsCommand, ["end", "--id", id]);
     expect(ended.out).toContain(`subscription ${id} ended; key revoked; overage`);
-    expect(await lookup(key)).toEqual({ ok: false });
+    expect(await lookup(key)).toEqual({ ok: false, revoked: true });
     expect((await run(subscriptionsCommand, ["end", "--id", id])).out).toContain("had already ended");
     await expect(run(subscriptionsCommand, ["fail-payment", "--id", id])).rejects.toThrow("has ended");
 
@@ -129,11 +129,13 @@ describe.skipIf(!!elsewhere)("svc keys / subscriptions / mail", () => {
   }, 60_000);
 
   test("keys list and revoke", async () => {
-    const created = await run(keysCommand, ["create", "--plan", "free"]);
+    const created = await run(keysCommand, ["create", "--plan", "free", "--email", "jane.doe@example.com"]);
     const id = /\(id ([0-9a-f-]{36})\)/.exec(created.err)![1]!;
-    expect((await run(keysCommand, ["list"])).out).toContain(`id=${id}`);
+    const line = (await run(keysCommand, ["list"])).out.split("\n").find((l) => l.startsWith(`id=${id} `))!;
+    // The email masked: enough to tell keys apart, never the whole address.
+    expect(line).toStartWith(`id=${id}  hint=svc_live_…${created.out.slice(-4)}  email=j***e@example.com  plan=free`);
     expect((await run(keysCommand, ["revoke", "--id", id])).out).toContain("revoked svc_live_…");
-    expect(await lookup(created.out)).toEqual({ ok: false });
+    expect(await lookup(created.out)).toEqual({ ok: false, revoked: true });
   }, 60_000);
 
   test("keys set-plan, rotate and usage: the key keeps its id, usage and history; a subscription's key follows its subscription", async () => {

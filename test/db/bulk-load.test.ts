@@ -49,6 +49,15 @@ describe(`bulkLoadSeries (${testBackend})`, () => {
     expect(s).toMatchObject({ firstDate: "2025-09-01", lastDate: "2025-11-01", observationCount: 3, version: 1 });
   });
 
+  test("the foreign key from observations to series holds after a load (only the load's own COPY skips its check)", async () => {
+    await bulkLoadSeries(database, [{ indicatorId: manemp, regionCode: "48", rows: [{ date: "2025-09-01", value: 1 }] }], { now: new Date() });
+    const orphan = await database.db
+      .insert(observations)
+      .values({ seriesId: 2_000_000_000, date: "2025-09-01", revision: 1, value: 1, isPreliminary: false, isLatest: true, recordedAt: new Date() })
+      .catch((e: { cause?: { code?: string }; code?: string }) => e.cause?.code ?? e.code);
+    expect(orphan).toBe("23503");
+  });
+
   test("a held series goes through the write path: the same values change nothing, a new value is a revision", async () => {
     const rows = [{ date: "2025-09-01", value: 12700 }, { date: "2025-10-01", value: 12695 }, { date: "2025-11-01", value: null }];
     const same = await bulkLoadSeries(database, [{ indicatorId: manemp, regionCode: "US", rows }], { now: new Date() });
@@ -65,6 +74,9 @@ describe(`bulkLoadSeries (${testBackend})`, () => {
   test("invalid rows are refused before anything is written", async () => {
     const bad = (rows: { date: string; value: number | null }[]) => [{ indicatorId: manemp, regionCode: "06", rows }];
     expect(() => validateBulkSeries(bad([{ date: "2025-02-30", value: 1 }]))).toThrow("invalid date");
+    // Leap days: every fourth year, not every hundredth, every four hundredth.
+    for (const d of ["2024-02-29", "2000-02-29", "2025-12-31", "0001-01-01"]) expect(() => validateBulkSeries(bad([{ date: d, value: 1 }]))).not.toThrow();
+    for (const d of ["2023-02-29", "1900-02-29", "2025-04-31", "2025-00-10", "2025-01-00", "0000-01-01", "2025-1-01"]) expect(() => validateBulkSeries(bad([{ date: d, value: 1 }]))).toThrow("invalid date");
     expect(() => validateBulkSeries(bad([{ date: "2025-02-01", value: Number.NaN }]))).toThrow("not finite");
     expect(() => validateBulkSeries(bad([{ date: "2025-02-01", value: 1 }, { date: "2025-01-01", value: 1 }]))).toThrow("out of order");
     await expect(bulkLoadSeries(database, bad([{ date: "2025-01-01", value: 1 }, { date: "2025-13-01", value: 2 }]), { now: new Date() })).rejects.toThrow("invalid date");

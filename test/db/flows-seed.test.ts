@@ -50,7 +50,7 @@ beforeAll(async () => {
   // The test database's seed has loaded the flows already (db/seed/index.ts): start from none to see a first load,
   // with the test seed's region filter (flows touching a kept county; test/support/db.ts).
   await database.exec("delete from flows");
-  first = await seedFlows(database.db, { now: new Date("2026-01-01T00:00:00Z"), regionFilter: testSeed.regionFilter });
+  first = await seedFlows(database, { now: new Date("2026-01-01T00:00:00Z"), regionFilter: testSeed.regionFilter });
   regionCodes = new Set((await rows(sql`select code from regions`)).map((r) => r.code as string));
 });
 afterAll(() => database.close());
@@ -87,7 +87,7 @@ describe("seedFlows", () => {
   });
 
   test("a second run writes nothing", async () => {
-    const again = await seedFlows(database.db, { regionFilter: testSeed.regionFilter });
+    const again = await seedFlows(database, { regionFilter: testSeed.regionFilter });
     expect({ records: again.records, written: again.written }).toEqual({ records: first.records, written: 0 });
   });
 

@@ -16,7 +16,7 @@ setDefaultTimeout(120_000);
 const t: TestApp = await makeTestApp({ keyAccess: true });
 // GET /v1/flows's examples read the seeded flows (idempotent; a no-op once db/seed/index.ts seeds them too, with the
 // test seed's region filter: the flows touching a kept county, test/support/db.ts).
-await seedFlows(t.database.db, { regionFilter: testSeed.regionFilter });
+await seedFlows(t.database, { regionFilter: testSeed.regionFilter });
 const doc = (await (await t.request("/openapi.json")).json()) as JsonObject;
 let headers: Record<string, string>;
 beforeAll(async () => {

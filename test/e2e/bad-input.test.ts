@@ -23,7 +23,7 @@ type Op = { method: string; path: string; op: Json; params: Param[]; body: Json 
 // Built at load time: tests are generated per operation from the document the app serves.
 const t: TestApp = await makeTestApp();
 // GET /v1/flows's baseline reads the seeded flows (idempotent; a no-op once db/seed/index.ts seeds them too).
-await seedFlows(t.database.db);
+await seedFlows(t.database);
 const doc = (await (await t.request("/openapi.json")).json()) as Json;
 afterAll(() => t.close());
 
@@ -523,7 +523,7 @@ describe("payment headers on paid operations", () => {
     const p = await makePaymentsApp({
       x402: { networks: [{ network: "eip155:84532", payTo: "0x4374713F62239c69e6912a4D7235B2a365397004", rpcUrl: null }], settlement: { mode: "facilitator", url: "http://127.0.0.1:9" } },
     });
-    await seedFlows(p.database.db);
+    await seedFlows(p.database);
     try {
       const paidOps = ops.filter((o) => o.op["x-price-usd"] !== undefined);
       expect(paidOps.length).toBeGreaterThan(0);

@@ -147,7 +147,7 @@ d("a paying customer's fetches", () => {
     expect(res.headers.get("retry-after")).toBe("60");
     expect(((await res.json()) as any).error).toEqual({
       code: "RATE_LIMIT_EXCEEDED",
-      message: `Key ${row.hint} may start at most 1 fetches of series not held yet per minute; retry in 60 s.`,
+      message: `Key ${row.hint} may start at most 1 fetches of series not held yet per minute; retry in 1 min.`,
       details: { limit: 1, retry_after_seconds: 60 },
     });
     expect(await queued()).toBe(5);

@@ -164,7 +164,7 @@ d("the upstream giving up, through the connectors", () => {
     const env = errorEnvelopeSchema.parse(gaveUp.body);
     expect(env.error.code).toBe("INTERNAL_ERROR");
     expect(env.error.message).toBe(
-      "The upstream 'bls' could not provide 'LASST03' for Texas (48): POST v2/timeseries/data 1 series 2007-2026: HTTP 503. Try again after 2026-11-22T12:10:00.000Z (in 600 s).",
+      "The upstream 'bls' could not provide 'LASST03' for Texas (48): POST v2/timeseries/data 1 series 2007-2026: HTTP 503. Try again after 2026-11-22T12:10:00.000Z (in 10 min).",
     );
     expect(env.error.details).toEqual({
       indicator: "LASST03", region: "48", held: false, upstream: "bls", retry_after_seconds: 600, retry_at: "2026-11-22T12:10:00.000Z", request_ref: first.body.request_ref,
@@ -183,7 +183,7 @@ d("the upstream giving up, through the connectors", () => {
     // Not retryable: one /series request, no retry of the job.
     expect(fake.requests.slice(from).map((q) => q.path)).toEqual(["/fred/series"]);
     expect(gaveUp.body.error.message).toBe(
-      "The upstream 'fred' could not provide 'GDP' for United States (US): GET series GDP: HTTP 400 (Bad Request.  The series does not exist.). Try again after 2026-11-22T12:10:00.000Z (in 600 s).",
+      "The upstream 'fred' could not provide 'GDP' for United States (US): GET series GDP: HTTP 400 (Bad Request.  The series does not exist.). Try again after 2026-11-22T12:10:00.000Z (in 10 min).",
     );
     expect(gaveUp.body.error.details).toMatchObject({ upstream: "fred", retry_after_seconds: 600 });
 

@@ -170,7 +170,7 @@ d("retries and the upstream giving up", () => {
     const env = errorEnvelopeSchema.parse(gaveUp.body);
     expect(env.error.code).toBe("INTERNAL_ERROR");
     expect(env.error.message).toBe(
-      "The upstream 'fred' could not provide 'INDPRO' for United States (US): Bad Request. The series does not exist. Try again after 2026-11-22T12:10:00.000Z (in 600 s).",
+      "The upstream 'fred' could not provide 'INDPRO' for United States (US): Bad Request. The series does not exist. Try again after 2026-11-22T12:10:00.000Z (in 10 min).",
     );
     expect(env.error.details).toEqual({
       indicator: "INDPRO", region: "US", held: false, upstream: "fred", retry_after_seconds: 600, retry_at: "2026-11-22T12:10:00.000Z", request_ref: first.body.request_ref,

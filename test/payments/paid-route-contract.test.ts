@@ -57,7 +57,7 @@ for (const pageMemo of [true, false]) {
     },
   });
   // GET /v1/flows's example reads the seeded flows (idempotent; a no-op once db/seed/index.ts seeds them too).
-  await seedFlows(t.database.db);
+  await seedFlows(t.database);
   apps.push({ pageMemo, t, clock });
 }
 

@@ -11,6 +11,8 @@ import { CONTRACT_VERSION, SERVICE_NAME, SERVICE_VERSION } from "../../src/versi
 import { listOperations } from "../../src/contract/operations";
 import { SCALAR_BUNDLE_CACHE_CONTROL, SCALAR_BUNDLE_PATH } from "../../src/docs/scalar";
 import { DISCOVERY_CACHE_CONTROL } from "../../src/routes/discovery";
+import { DATA_HOLDINGS_PLACE } from "../../src/docs/openapi";
+import { sourceFreshness } from "../../src/services/catalog";
 import { checkHealth } from "../../src/services/health";
 import { DEFAULT_REFRESH_SCHEDULES } from "../../src/config";
 import { makeTestApp, type TestApp } from "../support/app";
@@ -109,6 +111,16 @@ describe("GET /openapi.json", () => {
     expect(doc.info.version).toBe("1.0.0");
     expect(doc.info.title).toBe(SERVICE_NAME);
     expect(doc.servers).toEqual([{ url: "http://localhost" }]);
+  });
+
+  test("the description's data dates are the catalog's: each source's newest observation held, none written by hand", async () => {
+    const description = doc.info.description as string;
+    const store = { db: t.database.db, caches: t.deps.caches };
+    const fred = (await sourceFreshness(store)).find((r) => r.slug === "fred")!;
+    expect(fred.latestDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(description).toContain(`- \`fred\` ${fred.name}: ${fred.indicatorsHeld} of ${fred.indicators} indicators hold data, the latest observation ${fred.latestDate}`);
+    expect(description).not.toContain(DATA_HOLDINGS_PLACE);
+    expect(description).not.toMatch(/late 20\d\d/);
   });
 
   test("servers follow PUBLIC_BASE_URL, and each base URL gets its own cached document", async () => {

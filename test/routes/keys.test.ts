@@ -66,9 +66,12 @@ describe("POST /v1/signup", () => {
     }
     const refused = await call("/v1/signup", jsonBody({ email: "s5@example.com" }), ip);
     expect(refused.status).toBe(429);
-    expect((await body(refused)).error.code).toBe("RATE_LIMIT_EXCEEDED");
-    // The first signup was at START+1s; it leaves the window 24 h later.
+    const refusal = (await body(refused)).error;
+    expect(refusal.code).toBe("RATE_LIMIT_EXCEEDED");
+    // The first signup was at START+1s; it leaves the window 24 h later. The header counts seconds; the message
+    // says it in hours and minutes, rounded up (86,396 s = 23 h 59 min 56 s).
     expect(refused.headers.get("retry-after")).toBe(String(86_400 - 4));
+    expect(refusal.message).toBe("At most 5 signups per client address per 24 hours; retry in 24 h.");
     expect((await call("/v1/signup", jsonBody({ email: "other@example.com" }), freshIp())).status).toBe(201);
     t.clock.set(new Date(new Date(START).getTime() + 1000 + 86_400_000 - 1));
     expect((await call("/v1/signup", jsonBody({ email: "s6@example.com" }), ip)).status).toBe(429);
@@ -133,7 +136,21 @@ describe("authentication", () => {
     t.clock.advance(1);
     const res = await call("/v1/ping", { headers: bearer(key) });
     expect(res.status).toBe(401);
-    expect((await body(res)).error.code).toBe("EXPIRED_API_KEY");
+    const error = (await body(res)).error;
+    expect(error.code).toBe("EXPIRED_API_KEY");
+    // What to do next, not only what went wrong.
+    expect(error.message).toBe(
+      `This key expired at ${new Date(new Date(START).getTime() + 60_000).toISOString()}: ask whoever issued it for a new one, or get a free key with POST /v1/signup (or at /keys in a browser).`,
+    );
+  });
+
+  test("an unknown key's 401 says to check the key, use a rotated key's successor, recover or sign up", async () => {
+    const res = await call("/v1/ping", { headers: { "x-api-key": `svc_live_${"A".repeat(32)}` } });
+    const error = (await body(res)).error;
+    expect(error.code).toBe("INVALID_API_KEY");
+    expect(error.message).toStartWith("Unknown API key: check that the whole key was sent");
+    expect(error.message).toContain("POST /v1/keys/recover");
+    expect(error.message).toContain("POST /v1/signup");
   });
 
   test("svc_test_ keys authenticate", async () => {
@@ -280,7 +297,13 @@ describe("POST /v1/keys/revoke (no paid subscription)", () => {
     const res = await call("/v1/keys/revoke", { method: "POST", headers: bearer(key) });
     expect(res.status).toBe(200);
     expect(await body(res)).toEqual({ data: { revoked: true, key_hint: row.hint, subscription_cancelled: false } });
-    expect((await call("/v1/ping", { headers: bearer(key) })).status).toBe(401);
+    const refused = await call("/v1/ping", { headers: bearer(key) });
+    expect(refused.status).toBe(401);
+    // A revoked key is told so, with the next step (an unknown key is told to check it instead).
+    expect((await body(refused)).error).toEqual({
+      code: "INVALID_API_KEY",
+      message: "This API key was revoked and no longer works: get a free key with POST /v1/signup (or at /keys in a browser), or ask whoever issued it for a new one.",
+    });
     expect((await call("/v1/keys/revoke", { method: "POST", headers: bearer(key) })).status).toBe(401);
     expect((await call("/v1/keys/rotate", { method: "POST", headers: bearer(key) })).status).toBe(401);
   });

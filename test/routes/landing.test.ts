@@ -6,6 +6,8 @@ import { publicPlans } from "../../src/plans";
 import { serviceIndexSchema } from "../../src/schemas/discovery";
 import { LANDING_EXAMPLES, TRANSFORM_DECIMALS, examplePath } from "../../src/docs/landing-data";
 import { renderLandingPage } from "../../src/docs/landing";
+import { planUnavailableNotice } from "../../src/docs/keys-page";
+import { stripeProvider } from "../../src/billing/stripe";
 import { serviceIndex } from "../../src/docs/discovery";
 import { FAVICON_CACHE_CONTROL } from "../../src/docs/favicon";
 import { DISCOVERY_CACHE_CONTROL } from "../../src/routes/discovery";
@@ -69,13 +71,33 @@ describe("GET / for browsers", () => {
     }
   });
 
-  test("links the docs, the contract, the llms files, the changelog, MCP, signup and checkout", () => {
+  test("links the docs, the contract, the llms files, the changelog, MCP and signup", () => {
     const index = serviceIndex("http://localhost", t.deps.version, published());
-    for (const url of [index.docs, index.openapi, index.llms, index.llms_full, index.changelog, index.mcp, index.health, ...Object.values(index.checkout_plans)]) {
+    for (const url of [index.docs, index.openapi, index.llms, index.llms_full, index.changelog, index.mcp, index.health]) {
       expect(page).toContain(`href="${url}"`);
     }
     expect(page).toContain("/v1/signup");
     expect(page).toContain('href="http://localhost/favicon.ico"');
+  });
+
+  test("without card payments, a paid plan says what /keys says instead of leading to a checkout that cannot start", async () => {
+    const index = serviceIndex("http://localhost", t.deps.version, published());
+    for (const url of Object.values(index.checkout_plans)) expect(page).not.toContain(`href="${url}"`);
+    expect(page).not.toContain(">Subscribe<");
+    for (const plan of ["Developer", "Professional"]) expect(page).toContain(`<p class="off">${planUnavailableNotice(plan)}</p>`);
+    const keys = await (await t.request("/keys")).text();
+    for (const plan of ["Developer", "Professional"]) expect(keys).toContain(planUnavailableNotice(plan));
+  });
+
+  test("with card payments set up, each paid plan has its Subscribe link", async () => {
+    // Never called: the page only asks which plans the provider sells.
+    const billing = stripeProvider({ secretKey: "sk_test_landing", webhookSecret: "whsec_landing", prices: { developer: "price_dev", professional: "price_pro" } });
+    // The same database as the other app's (closed with it, after every test).
+    const sells = await makeTestApp({ database: t.database, billing });
+    const html = await (await sells.request("/", { headers: { accept: CHROMIUM_ACCEPT } })).text();
+    const index = serviceIndex("http://localhost", sells.deps.version, published());
+    for (const url of Object.values(index.checkout_plans)) expect(html).toContain(`<a class="btn" href="${url}">Subscribe</a>`);
+    expect(html).not.toContain('<p class="off">');
   });
 
   test("self-contained: no script, no stylesheet or image from elsewhere", () => {
@@ -171,7 +193,7 @@ describe("GET / for browsers", () => {
         path: "/v1/observations/latest?indicator=%3Cb%3EX&region=US", name: `<img src=x onerror="alert(1)">`, fullName: `"><script>`, regionLabel: "A & B", regionType: "country",
         source: "<s>", latest, body: { data: latest, meta: { indicator: "<b>X", region: "US", unit: null, total: 1, limit: 1, offset: 0, resolved_region: { code: "US", name: "<u>United States", type: "country" } } }, chart: null,
       }],
-    });
+    }, { free: true });
     for (const raw of ["<img", "<b>X", "<i>u</i>", "<s>", "A & B", "<script>"]) expect(html).not.toContain(raw);
     expect(html).toContain(`title="&quot;&gt;&lt;script&gt;"`);
     expect(html).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;");

@@ -31,7 +31,7 @@ function open(dir: string): string[] {
 }
 
 describe("DATA_DIR modes", () => {
-  test("restrictDataDir: directories 0700, files 0600, and it says how many it changed", () => {
+  test("restrictDataDir: directories 0700, files 0600, and it says which it changed", () => {
     const dir = join(base, "loose");
     mkdirSync(join(dir, "sub"), { recursive: true });
     writeFileSync(join(dir, "a"), "x");

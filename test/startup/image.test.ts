@@ -4,7 +4,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { holdsDatabase, imageFingerprint, restoreImage, saveImage } from "../../src/startup/image";
+import { holdsDatabase, restoreImage, saveImage } from "../../src/startup/image";
+import { imageFingerprint } from "../../src/startup/image-key";
 
 const root = mkdtempSync(join(tmpdir(), "svc-image-test-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -59,6 +60,27 @@ describe("image", () => {
     }
     await saveImage(cache, "k7", src);
     expect(readdirSync(cache).sort()).toEqual(["pglite-k4", "pglite-k5", "pglite-k6", "pglite-k7"]);
+  });
+
+  test("kept from a database in use: what changed while it was copied is copied again, what it removed is gone", async () => {
+    const cache = join(root, "cache4");
+    const live = join(root, "live", "pglite");
+    fakeDatabase(live, "before");
+    writeFileSync(join(live, "base", "1", "wal-old"), "recycled soon");
+    await saveImage(cache, "k", live, async (copy) => {
+      // What the database does between the first copy and being held still.
+      writeFileSync(join(live, "base", "1", "1259"), "after the checkpoint");
+      rmSync(join(live, "base", "1", "wal-old"));
+      mkdirSync(join(live, "base", "2"));
+      writeFileSync(join(live, "base", "2", "new"), "made meanwhile");
+      await copy();
+    });
+    const kept = join(cache, "pglite-k");
+    expect(readFileSync(join(kept, "base", "1", "1259"), "utf8")).toBe("after the checkpoint");
+    expect(existsSync(join(kept, "base", "1", "wal-old"))).toBe(false);
+    expect(readFileSync(join(kept, "base", "2", "new"), "utf8")).toBe("made meanwhile");
+    expect(existsSync(join(kept, "postmaster.pid"))).toBe(false);
+    expect(readdirSync(cache)).toEqual(["pglite-k"]);
   });
 
   test("the fingerprint names the snapshot version with the code: stable within a process, 24 hex digits", () => {

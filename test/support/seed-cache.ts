@@ -13,7 +13,7 @@ import { INSTALLED_PGLITE } from "../../db/blank-cluster";
 import { openDatabase, type Database } from "../../db/client";
 import { SNAPSHOT_VERSION } from "../../db/seed/snapshot-version";
 import { loadConfig } from "../../src/config";
-import { imageFingerprint } from "../../src/startup/image";
+import { imageFingerprint } from "../../src/startup/image-key";
 
 /**
  * Dumps beyond the newest few are removed when a new one is written (a few hundred MB each), unless used within the
