@@ -1,0 +1,15 @@
+// A compute thread (a Bun Worker of the compute pool, src/services/compute-pool.ts): runs the tasks posted to it
+// (src/services/compute-tasks.ts), one at a time, and answers each with its output or its error's message.
+import { runComputeTask, type ComputeReply, type ComputeRequest } from "../services/compute-tasks";
+
+declare const self: Worker;
+
+const post = (m: ComputeReply) => self.postMessage(m);
+
+self.onmessage = (event: MessageEvent<ComputeRequest>) => {
+  const { id, name, input } = event.data;
+  runComputeTask(name, input as never).then(
+    (output) => post({ id, ok: true, output }),
+    (e: unknown) => post({ id, ok: false, error: e instanceof Error ? (e.stack ?? e.message) : String(e) }),
+  );
+};
