@@ -10,7 +10,7 @@ import { memoryRateLimitStore, redisRateLimitStore } from "./services/rate-limit
 import { createMailer } from "./mail/mailer";
 import { smtpTransport } from "./mail/transport";
 import { createCaches } from "./services/caches";
-import { computePool } from "./services/compute-pool";
+import { computePool, workerThread } from "./services/compute-pool";
 import { workerEntry } from "./startup/worker-entry";
 import { createKeyRuntime } from "./services/key-runtime";
 import { usageJournalDir } from "./services/usage-journal";
@@ -28,7 +28,7 @@ export function buildRuntimeDeps(config: Config, base: Pick<Deps, "database" | "
     keys: createKeyRuntime({ database: base.database, logger: base.logger, clock: base.clock, redisUrl: config.redisUrl, journalDir: usageJournalDir(config.dataDir) }),
     caches: createCaches(base.database, {
       revalidateMs: config.seriesCacheRevalidateMs,
-      compute: computePool({ threads: config.compute.threads, queueMax: config.compute.queueMax, entry: workerEntry("compute-thread") }),
+      compute: computePool({ threads: config.compute.threads, queueMax: config.compute.queueMax, startThread: () => workerThread(workerEntry("compute-thread")) }),
       chartRendersPerCaller: config.compute.chartRendersPerCaller,
     }),
     upstream: createConnectors(config, { clock: base.clock }),

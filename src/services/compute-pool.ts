@@ -19,19 +19,41 @@ export type ComputePool = {
   close(): Promise<void>;
 };
 
+/** One compute thread, as the pool drives it (a Bun Worker: workerThread; tests may hold replies back). */
+export type ComputeThread = {
+  post(request: ComputeRequest): void;
+  /** Called with each reply, and with the reason when the thread fails (its task is then lost). */
+  listen(onReply: (reply: ComputeReply) => void, onFailure: (why: string) => void): void;
+  end(): void;
+};
+
 export type ComputePoolOptions = {
   threads: number;
   /** Tasks that may wait for a thread before a caller asking `refuseWhenBusy` is refused. */
   queueMax: number;
-  /** The compute thread's entry point (src/startup/worker-entry.ts). */
-  entry: string;
+  /** Starts a thread (workerThread of the compute thread's entry point, src/startup/worker-entry.ts). */
+  startThread: () => ComputeThread;
 };
+
+/** A Bun Worker running `entry` (src/startup/compute-thread.ts); it does not keep the process alive. */
+export function workerThread(entry: string): ComputeThread {
+  const worker = new Worker(entry);
+  worker.unref();
+  return {
+    post: (request) => worker.postMessage(request),
+    listen(onReply, onFailure) {
+      worker.onmessage = (event: MessageEvent<ComputeReply>) => onReply(event.data);
+      worker.onerror = (event) => onFailure(event.message);
+    },
+    end: () => worker.terminate(),
+  };
+}
 
 /** A refused task's Retry-After: a render takes well under a second, so a second frees a place in a queue that moves. */
 export const COMPUTE_BUSY_RETRY_AFTER_SECONDS = 1;
 
 type Task = { request: ComputeRequest; resolve(output: unknown): void; reject(e: Error): void };
-type Slot = { worker: Worker | null; task: Task | null };
+type Slot = { thread: ComputeThread | null; task: Task | null };
 
 /** Every task on the calling thread (no threads, no queue). */
 export function inProcessCompute(): ComputePool {
@@ -40,34 +62,34 @@ export function inProcessCompute(): ComputePool {
 
 export function computePool(opts: ComputePoolOptions): ComputePool {
   if (opts.threads === 0) return inProcessCompute();
-  const slots: Slot[] = Array.from({ length: opts.threads }, () => ({ worker: null, task: null }));
+  const slots: Slot[] = Array.from({ length: opts.threads }, () => ({ thread: null, task: null }));
   const queue: Task[] = [];
   let nextId = 1;
   let closed = false;
 
   const lose = (slot: Slot, why: string) => {
     const task = slot.task;
-    slot.worker?.terminate();
-    slot.worker = null;
+    slot.thread?.end();
+    slot.thread = null;
     slot.task = null;
     task?.reject(new Error(`a compute thread failed: ${why}`));
     dispatch();
   };
 
-  const start = (slot: Slot): Worker => {
-    const worker = new Worker(opts.entry);
-    worker.unref();
-    worker.onmessage = (event: MessageEvent<ComputeReply>) => {
-      const m = event.data;
-      const task = slot.task;
-      if (!task || task.request.id !== m.id) return;
-      slot.task = null;
-      if (m.ok) task.resolve(m.output);
-      else task.reject(new Error(m.error));
-      dispatch();
-    };
-    worker.onerror = (event) => lose(slot, event.message);
-    return worker;
+  const start = (slot: Slot): ComputeThread => {
+    const thread = opts.startThread();
+    thread.listen(
+      (m) => {
+        const task = slot.task;
+        if (!task || task.request.id !== m.id) return;
+        slot.task = null;
+        if (m.ok) task.resolve(m.output);
+        else task.reject(new Error(m.error));
+        dispatch();
+      },
+      (why) => lose(slot, why),
+    );
+    return thread;
   };
 
   function dispatch(): void {
@@ -76,7 +98,7 @@ export function computePool(opts: ComputePoolOptions): ComputePool {
       if (slot.task) continue;
       const task = queue.shift()!;
       slot.task = task;
-      (slot.worker ??= start(slot)).postMessage(task.request);
+      (slot.thread ??= start(slot)).post(task.request);
     }
   }
 
@@ -102,8 +124,8 @@ export function computePool(opts: ComputePoolOptions): ComputePool {
       for (const slot of slots) {
         slot.task?.reject(gone);
         slot.task = null;
-        slot.worker?.terminate();
-        slot.worker = null;
+        slot.thread?.end();
+        slot.thread = null;
       }
     },
   };
