@@ -9,7 +9,7 @@
 //   bun bench/offthread.ts [--root /work/main] [--clients 16] [--keys 8] [--flood 15]
 // --root runs the server from another checkout (the code before a change) with the same load. The seed is counted
 // apart (about 20 s); the phases fit in a minute.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -73,26 +73,44 @@ for (let i = 0; ; i++) {
 }
 log("serving");
 
-type Probe = { health: number[]; read: number[]; slowest: number };
+/** CPU seconds (user + system) of the server's main thread (the one that answers requests) and of the whole process. */
+function cpu(): { main: number; all: number } {
+  const of = (path: string) => {
+    try {
+      const f = readFileSync(path, "utf8");
+      const fields = f.slice(f.lastIndexOf(")") + 2).split(" ");
+      return (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      return NaN;
+    }
+  };
+  return { main: of(`/proc/${server.pid}/task/${server.pid}/stat`), all: of(`/proc/${server.pid}/stat`) };
+}
+
+type Probe = { health: number[]; read: number[]; slowest: number; wallS: number; mainCpuS: number; allCpuS: number };
 /** Health and the cached read, one request at a time, alternating, until `until()` says stop. */
 async function probe(until: () => boolean): Promise<Probe> {
-  const out: Probe = { health: [], read: [], slowest: 0 };
+  const out: Probe = { health: [], read: [], slowest: 0, wallS: 0, mainCpuS: 0, allCpuS: 0 };
+  const t = performance.now();
+  const c = cpu();
   for (let i = 0; !until(); i++) {
     const health = i % 2 === 0;
-    const t = performance.now();
+    const sent = performance.now();
     const res = await fetch(health ? `${base}/api/health` : `${base}${PAGE}`, health ? {} : { headers: auth(0) });
     await res.arrayBuffer();
-    const ms = performance.now() - t;
+    const ms = performance.now() - sent;
     (health ? out.health : out.read).push(ms);
     out.slowest = Math.max(out.slowest, ms);
     await Bun.sleep(20);
   }
+  const c2 = cpu();
+  Object.assign(out, { wallS: (performance.now() - t) / 1000, mainCpuS: c2.main - c.main, allCpuS: c2.all - c.all });
   return out;
 }
 const pct = (xs: number[], p: number) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]! : NaN);
 const show = (name: string, p: Probe, extra = "") =>
   console.log(
-    `${name.padEnd(10)} health p50 ${pct(p.health, 0.5).toFixed(1).padStart(7)} ms  p99 ${pct(p.health, 0.99).toFixed(1).padStart(7)} ms | cached read p50 ${pct(p.read, 0.5).toFixed(1).padStart(7)} ms  p99 ${pct(p.read, 0.99).toFixed(1).padStart(7)} ms | slowest ${p.slowest.toFixed(0)} ms, ${p.health.length + p.read.length} probes${extra}`,
+    `${name.padEnd(10)} health p50 ${pct(p.health, 0.5).toFixed(1).padStart(7)} ms  p99 ${pct(p.health, 0.99).toFixed(1).padStart(7)} ms | cached read p50 ${pct(p.read, 0.5).toFixed(1).padStart(7)} ms  p99 ${pct(p.read, 0.99).toFixed(1).padStart(7)} ms | slowest ${p.slowest.toFixed(0)} ms, ${p.health.length + p.read.length} probes in ${p.wallS.toFixed(1)} s; CPU: main thread ${p.mainCpuS.toFixed(1)} s, process ${p.allCpuS.toFixed(1)} s${extra}`,
   );
 
 console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}; server ${ROOT}`);
