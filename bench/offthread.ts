@@ -2,8 +2,8 @@
 // embedded database, `/api/health` and a cached keyed data read (the keyed page, warmed) probed one at a time, p50 and
 // p99, in three phases:
 //   quiet:     nothing else runs (the reference);
-//   detection: right after start on a data directory `svc seed` just filled, while the server's detect job drains
-//              the outbox of every series the seed wrote (the phase ends when the server logs that detection ended);
+//   detection: right after start on a data directory `svc seed` just filled, while detection drains the outbox of
+//              every series the seed wrote (the phase ends when the server logs that detection ended, or after 30 s);
 //   flood:     --clients clients (over --keys free keys) asking for uncached charts (ten states, a window starting a
 //              day earlier each time, at sizes that differ), for --flood seconds; the charts' statuses are counted.
 //   bun bench/offthread.ts [--root /work/main] [--clients 16] [--keys 8] [--flood 15]
@@ -59,7 +59,7 @@ void (async () => {
     rest += decoder.decode(chunk);
     const lines = rest.split("\n");
     rest = lines.pop()!;
-    for (const line of lines) if (line.includes("signals detected over changed series")) detectionLine = line;
+    for (const line of lines) if (line.includes("signals detected over")) detectionLine = line;
   }
 })();
 
