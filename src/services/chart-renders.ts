@@ -9,7 +9,6 @@
 import type { ChartInput } from "../domain/chart-spec";
 import { ApiError } from "../errors";
 import type { ComputePool } from "./compute-pool";
-import type { ProvisioningCaller } from "./provisioning-budget";
 
 export type ChartRenders = {
   /** The SVG of `input`, kept under `key`; `caller`: who starts it (null: the service itself, never limited). */
@@ -55,8 +54,11 @@ export function chartRenders(compute: ComputePool, opts: { perCaller: number }):
   };
 }
 
-/** Who a render is counted against: the key, else the client address (null: open access, where no one is limited). */
-export function renderCaller(caller: ProvisioningCaller): string | null {
+/**
+ * Who a render is counted against (a ProvisioningCaller, src/services/provisioning-budget.ts, by its shape): the key,
+ * else the client address (null: open access, where no one is limited).
+ */
+export function renderCaller(caller: { class: string; client: string | null; key: { id: string } | null }): string | null {
   if (caller.key) return `key:${caller.key.id}`;
   if (caller.client) return `client:${caller.client}`;
   return caller.class === "stranger" ? "stranger" : null;
