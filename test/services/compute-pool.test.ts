@@ -2,6 +2,7 @@
 // chart's SVG, signal detection over a batch), a bounded queue (503 SERVICE_UNAVAILABLE with Retry-After for a caller a
 // client waits on; the job engine's work always queues), and a failed thread's task failing instead of hanging.
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import type { ChartInput } from "../../src/domain/chart-spec";
 import { detectSeriesChanges, type SeriesProfile, type SeriesToDetect } from "../../src/domain/signals";
 import { ApiError } from "../../src/errors";
@@ -60,6 +61,19 @@ describe("the same output through a worker thread", () => {
       [false, []],
     ]);
   });
+});
+
+/** The nice values of this process's threads (Linux). */
+const niceValues = () =>
+  readdirSync("/proc/self/task").map((tid) => {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+  });
+
+test.skipIf(!existsSync("/proc/thread-self"))("a compute thread runs below the other threads' priority (nice 10)", async () => {
+  await pool.run("detectSignals", BATCH);
+  expect(niceValues()).toContain(10);
+  expect(niceValues().filter((n) => n === 10).length).toBe(1);
 });
 
 describe("a bounded queue", () => {
