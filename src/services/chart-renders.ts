@@ -3,7 +3,7 @@
 // - at most `perCaller` renders started by one caller (a key, or else a client address) at a time: one more is a 429
 //   RATE_LIMIT_EXCEEDED with Retry-After, so one caller cannot hold every compute thread with charts that differ only
 //   in their dates;
-// - a full pool queue is its 503 (src/services/compute-pool.ts).
+// - a full pool queue is its 503 (src/services/compute-pool.ts); the service's own charts (no caller) wait instead.
 // Both maps hold renders under way only (an entry goes when its render ends): they are bounded by the pool's threads
 // and queue.
 import type { ChartInput } from "../domain/chart-spec";
@@ -43,7 +43,8 @@ export function chartRenders(compute: ComputePool, opts: { perCaller: number }):
         }
         byCaller.set(caller, n + 1);
       }
-      const render = compute.run("chartSvg", input, { refuseWhenBusy: true }).finally(() => {
+      // The service's own charts (landing cards, briefing pages: a fixed set, kept once drawn) wait for their turn.
+      const render = compute.run("chartSvg", input, { refuseWhenBusy: caller !== null }).finally(() => {
         renders.delete(key);
         release(caller);
       });
