@@ -130,6 +130,7 @@ export const serveCommand: Command = {
       trim: () => {
         releaseMemory();
         thread.trim();
+        d.caches.compute.trim();
       },
     });
     // A chmod of DATA_DIR while the server runs is noticed and undone within a minute.

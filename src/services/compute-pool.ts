@@ -15,6 +15,8 @@ export type ComputePool = {
   run<N extends ComputeTaskName>(name: N, input: ComputeInput<N>, opts?: { refuseWhenBusy?: boolean }): Promise<ComputeOutput<N>>;
   /** Tasks waiting for a thread. */
   queued(): number;
+  /** Ends the threads with no task (the server went quiet: what they loaded, Vega first, is given back); started again on demand. */
+  trim(): void;
   /** Ends the threads; tasks waiting or running fail. */
   close(): Promise<void>;
 };
@@ -57,7 +59,7 @@ type Slot = { thread: ComputeThread | null; task: Task | null };
 
 /** Every task on the calling thread (no threads, no queue). */
 export function inProcessCompute(): ComputePool {
-  return { threads: 0, run: (name, input) => runComputeTask(name, input), queued: () => 0, close: async () => {} };
+  return { threads: 0, run: (name, input) => runComputeTask(name, input), queued: () => 0, trim: () => {}, close: async () => {} };
 }
 
 export function computePool(opts: ComputePoolOptions): ComputePool {
@@ -117,6 +119,13 @@ export function computePool(opts: ComputePoolOptions): ComputePool {
       });
     },
     queued: () => queue.length,
+    trim() {
+      for (const slot of slots) {
+        if (slot.task || !slot.thread) continue;
+        slot.thread.end();
+        slot.thread = null;
+      }
+    },
     async close() {
       closed = true;
       const gone = new Error("the compute pool is closed");

@@ -107,6 +107,26 @@ describe("a bounded queue", () => {
     await held.close();
   });
 
+  test("trim ends the idle threads only; the next task starts one again", async () => {
+    const threads = heldThreads();
+    let started = 0;
+    const p = computePool({ threads: 2, queueMax: 1, startThread: () => (started++, threads.startThread()) });
+    const busy = p.run("detectSignals", BATCH);
+    const idle = p.run("detectSignals", BATCH);
+    await threads.releaseAll();
+    await idle;
+    await busy;
+    const held = p.run("detectSignals", BATCH);
+    expect(started).toBe(2);
+    // One thread holds a task: it is kept; the other, idle, ends.
+    p.trim();
+    const next = p.run("detectSignals", BATCH);
+    expect(started).toBe(3);
+    await threads.releaseAll();
+    expect([(await held).length, (await next).length]).toEqual([3, 3]);
+    await p.close();
+  });
+
   test("a thread that fails fails its task, and the next task gets a new thread", async () => {
     let started = 0;
     const failing = (): ComputeThread => {
