@@ -56,7 +56,7 @@ export const registerChartRoutes: RegisterRoutes = (app, deps) => {
         return { indicator: one ? targetCode(one) : null, region: target.region, resource: "/v1/chart", reads: target.reads.map((s) => seriesRead(s, surface)), target };
       }),
     handler: async (c, r) => {
-      const svg = await getChart(ctx, r.target, { caller: renderCaller(await provisioningCaller(c, deps)) });
+      const svg = await getChart(ctx, r.target, { client: { caller: renderCaller(await provisioningCaller(c, deps)) } });
       const coded = codedBody(svg, c.req.header("accept-encoding"));
       return c.body(coded.form.blob as never, 200, { "content-type": svg.contentType, ...codingHeaders(coded) });
     },

@@ -11,8 +11,11 @@ import { ApiError } from "../errors";
 import type { ComputePool } from "./compute-pool";
 
 export type ChartRenders = {
-  /** The SVG of `input`, kept under `key`; `caller`: who starts it (null: the service itself, never limited). */
-  draw(key: string, input: ChartInput, caller: string | null): Promise<string>;
+  /**
+   * The SVG of `input`, kept under `key`. `client`: drawn for a client's request (null: one of the service's own
+   * charts, which waits for its turn); its `caller` (null: open access) is limited in the renders it has under way.
+   */
+  draw(key: string, input: ChartInput, client: { caller: string | null } | null): Promise<string>;
   /** Renders under way (distinct charts). */
   underWay(): number;
 };
@@ -32,7 +35,8 @@ export function chartRenders(compute: ComputePool, opts: { perCaller: number }):
   };
 
   return {
-    draw(key, input, caller) {
+    draw(key, input, client) {
+      const caller = client?.caller ?? null;
       const running = renders.get(key);
       if (running) return running;
       if (caller !== null) {
@@ -44,7 +48,7 @@ export function chartRenders(compute: ComputePool, opts: { perCaller: number }):
         byCaller.set(caller, n + 1);
       }
       // The service's own charts (landing cards, briefing pages: a fixed set, kept once drawn) wait for their turn.
-      const render = compute.run("chartSvg", input, { refuseWhenBusy: caller !== null }).finally(() => {
+      const render = compute.run("chartSvg", input, { refuseWhenBusy: client !== null }).finally(() => {
         renders.delete(key);
         release(caller);
       });

@@ -126,15 +126,15 @@ async function chartInput(ctx: ReadContext, t: ChartTarget, { windows, usrec, ca
 
 /**
  * The chart as an SVG body, from the series' current versions (or the SVG kept for them). Drawn on the compute pool
- * (src/services/chart-renders.ts); `caller` (a key id or a client address) is limited in the renders it has under way,
- * a page's own chart (no caller) is not.
+ * (src/services/chart-renders.ts); `client`: for a client's request, whose caller (a key or a client address; null
+ * under open access) is limited in the renders it has under way; without it, a page's own chart, never refused.
  */
-export async function getChart(ctx: ReadContext, t: ChartTarget, opts: { bare?: boolean; caller?: string | null } = {}): Promise<RenderedJson> {
+export async function getChart(ctx: ReadContext, t: ChartTarget, opts: { bare?: boolean; client?: { caller: string | null } } = {}): Promise<RenderedJson> {
   const source = await chartSource(ctx, t, opts.bare);
   const hit = ctx.caches.series.page(source.key);
   if (hit) return hit;
 
-  const svg = await ctx.caches.charts.draw(source.key, await chartInput(ctx, t, source), opts.caller ?? null);
+  const svg = await ctx.caches.charts.draw(source.key, await chartInput(ctx, t, source), opts.client ?? null);
   const body = renderBody(svg, "image/svg+xml; charset=utf-8");
   ctx.caches.series.rememberPage(source.key, body);
   return body;
