@@ -95,16 +95,14 @@ export type Caches = {
   charts: ChartRenders;
 };
 
-/** Renders one caller may have under way when nothing says otherwise (CHART_RENDERS_PER_CALLER). */
-export const DEFAULT_CHART_RENDERS_PER_CALLER = 2;
-
 export type CacheOptions = {
   /** How long a cached series head or catalog fingerprint is trusted before it is checked again (0: every read). */
   revalidateMs: number;
   /** Whether other processes may write the database (PostgreSQL); false skips the cross-process checks (PGlite). */
   crossProcess: boolean;
-  /** Where CPU-heavy work runs (default: the calling thread) and how many uncached charts one caller may have drawn at once. */
+  /** Where CPU-heavy work runs (default: the calling thread). */
   compute: ComputePool;
+  /** Uncached charts one caller may have drawn at once (the server's CHART_RENDERS_PER_CALLER; default: no limit, for tools that serve no client). */
   chartRendersPerCaller: number;
 };
 
@@ -119,7 +117,7 @@ export function createCaches(database: Pick<Database, "db" | "kind" | "events">,
     series: new SeriesCache(database, { revalidateMs, bounds: CACHE_BOUNDS }),
     memos: new Memos(),
     compute,
-    charts: chartRenders(compute, { perCaller: opts.chartRendersPerCaller ?? DEFAULT_CHART_RENDERS_PER_CALLER }),
+    charts: chartRenders(compute, { perCaller: opts.chartRendersPerCaller ?? Number.POSITIVE_INFINITY }),
   };
 }
 

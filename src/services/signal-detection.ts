@@ -114,6 +114,7 @@ async function detectBatch(ctx: DetectionContext, heads: readonly SeriesHead[], 
     if (!profile) continue;
     batch.push({ head: h, item: { points: observations.get(h.id) ?? [], profile, stored: storedBySeries.get(`${h.indicatorId}|${h.regionCode}`) ?? [] } });
   }
+  if (batch.length === 0) return;
   // The detectors' CPU runs on the compute pool: this thread (the server's, which answers requests) only waits.
   const diffs = await ctx.caches.compute.run("detectSignals", batch.map((b) => b.item));
   const now = ctx.now();
