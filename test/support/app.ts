@@ -60,6 +60,7 @@ export async function makeTestApp(overrides: Omit<Partial<Deps>, "config"> & { c
   const store = { db: database.db, caches: deps.caches };
   return { app, deps, database, store, clock, request, getJson, close: async () => {
     await deps.jobs.stop();
+    await deps.caches.compute.close();
     await deps.keys.close();
     await deps.mail.close();
     deps.rateLimits.close();
