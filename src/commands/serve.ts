@@ -91,20 +91,23 @@ export const serveCommand: Command = {
     // Serve once key changes made by other processes reach this one (keys are not cached until then).
     if (!(await d.keys.cache.ready(5000))) logger.warn("key changes from other processes are not heard yet: keys are looked up on every request until they are");
     const app = createApp(d);
-    // Provisioning, refresh, briefing and detection jobs, and the billing cycle (every minute, and once now): run here
-    // with JOBS=on (the default), else only enqueued for `svc worker`. Started once the start's work is done: its
-    // detection drains what a seed wrote (the engine's own detect job drains what an earlier `svc import` wrote).
-    const jobs = thread.done.then(async () => {
-      if (stopping) return;
-      await d.jobs.start();
-      jobsStarted = true;
-    });
     const everything = thread.loading.complete;
     // What the first requests need, done before the app listens: they are then as fast as the next ones.
     await warmUp(app, d);
     // Same port (SO_REUSEPORT): the app listens before the starting listener stops, so no request finds none.
     // Development mode off, whatever NODE_ENV says: the runtime's development error page shows paths and source lines.
     server = Bun.serve({ port: starting.port, hostname: config.host, reusePort: true, fetch: app.fetch, development: false, error: lastResortErrorResponse(logger), ...SERVE_LIMITS });
+    // Provisioning, refresh, briefing and detection jobs, and the billing cycle (every minute, and once now): run here
+    // with JOBS=on (the default), else only enqueued for `svc worker`. Started once the start's work is done (its
+    // detection drains what a seed wrote; the engine's own detect job drains what an earlier `svc import` wrote) and
+    // the app listens: its start, some hundred statements, would otherwise queue on the database's thread beside the
+    // warm-up's reads and hold "ready" back. Asked for before this thread waits again, so no request that queues a
+    // fetch finds the engine not yet asked to start.
+    const jobs = thread.done.then(async () => {
+      if (stopping) return;
+      await d.jobs.start();
+      jobsStarted = true;
+    });
     await starting.stop();
     // The embedded database is open to this process only: the CLI's administrative commands are carried out here.
     if (d.database.kind === "pglite" && ctx?.dispatch) admin = startAdminInterface({ deps: d, dataDir: config.dataDir, dispatch: ctx.dispatch });
