@@ -4,7 +4,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { dataHoldingLines, renderDataSection } from "../docs/llms";
 import { sourceFreshness } from "../services/catalog";
 import type { RegisterRoutes } from "../http/app-env";
-import { errorResponses } from "../errors";
+import { errorResponses } from "../schemas/errors";
 import { serviceIndexSchema } from "../schemas/discovery";
 import { createDiscovery } from "../docs/discovery";
 import { publicBaseUrl } from "../contract/base-url";
