@@ -1,4 +1,4 @@
-// CPU per keyed page memo hit, in process: the least noisy figure of the issue 27 path on a loaded machine (no
+// CPU per keyed page memo hit, in process: the least noisy figure of the keyed page path on a loaded machine (no
 // sockets, no load generator). Seeds a temporary data directory, builds the app as `svc serve` does (buildDeps,
 // createApp) from each tree given, each on a data directory of its own, and answers the keyed 100-row page (bench/lib/serve-app.ts KEYED_PAGE) one request
 // after another through app.fetch, reading each body. Prints the median µs of process CPU per request over several batches, the

@@ -1,4 +1,4 @@
-// The plain measurement of issue 27: the service as `bun start` runs it (`svc serve` on PGlite, job engine and
+// The plain measurement of the one request path: the service as `bun start` runs it (`svc serve` on PGlite, job engine and
 // billing included, nothing pinned: server and load generator share the machine's CPUs), with wrk at 64
 // connections on the keyed 100-row observations page, next to a bare Bun.serve answering the same bytes in the same
 // run. Beside it, the app as bench/observations.ts serves it (no job engine, no billing): keyed, and unkeyed (built

@@ -14,7 +14,7 @@ const PREFERENCE: readonly ContentCoding[] = ["br", "gzip"];
 
 /**
  * The last Accept-Encoding header parsed and its coding: a client sends the same header on every request, and parsing
- * it (split, lower-case, a regex per parameter) was the largest cost of our own on a page memo hit (issue 27).
+ * it (split, lower-case, a regex per parameter) was the largest cost of our own on a page memo hit.
  */
 let lastEncoding: { header: string; coding: ContentCoding | null } = { header: "", coding: null };
 

@@ -1,5 +1,5 @@
 // The app's first middleware: the header work every answer gets, in one async layer (each layer of Hono's chain
-// costs a closure and a promise on every request, which showed on the page memo's hits: issue 27). In order:
+// costs a closure and a promise on every request, which showed on the page memo's hits). In order:
 // X-Request-Id and CORS set through the context (a preflight answered here), HEAD on a paid route refused, the
 // request's context variables set; after the rest of the chain: compression of what no route compressed itself
 // (a HEAD as its GET would be: Hono's compress leaves HEAD alone), an HTML page's security headers unless it set its

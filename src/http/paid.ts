@@ -123,7 +123,7 @@ export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App
  * The gate: the admission core's verdict on a priced request, the answer (`answer`, run only when admitted), then
  * meter or settle below 400 and release otherwise. Cold requests and page memo hits both answer through it; every
  * header is set once, through the context. Synchronous while every step is (a memo hit of a cached key): each await
- * costs a promise and a turn on every request (issue 27).
+ * costs a promise and a turn on every request, which shows on a page memo hit.
  */
 function servePaid(deps: Pick<Deps, "clock">, c: Context<AppEnv>, priced: Priced, answer: (admitted: Admitted) => Response | Promise<Response>): Response | Promise<Response> {
   const admission = c.get("admission");

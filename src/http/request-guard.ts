@@ -58,7 +58,7 @@ export function hostGuard(fetch: Fetch, headers: Record<string, string>): Fetch 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
- * Bun.serve options for the runtime's own limits (issue 28). The runtime refuses a body longer than its
+ * Bun.serve options for the runtime's own limits. The runtime refuses a body longer than its
  * maxRequestBodySize (128 MB by default) itself, with an empty 413; raised out of the way, every too-large body
  * reaches limitBody() and gets the envelope (a declared length is refused before a byte is read; a chunked body is
  * cut after MAX_BODY_BYTES). Headers over 16 KB (431) and a malformed request line (400, 505) are answered by the
@@ -86,7 +86,7 @@ export function guardRequest(keyed: (c: Context<AppEnv>) => Response | null | Pr
     return c.req.raw.body ? limit(c, next) : next();
   };
   // Not async: a request whose key needs no lookup (a paid route, a cached key) passes on without a promise of its
-  // own (issue 27). A check that throws is caught by Hono's dispatch as a rejection would be.
+  // own. A check that throws is caught by Hono's dispatch as a rejection would be.
   return function guardRequestMiddleware(c, next) {
     const verdict = keyed(c);
     if (verdict instanceof Promise) return verdict.then((refused) => refused ?? rest(c, next));

@@ -34,7 +34,7 @@ import { waitText } from "../domain/wait";
  * - `keyed`: an unpriced route called with a key (catalog, ping): authenticated and counted against the window;
  * - `key_management`: signup, rotate, revoke, recover (limits of their own): authenticated only;
  * - `ping`: GET /v1/ping, the way to read a key's usage: authenticated and counted in a window of its own (same
- *   limit; its rate headers describe that window), so it answers when the key's data window is used up (issue 28)
+ *   limit; its rate headers describe that window), so it answers when the key's data window is used up
  *   and is still bounded.
  */
 export type Purpose = "paid" | "keyed" | "key_management" | "ping";
