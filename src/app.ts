@@ -11,7 +11,7 @@ import { corsResponseHeaders, type CorsOptions } from "./http/cors";
 import { eventLoopTurns } from "./http/deferred-body";
 import { pageHeaders } from "./docs/page-policy";
 import { everyAnswer } from "./http/every-answer";
-import { PageMemo } from "./http/page-memo";
+import type { PageMemo } from "./services/page-memo";
 import { admitKeyed } from "./http/admission";
 import { adviceHeaders } from "./http/advice-headers";
 import { failureResponse, provisioningAnswer } from "./http/respond";
@@ -46,7 +46,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): ServiceApp {
 
   // The one admission core of this app: paid() (cold requests and page memo hits alike) and the key middleware ask it.
   const admission = new Admission(deps);
-  const pages = deps.config.pageMemo ? new PageMemo() : undefined;
+  const pages = deps.config.pageMemo ? deps.caches.pages : undefined;
   // The turn each request arrives in: a large rendered body of an answer completed later is written as one chunk.
   const currentTurn = eventLoopTurns();
 

@@ -27,6 +27,9 @@ import type { ErrorAdvice, ErrorCode } from "../errors";
 import { isPremiumRead, type Quote, type Read, type Serving } from "../pricing";
 import { authenticateCachedKey, authenticateKey, type AuthenticatedKey, type Authentication } from "./keys";
 import { waitText } from "../domain/wait";
+import type { PaymentDescription, ReadPolicy } from "./paid-read";
+
+export type { PaymentDescription, ReadPolicy };
 
 /**
  * What is being admitted:
@@ -38,14 +41,6 @@ import { waitText } from "../domain/wait";
  *   and is still bounded.
  */
 export type Purpose = "paid" | "keyed" | "key_management" | "ping";
-
-/** How a request's route and query are described to the payment rails (x402 resource and bazaar discovery). */
-export type PaymentDescription = {
-  method: string;
-  query: Record<string, string>;
-  pathParams: Record<string, string>;
-  shape: { queryParamsSchema: { properties: Record<string, unknown>; required?: string[] }; outputSchema?: Record<string, unknown> } | null;
-};
 
 export type AdmissionRequest = {
   purpose: Purpose;
@@ -76,14 +71,6 @@ export type Refusal = {
   advice?: ErrorAdvice;
   body?: Record<string, unknown>;
 };
-
-/**
- * How a key is entitled to the reads of a priced request (reads of other plans or regions than the key's):
- * - `all`: every read, else the first refusal refuses the request;
- * - `any`: at least one, else the first refusal; the answer leaves out the refused ones (an ask answer);
- * - `each`: each on its own, the request is admitted whatever they are (a batch reports the refused ones).
- */
-export type ReadPolicy = "all" | "any" | "each";
 
 export type Admitted = {
   ok: true;
