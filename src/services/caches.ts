@@ -12,14 +12,24 @@
 // hears of this process's writes through the database's write events (db/events.ts), not through module state.
 import type { Database, Db } from "../../db/client";
 import type { RegionRow } from "../../db/repos/regions";
+import type { FuzzyName } from "../domain/ask/parse";
 import type { RegionIndex } from "../domain/regions";
 import { BoundedCache, type CacheBounds } from "./bounded-cache";
 import { CatalogIndex, RenderedCache } from "./catalog-index";
 import { PageMemo } from "./page-memo";
 import { SeriesCache } from "./series-cache";
 
-/** The region index of one catalog generation, and the region lists rendered from it. */
-export type RegionIndexEntry = { generation: number; index: Promise<RegionIndex<RegionRow>>; bodies: RenderedCache };
+/**
+ * The region index of one catalog generation, the region lists rendered from it, the search text of each of its
+ * regions (built on the first search) and the names ask reads misspellings against (built on the first question).
+ */
+export type RegionIndexEntry = {
+  generation: number;
+  index: Promise<RegionIndex<RegionRow>>;
+  bodies: RenderedCache;
+  searchTexts: Map<string, string> | null;
+  fuzzyNames: FuzzyName[] | null;
+};
 
 /**
  * The bounds of every cache of the app, in one table (src/services/bounded-cache.ts is what they bound). Weights are
