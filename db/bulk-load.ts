@@ -74,7 +74,10 @@ export function currentRows(rows: readonly BulkRow[]): BulkRow[] {
 /** The ISO form of a timestamp, null when it is not one. */
 type IsoTime = (t: Date | string) => string | null;
 
-/** An IsoTime for one load: its rows share a few timestamps, so each string is parsed once (at most 10,000 kept). */
+/**
+ * An IsoTime for one load: its rows share a few timestamps, so each string is parsed once. Bounded by the load (at
+ * most one entry per row it holds anyway) and gone with it.
+ */
 function isoTimeOfLoad(): IsoTime {
   const seen = new Map<string, string | null>();
   return (t) => {
@@ -83,7 +86,6 @@ function isoTimeOfLoad(): IsoTime {
     if (iso === undefined) {
       const d = new Date(t);
       iso = Number.isNaN(d.getTime()) ? null : d.toISOString();
-      if (seen.size > 10_000) seen.clear();
       seen.set(t, iso);
     }
     return iso;

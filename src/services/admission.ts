@@ -114,6 +114,7 @@ export type AdmissionDeps = Pick<Deps, "database" | "clock" | "keys" | "rateLimi
  * refusal's error code), and payments per rail and step (verified, settled, settle_failed).
  */
 export class AdmissionCounts {
+  // Bounded: one count per verdict (admitted, or a refusal code) and per rail and step.
   readonly verdicts = new Map<string, number>();
   readonly payments = new Map<string, number>();
   verdict(v: Verdict): void {
