@@ -52,8 +52,6 @@ export const CACHE_BOUNDS = {
   resolutions: { maxEntries: 4096 },
   // Discovery documents (OpenAPI, llms.txt) per base URL the service was reached by.
   discoveryBaseUrls: { maxEntries: 16 },
-  // Validated query objects per raw query string, per route (only strings up to 1 KB are kept).
-  validatedQueries: { maxEntries: 4096 },
   // Request targets (method, path, query) that passed the query guard (http/request-guard.ts).
   passedTargets: { maxEntries: 8192 },
   // API keys by secret hash with their subscription (key-runtime.ts): a flood of distinct keys cannot grow it.
