@@ -60,12 +60,15 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  */
 export const SERVE_LIMITS = { maxRequestBodySize: Number.MAX_SAFE_INTEGER } as const;
 
-/** A body over MAX_BODY_BYTES is a 413 with the envelope (hono/body-limit). */
+/** A body over MAX_BODY_BYTES is a 413 with the envelope (hono/body-limit; a request without a body skips its layer). */
 export function limitBody(): MiddlewareHandler<AppEnv> {
-  return bodyLimit({
+  const limit = bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: (c) => c.json(envelope("PAYLOAD_TOO_LARGE", `The request body exceeds ${MAX_BODY_BYTES} bytes.`, { max_bytes: MAX_BODY_BYTES }), 413),
   });
+  return function limitBodyMiddleware(c, next) {
+    return c.req.raw.body ? limit(c, next) : next();
+  };
 }
 
 /**
