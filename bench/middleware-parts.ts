@@ -11,6 +11,7 @@ import { parseAccept } from "hono/utils/accept";
 import { TrieRouter } from "hono/router/trie-router";
 import { SmartRouter } from "hono/router/smart-router";
 import { RegExpRouter } from "hono/router/reg-exp-router";
+import { inOrder } from "../src/http/checks";
 import { publicCors } from "../src/http/cors";
 import { observationsQuerySchema } from "../src/schemas/observations";
 import { BoundedCache } from "../src/services/bounded-cache";
@@ -53,16 +54,24 @@ function appWith(middleware: MiddlewareHandler[]): Hono {
 const fetchOf = (app: Hono, req: Request) => async () => void (await (await app.fetch(req)).arrayBuffer());
 const page = new Request(`http://127.0.0.1${KEYED_PAGE}`, { headers: { origin: "http://example.com", "accept-encoding": "gzip, deflate, br, zstd" } });
 const layer = (i: number): MiddlewareHandler => (c, next) => (c.header(`x-layer-${i}`, "1"), next());
+const none0 = await cpuPerCall(fetchOf(appWith([]), page));
 const oneLayer = await cpuPerCall(fetchOf(appWith([layer(0)]), page));
 const elevenLayers = await cpuPerCall(fetchOf(appWith(Array.from({ length: 11 }, (_, i) => layer(i))), page));
 record("one middleware layer more (of 11 vs 1)", (elevenLayers - oneLayer) / 10);
 
+// 1b. Five checks in one inOrder layer (src/http/checks.ts) against five middleware layers.
+const check = (i: number) => (c: { header(n: string, v: string): void }) => void c.header(`x-check-${i}`, "1");
+const fiveLayers = await cpuPerCall(fetchOf(appWith(Array.from({ length: 5 }, (_, i) => layer(i))), page));
+const fiveChecks = await cpuPerCall(fetchOf(appWith([inOrder(...Array.from({ length: 5 }, (_, i) => check(i))) as MiddlewareHandler]), page));
+record("five checks: one layer each", fiveLayers - none0);
+record("five checks: one inOrder layer", fiveChecks - none0);
+
 // 2. CORS: Hono's cors() against src/http/cors.ts publicCors.
 const corsOptions = { allowHeaders: ["Authorization", "X-API-Key", "Content-Type"], exposeHeaders: ["X-Request-Id", "ETag", "X-RateLimit-Limit"] };
 const none = await cpuPerCall(fetchOf(appWith([]), page));
-const ours = await cpuPerCall(fetchOf(appWith([publicCors(corsOptions)]), page));
+const ours = await cpuPerCall(fetchOf(appWith([inOrder(publicCors(corsOptions)) as MiddlewareHandler]), page));
 const honos = await cpuPerCall(fetchOf(appWith([cors({ origin: "*", allowHeaders: corsOptions.allowHeaders, exposeHeaders: corsOptions.exposeHeaders })]), page));
-record("CORS: src/http/cors.ts", ours - none);
+record("CORS: src/http/cors.ts (a check in an inOrder layer)", ours - none);
 record("CORS: hono/cors", honos - none);
 
 // 3. Accept-Encoding: Hono's parser on every request (what content-coding.ts does now).

@@ -12,14 +12,15 @@ import { requestId } from "hono/request-id";
 import { corsResponseHeaders, publicCors, type CorsOptions } from "./http/cors";
 import { eventLoopTurns } from "./http/deferred-body";
 import { pageHeaders } from "./docs/page-policy";
-import { contextVariables, htmlPageHeaders, noSniff, requestIdOnEveryAnswer } from "./http/answer-headers";
+import { contextVariables, headersOnReturnedResponses, htmlPageHeaders, noSniff } from "./http/answer-headers";
+import { inOrder } from "./http/checks";
 import { headAsGet, headContentLength, notFoundOrMethodNotAllowed, refusePaidHead } from "./http/methods";
 import type { PageMemo } from "./services/page-memo";
 import { admitKeyed } from "./http/admission";
 import { adviceHeaders } from "./http/advice-headers";
 import { failureResponse, provisioningAnswer } from "./http/respond";
 import { Admission } from "./services/admission";
-import { hostGuard, limitBody, refuseWith, rejectMalformedQuery } from "./http/request-guard";
+import { hostGuard, limitBody, rejectMalformedQuery } from "./http/request-guard";
 import { validationHook } from "./http/validation";
 import { registerRoutes } from "./routes";
 import { ProvisioningAnswer } from "./services/provisioning";
@@ -55,35 +56,43 @@ export function createApp(deps: Deps, opts: AppOptions = {}): ServiceApp {
 
   // Paid routes describe their input and output in the x402 bazaar extension from this app's own OpenAPI document.
   const operations = operationCatalog(() => app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "operations", version: deps.version } }));
-  // The app's middleware, in order. Each layer's work after the handler runs in reverse order: the HEAD's length is
-  // measured last, on the finished (compressed) answer.
+  // The app's middleware, in order. Work after the handler runs in reverse order: the HEAD's length is measured last,
+  // on the finished (compressed) answer. Checks that act only before the handler run in order in one layer each
+  // group (src/http/checks.ts inOrder: PERFORMANCE.md).
   app.use("*", headContentLength());
-  // X-Request-Id: a client's well-formed one is kept for tracing, else a new UUID (up to 128 characters).
+  // X-Request-Id: a client's id as hono/request-id accepts it is kept for tracing, else a new UUID.
   app.use("*", requestId({ limitLength: 128 }));
-  app.use("*", requestIdOnEveryAnswer());
-  app.use("*", noSniff());
-  // CORS headers, and a preflight's 204 answered here.
-  app.use("*", publicCors(CORS));
-  // HEAD on a paid route would be charged without returning data: 405 before anything of the paid pipeline runs.
-  app.use("*", refusePaidHead(app.router as never));
-  app.use(
-    "*",
-    contextVariables((c) => {
-      c.set("turn", currentTurn());
-      c.set("admission", admission);
-      c.set("operations", operations);
-      if (pages) c.set("pages", pages);
-    }),
-  );
+  app.use("*", headersOnReturnedResponses(corsResponseHeaders(CORS)));
   // An HTML page's security headers, unless it set its own.
   app.use("*", htmlPageHeaders(pageHeaders));
+  app.use(
+    "*",
+    inOrder(
+      noSniff,
+      // CORS headers, and a preflight's 204.
+      publicCors(CORS),
+      // HEAD on a paid route would be charged without returning data: 405 before anything of the paid pipeline runs.
+      refusePaidHead(app.router as never),
+      contextVariables((c) => {
+        c.set("turn", currentTurn());
+        c.set("admission", admission);
+        c.set("operations", operations);
+        if (pages) c.set("pages", pages);
+      }),
+    ),
+  );
   // Compresses what no route compressed itself (a HEAD as its GET would be): rendered bodies (catalog lists,
   // observation pages) come compressed once per coding (src/http/content-coding.ts) and are left alone here.
   app.use("*", headAsGet(compress()));
-  // Keys on routes paid() does not price: 401 for a bad key on any route, the per-minute window on data routes.
-  app.use("*", refuseWith(admitKeyed(deps)));
-  // NUL characters, malformed escapes and unknown /v1 query parameters: 400 before any route runs.
-  app.use("*", rejectMalformedQuery());
+  app.use(
+    "*",
+    inOrder(
+      // Keys on routes paid() does not price: 401 for a bad key on any route, the per-minute window on data routes.
+      admitKeyed(deps),
+      // NUL characters, malformed escapes and unknown /v1 query parameters: 400 before any route runs.
+      rejectMalformedQuery(),
+    ),
+  );
   app.use("*", limitBody());
   for (const m of opts.middleware ?? []) app.use("*", m);
 

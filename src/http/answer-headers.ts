@@ -1,28 +1,24 @@
-// Headers every answer carries, each set by a middleware of its own (the order is in src/app.ts). Before the handler
-// they are set through the context, so they go into every response built through it (c.json, c.body, onError) without
-// a copy; a Response a handler returns as is (a payment challenge, the MCP transport) gets them afterwards, in place
+// Headers every answer carries. Before the handler they are set through the context (checks: src/http/checks.ts), so
+// they go into every response built through it (c.json, c.body, onError) without a copy; a Response a handler returns
+// as is (a payment challenge, the MCP transport) gets the request id and the CORS headers afterwards, in place
 // (late-headers.ts).
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "./app-env";
+import type { Check } from "./checks";
 import { setOnResponse } from "./late-headers";
 
 /** No answer is sniffed into another type (a JSON error repeating what a client sent, read as HTML). */
-export function noSniff(): MiddlewareHandler {
-  return function noSniffMiddleware(c, next) {
-    c.header("X-Content-Type-Options", "nosniff");
-    return next();
-  };
-}
+export const noSniff: Check = (c) => {
+  c.header("X-Content-Type-Options", "nosniff");
+};
 
-/**
- * The request id (set by Hono's requestId before the handler) on a Response returned as is, which the context's
- * headers do not reach.
- */
-export function requestIdOnEveryAnswer(): MiddlewareHandler<AppEnv> {
-  return async function requestIdOnEveryAnswerMiddleware(c, next) {
+/** The request id (Hono's requestId sets it before the handler) and `cors`, on a Response returned as is. */
+export function headersOnReturnedResponses(cors: Readonly<Record<string, string>>): MiddlewareHandler<AppEnv> {
+  return async function headersOnReturnedResponsesMiddleware(c, next) {
     await next();
     const id = c.get("requestId");
     if (c.res.headers.get("x-request-id") !== id) setOnResponse(c, { "X-Request-Id": id });
+    if (!c.res.headers.has("access-control-allow-origin")) setOnResponse(c, cors);
   };
 }
 
@@ -35,9 +31,6 @@ export function htmlPageHeaders(headersFor: (path: string) => Readonly<Record<st
 }
 
 /** Sets the request's context variables (the app's admission core, operations, page memo, the turn it arrived in). */
-export function contextVariables(set: (c: Context<AppEnv>) => void): MiddlewareHandler<AppEnv> {
-  return function contextVariablesMiddleware(c, next) {
-    set(c);
-    return next();
-  };
+export function contextVariables(set: (c: Context<AppEnv>) => void): Check {
+  return set;
 }

@@ -8,6 +8,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import type { AppEnv } from "./app-env";
+import type { Check } from "./checks";
 import { envelope } from "../errors";
 import { isPaidHandler } from "./paid-marker";
 import { quotedPath } from "./url-parts";
@@ -36,16 +37,14 @@ export function allowedMethods(router: Router, path: string): string[] {
  * HEAD on a paid route: 405 METHOD_NOT_ALLOWED with `Allow`. Registered before the key middleware, so nothing of the
  * paid pipeline runs: no key is looked up, counted against its rate limit or metered, and no payment proof is read.
  */
-export function refusePaidHead(router: Router): MiddlewareHandler<AppEnv> {
-  return function refusePaidHeadMiddleware(c, next) {
+export function refusePaidHead(router: Router): Check {
+  return (c) => {
     // Hono routes HEAD to GET handlers: the matched routes are the GET route's.
-    if (c.req.method !== "HEAD" || !matchedRoutes(c).some((r) => r.method !== "ALL" && isPaidHandler(r.handler))) return next();
+    if (c.req.method !== "HEAD" || !matchedRoutes(c).some((r) => r.method !== "ALL" && isPaidHandler(r.handler))) return null;
     const path = new URL(c.req.url).pathname;
     const allowed = allowedMethods(router, c.req.path);
     c.header("Allow", [...allowed, "OPTIONS"].join(", "));
-    return Promise.resolve(
-      c.json(envelope("METHOD_NOT_ALLOWED", `HEAD is not allowed on ${path}, a paid operation: it would be charged without returning data; use ${allowed.join(", ")}.`, { allowed }), 405),
-    );
+    return c.json(envelope("METHOD_NOT_ALLOWED", `HEAD is not allowed on ${path}, a paid operation: it would be charged without returning data; use ${allowed.join(", ")}.`, { allowed }), 405);
   };
 }
 

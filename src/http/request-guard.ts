@@ -16,6 +16,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { matchedRoutes } from "hono/route";
 import type { AppEnv } from "./app-env";
+import type { Check } from "./checks";
 import { envelope, fail } from "../errors";
 import { translateFredParameters } from "../domain/fred-habits";
 import { requestTarget } from "./url-parts";
@@ -71,18 +72,6 @@ export function limitBody(): MiddlewareHandler<AppEnv> {
   };
 }
 
-/**
- * A middleware from a check that answers a refusal or null (the key check: src/http/admission.ts admitKeyed). Not
- * async: a request the check passes at once (a paid route, a cached key) goes on without a promise of its own.
- */
-export function refuseWith(check: (c: Context<AppEnv>) => Response | null | Promise<Response | null>): MiddlewareHandler<AppEnv> {
-  return function refuseWithMiddleware(c, next) {
-    const refused = check(c);
-    if (refused instanceof Promise) return refused.then((r): Promise<Response | void> | Response => r ?? next());
-    return refused ? Promise.resolve(refused) : next();
-  };
-}
-
 function decodeSegment(s: string): string {
   try {
     return decodeURIComponent(s);
@@ -120,12 +109,12 @@ export function malformedEscape(search: string): string | null {
  * parameters: 400 INVALID_PARAMETER. The verdict is a function of the method and the request target alone, so the
  * targets that passed are remembered (bounded) and not parsed again: reads repeat the same URLs.
  */
-export function rejectMalformedQuery(): MiddlewareHandler<AppEnv> {
+export function rejectMalformedQuery(): Check {
   const passed = new BoundedCache<string, true>(CACHE_BOUNDS.passedTargets);
-  return function rejectMalformedQueryMiddleware(c, next) {
+  return (c) => {
     const href = c.req.url;
     const target = `${c.req.method} ${requestTarget(href)}`;
-    if (passed.has(target)) return next();
+    if (passed.has(target)) return null;
     const url = new URL(href);
     if (/%00/i.test(url.pathname) || decodeSegment(url.pathname).includes("\u0000")) {
       fail("INVALID_PARAMETER", "The path contains a NUL character (%00).", { in: "path" });
@@ -157,7 +146,7 @@ export function rejectMalformedQuery(): MiddlewareHandler<AppEnv> {
       }
     }
     passed.set(target, true);
-    return next();
+    return null;
   };
 }
 
