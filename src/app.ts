@@ -90,7 +90,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): ServiceApp {
       // Keys on routes paid() does not price: 401 for a bad key on any route, the per-minute window on data routes.
       admitKeyed(deps),
       // NUL characters, malformed escapes and unknown /v1 query parameters: 400 before any route runs.
-      rejectMalformedQuery(),
+      rejectMalformedQuery(deps.caches.passedTargets),
     ),
   );
   app.use("*", limitBody());

@@ -20,8 +20,7 @@ import type { Check } from "./checks";
 import { envelope, fail } from "../errors";
 import { translateFredParameters } from "../domain/fred-habits";
 import { requestTarget } from "./url-parts";
-import { BoundedCache } from "../services/bounded-cache";
-import { CACHE_BOUNDS } from "../services/caches";
+import type { BoundedCache } from "../services/bounded-cache";
 
 type Fetch = (req: Request, ...rest: any[]) => Response | Promise<Response>;
 
@@ -109,8 +108,7 @@ export function malformedEscape(search: string): string | null {
  * parameters: 400 INVALID_PARAMETER. The verdict is a function of the method and the request target alone, so the
  * targets that passed are remembered (bounded) and not parsed again: reads repeat the same URLs.
  */
-export function rejectMalformedQuery(): Check {
-  const passed = new BoundedCache<string, true>(CACHE_BOUNDS.passedTargets);
+export function rejectMalformedQuery(passed: BoundedCache<string, true>): Check {
   return (c) => {
     const href = c.req.url;
     const target = `${c.req.method} ${requestTarget(href)}`;

@@ -7,7 +7,8 @@
 // - series: whole series by version, rendered pages, series heads;
 // - memos: small bounded maps of values computed from the above (computed concepts, rendered latest observations),
 //   each keyed by the versions it was computed from;
-// - pages: the page memo in front of the paid pipeline's handlers (page-memo.ts).
+// - pages: the page memo in front of the paid pipeline's handlers (page-memo.ts);
+// - passedTargets: the request targets the query guard passed (a verdict on the URL alone).
 // Every one of them is a BoundedCache (bounded-cache.ts) with its bounds in CACHE_BOUNDS below, and
 // hears of this process's writes through the database's write events (db/events.ts), not through module state.
 import type { Database, Db } from "../../db/client";
@@ -94,6 +95,8 @@ export type Caches = {
   series: SeriesCache;
   memos: Memos;
   pages: PageMemo;
+  /** Request targets (method, path, query) that passed the query guard (src/http/request-guard.ts). */
+  passedTargets: BoundedCache<string, true>;
 };
 
 export type CacheOptions = {
@@ -113,6 +116,7 @@ export function createCaches(database: Pick<Database, "db" | "kind" | "events">,
     series: new SeriesCache(database, { revalidateMs, bounds: CACHE_BOUNDS }),
     memos: new Memos(),
     pages: new PageMemo(CACHE_BOUNDS.pageMemo),
+    passedTargets: new BoundedCache(CACHE_BOUNDS.passedTargets),
   };
 }
 
