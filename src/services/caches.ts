@@ -97,6 +97,11 @@ export type Caches = {
   pages: PageMemo;
   /** Request targets (method, path, query) that passed the query guard (src/http/request-guard.ts). */
   passedTargets: BoundedCache<string, true>;
+  /**
+   * Per base URL the service was reached by: the discovery documents (src/docs/discovery.ts, typed there) and the
+   * OpenAPI text with its data lines (src/routes/discovery.ts).
+   */
+  discovery: { documents: BoundedCache<string, unknown>; served: BoundedCache<string, string> };
 };
 
 export type CacheOptions = {
@@ -117,6 +122,7 @@ export function createCaches(database: Pick<Database, "db" | "kind" | "events">,
     memos: new Memos(),
     pages: new PageMemo(CACHE_BOUNDS.pageMemo),
     passedTargets: new BoundedCache(CACHE_BOUNDS.passedTargets),
+    discovery: { documents: new BoundedCache(CACHE_BOUNDS.discoveryBaseUrls), served: new BoundedCache(CACHE_BOUNDS.discoveryBaseUrls) },
   };
 }
 
