@@ -1,5 +1,6 @@
 // The one place configuration is read. Only entry points (server.ts, cli.ts) pass the environment to loadConfig();
 // everything else receives the parsed Config.
+import { availableParallelism } from "node:os";
 import { z } from "zod";
 import type { ProvisioningLimits } from "./domain/provisioning-budget";
 
@@ -25,6 +26,13 @@ export const configSchema = z.object({
   // How long a cached series' version is trusted before it is re-read (ms); 0 re-reads it on every request.
   // Default 1000, or 0 when NODE_ENV=test so a test that writes then reads sees its write at once.
   SERIES_CACHE_REVALIDATE_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
+  // CPU-heavy work (chart SVGs, signal detection) runs on this many worker threads, never on the thread that answers
+  // requests; 0 runs it on the calling thread. Default: one fewer than the machine's cores, 1 to 4.
+  COMPUTE_THREADS: z.coerce.number().int().min(0).max(64).optional(),
+  // Tasks that may wait for a compute thread before an uncached chart is refused (503 with Retry-After).
+  COMPUTE_QUEUE_MAX: z.coerce.number().int().min(0).max(10_000).default(16),
+  // Uncached charts one key (or, without one, one client address) may have drawn at once; one more is a 429.
+  CHART_RENDERS_PER_CALLER: z.coerce.number().int().min(1).max(1000).default(2),
   // The page memo of the paid routes (src/http/page-memo.ts): "off" sends every request through the full route.
   PAGE_MEMO: z.enum(["on", "off"]).default("on"),
   // GET /metrics (Prometheus text) answers only with `Authorization: Bearer <METRICS_TOKEN>`; unset: 404.
@@ -132,6 +140,7 @@ export type Config = {
   askModel: { url: string; model: string; key: string | null; timeoutMs: number } | null;
   logLevel: (typeof logLevels)[number];
   seriesCacheRevalidateMs: number;
+  compute: { threads: number; queueMax: number; chartRendersPerCaller: number };
   pageMemo: boolean;
   metricsToken: string | null;
   redisUrl: string | null;
@@ -249,6 +258,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     askModel: c.ASK_LLM_URL ? { url: c.ASK_LLM_URL, model: c.ASK_LLM_MODEL!, key: c.ASK_LLM_KEY ?? null, timeoutMs: c.ASK_LLM_TIMEOUT_MS } : null,
     logLevel: c.LOG_LEVEL,
     seriesCacheRevalidateMs: c.SERIES_CACHE_REVALIDATE_MS ?? (c.NODE_ENV === "test" ? 0 : 1000),
+    compute: { threads: c.COMPUTE_THREADS ?? Math.min(4, Math.max(1, availableParallelism() - 1)), queueMax: c.COMPUTE_QUEUE_MAX, chartRendersPerCaller: c.CHART_RENDERS_PER_CALLER },
     pageMemo: c.PAGE_MEMO === "on",
     metricsToken: c.METRICS_TOKEN ?? null,
     redisUrl: c.REDIS_URL ?? null,

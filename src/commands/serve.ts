@@ -66,6 +66,8 @@ export const serveCommand: Command = {
                 // Running jobs get 10 s (src/jobs/runtime.ts); one that does not finish is retried by another process (or
                 // the next start).
                 ...(jobsStarted ? [{ name: "job engine", run: () => d.jobs.stop(), ms: 20_000 }] : []),
+                // After the jobs (a detection waits on them); a chart still drawing fails, its listener closed already.
+                { name: "compute threads", run: () => d.caches.compute.close(), ms: 1_000 },
                 // Moves what the usage journal holds to the database (a crash loses nothing either: the next start replays it).
                 { name: "usage journal", run: () => d.keys.close(), ms: 10_000 },
                 { name: "database", run: () => d.database.close(), ms: 10_000 },
@@ -128,6 +130,7 @@ export const serveCommand: Command = {
       trim: () => {
         releaseMemory();
         thread.trim();
+        d.caches.compute.trim();
       },
     });
     // A chmod of DATA_DIR while the server runs is noticed and undone within a minute.

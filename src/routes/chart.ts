@@ -11,6 +11,7 @@ import type { Serving } from "../pricing";
 import { CHART_MAX_POINTS, CHART_MAX_SERIES, chartQuerySchema } from "../schemas/chart";
 import { provisioningResponse } from "../schemas/provisioning";
 import { getChart, resolveChart, type ChartTarget } from "../services/chart";
+import { renderCaller } from "../services/chart-renders";
 import { forCaller, readContext, seriesRead, targetCode } from "../services/series-read";
 
 const chartRoute = createRoute({
@@ -26,12 +27,13 @@ const chartRoute = createRoute({
     "whose legend and plot cannot fit `width` by `height` is a 400 naming the height that fits (`details.needed_height`). " +
     `Several comma-separated indicators (one region) or regions (one indicator): up to ${CHART_MAX_SERIES} lines, ` +
     `${CHART_MAX_POINTS.toLocaleString("en-US")} points. One series is priced as observations, several as a panel. ` +
-    "A series with no value in the window is a 404 (not charged).",
+    "A series with no value in the window is a 404 (not charged). `width` and `height` are drawn at the next of a few steps up (so near sizes share one picture). " +
+    "Charts not drawn before are drawn a few at a time: one caller (a key, or an address) with too many under way gets a 429, a server with too many queued a 503, both with `Retry-After` and not charged.",
   request: { query: chartQuerySchema },
   responses: {
     200: { description: "The chart, with `<title>` and `<desc>` naming the series, places, period and newest values.", content: { "image/svg+xml": { schema: { type: "string" } } } },
     ...provisioningResponse,
-    ...errorResponses(400, 401, 402, 403, 404, 429, 500, 502),
+    ...errorResponses(400, 401, 402, 403, 404, 429, 500, 502, 503),
   },
   "x-price-surface": ["observations", "panel"],
 });
@@ -54,7 +56,7 @@ export const registerChartRoutes: RegisterRoutes = (app, deps) => {
         return { indicator: one ? targetCode(one) : null, region: target.region, resource: "/v1/chart", reads: target.reads.map((s) => seriesRead(s, surface)), target };
       }),
     handler: async (c, r) => {
-      const svg = await getChart(ctx, r.target);
+      const svg = await getChart(ctx, r.target, { client: { caller: renderCaller(await provisioningCaller(c, deps)) } });
       const coded = codedBody(svg, c.req.header("accept-encoding"));
       return c.body(coded.form.blob as never, 200, { "content-type": svg.contentType, ...codingHeaders(coded) });
     },

@@ -11,11 +11,16 @@
 // - passedTargets: the request targets the query guard passed (a verdict on the URL alone).
 // Every one of them is a BoundedCache (bounded-cache.ts) with its bounds in CACHE_BOUNDS below, and
 // hears of this process's writes through the database's write events (db/events.ts), not through module state.
+// Beside them, what computes the values kept there, for every reader that has the caches: the compute pool (chart
+// SVGs and signal detection on worker threads, compute-pool.ts) and the charts being drawn on it (chart-renders.ts,
+// bounded by the pool's threads and queue).
 import type { Database, Db } from "../../db/client";
 import type { RegionRow } from "../../db/repos/regions";
 import type { FuzzyName } from "../domain/ask/parse";
 import type { RegionIndex } from "../domain/regions";
 import { BoundedCache, type CacheBounds } from "./bounded-cache";
+import { chartRenders, type ChartRenders } from "./chart-renders";
+import { inProcessCompute, type ComputePool } from "./compute-pool";
 import { CatalogIndex, RenderedCache } from "./catalog-index";
 import { PageMemo } from "./page-memo";
 import { SeriesCache } from "./series-cache";
@@ -102,6 +107,8 @@ export type Caches = {
    * OpenAPI text with its data lines (src/routes/discovery.ts).
    */
   discovery: { documents: BoundedCache<string, unknown>; served: BoundedCache<string, string> };
+  compute: ComputePool;
+  charts: ChartRenders;
 };
 
 export type CacheOptions = {
@@ -109,12 +116,17 @@ export type CacheOptions = {
   revalidateMs: number;
   /** Whether other processes may write the database (PostgreSQL); false skips the cross-process checks (PGlite). */
   crossProcess: boolean;
+  /** Where CPU-heavy work runs (default: the calling thread). */
+  compute: ComputePool;
+  /** Uncached charts one caller may have drawn at once (the server's CHART_RENDERS_PER_CALLER; default: no limit, for tools that serve no client). */
+  chartRendersPerCaller: number;
 };
 
 /** The caches of one app over `database`. Defaults: checked on every read and across processes (safe for tools). */
 export function createCaches(database: Pick<Database, "db" | "kind" | "events">, opts: Partial<CacheOptions> = {}): Caches {
   const revalidateMs = opts.revalidateMs ?? 0;
   const crossProcess = opts.crossProcess ?? database.kind !== "pglite";
+  const compute = opts.compute ?? inProcessCompute();
   return {
     catalog: new CatalogIndex(database, { revalidateMs, crossProcess }, { bodies: CACHE_BOUNDS.catalogBodies, resolutions: CACHE_BOUNDS.resolutions, coverage: CACHE_BOUNDS.coverage }),
     regions: { current: null },
@@ -123,6 +135,8 @@ export function createCaches(database: Pick<Database, "db" | "kind" | "events">,
     pages: new PageMemo(CACHE_BOUNDS.pageMemo),
     passedTargets: new BoundedCache(CACHE_BOUNDS.passedTargets),
     discovery: { documents: new BoundedCache(CACHE_BOUNDS.discoveryBaseUrls), served: new BoundedCache(CACHE_BOUNDS.discoveryBaseUrls) },
+    compute,
+    charts: chartRenders(compute, { perCaller: opts.chartRendersPerCaller ?? Number.POSITIVE_INFINITY }),
   };
 }
 

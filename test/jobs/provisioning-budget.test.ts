@@ -118,7 +118,7 @@ d("free keys counted per key and per client address (the budget itself, with roo
     for (const id of ["k3", "k4", "k5", "k6"]) {
       expect(await refusal(b.admit(t.database.db, free(id, "203.0.113.9"), "fred", now))).toEqual({
         code: "RATE_LIMIT_EXCEEDED",
-        message: "Free keys from one address together may start at most 2 fetches of series not held yet per minute; retry in 60 s. Keys of a paid plan are served first (plans: GET /checkout).",
+        message: "Free keys from one address together may start at most 2 fetches of series not held yet per minute; retry in 1 min. Keys of a paid plan are served first (plans: GET /checkout).",
       });
     }
   });
