@@ -1,4 +1,4 @@
-// The plain measurement of issue 27: the service as `bun start` runs it (`svc serve` on PGlite, job engine and
+// The plain measurement of the one request path: the service as `bun start` runs it (`svc serve` on PGlite, job engine and
 // billing included, nothing pinned: server and load generator share the machine's CPUs), with wrk at 64
 // connections on the keyed 100-row observations page, next to a bare Bun.serve answering the same bytes in the same
 // run. Beside it, the app as bench/observations.ts serves it (no job engine, no billing): keyed, and unkeyed (built
@@ -7,7 +7,8 @@
 // by side, each round alternating which tree goes first; `--refs-only` leaves out the working tree.
 // --pin places the servers on one CPU and wrk on the other (bench/observations.ts's placement).
 // --metrics sets METRICS_TOKEN and reports the share of the load the page memo answered (svc serve).
-//   bun run bench/one-path.ts [--ref main] [--metrics] [--duration 10] [--rounds 1] [--connections 64]
+// --variant (repeatable: "serve keyed", "app keyed", "app unkeyed") measures those alone, for a shorter run.
+//   bun run bench/one-path.ts [--ref main] [--metrics] [--duration 10] [--rounds 1] [--connections 64] [--variant "serve keyed"]
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,7 +17,7 @@ import { CPUS, REPO_ROOT, freePort, runLoad, median } from "./lib/load";
 import { checkoutRef } from "./lib/ref-tree";
 import { KEYED_PAGE } from "./lib/serve-app";
 
-const { values } = parseArgs({ args: process.argv.slice(2), options: { ref: { type: "string", multiple: true }, "refs-only": { type: "boolean" }, metrics: { type: "boolean" }, pin: { type: "boolean" }, duration: { type: "string" }, rounds: { type: "string" }, connections: { type: "string" } } });
+const { values } = parseArgs({ args: process.argv.slice(2), options: { ref: { type: "string", multiple: true }, "refs-only": { type: "boolean" }, metrics: { type: "boolean" }, pin: { type: "boolean" }, duration: { type: "string" }, rounds: { type: "string" }, connections: { type: "string" }, variant: { type: "string", multiple: true } } });
 const durationSec = Number(values.duration ?? 10);
 const rounds = Number(values.rounds ?? 1);
 const connections = Number(values.connections ?? 64);
@@ -24,7 +25,9 @@ const METRICS_TOKEN = "one-path-bench-metrics-token";
 
 type Tree = { label: string; root: string; env: Record<string, string>; key: string; cleanup(): void };
 type Variant = "serve keyed" | "app keyed" | "app unkeyed";
-const VARIANTS: Variant[] = ["serve keyed", "app keyed", "app unkeyed"];
+const ALL_VARIANTS: Variant[] = ["serve keyed", "app keyed", "app unkeyed"];
+const VARIANTS: Variant[] = values.variant ? ALL_VARIANTS.filter((v) => values.variant!.includes(v)) : ALL_VARIANTS;
+if (VARIANTS.length === 0) throw new Error(`--variant: one of ${ALL_VARIANTS.map((v) => JSON.stringify(v)).join(", ")}`);
 
 function baseEnv(dataDir: string): Record<string, string> {
   const env: Record<string, string> = {};

@@ -13,7 +13,7 @@ import { CliError } from "./cli-error";
 import { DATABASE_ENV } from "./help";
 import { startAdminInterface, type AdminInterface } from "../admin/server";
 import { exitOnUncaught, runStopSteps, startStopWatchdog, type StopStep } from "../process-faults";
-import { serveRefusal, takeEarlyListener } from "../startup/early";
+import { serveRefusal } from "../startup/early";
 import { releaseMemory, trimWhenIdle } from "../idle-footprint";
 import { SERVE_LIMITS } from "../http/request-guard";
 
@@ -42,7 +42,7 @@ export const serveCommand: Command = {
     // while the database is opened, or seeded on a worker thread (src/startup/prepare.ts), then the app takes over.
     // The starting answers come from a thread of their own: opening the embedded database blocks this one. The
     // entry point may have started it already, before this code was loaded (src/startup/early.ts).
-    const early = takeEarlyListener();
+    const early = ctx?.early ?? null;
     const state: StartupState = early?.state ?? { step: "starting", done: 0, total: 0, started_at: new Date().toISOString() };
     const database = config.databaseUrl ? "postgres" : "pglite";
     const starting = await (early?.starting ?? startStartingServer({ port: config.port, hostname: config.host, version: SERVICE_VERSION, database, state }));

@@ -33,7 +33,7 @@ export function admitKeyed(deps: { clock: Clock }): (c: Context<AppEnv>) => Resp
     const headers = c.req.raw.headers;
     if (!carriesCredential(headers)) return null;
     // What the matched route declared where it was registered (route-purpose.ts). Asked before the credential is
-    // read: a paid route reads it once, in paid() (issue 27: it was parsed twice on every keyed page).
+    // read: a paid route reads it once, in paid(), not twice on every keyed page.
     const { purpose, allowExpired } = routeAdmission(c);
     if (purpose === "paid" || purpose === "envelope") return null;
     const credential = credentialOf(headers);

@@ -19,7 +19,7 @@ import type { RenderedJson } from "../services/rendered";
 import { credentialOf, refuse, setRateHeaders } from "./verdicts";
 import type { App, AppEnv } from "./app-env";
 import { markPaid } from "./paid-marker";
-import { PageMemo } from "./page-memo";
+import { pageMemoKey } from "./page-memo";
 import { provisioningAnswer, renderPage } from "./respond";
 
 /** The validated query of a route, as its schema outputs it. */
@@ -98,7 +98,7 @@ export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App
       const body = opts.page(served);
       if (body) {
         const payment = describeForPayment(c);
-        pages.record(PageMemo.keyOf(c), { body, vary: opts.vary, quote, serving: served, policy, payment: () => payment });
+        pages.record(pageMemoKey(c), { body, vary: opts.vary, quote, serving: served, policy, payment: () => payment });
       }
     }
     return out;
@@ -107,7 +107,7 @@ export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App
   // A URL the memo holds is answered by the same gate, with the recorded resolution and the rendered page as the
   // handler's answer. Route middleware runs after routing and the app's middleware, before validation.
   const lookup: MiddlewareHandler<AppEnv> = async function pageMemoLookup(c, next) {
-    const hit = c.req.method === "GET" ? c.get("pages")?.lookup(PageMemo.keyOf(c)) : null;
+    const hit = c.req.method === "GET" ? c.get("pages")?.lookup(pageMemoKey(c)) : null;
     if (!hit) return next();
     const { entry, body } = hit;
     return servePaid(deps, c, entry, () => renderPage(c, body, entry.vary));
@@ -123,7 +123,7 @@ export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App
  * The gate: the admission core's verdict on a priced request, the answer (`answer`, run only when admitted), then
  * meter or settle below 400 and release otherwise. Cold requests and page memo hits both answer through it; every
  * header is set once, through the context. Synchronous while every step is (a memo hit of a cached key): each await
- * costs a promise and a turn on every request (issue 27).
+ * costs a promise and a turn on every request, which shows on a page memo hit.
  */
 function servePaid(deps: Pick<Deps, "clock">, c: Context<AppEnv>, priced: Priced, answer: (admitted: Admitted) => Response | Promise<Response>): Response | Promise<Response> {
   const admission = c.get("admission");

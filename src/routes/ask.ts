@@ -5,7 +5,7 @@
 // per-request payment, which buys the whole answer).
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
-import { errorResponses } from "../errors";
+import { errorResponses } from "../schemas/errors";
 import { freeAnswer, registerPaid, serve } from "../http/paid";
 import type { Serving } from "../pricing";
 import { askQuerySchema, askResponseSchema } from "../schemas/ask";

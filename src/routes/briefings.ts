@@ -8,7 +8,7 @@ import { registerPaid, serve } from "../http/paid";
 import { prefersHtml } from "../http/content-coding";
 import { briefingCharts, renderBriefingPage } from "../docs/briefing-page";
 import { readContext } from "../services/series-read";
-import { errorResponses } from "../errors";
+import { errorResponses } from "../schemas/errors";
 import { KEY_SECURITY } from "../docs/openapi-access";
 import type { Serving } from "../pricing";
 import {

@@ -3,7 +3,7 @@
 // serves the SVG of the current versions (src/services/chart.ts).
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
-import { errorResponses } from "../errors";
+import { errorResponses } from "../schemas/errors";
 import { codedBody, codingHeaders } from "../http/content-coding";
 import { registerPaid, serveOrProvisioning } from "../http/paid";
 import { provisioningCaller } from "../http/admission";

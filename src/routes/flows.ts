@@ -2,7 +2,7 @@
 // the measure and period served (404 for what is not held, before any payment); the handler reads the ranked rows.
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
-import { errorResponses } from "../errors";
+import { errorResponses } from "../schemas/errors";
 import { registerPaid, serve } from "../http/paid";
 import type { Serving } from "../pricing";
 import { flowsQuerySchema, flowsResponseSchema } from "../schemas/flows";

@@ -2,7 +2,7 @@
 // resolve() turns the code or concept into a held series before any payment is asked.
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
-import { errorResponses } from "../errors";
+import { errorResponses } from "../schemas/errors";
 import { registerPaid, serveOrProvisioning } from "../http/paid";
 import type { Serving } from "../pricing";
 import { insightsQuerySchema, insightsResponseSchema } from "../schemas/insights";

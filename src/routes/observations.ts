@@ -3,7 +3,7 @@
 // asked, so what does not exist or cannot be computed costs nothing.
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
-import { errorResponses } from "../errors";
+import { errorResponses } from "../schemas/errors";
 import { PAGE_VARY, acceptedFormat } from "../http/content-coding";
 import { renderPage } from "../http/respond";
 import { registerPaid, serveOrProvisioning } from "../http/paid";

@@ -2,7 +2,7 @@
 // plans the alignment and checks the grid before any payment; the handler serves the panel of the current versions.
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
-import { errorResponses } from "../errors";
+import { errorResponses } from "../schemas/errors";
 import { codedBody, codingHeaders } from "../http/content-coding";
 import { registerPaid, serve } from "../http/paid";
 import { PANEL_MAX_POINTS, PANEL_MAX_SERIES } from "../domain/panel";

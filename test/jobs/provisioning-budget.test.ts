@@ -1,4 +1,4 @@
-// Bounded work for callers without a key (issue 28, item 2). Before: 6,000 anonymous requests for series offered but
+// Bounded work for callers without a key. Before: 6,000 anonymous requests for series offered but
 // not held made 6,000 provisioning rows and 5,983 jobs (nine hours of upstream work) ahead of a real user's request.
 // Now a new fetch is bounded per client address and minute (429), per upstream and minute and by a share of the
 // upstream's own allowance (503), and by the queue length (503), all with Retry-After; re-asking for a series under
