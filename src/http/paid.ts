@@ -1,6 +1,7 @@
 // The single gate every paid route goes through (DESIGN.md "The paid-route pipeline"):
-//   validated input -> resolve: one discriminated result (serve what it will read, a free 202 while a series is
-//   provisioned, or a free answer; 404s are free too) -> quote -> the admission core (src/services/admission.ts:
+//   validated input -> resolve, which only reads: one discriminated result (serve what it will read, heads included;
+//   a series to provision, which this gate starts and answers 202, free; or a free answer; 404s are free too) ->
+//   quote -> the admission core (src/services/admission.ts:
 //   authentication, entitlement of every read under the route's policy, rate window, or payment verification / 402)
 //   -> handler -> below 400: meter or settle; otherwise release. A 200 whose route can say how to replay it is
 //   recorded in the page memo (page-memo.ts), which the route's first middleware looks up: a hit is admitted and
@@ -14,10 +15,13 @@ import type { Deps } from "../deps";
 import { quote as priceQuote, type Quote, type Serving, type Surface } from "../pricing";
 import type { ProvisioningBody } from "../schemas/provisioning";
 import type { Admission, Admitted, PaymentDescription, ReadPolicy, Served, Verdict } from "../services/admission";
-import { ProvisioningAnswer } from "../services/provisioning";
+import type { NotHeld } from "../services/provisioning";
+import type { ProvisioningCaller } from "../services/provisioning-budget";
+import type { Provision, Readable } from "../services/series-read";
 import type { RenderedJson } from "../services/rendered";
 import { credentialOf, refuse, setRateHeaders } from "./verdicts";
 import type { App, AppEnv } from "./app-env";
+import { provisioningCaller } from "./admission";
 import { markPaid } from "./paid-marker";
 import { PageMemo } from "./page-memo";
 import { provisioningAnswer, renderPage } from "./respond";
@@ -25,27 +29,24 @@ import { provisioningAnswer, renderPage } from "./respond";
 /** The validated query of a route, as its schema outputs it. */
 export type QueryOf<Rt extends RouteConfig> = Rt["request"] extends { query: infer S } ? (S extends ZodType ? z.output<S> : never) : Record<string, never>;
 
-/** What resolve decided: serve (after admission) what it will read, or answer for free (202 provisioning, a 200). */
+/**
+ * What resolve decided, having only read: serve (after admission) what it will read, with everything the handler
+ * needs (the series heads included); provision a series offered but not held (the pipeline starts it and answers 202,
+ * before any payment); or answer for free (a 200 that needs no data). `provisions`: series a served answer reports as
+ * not held yet (the batch form), started by the pipeline before admission and handed to the handler in that order.
+ */
 export type Resolution<S extends Serving> =
-  | { kind: "serve"; serving: S }
-  | { kind: "provisioning"; body: ProvisioningBody }
+  | { kind: "serve"; serving: S; provisions?: readonly Provision[] }
+  | { kind: "provisioning"; provision: Provision }
   | { kind: "free"; body: unknown };
 
-export const serve = <S extends Serving>(serving: S): Resolution<S> => ({ kind: "serve", serving });
-export const provisioning = (body: ProvisioningBody): Resolution<never> => ({ kind: "provisioning", body });
+export const serve = <S extends Serving>(serving: S, provisions?: readonly Provision[]): Resolution<S> => ({ kind: "serve", serving, ...(provisions?.length ? { provisions } : {}) });
+export const provisioning = (provision: Provision): Resolution<never> => ({ kind: "provisioning", provision });
 export const freeAnswer = (body: unknown): Resolution<never> => ({ kind: "free", body });
 
-/**
- * serve(what `read` returns), or provisioning(...) when a series it needs is being fetched: the read services say so
- * by throwing ProvisioningAnswer from deep inside a read, which stops here.
- */
-export async function serveOrProvisioning<S extends Serving>(read: () => Promise<S>): Promise<Resolution<S>> {
-  try {
-    return serve(await read());
-  } catch (e) {
-    if (e instanceof ProvisioningAnswer) return provisioning(e.body);
-    throw e;
-  }
+/** serve(`held(target)`) for a target read() found held, else provisioning what it found not held. */
+export function serveHeld<T, S extends Serving>(found: Readable<T>, held: (target: T) => S): Resolution<S> {
+  return found.kind === "held" ? serve(held(found.target)) : provisioning(found.provision);
 }
 
 export type PaidOptions<Q, S extends Serving> = {
@@ -65,8 +66,11 @@ export type PaidOptions<Q, S extends Serving> = {
   reads: ReadPolicy | ((served: S) => ReadPolicy);
   /** Everything the request will read, before any payment is asked; never writes. A 404 is thrown (ApiError), free. */
   resolve(query: Q, c: Context<AppEnv>): Promise<Resolution<S>>;
-  /** `admitted.refused`: per read of `served.reads`, the refusal of one the answer leaves out (policies any, each). */
-  handler(c: Context<AppEnv>, served: S, admitted: Admitted): Promise<Response>;
+  /**
+   * `admitted.refused`: per read of `served.reads`, the refusal of one the answer leaves out (policies any, each).
+   * `started`: what starting each of the resolution's `provisions` gave, in order.
+   */
+  handler(c: Context<AppEnv>, served: S, admitted: Admitted, started: readonly NotHeld[]): Promise<Response>;
   /**
    * Optional: after the handler answered 200, how the page memo may answer the same URL again: a check, without I/O,
    * that returns the body a full read would return now, or null when only a full read can tell. Null when this
@@ -82,17 +86,28 @@ export type PaidOptions<Q, S extends Serving> = {
 type Priced = { serving: Serving; quote: Quote; policy: ReadPolicy; payment: () => PaymentDescription };
 
 /** Registers `route` on `app` as a paid route: its handler is the gate around `opts`, its first middleware the page memo's lookup. */
-export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App, deps: Pick<Deps, "clock">, route: Rt, opts: PaidOptions<QueryOf<Rt>, S>): void {
+export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App, deps: Pick<Deps, "clock" | "config">, route: Rt, opts: PaidOptions<QueryOf<Rt>, S>): void {
   const handler = async (c: Context<AppEnv>): Promise<Response> => {
-    const resolution = await opts.resolve(c.req.valid("query" as never) as QueryOf<Rt>, c);
-    // What is being provisioned, and what needs no data, costs nothing.
-    if (resolution.kind === "provisioning") return provisioningAnswer(c, resolution.body);
+    const query = c.req.valid("query" as never) as QueryOf<Rt>;
+    let resolution = await opts.resolve(query, c);
+    if (resolution.kind === "provisioning") {
+      // Provisioning starts here, never in resolve: a 202, or its refusal, before any payment is asked.
+      const started = await resolution.provision.start(await provisioningCaller(c, deps));
+      if (started.kind === "provisioning") return provisioningAnswer(c, started.body);
+      if (started.kind === "refused") throw started.error;
+      // Its fetch finished while this request looked (the cache was told): resolved again, it is served.
+      resolution = await opts.resolve(query, c);
+      if (resolution.kind === "provisioning") throw new Error(`${route.path}: a series found held was resolved as not held again`);
+    }
+    // What needs no data costs nothing.
     if (resolution.kind === "free") return c.json(resolution.body as never, 200);
     const served = resolution.serving;
+    const provisions = resolution.provisions ?? [];
+    const started = provisions.length === 0 ? [] : await startAll(provisions, await provisioningCaller(c, deps));
     const quote = priceQuote(typeof opts.surface === "function" ? opts.surface(served) : opts.surface, served);
     const policy = typeof opts.reads === "function" ? opts.reads(served) : opts.reads;
     const priced: Priced = { serving: served, quote, policy, payment: () => describeForPayment(c) };
-    const out = await servePaid(deps, c, priced, (admitted) => opts.handler(c, served, admitted));
+    const out = await servePaid(deps, c, priced, (admitted) => opts.handler(c, served, admitted, started));
     const pages = c.get("pages");
     if (out.status === 200 && pages && opts.page && opts.vary && c.req.method === "GET") {
       const body = opts.page(served);
@@ -117,6 +132,13 @@ export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App
   markPaid(handler, { surface: typeof opts.surface === "function" ? "dynamic" : opts.surface, surfaces, example: opts.example ?? null, failing: opts.failing ?? null });
   const own = route.middleware ? (Array.isArray(route.middleware) ? route.middleware : [route.middleware]) : [];
   app.openapi(opts.page && opts.vary ? { ...route, middleware: [lookup, ...own] } : route, handler as never);
+}
+
+/** Starts each provision in turn (each may be refused by the provisioning budget, which counts them in order). */
+async function startAll(provisions: readonly Provision[], caller: ProvisioningCaller): Promise<NotHeld[]> {
+  const out: NotHeld[] = [];
+  for (const p of provisions) out.push(await p.start(caller));
+  return out;
 }
 
 /**

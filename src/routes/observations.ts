@@ -6,7 +6,7 @@ import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../errors";
 import { PAGE_VARY, acceptedFormat } from "../http/content-coding";
 import { renderPage } from "../http/respond";
-import { registerPaid, serveOrProvisioning } from "../http/paid";
+import { provisioning, registerPaid, serve, serveHeld } from "../http/paid";
 import type { Serving, Surface } from "../pricing";
 import {
   latestBatchResponseSchema, latestQuerySchema, latestSingleResponseSchema, observationsQuerySchema, observationsResponseSchema, splitIndicators,
@@ -14,10 +14,7 @@ import {
 import { resolveSeriesTarget, type SeriesTarget } from "../services/concepts";
 import { getLatestAnswer, getLatestBatch, latestMeta, resolveLatestBatch, type LatestBatch } from "../services/latest";
 import { getObservationsPage, observationsPageCheck, type PageFormat, resolveObservations, type ObservationsQuery, type ObservationsTarget } from "../services/observations";
-import { ensureReadable, forCaller, readContext, seriesRead, targetCode } from "../services/series-read";
-import { provisioningCaller } from "../http/admission";
-import { clientIp } from "../http/auth";
-import { keyedCaller } from "../services/provisioning-budget";
+import { readable, readContext, seriesRead, targetCode, type Heads } from "../services/series-read";
 import { provisioningResponse } from "../schemas/provisioning";
 
 const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
@@ -76,7 +73,7 @@ const latestRoute = createRoute({
 });
 
 type ObservationsServed = Serving & { target: ObservationsTarget; query: ObservationsQuery; format: PageFormat };
-type LatestServed = Serving & ({ single: SeriesTarget; batch: null } | { single: null; batch: LatestBatch });
+type LatestServed = Serving & ({ single: SeriesTarget & { heads: Heads }; batch: null } | { single: null; batch: LatestBatch });
 
 /** Serving one series through `surface`. */
 function servingOf(t: SeriesTarget, surface: Surface, resource: string): Serving {
@@ -93,11 +90,10 @@ export const registerObservationRoutes: RegisterRoutes = (app, deps) => {
     example: "/v1/observations?indicator=PAYEMS&region=US",
     // A monthly series has no observation mid-month: the index base is found missing only when the series is read.
     failing: "/v1/observations?indicator=PAYEMS&region=US&transform=index:2010-01-15",
-    resolve: (query, c) =>
-      serveOrProvisioning(async () => {
-        const target = await resolveObservations(forCaller(ctx, () => provisioningCaller(c, deps)), query);
-        return { ...servingOf(target, "observations", "/v1/observations"), target, query, format: acceptedFormat(c.req.header("accept")) };
-      }),
+    resolve: async (query, c) =>
+      serveHeld(await resolveObservations(ctx, query), (target) => ({
+        ...servingOf(target, "observations", "/v1/observations"), target, query, format: acceptedFormat(c.req.header("accept")),
+      })),
     // The page comes rendered (memoised per series version, compressed once per coding): no re-serialisation,
     // re-compression or copy of hot pages.
     handler: async (c, r) => renderPage(c, await getObservationsPage(ctx, r.target, r.query, r.format), PAGE_VARY),
@@ -110,24 +106,22 @@ export const registerObservationRoutes: RegisterRoutes = (app, deps) => {
     // Batch: a flat price for the whole call; a code the key may not read is reported in errors[], the others served.
     reads: (r) => (r.single ? "all" : "each"),
     example: "/v1/observations/latest?indicator=PAYEMS&region=US",
-    resolve: (query, c) =>
-      serveOrProvisioning(async (): Promise<LatestServed> => {
-        if (query.indicator !== undefined) {
-          const single = await resolveSeriesTarget(ctx, { code: query.indicator, source: query.source, region: query.region });
-          await ensureReadable(forCaller(ctx, () => provisioningCaller(c, deps)), single);
-          return { ...servingOf(single, "latest", "/v1/observations/latest"), single, batch: null };
-        }
-        const batch = await resolveLatestBatch(ctx, { codes: splitIndicators(query.indicators!), source: query.source, region: query.region });
-        const reads = batch.targets.map((t) => seriesRead(t.target, "latest_batch"));
-        return { indicator: null, region: null, resource: "/v1/observations/latest", reads, single: null, batch };
-      }),
-    handler: async (c, r, admitted) => {
+    resolve: async (query) => {
+      if (query.indicator !== undefined) {
+        const found = await readable(ctx, await resolveSeriesTarget(ctx, { code: query.indicator, source: query.source, region: query.region }));
+        if (found.kind === "not-held") return provisioning(found.provision);
+        return serve<LatestServed>({ ...servingOf(found.target, "latest", "/v1/observations/latest"), single: found.target, batch: null });
+      }
+      const batch = await resolveLatestBatch(ctx, { codes: splitIndicators(query.indicators!), source: query.source, region: query.region });
+      const reads = batch.targets.map((t) => seriesRead(t.target, "latest_batch"));
+      return serve<LatestServed>({ indicator: null, region: null, resource: "/v1/observations/latest", reads, single: null, batch }, batch.provisions);
+    },
+    handler: async (c, r, admitted, started) => {
       if (r.single) {
         const { data, freshness } = await getLatestAnswer(ctx, r.single);
         return c.json({ data, meta: latestMeta(r.single, data !== null, freshness) }, 200);
       }
-      // Admitted already: a key that got this far is known.
-      const body = await getLatestBatch(forCaller(ctx, () => (admitted.key ? keyedCaller(admitted.key, clientIp(c, deps.config)) : provisioningCaller(c, deps))), r.batch, admitted.refused);
+      const body = await getLatestBatch(ctx, r.batch, admitted.refused, started);
       return c.json(body, body.errors.length > 0 ? 207 : 200);
     },
   });
