@@ -7,7 +7,8 @@
 // by side, each round alternating which tree goes first; `--refs-only` leaves out the working tree.
 // --pin places the servers on one CPU and wrk on the other (bench/observations.ts's placement).
 // --metrics sets METRICS_TOKEN and reports the share of the load the page memo answered (svc serve).
-//   bun run bench/one-path.ts [--ref main] [--metrics] [--duration 10] [--rounds 1] [--connections 64]
+// --variant "app keyed" (repeatable) runs only the variants named.
+//   bun run bench/one-path.ts [--ref main] [--metrics] [--duration 10] [--rounds 1] [--connections 64] [--variant "app keyed"]
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,7 +17,13 @@ import { CPUS, REPO_ROOT, freePort, runLoad, median } from "./lib/load";
 import { checkoutRef } from "./lib/ref-tree";
 import { KEYED_PAGE } from "./lib/serve-app";
 
-const { values } = parseArgs({ args: process.argv.slice(2), options: { ref: { type: "string", multiple: true }, "refs-only": { type: "boolean" }, metrics: { type: "boolean" }, pin: { type: "boolean" }, duration: { type: "string" }, rounds: { type: "string" }, connections: { type: "string" } } });
+const { values } = parseArgs({
+  args: process.argv.slice(2),
+  options: {
+    ref: { type: "string", multiple: true }, "refs-only": { type: "boolean" }, metrics: { type: "boolean" }, pin: { type: "boolean" }, duration: { type: "string" }, rounds: { type: "string" },
+    connections: { type: "string" }, variant: { type: "string", multiple: true },
+  },
+});
 const durationSec = Number(values.duration ?? 10);
 const rounds = Number(values.rounds ?? 1);
 const connections = Number(values.connections ?? 64);
@@ -24,7 +31,11 @@ const METRICS_TOKEN = "one-path-bench-metrics-token";
 
 type Tree = { label: string; root: string; env: Record<string, string>; key: string; cleanup(): void };
 type Variant = "serve keyed" | "app keyed" | "app unkeyed";
-const VARIANTS: Variant[] = ["serve keyed", "app keyed", "app unkeyed"];
+const ALL_VARIANTS: Variant[] = ["serve keyed", "app keyed", "app unkeyed"];
+const unknownVariant = (values.variant ?? []).find((v) => !ALL_VARIANTS.includes(v as Variant));
+if (unknownVariant) throw new Error(`--variant ${unknownVariant}: one of ${ALL_VARIANTS.map((v) => JSON.stringify(v)).join(", ")}`);
+// --variant (repeatable) runs only those, to keep a run short.
+const VARIANTS: Variant[] = values.variant?.length ? (values.variant as Variant[]) : ALL_VARIANTS;
 
 function baseEnv(dataDir: string): Record<string, string> {
   const env: Record<string, string> = {};
