@@ -1,4 +1,5 @@
-// The single gate every paid route goes through (DESIGN.md "The paid-route pipeline"):
+// Paid operations as REST routes: the single gate every paid route goes through (DESIGN.md "The paid-route pipeline"),
+// run by paid-call.ts runPaid without a framework object and rendered here through the Hono context:
 //   validated input -> resolve, which only reads: one discriminated result (serve what it will read, heads included;
 //   a series to provision, which this gate starts and answers 202, free; or a free answer; 404s are free too) ->
 //   quote -> the admission core (src/services/admission.ts:
@@ -12,184 +13,132 @@ import type { RouteConfig } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import type { z, ZodType } from "zod";
 import type { Deps } from "../deps";
-import { quote as priceQuote, type Quote, type Serving, type Surface } from "../pricing";
-import type { ProvisioningBody } from "../schemas/provisioning";
-import type { Admission, Admitted, PaymentDescription, ReadPolicy, Served, Verdict } from "../services/admission";
-import type { NotHeld } from "../services/provisioning";
-import type { ProvisioningCaller } from "../services/provisioning-budget";
-import type { Provision, Readable } from "../services/series-read";
+import type { Serving, Surface } from "../pricing";
+import type { Admitted, PaymentDescription } from "../services/admission";
 import type { RenderedJson } from "../services/rendered";
 import { credentialOf, refuse, setRateHeaders } from "./verdicts";
 import type { App, AppEnv } from "./app-env";
 import { provisioningCaller } from "./admission";
 import { markPaid } from "./paid-marker";
 import { PageMemo } from "./page-memo";
+import { gate, pageAnswer, runPaid, type Answer, type Asked, type Gated, type Outcome, type PaidCall, type PaidSpec, type Priced } from "./paid-call";
+import { prefersHtml } from "./content-coding";
 import { provisioningAnswer, renderPage } from "./respond";
+
+export { freeAnswer, jsonAnswer, pageAnswer, provisioning, serve, serveHeld, type Answer, type Resolution } from "./paid-call";
 
 /** The validated query of a route, as its schema outputs it. */
 export type QueryOf<Rt extends RouteConfig> = Rt["request"] extends { query: infer S } ? (S extends ZodType ? z.output<S> : never) : Record<string, never>;
 
-/**
- * What resolve decided, having only read: serve (after admission) what it will read, with everything the handler
- * needs (the series heads included); provision a series offered but not held (the pipeline starts it and answers 202,
- * before any payment); or answer for free (a 200 that needs no data). `provisions`: series a served answer reports as
- * not held yet (the batch form), started by the pipeline before admission and handed to the handler in that order.
- */
-export type Resolution<S extends Serving> =
-  | { kind: "serve"; serving: S; provisions?: readonly Provision[] }
-  | { kind: "provisioning"; provision: Provision }
-  | { kind: "free"; body: unknown };
-
-export const serve = <S extends Serving>(serving: S, provisions?: readonly Provision[]): Resolution<S> => ({ kind: "serve", serving, ...(provisions?.length ? { provisions } : {}) });
-export const provisioning = (provision: Provision): Resolution<never> => ({ kind: "provisioning", provision });
-export const freeAnswer = (body: unknown): Resolution<never> => ({ kind: "free", body });
-
-/** serve(`held(target)`) for a target read() found held, else provisioning what it found not held. */
-export function serveHeld<T, S extends Serving>(found: Readable<T>, held: (target: T) => S): Resolution<S> {
-  return found.kind === "held" ? serve(held(found.target)) : provisioning(found.provision);
-}
-
-export type PaidOptions<Q, S extends Serving> = {
-  surface: Surface | ((served: S) => Surface);
+export type PaidOptions<Q, S extends Serving> = PaidSpec<Q, S> & {
   /**
    * A request to this route (path and query) that is priced in the seeded database, e.g.
    * "/v1/observations?indicator=GDP&region=US". The shared paid-route contract test calls every paid route with it.
    */
   example?: string;
   /**
-   * Optional: a request to this route that passes resolve and payment and then fails in the handler (a 4xx that
+   * Optional: a request to this route that passes resolve and payment and then fails in the answer (a 4xx that
    * only the data can reveal, e.g. an index base date the series does not have), bought with the same binding and
    * price as `example`. The contract test checks that such a failure is never settled on either rail.
    */
   failing?: string;
-  /** How a key is entitled to the reads `resolve` names (src/services/admission.ts ReadPolicy), fixed or per request. */
-  reads: ReadPolicy | ((served: S) => ReadPolicy);
-  /** Everything the request will read, before any payment is asked; never writes. A 404 is thrown (ApiError), free. */
-  resolve(query: Q, c: Context<AppEnv>): Promise<Resolution<S>>;
   /**
-   * `admitted.refused`: per read of `served.reads`, the refusal of one the answer leaves out (policies any, each).
-   * `started`: what starting each of the resolution's `provisions` gave, in order.
-   */
-  handler(c: Context<AppEnv>, served: S, admitted: Admitted, started: readonly NotHeld[]): Promise<Response>;
-  /**
-   * Optional: after the handler answered 200, how the page memo may answer the same URL again: a check, without I/O,
-   * that returns the body a full read would return now, or null when only a full read can tell. Null when this
-   * answer cannot be replayed (it depends on more than the URL and the data version). The memo answers it with
-   * renderPage(c, body, vary): the handler must answer the same way.
+   * Optional: after an answer of 200, how the page memo may answer the same URL again: a check, without I/O, that
+   * returns the body a full read would return now, or null when only a full read can tell. Null when this answer
+   * cannot be replayed (it depends on more than the URL and the data version). The memo answers it as
+   * pageAnswer(body, vary): the answer must be that page.
    */
   page?(served: S): (() => RenderedJson | null) | null;
   /** With `page`: the request headers the page varies on (its Vary header). */
   vary?: string;
 };
 
-/** What a paid answer was admitted for: the resolution, its quote and how the payment rails describe the request. */
-type Priced = { serving: Serving; quote: Quote; policy: ReadPolicy; payment: () => PaymentDescription };
+/** A paid operation as registered: its route and options, for the hosts that call it (REST here, MCP in paid-tool.ts). */
+export type PaidOperation<S extends Serving = Serving> = { route: RouteConfig; options: PaidOptions<any, S> };
 
-/** Registers `route` on `app` as a paid route: its handler is the gate around `opts`, its first middleware the page memo's lookup. */
-export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App, deps: Pick<Deps, "clock" | "config">, route: Rt, opts: PaidOptions<QueryOf<Rt>, S>): void {
+/**
+ * Registers `route` on `app` as a paid route: its handler runs a call of `opts` (paid-call.ts runPaid) and renders
+ * the outcome through the context; its first middleware is the page memo's lookup. Returns the operation.
+ */
+export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App, deps: Pick<Deps, "clock" | "config">, route: Rt, opts: PaidOptions<QueryOf<Rt>, S>): PaidOperation<S> {
+  const now = () => deps.clock.now();
   const handler = async (c: Context<AppEnv>): Promise<Response> => {
-    const query = c.req.valid("query" as never) as QueryOf<Rt>;
-    let resolution = await opts.resolve(query, c);
-    if (resolution.kind === "provisioning") {
-      // Provisioning starts here, never in resolve: a 202, or its refusal, before any payment is asked.
-      const started = await resolution.provision.start(await provisioningCaller(c, deps));
-      if (started.kind === "provisioning") return provisioningAnswer(c, started.body);
-      if (started.kind === "refused") throw started.error;
-      // Its fetch finished while this request looked (the cache was told): resolved again, it is served.
-      resolution = await opts.resolve(query, c);
-      if (resolution.kind === "provisioning") throw new Error(`${route.path}: a series found held was resolved as not held again`);
-    }
-    // What needs no data costs nothing.
-    if (resolution.kind === "free") return c.json(resolution.body as never, 200);
-    const served = resolution.serving;
-    const provisions = resolution.provisions ?? [];
-    const started = provisions.length === 0 ? [] : await startAll(provisions, await provisioningCaller(c, deps));
-    const quote = priceQuote(typeof opts.surface === "function" ? opts.surface(served) : opts.surface, served);
-    const policy = typeof opts.reads === "function" ? opts.reads(served) : opts.reads;
-    const priced: Priced = { serving: served, quote, policy, payment: () => describeForPayment(c) };
-    const out = await servePaid(deps, c, priced, (admitted) => opts.handler(c, served, admitted, started));
+    const call = restCall<QueryOf<Rt>>(c, deps, c.req.valid("query" as never) as QueryOf<Rt>);
+    const outcome = await runPaid(opts, now, call);
+    const out = await renderOutcome(c, outcome);
     const pages = c.get("pages");
-    if (out.status === 200 && pages && opts.page && opts.vary && c.req.method === "GET") {
-      const body = opts.page(served);
+    if (outcome.kind === "served" && out.status === 200 && pages && opts.page && opts.vary && c.req.method === "GET") {
+      const body = opts.page(outcome.served);
       if (body) {
         const payment = describeForPayment(c);
-        pages.record(PageMemo.keyOf(c), { body, vary: opts.vary, quote, serving: served, policy, payment: () => payment });
+        const { quote, serving, policy } = outcome.priced;
+        pages.record(PageMemo.keyOf(c), { body, vary: opts.vary, quote, serving, policy, payment: () => payment });
       }
     }
     return out;
   };
 
   // A URL the memo holds is answered by the same gate, with the recorded resolution and the rendered page as the
-  // handler's answer. Route middleware runs after routing and the app's middleware, before validation.
+  // answer. Route middleware runs after routing and the app's middleware, before validation.
   const lookup: MiddlewareHandler<AppEnv> = async function pageMemoLookup(c, next) {
     const hit = c.req.method === "GET" ? c.get("pages")?.lookup(PageMemo.keyOf(c)) : null;
     if (!hit) return next();
     const { entry, body } = hit;
-    return servePaid(deps, c, entry, () => renderPage(c, body, entry.vary));
+    const gated = gate(restCall(c, deps, null), now(), entry, () => pageAnswer(body, entry.vary));
+    return gated instanceof Promise ? gated.then((g) => renderGated(c, g)) : renderGated(c, gated);
   };
 
   const surfaces = routeSurfaces(route, opts.surface);
   markPaid(handler, { surface: typeof opts.surface === "function" ? "dynamic" : opts.surface, surfaces, example: opts.example ?? null, failing: opts.failing ?? null });
   const own = route.middleware ? (Array.isArray(route.middleware) ? route.middleware : [route.middleware]) : [];
   app.openapi(opts.page && opts.vary ? { ...route, middleware: [lookup, ...own] } : route, handler as never);
+  return { route, options: opts as PaidOptions<any, S> };
 }
 
-/** Starts each provision in turn (each may be refused by the provisioning budget, which counts them in order). */
-async function startAll(provisions: readonly Provision[], caller: ProvisioningCaller): Promise<NotHeld[]> {
-  const out: NotHeld[] = [];
-  for (const p of provisions) out.push(await p.start(caller));
-  return out;
-}
-
-/**
- * The gate: the admission core's verdict on a priced request, the answer (`answer`, run only when admitted), then
- * meter or settle below 400 and release otherwise. Cold requests and page memo hits both answer through it; every
- * header is set once, through the context. Synchronous while every step is (a memo hit of a cached key): each await
- * costs a promise and a turn on every request (issue 27).
- */
-function servePaid(deps: Pick<Deps, "clock">, c: Context<AppEnv>, priced: Priced, answer: (admitted: Admitted) => Response | Promise<Response>): Response | Promise<Response> {
-  const admission = c.get("admission");
-  const req = c.req.raw;
-  const now = deps.clock.now();
-  const verdict = admission.admit({
-    purpose: "paid",
-    credential: credentialOf(req.headers),
-    now,
-    quote: priced.quote,
-    serving: priced.serving,
-    policy: priced.policy,
-    header: (name) => req.headers.get(name) ?? undefined,
-    url: req.url,
-    describe: priced.payment,
-  });
-  const admitted = (v: Verdict): Response | Promise<Response> => {
-    if (!v.ok) return refuse(c, v);
-    if (v.key) c.set("apiKey", v.key);
-    if (v.rate) setRateHeaders(c, v.rate);
-    let res: Response | Promise<Response>;
-    try {
-      res = answer(v);
-    } catch (e) {
-      return admission.notServed(v).then(() => Promise.reject(e));
-    }
-    if (res instanceof Promise) return res.then((r) => settled(admission, c, v, now, r), (e) => admission.notServed(v).then(() => Promise.reject(e)));
-    return settled(admission, c, v, now, res);
+/** A REST request as a call: its headers, path parameters and URL; the key and rate headers it is admitted with go on the context. */
+function restCall<Q>(c: Context<AppEnv>, deps: Pick<Deps, "clock" | "config">, query: Q): PaidCall<Q> {
+  const headers = c.req.raw.headers;
+  const asked: Asked = { header: (name) => headers.get(name) ?? undefined, param: (name) => c.req.param(name) };
+  return {
+    query,
+    asked,
+    credential: credentialOf(headers),
+    url: c.req.url,
+    admission: c.get("admission"),
+    describe: () => describeForPayment(c),
+    caller: () => provisioningCaller(c, deps),
+    admitted: (v: Admitted) => {
+      if (v.key) c.set("apiKey", v.key);
+      if (v.rate) setRateHeaders(c, v.rate);
+    },
   };
-  return verdict instanceof Promise ? verdict.then(admitted) : admitted(verdict);
 }
 
-/** After the answer: released when it is 400 or more, else metered (or settled) before it leaves. */
-function settled(admission: Admission, c: Context<AppEnv>, verdict: Admitted, now: Date, res: Response): Response | Promise<Response> {
-  if (res.status >= 400) return admission.notServed(verdict).then(() => res);
-  // Metered before the answer leaves (a usage journal that cannot be written throws: nothing is served unmetered).
-  const served = admission.served(verdict, now);
-  const withReceipt = (s: Served): Response => {
-    if (!s.ok) return refuse(c, s);
-    // A payment receipt: the answer was built through the context just now, its headers are its own to add to.
-    if (s.receipt) for (const k in s.receipt) res.headers.set(k, s.receipt[k]!);
-    return res;
+/** An outcome as the HTTP answer, built through the context (every header set on it goes out). */
+function renderOutcome(c: Context<AppEnv>, outcome: Outcome<unknown>): Response | Promise<Response> {
+  if (outcome.kind === "provisioning") return provisioningAnswer(c, outcome.body);
+  if (outcome.kind === "free") return c.json(outcome.body as never, 200);
+  return renderGated(c, outcome);
+}
+
+function renderGated(c: Context<AppEnv>, gated: Gated): Response | Promise<Response> {
+  if (gated.kind === "refused") return refuse(c, gated.refusal);
+  const res = renderAnswer(c, gated.answer);
+  const { receipt } = gated;
+  if (!receipt) return res;
+  // A payment receipt: the answer was built through the context just now, its headers are its own to add to.
+  const withReceipt = (r: Response) => {
+    for (const k in receipt) r.headers.set(k, receipt[k]!);
+    return r;
   };
-  return served instanceof Promise ? served.then(withReceipt) : withReceipt(served);
+  return res instanceof Promise ? res.then(withReceipt) : withReceipt(res);
+}
+
+/** An answer as HTTP: a page in the coding the client accepts; JSON, or its HTML form when the client prefers HTML. */
+function renderAnswer(c: Context<AppEnv>, answer: Answer): Response | Promise<Response> {
+  if (answer.kind === "page") return renderPage(c, answer.page, answer.vary ?? "Accept-Encoding");
+  if (answer.html && prefersHtml(c)) return answer.html().then((html) => c.html(html, 200, answer.headers));
+  return c.json(answer.body as never, answer.status, answer.headers);
 }
 
 /**

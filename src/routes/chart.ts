@@ -4,8 +4,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../errors";
-import { codedBody, codingHeaders } from "../http/content-coding";
-import { registerPaid, serveHeld } from "../http/paid";
+import { pageAnswer, registerPaid, serveHeld } from "../http/paid";
 import type { Serving } from "../pricing";
 import { CHART_MAX_POINTS, CHART_MAX_SERIES, chartQuerySchema } from "../schemas/chart";
 import { provisioningResponse } from "../schemas/provisioning";
@@ -51,10 +50,6 @@ export const registerChartRoutes: RegisterRoutes = (app, deps) => {
         const one = target.reads.length === 1 ? target.reads[0]! : null;
         return { indicator: one ? targetCode(one) : null, region: target.region, resource: "/v1/chart", reads: target.reads.map((s) => seriesRead(s, surface)), target };
       }),
-    handler: async (c, r) => {
-      const svg = await getChart(ctx, r.target);
-      const coded = codedBody(svg, c.req.header("accept-encoding"));
-      return c.body(coded.form.blob as never, 200, { "content-type": svg.contentType, ...codingHeaders(coded) });
-    },
+    answer: async (r) => pageAnswer(await getChart(ctx, r.target)),
   });
 };

@@ -3,7 +3,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../errors";
-import { registerPaid, serve } from "../http/paid";
+import { jsonAnswer, registerPaid, serve } from "../http/paid";
 import type { Serving } from "../pricing";
 import { insightsQuerySchema, insightsResponseSchema } from "../schemas/insights";
 import { getInsights, resolveInsights, type InsightsTarget } from "../services/insights";
@@ -41,6 +41,6 @@ export const registerInsightRoutes: RegisterRoutes = (app, deps) => {
       const target = await resolveInsights(ctx, query);
       return serve({ indicator: targetCode(target), region: target.region.code, resource: "/v1/insights", reads: [seriesRead(target, "insights")], target });
     },
-    handler: async (c, r) => c.json(await getInsights(ctx, r.target), 200),
+    answer: async (r) => jsonAnswer(await getInsights(ctx, r.target)),
   });
 };

@@ -5,8 +5,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../errors";
 import { PAGE_VARY, acceptedFormat } from "../http/content-coding";
-import { renderPage } from "../http/respond";
-import { provisioning, registerPaid, serve, serveHeld } from "../http/paid";
+import { jsonAnswer, pageAnswer, provisioning, registerPaid, serve, serveHeld } from "../http/paid";
 import type { Serving, Surface } from "../pricing";
 import {
   latestBatchResponseSchema, latestQuerySchema, latestSingleResponseSchema, observationsQuerySchema, observationsResponseSchema, splitIndicators,
@@ -90,13 +89,13 @@ export const registerObservationRoutes: RegisterRoutes = (app, deps) => {
     example: "/v1/observations?indicator=PAYEMS&region=US",
     // A monthly series has no observation mid-month: the index base is found missing only when the series is read.
     failing: "/v1/observations?indicator=PAYEMS&region=US&transform=index:2010-01-15",
-    resolve: async (query, c) =>
+    resolve: async (query, asked) =>
       serveHeld(await resolveObservations(ctx, query), (target) => ({
-        ...servingOf(target, "observations", "/v1/observations"), target, query, format: acceptedFormat(c.req.header("accept")),
+        ...servingOf(target, "observations", "/v1/observations"), target, query, format: acceptedFormat(asked.header("accept")),
       })),
     // The page comes rendered (memoised per series version, compressed once per coding): no re-serialisation,
     // re-compression or copy of hot pages.
-    handler: async (c, r) => renderPage(c, await getObservationsPage(ctx, r.target, r.query, r.format), PAGE_VARY),
+    answer: async (r) => pageAnswer(await getObservationsPage(ctx, r.target, r.query, r.format), PAGE_VARY),
     page: (r) => observationsPageCheck(ctx, r.target, r.query, r.format),
     vary: PAGE_VARY,
   });
@@ -116,13 +115,13 @@ export const registerObservationRoutes: RegisterRoutes = (app, deps) => {
       const reads = batch.targets.map((t) => seriesRead(t.target, "latest_batch"));
       return serve<LatestServed>({ indicator: null, region: null, resource: "/v1/observations/latest", reads, single: null, batch }, batch.provisions);
     },
-    handler: async (c, r, admitted, started) => {
+    answer: async (r, admitted, started) => {
       if (r.single) {
         const { data, freshness } = await getLatestAnswer(ctx, r.single);
-        return c.json({ data, meta: latestMeta(r.single, data !== null, freshness) }, 200);
+        return jsonAnswer({ data, meta: latestMeta(r.single, data !== null, freshness) });
       }
       const body = await getLatestBatch(ctx, r.batch, admitted.refused, started);
-      return c.json(body, body.errors.length > 0 ? 207 : 200);
+      return jsonAnswer(body, body.errors.length > 0 ? 207 : 200);
     },
   });
 };
