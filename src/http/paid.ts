@@ -19,7 +19,7 @@ import type { RenderedJson } from "../services/rendered";
 import { credentialOf, refuse, setRateHeaders } from "./verdicts";
 import type { App, AppEnv } from "./app-env";
 import { provisioningCaller } from "./admission";
-import { markPaid } from "./paid-marker";
+import { markPaid, paidRoutes } from "./paid-marker";
 import { PageMemo } from "./page-memo";
 import { gate, pageAnswer, runPaid, type Answer, type Asked, type Gated, type Outcome, type PaidCall, type PaidSpec, type Priced } from "./paid-call";
 import { prefersHtml } from "./content-coding";
@@ -89,10 +89,17 @@ export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App
   };
 
   const surfaces = routeSurfaces(route, opts.surface);
-  markPaid(handler, { surface: typeof opts.surface === "function" ? "dynamic" : opts.surface, surfaces, example: opts.example ?? null, failing: opts.failing ?? null });
+  const operation: PaidOperation<S> = { route, options: opts as PaidOptions<any, S> };
+  markPaid(handler, { surface: typeof opts.surface === "function" ? "dynamic" : opts.surface, surfaces, example: opts.example ?? null, failing: opts.failing ?? null, operation });
   const own = route.middleware ? (Array.isArray(route.middleware) ? route.middleware : [route.middleware]) : [];
   app.openapi(opts.page && opts.vary ? { ...route, middleware: [lookup, ...own] } : route, handler as never);
-  return { route, options: opts as PaidOptions<any, S> };
+  return operation;
+}
+
+/** The paid operation registered on `app` at `method` `path` (a Hono path), or null. */
+export function paidOperationAt(app: App, method: string, path: string): PaidOperation | null {
+  const found = paidRoutes(app).find((r) => r.method === method.toUpperCase() && r.path === path);
+  return found ? (found.operation as PaidOperation) : null;
 }
 
 /** A REST request as a call: its headers, path parameters and URL; the key and rate headers it is admitted with go on the context. */

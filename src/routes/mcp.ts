@@ -1,14 +1,18 @@
-// POST /api/mcp: the Streamable HTTP MCP endpoint (stateless, JSON responses). Each tool call runs the equivalent
-// REST request through this same app (app.fetch, in process) with the caller's credential headers (and the call's
-// x402 payment, src/mcp/payment.ts), so it goes through the same validation, paid() gate (resolve, quote, the
-// admission core: key entitlement, rate limit, metering, payment verification and settlement) and handler as a REST
-// client's request: nothing about pricing, entitlement or metering is restated for MCP.
+// POST /api/mcp: the Streamable HTTP MCP endpoint (stateless, JSON responses). A tool call names the equivalent REST
+// request; with the caller's credential headers (and the call's x402 payment, src/mcp/payment.ts):
+// - a paid tool (and a chart it draws) calls that route's paid operation directly (src/http/paid-tool.ts): the same
+//   validation, gate (resolve, quote, the admission core: key entitlement, rate limit, metering, payment verification
+//   and settlement) and answer as the REST route, without a second pass through the app;
+// - a free catalog tool runs the REST request through this same app (app.fetch, in process), admitted as REST is.
+// Nothing about pricing, entitlement or metering is restated for MCP.
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../errors";
 import { publicBaseUrl } from "../contract/base-url";
 import { buildOpenApiDocument } from "../docs/openapi";
 import { KEY_SECURITY } from "../docs/openapi-access";
+import { paidOperationAt } from "../http/paid";
+import { callPaidOperation } from "../http/paid-tool";
 import { withPurpose } from "../http/route-purpose";
 import { credentialOf } from "../http/verdicts";
 import { TOOL_POLICIES, toolsFromOpenApi, type McpTool } from "../mcp/tools";
@@ -87,7 +91,12 @@ export const registerMcpRoutes: RegisterRoutes = (app, deps) => {
         restUrl: (pathAndQuery) => `${base}${pathAndQuery}`,
         // At the public base URL (never the request's Host), so a payment challenge names the URL the caller would
         // use; same Bun server env (client address), same request id for the logs.
-        invoke: async (pathAndQuery, headers = {}) => app.fetch(new Request(`${base}${pathAndQuery}`, { headers: { ...forwarded, ...headers } }), c.env),
+        invoke: async (pathAndQuery, headers = {}) => {
+          const url = `${base}${pathAndQuery}`;
+          const op = paidOperationAt(app, "GET", pathAndQuery.split("?")[0]!);
+          if (op) return callPaidOperation(op, url, { ...forwarded, ...headers }, c, deps);
+          return app.fetch(new Request(url, { headers: { ...forwarded, ...headers } }), c.env);
+        },
       });
     }),
   );

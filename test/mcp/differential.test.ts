@@ -3,6 +3,7 @@
 // and are refused alike: bad input (INVALID_PARAMETER; REST says the value was in the query, MCP in the arguments), a
 // region-restricted key (REGION_NOT_ALLOWED), premium data without entitlement (CATEGORY_NOT_ALLOWED), and no
 // credential (a 402 on REST, a payment request naming the same price over MCP). Each pair is made with a key of its own.
+// And MCP calls the operation itself: a paid tool call never passes through the app as a /v1 request.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -21,6 +22,8 @@ setDefaultTimeout(120_000);
 const MONTH = "2026-11";
 const BASE = "http://svc.test";
 let t: TestApp;
+/** /v1 requests that passed through the app's middleware (the MCP envelope is /api/mcp). */
+let v1Requests = 0;
 const clients: Client[] = [];
 
 beforeAll(async () => {
@@ -28,7 +31,10 @@ beforeAll(async () => {
   const clock = new ManualClock();
   const random = seededRandom(7);
   const l402 = new L402Rail({ secrets: [TEST_ROOT_SECRET], backend: new DevLightning(memoryInvoiceStore(TEST_NODE_KEY), clock, random), rates: fixedRate(TEST_BTC_USD), clock, random });
-  t = await makeTestApp({ database, clock, random, payments: new Payments({ x402: null, l402, store: paymentProofStore(database.db), clock }) });
+  t = await makeTestApp({
+    database, clock, random, payments: new Payments({ x402: null, l402, store: paymentProofStore(database.db), clock }),
+    middleware: [async (c, next) => ((v1Requests += new URL(c.req.url).pathname.startsWith("/v1/") ? 1 : 0), next())],
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -86,8 +92,9 @@ describe("the same calls through REST and MCP", () => {
       const a = await testKey(t, { plan: "professional" });
       const b = await testKey(t, { plan: "professional" });
       const rest = await viaRest(c.path, a.headers);
+      const before = v1Requests;
       const mcp = await viaMcp(c.tool, c.args, b.headers);
-      expect([c.path, rest.status < 300]).toEqual([c.path, true]);
+      expect([c.path, rest.status < 300, v1Requests - before]).toEqual([c.path, true, 0]);
       expect([c.path, mcp.status, withoutMcpAdditions(mcp.body)]).toEqual([c.path, rest.status, rest.body]);
       expect([c.path, await keyUsage(t.deps, a.row.id, MONTH), await keyUsage(t.deps, b.row.id, MONTH)]).toEqual([c.path, 1, 1]);
     }
