@@ -1,5 +1,5 @@
 // Paid operations as REST routes: the single gate every paid route goes through (DESIGN.md "The paid-route pipeline"),
-// run by paid-call.ts runPaid without a framework object and rendered here through the Hono context:
+// run by src/services/paid-call.ts runPaid without a framework object and rendered here through the Hono context:
 //   validated input -> resolve, which only reads: one discriminated result (serve what it will read, heads included;
 //   a series to provision, which this gate starts and answers 202, free; or a free answer; 404s are free too) ->
 //   quote -> the admission core (src/services/admission.ts:
@@ -21,11 +21,11 @@ import type { App, AppEnv } from "./app-env";
 import { provisioningCaller } from "./admission";
 import { markPaid, paidRoutes } from "./paid-marker";
 import { PageMemo } from "./page-memo";
-import { gate, pageAnswer, runPaid, type Answer, type Asked, type Gated, type Outcome, type PaidCall, type PaidSpec, type Priced } from "./paid-call";
+import { gate, runPaid, type Answer, type Asked, type Gated, type Outcome, type PaidCall, type PaidSpec, type Priced } from "../services/paid-call";
 import { prefersHtml } from "./content-coding";
 import { provisioningAnswer, renderPage } from "./respond";
 
-export { freeAnswer, jsonAnswer, pageAnswer, provisioning, serve, serveHeld, type Answer, type Resolution } from "./paid-call";
+export { freeAnswer, jsonAnswer, pageAnswer, provisioning, serve, serveHeld, type Answer, type Resolution } from "../services/paid-call";
 
 /** The validated query of a route, as its schema outputs it. */
 export type QueryOf<Rt extends RouteConfig> = Rt["request"] extends { query: infer S } ? (S extends ZodType ? z.output<S> : never) : Record<string, never>;
@@ -57,7 +57,7 @@ export type PaidOptions<Q, S extends Serving> = PaidSpec<Q, S> & {
 export type PaidOperation<S extends Serving = Serving> = { route: RouteConfig; options: PaidOptions<any, S> };
 
 /**
- * Registers `route` on `app` as a paid route: its handler runs a call of `opts` (paid-call.ts runPaid) and renders
+ * Registers `route` on `app` as a paid route: its handler runs a call of `opts` (src/services/paid-call.ts runPaid) and renders
  * the outcome through the context; its first middleware is the page memo's lookup. Returns the operation.
  */
 export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App, deps: Pick<Deps, "clock" | "config">, route: Rt, opts: PaidOptions<QueryOf<Rt>, S>): PaidOperation<S> {
@@ -84,7 +84,8 @@ export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App
     const hit = c.req.method === "GET" ? c.get("pages")?.lookup(PageMemo.keyOf(c)) : null;
     if (!hit) return next();
     const { entry, body } = hit;
-    const gated = gate(restCall(c, deps, null), now(), entry, () => pageAnswer(body, entry.vary));
+    const answer: Answer = { kind: "page", page: body, vary: entry.vary };
+    const gated = gate(restCall(c, deps, null), now(), entry, () => answer);
     return gated instanceof Promise ? gated.then((g) => renderGated(c, g)) : renderGated(c, gated);
   };
 
@@ -128,10 +129,17 @@ function renderOutcome(c: Context<AppEnv>, outcome: Outcome<unknown>): Response 
   return renderGated(c, outcome);
 }
 
+/**
+ * A refusal, or the answer: a page in the coding the client accepts; JSON, or its HTML form when the client prefers
+ * HTML; with its payment receipt.
+ */
 function renderGated(c: Context<AppEnv>, gated: Gated): Response | Promise<Response> {
   if (gated.kind === "refused") return refuse(c, gated.refusal);
-  const res = renderAnswer(c, gated.answer);
-  const { receipt } = gated;
+  const { answer, receipt } = gated;
+  let res: Response | Promise<Response>;
+  if (answer.kind === "page") res = renderPage(c, answer.page, answer.vary ?? "Accept-Encoding");
+  else if (answer.html && prefersHtml(c)) res = answer.html().then((html) => c.html(html, 200, answer.headers));
+  else res = c.json(answer.body as never, answer.status, answer.headers);
   if (!receipt) return res;
   // A payment receipt: the answer was built through the context just now, its headers are its own to add to.
   const withReceipt = (r: Response) => {
@@ -139,13 +147,6 @@ function renderGated(c: Context<AppEnv>, gated: Gated): Response | Promise<Respo
     return r;
   };
   return res instanceof Promise ? res.then(withReceipt) : withReceipt(res);
-}
-
-/** An answer as HTTP: a page in the coding the client accepts; JSON, or its HTML form when the client prefers HTML. */
-function renderAnswer(c: Context<AppEnv>, answer: Answer): Response | Promise<Response> {
-  if (answer.kind === "page") return renderPage(c, answer.page, answer.vary ?? "Accept-Encoding");
-  if (answer.html && prefersHtml(c)) return answer.html().then((html) => c.html(html, 200, answer.headers));
-  return c.json(answer.body as never, answer.status, answer.headers);
 }
 
 /**

@@ -1,18 +1,18 @@
-// One call of a paid operation, whoever hands it in (a REST request, paid.ts; an MCP tool call, paid-tool.ts), with no
-// framework object (DESIGN.md "The paid-route pipeline", the order is the design):
+// One call of a paid operation, whoever hands it in (a REST request, src/http/paid.ts; an MCP tool call,
+// src/routes/mcp.ts), with no framework object (DESIGN.md "The paid-route pipeline", the order is the design):
 //   validated query -> resolve, which only reads: serve (heads included), a series to provision, or a free answer
 //   -> a series to provision is started here and answered 202, free -> quote -> the admission core
-//   (src/services/admission.ts) -> the operation's answer (data: JSON, a rendered page, HTML) -> meter or settle once
+//   (src/services/admission.ts) -> the operation's answer (data: JSON, or a rendered page) -> meter or settle once
 //   served; released when the answer fails. The page memo's hits pass through the same gate (gate below).
 // Synchronous while every step is (a memo hit of a cached key): each await costs a promise and a turn per request.
 import type { Credential } from "../domain/keys";
 import { quote as priceQuote, type Quote, type Serving, type Surface } from "../pricing";
 import type { ProvisioningBody } from "../schemas/provisioning";
-import type { Admission, Admitted, PaymentDescription, ReadPolicy, Refusal, Served, Verdict } from "../services/admission";
-import type { NotHeld } from "../services/provisioning";
-import type { ProvisioningCaller } from "../services/provisioning-budget";
-import type { RenderedJson } from "../services/rendered";
-import type { Provision, Readable } from "../services/series-read";
+import type { Admission, Admitted, PaymentDescription, ReadPolicy, Refusal, Served, Verdict } from "./admission";
+import type { NotHeld } from "./provisioning";
+import type { ProvisioningCaller } from "./provisioning-budget";
+import type { RenderedJson } from "./rendered";
+import type { Provision, Readable } from "./series-read";
 
 /**
  * What resolve decided, having only read: serve (after admission) what it will read, with everything the answer
