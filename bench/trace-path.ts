@@ -7,6 +7,7 @@
 // The app is built as `svc serve` builds it (buildDeps, createApp) on a copy of one freshly seeded data directory; one-time work
 // (the OpenAPI document, the catalog, the key cache) is done first by a warm-up on another series.
 // With `--ref REF` (repeatable) the same is traced for that git ref (a temporary git worktree) and printed beside.
+// --verbose lists the calls per file, and per function for the memo hit.
 //   bun run bench/trace-path.ts [--ref main] [--verbose]
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -24,7 +25,7 @@ const { values } = parseArgs({
 /** The warm-up: another series' page, twice (cold, then a memo hit), so that what happens once per process is done. */
 const WARM_UP = "/v1/observations?indicator=PAYEMS&region=US&limit=100";
 
-type Trace = { files: number; calls: number; functions: number; perFile: Record<string, number> };
+type Trace = { files: number; calls: number; functions: number; perFile: Record<string, number>; perFunction: Record<string, number> };
 type Traced = { cold: Trace; hit: Trace };
 
 if (values.child) {
@@ -70,6 +71,7 @@ if (values.verbose) {
     for (const [what, t] of [["cold read", r.cold], ["memo hit", r.hit]] as const) {
       console.log(`\n${trees[k]!.label}, ${what}:`);
       for (const [file, n] of Object.entries(t.perFile).sort((a, b) => b[1] - a[1])) console.log(`  ${String(n).padStart(5)}  ${file}`);
+      if (what === "memo hit") for (const [fn, n] of Object.entries(t.perFunction)) console.log(`        ${String(n).padStart(3)}  ${fn}`);
     }
   });
 }
@@ -155,6 +157,7 @@ function instrument(root: string): Counter {
         counts = null;
       }
       const perFile: Record<string, number> = {};
+      const perFunction: Record<string, number> = {};
       let calls = 0;
       let functions = 0;
       names.forEach((n, id) => {
@@ -163,8 +166,9 @@ function instrument(root: string): Counter {
         calls += c;
         functions++;
         perFile[n.file] = (perFile[n.file] ?? 0) + c;
+        perFunction[`${n.file} ${n.fn}`] = c;
       });
-      return { files: Object.keys(perFile).length, calls, functions, perFile };
+      return { files: Object.keys(perFile).length, calls, functions, perFile, perFunction };
     },
   };
 }
