@@ -23,6 +23,7 @@ import { publicBaseUrl } from "../contract/base-url";
 import { buildOpenApiDocument } from "../docs/openapi";
 import { KEY_SECURITY } from "../docs/openapi-access";
 import { paidOperationAt, type PaidOperation } from "../http/paid";
+import { refuseNulInQuery } from "../http/request-guard";
 import { withPurpose } from "../http/route-purpose";
 import { TOOL_POLICIES, toolsFromOpenApi, type McpTool } from "../mcp/tools";
 import { MCP_PATH, MCP_TOOL_NAMES } from "../contract/mcp";
@@ -125,7 +126,14 @@ export const registerMcpRoutes: RegisterRoutes = (app, deps) => {
 async function callPaidOperation(op: PaidOperation, url: string, headers: Record<string, string>, c: Context<AppEnv>, deps: Pick<Deps, "clock" | "config" | "logger">): Promise<Response> {
   const requestId = c.get("requestId");
   const own = { "x-request-id": requestId };
-  const query = queriesOf(new URL(url).searchParams);
+  const params = new URL(url).searchParams;
+  try {
+    refuseNulInQuery(params);
+  } catch (err) {
+    if (err instanceof ApiError) return Response.json(envelope(err.code, err.message, err.details), { status: err.status, headers: own });
+    throw err;
+  }
+  const query = queriesOf(params);
   const schema = op.route.request?.query as ZodType | undefined;
   const parsed = schema ? await schema.safeParseAsync(zodInput(query)) : { success: true as const, data: {} };
   if (!parsed.success) return Response.json(invalidParameters(parsed.error.issues, "query", query), { status: 400, headers: own });

@@ -105,6 +105,7 @@ describe("the same calls through REST and MCP", () => {
       { key: {}, tool: "get_observations", args: { indicator: "UNRATE", region: "US", limit: -1 }, path: "/v1/observations?indicator=UNRATE&region=US&limit=-1", code: "INVALID_PARAMETER" },
       { key: {}, tool: "get_observations", args: { indicator: "UNRATE", region: "US", transform: "pch" }, path: "/v1/observations?indicator=UNRATE&region=US&transform=pch", code: "INVALID_PARAMETER" },
       { key: {}, tool: "get_latest", args: { indicator: "UNRATE", indicators: "PAYEMS" }, path: "/v1/observations/latest?indicator=UNRATE&indicators=PAYEMS", code: "INVALID_PARAMETER" },
+      { key: {}, tool: "get_observations", args: { indicator: "UNRATE", region: "U\u0000S" }, path: "/v1/observations?indicator=UNRATE&region=U%00S", code: "INVALID_PARAMETER" },
       { key: { plan: "professional", allowedRegions: ["06"] }, tool: "get_observations", args: { indicator: "UNRATE", region: "US" }, path: "/v1/observations?indicator=UNRATE&region=US", code: "REGION_NOT_ALLOWED" },
       { key: { plan: "professional", allowedRegions: ["06"] }, tool: "get_insights", args: { indicator: "UNRATE", region: "US" }, path: "/v1/insights?indicator=UNRATE&region=US", code: "REGION_NOT_ALLOWED" },
       { key: {}, tool: "get_latest", args: { indicator: "svc:sahm_rule" }, path: "/v1/observations/latest?indicator=svc%3Asahm_rule", code: "CATEGORY_NOT_ALLOWED" },
