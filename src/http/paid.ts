@@ -97,9 +97,14 @@ export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App
   return operation;
 }
 
-/** The paid operation registered on `app` at `method` `path` (a Hono path), or null. */
-export function paidOperationAt(app: App, method: string, path: string): PaidOperation | null {
-  const found = paidRoutes(app).find((r) => r.method === method.toUpperCase() && r.path === path);
+/** The paid operation registered on `app` for `method` and the request path `pathname`, or null. */
+export function paidOperationAt(app: App, method: string, pathname: string): PaidOperation | null {
+  const segments = pathname.split("/");
+  const matches = (route: string) => {
+    const parts = route.split("/");
+    return parts.length === segments.length && parts.every((p, k) => p === segments[k] || (p.startsWith(":") && segments[k] !== ""));
+  };
+  const found = paidRoutes(app).find((r) => r.method === method.toUpperCase() && matches(r.path));
   return found ? (found.operation as PaidOperation) : null;
 }
 

@@ -139,7 +139,8 @@ async function callPaidOperation(op: PaidOperation, url: string, headers: Record
   if (!parsed.success) return Response.json(invalidParameters(parsed.error.issues, "query", query), { status: 400, headers: own });
 
   const lowered = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
-  const asked: Asked = { header: (name) => lowered[name.toLowerCase()], param: () => undefined };
+  const pathParams = pathParamsOf(op.route.path, new URL(url).pathname);
+  const asked: Asked = { header: (name) => lowered[name.toLowerCase()], param: (name) => pathParams[name] };
   let admitted: Admitted | null = null;
   const call: PaidCall<unknown> = {
     query: Object.freeze(parsed.data),
@@ -150,8 +151,8 @@ async function callPaidOperation(op: PaidOperation, url: string, headers: Record
     describe: () => ({
       method: "GET",
       query: Object.fromEntries(Object.keys(query).sort().map((k) => [k, query[k]!.join(",")])),
-      pathParams: {},
-      shape: c.get("operations")?.describe("GET", op.route.path) ?? null,
+      pathParams,
+      shape: c.get("operations")?.describe("GET", op.route.path.replace(/\{([^}]+)\}/g, ":$1")) ?? null,
     }),
     caller: () => provisioningCaller(c, deps),
     admitted: (v) => void (admitted = v),
@@ -180,6 +181,18 @@ function responseOf(outcome: Outcome<unknown>, headers: Record<string, string>):
 function answerResponse(answer: Answer, headers: Record<string, string>): Response {
   if (answer.kind === "page") return new Response(answer.page.body, { status: 200, headers: { ...headers, "Content-Type": answer.page.contentType } });
   return Response.json(answer.body, { status: answer.status, headers: { ...headers, ...answer.headers } });
+}
+
+/** The path parameters of `pathname` under the route path `template` (`/v1/briefings/public/{slug}`), decoded. */
+function pathParamsOf(template: string, pathname: string): Record<string, string> {
+  const names = template.split("/");
+  const values = pathname.split("/");
+  const out: Record<string, string> = {};
+  names.forEach((n, k) => {
+    const m = /^\{(.+)\}$/.exec(n);
+    if (m && values[k] !== undefined) out[m[1]!] = decodeURIComponent(values[k]!);
+  });
+  return out;
 }
 
 function queriesOf(params: URLSearchParams): Record<string, string[]> {

@@ -84,6 +84,7 @@ const CALLS: { tool: string; args: Record<string, unknown>; path: string }[] = [
   { tool: "get_latest", args: { indicators: "UNRATE,PAYEMS,NOPE", region: "US" }, path: "/v1/observations/latest?indicators=UNRATE%2CPAYEMS%2CNOPE&region=US" },
   { tool: "get_insights", args: { indicator: "UNRATE", region: "US" }, path: "/v1/insights?indicator=UNRATE&region=US" },
   { tool: "get_active_signals", args: { region: "US", limit: 5 }, path: "/v1/signals/active?region=US&limit=5" },
+  { tool: "ask", args: { q: "What is the unemployment rate in Texas?" }, path: "/v1/ask?q=What+is+the+unemployment+rate+in+Texas%3F" },
 ];
 
 describe("the same calls through REST and MCP", () => {
