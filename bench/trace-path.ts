@@ -1,6 +1,6 @@
 // How long the way through the house is: the source files and function calls of our own code (src/, db/,
 // payments/) that one request runs, for a keyed cold read (a page neither the page memo nor the series cache holds)
-// and a page memo hit of the same URL. Every function of those files is counted by instrumenting its source as it
+// and a page memo hit of the same URL, and an MCP tools/call of get_observations for that page. Every function of those files is counted by instrumenting its source as it
 // is loaded (a Bun plugin: the TypeScript is transpiled by Bun, each function body gets a counter call at its start,
 // found with @babel/parser), so closures, methods and arrow functions all count; only the request's own thread is
 // counted (the embedded database runs on a thread of its own), and only while the request is answered and its body read.
@@ -26,7 +26,7 @@ const { values } = parseArgs({
 const WARM_UP = "/v1/observations?indicator=PAYEMS&region=US&limit=100";
 
 type Trace = { files: number; calls: number; functions: number; perFile: Record<string, number>; perFunction: Record<string, number> };
-type Traced = { cold: Trace; hit: Trace };
+type Traced = { cold: Trace; hit: Trace; tool: Trace };
 
 if (values.child) {
   console.log(JSON.stringify(await traceTree(values.child, values.data!, values.key!)));
@@ -66,9 +66,11 @@ row("cold read: files", (r) => String(r.cold.files));
 row("cold read: calls", (r) => `${r.cold.calls} (${r.cold.functions} functions)`);
 row("memo hit: files", (r) => String(r.hit.files));
 row("memo hit: calls", (r) => `${r.hit.calls} (${r.hit.functions} functions)`);
+row("MCP tool call: files", (r) => String(r.tool.files));
+row("MCP tool call: calls", (r) => `${r.tool.calls} (${r.tool.functions} functions)`);
 if (values.verbose) {
   results.forEach((r, k) => {
-    for (const [what, t] of [["cold read", r.cold], ["memo hit", r.hit]] as const) {
+    for (const [what, t] of [["cold read", r.cold], ["memo hit", r.hit], ["MCP tool call", r.tool]] as const) {
       console.log(`\n${trees[k]!.label}, ${what}:`);
       for (const [file, n] of Object.entries(t.perFile).sort((a, b) => b[1] - a[1])) console.log(`  ${String(n).padStart(5)}  ${file}`);
       if (what === "memo hit") for (const [fn, n] of Object.entries(t.perFunction)) console.log(`        ${String(n).padStart(3)}  ${fn}`);
@@ -107,9 +109,24 @@ async function traceTree(root: string, seeded: string, key: string): Promise<Tra
     await get(WARM_UP);
     const cold = await counter.during(() => get(KEYED_PAGE));
     const hit = await counter.during(() => get(KEYED_PAGE));
+    // An MCP tools/call of get_observations for the same page (the SDK loaded and the page remembered by a first call).
+    const mcp = async () => {
+      const body = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_observations", arguments: { ...Object.fromEntries(new URL(KEYED_PAGE, "http://x").searchParams), limit: 100 } } };
+      const res = await app.fetch(
+        new Request("http://127.0.0.1:8080/api/mcp", {
+          method: "POST",
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+          body: JSON.stringify(body),
+        }),
+      );
+      const answer = (await res.json()) as { result?: { isError?: boolean } };
+      if (res.status !== 200 || !answer.result || answer.result.isError) throw new Error(`MCP get_observations: ${res.status} ${JSON.stringify(answer).slice(0, 200)}`);
+    };
+    await mcp();
+    const tool = await counter.during(mcp);
     await deps.keys.close();
     await deps.database.close();
-    return { cold, hit };
+    return { cold, hit, tool };
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

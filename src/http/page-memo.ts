@@ -44,7 +44,12 @@ export class PageMemo {
    * same URL may be recorded as JSON and as CSV.
    */
   static keyOf(c: Context): string {
-    return `${acceptedFormat(c.req.header("accept"))} ${requestTarget(c.req.url)}`;
+    return PageMemo.keyFor(acceptedFormat(c.req.header("accept")), c.req.url);
+  }
+
+  /** The key of a request for `url` in `format` (an MCP call asks for JSON). */
+  static keyFor(format: string, url: string): string {
+    return `${format} ${requestTarget(url)}`;
   }
 
   /** After a 200: the request `key` may be answered from `entry` while its check yields a body. */

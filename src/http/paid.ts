@@ -66,26 +66,15 @@ export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App
     const call = restCall<QueryOf<Rt>>(c, deps, c.req.valid("query" as never) as QueryOf<Rt>);
     const outcome = await runPaid(opts, now, call);
     const out = await renderOutcome(c, outcome);
-    const pages = c.get("pages");
-    if (outcome.kind === "served" && out.status === 200 && pages && opts.page && opts.vary && c.req.method === "GET") {
-      const body = opts.page(outcome.served);
-      if (body) {
-        const payment = describeForPayment(c);
-        const { quote, serving, policy } = outcome.priced;
-        pages.record(PageMemo.keyOf(c), { body, vary: opts.vary, quote, serving, policy, payment: () => payment });
-      }
-    }
+    if (out.status === 200 && c.req.method === "GET") rememberPage(c.get("pages"), PageMemo.keyOf(c), opts, outcome, () => describeForPayment(c));
     return out;
   };
 
   // A URL the memo holds is answered by the same gate, with the recorded resolution and the rendered page as the
   // answer. Route middleware runs after routing and the app's middleware, before validation.
   const lookup: MiddlewareHandler<AppEnv> = async function pageMemoLookup(c, next) {
-    const hit = c.req.method === "GET" ? c.get("pages")?.lookup(PageMemo.keyOf(c)) : null;
-    if (!hit) return next();
-    const { entry, body } = hit;
-    const answer: Answer = { kind: "page", page: body, vary: entry.vary };
-    const gated = gate(restCall(c, deps, null), now(), entry, () => answer);
+    const gated = c.req.method === "GET" ? answerFromMemo(c.get("pages"), PageMemo.keyOf(c), () => restCall(c, deps, null), now) : null;
+    if (!gated) return next();
     return gated instanceof Promise ? gated.then((g) => renderGated(c, g)) : renderGated(c, gated);
   };
 
@@ -95,6 +84,27 @@ export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App
   const own = route.middleware ? (Array.isArray(route.middleware) ? route.middleware : [route.middleware]) : [];
   app.openapi(opts.page && opts.vary ? { ...route, middleware: [lookup, ...own] } : route, handler as never);
   return operation;
+}
+
+/**
+ * The page memo's answer to a call of the URL `key` names (PageMemo.keyOf): the same gate, with the resolution
+ * recorded for it and the page it would render now as the answer; null when the memo cannot answer it.
+ */
+export function answerFromMemo(pages: PageMemo | undefined, key: string, call: () => Parameters<typeof gate>[0], now: () => Date): Gated | Promise<Gated> | null {
+  const hit = pages?.lookup(key);
+  if (!hit) return null;
+  const answer: Answer = { kind: "page", page: hit.body, vary: hit.entry.vary };
+  return gate(call(), now(), hit.entry, () => answer);
+}
+
+/** After a GET was answered 200: what the memo needs to answer `key` again, for an operation that says how (`page`). */
+export function rememberPage(pages: PageMemo | undefined, key: string, opts: PaidOptions<any, any>, outcome: Outcome<unknown>, payment: () => PaymentDescription): void {
+  if (!pages || !opts.page || !opts.vary || outcome.kind !== "served") return;
+  const body = opts.page(outcome.served);
+  if (!body) return;
+  const described = payment();
+  const { quote, serving, policy } = outcome.priced;
+  pages.record(key, { body, vary: opts.vary, quote, serving, policy, payment: () => described });
 }
 
 /** The paid operation registered on `app` for `method` and the request path `pathname`, or null. */

@@ -11,7 +11,7 @@ import type { ZodType } from "zod";
 import type { Deps } from "../deps";
 import { ApiError, envelope, errorResponses } from "../errors";
 import type { Admitted } from "../services/admission";
-import { runPaid, type Answer, type Asked, type Outcome, type PaidCall } from "../services/paid-call";
+import { runPaid, type Answer, type Asked, type Gated, type Outcome, type PaidCall } from "../services/paid-call";
 import { adviceHeaders, rateLimitHeaders } from "../http/advice-headers";
 import { provisioningCaller } from "../http/admission";
 import type { AppEnv } from "../http/app-env";
@@ -22,7 +22,8 @@ import type { RegisterRoutes } from "../http/app-env";
 import { publicBaseUrl } from "../contract/base-url";
 import { buildOpenApiDocument } from "../docs/openapi";
 import { KEY_SECURITY } from "../docs/openapi-access";
-import { paidOperationAt, type PaidOperation } from "../http/paid";
+import { answerFromMemo, paidOperationAt, rememberPage, type PaidOperation } from "../http/paid";
+import { PageMemo } from "../http/page-memo";
 import { refuseNulInQuery } from "../http/request-guard";
 import { withPurpose } from "../http/route-purpose";
 import { TOOL_POLICIES, toolsFromOpenApi, type McpTool } from "../mcp/tools";
@@ -126,6 +127,19 @@ export const registerMcpRoutes: RegisterRoutes = (app, deps) => {
 async function callPaidOperation(op: PaidOperation, url: string, headers: Record<string, string>, c: Context<AppEnv>, deps: Pick<Deps, "clock" | "config" | "logger">): Promise<Response> {
   const requestId = c.get("requestId");
   const own = { "x-request-id": requestId };
+  const lowered = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+  const pathParams = pathParamsOf(op.route.path, new URL(url).pathname);
+  const asked: Asked = { header: (name) => lowered[name.toLowerCase()], param: (name) => pathParams[name] };
+  let admitted: Admitted | null = null;
+  const credential = credentialOf(new Headers(lowered));
+  const admission = c.get("admission");
+  const now = () => deps.clock.now();
+  const rate = (): Record<string, string> => (admitted?.rate ? rateLimitHeaders(admitted.rate) : {});
+  // A URL the page memo holds is answered as REST answers it: the same gate, the recorded resolution, the page.
+  const memoKey = PageMemo.keyFor("json", url);
+  const fromMemo = answerFromMemo(c.get("pages"), memoKey, () => ({ admission, credential, asked, url, admitted: (v: Admitted) => void (admitted = v) }), now);
+  if (fromMemo) return responseOf(await fromMemo, { ...own, ...rate() });
+
   const params = new URL(url).searchParams;
   try {
     refuseNulInQuery(params);
@@ -138,16 +152,12 @@ async function callPaidOperation(op: PaidOperation, url: string, headers: Record
   const parsed = schema ? await schema.safeParseAsync(zodInput(query)) : { success: true as const, data: {} };
   if (!parsed.success) return Response.json(invalidParameters(parsed.error.issues, "query", query), { status: 400, headers: own });
 
-  const lowered = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
-  const pathParams = pathParamsOf(op.route.path, new URL(url).pathname);
-  const asked: Asked = { header: (name) => lowered[name.toLowerCase()], param: (name) => pathParams[name] };
-  let admitted: Admitted | null = null;
   const call: PaidCall<unknown> = {
     query: Object.freeze(parsed.data),
     asked,
-    credential: credentialOf(new Headers(lowered)),
+    credential,
     url,
-    admission: c.get("admission"),
+    admission,
     describe: () => ({
       method: "GET",
       query: Object.fromEntries(Object.keys(query).sort().map((k) => [k, query[k]!.join(",")])),
@@ -157,9 +167,11 @@ async function callPaidOperation(op: PaidOperation, url: string, headers: Record
     caller: () => provisioningCaller(c, deps),
     admitted: (v) => void (admitted = v),
   };
-  const rate = (): Record<string, string> => (admitted?.rate ? rateLimitHeaders(admitted.rate) : {});
   try {
-    return await responseOf(await runPaid(op.options, () => deps.clock.now(), call), { ...own, ...rate() });
+    const outcome = await runPaid(op.options, now, call);
+    const res = responseOf(outcome, { ...own, ...rate() });
+    if (res.status === 200) rememberPage(c.get("pages"), memoKey, op.options, outcome, call.describe);
+    return res;
   } catch (err) {
     // As app.onError renders it for REST: the envelope and its advice, with the rate window the call was admitted in.
     if (err instanceof ApiError) return Response.json(envelope(err.code, err.message, err.details), { status: err.status, headers: { ...own, ...rate(), ...adviceHeaders(err.advice) } });
@@ -168,7 +180,7 @@ async function callPaidOperation(op: PaidOperation, url: string, headers: Record
 }
 
 /** The outcome as the REST route answers it (paid.ts renderOutcome), as a plain Response. */
-function responseOf(outcome: Outcome<unknown>, headers: Record<string, string>): Response {
+function responseOf(outcome: Outcome<unknown> | Gated, headers: Record<string, string>): Response {
   if (outcome.kind === "provisioning") return Response.json(outcome.body, { status: 202, headers: { ...headers, "Retry-After": String(outcome.body.retry_after_seconds), "Cache-Control": "no-store" } });
   if (outcome.kind === "free") return Response.json(outcome.body, { status: 200, headers });
   if (outcome.kind === "refused") {
