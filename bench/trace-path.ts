@@ -7,7 +7,7 @@
 // The app is built as `svc serve` builds it (buildDeps, createApp) on a copy of one freshly seeded data directory; one-time work
 // (the OpenAPI document, the catalog, the key cache) is done first by a warm-up on another series.
 // With `--ref REF` (repeatable) the same is traced for that git ref (a temporary git worktree) and printed beside.
-// --verbose lists the calls per file, and per function for the memo hit.
+// --verbose lists the calls per file, and per function for the memo hit and the MCP call.
 //   bun run bench/trace-path.ts [--ref main] [--verbose]
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -73,7 +73,7 @@ if (values.verbose) {
     for (const [what, t] of [["cold read", r.cold], ["memo hit", r.hit], ["MCP tool call", r.tool]] as const) {
       console.log(`\n${trees[k]!.label}, ${what}:`);
       for (const [file, n] of Object.entries(t.perFile).sort((a, b) => b[1] - a[1])) console.log(`  ${String(n).padStart(5)}  ${file}`);
-      if (what === "memo hit") for (const [fn, n] of Object.entries(t.perFunction)) console.log(`        ${String(n).padStart(3)}  ${fn}`);
+      if (what !== "cold read") for (const [fn, n] of Object.entries(t.perFunction)) console.log(`        ${String(n).padStart(3)}  ${fn}`);
     }
   });
 }

@@ -107,15 +107,18 @@ export function rememberPage(pages: PageMemo | undefined, key: string, opts: Pai
   pages.record(key, { body, vary: opts.vary, quote, serving, policy, payment: () => described });
 }
 
-/** The paid operation registered on `app` for `method` and the request path `pathname`, or null. */
-export function paidOperationAt(app: App, method: string, pathname: string): PaidOperation | null {
-  const segments = pathname.split("/");
-  const matches = (route: string) => {
-    const parts = route.split("/");
-    return parts.length === segments.length && parts.every((p, k) => p === segments[k] || (p.startsWith(":") && segments[k] !== ""));
+/**
+ * A finder of the paid operations registered on `app` (read once, when called: after every route is registered): the
+ * operation for `method` and the request path `pathname`, or null.
+ */
+export function paidOperations(app: App): (method: string, pathname: string) => PaidOperation | null {
+  const routes = paidRoutes(app).map((r) => ({ method: r.method, parts: r.path.split("/"), operation: r.operation as PaidOperation }));
+  return (method, pathname) => {
+    const segments = pathname.split("/");
+    const m = method.toUpperCase();
+    const found = routes.find((r) => r.method === m && r.parts.length === segments.length && r.parts.every((p, k) => p === segments[k] || (p.startsWith(":") && segments[k] !== "")));
+    return found?.operation ?? null;
   };
-  const found = paidRoutes(app).find((r) => r.method === method.toUpperCase() && matches(r.path));
-  return found ? (found.operation as PaidOperation) : null;
 }
 
 /** A REST request as a call: its headers, path parameters and URL; the key and rate headers it is admitted with go on the context. */

@@ -22,7 +22,7 @@ import type { RegisterRoutes } from "../http/app-env";
 import { publicBaseUrl } from "../contract/base-url";
 import { buildOpenApiDocument } from "../docs/openapi";
 import { KEY_SECURITY } from "../docs/openapi-access";
-import { answerFromMemo, paidOperationAt, rememberPage, type PaidOperation } from "../http/paid";
+import { answerFromMemo, paidOperations, rememberPage, type PaidOperation } from "../http/paid";
 import { PageMemo } from "../http/page-memo";
 import { refuseNulInQuery } from "../http/request-guard";
 import { withPurpose } from "../http/route-purpose";
@@ -77,6 +77,8 @@ export const registerMcpRoutes: RegisterRoutes = (app, deps) => {
 
   // Read from the finished OpenAPI document on first use, after every route is registered; tools do not depend on the base URL.
   let tools: McpTool[] | null = null;
+  // The paid operations a tool call runs directly, found on first use too.
+  let paidOperationAt: ReturnType<typeof paidOperations> | null = null;
 
   // The envelope is not admitted itself: each tool call runs its REST twin through the app and is admitted there.
   app.post(
@@ -84,6 +86,8 @@ export const registerMcpRoutes: RegisterRoutes = (app, deps) => {
     withPurpose("envelope", async (c) => {
       const base = publicBaseUrl(deps.config, c.req.url);
       tools ??= toolsFromOpenApi(buildOpenApiDocument(app, base));
+      paidOperationAt ??= paidOperations(app);
+      const operationAt = paidOperationAt;
       const keyed = credentialOf(c.req.raw.headers).kind !== "none";
       const forwarded: Record<string, string> = { accept: "application/json", "x-request-id": c.get("requestId") };
       if (keyed) {
@@ -103,7 +107,7 @@ export const registerMcpRoutes: RegisterRoutes = (app, deps) => {
         // use; same Bun server env (client address), same request id for the logs.
         invoke: async (pathAndQuery, headers = {}) => {
           const url = `${base}${pathAndQuery}`;
-          const op = paidOperationAt(app, "GET", pathAndQuery.split("?")[0]!);
+          const op = operationAt("GET", pathAndQuery.split("?")[0]!);
           if (op) return callPaidOperation(op, url, { ...forwarded, ...headers }, c, deps);
           return app.fetch(new Request(url, { headers: { ...forwarded, ...headers } }), c.env);
         },
