@@ -139,39 +139,32 @@ async function callPaidOperation(op: PaidOperation, url: string, headers: Record
   const admission = c.get("admission");
   const now = () => deps.clock.now();
   const rate = (): Record<string, string> => (admitted?.rate ? rateLimitHeaders(admitted.rate) : {});
-  // A URL the page memo holds is answered as REST answers it: the same gate, the recorded resolution, the page.
-  const memoKey = PageMemo.keyFor("json", url);
-  const fromMemo = answerFromMemo(c.get("pages"), memoKey, () => ({ admission, credential, asked, url, admitted: (v: Admitted) => void (admitted = v) }), now);
-  if (fromMemo) return responseOf(await fromMemo, { ...own, ...rate() });
-
-  const params = new URL(url).searchParams;
   try {
+    // A URL the page memo holds is answered as REST answers it: the same gate, the recorded resolution, the page.
+    const memoKey = PageMemo.keyFor("json", url);
+    const fromMemo = answerFromMemo(c.get("pages"), memoKey, () => ({ admission, credential, asked, url, admitted: (v: Admitted) => void (admitted = v) }), now);
+    if (fromMemo) return responseOf(await fromMemo, { ...own, ...rate() });
+    const params = new URL(url).searchParams;
     refuseNulInQuery(params);
-  } catch (err) {
-    if (err instanceof ApiError) return Response.json(envelope(err.code, err.message, err.details), { status: err.status, headers: own });
-    throw err;
-  }
-  const query = queriesOf(params);
-  const schema = op.route.request?.query as ZodType | undefined;
-  const parsed = schema ? await schema.safeParseAsync(zodInput(query)) : { success: true as const, data: {} };
-  if (!parsed.success) return Response.json(invalidParameters(parsed.error.issues, "query", query), { status: 400, headers: own });
-
-  const call: PaidCall<unknown> = {
-    query: Object.freeze(parsed.data),
-    asked,
-    credential,
-    url,
-    admission,
-    describe: () => ({
-      method: "GET",
-      query: Object.fromEntries(Object.keys(query).sort().map((k) => [k, query[k]!.join(",")])),
-      pathParams,
-      shape: c.get("operations")?.describe("GET", op.route.path.replace(/\{([^}]+)\}/g, ":$1")) ?? null,
-    }),
-    caller: () => provisioningCaller(c, deps),
-    admitted: (v) => void (admitted = v),
-  };
-  try {
+    const query = queriesOf(params);
+    const schema = op.route.request?.query as ZodType | undefined;
+    const parsed = schema ? await schema.safeParseAsync(zodInput(query)) : { success: true as const, data: {} };
+    if (!parsed.success) return Response.json(invalidParameters(parsed.error.issues, "query", query), { status: 400, headers: own });
+    const call: PaidCall<unknown> = {
+      query: Object.freeze(parsed.data),
+      asked,
+      credential,
+      url,
+      admission,
+      describe: () => ({
+        method: "GET",
+        query: Object.fromEntries(Object.keys(query).sort().map((k) => [k, query[k]!.join(",")])),
+        pathParams,
+        shape: c.get("operations")?.describe("GET", op.route.path.replace(/\{([^}]+)\}/g, ":$1")) ?? null,
+      }),
+      caller: () => provisioningCaller(c, deps),
+      admitted: (v) => void (admitted = v),
+    };
     const outcome = await runPaid(op.options, now, call);
     const res = responseOf(outcome, { ...own, ...rate() });
     if (res.status === 200) rememberPage(c.get("pages"), memoKey, op.options, outcome, call.describe);
