@@ -82,7 +82,9 @@ export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App
   const operation: PaidOperation<S> = { route, options: opts as PaidOptions<any, S> };
   markPaid(handler, { surface: typeof opts.surface === "function" ? "dynamic" : opts.surface, surfaces, example: opts.example ?? null, failing: opts.failing ?? null, operation });
   const own = route.middleware ? (Array.isArray(route.middleware) ? route.middleware : [route.middleware]) : [];
-  app.openapi(opts.page && opts.vary ? { ...route, middleware: [lookup, ...own] } : route, handler as never);
+  // The surfaces it is priced at go into its OpenAPI operation (x-price-usd is derived from them): declared once.
+  const priced = { ...route, "x-price-surface": surfaces.length === 1 ? surfaces[0] : surfaces };
+  app.openapi(opts.page && opts.vary ? { ...priced, middleware: [lookup, ...own] } : priced, handler as never);
   return operation;
 }
 
@@ -168,9 +170,9 @@ function renderGated(c: Context<AppEnv>, gated: Gated): Response | Promise<Respo
 }
 
 /**
- * The surfaces a paid route can be priced at: those its definition declares in `x-price-surface` (which OpenAPI
- * prices), else its fixed surface. Published prices are derived from these, so a route whose gate and contract
- * disagree, or whose per-request surface is declared nowhere, is refused when it is registered.
+ * The surfaces a paid route can be priced at: its fixed surface, or (a surface picked per request) those its route
+ * declares in `x-price-surface`; registered into its OpenAPI operation, which publishes their prices. A route whose
+ * gate and contract disagree, or whose per-request surface is declared nowhere, is refused when it is registered.
  */
 function routeSurfaces(route: RouteConfig, surface: Surface | ((resolved: never) => Surface)): Surface[] {
   const raw = (route as Record<string, unknown>)["x-price-surface"];

@@ -54,7 +54,6 @@ const publicReadRoute = createRoute({
     },
     ...errorResponses(400, 401, 402, 404, 429, 500),
   },
-  "x-price-surface": "briefing_read",
 });
 
 const createBriefingRoute = createRoute({

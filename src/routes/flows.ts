@@ -25,7 +25,6 @@ const flowsRoute = createRoute({
     200: { description: "Flows, largest first", content: { "application/json": { schema: flowsResponseSchema } } },
     ...errorResponses(400, 401, 402, 403, 404, 429, 500),
   },
-  "x-price-surface": "flows",
 });
 
 type FlowsServed = Serving & { target: FlowsTarget };

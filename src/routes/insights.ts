@@ -26,7 +26,6 @@ const insightsRoute = createRoute({
     200: { description: "Facts ranked by salience, active signals, and the window, unit and attribution", content: { "application/json": { schema: insightsResponseSchema } } },
     ...errorResponses(400, 401, 402, 403, 404, 429, 500),
   },
-  "x-price-surface": "insights",
 });
 
 type InsightsServed = Serving & { target: InsightsTarget };

@@ -46,7 +46,6 @@ const observationsRoute = createRoute({
     ...provisioningResponse,
     ...errorResponses(400, 401, 402, 403, 404, 429, 500, 502),
   },
-  "x-price-surface": "observations",
 });
 
 const latestRoute = createRoute({

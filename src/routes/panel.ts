@@ -28,7 +28,6 @@ const panelRoute = createRoute({
     200: { description: "The aligned panel", content: { "application/json": { schema: panelResponseSchema } } },
     ...errorResponses(400, 401, 402, 403, 404, 429, 500),
   },
-  "x-price-surface": "panel",
 });
 
 type PanelServed = Serving & { target: PanelTarget };

@@ -30,7 +30,6 @@ const activeRoute = createRoute({
     200: { description: "A page of open signal intervals", content: { "application/json": { schema: signalListResponseSchema } } },
     ...errorResponses(400, 401, 402, 403, 404, 429, 500),
   },
-  "x-price-surface": "signals",
 });
 
 const historyRoute = createRoute({
@@ -45,7 +44,6 @@ const historyRoute = createRoute({
     200: { description: "A page of signal intervals", content: { "application/json": { schema: signalListResponseSchema } } },
     ...errorResponses(400, 401, 402, 403, 404, 429, 500),
   },
-  "x-price-surface": "signals",
 });
 
 type SignalsServed = Serving & { query: ResolvedSignalQuery };
