@@ -18,12 +18,11 @@ import { headAsGet, headContentLength, notFoundOrMethodNotAllowed, refusePaidHea
 import type { PageMemo } from "./services/page-memo";
 import { admitKeyed } from "./http/admission";
 import { adviceHeaders } from "./http/advice-headers";
-import { failureResponse, provisioningAnswer } from "./http/respond";
+import { failureResponse } from "./http/respond";
 import { Admission } from "./services/admission";
 import { hostGuard, limitBody, rejectMalformedQuery } from "./http/request-guard";
 import { validationHook } from "./http/validation";
 import { registerRoutes } from "./routes";
-import { ProvisioningAnswer } from "./services/provisioning";
 import { routePatterns, withMetrics } from "./http/metrics";
 
 const CORS: CorsOptions = {
@@ -101,8 +100,6 @@ export function createApp(deps: Deps, opts: AppOptions = {}): ServiceApp {
   app.notFound(notFoundOrMethodNotAllowed(app.router as never));
 
   app.onError((err, c) => {
-    // A series being provisioned, found by a read outside a paid route's resolve (which answers it itself): free.
-    if (err instanceof ProvisioningAnswer) return provisioningAnswer(c, err.body);
     if (err instanceof ApiError) {
       const advice = adviceHeaders(err.advice);
       if (advice) for (const k in advice) c.header(k, advice[k]);

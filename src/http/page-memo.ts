@@ -5,5 +5,10 @@ import { acceptedFormat } from "./content-coding";
 import { requestTarget } from "./url-parts";
 
 export function pageMemoKey(c: Context): string {
-  return `${acceptedFormat(c.req.header("accept"))} ${requestTarget(c.req.url)}`;
+  return pageMemoKeyFor(acceptedFormat(c.req.header("accept")), c.req.url);
+}
+
+/** The key of a request for `url` in `format` (an MCP call asks for JSON). */
+export function pageMemoKeyFor(format: string, url: string): string {
+  return `${format} ${requestTarget(url)}`;
 }

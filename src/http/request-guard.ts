@@ -103,6 +103,15 @@ export function malformedEscape(search: string): string | null {
   return null;
 }
 
+/** A query parameter whose name or value holds a NUL character is a 400 (PostgreSQL text cannot hold it). */
+export function refuseNulInQuery(params: URLSearchParams): void {
+  for (const name of new Set(params.keys())) {
+    if (name.includes("\u0000") || params.getAll(name).some((v) => v.includes("\u0000"))) {
+      fail("INVALID_PARAMETER", `Invalid parameter ${JSON.stringify(name)}: contains a NUL character (%00).`, { parameter: name, in: "query" });
+    }
+  }
+}
+
 /**
  * NUL in the path or query, a malformed percent-escape in the query, then (on /v1 operations) unknown query
  * parameters: 400 INVALID_PARAMETER. The verdict is a function of the method and the request target alone, so the
@@ -122,11 +131,7 @@ export function rejectMalformedQuery(passed: BoundedCache<string, true>): Check 
       fail("INVALID_PARAMETER", `Invalid parameter ${JSON.stringify(malformed)}: a malformed percent-escape (each '%' starts two hex digits of UTF-8; send '%25' for a literal '%').`, { parameter: malformed, in: "query" });
     }
     const names = [...new Set(url.searchParams.keys())];
-    for (const name of names) {
-      if (name.includes("\u0000") || url.searchParams.getAll(name).some((v) => v.includes("\u0000"))) {
-        fail("INVALID_PARAMETER", `Invalid parameter ${JSON.stringify(name)}: contains a NUL character (%00).`, { parameter: name, in: "query" });
-      }
-    }
+    refuseNulInQuery(url.searchParams);
     if (names.length > 0 && url.pathname.startsWith("/v1/")) {
       const allowed = allowedQueryParameters(c);
       const unknown = allowed ? names.filter((n) => !allowed.includes(n)) : [];

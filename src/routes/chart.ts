@@ -4,15 +4,13 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../schemas/errors";
-import { codedBody, codingHeaders } from "../http/content-coding";
-import { registerPaid, serveOrProvisioning } from "../http/paid";
-import { provisioningCaller } from "../http/admission";
+import { pageAnswer, registerPaid, serveHeld } from "../http/paid";
 import type { Serving } from "../pricing";
 import { CHART_MAX_POINTS, CHART_MAX_SERIES, chartQuerySchema } from "../schemas/chart";
 import { provisioningResponse } from "../schemas/provisioning";
 import { getChart, resolveChart, type ChartTarget } from "../services/chart";
 import { renderCaller } from "../services/chart-renders";
-import { forCaller, readContext, seriesRead, targetCode } from "../services/series-read";
+import { readContext, seriesRead, targetCode } from "../services/series-read";
 
 const chartRoute = createRoute({
   method: "get",
@@ -48,17 +46,15 @@ export const registerChartRoutes: RegisterRoutes = (app, deps) => {
     // Every series it draws, each in its own region; the USREC shading is context, not a read.
     reads: "all",
     example: "/v1/chart?indicator=PAYEMS&region=US",
-    resolve: (query, c) =>
-      serveOrProvisioning(async () => {
-        const target = await resolveChart(forCaller(ctx, () => provisioningCaller(c, deps)), query);
+    resolve: async (query) =>
+      serveHeld(await resolveChart(ctx, query), (target) => {
         const surface = target.reads.length === 1 ? "observations" : "panel";
         const one = target.reads.length === 1 ? target.reads[0]! : null;
         return { indicator: one ? targetCode(one) : null, region: target.region, resource: "/v1/chart", reads: target.reads.map((s) => seriesRead(s, surface)), target };
       }),
-    handler: async (c, r) => {
-      const svg = await getChart(ctx, r.target, { client: { caller: renderCaller(await provisioningCaller(c, deps)) } });
-      const coded = codedBody(svg, c.req.header("accept-encoding"));
-      return c.body(coded.form.blob as never, 200, { "content-type": svg.contentType, ...codingHeaders(coded) });
+    answer: async (r, admitted, _started, asked) => {
+      const caller = renderCaller({ class: admitted.key ? "keyed" : "stranger", client: asked.client, key: admitted.key });
+      return pageAnswer(await getChart(ctx, r.target, { client: { caller } }));
     },
   });
 };

@@ -22,7 +22,7 @@ import { codeNote, settlePlaces } from "./ask-places";
 import { COVERED_HINT, topicsFromCatalog } from "./ask-vocabulary";
 import { planFlows, type FlowPlan } from "./ask-flows";
 import { regionIndexForAsk, resolveRegion, type RegionRow } from "./regions";
-import { ensureReadable, targetCode, targetPremium, type ReadContext } from "./series-read";
+import { heldTarget, targetCode, targetPremium, type ReadContext } from "./series-read";
 import type { LanguageModel } from "./ask-model";
 import { planRank, polarDirection, type RankPlan } from "./ask-rank";
 
@@ -136,7 +136,7 @@ async function candidatesFor(ctx: ReadContext, topic: Topic, region: RegionRow, 
       continue;
     }
     try {
-      await ensureReadable(ctx, target);
+      await heldTarget(ctx, target);
       out.push({ target, held: true });
     } catch (e) {
       const err = asApiError(e);

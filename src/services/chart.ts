@@ -20,7 +20,7 @@ import { seriesAttribution } from "./insights";
 import { resolveObservations, seriesWindow, type ObservationsQuery, type ObservationsTarget, type SeriesWindow } from "./observations";
 import { regionIndex } from "./regions";
 import { renderBody, type RenderedJson } from "./rendered";
-import { seriesData, targetCode, targetPremium, type ReadContext } from "./series-read";
+import { seriesData, targetCode, targetPremium, type ReadContext, type Readable } from "./series-read";
 import { placeOf } from "./signals";
 
 export type ChartTarget = {
@@ -38,14 +38,21 @@ function readQuery(q: ChartQuery, indicator: string, region: string | undefined)
 
 const pairs = (q: ChartQuery) => q.indicator.flatMap((code) => (q.region ?? [undefined]).map((region) => ({ code, region })));
 
-/** `bare`: drawn without its title and subtitle (a card that prints them beside it). */
-export async function resolveChart(ctx: ReadContext, q: ChartQuery, opts: { bare?: boolean } = {}): Promise<ChartTarget> {
+/**
+ * Every series of the chart with its heads, or the first one to provision. `bare`: drawn without its title and
+ * subtitle (a card that prints them beside it). Reads only.
+ */
+export async function resolveChart(ctx: ReadContext, q: ChartQuery, opts: { bare?: boolean } = {}): Promise<Readable<ChartTarget>> {
   const reads: ObservationsTarget[] = [];
-  for (const p of pairs(q)) reads.push(await resolveObservations(ctx, readQuery(q, p.code, p.region)));
+  for (const p of pairs(q)) {
+    const found = await resolveObservations(ctx, readQuery(q, p.code, p.region));
+    if (found.kind === "not-held") return found;
+    reads.push(found.target);
+  }
   const regions = new Set(reads.map((r) => r.region.code));
   const target: ChartTarget = { query: q, reads, region: regions.size === 1 ? [...regions][0]! : null, premium: reads.some(targetPremium) };
   await assertFits(ctx, target, await chartSource(ctx, target, opts.bare));
-  return target;
+  return { kind: "held", target };
 }
 
 /** A 400 naming the height that fits, for a chart whose title, legend and plot do not fit its size. */
@@ -154,7 +161,9 @@ export async function chartPicture(ctx: ReadContext, params: Record<string, stri
   const query = chartQuerySchema.safeParse(params);
   if (!query.success) return null;
   try {
-    const body = await getChart(ctx, await resolveChart(ctx, query.data, opts), opts);
+    const found = await resolveChart(ctx, query.data, opts);
+    if (found.kind !== "held") return null;
+    const body = await getChart(ctx, found.target, opts);
     const svg = new TextDecoder().decode(body.bytes);
     return { uri: `data:image/svg+xml;base64,${Buffer.from(body.bytes).toString("base64")}`, alt: unescapeXml(DESC.exec(svg)?.[1] ?? "") };
   } catch (e) {
