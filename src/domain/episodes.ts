@@ -47,7 +47,7 @@ export const NAMED_EPISODES: readonly NamedEpisode[] = [
   {
     id: "inflation_2021_22",
     name: "the 2021-22 inflation surge",
-    phrases: ["2021 22 inflation surge", "2021 2022 inflation surge", "2021 22 surge", "2021 2022 surge", "2022 surge", "inflation surge", "inflation spike", "post pandemic inflation", "2022 inflation", "2021 inflation"],
+    phrases: ["2021 22 inflation surge", "2021 2022 inflation surge", "2021 22 surge", "2021 2022 surge", "2022 surge", "inflation surge", "inflation spike", "post pandemic inflation", "post pandemic", "post covid", "2022 inflation", "2021 inflation"],
     kind: "inflation",
     marginMonths: 12,
     months: ["2021-01-01", "2022-12-01"],

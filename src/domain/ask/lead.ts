@@ -196,8 +196,10 @@ function changeLead(v: View, intent: Extract<Intent, { kind: "change" }>, yesNo:
     return { text: `${yesOrNo(yesNo, dx > 0, down)}${capitalise(v.place)} ${verb} ${jobs.toLocaleString("en-US")} jobs ${span} (${v.label}, ${fmt(v, end.value)}).`, figures: { ...figures, jobs }, computed: "difference" };
   }
   const verb = diff === 0 ? `${was(v.label)} unchanged` : dx > 0 ? "rose" : "fell";
-  const by = diff === 0 ? "" : ` by ${formatChange(dx, v.unit, d)}`;
-  return { text: after(yesOrNo(yesNo, dx > 0, down), `${subject(v)} ${verb}${by} ${span}, ${diff === 0 ? "at" : "to"} ${fmt(v, end.value)}.`, v.label), figures, computed: "difference" };
+  // An index's points mean nothing alone: its change is a percent change, the points beside it.
+  const pct = v.values.kind === "index" && start.value > 0 ? (end.value / start.value - 1) * 100 : null;
+  const by = diff === 0 ? "" : pct !== null ? ` ${formatPercent(Math.abs(pct))} (${formatChange(dx, v.unit, d)})` : ` by ${formatChange(dx, v.unit, d)}`;
+  return { text: after(yesOrNo(yesNo, dx > 0, down), `${subject(v)} ${verb}${by} ${span}, ${diff === 0 ? "at" : "to"} ${fmt(v, end.value)}.`, v.label), figures: pct !== null ? { ...figures, percent: pct } : figures, computed: pct !== null ? "percent_change" : "difference" };
 }
 
 function extremeLead(v: View, dir: Direction, since: string | null, at: string | null = null): Lead {

@@ -28,6 +28,13 @@ export type Topic = {
   nearest?: { phrases: readonly string[]; why: string };
   /** Words that stand for it only when the question names no topic and the catalog finds nothing ("prices"). */
   broad?: readonly string[];
+  /**
+   * Phrases that name it only when the question names no other topic: "the most people" is the population, but
+   * "gained the most people from migration" is migration, counted in people.
+   */
+  weak?: readonly string[];
+  /** The topic whose level this one is the yearly change of (population change: the population's). */
+  changeOf?: string;
 };
 
 export type TopicGroup = { id: string; phrases: readonly string[]; members: readonly string[] };
@@ -50,7 +57,7 @@ export const TOPICS: readonly Topic[] = [
   { id: "inflation", phrases: ["consumer price index", "consumer prices", "cost of living", "living costs", "price increases", "price level", "inflation rate", "inflation", "deflation", "cpi"], us: ["CPIAUCSL"], byKind: { country: ["FP.CPI.TOTL.ZG"] }, window: "1y", broad: ["prices", "price", "expensive"] },
   { id: "core_inflation", phrases: ["core inflation", "core cpi", "core prices", "inflation excluding food and energy", "core"], us: ["CPILFESL"], window: "1y" },
   { id: "pce_inflation", phrases: ["core pce", "pce inflation", "pce price index", "pce prices", "pce"], us: ["PCEPILFE"], window: "1y" },
-  { id: "fed_funds", phrases: ["federal funds rate", "fed funds rate", "fed funds", "fed rate", "interest rates", "interest rate", "policy rate", "borrowing costs", "borrowing cost", "cost of borrowing"], us: ["FEDFUNDS"], broad: ["fed", "rates"] },
+  { id: "fed_funds", phrases: ["federal funds rate", "fed funds rate", "fed funds", "fed rate", "interest rates", "interest rate", "policy rate", "borrowing costs", "borrowing cost", "cost of borrowing", "cost to borrow", "borrowing", "borrow"], us: ["FEDFUNDS"], broad: ["fed", "rates"] },
   {
     id: "ten_year",
     phrases: ["10 year treasury yield", "10 year treasury", "10 year yield", "ten year treasury", "ten year yield", "treasury yields", "treasury yield", "bond yields", "bond yield", "10 year"],
@@ -71,8 +78,8 @@ export const TOPICS: readonly Topic[] = [
   { id: "industrial_production", phrases: ["industrial production", "industrial output", "factory output", "manufacturing output", "manufacturing", "industry"], us: ["INDPRO"] },
   { id: "money_supply", phrases: ["money supply", "money stock", "m2"], us: ["M2SL"] },
   { id: "recession", phrases: ["sahm rule", "recession", "recessions", "downturn"], us: ["USREC", "svc:sahm_rule"] },
-  { id: "population", phrases: ["most people", "more people", "fewest people", "fewer people", "least people", "how many people live", "population", "inhabitants", "populous", "people live", "live there", "population growth", "population grow"], concept: "population", broad: ["people", "residents", "growing", "shrinking", "grew", "shrank"] },
-  { id: "population_change", phrases: ["population change", "change in population"], byKind: census("NPOPCHG") },
+  { id: "population", weak: ["most people", "more people", "fewest people", "fewer people", "least people"], phrases: ["how many people live", "population", "inhabitants", "populous", "people live", "live there", "population growth", "population grow"], concept: "population", broad: ["people", "residents", "growing", "shrinking", "grew", "shrank"] },
+  { id: "population_change", phrases: ["population change", "change in population"], byKind: census("NPOPCHG"), changeOf: "population" },
   { id: "births", phrases: ["number of births", "babies born", "births", "birth", "babies", "born"], byKind: census("BIRTHS") },
   { id: "deaths", phrases: ["number of deaths", "deaths", "died"], byKind: census("DEATHS") },
   { id: "natural_change", phrases: ["natural increase", "natural change", "deaths than births", "births than deaths"], byKind: census("NATURALCHG") },
@@ -161,6 +168,11 @@ export const TWO_LETTER_WORDS: ReadonlySet<string> = new Set(
 export const NATIONAL_PHRASES: readonly string[] = [
   "united states of america", "united states", "the us", "the usa", "usa", "america", "the nation", "nationally", "nationwide", "national", "the country", "u s a", "u s",
 ];
+
+/** Words that ask for an order or an extreme: the intent's (intent.ts), never what the catalog is searched for. */
+export const ORDER_WORDS: ReadonlySet<string> = new Set(
+  "most least highest lowest top bottom biggest smallest largest fewest fastest slowest best worst record records".split(" "),
+);
 
 /**
  * Words that carry no subject: dropped before the catalog is searched for what no topic named ("what is the birth

@@ -1,0 +1,34 @@
+// Which series of a topic a question means (pure), read beside its topics and intent:
+// - "GDP growth", "is the economy growing", "GDP after inflation": real GDP's, unless nominal is asked ("nominal GDP
+//   growth", "in current dollars", "in nominal terms": nominal GDP's); the answer's sentence names which.
+// - "How big is Mexico's economy", "the size of the US economy": a size is a dollar amount, nominal GDP (the
+//   economy's group of topics stands for its size only), and the answer says it is nominal. Read before the intent.
+// - A topic that is the yearly change of another's level (population change: of the population), asked over a
+//   longer span ("population change since 2010"), is that level's change: a yearly change has no change since 2010.
+import { TOPICS, type Topic } from "./lexicon";
+import type { IntentReading } from "./intent";
+
+const topicNamed = (id: string) => TOPICS.find((t) => t.id === id)!;
+
+const NOMINAL = /\bnominal\b|\bcurrent dollars\b|\bnot adjusted for inflation\b/i;
+const SIZE = /\bhow (?:big|large)\b|\bsize\b|\bworth\b|\bin dollars\b/i;
+const GROWTH_WORDS = /\b(grow\w*|grew|growth|gdp|real|shrink\w*|shrank)\b/i;
+
+export function economySize(topics: readonly Topic[], question: string): Topic[] {
+  const size = SIZE.test(question) && /\beconom(y|ies)\b/i.test(question) && !GROWTH_WORDS.test(question);
+  return size && topics.some((t) => t.id === "real_gdp") ? [topicNamed("gdp")] : [...topics];
+}
+
+export function levelOfChange(topics: readonly Topic[], reading: IntentReading): Topic[] {
+  const i = reading.intent;
+  const longer = i.kind === "change" && (i.since !== null || (i.months ?? 0) > 12);
+  return topics.map((t) => (longer && t.changeOf ? topicNamed(t.changeOf) : t));
+}
+
+export function realOrNominal(topics: readonly Topic[], reading: IntentReading, question: string, real: boolean): Topic[] {
+  const nominal = NOMINAL.test(question);
+  const growth = reading.intent.kind === "growth" || reading.intent.kind === "direction" || /\bgrow/i.test(question);
+  if (nominal) return topics.map((t) => (t.id === "real_gdp" && !topics.some((x) => x.id === "gdp") ? topicNamed("gdp") : t));
+  if ((growth || real) && !topics.some((t) => t.id === "real_gdp")) return topics.map((t) => (t.id === "gdp" ? topicNamed("real_gdp") : t));
+  return [...topics];
+}
