@@ -16,6 +16,7 @@
 // The question's words are read as written; places and topics are the parser's.
 import type { RegionKind } from "../concepts";
 import { readThreshold, type Threshold } from "../place-sets";
+import { sinceEpisodeYear } from "../episodes";
 
 export type Direction = "max" | "min";
 export type Intent =
@@ -96,6 +97,8 @@ function flowWay(q: string, opts: IntentOptions): "out" | "in" | "between" {
   if (/^(from|leaving|leave|left|out of)$/.test(before)) return "out";
   if (/^(to|into)$/.test(before)) return "in";
   if (/\b(come|coming|came|move|moving|moved) from\b|\borigins?\b|\bnew residents\b/.test(q)) return "in";
+  // "Where do Floridians move to?": the destination asked, so the place is where they leave.
+  if (/\b(move|moving|moved|go|going|went|relocate|relocating|relocated|head|heading) to\W*$/.test(q)) return "out";
   return FLOW_OUT.test(q) || !FLOW_IN.test(q) ? "out" : "in";
 }
 
@@ -214,13 +217,16 @@ function readKind(question: string, opts: IntentOptions): IntentReading {
   // "is the unemployment rate under 5 percent": one place against a threshold, yes or no first.
   const threshold = yesNo ? readThreshold(q) : null;
   if (threshold) return { intent: { kind: "threshold", op: threshold.op, value: threshold.value }, yesNo };
+  // "How much have prices risen since the pandemic": the change since the year the episode began.
+  const sinceEpisode = opts.episode ? sinceEpisodeYear(q.replace(/[^a-z0-9 ]+/g, " ").replace(/\s+/g, " ")) : null;
+  if (sinceEpisode !== null && ((/\bhow much\b/.test(q) && RISEN.test(q)) || CHANGE_WORDS.test(q))) return { intent: { kind: "change", at: null, months: null, since: String(sinceEpisode) }, yesNo };
   // The parser found an episode's name: the question is about that episode.
   if (opts.episode) return { intent: { kind: "episode", dir }, yesNo, ...pole };
   // "since 2015", "than in 2015", "compared with 2015": the change since that year.
   const since = /\b(?:since|than in|than it was in|compared (?:to|with)|from)\s+((?:19|20)\d\d)\b(?!\s*(?:to|-))/.exec(q)?.[1] ?? null;
   // "highest the unemployment rate has ever been", "when did inflation peak", "peak of inflation in 2022".
   if (dir !== null) return { intent: { kind: "extreme", dir, since, at: at?.length === 4 ? at : null }, yesNo, ...pole };
-  const upOrDown = /\b(trending|going|heading|moving|headed)\s+(up|down|higher|lower)\b/.test(q);
+  const upOrDown = /\b(trending|going|heading|moving|headed)\s+(up|down|higher|lower)\b/.test(q) || /^(has|have|did)\b.*\b(started|begun|began|start|begin|stopped)\s+[a-z]+ing\b/.test(q);
   if (DIRECTION_ASKED.test(q) || PROGRESSIVE.test(q) || upOrDown) {
     return { intent: { kind: "direction", months: spanMonths(q) }, yesNo: (yesNo || upOrDown) && !/\bor\b/.test(q) };
   }
@@ -232,7 +238,7 @@ function readKind(question: string, opts: IntentOptions): IntentReading {
     return { intent: { kind: "change", at, months, since }, yesNo };
   }
   // "How much have prices gone up since 2020": the rise of the level since then, not the peak rate.
-  if (opts.growthTopic && since && /\bhow much\b/.test(q) && RISEN.test(q)) return { intent: { kind: "change", at: null, months: null, since }, yesNo };
+  if (since && /\bhow much\b/.test(q) && RISEN.test(q)) return { intent: { kind: "change", at: null, months: null, since }, yesNo };
   if (opts.growthTopic && since) return { intent: { kind: "extreme", dir: "max", since }, yesNo };
   if (opts.growthTopic || (GROWTH_WORDS.test(q) && !yesNo)) return { intent: { kind: "growth", at, months: opts.growthTopic ? null : spanMonths(q) }, yesNo };
   if (CHANGE_WORDS.test(q) || (yesNo && /\b(grow|grew|grown|rise|rose|risen|fall|fell|fallen|go up|gone up|go down|gone down|increase|decrease|shrink|shrank|decline|declined|drop|dropped)\b/.test(q))) {

@@ -198,8 +198,10 @@ function changeLead(v: View, intent: Extract<Intent, { kind: "change" }>, yesNo:
   const verb = diff === 0 ? `${was(v.label)} unchanged` : dx > 0 ? "rose" : "fell";
   // An index's points mean nothing alone: its change is a percent change, the points beside it.
   const pct = v.values.kind === "index" && start.value > 0 ? (end.value / start.value - 1) * 100 : null;
-  const by = diff === 0 ? "" : pct !== null ? ` ${formatPercent(Math.abs(pct))} (${formatChange(dx, v.unit, d)})` : ` by ${formatChange(dx, v.unit, d)}`;
-  return { text: after(yesOrNo(yesNo, dx > 0, down), `${subject(v)} ${verb}${by} ${span}, ${diff === 0 ? "at" : "to"} ${fmt(v, end.value)}.`, v.label), figures: pct !== null ? { ...figures, percent: pct } : figures, computed: pct !== null ? "percent_change" : "difference" };
+  // A level's change is in its unit, its percent beside it; a rate's is in points only.
+  const share = v.values.kind === "level" && start.value > 0 ? ` (${formatPercent(Math.abs((end.value / start.value - 1) * 100))})` : "";
+  const by = diff === 0 ? "" : pct !== null ? ` ${formatPercent(Math.abs(pct))} (${formatChange(dx, v.unit, d)})` : ` by ${formatChange(dx, v.unit, d)}${share}`;
+  return { text: after(yesOrNo(yesNo, dx > 0, down), `${subject(v)} ${verb}${by} ${span}, ${diff === 0 ? "at" : "to"} ${fmt(v, end.value)}.`, v.label), figures: pct !== null ? { ...figures, percent: pct } : share ? { ...figures, percent: (end.value / start.value - 1) * 100 } : figures, computed: pct !== null ? "percent_change" : "difference" };
 }
 
 function extremeLead(v: View, dir: Direction, since: string | null, at: string | null = null): Lead {

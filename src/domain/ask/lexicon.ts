@@ -57,7 +57,7 @@ export const TOPICS: readonly Topic[] = [
   { id: "inflation", phrases: ["consumer price index", "consumer prices", "cost of living", "living costs", "price increases", "price level", "inflation rate", "inflation", "deflation", "cpi"], us: ["CPIAUCSL"], byKind: { country: ["FP.CPI.TOTL.ZG"] }, window: "1y", broad: ["prices", "price", "expensive"] },
   { id: "core_inflation", phrases: ["core inflation", "core cpi", "core prices", "inflation excluding food and energy", "core"], us: ["CPILFESL"], window: "1y" },
   { id: "pce_inflation", phrases: ["core pce", "pce inflation", "pce price index", "pce prices", "pce"], us: ["PCEPILFE"], window: "1y" },
-  { id: "fed_funds", phrases: ["federal funds rate", "fed funds rate", "fed funds", "fed rate", "interest rates", "interest rate", "policy rate", "borrowing costs", "borrowing cost", "cost of borrowing", "cost to borrow", "borrowing", "borrow"], us: ["FEDFUNDS"], broad: ["fed", "rates"] },
+  { id: "fed_funds", phrases: ["federal funds rate", "fed funds rate", "fed funds", "fed rate", "interest rates", "interest rate", "policy rate", "borrowing costs", "borrowing cost", "cost of borrowing", "cost to borrow", "borrowing", "borrow", "loans", "loan", "credit"], us: ["FEDFUNDS"], broad: ["fed", "rates"] },
   {
     id: "ten_year",
     phrases: ["10 year treasury yield", "10 year treasury", "10 year yield", "ten year treasury", "ten year yield", "treasury yields", "treasury yield", "bond yields", "bond yield", "10 year"],

@@ -2,7 +2,8 @@
 // - "GDP growth", "is the economy growing", "GDP after inflation": real GDP's, unless nominal is asked ("nominal GDP
 //   growth", "in current dollars", "in nominal terms": nominal GDP's); the answer's sentence names which.
 // - "How big is Mexico's economy", "the size of the US economy": a size is a dollar amount, nominal GDP (the
-//   economy's group of topics stands for its size only), and the answer says it is nominal. Read before the intent.
+//   economy's group of topics stands for its size only), and the answer says it is nominal; "did the economy shrink"
+//   is about its output, real GDP, not the group's other topics. Read before the intent.
 // - A topic that is the yearly change of another's level (population change: of the population), asked over a
 //   longer span ("population change since 2010"), is that level's change: a yearly change has no change since 2010.
 import { TOPICS, type Topic } from "./lexicon";
@@ -12,11 +13,15 @@ const topicNamed = (id: string) => TOPICS.find((t) => t.id === id)!;
 
 const NOMINAL = /\bnominal\b|\bcurrent dollars\b|\bnot adjusted for inflation\b/i;
 const SIZE = /\bhow (?:big|large)\b|\bsize\b|\bworth\b|\bin dollars\b/i;
+const MOVE_WORDS = /\b(grow\w*|grew|shrink\w*|shrank|shrunk|contract\w*|expand\w*)\b/i;
 const GROWTH_WORDS = /\b(grow\w*|grew|growth|gdp|real|shrink\w*|shrank)\b/i;
 
 export function economySize(topics: readonly Topic[], question: string): Topic[] {
-  const size = SIZE.test(question) && /\beconom(y|ies)\b/i.test(question) && !GROWTH_WORDS.test(question);
-  return size && topics.some((t) => t.id === "real_gdp") ? [topicNamed("gdp")] : [...topics];
+  const economy = /\beconom(y|ies)\b/i.test(question) && topics.some((t) => t.id === "real_gdp");
+  if (economy && SIZE.test(question) && !GROWTH_WORDS.test(question)) return [topicNamed("gdp")];
+  // "Did the economy shrink?": its output's growth, real GDP's, not the group's other topics.
+  if (economy && MOVE_WORDS.test(question)) return topics.filter((t) => t.id === "real_gdp" || t.id === "gdp");
+  return [...topics];
 }
 
 export function levelOfChange(topics: readonly Topic[], reading: IntentReading): Topic[] {
