@@ -246,8 +246,12 @@ export function leadSentence(v: View, intent: Intent, yesNo: boolean, down = fal
     if (s) return s;
   }
   switch (intent.kind) {
-    case "growth":
-      return growthLead(v, intent.at, intent.months ?? null);
+    case "growth": {
+      // "Are housing starts down from a year ago?": the yes or no of the fall asked, first.
+      const lead = growthLead(v, intent.at, intent.months ?? null);
+      const pct = Number(lead.figures.yoy_percent ?? lead.figures.percent ?? lead.figures.value);
+      return yesNo && down && lead.computed !== undefined && Number.isFinite(pct) ? { ...lead, text: after(yesOrNo(true, pct > 0, true), lead.text, v.growthLabel ?? v.growthName ?? v.label) } : lead;
+    }
     case "change":
       return changeLead(v, intent, yesNo, down);
     case "extreme":

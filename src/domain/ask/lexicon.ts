@@ -52,7 +52,7 @@ export const TOPICS: readonly Topic[] = [
   { id: "participation", phrases: ["labor force participation", "labour force participation", "participation rate", "participation"], us: ["CIVPART"] },
   { id: "job_openings", phrases: ["job openings", "job vacancies", "job opening", "vacancies", "openings", "jolts"], us: ["JTSJOL"] },
   { id: "claims", phrases: ["unemployment benefits", "jobless benefits", "filed for unemployment", "jobless claims", "initial claims", "unemployment claims", "unemployment insurance claims", "claims"], us: ["ICSA"] },
-  { id: "wages", phrases: ["average hourly earnings", "hourly earnings", "hourly wages", "average annual pay", "average pay", "average wage", "average wages", "average salary", "wage growth", "highest paying", "best paying", "paychecks", "paycheck", "salaries", "salary", "wages", "wage", "earnings", "earn", "paying", "pay"], us: ["AHETPI"], byKind: { state: ["ENU50010"], county: ["ENU50010"] } },
+  { id: "wages", phrases: ["average hourly earnings", "hourly earnings", "hourly wages", "average annual pay", "average pay", "average wage", "average wages", "average salary", "wage growth", "highest paying", "best paying", "paychecks", "paycheck", "salaries", "salary", "wages", "wage", "earnings", "earn", "paying", "pay", "workers make", "people make", "employees make"], us: ["AHETPI"], byKind: { state: ["ENU50010"], county: ["ENU50010"] } },
   { id: "establishments", phrases: ["business establishments", "number of businesses", "establishments", "businesses", "employers"], byKind: { state: ["ENU20010"], county: ["ENU20010"] } },
   { id: "inflation", phrases: ["consumer price index", "consumer prices", "cost of living", "living costs", "price increases", "price level", "inflation rate", "inflation", "deflation", "cpi"], us: ["CPIAUCSL"], byKind: { country: ["FP.CPI.TOTL.ZG"] }, window: "1y", broad: ["prices", "price", "expensive"] },
   { id: "core_inflation", phrases: ["core inflation", "core cpi", "core prices", "inflation excluding food and energy", "core"], us: ["CPILFESL"], window: "1y" },
@@ -169,9 +169,9 @@ export const NATIONAL_PHRASES: readonly string[] = [
   "united states of america", "united states", "the us", "the usa", "usa", "america", "the nation", "nationally", "nationwide", "national", "the country", "u s a", "u s",
 ];
 
-/** Words that ask for an order or an extreme: the intent's (intent.ts), never what the catalog is searched for. */
+/** Words that ask for an order, an extreme or a pace: the intent's (intent.ts), never what the catalog is searched for. */
 export const ORDER_WORDS: ReadonlySet<string> = new Set(
-  "most least highest lowest top bottom biggest smallest largest fewest fastest slowest best worst record records".split(" "),
+  "most least highest lowest top bottom biggest smallest largest fewest fastest slowest best worst record records fast faster quickly quick rapidly slowly".split(" "),
 );
 
 /**

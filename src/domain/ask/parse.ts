@@ -45,8 +45,8 @@ export type ParsedQuestion = {
   topics: Topic[];
   /** Region codes in the order the question names them, each once; "US" for words naming the nation. */
   places: string[];
-  /** Place words that name several regions, with the candidates. */
-  ambiguous: { text: string; candidates: string[] }[];
+  /** Place words that name several regions, with the candidates and how many places the question named before. */
+  ambiguous: { text: string; candidates: string[]; position?: number }[];
   window: Window | null;
   /** Meaningful words no topic, place or time phrase took. */
   rest: string[];
@@ -288,9 +288,11 @@ function readPlaces(words: Word[], lookup: PlaceLookup, allCaps: boolean, demony
   for (const a of ambiguous) {
     const inState = a.candidates.filter((c) => c.length === 5 && found.some((f) => f.code === c.slice(0, 2)));
     if (inState.length === 1) found.push({ at: a.at, code: inState[0] });
-    else unsettled.push({ text: a.text, candidates: a.candidates });
+    else unsettled.push({ text: a.text, candidates: a.candidates, position: a.at });
   }
   found.sort((a, b) => a.at - b.at);
+  // Where each unsettled name stands among the places, so its reading keeps the question's order ("from A to B").
+  for (const u of unsettled) u.position = new Set(found.filter((f) => f.at < u.position!).map((f) => f.code)).size;
   // The word before each place, by its code (a name of several counties: by its text, for the one it is read as).
   const before: Record<string, string> = {};
   for (const f of [...found.map((x) => ({ at: x.at, key: x.code })), ...ambiguous.map((a) => ({ at: a.at, key: a.text }))]) {
