@@ -204,7 +204,7 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
   const before = parsed.places[0] ? (parsed.before[parsed.places[0]] ?? null) : null;
   const moves = readIntent(parsed.spelled, { places: placeKinds, growthTopic: false, changeTopic: false, kinds: parsed.kinds, before });
   if (moves.intent.kind === "flows") {
-    const flows = await planFlows(ctx, moves.intent.way, places);
+    const flows = await planFlows(ctx, moves.intent.way, moves.intent.reversed ? [...places].reverse() : places);
     if ("status" in flows) return { kind: "answered", response: emptyResponse(depth, flows.status, flows.message, resolvedBase) };
     const regions = [flows.origin, flows.destination].filter((r) => r !== null);
     return runnable({ input, depth, window, intent: moves, notes, searches: [], series: [], region: regions[0]?.code ?? null, indicators: [], regions, flows, episode: null });

@@ -63,8 +63,14 @@ describe("intent, round 2", () => {
     expect(intent("which state sends the most people to arizona", { places: ["state"], before: "to" }).intent).toEqual({ kind: "flows", way: "in" });
     expect(intent("where is unemployment moving in texas", { places: ["state"], before: "in" }).intent.kind).not.toBe("flows");
   });
-  test("has X started cutting: a direction, yes or no first", () => {
+  test("has X started cutting, has X been falling: a direction, yes or no first", () => {
     expect(intent("has the fed started cutting rates")).toEqual({ intent: { kind: "direction", months: null }, yesNo: true, down: true });
+    expect(intent("has the population of illinois been falling", { places: ["state"] })).toEqual({ intent: { kind: "direction", months: null }, yesNo: true, down: true });
+  });
+  test("a comparison at a named year; a move with its origin named second", () => {
+    expect(intent("was inflation higher in argentina or turkey in 2023", { places: ["country", "country"] }).intent).toEqual({ kind: "compare", dir: "max", at: "2023" });
+    expect(intent("how many people moved to florida from new york", { places: ["state", "state"] }).intent).toEqual({ kind: "flows", way: "between", reversed: true });
+    expect(intent("how many people moved from california to texas", { places: ["state", "state"] }).intent).toEqual({ kind: "flows", way: "between" });
   });
 });
 
@@ -74,6 +80,8 @@ describe("places and words, round 2", () => {
   test("a demonym is its place's name: endings off, one name it begins (closest first)", () => {
     const d = (t: string) => demonymName(index, t);
     expect([d("canadian"), d("new yorkers"), d("texans"), d("mexican"), d("indian"), d("pakistani"), d("germans"), d("floridians")]).toEqual(["canada", "new york", "texas", "mexico", "india", "pakistan", "germany", "florida"]);
+    // The first word of exactly one name: "russian" is the Russian Federation.
+    expect(d("russian")).toBe("russian federation");
     // "er" and "i" leave the whole name only; no name begins "med".
     expect([d("never"), d("median"), d("workers"), d("asian")]).toEqual([null, null, null, null]);
   });

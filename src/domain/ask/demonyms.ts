@@ -5,7 +5,8 @@
 //   ("canad" Canada, "tex" Texas, "japan" Japan, "germ" Germany).
 // - Endings "er", "i": what is left is the whole name ("new yorker", "vermonter", "pakistani"), so "never" is not
 //   Nevada.
-// Plural words are folded first ("texans"). A name several places share (Georgia) is returned as the name, for the
+// A word that is the first word of exactly one name reads as it ("russian": the Russian Federation). Plural words are
+// folded first ("texans"). A name several places share (Georgia) is returned as the name, for the
 // caller's lookup to settle as it settles the name itself.
 import { regionKey, type RegionIndex } from "../regions";
 import { foldPlural } from "./words";
@@ -31,6 +32,9 @@ export function demonymName(index: RegionIndex, text: string): string | null {
   const last = foldPlural(words.at(-1) ?? "");
   const head = words.slice(0, -1).join(" ");
   const names = namesOf(index);
+  // "Russian": the first word of one name ("russian federation").
+  const leading = head ? [] : names.filter((n) => n.startsWith(`${last} `));
+  if (leading.length === 1) return leading[0];
   for (const ending of [...WHOLE_ENDINGS, ...LOOSE_ENDINGS]) {
     if (!last.endsWith(ending) || last.length - ending.length < 3) continue;
     const stem = [head, last.slice(0, -ending.length)].filter(Boolean).join(" ");

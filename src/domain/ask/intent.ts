@@ -29,8 +29,8 @@ export type Intent =
   | { kind: "since_peak"; dir: Direction; allTime: boolean; claim: "below" | "above" | null }
   | { kind: "rank"; dir: Direction; count: number; placeKind: RegionKind; filter: (Threshold & { percent: boolean; scaled: boolean }) | null; by?: "growth" }
   | { kind: "threshold"; op: Threshold["op"]; value: number }
-  | { kind: "compare"; dir: Direction | null }
-  | { kind: "flows"; way: "out" | "in" | "between" };
+  | { kind: "compare"; dir: Direction | null; at?: string }
+  | { kind: "flows"; way: "out" | "in" | "between"; reversed?: boolean };
 
 /**
  * `down`: a yes/no question asks about a fall ("did it shrink", "is it falling"), so "yes" means the change is
@@ -197,13 +197,15 @@ function readKind(question: string, opts: IntentOptions): IntentReading {
   }
   const rank = rankReading(q, dir, opts.kinds ?? []);
   if (rank) return { intent: rank, yesNo: false, ...pole };
-  if (opts.places.length >= 2 && /\b(from|between)\b.*\b(to|and)\b/.test(q) && /\b(move|moved|moving|movers|migrat\w*)\b/.test(q)) {
-    return { intent: { kind: "flows", way: "between" }, yesNo: false };
+  if (opts.places.length >= 2 && /\b(move|moved|moving|movers|migrat\w*)\b/.test(q)) {
+    if (/\b(from|between)\b.*\b(to|and)\b/.test(q)) return { intent: { kind: "flows", way: "between" }, yesNo: false };
+    // "moved to Florida from New York": the origin named second (moves are held between states and counties).
+    if (/\b(to|into)\b.*\bfrom\b/.test(q) && !opts.places.includes("country")) return { intent: { kind: "flows", way: "between", reversed: true }, yesNo: false };
   }
   if (opts.places.length >= 2) {
     const which: Direction | null = /\b(higher|more|bigger|larger|greater|above)\b/.test(q) ? "max" : /\b(lower|less|fewer|smaller|below)\b/.test(q) ? "min" : null;
     // "Is it higher in A or B" asks which, not yes or no.
-    return { intent: { kind: "compare", dir: which }, yesNo: yesNo && !/\bor\b/.test(q) };
+    return { intent: { kind: "compare", dir: which, ...(at ? { at } : {}) }, yesNo: yesNo && !/\bor\b/.test(q) };
   }
   const peak = SINCE_PEAK.exec(q) ?? (yesNo && /\bpeaked\b/.test(q) ? ([, null, "peak"] as unknown as RegExpExecArray) : null);
   if (peak) {
@@ -226,7 +228,7 @@ function readKind(question: string, opts: IntentOptions): IntentReading {
   const since = /\b(?:since|than in|than it was in|compared (?:to|with)|from)\s+((?:19|20)\d\d)\b(?!\s*(?:to|-))/.exec(q)?.[1] ?? null;
   // "highest the unemployment rate has ever been", "when did inflation peak", "peak of inflation in 2022".
   if (dir !== null) return { intent: { kind: "extreme", dir, since, at: at?.length === 4 ? at : null }, yesNo, ...pole };
-  const upOrDown = /\b(trending|going|heading|moving|headed)\s+(up|down|higher|lower)\b/.test(q) || /^(has|have|did)\b.*\b(started|begun|began|start|begin|stopped)\s+[a-z]+ing\b/.test(q);
+  const upOrDown = /\b(trending|going|heading|moving|headed)\s+(up|down|higher|lower)\b/.test(q) || /^(has|have|did)\b.*\b(started|begun|began|start|begin|stopped|been)\s+[a-z]+ing\b/.test(q);
   if (DIRECTION_ASKED.test(q) || PROGRESSIVE.test(q) || upOrDown) {
     return { intent: { kind: "direction", months: spanMonths(q) }, yesNo: (yesNo || upOrDown) && !/\bor\b/.test(q) };
   }
