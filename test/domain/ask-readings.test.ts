@@ -32,6 +32,13 @@ describe("intent, round 2", () => {
     expect(intent("how high is unemployment in spain", { places: ["country"] }).intent).toEqual({ kind: "level", at: null });
     expect(intent("how high did unemployment get").intent).toEqual({ kind: "extreme", dir: "max", since: null, at: null });
     expect(intent("how low are mortgage rates").intent).toEqual({ kind: "level", at: null });
+    // "populous" alone names no extreme: "how populous is Georgia" asks its population; "most populous" ranks.
+    expect(intent("how populous is georgia", { places: ["state"] }).intent).toEqual({ kind: "level", at: null });
+    expect(intent("which state is the most populous").intent).toMatchObject({ kind: "rank", dir: "max", placeKind: "state" });
+  });
+  test("quarterly growth is over the newest quarter", () => {
+    expect(intent("quarterly gdp growth").intent).toEqual({ kind: "growth", at: null, months: 3 });
+    expect(intent("gdp growth").intent).toEqual({ kind: "growth", at: null, months: null });
   });
   test("recovered from a peak is below it; from a low, above it", () => {
     expect(intent("has texas's jobless rate recovered from its peak", { places: ["state"] }).intent).toEqual({ kind: "since_peak", dir: "max", allTime: false, claim: "below" });

@@ -39,7 +39,7 @@ export type Intent =
 export type IntentReading = { intent: Intent; yesNo: boolean; down?: boolean; polar?: "best" | "worst"; moved?: "worse" | "better" };
 
 const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
-const MAX_WORDS = /\b(highest|most|largest|biggest|greatest|top|max|maximum|peak|peaked|record high|all[- ]time high|fastest|richest|hottest|how high(?! (?:is|are)\b)|populous)\b/;
+const MAX_WORDS = /\b(highest|most|largest|biggest|greatest|top|max|maximum|peak|peaked|record high|all[- ]time high|fastest|richest|hottest|how high(?! (?:is|are)\b))\b/;
 const MIN_WORDS = /\b(lowest|least|smallest|fewest|bottom|min|minimum|record low|all[- ]time low|slowest|trough|bottomed|poorest|cheapest|how low(?! (?:is|are)\b))\b/;
 /** Words whose direction is the indicator's polarity: best unemployment is the lowest (planner: up_is_good). */
 const BEST_WORDS = /\b(best|strongest|healthiest|best paying|highest paying)\b/;
@@ -242,7 +242,9 @@ function readKind(question: string, opts: IntentOptions): IntentReading {
   // "How much have prices gone up since 2020": the rise of the level since then, not the peak rate.
   if (since && /\bhow much\b/.test(q) && RISEN.test(q)) return { intent: { kind: "change", at: null, months: null, since }, yesNo };
   if (opts.growthTopic && since) return { intent: { kind: "extreme", dir: "max", since }, yesNo };
-  if (opts.growthTopic || (GROWTH_WORDS.test(q) && !yesNo)) return { intent: { kind: "growth", at, months: opts.growthTopic ? null : spanMonths(q) }, yesNo };
+  // "quarterly GDP growth", "quarter over quarter": the growth over the newest quarter.
+  const quarterly = /\b(quarterly|quarter (?:over|on) quarter|q\/q|qoq)\b/.test(q) ? 3 : null;
+  if (opts.growthTopic || (GROWTH_WORDS.test(q) && !yesNo)) return { intent: { kind: "growth", at, months: quarterly ?? (opts.growthTopic ? null : spanMonths(q)) }, yesNo };
   if (CHANGE_WORDS.test(q) || (yesNo && /\b(grow|grew|grown|rise|rose|risen|fall|fell|fallen|go up|gone up|go down|gone down|increase|decrease|shrink|shrank|decline|declined|drop|dropped)\b/.test(q))) {
     return { intent: { kind: "change", at, months: /\blast month\b/.test(q) ? null : spanMonths(q), since }, yesNo };
   }
