@@ -126,9 +126,9 @@ export function episodeWindow(e: Episode, all: readonly Episode[], lagging: bool
   return { start: e.start, end };
 }
 
-/** Words that name the 2020 recession only after a word of time ("during covid", "since the pandemic"). */
+/** Words that name the 2020 recession only after a word of time ("during covid", "since the pandemic", "its covid peak"). */
 export const TIMED_EPISODE_WORDS: ReadonlySet<string> = new Set(["covid", "pandemic", "lockdown", "coronavirus"]);
-export const EPISODE_TIME_WORDS: ReadonlySet<string> = new Set(["during", "in", "through", "amid", "since", "after", "before", "throughout", "the"]);
+export const EPISODE_TIME_WORDS: ReadonlySet<string> = new Set(["during", "in", "through", "amid", "since", "after", "before", "throughout", "the", "its", "their"]);
 
 /**
  * The year an episode named right after "since" began ("since the pandemic" 2020, "since the great recession"

@@ -74,6 +74,9 @@ describe("intent, round 2", () => {
     expect(intent("has the fed started cutting rates")).toEqual({ intent: { kind: "direction", months: null }, yesNo: true, down: true });
     expect(intent("has the population of illinois been falling", { places: ["state"] })).toEqual({ intent: { kind: "direction", months: null }, yesNo: true, down: true });
   });
+  test("are people leaving X: a yes or no on its net move, a fall asked", () => {
+    expect(intent("are people leaving new york", { places: ["state"] })).toEqual({ intent: { kind: "change", at: null, months: null, since: null }, yesNo: true, down: true });
+  });
   test("a comparison at a named year; a move with its origin named second", () => {
     expect(intent("was inflation higher in argentina or turkey in 2023", { places: ["country", "country"] }).intent).toEqual({ kind: "compare", dir: "max", at: "2023" });
     expect(intent("how many people moved to florida from new york", { places: ["state", "state"] }).intent).toEqual({ kind: "flows", way: "between", reversed: true });
@@ -110,6 +113,9 @@ describe("places and words, round 2", () => {
     expect(read("least populated state").topics.map((t) => t.id)).toEqual(["population"]);
     expect(read("how many ppl live in vietnam").topics.map((t) => t.id)).toEqual(["population"]);
     expect(read("how fast is gdp growing in nominal terms").unplaced).toEqual([]);
+    // "its covid peak": the episode's word is no place; a word after "leave" is where a place was named.
+    expect(read("has unemployment in michigan fallen from its covid peak").unplaced).toEqual([]);
+    expect(read("where do people who leave chicago go").unplaced).toEqual(["chicago"]);
   });
   test("the people of a count name population only when nothing else is named", () => {
     expect(read("which county gained the most people from migration").topics.map((t) => t.id)).toEqual(["net_migration"]);

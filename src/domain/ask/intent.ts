@@ -74,7 +74,7 @@ export function bareYear(q: string): string | null {
 const GROWTH_WORDS = /\b(grow|grows|growing|grown|grew|growth|fast|faster|pace|rising|risen|rise|inflation|gone up|go up|increase|increasing|increased)\b/;
 const CHANGE_WORDS = /\b(added|add|adds|gained|gain|gains|lost|lose|losses|created|create|cut|shed|changed|change|how much has|how much have|happened|hired|hires|how many more|how many fewer)\b/;
 const YES_NO = /^(is|are|was|were|did|does|do|has|have|had|will)\b/;
-const FALL_WORDS = /\b(fall|fell|fallen|falling|drop|dropped|dropping|decline|declined|declining|shrink|shrank|shrunk|shrinking|go down|gone down|going down|decrease|decreased|decreasing|lose|lost|losing|cooling|easing|slowing|weakening|down|cutting|contracting|shedding|lower|under|below)\b/;
+const FALL_WORDS = /\b(fall|fell|fallen|falling|drop|dropped|dropping|decline|declined|declining|shrink|shrank|shrunk|shrinking|go down|gone down|going down|decrease|decreased|decreasing|lose|lost|losing|leaving|moving out|moved out|cooling|easing|slowing|weakening|down|cutting|contracting|shedding|lower|under|below)\b/;
 /** "going up or down", "is X rising", "trending": which way, now. */
 const DIRECTION_ASKED = /\b(up or down|down or up|rising or falling|falling or rising|increasing or decreasing|decreasing or increasing|growing or shrinking|shrinking or growing|higher or lower|better or worse|worse or better|improving or worsening|gaining or losing|losing or gaining|adding or losing|expanding or contracting|contracting or expanding|cutting or raising|raising or cutting|hiking or cutting|which way|what direction|direction|trending|heading|headed|trend)\b/;
 const WORSE = /\b(worse|worsening|deteriorating)\b/;
@@ -245,7 +245,7 @@ function readKind(question: string, opts: IntentOptions): IntentReading {
   // "quarterly GDP growth", "quarter over quarter": the growth over the newest quarter.
   const quarterly = /\b(quarterly|quarter (?:over|on) quarter|q\/q|qoq)\b/.test(q) ? 3 : null;
   if (opts.growthTopic || (GROWTH_WORDS.test(q) && !yesNo)) return { intent: { kind: "growth", at, months: quarterly ?? (opts.growthTopic ? null : spanMonths(q)) }, yesNo };
-  if (CHANGE_WORDS.test(q) || (yesNo && /\b(grow|grew|grown|rise|rose|risen|fall|fell|fallen|go up|gone up|go down|gone down|increase|decrease|shrink|shrank|decline|declined|drop|dropped)\b/.test(q))) {
+  if (CHANGE_WORDS.test(q) || (yesNo && /\b(grow|grew|grown|rise|rose|risen|fall|fell|fallen|go up|gone up|go down|gone down|increase|decrease|shrink|shrank|decline|declined|drop|dropped|leaving|moving out|moved out)\b/.test(q))) {
     return { intent: { kind: "change", at, months: /\blast month\b/.test(q) ? null : spanMonths(q), since }, yesNo };
   }
   return { intent: { kind: "level", at }, yesNo };

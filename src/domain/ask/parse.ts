@@ -303,7 +303,7 @@ function readPlaces(words: Word[], lookup: PlaceLookup, allCaps: boolean, demony
   return { places: [...new Set(found.map((f) => f.code))], ambiguous: unsettled, alternates, codes, before };
 }
 
-const PLACE_BEFORE = new Set(["in", "of", "for", "from"]);
+const PLACE_BEFORE = new Set(["in", "of", "for", "from", "leave", "leaving"]);
 // Determiners and quantifiers after in/of/from are no place names ("from other states", "in each county").
 const NOT_PLACES = new Set(
   ("other others each every most some several both either neither another such few various certain different own same whole entire rest " +
@@ -321,7 +321,7 @@ function readUnplaced(words: Word[], fuzzy: FuzzyPlace | undefined): { correctio
   const codes: { at: number; code: string }[] = [];
   for (let i = 0; i < words.length; i++) {
     const w = words[i];
-    if (w.used || FILLER_WORDS.has(w.text) || MONTH_WORDS.has(w.text) || NOT_PLACES.has(w.text) || /^\d+$/.test(w.text) || w.text.length < 3) continue;
+    if (w.used || FILLER_WORDS.has(w.text) || MONTH_WORDS.has(w.text) || NOT_PLACES.has(w.text) || TIMED_EPISODE_WORDS.has(w.text) || /^\d+$/.test(w.text) || w.text.length < 3) continue;
     let j = i - 1;
     while (j >= 0 && !words[j].used && FILLER_WORDS.has(words[j].text) && !PLACE_BEFORE.has(words[j].text)) j--;
     const named = j >= 0 && PLACE_BEFORE.has(words[j].text);
