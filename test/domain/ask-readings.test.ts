@@ -99,6 +99,9 @@ describe("places and words, round 2", () => {
     expect(read("how fast is the canadian economy growing").places).toEqual(["CA"]);
     expect(read("where are new yorkers moving").places).toEqual(["36"]);
     expect(read("Canadian County population").places).toEqual(["40017"]);
+    // One lower-case word is a county without "County" only where no word it could describe follows.
+    expect(read("jobs in maricopa").places).toEqual(["04013"]);
+    expect(read("unemployment rate for young people").places).toEqual([]);
     const georgia = read("how high is inflation in georgia (the country, not the state)");
     expect([georgia.places, georgia.kinds, georgia.alternates]).toEqual([["GE"], [], {}]);
     expect(read("unemployment rate in georgia the state").places).toEqual(["13"]);
