@@ -11,7 +11,7 @@
 // A round is one batch of tool calls made together (the search, the reads, the insights, the signals).
 import { DETERMINISTIC_MODEL } from "../domain/ask/compose";
 import { readIntent, type IntentReading } from "../domain/ask/intent";
-import { economySize, levelOfChange, realOrNominal } from "../domain/ask/topic-reading";
+import { economySize, levelOfChange, rateMoves, realOrNominal } from "../domain/ask/topic-reading";
 import { demonymName } from "../domain/ask/demonyms";
 import { broadTopics, fuzzyPlaceLookup, parseQuestion, placeLookup, type ParsedQuestion } from "../domain/ask/parse";
 import { TOPIC_WORDS, type Topic } from "../domain/ask/lexicon";
@@ -239,6 +239,7 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
     before,
   });
   topics = levelOfChange(realOrNominal(topics, intent, input.q, parsed.real), intent);
+  intent = rateMoves(topics, intent, parsed.spelled);
   if (intent.intent.kind === "rank") {
     const within = intent.intent.placeKind === "county" ? (places.find((p) => p.type === "state") ?? null) : null;
     const rank = await planRank(ctx, { topics, placeKind: intent.intent.placeKind, parent: within, dir: intent.intent.dir, count: intent.intent.count, filter: intent.intent.filter, byGrowth: intent.intent.by === "growth", polar: intent.polar });

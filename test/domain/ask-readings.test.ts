@@ -7,7 +7,7 @@ import { regionList } from "../../db/seed/regions";
 import { bareYear, namedPeriod, readIntent } from "../../src/domain/ask/intent";
 import { demonymName } from "../../src/domain/ask/demonyms";
 import { parseQuestion, placeLookup, fuzzyPlaceLookup } from "../../src/domain/ask/parse";
-import { economySize, levelOfChange, realOrNominal } from "../../src/domain/ask/topic-reading";
+import { economySize, levelOfChange, rateMoves, realOrNominal } from "../../src/domain/ask/topic-reading";
 import { TOPICS } from "../../src/domain/ask/lexicon";
 import { oneTypoApart, searchStem, sharedStem } from "../../src/domain/ask/words";
 import { vocabularyMatches } from "../../src/domain/ask/vocabulary";
@@ -149,6 +149,15 @@ describe("topics and leads, round 2", () => {
     expect(ids(economySize(economy, "did the economy shrink last quarter"))).toEqual(["real_gdp"]);
     expect(ids(economySize(economy, "how is the economy doing"))).toEqual(ids(economy));
     expect(ids(realOrNominal([TOPICS.find((t) => t.id === "gdp")!], { intent: { kind: "growth", at: null }, yesNo: false }, "gdp growth", false))).toEqual(["real_gdp"]);
+  });
+  test("did inflation fall: a rate named by its own word moves as a rate; did prices fall keeps the sign", () => {
+    const inflation = [TOPICS.find((t) => t.id === "inflation")!];
+    const growth = { intent: { kind: "growth" as const, at: null, months: null }, yesNo: true, down: true };
+    expect(rateMoves(inflation, growth, "did turkey's inflation fall last year").intent).toEqual({ kind: "direction", months: 12 });
+    expect(rateMoves(inflation, growth, "did prices fall last year")).toBe(growth);
+    // No move asked ("is inflation high"), or not yes/no: unchanged.
+    expect(rateMoves(inflation, growth, "is inflation high")).toBe(growth);
+    expect(rateMoves(inflation, { ...growth, yesNo: false }, "how fast did inflation rise")).toEqual({ ...growth, yesNo: false });
   });
   test("a yearly change over a longer span is its level's change", () => {
     const change = [TOPICS.find((t) => t.id === "population_change")!];

@@ -6,8 +6,11 @@
 //   is about its output, real GDP, not the group's other topics. Read before the intent.
 // - A topic that is the yearly change of another's level (population change: of the population), asked over a
 //   longer span ("population change since 2010"), is that level's change: a yearly change has no change since 2010.
-import { TOPICS, type Topic } from "./lexicon";
-import type { IntentReading } from "./intent";
+// - "Did inflation fall last year?": a rate named by its own word ("inflation", the growth of prices) rises or falls
+//   as a rate, so a yes/no change of it is its direction (58.5% to 34.9% fell), never the sign of its value (prices
+//   still rose). "Did prices fall" keeps the sign.
+import { TOPICS, TOPIC_WORDS, type Topic } from "./lexicon";
+import { spanMonths, type IntentReading } from "./intent";
 
 const topicNamed = (id: string) => TOPICS.find((t) => t.id === id)!;
 
@@ -36,4 +39,14 @@ export function realOrNominal(topics: readonly Topic[], reading: IntentReading, 
   if (nominal) return topics.map((t) => (t.id === "real_gdp" && !topics.some((x) => x.id === "gdp") ? topicNamed("gdp") : t));
   if ((growth || real) && !topics.some((t) => t.id === "real_gdp")) return topics.map((t) => (t.id === "gdp" ? topicNamed("real_gdp") : t));
   return [...topics];
+}
+
+const MOVED = /\b(rise|rose|risen|rising|fall|fell|fallen|falling|go up|gone up|went up|go down|gone down|went down|come down|increase[sd]?|decrease[sd]?|drop(?:ped)?|declin\w*|climb\w*|ease[sd]?|cool(?:ed)?)\b/i;
+
+export function rateMoves(topics: readonly Topic[], reading: IntentReading, question: string): IntentReading {
+  const i = reading.intent;
+  if (!reading.yesNo || (i.kind !== "change" && i.kind !== "growth") || i.at !== null || (i.kind === "change" && i.since !== null) || !MOVED.test(question)) return reading;
+  const word = topics[0] ? TOPIC_WORDS[topics[0].id]?.growth?.split(" ").at(-1) : undefined;
+  if (!word || !new RegExp(`\\b${word}\\b`, "i").test(question)) return reading;
+  return { ...reading, intent: { kind: "direction", months: spanMonths(question.toLowerCase()) } };
 }
