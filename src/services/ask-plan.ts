@@ -242,7 +242,7 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
   intent = rateMoves(topics, intent, parsed.spelled);
   if (intent.intent.kind === "rank") {
     const within = intent.intent.placeKind === "county" ? (places.find((p) => p.type === "state") ?? null) : null;
-    const rank = await planRank(ctx, { topics, placeKind: intent.intent.placeKind, parent: within, dir: intent.intent.dir, count: intent.intent.count, filter: intent.intent.filter, byGrowth: intent.intent.by === "growth", polar: intent.polar });
+    const rank = await planRank(ctx, { topics, placeKind: intent.intent.placeKind, parent: within, dir: intent.intent.dir, count: intent.intent.count, filter: intent.intent.filter, byGrowth: intent.intent.by === "growth", polar: intent.polar, at: intent.intent.at ?? null });
     if ("status" in rank) return { kind: "answered", response: emptyResponse(depth, rank.status, rank.status === "no_coverage" ? `${rank.message} ${COVERED_HINT}` : rank.message, resolvedBase) };
     return {
       ...runnable({ input, depth, window, intent, notes, searches, series: [], region: within?.code ?? "US", indicators: [{ code: rank.indicator.code, source: rank.indicator.sourceSlug ?? "", name: rank.indicator.name, ...(rank.concept ? { concept: rank.concept } : {}) }], regions: within ? [within] : [], flows: null, episode: null }),

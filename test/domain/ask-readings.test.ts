@@ -77,6 +77,10 @@ describe("intent, round 2", () => {
   test("are people leaving X: a yes or no on its net move, a fall asked", () => {
     expect(intent("are people leaving new york", { places: ["state"] })).toEqual({ intent: { kind: "change", at: null, months: null, since: null }, yesNo: true, down: true });
   });
+  test("a ranking at a named year", () => {
+    expect(intent("which country grew the fastest in 2024").intent).toMatchObject({ kind: "rank", dir: "max", placeKind: "country", at: "2024" });
+    expect(intent("which country grew the fastest").intent).not.toHaveProperty("at");
+  });
   test("a comparison at a named year; a move with its origin named second", () => {
     expect(intent("was inflation higher in argentina or turkey in 2023", { places: ["country", "country"] }).intent).toEqual({ kind: "compare", dir: "max", at: "2023" });
     expect(intent("how many people moved to florida from new york", { places: ["state", "state"] }).intent).toEqual({ kind: "flows", way: "between", reversed: true });

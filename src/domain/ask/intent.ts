@@ -27,7 +27,7 @@ export type Intent =
   | { kind: "extreme"; dir: Direction; since: string | null; at?: string | null }
   | { kind: "episode"; dir: Direction | null }
   | { kind: "since_peak"; dir: Direction; allTime: boolean; claim: "below" | "above" | null }
-  | { kind: "rank"; dir: Direction; count: number; placeKind: RegionKind; filter: (Threshold & { percent: boolean; scaled: boolean }) | null; by?: "growth" }
+  | { kind: "rank"; dir: Direction; count: number; placeKind: RegionKind; filter: (Threshold & { percent: boolean; scaled: boolean }) | null; by?: "growth"; at?: string }
   | { kind: "threshold"; op: Threshold["op"]; value: number }
   | { kind: "compare"; dir: Direction | null; at?: string }
   | { kind: "flows"; way: "out" | "in" | "between"; reversed?: boolean };
@@ -196,7 +196,8 @@ function readKind(question: string, opts: IntentOptions): IntentReading {
     return { intent: { kind: "flows", way: flowWay(q, opts) }, yesNo: false };
   }
   const rank = rankReading(q, dir, opts.kinds ?? []);
-  if (rank) return { intent: rank, yesNo: false, ...pole };
+  // "which country grew the fastest in 2024": the places read at that year.
+  if (rank) return { intent: rank.kind === "rank" && at?.length === 4 ? { ...rank, at } : rank, yesNo: false, ...pole };
   if (opts.places.length >= 2 && /\b(move|moved|moving|movers|migrat\w*)\b/.test(q)) {
     if (/\b(from|between)\b.*\b(to|and)\b/.test(q)) return { intent: { kind: "flows", way: "between" }, yesNo: false };
     // "moved to Florida from New York": the origin named second (moves are held between states and counties).
