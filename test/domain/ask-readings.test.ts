@@ -61,6 +61,7 @@ describe("intent, round 2", () => {
     expect(intent("how much have prices gone up since 2020", { growth: true }).intent).toEqual({ kind: "change", at: null, months: null, since: "2020" });
     expect(intent("how much has the population of utah grown since 2020", { places: ["state"] }).intent).toEqual({ kind: "change", at: null, months: null, since: "2020" });
     expect(intent("how much has the cost of living risen since the pandemic", { growth: true, episode: true }).intent).toEqual({ kind: "change", at: null, months: null, since: "2020" });
+    expect(intent("unemployment rate since 2019 in michigan", { places: ["state"] }).intent).toEqual({ kind: "change", at: null, months: null, since: "2019" });
     // Without "how much" a growth topic since a year is still its peak rate since then.
     expect(intent("what happened to inflation since 2021", { growth: true }).intent).toEqual({ kind: "extreme", dir: "max", since: "2021" });
   });
@@ -152,6 +153,7 @@ describe("topics and leads, round 2", () => {
     expect(ids(economySize(economy, "how big is mexico's economy"))).toEqual(["gdp"]);
     expect(ids(economySize(economy, "did the economy shrink last quarter"))).toEqual(["real_gdp"]);
     expect(ids(economySize(economy, "how is the economy doing"))).toEqual(ids(economy));
+    expect(ids(economySize(economy, "which is bigger, the economy of japan or germany"))).toEqual(["gdp"]);
     expect(ids(realOrNominal([TOPICS.find((t) => t.id === "gdp")!], { intent: { kind: "growth", at: null }, yesNo: false }, "gdp growth", false))).toEqual(["real_gdp"]);
   });
   test("did inflation fall: a rate named by its own word moves as a rate; did prices fall keeps the sign", () => {

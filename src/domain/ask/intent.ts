@@ -249,5 +249,7 @@ function readKind(question: string, opts: IntentOptions): IntentReading {
   if (CHANGE_WORDS.test(q) || (yesNo && /\b(grow|grew|grown|rise|rose|risen|fall|fell|fallen|go up|gone up|go down|gone down|increase|decrease|shrink|shrank|decline|declined|drop|dropped|leaving|moving out|moved out)\b/.test(q))) {
     return { intent: { kind: "change", at, months: /\blast month\b/.test(q) ? null : spanMonths(q), since }, yesNo };
   }
+  // "unemployment rate since 2019": its change since then.
+  if (since && !at) return { intent: { kind: "change", at: null, months: null, since }, yesNo };
   return { intent: { kind: "level", at }, yesNo };
 }

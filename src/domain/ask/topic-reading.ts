@@ -15,7 +15,7 @@ import { spanMonths, type IntentReading } from "./intent";
 const topicNamed = (id: string) => TOPICS.find((t) => t.id === id)!;
 
 const NOMINAL = /\bnominal\b|\bcurrent dollars\b|\bnot adjusted for inflation\b/i;
-const SIZE = /\bhow (?:big|large)\b|\bsize\b|\bworth\b|\bin dollars\b/i;
+const SIZE = /\bhow (?:big|large)\b|\bsize\b|\bworth\b|\bin dollars\b|\b(?:bigger|larger|smaller)\b/i;
 const MOVE_WORDS = /\b(grow\w*|grew|shrink\w*|shrank|shrunk|contract\w*|expand\w*)\b/i;
 const GROWTH_WORDS = /\b(grow\w*|grew|growth|gdp|real|shrink\w*|shrank)\b/i;
 
