@@ -274,10 +274,13 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
       const code = parsed.codes[named.code];
       if (code) {
         const other = index.byCode.get(code.other)!;
-        const asOther = typeof found === "string" ? await candidatesFor(ctx, topic, other, comparing) : null;
-        if (asOther && typeof asOther !== "string") {
+        // Not covered for the code's place, or covered but nothing held there ("KY": the Cayman Islands): the other.
+        const unheld = typeof found !== "string" && !found.some((c) => c.held);
+        const asOther = typeof found === "string" || unheld ? await candidatesFor(ctx, topic, other, comparing) : null;
+        if (asOther && typeof asOther !== "string" && asOther.some((c) => c.held)) {
+          const why = unheld ? `no ${label.replace(/^the /, "")} is held for ${named.name}` : `${label} is covered for ${pluralKind(other.type as RegionKind)}, not for ${pluralKind(named.type as RegionKind)}`;
           [region, found] = [other, asOther];
-          notes.push(`(“${code.text}” was read as ${other.type === "state" ? "the US state " : ""}${other.name}: ${label} is covered for ${pluralKind(other.type as RegionKind)}, not for ${pluralKind(named.type as RegionKind)}; as a region code ${code.text} is ${named.name}.)`);
+          notes.push(`(“${code.text}” was read as ${other.type === "state" ? "the US state " : ""}${other.name}: ${why}; as a region code ${code.text} is ${named.name}.)`);
         } else notes.push(codeNote(index, named.code, code.other, code.text));
       }
       if (typeof found === "string") {

@@ -83,7 +83,7 @@ export const TOPICS: readonly Topic[] = [
   { id: "births", phrases: ["number of births", "babies born", "births", "birth", "babies", "born"], byKind: census("BIRTHS") },
   { id: "deaths", phrases: ["number of deaths", "deaths", "died"], byKind: census("DEATHS") },
   { id: "natural_change", phrases: ["natural increase", "natural change", "deaths than births", "births than deaths"], byKind: census("NATURALCHG") },
-  { id: "domestic_migration", phrases: ["domestic migration", "moving in from other states", "other parts of the country", "from other states", "to other states", "other states", "from elsewhere", "people moving", "people leaving", "moving out", "moved out"], byKind: census("DOMESTICMIG") },
+  { id: "domestic_migration", phrases: ["domestic migration", "moving in from other states", "other parts of the country", "from other states", "to other states", "other states", "from elsewhere", "people moving", "people leaving", "moving out", "moved out", "moved into", "moving into", "moved in", "moving in"], byKind: census("DOMESTICMIG") },
   { id: "international_migration", phrases: ["international migration", "immigration", "immigrants"], byKind: census("INTERNATIONALMIG") },
   { id: "net_migration", phrases: ["net migration", "migration", "moving"], byKind: census("NETMIG") },
 ];
