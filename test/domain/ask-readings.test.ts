@@ -107,6 +107,7 @@ describe("places and words, round 2", () => {
     // One lower-case word is a county without "County" only where no word it could describe follows.
     expect(read("jobs in maricopa").places).toEqual(["04013"]);
     expect(read("unemployment rate for young people").places).toEqual([]);
+    expect(read("unemployment in cook il").places).toEqual(["17031"]);
     const georgia = read("how high is inflation in georgia (the country, not the state)");
     expect([georgia.places, georgia.kinds, georgia.alternates]).toEqual([["GE"], [], {}]);
     expect(read("unemployment rate in georgia the state").places).toEqual(["13"]);

@@ -260,9 +260,9 @@ function readPlaces(words: Word[], lookup: PlaceLookup, allCaps: boolean, demony
         if (name) hit = lookup(name);
       }
       // "Los Angeles", "miami dade": a county named without its kind, when that names one county; one lower-case word
-      // only where no word it could describe follows ("jobs in maricopa", not "young people": Young County).
+      // only where no word it could describe follows ("jobs in maricopa", "cook il", not "young people": Young County).
       const next = words[i + n];
-      const describes = n === 1 && words[i].raw === words[i].raw.toLowerCase() && next !== undefined && !next.used && !FILLER_WORDS.has(next.text);
+      const describes = n === 1 && words[i].raw === words[i].raw.toLowerCase() && next !== undefined && !next.used && !FILLER_WORDS.has(next.text) && lookup(next.raw, { kinds: ["state"] }).kind !== "found";
       if (hit.kind === "not_found" && !FILLER_WORDS.has(words[i].text) && words[i].text.length > 2 && !describes) {
         const county = lookup(`${text} County`);
         if (county.kind === "found") hit = county;
