@@ -47,7 +47,7 @@ export const NAMED_EPISODES: readonly NamedEpisode[] = [
   {
     id: "inflation_2021_22",
     name: "the 2021-22 inflation surge",
-    phrases: ["2021 22 inflation surge", "2021 2022 inflation surge", "2021 22 surge", "2021 2022 surge", "2022 surge", "inflation surge", "inflation spike", "post pandemic inflation", "2022 inflation", "2021 inflation"],
+    phrases: ["2021 22 inflation surge", "2021 2022 inflation surge", "2021 22 surge", "2021 2022 surge", "2022 surge", "inflation surge", "inflation spike", "post pandemic inflation", "post pandemic", "post covid", "2022 inflation", "2021 inflation"],
     kind: "inflation",
     marginMonths: 12,
     months: ["2021-01-01", "2022-12-01"],
@@ -126,9 +126,23 @@ export function episodeWindow(e: Episode, all: readonly Episode[], lagging: bool
   return { start: e.start, end };
 }
 
-/** Words that name the 2020 recession only after a word of time ("during covid", "since the pandemic"). */
+/** Words that name the 2020 recession only after a word of time ("during covid", "since the pandemic", "its covid peak"). */
 export const TIMED_EPISODE_WORDS: ReadonlySet<string> = new Set(["covid", "pandemic", "lockdown", "coronavirus"]);
-export const EPISODE_TIME_WORDS: ReadonlySet<string> = new Set(["during", "in", "through", "amid", "since", "after", "before", "throughout", "the"]);
+export const EPISODE_TIME_WORDS: ReadonlySet<string> = new Set(["during", "in", "through", "amid", "since", "after", "before", "throughout", "the", "its", "their"]);
+
+/**
+ * The year an episode named right after "since" began ("since the pandemic" 2020, "since the great recession"
+ * 2007), from the table: a change since an episode is read from its first year. `words`: folded, space-joined.
+ */
+export function sinceEpisodeYear(words: string): number | null {
+  const after = /\bsince (?:the )?(.*)$/.exec(words)?.[1];
+  if (!after) return null;
+  const first = (e: NamedEpisode) => ("recessionYears" in e ? e.recessionYears[0] : Number(e.months[0].slice(0, 4)));
+  const named = NAMED_EPISODES.find((e) => e.phrases.some((p) => after.startsWith(p.replace(/^the /, ""))));
+  if (named) return first(named);
+  const covid = NAMED_EPISODES.find((e) => e.id === "recession_2020");
+  return covid && TIMED_EPISODE_WORDS.has(after.split(" ")[0]) ? first(covid) : null;
+}
 
 /** The most recent episode that concerns the series and has begun by `asOf`, or null. */
 export function latestEpisode(all: readonly Episode[], category: string | null, asOf: string): Episode | null {

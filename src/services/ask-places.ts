@@ -50,10 +50,12 @@ export async function settlePlaces(ctx: ReadContext, parsed: ParsedQuestion, ind
   const counties = parsed.ambiguous.filter((a) => a.candidates.every((c) => index.byCode.get(c)?.type === "county"));
   if (counties.length) {
     const people = await populations(ctx, counties.flatMap((a) => a.candidates));
+    let settled = 0;
     for (const a of counties) {
       const ranked = [...a.candidates].sort((x, y) => (people.get(y) ?? -1) - (people.get(x) ?? -1) || x.localeCompare(y));
       const [chosen, ...others] = ranked;
-      parsed.places.push(chosen);
+      // In the question's order: "from Cook County to Maricopa County" keeps Cook first.
+      parsed.places.splice(a.position === undefined ? parsed.places.length : a.position + settled++, 0, chosen);
       if (a.text in parsed.before) parsed.before[chosen] = parsed.before[a.text];
       parsed.ambiguous.splice(parsed.ambiguous.indexOf(a), 1);
       const shown = others.slice(0, 6).map((c) => placeWithState(index, c));

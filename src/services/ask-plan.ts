@@ -11,8 +11,10 @@
 // A round is one batch of tool calls made together (the search, the reads, the insights, the signals).
 import { DETERMINISTIC_MODEL } from "../domain/ask/compose";
 import { readIntent, type IntentReading } from "../domain/ask/intent";
+import { economySize, levelOfChange, rateMoves, realOrNominal } from "../domain/ask/topic-reading";
+import { demonymName } from "../domain/ask/demonyms";
 import { broadTopics, fuzzyPlaceLookup, parseQuestion, placeLookup, type ParsedQuestion } from "../domain/ask/parse";
-import { TOPICS, TOPIC_WORDS, type Topic } from "../domain/ask/lexicon";
+import { TOPIC_WORDS, type Topic } from "../domain/ask/lexicon";
 import { conceptLevels, getConcept, pluralKind, REGION_KINDS, type RegionKind } from "../domain/concepts";
 import { formatWindow, parseWindow, type Window } from "../domain/window";
 import type { AskDepth, AskResponse, Citation } from "../schemas/ask";
@@ -168,6 +170,7 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
     todayYear: ctx.now().getUTCFullYear(),
     lookupPlace: placeLookup(index),
     fuzzyPlace: fuzzyPlaceLookup(index, fuzzyNames),
+    demonym: (text) => demonymName(index, text),
   });
   const placeNotes = await settlePlaces(ctx, parsed, index, input.q);
   // The hint stands for the place when the question names none; a hint that is no region is the caller's mistake.
@@ -199,9 +202,9 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
   // Where people move: the flows between places, whatever topic words the question has.
   const placeKinds = places.filter((p) => p.code !== "US" || parsed.places.length > 1).map((p) => p.type as RegionKind);
   const before = parsed.places[0] ? (parsed.before[parsed.places[0]] ?? null) : null;
-  const moves = readIntent(input.q, { places: placeKinds, growthTopic: false, changeTopic: false, kinds: parsed.kinds, before });
+  const moves = readIntent(parsed.spelled, { places: placeKinds, growthTopic: false, changeTopic: false, kinds: parsed.kinds, before });
   if (moves.intent.kind === "flows") {
-    const flows = await planFlows(ctx, moves.intent.way, places);
+    const flows = await planFlows(ctx, moves.intent.way, moves.intent.reversed ? [...places].reverse() : places);
     if ("status" in flows) return { kind: "answered", response: emptyResponse(depth, flows.status, flows.message, resolvedBase) };
     const regions = [flows.origin, flows.destination].filter((r) => r !== null);
     return runnable({ input, depth, window, intent: moves, notes, searches: [], series: [], region: regions[0]?.code ?? null, indicators: [], regions, flows, episode: null });
@@ -226,7 +229,8 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
 
   // "Are paychecks keeping up with prices?": a race needs both sides; a broad word names the other.
   if (topics.length === 1 && /\b(keep(?:ing)? up|outpac\w*)\b/i.test(input.q)) topics = [...topics, ...broadTopics(input.q).filter((t) => t.id !== topics[0].id)].slice(0, 2);
-  let intent = readIntent(input.q, {
+  topics = economySize(topics, input.q);
+  let intent = readIntent(parsed.spelled, {
     places: placeKinds,
     growthTopic: topics.some((t) => !!TOPIC_WORDS[t.id]?.growth),
     changeTopic: topics.some((t) => t.id === "payrolls" || t.id === "employed"),
@@ -234,10 +238,11 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
     kinds: parsed.kinds,
     before,
   });
-  topics = realOrNominal(topics, intent, input.q, parsed.real);
+  topics = levelOfChange(realOrNominal(topics, intent, input.q, parsed.real), intent);
+  intent = rateMoves(topics, intent, parsed.spelled);
   if (intent.intent.kind === "rank") {
     const within = intent.intent.placeKind === "county" ? (places.find((p) => p.type === "state") ?? null) : null;
-    const rank = await planRank(ctx, { topics, placeKind: intent.intent.placeKind, parent: within, dir: intent.intent.dir, count: intent.intent.count, filter: intent.intent.filter, byGrowth: intent.intent.by === "growth", polar: intent.polar });
+    const rank = await planRank(ctx, { topics, placeKind: intent.intent.placeKind, parent: within, dir: intent.intent.dir, count: intent.intent.count, filter: intent.intent.filter, byGrowth: intent.intent.by === "growth", polar: intent.polar, at: intent.intent.at ?? null });
     if ("status" in rank) return { kind: "answered", response: emptyResponse(depth, rank.status, rank.status === "no_coverage" ? `${rank.message} ${COVERED_HINT}` : rank.message, resolvedBase) };
     return {
       ...runnable({ input, depth, window, intent, notes, searches, series: [], region: within?.code ?? "US", indicators: [{ code: rank.indicator.code, source: rank.indicator.sourceSlug ?? "", name: rank.indicator.name, ...(rank.concept ? { concept: rank.concept } : {}) }], regions: within ? [within] : [], flows: null, episode: null }),
@@ -269,10 +274,13 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
       const code = parsed.codes[named.code];
       if (code) {
         const other = index.byCode.get(code.other)!;
-        const asOther = typeof found === "string" ? await candidatesFor(ctx, topic, other, comparing) : null;
-        if (asOther && typeof asOther !== "string") {
+        // Not covered for the code's place, or covered but nothing held there ("KY": the Cayman Islands): the other.
+        const unheld = typeof found !== "string" && !found.some((c) => c.held);
+        const asOther = typeof found === "string" || unheld ? await candidatesFor(ctx, topic, other, comparing) : null;
+        if (asOther && typeof asOther !== "string" && asOther.some((c) => c.held)) {
+          const why = unheld ? `no ${label.replace(/^the /, "")} is held for ${named.name}` : `${label} is covered for ${pluralKind(other.type as RegionKind)}, not for ${pluralKind(named.type as RegionKind)}`;
           [region, found] = [other, asOther];
-          notes.push(`(“${code.text}” was read as ${other.type === "state" ? "the US state " : ""}${other.name}: ${label} is covered for ${pluralKind(other.type as RegionKind)}, not for ${pluralKind(named.type as RegionKind)}; as a region code ${code.text} is ${named.name}.)`);
+          notes.push(`(“${code.text}” was read as ${other.type === "state" ? "the US state " : ""}${other.name}: ${why}; as a region code ${code.text} is ${named.name}.)`);
         } else notes.push(codeNote(index, named.code, code.other, code.text));
       }
       if (typeof found === "string") {
@@ -316,23 +324,11 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
   if (intent.polar && (intent.intent.kind === "extreme" || intent.intent.kind === "episode") && first.kind === "stored") {
     intent = { ...intent, intent: { ...intent.intent, dir: polarDirection(intent.polar, first.indicator.upIsGood) } };
   }
+  // "Is inflation getting worse?": worse is up for a series whose rise is bad.
+  if (intent.moved && first.kind === "stored" && first.indicator.upIsGood !== null) intent = { ...intent, down: (intent.moved === "worse") === first.indicator.upIsGood };
   const usedRegions = [...new Map(planned.map((p) => [p.region.code, p.region])).values()];
   const plan = runnable({ input, depth, window, intent, notes, searches, series: planned, region: usedRegions[0]?.code ?? null, indicators: uniqueIndicators(planned.map((p) => p.target)), regions: usedRegions, flows: null, episode: parsed.episode });
   return { ...plan, truncated };
-}
-
-const topicNamed = (id: string) => TOPICS.find((t) => t.id === id)!;
-
-/**
- * "GDP growth", "is the economy growing", "GDP after inflation": real GDP's, unless nominal is asked ("nominal GDP
- * growth": nominal GDP's); the sentence names which.
- */
-function realOrNominal(topics: Topic[], reading: IntentReading, question: string, real: boolean): Topic[] {
-  const nominal = /\bnominal\b|\bcurrent dollars\b/i.test(question);
-  const growth = reading.intent.kind === "growth" || reading.intent.kind === "direction" || /\bgrow/i.test(question);
-  if (nominal) return topics.map((t) => (t.id === "real_gdp" && !topics.some((x) => x.id === "gdp") ? topicNamed("gdp") : t));
-  if ((growth || real) && !topics.some((t) => t.id === "real_gdp")) return topics.map((t) => (t.id === "gdp" ? topicNamed("real_gdp") : t));
-  return topics;
 }
 
 type RunParts = {

@@ -56,7 +56,7 @@ function curated(topic: Topic, kind: RegionKind): { codes: { indicator: string; 
 /** The ranking's series and period, or why there is none (no_coverage: not offered for the kind; no_data: not held). */
 export async function planRank(
   ctx: ReadContext,
-  args: { topics: readonly Topic[]; placeKind: RegionKind; parent: RegionRow | null; dir: Direction; count: number; filter: Threshold | null; byGrowth: boolean; polar?: "best" | "worst" },
+  args: { topics: readonly Topic[]; placeKind: RegionKind; parent: RegionRow | null; dir: Direction; count: number; filter: Threshold | null; byGrowth: boolean; polar?: "best" | "worst"; at?: string | null },
 ): Promise<RankPlan | { status: "no_coverage" | "no_data"; message: string }> {
   const kinds = pluralKind(args.placeKind);
   let offered: Topic | null = null;
@@ -75,7 +75,10 @@ export async function planRank(
       if (!common || (best && common.held <= best.held)) continue;
       const filter = args.filter ? inUnit(args.filter, indicator.unit) : null;
       const dir = args.polar ? polarDirection(args.polar, indicator.upIsGood) : args.dir;
-      best = { topic, indicator, concept, placeKind: args.placeKind, parent: args.parent, dir, count: args.count, filter, byGrowth: args.byGrowth, date: common.date, held: common.held };
+      // A named year: its period (an annual series' year, else its last month), never past the newest all hold.
+      const named = args.at ? (indicator.frequency === "annual" ? `${args.at}-01-01` : `${args.at}-12-01`) : null;
+      const date = named && named < common.date ? named : common.date;
+      best = { topic, indicator, concept, placeKind: args.placeKind, parent: args.parent, dir, count: args.count, filter, byGrowth: args.byGrowth, date, held: common.held };
     }
     if (best) return best;
     offered ??= codes.length ? topic : null;

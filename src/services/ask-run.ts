@@ -251,7 +251,9 @@ export async function runPlan(ctx: AskContext, plan: RunPlan, opts: { signals: b
     for (const topic of [...new Set(plan.series.map((p) => p.topic))]) {
       const ks = plan.series.map((p, k) => (p.topic === topic && views[k] ? k : -1)).filter((k) => k >= 0);
       if (ks.length < 2) continue;
-      const compared = ks.map((k) => views[k]!);
+      // "in 2023": compared at the newest period both hold up to then.
+      const until = intent.kind === "compare" && intent.at ? (intent.at.length === 4 ? `${intent.at}-12-31` : intent.at) : null;
+      const compared = ks.map((k) => (until ? { ...views[k]!, points: views[k]!.points.filter((p) => p.date <= until) } : views[k]!));
       const lead = compareLead(compared, intent.kind === "compare" ? intent.dir : null, plan.intent.yesNo);
       results.push(lead.figures);
       // Like with like: the comparison is at one period; each place's newer value is said apart, never paired.

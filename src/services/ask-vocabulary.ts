@@ -4,7 +4,7 @@
 // the catalog offers it, and the answer says what the words were read as.
 import { broadTopics } from "../domain/ask/parse";
 import type { Topic } from "../domain/ask/lexicon";
-import { vocabularyMatches } from "../domain/ask/vocabulary";
+import { searchStem, vocabularyMatches } from "../domain/ask/vocabulary";
 import type { RegionKind } from "../domain/concepts";
 import type { Citation } from "../schemas/ask";
 import { listIndicators } from "./catalog";
@@ -24,14 +24,14 @@ export async function topicsFromCatalog(ctx: ReadContext, question: string, word
   const searches: VocabularyTopics["searches"] = [];
   if (meaningful.length) {
     const term = [...meaningful].sort((a, b) => b.length - a.length || a.localeCompare(b))[0];
-    const list = await listIndicators(ctx, { search: term, include_inactive: false, limit: 100, offset: 0 }, ctx.now());
+    const list = await listIndicators(ctx, { search: searchStem(term), include_inactive: false, limit: 100, offset: 0 }, ctx.now());
     const catalog = await ctx.caches.catalog.catalog();
     const rowOf = (code: string) => (catalog.byLowerCode.get(code.toLowerCase()) ?? []).find((r) => r.code === code)!;
     const entries = list.data.map((i) => ({ ...i, held: i.coverage.regions_held > 0, regionKinds: rowOf(i.code).regionKinds }));
     const found = vocabularyMatches(meaningful, entries, kind);
     const codes = found.map((i) => i.code);
-    const summary = list.meta.total === 0 ? `No indicator matches '${term}'.` : `${list.meta.total} indicator(s) match '${term}'${codes.length ? `; fitting the question: ${codes.join(", ")}` : "; none fits every word of the question"}.`;
-    searches.push({ citation: { tool: "search_indicators", args: { search: term, limit: 100 }, summary }, result: { total: list.meta.total, codes } });
+    const summary = list.meta.total === 0 ? `No indicator matches '${searchStem(term)}'.` : `${list.meta.total} indicator(s) match '${searchStem(term)}'${codes.length ? `; fitting the question: ${codes.join(", ")}` : "; none fits every word of the question"}.`;
+    searches.push({ citation: { tool: "search_indicators", args: { search: searchStem(term), limit: 100 }, summary }, result: { total: list.meta.total, codes } });
     if (found.length) {
       const topics = found.slice(0, limit).map((f) => {
         const kinds = f.regionKinds as RegionKind[];

@@ -76,7 +76,9 @@ describe("places", () => {
   test("a name of several counties is reported with its candidates", () => {
     const p = read("unemployment in Cook County");
     expect(p.places).toEqual([]);
-    expect(p.ambiguous).toEqual([{ text: "Cook County", candidates: ["13075", "17031", "27031"] }]);
+    expect(p.ambiguous).toEqual([{ text: "Cook County", candidates: ["13075", "17031", "27031"], position: 0 }]);
+    // Its place among the others: "from Maricopa County to Cook County" has one before it.
+    expect(read("how many people moved from maricopa county to cook county").ambiguous[0].position).toBe(1);
     expect(read("unemployment in Cook County, IL").places).toEqual(["17031"]);
   });
 });

@@ -329,3 +329,16 @@ describe("a language model phrasing the answer", () => {
     }
   });
 });
+
+describe("a two-letter code read two ways", () => {
+  test("the country as written when it holds the data; the state, said so, when only the state does", async () => {
+    const germany = (await ask({ q: "unemployment rate in DE" })).body;
+    expect(germany.resolved.regions.map((r: { code: string }) => r.code)).toEqual(["DE"]);
+    expect(germany.answer).toContain("for the US state Delaware");
+    // No unemployment rate is held for the Cayman Islands (KY): Kentucky's is the closest held answer.
+    const kentucky = (await ask({ q: "unemployment rate in KY" })).body;
+    expect(kentucky.resolved.regions.map((r: { code: string }) => r.code)).toEqual(["21"]);
+    expect(kentucky.answer).toMatch(/^The unemployment rate in Kentucky was/);
+    expect(kentucky.answer).toContain("“KY” was read as the US state Kentucky: no unemployment rate is held for Cayman Islands");
+  });
+});

@@ -196,8 +196,12 @@ function changeLead(v: View, intent: Extract<Intent, { kind: "change" }>, yesNo:
     return { text: `${yesOrNo(yesNo, dx > 0, down)}${capitalise(v.place)} ${verb} ${jobs.toLocaleString("en-US")} jobs ${span} (${v.label}, ${fmt(v, end.value)}).`, figures: { ...figures, jobs }, computed: "difference" };
   }
   const verb = diff === 0 ? `${was(v.label)} unchanged` : dx > 0 ? "rose" : "fell";
-  const by = diff === 0 ? "" : ` by ${formatChange(dx, v.unit, d)}`;
-  return { text: after(yesOrNo(yesNo, dx > 0, down), `${subject(v)} ${verb}${by} ${span}, ${diff === 0 ? "at" : "to"} ${fmt(v, end.value)}.`, v.label), figures, computed: "difference" };
+  // An index's points mean nothing alone: its change is a percent change, the points beside it.
+  const pct = v.values.kind === "index" && start.value > 0 ? (end.value / start.value - 1) * 100 : null;
+  // A level's change is in its unit, its percent beside it; a rate's is in points only.
+  const share = v.values.kind === "level" && start.value > 0 ? ` (${formatPercent(Math.abs((end.value / start.value - 1) * 100))})` : "";
+  const by = diff === 0 ? "" : pct !== null ? ` ${formatPercent(Math.abs(pct))} (${formatChange(dx, v.unit, d)})` : ` by ${formatChange(dx, v.unit, d)}${share}`;
+  return { text: after(yesOrNo(yesNo, dx > 0, down), `${subject(v)} ${verb}${by} ${span}, ${diff === 0 ? "at" : "to"} ${fmt(v, end.value)}.`, v.label), figures: pct !== null ? { ...figures, percent: pct } : share ? { ...figures, percent: (end.value / start.value - 1) * 100 } : figures, computed: pct !== null ? "percent_change" : "difference" };
 }
 
 function extremeLead(v: View, dir: Direction, since: string | null, at: string | null = null): Lead {
@@ -242,8 +246,12 @@ export function leadSentence(v: View, intent: Intent, yesNo: boolean, down = fal
     if (s) return s;
   }
   switch (intent.kind) {
-    case "growth":
-      return growthLead(v, intent.at, intent.months ?? null);
+    case "growth": {
+      // "Are housing starts down from a year ago?": the yes or no of the fall asked, first.
+      const lead = growthLead(v, intent.at, intent.months ?? null);
+      const pct = Number(lead.figures.yoy_percent ?? lead.figures.percent ?? lead.figures.value);
+      return yesNo && down && lead.computed !== undefined && Number.isFinite(pct) ? { ...lead, text: after(yesOrNo(true, pct > 0, true), lead.text, v.growthLabel ?? v.growthName ?? v.label) } : lead;
+    }
     case "change":
       return changeLead(v, intent, yesNo, down);
     case "extreme":

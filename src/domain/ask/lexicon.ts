@@ -28,6 +28,13 @@ export type Topic = {
   nearest?: { phrases: readonly string[]; why: string };
   /** Words that stand for it only when the question names no topic and the catalog finds nothing ("prices"). */
   broad?: readonly string[];
+  /**
+   * Phrases that name it only when the question names no other topic: "the most people" is the population, but
+   * "gained the most people from migration" is migration, counted in people.
+   */
+  weak?: readonly string[];
+  /** The topic whose level this one is the yearly change of (population change: the population's). */
+  changeOf?: string;
 };
 
 export type TopicGroup = { id: string; phrases: readonly string[]; members: readonly string[] };
@@ -45,12 +52,12 @@ export const TOPICS: readonly Topic[] = [
   { id: "participation", phrases: ["labor force participation", "labour force participation", "participation rate", "participation"], us: ["CIVPART"] },
   { id: "job_openings", phrases: ["job openings", "job vacancies", "job opening", "vacancies", "openings", "jolts"], us: ["JTSJOL"] },
   { id: "claims", phrases: ["unemployment benefits", "jobless benefits", "filed for unemployment", "jobless claims", "initial claims", "unemployment claims", "unemployment insurance claims", "claims"], us: ["ICSA"] },
-  { id: "wages", phrases: ["average hourly earnings", "hourly earnings", "hourly wages", "average annual pay", "average pay", "average wage", "average wages", "average salary", "wage growth", "highest paying", "best paying", "paychecks", "paycheck", "salaries", "salary", "wages", "wage", "earnings", "earn", "paying", "pay"], us: ["AHETPI"], byKind: { state: ["ENU50010"], county: ["ENU50010"] } },
+  { id: "wages", phrases: ["average hourly earnings", "hourly earnings", "hourly wages", "average annual pay", "average pay", "average wage", "average wages", "average salary", "wage growth", "highest paying", "best paying", "paychecks", "paycheck", "salaries", "salary", "wages", "wage", "earnings", "earn", "paying", "pay", "workers make", "people make", "employees make", "highest paid", "best paid", "lowest paid", "paid"], us: ["AHETPI"], byKind: { state: ["ENU50010"], county: ["ENU50010"] } },
   { id: "establishments", phrases: ["business establishments", "number of businesses", "establishments", "businesses", "employers"], byKind: { state: ["ENU20010"], county: ["ENU20010"] } },
   { id: "inflation", phrases: ["consumer price index", "consumer prices", "cost of living", "living costs", "price increases", "price level", "inflation rate", "inflation", "deflation", "cpi"], us: ["CPIAUCSL"], byKind: { country: ["FP.CPI.TOTL.ZG"] }, window: "1y", broad: ["prices", "price", "expensive"] },
   { id: "core_inflation", phrases: ["core inflation", "core cpi", "core prices", "inflation excluding food and energy", "core"], us: ["CPILFESL"], window: "1y" },
   { id: "pce_inflation", phrases: ["core pce", "pce inflation", "pce price index", "pce prices", "pce"], us: ["PCEPILFE"], window: "1y" },
-  { id: "fed_funds", phrases: ["federal funds rate", "fed funds rate", "fed funds", "fed rate", "interest rates", "interest rate", "policy rate", "borrowing costs", "borrowing cost", "cost of borrowing"], us: ["FEDFUNDS"], broad: ["fed", "rates"] },
+  { id: "fed_funds", phrases: ["federal funds rate", "fed funds rate", "fed funds", "fed rate", "interest rates", "interest rate", "policy rate", "borrowing costs", "borrowing cost", "cost of borrowing", "cost to borrow", "borrowing", "borrow", "loans", "loan", "credit"], us: ["FEDFUNDS"], broad: ["fed", "rates"] },
   {
     id: "ten_year",
     phrases: ["10 year treasury yield", "10 year treasury", "10 year yield", "ten year treasury", "ten year yield", "treasury yields", "treasury yield", "bond yields", "bond yield", "10 year"],
@@ -62,7 +69,7 @@ export const TOPICS: readonly Topic[] = [
   { id: "gas_prices", phrases: ["gasoline prices", "gas prices", "gas price", "price of gas", "gasoline"], us: ["GASREGW"] },
   { id: "oil", phrases: ["crude oil price", "crude oil prices", "oil prices", "oil price", "crude oil", "crude", "wti", "oil"], us: ["DCOILWTICO"] },
   { id: "dollar", phrases: ["dollar index", "value of the dollar", "us dollar", "the dollar", "dollar"], us: ["DTWEXBGS"] },
-  { id: "real_gdp", phrases: ["real gdp", "economic growth", "gdp growth", "growth of the economy", "economy growing", "economy grow", "economy grew", "real output"], us: ["GDPC1"], byKind: { country: ["NY.GDP.MKTP.KD.ZG"] }, broad: ["growth", "grew", "grow", "growing", "economies"] },
+  { id: "real_gdp", phrases: ["real gdp", "economic growth", "gdp growth", "growth of the economy", "economy growing", "economy grow", "economy grew", "real output"], us: ["GDPC1"], byKind: { country: ["NY.GDP.MKTP.KD.ZG"] }, broad: ["growth", "grew", "grow", "grown", "growing", "economies"] },
   { id: "gdp", phrases: ["biggest economy", "largest economy", "smallest economy", "bigger economy", "larger economy", "gross domestic product", "nominal gdp", "size of the economy", "economic output", "gdp", "output"], us: ["GDP"], concept: "gdp" },
   { id: "housing_starts", phrases: ["housing starts", "new home construction", "home construction", "homebuilding", "home building", "new homes", "houses being built", "homes being built", "houses built", "homes built", "being built", "construction"], us: ["HOUST"] },
   { id: "home_values", phrases: ["median home value", "home values", "home value", "home prices", "house prices", "housing prices", "home price", "house price", "property values", "housing costs", "house cost", "home cost", "cost of a house", "cost of a home"], concept: "median_home_value" },
@@ -71,12 +78,12 @@ export const TOPICS: readonly Topic[] = [
   { id: "industrial_production", phrases: ["industrial production", "industrial output", "factory output", "manufacturing output", "manufacturing", "industry"], us: ["INDPRO"] },
   { id: "money_supply", phrases: ["money supply", "money stock", "m2"], us: ["M2SL"] },
   { id: "recession", phrases: ["sahm rule", "recession", "recessions", "downturn"], us: ["USREC", "svc:sahm_rule"] },
-  { id: "population", phrases: ["most people", "more people", "fewest people", "fewer people", "least people", "how many people live", "population", "inhabitants", "populous", "people live", "live there", "population growth", "population grow"], concept: "population", broad: ["people", "residents", "growing", "shrinking", "grew", "shrank"] },
-  { id: "population_change", phrases: ["population change", "change in population"], byKind: census("NPOPCHG") },
+  { id: "population", weak: ["most people", "more people", "fewest people", "fewer people", "least people"], phrases: ["how many people live", "population", "inhabitants", "populous", "people live", "live there", "population growth", "population grow"], concept: "population", broad: ["people", "residents", "growing", "grown", "grow", "shrinking", "grew", "shrank", "shrunk"] },
+  { id: "population_change", phrases: ["population change", "change in population"], byKind: census("NPOPCHG"), changeOf: "population" },
   { id: "births", phrases: ["number of births", "babies born", "births", "birth", "babies", "born"], byKind: census("BIRTHS") },
   { id: "deaths", phrases: ["number of deaths", "deaths", "died"], byKind: census("DEATHS") },
   { id: "natural_change", phrases: ["natural increase", "natural change", "deaths than births", "births than deaths"], byKind: census("NATURALCHG") },
-  { id: "domestic_migration", phrases: ["domestic migration", "moving in from other states", "other parts of the country", "from other states", "to other states", "other states", "from elsewhere", "people moving"], byKind: census("DOMESTICMIG") },
+  { id: "domestic_migration", phrases: ["domestic migration", "moving in from other states", "other parts of the country", "from other states", "to other states", "other states", "from elsewhere", "people moving", "people leaving", "moving out", "moved out", "moved into", "moving into", "moved in", "moving in"], byKind: census("DOMESTICMIG") },
   { id: "international_migration", phrases: ["international migration", "immigration", "immigrants"], byKind: census("INTERNATIONALMIG") },
   { id: "net_migration", phrases: ["net migration", "migration", "moving"], byKind: census("NETMIG") },
 ];
@@ -161,6 +168,11 @@ export const TWO_LETTER_WORDS: ReadonlySet<string> = new Set(
 export const NATIONAL_PHRASES: readonly string[] = [
   "united states of america", "united states", "the us", "the usa", "usa", "america", "the nation", "nationally", "nationwide", "national", "the country", "u s a", "u s",
 ];
+
+/** Words that ask for an order, an extreme or a pace: the intent's (intent.ts), never what the catalog is searched for. */
+export const ORDER_WORDS: ReadonlySet<string> = new Set(
+  "most least highest lowest top bottom biggest smallest largest fewest fastest slowest best worst record records fast faster quickly quick rapidly slowly".split(" "),
+);
 
 /**
  * Words that carry no subject: dropped before the catalog is searched for what no topic named ("what is the birth

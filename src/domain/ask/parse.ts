@@ -21,10 +21,10 @@
 import { REGION_KINDS } from "../concepts";
 import { lookupRegion, regionKey, type RegionIndex } from "../regions";
 import type { Window } from "../window";
-import { FILLER_WORDS, NATIONAL_PHRASES, TOPICS, TOPIC_GROUPS, TWO_LETTER_WORDS, type Topic } from "./lexicon";
+import { FILLER_WORDS, NATIONAL_PHRASES, ORDER_WORDS, TOPICS, TOPIC_GROUPS, TWO_LETTER_WORDS, type Topic } from "./lexicon";
 import { EPISODE_TIME_WORDS, NAMED_EPISODES, TIMED_EPISODE_WORDS } from "../episodes";
 import { readTime } from "./time";
-import { foldPlural, phraseWords, take, wordsOf, type Word } from "./words";
+import { foldPlural, phraseWords, sharedStem, take, wordsOf, type Word } from "./words";
 
 export { foldPlural } from "./words";
 
@@ -38,61 +38,15 @@ export function placeLookup(index: RegionIndex): PlaceLookup {
   };
 }
 
-/** Edit distance with swaps of neighbours (optimal string alignment), or `max + 1` once it is beyond `max`. */
-export function typoDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    let best = max + 1;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-      best = Math.min(best, d[i][j]);
-    }
-    if (best > max) return max + 1;
-  }
-  return d[a.length][b.length];
-}
-
-/**
- * A misspelt state or country name read as the one name it is close to: one edit for names of 5 to 8 letters, two
- * from 9 ("califronia" California, "massachusettes" Massachusetts, "canda" Canada). Two candidates as close: none.
- */
-export type FuzzyName = { code: string; key: string };
-
-/** The names fuzzyPlaceLookup reads (states and countries), made once per index by the caller that keeps it. */
-export function fuzzyPlaceNames(index: RegionIndex): FuzzyName[] {
-  return [...index.byCode.values()].filter((r) => r.type === "state" || r.type === "country").map((r) => ({ code: r.code, key: regionKey(r.name) }));
-}
-
-export function fuzzyPlaceLookup(index: RegionIndex, names: readonly FuzzyName[] = fuzzyPlaceNames(index)): (text: string) => string | null {
-  const list = names;
-  return (text) => {
-    const key = regionKey(text);
-    if (key.replace(/ /g, "").length < 5) return null;
-    const max = key.length >= 9 ? 2 : 1;
-    let best: { code: string; d: number } | null = null;
-    let tie = false;
-    for (const n of list) {
-      if (Math.abs(n.key.length - key.length) > max) continue;
-      const d = typoDistance(key, n.key, max);
-      if (d > max || d === 0) continue;
-      if (!best || d < best.d) [best, tie] = [{ code: n.code, d }, false];
-      else if (d === best.d && n.code !== best.code) tie = true;
-    }
-    return best && !tie ? best.code : null;
-  };
-}
+export { fuzzyPlaceLookup, fuzzyPlaceNames, typoDistance, type FuzzyName } from "./place-typos";
 
 export type ParsedQuestion = {
   /** Topics in the order the question names them (a group's members in its order), each once. */
   topics: Topic[];
   /** Region codes in the order the question names them, each once; "US" for words naming the nation. */
   places: string[];
-  /** Place words that name several regions, with the candidates. */
-  ambiguous: { text: string; candidates: string[] }[];
+  /** Place words that name several regions, with the candidates and how many places the question named before. */
+  ambiguous: { text: string; candidates: string[]; position?: number }[];
   window: Window | null;
   /** Meaningful words no topic, place or time phrase took. */
   rest: string[];
@@ -114,6 +68,8 @@ export type ParsedQuestion = {
   before: Record<string, string>;
   /** "after inflation", "in real terms": the real (inflation-adjusted) measure is asked. */
   real: boolean;
+  /** The question with the words read as lexicon words spelt as those ("gdp grwoth" as "gdp growth"): what intents read. */
+  spelled: string;
 };
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -126,6 +82,7 @@ const ENTRIES: Entry[] = [
   ...TOPICS.flatMap((t) => t.phrases.map((p) => ({ words: phraseWords(p), topics: [t.id], group: false }))),
   ...TOPICS.flatMap((t) => (t.nearest?.phrases ?? []).map((p) => ({ words: phraseWords(p), topics: [t.id], group: false, nearest: t.nearest!.why }))),
   ...TOPIC_GROUPS.flatMap((g) => g.phrases.map((p) => ({ words: phraseWords(p), topics: g.members, group: true }))),
+  ...TOPICS.flatMap((t) => (t.weak ?? []).map((p) => ({ words: phraseWords(p), topics: [t.id], group: true }))),
 ].sort((a, b) => b.words.length - a.words.length);
 
 function readTopics(words: Word[]): { topics: Topic[]; nearest: ParsedQuestion["nearest"] } {
@@ -150,6 +107,22 @@ function readTopics(words: Word[]): { topics: Topic[]; nearest: ParsedQuestion["
   return { topics: [...new Set([...first, ...out])], nearest };
 }
 
+const LEXICON_WORDS = [...new Set(ENTRIES.flatMap((e) => e.words))];
+const LEXICON_WORD_SET = new Set(LEXICON_WORDS);
+
+/**
+ * A word no lexicon phrase has, of 7 letters or more, that shares a stem with exactly one lexicon word
+ * ("populated": population) is read as that word.
+ */
+function readStems(words: Word[]): void {
+  for (const w of words) {
+    const text = foldPlural(w.text);
+    if (w.used || text.length < 7 || LEXICON_WORD_SET.has(text) || FILLER_WORDS.has(text)) continue;
+    const near = LEXICON_WORDS.filter((l) => sharedStem(text, l) > 0);
+    if (near.length === 1) [w.text, w.fixed] = [near[0], near[0]];
+  }
+}
+
 /** Topics a broad word stands for ("prices": consumer prices), when nothing more specific named one. */
 export function broadTopics(question: string): Topic[] {
   const keys = new Set(wordsOf(question).map((w) => w.text));
@@ -159,14 +132,24 @@ export function broadTopics(question: string): Topic[] {
 // ---------------------------------------------------------------------------------------------------------------
 // Episodes
 
-const EPISODE_PHRASES = NAMED_EPISODES.flatMap((e) => e.phrases).map(phraseWords).sort((a, b) => b.length - a.length);
+const EPISODE_PHRASES = NAMED_EPISODES.flatMap((e) => e.phrases.map((p) => ({ id: e.id, phrase: p, words: phraseWords(p) }))).sort((a, b) => b.words.length - a.words.length);
+/** A topic's own word inside an episode's name ("the post-pandemic inflation spike") still names the topic. */
+const TOPIC_WORDS_IN_EPISODES = new Set(TOPICS.filter((t) => t.id !== "recession").flatMap((t) => t.phrases).filter((p) => !p.includes(" ")));
 
-/** Takes the words naming an episode (see the file comment); the phrase as the episode table writes it, or null. */
+/**
+ * Takes the words naming an episode (see the file comment), every phrase of it the question has ("the post-covid
+ * inflation spike"); the first phrase as the episode table writes it, or null.
+ */
 function readEpisode(words: Word[]): string | null {
-  for (const target of EPISODE_PHRASES) {
-    const at = take(words, target, true);
-    if (at >= 0) return NAMED_EPISODES.flatMap((e) => e.phrases).find((p) => phraseWords(p).join(" ") === target.join(" "))!;
+  let first: (typeof EPISODE_PHRASES)[number] | null = null;
+  for (const e of EPISODE_PHRASES) {
+    if (first && e.id !== first.id) continue;
+    const at = take(words, e.words, true);
+    if (at < 0) continue;
+    first ??= e;
+    for (let k = at; k < at + e.words.length; k++) if (TOPIC_WORDS_IN_EPISODES.has(words[k].text)) words[k].used = false;
   }
+  if (first) return first.phrase;
   // "during covid", "since the pandemic": the 2020 recession; "covid cases" is no episode.
   for (let i = 1; i < words.length; i++) {
     if (!words[i].used && TIMED_EPISODE_WORDS.has(foldPlural(words[i].text)) && EPISODE_TIME_WORDS.has(words[i - 1].text)) return mark(words, i, 1, "the pandemic");
@@ -212,7 +195,14 @@ function placeCandidate(words: Word[], i: number, n: number, allCaps: boolean): 
   return run.map((w) => w.raw).join(" ");
 }
 
-function readPlaces(words: Word[], lookup: PlaceLookup, allCaps: boolean): Pick<ParsedQuestion, "places" | "ambiguous" | "alternates" | "codes" | "before"> {
+/** "(the) country, not the state" after a name: its words taken. */
+function kindSaidAfter(words: Word[], j: number): void {
+  let end = words[j]?.text === "the" ? j + 1 : j;
+  if (words[end + 1]?.text === "not") end += words[end + 2]?.text === "the" ? 3 : 2;
+  for (let k = j; k <= Math.min(end, words.length - 1); k++) words[k].used = true;
+}
+
+function readPlaces(words: Word[], lookup: PlaceLookup, allCaps: boolean, demonym?: (text: string) => string | null): Pick<ParsedQuestion, "places" | "ambiguous" | "alternates" | "codes" | "before"> {
   const found: { at: number; code: string }[] = [];
   const ambiguous: (ParsedQuestion["ambiguous"][number] & { at: number })[] = [];
   const alternates: Record<string, string> = {};
@@ -234,6 +224,22 @@ function readPlaces(words: Word[], lookup: PlaceLookup, allCaps: boolean): Pick<
       break;
     }
   }
+  // "Georgia (the country, not the state)", "New York state": the kind said after the name.
+  for (let i = 1; i < words.length; i++) {
+    const kind = /^(country|nation)$/.test(words[i].text) ? "country" : words[i].text === "state" ? "state" : null;
+    if (!kind || words[i].used) continue;
+    const end = words[i - 1].text === "the" ? i - 2 : i - 1;
+    for (let n = Math.min(4, end + 1); n >= 1; n--) {
+      const run = words.slice(end - n + 1, end + 1);
+      if (run.some((w) => w.used || FILLER_WORDS.has(w.text) || w.text.length <= 2)) continue;
+      const hit = lookup(run.map((w) => w.raw).join(" "), { kinds: [kind] });
+      if (hit.kind !== "found") continue;
+      for (let k = end - n + 1; k <= end; k++) words[k].used = true;
+      kindSaidAfter(words, end + 1);
+      found.push({ at: end - n + 1, code: hit.code });
+      break;
+    }
+  }
   for (const target of NATIONAL) {
     for (;;) {
       const at = take(words, target, false);
@@ -248,8 +254,16 @@ function readPlaces(words: Word[], lookup: PlaceLookup, allCaps: boolean): Pick<
       let hit = lookup(text);
       // "japans": a possessive written without its apostrophe.
       if (hit.kind === "not_found" && n === 1 && foldPlural(words[i].text) !== words[i].text) hit = lookup(foldPlural(words[i].text));
-      // "Los Angeles", "miami dade": a county named without its kind, when that names one county.
-      if (hit.kind === "not_found" && !FILLER_WORDS.has(words[i].text) && words[i].text.length > 2) {
+      // "the Canadian economy", "New Yorkers": a word for a place's people (demonyms.ts).
+      if (hit.kind === "not_found" && demonym && words[i + n - 1].text.length >= 5) {
+        const name = demonym(text);
+        if (name) hit = lookup(name);
+      }
+      // "Los Angeles", "miami dade": a county named without its kind, when that names one county; one lower-case word
+      // only where no word it could describe follows ("jobs in maricopa", "cook il", not "young people": Young County).
+      const next = words[i + n];
+      const describes = n === 1 && words[i].raw === words[i].raw.toLowerCase() && next !== undefined && !next.used && !FILLER_WORDS.has(next.text) && lookup(next.raw, { kinds: ["state"] }).kind !== "found";
+      if (hit.kind === "not_found" && !FILLER_WORDS.has(words[i].text) && words[i].text.length > 2 && !describes) {
         const county = lookup(`${text} County`);
         if (county.kind === "found") hit = county;
       }
@@ -277,9 +291,11 @@ function readPlaces(words: Word[], lookup: PlaceLookup, allCaps: boolean): Pick<
   for (const a of ambiguous) {
     const inState = a.candidates.filter((c) => c.length === 5 && found.some((f) => f.code === c.slice(0, 2)));
     if (inState.length === 1) found.push({ at: a.at, code: inState[0] });
-    else unsettled.push({ text: a.text, candidates: a.candidates });
+    else unsettled.push({ text: a.text, candidates: a.candidates, position: a.at });
   }
   found.sort((a, b) => a.at - b.at);
+  // Where each unsettled name stands among the places, so its reading keeps the question's order ("from A to B").
+  for (const u of unsettled) u.position = new Set(found.filter((f) => f.at < u.position!).map((f) => f.code)).size;
   // The word before each place, by its code (a name of several counties: by its text, for the one it is read as).
   const before: Record<string, string> = {};
   for (const f of [...found.map((x) => ({ at: x.at, key: x.code })), ...ambiguous.map((a) => ({ at: a.at, key: a.text }))]) {
@@ -290,7 +306,7 @@ function readPlaces(words: Word[], lookup: PlaceLookup, allCaps: boolean): Pick<
   return { places: [...new Set(found.map((f) => f.code))], ambiguous: unsettled, alternates, codes, before };
 }
 
-const PLACE_BEFORE = new Set(["in", "of", "for", "from"]);
+const PLACE_BEFORE = new Set(["in", "of", "for", "from", "leave", "leaving"]);
 // Determiners and quantifiers after in/of/from are no place names ("from other states", "in each county").
 const NOT_PLACES = new Set(
   ("other others each every most some several both either neither another such few various certain different own same whole entire rest " +
@@ -308,7 +324,7 @@ function readUnplaced(words: Word[], fuzzy: FuzzyPlace | undefined): { correctio
   const codes: { at: number; code: string }[] = [];
   for (let i = 0; i < words.length; i++) {
     const w = words[i];
-    if (w.used || FILLER_WORDS.has(w.text) || MONTH_WORDS.has(w.text) || NOT_PLACES.has(w.text) || /^\d+$/.test(w.text) || w.text.length < 3) continue;
+    if (w.used || FILLER_WORDS.has(w.text) || MONTH_WORDS.has(w.text) || NOT_PLACES.has(w.text) || TIMED_EPISODE_WORDS.has(w.text) || /^\d+$/.test(w.text) || w.text.length < 3) continue;
     let j = i - 1;
     while (j >= 0 && !words[j].used && FILLER_WORDS.has(words[j].text) && !PLACE_BEFORE.has(words[j].text)) j--;
     const named = j >= 0 && PLACE_BEFORE.has(words[j].text);
@@ -341,23 +357,29 @@ function readUnplaced(words: Word[], fuzzy: FuzzyPlace | undefined): { correctio
 const KIND_WORDS: ReadonlySet<string> = new Set(["state", "states", "county", "counties", "country", "countries", "nation", "nations", "world", "economies", "globally"]);
 /** The real (inflation-adjusted) measure asked for. */
 const REAL_PHRASES = ["after inflation", "adjusted for inflation", "inflation adjusted", "in real terms", "real terms", "constant dollars", "chained dollars"].map(phraseWords);
+/** The nominal measure asked for: its words are no place ("in nominal terms"); the planner reads "nominal" itself. */
+const NOMINAL_PHRASES = ["not adjusted for inflation", "in nominal terms", "nominal terms", "in current dollars"].map(phraseWords);
 
 /** A misspelt place name's one close region (states and countries), or null. */
 export type FuzzyPlace = (text: string) => string | null;
 
 /** Reads a question (see the file comment). `todayYear`: the year "since 2020" counts to. */
-export function parseQuestion(question: string, opts: { todayYear: number; lookupPlace: PlaceLookup; fuzzyPlace?: FuzzyPlace }): ParsedQuestion {
+export function parseQuestion(question: string, opts: { todayYear: number; lookupPlace: PlaceLookup; fuzzyPlace?: FuzzyPlace; demonym?: (text: string) => string | null }): ParsedQuestion {
   const words = wordsOf(question);
   const letters = question.replace(/[^\p{L}]/gu, "");
   const allCaps = letters.length > 3 && letters === letters.toUpperCase();
   const episode = readEpisode(words);
   const window = readTime(words, opts.todayYear);
+  NOMINAL_PHRASES.forEach((p) => take(words, p, true));
   const real = REAL_PHRASES.some((p) => take(words, p, true) >= 0);
+  readStems(words);
   const { topics, nearest } = readTopics(words);
-  const { places: named, ambiguous, alternates, codes, before } = readPlaces(words, opts.lookupPlace, allCaps);
+  const { places: named, ambiguous, alternates, codes, before } = readPlaces(words, opts.lookupPlace, allCaps, opts.demonym);
   const kinds = words.filter((w) => !w.used && KIND_WORDS.has(w.text)).map((w) => w.text);
   const unplacedRead = readUnplaced(words, opts.fuzzyPlace);
   const places = [...new Set([...named, ...unplacedRead.codes.map((c) => c.code)])];
-  const rest = words.filter((w) => !w.used && !FILLER_WORDS.has(w.text) && !FILLER_WORDS.has(foldPlural(w.text)) && !KIND_WORDS.has(w.text) && !/^\d+$/.test(w.text)).map((w) => foldPlural(w.text));
-  return { topics, places, ambiguous, window, rest: [...new Set(rest)], corrections: unplacedRead.corrections, unplaced: unplacedRead.unplaced, alternates, codes, episode, nearest, kinds, before, real };
+  const rest = words.filter((w) => !w.used && !FILLER_WORDS.has(w.text) && !ORDER_WORDS.has(w.text) && !FILLER_WORDS.has(foldPlural(w.text)) && !KIND_WORDS.has(w.text) && !/^\d+$/.test(w.text)).map((w) => foldPlural(w.text));
+  let spelled = question;
+  for (const w of words) if (w.fixed) spelled = spelled.replace(new RegExp(`\\b${w.raw}\\b`, "i"), w.fixed);
+  return { topics, places, ambiguous, window, rest: [...new Set(rest)], corrections: unplacedRead.corrections, unplaced: unplacedRead.unplaced, alternates, codes, episode, nearest, kinds, before, real, spelled };
 }

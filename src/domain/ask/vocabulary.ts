@@ -4,14 +4,17 @@
 // own words with no entry of its own.
 // - Words: each question word of 3 letters or more (fillers already dropped) must match a token of the entry, after
 //   folding plurals: the token starts with the word ("earn" matches "earnings"), or the word starts with a token of
-//   4 letters or more ("births" matches "birth", "registrations" does not match "registered").
+//   4 letters or more ("births" matches "birth", "registrations" does not match "registered"), or the two share a
+//   stem: a first 6 letters or more that leave each at most 3 more ("populated" matches "population").
 // - Every word must be found in the name, code or unit ("births per woman"); the description only orders the
 //   matches (it mentions too much to name a series: "how is the stock market" would find M2, "money stock").
 // - Score: 2 per word found in the name or code, 1 per word found in the unit, 1 more per word the description has.
 // - Order: score, then held before not held, then offered for the place's kind, then the shorter name (the word is
 //   more of it), then the catalog's order.
 import { regionKey } from "../regions";
-import { foldPlural } from "./words";
+import { foldPlural, sharedStem } from "./words";
+
+export { searchStem } from "./words";
 
 export type VocabularyEntry = { code: string; name: string; unit: string | null; description: string | null; held: boolean; regionKinds: readonly string[] };
 
@@ -19,7 +22,7 @@ const tokensOf = (text: string | null) => new Set(regionKey(text ?? "").split(" 
 
 function matches(word: string, tokens: ReadonlySet<string>): boolean {
   if (tokens.has(word)) return true;
-  for (const t of tokens) if (t.startsWith(word) || (t.length >= 4 && word.startsWith(t))) return true;
+  for (const t of tokens) if (t.startsWith(word) || (t.length >= 4 && word.startsWith(t)) || sharedStem(word, t) > 0) return true;
   return false;
 }
 
