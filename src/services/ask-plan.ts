@@ -170,7 +170,7 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
     todayYear: ctx.now().getUTCFullYear(),
     lookupPlace: placeLookup(index),
     fuzzyPlace: fuzzyPlaceLookup(index, fuzzyNames),
-    demonym: (text) => demonymName(index, text),
+    demonym: (text) => demonymName(fuzzyNames, text),
   });
   const placeNotes = await settlePlaces(ctx, parsed, index, input.q);
   // The hint stands for the place when the question names none; a hint that is no region is the caller's mistake.

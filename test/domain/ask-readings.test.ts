@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { regionList } from "../../db/seed/regions";
 import { bareYear, namedPeriod, readIntent } from "../../src/domain/ask/intent";
 import { demonymName } from "../../src/domain/ask/demonyms";
-import { parseQuestion, placeLookup, fuzzyPlaceLookup } from "../../src/domain/ask/parse";
+import { parseQuestion, placeLookup, fuzzyPlaceLookup, fuzzyPlaceNames } from "../../src/domain/ask/parse";
 import { economySize, levelOfChange, rateMoves, realOrNominal } from "../../src/domain/ask/topic-reading";
 import { TOPICS } from "../../src/domain/ask/lexicon";
 import { oneTypoApart, searchStem, sharedStem } from "../../src/domain/ask/words";
@@ -91,9 +91,9 @@ describe("intent, round 2", () => {
 
 describe("places and words, round 2", () => {
   const index = buildRegionIndex(regionList());
-  const read = (q: string) => parseQuestion(q, { todayYear: 2026, lookupPlace: placeLookup(index), fuzzyPlace: fuzzyPlaceLookup(index), demonym: (t) => demonymName(index, t) });
+  const read = (q: string) => parseQuestion(q, { todayYear: 2026, lookupPlace: placeLookup(index), fuzzyPlace: fuzzyPlaceLookup(index), demonym: (t) => demonymName(fuzzyPlaceNames(index), t) });
   test("a demonym is its place's name: endings off, one name it begins (closest first)", () => {
-    const d = (t: string) => demonymName(index, t);
+    const d = (t: string) => demonymName(fuzzyPlaceNames(index), t);
     expect([d("canadian"), d("new yorkers"), d("texans"), d("mexican"), d("indian"), d("pakistani"), d("germans"), d("floridians")]).toEqual(["canada", "new york", "texas", "mexico", "india", "pakistan", "germany", "florida"]);
     // The first word of exactly one name: "russian" is the Russian Federation.
     expect(d("russian")).toBe("russian federation");

@@ -8,30 +8,22 @@
 // A word that is the first word of exactly one name reads as it ("russian": the Russian Federation). Plural words are
 // folded first ("texans"). A name several places share (Georgia) is returned as the name, for the
 // caller's lookup to settle as it settles the name itself.
-import { regionKey, type RegionIndex } from "../regions";
+import { regionKey } from "../regions";
 import { foldPlural } from "./words";
 
 const LOOSE_ENDINGS = ["ian", "an", "ese", "ish"];
 const WHOLE_ENDINGS = ["er", "i"];
 const MAX_SHORT = 3;
 
-const NAMES = new WeakMap<RegionIndex, string[]>();
-
-function namesOf(index: RegionIndex): string[] {
-  let names = NAMES.get(index);
-  if (!names) {
-    names = [...new Set([...index.byCode.values()].filter((r) => r.type === "state" || r.type === "country").map((r) => regionKey(r.name)))];
-    NAMES.set(index, names);
-  }
-  return names;
-}
-
-/** The place name a demonym stands for, or null (see the file comment). `text`: one to three words as written. */
-export function demonymName(index: RegionIndex, text: string): string | null {
+/**
+ * The place name a demonym stands for, or null (see the file comment). `places`: the states' and countries' name keys
+ * (fuzzyPlaceNames, kept with the region index); `text`: one to three words as written.
+ */
+export function demonymName(places: readonly { key: string }[], text: string): string | null {
   const words = regionKey(text).split(" ");
   const last = foldPlural(words.at(-1) ?? "");
   const head = words.slice(0, -1).join(" ");
-  const names = namesOf(index);
+  const names = [...new Set(places.map((p) => p.key))];
   // "Russian": the first word of one name ("russian federation").
   const leading = head ? [] : names.filter((n) => n.startsWith(`${last} `));
   if (leading.length === 1) return leading[0];
