@@ -69,13 +69,19 @@ describe("the grid's shape", () => {
     }
   });
 
-  test.skipIf(held.length === 0)("the held rows: one new phrasing for every tuning cell, and rows in cells the tuning rows lack", () => {
+  // A held row whose question a later tuning file happens to repeat is dropped from the held file (it would be tuned
+  // on), so a few cells may lack their held phrasing: at most one per cell, and 95% of the cells covered.
+  test.skipIf(held.length === 0)("the held rows: one new phrasing for (almost) every tuning cell, and rows in cells the tuning rows lack", () => {
     const tuningCells = new Set(tuning.map((r) => r.cell));
+    let covered = 0;
     for (const cell of tuningCells) {
       const rows = held.filter((r) => r.cell === cell);
-      expect(rows.length).toBe(1);
+      expect(rows.length).toBeLessThanOrEqual(1);
+      if (rows.length === 0) continue;
+      covered++;
       expect(tuning.filter((r) => r.cell === cell).map((r) => r.phrasing)).not.toContain(rows[0].phrasing);
     }
+    expect(covered).toBeGreaterThanOrEqual(Math.ceil(tuningCells.size * 0.95));
     expect(held.length).toBeGreaterThanOrEqual(HELD_MIN_ROWS);
     expect(held.filter((r) => !tuningCells.has(r.cell)).length).toBeGreaterThanOrEqual(HELD_MIN_NEW_CELL_ROWS);
     expect(new Set(held.map((r) => r.cls))).toEqual(new Set(CLASSES));
