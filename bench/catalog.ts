@@ -4,7 +4,11 @@
 import { parseBenchArgs, runBench } from "./lib/load";
 
 const opts = parseBenchArgs(process.argv.slice(2), { connections: 64, durationSec: 10 });
-await runBench("catalog", [
-  { name: "indicator search", path: "/v1/indicators?search=unemployment" },
-  { name: "county regions", path: "/v1/regions?type=county" },
-], opts);
+await runBench(
+  "catalog",
+  [
+    { name: "indicator search", path: "/v1/indicators?search=unemployment" },
+    { name: "county regions", path: "/v1/regions?type=county" },
+  ],
+  opts,
+);

@@ -16,7 +16,18 @@ import { CPUS, REPO_ROOT, freePort, runLoad, median } from "./lib/load";
 import { checkoutRef } from "./lib/ref-tree";
 import { KEYED_PAGE } from "./lib/serve-app";
 
-const { values } = parseArgs({ args: process.argv.slice(2), options: { ref: { type: "string", multiple: true }, "refs-only": { type: "boolean" }, metrics: { type: "boolean" }, pin: { type: "boolean" }, duration: { type: "string" }, rounds: { type: "string" }, connections: { type: "string" } } });
+const { values } = parseArgs({
+  args: process.argv.slice(2),
+  options: {
+    ref: { type: "string", multiple: true },
+    "refs-only": { type: "boolean" },
+    metrics: { type: "boolean" },
+    pin: { type: "boolean" },
+    duration: { type: "string" },
+    rounds: { type: "string" },
+    connections: { type: "string" },
+  },
+});
 const durationSec = Number(values.duration ?? 10);
 const rounds = Number(values.rounds ?? 1);
 const connections = Number(values.connections ?? 64);
@@ -28,7 +39,12 @@ const VARIANTS: Variant[] = ["serve keyed", "app keyed", "app unkeyed"];
 
 function baseEnv(dataDir: string): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !["DATABASE_URL", "DATA_DIR", "PORT", "HOST", "REDIS_URL", "SMTP_URL", "PUBLIC_BASE_URL"].includes(k)) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (
+      v !== undefined &&
+      !["DATABASE_URL", "DATA_DIR", "PORT", "HOST", "REDIS_URL", "SMTP_URL", "PUBLIC_BASE_URL"].includes(k)
+    )
+      env[k] = v;
   // /metrics counts every answer, which costs a little: on only with --metrics (memo hit share reported then).
   return { ...env, LOG_LEVEL: "warn", DATA_DIR: dataDir, ...(values.metrics ? { METRICS_TOKEN } : {}) };
 }
@@ -52,7 +68,13 @@ async function prepare(label: string, ref: string | null): Promise<Tree> {
   // The signals over what `svc seed` wrote, detected now: else the first `svc serve` measured detects them (its job
   // engine's first work, some 16 s of CPU) while it is under load, and measures that instead of the request path.
   await run([process.execPath, "src/cli.ts", "signals", "detect"], root, env);
-  const key = (await run([process.execPath, "src/cli.ts", "keys", "create", "--plan", "free", "--rate-limit", "2000000000"], root, env)).split("\n")[0]!;
+  const key = (
+    await run(
+      [process.execPath, "src/cli.ts", "keys", "create", "--plan", "free", "--rate-limit", "2000000000"],
+      root,
+      env,
+    )
+  ).split("\n")[0]!;
   return { label, root, env, key, cleanup: () => (rmSync(dataDir, { recursive: true, force: true }), removeTree()) };
 }
 
@@ -64,13 +86,28 @@ const pin = values.pin && CPUS.server ? { server: CPUS.server, load: CPUS.load }
 async function start(argv: string[], cwd: string, env: Record<string, string>): Promise<Proc> {
   const port = await freePort();
   const cmd = pin ? ["taskset", "-c", pin.server, ...argv] : argv;
-  const proc = Bun.spawn(cmd, { cwd, env: { ...env, PORT: String(port), HOST: "127.0.0.1" }, stdout: "ignore", stderr: "inherit" });
+  const proc = Bun.spawn(cmd, {
+    cwd,
+    env: { ...env, PORT: String(port), HOST: "127.0.0.1" },
+    stdout: "ignore",
+    stderr: "inherit",
+  });
   const base = `http://127.0.0.1:${port}`;
   for (const deadline = performance.now() + 120_000; ; ) {
     if (proc.exitCode !== null || performance.now() > deadline) throw new Error(`${cmd.join(" ")}: not ready`);
-    const ok = await fetch(`${base}/api/health`).then((r) => r.arrayBuffer().then(() => r.status === 200), () => false);
+    const ok = await fetch(`${base}/api/health`).then(
+      (r) => r.arrayBuffer().then(() => r.status === 200),
+      () => false,
+    );
     // `svc serve` answers health while it opens the database: wait for the data routes.
-    if (ok && (await fetch(`${base}/v1/indicators?limit=1`).then((r) => r.arrayBuffer().then(() => r.status === 200), () => false))) break;
+    if (
+      ok &&
+      (await fetch(`${base}/v1/indicators?limit=1`).then(
+        (r) => r.arrayBuffer().then(() => r.status === 200),
+        () => false,
+      ))
+    )
+      break;
     await Bun.sleep(200);
   }
   return { base, proc, stop: async () => (proc.kill("SIGTERM"), void (await proc.exited)) };
@@ -78,12 +115,19 @@ async function start(argv: string[], cwd: string, env: Record<string, string>): 
 
 function serverOf(tree: Tree, v: Variant): Promise<Proc> {
   if (v === "serve keyed") return start([process.execPath, "src/cli.ts", "serve"], tree.root, tree.env);
-  return start([process.execPath, "bench/observations.ts", "--serve", v === "app keyed" ? "keyed" : "bare"], tree.root, tree.env);
+  return start(
+    [process.execPath, "bench/observations.ts", "--serve", v === "app keyed" ? "keyed" : "bare"],
+    tree.root,
+    tree.env,
+  );
 }
 
 /** Page-memo hits counted by the server's /metrics (0 when the tree has no such counter). */
 async function memoHits(base: string): Promise<number> {
-  const text = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } }).then((r) => r.text(), () => "");
+  const text = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } }).then(
+    (r) => r.text(),
+    () => "",
+  );
   const m = /svc_cache_lookups_total\{cache="page_memo",result="hit"\}\s+(\d+)/.exec(text);
   return m ? Number(m[1]) : 0;
 }
@@ -97,7 +141,10 @@ async function measure(tree: Tree, v: Variant): Promise<Measured> {
     const res = await fetch(server.base + KEYED_PAGE, { headers });
     const body = await res.text();
     if (res.status !== 200) throw new Error(`${tree.label} ${v}: ${res.status} ${body.slice(0, 200)}`);
-    const bare = await start([process.execPath, join(REPO_ROOT, "bench/lib/baseline-server.ts")], REPO_ROOT, { BASELINE_BODY: body, BASELINE_CONTENT_TYPE: res.headers.get("content-type") ?? "application/json" });
+    const bare = await start([process.execPath, join(REPO_ROOT, "bench/lib/baseline-server.ts")], REPO_ROOT, {
+      BASELINE_BODY: body,
+      BASELINE_CONTENT_TYPE: res.headers.get("content-type") ?? "application/json",
+    });
     try {
       const load = { connections, durationSec, cpu: pin?.load ?? null, headers };
       await runLoad(server.base + KEYED_PAGE, { ...load, durationSec: 2 });
@@ -127,7 +174,9 @@ try {
         const m = await measure(tree, v);
         const k = `${tree.label}\t${v}`;
         results.set(k, [...(results.get(k) ?? []), m]);
-        console.error(`${k}: ${m.rps.toFixed(0)} req/s, bare ${m.bare.toFixed(0)}, ratio ${(m.rps / m.bare).toFixed(2)}${m.memoShare === null ? "" : `, memo answered ${(100 * m.memoShare).toFixed(0)}%`} (load ${(await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ")})`);
+        console.error(
+          `${k}: ${m.rps.toFixed(0)} req/s, bare ${m.bare.toFixed(0)}, ratio ${(m.rps / m.bare).toFixed(2)}${m.memoShare === null ? "" : `, memo answered ${(100 * m.memoShare).toFixed(0)}%`} (load ${(await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ")})`,
+        );
       }
     }
   }
@@ -135,7 +184,9 @@ try {
   for (const t of trees) t.cleanup();
 }
 
-console.log(`\n${KEYED_PAGE}, wrk -c${connections} ${durationSec}s, ${rounds} round(s), ${pin ? "pinned" : "nothing pinned"}; ratio = req/s / bare Bun.serve (same bytes, same run)`);
+console.log(
+  `\n${KEYED_PAGE}, wrk -c${connections} ${durationSec}s, ${rounds} round(s), ${pin ? "pinned" : "nothing pinned"}; ratio = req/s / bare Bun.serve (same bytes, same run)`,
+);
 console.log(["variant".padEnd(14), ...trees.map((t) => t.label.padEnd(28))].join(""));
 for (const v of VARIANTS) {
   const cells = trees.map((t) => {

@@ -24,7 +24,11 @@ function files(dir: string): string[] {
 
 function importsOf(file: string): string[] {
   const text = readFileSync(join(root, file), "utf8");
-  const specs = [...text.matchAll(/(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|import\s*["']([^"']+)["']/g)];
+  const specs = [
+    ...text.matchAll(
+      /(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|import\s*["']([^"']+)["']/g,
+    ),
+  ];
   return specs.map((m) => m[1] ?? m[2] ?? m[3]);
 }
 
@@ -38,7 +42,8 @@ function resolvesInto(file: string, spec: string, dir: string): boolean {
 function resolveImport(file: string, spec: string, known: Set<string>): string | null {
   if (!spec.startsWith(".")) return null;
   const base = relative(root, resolve(join(root, file, ".."), spec));
-  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, join(base, "index.ts")]) if (known.has(candidate)) return candidate;
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, join(base, "index.ts")])
+    if (known.has(candidate)) return candidate;
   return null;
 }
 
@@ -92,7 +97,8 @@ describe("architecture", () => {
 
   test("payments/ imports nothing from src/ or db/", () => {
     const bad: string[] = [];
-    for (const f of files("payments")) for (const s of importsOf(f)) if (resolvesInto(f, s, "src") || resolvesInto(f, s, "db")) bad.push(`${f} -> ${s}`);
+    for (const f of files("payments"))
+      for (const s of importsOf(f)) if (resolvesInto(f, s, "src") || resolvesInto(f, s, "db")) bad.push(`${f} -> ${s}`);
     expect(bad).toEqual([]);
   });
 
@@ -102,7 +108,12 @@ describe("architecture", () => {
       const text = readFileSync(join(root, f), "utf8");
       for (const m of text.matchAll(/^(import|export)(\s+type)?\s[^'"]*?from\s*["']([^"']+)["']/gm)) {
         const typeOnly = !!m[2];
-        if (!typeOnly && resolvesInto(f, m[3], "src") && !/src\/(domain|progress)/.test(relative(root, resolve(join(root, f, ".."), m[3])))) bad.push(`${f} -> ${m[3]}`);
+        if (
+          !typeOnly &&
+          resolvesInto(f, m[3], "src") &&
+          !/src\/(domain|progress)/.test(relative(root, resolve(join(root, f, ".."), m[3])))
+        )
+          bad.push(`${f} -> ${m[3]}`);
       }
     }
     expect(bad).toEqual([]);
@@ -111,12 +122,17 @@ describe("architecture", () => {
   test("no import cycles among src/, db/ and payments/ modules (type-only imports included)", () => {
     // Type-only imports count: a cycle of types still ties the modules into one unit that cannot be read, tested or
     // moved alone. Declaration files and migrations are not modules of ours that import anything.
-    const modules = [...files("src"), ...files("db"), ...files("payments")].filter((f) => !f.endsWith(".d.ts") && !f.split("/").includes("migrations"));
+    const modules = [...files("src"), ...files("db"), ...files("payments")].filter(
+      (f) => !f.endsWith(".d.ts") && !f.split("/").includes("migrations"),
+    );
     const known = new Set(modules);
     const edges = new Map<string, string[]>();
     for (const f of modules) {
       const targets = importsOf(f).map((s) => resolveImport(f, s, known));
-      edges.set(f, targets.filter((t): t is string => t !== null && t !== f));
+      edges.set(
+        f,
+        targets.filter((t): t is string => t !== null && t !== f),
+      );
     }
     expect(importCycles(edges).map((cycle) => cycle.join(" "))).toEqual([]);
   });
@@ -124,7 +140,11 @@ describe("architecture", () => {
   // Layers one way: entry points -> routes, mcp, docs -> http -> services -> domain, db. Each row is an edge that must
   // not exist, with why; there is no list of exceptions.
   const FORBIDDEN: [from: string, to: string, why: string][] = [
-    ["src/services", "src/http", "services return data; HTTP answers are made above them (the error table is src/errors.ts)"],
+    [
+      "src/services",
+      "src/http",
+      "services return data; HTTP answers are made above them (the error table is src/errors.ts)",
+    ],
     ["src/services", "src/routes", "routes call services, never the other way"],
     ["src/services", "src/mcp", "MCP tools call services, never the other way"],
     ["src/services", "src/docs", "documents are built above the services (src/docs/discovery.ts)"],
@@ -160,40 +180,58 @@ describe("architecture", () => {
   });
 
   test("/api/mcp is written once, in the contract", () => {
-    const writers = [...files("src"), ...files("db")].filter((f) => /["'`]\/api\/mcp["'`]/.test(readFileSync(join(root, f), "utf8")));
+    const writers = [...files("src"), ...files("db")].filter((f) =>
+      /["'`]\/api\/mcp["'`]/.test(readFileSync(join(root, f), "utf8")),
+    );
     expect(writers).toEqual(["src/contract/mcp.ts"]);
   });
 
   test("one bounded cache: no hand-written eviction (oldest key out, clear when full) outside src/services/bounded-cache.ts", () => {
-    const evicting = files("src").filter((f) => f !== "src/services/bounded-cache.ts" && /\.keys\(\)\.next\(\)|\.size\s*>=?\s*[A-Z0-9_]+\)\s*\w+\.(clear|delete)\(/.test(readFileSync(join(root, f), "utf8")));
+    const evicting = files("src").filter(
+      (f) =>
+        f !== "src/services/bounded-cache.ts" &&
+        /\.keys\(\)\.next\(\)|\.size\s*>=?\s*[A-Z0-9_]+\)\s*\w+\.(clear|delete)\(/.test(
+          readFileSync(join(root, f), "utf8"),
+        ),
+    );
     expect(evicting).toEqual([]);
   });
 
   test("write events belong to the database object: no module-level listener registry in db/repos", () => {
-    const registries = files("db/repos").filter((f) => /new (WeakMap|Map|Set)<[^>]*Listener/.test(readFileSync(join(root, f), "utf8")));
+    const registries = files("db/repos").filter((f) =>
+      /new (WeakMap|Map|Set)<[^>]*Listener/.test(readFileSync(join(root, f), "utf8")),
+    );
     expect(registries).toEqual([]);
   });
 
   test("entitlement and the rate window are decided in the admission core alone", () => {
     // The rules themselves are pure functions of domain/access.ts; only the core applies them to a request.
-    const deciders = [...files("src"), ...files("payments")].filter((f) => /\b(entitlementVerdict|rateDecision|canReadPremium)\(/.test(readFileSync(join(root, f), "utf8")));
+    const deciders = [...files("src"), ...files("payments")].filter((f) =>
+      /\b(entitlementVerdict|rateDecision|canReadPremium)\(/.test(readFileSync(join(root, f), "utf8")),
+    );
     expect(deciders.sort()).toEqual(["src/domain/access.ts", "src/services/admission.ts", "src/services/keys.ts"]);
     // keys.ts only reports a key's premium access on GET /v1/ping.
-    expect(readFileSync(join(root, "src/services/keys.ts"), "utf8").match(/\b(entitlementVerdict|rateDecision|canReadPremium)\(/g)).toEqual(["canReadPremium("]);
+    expect(
+      readFileSync(join(root, "src/services/keys.ts"), "utf8").match(
+        /\b(entitlementVerdict|rateDecision|canReadPremium)\(/g,
+      ),
+    ).toEqual(["canReadPremium("]);
   });
 
   test("services and domain return data, not HTTP: no hono, http/ or routes/ import, no Headers or Response, no response header set", () => {
     const bad: string[] = [];
     for (const f of [...files("src/services"), ...files("src/domain")]) {
       for (const s of importsOf(f)) {
-        if (/^(hono|@hono\/)/.test(s) || resolvesInto(f, s, "src/http") || resolvesInto(f, s, "src/routes")) bad.push(`${f} -> ${s}`);
+        if (/^(hono|@hono\/)/.test(s) || resolvesInto(f, s, "src/http") || resolvesInto(f, s, "src/routes"))
+          bad.push(`${f} -> ${s}`);
       }
       const text = readFileSync(join(root, f), "utf8");
       if (/new (Headers|Response)\(|Response\.json\(/.test(text)) bad.push(`${f}: builds a Headers or Response`);
       // A response header's name as a string ("X-Total-Count": ..., h["Retry-After"] = ..., a table of names); an
       // outgoing request's lower-case headers (a model API call) are not answers. Errors and refusals carry advice as
       // data (src/errors.ts ErrorAdvice), which src/http/advice-headers.ts writes; a CSV page's meta, csv-headers.ts.
-      const header = /["'`]([Xx]-[A-Za-z0-9-]+|Retry-After|Cache-Control|Content-Type|WWW-Authenticate|ETag|Vary|Allow)["'`]/g;
+      const header =
+        /["'`]([Xx]-[A-Za-z0-9-]+|Retry-After|Cache-Control|Content-Type|WWW-Authenticate|ETag|Vary|Allow)["'`]/g;
       for (const m of text.matchAll(header)) bad.push(`${f}: names header ${m[1]}`);
     }
     expect(bad).toEqual([]);
@@ -202,7 +240,9 @@ describe("architecture", () => {
   test("how a request is admitted is declared by its route, not read from its path (src/http/admission.ts)", () => {
     const text = readFileSync(join(root, "src/http/admission.ts"), "utf8").replace(/^\s*(\/\/|\*|\/\*\*).*$/gm, "");
     // No request path or URL read, no path literal, no route table of paths imported.
-    expect(text.match(/\.req\.(path|url|routePath)\b|\bpathname\b|["'`]\/[A-Za-z0-9_*:-]|\bMCP_PATH\b/g) ?? []).toEqual([]);
+    expect(text.match(/\.req\.(path|url|routePath)\b|\bpathname\b|["'`]\/[A-Za-z0-9_*:-]|\bMCP_PATH\b/g) ?? []).toEqual(
+      [],
+    );
     expect(importsOf("src/http/admission.ts").filter((s) => /contract\/|\.\.\/routes\//.test(s))).toEqual([]);
   });
 

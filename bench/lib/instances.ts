@@ -21,7 +21,9 @@ function run(cmd: string[], opts: { asUser?: string } = {}): { ok: boolean; out:
 export function postgresBin(): string | null {
   const root = "/usr/lib/postgresql";
   if (existsSync(root)) {
-    const versions = readdirSync(root).filter((v) => existsSync(join(root, v, "bin", "pg_ctl"))).sort((a, b) => Number(b) - Number(a));
+    const versions = readdirSync(root)
+      .filter((v) => existsSync(join(root, v, "bin", "pg_ctl")))
+      .sort((a, b) => Number(b) - Number(a));
     if (versions.length) return join(root, versions[0]!, "bin");
   }
   const onPath = Bun.which("pg_ctl");
@@ -54,8 +56,11 @@ export async function startPostgres(): Promise<PgInstance> {
   const dataDir = join(base, "data");
   // initdb refuses to run as root: the instance belongs to the postgres user then.
   const asUser = isRoot ? "postgres" : undefined;
-  if (isRoot) chownSync(base, Number(run(["id", "-u", "postgres"]).out.trim()), Number(run(["id", "-g", "postgres"]).out.trim()));
-  const init = run([join(bin, "initdb"), "-D", dataDir, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8"], { asUser });
+  if (isRoot)
+    chownSync(base, Number(run(["id", "-u", "postgres"]).out.trim()), Number(run(["id", "-g", "postgres"]).out.trim()));
+  const init = run([join(bin, "initdb"), "-D", dataDir, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8"], {
+    asUser,
+  });
   if (!init.ok) throw new Error(`initdb failed: ${init.out}`);
   const port = await freePort();
   const options = `-c port=${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${base} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
@@ -93,7 +98,13 @@ export async function startPostgres(): Promise<PgInstance> {
   return instance;
 }
 
-export type RedisInstance = { url: string; port: number; start(): Promise<void>; stop(): Promise<void>; destroy(): Promise<void> };
+export type RedisInstance = {
+  url: string;
+  port: number;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  destroy(): Promise<void>;
+};
 
 /** A redis-server on a free loopback port, no persistence; null when redis-server is not installed. */
 export async function startRedis(): Promise<RedisInstance | null> {
@@ -107,7 +118,10 @@ export async function startRedis(): Promise<RedisInstance | null> {
     url,
     port,
     async start() {
-      proc = Bun.spawn([server, "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir], { stdout: "ignore", stderr: "ignore" });
+      proc = Bun.spawn(
+        [server, "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir],
+        { stdout: "ignore", stderr: "ignore" },
+      );
       for (let i = 0; i < 100; i++) {
         const c = new RedisClient(url, { autoReconnect: false, maxRetries: 0, connectionTimeout: 200 });
         try {

@@ -61,7 +61,14 @@ export type LoadResult = {
   rssPeakMb?: number;
 };
 
-export type Row = { name: string; path: string; target: "baseline" | "service"; runs: LoadResult[]; median: LoadResult | null; error?: string };
+export type Row = {
+  name: string;
+  path: string;
+  target: "baseline" | "service";
+  runs: LoadResult[];
+  median: LoadResult | null;
+  error?: string;
+};
 
 export type ServerHandle = {
   name: string;
@@ -74,7 +81,10 @@ export type ServerHandle = {
 
 // ------------------------------------------------------------------------------------------ options
 
-export function parseBenchArgs(argv: string[] = process.argv.slice(2), defaults: Partial<BenchOptions> = {}): BenchOptions {
+export function parseBenchArgs(
+  argv: string[] = process.argv.slice(2),
+  defaults: Partial<BenchOptions> = {},
+): BenchOptions {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -102,11 +112,13 @@ export function parseBenchArgs(argv: string[] = process.argv.slice(2), defaults:
     const raw = flag ?? env[envName];
     if (raw === undefined || raw === "") return def;
     const n = Number(raw);
-    if (!Number.isFinite(n) || n < min) throw new Error(`${envName.toLowerCase().replace("bench_", "--")}: expected a number >= ${min}, got ${raw}`);
+    if (!Number.isFinite(n) || n < min)
+      throw new Error(`${envName.toLowerCase().replace("bench_", "--")}: expected a number >= ${min}, got ${raw}`);
     return n;
   };
   const tool = values.tool ?? env.BENCH_TOOL ?? defaults.tool;
-  if (tool !== undefined && tool !== "wrk" && tool !== "autocannon") throw new Error(`--tool: wrk or autocannon, got ${tool}`);
+  if (tool !== undefined && tool !== "wrk" && tool !== "autocannon")
+    throw new Error(`--tool: wrk or autocannon, got ${tool}`);
   return {
     connections: num(values.connections, "BENCH_CONNECTIONS", defaults.connections ?? 64, 1),
     durationSec: num(values.duration, "BENCH_DURATION", defaults.durationSec ?? 10, 1),
@@ -211,14 +223,21 @@ async function spawnServer(
 
 export async function startBaseline(opts: { cpu?: string | null } = {}): Promise<ServerHandle> {
   const port = await freePort();
-  const cmd = pinned(opts.cpu === undefined ? CPUS.server : opts.cpu, [process.execPath, join(REPO_ROOT, "bench/lib/baseline-server.ts")]);
+  const cmd = pinned(opts.cpu === undefined ? CPUS.server : opts.cpu, [
+    process.execPath,
+    join(REPO_ROOT, "bench/lib/baseline-server.ts"),
+  ]);
   return spawnServer("baseline", cmd, { ...cleanEnv(), PORT: String(port) }, port, "/", 10_000);
 }
 
 function cleanEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && !["DATABASE_URL", "DATA_DIR", "PORT", "HOST", "PUBLIC_BASE_URL", "TEST_DATABASE_URL"].includes(k)) env[k] = v;
+    if (
+      v !== undefined &&
+      !["DATABASE_URL", "DATA_DIR", "PORT", "HOST", "PUBLIC_BASE_URL", "TEST_DATABASE_URL"].includes(k)
+    )
+      env[k] = v;
   }
   return env;
 }
@@ -229,11 +248,23 @@ function cleanEnv(): Record<string, string> {
  * server, dropped on stop) or a postgres:// URL used as is.
  */
 export async function startService(
-  opts: { db?: string; dataDir?: string; env?: Record<string, string>; cpu?: string | null; readyTimeoutMs?: number } = {},
+  opts: {
+    db?: string;
+    dataDir?: string;
+    env?: Record<string, string>;
+    cpu?: string | null;
+    readyTimeoutMs?: number;
+  } = {},
 ): Promise<ServerHandle & { database: string }> {
   const port = await freePort();
   const db = opts.db ?? "pglite";
-  const env: Record<string, string> = { ...cleanEnv(), LOG_LEVEL: "warn", ...opts.env, PORT: String(port), HOST: "127.0.0.1" };
+  const env: Record<string, string> = {
+    ...cleanEnv(),
+    LOG_LEVEL: "warn",
+    ...opts.env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+  };
   let cleanup = async () => {};
   let database: string;
   if (db === "pglite") {
@@ -262,7 +293,11 @@ export async function startService(
   } else {
     throw new Error(`--db: pglite, postgres or a postgres:// URL, got ${db}`);
   }
-  const cmd = pinned(opts.cpu === undefined ? CPUS.server : opts.cpu, [process.execPath, join(REPO_ROOT, "src/cli.ts"), "serve"]);
+  const cmd = pinned(opts.cpu === undefined ? CPUS.server : opts.cpu, [
+    process.execPath,
+    join(REPO_ROOT, "src/cli.ts"),
+    "serve",
+  ]);
   try {
     // First start on an empty database runs initdb (PGlite), migrations and the seed.
     const h = await spawnServer("service", cmd, env, port, "/api/health", opts.readyTimeoutMs ?? 300_000, cleanup);
@@ -325,7 +360,14 @@ export function parseWrk(out: string): Omit<LoadResult, "tool"> {
  */
 export async function runLoad(
   url: string,
-  opts: { connections: number; durationSec: number; threads?: number; cpu?: string | null; headers?: Record<string, string>; tool?: "wrk" | "autocannon" },
+  opts: {
+    connections: number;
+    durationSec: number;
+    threads?: number;
+    cpu?: string | null;
+    headers?: Record<string, string>;
+    tool?: "wrk" | "autocannon";
+  },
   sampleRssOf?: number,
 ): Promise<LoadResult> {
   const tool = await loadTool(opts.tool);
@@ -334,19 +376,40 @@ export async function runLoad(
   const cmd =
     tool === "wrk"
       ? [
-          "wrk", `-t${opts.threads ?? 1}`, `-c${opts.connections}`, `-d${opts.durationSec}s`, "--latency", "--timeout", "10s",
-          ...headers.flatMap(([k, v]) => ["-H", `${k}: ${v}`]), url,
+          "wrk",
+          `-t${opts.threads ?? 1}`,
+          `-c${opts.connections}`,
+          `-d${opts.durationSec}s`,
+          "--latency",
+          "--timeout",
+          "10s",
+          ...headers.flatMap(([k, v]) => ["-H", `${k}: ${v}`]),
+          url,
         ]
       : [
-          process.execPath, "x", "autocannon", "-j", "-c", String(opts.connections), "-d", String(opts.durationSec),
-          "-w", String(opts.threads ?? 1), ...headers.flatMap(([k, v]) => ["-H", `${k}=${v}`]), url,
+          process.execPath,
+          "x",
+          "autocannon",
+          "-j",
+          "-c",
+          String(opts.connections),
+          "-d",
+          String(opts.durationSec),
+          "-w",
+          String(opts.threads ?? 1),
+          ...headers.flatMap(([k, v]) => ["-H", `${k}=${v}`]),
+          url,
         ];
   const rssIdle = sampleRssOf ? rssMb(sampleRssOf) : undefined;
   let rssPeak = rssIdle ?? 0;
   const timer = sampleRssOf ? setInterval(() => (rssPeak = Math.max(rssPeak, rssMb(sampleRssOf))), 250) : null;
   try {
     const proc = Bun.spawn(pinned(cpu, cmd), { stdout: "pipe", stderr: "pipe", stdin: "ignore" });
-    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const [out, err, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
     if (code !== 0) throw new Error(`${tool} exited ${code}: ${err || out}`);
     let r: Omit<LoadResult, "tool">;
     if (tool === "wrk") r = parseWrk(out);
@@ -390,7 +453,8 @@ export function medianResult(runs: LoadResult[]): LoadResult | null {
   };
 }
 
-const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const ms = (n: number) => (n < 10 ? fmt(n, 2) : n < 100 ? fmt(n, 1) : fmt(n, 0));
 
 export function printTable(title: string, rows: Row[], header: string): void {
@@ -404,7 +468,12 @@ export function printTable(title: string, rows: Row[], header: string): void {
     }
     const ratio = base && base.rps > 0 ? `${fmt(m.rps / base.rps, 4)} (1/${fmt(base.rps / m.rps, 0)})` : "";
     table.push([
-      r.name, fmt(m.rps), ms(m.p50Ms), ms(m.p99Ms), r.target === "baseline" ? "1" : ratio, fmt(m.errors),
+      r.name,
+      fmt(m.rps),
+      ms(m.p50Ms),
+      ms(m.p99Ms),
+      r.target === "baseline" ? "1" : ratio,
+      fmt(m.errors),
       m.rssIdleMb !== undefined ? `${fmt(m.rssIdleMb)} -> ${fmt(m.rssPeakMb ?? 0)}` : "",
     ]);
   }
@@ -435,7 +504,9 @@ export async function runBench(title: string, cases: Case[], opts: BenchOptions)
     await baseline.stop();
     throw e;
   }
-  console.error(`service ready in ${((performance.now() - started) / 1000).toFixed(1)} s, RSS ${fmt(service.rssMb())} MB`);
+  console.error(
+    `service ready in ${((performance.now() - started) / 1000).toFixed(1)} s, RSS ${fmt(service.rssMb())} MB`,
+  );
   const rows: Row[] = [
     { name: "baseline: bare Bun.serve, fixed JSON", path: "/", target: "baseline", runs: [], median: null },
     ...cases.map((c): Row => ({ name: `GET ${c.path}`, path: c.path, target: "service", runs: [], median: null })),
@@ -462,9 +533,15 @@ export async function runBench(title: string, cases: Case[], opts: BenchOptions)
     for (let round = 1; round <= opts.rounds; round++) {
       for (const row of live) {
         const h = row.target === "baseline" ? baseline : service;
-        const r = await runLoad(h.baseUrl + row.path, { ...load, durationSec: opts.durationSec, headers: caseOf(row)?.headers }, h.pid);
+        const r = await runLoad(
+          h.baseUrl + row.path,
+          { ...load, durationSec: opts.durationSec, headers: caseOf(row)?.headers },
+          h.pid,
+        );
         row.runs.push(r);
-        console.error(`round ${round}/${opts.rounds} ${row.name}: ${fmt(r.rps)} req/s, p50 ${ms(r.p50Ms)} ms, p99 ${ms(r.p99Ms)} ms`);
+        console.error(
+          `round ${round}/${opts.rounds} ${row.name}: ${fmt(r.rps)} req/s, p50 ${ms(r.p50Ms)} ms, p99 ${ms(r.p99Ms)} ms`,
+        );
       }
     }
     for (const row of rows) row.median = medianResult(row.runs);
@@ -479,7 +556,10 @@ export async function runBench(title: string, cases: Case[], opts: BenchOptions)
   printTable(title, rows, header);
   const outDir = join(REPO_ROOT, "bench/out");
   if (!existsSync(outDir)) mkdirSync(outDir, { recursive: true });
-  const file = join(outDir, `${title.replace(/[^a-z0-9]+/gi, "-").toLowerCase()}-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
+  const file = join(
+    outDir,
+    `${title.replace(/[^a-z0-9]+/gi, "-").toLowerCase()}-${new Date().toISOString().replace(/[:.]/g, "-")}.json`,
+  );
   writeFileSync(file, JSON.stringify({ title, header, options: { ...opts, env: undefined }, rows }, null, 2));
   console.log(`results: ${file}`);
   return rows;

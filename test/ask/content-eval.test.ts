@@ -52,19 +52,24 @@ async function score(r: Row): Promise<string | null> {
   return scoreReply(r, await asker.answer({ q: r.question, depth: "default" }), data);
 }
 
-test.skipIf(testBackend !== "pglite")("ask's answers carry the expected content (tuning half and held-out half)", async () => {
-  expect(rows.length).toBeGreaterThanOrEqual(60);
-  const tally = { tune: { ok: 0, n: 0, misses: [] as string[] }, held: { ok: 0, n: 0, misses: [] as string[] } };
-  for (const r of rows) {
-    const why = await score(r);
-    const side = tally[r.split];
-    side.n++;
-    if (why === null) side.ok++;
-    else side.misses.push(`${r.question}\n      ${why}`);
-  }
-  for (const split of ["tune", "held"] as const) {
-    const s = tally[split];
-    console.log(`ask content (${split}): ${s.ok}/${s.n} (${((s.ok / s.n) * 100).toFixed(1)}%)${s.misses.length ? `; misses:\n  ${s.misses.join("\n  ")}` : ""}`);
-  }
-  expect(tally.held.ok / tally.held.n).toBeGreaterThanOrEqual(REQUIRED_HELD_SHARE);
-});
+test.skipIf(testBackend !== "pglite")(
+  "ask's answers carry the expected content (tuning half and held-out half)",
+  async () => {
+    expect(rows.length).toBeGreaterThanOrEqual(60);
+    const tally = { tune: { ok: 0, n: 0, misses: [] as string[] }, held: { ok: 0, n: 0, misses: [] as string[] } };
+    for (const r of rows) {
+      const why = await score(r);
+      const side = tally[r.split];
+      side.n++;
+      if (why === null) side.ok++;
+      else side.misses.push(`${r.question}\n      ${why}`);
+    }
+    for (const split of ["tune", "held"] as const) {
+      const s = tally[split];
+      console.log(
+        `ask content (${split}): ${s.ok}/${s.n} (${((s.ok / s.n) * 100).toFixed(1)}%)${s.misses.length ? `; misses:\n  ${s.misses.join("\n  ")}` : ""}`,
+      );
+    }
+    expect(tally.held.ok / tally.held.n).toBeGreaterThanOrEqual(REQUIRED_HELD_SHARE);
+  },
+);

@@ -65,17 +65,20 @@ describe("the grid's shape", () => {
     }
   });
 
-  test.skipIf(held.length === 0)("the held rows: one new phrasing for every tuning cell, and rows in cells the tuning rows lack", () => {
-    const tuningCells = new Set(tuning.map((r) => r.cell));
-    for (const cell of tuningCells) {
-      const rows = held.filter((r) => r.cell === cell);
-      expect(rows.length).toBe(1);
-      expect(tuning.filter((r) => r.cell === cell).map((r) => r.phrasing)).not.toContain(rows[0].phrasing);
-    }
-    expect(held.length).toBeGreaterThanOrEqual(HELD_MIN_ROWS);
-    expect(held.filter((r) => !tuningCells.has(r.cell)).length).toBeGreaterThanOrEqual(HELD_MIN_NEW_CELL_ROWS);
-    expect(new Set(held.map((r) => r.cls))).toEqual(new Set(CLASSES));
-  });
+  test.skipIf(held.length === 0)(
+    "the held rows: one new phrasing for every tuning cell, and rows in cells the tuning rows lack",
+    () => {
+      const tuningCells = new Set(tuning.map((r) => r.cell));
+      for (const cell of tuningCells) {
+        const rows = held.filter((r) => r.cell === cell);
+        expect(rows.length).toBe(1);
+        expect(tuning.filter((r) => r.cell === cell).map((r) => r.phrasing)).not.toContain(rows[0].phrasing);
+      }
+      expect(held.length).toBeGreaterThanOrEqual(HELD_MIN_ROWS);
+      expect(held.filter((r) => !tuningCells.has(r.cell)).length).toBeGreaterThanOrEqual(HELD_MIN_NEW_CELL_ROWS);
+      expect(new Set(held.map((r) => r.cls))).toEqual(new Set(CLASSES));
+    },
+  );
 });
 
 /** A row's rules are computable on this data: every group has an alternative whose data are held. */
@@ -94,38 +97,54 @@ async function ask(question: string): Promise<AskReply> {
   return body;
 }
 
-test.skipIf(testBackend !== "pglite")("ask's answers to the grid (tuning rows, and the held rows when present)", async () => {
-  const labelGaps: string[] = [];
-  for (const r of [...tuning, ...held]) if (r.status === "ok") {
-    const why = await unanswerable(r);
-    if (why) labelGaps.push(`${r.cell} #${r.phrasing}: ${why}`);
-  }
-  expect(labelGaps).toEqual([]);
+test.skipIf(testBackend !== "pglite")(
+  "ask's answers to the grid (tuning rows, and the held rows when present)",
+  async () => {
+    const labelGaps: string[] = [];
+    for (const r of [...tuning, ...held])
+      if (r.status === "ok") {
+        const why = await unanswerable(r);
+        if (why) labelGaps.push(`${r.cell} #${r.phrasing}: ${why}`);
+      }
+    expect(labelGaps).toEqual([]);
 
-  const tally = (rows: GridRow[], showQuestions: boolean) => {
-    const byClass = new Map(CLASSES.map((c) => [c, { ok: 0, n: 0 }]));
-    return { rows, showQuestions, ok: 0, byClass, misses: [] as string[] };
-  };
-  // Held misses name the cell, never the question, so a log read while tuning does not teach the held rows.
-  const halves = { tune: tally(tune, true), "tune, round 1 (the first held third)": tally(round1, true), held: tally(held, false) };
-  for (const [name, half] of Object.entries(halves)) {
-    const started = performance.now();
-    for (const r of half.rows) {
-      const why = await scoreReply(parseLabels(r.status, r.places, r.expect), await ask(r.question), data);
-      const c = half.byClass.get(r.cls)!;
-      c.n++;
-      if (why === null) {
-        half.ok++;
-        c.ok++;
-      } else half.misses.push(half.showQuestions ? `[${r.cls}] ${r.question}\n      ${why}` : `[${r.cls}] ${r.cell} #${r.phrasing}: ${why}`);
+    const tally = (rows: GridRow[], showQuestions: boolean) => {
+      const byClass = new Map(CLASSES.map((c) => [c, { ok: 0, n: 0 }]));
+      return { rows, showQuestions, ok: 0, byClass, misses: [] as string[] };
+    };
+    // Held misses name the cell, never the question, so a log read while tuning does not teach the held rows.
+    const halves = {
+      tune: tally(tune, true),
+      "tune, round 1 (the first held third)": tally(round1, true),
+      held: tally(held, false),
+    };
+    for (const [name, half] of Object.entries(halves)) {
+      const started = performance.now();
+      for (const r of half.rows) {
+        const why = await scoreReply(parseLabels(r.status, r.places, r.expect), await ask(r.question), data);
+        const c = half.byClass.get(r.cls)!;
+        c.n++;
+        if (why === null) {
+          half.ok++;
+          c.ok++;
+        } else
+          half.misses.push(
+            half.showQuestions
+              ? `[${r.cls}] ${r.question}\n      ${why}`
+              : `[${r.cls}] ${r.cell} #${r.phrasing}: ${why}`,
+          );
+      }
+      if (half.rows.length === 0) continue;
+      const classes = [...half.byClass]
+        .filter(([, c]) => c.n > 0)
+        .map(([k, c]) => `${k}: ${c.ok}/${c.n}`)
+        .join(", ");
+      console.log(
+        `ask grid (${name}): ${half.ok}/${half.rows.length} (${((half.ok / half.rows.length) * 100).toFixed(1)}%); by class ${classes}; ` +
+          `asked and scored in ${((performance.now() - started) / 1000).toFixed(1)} s` +
+          (half.misses.length ? `; misses:\n  ${half.misses.join("\n  ")}` : ""),
+      );
     }
-    if (half.rows.length === 0) continue;
-    const classes = [...half.byClass].filter(([, c]) => c.n > 0).map(([k, c]) => `${k}: ${c.ok}/${c.n}`).join(", ");
-    console.log(
-      `ask grid (${name}): ${half.ok}/${half.rows.length} (${((half.ok / half.rows.length) * 100).toFixed(1)}%); by class ${classes}; ` +
-        `asked and scored in ${((performance.now() - started) / 1000).toFixed(1)} s` +
-        (half.misses.length ? `; misses:\n  ${half.misses.join("\n  ")}` : ""),
-    );
-  }
-  if (held.length) expect(halves.held.ok / held.length).toBeGreaterThanOrEqual(REQUIRED_HELD_SHARE);
-});
+    if (held.length) expect(halves.held.ok / held.length).toBeGreaterThanOrEqual(REQUIRED_HELD_SHARE);
+  },
+);

@@ -41,11 +41,25 @@ describe("parseBenchArgs", () => {
     for (const k of Object.keys(env)) if (k.startsWith("BENCH_")) delete process.env[k];
     try {
       expect(parseBenchArgs([])).toEqual({
-        connections: 64, durationSec: 10, warmupSec: 2, rounds: 1, threads: 1, db: "pglite", dataDir: undefined, tool: undefined, env: undefined,
+        connections: 64,
+        durationSec: 10,
+        warmupSec: 2,
+        rounds: 1,
+        threads: 1,
+        db: "pglite",
+        dataDir: undefined,
+        tool: undefined,
+        env: undefined,
       });
-      expect(parseBenchArgs([], { connections: 16, durationSec: 5 })).toMatchObject({ connections: 16, durationSec: 5 });
-      expect(parseBenchArgs(["--connections", "8", "--duration", "3", "--db", "postgres", "--tool", "autocannon"], { connections: 16 }))
-        .toMatchObject({ connections: 8, durationSec: 3, db: "postgres", tool: "autocannon" });
+      expect(parseBenchArgs([], { connections: 16, durationSec: 5 })).toMatchObject({
+        connections: 16,
+        durationSec: 5,
+      });
+      expect(
+        parseBenchArgs(["--connections", "8", "--duration", "3", "--db", "postgres", "--tool", "autocannon"], {
+          connections: 16,
+        }),
+      ).toMatchObject({ connections: 8, durationSec: 3, db: "postgres", tool: "autocannon" });
     } finally {
       Object.assign(process.env, env);
     }

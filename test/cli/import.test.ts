@@ -40,17 +40,33 @@ async function prepare(db: Db): Promise<void> {
   ]);
   await db.insert(indicators).values([
     { id: IDS.TESTX, code: "TESTX", sourceSlug: "cli-a", name: "Test X", regionKinds: ["country", "state"] },
-    { id: IDS.UNRATE, code: "UNRATE", sourceSlug: "cli-a", name: "Unemployment rate (test copy)", regionKinds: ["country"] },
+    {
+      id: IDS.UNRATE,
+      code: "UNRATE",
+      sourceSlug: "cli-a",
+      name: "Unemployment rate (test copy)",
+      regionKinds: ["country"],
+    },
     { id: IDS.DUP_A, code: "DUP", sourceSlug: "cli-a", name: "Dup in A", regionKinds: ["country"] },
     { id: IDS.DUP_B, code: "DUP", sourceSlug: "cli-b", name: "Dup in B", regionKinds: ["country"] },
     { id: IDS.MULTI, code: "MULTI", sourceSlug: "cli-a", name: "Multi-column", regionKinds: ["country"] },
   ]);
   await db.insert(regions).values([
     { code: "US", type: "country", name: "United States", slug: "united-states", aliases: ["USA"] },
-    { code: "06", type: "state", name: "California", slug: "california", parentCode: "US", fipsState: "06", aliases: ["CA", "US-CA"] },
+    {
+      code: "06",
+      type: "state",
+      name: "California",
+      slug: "california",
+      parentCode: "US",
+      fipsState: "06",
+      aliases: ["CA", "US-CA"],
+    },
   ]);
   // Marked as holding the shipped snapshot, so neither import nor serve seeds this prepared directory.
-  await db.insert(seedSnapshots).values({ name: "real-data", version: SNAPSHOT_VERSION, rows: 0, loadedAt: new Date() });
+  await db
+    .insert(seedSnapshots)
+    .values({ name: "real-data", version: SNAPSHOT_VERSION, rows: 0, loadedAt: new Date() });
 }
 
 beforeAll(async () => {
@@ -74,8 +90,17 @@ function cliEnv(extra: Record<string, string> = {}): Record<string, string> {
 }
 
 async function svc(args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
-  const proc = Bun.spawn([process.execPath, "run", "src/cli.ts", ...args], { cwd: ROOT, env: cliEnv(extraEnv), stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const proc = Bun.spawn([process.execPath, "run", "src/cli.ts", ...args], {
+    cwd: ROOT,
+    env: cliEnv(extraEnv),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   return { code, stdout, stderr };
 }
 
@@ -117,16 +142,26 @@ describe.skipIf(!!elsewhere)("svc import", () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toStartWith("0 inserted, 0 revised, 4 unchanged (series TESTX (cli-a) / US: 4 observations");
 
-    const changed = file("testx-2.csv", "date,value\n2020-01-01,3.5\n2020-02-01,3.6\n2020-03-01,4.5\n2020-04-01,14.8\n2020-05-01,13.2\n");
+    const changed = file(
+      "testx-2.csv",
+      "date,value\n2020-01-01,3.5\n2020-02-01,3.6\n2020-03-01,4.5\n2020-04-01,14.8\n2020-05-01,13.2\n",
+    );
     const third = await svc(["import", changed, "--indicator", "TESTX", "--region", "US"]);
     expect(third.code).toBe(0);
-    expect(third.stdout).toBe("1 inserted, 2 revised, 2 unchanged (series TESTX (cli-a) / US: 5 observations, 2020-01-01..2020-05-01)\n");
+    expect(third.stdout).toBe(
+      "1 inserted, 2 revised, 2 unchanged (series TESTX (cli-a) / US: 5 observations, 2020-01-01..2020-05-01)\n",
+    );
 
     await withDb(async (db) => {
       const s = (await findSeries(db, IDS.TESTX, "US"))!;
       expect([s.observationCount, s.version]).toEqual([5, 2]);
       const rows = await db
-        .select({ date: observations.date, revision: observations.revision, value: observations.value, isLatest: observations.isLatest })
+        .select({
+          date: observations.date,
+          revision: observations.revision,
+          value: observations.value,
+          isLatest: observations.isLatest,
+        })
         .from(observations)
         .where(eq(observations.seriesId, s.id))
         .orderBy(asc(observations.date), asc(observations.revision));
@@ -153,9 +188,21 @@ describe.skipIf(!!elsewhere)("svc import", () => {
 
   test("--date-column and --value-column pick columns of a wider file", async () => {
     const p = file("multi.csv", 'Date,Index,Inflation\n1913-01,9.8,\n1913-02,"1,009.8",0.0\n');
-    const r = await svc(["import", p, "--indicator", "MULTI", "--region", "US", "--date-column", "Date", "--value-column=Index"]);
+    const r = await svc([
+      "import",
+      p,
+      "--indicator",
+      "MULTI",
+      "--region",
+      "US",
+      "--date-column",
+      "Date",
+      "--value-column=Index",
+    ]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe("2 inserted, 0 revised, 0 unchanged (series MULTI (cli-a) / US: 2 observations, 1913-01-01..1913-02-01)\n");
+    expect(r.stdout).toBe(
+      "2 inserted, 0 revised, 0 unchanged (series MULTI (cli-a) / US: 2 observations, 1913-01-01..1913-02-01)\n",
+    );
     const bad = await svc(["import", p, "--indicator", "MULTI", "--region", "US"]);
     expectOneLineError(
       bad,
@@ -207,17 +254,33 @@ describe.skipIf(!!elsewhere)("svc import", () => {
       "svc import: the file has a header but no observations",
     );
     const missing = join(dir, "nope.csv");
-    expectOneLineError(await svc(["import", missing, "--indicator", "TESTX", "--region", "US"]), 1, `svc import: cannot read ${missing}: no such file`);
+    expectOneLineError(
+      await svc(["import", missing, "--indicator", "TESTX", "--region", "US"]),
+      1,
+      `svc import: cannot read ${missing}: no such file`,
+    );
     const ok = file("ok.csv", fred);
-    expectOneLineError(await svc(["import", ok, "--indicator", "NOPE", "--region", "US"]), 1, "svc import: unknown indicator 'NOPE'");
-    expectOneLineError(await svc(["import", ok, "--indicator", "TESTX", "--region", "Atlantis"]), 1, "svc import: Unknown region 'Atlantis'");
+    expectOneLineError(
+      await svc(["import", ok, "--indicator", "NOPE", "--region", "US"]),
+      1,
+      "svc import: unknown indicator 'NOPE'",
+    );
+    expectOneLineError(
+      await svc(["import", ok, "--indicator", "TESTX", "--region", "Atlantis"]),
+      1,
+      "svc import: Unknown region 'Atlantis'",
+    );
     expectOneLineError(
       await svc(["import", ok, "--indicator", "UNRATE", "--source", "cli-a", "--region", "california"]),
       1,
       "svc import: Indicator 'UNRATE' is offered for country regions, not for the state 06 (California).",
     );
     expectOneLineError(await svc(["import", ok, "--region", "US"]), 2, "svc import: missing --indicator CODE");
-    expectOneLineError(await svc(["import", "--indicator", "TESTX", "--region", "US"]), 2, "svc import: missing FILE (the CSV to import)");
+    expectOneLineError(
+      await svc(["import", "--indicator", "TESTX", "--region", "US"]),
+      2,
+      "svc import: missing FILE (the CSV to import)",
+    );
     const unknownFlag = await svc(["import", ok, "--indicator", "TESTX", "--region", "US", "--colour", "red"]);
     expect(unknownFlag.code).toBe(2);
     expect(unknownFlag.stderr.trim().split("\n").length).toBe(1);
@@ -225,32 +288,44 @@ describe.skipIf(!!elsewhere)("svc import", () => {
   });
 
   const unrate = sharedDataPath("fred-macro-us", "UNRATE.csv");
-  test.skipIf(!unrate)(`golden: the shared FRED UNRATE file ${unrate ? "" : sharedDataMissingMessage("fred-macro-us")}`, async () => {
-    const text = readFileSync(unrate!, "utf8");
-    const lines = text.trim().split("\n").slice(1).map((l) => l.split(","));
-    const r = await svc(["import", unrate!, "--indicator", "UNRATE", "--region", "US"]);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toStartWith(`${lines.length} inserted, 0 revised, 0 unchanged (series UNRATE (cli-a) / US: ${lines.length} observations, ${lines[0][0]}..${lines.at(-1)![0]}`);
-    await withDb(async (db) => {
-      const s = (await findSeries(db, IDS.UNRATE, "US"))!;
-      expect(s.observationCount).toBe(lines.length);
-      const stored = new Map(
-        (await db.select({ date: observations.date, value: observations.value }).from(observations).where(eq(observations.seriesId, s.id))).map(
-          (o) => [o.date, o.value],
-        ),
+  test.skipIf(!unrate)(
+    `golden: the shared FRED UNRATE file ${unrate ? "" : sharedDataMissingMessage("fred-macro-us")}`,
+    async () => {
+      const text = readFileSync(unrate!, "utf8");
+      const lines = text
+        .trim()
+        .split("\n")
+        .slice(1)
+        .map((l) => l.split(","));
+      const r = await svc(["import", unrate!, "--indicator", "UNRATE", "--region", "US"]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toStartWith(
+        `${lines.length} inserted, 0 revised, 0 unchanged (series UNRATE (cli-a) / US: ${lines.length} observations, ${lines[0][0]}..${lines.at(-1)![0]}`,
       );
-      expect(stored.size).toBe(lines.length);
-      // A few values straight from the file: first, last, the empty October 2025, and every 50th row.
-      const picks = [lines[0], lines.at(-1)!, ...lines.filter((_, i) => i % 50 === 0)];
-      const oct = lines.find((l) => l[0] === "2025-10-01");
-      if (oct) picks.push(oct);
-      for (const [date, value] of picks) {
-        expect([date, stored.get(date)]).toEqual([date, value === "" ? null : Number(value)]);
-      }
-    });
-    const again = await svc(["import", unrate!, "--indicator", "UNRATE", "--region", "US"]);
-    expect(again.stdout).toStartWith(`0 inserted, 0 revised, ${lines.length} unchanged`);
-  });
+      await withDb(async (db) => {
+        const s = (await findSeries(db, IDS.UNRATE, "US"))!;
+        expect(s.observationCount).toBe(lines.length);
+        const stored = new Map(
+          (
+            await db
+              .select({ date: observations.date, value: observations.value })
+              .from(observations)
+              .where(eq(observations.seriesId, s.id))
+          ).map((o) => [o.date, o.value]),
+        );
+        expect(stored.size).toBe(lines.length);
+        // A few values straight from the file: first, last, the empty October 2025, and every 50th row.
+        const picks = [lines[0], lines.at(-1)!, ...lines.filter((_, i) => i % 50 === 0)];
+        const oct = lines.find((l) => l[0] === "2025-10-01");
+        if (oct) picks.push(oct);
+        for (const [date, value] of picks) {
+          expect([date, stored.get(date)]).toEqual([date, value === "" ? null : Number(value)]);
+        }
+      });
+      const again = await svc(["import", unrate!, "--indicator", "UNRATE", "--region", "US"]);
+      expect(again.stdout).toStartWith(`0 inserted, 0 revised, ${lines.length} unchanged`);
+    },
+  );
 });
 
 describe("svc import with DATABASE_URL", () => {
@@ -268,7 +343,9 @@ describe("svc import with DATABASE_URL", () => {
       const p = file("pg.csv", "date,value\n2020-01-01,1\n2020-02-01,2\n");
       const r = await svc(["import", p, "--indicator", "TESTX", "--region", "US"], { DATABASE_URL: u.toString() });
       expect(r.stderr).toBe("");
-      expect(r.stdout).toBe("2 inserted, 0 revised, 0 unchanged (series TESTX (cli-a) / US: 2 observations, 2020-01-01..2020-02-01)\n");
+      expect(r.stdout).toBe(
+        "2 inserted, 0 revised, 0 unchanged (series TESTX (cli-a) / US: 2 observations, 2020-01-01..2020-02-01)\n",
+      );
     } finally {
       await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.end();

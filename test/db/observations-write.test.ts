@@ -30,9 +30,9 @@ beforeAll(async () => {
   database = await makeTestDatabase();
   db = database.db;
   await db.insert(sources).values({ slug: "obs-write-test", name: "Write path test source" });
-  await db.insert(regions).values(
-    [REGION, ...REGIONS].map((code) => ({ code, type: "test", name: code, slug: code.toLowerCase() })),
-  );
+  await db
+    .insert(regions)
+    .values([REGION, ...REGIONS].map((code) => ({ code, type: "test", name: code, slug: code.toLowerCase() })));
   // The first seeded database of a process is built here (initdb and the full seed): slow on a busy machine.
 }, 120_000);
 afterAll(async () => {
@@ -43,7 +43,9 @@ afterAll(async () => {
 async function newIndicator(): Promise<string> {
   const n = ++counter;
   const id = `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
-  await db.insert(indicators).values({ id, code: `OBS_WRITE_${n}`, sourceSlug: "obs-write-test", name: `write test ${n}` });
+  await db
+    .insert(indicators)
+    .values({ id, code: `OBS_WRITE_${n}`, sourceSlug: "obs-write-test", name: `write test ${n}` });
   return id;
 }
 
@@ -84,16 +86,43 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
     const r = await writeSeriesObservations(db, { indicatorId, regionCode: REGION, rows: rows3, now: T0 });
     expect(r).toEqual({ seriesId: r.seriesId, inserted: 3, revised: 0, unchanged: 0 });
     expect(await stored(r.seriesId)).toEqual([
-      { date: "2020-01-01", revision: 1, value: 1.5, isPreliminary: false, isLatest: true, sourceUpdatedAt: null, recordedAt: T0 },
-      { date: "2020-02-01", revision: 1, value: null, isPreliminary: false, isLatest: true, sourceUpdatedAt: null, recordedAt: T0 },
       {
-        date: "2020-03-01", revision: 1, value: 3.25, isPreliminary: true, isLatest: true,
-        sourceUpdatedAt: new Date("2020-04-02T12:00:00Z"), recordedAt: T0,
+        date: "2020-01-01",
+        revision: 1,
+        value: 1.5,
+        isPreliminary: false,
+        isLatest: true,
+        sourceUpdatedAt: null,
+        recordedAt: T0,
+      },
+      {
+        date: "2020-02-01",
+        revision: 1,
+        value: null,
+        isPreliminary: false,
+        isLatest: true,
+        sourceUpdatedAt: null,
+        recordedAt: T0,
+      },
+      {
+        date: "2020-03-01",
+        revision: 1,
+        value: 3.25,
+        isPreliminary: true,
+        isLatest: true,
+        sourceUpdatedAt: new Date("2020-04-02T12:00:00Z"),
+        recordedAt: T0,
       },
     ]);
     expect(await findSeries(db, indicatorId, REGION)).toEqual({
-      id: r.seriesId, indicatorId, regionCode: REGION,
-      firstDate: "2020-01-01", lastDate: "2020-03-01", observationCount: 3, version: 1, updatedAt: T0,
+      id: r.seriesId,
+      indicatorId,
+      regionCode: REGION,
+      firstDate: "2020-01-01",
+      lastDate: "2020-03-01",
+      observationCount: 3,
+      version: 1,
+      updatedAt: T0,
     });
   });
 
@@ -114,8 +143,13 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
     const indicatorId = await newIndicator();
     const { seriesId } = await writeSeriesObservations(db, { indicatorId, regionCode: REGION, rows: rows3, now: T0 });
     const r = await writeSeriesObservations(db, {
-      indicatorId, regionCode: REGION, now: T1,
-      rows: [{ date: "2020-01-01", value: 1.6 }, { date: "2020-02-01", value: null }],
+      indicatorId,
+      regionCode: REGION,
+      now: T1,
+      rows: [
+        { date: "2020-01-01", value: 1.6 },
+        { date: "2020-02-01", value: null },
+      ],
     });
     expect(r).toEqual({ seriesId, inserted: 0, revised: 1, unchanged: 1 });
     const jan = (await stored(seriesId)).filter((o) => o.date === "2020-01-01");
@@ -126,10 +160,21 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
     expect([...(await latestCountPerDate(seriesId)).values()]).toEqual([1, 1, 1]);
     const s = (await findSeries(db, indicatorId, REGION))!;
     // A revision adds no date.
-    expect([s.version, s.updatedAt, s.observationCount, s.firstDate, s.lastDate]).toEqual([2, T1, 3, "2020-01-01", "2020-03-01"]);
+    expect([s.version, s.updatedAt, s.observationCount, s.firstDate, s.lastDate]).toEqual([
+      2,
+      T1,
+      3,
+      "2020-01-01",
+      "2020-03-01",
+    ]);
 
     // A third value: revision 3 supersedes revision 2 only.
-    await writeSeriesObservations(db, { indicatorId, regionCode: REGION, now: T2, rows: [{ date: "2020-01-01", value: 1.7 }] });
+    await writeSeriesObservations(db, {
+      indicatorId,
+      regionCode: REGION,
+      now: T2,
+      rows: [{ date: "2020-01-01", value: 1.7 }],
+    });
     const jan3 = (await stored(seriesId)).filter((o) => o.date === "2020-01-01");
     expect(jan3.map((o) => [o.revision, o.value, o.isLatest])).toEqual([
       [1, 1.5, false],
@@ -141,12 +186,24 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
   test("null <-> number transitions are revisions; null -> null is not", async () => {
     const indicatorId = await newIndicator();
     const { seriesId } = await writeSeriesObservations(db, {
-      indicatorId, regionCode: REGION, now: T0,
-      rows: [{ date: "2021-01-01", value: null }, { date: "2021-02-01", value: 0 }, { date: "2021-03-01", value: null }],
+      indicatorId,
+      regionCode: REGION,
+      now: T0,
+      rows: [
+        { date: "2021-01-01", value: null },
+        { date: "2021-02-01", value: 0 },
+        { date: "2021-03-01", value: null },
+      ],
     });
     const r = await writeSeriesObservations(db, {
-      indicatorId, regionCode: REGION, now: T1,
-      rows: [{ date: "2021-01-01", value: 0 }, { date: "2021-02-01", value: null }, { date: "2021-03-01", value: null }],
+      indicatorId,
+      regionCode: REGION,
+      now: T1,
+      rows: [
+        { date: "2021-01-01", value: 0 },
+        { date: "2021-02-01", value: null },
+        { date: "2021-03-01", value: null },
+      ],
     });
     expect(r).toEqual({ seriesId, inserted: 0, revised: 2, unchanged: 1 });
     const latest = (await stored(seriesId)).filter((o) => o.isLatest).map((o) => [o.date, o.revision, o.value]);
@@ -160,12 +217,24 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
   test("numbers compare exactly: 0.1 + 0.2 is a revision of 0.3; -0 equals 0", async () => {
     const indicatorId = await newIndicator();
     const { seriesId } = await writeSeriesObservations(db, {
-      indicatorId, regionCode: REGION, now: T0,
-      rows: [{ date: "2022-01-01", value: 0.3 }, { date: "2022-02-01", value: 0 }, { date: "2022-03-01", value: 1e-300 }],
+      indicatorId,
+      regionCode: REGION,
+      now: T0,
+      rows: [
+        { date: "2022-01-01", value: 0.3 },
+        { date: "2022-02-01", value: 0 },
+        { date: "2022-03-01", value: 1e-300 },
+      ],
     });
     const r = await writeSeriesObservations(db, {
-      indicatorId, regionCode: REGION, now: T1,
-      rows: [{ date: "2022-01-01", value: 0.1 + 0.2 }, { date: "2022-02-01", value: -0 }, { date: "2022-03-01", value: 1e-300 }],
+      indicatorId,
+      regionCode: REGION,
+      now: T1,
+      rows: [
+        { date: "2022-01-01", value: 0.1 + 0.2 },
+        { date: "2022-02-01", value: -0 },
+        { date: "2022-03-01", value: 1e-300 },
+      ],
     });
     expect(r).toEqual({ seriesId, inserted: 0, revised: 1, unchanged: 2 });
     const jan = (await stored(seriesId)).filter((o) => o.date === "2022-01-01" && o.isLatest)[0];
@@ -175,10 +244,16 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
   test("a preliminary flag change alone is a revision", async () => {
     const indicatorId = await newIndicator();
     const { seriesId } = await writeSeriesObservations(db, {
-      indicatorId, regionCode: REGION, now: T0, rows: [{ date: "2023-05-01", value: 10, isPreliminary: true }],
+      indicatorId,
+      regionCode: REGION,
+      now: T0,
+      rows: [{ date: "2023-05-01", value: 10, isPreliminary: true }],
     });
     const r = await writeSeriesObservations(db, {
-      indicatorId, regionCode: REGION, now: T1, rows: [{ date: "2023-05-01", value: 10, isPreliminary: false }],
+      indicatorId,
+      regionCode: REGION,
+      now: T1,
+      rows: [{ date: "2023-05-01", value: 10, isPreliminary: false }],
     });
     expect(r).toEqual({ seriesId, inserted: 0, revised: 1, unchanged: 0 });
     expect((await stored(seriesId)).map((o) => [o.revision, o.isPreliminary, o.isLatest])).toEqual([
@@ -191,7 +266,9 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
     const indicatorId = await newIndicator();
     const { seriesId } = await writeSeriesObservations(db, { indicatorId, regionCode: REGION, rows: rows3, now: T0 });
     const r = await writeSeriesObservations(db, {
-      indicatorId, regionCode: REGION, now: T1,
+      indicatorId,
+      regionCode: REGION,
+      now: T1,
       rows: [
         { date: "2019-12-01", value: 1 }, // new, earlier
         { date: "2020-02-01", value: 2 }, // revision of a null
@@ -206,7 +283,11 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
       .select({ n: sql<number>`count(*)::int`, lo: sql<string>`min(date)::text`, hi: sql<string>`max(date)::text` })
       .from(observations)
       .where(and(eq(observations.seriesId, seriesId), eq(observations.isLatest, true)));
-    expect([recount.lo, recount.hi, Number(recount.n)] as unknown[]).toEqual([s.firstDate, s.lastDate, s.observationCount]);
+    expect([recount.lo, recount.hi, Number(recount.n)] as unknown[]).toEqual([
+      s.firstDate,
+      s.lastDate,
+      s.observationCount,
+    ]);
   });
 
   test("duplicate dates in one call are refused before anything is written", async () => {
@@ -214,8 +295,14 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
     let err: unknown;
     try {
       await writeSeriesObservations(db, {
-        indicatorId, regionCode: REGION, now: T0,
-        rows: [{ date: "2020-01-01", value: 1 }, { date: "2020-02-01", value: 2 }, { date: "2020-01-01", value: 3 }],
+        indicatorId,
+        regionCode: REGION,
+        now: T0,
+        rows: [
+          { date: "2020-01-01", value: 1 },
+          { date: "2020-02-01", value: 2 },
+          { date: "2020-01-01", value: 3 },
+        ],
       });
     } catch (e) {
       err = e;
@@ -223,7 +310,10 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
     expect(err).toBeInstanceOf(DuplicateObservationDateError);
     const dup = err as DuplicateObservationDateError;
     expect([dup.date, dup.firstIndex, dup.index, dup.message]).toEqual([
-      "2020-01-01", 0, 2, "duplicate date 2020-01-01 in one write (rows 1 and 3)",
+      "2020-01-01",
+      0,
+      2,
+      "duplicate date 2020-01-01 in one write (rows 1 and 3)",
     ]);
     expect(await findSeries(db, indicatorId, REGION)).toBeNull();
   });
@@ -234,7 +324,10 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
       [{ date: "2020-02-30", value: 1 }, 'row 1: date "2020-02-30" is not a YYYY-MM-DD calendar date'],
       [{ date: "2020-01", value: 1 }, 'row 1: date "2020-01" is not a YYYY-MM-DD calendar date'],
       [{ date: "2020-01-01", value: Number.NaN }, "row 1 (2020-01-01): value NaN is not a finite number or null"],
-      [{ date: "2020-01-01", value: Number.POSITIVE_INFINITY }, "row 1 (2020-01-01): value Infinity is not a finite number or null"],
+      [
+        { date: "2020-01-01", value: Number.POSITIVE_INFINITY },
+        "row 1 (2020-01-01): value Infinity is not a finite number or null",
+      ],
     ];
     for (const [row, message] of bad) {
       const p = writeSeriesObservations(db, { indicatorId, regionCode: REGION, now: T0, rows: [row] });
@@ -256,11 +349,23 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
     const indicatorId = await newIndicator();
     const rows = Array.from({ length: 4500 }, (_, i) => ({ date: isoDay(i), value: i }));
     let seen = 0;
-    await writeSeriesObservations(db, { indicatorId, regionCode: REGION, rows, now: T0, onProgress: (n) => (seen += n) });
+    await writeSeriesObservations(db, {
+      indicatorId,
+      regionCode: REGION,
+      rows,
+      now: T0,
+      onProgress: (n) => (seen += n),
+    });
     expect(seen).toBe(4500);
     seen = 0;
     rows[10] = { ...rows[10], value: -1 };
-    await writeSeriesObservations(db, { indicatorId, regionCode: REGION, rows, now: T1, onProgress: (n) => (seen += n) });
+    await writeSeriesObservations(db, {
+      indicatorId,
+      regionCode: REGION,
+      rows,
+      now: T1,
+      onProgress: (n) => (seen += n),
+    });
     expect(seen).toBe(4500);
   });
 
@@ -275,7 +380,10 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
     const changed = rows.map((row, i) => (i % 1000 === 0 ? { ...row, value: -i } : row));
     const r2 = await writeSeriesObservations(db, { indicatorId, regionCode: REGION, rows: changed, now: T1 });
     expect([r2.inserted, r2.revised, r2.unchanged]).toEqual([0, 15, 14985]);
-    const [n] = await db.select({ n: sql<number>`count(*)::int` }).from(observations).where(eq(observations.seriesId, r.seriesId));
+    const [n] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(observations)
+      .where(eq(observations.seriesId, r.seriesId));
     expect(Number(n.n)).toBe(15015);
   });
 });
@@ -284,8 +392,17 @@ describe(`writeManySeries (${testBackend})`, () => {
   test("many one-row series in one call; results in input order; a second call is all unchanged", async () => {
     const indicatorId = await newIndicator();
     // One series exists beforehand, with a different value.
-    const pre = await writeSeriesObservations(db, { indicatorId, regionCode: REGIONS[3], rows: [{ date: "2023-01-01", value: -1 }], now: T0 });
-    const items = REGIONS.map((regionCode, i) => ({ indicatorId, regionCode, rows: [{ date: "2023-01-01", value: i }] }));
+    const pre = await writeSeriesObservations(db, {
+      indicatorId,
+      regionCode: REGIONS[3],
+      rows: [{ date: "2023-01-01", value: -1 }],
+      now: T0,
+    });
+    const items = REGIONS.map((regionCode, i) => ({
+      indicatorId,
+      regionCode,
+      rows: [{ date: "2023-01-01", value: i }],
+    }));
     const res = await writeManySeries(db, { items, now: T1 });
     expect(res.length).toBe(REGIONS.length);
     expect(res[3]).toEqual({ seriesId: pre.seriesId, inserted: 0, revised: 1, unchanged: 0 });
@@ -325,7 +442,12 @@ describe(`concurrent writers (${testBackend})`, () => {
     const writers = 8;
     const results = await Promise.all(
       Array.from({ length: writers }, (_, w) =>
-        writeSeriesObservations(db, { indicatorId, regionCode: REGION, now: T0, rows: dates.map((date) => ({ date, value: w })) }),
+        writeSeriesObservations(db, {
+          indicatorId,
+          regionCode: REGION,
+          now: T0,
+          rows: dates.map((date) => ({ date, value: w })),
+        }),
       ),
     );
     const seriesId = results[0].seriesId;
@@ -348,7 +470,8 @@ describe(`concurrent writers (${testBackend})`, () => {
     const indicatorId = await newIndicator();
     const regionsA = REGIONS.slice(0, 20);
     const regionsB = [...regionsA].reverse();
-    const mk = (codes: string[], v: number) => codes.map((regionCode) => ({ indicatorId, regionCode, rows: [{ date: "2024-01-01", value: v }] }));
+    const mk = (codes: string[], v: number) =>
+      codes.map((regionCode) => ({ indicatorId, regionCode, rows: [{ date: "2024-01-01", value: v }] }));
     await writeManySeries(db, { items: mk(regionsA, 0), now: T0 });
     const res = await Promise.all([
       writeManySeries(db, { items: mk(regionsA, 1), now: T1 }),

@@ -52,7 +52,10 @@ beforeAll(async () => {
   }
   const database = await openServerDatabase();
   await takeAsSeeded(database);
-  const issued = await issueKey({ database, clock: systemClock, random: cryptoRandom } as any, { plan: "free", rateLimitPerMinute: 10_000 });
+  const issued = await issueKey({ database, clock: systemClock, random: cryptoRandom } as any, {
+    plan: "free",
+    rateLimitPerMinute: 10_000,
+  });
   key = issued.key;
   keyId = issued.row.id;
   await database.close();
@@ -65,11 +68,28 @@ type Server = { proc: Bun.Subprocess; url: string };
 async function startServer(): Promise<Server> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && !/^(DATABASE_URL|REDIS_URL|SMTP_URL|STRIPE_|X402_|L402_|LIGHTNING_|LND_|PUBLIC_BASE_URL|PORT|HOST)/.test(k)) env[k] = v;
+    if (
+      v !== undefined &&
+      !/^(DATABASE_URL|REDIS_URL|SMTP_URL|STRIPE_|X402_|L402_|LIGHTNING_|LND_|PUBLIC_BASE_URL|PORT|HOST)/.test(k)
+    )
+      env[k] = v;
   }
-  Object.assign(env, { DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", NODE_ENV: "production", X402_NETWORKS: "none", LIGHTNING_BACKEND: "none" });
+  Object.assign(env, {
+    DATA_DIR: dataDir,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "info",
+    NODE_ENV: "production",
+    X402_NETWORKS: "none",
+    LIGHTNING_BACKEND: "none",
+  });
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  const proc = Bun.spawn([process.execPath, "src/cli.ts", "serve"], { cwd: ROOT, env, stdout: "ignore", stderr: "pipe" });
+  const proc = Bun.spawn([process.execPath, "src/cli.ts", "serve"], {
+    cwd: ROOT,
+    env,
+    stdout: "ignore",
+    stderr: "pipe",
+  });
   const reader = (proc.stderr as ReadableStream<Uint8Array>).getReader();
   let text = "";
   for (;;) {
@@ -110,7 +130,8 @@ async function pingUsage(server: Server): Promise<{ month: string; requests: num
 function journaled(): number {
   const dir = usageJournalDir(dataDir);
   let n = 0;
-  for (const f of readdirSync(dir)) n += parseJournal(readFileSync(join(dir, f), "utf8")).reduce((a, r) => a + (r.keyId === keyId ? r.requests : 0), 0);
+  for (const f of readdirSync(dir))
+    n += parseJournal(readFileSync(join(dir, f), "utf8")).reduce((a, r) => a + (r.keyId === keyId ? r.requests : 0), 0);
   return n;
 }
 

@@ -47,7 +47,12 @@ afterAll(async () => {
  */
 async function createDatabase(name: string, copyOf?: string): Promise<string> {
   const admin = postgres(pg.url, { max: 1, onnotice: () => {} });
-  const copied = copyOf ? await admin.unsafe(`create database ${name} template ${copyOf}`).then(() => true, () => false) : false;
+  const copied = copyOf
+    ? await admin.unsafe(`create database ${name} template ${copyOf}`).then(
+        () => true,
+        () => false,
+      )
+    : false;
   if (!copied) await admin.unsafe(`create database ${name}`);
   await admin.end();
   const u = new URL(pg.url);
@@ -66,7 +71,13 @@ describe.skipIf(!!skip)("a PostgreSQL outage", () => {
 
   test("requests are answered 503 at once with the envelope and Retry-After while the server is down, without query parameters in the log, and served again when it is back", async () => {
     const url = await createDatabase("outage");
-    const database = await openDatabase({ url, poolSize: 4, connectTimeoutMs: 1000, statementTimeoutMs: 5000, log: createLogger("info", (l) => logged.push(l)) });
+    const database = await openDatabase({
+      url,
+      poolSize: 4,
+      connectTimeoutMs: 1000,
+      statementTimeoutMs: 5000,
+      log: createLogger("info", (l) => logged.push(l)),
+    });
     t = await makeTestApp({ database, keyAccess: true, logger: createLogger("debug", (l) => logged.push(l)) });
     const { key, headers } = await testKey(t, { rateLimitPerMinute: 100_000 });
     // /v1/ping reads the key's usage from the database on every request.
@@ -76,15 +87,29 @@ describe.skipIf(!!skip)("a PostgreSQL outage", () => {
     await pg.stop();
     // A burst, all at once, then the health check: every one is answered (the old code left them waiting until the
     // server came back, which here is never, so they would hang past the deadline).
-    const burst = await settlesWithin(Promise.all(Array.from({ length: 100 }, () => ping())), 20_000, "burst during the outage");
+    const burst = await settlesWithin(
+      Promise.all(Array.from({ length: 100 }, () => ping())),
+      20_000,
+      "burst during the outage",
+    );
     const statuses = burst.map((r) => r.status);
     // A request may find the key still cached (1 s) and fail on its usage read: every one is a 503.
     expect(new Set(statuses)).toEqual(new Set([503]));
     for (const res of [burst[0]!, burst[99]!]) {
       expect(res.headers.get("retry-after")).toBe("2");
-      expect(await res.json()).toEqual({ error: { code: "SERVICE_UNAVAILABLE", message: "The database is not answering; retry shortly.", details: { retry_after_seconds: 2 } } });
+      expect(await res.json()).toEqual({
+        error: {
+          code: "SERVICE_UNAVAILABLE",
+          message: "The database is not answering; retry shortly.",
+          details: { retry_after_seconds: 2 },
+        },
+      });
     }
-    const health = await settlesWithin(Promise.resolve(t.app.request("/api/health")), 20_000, "health during the outage");
+    const health = await settlesWithin(
+      Promise.resolve(t.app.request("/api/health")),
+      20_000,
+      "health during the outage",
+    );
     expect(health.status).toBe(503);
 
     await pg.start();
@@ -119,7 +144,12 @@ describe.skipIf(!!skip)("a transaction cut by an outage (issue 28)", () => {
     const onUncaught = (e: unknown) => void uncaught.push(e);
     process.on("uncaughtException", onUncaught);
     try {
-      const tx = database.db.transaction(async (t) => void (await t.execute(sql`select pg_sleep(3)`))).then(() => null, (e) => e);
+      const tx = database.db
+        .transaction(async (t) => void (await t.execute(sql`select pg_sleep(3)`)))
+        .then(
+          () => null,
+          (e) => e,
+        );
       await Bun.sleep(300);
       await pg.stop();
       const err = await tx;
@@ -129,9 +159,11 @@ describe.skipIf(!!skip)("a transaction cut by an outage (issue 28)", () => {
       expect(uncaught.map(String)).toEqual([]);
       await pg.start();
       let ok = false;
-      for (let i = 0; i < 50 && !ok; i++) ok = await database.ping().then((p) => p || (Bun.sleep(100).then(() => false)));
+      for (let i = 0; i < 50 && !ok; i++) ok = await database.ping().then((p) => p || Bun.sleep(100).then(() => false));
       expect(ok).toBe(true);
-      expect(await database.db.transaction(async (t) => (await t.execute(sql`select 1 as one`)) as unknown)).toBeDefined();
+      expect(
+        await database.db.transaction(async (t) => (await t.execute(sql`select 1 as one`)) as unknown),
+      ).toBeDefined();
     } finally {
       process.off("uncaughtException", onUncaught);
       await database.close();
@@ -142,10 +174,19 @@ describe.skipIf(!!skip)("a transaction cut by an outage (issue 28)", () => {
 describe.skipIf(!!skip)("nodes starting at once on an empty database", () => {
   test("four `svc migrate` at once on an empty database all succeed", async () => {
     const url = await createDatabase("migrate_race");
-    const env = { ...process.env, DATABASE_URL: url, LOG_LEVEL: "error", DATA_DIR: mkdtempSync(join(tmpdir(), "svc-migrate-")) };
+    const env = {
+      ...process.env,
+      DATABASE_URL: url,
+      LOG_LEVEL: "error",
+      DATA_DIR: mkdtempSync(join(tmpdir(), "svc-migrate-")),
+    };
     dirs.push(env.DATA_DIR);
-    const procs = Array.from({ length: 4 }, () => Bun.spawn([process.execPath, "src/cli.ts", "migrate"], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" }));
-    const results = await Promise.all(procs.map(async (p) => ({ code: await p.exited, err: await new Response(p.stderr).text() })));
+    const procs = Array.from({ length: 4 }, () =>
+      Bun.spawn([process.execPath, "src/cli.ts", "migrate"], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" }),
+    );
+    const results = await Promise.all(
+      procs.map(async (p) => ({ code: await p.exited, err: await new Response(p.stderr).text() })),
+    );
     expect(results).toEqual(Array.from({ length: 4 }, () => ({ code: 0, err: "" })));
   });
 
@@ -156,14 +197,35 @@ describe.skipIf(!!skip)("nodes starting at once on an empty database", () => {
       for (let i = 0; i < 3; i++) {
         const dataDir = mkdtempSync(join(tmpdir(), "svc-first-start-"));
         dirs.push(dataDir);
-        const env = { ...process.env, DATABASE_URL: url, DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", NODE_ENV: "production", X402_NETWORKS: "none", LIGHTNING_BACKEND: "none" };
-        procs.push(Bun.spawn([process.execPath, "src/cli.ts", "serve"], { cwd: ROOT, env, stdin: "ignore", stdout: "ignore", stderr: "pipe" }));
+        const env = {
+          ...process.env,
+          DATABASE_URL: url,
+          DATA_DIR: dataDir,
+          PORT: "0",
+          HOST: "127.0.0.1",
+          LOG_LEVEL: "info",
+          NODE_ENV: "production",
+          X402_NETWORKS: "none",
+          LIGHTNING_BACKEND: "none",
+        };
+        procs.push(
+          Bun.spawn([process.execPath, "src/cli.ts", "serve"], {
+            cwd: ROOT,
+            env,
+            stdin: "ignore",
+            stdout: "ignore",
+            stderr: "pipe",
+          }),
+        );
       }
       const logs = await Promise.all(procs.map((p) => untilListening(p)));
-      const seeded = logs.filter((l) => l.some((e) => e.msg?.startsWith("seeding regions, catalog and the real data snapshot")));
+      const seeded = logs.filter((l) =>
+        l.some((e) => e.msg?.startsWith("seeding regions, catalog and the real data snapshot")),
+      );
       expect(seeded.length).toBe(1);
       const db = postgres(url, { max: 1, onnotice: () => {} });
-      const [{ regions, codes }] = await db`select count(*)::int as regions, count(distinct code)::int as codes from regions`;
+      const [{ regions, codes }] =
+        await db`select count(*)::int as regions, count(distinct code)::int as codes from regions`;
       await db.end();
       expect(regions).toBeGreaterThan(3000);
       expect(codes).toBe(regions);
@@ -182,19 +244,38 @@ describe.skipIf(!!skip)("two nodes through three PostgreSQL outages under load",
   test("both nodes answer throughout: 503 while PostgreSQL is down, 200 after each restart, no process exits", async () => {
     // The race test's seeded database when it ran (else the nodes seed this one first: minutes).
     const url = await createDatabase("outage_nodes", "first_start_race");
-    const base = { ...process.env, DATABASE_URL: url, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", NODE_ENV: "production", X402_NETWORKS: "none", LIGHTNING_BACKEND: "none", REDIS_URL: "", PUBLIC_BASE_URL: "" };
+    const base = {
+      ...process.env,
+      DATABASE_URL: url,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "info",
+      NODE_ENV: "production",
+      X402_NETWORKS: "none",
+      LIGHTNING_BACKEND: "none",
+      REDIS_URL: "",
+      PUBLIC_BASE_URL: "",
+    };
     const dataDir = () => {
       const d = mkdtempSync(join(tmpdir(), "svc-outage-"));
       dirs.push(d);
       return d;
     };
     const seedEnv = { ...base, DATA_DIR: dataDir(), LOG_LEVEL: "error" };
-    const key = (await runCli(["keys", "create", "--plan", "free", "--rate-limit", "2000000000"], seedEnv)).split("\n")[0]!;
+    const key = (await runCli(["keys", "create", "--plan", "free", "--rate-limit", "2000000000"], seedEnv)).split(
+      "\n",
+    )[0]!;
     const procs: Bun.Subprocess<"ignore", "ignore", "pipe">[] = [];
     try {
       const urls: string[] = [];
       for (let i = 0; i < 2; i++) {
-        const p = Bun.spawn([process.execPath, "src/cli.ts", "serve"], { cwd: ROOT, env: { ...base, DATA_DIR: dataDir() }, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+        const p = Bun.spawn([process.execPath, "src/cli.ts", "serve"], {
+          cwd: ROOT,
+          env: { ...base, DATA_DIR: dataDir() },
+          stdin: "ignore",
+          stdout: "ignore",
+          stderr: "pipe",
+        });
         procs.push(p);
         const entries = await untilListening(p);
         urls.push(entries.find((e) => e.msg === "listening").url);
@@ -211,7 +292,10 @@ describe.skipIf(!!skip)("two nodes through three PostgreSQL outages under load",
         while (!stopping) {
           const at = phase;
           try {
-            const res = await fetch(urls[node] + path, { headers: { "X-API-Key": key }, signal: AbortSignal.timeout(10_000) });
+            const res = await fetch(urls[node] + path, {
+              headers: { "X-API-Key": key },
+              signal: AbortSignal.timeout(10_000),
+            });
             await res.arrayBuffer();
             samples.push({ node, phase: at, status: res.status });
           } catch {
@@ -240,7 +324,8 @@ describe.skipIf(!!skip)("two nodes through three PostgreSQL outages under load",
         // Enough answers on each node to weigh 200s against the few 503s a broken pool connection may still give (a
         // fixed second held only four answers of a node under a loaded CI: the count, not the clock, is the point).
         const answered = (node: number) => samples.filter((s) => s.node === node && s.phase === phase).length;
-        for (const until = Date.now() + 30_000; Date.now() < until && (answered(0) < 40 || answered(1) < 40); ) await Bun.sleep(50);
+        for (const until = Date.now() + 30_000; Date.now() < until && (answered(0) < 40 || answered(1) < 40); )
+          await Bun.sleep(50);
       }
       stopping = true;
       await Promise.all(loops);
@@ -274,8 +359,12 @@ describe.skipIf(!!skip)("two nodes through three PostgreSQL outages under load",
       await Bun.sleep(100);
       // A stop step left behind (bounded: the stop still ends, exit 0) is shown, not failed: once in three full runs a
       // node's stop after the outages waited on something for minutes before stops were bounded.
-      for (const [i, p] of procs.entries()) for (const l of laterErrors.get(p)?.filter((l) => l.includes('"msg":"stop: ')) ?? []) console.warn(`node ${i}: ${l}`);
-      expect(procs.map((p, i) => ({ node: i, code: codes[i], errors: codes[i] === 0 ? [] : laterErrors.get(p) }))).toEqual([
+      for (const [i, p] of procs.entries())
+        for (const l of laterErrors.get(p)?.filter((l) => l.includes('"msg":"stop: ')) ?? [])
+          console.warn(`node ${i}: ${l}`);
+      expect(
+        procs.map((p, i) => ({ node: i, code: codes[i], errors: codes[i] === 0 ? [] : laterErrors.get(p) })),
+      ).toEqual([
         { node: 0, code: 0, errors: [] },
         { node: 1, code: 0, errors: [] },
       ]);
@@ -296,7 +385,11 @@ async function untilListening(proc: Bun.Subprocess<"ignore", "ignore", "pipe">):
     if (done) throw new Error(`server exited ${await proc.exited} before ready:\n${text}`);
     text += decoder.decode(value, { stream: true });
     // Whole lines only: the last one may still be arriving.
-    const entries = text.split("\n").slice(0, -1).filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
+    const entries = text
+      .split("\n")
+      .slice(0, -1)
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l));
     if (entries.some((e) => e.msg === "ready")) {
       // Keep draining so the server never blocks on a full pipe, keeping the error lines.
       const errors: string[] = [];
@@ -309,7 +402,11 @@ async function untilListening(proc: Bun.Subprocess<"ignore", "ignore", "pipe">):
           rest += decoder.decode(next.value, { stream: true });
           const lines = rest.split("\n");
           rest = lines.pop()!;
-          errors.push(...lines.filter((l) => l.includes('"level":"error"') || l.includes('"level":"fatal"') || l.includes('"msg":"stop: ')));
+          errors.push(
+            ...lines.filter(
+              (l) => l.includes('"level":"error"') || l.includes('"level":"fatal"') || l.includes('"msg":"stop: '),
+            ),
+          );
         }
       })().catch(() => {});
       return entries;

@@ -24,7 +24,13 @@ beforeAll(async () => {
   const database = await makeTestDatabase();
   const clock = new ManualClock("2026-11-22T12:00:10Z");
   const random = seededRandom(11);
-  const l402 = new L402Rail({ secrets: [TEST_ROOT_SECRET], backend: new DevLightning(memoryInvoiceStore(TEST_NODE_KEY), clock, random), rates: fixedRate(TEST_BTC_USD), clock, random });
+  const l402 = new L402Rail({
+    secrets: [TEST_ROOT_SECRET],
+    backend: new DevLightning(memoryInvoiceStore(TEST_NODE_KEY), clock, random),
+    rates: fixedRate(TEST_BTC_USD),
+    clock,
+    random,
+  });
   const payments = new Payments({ x402: null, l402, store: paymentProofStore(database.db), clock });
   t = await makeJobsTestApp({ database, clock, keyAccess: true, payments, unheld: fredUs("UNRATE", "CPIAUCSL") });
 }, 120_000);

@@ -14,7 +14,10 @@ let t: Awaited<ReturnType<typeof makeJobsTestApp>>;
 beforeAll(async () => {
   if (!haveData) return;
   // One attempt, taken to be lost after 1 s.
-  t = await makeJobsTestApp({ env: { PROVISION_RETRY_LIMIT: "0", PROVISION_EXPIRE_SECONDS: "1", PROVISION_FAILURE_COOLDOWN_SECONDS: "300" }, unheld: fredUs("PCEPILFE") });
+  t = await makeJobsTestApp({
+    env: { PROVISION_RETRY_LIMIT: "0", PROVISION_EXPIRE_SECONDS: "1", PROVISION_FAILURE_COOLDOWN_SECONDS: "300" },
+    unheld: fredUs("PCEPILFE"),
+  });
 }, 120_000);
 afterAll(async () => {
   t?.fetcher.release();
@@ -34,7 +37,9 @@ describe.skipIf(!haveData)("a lost provisioning job", () => {
     expect(lost.res.headers.get("retry-after")).toBe("300");
     expect(lost.body.error).toMatchObject({
       code: "INTERNAL_ERROR",
-      message: expect.stringContaining("The upstream 'fred' could not provide 'PCEPILFE' for United States (US): the fetch did not finish (the worker running it stopped or timed out on every attempt)."),
+      message: expect.stringContaining(
+        "The upstream 'fred' could not provide 'PCEPILFE' for United States (US): the fetch did not finish (the worker running it stopped or timed out on every attempt).",
+      ),
       details: { upstream: "fred", retry_after_seconds: 300, request_ref: first.body.request_ref },
     });
     // The stalled fetch completes after all: its rows are kept, and the series is served.

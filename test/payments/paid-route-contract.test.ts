@@ -28,7 +28,23 @@ import { keyUsage } from "../../src/services/keys";
 import { ANVIL_KEYS, NETWORK, startChain } from "../support/chain";
 import { FollowingClock } from "../support/clock";
 import { testKey } from "../support/keys";
-import { CANNOT_FAIL_ONCE_PAID, FUNDS, addr, bindingOf, caveatsOf, expectBodyMirrorsHeader, expectRegionRefused, keyOf, l402, mintedElsewhere, nonceUsed as nonceUsedOn, payer as payerOn, reasonOf, routeCalls, type PaymentsApp } from "../support/paid-contract";
+import {
+  CANNOT_FAIL_ONCE_PAID,
+  FUNDS,
+  addr,
+  bindingOf,
+  caveatsOf,
+  expectBodyMirrorsHeader,
+  expectRegionRefused,
+  keyOf,
+  l402,
+  mintedElsewhere,
+  nonceUsed as nonceUsedOn,
+  payer as payerOn,
+  reasonOf,
+  routeCalls,
+  type PaymentsApp,
+} from "../support/paid-contract";
 import { APERTURE_CHALLENGE, TEST_BASE_URL, TEST_BTC_USD, makePaymentsApp } from "../support/payments";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
@@ -80,11 +96,13 @@ function contract(t: PaymentsApp, clock: FollowingClock) {
   test("every paid route names a priced example, and the paid routes are exactly the priced operations of the contract", () => {
     expect(routes.length).toBeGreaterThan(0);
     expect(routes.filter((r) => !r.example).map((r) => `${r.method} ${r.path}`)).toEqual([]);
-    for (const r of routes) expect(new URL(r.example!, "http://x").pathname.split("/").length).toBe(r.path.split("/").length);
+    for (const r of routes)
+      expect(new URL(r.example!, "http://x").pathname.split("/").length).toBe(r.path.split("/").length);
     // A priced operation that did not go through paid() would escape this contract (and the payment gate).
     const priced: string[] = [];
     for (const [path, item] of Object.entries<any>(doc.paths)) {
-      for (const [method, op] of Object.entries<any>(item)) if (op?.["x-price-usd"] !== undefined) priced.push(`${method.toUpperCase()} ${path}`);
+      for (const [method, op] of Object.entries<any>(item))
+        if (op?.["x-price-usd"] !== undefined) priced.push(`${method.toUpperCase()} ${path}`);
     }
     expect(routes.map((r) => `${r.method} ${openApiPath(r.path)}`).sort()).toEqual(priced.sort());
   });
@@ -93,14 +111,30 @@ function contract(t: PaymentsApp, clock: FollowingClock) {
     const named = routes.map((r) => `${r.method} ${r.path}`);
     const listed = Object.keys(CANNOT_FAIL_ONCE_PAID);
     expect(listed.filter((r) => !named.includes(r))).toEqual([]);
-    expect(routes.filter((r) => !r.failing !== listed.includes(`${r.method} ${r.path}`)).map((r) => `${r.method} ${r.path}: ${r.failing ? "has a failing example and is listed" : "neither"}`)).toEqual([]);
+    expect(
+      routes
+        .filter((r) => !r.failing !== listed.includes(`${r.method} ${r.path}`))
+        .map((r) => `${r.method} ${r.path}: ${r.failing ? "has a failing example and is listed" : "neither"}`),
+    ).toEqual([]);
     expect(routes.some((r) => r.failing)).toBe(true);
   });
 
   test("HEAD on free routes (catalog, discovery) is still GET without a body, and offered in their Allow", async () => {
-    for (const path of ["/v1/sources", "/v1/indicators?search=gdp", "/v1/regions/US", "/openapi.json", "/llms.txt", "/"]) {
+    for (const path of [
+      "/v1/sources",
+      "/v1/indicators?search=gdp",
+      "/v1/regions/US",
+      "/openapi.json",
+      "/llms.txt",
+      "/",
+    ]) {
       const [get, head] = [await t.request(path), await t.request(path, { method: "HEAD" })];
-      const seen = (r: Response) => ({ path, status: r.status, type: r.headers.get("content-type"), cache: r.headers.get("cache-control") });
+      const seen = (r: Response) => ({
+        path,
+        status: r.status,
+        type: r.headers.get("content-type"),
+        cache: r.headers.get("cache-control"),
+      });
       expect(seen(head)).toEqual(seen(get));
       expect(get.status).toBe(200);
       expect(await head.text()).toBe("");
@@ -124,12 +158,22 @@ function contract(t: PaymentsApp, clock: FollowingClock) {
         const body = (await a.res.json()) as any;
         const microUsd = Math.round(Number(body.error.details.price_usd) * 1_000_000);
         expect(pr.accepts).toEqual([
-          { scheme: "exact", network: NETWORK, amount: String(microUsd), asset: chain.asset, payTo: PAY_TO, maxTimeoutSeconds: 300, extra: { name: "USDC", version: "2" } },
+          {
+            scheme: "exact",
+            network: NETWORK,
+            amount: String(microUsd),
+            asset: chain.asset,
+            payTo: PAY_TO,
+            maxTimeoutSeconds: 300,
+            extra: { name: "USDC", version: "2" },
+          },
         ]);
         expect(pr.extensions?.bazaar?.info).toMatchObject({ input: { type: "http", method: route.method } });
         expectBodyMirrorsHeader(body, a.paymentRequired, example);
         // The price is the one the contract documents for this operation.
-        expect([op["x-price-usd"], ...Object.values(op["x-price-usd-by-surface"] ?? {})]).toContain(body.error.details.price_usd);
+        expect([op["x-price-usd"], ...Object.values(op["x-price-usd-by-surface"] ?? {})]).toContain(
+          body.error.details.price_usd,
+        );
 
         // L402: Aperture's exact form, read alike by an independent parser; a real invoice for the price in sats.
         const header = a.res.headers.get("www-authenticate")!;
@@ -142,15 +186,25 @@ function contract(t: PaymentsApp, clock: FollowingClock) {
         // Never cached, and readable by browsers.
         expect(a.res.headers.get("cache-control")).toBe("no-store");
         expect(a.res.headers.get("access-control-allow-origin")).toBe("*");
-        const exposed = a.res.headers.get("access-control-expose-headers")!.split(",").map((s) => s.trim());
+        const exposed = a.res.headers
+          .get("access-control-expose-headers")!
+          .split(",")
+          .map((s) => s.trim());
         expect(exposed).toEqual(expect.arrayContaining(["PAYMENT-REQUIRED", "WWW-Authenticate", "PAYMENT-RESPONSE"]));
 
         // The contract documents these headers, and the real ones conform.
         const headers = doc.components.headers;
-        expect(op.responses["402"].headers).toEqual({ "PAYMENT-REQUIRED": { $ref: "#/components/headers/PaymentRequired" }, "WWW-Authenticate": { $ref: "#/components/headers/L402Challenge" } });
-        expect(op.responses["200"].headers["PAYMENT-RESPONSE"]).toEqual({ $ref: "#/components/headers/PaymentResponse" });
+        expect(op.responses["402"].headers).toEqual({
+          "PAYMENT-REQUIRED": { $ref: "#/components/headers/PaymentRequired" },
+          "WWW-Authenticate": { $ref: "#/components/headers/L402Challenge" },
+        });
+        expect(op.responses["200"].headers["PAYMENT-RESPONSE"]).toEqual({
+          $ref: "#/components/headers/PaymentResponse",
+        });
         expect(header).toMatch(new RegExp(headers.L402Challenge.schema.pattern));
-        expect(headers.PaymentRequired.schema.contentSchema).toEqual({ $ref: "#/components/schemas/X402PaymentRequired" });
+        expect(headers.PaymentRequired.schema.contentSchema).toEqual({
+          $ref: "#/components/schemas/X402PaymentRequired",
+        });
       });
 
       // nginx's default proxy buffers (proxy_buffer_size, one page: 4 or 8 KB) must hold the whole header block of a
@@ -180,20 +234,30 @@ function contract(t: PaymentsApp, clock: FollowingClock) {
         ];
         for (const headers of attempts) {
           const res = await t.request(example, { method: "HEAD", headers });
-          expect({ headers: Object.keys(headers), status: res.status, allow: res.headers.get("allow") }).toEqual({ headers: Object.keys(headers), status: 405, allow: "GET, OPTIONS" });
+          expect({ headers: Object.keys(headers), status: res.status, allow: res.headers.get("allow") }).toEqual({
+            headers: Object.keys(headers),
+            status: 405,
+            allow: "GET, OPTIONS",
+          });
           expect(await res.text()).toBe("");
-          for (const h of ["payment-required", "www-authenticate", "payment-response", "x-ratelimit-remaining"]) expect(res.headers.get(h)).toBeNull();
+          for (const h of ["payment-required", "www-authenticate", "payment-response", "x-ratelimit-remaining"])
+            expect(res.headers.get(h)).toBeNull();
         }
         // Other methods name the same Allow list (HEAD is not offered on a paid route).
         const post = await t.request(example, { method: "POST" });
         expect([post.status, post.headers.get("allow")]).toEqual([405, "GET, OPTIONS"]);
-        expect(((await post.json()) as any).error).toMatchObject({ code: "METHOD_NOT_ALLOWED", details: { allowed: ["GET"] } });
+        expect(((await post.json()) as any).error).toMatchObject({
+          code: "METHOD_NOT_ALLOWED",
+          details: { allowed: ["GET"] },
+        });
 
         // The key: nothing metered, and its first GET is the first request of its rate-limit window.
         expect(await keyUsage(t.deps, row.id, month)).toBe(0);
         const keyed = await req(example, { authorization: `Bearer ${key}` });
         expect(keyed.status).toBe(200);
-        expect(Number(keyed.headers.get("x-ratelimit-remaining"))).toBe(Number(keyed.headers.get("x-ratelimit-limit")) - 1);
+        expect(Number(keyed.headers.get("x-ratelimit-remaining"))).toBe(
+          Number(keyed.headers.get("x-ratelimit-limit")) - 1,
+        );
         expect(await keyUsage(t.deps, row.id, month)).toBe(1);
         // x402: the authorization is untouched (nonce unused, nothing reserved) and buys the GET.
         expect(await nonceUsed(x.header)).toBe(false);
@@ -209,7 +273,11 @@ function contract(t: PaymentsApp, clock: FollowingClock) {
         const x = await signedX402();
         const token = await buyL402();
         const payToBefore = await chain.balanceOf(PAY_TO);
-        const keyed = await req(example, { "x-api-key": apiKey, "payment-signature": x.header, authorization: token.authorization });
+        const keyed = await req(example, {
+          "x-api-key": apiKey,
+          "payment-signature": x.header,
+          authorization: token.authorization,
+        });
         expect(keyed.status).toBe(200);
         expect(keyed.headers.get("x-ratelimit-limit")).toBe("1000");
         expect(keyed.headers.get("x-ratelimit-remaining")).toMatch(/^[0-9]+$/);
@@ -229,7 +297,11 @@ function contract(t: PaymentsApp, clock: FollowingClock) {
       test("a bad key is 401, a key restricted to a region not read is 403 REGION_NOT_ALLOWED, with or without a payment attached", async () => {
         await expectRegionRefused(t, example, req, buyL402);
         const token = await buyL402();
-        const attempts: Array<Record<string, string>> = [{ authorization: "Bearer svc_live_not-a-real-key" }, { "x-api-key": "svc_live_not-a-real-key", authorization: token.authorization }, { "x-api-key": "nonsense" }];
+        const attempts: Array<Record<string, string>> = [
+          { authorization: "Bearer svc_live_not-a-real-key" },
+          { "x-api-key": "svc_live_not-a-real-key", authorization: token.authorization },
+          { "x-api-key": "nonsense" },
+        ];
         for (const headers of attempts) {
           const res = await req(example, headers);
           expect(res.status).toBe(401);
@@ -336,7 +408,9 @@ function contract(t: PaymentsApp, clock: FollowingClock) {
         expect(await chain.balanceOf(addr(x.key))).toBe(FUNDS);
         expect(await chain.balanceOf(PAY_TO)).toBe(payToBefore);
         expect(await nonceUsed(x.header)).toBe(false);
-        expect((await listPaymentProofs(t.database.db)).filter((r) => r.payer === addr(x.key)).map((r) => r.status)).toEqual(["released"]);
+        expect(
+          (await listPaymentProofs(t.database.db)).filter((r) => r.payer === addr(x.key)).map((r) => r.status),
+        ).toEqual(["released"]);
         // The same authorization then buys the request, once.
         const ok = await req(example, { "payment-signature": x.header });
         expect(ok.status).toBe(200);
@@ -362,39 +436,42 @@ function contract(t: PaymentsApp, clock: FollowingClock) {
       // (Handlers fail by throwing an ApiError, like the outage above; paid()'s other branch, a handler that answers
       // >= 400 without throwing, is exercised on the test route in x402.test.ts.)
       const failing = route.failing;
-      if (failing) test("a request that fails in its handler (a 4xx from the data) is neither settled on either rail nor metered", async () => {
-        // It is bought exactly like the example: same requirements, same L402 binding and price.
-        const [f, e] = [await challenge(failing), await challenge()];
-        expect(f.paymentRequired.accepts).toEqual(e.paymentRequired.accepts);
-        expect(caveatsOf(f.macaroon).filter((c) => !c.startsWith("valid_until="))).toEqual(caveatsOf(e.macaroon).filter((c) => !c.startsWith("valid_until=")));
+      if (failing)
+        test("a request that fails in its handler (a 4xx from the data) is neither settled on either rail nor metered", async () => {
+          // It is bought exactly like the example: same requirements, same L402 binding and price.
+          const [f, e] = [await challenge(failing), await challenge()];
+          expect(f.paymentRequired.accepts).toEqual(e.paymentRequired.accepts);
+          expect(caveatsOf(f.macaroon).filter((c) => !c.startsWith("valid_until="))).toEqual(
+            caveatsOf(e.macaroon).filter((c) => !c.startsWith("valid_until=")),
+          );
 
-        const key = await payer();
-        const { pay, sent } = officialPay(key);
-        const res = await pay(`${TEST_BASE_URL}${failing}`, { method: route.method });
-        expect(res.status).toBeGreaterThanOrEqual(400);
-        expect(res.status).toBeLessThan(500);
-        expect(res.status).not.toBe(402);
-        expect(res.headers.get("payment-response")).toBeNull();
-        expect(sent.length).toBe(1);
-        expect(await chain.balanceOf(addr(key))).toBe(FUNDS);
-        expect(await nonceUsed(sent[0]!)).toBe(false);
-        const reused = await req(example, { "payment-signature": sent[0]! });
-        expect(reused.status).toBe(200);
-        expect(await chain.balanceOf(addr(key))).toBe(FUNDS - BigInt(e.requirement.amount));
+          const key = await payer();
+          const { pay, sent } = officialPay(key);
+          const res = await pay(`${TEST_BASE_URL}${failing}`, { method: route.method });
+          expect(res.status).toBeGreaterThanOrEqual(400);
+          expect(res.status).toBeLessThan(500);
+          expect(res.status).not.toBe(402);
+          expect(res.headers.get("payment-response")).toBeNull();
+          expect(sent.length).toBe(1);
+          expect(await chain.balanceOf(addr(key))).toBe(FUNDS);
+          expect(await nonceUsed(sent[0]!)).toBe(false);
+          const reused = await req(example, { "payment-signature": sent[0]! });
+          expect(reused.status).toBe(200);
+          expect(await chain.balanceOf(addr(key))).toBe(FUNDS - BigInt(e.requirement.amount));
 
-        const token = await buyL402(failing);
-        const failedL402 = await req(failing, { authorization: token.authorization });
-        expect(failedL402.status).toBe(res.status);
-        expect((await req(example, { authorization: token.authorization })).status).toBe(200);
+          const token = await buyL402(failing);
+          const failedL402 = await req(failing, { authorization: token.authorization });
+          expect(failedL402.status).toBe(res.status);
+          expect((await req(example, { authorization: token.authorization })).status).toBe(200);
 
-        // A key's failed request is not metered; its next success is.
-        const { key: apiKey, row } = await testKey(t, { plan: "professional" });
-        const month = usageMonth(t.clock.now());
-        expect((await req(failing, { authorization: `Bearer ${apiKey}` })).status).toBe(res.status);
-        expect(await keyUsage(t.deps, row.id, month)).toBe(0);
-        expect((await req(example, { authorization: `Bearer ${apiKey}` })).status).toBe(200);
-        expect(await keyUsage(t.deps, row.id, month)).toBe(1);
-      });
+          // A key's failed request is not metered; its next success is.
+          const { key: apiKey, row } = await testKey(t, { plan: "professional" });
+          const month = usageMonth(t.clock.now());
+          expect((await req(failing, { authorization: `Bearer ${apiKey}` })).status).toBe(res.status);
+          expect(await keyUsage(t.deps, row.id, month)).toBe(0);
+          expect((await req(example, { authorization: `Bearer ${apiKey}` })).status).toBe(200);
+          expect(await keyUsage(t.deps, row.id, month)).toBe(1);
+        });
     });
   }
 }

@@ -7,11 +7,20 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { openDatabase } from "../../db/client";
-import { listIndicatorPage, listSourcesWithCounts, upsertIndicators, type NewIndicatorRow } from "../../db/repos/catalog";
+import {
+  listIndicatorPage,
+  listSourcesWithCounts,
+  upsertIndicators,
+  type NewIndicatorRow,
+} from "../../db/repos/catalog";
 import { upsertRegions } from "../../db/repos/regions";
 import { indicators } from "../../db/schema";
 import { CATALOG_CACHE_CONTROL } from "../../src/http/respond";
-import { indicatorDetailResponseSchema, indicatorListResponseSchema, sourceListResponseSchema } from "../../src/schemas/catalog";
+import {
+  indicatorDetailResponseSchema,
+  indicatorListResponseSchema,
+  sourceListResponseSchema,
+} from "../../src/schemas/catalog";
 import { regionListResponseSchema, regionResponseSchema } from "../../src/schemas/regions";
 import { RenderedCache } from "../../src/services/catalog-index";
 import { createCaches } from "../../src/services/caches";
@@ -40,7 +49,24 @@ describe("same answers as the SQL it replaced", () => {
   test("every search term, filter and include_inactive: same rows and total (the order is the domain's, tested there)", async () => {
     const db = t.database.db;
     const all = (await listIndicatorPage(db, { includeInactive: true }, { limit: 1000, offset: 0 })).rows;
-    const terms = new Set<string>(["%", "_", "\\", "gdp", "GDP", "rate", "Rate", "a", "e", "us", "unemployment", "svc:", "la", "LNU04", "x".repeat(200), "é"]);
+    const terms = new Set<string>([
+      "%",
+      "_",
+      "\\",
+      "gdp",
+      "GDP",
+      "rate",
+      "Rate",
+      "a",
+      "e",
+      "us",
+      "unemployment",
+      "svc:",
+      "la",
+      "LNU04",
+      "x".repeat(200),
+      "é",
+    ]);
     for (const i of all.filter((_, n) => n % 7 === 0)) {
       terms.add(i.code);
       terms.add(i.code.toLowerCase());
@@ -53,8 +79,11 @@ describe("same answers as the SQL it replaced", () => {
       {},
       ...[...terms].filter((s) => s.trim()).map((search) => ({ search: search.trim() })),
       ...sources.map((source) => ({ source })),
-      { category: "labor" }, { category: "prices", frequency: "monthly" }, { frequency: "daily" },
-      { source: "bls", search: "unemployment" }, { category: "labor", search: "rate" },
+      { category: "labor" },
+      { category: "prices", frequency: "monthly" },
+      { frequency: "daily" },
+      { source: "bls", search: "unemployment" },
+      { category: "labor", search: "rate" },
     ];
     let compared = 0;
     for (const f of filters) {
@@ -65,13 +94,22 @@ describe("same answers as the SQL it replaced", () => {
         const ids: string[] = [];
         let total = 0;
         for (let offset = 0; offset === 0 || offset < total; offset += 100) {
-          const qs = new URLSearchParams({ limit: "100", offset: String(offset), include_inactive: String(includeInactive) });
+          const qs = new URLSearchParams({
+            limit: "100",
+            offset: String(offset),
+            include_inactive: String(includeInactive),
+          });
           for (const [k, v] of Object.entries(f)) qs.set(k, v!);
           const got = indicatorListResponseSchema.parse((await json(t, `/v1/indicators?${qs}`)).body);
           total = got.meta.total;
           ids.push(...got.data.map((i) => i.id));
         }
-        expect({ f, includeInactive, ids: [...ids].sort(), total }).toEqual({ f, includeInactive, ids: want.rows.map((r) => r.id).sort(), total: want.total });
+        expect({ f, includeInactive, ids: [...ids].sort(), total }).toEqual({
+          f,
+          includeInactive,
+          ids: want.rows.map((r) => r.id).sort(),
+          total: want.total,
+        });
         expect(new Set(ids).size).toBe(ids.length);
         compared++;
       }
@@ -82,11 +120,21 @@ describe("same answers as the SQL it replaced", () => {
   test("sources and their counts equal the grouped SQL", async () => {
     for (const includeInactive of [false, true]) {
       const want = await listSourcesWithCounts(t.database.db, includeInactive);
-      const got = sourceListResponseSchema.parse((await json(t, `/v1/sources?include_inactive=${includeInactive}`)).body).data;
-      expect(got).toEqual(want.map((s) => ({
-        slug: s.slug, name: s.name, provider: s.provider, category: s.category, indicator_count: s.indicatorCount, docs_url: s.docsUrl,
-        attribution: s.attribution, license: s.license,
-      })));
+      const got = sourceListResponseSchema.parse(
+        (await json(t, `/v1/sources?include_inactive=${includeInactive}`)).body,
+      ).data;
+      expect(got).toEqual(
+        want.map((s) => ({
+          slug: s.slug,
+          name: s.name,
+          provider: s.provider,
+          category: s.category,
+          indicator_count: s.indicatorCount,
+          docs_url: s.docsUrl,
+          attribution: s.attribution,
+          license: s.license,
+        })),
+      );
     }
   });
 });
@@ -100,7 +148,14 @@ describe("ETag and If-None-Match", () => {
     await t.close();
   });
 
-  const paths = ["/v1/regions?type=county", "/v1/regions?parent=CA", "/v1/regions/06", "/v1/sources", "/v1/indicators?search=unemployment", "/v1/indicators/UNRATE"];
+  const paths = [
+    "/v1/regions?type=county",
+    "/v1/regions?parent=CA",
+    "/v1/regions/06",
+    "/v1/sources",
+    "/v1/indicators?search=unemployment",
+    "/v1/indicators/UNRATE",
+  ];
 
   test("200s carry a strong ETag that the same representation repeats", async () => {
     for (const p of paths) {
@@ -116,7 +171,11 @@ describe("ETag and If-None-Match", () => {
   });
 
   test("a different representation has a different tag; parent=CA and parent=06 are one representation", async () => {
-    const tags = await Promise.all(["/v1/regions?type=county", "/v1/regions?type=state", "/v1/sources?include_inactive=true", "/v1/sources"].map(async (p) => (await t.request(p)).headers.get("etag")));
+    const tags = await Promise.all(
+      ["/v1/regions?type=county", "/v1/regions?type=state", "/v1/sources?include_inactive=true", "/v1/sources"].map(
+        async (p) => (await t.request(p)).headers.get("etag"),
+      ),
+    );
     expect(new Set(tags).size).toBe(4);
     const ca = await t.request("/v1/regions?parent=CA");
     const fips = await t.request("/v1/regions?parent=06");
@@ -157,7 +216,8 @@ describe("ETag and If-None-Match", () => {
   test("two apps over equal databases hand out equal tags (one process or many behind a CDN)", async () => {
     const u = await makeTestApp();
     try {
-      for (const p of paths) expect((await u.request(p)).headers.get("etag")).toBe((await t.request(p)).headers.get("etag"));
+      for (const p of paths)
+        expect((await u.request(p)).headers.get("etag")).toBe((await t.request(p)).headers.get("etag"));
     } finally {
       await u.close();
     }
@@ -165,7 +225,13 @@ describe("ETag and If-None-Match", () => {
 
   test("OpenAPI documents the 304 and the ETag header on every catalog operation", () => {
     const doc = t.app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "t", version: "1" } }) as any;
-    for (const [path, id] of [["/v1/sources", "list_sources"], ["/v1/regions", "list_regions"], ["/v1/regions/{code}", "get_region"], ["/v1/indicators", "search_indicators"], ["/v1/indicators/{code}", "get_indicator"]]) {
+    for (const [path, id] of [
+      ["/v1/sources", "list_sources"],
+      ["/v1/regions", "list_regions"],
+      ["/v1/regions/{code}", "get_region"],
+      ["/v1/indicators", "search_indicators"],
+      ["/v1/indicators/{code}", "get_indicator"],
+    ]) {
       const op = doc.paths[path].get;
       expect(op.operationId).toBe(id);
       expect(Object.keys(op.responses["304"].headers).sort()).toEqual(["Cache-Control", "ETag"]);
@@ -192,15 +258,30 @@ describe("this process's writes show at once", () => {
     expect(before.body.data.date_range).toEqual({ start: null, end: null });
     const tag = before.res.headers.get("etag")!;
 
-    await importObservationsCsv(t.store, { text: "date,value\n2024-01-01,5.1\n2024-02-01,5.2\n", indicator: "LAUCN06", region: "06037", now: t.clock.now() });
+    await importObservationsCsv(t.store, {
+      text: "date,value\n2024-01-01,5.1\n2024-02-01,5.2\n",
+      indicator: "LAUCN06",
+      region: "06037",
+      now: t.clock.now(),
+    });
     const after = indicatorDetailResponseSchema.parse((await json(t, "/v1/indicators/LAUCN06")).body);
     expect(after.data.available_regions).toEqual(["06037"]);
     expect(after.data.date_range).toEqual({ start: "2024-01-01", end: "2024-02-01" });
     expect((await t.request("/v1/indicators/LAUCN06", { headers: { "If-None-Match": tag } })).status).toBe(200);
 
     // A second series, and an existing one growing (the stats update, not the creation path).
-    await importObservationsCsv(t.store, { text: "date,value\n2023-12-01,4.0\n", indicator: "LAUCN06", region: "48201", now: t.clock.now() });
-    await importObservationsCsv(t.store, { text: "date,value\n2024-03-01,5.3\n", indicator: "LAUCN06", region: "06037", now: t.clock.now() });
+    await importObservationsCsv(t.store, {
+      text: "date,value\n2023-12-01,4.0\n",
+      indicator: "LAUCN06",
+      region: "48201",
+      now: t.clock.now(),
+    });
+    await importObservationsCsv(t.store, {
+      text: "date,value\n2024-03-01,5.3\n",
+      indicator: "LAUCN06",
+      region: "06037",
+      now: t.clock.now(),
+    });
     const grown = indicatorDetailResponseSchema.parse((await json(t, "/v1/indicators/LAUCN06")).body);
     expect(grown.data.available_regions).toEqual(["06037", "48201"]);
     expect(grown.data.date_range).toEqual({ start: "2023-12-01", end: "2024-03-01" });
@@ -209,7 +290,12 @@ describe("this process's writes show at once", () => {
   test("an import changing nothing keeps the representation (same ETag, 304)", async () => {
     const first = await t.request("/v1/indicators/LAUCN06");
     const tag = first.headers.get("etag")!;
-    const r = await importObservationsCsv(t.store, { text: "date,value\n2024-03-01,5.3\n", indicator: "LAUCN06", region: "06037", now: t.clock.now() });
+    const r = await importObservationsCsv(t.store, {
+      text: "date,value\n2024-03-01,5.3\n",
+      indicator: "LAUCN06",
+      region: "06037",
+      now: t.clock.now(),
+    });
     expect(r.unchanged).toBe(1);
     expect((await t.request("/v1/indicators/LAUCN06", { headers: { "If-None-Match": tag } })).status).toBe(304);
   });
@@ -225,7 +311,9 @@ describe("this process's writes show at once", () => {
 
     const fredBefore = (await json(t, "/v1/sources")).body.data.find((s: any) => s.slug === "fred").indicator_count;
     await upsertIndicators(t.database.db, [{ ...changed, isActive: false }]);
-    expect((await json(t, "/v1/sources")).body.data.find((s: any) => s.slug === "fred").indicator_count).toBe(fredBefore - 1);
+    expect((await json(t, "/v1/sources")).body.data.find((s: any) => s.slug === "fred").indicator_count).toBe(
+      fredBefore - 1,
+    );
     expect((await t.request("/v1/indicators/UNRATE")).status).toBe(404);
     await upsertIndicators(t.database.db, [row]);
     expect((await json(t, "/v1/indicators/UNRATE")).body.data.name).toBe(row.name);
@@ -245,7 +333,16 @@ describe("this process's writes show at once", () => {
   test("a region upsert: lists, lookups and their tags follow", async () => {
     const tag = (await t.request("/v1/regions?type=state")).headers.get("etag")!;
     const [ca] = (await json(t, "/v1/regions?type=state")).body.data.filter((r: any) => r.code === "06");
-    const row = { code: "06", type: "state", name: "Kalifornia", slug: "california", parentCode: "US", fipsState: "06", fipsCounty: null, aliases: ["CA", "US-CA"] };
+    const row = {
+      code: "06",
+      type: "state",
+      name: "Kalifornia",
+      slug: "california",
+      parentCode: "US",
+      fipsState: "06",
+      fipsCounty: null,
+      aliases: ["CA", "US-CA"],
+    };
     expect(await upsertRegions(t.database.db, [row])).toBe(1);
     expect(regionResponseSchema.parse((await json(t, "/v1/regions/US-CA")).body).data.name).toBe("Kalifornia");
     const states = await t.request("/v1/regions?type=state", { headers: { "If-None-Match": tag } });
@@ -290,7 +387,9 @@ describe("other processes' writes show within the revalidation bound", () => {
     expect((await json(t, "/v1/regions/06")).body.data.name).toBe("California");
     clock = 11_000;
     expect((await json(t, "/v1/regions/06")).body.data.name).toBe("Kalifornia");
-    expect((await json(t, "/v1/regions?type=state")).body.data.find((r: any) => r.code === "06").name).toBe("Kalifornia");
+    expect((await json(t, "/v1/regions?type=state")).body.data.find((r: any) => r.code === "06").name).toBe(
+      "Kalifornia",
+    );
     await t.database.exec("UPDATE regions SET name = 'California' WHERE code = '06'");
   });
 
@@ -311,24 +410,33 @@ describe("other processes' writes show within the revalidation bound", () => {
     expect(await range()).toEqual({ start: "1939-01-01", end: "2026-06-01" });
   });
 
-  test.skipIf(testBackend !== "postgres")("PostgreSQL: an import through a second connection pool (another process's view)", async () => {
-    const rows = await t.database.db.execute(sql`select current_database() as name`);
-    const name = ((Array.isArray(rows) ? rows : (rows as any).rows)[0] as { name: string }).name;
-    const url = new URL(process.env.TEST_DATABASE_URL!);
-    url.pathname = `/${name}`;
-    const other = await openDatabase({ url: url.toString(), poolSize: 1 });
-    try {
-      clock = 30_000;
-      expect((await json(t, "/v1/indicators/LAUCN05")).body.data.available_regions).toEqual([]);
-      await importObservationsCsv({ db: other.db, caches: createCaches(other) }, { text: "date,value\n2024-01-01,3.3\n", indicator: "LAUCN05", region: "05001", now: t.clock.now() });
-      clock = 30_999;
-      expect((await json(t, "/v1/indicators/LAUCN05")).body.data.available_regions).toEqual([]);
-      clock = 31_000;
-      expect((await json(t, "/v1/indicators/LAUCN05")).body.data).toMatchObject({ available_regions: ["05001"], date_range: { start: "2024-01-01", end: "2024-01-01" } });
-    } finally {
-      await other.close();
-    }
-  });
+  test.skipIf(testBackend !== "postgres")(
+    "PostgreSQL: an import through a second connection pool (another process's view)",
+    async () => {
+      const rows = await t.database.db.execute(sql`select current_database() as name`);
+      const name = ((Array.isArray(rows) ? rows : (rows as any).rows)[0] as { name: string }).name;
+      const url = new URL(process.env.TEST_DATABASE_URL!);
+      url.pathname = `/${name}`;
+      const other = await openDatabase({ url: url.toString(), poolSize: 1 });
+      try {
+        clock = 30_000;
+        expect((await json(t, "/v1/indicators/LAUCN05")).body.data.available_regions).toEqual([]);
+        await importObservationsCsv(
+          { db: other.db, caches: createCaches(other) },
+          { text: "date,value\n2024-01-01,3.3\n", indicator: "LAUCN05", region: "05001", now: t.clock.now() },
+        );
+        clock = 30_999;
+        expect((await json(t, "/v1/indicators/LAUCN05")).body.data.available_regions).toEqual([]);
+        clock = 31_000;
+        expect((await json(t, "/v1/indicators/LAUCN05")).body.data).toMatchObject({
+          available_regions: ["05001"],
+          date_range: { start: "2024-01-01", end: "2024-01-01" },
+        });
+      } finally {
+        await other.close();
+      }
+    },
+  );
 });
 
 describe("RenderedCache", () => {

@@ -8,14 +8,19 @@ import { CATEGORIES } from "../../db/schema/catalog";
 import { CATALOG_CACHE_CONTROL } from "../../src/http/respond";
 import { isCurrent } from "../../src/domain/freshness";
 import { errorEnvelopeSchema } from "../../src/errors";
-import { indicatorDetailResponseSchema, indicatorListResponseSchema, sourceListResponseSchema } from "../../src/schemas/catalog";
+import {
+  indicatorDetailResponseSchema,
+  indicatorListResponseSchema,
+  sourceListResponseSchema,
+} from "../../src/schemas/catalog";
 import { makeTestApp, type TestApp } from "../support/app";
 import { fredRows, sahmSeries, snapshotText } from "../support/snapshot";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
 
-const vega = (file: string) => readFileSync(resolve(import.meta.dir, "../../node_modules/vega-datasets/data", file), "utf8");
+const vega = (file: string) =>
+  readFileSync(resolve(import.meta.dir, "../../node_modules/vega-datasets/data", file), "utf8");
 
 const allIndicators = CATALOG.flatMap((c) => c.indicators.map((i) => ({ ...i, source: c.source.slug })));
 const activeIndicators = allIndicators.filter((i) => i.isActive !== false);
@@ -57,7 +62,8 @@ describe("GET /v1/sources", () => {
     const body = sourceListResponseSchema.parse(await ok("/v1/sources"));
     const slugs = body.data.map((s) => s.slug);
     expect(slugs).toEqual(CATALOG.map((c) => c.source.slug).sort());
-    for (const required of ["fred", "bls", "census", "worldbank", "eia", "cdc", "scripps", "gapminder", "svc"]) expect(slugs).toContain(required);
+    for (const required of ["fred", "bls", "census", "worldbank", "eia", "cdc", "scripps", "gapminder", "svc"])
+      expect(slugs).toContain(required);
     const fred = body.data.find((s) => s.slug === "fred")!;
     expect(fred).toEqual({
       slug: "fred",
@@ -66,11 +72,15 @@ describe("GET /v1/sources", () => {
       category: "macro",
       indicator_count: activeIndicators.filter((i) => i.source === "fred").length,
       docs_url: "https://fred.stlouisfed.org/docs/api/fred/",
-      attribution: "Source: the producing agency named in each series (BLS, BEA, Federal Reserve Board, Census, EIA, ...) via FRED, Federal Reserve Bank of St. Louis.",
+      attribution:
+        "Source: the producing agency named in each series (BLS, BEA, Federal Reserve Board, Census, EIA, ...) via FRED, Federal Reserve Bank of St. Louis.",
       license: "Public domain (U.S. government work); copyrighted FRED series are not carried",
     });
     const worldbank = body.data.find((s) => s.slug === "worldbank")!;
-    expect(worldbank).toMatchObject({ license: "CC BY 4.0", attribution: "Source: World Bank, World Development Indicators (CC BY 4.0)." });
+    expect(worldbank).toMatchObject({
+      license: "CC BY 4.0",
+      attribution: "Source: World Bank, World Development Indicators (CC BY 4.0).",
+    });
   });
 
   test("indicator_count equals the indicator list's total for that source", async () => {
@@ -138,7 +148,8 @@ describe("GET /v1/indicators: paging", () => {
     expect(byPages.length).toBe(activeIndicators.length);
     expect(new Set(byPages.map((i) => i.id)).size).toBe(byPages.length);
     // Held series with current data first, then held but stale ones, then the rest; by code then source within each.
-    const classOf = (i: any) => (i.coverage.regions_held > 0 ? (isCurrent(i.coverage.end, i.frequency, "2026-11-22") ? 0 : 1) : 2);
+    const classOf = (i: any) =>
+      i.coverage.regions_held > 0 ? (isCurrent(i.coverage.end, i.frequency, "2026-11-22") ? 0 : 1) : 2;
     const keys = byPages.map((i) => `${classOf(i)}\u0000${i.code}\u0000${i.source}`);
     expect(keys).toEqual([...keys].sort((a, b) => (Buffer.from(a) < Buffer.from(b) ? -1 : 1)));
     expect(classOf(byPages[0])).toBeLessThan(2);
@@ -167,7 +178,12 @@ describe("GET /v1/indicators: filters and search", () => {
 
   test("frequency filters exactly; an unknown frequency is a 400 listing the valid ones", async () => {
     const weekly = await list("?frequency=weekly");
-    expect(weekly.data.map((i) => i.code).sort()).toEqual(activeIndicators.filter((i) => i.frequency === "weekly").map((i) => i.code).sort());
+    expect(weekly.data.map((i) => i.code).sort()).toEqual(
+      activeIndicators
+        .filter((i) => i.frequency === "weekly")
+        .map((i) => i.code)
+        .sort(),
+    );
     expect(weekly.data.map((i) => i.code)).toContain("ICSA");
     const e = await error("/v1/indicators?frequency=hourly", 400, "INVALID_PARAMETER");
     expect(e.message).toContain("daily, weekly, monthly, quarterly, annual");
@@ -199,7 +215,8 @@ describe("GET /v1/indicators: filters and search", () => {
   });
 
   test("search treats LIKE wildcards literally", async () => {
-    const contains = (s: string) => activeIndicators.filter((i) => [i.name, i.code, i.description].some((f) => f.toLowerCase().includes(s))).length;
+    const contains = (s: string) =>
+      activeIndicators.filter((i) => [i.name, i.code, i.description].some((f) => f.toLowerCase().includes(s))).length;
     expect((await list("?search=%25&limit=0")).meta.total).toBe(contains("%"));
     expect(contains("%")).toBeGreaterThan(0);
     expect((await list("?search=_&limit=0")).meta.total).toBe(contains("_"));
@@ -214,9 +231,15 @@ describe("GET /v1/indicators: filters and search", () => {
 
   test("search and source lengths at their bounds (200, 64) and one past", async () => {
     expect((await list(`?search=${"x".repeat(200)}`)).meta.total).toBe(0);
-    expect((await error(`/v1/indicators?search=${"x".repeat(201)}`, 400, "INVALID_PARAMETER")).details?.parameter).toBe("search");
-    expect((await error(`/v1/indicators?source=${"s".repeat(64)}`, 400, "INVALID_PARAMETER")).message).toContain("unknown source");
-    expect((await error(`/v1/indicators?source=${"s".repeat(65)}`, 400, "INVALID_PARAMETER")).details?.parameter).toBe("source");
+    expect((await error(`/v1/indicators?search=${"x".repeat(201)}`, 400, "INVALID_PARAMETER")).details?.parameter).toBe(
+      "search",
+    );
+    expect((await error(`/v1/indicators?source=${"s".repeat(64)}`, 400, "INVALID_PARAMETER")).message).toContain(
+      "unknown source",
+    );
+    expect((await error(`/v1/indicators?source=${"s".repeat(65)}`, 400, "INVALID_PARAMETER")).details?.parameter).toBe(
+      "source",
+    );
   });
 
   test("an empty search is a 400", async () => {
@@ -284,14 +307,28 @@ describe("GET /v1/indicators/{code}", () => {
       default_region: { code: "US", name: "United States" },
       available_regions: ["US"],
       date_range: { start: first, end: last },
-      values: { kind: "level", span_months: null, note: "A level: its growth is its percent change (over 12 months unless asked otherwise), its change the difference." },
-      coverage: expect.objectContaining({ regions_held: 1, regions_offered: 1, other_regions: "none", start: first, end: last }),
+      values: {
+        kind: "level",
+        span_months: null,
+        note: "A level: its growth is its percent change (over 12 months unless asked otherwise), its change the difference.",
+      },
+      coverage: expect.objectContaining({
+        regions_held: 1,
+        regions_offered: 1,
+        other_regions: "none",
+        start: first,
+        end: last,
+      }),
     });
     expect([first, last]).toEqual(["1939-01-01", "2026-05-01"]);
   });
 
   test("what the values are: a rate, an index, a change already computed over a year, a 0/1 state", async () => {
-    expect((await detail("UNRATE")).data.values).toEqual({ kind: "rate", span_months: null, note: "A rate or share: its change is a difference in percentage points, never a percent change." });
+    expect((await detail("UNRATE")).data.values).toEqual({
+      kind: "rate",
+      span_months: null,
+      note: "A rate or share: its change is a difference in percentage points, never a percent change.",
+    });
     expect((await detail("CPIAUCSL")).data.values.kind).toBe("index");
     expect((await detail("NY.GDP.MKTP.KD.ZG")).data.values).toEqual({
       kind: "change",
@@ -309,11 +346,26 @@ describe("GET /v1/indicators/{code}", () => {
     expect(regions).toContain("06037");
     expect(regions).toContain("10001");
     expect(regions).not.toContain("09001"); // Connecticut's counties are gone: the 2023 and 2024 files have its planning regions
-    expect(regions.filter((r) => r.startsWith("09"))).toEqual(["09110", "09120", "09130", "09140", "09150", "09160", "09170", "09180", "09190"]);
+    expect(regions.filter((r) => r.startsWith("09"))).toEqual([
+      "09110",
+      "09120",
+      "09130",
+      "09140",
+      "09150",
+      "09160",
+      "09170",
+      "09180",
+      "09190",
+    ]);
     expect(regions).toEqual([...regions].sort());
     // The test database holds the counties of California, Connecticut and Delaware, and Hawaii County (test/support/db.ts).
     expect(regions.length).toBe(58 + 9 + 3 + 1);
-    expect(body.data.coverage).toMatchObject({ regions_held: 71, regions_offered: 3144, other_regions: "not_available", fetch_via: null });
+    expect(body.data.coverage).toMatchObject({
+      regions_held: 71,
+      regions_offered: 3144,
+      other_regions: "not_available",
+      fetch_via: null,
+    });
     expect(body.data.coverage.note).toBe(
       "Held for 71 of 3,144 counties, 2000-01-01 to 2024-01-01; the others cannot be fetched by this deployment: an operator loads a region with `svc import FILE.csv --indicator LAUCN03A --region 06037`.",
     );
@@ -337,7 +389,12 @@ describe("GET /v1/indicators/{code}", () => {
     expect(pop.data.source?.slug).toBe("worldbank");
     expect(pop.data.default_region).toEqual({ code: "US", name: "United States" });
     const nuc = await detail("ELEC.GEN.NUC-99.A");
-    const years = vega("iowa-electricity.csv").trim().split("\n").slice(1).filter((l) => l.includes("Nuclear")).map((l) => l.split(",")[0]);
+    const years = vega("iowa-electricity.csv")
+      .trim()
+      .split("\n")
+      .slice(1)
+      .filter((l) => l.includes("Nuclear"))
+      .map((l) => l.split(",")[0]);
     expect(nuc.data.available_regions).toEqual(["19"]);
     expect(nuc.data.default_region).toEqual({ code: "19", name: "Iowa" });
     expect(nuc.data.date_range).toEqual({ start: years[0], end: years[years.length - 1] });
@@ -362,9 +419,15 @@ describe("GET /v1/indicators/{code}", () => {
   });
 
   test("code length at its bound (200) is looked up, one past is a 400", async () => {
-    expect((await error(`/v1/indicators/${"C".repeat(200)}`, 404, "RESOURCE_NOT_FOUND")).details?.code).toBe("C".repeat(200));
-    expect((await error(`/v1/indicators/${"C".repeat(201)}`, 400, "INVALID_PARAMETER")).details?.parameter).toBe("code");
-    expect((await error(`/v1/indicators/UNRATE?source=${"s".repeat(65)}`, 400, "INVALID_PARAMETER")).details?.parameter).toBe("source");
+    expect((await error(`/v1/indicators/${"C".repeat(200)}`, 404, "RESOURCE_NOT_FOUND")).details?.code).toBe(
+      "C".repeat(200),
+    );
+    expect((await error(`/v1/indicators/${"C".repeat(201)}`, 400, "INVALID_PARAMETER")).details?.parameter).toBe(
+      "code",
+    );
+    expect(
+      (await error(`/v1/indicators/UNRATE?source=${"s".repeat(65)}`, 400, "INVALID_PARAMETER")).details?.parameter,
+    ).toBe("source");
   });
 
   test("404 unknown code names the code", async () => {
@@ -408,15 +471,21 @@ describe("inactive sources", () => {
   test("an inactive source and its indicators are hidden unless include_inactive=true", async () => {
     const visible = sourceListResponseSchema.parse((await u.getJson("/v1/sources")).body).data.map((s) => s.slug);
     expect(visible).not.toContain("cdc");
-    const all = sourceListResponseSchema.parse((await u.getJson("/v1/sources?include_inactive=true")).body).data.map((s) => s.slug);
+    const all = sourceListResponseSchema
+      .parse((await u.getJson("/v1/sources?include_inactive=true")).body)
+      .data.map((s) => s.slug);
     expect(all).toContain("cdc");
     const hidden = indicatorListResponseSchema.parse((await u.getJson("/v1/indicators?source=cdc")).body);
     expect(hidden.meta.total).toBe(0);
-    const shown = indicatorListResponseSchema.parse((await u.getJson("/v1/indicators?source=cdc&include_inactive=true")).body);
+    const shown = indicatorListResponseSchema.parse(
+      (await u.getJson("/v1/indicators?source=cdc&include_inactive=true")).body,
+    );
     expect(shown.data.map((i) => i.code)).toEqual(["Q036"]);
     expect((await u.request("/v1/indicators/Q036")).status).toBe(404);
     expect((await u.request("/v1/indicators/Q036?source=cdc")).status).toBe(404);
-    const q036 = indicatorDetailResponseSchema.parse((await u.getJson("/v1/indicators/Q036?include_inactive=true")).body);
+    const q036 = indicatorDetailResponseSchema.parse(
+      (await u.getJson("/v1/indicators/Q036?include_inactive=true")).body,
+    );
     expect(q036.data.available_regions.length).toBe(JSON.parse(vega("obesity.json")).length);
   });
 });

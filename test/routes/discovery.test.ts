@@ -53,7 +53,11 @@ function expectedIndex(base: string) {
     llms_full: `${base}/llms-full.txt`,
     changelog: `${base}/changelog.md`,
     health: `${base}/api/health`,
-    pricing: { currency: "USD" as const, per_request: publishedPriceList(paidSurfaces(t.app)), plans: publicPlans(base) },
+    pricing: {
+      currency: "USD" as const,
+      per_request: publishedPriceList(paidSurfaces(t.app)),
+      plans: publicPlans(base),
+    },
     checkout: `${base}/checkout`,
     checkout_plans: { developer: `${base}/checkout/developer`, professional: `${base}/checkout/professional` },
   };
@@ -78,12 +82,43 @@ describe("GET /", () => {
 
   test("the spec's prices and plans; only surfaces whose routes exist are published", async () => {
     expect(priceList()).toEqual({
-      observations: "0.01", latest: "0.01", insights: "0.01", derived_series: "0.05", latest_batch: "0.01", flows: "0.01",
-      panel: "0.05", signals: "0.05", ask: "0.25", ask_briefing: "1.50", briefing_read: "0.10", catalog: "0.00",
+      observations: "0.01",
+      latest: "0.01",
+      insights: "0.01",
+      derived_series: "0.05",
+      latest_batch: "0.01",
+      flows: "0.01",
+      panel: "0.05",
+      signals: "0.05",
+      ask: "0.25",
+      ask_briefing: "1.50",
+      briefing_read: "0.10",
+      catalog: "0.00",
     });
     const { body } = await t.getJson("/");
-    expect(body.pricing.per_request).toEqual({ observations: "0.01", latest: "0.01", insights: "0.01", derived_series: "0.05", latest_batch: "0.01", flows: "0.01", panel: "0.05", signals: "0.05", ask: "0.25", ask_briefing: "1.50", briefing_read: "0.10", catalog: "0.00" });
-    expect(body.pricing.plans.map((p: any) => [p.id, p.price_usd_per_month, p.included_requests_per_month, p.rate_limit_per_minute, p.overage_usd_per_1000_requests])).toEqual([
+    expect(body.pricing.per_request).toEqual({
+      observations: "0.01",
+      latest: "0.01",
+      insights: "0.01",
+      derived_series: "0.05",
+      latest_batch: "0.01",
+      flows: "0.01",
+      panel: "0.05",
+      signals: "0.05",
+      ask: "0.25",
+      ask_briefing: "1.50",
+      briefing_read: "0.10",
+      catalog: "0.00",
+    });
+    expect(
+      body.pricing.plans.map((p: any) => [
+        p.id,
+        p.price_usd_per_month,
+        p.included_requests_per_month,
+        p.rate_limit_per_minute,
+        p.overage_usd_per_1000_requests,
+      ]),
+    ).toEqual([
       ["free", "0.00", null, 60, null],
       ["developer", "19.00", 100_000, 300, "0.50"],
       ["professional", "99.00", 1_000_000, 1_000, "0.25"],
@@ -118,14 +153,20 @@ describe("GET /openapi.json", () => {
     const store = { db: t.database.db, caches: t.deps.caches };
     const fred = (await sourceFreshness(store)).find((r) => r.slug === "fred")!;
     expect(fred.latestDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    expect(description).toContain(`- \`fred\` ${fred.name}: ${fred.indicatorsHeld} of ${fred.indicators} indicators hold data, the latest observation ${fred.latestDate}`);
+    expect(description).toContain(
+      `- \`fred\` ${fred.name}: ${fred.indicatorsHeld} of ${fred.indicators} indicators hold data, the latest observation ${fred.latestDate}`,
+    );
     expect(description).not.toContain(DATA_HOLDINGS_PLACE);
     expect(description).not.toMatch(/late 20\d\d/);
   });
 
   test("servers follow PUBLIC_BASE_URL, and each base URL gets its own cached document", async () => {
-    expect(((await (await pub.request("http://10.1.2.3/openapi.json")).json()) as any).servers).toEqual([{ url: PUBLIC }]);
-    expect(((await (await t.request("http://127.0.0.1:8080/openapi.json")).json()) as any).servers).toEqual([{ url: "http://127.0.0.1:8080" }]);
+    expect(((await (await pub.request("http://10.1.2.3/openapi.json")).json()) as any).servers).toEqual([
+      { url: PUBLIC },
+    ]);
+    expect(((await (await t.request("http://127.0.0.1:8080/openapi.json")).json()) as any).servers).toEqual([
+      { url: "http://127.0.0.1:8080" },
+    ]);
     // Another Host is not reflected (issue 28): a 10 KB one neither.
     for (const host of ["evil.example.com", `${"h".repeat(10_000)}.example`]) {
       const res = await t.request(`http://${host}/openapi.json`);
@@ -138,8 +179,16 @@ describe("GET /openapi.json", () => {
 
   test("security schemes for API keys and both payment rails; every operation states its requirement", () => {
     expect(doc.components.securitySchemes.ApiKeyBearer).toMatchObject({ type: "http", scheme: "bearer" });
-    expect(doc.components.securitySchemes.ApiKeyHeader).toMatchObject({ type: "apiKey", in: "header", name: "X-API-Key" });
-    expect(doc.components.securitySchemes.X402Payment).toMatchObject({ type: "apiKey", in: "header", name: "X-PAYMENT" });
+    expect(doc.components.securitySchemes.ApiKeyHeader).toMatchObject({
+      type: "apiKey",
+      in: "header",
+      name: "X-API-Key",
+    });
+    expect(doc.components.securitySchemes.X402Payment).toMatchObject({
+      type: "apiKey",
+      in: "header",
+      name: "X-PAYMENT",
+    });
     expect(doc.components.securitySchemes.L402).toMatchObject({ type: "apiKey", in: "header", name: "Authorization" });
     const keys = [{ ApiKeyBearer: [] }, { ApiKeyHeader: [] }];
     const byId = Object.fromEntries(listOperations(doc).map((e) => [e.operation.operationId, e.operation.security]));
@@ -147,7 +196,17 @@ describe("GET /openapi.json", () => {
     expect(byId.get_latest).toEqual([...keys, { X402Payment: [] }, { L402: [] }]);
     expect(byId.rotate_key).toEqual(keys);
     expect(byId.mcp).toEqual([...keys, {}]);
-    for (const id of ["get_index", "get_health", "list_sources", "list_regions", "get_region", "search_indicators", "get_indicator", "signup", "checkout"]) {
+    for (const id of [
+      "get_index",
+      "get_health",
+      "list_sources",
+      "list_regions",
+      "get_region",
+      "search_indicators",
+      "get_indicator",
+      "signup",
+      "checkout",
+    ]) {
       expect({ id, security: byId[id] }).toEqual({ id, security: [] });
     }
     for (const word of ["x402", "X-PAYMENT", "L402", "WWW-Authenticate", "Authorization: L402 <macaroon>:<preimage>"]) {
@@ -185,10 +244,16 @@ describe("GET /openapi.json", () => {
     expect(new Set(ids).size).toBe(ids.length);
     for (const { method, path, operation } of ops) {
       const statuses = Object.keys(operation.responses);
-      expect({ where: `${method} ${path}`, success: statuses.some((s) => /^[23]/.test(s)) }).toEqual({ where: `${method} ${path}`, success: true });
+      expect({ where: `${method} ${path}`, success: statuses.some((s) => /^[23]/.test(s)) }).toEqual({
+        where: `${method} ${path}`,
+        success: true,
+      });
       for (const status of statuses.filter((s) => !/^[23]/.test(s))) {
         const where = `${method.toUpperCase()} ${path} ${status}`;
-        expect({ where, content: Object.keys(operation.responses[status].content ?? {}) }).toEqual({ where, content: ["application/json"] });
+        expect({ where, content: Object.keys(operation.responses[status].content ?? {}) }).toEqual({
+          where,
+          content: ["application/json"],
+        });
         expect({ where, schema: operation.responses[status].content["application/json"].schema }).toEqual({
           where,
           schema: { $ref: "#/components/schemas/Error" },
@@ -203,7 +268,8 @@ describe("GET /openapi.json", () => {
     const notApi = new Set(["/docs", SCALAR_BUNDLE_PATH, "/favicon.ico", "/keys"]);
     const served = servedPaths(t.app).filter((p) => !notApi.has(p));
     expect(served.filter((p) => !documented.has(p))).toEqual([]);
-    for (const p of ["/", "/openapi.json", "/llms.txt", "/llms-full.txt", "/changelog.md", "/api/health"]) expect(documented.has(p)).toBe(true);
+    for (const p of ["/", "/openapi.json", "/llms.txt", "/llms-full.txt", "/changelog.md", "/api/health"])
+      expect(documented.has(p)).toBe(true);
   });
 
   test("an operation marked x-price-surface carries its price from the pricing table", () => {
@@ -253,9 +319,16 @@ describe("GET /llms.txt and /llms-full.txt", () => {
   test("llms.txt: title, summary, auth, every published price and plan", () => {
     expect(compact.startsWith(`# ${SERVICE_NAME}\n\n> `)).toBe(true);
     expect(compact).toContain("`X-API-Key: <key>`");
-    const prices = compact.slice(compact.indexOf("## Prices per request"), compact.indexOf("## Plans")).split("\n").filter((l) => l.startsWith("- "));
-    expect(prices.map((l) => l.slice(l.lastIndexOf(": ") + 2))).toEqual(Object.values(publishedPriceList(paidSurfaces(pub.app))).map((usd) => `${usd} USD`));
-    expect(compact).toContain(`- Professional: 99.00 USD per month, 1,000,000 requests/month included, 1,000 requests/min, overage 0.25 USD per 1,000 (subscribe: ${PUBLIC}/checkout/professional)`);
+    const prices = compact
+      .slice(compact.indexOf("## Prices per request"), compact.indexOf("## Plans"))
+      .split("\n")
+      .filter((l) => l.startsWith("- "));
+    expect(prices.map((l) => l.slice(l.lastIndexOf(": ") + 2))).toEqual(
+      Object.values(publishedPriceList(paidSurfaces(pub.app))).map((usd) => `${usd} USD`),
+    );
+    expect(compact).toContain(
+      `- Professional: 99.00 USD per month, 1,000,000 requests/month included, 1,000 requests/min, overage 0.25 USD per 1,000 (subscribe: ${PUBLIC}/checkout/professional)`,
+    );
     expect(compact).toContain(`- [Full agent reference](${PUBLIC}/llms-full.txt)`);
   });
 
@@ -358,18 +431,21 @@ describe("GET /api/health", () => {
     let shared = false;
     const counts = { kind: "redis" as const, shared: () => shared };
     const db = { kind: "postgres" as const, ping: async () => true };
-    expect(await checkHealth(db, counts, { version: "1" })).toMatchObject({ status: "degraded", rate_limits: { store: "redis", shared: false } });
+    expect(await checkHealth(db, counts, { version: "1" })).toMatchObject({
+      status: "degraded",
+      rate_limits: { store: "redis", shared: false },
+    });
     shared = true;
     expect((await checkHealth(db, counts, { version: "1" })).status).toBe("ok");
   });
 
   test("a probe that hangs is down after the timeout; latency is measured around the probe", async () => {
     const times = [1000, 1012.345];
-    const report = await checkHealth(
-      { kind: "postgres", ping: () => new Promise<boolean>(() => {}) },
-      sharedCounts,
-      { version: "9.9.9", timeoutMs: 5, now: () => times.shift()! },
-    );
+    const report = await checkHealth({ kind: "postgres", ping: () => new Promise<boolean>(() => {}) }, sharedCounts, {
+      version: "9.9.9",
+      timeoutMs: 5,
+      now: () => times.shift()!,
+    });
     expect(report).toEqual({
       status: "unavailable",
       version: "9.9.9",
@@ -377,7 +453,10 @@ describe("GET /api/health", () => {
       database: { kind: "postgres", ok: false, latency_ms: 12.35 },
       rate_limits: { store: "redis", shared: true },
     });
-    const failing = await checkHealth({ kind: "pglite", ping: () => Promise.reject(new Error("gone")) }, sharedCounts, { version: "1", now: () => 5 });
+    const failing = await checkHealth({ kind: "pglite", ping: () => Promise.reject(new Error("gone")) }, sharedCounts, {
+      version: "1",
+      now: () => 5,
+    });
     expect(failing.database).toEqual({ kind: "pglite", ok: false, latency_ms: 0 });
   });
 });
@@ -386,11 +465,24 @@ describe("every response", () => {
   test("unknown route: 404 RESOURCE_NOT_FOUND envelope", async () => {
     const { status, body } = await t.getJson("/v1/no-such-thing");
     expect(status).toBe(404);
-    expect(errorEnvelopeSchema.parse(body)).toEqual({ error: { code: "RESOURCE_NOT_FOUND", message: "No route for GET /v1/no-such-thing" } });
+    expect(errorEnvelopeSchema.parse(body)).toEqual({
+      error: { code: "RESOURCE_NOT_FOUND", message: "No route for GET /v1/no-such-thing" },
+    });
   });
 
   test("carries a uuid X-Request-Id, fresh per request", async () => {
-    const paths = ["/", "/openapi.json", "/llms.txt", "/llms-full.txt", "/changelog.md", "/api/health", "/docs", SCALAR_BUNDLE_PATH, "/favicon.ico", "/v1/no-such-thing"];
+    const paths = [
+      "/",
+      "/openapi.json",
+      "/llms.txt",
+      "/llms-full.txt",
+      "/changelog.md",
+      "/api/health",
+      "/docs",
+      SCALAR_BUNDLE_PATH,
+      "/favicon.ico",
+      "/v1/no-such-thing",
+    ];
     const seen = new Set<string>();
     for (const p of paths) {
       const res = await t.request(p);

@@ -13,7 +13,8 @@ import { startRedis, type RedisInstance } from "../../bench/lib/instances";
 
 setDefaultTimeout(60_000);
 
-const entry = (id: string) => ({ key: { id, secretHash: sha256Hex(`${id}-secret`) }, subscription: null }) as unknown as KeyWithSubscription;
+const entry = (id: string) =>
+  ({ key: { id, secretHash: sha256Hex(`${id}-secret`) }, subscription: null }) as unknown as KeyWithSubscription;
 const logger = createLogger("silent");
 
 /** A bus driven by the test: it hands out the cache's handlers and records what was published. */
@@ -118,7 +119,9 @@ describe.skipIf(!!redisSkip)("the Redis bus", () => {
     expect(b.get("h2")).toBe(undefined);
     // A change now cannot be published: invalidate says so and waits out the TTL before it returns.
     await a.invalidate("k2");
-    expect(aLog.map((l) => JSON.parse(l).msg)).toContain("key cache: Redis publish failed; waiting out the cache TTL so no process serves the old key");
+    expect(aLog.map((l) => JSON.parse(l).msg)).toContain(
+      "key cache: Redis publish failed; waiting out the cache TTL so no process serves the old key",
+    );
 
     await redis.start();
     expect(await b.ready(10_000)).toBe(true);

@@ -21,9 +21,16 @@ let dir = "";
 let proc: ReturnType<typeof Bun.spawn> | null = null;
 
 async function startRedis(): Promise<void> {
-  proc = Bun.spawn([redisServer!, "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir], { stdout: "ignore", stderr: "ignore" });
+  proc = Bun.spawn(
+    [redisServer!, "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir],
+    { stdout: "ignore", stderr: "ignore" },
+  );
   for (let i = 0; i < 100; i++) {
-    const c = new RedisClient(`redis://127.0.0.1:${port}`, { autoReconnect: false, maxRetries: 0, connectionTimeout: 200 });
+    const c = new RedisClient(`redis://127.0.0.1:${port}`, {
+      autoReconnect: false,
+      maxRetries: 0,
+      connectionTimeout: 200,
+    });
     try {
       if ((await c.ping()) === "PONG") return;
     } catch {
@@ -50,8 +57,16 @@ beforeAll(async () => {
   port = await freePort();
   dir = mkdtempSync(join(tmpdir(), "svc-redis-"));
   await startRedis();
-  const logger = { warn: (m: string) => void logged.push(`warn ${m}`), info: (m: string) => void logged.push(`info ${m}`) };
-  const rateLimits = redisRateLimitStore(`redis://127.0.0.1:${port}`, { timeoutMs: 200, retryAfterMs: 1000, logger, now: () => monotonic });
+  const logger = {
+    warn: (m: string) => void logged.push(`warn ${m}`),
+    info: (m: string) => void logged.push(`info ${m}`),
+  };
+  const rateLimits = redisRateLimitStore(`redis://127.0.0.1:${port}`, {
+    timeoutMs: 200,
+    retryAfterMs: 1000,
+    logger,
+    now: () => monotonic,
+  });
   t = await makeTestApp({ keyAccess: true, rateLimits });
   t.clock.set("2026-11-22T12:00:30Z");
 });
@@ -67,7 +82,10 @@ describe.skipIf(!redisServer)("a Redis outage under the rate limiter", () => {
     const get = () => t.request("/v1/ping", { headers: bearer(key) });
     const remaining = async () => (await get()).headers.get("x-ratelimit-remaining");
     expect([await remaining(), await remaining()]).toEqual(["4", "3"]);
-    expect((await t.getJson("/api/health")).body).toMatchObject({ status: "ok", rate_limits: { store: "redis", shared: true } });
+    expect((await t.getJson("/api/health")).body).toMatchObject({
+      status: "ok",
+      rate_limits: { store: "redis", shared: true },
+    });
 
     await stopRedis();
     // The first request after the outage finds Redis gone and is counted here; so are the next ones, at once.
@@ -76,7 +94,14 @@ describe.skipIf(!redisServer)("a Redis outage under the rate limiter", () => {
       const res = await get();
       during.push([res.status, res.headers.get("x-ratelimit-remaining")]);
     }
-    expect(during).toEqual([[200, "4"], [200, "3"], [200, "2"], [200, "1"], [200, "0"], [429, "0"]]);
+    expect(during).toEqual([
+      [200, "4"],
+      [200, "3"],
+      [200, "2"],
+      [200, "1"],
+      [200, "0"],
+      [429, "0"],
+    ]);
     const health = await t.getJson("/api/health");
     expect(health.status).toBe(200);
     expect(health.body).toMatchObject({ status: "degraded", rate_limits: { store: "redis", shared: false } });

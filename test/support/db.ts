@@ -35,7 +35,11 @@ export const TEST_SEED_STATES = ["06", "09", "10"];
 const TEST_SEED_COUNTIES = ["15001"];
 export const testSeed = {
   now: new Date("2026-11-22T00:00:00Z"),
-  regionFilter: { name: "test-counties", keep: (code: string) => code.length !== 5 || TEST_SEED_STATES.includes(code.slice(0, 2)) || TEST_SEED_COUNTIES.includes(code) },
+  regionFilter: {
+    name: "test-counties",
+    keep: (code: string) =>
+      code.length !== 5 || TEST_SEED_STATES.includes(code.slice(0, 2)) || TEST_SEED_COUNTIES.includes(code),
+  },
 };
 let template: Promise<string> | null = null;
 const created: string[] = [];
@@ -59,7 +63,8 @@ async function firstBriefingRuns(database: Database): Promise<void> {
   const run = { db: database.db, clock, logger: createLogger("silent") };
   for (const id of await briefingIdsAwaitingRun(database.db)) {
     const out = await runBriefing(run, asker, id);
-    if (out.kind !== "stored" || out.run.status === "failed") throw new Error(`test seed: the first run of briefing ${id} failed: ${JSON.stringify(out)}`);
+    if (out.kind !== "stored" || out.run.status === "failed")
+      throw new Error(`test seed: the first run of briefing ${id} failed: ${JSON.stringify(out)}`);
   }
 }
 
@@ -163,7 +168,10 @@ registerCleanup(dropTestDatabases);
  * race test that).
  */
 export async function takeAsSeeded(database: Database): Promise<void> {
-  await database.db.update(seedSnapshots).set({ version: SNAPSHOT_VERSION }).where(eq(seedSnapshots.name, SNAPSHOT_NAME));
+  await database.db
+    .update(seedSnapshots)
+    .set({ version: SNAPSHOT_VERSION })
+    .where(eq(seedSnapshots.name, SNAPSHOT_NAME));
   // Every part of the first start's data too (db/seed/families.ts), its signals included: the job engine detects
   // over what the test seed wrote, as after `svc seed`.
   for (const id of DATA_FAMILY_IDS) await recordFamily(database.db, id, SNAPSHOT_VERSION, new Date());

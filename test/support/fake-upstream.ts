@@ -22,16 +22,33 @@ import { registerCleanup } from "./cleanup";
 
 export type Provider = "fred" | "bls" | "census" | "worldbank";
 
-export type RecordedRequest = { provider: Provider; method: string; path: string; query: Record<string, string | undefined>; body: any };
+export type RecordedRequest = {
+  provider: Provider;
+  method: string;
+  path: string;
+  query: Record<string, string | undefined>;
+  body: any;
+};
 
-type Scripted =
-  | { kind: "reply"; status: number; body: string; headers?: Record<string, string> }
-  | { kind: "stall" };
+type Scripted = { kind: "reply"; status: number; body: string; headers?: Record<string, string> } | { kind: "stall" };
 
 export type BlsDatum = { year: string; period: string; value: string; footnotes?: { code?: string; text?: string }[] };
 export type WbRow = { iso2: string; iso3: string; name: string; date: string; value: number | null };
 
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 
 function periodName(period: string): string {
   if (period === "M13") return "Annual";
@@ -43,7 +60,10 @@ function periodName(period: string): string {
 }
 
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json;charset=UTF-8", ...headers } });
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json;charset=UTF-8", ...headers },
+  });
 
 const html = (status: number, title: string) =>
   new Response(`<!DOCTYPE html><html><head><title>${title}</title></head><body><h1>${title}</h1></body></html>`, {
@@ -104,7 +124,11 @@ export class FakeUpstream {
 
   // ------------------------------------------------------------------------------------------------ data
 
-  setFredSeries(id: string, observations: { date: string; value: string }[], lastUpdated = "2026-01-09 07:46:03-06"): void {
+  setFredSeries(
+    id: string,
+    observations: { date: string; value: string }[],
+    lastUpdated = "2026-01-09 07:46:03-06",
+  ): void {
     this.fred.set(id, { lastUpdated, observations: [...observations].sort((a, b) => a.date.localeCompare(b.date)) });
   }
 
@@ -144,14 +168,25 @@ export class FakeUpstream {
   // ------------------------------------------------------------------------------------------------ faults
 
   /** The next `times` requests to `provider` fail with `status` and the provider's own error body. */
-  failNext(provider: Provider, status: number, opts: { message?: string; times?: number; retryAfter?: number } = {}): void {
-    const headers: Record<string, string> = opts.retryAfter !== undefined ? { "retry-after": String(opts.retryAfter) } : {};
+  failNext(
+    provider: Provider,
+    status: number,
+    opts: { message?: string; times?: number; retryAfter?: number } = {},
+  ): void {
+    const headers: Record<string, string> =
+      opts.retryAfter !== undefined ? { "retry-after": String(opts.retryAfter) } : {};
     let body: string;
     if (provider === "fred") {
-      body = JSON.stringify({ error_code: status, error_message: opts.message ?? (status === 429 ? "Too Many Requests.  Exceeded Rate Limit" : "Internal Server Error") });
+      body = JSON.stringify({
+        error_code: status,
+        error_message:
+          opts.message ?? (status === 429 ? "Too Many Requests.  Exceeded Rate Limit" : "Internal Server Error"),
+      });
       headers["content-type"] = "application/json";
     } else if (provider === "census") {
-      body = opts.message ?? "error: There was an error while running your query.  We've logged the error and we'll correct it ASAP.  Sorry for the inconvenience.";
+      body =
+        opts.message ??
+        "error: There was an error while running your query.  We've logged the error and we'll correct it ASAP.  Sorry for the inconvenience.";
     } else {
       body = `<!DOCTYPE html><html><body><h1>${opts.message ?? (status === 429 ? "Too Many Requests" : status === 503 ? "Service Unavailable" : "Error")}</h1></body></html>`;
       headers["content-type"] = "text/html";
@@ -166,12 +201,24 @@ export class FakeUpstream {
 
   /** BLS's refusal: HTTP 200 with status REQUEST_NOT_PROCESSED and its message. */
   blsRefuse(message: string, times = 1): void {
-    this.push("bls", { kind: "reply", status: 200, body: JSON.stringify({ status: "REQUEST_NOT_PROCESSED", responseTime: 12, message: [message], Results: {} }) }, times);
+    this.push(
+      "bls",
+      {
+        kind: "reply",
+        status: 200,
+        body: JSON.stringify({ status: "REQUEST_NOT_PROCESSED", responseTime: 12, message: [message], Results: {} }),
+      },
+      times,
+    );
   }
 
   /** The World Bank's error envelope (HTTP 200). */
   worldBankMessage(id: string, key: string, value: string, times = 1): void {
-    this.push("worldbank", { kind: "reply", status: 200, body: JSON.stringify([{ message: [{ id, key, value }] }]) }, times);
+    this.push(
+      "worldbank",
+      { kind: "reply", status: 200, body: JSON.stringify([{ message: [{ id, key, value }] }]) },
+      times,
+    );
   }
 
   /** Any answer, verbatim (a proxy's HTML page, a truncated body). */
@@ -258,9 +305,16 @@ export class FakeUpstream {
 
   private fredAnswer(path: string, q: Record<string, string>): Response {
     const bad = (message: string, status = 400) => json({ error_code: status, error_message: message }, status);
-    if (!q.api_key) return bad("Bad Request.  Variable api_key is not set.  Read https://fred.stlouisfed.org/docs/api/api_key.html for more information.");
-    if (q.api_key !== this.keys.fred) return bad("Bad Request.  The value for variable api_key is not registered.  Read https://fred.stlouisfed.org/docs/api/api_key.html for more information.");
-    if (q.file_type !== "json") return new Response("<?xml version=\"1.0\"?><error/>", { status: 200, headers: { "content-type": "text/xml" } });
+    if (!q.api_key)
+      return bad(
+        "Bad Request.  Variable api_key is not set.  Read https://fred.stlouisfed.org/docs/api/api_key.html for more information.",
+      );
+    if (q.api_key !== this.keys.fred)
+      return bad(
+        "Bad Request.  The value for variable api_key is not registered.  Read https://fred.stlouisfed.org/docs/api/api_key.html for more information.",
+      );
+    if (q.file_type !== "json")
+      return new Response('<?xml version="1.0"?><error/>', { status: 200, headers: { "content-type": "text/xml" } });
     const s = this.fred.get(q.series_id ?? "");
     if (!s) return bad("Bad Request.  The series does not exist.");
     const today = "2026-01-10";
@@ -268,7 +322,17 @@ export class FakeUpstream {
       return json({
         realtime_start: today,
         realtime_end: today,
-        seriess: [{ id: q.series_id, realtime_start: today, realtime_end: today, title: q.series_id, observation_start: s.observations[0]?.date, observation_end: s.observations.at(-1)?.date, last_updated: s.lastUpdated }],
+        seriess: [
+          {
+            id: q.series_id,
+            realtime_start: today,
+            realtime_end: today,
+            title: q.series_id,
+            observation_start: s.observations[0]?.date,
+            observation_end: s.observations.at(-1)?.date,
+            last_updated: s.lastUpdated,
+          },
+        ],
       });
     }
     if (path !== "/series/observations") return bad("Not Found", 404);
@@ -292,7 +356,9 @@ export class FakeUpstream {
       count: all.length,
       offset,
       limit,
-      observations: all.slice(offset, offset + limit).map((o) => ({ realtime_start: today, realtime_end: today, date: o.date, value: o.value })),
+      observations: all
+        .slice(offset, offset + limit)
+        .map((o) => ({ realtime_start: today, realtime_end: today, date: o.date, value: o.value })),
     });
   }
 
@@ -300,8 +366,10 @@ export class FakeUpstream {
     const m = /^\/(v1|v2)\/timeseries\/data\/?$/.exec(path);
     if (!m) return html(404, "Not Found");
     const v2 = m[1] === "v2";
-    const refuse = (message: string) => json({ status: "REQUEST_NOT_PROCESSED", responseTime: 3, message: [message], Results: {} });
-    if (!body || typeof body !== "object" || !Array.isArray(body.seriesid)) return refuse("Invalid Parameters: seriesid");
+    const refuse = (message: string) =>
+      json({ status: "REQUEST_NOT_PROCESSED", responseTime: 3, message: [message], Results: {} });
+    if (!body || typeof body !== "object" || !Array.isArray(body.seriesid))
+      return refuse("Invalid Parameters: seriesid");
     if (v2 && body.registrationkey !== undefined && body.registrationkey !== this.keys.bls) {
       return refuse(`The key:${body.registrationkey} provided by the User is invalid.`);
     }
@@ -310,7 +378,8 @@ export class FakeUpstream {
     const maxYears = keyed ? 20 : 10;
     const start = Number(body.startyear);
     const end = Number(body.endyear);
-    if (body.seriesid.length > maxSeries) this.violations.push(`${body.seriesid.length} series in one query (limit ${maxSeries})`);
+    if (body.seriesid.length > maxSeries)
+      this.violations.push(`${body.seriesid.length} series in one query (limit ${maxSeries})`);
     if (end - start + 1 > maxYears) this.violations.push(`${end - start + 1} years in one query (limit ${maxYears})`);
     if (!keyed && body.annualaverage) this.violations.push("annualaverage without a registration key");
     const messages: string[] = [];
@@ -321,9 +390,15 @@ export class FakeUpstream {
         return { seriesID: id, data: [] };
       }
       const data = all
-        .filter((d) => Number(d.year) >= start && Number(d.year) <= end && (d.period !== "M13" || (keyed && body.annualaverage === true)))
+        .filter(
+          (d) =>
+            Number(d.year) >= start &&
+            Number(d.year) <= end &&
+            (d.period !== "M13" || (keyed && body.annualaverage === true)),
+        )
         .sort((a, b) => (a.year === b.year ? b.period.localeCompare(a.period) : b.year.localeCompare(a.year)));
-      for (let y = end; y >= start; y--) if (!data.some((d) => d.year === String(y))) messages.push(`No Data Available for Series ${id} Year: ${y}`);
+      for (let y = end; y >= start; y--)
+        if (!data.some((d) => d.year === String(y))) messages.push(`No Data Available for Series ${id} Year: ${y}`);
       const newest = data.find((d) => d.period !== "M13");
       return {
         seriesID: id,
@@ -356,25 +431,35 @@ export class FakeUpstream {
     const wanted = pick(forList ?? "*");
     const rows: (string | null)[][] = [];
     for (const [geo, values] of [...byGeo].sort(([a], [b]) => a.localeCompare(b))) {
-      if (forKind === "state" && geo.length === 2 && (!wanted || wanted.has(geo))) rows.push([...vars.map((v) => values[v] ?? null), geo]);
-      if (forKind === "county" && geo.length === 5 && (!inState || inState === "*" || inState === geo.slice(0, 2)) && (!wanted || wanted.has(geo.slice(2)))) {
+      if (forKind === "state" && geo.length === 2 && (!wanted || wanted.has(geo)))
+        rows.push([...vars.map((v) => values[v] ?? null), geo]);
+      if (
+        forKind === "county" &&
+        geo.length === 5 &&
+        (!inState || inState === "*" || inState === geo.slice(0, 2)) &&
+        (!wanted || wanted.has(geo.slice(2)))
+      ) {
         rows.push([...vars.map((v) => values[v] ?? null), geo.slice(0, 2), geo.slice(2)]);
       }
     }
-    if (forKind !== "state" && forKind !== "county") return new Response("error: unknown/unsupported geography heirarchy", { status: 400 });
+    if (forKind !== "state" && forKind !== "county")
+      return new Response("error: unknown/unsupported geography heirarchy", { status: 400 });
     if (rows.length === 0) return new Response(null, { status: 204 });
     const header = [...vars, ...(forKind === "state" ? ["state"] : ["state", "county"])];
     return json([header, ...rows]);
   }
 
   private worldBankAnswer(path: string, q: Record<string, string>): Response {
-    const invalid = () => json([{ message: [{ id: "120", key: "Invalid value", value: "The provided parameter value is not valid" }] }]);
+    const invalid = () =>
+      json([{ message: [{ id: "120", key: "Invalid value", value: "The provided parameter value is not valid" }] }]);
     const m = /^\/country\/([^/]+)\/indicator\/([^/]+)$/.exec(path);
     if (!m || q.format !== "json") return html(404, "Not Found");
     const ind = this.worldbank.get(decodeURIComponent(m[2]));
     if (!ind) return invalid();
     const codes = decodeURIComponent(m[1]).toUpperCase().split(";");
-    let rows = codes.includes("ALL") ? ind.rows : ind.rows.filter((r) => codes.includes(r.iso2) || codes.includes(r.iso3));
+    let rows = codes.includes("ALL")
+      ? ind.rows
+      : ind.rows.filter((r) => codes.includes(r.iso2) || codes.includes(r.iso3));
     if (q.date) {
       const [a, b] = q.date.split(":");
       rows = rows.filter((r) => r.date.slice(0, 4) >= a && r.date.slice(0, 4) <= (b ?? a));
@@ -383,7 +468,15 @@ export class FakeUpstream {
     const perPage = Number(q.per_page ?? 50);
     const page = Number(q.page ?? 1);
     const pages = Math.max(1, Math.ceil(rows.length / perPage));
-    const meta = { page, pages, per_page: perPage, total: rows.length, sourceid: "2", sourcename: "World Development Indicators", lastupdated: ind.lastUpdated };
+    const meta = {
+      page,
+      pages,
+      per_page: perPage,
+      total: rows.length,
+      sourceid: "2",
+      sourcename: "World Development Indicators",
+      lastupdated: ind.lastUpdated,
+    };
     const slice = rows.slice((page - 1) * perPage, page * perPage);
     return json([
       meta,
