@@ -37,26 +37,22 @@ async function setup(database: Database): Promise<void> {
   const db = database.db;
   await db.insert(sources).values({ slug: "bench", name: "Bench" });
   // Offered for countries and counties (the import checks that the series's region is one the indicator is offered for).
-  await db
-    .insert(indicators)
-    .values({
-      id: INDICATOR,
-      code: "BENCH",
-      sourceSlug: "bench",
-      name: "Bench series",
-      regionKinds: ["country", "county"],
-    });
-  await db
-    .insert(regions)
-    .values([
-      { code: "US", type: "country", name: "United States", slug: "united-states" },
-      ...Array.from({ length: COUNTIES }, (_, i) => ({
-        code: `B${String(i).padStart(5, "0")}`,
-        type: "county",
-        name: `Bench ${i}`,
-        slug: `bench-${i}`,
-      })),
-    ]);
+  await db.insert(indicators).values({
+    id: INDICATOR,
+    code: "BENCH",
+    sourceSlug: "bench",
+    name: "Bench series",
+    regionKinds: ["country", "county"],
+  });
+  await db.insert(regions).values([
+    { code: "US", type: "country", name: "United States", slug: "united-states" },
+    ...Array.from({ length: COUNTIES }, (_, i) => ({
+      code: `B${String(i).padStart(5, "0")}`,
+      type: "county",
+      name: `Bench ${i}`,
+      slug: `bench-${i}`,
+    })),
+  ]);
 }
 
 async function time<T>(fn: () => Promise<T>): Promise<[T, number]> {

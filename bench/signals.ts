@@ -85,18 +85,16 @@ async function setup(database: Database): Promise<void> {
       meta: { upstream: { seasonal_adjustment: "SA" } },
     },
   ]);
-  await db
-    .insert(regions)
-    .values([
-      { code: "US", type: "country", name: "United States", slug: "united-states" },
-      ...Array.from({ length: STATES }, (_, i) => ({
-        code: `S${String(i).padStart(2, "0")}`,
-        type: "state",
-        name: `State ${i}`,
-        slug: `state-${i}`,
-        parentCode: "US",
-      })),
-    ]);
+  await db.insert(regions).values([
+    { code: "US", type: "country", name: "United States", slug: "united-states" },
+    ...Array.from({ length: STATES }, (_, i) => ({
+      code: `S${String(i).padStart(2, "0")}`,
+      type: "state",
+      name: `State ${i}`,
+      slug: `state-${i}`,
+      parentCode: "US",
+    })),
+  ]);
   for (let i = 0; i < COUNTIES; i += 1000) {
     await db.insert(regions).values(
       Array.from({ length: Math.min(1000, COUNTIES - i) }, (_, k) => {

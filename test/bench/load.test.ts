@@ -1,6 +1,7 @@
 // The bench runner's parsing of wrk output and of its flags (the load itself is not run here).
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { parseBenchArgs, parseWrk } from "../../bench/lib/load";
+import { parseBenchArgs } from "../../bench/lib/options";
+import { parseWrk } from "../../bench/lib/results";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
