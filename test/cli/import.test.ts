@@ -1,132 +1,19 @@
-// `svc import` as a user runs it: the real CLI in a subprocess against an embedded data directory.
-// The directory is prepared in-process with a test source, indicators and regions (not the full seed), so the
-// imports here depend on nothing but the write path, and `serve` on it starts without seeding. An import into an empty
-// data directory (the seeded image copied first) is part of test/cli/first-start.test.ts, which makes that image.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, relative, resolve } from "node:path";
+// `svc import` as a user runs it: the real CLI in a subprocess against a prepared embedded data directory
+// (test/cli/import-cli.ts). An import into an empty data directory (the seeded image copied first) is part of
+// test/cli/first-start.test.ts, which makes that image.
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { asc, eq } from "drizzle-orm";
-import postgres from "postgres";
-import { openDatabase, type Db } from "../../db/client";
 import { findSeries } from "../../db/repos/observations";
-import { indicators, observations, regions, seedSnapshots, sources } from "../../db/schema";
-import { SNAPSHOT_VERSION } from "../../db/seed/snapshot-version";
+import { indicators, observations } from "../../db/schema";
 import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
-import { otherRunOnly } from "../support/runs";
+import { expectOneLineError, file, IDS, pathIn, svc, usePreparedDataDir, withDb } from "./import-cli";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
+usePreparedDataDir();
 
-// svc import into embedded data directories: its processes use embedded data directories of their own (test/support/runs.ts).
-const elsewhere = otherRunOnly("embedded", "svc import into embedded data directories");
-
-const ROOT = resolve(import.meta.dir, "../..");
-const IDS = {
-  TESTX: "00000000-0000-4000-8000-00000000c001",
-  UNRATE: "00000000-0000-4000-8000-00000000c002",
-  DUP_A: "00000000-0000-4000-8000-00000000c003",
-  DUP_B: "00000000-0000-4000-8000-00000000c004",
-  MULTI: "00000000-0000-4000-8000-00000000c005",
-};
-
-let dir: string;
-let dataDir: string;
-
-async function prepare(db: Db): Promise<void> {
-  await db.insert(sources).values([
-    { slug: "cli-a", name: "CLI test source A" },
-    { slug: "cli-b", name: "CLI test source B" },
-  ]);
-  await db.insert(indicators).values([
-    { id: IDS.TESTX, code: "TESTX", sourceSlug: "cli-a", name: "Test X", regionKinds: ["country", "state"] },
-    {
-      id: IDS.UNRATE,
-      code: "UNRATE",
-      sourceSlug: "cli-a",
-      name: "Unemployment rate (test copy)",
-      regionKinds: ["country"],
-    },
-    { id: IDS.DUP_A, code: "DUP", sourceSlug: "cli-a", name: "Dup in A", regionKinds: ["country"] },
-    { id: IDS.DUP_B, code: "DUP", sourceSlug: "cli-b", name: "Dup in B", regionKinds: ["country"] },
-    { id: IDS.MULTI, code: "MULTI", sourceSlug: "cli-a", name: "Multi-column", regionKinds: ["country"] },
-  ]);
-  await db.insert(regions).values([
-    { code: "US", type: "country", name: "United States", slug: "united-states", aliases: ["USA"] },
-    {
-      code: "06",
-      type: "state",
-      name: "California",
-      slug: "california",
-      parentCode: "US",
-      fipsState: "06",
-      aliases: ["CA", "US-CA"],
-    },
-  ]);
-  // Marked as holding the shipped snapshot, so neither import nor serve seeds this prepared directory.
-  await db
-    .insert(seedSnapshots)
-    .values({ name: "real-data", version: SNAPSHOT_VERSION, rows: 0, loadedAt: new Date() });
-}
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "svc-import-cli-"));
-  dataDir = join(dir, "data");
-  if (elsewhere) return;
-  const database = await openDatabase({ dataDir });
-  await prepare(database.db);
-  await database.close();
-}, 60_000);
-afterAll(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
-
-type Run = { code: number; stdout: string; stderr: string };
-
-function cliEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== "DATABASE_URL") env[k] = v;
-  return { ...env, DATA_DIR: dataDir, LOG_LEVEL: "warn", NODE_ENV: "test", ...extra };
-}
-
-async function svc(args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
-  const proc = Bun.spawn([process.execPath, "run", "src/cli.ts", ...args], {
-    cwd: ROOT,
-    env: cliEnv(extraEnv),
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, stdout, stderr };
-}
-
-function file(name: string, text: string): string {
-  const p = join(dir, name);
-  writeFileSync(p, text);
-  return p;
-}
-
-/** Reads the database between CLI runs (the CLI holds the lock only while it runs). */
-async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
-  const database = await openDatabase({ dataDir });
-  try {
-    return await fn(database.db);
-  } finally {
-    await database.close();
-  }
-}
-
-function expectOneLineError(r: Run, code: number, line: string) {
-  expect(r.code).toBe(code);
-  expect(r.stdout).toBe("");
-  expect(r.stderr).toBe(`${line}\n`);
-}
-
-describe.skipIf(!!elsewhere)("svc import", () => {
+describe("svc import", () => {
   const fred = "date,value\n2020-01-01,3.5\n2020-02-01,\n2020-03-01,4.4\n2020-04-01,14.8\n";
 
   test("a FRED date,value file with no column flags; then unchanged; then revisions", async () => {
@@ -253,7 +140,7 @@ describe.skipIf(!!elsewhere)("svc import", () => {
       1,
       "svc import: the file has a header but no observations",
     );
-    const missing = join(dir, "nope.csv");
+    const missing = pathIn("nope.csv");
     expectOneLineError(
       await svc(["import", missing, "--indicator", "TESTX", "--region", "US"]),
       1,
@@ -327,88 +214,3 @@ describe.skipIf(!!elsewhere)("svc import", () => {
     },
   );
 });
-
-describe("svc import with DATABASE_URL", () => {
-  const url = process.env.TEST_DATABASE_URL;
-  test.skipIf(!url)("imports into PostgreSQL (no lock file involved)", async () => {
-    const name = `svc_cli_import_${process.pid}_${Date.now().toString(36)}`;
-    const admin = postgres(url!, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`CREATE DATABASE ${name}`);
-    try {
-      const u = new URL(url!);
-      u.pathname = `/${name}`;
-      const database = await openDatabase({ url: u.toString(), poolSize: 1 });
-      await prepare(database.db);
-      await database.close();
-      const p = file("pg.csv", "date,value\n2020-01-01,1\n2020-02-01,2\n");
-      const r = await svc(["import", p, "--indicator", "TESTX", "--region", "US"], { DATABASE_URL: u.toString() });
-      expect(r.stderr).toBe("");
-      expect(r.stdout).toBe(
-        "2 inserted, 0 revised, 0 unchanged (series TESTX (cli-a) / US: 2 observations, 2020-01-01..2020-02-01)\n",
-      );
-    } finally {
-      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    }
-  });
-});
-
-describe.skipIf(!!elsewhere)("one process per embedded data directory", () => {
-  test("import while serve holds DATA_DIR is carried out by that server (a path relative to the CLI's directory); after serve stops it runs directly", async () => {
-    const server = Bun.spawn([process.execPath, "run", "src/cli.ts", "serve"], {
-      cwd: ROOT,
-      env: cliEnv({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" }),
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    const p = relative(ROOT, file("locked.csv", "date,value\n2021-01-01,1\n"));
-    const unknown = ["import", p, "--indicator", "NOSUCHX", "--region", "US"];
-    let besideServer: Awaited<ReturnType<typeof svc>>;
-    try {
-      const url = await waitForListening(server);
-      const r = await svc(["import", p, "--indicator", "TESTX", "--region", "US"]);
-      expect(r.stderr).toBe("");
-      expect(r.code).toBe(0);
-      expect(r.stdout).toStartWith("1 inserted, 0 revised, 0 unchanged (series TESTX");
-      besideServer = await svc(unknown);
-      // The server is unharmed.
-      expect((await fetch(`${url}/v1/regions?type=country`)).status).toBe(200);
-    } finally {
-      server.kill("SIGTERM");
-      await server.exited;
-    }
-    const after = await svc(["import", p, "--indicator", "TESTX", "--region", "US"]);
-    expect(after.code).toBe(0);
-    expect(after.stdout).toStartWith("0 inserted, 0 revised, 1 unchanged (series TESTX");
-    // A failure reads the same whichever process carried the command out.
-    const direct = await svc(unknown);
-    expect(direct.code).toBe(1);
-    expect(direct.stderr).toContain("NOSUCHX");
-    expect(besideServer!).toEqual(direct);
-  }, 90_000);
-});
-
-async function waitForListening(proc: Bun.Subprocess<"ignore", "pipe", "pipe">): Promise<string> {
-  const reader = proc.stderr.getReader();
-  const decoder = new TextDecoder();
-  let buf = "";
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`serve exited before ready:\n${buf}`);
-    buf += decoder.decode(value);
-    const complete = buf.slice(0, buf.lastIndexOf("\n") + 1);
-    for (const line of complete.split("\n")) {
-      if (!line.startsWith("{")) continue;
-      const entry = JSON.parse(line) as { msg?: string; url?: string };
-      if (entry.msg === "ready" && entry.url) {
-        // Keep draining so the server never blocks on a full pipe.
-        void (async () => {
-          while (!(await reader.read().catch(() => ({ done: true }))).done);
-        })();
-        return entry.url;
-      }
-    }
-  }
-  throw new Error(`serve did not start listening in time:\n${buf}`);
-}
