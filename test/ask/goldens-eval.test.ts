@@ -12,7 +12,7 @@ import { regionIndex } from "../../src/services/regions";
 import { askContext, planQuestion, type AskContext } from "../../src/services/ask";
 import { makeTestApp, type TestApp } from "../support/app";
 import { ManualClock } from "../support/clock";
-import { EVAL_NOW, testBackend, WHOLE_SNAPSHOT_HOOK_MS, wholeSnapshotDatabase } from "../support/db";
+import { EVAL_NOW, WHOLE_SNAPSHOT_HOOK_MS, wholeSnapshotDatabase } from "../support/db";
 
 setDefaultTimeout(180_000);
 
@@ -49,7 +49,6 @@ let ctx: AskContext;
 const NOW = EVAL_NOW;
 
 beforeAll(async () => {
-  if (testBackend !== "pglite") return;
   const database = await wholeSnapshotDatabase(NOW);
   t = await makeTestApp({ database, clock: new ManualClock(NOW) });
   ctx = askContext(t.deps);
@@ -80,24 +79,21 @@ function correct(g: Golden, got: Awaited<ReturnType<typeof resolution>>): boolea
   );
 }
 
-test.skipIf(testBackend !== "pglite")(
-  "the resolver gets the labelled questions right, and identical questions resolve identically",
-  async () => {
-    expect(goldens.length).toBeGreaterThanOrEqual(60);
-    const misses: string[] = [];
-    for (const g of goldens) {
-      const got = await resolution(g);
-      if (!correct(g, got))
-        misses.push(
-          `${g.question}\n    expected ${g.status} ${g.indicators.join(",") || "-"} @ ${g.regions.join(",") || "-"} ${g.window}\n    got      ${got.status} ${got.indicators.join(",") || "-"} @ ${got.regions.join(",") || "-"} ${got.window}`,
-        );
-      // Deterministic: the same question plans the same way again.
-      expect(await resolution(g)).toEqual(got);
-    }
-    const share = (goldens.length - misses.length) / goldens.length;
-    console.log(
-      `ask goldens: ${goldens.length - misses.length}/${goldens.length} resolved correctly (${(share * 100).toFixed(1)}%)${misses.length ? `; misses:\n  ${misses.join("\n  ")}` : ""}`,
-    );
-    expect(share).toBeGreaterThanOrEqual(REQUIRED_SHARE);
-  },
-);
+test("the resolver gets the labelled questions right, and identical questions resolve identically", async () => {
+  expect(goldens.length).toBeGreaterThanOrEqual(60);
+  const misses: string[] = [];
+  for (const g of goldens) {
+    const got = await resolution(g);
+    if (!correct(g, got))
+      misses.push(
+        `${g.question}\n    expected ${g.status} ${g.indicators.join(",") || "-"} @ ${g.regions.join(",") || "-"} ${g.window}\n    got      ${got.status} ${got.indicators.join(",") || "-"} @ ${got.regions.join(",") || "-"} ${got.window}`,
+      );
+    // Deterministic: the same question plans the same way again.
+    expect(await resolution(g)).toEqual(got);
+  }
+  const share = (goldens.length - misses.length) / goldens.length;
+  console.log(
+    `ask goldens: ${goldens.length - misses.length}/${goldens.length} resolved correctly (${(share * 100).toFixed(1)}%)${misses.length ? `; misses:\n  ${misses.join("\n  ")}` : ""}`,
+  );
+  expect(share).toBeGreaterThanOrEqual(REQUIRED_SHARE);
+});

@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { makeTestApp, type TestApp } from "../support/app";
 import { ManualClock } from "../support/clock";
-import { EVAL_NOW, testBackend, WHOLE_SNAPSHOT_HOOK_MS, wholeSnapshotDatabase } from "../support/db";
+import { EVAL_NOW, WHOLE_SNAPSHOT_HOOK_MS, wholeSnapshotDatabase } from "../support/db";
 import { check, parseLabels, scoreReply, type AskData, type AskReply } from "./answer-rules";
 import { heldPhrasing, parseGrid, type GridRow } from "./grid";
 import { snapshotData } from "./snapshot-data";
@@ -34,7 +34,6 @@ let t: TestApp;
 let data: AskData;
 
 beforeAll(async () => {
-  if (testBackend !== "pglite") return;
   const database = await wholeSnapshotDatabase(EVAL_NOW);
   t = await makeTestApp({ database, clock: new ManualClock(EVAL_NOW) });
   data = snapshotData(database);
@@ -97,54 +96,49 @@ async function ask(question: string): Promise<AskReply> {
   return body;
 }
 
-test.skipIf(testBackend !== "pglite")(
-  "ask's answers to the grid (tuning rows, and the held rows when present)",
-  async () => {
-    const labelGaps: string[] = [];
-    for (const r of [...tuning, ...held])
-      if (r.status === "ok") {
-        const why = await unanswerable(r);
-        if (why) labelGaps.push(`${r.cell} #${r.phrasing}: ${why}`);
-      }
-    expect(labelGaps).toEqual([]);
-
-    const tally = (rows: GridRow[], showQuestions: boolean) => {
-      const byClass = new Map(CLASSES.map((c) => [c, { ok: 0, n: 0 }]));
-      return { rows, showQuestions, ok: 0, byClass, misses: [] as string[] };
-    };
-    // Held misses name the cell, never the question, so a log read while tuning does not teach the held rows.
-    const halves = {
-      tune: tally(tune, true),
-      "tune, round 1 (the first held third)": tally(round1, true),
-      held: tally(held, false),
-    };
-    for (const [name, half] of Object.entries(halves)) {
-      const started = performance.now();
-      for (const r of half.rows) {
-        const why = await scoreReply(parseLabels(r.status, r.places, r.expect), await ask(r.question), data);
-        const c = half.byClass.get(r.cls)!;
-        c.n++;
-        if (why === null) {
-          half.ok++;
-          c.ok++;
-        } else
-          half.misses.push(
-            half.showQuestions
-              ? `[${r.cls}] ${r.question}\n      ${why}`
-              : `[${r.cls}] ${r.cell} #${r.phrasing}: ${why}`,
-          );
-      }
-      if (half.rows.length === 0) continue;
-      const classes = [...half.byClass]
-        .filter(([, c]) => c.n > 0)
-        .map(([k, c]) => `${k}: ${c.ok}/${c.n}`)
-        .join(", ");
-      console.log(
-        `ask grid (${name}): ${half.ok}/${half.rows.length} (${((half.ok / half.rows.length) * 100).toFixed(1)}%); by class ${classes}; ` +
-          `asked and scored in ${((performance.now() - started) / 1000).toFixed(1)} s` +
-          (half.misses.length ? `; misses:\n  ${half.misses.join("\n  ")}` : ""),
-      );
+test("ask's answers to the grid (tuning rows, and the held rows when present)", async () => {
+  const labelGaps: string[] = [];
+  for (const r of [...tuning, ...held])
+    if (r.status === "ok") {
+      const why = await unanswerable(r);
+      if (why) labelGaps.push(`${r.cell} #${r.phrasing}: ${why}`);
     }
-    if (held.length) expect(halves.held.ok / held.length).toBeGreaterThanOrEqual(REQUIRED_HELD_SHARE);
-  },
-);
+  expect(labelGaps).toEqual([]);
+
+  const tally = (rows: GridRow[], showQuestions: boolean) => {
+    const byClass = new Map(CLASSES.map((c) => [c, { ok: 0, n: 0 }]));
+    return { rows, showQuestions, ok: 0, byClass, misses: [] as string[] };
+  };
+  // Held misses name the cell, never the question, so a log read while tuning does not teach the held rows.
+  const halves = {
+    tune: tally(tune, true),
+    "tune, round 1 (the first held third)": tally(round1, true),
+    held: tally(held, false),
+  };
+  for (const [name, half] of Object.entries(halves)) {
+    const started = performance.now();
+    for (const r of half.rows) {
+      const why = await scoreReply(parseLabels(r.status, r.places, r.expect), await ask(r.question), data);
+      const c = half.byClass.get(r.cls)!;
+      c.n++;
+      if (why === null) {
+        half.ok++;
+        c.ok++;
+      } else
+        half.misses.push(
+          half.showQuestions ? `[${r.cls}] ${r.question}\n      ${why}` : `[${r.cls}] ${r.cell} #${r.phrasing}: ${why}`,
+        );
+    }
+    if (half.rows.length === 0) continue;
+    const classes = [...half.byClass]
+      .filter(([, c]) => c.n > 0)
+      .map(([k, c]) => `${k}: ${c.ok}/${c.n}`)
+      .join(", ");
+    console.log(
+      `ask grid (${name}): ${half.ok}/${half.rows.length} (${((half.ok / half.rows.length) * 100).toFixed(1)}%); by class ${classes}; ` +
+        `asked and scored in ${((performance.now() - started) / 1000).toFixed(1)} s` +
+        (half.misses.length ? `; misses:\n  ${half.misses.join("\n  ")}` : ""),
+    );
+  }
+  if (held.length) expect(halves.held.ok / held.length).toBeGreaterThanOrEqual(REQUIRED_HELD_SHARE);
+});

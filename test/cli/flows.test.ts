@@ -9,7 +9,6 @@ import { sql } from "drizzle-orm";
 import { openDatabase } from "../../db/client";
 import { regions } from "../../db/schema";
 import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
-import { otherRunOnly } from "../support/runs";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
@@ -26,14 +25,11 @@ const OUTFLOW =
   "06,075,06,001,CA,Alameda County,4322,6312,420200\n" +
   "06,075,06,081,CA,San Mateo County,3839,6551,443945\n";
 
-// Its processes use an embedded data directory of their own, so it runs in one run of the suite (test/support/runs.ts).
-const elsewhere = otherRunOnly("postgres", "svc flows import-irs on an embedded data directory");
 let dir: string;
 let dataDir: string;
 let server: ReturnType<typeof Bun.serve>;
 
 beforeAll(async () => {
-  if (elsewhere) return;
   dir = mkdtempSync(join(tmpdir(), "svc-flows-cli-"));
   dataDir = join(dir, "data");
   const database = await openDatabase({ dataDir });
@@ -68,7 +64,6 @@ beforeAll(async () => {
   });
 }, 60_000);
 afterAll(() => {
-  if (elsewhere) return;
   server?.stop(true);
   rmSync(dir, { recursive: true, force: true });
 });
@@ -96,7 +91,7 @@ async function svc(args: string[]) {
   return { code, stdout, stderr };
 }
 
-describe.skipIf(!!elsewhere)("svc flows import-irs", () => {
+describe("svc flows import-irs", () => {
   test.if(!!rawPath)(
     "loads both files of a year pair; edges to places that are not regions here are reported; a re-run writes nothing",
     async () => {

@@ -6,17 +6,12 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { commands } from "../../src/commands";
 import { commandHelp } from "../../src/commands/help";
-import { otherRunOnly } from "../support/runs";
 
 setDefaultTimeout(120_000);
-
-// CLI help and output: its processes use embedded data directories of their own (test/support/runs.ts).
-const elsewhere = otherRunOnly("embedded", "CLI help and output");
 
 const ROOT = resolve(import.meta.dir, "../..");
 let dir: string;
 beforeAll(() => {
-  if (elsewhere) return;
   dir = mkdtempSync(join(tmpdir(), "svc-cli-manners-"));
 });
 afterAll(() => {
@@ -41,7 +36,7 @@ async function svc(args: string[], opts: { cwd?: string; env?: Record<string, st
   return { code, stdout, stderr };
 }
 
-describe.skipIf(!!elsewhere)("output", () => {
+describe("output", () => {
   test("a command prints only its own output; --verbose adds the log lines", async () => {
     const data = join(dir, "quiet");
     expect(await svc(["keys", "list"], { env: { DATA_DIR: data } })).toEqual({
@@ -97,7 +92,7 @@ describe.skipIf(!!elsewhere)("output", () => {
   });
 });
 
-describe.skipIf(!!elsewhere)("--help", () => {
+describe("--help", () => {
   test("svc serve --help names PORT and DATA_DIR; svc keys create --help is create's own", async () => {
     const serve = await svc(["serve", "--help"]);
     expect(serve.code).toBe(0);

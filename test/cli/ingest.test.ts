@@ -13,12 +13,8 @@ import { regionList, seedRegions } from "../../db/seed/regions";
 import { FakeUpstream } from "../support/fake-upstream";
 import { lausAnnualEntry } from "../support/upstream";
 import { ersCountyAnnual } from "../support/upstream-data";
-import { otherRunOnly } from "../support/runs";
 
 setDefaultTimeout(180_000);
-
-// svc ingest into an embedded data directory: its processes use embedded data directories of their own (test/support/runs.ts).
-const elsewhere = otherRunOnly("embedded", "svc ingest into an embedded data directory");
 
 const ROOT = resolve(import.meta.dir, "../..");
 let dir: string;
@@ -39,7 +35,6 @@ const UNRATE = [
 ].map(([date, value]) => ({ date, value }));
 
 beforeAll(async () => {
-  if (elsewhere) return;
   dir = mkdtempSync(join(tmpdir(), "svc-ingest-cli-"));
   dataDir = join(dir, "data");
   fake = await FakeUpstream.start();
@@ -66,7 +61,6 @@ beforeAll(async () => {
   await database.close();
 }, 120_000);
 afterAll(() => {
-  if (elsewhere) return;
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -104,7 +98,7 @@ async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
   }
 }
 
-describe.skipIf(!!elsewhere)("svc ingest", () => {
+describe("svc ingest", () => {
   test("one FRED series: inserted, then unchanged, then a revision", async () => {
     fake.setFredSeries(
       "UNRATE",

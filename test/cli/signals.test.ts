@@ -5,7 +5,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { openDatabase } from "../../db/client";
-import { otherRunOnly } from "../support/runs";
 import { writeSeriesObservations } from "../../db/repos/observations";
 import { indicators, regions, signalIntervals, sources } from "../../db/schema";
 
@@ -14,30 +13,25 @@ setDefaultTimeout(120_000);
 
 const ROOT = resolve(import.meta.dir, "../..");
 const ID = "00000000-0000-4000-8000-00000000d001";
-// Its processes use an embedded data directory of their own, so it runs in one run of the suite (test/support/runs.ts).
-const elsewhere = otherRunOnly("postgres", "svc signals detect on an embedded data directory");
 let dir: string;
 let dataDir: string;
 
 beforeAll(async () => {
-  if (elsewhere) return;
   dir = mkdtempSync(join(tmpdir(), "svc-signals-cli-"));
   dataDir = join(dir, "data");
   const database = await openDatabase({ dataDir });
   const db = database.db;
   await db.insert(sources).values({ slug: "cli", name: "CLI test source" });
-  await db
-    .insert(indicators)
-    .values({
-      id: ID,
-      code: "RATEX",
-      sourceSlug: "cli",
-      name: "Test Rate",
-      unit: "percent",
-      frequency: "monthly",
-      regionKinds: ["country"],
-      defaultRegionCode: "US",
-    });
+  await db.insert(indicators).values({
+    id: ID,
+    code: "RATEX",
+    sourceSlug: "cli",
+    name: "Test Rate",
+    unit: "percent",
+    frequency: "monthly",
+    regionKinds: ["country"],
+    defaultRegionCode: "US",
+  });
   await db.insert(regions).values({ code: "US", type: "country", name: "United States", slug: "united-states" });
   // 25 months moving +0.5 / -0.5, then a jump of 10 points: one strong upward extreme, open.
   const rows = Array.from({ length: 26 }, (_, k) => ({
@@ -48,7 +42,7 @@ beforeAll(async () => {
   await database.close();
 }, 60_000);
 afterAll(() => {
-  if (!elsewhere) rmSync(dir, { recursive: true, force: true });
+  rmSync(dir, { recursive: true, force: true });
 });
 
 async function svc(args: string[]) {
@@ -68,7 +62,7 @@ async function svc(args: string[]) {
   return { code, stdout, stderr };
 }
 
-describe.skipIf(!!elsewhere)("svc signals detect", () => {
+describe("svc signals detect", () => {
   test("stores the intervals, then a second run changes nothing", async () => {
     const first = await svc(["signals", "detect"]);
     expect(first.stderr).toBe("");

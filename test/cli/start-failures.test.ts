@@ -9,7 +9,6 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { scriptForNobody } from "../support/nobody";
-import { otherRunOnly } from "../support/runs";
 
 setDefaultTimeout(60_000);
 
@@ -20,7 +19,6 @@ const base = mkdtempSync(join(tmpdir(), "svc-start-failures-"));
 chmodSync(base, 0o755);
 const mounted: string[] = [];
 // `svc serve` on data directories of its own, stopping before any database: one run of the suite is enough.
-const elsewhere = otherRunOnly("postgres", "svc serve start failures");
 afterAll(() => {
   for (const m of mounted) Bun.spawnSync(["umount", "-l", m]);
   rmSync(base, { recursive: true, force: true });
@@ -51,7 +49,7 @@ async function serve(
   return { code, stderr };
 }
 
-describe.skipIf(!!elsewhere)("svc serve with a DATA_DIR it cannot use", () => {
+describe("svc serve with a DATA_DIR it cannot use", () => {
   test("under a regular file: one line naming the file and the fix", async () => {
     const file = join(base, "not-a-dir");
     writeFileSync(file, "x");
@@ -118,7 +116,7 @@ describe.skipIf(!!elsewhere)("svc serve with a DATA_DIR it cannot use", () => {
 
 // Issue 28, item 3: links (mails, /, OpenAPI servers) come from PUBLIC_BASE_URL, never from the Host header; a server
 // answering beyond loopback without it would have no right address to link to, so it does not start.
-describe.skipIf(!!elsewhere)("svc serve on a non-loopback interface without PUBLIC_BASE_URL", () => {
+describe("svc serve on a non-loopback interface without PUBLIC_BASE_URL", () => {
   test("HOST=0.0.0.0: one line saying what to set, exit 2 (a configuration error), before opening any database", async () => {
     const dataDir = join(base, "host-refusal");
     const env = {

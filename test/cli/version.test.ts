@@ -2,15 +2,12 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { resolve } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
-import { otherRunOnly } from "../support/runs";
 
 const ROOT = resolve(import.meta.dir, "../..");
 // bun resets the default timeout per file: this file starts processes (each loads the CLI, seconds on a busy machine).
 setDefaultTimeout(60_000);
-// Processes that use no database: one run of the suite is enough (test/support/runs.ts).
-const elsewhere = otherRunOnly("postgres", "svc --version");
 
-describe.skipIf(!!elsewhere)("svc --version", () => {
+describe("svc --version", () => {
   for (const args of [["--version"], ["version"], ["-v"]]) {
     test(`svc ${args.join(" ")}`, async () => {
       // A DATA_DIR that cannot exist: the command must not touch it.

@@ -15,18 +15,13 @@ import { sql } from "drizzle-orm";
 import { systemClock } from "../../src/deps";
 import { createKeyRuntime } from "../../src/services/key-runtime";
 import { createLogger } from "../../src/logger";
-import { otherRunOnly } from "../support/runs";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
 
-// svc keys, subscriptions and mail on an embedded data directory: its processes use embedded data directories of their own (test/support/runs.ts).
-const elsewhere = otherRunOnly("embedded", "svc keys, subscriptions and mail on an embedded data directory");
-
 let dir: string;
 let config: Config;
 beforeAll(() => {
-  if (elsewhere) return;
   dir = mkdtempSync(join(tmpdir(), "svc-cli-"));
   config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: "silent", PUBLIC_BASE_URL: "https://api.example.test" });
 });
@@ -59,7 +54,7 @@ async function lookup(key: string) {
   }
 }
 
-describe.skipIf(!!elsewhere)("svc keys / subscriptions / mail", () => {
+describe("svc keys / subscriptions / mail", () => {
   test("keys create prints the key once; plan, scope, limit, regions and test mode are applied", async () => {
     const r = await run(keysCommand, [
       "create",

@@ -1,3 +1,4 @@
+// test-tier: once (runs the Redocly CLI)
 // The served contract is lint-clean: Redocly's recommended ruleset reports no error and no warning on /openapi.json
 // of the real app. The document is linted as a deployment serves it (PUBLIC_BASE_URL set): served from localhost
 // its `servers` URL is localhost, which the recommended no-server-example.com rule warns about by design.

@@ -11,13 +11,9 @@ import { sql } from "drizzle-orm";
 import { openDatabase } from "../../db/client";
 import { readAdminEndpoint } from "../../src/admin/endpoint";
 import { makeTestDatabase, takeAsSeeded } from "../support/db";
-import { otherRunOnly } from "../support/runs";
 
 // bun resets the default timeout per file: this file starts a server process and CLI processes. A safety net.
 setDefaultTimeout(180_000);
-
-// the CLI beside a server on its embedded database: its processes use embedded data directories of their own (test/support/runs.ts).
-const elsewhere = otherRunOnly("embedded", "the CLI beside a server on its embedded database");
 
 const ROOT = resolve(import.meta.dir, "../..");
 const NO_KEY = "00000000-0000-4000-8000-000000000000";
@@ -106,7 +102,6 @@ const keyIdOf = (list: string, hintTail: string) =>
 let direct: { missing: Awaited<ReturnType<typeof svc>>; usage: Awaited<ReturnType<typeof svc>>; firstKeyId: string };
 
 beforeAll(async () => {
-  if (elsewhere) return;
   dir = mkdtempSync(join(tmpdir(), "svc-beside-"));
   dataDir = join(dir, "data");
   // DATA_DIR holds the test seed taken as the whole snapshot, its series already detected: the server starts without
@@ -131,7 +126,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (elsewhere) return;
   if (server && server.proc.exitCode === null) {
     server.proc.kill("SIGTERM");
     await server.proc.exited;
@@ -139,7 +133,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe.skipIf(!!elsewhere)("svc keys beside a running server on the embedded database", () => {
+describe("svc keys beside a running server on the embedded database", () => {
   test("the server carries the commands out: same output and exit status as directly", async () => {
     expect(direct.missing).toEqual({ code: 2, stdout: "", stderr: `svc keys: no key ${NO_KEY}\n` });
     expect(await svc(["keys", "revoke", "--id", NO_KEY])).toEqual(direct.missing);

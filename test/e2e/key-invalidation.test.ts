@@ -21,13 +21,11 @@ import {
   type RedisInstance,
 } from "../../bench/lib/instances";
 import { bearer } from "../support/keys";
-import { otherRunOnly } from "../support/runs";
 
 setDefaultTimeout(120_000);
 
 const ROOT = resolve(import.meta.dir, "../..");
-// It starts a PostgreSQL instance of its own: one run of the suite is enough.
-const pgSkip = otherRunOnly("postgres", "key invalidation across servers") ?? postgresUnavailable();
+const pgSkip = postgresUnavailable();
 const redisSkip = Bun.which("redis-server") ? null : "redis-server is not installed";
 if (pgSkip) console.warn(`skipped (key invalidation across processes): ${pgSkip}`);
 else if (redisSkip) console.warn(`skipped (key invalidation through Redis): ${redisSkip}`);

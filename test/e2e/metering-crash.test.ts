@@ -1,3 +1,4 @@
+// test-tier: database (a server killed mid-write, on each database)
 // Metering survives a crash: a real server process (`svc serve`) answers N metered requests, is killed with
 // SIGKILL (no shutdown code runs), is started again on the same DATA_DIR and database, and the key's usage is
 // exactly N (then N + M after M more requests and a clean stop). Runs on PGlite (an on-disk data directory) and,

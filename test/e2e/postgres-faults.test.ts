@@ -20,14 +20,13 @@ import { postgresUnavailable, startPostgres, type PgInstance } from "../../bench
 import { cli as runCli } from "../../bench/lib/serve-app";
 import { makeTestApp, type TestApp } from "../support/app";
 import { testKey } from "../support/keys";
-import { otherRunOnly } from "../support/runs";
 
 // Safety nets, not measures: servers here wait for "ready", after a first start that seeds the whole snapshot into
 // PostgreSQL (minutes while other test files run beside it).
 setDefaultTimeout(600_000);
 
 const ROOT = resolve(import.meta.dir, "../..");
-const skip = otherRunOnly("postgres", "PostgreSQL faults on an instance this test starts") ?? postgresUnavailable();
+const skip = postgresUnavailable();
 if (skip) console.warn(`skipped (PostgreSQL faults): ${skip}`);
 
 let pg: PgInstance;

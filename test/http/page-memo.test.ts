@@ -1,3 +1,4 @@
+// test-tier: once (the local chain: anvil)
 // The page memo (src/http/page-memo.ts) is a cache in front of the admission core, never a second decision:
 // - differential: one scenario of the paid-route contract (valid, revoked, rotated, expired, region-limited and
 //   premium-refused keys, a malformed key, the 429 edge, anonymous 402, L402 and x402 bought and replayed, a meter

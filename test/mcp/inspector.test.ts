@@ -1,3 +1,4 @@
+// test-tier: once (runs the MCP Inspector CLI against a server on loopback)
 // A second, independent MCP client against the real server on loopback: the MCP Inspector's CLI mode
 // (@modelcontextprotocol/inspector 2.x, built on the SDK's v2 client packages, not on the @modelcontextprotocol/sdk 1.x
 // this server and test/mcp/mcp.test.ts use), run as a separate process the way a developer or a CI job runs it. It lists

@@ -1,3 +1,4 @@
+// test-tier: once (the local chain: anvil)
 // x402 over MCP against a real local chain (anvil + Circle's FiatToken v2.2), as the x402 MCP transport specifies
 // (coinbase/x402 specs/transports-v2/mcp.md, tool-result binding): an unpaid call to a paid tool is a tool result with
 // `isError: true` whose structuredContent (and first text) is the x402 PaymentRequired; the official x402 client

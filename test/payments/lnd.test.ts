@@ -1,3 +1,4 @@
+// test-tier: once (openssl makes the fake's certificate)
 // The LND REST invoice backend against a local fake speaking LND's REST format (lnrpc/lightning.yaml AddInvoice:
 // protojson with base64 bytes and string int64s, macaroon in Grpc-Metadata-macaroon) over TLS pinned to the fake's
 // self-signed certificate, then the whole L402 flow with it.

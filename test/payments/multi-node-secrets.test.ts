@@ -1,3 +1,4 @@
+// test-tier: database (nodes share secrets through the database)
 // Nodes on one database share their payment secrets (src/services/payment-secrets.ts): two nodes on default settings
 // each generated their own L402 root key and x402 pay-to address, so a paid retry that landed on the other node was
 // refused. Here two nodes are built by the server's own bootstrap (buildDeps) on one database (PostgreSQL with

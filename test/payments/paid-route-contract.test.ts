@@ -1,3 +1,4 @@
+// test-tier: once (the local chain: anvil)
 // The shared paid-route contract (DESIGN.md "Tests"), run on every route registered through paid(...) on the real
 // app, present and future: the routes are enumerated from the paid() registry, each names a priced example request
 // (paid({ example })), and every clause below runs on it, on both rails, against a real local chain (anvil with

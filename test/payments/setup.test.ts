@@ -1,3 +1,4 @@
+// test-tier: once (runs svc dev pay)
 // Payment configuration: USD -> sats conversion and rate feeds, rails built from the environment (development
 // defaults with secrets generated once in DATA_DIR), production refusals, and `svc dev pay` while a server runs.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";

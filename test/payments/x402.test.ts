@@ -1,3 +1,4 @@
+// test-tier: once (the local chain: anvil)
 // x402 against a real local chain (anvil + Circle's FiatToken v2.2): the official client pays our server and
 // balances move on chain; replay, concurrent double spend, altered values, expiry, insufficient balance, a failing
 // handler (no settlement) and a failing settlement (data withheld). Settlement both ways: by the service itself,

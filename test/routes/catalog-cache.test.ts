@@ -1,3 +1,4 @@
+// test-tier: database (other processes' writes: a second pool on PostgreSQL)
 // The in-memory catalog (src/services/catalog-index.ts) and the catalog's conditional responses:
 // - it answers the rows the SQL it replaced answers (listIndicatorPage), ranked held and current first;
 // - this process's writes (an import creating a series, a catalog or region upsert) show at once;

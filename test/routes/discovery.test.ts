@@ -16,7 +16,6 @@ import { sourceFreshness } from "../../src/services/catalog";
 import { checkHealth } from "../../src/services/health";
 import { DEFAULT_REFRESH_SCHEDULES } from "../../src/config";
 import { makeTestApp, type TestApp } from "../support/app";
-import { testBackend } from "../support/db";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
@@ -386,7 +385,7 @@ describe("GET /api/health", () => {
       status: "ok",
       version: SERVICE_VERSION,
       contract_version: "1.0.0",
-      database: { kind: testBackend, ok: true, latency_ms: report.database.latency_ms },
+      database: { kind: t.database.kind, ok: true, latency_ms: report.database.latency_ms },
       rate_limits: { store: "memory", shared: true },
       // No job engine in this test app; the default refresh schedules, none run yet.
       jobs: {
@@ -420,7 +419,7 @@ describe("GET /api/health", () => {
     expect(env.error.message).toBe("The database is not answering.");
     const report = healthReportSchema.parse(env.error.details);
     expect(report.status).toBe("unavailable");
-    expect(report.database.kind).toBe(testBackend);
+    expect(report.database.kind).toBe(down.database.kind);
     expect(report.database.ok).toBe(false);
     expect(report.version).toBe(SERVICE_VERSION);
   });

@@ -1,3 +1,4 @@
+// test-tier: once (starts a redis-server)
 // The key cache with an invalidation bus (src/services/key-invalidation.ts): keys are cached only while the bus
 // listens; a change heard on the bus drops the key; invalidate() returns once every listener acknowledged. With a
 // Redis server this test starts and stops: two caches on one Redis acknowledge each other's changes, an outage stops

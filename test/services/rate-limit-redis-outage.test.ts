@@ -1,3 +1,4 @@
+// test-tier: once (starts and stops a redis-server)
 // A Redis outage under the rate limiter (faults issue, item 3): with a Redis server this test starts and stops, keyed
 // requests keep being answered at once and counted in the process while Redis is gone, /api/health says degraded,
 // and shared counting resumes when Redis is back. Skips where redis-server is not installed.

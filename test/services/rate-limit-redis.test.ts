@@ -1,3 +1,4 @@
+// test-tier: database (two servers on one PostgreSQL database)
 // Rate limits shared through Redis: exact counts under concurrency in one process, and one limit enforced
 // across two real server processes. Uses TEST_REDIS_URL, else redis://127.0.0.1:6379 when reachable; skips otherwise.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";

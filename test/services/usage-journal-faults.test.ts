@@ -1,3 +1,4 @@
+// test-tier: once (each fault in a process of its own)
 // The usage journal under disk faults (faults issue, items 1 and 2). Before the fix, both killed the process with
 // SIGBUS: records were copied into pages of a sparse file that a full file system could not back, and a seal that cut
 // the live file before a refused rename left the mapping writing past the end of the file (and lost what it wrote).
