@@ -12,15 +12,8 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { sha256Hex } from "../src/domain/keys";
-import {
-  mountSmallDisk,
-  postgresUnavailable,
-  startPostgres,
-  startRedis,
-  type PgInstance,
-  type RedisInstance,
-  type SmallDisk,
-} from "./lib/instances";
+import { mountSmallDisk, postgresUnavailable, startPostgres, type PgInstance, type SmallDisk } from "./lib/instances";
+import { startRedis, type RedisInstance } from "../test/support/redis";
 import { REPO_ROOT, freePort } from "./lib/load";
 import { KEYED_PAGE, cli } from "./lib/serve-app";
 

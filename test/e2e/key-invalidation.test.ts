@@ -13,20 +13,15 @@ import postgres from "postgres";
 import { openDatabase } from "../../db/client";
 import { cryptoRandom, systemClock } from "../../src/deps";
 import { issueKey } from "../../src/services/keys";
-import {
-  postgresUnavailable,
-  startPostgres,
-  startRedis,
-  type PgInstance,
-  type RedisInstance,
-} from "../../bench/lib/instances";
+import { postgresUnavailable, startPostgres, type PgInstance } from "../../bench/lib/instances";
+import { redisServerMissing, startRedis, type RedisInstance } from "../support/redis";
 import { bearer } from "../support/keys";
 
 setDefaultTimeout(120_000);
 
 const ROOT = resolve(import.meta.dir, "../..");
 const pgSkip = postgresUnavailable();
-const redisSkip = Bun.which("redis-server") ? null : "redis-server is not installed";
+const redisSkip = redisServerMissing();
 if (pgSkip) console.warn(`skipped (key invalidation across processes): ${pgSkip}`);
 else if (redisSkip) console.warn(`skipped (key invalidation through Redis): ${redisSkip}`);
 

@@ -10,7 +10,7 @@ import { sha256Hex } from "../../src/domain/keys";
 import { createLogger } from "../../src/logger";
 import { redisBus, type BusConnector, type InvalidationHandlers } from "../../src/services/key-invalidation";
 import { createKeyCache } from "../../src/services/key-runtime";
-import { startRedis, type RedisInstance } from "../../bench/lib/instances";
+import { redisServerMissing, startRedis, type RedisInstance } from "../support/redis";
 
 setDefaultTimeout(60_000);
 
@@ -88,7 +88,7 @@ describe("the key cache with a bus", () => {
   });
 });
 
-const redisSkip = Bun.which("redis-server") ? null : "redis-server is not installed";
+const redisSkip = redisServerMissing();
 if (redisSkip) console.warn(`skipped (Redis bus): ${redisSkip}`);
 
 describe.skipIf(!!redisSkip)("the Redis bus", () => {

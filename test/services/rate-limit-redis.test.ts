@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { RedisClient } from "bun";
 import { makeTestApp } from "../support/app";
+import { sharedRedis } from "../support/redis";
 import { bearer, testKey } from "../support/keys";
 import { redisRateLimitStore } from "../../src/services/rate-limit-stores";
 import { UNCORKED_BODY_BYTES } from "../../src/http/deferred-body";
@@ -37,18 +38,7 @@ async function sharedDatabase(): Promise<{ url: string; drop(): Promise<void> }>
   };
 }
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
-
-async function reachable(url: string): Promise<boolean> {
-  const client = new RedisClient(url, { connectionTimeout: 1000, autoReconnect: false, maxRetries: 0 });
-  try {
-    return (await Promise.race([client.ping(), Bun.sleep(1500).then(() => "timeout")])) === "PONG";
-  } catch {
-    return false;
-  } finally {
-    client.close();
-  }
-}
+const { url: REDIS_URL, skip: redisSkip } = await sharedRedis();
 
 /** How many EVAL calls Redis has run so far. */
 async function evalCalls(client: RedisClient): Promise<number> {
@@ -56,8 +46,8 @@ async function evalCalls(client: RedisClient): Promise<number> {
   return Number(/cmdstat_eval:calls=(\d+)/.exec(info)?.[1] ?? 0);
 }
 
-const haveRedis = await reachable(REDIS_URL);
-if (!haveRedis) console.warn(`skipped: no Redis at ${REDIS_URL} (set TEST_REDIS_URL)`);
+const haveRedis = redisSkip === null;
+if (redisSkip) console.warn(`skipped: ${redisSkip}`);
 const prefix = `svc:test:${crypto.randomUUID()}:`;
 
 describe.skipIf(!haveRedis)("Redis rate-limit counters", () => {
