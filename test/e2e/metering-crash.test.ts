@@ -7,13 +7,11 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { sql } from "drizzle-orm";
-import { openDatabase, type Database } from "../../db/client";
 import { usageFor } from "../../db/repos/keys";
 import { cryptoRandom, systemClock } from "../../src/deps";
 import { issueKey } from "../../src/services/keys";
 import { parseJournal, usageJournalDir } from "../../src/services/usage-journal";
-import { makeTestDatabase, takeAsSeeded, testBackend } from "../support/db";
+import { sharedDatabase, takeAsSeeded, testBackend, type SharedDatabase } from "../support/db";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers. The server starts on
 // the test seed taken as the whole snapshot (takeAsSeeded): seeding is not what this file tests. A safety net.
@@ -25,44 +23,31 @@ const PAGE = "/v1/observations?indicator=UNRATE&region=US&limit=1";
 const N = 37;
 const M = 5;
 
+let shared: SharedDatabase;
 let dataDir: string;
-let databaseUrl: string | null = null;
 let key: string;
 let keyId: string;
 
 /** The database the server uses, opened by the test while no server runs (PGlite allows one process). */
-async function openServerDatabase(): Promise<Database> {
-  return databaseUrl ? openDatabase({ url: databaseUrl, poolSize: 1 }) : openDatabase({ dataDir });
-}
+const openServerDatabase = () => shared.open(1);
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), "svc-crash-"));
-  const seeded = await makeTestDatabase();
-  if (testBackend === "postgres") {
-    const r = (await seeded.db.execute(sql`select current_database() as name`)) as any;
-    const u = new URL(process.env.TEST_DATABASE_URL!);
-    u.pathname = `/${(Array.isArray(r) ? r : r.rows)[0].name}`;
-    databaseUrl = u.toString();
-    await seeded.close();
-  } else {
-    // The seeded in-memory snapshot, written to the server's on-disk data directory.
-    const blob: Blob = await (seeded as any).dump();
-    await seeded.close();
-    const onDisk = await openDatabase({ dataDir, loadDataDir: blob });
-    await onDisk.close();
-  }
-  const database = await openServerDatabase();
-  await takeAsSeeded(database);
-  const issued = await issueKey({ database, clock: systemClock, random: cryptoRandom } as any, {
-    plan: "free",
-    rateLimitPerMinute: 10_000,
+  shared = await sharedDatabase(async (database) => {
+    await takeAsSeeded(database);
+    const issued = await issueKey({ database, clock: systemClock, random: cryptoRandom } as any, {
+      plan: "free",
+      rateLimitPerMinute: 10_000,
+    });
+    key = issued.key;
+    keyId = issued.row.id;
   });
-  key = issued.key;
-  keyId = issued.row.id;
-  await database.close();
+  // The server's data directory (its usage journal): the embedded database's, or one of its own on PostgreSQL.
+  dataDir = shared.dataDir ?? mkdtempSync(join(tmpdir(), "svc-crash-"));
 }, 180_000);
 
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+afterAll(() => {
+  if (dataDir && dataDir !== shared.dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
 
 type Server = { proc: Bun.Subprocess; url: string };
 
@@ -84,7 +69,7 @@ async function startServer(): Promise<Server> {
     X402_NETWORKS: "none",
     LIGHTNING_BACKEND: "none",
   });
-  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  Object.assign(env, shared.env);
   const proc = Bun.spawn([process.execPath, "src/cli.ts", "serve"], {
     cwd: ROOT,
     env,

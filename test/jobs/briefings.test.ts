@@ -7,32 +7,21 @@
 // - two engines on one database: a due tick of a briefing's schedule is sent once and runs once;
 // - runs survive a restart: a run queued by an API node that stopped before any worker ran it is run after the
 //   restart, and the stored runs are still served after another one.
-import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { sql } from "drizzle-orm";
-import { openDatabase, type Database } from "../../db/client";
 import { listRunsOfBriefing } from "../../db/repos/briefings";
 import { PUBLIC_BRIEFINGS, publicBriefingId } from "../../db/seed/briefings";
 import { slotCron, weeklySlot } from "../../src/domain/briefings";
-import { BRIEFING_QUEUE, BRIEFING_TZ, createJobRuntime } from "../../src/jobs/runtime";
-import { createLogger } from "../../src/logger";
-import { createCaches } from "../../src/services/caches";
+import { BRIEFING_QUEUE, BRIEFING_TZ } from "../../src/jobs/runtime";
 import { noJobs } from "../../src/ports";
 import { answeringAsker, failingAsker } from "../support/briefings";
-import { makeTestDatabase, testBackend } from "../support/db";
-import { makeJobsTestApp, waitFor } from "../support/jobs";
+import { makeTestDatabase, sharedDatabase, testBackend } from "../support/db";
+import { anotherJobEngine, makeJobsTestApp, waitFor } from "../support/jobs";
 import { jsonBody, testKey } from "../support/keys";
 import { makeTestApp } from "../support/app";
 import { ManualClock } from "../support/clock";
 
 setDefaultTimeout(120_000);
-
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
 
 const rowsOf = (r: any) => (Array.isArray(r) ? r : r.rows) as any[];
 const question = {
@@ -50,24 +39,6 @@ async function schedulesOf(boss: {
 }
 
 const weekly = (id: string) => [slotCron(weeklySlot(id)), BRIEFING_TZ, { briefingId: id }];
-
-/** A seeded database that can be closed and opened again: its URL on PostgreSQL, a data directory on PGlite. */
-async function reopenableDatabase(): Promise<() => Promise<Database>> {
-  const seeded = await makeTestDatabase();
-  if (testBackend === "postgres") {
-    const name = rowsOf(await seeded.db.execute(sql`select current_database() as name`))[0].name;
-    const u = new URL(process.env.TEST_DATABASE_URL!);
-    u.pathname = `/${name}`;
-    await seeded.close();
-    return () => openDatabase({ url: u.toString(), poolSize: 4 });
-  }
-  const dataDir = mkdtempSync(join(tmpdir(), "svc-briefings-"));
-  dirs.push(dataDir);
-  const blob: Blob = await (seeded as any).dump();
-  await seeded.close();
-  await (await openDatabase({ dataDir, loadDataDir: blob })).close();
-  return () => openDatabase({ dataDir });
-}
 
 describe("schedules and first runs", () => {
   test("the public briefings are scheduled weekly in UTC; a saved one from creation (first run stored at once) until deletion", async () => {
@@ -141,17 +112,7 @@ describe("schedules and first runs", () => {
     expect(asker.asked.map((a) => a.input.q)).toEqual([question.question]);
     await first.jobs.stop();
 
-    const second = createJobRuntime(
-      {
-        config: first.config,
-        database,
-        clock: first.clock,
-        logger: createLogger("silent"),
-        caches: createCaches(database),
-        fetcher: first.fetcher,
-      },
-      { asker },
-    );
+    const second = anotherJobEngine(first, { asker });
     await second.start();
     try {
       const schedules = await schedulesOf(second.boss!);
@@ -216,17 +177,7 @@ describe(`two job engines on one database (${testBackend})`, () => {
   test("a due tick of a briefing's schedule is sent once and runs once", async () => {
     const asker = answeringAsker();
     const a = await makeJobsTestApp({ keyAccess: true, asker });
-    const b = createJobRuntime(
-      {
-        config: a.config,
-        database: a.database,
-        clock: a.clock,
-        logger: createLogger("silent"),
-        caches: createCaches(a.database),
-        fetcher: a.fetcher,
-      },
-      { asker },
-    );
+    const b = anotherJobEngine(a, { asker });
     await b.start();
     try {
       const { headers } = await testKey(a, { plan: "professional" });
@@ -270,7 +221,9 @@ describe(`two job engines on one database (${testBackend})`, () => {
 
 describe(`runs survive a restart (${testBackend})`, () => {
   test("a run queued by an API node that stopped is run after the restart; stored runs are served after another restart", async () => {
-    const open = await reopenableDatabase();
+    // A database closed and opened again across the restarts.
+    const shared = await sharedDatabase();
+    const open = () => shared.open(4);
     const clock = new ManualClock();
 
     // An API node (JOBS=off) saves a briefing: its schedule and first run are queued, and nothing runs them.

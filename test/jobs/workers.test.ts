@@ -12,11 +12,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { sql } from "drizzle-orm";
-import { openDatabase, type Database } from "../../db/client";
 import { findSeries } from "../../db/repos/observations";
 import { findProvisioning } from "../../db/repos/provisioning";
 import { indicatorId } from "../../db/seed/catalog";
-import { makeTestDatabase, testBackend } from "../support/db";
+import { sharedDatabase, testBackend } from "../support/db";
 import { fredRows } from "../support/fetcher";
 import { makeTestApp } from "../support/app";
 import { FakeUpstream } from "../support/fake-upstream";
@@ -43,29 +42,8 @@ function tempDir(prefix: string): string {
   return d;
 }
 
-/**
- * A database for processes to share: its URL on PostgreSQL, else a seeded embedded database in a data directory.
- * The seeded US series of the FRED codes `unheld` are removed first: the workers provision them.
- */
-async function sharedDatabase(
-  unheld: string[] = [],
-): Promise<{ env: Record<string, string>; open(): Promise<Database> }> {
-  const seeded = await makeTestDatabase();
-  await unhold(seeded.db, fredUs(...unheld));
-  if (testBackend === "postgres") {
-    const r = (await seeded.db.execute(sql`select current_database() as name`)) as any;
-    const u = new URL(process.env.TEST_DATABASE_URL!);
-    u.pathname = `/${(Array.isArray(r) ? r : r.rows)[0].name}`;
-    await seeded.close();
-    const url = u.toString();
-    return { env: { DATABASE_URL: url }, open: () => openDatabase({ url, poolSize: 2 }) };
-  }
-  const dataDir = tempDir("svc-workers-");
-  const blob: Blob = await (seeded as any).dump();
-  await seeded.close();
-  await (await openDatabase({ dataDir, loadDataDir: blob })).close();
-  return { env: { DATA_DIR: dataDir }, open: () => openDatabase({ dataDir }) };
-}
+/** A database for processes to share, without the seeded US series of the FRED codes `unheld` (the workers provision them). */
+const databaseWithout = (unheld: string[] = []) => sharedDatabase((d) => unhold(d.db, fredUs(...unheld)));
 
 function childEnv(extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
@@ -123,7 +101,7 @@ function logLines(file: string): string[][] {
 describe.skipIf(!haveData || testBackend !== "postgres")("two workers and an API node on one PostgreSQL", () => {
   test("every series is fetched exactly once, and both workers take jobs", async () => {
     const codes = ["AHETPI", "CIVPART", "CPILFESL", "GDPC1", "JTSJOL", "PCEPILFE", "RSXFS", "U6RATE"];
-    const db = await sharedDatabase(codes);
+    const db = await databaseWithout(codes);
     const log = join(tempDir("svc-fetch-log-"), "fetches.log");
     writeFileSync(log, "");
     const [a, b] = await Promise.all([
@@ -163,7 +141,7 @@ describe.skipIf(!haveData)(`a worker killed mid-job (${testBackend})`, () => {
   test("kill -9 half way through a fetch: the job is taken again and the series is neither lost nor duplicated", async () => {
     // PAYEMS feeds no svc: series: the job ends right after its fetch (one that feeds some derives them first, which
     // the 3 s expiry below, set to find the killed worker fast, would not always leave time for on a busy machine).
-    const db = await sharedDatabase(["PAYEMS"]);
+    const db = await databaseWithout(["PAYEMS"]);
     const log = join(tempDir("svc-fetch-log-"), "fetches.log");
     writeFileSync(log, "");
     // A fetch still running after 3 s counts as lost (supervised every second).
@@ -222,7 +200,7 @@ describe.skipIf(!haveData)(`svc worker with the upstream connectors (${testBacke
     const fake = await FakeUpstream.start();
     const served = fredCsv("UNRATE")!;
     fake.setFredSeries("UNRATE", served, "2025-12-05 07:44:02-06");
-    const db = await sharedDatabase(["UNRATE"]);
+    const db = await databaseWithout(["UNRATE"]);
     // The API node queues the job and answers 202; it runs no jobs, and closes (the embedded database is one
     // process's at a time) before the worker opens the database.
     const api = await makeUpstreamJobsTestApp(fake, { database: await db.open(), runsJobs: false });
@@ -264,7 +242,7 @@ describe.skipIf(!haveData)(`svc worker with the upstream connectors (${testBacke
 
 describe("svc worker", () => {
   test("starts its job engine and stops cleanly on SIGTERM", async () => {
-    const db = await sharedDatabase();
+    const db = await databaseWithout();
     const proc = await spawnUntil(
       [process.execPath, "src/cli.ts", "worker", "--concurrency", "2"],
       childEnv({ ...db.env, LOG_LEVEL: "info" }),

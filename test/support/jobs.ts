@@ -125,6 +125,24 @@ export async function makeUpstreamJobsTestApp(fake: FakeUpstream, opts: JobsTest
   return { ...t, upstream: h };
 }
 
+export type JobsTestApp = Awaited<ReturnType<typeof makeJobsTestApp>>;
+
+/**
+ * Another job engine on a jobs test app's database, as a second node runs one: the app's config, clock and fetcher,
+ * caches and a logger of its own. Start it, and stop it when done.
+ */
+export function anotherJobEngine(t: JobsTestApp, opts: Parameters<typeof createJobRuntime>[1] = {}): JobRuntime {
+  const deps = {
+    config: t.config,
+    database: t.database,
+    clock: t.clock,
+    logger: createLogger("silent"),
+    caches: createCaches(t.database),
+    fetcher: t.fetcher,
+  };
+  return createJobRuntime(deps, opts);
+}
+
 /** Polls `check` until it returns a value other than undefined/false (a deadline, never an assertion on time). */
 export async function waitFor<T>(
   what: string,
