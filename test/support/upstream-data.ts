@@ -8,7 +8,7 @@
 //   worldBankCsv    worldbank-country/{gdp,population}.csv, with the World Bank's own ids for the aggregates kept
 import countryCodes from "i18n-iso-countries/codes.json";
 import { readFileSync } from "node:fs";
-import type { BlsDatum, WbRow } from "./fake-upstream";
+import type { BlsDatum, WbRow } from "./fake-upstream-answers";
 import { sharedDataPath } from "./shared-data";
 
 /** Splits one CSV line (double-quoted fields may hold commas and doubled quotes). */
