@@ -10,7 +10,6 @@ import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import postgres from "postgres";
 import { mountSmallDisk, postgresUnavailable, startPostgres, type PgInstance, type SmallDisk } from "./lib/instances";
 import { startRedis, type RedisInstance } from "../test/support/redis";
 import { REPO_ROOT } from "./lib/load";
