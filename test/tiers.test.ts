@@ -29,6 +29,7 @@ describe("the rule", () => {
     expect(tierOf("test/db/x.test.ts", "")).toBe("database");
     expect(tierOf("test/x.test.ts", "")).toBe("fast");
     expect(markedTier("test/routes/x.test.ts", "//test-tier: once\n")).toBeNull();
+    expect(markedTier("test/routes/x.test.ts", "// a comment\n// test-tier: once\n")).toBeNull();
     expect(() => tierOf("test/routes/x.test.ts", "// test-tier: slow\n")).toThrow('"test-tier: slow" names no tier');
     expect(() => tierOf("test/newdir/x.test.ts", "")).toThrow("test/newdir/ has no tier");
   });

@@ -3,7 +3,7 @@
 // - database: tests of database code, and any test that reads which database it runs on (`testBackend`), run on both
 //   databases (`bun run test:db`, with TEST_DATABASE_URL on PostgreSQL);
 // - once: end-to-end tests and tests that start processes (servers, CLIs, the local chain, Redis, a browser), run once.
-// A file's tier is its directory's (DIRECTORY_TIERS), unless a line of the file says otherwise (`// test-tier: once`).
+// A file's tier is its directory's (DIRECTORY_TIERS), unless its first line names another (`// test-tier: once (why)`).
 // test/tiers.test.ts checks the rule against what each file does, so a tier cannot silently drift:
 // a fast file starts no process (itself or through a helper of test/ or bench/ it imports) and does not load the
 // whole snapshot; only database files read the backend. `bun run test` runs every tier on one database.
@@ -37,7 +37,8 @@ export const DIRECTORY_TIERS: Readonly<Record<string, Tier>> = {
 };
 
 export const ROOT = resolve(import.meta.dir, "../..");
-const MARKER = /^\/\/ test-tier: (\S+)/m;
+/** The marker: the first line of a file, `// test-tier: <tier>` and why. */
+const MARKER = /^\/\/ test-tier: (\S+)/;
 
 /** Every test file of the suite, relative to the repository root, sorted. */
 export function testFiles(dir = "test"): string[] {
