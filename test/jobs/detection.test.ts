@@ -10,7 +10,7 @@ import { indicatorId } from "../../db/seed/catalog";
 import { createCaches } from "../../src/services/caches";
 import { detectChangedSeries } from "../../src/services/signal-detection";
 import { makeTestDatabase } from "../support/db";
-import { makeJobsTestApp, waitFor } from "../support/jobs";
+import { makeJobsTestApp, waitFor, type JobsTestApp } from "../support/jobs";
 import { clearSeries, monthStarts, writeSeries, type Row } from "../support/series";
 
 setDefaultTimeout(120_000);
@@ -98,7 +98,7 @@ describe("the database records every write of a series", () => {
 });
 
 describe("the detect job runs after writes, on the job engine's workers", () => {
-  let t: Awaited<ReturnType<typeof makeJobsTestApp>>;
+  let t: JobsTestApp;
   let database: Database;
   beforeAll(async () => {
     database = await makeTestDatabase();

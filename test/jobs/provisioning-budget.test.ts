@@ -16,7 +16,7 @@ import { seriesJobKey } from "../../src/domain/provisioning";
 import { PROVISION_QUEUE } from "../../src/jobs/runtime";
 import { providerLimits } from "../../src/upstream/limiter";
 import { fromIp, testKey } from "../support/keys";
-import { fredUs, makeJobsTestApp } from "../support/jobs";
+import { fredUs, makeJobsTestApp, type JobsTestApp } from "../support/jobs";
 import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
 
 setDefaultTimeout(120_000);
@@ -26,7 +26,7 @@ const haveData = sharedDataPath("fred-macro-us", "UNRATE.csv") !== null;
 if (!haveData) console.warn(sharedDataMissingMessage("fred-macro-us"));
 const d = haveData ? describe : describe.skip;
 
-let t: Awaited<ReturnType<typeof makeJobsTestApp>>;
+let t: JobsTestApp;
 beforeAll(async () => {
   if (!haveData) return;
   t = await makeJobsTestApp({

@@ -2,7 +2,7 @@
 // last attempt — lands in the dead letter queue `provision-lost`, whose worker marks the series failed: requests get
 // the clear error instead of waiting forever. If the stalled fetch finishes after all, its data is kept and served.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { fredUs, makeJobsTestApp, waitFor } from "../support/jobs";
+import { fredUs, makeJobsTestApp, waitFor, type JobsTestApp } from "../support/jobs";
 import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
 
 setDefaultTimeout(120_000);
@@ -10,7 +10,7 @@ setDefaultTimeout(120_000);
 const haveData = sharedDataPath("fred-macro-us", "PCEPILFE.csv") !== null;
 if (!haveData) console.warn(sharedDataMissingMessage("fred-macro-us"));
 
-let t: Awaited<ReturnType<typeof makeJobsTestApp>>;
+let t: JobsTestApp;
 beforeAll(async () => {
   if (!haveData) return;
   // One attempt, taken to be lost after 1 s.

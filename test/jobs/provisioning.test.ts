@@ -17,7 +17,7 @@ import { memoryRateLimitStore } from "../../src/services/rate-limit-stores";
 import { indicatorById } from "../../src/services/concepts";
 import { notHeld } from "../../src/services/provisioning";
 import { regionIndex } from "../../src/services/regions";
-import { fredUs, makeJobsTestApp, waitFor } from "../support/jobs";
+import { fredUs, makeJobsTestApp, waitFor, type JobsTestApp } from "../support/jobs";
 import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
 
 setDefaultTimeout(120_000);
@@ -26,7 +26,7 @@ const haveData = sharedDataPath("fred-macro-us", "UNRATE.csv") !== null;
 if (!haveData) console.warn(sharedDataMissingMessage("fred-macro-us"));
 const d = haveData ? describe : describe.skip;
 
-let t: Awaited<ReturnType<typeof makeJobsTestApp>>;
+let t: JobsTestApp;
 beforeAll(async () => {
   if (!haveData) return;
   // Two retries after the first attempt; requests are told to come back 10 minutes after the upstream gave up.

@@ -7,7 +7,7 @@ import { findSeries } from "../../db/repos/observations";
 import { indicatorId } from "../../db/seed/catalog";
 import { REFRESH_QUEUE } from "../../src/jobs/runtime";
 import { healthReportSchema } from "../../src/schemas/discovery";
-import { fredUs, makeJobsTestApp, waitFor } from "../support/jobs";
+import { fredUs, makeJobsTestApp, waitFor, type JobsTestApp } from "../support/jobs";
 import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
 
 setDefaultTimeout(120_000);
@@ -16,7 +16,7 @@ const haveData = sharedDataPath("fred-macro-us", "UNRATE.csv") !== null;
 if (!haveData) console.warn(sharedDataMissingMessage("fred-macro-us"));
 const d = haveData ? describe : describe.skip;
 
-let t: Awaited<ReturnType<typeof makeJobsTestApp>>;
+let t: JobsTestApp;
 beforeAll(async () => {
   if (!haveData) return;
   t = await makeJobsTestApp({
