@@ -14,7 +14,14 @@ import { parseArgs } from "node:util";
 import { FakeUpstream } from "../test/support/fake-upstream";
 import { REPO_ROOT, freePort, rssMb } from "./lib/load";
 
-const { values: args } = parseArgs({ options: { root: { type: "string" }, duration: { type: "string" }, clients: { type: "string" }, case: { type: "string" } } });
+const { values: args } = parseArgs({
+  options: {
+    root: { type: "string" },
+    duration: { type: "string" },
+    clients: { type: "string" },
+    case: { type: "string" },
+  },
+});
 const ROOT = args.root ?? REPO_ROOT;
 const DURATION_MS = Number(args.duration ?? 60) * 1000;
 const CLIENTS = Number(args.clients ?? 16);
@@ -23,20 +30,43 @@ const CASES = args.case === "challenges" || args.case === "addresses" ? [args.ca
 const fake = await FakeUpstream.start();
 const dataDir = mkdtempSync(join(tmpdir(), "svc-abuse-"));
 const env: Record<string, string> = {};
-for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(DATABASE_URL|DATA_DIR|PORT|HOST|REDIS_URL|PUBLIC_BASE_URL|PROVISION_|X402_|L402_|LIGHTNING_)/.test(k)) env[k] = v;
-Object.assign(env, fake.env(), { DATA_DIR: dataDir, NODE_ENV: "development", LOG_LEVEL: "error", X402_NETWORKS: "none", TRUSTED_PROXIES: "127.0.0.1", HOME: tmpdir() });
+for (const [k, v] of Object.entries(process.env))
+  if (
+    v !== undefined &&
+    !/^(DATABASE_URL|DATA_DIR|PORT|HOST|REDIS_URL|PUBLIC_BASE_URL|PROVISION_|X402_|L402_|LIGHTNING_)/.test(k)
+  )
+    env[k] = v;
+Object.assign(env, fake.env(), {
+  DATA_DIR: dataDir,
+  NODE_ENV: "development",
+  LOG_LEVEL: "error",
+  X402_NETWORKS: "none",
+  TRUSTED_PROXIES: "127.0.0.1",
+  HOME: tmpdir(),
+});
 
 const t0 = performance.now();
 const log = (m: string) => console.error(`[${((performance.now() - t0) / 1000).toFixed(1)}s] ${m}`);
 const port = await freePort();
 log(`starting ${ROOT} (the first start seeds)`);
-const server = Bun.spawn([process.execPath, "src/cli.ts", "serve"], { cwd: ROOT, env: { ...env, PORT: String(port), HOST: "127.0.0.1" }, stdout: "ignore", stderr: "inherit" });
+const server = Bun.spawn([process.execPath, "src/cli.ts", "serve"], {
+  cwd: ROOT,
+  env: { ...env, PORT: String(port), HOST: "127.0.0.1" },
+  stdout: "ignore",
+  stderr: "inherit",
+});
 const base = `http://127.0.0.1:${port}`;
 // However this script ends (a failed step throws), the server it started ends with it.
 process.on("exit", () => server.kill("SIGKILL"));
 const HELD = `${base}/v1/observations?indicator=PAYEMS&region=US`;
 for (let i = 0; ; i++) {
-  if ((await fetch(HELD).then((r) => r.status, () => 0)) === 402) break;
+  if (
+    (await fetch(HELD).then(
+      (r) => r.status,
+      () => 0,
+    )) === 402
+  )
+    break;
   if (i > 6000) throw new Error("server did not start serving 402s");
   await Bun.sleep(100);
 }
@@ -48,14 +78,17 @@ function footprint(dir: string): { files: number; bytes: number } {
   try {
     for (const name of readdirSync(dir, { recursive: true }) as string[]) {
       const st = statSync(join(dir, name), { throwIfNoEntry: false });
-      if (st?.isFile()) (files++, (bytes += st.size));
+      if (st?.isFile()) files++, (bytes += st.size);
     }
   } catch {}
   return { files, bytes };
 }
 
 /** CLIENTS loops sending `request(n)` until the duration ends; answers by status. */
-async function flood(request: (n: number) => Promise<Response>, during?: () => void): Promise<{ sent: number; statuses: Record<string, number>; ms: number }> {
+async function flood(
+  request: (n: number) => Promise<Response>,
+  during?: () => void,
+): Promise<{ sent: number; statuses: Record<string, number>; ms: number }> {
   const statuses: Record<string, number> = {};
   let next = 0;
   const start = performance.now();
@@ -77,7 +110,10 @@ async function flood(request: (n: number) => Promise<Response>, during?: () => v
   if (sampler) clearInterval(sampler);
   return { sent: next, statuses, ms: performance.now() - start };
 }
-const byStatus = (s: Record<string, number>) => Object.entries(s).map(([k, v]) => `${k}: ${v}`).join(", ");
+const byStatus = (s: Record<string, number>) =>
+  Object.entries(s)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(", ");
 const mb = (b: number) => (b / 1e6).toFixed(1);
 const out: string[] = [];
 
@@ -94,7 +130,9 @@ if (CASES.includes("challenges")) {
 }
 
 if (CASES.includes("addresses")) {
-  const counties = ((await (await fetch(`${base}/v1/regions?type=county`)).json()) as { data: { code: string }[] }).data.map((x) => x.code);
+  const counties = (
+    (await (await fetch(`${base}/v1/regions?type=county`)).json()) as { data: { code: string }[] }
+  ).data.map((x) => x.code);
   const measures = ["03", "04", "05", "06"];
   const rss: number[] = [rssMb(server.pid)];
   log(`rotating-address flood: ${DURATION_MS / 1000} s, ${CLIENTS} clients, RSS ${rss[0]!.toFixed(0)} MB`);
@@ -103,7 +141,10 @@ if (CASES.includes("addresses")) {
       const county = counties[n % counties.length]!;
       const mm = measures[Math.floor(n / counties.length) % measures.length]!;
       const ip = `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
-      return fetch(`${base}/v1/observations/latest?indicator=LAUCN${mm}&region=${county}`, { headers: { "X-Forwarded-For": ip }, signal: AbortSignal.timeout(10_000) });
+      return fetch(`${base}/v1/observations/latest?indicator=LAUCN${mm}&region=${county}`, {
+        headers: { "X-Forwarded-For": ip },
+        signal: AbortSignal.timeout(10_000),
+      });
     },
     () => rss.push(rssMb(server.pid)),
   );

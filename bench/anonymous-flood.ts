@@ -16,7 +16,14 @@ import { parseArgs } from "node:util";
 import { FakeUpstream } from "../test/support/fake-upstream";
 import { REPO_ROOT, freePort } from "./lib/load";
 
-const { values: args } = parseArgs({ options: { root: { type: "string" }, duration: { type: "string" }, clients: { type: "string" }, "free-keys": { type: "string" } } });
+const { values: args } = parseArgs({
+  options: {
+    root: { type: "string" },
+    duration: { type: "string" },
+    clients: { type: "string" },
+    "free-keys": { type: "string" },
+  },
+});
 const FREE_KEYS = Number(args["free-keys"] ?? 0);
 const ROOT = args.root ?? REPO_ROOT;
 const DURATION_MS = Number(args.duration ?? 40) * 1000;
@@ -26,11 +33,24 @@ const USER_SERIES = "LAUCN060370000000003";
 
 const fake = await FakeUpstream.start();
 // The user's series exists upstream; every stranger's is answered "Series does not exist" by the fake BLS.
-fake.setBlsSeries(USER_SERIES, [{ year: "2025", period: "M12", value: "5.9", footnotes: [{}] }, { year: "2025", period: "M11", value: "5.8", footnotes: [{}] }]);
+fake.setBlsSeries(USER_SERIES, [
+  { year: "2025", period: "M12", value: "5.9", footnotes: [{}] },
+  { year: "2025", period: "M11", value: "5.8", footnotes: [{}] },
+]);
 const dataDir = mkdtempSync(join(tmpdir(), "svc-flood-"));
 const env: Record<string, string> = {};
-for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(DATABASE_URL|DATA_DIR|PORT|HOST|REDIS_URL|PUBLIC_BASE_URL|PROVISION_)/.test(k)) env[k] = v;
-Object.assign(env, fake.env(), { DATA_DIR: dataDir, NODE_ENV: "production", LOG_LEVEL: "error", X402_NETWORKS: "none", LIGHTNING_BACKEND: "none", TRUSTED_PROXIES: "127.0.0.1", JOBS_SUPERVISE_SECONDS: "1", HOME: tmpdir() });
+for (const [k, v] of Object.entries(process.env))
+  if (v !== undefined && !/^(DATABASE_URL|DATA_DIR|PORT|HOST|REDIS_URL|PUBLIC_BASE_URL|PROVISION_)/.test(k)) env[k] = v;
+Object.assign(env, fake.env(), {
+  DATA_DIR: dataDir,
+  NODE_ENV: "production",
+  LOG_LEVEL: "error",
+  X402_NETWORKS: "none",
+  LIGHTNING_BACKEND: "none",
+  TRUSTED_PROXIES: "127.0.0.1",
+  JOBS_SUPERVISE_SECONDS: "1",
+  HOME: tmpdir(),
+});
 
 async function cli(argv: string[]): Promise<string> {
   const p = Bun.spawn([process.execPath, "src/cli.ts", ...argv], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" });
@@ -43,18 +63,30 @@ const t0 = performance.now();
 const log = (m: string) => console.error(`[${((performance.now() - t0) / 1000).toFixed(1)}s] ${m}`);
 log(`seeding (${ROOT})`);
 await cli(["seed"]);
-const newKey = async (plan: string, ...extra: string[]) => (await cli(["keys", "create", "--plan", plan, ...extra])).split("\n")[0]!;
+const newKey = async (plan: string, ...extra: string[]) =>
+  (await cli(["keys", "create", "--plan", plan, ...extra])).split("\n")[0]!;
 const key = FREE_KEYS > 0 ? await newKey("professional") : await newKey("free", "--rate-limit", "100000");
 // Free keys as POST /v1/signup makes them: the free plan's own rate limit.
 const freeKeys: string[] = [];
 for (let i = 0; i < FREE_KEYS; i++) freeKeys.push(await newKey("free"));
 const port = await freePort();
-const server = Bun.spawn([process.execPath, "src/cli.ts", "serve"], { cwd: ROOT, env: { ...env, PORT: String(port), HOST: "127.0.0.1" }, stdout: "ignore", stderr: "inherit" });
+const server = Bun.spawn([process.execPath, "src/cli.ts", "serve"], {
+  cwd: ROOT,
+  env: { ...env, PORT: String(port), HOST: "127.0.0.1" },
+  stdout: "ignore",
+  stderr: "inherit",
+});
 const base = `http://127.0.0.1:${port}`;
 // However this script ends (a failed step throws), the server it started ends with it.
 process.on("exit", () => server.kill("SIGKILL"));
 for (let i = 0; ; i++) {
-  if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) break;
+  if (
+    await fetch(`${base}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    )
+  )
+    break;
   if (i > 600) throw new Error("server did not start");
   await Bun.sleep(100);
 }
@@ -73,7 +105,9 @@ let next = 0;
 let stop = false;
 let queueMax = 0;
 const queueDepth = async () => {
-  const h = (await (await fetch(`${base}/api/health`)).json()) as { jobs?: { queues?: { queue: string; queued: number; active: number }[] } };
+  const h = (await (await fetch(`${base}/api/health`)).json()) as {
+    jobs?: { queues?: { queue: string; queued: number; active: number }[] };
+  };
   const q = h.jobs?.queues?.find((x) => x.queue === "provision");
   return q ? q.queued + q.active : 0;
 };
@@ -88,7 +122,10 @@ const flood = Array.from({ length: CLIENTS }, async () => {
     const headers: Record<string, string> = { "X-Forwarded-For": ip };
     if (FREE_KEYS > 0) headers["X-API-Key"] = freeKeys[n % FREE_KEYS]!;
     try {
-      const res = await fetch(`${base}/v1/observations/latest?indicator=LAUCN${mm}&region=${county}`, { headers, signal: AbortSignal.timeout(10_000) });
+      const res = await fetch(`${base}/v1/observations/latest?indicator=LAUCN${mm}&region=${county}`, {
+        headers,
+        signal: AbortSignal.timeout(10_000),
+      });
       await res.arrayBuffer();
       statuses[res.status] = (statuses[res.status] ?? 0) + 1;
     } catch {
@@ -109,7 +146,9 @@ const userStart = performance.now();
 let userStatus = 0;
 let userWait: number | null = null;
 while (performance.now() - userStart < 120_000) {
-  const res = await fetch(`${base}/v1/observations/latest?indicator=LAUCN03&region=06037`, { headers: { "X-API-Key": key } });
+  const res = await fetch(`${base}/v1/observations/latest?indicator=LAUCN03&region=06037`, {
+    headers: { "X-API-Key": key },
+  });
   await res.arrayBuffer();
   userStatus = res.status;
   if (res.status !== 202) {
@@ -131,11 +170,22 @@ fake.close();
 rmSync(dataDir, { recursive: true, force: true });
 
 const sent = Object.values(statuses).reduce((a, b) => a + b, 0);
-const who = FREE_KEYS > 0 ? `${FREE_KEYS} free keys from one address; the user's key Professional` : "each request from another address";
-console.log(`\n${FREE_KEYS > 0 ? "free-key" : "anonymous"} flood (${ROOT}): ${CLIENTS} clients, ${(floodMs / 1000).toFixed(0)} s, ${who}\n`);
-console.log("| requests | answers by status | provision queue (max / end) | BLS requests upstream (per minute) | keyed user's wait |");
+const who =
+  FREE_KEYS > 0
+    ? `${FREE_KEYS} free keys from one address; the user's key Professional`
+    : "each request from another address";
+console.log(
+  `\n${FREE_KEYS > 0 ? "free-key" : "anonymous"} flood (${ROOT}): ${CLIENTS} clients, ${(floodMs / 1000).toFixed(0)} s, ${who}\n`,
+);
+console.log(
+  "| requests | answers by status | provision queue (max / end) | BLS requests upstream (per minute) | keyed user's wait |",
+);
 console.log("|---|---|---|---|---|");
 console.log(
-  `| ${sent} | ${Object.entries(statuses).map(([k, v]) => `${k}: ${v}`).join(", ")} | ${queueMax} / ${queueEnd} | ${upstream} (${((upstream * 60_000) / floodMs).toFixed(0)}) | ${userWait === null ? `no answer but 202 after 120 s` : `${(userWait / 1000).toFixed(1)} s (${userStatus})`} |`,
+  `| ${sent} | ${Object.entries(statuses)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(
+      ", ",
+    )} | ${queueMax} / ${queueEnd} | ${upstream} (${((upstream * 60_000) / floodMs).toFixed(0)}) | ${userWait === null ? `no answer but 202 after 120 s` : `${(userWait / 1000).toFixed(1)} s (${userStatus})`} |`,
 );
 process.exit(0);

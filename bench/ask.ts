@@ -15,7 +15,10 @@ import { seedDatabase } from "../db/seed";
 import { makeTestApp } from "../test/support/app";
 import { ManualClock } from "../test/support/clock";
 
-const { values: args } = parseArgs({ args: process.argv.slice(2), options: { db: { type: "string", default: "pglite" }, requests: { type: "string", default: "300" } } });
+const { values: args } = parseArgs({
+  args: process.argv.slice(2),
+  options: { db: { type: "string", default: "pglite" }, requests: { type: "string", default: "300" } },
+});
 const NOW = new Date("2026-11-24T12:00:00Z");
 const QUESTIONS = [
   "What is the unemployment rate in Texas?",
@@ -26,11 +29,14 @@ const QUESTIONS = [
   "are people moving out of california",
 ];
 
-const url = args.db === "pglite" ? null : args.db === "postgres" ? "postgres://postgres@127.0.0.1:5432/postgres" : args.db!;
+const url =
+  args.db === "pglite" ? null : args.db === "postgres" ? "postgres://postgres@127.0.0.1:5432/postgres" : args.db!;
 const database = url ? await openDatabase({ url, poolSize: 4 }) : await openDatabase({ dataDir: null });
 const seeded = performance.now();
 await seedDatabase(database, { now: NOW });
-console.log(`seeded the real snapshot in ${((performance.now() - seeded) / 1000).toFixed(1)} s (${url ? "postgres" : "pglite"})`);
+console.log(
+  `seeded the real snapshot in ${((performance.now() - seeded) / 1000).toFixed(1)} s (${url ? "postgres" : "pglite"})`,
+);
 // The service's default revalidation (1 s), not the tests' 0 (which re-reads every series version per request).
 const t = await makeTestApp({ database, clock: new ManualClock(NOW), config: { seriesCacheRevalidateMs: 1000 } });
 
@@ -38,11 +44,13 @@ async function time(q: string, depth: string | null): Promise<number> {
   const started = performance.now();
   const res = await t.request(`/v1/ask?${new URLSearchParams({ q, ...(depth ? { depth } : {}) })}`);
   const body = (await res.json()) as { status?: string };
-  if (res.status !== 200 || body.status !== "ok") throw new Error(`${q}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+  if (res.status !== 200 || body.status !== "ok")
+    throw new Error(`${q}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
   return performance.now() - started;
 }
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const n = Number(args.requests);
 for (const depth of [null, "briefing"]) {
   const cold = [];
@@ -54,7 +62,12 @@ for (const depth of [null, "briefing"]) {
       `${(1000 / (warm.reduce((a, b) => a + b, 0) / warm.length)).toFixed(0)} req/s one at a time`,
   );
 }
-const INTENT = ["What is the current US inflation rate?", "Is unemployment higher in Texas or California?", "How many jobs were added last month?", "Is the US in a recession?"];
+const INTENT = [
+  "What is the current US inflation rate?",
+  "Is unemployment higher in Texas or California?",
+  "How many jobs were added last month?",
+  "Is the US in a recession?",
+];
 /** One question of each new kind, answered at the default depth. */
 const ISSUE_40 = [
   "What is India's GDP growth?",
@@ -81,13 +94,21 @@ const RANKINGS = [
   for (const q of ISSUE_40) cold.push(await time(q, null));
   const warm = [];
   for (let i = 0; i < n; i++) warm.push(await time(ISSUE_40[i % ISSUE_40.length], null));
-  console.log(`newer question kinds, depth=default: cold max ${Math.max(...cold).toFixed(1)} ms; warm p50 ${pct(warm, 50).toFixed(2)} ms, p99 ${pct(warm, 99).toFixed(2)} ms`);
+  console.log(
+    `newer question kinds, depth=default: cold max ${Math.max(...cold).toFixed(1)} ms; warm p50 ${pct(warm, 50).toFixed(2)} ms, p99 ${pct(warm, 99).toFixed(2)} ms`,
+  );
 }
 for (const [label, q] of [...INTENT.map((q) => ["intent", q]), ...RANKINGS]) {
   const cold = await time(q, null);
   const warm = [];
   for (let i = 0; i < Math.max(20, Math.floor(n / 5)); i++) warm.push(await time(q, null));
-  console.log(`${label}: "${q}" cold ${cold.toFixed(1)} ms; warm p50 ${pct(warm, 50).toFixed(2)} ms, p99 ${pct(warm, 99).toFixed(2)} ms`);
+  console.log(
+    `${label}: "${q}" cold ${cold.toFixed(1)} ms; warm p50 ${pct(warm, 50).toFixed(2)} ms, p99 ${pct(warm, 99).toFixed(2)} ms`,
+  );
 }
-console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+console.log(
+  `load average ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ")}`,
+);
 await t.close();

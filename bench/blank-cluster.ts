@@ -10,15 +10,25 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { BLANK_CLUSTER_PATH, PGLITE_INITDB_PARAMS } from "../db/blank-cluster";
 
-const { values: args } = parseArgs({ args: process.argv.slice(2), options: { rounds: { type: "string", default: "2" }, child: { type: "string" } } });
-const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+const { values: args } = parseArgs({
+  args: process.argv.slice(2),
+  options: { rounds: { type: "string", default: "2" }, child: { type: "string" } },
+});
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
 
 if (args.child) {
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 20);
   const dataDir = mkdtempSync(join(tmpdir(), "svc-bench-blank-"));
   const t0 = performance.now();
-  const pg = new PGlite({ dataDir, initDbStartParams: PGLITE_INITDB_PARAMS, ...(args.child === "blank" ? { loadDataDir: Bun.file(BLANK_CLUSTER_PATH) } : {}) });
+  const pg = new PGlite({
+    dataDir,
+    initDbStartParams: PGLITE_INITDB_PARAMS,
+    ...(args.child === "blank" ? { loadDataDir: Bun.file(BLANK_CLUSTER_PATH) } : {}),
+  });
   await pg.waitReady;
   await pg.query("select 1");
   const ms = performance.now() - t0;
@@ -28,13 +38,20 @@ if (args.child) {
   rmSync(dataDir, { recursive: true, force: true });
   console.log(JSON.stringify({ ms, peakMb: peak / 1e6 }));
 } else {
-  console.log(`new embedded database: initdb vs the blank cluster (${availableParallelism()} cpus; load average before ${load()})`);
+  console.log(
+    `new embedded database: initdb vs the blank cluster (${availableParallelism()} cpus; load average before ${load()})`,
+  );
   for (let round = 1; round <= Number(args.rounds); round++) {
     for (const mode of ["initdb", "blank"]) {
-      const proc = Bun.spawn([process.execPath, import.meta.path, "--child", mode], { stdout: "pipe", stderr: "inherit" });
+      const proc = Bun.spawn([process.execPath, import.meta.path, "--child", mode], {
+        stdout: "pipe",
+        stderr: "inherit",
+      });
       const out = JSON.parse((await new Response(proc.stdout).text()).trim()) as { ms: number; peakMb: number };
       const label = mode === "initdb" ? "initdb           " : "blank cluster    ";
-      console.log(`  round ${round}, ${label} ready in ${(out.ms / 1000).toFixed(2)} s, peak RSS ${Math.round(out.peakMb)} MB (load ${load()})`);
+      console.log(
+        `  round ${round}, ${label} ready in ${(out.ms / 1000).toFixed(2)} s, peak RSS ${Math.round(out.peakMb)} MB (load ${load()})`,
+      );
     }
   }
 }

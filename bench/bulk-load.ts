@@ -15,22 +15,38 @@ const NOW = new Date("2026-11-24T00:00:00Z");
 const IDS = ["00000000-0000-4000-8000-0000000b0001", "00000000-0000-4000-8000-0000000b0002"];
 
 function countyCodes(): string[] {
-  return Array.from({ length: COUNTIES }, (_, i) => `${String(1 + (i % 50)).padStart(2, "0")}${String(1 + Math.floor(i / 50) * 2).padStart(3, "0")}`);
+  return Array.from(
+    { length: COUNTIES },
+    (_, i) => `${String(1 + (i % 50)).padStart(2, "0")}${String(1 + Math.floor(i / 50) * 2).padStart(3, "0")}`,
+  );
 }
 
 function monthly(i: number): { date: string; value: number }[] {
   return Array.from({ length: MONTHS }, (_, m) => {
     const y = 1997 + Math.floor(m / 12);
-    return { date: `${y}-${String((m % 12) + 1).padStart(2, "0")}-01`, value: Math.round((3 + ((i * 7 + m * 13) % 97) / 10) * 10) / 10 };
+    return {
+      date: `${y}-${String((m % 12) + 1).padStart(2, "0")}-01`,
+      value: Math.round((3 + ((i * 7 + m * 13) % 97) / 10) * 10) / 10,
+    };
   });
 }
 
 async function setup(database: Database, codes: string[]): Promise<void> {
   const db = database.db;
   await db.insert(sources).values({ slug: "bench", name: "Bench" });
-  await db.insert(indicators).values(IDS.map((id, k) => ({ id, code: `BULK${k}`, sourceSlug: "bench", name: `Bulk ${k}`, regionKinds: ["county"] })));
+  await db
+    .insert(indicators)
+    .values(
+      IDS.map((id, k) => ({ id, code: `BULK${k}`, sourceSlug: "bench", name: `Bulk ${k}`, regionKinds: ["county"] })),
+    );
   for (let i = 0; i < codes.length; i += 1000) {
-    await db.insert(regions).values(codes.slice(i, i + 1000).map((code) => ({ code, type: "county", name: `County ${code}`, slug: `county-${code}` })));
+    await db
+      .insert(regions)
+      .values(
+        codes
+          .slice(i, i + 1000)
+          .map((code) => ({ code, type: "county", name: `County ${code}`, slug: `county-${code}` })),
+      );
   }
 }
 
@@ -39,7 +55,15 @@ async function rawCopy(database: Database, items: BulkSeries[]): Promise<void> {
   const at = NOW.toISOString();
   const insertSeries = `insert into series (indicator_id, region_code, first_date, last_date, observation_count, version, updated_at)
     select * from unnest($1::uuid[], $2::text[], $3::date[], $4::date[], $5::int[], $6::int[], $7::timestamptz[]) returning id`;
-  const cols = [items.map((s) => s.indicatorId), items.map((s) => s.regionCode), items.map((s) => s.rows[0].date), items.map((s) => s.rows.at(-1)!.date), items.map((s) => s.rows.length), items.map(() => 1), items.map(() => at)];
+  const cols = [
+    items.map((s) => s.indicatorId),
+    items.map((s) => s.regionCode),
+    items.map((s) => s.rows[0].date),
+    items.map((s) => s.rows.at(-1)!.date),
+    items.map((s) => s.rows.length),
+    items.map(() => 1),
+    items.map(() => at),
+  ];
   const csv = (ids: number[]) => {
     const out: string[] = [];
     items.forEach((s, k) => {
@@ -47,11 +71,14 @@ async function rawCopy(database: Database, items: BulkSeries[]): Promise<void> {
     });
     return out.join("");
   };
-  const copy = "copy observations (series_id, date, revision, value, is_preliminary, is_latest, source_updated_at, recorded_at)";
+  const copy =
+    "copy observations (series_id, date, revision, value, is_preliminary, is_latest, source_updated_at, recorded_at)";
   const raw = database.raw;
   if (raw.kind === "postgres") {
     await raw.sql.begin(async (tx) => {
-      const ids = ((await tx.unsafe(insertSeries, cols.map((c) => tx.array(c as never[])) as never)) as unknown as { id: number }[]).map((r) => Number(r.id));
+      const ids = (
+        (await tx.unsafe(insertSeries, cols.map((c) => tx.array(c as never[])) as never)) as unknown as { id: number }[]
+      ).map((r) => Number(r.id));
       const w = await tx.unsafe(`${copy} from stdin with (format csv)`).writable();
       await new Promise<void>((resolve, reject) => {
         w.on("finish", resolve);
@@ -92,11 +119,15 @@ async function run(label: string, open: () => Promise<Database>): Promise<void> 
     else await bulkLoadSeries(database, items, { now: NOW });
     const ms = performance.now() - t0;
     results.push({ method, ms });
-    console.log(`${label.padEnd(10)} ${method.padEnd(15)} ${rows.toLocaleString("en-US")} rows  ${(ms / 1000).toFixed(2)} s  ${Math.round(rows / (ms / 1000)).toLocaleString("en-US")} rows/s  rss +${Math.round((process.memoryUsage().rss - rss0) / 1e6)} MB`);
+    console.log(
+      `${label.padEnd(10)} ${method.padEnd(15)} ${rows.toLocaleString("en-US")} rows  ${(ms / 1000).toFixed(2)} s  ${Math.round(rows / (ms / 1000)).toLocaleString("en-US")} rows/s  rss +${Math.round((process.memoryUsage().rss - rss0) / 1e6)} MB`,
+    );
     await database.close();
   }
   const best = (m: string) => Math.min(...results.filter((r) => r.method === m).map((r) => r.ms));
-  console.log(`${label.padEnd(10)} bulkLoadSeries / raw COPY (best of 2 each): ${((best("raw COPY") / best("bulkLoadSeries")) * 100).toFixed(1)}%`);
+  console.log(
+    `${label.padEnd(10)} bulkLoadSeries / raw COPY (best of 2 each): ${((best("raw COPY") / best("bulkLoadSeries")) * 100).toFixed(1)}%`,
+  );
 }
 
 async function main() {
@@ -104,7 +135,9 @@ async function main() {
   const url = process.env.DATABASE_URL;
   if (url?.startsWith("postgres")) {
     let n = 0;
-    await run("postgres", async () => openDatabase({ url: await scratch(url, `svc_bench_bulk_${process.pid}_${n++}`), poolSize: 2 }));
+    await run("postgres", async () =>
+      openDatabase({ url: await scratch(url, `svc_bench_bulk_${process.pid}_${n++}`), poolSize: 2 }),
+    );
   }
 }
 

@@ -14,7 +14,10 @@ const WINDOW = "indicator=UNRATE&region=US&start_date=1986-01-01&end_date=2025-1
 const CHARTS: [string, string][] = [
   ["chart SVG, 40 years monthly", `/v1/chart?${WINDOW}`],
   ["chart SVG, two units", "/v1/chart?indicator=UNRATE,PAYEMS&region=US&start_date=2015-01-01"],
-  ["chart SVG, ten states", "/v1/chart?indicator=unemployment_rate&region=06,48,36,11,12,17,42,39,13,37&start_date=2020-01-01"],
+  [
+    "chart SVG, ten states",
+    "/v1/chart?indicator=unemployment_rate&region=06,48,36,11,12,17,42,39,13,37&start_date=2020-01-01",
+  ],
 ];
 const JSON_PAGE = `/v1/observations?${WINDOW}&limit=1000`;
 const WARM = 300;
@@ -40,12 +43,15 @@ try {
     if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
     return { ms: performance.now() - t0, bytes };
   };
-  const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+  const pct = (xs: number[], p: number) =>
+    [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
   const measure = async (name: string, path: string) => {
     const cold = await once(path);
     const warm: number[] = [];
     for (let i = 0; i < WARM; i++) warm.push((await once(path)).ms);
-    console.log(`${name.padEnd(34)} ${String(cold.bytes).padStart(7)} B  cold ${cold.ms.toFixed(1).padStart(6)} ms  warm p50 ${pct(warm, 0.5).toFixed(3)} ms  p99 ${pct(warm, 0.99).toFixed(3)} ms`);
+    console.log(
+      `${name.padEnd(34)} ${String(cold.bytes).padStart(7)} B  cold ${cold.ms.toFixed(1).padStart(6)} ms  warm p50 ${pct(warm, 0.5).toFixed(3)} ms  p99 ${pct(warm, 0.99).toFixed(3)} ms`,
+    );
   };
   // A miss: the window starting i days earlier (a request of its own, whatever sizes are drawn at).
   const misses = async (name: string, path: string) => {
@@ -56,7 +62,9 @@ try {
       url.searchParams.set("start_date", addDays(start, -i));
       ms.push((await once(`${url.pathname}${url.search}`)).ms);
     }
-    console.log(`${"  render (cache miss)".padEnd(34)} ${" ".repeat(24)}p50 ${pct(ms, 0.5).toFixed(1)} ms  p99 ${pct(ms, 0.99).toFixed(1)} ms (${MISSES} renders)`);
+    console.log(
+      `${"  render (cache miss)".padEnd(34)} ${" ".repeat(24)}p50 ${pct(ms, 0.5).toFixed(1)} ms  p99 ${pct(ms, 0.99).toFixed(1)} ms (${MISSES} renders)`,
+    );
   };
   try {
     console.log(`database: ${label}; load ${(await Bun.file("/proc/loadavg").text()).trim()}`);

@@ -10,20 +10,23 @@ import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import postgres from "postgres";
-import { sha256Hex } from "../src/domain/keys";
-import { mountSmallDisk, postgresUnavailable, startPostgres, startRedis, type PgInstance, type RedisInstance, type SmallDisk } from "./lib/instances";
-import { REPO_ROOT, freePort } from "./lib/load";
+import { mountSmallDisk, postgresUnavailable, startPostgres, type PgInstance, type SmallDisk } from "./lib/instances";
+import { startRedis, type RedisInstance } from "../test/support/redis";
+import { REPO_ROOT } from "./lib/load";
 import { KEYED_PAGE, cli } from "./lib/serve-app";
+import { faultDatabases } from "./lib/fault-databases";
+import { reportFaults, type FaultRow } from "./lib/fault-report";
+import { firstOkAfter, keyedLoad, startServer, summarize, type Sample, type Server } from "./lib/fault-servers";
 
-const { values: args } = parseArgs({ options: { clients: { type: "string" }, hold: { type: "string" }, only: { type: "string" } } });
+const { values: args } = parseArgs({
+  options: { clients: { type: "string" }, hold: { type: "string" }, only: { type: "string" } },
+});
 const CLIENTS = Number(args.clients ?? 16);
 const HOLD_MS = Number(args.hold ?? 5) * 1000;
 const ONLY = args.only ? new Set(args.only.split(",")) : null;
 const isRoot = process.getuid?.() === 0;
 
-type Row = { fault: string; sent: number; statuses: Record<string, number>; noAnswer: number; lost: number | null; recoverMs: number | null; note: string };
-const rows: Row[] = [];
+const rows: FaultRow[] = [];
 const t0 = performance.now();
 const log = (msg: string) => console.error(`[${((performance.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
 
@@ -39,130 +42,35 @@ const scratch = mkdtempSync(join(tmpdir(), "svc-faults-"));
 chmodSync(scratch, 0o755);
 const baseEnv: Record<string, string> = {};
 for (const [k, v] of Object.entries(process.env)) {
-  if (v !== undefined && !/^(DATABASE_URL|DATA_DIR|PORT|HOST|REDIS_URL|SMTP_URL|STRIPE_|X402_|L402_|LIGHTNING_|LND_|PUBLIC_BASE_URL)/.test(k)) baseEnv[k] = v;
+  if (
+    v !== undefined &&
+    !/^(DATABASE_URL|DATA_DIR|PORT|HOST|REDIS_URL|SMTP_URL|STRIPE_|X402_|L402_|LIGHTNING_|LND_|PUBLIC_BASE_URL)/.test(k)
+  )
+    baseEnv[k] = v;
 }
-Object.assign(baseEnv, { NODE_ENV: "production", LOG_LEVEL: "info", X402_NETWORKS: "none", LIGHTNING_BACKEND: "none", HOME: tmpdir() });
+Object.assign(baseEnv, {
+  NODE_ENV: "production",
+  LOG_LEVEL: "info",
+  X402_NETWORKS: "none",
+  LIGHTNING_BACKEND: "none",
+  HOME: tmpdir(),
+});
 
-const adminSql = () => postgres(pg.url, { max: 1, onnotice: () => {} });
-const dbUrl = (name: string) => Object.assign(new URL(pg.url), { pathname: `/${name}` }).toString();
-let counter = 0;
+const { freshDatabase, usageOf, emptyDatabase } = await faultDatabases(pg.url, baseEnv, scratch, log);
 
-// One seeded template; each fault gets a copy (CREATE DATABASE ... TEMPLATE), so none sees another's counts.
-log("seeding a template database");
-{
-  const sql = adminSql();
-  await sql.unsafe("create database faults_template");
-  await sql.end();
-  await cli(["seed"], { ...baseEnv, DATABASE_URL: dbUrl("faults_template"), DATA_DIR: mkdtempSync(join(scratch, "seed-")), LOG_LEVEL: "error" });
-}
-async function freshDatabase(): Promise<{ url: string; key: string; keyId: string }> {
-  const name = `faults_${++counter}`;
-  const sql = adminSql();
-  await sql.unsafe(`create database ${name} template faults_template`);
-  await sql.end();
-  const url = dbUrl(name);
-  const env = { ...baseEnv, DATABASE_URL: url, DATA_DIR: mkdtempSync(join(scratch, "cli-")), LOG_LEVEL: "error" };
-  const key = (await cli(["keys", "create", "--plan", "free", "--rate-limit", "2000000000"], env)).split("\n")[0]!;
-  const db = postgres(url, { max: 1, onnotice: () => {} });
-  const [row] = await db`select id from api_keys where secret_hash = ${sha256Hex(key)}`;
-  await db.end();
-  return { url, key, keyId: row!.id };
-}
-async function usageOf(url: string, keyId: string): Promise<number> {
-  const db = postgres(url, { max: 1, onnotice: () => {} });
-  const [row] = await db`select coalesce(sum(requests), 0)::int as n from key_usage where key_id = ${keyId}`;
-  await db.end();
-  return row!.n;
-}
-
-// ------------------------------------------------------------------------------------------------ servers
-type Server = { url: string; proc: Bun.Subprocess; logs: { at: number; entry: any }[]; stop(): Promise<number> };
-
-async function startServer(env: Record<string, string>, opts: { asNobody?: boolean } = {}): Promise<Server> {
-  const port = await freePort();
-  const cmd = [process.execPath, "src/cli.ts", "serve"];
-  // setpriv execs the server itself (signals reach it directly).
-  const full = opts.asNobody ? ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", ...cmd] : cmd;
-  const proc = Bun.spawn(full, { cwd: REPO_ROOT, env: { ...env, PORT: String(port), HOST: "127.0.0.1" }, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
-  const logs: Server["logs"] = [];
-  let listening!: () => void;
-  const ready = new Promise<void>((r) => (listening = r));
-  void (async () => {
-    let text = "";
-    for await (const chunk of proc.stderr as ReadableStream<Uint8Array>) {
-      text += new TextDecoder().decode(chunk);
-      const lines = text.split("\n");
-      text = lines.pop()!;
-      for (const l of lines) {
-        let entry: any = { raw: l };
-        try {
-          entry = JSON.parse(l);
-        } catch {}
-        logs.push({ at: performance.now(), entry });
-        if (entry.msg === "ready") listening();
-      }
-    }
-  })();
-  await Promise.race([ready, proc.exited.then((c) => Promise.reject(new Error(`server exited ${c}: ${logs.map((l) => JSON.stringify(l.entry)).join("\n")}`)))]);
-  return {
-    url: `http://127.0.0.1:${port}`,
-    proc,
-    logs,
-    async stop() {
-      proc.kill("SIGTERM");
-      return proc.exited;
-    },
-  };
-}
-
-// ------------------------------------------------------------------------------------------------ load
-type Sample = { sentAt: number; status: number | "none" };
-
-/** CLIENTS loops requesting `path` with the key until stop(); each request gets 10 s to be answered. */
-function keyedLoad(servers: Server[], key: string, path = KEYED_PAGE) {
-  const samples: Sample[] = [];
-  let stopping = false;
-  const loops = Array.from({ length: CLIENTS }, async (_, i) => {
-    const base = servers[i % servers.length]!.url;
-    while (!stopping) {
-      const sentAt = performance.now();
-      try {
-        const res = await fetch(base + path, { headers: { "X-API-Key": key }, signal: AbortSignal.timeout(10_000) });
-        await res.arrayBuffer();
-        samples.push({ sentAt, status: res.status });
-      } catch {
-        samples.push({ sentAt, status: "none" });
-        await Bun.sleep(10);
-      }
-    }
-  });
-  return {
-    samples,
-    async stop() {
-      stopping = true;
-      await Promise.all(loops);
-    },
-  };
-}
-
-function summarize(samples: Sample[]) {
-  const statuses: Record<string, number> = {};
-  for (const s of samples) if (s.status !== "none") statuses[s.status] = (statuses[s.status] ?? 0) + 1;
-  return { sent: samples.length, statuses, noAnswer: samples.filter((s) => s.status === "none").length, ok: statuses["200"] ?? 0 };
-}
-
-/** Milliseconds from `removedAt` to the first request sent after it that was answered 200. */
-function firstOkAfter(samples: Sample[], removedAt: number): number | null {
-  const first = samples.filter((s) => s.sentAt >= removedAt && s.status === 200).sort((a, b) => a.sentAt - b.sentAt)[0];
-  return first ? first.sentAt - removedAt : null;
-}
-
-async function metered(fault: string, note: string, setup: { env: Record<string, string>; asNobody?: boolean; dataDir: string; holdMs?: number }, inject: (s: Server) => Promise<void>, remove: (s: Server) => Promise<void>, recovered?: (s: Server, removedAt: number, samples: Sample[]) => Promise<number | null>) {
+async function metered(
+  fault: string,
+  note: string,
+  setup: { env: Record<string, string>; asNobody?: boolean; dataDir: string; holdMs?: number },
+  inject: (s: Server) => Promise<void>,
+  remove: (s: Server) => Promise<void>,
+  recovered?: (s: Server, removedAt: number, samples: Sample[]) => Promise<number | null>,
+) {
   log(`${fault}: starting`);
   const { url, key, keyId } = await freshDatabase();
   const env = { ...setup.env, DATABASE_URL: url, DATA_DIR: setup.dataDir };
   const server = await startServer(env, { asNobody: setup.asNobody });
-  const load = keyedLoad([server], key);
+  const load = keyedLoad([server], key, CLIENTS);
   await Bun.sleep(2000);
   log(`${fault}: injecting`);
   await inject(server);
@@ -195,7 +103,16 @@ try {
   // 1. A full disk under DATA_DIR (the usage journal): 503 while full, never SIGBUS; back when space is freed.
   if (want("disk")) {
     const disk = mountSmallDisk(2048);
-    if ("unavailable" in disk) rows.push({ fault: "full disk (DATA_DIR on a 2 MB tmpfs)", sent: 0, statuses: {}, noAnswer: 0, lost: null, recoverMs: null, note: `skipped: ${disk.unavailable}` });
+    if ("unavailable" in disk)
+      rows.push({
+        fault: "full disk (DATA_DIR on a 2 MB tmpfs)",
+        sent: 0,
+        statuses: {},
+        noAnswer: 0,
+        lost: null,
+        recoverMs: null,
+        note: `skipped: ${disk.unavailable}`,
+      });
     else {
       try {
         // Kept full: the journal frees space as it moves batches to the database, and another writer takes it. The
@@ -223,7 +140,16 @@ try {
 
   // 2. The journal directory made unwritable at run time (the server runs as nobody: root ignores permissions).
   if (want("journal")) {
-    if (!isRoot || !Bun.which("setpriv")) rows.push({ fault: "journal directory chmod 555", sent: 0, statuses: {}, noAnswer: 0, lost: null, recoverMs: null, note: "skipped: needs root and setpriv to run the server as nobody" });
+    if (!isRoot || !Bun.which("setpriv"))
+      rows.push({
+        fault: "journal directory chmod 555",
+        sent: 0,
+        statuses: {},
+        noAnswer: 0,
+        lost: null,
+        recoverMs: null,
+        note: "skipped: needs root and setpriv to run the server as nobody",
+      });
     else {
       const dataDir = mkdtempSync(join(scratch, "nobody-"));
       const uid = Number(Bun.spawnSync(["id", "-u", "nobody"]).stdout.toString().trim());
@@ -239,7 +165,9 @@ try {
         // Recovered: the meter seals (and moves counts to the database) again.
         async (s, removedAt) => {
           for (let i = 0; i < 100; i++) {
-            const line = s.logs.find((l) => l.at >= removedAt && l.entry.msg === "usage meter: the journal is sealed again");
+            const line = s.logs.find(
+              (l) => l.at >= removedAt && l.entry.msg === "usage meter: the journal is sealed again",
+            );
             if (line) return line.at - removedAt;
             await Bun.sleep(50);
           }
@@ -269,8 +197,11 @@ try {
     log("PostgreSQL x3, two nodes: starting");
     const { url, key, keyId } = await freshDatabase();
     const env = { ...baseEnv, DATABASE_URL: url };
-    const servers = [await startServer({ ...env, DATA_DIR: mkdtempSync(join(scratch, "pg2-")) }), await startServer({ ...env, DATA_DIR: mkdtempSync(join(scratch, "pg2-")) })];
-    const load = keyedLoad(servers, key);
+    const servers = [
+      await startServer({ ...env, DATA_DIR: mkdtempSync(join(scratch, "pg2-")) }),
+      await startServer({ ...env, DATA_DIR: mkdtempSync(join(scratch, "pg2-")) }),
+    ];
+    const load = keyedLoad(servers, key, CLIENTS);
     await Bun.sleep(2000);
     const recoveries: number[] = [];
     for (let round = 0; round < 3; round++) {
@@ -330,7 +261,9 @@ try {
       const proto = head === "Host:" ? "HTTP/1.0" : "HTTP/1.1";
       const sentAt = performance.now();
       const status = await new Promise<number | "none">((resolve) => {
-        const sock = connect(port, "127.0.0.1", () => sock.write(`GET /v1/sources ${proto}\r\n${head}\r\nConnection: close\r\n\r\n`));
+        const sock = connect(port, "127.0.0.1", () =>
+          sock.write(`GET /v1/sources ${proto}\r\n${head}\r\nConnection: close\r\n\r\n`),
+        );
         let text = "";
         sock.on("data", (d) => (text += d));
         sock.on("error", () => resolve("none"));
@@ -342,7 +275,15 @@ try {
     const ok = await fetch(server.url + KEYED_PAGE, { headers: { "X-API-Key": key } });
     const exit = await server.stop();
     const sum = summarize(samples);
-    rows.push({ fault: "malformed Host (5 kinds, raw TCP)", sent: sum.sent, statuses: sum.statuses, noAnswer: sum.noAnswer, lost: null, recoverMs: null, note: `keyed page after: ${ok.status}; server exit ${exit}` });
+    rows.push({
+      fault: "malformed Host (5 kinds, raw TCP)",
+      sent: sum.sent,
+      statuses: sum.statuses,
+      noAnswer: sum.noAnswer,
+      lost: null,
+      recoverMs: null,
+      note: `keyed page after: ${ok.status}; server exit ${exit}`,
+    });
   }
 
   // 6. `svc keys revoke` while two servers serve the key (shared PostgreSQL and Redis): nothing 200 after the CLI returns.
@@ -351,11 +292,18 @@ try {
       log(`revoke via ${via}: starting`);
       const { url, key, keyId } = await freshDatabase();
       const env = { ...baseEnv, DATABASE_URL: url, ...(via === "Redis" ? { REDIS_URL: redis!.url } : {}) };
-      const servers = [await startServer({ ...env, DATA_DIR: mkdtempSync(join(scratch, "rv-")) }), await startServer({ ...env, DATA_DIR: mkdtempSync(join(scratch, "rv-")) })];
-      const load = keyedLoad(servers, key, "/v1/ping");
+      const servers = [
+        await startServer({ ...env, DATA_DIR: mkdtempSync(join(scratch, "rv-")) }),
+        await startServer({ ...env, DATA_DIR: mkdtempSync(join(scratch, "rv-")) }),
+      ];
+      const load = keyedLoad(servers, key, CLIENTS, "/v1/ping");
       await Bun.sleep(1000);
       const started = performance.now();
-      const out = await cli(["keys", "revoke", "--id", keyId], { ...env, DATA_DIR: mkdtempSync(join(scratch, "rv-cli-")), LOG_LEVEL: "error" });
+      const out = await cli(["keys", "revoke", "--id", keyId], {
+        ...env,
+        DATA_DIR: mkdtempSync(join(scratch, "rv-cli-")),
+        LOG_LEVEL: "error",
+      });
       const returnedAt = performance.now();
       await Bun.sleep(2000);
       await load.stop();
@@ -377,18 +325,24 @@ try {
   // 7. Three nodes starting at once on an empty database.
   if (want("start")) {
     log("concurrent first start: starting");
-    const name = `faults_empty_${++counter}`;
-    const sql = adminSql();
-    await sql.unsafe(`create database ${name}`);
-    await sql.end();
-    const env = { ...baseEnv, DATABASE_URL: dbUrl(name) };
+    const env = { ...baseEnv, DATABASE_URL: await emptyDatabase() };
     const startedAt = performance.now();
-    const results = await Promise.allSettled([0, 1, 2].map(() => startServer({ ...env, DATA_DIR: mkdtempSync(join(scratch, "start-")) })));
+    const results = await Promise.allSettled(
+      [0, 1, 2].map(() => startServer({ ...env, DATA_DIR: mkdtempSync(join(scratch, "start-")) })),
+    );
     const up = results.filter((r) => r.status === "fulfilled").map((r) => (r as PromiseFulfilledResult<Server>).value);
     const seeded = up.filter((s) => s.logs.some((l) => l.entry.msg?.startsWith("empty database: seeding"))).length;
     const allUp = performance.now() - startedAt;
     for (const s of up) await s.stop();
-    rows.push({ fault: "3 nodes start at once on an empty database", sent: 0, statuses: {}, noAnswer: 0, lost: null, recoverMs: null, note: `${up.length}/3 listening after ${(allUp / 1000).toFixed(1)} s; seeded by ${seeded}` });
+    rows.push({
+      fault: "3 nodes start at once on an empty database",
+      sent: 0,
+      statuses: {},
+      noAnswer: 0,
+      lost: null,
+      recoverMs: null,
+      note: `${up.length}/3 listening after ${(allUp / 1000).toFixed(1)} s; seeded by ${seeded}`,
+    });
 
     // 8. A DATA_DIR under a regular file, and a read-only one: one line each.
     const file = join(scratch, "a-file");
@@ -396,12 +350,28 @@ try {
     const ro = join(scratch, "ro");
     mkdirSync(ro);
     chmodSync(ro, 0o555);
-    for (const [what, dir, nobody] of [["DATA_DIR under a regular file", join(file, "data"), false], ["read-only DATA_DIR (as nobody)", ro, true]] as const) {
+    for (const [what, dir, nobody] of [
+      ["DATA_DIR under a regular file", join(file, "data"), false],
+      ["read-only DATA_DIR (as nobody)", ro, true],
+    ] as const) {
       if (nobody && (!isRoot || !Bun.which("setpriv"))) continue;
       const cmd = [process.execPath, "src/cli.ts", "serve"];
-      const p = Bun.spawn(nobody ? ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", ...cmd] : cmd, { cwd: REPO_ROOT, env: { ...baseEnv, DATA_DIR: dir }, stdout: "ignore", stderr: "pipe" });
+      const p = Bun.spawn(nobody ? ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", ...cmd] : cmd, {
+        cwd: REPO_ROOT,
+        env: { ...baseEnv, DATA_DIR: dir },
+        stdout: "ignore",
+        stderr: "pipe",
+      });
       const [err, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);
-      rows.push({ fault: what, sent: 0, statuses: {}, noAnswer: 0, lost: null, recoverMs: null, note: `exit ${code}, ${err.trim().split("\n").length} line: ${err.trim()}` });
+      rows.push({
+        fault: what,
+        sent: 0,
+        statuses: {},
+        noAnswer: 0,
+        lost: null,
+        recoverMs: null,
+        note: `exit ${code}, ${err.trim().split("\n").length} line: ${err.trim()}`,
+      });
     }
   }
 } finally {
@@ -411,16 +381,5 @@ try {
 }
 
 // ------------------------------------------------------------------------------------------------ report
-const fmtStatuses = (s: Record<string, number>) => Object.entries(s).map(([k, v]) => `${k}: ${v}`).join(", ") || "-";
-const table = [
-  ["fault", "sent", "answers by status", "no answer", "lost", "recovered in", "notes"],
-  ...rows.map((r) => [r.fault, String(r.sent), fmtStatuses(r.statuses), String(r.noAnswer), r.lost === null ? "-" : String(r.lost), r.recoverMs === null ? "-" : `${Math.round(r.recoverMs)} ms`, r.note]),
-];
-console.log(`\nfaults under load: ${CLIENTS} keyed clients, each fault held ${HOLD_MS / 1000} s (lost = 200 answers - usage in the database after a clean stop)\n`);
-console.log(table.map((r) => `| ${r.join(" | ")} |`).join("\n").replace(/\n/, `\n|${table[0]!.map(() => "---").join("|")}|\n`));
-mkdirSync(join(REPO_ROOT, "bench/out"), { recursive: true });
-const file = join(REPO_ROOT, `bench/out/faults-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
-writeFileSync(file, JSON.stringify({ clients: CLIENTS, holdMs: HOLD_MS, rows }, null, 2));
-console.error(`written ${file}`);
-const bad = rows.filter((r) => r.noAnswer > 0 || (r.lost !== null && r.lost !== 0));
-process.exit(bad.length ? 1 : 0);
+const bad = reportFaults(rows, CLIENTS, HOLD_MS);
+process.exit(bad ? 1 : 0);

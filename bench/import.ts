@@ -27,7 +27,9 @@ function revise(text: string): string {
   // Every 100th data row gets a different value: 1% revisions.
   return text
     .split("\n")
-    .map((line, i) => (i > 0 && i % 100 === 0 && line.includes(",") ? `${line.split(",")[0]},${(i / 7).toFixed(3)}` : line))
+    .map((line, i) =>
+      i > 0 && i % 100 === 0 && line.includes(",") ? `${line.split(",")[0]},${(i / 7).toFixed(3)}` : line,
+    )
     .join("\n");
 }
 
@@ -35,10 +37,21 @@ async function setup(database: Database): Promise<void> {
   const db = database.db;
   await db.insert(sources).values({ slug: "bench", name: "Bench" });
   // Offered for countries and counties (the import checks that the series's region is one the indicator is offered for).
-  await db.insert(indicators).values({ id: INDICATOR, code: "BENCH", sourceSlug: "bench", name: "Bench series", regionKinds: ["country", "county"] });
+  await db.insert(indicators).values({
+    id: INDICATOR,
+    code: "BENCH",
+    sourceSlug: "bench",
+    name: "Bench series",
+    regionKinds: ["country", "county"],
+  });
   await db.insert(regions).values([
     { code: "US", type: "country", name: "United States", slug: "united-states" },
-    ...Array.from({ length: COUNTIES }, (_, i) => ({ code: `B${String(i).padStart(5, "0")}`, type: "county", name: `Bench ${i}`, slug: `bench-${i}` })),
+    ...Array.from({ length: COUNTIES }, (_, i) => ({
+      code: `B${String(i).padStart(5, "0")}`,
+      type: "county",
+      name: `Bench ${i}`,
+      slug: `bench-${i}`,
+    })),
   ]);
 }
 
@@ -59,23 +72,38 @@ async function run(label: string, database: Database, text: string): Promise<voi
   const [same, t2] = await time(() => importIt(text));
   const [rev, t3] = await time(() => importIt(revise(text)));
   console.log(`${label}`);
-  console.log(`  first import      ${fmt(rows / t1).padStart(9)} rows/s  (${rows} rows in ${t1.toFixed(2)} s; ${first.inserted} inserted)`);
-  console.log(`  re-import, same   ${fmt(rows / t2).padStart(9)} rows/s  (${t2.toFixed(2)} s; ${same.unchanged} unchanged)`);
+  console.log(
+    `  first import      ${fmt(rows / t1).padStart(9)} rows/s  (${rows} rows in ${t1.toFixed(2)} s; ${first.inserted} inserted)`,
+  );
+  console.log(
+    `  re-import, same   ${fmt(rows / t2).padStart(9)} rows/s  (${t2.toFixed(2)} s; ${same.unchanged} unchanged)`,
+  );
   console.log(`  re-import, 1% rev ${fmt(rows / t3).padStart(9)} rows/s  (${t3.toFixed(2)} s; ${rev.revised} revised)`);
 
   const codes = Array.from({ length: COUNTIES }, (_, i) => `B${String(i).padStart(5, "0")}`);
   const [, t4] = await time(async () => {
     for (const [i, regionCode] of codes.entries()) {
-      await writeSeriesObservations(database.db, { indicatorId: INDICATOR, regionCode, rows: [{ date: "2023-01-01", value: i }], now: NOW });
+      await writeSeriesObservations(database.db, {
+        indicatorId: INDICATOR,
+        regionCode,
+        rows: [{ date: "2023-01-01", value: i }],
+        now: NOW,
+      });
     }
   });
   const [, t5] = await time(() =>
     writeManySeries(database.db, {
-      items: codes.map((regionCode, i) => ({ indicatorId: INDICATOR, regionCode, rows: [{ date: "2024-01-01", value: i }] })),
+      items: codes.map((regionCode, i) => ({
+        indicatorId: INDICATOR,
+        regionCode,
+        rows: [{ date: "2024-01-01", value: i }],
+      })),
       now: NOW,
     }),
   );
-  console.log(`  ${COUNTIES} one-row series, one call each   ${t4.toFixed(2)} s  (${((t4 / COUNTIES) * 1000).toFixed(2)} ms per call)`);
+  console.log(
+    `  ${COUNTIES} one-row series, one call each   ${t4.toFixed(2)} s  (${((t4 / COUNTIES) * 1000).toFixed(2)} ms per call)`,
+  );
   console.log(`  ${COUNTIES} one-row series, writeManySeries ${t5.toFixed(2)} s`);
 }
 

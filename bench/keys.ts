@@ -31,7 +31,10 @@ async function main() {
   const argv = process.argv.slice(2);
   const together = argv.includes("--together");
   const metrics = argv.includes("--metrics");
-  const opts = parseBenchArgs(argv.filter((a) => a !== "--together" && a !== "--metrics"), { connections: 64, durationSec: 10, rounds: 3 });
+  const opts = parseBenchArgs(
+    argv.filter((a) => a !== "--together" && a !== "--metrics"),
+    { connections: 64, durationSec: 10, rounds: 3 },
+  );
   const tool = await loadTool(opts.tool);
   const { env, label: database, cleanup } = await benchDatabase(opts, "keys");
 
@@ -41,24 +44,34 @@ async function main() {
     const cases: Case[] = metrics
       ? [
           { name: `keyed, GET ${PAGE} with X-API-Key`, mode: "keyed", headers: { "X-API-Key": key }, env },
-          { name: `keyed with METRICS_TOKEN (answers counted)`, mode: "keyed", headers: { "X-API-Key": key }, env: { ...keyedEnv, METRICS_TOKEN: "bench-metrics-token-0123456789" } },
+          {
+            name: `keyed with METRICS_TOKEN (answers counted)`,
+            mode: "keyed",
+            headers: { "X-API-Key": key },
+            env: { ...keyedEnv, METRICS_TOKEN: "bench-metrics-token-0123456789" },
+          },
         ]
       : [
-      { name: `bare app (no access layer), GET ${PAGE}`, mode: "bare", headers: {}, env },
-      // Run together on PGlite, the keyed server needs a data directory of its own (one process per directory): a
-      // copy of the seeded one, key included.
-      {
-        name: `keyed, GET ${PAGE} with X-API-Key`,
-        mode: "keyed",
-        headers: { "X-API-Key": key },
-        env: keyedEnv,
-      },
-    ];
+          { name: `bare app (no access layer), GET ${PAGE}`, mode: "bare", headers: {}, env },
+          // Run together on PGlite, the keyed server needs a data directory of its own (one process per directory): a
+          // copy of the seeded one, key included.
+          {
+            name: `keyed, GET ${PAGE} with X-API-Key`,
+            mode: "keyed",
+            headers: { "X-API-Key": key },
+            env: keyedEnv,
+          },
+        ];
     const rows: Row[] = cases.map((c) => ({ name: c.name, path: PAGE, target: "service", runs: [], median: null }));
     // The first row plays the baseline in printTable, so the ratio column reads keyed / bare.
     rows[0]!.target = "baseline";
     const cpuPerRequest: number[][] = [[], []];
-    const load = { connections: together ? Math.max(1, opts.connections >> 1) : opts.connections, durationSec: opts.durationSec, threads: opts.threads, tool };
+    const load = {
+      connections: together ? Math.max(1, opts.connections >> 1) : opts.connections,
+      durationSec: opts.durationSec,
+      threads: opts.threads,
+      tool,
+    };
     for (let round = 1; round <= opts.rounds; round++) {
       // Alternate which server goes first, so neither always meets the machine in the same state.
       const order = round % 2 === 1 ? [0, 1] : [1, 0];
@@ -66,21 +79,33 @@ async function main() {
       for (const group of groups) {
         const servers = [];
         try {
-          for (const i of group) servers.push({ i, server: await startAppServer("bench/keys.ts", cases[i]!.mode, cases[i]!.env) });
+          for (const i of group)
+            servers.push({ i, server: await startAppServer("bench/keys.ts", cases[i]!.mode, cases[i]!.env) });
           for (const { i, server } of servers) {
             const check = await fetch(server.baseUrl + PAGE, { headers: cases[i]!.headers });
             const text = await check.text();
             if (check.status !== 200) throw new Error(`${cases[i]!.mode}: ${check.status} ${text.slice(0, 200)}`);
           }
-          if (opts.warmupSec > 0) await Promise.all(servers.map(({ i, server }) => runLoad(server.baseUrl + PAGE, { ...load, durationSec: opts.warmupSec, headers: cases[i]!.headers })));
+          if (opts.warmupSec > 0)
+            await Promise.all(
+              servers.map(({ i, server }) =>
+                runLoad(server.baseUrl + PAGE, { ...load, durationSec: opts.warmupSec, headers: cases[i]!.headers }),
+              ),
+            );
           const cpuBefore = servers.map(({ server }) => cpuSeconds(server.pid));
-          const results = await Promise.all(servers.map(({ i, server }) => runLoad(server.baseUrl + PAGE, { ...load, headers: cases[i]!.headers }, server.pid)));
+          const results = await Promise.all(
+            servers.map(({ i, server }) =>
+              runLoad(server.baseUrl + PAGE, { ...load, headers: cases[i]!.headers }, server.pid),
+            ),
+          );
           servers.forEach(({ i, server }, k) => {
             const r = results[k]!;
             rows[i]!.runs.push(r);
             const cpu = cpuSeconds(server.pid) - cpuBefore[k]!;
             if (Number.isFinite(cpu) && r.requests > 0) cpuPerRequest[i]!.push((cpu * 1e6) / r.requests);
-            console.error(`round ${round}/${opts.rounds} ${cases[i]!.mode}${together ? " (together)" : ""}: ${Math.round(r.rps)} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, errors ${r.errors}, server CPU ${cpuPerRequest[i]!.at(-1)?.toFixed(1) ?? "?"} us/request`);
+            console.error(
+              `round ${round}/${opts.rounds} ${cases[i]!.mode}${together ? " (together)" : ""}: ${Math.round(r.rps)} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, errors ${r.errors}, server CPU ${cpuPerRequest[i]!.at(-1)?.toFixed(1) ?? "?"} us/request`,
+            );
           });
         } finally {
           for (const { server } of servers) await server.stop();
@@ -89,7 +114,9 @@ async function main() {
     }
     for (const row of rows) row.median = medianResult(row.runs);
     const pin = CPUS.server ? `servers on CPU ${CPUS.server}, load generator on CPU ${CPUS.load}` : "no CPU pinning";
-    const method = together ? `both servers at once, ${load.connections} connections each` : `one server at a time, ${load.connections} connections`;
+    const method = together
+      ? `both servers at once, ${load.connections} connections each`
+      : `one server at a time, ${load.connections} connections`;
     printTable(
       "keys: access-layer overhead",
       rows,
@@ -97,18 +124,26 @@ async function main() {
     );
     if (cpuPerRequest[0]!.length && cpuPerRequest[1]!.length) {
       const [first, second] = metrics ? ["without metrics", "with metrics"] : ["bare", "keyed"];
-      console.log(`server CPU per request (median): ${first} ${median(cpuPerRequest[0]!).toFixed(1)} us, ${second} ${median(cpuPerRequest[1]!).toFixed(1)} us`);
+      console.log(
+        `server CPU per request (median): ${first} ${median(cpuPerRequest[0]!).toFixed(1)} us, ${second} ${median(cpuPerRequest[1]!).toFixed(1)} us`,
+      );
     }
     // The verdict compares each round's keyed run with the bare run beside it (same minutes on the machine):
     // on a shared machine the load drifts between rounds, and a ratio of separate medians mixes rounds.
     const ratios = rows[1]!.runs.map((r, i) => r.rps / rows[0]!.runs[i]!.rps);
     const ratio = median(ratios);
     if (metrics) {
-      console.log(`per-round with / without METRICS_TOKEN requests/s: ${ratios.map((x) => `${(x * 100).toFixed(1)}%`).join(", ")}; median ${(ratio * 100).toFixed(1)}%`);
+      console.log(
+        `per-round with / without METRICS_TOKEN requests/s: ${ratios.map((x) => `${(x * 100).toFixed(1)}%`).join(", ")}; median ${(ratio * 100).toFixed(1)}%`,
+      );
       return;
     }
-    console.log(`per-round keyed / bare: ${ratios.map((x) => `${(x * 100).toFixed(1)}%`).join(", ")}; ratio of the medians above: ${((rows[1]!.median!.rps / rows[0]!.median!.rps) * 100).toFixed(1)}%`);
-    console.log(`keyed / bare requests/s (median of per-round ratios, ${together ? "together" : "back to back"}): ${(ratio * 100).toFixed(1)}% (bar: at least 85%) -> ${ratio >= 0.85 ? "PASS" : "FAIL"}`);
+    console.log(
+      `per-round keyed / bare: ${ratios.map((x) => `${(x * 100).toFixed(1)}%`).join(", ")}; ratio of the medians above: ${((rows[1]!.median!.rps / rows[0]!.median!.rps) * 100).toFixed(1)}%`,
+    );
+    console.log(
+      `keyed / bare requests/s (median of per-round ratios, ${together ? "together" : "back to back"}): ${(ratio * 100).toFixed(1)}% (bar: at least 85%) -> ${ratio >= 0.85 ? "PASS" : "FAIL"}`,
+    );
   } finally {
     await cleanup();
   }

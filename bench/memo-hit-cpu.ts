@@ -13,11 +13,19 @@ import { parseArgs } from "node:util";
 import { REPO_ROOT, median } from "./lib/load";
 import { KEYED_PAGE } from "./lib/serve-app";
 
-const { values } = parseArgs({ args: process.argv.slice(2), options: { root: { type: "string", multiple: true }, batches: { type: "string" }, requests: { type: "string" } } });
+const { values } = parseArgs({
+  args: process.argv.slice(2),
+  options: { root: { type: "string", multiple: true }, batches: { type: "string" }, requests: { type: "string" } },
+});
 const batches = Number(values.batches ?? 15);
 const perBatch = Number(values.requests ?? 2000);
 
-type Tree = { label: string; key: string; fetch: (req: Request) => Response | Promise<Response>; close(): Promise<void> };
+type Tree = {
+  label: string;
+  key: string;
+  fetch: (req: Request) => Response | Promise<Response>;
+  close(): Promise<void>;
+};
 
 async function cli(root: string, args: string[], env: Record<string, string>): Promise<string> {
   const p = Bun.spawn([process.execPath, "src/cli.ts", ...args], { cwd: root, env, stdout: "pipe", stderr: "pipe" });
@@ -30,11 +38,14 @@ async function cli(root: string, args: string[], env: Record<string, string>): P
 async function build(root: string): Promise<Tree> {
   const dataDir = mkdtempSync(join(tmpdir(), "svc-memo-hit-cpu-"));
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !["DATABASE_URL", "REDIS_URL", "SMTP_URL", "METRICS_TOKEN"].includes(k)) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && !["DATABASE_URL", "REDIS_URL", "SMTP_URL", "METRICS_TOKEN"].includes(k)) env[k] = v;
   Object.assign(env, { LOG_LEVEL: "warn", DATA_DIR: dataDir });
   console.error(`${root}: seeding ${dataDir}`);
   await cli(root, ["seed"], env);
-  const key = (await cli(root, ["keys", "create", "--plan", "free", "--rate-limit", "2000000000"], env)).split("\n")[0]!;
+  const key = (await cli(root, ["keys", "create", "--plan", "free", "--rate-limit", "2000000000"], env)).split(
+    "\n",
+  )[0]!;
   const { loadConfig } = await import(join(root, "src/config"));
   const { buildDeps } = await import(join(root, "src/bootstrap"));
   const { createApp } = await import(join(root, "src/app"));
@@ -45,11 +56,14 @@ async function build(root: string): Promise<Tree> {
     label: root,
     key,
     fetch: (req) => app.fetch(req),
-    close: async () => (await deps.keys.close(), await deps.database.close(), rmSync(dataDir, { recursive: true, force: true })),
+    close: async () => (
+      await deps.keys.close(), await deps.database.close(), rmSync(dataDir, { recursive: true, force: true })
+    ),
   };
 }
 
-const request = (key: string) => new Request(`http://127.0.0.1:8080${KEYED_PAGE}`, { headers: { authorization: `Bearer ${key}` } });
+const request = (key: string) =>
+  new Request(`http://127.0.0.1:8080${KEYED_PAGE}`, { headers: { authorization: `Bearer ${key}` } });
 
 /** µs of process CPU (user + system) per request: wall time would count what other processes take of the cores. */
 async function batch(tree: Tree, n: number): Promise<number> {
@@ -70,13 +84,18 @@ for (const root of [REPO_ROOT, ...(values.root ?? []).map((r) => resolve(r))]) {
   trees.push(tree);
 }
 const samples = trees.map(() => [] as number[]);
-for (let b = 0; b < batches; b++) for (const [i, tree] of trees.entries()) samples[i]!.push(await batch(tree, perBatch));
+for (let b = 0; b < batches; b++)
+  for (const [i, tree] of trees.entries()) samples[i]!.push(await batch(tree, perBatch));
 
 const { readFileSync } = await import("node:fs");
-console.log(`${KEYED_PAGE}, keyed, ${batches} batches x ${perBatch} sequential app.fetch; load ${readFileSync("/proc/loadavg", "utf8").trim()}`);
+console.log(
+  `${KEYED_PAGE}, keyed, ${batches} batches x ${perBatch} sequential app.fetch; load ${readFileSync("/proc/loadavg", "utf8").trim()}`,
+);
 for (const [i, tree] of trees.entries()) {
   const s = samples[i]!.slice().sort((a, b) => a - b);
   // The lower quartile as well: on a loaded machine the other processes' share inflates the upper half of the batches.
-  console.log(`${tree.label}: median ${median(s).toFixed(1)} µs CPU/request (lower quartile ${s[Math.floor(s.length / 4)]!.toFixed(1)}, min ${s[0]!.toFixed(1)}, max ${s.at(-1)!.toFixed(1)})`);
+  console.log(
+    `${tree.label}: median ${median(s).toFixed(1)} µs CPU/request (lower quartile ${s[Math.floor(s.length / 4)]!.toFixed(1)}, min ${s[0]!.toFixed(1)}, max ${s.at(-1)!.toFixed(1)})`,
+  );
 }
 for (const tree of trees) await tree.close();

@@ -18,7 +18,10 @@ import { BoundedCache } from "../src/services/bounded-cache";
 import { REPO_ROOT, median } from "./lib/load";
 import { KEYED_PAGE } from "./lib/serve-app";
 
-const { values } = parseArgs({ args: process.argv.slice(2), options: { requests: { type: "string" }, rounds: { type: "string" } } });
+const { values } = parseArgs({
+  args: process.argv.slice(2),
+  options: { requests: { type: "string" }, rounds: { type: "string" } },
+});
 const N = Number(values.requests ?? 100_000);
 const ROUNDS = Number(values.rounds ?? 5);
 
@@ -52,8 +55,12 @@ function appWith(middleware: MiddlewareHandler[]): Hono {
   return app;
 }
 const fetchOf = (app: Hono, req: Request) => async () => void (await (await app.fetch(req)).arrayBuffer());
-const page = new Request(`http://127.0.0.1${KEYED_PAGE}`, { headers: { origin: "http://example.com", "accept-encoding": "gzip, deflate, br, zstd" } });
-const layer = (i: number): MiddlewareHandler => (c, next) => (c.header(`x-layer-${i}`, "1"), next());
+const page = new Request(`http://127.0.0.1${KEYED_PAGE}`, {
+  headers: { origin: "http://example.com", "accept-encoding": "gzip, deflate, br, zstd" },
+});
+const layer =
+  (i: number): MiddlewareHandler =>
+  (c, next) => (c.header(`x-layer-${i}`, "1"), next());
 const none0 = await cpuPerCall(fetchOf(appWith([]), page));
 const oneLayer = await cpuPerCall(fetchOf(appWith([layer(0)]), page));
 const elevenLayers = await cpuPerCall(fetchOf(appWith(Array.from({ length: 11 }, (_, i) => layer(i))), page));
@@ -62,15 +69,25 @@ record("one middleware layer more (of 11 vs 1)", (elevenLayers - oneLayer) / 10)
 // 1b. Five checks in one inOrder layer (src/http/checks.ts) against five middleware layers.
 const check = (i: number) => (c: { header(n: string, v: string): void }) => void c.header(`x-check-${i}`, "1");
 const fiveLayers = await cpuPerCall(fetchOf(appWith(Array.from({ length: 5 }, (_, i) => layer(i))), page));
-const fiveChecks = await cpuPerCall(fetchOf(appWith([inOrder(...Array.from({ length: 5 }, (_, i) => check(i))) as MiddlewareHandler]), page));
+const fiveChecks = await cpuPerCall(
+  fetchOf(appWith([inOrder(...Array.from({ length: 5 }, (_, i) => check(i))) as MiddlewareHandler]), page),
+);
 record("five checks: one layer each", fiveLayers - none0);
 record("five checks: one inOrder layer", fiveChecks - none0);
 
 // 2. CORS: Hono's cors() against src/http/cors.ts publicCors.
-const corsOptions = { allowHeaders: ["Authorization", "X-API-Key", "Content-Type"], exposeHeaders: ["X-Request-Id", "ETag", "X-RateLimit-Limit"] };
+const corsOptions = {
+  allowHeaders: ["Authorization", "X-API-Key", "Content-Type"],
+  exposeHeaders: ["X-Request-Id", "ETag", "X-RateLimit-Limit"],
+};
 const none = await cpuPerCall(fetchOf(appWith([]), page));
 const ours = await cpuPerCall(fetchOf(appWith([inOrder(publicCors(corsOptions)) as MiddlewareHandler]), page));
-const honos = await cpuPerCall(fetchOf(appWith([cors({ origin: "*", allowHeaders: corsOptions.allowHeaders, exposeHeaders: corsOptions.exposeHeaders })]), page));
+const honos = await cpuPerCall(
+  fetchOf(
+    appWith([cors({ origin: "*", allowHeaders: corsOptions.allowHeaders, exposeHeaders: corsOptions.exposeHeaders })]),
+    page,
+  ),
+);
 record("CORS: src/http/cors.ts (a check in an inOrder layer)", ours - none);
 record("CORS: hono/cors", honos - none);
 
@@ -83,15 +100,22 @@ record("Accept-Encoding parsed by hono/utils/accept", await cpuPerCall(() => par
 const query = Object.fromEntries(new URL(page.url).searchParams);
 const validated = new BoundedCache<string, unknown>({ maxEntries: 4096 });
 validated.set(new URL(page.url).search, Object.freeze(observationsQuerySchema.parse(query)));
-record("query: zod safeParseAsync (stock validator)", await cpuPerCall(() => observationsQuerySchema.safeParseAsync(query)));
-record("query: remembered (a BoundedCache by query string)", await cpuPerCall(() => validated.get(new URL(page.url).search)));
+record(
+  "query: zod safeParseAsync (stock validator)",
+  await cpuPerCall(() => observationsQuerySchema.safeParseAsync(query)),
+);
+record(
+  "query: remembered (a BoundedCache by query string)",
+  await cpuPerCall(() => validated.get(new URL(page.url).search)),
+);
 
 // 5. Routing: Hono's default router (what the app runs: the briefing paths' overlap moves every route to the trie
 // router) against the regular-expression router alone on the routes outside /v1/briefings/ (what the app ran before).
 const routes: [string, string][] = [];
 for (const f of readdirSync(join(REPO_ROOT, "src/routes"))) {
   const text = readFileSync(join(REPO_ROOT, "src/routes", f), "utf8");
-  for (const m of text.matchAll(/method:\s*"(\w+)",\s*path:\s*"([^"]+)"/g)) routes.push([m[1]!.toUpperCase(), m[2]!.replace(/\{(\w+)\}/g, ":$1")]);
+  for (const m of text.matchAll(/method:\s*"(\w+)",\s*path:\s*"([^"]+)"/g))
+    routes.push([m[1]!.toUpperCase(), m[2]!.replace(/\{(\w+)\}/g, ":$1")]);
 }
 function routerWith(router: { add(m: string, p: string, h: string): void; match(m: string, p: string): unknown }) {
   router.add("ALL", "*", "middleware");
@@ -102,8 +126,19 @@ function routerWith(router: { add(m: string, p: string, h: string): void; match(
 const outsideBriefings = new RegExpRouter<string>();
 outsideBriefings.add("ALL", "*", "middleware");
 for (const [m, p] of routes) if (!p.startsWith("/v1/briefings/")) outsideBriefings.add(m, p, `${m} ${p}`);
-record(`routing (${routes.length} routes): RegExpRouter outside /v1/briefings/`, await cpuPerCall(() => outsideBriefings.match("GET", "/v1/observations")));
-record(`routing (${routes.length} routes): Hono's default (SmartRouter)`, await cpuPerCall(routerWith(new SmartRouter<string>({ routers: [new RegExpRouter(), new TrieRouter()] }))));
+record(
+  `routing (${routes.length} routes): RegExpRouter outside /v1/briefings/`,
+  await cpuPerCall(() => outsideBriefings.match("GET", "/v1/observations")),
+);
+record(
+  `routing (${routes.length} routes): Hono's default (SmartRouter)`,
+  await cpuPerCall(routerWith(new SmartRouter<string>({ routers: [new RegExpRouter(), new TrieRouter()] }))),
+);
 
-console.log(`\nper request, median of ${ROUNDS} x ${N} (process CPU); a keyed page memo hit is about 20 µs (bench/memo-hit-cpu.ts)`);
-for (const [name, us] of rows) console.log(`${name.padEnd(56)} ${us.toFixed(3).padStart(7)} µs  ${((100 * us) / 20).toFixed(1).padStart(5)}% of a memo hit`);
+console.log(
+  `\nper request, median of ${ROUNDS} x ${N} (process CPU); a keyed page memo hit is about 20 µs (bench/memo-hit-cpu.ts)`,
+);
+for (const [name, us] of rows)
+  console.log(
+    `${name.padEnd(56)} ${us.toFixed(3).padStart(7)} µs  ${((100 * us) / 20).toFixed(1).padStart(5)}% of a memo hit`,
+  );

@@ -14,16 +14,47 @@
 import { rmSync, writeFileSync, existsSync, mkdirSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import { CPUS, REPO_ROOT, loadTool, medianResult, parseBenchArgs, printTable, runLoad, startBaseline, type Row } from "./lib/load";
+import {
+  CPUS,
+  REPO_ROOT,
+  loadTool,
+  medianResult,
+  parseBenchArgs,
+  printTable,
+  runLoad,
+  startBaseline,
+  type Row,
+} from "./lib/load";
 import { sharedDataPath } from "../test/support/shared-data";
 import { benchDatabase, cli, serveAppForBench, startAppServer } from "./lib/serve-app";
 import { generatedDaily } from "./lib/series";
 
 // 20 of the seeded national FRED series.
-const HELD = ["UNRATE", "PAYEMS", "CPIAUCSL", "CPILFESL", "FEDFUNDS", "DGS10", "DGS2", "T10Y2Y", "GDP", "GDPC1",
-  "INDPRO", "HOUST", "ICSA", "JTSJOL", "M2SL", "USREC", "CIVPART", "U6RATE", "RSXFS", "PCEPILFE"];
+const HELD = [
+  "UNRATE",
+  "PAYEMS",
+  "CPIAUCSL",
+  "CPILFESL",
+  "FEDFUNDS",
+  "DGS10",
+  "DGS2",
+  "T10Y2Y",
+  "GDP",
+  "GDPC1",
+  "INDPRO",
+  "HOUST",
+  "ICSA",
+  "JTSJOL",
+  "M2SL",
+  "USREC",
+  "CIVPART",
+  "U6RATE",
+  "RSXFS",
+  "PCEPILFE",
+];
 // Ten monthly series over 40 years, and the top 100 destinations of San Francisco County.
-const PANEL = "/v1/panel?indicators=PAYEMS,UNRATE,CPIAUCSL,CPILFESL,FEDFUNDS,INDPRO,HOUST,M2SL,CIVPART,AHETPI&region=US&start_date=1985-01-01&end_date=2024-12-01";
+const PANEL =
+  "/v1/panel?indicators=PAYEMS,UNRATE,CPIAUCSL,CPILFESL,FEDFUNDS,INDPRO,HOUST,M2SL,CIVPART,AHETPI&region=US&start_date=1985-01-01&end_date=2024-12-01";
 const FLOWS = "/v1/flows?origin=06075&limit=100";
 const PAGE = "/v1/observations?indicator=PAYEMS&region=US&limit=100";
 const YOY = "/v1/observations?indicator=DGS10&region=US&frequency=monthly&transform=yoy&limit=100";
@@ -64,7 +95,9 @@ async function serverTime(env: Record<string, string>, paths: string[]) {
       const warm: number[] = [];
       for (let i = 0; i < 300; i++) warm.push(await once());
       warm.sort((a, b) => a - b);
-      out.push(`  ${path}\n    cold ${cold.toFixed(2)} ms; warm p50 ${warm[150].toFixed(3)} ms, p99 ${warm[296].toFixed(3)} ms`);
+      out.push(
+        `  ${path}\n    cold ${cold.toFixed(2)} ms; warm p50 ${warm[150].toFixed(3)} ms, p99 ${warm[296].toFixed(3)} ms`,
+      );
     }
   } finally {
     await deps.database.close();
@@ -83,21 +116,36 @@ async function main() {
       file = join(tmpdir(), `svc-bench-dgs10-${process.pid}.csv`);
       writeFileSync(file, generatedDaily());
     }
-    console.error(`seeding, importing DGS10 (${dgs10 ? "shared FRED file" : "generated 40-year series"}) and creating a key`);
+    console.error(
+      `seeding, importing DGS10 (${dgs10 ? "shared FRED file" : "generated 40-year series"}) and creating a key`,
+    );
     await cli(["seed"], env);
     console.error(await cli(["import", file, "--indicator", "DGS10", "--region", "US"], env));
     if (!dgs10) rmSync(file, { force: true });
     // A limit no load run reaches: the benchmark measures reads, not the limiter's refusals.
     const key = (await cli(["keys", "create", "--plan", "free", "--rate-limit", "2000000000"], env)).split("\n")[0]!;
     console.log("server time in process (bare app, no HTTP, one request at a time):");
-    console.log(await serverTime(env, CASES.map((c) => c.path)));
+    console.log(
+      await serverTime(
+        env,
+        CASES.map((c) => c.path),
+      ),
+    );
 
     const tool = await loadTool(opts.tool);
     const load = { connections: opts.connections, durationSec: opts.durationSec, threads: opts.threads, tool };
     const rows: Row[] = [
       { name: "baseline: bare Bun.serve, fixed JSON", path: "/", target: "baseline", runs: [], median: null },
       ...(["bare", "keyed"] as const).flatMap((mode) =>
-        CASES.map((c): Row => ({ name: `${mode === "bare" ? "bare app" : "keyed"}: ${c.name}`, path: c.path, target: "service", runs: [], median: null })),
+        CASES.map(
+          (c): Row => ({
+            name: `${mode === "bare" ? "bare app" : "keyed"}: ${c.name}`,
+            path: c.path,
+            target: "service",
+            runs: [],
+            median: null,
+          }),
+        ),
       ),
     ];
     const headersOf = (row: Row): Record<string, string> => (row.name.startsWith("keyed") ? { "X-API-Key": key } : {});
@@ -118,10 +166,13 @@ async function main() {
             const check = await fetch(url, { headers: headersOf(row) });
             const body = await check.text();
             if (check.status !== 200) throw new Error(`${row.name}: ${check.status} ${body.slice(0, 200)}`);
-            if (opts.warmupSec > 0) await runLoad(url, { ...load, durationSec: opts.warmupSec, headers: headersOf(row) });
+            if (opts.warmupSec > 0)
+              await runLoad(url, { ...load, durationSec: opts.warmupSec, headers: headersOf(row) });
             const r = await runLoad(url, { ...load, headers: headersOf(row) }, server.pid);
             row.runs.push(r);
-            console.error(`round ${round}/${opts.rounds} ${row.name}: ${Math.round(r.rps)} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, errors ${r.errors}`);
+            console.error(
+              `round ${round}/${opts.rounds} ${row.name}: ${Math.round(r.rps)} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, errors ${r.errors}`,
+            );
           }
         } finally {
           await server.stop();
@@ -135,11 +186,16 @@ async function main() {
       `${pin}, ${availableParallelism()} CPUs; database ${database}`;
     printTable("observations", rows, header);
     const ratio = rows[1]!.median!.rps / rows[0]!.median!.rps;
-    console.log(`bare app 100-row page / baseline requests/s: ${(ratio * 100).toFixed(1)}% (bar: at least 40%) -> ${ratio >= 0.4 ? "PASS" : "FAIL"}`);
+    console.log(
+      `bare app 100-row page / baseline requests/s: ${(ratio * 100).toFixed(1)}% (bar: at least 40%) -> ${ratio >= 0.4 ? "PASS" : "FAIL"}`,
+    );
     const outDir = join(REPO_ROOT, "bench/out");
     if (!existsSync(outDir)) mkdirSync(outDir, { recursive: true });
     const outFile = join(outDir, `observations-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
-    writeFileSync(outFile, JSON.stringify({ title: "observations", header, options: { ...opts, env: undefined }, rows }, null, 2));
+    writeFileSync(
+      outFile,
+      JSON.stringify({ title: "observations", header, options: { ...opts, env: undefined }, rows }, null, 2),
+    );
     console.log(`results: ${outFile}`);
   } finally {
     await cleanup();

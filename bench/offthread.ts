@@ -18,7 +18,14 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { REPO_ROOT, freePort } from "./lib/load";
 
-const { values: args } = parseArgs({ options: { root: { type: "string" }, clients: { type: "string" }, keys: { type: "string" }, flood: { type: "string" } } });
+const { values: args } = parseArgs({
+  options: {
+    root: { type: "string" },
+    clients: { type: "string" },
+    keys: { type: "string" },
+    flood: { type: "string" },
+  },
+});
 const ROOT = args.root ?? REPO_ROOT;
 const CLIENTS = Number(args.clients ?? 16);
 const KEYS = Number(args.keys ?? 8);
@@ -28,14 +35,20 @@ const DETECTION_MAX_MS = 30_000;
 
 const dataDir = mkdtempSync(join(tmpdir(), "svc-offthread-"));
 const env: Record<string, string> = {};
-for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(DATABASE_URL|DATA_DIR|PORT|HOST|REDIS_URL|SMTP_URL|PUBLIC_BASE_URL|LOG_LEVEL)/.test(k)) env[k] = v;
+for (const [k, v] of Object.entries(process.env))
+  if (v !== undefined && !/^(DATABASE_URL|DATA_DIR|PORT|HOST|REDIS_URL|SMTP_URL|PUBLIC_BASE_URL|LOG_LEVEL)/.test(k))
+    env[k] = v;
 Object.assign(env, { DATA_DIR: dataDir, LOG_LEVEL: "info", HOME: tmpdir() });
 const t0 = performance.now();
 const log = (m: string) => console.error(`[${((performance.now() - t0) / 1000).toFixed(1)}s] ${m}`);
 
 async function cli(argv: string[]): Promise<string> {
   const proc = Bun.spawn([process.execPath, "src/cli.ts", ...argv], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [out, err, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   if (code !== 0) throw new Error(`svc ${argv.join(" ")} exited ${code}: ${err || out}`);
   return out.trim();
 }
@@ -43,12 +56,18 @@ async function cli(argv: string[]): Promise<string> {
 log(`seeding ${dataDir} with ${ROOT}`);
 await cli(["seed"]);
 const keys: string[] = [];
-for (let i = 0; i < KEYS; i++) keys.push((await cli(["keys", "create", "--plan", "free", "--rate-limit", "2000000000"])).split("\n")[0]!);
+for (let i = 0; i < KEYS; i++)
+  keys.push((await cli(["keys", "create", "--plan", "free", "--rate-limit", "2000000000"])).split("\n")[0]!);
 log(`seeded, ${KEYS} keys; starting the server`);
 
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
-const server = Bun.spawn([process.execPath, "src/cli.ts", "serve"], { cwd: ROOT, env: { ...env, PORT: String(port), HOST: "127.0.0.1" }, stdout: "ignore", stderr: "pipe" });
+const server = Bun.spawn([process.execPath, "src/cli.ts", "serve"], {
+  cwd: ROOT,
+  env: { ...env, PORT: String(port), HOST: "127.0.0.1" },
+  stdout: "ignore",
+  stderr: "pipe",
+});
 process.on("exit", () => {
   server.kill("SIGKILL");
   rmSync(dataDir, { recursive: true, force: true });
@@ -69,7 +88,10 @@ void (async () => {
 const PAGE = "/v1/observations?indicator=UNRATE&region=US&limit=100";
 const auth = (k: number) => ({ authorization: `Bearer ${keys[k % keys.length]}` });
 for (let i = 0; ; i++) {
-  const status = await fetch(`${base}${PAGE}`, { headers: auth(0) }).then(async (r) => (await r.arrayBuffer(), r.status), () => 0);
+  const status = await fetch(`${base}${PAGE}`, { headers: auth(0) }).then(
+    async (r) => (await r.arrayBuffer(), r.status),
+    () => 0,
+  );
   if (status === 200) break;
   if (i > 1200) throw new Error(`server did not serve the keyed page (last status ${status})`);
   await Bun.sleep(50);
@@ -110,29 +132,49 @@ async function probe(until: () => boolean): Promise<Probe> {
   Object.assign(out, { wallS: (performance.now() - t) / 1000, mainCpuS: c2.main - c.main, allCpuS: c2.all - c.all });
   return out;
 }
-const pct = (xs: number[], p: number) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]! : NaN);
+const pct = (xs: number[], p: number) =>
+  xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]! : NaN;
 const show = (name: string, p: Probe, extra = "") =>
   console.log(
     `${name.padEnd(10)} health p50 ${pct(p.health, 0.5).toFixed(1).padStart(7)} ms  p99 ${pct(p.health, 0.99).toFixed(1).padStart(7)} ms | cached read p50 ${pct(p.read, 0.5).toFixed(1).padStart(7)} ms  p99 ${pct(p.read, 0.99).toFixed(1).padStart(7)} ms | slowest ${p.slowest.toFixed(0)} ms, ${p.health.length + p.read.length} probes in ${p.wallS.toFixed(1)} s; CPU: main thread ${p.mainCpuS.toFixed(1)} s, process ${p.allCpuS.toFixed(1)} s${extra}`,
   );
 
-console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}; server ${ROOT}`);
+console.log(
+  `load average ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ")}; server ${ROOT}`,
+);
 // The first start's detection over what `svc seed` wrote (on the database's thread), right after the server serves.
 const detectionStart = performance.now();
 const during = await probe(() => detectionLine !== null || performance.now() - detectionStart > DETECTION_MAX_MS);
 const detected = detectionLine ? /"series":(\d+).*"ms":(\d+)/.exec(detectionLine) : null;
-show("after seed", during, detected ? `; detection: ${detected[1]} series in ${(Number(detected[2]) / 1000).toFixed(1)} s` : `; detection still running after ${DETECTION_MAX_MS / 1000} s`);
+show(
+  "after seed",
+  during,
+  detected
+    ? `; detection: ${detected[1]} series in ${(Number(detected[2]) / 1000).toFixed(1)} s`
+    : `; detection still running after ${DETECTION_MAX_MS / 1000} s`,
+);
 for (let i = 0; i < 1200 && !detectionLine; i++) await Bun.sleep(100);
 
 // Detection again over every held series, in the server (`svc signals detect` is carried out by the running server,
 // on its own thread and caches, as the detect job is).
-const redetect = Bun.spawn([process.execPath, "src/cli.ts", "signals", "detect"], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" });
+const redetect = Bun.spawn([process.execPath, "src/cli.ts", "signals", "detect"], {
+  cwd: ROOT,
+  env,
+  stdout: "pipe",
+  stderr: "pipe",
+});
 let redetected = false;
 void redetect.exited.then(() => (redetected = true));
 const redetectStart = performance.now();
 const again = await probe(() => redetected);
 const redetectOut = (await new Response(redetect.stdout).text()).trim().split("\n").pop();
-show("detect", again, `; svc signals detect: ${((performance.now() - redetectStart) / 1000).toFixed(1)} s (${redetectOut})`);
+show(
+  "detect",
+  again,
+  `; svc signals detect: ${((performance.now() - redetectStart) / 1000).toFixed(1)} s (${redetectOut})`,
+);
 
 const quietEnd = performance.now() + QUIET_MS;
 show("quiet", await probe(() => performance.now() > quietEnd));
@@ -146,7 +188,10 @@ const flooders = Array.from({ length: CLIENTS }, async (_, c) => {
     const n = next++;
     const start = new Date(Date.UTC(2000, 0, 1) - n * 86_400_000).toISOString().slice(0, 10);
     const size = `width=${700 + (n % 13) * 23}&height=${420 + (n % 7) * 17}`;
-    const res = await fetch(`${base}/v1/chart?indicator=unemployment_rate&region=${STATES}&start_date=${start}&${size}`, { headers: auth(c) }).catch(() => null);
+    const res = await fetch(
+      `${base}/v1/chart?indicator=unemployment_rate&region=${STATES}&start_date=${start}&${size}`,
+      { headers: auth(c) },
+    ).catch(() => null);
     const status = res ? res.status : 0;
     await res?.arrayBuffer();
     statuses[status] = (statuses[status] ?? 0) + 1;
@@ -157,6 +202,12 @@ const flooders = Array.from({ length: CLIENTS }, async (_, c) => {
 await Bun.sleep(500);
 const flood = await probe(() => performance.now() > floodEnd);
 await Promise.all(flooders);
-show("flood", flood, `; charts: ${Object.entries(statuses).map(([s, n]) => `${n} ${s}`).join(", ")} (${CLIENTS} clients, ${KEYS} keys, ${FLOOD_MS / 1000} s)`);
+show(
+  "flood",
+  flood,
+  `; charts: ${Object.entries(statuses)
+    .map(([s, n]) => `${n} ${s}`)
+    .join(", ")} (${CLIENTS} clients, ${KEYS} keys, ${FLOOD_MS / 1000} s)`,
+);
 server.kill("SIGTERM");
 await server.exited;

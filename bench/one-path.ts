@@ -20,8 +20,15 @@ import { KEYED_PAGE } from "./lib/serve-app";
 const { values } = parseArgs({
   args: process.argv.slice(2),
   options: {
-    ref: { type: "string", multiple: true }, "refs-only": { type: "boolean" }, metrics: { type: "boolean" }, pin: { type: "boolean" }, duration: { type: "string" }, rounds: { type: "string" },
-    connections: { type: "string" }, variant: { type: "string", multiple: true }, "copy-seed": { type: "boolean" },
+    ref: { type: "string", multiple: true },
+    "refs-only": { type: "boolean" },
+    metrics: { type: "boolean" },
+    pin: { type: "boolean" },
+    duration: { type: "string" },
+    rounds: { type: "string" },
+    connections: { type: "string" },
+    variant: { type: "string", multiple: true },
+    "copy-seed": { type: "boolean" },
   },
 });
 const durationSec = Number(values.duration ?? 10);
@@ -33,13 +40,19 @@ type Tree = { label: string; root: string; env: Record<string, string>; key: str
 type Variant = "serve keyed" | "app keyed" | "app unkeyed";
 const ALL_VARIANTS: Variant[] = ["serve keyed", "app keyed", "app unkeyed"];
 const unknownVariant = (values.variant ?? []).find((v) => !ALL_VARIANTS.includes(v as Variant));
-if (unknownVariant) throw new Error(`--variant ${unknownVariant}: one of ${ALL_VARIANTS.map((v) => JSON.stringify(v)).join(", ")}`);
+if (unknownVariant)
+  throw new Error(`--variant ${unknownVariant}: one of ${ALL_VARIANTS.map((v) => JSON.stringify(v)).join(", ")}`);
 // --variant (repeatable) runs only those, to keep a run short.
 const VARIANTS: Variant[] = values.variant?.length ? (values.variant as Variant[]) : ALL_VARIANTS;
 
 function baseEnv(dataDir: string): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !["DATABASE_URL", "DATA_DIR", "PORT", "HOST", "REDIS_URL", "SMTP_URL", "PUBLIC_BASE_URL"].includes(k)) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (
+      v !== undefined &&
+      !["DATABASE_URL", "DATA_DIR", "PORT", "HOST", "REDIS_URL", "SMTP_URL", "PUBLIC_BASE_URL"].includes(k)
+    )
+      env[k] = v;
   // /metrics counts every answer, which costs a little: on only with --metrics (memo hit share reported then).
   return { ...env, LOG_LEVEL: "warn", DATA_DIR: dataDir, ...(values.metrics ? { METRICS_TOKEN } : {}) };
 }
@@ -52,7 +65,11 @@ async function run(cmd: string[], cwd: string, env: Record<string, string>): Pro
 }
 
 /** A tree (this one, or a worktree of `ref`) with a seeded data directory and a key no run exhausts. */
-async function prepare(label: string, ref: string | null, seeded: { dataDir: string; key: string } | null): Promise<Tree> {
+async function prepare(
+  label: string,
+  ref: string | null,
+  seeded: { dataDir: string; key: string } | null,
+): Promise<Tree> {
   const tree = ref ? await checkoutRef(ref) : null;
   const root = tree?.root ?? REPO_ROOT;
   const removeTree = () => tree?.remove();
@@ -69,7 +86,13 @@ async function prepare(label: string, ref: string | null, seeded: { dataDir: str
   // The signals over what `svc seed` wrote, detected now: else the first `svc serve` measured detects them (its job
   // engine's first work, some 16 s of CPU) while it is under load, and measures that instead of the request path.
   await run([process.execPath, "src/cli.ts", "signals", "detect"], root, env);
-  const key = (await run([process.execPath, "src/cli.ts", "keys", "create", "--plan", "free", "--rate-limit", "2000000000"], root, env)).split("\n")[0]!;
+  const key = (
+    await run(
+      [process.execPath, "src/cli.ts", "keys", "create", "--plan", "free", "--rate-limit", "2000000000"],
+      root,
+      env,
+    )
+  ).split("\n")[0]!;
   return { label, root, env, key, cleanup };
 }
 
@@ -81,13 +104,28 @@ const pin = values.pin && CPUS.server ? { server: CPUS.server, load: CPUS.load }
 async function start(argv: string[], cwd: string, env: Record<string, string>): Promise<Proc> {
   const port = await freePort();
   const cmd = pin ? ["taskset", "-c", pin.server, ...argv] : argv;
-  const proc = Bun.spawn(cmd, { cwd, env: { ...env, PORT: String(port), HOST: "127.0.0.1" }, stdout: "ignore", stderr: "inherit" });
+  const proc = Bun.spawn(cmd, {
+    cwd,
+    env: { ...env, PORT: String(port), HOST: "127.0.0.1" },
+    stdout: "ignore",
+    stderr: "inherit",
+  });
   const base = `http://127.0.0.1:${port}`;
   for (const deadline = performance.now() + 120_000; ; ) {
     if (proc.exitCode !== null || performance.now() > deadline) throw new Error(`${cmd.join(" ")}: not ready`);
-    const ok = await fetch(`${base}/api/health`).then((r) => r.arrayBuffer().then(() => r.status === 200), () => false);
+    const ok = await fetch(`${base}/api/health`).then(
+      (r) => r.arrayBuffer().then(() => r.status === 200),
+      () => false,
+    );
     // `svc serve` answers health while it opens the database: wait for the data routes.
-    if (ok && (await fetch(`${base}/v1/indicators?limit=1`).then((r) => r.arrayBuffer().then(() => r.status === 200), () => false))) break;
+    if (
+      ok &&
+      (await fetch(`${base}/v1/indicators?limit=1`).then(
+        (r) => r.arrayBuffer().then(() => r.status === 200),
+        () => false,
+      ))
+    )
+      break;
     await Bun.sleep(200);
   }
   return { base, proc, stop: async () => (proc.kill("SIGTERM"), void (await proc.exited)) };
@@ -95,12 +133,19 @@ async function start(argv: string[], cwd: string, env: Record<string, string>): 
 
 function serverOf(tree: Tree, v: Variant): Promise<Proc> {
   if (v === "serve keyed") return start([process.execPath, "src/cli.ts", "serve"], tree.root, tree.env);
-  return start([process.execPath, "bench/observations.ts", "--serve", v === "app keyed" ? "keyed" : "bare"], tree.root, tree.env);
+  return start(
+    [process.execPath, "bench/observations.ts", "--serve", v === "app keyed" ? "keyed" : "bare"],
+    tree.root,
+    tree.env,
+  );
 }
 
 /** Page-memo hits counted by the server's /metrics (0 when the tree has no such counter). */
 async function memoHits(base: string): Promise<number> {
-  const text = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } }).then((r) => r.text(), () => "");
+  const text = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } }).then(
+    (r) => r.text(),
+    () => "",
+  );
   const m = /svc_cache_lookups_total\{cache="page_memo",result="hit"\}\s+(\d+)/.exec(text);
   return m ? Number(m[1]) : 0;
 }
@@ -114,7 +159,10 @@ async function measure(tree: Tree, v: Variant): Promise<Measured> {
     const res = await fetch(server.base + KEYED_PAGE, { headers });
     const body = await res.text();
     if (res.status !== 200) throw new Error(`${tree.label} ${v}: ${res.status} ${body.slice(0, 200)}`);
-    const bare = await start([process.execPath, join(REPO_ROOT, "bench/lib/baseline-server.ts")], REPO_ROOT, { BASELINE_BODY: body, BASELINE_CONTENT_TYPE: res.headers.get("content-type") ?? "application/json" });
+    const bare = await start([process.execPath, join(REPO_ROOT, "bench/lib/baseline-server.ts")], REPO_ROOT, {
+      BASELINE_BODY: body,
+      BASELINE_CONTENT_TYPE: res.headers.get("content-type") ?? "application/json",
+    });
     try {
       const load = { connections, durationSec, cpu: pin?.load ?? null, headers };
       await runLoad(server.base + KEYED_PAGE, { ...load, durationSec: 2 });
@@ -136,9 +184,14 @@ async function measure(tree: Tree, v: Variant): Promise<Measured> {
 // --copy-seed: every tree starts from a copy of the first tree's seeded data directory (trees of one schema), which
 // saves a seed per ref: most of a short run's time.
 const trees: Tree[] = [];
-for (const [label, ref] of [...(values["refs-only"] ? [] : [["this tree", null] as const]), ...(values.ref ?? []).map((r) => [r, r] as const)]) {
+for (const [label, ref] of [
+  ...(values["refs-only"] ? [] : [["this tree", null] as const]),
+  ...(values.ref ?? []).map((r) => [r, r] as const),
+]) {
   const first = trees[0];
-  trees.push(await prepare(label, ref, values["copy-seed"] && first ? { dataDir: first.env.DATA_DIR!, key: first.key } : null));
+  trees.push(
+    await prepare(label, ref, values["copy-seed"] && first ? { dataDir: first.env.DATA_DIR!, key: first.key } : null),
+  );
 }
 const results = new Map<string, Measured[]>();
 try {
@@ -149,7 +202,9 @@ try {
         const m = await measure(tree, v);
         const k = `${tree.label}\t${v}`;
         results.set(k, [...(results.get(k) ?? []), m]);
-        console.error(`${k}: ${m.rps.toFixed(0)} req/s, bare ${m.bare.toFixed(0)}, ratio ${(m.rps / m.bare).toFixed(2)}${m.memoShare === null ? "" : `, memo answered ${(100 * m.memoShare).toFixed(0)}%`} (load ${(await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ")})`);
+        console.error(
+          `${k}: ${m.rps.toFixed(0)} req/s, bare ${m.bare.toFixed(0)}, ratio ${(m.rps / m.bare).toFixed(2)}${m.memoShare === null ? "" : `, memo answered ${(100 * m.memoShare).toFixed(0)}%`} (load ${(await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ")})`,
+        );
       }
     }
   }
@@ -157,7 +212,9 @@ try {
   for (const t of trees) t.cleanup();
 }
 
-console.log(`\n${KEYED_PAGE}, wrk -c${connections} ${durationSec}s, ${rounds} round(s), ${pin ? "pinned" : "nothing pinned"}; ratio = req/s / bare Bun.serve (same bytes, same run)`);
+console.log(
+  `\n${KEYED_PAGE}, wrk -c${connections} ${durationSec}s, ${rounds} round(s), ${pin ? "pinned" : "nothing pinned"}; ratio = req/s / bare Bun.serve (same bytes, same run)`,
+);
 console.log(["variant".padEnd(14), ...trees.map((t) => t.label.padEnd(28))].join(""));
 for (const v of VARIANTS) {
   const cells = trees.map((t) => {

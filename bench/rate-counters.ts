@@ -8,11 +8,15 @@ import { parseArgs } from "node:util";
 import { heapStats } from "bun:jsc";
 import { REPO_ROOT } from "./lib/load";
 
-const { values: args } = parseArgs({ options: { root: { type: "string" }, addresses: { type: "string" }, minutes: { type: "string" } } });
+const { values: args } = parseArgs({
+  options: { root: { type: "string" }, addresses: { type: "string" }, minutes: { type: "string" } },
+});
 const ROOT = args.root ?? REPO_ROOT;
 const ADDRESSES = Number(args.addresses ?? 1_000_000);
 const MINUTES = Number(args.minutes ?? 10);
-const { memoryRateLimitStore } = (await import(join(ROOT, "src/services/rate-limit-stores.ts"))) as typeof import("../src/services/rate-limit-stores");
+const { memoryRateLimitStore } = (await import(
+  join(ROOT, "src/services/rate-limit-stores.ts")
+)) as typeof import("../src/services/rate-limit-stores");
 
 const heapMb = () => {
   Bun.gc(true);
@@ -30,7 +34,11 @@ for (let i = 0; i < ADDRESSES; i++) {
 }
 const ms = performance.now() - t0;
 const after = heapMb();
-console.log(`\nrate-limit counters (${ROOT}): ${ADDRESSES.toLocaleString("en-US")} addresses over ${MINUTES} windows\n`);
+console.log(
+  `\nrate-limit counters (${ROOT}): ${ADDRESSES.toLocaleString("en-US")} addresses over ${MINUTES} windows\n`,
+);
 console.log("| heap before | heap after | heap after each window (MB) | per hit |");
 console.log("|---|---|---|---|");
-console.log(`| ${before.toFixed(0)} MB | ${after.toFixed(0)} MB | ${samples.join(" ")} | ${((ms * 1000) / ADDRESSES).toFixed(2)} µs |`);
+console.log(
+  `| ${before.toFixed(0)} MB | ${after.toFixed(0)} MB | ${samples.join(" ")} | ${((ms * 1000) / ADDRESSES).toFixed(2)} µs |`,
+);

@@ -11,9 +11,28 @@
 //   bun run bench/scale-out.ts [--connections 64] [--duration 6] [--rounds 3] [--redis redis://127.0.0.1:6379] [--ref main] [--together]
 // Internal: `bun bench/scale-out.ts --serve keyed` is the server process this script starts.
 import { availableParallelism } from "node:os";
-import { CPUS, REPO_ROOT, loadTool, median, medianResult, parseBenchArgs, printTable, runLoad, type LoadResult, type Row } from "./lib/load";
+import {
+  CPUS,
+  REPO_ROOT,
+  loadTool,
+  median,
+  medianResult,
+  parseBenchArgs,
+  printTable,
+  runLoad,
+  type LoadResult,
+  type Row,
+} from "./lib/load";
 import { checkoutRef, type RefTree } from "./lib/ref-tree";
-import { KEYED_PAGE, benchDatabase, cpuSeconds, seedWithKey, serveAppForBench, startAppServer, type AppServer } from "./lib/serve-app";
+import {
+  KEYED_PAGE,
+  benchDatabase,
+  cpuSeconds,
+  seedWithKey,
+  serveAppForBench,
+  startAppServer,
+  type AppServer,
+} from "./lib/serve-app";
 
 const PAGE = KEYED_PAGE;
 const BAR = 0.7;
@@ -60,9 +79,22 @@ async function main() {
     const withRedis = { ...env, REDIS_URL: redisUrl };
     const newCase = (tree: Tree, counting: Case["counting"], nodes: number, what: string): Case => {
       const name = trees.length > 1 ? `${tree.label}: ${what}` : what;
-      return { name, tree, counting, nodes, row: { name, path: PAGE, target: "service", runs: [], median: null }, cpuUs: [] };
+      return {
+        name,
+        tree,
+        counting,
+        nodes,
+        row: { name, path: PAGE, target: "service", runs: [], median: null },
+        cpuUs: [],
+      };
     };
-    const perTree = trees.map((tree) => [newCase(tree, "process", 1, `PostgreSQL, counted in process: GET ${PAGE}`), newCase(tree, "redis", 1, "PostgreSQL + Redis, one node")] as const);
+    const perTree = trees.map(
+      (tree) =>
+        [
+          newCase(tree, "process", 1, `PostgreSQL, counted in process: GET ${PAGE}`),
+          newCase(tree, "redis", 1, "PostgreSQL + Redis, one node"),
+        ] as const,
+    );
     const twoNodes = newCase(trees[0]!, "redis", 2, "PostgreSQL + Redis, two nodes at once (sum)");
     perTree[0]![0].row.target = "baseline";
 
@@ -70,14 +102,27 @@ async function main() {
     const measure = async (group: readonly Case[], round: number): Promise<void> => {
       const servers: { c: Case; s: AppServer }[] = [];
       try {
-        for (const c of group) for (let n = 0; n < c.nodes; n++) servers.push({ c, s: await startAppServer("bench/scale-out.ts", "keyed", c.counting === "redis" ? withRedis : env, c.tree.root) });
+        for (const c of group)
+          for (let n = 0; n < c.nodes; n++)
+            servers.push({
+              c,
+              s: await startAppServer(
+                "bench/scale-out.ts",
+                "keyed",
+                c.counting === "redis" ? withRedis : env,
+                c.tree.root,
+              ),
+            });
         for (const { c, s } of servers) {
           const check = await fetch(s.baseUrl + PAGE, { headers });
           if (check.status !== 200) throw new Error(`${c.name}: ${check.status} ${(await check.text()).slice(0, 200)}`);
         }
         const connections = Math.max(1, Math.floor(opts.connections / servers.length));
         const load = { connections, durationSec: opts.durationSec, threads: opts.threads, tool, headers };
-        if (opts.warmupSec > 0) await Promise.all(servers.map(({ s }) => runLoad(s.baseUrl + PAGE, { ...load, durationSec: opts.warmupSec })));
+        if (opts.warmupSec > 0)
+          await Promise.all(
+            servers.map(({ s }) => runLoad(s.baseUrl + PAGE, { ...load, durationSec: opts.warmupSec })),
+          );
         const cpuBefore = servers.map(({ s }) => cpuSeconds(s.pid));
         const results = await Promise.all(servers.map(({ s }) => runLoad(s.baseUrl + PAGE, load, s.pid)));
         const cpu = servers.map(({ s }, i) => cpuSeconds(s.pid) - cpuBefore[i]!);
@@ -90,7 +135,9 @@ async function main() {
           if (Number.isFinite(cpuOf) && sum.requests > 0) c.cpuUs.push((cpuOf * 1e6) / sum.requests);
           const each = mine.length > 1 ? ` (${mine.map((i) => Math.round(results[i]!.rps)).join(" + ")})` : "";
           const at = group.length > 1 ? ", together" : "";
-          console.error(`round ${round}/${opts.rounds}${at} ${c.name}: ${Math.round(sum.rps)} req/s${each}, p50 ${sum.p50Ms} ms, p99 ${sum.p99Ms} ms, errors ${sum.errors}, server CPU ${c.cpuUs.at(-1)?.toFixed(0) ?? "?"} us/request (load average ${loadavg})`);
+          console.error(
+            `round ${round}/${opts.rounds}${at} ${c.name}: ${Math.round(sum.rps)} req/s${each}, p50 ${sum.p50Ms} ms, p99 ${sum.p99Ms} ms, errors ${sum.errors}, server CPU ${c.cpuUs.at(-1)?.toFixed(0) ?? "?"} us/request (load average ${loadavg})`,
+          );
         }
       } finally {
         for (const { s } of servers) await s.stop();
@@ -101,13 +148,19 @@ async function main() {
       const order = round % 2 ? perTree : [...perTree].reverse();
       // Apart: in process, then Redis, each tree in turn, so the two figures of a ratio are measured minutes apart at
       // most. Together: each tree's two nodes at once, so both figures come from the same seconds.
-      const groups: (readonly Case[])[] = together ? order.map((t) => [...t]) : [...order.map((t) => [t[0]]), ...order.map((t) => [t[1]])];
+      const groups: (readonly Case[])[] = together
+        ? order.map((t) => [...t])
+        : [...order.map((t) => [t[0]]), ...order.map((t) => [t[1]])];
       for (const group of [...groups, [twoNodes]]) await measure(group, round);
     }
     const all = [...perTree.flat(), twoNodes];
     for (const c of all) c.row.median = medianResult(c.row.runs);
     const pin = CPUS.server ? `servers on CPU ${CPUS.server}, load generator on CPU ${CPUS.load}` : "no CPU pinning";
-    printTable("scale-out: exact rate limits shared through Redis", all.map((c) => c.row), `${tool}, ${opts.connections} connections in all, ${opts.durationSec} s per run after ${opts.warmupSec} s warm-up, ${opts.rounds} interleaved round(s) (median)${together ? ", each tree's two single nodes together, sharing the server CPU" : ""}, ${pin}, ${availableParallelism()} CPUs; database ${database}; Redis ${redisUrl}; load average at the end ${await loadAverage()}`);
+    printTable(
+      "scale-out: exact rate limits shared through Redis",
+      all.map((c) => c.row),
+      `${tool}, ${opts.connections} connections in all, ${opts.durationSec} s per run after ${opts.warmupSec} s warm-up, ${opts.rounds} interleaved round(s) (median)${together ? ", each tree's two single nodes together, sharing the server CPU" : ""}, ${pin}, ${availableParallelism()} CPUs; database ${database}; Redis ${redisUrl}; load average at the end ${await loadAverage()}`,
+    );
     console.log("server CPU per request (median of rounds):");
     for (const c of all) console.log(`  ${c.name}: ${median(c.cpuUs).toFixed(0)} us`);
     for (const [t, [inProcess, redis]] of perTree.entries()) {
@@ -116,8 +169,12 @@ async function main() {
       const ratio = median(ratios);
       console.log(`${label}per-round Redis / in process: ${ratios.map((x) => `${(x * 100).toFixed(1)}%`).join(", ")}`);
       const verdict = t === 0 ? ` (bar: at least ${BAR * 100}%) -> ${ratio >= BAR ? "PASS" : "FAIL"}` : "";
-      console.log(`${label}Redis / in-process requests/s (median of per-round ratios): ${(ratio * 100).toFixed(1)}%${verdict}`);
-      console.log(`${label}server CPU per request, in process / Redis: ${((median(inProcess.cpuUs) / median(redis.cpuUs)) * 100).toFixed(1)}%`);
+      console.log(
+        `${label}Redis / in-process requests/s (median of per-round ratios): ${(ratio * 100).toFixed(1)}%${verdict}`,
+      );
+      console.log(
+        `${label}server CPU per request, in process / Redis: ${((median(inProcess.cpuUs) / median(redis.cpuUs)) * 100).toFixed(1)}%`,
+      );
     }
   } finally {
     await cleanup();
@@ -126,7 +183,9 @@ async function main() {
 }
 
 async function loadAverage(): Promise<string> {
-  const text = await Bun.file("/proc/loadavg").text().catch(() => "? ? ?");
+  const text = await Bun.file("/proc/loadavg")
+    .text()
+    .catch(() => "? ? ?");
   return text.split(" ").slice(0, 3).join(" ");
 }
 

@@ -101,7 +101,14 @@ type Run = {
   first: FirstRequests;
 };
 
-async function runServer(root: string, label: string, env: Record<string, string>, waitReady: boolean, afterMs: number, quietMs = 0): Promise<Run> {
+async function runServer(
+  root: string,
+  label: string,
+  env: Record<string, string>,
+  waitReady: boolean,
+  afterMs: number,
+  quietMs = 0,
+): Promise<Run> {
   const port = await freePort();
   const cmd = args.binary ? [args.binary, "serve"] : ["bun", "src/server.ts"];
   const t0 = performance.now();
@@ -120,7 +127,8 @@ async function runServer(root: string, label: string, env: Record<string, string
       const text = dec.decode(chunk);
       log += text;
       if (listeningMs === null && /"msg":"listening"/.test(log)) listeningMs = performance.now() - t0;
-      if (/signals detected over the seeded series|signal detection over the seed failed/.test(text)) detectedInLog = true;
+      if (/signals detected over the seeded series|signal detection over the seed failed/.test(text))
+        detectedInLog = true;
     }
   };
   void read(proc.stdout);
@@ -148,7 +156,11 @@ async function runServer(root: string, label: string, env: Record<string, string
   const url = `http://127.0.0.1:${port}/api/health`;
   const deadline = t0 + settleMs;
   // A new user's first requests, beside the health polling below.
-  const probe = probeFirstRequests(`http://127.0.0.1:${port}`, t0, { minuteMs: Number(args.minute) * 1000, untilEverything: waitReady, deadline });
+  const probe = probeFirstRequests(`http://127.0.0.1:${port}`, t0, {
+    minuteMs: Number(args.minute) * 1000,
+    untilEverything: waitReady,
+    deadline,
+  });
   while (performance.now() < deadline && proc.exitCode === null) {
     const tick = performance.now();
     try {
@@ -172,7 +184,11 @@ async function runServer(root: string, label: string, env: Record<string, string
         // (an older release) when its log says the seeded signals were detected.
         const starting = (health as { status?: string }).status === "starting";
         const loading = (health as { loading?: { families: string[] } }).loading?.families;
-        step = starting ? ((health as { startup?: { step?: string } }).startup?.step ?? null) : loading ? `serving, loading ${loading[0]}` : "serving";
+        step = starting
+          ? ((health as { startup?: { step?: string } }).startup?.step ?? null)
+          : loading
+            ? `serving, loading ${loading[0]}`
+            : "serving";
         sawStarting ||= starting;
         if (!starting && servingMs === null) servingMs = at - t0;
         const done = !starting && !loading && (sawStarting || detectedInLog || !waitReady);
@@ -215,12 +231,29 @@ async function runServer(root: string, label: string, env: Record<string, string
   const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(15_000).then(() => false)]);
   if (!exited) proc.kill("SIGKILL");
   if (firstOkMs === null) console.error(`${label}: never healthy; log:\n${log.slice(-4000)}`);
-  return { listeningMs, firstOkMs, readyMs, longestGapMs: longestGap, longestGapEndMs: longestGapEnd, peakRssMb: peak, peakStep, peakByStep, idleRssMb: idle, quiet, health, servingMs, first };
+  return {
+    listeningMs,
+    firstOkMs,
+    readyMs,
+    longestGapMs: longestGap,
+    longestGapEndMs: longestGapEnd,
+    peakRssMb: peak,
+    peakStep,
+    peakByStep,
+    idleRssMb: idle,
+    quiet,
+    health,
+    servingMs,
+    first,
+  };
 }
 
 const fmtS = (ms: number | null) => (ms === null ? "—" : `${(ms / 1000).toFixed(2)} s`);
 const fmtMb = (mb: number | null) => (mb === null ? "—" : `${Math.round(mb)} MB`);
-const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
 
 async function main(root: string) {
   const loadBefore = load();
@@ -230,7 +263,10 @@ async function main(root: string) {
   const imageDataDir = mkdtempSync(join(tmpdir(), "svc-bench-from-image-"));
   let dropDb: (() => Promise<void>) | null = null;
   if (args.db !== "pglite") {
-    const admin = args.db === "postgres" ? (process.env.BENCH_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres") : args.db;
+    const admin =
+      args.db === "postgres"
+        ? (process.env.BENCH_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres")
+        : args.db;
     const name = `svc_bench_start_${process.pid}`;
     const sql = postgres(admin, { max: 1, onnotice: () => {} });
     await sql.unsafe(`create database ${name}`);
@@ -245,31 +281,48 @@ async function main(root: string) {
   try {
     const first = await runServer(root, "first start", env, true, Number(args.after) * 1000, Number(args.quiet) * 1000);
     // The embedded database's next first start, in another empty data directory: it copies the image just kept.
-    const fromImage = args.db === "pglite" ? await runServer(root, "first start from the image", { ...env, DATA_DIR: imageDataDir }, false, 2000) : null;
+    const fromImage =
+      args.db === "pglite"
+        ? await runServer(root, "first start from the image", { ...env, DATA_DIR: imageDataDir }, false, 2000)
+        : null;
     const restarts: Run[] = [];
-    for (let i = 0; i < Number(args.restarts); i++) restarts.push(await runServer(root, `restart ${i + 1}`, env, false, 2000));
+    for (let i = 0; i < Number(args.restarts); i++)
+      restarts.push(await runServer(root, `restart ${i + 1}`, env, false, 2000));
     const target = args.binary ? `binary ${args.binary}` : `bun src/server.ts in ${root}`;
     const image = args["image-cache"] ? `image cache ${args["image-cache"]}` : "image cache empty";
     const minute = (r: Run) =>
       `slowest answer in the first ${args.minute} s ${Math.round(r.first.slowestMs)} ms${r.first.slowestPath ? ` (${r.first.slowestPath})` : ""}, ${r.first.over200} of ${r.first.answered} over 200 ms`;
-    console.log(`\nstart-up (${target}, ${args.db}, ${image}; ${availableParallelism()} cpus; load average before ${loadBefore}, after ${load()})`);
+    console.log(
+      `\nstart-up (${target}, ${args.db}, ${image}; ${availableParallelism()} cpus; load average before ${loadBefore}, after ${load()})`,
+    );
     console.log(`  first start → "listening" logged        ${fmtS(first.listeningMs)}`);
     console.log(`  first start → first 200 /api/health      ${fmtS(first.firstOkMs)}`);
     console.log(`  first start → serving (not "starting")   ${fmtS(first.servingMs)}`);
     console.log(`  first start → first US unemployment rate ${fmtS(first.first.unrateMs)}`);
     console.log(`  first start → everything served          ${fmtS(first.first.everythingMs ?? first.readyMs)}`);
-    console.log(`  longest /api/health gap (first start+${args.after} s) ${Math.round(first.longestGapMs)} ms (ended ${fmtS(first.longestGapEndMs)} after the start)`);
+    console.log(
+      `  longest /api/health gap (first start+${args.after} s) ${Math.round(first.longestGapMs)} ms (ended ${fmtS(first.longestGapEndMs)} after the start)`,
+    );
     console.log(`  first start: ${minute(first)}`);
-    console.log(`  peak RSS, process tree (first start)      ${fmtMb(first.peakRssMb)}${first.peakStep ? ` (during "${first.peakStep}")` : ""}`);
+    console.log(
+      `  peak RSS, process tree (first start)      ${fmtMb(first.peakRssMb)}${first.peakStep ? ` (during "${first.peakStep}")` : ""}`,
+    );
     console.log(`  peak RSS by step: ${[...first.peakByStep].map(([s, mb]) => `${s} ${fmtMb(mb)}`).join("; ")}`);
     console.log(`  idle RSS after first start                ${fmtMb(first.idleRssMb)}`);
     if (first.quiet) {
       console.log(`  idle RSS after ${args.quiet} s without a request     ${fmtMb(first.quiet.rssMb)}`);
-      console.log(`  then /api/health: first / second request  ${first.quiet.firstMs.toFixed(1)} ms / ${first.quiet.secondMs.toFixed(1)} ms`);
+      console.log(
+        `  then /api/health: first / second request  ${first.quiet.firstMs.toFixed(1)} ms / ${first.quiet.secondMs.toFixed(1)} ms`,
+      );
     }
-    if (fromImage) console.log(`  from the image → serving ${fmtS(fromImage.servingMs)}; first US unemployment rate ${fmtS(fromImage.first.unrateMs)}; ${minute(fromImage)}`);
+    if (fromImage)
+      console.log(
+        `  from the image → serving ${fmtS(fromImage.servingMs)}; first US unemployment rate ${fmtS(fromImage.first.unrateMs)}; ${minute(fromImage)}`,
+      );
     for (const [i, r] of restarts.entries())
-      console.log(`  restart ${i + 1} → serving ${fmtS(r.servingMs)}; first US unemployment rate ${fmtS(r.first.unrateMs)}; ${minute(r)} (peak ${fmtMb(r.peakRssMb)}, longest gap ${Math.round(r.longestGapMs)} ms)`);
+      console.log(
+        `  restart ${i + 1} → serving ${fmtS(r.servingMs)}; first US unemployment rate ${fmtS(r.first.unrateMs)}; ${minute(r)} (peak ${fmtMb(r.peakRssMb)}, longest gap ${Math.round(r.longestGapMs)} ms)`,
+      );
   } finally {
     await dropDb?.();
     rmSync(dataDir, { recursive: true, force: true });

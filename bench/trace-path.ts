@@ -19,13 +19,25 @@ import { KEYED_PAGE } from "./lib/serve-app";
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
-  options: { ref: { type: "string", multiple: true }, child: { type: "string" }, data: { type: "string" }, key: { type: "string" }, verbose: { type: "boolean" } },
+  options: {
+    ref: { type: "string", multiple: true },
+    child: { type: "string" },
+    data: { type: "string" },
+    key: { type: "string" },
+    verbose: { type: "boolean" },
+  },
 });
 
 /** The warm-up: another series' page, twice (cold, then a memo hit), so that what happens once per process is done. */
 const WARM_UP = "/v1/observations?indicator=PAYEMS&region=US&limit=100";
 
-type Trace = { files: number; calls: number; functions: number; perFile: Record<string, number>; perFunction: Record<string, number> };
+type Trace = {
+  files: number;
+  calls: number;
+  functions: number;
+  perFile: Record<string, number>;
+  perFunction: Record<string, number>;
+};
 type Traced = { cold: Trace; hit: Trace; tool: Trace };
 
 if (values.child) {
@@ -37,7 +49,9 @@ if (values.child) {
 const seeded = mkdtempSync(join(tmpdir(), "svc-trace-path-"));
 console.error(`seeding ${seeded}`);
 await cli(REPO_ROOT, ["seed"], envFor(seeded));
-const key = (await cli(REPO_ROOT, ["keys", "create", "--plan", "free", "--rate-limit", "2000000000"], envFor(seeded))).split("\n")[0]!;
+const key = (
+  await cli(REPO_ROOT, ["keys", "create", "--plan", "free", "--rate-limit", "2000000000"], envFor(seeded))
+).split("\n")[0]!;
 
 const trees: { label: string; root: string; remove?: () => void }[] = [{ label: "this tree", root: REPO_ROOT }];
 for (const ref of values.ref ?? []) {
@@ -48,7 +62,16 @@ const results: Traced[] = [];
 try {
   // Each tree in a process of its own: its modules are instrumented as they load, and nothing else is.
   for (const t of trees) {
-    const argv = [process.execPath, join(REPO_ROOT, "bench/trace-path.ts"), "--child", t.root, "--data", seeded, "--key", key];
+    const argv = [
+      process.execPath,
+      join(REPO_ROOT, "bench/trace-path.ts"),
+      "--child",
+      t.root,
+      "--data",
+      seeded,
+      "--key",
+      key,
+    ];
     const p = Bun.spawn(argv, { cwd: REPO_ROOT, stdout: "pipe", stderr: "inherit" });
     const [out, code] = await Promise.all([new Response(p.stdout).text(), p.exited]);
     if (code !== 0) throw new Error(`${t.label}: trace exited ${code}`);
@@ -61,7 +84,8 @@ try {
 
 console.log(`\n${KEYED_PAGE}, keyed; our code only (src/, db/, payments/), the request's thread`);
 console.log(["".padEnd(26), ...trees.map((t) => t.label.padEnd(30))].join(""));
-const row = (name: string, f: (r: Traced) => string) => console.log([name.padEnd(26), ...results.map((r) => f(r).padEnd(30))].join(""));
+const row = (name: string, f: (r: Traced) => string) =>
+  console.log([name.padEnd(26), ...results.map((r) => f(r).padEnd(30))].join(""));
 row("cold read: files", (r) => String(r.cold.files));
 row("cold read: calls", (r) => `${r.cold.calls} (${r.cold.functions} functions)`);
 row("memo hit: files", (r) => String(r.hit.files));
@@ -70,10 +94,16 @@ row("MCP tool call: files", (r) => String(r.tool.files));
 row("MCP tool call: calls", (r) => `${r.tool.calls} (${r.tool.functions} functions)`);
 if (values.verbose) {
   results.forEach((r, k) => {
-    for (const [what, t] of [["cold read", r.cold], ["memo hit", r.hit], ["MCP tool call", r.tool]] as const) {
+    for (const [what, t] of [
+      ["cold read", r.cold],
+      ["memo hit", r.hit],
+      ["MCP tool call", r.tool],
+    ] as const) {
       console.log(`\n${trees[k]!.label}, ${what}:`);
-      for (const [file, n] of Object.entries(t.perFile).sort((a, b) => b[1] - a[1])) console.log(`  ${String(n).padStart(5)}  ${file}`);
-      if (what !== "cold read") for (const [fn, n] of Object.entries(t.perFunction)) console.log(`        ${String(n).padStart(3)}  ${fn}`);
+      for (const [file, n] of Object.entries(t.perFile).sort((a, b) => b[1] - a[1]))
+        console.log(`  ${String(n).padStart(5)}  ${file}`);
+      if (what !== "cold read")
+        for (const [fn, n] of Object.entries(t.perFunction)) console.log(`        ${String(n).padStart(3)}  ${fn}`);
     }
   });
 }
@@ -84,7 +114,9 @@ if (values.verbose) {
 /** The environment of a tree's app and CLI on `dataDir`. */
 function envFor(dataDir: string): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !["DATABASE_URL", "REDIS_URL", "SMTP_URL", "METRICS_TOKEN", "PAGE_MEMO"].includes(k)) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && !["DATABASE_URL", "REDIS_URL", "SMTP_URL", "METRICS_TOKEN", "PAGE_MEMO"].includes(k))
+      env[k] = v;
   return { ...env, LOG_LEVEL: "warn", DATA_DIR: dataDir };
 }
 
@@ -101,7 +133,9 @@ async function traceTree(root: string, seeded: string, key: string): Promise<Tra
     await deps.keys.cache.ready(5000);
     const app = createApp(deps);
     const get = async (path: string) => {
-      const res = await app.fetch(new Request(`http://127.0.0.1:8080${path}`, { headers: { authorization: `Bearer ${key}` } }));
+      const res = await app.fetch(
+        new Request(`http://127.0.0.1:8080${path}`, { headers: { authorization: `Bearer ${key}` } }),
+      );
       await res.arrayBuffer();
       if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
     };
@@ -111,16 +145,29 @@ async function traceTree(root: string, seeded: string, key: string): Promise<Tra
     const hit = await counter.during(() => get(KEYED_PAGE));
     // An MCP tools/call of get_observations for the same page (the SDK loaded and the page remembered by a first call).
     const mcp = async () => {
-      const body = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_observations", arguments: { ...Object.fromEntries(new URL(KEYED_PAGE, "http://x").searchParams), limit: 100 } } };
+      const body = {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: {
+          name: "get_observations",
+          arguments: { ...Object.fromEntries(new URL(KEYED_PAGE, "http://x").searchParams), limit: 100 },
+        },
+      };
       const res = await app.fetch(
         new Request("http://127.0.0.1:8080/api/mcp", {
           method: "POST",
-          headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+          headers: {
+            authorization: `Bearer ${key}`,
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+          },
           body: JSON.stringify(body),
         }),
       );
       const answer = (await res.json()) as { result?: { isError?: boolean } };
-      if (res.status !== 200 || !answer.result || answer.result.isError) throw new Error(`MCP get_observations: ${res.status} ${JSON.stringify(answer).slice(0, 200)}`);
+      if (res.status !== 200 || !answer.result || answer.result.isError)
+        throw new Error(`MCP get_observations: ${res.status} ${JSON.stringify(answer).slice(0, 200)}`);
     };
     await mcp();
     const tool = await counter.during(mcp);
@@ -151,7 +198,9 @@ function instrument(root: string): Counter {
   };
   (globalThis as Record<string, unknown>).__tracePathTick = tick;
   const transpiler = new Bun.Transpiler({ loader: "ts", target: "bun" });
-  const ours = new RegExp(`^${root.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/(src|db|payments)/(?!.*node_modules).*\\.ts$`);
+  const ours = new RegExp(
+    `^${root.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/(src|db|payments)/(?!.*node_modules).*\\.ts$`,
+  );
   Bun.plugin({
     name: "trace-path",
     setup(build) {
@@ -193,14 +242,20 @@ function instrument(root: string): Counter {
 type Node = { type: string; start: number; end: number; [k: string]: any };
 
 /** `js` with a counter call at the start of every function body (an expression body becomes `(tick, expr)`). */
-function instrumentJs(js: string, file: string, parse: typeof import("@babel/parser").parse, names: { file: string; fn: string }[]): string {
+function instrumentJs(
+  js: string,
+  file: string,
+  parse: typeof import("@babel/parser").parse,
+  names: { file: string; fn: string }[],
+): string {
   const ast = parse(js, { sourceType: "module", plugins: [] }) as unknown as Node;
   const inserts: { at: number; text: string }[] = [];
   const visit = (node: Node, parent: Node | null) => {
     if (/Function|Method/.test(node.type) && node.body) {
       const id = names.length;
       names.push({ file, fn: functionName(node, parent) });
-      if (node.body.type === "BlockStatement") inserts.push({ at: node.body.start + 1, text: `__tracePathTick(${id});` });
+      if (node.body.type === "BlockStatement")
+        inserts.push({ at: node.body.start + 1, text: `__tracePathTick(${id});` });
       else inserts.push({ at: node.body.start, text: `(__tracePathTick(${id}), ` }, { at: node.body.end, text: ")" });
     }
     for (const k of Object.keys(node)) {

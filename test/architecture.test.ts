@@ -25,12 +25,18 @@ function files(dir: string): string[] {
 
 /** Every module of ours: src/, db/ and payments/ (migrations and declaration files aside). */
 function ours(): string[] {
-  return [...files("src"), ...files("db"), ...files("payments")].filter((f) => !f.endsWith(".d.ts") && !f.split("/").includes("migrations"));
+  return [...files("src"), ...files("db"), ...files("payments")].filter(
+    (f) => !f.endsWith(".d.ts") && !f.split("/").includes("migrations"),
+  );
 }
 
 function importsOf(file: string): string[] {
   const text = readFileSync(join(root, file), "utf8");
-  const specs = [...text.matchAll(/(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|import\s*["']([^"']+)["']/g)];
+  const specs = [
+    ...text.matchAll(
+      /(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|import\s*["']([^"']+)["']/g,
+    ),
+  ];
   return specs.map((m) => m[1] ?? m[2] ?? m[3]);
 }
 
@@ -44,7 +50,8 @@ function resolvesInto(file: string, spec: string, dir: string): boolean {
 function resolveImport(file: string, spec: string, known: Set<string>): string | null {
   if (!spec.startsWith(".")) return null;
   const base = relative(root, resolve(join(root, file, ".."), spec));
-  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, join(base, "index.ts")]) if (known.has(candidate)) return candidate;
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, join(base, "index.ts")])
+    if (known.has(candidate)) return candidate;
   return null;
 }
 
@@ -98,7 +105,8 @@ describe("architecture", () => {
 
   test("payments/ imports nothing from src/ or db/", () => {
     const bad: string[] = [];
-    for (const f of files("payments")) for (const s of importsOf(f)) if (resolvesInto(f, s, "src") || resolvesInto(f, s, "db")) bad.push(`${f} -> ${s}`);
+    for (const f of files("payments"))
+      for (const s of importsOf(f)) if (resolvesInto(f, s, "src") || resolvesInto(f, s, "db")) bad.push(`${f} -> ${s}`);
     expect(bad).toEqual([]);
   });
 
@@ -108,7 +116,12 @@ describe("architecture", () => {
       const text = readFileSync(join(root, f), "utf8");
       for (const m of text.matchAll(/^(import|export)(\s+type)?\s[^'"]*?from\s*["']([^"']+)["']/gm)) {
         const typeOnly = !!m[2];
-        if (!typeOnly && resolvesInto(f, m[3], "src") && !/src\/(domain|progress)/.test(relative(root, resolve(join(root, f, ".."), m[3])))) bad.push(`${f} -> ${m[3]}`);
+        if (
+          !typeOnly &&
+          resolvesInto(f, m[3], "src") &&
+          !/src\/(domain|progress)/.test(relative(root, resolve(join(root, f, ".."), m[3])))
+        )
+          bad.push(`${f} -> ${m[3]}`);
       }
     }
     expect(bad).toEqual([]);
@@ -117,12 +130,17 @@ describe("architecture", () => {
   test("no import cycles among src/, db/ and payments/ modules (type-only imports included)", () => {
     // Type-only imports count: a cycle of types still ties the modules into one unit that cannot be read, tested or
     // moved alone. Declaration files and migrations are not modules of ours that import anything.
-    const modules = [...files("src"), ...files("db"), ...files("payments")].filter((f) => !f.endsWith(".d.ts") && !f.split("/").includes("migrations"));
+    const modules = [...files("src"), ...files("db"), ...files("payments")].filter(
+      (f) => !f.endsWith(".d.ts") && !f.split("/").includes("migrations"),
+    );
     const known = new Set(modules);
     const edges = new Map<string, string[]>();
     for (const f of modules) {
       const targets = importsOf(f).map((s) => resolveImport(f, s, known));
-      edges.set(f, targets.filter((t): t is string => t !== null && t !== f));
+      edges.set(
+        f,
+        targets.filter((t): t is string => t !== null && t !== f),
+      );
     }
     expect(importCycles(edges).map((cycle) => cycle.join(" "))).toEqual([]);
   });
@@ -130,7 +148,11 @@ describe("architecture", () => {
   // Layers one way: entry points -> routes, mcp, docs -> http -> services -> domain, db. Each row is an edge that must
   // not exist, with why; there is no list of exceptions.
   const FORBIDDEN: [from: string, to: string, why: string][] = [
-    ["src/services", "src/http", "services return data; HTTP answers are made above them (the error table is src/errors.ts)"],
+    [
+      "src/services",
+      "src/http",
+      "services return data; HTTP answers are made above them (the error table is src/errors.ts)",
+    ],
     ["src/services", "src/routes", "routes call services, never the other way"],
     ["src/services", "src/mcp", "MCP tools call services, never the other way"],
     ["src/services", "src/docs", "documents are built above the services (src/docs/discovery.ts)"],
@@ -166,70 +188,110 @@ describe("architecture", () => {
   });
 
   test("/api/mcp is written once, in the contract", () => {
-    const writers = [...files("src"), ...files("db")].filter((f) => /["'`]\/api\/mcp["'`]/.test(readFileSync(join(root, f), "utf8")));
+    const writers = [...files("src"), ...files("db")].filter((f) =>
+      /["'`]\/api\/mcp["'`]/.test(readFileSync(join(root, f), "utf8")),
+    );
     expect(writers).toEqual(["src/contract/mcp.ts"]);
   });
 
   test("one bounded cache: no hand-written eviction (oldest key out, clear when full) outside src/services/bounded-cache.ts", () => {
-    const evicting = ours().filter((f) => f !== "src/services/bounded-cache.ts" && /\.keys\(\)\.next\(\)|\.size\s*>=?\s*[A-Z0-9_]+\)\s*\w+\.(clear|delete)\(/.test(readFileSync(join(root, f), "utf8")));
+    const evicting = ours().filter(
+      (f) =>
+        f !== "src/services/bounded-cache.ts" &&
+        /\.keys\(\)\.next\(\)|\.size\s*>=?\s*[A-Z0-9_]+\)\s*\w+\.(clear|delete)\(/.test(
+          readFileSync(join(root, f), "utf8"),
+        ),
+    );
     expect(evicting).toEqual([]);
   });
 
   test("no module-level mutable state in src/, db/ or payments/: no top-level let or var, no top-level collection written after it is made", () => {
     // A worker thread's entry module: its top level is that thread's main, run once per thread.
     const threadEntries = new Set(["src/startup/database-thread.ts", "src/startup/starting-server.ts"]);
-    const bad = ours().filter((f) => !threadEntries.has(f)).flatMap((f) => moduleState(readFileSync(join(root, f), "utf8")).map((s) => `${f} ${s}`));
+    const bad = ours()
+      .filter((f) => !threadEntries.has(f))
+      .flatMap((f) => moduleState(readFileSync(join(root, f), "utf8")).map((s) => `${f} ${s}`));
     expect(bad).toEqual([]);
   });
 
   test("no unbounded Map or Set field in a class or long-lived object: a BoundedCache, or a comment saying what bounds it", () => {
-    const bad = ours().filter((f) => f !== "src/services/bounded-cache.ts").flatMap((f) => unboundedCollectionFields(readFileSync(join(root, f), "utf8")).map((s) => `${f} ${s}`));
+    const bad = ours()
+      .filter((f) => f !== "src/services/bounded-cache.ts")
+      .flatMap((f) => unboundedCollectionFields(readFileSync(join(root, f), "utf8")).map((s) => `${f} ${s}`));
     expect(bad).toEqual([]);
   });
 
   test("the module-state and field checks catch what they are for", () => {
     expect(moduleState("let last = null;\nexport function f() { last = 1; }")).toHaveLength(1);
-    expect(moduleState("const memo = new WeakMap<object, number>();\nexport const f = (k: object) => memo.set(k, 1);")).toHaveLength(1);
+    expect(
+      moduleState("const memo = new WeakMap<object, number>();\nexport const f = (k: object) => memo.set(k, 1);"),
+    ).toHaveLength(1);
     expect(moduleState("const seen = new Map<string, number>();\nfor (const k of ks) seen.set(k, 1);")).toHaveLength(1);
-    expect(moduleState("const codes: Record<number, string[]> = {};\nexport function f() { codes[1] = []; }")).toHaveLength(1);
-    expect(moduleState("const LIMITS = new Set([1, 2]);\nexport const has = (n: number) => LIMITS.has(n);")).toEqual([]);
+    expect(
+      moduleState("const codes: Record<number, string[]> = {};\nexport function f() { codes[1] = []; }"),
+    ).toHaveLength(1);
+    expect(moduleState("const LIMITS = new Set([1, 2]);\nexport const has = (n: number) => LIMITS.has(n);")).toEqual(
+      [],
+    );
     expect(moduleState("const SCRIPT = `\nlet current = null;\n`;\nconst re = /let x/;")).toEqual([]);
-    expect(unboundedCollectionFields("class PageMemo {\n  private readonly entries = new Map<string, number>();\n}")).toHaveLength(1);
-    expect(unboundedCollectionFields("class Links {\n  // Bounded: one per network.\n  private readonly links = new Map<string, number>();\n}")).toEqual([]);
+    expect(
+      unboundedCollectionFields("class PageMemo {\n  private readonly entries = new Map<string, number>();\n}"),
+    ).toHaveLength(1);
+    expect(
+      unboundedCollectionFields(
+        "class Links {\n  // Bounded: one per network.\n  private readonly links = new Map<string, number>();\n}",
+      ),
+    ).toEqual([]);
   });
 
   test("errors.ts is framework-free, and no module but the CLI's imports a CLI command file", () => {
     expect(importsOf("src/errors.ts").filter((s) => !s.startsWith("./domain/"))).toEqual([]);
     const cli = (f: string) => f.startsWith("src/commands/") || f.startsWith("src/admin/") || f === "src/cli.ts";
-    const bad = ours().filter((f) => !cli(f)).flatMap((f) => importsOf(f).filter((s) => resolvesInto(f, s, "src/commands")).map((s) => `${f} -> ${s}`));
+    const bad = ours()
+      .filter((f) => !cli(f))
+      .flatMap((f) =>
+        importsOf(f)
+          .filter((s) => resolvesInto(f, s, "src/commands"))
+          .map((s) => `${f} -> ${s}`),
+      );
     expect(bad).toEqual([]);
   });
 
   test("write events belong to the database object: no module-level listener registry in db/repos", () => {
-    const registries = files("db/repos").filter((f) => /new (WeakMap|Map|Set)<[^>]*Listener/.test(readFileSync(join(root, f), "utf8")));
+    const registries = files("db/repos").filter((f) =>
+      /new (WeakMap|Map|Set)<[^>]*Listener/.test(readFileSync(join(root, f), "utf8")),
+    );
     expect(registries).toEqual([]);
   });
 
   test("entitlement and the rate window are decided in the admission core alone", () => {
     // The rules themselves are pure functions of domain/access.ts; only the core applies them to a request.
-    const deciders = [...files("src"), ...files("payments")].filter((f) => /\b(entitlementVerdict|rateDecision|canReadPremium)\(/.test(readFileSync(join(root, f), "utf8")));
+    const deciders = [...files("src"), ...files("payments")].filter((f) =>
+      /\b(entitlementVerdict|rateDecision|canReadPremium)\(/.test(readFileSync(join(root, f), "utf8")),
+    );
     expect(deciders.sort()).toEqual(["src/domain/access.ts", "src/services/admission.ts", "src/services/keys.ts"]);
     // keys.ts only reports a key's premium access on GET /v1/ping.
-    expect(readFileSync(join(root, "src/services/keys.ts"), "utf8").match(/\b(entitlementVerdict|rateDecision|canReadPremium)\(/g)).toEqual(["canReadPremium("]);
+    expect(
+      readFileSync(join(root, "src/services/keys.ts"), "utf8").match(
+        /\b(entitlementVerdict|rateDecision|canReadPremium)\(/g,
+      ),
+    ).toEqual(["canReadPremium("]);
   });
 
   test("services and domain return data, not HTTP: no hono, http/ or routes/ import, no Headers or Response, no response header set", () => {
     const bad: string[] = [];
     for (const f of [...files("src/services"), ...files("src/domain")]) {
       for (const s of importsOf(f)) {
-        if (/^(hono|@hono\/)/.test(s) || resolvesInto(f, s, "src/http") || resolvesInto(f, s, "src/routes")) bad.push(`${f} -> ${s}`);
+        if (/^(hono|@hono\/)/.test(s) || resolvesInto(f, s, "src/http") || resolvesInto(f, s, "src/routes"))
+          bad.push(`${f} -> ${s}`);
       }
       const text = readFileSync(join(root, f), "utf8");
       if (/new (Headers|Response)\(|Response\.json\(/.test(text)) bad.push(`${f}: builds a Headers or Response`);
       // A response header's name as a string ("X-Total-Count": ..., h["Retry-After"] = ..., a table of names); an
       // outgoing request's lower-case headers (a model API call) are not answers. Errors and refusals carry advice as
       // data (src/errors.ts ErrorAdvice), which src/http/advice-headers.ts writes; a CSV page's meta, csv-headers.ts.
-      const header = /["'`]([Xx]-[A-Za-z0-9-]+|Retry-After|Cache-Control|Content-Type|WWW-Authenticate|ETag|Vary|Allow)["'`]/g;
+      const header =
+        /["'`]([Xx]-[A-Za-z0-9-]+|Retry-After|Cache-Control|Content-Type|WWW-Authenticate|ETag|Vary|Allow)["'`]/g;
       for (const m of text.matchAll(header)) bad.push(`${f}: names header ${m[1]}`);
     }
     expect(bad).toEqual([]);
@@ -238,7 +300,9 @@ describe("architecture", () => {
   test("how a request is admitted is declared by its route, not read from its path (src/http/admission.ts)", () => {
     const text = readFileSync(join(root, "src/http/admission.ts"), "utf8").replace(/^\s*(\/\/|\*|\/\*\*).*$/gm, "");
     // No request path or URL read, no path literal, no route table of paths imported.
-    expect(text.match(/\.req\.(path|url|routePath)\b|\bpathname\b|["'`]\/[A-Za-z0-9_*:-]|\bMCP_PATH\b/g) ?? []).toEqual([]);
+    expect(text.match(/\.req\.(path|url|routePath)\b|\bpathname\b|["'`]\/[A-Za-z0-9_*:-]|\bMCP_PATH\b/g) ?? []).toEqual(
+      [],
+    );
     expect(importsOf("src/http/admission.ts").filter((s) => /contract\/|\.\.\/routes\//.test(s))).toEqual([]);
   });
 

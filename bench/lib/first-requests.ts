@@ -16,14 +16,31 @@ export type FirstRequests = {
   answered: number;
 };
 
-const MIX = ["/api/health", "/v1/observations/latest?indicator=UNRATE", "/v1/indicators?search=unemployment", "/v1/regions?type=state", "/v1/observations/latest?indicator=unemployment_rate&region=TX"];
+const MIX = [
+  "/api/health",
+  "/v1/observations/latest?indicator=UNRATE",
+  "/v1/indicators?search=unemployment",
+  "/v1/regions?type=state",
+  "/v1/observations/latest?indicator=unemployment_rate&region=TX",
+];
 
 /**
  * Probes `base` until the first minute is over and (with `untilEverything`) everything is served, or `deadline`.
  * `t0`: the start, performance.now() time.
  */
-export async function probeFirstRequests(base: string, t0: number, opts: { minuteMs: number; untilEverything: boolean; deadline: number }): Promise<FirstRequests> {
-  const out: FirstRequests = { unrateMs: null, everythingMs: null, slowestMs: 0, slowestPath: null, over200: 0, answered: 0 };
+export async function probeFirstRequests(
+  base: string,
+  t0: number,
+  opts: { minuteMs: number; untilEverything: boolean; deadline: number },
+): Promise<FirstRequests> {
+  const out: FirstRequests = {
+    unrateMs: null,
+    everythingMs: null,
+    slowestMs: 0,
+    slowestPath: null,
+    over200: 0,
+    answered: 0,
+  };
   let key: string | null = null;
   let serving = false;
   let k = 0;
@@ -50,7 +67,11 @@ export async function probeFirstRequests(base: string, t0: number, opts: { minut
       serving = health.res.status === 200 && h.status !== "starting";
       if (serving && !h.loading && out.everythingMs === null) out.everythingMs = health.at;
       if (serving && !key) {
-        const r = await timed("/v1/signup", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "bench@example.com" }) });
+        const r = await timed("/v1/signup", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ email: "bench@example.com" }),
+        });
         key = r.res.status === 201 ? (JSON.parse(r.body) as { data: { key: string } }).data.key : null;
       }
       if (key && out.unrateMs === null) {

@@ -1,11 +1,10 @@
 // Servers and file systems that fault tests and bench/faults.ts start, break and stop themselves: a PostgreSQL
-// instance of their own (initdb + pg_ctl, so stopping it touches nothing else), a Redis server of their own, and a
-// small tmpfs (a disk that fills up). Each helper says why when it cannot run here (no binary, not root) so callers
-// can skip with that message.
+// instance of their own (initdb + pg_ctl, so stopping it touches nothing else) and a small tmpfs (a disk that fills
+// up); a Redis server of their own is test/support/redis.ts. Each helper says why when it cannot run here (no binary,
+// not root) so callers can skip with that message.
 import { chownSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { RedisClient } from "bun";
 import postgres from "postgres";
 import { freePort } from "./load";
 
@@ -21,7 +20,9 @@ function run(cmd: string[], opts: { asUser?: string } = {}): { ok: boolean; out:
 export function postgresBin(): string | null {
   const root = "/usr/lib/postgresql";
   if (existsSync(root)) {
-    const versions = readdirSync(root).filter((v) => existsSync(join(root, v, "bin", "pg_ctl"))).sort((a, b) => Number(b) - Number(a));
+    const versions = readdirSync(root)
+      .filter((v) => existsSync(join(root, v, "bin", "pg_ctl")))
+      .sort((a, b) => Number(b) - Number(a));
     if (versions.length) return join(root, versions[0]!, "bin");
   }
   const onPath = Bun.which("pg_ctl");
@@ -54,8 +55,11 @@ export async function startPostgres(): Promise<PgInstance> {
   const dataDir = join(base, "data");
   // initdb refuses to run as root: the instance belongs to the postgres user then.
   const asUser = isRoot ? "postgres" : undefined;
-  if (isRoot) chownSync(base, Number(run(["id", "-u", "postgres"]).out.trim()), Number(run(["id", "-g", "postgres"]).out.trim()));
-  const init = run([join(bin, "initdb"), "-D", dataDir, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8"], { asUser });
+  if (isRoot)
+    chownSync(base, Number(run(["id", "-u", "postgres"]).out.trim()), Number(run(["id", "-g", "postgres"]).out.trim()));
+  const init = run([join(bin, "initdb"), "-D", dataDir, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8"], {
+    asUser,
+  });
   if (!init.ok) throw new Error(`initdb failed: ${init.out}`);
   const port = await freePort();
   const options = `-c port=${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${base} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
@@ -87,47 +91,6 @@ export async function startPostgres(): Promise<PgInstance> {
     async destroy() {
       pgCtl(["-m", "immediate", "-w", "-t", "30", "stop"]);
       rmSync(base, { recursive: true, force: true });
-    },
-  };
-  await instance.start();
-  return instance;
-}
-
-export type RedisInstance = { url: string; port: number; start(): Promise<void>; stop(): Promise<void>; destroy(): Promise<void> };
-
-/** A redis-server on a free loopback port, no persistence; null when redis-server is not installed. */
-export async function startRedis(): Promise<RedisInstance | null> {
-  const server = Bun.which("redis-server");
-  if (!server) return null;
-  const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), "svc-redis-"));
-  const url = `redis://127.0.0.1:${port}`;
-  let proc: ReturnType<typeof Bun.spawn> | null = null;
-  const instance: RedisInstance = {
-    url,
-    port,
-    async start() {
-      proc = Bun.spawn([server, "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir], { stdout: "ignore", stderr: "ignore" });
-      for (let i = 0; i < 100; i++) {
-        const c = new RedisClient(url, { autoReconnect: false, maxRetries: 0, connectionTimeout: 200 });
-        try {
-          if ((await c.ping()) === "PONG") return;
-        } catch {
-        } finally {
-          c.close();
-        }
-        await Bun.sleep(50);
-      }
-      throw new Error("redis-server did not start");
-    },
-    async stop() {
-      proc?.kill("SIGKILL");
-      await proc?.exited;
-      proc = null;
-    },
-    async destroy() {
-      await instance.stop();
-      rmSync(dir, { recursive: true, force: true });
     },
   };
   await instance.start();

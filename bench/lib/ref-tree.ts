@@ -10,7 +10,11 @@ export type RefTree = { root: string; remove(): void };
 export async function checkoutRef(ref: string): Promise<RefTree> {
   const root = mkdtempSync(join(tmpdir(), "svc-bench-ref-"));
   rmSync(root, { recursive: true });
-  const add = Bun.spawn(["git", "worktree", "add", "--detach", root, ref], { cwd: REPO_ROOT, stdout: "pipe", stderr: "pipe" });
+  const add = Bun.spawn(["git", "worktree", "add", "--detach", root, ref], {
+    cwd: REPO_ROOT,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [err, code] = await Promise.all([new Response(add.stderr).text(), add.exited]);
   if (code !== 0) throw new Error(`git worktree add ${ref} exited ${code}: ${err}`);
   if (!existsSync(join(root, "node_modules"))) symlinkSync(join(REPO_ROOT, "node_modules"), join(root, "node_modules"));

@@ -42,7 +42,12 @@ export type AppServer = { baseUrl: string; pid: number; stop(): Promise<void> };
  * Starts `bun <script> --serve <variant>` on a free loopback port and waits for /api/health to answer 200. `root`: the
  * tree whose script and sources run (another ref checked out by bench/lib/ref-tree.ts), this one by default.
  */
-export async function startAppServer(script: string, variant: "bare" | "keyed", env: Record<string, string>, root = REPO_ROOT): Promise<AppServer> {
+export async function startAppServer(
+  script: string,
+  variant: "bare" | "keyed",
+  env: Record<string, string>,
+  root = REPO_ROOT,
+): Promise<AppServer> {
   const port = await freePort();
   const cmd = [process.execPath, join(root, script), "--serve", variant];
   const proc = Bun.spawn(CPUS.server ? ["taskset", "-c", CPUS.server, ...cmd] : cmd, {
@@ -90,7 +95,11 @@ export function cpuSeconds(pid: number): number {
 export async function cli(args: string[], env: Record<string, string>): Promise<string> {
   const cmd = [process.execPath, "src/cli.ts", ...args];
   const proc = Bun.spawn(cmd, { cwd: REPO_ROOT, env, stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [out, err, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   if (code !== 0) throw new Error(`${cmd.join(" ")} exited ${code}: ${err || out}`);
   return out.trim();
 }
@@ -100,14 +109,23 @@ export async function cli(args: string[], env: Record<string, string>): Promise<
  * port, Redis or SMTP setting, on a temporary data directory (PGlite: the database; PostgreSQL: node-local state such
  * as the usage journal) and, for `--db postgres`, a temporary database. `cleanup` removes both.
  */
-export async function benchDatabase(opts: Pick<BenchOptions, "db" | "dataDir">, name: string): Promise<{ env: Record<string, string>; label: string; cleanup(): Promise<void> }> {
+export async function benchDatabase(
+  opts: Pick<BenchOptions, "db" | "dataDir">,
+  name: string,
+): Promise<{ env: Record<string, string>; label: string; cleanup(): Promise<void> }> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !["DATABASE_URL", "DATA_DIR", "PORT", "HOST", "REDIS_URL", "SMTP_URL"].includes(k)) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && !["DATABASE_URL", "DATA_DIR", "PORT", "HOST", "REDIS_URL", "SMTP_URL"].includes(k))
+      env[k] = v;
   env.LOG_LEVEL = "warn";
   if (opts.db === "pglite") {
     const dir = opts.dataDir ?? mkdtempSync(join(tmpdir(), `svc-bench-${name}-`));
     env.DATA_DIR = dir;
-    return { env, label: `pglite (DATA_DIR ${dir})`, cleanup: async () => void (opts.dataDir ? undefined : rmSync(dir, { recursive: true, force: true })) };
+    return {
+      env,
+      label: `pglite (DATA_DIR ${dir})`,
+      cleanup: async () => void (opts.dataDir ? undefined : rmSync(dir, { recursive: true, force: true })),
+    };
   }
   const dir = mkdtempSync(join(tmpdir(), `svc-bench-${name}-`));
   env.DATA_DIR = dir;

@@ -30,7 +30,6 @@ import { pidAlive } from "../../db/process-alive";
 
 export type UsageRow = { keyId: string; month: string; requests: number };
 export type UsageBatch = { id: string; rows: UsageRow[] };
-
 export type UsageJournal = {
   /** The journal directory, or ":memory:" (not crash-safe: for tools and tests that serve no metered traffic). */
   readonly location: string;

@@ -4,7 +4,15 @@ import { CONCEPTS, type RegionKind } from "../../src/domain/concepts";
 
 export type Obs = { date: string; value: number };
 export type Place = { code: string; name: string; kind: string; parent: string | null };
-export type FlowRow = { origin: string; destination: string; measure: string; dataset: string; periodStart: string; periodEnd: string; value: number };
+export type FlowRow = {
+  origin: string;
+  destination: string;
+  measure: string;
+  dataset: string;
+  periodStart: string;
+  periodEnd: string;
+  value: number;
+};
 
 /** What the rules read. Observations ascending by date, latest vintage, no missing values. */
 export interface AskData {
@@ -25,7 +33,8 @@ export const monthBack = (date: string, n: number) => {
   d.setUTCMonth(d.getUTCMonth() - n);
   return d.toISOString().slice(0, 10);
 };
-const dayBack = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10);
+const dayBack = (date: string, n: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10);
 export const at = (s: Obs[], date: string) => s.find((o) => o.date === date)?.value;
 /** The value `months` before `date`: that date exactly, else (daily and weekly series) the nearest earlier within 6 days. */
 export function valueBack(s: Obs[], date: string, months: number): number | undefined {
@@ -128,4 +137,3 @@ export async function episodeExtremes(data: AskData, s: Obs[], episode: string, 
   }
   return out;
 }
-

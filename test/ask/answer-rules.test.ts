@@ -13,11 +13,16 @@ const months = (from: string, values: number[]): Obs[] =>
     d.setUTCMonth(d.getUTCMonth() + i);
     return { date: d.toISOString().slice(0, 10), value };
   });
-const years = (from: number, values: number[]): Obs[] => values.map((value, i) => ({ date: `${from + i}-01-01`, value }));
+const years = (from: number, values: number[]): Obs[] =>
+  values.map((value, i) => ({ date: `${from + i}-01-01`, value }));
 /** 1 on the months from `from` through `to`, 0 on the others of [start, end]. */
 const recessions = (start: string, end: string, runs: [string, string][]): Obs[] => {
   const out: Obs[] = [];
-  for (let d = new Date(`${start}T00:00:00Z`); d.toISOString().slice(0, 10) <= end; d.setUTCMonth(d.getUTCMonth() + 1)) {
+  for (
+    let d = new Date(`${start}T00:00:00Z`);
+    d.toISOString().slice(0, 10) <= end;
+    d.setUTCMonth(d.getUTCMonth() + 1)
+  ) {
     const date = d.toISOString().slice(0, 10);
     out.push({ date, value: runs.some(([a, b]) => date >= a && date <= b) ? 1 : 0 });
   }
@@ -40,11 +45,17 @@ const PLACES: Place[] = [
 const SERIES: Record<string, Obs[]> = {
   // A level: 100 in January 2024, one more each month, 112 in January 2025.
   "X@US": months("2024-01-01", [100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112]),
-  "Q@US": [{ date: "2024-01-01", value: 100 }, { date: "2024-04-01", value: 101 }],
+  "Q@US": [
+    { date: "2024-01-01", value: 100 },
+    { date: "2024-04-01", value: 101 },
+  ],
   // A rate: 5.0 now, 4.8 a month before, 5.2 three months before, 5.0 a year before.
   "R@US": months("2024-01-01", [5.0, 5, 5, 5, 5, 5, 5, 5, 5, 5.2, 5.0, 4.8, 5.0]),
   "USREC@US": [
-    ...recessions("1979-06-01", "1983-06-01", [["1980-02-01", "1980-07-01"], ["1981-08-01", "1982-11-01"]]),
+    ...recessions("1979-06-01", "1983-06-01", [
+      ["1980-02-01", "1980-07-01"],
+      ["1981-08-01", "1982-11-01"],
+    ]),
     ...recessions("2007-01-01", "2011-12-01", [["2008-01-01", "2009-06-01"]]),
   ],
   // Unemployment around the Great Recession: 10.0 in October 2009 (4 months after it ended), 10.5 in March 2011
@@ -68,21 +79,73 @@ const SERIES: Record<string, Obs[]> = {
   "POPESTIMATE@04001": years(2023, [100, 100]),
   "POPESTIMATE@04013": years(2023, [4000, 4100]),
 };
-const UNITS: Record<string, string> = { R: "percent", U: "percent", LASST03: "percent", X: "index", Q: "billions of dollars", POPESTIMATE: "persons" };
+const UNITS: Record<string, string> = {
+  R: "percent",
+  U: "percent",
+  LASST03: "percent",
+  X: "index",
+  Q: "billions of dollars",
+  POPESTIMATE: "persons",
+};
 const FLOWS: FlowRow[] = [
-  { origin: "02001", destination: "01001", measure: "returns", dataset: "irs", periodStart: "2014-01-01", periodEnd: "2015-12-31", value: 50 },
-  { origin: "02001", destination: "01001", measure: "exemptions", dataset: "irs", periodStart: "2014-01-01", periodEnd: "2015-12-31", value: 90 },
-  { origin: "02001", destination: "04013", measure: "returns", dataset: "irs", periodStart: "2014-01-01", periodEnd: "2015-12-31", value: 60 },
-  { origin: "02001", destination: "04013", measure: "exemptions", dataset: "irs", periodStart: "2014-01-01", periodEnd: "2015-12-31", value: 80 },
-  { origin: "02001", destination: "04001", measure: "returns", dataset: "irs", periodStart: "2013-01-01", periodEnd: "2014-12-31", value: 500 },
+  {
+    origin: "02001",
+    destination: "01001",
+    measure: "returns",
+    dataset: "irs",
+    periodStart: "2014-01-01",
+    periodEnd: "2015-12-31",
+    value: 50,
+  },
+  {
+    origin: "02001",
+    destination: "01001",
+    measure: "exemptions",
+    dataset: "irs",
+    periodStart: "2014-01-01",
+    periodEnd: "2015-12-31",
+    value: 90,
+  },
+  {
+    origin: "02001",
+    destination: "04013",
+    measure: "returns",
+    dataset: "irs",
+    periodStart: "2014-01-01",
+    periodEnd: "2015-12-31",
+    value: 60,
+  },
+  {
+    origin: "02001",
+    destination: "04013",
+    measure: "exemptions",
+    dataset: "irs",
+    periodStart: "2014-01-01",
+    periodEnd: "2015-12-31",
+    value: 80,
+  },
+  {
+    origin: "02001",
+    destination: "04001",
+    measure: "returns",
+    dataset: "irs",
+    periodStart: "2013-01-01",
+    periodEnd: "2014-12-31",
+    value: 500,
+  },
 ];
 
 const data: AskData = {
   series: async (code, region) => SERIES[`${code}@${region}`] ?? [],
   panel: async (code, kind, parent) =>
-    new Map(PLACES.filter((p) => p.kind === kind && (!parent || p.parent === parent) && SERIES[`${code}@${p.code}`]).map((p) => [p.code, SERIES[`${code}@${p.code}`]])),
+    new Map(
+      PLACES.filter((p) => p.kind === kind && (!parent || p.parent === parent) && SERIES[`${code}@${p.code}`]).map(
+        (p) => [p.code, SERIES[`${code}@${p.code}`]],
+      ),
+    ),
   place: async (code) => PLACES.find((p) => p.code === code) ?? null,
-  places: async (kind, parent) => PLACES.filter((p) => p.kind === kind && (parent === undefined || p.parent === parent)),
+  places: async (kind, parent) =>
+    PLACES.filter((p) => p.kind === kind && (parent === undefined || p.parent === parent)),
   unit: async (code) => UNITS[code] ?? null,
   flows: async (region, direction) => FLOWS.filter((f) => (direction === "out" ? f.origin : f.destination) === region),
 };
@@ -105,7 +168,9 @@ describe("reading an answer", () => {
   });
   test("the first sentence, places as whole names, yes/no and the direction before the first number", () => {
     expect(firstSentence("The U.S. rate was 4.3%. Next sentence.")).toBe("The U.S. rate was 4.3%.");
-    expect([...namesIn("Arkansas and West Virginia", ["Kansas", "Arkansas", "Virginia", "West Virginia"])].sort()).toEqual(["Arkansas", "West Virginia"]);
+    expect(
+      [...namesIn("Arkansas and West Virginia", ["Kansas", "Arkansas", "Virginia", "West Virginia"])].sort(),
+    ).toEqual(["Arkansas", "West Virginia"]);
     expect(yesNo("No: it fell.")).toBe("no");
     expect(yesNo("Not quite")).toBeNull();
     expect(leadingDirection("Down: the rate fell 0.2 points to 4.1%.")).toBe("down");
@@ -192,8 +257,24 @@ describe("rules on one series", () => {
 
 describe("rules over places", () => {
   test("the set is read at the newest period half its places hold", () => {
-    expect(commonPeriod(new Map([["a", months("2024-11-01", [1, 2, 3])], ["b", months("2024-11-01", [1, 2])], ["c", months("2024-11-01", [1, 2])]]))).toBe("2024-12-01");
-    expect(commonPeriod(new Map([["a", months("2024-11-01", [1, 2, 3])], ["b", months("2024-11-01", [1, 2, 3])], ["c", months("2024-11-01", [1, 2])]]))).toBe("2025-01-01");
+    expect(
+      commonPeriod(
+        new Map([
+          ["a", months("2024-11-01", [1, 2, 3])],
+          ["b", months("2024-11-01", [1, 2])],
+          ["c", months("2024-11-01", [1, 2])],
+        ]),
+      ),
+    ).toBe("2024-12-01");
+    expect(
+      commonPeriod(
+        new Map([
+          ["a", months("2024-11-01", [1, 2, 3])],
+          ["b", months("2024-11-01", [1, 2, 3])],
+          ["c", months("2024-11-01", [1, 2])],
+        ]),
+      ),
+    ).toBe("2025-01-01");
   });
 
   test("rank, topn (ties), rankin: the places and the top value, the period's year", async () => {
@@ -206,7 +287,10 @@ describe("rules over places", () => {
     await passes("topn:LASST03@state:min:1", "Arkansas had the lowest rate in January 2025: 2.0%.");
     await fails("topn:LASST03@state:min:1", "Kansas had the lowest rate in January 2025: 2.0%."); // "Kansas" is not Arkansas
     await passes("rankin:POPESTIMATE@county:01:max", "Orange County had the most people in Alabama in 2024: 500.");
-    await passes("topn:POPESTIMATE@county:01:min:1", "Autauga had the fewest people of Alabama's counties in 2024: 300.");
+    await passes(
+      "topn:POPESTIMATE@county:01:min:1",
+      "Autauga had the fewest people of Alabama's counties in 2024: 300.",
+    );
   });
 
   test("above and below: every place past the threshold, none that is not, or none at all", async () => {
@@ -237,9 +321,15 @@ describe("rules over places", () => {
   });
 
   test("shared: the most populous county of the name, its state, and another named", async () => {
-    await passes("shared:POPESTIMATE@Orange County", "Orange County, Alaska had 900 people in 2024. Other Orange Counties are in Alabama and Arizona.");
+    await passes(
+      "shared:POPESTIMATE@Orange County",
+      "Orange County, Alaska had 900 people in 2024. Other Orange Counties are in Alabama and Arizona.",
+    );
     await fails("shared:POPESTIMATE@Orange County", "Orange County, Alaska had 900 people in 2024.");
-    await fails("shared:POPESTIMATE@Orange County", "Orange County, Alabama had 500 people in 2024; there is one in Alaska too.");
+    await fails(
+      "shared:POPESTIMATE@Orange County",
+      "Orange County, Alabama had 500 people in 2024; there is one in Alaska too.",
+    );
   });
 
   test("says, and a whole row: status, grounded, places, groups of alternatives", async () => {
@@ -247,10 +337,20 @@ describe("rules over places", () => {
     const labels = parseLabels("ok", "Alaska", "latest:X@US|latest:R@US;says:rose");
     const reply = (answer: string, grounded = true) => ({ status: "ok", answer, grounded });
     expect(await scoreReply(labels, reply("In Alaska X rose to 112 in January 2025."), data)).toBeNull();
-    expect(await scoreReply(labels, reply("In Alaska X rose to 112 in January 2025.", false), data)).toStartWith("not grounded");
+    expect(await scoreReply(labels, reply("In Alaska X rose to 112 in January 2025.", false), data)).toStartWith(
+      "not grounded",
+    );
     expect(await scoreReply(labels, reply("In Alaska X fell to 112 in January 2025."), data)).toContain("rose");
     expect(await scoreReply(labels, reply("X rose to 112 in January 2025."), data)).toContain("Alaska");
-    expect(await scoreReply(labels, { status: "no_coverage", answer: null, grounded: true }, data)).toStartWith("status");
-    expect(await scoreReply(parseLabels("no_coverage", "-", "-"), { status: "no_coverage", answer: null, grounded: true }, data)).toBeNull();
+    expect(await scoreReply(labels, { status: "no_coverage", answer: null, grounded: true }, data)).toStartWith(
+      "status",
+    );
+    expect(
+      await scoreReply(
+        parseLabels("no_coverage", "-", "-"),
+        { status: "no_coverage", answer: null, grounded: true },
+        data,
+      ),
+    ).toBeNull();
   });
 });

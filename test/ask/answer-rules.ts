@@ -8,8 +8,33 @@
 //   state, the state after the rule's kind (`topn:X@county:06:max:3`).
 // Strict reading: the first sentence carries the number (a writer's rounding of it: answer-text.ts mentions), the
 // period's year and, for rankings, the place; yes/no and direction answers open with that word.
-import { at, dateArg, episodeExtremes, isRate, monthBack, parseSpec, pctChange, periodMonths, seriesOf, valueBack, yoySeries, type AskData, type Obs, type Spec } from "./answer-data";
-import { anyOf, firstSentence, leadingDirection, named, opensWith, says, saysYear, yesNo, type Why } from "./answer-text";
+import {
+  at,
+  dateArg,
+  episodeExtremes,
+  isRate,
+  monthBack,
+  parseSpec,
+  pctChange,
+  periodMonths,
+  seriesOf,
+  valueBack,
+  yoySeries,
+  type AskData,
+  type Obs,
+  type Spec,
+} from "./answer-data";
+import {
+  anyOf,
+  firstSentence,
+  leadingDirection,
+  named,
+  opensWith,
+  says,
+  saysYear,
+  yesNo,
+  type Why,
+} from "./answer-text";
 import { checkSetRule, SET_RULES } from "./answer-set-rules";
 
 export type { AskData, FlowRow, Obs, Place } from "./answer-data";
@@ -18,7 +43,10 @@ export type { AskData, FlowRow, Obs, Place } from "./answer-data";
 export async function check(rule: string, answer: string, data: AskData): Promise<Why> {
   const kind = rule.slice(0, rule.indexOf(":"));
   const [target, ...args] = rule.slice(rule.indexOf(":") + 1).split(":");
-  if (kind === "says") return new RegExp([target, ...args].join(":"), "i").test(answer) ? null : `answer does not say /${[target, ...args].join(":")}/`;
+  if (kind === "says")
+    return new RegExp([target, ...args].join(":"), "i").test(answer)
+      ? null
+      : `answer does not say /${[target, ...args].join(":")}/`;
   if (SET_RULES.has(kind)) return checkSetRule(kind, target, args, answer, data);
   const [specText, where] = target.split("@");
   const spec = parseSpec(specText);
@@ -26,17 +54,23 @@ export async function check(rule: string, answer: string, data: AskData): Promis
   const s = await seriesOf(data, spec, where);
   const last = s.at(-1);
   if (!last) return `no data: ${target}`;
-  const valueAndYear = (o: Obs | undefined, what: string) => (o ? (says(head, o.value, what) ?? saysYear(head, o.date)) : `no data: no ${what}`);
+  const valueAndYear = (o: Obs | undefined, what: string) =>
+    o ? (says(head, o.value, what) ?? saysYear(head, o.date)) : `no data: no ${what}`;
 
   switch (kind) {
     case "latest":
     case "concept":
       return valueAndYear(last, "latest");
     case "yoy":
-      return says(head, pctChange(last.value, at(s, monthBack(last.date, 12))), "12-month change") ?? saysYear(head, last.date);
+      return (
+        says(head, pctChange(last.value, at(s, monthBack(last.date, 12))), "12-month change") ??
+        saysYear(head, last.date)
+      );
     case "qoqa":
       if (s.length < 2) return "no data: one quarter";
-      return says(head, ((last.value / s.at(-2)!.value) ** 4 - 1) * 100, "annualized change") ?? saysYear(head, last.date);
+      return (
+        says(head, ((last.value / s.at(-2)!.value) ** 4 - 1) * 100, "annualized change") ?? saysYear(head, last.date)
+      );
     case "diff":
       if (s.length < 2) return "no data: one period";
       return says(head, last.value - s.at(-2)!.value, "change") ?? saysYear(head, last.date);
@@ -46,28 +80,50 @@ export async function check(rule: string, answer: string, data: AskData): Promis
     }
     case "diffn": {
       const then = valueBack(s, last.date, periodMonths(args[0]));
-      return says(head, then === undefined ? undefined : last.value - then, `change over ${args[0]}`) ?? saysYear(head, last.date);
+      return (
+        says(head, then === undefined ? undefined : last.value - then, `change over ${args[0]}`) ??
+        saysYear(head, last.date)
+      );
     }
     case "since": {
       // The change from a named period to the newest, in the unit or as a percent.
       const then = at(s, dateArg(args[0]));
       if (then === undefined) return `no data: no value at ${args[0]}`;
-      return anyOf([says(head, last.value - then, `change since ${args[0]}`), says(head, pctChange(last.value, then), `percent change since ${args[0]}`)]) ?? saysYear(head, last.date);
+      return (
+        anyOf([
+          says(head, last.value - then, `change since ${args[0]}`),
+          says(head, pctChange(last.value, then), `percent change since ${args[0]}`),
+        ]) ?? saysYear(head, last.date)
+      );
     }
     case "at":
       return says(head, at(s, dateArg(args[0])), `value at ${args[0]}`) ?? saysYear(head, dateArg(args[0]));
     case "yoyat":
-      return says(head, pctChange(at(s, dateArg(args[0])), at(s, monthBack(dateArg(args[0]), 12))), `12-month change at ${args[0]}`) ?? saysYear(head, dateArg(args[0]));
+      return (
+        says(
+          head,
+          pctChange(at(s, dateArg(args[0])), at(s, monthBack(dateArg(args[0]), 12))),
+          `12-month change at ${args[0]}`,
+        ) ?? saysYear(head, dateArg(args[0]))
+      );
     case "diffat": {
       const date = dateArg(args[0]);
       const [now, before] = [at(s, date), at(s, monthBack(date, 1))];
-      return says(head, now === undefined || before === undefined ? undefined : now - before, `change in ${args[0]}`) ?? saysYear(head, date);
+      return (
+        says(head, now === undefined || before === undefined ? undefined : now - before, `change in ${args[0]}`) ??
+        saysYear(head, date)
+      );
     }
     case "max":
     case "min":
-      return valueAndYear(s.reduce((a, b) => ((kind === "max" ? b.value > a.value : b.value < a.value) ? b : a)), kind);
+      return valueAndYear(
+        s.reduce((a, b) => ((kind === "max" ? b.value > a.value : b.value < a.value) ? b : a)),
+        kind,
+      );
     case "peakyoy": {
-      const peak = yoySeries(s).filter((o) => o.date >= dateArg(args[0])).reduce<Obs | undefined>((a, b) => (!a || b.value > a.value ? b : a), undefined);
+      const peak = yoySeries(s)
+        .filter((o) => o.date >= dateArg(args[0]))
+        .reduce<Obs | undefined>((a, b) => (!a || b.value > a.value ? b : a), undefined);
       return says(head, peak?.value, `peak 12-month change since ${args[0]}`) ?? saysYear(answer, peak!.date);
     }
     case "epmax":
@@ -82,7 +138,11 @@ export async function check(rule: string, answer: string, data: AskData): Promis
     }
     case "frompeak": {
       const peaks = await episodeExtremes(data, s, args[0], "max");
-      return anyOf(peaks.map((p) => says(head, last.value - p.value, `distance from the ${args[0]} peak`) ?? saysYear(answer, p.date)));
+      return anyOf(
+        peaks.map(
+          (p) => says(head, last.value - p.value, `distance from the ${args[0]} peak`) ?? saysYear(answer, p.date),
+        ),
+      );
     }
     case "dir":
       return direction(data, spec, where, s, args, answer);
@@ -98,7 +158,14 @@ export async function check(rule: string, answer: string, data: AskData): Promis
  * the right yes or no; and the first sentence carries the size of that change (points for a rate; for a level, in
  * the unit or in percent).
  */
-async function direction(data: AskData, spec: Spec, where: string, s: Obs[], args: string[], answer: string): Promise<Why> {
+async function direction(
+  data: AskData,
+  spec: Spec,
+  where: string,
+  s: Obs[],
+  args: string[],
+  answer: string,
+): Promise<Why> {
   const last = s.at(-1)!;
   const then = valueBack(s, last.date, periodMonths(args[0]));
   if (then === undefined) return `no data: no value ${args[0]} before ${last.date}`;
@@ -135,7 +202,11 @@ async function yesNoRule(data: AskData, spec: Spec, s: Obs[], [cond, date]: stri
     return opensWith(answer, other[1] === ">" ? a > b : a < b);
   }
   const threshold = /^([<>])(-?\d+(?:\.\d+)?)$/.exec(cond);
-  if (threshold) return opensWith(answer, threshold[1] === ">" ? last.value > Number(threshold[2]) : last.value < Number(threshold[2]));
+  if (threshold)
+    return opensWith(
+      answer,
+      threshold[1] === ">" ? last.value > Number(threshold[2]) : last.value < Number(threshold[2]),
+    );
   if (cond === "=1") return opensWith(answer, last.value === 1);
   if (cond === "d>0" || cond === "d<0") {
     if (s.length < 2) return "no data: one period";
@@ -159,11 +230,14 @@ export const parseLabels = (status: string, places: string, expects: string): La
 
 /** Null when the reply answers as labelled; otherwise why not. An answer that is not grounded is a miss. */
 export async function scoreReply(labels: Labels, reply: AskReply, data: AskData): Promise<Why> {
-  if (reply.status !== labels.status) return `status ${reply.status} (${(reply.message ?? reply.answer ?? "").slice(0, 160)})`;
+  if (reply.status !== labels.status)
+    return `status ${reply.status} (${(reply.message ?? reply.answer ?? "").slice(0, 160)})`;
   if (labels.status !== "ok") return null;
   const answer = reply.answer ?? "";
   if (!reply.grounded) return `not grounded: "${answer.slice(0, 160)}"`;
-  for (const alternatives of labels.places) if (!alternatives.some((p) => named(answer, p))) return `place ${alternatives.join("/")} not named: "${answer.slice(0, 160)}"`;
+  for (const alternatives of labels.places)
+    if (!alternatives.some((p) => named(answer, p)))
+      return `place ${alternatives.join("/")} not named: "${answer.slice(0, 160)}"`;
   for (const alternatives of labels.expects) {
     const reasons: string[] = [];
     for (const rule of alternatives) {

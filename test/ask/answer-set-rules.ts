@@ -2,21 +2,55 @@
 // compared, migration flows in either direction and a county name several counties share. A set is read at one
 // period, the newest held by at least half of its places, so every place is compared at the same date.
 import { CONCEPTS, type RegionKind } from "../../src/domain/concepts";
-import { at, parseSpec, seriesOf, yoySeries, type AskData, type FlowRow, type Obs, type Place, type Spec } from "./answer-data";
+import {
+  at,
+  parseSpec,
+  seriesOf,
+  yoySeries,
+  type AskData,
+  type FlowRow,
+  type Obs,
+  type Place,
+  type Spec,
+} from "./answer-data";
 import { anyOf, escapeRegExp, firstSentence, mentions, named, namesIn, says, saysYear, type Why } from "./answer-text";
 
-export const SET_RULES = new Set(["rank", "rankin", "topn", "above", "below", "higher", "flowout", "flowin", "flowtotal", "flowpair", "shared"]);
+export const SET_RULES = new Set([
+  "rank",
+  "rankin",
+  "topn",
+  "above",
+  "below",
+  "higher",
+  "flowout",
+  "flowin",
+  "flowtotal",
+  "flowpair",
+  "shared",
+]);
 
 /** Names a writer uses for a place: the catalog's, a county without "County", a country's short or common name. */
 const COMMON_NAMES: Record<string, string[]> = {
-  IR: ["Iran"], LA: ["Laos"], RU: ["Russia"], SY: ["Syria"], TR: ["Turkey", "Turkiye"], TZ: ["Tanzania"], CD: ["DR Congo", "Congo"],
-  GB: ["UK", "Britain"], KP: ["North Korea"], KR: ["South Korea"], VE: ["Venezuela"], BO: ["Bolivia"], US: ["United States", "US", "U.S."],
+  IR: ["Iran"],
+  LA: ["Laos"],
+  RU: ["Russia"],
+  SY: ["Syria"],
+  TR: ["Turkey", "Turkiye"],
+  TZ: ["Tanzania"],
+  CD: ["DR Congo", "Congo"],
+  GB: ["UK", "Britain"],
+  KP: ["North Korea"],
+  KR: ["South Korea"],
+  VE: ["Venezuela"],
+  BO: ["Bolivia"],
+  US: ["United States", "US", "U.S."],
 };
 export function placeNames(p: Place): string[] {
   const out = [p.name, ...(COMMON_NAMES[p.code] ?? [])];
   const bare = p.name.replace(/ (County|Parish|Borough|Census Area|City and Borough|Municipality|Municipio|city)$/, "");
   if (bare !== p.name) out.push(bare);
-  if (p.kind === "country") for (const cut of [", ", " ("]) if (p.name.includes(cut)) out.push(p.name.slice(0, p.name.indexOf(cut)));
+  if (p.kind === "country")
+    for (const cut of [", ", " ("]) if (p.name.includes(cut)) out.push(p.name.slice(0, p.name.indexOf(cut)));
   return out;
 }
 const isNamed = (text: string, p: Place) => placeNames(p).some((n) => named(text, n));
@@ -24,7 +58,8 @@ const isNamed = (text: string, p: Place) => placeNames(p).some((n) => named(text
 /** The spec at every place of a kind: a code's own panel, or per place the freshest of a concept's series held there. */
 async function across(data: AskData, spec: Spec, kind: string, parent?: string): Promise<Map<string, Obs[]>> {
   const concept = Object.hasOwn(CONCEPTS, spec.base) ? CONCEPTS[spec.base] : null;
-  const codes = concept?.type === "series" ? (concept.levels[kind as RegionKind] ?? []).map((c) => c.indicator) : [spec.base];
+  const codes =
+    concept?.type === "series" ? (concept.levels[kind as RegionKind] ?? []).map((c) => c.indicator) : [spec.base];
   const out = new Map<string, Obs[]>();
   for (const code of codes)
     for (const [region, s] of await data.panel(code, kind, parent)) {
@@ -38,11 +73,19 @@ async function across(data: AskData, spec: Spec, kind: string, parent?: string):
 export function commonPeriod(values: Map<string, Obs[]>): string | null {
   const count = new Map<string, number>();
   for (const s of values.values()) for (const o of s) count.set(o.date, (count.get(o.date) ?? 0) + 1);
-  const dates = [...count].filter(([, n]) => n * 2 >= values.size).map(([d]) => d).sort();
+  const dates = [...count]
+    .filter(([, n]) => n * 2 >= values.size)
+    .map(([d]) => d)
+    .sort();
   return dates.at(-1) ?? null;
 }
 type Entry = { place: Place; value: number };
-async function atCommonPeriod(data: AskData, spec: Spec, kind: string, parent?: string): Promise<{ date: string; entries: Entry[] } | null> {
+async function atCommonPeriod(
+  data: AskData,
+  spec: Spec,
+  kind: string,
+  parent?: string,
+): Promise<{ date: string; entries: Entry[] } | null> {
   const values = await across(data, spec, kind, parent);
   const date = commonPeriod(values);
   if (!date) return null;
@@ -55,9 +98,16 @@ async function atCommonPeriod(data: AskData, spec: Spec, kind: string, parent?: 
   return { date, entries };
 }
 
-export async function checkSetRule(kind: string, target: string, args: string[], answer: string, data: AskData): Promise<Why> {
+export async function checkSetRule(
+  kind: string,
+  target: string,
+  args: string[],
+  answer: string,
+  data: AskData,
+): Promise<Why> {
   const head = firstSentence(answer);
-  if (kind === "flowout" || kind === "flowin") return flow(data, target, kind === "flowout" ? "out" : "in", head, answer);
+  if (kind === "flowout" || kind === "flowin")
+    return flow(data, target, kind === "flowout" ? "out" : "in", head, answer);
   if (kind === "flowtotal") return flowTotal(data, target, args[0] as "in" | "out", head, answer);
   if (kind === "flowpair") return flowPair(data, target, args[0], head, answer);
   const [specText, where] = target.split("@");
@@ -71,7 +121,8 @@ export async function checkSetRule(kind: string, target: string, args: string[],
   const set = await atCommonPeriod(data, spec, where, parent);
   if (!set || set.entries.length === 0) return `no data: ${target} across ${where}${parent ? ` in ${parent}` : ""}`;
   const period = saysYear(head, set.date);
-  if (kind === "above" || kind === "below") return threshold(set.entries, kind, Number(last), where, head, answer) ?? period;
+  if (kind === "above" || kind === "below")
+    return threshold(set.entries, kind, Number(last), where, head, answer) ?? period;
   const sorted = [...set.entries].sort((a, b) => (last === "max" ? b.value - a.value : a.value - b.value));
   const count = Math.min(n, sorted.length);
   const edge = sorted[count - 1].value;
@@ -80,7 +131,8 @@ export async function checkSetRule(kind: string, target: string, args: string[],
   const tied = sorted.filter((e) => e.value === edge);
   const missing = surely.filter((e) => !isNamed(head, e.place));
   if (missing.length) return `expected ${missing.map((e) => e.place.name).join(", ")} in "${head}"`;
-  if (tied.filter((e) => isNamed(head, e.place)).length < count - surely.length) return `expected ${count - surely.length} of ${tied.map((e) => e.place.name).join(" or ")} in "${head}"`;
+  if (tied.filter((e) => isNamed(head, e.place)).length < count - surely.length)
+    return `expected ${count - surely.length} of ${tied.map((e) => e.place.name).join(" or ")} in "${head}"`;
   return says(head, sorted[0].value, "ranked value") ?? period;
 }
 
@@ -88,13 +140,23 @@ export async function checkSetRule(kind: string, target: string, args: string[],
  * one in the answer); a state that is not past it is not named in the first sentence; none past it: "No"/"none". */
 function threshold(entries: Entry[], kind: string, x: number, where: string, head: string, answer: string): Why {
   const past = entries.filter((e) => (kind === "above" ? e.value > x : e.value < x));
-  if (past.length === 0) return /^\s*no\b|\bnone\b|\bno (state|count|countr)/i.test(head) ? null : `expected none past ${x}: "${head}"`;
+  if (past.length === 0)
+    return /^\s*no\b|\bnone\b|\bno (state|count|countr)/i.test(head) ? null : `expected none past ${x}: "${head}"`;
   const text = past.length <= 10 ? head : answer;
   const missing = past.filter((e) => !isNamed(text, e.place));
-  if (missing.length) return `${missing.length} of ${past.length} past ${x} not named (${missing.slice(0, 5).map((e) => e.place.name).join(", ")})`;
+  if (missing.length)
+    return `${missing.length} of ${past.length} past ${x} not named (${missing
+      .slice(0, 5)
+      .map((e) => e.place.name)
+      .join(", ")})`;
   if (past.length > 10 && !mentions(head, past.length)) return `count ${past.length} not in "${head}"`;
   if (where === "state") {
-    const wrong = [...namesIn(head, entries.map((e) => e.place.name))].filter((name) => !past.some((e) => e.place.name === name));
+    const wrong = [
+      ...namesIn(
+        head,
+        entries.map((e) => e.place.name),
+      ),
+    ].filter((name) => !past.some((e) => e.place.name === name));
     if (wrong.length) return `${wrong.join(", ")} named but not past ${x}: "${head}"`;
   }
   return null;
@@ -108,7 +170,12 @@ async function higher(data: AskData, spec: Spec, codes: string[], head: string):
   if (!date) return "no data: no common period";
   const [pa, pb] = [(await data.place(codes[0]))!, (await data.place(codes[1]))!];
   const [hi, lo] = at(sa, date)! >= at(sb, date)! ? [pa, pb] : [pb, pa];
-  const position = (p: Place) => Math.min(...placeNames(p).map((name) => head.search(new RegExp(`(^|[^A-Za-z])${escapeRegExp(name)}($|[^A-Za-z])`))).filter((i) => i >= 0));
+  const position = (p: Place) =>
+    Math.min(
+      ...placeNames(p)
+        .map((name) => head.search(new RegExp(`(^|[^A-Za-z])${escapeRegExp(name)}($|[^A-Za-z])`)))
+        .filter((i) => i >= 0),
+    );
   const [ih, il] = [position(hi), position(lo)];
   if (!Number.isFinite(ih)) return `${hi.name} not named in the first sentence "${head}"`;
   const firstIsHigher = !Number.isFinite(il) || ih < il;
@@ -129,7 +196,13 @@ async function newestFlows(data: AskData, region: string, direction: "out" | "in
  * sentence names the other end and its size; the answer names the period's year. For IRS data either returns
  * (households) or exemptions (persons) may be the measure read.
  */
-async function flow(data: AskData, region: string, direction: "out" | "in", head: string, answer: string): Promise<Why> {
+async function flow(
+  data: AskData,
+  region: string,
+  direction: "out" | "in",
+  head: string,
+  answer: string,
+): Promise<Why> {
   const slice = await newestFlows(data, region, direction);
   if (slice.length === 0) return `no data: no flows ${direction} of ${region}`;
   const whys: Why[] = [];
@@ -139,7 +212,8 @@ async function flow(data: AskData, region: string, direction: "out" | "in", head
     whys.push(
       !isNamed(head, other)
         ? `expected ${other.name} (${measure} ${top.value}) in "${head}"`
-        : (says(head, top.value, `${measure} to ${other.name}`) ?? anyOf([saysYear(answer, top.periodStart), saysYear(answer, top.periodEnd)])),
+        : (says(head, top.value, `${measure} to ${other.name}`) ??
+            anyOf([saysYear(answer, top.periodStart), saysYear(answer, top.periodEnd)])),
     );
   }
   return anyOf(whys);
@@ -147,25 +221,44 @@ async function flow(data: AskData, region: string, direction: "out" | "in", head
 
 /** `flowtotal:PLACE:in|out`: everyone who moved in (out) from (to) the other places of the newest slice, summed, in the
  * first sentence; the answer names the period's year. */
-async function flowTotal(data: AskData, region: string, direction: "out" | "in", head: string, answer: string): Promise<Why> {
+async function flowTotal(
+  data: AskData,
+  region: string,
+  direction: "out" | "in",
+  head: string,
+  answer: string,
+): Promise<Why> {
   const slice = await newestFlows(data, region, direction);
   if (slice.length === 0) return `no data: no flows ${direction} of ${region}`;
   return anyOf(
     [...new Set(slice.map((r) => r.measure))].map((measure) => {
       const rows = slice.filter((r) => r.measure === measure);
       const total = rows.reduce((sum, r) => sum + r.value, 0);
-      return says(head, total, `${measure} ${direction} in total`) ?? anyOf([saysYear(answer, rows[0].periodStart), saysYear(answer, rows[0].periodEnd)]);
+      return (
+        says(head, total, `${measure} ${direction} in total`) ??
+        anyOf([saysYear(answer, rows[0].periodStart), saysYear(answer, rows[0].periodEnd)])
+      );
     }),
   );
 }
 
 /** `flowpair:ORIGIN:DESTINATION`: the flow from one place to the other in the origin's newest slice, by either IRS
  * measure: its size in the first sentence, the period's year in the answer. */
-async function flowPair(data: AskData, origin: string, destination: string, head: string, answer: string): Promise<Why> {
+async function flowPair(
+  data: AskData,
+  origin: string,
+  destination: string,
+  head: string,
+  answer: string,
+): Promise<Why> {
   const rows = (await newestFlows(data, origin, "out")).filter((r) => r.destination === destination);
   if (rows.length === 0) return `no data: no flow from ${origin} to ${destination} in its newest slice`;
   return anyOf(
-    rows.map((r) => says(head, r.value, `${r.measure} from ${origin} to ${destination}`) ?? anyOf([saysYear(answer, r.periodStart), saysYear(answer, r.periodEnd)])),
+    rows.map(
+      (r) =>
+        says(head, r.value, `${r.measure} from ${origin} to ${destination}`) ??
+        anyOf([saysYear(answer, r.periodStart), saysYear(answer, r.periodEnd)]),
+    ),
   );
 }
 
@@ -182,6 +275,7 @@ async function shared(data: AskData, spec: Spec, name: string, head: string, ans
   const state = (await data.place(chosen.parent!))!;
   if (!named(head, state.name)) return `expected ${chosen.name}, ${state.name} in "${head}"`;
   const otherStates = await Promise.all(others.map(async (o) => (await data.place(o.parent!))!.name));
-  if (!otherStates.some((s) => named(answer, s))) return `no other ${name} named (${otherStates.slice(0, 4).join(", ")}...)`;
+  if (!otherStates.some((s) => named(answer, s)))
+    return `no other ${name} named (${otherStates.slice(0, 4).join(", ")}...)`;
   return says(head, last.value, `${spec.base} of ${chosen.name}, ${state.name}`) ?? saysYear(head, last.date);
 }

@@ -17,7 +17,9 @@ export function numbersIn(text: string): number[] {
  * billions of dollars); the sign is read from the words, so absolute values compare. */
 export function mentions(text: string, x: number): boolean {
   const want = Math.abs(x);
-  return numbersIn(text).some((n) => [1, 1e3, 1e6, 1e9].some((s) => Math.abs(n - want * s) <= Math.max(0.051, want * s * 0.006)));
+  return numbersIn(text).some((n) =>
+    [1, 1e3, 1e6, 1e9].some((s) => Math.abs(n - want * s) <= Math.max(0.051, want * s * 0.006)),
+  );
 }
 
 /** A sentence ends at . ! or ? before a capital, not after an abbreviation such as "U.S.". */
@@ -25,7 +27,8 @@ export const firstSentence = (text: string) => text.split(/(?<![A-Z]\.[A-Z]\.)(?
 
 export const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /** The name as a whole word or words ("Kansas" is not named by "Arkansas"). */
-export const named = (text: string, name: string) => new RegExp(`(^|[^A-Za-z])${escapeRegExp(name)}($|[^A-Za-z])`).test(text);
+export const named = (text: string, name: string) =>
+  new RegExp(`(^|[^A-Za-z])${escapeRegExp(name)}($|[^A-Za-z])`).test(text);
 
 /**
  * Which of `names` the text names, each once, longer names first and their text blanked out, so "Virginia" is not
@@ -45,10 +48,13 @@ export function namesIn(text: string, names: readonly string[]): Set<string> {
 }
 
 /** The yes or no the answer opens with, lower case; null when it opens with neither. */
-export const yesNo = (answer: string) => (/^\s*(yes|no)\b/i.exec(answer)?.[1]?.toLowerCase() as "yes" | "no" | undefined) ?? null;
+export const yesNo = (answer: string) =>
+  (/^\s*(yes|no)\b/i.exec(answer)?.[1]?.toLowerCase() as "yes" | "no" | undefined) ?? null;
 
-const UP = /\b(up|upward|rising|rose|risen|rise|rises|higher|increas\w*|grew|grow|grows|growing|grown|gain\w*|climb\w*|add\w*|accelerat\w*|rais\w*|hik\w*|expand\w*|jump\w*)\b/i;
-const DOWN = /\b(down|downward|falling|fell|fallen|fall|falls|lower|decreas\w*|declin\w*|shr[iau]nk\w*|lost|los(e|es|ing)|drop\w*|cut|cuts|cutting|eas(e|ed|es|ing)|slow\w*|contract\w*|decelerat\w*|cool\w*)\b/i;
+const UP =
+  /\b(up|upward|rising|rose|risen|rise|rises|higher|increas\w*|grew|grow|grows|growing|grown|gain\w*|climb\w*|add\w*|accelerat\w*|rais\w*|hik\w*|expand\w*|jump\w*)\b/i;
+const DOWN =
+  /\b(down|downward|falling|fell|fallen|fall|falls|lower|decreas\w*|declin\w*|shr[iau]nk\w*|lost|los(e|es|ing)|drop\w*|cut|cuts|cutting|eas(e|ed|es|ing)|slow\w*|contract\w*|decelerat\w*|cool\w*)\b/i;
 const FLAT = /\b(unchanged|flat|steady|stable|same|held)\b/i;
 
 /**
@@ -71,12 +77,19 @@ export type Why = string | null;
 const year = (date: string) => date.slice(0, 4);
 /** The number is in the text; a zero may be said as "unchanged". */
 export const says = (text: string, x: number | undefined, what: string): Why =>
-  x === undefined ? `no data: no ${what}` : mentions(text, x) || (x === 0 && /\bunchanged\b/i.test(text)) ? null : `${what} ${x.toFixed(3)} not in "${text}"`;
-export const saysYear = (text: string, date: string): Why => (text.includes(year(date)) ? null : `year ${year(date)} not in "${text}"`);
+  x === undefined
+    ? `no data: no ${what}`
+    : mentions(text, x) || (x === 0 && /\bunchanged\b/i.test(text))
+      ? null
+      : `${what} ${x.toFixed(3)} not in "${text}"`;
+export const saysYear = (text: string, date: string): Why =>
+  text.includes(year(date)) ? null : `year ${year(date)} not in "${text}"`;
 /** The first of several candidate readings that the text carries, or the first reason when none does. */
-export const anyOf = (whys: Why[]): Why => (whys.length === 0 ? "no data: nothing to compare" : whys.includes(null) ? null : whys[0]);
+export const anyOf = (whys: Why[]): Why =>
+  whys.length === 0 ? "no data: nothing to compare" : whys.includes(null) ? null : whys[0];
 export const opensWith = (answer: string, yes: boolean): Why => {
   const said = yesNo(answer);
-  return said === (yes ? "yes" : "no") ? null : `expected ${yes ? "yes" : "no"} first, answer opens "${answer.slice(0, 60)}"`;
+  return said === (yes ? "yes" : "no")
+    ? null
+    : `expected ${yes ? "yes" : "no"} first, answer opens "${answer.slice(0, 60)}"`;
 };
-

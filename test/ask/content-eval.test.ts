@@ -14,7 +14,7 @@ import type { Database } from "../../db/client";
 import { createAsker, type Asker } from "../../src/services/ask";
 import { makeTestApp, type TestApp } from "../support/app";
 import { ManualClock } from "../support/clock";
-import { EVAL_NOW, testBackend, WHOLE_SNAPSHOT_HOOK_MS, wholeSnapshotDatabase } from "../support/db";
+import { EVAL_NOW, WHOLE_SNAPSHOT_HOOK_MS, wholeSnapshotDatabase } from "../support/db";
 import { parseLabels, scoreReply, type AskData, type Labels } from "./answer-rules";
 import { snapshotData } from "./snapshot-data";
 
@@ -40,7 +40,6 @@ let data: AskData;
 const NOW = EVAL_NOW;
 
 beforeAll(async () => {
-  if (testBackend !== "pglite") return;
   database = await wholeSnapshotDatabase(NOW);
   t = await makeTestApp({ database, clock: new ManualClock(NOW) });
   asker = createAsker(t.deps);
@@ -52,7 +51,7 @@ async function score(r: Row): Promise<string | null> {
   return scoreReply(r, await asker.answer({ q: r.question, depth: "default" }), data);
 }
 
-test.skipIf(testBackend !== "pglite")("ask's answers carry the expected content (tuning half and held-out half)", async () => {
+test("ask's answers carry the expected content (tuning half and held-out half)", async () => {
   expect(rows.length).toBeGreaterThanOrEqual(60);
   const tally = { tune: { ok: 0, n: 0, misses: [] as string[] }, held: { ok: 0, n: 0, misses: [] as string[] } };
   for (const r of rows) {
@@ -64,7 +63,9 @@ test.skipIf(testBackend !== "pglite")("ask's answers carry the expected content 
   }
   for (const split of ["tune", "held"] as const) {
     const s = tally[split];
-    console.log(`ask content (${split}): ${s.ok}/${s.n} (${((s.ok / s.n) * 100).toFixed(1)}%)${s.misses.length ? `; misses:\n  ${s.misses.join("\n  ")}` : ""}`);
+    console.log(
+      `ask content (${split}): ${s.ok}/${s.n} (${((s.ok / s.n) * 100).toFixed(1)}%)${s.misses.length ? `; misses:\n  ${s.misses.join("\n  ")}` : ""}`,
+    );
   }
   expect(tally.held.ok / tally.held.n).toBeGreaterThanOrEqual(REQUIRED_HELD_SHARE);
 });

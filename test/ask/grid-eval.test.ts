@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { makeTestApp, type TestApp } from "../support/app";
 import { ManualClock } from "../support/clock";
-import { EVAL_NOW, testBackend, WHOLE_SNAPSHOT_HOOK_MS, wholeSnapshotDatabase } from "../support/db";
+import { EVAL_NOW, WHOLE_SNAPSHOT_HOOK_MS, wholeSnapshotDatabase } from "../support/db";
 import { check, parseLabels, scoreReply, type AskData, type AskReply } from "./answer-rules";
 import { heldPhrasing, parseGrid, type GridRow } from "./grid";
 import { snapshotData } from "./snapshot-data";
@@ -37,7 +37,6 @@ let t: TestApp;
 let data: AskData;
 
 beforeAll(async () => {
-  if (testBackend !== "pglite") return;
   const database = await wholeSnapshotDatabase(EVAL_NOW);
   t = await makeTestApp({ database, clock: new ManualClock(EVAL_NOW) });
   data = snapshotData(database);
@@ -71,21 +70,24 @@ describe("the grid's shape", () => {
 
   // A held row whose question a later tuning file happens to repeat is dropped from the held file (it would be tuned
   // on), so a few cells may lack their held phrasing: at most one per cell, and 95% of the cells covered.
-  test.skipIf(held.length === 0)("the held rows: one new phrasing for (almost) every tuning cell, and rows in cells the tuning rows lack", () => {
-    const tuningCells = new Set(tuning.map((r) => r.cell));
-    let covered = 0;
-    for (const cell of tuningCells) {
-      const rows = held.filter((r) => r.cell === cell);
-      expect(rows.length).toBeLessThanOrEqual(1);
-      if (rows.length === 0) continue;
-      covered++;
-      expect(tuning.filter((r) => r.cell === cell).map((r) => r.phrasing)).not.toContain(rows[0].phrasing);
-    }
-    expect(covered).toBeGreaterThanOrEqual(Math.ceil(tuningCells.size * 0.95));
-    expect(held.length).toBeGreaterThanOrEqual(HELD_MIN_ROWS);
-    expect(held.filter((r) => !tuningCells.has(r.cell)).length).toBeGreaterThanOrEqual(HELD_MIN_NEW_CELL_ROWS);
-    expect(new Set(held.map((r) => r.cls))).toEqual(new Set(CLASSES));
-  });
+  test.skipIf(held.length === 0)(
+    "the held rows: one new phrasing for (almost) every tuning cell, and rows in cells the tuning rows lack",
+    () => {
+      const tuningCells = new Set(tuning.map((r) => r.cell));
+      let covered = 0;
+      for (const cell of tuningCells) {
+        const rows = held.filter((r) => r.cell === cell);
+        expect(rows.length).toBeLessThanOrEqual(1);
+        if (rows.length === 0) continue;
+        covered++;
+        expect(tuning.filter((r) => r.cell === cell).map((r) => r.phrasing)).not.toContain(rows[0].phrasing);
+      }
+      expect(covered).toBeGreaterThanOrEqual(Math.ceil(tuningCells.size * 0.95));
+      expect(held.length).toBeGreaterThanOrEqual(HELD_MIN_ROWS);
+      expect(held.filter((r) => !tuningCells.has(r.cell)).length).toBeGreaterThanOrEqual(HELD_MIN_NEW_CELL_ROWS);
+      expect(new Set(held.map((r) => r.cls))).toEqual(new Set(CLASSES));
+    },
+  );
 });
 
 /** A row's rules are computable on this data: every group has an alternative whose data are held. */
@@ -104,12 +106,13 @@ async function ask(question: string): Promise<AskReply> {
   return body;
 }
 
-test.skipIf(testBackend !== "pglite")("ask's answers to the grid (tuning rows, and the held rows when present)", async () => {
+test("ask's answers to the grid (tuning rows, and the held rows when present)", async () => {
   const labelGaps: string[] = [];
-  for (const r of [...tuning, ...round2, ...held]) if (r.status === "ok") {
-    const why = await unanswerable(r);
-    if (why) labelGaps.push(`${r.cell} #${r.phrasing}: ${why}`);
-  }
+  for (const r of [...tuning, ...round2, ...held])
+    if (r.status === "ok") {
+      const why = await unanswerable(r);
+      if (why) labelGaps.push(`${r.cell} #${r.phrasing}: ${why}`);
+    }
   expect(labelGaps).toEqual([]);
 
   const tally = (rows: GridRow[], showQuestions: boolean) => {
@@ -132,10 +135,16 @@ test.skipIf(testBackend !== "pglite")("ask's answers to the grid (tuning rows, a
       if (why === null) {
         half.ok++;
         c.ok++;
-      } else half.misses.push(half.showQuestions ? `[${r.cls}] ${r.question}\n      ${why}` : `[${r.cls}] ${r.cell} #${r.phrasing}: ${why}`);
+      } else
+        half.misses.push(
+          half.showQuestions ? `[${r.cls}] ${r.question}\n      ${why}` : `[${r.cls}] ${r.cell} #${r.phrasing}: ${why}`,
+        );
     }
     if (half.rows.length === 0) continue;
-    const classes = [...half.byClass].filter(([, c]) => c.n > 0).map(([k, c]) => `${k}: ${c.ok}/${c.n}`).join(", ");
+    const classes = [...half.byClass]
+      .filter(([, c]) => c.n > 0)
+      .map(([k, c]) => `${k}: ${c.ok}/${c.n}`)
+      .join(", ");
     console.log(
       `ask grid (${name}): ${half.ok}/${half.rows.length} (${((half.ok / half.rows.length) * 100).toFixed(1)}%); by class ${classes}; ` +
         `asked and scored in ${((performance.now() - started) / 1000).toFixed(1)} s` +

@@ -9,20 +9,44 @@ import { readFileSync, writeFileSync } from "node:fs";
 
 export const GRID_HEADER = ["cell", "class", "phrasing", "question", "status", "places", "expect", "note"];
 
-export type GridRow = { line: number; cell: string; cls: number; phrasing: number; question: string; status: string; places: string; expect: string; note: string };
+export type GridRow = {
+  line: number;
+  cell: string;
+  cls: number;
+  phrasing: number;
+  question: string;
+  status: string;
+  places: string;
+  expect: string;
+  note: string;
+};
 
 export function parseGrid(text: string): GridRow[] {
   const [header, ...lines] = text.replace(/\n$/, "").split("\n");
   if (header !== GRID_HEADER.join("\t")) throw new Error(`grid header is not ${GRID_HEADER.join(", ")}`);
   return lines.map((l, i) => {
     const c = l.split("\t");
-    if (c.length !== GRID_HEADER.length) throw new Error(`line ${i + 2}: ${c.length} cells, expected ${GRID_HEADER.length}`);
-    return { line: i + 2, cell: c[0], cls: Number(c[1]), phrasing: Number(c[2]), question: c[3], status: c[4], places: c[5], expect: c[6], note: c[7] };
+    if (c.length !== GRID_HEADER.length)
+      throw new Error(`line ${i + 2}: ${c.length} cells, expected ${GRID_HEADER.length}`);
+    return {
+      line: i + 2,
+      cell: c[0],
+      cls: Number(c[1]),
+      phrasing: Number(c[2]),
+      question: c[3],
+      status: c[4],
+      places: c[5],
+      expect: c[6],
+      note: c[7],
+    };
   });
 }
 
 export const formatGrid = (rows: GridRow[]) =>
-  [GRID_HEADER.join("\t"), ...rows.map((r) => [r.cell, r.cls, r.phrasing, r.question, r.status, r.places, r.expect, r.note].join("\t"))].join("\n") + "\n";
+  [
+    GRID_HEADER.join("\t"),
+    ...rows.map((r) => [r.cell, r.cls, r.phrasing, r.question, r.status, r.places, r.expect, r.note].join("\t")),
+  ].join("\n") + "\n";
 
 /** FNV-1a, 32 bits: a fixed hash of the cell's name. */
 function fnv1a(text: string): number {

@@ -16,19 +16,38 @@ import { parseWindow } from "../../src/domain/window";
 const HEADER = ["question", "region_hint", "indicators", "regions", "window", "status", "note"];
 const STATUSES = ["ok", "no_data", "no_coverage"];
 
-type Golden = { line: number; question: string; hint: string | null; indicators: string[]; regions: string[]; window: string; status: string; note: string };
+type Golden = {
+  line: number;
+  question: string;
+  hint: string | null;
+  indicators: string[];
+  regions: string[];
+  window: string;
+  status: string;
+  note: string;
+};
 
 const text = readFileSync(resolve(import.meta.dir, "questions.tsv"), "utf8");
 const [headerLine, ...bodyLines] = text.replace(/\n$/, "").split("\n");
 const list = (cell: string) => (cell === "-" ? [] : cell.split(","));
 const goldens: Golden[] = bodyLines.map((l, i) => {
   const c = l.split("\t");
-  return { line: i + 2, question: c[0], hint: c[1] === "-" ? null : c[1], indicators: list(c[2]), regions: list(c[3]), window: c[4], status: c[5], note: c[6] ?? "" };
+  return {
+    line: i + 2,
+    question: c[0],
+    hint: c[1] === "-" ? null : c[1],
+    indicators: list(c[2]),
+    regions: list(c[3]),
+    window: c[4],
+    status: c[5],
+    note: c[6] ?? "",
+  };
 });
 
 const regions = new Map(regionList().map((r) => [r.code, r]));
 const indicators = new Map<string, IndicatorSeed>();
-for (const s of CATALOG) for (const i of s.indicators) if (i.isActive !== false && !indicators.has(i.code)) indicators.set(i.code, i);
+for (const s of CATALOG)
+  for (const i of s.indicators) if (i.isActive !== false && !indicators.has(i.code)) indicators.set(i.code, i);
 
 const offered = (code: string, region: string) => {
   const i = indicators.get(code)!;
@@ -88,18 +107,31 @@ describe("ask goldens (test/ask/questions.tsv)", () => {
 
   test("every series is offered for a region of the row, and every region is offered a series of the row", () => {
     for (const g of goldens.filter((x) => x.status !== "no_coverage")) {
-      for (const i of g.indicators) expect(g.regions.some((r) => offered(i, r)), `${where(g)}: ${i}`).toBe(true);
-      for (const r of g.regions) expect(g.indicators.some((i) => offered(i, r)), `${where(g)}: ${r}`).toBe(true);
+      for (const i of g.indicators)
+        expect(
+          g.regions.some((r) => offered(i, r)),
+          `${where(g)}: ${i}`,
+        ).toBe(true);
+      for (const r of g.regions)
+        expect(
+          g.indicators.some((i) => offered(i, r)),
+          `${where(g)}: ${r}`,
+        ).toBe(true);
     }
   });
 
   test("ok rows are answerable from the held data; no_data rows hold nothing for the place", () => {
     for (const g of goldens) {
       if (g.status === "ok") {
-        for (const r of g.regions) expect(g.indicators.some((i) => held(i, r)), `${where(g)}: ${r}`).toBe(true);
+        for (const r of g.regions)
+          expect(
+            g.indicators.some((i) => held(i, r)),
+            `${where(g)}: ${r}`,
+          ).toBe(true);
       }
       if (g.status === "no_data") {
-        for (const r of g.regions) for (const i of g.indicators) expect(held(i, r), `${where(g)}: ${i} ${r}`).toBe(false);
+        for (const r of g.regions)
+          for (const i of g.indicators) expect(held(i, r), `${where(g)}: ${i} ${r}`).toBe(false);
       }
     }
   });
@@ -130,7 +162,8 @@ describe("ask goldens (test/ask/questions.tsv)", () => {
       const kinds = g.regions.map((r) => regions.get(r)!.type);
       if (kinds.includes("county")) return "county";
       if (kinds.includes("state")) return "state";
-      const national = g.regions.every((r) => r === "US") && g.indicators.every((i) => ["fred", "svc"].includes(sourceOf(i)));
+      const national =
+        g.regions.every((r) => r === "US") && g.indicators.every((i) => ["fred", "svc"].includes(sourceOf(i)));
       return national ? "us" : "country";
     };
     const count = (f: (g: Golden) => boolean) => goldens.filter(f).length;

@@ -14,9 +14,20 @@ export function snapshotData(database: Database): AskData {
     if (!memo.has(key)) memo.set(key, load());
     return memo.get(key) as Promise<T>;
   };
-  const toPlace = (r: { code: string; name: string; type: string; parent_code: string | null }): Place => ({ code: r.code, name: r.name, kind: r.type, parent: r.parent_code });
+  const toPlace = (r: { code: string; name: string; type: string; parent_code: string | null }): Place => ({
+    code: r.code,
+    name: r.name,
+    kind: r.type,
+    parent: r.parent_code,
+  });
   const allPlaces = () =>
-    once("places", async () => (await rows<{ code: string; name: string; type: string; parent_code: string | null }>(sql`SELECT code, name, type, parent_code FROM regions`)).map(toPlace));
+    once("places", async () =>
+      (
+        await rows<{ code: string; name: string; type: string; parent_code: string | null }>(
+          sql`SELECT code, name, type, parent_code FROM regions`,
+        )
+      ).map(toPlace),
+    );
 
   const panel = (code: string, kind: string) =>
     once(`panel ${code} ${kind}`, async () => {
@@ -58,12 +69,25 @@ export function snapshotData(database: Database): AskData {
       return (await allPlaces()).filter((p) => p.kind === kind && (parent === undefined || p.parent === parent));
     },
     async unit(code) {
-      return once(`unit ${code}`, async () => (await rows<{ unit: string }>(sql`SELECT unit FROM indicators WHERE code = ${code} LIMIT 1`))[0]?.unit ?? null);
+      return once(
+        `unit ${code}`,
+        async () =>
+          (await rows<{ unit: string }>(sql`SELECT unit FROM indicators WHERE code = ${code} LIMIT 1`))[0]?.unit ??
+          null,
+      );
     },
     async flows(region, direction) {
       return once(`flows ${region} ${direction}`, async () =>
         (
-          await rows<{ origin_code: string; destination_code: string; measure: string; dataset: string; period_start: string; period_end: string; value: number }>(
+          await rows<{
+            origin_code: string;
+            destination_code: string;
+            measure: string;
+            dataset: string;
+            period_start: string;
+            period_end: string;
+            value: number;
+          }>(
             direction === "out"
               ? sql`SELECT origin_code, destination_code, measure, dataset, period_start::text, period_end::text, value FROM flows WHERE origin_code = ${region} AND value IS NOT NULL`
               : sql`SELECT origin_code, destination_code, measure, dataset, period_start::text, period_end::text, value FROM flows WHERE destination_code = ${region} AND value IS NOT NULL`,

@@ -1,6 +1,7 @@
 // The bench runner's parsing of wrk output and of its flags (the load itself is not run here).
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { parseBenchArgs, parseWrk } from "../../bench/lib/load";
+import { parseBenchArgs } from "../../bench/lib/options";
+import { parseWrk } from "../../bench/lib/results";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
@@ -41,11 +42,25 @@ describe("parseBenchArgs", () => {
     for (const k of Object.keys(env)) if (k.startsWith("BENCH_")) delete process.env[k];
     try {
       expect(parseBenchArgs([])).toEqual({
-        connections: 64, durationSec: 10, warmupSec: 2, rounds: 1, threads: 1, db: "pglite", dataDir: undefined, tool: undefined, env: undefined,
+        connections: 64,
+        durationSec: 10,
+        warmupSec: 2,
+        rounds: 1,
+        threads: 1,
+        db: "pglite",
+        dataDir: undefined,
+        tool: undefined,
+        env: undefined,
       });
-      expect(parseBenchArgs([], { connections: 16, durationSec: 5 })).toMatchObject({ connections: 16, durationSec: 5 });
-      expect(parseBenchArgs(["--connections", "8", "--duration", "3", "--db", "postgres", "--tool", "autocannon"], { connections: 16 }))
-        .toMatchObject({ connections: 8, durationSec: 3, db: "postgres", tool: "autocannon" });
+      expect(parseBenchArgs([], { connections: 16, durationSec: 5 })).toMatchObject({
+        connections: 16,
+        durationSec: 5,
+      });
+      expect(
+        parseBenchArgs(["--connections", "8", "--duration", "3", "--db", "postgres", "--tool", "autocannon"], {
+          connections: 16,
+        }),
+      ).toMatchObject({ connections: 8, durationSec: 3, db: "postgres", tool: "autocannon" });
     } finally {
       Object.assign(process.env, env);
     }

@@ -15,13 +15,9 @@ import { findSeries } from "../../db/repos/observations";
 import { indicators, seedSnapshots } from "../../db/schema";
 import { PUBLIC_BRIEFINGS } from "../../db/seed/briefings";
 import { SNAPSHOT_VERSION } from "../../db/seed/snapshot-version";
-import { otherRunOnly } from "../support/runs";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
-
-// the first start of svc serve: its processes use embedded data directories of their own (test/support/runs.ts).
-const elsewhere = otherRunOnly("embedded", "the first start of svc serve");
 
 const ROOT = resolve(import.meta.dir, "../..");
 let dir: string;
@@ -30,14 +26,12 @@ let otherDir: string;
 let importDir: string;
 
 beforeAll(() => {
-  if (elsewhere) return;
   dir = mkdtempSync(join(tmpdir(), "svc-first-start-"));
   cacheDir = mkdtempSync(join(tmpdir(), "svc-first-start-images-"));
   otherDir = mkdtempSync(join(tmpdir(), "svc-first-start-other-"));
   importDir = mkdtempSync(join(tmpdir(), "svc-first-start-import-"));
 });
 afterAll(() => {
-  if (elsewhere) return;
   for (const d of [dir, cacheDir, otherDir, importDir]) rmSync(d, { recursive: true, force: true });
 });
 
@@ -47,7 +41,15 @@ type Started = { proc: Bun.Subprocess<"ignore", "pipe", "pipe">; url: string; lo
 function serverEnv(dataDir: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== "DATABASE_URL") env[k] = v;
-  return { ...env, DATA_DIR: dataDir, IMAGE_CACHE_DIR: cacheDir, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", NODE_ENV: "test" };
+  return {
+    ...env,
+    DATA_DIR: dataDir,
+    IMAGE_CACHE_DIR: cacheDir,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "info",
+    NODE_ENV: "test",
+  };
 }
 
 async function start(dataDir = dir): Promise<Started> {
@@ -105,7 +107,7 @@ async function stop(s: Started): Promise<number> {
   return s.proc.exited;
 }
 
-test.skipIf(!!elsewhere)("first start listens at once, seeds real observations while it answers, then serves; the second start does not seed; another empty data directory gets the image, and so does `svc import` into one", async () => {
+test("first start listens at once, seeds real observations while it answers, then serves; the second start does not seed; another empty data directory gets the image, and so does `svc import` into one", async () => {
   const first = await start();
   try {
     // Answering while it seeds (the seed takes tens of seconds; these requests are made right after "listening").
@@ -121,33 +123,53 @@ test.skipIf(!!elsewhere)("first start listens at once, seeds real observations w
 
     // Then it serves what is stored, part by part: the US national series first, while the rest is being stored.
     await logged(first, "serving what is stored");
-    const signup = await fetch(`${first.url}/v1/signup`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "first@example.com" }) });
+    const signup = await fetch(`${first.url}/v1/signup`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "first@example.com" }),
+    });
     expect(signup.status).toBe(201);
     const key = ((await signup.json()) as { data: { key: string } }).data.key;
     let unrate: Response;
     for (;;) {
       unrate = await fetch(`${first.url}/v1/observations/latest?indicator=UNRATE`, { headers: { "x-api-key": key } });
       if (unrate.status !== 503) break;
-      expect(((await unrate.json()) as { error: { details: { loading: string[] } } }).error.details.loading).toEqual(["us-national"]);
+      expect(((await unrate.json()) as { error: { details: { loading: string[] } } }).error.details.loading).toEqual([
+        "us-national",
+      ]);
       await Bun.sleep(100);
     }
     expect(unrate.status).toBe(200);
-    expect(((await unrate.json()) as { data: { value: number; period_start: string } }).data).toMatchObject({ value: 4.3, period_start: "2026-05-01" });
+    expect(((await unrate.json()) as { data: { value: number; period_start: string } }).data).toMatchObject({
+      value: 4.3,
+      period_start: "2026-05-01",
+    });
     // Still storing the rest (signal detection comes last, tens of seconds later): said by health, the catalog and
     // the routes that read what is not stored yet, which answer 503 with Retry-After, free.
-    const serving = (await (await fetch(`${first.url}/api/health`)).json()) as { status: string; loading?: { families: string[]; stored: number; total: number } };
+    const serving = (await (await fetch(`${first.url}/api/health`)).json()) as {
+      status: string;
+      loading?: { families: string[]; stored: number; total: number };
+    };
     expect(serving.status).toBe("ok");
     expect(serving.loading!.families).toContain("signals");
     expect(serving.loading!.stored).toBeLessThan(serving.loading!.total);
     const signals = await fetch(`${first.url}/v1/signals/active`, { headers: { "x-api-key": key } });
     expect(signals.status).toBe(503);
     expect(signals.headers.get("retry-after")).toBe("5");
-    expect(((await signals.json()) as { error: { code: string; details: { loading: string[] } } }).error).toMatchObject({ code: "SERVICE_UNAVAILABLE", details: { loading: ["signals"] } });
-    const sahm = (await (await fetch(`${first.url}/v1/indicators/svc:sahm_rule`)).json()) as { data: { coverage: { other_regions: string; note: string } } };
+    expect(((await signals.json()) as { error: { code: string; details: { loading: string[] } } }).error).toMatchObject(
+      { code: "SERVICE_UNAVAILABLE", details: { loading: ["signals"] } },
+    );
+    const sahm = (await (await fetch(`${first.url}/v1/indicators/svc:sahm_rule`)).json()) as {
+      data: { coverage: { other_regions: string; note: string } };
+    };
     expect(sahm.data.coverage.other_regions).toBe("loading");
     expect(sahm.data.coverage.note).toStartWith("Loading: the service is storing the derived svc: series");
     await ready(first);
-    expect(first.log.some((l) => l.includes('"msg":"seeding regions, catalog and the real data snapshot (no network needed)"'))).toBe(true);
+    expect(
+      first.log.some((l) =>
+        l.includes('"msg":"seeding regions, catalog and the real data snapshot (no network needed)"'),
+      ),
+    ).toBe(true);
     expect(first.log.some((l) => l.includes('"msg":"seeded database image kept for the next first start"'))).toBe(true);
     expect(((await (await fetch(`${first.url}/api/health`)).json()) as { status: string }).status).not.toBe("starting");
     expect(first.log.some((l) => l.includes('"msg":"seeded"'))).toBe(true);
@@ -172,13 +194,19 @@ test.skipIf(!!elsewhere)("first start listens at once, seeds real observations w
   // What the seed left, read through the same schema: real observations, and series stats that match them.
   const database = await openDatabase({ dataDir: dir });
   try {
-    const [o] = (await database.db.execute(sql`
+    const [o] = (await database.db
+      .execute(sql`
       SELECT (SELECT count(*)::int FROM observations WHERE is_latest) AS latest,
              (SELECT count(*)::int FROM observations WHERE is_latest AND value IS NOT NULL) AS with_value,
              (SELECT coalesce(sum(observation_count), 0)::int FROM series) AS counted,
              (SELECT count(*)::int FROM series WHERE observation_count > 0) AS series,
-             (SELECT version FROM seed_snapshots WHERE name = 'real-data') AS version`).then((r: any) => (Array.isArray(r) ? r : r.rows))) as {
-      latest: number; with_value: number; counted: number; series: number; version: string;
+             (SELECT version FROM seed_snapshots WHERE name = 'real-data') AS version`)
+      .then((r: any) => (Array.isArray(r) ? r : r.rows))) as {
+      latest: number;
+      with_value: number;
+      counted: number;
+      series: number;
+      version: string;
     }[];
     // The whole snapshot (every county, no test filter): hundreds of thousands of observations in thousands of series.
     expect(o.version).toBe(SNAPSHOT_VERSION);
@@ -186,7 +214,9 @@ test.skipIf(!!elsewhere)("first start listens at once, seeds real observations w
     expect(o.series).toBeGreaterThan(10_000);
     expect(o.counted).toBe(o.latest);
     // A public briefing worded as an older release had it: the next start brings it up to this release's wording.
-    await database.db.execute(sql`UPDATE briefings SET question = 'How high is inflation?' WHERE slug = 'us-inflation'`);
+    await database.db.execute(
+      sql`UPDATE briefings SET question = 'How high is inflation?' WHERE slug = 'us-inflation'`,
+    );
   } finally {
     await database.close();
   }
@@ -215,27 +245,49 @@ test.skipIf(!!elsewhere)("first start listens at once, seeds real observations w
   // progress), then imports.
   const csv = join(importDir, "manemp.csv");
   writeFileSync(csv, "observation_date,MANEMP\n2025-09-01,12700\n2025-10-01,12695\n2025-11-01,12690\n");
-  const imported = Bun.spawn([process.execPath, "run", "src/cli.ts", "import", csv, "--indicator", "MANEMP", "--region", "US"], {
-    cwd: ROOT,
-    env: { ...serverEnv(join(importDir, "data")), LOG_LEVEL: "warn" },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [out, err, code] = await Promise.all([new Response(imported.stdout).text(), new Response(imported.stderr).text(), imported.exited]);
+  const imported = Bun.spawn(
+    [process.execPath, "run", "src/cli.ts", "import", csv, "--indicator", "MANEMP", "--region", "US"],
+    {
+      cwd: ROOT,
+      env: { ...serverEnv(join(importDir, "data")), LOG_LEVEL: "warn" },
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  );
+  const [out, err, code] = await Promise.all([
+    new Response(imported.stdout).text(),
+    new Response(imported.stderr).text(),
+    imported.exited,
+  ]);
   expect([code, err]).toEqual([0, ""]);
-  expect(out).toBe("3 inserted, 0 revised, 0 unchanged (series MANEMP (fred) / US: 3 observations, 2025-09-01..2025-11-01)\n");
+  expect(out).toBe(
+    "3 inserted, 0 revised, 0 unchanged (series MANEMP (fred) / US: 3 observations, 2025-09-01..2025-11-01)\n",
+  );
   const copied = await openDatabase({ dataDir: join(importDir, "data") });
   try {
-    expect(await copied.db.select({ version: seedSnapshots.version }).from(seedSnapshots).where(eq(seedSnapshots.name, "real-data"))).toEqual([{ version: SNAPSHOT_VERSION }]);
-    const [unrate] = await copied.db.select().from(indicators).where(and(eq(indicators.code, "UNRATE"), eq(indicators.sourceSlug, "fred")));
-    expect(await findSeries(copied.db, unrate!.id, "US")).toMatchObject({ firstDate: "1948-01-01", lastDate: "2026-05-01" });
+    expect(
+      await copied.db
+        .select({ version: seedSnapshots.version })
+        .from(seedSnapshots)
+        .where(eq(seedSnapshots.name, "real-data")),
+    ).toEqual([{ version: SNAPSHOT_VERSION }]);
+    const [unrate] = await copied.db
+      .select()
+      .from(indicators)
+      .where(and(eq(indicators.code, "UNRATE"), eq(indicators.sourceSlug, "fred")));
+    expect(await findSeries(copied.db, unrate!.id, "US")).toMatchObject({
+      firstDate: "1948-01-01",
+      lastDate: "2026-05-01",
+    });
   } finally {
     await copied.close();
   }
 
   const after = await openDatabase({ dataDir: dir });
   try {
-    const rows = (await after.db.execute(sql`SELECT question FROM briefings WHERE slug = 'us-inflation'`).then((r: any) => (Array.isArray(r) ? r : r.rows))) as { question: string }[];
+    const rows = (await after.db
+      .execute(sql`SELECT question FROM briefings WHERE slug = 'us-inflation'`)
+      .then((r: any) => (Array.isArray(r) ? r : r.rows))) as { question: string }[];
     expect(rows).toEqual([{ question: PUBLIC_BRIEFINGS.find((b) => b.slug === "us-inflation")!.question }]);
   } finally {
     await after.close();

@@ -1,107 +1,19 @@
-// `svc import` as a user runs it: the real CLI in a subprocess against an embedded data directory.
-// The directory is prepared in-process with a test source, indicators and regions (not the full seed), so the
-// imports here depend on nothing but the write path, and `serve` on it starts without seeding. An import into an empty
-// data directory (the seeded image copied first) is part of test/cli/first-start.test.ts, which makes that image.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, relative, resolve } from "node:path";
+// `svc import` as a user runs it: the real CLI in a subprocess against a prepared embedded data directory
+// (test/cli/import-cli.ts). An import into an empty data directory (the seeded image copied first) is part of
+// test/cli/first-start.test.ts, which makes that image.
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { asc, eq } from "drizzle-orm";
-import postgres from "postgres";
-import { openDatabase, type Db } from "../../db/client";
 import { findSeries } from "../../db/repos/observations";
-import { indicators, observations, regions, seedSnapshots, sources } from "../../db/schema";
-import { SNAPSHOT_VERSION } from "../../db/seed/snapshot-version";
+import { indicators, observations } from "../../db/schema";
 import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
-import { otherRunOnly } from "../support/runs";
+import { expectOneLineError, file, IDS, pathIn, svc, usePreparedDataDir, withDb } from "./import-cli";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
+usePreparedDataDir();
 
-// svc import into embedded data directories: its processes use embedded data directories of their own (test/support/runs.ts).
-const elsewhere = otherRunOnly("embedded", "svc import into embedded data directories");
-
-const ROOT = resolve(import.meta.dir, "../..");
-const IDS = {
-  TESTX: "00000000-0000-4000-8000-00000000c001",
-  UNRATE: "00000000-0000-4000-8000-00000000c002",
-  DUP_A: "00000000-0000-4000-8000-00000000c003",
-  DUP_B: "00000000-0000-4000-8000-00000000c004",
-  MULTI: "00000000-0000-4000-8000-00000000c005",
-};
-
-let dir: string;
-let dataDir: string;
-
-async function prepare(db: Db): Promise<void> {
-  await db.insert(sources).values([
-    { slug: "cli-a", name: "CLI test source A" },
-    { slug: "cli-b", name: "CLI test source B" },
-  ]);
-  await db.insert(indicators).values([
-    { id: IDS.TESTX, code: "TESTX", sourceSlug: "cli-a", name: "Test X", regionKinds: ["country", "state"] },
-    { id: IDS.UNRATE, code: "UNRATE", sourceSlug: "cli-a", name: "Unemployment rate (test copy)", regionKinds: ["country"] },
-    { id: IDS.DUP_A, code: "DUP", sourceSlug: "cli-a", name: "Dup in A", regionKinds: ["country"] },
-    { id: IDS.DUP_B, code: "DUP", sourceSlug: "cli-b", name: "Dup in B", regionKinds: ["country"] },
-    { id: IDS.MULTI, code: "MULTI", sourceSlug: "cli-a", name: "Multi-column", regionKinds: ["country"] },
-  ]);
-  await db.insert(regions).values([
-    { code: "US", type: "country", name: "United States", slug: "united-states", aliases: ["USA"] },
-    { code: "06", type: "state", name: "California", slug: "california", parentCode: "US", fipsState: "06", aliases: ["CA", "US-CA"] },
-  ]);
-  // Marked as holding the shipped snapshot, so neither import nor serve seeds this prepared directory.
-  await db.insert(seedSnapshots).values({ name: "real-data", version: SNAPSHOT_VERSION, rows: 0, loadedAt: new Date() });
-}
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "svc-import-cli-"));
-  dataDir = join(dir, "data");
-  if (elsewhere) return;
-  const database = await openDatabase({ dataDir });
-  await prepare(database.db);
-  await database.close();
-}, 60_000);
-afterAll(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
-
-type Run = { code: number; stdout: string; stderr: string };
-
-function cliEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== "DATABASE_URL") env[k] = v;
-  return { ...env, DATA_DIR: dataDir, LOG_LEVEL: "warn", NODE_ENV: "test", ...extra };
-}
-
-async function svc(args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
-  const proc = Bun.spawn([process.execPath, "run", "src/cli.ts", ...args], { cwd: ROOT, env: cliEnv(extraEnv), stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { code, stdout, stderr };
-}
-
-function file(name: string, text: string): string {
-  const p = join(dir, name);
-  writeFileSync(p, text);
-  return p;
-}
-
-/** Reads the database between CLI runs (the CLI holds the lock only while it runs). */
-async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
-  const database = await openDatabase({ dataDir });
-  try {
-    return await fn(database.db);
-  } finally {
-    await database.close();
-  }
-}
-
-function expectOneLineError(r: Run, code: number, line: string) {
-  expect(r.code).toBe(code);
-  expect(r.stdout).toBe("");
-  expect(r.stderr).toBe(`${line}\n`);
-}
-
-describe.skipIf(!!elsewhere)("svc import", () => {
+describe("svc import", () => {
   const fred = "date,value\n2020-01-01,3.5\n2020-02-01,\n2020-03-01,4.4\n2020-04-01,14.8\n";
 
   test("a FRED date,value file with no column flags; then unchanged; then revisions", async () => {
@@ -117,16 +29,26 @@ describe.skipIf(!!elsewhere)("svc import", () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toStartWith("0 inserted, 0 revised, 4 unchanged (series TESTX (cli-a) / US: 4 observations");
 
-    const changed = file("testx-2.csv", "date,value\n2020-01-01,3.5\n2020-02-01,3.6\n2020-03-01,4.5\n2020-04-01,14.8\n2020-05-01,13.2\n");
+    const changed = file(
+      "testx-2.csv",
+      "date,value\n2020-01-01,3.5\n2020-02-01,3.6\n2020-03-01,4.5\n2020-04-01,14.8\n2020-05-01,13.2\n",
+    );
     const third = await svc(["import", changed, "--indicator", "TESTX", "--region", "US"]);
     expect(third.code).toBe(0);
-    expect(third.stdout).toBe("1 inserted, 2 revised, 2 unchanged (series TESTX (cli-a) / US: 5 observations, 2020-01-01..2020-05-01)\n");
+    expect(third.stdout).toBe(
+      "1 inserted, 2 revised, 2 unchanged (series TESTX (cli-a) / US: 5 observations, 2020-01-01..2020-05-01)\n",
+    );
 
     await withDb(async (db) => {
       const s = (await findSeries(db, IDS.TESTX, "US"))!;
       expect([s.observationCount, s.version]).toEqual([5, 2]);
       const rows = await db
-        .select({ date: observations.date, revision: observations.revision, value: observations.value, isLatest: observations.isLatest })
+        .select({
+          date: observations.date,
+          revision: observations.revision,
+          value: observations.value,
+          isLatest: observations.isLatest,
+        })
         .from(observations)
         .where(eq(observations.seriesId, s.id))
         .orderBy(asc(observations.date), asc(observations.revision));
@@ -153,9 +75,21 @@ describe.skipIf(!!elsewhere)("svc import", () => {
 
   test("--date-column and --value-column pick columns of a wider file", async () => {
     const p = file("multi.csv", 'Date,Index,Inflation\n1913-01,9.8,\n1913-02,"1,009.8",0.0\n');
-    const r = await svc(["import", p, "--indicator", "MULTI", "--region", "US", "--date-column", "Date", "--value-column=Index"]);
+    const r = await svc([
+      "import",
+      p,
+      "--indicator",
+      "MULTI",
+      "--region",
+      "US",
+      "--date-column",
+      "Date",
+      "--value-column=Index",
+    ]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe("2 inserted, 0 revised, 0 unchanged (series MULTI (cli-a) / US: 2 observations, 1913-01-01..1913-02-01)\n");
+    expect(r.stdout).toBe(
+      "2 inserted, 0 revised, 0 unchanged (series MULTI (cli-a) / US: 2 observations, 1913-01-01..1913-02-01)\n",
+    );
     const bad = await svc(["import", p, "--indicator", "MULTI", "--region", "US"]);
     expectOneLineError(
       bad,
@@ -206,18 +140,34 @@ describe.skipIf(!!elsewhere)("svc import", () => {
       1,
       "svc import: the file has a header but no observations",
     );
-    const missing = join(dir, "nope.csv");
-    expectOneLineError(await svc(["import", missing, "--indicator", "TESTX", "--region", "US"]), 1, `svc import: cannot read ${missing}: no such file`);
+    const missing = pathIn("nope.csv");
+    expectOneLineError(
+      await svc(["import", missing, "--indicator", "TESTX", "--region", "US"]),
+      1,
+      `svc import: cannot read ${missing}: no such file`,
+    );
     const ok = file("ok.csv", fred);
-    expectOneLineError(await svc(["import", ok, "--indicator", "NOPE", "--region", "US"]), 1, "svc import: unknown indicator 'NOPE'");
-    expectOneLineError(await svc(["import", ok, "--indicator", "TESTX", "--region", "Atlantis"]), 1, "svc import: Unknown region 'Atlantis'");
+    expectOneLineError(
+      await svc(["import", ok, "--indicator", "NOPE", "--region", "US"]),
+      1,
+      "svc import: unknown indicator 'NOPE'",
+    );
+    expectOneLineError(
+      await svc(["import", ok, "--indicator", "TESTX", "--region", "Atlantis"]),
+      1,
+      "svc import: Unknown region 'Atlantis'",
+    );
     expectOneLineError(
       await svc(["import", ok, "--indicator", "UNRATE", "--source", "cli-a", "--region", "california"]),
       1,
       "svc import: Indicator 'UNRATE' is offered for country regions, not for the state 06 (California).",
     );
     expectOneLineError(await svc(["import", ok, "--region", "US"]), 2, "svc import: missing --indicator CODE");
-    expectOneLineError(await svc(["import", "--indicator", "TESTX", "--region", "US"]), 2, "svc import: missing FILE (the CSV to import)");
+    expectOneLineError(
+      await svc(["import", "--indicator", "TESTX", "--region", "US"]),
+      2,
+      "svc import: missing FILE (the CSV to import)",
+    );
     const unknownFlag = await svc(["import", ok, "--indicator", "TESTX", "--region", "US", "--colour", "red"]);
     expect(unknownFlag.code).toBe(2);
     expect(unknownFlag.stderr.trim().split("\n").length).toBe(1);
@@ -225,113 +175,42 @@ describe.skipIf(!!elsewhere)("svc import", () => {
   });
 
   const unrate = sharedDataPath("fred-macro-us", "UNRATE.csv");
-  test.skipIf(!unrate)(`golden: the shared FRED UNRATE file ${unrate ? "" : sharedDataMissingMessage("fred-macro-us")}`, async () => {
-    const text = readFileSync(unrate!, "utf8");
-    const lines = text.trim().split("\n").slice(1).map((l) => l.split(","));
-    const r = await svc(["import", unrate!, "--indicator", "UNRATE", "--region", "US"]);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toStartWith(`${lines.length} inserted, 0 revised, 0 unchanged (series UNRATE (cli-a) / US: ${lines.length} observations, ${lines[0][0]}..${lines.at(-1)![0]}`);
-    await withDb(async (db) => {
-      const s = (await findSeries(db, IDS.UNRATE, "US"))!;
-      expect(s.observationCount).toBe(lines.length);
-      const stored = new Map(
-        (await db.select({ date: observations.date, value: observations.value }).from(observations).where(eq(observations.seriesId, s.id))).map(
-          (o) => [o.date, o.value],
-        ),
-      );
-      expect(stored.size).toBe(lines.length);
-      // A few values straight from the file: first, last, the empty October 2025, and every 50th row.
-      const picks = [lines[0], lines.at(-1)!, ...lines.filter((_, i) => i % 50 === 0)];
-      const oct = lines.find((l) => l[0] === "2025-10-01");
-      if (oct) picks.push(oct);
-      for (const [date, value] of picks) {
-        expect([date, stored.get(date)]).toEqual([date, value === "" ? null : Number(value)]);
-      }
-    });
-    const again = await svc(["import", unrate!, "--indicator", "UNRATE", "--region", "US"]);
-    expect(again.stdout).toStartWith(`0 inserted, 0 revised, ${lines.length} unchanged`);
-  });
-});
-
-describe("svc import with DATABASE_URL", () => {
-  const url = process.env.TEST_DATABASE_URL;
-  test.skipIf(!url)("imports into PostgreSQL (no lock file involved)", async () => {
-    const name = `svc_cli_import_${process.pid}_${Date.now().toString(36)}`;
-    const admin = postgres(url!, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`CREATE DATABASE ${name}`);
-    try {
-      const u = new URL(url!);
-      u.pathname = `/${name}`;
-      const database = await openDatabase({ url: u.toString(), poolSize: 1 });
-      await prepare(database.db);
-      await database.close();
-      const p = file("pg.csv", "date,value\n2020-01-01,1\n2020-02-01,2\n");
-      const r = await svc(["import", p, "--indicator", "TESTX", "--region", "US"], { DATABASE_URL: u.toString() });
-      expect(r.stderr).toBe("");
-      expect(r.stdout).toBe("2 inserted, 0 revised, 0 unchanged (series TESTX (cli-a) / US: 2 observations, 2020-01-01..2020-02-01)\n");
-    } finally {
-      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    }
-  });
-});
-
-describe.skipIf(!!elsewhere)("one process per embedded data directory", () => {
-  test("import while serve holds DATA_DIR is carried out by that server (a path relative to the CLI's directory); after serve stops it runs directly", async () => {
-    const server = Bun.spawn([process.execPath, "run", "src/cli.ts", "serve"], {
-      cwd: ROOT,
-      env: cliEnv({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" }),
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    const p = relative(ROOT, file("locked.csv", "date,value\n2021-01-01,1\n"));
-    const unknown = ["import", p, "--indicator", "NOSUCHX", "--region", "US"];
-    let besideServer: Awaited<ReturnType<typeof svc>>;
-    try {
-      const url = await waitForListening(server);
-      const r = await svc(["import", p, "--indicator", "TESTX", "--region", "US"]);
-      expect(r.stderr).toBe("");
+  test.skipIf(!unrate)(
+    `golden: the shared FRED UNRATE file ${unrate ? "" : sharedDataMissingMessage("fred-macro-us")}`,
+    async () => {
+      const text = readFileSync(unrate!, "utf8");
+      const lines = text
+        .trim()
+        .split("\n")
+        .slice(1)
+        .map((l) => l.split(","));
+      const r = await svc(["import", unrate!, "--indicator", "UNRATE", "--region", "US"]);
       expect(r.code).toBe(0);
-      expect(r.stdout).toStartWith("1 inserted, 0 revised, 0 unchanged (series TESTX");
-      besideServer = await svc(unknown);
-      // The server is unharmed.
-      expect((await fetch(`${url}/v1/regions?type=country`)).status).toBe(200);
-    } finally {
-      server.kill("SIGTERM");
-      await server.exited;
-    }
-    const after = await svc(["import", p, "--indicator", "TESTX", "--region", "US"]);
-    expect(after.code).toBe(0);
-    expect(after.stdout).toStartWith("0 inserted, 0 revised, 1 unchanged (series TESTX");
-    // A failure reads the same whichever process carried the command out.
-    const direct = await svc(unknown);
-    expect(direct.code).toBe(1);
-    expect(direct.stderr).toContain("NOSUCHX");
-    expect(besideServer!).toEqual(direct);
-  }, 90_000);
+      expect(r.stdout).toStartWith(
+        `${lines.length} inserted, 0 revised, 0 unchanged (series UNRATE (cli-a) / US: ${lines.length} observations, ${lines[0][0]}..${lines.at(-1)![0]}`,
+      );
+      await withDb(async (db) => {
+        const s = (await findSeries(db, IDS.UNRATE, "US"))!;
+        expect(s.observationCount).toBe(lines.length);
+        const stored = new Map(
+          (
+            await db
+              .select({ date: observations.date, value: observations.value })
+              .from(observations)
+              .where(eq(observations.seriesId, s.id))
+          ).map((o) => [o.date, o.value]),
+        );
+        expect(stored.size).toBe(lines.length);
+        // A few values straight from the file: first, last, the empty October 2025, and every 50th row.
+        const picks = [lines[0], lines.at(-1)!, ...lines.filter((_, i) => i % 50 === 0)];
+        const oct = lines.find((l) => l[0] === "2025-10-01");
+        if (oct) picks.push(oct);
+        for (const [date, value] of picks) {
+          expect([date, stored.get(date)]).toEqual([date, value === "" ? null : Number(value)]);
+        }
+      });
+      const again = await svc(["import", unrate!, "--indicator", "UNRATE", "--region", "US"]);
+      expect(again.stdout).toStartWith(`0 inserted, 0 revised, ${lines.length} unchanged`);
+    },
+  );
 });
-
-async function waitForListening(proc: Bun.Subprocess<"ignore", "pipe", "pipe">): Promise<string> {
-  const reader = proc.stderr.getReader();
-  const decoder = new TextDecoder();
-  let buf = "";
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`serve exited before ready:\n${buf}`);
-    buf += decoder.decode(value);
-    const complete = buf.slice(0, buf.lastIndexOf("\n") + 1);
-    for (const line of complete.split("\n")) {
-      if (!line.startsWith("{")) continue;
-      const entry = JSON.parse(line) as { msg?: string; url?: string };
-      if (entry.msg === "ready" && entry.url) {
-        // Keep draining so the server never blocks on a full pipe.
-        void (async () => {
-          while (!(await reader.read().catch(() => ({ done: true }))).done);
-        })();
-        return entry.url;
-      }
-    }
-  }
-  throw new Error(`serve did not start listening in time:\n${buf}`);
-}

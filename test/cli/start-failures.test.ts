@@ -9,7 +9,6 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { scriptForNobody } from "../support/nobody";
-import { otherRunOnly } from "../support/runs";
 
 setDefaultTimeout(60_000);
 
@@ -20,21 +19,37 @@ const base = mkdtempSync(join(tmpdir(), "svc-start-failures-"));
 chmodSync(base, 0o755);
 const mounted: string[] = [];
 // `svc serve` on data directories of its own, stopping before any database: one run of the suite is enough.
-const elsewhere = otherRunOnly("postgres", "svc serve start failures");
 afterAll(() => {
   for (const m of mounted) Bun.spawnSync(["umount", "-l", m]);
   rmSync(base, { recursive: true, force: true });
 });
 
 /** `svc serve` (or `cli`, the CLI run some other way: as nobody) on `dataDir`, to its exit. */
-async function serve(dataDir: string, cli = [process.execPath, "src/cli.ts"]): Promise<{ code: number; stderr: string }> {
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", NODE_ENV: "production", DATABASE_URL: "", HOME: tmpdir() };
-  const proc = Bun.spawn([...cli, "serve"], { cwd: cli[0] === process.execPath ? ROOT : tmpdir(), env, stdout: "pipe", stderr: "pipe" });
+async function serve(
+  dataDir: string,
+  cli = [process.execPath, "src/cli.ts"],
+): Promise<{ code: number; stderr: string }> {
+  const env = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "info",
+    NODE_ENV: "production",
+    DATABASE_URL: "",
+    HOME: tmpdir(),
+  };
+  const proc = Bun.spawn([...cli, "serve"], {
+    cwd: cli[0] === process.execPath ? ROOT : tmpdir(),
+    env,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
   return { code, stderr };
 }
 
-describe.skipIf(!!elsewhere)("svc serve with a DATA_DIR it cannot use", () => {
+describe("svc serve with a DATA_DIR it cannot use", () => {
   test("under a regular file: one line naming the file and the fix", async () => {
     const file = join(base, "not-a-dir");
     writeFileSync(file, "x");
@@ -49,29 +64,35 @@ describe.skipIf(!!elsewhere)("svc serve with a DATA_DIR it cannot use", () => {
     const file = join(base, "a-file");
     writeFileSync(file, "x");
     const r = await serve(file);
-    expect(r).toEqual({ code: 1, stderr: `svc serve: DATA_DIR ${file} is a regular file, not a directory: point DATA_DIR at a directory.\n` });
+    expect(r).toEqual({
+      code: 1,
+      stderr: `svc serve: DATA_DIR ${file} is a regular file, not a directory: point DATA_DIR at a directory.\n`,
+    });
   });
 
   const nobodySkip = isRoot && !Bun.which("runuser") ? "running as root without runuser" : null;
   if (nobodySkip) console.warn(`skipped (unwritable DATA_DIR): ${nobodySkip}`);
-  test.skipIf(!!nobodySkip)("not writable by the server's user: one line naming the path, the user and the fix", async () => {
-    const dir = join(base, "read-only");
-    mkdirSync(dir);
-    chmodSync(dir, 0o555);
-    // The server bundled where nobody can reach it (the checkout may be in a private directory).
-    const script = await scriptForNobody("src/cli.ts", { asNobody: isRoot });
-    let r: { code: number; stderr: string };
-    try {
-      r = await serve(dir, script.cmd);
-    } finally {
-      script.remove();
-    }
-    const uid = isRoot ? Number(Bun.spawnSync(["id", "-u", "nobody"]).stdout.toString().trim()) : process.getuid!();
-    expect(r).toEqual({
-      code: 1,
-      stderr: `svc serve: DATA_DIR ${dir} is not writable by this process (uid ${uid}): give that user write access to it (chown or chmod), or point DATA_DIR at a writable directory.\n`,
-    });
-  });
+  test.skipIf(!!nobodySkip)(
+    "not writable by the server's user: one line naming the path, the user and the fix",
+    async () => {
+      const dir = join(base, "read-only");
+      mkdirSync(dir);
+      chmodSync(dir, 0o555);
+      // The server bundled where nobody can reach it (the checkout may be in a private directory).
+      const script = await scriptForNobody("src/cli.ts", { asNobody: isRoot });
+      let r: { code: number; stderr: string };
+      try {
+        r = await serve(dir, script.cmd);
+      } finally {
+        script.remove();
+      }
+      const uid = isRoot ? Number(Bun.spawnSync(["id", "-u", "nobody"]).stdout.toString().trim()) : process.getuid!();
+      expect(r).toEqual({
+        code: 1,
+        stderr: `svc serve: DATA_DIR ${dir} is not writable by this process (uid ${uid}): give that user write access to it (chown or chmod), or point DATA_DIR at a writable directory.\n`,
+      });
+    },
+  );
 
   let roMount: string | null = null;
   let roSkip: string | null = isRoot ? null : "mounting a read-only tmpfs needs root";
@@ -86,17 +107,35 @@ describe.skipIf(!!elsewhere)("svc serve with a DATA_DIR it cannot use", () => {
   test.skipIf(!!roSkip)("on a read-only file system: one line", async () => {
     const dir = join(roMount!, "data");
     const r = await serve(dir);
-    expect(r).toEqual({ code: 1, stderr: `svc serve: DATA_DIR ${dir} is on a read-only file system: point DATA_DIR at a writable directory.\n` });
+    expect(r).toEqual({
+      code: 1,
+      stderr: `svc serve: DATA_DIR ${dir} is on a read-only file system: point DATA_DIR at a writable directory.\n`,
+    });
   });
 });
 
 // Links (mails, /, OpenAPI servers) come from PUBLIC_BASE_URL, never from the Host header; a server
 // answering beyond loopback without it would have no right address to link to, so it does not start.
-describe.skipIf(!!elsewhere)("svc serve on a non-loopback interface without PUBLIC_BASE_URL", () => {
+describe("svc serve on a non-loopback interface without PUBLIC_BASE_URL", () => {
   test("HOST=0.0.0.0: one line saying what to set, exit 2 (a configuration error), before opening any database", async () => {
     const dataDir = join(base, "host-refusal");
-    const env = { ...process.env, DATA_DIR: dataDir, PORT: "0", HOST: "0.0.0.0", PUBLIC_BASE_URL: "", LOG_LEVEL: "info", NODE_ENV: "production", DATABASE_URL: "", HOME: tmpdir() };
-    const proc = Bun.spawn([process.execPath, "src/cli.ts", "serve"], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" });
+    const env = {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: "0",
+      HOST: "0.0.0.0",
+      PUBLIC_BASE_URL: "",
+      LOG_LEVEL: "info",
+      NODE_ENV: "production",
+      DATABASE_URL: "",
+      HOME: tmpdir(),
+    };
+    const proc = Bun.spawn([process.execPath, "src/cli.ts", "serve"], {
+      cwd: ROOT,
+      env,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
     expect({ code, stderr }).toEqual({
       code: 2,

@@ -15,18 +15,13 @@ import { sql } from "drizzle-orm";
 import { systemClock } from "../../src/deps";
 import { createKeyRuntime } from "../../src/services/key-runtime";
 import { createLogger } from "../../src/logger";
-import { otherRunOnly } from "../support/runs";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
 
-// svc keys, subscriptions and mail on an embedded data directory: its processes use embedded data directories of their own (test/support/runs.ts).
-const elsewhere = otherRunOnly("embedded", "svc keys, subscriptions and mail on an embedded data directory");
-
 let dir: string;
 let config: Config;
 beforeAll(() => {
-  if (elsewhere) return;
   dir = mkdtempSync(join(tmpdir(), "svc-cli-"));
   config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: "silent", PUBLIC_BASE_URL: "https://api.example.test" });
 });
@@ -59,32 +54,67 @@ async function lookup(key: string) {
   }
 }
 
-describe.skipIf(!!elsewhere)("svc keys / subscriptions / mail", () => {
+describe("svc keys / subscriptions / mail", () => {
   test("keys create prints the key once; plan, scope, limit, regions and test mode are applied", async () => {
-    const r = await run(keysCommand, ["create", "--plan", "free", "--scope", "svc-premium", "--rate-limit", "5", "--regions", "06,US", "--test", "--email", "ops@example.com"]);
+    const r = await run(keysCommand, [
+      "create",
+      "--plan",
+      "free",
+      "--scope",
+      "svc-premium",
+      "--rate-limit",
+      "5",
+      "--regions",
+      "06,US",
+      "--test",
+      "--email",
+      "ops@example.com",
+    ]);
     expect(r.out).toMatch(/^svc_test_[A-Za-z0-9_-]{32}$/);
     expect(r.err).toContain("5 requests/min, scopes svc-premium, regions 06,US");
     const auth = await lookup(r.out);
-    expect(auth).toMatchObject({ ok: true, expired: null, key: { plan: "free", mode: "test", scopes: ["svc-premium"], rateLimitPerMinute: 5, allowedRegions: ["06", "US"] } });
+    expect(auth).toMatchObject({
+      ok: true,
+      expired: null,
+      key: { plan: "free", mode: "test", scopes: ["svc-premium"], rateLimitPerMinute: 5, allowedRegions: ["06", "US"] },
+    });
   }, 60_000);
 
   test("bad arguments are one-line errors", async () => {
     await expect(run(keysCommand, ["create", "--plan", "gold"])).rejects.toThrow(CliError);
-    await expect(run(keysCommand, ["create", "--plan", "free", "--rate-limit", "0"])).rejects.toThrow("--rate-limit must be a positive integer");
-    await expect(run(keysCommand, ["create", "--plan", "free", "--expires", "2020-01-01"])).rejects.toThrow("--expires 2020-01-01 is not in the future (now ");
+    await expect(run(keysCommand, ["create", "--plan", "free", "--rate-limit", "0"])).rejects.toThrow(
+      "--rate-limit must be a positive integer",
+    );
+    await expect(run(keysCommand, ["create", "--plan", "free", "--expires", "2020-01-01"])).rejects.toThrow(
+      "--expires 2020-01-01 is not in the future (now ",
+    );
     // A minute ahead is accepted.
-    expect((await run(keysCommand, ["create", "--plan", "free", "--expires", new Date(Date.now() + 60_000).toISOString()])).err).toContain(", expires ");
-    await expect(run(subscriptionsCommand, ["create", "--plan", "free", "--email", "a@b.co"])).rejects.toThrow("--plan must be one of developer, professional");
+    expect(
+      (await run(keysCommand, ["create", "--plan", "free", "--expires", new Date(Date.now() + 60_000).toISOString()]))
+        .err,
+    ).toContain(", expires ");
+    await expect(run(subscriptionsCommand, ["create", "--plan", "free", "--email", "a@b.co"])).rejects.toThrow(
+      "--plan must be one of developer, professional",
+    );
     await expect(run(subscriptionsCommand, ["end", "--id", "nope"])).rejects.toThrow(CliError);
   });
 
   test("subscriptions create -> fail-payment -> pay -> end, with mail in the local outbox", async () => {
-    const created = await run(subscriptionsCommand, ["create", "--plan", "developer", "--email", "Billing@Example.com"]);
+    const created = await run(subscriptionsCommand, [
+      "create",
+      "--plan",
+      "developer",
+      "--email",
+      "Billing@Example.com",
+    ]);
     const key = created.out;
     expect(key).toMatch(/^svc_live_/);
     const id = /subscription ([0-9a-f-]{36})/.exec(created.err)![1]!;
     expect(created.err).toContain("billed to billing@example.com");
-    expect((await lookup(key))).toMatchObject({ ok: true, key: { plan: "developer", rateLimitPerMinute: 300, unrestricted: true, subscription: { state: "active" } } });
+    expect(await lookup(key)).toMatchObject({
+      ok: true,
+      key: { plan: "developer", rateLimitPerMinute: 300, unrestricted: true, subscription: { state: "active" } },
+    });
 
     const failed = await run(subscriptionsCommand, ["fail-payment", "--id", id]);
     expect(failed.out).toContain("payment failed; the key works until");
@@ -107,22 +137,36 @@ describe.skipIf(!!elsewhere)("svc keys / subscriptions / mail", () => {
   }, 60_000);
 
   test("subscriptions invoice --month: the month's overage once per subscription, by email for operator subscriptions", async () => {
-    const created = await run(subscriptionsCommand, ["create", "--plan", "developer", "--email", "overage@example.com"]);
+    const created = await run(subscriptionsCommand, [
+      "create",
+      "--plan",
+      "developer",
+      "--email",
+      "overage@example.com",
+    ]);
     const id = /subscription ([0-9a-f-]{36})/.exec(created.err)![1]!;
     // A subscription that ran through October 2026 with 100,500 requests (500 over at 0.50 per 1,000 = USD 0.25).
     const database = await openDatabase({ dataDir: dir });
     await database.db.execute(sql`update subscriptions set started_at = '2026-09-10T00:00:00Z' where id = ${id}`);
-    await database.db.execute(sql`insert into key_usage (key_id, month, requests) select key_id, '2026-10', 100500 from subscriptions where id = ${id}`);
+    await database.db.execute(
+      sql`insert into key_usage (key_id, month, requests) select key_id, '2026-10', 100500 from subscriptions where id = ${id}`,
+    );
     await database.close();
 
     const done = await run(subscriptionsCommand, ["invoice", "--month", "2026-10"]);
-    expect(done.out).toContain(`subscription_id=${id}  month=2026-10  requests=100500  overage_requests=500  amount_usd=0.25  status=invoiced`);
-    expect((await run(subscriptionsCommand, ["invoice", "--month", "2026-10"])).out).toContain("2026-10: nothing to invoice");
+    expect(done.out).toContain(
+      `subscription_id=${id}  month=2026-10  requests=100500  overage_requests=500  amount_usd=0.25  status=invoiced`,
+    );
+    expect((await run(subscriptionsCommand, ["invoice", "--month", "2026-10"])).out).toContain(
+      "2026-10: nothing to invoice",
+    );
     const mail = await run(mailCommand, ["list", "--to", "overage@example.com"]);
     expect(mail.out.match(/Subject: Overage invoice for 2026-10: USD 0.25/g)?.length).toBe(1);
 
     const thisMonth = new Date().toISOString().slice(0, 7);
-    await expect(run(subscriptionsCommand, ["invoice", "--month", thisMonth])).rejects.toThrow(`${thisMonth} is not over yet`);
+    await expect(run(subscriptionsCommand, ["invoice", "--month", thisMonth])).rejects.toThrow(
+      `${thisMonth} is not over yet`,
+    );
     for (const bad of [[], ["--month", "2026-13"], ["--month", "October"]]) {
       await expect(run(subscriptionsCommand, ["invoice", ...bad])).rejects.toThrow("--month YYYY-MM");
     }
@@ -146,28 +190,52 @@ describe.skipIf(!!elsewhere)("svc keys / subscriptions / mail", () => {
     await database.db.execute(sql`insert into key_usage (key_id, month, requests) values (${id}, ${month}, 120500)`);
     await database.close();
 
-    expect((await run(keysCommand, ["set-plan", "--id", id, "--plan", "developer"])).out).toBe(`key svc_live_…${created.out.slice(-4)}: plan Free -> Developer, 300 requests/min`);
-    expect(await lookup(created.out)).toMatchObject({ ok: true, key: { id, plan: "developer", rateLimitPerMinute: 300, unrestricted: true } });
-    expect((await run(keysCommand, ["usage", "--id", id])).out).toBe(`key svc_live_…${created.out.slice(-4)} ${month}: 120500 requests; plan Developer (100000 included, 20500 overage), 300 requests/min, active`);
-    expect((await run(keysCommand, ["set-plan", "--id", id, "--plan", "professional", "--rate-limit", "5"])).out).toEndWith("plan Developer -> Professional, 5 requests/min");
-    expect((await run(keysCommand, ["usage", "--id", id, "--month", "2020-01"])).out).toContain(" 2020-01: 0 requests; plan Professional (1000000 included, 0 overage)");
+    expect((await run(keysCommand, ["set-plan", "--id", id, "--plan", "developer"])).out).toBe(
+      `key svc_live_…${created.out.slice(-4)}: plan Free -> Developer, 300 requests/min`,
+    );
+    expect(await lookup(created.out)).toMatchObject({
+      ok: true,
+      key: { id, plan: "developer", rateLimitPerMinute: 300, unrestricted: true },
+    });
+    expect((await run(keysCommand, ["usage", "--id", id])).out).toBe(
+      `key svc_live_…${created.out.slice(-4)} ${month}: 120500 requests; plan Developer (100000 included, 20500 overage), 300 requests/min, active`,
+    );
+    expect(
+      (await run(keysCommand, ["set-plan", "--id", id, "--plan", "professional", "--rate-limit", "5"])).out,
+    ).toEndWith("plan Developer -> Professional, 5 requests/min");
+    expect((await run(keysCommand, ["usage", "--id", id, "--month", "2020-01"])).out).toContain(
+      " 2020-01: 0 requests; plan Professional (1000000 included, 0 overage)",
+    );
 
     const rotated = await run(keysCommand, ["rotate", "--id", id]);
     expect(rotated.out).toMatch(/^svc_live_[A-Za-z0-9_-]{32}$/);
-    expect(rotated.err).toBe(`key svc_live_…${rotated.out.slice(-4)} replaces svc_live_…${created.out.slice(-4)}, which no longer works. Shown once: only its hash is stored.`);
+    expect(rotated.err).toBe(
+      `key svc_live_…${rotated.out.slice(-4)} replaces svc_live_…${created.out.slice(-4)}, which no longer works. Shown once: only its hash is stored.`,
+    );
     expect(await lookup(created.out)).toEqual({ ok: false });
     expect(await lookup(rotated.out)).toMatchObject({ ok: true, key: { id, plan: "professional" } });
     expect((await run(keysCommand, ["usage", "--id", id])).out).toContain(`: 120500 requests;`);
 
     const sub = await run(subscriptionsCommand, ["create", "--plan", "developer", "--email", "plan@example.com"]);
-    const subKeyId = ((await run(keysCommand, ["list"])).out.split("\n").find((l) => l.includes(sub.out.slice(-4)))!.match(/^id=(\S+)/))![1]!;
-    await expect(run(keysCommand, ["set-plan", "--id", subKeyId, "--plan", "free"])).rejects.toThrow(/pays subscription [0-9a-f-]{36}: its plan follows the subscription's/);
+    const subKeyId = (await run(keysCommand, ["list"])).out
+      .split("\n")
+      .find((l) => l.includes(sub.out.slice(-4)))!
+      .match(/^id=(\S+)/)![1]!;
+    await expect(run(keysCommand, ["set-plan", "--id", subKeyId, "--plan", "free"])).rejects.toThrow(
+      /pays subscription [0-9a-f-]{36}: its plan follows the subscription's/,
+    );
 
     await run(keysCommand, ["revoke", "--id", id]);
     await expect(run(keysCommand, ["set-plan", "--id", id, "--plan", "free"])).rejects.toThrow("is revoked");
     await expect(run(keysCommand, ["rotate", "--id", id])).rejects.toThrow("is revoked");
-    await expect(run(keysCommand, ["usage", "--id", "00000000-0000-4000-8000-000000000000"])).rejects.toThrow("no key 00000000-0000-4000-8000-000000000000");
-    await expect(run(keysCommand, ["set-plan", "--id", "nope", "--plan", "free"])).rejects.toThrow("--id must be a key id");
-    await expect(run(keysCommand, ["usage", "--id", id, "--month", "2026-13"])).rejects.toThrow("--month must be YYYY-MM");
+    await expect(run(keysCommand, ["usage", "--id", "00000000-0000-4000-8000-000000000000"])).rejects.toThrow(
+      "no key 00000000-0000-4000-8000-000000000000",
+    );
+    await expect(run(keysCommand, ["set-plan", "--id", "nope", "--plan", "free"])).rejects.toThrow(
+      "--id must be a key id",
+    );
+    await expect(run(keysCommand, ["usage", "--id", id, "--month", "2026-13"])).rejects.toThrow(
+      "--month must be YYYY-MM",
+    );
   }, 60_000);
 });

@@ -6,7 +6,13 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BLANK_CLUSTER_PATH, INSTALLED_PGLITE, PGLITE_INITDB_PARAMS, blankClusterCurrent, blankClusterManifest } from "../../db/blank-cluster";
+import {
+  BLANK_CLUSTER_PATH,
+  INSTALLED_PGLITE,
+  PGLITE_INITDB_PARAMS,
+  blankClusterCurrent,
+  blankClusterManifest,
+} from "../../db/blank-cluster";
 import { openDatabase, type Database } from "../../db/client";
 
 // bun resets the default timeout per file: this file starts databases.
@@ -19,10 +25,16 @@ async function one(database: Database, sql: string) {
 
 describe("the blank embedded cluster", () => {
   test("names the installed PGlite and the current initdb parameters, and holds the bytes its manifest names", () => {
-    expect({ pglite: blankClusterManifest.pglite, initdb: blankClusterManifest.initdb }).toEqual({ pglite: INSTALLED_PGLITE, initdb: PGLITE_INITDB_PARAMS });
+    expect({ pglite: blankClusterManifest.pglite, initdb: blankClusterManifest.initdb }).toEqual({
+      pglite: INSTALLED_PGLITE,
+      initdb: PGLITE_INITDB_PARAMS,
+    });
     expect(blankClusterCurrent()).toBe(true);
     const bytes = readFileSync(BLANK_CLUSTER_PATH);
-    expect({ bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") }).toEqual({ bytes: blankClusterManifest.bytes, sha256: blankClusterManifest.sha256 });
+    expect({ bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") }).toEqual({
+      bytes: blankClusterManifest.bytes,
+      sha256: blankClusterManifest.sha256,
+    });
   });
 
   test("an empty data directory is loaded from it, migrated, and opens again as it was left", async () => {
@@ -36,7 +48,9 @@ describe("the blank embedded cluster", () => {
       const again = await openDatabase({ dataDir: dir });
       expect(await one(again, "select id from blank_cluster_probe")).toEqual({ id: 7 });
       // Migrated like any new database: the schema's tables are there.
-      expect(await one(again, "select count(*)::int as n from information_schema.tables where table_name = 'indicators'")).toEqual({ n: 1 });
+      expect(
+        await one(again, "select count(*)::int as n from information_schema.tables where table_name = 'indicators'"),
+      ).toEqual({ n: 1 });
       await again.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

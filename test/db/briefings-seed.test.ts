@@ -47,9 +47,20 @@ const rows = async (q: ReturnType<typeof sql>) => {
 
 describe(`public briefings seed (${testBackend})`, () => {
   test("every curated briefing: public, weekly, its id named after its slug, in curated order", async () => {
-    const got = await rows(sql`select id, slug, name, question, cadence, region_code, "window", owner_key_id from briefings where owner_key_id is null order by created_at, slug`);
+    const got = await rows(
+      sql`select id, slug, name, question, cadence, region_code, "window", owner_key_id from briefings where owner_key_id is null order by created_at, slug`,
+    );
     expect(got).toEqual(
-      PUBLIC_BRIEFINGS.map((b) => ({ id: publicBriefingId(b.slug), slug: b.slug, name: b.name, question: b.question, cadence: "weekly", region_code: b.regionCode, window: b.window, owner_key_id: null })),
+      PUBLIC_BRIEFINGS.map((b) => ({
+        id: publicBriefingId(b.slug),
+        slug: b.slug,
+        name: b.name,
+        question: b.question,
+        cadence: "weekly",
+        region_code: b.regionCode,
+        window: b.window,
+        owner_key_id: null,
+      })),
     );
     for (const b of PUBLIC_BRIEFINGS) {
       expect(isUuid(publicBriefingId(b.slug))).toBe(true);
@@ -64,7 +75,9 @@ describe(`public briefings seed (${testBackend})`, () => {
     const id = publicBriefingId("us-housing");
     const runsBefore = await rows(sql`select id from briefing_runs where briefing_id = ${id} order by seq`);
     expect(runsBefore.length).toBe(1);
-    await database.db.execute(sql`update briefings set question = 'Are houses expensive?', "window" = null where slug = 'us-housing'`);
+    await database.db.execute(
+      sql`update briefings set question = 'Are houses expensive?', "window" = null where slug = 'us-housing'`,
+    );
     expect(await seedPublicBriefings(database.db, { now: new Date("2027-01-01T00:00:00Z") })).toBe(1);
     const [row] = await rows(sql`select id, question, "window", created_at from briefings where slug = 'us-housing'`);
     const curated = PUBLIC_BRIEFINGS.find((b) => b.slug === "us-housing")!;
@@ -75,15 +88,29 @@ describe(`public briefings seed (${testBackend})`, () => {
   });
 
   test("a database holding only some regions (prepared by hand) gets the briefings of those regions", async () => {
-    const bare = await openDatabase(testBackend === "postgres" ? { url: await emptyPostgres(), poolSize: 2 } : { dataDir: null });
+    const bare = await openDatabase(
+      testBackend === "postgres" ? { url: await emptyPostgres(), poolSize: 2 } : { dataDir: null },
+    );
     try {
       await bare.db.insert(regions).values([
         { code: "US", type: "country", name: "United States", slug: "united-states", aliases: [] },
-        { code: "06", type: "state", name: "California", slug: "california", parentCode: "US", fipsState: "06", aliases: [] },
+        {
+          code: "06",
+          type: "state",
+          name: "California",
+          slug: "california",
+          parentCode: "US",
+          fipsState: "06",
+          aliases: [],
+        },
       ]);
-      expect(await seedPublicBriefings(bare.db, { now: new Date("2027-01-01T00:00:00Z") })).toBe(PUBLIC_BRIEFINGS.filter((b) => b.regionCode === "US" || b.regionCode === "06").length);
+      expect(await seedPublicBriefings(bare.db, { now: new Date("2027-01-01T00:00:00Z") })).toBe(
+        PUBLIC_BRIEFINGS.filter((b) => b.regionCode === "US" || b.regionCode === "06").length,
+      );
       const r = (await bare.db.execute(sql`select slug from briefings order by created_at`)) as any;
-      expect((Array.isArray(r) ? r : r.rows).map((x: any) => x.slug)).toEqual(PUBLIC_BRIEFINGS.filter((b) => b.regionCode !== "48").map((b) => b.slug));
+      expect((Array.isArray(r) ? r : r.rows).map((x: any) => x.slug)).toEqual(
+        PUBLIC_BRIEFINGS.filter((b) => b.regionCode !== "48").map((b) => b.slug),
+      );
     } finally {
       await bare.close();
     }
@@ -91,12 +118,21 @@ describe(`public briefings seed (${testBackend})`, () => {
 
   test("a briefing is either public (a slug, no owner) or saved (an owner, no slug)", async () => {
     const insert = (slug: string | null, owner: string | null) =>
-      (async () => database.db.execute(sql`insert into briefings (id, owner_key_id, slug, name, question, cadence, created_at) values (gen_random_uuid(), ${owner}, ${slug}, 'n', 'q', 'weekly', now())`))();
-    const [key] = await rows(sql`insert into api_keys (id, secret_hash, hint, mode, plan, rate_limit_per_minute, created_at) values (gen_random_uuid(), 'h-seed-test', 'svc_live_…test', 'live', 'professional', 1000, now()) returning id`);
+      (async () =>
+        database.db.execute(
+          sql`insert into briefings (id, owner_key_id, slug, name, question, cadence, created_at) values (gen_random_uuid(), ${owner}, ${slug}, 'n', 'q', 'weekly', now())`,
+        ))();
+    const [key] = await rows(
+      sql`insert into api_keys (id, secret_hash, hint, mode, plan, rate_limit_per_minute, created_at) values (gen_random_uuid(), 'h-seed-test', 'svc_live_…test', 'live', 'professional', 1000, now()) returning id`,
+    );
     await expect(insert(null, null)).rejects.toThrow();
     await expect(insert("both", key.id)).rejects.toThrow();
     await insert("public-one", null);
     await insert(null, key.id);
-    expect((await rows(sql`select count(*)::int as n from briefings where slug = 'public-one' or owner_key_id = ${key.id}`))[0].n).toBe(2);
+    expect(
+      (
+        await rows(sql`select count(*)::int as n from briefings where slug = 'public-one' or owner_key_id = ${key.id}`)
+      )[0].n,
+    ).toBe(2);
   });
 });

@@ -8,7 +8,14 @@ import type { Database } from "../../db/client";
 import { CATEGORIES, indicators, observations, regions, series, sources } from "../../db/schema";
 import { CATALOG, type SourceCatalog } from "../../db/seed/catalog-data";
 import { VALUE_SPECS } from "../../db/seed/catalog-data/value-kinds";
-import { INDICATOR_NAMESPACE, NAMESPACE_URL, catalogProblems, indicatorId, seedCatalog, uuidV5 } from "../../db/seed/catalog";
+import {
+  INDICATOR_NAMESPACE,
+  NAMESPACE_URL,
+  catalogProblems,
+  indicatorId,
+  seedCatalog,
+  uuidV5,
+} from "../../db/seed/catalog";
 import { seedSnapshot } from "../../db/seed/snapshot";
 import { makeTestDatabase, testBackend } from "../support/db";
 import { fredRows } from "../support/snapshot";
@@ -16,7 +23,8 @@ import { fredRows } from "../support/snapshot";
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
 
-const vega = (file: string) => readFileSync(resolve(import.meta.dir, "../../node_modules/vega-datasets/data", file), "utf8");
+const vega = (file: string) =>
+  readFileSync(resolve(import.meta.dir, "../../node_modules/vega-datasets/data", file), "utf8");
 const SEED_NOW = new Date("2026-11-22T00:00:00Z"); // what test/support/db seeds with
 
 let database: Database;
@@ -30,10 +38,21 @@ afterAll(async () => {
 /** Latest observations of one series, oldest first. */
 async function observed(source: string, code: string, region: string) {
   return database.db
-    .select({ date: observations.date, value: observations.value, isPreliminary: observations.isPreliminary, revision: observations.revision })
+    .select({
+      date: observations.date,
+      value: observations.value,
+      isPreliminary: observations.isPreliminary,
+      revision: observations.revision,
+    })
     .from(observations)
     .innerJoin(series, eq(series.id, observations.seriesId))
-    .where(and(eq(series.indicatorId, indicatorId(source, code)), eq(series.regionCode, region), eq(observations.isLatest, true)))
+    .where(
+      and(
+        eq(series.indicatorId, indicatorId(source, code)),
+        eq(series.regionCode, region),
+        eq(observations.isLatest, true),
+      ),
+    )
     .orderBy(asc(observations.date));
 }
 
@@ -45,19 +64,35 @@ describe(`curated catalog (${testBackend})`, () => {
   test("every entry states what its values are, stored in meta.values; an entry that does not is refused", async () => {
     const codes = new Set(CATALOG.flatMap((c) => c.indicators.map((i) => i.code)));
     expect([...VALUE_SPECS.keys()].filter((c) => !codes.has(c))).toEqual([]);
-    expect(CATALOG.flatMap((c) => c.indicators).filter((i) => !i.values).map((i) => i.code)).toEqual([]);
-    const [growth] = await database.db.select({ meta: indicators.meta }).from(indicators).where(eq(indicators.id, indicatorId("worldbank", "NY.GDP.MKTP.KD.ZG")));
+    expect(
+      CATALOG.flatMap((c) => c.indicators)
+        .filter((i) => !i.values)
+        .map((i) => i.code),
+    ).toEqual([]);
+    const [growth] = await database.db
+      .select({ meta: indicators.meta })
+      .from(indicators)
+      .where(eq(indicators.id, indicatorId("worldbank", "NY.GDP.MKTP.KD.ZG")));
     expect(growth.meta.values).toEqual({ kind: "change", span_months: 12 });
-    const [cpi] = await database.db.select({ meta: indicators.meta }).from(indicators).where(eq(indicators.id, indicatorId("fred", "CPIAUCSL")));
+    const [cpi] = await database.db
+      .select({ meta: indicators.meta })
+      .from(indicators)
+      .where(eq(indicators.id, indicatorId("fred", "CPIAUCSL")));
     expect(cpi.meta.values).toEqual({ kind: "index" });
     const unstated = { ...CATALOG[0], indicators: [{ ...CATALOG[0].indicators[0], values: undefined }] };
-    expect(catalogProblems([unstated])).toEqual([`fred:${CATALOG[0].indicators[0].code}: does not state what its values are (catalog-data/value-kinds.ts)`]);
+    expect(catalogProblems([unstated])).toEqual([
+      `fred:${CATALOG[0].indicators[0].code}: does not state what its values are (catalog-data/value-kinds.ts)`,
+    ]);
     const wrong = { ...CATALOG[0], indicators: [{ ...CATALOG[0].indicators[0], values: { kind: "rate" as const } }] };
-    expect(catalogProblems([wrong])).toEqual([`fred:GDP: a rate needs a rate unit (percent, percentage points, ratio, births per woman), not 'billions of dollars, SAAR'`]);
+    expect(catalogProblems([wrong])).toEqual([
+      `fred:GDP: a rate needs a rate unit (percent, percentage points, ratio, births per woman), not 'billions of dollars, SAAR'`,
+    ]);
   });
 
   test("every spec top-level category has an active indicator", async () => {
-    const rows = await database.db.select({ category: indicators.category, isActive: indicators.isActive }).from(indicators);
+    const rows = await database.db
+      .select({ category: indicators.category, isActive: indicators.isActive })
+      .from(indicators);
     const present = new Set(rows.filter((r) => r.isActive).map((r) => r.category));
     for (const c of CATEGORIES) expect(present.has(c)).toBe(true);
     expect([...present].every((c) => (CATEGORIES as readonly (string | null)[]).includes(c))).toBe(true);
@@ -67,12 +102,49 @@ describe(`curated catalog (${testBackend})`, () => {
     const rows = await database.db.select({ code: indicators.code, source: indicators.sourceSlug }).from(indicators);
     const have = new Set(rows.map((r) => `${r.source}:${r.code}`));
     const required = [
-      ...["UNRATE", "PAYEMS", "CPIAUCSL", "CPILFESL", "PCE", "PCEPI", "GDP", "GDPC1", "FEDFUNDS", "DGS2", "DGS10", "T10Y2Y", "ICSA", "JTSJOL",
-        "INDPRO", "HOUST", "RSXFS", "M2SL", "DCOILWTICO", "USREC", "CLF16OV", "CE16OV", "AHETPI"].map((c) => `fred:${c}`),
-      ...["LASST03", "LASST04", "LASST05", "LASST06", "LAUCN03", "LAUCN04", "LAUCN05", "LAUCN06"].map((c) => `bls:${c}`),
-      ...["POPESTIMATE", "BIRTHS", "DEATHS", "NETMIG", "DOMESTICMIG", "INTERNATIONALMIG", "B19013_001E", "B25077_001E", "MOVEDNET"].map((c) => `census:${c}`),
+      ...[
+        "UNRATE",
+        "PAYEMS",
+        "CPIAUCSL",
+        "CPILFESL",
+        "PCE",
+        "PCEPI",
+        "GDP",
+        "GDPC1",
+        "FEDFUNDS",
+        "DGS2",
+        "DGS10",
+        "T10Y2Y",
+        "ICSA",
+        "JTSJOL",
+        "INDPRO",
+        "HOUST",
+        "RSXFS",
+        "M2SL",
+        "DCOILWTICO",
+        "USREC",
+        "CLF16OV",
+        "CE16OV",
+        "AHETPI",
+      ].map((c) => `fred:${c}`),
+      ...["LASST03", "LASST04", "LASST05", "LASST06", "LAUCN03", "LAUCN04", "LAUCN05", "LAUCN06"].map(
+        (c) => `bls:${c}`,
+      ),
+      ...[
+        "POPESTIMATE",
+        "BIRTHS",
+        "DEATHS",
+        "NETMIG",
+        "DOMESTICMIG",
+        "INTERNATIONALMIG",
+        "B19013_001E",
+        "B25077_001E",
+        "MOVEDNET",
+      ].map((c) => `census:${c}`),
       ...["SP.POP.TOTL", "NY.GDP.MKTP.CD", "SL.UEM.TOTL.ZS"].map((c) => `worldbank:${c}`),
-      ...["svc:sahm_rule", "svc:real_avg_hourly_earnings", "svc:home_affordability_ratio", "svc:unemployment_gap"].map((c) => `svc:${c}`),
+      ...["svc:sahm_rule", "svc:real_avg_hourly_earnings", "svc:home_affordability_ratio", "svc:unemployment_gap"].map(
+        (c) => `svc:${c}`,
+      ),
     ];
     expect(required.filter((r) => !have.has(r))).toEqual([]);
   });
@@ -93,24 +165,53 @@ describe(`curated catalog (${testBackend})`, () => {
 
   test("metadata examples: units, frequencies, direction and regions", async () => {
     const get = async (source: string, code: string) =>
-      (await database.db.select().from(indicators).where(eq(indicators.id, indicatorId(source, code))))[0];
-    expect(await get("fred", "UNRATE")).toMatchObject({ unit: "percent", frequency: "monthly", upIsGood: false, regionKinds: ["country"], defaultRegionCode: "US" });
+      (
+        await database.db
+          .select()
+          .from(indicators)
+          .where(eq(indicators.id, indicatorId(source, code)))
+      )[0];
+    expect(await get("fred", "UNRATE")).toMatchObject({
+      unit: "percent",
+      frequency: "monthly",
+      upIsGood: false,
+      regionKinds: ["country"],
+      defaultRegionCode: "US",
+    });
     expect(await get("fred", "PAYEMS")).toMatchObject({ unit: "thousands of persons", upIsGood: true });
     expect(await get("fred", "CPIAUCSL")).toMatchObject({ unit: "index 1982-1984=100", upIsGood: null });
     expect(await get("fred", "GDP")).toMatchObject({ unit: "billions of dollars, SAAR", frequency: "quarterly" });
     expect(await get("fred", "ICSA")).toMatchObject({ frequency: "weekly" });
     expect(await get("fred", "DGS10")).toMatchObject({ frequency: "daily" });
     expect(await get("bls", "LAUCN03")).toMatchObject({
-      regionKinds: ["county"], defaultRegionCode: "06037",
-      meta: { per_region: true, measure: "unemployment_rate", upstream: { series_id_template: "LAUCN{fips5}0000000003" } },
+      regionKinds: ["county"],
+      defaultRegionCode: "06037",
+      meta: {
+        per_region: true,
+        measure: "unemployment_rate",
+        upstream: { series_id_template: "LAUCN{fips5}0000000003" },
+      },
     });
-    expect(await get("bls", "LASST06")).toMatchObject({ regionKinds: ["state"], defaultRegionCode: "06", meta: { upstream: { series_id_template: "LASST{fips2}0000000000006" } } });
-    expect(await get("census", "B25077_001E")).toMatchObject({ regionKinds: ["state", "county"], defaultRegionCode: "06", category: "housing" });
-    expect(await get("worldbank", "SP.POP.TOTL")).toMatchObject({ regionKinds: ["country"], defaultRegionCode: "US", frequency: "annual" });
+    expect(await get("bls", "LASST06")).toMatchObject({
+      regionKinds: ["state"],
+      defaultRegionCode: "06",
+      meta: { upstream: { series_id_template: "LASST{fips2}0000000000006" } },
+    });
+    expect(await get("census", "B25077_001E")).toMatchObject({
+      regionKinds: ["state", "county"],
+      defaultRegionCode: "06",
+      category: "housing",
+    });
+    expect(await get("worldbank", "SP.POP.TOTL")).toMatchObject({
+      regionKinds: ["country"],
+      defaultRegionCode: "US",
+      frequency: "annual",
+    });
   });
 
   test("every default region exists in the regions table", async () => {
-    const rows = await database.db.select({ code: indicators.code, region: indicators.defaultRegionCode, found: regions.code })
+    const rows = await database.db
+      .select({ code: indicators.code, region: indicators.defaultRegionCode, found: regions.code })
       .from(indicators)
       .leftJoin(regions, eq(regions.code, indicators.defaultRegionCode));
     expect(rows.filter((r) => r.found === null).map((r) => `${r.code} -> ${r.region}`)).toEqual([]);
@@ -118,13 +219,17 @@ describe(`curated catalog (${testBackend})`, () => {
 
   test("ids are name-based UUIDs of source:code, the same on every database", async () => {
     // RFC 4122 v5 check value, then this project's namespace and a few pinned ids.
-    expect(uuidV5("www.example.com", "6ba7b810-9dad-11d1-80b4-00c04fd430c8")).toBe("2ed6657d-e927-568b-95e1-2665a8aea6a2");
+    expect(uuidV5("www.example.com", "6ba7b810-9dad-11d1-80b4-00c04fd430c8")).toBe(
+      "2ed6657d-e927-568b-95e1-2665a8aea6a2",
+    );
     expect(INDICATOR_NAMESPACE).toBe(uuidV5("urn:econ-series-svc:indicator", NAMESPACE_URL));
     expect(INDICATOR_NAMESPACE).toBe("d0ea39fe-668b-5bf2-ac53-061d0a8a53c3");
     expect(indicatorId("fred", "UNRATE")).toBe("bd518a9e-6a5c-5131-b1be-464adfb9872a");
     expect(indicatorId("fred", "PAYEMS")).toBe("23e93bbf-1d3e-537e-b512-d96342d21e32");
     expect(indicatorId("svc", "svc:sahm_rule")).toBe("0cdeb1bb-aeea-512f-98aa-accd313b243c");
-    const rows = await database.db.select({ id: indicators.id, code: indicators.code, source: indicators.sourceSlug }).from(indicators);
+    const rows = await database.db
+      .select({ id: indicators.id, code: indicators.code, source: indicators.sourceSlug })
+      .from(indicators);
     expect(rows.length).toBe(CATALOG.reduce((n, c) => n + c.indicators.length, 0));
     for (const r of rows) expect(r.id).toBe(indicatorId(r.source!, r.code));
   });
@@ -133,7 +238,10 @@ describe(`curated catalog (${testBackend})`, () => {
     const before = await database.db.select().from(indicators).orderBy(asc(indicators.id));
     const later = new Date("2027-01-01T00:00:00Z");
     expect(await seedCatalog(database.db, { now: later })).toEqual({
-      sources: CATALOG.length, indicators: before.length, inserted: 0, updated: 0,
+      sources: CATALOG.length,
+      indicators: before.length,
+      inserted: 0,
+      updated: 0,
     });
     const after = await database.db.select().from(indicators).orderBy(asc(indicators.id));
     expect(after).toEqual(before);
@@ -142,11 +250,16 @@ describe(`curated catalog (${testBackend})`, () => {
 
   test("a curated change rewrites exactly that row, keeping its id", async () => {
     const changed: SourceCatalog[] = CATALOG.map((c) =>
-      c.source.slug !== "cdc" ? c : { ...c, indicators: c.indicators.map((i) => ({ ...i, name: `${i.name} (renamed)` })) },
+      c.source.slug !== "cdc"
+        ? c
+        : { ...c, indicators: c.indicators.map((i) => ({ ...i, name: `${i.name} (renamed)` })) },
     );
     const later = new Date("2027-02-01T00:00:00Z");
     expect(await seedCatalog(database.db, { now: later }, changed)).toMatchObject({ inserted: 0, updated: 1 });
-    const [row] = await database.db.select().from(indicators).where(eq(indicators.id, indicatorId("cdc", "Q036")));
+    const [row] = await database.db
+      .select()
+      .from(indicators)
+      .where(eq(indicators.id, indicatorId("cdc", "Q036")));
     expect(row.name).toBe("Adult Obesity Prevalence (BMI >= 30) (renamed)");
     expect(row.updatedAt.toISOString()).toBe(later.toISOString());
     expect(await seedCatalog(database.db, { now: later })).toMatchObject({ inserted: 0, updated: 1 });
@@ -155,17 +268,26 @@ describe(`curated catalog (${testBackend})`, () => {
   });
 
   test("short names: stored in meta.short_name; a name too long to shorten by rule needs one, itself short", async () => {
-    const [cpi] = await database.db.select({ meta: indicators.meta }).from(indicators).where(eq(indicators.id, indicatorId("fred", "CPIAUCSL")));
+    const [cpi] = await database.db
+      .select({ meta: indicators.meta })
+      .from(indicators)
+      .where(eq(indicators.id, indicatorId("fred", "CPIAUCSL")));
     expect((cpi!.meta as { short_name?: string }).short_name).toBe("Consumer Price Index");
-    const [unrate] = await database.db.select({ meta: indicators.meta }).from(indicators).where(eq(indicators.id, indicatorId("fred", "UNRATE")));
+    const [unrate] = await database.db
+      .select({ meta: indicators.meta })
+      .from(indicators)
+      .where(eq(indicators.id, indicatorId("fred", "UNRATE")));
     expect((unrate!.meta as { short_name?: string }).short_name).toBeUndefined();
     const base = CATALOG[0].indicators[0];
-    const check = (code: string, name: string) => catalogProblems([{ source: CATALOG[0].source, indicators: [{ ...base, code, name }] }]);
+    const check = (code: string, name: string) =>
+      catalogProblems([{ source: CATALOG[0].source, indicators: [{ ...base, code, name }] }]);
     // 41 characters with nothing to drop, and no short name; 40 is its own short name.
     expect(check("NEW1", "x".repeat(41))).toEqual(["fred:NEW1: name longer than 40 characters and no short name"]);
     expect(check("NEW1", "x".repeat(40))).toEqual([]);
     // A stated short name must be shorter than the name it stands for.
-    expect(check("HOUST", "Housing Starts")).toEqual(['fred:HOUST: short name "Housing Starts" is longer than 40 characters or than the name']);
+    expect(check("HOUST", "Housing Starts")).toEqual([
+      'fred:HOUST: short name "Housing Starts" is longer than 40 characters or than the name',
+    ]);
   });
 
   test("an invalid catalog is refused before anything is written", async () => {
@@ -173,8 +295,22 @@ describe(`curated catalog (${testBackend})`, () => {
       { source: CATALOG[0].source, indicators: [{ ...CATALOG[0].indicators[0], subcategory: "Not Kebab" }] },
     ];
     await expect(seedCatalog(database.db, {}, bad)).rejects.toThrow("not kebab-case");
-    expect(catalogProblems([{ source: { slug: "svc", name: "x", provider: null, category: null, docsUrl: null, attribution: "x", license: "x" }, indicators: [{ ...CATALOG[0].indicators[0], code: "svc:x" }] }]))
-      .toEqual(["svc:svc:x: derived series must be premium", "svc:svc:x: meta.derived needs inputs and a formula"]);
+    expect(
+      catalogProblems([
+        {
+          source: {
+            slug: "svc",
+            name: "x",
+            provider: null,
+            category: null,
+            docsUrl: null,
+            attribution: "x",
+            license: "x",
+          },
+          indicators: [{ ...CATALOG[0].indicators[0], code: "svc:x" }],
+        },
+      ]),
+    ).toEqual(["svc:svc:x: derived series must be premium", "svc:svc:x: meta.derived needs inputs and a formula"]);
   });
 });
 
@@ -205,16 +341,31 @@ describe(`sample observations from vega-datasets (${testBackend})`, () => {
   test("state, country and station samples: obesity, Gapminder, Mauna Loa CO2, Iowa generation", async () => {
     const obesity = JSON.parse(vega("obesity.json")) as { id: number; rate: number }[];
     const ca = obesity.find((r) => r.id === 6)!;
-    expect(await observed("cdc", "Q036", "06")).toEqual([{ date: "1995-01-01", value: Math.round(ca.rate * 1000) / 10, isPreliminary: false, revision: 1 }]);
-    const gap = (JSON.parse(vega("gapminder.json")) as { year: number; country: string; pop: number; life_expect: number }[])
-      .filter((r) => r.country === "United States");
-    expect((await observed("gapminder", "life_expectancy_years", "US")).map((o) => o.date)).toEqual(gap.map((r) => `${r.year}-01-01`));
-    const co2 = vega("co2-concentration.csv").trim().split("\n").slice(1).map((l) => l.split(","));
+    expect(await observed("cdc", "Q036", "06")).toEqual([
+      { date: "1995-01-01", value: Math.round(ca.rate * 1000) / 10, isPreliminary: false, revision: 1 },
+    ]);
+    const gap = (
+      JSON.parse(vega("gapminder.json")) as { year: number; country: string; pop: number; life_expect: number }[]
+    ).filter((r) => r.country === "United States");
+    expect((await observed("gapminder", "life_expectancy_years", "US")).map((o) => o.date)).toEqual(
+      gap.map((r) => `${r.year}-01-01`),
+    );
+    const co2 = vega("co2-concentration.csv")
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((l) => l.split(","));
     const mlo = await observed("scripps", "MLO.CO2", "15001");
     expect(mlo.length).toBe(co2.length);
     expect(mlo[mlo.length - 1]).toMatchObject({ date: co2[co2.length - 1][0], value: Number(co2[co2.length - 1][1]) });
-    const nuclear = vega("iowa-electricity.csv").trim().split("\n").filter((l) => l.includes("Nuclear")).map((l) => l.split(","));
-    expect((await observed("eia", "ELEC.GEN.NUC-99.A", "19")).map((o) => [o.date, o.value])).toEqual(nuclear.map((r) => [r[0], Number(r[2])]));
+    const nuclear = vega("iowa-electricity.csv")
+      .trim()
+      .split("\n")
+      .filter((l) => l.includes("Nuclear"))
+      .map((l) => l.split(","));
+    expect((await observed("eia", "ELEC.GEN.NUC-99.A", "19")).map((o) => [o.date, o.value])).toEqual(
+      nuclear.map((r) => [r[0], Number(r[2])]),
+    );
   });
 
   test("loading the snapshot again finds every value unchanged and writes nothing", async () => {

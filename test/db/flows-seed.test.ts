@@ -27,8 +27,11 @@ function irsEdges(path: string, yearPair?: string): Set<string> {
   const edges = new Set<string>();
   for (const line of lines) {
     const f = line.split(",");
-    const [os, oc, ds, dc] = ["y1_statefips", "y1_countyfips", "y2_statefips", "y2_countyfips"].map((n) => f[at(n)]!.padStart(n.endsWith("statefips") ? 2 : 3, "0"));
-    if (PSEUDO_STATES.has(os!) || PSEUDO_STATES.has(ds!) || oc === "000" || dc === "000" || os + oc! === ds + dc!) continue;
+    const [os, oc, ds, dc] = ["y1_statefips", "y1_countyfips", "y2_statefips", "y2_countyfips"].map((n) =>
+      f[at(n)]!.padStart(n.endsWith("statefips") ? 2 : 3, "0"),
+    );
+    if (PSEUDO_STATES.has(os!) || PSEUDO_STATES.has(ds!) || oc === "000" || dc === "000" || os + oc! === ds + dc!)
+      continue;
     edges.add(`${os}${oc}>${ds}${dc}@${yearPair ?? f[at("year")]!.padStart(4, "0")}`);
   }
   return edges;
@@ -75,12 +78,29 @@ describe("seedFlows", () => {
     expect(first.records).toBe(ACS_RECORDS + 3 * edges.length);
     // Each end that is not a region counts the edge's three records against its code.
     const unknown = new Map<string, number>();
-    for (const e of edges) for (const c of [e.origin, e.destination]) if (!regionCodes.has(c)) unknown.set(c, (unknown.get(c) ?? 0) + 3);
-    expect(first.unknownRegions).toEqual([...unknown].sort(([a], [b]) => (a < b ? -1 : 1)).map(([code, records]) => ({ code, records })));
+    for (const e of edges)
+      for (const c of [e.origin, e.destination]) if (!regionCodes.has(c)) unknown.set(c, (unknown.get(c) ?? 0) + 3);
+    expect(first.unknownRegions).toEqual(
+      [...unknown].sort(([a], [b]) => (a < b ? -1 : 1)).map(([code, records]) => ({ code, records })),
+    );
     // Connecticut's 8 counties are planning regions in the 2024 region vintage; the 2014-15 file still names them.
-    expect(first.unknownRegions.filter((u) => u.code.startsWith("09")).map((u) => u.code)).toEqual(["09001", "09003", "09005", "09007", "09009", "09011", "09013", "09015"]);
+    expect(first.unknownRegions.filter((u) => u.code.startsWith("09")).map((u) => u.code)).toEqual([
+      "09001",
+      "09003",
+      "09005",
+      "09007",
+      "09009",
+      "09011",
+      "09013",
+      "09015",
+    ]);
     // Written: the ACS edges (states are all kept) and the edges between two regions that touch a kept county.
-    const kept = edges.filter((e) => regionCodes.has(e.origin) && regionCodes.has(e.destination) && (testSeed.regionFilter.keep(e.origin) || testSeed.regionFilter.keep(e.destination)));
+    const kept = edges.filter(
+      (e) =>
+        regionCodes.has(e.origin) &&
+        regionCodes.has(e.destination) &&
+        (testSeed.regionFilter.keep(e.origin) || testSeed.regionFilter.keep(e.destination)),
+    );
     expect(kept.length).toBeGreaterThan(0);
     expect(kept.length).toBeLessThan(edges.length);
     expect(first.written).toBe(ACS_RECORDS + 3 * kept.length);
@@ -92,29 +112,48 @@ describe("seedFlows", () => {
   });
 
   test("what is stored: the sum of the ACS matrix, hand-checked IRS edges, no pseudo-area or self edge, nothing outside the region filter", async () => {
-    const [acs] = await rows(sql`select count(*)::int as n, sum(value)::bigint as total from flows where dataset = 'acs-state-to-state-1y'`);
+    const [acs] = await rows(
+      sql`select count(*)::int as n, sum(value)::bigint as total from flows where dataset = 'acs-state-to-state-1y'`,
+    );
     expect({ n: Number(acs.n), total: Number(acs.total) }).toEqual({ n: 2550, total: 7_398_337 });
-    const sm = await rows(sql`select measure, value, source, period_end::text as end from flows where origin_code = '06081' and destination_code = '06075' and period_start = '2014-01-01' order by measure`);
+    const sm = await rows(
+      sql`select measure, value, source, period_end::text as end from flows where origin_code = '06081' and destination_code = '06075' and period_start = '2014-01-01' order by measure`,
+    );
     expect(sm).toEqual([
       { measure: "agi", value: 324346, source: "irs-soi", end: "2015-12-31" },
       { measure: "exemptions", value: 4922, source: "irs-soi", end: "2015-12-31" },
       { measure: "returns", value: 3220, source: "irs-soi", end: "2015-12-31" },
     ]);
     // From the national file: New Castle County into Kent County, Delaware ("10,001,10,003,DE,New Castle County,668,1229,28154").
-    const kent = await rows(sql`select measure, value from flows where origin_code = '10003' and destination_code = '10001' and period_start = '2014-01-01' order by measure`);
+    const kent = await rows(
+      sql`select measure, value from flows where origin_code = '10003' and destination_code = '10001' and period_start = '2014-01-01' order by measure`,
+    );
     expect(kent).toEqual([
       { measure: "agi", value: 28154 },
       { measure: "exemptions", value: 1229 },
       { measure: "returns", value: 668 },
     ]);
-    const [bad] = await rows(sql`select count(*)::int as n from flows where origin_code = destination_code or substr(origin_code, 1, 2) in ('57','58','59','96','97','98') or substr(destination_code, 1, 2) in ('57','58','59','96','97','98')`);
+    const [bad] = await rows(
+      sql`select count(*)::int as n from flows where origin_code = destination_code or substr(origin_code, 1, 2) in ('57','58','59','96','97','98') or substr(destination_code, 1, 2) in ('57','58','59','96','97','98')`,
+    );
     expect(Number(bad.n)).toBe(0);
     const ends = await rows(sql`select origin_code, destination_code from flows`);
-    expect(ends.filter((r) => !testSeed.regionFilter.keep(r.origin_code) && !testSeed.regionFilter.keep(r.destination_code))).toEqual([]);
+    expect(
+      ends.filter((r) => !testSeed.regionFilter.keep(r.origin_code) && !testSeed.regionFilter.keep(r.destination_code)),
+    ).toEqual([]);
   });
 
   test("a pseudo-area cannot be stored as a place (both ends reference regions)", async () => {
-    const record = { dataset: "irs-soi-county", measure: "returns", origin: "97000", destination: "06075", periodStart: "2014-01-01", periodEnd: "2015-12-31", value: 1, moe: null } as const;
+    const record = {
+      dataset: "irs-soi-county",
+      measure: "returns",
+      origin: "97000",
+      destination: "06075",
+      periodStart: "2014-01-01",
+      periodEnd: "2015-12-31",
+      value: 1,
+      moe: null,
+    } as const;
     await expect(upsertFlows(database.db, [record], new Date())).rejects.toThrow();
   });
 });

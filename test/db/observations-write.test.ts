@@ -1,4 +1,5 @@
-// The observation write path on the backend of the run (PGlite, or PostgreSQL with TEST_DATABASE_URL).
+// The observation write path on the backend of the run (PGlite, or PostgreSQL with TEST_DATABASE_URL):
+// writeSeriesObservations (writeManySeries and concurrent writers are observations-write-many.test.ts).
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database, Db } from "../../db/client";
@@ -6,7 +7,6 @@ import {
   DuplicateObservationDateError,
   ObservationInputError,
   findSeries,
-  writeManySeries,
   writeSeriesObservations,
   type ObservationInput,
 } from "../../db/repos/observations";
@@ -30,11 +30,12 @@ beforeAll(async () => {
   database = await makeTestDatabase();
   db = database.db;
   await db.insert(sources).values({ slug: "obs-write-test", name: "Write path test source" });
-  await db.insert(regions).values(
-    [REGION, ...REGIONS].map((code) => ({ code, type: "test", name: code, slug: code.toLowerCase() })),
-  );
+  await db
+    .insert(regions)
+    .values([REGION, ...REGIONS].map((code) => ({ code, type: "test", name: code, slug: code.toLowerCase() })));
   // The first seeded database of a process is built here (initdb and the full seed): slow on a busy machine.
 }, 120_000);
+
 afterAll(async () => {
   await database?.close();
 });
@@ -43,7 +44,9 @@ afterAll(async () => {
 async function newIndicator(): Promise<string> {
   const n = ++counter;
   const id = `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
-  await db.insert(indicators).values({ id, code: `OBS_WRITE_${n}`, sourceSlug: "obs-write-test", name: `write test ${n}` });
+  await db
+    .insert(indicators)
+    .values({ id, code: `OBS_WRITE_${n}`, sourceSlug: "obs-write-test", name: `write test ${n}` });
   return id;
 }
 
@@ -78,22 +81,53 @@ const rows3: ObservationInput[] = [
   { date: "2020-03-01", value: 3.25, isPreliminary: true, sourceUpdatedAt: new Date("2020-04-02T12:00:00Z") },
 ];
 
+function isoDay(i: number): string {
+  return new Date(Date.UTC(1980, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
+}
+
 describe(`writeSeriesObservations (${testBackend})`, () => {
   test("first write: revision 1, latest, stats over every date including the missing value", async () => {
     const indicatorId = await newIndicator();
     const r = await writeSeriesObservations(db, { indicatorId, regionCode: REGION, rows: rows3, now: T0 });
     expect(r).toEqual({ seriesId: r.seriesId, inserted: 3, revised: 0, unchanged: 0 });
     expect(await stored(r.seriesId)).toEqual([
-      { date: "2020-01-01", revision: 1, value: 1.5, isPreliminary: false, isLatest: true, sourceUpdatedAt: null, recordedAt: T0 },
-      { date: "2020-02-01", revision: 1, value: null, isPreliminary: false, isLatest: true, sourceUpdatedAt: null, recordedAt: T0 },
       {
-        date: "2020-03-01", revision: 1, value: 3.25, isPreliminary: true, isLatest: true,
-        sourceUpdatedAt: new Date("2020-04-02T12:00:00Z"), recordedAt: T0,
+        date: "2020-01-01",
+        revision: 1,
+        value: 1.5,
+        isPreliminary: false,
+        isLatest: true,
+        sourceUpdatedAt: null,
+        recordedAt: T0,
+      },
+      {
+        date: "2020-02-01",
+        revision: 1,
+        value: null,
+        isPreliminary: false,
+        isLatest: true,
+        sourceUpdatedAt: null,
+        recordedAt: T0,
+      },
+      {
+        date: "2020-03-01",
+        revision: 1,
+        value: 3.25,
+        isPreliminary: true,
+        isLatest: true,
+        sourceUpdatedAt: new Date("2020-04-02T12:00:00Z"),
+        recordedAt: T0,
       },
     ]);
     expect(await findSeries(db, indicatorId, REGION)).toEqual({
-      id: r.seriesId, indicatorId, regionCode: REGION,
-      firstDate: "2020-01-01", lastDate: "2020-03-01", observationCount: 3, version: 1, updatedAt: T0,
+      id: r.seriesId,
+      indicatorId,
+      regionCode: REGION,
+      firstDate: "2020-01-01",
+      lastDate: "2020-03-01",
+      observationCount: 3,
+      version: 1,
+      updatedAt: T0,
     });
   });
 
@@ -114,8 +148,13 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
     const indicatorId = await newIndicator();
     const { seriesId } = await writeSeriesObservations(db, { indicatorId, regionCode: REGION, rows: rows3, now: T0 });
     const r = await writeSeriesObservations(db, {
-      indicatorId, regionCode: REGION, now: T1,
-      rows: [{ date: "2020-01-01", value: 1.6 }, { date: "2020-02-01", value: null }],
+      indicatorId,
+      regionCode: REGION,
+      now: T1,
+      rows: [
+        { date: "2020-01-01", value: 1.6 },
+        { date: "2020-02-01", value: null },
+      ],
     });
     expect(r).toEqual({ seriesId, inserted: 0, revised: 1, unchanged: 1 });
     const jan = (await stored(seriesId)).filter((o) => o.date === "2020-01-01");
@@ -126,10 +165,21 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
     expect([...(await latestCountPerDate(seriesId)).values()]).toEqual([1, 1, 1]);
     const s = (await findSeries(db, indicatorId, REGION))!;
     // A revision adds no date.
-    expect([s.version, s.updatedAt, s.observationCount, s.firstDate, s.lastDate]).toEqual([2, T1, 3, "2020-01-01", "2020-03-01"]);
+    expect([s.version, s.updatedAt, s.observationCount, s.firstDate, s.lastDate]).toEqual([
+      2,
+      T1,
+      3,
+      "2020-01-01",
+      "2020-03-01",
+    ]);
 
     // A third value: revision 3 supersedes revision 2 only.
-    await writeSeriesObservations(db, { indicatorId, regionCode: REGION, now: T2, rows: [{ date: "2020-01-01", value: 1.7 }] });
+    await writeSeriesObservations(db, {
+      indicatorId,
+      regionCode: REGION,
+      now: T2,
+      rows: [{ date: "2020-01-01", value: 1.7 }],
+    });
     const jan3 = (await stored(seriesId)).filter((o) => o.date === "2020-01-01");
     expect(jan3.map((o) => [o.revision, o.value, o.isLatest])).toEqual([
       [1, 1.5, false],
@@ -141,12 +191,24 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
   test("null <-> number transitions are revisions; null -> null is not", async () => {
     const indicatorId = await newIndicator();
     const { seriesId } = await writeSeriesObservations(db, {
-      indicatorId, regionCode: REGION, now: T0,
-      rows: [{ date: "2021-01-01", value: null }, { date: "2021-02-01", value: 0 }, { date: "2021-03-01", value: null }],
+      indicatorId,
+      regionCode: REGION,
+      now: T0,
+      rows: [
+        { date: "2021-01-01", value: null },
+        { date: "2021-02-01", value: 0 },
+        { date: "2021-03-01", value: null },
+      ],
     });
     const r = await writeSeriesObservations(db, {
-      indicatorId, regionCode: REGION, now: T1,
-      rows: [{ date: "2021-01-01", value: 0 }, { date: "2021-02-01", value: null }, { date: "2021-03-01", value: null }],
+      indicatorId,
+      regionCode: REGION,
+      now: T1,
+      rows: [
+        { date: "2021-01-01", value: 0 },
+        { date: "2021-02-01", value: null },
+        { date: "2021-03-01", value: null },
+      ],
     });
     expect(r).toEqual({ seriesId, inserted: 0, revised: 2, unchanged: 1 });
     const latest = (await stored(seriesId)).filter((o) => o.isLatest).map((o) => [o.date, o.revision, o.value]);
@@ -160,12 +222,24 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
   test("numbers compare exactly: 0.1 + 0.2 is a revision of 0.3; -0 equals 0", async () => {
     const indicatorId = await newIndicator();
     const { seriesId } = await writeSeriesObservations(db, {
-      indicatorId, regionCode: REGION, now: T0,
-      rows: [{ date: "2022-01-01", value: 0.3 }, { date: "2022-02-01", value: 0 }, { date: "2022-03-01", value: 1e-300 }],
+      indicatorId,
+      regionCode: REGION,
+      now: T0,
+      rows: [
+        { date: "2022-01-01", value: 0.3 },
+        { date: "2022-02-01", value: 0 },
+        { date: "2022-03-01", value: 1e-300 },
+      ],
     });
     const r = await writeSeriesObservations(db, {
-      indicatorId, regionCode: REGION, now: T1,
-      rows: [{ date: "2022-01-01", value: 0.1 + 0.2 }, { date: "2022-02-01", value: -0 }, { date: "2022-03-01", value: 1e-300 }],
+      indicatorId,
+      regionCode: REGION,
+      now: T1,
+      rows: [
+        { date: "2022-01-01", value: 0.1 + 0.2 },
+        { date: "2022-02-01", value: -0 },
+        { date: "2022-03-01", value: 1e-300 },
+      ],
     });
     expect(r).toEqual({ seriesId, inserted: 0, revised: 1, unchanged: 2 });
     const jan = (await stored(seriesId)).filter((o) => o.date === "2022-01-01" && o.isLatest)[0];
@@ -175,10 +249,16 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
   test("a preliminary flag change alone is a revision", async () => {
     const indicatorId = await newIndicator();
     const { seriesId } = await writeSeriesObservations(db, {
-      indicatorId, regionCode: REGION, now: T0, rows: [{ date: "2023-05-01", value: 10, isPreliminary: true }],
+      indicatorId,
+      regionCode: REGION,
+      now: T0,
+      rows: [{ date: "2023-05-01", value: 10, isPreliminary: true }],
     });
     const r = await writeSeriesObservations(db, {
-      indicatorId, regionCode: REGION, now: T1, rows: [{ date: "2023-05-01", value: 10, isPreliminary: false }],
+      indicatorId,
+      regionCode: REGION,
+      now: T1,
+      rows: [{ date: "2023-05-01", value: 10, isPreliminary: false }],
     });
     expect(r).toEqual({ seriesId, inserted: 0, revised: 1, unchanged: 0 });
     expect((await stored(seriesId)).map((o) => [o.revision, o.isPreliminary, o.isLatest])).toEqual([
@@ -191,7 +271,9 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
     const indicatorId = await newIndicator();
     const { seriesId } = await writeSeriesObservations(db, { indicatorId, regionCode: REGION, rows: rows3, now: T0 });
     const r = await writeSeriesObservations(db, {
-      indicatorId, regionCode: REGION, now: T1,
+      indicatorId,
+      regionCode: REGION,
+      now: T1,
       rows: [
         { date: "2019-12-01", value: 1 }, // new, earlier
         { date: "2020-02-01", value: 2 }, // revision of a null
@@ -206,7 +288,11 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
       .select({ n: sql<number>`count(*)::int`, lo: sql<string>`min(date)::text`, hi: sql<string>`max(date)::text` })
       .from(observations)
       .where(and(eq(observations.seriesId, seriesId), eq(observations.isLatest, true)));
-    expect([recount.lo, recount.hi, Number(recount.n)] as unknown[]).toEqual([s.firstDate, s.lastDate, s.observationCount]);
+    expect([recount.lo, recount.hi, Number(recount.n)] as unknown[]).toEqual([
+      s.firstDate,
+      s.lastDate,
+      s.observationCount,
+    ]);
   });
 
   test("duplicate dates in one call are refused before anything is written", async () => {
@@ -214,8 +300,14 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
     let err: unknown;
     try {
       await writeSeriesObservations(db, {
-        indicatorId, regionCode: REGION, now: T0,
-        rows: [{ date: "2020-01-01", value: 1 }, { date: "2020-02-01", value: 2 }, { date: "2020-01-01", value: 3 }],
+        indicatorId,
+        regionCode: REGION,
+        now: T0,
+        rows: [
+          { date: "2020-01-01", value: 1 },
+          { date: "2020-02-01", value: 2 },
+          { date: "2020-01-01", value: 3 },
+        ],
       });
     } catch (e) {
       err = e;
@@ -223,7 +315,10 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
     expect(err).toBeInstanceOf(DuplicateObservationDateError);
     const dup = err as DuplicateObservationDateError;
     expect([dup.date, dup.firstIndex, dup.index, dup.message]).toEqual([
-      "2020-01-01", 0, 2, "duplicate date 2020-01-01 in one write (rows 1 and 3)",
+      "2020-01-01",
+      0,
+      2,
+      "duplicate date 2020-01-01 in one write (rows 1 and 3)",
     ]);
     expect(await findSeries(db, indicatorId, REGION)).toBeNull();
   });
@@ -234,7 +329,10 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
       [{ date: "2020-02-30", value: 1 }, 'row 1: date "2020-02-30" is not a YYYY-MM-DD calendar date'],
       [{ date: "2020-01", value: 1 }, 'row 1: date "2020-01" is not a YYYY-MM-DD calendar date'],
       [{ date: "2020-01-01", value: Number.NaN }, "row 1 (2020-01-01): value NaN is not a finite number or null"],
-      [{ date: "2020-01-01", value: Number.POSITIVE_INFINITY }, "row 1 (2020-01-01): value Infinity is not a finite number or null"],
+      [
+        { date: "2020-01-01", value: Number.POSITIVE_INFINITY },
+        "row 1 (2020-01-01): value Infinity is not a finite number or null",
+      ],
     ];
     for (const [row, message] of bad) {
       const p = writeSeriesObservations(db, { indicatorId, regionCode: REGION, now: T0, rows: [row] });
@@ -256,11 +354,23 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
     const indicatorId = await newIndicator();
     const rows = Array.from({ length: 4500 }, (_, i) => ({ date: isoDay(i), value: i }));
     let seen = 0;
-    await writeSeriesObservations(db, { indicatorId, regionCode: REGION, rows, now: T0, onProgress: (n) => (seen += n) });
+    await writeSeriesObservations(db, {
+      indicatorId,
+      regionCode: REGION,
+      rows,
+      now: T0,
+      onProgress: (n) => (seen += n),
+    });
     expect(seen).toBe(4500);
     seen = 0;
     rows[10] = { ...rows[10], value: -1 };
-    await writeSeriesObservations(db, { indicatorId, regionCode: REGION, rows, now: T1, onProgress: (n) => (seen += n) });
+    await writeSeriesObservations(db, {
+      indicatorId,
+      regionCode: REGION,
+      rows,
+      now: T1,
+      onProgress: (n) => (seen += n),
+    });
     expect(seen).toBe(4500);
   });
 
@@ -275,95 +385,10 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
     const changed = rows.map((row, i) => (i % 1000 === 0 ? { ...row, value: -i } : row));
     const r2 = await writeSeriesObservations(db, { indicatorId, regionCode: REGION, rows: changed, now: T1 });
     expect([r2.inserted, r2.revised, r2.unchanged]).toEqual([0, 15, 14985]);
-    const [n] = await db.select({ n: sql<number>`count(*)::int` }).from(observations).where(eq(observations.seriesId, r.seriesId));
+    const [n] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(observations)
+      .where(eq(observations.seriesId, r.seriesId));
     expect(Number(n.n)).toBe(15015);
   });
 });
-
-describe(`writeManySeries (${testBackend})`, () => {
-  test("many one-row series in one call; results in input order; a second call is all unchanged", async () => {
-    const indicatorId = await newIndicator();
-    // One series exists beforehand, with a different value.
-    const pre = await writeSeriesObservations(db, { indicatorId, regionCode: REGIONS[3], rows: [{ date: "2023-01-01", value: -1 }], now: T0 });
-    const items = REGIONS.map((regionCode, i) => ({ indicatorId, regionCode, rows: [{ date: "2023-01-01", value: i }] }));
-    const res = await writeManySeries(db, { items, now: T1 });
-    expect(res.length).toBe(REGIONS.length);
-    expect(res[3]).toEqual({ seriesId: pre.seriesId, inserted: 0, revised: 1, unchanged: 0 });
-    expect(res.filter((r, i) => i !== 3).every((r) => r.inserted === 1 && r.revised === 0)).toBe(true);
-    expect(new Set(res.map((r) => r.seriesId)).size).toBe(REGIONS.length);
-    for (const [i, regionCode] of REGIONS.entries()) {
-      const s = (await findSeries(db, indicatorId, regionCode))!;
-      expect([s.id, s.observationCount, s.version]).toEqual([res[i].seriesId, 1, i === 3 ? 2 : 1]);
-    }
-    const again = await writeManySeries(db, { items, now: T2 });
-    expect(again.every((r) => r.unchanged === 1 && r.inserted === 0 && r.revised === 0)).toBe(true);
-  });
-
-  test("the same series twice in one call is refused", async () => {
-    const indicatorId = await newIndicator();
-    const items = [REGIONS[0], REGIONS[1], REGIONS[0]].map((regionCode) => ({ indicatorId, regionCode, rows: [] }));
-    await expect(writeManySeries(db, { items, now: T0 })).rejects.toThrow(
-      `series ${indicatorId}/${REGIONS[0]} appears twice in one write (items 1 and 3)`,
-    );
-  });
-
-  test("an unknown region fails the whole call and writes nothing", async () => {
-    const indicatorId = await newIndicator();
-    const items = [
-      { indicatorId, regionCode: REGIONS[0], rows: [{ date: "2020-01-01", value: 1 }] },
-      { indicatorId, regionCode: "ZZ-NO-SUCH-REGION", rows: [{ date: "2020-01-01", value: 1 }] },
-    ];
-    await expect(writeManySeries(db, { items, now: T0 })).rejects.toThrow();
-    expect(await findSeries(db, indicatorId, REGIONS[0])).toBeNull();
-  });
-});
-
-describe(`concurrent writers (${testBackend})`, () => {
-  test("writers racing on one new series leave one latest row per date and contiguous revisions", async () => {
-    const indicatorId = await newIndicator();
-    const dates = Array.from({ length: 50 }, (_, i) => isoDay(i * 31));
-    const writers = 8;
-    const results = await Promise.all(
-      Array.from({ length: writers }, (_, w) =>
-        writeSeriesObservations(db, { indicatorId, regionCode: REGION, now: T0, rows: dates.map((date) => ({ date, value: w })) }),
-      ),
-    );
-    const seriesId = results[0].seriesId;
-    expect(results.every((r) => r.seriesId === seriesId)).toBe(true);
-    // Exactly one writer created each date; every other write of a date was a revision.
-    expect(results.reduce((n, r) => n + r.inserted, 0)).toBe(dates.length);
-    expect(results.reduce((n, r) => n + r.revised, 0)).toBe(dates.length * (writers - 1));
-    const perDate = await latestCountPerDate(seriesId);
-    expect(perDate.size).toBe(dates.length);
-    expect([...perDate.values()].every((n) => n === 1)).toBe(true);
-    const all = await stored(seriesId);
-    for (const date of dates) {
-      expect(all.filter((o) => o.date === date).map((o) => o.revision)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-    }
-    const s = (await findSeries(db, indicatorId, REGION))!;
-    expect([s.observationCount, s.version]).toEqual([dates.length, writers]);
-  });
-
-  test("multi-series writers taking the same series in opposite orders do not fail", async () => {
-    const indicatorId = await newIndicator();
-    const regionsA = REGIONS.slice(0, 20);
-    const regionsB = [...regionsA].reverse();
-    const mk = (codes: string[], v: number) => codes.map((regionCode) => ({ indicatorId, regionCode, rows: [{ date: "2024-01-01", value: v }] }));
-    await writeManySeries(db, { items: mk(regionsA, 0), now: T0 });
-    const res = await Promise.all([
-      writeManySeries(db, { items: mk(regionsA, 1), now: T1 }),
-      writeManySeries(db, { items: mk(regionsB, 2), now: T1 }),
-      writeManySeries(db, { items: mk(regionsA, 3), now: T1 }),
-    ]);
-    expect(res.flat().every((r) => r.revised === 1)).toBe(true);
-    for (const regionCode of regionsA) {
-      const s = (await findSeries(db, indicatorId, regionCode))!;
-      expect(s.version).toBe(4);
-      expect([...(await latestCountPerDate(s.id)).values()]).toEqual([1]);
-    }
-  });
-});
-
-function isoDay(i: number): string {
-  return new Date(Date.UTC(1980, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
-}

@@ -32,9 +32,28 @@ afterAll(() => worker.terminate());
 
 describe("statements", () => {
   test("parameters in, values out as PGlite parses them (dates, arrays, json, numbers)", async () => {
-    await remote.query("insert into t values ($1, $2, $3, $4, $5, $6)", [1, "2026-05-01", new Date("2026-05-01T12:00:00Z"), 4.3, ["a", "b"], { k: 1 }]);
-    const r = await remote.query<{ id: number; d: Date; at: Date; v: number; tags: string[]; doc: unknown }>("select * from t where id = $1", [1]);
-    expect(r.rows).toEqual([{ id: 1, d: new Date("2026-05-01T00:00:00Z"), at: new Date("2026-05-01T12:00:00Z"), v: 4.3, tags: ["a", "b"], doc: { k: 1 } }]);
+    await remote.query("insert into t values ($1, $2, $3, $4, $5, $6)", [
+      1,
+      "2026-05-01",
+      new Date("2026-05-01T12:00:00Z"),
+      4.3,
+      ["a", "b"],
+      { k: 1 },
+    ]);
+    const r = await remote.query<{ id: number; d: Date; at: Date; v: number; tags: string[]; doc: unknown }>(
+      "select * from t where id = $1",
+      [1],
+    );
+    expect(r.rows).toEqual([
+      {
+        id: 1,
+        d: new Date("2026-05-01T00:00:00Z"),
+        at: new Date("2026-05-01T12:00:00Z"),
+        v: 4.3,
+        tags: ["a", "b"],
+        doc: { k: 1 },
+      },
+    ]);
     expect(r.fields.map((f) => f.name)).toEqual(["id", "d", "at", "v", "tags", "doc"]);
   });
 
@@ -52,15 +71,23 @@ describe("statements", () => {
   });
 
   test("an error keeps PGlite's fields: the SQLSTATE and the detail", async () => {
-    const e = (await remote.query("insert into t (id) values (1)").catch((x) => x)) as Error & { code?: string; detail?: string };
+    const e = (await remote.query("insert into t (id) values (1)").catch((x) => x)) as Error & {
+      code?: string;
+      detail?: string;
+    };
     expect(e).toBeInstanceOf(Error);
     expect(e.code).toBe("23505");
     expect(e.detail).toBe("Key (id)=(1) already exists.");
   });
 
   test("COPY from a blob", async () => {
-    await remote.query("copy t (id, v) from '/dev/blob' with (format csv)", [], { blob: new Blob(["10,1.5\n11,2.5\n"]) });
-    expect((await remote.query("select id, v from t where id >= 10 order by id")).rows).toEqual([{ id: 10, v: 1.5 }, { id: 11, v: 2.5 }]);
+    await remote.query("copy t (id, v) from '/dev/blob' with (format csv)", [], {
+      blob: new Blob(["10,1.5\n11,2.5\n"]),
+    });
+    expect((await remote.query("select id, v from t where id >= 10 order by id")).rows).toEqual([
+      { id: 10, v: 1.5 },
+      { id: 11, v: 2.5 },
+    ]);
   });
 });
 
@@ -83,7 +110,10 @@ describe("transactions", () => {
       await tx.rollback();
       expect(tx.closed).toBe(true);
     });
-    expect((await remote.query("select id from t where id between 20 and 23 order by id")).rows).toEqual([{ id: 20 }, { id: 21 }]);
+    expect((await remote.query("select id from t where id between 20 and 23 order by id")).rows).toEqual([
+      { id: 20 },
+      { id: 21 },
+    ]);
   });
 
   test("statements from outside a transaction wait for it to end (one connection)", async () => {
@@ -96,7 +126,9 @@ describe("transactions", () => {
       await held;
     });
     await Bun.sleep(50);
-    const outside = remote.query("select count(*)::int as n from t where id = 30").then((r) => order.push(`outside sees ${(r.rows[0] as { n: number }).n}`));
+    const outside = remote
+      .query("select count(*)::int as n from t where id = 30")
+      .then((r) => order.push(`outside sees ${(r.rows[0] as { n: number }).n}`));
     await Bun.sleep(50);
     order.push("releasing");
     release();
@@ -141,12 +173,17 @@ describe("drizzle over the remote client", () => {
     const heard: number[] = [];
     database.events.onCatalogWritten(() => heard.push(1));
     await database.db.transaction(async (tx) => {
-      await upsertRegions(tx as never, [{ code: "ZZ", name: "Testland", slug: "testland", type: "country", parentCode: null, aliases: [] } as never]);
+      await upsertRegions(tx as never, [
+        { code: "ZZ", name: "Testland", slug: "testland", type: "country", parentCode: null, aliases: [] } as never,
+      ]);
       // Told when the transaction commits, not before.
       expect(heard).toEqual([]);
     });
     expect(heard).toEqual([1]);
-    const rows = await database.db.select({ code: regions.code, name: regions.name }).from(regions).where(sql`${regions.code} = 'ZZ'`);
+    const rows = await database.db
+      .select({ code: regions.code, name: regions.name })
+      .from(regions)
+      .where(sql`${regions.code} = 'ZZ'`);
     expect(rows).toEqual([{ code: "ZZ", name: "Testland" }]);
     expect(await database.ping()).toBe(true);
   });

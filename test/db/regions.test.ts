@@ -56,12 +56,29 @@ describe(`seedRegions (${testBackend})`, () => {
       done: (note?: string) => events.push(`done ${note}`),
     };
     expect(await seedRegions(database.db, { progress })).toBe(3445);
-    expect(events).toEqual(["start regions 3445", "tick 1000", "tick 1000", "tick 1000", "tick 445", "done 3445 written"]);
+    expect(events).toEqual([
+      "start regions 3445",
+      "tick 1000",
+      "tick 1000",
+      "tick 1000",
+      "tick 445",
+      "done 3445 written",
+    ]);
     const stored = await listRegions(database.db);
     expect(stored.length).toBe(3445);
-    expect(stored.map((r) => r.code)).toEqual(regionList().map((r) => r.code).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    expect(stored.map((r) => r.code)).toEqual(
+      regionList()
+        .map((r) => r.code)
+        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+    );
     expect(stored.find((r) => r.code === "06")).toEqual({
-      code: "06", type: "state", name: "California", slug: "california", parentCode: "US", fipsState: "06", fipsCounty: null,
+      code: "06",
+      type: "state",
+      name: "California",
+      slug: "california",
+      parentCode: "US",
+      fipsState: "06",
+      fipsCounty: null,
       aliases: ["CA", "US-CA"],
     });
   });
@@ -78,7 +95,9 @@ describe(`seedRegions (${testBackend})`, () => {
   test("a changed row is put back, and only that row is written", async () => {
     await database.exec(`UPDATE regions SET name = 'Kalifornia', aliases = '{}' WHERE code = '06'`);
     expect(await seedRegions(database.db)).toBe(1);
-    const [ca] = await listRegions(database.db, { parentCode: "US", type: "state" }).then((r) => r.filter((x) => x.code === "06"));
+    const [ca] = await listRegions(database.db, { parentCode: "US", type: "state" }).then((r) =>
+      r.filter((x) => x.code === "06"),
+    );
     expect(ca).toMatchObject({ name: "California", aliases: ["CA", "US-CA"] });
   });
 

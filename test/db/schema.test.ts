@@ -14,9 +14,13 @@ beforeAll(async () => {
 afterAll(() => database.close());
 
 test("the latest-observations index is unique, partial and covering", async () => {
-  const rows = (await database.db.execute(sql`select indexdef from pg_indexes where indexname = 'observations_latest_idx'`)) as any;
+  const rows = (await database.db.execute(
+    sql`select indexdef from pg_indexes where indexname = 'observations_latest_idx'`,
+  )) as any;
   const def: string = (rows.rows ?? rows)[0].indexdef;
-  expect(def).toContain("CREATE UNIQUE INDEX observations_latest_idx ON public.observations USING btree (series_id, date)");
+  expect(def).toContain(
+    "CREATE UNIQUE INDEX observations_latest_idx ON public.observations USING btree (series_id, date)",
+  );
   expect(def).toContain("INCLUDE (revision, value, is_preliminary, source_updated_at)");
   expect(def).toContain("WHERE is_latest");
 });

@@ -37,7 +37,12 @@ afterAll(async () => {
 });
 
 const write = (d: Database, value: number, db = d.db) =>
-  writeSeriesObservations(db, { indicatorId: EVT, regionCode: "ZZ-EVT", rows: [{ date: "2024-01-01", value }], now: NOW });
+  writeSeriesObservations(db, {
+    indicatorId: EVT,
+    regionCode: "ZZ-EVT",
+    rows: [{ date: "2024-01-01", value }],
+    now: NOW,
+  });
 
 test("a committed write is announced once, after it commits; an unchanged re-write is not", async () => {
   const heard = record(a);

@@ -14,10 +14,31 @@ setDefaultTimeout(120_000);
 
 describe("inKeyOrder", () => {
   test("sorts by the joined target in code-unit order, whatever order the rows came in; a NUL joins the parts", () => {
-    const rows = [{ k: "b", m: "2026-01" }, { k: "a", m: "2026-02" }, { k: "a", m: "2026-01" }, { k: "B", m: "2026-01" }];
-    expect(inKeyOrder(rows, (r) => targetKey(r.k, r.m))).toEqual([{ k: "B", m: "2026-01" }, { k: "a", m: "2026-01" }, { k: "a", m: "2026-02" }, { k: "b", m: "2026-01" }]);
+    const rows = [
+      { k: "b", m: "2026-01" },
+      { k: "a", m: "2026-02" },
+      { k: "a", m: "2026-01" },
+      { k: "B", m: "2026-01" },
+    ];
+    expect(inKeyOrder(rows, (r) => targetKey(r.k, r.m))).toEqual([
+      { k: "B", m: "2026-01" },
+      { k: "a", m: "2026-01" },
+      { k: "a", m: "2026-02" },
+      { k: "b", m: "2026-01" },
+    ]);
     // "a" + "b|c" must not sort as "ab" + "c": the separator sorts before every character.
-    expect(inKeyOrder([{ a: "ab", b: "c" }, { a: "a", b: "bc" }], (r) => targetKey(r.a, r.b))).toEqual([{ a: "a", b: "bc" }, { a: "ab", b: "c" }]);
+    expect(
+      inKeyOrder(
+        [
+          { a: "ab", b: "c" },
+          { a: "a", b: "bc" },
+        ],
+        (r) => targetKey(r.a, r.b),
+      ),
+    ).toEqual([
+      { a: "a", b: "bc" },
+      { a: "ab", b: "c" },
+    ]);
     expect(targetKey("x", null, 3)).toBe("x\u0000\u00003");
   });
 });

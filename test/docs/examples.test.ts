@@ -45,20 +45,25 @@ function exampleRequests(e: OperationEntry): string[] {
   });
   const query = params.filter((p) => p.in === "query" && exampleOf(p) !== undefined);
   const alternatives = ALTERNATIVES[e.operation.operationId] ?? [];
-  const variants = alternatives.length ? alternatives.map((keep) => query.filter((p) => p.name === keep || !alternatives.includes(p.name))) : [query];
+  const variants = alternatives.length
+    ? alternatives.map((keep) => query.filter((p) => p.name === keep || !alternatives.includes(p.name)))
+    : [query];
   return variants.map((ps) => {
     const qs = new URLSearchParams(ps.map((p): [string, string] => [p.name, String(exampleOf(p))])).toString();
     return qs ? `${path}?${qs}` : path;
   });
 }
 
-const operations = listOperations(doc).filter((e) => e.method === "get" && (isPaid(e.operation) || isCatalog(e.operation)));
+const operations = listOperations(doc).filter(
+  (e) => e.method === "get" && (isPaid(e.operation) || isCatalog(e.operation)),
+);
 
 describe("documented examples answer on a fresh install", () => {
   test("the contract has paid and catalog operations with examples", () => {
     expect(operations.filter((e) => isPaid(e.operation)).length).toBeGreaterThan(0);
     expect(operations.filter((e) => isCatalog(e.operation)).length).toBeGreaterThan(0);
-    for (const alternative of Object.keys(ALTERNATIVES)) expect(operations.map((e) => e.operation.operationId)).toContain(alternative);
+    for (const alternative of Object.keys(ALTERNATIVES))
+      expect(operations.map((e) => e.operation.operationId)).toContain(alternative);
   });
 
   for (const e of operations) {
@@ -67,14 +72,21 @@ describe("documented examples answer on a fresh install", () => {
         const res = await t.request(url, { headers: isPaid(e.operation) ? headers : {} });
         // A picture (GET /v1/chart) is checked as one: a 200 SVG document.
         if (res.headers.get("content-type")?.startsWith("image/svg+xml")) {
-          expect({ url, status: res.status, svg: (await res.text()).trimStart().startsWith("<svg") }).toEqual({ url, status: 200, svg: true });
+          expect({ url, status: res.status, svg: (await res.text()).trimStart().startsWith("<svg") }).toEqual({
+            url,
+            status: 200,
+            svg: true,
+          });
           return;
         }
         const body = (await res.json()) as JsonObject;
         expect({ url, status: res.status, error: body.error ?? null }).toEqual({ url, status: 200, error: null });
         // Data, not an empty page: a list has rows, a single read has its value.
         const data = body.data;
-        expect({ url, empty: data === null || (Array.isArray(data) && data.length === 0) }).toEqual({ url, empty: false });
+        expect({ url, empty: data === null || (Array.isArray(data) && data.length === 0) }).toEqual({
+          url,
+          empty: false,
+        });
         if (Array.isArray(body.errors)) expect(body.errors).toEqual([]);
       });
     }

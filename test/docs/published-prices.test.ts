@@ -30,23 +30,34 @@ describe("the published price list", () => {
   test("is the surfaces of the registered paid routes, plus the svc: price of per-series surfaces and the free catalog", () => {
     const surfaces = paidRoutes(t.app).flatMap((r) => r.surfaces);
     expect(surfaces.length).toBeGreaterThan(0);
-    expect(Object.keys(published).filter((k) => k !== "catalog" && k !== "derived_series").sort()).toEqual([...new Set(surfaces)].sort());
+    expect(
+      Object.keys(published)
+        .filter((k) => k !== "catalog" && k !== "derived_series")
+        .sort(),
+    ).toEqual([...new Set(surfaces)].sort());
     expect(published.catalog).toBe("0.00");
-    for (const [k, usd] of Object.entries(published)) if (k !== "catalog") expect(Number(usd) * 1_000_000).toBe(PRICES_MICRO_USD[k as keyof typeof PRICES_MICRO_USD]);
+    for (const [k, usd] of Object.entries(published))
+      if (k !== "catalog") expect(Number(usd) * 1_000_000).toBe(PRICES_MICRO_USD[k as keyof typeof PRICES_MICRO_USD]);
   });
 
   test("the / index, the OpenAPI description, llms.txt and llms-full.txt publish it and nothing else", async () => {
     expect(((await (await t.request("/")).json()) as any).pricing.per_request).toEqual(published);
     const doc = (await (await t.request("/openapi.json")).json()) as any;
     expect(priceRows(doc.info.description)).toEqual(priceRows(priceTableMarkdown(published)));
-    expect(priceRows(await (await t.request("/llms-full.txt")).text())).toEqual(priceRows(priceTableMarkdown(published)));
+    expect(priceRows(await (await t.request("/llms-full.txt")).text())).toEqual(
+      priceRows(priceTableMarkdown(published)),
+    );
     const compact = await (await t.request("/llms.txt")).text();
-    const lines = compact.slice(compact.indexOf("## Prices per request"), compact.indexOf("## Plans")).split("\n").filter((l) => l.startsWith("- "));
+    const lines = compact
+      .slice(compact.indexOf("## Prices per request"), compact.indexOf("## Plans"))
+      .split("\n")
+      .filter((l) => l.startsWith("- "));
     expect(lines.length).toBe(Object.keys(published).length);
     // Every priced operation is priced at a published surface.
     for (const item of Object.values<any>(doc.paths)) {
       for (const op of Object.values<any>(item)) {
-        if (op?.["x-price-usd"] !== undefined) for (const s of [op["x-price-surface"]].flat()) expect(published).toHaveProperty(s);
+        if (op?.["x-price-usd"] !== undefined)
+          for (const s of [op["x-price-surface"]].flat()) expect(published).toHaveProperty(s);
       }
     }
   });
@@ -65,13 +76,25 @@ describe("the published price list", () => {
         method: "get",
         path: "/v1/panel",
         operationId: "get_panel",
-        responses: { 200: { description: "Panel", content: { "application/json": { schema: z.object({ dates: z.array(z.string()) }) } } } },
+        responses: {
+          200: {
+            description: "Panel",
+            content: { "application/json": { schema: z.object({ dates: z.array(z.string()) }) } },
+          },
+        },
         ...(declared ? { "x-price-surface": declared } : {}),
       });
-    expect(() => registerPaid(app.app, app.deps, panel("signals"), { surface: "panel", reads: "all", resolve, answer })).toThrow("GET /v1/panel is priced at panel but declares x-price-surface signals");
-    expect(() => registerPaid(app.app, app.deps, panel(), { surface: () => "panel", reads: "all", resolve, answer })).toThrow("declare them in x-price-surface");
+    expect(() =>
+      registerPaid(app.app, app.deps, panel("signals"), { surface: "panel", reads: "all", resolve, answer }),
+    ).toThrow("GET /v1/panel is priced at panel but declares x-price-surface signals");
+    expect(() =>
+      registerPaid(app.app, app.deps, panel(), { surface: () => "panel", reads: "all", resolve, answer }),
+    ).toThrow("declare them in x-price-surface");
     registerPaid(app.app, app.deps, panel("panel"), { surface: "panel", reads: "all", resolve, answer });
-    expect(((await (await app.request("/")).json()) as any).pricing.per_request).toEqual({ ...published, panel: "0.05" });
+    expect(((await (await app.request("/")).json()) as any).pricing.per_request).toEqual({
+      ...published,
+      panel: "0.05",
+    });
     await app.close();
   });
 });

@@ -35,7 +35,10 @@ describe("README", () => {
   });
 
   test("the CSV example asks for a held series: CSV comes back at once (no 202, no JSON in the file)", async () => {
-    const example = /curl -sf -H 'Accept: text\/csv' -H "X-API-Key: \$KEY" 'http:\/\/localhost:3000(\/v1\/observations\?[^']+)'/.exec(README);
+    const example =
+      /curl -sf -H 'Accept: text\/csv' -H "X-API-Key: \$KEY" 'http:\/\/localhost:3000(\/v1\/observations\?[^']+)'/.exec(
+        README,
+      );
     expect(example).not.toBeNull();
     const res = await t.request(example![1]!, { headers: { ...headers, accept: "text/csv" } });
     expect(res.status).toBe(200);
@@ -69,7 +72,8 @@ describe("README", () => {
     expect(((await tx.json()) as { meta: { resolved_region: { code: string } } }).meta.resolved_region.code).toBe("48");
     const ca = await t.request("/v1/observations/latest?indicator=unemployment_rate&region=CA", { headers });
     expect(ca.status).toBe(200);
-    const region = ((await ca.json()) as { meta: { resolved_region: { code: string; type: string; note?: string } } }).meta.resolved_region;
+    const region = ((await ca.json()) as { meta: { resolved_region: { code: string; type: string; note?: string } } })
+      .meta.resolved_region;
     expect(region).toMatchObject({ code: "CA", type: "country" });
     expect(region.note).toContain("California is 06 or US-CA");
   });

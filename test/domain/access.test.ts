@@ -74,7 +74,13 @@ describe("rate windows", () => {
   });
   test("the limit-th request passes with 0 remaining; the next is refused with Retry-After", () => {
     const w = rateWindow(new Date("2026-11-22T12:00:30.250Z"));
-    expect(rateDecision(60, 60, w)).toEqual({ allowed: true, limit: 60, remaining: 0, resetUnix: w.resetUnix, retryAfterSeconds: 0 });
+    expect(rateDecision(60, 60, w)).toEqual({
+      allowed: true,
+      limit: 60,
+      remaining: 0,
+      resetUnix: w.resetUnix,
+      retryAfterSeconds: 0,
+    });
     const refused = rateDecision(61, 60, w);
     expect(refused).toEqual({ allowed: false, limit: 60, remaining: 0, resetUnix: w.resetUnix, retryAfterSeconds: 30 });
   });
@@ -116,31 +122,52 @@ describe("overage", () => {
 describe("entitlementVerdict", () => {
   const free = { unrestricted: false, scopes: [], allowedRegions: null };
   test("premium needs an unrestricted plan or the svc-premium scope", () => {
-    expect(entitlementVerdict(free, { premium: true, region: null, indicator: "x" })).toMatchObject({ ok: false, code: "CATEGORY_NOT_ALLOWED" });
-    expect(entitlementVerdict({ ...free, scopes: ["svc-premium"] }, { premium: true, region: null, indicator: "x" })).toEqual({ ok: true });
-    expect(entitlementVerdict({ ...free, unrestricted: true }, { premium: true, region: null, indicator: "x" })).toEqual({ ok: true });
+    expect(entitlementVerdict(free, { premium: true, region: null, indicator: "x" })).toMatchObject({
+      ok: false,
+      code: "CATEGORY_NOT_ALLOWED",
+    });
+    expect(
+      entitlementVerdict({ ...free, scopes: ["svc-premium"] }, { premium: true, region: null, indicator: "x" }),
+    ).toEqual({ ok: true });
+    expect(
+      entitlementVerdict({ ...free, unrestricted: true }, { premium: true, region: null, indicator: "x" }),
+    ).toEqual({ ok: true });
     expect(entitlementVerdict(free, { premium: false, region: null, indicator: "x" })).toEqual({ ok: true });
   });
   test("the refusal names what is premium; saving a briefing (a Key route) offers no payment instead", () => {
-    expect(entitlementVerdict(free, { premium: true, region: null, indicator: "svc:x" })).toMatchObject({ message: expect.stringMatching(/^'svc:x' is premium: .*\(or pay per request without a key\)\.$/) });
+    expect(entitlementVerdict(free, { premium: true, region: null, indicator: "svc:x" })).toMatchObject({
+      message: expect.stringMatching(/^'svc:x' is premium: .*\(or pay per request without a key\)\.$/),
+    });
     expect(entitlementVerdict(free, { premium: true, region: null, indicator: null, surface: "briefings" })).toEqual({
       ok: false,
       code: "CATEGORY_NOT_ALLOWED",
-      message: "Saving a briefing is premium: it needs a Developer or Professional key, or a key granting the 'svc-premium' scope.",
+      message:
+        "Saving a briefing is premium: it needs a Developer or Professional key, or a key granting the 'svc-premium' scope.",
     });
   });
   test("a region-restricted key reads only its regions", () => {
     const k = { ...free, allowedRegions: ["06", "US"] };
     expect(entitlementVerdict(k, { premium: false, region: "06", indicator: "x" })).toEqual({ ok: true });
-    expect(entitlementVerdict(k, { premium: false, region: "48", indicator: "x" })).toMatchObject({ ok: false, code: "REGION_NOT_ALLOWED" });
-  });
-  test("every region at once (a list without a region filter): refused to a region-restricted key, which is told to name its regions", () => {
-    expect(entitlementVerdict({ ...free, allowedRegions: ["06", "US"] }, { premium: false, region: EVERY_REGION, indicator: null })).toEqual({
+    expect(entitlementVerdict(k, { premium: false, region: "48", indicator: "x" })).toMatchObject({
       ok: false,
       code: "REGION_NOT_ALLOWED",
-      message: "This key reads only regions 06,US: name them with 'region' (region=06,US) rather than asking for every region.",
     });
-    expect(entitlementVerdict({ ...free, allowedRegions: null }, { premium: false, region: EVERY_REGION, indicator: null })).toEqual({ ok: true });
+  });
+  test("every region at once (a list without a region filter): refused to a region-restricted key, which is told to name its regions", () => {
+    expect(
+      entitlementVerdict(
+        { ...free, allowedRegions: ["06", "US"] },
+        { premium: false, region: EVERY_REGION, indicator: null },
+      ),
+    ).toEqual({
+      ok: false,
+      code: "REGION_NOT_ALLOWED",
+      message:
+        "This key reads only regions 06,US: name them with 'region' (region=06,US) rather than asking for every region.",
+    });
+    expect(
+      entitlementVerdict({ ...free, allowedRegions: null }, { premium: false, region: EVERY_REGION, indicator: null }),
+    ).toEqual({ ok: true });
   });
 });
 

@@ -31,7 +31,13 @@ describe("topics", () => {
     expect(foldPlural("us")).toBe("us");
     expect(foldPlural("illinois")).toBe("illinois");
     expect(topics("wages and job openings")).toEqual(["wages", "job_openings"]);
-    expect(topics("how is the labor market")).toEqual(["unemployment_rate", "payrolls", "job_openings", "claims", "wages"]);
+    expect(topics("how is the labor market")).toEqual([
+      "unemployment_rate",
+      "payrolls",
+      "job_openings",
+      "claims",
+      "wages",
+    ]);
   });
   test("no topic: the meaningful words are left for the catalog search", () => {
     const p = read("what is the crime rate in Chicago?");
@@ -133,11 +139,21 @@ describe("verifier", () => {
     expect(numbersInProse("U6RATE and T10Y2Y")).toEqual([]);
   });
   test("numbers in results: fields, and numbers written in text (dates give year, month, day)", () => {
-    expect(numbersInResults({ value: 3.9, date: "2018-01-01", window: "10y", nested: [{ n: 2 }] }).sort((a, b) => a - b)).toEqual([-1, 1, 2, 3.9, 10, 2018]);
+    expect(
+      numbersInResults({ value: 3.9, date: "2018-01-01", window: "10y", nested: [{ n: 2 }] }).sort((a, b) => a - b),
+    ).toEqual([-1, 1, 2, 3.9, 10, 2018]);
   });
   test("a rounded, rescaled or signless statement of a result is grounded; an invented one is not", () => {
-    const results = [{ value: 4456081016705.1, period_start: "2023-01-01" }, { value: 159_557, unit: "thousands of persons" }, { delta: -0.25 }];
-    expect(verifyNumbers("GDP was $4.46 trillion in 2023.", results)).toEqual({ grounded: true, checked: 2, unsupported: [] });
+    const results = [
+      { value: 4456081016705.1, period_start: "2023-01-01" },
+      { value: 159_557, unit: "thousands of persons" },
+      { delta: -0.25 },
+    ];
+    expect(verifyNumbers("GDP was $4.46 trillion in 2023.", results)).toEqual({
+      grounded: true,
+      checked: 2,
+      unsupported: [],
+    });
     expect(verifyNumbers("Payrolls were 159.6 million persons; they fell 0.3 points.", results).grounded).toBe(true);
     expect(verifyNumbers("Payrolls were 159,557 thousand.", results).grounded).toBe(true);
     const bad = verifyNumbers("GDP was $4.46 trillion in 2023, up 7.2% from 2022.", results);
@@ -171,7 +187,10 @@ describe("episodes, kinds of places, the real measure, the ends of a move", () =
     expect(read("where are people from Cook County, IL moving to").before).toEqual({ "17031": "from" });
     expect(read("where do people moving to Texas come from").before).toEqual({ "48": "to" });
     const mortgage = read("what are 30 year mortgage rates");
-    expect([mortgage.topics.map((t) => t.id), mortgage.nearest.map((n) => n.text)]).toEqual([["ten_year"], ["30 year mortgage rates"]]);
+    expect([mortgage.topics.map((t) => t.id), mortgage.nearest.map((n) => n.text)]).toEqual([
+      ["ten_year"],
+      ["30 year mortgage rates"],
+    ]);
   });
   test("a code is read as the data routes read it: CA is Canada, US-CA and 'ca' California; the other reading is kept", () => {
     expect(read("unemployment rate in CA").places).toEqual(["CA"]);
@@ -187,7 +206,11 @@ describe("composer", () => {
   test("each lead, its facts and peers, then the notes on places, then the signals", () => {
     const text = composeAnswer({
       sections: [
-        { lead: "The unemployment rate in Texas was 3.9% in 2018.", facts: ["Fact one."], peers: ["For comparison in 2018, the unemployment rate was 3.89% in the United States and 3.90% in Texas."] },
+        {
+          lead: "The unemployment rate in Texas was 3.9% in 2018.",
+          facts: ["Fact one."],
+          peers: ["For comparison in 2018, the unemployment rate was 3.89% in the United States and 3.90% in Texas."],
+        },
         { lead: "No value of the population is held for Texas.", facts: [], peers: [] },
       ],
       notes: ["(\u201ctexsa\u201d was read as Texas.)"],

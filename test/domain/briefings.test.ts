@@ -31,7 +31,12 @@ describe("weeklySlot", () => {
   test("the same id always gets the same slot; ids spread over the window", () => {
     const ids = Array.from({ length: 2000 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`);
     expect(ids.map(weeklySlot)).toEqual(ids.map(weeklySlot));
-    const minutes = new Set(ids.map((id) => { const s = weeklySlot(id); return (s.hour - 6) * 60 + s.minute; }));
+    const minutes = new Set(
+      ids.map((id) => {
+        const s = weeklySlot(id);
+        return (s.hour - 6) * 60 + s.minute;
+      }),
+    );
     for (const m of minutes) expect(m >= 0 && m < 360).toBe(true);
     // 2,000 ids over 360 minutes: nearly every minute is used (a constant slot would use one).
     expect(minutes.size).toBeGreaterThan(340);
@@ -47,8 +52,12 @@ describe("occurrences of a weekly slot", () => {
   const slot = { weekday: 1, hour: 9, minute: 47 };
 
   test("at the occurrence itself it is the previous one; a millisecond before, the week before", () => {
-    expect(previousOccurrence(slot, new Date("2026-11-23T09:47:00.000Z")).toISOString()).toBe("2026-11-23T09:47:00.000Z");
-    expect(previousOccurrence(slot, new Date("2026-11-23T09:46:59.999Z")).toISOString()).toBe("2026-11-16T09:47:00.000Z");
+    expect(previousOccurrence(slot, new Date("2026-11-23T09:47:00.000Z")).toISOString()).toBe(
+      "2026-11-23T09:47:00.000Z",
+    );
+    expect(previousOccurrence(slot, new Date("2026-11-23T09:46:59.999Z")).toISOString()).toBe(
+      "2026-11-16T09:47:00.000Z",
+    );
     expect(nextOccurrence(slot, new Date("2026-11-23T09:47:00.000Z")).toISOString()).toBe("2026-11-30T09:47:00.000Z");
     expect(nextOccurrence(slot, new Date("2026-11-23T09:46:59.999Z")).toISOString()).toBe("2026-11-23T09:47:00.000Z");
   });
@@ -67,13 +76,19 @@ describe("occurrences of a weekly slot", () => {
   });
 
   test("previous <= at < next, a week apart, on the slot's weekday, hour and minute", () => {
-    for (let t = Date.parse("2026-01-01T00:00:00Z"); t < Date.parse("2027-01-01T00:00:00Z"); t += 3_600_000 * 7 + 61_000) {
+    for (
+      let t = Date.parse("2026-01-01T00:00:00Z");
+      t < Date.parse("2027-01-01T00:00:00Z");
+      t += 3_600_000 * 7 + 61_000
+    ) {
       const at = new Date(t);
       const p = previousOccurrence(slot, at);
       const n = nextOccurrence(slot, at);
       expect(p.getTime() <= t && t < n.getTime()).toBe(true);
       expect(n.getTime() - p.getTime()).toBe(7 * 86_400_000);
-      expect([p.getUTCDay(), p.getUTCHours(), p.getUTCMinutes(), p.getUTCSeconds(), p.getUTCMilliseconds()]).toEqual([1, 9, 47, 0, 0]);
+      expect([p.getUTCDay(), p.getUTCHours(), p.getUTCMinutes(), p.getUTCSeconds(), p.getUTCMilliseconds()]).toEqual([
+        1, 9, 47, 0, 0,
+      ]);
     }
   });
 });
@@ -91,7 +106,16 @@ describe("isUuid", () => {
     expect(isUuid("3b241101-e2bb-4255-8caf-4136c566a962")).toBe(true);
     expect(isUuid("3B241101-E2BB-4255-8CAF-4136C566A962")).toBe(true);
     expect(isUuid("00000000-0000-0000-0000-000000000000")).toBe(true);
-    for (const s of ["", "public", "3b241101e2bb42558caf4136c566a962", "3b241101-e2bb-4255-8caf-4136c566a96", "3b241101-e2bb-4255-8caf-4136c566a9620", "3b241101-e2bb-4255-8caf-4136c566a96g", " 3b241101-e2bb-4255-8caf-4136c566a962", "1; drop table briefings"]) {
+    for (const s of [
+      "",
+      "public",
+      "3b241101e2bb42558caf4136c566a962",
+      "3b241101-e2bb-4255-8caf-4136c566a96",
+      "3b241101-e2bb-4255-8caf-4136c566a9620",
+      "3b241101-e2bb-4255-8caf-4136c566a96g",
+      " 3b241101-e2bb-4255-8caf-4136c566a962",
+      "1; drop table briefings",
+    ]) {
       expect({ s, ok: isUuid(s) }).toEqual({ s, ok: false });
     }
   });

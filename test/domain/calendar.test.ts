@@ -1,7 +1,22 @@
 import { describe, expect, test } from "bun:test";
 import {
-  addDays, addMonths, addMonthsKeepingMonthEnd, addYears, dayNumber, daysInMonth, diffDays, fromDayNumber, isIsoDate, isLeapYear,
-  nextWeekday, parseIsoDate, periodEnd, periodIndex, periodLabel, periodStart, weekday,
+  addDays,
+  addMonths,
+  addMonthsKeepingMonthEnd,
+  addYears,
+  dayNumber,
+  daysInMonth,
+  diffDays,
+  fromDayNumber,
+  isIsoDate,
+  isLeapYear,
+  nextWeekday,
+  parseIsoDate,
+  periodEnd,
+  periodIndex,
+  periodLabel,
+  periodStart,
+  weekday,
 } from "../../src/domain/calendar";
 
 describe("leap years and month lengths", () => {
@@ -20,7 +35,17 @@ describe("leap years and month lengths", () => {
 describe("parsing", () => {
   test("strict YYYY-MM-DD", () => {
     expect(parseIsoDate("2024-02-29")).toEqual({ y: 2024, m: 2, d: 29 });
-    for (const bad of ["2023-02-29", "2024-13-01", "2024-00-10", "2024-04-31", "2024-1-01", "20240101", "2024-01-01T00:00:00Z", "", "yesterday"]) {
+    for (const bad of [
+      "2023-02-29",
+      "2024-13-01",
+      "2024-00-10",
+      "2024-04-31",
+      "2024-1-01",
+      "20240101",
+      "2024-01-01T00:00:00Z",
+      "",
+      "yesterday",
+    ]) {
       expect(isIsoDate(bad)).toBe(false);
     }
   });
@@ -35,7 +60,8 @@ describe("day numbers", () => {
     expect(dayNumber("0001-01-01")).toBe(-719162);
   });
   test("round trip over 1600..2400 in 37-day steps", () => {
-    for (let n = dayNumber("1600-01-01"); n < dayNumber("2400-12-31"); n += 37) expect(dayNumber(fromDayNumber(n))).toBe(n);
+    for (let n = dayNumber("1600-01-01"); n < dayNumber("2400-12-31"); n += 37)
+      expect(dayNumber(fromDayNumber(n))).toBe(n);
   });
   test("addDays crosses a leap day and a year end", () => {
     expect(addDays("2024-02-28", 1)).toBe("2024-02-29");

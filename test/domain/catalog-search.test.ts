@@ -1,16 +1,35 @@
 // src/domain/catalog-search.ts on a hand-made list: visibility, filters, the search's three ranks and paging.
 import { describe, expect, test } from "bun:test";
-import { buildIndicatorSearch, findIndicators, isVisible, pageOf, type SearchableIndicator, type Standing } from "../../src/domain/catalog-search";
+import {
+  buildIndicatorSearch,
+  findIndicators,
+  isVisible,
+  pageOf,
+  type SearchableIndicator,
+  type Standing,
+} from "../../src/domain/catalog-search";
 
 const row = (code: string, name: string, extra: Partial<SearchableIndicator> = {}): SearchableIndicator => ({
-  code, name, description: null, sourceSlug: "fred", category: "macro", frequency: "monthly", isActive: true, sourceIsActive: true, ...extra,
+  code,
+  name,
+  description: null,
+  sourceSlug: "fred",
+  category: "macro",
+  frequency: "monthly",
+  isActive: true,
+  sourceIsActive: true,
+  ...extra,
 });
 
 // The base order (code, then source, byte order) is the caller's: kept as given.
 const rows = [
   row("A_GDP", "Nominal output", { description: "Gross domestic product, see GDP" }),
   row("GDP", "Gross Domestic Product"),
-  row("GDP", "Gross Domestic Product (republished)", { sourceSlug: "worldbank", category: "demographics", frequency: "annual" }),
+  row("GDP", "Gross Domestic Product (republished)", {
+    sourceSlug: "worldbank",
+    category: "demographics",
+    frequency: "annual",
+  }),
   row("GDPC1", "Real GDP"),
   row("OLD", "Discontinued gdp thing", { isActive: false }),
   row("PAYEMS", "Payrolls", { sourceSlug: "cdc", sourceIsActive: false }),
@@ -18,25 +37,39 @@ const rows = [
   row("ZGDP", "gdp in a name", { sourceSlug: null, sourceIsActive: null }),
 ];
 const index = buildIndicatorSearch(rows);
-const codes = (f: Parameters<typeof findIndicators>[1]) => findIndicators(index, f).map((r) => `${r.code}/${r.sourceSlug}`);
+const codes = (f: Parameters<typeof findIndicators>[1]) =>
+  findIndicators(index, f).map((r) => `${r.code}/${r.sourceSlug}`);
 
 describe("findIndicators", () => {
   test("visible: active, and the source active or absent", () => {
     expect(rows.map(isVisible)).toEqual([true, true, true, true, false, false, true, true]);
-    expect(codes({ includeInactive: false })).toEqual(["A_GDP/fred", "GDP/fred", "GDP/worldbank", "GDPC1/fred", "X%Y/fred", "ZGDP/null"]);
+    expect(codes({ includeInactive: false })).toEqual([
+      "A_GDP/fred",
+      "GDP/fred",
+      "GDP/worldbank",
+      "GDPC1/fred",
+      "X%Y/fred",
+      "ZGDP/null",
+    ]);
     expect(codes({ includeInactive: true }).length).toBe(8);
   });
 
   test("filters are exact and combine", () => {
     expect(codes({ includeInactive: false, source: "worldbank" })).toEqual(["GDP/worldbank"]);
-    expect(codes({ includeInactive: false, category: "macro", frequency: "monthly", source: "fred" })).toEqual(["A_GDP/fred", "GDP/fred", "GDPC1/fred", "X%Y/fred"]);
+    expect(codes({ includeInactive: false, category: "macro", frequency: "monthly", source: "fred" })).toEqual([
+      "A_GDP/fred",
+      "GDP/fred",
+      "GDPC1/fred",
+      "X%Y/fred",
+    ]);
     expect(codes({ includeInactive: true, source: "cdc" })).toEqual(["PAYEMS/cdc"]);
     expect(codes({ includeInactive: false, source: "Fred" })).toEqual([]);
   });
 
   test("search ranks exact codes, then code prefixes, then names, then the rest, each in base order", () => {
     expect(codes({ includeInactive: false, search: "gDp" })).toEqual([
-      "GDP/fred", "GDP/worldbank", // code equals the term
+      "GDP/fred",
+      "GDP/worldbank", // code equals the term
       "GDPC1/fred", // code starts with it (its name "Real GDP" also matches, but the prefix ranks first)
       "ZGDP/null", // name contains it
       "A_GDP/fred", // code and description only
@@ -72,10 +105,19 @@ describe("findIndicators with standing: what can be read now comes first", () =>
     UNRATE: { held: true, current: false, newestEnd: "2026-06-30" },
   };
   const idx = buildIndicatorSearch(labor);
-  const ranked = (search?: string) => findIndicators(idx, { includeInactive: false, search }, (r) => st[r.code]!).map((r) => r.code);
+  const ranked = (search?: string) =>
+    findIndicators(idx, { includeInactive: false, search }, (r) => st[r.code]!).map((r) => r.code);
 
   test("a search: name matches first; held before not held; then the closer name (UNRATE first); description-only last", () => {
-    expect(ranked("unemployment")).toEqual(["UNRATE", "U6RATE", "LAUCN03A", "LASST03", "UNEMPLOY", "LNU04028615", "PAYEMS"]);
+    expect(ranked("unemployment")).toEqual([
+      "UNRATE",
+      "U6RATE",
+      "LAUCN03A",
+      "LASST03",
+      "UNEMPLOY",
+      "LNU04028615",
+      "PAYEMS",
+    ]);
   });
 
   test("equal names: current before stale, then the newest period ending later", () => {
@@ -86,7 +128,11 @@ describe("findIndicators with standing: what can be read now comes first", () =>
       C: { held: true, current: true, newestEnd: "2026-01-31" },
       D: { held: false, current: false, newestEnd: null },
     };
-    expect(findIndicators(buildIndicatorSearch(twins), { includeInactive: false, search: "rate" }, (r) => s[r.code]!).map((r) => r.code)).toEqual(["C", "B", "A", "D"]);
+    expect(
+      findIndicators(buildIndicatorSearch(twins), { includeInactive: false, search: "rate" }, (r) => s[r.code]!).map(
+        (r) => r.code,
+      ),
+    ).toEqual(["C", "B", "A", "D"]);
   });
 
   test("an exact code still comes first, held or not", () => {

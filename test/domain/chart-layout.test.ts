@@ -12,7 +12,8 @@ const months = (from: string, values: (number | null)[]) =>
     const i = Number(from.slice(0, 4)) * 12 + Number(from.slice(5, 7)) - 1 + k;
     return { date: `${Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, "0")}-01`, value };
   });
-const wave = (n: number, base: number, amp: number) => Array.from({ length: n }, (_, k) => base + amp * Math.sin(k / 7));
+const wave = (n: number, base: number, amp: number) =>
+  Array.from({ length: n }, (_, k) => base + amp * Math.sin(k / 7));
 const series = (s: Partial<ChartSeries> & { name: string; unit: string; values: number[] }): ChartSeries => ({
   label: s.name,
   place: "the United States",
@@ -21,11 +22,27 @@ const series = (s: Partial<ChartSeries> & { name: string; unit: string; values: 
   ...s,
 });
 const ATTRIBUTION = "Source: U.S. Bureau of Labor Statistics, retrieved from FRED, Federal Reserve Bank of St. Louis.";
-const chart = (s: ChartSeries[], o: Partial<ChartInput> = {}): ChartInput => ({ series: s, attribution: ATTRIBUTION, recessions: [], width: 800, height: 400, ...o });
+const chart = (s: ChartSeries[], o: Partial<ChartInput> = {}): ChartInput => ({
+  series: s,
+  attribution: ATTRIBUTION,
+  recessions: [],
+  width: 800,
+  height: 400,
+  ...o,
+});
 
 const UNRATE = series({ name: "Unemployment Rate", unit: "percent", values: wave(137, 5, 1.5) });
-const PAYEMS = series({ name: "All Employees, Total Nonfarm", unit: "thousands of persons", values: wave(137, 150000, 8000) });
-const CPI = series({ name: "Consumer Price Index for All Urban Consumers: All Items in U.S. City Average", shortName: "Consumer Price Index", unit: "index 1982-1984=100", values: wave(137, 300, 30) });
+const PAYEMS = series({
+  name: "All Employees, Total Nonfarm",
+  unit: "thousands of persons",
+  values: wave(137, 150000, 8000),
+});
+const CPI = series({
+  name: "Consumer Price Index for All Urban Consumers: All Items in U.S. City Average",
+  shortName: "Consumer Price Index",
+  unit: "index 1982-1984=100",
+  values: wave(137, 300, 30),
+});
 
 type Box = { text: string; left: number; right: number; top: number; bottom: number };
 /** Each text's box as a browser draws it; a halo and its label are one box. */
@@ -41,13 +58,16 @@ function boxes(l: ChartLayout): Box[] {
 function expectReadable(l: ChartLayout) {
   expect(l.fits).toBe(true);
   const b = boxes(l);
-  const outside = b.filter((x) => x.left < MARGIN - 0.01 || x.right > l.width - MARGIN + 0.01 || x.top < 0 || x.bottom > l.height);
+  const outside = b.filter(
+    (x) => x.left < MARGIN - 0.01 || x.right > l.width - MARGIN + 0.01 || x.top < 0 || x.bottom > l.height,
+  );
   expect(outside).toEqual([]);
   const overlaps: string[] = [];
   for (let i = 0; i < b.length; i++) {
     for (let j = i + 1; j < b.length; j++) {
       const [p, q] = [b[i]!, b[j]!];
-      if (p.left < q.right && q.left < p.right && p.top < q.bottom && q.top < p.bottom) overlaps.push(`${p.text} / ${q.text}`);
+      if (p.left < q.right && q.left < p.right && p.top < q.bottom && q.top < p.bottom)
+        overlaps.push(`${p.text} / ${q.text}`);
     }
   }
   expect(overlaps).toEqual([]);
@@ -78,7 +98,8 @@ describe("different units never share an axis", () => {
   test("three units: a panel each, named over it, sharing the dates; each line spans its own panel", () => {
     const l = chartLayout(chart([UNRATE, PAYEMS, CPI]));
     expectReadable(l);
-    for (const unit of ["percent", "thousands of persons", "index 1982-1984=100"]) expect(l.texts.find((t) => t.text === unit)!.x).toBe(MARGIN);
+    for (const unit of ["percent", "thousands of persons", "index 1982-1984=100"])
+      expect(l.texts.find((t) => t.text === unit)!.x).toBe(MARGIN);
     expect(l.panels.length).toBe(3);
     l.panels.forEach((p, k) => {
       expect(p.bottom - p.top).toBeGreaterThanOrEqual(MIN_PANEL);
@@ -89,10 +110,33 @@ describe("different units never share an axis", () => {
 });
 
 describe("legends and labels fit or wrap", () => {
-  const STATES = ["California", "Texas", "New York", "District of Columbia", "Florida", "Illinois", "Pennsylvania", "Ohio", "Georgia", "North Carolina"];
-  const places = STATES.map((place, k) => series({ name: "Unemployment Rate by State (LAUS, seasonally adjusted)", label: place, place, unit: "percent", values: wave(66, 4 + k / 5, 1) }));
+  const STATES = [
+    "California",
+    "Texas",
+    "New York",
+    "District of Columbia",
+    "Florida",
+    "Illinois",
+    "Pennsylvania",
+    "Ohio",
+    "Georgia",
+    "North Carolina",
+  ];
+  const places = STATES.map((place, k) =>
+    series({
+      name: "Unemployment Rate by State (LAUS, seasonally adjusted)",
+      label: place,
+      place,
+      unit: "percent",
+      values: wave(66, 4 + k / 5, 1),
+    }),
+  );
   test("ten places: every entry whole, with its newest value, in columns; none cut", () => {
-    for (const [width, height] of [[800, 400], [400, 400], [250, 500]] as const) {
+    for (const [width, height] of [
+      [800, 400],
+      [400, 400],
+      [250, 500],
+    ] as const) {
       const l = chartLayout(chart(places, { width, height }));
       expectReadable(l);
       const legend = texts(l, "legend").join(" ");
@@ -101,7 +145,14 @@ describe("legends and labels fit or wrap", () => {
     }
   });
   test("long names wrap between words inside the legend's columns", () => {
-    const long = [PAYEMS, series({ name: "Unemployment Level - Mining, Quarrying, and Oil and Gas Extraction, Private Wage and Salary Workers", unit: "thousands of persons", values: wave(137, 60, 20) })];
+    const long = [
+      PAYEMS,
+      series({
+        name: "Unemployment Level - Mining, Quarrying, and Oil and Gas Extraction, Private Wage and Salary Workers",
+        unit: "thousands of persons",
+        values: wave(137, 60, 20),
+      }),
+    ];
     const l = chartLayout(chart(long, { width: 400, height: 300 }));
     expectReadable(l);
     const legend = texts(l, "legend");
@@ -109,7 +160,11 @@ describe("legends and labels fit or wrap", () => {
     expect(legend.length).toBeGreaterThan(2);
   });
   test("one series: its newest value beside its newest point, inside the plot, even at the plot's top right", () => {
-    const rising = series({ name: "Resident Population Estimate", unit: "persons", values: Array.from({ length: 24 }, (_, k) => 9_700_000 + 1000 * k) });
+    const rising = series({
+      name: "Resident Population Estimate",
+      unit: "persons",
+      values: Array.from({ length: 24 }, (_, k) => 9_700_000 + 1000 * k),
+    });
     const l = chartLayout(chart([rising], { width: 400, height: 250 }));
     expectReadable(l);
     const label = boxes(l).find((b) => b.text === "9,723,000 (Dec 2016)")!;
@@ -142,7 +197,9 @@ describe("the newest value's label is clear of its line where there is room", ()
     ["a V ending at the top", Array.from({ length: 24 }, (_, k) => Math.abs(k - 12))],
   ] as const) {
     test(shape, () => {
-      const l = chartLayout(chart([series({ name: "Payroll Jobs", unit: "thousands", values: [...values] })], { width: 760, height: 340 }));
+      const l = chartLayout(
+        chart([series({ name: "Payroll Jobs", unit: "thousands", values: [...values] })], { width: 760, height: 340 }),
+      );
       expectReadable(l);
       expect(crossings(l)).toBe(0);
     });
@@ -153,13 +210,25 @@ describe("titles, ticks and sizes", () => {
   test("a long title breaks between words; longer than two lines, it is said with the short names", () => {
     const l = chartLayout(chart([CPI], { width: 600, height: 300 }));
     expectReadable(l);
-    expect(texts(l, "title")).toEqual(["Consumer Price Index for All Urban Consumers: All Items in U.S. City", "Average: United States"]);
+    expect(texts(l, "title")).toEqual([
+      "Consumer Price Index for All Urban Consumers: All Items in U.S. City",
+      "Average: United States",
+    ]);
     const small = chartLayout(chart([CPI, UNRATE], { width: 400, height: 300 }));
     expectReadable(small);
     expect(texts(small, "title").join(" ")).toBe("Consumer Price Index, Unemployment Rate: United States");
   });
   test("dates follow the coarsest frequency: an annual series of two points is labelled with its two years", () => {
-    const two = series({ name: "Resident Population Estimate", unit: "persons", frequency: "annual", values: [], points: [{ date: "2023-01-01", value: 9_731_000 }, { date: "2024-01-01", value: 9_757_179 }] });
+    const two = series({
+      name: "Resident Population Estimate",
+      unit: "persons",
+      frequency: "annual",
+      values: [],
+      points: [
+        { date: "2023-01-01", value: 9_731_000 },
+        { date: "2024-01-01", value: 9_757_179 },
+      ],
+    });
     const l = chartLayout(chart([two]));
     expectReadable(l);
     expect(texts(l, "date-axis")).toEqual(["2023", "2024"]);
@@ -168,7 +237,12 @@ describe("titles, ticks and sizes", () => {
     expect(l.width - l.plot.right).toBeLessThan(30);
   });
   test("one point: a period either side, its date the tick", () => {
-    const one = series({ name: "Unemployment Rate", unit: "percent", values: [], points: [{ date: "2009-09-01", value: 12.4 }] });
+    const one = series({
+      name: "Unemployment Rate",
+      unit: "percent",
+      values: [],
+      points: [{ date: "2009-09-01", value: 12.4 }],
+    });
     const l = chartLayout(chart([one], { width: 300, height: 200 }));
     expectReadable(l);
     // August 2009 to October 2009: September 1 is 31 of the 61 days in.
@@ -176,7 +250,9 @@ describe("titles, ticks and sizes", () => {
     expect(texts(l, "date-axis")).toEqual(["Aug 2009", "Sep", "Oct"]);
   });
   test("too small: the height at which it fits, exact to the pixel; a pixel less does not", () => {
-    const ten = Array.from({ length: 10 }, (_, k) => series({ name: `Series ${k}`, unit: `unit ${k}`, values: wave(60, 10 * (k + 1), 3) }));
+    const ten = Array.from({ length: 10 }, (_, k) =>
+      series({ name: `Series ${k}`, unit: `unit ${k}`, values: wave(60, 10 * (k + 1), 3) }),
+    );
     const l = chartLayout(chart(ten, { height: 300 }));
     expect(l.fits).toBe(false);
     expect(l.height).toBe(l.neededHeight);
@@ -185,7 +261,9 @@ describe("titles, ticks and sizes", () => {
     expectReadable(chartLayout(chart(ten, { height: l.neededHeight })));
   });
   test("the smallest chart (200 x 200) of one US series fits, in the compact type", () => {
-    const l = chartLayout(chart([UNRATE], { width: 200, height: 200, recessions: [{ start: "2020-03-01", end: "2020-05-01" }] }));
+    const l = chartLayout(
+      chart([UNRATE], { width: 200, height: 200, recessions: [{ start: "2020-03-01", end: "2020-05-01" }] }),
+    );
     expectReadable(l);
     expect(Math.min(...l.texts.map((t) => t.size))).toBe(10);
   });

@@ -36,7 +36,11 @@ describe("snapChartSize", () => {
 
 describe("GET /v1/chart width and height", () => {
   const size = (width?: string, height?: string) => {
-    const r = chartQuerySchema.safeParse({ indicator: "UNRATE", ...(width ? { width } : {}), ...(height ? { height } : {}) });
+    const r = chartQuerySchema.safeParse({
+      indicator: "UNRATE",
+      ...(width ? { width } : {}),
+      ...(height ? { height } : {}),
+    });
     return r.success ? [r.data.width, r.data.height] : r.error.issues.map((i) => i.path.join("."));
   };
   test("defaults 800 by 400", () => expect(size()).toEqual([800, 400]));

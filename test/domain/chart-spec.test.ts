@@ -2,7 +2,15 @@
 // render to. Where things go is test/domain/chart-layout.test.ts's.
 import { describe, expect, test } from "bun:test";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
-import { chartSpec, chartText, escapeXml, formatPeriod, formatValue, recessionBands, type ChartInput } from "../../src/domain/chart-spec";
+import {
+  chartSpec,
+  chartText,
+  escapeXml,
+  formatPeriod,
+  formatValue,
+  recessionBands,
+  type ChartInput,
+} from "../../src/domain/chart-spec";
 import { drawSvg } from "../../src/services/chart-svg";
 
 const months = (from: string, values: (number | null)[]) =>
@@ -30,20 +38,41 @@ describe("recession bands from a 0/1 monthly indicator", () => {
 
 describe("text", () => {
   test("periods and values as people read them", () => {
-    expect([formatPeriod("2026-05-01", "monthly"), formatPeriod("2026-04-01", "quarterly"), formatPeriod("2026-01-01", "annual"), formatPeriod("2026-05-04", "weekly")]).toEqual([
-      "May 2026",
-      "2026 Q2",
-      "2026",
-      "May 4, 2026",
+    expect([
+      formatPeriod("2026-05-01", "monthly"),
+      formatPeriod("2026-04-01", "quarterly"),
+      formatPeriod("2026-01-01", "annual"),
+      formatPeriod("2026-05-04", "weekly"),
+    ]).toEqual(["May 2026", "2026 Q2", "2026", "May 4, 2026"]);
+    expect([formatValue(4.3), formatValue(159552), formatValue(0.0421), formatValue(-12.345)]).toEqual([
+      "4.3",
+      "159,552",
+      "0.042",
+      "-12.35",
     ]);
-    expect([formatValue(4.3), formatValue(159552), formatValue(0.0421), formatValue(-12.345)]).toEqual(["4.3", "159,552", "0.042", "-12.35"]);
-    expect(escapeXml(`<script>"a" & 'b'</script>`)).toBe("&lt;script&gt;&quot;a&quot; &amp; &apos;b&apos;&lt;/script&gt;");
+    expect(escapeXml(`<script>"a" & 'b'</script>`)).toBe(
+      "&lt;script&gt;&quot;a&quot; &amp; &apos;b&apos;&lt;/script&gt;",
+    );
   });
 
   const input: ChartInput = {
     series: [
-      { label: "California", name: "Unemployment rate", place: "California", unit: "percent", frequency: "monthly", points: months("2025-12", [5.5, 5.4, null]) },
-      { label: "Texas", name: "Unemployment rate", place: "Texas", unit: "percent", frequency: "monthly", points: months("2025-12", [4.1, 4.2, 4.3]) },
+      {
+        label: "California",
+        name: "Unemployment rate",
+        place: "California",
+        unit: "percent",
+        frequency: "monthly",
+        points: months("2025-12", [5.5, 5.4, null]),
+      },
+      {
+        label: "Texas",
+        name: "Unemployment rate",
+        place: "Texas",
+        unit: "percent",
+        frequency: "monthly",
+        points: months("2025-12", [4.1, 4.2, 4.3]),
+      },
     ],
     attribution: "Source: U.S. Bureau of Labor Statistics.",
     recessions: [],
@@ -63,30 +92,60 @@ describe("text", () => {
     const two: ChartInput = {
       ...input,
       series: [
-        { label: "Unemployment Rate", name: "Unemployment Rate", place: "the United States", unit: "percent", frequency: "monthly", points: months("2026-01", [4.2, 4.3]) },
-        { label: "x", name: "Consumer Price Index for All Urban Consumers: All Items in U.S. City Average", shortName: "Consumer Price Index", place: "the United States", unit: "index 1982-1984=100", frequency: "monthly", points: months("2026-01", [330, 331]) },
+        {
+          label: "Unemployment Rate",
+          name: "Unemployment Rate",
+          place: "the United States",
+          unit: "percent",
+          frequency: "monthly",
+          points: months("2026-01", [4.2, 4.3]),
+        },
+        {
+          label: "x",
+          name: "Consumer Price Index for All Urban Consumers: All Items in U.S. City Average",
+          shortName: "Consumer Price Index",
+          place: "the United States",
+          unit: "index 1982-1984=100",
+          frequency: "monthly",
+          points: months("2026-01", [330, 331]),
+        },
       ],
       recessions: [{ start: "2026-01-01", end: "2026-02-01" }],
     };
     const text = chartText(two);
-    expect(text.title).toBe("Unemployment Rate, Consumer Price Index for All Urban Consumers: All Items in U.S. City Average: United States");
+    expect(text.title).toBe(
+      "Unemployment Rate, Consumer Price Index for All Urban Consumers: All Items in U.S. City Average: United States",
+    );
     expect(text.shortTitle).toBe("Unemployment Rate, Consumer Price Index: United States");
-    expect(text.subtitle).toEqual(["Source: U.S. Bureau of Labor Statistics.", "Shaded: US recessions (NBER, FRED USREC)."]);
+    expect(text.subtitle).toEqual([
+      "Source: U.S. Bureau of Labor Statistics.",
+      "Shaded: US recessions (NBER, FRED USREC).",
+    ]);
     expect(text.shortSubtitle).toEqual(["Source: U.S. Bureau of Labor Statistics.", "Shaded: US recessions."]);
   });
   test("the spec draws the layout in pixels: bands, grid, axis, lines, newest points, then the text by style", () => {
-    const one = chartSpec({ ...input, series: [input.series[1]!], recessions: [{ start: "2026-01-01", end: "2026-02-01" }], recessionsFrom: "2026-01-01" }) as any;
+    const one = chartSpec({
+      ...input,
+      series: [input.series[1]!],
+      recessions: [{ start: "2026-01-01", end: "2026-02-01" }],
+      recessionsFrom: "2026-01-01",
+    }) as any;
     expect([one.width, one.height, one.autosize, one.padding]).toEqual([600, 300, { type: "none" }, 0]);
     expect(one.layer.slice(0, 5).map((l: any) => l.mark.type)).toEqual(["rect", "rule", "rule", "line", "point"]);
     expect(one.layer.slice(5).every((l: any) => l.mark.type === "text")).toBe(true);
     // Every position is a pixel (no scale of Vega's own).
     for (const l of one.layer) expect([l.encoding.x.scale, l.encoding.y.scale]).toEqual([null, null]);
     // The newest value, drawn twice: its white halo, then the text in the line's colour.
-    const newest = one.layer.flatMap((l: any) => l.data.values.filter((v: any) => v.text === "4.3 (Feb 2026)").map(() => l.mark.stroke ?? l.mark.fontWeight));
+    const newest = one.layer.flatMap((l: any) =>
+      l.data.values.filter((v: any) => v.text === "4.3 (Feb 2026)").map(() => l.mark.stroke ?? l.mark.fontWeight),
+    );
     expect(newest).toEqual(["white", "bold"]);
   });
   test("a missing value breaks the line: the runs either side are paths of their own", () => {
-    const gap = chartSpec({ ...input, series: [{ ...input.series[1]!, points: months("2025-12", [4.1, null, 4.3, 4.4]) }] }) as any;
+    const gap = chartSpec({
+      ...input,
+      series: [{ ...input.series[1]!, points: months("2025-12", [4.1, null, 4.3, 4.4]) }],
+    }) as any;
     const line = gap.layer.find((l: any) => l.mark.type === "line");
     expect(line.data.values.map((v: any) => v.path)).toEqual(["0.0", "0.1", "0.1"]);
     expect(line.encoding.detail.field).toBe("path");
@@ -96,7 +155,19 @@ describe("text", () => {
 describe("the SVG", () => {
   test("catalog text is escaped; the SVG validates as XML with <title> and <desc> first", async () => {
     const evil: ChartInput = {
-      series: [{ label: "x", name: `Rate <script>alert("&")</script>`, place: "A & B", unit: "<b>%</b>", frequency: "annual", points: [{ date: "2020-01-01", value: 1 }, { date: "2021-01-01", value: 2 }] }],
+      series: [
+        {
+          label: "x",
+          name: `Rate <script>alert("&")</script>`,
+          place: "A & B",
+          unit: "<b>%</b>",
+          frequency: "annual",
+          points: [
+            { date: "2020-01-01", value: 1 },
+            { date: "2021-01-01", value: 2 },
+          ],
+        },
+      ],
       attribution: "Source: <i>them</i> & co.",
       recessions: [],
       width: 400,
@@ -105,9 +176,13 @@ describe("the SVG", () => {
     const svg = await drawSvg(evil);
     expect(XMLValidator.validate(svg)).toBe(true);
     expect(svg).not.toContain("<script>");
-    expect(svg).toContain(`<title id="chart-title">Rate &lt;script&gt;alert(&quot;&amp;&quot;)&lt;/script&gt;: A &amp; B</title>`);
+    expect(svg).toContain(
+      `<title id="chart-title">Rate &lt;script&gt;alert(&quot;&amp;&quot;)&lt;/script&gt;: A &amp; B</title>`,
+    );
     const parsed = new XMLParser({ ignoreAttributes: false }).parse(svg).svg;
-    expect(parsed.desc["#text"]).toBe(`Line chart of Rate <script>alert("&")</script> in A & B, 2020 to 2021. Newest: x 2 (2021). Source: <i>them</i> & co.`);
+    expect(parsed.desc["#text"]).toBe(
+      `Line chart of Rate <script>alert("&")</script> in A & B, 2020 to 2021. Newest: x 2 (2021). Source: <i>them</i> & co.`,
+    );
     expect(parsed["@_aria-labelledby"]).toBe("chart-title chart-desc");
   });
 });

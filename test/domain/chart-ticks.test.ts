@@ -16,13 +16,41 @@ describe("date ticks follow the frequency", () => {
     expect(labels("2023-01-01", "2024-01-01", "annual", 40)).toEqual(["2024"]);
   });
   test("monthly: months while they fit, the year at the first tick and each January; years beyond", () => {
-    expect(labels("2025-01-01", "2026-05-01", "monthly", 700)).toEqual(["Jan 2025", "Apr", "Jul", "Oct", "Jan 2026", "Apr"]);
-    expect(labels("2015-01-01", "2026-05-01", "monthly", 700)).toEqual(["2015", "2016", "2017", "2018", "2019", "2020", "2021", "2022", "2023", "2024", "2025", "2026"]);
+    expect(labels("2025-01-01", "2026-05-01", "monthly", 700)).toEqual([
+      "Jan 2025",
+      "Apr",
+      "Jul",
+      "Oct",
+      "Jan 2026",
+      "Apr",
+    ]);
+    expect(labels("2015-01-01", "2026-05-01", "monthly", 700)).toEqual([
+      "2015",
+      "2016",
+      "2017",
+      "2018",
+      "2019",
+      "2020",
+      "2021",
+      "2022",
+      "2023",
+      "2024",
+      "2025",
+      "2026",
+    ]);
     expect(labels("1986-01-01", "2025-12-01", "monthly", 200)).toEqual(["1990", "2000", "2010", "2020"]);
   });
   test("quarterly: quarters named as quarters; weekly: the weeks drawn", () => {
     expect(labels("2010-01-01", "2010-10-01", "quarterly", 700)).toEqual(["Q1 2010", "Q2", "Q3", "Q4"]);
-    expect(labels("2025-12-15", "2026-01-26", "weekly", 700)).toEqual(["Dec 15, 2025", "Dec 22", "Dec 29", "Jan 5, 2026", "Jan 12", "Jan 19", "Jan 26"]);
+    expect(labels("2025-12-15", "2026-01-26", "weekly", 700)).toEqual([
+      "Dec 15, 2025",
+      "Dec 22",
+      "Dec 29",
+      "Jan 5, 2026",
+      "Jan 12",
+      "Jan 19",
+      "Jan 26",
+    ]);
   });
   test("a month tick falls on a month start at or after the first date", () => {
     expect(labels("2025-01-15", "2025-12-01", "daily", 300)).toEqual(["Apr 2025", "Jul", "Oct"]);

@@ -49,7 +49,9 @@ describe("record splitting", () => {
   });
 
   test("text after a closing quote is an error", () => {
-    expect(errorOf(() => parseCsvRecords('a,b\n"1"x,2\n')).message).toBe("line 2: unexpected text after a closing quote");
+    expect(errorOf(() => parseCsvRecords('a,b\n"1"x,2\n')).message).toBe(
+      "line 2: unexpected text after a closing quote",
+    );
   });
 });
 
@@ -64,12 +66,22 @@ describe("dates", () => {
     expect(normaliseObservationDate(raw)).toBe(want);
   });
 
-  test.each(["2021-02-29", "1900-02-29", "2020-13", "2020-00-10", "2020-04-31", "2020/01/01", "01/02/2020", "2020-1-1", "20201", "2020Q1", "", "0000"])(
-    "%p is rejected",
-    (raw) => {
-      expect(normaliseObservationDate(raw)).toBeNull();
-    },
-  );
+  test.each([
+    "2021-02-29",
+    "1900-02-29",
+    "2020-13",
+    "2020-00-10",
+    "2020-04-31",
+    "2020/01/01",
+    "01/02/2020",
+    "2020-1-1",
+    "20201",
+    "2020Q1",
+    "",
+    "0000",
+  ])("%p is rejected", (raw) => {
+    expect(normaliseObservationDate(raw)).toBeNull();
+  });
 });
 
 describe("values", () => {
@@ -93,12 +105,24 @@ describe("values", () => {
     expect(parseObservationValue(raw)).toBeNull();
   });
 
-  test.each(["abc", "1,23", "1,2345", "12,34.5", "1.2.3", "NaN", "Infinity", "1e999", "--1", "$5", "5%", "1 000", "0x10", "e5"])(
-    "%p is not a number",
-    (raw) => {
-      expect(parseObservationValue(raw)).toBeUndefined();
-    },
-  );
+  test.each([
+    "abc",
+    "1,23",
+    "1,2345",
+    "12,34.5",
+    "1.2.3",
+    "NaN",
+    "Infinity",
+    "1e999",
+    "--1",
+    "$5",
+    "5%",
+    "1 000",
+    "0x10",
+    "e5",
+  ])("%p is not a number", (raw) => {
+    expect(parseObservationValue(raw)).toBeUndefined();
+  });
 });
 
 describe("parseObservationsCsv", () => {
@@ -165,7 +189,9 @@ describe("parseObservationsCsv", () => {
   test("several columns need a value column; it may be named in any case or by number", () => {
     const text = "Date,Index,Inflation\n1913-01-01,9.8,\n1913-02-01,9.8,0.0\n";
     const e = errorOf(() => parseObservationsCsv(text));
-    expect(e.message).toBe('cannot tell which column holds the values ("Date", "Index", "Inflation"): name it with the value column option');
+    expect(e.message).toBe(
+      'cannot tell which column holds the values ("Date", "Index", "Inflation"): name it with the value column option',
+    );
     expect(parseObservationsCsv(text, { valueColumn: "Index" }).rows.map((r) => r.value)).toEqual([9.8, 9.8]);
     expect(parseObservationsCsv(text, { valueColumn: "inflation" }).rows.map((r) => r.value)).toEqual([null, 0]);
     expect(parseObservationsCsv(text, { valueColumn: "3" }).valueColumn).toBe("Inflation");
@@ -173,7 +199,9 @@ describe("parseObservationsCsv", () => {
 
   test("a named date column that is not first, and an unknown column", () => {
     const text = "value,when,other\n5,2020-03,x\n";
-    expect(parseObservationsCsv(text, { dateColumn: "when" }).rows).toEqual([{ date: "2020-03-01", value: 5, line: 2 }]);
+    expect(parseObservationsCsv(text, { dateColumn: "when" }).rows).toEqual([
+      { date: "2020-03-01", value: 5, line: 2 },
+    ]);
     expect(errorOf(() => parseObservationsCsv(text, { dateColumn: "day" })).message).toBe(
       'date column "day" matches no column (columns are "value", "when", "other")',
     );
@@ -190,7 +218,9 @@ describe("parseObservationsCsv", () => {
 
   test("an unquoted thousands separator splits the field: the value '1' then an ignored extra field", () => {
     // CSV cannot tell `1,234` from two fields; the FRED layout has no third column, so this is what a reader sees.
-    expect(parseObservationsCsv("date,value\n2020-01-01,1,234\n").rows).toEqual([{ date: "2020-01-01", value: 1, line: 2 }]);
+    expect(parseObservationsCsv("date,value\n2020-01-01,1,234\n").rows).toEqual([
+      { date: "2020-01-01", value: 1, line: 2 },
+    ]);
   });
 
   test("a bad date names the line after quoted line breaks", () => {
@@ -199,7 +229,9 @@ describe("parseObservationsCsv", () => {
   });
 
   test("a short row", () => {
-    expect(errorOf(() => parseObservationsCsv("date,value\n2020-01-01\n")).message).toBe("line 2: expected at least 2 fields, found 1");
+    expect(errorOf(() => parseObservationsCsv("date,value\n2020-01-01\n")).message).toBe(
+      "line 2: expected at least 2 fields, found 1",
+    );
   });
 
   test("duplicate dates, also across formats, name both lines", () => {
@@ -233,16 +265,22 @@ describe("real files", () => {
   });
 
   const cpi = sharedDataPath("datahub-us-macro", "cpi-us_cpiai.csv");
-  test.skipIf(!cpi)(`datahub CPI with --value-column Index ${cpi ? "" : sharedDataMissingMessage("datahub-us-macro")}`, () => {
-    const got = parseObservationsCsv(readFileSync(cpi!, "utf8"), { valueColumn: "Index" });
-    expect(got.rows[0]).toEqual({ date: "1913-01-01", value: 9.8, line: 2 });
-    expect(got.rows.some((r) => r.date === "2025-10-01")).toBe(false);
-  });
+  test.skipIf(!cpi)(
+    `datahub CPI with --value-column Index ${cpi ? "" : sharedDataMissingMessage("datahub-us-macro")}`,
+    () => {
+      const got = parseObservationsCsv(readFileSync(cpi!, "utf8"), { valueColumn: "Index" });
+      expect(got.rows[0]).toEqual({ date: "1913-01-01", value: 9.8, line: 2 });
+      expect(got.rows.some((r) => r.date === "2025-10-01")).toBe(false);
+    },
+  );
 
   const emp = sharedDataPath("datahub-us-macro", "employment-us_aat1.csv");
-  test.skipIf(!emp)(`datahub employment: year column; its two 1947 rows are refused ${emp ? "" : sharedDataMissingMessage("datahub-us-macro")}`, () => {
-    // BLS restated 1947 on a new population basis, so the file holds 1947 twice (lines 8 and 9).
-    const e = errorOf(() => parseObservationsCsv(readFileSync(emp!, "utf8"), { valueColumn: "unemployed_percent" }));
-    expect(e.message).toBe('line 9, column "year": duplicate date 1947-01-01 (also on line 8)');
-  });
+  test.skipIf(!emp)(
+    `datahub employment: year column; its two 1947 rows are refused ${emp ? "" : sharedDataMissingMessage("datahub-us-macro")}`,
+    () => {
+      // BLS restated 1947 on a new population basis, so the file holds 1947 twice (lines 8 and 9).
+      const e = errorOf(() => parseObservationsCsv(readFileSync(emp!, "utf8"), { valueColumn: "unemployed_percent" }));
+      expect(e.message).toBe('line 9, column "year": duplicate date 1947-01-01 (also on line 8)');
+    },
+  );
 });

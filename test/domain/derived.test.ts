@@ -1,5 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import { affordabilityRatio, alignTo, employmentRate, realEarnings, sahmRule, unemploymentGap } from "../../src/domain/derived";
+import {
+  affordabilityRatio,
+  alignTo,
+  employmentRate,
+  realEarnings,
+  sahmRule,
+  unemploymentGap,
+} from "../../src/domain/derived";
 import { RuleError, type Point } from "../../src/domain/series";
 
 const pts = (rows: [string, number | null][]): Point[] => rows.map(([date, value]) => ({ date, value }));
@@ -51,8 +58,15 @@ describe("Sahm rule", () => {
 
 describe("real average hourly earnings", () => {
   test("deflated to 1982-84 dollars by the same month's CPI, whatever the day each is dated", () => {
-    const ahe = pts([["2024-01-01", 30], ["2024-02-01", 31.5], ["2024-03-01", 32]]);
-    const cpi = pts([["2024-01-31", 300], ["2024-02-29", 315]]);
+    const ahe = pts([
+      ["2024-01-01", 30],
+      ["2024-02-01", 31.5],
+      ["2024-03-01", 32],
+    ]);
+    const cpi = pts([
+      ["2024-01-31", 300],
+      ["2024-02-29", 315],
+    ]);
     expect(realEarnings(ahe, cpi)).toEqual([
       { date: "2024-01-01", value: 10 },
       { date: "2024-02-01", value: 10 },
@@ -70,22 +84,38 @@ describe("real average hourly earnings", () => {
 
 describe("home affordability ratio", () => {
   test("median home value over median household income, same year", () => {
-    const home = pts([["2021-01-01", 300000], ["2022-01-01", 330000], ["2023-01-01", 360000]]);
-    const income = pts([["2021-01-01", 75000], ["2022-01-01", 0]]);
+    const home = pts([
+      ["2021-01-01", 300000],
+      ["2022-01-01", 330000],
+      ["2023-01-01", 360000],
+    ]);
+    const income = pts([
+      ["2021-01-01", 75000],
+      ["2022-01-01", 0],
+    ]);
     expect(values(affordabilityRatio(home, income))).toEqual([4, null, null]);
   });
 });
 
 describe("unemployment gap", () => {
   test("annual county rate minus the national annual mean of complete years", () => {
-    const county = pts([["2023-01-01", 5], ["2024-01-01", 6]]);
+    const county = pts([
+      ["2023-01-01", 5],
+      ["2024-01-01", 6],
+    ]);
     // 2023: alternating 3.5 / 4.5 -> mean 4.0; 2024: only January..June -> incomplete, no national value.
     const national = months(1, [3.5, 4.5, 3.5, 4.5, 3.5, 4.5, 3.5, 4.5, 3.5, 4.5, 3.5, 4.5, 4, 4, 4, 4, 4, 4]);
     expect(values(unemploymentGap(county, "annual", national, "monthly"))).toEqual([1, null]);
   });
   test("same frequency: month by month", () => {
-    const local = pts([["2024-01-01", 5.5], ["2024-02-01", 3]]);
-    const national = pts([["2024-01-01", 3.5], ["2024-02-01", 4]]);
+    const local = pts([
+      ["2024-01-01", 5.5],
+      ["2024-02-01", 3],
+    ]);
+    const national = pts([
+      ["2024-01-01", 3.5],
+      ["2024-02-01", 4],
+    ]);
     expect(values(unemploymentGap(local, "monthly", national, "monthly"))).toEqual([2, -1]);
   });
   test("a finer local series cannot be aligned to a coarser national one", () => {
@@ -95,8 +125,16 @@ describe("unemployment gap", () => {
 
 describe("employment rate", () => {
   test("employed / labor force x 100, per date", () => {
-    const employed = pts([["2020-01-01", 960], ["2021-01-01", 900], ["2022-01-01", 5]]);
-    const lf = pts([["2020-01-01", 1000], ["2021-01-01", 1000], ["2022-01-01", 0]]);
+    const employed = pts([
+      ["2020-01-01", 960],
+      ["2021-01-01", 900],
+      ["2022-01-01", 5],
+    ]);
+    const lf = pts([
+      ["2020-01-01", 1000],
+      ["2021-01-01", 1000],
+      ["2022-01-01", 0],
+    ]);
     expect(values(employmentRate(employed, lf, "annual"))).toEqual([96, 90, null]);
   });
 });

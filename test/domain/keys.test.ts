@@ -1,5 +1,16 @@
 import { describe, expect, test } from "bun:test";
-import { keyHint, maskEmail, mintKey, mintRecoveryToken, parseKey, readCredential, sameDigest, sameDigestBytes, sha256Hex, uuidFromBytes } from "../../src/domain/keys";
+import {
+  keyHint,
+  maskEmail,
+  mintKey,
+  mintRecoveryToken,
+  parseKey,
+  readCredential,
+  sameDigest,
+  sameDigestBytes,
+  sha256Hex,
+  uuidFromBytes,
+} from "../../src/domain/keys";
 
 const bytes = (n: number, v = 7) => new Uint8Array(n).fill(v);
 
@@ -64,8 +75,14 @@ describe("readCredential", () => {
     expect(readCredential(`Bearer ${key}`, mintKey("live", bytes(24, 9))).kind).toBe("malformed");
   });
   test("a key under another scheme (Token, Key, ApiKey, or any scheme carrying a key) is malformed, naming the scheme; other schemes are no credential", () => {
-    expect(readCredential(`Token ${key}`, undefined)).toEqual({ kind: "malformed", reason: "the Authorization scheme is 'Token', not 'Bearer'" });
-    expect(readCredential(`Basic ${key}`, undefined)).toEqual({ kind: "malformed", reason: "the Authorization scheme is 'Basic', not 'Bearer'" });
+    expect(readCredential(`Token ${key}`, undefined)).toEqual({
+      kind: "malformed",
+      reason: "the Authorization scheme is 'Token', not 'Bearer'",
+    });
+    expect(readCredential(`Basic ${key}`, undefined)).toEqual({
+      kind: "malformed",
+      reason: "the Authorization scheme is 'Basic', not 'Bearer'",
+    });
     expect(readCredential("ApiKey whatever", undefined).kind).toBe("malformed");
     expect(readCredential("token abc", undefined).kind).toBe("malformed");
     expect(readCredential("Basic dXNlcjpwYXNz", undefined)).toEqual({ kind: "none" });

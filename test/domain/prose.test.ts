@@ -1,8 +1,21 @@
 // Numbers, units, dates and names for people (src/domain/prose.ts).
 import { describe, expect, test } from "bun:test";
 import {
-  atDate, decimalsOf, formatChange, formatDate, formatPercent, formatSignedChange, formatValue, groupDigits, indicatorPhrase, isRateUnit, ordinal,
-  placeName, renderTemplate, seriesSubject, toneOf,
+  atDate,
+  decimalsOf,
+  formatChange,
+  formatDate,
+  formatPercent,
+  formatSignedChange,
+  formatValue,
+  groupDigits,
+  indicatorPhrase,
+  isRateUnit,
+  ordinal,
+  placeName,
+  renderTemplate,
+  seriesSubject,
+  toneOf,
 } from "../../src/domain/prose";
 
 describe("values in their unit", () => {
@@ -22,7 +35,9 @@ describe("values in their unit", () => {
     expect(formatValue(7200, "thousands", 0)).toBe("7.20 million");
     expect(formatValue(1382, "thousands of units, SAAR", 0)).toBe("1.38 million units (SAAR)");
     expect(formatValue(27360.5, "billions of dollars, SAAR", 1)).toBe("$27.4 trillion (SAAR)");
-    expect(formatValue(23000, "billions of chained 2017 dollars, SAAR", 1)).toBe("$23.0 trillion (chained 2017 dollars, SAAR)");
+    expect(formatValue(23000, "billions of chained 2017 dollars, SAAR", 1)).toBe(
+      "$23.0 trillion (chained 2017 dollars, SAAR)",
+    );
     expect(formatValue(31.25, "dollars per hour", 2)).toBe("$31.25 per hour");
     expect(formatValue(11.2, "1982-1984 dollars per hour", 2)).toBe("$11.20 per hour (1982-1984 dollars)");
     expect(formatValue(74580, "dollars", 0)).toBe("$74,580");
@@ -72,7 +87,21 @@ describe("dates by frequency", () => {
     expect(atDate("2025-10-01", "monthly")).toBe("in October 2025");
   });
   test("ordinals", () => {
-    expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 112].map(ordinal)).toEqual(["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "111th", "112th"]);
+    expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 112].map(ordinal)).toEqual([
+      "1st",
+      "2nd",
+      "3rd",
+      "4th",
+      "11th",
+      "12th",
+      "13th",
+      "21st",
+      "22nd",
+      "23rd",
+      "101st",
+      "111th",
+      "112th",
+    ]);
   });
 });
 
@@ -82,10 +111,14 @@ describe("names and polarity", () => {
     expect(indicatorPhrase("Civilian Unemployment Rate")).toBe("the civilian unemployment rate");
     expect(indicatorPhrase("All Employees, Total Nonfarm")).toBe("all employees, total nonfarm");
     expect(indicatorPhrase("Unemployed Persons by State (LAUS, seasonally adjusted)")).toBe("unemployed persons");
-    expect(indicatorPhrase("10-Year Treasury Constant Maturity Minus 2-Year Treasury Constant Maturity")).toBe("10-year Treasury constant maturity minus 2-year Treasury constant maturity");
+    expect(indicatorPhrase("10-Year Treasury Constant Maturity Minus 2-Year Treasury Constant Maturity")).toBe(
+      "10-year Treasury constant maturity minus 2-year Treasury constant maturity",
+    );
     expect(indicatorPhrase("Sahm Rule Recession Indicator")).toBe("the Sahm rule recession indicator");
     expect(indicatorPhrase("GDP (current US$)")).toBe("GDP");
-    expect(seriesSubject("Unemployment Rate by State (LAUS, seasonally adjusted)", "Texas")).toBe("The unemployment rate in Texas");
+    expect(seriesSubject("Unemployment Rate by State (LAUS, seasonally adjusted)", "Texas")).toBe(
+      "The unemployment rate in Texas",
+    );
   });
   test("places", () => {
     expect(placeName({ name: "United States", type: "country" })).toBe("the United States");

@@ -1,13 +1,22 @@
 // The rules of on-demand provisioning (src/domain/provisioning.ts), with values worked out by hand.
 import { describe, expect, test } from "bun:test";
 import { UpstreamError } from "../../src/upstream/types";
-import { failureRetryAt, importCommandFor, isFinalAttempt, secondsUntil, seriesJobKey, upstreamErrorInfo } from "../../src/domain/provisioning";
+import {
+  failureRetryAt,
+  importCommandFor,
+  isFinalAttempt,
+  secondsUntil,
+  seriesJobKey,
+  upstreamErrorInfo,
+} from "../../src/domain/provisioning";
 
 const at = (iso: string) => new Date(iso);
 
 describe("seriesJobKey", () => {
   test("indicator id and region code, joined by |", () => {
-    expect(seriesJobKey("0b7a6e9e-4f1c-5d2e-9a41-2f0f7f1f3c11", "06037")).toBe("0b7a6e9e-4f1c-5d2e-9a41-2f0f7f1f3c11|06037");
+    expect(seriesJobKey("0b7a6e9e-4f1c-5d2e-9a41-2f0f7f1f3c11", "06037")).toBe(
+      "0b7a6e9e-4f1c-5d2e-9a41-2f0f7f1f3c11|06037",
+    );
   });
 });
 
@@ -53,14 +62,29 @@ describe("isFinalAttempt", () => {
 
 describe("upstreamErrorInfo", () => {
   test("reads provider, retryable and retryAfterSeconds from the error", () => {
-    const e = Object.assign(new Error("429 Too Many Requests"), { provider: "bls", retryable: true, retryAfterSeconds: 30 });
-    expect(upstreamErrorInfo(e, "fred")).toEqual({ provider: "bls", retryable: true, retryAfterSeconds: 30, message: "429 Too Many Requests" });
+    const e = Object.assign(new Error("429 Too Many Requests"), {
+      provider: "bls",
+      retryable: true,
+      retryAfterSeconds: 30,
+    });
+    expect(upstreamErrorInfo(e, "fred")).toEqual({
+      provider: "bls",
+      retryable: true,
+      retryAfterSeconds: 30,
+      message: "429 Too Many Requests",
+    });
   });
   test("an error that names no upstream: the fallback, retryable", () => {
-    expect(upstreamErrorInfo(new Error("socket hang up"), "fred")).toEqual({ provider: "fred", retryable: true, retryAfterSeconds: null, message: "socket hang up" });
+    expect(upstreamErrorInfo(new Error("socket hang up"), "fred")).toEqual({
+      provider: "fred",
+      retryable: true,
+      retryAfterSeconds: null,
+      message: "socket hang up",
+    });
   });
   test("fractional Retry-After rounds up; zero, negative and non-numbers are ignored", () => {
-    const e = (v: unknown) => Object.assign(new Error("x"), { provider: "census", retryable: true, retryAfterSeconds: v });
+    const e = (v: unknown) =>
+      Object.assign(new Error("x"), { provider: "census", retryable: true, retryAfterSeconds: v });
     expect(upstreamErrorInfo(e(1.2), "f").retryAfterSeconds).toBe(2);
     expect(upstreamErrorInfo(e(0), "f").retryAfterSeconds).toBeNull();
     expect(upstreamErrorInfo(e(-5), "f").retryAfterSeconds).toBeNull();
@@ -74,24 +98,51 @@ describe("upstreamErrorInfo", () => {
     expect(upstreamErrorInfo(new Error("b".repeat(300)), "fred").message).toBe("b".repeat(300));
   });
   test("a connector's error opens with its provider, which the answer names already: that prefix is dropped", () => {
-    const e = new UpstreamError({ provider: "bls", kind: "over_capacity", retryable: true, status: 503, message: "POST v2/timeseries/data 1 series 2007-2026: HTTP 503" });
+    const e = new UpstreamError({
+      provider: "bls",
+      kind: "over_capacity",
+      retryable: true,
+      status: 503,
+      message: "POST v2/timeseries/data 1 series 2007-2026: HTTP 503",
+    });
     expect(e.message).toBe("bls: POST v2/timeseries/data 1 series 2007-2026: HTTP 503");
-    expect(upstreamErrorInfo(e, "fred")).toEqual({ provider: "bls", retryable: true, retryAfterSeconds: null, message: "POST v2/timeseries/data 1 series 2007-2026: HTTP 503" });
+    expect(upstreamErrorInfo(e, "fred")).toEqual({
+      provider: "bls",
+      retryable: true,
+      retryAfterSeconds: null,
+      message: "POST v2/timeseries/data 1 series 2007-2026: HTTP 503",
+    });
     // Only its own provider's name, and only as a prefix.
     expect(upstreamErrorInfo(Object.assign(new Error("fred: x"), { provider: "bls" }), "bls").message).toBe("fred: x");
-    expect(upstreamErrorInfo(Object.assign(new Error("see bls: x"), { provider: "bls" }), "bls").message).toBe("see bls: x");
+    expect(upstreamErrorInfo(Object.assign(new Error("see bls: x"), { provider: "bls" }), "bls").message).toBe(
+      "see bls: x",
+    );
   });
   test("a thrown non-Error", () => {
-    expect(upstreamErrorInfo("timeout", "worldbank")).toEqual({ provider: "worldbank", retryable: true, retryAfterSeconds: null, message: "timeout" });
-    expect(upstreamErrorInfo({ provider: "", retryable: false }, "fred")).toMatchObject({ provider: "fred", retryable: false });
+    expect(upstreamErrorInfo("timeout", "worldbank")).toEqual({
+      provider: "worldbank",
+      retryable: true,
+      retryAfterSeconds: null,
+      message: "timeout",
+    });
+    expect(upstreamErrorInfo({ provider: "", retryable: false }, "fred")).toMatchObject({
+      provider: "fred",
+      retryable: false,
+    });
   });
 });
 
 describe("importCommandFor", () => {
   test("codes as they are when safe, quoted for the shell otherwise", () => {
-    expect(importCommandFor("UNRATE", "US", "fred")).toBe("svc import FILE --indicator UNRATE --region US --source fred");
-    expect(importCommandFor("SL.UEM.TOTL.ZS", "FR", "worldbank")).toBe("svc import FILE --indicator SL.UEM.TOTL.ZS --region FR --source worldbank");
+    expect(importCommandFor("UNRATE", "US", "fred")).toBe(
+      "svc import FILE --indicator UNRATE --region US --source fred",
+    );
+    expect(importCommandFor("SL.UEM.TOTL.ZS", "FR", "worldbank")).toBe(
+      "svc import FILE --indicator SL.UEM.TOTL.ZS --region FR --source worldbank",
+    );
     expect(importCommandFor("svc:sahm_rule", "US", null)).toBe("svc import FILE --indicator svc:sahm_rule --region US");
-    expect(importCommandFor("it's odd", "06037", "x y")).toBe("svc import FILE --indicator 'it'\\''s odd' --region 06037 --source 'x y'");
+    expect(importCommandFor("it's odd", "06037", "x y")).toBe(
+      "svc import FILE --indicator 'it'\\''s odd' --region 06037 --source 'x y'",
+    );
   });
 });

@@ -1,15 +1,19 @@
+// The region list (src/domain/regions.ts, db/seed/regions.ts), slugify and regionKey; lookupRegion and the golden
+// Census figures are test/domain/region-lookup.test.ts.
 import { describe, expect, test } from "bun:test";
 import { regionList, regionSources } from "../../db/seed/regions";
 import {
-  applyCountyChanges, buildRegionList, parseFipsCountyCsv, slugify, type RegionRecord,
+  applyCountyChanges,
+  buildRegionList,
+  parseFipsCountyCsv,
+  slugify,
+  type RegionRecord,
 } from "../../src/domain/region-list";
-import { buildRegionIndex, lookupRegion, regionKey } from "../../src/domain/regions";
-import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
+import { regionKey } from "../../src/domain/regions";
 
 const rows = regionList();
 const ofType = (t: string) => rows.filter((r) => r.type === t);
 const byCode = new Map(rows.map((r) => [r.code, r]));
-const index = buildRegionIndex(rows);
 
 describe("region list", () => {
   test("counts: 250 countries, 51 states, 3,144 counties", () => {
@@ -27,39 +31,126 @@ describe("region list", () => {
 
   test("states: 2-digit FIPS, parent US, USPS and US-XX aliases, no territories", () => {
     expect(byCode.get("06")).toEqual({
-      code: "06", type: "state", name: "California", slug: "california", parentCode: "US",
-      fipsState: "06", fipsCounty: null, aliases: ["CA", "US-CA"],
+      code: "06",
+      type: "state",
+      name: "California",
+      slug: "california",
+      parentCode: "US",
+      fipsState: "06",
+      fipsCounty: null,
+      aliases: ["CA", "US-CA"],
     });
-    expect(byCode.get("11")).toMatchObject({ name: "District of Columbia", slug: "district-of-columbia", aliases: ["DC", "US-DC"] });
+    expect(byCode.get("11")).toMatchObject({
+      name: "District of Columbia",
+      slug: "district-of-columbia",
+      aliases: ["DC", "US-DC"],
+    });
     for (const code of ["60", "66", "69", "72", "78"]) expect(byCode.has(code)).toBe(false);
     expect(ofType("state").map((s) => s.code)).toEqual([
-      "01", "02", "04", "05", "06", "08", "09", "10", "11", "12", "13", "15", "16", "17", "18", "19", "20", "21", "22",
-      "23", "24", "25", "26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41",
-      "42", "44", "45", "46", "47", "48", "49", "50", "51", "53", "54", "55", "56",
+      "01",
+      "02",
+      "04",
+      "05",
+      "06",
+      "08",
+      "09",
+      "10",
+      "11",
+      "12",
+      "13",
+      "15",
+      "16",
+      "17",
+      "18",
+      "19",
+      "20",
+      "21",
+      "22",
+      "23",
+      "24",
+      "25",
+      "26",
+      "27",
+      "28",
+      "29",
+      "30",
+      "31",
+      "32",
+      "33",
+      "34",
+      "35",
+      "36",
+      "37",
+      "38",
+      "39",
+      "40",
+      "41",
+      "42",
+      "44",
+      "45",
+      "46",
+      "47",
+      "48",
+      "49",
+      "50",
+      "51",
+      "53",
+      "54",
+      "55",
+      "56",
     ]);
   });
 
   test("countries: alpha-2, short name, alpha-3 and numeric aliases; territories are countries", () => {
     expect(byCode.get("US")).toEqual({
-      code: "US", type: "country", name: "United States", slug: "united-states", parentCode: null,
-      fipsState: null, fipsCounty: null, aliases: ["USA", "840", "United States of America", "U.S.A.", "U.S."],
+      code: "US",
+      type: "country",
+      name: "United States",
+      slug: "united-states",
+      parentCode: null,
+      fipsState: null,
+      fipsCounty: null,
+      aliases: ["USA", "840", "United States of America", "U.S.A.", "U.S."],
     });
-    expect(byCode.get("DE")).toMatchObject({ type: "country", name: "Germany", slug: "germany", aliases: ["DEU", "276"] });
-    expect(byCode.get("CA")).toMatchObject({ type: "country", name: "Canada", slug: "canada", aliases: ["CAN", "124"] });
-    expect(byCode.get("PR")).toMatchObject({ type: "country", name: "Puerto Rico", slug: "puerto-rico", parentCode: null });
+    expect(byCode.get("DE")).toMatchObject({
+      type: "country",
+      name: "Germany",
+      slug: "germany",
+      aliases: ["DEU", "276"],
+    });
+    expect(byCode.get("CA")).toMatchObject({
+      type: "country",
+      name: "Canada",
+      slug: "canada",
+      aliases: ["CAN", "124"],
+    });
+    expect(byCode.get("PR")).toMatchObject({
+      type: "country",
+      name: "Puerto Rico",
+      slug: "puerto-rico",
+      parentCode: null,
+    });
     expect(byCode.get("CN")).toMatchObject({ name: "China", slug: "china" });
     expect(byCode.get("XK")).toMatchObject({ name: "Kosovo", aliases: ["XKK", "983", "XKX"] });
   });
 
   test("a country slug colliding with a state slug gets -country: only Georgia", () => {
-    expect(rows.filter((r) => r.slug.endsWith("-country")).map((r) => [r.code, r.slug])).toEqual([["GE", "georgia-country"]]);
+    expect(rows.filter((r) => r.slug.endsWith("-country")).map((r) => [r.code, r.slug])).toEqual([
+      ["GE", "georgia-country"],
+    ]);
     expect(byCode.get("13")!.slug).toBe("georgia");
   });
 
   test("counties: 5-digit FIPS, parent is a state, name + USPS slug", () => {
     expect(byCode.get("06037")).toEqual({
-      code: "06037", type: "county", name: "Los Angeles County", slug: "los-angeles-county-ca", parentCode: "06",
-      fipsState: "06", fipsCounty: "037", aliases: [],
+      code: "06037",
+      type: "county",
+      name: "Los Angeles County",
+      slug: "los-angeles-county-ca",
+      parentCode: "06",
+      fipsState: "06",
+      fipsCounty: "037",
+      aliases: [],
     });
     for (const c of ofType("county")) {
       expect(c.code).toMatch(/^\d{5}$/);
@@ -72,7 +163,9 @@ describe("region list", () => {
   });
 
   test("vintage 2024 corrections applied", () => {
-    const ct = ofType("county").filter((c) => c.parentCode === "09").map((c) => [c.code, c.name]);
+    const ct = ofType("county")
+      .filter((c) => c.parentCode === "09")
+      .map((c) => [c.code, c.name]);
     expect(ct).toEqual([
       ["09110", "Capitol Planning Region"],
       ["09120", "Greater Bridgeport Planning Region"],
@@ -84,7 +177,20 @@ describe("region list", () => {
       ["09180", "Southeastern Connecticut Planning Region"],
       ["09190", "Western Connecticut Planning Region"],
     ]);
-    for (const gone of ["09001", "09003", "09005", "09007", "09009", "09011", "09013", "09015", "51515", "02270", "46113", "02261"]) {
+    for (const gone of [
+      "09001",
+      "09003",
+      "09005",
+      "09007",
+      "09009",
+      "09011",
+      "09013",
+      "09015",
+      "51515",
+      "02270",
+      "46113",
+      "02261",
+    ]) {
       expect(byCode.has(gone)).toBe(false);
     }
     expect(byCode.get("02158")!.name).toBe("Kusilvak Census Area");
@@ -105,15 +211,23 @@ describe("region list", () => {
 
   test("a change whose source row is missing fails loudly (the package moved to a newer vintage)", () => {
     const names = new Map([["51019", "Bedford County"]]);
-    expect(() => applyCountyChanges(names)).toThrow('county change "Bedford city, VA merged into Bedford County": 51515 is not in the source list');
+    expect(() => applyCountyChanges(names)).toThrow(
+      'county change "Bedford city, VA merged into Bedford County": 51515 is not in the source list',
+    );
   });
 
   test("buildRegionList on a tiny source: territories left out, Georgia split, changes applied", () => {
     const out = buildRegionList(
       {
-        countryCodes: [["GE", "GEO", "268"], ["US", "USA", "840"]],
+        countryCodes: [
+          ["GE", "GEO", "268"],
+          ["US", "USA", "840"],
+        ],
         countryNames: { GE: "Georgia", US: ["United States of America", "United States", "USA"] },
-        states: [{ id: "13", name: "Georgia" }, { id: "72", name: "Puerto Rico" }],
+        states: [
+          { id: "13", name: "Georgia" },
+          { id: "72", name: "Puerto Rico" },
+        ],
         counties: parseFipsCountyCsv(
           "state,statefp,countyfp,countyname,classfp\nGA,13,121,Fulton County,H1\nGA,13,123,Gilmer County,H1\nPR,72,001,Adjuntas Municipio,H1\n",
         ),
@@ -143,103 +257,5 @@ describe("slugify and regionKey", () => {
     expect(regionKey("los-angeles-county-ca")).toBe("los angeles county ca");
     expect(regionKey("  Los Angeles County,  CA ")).toBe("los angeles county ca");
     expect(regionKey("DOÑA ANA COUNTY, NM")).toBe("dona ana county nm");
-  });
-});
-
-describe("lookupRegion", () => {
-  const found = (input: string) => {
-    const r = lookupRegion(index, input);
-    return r.kind === "found" ? r.code : r.kind;
-  };
-
-  test.each([
-    // canonical codes, any case
-    ["US", "US"], ["us", "US"], ["DE", "DE"], ["de", "10"], ["06", "06"], ["06037", "06037"], ["PR", "PR"], ["GE", "GE"],
-    // FIPS without the leading zero
-    ["6", "06"], ["1", "01"], ["6037", "06037"], ["1001", "01001"], ["4", "04"],
-    // a canonical code means itself; otherwise USPS abbreviations and US-XX are states
-    ["CA", "CA"], ["ca", "06"], ["US-CA", "06"], ["us-ca", "06"], ["DC", "11"], ["IN", "IN"], ["in", "18"], ["MD", "MD"], ["NY", "36"],
-    // alpha-3 and numeric
-    ["USA", "US"], ["usa", "US"], ["CAN", "CA"], ["DEU", "DE"], ["IND", "IN"], ["GEO", "GE"], ["XKX", "XK"],
-    ["840", "US"], ["276", "DE"], ["004", "AF"], ["124", "CA"],
-    // names and slugs, case-insensitive
-    ["california", "06"], ["California", "06"], [" CALIFORNIA ", "06"], ["new-york", "36"], ["District of Columbia", "11"],
-    ["canada", "CA"], ["Germany", "DE"], ["united-states", "US"], ["United States of America", "US"], ["U.S.A.", "US"],
-    ["UK", "GB"], ["Great Britain", "GB"], ["russia", "RU"], ["Türkiye", "TR"], ["turkey", "TR"], ["Ivory Coast", "CI"],
-    // Georgia: the state by name and slug; the country by code, alpha-3 or its slug
-    ["georgia", "13"], ["Georgia", "13"], ["georgia-country", "GE"],
-    // counties
-    ["los-angeles-county-ca", "06037"], ["Los Angeles County, CA", "06037"], ["los angeles county, california", "06037"],
-    ["Los Angeles, CA", "06037"], ["los angeles county", "06037"], ["Doña Ana County, NM", "35013"], ["dona ana county nm", "35013"],
-    ["district-of-columbia-dc", "11001"], ["St. Louis County, MO", "29189"], ["st-louis-city-mo", "29510"],
-    ["Prince George's County, MD", "24033"], ["prince georges county md", "24033"], ["Capitol Planning Region, CT", "09110"],
-  ])("%p -> %p", (input, code) => expect(found(input)).toBe(code));
-
-  test("a canonical code means itself and reports the state it shadows; kinds pick the state", () => {
-    expect(lookupRegion(index, "CA")).toEqual({ kind: "found", code: "CA", via: "code", shadowed: ["06"] });
-    expect(lookupRegion(index, "CA", { kinds: ["state", "county"] })).toEqual({ kind: "found", code: "06", via: "usps", shadowed: [] });
-    expect(lookupRegion(index, "IN", { kinds: ["country"] })).toMatchObject({ kind: "found", code: "IN" });
-    expect(lookupRegion(index, "IN", { kinds: ["state"] })).toMatchObject({ kind: "found", code: "18" });
-    expect(lookupRegion(index, "06", { kinds: ["country"] })).toEqual({ kind: "not_found" });
-    expect(lookupRegion(index, "georgia")).toEqual({ kind: "found", code: "13", via: "slug", shadowed: ["GE"] });
-    expect(lookupRegion(index, "CAN")).toEqual({ kind: "found", code: "CA", via: "code", shadowed: [] });
-  });
-
-  test("ambiguous inputs list every candidate", () => {
-    expect(lookupRegion(index, "Baltimore, MD")).toEqual({ kind: "ambiguous", candidates: ["24005", "24510"] });
-    expect(lookupRegion(index, "st louis, mo")).toEqual({ kind: "ambiguous", candidates: ["29189", "29510"] });
-    expect(lookupRegion(index, "congo")).toEqual({ kind: "ambiguous", candidates: ["CD", "CG"] });
-    expect(lookupRegion(index, "Cook County")).toEqual({ kind: "ambiguous", candidates: ["13075", "17031", "27031"] });
-    const washington = lookupRegion(index, "Washington County");
-    expect(washington.kind).toBe("ambiguous");
-    expect(washington.kind === "ambiguous" && washington.candidates.length).toBe(30);
-  });
-
-  test("unknown inputs", () => {
-    for (const input of ["", "   ", "xyz", "00", "US-PR", "CAX", "99999", "los angeles county, ny", "x".repeat(201)]) {
-      expect(lookupRegion(index, input)).toEqual({ kind: "not_found" });
-    }
-  });
-
-  test("retired county codes say what replaced them", () => {
-    expect(lookupRegion(index, "09001")).toEqual({
-      kind: "not_found",
-      retired: {
-        code: "09001", year: 2022, reason: "Connecticut's 8 counties were replaced by its 9 planning regions",
-        replacedBy: ["09110", "09120", "09130", "09140", "09150", "09160", "09170", "09180", "09190"],
-      },
-    });
-    expect(lookupRegion(index, "9001")).toMatchObject({ kind: "not_found", retired: { code: "09001" } });
-    expect(lookupRegion(index, "51515")).toMatchObject({ kind: "not_found", retired: { year: 2013, replacedBy: ["51019"] } });
-    expect(lookupRegion(index, "46113")).toMatchObject({ kind: "not_found", retired: { year: 2015, replacedBy: ["46102"] } });
-    expect(lookupRegion(index, "02261")).toMatchObject({ kind: "not_found", retired: { year: 2019, replacedBy: ["02063", "02066"] } });
-  });
-
-  test("input length: 200 characters (after trimming) is looked up, 201 is not", () => {
-    const at200 = "Los Angeles County," + " ".repeat(179) + "CA";
-    expect(at200.length).toBe(200);
-    expect(lookupRegion(index, at200)).toMatchObject({ kind: "found", code: "06037" });
-    expect(lookupRegion(index, "Los Angeles County," + " ".repeat(180) + "CA")).toEqual({ kind: "not_found" });
-    expect(lookupRegion(index, "  " + at200 + "  ")).toMatchObject({ kind: "found", code: "06037" });
-  });
-});
-
-describe("golden: Census PEP vintage 2024", () => {
-  const path = sharedDataPath("census-pep-county", "co-est2024-alldata.csv");
-  test.skipIf(!path)(path ? "every county and state code and name matches co-est2024-alldata.csv" : sharedDataMissingMessage("census-pep-county"), async () => {
-    const text = new TextDecoder("latin1").decode(await Bun.file(path!).arrayBuffer());
-    const [header, ...lines] = text.split(/\r?\n/).filter(Boolean);
-    const h = header.split(",");
-    const [sumlev, state, county, stname, ctyname] = ["SUMLEV", "STATE", "COUNTY", "STNAME", "CTYNAME"].map((c) => h.indexOf(c));
-    const counties = new Map<string, string>();
-    const states = new Map<string, string>();
-    for (const line of lines) {
-      const f = line.split(",");
-      if (f[sumlev] === "050") counties.set(f[state] + f[county], f[ctyname]);
-      if (f[sumlev] === "040") states.set(f[state], f[stname]);
-    }
-    expect(counties.size).toBe(3144);
-    expect(new Map(ofType("county").map((c) => [c.code, c.name]))).toEqual(counties);
-    expect(new Map(ofType("state").map((s) => [s.code, s.name]))).toEqual(states);
   });
 });

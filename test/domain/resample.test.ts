@@ -47,15 +47,31 @@ describe("daily to monthly", () => {
   });
   test("a month ending on a weekend is complete once its last weekday is in", () => {
     // March 2024 ends on Sunday the 31st; Friday the 29th is its last weekday.
-    const r = resample(businessDays("2024-03-01", "2024-03-29", () => 1), "daily", "monthly", "sum");
+    const r = resample(
+      businessDays("2024-03-01", "2024-03-29", () => 1),
+      "daily",
+      "monthly",
+      "sum",
+    );
     expect(r.dropped).toBeNull();
     expect(rows(r)).toEqual([["2024-03-01", "2024-03-31", 21]]);
-    const r2 = resample(businessDays("2024-03-01", "2024-03-28", () => 1), "daily", "monthly", "sum");
+    const r2 = resample(
+      businessDays("2024-03-01", "2024-03-28", () => 1),
+      "daily",
+      "monthly",
+      "sum",
+    );
     expect(r2.buckets).toEqual([]);
     expect(r2.dropped?.period_start).toBe("2024-03-01");
   });
   test("null rows are skipped; an all-null bucket has a null value", () => {
-    const s = pts([["2024-01-02", 1], ["2024-01-03", null], ["2024-01-31", 5], ["2024-02-01", null], ["2024-02-29", null]]);
+    const s = pts([
+      ["2024-01-02", 1],
+      ["2024-01-03", null],
+      ["2024-01-31", 5],
+      ["2024-02-01", null],
+      ["2024-02-29", null],
+    ]);
     const r = resample(s, "daily", "monthly", "mean");
     expect(rows(r)).toEqual([
       ["2024-01-01", "2024-01-31", 3],
@@ -65,14 +81,22 @@ describe("daily to monthly", () => {
     expect(resample(s, "daily", "monthly", "last").buckets[0].value).toBe(5);
   });
   test("a month with no row is not emitted (a gap stays a gap)", () => {
-    const s = pts([["2024-01-31", 1], ["2024-03-29", 2]]);
+    const s = pts([
+      ["2024-01-31", 1],
+      ["2024-03-29", 2],
+    ]);
     expect(rows(resample(s, "daily", "monthly", "mean")).map((r) => r[0])).toEqual(["2024-01-01", "2024-03-01"]);
   });
 });
 
 describe("daily to quarterly and annual, quarter boundaries", () => {
   test("March 31 belongs to Q1 and April 1 to Q2", () => {
-    const s = pts([["2024-01-02", 2], ["2024-03-29", 4], ["2024-04-01", 10], ["2024-06-28", 20]]);
+    const s = pts([
+      ["2024-01-02", 2],
+      ["2024-03-29", 4],
+      ["2024-04-01", 10],
+      ["2024-06-28", 20],
+    ]);
     const r = resample(s, "daily", "quarterly", "mean");
     expect(rows(r)).toEqual([
       ["2024-01-01", "2024-03-31", 3],
@@ -89,7 +113,13 @@ describe("daily to quarterly and annual, quarter boundaries", () => {
 
 describe("weekly to monthly", () => {
   // Saturdays of October 2025 (4, 11, 18, 25) and November 1.
-  const w = pts([["2025-10-04", 100], ["2025-10-11", 200], ["2025-10-18", 300], ["2025-10-25", 400], ["2025-11-01", 500]]);
+  const w = pts([
+    ["2025-10-04", 100],
+    ["2025-10-11", 200],
+    ["2025-10-18", 300],
+    ["2025-10-25", 400],
+    ["2025-11-01", 500],
+  ]);
   test("each week counts in the month of its date; the newest month is dropped while a later week can still fall in it", () => {
     const r = resample(w, "weekly", "monthly", "sum");
     expect(rows(r)).toEqual([["2025-10-01", "2025-10-31", 1000]]);
@@ -105,8 +135,14 @@ describe("weekly to monthly", () => {
 
 describe("monthly to quarterly and annual", () => {
   const m = pts([
-    ["2024-01-01", 1], ["2024-02-01", 2], ["2024-03-01", 3], ["2024-04-01", 4], ["2024-05-01", 5], ["2024-06-01", 6],
-    ["2024-07-01", 7], ["2024-08-01", 8],
+    ["2024-01-01", 1],
+    ["2024-02-01", 2],
+    ["2024-03-01", 3],
+    ["2024-04-01", 4],
+    ["2024-05-01", 5],
+    ["2024-06-01", 6],
+    ["2024-07-01", 7],
+    ["2024-08-01", 8],
   ]);
   test("quarters: mean, last, sum; the newest quarter without its last month is dropped", () => {
     const mean = resample(m, "monthly", "quarterly", "mean");
@@ -124,17 +160,39 @@ describe("monthly to quarterly and annual", () => {
     expect(r.buckets.map((b) => b.value)).toEqual([6, 15, 24]);
   });
   test("a quarter missing its middle month is still complete (its last month is in) and aggregates what it has", () => {
-    const r = resample(pts([["2024-01-01", 2], ["2024-03-01", 4]]), "monthly", "quarterly", "mean");
+    const r = resample(
+      pts([
+        ["2024-01-01", 2],
+        ["2024-03-01", 4],
+      ]),
+      "monthly",
+      "quarterly",
+      "mean",
+    );
     expect(rows(r)).toEqual([["2024-01-01", "2024-03-31", 3]]);
   });
   test("month-end dated monthly series, annual", () => {
-    const eom = pts([["2023-11-30", 1], ["2023-12-31", 2], ["2024-01-31", 3], ["2024-02-29", 4]]);
+    const eom = pts([
+      ["2023-11-30", 1],
+      ["2023-12-31", 2],
+      ["2024-01-31", 3],
+      ["2024-02-29", 4],
+    ]);
     const r = resample(eom, "monthly", "annual", "sum");
     expect(rows(r)).toEqual([["2023-01-01", "2023-12-31", 3]]);
     expect(r.dropped).toMatchObject({ period_start: "2024-01-01", value: 7 });
   });
   test("monthly to monthly keeps one bucket per month", () => {
-    const r = resample(pts([["2025-09-01", 1], ["2025-10-01", null], ["2025-11-01", 3]]), "monthly", "monthly", "mean");
+    const r = resample(
+      pts([
+        ["2025-09-01", 1],
+        ["2025-10-01", null],
+        ["2025-11-01", 3],
+      ]),
+      "monthly",
+      "monthly",
+      "mean",
+    );
     expect(rows(r)).toEqual([
       ["2025-09-01", "2025-09-30", 1],
       ["2025-10-01", "2025-10-31", null],
@@ -146,18 +204,35 @@ describe("monthly to quarterly and annual", () => {
 
 describe("edges", () => {
   test("empty series", () => {
-    expect(resample([], "daily", "monthly", "mean")).toEqual({ buckets: [], dropped: null, completeness: expect.any(String) });
+    expect(resample([], "daily", "monthly", "mean")).toEqual({
+      buckets: [],
+      dropped: null,
+      completeness: expect.any(String),
+    });
   });
   test("one point: kept when it completes its bucket, dropped otherwise", () => {
-    expect(rows(resample(pts([["2025-12-01", 7]]), "monthly", "quarterly", "mean"))).toEqual([["2025-10-01", "2025-12-31", 7]]);
+    expect(rows(resample(pts([["2025-12-01", 7]]), "monthly", "quarterly", "mean"))).toEqual([
+      ["2025-10-01", "2025-12-31", 7],
+    ]);
     const r = resample(pts([["2025-11-01", 7]]), "monthly", "quarterly", "mean");
     expect(r.buckets).toEqual([]);
     expect(r.dropped?.value).toBe(7);
   });
   test("unsorted input is sorted first", () => {
-    expect(rows(resample(pts([["2024-03-01", 3], ["2024-01-01", 1], ["2024-02-01", 2]]), "monthly", "quarterly", "last"))).toEqual([
-      ["2024-01-01", "2024-03-31", 3],
-    ]);
+    expect(
+      rows(
+        resample(
+          pts([
+            ["2024-03-01", 3],
+            ["2024-01-01", 1],
+            ["2024-02-01", 2],
+          ]),
+          "monthly",
+          "quarterly",
+          "last",
+        ),
+      ),
+    ).toEqual([["2024-01-01", "2024-03-31", 3]]);
   });
   test("upsampling is refused", () => {
     expect(() => resample(pts([["2024-01-01", 1]]), "quarterly", "monthly", "mean")).toThrow(RuleError);
@@ -166,7 +241,15 @@ describe("edges", () => {
     );
   });
   test("preliminary source rows mark their bucket", () => {
-    const r = resample([{ date: "2024-03-01", value: 1 }, { date: "2024-06-01", value: 2, preliminary: true }], "monthly", "quarterly", "sum");
+    const r = resample(
+      [
+        { date: "2024-03-01", value: 1 },
+        { date: "2024-06-01", value: 2, preliminary: true },
+      ],
+      "monthly",
+      "quarterly",
+      "sum",
+    );
     expect(r.buckets.map((b) => b.preliminary)).toEqual([false, true]);
   });
 });
@@ -186,9 +269,11 @@ describe("next expected observation", () => {
 describe("resampling before a transform", () => {
   test("daily to monthly yoy uses the monthly buckets; a missing month bucket gives null", () => {
     const daily = pts([
-      ["2023-01-03", 4], ["2023-01-31", 6], // Jan 2023 mean 5
+      ["2023-01-03", 4],
+      ["2023-01-31", 6], // Jan 2023 mean 5
       ["2023-02-28", 8], // Feb 2023 mean 8
-      ["2024-01-02", 5], ["2024-01-31", 7], // Jan 2024 mean 6
+      ["2024-01-02", 5],
+      ["2024-01-31", 7], // Jan 2024 mean 6
       ["2024-02-29", 10], // Feb 2024 mean 10 (leap day)
     ]);
     const r = resample(daily, "daily", "monthly", "mean");

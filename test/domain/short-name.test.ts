@@ -7,7 +7,9 @@ describe("short names", () => {
     const forty = "x".repeat(SHORT_NAME_MAX);
     expect(deriveShortName(forty)).toBe(forty);
     expect(deriveShortName(`${forty}y`)).toBe(`${forty}y`);
-    expect(deriveShortName("Unemployment Rate by State (LAUS, seasonally adjusted)")).toBe("Unemployment Rate by State");
+    expect(deriveShortName("Unemployment Rate by State (LAUS, seasonally adjusted)")).toBe(
+      "Unemployment Rate by State",
+    );
     expect(deriveShortName("Energy use (kg of oil equivalent per capita)")).toBe("Energy use");
   });
   test("never cut to a part that could name another series: a name the rule cannot shorten stays whole", () => {
@@ -15,9 +17,18 @@ describe("short names", () => {
     expect(deriveShortName(name)).toBe(name);
   });
   test("a stated short name wins; a blank or non-string one is ignored", () => {
-    expect(shortNameOf({ name: "Consumer Price Index for All Urban Consumers", meta: { short_name: "Consumer Price Index" } })).toBe("Consumer Price Index");
-    expect(shortNameOf({ name: "Unemployment Rate by County (LAUS, not seasonally adjusted)", meta: { short_name: " " } })).toBe("Unemployment Rate by County");
-    expect(shortNameOf({ name: "Resident Population Estimate", meta: { short_name: 3 } })).toBe("Resident Population Estimate");
+    expect(
+      shortNameOf({
+        name: "Consumer Price Index for All Urban Consumers",
+        meta: { short_name: "Consumer Price Index" },
+      }),
+    ).toBe("Consumer Price Index");
+    expect(
+      shortNameOf({ name: "Unemployment Rate by County (LAUS, not seasonally adjusted)", meta: { short_name: " " } }),
+    ).toBe("Unemployment Rate by County");
+    expect(shortNameOf({ name: "Resident Population Estimate", meta: { short_name: 3 } })).toBe(
+      "Resident Population Estimate",
+    );
     expect(shortNameOf({ name: "Resident Population Estimate", meta: null })).toBe("Resident Population Estimate");
   });
 });

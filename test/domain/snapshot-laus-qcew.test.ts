@@ -1,7 +1,13 @@
 // The LAUS and QCEW snapshot parsers on small files cut from the real ones, each with its trap, values as the files
 // hold them.
 import { describe, expect, test } from "bun:test";
-import { lausCountyAnnual, lausStateRates, lausStatesMonthly, rateFromLevels, round1 } from "../../src/domain/snapshot-laus";
+import {
+  lausCountyAnnual,
+  lausStateRates,
+  lausStatesMonthly,
+  rateFromLevels,
+  round1,
+} from "../../src/domain/snapshot-laus";
 import { qcewAnnualTotals } from "../../src/domain/snapshot-qcew";
 
 const STST_HEADER =
@@ -21,9 +27,18 @@ describe("lausStatesMonthly (ststdsadata.csv)", () => {
       { date: "2025-08-01", value: 3.0 },
     ]);
     expect(corrected).toEqual([{ region: "31", date: "2025-08-01", published: 0.83, fromLevels: 3.0 }]);
-    expect(series.find((s) => s.code === "LASST04" && s.region === "31")!.rows[1]).toEqual({ date: "2025-08-01", value: 32152 });
-    expect(series.find((s) => s.code === "LASST06" && s.region === "31")!.rows[1]).toEqual({ date: "2025-08-01", value: 1089569 });
-    expect(series.find((s) => s.code === "LASST05" && s.region === "31")!.rows[1]).toEqual({ date: "2025-08-01", value: 1057417 });
+    expect(series.find((s) => s.code === "LASST04" && s.region === "31")!.rows[1]).toEqual({
+      date: "2025-08-01",
+      value: 32152,
+    });
+    expect(series.find((s) => s.code === "LASST06" && s.region === "31")!.rows[1]).toEqual({
+      date: "2025-08-01",
+      value: 1089569,
+    });
+    expect(series.find((s) => s.code === "LASST05" && s.region === "31")!.rows[1]).toEqual({
+      date: "2025-08-01",
+      value: 1057417,
+    });
     expect(rate.sourceUpdatedAt).toBe("2025-09-19T00:00:00Z");
   });
 
@@ -37,7 +52,13 @@ describe("lausStatesMonthly (ststdsadata.csv)", () => {
     ].join("\n");
     const { series, corrected } = lausStatesMonthly(text);
     expect(series.filter((s) => s.code === "LASST03").map((s) => [s.region, s.rows])).toEqual([
-      ["01", [{ date: "1976-01-01", value: 6.7 }, { date: "1976-02-01", value: 6.6 }]],
+      [
+        "01",
+        [
+          { date: "1976-01-01", value: 6.7 },
+          { date: "1976-02-01", value: 6.6 },
+        ],
+      ],
       ["037", [{ date: "1976-01-01", value: 8.9 }]],
       ["51000", [{ date: "1976-01-01", value: 11.2 }]],
     ]);
@@ -53,7 +74,9 @@ describe("lausStatesMonthly (ststdsadata.csv)", () => {
   });
 
   test("an unreadable level names its line", () => {
-    expect(() => lausStatesMonthly([STST_HEADER, "06,California,2025,01,1,x,1,1,1,1,1"].join("\n"))).toThrow("ststdsadata.csv line 2 LF Total");
+    expect(() => lausStatesMonthly([STST_HEADER, "06,California,2025,01,1,x,1,1,1,1,1"].join("\n"))).toThrow(
+      "ststdsadata.csv line 2 LF Total",
+    );
   });
 });
 
@@ -68,13 +91,25 @@ describe("lausStateRates (stateUnemployment.csv)", () => {
     ].join("\n");
     const series = lausStateRates(text, "2026-07-23T00:00:00Z");
     expect(series.map((s) => [s.code, s.region, s.rows])).toEqual([
-      ["LASST03", "01", [{ date: "2025-10-01", value: null }, { date: "2025-11-01", value: 2.9 }, { date: "2026-06-01", value: 3.2 }]],
+      [
+        "LASST03",
+        "01",
+        [
+          { date: "2025-10-01", value: null },
+          { date: "2025-11-01", value: 2.9 },
+          { date: "2026-06-01", value: 3.2 },
+        ],
+      ],
       ["LASST03", "72", [{ date: "2025-10-01", value: 5.7 }]],
     ]);
   });
 
   test("a series id that is not the row's state rate is refused", () => {
-    expect(() => lausStateRates("GeoID,Series ID,Place,Year,Month,Unemployment Rate\n6,LASST010000000000003,California (S),2026,June,5.5")).toThrow("is not the rate of 06");
+    expect(() =>
+      lausStateRates(
+        "GeoID,Series ID,Place,Year,Month,Unemployment Rate\n6,LASST010000000000003,California (S),2026,June,5.5",
+      ),
+    ).toThrow("is not the rate of 06");
   });
 });
 
@@ -96,7 +131,9 @@ describe("lausCountyAnnual (laucnty24.csv)", () => {
       ["LAUCN04A", 765],
       ["LAUCN03A", 2.7],
     ]);
-    expect(series.find((s) => s.region === "06037" && s.code === "LAUCN03A")!.rows).toEqual([{ date: "2024-01-01", value: 5.8 }]);
+    expect(series.find((s) => s.region === "06037" && s.code === "LAUCN03A")!.rows).toEqual([
+      { date: "2024-01-01", value: 5.8 },
+    ]);
     expect(series).toHaveLength(8);
   });
 });

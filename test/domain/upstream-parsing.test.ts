@@ -1,6 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { CENSUS_ANNOTATION_CODES, parseUpstreamNumber, UnreadableNumberError } from "../../src/domain/upstream-numbers";
-import { blsPeriodDate, dayUpdatedAt, fredUpdatedAt, retryAfterSeconds, secondsUntilMidnight, worldBankDate } from "../../src/domain/upstream-dates";
+import {
+  blsPeriodDate,
+  dayUpdatedAt,
+  fredUpdatedAt,
+  retryAfterSeconds,
+  secondsUntilMidnight,
+  worldBankDate,
+} from "../../src/domain/upstream-dates";
 import { fillSeriesTemplate, templateKind } from "../../src/domain/series-template";
 
 describe("parseUpstreamNumber", () => {
@@ -38,7 +45,8 @@ describe("parseUpstreamNumber", () => {
     expect(parseUpstreamNumber("1,234.5")).toBe(1234.5);
     expect(parseUpstreamNumber("-1,000")).toBe(-1000);
     expect(parseUpstreamNumber(" 806 ")).toBe(806);
-    for (const bad of ["1,23", "12,3456", ",123", "1,,234", "1.234,5"]) expect(() => parseUpstreamNumber(bad)).toThrow(UnreadableNumberError);
+    for (const bad of ["1,23", "12,3456", ",123", "1,,234", "1.234,5"])
+      expect(() => parseUpstreamNumber(bad)).toThrow(UnreadableNumberError);
   });
   test("decimal forms", () => {
     expect(parseUpstreamNumber(".5")).toBe(0.5);
@@ -50,7 +58,8 @@ describe("parseUpstreamNumber", () => {
     for (const bad of ["abc", "4.4.4", "Infinity", "NaN", "0x10", "1e999", "$59,338"]) {
       expect(() => parseUpstreamNumber(bad)).toThrow(UnreadableNumberError);
     }
-    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, true, {}, []]) expect(() => parseUpstreamNumber(bad)).toThrow(UnreadableNumberError);
+    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, true, {}, []])
+      expect(() => parseUpstreamNumber(bad)).toThrow(UnreadableNumberError);
   });
 });
 
@@ -63,7 +72,12 @@ describe("blsPeriodDate", () => {
     expect(blsPeriodDate("2020", "M14")).toBeNull();
   });
   test("quarters, halves, years", () => {
-    expect(["Q01", "Q02", "Q03", "Q04"].map((p) => blsPeriodDate("2023", p)!.date)).toEqual(["2023-01-01", "2023-04-01", "2023-07-01", "2023-10-01"]);
+    expect(["Q01", "Q02", "Q03", "Q04"].map((p) => blsPeriodDate("2023", p)!.date)).toEqual([
+      "2023-01-01",
+      "2023-04-01",
+      "2023-07-01",
+      "2023-10-01",
+    ]);
     expect(blsPeriodDate("2023", "Q05")).toEqual({ date: "2023-01-01", annualAverage: true });
     expect(blsPeriodDate("2023", "S01")!.date).toBe("2023-01-01");
     expect(blsPeriodDate("2023", "S02")!.date).toBe("2023-07-01");
@@ -71,7 +85,15 @@ describe("blsPeriodDate", () => {
     expect(blsPeriodDate("2023", "A01")).toEqual({ date: "2023-01-01", annualAverage: false });
   });
   test("malformed", () => {
-    for (const [y, p] of [["23", "M01"], ["2023", "M1"], ["2023", "X01"], ["2023", "A02"], ["2023", "Q06"], ["2023", "S04"], ["2023", ""]]) {
+    for (const [y, p] of [
+      ["23", "M01"],
+      ["2023", "M1"],
+      ["2023", "X01"],
+      ["2023", "A02"],
+      ["2023", "Q06"],
+      ["2023", "S04"],
+      ["2023", ""],
+    ]) {
       expect(blsPeriodDate(y, p)).toBeNull();
     }
   });
@@ -137,7 +159,13 @@ describe("retryAfterSeconds", () => {
 describe("fillSeriesTemplate", () => {
   const ca = { code: "06", type: "state", fipsState: "06", fipsCounty: null, aliases: ["CA", "US-CA"] };
   const la = { code: "06037", type: "county", fipsState: "06", fipsCounty: "037", aliases: [] };
-  const us = { code: "US", type: "country", fipsState: null, fipsCounty: null, aliases: ["USA", "840", "United States of America"] };
+  const us = {
+    code: "US",
+    type: "country",
+    fipsState: null,
+    fipsCounty: null,
+    aliases: ["USA", "840", "United States of America"],
+  };
   const xk = { code: "XK", type: "country", fipsState: null, fipsCounty: null, aliases: ["XKK", "XKX"] };
 
   test("state, county and country templates", () => {

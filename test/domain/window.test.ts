@@ -21,7 +21,28 @@ describe("parseWindow", () => {
     expect(parseWindow("99999999y")).toBeNull();
   });
   test("anything else is refused", () => {
-    for (const s of ["", "0d", "0m", "0y", "012m", "-1m", "+1m", "1.5y", "12M", "12w", " 12m", "12m ", "12", "m", "ALL", "All", "all ", "1e2d", "12mm", "1 y"]) {
+    for (const s of [
+      "",
+      "0d",
+      "0m",
+      "0y",
+      "012m",
+      "-1m",
+      "+1m",
+      "1.5y",
+      "12M",
+      "12w",
+      " 12m",
+      "12m ",
+      "12",
+      "m",
+      "ALL",
+      "All",
+      "all ",
+      "1e2d",
+      "12mm",
+      "1 y",
+    ]) {
       expect({ s, w: parseWindow(s) }).toEqual({ s, w: null });
     }
   });

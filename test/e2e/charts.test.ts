@@ -18,7 +18,8 @@ setDefaultTimeout(240_000);
 
 const CHROMIUM = "/usr/bin/chromium";
 const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`skipped: ${CHROMIUM} is absent, so charts were not checked in a browser (apt-get install -y chromium)`);
+if (!hasChromium)
+  console.warn(`skipped: ${CHROMIUM} is absent, so charts were not checked in a browser (apt-get install -y chromium)`);
 
 export const CHART_SCREENSHOT = "/tmp/svc-chart-unrate.png";
 export const BRIEFING_SCREENSHOT = "/tmp/svc-briefing-page.png";
@@ -37,7 +38,17 @@ describe.skipIf(!hasChromium)("charts in headless Chromium", () => {
     ({ headers } = await testKey(t, { plan: "professional" }));
     server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: t.app.fetch });
     base = `http://127.0.0.1:${server.port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+      ],
+    });
   }, 240_000);
   afterAll(async () => {
     await browser?.close();
@@ -46,7 +57,10 @@ describe.skipIf(!hasChromium)("charts in headless Chromium", () => {
   });
 
   async function open(path: string, viewport = { width: 900, height: 700 }) {
-    const context = await browser.newContext({ viewport, extraHTTPHeaders: { ...headers, accept: "text/html,application/xhtml+xml,*/*;q=0.8" } });
+    const context = await browser.newContext({
+      viewport,
+      extraHTTPHeaders: { ...headers, accept: "text/html,application/xhtml+xml,*/*;q=0.8" },
+    });
     const page = await context.newPage();
     const outside: string[] = [];
     page.on("request", (r) => {
@@ -57,11 +71,17 @@ describe.skipIf(!hasChromium)("charts in headless Chromium", () => {
   }
 
   test("GET /v1/chart draws: an SVG document with its title, the recession bands and the newest value", async () => {
-    const { page, res, outside, close } = await open("/v1/chart?indicator=UNRATE&region=US&start_date=2000-01-01&width=800&height=400", { width: 800, height: 400 });
+    const { page, res, outside, close } = await open(
+      "/v1/chart?indicator=UNRATE&region=US&start_date=2000-01-01&width=800&height=400",
+      { width: 800, height: 400 },
+    );
     expect(res!.status()).toBe(200);
     expect(res!.headers()["content-type"]).toBe("image/svg+xml; charset=utf-8");
     // Chromium parsed it as SVG (an XML error would be an error page): the root is <svg> with its accessible title.
-    expect(await page.evaluate("[document.documentElement.nodeName, document.title]")).toEqual(["svg", "Unemployment Rate: United States"]);
+    expect(await page.evaluate("[document.documentElement.nodeName, document.title]")).toEqual([
+      "svg",
+      "Unemployment Rate: United States",
+    ]);
     expect(await page.locator("path.mark-rect, g.mark-rect path").count()).toBeGreaterThanOrEqual(2);
     // The newest value, labelled (over its white halo).
     expect(await page.locator("text", { hasText: /^4.3 \(May 2026\)$/ }).count()).toBe(2);
@@ -76,12 +96,20 @@ describe.skipIf(!hasChromium)("charts in headless Chromium", () => {
     const res = await t.request(`/v1/chart?${query}`, { headers });
     expect({ name, status: res.status }).toEqual({ name, status: 200 });
     const d = await drawnText(browser, await res.text(), `/tmp/svc-chart-${name}.png`);
-    expect({ name, outside: d.outside, overlapping: d.overlapping, cut: d.cut }).toEqual({ name, outside: [], overlapping: [], cut: [] });
+    expect({ name, outside: d.outside, overlapping: d.overlapping, cut: d.cut }).toEqual({
+      name,
+      outside: [],
+      overlapping: [],
+      cut: [],
+    });
     return d;
   }
 
   test("different units: an axis or a panel each, so neither line is flattened", async () => {
-    for (const [name, query] of [["two-units", "indicator=UNRATE,PAYEMS&region=US&start_date=2015-01-01"], ["three-units", "indicator=UNRATE,PAYEMS,CPIAUCSL&region=US&start_date=2015-01-01"]]) {
+    for (const [name, query] of [
+      ["two-units", "indicator=UNRATE,PAYEMS&region=US&start_date=2015-01-01"],
+      ["three-units", "indicator=UNRATE,PAYEMS,CPIAUCSL&region=US&start_date=2015-01-01"],
+    ]) {
       const d = await drawn(name!, query!);
       const heights = Object.values(d.lineHeights);
       expect({ name, lines: heights.length }).toEqual({ name, lines: query!.split(",").length });
@@ -93,32 +121,59 @@ describe.skipIf(!hasChromium)("charts in headless Chromium", () => {
 
   test("an annual series of two points is labelled with its two years; a plain chart has no empty band on its right", async () => {
     const annual = await drawn("annual-two-points", "indicator=population&region=06037&start_date=2023-01-01");
-    expect(annual.texts.filter((x) => /^\d{4}$|^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b/.test(x))).toEqual(["2023", "2024"]);
+    expect(annual.texts.filter((x) => /^\d{4}$|^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b/.test(x))).toEqual([
+      "2023",
+      "2024",
+    ]);
     const plain = await drawn("plain", "indicator=UNRATE&region=US&start_date=2000-01-01");
     expect(plain.width - plain.linesRight).toBeLessThan(20);
   });
 
   test("legends: ten places, each entry whole with its newest value, at desktop and narrow widths", async () => {
     for (const width of [800, 400]) {
-      const d = await drawn(`legend-${width}`, `indicator=unemployment_rate&region=06,48,36,11,12,17,42,39,13,37&start_date=2020-01-01&width=${width}&height=420`);
+      const d = await drawn(
+        `legend-${width}`,
+        `indicator=unemployment_rate&region=06,48,36,11,12,17,42,39,13,37&start_date=2020-01-01&width=${width}&height=420`,
+      );
       const all = d.texts.join(" ");
-      for (const place of ["California", "Texas", "New York", "District of Columbia", "Florida", "Illinois", "Pennsylvania", "Ohio", "Georgia", "North Carolina"]) {
-        expect(all).toMatch(new RegExp(`${place} [\\d.]+ \\((Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \\d{4}\\)`));
+      for (const place of [
+        "California",
+        "Texas",
+        "New York",
+        "District of Columbia",
+        "Florida",
+        "Illinois",
+        "Pennsylvania",
+        "Ohio",
+        "Georgia",
+        "North Carolina",
+      ]) {
+        expect(all).toMatch(
+          new RegExp(`${place} [\\d.]+ \\((Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \\d{4}\\)`),
+        );
       }
     }
   });
 
   test("titles break between words; a title longer than two lines is said with short names", async () => {
     const wide = await drawn("title-wide", "indicator=CPILFESL&region=US&start_date=2020-01-01&width=600&height=320");
-    expect(wide.bold15.join(" ")).toBe("Consumer Price Index for All Urban Consumers: All Items Less Food and Energy in U.S. City Average: United States");
+    expect(wide.bold15.join(" ")).toBe(
+      "Consumer Price Index for All Urban Consumers: All Items Less Food and Energy in U.S. City Average: United States",
+    );
     expect(wide.bold15.length).toBe(2);
-    const narrow = await drawn("title-narrow", "indicator=CPILFESL&region=US&start_date=2020-01-01&width=400&height=300");
+    const narrow = await drawn(
+      "title-narrow",
+      "indicator=CPILFESL&region=US&start_date=2020-01-01&width=400&height=300",
+    );
     expect(narrow.bold15).toEqual(["CPI Less Food and Energy: United States"]);
   });
 
   test("landing cards at phone and desktop widths: short names, axis text drawn at 10 px or more, no empty band under the chart", async () => {
     const measured = new Set<string>();
-    for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 900 }]) {
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 1280, height: 900 },
+    ]) {
       const { page, close } = await open("/", viewport);
       const cards = (await page.evaluate(`[...document.querySelectorAll("article[data-example]")].map((card) => {
         const box = (sel) => card.querySelector(sel).getBoundingClientRect();
@@ -140,7 +195,12 @@ describe.skipIf(!hasChromium)("charts in headless Chromium", () => {
         if (measured.has(c.src)) continue;
         measured.add(c.src);
         const d = await drawnText(browser, Buffer.from(c.src.slice(c.src.indexOf(",") + 1), "base64").toString(), null);
-        expect({ card: c.what, outside: d.outside, overlapping: d.overlapping, cut: d.cut }).toEqual({ card: c.what, outside: [], overlapping: [], cut: [] });
+        expect({ card: c.what, outside: d.outside, overlapping: d.overlapping, cut: d.cut }).toEqual({
+          card: c.what,
+          outside: [],
+          overlapping: [],
+          cut: [],
+        });
       }
     }
   });
@@ -157,9 +217,12 @@ describe.skipIf(!hasChromium)("charts in headless Chromium", () => {
     const img = page.locator("figure img");
     expect(await img.count()).toBe(answer.resolved.indicators.length);
     const place = answer.resolved.regions[0].name;
-    for (const alt of await img.evaluateAll((els) => els.map((e) => e.getAttribute("alt")))) expect(alt).toMatch(new RegExp(`^Line chart of .+ in (the )?${place}`));
+    for (const alt of await img.evaluateAll((els) => els.map((e) => e.getAttribute("alt"))))
+      expect(alt).toMatch(new RegExp(`^Line chart of .+ in (the )?${place}`));
     // Every image decoded and drawn at the page's width (a broken image has naturalWidth 0).
-    const sizes = (await page.evaluate("[...document.querySelectorAll('figure img')].map((el) => [el.complete, el.naturalWidth, el.naturalHeight, Math.round(el.getBoundingClientRect().width)])")) as [boolean, number, number, number][];
+    const sizes = (await page.evaluate(
+      "[...document.querySelectorAll('figure img')].map((el) => [el.complete, el.naturalWidth, el.naturalHeight, Math.round(el.getBoundingClientRect().width)])",
+    )) as [boolean, number, number, number][];
     for (const size of sizes) {
       expect(size.slice(0, 3)).toEqual([true, 800, 350]);
       expect(size[3]).toBeGreaterThan(700);

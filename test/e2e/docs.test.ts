@@ -17,7 +17,10 @@ setDefaultTimeout(120_000);
 
 const CHROMIUM = "/usr/bin/chromium";
 const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`skipped: ${CHROMIUM} is absent, so /docs and / were not checked in a browser (apt-get install -y chromium)`);
+if (!hasChromium)
+  console.warn(
+    `skipped: ${CHROMIUM} is absent, so /docs and / were not checked in a browser (apt-get install -y chromium)`,
+  );
 
 export const SCREENSHOT = "/tmp/svc-docs-reference.png";
 export const LANDING_SCREENSHOT = "/tmp/svc-landing.png";
@@ -35,8 +38,14 @@ describe.skipIf(!hasChromium)("/docs and / in headless Chromium", () => {
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [
-        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
       ],
     });
     // The first PGlite snapshot of the process plus a browser start outlast bun's default hook timeout.
@@ -115,21 +124,41 @@ describe.skipIf(!hasChromium)("/docs and / in headless Chromium", () => {
       const shown = (await cards.nth(k).locator(".value").innerText()).replace(/,/g, "");
       // A transform's change is shown rounded (TRANSFORM_DECIMALS); a published value as published.
       const expected = e.transform ? Number(row.value.toFixed(TRANSFORM_DECIMALS)) : row.value;
-      expect({ series: `${e.indicator}@${e.region}`, value: Number(shown) }).toEqual({ series: `${e.indicator}@${e.region}`, value: expected });
+      expect({ series: `${e.indicator}@${e.region}`, value: Number(shown) }).toEqual({
+        series: `${e.indicator}@${e.region}`,
+        value: expected,
+      });
       expect(await cards.nth(k).locator(".unit").innerText()).toContain(row.unit);
       expect(await cards.nth(k).locator(".stale").count()).toBe(api.meta.freshness.stale ? 1 : 0);
     }
 
-    for (const path of ["/docs", "/openapi.json", "/llms.txt", "/llms-full.txt", "/changelog.md", "/api/mcp", "/checkout/developer"]) {
-      expect({ path, links: await page.locator(`a[href="${base}${path}"]`).count() > 0 }).toEqual({ path, links: true });
+    for (const path of [
+      "/docs",
+      "/openapi.json",
+      "/llms.txt",
+      "/llms-full.txt",
+      "/changelog.md",
+      "/api/mcp",
+      "/checkout/developer",
+    ]) {
+      expect({ path, links: (await page.locator(`a[href="${base}${path}"]`).count()) > 0 }).toEqual({
+        path,
+        links: true,
+      });
     }
     expect(await page.locator("#free-key").innerText()).toContain("/v1/signup");
 
     for (const [surface, usd] of Object.entries(publishedPriceList(paidSurfaces(t.app)))) {
-      expect({ surface, shown: await page.locator(`tr[data-surface="${surface}"] td.usd`).innerText() }).toEqual({ surface, shown: `$${usd}` });
+      expect({ surface, shown: await page.locator(`tr[data-surface="${surface}"] td.usd`).innerText() }).toEqual({
+        surface,
+        shown: `$${usd}`,
+      });
     }
     for (const plan of publicPlans(base)) {
-      expect({ plan: plan.id, shown: await page.locator(`[data-plan="${plan.id}"] .price`).innerText() }).toEqual({ plan: plan.id, shown: `$${plan.price_usd_per_month} / month` });
+      expect({ plan: plan.id, shown: await page.locator(`[data-plan="${plan.id}"] .price`).innerText() }).toEqual({
+        plan: plan.id,
+        shown: `$${plan.price_usd_per_month} / month`,
+      });
     }
 
     // /favicon.ico is an image the browser decodes.
@@ -153,15 +182,20 @@ describe.skipIf(!hasChromium)("/docs and / in headless Chromium", () => {
     const paid = listOperations(doc).find((e) => e.operation["x-price-usd"] !== undefined)!;
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     // Scalar's address of an operation: its group (collapsed on load, except the first) opens with it.
-    await page.goto(`${base}/docs#tag/${paid.operation.tags[0].toLowerCase()}/${paid.method.toUpperCase()}${paid.path}`);
-    const section = page.locator("section", { has: page.getByRole("heading", { name: paid.operation.summary, exact: true }) });
+    await page.goto(
+      `${base}/docs#tag/${paid.operation.tags[0].toLowerCase()}/${paid.method.toUpperCase()}${paid.path}`,
+    );
+    const section = page.locator("section", {
+      has: page.getByRole("heading", { name: paid.operation.summary, exact: true }),
+    });
     const badge = section.locator(".security-requirement-badge").first();
     await badge.waitFor({ timeout: 10_000 });
     expect(await badge.textContent()).toBe("Auth Required");
     await badge.hover();
     const details = page.getByRole("dialog", { name: "Authentication required" });
     await details.waitFor({ timeout: 10_000 });
-    for (const scheme of ["ApiKeyBearer", "ApiKeyHeader", "X402Payment", "L402"]) await details.getByText(scheme, { exact: true }).waitFor({ timeout: 10_000 });
+    for (const scheme of ["ApiKeyBearer", "ApiKeyHeader", "X402Payment", "L402"])
+      await details.getByText(scheme, { exact: true }).waitFor({ timeout: 10_000 });
     expect(await section.getByText("Auth Optional").count()).toBe(0);
     await page.close();
   }, 60_000);

@@ -13,16 +13,15 @@ import postgres from "postgres";
 import { openDatabase } from "../../db/client";
 import { cryptoRandom, systemClock } from "../../src/deps";
 import { issueKey } from "../../src/services/keys";
-import { postgresUnavailable, startPostgres, startRedis, type PgInstance, type RedisInstance } from "../../bench/lib/instances";
+import { postgresUnavailable, startPostgres, type PgInstance } from "../../bench/lib/instances";
+import { redisServerMissing, startRedis, type RedisInstance } from "../support/redis";
 import { bearer } from "../support/keys";
-import { otherRunOnly } from "../support/runs";
 
 setDefaultTimeout(120_000);
 
 const ROOT = resolve(import.meta.dir, "../..");
-// It starts a PostgreSQL instance of its own: one run of the suite is enough.
-const pgSkip = otherRunOnly("postgres", "key invalidation across servers") ?? postgresUnavailable();
-const redisSkip = Bun.which("redis-server") ? null : "redis-server is not installed";
+const pgSkip = postgresUnavailable();
+const redisSkip = redisServerMissing();
 if (pgSkip) console.warn(`skipped (key invalidation across processes): ${pgSkip}`);
 else if (redisSkip) console.warn(`skipped (key invalidation through Redis): ${redisSkip}`);
 
@@ -48,7 +47,10 @@ async function freshDatabase(name: string): Promise<{ url: string; key: string; 
   const u = new URL(pg!.url);
   u.pathname = `/${name}`;
   const database = await openDatabase({ url: u.toString(), poolSize: 2 });
-  const { key, row } = await issueKey({ database, clock: systemClock, random: cryptoRandom } as never, { plan: "free", rateLimitPerMinute: 1_000_000 });
+  const { key, row } = await issueKey({ database, clock: systemClock, random: cryptoRandom } as never, {
+    plan: "free",
+    rateLimitPerMinute: 1_000_000,
+  });
   await database.close();
   return { url: u.toString(), key, keyId: row.id };
 }
@@ -58,7 +60,12 @@ type Server = { proc: Bun.Subprocess; port: number };
 async function startServers(env: Record<string, string | undefined>, n: number): Promise<Server[]> {
   const out: Server[] = [];
   for (let i = 0; i < n; i++) {
-    const proc = Bun.spawn([process.execPath, "test/fixtures/keyed-server.ts"], { cwd: ROOT, env, stdout: "pipe", stderr: "inherit" });
+    const proc = Bun.spawn([process.execPath, "test/fixtures/keyed-server.ts"], {
+      cwd: ROOT,
+      env,
+      stdout: "pipe",
+      stderr: "inherit",
+    });
     const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
     let text = "";
     while (!text.includes("\n")) {
@@ -76,7 +83,12 @@ async function startServers(env: Record<string, string | undefined>, n: number):
  * Keeps both servers busy with `key` while the CLI revokes it; returns the statuses of the requests sent after the CLI
  * exited (each sent only once the previous answer came back, so a cached key would be answered from the cache).
  */
-async function revokeUnderLoad(servers: Server[], key: string, cliEnv: Record<string, string | undefined>, keyId: string) {
+async function revokeUnderLoad(
+  servers: Server[],
+  key: string,
+  cliEnv: Record<string, string | undefined>,
+  keyId: string,
+) {
   let exited = false;
   let stop = false;
   const after: number[] = [];
@@ -93,8 +105,17 @@ async function revokeUnderLoad(servers: Server[], key: string, cliEnv: Record<st
   try {
     // The caches hold the key before the revoke.
     await Bun.sleep(200);
-    const cli = Bun.spawn([process.execPath, "src/cli.ts", "keys", "revoke", "--id", keyId], { cwd: ROOT, env: cliEnv, stdout: "pipe", stderr: "pipe" });
-    const [out, err, code] = await Promise.all([new Response(cli.stdout).text(), new Response(cli.stderr).text(), cli.exited]);
+    const cli = Bun.spawn([process.execPath, "src/cli.ts", "keys", "revoke", "--id", keyId], {
+      cwd: ROOT,
+      env: cliEnv,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [out, err, code] = await Promise.all([
+      new Response(cli.stdout).text(),
+      new Response(cli.stderr).text(),
+      cli.exited,
+    ]);
     exited = true;
     expect({ code, err }).toEqual({ code: 0, err: "" });
     expect(out).toStartWith("revoked svc_live_");
@@ -109,18 +130,21 @@ async function revokeUnderLoad(servers: Server[], key: string, cliEnv: Record<st
 describe.skipIf(!!pgSkip)("a key revoked with `svc keys revoke` while two servers serve it", () => {
   const base = { ...process.env, FIXED_NOW: "2026-11-22T12:00:30Z", NODE_ENV: "test", LOG_LEVEL: "error" };
 
-  test.skipIf(!!redisSkip)("with Redis (pub/sub): every request sent after the CLI returned is refused by both servers", async () => {
-    const { url, key, keyId } = await freshDatabase("invalidate_redis");
-    const env = { ...base, DATABASE_URL: url, REDIS_URL: redis!.url, KEY: key };
-    const servers = await startServers(env, 2);
-    try {
-      const after = await revokeUnderLoad(servers, key, { ...env, DATA_DIR: dataDir }, keyId);
-      expect(after.filter((s) => s !== 401)).toEqual([]);
-    } finally {
-      for (const s of servers) s.proc.kill();
-      await Promise.all(servers.map((s) => s.proc.exited));
-    }
-  });
+  test.skipIf(!!redisSkip)(
+    "with Redis (pub/sub): every request sent after the CLI returned is refused by both servers",
+    async () => {
+      const { url, key, keyId } = await freshDatabase("invalidate_redis");
+      const env = { ...base, DATABASE_URL: url, REDIS_URL: redis!.url, KEY: key };
+      const servers = await startServers(env, 2);
+      try {
+        const after = await revokeUnderLoad(servers, key, { ...env, DATA_DIR: dataDir }, keyId);
+        expect(after.filter((s) => s !== 401)).toEqual([]);
+      } finally {
+        for (const s of servers) s.proc.kill();
+        await Promise.all(servers.map((s) => s.proc.exited));
+      }
+    },
+  );
 
   test("without Redis (PostgreSQL LISTEN/NOTIFY): every request sent after the CLI returned is refused by both servers", async () => {
     const { url, key, keyId } = await freshDatabase("invalidate_pg");

@@ -11,7 +11,8 @@ setDefaultTimeout(120_000);
 
 const CHROMIUM = "/usr/bin/chromium";
 const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`skipped: ${CHROMIUM} is absent, so /keys was not checked in a browser (apt-get install -y chromium)`);
+if (!hasChromium)
+  console.warn(`skipped: ${CHROMIUM} is absent, so /keys was not checked in a browser (apt-get install -y chromium)`);
 
 export const KEYS_DESKTOP_SCREENSHOT = "/tmp/svc-keys-desktop.png";
 export const KEYS_PHONE_SCREENSHOT = "/tmp/svc-keys-phone.png";
@@ -29,7 +30,16 @@ describe.skipIf(!hasChromium)("/keys in headless Chromium", () => {
     base = `http://127.0.0.1:${server.port}`;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
     });
   }, 120_000);
 
@@ -73,13 +83,21 @@ describe.skipIf(!hasChromium)("/keys in headless Chromium", () => {
     const key = await getKey(page, "person@example.com");
     expect(key).toMatch(/^svc_live_[A-Za-z0-9_-]{32}$/);
     const curl = (await page.locator("#signup-curl").textContent())!;
-    expect(curl).toBe(`curl '${base}/v1/observations?indicator=UNRATE&region=US&limit=12' \\\n  -H 'Authorization: Bearer ${key}'`);
+    expect(curl).toBe(
+      `curl '${base}/v1/observations?indicator=UNRATE&region=US&limit=12' \\\n  -H 'Authorization: Bearer ${key}'`,
+    );
     await page.locator("#signup-result").getByRole("button", { name: "Copy" }).first().click();
     await page.getByRole("button", { name: "Copied" }).waitFor();
     expect(await page.evaluate("navigator.clipboard.readText()")).toBe(key);
 
     // The first request works as printed (the key the page got is a real one).
-    expect((await fetch(`${base}/v1/observations?indicator=UNRATE&region=US&limit=12`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${base}/v1/observations?indicator=UNRATE&region=US&limit=12`, {
+          headers: { authorization: `Bearer ${key}` },
+        })
+      ).status,
+    ).toBe(200);
 
     // Usage and limits: the key is already in the field.
     expect(await page.locator("#status-key").inputValue()).toBe(key);
@@ -97,7 +115,9 @@ describe.skipIf(!hasChromium)("/keys in headless Chromium", () => {
     const next = (await page.locator("#rotate-key").textContent())!;
     expect(next).toMatch(/^svc_live_/);
     expect(next).not.toBe(key);
-    expect(await page.locator("#rotate-note").textContent()).toBe("The previous key stopped working. Store this key now: it is shown only once.");
+    expect(await page.locator("#rotate-note").textContent()).toBe(
+      "The previous key stopped working. Store this key now: it is shown only once.",
+    );
     expect((await fetch(`${base}/v1/ping`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(401);
     expect((await fetch(`${base}/v1/ping`, { headers: { authorization: `Bearer ${next}` } })).status).toBe(200);
 

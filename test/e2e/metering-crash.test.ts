@@ -1,3 +1,4 @@
+// test-tier: database (a server killed mid-write, on each database)
 // Metering survives a crash: a real server process (`svc serve`) answers N metered requests, is killed with
 // SIGKILL (no shutdown code runs), is started again on the same DATA_DIR and database, and the key's usage is
 // exactly N (then N + M after M more requests and a clean stop). Runs on PGlite (an on-disk data directory) and,
@@ -6,13 +7,11 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { sql } from "drizzle-orm";
-import { openDatabase, type Database } from "../../db/client";
 import { usageFor } from "../../db/repos/keys";
 import { cryptoRandom, systemClock } from "../../src/deps";
 import { issueKey } from "../../src/services/keys";
 import { parseJournal, usageJournalDir } from "../../src/services/usage-journal";
-import { makeTestDatabase, takeAsSeeded, testBackend } from "../support/db";
+import { sharedDatabase, takeAsSeeded, testBackend, type SharedDatabase } from "../support/db";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers. The server starts on
 // the test seed taken as the whole snapshot (takeAsSeeded): seeding is not what this file tests. A safety net.
@@ -24,52 +23,59 @@ const PAGE = "/v1/observations?indicator=UNRATE&region=US&limit=1";
 const N = 37;
 const M = 5;
 
+let shared: SharedDatabase;
 let dataDir: string;
-let databaseUrl: string | null = null;
 let key: string;
 let keyId: string;
 
 /** The database the server uses, opened by the test while no server runs (PGlite allows one process). */
-async function openServerDatabase(): Promise<Database> {
-  return databaseUrl ? openDatabase({ url: databaseUrl, poolSize: 1 }) : openDatabase({ dataDir });
-}
+const openServerDatabase = () => shared.open(1);
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), "svc-crash-"));
-  const seeded = await makeTestDatabase();
-  if (testBackend === "postgres") {
-    const r = (await seeded.db.execute(sql`select current_database() as name`)) as any;
-    const u = new URL(process.env.TEST_DATABASE_URL!);
-    u.pathname = `/${(Array.isArray(r) ? r : r.rows)[0].name}`;
-    databaseUrl = u.toString();
-    await seeded.close();
-  } else {
-    // The seeded in-memory snapshot, written to the server's on-disk data directory.
-    const blob: Blob = await (seeded as any).dump();
-    await seeded.close();
-    const onDisk = await openDatabase({ dataDir, loadDataDir: blob });
-    await onDisk.close();
-  }
-  const database = await openServerDatabase();
-  await takeAsSeeded(database);
-  const issued = await issueKey({ database, clock: systemClock, random: cryptoRandom } as any, { plan: "free", rateLimitPerMinute: 10_000 });
-  key = issued.key;
-  keyId = issued.row.id;
-  await database.close();
+  shared = await sharedDatabase(async (database) => {
+    await takeAsSeeded(database);
+    const issued = await issueKey({ database, clock: systemClock, random: cryptoRandom } as any, {
+      plan: "free",
+      rateLimitPerMinute: 10_000,
+    });
+    key = issued.key;
+    keyId = issued.row.id;
+  });
+  // The server's data directory (its usage journal): the embedded database's, or one of its own on PostgreSQL.
+  dataDir = shared.dataDir ?? mkdtempSync(join(tmpdir(), "svc-crash-"));
 }, 180_000);
 
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+afterAll(() => {
+  if (dataDir && dataDir !== shared.dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
 
 type Server = { proc: Bun.Subprocess; url: string };
 
 async function startServer(): Promise<Server> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && !/^(DATABASE_URL|REDIS_URL|SMTP_URL|STRIPE_|X402_|L402_|LIGHTNING_|LND_|PUBLIC_BASE_URL|PORT|HOST)/.test(k)) env[k] = v;
+    if (
+      v !== undefined &&
+      !/^(DATABASE_URL|REDIS_URL|SMTP_URL|STRIPE_|X402_|L402_|LIGHTNING_|LND_|PUBLIC_BASE_URL|PORT|HOST)/.test(k)
+    )
+      env[k] = v;
   }
-  Object.assign(env, { DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", NODE_ENV: "production", X402_NETWORKS: "none", LIGHTNING_BACKEND: "none" });
-  if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  const proc = Bun.spawn([process.execPath, "src/cli.ts", "serve"], { cwd: ROOT, env, stdout: "ignore", stderr: "pipe" });
+  Object.assign(env, {
+    DATA_DIR: dataDir,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "info",
+    NODE_ENV: "production",
+    X402_NETWORKS: "none",
+    LIGHTNING_BACKEND: "none",
+  });
+  Object.assign(env, shared.env);
+  const proc = Bun.spawn([process.execPath, "src/cli.ts", "serve"], {
+    cwd: ROOT,
+    env,
+    stdout: "ignore",
+    stderr: "pipe",
+  });
   const reader = (proc.stderr as ReadableStream<Uint8Array>).getReader();
   let text = "";
   for (;;) {
@@ -110,7 +116,8 @@ async function pingUsage(server: Server): Promise<{ month: string; requests: num
 function journaled(): number {
   const dir = usageJournalDir(dataDir);
   let n = 0;
-  for (const f of readdirSync(dir)) n += parseJournal(readFileSync(join(dir, f), "utf8")).reduce((a, r) => a + (r.keyId === keyId ? r.requests : 0), 0);
+  for (const f of readdirSync(dir))
+    n += parseJournal(readFileSync(join(dir, f), "utf8")).reduce((a, r) => a + (r.keyId === keyId ? r.requests : 0), 0);
   return n;
 }
 

@@ -27,10 +27,16 @@ beforeAll(async () => {
   t = await makeTestApp();
   for (const code of ["UNRATE", "GDPC1", "ICSA"]) {
     raw[code] = fredRows(code);
-    const vintage = fredVintageRows("fred-national-2026-vintage", code).length > 0 ? "fred-national-2026-vintage" : "fred-macro-us";
+    const vintage =
+      fredVintageRows("fred-national-2026-vintage", code).length > 0 ? "fred-national-2026-vintage" : "fred-macro-us";
     newestFileRows[code] = fredVintageRows(vintage, code).length;
     const text = snapshotText(`${vintage}/${code}.csv.gz`);
-    imported[code] = await importObservationsCsv(t.store, { text, indicator: code, region: "US", now: new Date("2026-01-05T00:00:00Z") });
+    imported[code] = await importObservationsCsv(t.store, {
+      text,
+      indicator: code,
+      region: "US",
+      now: new Date("2026-01-05T00:00:00Z"),
+    });
   }
 }, 120_000);
 afterAll(() => t?.close());
@@ -51,7 +57,8 @@ function addDays(date: string, days: number): string {
   d.setUTCDate(d.getUTCDate() + days);
   return d.toISOString().slice(0, 10);
 }
-const quarterStart = (date: string) => `${date.slice(0, 4)}-${String(Math.floor((Number(date.slice(5, 7)) - 1) / 3) * 3 + 1).padStart(2, "0")}-01`;
+const quarterStart = (date: string) =>
+  `${date.slice(0, 4)}-${String(Math.floor((Number(date.slice(5, 7)) - 1) / 3) * 3 + 1).padStart(2, "0")}-01`;
 /** Values grouped by a key, in first-seen order, missing values left out. */
 function groups(rows: Row[], key: (date: string) => string): Map<string, number[]> {
   const m = new Map<string, number[]>();
@@ -86,16 +93,33 @@ async function readAll(qs: string): Promise<{ rows: any[]; meta: any }> {
 test("the shipped files are what these tests assume", () => {
   // UNRATE: the June file from 1948 (no October 2025 row), plus January's blank October 2025; ICSA: June's 3,100 weeks
   // cover all of January's; GDPC1: January's file alone.
-  expect([raw.UNRATE!.length, newestFileRows.UNRATE, raw.UNRATE![0]!.date, raw.UNRATE!.at(-1)]).toEqual([941, 940, "1948-01-01", { date: "2026-05-01", value: 4.3 }]);
+  expect([raw.UNRATE!.length, newestFileRows.UNRATE, raw.UNRATE![0]!.date, raw.UNRATE!.at(-1)]).toEqual([
+    941,
+    940,
+    "1948-01-01",
+    { date: "2026-05-01", value: 4.3 },
+  ]);
   expect(raw.UNRATE!.filter((r) => r.value === null).map((r) => r.date)).toEqual(["2025-10-01"]);
-  expect([raw.ICSA!.length, newestFileRows.ICSA, raw.ICSA![0]!.date, raw.ICSA!.at(-1)!.date]).toEqual([3100, 3100, "1967-01-07", "2026-05-30"]);
+  expect([raw.ICSA!.length, newestFileRows.ICSA, raw.ICSA![0]!.date, raw.ICSA!.at(-1)!.date]).toEqual([
+    3100,
+    3100,
+    "1967-01-07",
+    "2026-05-30",
+  ]);
   expect([raw.GDPC1!.length, newestFileRows.GDPC1, raw.GDPC1!.at(-1)!.date]).toEqual([183, 183, "2025-07-01"]);
 });
 
 test("the seed already holds the files as the import path stores them: importing the newest file again changes nothing", () => {
   for (const code of ["UNRATE", "GDPC1", "ICSA"]) {
     const r = imported[code]!;
-    expect({ code, inserted: r.inserted, revised: r.revised, unchanged: r.unchanged, count: r.series.observationCount, version: r.series.version }).toEqual({
+    expect({
+      code,
+      inserted: r.inserted,
+      revised: r.revised,
+      unchanged: r.unchanged,
+      count: r.series.observationCount,
+      version: r.series.version,
+    }).toEqual({
       code,
       inserted: 0,
       revised: 0,
@@ -117,7 +141,13 @@ describe("UNRATE (monthly, October 2025 missing)", () => {
     expect(rows.map((r) => r.period_end)).toEqual(complete.map((y) => `${y}-12-31`));
     rows.forEach((r) => expectClose(r.value, mean(years.get(r.period_start.slice(0, 4))!), r.period_start));
     expect(meta.total).toBe(78); // 1948 .. 2025
-    expect(meta.resample).toMatchObject({ method: "mean", source_frequency: "monthly", target_frequency: "annual", dropped_incomplete_bucket: true, dropped_period_start: "2026-01-01" });
+    expect(meta.resample).toMatchObject({
+      method: "mean",
+      source_frequency: "monthly",
+      target_frequency: "annual",
+      dropped_incomplete_bucket: true,
+      dropped_period_start: "2026-01-01",
+    });
     // Hand check (June-2026 vintage, May revised from 4.0 to 3.9): 2024 averaged 3.7, 3.9, 3.9, 3.9, 3.9, 4.1, 4.2,
     // 4.2, 4.1, 4.1, 4.2, 4.1 = 48.3 / 12.
     expect(rows.find((r) => r.period_start === "2024-01-01").value).toBeCloseTo(48.3 / 12, 12);
@@ -129,7 +159,12 @@ describe("UNRATE (monthly, October 2025 missing)", () => {
   test("annual last is each December; quarterly mean then qoq", async () => {
     const v = byDate("UNRATE");
     const last = (await readAll("indicator=UNRATE&frequency=annual&resample_method=last")).rows;
-    last.forEach((r) => expect({ y: r.period_start, v: r.value }).toEqual({ y: r.period_start, v: v.get(`${r.period_start.slice(0, 4)}-12-01`)! }));
+    last.forEach((r) =>
+      expect({ y: r.period_start, v: r.value }).toEqual({
+        y: r.period_start,
+        v: v.get(`${r.period_start.slice(0, 4)}-12-01`)!,
+      }),
+    );
 
     const q = groups(raw.UNRATE!, quarterStart);
     const { rows, meta } = await readAll("indicator=UNRATE&frequency=quarterly&transform=qoq");
@@ -138,27 +173,51 @@ describe("UNRATE (monthly, October 2025 missing)", () => {
     expect(rows.at(-1).period_start).toBe("2026-01-01");
     expect(meta.resample.dropped_period_start).toBe("2026-04-01");
     expect(q.get("2025-10-01")).toEqual([4.5, 4.4]);
-    expect(rows.find((r) => r.period_start === "2025-10-01").value).toBeCloseTo(pct((4.5 + 4.4) / 2, (4.4 + 4.3 + 4.3) / 3)!, 10);
+    expect(rows.find((r) => r.period_start === "2025-10-01").value).toBeCloseTo(
+      pct((4.5 + 4.4) / 2, (4.4 + 4.3 + 4.3) / 3)!,
+      10,
+    );
     expect(meta.transform).toBe("qoq");
     expect(meta.unit).toBe("percent");
     expect(rows[0].value).toBeNull();
-    for (const r of rows.slice(1)) expectClose(r.value, pct(mean(q.get(r.period_start)!), mean(q.get(addMonths(r.period_start, -3))!)), r.period_start);
+    for (const r of rows.slice(1))
+      expectClose(
+        r.value,
+        pct(mean(q.get(r.period_start)!), mean(q.get(addMonths(r.period_start, -3))!)),
+        r.period_start,
+      );
   });
 
   test("mom and yoy in a window read comparators from before start_date; the gap gives nulls", async () => {
     const v = byDate("UNRATE");
-    for (const [transform, lag] of [["mom", 1], ["yoy", 12], ["qoq", 3]] as const) {
-      const { rows, meta } = await readAll(`indicator=UNRATE&transform=${transform}&start_date=2024-06-01&end_date=2025-11-30`);
-      expect(rows.map((r) => r.date)).toEqual(raw.UNRATE!.filter((r) => r.date >= "2024-06-01" && r.date <= "2025-11-30").map((r) => r.date));
+    for (const [transform, lag] of [
+      ["mom", 1],
+      ["yoy", 12],
+      ["qoq", 3],
+    ] as const) {
+      const { rows, meta } = await readAll(
+        `indicator=UNRATE&transform=${transform}&start_date=2024-06-01&end_date=2025-11-30`,
+      );
+      expect(rows.map((r) => r.date)).toEqual(
+        raw.UNRATE!.filter((r) => r.date >= "2024-06-01" && r.date <= "2025-11-30").map((r) => r.date),
+      );
       expect(meta.total).toBe(18);
-      for (const r of rows) expectClose(r.value, pct(v.get(r.date), v.get(addMonths(r.date, -lag))), `${transform} ${r.date}`);
+      for (const r of rows)
+        expectClose(r.value, pct(v.get(r.date), v.get(addMonths(r.date, -lag))), `${transform} ${r.date}`);
     }
     // By hand: 2024-06 mom is 4.1 against May's 3.9 (the June-2026 vintage's; January's had 4.0); October 2025 has no
     // value, so November's mom has no comparator; December's has November.
     const mom = (await readAll("indicator=UNRATE&transform=mom&start_date=2024-06-01&end_date=2024-06-30")).rows;
     expect(mom[0].value).toBeCloseTo(((4.1 - 3.9) / 3.9) * 100, 10);
-    const tail = (await readAll("indicator=UNRATE&transform=mom&start_date=2025-09-01&end_date=2025-12-31")).rows.map((r) => [r.date, r.value]);
-    expect(tail).toEqual([["2025-09-01", pct(4.4, 4.3)], ["2025-10-01", null], ["2025-11-01", null], ["2025-12-01", pct(4.4, 4.5)]]);
+    const tail = (await readAll("indicator=UNRATE&transform=mom&start_date=2025-09-01&end_date=2025-12-31")).rows.map(
+      (r) => [r.date, r.value],
+    );
+    expect(tail).toEqual([
+      ["2025-09-01", pct(4.4, 4.3)],
+      ["2025-10-01", null],
+      ["2025-11-01", null],
+      ["2025-12-01", pct(4.4, 4.5)],
+    ]);
   });
 
   test("index:2020-04-01 (the 14.8 peak) and log over the whole series", async () => {
@@ -166,20 +225,32 @@ describe("UNRATE (monthly, October 2025 missing)", () => {
     expect(meta.unit).toBe("index (2020-04-01=100)");
     const base = byDate("UNRATE").get("2020-04-01")!;
     expect(base).toBe(14.8);
-    rows.forEach((r, k) => expectClose(r.value, raw.UNRATE![k]!.value === null ? null : (raw.UNRATE![k]!.value! / base) * 100, r.date));
+    rows.forEach((r, k) =>
+      expectClose(r.value, raw.UNRATE![k]!.value === null ? null : (raw.UNRATE![k]!.value! / base) * 100, r.date),
+    );
     expect(rows.find((r) => r.date === "2020-04-01").value).toBe(100);
     const logs = (await readAll("indicator=UNRATE&transform=log")).rows;
-    logs.forEach((r, k) => expectClose(r.value, raw.UNRATE![k]!.value === null ? null : Math.log(raw.UNRATE![k]!.value!), r.date));
+    logs.forEach((r, k) =>
+      expectClose(r.value, raw.UNRATE![k]!.value === null ? null : Math.log(raw.UNRATE![k]!.value!), r.date),
+    );
   });
 
   test("pages in descending order are slices of the whole series", async () => {
     const desc = [...raw.UNRATE!].reverse();
     const n = desc.length; // 941
     // The last row alone, and a page of 10 that holds only the last 3 rows.
-    for (const [limit, offset] of [[5, 0], [7, 3], [1, n - 1], [10, n - 3], [0, 0]] as const) {
+    for (const [limit, offset] of [
+      [5, 0],
+      [7, 3],
+      [1, n - 1],
+      [10, n - 3],
+      [0, 0],
+    ] as const) {
       const r = await t.getJson(`/v1/observations?indicator=UNRATE&limit=${limit}&offset=${offset}`);
       expect(r.body.meta).toMatchObject({ total: n, limit, offset });
-      expect(r.body.data.map((x: any) => [x.date, x.value])).toEqual(desc.slice(offset, offset + limit).map((x) => [x.date, x.value]));
+      expect(r.body.data.map((x: any) => [x.date, x.value])).toEqual(
+        desc.slice(offset, offset + limit).map((x) => [x.date, x.value]),
+      );
     }
   });
 });
@@ -189,11 +260,15 @@ describe("UNRATE (monthly, October 2025 missing)", () => {
 describe("GDPC1 (quarterly)", () => {
   test("qoq against the previous quarter and yoy against the same quarter a year earlier", async () => {
     const v = byDate("GDPC1");
-    for (const [transform, lag] of [["qoq", 3], ["yoy", 12]] as const) {
+    for (const [transform, lag] of [
+      ["qoq", 3],
+      ["yoy", 12],
+    ] as const) {
       const { rows, meta } = await readAll(`indicator=GDPC1&transform=${transform}`);
       expect(rows).toHaveLength(raw.GDPC1!.length);
       expect(meta.unit).toBe("percent");
-      for (const r of rows) expectClose(r.value, pct(v.get(r.date), v.get(addMonths(r.date, -lag))), `${transform} ${r.date}`);
+      for (const r of rows)
+        expectClose(r.value, pct(v.get(r.date), v.get(addMonths(r.date, -lag))), `${transform} ${r.date}`);
       expect(rows.filter((r) => r.value === null).length).toBe(lag / 3);
     }
     // By hand: 2025Q3 24,024.957 over 2025Q2 23,770.976.
@@ -206,7 +281,10 @@ describe("GDPC1 (quarterly)", () => {
     const years = groups(raw.GDPC1!, (d) => d.slice(0, 4));
     const { rows, meta } = await readAll("indicator=GDPC1&frequency=annual&resample_method=mean");
     expect(rows.at(-1).period_start).toBe("2024-01-01");
-    expect(meta).toMatchObject({ total: 45, resample: { target_frequency: "annual", dropped_period_start: "2025-01-01" } });
+    expect(meta).toMatchObject({
+      total: 45,
+      resample: { target_frequency: "annual", dropped_period_start: "2025-01-01" },
+    });
     rows.forEach((r) => {
       expect(years.get(r.period_start.slice(0, 4))).toHaveLength(4);
       expectClose(r.value, mean(years.get(r.period_start.slice(0, 4))!), r.period_start);
@@ -251,7 +329,9 @@ describe("ICSA (weekly, ending Saturday)", () => {
     expect(rows.filter((r) => r.value === null).length).toBe(52);
     // 2025's first weeks compare with weeks of 2024, before the window: the last, short page in descending order
     // (22 weeks of 2026 and 52 of 2025 since start_date; offset 67 leaves 7).
-    const page = await t.getJson("/v1/observations?indicator=ICSA&transform=yoy&start_date=2025-01-01&order=desc&limit=10&offset=67");
+    const page = await t.getJson(
+      "/v1/observations?indicator=ICSA&transform=yoy&start_date=2025-01-01&order=desc&limit=10&offset=67",
+    );
     const since2025 = raw.ICSA!.filter((r) => r.date >= "2025-01-01").reverse();
     expect(page.body.meta.total).toBe(since2025.length);
     expect(page.body.data.map((r: any) => r.date)).toEqual(since2025.slice(67, 77).map((r) => r.date));
@@ -272,7 +352,12 @@ describe("ICSA (weekly, ending Saturday)", () => {
     expect(meta.resample.dropped_incomplete_bucket).toBe(false);
     expect(rows).toHaveLength(months.size);
     expect(rows[0].value).toBeNull();
-    for (const r of rows.slice(1)) expectClose(r.value, pct(mean(months.get(r.period_start)!), mean(months.get(addMonths(r.period_start, -1))!)), r.period_start);
+    for (const r of rows.slice(1))
+      expectClose(
+        r.value,
+        pct(mean(months.get(r.period_start)!), mean(months.get(addMonths(r.period_start, -1))!)),
+        r.period_start,
+      );
   });
 
   test("annual sum and last per calendar year; 2026 (to May) dropped", async () => {
@@ -281,7 +366,12 @@ describe("ICSA (weekly, ending Saturday)", () => {
     expect([...years.keys()].at(-1)).toBe("2026");
     expect(sums.map((r) => r.period_start.slice(0, 4))).toEqual([...years.keys()].filter((y) => y !== "2026"));
     expect(meta.resample).toMatchObject({ dropped_incomplete_bucket: true, dropped_period_start: "2026-01-01" });
-    sums.forEach((r) => expect({ y: r.period_start, v: r.value }).toEqual({ y: r.period_start, v: sum(years.get(r.period_start.slice(0, 4))!) }));
+    sums.forEach((r) =>
+      expect({ y: r.period_start, v: r.value }).toEqual({
+        y: r.period_start,
+        v: sum(years.get(r.period_start.slice(0, 4))!),
+      }),
+    );
     const last = (await readAll("indicator=ICSA&frequency=annual&resample_method=last")).rows;
     last.forEach((r) => {
       const y = r.period_start.slice(0, 4);
@@ -290,9 +380,16 @@ describe("ICSA (weekly, ending Saturday)", () => {
   });
 
   test("mom and qoq at native weekly frequency are 400s that suggest a frequency", async () => {
-    for (const [transform, suggestion] of [["mom", "frequency=monthly"], ["qoq", "frequency=quarterly"]] as const) {
+    for (const [transform, suggestion] of [
+      ["mom", "frequency=monthly"],
+      ["qoq", "frequency=quarterly"],
+    ] as const) {
       const r = await t.getJson(`/v1/observations?indicator=ICSA&transform=${transform}`);
-      expect({ transform, status: r.status, suggestion: r.body.error.details?.suggestion }).toEqual({ transform, status: 400, suggestion });
+      expect({ transform, status: r.status, suggestion: r.body.error.details?.suggestion }).toEqual({
+        transform,
+        status: 400,
+        suggestion,
+      });
     }
   });
 });

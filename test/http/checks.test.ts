@@ -41,13 +41,18 @@ describe("inOrder", () => {
 
   test("a check that waits is waited for, then the next runs; its answer ends the request as well", async () => {
     const seen: string[] = [];
-    const later = (answer: boolean): Check => async (c) => {
-      await Bun.sleep(1);
-      seen.push("waited");
-      return answer ? c.text("late refusal", 429) : null;
-    };
+    const later =
+      (answer: boolean): Check =>
+      async (c) => {
+        await Bun.sleep(1);
+        seen.push("waited");
+        return answer ? c.text("late refusal", 429) : null;
+      };
     const passing = appWith(later(false), () => void seen.push("next"));
-    expect([(await passing.app.request("/p")).status, [...seen, ...passing.ran]]).toEqual([200, ["waited", "next", "handler"]]);
+    expect([(await passing.app.request("/p")).status, [...seen, ...passing.ran]]).toEqual([
+      200,
+      ["waited", "next", "handler"],
+    ]);
     seen.length = 0;
     const refusing = appWith(later(true), () => void seen.push("next"));
     const res = await refusing.app.request("/p");

@@ -22,10 +22,20 @@ afterAll(async () => {
  * Headers but those that differ between any two answers (the request id, the date) and the framing: a compressed GET is
  * streamed (chunked), its HEAD states the length of those bytes (checked apart).
  */
-const comparable = (h: Headers) => Object.fromEntries([...h].filter(([k]) => !["x-request-id", "date", "content-length", "transfer-encoding"].includes(k)));
+const comparable = (h: Headers) =>
+  Object.fromEntries(
+    [...h].filter(([k]) => !["x-request-id", "date", "content-length", "transfer-encoding"].includes(k)),
+  );
 
 describe("HEAD mirrors GET", () => {
-  for (const [path, accept] of [["/", "application/json"], ["/", "text/html"], ["/v1/sources", "*/*"], ["/v1/regions?type=country", "*/*"], ["/openapi.json", "*/*"], ["/keys", "text/html"]] as const) {
+  for (const [path, accept] of [
+    ["/", "application/json"],
+    ["/", "text/html"],
+    ["/v1/sources", "*/*"],
+    ["/v1/regions?type=country", "*/*"],
+    ["/openapi.json", "*/*"],
+    ["/keys", "text/html"],
+  ] as const) {
     test(`${path} (${accept})`, async () => {
       const headers = { accept, "accept-encoding": "gzip" };
       // The bytes as sent (Bun's fetch would otherwise decode gzip and drop the coding headers).

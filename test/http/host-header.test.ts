@@ -43,7 +43,10 @@ describe("Host header", () => {
     ["HTTP/1.0 with an empty Host", "GET /v1/sources HTTP/1.0\r\nHost:"],
     ["HTTP/1.0 without Host", "GET /v1/sources HTTP/1.0"],
     ["an unclosed IPv6 literal", "GET /v1/sources HTTP/1.1\r\nHost: [::1\r\nConnection: close"],
-    ["a port out of range", "GET /v1/observations?indicator=PAYEMS&region=US HTTP/1.1\r\nHost: a:99999\r\nConnection: close"],
+    [
+      "a port out of range",
+      "GET /v1/observations?indicator=PAYEMS&region=US HTTP/1.1\r\nHost: a:99999\r\nConnection: close",
+    ],
     ["a percent-escape in the host", "GET /api/health HTTP/1.1\r\nHost: a%20b\r\nConnection: close"],
   ];
   for (const [name, head] of bad) {
@@ -53,7 +56,11 @@ describe("Host header", () => {
       expect(res.headers.toLowerCase()).toContain("content-type: application/json");
       expect(res.headers.toLowerCase()).toMatch(/x-request-id: [0-9a-f-]{36}/);
       expect(JSON.parse(res.body)).toEqual({
-        error: { code: "INVALID_PARAMETER", message: "The Host header is missing or is not a valid host name: send 'Host: <name>[:port]'.", details: { in: "header", parameter: "host" } },
+        error: {
+          code: "INVALID_PARAMETER",
+          message: "The Host header is missing or is not a valid host name: send 'Host: <name>[:port]'.",
+          details: { in: "header", parameter: "host" },
+        },
       });
       expect(res.body).not.toContain(process.cwd());
     });
@@ -79,13 +86,23 @@ describe("long headers and bodies (with the server's runtime limits)", () => {
   });
 
   test("a declared 200 MB body: 413 with the envelope from the app (the runtime's own 413 had an empty body)", async () => {
-    const res = await raw("POST /v1/signup HTTP/1.1\r\nHost: example.org\r\nContent-Type: application/json\r\nContent-Length: 200000000\r\nConnection: close");
+    const res = await raw(
+      "POST /v1/signup HTTP/1.1\r\nHost: example.org\r\nContent-Type: application/json\r\nContent-Length: 200000000\r\nConnection: close",
+    );
     expect(res.status).toBe(413);
-    expect(JSON.parse(res.body)).toEqual({ error: { code: "PAYLOAD_TOO_LARGE", message: "The request body exceeds 1048576 bytes.", details: { max_bytes: 1048576 } } });
+    expect(JSON.parse(res.body)).toEqual({
+      error: {
+        code: "PAYLOAD_TOO_LARGE",
+        message: "The request body exceeds 1048576 bytes.",
+        details: { max_bytes: 1048576 },
+      },
+    });
   });
 
   test("headers over the runtime's 16 KB: its own 431 (empty body, README says so), and the server goes on", async () => {
-    const res = await raw(`GET /v1/sources HTTP/1.1\r\nHost: example.org\r\nX-Big: ${"a".repeat(70_000)}\r\nConnection: close`);
+    const res = await raw(
+      `GET /v1/sources HTTP/1.1\r\nHost: example.org\r\nX-Big: ${"a".repeat(70_000)}\r\nConnection: close`,
+    );
     expect(res.status).toBe(431);
     expect((await raw("GET /v1/sources HTTP/1.1\r\nHost: example.org\r\nConnection: close")).status).toBe(200);
   });
@@ -108,7 +125,9 @@ describe("methods", () => {
 
   test("a known method the route does not serve: 405 with Allow and the envelope", async () => {
     for (const method of ["PATCH", "TRACE", "PUT"]) {
-      const res = await raw(`${method} /v1/sources HTTP/1.1\r\nHost: example.org\r\nContent-Length: 0\r\nConnection: close`);
+      const res = await raw(
+        `${method} /v1/sources HTTP/1.1\r\nHost: example.org\r\nContent-Length: 0\r\nConnection: close`,
+      );
       expect({ method, status: res.status }).toEqual({ method, status: 405 });
       expect(res.headers).toContain("Allow: GET, HEAD, OPTIONS");
       expect(JSON.parse(res.body).error.code).toBe("METHOD_NOT_ALLOWED");

@@ -42,23 +42,30 @@ const probe = createRoute({
 beforeAll(async () => {
   t = await makeTestApp({ keyAccess: true });
   registerPaid<typeof probe, Serving & { fail: boolean }>(t.app, t.deps, probe, {
-      surface: (r) => (r.resource.endsWith("#signals") ? "signals" : "observations") as Surface,
-      reads: "all",
-      async resolve(q) {
-        const surface: Surface = q.surface === "signals" ? "signals" : "observations";
-        const read = { indicator: q.indicator ?? null, region: q.region ?? null, premium: q.premium === "true", surface };
-        return serve({ indicator: read.indicator, region: read.region, resource: q.surface === "signals" ? "/v1/test-paid#signals" : "/v1/test-paid", reads: [read], fail: q.fail === "404" });
-      },
-      async answer(served) {
-        handled++;
-        if (served.fail) fail("RESOURCE_NOT_FOUND", "no");
-        return jsonAnswer({ data: "served" });
-      },
+    surface: (r) => (r.resource.endsWith("#signals") ? "signals" : "observations") as Surface,
+    reads: "all",
+    async resolve(q) {
+      const surface: Surface = q.surface === "signals" ? "signals" : "observations";
+      const read = { indicator: q.indicator ?? null, region: q.region ?? null, premium: q.premium === "true", surface };
+      return serve({
+        indicator: read.indicator,
+        region: read.region,
+        resource: q.surface === "signals" ? "/v1/test-paid#signals" : "/v1/test-paid",
+        reads: [read],
+        fail: q.fail === "404",
+      });
+    },
+    async answer(served) {
+      handled++;
+      if (served.fail) fail("RESOURCE_NOT_FOUND", "no");
+      return jsonAnswer({ data: "served" });
+    },
   });
 }, 120_000);
 afterAll(() => t.close());
 
-const get = async (qs: string, headers: Record<string, string> = {}): Promise<Response> => t.app.request(`/v1/test-paid${qs}`, { headers }, fromIp("203.0.113.77"));
+const get = async (qs: string, headers: Record<string, string> = {}): Promise<Response> =>
+  t.app.request(`/v1/test-paid${qs}`, { headers }, fromIp("203.0.113.77"));
 const month = () => t.clock.now().toISOString().slice(0, 7);
 
 describe("entitlement", () => {
@@ -83,7 +90,8 @@ describe("entitlement", () => {
     const developer = await testSubscription(t, { plan: "developer", email: "dev@example.com" });
     const professional = await testKey(t, { plan: "professional" });
     for (const headers of [scoped.headers, developer.headers, professional.headers]) {
-      for (const qs of ["?indicator=X&premium=true", "?surface=signals", "?indicator=svc:labor_slack"]) expect((await get(qs, headers)).status).toBe(200);
+      for (const qs of ["?indicator=X&premium=true", "?surface=signals", "?indicator=svc:labor_slack"])
+        expect((await get(qs, headers)).status).toBe(200);
     }
   });
 
@@ -117,7 +125,9 @@ describe("metering", () => {
     expect((await get("?indicator=UNRATE&fail=404", bearer(key))).status).toBe(404);
     expect((await t.app.request("/v1/ping", { headers: bearer(key) })).status).toBe(200);
     expect(await keyUsage(t.deps, row.id, month())).toBe(7);
-    const rotated = (await (await t.app.request("/v1/keys/rotate", { method: "POST", headers: bearer(key) })).json()) as any;
+    const rotated = (await (
+      await t.app.request("/v1/keys/rotate", { method: "POST", headers: bearer(key) })
+    ).json()) as any;
     expect(await keyUsage(t.deps, row.id, month())).toBe(7);
     // Usage belongs to the key, not the secret.
     expect((await get("?indicator=UNRATE", bearer(rotated.data.key))).status).toBe(200);
@@ -126,7 +136,9 @@ describe("metering", () => {
 
   test("exact under concurrency: 150 parallel requests count 150", async () => {
     const { headers, row } = await testKey(t, { rateLimitPerMinute: 1000 });
-    const statuses = await Promise.all(Array.from({ length: 150 }, () => get("?indicator=UNRATE", headers).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 150 }, () => get("?indicator=UNRATE", headers).then((r) => r.status)),
+    );
     expect(statuses.every((s) => s === 200)).toBe(true);
     expect(await keyUsage(t.deps, row.id, month())).toBe(150);
   });
@@ -170,7 +182,12 @@ describe("usage meter", () => {
 
   test("close writes what is pending: a restart loses nothing; concurrent counts and flushes neither lose nor double-count", async () => {
     const { row } = await testKey(t);
-    const meter = createUsageMeter({ database: t.database, logger: createLogger("silent"), journal: openUsageJournal(journalDir()), flushMs: 60_000 });
+    const meter = createUsageMeter({
+      database: t.database,
+      logger: createLogger("silent"),
+      journal: openUsageJournal(journalDir()),
+      flushMs: 60_000,
+    });
     const flushes: Promise<void>[] = [];
     for (let i = 0; i < 1000; i++) {
       meter.count(row.id, "2027-01");
@@ -187,8 +204,19 @@ describe("usage meter", () => {
   test("a failed write keeps its counts in the journal for the next flush", async () => {
     const { row } = await testKey(t);
     let fail = true;
-    const database = { ...t.database, db: new Proxy(t.database.db, { get: (target, p) => (p === "transaction" && fail ? () => Promise.reject(new Error("database down")) : (target as any)[p]) }) };
-    const meter = createUsageMeter({ database, logger: createLogger("silent"), journal: openUsageJournal(journalDir()), flushMs: 60_000 });
+    const database = {
+      ...t.database,
+      db: new Proxy(t.database.db, {
+        get: (target, p) =>
+          p === "transaction" && fail ? () => Promise.reject(new Error("database down")) : (target as any)[p],
+      }),
+    };
+    const meter = createUsageMeter({
+      database,
+      logger: createLogger("silent"),
+      journal: openUsageJournal(journalDir()),
+      flushMs: 60_000,
+    });
     for (let i = 0; i < 5; i++) meter.count(row.id, "2027-02");
     await meter.flush();
     expect(meter.pending(row.id, "2027-02")).toBe(5);

@@ -16,7 +16,11 @@ const TOKEN = "metrics-token-0123456789abcdef";
 const PAGE = "/v1/observations?indicator=UNRATE&region=US&limit=2";
 let t: Awaited<ReturnType<typeof makePaymentsApp>>;
 
-type Family = { name: string; type: string; metrics: { value?: string; labels?: Record<string, string>; buckets?: Record<string, string>; count?: string }[] };
+type Family = {
+  name: string;
+  type: string;
+  metrics: { value?: string; labels?: Record<string, string>; buckets?: Record<string, string>; count?: string }[];
+};
 
 let lastText = "";
 async function scrape(): Promise<Map<string, Family>> {
@@ -43,7 +47,8 @@ function sample(m: Map<string, Family>, family: string, labels: Record<string, s
   if (!f) throw new Error(`no family ${family}`);
   return f.metrics.find((s) => Object.entries(labels).every(([k, v]) => s.labels?.[k] === v));
 }
-const valueOf = (m: Map<string, Family>, family: string, labels: Record<string, string>) => Number(sample(m, family, labels)?.value ?? NaN);
+const valueOf = (m: Map<string, Family>, family: string, labels: Record<string, string>) =>
+  Number(sample(m, family, labels)?.value ?? NaN);
 
 beforeAll(async () => {
   // Series heads trusted for an hour: the page memo answers repeated pages (as in production, where it is 1 s).
@@ -57,11 +62,21 @@ describe("GET /metrics", () => {
     const unknown = await t.request("/no-such-path");
     expect(unknown.status).toBe(404);
     const expected = (await unknown.json()) as { error: Record<string, unknown> };
-    const attempts: Record<string, string>[] = [{}, bearer(TOKEN.slice(0, -1)), bearer(`${TOKEN}x`), { authorization: TOKEN }, bearer(key), { "x-api-key": key }];
+    const attempts: Record<string, string>[] = [
+      {},
+      bearer(TOKEN.slice(0, -1)),
+      bearer(`${TOKEN}x`),
+      { authorization: TOKEN },
+      bearer(key),
+      { "x-api-key": key },
+    ];
     for (const headers of attempts) {
       const res = await t.request("/metrics", { headers });
       expect(res.status).toBe(404);
-      expect(await res.json()).toEqual({ ...expected, error: { ...expected.error, message: "No route for GET /metrics" } });
+      expect(await res.json()).toEqual({
+        ...expected,
+        error: { ...expected.error, message: "No route for GET /metrics" },
+      });
     }
     expect((await t.request("/metrics", { method: "POST", headers: bearer(TOKEN) })).status).toBe(404);
   });
@@ -79,7 +94,8 @@ describe("GET /metrics", () => {
   test("requests by route pattern and status (page memo answers included), verdicts, payments, caches, metering", async () => {
     const before = await scrape();
     const beforeText = lastText;
-    const was = (family: string, labels: Record<string, string>) => (sample(before, family, labels) ? valueOf(before, family, labels) : 0);
+    const was = (family: string, labels: Record<string, string>) =>
+      sample(before, family, labels) ? valueOf(before, family, labels) : 0;
     const { key } = await testKey(t, { rateLimitPerMinute: 1000 });
 
     // Keyed: the same page three times, the later ones from the page memo, which answers before the router (on
@@ -93,12 +109,16 @@ describe("GET /metrics", () => {
     const m = APERTURE_CHALLENGE.exec(challenge.headers.get("www-authenticate")!)!;
     const paid = t.dev.pay(m[3]!);
     if (!paid.ok) throw new Error(paid.message);
-    expect((await t.request("/test/paid?indicator=GDP", { headers: { authorization: `L402 ${m[2]}:${paid.preimage}` } })).status).toBe(200);
+    expect(
+      (await t.request("/test/paid?indicator=GDP", { headers: { authorization: `L402 ${m[2]}:${paid.preimage}` } }))
+        .status,
+    ).toBe(200);
     // Refused: a malformed key on a paid route.
     expect((await t.request(PAGE, { headers: { "x-api-key": "svc_live_nope" } })).status).toBe(401);
 
     const after = await scrape();
-    const delta = (family: string, labels: Record<string, string>) => valueOf(after, family, labels) - was(family, labels);
+    const delta = (family: string, labels: Record<string, string>) =>
+      valueOf(after, family, labels) - was(family, labels);
     expect(delta("svc_http_requests_total", { method: "GET", route: "/v1/observations", status: "200" })).toBe(3);
     expect(delta("svc_http_requests_total", { method: "GET", route: "/v1/observations", status: "401" })).toBe(1);
     expect(delta("svc_http_requests_total", { method: "GET", route: "/test/paid", status: "402" })).toBe(1);
@@ -107,7 +127,9 @@ describe("GET /metrics", () => {
     expect(after.get("svc_http_request_duration_seconds")!.type).toBe("HISTOGRAM");
     const labels = 'method="GET",route="/v1/observations",status="200"';
     expect(histogramCount(lastText, labels) - histogramCount(beforeText, labels)).toBe(3);
-    expect(lastText).toContain(`svc_http_request_duration_seconds_bucket{le="+Inf",${labels}} ${histogramCount(lastText, labels)}\n`);
+    expect(lastText).toContain(
+      `svc_http_request_duration_seconds_bucket{le="+Inf",${labels}} ${histogramCount(lastText, labels)}\n`,
+    );
     // No raw paths as labels.
     expect(after.get("svc_http_requests_total")!.metrics.every((s) => !s.labels!.route!.includes("?"))).toBe(true);
 
@@ -129,11 +151,19 @@ describe("GET /metrics", () => {
 
   test("upstream requests and errors per source, each attempt", async () => {
     let calls = 0;
-    const upstream = createConnectors(t.deps.config, { maxAttempts: 1, fetch: (async () => (calls++ === 0 ? new Response("not json", { status: 200 }) : new Response("gone", { status: 404 }))) as unknown as typeof fetch });
+    const upstream = createConnectors(t.deps.config, {
+      maxAttempts: 1,
+      fetch: (async () =>
+        calls++ === 0
+          ? new Response("not json", { status: 200 })
+          : new Response("gone", { status: 404 })) as unknown as typeof fetch,
+    });
     const app = await makeTestApp({ database: t.database, upstream, config: { metricsToken: TOKEN } });
     try {
       const catalog = await app.deps.caches.catalog.catalog();
-      const indicator = [...catalog.byId.values()].find((i) => (i.meta as any)?.upstream?.api === "worldbank" && i.defaultRegionCode)!;
+      const indicator = [...catalog.byId.values()].find(
+        (i) => (i.meta as any)?.upstream?.api === "worldbank" && i.defaultRegionCode,
+      )!;
       const region = (await listRegions(app.database.db)).find((r) => r.code === indicator.defaultRegionCode)!;
       const ref = upstream.refFor(indicator as any, region as any)!;
       expect(ref).not.toBeNull();

@@ -23,7 +23,14 @@ describe("a middleware registered in the app sees every answer", () => {
   beforeAll(async () => {
     t = await makeTestApp({ keyAccess: true, middleware: [witness], config: { seriesCacheRevalidateMs: 3_600_000 } });
     const months = monthStarts("2024-01", 24);
-    await writeSeries(t.database.db, "fred", "UNRATE", "US", months.map((d, k): Row => [d, 4 + k / 10]), new Date("2026-01-10T00:00:00Z"));
+    await writeSeries(
+      t.database.db,
+      "fred",
+      "UNRATE",
+      "US",
+      months.map((d, k): Row => [d, 4 + k / 10]),
+      new Date("2026-01-10T00:00:00Z"),
+    );
   });
   afterAll(() => t?.close());
 

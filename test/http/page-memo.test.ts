@@ -1,3 +1,4 @@
+// test-tier: once (the local chain: anvil)
 // The page memo (src/http/page-memo.ts) is a cache in front of the admission core, never a second decision:
 // - differential: one scenario of the paid-route contract (valid, revoked, rotated, expired, region-limited and
 //   premium-refused keys, a malformed key, the 429 edge, anonymous 402, L402 and x402 bought and replayed, a meter
@@ -53,13 +54,30 @@ async function makeApp(pageMemo: boolean): Promise<PaymentsApp> {
 /** Two years of UNRATE and PAYEMS for the US; PAYEMS made premium. */
 async function writeTestSeries(t: TestApp): Promise<void> {
   const months = monthStarts("2024-01", 24);
-  await writeSeries(t.database.db, "fred", "UNRATE", "US", months.map((d, k): Row => [d, 4 + k / 10]), new Date("2026-01-10T00:00:00Z"));
-  await writeSeries(t.database.db, "fred", "PAYEMS", "US", months.map((d, k): Row => [d, 150_000 + k]), new Date("2026-01-10T00:00:00Z"));
+  await writeSeries(
+    t.database.db,
+    "fred",
+    "UNRATE",
+    "US",
+    months.map((d, k): Row => [d, 4 + k / 10]),
+    new Date("2026-01-10T00:00:00Z"),
+  );
+  await writeSeries(
+    t.database.db,
+    "fred",
+    "PAYEMS",
+    "US",
+    months.map((d, k): Row => [d, 150_000 + k]),
+    new Date("2026-01-10T00:00:00Z"),
+  );
   await setIndicator(t, "PAYEMS", { accessTier: "premium" });
 }
 
 async function setIndicator(t: TestApp, code: string, change: Partial<typeof indicators.$inferInsert>) {
-  const [row] = await t.database.db.select().from(indicators).where(sql`${indicators.code} = ${code} and ${indicators.sourceSlug} = 'fred'`);
+  const [row] = await t.database.db
+    .select()
+    .from(indicators)
+    .where(sql`${indicators.code} = ${code} and ${indicators.sourceSlug} = 'fred'`);
   await upsertIndicators(t.database.db, [{ ...row!, ...change }]);
   return row!;
 }
@@ -71,7 +89,8 @@ async function seen(label: string, res: Response): Promise<Step> {
   const headers: Record<string, string> = {};
   for (const [k, v] of res.headers) {
     if (k === "x-request-id") continue;
-    headers[k] = k === "payment-response" ? JSON.stringify({ success: (decodeBase64Json(v) as { success: boolean }).success }) : v;
+    headers[k] =
+      k === "payment-response" ? JSON.stringify({ success: (decodeBase64Json(v) as { success: boolean }).success }) : v;
   }
   // A 500 names its request id in the message too.
   const body = (await res.text()).replaceAll(res.headers.get("x-request-id") ?? "\u0000", "<request id>");
@@ -111,7 +130,16 @@ async function scenario(t: PaymentsApp, payer: Hex): Promise<{ steps: Step[]; us
   t.clock.advance(120_000);
   await get("expiring key: expired", PAGE, expiring.headers);
   await get("revoked key: before", PAGE, revoked.headers);
-  steps.push(await seen("revoke", await t.request("/v1/keys/revoke", { method: "POST", headers: { ...revoked.headers, "content-type": "application/json" }, body: "{}" })));
+  steps.push(
+    await seen(
+      "revoke",
+      await t.request("/v1/keys/revoke", {
+        method: "POST",
+        headers: { ...revoked.headers, "content-type": "application/json" },
+        body: "{}",
+      }),
+    ),
+  );
   await get("revoked key: after", PAGE, revoked.headers);
   await get("rotated key: before", PAGE, rotated.headers);
   const rotation = await t.request("/v1/keys/rotate", { method: "POST", headers: rotated.headers });
@@ -123,20 +151,25 @@ async function scenario(t: PaymentsApp, payer: Hex): Promise<{ steps: Step[]; us
 
   const challenge = await t.request(PAGE);
   const l402 = APERTURE_CHALLENGE.exec(challenge.headers.get("www-authenticate") ?? "");
-  const requirement = (decodeBase64Json(challenge.headers.get("payment-required")!) as { accepts: PaymentRequirements[] }).accepts[0]!;
+  const requirement = (
+    decodeBase64Json(challenge.headers.get("payment-required")!) as { accepts: PaymentRequirements[] }
+  ).accepts[0]!;
   steps.push(await seen("anonymous: 402", challenge));
   const paid = t.dev.pay(l402![3]!);
   if (!paid.ok) throw new Error(paid.message);
   const token = `L402 ${l402![2]}:${paid.preimage}`;
   await get("L402: bought", PAGE, { authorization: token });
   await get("L402: replayed", PAGE, { authorization: token });
-  const proof = await signedPayment(payer, requirement, { validBefore: BigInt(Math.floor(start.getTime() / 1000) + 300) });
+  const proof = await signedPayment(payer, requirement, {
+    validBefore: BigInt(Math.floor(start.getTime() / 1000) + 300),
+  });
   await get("x402: bought", PAGE, { "payment-signature": proof });
   await get("x402: replayed", PAGE, { "payment-signature": proof });
 
   const month = usageMonth(t.clock.now());
   const usage: Record<string, number> = {};
-  for (const [name, k] of Object.entries({ free, premium, texas, expiring, revoked, rotated, limited })) usage[name] = await keyUsage(t.deps, k.row.id, month);
+  for (const [name, k] of Object.entries({ free, premium, texas, expiring, revoked, rotated, limited }))
+    usage[name] = await keyUsage(t.deps, k.row.id, month);
 
   // A usage journal that cannot be written: nothing is served unmetered.
   await t.deps.keys.meter.close();
@@ -154,7 +187,8 @@ beforeAll(async () => {
   start = new Date(Number(await chain.latestTimestamp()) * 1000);
   withMemo = await makeApp(true);
   withoutMemo = await makeApp(false);
-  for (const [i, payer] of [keyOf("memo-payer-on"), keyOf("memo-payer-off")].entries()) await chain.mint(addr(payer), 1_000_000n * BigInt(i + 1));
+  for (const [i, payer] of [keyOf("memo-payer-on"), keyOf("memo-payer-off")].entries())
+    await chain.mint(addr(payer), 1_000_000n * BigInt(i + 1));
   on = await scenario(withMemo, keyOf("memo-payer-on"));
   off = await scenario(withoutMemo, keyOf("memo-payer-off"));
 });
@@ -195,10 +229,14 @@ describe("the page memo answers exactly as the full pipeline", () => {
       "x402: replayed": 402,
       "meter cannot write": 503,
     });
-    const limited = on.steps.filter((s) => s.label.startsWith("limited key")).map((s) => s.headers["x-ratelimit-remaining"]);
+    const limited = on.steps
+      .filter((s) => s.label.startsWith("limited key"))
+      .map((s) => s.headers["x-ratelimit-remaining"]);
     expect(limited).toEqual(["2", "1", "0", "0", "0"]);
     expect(on.steps.find((s) => s.label === "x402: bought")!.headers["payment-response"]).toBe('{"success":true}');
-    const codings = on.steps.filter((s) => s.label.startsWith("free: the wider page")).map((s) => s.headers["content-encoding"]);
+    const codings = on.steps
+      .filter((s) => s.label.startsWith("free: the wider page"))
+      .map((s) => s.headers["content-encoding"]);
     expect(codings).toEqual(["br", "gzip"]);
   });
 
@@ -211,9 +249,16 @@ describe("the page memo answers exactly as the full pipeline", () => {
 describe("one catalog: a change is obeyed by the very next request on every path", () => {
   const paths = (t: TestApp) => ({
     page: () => t.getJson(PAGE, { headers: { "x-api-key": keyFor.get(t)! } }),
-    latest: () => t.getJson("/v1/observations/latest?indicator=UNRATE&region=US", { headers: { "x-api-key": keyFor.get(t)! } }),
-    batch: () => t.getJson("/v1/observations/latest?indicators=UNRATE,PAYEMS&region=US", { headers: { "x-api-key": keyFor.get(t)! } }),
-    concept: () => t.getJson("/v1/observations?indicator=unemployment_rate&region=US&limit=5", { headers: { "x-api-key": keyFor.get(t)! } }),
+    latest: () =>
+      t.getJson("/v1/observations/latest?indicator=UNRATE&region=US", { headers: { "x-api-key": keyFor.get(t)! } }),
+    batch: () =>
+      t.getJson("/v1/observations/latest?indicators=UNRATE,PAYEMS&region=US", {
+        headers: { "x-api-key": keyFor.get(t)! },
+      }),
+    concept: () =>
+      t.getJson("/v1/observations?indicator=unemployment_rate&region=US&limit=5", {
+        headers: { "x-api-key": keyFor.get(t)! },
+      }),
     catalog: () => t.getJson("/v1/indicators/UNRATE"),
   });
   const keyFor = new Map<TestApp, string>();
@@ -245,7 +290,10 @@ describe("one catalog: a change is obeyed by the very next request on every path
           expect((await p.latest()).status).toBe(403);
           const batch = await p.batch();
           expect(batch.status).toBe(207);
-          expect(batch.body.errors.map((e: any) => [e.indicator, e.code])).toEqual([["UNRATE", "CATEGORY_NOT_ALLOWED"], ["PAYEMS", "CATEGORY_NOT_ALLOWED"]]);
+          expect(batch.body.errors.map((e: any) => [e.indicator, e.code])).toEqual([
+            ["UNRATE", "CATEGORY_NOT_ALLOWED"],
+            ["PAYEMS", "CATEGORY_NOT_ALLOWED"],
+          ]);
           expect((await p.concept()).status).toBe(403);
           expect((await p.catalog()).body.data.access_tier).toBe("premium");
         } finally {

@@ -67,7 +67,9 @@ describe("query validation", () => {
 
   test("the OpenAPI document lists the parameters of a route", () => {
     const doc = t.app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "t", version: "1" } }) as any;
-    const names = (doc.paths["/v1/test-query"].get.parameters as any[]).map((p) => `${p.in}:${p.name}:${p.required ?? false}`);
+    const names = (doc.paths["/v1/test-query"].get.parameters as any[]).map(
+      (p) => `${p.in}:${p.name}:${p.required ?? false}`,
+    );
     expect(names.sort()).toEqual(["query:n:true", "query:tag:false"]);
     const observations = (doc.paths["/v1/observations"].get.parameters as any[]).map((p) => p.name);
     expect(observations).toContain("transform");

@@ -19,7 +19,9 @@ afterAll(async () => {
 
 describe("route purposes", () => {
   test("signup and every /v1/keys/ route declare key management (revoke lets an expired key through), ping its own window, MCP the envelope", () => {
-    const declared = declaredPurposes(t.app).map((r) => `${r.method} ${r.path} ${r.purpose}${r.allowExpired ? " allow_expired" : ""}`);
+    const declared = declaredPurposes(t.app).map(
+      (r) => `${r.method} ${r.path} ${r.purpose}${r.allowExpired ? " allow_expired" : ""}`,
+    );
     expect(declared.sort()).toEqual(
       [
         "POST /v1/signup key_management",
@@ -33,7 +35,9 @@ describe("route purposes", () => {
       ].sort(),
     );
     // No key route is left undeclared (it would be counted against the data window).
-    const keyRoutes = t.app.routes.filter((r) => r.method !== "ALL" && (r.path === "/v1/signup" || r.path.startsWith("/v1/keys/")));
+    const keyRoutes = t.app.routes.filter(
+      (r) => r.method !== "ALL" && (r.path === "/v1/signup" || r.path.startsWith("/v1/keys/")),
+    );
     expect(new Set(keyRoutes.map((r) => `${r.method} ${r.path}`)).size).toBe(5);
   });
 

@@ -33,7 +33,16 @@ describe("the overlapping paths in a plain Hono app", () => {
     expect(await text("/v1/briefings/abc", "DELETE")).toBe("delete abc");
     expect(await text("/v1/briefings/abc/runs")).toBe("runs abc");
     expect(await text("/v1/regions/06")).toBe("region 06");
-    expect(seen).toEqual(["/v1/briefings", "/v1/briefings/public", "/v1/briefings/public/us-inflation", "/v1/briefings/public/runs", "/v1/briefings/abc", "/v1/briefings/abc", "/v1/briefings/abc/runs", "/v1/regions/06"]);
+    expect(seen).toEqual([
+      "/v1/briefings",
+      "/v1/briefings/public",
+      "/v1/briefings/public/us-inflation",
+      "/v1/briefings/public/runs",
+      "/v1/briefings/abc",
+      "/v1/briefings/abc",
+      "/v1/briefings/abc/runs",
+      "/v1/regions/06",
+    ]);
   });
 });
 
@@ -46,12 +55,23 @@ describe("the real app", () => {
 
   test("the app's middleware runs on the overlapping paths (request id, CORS, key admission); 405s name their methods", async () => {
     const { headers } = await testKey(t, { scopes: ["svc-premium"] });
-    for (const path of ["/v1/briefings/public", "/v1/briefings/public/runs", "/v1/briefings/3b241101-e2bb-4255-8caf-4136c566a962/runs", "/v1/briefings"]) {
+    for (const path of [
+      "/v1/briefings/public",
+      "/v1/briefings/public/runs",
+      "/v1/briefings/3b241101-e2bb-4255-8caf-4136c566a962/runs",
+      "/v1/briefings",
+    ]) {
       const res = await t.request(path, { headers: { ...headers, origin: "https://app.example" } });
-      expect({ path, id: /^[0-9a-f-]{36}$/.test(res.headers.get("x-request-id") ?? ""), cors: res.headers.get("access-control-allow-origin") }).toEqual({ path, id: true, cors: "*" });
+      expect({
+        path,
+        id: /^[0-9a-f-]{36}$/.test(res.headers.get("x-request-id") ?? ""),
+        cors: res.headers.get("access-control-allow-origin"),
+      }).toEqual({ path, id: true, cors: "*" });
     }
     // A bad key is refused by the key middleware there too.
-    expect((await t.request("/v1/briefings/public", { headers: { "x-api-key": "svc_live_not-a-real-key" } })).status).toBe(401);
+    expect(
+      (await t.request("/v1/briefings/public", { headers: { "x-api-key": "svc_live_not-a-real-key" } })).status,
+    ).toBe(401);
     const put = await t.request("/v1/briefings/public", { method: "PUT" });
     expect([put.status, put.headers.get("allow")]).toEqual([405, "GET, HEAD, DELETE, OPTIONS"]);
     const post = await t.request("/v1/briefings/3b241101-e2bb-4255-8caf-4136c566a962/runs", { method: "POST" });

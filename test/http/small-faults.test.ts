@@ -56,7 +56,12 @@ describe("HTML pages", () => {
     for (const [path, headers] of pages) {
       const res = await t.request(path, { headers: { ...headers, "x-api-key": key } });
       await res.arrayBuffer();
-      const seen = { path, type: res.headers.get("content-type")?.split(";")[0], nosniff: res.headers.get("x-content-type-options"), frames: /frame-ancestors 'none'/.test(res.headers.get("content-security-policy") ?? "") };
+      const seen = {
+        path,
+        type: res.headers.get("content-type")?.split(";")[0],
+        nosniff: res.headers.get("x-content-type-options"),
+        frames: /frame-ancestors 'none'/.test(res.headers.get("content-security-policy") ?? ""),
+      };
       expect(seen).toEqual({ path, type: "text/html", nosniff: "nosniff", frames: true });
       if (path !== "/keys") expect(res.headers.get("x-frame-options")).toBe("DENY");
     }
@@ -97,7 +102,9 @@ describe("a key under another Authorization scheme", () => {
       expect(res.status).toBe(401);
       const error = ((await res.json()) as any).error;
       expect(error.code).toBe("INVALID_API_KEY");
-      expect(error.message).toStartWith("Malformed API key: the Authorization scheme is 'Token', not 'Bearer'. Send 'Authorization: Bearer <key>' or 'X-API-Key: <key>'");
+      expect(error.message).toStartWith(
+        "Malformed API key: the Authorization scheme is 'Token', not 'Bearer'. Send 'Authorization: Bearer <key>' or 'X-API-Key: <key>'",
+      );
     }
   });
 });

@@ -3,31 +3,29 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import type { PgBoss } from "pg-boss";
-import { createJobRuntime, BILLING_QUEUE, type JobRuntime } from "../../src/jobs/runtime";
-import { createLogger } from "../../src/logger";
-import { createCaches } from "../../src/services/caches";
-import { makeJobsTestApp, waitFor } from "../support/jobs";
+import { BILLING_QUEUE, type JobRuntime } from "../../src/jobs/runtime";
+import { anotherJobEngine, makeJobsTestApp, waitFor, type JobsTestApp } from "../support/jobs";
 
 // bun resets the default timeout per file: this file starts databases and job engines.
 setDefaultTimeout(120_000);
 
-type Started = Awaited<ReturnType<typeof makeJobsTestApp>>;
-let t: Started;
+let t: JobsTestApp;
 let node: JobRuntime;
 
 const billingJobs = async (boss: PgBoss) =>
-  (await boss.findJobs(BILLING_QUEUE)).filter((j) => j.state === "completed").map((j) => j.output as { month: string; errors: string[] });
+  (await boss.findJobs(BILLING_QUEUE))
+    .filter((j) => j.state === "completed")
+    .map((j) => j.output as { month: string; errors: string[] });
 
 beforeAll(async () => {
   t = await makeJobsTestApp();
   t.clock.set("2026-12-01T12:00:00Z");
   // Applied more than 90 days ago: the cycle forgets it.
-  await t.database.db.execute(sql`insert into usage_batches (id, requests, applied_at) values ('old-batch', 1, '2026-08-01T00:00:00Z')`);
-  // An API node: works the billing queue with its mail and meter (the engine above runs the other jobs).
-  node = createJobRuntime(
-    { config: t.config, database: t.database, clock: t.clock, logger: createLogger("silent"), caches: createCaches(t.database), fetcher: t.fetcher },
-    { runsJobs: false, billing: { deps: t.deps, baseUrl: "https://api.example.test" } },
+  await t.database.db.execute(
+    sql`insert into usage_batches (id, requests, applied_at) values ('old-batch', 1, '2026-08-01T00:00:00Z')`,
   );
+  // An API node: works the billing queue with its mail and meter (the engine above runs the other jobs).
+  node = anotherJobEngine(t, { runsJobs: false, billing: { deps: t.deps, baseUrl: "https://api.example.test" } });
   await node.start();
 }, 300_000);
 afterAll(async () => {

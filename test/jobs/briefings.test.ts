@@ -7,60 +7,38 @@
 // - two engines on one database: a due tick of a briefing's schedule is sent once and runs once;
 // - runs survive a restart: a run queued by an API node that stopped before any worker ran it is run after the
 //   restart, and the stored runs are still served after another one.
-import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { sql } from "drizzle-orm";
-import { openDatabase, type Database } from "../../db/client";
 import { listRunsOfBriefing } from "../../db/repos/briefings";
 import { PUBLIC_BRIEFINGS, publicBriefingId } from "../../db/seed/briefings";
 import { slotCron, weeklySlot } from "../../src/domain/briefings";
-import { BRIEFING_QUEUE, BRIEFING_TZ, createJobRuntime } from "../../src/jobs/runtime";
-import { createLogger } from "../../src/logger";
-import { createCaches } from "../../src/services/caches";
+import { BRIEFING_QUEUE, BRIEFING_TZ } from "../../src/jobs/runtime";
 import { noJobs } from "../../src/ports";
 import { answeringAsker, failingAsker } from "../support/briefings";
-import { makeTestDatabase, testBackend } from "../support/db";
-import { makeJobsTestApp, waitFor } from "../support/jobs";
+import { makeTestDatabase, sharedDatabase, testBackend } from "../support/db";
+import { anotherJobEngine, makeJobsTestApp, waitFor } from "../support/jobs";
 import { jsonBody, testKey } from "../support/keys";
 import { makeTestApp } from "../support/app";
 import { ManualClock } from "../support/clock";
 
 setDefaultTimeout(120_000);
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
 const rowsOf = (r: any) => (Array.isArray(r) ? r : r.rows) as any[];
-const question = { name: "Texas jobs", question: "How is the unemployment rate in Texas moving?", cadence: "weekly", region: "48" };
+const question = {
+  name: "Texas jobs",
+  question: "How is the unemployment rate in Texas moving?",
+  cadence: "weekly",
+  region: "48",
+};
 
 /** The briefing queue's schedules: key -> [cron, timezone, data]. */
-async function schedulesOf(boss: { getSchedules(name: string): Promise<{ key: string; cron: string; timezone: string; data?: object }[]> }) {
+async function schedulesOf(boss: {
+  getSchedules(name: string): Promise<{ key: string; cron: string; timezone: string; data?: object }[]>;
+}) {
   return new Map((await boss.getSchedules(BRIEFING_QUEUE)).map((s) => [s.key, [s.cron, s.timezone, s.data]]));
 }
 
 const weekly = (id: string) => [slotCron(weeklySlot(id)), BRIEFING_TZ, { briefingId: id }];
-
-/** A seeded database that can be closed and opened again: its URL on PostgreSQL, a data directory on PGlite. */
-async function reopenableDatabase(): Promise<() => Promise<Database>> {
-  const seeded = await makeTestDatabase();
-  if (testBackend === "postgres") {
-    const name = rowsOf(await seeded.db.execute(sql`select current_database() as name`))[0].name;
-    const u = new URL(process.env.TEST_DATABASE_URL!);
-    u.pathname = `/${name}`;
-    await seeded.close();
-    return () => openDatabase({ url: u.toString(), poolSize: 4 });
-  }
-  const dataDir = mkdtempSync(join(tmpdir(), "svc-briefings-"));
-  dirs.push(dataDir);
-  const blob: Blob = await (seeded as any).dump();
-  await seeded.close();
-  await (await openDatabase({ dataDir, loadDataDir: blob })).close();
-  return () => openDatabase({ dataDir });
-}
 
 describe("schedules and first runs", () => {
   test("the public briefings are scheduled weekly in UTC; a saved one from creation (first run stored at once) until deletion", async () => {
@@ -80,14 +58,22 @@ describe("schedules and first runs", () => {
       expect((await schedulesOf(boss)).get(id)).toEqual(weekly(id));
       // The slot the API reports is the schedule's.
       const next = new Date(created.body.data.next_run_at);
-      expect(slotCron({ weekday: next.getUTCDay(), hour: next.getUTCHours(), minute: next.getUTCMinutes() })).toBe(slotCron(weeklySlot(id)));
+      expect(slotCron({ weekday: next.getUTCDay(), hour: next.getUTCHours(), minute: next.getUTCMinutes() })).toBe(
+        slotCron(weeklySlot(id)),
+      );
 
       const detail = await waitFor("the first run", async () => {
         const r = await t.getJson(`/v1/briefings/${id}`, { headers });
         return r.body.data.latest_run ? r.body.data : undefined;
       });
-      expect(detail.latest_run).toMatchObject({ status: "ok", error: null, response: { answer: "Texas unemployment rate, 2025-09: 4.1 percent." } });
-      expect(asker.asked).toEqual([{ input: { q: question.question, depth: "briefing", region: "48" }, signals: true }]);
+      expect(detail.latest_run).toMatchObject({
+        status: "ok",
+        error: null,
+        response: { answer: "Texas unemployment rate, 2025-09: 4.1 percent." },
+      });
+      expect(asker.asked).toEqual([
+        { input: { q: question.question, depth: "briefing", region: "48" }, signals: true },
+      ]);
 
       expect((await t.getJson(`/v1/briefings/${id}`, { method: "DELETE", headers })).status).toBe(200);
       const after = await schedulesOf(boss);
@@ -112,13 +98,21 @@ describe("schedules and first runs", () => {
     const asker = answeringAsker();
     const first = await makeJobsTestApp({ database, asker });
     const orphan = "6f1c1e2a-3b4d-4c5e-8f60-718293a4b5c6";
-    await first.jobs.boss!.schedule(BRIEFING_QUEUE, "0 6 * * 1", { briefingId: orphan }, { key: orphan, tz: BRIEFING_TZ });
+    await first.jobs.boss!.schedule(
+      BRIEFING_QUEUE,
+      "0 6 * * 1",
+      { briefingId: orphan },
+      { key: orphan, tz: BRIEFING_TZ },
+    );
     expect((await schedulesOf(first.jobs.boss!)).get(id)).toEqual(weekly(id));
-    await waitFor("the saved briefing's first run", async () => (await listRunsOfBriefing(database.db, id, 10)).length === 1);
+    await waitFor(
+      "the saved briefing's first run",
+      async () => (await listRunsOfBriefing(database.db, id, 10)).length === 1,
+    );
     expect(asker.asked.map((a) => a.input.q)).toEqual([question.question]);
     await first.jobs.stop();
 
-    const second = createJobRuntime({ config: first.config, database, clock: first.clock, logger: createLogger("silent"), caches: createCaches(database), fetcher: first.fetcher }, { asker });
+    const second = anotherJobEngine(first, { asker });
     await second.start();
     try {
       const schedules = await schedulesOf(second.boss!);
@@ -136,7 +130,7 @@ describe("schedules and first runs", () => {
 
 describe("a failing run", () => {
   test("is stored with its error and retried by the queue; the public read still serves the last good run", async () => {
-    const asker = failingAsker("relation \"observations\" does not exist");
+    const asker = failingAsker('relation "observations" does not exist');
     const t = await makeJobsTestApp({ keyAccess: true, asker });
     try {
       const { headers } = await testKey(t);
@@ -146,12 +140,24 @@ describe("a failing run", () => {
       expect(before.status).toBe(200);
 
       await t.jobs.runBriefingNow(id);
-      const failed = await waitFor("the failed run", async () => (await listRunsOfBriefing(t.database.db, id, 10)).find((r) => r.status === "failed"));
-      expect(failed).toMatchObject({ response: null, grounded: null, truncated: null, error: "The question could not be answered this time (an internal error, logged for the operator); the next run tries again." });
+      const failed = await waitFor("the failed run", async () =>
+        (await listRunsOfBriefing(t.database.db, id, 10)).find((r) => r.status === "failed"),
+      );
+      expect(failed).toMatchObject({
+        response: null,
+        grounded: null,
+        truncated: null,
+        error:
+          "The question could not be answered this time (an internal error, logged for the operator); the next run tries again.",
+      });
       expect(asker.calls).toBe(1);
       // The job failed and waits for its retry.
       const job = await waitFor("the job to wait for its retry", async () => {
-        const rows = rowsOf(await t.database.db.execute(sql`select state, retry_limit from pgboss.job where name = ${BRIEFING_QUEUE} and singleton_key = ${id}`));
+        const rows = rowsOf(
+          await t.database.db.execute(
+            sql`select state, retry_limit from pgboss.job where name = ${BRIEFING_QUEUE} and singleton_key = ${id}`,
+          ),
+        );
         return rows.find((r) => r.state === "retry");
       });
       expect(job.retry_limit).toBe(2);
@@ -171,7 +177,7 @@ describe(`two job engines on one database (${testBackend})`, () => {
   test("a due tick of a briefing's schedule is sent once and runs once", async () => {
     const asker = answeringAsker();
     const a = await makeJobsTestApp({ keyAccess: true, asker });
-    const b = createJobRuntime({ config: a.config, database: a.database, clock: a.clock, logger: createLogger("silent"), caches: createCaches(a.database), fetcher: a.fetcher }, { asker });
+    const b = anotherJobEngine(a, { asker });
     await b.start();
     try {
       const { headers } = await testKey(a, { plan: "professional" });
@@ -183,13 +189,26 @@ describe(`two job engines on one database (${testBackend})`, () => {
       a.clock.advance(7 * 86_400_000);
       const now = rowsOf(await a.database.db.execute(sql`select extract(epoch from now()) * 1000 as ms`))[0].ms;
       const due = new Date(Number(now) - 2000);
-      await a.jobs.boss!.schedule(BRIEFING_QUEUE, `${due.getUTCSeconds()} ${due.getUTCMinutes()} ${due.getUTCHours()} * * *`, { briefingId: id }, { key: id, tz: BRIEFING_TZ, singletonKey: id });
-      await waitFor("the tick's run", async () => (await listRunsOfBriefing(a.database.db, id, 10)).length === 2, 60_000);
+      await a.jobs.boss!.schedule(
+        BRIEFING_QUEUE,
+        `${due.getUTCSeconds()} ${due.getUTCMinutes()} ${due.getUTCHours()} * * *`,
+        { briefingId: id },
+        { key: id, tz: BRIEFING_TZ, singletonKey: id },
+      );
+      await waitFor(
+        "the tick's run",
+        async () => (await listRunsOfBriefing(a.database.db, id, 10)).length === 2,
+        60_000,
+      );
       // Several more passes of both engines see the occurrence still inside its minute: none sends it again.
       await Bun.sleep(4000);
       const runs = await listRunsOfBriefing(a.database.db, id, 10);
       expect(runs.map((r) => r.status)).toEqual(["ok", "ok"]);
-      const jobs = rowsOf(await a.database.db.execute(sql`select state from pgboss.job where name = ${BRIEFING_QUEUE} and data->>'briefingId' = ${id}`));
+      const jobs = rowsOf(
+        await a.database.db.execute(
+          sql`select state from pgboss.job where name = ${BRIEFING_QUEUE} and data->>'briefingId' = ${id}`,
+        ),
+      );
       // The first run (at creation) and the tick's.
       expect(jobs.map((j) => j.state).sort()).toEqual(["completed", "completed"]);
       expect(asker.asked.length).toBe(2);
@@ -202,7 +221,9 @@ describe(`two job engines on one database (${testBackend})`, () => {
 
 describe(`runs survive a restart (${testBackend})`, () => {
   test("a run queued by an API node that stopped is run after the restart; stored runs are served after another restart", async () => {
-    const open = await reopenableDatabase();
+    // A database closed and opened again across the restarts.
+    const shared = await sharedDatabase();
+    const open = () => shared.open(4);
     const clock = new ManualClock();
 
     // An API node (JOBS=off) saves a briefing: its schedule and first run are queued, and nothing runs them.
@@ -210,7 +231,11 @@ describe(`runs survive a restart (${testBackend})`, () => {
     const { key } = await testKey(api, { plan: "professional" });
     const headers = { authorization: `Bearer ${key}` };
     const id = (await api.getJson("/v1/briefings", jsonBody(question, headers))).body.data.id as string;
-    const queued = rowsOf(await api.database.db.execute(sql`select state from pgboss.job where name = ${BRIEFING_QUEUE} and singleton_key = ${id}`));
+    const queued = rowsOf(
+      await api.database.db.execute(
+        sql`select state from pgboss.job where name = ${BRIEFING_QUEUE} and singleton_key = ${id}`,
+      ),
+    );
     expect(queued.map((j) => j.state)).toEqual(["created"]);
     await api.close();
 
@@ -226,7 +251,10 @@ describe(`runs survive a restart (${testBackend})`, () => {
     try {
       const detail = await later.getJson(`/v1/briefings/${id}`, { headers });
       expect(detail.status).toBe(200);
-      expect(detail.body.data.latest_run).toMatchObject({ status: "ok", response: { answer: "Texas unemployment rate, 2025-10: 4.1 percent." } });
+      expect(detail.body.data.latest_run).toMatchObject({
+        status: "ok",
+        response: { answer: "Texas unemployment rate, 2025-10: 4.1 percent." },
+      });
       expect((await later.getJson(`/v1/briefings/${id}/runs`, { headers })).body.meta.count).toBe(1);
       expect((await schedulesOf(later.jobs.boss!)).get(id)).toEqual(weekly(id));
       // Nothing was queued again for it.

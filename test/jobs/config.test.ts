@@ -13,10 +13,21 @@ describe("job settings", () => {
       poolMax: 3,
       pollSeconds: 2,
       superviseSeconds: 30,
-      provision: { retryLimit: 4, retryDelaySeconds: 5, retryDelayMaxSeconds: 120, expireSeconds: 300, heartbeatSeconds: 30,
+      provision: {
+        retryLimit: 4,
+        retryDelaySeconds: 5,
+        retryDelayMaxSeconds: 120,
+        expireSeconds: 300,
+        heartbeatSeconds: 30,
         retryAfterSeconds: 5,
         failureCooldownSeconds: 900,
-        limits: { perClientPerMinute: 5, perSourcePerMinute: 10, upstreamShare: 0.25, anonymousQueueMax: 50, queueMax: 500 },
+        limits: {
+          perClientPerMinute: 5,
+          perSourcePerMinute: 10,
+          upstreamShare: 0.25,
+          anonymousQueueMax: 50,
+          queueMax: 500,
+        },
       },
       refresh: {
         timezone: "America/New_York",
@@ -67,18 +78,26 @@ describe("job settings", () => {
   });
 
   test("the longest backoff is never shorter than the first delay", () => {
-    expect(jobs({ PROVISION_RETRY_DELAY_SECONDS: "60", PROVISION_RETRY_DELAY_MAX_SECONDS: "10" }).provision).toMatchObject({ retryDelaySeconds: 60, retryDelayMaxSeconds: 60 });
+    expect(
+      jobs({ PROVISION_RETRY_DELAY_SECONDS: "60", PROVISION_RETRY_DELAY_MAX_SECONDS: "10" }).provision,
+    ).toMatchObject({ retryDelaySeconds: 60, retryDelayMaxSeconds: 60 });
   });
 
   test("REFRESH_TZ must be an IANA time zone", () => {
     expect(jobs({ REFRESH_TZ: "UTC" }).refresh.timezone).toBe("UTC");
-    expect(() => loadConfig({ REFRESH_TZ: "Mars/Olympus" })).toThrow("REFRESH_TZ: 'Mars/Olympus' is not an IANA time zone");
+    expect(() => loadConfig({ REFRESH_TZ: "Mars/Olympus" })).toThrow(
+      "REFRESH_TZ: 'Mars/Olympus' is not an IANA time zone",
+    );
   });
 });
 
 describe("REFRESH_SCHEDULES", () => {
   test("unset: the defaults, by source", () => {
-    expect(parseRefreshSchedules(undefined)).toEqual(Object.entries(DEFAULT_REFRESH_SCHEDULES).map(([source, cron]) => ({ source, cron })).sort((a, b) => a.source.localeCompare(b.source)));
+    expect(parseRefreshSchedules(undefined)).toEqual(
+      Object.entries(DEFAULT_REFRESH_SCHEDULES)
+        .map(([source, cron]) => ({ source, cron }))
+        .sort((a, b) => a.source.localeCompare(b.source)),
+    );
   });
   test("overrides, a new source, off, extra spaces and a trailing ;", () => {
     expect(parseRefreshSchedules(" fred = 0  18 * * 1-5 ; census=off; irs-soi=0 4 1 * *;")).toEqual([
@@ -96,7 +115,9 @@ describe("REFRESH_SCHEDULES", () => {
     expect(() => parseRefreshSchedules("=0 6 * * 1")).toThrow("REFRESH_SCHEDULES: '=0 6 * * 1' is not source=cron");
     expect(() => parseRefreshSchedules("Fred=0 6 * * 1")).toThrow(ConfigError);
     expect(() => parseRefreshSchedules("fred")).toThrow(ConfigError);
-    expect(() => parseRefreshSchedules("fred=0 6 * *")).toThrow("REFRESH_SCHEDULES: '0 6 * *' (for fred) is not a cron of five fields");
+    expect(() => parseRefreshSchedules("fred=0 6 * *")).toThrow(
+      "REFRESH_SCHEDULES: '0 6 * *' (for fred) is not a cron of five fields",
+    );
     expect(() => parseRefreshSchedules("fred=0 0 6 * * 1")).toThrow(ConfigError);
   });
 });

@@ -10,7 +10,7 @@ import { indicatorId } from "../../db/seed/catalog";
 import { createCaches } from "../../src/services/caches";
 import { detectChangedSeries } from "../../src/services/signal-detection";
 import { makeTestDatabase } from "../support/db";
-import { makeJobsTestApp, waitFor } from "../support/jobs";
+import { makeJobsTestApp, waitFor, type JobsTestApp } from "../support/jobs";
 import { clearSeries, monthStarts, writeSeries, type Row } from "../support/series";
 
 setDefaultTimeout(120_000);
@@ -19,7 +19,16 @@ setDefaultTimeout(120_000);
 const JUMP: Row[] = monthStarts("2024-09", 26).map((d, k) => [d, k === 25 ? 18 : k % 2 === 0 ? 8 : 8.5]);
 const CIVPART = { indicatorId: indicatorId("fred", "CIVPART"), regionCode: "US" };
 const extremesOf = (database: Database, k: { indicatorId: string; regionCode: string }) =>
-  database.db.select().from(signalIntervals).where(and(eq(signalIntervals.indicatorId, k.indicatorId), eq(signalIntervals.regionCode, k.regionCode), eq(signalIntervals.type, "extreme")));
+  database.db
+    .select()
+    .from(signalIntervals)
+    .where(
+      and(
+        eq(signalIntervals.indicatorId, k.indicatorId),
+        eq(signalIntervals.regionCode, k.regionCode),
+        eq(signalIntervals.type, "extreme"),
+      ),
+    );
 
 describe("the database records every write of a series", () => {
   let database: Database;
@@ -40,7 +49,11 @@ describe("the database records every write of a series", () => {
     await clearSeries(database.db, "fred", "CIVPART", "US");
     await writeSeries(database.db, "fred", "CIVPART", "US", JUMP.slice(0, 25));
     const [first] = await pendingSeriesChanges(database.db, 10);
-    expect([await countSeriesChanges(database.db), first.indicatorId, first.regionCode]).toEqual([1, CIVPART.indicatorId, "US"]);
+    expect([await countSeriesChanges(database.db), first.indicatorId, first.regionCode]).toEqual([
+      1,
+      CIVPART.indicatorId,
+      "US",
+    ]);
     await writeSeries(database.db, "fred", "CIVPART", "US", JUMP.slice(0, 25));
     expect(await pendingSeriesChanges(database.db, 10)).toEqual([first]);
     await writeSeries(database.db, "fred", "CIVPART", "US", JUMP);
@@ -51,23 +64,41 @@ describe("the database records every write of a series", () => {
   test("the bulk load (COPY) path records the series it creates", async () => {
     await database.db.execute(sql`delete from series_changes`);
     await clearSeries(database.db, "fred", "U6RATE", "US");
-    await bulkLoadSeries(database, [{ indicatorId: indicatorId("fred", "U6RATE"), regionCode: "US", rows: JUMP.map(([date, value]) => ({ date, value })) }], { now: new Date("2026-11-22T00:00:00Z") });
-    expect((await pendingSeriesChanges(database.db, 10)).map((c) => c.indicatorId)).toEqual([indicatorId("fred", "U6RATE")]);
+    await bulkLoadSeries(
+      database,
+      [
+        {
+          indicatorId: indicatorId("fred", "U6RATE"),
+          regionCode: "US",
+          rows: JUMP.map(([date, value]) => ({ date, value })),
+        },
+      ],
+      { now: new Date("2026-11-22T00:00:00Z") },
+    );
+    expect((await pendingSeriesChanges(database.db, 10)).map((c) => c.indicatorId)).toEqual([
+      indicatorId("fred", "U6RATE"),
+    ]);
   });
 
   test("detectChangedSeries detects exactly the recorded series and clears them; a write during it stays queued", async () => {
     await database.db.execute(sql`delete from series_changes`);
     await writeSeries(database.db, "fred", "CIVPART", "US", [...JUMP, ["2026-11-01", 8]]);
-    const ctx = { db: database.db, caches: createCaches(database, { revalidateMs: 0 }), now: () => new Date("2026-11-22T00:00:00Z") };
+    const ctx = {
+      db: database.db,
+      caches: createCaches(database, { revalidateMs: 0 }),
+      now: () => new Date("2026-11-22T00:00:00Z"),
+    };
     const s = await detectChangedSeries(ctx);
     expect([s.series, await countSeriesChanges(database.db)]).toEqual([1, 0]);
-    expect((await extremesOf(database, CIVPART)).map((r) => r.validFrom.toISOString().slice(0, 10))).toContain("2026-10-01");
+    expect((await extremesOf(database, CIVPART)).map((r) => r.validFrom.toISOString().slice(0, 10))).toContain(
+      "2026-10-01",
+    );
     expect(await detectChangedSeries(ctx)).toMatchObject({ series: 0 });
   });
 });
 
 describe("the detect job runs after writes, on the job engine's workers", () => {
-  let t: Awaited<ReturnType<typeof makeJobsTestApp>>;
+  let t: JobsTestApp;
   let database: Database;
   beforeAll(async () => {
     database = await makeTestDatabase();
@@ -81,14 +112,20 @@ describe("the detect job runs after writes, on the job engine's workers", () => 
   afterAll(() => t?.close());
 
   test("what was written while no engine ran is detected when it starts", async () => {
-    const rows = await waitFor("CIVPART's extreme", async () => ((await extremesOf(database, CIVPART)).length > 0 ? extremesOf(database, CIVPART) : undefined));
-    expect(rows.map((r) => [r.direction, r.strength, r.validFrom.toISOString().slice(0, 10), r.validTo])).toEqual([["up", "strong", "2026-10-01", null]]);
+    const rows = await waitFor("CIVPART's extreme", async () =>
+      (await extremesOf(database, CIVPART)).length > 0 ? extremesOf(database, CIVPART) : undefined,
+    );
+    expect(rows.map((r) => [r.direction, r.strength, r.validFrom.toISOString().slice(0, 10), r.validTo])).toEqual([
+      ["up", "strong", "2026-10-01", null],
+    ]);
   });
 
   test("a write in this process is detected without any command", async () => {
     const U6 = { indicatorId: indicatorId("fred", "U6RATE"), regionCode: "US" };
     await writeSeries(database.db, "fred", "U6RATE", "US", JUMP);
-    const rows = await waitFor("U6RATE's extreme", async () => ((await extremesOf(database, U6)).length > 0 ? extremesOf(database, U6) : undefined));
+    const rows = await waitFor("U6RATE's extreme", async () =>
+      (await extremesOf(database, U6)).length > 0 ? extremesOf(database, U6) : undefined,
+    );
     expect(rows.map((r) => r.validFrom.toISOString().slice(0, 10))).toEqual(["2026-10-01"]);
     await waitFor("the outbox drained", async () => (await countSeriesChanges(database.db)) === 0);
   });

@@ -31,7 +31,12 @@ beforeAll(async () => {
   if (!haveData) return;
   t = await makeJobsTestApp({
     keyAccess: true,
-    env: { PROVISION_ANON_PER_CLIENT_PER_MINUTE: "2", PROVISION_ANON_PER_SOURCE_PER_MINUTE: "3", PROVISION_ANON_QUEUE_MAX: "4", PROVISION_QUEUE_MAX: "6" },
+    env: {
+      PROVISION_ANON_PER_CLIENT_PER_MINUTE: "2",
+      PROVISION_ANON_PER_SOURCE_PER_MINUTE: "3",
+      PROVISION_ANON_QUEUE_MAX: "4",
+      PROVISION_QUEUE_MAX: "6",
+    },
     unheld: fredUs(...CODES),
   });
   for (const c of CODES) t.fetcher.set(c, { kind: "stall" });
@@ -41,7 +46,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-const ask = (code: string, ip: string, headers: Record<string, string> = {}) => t.app.request(`/v1/observations?indicator=${code}&region=US`, { headers }, fromIp(ip));
+const ask = (code: string, ip: string, headers: Record<string, string> = {}) =>
+  t.app.request(`/v1/observations?indicator=${code}&region=US`, { headers }, fromIp(ip));
 const queued = () => countProvisioning(t.database.db);
 
 d("a stranger's fetches", () => {
@@ -55,7 +61,8 @@ d("a stranger's fetches", () => {
     expect(await third.json()).toEqual({
       error: {
         code: "RATE_LIMIT_EXCEEDED",
-        message: "At most 2 series not held yet may be requested per minute without a key; retry in 50 s. Send an API key to be served first (free keys: POST /v1/signup).",
+        message:
+          "At most 2 series not held yet may be requested per minute without a key; retry in 50 s. Send an API key to be served first (free keys: POST /v1/signup).",
         details: { limit: 2, retry_after_seconds: 50 },
       },
     });
@@ -81,7 +88,12 @@ d("a stranger's fetches", () => {
     const res = await ask("INDPRO", "198.51.100.5");
     expect(res.status).toBe(503);
     expect(res.headers.get("retry-after")).toBe("30");
-    expect(((await res.json()) as any).error.details).toEqual({ queued: 4, queue_max: 4, reserved_for_paid_plans: 2, retry_after_seconds: 30 });
+    expect(((await res.json()) as any).error.details).toEqual({
+      queued: 4,
+      queue_max: 4,
+      reserved_for_paid_plans: 2,
+      retry_after_seconds: 30,
+    });
     expect(await queued()).toBe(4);
   });
 
@@ -98,17 +110,31 @@ d("a stranger's fetches", () => {
       expect(res.status).toBe(503);
       const error = ((await res.json()) as any).error;
       expect(error.details).toEqual({ queued: 4, queue_max: 4, reserved_for_paid_plans: 2, retry_after_seconds: 30 });
-      expect(error.message).toBe("4 series are being fetched; new fetches for callers without a paid plan start once fewer than 4 are. Keys of a paid plan are served first (plans: GET /checkout).");
+      expect(error.message).toBe(
+        "4 series are being fetched; new fetches for callers without a paid plan start once fewer than 4 are. Keys of a paid plan are served first (plans: GET /checkout).",
+      );
     }
     expect(await queued()).toBe(4);
   });
 });
 
 d("free keys counted per key and per client address (the budget itself, with room in the queue)", () => {
-  const limits = { perClientPerMinute: 2, perSourcePerMinute: 100, upstreamShare: 1, anonymousQueueMax: 1000, queueMax: 1000 };
-  const budget = () => provisioningBudget({ rateLimits: memoryRateLimitStore(), limits, upstreamAllowance: () => null });
-  const free = (id: string, client: string) => keyedCaller({ id, hint: `svc_live_${id}`, rateLimitPerMinute: 1000, plan: "free" }, client);
-  const refusal = (p: Promise<void>) => p.then(() => null, (e: ApiError) => ({ code: e.code, message: e.message }));
+  const limits = {
+    perClientPerMinute: 2,
+    perSourcePerMinute: 100,
+    upstreamShare: 1,
+    anonymousQueueMax: 1000,
+    queueMax: 1000,
+  };
+  const budget = () =>
+    provisioningBudget({ rateLimits: memoryRateLimitStore(), limits, upstreamAllowance: () => null });
+  const free = (id: string, client: string) =>
+    keyedCaller({ id, hint: `svc_live_${id}`, rateLimitPerMinute: 1000, plan: "free" }, client);
+  const refusal = (p: Promise<void>) =>
+    p.then(
+      () => null,
+      (e: ApiError) => ({ code: e.code, message: e.message }),
+    );
   const now = new Date("2026-11-26T13:00:00Z");
 
   test("six free keys from one address start 2 a minute together, not 2 each; the third is 429 naming the address", async () => {
@@ -118,7 +144,8 @@ d("free keys counted per key and per client address (the budget itself, with roo
     for (const id of ["k3", "k4", "k5", "k6"]) {
       expect(await refusal(b.admit(t.database.db, free(id, "203.0.113.9"), "fred", now))).toEqual({
         code: "RATE_LIMIT_EXCEEDED",
-        message: "Free keys from one address together may start at most 2 fetches of series not held yet per minute; retry in 1 min. Keys of a paid plan are served first (plans: GET /checkout).",
+        message:
+          "Free keys from one address together may start at most 2 fetches of series not held yet per minute; retry in 1 min. Keys of a paid plan are served first (plans: GET /checkout).",
       });
     }
   });
@@ -127,12 +154,17 @@ d("free keys counted per key and per client address (the budget itself, with roo
     const b = budget();
     expect(await refusal(b.admit(t.database.db, free("k1", "203.0.113.1"), "fred", now))).toBeNull();
     expect(await refusal(b.admit(t.database.db, free("k1", "203.0.113.2"), "fred", now))).toBeNull();
-    expect((await refusal(b.admit(t.database.db, free("k1", "203.0.113.3"), "fred", now)))?.message).toStartWith("Key svc_live_k1 (free plan) may start at most 2 fetches");
+    expect((await refusal(b.admit(t.database.db, free("k1", "203.0.113.3"), "fred", now)))?.message).toStartWith(
+      "Key svc_live_k1 (free plan) may start at most 2 fetches",
+    );
   });
 
   test("a paid plan's key is not counted with the strangers: past both bounds at once", async () => {
     const b = budget();
-    const paid = keyedCaller({ id: "p1", hint: "svc_live_p1", rateLimitPerMinute: 1000, plan: "professional" }, "203.0.113.9");
+    const paid = keyedCaller(
+      { id: "p1", hint: "svc_live_p1", rateLimitPerMinute: 1000, plan: "professional" },
+      "203.0.113.9",
+    );
     expect(paid.class).toBe("paying");
     for (let i = 0; i < 10; i++) expect(await refusal(b.admit(t.database.db, paid, "fred", now))).toBeNull();
   });
@@ -160,21 +192,43 @@ d("a paying customer's fetches", () => {
     const full = await ask("HOUST", "198.51.100.1", headers);
     expect(full.status).toBe(503);
     expect(((await full.json()) as any).error.details).toEqual({ queued: 6, queue_max: 6, retry_after_seconds: 30 });
-    const priority = async (code: string) => (await t.jobs.boss!.findJobs(PROVISION_QUEUE, { key: seriesJobKey(indicatorId("fred", code), "US") }))[0]!.priority;
+    const priority = async (code: string) =>
+      (await t.jobs.boss!.findJobs(PROVISION_QUEUE, { key: seriesJobKey(indicatorId("fred", code), "US") }))[0]!
+        .priority;
     expect([await priority("UNRATE"), await priority("INDPRO"), await priority("M2SL")]).toEqual([0, 10, 10]);
   });
 });
 
 describe("a stranger's share of an upstream's allowance", () => {
-  const limits = { perClientPerMinute: 5, perSourcePerMinute: 10, upstreamShare: 0.25, anonymousQueueMax: 50, queueMax: 500 };
+  const limits = {
+    perClientPerMinute: 5,
+    perSourcePerMinute: 10,
+    upstreamShare: 0.25,
+    anonymousQueueMax: 50,
+    queueMax: 500,
+  };
   test("FRED: 120 a minute -> 30, capped by the per-upstream 10; no daily bound", () => {
-    expect(anonymousAllowance(limits, providerLimits({ bls: true, census: true }).fred)).toEqual({ perMinute: 10, perDay: null });
-    expect(anonymousAllowance({ ...limits, perSourcePerMinute: 100 }, providerLimits({ bls: true, census: true }).fred)).toEqual({ perMinute: 30, perDay: null });
+    expect(anonymousAllowance(limits, providerLimits({ bls: true, census: true }).fred)).toEqual({
+      perMinute: 10,
+      perDay: null,
+    });
+    expect(
+      anonymousAllowance({ ...limits, perSourcePerMinute: 100 }, providerLimits({ bls: true, census: true }).fred),
+    ).toEqual({ perMinute: 30, perDay: null });
   });
   test("BLS: a quarter of 500 a day with a key (125), of 25 without (6); Census without a key: 125 of 500", () => {
-    expect(anonymousAllowance(limits, providerLimits({ bls: true, census: false }).bls)).toEqual({ perMinute: 10, perDay: 125 });
-    expect(anonymousAllowance(limits, providerLimits({ bls: false, census: false }).bls)).toEqual({ perMinute: 10, perDay: 6 });
-    expect(anonymousAllowance(limits, providerLimits({ bls: false, census: false }).census)).toEqual({ perMinute: 10, perDay: 125 });
+    expect(anonymousAllowance(limits, providerLimits({ bls: true, census: false }).bls)).toEqual({
+      perMinute: 10,
+      perDay: 125,
+    });
+    expect(anonymousAllowance(limits, providerLimits({ bls: false, census: false }).bls)).toEqual({
+      perMinute: 10,
+      perDay: 6,
+    });
+    expect(anonymousAllowance(limits, providerLimits({ bls: false, census: false }).census)).toEqual({
+      perMinute: 10,
+      perDay: 125,
+    });
   });
   test("the queue kept for paid plans: the queue bound less the strangers' (500 - 50 = 450), never below 0", () => {
     expect(paidQueueReserve(limits)).toBe(450);
@@ -182,7 +236,13 @@ describe("a stranger's share of an upstream's allowance", () => {
     expect(paidQueueReserve({ anonymousQueueMax: 600, queueMax: 500 })).toBe(0);
   });
   test("a share that rounds to nothing still lets one through; a share of 0 none", () => {
-    expect(anonymousAllowance({ ...limits, upstreamShare: 0.01 }, { perMinute: null, perDay: 25 })).toEqual({ perMinute: 10, perDay: 1 });
-    expect(anonymousAllowance({ ...limits, upstreamShare: 0 }, { perMinute: 120, perDay: 500 })).toEqual({ perMinute: 0, perDay: 0 });
+    expect(anonymousAllowance({ ...limits, upstreamShare: 0.01 }, { perMinute: null, perDay: 25 })).toEqual({
+      perMinute: 10,
+      perDay: 1,
+    });
+    expect(anonymousAllowance({ ...limits, upstreamShare: 0 }, { perMinute: 120, perDay: 500 })).toEqual({
+      perMinute: 0,
+      perDay: 0,
+    });
   });
 });

@@ -7,7 +7,7 @@ import { paymentProofStore } from "../../db/repos/payments";
 import { keyUsage } from "../../src/services/keys";
 import { ManualClock, seededRandom } from "../support/clock";
 import { makeTestDatabase } from "../support/db";
-import { fredUs, makeJobsTestApp, waitFor } from "../support/jobs";
+import { fredUs, makeJobsTestApp, waitFor, type JobsTestApp } from "../support/jobs";
 import { testKey } from "../support/keys";
 import { TEST_BTC_USD, TEST_NODE_KEY, TEST_ROOT_SECRET } from "../support/payments";
 import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
@@ -18,13 +18,19 @@ const haveData = sharedDataPath("fred-macro-us", "UNRATE.csv") !== null;
 if (!haveData) console.warn(sharedDataMissingMessage("fred-macro-us"));
 const d = haveData ? describe : describe.skip;
 
-let t: Awaited<ReturnType<typeof makeJobsTestApp>>;
+let t: JobsTestApp;
 beforeAll(async () => {
   if (!haveData) return;
   const database = await makeTestDatabase();
   const clock = new ManualClock("2026-11-22T12:00:10Z");
   const random = seededRandom(11);
-  const l402 = new L402Rail({ secrets: [TEST_ROOT_SECRET], backend: new DevLightning(memoryInvoiceStore(TEST_NODE_KEY), clock, random), rates: fixedRate(TEST_BTC_USD), clock, random });
+  const l402 = new L402Rail({
+    secrets: [TEST_ROOT_SECRET],
+    backend: new DevLightning(memoryInvoiceStore(TEST_NODE_KEY), clock, random),
+    rates: fixedRate(TEST_BTC_USD),
+    clock,
+    random,
+  });
   const payments = new Payments({ x402: null, l402, store: paymentProofStore(database.db), clock });
   t = await makeJobsTestApp({ database, clock, keyAccess: true, payments, unheld: fredUs("UNRATE", "CPIAUCSL") });
 }, 120_000);

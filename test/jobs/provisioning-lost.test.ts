@@ -2,7 +2,7 @@
 // last attempt — lands in the dead letter queue `provision-lost`, whose worker marks the series failed: requests get
 // the clear error instead of waiting forever. If the stalled fetch finishes after all, its data is kept and served.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { fredUs, makeJobsTestApp, waitFor } from "../support/jobs";
+import { fredUs, makeJobsTestApp, waitFor, type JobsTestApp } from "../support/jobs";
 import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
 
 setDefaultTimeout(120_000);
@@ -10,11 +10,14 @@ setDefaultTimeout(120_000);
 const haveData = sharedDataPath("fred-macro-us", "PCEPILFE.csv") !== null;
 if (!haveData) console.warn(sharedDataMissingMessage("fred-macro-us"));
 
-let t: Awaited<ReturnType<typeof makeJobsTestApp>>;
+let t: JobsTestApp;
 beforeAll(async () => {
   if (!haveData) return;
   // One attempt, taken to be lost after 1 s.
-  t = await makeJobsTestApp({ env: { PROVISION_RETRY_LIMIT: "0", PROVISION_EXPIRE_SECONDS: "1", PROVISION_FAILURE_COOLDOWN_SECONDS: "300" }, unheld: fredUs("PCEPILFE") });
+  t = await makeJobsTestApp({
+    env: { PROVISION_RETRY_LIMIT: "0", PROVISION_EXPIRE_SECONDS: "1", PROVISION_FAILURE_COOLDOWN_SECONDS: "300" },
+    unheld: fredUs("PCEPILFE"),
+  });
 }, 120_000);
 afterAll(async () => {
   t?.fetcher.release();
@@ -34,7 +37,9 @@ describe.skipIf(!haveData)("a lost provisioning job", () => {
     expect(lost.res.headers.get("retry-after")).toBe("300");
     expect(lost.body.error).toMatchObject({
       code: "INTERNAL_ERROR",
-      message: expect.stringContaining("The upstream 'fred' could not provide 'PCEPILFE' for United States (US): the fetch did not finish (the worker running it stopped or timed out on every attempt)."),
+      message: expect.stringContaining(
+        "The upstream 'fred' could not provide 'PCEPILFE' for United States (US): the fetch did not finish (the worker running it stopped or timed out on every attempt).",
+      ),
       details: { upstream: "fred", retry_after_seconds: 300, request_ref: first.body.request_ref },
     });
     // The stalled fetch completes after all: its rows are kept, and the series is served.

@@ -29,7 +29,9 @@ const TX_UNEMPLOYED: BlsDatum[] | null = (() => {
   // BLS marks its newest month preliminary (footnote P); the file's last month stands in for it.
   return data.map((d, i) => (i === data.length - 1 ? { ...d, footnotes: [{ code: "P", text: "Preliminary." }] } : d));
 })();
-const STATES = regionList().filter((x) => x.type === "state").map((x) => x.code);
+const STATES = regionList()
+  .filter((x) => x.type === "state")
+  .map((x) => x.code);
 const haveData = UNRATE !== null && GDP !== null && TX_UNEMPLOYED !== null;
 if (!haveData) console.warn("skipped: ../shared/data (fred-macro-us, bls-state-unemployment-monthly) is not here");
 const d = haveData ? describe : describe.skip;
@@ -46,7 +48,12 @@ beforeAll(async () => {
   t = await makeUpstreamJobsTestApp(fake, {
     env: { PROVISION_RETRY_LIMIT: "1", PROVISION_FAILURE_COOLDOWN_SECONDS: "600" },
     // The snapshot holds LASST03 and LASST04 for every state: removed here, each is what provisioning is for.
-    unheld: [...fredUs("UNRATE", "GDP"), ["worldbank", "SL.UEM.TOTL.ZS", "US"], ["bls", "LASST04", "48"], ...STATES.map((code): SeriesAddress => ["bls", "LASST03", code])],
+    unheld: [
+      ...fredUs("UNRATE", "GDP"),
+      ["worldbank", "SL.UEM.TOTL.ZS", "US"],
+      ["bls", "LASST04", "48"],
+      ...STATES.map((code): SeriesAddress => ["bls", "LASST03", code]),
+    ],
     timeoutMs: 60_000,
   });
 }, 120_000);
@@ -55,7 +62,8 @@ afterAll(async () => {
   await fake?.close();
 });
 
-const obs = (indicator: string, region: string) => `/v1/observations?indicator=${indicator}&region=${region}&order=asc&limit=1000`;
+const obs = (indicator: string, region: string) =>
+  `/v1/observations?indicator=${indicator}&region=${region}&order=asc&limit=1000`;
 
 async function untilStatus(path: string, status: number) {
   return waitFor(`${path} to answer ${status}`, async () => {
@@ -74,7 +82,17 @@ async function untilServed(path: string, ref: string) {
   });
 }
 
-const rowsOf = (page: { data: unknown[] }) => page.data.map((r) => r as { date: string; value: number | null; is_preliminary: boolean; source_updated_at: string | null; revision: number });
+const rowsOf = (page: { data: unknown[] }) =>
+  page.data.map(
+    (r) =>
+      r as {
+        date: string;
+        value: number | null;
+        is_preliminary: boolean;
+        source_updated_at: string | null;
+        revision: number;
+      },
+  );
 
 d("coverage with the upstream connectors", () => {
   test("LASST03 holds no state: the rest are fetched on request from bls, and every state is available", async () => {
@@ -86,7 +104,12 @@ d("coverage with the upstream connectors", () => {
       .map((x) => x.code)
       .sort();
     expect(states.length).toBeGreaterThanOrEqual(51);
-    expect(detail.coverage).toMatchObject({ regions_held: 0, regions_offered: states.length, other_regions: "fetch_on_request", fetch_via: "bls" });
+    expect(detail.coverage).toMatchObject({
+      regions_held: 0,
+      regions_offered: states.length,
+      other_regions: "fetch_on_request",
+      fetch_via: "bls",
+    });
     expect([...detail.available_regions].sort()).toEqual(states);
   });
 });
@@ -100,11 +123,21 @@ d("202 -> retry -> 200 through the connectors", () => {
     expect(first.res.headers.get("retry-after")).toBe("5");
     expect(first.res.headers.get("cache-control")).toBe("no-store");
     const body = provisioningBodySchema.parse(first.body);
-    expect(body).toEqual({ status: "provisioning", indicator: "UNRATE", region: "US", retry_after_seconds: 5, request_ref: body.request_ref });
+    expect(body).toEqual({
+      status: "provisioning",
+      indicator: "UNRATE",
+      region: "US",
+      retry_after_seconds: 5,
+      request_ref: body.request_ref,
+    });
 
     // The job's first request to FRED hangs: every read meanwhile is a 202 with the same ref.
     await waitFor("the fetch to reach FRED", () => fake.stalledCount === 1);
-    for (const path of [obs("UNRATE", "US"), "/v1/observations/latest?indicator=UNRATE&region=US", "/v1/observations?indicator=unemployment_rate&region=US"]) {
+    for (const path of [
+      obs("UNRATE", "US"),
+      "/v1/observations/latest?indicator=UNRATE&region=US",
+      "/v1/observations?indicator=unemployment_rate&region=US",
+    ]) {
       const again = await t.getJson(path);
       expect([again.status, again.body.request_ref, again.body.indicator]).toEqual([202, body.request_ref, "UNRATE"]);
     }
@@ -116,11 +149,17 @@ d("202 -> retry -> 200 through the connectors", () => {
     expect(page.meta.total).toBe(served.length);
     expect(rowsOf(page).map((r) => [r.date, r.value])).toEqual(served);
     // FRED's last_updated (US Central, -06) is each row's source update time; a first fetch is revision 1.
-    expect(new Set(rowsOf(page).map((r) => `${r.source_updated_at} ${r.revision} ${r.is_preliminary}`))).toEqual(new Set(["2025-12-05T13:44:02.000Z 1 false"]));
+    expect(new Set(rowsOf(page).map((r) => `${r.source_updated_at} ${r.revision} ${r.is_preliminary}`))).toEqual(
+      new Set(["2025-12-05T13:44:02.000Z 1 false"]),
+    );
 
     const asked = fake.requests.slice(from);
     expect(asked.map((q) => q.path)).toEqual(["/fred/series", "/fred/series", "/fred/series/observations"]);
-    expect(asked.every((q) => q.query.series_id === "UNRATE" && q.query.api_key === fake.keys.fred && q.query.file_type === "json")).toBe(true);
+    expect(
+      asked.every(
+        (q) => q.query.series_id === "UNRATE" && q.query.api_key === fake.keys.fred && q.query.file_type === "json",
+      ),
+    ).toBe(true);
     expect(t.upstream.slept).toContain(1000);
   });
 
@@ -132,16 +171,24 @@ d("202 -> retry -> 200 through the connectors", () => {
     expect(body).toMatchObject({ status: "provisioning", indicator: "LASST04", region: "48", retry_after_seconds: 5 });
 
     const page = await untilServed(obs("LASST04", "48"), body.request_ref);
-    const served = TX_UNEMPLOYED!.map((x) => [`${x.year}-${x.period.slice(1)}-01`, Number(x.value)]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    const served = TX_UNEMPLOYED!
+      .map((x) => [`${x.year}-${x.period.slice(1)}-01`, Number(x.value)])
+      .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
     expect(page.meta.total).toBe(served.length);
     expect(rowsOf(page).map((r) => [r.date, r.value])).toEqual(served);
-    expect(rowsOf(page).filter((r) => r.is_preliminary).map((r) => r.date)).toEqual(["2020-05-01"]);
+    expect(
+      rowsOf(page)
+        .filter((r) => r.is_preliminary)
+        .map((r) => r.date),
+    ).toEqual(["2020-05-01"]);
     // BLS publishes no update time.
     expect(rowsOf(page).every((r) => r.source_updated_at === null)).toBe(true);
 
     // With a key: v2, at most 20 years a query, newest window first, back to 1976 when LAUS state series start.
     const asked = fake.requests.slice(from);
-    expect(asked.map((q) => [q.path, q.body.seriesid, q.body.startyear, q.body.endyear, q.body.registrationkey])).toEqual([
+    expect(
+      asked.map((q) => [q.path, q.body.seriesid, q.body.startyear, q.body.endyear, q.body.registrationkey]),
+    ).toEqual([
       ["/bls/v2/timeseries/data/", [TX_UNEMPLOYED_ID], "2007", "2026", fake.keys.bls],
       ["/bls/v2/timeseries/data/", [TX_UNEMPLOYED_ID], "1987", "2006", fake.keys.bls],
       ["/bls/v2/timeseries/data/", [TX_UNEMPLOYED_ID], "1976", "1986", fake.keys.bls],
@@ -159,7 +206,9 @@ d("the upstream giving up, through the connectors", () => {
     expect(first.status).toBe(202);
     const gaveUp = await untilStatus(obs("LASST03", "48"), 502);
     expect(fake.requests.length - from).toBe(8);
-    expect(fake.requests.slice(from).every((q) => q.provider === "bls" && q.body.seriesid[0] === "LASST480000000000003")).toBe(true);
+    expect(
+      fake.requests.slice(from).every((q) => q.provider === "bls" && q.body.seriesid[0] === "LASST480000000000003"),
+    ).toBe(true);
     expect(gaveUp.res.headers.get("retry-after")).toBe("600");
     const env = errorEnvelopeSchema.parse(gaveUp.body);
     expect(env.error.code).toBe("INTERNAL_ERROR");
@@ -167,7 +216,13 @@ d("the upstream giving up, through the connectors", () => {
       "The upstream 'bls' could not provide 'LASST03' for Texas (48): POST v2/timeseries/data 1 series 2007-2026: HTTP 503. Try again after 2026-11-22T12:10:00.000Z (in 10 min).",
     );
     expect(env.error.details).toEqual({
-      indicator: "LASST03", region: "48", held: false, upstream: "bls", retry_after_seconds: 600, retry_at: "2026-11-22T12:10:00.000Z", request_ref: first.body.request_ref,
+      indicator: "LASST03",
+      region: "48",
+      held: false,
+      upstream: "bls",
+      retry_after_seconds: 600,
+      retry_at: "2026-11-22T12:10:00.000Z",
+      request_ref: first.body.request_ref,
     });
     // Asked again before retry_at: the same answer, nothing sent upstream.
     const again = await t.getJson(obs("LASST03", "48"));
@@ -194,7 +249,9 @@ d("the upstream giving up, through the connectors", () => {
       expect(retried.status).toBe(202);
       expect(retried.body.request_ref).not.toBe(first.body.request_ref);
       const page = await untilServed(obs("GDP", "US"), retried.body.request_ref);
-      expect(rowsOf(page).map((r) => [r.date, r.value])).toEqual(GDP!.map((o) => [o.date, o.value === "." ? null : Number(o.value)]));
+      expect(rowsOf(page).map((r) => [r.date, r.value])).toEqual(
+        GDP!.map((o) => [o.date, o.value === "." ? null : Number(o.value)]),
+      );
     } finally {
       t.clock.set("2026-11-22T12:00:00Z");
     }

@@ -17,7 +17,7 @@ import { memoryRateLimitStore } from "../../src/services/rate-limit-stores";
 import { indicatorById } from "../../src/services/concepts";
 import { notHeld } from "../../src/services/provisioning";
 import { regionIndex } from "../../src/services/regions";
-import { fredUs, makeJobsTestApp, waitFor } from "../support/jobs";
+import { fredUs, makeJobsTestApp, waitFor, type JobsTestApp } from "../support/jobs";
 import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
 
 setDefaultTimeout(120_000);
@@ -26,14 +26,18 @@ const haveData = sharedDataPath("fred-macro-us", "UNRATE.csv") !== null;
 if (!haveData) console.warn(sharedDataMissingMessage("fred-macro-us"));
 const d = haveData ? describe : describe.skip;
 
-let t: Awaited<ReturnType<typeof makeJobsTestApp>>;
+let t: JobsTestApp;
 beforeAll(async () => {
   if (!haveData) return;
   // Two retries after the first attempt; requests are told to come back 10 minutes after the upstream gave up.
   t = await makeJobsTestApp({
     env: { PROVISION_RETRY_LIMIT: "2", PROVISION_FAILURE_COOLDOWN_SECONDS: "600" },
     // The World Bank's US unemployment rate goes too: held, the concept would resolve to it rather than provision UNRATE.
-    unheld: [...fredUs("UNRATE", "CPIAUCSL", "FEDFUNDS", "GDP", "INDPRO", "M2SL", "HOUST"), ["worldbank", "SL.UEM.TOTL.ZS", "US"], ["bls", "LASST03", "48"]],
+    unheld: [
+      ...fredUs("UNRATE", "CPIAUCSL", "FEDFUNDS", "GDP", "INDPRO", "M2SL", "HOUST"),
+      ["worldbank", "SL.UEM.TOTL.ZS", "US"],
+      ["bls", "LASST03", "48"],
+    ],
   });
 }, 120_000);
 afterAll(async () => {
@@ -62,7 +66,13 @@ d("202 -> retry -> 200", () => {
     expect(first.res.headers.get("retry-after")).toBe("5");
     expect(first.res.headers.get("cache-control")).toBe("no-store");
     const body = provisioningBodySchema.parse(first.body);
-    expect(body).toEqual({ status: "provisioning", indicator: "UNRATE", region: "US", retry_after_seconds: 5, request_ref: body.request_ref });
+    expect(body).toEqual({
+      status: "provisioning",
+      indicator: "UNRATE",
+      region: "US",
+      retry_after_seconds: 5,
+      request_ref: body.request_ref,
+    });
 
     // The fetch is under way (stalled): every retry is a 202 carrying the same ref; the concept names the catalog code.
     await waitFor("the fetch to start", () => t.fetcher.stalled === 1);
@@ -87,7 +97,10 @@ d("202 -> retry -> 200", () => {
     expect(t.fetcher.count("UNRATE")).toBe(1);
     // The provisioning is over once its job completed: after the write, the job derives the svc: series UNRATE feeds
     // (reads never do), so the series is readable before the job is done.
-    await waitFor("the job to complete", async () => (await jobsOf("UNRATE")).map((j) => j.state).join() === "completed");
+    await waitFor(
+      "the job to complete",
+      async () => (await jobsOf("UNRATE")).map((j) => j.state).join() === "completed",
+    );
     const sahm = await t.getJson("/v1/observations/latest?indicator=svc:sahm_rule");
     expect(sahm.status).toBe(200);
   });
@@ -114,12 +127,26 @@ d("202 -> retry -> 200", () => {
       {
         indicator: "FEDFUNDS",
         code: "RESOURCE_NOT_FOUND",
-        message: expect.stringContaining("Not held yet: 'FEDFUNDS' for United States (US) is being fetched from its upstream"),
-        details: { indicator: "FEDFUNDS", region: "US", held: false, provisioning: expect.objectContaining({ status: "provisioning", indicator: "FEDFUNDS", retry_after_seconds: 5 }) },
+        message: expect.stringContaining(
+          "Not held yet: 'FEDFUNDS' for United States (US) is being fetched from its upstream",
+        ),
+        details: {
+          indicator: "FEDFUNDS",
+          region: "US",
+          held: false,
+          provisioning: expect.objectContaining({
+            status: "provisioning",
+            indicator: "FEDFUNDS",
+            retry_after_seconds: 5,
+          }),
+        },
       },
     ]);
     provisioningBodySchema.parse(b.errors[0]!.details!.provisioning);
-    await waitFor("FEDFUNDS in the batch", async () => (await t.getJson("/v1/observations/latest?indicators=PAYEMS,FEDFUNDS&region=US")).status === 200);
+    await waitFor(
+      "FEDFUNDS in the batch",
+      async () => (await t.getJson("/v1/observations/latest?indicators=PAYEMS,FEDFUNDS&region=US")).status === 200,
+    );
     expect(t.fetcher.count("FEDFUNDS")).toBe(1);
   });
 });
@@ -142,7 +169,12 @@ d("retries and the upstream giving up", () => {
   });
 
   test("an upstream that fails for good: 502 naming it with Retry-After, no endless 202; after retry_at a request tries again", async () => {
-    t.fetcher.set("INDPRO", { kind: "fail", retryable: false, times: 1, message: "Bad Request. The series does not exist." });
+    t.fetcher.set("INDPRO", {
+      kind: "fail",
+      retryable: false,
+      times: 1,
+      message: "Bad Request. The series does not exist.",
+    });
     const first = await t.getJson(obs("INDPRO"));
     expect(first.status).toBe(202);
     const gaveUp = await untilStatus(obs("INDPRO"), 502);
@@ -154,7 +186,11 @@ d("retries and the upstream giving up", () => {
       const jobs = await jobsOf("INDPRO");
       return jobs.length >= 1 && jobs.every((j) => j.state === "completed");
     });
-    await t.jobs.provision({ indicatorId: indicatorId("fred", "INDPRO"), regionCode: "US", requestRef: first.body.request_ref });
+    await t.jobs.provision({
+      indicatorId: indicatorId("fred", "INDPRO"),
+      regionCode: "US",
+      requestRef: first.body.request_ref,
+    });
     let states: string[] = [];
     await waitFor("the re-sent job to finish", async () => {
       const jobs = await jobsOf("INDPRO");
@@ -173,11 +209,21 @@ d("retries and the upstream giving up", () => {
       "The upstream 'fred' could not provide 'INDPRO' for United States (US): Bad Request. The series does not exist. Try again after 2026-11-22T12:10:00.000Z (in 10 min).",
     );
     expect(env.error.details).toEqual({
-      indicator: "INDPRO", region: "US", held: false, upstream: "fred", retry_after_seconds: 600, retry_at: "2026-11-22T12:10:00.000Z", request_ref: first.body.request_ref,
+      indicator: "INDPRO",
+      region: "US",
+      held: false,
+      upstream: "fred",
+      retry_after_seconds: 600,
+      retry_at: "2026-11-22T12:10:00.000Z",
+      request_ref: first.body.request_ref,
     });
     // The batch form says the same per code.
     const batch = await t.getJson("/v1/observations/latest?indicators=INDPRO&region=US");
-    expect(batch.body.errors[0]).toMatchObject({ indicator: "INDPRO", code: "RESOURCE_NOT_FOUND", details: { upstream: "fred", retry_after_seconds: 600 } });
+    expect(batch.body.errors[0]).toMatchObject({
+      indicator: "INDPRO",
+      code: "RESOURCE_NOT_FOUND",
+      details: { upstream: "fred", retry_after_seconds: 600 },
+    });
 
     t.clock.advance(599_000);
     const stillFailed = await t.getJson(obs("INDPRO"));
@@ -196,7 +242,9 @@ d("retries and the upstream giving up", () => {
     expect((await t.getJson(obs("M2SL"))).status).toBe(202);
     const gaveUp = await untilStatus(obs("M2SL"), 502);
     expect(t.fetcher.count("M2SL")).toBe(3);
-    expect(gaveUp.body.error.message).toContain("The upstream 'fred' could not provide 'M2SL' for United States (US): FRED answered 503 Service Unavailable.");
+    expect(gaveUp.body.error.message).toContain(
+      "The upstream 'fred' could not provide 'M2SL' for United States (US): FRED answered 503 Service Unavailable.",
+    );
     t.fetcher.set("M2SL", { kind: "ok" });
   });
 
@@ -219,14 +267,25 @@ d("a read racing the job that made the series held", () => {
     const jobsBefore = (await jobsOf("GDP")).length;
     const provision = t.config.jobs.provision;
     const context = {
-      fetcher: t.fetcher, jobs: t.jobs, random: cryptoRandom, settings: provision, caller: () => OPEN_CALLER,
-      budget: provisioningBudget({ rateLimits: memoryRateLimitStore(), limits: provision.limits, upstreamAllowance: () => null }),
+      fetcher: t.fetcher,
+      jobs: t.jobs,
+      random: cryptoRandom,
+      settings: provision,
+      caller: () => OPEN_CALLER,
+      budget: provisioningBudget({
+        rateLimits: memoryRateLimitStore(),
+        limits: provision.limits,
+        upstreamAllowance: () => null,
+      }),
     };
     const indicator = (await indicatorById(t.store, key.indicatorId))!;
     const region = (await regionIndex(t.store)).byCode.get("US")!;
     const outcome = await notHeld(t.store, context, t.clock.now(), indicator, region);
     expect(outcome.kind).toBe("held");
-    expect(outcome.kind === "held" && [outcome.head.observationCount, outcome.head.regionCode]).toEqual([fredRows("GDP").length, "US"]);
+    expect(outcome.kind === "held" && [outcome.head.observationCount, outcome.head.regionCode]).toEqual([
+      fredRows("GDP").length,
+      "US",
+    ]);
     expect(await findProvisioning(t.store.db, key)).toBeNull();
     expect((await jobsOf("GDP")).length).toBe(jobsBefore);
   });
@@ -239,15 +298,25 @@ d("series nothing can fetch", () => {
     expect(r.body.error.message).toBe(
       "No observations of 'LASST03' are held for Texas (48) yet, and no upstream connector fetches it on demand: load it from a CSV of date,value rows with 'svc import FILE --indicator LASST03 --region 48 --source bls'.",
     );
-    expect(r.body.error.details).toEqual({ indicator: "LASST03", region: "48", held: false, import_command: "svc import FILE --indicator LASST03 --region 48 --source bls" });
+    expect(r.body.error.details).toEqual({
+      indicator: "LASST03",
+      region: "48",
+      held: false,
+      import_command: "svc import FILE --indicator LASST03 --region 48 --source bls",
+    });
   });
 
   test("not offered: 404 at once, nothing queued", async () => {
     const r = await t.getJson("/v1/observations?indicator=CPILFESL&region=FR");
     expect(r.status).toBe(404);
-    expect(r.body.error.message).toBe("Indicator 'CPILFESL' is not offered for France (FR): it is offered for US only.");
+    expect(r.body.error.message).toBe(
+      "Indicator 'CPILFESL' is not offered for France (FR): it is offered for US only.",
+    );
     expect(t.fetcher.count("CPILFESL")).toBe(0);
-    expect((await t.jobs.boss!.findJobs(PROVISION_QUEUE, { key: seriesJobKey(indicatorId("fred", "CPILFESL"), "FR") })).length).toBe(0);
+    expect(
+      (await t.jobs.boss!.findJobs(PROVISION_QUEUE, { key: seriesJobKey(indicatorId("fred", "CPILFESL"), "FR") }))
+        .length,
+    ).toBe(0);
   });
 });
 
@@ -257,11 +326,17 @@ d("the contract", () => {
     expect(doc.components.schemas.Provisioning).toMatchObject({
       type: "object",
       required: ["status", "indicator", "region", "retry_after_seconds", "request_ref"],
-      properties: { status: { type: "string", enum: ["provisioning"] }, retry_after_seconds: { type: "integer", minimum: 1 }, request_ref: { type: "string", format: "uuid" } },
+      properties: {
+        status: { type: "string", enum: ["provisioning"] },
+        retry_after_seconds: { type: "integer", minimum: 1 },
+        request_ref: { type: "string", format: "uuid" },
+      },
     });
     for (const path of ["/v1/observations", "/v1/observations/latest"]) {
       const responses = doc.paths[path].get.responses;
-      expect(responses["202"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Provisioning" });
+      expect(responses["202"].content["application/json"].schema).toEqual({
+        $ref: "#/components/schemas/Provisioning",
+      });
       expect(responses["202"].headers["Retry-After"].schema).toEqual({ type: "integer", minimum: 1 });
       expect(responses["502"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
     }

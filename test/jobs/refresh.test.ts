@@ -7,7 +7,7 @@ import { findSeries } from "../../db/repos/observations";
 import { indicatorId } from "../../db/seed/catalog";
 import { REFRESH_QUEUE } from "../../src/jobs/runtime";
 import { healthReportSchema } from "../../src/schemas/discovery";
-import { fredUs, makeJobsTestApp, waitFor } from "../support/jobs";
+import { fredUs, makeJobsTestApp, waitFor, type JobsTestApp } from "../support/jobs";
 import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
 
 setDefaultTimeout(120_000);
@@ -16,10 +16,13 @@ const haveData = sharedDataPath("fred-macro-us", "UNRATE.csv") !== null;
 if (!haveData) console.warn(sharedDataMissingMessage("fred-macro-us"));
 const d = haveData ? describe : describe.skip;
 
-let t: Awaited<ReturnType<typeof makeJobsTestApp>>;
+let t: JobsTestApp;
 beforeAll(async () => {
   if (!haveData) return;
-  t = await makeJobsTestApp({ env: { REFRESH_SCHEDULES: "census=off; fred=0 18 * * 1-5", REFRESH_TZ: "America/Chicago" }, unheld: fredUs("AHETPI", "CPIAUCSL") });
+  t = await makeJobsTestApp({
+    env: { REFRESH_SCHEDULES: "census=off; fred=0 18 * * 1-5", REFRESH_TZ: "America/Chicago" },
+    unheld: fredUs("AHETPI", "CPIAUCSL"),
+  });
 }, 120_000);
 afterAll(() => t?.close());
 
@@ -48,9 +51,14 @@ d("a refresh run", () => {
   test("revises held series, recomputes the svc: series fed by them, and is recorded per source for /api/health", async () => {
     // Provision both inputs of the real-earnings series (202, then held): the provisioning job that writes the second
     // one derives it (reads never do), so it is read once that job is done.
-    for (const code of ["AHETPI", "CPIAUCSL"]) expect((await t.getJson(`/v1/observations?indicator=${code}&region=US`)).status).toBe(202);
-    await waitFor("both held", async () => (await t.getJson("/v1/observations/latest?indicators=AHETPI,CPIAUCSL&region=US")).status === 200);
-    const realSeptember = () => t.getJson(`/v1/observations?indicator=${REAL_EARNINGS}&region=US&start_date=2025-09-01&end_date=2025-09-01`);
+    for (const code of ["AHETPI", "CPIAUCSL"])
+      expect((await t.getJson(`/v1/observations?indicator=${code}&region=US`)).status).toBe(202);
+    await waitFor(
+      "both held",
+      async () => (await t.getJson("/v1/observations/latest?indicators=AHETPI,CPIAUCSL&region=US")).status === 200,
+    );
+    const realSeptember = () =>
+      t.getJson(`/v1/observations?indicator=${REAL_EARNINGS}&region=US&start_date=2025-09-01&end_date=2025-09-01`);
     const before = await waitFor("the real-earnings series derived by the provisioning job", async () => {
       const r = await realSeptember();
       return r.status === 200 ? r : undefined;
@@ -58,7 +66,8 @@ d("a refresh run", () => {
     const derivedVersion = (await findSeries(t.database.db, REAL, "US"))!.version;
 
     // The upstream revised every CPI month of 2025 up by one point.
-    const revise = (rows: { date: string; value: number | null }[]) => rows.map((r) => (r.date >= "2025-01-01" && r.value !== null ? { ...r, value: r.value + 1 } : r));
+    const revise = (rows: { date: string; value: number | null }[]) =>
+      rows.map((r) => (r.date >= "2025-01-01" && r.value !== null ? { ...r, value: r.value + 1 } : r));
     t.fetcher.heldForRefresh = [{ source: "fred", indicatorId: CPI, code: "CPIAUCSL", region: "US" }];
     t.fetcher.revise = revise;
     await t.jobs.refreshNow("fred");
@@ -79,10 +88,19 @@ d("a refresh run", () => {
     });
     expect(report.jobs!.refresh.find((r) => r.source === "census")).toMatchObject({ schedule: null, status: "never" });
     expect(report.jobs!.runs_here).toBe(true);
-    expect(report.jobs!.queues!.map((q) => q.queue)).toEqual(["provision", "provision-lost", "refresh", "briefing", "detect", "billing"]);
+    expect(report.jobs!.queues!.map((q) => q.queue)).toEqual([
+      "provision",
+      "provision-lost",
+      "refresh",
+      "briefing",
+      "detect",
+      "billing",
+    ]);
 
     // The revision: September 2025 has revisions 1 and 2, one point apart.
-    const revisions = await t.getJson("/v1/observations?indicator=CPIAUCSL&region=US&include_revisions=true&start_date=2025-09-01&end_date=2025-09-01");
+    const revisions = await t.getJson(
+      "/v1/observations?indicator=CPIAUCSL&region=US&include_revisions=true&start_date=2025-09-01&end_date=2025-09-01",
+    );
     const [r1, r2] = [...revisions.body.data].sort((a, b) => a.revision - b.revision);
     expect([r1.date, r1.revision, r2.date, r2.revision]).toEqual(["2025-09-01", 1, "2025-09-01", 2]);
     expect(r2.value).toBeCloseTo(r1.value + 1, 10);
@@ -94,14 +112,23 @@ d("a refresh run", () => {
     // A refresh that changes nothing records zero changed series.
     await t.jobs.refreshNow("fred");
     await waitFor("the second fred refresh", () => t.fetcher.refreshed.filter((s) => s === "fred").length === 2);
-    const second = await waitFor("it to be recorded", async () => (await health()).jobs!.refresh.find((r) => r.source === "fred" && r.status === "ok"));
+    const second = await waitFor("it to be recorded", async () =>
+      (await health()).jobs!.refresh.find((r) => r.source === "fred" && r.status === "ok"),
+    );
     expect(second.changed_series).toBe(0);
   });
 
   test("a failing refresh is recorded with its error (and retried later by the queue)", async () => {
     t.fetcher.refreshFails.add("bls");
     await t.jobs.refreshNow("bls");
-    const row = await waitFor("the bls failure", async () => (await health()).jobs!.refresh.find((r) => r.source === "bls" && r.status === "failed"));
-    expect(row).toMatchObject({ status: "failed", error: "bls answered 503 Service Unavailable", last_success_at: null, changed_series: null });
+    const row = await waitFor("the bls failure", async () =>
+      (await health()).jobs!.refresh.find((r) => r.source === "bls" && r.status === "failed"),
+    );
+    expect(row).toMatchObject({
+      status: "failed",
+      error: "bls answered 503 Service Unavailable",
+      last_success_at: null,
+      changed_series: null,
+    });
   });
 });

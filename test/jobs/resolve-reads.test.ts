@@ -71,14 +71,18 @@ function observedContext(): { ctx: ReadContext; effects: Effects } {
 }
 
 const unrate = { indicatorId: indicatorId("fred", "UNRATE"), regionCode: "US" };
-const jobsOf = (k: typeof unrate) => t.jobs.boss!.findJobs(PROVISION_QUEUE, { key: seriesJobKey(k.indicatorId, k.regionCode) });
+const jobsOf = (k: typeof unrate) =>
+  t.jobs.boss!.findJobs(PROVISION_QUEUE, { key: seriesJobKey(k.indicatorId, k.regionCode) });
 
 d("resolve writes nothing for a series not held", () => {
   test("observations, latest (batch) and a chart resolve to what to provision: no write, no job, no count, no row", async () => {
     const { ctx, effects } = observedContext();
     const obs = await resolveObservations(ctx, observationsQuerySchema.parse({ indicator: "UNRATE", region: "US" }));
     expect(obs.kind).toBe("not-held");
-    expect(obs.kind === "not-held" && [obs.provision.indicator.code, obs.provision.region.code]).toEqual(["UNRATE", "US"]);
+    expect(obs.kind === "not-held" && [obs.provision.indicator.code, obs.provision.region.code]).toEqual([
+      "UNRATE",
+      "US",
+    ]);
 
     const batch = await resolveLatestBatch(ctx, { codes: ["UNRATE", "PAYEMS", "CPIAUCSL"], region: "US" });
     expect(batch.provisions.map((p) => p.indicator.code)).toEqual(["UNRATE", "CPIAUCSL"]);
@@ -115,7 +119,11 @@ d("resolve writes nothing for a series not held", () => {
     // The test caches trust no head (revalidateMs 0): every lookup is counted as a miss.
     const stats = t.deps.caches.series.stats.head;
     const lookups = () => stats.hits + stats.misses;
-    for (const path of ["/v1/observations?indicator=PAYEMS&region=US&limit=7", "/v1/observations/latest?indicator=PAYEMS&region=US", "/v1/insights?indicator=PAYEMS&region=US"]) {
+    for (const path of [
+      "/v1/observations?indicator=PAYEMS&region=US&limit=7",
+      "/v1/observations/latest?indicator=PAYEMS&region=US",
+      "/v1/insights?indicator=PAYEMS&region=US",
+    ]) {
       const before = lookups();
       expect((await t.request(path)).status).toBe(200);
       expect([path, lookups() - before]).toEqual([path, 1]);

@@ -12,11 +12,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { sql } from "drizzle-orm";
-import { openDatabase, type Database } from "../../db/client";
 import { findSeries } from "../../db/repos/observations";
 import { findProvisioning } from "../../db/repos/provisioning";
 import { indicatorId } from "../../db/seed/catalog";
-import { makeTestDatabase, testBackend } from "../support/db";
+import { sharedDatabase, testBackend } from "../support/db";
 import { fredRows } from "../support/fetcher";
 import { makeTestApp } from "../support/app";
 import { FakeUpstream } from "../support/fake-upstream";
@@ -43,31 +42,13 @@ function tempDir(prefix: string): string {
   return d;
 }
 
-/**
- * A database for processes to share: its URL on PostgreSQL, else a seeded embedded database in a data directory.
- * The seeded US series of the FRED codes `unheld` are removed first: the workers provision them.
- */
-async function sharedDatabase(unheld: string[] = []): Promise<{ env: Record<string, string>; open(): Promise<Database> }> {
-  const seeded = await makeTestDatabase();
-  await unhold(seeded.db, fredUs(...unheld));
-  if (testBackend === "postgres") {
-    const r = (await seeded.db.execute(sql`select current_database() as name`)) as any;
-    const u = new URL(process.env.TEST_DATABASE_URL!);
-    u.pathname = `/${(Array.isArray(r) ? r : r.rows)[0].name}`;
-    await seeded.close();
-    const url = u.toString();
-    return { env: { DATABASE_URL: url }, open: () => openDatabase({ url, poolSize: 2 }) };
-  }
-  const dataDir = tempDir("svc-workers-");
-  const blob: Blob = await (seeded as any).dump();
-  await seeded.close();
-  await (await openDatabase({ dataDir, loadDataDir: blob })).close();
-  return { env: { DATA_DIR: dataDir }, open: () => openDatabase({ dataDir }) };
-}
+/** A database for processes to share, without the seeded US series of the FRED codes `unheld` (the workers provision them). */
+const databaseWithout = (unheld: string[] = []) => sharedDatabase((d) => unhold(d.db, fredUs(...unheld)));
 
 function childEnv(extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(DATABASE_URL|DATA_DIR|JOBS|PROVISION_|REFRESH_)/.test(k)) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && !/^(DATABASE_URL|DATA_DIR|JOBS|PROVISION_|REFRESH_)/.test(k)) env[k] = v;
   return { ...env, ...FAST_JOBS_ENV, ...extra };
 }
 
@@ -75,7 +56,12 @@ function childEnv(extra: Record<string, string>): Record<string, string> {
 /** A child process, and what it has written so far on the stream it was not waited on. */
 type Child = Bun.Subprocess & { other: () => string };
 
-async function spawnUntil(argv: string[], env: Record<string, string>, ready: RegExp, stream: "stdout" | "stderr" = "stdout"): Promise<Child> {
+async function spawnUntil(
+  argv: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+  stream: "stdout" | "stderr" = "stdout",
+): Promise<Child> {
   const proc = Bun.spawn(argv, { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" });
   procs.push(proc);
   const other = stream === "stdout" ? proc.stderr : proc.stdout;
@@ -98,11 +84,15 @@ async function spawnUntil(argv: string[], env: Record<string, string>, ready: Re
   return Object.assign(proc, { other: () => otherText });
 }
 
-const worker = (env: Record<string, string>) => spawnUntil([process.execPath, "test/fixtures/jobs-worker.ts"], childEnv(env), /ready \d+/);
+const worker = (env: Record<string, string>) =>
+  spawnUntil([process.execPath, "test/fixtures/jobs-worker.ts"], childEnv(env), /ready \d+/);
 
 function logLines(file: string): string[][] {
   try {
-    return readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => l.split(" "));
+    return readFileSync(file, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => l.split(" "));
   } catch {
     return [];
   }
@@ -111,14 +101,21 @@ function logLines(file: string): string[][] {
 describe.skipIf(!haveData || testBackend !== "postgres")("two workers and an API node on one PostgreSQL", () => {
   test("every series is fetched exactly once, and both workers take jobs", async () => {
     const codes = ["AHETPI", "CIVPART", "CPILFESL", "GDPC1", "JTSJOL", "PCEPILFE", "RSXFS", "U6RATE"];
-    const db = await sharedDatabase(codes);
+    const db = await databaseWithout(codes);
     const log = join(tempDir("svc-fetch-log-"), "fetches.log");
     writeFileSync(log, "");
-    const [a, b] = await Promise.all([worker({ ...db.env, FETCH_LOG: log, DELAY_MS: "400" }), worker({ ...db.env, FETCH_LOG: log, DELAY_MS: "400" })]);
+    const [a, b] = await Promise.all([
+      worker({ ...db.env, FETCH_LOG: log, DELAY_MS: "400" }),
+      worker({ ...db.env, FETCH_LOG: log, DELAY_MS: "400" }),
+    ]);
 
     // The API node only enqueues (JOBS=off): its own fetcher is never called.
     const api = await makeJobsTestApp({ database: await db.open(), runsJobs: false });
-    const answers = await Promise.all(codes.flatMap((code) => Array.from({ length: 5 }, () => api.getJson(`/v1/observations?indicator=${code}&region=US`))));
+    const answers = await Promise.all(
+      codes.flatMap((code) =>
+        Array.from({ length: 5 }, () => api.getJson(`/v1/observations?indicator=${code}&region=US`)),
+      ),
+    );
     expect(new Set(answers.map((r) => r.status))).toEqual(new Set([202]));
     const batch = `/v1/observations/latest?indicators=${codes.join(",")}&region=US`;
     await waitFor("every series held", async () => (await api.getJson(batch)).status === 200, 120_000);
@@ -127,7 +124,10 @@ describe.skipIf(!haveData || testBackend !== "postgres")("two workers and an API
     expect(fetches.map((l) => l[1]).sort()).toEqual([...codes].sort());
     expect(new Set(fetches.map((l) => l[3]))).toEqual(new Set([String(a.pid), String(b.pid)]));
     expect(api.fetcher.fetched).toEqual([]);
-    for (const code of codes) expect((await findSeries(api.database.db, indicatorId("fred", code), "US"))!.observationCount).toBe(fredRows(code).length);
+    for (const code of codes)
+      expect((await findSeries(api.database.db, indicatorId("fred", code), "US"))!.observationCount).toBe(
+        fredRows(code).length,
+      );
 
     a.kill("SIGTERM");
     b.kill("SIGTERM");
@@ -141,13 +141,17 @@ describe.skipIf(!haveData)(`a worker killed mid-job (${testBackend})`, () => {
   test("kill -9 half way through a fetch: the job is taken again and the series is neither lost nor duplicated", async () => {
     // PAYEMS feeds no svc: series: the job ends right after its fetch (one that feeds some derives them first, which
     // the 3 s expiry below, set to find the killed worker fast, would not always leave time for on a busy machine).
-    const db = await sharedDatabase(["PAYEMS"]);
+    const db = await databaseWithout(["PAYEMS"]);
     const log = join(tempDir("svc-fetch-log-"), "fetches.log");
     writeFileSync(log, "");
     // A fetch still running after 3 s counts as lost (supervised every second).
     const env = { ...db.env, FETCH_LOG: log, PROVISION_EXPIRE_SECONDS: "3" };
     const victim = await worker({ ...env, BEHAVIOUR: "PAYEMS=half-then-hang", ENQUEUE: "PAYEMS" });
-    await waitFor("the victim to be half way", () => logLines(log).some((l) => l[0] === "hang" && l[3] === String(victim.pid)), 60_000);
+    await waitFor(
+      "the victim to be half way",
+      () => logLines(log).some((l) => l[0] === "hang" && l[3] === String(victim.pid)),
+      60_000,
+    );
     victim.kill("SIGKILL");
     expect(await victim.exited).not.toBe(0);
 
@@ -172,11 +176,17 @@ describe.skipIf(!haveData)(`a worker killed mid-job (${testBackend})`, () => {
       const stored = (await database.db.execute(
         sql`select count(*)::int as n, count(distinct date)::int as dates, max(revision)::int as max_revision from observations where series_id = ${series.id}`,
       )) as any;
-      expect((Array.isArray(stored) ? stored : stored.rows)[0]).toEqual({ n: rows.length, dates: rows.length, max_revision: 1 });
+      expect((Array.isArray(stored) ? stored : stored.rows)[0]).toEqual({
+        n: rows.length,
+        dates: rows.length,
+        max_revision: 1,
+      });
       expect(await findProvisioning(database.db, key)).toBeNull();
       // One job, taken again once. Completed, unless the rescuer's own run outlasted the 3 s expiry on a busy machine
       // (once in CI): pg-boss then set it back to retry, and the "provisioned" work above is what a next run finds done.
-      const job = (await database.db.execute(sql`select state, retry_count from pgboss.job where name = 'provision'`)) as any;
+      const job = (await database.db.execute(
+        sql`select state, retry_count from pgboss.job where name = 'provision'`,
+      )) as any;
       const jobs = (Array.isArray(job) ? job : job.rows).map((j: any) => [j.state, j.retry_count]);
       expect([[["completed", 1]], [["retry", 1]]]).toContainEqual(jobs);
     } finally {
@@ -190,7 +200,7 @@ describe.skipIf(!haveData)(`svc worker with the upstream connectors (${testBacke
     const fake = await FakeUpstream.start();
     const served = fredCsv("UNRATE")!;
     fake.setFredSeries("UNRATE", served, "2025-12-05 07:44:02-06");
-    const db = await sharedDatabase(["UNRATE"]);
+    const db = await databaseWithout(["UNRATE"]);
     // The API node queues the job and answers 202; it runs no jobs, and closes (the embedded database is one
     // process's at a time) before the worker opens the database.
     const api = await makeUpstreamJobsTestApp(fake, { database: await db.open(), runsJobs: false });
@@ -199,7 +209,12 @@ describe.skipIf(!haveData)(`svc worker with the upstream connectors (${testBacke
     await api.close();
     expect(fake.count()).toBe(0);
 
-    const proc = await spawnUntil([process.execPath, "src/cli.ts", "worker"], childEnv({ ...db.env, ...fake.env(), LOG_LEVEL: "info" }), /"msg":"provisioned"/, "stderr");
+    const proc = await spawnUntil(
+      [process.execPath, "src/cli.ts", "worker"],
+      childEnv({ ...db.env, ...fake.env(), LOG_LEVEL: "info" }),
+      /"msg":"provisioned"/,
+      "stderr",
+    );
     proc.kill("SIGTERM");
     expect(await proc.exited).toBe(0);
     expect(fake.requests.map((r) => [r.path, r.query.series_id, r.query.api_key])).toEqual([
@@ -211,9 +226,13 @@ describe.skipIf(!haveData)(`svc worker with the upstream connectors (${testBacke
     try {
       const r = await reader.getJson("/v1/observations?indicator=UNRATE&region=US&order=asc&limit=1000");
       expect(r.status).toBe(200);
-      expect(r.body.data.map((o: { date: string; value: number | null }) => [o.date, o.value])).toEqual(served.map((o) => [o.date, o.value === "." ? null : Number(o.value)]));
+      expect(r.body.data.map((o: { date: string; value: number | null }) => [o.date, o.value])).toEqual(
+        served.map((o) => [o.date, o.value === "." ? null : Number(o.value)]),
+      );
       expect(r.body.data[0].source_updated_at).toBe("2025-12-05T13:44:02.000Z");
-      expect(await findProvisioning(reader.database.db, { indicatorId: indicatorId("fred", "UNRATE"), regionCode: "US" })).toBeNull();
+      expect(
+        await findProvisioning(reader.database.db, { indicatorId: indicatorId("fred", "UNRATE"), regionCode: "US" }),
+      ).toBeNull();
     } finally {
       await reader.close();
       await fake.close();
@@ -223,20 +242,37 @@ describe.skipIf(!haveData)(`svc worker with the upstream connectors (${testBacke
 
 describe("svc worker", () => {
   test("starts its job engine and stops cleanly on SIGTERM", async () => {
-    const db = await sharedDatabase();
-    const proc = await spawnUntil([process.execPath, "src/cli.ts", "worker", "--concurrency", "2"], childEnv({ ...db.env, LOG_LEVEL: "info" }), /"msg":"worker ready"/, "stderr");
+    const db = await databaseWithout();
+    const proc = await spawnUntil(
+      [process.execPath, "src/cli.ts", "worker", "--concurrency", "2"],
+      childEnv({ ...db.env, LOG_LEVEL: "info" }),
+      /"msg":"worker ready"/,
+      "stderr",
+    );
     proc.kill("SIGTERM");
     expect(await proc.exited).toBe(0);
   });
 
   test("refuses a bad --concurrency", async () => {
-    const proc = Bun.spawn([process.execPath, "src/cli.ts", "worker", "--concurrency", "0"], { cwd: ROOT, env: childEnv({ DATA_DIR: tempDir("svc-worker-bad-") }), stderr: "pipe", stdout: "ignore" });
+    const proc = Bun.spawn([process.execPath, "src/cli.ts", "worker", "--concurrency", "0"], {
+      cwd: ROOT,
+      env: childEnv({ DATA_DIR: tempDir("svc-worker-bad-") }),
+      stderr: "pipe",
+      stdout: "ignore",
+    });
     expect(await proc.exited).toBe(2);
-    expect(await new Response(proc.stderr as ReadableStream).text()).toBe("svc worker: --concurrency must be an integer from 1 to 32\n");
+    expect(await new Response(proc.stderr as ReadableStream).text()).toBe(
+      "svc worker: --concurrency must be an integer from 1 to 32\n",
+    );
   });
 
   test("a server with JOBS=off on the embedded database is refused (no other process could run its jobs)", async () => {
-    const proc = Bun.spawn([process.execPath, "src/cli.ts", "serve"], { cwd: ROOT, env: childEnv({ JOBS: "off", DATA_DIR: tempDir("svc-serve-jobs-off-") }), stderr: "pipe", stdout: "ignore" });
+    const proc = Bun.spawn([process.execPath, "src/cli.ts", "serve"], {
+      cwd: ROOT,
+      env: childEnv({ JOBS: "off", DATA_DIR: tempDir("svc-serve-jobs-off-") }),
+      stderr: "pipe",
+      stdout: "ignore",
+    });
     expect(await proc.exited).toBe(2);
     expect(await new Response(proc.stderr as ReadableStream).text()).toBe(
       "svc serve: JOBS=off needs DATABASE_URL: the embedded database is open to one process only, so no 'svc worker' could run the jobs.\n",

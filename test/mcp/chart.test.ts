@@ -36,13 +36,17 @@ async function client(headers: Record<string, string> = {}): Promise<Client> {
   clients.push(c);
   return c;
 }
-const call = async (c: Client, args: Record<string, unknown>) => (await c.callTool({ name: "get_observations", arguments: args })) as CallToolResult;
+const call = async (c: Client, args: Record<string, unknown>) =>
+  (await c.callTool({ name: "get_observations", arguments: args })) as CallToolResult;
 const ARGS = { indicator: "UNRATE", region: "US", start_date: "2015-01-01", limit: 3 };
 
 describe("get_observations include_chart", () => {
   test("the tool lists it", async () => {
     const tools = (await (await client()).listTools()).tools;
-    expect(tools.find((x) => x.name === "get_observations")!.inputSchema.properties!.include_chart).toMatchObject({ type: "boolean", default: false });
+    expect(tools.find((x) => x.name === "get_observations")!.inputSchema.properties!.include_chart).toMatchObject({
+      type: "boolean",
+      default: false,
+    });
     expect(tools.find((x) => x.name === "get_latest")!.inputSchema.properties!.include_chart).toBeUndefined();
   });
 
@@ -65,12 +69,18 @@ describe("get_observations include_chart", () => {
     const r = await call(await client(), { ...ARGS, include_chart: true });
     expect((r.structuredContent as any).error.code).toBe("INVALID_API_KEY");
     const last = r.content.at(-1) as { type: string; text: string };
-    expect(last).toEqual({ type: "text", text: `Chart of this series (SVG, paid like the data): GET ${base}/v1/chart?indicator=UNRATE&region=US&start_date=2015-01-01` });
+    expect(last).toEqual({
+      type: "text",
+      text: `Chart of this series (SVG, paid like the data): GET ${base}/v1/chart?indicator=UNRATE&region=US&start_date=2015-01-01`,
+    });
   });
 
   test("include_chart must be a boolean", async () => {
     const r = await call(await client(), { ...ARGS, include_chart: "yes" });
     expect(r.isError).toBe(true);
-    expect((r.structuredContent as any).error).toMatchObject({ code: "INVALID_PARAMETER", details: { parameter: "include_chart" } });
+    expect((r.structuredContent as any).error).toMatchObject({
+      code: "INVALID_PARAMETER",
+      details: { parameter: "include_chart" },
+    });
   });
 });

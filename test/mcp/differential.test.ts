@@ -30,9 +30,18 @@ beforeAll(async () => {
   const database = await makeTestDatabase();
   const clock = new ManualClock();
   const random = seededRandom(7);
-  const l402 = new L402Rail({ secrets: [TEST_ROOT_SECRET], backend: new DevLightning(memoryInvoiceStore(TEST_NODE_KEY), clock, random), rates: fixedRate(TEST_BTC_USD), clock, random });
+  const l402 = new L402Rail({
+    secrets: [TEST_ROOT_SECRET],
+    backend: new DevLightning(memoryInvoiceStore(TEST_NODE_KEY), clock, random),
+    rates: fixedRate(TEST_BTC_USD),
+    clock,
+    random,
+  });
   t = await makeTestApp({
-    database, clock, random, payments: new Payments({ x402: null, l402, store: paymentProofStore(database.db), clock }),
+    database,
+    clock,
+    random,
+    payments: new Payments({ x402: null, l402, store: paymentProofStore(database.db), clock }),
     middleware: [async (c, next) => ((v1Requests += new URL(c.req.url).pathname.startsWith("/v1/") ? 1 : 0), next())],
   });
 }, 120_000);
@@ -46,7 +55,9 @@ afterAll(async () => {
 async function mcpClient(headers: Record<string, string>): Promise<Client> {
   const client = new Client({ name: "differential", version: "1.0.0" });
   const fetch = (url: string | URL, init?: RequestInit) => t.app.fetch(new Request(String(url), init));
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${BASE}/api/mcp`), { requestInit: { headers }, fetch: fetch as never }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${BASE}/api/mcp`), { requestInit: { headers }, fetch: fetch as never }),
+  );
   clients.push(client);
   return client;
 }
@@ -78,13 +89,37 @@ function asRestRefusal(body: any): any {
 
 // Each paid tool beside the REST request it stands for, written out here (not derived from the tool).
 const CALLS: { tool: string; args: Record<string, unknown>; path: string }[] = [
-  { tool: "get_observations", args: { indicator: "UNRATE", region: "US", limit: 7, transform: "yoy" }, path: "/v1/observations?indicator=UNRATE&region=US&limit=7&transform=yoy" },
-  { tool: "get_observations", args: { indicator: "unemployment_rate", region: "US", limit: 3, frequency: "annual" }, path: "/v1/observations?indicator=unemployment_rate&region=US&limit=3&frequency=annual" },
-  { tool: "get_latest", args: { indicator: "PAYEMS", region: "US" }, path: "/v1/observations/latest?indicator=PAYEMS&region=US" },
-  { tool: "get_latest", args: { indicators: "UNRATE,PAYEMS,NOPE", region: "US" }, path: "/v1/observations/latest?indicators=UNRATE%2CPAYEMS%2CNOPE&region=US" },
-  { tool: "get_insights", args: { indicator: "UNRATE", region: "US" }, path: "/v1/insights?indicator=UNRATE&region=US" },
+  {
+    tool: "get_observations",
+    args: { indicator: "UNRATE", region: "US", limit: 7, transform: "yoy" },
+    path: "/v1/observations?indicator=UNRATE&region=US&limit=7&transform=yoy",
+  },
+  {
+    tool: "get_observations",
+    args: { indicator: "unemployment_rate", region: "US", limit: 3, frequency: "annual" },
+    path: "/v1/observations?indicator=unemployment_rate&region=US&limit=3&frequency=annual",
+  },
+  {
+    tool: "get_latest",
+    args: { indicator: "PAYEMS", region: "US" },
+    path: "/v1/observations/latest?indicator=PAYEMS&region=US",
+  },
+  {
+    tool: "get_latest",
+    args: { indicators: "UNRATE,PAYEMS,NOPE", region: "US" },
+    path: "/v1/observations/latest?indicators=UNRATE%2CPAYEMS%2CNOPE&region=US",
+  },
+  {
+    tool: "get_insights",
+    args: { indicator: "UNRATE", region: "US" },
+    path: "/v1/insights?indicator=UNRATE&region=US",
+  },
   { tool: "get_active_signals", args: { region: "US", limit: 5 }, path: "/v1/signals/active?region=US&limit=5" },
-  { tool: "ask", args: { q: "What is the unemployment rate in Texas?" }, path: "/v1/ask?q=What+is+the+unemployment+rate+in+Texas%3F" },
+  {
+    tool: "ask",
+    args: { q: "What is the unemployment rate in Texas?" },
+    path: "/v1/ask?q=What+is+the+unemployment+rate+in+Texas%3F",
+  },
 ];
 
 describe("the same calls through REST and MCP", () => {
@@ -97,20 +132,78 @@ describe("the same calls through REST and MCP", () => {
       const mcp = await viaMcp(c.tool, c.args, b.headers);
       expect([c.path, rest.status < 300, v1Requests - before]).toEqual([c.path, true, 0]);
       expect([c.path, mcp.status, withoutMcpAdditions(mcp.body)]).toEqual([c.path, rest.status, rest.body]);
-      expect([c.path, await keyUsage(t.deps, a.row.id, MONTH), await keyUsage(t.deps, b.row.id, MONTH)]).toEqual([c.path, 1, 1]);
+      expect([c.path, await keyUsage(t.deps, a.row.id, MONTH), await keyUsage(t.deps, b.row.id, MONTH)]).toEqual([
+        c.path,
+        1,
+        1,
+      ]);
     }
   });
 
   test("refused alike and metered for neither: bad input, a region-restricted key, premium data without entitlement", async () => {
-    const refusals: { key: Parameters<typeof testKey>[1]; tool: string; args: Record<string, unknown>; path: string; code: string }[] = [
-      { key: {}, tool: "get_observations", args: { indicator: "UNRATE", region: "US", limit: -1 }, path: "/v1/observations?indicator=UNRATE&region=US&limit=-1", code: "INVALID_PARAMETER" },
-      { key: {}, tool: "get_observations", args: { indicator: "UNRATE", region: "US", transform: "pch" }, path: "/v1/observations?indicator=UNRATE&region=US&transform=pch", code: "INVALID_PARAMETER" },
-      { key: {}, tool: "get_latest", args: { indicator: "UNRATE", indicators: "PAYEMS" }, path: "/v1/observations/latest?indicator=UNRATE&indicators=PAYEMS", code: "INVALID_PARAMETER" },
-      { key: {}, tool: "get_observations", args: { indicator: "UNRATE", region: "U\u0000S" }, path: "/v1/observations?indicator=UNRATE&region=U%00S", code: "INVALID_PARAMETER" },
-      { key: { plan: "professional", allowedRegions: ["06"] }, tool: "get_observations", args: { indicator: "UNRATE", region: "US" }, path: "/v1/observations?indicator=UNRATE&region=US", code: "REGION_NOT_ALLOWED" },
-      { key: { plan: "professional", allowedRegions: ["06"] }, tool: "get_insights", args: { indicator: "UNRATE", region: "US" }, path: "/v1/insights?indicator=UNRATE&region=US", code: "REGION_NOT_ALLOWED" },
-      { key: {}, tool: "get_latest", args: { indicator: "svc:sahm_rule" }, path: "/v1/observations/latest?indicator=svc%3Asahm_rule", code: "CATEGORY_NOT_ALLOWED" },
-      { key: {}, tool: "get_observations", args: { indicator: "NOPE", region: "US" }, path: "/v1/observations?indicator=NOPE&region=US", code: "RESOURCE_NOT_FOUND" },
+    const refusals: {
+      key: Parameters<typeof testKey>[1];
+      tool: string;
+      args: Record<string, unknown>;
+      path: string;
+      code: string;
+    }[] = [
+      {
+        key: {},
+        tool: "get_observations",
+        args: { indicator: "UNRATE", region: "US", limit: -1 },
+        path: "/v1/observations?indicator=UNRATE&region=US&limit=-1",
+        code: "INVALID_PARAMETER",
+      },
+      {
+        key: {},
+        tool: "get_observations",
+        args: { indicator: "UNRATE", region: "US", transform: "pch" },
+        path: "/v1/observations?indicator=UNRATE&region=US&transform=pch",
+        code: "INVALID_PARAMETER",
+      },
+      {
+        key: {},
+        tool: "get_latest",
+        args: { indicator: "UNRATE", indicators: "PAYEMS" },
+        path: "/v1/observations/latest?indicator=UNRATE&indicators=PAYEMS",
+        code: "INVALID_PARAMETER",
+      },
+      {
+        key: {},
+        tool: "get_observations",
+        args: { indicator: "UNRATE", region: "U\u0000S" },
+        path: "/v1/observations?indicator=UNRATE&region=U%00S",
+        code: "INVALID_PARAMETER",
+      },
+      {
+        key: { plan: "professional", allowedRegions: ["06"] },
+        tool: "get_observations",
+        args: { indicator: "UNRATE", region: "US" },
+        path: "/v1/observations?indicator=UNRATE&region=US",
+        code: "REGION_NOT_ALLOWED",
+      },
+      {
+        key: { plan: "professional", allowedRegions: ["06"] },
+        tool: "get_insights",
+        args: { indicator: "UNRATE", region: "US" },
+        path: "/v1/insights?indicator=UNRATE&region=US",
+        code: "REGION_NOT_ALLOWED",
+      },
+      {
+        key: {},
+        tool: "get_latest",
+        args: { indicator: "svc:sahm_rule" },
+        path: "/v1/observations/latest?indicator=svc%3Asahm_rule",
+        code: "CATEGORY_NOT_ALLOWED",
+      },
+      {
+        key: {},
+        tool: "get_observations",
+        args: { indicator: "NOPE", region: "US" },
+        path: "/v1/observations?indicator=NOPE&region=US",
+        code: "RESOURCE_NOT_FOUND",
+      },
     ];
     for (const r of refusals) {
       const a = await testKey(t, r.key);
@@ -120,8 +213,16 @@ describe("the same calls through REST and MCP", () => {
       expect([r.path, rest.body.error?.code]).toEqual([r.path, r.code]);
       // The key hint a refusal names is each key's own.
       const own = (body: any, hint: string) => JSON.parse(JSON.stringify(body).replaceAll(hint, "<key>"));
-      expect([r.path, mcp.status, own(asRestRefusal(mcp.body), b.row.hint)]).toEqual([r.path, rest.status, own(rest.body, a.row.hint)]);
-      expect([r.path, await keyUsage(t.deps, a.row.id, MONTH), await keyUsage(t.deps, b.row.id, MONTH)]).toEqual([r.path, 0, 0]);
+      expect([r.path, mcp.status, own(asRestRefusal(mcp.body), b.row.hint)]).toEqual([
+        r.path,
+        rest.status,
+        own(rest.body, a.row.hint),
+      ]);
+      expect([r.path, await keyUsage(t.deps, a.row.id, MONTH), await keyUsage(t.deps, b.row.id, MONTH)]).toEqual([
+        r.path,
+        0,
+        0,
+      ]);
     }
   });
 
@@ -134,7 +235,10 @@ describe("the same calls through REST and MCP", () => {
       expect([c.path, mcp.status, mcp.body.code]).toEqual([c.path, 402, "PAYMENT_REQUIRED"]);
       expect([c.path, mcp.body.details.price_usd]).toEqual([c.path, String(rest.body.error.details.price_usd)]);
       const named = new URL(mcp.body.details.rest_url);
-      expect([named.pathname, Object.fromEntries(named.searchParams)]).toEqual([c.path.split("?")[0], Object.fromEntries(new URL(`${BASE}${c.path}`).searchParams)]);
+      expect([named.pathname, Object.fromEntries(named.searchParams)]).toEqual([
+        c.path.split("?")[0],
+        Object.fromEntries(new URL(`${BASE}${c.path}`).searchParams),
+      ]);
     }
   });
 });

@@ -1,3 +1,4 @@
+// test-tier: once (the local chain: anvil)
 // x402 over MCP against a real local chain (anvil + Circle's FiatToken v2.2), as the x402 MCP transport specifies
 // (coinbase/x402 specs/transports-v2/mcp.md, tool-result binding): an unpaid call to a paid tool is a tool result with
 // `isError: true` whose structuredContent (and first text) is the x402 PaymentRequired; the official x402 client
@@ -56,10 +57,30 @@ beforeAll(async () => {
   const database = await makeTestDatabase();
   const store = paymentProofStore(database.db);
   const x402 = (settlerKey: Hex) =>
-    new X402Rail({ networks: [{ network: NETWORK, asset: chain.asset, payTo: PAY_TO, rpcUrl: chain.rpcUrl }], settlement: { mode: "self", settlerKey }, pollingIntervalMs: 50 });
-  const l402 = new L402Rail({ secrets: [TEST_ROOT_SECRET], backend: new DevLightning(memoryInvoiceStore(TEST_NODE_KEY), clock, random), rates: fixedRate(TEST_BTC_USD), clock, random });
-  paid = await makeTestApp({ database, clock, random, payments: new Payments({ x402: x402(ANVIL_KEYS[0]), l402, store, clock }) });
-  unsettled = await makeTestApp({ database, clock, random, payments: new Payments({ x402: x402(NO_GAS_SETTLER), l402: null, store, clock }) });
+    new X402Rail({
+      networks: [{ network: NETWORK, asset: chain.asset, payTo: PAY_TO, rpcUrl: chain.rpcUrl }],
+      settlement: { mode: "self", settlerKey },
+      pollingIntervalMs: 50,
+    });
+  const l402 = new L402Rail({
+    secrets: [TEST_ROOT_SECRET],
+    backend: new DevLightning(memoryInvoiceStore(TEST_NODE_KEY), clock, random),
+    rates: fixedRate(TEST_BTC_USD),
+    clock,
+    random,
+  });
+  paid = await makeTestApp({
+    database,
+    clock,
+    random,
+    payments: new Payments({ x402: x402(ANVIL_KEYS[0]), l402, store, clock }),
+  });
+  unsettled = await makeTestApp({
+    database,
+    clock,
+    random,
+    payments: new Payments({ x402: x402(NO_GAS_SETTLER), l402: null, store, clock }),
+  });
   servers = [paid, unsettled].map((t) => Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: t.app.fetch }));
   [base, unsettledBase] = servers.map((s) => `http://127.0.0.1:${s.port}`);
 }, 120_000);
@@ -84,7 +105,11 @@ async function connect(at: string, headers: Record<string, string> = {}): Promis
 }
 
 const callTool = async (client: Client, name: string, args: Record<string, unknown>, payment?: unknown) =>
-  (await client.callTool({ name, arguments: args, ...(payment === undefined ? {} : { _meta: { "x402/payment": payment } }) })) as CallToolResult;
+  (await client.callTool({
+    name,
+    arguments: args,
+    ...(payment === undefined ? {} : { _meta: { "x402/payment": payment } }),
+  })) as CallToolResult;
 const structured = (r: CallToolResult) => r.structuredContent as any;
 const text = (r: CallToolResult) => (r.content[0] as { type: "text"; text: string }).text;
 
@@ -93,10 +118,17 @@ let payerSeq = 0;
 async function payer() {
   const key = keyOf(`payer-${++payerSeq}`);
   await chain.mint(addr(key), 1_000_000n);
-  const signer = new x402Client().register(NETWORK as `${string}:${string}`, new ExactEvmScheme(privateKeyToAccount(key)));
+  const signer = new x402Client().register(
+    NETWORK as `${string}:${string}`,
+    new ExactEvmScheme(privateKeyToAccount(key)),
+  );
   // The local token is not on the client's default allow-list of assets.
   signer.setSpendControls({ allowedAssets: true });
-  return { key, address: addr(key), sign: (pr: PaymentRequired): Promise<PaymentPayload> => signer.createPaymentPayload(pr) };
+  return {
+    key,
+    address: addr(key),
+    sign: (pr: PaymentRequired): Promise<PaymentPayload> => signer.createPaymentPayload(pr),
+  };
 }
 
 /** The payment request of an unpaid call, checked as x402 clients read it. */
@@ -116,7 +148,15 @@ describe("an unpaid call: the x402 PaymentRequired, as the x402 MCP transport sa
     expect(isPaymentRequired(s)).toBe(true);
     expect(mcpPaymentRequestSchema.parse(s)).toEqual(s);
     expect(s.accepts).toEqual([
-      { scheme: "exact", network: NETWORK, amount: "10000", asset: chain.asset, payTo: PAY_TO, maxTimeoutSeconds: 300, extra: { name: "USDC", version: "2" } },
+      {
+        scheme: "exact",
+        network: NETWORK,
+        amount: "10000",
+        asset: chain.asset,
+        payTo: PAY_TO,
+        maxTimeoutSeconds: 300,
+        extra: { name: "USDC", version: "2" },
+      },
     ]);
     // The x402 part is the REST twin's PAYMENT-REQUIRED, what an HTTP x402 client signs from (the bazaar extension in its
     // compact form: a client echoes it into the payment, which must fit the payment header's limit).
@@ -131,7 +171,13 @@ describe("an unpaid call: the x402 PaymentRequired, as the x402 MCP transport sa
         `_meta["x402/payment"]; or send an API key with the MCP request ('Authorization: Bearer <key>' or 'X-API-Key: <key>'; free keys: ` +
         `POST /v1/signup); or pay the equivalent REST request with x402 or L402: GET ${url}`,
     );
-    expect(s.details).toMatchObject({ price_usd: "0.01", rails: ["x402", "l402"], rest_url: url, method: "GET", l402: { amount_sats: "10" } });
+    expect(s.details).toMatchObject({
+      price_usd: "0.01",
+      rails: ["x402", "l402"],
+      rest_url: url,
+      method: "GET",
+      l402: { amount_sats: "10" },
+    });
     // The text: the same PaymentRequired for clients that read content[0].text, without the bazaar extension and the
     // L402 invoice and macaroon (the REST URL hands them out): about 1 KB.
     const t = JSON.parse(text(r));
@@ -142,13 +188,19 @@ describe("an unpaid call: the x402 PaymentRequired, as the x402 MCP transport sa
       resource: s.resource,
       accepts: s.accepts,
       code: "PAYMENT_REQUIRED",
-      details: { price_usd: "0.01", rails: ["x402", "l402"], rest_url: url, method: "GET", l402: { amount_sats: "10", valid_until: s.details.l402.valid_until } },
+      details: {
+        price_usd: "0.01",
+        rails: ["x402", "l402"],
+        rest_url: url,
+        method: "GET",
+        l402: { amount_sats: "10", valid_until: s.details.l402.valid_until },
+      },
     });
     expect(text(r).length).toBeLessThan(1200);
   });
 });
 
-describe("paid in the call (_meta[\"x402/payment\"])", () => {
+describe('paid in the call (_meta["x402/payment"])', () => {
   test("the official x402 client signs from the result; the tool answers the data and the receipt; the price moves on chain, once", async () => {
     const anonymous = await connect(base);
     const who = await payer();
@@ -156,7 +208,12 @@ describe("paid in the call (_meta[\"x402/payment\"])", () => {
     const payment = await who.sign(await paymentRequestOf(anonymous, "get_latest", HELD));
     const r = await callTool(anonymous, "get_latest", HELD, payment);
     expect(r.isError).toBeUndefined();
-    expect(structured(r).data).toMatchObject({ indicator: "UNRATE", region: "US", period_start: UNRATE_LATEST.date, value: UNRATE_LATEST.value });
+    expect(structured(r).data).toMatchObject({
+      indicator: "UNRATE",
+      region: "US",
+      period_start: UNRATE_LATEST.date,
+      value: UNRATE_LATEST.value,
+    });
     const receipt = r._meta!["x402/payment-response"] as any;
     expect(receipt).toMatchObject({ success: true, network: NETWORK, payer: who.address });
     expect(receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/);
@@ -164,7 +221,14 @@ describe("paid in the call (_meta[\"x402/payment\"])", () => {
     expect(await chain.balanceOf(who.address)).toBe(990_000n);
     expect(await chain.balanceOf(PAY_TO)).toBe(before + 10_000n);
     const proof = (await listPaymentProofs(paid.database.db)).find((p) => p.payer === who.address)!;
-    expect(proof).toMatchObject({ rail: "x402", status: "settled", reference: receipt.transaction, binding: "UNRATE", microUsd: 10_000, resource: "/v1/observations/latest" });
+    expect(proof).toMatchObject({
+      rail: "x402",
+      status: "settled",
+      reference: receipt.transaction,
+      binding: "UNRATE",
+      microUsd: 10_000,
+      resource: "/v1/observations/latest",
+    });
 
     // The same payment again: refused by the gate (nonce used), with a fresh request naming why; nothing moves.
     const replay = await callTool(anonymous, "get_latest", HELD, payment);
@@ -172,7 +236,9 @@ describe("paid in the call (_meta[\"x402/payment\"])", () => {
     expect(isPaymentRequired(structured(replay))).toBe(true);
     expect(structured(replay).details.reason).toBe("invalid_exact_evm_nonce_already_used");
     // Why it was refused first, then where keys come from, then the price and how to pay.
-    expect(structured(replay).error).toStartWith("Payment refused: This authorization's nonce has already been used on chain. Free API keys: POST ");
+    expect(structured(replay).error).toStartWith(
+      "Payment refused: This authorization's nonce has already been used on chain. Free API keys: POST ",
+    );
     expect(structured(replay).error).toContain("get_latest costs 0.01 USD for this call.");
     expect(await chain.balanceOf(who.address)).toBe(990_000n);
   });
@@ -182,7 +248,11 @@ describe("paid in the call (_meta[\"x402/payment\"])", () => {
     const who = await payer();
     const unpaid = await callTool(anonymous, "get_insights", HELD);
     const r = await callTool(anonymous, "get_insights", HELD, await who.sign(JSON.parse(text(unpaid))));
-    expect([r.isError, structured(r).meta.indicator, (r._meta!["x402/payment-response"] as any).success]).toEqual([undefined, "UNRATE", true]);
+    expect([r.isError, structured(r).meta.indicator, (r._meta!["x402/payment-response"] as any).success]).toEqual([
+      undefined,
+      "UNRATE",
+      true,
+    ]);
     expect(await chain.balanceOf(who.address)).toBe(990_000n);
   });
 
@@ -191,11 +261,20 @@ describe("paid in the call (_meta[\"x402/payment\"])", () => {
     const who = await payer();
     const cheap = await who.sign(await paymentRequestOf(anonymous, "get_latest", HELD));
     const r = await callTool(anonymous, "get_latest", { indicator: "svc:sahm_rule" }, cheap);
-    expect([r.isError, structured(r).details.reason, structured(r).details.price_usd, structured(r).accepts[0].amount]).toEqual([true, "no_matching_requirements", "0.05", "50000"]);
+    expect([
+      r.isError,
+      structured(r).details.reason,
+      structured(r).details.price_usd,
+      structured(r).accepts[0].amount,
+    ]).toEqual([true, "no_matching_requirements", "0.05", "50000"]);
     // Signed from that request, it does.
     const dear = await who.sign(structured(r));
     const ok = await callTool(anonymous, "get_latest", { indicator: "svc:sahm_rule" }, dear);
-    expect([ok.isError, structured(ok).data.indicator, (ok._meta!["x402/payment-response"] as any).success]).toEqual([undefined, "svc:sahm_rule", true]);
+    expect([ok.isError, structured(ok).data.indicator, (ok._meta!["x402/payment-response"] as any).success]).toEqual([
+      undefined,
+      "svc:sahm_rule",
+      true,
+    ]);
     expect(await chain.balanceOf(who.address)).toBe(950_000n);
   });
 
@@ -204,7 +283,10 @@ describe("paid in the call (_meta[\"x402/payment\"])", () => {
     const who = await payer();
     const payment = await who.sign(await paymentRequestOf(anonymous, "get_latest", HELD));
     const missing = await callTool(anonymous, "get_latest", { indicator: "NOPE_NOT_A_CODE" }, payment);
-    expect([structured(missing).error.code, missing._meta!["x402/payment-response"]]).toEqual(["RESOURCE_NOT_FOUND", undefined]);
+    expect([structured(missing).error.code, missing._meta!["x402/payment-response"]]).toEqual([
+      "RESOURCE_NOT_FOUND",
+      undefined,
+    ]);
     const free = await callTool(anonymous, "list_sources", {}, payment);
     expect([free.isError, free._meta!["x402/payment-response"]]).toEqual([undefined, undefined]);
     // A free tool does not even read it: a malformed one is no error there.
@@ -215,7 +297,7 @@ describe("paid in the call (_meta[\"x402/payment\"])", () => {
     expect(await chain.balanceOf(who.address)).toBe(990_000n);
   });
 
-  test("a malformed payment: INVALID_PARAMETER naming _meta[\"x402/payment\"], nothing charged", async () => {
+  test('a malformed payment: INVALID_PARAMETER naming _meta["x402/payment"], nothing charged', async () => {
     const anonymous = await connect(base);
     const notObject = await callTool(anonymous, "get_latest", HELD, "eyJ4NDAyVmVyc2lvbiI6Mn0=");
     expect(structured(notObject)).toEqual({
@@ -243,7 +325,11 @@ describe("paid in the call (_meta[\"x402/payment\"])", () => {
     const payment = await who.sign(await paymentRequestOf(anonymous, "get_latest", HELD));
     const { key, row } = await testKey(paid);
     const r = await callTool(await connect(base, { authorization: `Bearer ${key}` }), "get_latest", HELD, payment);
-    expect([r.isError, r._meta!["x402/payment-response"], structured(r).data.value]).toEqual([undefined, undefined, UNRATE_LATEST.value]);
+    expect([r.isError, r._meta!["x402/payment-response"], structured(r).data.value]).toEqual([
+      undefined,
+      undefined,
+      UNRATE_LATEST.value,
+    ]);
     expect(await keyUsage(paid.deps, row.id, MONTH)).toBe(1);
     expect(await chain.balanceOf(who.address)).toBe(1_000_000n);
   });
@@ -259,9 +345,17 @@ describe("paid in the call (_meta[\"x402/payment\"])", () => {
     expect(isPaymentRequired(s)).toBe(true);
     expect(s.data).toBeUndefined();
     expect(s.code).toBe("INTERNAL_ERROR");
-    expect(s.error).toStartWith("The payment could not be settled, so the data is withheld and nothing was charged. get_observations costs 0.01 USD");
+    expect(s.error).toStartWith(
+      "The payment could not be settled, so the data is withheld and nothing was charged. get_observations costs 0.01 USD",
+    );
     expect(s.details).toMatchObject({ price_usd: "0.01", rails: ["x402"], reason: expect.any(String) });
-    expect(r._meta!["x402/payment-response"]).toMatchObject({ success: false, transaction: "", network: NETWORK, payer: who.address, errorReason: s.details.reason });
+    expect(r._meta!["x402/payment-response"]).toMatchObject({
+      success: false,
+      transaction: "",
+      network: NETWORK,
+      payer: who.address,
+      errorReason: s.details.reason,
+    });
     expect(r._meta!.http_status).toBe(502);
     expect(await chain.balanceOf(who.address)).toBe(1_000_000n);
     expect(await chain.balanceOf(PAY_TO)).toBe(before);

@@ -3,7 +3,14 @@
 import { describe, expect, test } from "bun:test";
 import { getAddress, isAddress, isHex, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { addressOfPrivateKey, checksumAddress, isAddressText, isHexText, newPrivateKey, sameAddress } from "../../payments/x402/address";
+import {
+  addressOfPrivateKey,
+  checksumAddress,
+  isAddressText,
+  isHexText,
+  newPrivateKey,
+  sameAddress,
+} from "../../payments/x402/address";
 import { uncompressedPublicKey } from "../../payments/secp256k1";
 import { compressedPublicKey } from "../../payments/l402/dev-backend";
 
@@ -42,7 +49,14 @@ describe("EVM addresses without viem", () => {
   });
 
   test("what is not an address is refused, as viem refuses it", () => {
-    for (const bad of ["0x", "0x123", `0x${"g".repeat(40)}`, `0x${"a".repeat(41)}`, `${"a".repeat(42)}`, `0X${"a".repeat(40)}`]) {
+    for (const bad of [
+      "0x",
+      "0x123",
+      `0x${"g".repeat(40)}`,
+      `0x${"a".repeat(41)}`,
+      `${"a".repeat(42)}`,
+      `0X${"a".repeat(40)}`,
+    ]) {
       expect(isAddressText(bad)).toBe(isAddress(bad, { strict: false }));
       expect(isAddressText(bad)).toBe(false);
       expect(() => checksumAddress(bad)).toThrow("not an address");
@@ -73,7 +87,9 @@ describe("EVM addresses without viem", () => {
       expect(`0x${hex(uncompressedPublicKey(Buffer.from(key.slice(2), "hex")))}`).toBe(account.publicKey);
       // The Lightning node id: 02/03 by the parity of y, then x.
       const y = BigInt(`0x${account.publicKey.slice(66)}`);
-      expect(compressedPublicKey(Buffer.from(key.slice(2), "hex"))).toBe(`${y % 2n === 0n ? "02" : "03"}${account.publicKey.slice(4, 68)}`);
+      expect(compressedPublicKey(Buffer.from(key.slice(2), "hex"))).toBe(
+        `${y % 2n === 0n ? "02" : "03"}${account.publicKey.slice(4, 68)}`,
+      );
     }
   });
 

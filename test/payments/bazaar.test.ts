@@ -25,24 +25,37 @@ const discovery: Discovery = {
     },
     required: ["indicator"],
   },
-  outputSchema: { type: "object", properties: { data: { type: "array", items: { type: "object", properties: { value: { type: "number" } } } } } },
+  outputSchema: {
+    type: "object",
+    properties: { data: { type: "array", items: { type: "object", properties: { value: { type: "number" } } } } },
+  },
 };
 
 describe("bazaar extension", () => {
   test("full: the request's query typed as its parameters are, every parameter's schema, and the response's schema", () => {
     const ext = bazaarExtension(discovery, "full") as any;
     expect(ext.info).toEqual({
-      input: { type: "http", method: "GET", queryParams: { indicator: "PAYEMS", limit: 5, include_revisions: true, order: "asc", start_date: "2020-01-01" } },
+      input: {
+        type: "http",
+        method: "GET",
+        queryParams: { indicator: "PAYEMS", limit: 5, include_revisions: true, order: "asc", start_date: "2020-01-01" },
+      },
       output: { type: "json", format: "application/json" },
     });
-    expect(ext.schema.properties.input.properties.queryParams).toEqual({ type: "object", ...discovery.queryParamsSchema });
+    expect(ext.schema.properties.input.properties.queryParams).toEqual({
+      type: "object",
+      ...discovery.queryParamsSchema,
+    });
     expect(ext.schema.properties.output.properties.example).toEqual(discovery.outputSchema);
     expect(errors(ext)).toEqual([]);
   });
 
   test("compact: names, types, formats, enums and the required list; no example, descriptions, bounds or output schema", () => {
     const ext = bazaarExtension(discovery, "compact") as any;
-    expect(ext.info).toEqual({ input: { type: "http", method: "GET" }, output: { type: "json", format: "application/json" } });
+    expect(ext.info).toEqual({
+      input: { type: "http", method: "GET" },
+      output: { type: "json", format: "application/json" },
+    });
     expect(ext.schema).toEqual({
       $schema: "https://json-schema.org/draft/2020-12/schema",
       type: "object",
@@ -67,13 +80,32 @@ describe("bazaar extension", () => {
           required: ["type", "method"],
           additionalProperties: false,
         },
-        output: { type: "object", properties: { type: { type: "string" }, format: { type: "string" } }, required: ["type"] },
+        output: {
+          type: "object",
+          properties: { type: { type: "string" }, format: { type: "string" } },
+          required: ["type"],
+        },
       },
       required: ["input"],
     });
     expect(errors(ext)).toEqual([]);
     // Its size does not follow the descriptions or the request's query.
-    const plain = bazaarExtension({ ...discovery, queryParams: {}, queryParamsSchema: { ...discovery.queryParamsSchema!, properties: Object.fromEntries(Object.entries(discovery.queryParamsSchema!.properties).map(([k, v]) => [k, { ...(v as object), description: "x" }])) } }, "compact");
+    const plain = bazaarExtension(
+      {
+        ...discovery,
+        queryParams: {},
+        queryParamsSchema: {
+          ...discovery.queryParamsSchema!,
+          properties: Object.fromEntries(
+            Object.entries(discovery.queryParamsSchema!.properties).map(([k, v]) => [
+              k,
+              { ...(v as object), description: "x" },
+            ]),
+          ),
+        },
+      },
+      "compact",
+    );
     expect(JSON.stringify(ext)).toBe(JSON.stringify(plain));
   });
 
@@ -82,7 +114,10 @@ describe("bazaar extension", () => {
     for (const form of ["full", "compact"] as const) {
       const ext = bazaarExtension(d, form) as any;
       expect(ext.info.input.pathParams).toEqual({ code: "US" });
-      expect(ext.schema.properties.input.properties.pathParams).toEqual({ type: "object", properties: { code: { type: "string" } } });
+      expect(ext.schema.properties.input.properties.pathParams).toEqual({
+        type: "object",
+        properties: { code: { type: "string" } },
+      });
       expect(errors(ext)).toEqual([]);
     }
   });
@@ -101,7 +136,10 @@ describe("bazaar extension", () => {
     expect(typedQueryValue("5", { type: ["string", "null"] })).toBe("5");
     expect(typedQueryValue("5", undefined)).toBe("5");
     // A repeatable parameter: its comma-separated values.
-    expect(typedQueryValue("extreme,acceleration", { type: "array", items: { type: "string" } })).toEqual(["extreme", "acceleration"]);
+    expect(typedQueryValue("extreme,acceleration", { type: "array", items: { type: "string" } })).toEqual([
+      "extreme",
+      "acceleration",
+    ]);
     expect(typedQueryValue("US", { type: "array", items: { type: "string" } })).toEqual(["US"]);
   });
 });

@@ -17,7 +17,15 @@ import { buildPayments } from "../../src/payments";
 import { ManualClock, seededRandom } from "../support/clock";
 import { makeTestApp } from "../support/app";
 import { registerCleanup } from "../support/cleanup";
-import { APERTURE_CHALLENGE, TEST_BASE_URL, TEST_NODE_KEY, TEST_ROOT_SECRET, addTestPaidRoute, makePaymentsApp, paymentRequiredOf } from "../support/payments";
+import {
+  APERTURE_CHALLENGE,
+  TEST_BASE_URL,
+  TEST_NODE_KEY,
+  TEST_ROOT_SECRET,
+  addTestPaidRoute,
+  makePaymentsApp,
+  paymentRequiredOf,
+} from "../support/payments";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
@@ -35,7 +43,10 @@ let t: Awaited<ReturnType<typeof makePaymentsApp>>;
 beforeAll(async () => {
   // No RPC: the token's EIP-712 domain comes from the table of known assets (Base Sepolia USDC).
   t = await makePaymentsApp({
-    x402: { networks: [{ network: "eip155:84532", payTo: PAY_TO, rpcUrl: null }], settlement: { mode: "facilitator", url: "http://127.0.0.1:9" } },
+    x402: {
+      networks: [{ network: "eip155:84532", payTo: PAY_TO, rpcUrl: null }],
+      settlement: { mode: "facilitator", url: "http://127.0.0.1:9" },
+    },
   });
 }, 120_000);
 afterAll(() => t.close());
@@ -47,13 +58,28 @@ describe("402 challenge", () => {
     const pr = paymentRequiredOf(res) as any;
     expect(pr.x402Version).toBe(2);
     expect(pr.error).toBe("Payment required");
-    expect(pr.resource).toEqual({ url: `${TEST_BASE_URL}/test/paid?indicator=GDP`, description: "observations: GDP", mimeType: "application/json" });
+    expect(pr.resource).toEqual({
+      url: `${TEST_BASE_URL}/test/paid?indicator=GDP`,
+      description: "observations: GDP",
+      mimeType: "application/json",
+    });
     expect(pr.accepts).toEqual([
-      { scheme: "exact", network: "eip155:84532", amount: "10000", asset: BASE_SEPOLIA_USDC, payTo: PAY_TO, maxTimeoutSeconds: 300, extra: { name: "USDC", version: "2" } },
+      {
+        scheme: "exact",
+        network: "eip155:84532",
+        amount: "10000",
+        asset: BASE_SEPOLIA_USDC,
+        payTo: PAY_TO,
+        maxTimeoutSeconds: 300,
+        extra: { name: "USDC", version: "2" },
+      },
     ]);
     // The header's bazaar extension is the compact form: parameter names, types and the required list only.
     const bazaar = pr.extensions.bazaar;
-    expect(bazaar.info).toEqual({ input: { type: "http", method: "GET" }, output: { type: "json", format: "application/json" } });
+    expect(bazaar.info).toEqual({
+      input: { type: "http", method: "GET" },
+      output: { type: "json", format: "application/json" },
+    });
     expect(bazaar.schema).toEqual({
       $schema: "https://json-schema.org/draft/2020-12/schema",
       type: "object",
@@ -68,7 +94,11 @@ describe("402 challenge", () => {
           required: ["type", "method"],
           additionalProperties: false,
         },
-        output: { type: "object", properties: { type: { type: "string" }, format: { type: "string" } }, required: ["type"] },
+        output: {
+          type: "object",
+          properties: { type: { type: "string" }, format: { type: "string" } },
+          required: ["type"],
+        },
       },
       required: ["input"],
     });
@@ -93,13 +123,26 @@ describe("402 challenge", () => {
     // The body's bazaar extension: the request's own query as the example, typed as each parameter is (status is an
     // integer), the parameters' descriptions and bounds, and the response's schema.
     const bazaar = body.extensions.bazaar;
-    expect(bazaar.info).toEqual({ input: { type: "http", method: "GET", queryParams: { indicator: "GDP", status: 200 } }, output: { type: "json", format: "application/json" } });
+    expect(bazaar.info).toEqual({
+      input: { type: "http", method: "GET", queryParams: { indicator: "GDP", status: 200 } },
+      output: { type: "json", format: "application/json" },
+    });
     const input = bazaar.schema.properties.input;
     expect(input.properties.method).toEqual({ type: "string", enum: ["GET"] });
-    expect(input.properties.queryParams.properties.indicator).toEqual({ type: "string", minLength: 1, description: "Indicator code; MISSING answers a free 404" });
-    expect(input.properties.queryParams.properties.status).toMatchObject({ type: "integer", minimum: 200, maximum: 599 });
+    expect(input.properties.queryParams.properties.indicator).toEqual({
+      type: "string",
+      minLength: 1,
+      description: "Indicator code; MISSING answers a free 404",
+    });
+    expect(input.properties.queryParams.properties.status).toMatchObject({
+      type: "integer",
+      minimum: 200,
+      maximum: 599,
+    });
     expect(input.required).toEqual(["type", "method"]);
-    expect(bazaar.schema.properties.output.properties.example.properties.data.properties.served).toEqual({ type: "integer" });
+    expect(bazaar.schema.properties.output.properties.example.properties.data.properties.served).toEqual({
+      type: "integer",
+    });
     expect(validBazaar(bazaar)).toEqual([]);
     // Both forms say the same of the input where they overlap: the header's schema is the body's, minus detail.
     const full = input.properties.queryParams;
@@ -114,15 +157,25 @@ describe("402 challenge", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(APERTURE_CHALLENGE.test(res.headers.get("www-authenticate")!)).toBe(true);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
-    const exposed = res.headers.get("access-control-expose-headers")!.split(",").map((s) => s.trim());
-    expect(exposed).toEqual(expect.arrayContaining(["WWW-Authenticate", "PAYMENT-REQUIRED", "PAYMENT-RESPONSE", "X-PAYMENT-RESPONSE"]));
+    const exposed = res.headers
+      .get("access-control-expose-headers")!
+      .split(",")
+      .map((s) => s.trim());
+    expect(exposed).toEqual(
+      expect.arrayContaining(["WWW-Authenticate", "PAYMENT-REQUIRED", "PAYMENT-RESPONSE", "X-PAYMENT-RESPONSE"]),
+    );
     const preflight = await t.request("/test/paid", {
       method: "OPTIONS",
-      headers: { origin: "https://app.example", "access-control-request-method": "GET", "access-control-request-headers": "payment-signature,x-payment,access-control-expose-headers" },
+      headers: {
+        origin: "https://app.example",
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "payment-signature,x-payment,access-control-expose-headers",
+      },
     });
     expect(preflight.status).toBe(204);
     const allowed = preflight.headers.get("access-control-allow-headers")!.toLowerCase();
-    for (const h of ["payment-signature", "x-payment", "authorization", "access-control-expose-headers"]) expect(allowed).toContain(h);
+    for (const h of ["payment-signature", "x-payment", "authorization", "access-control-expose-headers"])
+      expect(allowed).toContain(h);
   });
 
   test("requirements are identical for identical requests; each challenge has a fresh invoice", async () => {
@@ -161,12 +214,19 @@ describe("when no rail can offer a challenge", () => {
     const random = seededRandom(3);
     const payments = new Payments({
       // An unknown token on an unknown network with no RPC: its EIP-712 domain cannot be known.
-      x402: new X402Rail({ networks: [{ network: "eip155:999999", asset: PAY_TO, payTo: PAY_TO, rpcUrl: null }], settlement: { mode: "facilitator", url: "http://127.0.0.1:9" } }),
+      x402: new X402Rail({
+        networks: [{ network: "eip155:999999", asset: PAY_TO, payTo: PAY_TO, rpcUrl: null }],
+        settlement: { mode: "facilitator", url: "http://127.0.0.1:9" },
+      }),
       // A rate feed that fails, with no fallback: the invoice cannot be priced.
       l402: new L402Rail({
         secrets: [TEST_ROOT_SECRET],
         backend: new DevLightning(memoryInvoiceStore(TEST_NODE_KEY), clock, random),
-        rates: feedRate({ url: "http://127.0.0.1:9/rate", clock, fetch: (async () => new Response("down", { status: 503 })) as unknown as typeof fetch }),
+        rates: feedRate({
+          url: "http://127.0.0.1:9/rate",
+          clock,
+          fetch: (async () => new Response("down", { status: 503 })) as unknown as typeof fetch,
+        }),
         clock,
         random,
       }),
@@ -184,9 +244,14 @@ describe("when no rail can offer a challenge", () => {
 /** A logger that keeps what was logged. */
 function recordingLogger() {
   const lines: Array<{ level: string; msg: string; fields?: Record<string, unknown> }> = [];
-  const at = (level: string) => (msg: string, fields?: Record<string, unknown>) => void lines.push({ level, msg, fields });
+  const at = (level: string) => (msg: string, fields?: Record<string, unknown>) =>
+    void lines.push({ level, msg, fields });
   const logger: Logger = { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
-  return { logger, lines, warnings: (text: string) => lines.filter((l) => l.level === "warn" && l.msg.includes(text)).length };
+  return {
+    logger,
+    lines,
+    warnings: (text: string) => lines.filter((l) => l.level === "warn" && l.msg.includes(text)).length,
+  };
 }
 
 /** A loopback port nothing listens on. */
@@ -223,7 +288,11 @@ function heldRpc(token: { name: string; version: string; decimals: number }) {
       });
       answered++;
       const result = body.method === "eth_call" ? results[String(body.params[0]?.data).slice(0, 10)] : undefined;
-      return Response.json(result ? { jsonrpc: "2.0", id: body.id, result } : { jsonrpc: "2.0", id: body.id, error: { code: -32601, message: "not here" } });
+      return Response.json(
+        result
+          ? { jsonrpc: "2.0", id: body.id, result }
+          : { jsonrpc: "2.0", id: body.id, error: { code: -32601, message: "not here" } },
+      );
     },
   });
   registerCleanup(async () => void server.stop(true));
@@ -236,7 +305,8 @@ function heldRpc(token: { name: string; version: string; decimals: number }) {
       return answered;
     },
     /** Resolves once `n` requests are being held. */
-    holding: (n: number) => new Promise<void>((resolve) => (held.length >= n ? resolve() : waiters.push({ n, resolve }))),
+    holding: (n: number) =>
+      new Promise<void>((resolve) => (held.length >= n ? resolve() : waiters.push({ n, resolve }))),
     release: () => held.splice(0).forEach((r) => r()),
   };
 }
@@ -246,7 +316,10 @@ describe("offline: the challenge never waits on the network", () => {
     const log = recordingLogger();
     const clock = new ManualClock();
     const random = seededRandom(5);
-    const config = loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), "svc-pay-")), X402_RPC_URL: `http://127.0.0.1:${closedPort()}` });
+    const config = loadConfig({
+      DATA_DIR: mkdtempSync(join(tmpdir(), "svc-pay-")),
+      X402_RPC_URL: `http://127.0.0.1:${closedPort()}`,
+    });
     const setup = buildPayments(config, { database: bench.database, clock, random, logger: log.logger });
     // What the server does at start (src/bootstrap.ts): nothing to read for a known asset.
     const prepared = setup.payments!.prepare();
@@ -266,7 +339,11 @@ describe("offline: the challenge never waits on the network", () => {
     ]);
     expect(res.headers.get("www-authenticate")).toMatch(APERTURE_CHALLENGE);
     await prepared;
-    for (let i = 0; i < 3; i++) expect(paymentRequiredOf(await bench.request("/test/paid?indicator=GDP")).accepts[0]!.extra).toEqual({ name: "USDC", version: "2" });
+    for (let i = 0; i < 3; i++)
+      expect(paymentRequiredOf(await bench.request("/test/paid?indicator=GDP")).accepts[0]!.extra).toEqual({
+        name: "USDC",
+        version: "2",
+      });
     // The table is a known fact about this token: the chain is not asked, so an offline start says nothing.
     expect(log.lines.filter((l) => l.level === "warn")).toEqual([]);
   });

@@ -22,11 +22,12 @@ function footprint(dir: string): { files: number; bytes: number } {
   let bytes = 0;
   for (const name of readdirSync(dir, { recursive: true }) as string[]) {
     const st = statSync(join(dir, name));
-    if (st.isFile()) (files++, (bytes += st.size));
+    if (st.isFile()) files++, (bytes += st.size);
   }
   return { files, bytes };
 }
-const invoice = (node: DevLightning, sats = 21) => node.createInvoice({ amountMsat: BigInt(sats * 1000), memo: "GET /v1/observations", expirySeconds: 600 });
+const invoice = (node: DevLightning, sats = 21) =>
+  node.createInvoice({ amountMsat: BigInt(sats * 1000), memo: "GET /v1/observations", expirySeconds: 600 });
 
 describe("development Lightning invoices on disk", () => {
   test("12 minutes of challenges (one a second) write nothing past the node key; payments leave a mark only until their invoice expires", async () => {
@@ -60,7 +61,9 @@ describe("development Lightning invoices on disk", () => {
     const inv = await invoice(node, 1234);
     const r = node.pay(inv.paymentRequest);
     if (!r.ok) throw new Error(r.message);
-    expect(new Bun.CryptoHasher("sha256").update(Buffer.from(r.preimage, "hex")).digest("hex")).toBe(inv.paymentHashHex);
+    expect(new Bun.CryptoHasher("sha256").update(Buffer.from(r.preimage, "hex")).digest("hex")).toBe(
+      inv.paymentHashHex,
+    );
     expect(r.amountMsat).toBe("1234000");
   });
 
@@ -69,7 +72,10 @@ describe("development Lightning invoices on disk", () => {
     const a = new DevLightning(memoryInvoiceStore(new Uint8Array(32).fill(1)), clock, seededRandom(4));
     const b = new DevLightning(memoryInvoiceStore(new Uint8Array(32).fill(2)), clock, seededRandom(4));
     const inv = await invoice(a);
-    expect(b.pay(inv.paymentRequest)).toEqual({ ok: false, message: "this invoice was not issued by the development Lightning node of this data directory" });
+    expect(b.pay(inv.paymentRequest)).toEqual({
+      ok: false,
+      message: "this invoice was not issued by the development Lightning node of this data directory",
+    });
   });
 
   test("the per-invoice files of earlier versions are removed when the store opens", () => {

@@ -30,7 +30,9 @@ async function buy(path: string) {
   return { macaroon: m[2], invoice: m[3], preimage: paid.preimage };
 }
 
-const l402 = (macaroon: string, preimage: string, scheme = "L402") => ({ headers: { authorization: `${scheme} ${macaroon}:${preimage}` } });
+const l402 = (macaroon: string, preimage: string, scheme = "L402") => ({
+  headers: { authorization: `${scheme} ${macaroon}:${preimage}` },
+});
 
 describe("402 challenge", () => {
   test("carries WWW-Authenticate in Aperture's exact form, no-store, and the L402 details in the body", async () => {
@@ -47,14 +49,23 @@ describe("402 challenge", () => {
     expect(alby.invoice).toBe(m[3]);
     const body = (await res.json()) as any;
     expect(body.error.code).toBe("PAYMENT_REQUIRED");
-    expect(body.error.details).toMatchObject({ price_usd: "0.01", rails: ["l402"], l402: { invoice: m[3], macaroon: m[2], amount_sats: "10" } });
+    expect(body.error.details).toMatchObject({
+      price_usd: "0.01",
+      rails: ["l402"],
+      l402: { invoice: m[3], macaroon: m[2], amount_sats: "10" },
+    });
     expect(body.error.details.l402.valid_until).toBe("2026-11-22T12:10:00.000Z");
   });
 
   test("the invoice is a real signed BOLT11 for the price in sats, expiring with the token", async () => {
     const res = await t.request("/test/paid?indicator=GDP");
     const m = APERTURE_CHALLENGE.exec(res.headers.get("www-authenticate")!)!;
-    const inv = bolt11.decode(m[3], { bech32: "bcrt", pubKeyHash: 0x6f, scriptHash: 0xc4, validWitnessVersions: [0, 1] });
+    const inv = bolt11.decode(m[3], {
+      bech32: "bcrt",
+      pubKeyHash: 0x6f,
+      scriptHash: 0xc4,
+      validWitnessVersions: [0, 1],
+    });
     expect(inv.millisatoshis).toBe("10000");
     expect(inv.satoshis).toBe(10);
     expect(inv.timestamp).toBe(Date.parse("2026-11-22T12:00:00Z") / 1000);
@@ -67,7 +78,11 @@ describe("402 challenge", () => {
     const mac = importMacaroon(m[2]);
     const id = parseIdentifier(mac.identifier)!;
     expect(Buffer.from(id.paymentHash).toString("hex")).toBe(inv.tagsObject.payment_hash!);
-    expect(mac.caveats.map((c) => Buffer.from(c.identifier).toString())).toEqual(["indicator=GDP", "max_usd_micros=10000", "valid_until=1795349400"]);
+    expect(mac.caveats.map((c) => Buffer.from(c.identifier).toString())).toEqual([
+      "indicator=GDP",
+      "max_usd_micros=10000",
+      "valid_until=1795349400",
+    ]);
     // Our serialiser re-encodes the imported token byte for byte.
     expect(encodeMacaroonBase64(mac)).toBe(m[2]);
   });
@@ -102,7 +117,15 @@ describe("pay and retry", () => {
     // The proof is stored with what it paid for; the credential only as a hash.
     const hash = Buffer.from(parseIdentifier(importMacaroon(macaroon).identifier)!.paymentHash).toString("hex");
     const row = (await listPaymentProofs(t.database.db)).find((r) => r.proofKey === hash)!;
-    expect(row).toMatchObject({ rail: "l402", status: "settled", microUsd: 10000, binding: "GDP", resource: "/test/paid", label: "observations", attempts: 1 });
+    expect(row).toMatchObject({
+      rail: "l402",
+      status: "settled",
+      microUsd: 10000,
+      binding: "GDP",
+      resource: "/test/paid",
+      label: "observations",
+      attempts: 1,
+    });
     expect(row.credentialHash).toBe(sha256Hex(`L402 ${macaroon}:${preimage}`));
     expect(JSON.stringify(row)).not.toContain(preimage);
     expect(JSON.stringify(row)).not.toContain(macaroon);
@@ -111,11 +134,13 @@ describe("pay and retry", () => {
   test("Alby's fetchWithL402 pays through the development backend over real HTTP", async () => {
     const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: t.app.fetch });
     try {
-      const wallet = { payInvoice: async ({ invoice }: { invoice: string }) => {
-        const r = t.dev.pay(invoice);
-        if (!r.ok) throw new Error(r.message);
-        return { preimage: r.preimage };
-      } };
+      const wallet = {
+        payInvoice: async ({ invoice }: { invoice: string }) => {
+          const r = t.dev.pay(invoice);
+          if (!r.ok) throw new Error(r.message);
+          return { preimage: r.preimage };
+        },
+      };
       const res = await fetchWithL402(`http://127.0.0.1:${server.port}/test/paid?indicator=UNRATE`, {}, { wallet });
       expect(res.status).toBe(200);
       expect(((await res.json()) as any).data.indicator).toBe("UNRATE");
@@ -134,7 +159,9 @@ describe("pay and retry", () => {
     expect((await t.request("/test/paid?indicator=GDP", l402(urlSafe, c.preimage))).status).toBe(200);
     // Aperture's Go client sends LSAT and L402 copies; Bun joins repeated headers with ", ".
     const d = await buy("/test/paid?indicator=GDP");
-    const both = { headers: { authorization: `LSAT ${d.macaroon}:${"0".repeat(64)}, L402 ${d.macaroon}:${d.preimage}` } };
+    const both = {
+      headers: { authorization: `LSAT ${d.macaroon}:${"0".repeat(64)}, L402 ${d.macaroon}:${d.preimage}` },
+    };
     expect((await t.request("/test/paid?indicator=GDP", both)).status).toBe(200);
   });
 
@@ -152,7 +179,9 @@ describe("pay and retry", () => {
   test("a request with an API key uses the key and does not consume the payment", async () => {
     const { macaroon, preimage } = await buy("/test/paid?indicator=GDP");
     const { key } = await testKey(t);
-    const keyed = await t.request("/test/paid?indicator=GDP", { headers: { "x-api-key": key, authorization: `L402 ${macaroon}:${preimage}` } });
+    const keyed = await t.request("/test/paid?indicator=GDP", {
+      headers: { "x-api-key": key, authorization: `L402 ${macaroon}:${preimage}` },
+    });
     expect(keyed.status).toBe(200);
     expect((await t.request("/test/paid?indicator=GDP", l402(macaroon, preimage))).status).toBe(200);
   });
@@ -171,61 +200,100 @@ describe("refusals get a fresh 402 challenge", () => {
     t.clock.advance(599_000);
     expect((await t.request("/test/paid?indicator=GDP", l402(a.macaroon, a.preimage))).status).toBe(200);
     t.clock.advance(1_000);
-    expect(await reasonOf(await t.request("/test/paid?indicator=GDP", l402(b.macaroon, b.preimage)))).toBe("l402_expired");
+    expect(await reasonOf(await t.request("/test/paid?indicator=GDP", l402(b.macaroon, b.preimage)))).toBe(
+      "l402_expired",
+    );
     t.clock.advance(-600_000);
   });
 
   test("a token bound to another indicator", async () => {
     const a = await buy("/test/paid?indicator=GDP");
-    expect(await reasonOf(await t.request("/test/paid?indicator=CPI", l402(a.macaroon, a.preimage)))).toBe("l402_wrong_binding");
+    expect(await reasonOf(await t.request("/test/paid?indicator=CPI", l402(a.macaroon, a.preimage)))).toBe(
+      "l402_wrong_binding",
+    );
     const r = await buy("/test/paid");
-    expect(await reasonOf(await t.request("/test/paid?indicator=GDP", l402(r.macaroon, r.preimage)))).toBe("l402_wrong_binding");
+    expect(await reasonOf(await t.request("/test/paid?indicator=GDP", l402(r.macaroon, r.preimage)))).toBe(
+      "l402_wrong_binding",
+    );
   });
 
   test("a forged caveat fails the signature; appended caveats may only narrow", async () => {
     const a = await buy("/test/paid?indicator=GDP");
     const forged = Buffer.from(a.macaroon, "base64").toString("latin1").replace("indicator=GDP", "indicator=CPI");
     const forgedB64 = Buffer.from(forged, "latin1").toString("base64");
-    expect(await reasonOf(await t.request("/test/paid?indicator=CPI", l402(forgedB64, a.preimage)))).toBe("l402_invalid_signature");
+    expect(await reasonOf(await t.request("/test/paid?indicator=CPI", l402(forgedB64, a.preimage)))).toBe(
+      "l402_invalid_signature",
+    );
 
     // Attenuation needs only the current signature: a client may add caveats.
     const widened = importMacaroon(a.macaroon);
     widened.addFirstPartyCaveat("indicator=CPI");
-    expect(await reasonOf(await t.request("/test/paid?indicator=CPI", l402(encodeMacaroonBase64(widened), a.preimage)))).toBe("l402_wrong_binding");
-    expect(await reasonOf(await t.request("/test/paid?indicator=GDP", l402(encodeMacaroonBase64(widened), a.preimage)))).toBe("l402_wrong_binding");
+    expect(
+      await reasonOf(await t.request("/test/paid?indicator=CPI", l402(encodeMacaroonBase64(widened), a.preimage))),
+    ).toBe("l402_wrong_binding");
+    expect(
+      await reasonOf(await t.request("/test/paid?indicator=GDP", l402(encodeMacaroonBase64(widened), a.preimage))),
+    ).toBe("l402_wrong_binding");
     const later = importMacaroon(a.macaroon);
     later.addFirstPartyCaveat("valid_until=9999999999");
     later.addFirstPartyCaveat("max_usd_micros=999999999");
     t.clock.advance(600_000);
-    expect(await reasonOf(await t.request("/test/paid?indicator=GDP", l402(encodeMacaroonBase64(later), a.preimage)))).toBe("l402_expired");
+    expect(
+      await reasonOf(await t.request("/test/paid?indicator=GDP", l402(encodeMacaroonBase64(later), a.preimage))),
+    ).toBe("l402_expired");
     t.clock.advance(-600_000);
     // Aperture's client appends preimage=<hex>: an unknown caveat, tolerated.
     const aperture = importMacaroon(a.macaroon);
     aperture.addFirstPartyCaveat(`preimage=${a.preimage}`);
     aperture.addFirstPartyCaveat(`valid_until=${Date.parse("2026-11-22T12:05:00Z") / 1000}`);
-    expect((await t.request("/test/paid?indicator=GDP", l402(encodeMacaroonBase64(aperture), a.preimage))).status).toBe(200);
+    expect((await t.request("/test/paid?indicator=GDP", l402(encodeMacaroonBase64(aperture), a.preimage))).status).toBe(
+      200,
+    );
   });
 
   test("a wrong preimage, and a token minted under another root key", async () => {
     const a = await buy("/test/paid?indicator=GDP");
-    expect(await reasonOf(await t.request("/test/paid?indicator=GDP", l402(a.macaroon, "ab".repeat(32))))).toBe("l402_wrong_preimage");
-    const v = verifyToken(a.macaroon, a.preimage, [new Uint8Array(32).fill(8)], { binding: { kind: "indicator", value: "GDP" }, microUsd: 10000, nowSeconds: 1795348800 });
+    expect(await reasonOf(await t.request("/test/paid?indicator=GDP", l402(a.macaroon, "ab".repeat(32))))).toBe(
+      "l402_wrong_preimage",
+    );
+    const v = verifyToken(a.macaroon, a.preimage, [new Uint8Array(32).fill(8)], {
+      binding: { kind: "indicator", value: "GDP" },
+      microUsd: 10000,
+      nowSeconds: 1795348800,
+    });
     expect(v).toMatchObject({ ok: false, reason: "invalid_signature" });
-    const ok = verifyToken(a.macaroon, a.preimage, [new Uint8Array(32).fill(8), TEST_ROOT_SECRET], { binding: { kind: "indicator", value: "GDP" }, microUsd: 10000, nowSeconds: 1795348800 });
+    const ok = verifyToken(a.macaroon, a.preimage, [new Uint8Array(32).fill(8), TEST_ROOT_SECRET], {
+      binding: { kind: "indicator", value: "GDP" },
+      microUsd: 10000,
+      nowSeconds: 1795348800,
+    });
     expect(ok.ok).toBe(true);
   });
 
   test("a token bought for a cheaper request", () => {
     return buy("/test/paid?indicator=GDP").then((a) => {
-      const v = verifyToken(a.macaroon, a.preimage, [TEST_ROOT_SECRET], { binding: { kind: "indicator", value: "GDP" }, microUsd: 10001, nowSeconds: 1795348800 });
+      const v = verifyToken(a.macaroon, a.preimage, [TEST_ROOT_SECRET], {
+        binding: { kind: "indicator", value: "GDP" },
+        microUsd: 10001,
+        nowSeconds: 1795348800,
+      });
       expect(v).toMatchObject({ ok: false, reason: "price_exceeded" });
-      const edge = verifyToken(a.macaroon, a.preimage, [TEST_ROOT_SECRET], { binding: { kind: "indicator", value: "GDP" }, microUsd: 10000, nowSeconds: 1795348800 });
+      const edge = verifyToken(a.macaroon, a.preimage, [TEST_ROOT_SECRET], {
+        binding: { kind: "indicator", value: "GDP" },
+        microUsd: 10000,
+        nowSeconds: 1795348800,
+      });
       expect(edge.ok).toBe(true);
     });
   });
 
   test("malformed credentials are a 400 with a clear message", async () => {
-    for (const authorization of ["L402 !!!:zz", "LSAT onlymacaroon", `L402 AgEDc3Zj:${"a".repeat(64)}`, `L402 x:${"a".repeat(63)}`]) {
+    for (const authorization of [
+      "L402 !!!:zz",
+      "LSAT onlymacaroon",
+      `L402 AgEDc3Zj:${"a".repeat(64)}`,
+      `L402 x:${"a".repeat(63)}`,
+    ]) {
       const res = await t.request("/test/paid?indicator=GDP", { headers: { authorization } });
       expect(res.status).toBe(400);
       const body = (await res.json()) as any;
@@ -243,7 +311,9 @@ describe("development backend", () => {
     expect(first.ok).toBe(true);
     expect(t.dev.pay(invoice)).toEqual({ ok: false, message: "the invoice has already been paid" });
     expect(t.dev.pay("lnbcrt1garbage")).toMatchObject({ ok: false });
-    const late = APERTURE_CHALLENGE.exec((await t.request("/test/paid?indicator=GDP")).headers.get("www-authenticate")!)![3];
+    const late = APERTURE_CHALLENGE.exec(
+      (await t.request("/test/paid?indicator=GDP")).headers.get("www-authenticate")!,
+    )![3];
     t.clock.advance(600_000);
     expect(t.dev.pay(late)).toEqual({ ok: false, message: "the invoice has expired" });
     t.clock.advance(-600_000);

@@ -1,3 +1,4 @@
+// test-tier: database (nodes share secrets through the database)
 // Nodes on one database share their payment secrets (src/services/payment-secrets.ts): two nodes on default settings
 // each generated their own L402 root key and x402 pay-to address, so a paid retry that landed on the other node was
 // refused. Here two nodes are built by the server's own bootstrap (buildDeps) on one database (PostgreSQL with
@@ -25,7 +26,14 @@ const dirs: string[] = [];
 const nodes: Deps[] = [];
 let database: Database;
 const env = (dataDir: string, extra: Record<string, string> = {}) =>
-  loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "error", X402_RPC_URL: "http://127.0.0.1:9", X402_FACILITATOR_URL: "http://127.0.0.1:9", PUBLIC_BASE_URL: "https://api.example.test", ...extra });
+  loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "error",
+    X402_RPC_URL: "http://127.0.0.1:9",
+    X402_FACILITATOR_URL: "http://127.0.0.1:9",
+    PUBLIC_BASE_URL: "https://api.example.test",
+    ...extra,
+  });
 async function node(extra: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), "svc-node-"));
   dirs.push(dir);
@@ -59,7 +67,8 @@ describe("two nodes on one database, default settings", () => {
     const rootB = readFileSync(join(b.dir, "l402-root-key"), "utf8").trim();
     expect(rootB).not.toBe(rootA);
     expect((await findPaymentSecret(database.db, "l402_root_key"))?.value).toBe(rootA);
-    const payTo = async (app: typeof a.app) => (decodeBase64Json((await app.request(EXAMPLE)).headers.get("payment-required")!) as any).accepts[0].payTo;
+    const payTo = async (app: typeof a.app) =>
+      (decodeBase64Json((await app.request(EXAMPLE)).headers.get("payment-required")!) as any).accepts[0].payTo;
     const payToA = JSON.parse(readFileSync(join(a.dir, "x402-pay-to.json"), "utf8")).address;
     expect(await payTo(a.app)).toBe(payToA);
     expect(await payTo(b.app)).toBe(payToA);
@@ -80,17 +89,23 @@ describe("two nodes on one database, default settings", () => {
     // The operator's key replaces the generated record: the first configured node records it.
     const key = "ab".repeat(32);
     await node({ L402_ROOT_KEY: key });
-    expect((await findPaymentSecret(database.db, "l402_root_key"))).toMatchObject({ origin: "configured", value: null });
-    await expect(node({ L402_ROOT_KEY: "cd".repeat(32) })).rejects.toThrow("L402_ROOT_KEY differs from the one the other nodes on this database use");
+    expect(await findPaymentSecret(database.db, "l402_root_key")).toMatchObject({ origin: "configured", value: null });
+    await expect(node({ L402_ROOT_KEY: "cd".repeat(32) })).rejects.toThrow(
+      "L402_ROOT_KEY differs from the one the other nodes on this database use",
+    );
     // A node left on its generated key is refused too; one rotating (the new key first, the old after) moves the record.
     await expect(node()).rejects.toThrow("the other nodes on this database use a configured L402_ROOT_KEY");
     await node({ L402_ROOT_KEY: `${"ef".repeat(32)},${key}` });
-    expect((await findPaymentSecret(database.db, "l402_root_key"))!.fingerprint).toBe(new Bun.CryptoHasher("sha256").update("ef".repeat(32)).digest("hex"));
+    expect((await findPaymentSecret(database.db, "l402_root_key"))!.fingerprint).toBe(
+      new Bun.CryptoHasher("sha256").update("ef".repeat(32)).digest("hex"),
+    );
   });
 
   test("a configured pay-to address that differs is refused, with both addresses", async () => {
     await node({ X402_PAY_TO: "0x1111111111111111111111111111111111111111", L402_ROOT_KEY: "ef".repeat(32) });
-    await expect(node({ X402_PAY_TO: "0x2222222222222222222222222222222222222222", L402_ROOT_KEY: "ef".repeat(32) })).rejects.toThrow(
+    await expect(
+      node({ X402_PAY_TO: "0x2222222222222222222222222222222222222222", L402_ROOT_KEY: "ef".repeat(32) }),
+    ).rejects.toThrow(
       "X402_PAY_TO differs from the one the other nodes on this database use (theirs 0x1111111111111111111111111111111111111111, this node's 0x2222222222222222222222222222222222222222): set the same X402_PAY_TO on every node.",
     );
   });
@@ -100,13 +115,21 @@ describe("decideSecret", () => {
   const gen = (f: string) => ({ origin: "generated" as const, fingerprint: f, value: `v-${f}` });
   const conf = (...f: string[]) => ({ origin: "configured" as const, fingerprints: f, value: null });
   test("nothing recorded: record this node's", () => {
-    expect(decideSecret("l402_root_key", null, gen("a"))).toEqual({ kind: "record", record: { origin: "generated", fingerprint: "a", value: "v-a" } });
-    expect(decideSecret("l402_root_key", null, conf("k", "old"))).toEqual({ kind: "record", record: { origin: "configured", fingerprint: "k", value: null } });
+    expect(decideSecret("l402_root_key", null, gen("a"))).toEqual({
+      kind: "record",
+      record: { origin: "generated", fingerprint: "a", value: "v-a" },
+    });
+    expect(decideSecret("l402_root_key", null, conf("k", "old"))).toEqual({
+      kind: "record",
+      record: { origin: "configured", fingerprint: "k", value: null },
+    });
   });
   test("generated: adopt a generated record; use one's own; refuse under a configured record", () => {
     expect(decideSecret("l402_root_key", gen("a"), gen("b"))).toEqual({ kind: "adopt", value: "v-a" });
     expect(decideSecret("l402_root_key", gen("a"), gen("a"))).toEqual({ kind: "use" });
-    expect(decideSecret("l402_root_key", { origin: "configured", fingerprint: "k", value: null }, gen("a")).kind).toBe("refuse");
+    expect(decideSecret("l402_root_key", { origin: "configured", fingerprint: "k", value: null }, gen("a")).kind).toBe(
+      "refuse",
+    );
   });
   test("configured: equal is used; the record among older keys or generated is replaced; else refused", () => {
     const rec = { origin: "configured" as const, fingerprint: "k", value: null };

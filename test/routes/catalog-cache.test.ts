@@ -1,19 +1,27 @@
+// test-tier: database (other processes' writes: a second pool on PostgreSQL)
 // The in-memory catalog (src/services/catalog-index.ts) and the catalog's conditional responses:
 // - it answers the rows the SQL it replaced answers (listIndicatorPage), ranked held and current first;
 // - this process's writes (an import creating a series, a catalog or region upsert) show at once;
 // - other processes' writes (raw SQL here; on PostgreSQL also a second connection pool) show after the revalidation
-//   bound and not before it;
-// - 200s carry a strong ETag, and a matching If-None-Match gets a bodiless 304 with the same caching headers.
+//   bound and not before it.
+// ETags and conditional responses are catalog-etag.test.ts.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { openDatabase } from "../../db/client";
-import { listIndicatorPage, listSourcesWithCounts, upsertIndicators, type NewIndicatorRow } from "../../db/repos/catalog";
+import {
+  listIndicatorPage,
+  listSourcesWithCounts,
+  upsertIndicators,
+  type NewIndicatorRow,
+} from "../../db/repos/catalog";
 import { upsertRegions } from "../../db/repos/regions";
 import { indicators } from "../../db/schema";
-import { CATALOG_CACHE_CONTROL } from "../../src/http/respond";
-import { indicatorDetailResponseSchema, indicatorListResponseSchema, sourceListResponseSchema } from "../../src/schemas/catalog";
-import { regionListResponseSchema, regionResponseSchema } from "../../src/schemas/regions";
-import { RenderedCache } from "../../src/services/catalog-index";
+import {
+  indicatorDetailResponseSchema,
+  indicatorListResponseSchema,
+  sourceListResponseSchema,
+} from "../../src/schemas/catalog";
+import { regionResponseSchema } from "../../src/schemas/regions";
 import { createCaches } from "../../src/services/caches";
 import { importObservationsCsv } from "../../src/services/import";
 import { makeTestApp, type TestApp } from "../support/app";
@@ -40,7 +48,24 @@ describe("same answers as the SQL it replaced", () => {
   test("every search term, filter and include_inactive: same rows and total (the order is the domain's, tested there)", async () => {
     const db = t.database.db;
     const all = (await listIndicatorPage(db, { includeInactive: true }, { limit: 1000, offset: 0 })).rows;
-    const terms = new Set<string>(["%", "_", "\\", "gdp", "GDP", "rate", "Rate", "a", "e", "us", "unemployment", "svc:", "la", "LNU04", "x".repeat(200), "é"]);
+    const terms = new Set<string>([
+      "%",
+      "_",
+      "\\",
+      "gdp",
+      "GDP",
+      "rate",
+      "Rate",
+      "a",
+      "e",
+      "us",
+      "unemployment",
+      "svc:",
+      "la",
+      "LNU04",
+      "x".repeat(200),
+      "é",
+    ]);
     for (const i of all.filter((_, n) => n % 7 === 0)) {
       terms.add(i.code);
       terms.add(i.code.toLowerCase());
@@ -53,8 +78,11 @@ describe("same answers as the SQL it replaced", () => {
       {},
       ...[...terms].filter((s) => s.trim()).map((search) => ({ search: search.trim() })),
       ...sources.map((source) => ({ source })),
-      { category: "labor" }, { category: "prices", frequency: "monthly" }, { frequency: "daily" },
-      { source: "bls", search: "unemployment" }, { category: "labor", search: "rate" },
+      { category: "labor" },
+      { category: "prices", frequency: "monthly" },
+      { frequency: "daily" },
+      { source: "bls", search: "unemployment" },
+      { category: "labor", search: "rate" },
     ];
     let compared = 0;
     for (const f of filters) {
@@ -65,13 +93,22 @@ describe("same answers as the SQL it replaced", () => {
         const ids: string[] = [];
         let total = 0;
         for (let offset = 0; offset === 0 || offset < total; offset += 100) {
-          const qs = new URLSearchParams({ limit: "100", offset: String(offset), include_inactive: String(includeInactive) });
+          const qs = new URLSearchParams({
+            limit: "100",
+            offset: String(offset),
+            include_inactive: String(includeInactive),
+          });
           for (const [k, v] of Object.entries(f)) qs.set(k, v!);
           const got = indicatorListResponseSchema.parse((await json(t, `/v1/indicators?${qs}`)).body);
           total = got.meta.total;
           ids.push(...got.data.map((i) => i.id));
         }
-        expect({ f, includeInactive, ids: [...ids].sort(), total }).toEqual({ f, includeInactive, ids: want.rows.map((r) => r.id).sort(), total: want.total });
+        expect({ f, includeInactive, ids: [...ids].sort(), total }).toEqual({
+          f,
+          includeInactive,
+          ids: want.rows.map((r) => r.id).sort(),
+          total: want.total,
+        });
         expect(new Set(ids).size).toBe(ids.length);
         compared++;
       }
@@ -82,94 +119,21 @@ describe("same answers as the SQL it replaced", () => {
   test("sources and their counts equal the grouped SQL", async () => {
     for (const includeInactive of [false, true]) {
       const want = await listSourcesWithCounts(t.database.db, includeInactive);
-      const got = sourceListResponseSchema.parse((await json(t, `/v1/sources?include_inactive=${includeInactive}`)).body).data;
-      expect(got).toEqual(want.map((s) => ({
-        slug: s.slug, name: s.name, provider: s.provider, category: s.category, indicator_count: s.indicatorCount, docs_url: s.docsUrl,
-        attribution: s.attribution, license: s.license,
-      })));
-    }
-  });
-});
-
-describe("ETag and If-None-Match", () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await makeTestApp();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
-
-  const paths = ["/v1/regions?type=county", "/v1/regions?parent=CA", "/v1/regions/06", "/v1/sources", "/v1/indicators?search=unemployment", "/v1/indicators/UNRATE"];
-
-  test("200s carry a strong ETag that the same representation repeats", async () => {
-    for (const p of paths) {
-      const a = await t.request(p);
-      const b = await t.request(p);
-      expect(a.status).toBe(200);
-      const tag = a.headers.get("etag")!;
-      expect(tag).toMatch(/^"[0-9a-z]+-[0-9a-z]+"$/);
-      expect(b.headers.get("etag")).toBe(tag);
-      expect(await a.text()).toBe(await b.text());
-      expect(a.headers.get("content-type")).toBe("application/json");
-    }
-  });
-
-  test("a different representation has a different tag; parent=CA and parent=06 are one representation", async () => {
-    const tags = await Promise.all(["/v1/regions?type=county", "/v1/regions?type=state", "/v1/sources?include_inactive=true", "/v1/sources"].map(async (p) => (await t.request(p)).headers.get("etag")));
-    expect(new Set(tags).size).toBe(4);
-    const ca = await t.request("/v1/regions?parent=CA");
-    const fips = await t.request("/v1/regions?parent=06");
-    expect(ca.headers.get("etag")).toBe(fips.headers.get("etag"));
-    expect(regionListResponseSchema.parse(await ca.json()).data.length).toBe(58);
-  });
-
-  test("If-None-Match naming the tag: 304, no body, the same Cache-Control and ETag", async () => {
-    for (const p of paths) {
-      const tag = (await t.request(p)).headers.get("etag")!;
-      for (const inm of [tag, `W/${tag}`, `"nope", ${tag}`, `  ${tag}  `, "*"]) {
-        const res = await t.request(p, { headers: { "If-None-Match": inm } });
-        expect({ p, inm, status: res.status }).toEqual({ p, inm, status: 304 });
-        expect(await res.text()).toBe("");
-        expect(res.headers.get("etag")).toBe(tag);
-        expect(res.headers.get("cache-control")).toBe(CATALOG_CACHE_CONTROL);
-      }
-    }
-  });
-
-  test("If-None-Match naming another tag, or an empty one: 200 with the body", async () => {
-    for (const p of paths) {
-      const tag = (await t.request(p)).headers.get("etag")!;
-      for (const inm of ['"nope"', tag.slice(0, -2) + '"', ""]) {
-        const res = await t.request(p, { headers: { "If-None-Match": inm } });
-        expect({ p, inm, status: res.status }).toEqual({ p, inm, status: 200 });
-        expect((await res.text()).length).toBeGreaterThan(10);
-      }
-    }
-  });
-
-  test("errors are not conditional: a 404 stays a 404 whatever If-None-Match says", async () => {
-    const res = await t.request("/v1/indicators/NOT_A_SERIES", { headers: { "If-None-Match": "*" } });
-    expect(res.status).toBe(404);
-    expect(res.headers.get("etag")).toBeNull();
-  });
-
-  test("two apps over equal databases hand out equal tags (one process or many behind a CDN)", async () => {
-    const u = await makeTestApp();
-    try {
-      for (const p of paths) expect((await u.request(p)).headers.get("etag")).toBe((await t.request(p)).headers.get("etag"));
-    } finally {
-      await u.close();
-    }
-  });
-
-  test("OpenAPI documents the 304 and the ETag header on every catalog operation", () => {
-    const doc = t.app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "t", version: "1" } }) as any;
-    for (const [path, id] of [["/v1/sources", "list_sources"], ["/v1/regions", "list_regions"], ["/v1/regions/{code}", "get_region"], ["/v1/indicators", "search_indicators"], ["/v1/indicators/{code}", "get_indicator"]]) {
-      const op = doc.paths[path].get;
-      expect(op.operationId).toBe(id);
-      expect(Object.keys(op.responses["304"].headers).sort()).toEqual(["Cache-Control", "ETag"]);
-      expect(Object.keys(op.responses["200"].headers).sort()).toEqual(["Cache-Control", "ETag"]);
+      const got = sourceListResponseSchema.parse(
+        (await json(t, `/v1/sources?include_inactive=${includeInactive}`)).body,
+      ).data;
+      expect(got).toEqual(
+        want.map((s) => ({
+          slug: s.slug,
+          name: s.name,
+          provider: s.provider,
+          category: s.category,
+          indicator_count: s.indicatorCount,
+          docs_url: s.docsUrl,
+          attribution: s.attribution,
+          license: s.license,
+        })),
+      );
     }
   });
 });
@@ -192,15 +156,30 @@ describe("this process's writes show at once", () => {
     expect(before.body.data.date_range).toEqual({ start: null, end: null });
     const tag = before.res.headers.get("etag")!;
 
-    await importObservationsCsv(t.store, { text: "date,value\n2024-01-01,5.1\n2024-02-01,5.2\n", indicator: "LAUCN06", region: "06037", now: t.clock.now() });
+    await importObservationsCsv(t.store, {
+      text: "date,value\n2024-01-01,5.1\n2024-02-01,5.2\n",
+      indicator: "LAUCN06",
+      region: "06037",
+      now: t.clock.now(),
+    });
     const after = indicatorDetailResponseSchema.parse((await json(t, "/v1/indicators/LAUCN06")).body);
     expect(after.data.available_regions).toEqual(["06037"]);
     expect(after.data.date_range).toEqual({ start: "2024-01-01", end: "2024-02-01" });
     expect((await t.request("/v1/indicators/LAUCN06", { headers: { "If-None-Match": tag } })).status).toBe(200);
 
     // A second series, and an existing one growing (the stats update, not the creation path).
-    await importObservationsCsv(t.store, { text: "date,value\n2023-12-01,4.0\n", indicator: "LAUCN06", region: "48201", now: t.clock.now() });
-    await importObservationsCsv(t.store, { text: "date,value\n2024-03-01,5.3\n", indicator: "LAUCN06", region: "06037", now: t.clock.now() });
+    await importObservationsCsv(t.store, {
+      text: "date,value\n2023-12-01,4.0\n",
+      indicator: "LAUCN06",
+      region: "48201",
+      now: t.clock.now(),
+    });
+    await importObservationsCsv(t.store, {
+      text: "date,value\n2024-03-01,5.3\n",
+      indicator: "LAUCN06",
+      region: "06037",
+      now: t.clock.now(),
+    });
     const grown = indicatorDetailResponseSchema.parse((await json(t, "/v1/indicators/LAUCN06")).body);
     expect(grown.data.available_regions).toEqual(["06037", "48201"]);
     expect(grown.data.date_range).toEqual({ start: "2023-12-01", end: "2024-03-01" });
@@ -209,7 +188,12 @@ describe("this process's writes show at once", () => {
   test("an import changing nothing keeps the representation (same ETag, 304)", async () => {
     const first = await t.request("/v1/indicators/LAUCN06");
     const tag = first.headers.get("etag")!;
-    const r = await importObservationsCsv(t.store, { text: "date,value\n2024-03-01,5.3\n", indicator: "LAUCN06", region: "06037", now: t.clock.now() });
+    const r = await importObservationsCsv(t.store, {
+      text: "date,value\n2024-03-01,5.3\n",
+      indicator: "LAUCN06",
+      region: "06037",
+      now: t.clock.now(),
+    });
     expect(r.unchanged).toBe(1);
     expect((await t.request("/v1/indicators/LAUCN06", { headers: { "If-None-Match": tag } })).status).toBe(304);
   });
@@ -225,7 +209,9 @@ describe("this process's writes show at once", () => {
 
     const fredBefore = (await json(t, "/v1/sources")).body.data.find((s: any) => s.slug === "fred").indicator_count;
     await upsertIndicators(t.database.db, [{ ...changed, isActive: false }]);
-    expect((await json(t, "/v1/sources")).body.data.find((s: any) => s.slug === "fred").indicator_count).toBe(fredBefore - 1);
+    expect((await json(t, "/v1/sources")).body.data.find((s: any) => s.slug === "fred").indicator_count).toBe(
+      fredBefore - 1,
+    );
     expect((await t.request("/v1/indicators/UNRATE")).status).toBe(404);
     await upsertIndicators(t.database.db, [row]);
     expect((await json(t, "/v1/indicators/UNRATE")).body.data.name).toBe(row.name);
@@ -245,7 +231,16 @@ describe("this process's writes show at once", () => {
   test("a region upsert: lists, lookups and their tags follow", async () => {
     const tag = (await t.request("/v1/regions?type=state")).headers.get("etag")!;
     const [ca] = (await json(t, "/v1/regions?type=state")).body.data.filter((r: any) => r.code === "06");
-    const row = { code: "06", type: "state", name: "Kalifornia", slug: "california", parentCode: "US", fipsState: "06", fipsCounty: null, aliases: ["CA", "US-CA"] };
+    const row = {
+      code: "06",
+      type: "state",
+      name: "Kalifornia",
+      slug: "california",
+      parentCode: "US",
+      fipsState: "06",
+      fipsCounty: null,
+      aliases: ["CA", "US-CA"],
+    };
     expect(await upsertRegions(t.database.db, [row])).toBe(1);
     expect(regionResponseSchema.parse((await json(t, "/v1/regions/US-CA")).body).data.name).toBe("Kalifornia");
     const states = await t.request("/v1/regions?type=state", { headers: { "If-None-Match": tag } });
@@ -290,7 +285,9 @@ describe("other processes' writes show within the revalidation bound", () => {
     expect((await json(t, "/v1/regions/06")).body.data.name).toBe("California");
     clock = 11_000;
     expect((await json(t, "/v1/regions/06")).body.data.name).toBe("Kalifornia");
-    expect((await json(t, "/v1/regions?type=state")).body.data.find((r: any) => r.code === "06").name).toBe("Kalifornia");
+    expect((await json(t, "/v1/regions?type=state")).body.data.find((r: any) => r.code === "06").name).toBe(
+      "Kalifornia",
+    );
     await t.database.exec("UPDATE regions SET name = 'California' WHERE code = '06'");
   });
 
@@ -311,46 +308,31 @@ describe("other processes' writes show within the revalidation bound", () => {
     expect(await range()).toEqual({ start: "1939-01-01", end: "2026-06-01" });
   });
 
-  test.skipIf(testBackend !== "postgres")("PostgreSQL: an import through a second connection pool (another process's view)", async () => {
-    const rows = await t.database.db.execute(sql`select current_database() as name`);
-    const name = ((Array.isArray(rows) ? rows : (rows as any).rows)[0] as { name: string }).name;
-    const url = new URL(process.env.TEST_DATABASE_URL!);
-    url.pathname = `/${name}`;
-    const other = await openDatabase({ url: url.toString(), poolSize: 1 });
-    try {
-      clock = 30_000;
-      expect((await json(t, "/v1/indicators/LAUCN05")).body.data.available_regions).toEqual([]);
-      await importObservationsCsv({ db: other.db, caches: createCaches(other) }, { text: "date,value\n2024-01-01,3.3\n", indicator: "LAUCN05", region: "05001", now: t.clock.now() });
-      clock = 30_999;
-      expect((await json(t, "/v1/indicators/LAUCN05")).body.data.available_regions).toEqual([]);
-      clock = 31_000;
-      expect((await json(t, "/v1/indicators/LAUCN05")).body.data).toMatchObject({ available_regions: ["05001"], date_range: { start: "2024-01-01", end: "2024-01-01" } });
-    } finally {
-      await other.close();
-    }
-  });
-});
-
-describe("RenderedCache", () => {
-  test("renders once per key, evicts the least recently used past its byte budget, never keeps an oversized body", async () => {
-    const cache = new RenderedCache({ maxWeight: 30, maxEntryWeight: 30 });
-    let renders = 0;
-    const value = (s: string) => () => (renders++, s);
-    const a = cache.get("a", value("aaaaaaaa")); // 10 bytes as JSON
-    expect(await a.body.text()).toBe('"aaaaaaaa"');
-    expect(cache.get("a", value("other"))).toBe(a);
-    expect(renders).toBe(1);
-    cache.get("b", value("bbbbbbbb"));
-    cache.get("a", value("x")); // a is now the most recent
-    cache.get("c", value("cccccccccccccccc")); // 18 bytes: 38 > 30, b (least recent) goes
-    expect(cache.size).toBe(2);
-    cache.get("a", value("x"));
-    expect(renders).toBe(3);
-    cache.get("b", value("bbbbbbbb")); // rendered again
-    expect(renders).toBe(4);
-    const big = cache.get("big", value("y".repeat(40)));
-    expect(big.body.size).toBe(42);
-    cache.get("big", value("y".repeat(40)));
-    expect(renders).toBe(6);
-  });
+  test.skipIf(testBackend !== "postgres")(
+    "PostgreSQL: an import through a second connection pool (another process's view)",
+    async () => {
+      const rows = await t.database.db.execute(sql`select current_database() as name`);
+      const name = ((Array.isArray(rows) ? rows : (rows as any).rows)[0] as { name: string }).name;
+      const url = new URL(process.env.TEST_DATABASE_URL!);
+      url.pathname = `/${name}`;
+      const other = await openDatabase({ url: url.toString(), poolSize: 1 });
+      try {
+        clock = 30_000;
+        expect((await json(t, "/v1/indicators/LAUCN05")).body.data.available_regions).toEqual([]);
+        await importObservationsCsv(
+          { db: other.db, caches: createCaches(other) },
+          { text: "date,value\n2024-01-01,3.3\n", indicator: "LAUCN05", region: "05001", now: t.clock.now() },
+        );
+        clock = 30_999;
+        expect((await json(t, "/v1/indicators/LAUCN05")).body.data.available_regions).toEqual([]);
+        clock = 31_000;
+        expect((await json(t, "/v1/indicators/LAUCN05")).body.data).toMatchObject({
+          available_regions: ["05001"],
+          date_range: { start: "2024-01-01", end: "2024-01-01" },
+        });
+      } finally {
+        await other.close();
+      }
+    },
+  );
 });

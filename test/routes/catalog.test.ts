@@ -1,5 +1,5 @@
-// GET /v1/sources, GET /v1/indicators, GET /v1/indicators/{code}: every parameter at its bound and one past it,
-// filters, search, detail coverage, ambiguity, 404s and envelopes. Responses are parsed with the routes' schemas.
+// GET /v1/sources and GET /v1/indicators: every parameter at its bound and one past it, filters, search, inactive
+// sources. Responses are parsed with the routes' schemas. GET /v1/indicators/{code} is catalog-indicator.test.ts.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -8,22 +8,28 @@ import { CATEGORIES } from "../../db/schema/catalog";
 import { CATALOG_CACHE_CONTROL } from "../../src/http/respond";
 import { isCurrent } from "../../src/domain/freshness";
 import { errorEnvelopeSchema } from "../../src/schemas/errors";
-import { indicatorDetailResponseSchema, indicatorListResponseSchema, sourceListResponseSchema } from "../../src/schemas/catalog";
+import {
+  indicatorDetailResponseSchema,
+  indicatorListResponseSchema,
+  sourceListResponseSchema,
+} from "../../src/schemas/catalog";
 import { makeTestApp, type TestApp } from "../support/app";
-import { fredRows, sahmSeries, snapshotText } from "../support/snapshot";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
 
-const vega = (file: string) => readFileSync(resolve(import.meta.dir, "../../node_modules/vega-datasets/data", file), "utf8");
+const vega = (file: string) =>
+  readFileSync(resolve(import.meta.dir, "../../node_modules/vega-datasets/data", file), "utf8");
 
 const allIndicators = CATALOG.flatMap((c) => c.indicators.map((i) => ({ ...i, source: c.source.slug })));
 const activeIndicators = allIndicators.filter((i) => i.isActive !== false);
 
 let t: TestApp;
+
 beforeAll(async () => {
   t = await makeTestApp();
 });
+
 afterAll(async () => {
   await t.close();
 });
@@ -57,7 +63,8 @@ describe("GET /v1/sources", () => {
     const body = sourceListResponseSchema.parse(await ok("/v1/sources"));
     const slugs = body.data.map((s) => s.slug);
     expect(slugs).toEqual(CATALOG.map((c) => c.source.slug).sort());
-    for (const required of ["fred", "bls", "census", "worldbank", "eia", "cdc", "scripps", "gapminder", "svc"]) expect(slugs).toContain(required);
+    for (const required of ["fred", "bls", "census", "worldbank", "eia", "cdc", "scripps", "gapminder", "svc"])
+      expect(slugs).toContain(required);
     const fred = body.data.find((s) => s.slug === "fred")!;
     expect(fred).toEqual({
       slug: "fred",
@@ -66,11 +73,15 @@ describe("GET /v1/sources", () => {
       category: "macro",
       indicator_count: activeIndicators.filter((i) => i.source === "fred").length,
       docs_url: "https://fred.stlouisfed.org/docs/api/fred/",
-      attribution: "Source: the producing agency named in each series (BLS, BEA, Federal Reserve Board, Census, EIA, ...) via FRED, Federal Reserve Bank of St. Louis.",
+      attribution:
+        "Source: the producing agency named in each series (BLS, BEA, Federal Reserve Board, Census, EIA, ...) via FRED, Federal Reserve Bank of St. Louis.",
       license: "Public domain (U.S. government work); copyrighted FRED series are not carried",
     });
     const worldbank = body.data.find((s) => s.slug === "worldbank")!;
-    expect(worldbank).toMatchObject({ license: "CC BY 4.0", attribution: "Source: World Bank, World Development Indicators (CC BY 4.0)." });
+    expect(worldbank).toMatchObject({
+      license: "CC BY 4.0",
+      attribution: "Source: World Bank, World Development Indicators (CC BY 4.0).",
+    });
   });
 
   test("indicator_count equals the indicator list's total for that source", async () => {
@@ -138,7 +149,8 @@ describe("GET /v1/indicators: paging", () => {
     expect(byPages.length).toBe(activeIndicators.length);
     expect(new Set(byPages.map((i) => i.id)).size).toBe(byPages.length);
     // Held series with current data first, then held but stale ones, then the rest; by code then source within each.
-    const classOf = (i: any) => (i.coverage.regions_held > 0 ? (isCurrent(i.coverage.end, i.frequency, "2026-11-22") ? 0 : 1) : 2);
+    const classOf = (i: any) =>
+      i.coverage.regions_held > 0 ? (isCurrent(i.coverage.end, i.frequency, "2026-11-22") ? 0 : 1) : 2;
     const keys = byPages.map((i) => `${classOf(i)}\u0000${i.code}\u0000${i.source}`);
     expect(keys).toEqual([...keys].sort((a, b) => (Buffer.from(a) < Buffer.from(b) ? -1 : 1)));
     expect(classOf(byPages[0])).toBeLessThan(2);
@@ -167,7 +179,12 @@ describe("GET /v1/indicators: filters and search", () => {
 
   test("frequency filters exactly; an unknown frequency is a 400 listing the valid ones", async () => {
     const weekly = await list("?frequency=weekly");
-    expect(weekly.data.map((i) => i.code).sort()).toEqual(activeIndicators.filter((i) => i.frequency === "weekly").map((i) => i.code).sort());
+    expect(weekly.data.map((i) => i.code).sort()).toEqual(
+      activeIndicators
+        .filter((i) => i.frequency === "weekly")
+        .map((i) => i.code)
+        .sort(),
+    );
     expect(weekly.data.map((i) => i.code)).toContain("ICSA");
     const e = await error("/v1/indicators?frequency=hourly", 400, "INVALID_PARAMETER");
     expect(e.message).toContain("daily, weekly, monthly, quarterly, annual");
@@ -199,7 +216,8 @@ describe("GET /v1/indicators: filters and search", () => {
   });
 
   test("search treats LIKE wildcards literally", async () => {
-    const contains = (s: string) => activeIndicators.filter((i) => [i.name, i.code, i.description].some((f) => f.toLowerCase().includes(s))).length;
+    const contains = (s: string) =>
+      activeIndicators.filter((i) => [i.name, i.code, i.description].some((f) => f.toLowerCase().includes(s))).length;
     expect((await list("?search=%25&limit=0")).meta.total).toBe(contains("%"));
     expect(contains("%")).toBeGreaterThan(0);
     expect((await list("?search=_&limit=0")).meta.total).toBe(contains("_"));
@@ -214,9 +232,15 @@ describe("GET /v1/indicators: filters and search", () => {
 
   test("search and source lengths at their bounds (200, 64) and one past", async () => {
     expect((await list(`?search=${"x".repeat(200)}`)).meta.total).toBe(0);
-    expect((await error(`/v1/indicators?search=${"x".repeat(201)}`, 400, "INVALID_PARAMETER")).details?.parameter).toBe("search");
-    expect((await error(`/v1/indicators?source=${"s".repeat(64)}`, 400, "INVALID_PARAMETER")).message).toContain("unknown source");
-    expect((await error(`/v1/indicators?source=${"s".repeat(65)}`, 400, "INVALID_PARAMETER")).details?.parameter).toBe("source");
+    expect((await error(`/v1/indicators?search=${"x".repeat(201)}`, 400, "INVALID_PARAMETER")).details?.parameter).toBe(
+      "search",
+    );
+    expect((await error(`/v1/indicators?source=${"s".repeat(64)}`, 400, "INVALID_PARAMETER")).message).toContain(
+      "unknown source",
+    );
+    expect((await error(`/v1/indicators?source=${"s".repeat(65)}`, 400, "INVALID_PARAMETER")).details?.parameter).toBe(
+      "source",
+    );
   });
 
   test("an empty search is a 400", async () => {
@@ -264,137 +288,6 @@ describe("GET /v1/indicators: filters and search", () => {
   });
 });
 
-describe("GET /v1/indicators/{code}", () => {
-  test("a national series: PAYEMS with its coverage read from the shipped FRED files (both vintages)", async () => {
-    const rows = fredRows("PAYEMS");
-    const [first, last] = [rows[0].date, rows.at(-1)!.date];
-    const body = await detail("PAYEMS");
-    expect(body.meta).toEqual({ ambiguous_with: [] });
-    expect(body.data).toEqual({
-      id: "23e93bbf-1d3e-537e-b512-d96342d21e32",
-      code: "PAYEMS",
-      name: "All Employees, Total Nonfarm",
-      description: expect.stringContaining("CES0000000001"),
-      source: { slug: "fred", name: "FRED, Federal Reserve Bank of St. Louis" },
-      category: "labor",
-      subcategory: "payrolls",
-      access_tier: "free",
-      unit: "thousands of persons",
-      frequency: "monthly",
-      default_region: { code: "US", name: "United States" },
-      available_regions: ["US"],
-      date_range: { start: first, end: last },
-      values: { kind: "level", span_months: null, note: "A level: its growth is its percent change (over 12 months unless asked otherwise), its change the difference." },
-      coverage: expect.objectContaining({ regions_held: 1, regions_offered: 1, other_regions: "none", start: first, end: last }),
-    });
-    expect([first, last]).toEqual(["1939-01-01", "2026-05-01"]);
-  });
-
-  test("what the values are: a rate, an index, a change already computed over a year, a 0/1 state", async () => {
-    expect((await detail("UNRATE")).data.values).toEqual({ kind: "rate", span_months: null, note: "A rate or share: its change is a difference in percentage points, never a percent change." });
-    expect((await detail("CPIAUCSL")).data.values.kind).toBe("index");
-    expect((await detail("NY.GDP.MKTP.KD.ZG")).data.values).toEqual({
-      kind: "change",
-      span_months: 12,
-      note: "A change already computed over a year: the value is itself the growth or change, never given a percent change or read as a level.",
-    });
-    expect((await detail("USREC")).data.values.kind).toBe("binary");
-  });
-
-  test("a county series: LAUCN03A holds 2000-2024 annual averages; Connecticut's old counties are not regions, its planning regions are", async () => {
-    const body = await detail("LAUCN03A");
-    expect(body.data.default_region).toEqual({ code: "06037", name: "Los Angeles County" });
-    expect(body.data.date_range).toEqual({ start: "2000-01-01", end: "2024-01-01" });
-    const regions = body.data.available_regions;
-    expect(regions).toContain("06037");
-    expect(regions).toContain("10001");
-    expect(regions).not.toContain("09001"); // Connecticut's counties are gone: the 2023 and 2024 files have its planning regions
-    expect(regions.filter((r) => r.startsWith("09"))).toEqual(["09110", "09120", "09130", "09140", "09150", "09160", "09170", "09180", "09190"]);
-    expect(regions).toEqual([...regions].sort());
-    // The test database holds the counties of California, Connecticut and Delaware, and Hawaii County (test/support/db.ts).
-    expect(regions.length).toBe(58 + 9 + 3 + 1);
-    expect(body.data.coverage).toMatchObject({ regions_held: 71, regions_offered: 3144, other_regions: "not_available", fetch_via: null });
-    expect(body.data.coverage.note).toBe(
-      "Held for 71 of 3,144 counties, 2000-01-01 to 2024-01-01; the others cannot be fetched by this deployment: an operator loads a region with `svc import FILE.csv --indicator LAUCN03A --region 06037`.",
-    );
-  });
-
-  test("a derived series: svc:sahm_rule is premium, from the svc source, also by its encoded path", async () => {
-    const body = await detail("svc:sahm_rule");
-    expect(body.data.code).toBe("svc:sahm_rule");
-    expect(body.data.access_tier).toBe("premium");
-    expect(body.data.source).toEqual({ slug: "svc", name: "Derived series (this service)" });
-    expect(body.data.description).toContain("UNRATE");
-    // Derived by the seed from the held UNRATE (as a first start derives it), over every month UNRATE has.
-    expect(body.data.available_regions).toEqual(["US"]);
-    const sahm = sahmSeries();
-    expect(body.data.date_range).toEqual({ start: sahm[0].date, end: sahm.at(-1)!.date });
-    expect(await detail("svc%3Asahm_rule")).toEqual(body);
-  });
-
-  test("codes with dots: SP.POP.TOTL and a state series ELEC.GEN.NUC-99.A with Iowa's history", async () => {
-    const pop = await detail("SP.POP.TOTL");
-    expect(pop.data.source?.slug).toBe("worldbank");
-    expect(pop.data.default_region).toEqual({ code: "US", name: "United States" });
-    const nuc = await detail("ELEC.GEN.NUC-99.A");
-    const years = vega("iowa-electricity.csv").trim().split("\n").slice(1).filter((l) => l.includes("Nuclear")).map((l) => l.split(",")[0]);
-    expect(nuc.data.available_regions).toEqual(["19"]);
-    expect(nuc.data.default_region).toEqual({ code: "19", name: "Iowa" });
-    expect(nuc.data.date_range).toEqual({ start: years[0], end: years[years.length - 1] });
-  });
-
-  test("ambiguous code: LNU04032231 is published by BLS and republished by FRED", async () => {
-    const original = await detail("LNU04032231");
-    expect(original.data.source?.slug).toBe("bls");
-    expect(original.meta.ambiguous_with).toEqual(["fred"]);
-    expect(original.data.available_regions).toEqual([]); // not held, and no upstream configured in tests
-    expect(original.data.coverage.other_regions).toBe("not_available");
-    const fred = await detail("LNU04032231?source=fred");
-    expect(fred.data.source?.slug).toBe("fred");
-    expect(fred.data.id).not.toBe(original.data.id);
-    expect(fred.meta.ambiguous_with).toEqual(["bls"]);
-    const bls = await detail("LNU04032231?source=bls");
-    expect(bls).toEqual(original);
-  });
-
-  test("codes match ignoring case when no code matches exactly", async () => {
-    expect((await detail("payems")).data.code).toBe("PAYEMS");
-  });
-
-  test("code length at its bound (200) is looked up, one past is a 400", async () => {
-    expect((await error(`/v1/indicators/${"C".repeat(200)}`, 404, "RESOURCE_NOT_FOUND")).details?.code).toBe("C".repeat(200));
-    expect((await error(`/v1/indicators/${"C".repeat(201)}`, 400, "INVALID_PARAMETER")).details?.parameter).toBe("code");
-    expect((await error(`/v1/indicators/UNRATE?source=${"s".repeat(65)}`, 400, "INVALID_PARAMETER")).details?.parameter).toBe("source");
-  });
-
-  test("404 unknown code names the code", async () => {
-    const e = await error("/v1/indicators/NOT_A_SERIES", 404, "RESOURCE_NOT_FOUND");
-    expect(e.message).toContain("NOT_A_SERIES");
-    expect(e.details?.code).toBe("NOT_A_SERIES");
-  });
-
-  test("404 unknown source names the source", async () => {
-    const e = await error("/v1/indicators/UNRATE?source=imf", 404, "RESOURCE_NOT_FOUND");
-    expect(e.message).toContain("'imf'");
-    expect(e.details?.source).toBe("imf");
-  });
-
-  test("404 when the source does not publish the code names both and where it is published", async () => {
-    const e = await error("/v1/indicators/PAYEMS?source=bls", 404, "RESOURCE_NOT_FOUND");
-    expect(e.message).toContain("PAYEMS");
-    expect(e.message).toContain("bls");
-    expect(e.details?.available_sources).toEqual(["fred"]);
-  });
-
-  test("an inactive indicator is a 404 that says so, and is served with include_inactive=true", async () => {
-    const e = await error("/v1/indicators/OILPRICE", 404, "RESOURCE_NOT_FOUND");
-    expect(e.message).toContain("include_inactive=true");
-    const body = await detail("OILPRICE?include_inactive=true");
-    expect(body.data.code).toBe("OILPRICE");
-    await error("/v1/indicators/OILPRICE?include_inactive=1", 400, "INVALID_PARAMETER");
-  });
-});
-
 describe("inactive sources", () => {
   let u: TestApp;
   beforeAll(async () => {
@@ -408,15 +301,21 @@ describe("inactive sources", () => {
   test("an inactive source and its indicators are hidden unless include_inactive=true", async () => {
     const visible = sourceListResponseSchema.parse((await u.getJson("/v1/sources")).body).data.map((s) => s.slug);
     expect(visible).not.toContain("cdc");
-    const all = sourceListResponseSchema.parse((await u.getJson("/v1/sources?include_inactive=true")).body).data.map((s) => s.slug);
+    const all = sourceListResponseSchema
+      .parse((await u.getJson("/v1/sources?include_inactive=true")).body)
+      .data.map((s) => s.slug);
     expect(all).toContain("cdc");
     const hidden = indicatorListResponseSchema.parse((await u.getJson("/v1/indicators?source=cdc")).body);
     expect(hidden.meta.total).toBe(0);
-    const shown = indicatorListResponseSchema.parse((await u.getJson("/v1/indicators?source=cdc&include_inactive=true")).body);
+    const shown = indicatorListResponseSchema.parse(
+      (await u.getJson("/v1/indicators?source=cdc&include_inactive=true")).body,
+    );
     expect(shown.data.map((i) => i.code)).toEqual(["Q036"]);
     expect((await u.request("/v1/indicators/Q036")).status).toBe(404);
     expect((await u.request("/v1/indicators/Q036?source=cdc")).status).toBe(404);
-    const q036 = indicatorDetailResponseSchema.parse((await u.getJson("/v1/indicators/Q036?include_inactive=true")).body);
+    const q036 = indicatorDetailResponseSchema.parse(
+      (await u.getJson("/v1/indicators/Q036?include_inactive=true")).body,
+    );
     expect(q036.data.available_regions.length).toBe(JSON.parse(vega("obesity.json")).length);
   });
 });

@@ -23,10 +23,20 @@ let second: Record<string, string>;
 beforeAll(async () => {
   const database = await makeTestDatabase();
   const compute = computePool({ threads: 1, queueMax: 1, startThread: threads.startThread });
-  t = await makeTestApp({ database, keyAccess: true, caches: createCaches(database, { compute, chartRendersPerCaller: 2 }) });
+  t = await makeTestApp({
+    database,
+    keyAccess: true,
+    caches: createCaches(database, { compute, chartRendersPerCaller: 2 }),
+  });
   t.clock.set("2026-11-22T12:00:00Z");
   await clearSeries(database.db, "fred", "UNRATE", "US");
-  await writeSeries(database.db, "fred", "UNRATE", "US", monthStarts("2006-01", 120).map((d, k): Row => [d, 4 + k / 10]));
+  await writeSeries(
+    database.db,
+    "fred",
+    "UNRATE",
+    "US",
+    monthStarts("2006-01", 120).map((d, k): Row => [d, 4 + k / 10]),
+  );
   first = (await testKey(t, { plan: "professional" })).headers;
   second = (await testKey(t, { plan: "professional" })).headers;
 }, 120_000);
@@ -39,7 +49,14 @@ const chart = (month: number, headers: Record<string, string>) =>
 async function refusal(res: Response) {
   const body = (await res.json()) as { error: { code: string; details?: Record<string, unknown> } };
   const rate = res.headers.get("x-ratelimit-limit");
-  return { status: res.status, code: body.error.code, details: body.error.details, retryAfter: res.headers.get("retry-after"), cache: res.headers.get("cache-control"), rate };
+  return {
+    status: res.status,
+    code: body.error.code,
+    details: body.error.details,
+    retryAfter: res.headers.get("retry-after"),
+    cache: res.headers.get("cache-control"),
+    rate,
+  };
 }
 
 describe("uncached renders under way", () => {
@@ -52,8 +69,22 @@ describe("uncached renders under way", () => {
     for (let i = 0; i < 1000 && t.deps.caches.compute.queued() < 1; i++) await Bun.sleep(5);
     expect([threads.held(), t.deps.caches.compute.queued(), t.deps.caches.charts.underWay()]).toEqual([1, 1, 2]);
 
-    expect(await refusal(await chart(3, first))).toEqual({ status: 429, code: "RATE_LIMIT_EXCEEDED", details: { renders_under_way: 2, limit: 2 }, retryAfter: "1", cache: "no-store", rate: "1000" });
-    expect(await refusal(await chart(4, second))).toEqual({ status: 503, code: "SERVICE_UNAVAILABLE", details: { queued: 1 }, retryAfter: "1", cache: "no-store", rate: "1000" });
+    expect(await refusal(await chart(3, first))).toEqual({
+      status: 429,
+      code: "RATE_LIMIT_EXCEEDED",
+      details: { renders_under_way: 2, limit: 2 },
+      retryAfter: "1",
+      cache: "no-store",
+      rate: "1000",
+    });
+    expect(await refusal(await chart(4, second))).toEqual({
+      status: 503,
+      code: "SERVICE_UNAVAILABLE",
+      details: { queued: 1 },
+      retryAfter: "1",
+      cache: "no-store",
+      rate: "1000",
+    });
 
     await threads.releaseAll();
     await threads.whenHeld(1);

@@ -22,16 +22,43 @@ const DGS = weekdays("2000-01-03", "2020-12-31").slice(0, 5001);
 beforeAll(async () => {
   t = await makePaymentsApp({
     testRoute: false,
-    x402: { networks: [{ network: "eip155:84532", payTo: PAY_TO, rpcUrl: null }], settlement: { mode: "facilitator", url: "http://127.0.0.1:9" } },
+    x402: {
+      networks: [{ network: "eip155:84532", payTo: PAY_TO, rpcUrl: null }],
+      settlement: { mode: "facilitator", url: "http://127.0.0.1:9" },
+    },
   });
   t.clock.set("2026-11-22T12:00:00Z");
   const db = t.database.db;
   for (const code of ["UNRATE", "USREC", "DGS10", "PAYEMS"]) await clearSeries(db, "fred", code, "US");
   await clearSeries(db, "worldbank", "SL.UEM.TOTL.ZS", "US");
-  await writeSeries(db, "fred", "UNRATE", "US", MONTHS.map((d, k): Row => [d, Math.round(40 + k) / 10]));
-  await writeSeries(db, "fred", "PAYEMS", "US", MONTHS.map((d, k): Row => [d, 130000 + k]));
-  await writeSeries(db, "fred", "USREC", "US", MONTHS.map((d): Row => [d, d >= "2008-01-01" && d <= "2009-06-01" ? 1 : 0]));
-  await writeSeries(db, "fred", "DGS10", "US", DGS.map((d, k): Row => [d, k]));
+  await writeSeries(
+    db,
+    "fred",
+    "UNRATE",
+    "US",
+    MONTHS.map((d, k): Row => [d, Math.round(40 + k) / 10]),
+  );
+  await writeSeries(
+    db,
+    "fred",
+    "PAYEMS",
+    "US",
+    MONTHS.map((d, k): Row => [d, 130000 + k]),
+  );
+  await writeSeries(
+    db,
+    "fred",
+    "USREC",
+    "US",
+    MONTHS.map((d): Row => [d, d >= "2008-01-01" && d <= "2009-06-01" ? 1 : 0]),
+  );
+  await writeSeries(
+    db,
+    "fred",
+    "DGS10",
+    "US",
+    DGS.map((d, k): Row => [d, k]),
+  );
   ({ headers } = await testKey(t, { plan: "professional" }));
 }, 120_000);
 afterAll(() => t?.close());
@@ -51,7 +78,11 @@ async function svgOf(qs: string) {
 async function expect400(qs: string, parameter: string, contains: string) {
   const res = await get(qs);
   const body = (await res.json()) as any;
-  expect({ status: res.status, code: body.error?.code, parameter: body.error?.details?.parameter }).toEqual({ status: 400, code: "INVALID_PARAMETER", parameter });
+  expect({ status: res.status, code: body.error?.code, parameter: body.error?.details?.parameter }).toEqual({
+    status: 400,
+    code: "INVALID_PARAMETER",
+    parameter,
+  });
   expect(body.error.message).toContain(contains);
 }
 
@@ -65,12 +96,18 @@ describe("200: an SVG that validates as XML", () => {
         "Shaded: 1 US recession period (NBER, FRED USREC). Source: U.S. Bureau of Labor Statistics, retrieved from FRED, Federal Reserve Bank of St. Louis.",
     );
     expect(text).toContain(">15.9 (Dec 2015)</text>");
-    expect(text.match(/class="mark-rect role-mark layer_0_marks"[^>]*>(<path[^>]*>)+/g)?.[0].match(/<path/g)?.length).toBe(1);
+    expect(
+      text.match(/class="mark-rect role-mark layer_0_marks"[^>]*>(<path[^>]*>)+/g)?.[0].match(/<path/g)?.length,
+    ).toBe(1);
   });
 
   test("a window, a transform and a frequency read as in GET /v1/observations", async () => {
-    const { svg } = await svgOf("indicator=UNRATE&start_date=2010-01-01&end_date=2010-12-31&frequency=quarterly&transform=yoy");
-    expect(svg.desc["#text"]).toStartWith("Line chart of Unemployment Rate in the United States, 2010 Q1 to 2010 Q4. Newest: Unemployment Rate ");
+    const { svg } = await svgOf(
+      "indicator=UNRATE&start_date=2010-01-01&end_date=2010-12-31&frequency=quarterly&transform=yoy",
+    );
+    expect(svg.desc["#text"]).toStartWith(
+      "Line chart of Unemployment Rate in the United States, 2010 Q1 to 2010 Q4. Newest: Unemployment Rate ",
+    );
     // No recession inside 2010: no band.
     expect(svg.desc["#text"]).not.toContain("Shaded");
   });
@@ -116,14 +153,22 @@ describe("400, 404: free refusals", () => {
     await expect400("indicator=UNRATE&width=199", "width", "");
     await expect400("indicator=UNRATE&height=2001", "height", "");
     await expect400("indicator=UNRATE&format=png", "format", "only svg is offered");
-    await expect400(`indicator=UNRATE&region=${Array.from({ length: 11 }, (_, k) => String(k + 1).padStart(2, "0")).join(",")}`, "region", "at most 10");
+    await expect400(
+      `indicator=UNRATE&region=${Array.from({ length: 11 }, (_, k) => String(k + 1).padStart(2, "0")).join(",")}`,
+      "region",
+      "at most 10",
+    );
     await expect400("indicator=UNRATE,PAYEMS&region=06,48", "region", "not both");
   });
   test("too many lines for the size: the height step that fits, and the step below it does not", async () => {
     const ten = "indicator=unemployment_rate&region=06,48,36,12,17,42,39,13,37,26&start_date=2020-01-01&width=200";
     const res = await get(`${ten}&height=200`);
     const body = (await res.json()) as any;
-    expect({ status: res.status, code: body.error.code, parameter: body.error.details.parameter }).toEqual({ status: 400, code: "INVALID_PARAMETER", parameter: "height" });
+    expect({ status: res.status, code: body.error.code, parameter: body.error.details.parameter }).toEqual({
+      status: 400,
+      code: "INVALID_PARAMETER",
+      parameter: "height",
+    });
     const needed = body.error.details.needed_height as number;
     expect(CHART_SIZE_STEPS as readonly number[]).toContain(needed);
     const pixels = Number(/need a height of (\d+);/.exec(body.error.message)![1]);
@@ -153,9 +198,13 @@ describe("paid like the data it draws", () => {
   test("402 without a credential: one series at the observations price, several at the panel price", async () => {
     const one = await t.request("/v1/chart?indicator=UNRATE");
     expect(one.status).toBe(402);
-    expect((decodeBase64Json(one.headers.get("payment-required")!) as any).accepts.map((a: any) => a.amount)).toEqual(["10000"]);
+    expect((decodeBase64Json(one.headers.get("payment-required")!) as any).accepts.map((a: any) => a.amount)).toEqual([
+      "10000",
+    ]);
     const two = await t.request("/v1/chart?indicator=UNRATE,PAYEMS");
-    expect((decodeBase64Json(two.headers.get("payment-required")!) as any).accepts.map((a: any) => a.amount)).toEqual(["50000"]);
+    expect((decodeBase64Json(two.headers.get("payment-required")!) as any).accepts.map((a: any) => a.amount)).toEqual([
+      "50000",
+    ]);
   });
   test("a region-restricted key is refused a chart of a place outside its regions", async () => {
     const restricted = await testKey(t, { allowedRegions: ["06"] });

@@ -19,7 +19,10 @@ let headers: Record<string, string>;
 beforeAll(async () => {
   t = await makePaymentsApp({
     testRoute: false,
-    x402: { networks: [{ network: "eip155:84532", payTo: PAY_TO, rpcUrl: null }], settlement: { mode: "facilitator", url: "http://127.0.0.1:9" } },
+    x402: {
+      networks: [{ network: "eip155:84532", payTo: PAY_TO, rpcUrl: null }],
+      settlement: { mode: "facilitator", url: "http://127.0.0.1:9" },
+    },
   });
   ({ headers } = await testKey(t, { plan: "professional" }));
 }, 120_000);
@@ -67,7 +70,10 @@ describe("200", () => {
       source: "irs-soi",
       dataset: "irs-soi-county",
     });
-    expect(r.body.data.slice(1, 3).map((f: any) => [f.destination.code, f.value])).toEqual([["06081", 3839], ["06013", 1884]]);
+    expect(r.body.data.slice(1, 3).map((f: any) => [f.destination.code, f.value])).toEqual([
+      ["06081", 3839],
+      ["06013", 1884],
+    ]);
     const values = r.body.data.map((f: any) => f.value);
     expect(values).toEqual([...values].sort((a: number, b: number) => b - a));
     expect(r.body.data.at(-1)).toMatchObject({ destination: { code: "12095" }, value: 19 });
@@ -77,7 +83,11 @@ describe("200", () => {
     const r = await get("destination=san-francisco-county-ca&limit=3");
     expect(r.body.meta).toMatchObject({ destination: { code: "06075" }, total: 129, limit: 3 });
     // 132 inflow edges in 1415 less 3 from Connecticut's old counties, which are no longer regions.
-    expect(r.body.data.map((f: any) => [f.origin.code, f.value])).toEqual([["06081", 3220], ["06001", 2572], ["06085", 2406]]);
+    expect(r.body.data.map((f: any) => [f.origin.code, f.value])).toEqual([
+      ["06081", 3220],
+      ["06001", 2572],
+      ["06085", 2406],
+    ]);
   });
 
   test("both ends: the one edge; a state origin reads the ACS matrix (movers)", async () => {
@@ -85,9 +95,21 @@ describe("200", () => {
     expect(edge.body.data.map((f: any) => f.value)).toEqual([6312]);
     const ca = await get("origin=CA&limit=3");
     // Column California of the 2019 matrix: Texas 82,235, Arizona 59,713, Nevada 47,322 (50 destinations).
-    expect(ca.body.meta).toMatchObject({ origin: { code: "06", name: "California" }, measure: "movers", unit: "persons", period: { start: "2019-01-01", end: "2019-12-31" }, total: 50 });
-    expect(ca.body.meta.sources).toEqual([{ source: "census", dataset: "acs-state-to-state-1y", name: "Census ACS 1-year state-to-state migration flows" }]);
-    expect(ca.body.data.map((f: any) => [f.destination.name, f.value])).toEqual([["Texas", 82235], ["Arizona", 59713], ["Nevada", 47322]]);
+    expect(ca.body.meta).toMatchObject({
+      origin: { code: "06", name: "California" },
+      measure: "movers",
+      unit: "persons",
+      period: { start: "2019-01-01", end: "2019-12-31" },
+      total: 50,
+    });
+    expect(ca.body.meta.sources).toEqual([
+      { source: "census", dataset: "acs-state-to-state-1y", name: "Census ACS 1-year state-to-state migration flows" },
+    ]);
+    expect(ca.body.data.map((f: any) => [f.destination.name, f.value])).toEqual([
+      ["Texas", 82235],
+      ["Arizona", 59713],
+      ["Nevada", 47322],
+    ]);
   });
 
   test("period as a year or a start date; AGI may be negative and ranks last", async () => {
@@ -96,7 +118,10 @@ describe("200", () => {
     // 197 inflow edges in 0910, less 3 from Connecticut's old counties.
     expect(r.body.data.length).toBe(194);
     expect(r.body.data[0]).toMatchObject({ origin: { code: "06081" }, value: 239043, unit: "thousands of US dollars" });
-    expect(r.body.data.slice(-2).map((f: any) => [f.origin.code, f.value])).toEqual([["06045", -737], ["06053", -2620]]);
+    expect(r.body.data.slice(-2).map((f: any) => [f.origin.code, f.value])).toEqual([
+      ["06045", -737],
+      ["06053", -2620],
+    ]);
     expect((await get("destination=06075&measure=agi&period=2009-01-01&limit=1")).body.data[0].value).toBe(239043);
   });
 
@@ -111,12 +136,15 @@ describe("200", () => {
         const r = await get(qs);
         expect(r.status).toBe(200);
         for (const f of r.body.data) {
-          expect(PSEUDO.test(f.origin.code) || PSEUDO.test(f.destination.code) || f.origin.code === f.destination.code).toBe(false);
+          expect(
+            PSEUDO.test(f.origin.code) || PSEUDO.test(f.destination.code) || f.origin.code === f.destination.code,
+          ).toBe(false);
           expect(f.origin.code).toMatch(/^\d{5}$/);
         }
       }
     }
-    for (const code of ["96000", "97000", "97001", "98000", "57009", "59005"]) expect((await get(`origin=${code}`)).status).toBe(404);
+    for (const code of ["96000", "97000", "97001", "98000", "57009", "59005"])
+      expect((await get(`origin=${code}`)).status).toBe(404);
   });
 });
 
@@ -139,9 +167,19 @@ describe("404 (free)", () => {
     // Alpine County, California (337 non-migrant returns in the national file): every edge in or out of it is below the
     // IRS disclosure threshold (folded into "other flows", -1), so neither IRS file has one.
     await expectError("origin=06003", 404, "origin", "No flows are held from Alpine County, California (06003).");
-    const m = await expectError("origin=06075&measure=movers", 404, "measure", "measures held: returns, exemptions, agi");
+    const m = await expectError(
+      "origin=06075&measure=movers",
+      404,
+      "measure",
+      "measures held: returns, exemptions, agi",
+    );
     expect(m.details.measures).toEqual(["returns", "exemptions", "agi"]);
-    const p = await expectError("origin=06075&period=2020", 404, "period", "No 'returns' flows starting in 2020 are held from San Francisco County");
+    const p = await expectError(
+      "origin=06075&period=2020",
+      404,
+      "period",
+      "No 'returns' flows starting in 2020 are held from San Francisco County",
+    );
     expect(p.details.periods.length).toBe(11);
   });
 });
@@ -170,7 +208,9 @@ describe("402", () => {
     expect(((await res.json()) as any).error.details).toMatchObject({ price_usd: "0.01", rails: ["x402", "l402"] });
     const paid = t.dev.pay(m[3]!);
     if (!paid.ok) throw new Error(paid.message);
-    const ok = await t.request("/v1/flows?origin=06075&limit=5", { headers: { authorization: `L402 ${m[2]}:${paid.preimage}` } });
+    const ok = await t.request("/v1/flows?origin=06075&limit=5", {
+      headers: { authorization: `L402 ${m[2]}:${paid.preimage}` },
+    });
     expect(ok.status).toBe(200);
     expect(((await ok.json()) as any).data.length).toBe(5);
   });

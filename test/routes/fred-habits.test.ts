@@ -30,22 +30,50 @@ async function refused(qs: string) {
   const r = await get(qs);
   expect(r.status).toBe(400);
   expect(r.body.error.code).toBe("INVALID_PARAMETER");
-  return r.body.error as { message: string; details: { parameter: string; parameters: string[]; allowed?: string[]; fred?: { fred: string; ours: string[]; message: string }[] } };
+  return r.body.error as {
+    message: string;
+    details: {
+      parameter: string;
+      parameters: string[];
+      allowed?: string[];
+      fred?: { fred: string; ours: string[]; message: string }[];
+    };
+  };
 }
 
 describe("FRED parameter names: 400 naming ours", () => {
   const cases: [qs: string, fred: string, ours: string[], says: string][] = [
-    ["observation_start=2020-01-01", "observation_start", ["start_date"], "FRED's observation_start is start_date here"],
+    [
+      "observation_start=2020-01-01",
+      "observation_start",
+      ["start_date"],
+      "FRED's observation_start is start_date here",
+    ],
     ["observation_end=2024-12-31", "observation_end", ["end_date"], "FRED's observation_end is end_date here"],
     ["series_id=UNRATE", "series_id", ["indicator"], "FRED's series_id is indicator here"],
-    ["units=pch", "units=pch", ["transform=mom", "transform=qoq", "transform=yoy"], "is transform=mom on a monthly series, transform=qoq on a quarterly one and transform=yoy on an annual one"],
-    ["units=pc1", "units=pc1", ["transform=yoy"], "FRED's units=pc1 (percent change from a year ago) is transform=yoy here"],
+    [
+      "units=pch",
+      "units=pch",
+      ["transform=mom", "transform=qoq", "transform=yoy"],
+      "is transform=mom on a monthly series, transform=qoq on a quarterly one and transform=yoy on an annual one",
+    ],
+    [
+      "units=pc1",
+      "units=pc1",
+      ["transform=yoy"],
+      "FRED's units=pc1 (percent change from a year ago) is transform=yoy here",
+    ],
     ["units=chg", "units=chg", [], "has no equivalent here: no transform offers an absolute change"],
     ["units=log", "units=log", ["transform=log"], "FRED's units=log (natural log) is transform=log here"],
     ["aggregation_method=avg", "aggregation_method=avg", ["resample_method=mean"], "is resample_method=mean here"],
     ["aggregation_method=eop", "aggregation_method=eop", ["resample_method=last"], "is resample_method=last here"],
     ["aggregation_method=sum", "aggregation_method=sum", ["resample_method=sum"], "is resample_method=sum here"],
-    ["api_key=0123456789abcdef", "api_key", ["Authorization: Bearer <key>", "X-API-Key: <key>"], "send the key in the 'Authorization: Bearer <key>' or 'X-API-Key: <key>' header, never in the URL"],
+    [
+      "api_key=0123456789abcdef",
+      "api_key",
+      ["Authorization: Bearer <key>", "X-API-Key: <key>"],
+      "send the key in the 'Authorization: Bearer <key>' or 'X-API-Key: <key>' header, never in the URL",
+    ],
   ];
   for (const [qs, fred, ours, says] of cases) {
     test(qs, async () => {
@@ -54,7 +82,9 @@ describe("FRED parameter names: 400 naming ours", () => {
       expect(e.message).toStartWith(`Unknown parameter "${name}". `);
       expect(e.message).toContain(says);
       // Our own names are still listed.
-      expect(e.message).toEndWith("GET /v1/observations takes: indicator, source, region, start_date, end_date, include_revisions, limit, offset, order, transform, frequency, resample_method.");
+      expect(e.message).toEndWith(
+        "GET /v1/observations takes: indicator, source, region, start_date, end_date, include_revisions, limit, offset, order, transform, frequency, resample_method.",
+      );
       expect(e.details.parameter).toBe(name);
       expect(e.details.fred).toHaveLength(1);
       expect(e.details.fred![0]).toMatchObject({ fred, ours });
@@ -87,8 +117,16 @@ describe("FRED values on our parameters", () => {
   test("frequency=m names monthly; q and a name quarterly and annual", async () => {
     const e = await refused("frequency=m");
     expect(e.details.parameter).toBe("frequency");
-    expect(e.message).toBe("Invalid parameter frequency: frequency: must be one of monthly, quarterly, annual. FRED's frequency=m (monthly) is frequency=monthly here.");
-    expect(e.details.fred).toEqual([{ fred: "frequency=m", ours: ["frequency=monthly"], message: "FRED's frequency=m (monthly) is frequency=monthly here." }]);
+    expect(e.message).toBe(
+      "Invalid parameter frequency: frequency: must be one of monthly, quarterly, annual. FRED's frequency=m (monthly) is frequency=monthly here.",
+    );
+    expect(e.details.fred).toEqual([
+      {
+        fred: "frequency=m",
+        ours: ["frequency=monthly"],
+        message: "FRED's frequency=m (monthly) is frequency=monthly here.",
+      },
+    ]);
     expect((await refused("frequency=q")).details.fred![0]!.ours).toEqual(["frequency=quarterly"]);
     expect((await refused("frequency=a")).details.fred![0]!.ours).toEqual(["frequency=annual"]);
   });
@@ -102,22 +140,41 @@ describe("FRED values on our parameters", () => {
   });
 
   test("transform=pch and resample_method=eop read as FRED's codes", async () => {
-    expect((await refused("transform=pch")).details.fred![0]!.ours).toEqual(["transform=mom", "transform=qoq", "transform=yoy"]);
-    expect((await refused("frequency=quarterly&resample_method=eop")).message).toContain("FRED's aggregation_method=eop (end of period) is resample_method=last here.");
+    expect((await refused("transform=pch")).details.fred![0]!.ours).toEqual([
+      "transform=mom",
+      "transform=qoq",
+      "transform=yoy",
+    ]);
+    expect((await refused("frequency=quarterly&resample_method=eop")).message).toContain(
+      "FRED's aggregation_method=eop (end of period) is resample_method=last here.",
+    );
   });
 });
 
 describe("our own names", () => {
   test("start_date, end_date, transform, frequency and resample_method still work", async () => {
-    const r = await get("start_date=1947-01-01&end_date=1949-12-31&transform=yoy&frequency=quarterly&resample_method=last&order=asc");
+    const r = await get(
+      "start_date=1947-01-01&end_date=1949-12-31&transform=yoy&frequency=quarterly&resample_method=last&order=asc",
+    );
     expect(r.status).toBe(200);
     expect(r.body.meta.transform).toBe("yoy");
     expect(r.body.meta.resample).toMatchObject({ method: "last" });
     // 1948Q1 .. 1949Q4 have a comparator a year earlier in the series; 1947's quarters (its first year) do not.
-    expect(r.body.data.map((d: { period_start: string; value: number | null }) => [d.period_start, d.value !== null])).toEqual([
-      ["1947-01-01", false], ["1947-04-01", false], ["1947-07-01", false], ["1947-10-01", false],
-      ["1948-01-01", true], ["1948-04-01", true], ["1948-07-01", true], ["1948-10-01", true],
-      ["1949-01-01", true], ["1949-04-01", true], ["1949-07-01", true], ["1949-10-01", true],
+    expect(
+      r.body.data.map((d: { period_start: string; value: number | null }) => [d.period_start, d.value !== null]),
+    ).toEqual([
+      ["1947-01-01", false],
+      ["1947-04-01", false],
+      ["1947-07-01", false],
+      ["1947-10-01", false],
+      ["1948-01-01", true],
+      ["1948-04-01", true],
+      ["1948-07-01", true],
+      ["1948-10-01", true],
+      ["1949-01-01", true],
+      ["1949-04-01", true],
+      ["1949-07-01", true],
+      ["1949-10-01", true],
     ]);
     // resample_method=last: 1948Q1 is March 1948, its comparator March 1947.
     const [march48, march47] = [fredValue(CPI, "1948-03-01")!, fredValue(CPI, "1947-03-01")!];

@@ -18,7 +18,10 @@ let smtp: SmtpReceiver;
 const logLines: string[] = [];
 beforeAll(async () => {
   smtp = await startSmtpReceiver();
-  t = await makeTestApp({ config: { smtpUrl: smtp.url, mailFrom: "Series API <keys@series.test>" }, logger: createLogger("debug", (line) => void logLines.push(line)) });
+  t = await makeTestApp({
+    config: { smtpUrl: smtp.url, mailFrom: "Series API <keys@series.test>" },
+    logger: createLogger("debug", (line) => void logLines.push(line)),
+  });
 }, 120_000);
 afterAll(async () => {
   await t.close();
@@ -29,7 +32,8 @@ const START = "2026-11-22T12:00:00Z";
 const MIN = 60_000;
 let ipCounter = 0;
 const freshIp = () => `192.0.2.${++ipCounter}`;
-const call = async (path: string, init: RequestInit = {}, ip = "203.0.113.50"): Promise<Response> => t.app.request(path, init, fromIp(ip));
+const call = async (path: string, init: RequestInit = {}, ip = "203.0.113.50"): Promise<Response> =>
+  t.app.request(path, init, fromIp(ip));
 const body = async (res: Response) => (await res.json()) as any;
 const rows = async (q: ReturnType<typeof sql>) => {
   const r = (await t.database.db.execute(q)) as any;
@@ -60,7 +64,12 @@ describe("rotation of a paid key", () => {
     const res = await call("/v1/keys/rotate", { method: "POST", headers: sub.headers });
     expect(res.status).toBe(200);
     const b = await body(res);
-    expect(b.data).toEqual({ key_hint: b.data.key_hint, previous_key_hint: sub.keyHint, delivery: "email", delivered_to: `p***${email.split("@")[0]!.slice(-1)}@example.com` });
+    expect(b.data).toEqual({
+      key_hint: b.data.key_hint,
+      previous_key_hint: sub.keyHint,
+      delivery: "email",
+      delivered_to: `p***${email.split("@")[0]!.slice(-1)}@example.com`,
+    });
     const [mail] = await received(before, 1);
     expect(mail!.to).toEqual([email]);
     expect(mail!.from).toBe("keys@series.test");
@@ -70,7 +79,9 @@ describe("rotation of a paid key", () => {
     expect((await call("/v1/ping", { headers: bearer(newKey) })).status).toBe(200);
     expect((await call("/v1/ping", { headers: sub.headers })).status).toBe(401);
     // With SMTP the stored copy has the key redacted.
-    const stored = await rows(sql`select body, status from mail_outbox where to_address = ${email} and kind = 'key_rotated'`);
+    const stored = await rows(
+      sql`select body, status from mail_outbox where to_address = ${email} and kind = 'key_rotated'`,
+    );
     expect(stored.length).toBe(1);
     expect(stored[0].status).toBe("sent");
     expect(stored[0].body).not.toContain(newKey);
@@ -97,14 +108,22 @@ describe("rotation of a paid key", () => {
     expect(confirm.status).toBe(200);
     const [keyMail] = (await received(before, 2)).slice(1);
     const ping = await body(await call("/v1/ping", { headers: bearer(keyIn(keyMail!.text)!) }));
-    expect(ping.data).toMatchObject({ plan: "professional", rate_limit_per_minute: 1000, premium_access: true, subscription: { state: "active" } });
+    expect(ping.data).toMatchObject({
+      plan: "professional",
+      rate_limit_per_minute: 1000,
+      premium_access: true,
+      subscription: { state: "active" },
+    });
   });
 });
 
 describe("revocation of a key paying a subscription", () => {
   test("409 SUBSCRIPTION_ACTIVE without cancel_subscription: the key keeps working", async () => {
     const sub = await testSubscription(t, { email: freshEmail() });
-    for (const init of [{ method: "POST", headers: sub.headers }, jsonBody({ cancel_subscription: false }, sub.headers)]) {
+    for (const init of [
+      { method: "POST", headers: sub.headers },
+      jsonBody({ cancel_subscription: false }, sub.headers),
+    ]) {
       const res = await call("/v1/keys/revoke", init);
       expect(res.status).toBe(409);
       expect((await body(res)).error.code).toBe("SUBSCRIPTION_ACTIVE");
@@ -116,7 +135,9 @@ describe("revocation of a key paying a subscription", () => {
     const email = freshEmail();
     const sub = await testSubscription(t, { email });
     // 100,123 requests this month on Developer: 123 over, at 0.50 per 1,000 = 61,500 micro-USD.
-    await t.database.db.execute(sql`insert into key_usage (key_id, month, requests) values (${sub.subscription.keyId}, '2026-11', 100123)`);
+    await t.database.db.execute(
+      sql`insert into key_usage (key_id, month, requests) values (${sub.subscription.keyId}, '2026-11', 100123)`,
+    );
     const before = smtp.messages.length;
     const res = await call("/v1/keys/revoke", jsonBody({ cancel_subscription: true }, sub.headers));
     expect(res.status).toBe(200);
@@ -124,8 +145,12 @@ describe("revocation of a key paying a subscription", () => {
     expect((await call("/v1/ping", { headers: sub.headers })).status).toBe(401);
     const [s] = await rows(sql`select status, ended_at from subscriptions where id = ${sub.subscription.id}`);
     expect(s.status).toBe("ended");
-    const inv = await rows(sql`select month, requests, overage_requests, amount_micro_usd from overage_invoices where subscription_id = ${sub.subscription.id}`);
-    expect(inv.map((r) => [r.month, Number(r.requests), Number(r.overage_requests), Number(r.amount_micro_usd)])).toEqual([["2026-11", 100123, 123, 61500]]);
+    const inv = await rows(
+      sql`select month, requests, overage_requests, amount_micro_usd from overage_invoices where subscription_id = ${sub.subscription.id}`,
+    );
+    expect(
+      inv.map((r) => [r.month, Number(r.requests), Number(r.overage_requests), Number(r.amount_micro_usd)]),
+    ).toEqual([["2026-11", 100123, 123, 61500]]);
     const [mail] = await received(before, 1);
     expect(mail!.to).toEqual([email]);
     expect(mail!.subject).toBe("Your subscription is cancelled");
@@ -257,7 +282,8 @@ describe("recovery", () => {
 
   test("10 recovery requests per client address per 24 hours; the 11th is 429", async () => {
     const ip = freshIp();
-    for (let i = 0; i < 10; i++) expect((await call("/v1/keys/recover", jsonBody({ email: "nobody@example.com" }), ip)).status).toBe(202);
+    for (let i = 0; i < 10; i++)
+      expect((await call("/v1/keys/recover", jsonBody({ email: "nobody@example.com" }), ip)).status).toBe(202);
     const res = await call("/v1/keys/recover", jsonBody({ email: "nobody@example.com" }), ip);
     expect(res.status).toBe(429);
     expect(res.headers.get("retry-after")).toBe("86400");
@@ -270,16 +296,25 @@ describe("subscription states", () => {
     const sub = await testSubscription(t, { email });
     const before = smtp.messages.length;
     const view = await failPayment(t.deps, { id: sub.subscription.id }, "http://localhost");
-    expect(view).toMatchObject({ state: "active", grace_ends_at: new Date(new Date(START).getTime() + 7 * DAY_MS).toISOString() });
+    expect(view).toMatchObject({
+      state: "active",
+      grace_ends_at: new Date(new Date(START).getTime() + 7 * DAY_MS).toISOString(),
+    });
     const [notice] = await received(before, 1);
     expect(notice!.subject).toBe("Payment failed: your key keeps working for 7 days");
     // A second failure does not extend the grace period.
     t.clock.advance(DAY_MS);
-    expect((await failPayment(t.deps, { id: sub.subscription.id }, "http://localhost")).grace_ends_at).toBe(view.grace_ends_at);
+    expect((await failPayment(t.deps, { id: sub.subscription.id }, "http://localhost")).grace_ends_at).toBe(
+      view.grace_ends_at,
+    );
     t.clock.set(new Date(new Date(START).getTime() + 7 * DAY_MS - 1));
     const during = await call("/v1/ping", { headers: sub.headers });
     expect(during.status).toBe(200);
-    expect((await body(during)).data.subscription).toEqual({ state: "active", plan: "developer", grace_ends_at: view.grace_ends_at });
+    expect((await body(during)).data.subscription).toEqual({
+      state: "active",
+      plan: "developer",
+      grace_ends_at: view.grace_ends_at,
+    });
     t.clock.advance(1);
     const after = await call("/v1/ping", { headers: sub.headers });
     expect(after.status).toBe(401);
@@ -306,7 +341,11 @@ describe("subscription states", () => {
     const email = freshEmail();
     const sub = await testSubscription(t, { email });
     const before = smtp.messages.length;
-    const out = await endSubscription(t.deps, { id: sub.subscription.id }, { reason: "operator", callProvider: false, baseUrl: "http://localhost" });
+    const out = await endSubscription(
+      t.deps,
+      { id: sub.subscription.id },
+      { reason: "operator", callProvider: false, baseUrl: "http://localhost" },
+    );
     expect(out).toMatchObject({ alreadyEnded: false, overageRequests: 0, subscription: { state: "ended" } });
     const [mail] = await received(before, 1);
     expect(mail!.subject).toBe("Your subscription has ended");
@@ -324,14 +363,22 @@ describe("secrets stay out of logs and storage", () => {
   test("svc_test_ subscriptions never bill overage", async () => {
     const sub = await testSubscription(t, { email: freshEmail(), mode: "test" });
     expect(sub.key.startsWith("svc_test_")).toBe(true);
-    await t.database.db.execute(sql`insert into key_usage (key_id, month, requests) values (${sub.subscription.keyId}, '2026-11', 250000)`);
-    const out = await endSubscription(t.deps, { id: sub.subscription.id }, { reason: "operator", callProvider: false, baseUrl: "http://localhost" });
+    await t.database.db.execute(
+      sql`insert into key_usage (key_id, month, requests) values (${sub.subscription.keyId}, '2026-11', 250000)`,
+    );
+    const out = await endSubscription(
+      t.deps,
+      { id: sub.subscription.id },
+      { reason: "operator", callProvider: false, baseUrl: "http://localhost" },
+    );
     expect([out.requests, out.overageRequests, out.amountMicroUsd]).toEqual([250000, 0, 0]);
   });
 
   test("no key or recovery token that was mailed in this file appears in the log or the outbox", async () => {
     await t.deps.mail.idle();
-    const secrets = smtp.messages.flatMap((m) => [...m.text.matchAll(/svc_(live|test)_[A-Za-z0-9_-]{32}|svcr_[A-Za-z0-9_-]{43}/g)].map((x) => x[0]));
+    const secrets = smtp.messages.flatMap((m) =>
+      [...m.text.matchAll(/svc_(live|test)_[A-Za-z0-9_-]{32}|svcr_[A-Za-z0-9_-]{43}/g)].map((x) => x[0]),
+    );
     expect(secrets.length).toBeGreaterThan(10);
     expect(logLines.length).toBeGreaterThan(10);
     const log = logLines.join("\n");

@@ -18,7 +18,8 @@ afterAll(() => t.close());
 
 const START = "2026-11-22T12:00:30Z";
 const WINDOW_END = Date.UTC(2026, 10, 22, 12, 1, 0) / 1000;
-const call = async (path: string, init: RequestInit = {}, ip = "203.0.113.1"): Promise<Response> => t.app.request(path, init, fromIp(ip));
+const call = async (path: string, init: RequestInit = {}, ip = "203.0.113.1"): Promise<Response> =>
+  t.app.request(path, init, fromIp(ip));
 const body = async (res: Response) => (await res.json()) as any;
 let ipCounter = 0;
 const freshIp = () => `198.51.100.${++ipCounter}`;
@@ -30,7 +31,12 @@ describe("POST /v1/signup", () => {
     expect(res.status).toBe(201);
     const b = await body(res);
     expect(b.data.key).toMatch(/^svc_live_[A-Za-z0-9_-]{32}$/);
-    expect(b.data).toMatchObject({ key_hint: `svc_live_…${b.data.key.slice(-4)}`, plan: "free", rate_limit_per_minute: 60, docs_url: "http://localhost/docs" });
+    expect(b.data).toMatchObject({
+      key_hint: `svc_live_…${b.data.key.slice(-4)}`,
+      plan: "free",
+      rate_limit_per_minute: 60,
+      docs_url: "http://localhost/docs",
+    });
     const rows = (await t.database.db.execute(sql`select * from api_keys where hint = ${b.data.key_hint}`)) as any;
     const list = Array.isArray(rows) ? rows : rows.rows;
     expect(list.length).toBe(1);
@@ -41,7 +47,17 @@ describe("POST /v1/signup", () => {
 
   test("attribution fields up to 120 characters are accepted and never stored", async () => {
     const marker = "m".repeat(110) + "ATTRIBUTE1";
-    const res = await call("/v1/signup", jsonBody({ email: "b@example.com", source: marker, utm_source: marker, utm_medium: marker, utm_campaign: marker }), freshIp());
+    const res = await call(
+      "/v1/signup",
+      jsonBody({
+        email: "b@example.com",
+        source: marker,
+        utm_source: marker,
+        utm_medium: marker,
+        utm_campaign: marker,
+      }),
+      freshIp(),
+    );
     expect(res.status).toBe(201);
     for (const table of ["api_keys", "client_events"]) {
       const rows = (await t.database.db.execute(sql.raw(`select * from ${table}`))) as any;
@@ -82,7 +98,10 @@ describe("POST /v1/signup", () => {
 
 test("IPv6: the signup limit counts a /64 as one address (5 from 2001:db8:5:1::/64 in all); the next /64 is another", async () => {
   t.clock.set(START);
-  for (let i = 1; i <= 5; i++) expect((await call("/v1/signup", jsonBody({ email: `v6-${i}@example.com` }), `2001:db8:5:1::${i.toString(16)}`)).status).toBe(201);
+  for (let i = 1; i <= 5; i++)
+    expect(
+      (await call("/v1/signup", jsonBody({ email: `v6-${i}@example.com` }), `2001:db8:5:1::${i.toString(16)}`)).status,
+    ).toBe(201);
   const refused = await call("/v1/signup", jsonBody({ email: "v6-6@example.com" }), "2001:db8:5:1:ffff:ffff:ffff:ffff");
   expect(refused.status).toBe(429);
   expect((await call("/v1/signup", jsonBody({ email: "v6-7@example.com" }), "2001:db8:5:2::1")).status).toBe(201);
@@ -91,7 +110,11 @@ test("IPv6: the signup limit counts a /64 as one address (5 from 2001:db8:5:1::/
 test("10 concurrent signups from one address: exactly 5 keys", async () => {
   t.clock.set(START);
   const ip = freshIp();
-  const statuses = await Promise.all(Array.from({ length: 10 }, (_, i) => call("/v1/signup", jsonBody({ email: `c${i}@example.com` }), ip).then((r) => r.status)));
+  const statuses = await Promise.all(
+    Array.from({ length: 10 }, (_, i) =>
+      call("/v1/signup", jsonBody({ email: `c${i}@example.com` }), ip).then((r) => r.status),
+    ),
+  );
   expect(statuses.filter((s) => s === 201).length).toBe(5);
   expect(statuses.filter((s) => s === 429).length).toBe(5);
 });
@@ -103,7 +126,14 @@ describe("authentication", () => {
     for (const headers of [bearer(key), { "x-api-key": key }]) {
       const res = await call("/v1/ping", { headers });
       expect(res.status).toBe(200);
-      expect((await body(res)).data).toMatchObject({ status: "ok", key_hint: row.hint, plan: "free", mode: "live", premium_access: false, rate_limit_per_minute: 60 });
+      expect((await body(res)).data).toMatchObject({
+        status: "ok",
+        key_hint: row.hint,
+        plan: "free",
+        mode: "live",
+        premium_access: false,
+        rate_limit_per_minute: 60,
+      });
     }
   });
 
@@ -212,7 +242,9 @@ describe("per-minute rate limit", () => {
   test("200 parallel requests on a 60/min key let exactly 60 through", async () => {
     t.clock.set(START);
     const { key } = await testKey(t);
-    const statuses = await Promise.all(Array.from({ length: 200 }, () => call("/v1/ping", { headers: bearer(key) }).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 200 }, () => call("/v1/ping", { headers: bearer(key) }).then((r) => r.status)),
+    );
     expect(statuses.filter((s) => s === 200).length).toBe(60);
     expect(statuses.filter((s) => s === 429).length).toBe(140);
   });
@@ -239,11 +271,22 @@ describe("POST /v1/keys/rotate (free key)", () => {
     const res = await call("/v1/keys/rotate", { method: "POST", headers: bearer(key) });
     expect(res.status).toBe(200);
     const b = await body(res);
-    expect(b.data).toEqual({ key: b.data.key, key_hint: `svc_live_…${b.data.key.slice(-4)}`, previous_key_hint: row.hint, delivery: "response" });
+    expect(b.data).toEqual({
+      key: b.data.key,
+      key_hint: `svc_live_…${b.data.key.slice(-4)}`,
+      previous_key_hint: row.hint,
+      delivery: "response",
+    });
     expect(b.data.key).not.toBe(key);
     expect((await call("/v1/ping", { headers: bearer(key) })).status).toBe(401);
     const ping = await body(await call("/v1/ping", { headers: bearer(b.data.key) }));
-    expect(ping.data).toMatchObject({ plan: "free", rate_limit_per_minute: 7, scopes: ["svc-premium"], premium_access: true, usage: { month: "2026-11", requests: 2 } });
+    expect(ping.data).toMatchObject({
+      plan: "free",
+      rate_limit_per_minute: 7,
+      scopes: ["svc-premium"],
+      premium_access: true,
+      usage: { month: "2026-11", requests: 2 },
+    });
   });
 
   test("5 rotations per 24 hours: the 6th is 429 and the current key keeps working; a slot frees 24 h after the first", async () => {
@@ -271,7 +314,9 @@ describe("POST /v1/keys/rotate (free key)", () => {
   test("concurrent rotations of one key leave exactly one live secret", async () => {
     t.clock.set(START);
     const { key, row } = await testKey(t);
-    const results = await Promise.all(Array.from({ length: 8 }, () => call("/v1/keys/rotate", { method: "POST", headers: bearer(key) })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => call("/v1/keys/rotate", { method: "POST", headers: bearer(key) })),
+    );
     const ok = results.filter((r) => r.status === 200);
     expect(ok.length).toBe(1);
     for (const r of results.filter((r) => r.status !== 200)) {
@@ -302,7 +347,8 @@ describe("POST /v1/keys/revoke (no paid subscription)", () => {
     // A revoked key is told so, with the next step (an unknown key is told to check it instead).
     expect((await body(refused)).error).toEqual({
       code: "INVALID_API_KEY",
-      message: "This API key was revoked and no longer works: get a free key with POST /v1/signup (or at /keys in a browser), or ask whoever issued it for a new one.",
+      message:
+        "This API key was revoked and no longer works: get a free key with POST /v1/signup (or at /keys in a browser), or ask whoever issued it for a new one.",
     });
     expect((await call("/v1/keys/revoke", { method: "POST", headers: bearer(key) })).status).toBe(401);
     expect((await call("/v1/keys/rotate", { method: "POST", headers: bearer(key) })).status).toBe(401);

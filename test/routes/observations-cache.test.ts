@@ -3,7 +3,11 @@
 // concept and the same page asked for by code each keep their own meta.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { indicatorId } from "../../db/seed/catalog";
-import { latestBatchResponseSchema, latestSingleResponseSchema, observationsResponseSchema } from "../../src/schemas/observations";
+import {
+  latestBatchResponseSchema,
+  latestSingleResponseSchema,
+  observationsResponseSchema,
+} from "../../src/schemas/observations";
 import { makeTestApp, type TestApp } from "../support/app";
 import { writeSeries } from "../support/series";
 import { fredRows } from "../support/snapshot";
@@ -34,24 +38,39 @@ describe("a write in this process is seen by the next read", () => {
     expect(first.status).toBe(200);
     observationsResponseSchema.parse(first.body);
     expect(first.body.meta.total).toBe(UNRATE.length);
-    expect(first.body.data.map((r: any) => [r.date, r.value, r.revision])).toEqual([["2026-05-01", 4.3, 1], ["2026-04-01", 4.3, 1], ["2026-03-01", 4.3, 1]]);
+    expect(first.body.data.map((r: any) => [r.date, r.value, r.revision])).toEqual([
+      ["2026-05-01", 4.3, 1],
+      ["2026-04-01", 4.3, 1],
+      ["2026-03-01", 4.3, 1],
+    ]);
     // Served again from the caches: identical text.
     const again = await t.request(`/v1/observations?${qs}`);
     expect(await again.text()).toBe(JSON.stringify(first.body));
     expect(t.deps.caches.series.trusts(indicatorId("fred", "UNRATE"), "US")).toBe(true);
     // 2026Q2 lacks June: dropped as incomplete until the write below.
     const q0 = await get("indicator=UNRATE&region=US&frequency=quarterly&resample_method=last&limit=1");
-    expect([q0.body.data[0].period_start, q0.body.meta.resample.dropped_period_start]).toEqual(["2026-01-01", "2026-04-01"]);
+    expect([q0.body.data[0].period_start, q0.body.meta.resample.dropped_period_start]).toEqual([
+      "2026-01-01",
+      "2026-04-01",
+    ]);
 
     await writeSeries(t.database.db, "fred", "UNRATE", "US", [["2026-06-01", 4.4]], T1);
     const added = await get(qs);
     expect(added.body.meta.total).toBe(UNRATE.length + 1);
-    expect(added.body.data.map((r: any) => [r.date, r.value, r.revision])).toEqual([["2026-06-01", 4.4, 1], ["2026-05-01", 4.3, 1], ["2026-04-01", 4.3, 1]]);
+    expect(added.body.data.map((r: any) => [r.date, r.value, r.revision])).toEqual([
+      ["2026-06-01", 4.4, 1],
+      ["2026-05-01", 4.3, 1],
+      ["2026-04-01", 4.3, 1],
+    ]);
 
     await writeSeries(t.database.db, "fred", "UNRATE", "US", [["2026-05-01", 4.5]], T2);
     const revised = await get(qs);
     expect(revised.body.meta.total).toBe(UNRATE.length + 1);
-    expect(revised.body.data.map((r: any) => [r.date, r.value, r.revision])).toEqual([["2026-06-01", 4.4, 1], ["2026-05-01", 4.5, 2], ["2026-04-01", 4.3, 1]]);
+    expect(revised.body.data.map((r: any) => [r.date, r.value, r.revision])).toEqual([
+      ["2026-06-01", 4.4, 1],
+      ["2026-05-01", 4.5, 2],
+      ["2026-04-01", 4.3, 1],
+    ]);
   });
 
   test("transformed and resampled pages follow the write too", async () => {
@@ -62,14 +81,35 @@ describe("a write in this process is seen by the next read", () => {
     expect(before.body.data[0].value).toBeCloseTo((4.4 / 4.5 - 1) * 100, 10);
     // June completes 2026Q2 (dropped as incomplete before the first test's write).
     const quarterly = await get("indicator=UNRATE&region=US&frequency=quarterly&resample_method=last&limit=1");
-    expect(quarterly.body.data[0]).toEqual({ period_start: "2026-04-01", period_end: "2026-06-30", period_type: "quarterly", value: 4.4 });
+    expect(quarterly.body.data[0]).toEqual({
+      period_start: "2026-04-01",
+      period_end: "2026-06-30",
+      period_type: "quarterly",
+      value: 4.4,
+    });
 
-    await writeSeries(t.database.db, "fred", "UNRATE", "US", [["2026-07-01", 4.3], ["2026-08-01", 4.4], ["2026-09-01", 4.6]], T3);
+    await writeSeries(
+      t.database.db,
+      "fred",
+      "UNRATE",
+      "US",
+      [
+        ["2026-07-01", 4.3],
+        ["2026-08-01", 4.4],
+        ["2026-09-01", 4.6],
+      ],
+      T3,
+    );
     const after = await get(qs);
     expect(after.body.data[0].date).toBe("2026-09-01");
     expect(after.body.data[0].value).toBeCloseTo((4.6 / 4.4 - 1) * 100, 10);
     const q2 = await get("indicator=UNRATE&region=US&frequency=quarterly&resample_method=last&limit=1");
-    expect(q2.body.data[0]).toEqual({ period_start: "2026-07-01", period_end: "2026-09-30", period_type: "quarterly", value: 4.6 });
+    expect(q2.body.data[0]).toEqual({
+      period_start: "2026-07-01",
+      period_end: "2026-09-30",
+      period_type: "quarterly",
+      value: 4.6,
+    });
   });
 
   test("latest, single and batch", async () => {
@@ -78,13 +118,19 @@ describe("a write in this process is seen by the next read", () => {
     expect(single.body.data).toMatchObject({ period_start: "2026-09-01", value: 4.6 });
     const batch = await t.getJson("/v1/observations/latest?indicators=UNRATE,PAYEMS&region=US");
     latestBatchResponseSchema.parse(batch.body);
-    expect(batch.body.data.find((r: any) => r.indicator === "UNRATE")).toMatchObject({ period_start: "2026-09-01", value: 4.6 });
+    expect(batch.body.data.find((r: any) => r.indicator === "UNRATE")).toMatchObject({
+      period_start: "2026-09-01",
+      value: 4.6,
+    });
 
     await writeSeries(t.database.db, "fred", "UNRATE", "US", [["2026-10-01", 4.7]], T3);
     const single2 = await t.getJson("/v1/observations/latest?indicator=UNRATE&region=US");
     expect(single2.body.data).toMatchObject({ period_start: "2026-10-01", value: 4.7 });
     const batch2 = await t.getJson("/v1/observations/latest?indicators=UNRATE,PAYEMS&region=US");
-    expect(batch2.body.data.find((r: any) => r.indicator === "UNRATE")).toMatchObject({ period_start: "2026-10-01", value: 4.7 });
+    expect(batch2.body.data.find((r: any) => r.indicator === "UNRATE")).toMatchObject({
+      period_start: "2026-10-01",
+      value: 4.7,
+    });
   });
 
   test("an unchanged re-write keeps the cache (nothing moved)", async () => {

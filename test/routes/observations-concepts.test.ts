@@ -17,7 +17,10 @@ const T2 = new Date("2026-02-10T00:00:00Z");
 const UNRATE = fredRows("UNRATE");
 const AHETPI = fredRows("AHETPI");
 const CPI = fredRows("CPIAUCSL");
-const TX_EMPLOYED: [string, number][] = Array.from({ length: 12 }, (_, k) => [`2018-${String(k + 1).padStart(2, "0")}-01`, 13_300_000 + 1_000 * k]);
+const TX_EMPLOYED: [string, number][] = Array.from({ length: 12 }, (_, k) => [
+  `2018-${String(k + 1).padStart(2, "0")}-01`,
+  13_300_000 + 1_000 * k,
+]);
 
 beforeAll(async () => {
   t = await makeTestApp();
@@ -31,16 +34,74 @@ beforeAll(async () => {
   await clearSeries(db, "bls", "LAUST05A", "48");
   // California: employed and labor force (LAUS, monthly). Texas: employed monthly through 2018 (its labour force is held
   // as the shipped LAUS annual average). Capitol Planning Region: employed only.
-  await writeSeries(db, "bls", "LASST05", "06", [["2025-07-01", 960], ["2025-08-01", 900], ["2025-09-01", 990, { preliminary: true }]], T1);
-  await writeSeries(db, "bls", "LASST06", "06", [["2025-07-01", 1000], ["2025-08-01", 1000], ["2025-09-01", 1000], ["2025-10-01", 1000]], T1);
+  await writeSeries(
+    db,
+    "bls",
+    "LASST05",
+    "06",
+    [
+      ["2025-07-01", 960],
+      ["2025-08-01", 900],
+      ["2025-09-01", 990, { preliminary: true }],
+    ],
+    T1,
+  );
+  await writeSeries(
+    db,
+    "bls",
+    "LASST06",
+    "06",
+    [
+      ["2025-07-01", 1000],
+      ["2025-08-01", 1000],
+      ["2025-09-01", 1000],
+      ["2025-10-01", 1000],
+    ],
+    T1,
+  );
   await writeSeries(db, "bls", "LASST05", "48", TX_EMPLOYED, T1);
   await writeSeries(db, "bls", "LAUCN05", "09110", [["2025-07-01", 500]], T1);
-  await writeSeries(db, "bls", "LASST03", "06", [["2025-07-01", 5.5], ["2025-08-01", 6]], T1);
+  await writeSeries(
+    db,
+    "bls",
+    "LASST03",
+    "06",
+    [
+      ["2025-07-01", 5.5],
+      ["2025-08-01", 6],
+    ],
+    T1,
+  );
   // Los Angeles County: median home value and household income (ACS, annual).
-  await writeSeries(db, "census", "B25077_001E", "06037", [["2021-01-01", 600000], ["2022-01-01", 700000], ["2023-01-01", 750000]], T1);
-  await writeSeries(db, "census", "B19013_001E", "06037", [["2021-01-01", 75000], ["2022-01-01", 80000]], T1);
+  await writeSeries(
+    db,
+    "census",
+    "B25077_001E",
+    "06037",
+    [
+      ["2021-01-01", 600000],
+      ["2022-01-01", 700000],
+      ["2023-01-01", 750000],
+    ],
+    T1,
+  );
+  await writeSeries(
+    db,
+    "census",
+    "B19013_001E",
+    "06037",
+    [
+      ["2021-01-01", 75000],
+      ["2022-01-01", 80000],
+    ],
+    T1,
+  );
   // Reads never derive: the svc: series fed by what was written are derived as the write paths derive them.
-  await deriveWritten(t.store, T1, [["bls", "LASST03", "06"], ["census", "B25077_001E", "06037"], ["census", "B19013_001E", "06037"]]);
+  await deriveWritten(t.store, T1, [
+    ["bls", "LASST03", "06"],
+    ["census", "B25077_001E", "06037"],
+    ["census", "B19013_001E", "06037"],
+  ]);
 }, 120_000);
 afterAll(() => t?.close());
 
@@ -52,7 +113,11 @@ describe("concepts", () => {
     expect(r.status).toBe(200);
     observationsResponseSchema.parse(r.body);
     expect(r.body.meta).toMatchObject({ indicator: "B25077_001E", region: "06037", source: "census", total: 3 });
-    expect(r.body.meta.concept).toEqual({ code: "median_home_value", resolved_indicator: "B25077_001E", source: "census" });
+    expect(r.body.meta.concept).toEqual({
+      code: "median_home_value",
+      resolved_indicator: "B25077_001E",
+      source: "census",
+    });
     expect(r.body.data[0]).toMatchObject({ date: "2021-01-01", value: 600000, indicator: "B25077_001E" });
     const p = await get("indicator=population&region=france");
     expect(p.body.meta.concept).toEqual({ code: "population", resolved_indicator: "SP.POP.TOTL", source: "worldbank" });
@@ -68,7 +133,9 @@ describe("concepts", () => {
   test("a kind the concept is not curated for is a 404 naming the closest level", async () => {
     const r = await get("indicator=median_home_value&region=US");
     expect(r.status).toBe(404);
-    expect(r.body.error.message).toBe("median_home_value is available for states and counties, not countries; the closest level is states.");
+    expect(r.body.error.message).toBe(
+      "median_home_value is available for states and counties, not countries; the closest level is states.",
+    );
     const g = await get("indicator=gdp&region=06");
     expect(g.body.error.message).toBe("gdp is available for countries, not states; the closest level is countries.");
   });
@@ -77,7 +144,11 @@ describe("concepts", () => {
     expect(code.body.meta).toMatchObject({ indicator: "GDP", source: "fred" });
     expect(code.body.meta.concept).toBeUndefined();
     const concept = await get("indicator=gdp&region=US");
-    expect(concept.body.meta.concept).toEqual({ code: "gdp", resolved_indicator: "NY.GDP.MKTP.CD", source: "worldbank" });
+    expect(concept.body.meta.concept).toEqual({
+      code: "gdp",
+      resolved_indicator: "NY.GDP.MKTP.CD",
+      source: "worldbank",
+    });
   });
   test("country unemployment: UNRATE for the US", async () => {
     const r = await get("indicator=unemployment_rate&region=US&limit=1");
@@ -121,7 +192,9 @@ describe("concepts", () => {
     expect(r.body.meta).toMatchObject({ region: "48", frequency: "annual", unit: "percent", total: 1 });
     expect(r.body.meta.concept.inputs.map((i: any) => i.indicator)).toEqual(["LASST05", "LAUST06A"]);
     const employed2018 = TX_EMPLOYED.reduce((a, [, v]) => a + v, 0) / 12;
-    expect(r.body.data.map((x: any) => [x.date, x.value])).toEqual([["2018-01-01", (employed2018 / labourForce2018) * 100]]);
+    expect(r.body.data.map((x: any) => [x.date, x.value])).toEqual([
+      ["2018-01-01", (employed2018 / labourForce2018) * 100],
+    ]);
   });
   test("include_revisions on a computed concept is a 400", async () => {
     expect((await get("indicator=employment_rate&region=06&include_revisions=true")).status).toBe(400);
@@ -155,7 +228,10 @@ describe("derived svc: series", () => {
     // 2025), though AHETPI has a value there.
     const cpiAt = new Map(CPI.map((x) => [x.date, x.value]));
     expect(AHETPI.every((x) => cpiAt.has(x.date))).toBe(true);
-    const expected = AHETPI.map((e) => [e.date, e.value === null || cpiAt.get(e.date) === null ? null : (e.value / cpiAt.get(e.date)!) * 100]);
+    const expected = AHETPI.map((e) => [
+      e.date,
+      e.value === null || cpiAt.get(e.date) === null ? null : (e.value / cpiAt.get(e.date)!) * 100,
+    ]);
     expect(r.body.data.map((x: any) => [x.date, x.value])).toEqual(expected);
     expect(r.body.data.find((x: any) => x.date === "2025-10-01").value).toBeNull();
     expect(r.body.data[0]).toMatchObject({ date: "1980-01-01", value: (6.57 / cpiAt.get("1980-01-01")!) * 100 });
@@ -166,12 +242,35 @@ describe("derived svc: series", () => {
     const expected = sahmSeries();
     expect(r.body.data.map((x: any) => [x.date, x.value])).toEqual(expected.map((x) => [x.date, x.value]));
     // 1948-01 and -02 have no 3-month average, 1948-03 no prior one; October to December 2025 lack October's rate.
-    expect(expected.slice(0, 4).map((x) => [x.date, x.value === null])).toEqual([["1948-01-01", true], ["1948-02-01", true], ["1948-03-01", true], ["1948-04-01", false]]);
-    const around = expected.filter((x) => x.date >= "2025-09-01" && x.date <= "2026-01-01").map((x) => [x.date, x.value === null]);
-    expect(around).toEqual([["2025-09-01", false], ["2025-10-01", true], ["2025-11-01", true], ["2025-12-01", true], ["2026-01-01", false]]);
+    expect(expected.slice(0, 4).map((x) => [x.date, x.value === null])).toEqual([
+      ["1948-01-01", true],
+      ["1948-02-01", true],
+      ["1948-03-01", true],
+      ["1948-04-01", false],
+    ]);
+    const around = expected
+      .filter((x) => x.date >= "2025-09-01" && x.date <= "2026-01-01")
+      .map((x) => [x.date, x.value === null]);
+    expect(around).toEqual([
+      ["2025-09-01", false],
+      ["2025-10-01", true],
+      ["2025-11-01", true],
+      ["2025-12-01", true],
+      ["2026-01-01", false],
+    ]);
   });
   test("recomputed when an input changes, keeping revisions", async () => {
-    await writeSeries(t.database.db, "census", "B19013_001E", "06037", [["2022-01-01", 87500], ["2023-01-01", 75000]], T2);
+    await writeSeries(
+      t.database.db,
+      "census",
+      "B19013_001E",
+      "06037",
+      [
+        ["2022-01-01", 87500],
+        ["2023-01-01", 75000],
+      ],
+      T2,
+    );
     await deriveWritten(t.store, T2, [["census", "B19013_001E", "06037"]]);
     t.clock.set(T2);
     const r = await get("indicator=svc:home_affordability_ratio&region=06037&order=asc");
@@ -202,7 +301,17 @@ describe("revisions", () => {
     const [janNow, febNow] = [fredValue(CPI, "2025-01-01")!, fredValue(CPI, "2025-02-01")!];
     expect([janNow, febNow]).toEqual([jun.get("2025-01-01")!, jun.get("2025-02-01")!]);
     expect(febNow).not.toBe(319.775);
-    await writeSeries(db, "fred", "CPIAUCSL", "US", [["2025-02-01", 319.9, { sourceUpdatedAt: "2026-07-10T12:30:00Z" }], ["2026-05-01", 333.1, { preliminary: true }]], T2);
+    await writeSeries(
+      db,
+      "fred",
+      "CPIAUCSL",
+      "US",
+      [
+        ["2025-02-01", 319.9, { sourceUpdatedAt: "2026-07-10T12:30:00Z" }],
+        ["2026-05-01", 333.1, { preliminary: true }],
+      ],
+      T2,
+    );
     await deriveWritten(t.store, T2, [["fred", "CPIAUCSL", "US"]]);
     const since = CPI.filter((x) => x.date >= "2025-01-01");
     const latest = await get("indicator=CPIAUCSL&order=asc&start_date=2025-01-01");
@@ -214,7 +323,9 @@ describe("revisions", () => {
       ...since.filter((x) => x.date >= "2025-03-01").map((x) => [x.date, x.value, revisionOf(x.date), false]),
       ["2026-05-01", 333.1, 1, true],
     ]);
-    const early = await get("indicator=CPIAUCSL&include_revisions=true&order=desc&start_date=2025-01-01&end_date=2025-02-28");
+    const early = await get(
+      "indicator=CPIAUCSL&include_revisions=true&order=desc&start_date=2025-01-01&end_date=2025-02-28",
+    );
     expect(early.body.data.map((x: any) => [x.date, x.value, x.revision, x.source_updated_at])).toEqual([
       ["2025-02-01", 319.775, 1, "2026-01-02T00:00:00.000Z"],
       ["2025-02-01", febNow, 2, "2026-06-05T00:00:00.000Z"],
@@ -223,11 +334,18 @@ describe("revisions", () => {
       ["2025-01-01", janNow, 2, "2026-06-05T00:00:00.000Z"],
     ]);
     const newest = await get("indicator=CPIAUCSL&include_revisions=true&order=desc&limit=1");
-    expect(newest.body.data.map((x: any) => [x.date, x.value, x.revision, x.source_updated_at])).toEqual([["2026-05-01", 333.1, 1, null]]);
-    const page = await get("indicator=CPIAUCSL&include_revisions=true&order=asc&start_date=2025-02-01&end_date=2025-02-28&limit=1&offset=2");
+    expect(newest.body.data.map((x: any) => [x.date, x.value, x.revision, x.source_updated_at])).toEqual([
+      ["2026-05-01", 333.1, 1, null],
+    ]);
+    const page = await get(
+      "indicator=CPIAUCSL&include_revisions=true&order=asc&start_date=2025-02-01&end_date=2025-02-28&limit=1&offset=2",
+    );
     expect(page.body).toMatchObject({ meta: { total: 3 }, data: [{ date: "2025-02-01", revision: 3 }] });
     // The derived series that reads CPI was recomputed too: February's real earnings is now AHETPI / 319.9 * 100.
     const real = await get("indicator=svc:real_avg_hourly_earnings&start_date=2025-02-01&order=asc");
-    expect(real.body.data[0]).toMatchObject({ date: "2025-02-01", value: (fredValue(AHETPI, "2025-02-01")! / 319.9) * 100 });
+    expect(real.body.data[0]).toMatchObject({
+      date: "2025-02-01",
+      value: (fredValue(AHETPI, "2025-02-01")! / 319.9) * 100,
+    });
   });
 });

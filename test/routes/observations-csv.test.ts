@@ -51,8 +51,20 @@ describe("GET /v1/observations with Accept: text/csv", () => {
     expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(res.headers.get("vary")).toBe("Accept, Accept-Encoding");
     const { columns, rows } = parse(await res.text());
-    expect(columns).toEqual(["date", "value", "indicator", "region", "unit", "source", "source_updated_at", "is_preliminary", "revision"]);
-    expect(rows.map((r) => [r[0], r[1] === "" ? null : Number(r[1])])).toEqual(json.body.data.map((d: any) => [d.date, d.value]));
+    expect(columns).toEqual([
+      "date",
+      "value",
+      "indicator",
+      "region",
+      "unit",
+      "source",
+      "source_updated_at",
+      "is_preliminary",
+      "revision",
+    ]);
+    expect(rows.map((r) => [r[0], r[1] === "" ? null : Number(r[1])])).toEqual(
+      json.body.data.map((d: any) => [d.date, d.value]),
+    );
     expect({
       total: res.headers.get("x-total-count"),
       limit: res.headers.get("x-limit"),
@@ -60,15 +72,37 @@ describe("GET /v1/observations with Accept: text/csv", () => {
       indicator: res.headers.get("x-indicator"),
       region: res.headers.get("x-region"),
       frequency: res.headers.get("x-frequency"),
-    }).toEqual({ total: String(json.body.meta.total), limit: "5", offset: "18", indicator: "UNRATE", region: "US", frequency: "monthly" });
+    }).toEqual({
+      total: String(json.body.meta.total),
+      limit: "5",
+      offset: "18",
+      indicator: "UNRATE",
+      region: "US",
+      frequency: "monthly",
+    });
     // October 2025 has no value (the shipped UNRATE's real gap): an empty field. November is the June-2026 vintage's
     // 4.5 (4.6 in January's).
-    const gap = parse(await (await t.request("/v1/observations?indicator=UNRATE&region=US&order=asc&start_date=2025-08-01&end_date=2025-11-01", { headers: { ...headers, ...CSV } })).text());
-    expect(gap.rows.map((r) => r.slice(0, 2))).toEqual([["2025-08-01", "4.3"], ["2025-09-01", "4.4"], ["2025-10-01", ""], ["2025-11-01", "4.5"]]);
+    const gap = parse(
+      await (
+        await t.request(
+          "/v1/observations?indicator=UNRATE&region=US&order=asc&start_date=2025-08-01&end_date=2025-11-01",
+          { headers: { ...headers, ...CSV } },
+        )
+      ).text(),
+    );
+    expect(gap.rows.map((r) => r.slice(0, 2))).toEqual([
+      ["2025-08-01", "4.3"],
+      ["2025-09-01", "4.4"],
+      ["2025-10-01", ""],
+      ["2025-11-01", "4.5"],
+    ]);
   });
 
   test("resampled buckets have their own columns; a transform is named in X-Transform", async () => {
-    const res = await t.request("/v1/observations?indicator=UNRATE&region=US&frequency=quarterly&transform=yoy&limit=2", { headers: { ...headers, ...CSV } });
+    const res = await t.request(
+      "/v1/observations?indicator=UNRATE&region=US&frequency=quarterly&transform=yoy&limit=2",
+      { headers: { ...headers, ...CSV } },
+    );
     expect(res.status).toBe(200);
     expect(parse(await res.text()).columns).toEqual(["period_start", "period_end", "period_type", "value"]);
     expect(res.headers.get("x-transform")).toBe("yoy");

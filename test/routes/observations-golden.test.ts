@@ -38,10 +38,18 @@ beforeAll(async () => {
   for (const code of ["CPIAUCSL", "DGS10", "ICSA", "UNRATE"]) {
     // The seeded snapshot holds a later vintage of these series too: removed, so the import is all that is read.
     await clearSeries(t.database.db, "fred", code, "US");
-    await importObservationsCsv(t.store, { text: await load(code), indicator: code, region: "US", now: new Date("2026-01-05T00:00:00Z") });
+    await importObservationsCsv(t.store, {
+      text: await load(code),
+      indicator: code,
+      region: "US",
+      now: new Date("2026-01-05T00:00:00Z"),
+    });
   }
   // The svc: series fed by the imports, derived as `svc import` derives them after importing (reads never do).
-  await deriveWritten(t.store, new Date("2026-01-05T00:00:00Z"), [["fred", "CPIAUCSL", "US"], ["fred", "UNRATE", "US"]]);
+  await deriveWritten(t.store, new Date("2026-01-05T00:00:00Z"), [
+    ["fred", "CPIAUCSL", "US"],
+    ["fred", "UNRATE", "US"],
+  ]);
 }, 120_000);
 afterAll(() => t?.close());
 
@@ -62,12 +70,16 @@ function shiftMonth(date: string, months: number): string {
   d.setUTCMonth(d.getUTCMonth() + months);
   return d.toISOString().slice(0, 7);
 }
-const change = (x: number | null, c: number | null | undefined) => (x === null || c === null || c === undefined || c === 0 ? null : ((x - c) / c) * 100);
+const change = (x: number | null, c: number | null | undefined) =>
+  x === null || c === null || c === undefined || c === 0 ? null : ((x - c) / c) * 100;
 
 describe("golden: CPIAUCSL (monthly, with the October 2025 gap)", () => {
   test.skipIf(skip)(label("mom and yoy over the whole series match the raw file"), async () => {
     const byMonth = new Map(raw.CPIAUCSL.map((r) => [ym(r.date), r.value]));
-    for (const [transform, lag] of [["mom", 1], ["yoy", 12]] as const) {
+    for (const [transform, lag] of [
+      ["mom", 1],
+      ["yoy", 12],
+    ] as const) {
       const rows = await readAll(`indicator=CPIAUCSL&transform=${transform}`);
       expect(rows).toHaveLength(raw.CPIAUCSL.length);
       rows.forEach((row, k) => {
@@ -86,7 +98,8 @@ describe("golden: CPIAUCSL (monthly, with the October 2025 gap)", () => {
   });
   test.skipIf(skip)(label("annual mean yoy after resampling"), async () => {
     const years = new Map<string, number[]>();
-    for (const r of raw.CPIAUCSL) if (r.value !== null) years.set(r.date.slice(0, 4), [...(years.get(r.date.slice(0, 4)) ?? []), r.value]);
+    for (const r of raw.CPIAUCSL)
+      if (r.value !== null) years.set(r.date.slice(0, 4), [...(years.get(r.date.slice(0, 4)) ?? []), r.value]);
     const mean = (y: string) => years.get(y)!.reduce((a, b) => a + b, 0) / years.get(y)!.length;
     const rows = await readAll("indicator=CPIAUCSL&frequency=annual&transform=yoy");
     // 2025 has no December row, so the newest (incomplete) year is dropped.
@@ -105,20 +118,28 @@ describe("golden: DGS10 (daily, holidays empty)", () => {
     for (const r of raw.DGS10) if (r.value !== null) m.set(ym(r.date), [...(m.get(ym(r.date)) ?? []), r.value]);
     return m;
   };
-  test.skipIf(skip)(label("monthly mean and last per calendar month; December 2025 (ends on the 30th, a Tuesday) is dropped"), async () => {
-    const m = months();
-    const mean = await readAll("indicator=DGS10&frequency=monthly");
-    const last = await readAll("indicator=DGS10&frequency=monthly&resample_method=last");
-    const expectedMonths = [...m.keys()].filter((k) => k !== "2025-12");
-    expect(mean.map((r) => r.period_start.slice(0, 7))).toEqual(expectedMonths);
-    mean.forEach((row, k) => {
-      const vals = m.get(expectedMonths[k])!;
-      expect(row.value).toBeCloseTo(vals.reduce((a, b) => a + b, 0) / vals.length, 10);
-      expect(last[k].value).toBe(vals[vals.length - 1]);
-    });
-    const meta = (await t.getJson("/v1/observations?indicator=DGS10&frequency=monthly&limit=1")).body.meta.resample;
-    expect(meta).toMatchObject({ source_frequency: "daily", target_frequency: "monthly", dropped_incomplete_bucket: true, dropped_period_start: "2025-12-01" });
-  });
+  test.skipIf(skip)(
+    label("monthly mean and last per calendar month; December 2025 (ends on the 30th, a Tuesday) is dropped"),
+    async () => {
+      const m = months();
+      const mean = await readAll("indicator=DGS10&frequency=monthly");
+      const last = await readAll("indicator=DGS10&frequency=monthly&resample_method=last");
+      const expectedMonths = [...m.keys()].filter((k) => k !== "2025-12");
+      expect(mean.map((r) => r.period_start.slice(0, 7))).toEqual(expectedMonths);
+      mean.forEach((row, k) => {
+        const vals = m.get(expectedMonths[k])!;
+        expect(row.value).toBeCloseTo(vals.reduce((a, b) => a + b, 0) / vals.length, 10);
+        expect(last[k].value).toBe(vals[vals.length - 1]);
+      });
+      const meta = (await t.getJson("/v1/observations?indicator=DGS10&frequency=monthly&limit=1")).body.meta.resample;
+      expect(meta).toMatchObject({
+        source_frequency: "daily",
+        target_frequency: "monthly",
+        dropped_incomplete_bucket: true,
+        dropped_period_start: "2025-12-01",
+      });
+    },
+  );
   test.skipIf(skip)(label("frequency=monthly&transform=yoy over 46 years of daily data"), async () => {
     const m = months();
     const avg = (k: string) => {
@@ -175,7 +196,9 @@ describe("golden: svc:sahm_rule from UNRATE", () => {
     for (const row of rows) {
       const k = ym(row.date);
       const cur = m3(k);
-      const prior = Array.from({ length: 12 }, (_, i) => m3(shiftMonth(`${k}-01`, -(i + 1)))).filter((x): x is number => x !== null);
+      const prior = Array.from({ length: 12 }, (_, i) => m3(shiftMonth(`${k}-01`, -(i + 1)))).filter(
+        (x): x is number => x !== null,
+      );
       const want = cur === null || prior.length === 0 ? null : cur - Math.min(...prior);
       if (want === null) expect(row.value).toBeNull();
       else expect(row.value).toBeCloseTo(want, 10);

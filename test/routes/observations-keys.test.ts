@@ -25,11 +25,11 @@ describe("keyed observations", () => {
     const res = await t.app.request(PAGE, { headers });
     expect(res.status).toBe(200);
     expect((await json(res)).data.length).toBe(2);
-    expect([res.headers.get("x-ratelimit-limit"), res.headers.get("x-ratelimit-remaining"), res.headers.get("x-ratelimit-reset")]).toEqual([
-      "60",
-      "59",
-      String(Date.UTC(2026, 10, 22, 12, 1, 0) / 1000),
-    ]);
+    expect([
+      res.headers.get("x-ratelimit-limit"),
+      res.headers.get("x-ratelimit-remaining"),
+      res.headers.get("x-ratelimit-reset"),
+    ]).toEqual(["60", "59", String(Date.UTC(2026, 10, 22, 12, 1, 0) / 1000)]);
     await t.app.request(PAGE, { headers });
     // Not metered: a 404 and a key-management call.
     expect((await t.app.request("/v1/observations?indicator=NOPE_NOT_A_CODE", { headers })).status).toBe(404);
@@ -79,7 +79,9 @@ describe("keyed observations", () => {
 
   test("batch latest: the svc-premium scope lifts the premium refusal", async () => {
     const { headers } = await testKey(t, { scopes: ["svc-premium"] });
-    const b = await json(await t.app.request("/v1/observations/latest?indicators=UNRATE,svc:sahm_rule&region=US", { headers }));
+    const b = await json(
+      await t.app.request("/v1/observations/latest?indicators=UNRATE,svc:sahm_rule&region=US", { headers }),
+    );
     expect(b.errors.map((e: any) => e.code)).not.toContain("CATEGORY_NOT_ALLOWED");
     // UNRATE is held, so the premium sahm rule computes: both answered.
     expect([b.data.map((d: any) => d.indicator), b.errors]).toEqual([["UNRATE", "svc:sahm_rule"], []]);

@@ -12,8 +12,28 @@ setDefaultTimeout(120_000);
 let t: TestApp;
 
 // 20 of the snapshot's national FRED series (every one held, monthly to quarterly; CPIAUCSL is the 21st below).
-const NATIONAL = ["PAYEMS", "UNRATE", "U6RATE", "CIVPART", "AHETPI", "JTSJOL", "ICSA", "CPILFESL", "PCEPILFE", "GDP",
-  "GDPC1", "RSXFS", "INDPRO", "HOUST", "M2SL", "FEDFUNDS", "DGS10", "DGS2", "T10Y2Y", "DCOILWTICO"];
+const NATIONAL = [
+  "PAYEMS",
+  "UNRATE",
+  "U6RATE",
+  "CIVPART",
+  "AHETPI",
+  "JTSJOL",
+  "ICSA",
+  "CPILFESL",
+  "PCEPILFE",
+  "GDP",
+  "GDPC1",
+  "RSXFS",
+  "INDPRO",
+  "HOUST",
+  "M2SL",
+  "FEDFUNDS",
+  "DGS10",
+  "DGS2",
+  "T10Y2Y",
+  "DCOILWTICO",
+];
 /** The newest date with a value in a shipped file. */
 const newestValued = (rows: readonly FredRow[]) => rows.filter((r) => r.value !== null).at(-1)!;
 
@@ -24,14 +44,23 @@ beforeAll(async () => {
   const db = t.database.db;
   // CPIAUCSL as shipped ends 2026-04 (332.407, June-2026 vintage). A revision marks April preliminary with its release
   // time, and a May row without a value becomes the newest: the latest observation is April's revision 2.
-  await writeSeries(db, "fred", "CPIAUCSL", "US", [["2026-04-01", 332.407, { preliminary: true, sourceUpdatedAt: "2026-05-12T12:30:00Z" }], ["2026-05-01", null]]);
+  await writeSeries(db, "fred", "CPIAUCSL", "US", [
+    ["2026-04-01", 332.407, { preliminary: true, sourceUpdatedAt: "2026-05-12T12:30:00Z" }],
+    ["2026-05-01", null],
+  ]);
   // MANEMP (offered, not shipped): held from here on, but no row has a value.
   await writeSeries(db, "fred", "MANEMP", "US", [["2025-01-01", null]]);
   // LASST03 for California alone (the snapshot's monthly rates removed): a concept target.
   await clearIndicator(db, "bls", "LASST03");
-  await writeSeries(db, "bls", "LASST03", "06", [["2025-08-01", 5.5], ["2025-09-01", 5.6]]);
+  await writeSeries(db, "bls", "LASST03", "06", [
+    ["2025-08-01", 5.5],
+    ["2025-09-01", 5.6],
+  ]);
   // The svc: series fed by these writes, derived as the write paths derive them (reads never do).
-  await deriveWritten(t.store, new Date("2026-01-15T00:00:00Z"), [["fred", "CPIAUCSL", "US"], ["bls", "LASST03", "06"]]);
+  await deriveWritten(t.store, new Date("2026-01-15T00:00:00Z"), [
+    ["fred", "CPIAUCSL", "US"],
+    ["bls", "LASST03", "06"],
+  ]);
 }, 120_000);
 afterAll(() => t?.close());
 
@@ -64,7 +93,14 @@ describe("single form", () => {
         limit: 1,
         offset: 0,
         // April 2026 as of the test clock (2026-11-22): 7 months behind, stale since August 2026.
-        freshness: { newest_period: "2026-04-01", cadence: "monthly", periods_behind: 7, max_periods_behind: 3, stale: true, stale_from: "2026-08-01" },
+        freshness: {
+          newest_period: "2026-04-01",
+          cadence: "monthly",
+          periods_behind: 7,
+          max_periods_behind: 3,
+          stale: true,
+          stale_from: "2026-08-01",
+        },
       },
     });
   });
@@ -97,7 +133,12 @@ describe("single form", () => {
     expect(SAHM.date).toBe("2026-05-01");
     const r = await get("indicator=svc:sahm_rule");
     expect(r.status).toBe(200);
-    expect(r.body.data).toMatchObject({ indicator: "svc:sahm_rule", region: "US", period_start: SAHM.date, value: SAHM.value });
+    expect(r.body.data).toMatchObject({
+      indicator: "svc:sahm_rule",
+      region: "US",
+      period_start: SAHM.date,
+      value: SAHM.value,
+    });
   });
   test("errors of the single form are plain statuses", async () => {
     expect((await get("indicator=NOPE")).status).toBe(404);
@@ -170,6 +211,10 @@ describe("batch form", () => {
   test("a held series not yet provisioned for the region is a per-code 404", async () => {
     const r = await get("indicators=LASST03&region=TX");
     expect(r.status).toBe(207);
-    expect(r.body.errors[0]).toMatchObject({ indicator: "LASST03", code: "RESOURCE_NOT_FOUND", details: { held: false, region: "48" } });
+    expect(r.body.errors[0]).toMatchObject({
+      indicator: "LASST03",
+      code: "RESOURCE_NOT_FOUND",
+      details: { held: false, region: "48" },
+    });
   });
 });

@@ -21,7 +21,10 @@ const UNRATE = monthStarts("2022-01", 24);
 // CPIAUCSL (monthly): 2022-03 .. 2024-02 = 100 .. 123.
 const CPI = monthStarts("2022-03", 24);
 // GDP (quarterly): 2022Q1 .. 2023Q4 = 1000, 1010, ..., 1070.
-const GDP = Array.from({ length: 8 }, (_, q) => `${2022 + Math.floor(q / 4)}-${String((q % 4) * 3 + 1).padStart(2, "0")}-01`);
+const GDP = Array.from(
+  { length: 8 },
+  (_, q) => `${2022 + Math.floor(q / 4)}-${String((q % 4) * 3 + 1).padStart(2, "0")}-01`,
+);
 // ICSA (weekly, Saturdays from 2022-01-01) = 200 + w; GASREGW (weekly, Mondays from 2022-01-03) = 300 + w; 20 weeks each.
 const ICSA = Array.from({ length: 20 }, (_, w) => addDays("2022-01-01", 7 * w));
 const GAS = Array.from({ length: 20 }, (_, w) => addDays("2022-01-03", 7 * w));
@@ -33,24 +36,74 @@ const TEN = "PAYEMS,USPRIV,USGOOD,SRVPRD,USMINE,USCONS,MANEMP,DMANEMP,NDMANEMP,U
 beforeAll(async () => {
   t = await makePaymentsApp({
     testRoute: false,
-    x402: { networks: [{ network: "eip155:84532", payTo: PAY_TO, rpcUrl: null }], settlement: { mode: "facilitator", url: "http://127.0.0.1:9" } },
+    x402: {
+      networks: [{ network: "eip155:84532", payTo: PAY_TO, rpcUrl: null }],
+      settlement: { mode: "facilitator", url: "http://127.0.0.1:9" },
+    },
   });
   t.clock.set("2026-11-22T12:00:00Z");
   const db = t.database.db;
   // The test's own values in place of the seeded snapshot's, so every expected grid is worked out here.
-  for (const code of ["UNRATE", "CPIAUCSL", "GDP", "ICSA", "DGS10", ...TEN.split(",")]) await clearSeries(db, "fred", code, "US");
+  for (const code of ["UNRATE", "CPIAUCSL", "GDP", "ICSA", "DGS10", ...TEN.split(",")])
+    await clearSeries(db, "fred", code, "US");
   // The World Bank's US rate (to 2025) would be fresher than this test's UNRATE (to 2023): the concept takes the
   // freshest held series, so it is removed to keep unemployment_rate on UNRATE.
   await clearSeries(db, "worldbank", "SL.UEM.TOTL.ZS", "US");
-  for (const [k, code] of TEN.split(",").entries()) await writeSeries(db, "fred", code, "US", monthStarts("2006-01", 120).map((d, m): Row => [d, 1000 * (k + 1) + m]));
-  await writeSeries(db, "fred", "UNRATE", "US", UNRATE.map((d, k): Row => [d, k + 1]));
-  await writeSeries(db, "fred", "CPIAUCSL", "US", CPI.map((d, k): Row => [d, 100 + k]));
-  await writeSeries(db, "fred", "GDP", "US", GDP.map((d, q): Row => [d, 1000 + 10 * q]));
-  await writeSeries(db, "fred", "ICSA", "US", ICSA.map((d, w): Row => [d, 200 + w]));
-  await writeSeries(db, "fred", "GASREGW", "US", GAS.map((d, w): Row => [d, 300 + w]));
-  await writeSeries(db, "fred", "DGS10", "US", DGS.map((d, k): Row => [d, k]));
+  for (const [k, code] of TEN.split(",").entries())
+    await writeSeries(
+      db,
+      "fred",
+      code,
+      "US",
+      monthStarts("2006-01", 120).map((d, m): Row => [d, 1000 * (k + 1) + m]),
+    );
+  await writeSeries(
+    db,
+    "fred",
+    "UNRATE",
+    "US",
+    UNRATE.map((d, k): Row => [d, k + 1]),
+  );
+  await writeSeries(
+    db,
+    "fred",
+    "CPIAUCSL",
+    "US",
+    CPI.map((d, k): Row => [d, 100 + k]),
+  );
+  await writeSeries(
+    db,
+    "fred",
+    "GDP",
+    "US",
+    GDP.map((d, q): Row => [d, 1000 + 10 * q]),
+  );
+  await writeSeries(
+    db,
+    "fred",
+    "ICSA",
+    "US",
+    ICSA.map((d, w): Row => [d, 200 + w]),
+  );
+  await writeSeries(
+    db,
+    "fred",
+    "GASREGW",
+    "US",
+    GAS.map((d, w): Row => [d, 300 + w]),
+  );
+  await writeSeries(
+    db,
+    "fred",
+    "DGS10",
+    "US",
+    DGS.map((d, k): Row => [d, k]),
+  );
   // The svc: series fed by these writes, derived as the write paths derive them (reads never do).
-  await deriveWritten(t.store, new Date("2026-01-15T00:00:00Z"), [["fred", "UNRATE", "US"], ["fred", "CPIAUCSL", "US"]]);
+  await deriveWritten(t.store, new Date("2026-01-15T00:00:00Z"), [
+    ["fred", "UNRATE", "US"],
+    ["fred", "CPIAUCSL", "US"],
+  ]);
   ({ headers } = await testKey(t, { plan: "professional" }));
 }, 120_000);
 afterAll(() => t?.close());
@@ -63,7 +116,11 @@ const quarterMeans = (n: number) => Array.from({ length: n }, (_, q) => 3 * q + 
 
 async function expect400(qs: string, parameter: string, contains: string) {
   const r = await get(qs);
-  expect({ status: r.status, code: r.body.error?.code, parameter: r.body.error?.details?.parameter }).toEqual({ status: 400, code: "INVALID_PARAMETER", parameter });
+  expect({ status: r.status, code: r.body.error?.code, parameter: r.body.error?.details?.parameter }).toEqual({
+    status: 400,
+    code: "INVALID_PARAMETER",
+    parameter,
+  });
   expect(r.body.error.message).toContain(contains);
   return r.body.error;
 }
@@ -87,8 +144,22 @@ describe("200", () => {
       points: 44,
       // As of the test clock (2026-11-22): December 2023 is 35 months behind, February 2024 is 33.
       freshness: {
-        UNRATE: { newest_period: "2023-12-01", cadence: "monthly", periods_behind: 35, max_periods_behind: 3, stale: true, stale_from: "2024-04-01" },
-        CPIAUCSL: { newest_period: "2024-02-01", cadence: "monthly", periods_behind: 33, max_periods_behind: 3, stale: true, stale_from: "2024-06-01" },
+        UNRATE: {
+          newest_period: "2023-12-01",
+          cadence: "monthly",
+          periods_behind: 35,
+          max_periods_behind: 3,
+          stale: true,
+          stale_from: "2024-04-01",
+        },
+        CPIAUCSL: {
+          newest_period: "2024-02-01",
+          cadence: "monthly",
+          periods_behind: 33,
+          max_periods_behind: 3,
+          stale: true,
+          stale_from: "2024-06-01",
+        },
       },
     });
   });
@@ -109,9 +180,17 @@ describe("200", () => {
     expect(r.body.series).toEqual({ GDP: GDP.map((_, q) => 1000 + 10 * q), UNRATE: quarterMeans(8) });
     expect(r.body.meta.frequency).toBe("quarterly");
     expect(r.body.meta.alignment.basis).toBe("resampled");
-    expect(r.body.meta.resample).toEqual({ method: "mean", target_frequency: "quarterly", series: { UNRATE: { source_frequency: "monthly", dropped_period_start: null } } });
-    expect((await get("indicators=GDP,UNRATE&resample_method=sum")).body.series.UNRATE).toEqual(quarterMeans(8).map((m) => 3 * m));
-    expect((await get("indicators=GDP,UNRATE&resample_method=last")).body.series.UNRATE).toEqual(quarterMeans(8).map((m) => m + 1));
+    expect(r.body.meta.resample).toEqual({
+      method: "mean",
+      target_frequency: "quarterly",
+      series: { UNRATE: { source_frequency: "monthly", dropped_period_start: null } },
+    });
+    expect((await get("indicators=GDP,UNRATE&resample_method=sum")).body.series.UNRATE).toEqual(
+      quarterMeans(8).map((m) => 3 * m),
+    );
+    expect((await get("indicators=GDP,UNRATE&resample_method=last")).body.series.UNRATE).toEqual(
+      quarterMeans(8).map((m) => m + 1),
+    );
   });
 
   test("an explicit coarser frequency resamples every series; the date range keeps overlapping buckets", async () => {
@@ -139,7 +218,9 @@ describe("200", () => {
     const r = await get("indicators=unemployment_rate,CPIAUCSL&region=US&start_date=2023-12-01");
     expect(r.status).toBe(200);
     expect(r.body.series).toEqual({ unemployment_rate: [24], CPIAUCSL: [121] });
-    expect(r.body.meta.concepts).toEqual({ unemployment_rate: { code: "unemployment_rate", resolved_indicator: "UNRATE", source: "fred" } });
+    expect(r.body.meta.concepts).toEqual({
+      unemployment_rate: { code: "unemployment_rate", resolved_indicator: "UNRATE", source: "fred" },
+    });
     expect(r.body.meta.units.unemployment_rate).toBe("percent");
   });
 
@@ -179,7 +260,11 @@ describe("400", () => {
     await expect400("indicators=DGS10,ICSA", "frequency", "coarsest series is weekly (ICSA)");
   });
   test("a frequency finer than a series (upsampling) names the series", async () => {
-    const e = await expect400("indicators=UNRATE,GDP&frequency=monthly", "frequency", "GDP: frequency=monthly would upsample a quarterly series");
+    const e = await expect400(
+      "indicators=UNRATE,GDP&frequency=monthly",
+      "frequency",
+      "GDP: frequency=monthly would upsample a quarterly series",
+    );
     expect(e.details.indicator).toBe("GDP");
   });
   test("bad values: frequency, resample_method, missing, dates, start after end, a concept without region", async () => {
@@ -196,7 +281,10 @@ describe("404 (free)", () => {
   test("an unknown code names it and the parameter", async () => {
     const r = await get("indicators=UNRATE,NOT_A_SERIES", {});
     expect(r.status).toBe(404);
-    expect(r.body.error).toMatchObject({ code: "RESOURCE_NOT_FOUND", details: { parameter: "indicators", indicator: "NOT_A_SERIES" } });
+    expect(r.body.error).toMatchObject({
+      code: "RESOURCE_NOT_FOUND",
+      details: { parameter: "indicators", indicator: "NOT_A_SERIES" },
+    });
   });
   test("a series offered but not held", async () => {
     const r = await get("indicators=UNRATE,USINFO", {});
@@ -220,7 +308,9 @@ describe("401 and 403", () => {
     const ok = await get("indicators=UNRATE,svc:sahm_rule", scoped.headers);
     expect(ok.status).toBe(200);
     // The same numbers as GET /v1/observations reads for the series (one read path), on the months UNRATE also has.
-    const obs = (await (await t.request("/v1/observations?indicator=svc:sahm_rule&order=asc&limit=1000", { headers: scoped.headers })).json()) as any;
+    const obs = (await (
+      await t.request("/v1/observations?indicator=svc:sahm_rule&order=asc&limit=1000", { headers: scoped.headers })
+    ).json()) as any;
     const byDate = new Map<string, number | null>(obs.data.map((o: any) => [o.date, o.value]));
     expect(ok.body.dates.length).toBeGreaterThan(12);
     expect(ok.body.series["svc:sahm_rule"]).toEqual(ok.body.dates.map((d: string) => byDate.get(d)));
@@ -243,11 +333,16 @@ describe("402", () => {
     expect(pr.resource.url).toEndWith("/v1/panel?indicators=UNRATE,GDP");
     const m = APERTURE_CHALLENGE.exec(res.headers.get("www-authenticate") ?? "");
     expect(m).not.toBeNull();
-    expect(((await res.json()) as any).error).toMatchObject({ code: "PAYMENT_REQUIRED", details: { price_usd: "0.05", rails: ["x402", "l402"] } });
+    expect(((await res.json()) as any).error).toMatchObject({
+      code: "PAYMENT_REQUIRED",
+      details: { price_usd: "0.05", rails: ["x402", "l402"] },
+    });
     // Paying the invoice buys the panel once.
     const paid = t.dev.pay(m![3]!);
     if (!paid.ok) throw new Error(paid.message);
-    const ok = await t.request("/v1/panel?indicators=UNRATE,GDP", { headers: { authorization: `L402 ${m![2]}:${paid.preimage}` } });
+    const ok = await t.request("/v1/panel?indicators=UNRATE,GDP", {
+      headers: { authorization: `L402 ${m![2]}:${paid.preimage}` },
+    });
     expect(ok.status).toBe(200);
     expect(((await ok.json()) as any).series.GDP).toEqual(GDP.map((_, q) => 1000 + 10 * q));
   });

@@ -41,7 +41,16 @@ describe("GET /v1/regions 200", () => {
     expect(codes).toEqual([...codes].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
     expect(codes.slice(0, 3)).toEqual(["01", "01001", "01003"]);
     expect(codes.at(-1)).toBe("ZW");
-    for (const row of data.slice(0, 5)) expect(Object.keys(row).sort()).toEqual(["code", "fips_county", "fips_state", "name", "parent_code", "slug", "type"]);
+    for (const row of data.slice(0, 5))
+      expect(Object.keys(row).sort()).toEqual([
+        "code",
+        "fips_county",
+        "fips_state",
+        "name",
+        "parent_code",
+        "slug",
+        "type",
+      ]);
   });
 
   test("?type=county: 3,144 counties", async () => {
@@ -49,15 +58,28 @@ describe("GET /v1/regions 200", () => {
     expect(data.length).toBe(3144);
     expect(data.every((r) => r.type === "county")).toBe(true);
     expect(data.find((r) => r.code === "06037")).toEqual({
-      code: "06037", type: "county", name: "Los Angeles County", slug: "los-angeles-county-ca",
-      parent_code: "06", fips_state: "06", fips_county: "037",
+      code: "06037",
+      type: "county",
+      name: "Los Angeles County",
+      slug: "los-angeles-county-ca",
+      parent_code: "06",
+      fips_state: "06",
+      fips_county: "037",
     });
   });
 
   test("?type=state: the 50 states and DC", async () => {
     const data = await list("?type=state");
     expect(data.length).toBe(51);
-    expect(data[0]).toEqual({ code: "01", type: "state", name: "Alabama", slug: "alabama", parent_code: "US", fips_state: "01", fips_county: null });
+    expect(data[0]).toEqual({
+      code: "01",
+      type: "state",
+      name: "Alabama",
+      slug: "alabama",
+      parent_code: "US",
+      fips_state: "01",
+      fips_county: null,
+    });
     expect(data.find((r) => r.code === "11")!.name).toBe("District of Columbia");
   });
 
@@ -65,18 +87,27 @@ describe("GET /v1/regions 200", () => {
     const data = await list("?type=country");
     expect(data.length).toBe(250);
     expect(data.find((r) => r.code === "US")).toEqual({
-      code: "US", type: "country", name: "United States", slug: "united-states", parent_code: null, fips_state: null, fips_county: null,
+      code: "US",
+      type: "country",
+      name: "United States",
+      slug: "united-states",
+      parent_code: null,
+      fips_state: null,
+      fips_county: null,
     });
     expect(data.find((r) => r.code === "GE")!.slug).toBe("georgia-country");
   });
 
-  test.each(["06", "CA", "ca", "US-CA", "california", "California", "6"])("?parent=%s: California's 58 counties", async (parent) => {
-    const data = await list(`?parent=${encodeURIComponent(parent)}`);
-    expect(data.length).toBe(58);
-    expect(data[0].code).toBe("06001");
-    expect(data[57].code).toBe("06115");
-    expect(data.every((r) => r.parent_code === "06")).toBe(true);
-  });
+  test.each(["06", "CA", "ca", "US-CA", "california", "California", "6"])(
+    "?parent=%s: California's 58 counties",
+    async (parent) => {
+      const data = await list(`?parent=${encodeURIComponent(parent)}`);
+      expect(data.length).toBe(58);
+      expect(data[0].code).toBe("06001");
+      expect(data[57].code).toBe("06115");
+      expect(data.every((r) => r.parent_code === "06")).toBe(true);
+    },
+  );
 
   test("?parent=US: the 51 states; with type=county nothing", async () => {
     expect((await list("?parent=US")).length).toBe(51);
@@ -85,7 +116,17 @@ describe("GET /v1/regions 200", () => {
   });
 
   test("?parent=09: Connecticut's 9 planning regions", async () => {
-    expect((await list("?parent=connecticut")).map((r) => r.code)).toEqual(["09110", "09120", "09130", "09140", "09150", "09160", "09170", "09180", "09190"]);
+    expect((await list("?parent=connecticut")).map((r) => r.code)).toEqual([
+      "09110",
+      "09120",
+      "09130",
+      "09140",
+      "09150",
+      "09160",
+      "09170",
+      "09180",
+      "09190",
+    ]);
   });
 
   test("?parent with 200 characters is accepted (and, unknown, is a 404)", async () => {
@@ -124,7 +165,10 @@ describe("GET /v1/regions: search and paging", () => {
     expect((await list("?search=dona%20ana")).map((r) => r.name)).toEqual(["Doña Ana County"]);
     // With the other filters and paging: the 10 Californian counties whose names hold "san" (San Benito .. Santa Cruz).
     const san = await page("?search=san&parent=CA&limit=3");
-    expect([san.meta, san.data.map((r) => r.name)]).toEqual([{ total: 10, limit: 3, offset: 0 }, ["San Benito County", "San Bernardino County", "San Diego County"]]);
+    expect([san.meta, san.data.map((r) => r.name)]).toEqual([
+      { total: 10, limit: 3, offset: 0 },
+      ["San Benito County", "San Bernardino County", "San Diego County"],
+    ]);
     expect(await page("?search=atlantis")).toEqual({ data: [], meta: { total: 0, limit: null, offset: 0 } });
   });
 });
@@ -145,7 +189,6 @@ describe("GET /v1/regions 400", () => {
     expect((await page(`?search=${"x".repeat(200)}`)).meta.total).toBe(0);
   });
 
-
   test("an unknown type lists the valid types", async () => {
     const e = await error("/v1/regions?type=city", 400, "INVALID_PARAMETER");
     expect(e.details).toMatchObject({ parameter: "type", in: "query" });
@@ -158,18 +201,29 @@ describe("GET /v1/regions 400", () => {
   });
 
   test("an empty parent, or one over 200 characters", async () => {
-    expect((await error("/v1/regions?parent=", 400, "INVALID_PARAMETER")).details).toMatchObject({ parameter: "parent" });
-    expect((await error(`/v1/regions?parent=${"x".repeat(201)}`, 400, "INVALID_PARAMETER")).details).toMatchObject({ parameter: "parent" });
+    expect((await error("/v1/regions?parent=", 400, "INVALID_PARAMETER")).details).toMatchObject({
+      parameter: "parent",
+    });
+    expect((await error(`/v1/regions?parent=${"x".repeat(201)}`, 400, "INVALID_PARAMETER")).details).toMatchObject({
+      parameter: "parent",
+    });
   });
 
   test("an ambiguous parent lists the candidates", async () => {
     const e = await error("/v1/regions?parent=congo", 400, "INVALID_PARAMETER");
-    expect(e.message).toBe("Ambiguous region 'congo': it names CD (Democratic Republic of the Congo), CG (Republic of the Congo). Pass one of these codes.");
+    expect(e.message).toBe(
+      "Ambiguous region 'congo': it names CD (Democratic Republic of the Congo), CG (Republic of the Congo). Pass one of these codes.",
+    );
     expect(e.details).toEqual({
       parameter: "parent",
       value: "congo",
       candidates: [
-        { code: "CD", type: "country", name: "Democratic Republic of the Congo", slug: "democratic-republic-of-the-congo" },
+        {
+          code: "CD",
+          type: "country",
+          name: "Democratic Republic of the Congo",
+          slug: "democratic-republic-of-the-congo",
+        },
         { code: "CG", type: "country", name: "Republic of the Congo", slug: "republic-of-the-congo" },
       ],
     });
@@ -179,15 +233,31 @@ describe("GET /v1/regions 400", () => {
 describe("GET /v1/regions 404", () => {
   test("unknown parent", async () => {
     const e = await error("/v1/regions?parent=atlantis", 404, "RESOURCE_NOT_FOUND");
-    expect(e).toEqual({ code: "RESOURCE_NOT_FOUND", message: "Unknown region 'atlantis'", details: { parameter: "parent", value: "atlantis" } });
+    expect(e).toEqual({
+      code: "RESOURCE_NOT_FOUND",
+      message: "Unknown region 'atlantis'",
+      details: { parameter: "parent", value: "atlantis" },
+    });
   });
 });
 
 describe("GET /v1/regions/{code}", () => {
   test.each([
-    ["06", "06"], ["CA", "CA"], ["US-CA", "06"], ["california", "06"], ["CAN", "CA"], ["canada", "CA"], ["USA", "US"], ["DE", "DE"],
-    ["DEU", "DE"], ["06037", "06037"], ["6037", "06037"], ["los-angeles-county-ca", "06037"], ["Los Angeles County, CA", "06037"],
-    ["georgia", "13"], ["georgia-country", "GE"],
+    ["06", "06"],
+    ["CA", "CA"],
+    ["US-CA", "06"],
+    ["california", "06"],
+    ["CAN", "CA"],
+    ["canada", "CA"],
+    ["USA", "US"],
+    ["DE", "DE"],
+    ["DEU", "DE"],
+    ["06037", "06037"],
+    ["6037", "06037"],
+    ["los-angeles-county-ca", "06037"],
+    ["Los Angeles County, CA", "06037"],
+    ["georgia", "13"],
+    ["georgia-country", "GE"],
   ])("%p is %p", async (input, code) => {
     const r = await t.getJson(`/v1/regions/${encodeURIComponent(input)}`);
     expect(r.status).toBe(200);
@@ -197,7 +267,17 @@ describe("GET /v1/regions/{code}", () => {
 
   test("full row", async () => {
     const r = await t.getJson("/v1/regions/US-CA");
-    expect(r.body).toEqual({ data: { code: "06", type: "state", name: "California", slug: "california", parent_code: "US", fips_state: "06", fips_county: null } });
+    expect(r.body).toEqual({
+      data: {
+        code: "06",
+        type: "state",
+        name: "California",
+        slug: "california",
+        parent_code: "US",
+        fips_state: "06",
+        fips_county: null,
+      },
+    });
   });
 
   test("unknown: 404", async () => {
@@ -207,13 +287,17 @@ describe("GET /v1/regions/{code}", () => {
 
   test("retired code: 404 naming what replaced it", async () => {
     const e = await error("/v1/regions/46113", 404, "RESOURCE_NOT_FOUND");
-    expect(e.message).toBe("Unknown region '46113': retired in 2015 (Shannon County, SD was renamed Oglala Lakota County with a new code); use 46102.");
+    expect(e.message).toBe(
+      "Unknown region '46113': retired in 2015 (Shannon County, SD was renamed Oglala Lakota County with a new code); use 46102.",
+    );
     expect(e.details).toEqual({ parameter: "code", value: "46113", retired_year: 2015, replaced_by: ["46102"] });
   });
 
   test("ambiguous: 400 with candidates", async () => {
     const e = await error(`/v1/regions/${encodeURIComponent("Baltimore, MD")}`, 400, "INVALID_PARAMETER");
-    expect(e.message).toBe("Ambiguous region 'Baltimore, MD': it names 24005 (Baltimore County, MD), 24510 (Baltimore city, MD). Pass one of these codes.");
+    expect(e.message).toBe(
+      "Ambiguous region 'Baltimore, MD': it names 24005 (Baltimore County, MD), 24510 (Baltimore city, MD). Pass one of these codes.",
+    );
   });
 
   test("201 characters: 400", async () => {

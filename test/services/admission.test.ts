@@ -4,7 +4,13 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { usageMonth } from "../../src/domain/access";
 import { readCredential } from "../../src/domain/keys";
 import { quote, type Read, type Serving } from "../../src/pricing";
-import { Admission, type AdmissionRequest, type Admitted, type Refusal, type Verdict } from "../../src/services/admission";
+import {
+  Admission,
+  type AdmissionRequest,
+  type Admitted,
+  type Refusal,
+  type Verdict,
+} from "../../src/services/admission";
 import { keyUsage } from "../../src/services/keys";
 import { makeTestApp, type TestApp } from "../support/app";
 import { testKey } from "../support/keys";
@@ -19,7 +25,13 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const read = (region: string | null, more: Partial<Read> = {}): Read => ({ indicator: "UNRATE", region, premium: false, surface: "observations", ...more });
+const read = (region: string | null, more: Partial<Read> = {}): Read => ({
+  indicator: "UNRATE",
+  region,
+  premium: false,
+  surface: "observations",
+  ...more,
+});
 const serving = (reads: Read[]): Serving => ({ indicator: null, region: null, resource: "/v1/test", reads });
 
 function paid(key: string | null, reads: Read[], policy: AdmissionRequest["policy"] = "all"): AdmissionRequest {
@@ -39,7 +51,10 @@ const refused = (v: Verdict) => (v.ok ? null : (v as Refusal).code);
 
 describe("credentials", () => {
   test("a malformed key is 401 INVALID_API_KEY; an unknown one too", async () => {
-    const malformed = await verdict({ ...paid(null, [read("US")]), credential: readCredential("Bearer nonsense", undefined) });
+    const malformed = await verdict({
+      ...paid(null, [read("US")]),
+      credential: readCredential("Bearer nonsense", undefined),
+    });
     expect(refused(malformed)).toBe("INVALID_API_KEY");
     expect(refused(await verdict(paid("svc_live_not-a-real-key", [read("US")])))).toBe("INVALID_API_KEY");
   });
@@ -61,7 +76,11 @@ describe("every read is entitled under the route's policy", () => {
   test("premium data, and signals whatever they read, need premium access", async () => {
     const free = (await testKey(t)).key;
     const premium = (await testKey(t, { scopes: ["svc-premium"] })).key;
-    for (const r of [read("US", { premium: true }), read("US", { indicator: "svc:probe" }), read(null, { indicator: null, surface: "signals" })]) {
+    for (const r of [
+      read("US", { premium: true }),
+      read("US", { indicator: "svc:probe" }),
+      read(null, { indicator: null, surface: "signals" }),
+    ]) {
       expect(refused(await verdict(paid(free, [r])))).toBe("CATEGORY_NOT_ALLOWED");
       expect((await verdict(paid(premium, [r]))).ok).toBe(true);
     }
@@ -96,7 +115,7 @@ describe("rate window and metering", () => {
     expect(await admission.served(first, t.clock.now())).toEqual({ ok: true, receipt: null });
     expect((await verdict(paid(key, [read("US")]))).ok).toBe(true);
     const third = await verdict(paid(key, [read("US")]));
-    expect(third).toMatchObject({ ok: false, code: "RATE_LIMIT_EXCEEDED", });
+    expect(third).toMatchObject({ ok: false, code: "RATE_LIMIT_EXCEEDED" });
     // Only the request that was served is metered.
     expect(await keyUsage(t.deps, row.id, usageMonth(t.clock.now()))).toBe(1);
   });

@@ -8,14 +8,30 @@ import { computePool } from "../../src/services/compute-pool";
 import { heldThreads } from "../support/held-threads";
 
 const input = (height: number): ChartInput => ({
-  series: [{ label: "US", name: "Unemployment rate", place: "the United States", unit: "percent", frequency: "annual", points: [{ date: "2024-01-01", value: 4 }, { date: "2025-01-01", value: 4.2 }] }],
+  series: [
+    {
+      label: "US",
+      name: "Unemployment rate",
+      place: "the United States",
+      unit: "percent",
+      frequency: "annual",
+      points: [
+        { date: "2024-01-01", value: 4 },
+        { date: "2025-01-01", value: 4.2 },
+      ],
+    },
+  ],
   attribution: "Source: test.",
   recessions: [],
   width: 400,
   height,
 });
 
-const codeOf = (p: Promise<unknown>) => p.then(() => "drawn", (e: unknown) => (e instanceof ApiError ? `${e.status} ${e.code}` : String(e)));
+const codeOf = (p: Promise<unknown>) =>
+  p.then(
+    () => "drawn",
+    (e: unknown) => (e instanceof ApiError ? `${e.status} ${e.code}` : String(e)),
+  );
 
 describe("chartRenders", () => {
   test("the service's own charts wait for a thread; a client's, open access included, is refused when none is free", async () => {

@@ -15,12 +15,29 @@ import { heldThreads } from "../support/held-threads";
 setDefaultTimeout(60_000);
 
 const months = (from: number, values: (number | null)[]) =>
-  values.map((value, k) => ({ date: `${from + Math.floor(k / 12)}-${String((k % 12) + 1).padStart(2, "0")}-01`, value }));
+  values.map((value, k) => ({
+    date: `${from + Math.floor(k / 12)}-${String((k % 12) + 1).padStart(2, "0")}-01`,
+    value,
+  }));
 
 const CHART: ChartInput = {
   series: [
-    { label: "California", name: "Unemployment rate", place: "California", unit: "percent", frequency: "monthly", points: months(2019, [4.1, 4.0, 3.9, 5.5, 16.1, 14.9, 13.3, 11.2, 10.0, null, 9.1, 8.8]) },
-    { label: "Texas", name: "Unemployment rate", place: "Texas", unit: "percent", frequency: "monthly", points: months(2019, [3.5, 3.5, 3.6, 5.0, 13.0, 11.8, 8.9, 7.1, 6.9, 6.8, 7.2, 7.0]) },
+    {
+      label: "California",
+      name: "Unemployment rate",
+      place: "California",
+      unit: "percent",
+      frequency: "monthly",
+      points: months(2019, [4.1, 4.0, 3.9, 5.5, 16.1, 14.9, 13.3, 11.2, 10.0, null, 9.1, 8.8]),
+    },
+    {
+      label: "Texas",
+      name: "Unemployment rate",
+      place: "Texas",
+      unit: "percent",
+      frequency: "monthly",
+      points: months(2019, [3.5, 3.5, 3.6, 5.0, 13.0, 11.8, 8.9, 7.1, 6.9, 6.8, 7.2, 7.0]),
+    },
   ],
   attribution: "Source: U.S. Bureau of Labor Statistics.",
   recessions: [{ start: "2019-03-01", end: "2019-05-01" }],
@@ -28,7 +45,14 @@ const CHART: ChartInput = {
   height: 350,
 };
 
-const RATE: SeriesProfile = { code: "X", source: "test", unit: "percent", frequency: "monthly", seasonalAdjustment: "SA", additive: true };
+const RATE: SeriesProfile = {
+  code: "X",
+  source: "test",
+  unit: "percent",
+  frequency: "monthly",
+  seasonalAdjustment: "SA",
+  additive: true,
+};
 // Ten years of a quiet rate (a small regular wobble), then a jump and a climb: something to detect.
 const quiet = Array.from({ length: 120 }, (_, k) => 5 + ((k * 7) % 5) / 50);
 const BATCH: SeriesToDetect[] = [
@@ -37,7 +61,17 @@ const BATCH: SeriesToDetect[] = [
   {
     points: months(2010, quiet),
     profile: RATE,
-    stored: [{ id: "gone", type: "extreme", direction: "up", strength: "strong", validFrom: "2011-04-01", validTo: "2011-06-01", evidence: { last_date: "2011-05-01" } }],
+    stored: [
+      {
+        id: "gone",
+        type: "extreme",
+        direction: "up",
+        strength: "strong",
+        validFrom: "2011-04-01",
+        validTo: "2011-06-01",
+        evidence: { last_date: "2011-05-01" },
+      },
+    ],
   },
   { points: [], profile: RATE, stored: [] },
 ];
@@ -69,12 +103,15 @@ const niceOf = (tid: string | number) => {
   return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
 };
 
-test.skipIf(!existsSync("/proc/thread-self"))("a compute thread runs below the other threads' priority (nice 10)", async () => {
-  await pool.run("detectSignals", BATCH);
-  expect(readdirSync("/proc/self/task").map(niceOf)).toContain(10);
-  // The thread that answers requests (here: the test's) keeps its own.
-  expect(niceOf(process.pid)).toBe(0);
-});
+test.skipIf(!existsSync("/proc/thread-self"))(
+  "a compute thread runs below the other threads' priority (nice 10)",
+  async () => {
+    await pool.run("detectSignals", BATCH);
+    expect(readdirSync("/proc/self/task").map(niceOf)).toContain(10);
+    // The thread that answers requests (here: the test's) keeps its own.
+    expect(niceOf(process.pid)).toBe(0);
+  },
+);
 
 describe("a bounded queue", () => {
   test("queueMax 1: one running, one waiting, the next refused with 503 and Retry-After; background work still queues", async () => {
@@ -86,7 +123,12 @@ describe("a bounded queue", () => {
     const refused = await held.run("detectSignals", BATCH, { refuseWhenBusy: true }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ApiError);
     const e = refused as ApiError;
-    expect([e.status, e.code, e.details, e.advice?.retryAfterSeconds]).toEqual([503, "SERVICE_UNAVAILABLE", { queued: 1 }, 1]);
+    expect([e.status, e.code, e.details, e.advice?.retryAfterSeconds]).toEqual([
+      503,
+      "SERVICE_UNAVAILABLE",
+      { queued: 1 },
+      1,
+    ]);
     const background = held.run("detectSignals", BATCH);
     expect(held.queued()).toBe(2);
     // Released one by one: each answer frees the thread for the next in line.
@@ -135,13 +177,16 @@ describe("a bounded queue", () => {
       let answer: (r: { id: number; ok: true; output: unknown }) => void = () => {};
       const first = started === 1;
       return {
-        post: (r) => queueMicrotask(() => (first ? fail("out of memory") : answer({ id: r.id, ok: true, output: "drawn" }))),
+        post: (r) =>
+          queueMicrotask(() => (first ? fail("out of memory") : answer({ id: r.id, ok: true, output: "drawn" }))),
         listen: (onReply, onFailure) => ((answer = onReply), (fail = onFailure)),
         end() {},
       };
     };
     const p = computePool({ threads: 1, queueMax: 1, startThread: failing });
-    expect(await p.run("chartSvg", CHART).catch((e: Error) => e.message)).toBe("a compute thread failed: out of memory");
+    expect(await p.run("chartSvg", CHART).catch((e: Error) => e.message)).toBe(
+      "a compute thread failed: out of memory",
+    );
     expect(await p.run("chartSvg", CHART)).toBe("drawn" as never);
     expect(started).toBe(2);
     await p.close();

@@ -48,7 +48,14 @@ describe("DATA_DIR modes", () => {
     chmodSync(join(dir, "pglite", "16384"), 0o666);
     chmodSync(join(dir, "pglite"), 0o700);
     expect(restrictDataDir(dir)).toEqual({ loosened: [".", "a", "sub", "sub/b"], engineFiles: 1 });
-    expect([mode(dir), mode(join(dir, "sub")), mode(join(dir, "a")), mode(join(dir, "sub", "b")), mode(join(dir, "c")), mode(join(dir, "pglite", "16384"))]).toEqual([0o700, 0o700, 0o600, 0o600, 0o600, 0o600]);
+    expect([
+      mode(dir),
+      mode(join(dir, "sub")),
+      mode(join(dir, "a")),
+      mode(join(dir, "sub", "b")),
+      mode(join(dir, "c")),
+      mode(join(dir, "pglite", "16384")),
+    ]).toEqual([0o700, 0o700, 0o600, 0o600, 0o600, 0o600]);
     // Nothing left to change.
     expect(restrictDataDir(dir)).toEqual({ loosened: [], engineFiles: 0 });
   });
@@ -58,7 +65,9 @@ describe("DATA_DIR modes", () => {
     mkdirSync(dir, { mode: 0o700 });
     writeFileSync(join(dir, "journal"), "x", { mode: 0o600 });
     const warnings: { msg: string; fields: Record<string, unknown> }[] = [];
-    const logger = { warn: (msg: string, fields: Record<string, unknown>) => warnings.push({ msg, fields }) } as unknown as Logger;
+    const logger = {
+      warn: (msg: string, fields: Record<string, unknown>) => warnings.push({ msg, fields }),
+    } as unknown as Logger;
     const watch = watchDataDirModes(dir, logger, 20);
     try {
       await Bun.sleep(60);
@@ -66,7 +75,12 @@ describe("DATA_DIR modes", () => {
       chmodSync(join(dir, "journal"), 0o644);
       for (let i = 0; i < 50 && warnings.length === 0; i++) await Bun.sleep(20);
       expect(mode(join(dir, "journal"))).toBe(0o600);
-      expect(warnings).toEqual([{ msg: "DATA_DIR had entries readable or writable by other users (noticed while running): now for this user only", fields: { entries: 1, paths: ["journal"] } }]);
+      expect(warnings).toEqual([
+        {
+          msg: "DATA_DIR had entries readable or writable by other users (noticed while running): now for this user only",
+          fields: { entries: 1, paths: ["journal"] },
+        },
+      ]);
     } finally {
       watch.stop();
     }
@@ -76,7 +90,12 @@ describe("DATA_DIR modes", () => {
     const dir = join(base, "pglite");
     const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: "silent" });
     const warnings: { msg: string; fields: Record<string, unknown> }[] = [];
-    const logger = { warn: (msg: string, fields: Record<string, unknown>) => warnings.push({ msg, fields }), info() {}, error() {}, debug() {} } as unknown as Logger;
+    const logger = {
+      warn: (msg: string, fields: Record<string, unknown>) => warnings.push({ msg, fields }),
+      info() {},
+      error() {},
+      debug() {},
+    } as unknown as Logger;
     let database = await openConfiguredDatabase(config, { logger });
     try {
       expect(open(dir)).toEqual([]);
@@ -91,7 +110,12 @@ describe("DATA_DIR modes", () => {
     chmodSync(join(dir, "pglite", "pg_hba.conf"), 0o644);
     database = await openConfiguredDatabase(config, { logger });
     await database.close();
-    expect(warnings).toEqual([{ msg: "DATA_DIR had entries readable or writable by other users (noticed at start): now for this user only", fields: { entries: 1, paths: ["pglite/pg_hba.conf"] } }]);
+    expect(warnings).toEqual([
+      {
+        msg: "DATA_DIR had entries readable or writable by other users (noticed at start): now for this user only",
+        fields: { entries: 1, paths: ["pglite/pg_hba.conf"] },
+      },
+    ]);
     expect(open(dir)).toEqual([]);
   });
 
@@ -115,7 +139,9 @@ describe("DATA_DIR modes", () => {
     const dir = join(base, "shared");
     mkdirSync(dir);
     chmodSync(dir, 0o1777);
-    expect(() => ensureDataDir(dir)).toThrow(`DATA_DIR ${dir} is a shared directory (sticky bit, like /tmp): point DATA_DIR at a directory of its own.`);
+    expect(() => ensureDataDir(dir)).toThrow(
+      `DATA_DIR ${dir} is a shared directory (sticky bit, like /tmp): point DATA_DIR at a directory of its own.`,
+    );
     expect(mode(dir)).toBe(0o777);
   });
 });

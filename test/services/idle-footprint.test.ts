@@ -63,7 +63,13 @@ describe("trimWhenIdle", () => {
     const probe = { cpuMs: () => 0, nowMs: () => (samples++, (now += 10)) };
     let trimmed!: () => void;
     const done = new Promise<void>((resolve) => (trimmed = resolve));
-    const idle = trimWhenIdle({ windowMs: 30, quietShare: 0.05, sampleEveryMs: 1, probe, trim: () => (trims++, trimmed()) });
+    const idle = trimWhenIdle({
+      windowMs: 30,
+      quietShare: 0.05,
+      sampleEveryMs: 1,
+      probe,
+      trim: () => (trims++, trimmed()),
+    });
     await done;
     const seen = samples;
     await Bun.sleep(20);

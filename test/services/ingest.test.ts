@@ -60,7 +60,14 @@ async function stored(indicatorId: string, region: string) {
   const s = await findSeries(db, indicatorId, region);
   if (!s) return null;
   const rows = await db
-    .select({ date: observations.date, revision: observations.revision, value: observations.value, isLatest: observations.isLatest, isPreliminary: observations.isPreliminary, sourceUpdatedAt: observations.sourceUpdatedAt })
+    .select({
+      date: observations.date,
+      revision: observations.revision,
+      value: observations.value,
+      isLatest: observations.isLatest,
+      isPreliminary: observations.isPreliminary,
+      sourceUpdatedAt: observations.sourceUpdatedAt,
+    })
     .from(observations)
     .where(eq(observations.seriesId, s.id))
     .orderBy(asc(observations.date), asc(observations.revision));
@@ -69,22 +76,46 @@ async function stored(indicatorId: string, region: string) {
 
 // Real FRED values (fred-macro-us/UNRATE.csv); October 2025 was published with no value.
 const UNRATE = [
-  ["2020-01-01", "3.6"], ["2020-02-01", "3.5"], ["2020-03-01", "4.4"], ["2020-04-01", "14.8"], ["2020-05-01", "13.2"],
-  ["2025-09-01", "4.4"], ["2025-10-01", "."], ["2025-11-01", "4.6"],
+  ["2020-01-01", "3.6"],
+  ["2020-02-01", "3.5"],
+  ["2020-03-01", "4.4"],
+  ["2020-04-01", "14.8"],
+  ["2020-05-01", "13.2"],
+  ["2025-09-01", "4.4"],
+  ["2025-10-01", "."],
+  ["2025-11-01", "4.6"],
 ].map(([date, value]) => ({ date, value }));
 
 describe("first fetch, an identical second fetch, a revision", () => {
   test("UNRATE: inserted, then unchanged (nothing written), then one revision", async () => {
-    fake.setFredSeries("UNRATE", UNRATE.map((o) => ({ ...o })), "2026-01-09 07:46:03-06");
+    fake.setFredSeries(
+      "UNRATE",
+      UNRATE.map((o) => ({ ...o })),
+      "2026-01-09 07:46:03-06",
+    );
     const c = ctx();
     const t = await target("UNRATE", "US", "fred");
 
     const [first] = await ingestSeries(c, [t]);
-    expect(first).toMatchObject({ indicator: "UNRATE", source: "fred", region: "US", status: "ok", observations: 8, inserted: 8, revised: 0, unchanged: 0, error: null });
+    expect(first).toMatchObject({
+      indicator: "UNRATE",
+      source: "fred",
+      region: "US",
+      status: "ok",
+      observations: 8,
+      inserted: 8,
+      revised: 0,
+      unchanged: 0,
+      error: null,
+    });
     expect(first.sourceUpdatedAt).toBe("2026-01-09T13:46:03.000Z");
     const afterFirst = (await stored(t.indicator.id, "US"))!;
     expect(afterFirst.series.observationCount).toBe(8);
-    expect(afterFirst.rows.find((r) => r.date === "2025-10-01")).toMatchObject({ value: null, revision: 1, isLatest: true });
+    expect(afterFirst.rows.find((r) => r.date === "2025-10-01")).toMatchObject({
+      value: null,
+      revision: 1,
+      isLatest: true,
+    });
     expect(new Date(afterFirst.rows[0].sourceUpdatedAt!).toISOString()).toBe("2026-01-09T13:46:03.000Z");
 
     c.clock.advance(86_400_000);
@@ -101,7 +132,12 @@ describe("first fetch, an identical second fetch, a revision", () => {
     expect(third).toMatchObject({ status: "ok", inserted: 0, revised: 1, unchanged: 7 });
     const afterThird = (await stored(t.indicator.id, "US"))!;
     expect(afterThird.series.version).toBe(afterFirst.series.version + 1);
-    expect(afterThird.rows.filter((r) => r.date === "2020-04-01").map((r) => [r.revision, r.value, r.isLatest])).toEqual([[1, 14.8, false], [2, 14.7, true]]);
+    expect(
+      afterThird.rows.filter((r) => r.date === "2020-04-01").map((r) => [r.revision, r.value, r.isLatest]),
+    ).toEqual([
+      [1, 14.8, false],
+      [2, 14.7, true],
+    ]);
   });
 
   test("BLS: a preliminary value that is finalised unchanged is a revision of the flag; a new month is inserted", async () => {
@@ -115,8 +151,16 @@ describe("first fetch, an identical second fetch, a revision", () => {
     const range = { start: "2020-01-01" };
     expect((await ingestSeries(c, [t], { range }))[0]).toMatchObject({ status: "ok", inserted: 2 });
     fake.revise("bls", "LASST060000000000004", "2020 M04", "3043334", [{}]);
-    fake.setBlsSeries("LASST060000000000004", [...fake.bls.get("LASST060000000000004")!, { year: "2020", period: "M05", value: "3018224", footnotes: [{ code: "P", text: "Preliminary." }] }]);
-    expect((await ingestSeries(c, [t], { range }))[0]).toMatchObject({ status: "ok", inserted: 1, revised: 1, unchanged: 1 });
+    fake.setBlsSeries("LASST060000000000004", [
+      ...fake.bls.get("LASST060000000000004")!,
+      { year: "2020", period: "M05", value: "3018224", footnotes: [{ code: "P", text: "Preliminary." }] },
+    ]);
+    expect((await ingestSeries(c, [t], { range }))[0]).toMatchObject({
+      status: "ok",
+      inserted: 1,
+      revised: 1,
+      unchanged: 1,
+    });
     const s = (await stored(t.indicator.id, "06"))!;
     expect(s.rows.filter((r) => r.isLatest).map((r) => [r.date, r.value, r.isPreliminary, r.revision])).toEqual([
       ["2020-03-01", 1052163, false, 1],
@@ -139,7 +183,10 @@ describe("nothing is written when the upstream fails", () => {
   });
 
   test("a failure on a refresh leaves the held series exactly as it was", async () => {
-    fake.setFredSeries("UNRATE", UNRATE.map((o) => ({ ...o })));
+    fake.setFredSeries(
+      "UNRATE",
+      UNRATE.map((o) => ({ ...o })),
+    );
     const c = ctx({ maxAttempts: 2 });
     const t = await target("UNRATE", "US", "fred");
     await ingestSeries(c, [t]);
@@ -158,8 +205,14 @@ describe("nothing is written when the upstream fails", () => {
     ]);
     fake.setBlsSeries("LASST060000000000003", [{ year: "2024", period: "M01", value: "5.2" }]);
     const c = ctx({ maxAttempts: 1 });
-    fake.blsRefuse("Request could not be serviced, as the daily threshold for total number of requests allocated to the user has been reached.");
-    const targets = [await target("SP.POP.TOTL", "DE"), await target("LASST03", "06", "bls"), await target("SP.POP.TOTL", "FR")];
+    fake.blsRefuse(
+      "Request could not be serviced, as the daily threshold for total number of requests allocated to the user has been reached.",
+    );
+    const targets = [
+      await target("SP.POP.TOTL", "DE"),
+      await target("LASST03", "06", "bls"),
+      await target("SP.POP.TOTL", "FR"),
+    ];
     const out = await ingestSeries(c, targets, { range: { start: "2020-01-01" } });
     expect(out.map((r) => [r.indicator, r.region, r.status, r.error?.kind ?? null])).toEqual([
       ["SP.POP.TOTL", "DE", "ok", null],
@@ -174,22 +227,33 @@ describe("nothing is written when the upstream fails", () => {
 describe("batches and edges", () => {
   test("51 counties of one LAUS indicator: two BLS queries; a county BLS does not know fails alone", async () => {
     const counties = regions.filter((r) => r.type === "county").slice(0, 51);
-    for (const c of counties.slice(0, 50)) fake.setBlsSeries(`LAUCN${c.code}0000000006`, [{ year: "2024", period: "M12", value: String(1000 + Number(c.code.slice(2))) }]);
+    for (const c of counties.slice(0, 50))
+      fake.setBlsSeries(`LAUCN${c.code}0000000006`, [
+        { year: "2024", period: "M12", value: String(1000 + Number(c.code.slice(2))) },
+      ]);
     const c = ctx();
     const targets = await Promise.all(counties.map((r) => target("LAUCN06", r.code, "bls")));
     const progress: number[] = [];
-    const out = await ingestSeries(c, targets, { range: { start: "2024-01-01" }, progress: { start: (_l, n) => progress.push(-n), tick: (n = 1) => progress.push(n), done: () => {} } });
+    const out = await ingestSeries(c, targets, {
+      range: { start: "2024-01-01" },
+      progress: { start: (_l, n) => progress.push(-n), tick: (n = 1) => progress.push(n), done: () => {} },
+    });
     expect(fake.requests.map((r) => r.body.seriesid.length)).toEqual([50, 1]);
     expect(out.filter((r) => r.status === "ok")).toHaveLength(50);
     expect(out[50]).toMatchObject({ status: "failed", region: counties[50].code });
     expect(out[50].error!.kind).toBe("not_found");
     expect(progress).toEqual([-51, 50, 1]);
     const first = (await stored(targets[0].indicator.id, counties[0].code))!;
-    expect(first.rows.filter((r) => r.isLatest && r.date === "2024-12-01").map((r) => r.value)).toEqual([1000 + Number(counties[0].code.slice(2))]);
+    expect(first.rows.filter((r) => r.isLatest && r.date === "2024-12-01").map((r) => r.value)).toEqual([
+      1000 + Number(counties[0].code.slice(2)),
+    ]);
   });
 
   test("unsupported targets fetch nothing; duplicates share one fetch", async () => {
-    fake.setFredSeries("UNRATE", UNRATE.map((o) => ({ ...o })));
+    fake.setFredSeries(
+      "UNRATE",
+      UNRATE.map((o) => ({ ...o })),
+    );
     const c = ctx();
     const pep = await target("POPESTIMATE", "06");
     const un = await target("UNRATE", "US", "fred");
@@ -207,7 +271,10 @@ describe("batches and edges", () => {
     const t = await target("UNRATE", "US", "fred");
     const [whole] = await ingestSeries(c, [t]);
     expect([whole.status, whole.error?.kind]).toEqual(["failed", "not_found"]);
-    fake.setFredSeries("UNRATE", UNRATE.map((o) => ({ ...o })));
+    fake.setFredSeries(
+      "UNRATE",
+      UNRATE.map((o) => ({ ...o })),
+    );
     const [quiet] = await ingestSeries(c, [t], { range: { start: "2030-01-01" } });
     expect([quiet.status, quiet.inserted, quiet.observations]).toEqual(["ok", 0, 0]);
   });
@@ -220,7 +287,10 @@ describe("batches and edges", () => {
     const c = ctx();
     const targets = await Promise.all([la, orange].map((r) => target("B19013_001E", r.code)));
     const out = await ingestSeries(c, targets, { range: { start: "2022-01-01", end: "2022-12-31" } });
-    expect(out.map((r) => [r.region, r.status, r.inserted])).toEqual([["06037", "ok", 1], ["06059", "ok", 1]]);
+    expect(out.map((r) => [r.region, r.status, r.inserted])).toEqual([
+      ["06037", "ok", 1],
+      ["06059", "ok", 1],
+    ]);
     expect(fake.requests.map((r) => [r.query.for, r.query.in])).toEqual([["county:037,059", "state:06"]]);
     const orangeRows = (await stored(targets[1].indicator.id, "06059"))!.rows;
     expect(orangeRows.map((r) => [r.date, r.value])).toEqual([["2022-01-01", null]]);

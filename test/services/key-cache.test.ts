@@ -9,7 +9,8 @@ import type { KeyWithSubscription } from "../../db/repos/keys";
 setDefaultTimeout(120_000);
 
 /** A cached row; its stored secret hash is that of the secret `${id}-secret`, as the cache is keyed in the service. */
-const entry = (id: string) => ({ key: { id, secretHash: sha256Hex(`${id}-secret`) }, subscription: null }) as unknown as KeyWithSubscription;
+const entry = (id: string) =>
+  ({ key: { id, secretHash: sha256Hex(`${id}-secret`) }, subscription: null }) as unknown as KeyWithSubscription;
 const digestOf = (secret: string) => Bun.SHA256.hash(secret) as Uint8Array;
 const logger = createLogger("silent");
 

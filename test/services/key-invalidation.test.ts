@@ -1,3 +1,4 @@
+// test-tier: once (starts a redis-server)
 // The key cache with an invalidation bus (src/services/key-invalidation.ts): keys are cached only while the bus
 // listens; a change heard on the bus drops the key; invalidate() returns once every listener acknowledged. With a
 // Redis server this test starts and stops: two caches on one Redis acknowledge each other's changes, an outage stops
@@ -9,11 +10,12 @@ import { sha256Hex } from "../../src/domain/keys";
 import { createLogger } from "../../src/logger";
 import { redisBus, type BusConnector, type InvalidationHandlers } from "../../src/services/key-invalidation";
 import { createKeyCache } from "../../src/services/key-runtime";
-import { startRedis, type RedisInstance } from "../../bench/lib/instances";
+import { redisServerMissing, startRedis, type RedisInstance } from "../support/redis";
 
 setDefaultTimeout(60_000);
 
-const entry = (id: string) => ({ key: { id, secretHash: sha256Hex(`${id}-secret`) }, subscription: null }) as unknown as KeyWithSubscription;
+const entry = (id: string) =>
+  ({ key: { id, secretHash: sha256Hex(`${id}-secret`) }, subscription: null }) as unknown as KeyWithSubscription;
 const logger = createLogger("silent");
 
 /** A bus driven by the test: it hands out the cache's handlers and records what was published. */
@@ -86,7 +88,7 @@ describe("the key cache with a bus", () => {
   });
 });
 
-const redisSkip = Bun.which("redis-server") ? null : "redis-server is not installed";
+const redisSkip = redisServerMissing();
 if (redisSkip) console.warn(`skipped (Redis bus): ${redisSkip}`);
 
 describe.skipIf(!!redisSkip)("the Redis bus", () => {
@@ -118,7 +120,9 @@ describe.skipIf(!!redisSkip)("the Redis bus", () => {
     expect(b.get("h2")).toBe(undefined);
     // A change now cannot be published: invalidate says so and waits out the TTL before it returns.
     await a.invalidate("k2");
-    expect(aLog.map((l) => JSON.parse(l).msg)).toContain("key cache: Redis publish failed; waiting out the cache TTL so no process serves the old key");
+    expect(aLog.map((l) => JSON.parse(l).msg)).toContain(
+      "key cache: Redis publish failed; waiting out the cache TTL so no process serves the old key",
+    );
 
     await redis.start();
     expect(await b.ready(10_000)).toBe(true);

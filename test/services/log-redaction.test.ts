@@ -24,7 +24,10 @@ const SECRET_HASH = "9f2c0d1e5b7a4c3d8e6f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0
 async function failedQuery(): Promise<Error> {
   try {
     // A lookup by secret hash whose second parameter cannot be cast: the query fails with its parameters attached.
-    await database.db.select().from(apiKeys).where(sql`${apiKeys.secretHash} = ${SECRET_HASH} and ${apiKeys.rateLimitPerMinute} = ${"not a number"}::int`);
+    await database.db
+      .select()
+      .from(apiKeys)
+      .where(sql`${apiKeys.secretHash} = ${SECRET_HASH} and ${apiKeys.rateLimitPerMinute} = ${"not a number"}::int`);
   } catch (e) {
     return e as Error;
   }
@@ -58,13 +61,21 @@ describe("query parameters in logs", () => {
 
   test("redaction is exact: text without a parameter list is unchanged; several lists in one text are each replaced", () => {
     expect(redactQueryParams("connect ECONNREFUSED 127.0.0.1:5432")).toBe("connect ECONNREFUSED 127.0.0.1:5432");
-    expect(redactQueryParams("Failed query: select 1\nparams: a,b\n    at x (f.ts:1:1)\nFailed query: select 2\nparams: c\nd")).toBe(
+    expect(
+      redactQueryParams(
+        "Failed query: select 1\nparams: a,b\n    at x (f.ts:1:1)\nFailed query: select 2\nparams: c\nd",
+      ),
+    ).toBe(
       "Failed query: select 1\nparams: [redacted]\n    at x (f.ts:1:1)\nFailed query: select 2\nparams: [redacted]",
     );
-    expect(describeError(new Error(`Failed query: update t set a = $1\nparams: ${SECRET_HASH}`))).toBe("Error: Failed query: update t set a = $1\nparams: [redacted]");
+    expect(describeError(new Error(`Failed query: update t set a = $1\nparams: ${SECRET_HASH}`))).toBe(
+      "Error: Failed query: update t set a = $1\nparams: [redacted]",
+    );
   });
 
   test("a query that succeeds is unaffected", async () => {
-    expect(await database.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.secretHash, SECRET_HASH))).toEqual([]);
+    expect(
+      await database.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.secretHash, SECRET_HASH)),
+    ).toEqual([]);
   });
 });

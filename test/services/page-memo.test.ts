@@ -10,7 +10,14 @@ const serving = {} as Serving;
 
 function entry(bytes: number, valid: { now: boolean } = { now: true }): PageEntry {
   const body = renderBody("x".repeat(bytes), "application/json");
-  return { body: () => (valid.now ? body : null), vary: "Accept", quote, serving, policy: "all", payment: () => ({ method: "GET", query: {}, pathParams: {}, shape: null }) };
+  return {
+    body: () => (valid.now ? body : null),
+    vary: "Accept",
+    quote,
+    serving,
+    policy: "all",
+    payment: () => ({ method: "GET", query: {}, pathParams: {}, shape: null }),
+  };
 }
 
 describe("PageMemo", () => {

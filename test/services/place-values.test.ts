@@ -13,7 +13,8 @@ let t: TestApp;
 let clock = 0;
 const scope = { indicatorId: indicatorId("bls", "LASST03"), regionType: "state", parentCode: null };
 const store = () => ({ db: t.database.db, caches: t.deps.caches });
-const valueOf = async (region: string, date: string) => (await placeValues(store(), scope, date)).find((v) => v.region === region)?.value;
+const valueOf = async (region: string, date: string) =>
+  (await placeValues(store(), scope, date)).find((v) => v.region === region)?.value;
 
 beforeAll(async () => {
   t = await makeTestApp();
@@ -33,8 +34,12 @@ describe("place values follow the indicator's series", () => {
     expect(await placeValues(store(), scope, common.date)).toBe(kept);
     await writeSeries(t.database.db, "bls", "LASST03", "06", [[common.date, 19.9]]);
     expect(await valueOf("06", common.date)).toBe(19.9);
-    const ranked = await t.request(`/v1/ask?${new URLSearchParams({ q: "Which state has the highest unemployment rate?" })}`);
-    expect(((await ranked.json()) as { answer: string }).answer).toStartWith("California had the highest unemployment rate of the 50 states and DC");
+    const ranked = await t.request(
+      `/v1/ask?${new URLSearchParams({ q: "Which state has the highest unemployment rate?" })}`,
+    );
+    expect(((await ranked.json()) as { answer: string }).answer).toStartWith(
+      "California had the highest unemployment rate of the 50 states and DC",
+    );
   });
 
   test("another process's write: not before the revalidation bound, at it", async () => {
@@ -46,7 +51,9 @@ describe("place values follow the indicator's series", () => {
     await t.database.exec(
       `UPDATE observations SET value = 12.5 FROM series s WHERE s.id = observations.series_id AND s.indicator_id = '${scope.indicatorId}' AND s.region_code = '48' AND observations.date = '${date}' AND observations.is_latest`,
     );
-    await t.database.exec(`UPDATE series SET version = version + 1 WHERE indicator_id = '${scope.indicatorId}' AND region_code = '48'`);
+    await t.database.exec(
+      `UPDATE series SET version = version + 1 WHERE indicator_id = '${scope.indicatorId}' AND region_code = '48'`,
+    );
     clock = 999;
     expect(await valueOf("48", date)).not.toBe(12.5);
     clock = 1000;

@@ -1,8 +1,10 @@
+// test-tier: database (two servers on one PostgreSQL database)
 // Rate limits shared through Redis: exact counts under concurrency in one process, and one limit enforced
 // across two real server processes. Uses TEST_REDIS_URL, else redis://127.0.0.1:6379 when reachable; skips otherwise.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { RedisClient } from "bun";
 import { makeTestApp } from "../support/app";
+import { sharedRedis } from "../support/redis";
 import { bearer, testKey } from "../support/keys";
 import { redisRateLimitStore } from "../../src/services/rate-limit-stores";
 import { UNCORKED_BODY_BYTES } from "../../src/http/deferred-body";
@@ -36,18 +38,7 @@ async function sharedDatabase(): Promise<{ url: string; drop(): Promise<void> }>
   };
 }
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
-
-async function reachable(url: string): Promise<boolean> {
-  const client = new RedisClient(url, { connectionTimeout: 1000, autoReconnect: false, maxRetries: 0 });
-  try {
-    return (await Promise.race([client.ping(), Bun.sleep(1500).then(() => "timeout")])) === "PONG";
-  } catch {
-    return false;
-  } finally {
-    client.close();
-  }
-}
+const { url: REDIS_URL, skip: redisSkip } = await sharedRedis();
 
 /** How many EVAL calls Redis has run so far. */
 async function evalCalls(client: RedisClient): Promise<number> {
@@ -55,8 +46,8 @@ async function evalCalls(client: RedisClient): Promise<number> {
   return Number(/cmdstat_eval:calls=(\d+)/.exec(info)?.[1] ?? 0);
 }
 
-const haveRedis = await reachable(REDIS_URL);
-if (!haveRedis) console.warn(`skipped: no Redis at ${REDIS_URL} (set TEST_REDIS_URL)`);
+const haveRedis = redisSkip === null;
+if (redisSkip) console.warn(`skipped: ${redisSkip}`);
 const prefix = `svc:test:${crypto.randomUUID()}:`;
 
 describe.skipIf(!haveRedis)("Redis rate-limit counters", () => {
@@ -76,7 +67,12 @@ describe.skipIf(!haveRedis)("Redis rate-limit counters", () => {
     const monitor = new RedisClient(REDIS_URL);
     try {
       const before = await evalCalls(monitor);
-      const counts = await Promise.all([store.hit("b1", 7, 60_000), store.hit("b2", 7, 60_000), store.hit("b1", 7, 60_000), store.hit("b1", 8, 60_000)]);
+      const counts = await Promise.all([
+        store.hit("b1", 7, 60_000),
+        store.hit("b2", 7, 60_000),
+        store.hit("b1", 7, 60_000),
+        store.hit("b1", 8, 60_000),
+      ]);
       expect(counts).toEqual([1, 1, 2, 1]);
       expect((await evalCalls(monitor)) - before).toBe(1);
       // A window's first hit sets its expiry: a second past the window's end.
@@ -90,7 +86,11 @@ describe.skipIf(!haveRedis)("Redis rate-limit counters", () => {
   });
 
   test("a memoised page on Redis counters: the same bytes as the full pipeline (over a socket too, as one chunk), and exactly N of 100 parallel requests on an N/min key", async () => {
-    const t = await makeTestApp({ keyAccess: true, rateLimits: redisRateLimitStore(REDIS_URL, { prefix: `${prefix}memo:` }), config: { seriesCacheRevalidateMs: 3_600_000 } });
+    const t = await makeTestApp({
+      keyAccess: true,
+      rateLimits: redisRateLimitStore(REDIS_URL, { prefix: `${prefix}memo:` }),
+      config: { seriesCacheRevalidateMs: 3_600_000 },
+    });
     const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: t.app.fetch, development: false });
     try {
       t.clock.set("2026-11-22T12:00:30Z");
@@ -112,7 +112,9 @@ describe.skipIf(!haveRedis)("Redis rate-limit counters", () => {
 
       // Over a socket, the memo's answer waits for Redis: Bun writes it as one chunk, not a send per header token
       // (uncompressed, as the full read above: a fetch asks for compressed bodies by default).
-      const overSocket = await fetch(`http://127.0.0.1:${server.port}${page}`, { headers: { ...warm.headers, "accept-encoding": "identity" } });
+      const overSocket = await fetch(`http://127.0.0.1:${server.port}${page}`, {
+        headers: { ...warm.headers, "accept-encoding": "identity" },
+      });
       expect(t.app.pages!.served).toBe(served + 2);
       expect(overSocket.status).toBe(200);
       expect(overSocket.headers.get("transfer-encoding")).toBe("chunked");
@@ -123,7 +125,9 @@ describe.skipIf(!haveRedis)("Redis rate-limit counters", () => {
       const { key } = await testKey(t, { rateLimitPerMinute: 30, plan: "professional" });
       // The ping (which caches the key) counts in a window of its own: all 30 of the data window are left.
       await t.request("/v1/ping", { headers: bearer(key) });
-      const statuses = await Promise.all(Array.from({ length: 100 }, async () => (await t.request(page, { headers: bearer(key) })).status));
+      const statuses = await Promise.all(
+        Array.from({ length: 100 }, async () => (await t.request(page, { headers: bearer(key) })).status),
+      );
       expect(statuses.filter((s) => s === 200).length).toBe(30);
       expect(statuses.filter((s) => s === 429).length).toBe(70);
     } finally {
@@ -137,7 +141,9 @@ describe.skipIf(!haveRedis)("Redis rate-limit counters", () => {
     try {
       t.clock.set("2026-11-22T12:00:30Z");
       const { key } = await testKey(t);
-      const statuses = await Promise.all(Array.from({ length: 200 }, async () => (await t.app.request("/v1/ping", { headers: bearer(key) })).status));
+      const statuses = await Promise.all(
+        Array.from({ length: 200 }, async () => (await t.app.request("/v1/ping", { headers: bearer(key) })).status),
+      );
       expect(statuses.filter((s) => s === 200).length).toBe(60);
       expect(statuses.filter((s) => s === 429).length).toBe(140);
     } finally {
@@ -154,13 +160,21 @@ describe.skipIf(!haveRedis)("two server processes sharing Redis", () => {
 
   beforeAll(async () => {
     const seed = String(1 + Math.floor(Math.random() * 1_000_000));
-    const env: Record<string, string | undefined> = { ...process.env, REDIS_URL, KEY_SEED: seed, FIXED_NOW: "2026-11-22T12:00:30Z", DATABASE_URL: undefined };
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      REDIS_URL,
+      KEY_SEED: seed,
+      FIXED_NOW: "2026-11-22T12:00:30Z",
+      DATABASE_URL: undefined,
+    };
     if (testBackend === "postgres") {
       // Both processes on one PostgreSQL database, holding one key created here.
       shared = await sharedDatabase();
       const database = await openDatabase({ url: shared.url, poolSize: 2 });
       const keys = createKeyRuntime({ database, logger: createLogger("silent"), redisUrl: null });
-      const { key } = await issueKey({ database, keys, clock: systemClock, random: cryptoRandom } as any, { plan: "free" });
+      const { key } = await issueKey({ database, keys, clock: systemClock, random: cryptoRandom } as any, {
+        plan: "free",
+      });
       await keys.close();
       await database.close();
       Object.assign(env, { DATABASE_URL: shared.url, KEY: key });
@@ -215,13 +229,20 @@ describe.skipIf(!haveRedis)("two server processes sharing Redis", () => {
   }, 60_000);
 
   // Needs both processes on one database: the PostgreSQL run.
-  test.skipIf(testBackend !== "postgres")("a key revoked through one server fails at once on the other (cache invalidation through Redis)", async () => {
-    const key = servers[0]!.key;
-    // Server 1 has the key cached (its clock is frozen, so only an invalidation can drop it within the TTL).
-    expect((await fetch(`http://127.0.0.1:${servers[1]!.port}/v1/ping`, { headers: bearer(key) })).status).toBe(429);
-    const revoked = await fetch(`http://127.0.0.1:${servers[0]!.port}/v1/keys/revoke`, { method: "POST", headers: bearer(key) });
-    expect(revoked.status).toBe(200);
-    const after = await fetch(`http://127.0.0.1:${servers[1]!.port}/v1/ping`, { headers: bearer(key) });
-    expect(after.status).toBe(401);
-  }, 60_000);
+  test.skipIf(testBackend !== "postgres")(
+    "a key revoked through one server fails at once on the other (cache invalidation through Redis)",
+    async () => {
+      const key = servers[0]!.key;
+      // Server 1 has the key cached (its clock is frozen, so only an invalidation can drop it within the TTL).
+      expect((await fetch(`http://127.0.0.1:${servers[1]!.port}/v1/ping`, { headers: bearer(key) })).status).toBe(429);
+      const revoked = await fetch(`http://127.0.0.1:${servers[0]!.port}/v1/keys/revoke`, {
+        method: "POST",
+        headers: bearer(key),
+      });
+      expect(revoked.status).toBe(200);
+      const after = await fetch(`http://127.0.0.1:${servers[1]!.port}/v1/ping`, { headers: bearer(key) });
+      expect(after.status).toBe(401);
+    },
+    60_000,
+  );
 });

@@ -41,16 +41,36 @@ describe("detectSignalsFor", () => {
     const s = await detectSignalsFor(ctx(), [U6]);
     expect(s).toMatchObject({ series: 1, observations: 26, removed: 0, updated: 0 });
     const [row] = await extremes();
-    expect(row).toMatchObject({ direction: "up", strength: "strong", validTo: null, validFrom: new Date("2022-02-01T00:00:00Z"), detectedAt: new Date("2026-01-10T00:00:00Z"), lastSeenAt: new Date("2026-01-10T00:00:00Z") });
-    expect(row.evidence).toMatchObject({ date: "2022-02-01", move: 10, z: Number((10 / 0.7413).toPrecision(12)), baseline_scale: 0.7413, last_date: "2022-02-01", baseline_moves: 24 });
+    expect(row).toMatchObject({
+      direction: "up",
+      strength: "strong",
+      validTo: null,
+      validFrom: new Date("2022-02-01T00:00:00Z"),
+      detectedAt: new Date("2026-01-10T00:00:00Z"),
+      lastSeenAt: new Date("2026-01-10T00:00:00Z"),
+    });
+    expect(row.evidence).toMatchObject({
+      date: "2022-02-01",
+      move: 10,
+      z: Number((10 / 0.7413).toPrecision(12)),
+      baseline_scale: 0.7413,
+      last_date: "2022-02-01",
+      baseline_moves: 24,
+    });
   });
 
   test("re-running on unchanged data changes nothing, not even last_seen_at", async () => {
-    const before = await t.database.db.select().from(signalIntervals).where(eq(signalIntervals.indicatorId, U6.indicatorId));
+    const before = await t.database.db
+      .select()
+      .from(signalIntervals)
+      .where(eq(signalIntervals.indicatorId, U6.indicatorId));
     t.clock.set("2026-01-11T00:00:00Z");
     const s = await detectSignalsFor(ctx(), [U6, U6]);
     expect(s).toMatchObject({ series: 1, inserted: 0, updated: 0, removed: 0, unchanged: before.length });
-    const after = await t.database.db.select().from(signalIntervals).where(eq(signalIntervals.indicatorId, U6.indicatorId));
+    const after = await t.database.db
+      .select()
+      .from(signalIntervals)
+      .where(eq(signalIntervals.indicatorId, U6.indicatorId));
     expect(after.sort((a, b) => a.id.localeCompare(b.id))).toEqual(before.sort((a, b) => a.id.localeCompare(b.id)));
   });
 
@@ -59,24 +79,49 @@ describe("detectSignalsFor", () => {
     await writeSeries(t.database.db, "fred", "U6RATE", "US", [...BASE, [DATES[25], 18], [DATES[26], 8]]);
     await detectSignalsFor(ctx(), [U6]);
     const rows = await extremes();
-    expect(rows.map((r) => [r.direction, r.validFrom.toISOString().slice(0, 10), r.validTo?.toISOString().slice(0, 10) ?? null])).toEqual([
+    expect(
+      rows.map((r) => [
+        r.direction,
+        r.validFrom.toISOString().slice(0, 10),
+        r.validTo?.toISOString().slice(0, 10) ?? null,
+      ]),
+    ).toEqual([
       ["up", "2022-02-01", "2022-03-01"],
       ["down", "2022-03-01", null],
     ]);
     // The closed one kept its detection time; the run that closed it confirmed it; the new one is stamped now.
-    expect([rows[0].detectedAt, rows[0].lastSeenAt]).toEqual([new Date("2026-01-10T00:00:00Z"), new Date("2026-02-10T00:00:00Z")]);
-    expect([rows[1].detectedAt, rows[1].lastSeenAt]).toEqual([new Date("2026-02-10T00:00:00Z"), new Date("2026-02-10T00:00:00Z")]);
+    expect([rows[0].detectedAt, rows[0].lastSeenAt]).toEqual([
+      new Date("2026-01-10T00:00:00Z"),
+      new Date("2026-02-10T00:00:00Z"),
+    ]);
+    expect([rows[1].detectedAt, rows[1].lastSeenAt]).toEqual([
+      new Date("2026-02-10T00:00:00Z"),
+      new Date("2026-02-10T00:00:00Z"),
+    ]);
   });
 
   test("an ordinary month ends the run: the interval closes there", async () => {
     t.clock.set("2026-03-10T00:00:00Z");
-    await writeSeries(t.database.db, "fred", "U6RATE", "US", [...BASE, [DATES[25], 18], [DATES[26], 8], [DATES[27], 8.5]]);
+    await writeSeries(t.database.db, "fred", "U6RATE", "US", [
+      ...BASE,
+      [DATES[25], 18],
+      [DATES[26], 8],
+      [DATES[27], 8.5],
+    ]);
     await detectSignalsFor(ctx(), [U6]);
-    expect((await extremes()).map((r) => r.validTo?.toISOString().slice(0, 10) ?? null)).toEqual(["2022-03-01", "2022-04-01"]);
+    expect((await extremes()).map((r) => r.validTo?.toISOString().slice(0, 10) ?? null)).toEqual([
+      "2022-03-01",
+      "2022-04-01",
+    ]);
   });
 
   test("a revision that removes the jump removes the intervals it made", async () => {
-    await writeSeries(t.database.db, "fred", "U6RATE", "US", [...BASE, [DATES[25], 8], [DATES[26], 8.5], [DATES[27], 8]]);
+    await writeSeries(t.database.db, "fred", "U6RATE", "US", [
+      ...BASE,
+      [DATES[25], 8],
+      [DATES[26], 8.5],
+      [DATES[27], 8],
+    ]);
     const s = await detectSignalsFor(ctx(), [U6]);
     expect(s.removed).toBeGreaterThanOrEqual(2);
     expect(await extremes()).toEqual([]);
@@ -87,21 +132,34 @@ describe("detectSignalsFor", () => {
     const civ = { indicatorId: indicatorId("fred", "CIVPART"), regionCode: "US" };
     await clearSeries(t.database.db, "fred", "CIVPART", "US");
     const rows = (): Promise<(typeof signalIntervals.$inferSelect)[]> =>
-      t.database.db.select().from(signalIntervals).where(and(eq(signalIntervals.indicatorId, civ.indicatorId), eq(signalIntervals.type, "extreme")));
+      t.database.db
+        .select()
+        .from(signalIntervals)
+        .where(and(eq(signalIntervals.indicatorId, civ.indicatorId), eq(signalIntervals.type, "extreme")));
     await writeSeries(t.database.db, "fred", "CIVPART", "US", [...BASE, [DATES[25], 18]]);
     await detectSignalsFor(ctx(), [civ]);
-    expect((await rows()).map((r) => [r.validFrom.toISOString().slice(0, 10), r.validTo])).toEqual([["2022-02-01", null]]);
+    expect((await rows()).map((r) => [r.validFrom.toISOString().slice(0, 10), r.validTo])).toEqual([
+      ["2022-02-01", null],
+    ]);
     // The newer vintage: February 2022 revised to an ordinary month.
     await writeSeries(t.database.db, "fred", "CIVPART", "US", [...BASE, [DATES[25], 8]]);
     await detectSignalsFor(ctx(), [civ]);
     const [withdrawn] = await rows();
-    expect([withdrawn.validTo?.toISOString().slice(0, 10), withdrawn.evidence.withdrawn]).toEqual(["2022-02-01", "revised data no longer support it"]);
+    expect([withdrawn.validTo?.toISOString().slice(0, 10), withdrawn.evidence.withdrawn]).toEqual([
+      "2022-02-01",
+      "revised data no longer support it",
+    ]);
     // A further run changes nothing.
     expect(await detectSignalsFor(ctx(), [civ])).toMatchObject({ inserted: 0, updated: 0, removed: 0 });
   });
 
   test("series that are not held are skipped", async () => {
-    expect(await detectSignalsFor(ctx(), [{ indicatorId: indicatorId("fred", "U6RATE"), regionCode: "06" }, { indicatorId: "00000000-0000-4000-8000-000000000000", regionCode: "US" }])).toEqual({
+    expect(
+      await detectSignalsFor(ctx(), [
+        { indicatorId: indicatorId("fred", "U6RATE"), regionCode: "06" },
+        { indicatorId: "00000000-0000-4000-8000-000000000000", regionCode: "US" },
+      ]),
+    ).toEqual({
       series: 0,
       observations: 0,
       inserted: 0,
@@ -114,27 +172,53 @@ describe("detectSignalsFor", () => {
 
 describe("real data: every state of a monthly indicator, idempotent", () => {
   const file = sharedDataPath("bls-state-unemployment-monthly", "State_level_unemployment.csv");
-  test.skipIf(!file)(file ? "50 states of LAUS unemployed persons (1976-2020): April 2020 everywhere; a second run writes nothing" : sharedDataMissingMessage("bls-state-unemployment-monthly"), async () => {
-    const rows = readFileSync(file!, "utf8").replace(/^\uFEFF/, "").trim().split("\n").map((l) => l.split(","));
-    const head = rows[0];
-    // The snapshot holds LASST04 for every state to 2025: this test is about the 2020 file alone.
-    await clearIndicator(t.database.db, "bls", "LASST04");
-    for (let c = 1; c < head.length; c++) {
-      const fips = head[c].slice(5, 7);
-      await writeSeries(t.database.db, "bls", "LASST04", fips, rows.slice(1).map((r): Row => [r[0], Number(r[c])]));
-    }
-    const id = indicatorId("bls", "LASST04");
-    const first = await detectSignalsForIndicators(ctx(), [id]);
-    expect(first).toMatchObject({ series: 50, observations: 50 * 533, updated: 0, removed: 0 });
-    const april = await t.database.db
-      .select()
-      .from(signalIntervals)
-      .where(and(eq(signalIntervals.indicatorId, id), eq(signalIntervals.type, "extreme"), eq(signalIntervals.direction, "up"), eq(signalIntervals.strength, "strong")));
-    const covering = april.filter((r) => r.validFrom <= new Date("2020-04-01T00:00:00Z") && (!r.validTo || r.validTo > new Date("2020-04-01T00:00:00Z")));
-    expect(covering.length).toBe(50);
-    const again = await detectSignalsForIndicators(ctx(), [id]);
-    expect(again).toMatchObject({ series: 50, inserted: 0, updated: 0, removed: 0, unchanged: first.inserted });
-  });
+  test.skipIf(!file)(
+    file
+      ? "50 states of LAUS unemployed persons (1976-2020): April 2020 everywhere; a second run writes nothing"
+      : sharedDataMissingMessage("bls-state-unemployment-monthly"),
+    async () => {
+      const rows = readFileSync(file!, "utf8")
+        .replace(/^\uFEFF/, "")
+        .trim()
+        .split("\n")
+        .map((l) => l.split(","));
+      const head = rows[0];
+      // The snapshot holds LASST04 for every state to 2025: this test is about the 2020 file alone.
+      await clearIndicator(t.database.db, "bls", "LASST04");
+      for (let c = 1; c < head.length; c++) {
+        const fips = head[c].slice(5, 7);
+        await writeSeries(
+          t.database.db,
+          "bls",
+          "LASST04",
+          fips,
+          rows.slice(1).map((r): Row => [r[0], Number(r[c])]),
+        );
+      }
+      const id = indicatorId("bls", "LASST04");
+      const first = await detectSignalsForIndicators(ctx(), [id]);
+      expect(first).toMatchObject({ series: 50, observations: 50 * 533, updated: 0, removed: 0 });
+      const april = await t.database.db
+        .select()
+        .from(signalIntervals)
+        .where(
+          and(
+            eq(signalIntervals.indicatorId, id),
+            eq(signalIntervals.type, "extreme"),
+            eq(signalIntervals.direction, "up"),
+            eq(signalIntervals.strength, "strong"),
+          ),
+        );
+      const covering = april.filter(
+        (r) =>
+          r.validFrom <= new Date("2020-04-01T00:00:00Z") &&
+          (!r.validTo || r.validTo > new Date("2020-04-01T00:00:00Z")),
+      );
+      expect(covering.length).toBe(50);
+      const again = await detectSignalsForIndicators(ctx(), [id]);
+      expect(again).toMatchObject({ series: 50, inserted: 0, updated: 0, removed: 0, unchanged: first.inserted });
+    },
+  );
 });
 
 describe("a pass over an indicator clears what it covered from the outbox", () => {
@@ -146,7 +230,11 @@ describe("a pass over an indicator clears what it covered from the outbox", () =
     await t.database.db.delete(seriesChanges);
     await writeSeries(t.database.db, "fred", "U6RATE", "US", BASE);
     await writeSeries(t.database.db, "fred", "UNRATE", "US", BASE);
-    const waiting = async () => (await t.database.db.select().from(seriesChanges)).map((c) => ({ indicatorId: c.indicatorId, regionCode: c.regionCode }));
+    const waiting = async () =>
+      (await t.database.db.select().from(seriesChanges)).map((c) => ({
+        indicatorId: c.indicatorId,
+        regionCode: c.regionCode,
+      }));
     expect(new Set(await waiting())).toEqual(new Set([U6, other]));
     await detectSignalsForIndicators(ctx(), [U6.indicatorId]);
     expect(await waiting()).toEqual([other]);

@@ -1,3 +1,4 @@
+// test-tier: once (each fault in a process of its own)
 // The usage journal under disk faults (faults issue, items 1 and 2). Before the fix, both killed the process with
 // SIGBUS: records were copied into pages of a sparse file that a full file system could not back, and a seal that cut
 // the live file before a refused rename left the mapping writing past the end of the file (and lost what it wrote).
@@ -20,14 +21,27 @@ setDefaultTimeout(60_000);
 const ROOT = resolve(import.meta.dir, "../..");
 const FIXTURE = join(ROOT, "test/fixtures/journal-faults.ts");
 
-type Report = { beforeFault: number; duringFault: number; afterFault: number; accepted: number; refused: number; codes: string[]; sealErrors: string[]; inFiles: number };
+type Report = {
+  beforeFault: number;
+  duringFault: number;
+  afterFault: number;
+  accepted: number;
+  refused: number;
+  codes: string[];
+  sealErrors: string[];
+  inFiles: number;
+};
 
 async function runFixture(cmd: string[], cwd = ROOT): Promise<Report> {
   const proc = Bun.spawn(cmd, { cwd, stdout: "pipe", stderr: "pipe", env: { ...process.env, HOME: tmpdir() } });
   const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
   await proc.exited;
   // A SIGBUS (the defect) shows here as a signal and no report.
-  expect({ signal: proc.signalCode, exit: proc.exitCode, err: proc.exitCode === 0 ? "" : err }).toEqual({ signal: null, exit: 0, err: "" });
+  expect({ signal: proc.signalCode, exit: proc.exitCode, err: proc.exitCode === 0 ? "" : err }).toEqual({
+    signal: null,
+    exit: 0,
+    err: "",
+  });
   return JSON.parse(out.trim().split("\n").pop()!);
 }
 
@@ -37,7 +51,8 @@ if (diskUnavailable) console.warn(`skipped (full disk): ${diskUnavailable}`);
 
 const isRoot = process.getuid?.() === 0;
 const canDropRoot = isRoot && !!Bun.which("runuser");
-const unwritableSkip = isRoot && !canDropRoot ? "running as root without runuser: a directory's permissions do not apply to root" : null;
+const unwritableSkip =
+  isRoot && !canDropRoot ? "running as root without runuser: a directory's permissions do not apply to root" : null;
 if (unwritableSkip) console.warn(`skipped (unwritable directory): ${unwritableSkip}`);
 
 const dirs: string[] = [];
@@ -47,42 +62,48 @@ afterAll(() => {
 });
 
 describe("the usage journal under disk faults", () => {
-  test.skipIf(!!diskUnavailable)("a full disk: records are refused with ENOSPC (no SIGBUS), nothing accepted is lost, recording resumes once space is freed", async () => {
-    const { dir } = disk as SmallDisk;
-    const r = await runFixture([process.execPath, FIXTURE, "full-disk", dir]);
-    expect(r.codes).toEqual(["ENOSPC"]);
-    // Records accepted while the disk was full went into space reserved before it filled up.
-    expect(r.beforeFault).toBe(1000);
-    expect(r.duringFault).toBeGreaterThan(0);
-    expect(r.refused).toBeGreaterThanOrEqual(1001);
-    expect(r.afterFault).toBe(5000);
-    expect(r.inFiles).toBe(r.accepted);
-  });
+  test.skipIf(!!diskUnavailable)(
+    "a full disk: records are refused with ENOSPC (no SIGBUS), nothing accepted is lost, recording resumes once space is freed",
+    async () => {
+      const { dir } = disk as SmallDisk;
+      const r = await runFixture([process.execPath, FIXTURE, "full-disk", dir]);
+      expect(r.codes).toEqual(["ENOSPC"]);
+      // Records accepted while the disk was full went into space reserved before it filled up.
+      expect(r.beforeFault).toBe(1000);
+      expect(r.duringFault).toBeGreaterThan(0);
+      expect(r.refused).toBeGreaterThanOrEqual(1001);
+      expect(r.afterFault).toBe(5000);
+      expect(r.inFiles).toBe(r.accepted);
+    },
+  );
 
-  test.skipIf(!!unwritableSkip)("a journal directory made unwritable: the seal is refused and changes nothing, recording goes on until the live file is full, then refuses; nothing accepted is lost; it resumes once writable", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "svc-journal-perm-"));
-    dirs.push(dir);
-    if (isRoot) {
-      const uid = Number(Bun.spawnSync(["id", "-u", "nobody"]).stdout.toString().trim());
-      const gid = Number(Bun.spawnSync(["id", "-g", "nobody"]).stdout.toString().trim());
-      chownSync(dir, uid, gid);
-      chmodSync(dir, 0o755);
-    }
-    // The fixture bundled where nobody can reach it (the checkout may be in a private directory).
-    const script = await scriptForNobody("test/fixtures/journal-faults.ts", { asNobody: isRoot });
-    let r: Report;
-    try {
-      r = await runFixture([...script.cmd, "unwritable-dir", dir], script.dir);
-    } finally {
-      script.remove();
-    }
-    expect(r.sealErrors).toEqual(["EACCES", "EACCES"]);
-    expect(r.codes).toEqual(["EACCES"]);
-    expect(r.beforeFault).toBe(1000);
-    // The 64 KB live file takes 20,000-odd 3-byte references after the seal was refused.
-    expect(r.duringFault).toBeGreaterThan(20_000);
-    expect(r.refused).toBeGreaterThanOrEqual(1001);
-    expect(r.afterFault).toBe(5000);
-    expect(r.inFiles).toBe(r.accepted);
-  });
+  test.skipIf(!!unwritableSkip)(
+    "a journal directory made unwritable: the seal is refused and changes nothing, recording goes on until the live file is full, then refuses; nothing accepted is lost; it resumes once writable",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "svc-journal-perm-"));
+      dirs.push(dir);
+      if (isRoot) {
+        const uid = Number(Bun.spawnSync(["id", "-u", "nobody"]).stdout.toString().trim());
+        const gid = Number(Bun.spawnSync(["id", "-g", "nobody"]).stdout.toString().trim());
+        chownSync(dir, uid, gid);
+        chmodSync(dir, 0o755);
+      }
+      // The fixture bundled where nobody can reach it (the checkout may be in a private directory).
+      const script = await scriptForNobody("test/fixtures/journal-faults.ts", { asNobody: isRoot });
+      let r: Report;
+      try {
+        r = await runFixture([...script.cmd, "unwritable-dir", dir], script.dir);
+      } finally {
+        script.remove();
+      }
+      expect(r.sealErrors).toEqual(["EACCES", "EACCES"]);
+      expect(r.codes).toEqual(["EACCES"]);
+      expect(r.beforeFault).toBe(1000);
+      // The 64 KB live file takes 20,000-odd 3-byte references after the seal was refused.
+      expect(r.duringFault).toBeGreaterThan(20_000);
+      expect(r.refused).toBeGreaterThanOrEqual(1001);
+      expect(r.afterFault).toBe(5000);
+      expect(r.inFiles).toBe(r.accepted);
+    },
+  );
 });

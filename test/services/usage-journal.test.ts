@@ -25,9 +25,17 @@ const journalDir = () => {
   dirs.push(dir);
   return dir;
 };
-const meterOn = (dir: string) => createUsageMeter({ database: t.database, logger: silent, clock: t.clock, journal: openUsageJournal(dir), flushMs: 3_600_000 });
+const meterOn = (dir: string) =>
+  createUsageMeter({
+    database: t.database,
+    logger: silent,
+    clock: t.clock,
+    journal: openUsageJournal(dir),
+    flushMs: 3_600_000,
+  });
 /** A live file as a killed process leaves it: `pid` is not running (pid 2^22 + n is above Linux's pid_max). */
-const deadProcessFile = (dir: string, n: number, text: string) => writeFileSync(join(dir, `live-${4_194_304 + n}-0f0e0d0c-0b0a-4908-8706-050403020100.log`), text);
+const deadProcessFile = (dir: string, n: number, text: string) =>
+  writeFileSync(join(dir, `live-${4_194_304 + n}-0f0e0d0c-0b0a-4908-8706-050403020100.log`), text);
 
 beforeAll(async () => {
   t = await makeTestApp({ keyAccess: true });
@@ -96,7 +104,8 @@ describe("usage journal files", () => {
       ],
     ]);
     const reader = openUsageJournal(dir);
-    const sorted = (rows: { keyId: string; month: string }[]) => [...rows].sort((a, b) => `${a.keyId}${a.month}`.localeCompare(`${b.keyId}${b.month}`));
+    const sorted = (rows: { keyId: string; month: string }[]) =>
+      [...rows].sort((a, b) => `${a.keyId}${a.month}`.localeCompare(`${b.keyId}${b.month}`));
     const read = reader.batches().sort((a, b) => (a.id === first ? -1 : b.id === first ? 1 : 0));
     expect(read.map((b) => ({ ...b, rows: sorted(b.rows) }))).toEqual(own.map((b) => ({ ...b, rows: sorted(b.rows) })));
     reader.close();
@@ -104,7 +113,9 @@ describe("usage journal files", () => {
   });
 
   test("a torn last line (a write cut by an OS crash) and malformed lines are not counted", () => {
-    expect(parseJournal("k1 2026-11\nk1 2026-11\ngarbage\nk2 2026-1")).toEqual([{ keyId: "k1", month: "2026-11", requests: 2 }]);
+    expect(parseJournal("k1 2026-11\nk1 2026-11\ngarbage\nk2 2026-1")).toEqual([
+      { keyId: "k1", month: "2026-11", requests: 2 },
+    ]);
     expect(parseJournal("")).toEqual([]);
     // References count for the full line they name (by position, malformed full lines included); a torn or dangling
     // reference counts for nothing.
@@ -130,7 +141,10 @@ describe("usage journal files", () => {
     const dir = journalDir();
     const open = openUsageJournal(dir);
     open.record("k1", "2026-11");
-    writeFileSync(join(dir, `live-${process.pid}-0f0e0d0c-0b0a-4908-8706-050403020100-11111111-2222-4333-8444-555555555555.log`), "k9 2026-01\n");
+    writeFileSync(
+      join(dir, `live-${process.pid}-0f0e0d0c-0b0a-4908-8706-050403020100-11111111-2222-4333-8444-555555555555.log`),
+      "k9 2026-01\n",
+    );
     const next = openUsageJournal(dir);
     expect(next.batches().map((b) => b.rows)).toEqual([[{ keyId: "k9", month: "2026-01", requests: 1 }]]);
     expect(open.unflushed("k1", "2026-11")).toBe(1);
@@ -182,7 +196,10 @@ describe("replay after a crash", () => {
     writeFileSync(join(dir, `batch-${id}.log`), `${row.id} 2027-05\n`.repeat(9));
     const [batch] = openUsageJournal(dir).batches();
     // What a flush does up to the apply; the process dies before deleting the batch file.
-    expect(await applyUsageBatch(t.database.db, { ...batch!, at: t.clock.now() })).toEqual({ applied: true, unknownKeys: [] });
+    expect(await applyUsageBatch(t.database.db, { ...batch!, at: t.clock.now() })).toEqual({
+      applied: true,
+      unknownKeys: [],
+    });
     expect(await usageFor(t.database.db, row.id, "2027-05")).toBe(9);
     const next = meterOn(dir);
     await next.flush();
@@ -250,10 +267,30 @@ describe("a journal that cannot be written", () => {
   test("the metered request is answered 503 with Retry-After and not counted; nothing is served unmetered; served again once the journal can be written", async () => {
     const journal = openUsageJournal(journalDir());
     let broken = true;
-    const failing = { ...journal, record: (k: string, m: string) => (broken ? (() => { throw new Error("ENOSPC: no space left on device"); })() : journal.record(k, m)) };
-    const meter = createUsageMeter({ database: t.database, logger: silent, clock: t.clock, journal: failing, flushMs: 3_600_000 });
+    const failing = {
+      ...journal,
+      record: (k: string, m: string) =>
+        broken
+          ? (() => {
+              throw new Error("ENOSPC: no space left on device");
+            })()
+          : journal.record(k, m),
+    };
+    const meter = createUsageMeter({
+      database: t.database,
+      logger: silent,
+      clock: t.clock,
+      journal: failing,
+      flushMs: 3_600_000,
+    });
     const keys: KeyRuntime = { cache: createKeyCache({ logger: silent }), meter, close: () => meter.close() };
-    const app = await makeTestApp({ database: t.database, clock: t.clock, random: seededRandom(7), keyAccess: true, keys });
+    const app = await makeTestApp({
+      database: t.database,
+      clock: t.clock,
+      random: seededRandom(7),
+      keyAccess: true,
+      keys,
+    });
     const { row, headers } = await testKey(app);
     const page = "/v1/observations?indicator=UNRATE&region=US&limit=1";
     // Refused each time while the journal cannot be written.

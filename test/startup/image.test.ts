@@ -1,7 +1,16 @@
 // The seeded database image (src/startup/image.ts): kept once, copied whole into an empty data directory, never over
 // a database; the fingerprint names the code and data; older images are pruned.
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { holdsDatabase, restoreImage, saveImage } from "../../src/startup/image";

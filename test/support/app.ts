@@ -21,7 +21,13 @@ export type TestApp = Awaited<ReturnType<typeof makeTestApp>>;
  * as the real service does (keys entitled and metered; payment rails when `payments` is given) instead of
  * openAccess. Keys are authenticated and counted in every test app.
  */
-export async function makeTestApp(overrides: Omit<Partial<Deps>, "config"> & { config?: Partial<Config>; keyAccess?: boolean; payments?: PaymentGate } & AppOptions = {}) {
+export async function makeTestApp(
+  overrides: Omit<Partial<Deps>, "config"> & {
+    config?: Partial<Config>;
+    keyAccess?: boolean;
+    payments?: PaymentGate;
+  } & AppOptions = {},
+) {
   const database = overrides.database ?? (await makeTestDatabase());
   const clock = (overrides.clock as ManualClock | undefined) ?? new ManualClock();
   // A data directory of its own: the usage journal (DATA_DIR/usage-journal.sqlite) belongs to one app, like one process.
@@ -29,9 +35,19 @@ export async function makeTestApp(overrides: Omit<Partial<Deps>, "config"> & { c
   if (!overrides.config?.dataDir) registerCleanup(async () => rmSync(dataDir, { recursive: true, force: true }));
   // Upstream providers default to an address nothing listens on: no test reaches the internet by accident. A test that
   // ingests passes `upstream` (connectors over the fake upstream, test/support/fake-upstream.ts) or config.upstream.
-  const offline = Object.fromEntries(["FRED", "BLS", "CENSUS", "WORLDBANK"].map((p) => [`${p}_BASE_URL`, `http://127.0.0.1:9/${p.toLowerCase()}`]));
-  const config: Config = { ...loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, LOG_LEVEL: "silent", ...offline }), ...overrides.config };
-  const base = { database, clock, random: overrides.random ?? seededRandom(), logger: overrides.logger ?? createLogger(config.logLevel) };
+  const offline = Object.fromEntries(
+    ["FRED", "BLS", "CENSUS", "WORLDBANK"].map((p) => [`${p}_BASE_URL`, `http://127.0.0.1:9/${p.toLowerCase()}`]),
+  );
+  const config: Config = {
+    ...loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, LOG_LEVEL: "silent", ...offline }),
+    ...overrides.config,
+  };
+  const base = {
+    database,
+    clock,
+    random: overrides.random ?? seededRandom(),
+    logger: overrides.logger ?? createLogger(config.logLevel),
+  };
   const built = buildRuntimeDeps(config, base);
   const keys = overrides.keys ?? built.keys;
   if (overrides.keys) await built.keys.close();
@@ -39,7 +55,11 @@ export async function makeTestApp(overrides: Omit<Partial<Deps>, "config"> & { c
     config,
     ...base,
     version: SERVICE_VERSION,
-    access: overrides.access ?? (overrides.keyAccess || overrides.payments ? { keys: true, payments: overrides.payments ?? null, publicBaseUrl: null } : openAccess),
+    access:
+      overrides.access ??
+      (overrides.keyAccess || overrides.payments
+        ? { keys: true, payments: overrides.payments ?? null, publicBaseUrl: null }
+        : openAccess),
     mail: overrides.mail ?? built.mail,
     rateLimits: overrides.rateLimits ?? built.rateLimits,
     billing: overrides.billing !== undefined ? overrides.billing : built.billing,
@@ -58,12 +78,21 @@ export async function makeTestApp(overrides: Omit<Partial<Deps>, "config"> & { c
   };
   // What the data services read through: this app's database and caches.
   const store = { db: database.db, caches: deps.caches };
-  return { app, deps, database, store, clock, request, getJson, close: async () => {
-    await deps.jobs.stop();
-    await deps.caches.compute.close();
-    await deps.keys.close();
-    await deps.mail.close();
-    deps.rateLimits.close();
-    await database.close();
-  } };
+  return {
+    app,
+    deps,
+    database,
+    store,
+    clock,
+    request,
+    getJson,
+    close: async () => {
+      await deps.jobs.stop();
+      await deps.caches.compute.close();
+      await deps.keys.close();
+      await deps.mail.close();
+      deps.rateLimits.close();
+      await database.close();
+    },
+  };
 }

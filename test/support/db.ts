@@ -5,7 +5,8 @@
 //   wait, and kept for later runs) and each test database is CREATE DATABASE ... TEMPLATE (about 100 ms).
 // - otherwise: PGlite in memory, loaded from a dump of the seeded database made once and kept between runs
 //   (test/support/seed-cache.ts).
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
 import { eq } from "drizzle-orm";
@@ -35,7 +36,11 @@ export const TEST_SEED_STATES = ["06", "09", "10"];
 const TEST_SEED_COUNTIES = ["15001"];
 export const testSeed = {
   now: new Date("2026-11-22T00:00:00Z"),
-  regionFilter: { name: "test-counties", keep: (code: string) => code.length !== 5 || TEST_SEED_STATES.includes(code.slice(0, 2)) || TEST_SEED_COUNTIES.includes(code) },
+  regionFilter: {
+    name: "test-counties",
+    keep: (code: string) =>
+      code.length !== 5 || TEST_SEED_STATES.includes(code.slice(0, 2)) || TEST_SEED_COUNTIES.includes(code),
+  },
 };
 let template: Promise<string> | null = null;
 const created: string[] = [];
@@ -59,7 +64,8 @@ async function firstBriefingRuns(database: Database): Promise<void> {
   const run = { db: database.db, clock, logger: createLogger("silent") };
   for (const id of await briefingIdsAwaitingRun(database.db)) {
     const out = await runBriefing(run, asker, id);
-    if (out.kind !== "stored" || out.run.status === "failed") throw new Error(`test seed: the first run of briefing ${id} failed: ${JSON.stringify(out)}`);
+    if (out.kind !== "stored" || out.run.status === "failed")
+      throw new Error(`test seed: the first run of briefing ${id} failed: ${JSON.stringify(out)}`);
   }
 }
 
@@ -131,9 +137,8 @@ async function seededTemplate(): Promise<string> {
   return name;
 }
 
-/** A database of its own, seeded with regions, catalog and samples. Close it when done. */
-export async function makeTestDatabase(): Promise<Database> {
-  if (testBackend === "pglite") return databaseFromDump(testSeedDump());
+/** A new test database on PostgreSQL, copied from the seeded template; its URL. */
+async function newTestDatabaseUrl(): Promise<string> {
   template ??= seededTemplate();
   const tmpl = await template;
   const name = `svc_t_${process.pid}_${++counter}_${Date.now().toString(36)}`;
@@ -141,7 +146,55 @@ export async function makeTestDatabase(): Promise<Database> {
   await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE ${tmpl}`);
   await admin.end();
   created.push(name);
-  return openDatabase({ url: withDb(adminUrl(), name), poolSize: 4 });
+  return withDb(adminUrl(), name);
+}
+
+/** A database of its own, seeded with regions, catalog and samples. Close it when done. */
+export async function makeTestDatabase(): Promise<Database> {
+  if (testBackend === "pglite") return databaseFromDump(testSeedDump());
+  return openDatabase({ url: await newTestDatabaseUrl(), poolSize: 4 });
+}
+
+export type SharedDatabase = {
+  /** What a process started on it is given: DATABASE_URL on PostgreSQL, DATA_DIR on the embedded database. */
+  env: Record<string, string>;
+  /** Its URL on PostgreSQL, else null. */
+  url: string | null;
+  /** Its data directory on the embedded database, else null. */
+  dataDir: string | null;
+  open(poolSize?: number): Promise<Database>;
+};
+
+/**
+ * A seeded database that outlives the connections to it, for processes a test starts or a test that closes and opens
+ * it again: on PostgreSQL a test database of its own, on the embedded database a data directory holding the seed
+ * (opened by one process at a time). `prepare` runs on it first.
+ */
+export async function sharedDatabase(prepare?: (database: Database) => Promise<void>): Promise<SharedDatabase> {
+  let shared: SharedDatabase;
+  if (testBackend === "postgres") {
+    const url = await newTestDatabaseUrl();
+    shared = {
+      env: { DATABASE_URL: url },
+      url,
+      dataDir: null,
+      open: (poolSize = 2) => openDatabase({ url, poolSize }),
+    };
+  } else {
+    const dataDir = mkdtempSync(join(tmpdir(), "svc-shared-db-"));
+    registerCleanup(async () => rmSync(dataDir, { recursive: true, force: true }));
+    await (await openDatabase({ dataDir, loadDataDir: await testSeedDump() })).close();
+    shared = { env: { DATA_DIR: dataDir }, url: null, dataDir, open: () => openDatabase({ dataDir }) };
+  }
+  if (prepare) {
+    const database = await shared.open();
+    try {
+      await prepare(database);
+    } finally {
+      await database.close();
+    }
+  }
+  return shared;
 }
 
 /** Drops every database this process created; registered to run once after all test files. */
@@ -163,7 +216,10 @@ registerCleanup(dropTestDatabases);
  * race test that).
  */
 export async function takeAsSeeded(database: Database): Promise<void> {
-  await database.db.update(seedSnapshots).set({ version: SNAPSHOT_VERSION }).where(eq(seedSnapshots.name, SNAPSHOT_NAME));
+  await database.db
+    .update(seedSnapshots)
+    .set({ version: SNAPSHOT_VERSION })
+    .where(eq(seedSnapshots.name, SNAPSHOT_NAME));
   // Every part of the first start's data too (db/seed/families.ts), its signals included: the job engine detects
   // over what the test seed wrote, as after `svc seed`.
   for (const id of DATA_FAMILY_IDS) await recordFamily(database.db, id, SNAPSHOT_VERSION, new Date());

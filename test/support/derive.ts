@@ -14,6 +14,13 @@ export function deriveNow(database: Pick<Database, "db" | "kind" | "events">, no
  * After a test wrote input series (test/support/series.ts writeSeries): the svc: series they feed, as a refresh or
  * the provisioning job derives them after their write (deriveChanged). `store`: the app's (TestApp.store).
  */
-export function deriveWritten(store: Store, now: Date, written: readonly [source: string, code: string, region: string][]): Promise<DeriveSummary> {
-  return deriveChanged({ ...store, now: () => now }, written.map(([source, code, region]) => ({ indicatorId: indicatorId(source, code), regionCode: region })));
+export function deriveWritten(
+  store: Store,
+  now: Date,
+  written: readonly [source: string, code: string, region: string][],
+): Promise<DeriveSummary> {
+  return deriveChanged(
+    { ...store, now: () => now },
+    written.map(([source, code, region]) => ({ indicatorId: indicatorId(source, code), regionCode: region })),
+  );
 }

@@ -43,20 +43,29 @@ export async function drawnText(browser: Browser, svg: string, screenshot: strin
     for (let i = 0; i < b.length; i++) {
       for (let j = i + 1; j < b.length; j++) {
         const [p, q] = [b[i]!, b[j]!];
-        if (Math.min(p.right, q.right) - Math.max(p.left, q.left) > 0.5 && Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top) > 0.5) overlapping.push(`${p.text} / ${q.text}`);
+        if (
+          Math.min(p.right, q.right) - Math.max(p.left, q.left) > 0.5 &&
+          Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top) > 0.5
+        )
+          overlapping.push(`${p.text} / ${q.text}`);
       }
     }
     const spans = new Map<string, { top: number; bottom: number }>();
     for (const l of measured.lines) {
       const s = spans.get(l.color);
-      spans.set(l.color, s ? { top: Math.min(s.top, l.top), bottom: Math.max(s.bottom, l.bottom) } : { top: l.top, bottom: l.bottom });
+      spans.set(
+        l.color,
+        s ? { top: Math.min(s.top, l.top), bottom: Math.max(s.bottom, l.bottom) } : { top: l.top, bottom: l.bottom },
+      );
     }
     return {
       width,
       height,
       texts: b.map((x) => x.text),
       bold15: b.filter((x) => x.bold15).map((x) => x.text),
-      outside: b.filter((x) => x.left < -0.5 || x.top < -0.5 || x.right > width + 0.5 || x.bottom > height + 0.5).map((x) => x.text),
+      outside: b
+        .filter((x) => x.left < -0.5 || x.top < -0.5 || x.right > width + 0.5 || x.bottom > height + 0.5)
+        .map((x) => x.text),
       overlapping,
       cut: b.filter((x) => x.text.includes("…")).map((x) => x.text),
       lineHeights: Object.fromEntries([...spans].map(([color, s]) => [color, s.bottom - s.top])),

@@ -28,7 +28,12 @@ const body = {
 function post(f: FakeLlm, payload: unknown, key: string | null = KEY, init: RequestInit = {}): Promise<Response> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (key !== null) headers.authorization = `Bearer ${key}`;
-  return fetch(`${f.url}/chat/completions`, { method: "POST", headers, body: typeof payload === "string" ? payload : JSON.stringify(payload), ...init });
+  return fetch(`${f.url}/chat/completions`, {
+    method: "POST",
+    headers,
+    body: typeof payload === "string" ? payload : JSON.stringify(payload),
+    ...init,
+  });
 }
 
 describe("fake LLM (OpenAI-compatible chat completions)", () => {
@@ -46,18 +51,28 @@ describe("fake LLM (OpenAI-compatible chat completions)", () => {
       choices: [
         {
           index: 0,
-          message: { role: "assistant", content: "Paraphrased: Texas, unemployment rate 2018: 3.9 percent.", refusal: null },
+          message: {
+            role: "assistant",
+            content: "Paraphrased: Texas, unemployment rate 2018: 3.9 percent.",
+            refusal: null,
+          },
           logprobs: null,
           finish_reason: "stop",
         },
       ],
-      usage: { prompt_tokens: expect.any(Number), completion_tokens: expect.any(Number), total_tokens: expect.any(Number) },
+      usage: {
+        prompt_tokens: expect.any(Number),
+        completion_tokens: expect.any(Number),
+        total_tokens: expect.any(Number),
+      },
       system_fingerprint: "fp_fake",
     });
     expect(out.usage.prompt_tokens).toBeGreaterThan(0);
     expect(out.usage.total_tokens).toBe(out.usage.prompt_tokens + out.usage.completion_tokens);
     expect(f.requests).toEqual([body]);
-    expect(f.calls).toEqual([{ method: "POST", path: "/v1/chat/completions", authorization: `Bearer ${KEY}`, body, status: 200 }]);
+    expect(f.calls).toEqual([
+      { method: "POST", path: "/v1/chat/completions", authorization: `Bearer ${KEY}`, body, status: 200 },
+    ]);
     // Ids count up per answer.
     const second = (await (await post(f, body)).json()) as any;
     expect(second.id).toBe("chatcmpl-fake000002");
@@ -79,7 +94,8 @@ describe("fake LLM (OpenAI-compatible chat completions)", () => {
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({
       error: {
-        message: "Incorrect API key provided: sk-wrong*************1234. You can find your API key at https://platform.openai.com/account/api-keys.",
+        message:
+          "Incorrect API key provided: sk-wrong*************1234. You can find your API key at https://platform.openai.com/account/api-keys.",
         type: "invalid_request_error",
         param: null,
         code: "invalid_api_key",
@@ -116,7 +132,11 @@ describe("fake LLM (OpenAI-compatible chat completions)", () => {
       expect(Object.keys(out.error).sort()).toEqual(["code", "message", "param", "type"]);
       expect(out.error.code).toBe(code);
     }
-    const other = await fetch(`${f.url}/completions`, { method: "POST", headers: { authorization: `Bearer ${KEY}` }, body: "{}" });
+    const other = await fetch(`${f.url}/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${KEY}` },
+      body: "{}",
+    });
     expect(other.status).toBe(404);
     expect(((await other.json()) as any).error.message).toBe("Invalid URL (POST /v1/completions)");
     expect(f.requests).toEqual([]);

@@ -19,7 +19,12 @@ import type { Clock } from "../../src/deps";
 import { registerCleanup } from "./cleanup";
 
 export type ChatMessage = { role: string; content: string | null; [field: string]: unknown };
-export type ChatCompletionRequest = { model: string; messages: ChatMessage[]; temperature?: number; [field: string]: unknown };
+export type ChatCompletionRequest = {
+  model: string;
+  messages: ChatMessage[];
+  temperature?: number;
+  [field: string]: unknown;
+};
 
 export type LlmReply =
   /** The assistant's content: a 200 chat.completion. */
@@ -74,10 +79,18 @@ export const llm = {
   rateLimited: (retryAfterSeconds = 1): LlmReply => ({
     status: 429,
     headers: { "retry-after": String(retryAfterSeconds) },
-    body: openAiError("Rate limit reached for requests. Please try again later.", "requests", null, "rate_limit_exceeded"),
+    body: openAiError(
+      "Rate limit reached for requests. Please try again later.",
+      "requests",
+      null,
+      "rate_limit_exceeded",
+    ),
   }),
   /** A 200 whose body is cut off mid-JSON. */
-  malformed: (): LlmReply => ({ status: 200, body: '{"id":"chatcmpl-cut","object":"chat.completion","choices":[{"index":0,"message":{"role":"assis' }),
+  malformed: (): LlmReply => ({
+    status: 200,
+    body: '{"id":"chatcmpl-cut","object":"chat.completion","choices":[{"index":0,"message":{"role":"assis',
+  }),
   /** `reply` after `ms` milliseconds: longer than the client's timeout, it is a timeout. */
   delayed: (ms: number, reply: LlmReply): LlmReply => ({ delayMs: ms, then: reply }),
 };
@@ -114,20 +127,33 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
 
   function completion(request: ChatCompletionRequest, content: string) {
     served++;
-    const promptTokens = request.messages.reduce((n, m) => n + 3 + estimateTokens(typeof m.content === "string" ? m.content : ""), 3);
+    const promptTokens = request.messages.reduce(
+      (n, m) => n + 3 + estimateTokens(typeof m.content === "string" ? m.content : ""),
+      3,
+    );
     const completionTokens = Math.max(1, estimateTokens(content));
     return {
       id: `chatcmpl-fake${String(served).padStart(6, "0")}`,
       object: "chat.completion",
       created: Math.floor(clock.now().getTime() / 1000),
       model: request.model,
-      choices: [{ index: 0, message: { role: "assistant", content, refusal: null }, logprobs: null, finish_reason: "stop" }],
-      usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+      choices: [
+        { index: 0, message: { role: "assistant", content, refusal: null }, logprobs: null, finish_reason: "stop" },
+      ],
+      usage: {
+        prompt_tokens: promptTokens,
+        completion_tokens: completionTokens,
+        total_tokens: promptTokens + completionTokens,
+      },
       system_fingerprint: "fp_fake",
     };
   }
 
-  async function answer(request: ChatCompletionRequest, reply: LlmReply, signal: AbortSignal): Promise<Response | null> {
+  async function answer(
+    request: ChatCompletionRequest,
+    reply: LlmReply,
+    signal: AbortSignal,
+  ): Promise<Response | null> {
     if (typeof reply === "string") return json(completion(request, reply), 200);
     if ("delayMs" in reply) {
       const due = await new Promise<boolean>((resolve) => {
@@ -209,12 +235,27 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
       return done(json(openAiError("you must provide a model parameter", "invalid_request_error"), 400));
     }
     if (!Array.isArray(request.messages)) {
-      return done(json(openAiError("Missing required parameter: 'messages'.", "invalid_request_error", "messages", "missing_required_parameter"), 400));
+      return done(
+        json(
+          openAiError(
+            "Missing required parameter: 'messages'.",
+            "invalid_request_error",
+            "messages",
+            "missing_required_parameter",
+          ),
+          400,
+        ),
+      );
     }
     if (request.messages.length === 0) {
       return done(
         json(
-          openAiError("Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.", "invalid_request_error", "messages", "empty_array"),
+          openAiError(
+            "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+            "invalid_request_error",
+            "messages",
+            "empty_array",
+          ),
           400,
         ),
       );

@@ -22,7 +22,12 @@ export function fredRows(code: string): ObservationInput[] {
 }
 
 export class UpstreamError extends Error {
-  constructor(message: string, readonly provider: string, readonly retryable: boolean, readonly retryAfterSeconds?: number) {
+  constructor(
+    message: string,
+    readonly provider: string,
+    readonly retryable: boolean,
+    readonly retryAfterSeconds?: number,
+  ) {
     super(message);
   }
 }
@@ -70,7 +75,11 @@ export class CsvFetcher implements SeriesFetcher {
   }
 
   canFetch(indicator: IndicatorRow, region: RegionRow): boolean {
-    return indicator.sourceSlug === "fred" && region.code === indicator.defaultRegionCode && existsSync(join(FRED_DIR, `${indicator.code}.csv`));
+    return (
+      indicator.sourceSlug === "fred" &&
+      region.code === indicator.defaultRegionCode &&
+      existsSync(join(FRED_DIR, `${indicator.code}.csv`))
+    );
   }
 
   async fetch(indicator: IndicatorRow, region: RegionRow): Promise<void> {
@@ -82,7 +91,12 @@ export class CsvFetcher implements SeriesFetcher {
         if (b.times <= 1) this.behaviours.delete(indicator.code);
         else this.behaviours.set(indicator.code, { ...b, times: b.times - 1 });
       }
-      throw new UpstreamError(b.message ?? `FRED answered 500 for ${indicator.code}`, "fred", b.retryable, b.retryAfterSeconds);
+      throw new UpstreamError(
+        b.message ?? `FRED answered 500 for ${indicator.code}`,
+        "fred",
+        b.retryable,
+        b.retryAfterSeconds,
+      );
     }
     if (b.kind === "stall") await new Promise<void>((go) => this.waiting.push(go));
     if (this.opts.delayMs) await Bun.sleep(this.opts.delayMs);
@@ -106,11 +120,15 @@ export class CsvFetcher implements SeriesFetcher {
   async refresh(source: string): Promise<{ changed: SeriesKey[] }> {
     this.refreshed.push(source);
     if (this.opts.log) appendFileSync(this.opts.log, `refresh ${source} ${process.pid}\n`);
-    if (this.refreshFails.has(source)) throw new UpstreamError(`${source} answered 503 Service Unavailable`, source, true);
+    if (this.refreshFails.has(source))
+      throw new UpstreamError(`${source} answered 503 Service Unavailable`, source, true);
     const changed: SeriesKey[] = [];
     for (const h of this.heldForRefresh.filter((x) => x.source === source)) {
       const rows = this.revise(fredRows(h.code));
-      const [res] = await writeManySeries(this.db, { items: [{ indicatorId: h.indicatorId, regionCode: h.region, rows }], now: this.now() });
+      const [res] = await writeManySeries(this.db, {
+        items: [{ indicatorId: h.indicatorId, regionCode: h.region, rows }],
+        now: this.now(),
+      });
       if (res!.inserted + res!.revised > 0) changed.push({ indicatorId: h.indicatorId, regionCode: h.region });
     }
     return { changed };

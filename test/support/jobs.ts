@@ -62,7 +62,11 @@ export async function unhold(db: Db, series: readonly SeriesAddress[]): Promise<
   for (const [source, code, region] of series) await clearSeries(db, source, code, region);
 }
 
-async function startJobsApp<F extends SeriesFetcher>(opts: JobsTestOptions, makeFetcher: (database: Database, clock: ManualClock) => F, upstream?: UpstreamRegistry) {
+async function startJobsApp<F extends SeriesFetcher>(
+  opts: JobsTestOptions,
+  makeFetcher: (database: Database, clock: ManualClock) => F,
+  upstream?: UpstreamRegistry,
+) {
   const database = opts.database ?? (await makeTestDatabase());
   await unhold(database.db, opts.unheld ?? []);
   // The seeded series wait in the detection outbox as after a first start; the engine would detect all of them first
@@ -71,14 +75,32 @@ async function startJobsApp<F extends SeriesFetcher>(opts: JobsTestOptions, make
   const clock = opts.clock ?? new ManualClock();
   const dataDir = mkdtempSync(join(tmpdir(), "svc-jobs-test-"));
   registerCleanup(async () => rmSync(dataDir, { recursive: true, force: true }));
-  const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: dataDir, ...FAST_JOBS_ENV, ...opts.env });
+  const config = loadConfig({
+    NODE_ENV: "test",
+    LOG_LEVEL: "silent",
+    DATA_DIR: dataDir,
+    ...FAST_JOBS_ENV,
+    ...opts.env,
+  });
   const logger = createLogger(config.logLevel);
   const caches = createCaches(database, { revalidateMs: 0 });
   const fetcher = makeFetcher(database, clock);
-  const jobs: JobRuntime = createJobRuntime({ config, database, clock, logger, caches, fetcher }, { runsJobs: opts.runsJobs ?? true, asker: opts.asker });
+  const jobs: JobRuntime = createJobRuntime(
+    { config, database, clock, logger, caches, fetcher },
+    { runsJobs: opts.runsJobs ?? true, asker: opts.asker },
+  );
   await jobs.start();
   const t = await makeTestApp({
-    database, clock, caches, fetcher, jobs, logger, upstream, config: { dataDir, jobs: config.jobs }, keyAccess: opts.keyAccess, payments: opts.payments,
+    database,
+    clock,
+    caches,
+    fetcher,
+    jobs,
+    logger,
+    upstream,
+    config: { dataDir, jobs: config.jobs },
+    keyAccess: opts.keyAccess,
+    payments: opts.payments,
   });
   return { ...t, fetcher, jobs, config };
 }
@@ -103,8 +125,30 @@ export async function makeUpstreamJobsTestApp(fake: FakeUpstream, opts: JobsTest
   return { ...t, upstream: h };
 }
 
+export type JobsTestApp = Awaited<ReturnType<typeof makeJobsTestApp>>;
+
+/**
+ * Another job engine on a jobs test app's database, as a second node runs one: the app's config, clock and fetcher,
+ * caches and a logger of its own. Start it, and stop it when done.
+ */
+export function anotherJobEngine(t: JobsTestApp, opts: Parameters<typeof createJobRuntime>[1] = {}): JobRuntime {
+  const deps = {
+    config: t.config,
+    database: t.database,
+    clock: t.clock,
+    logger: createLogger("silent"),
+    caches: createCaches(t.database),
+    fetcher: t.fetcher,
+  };
+  return createJobRuntime(deps, opts);
+}
+
 /** Polls `check` until it returns a value other than undefined/false (a deadline, never an assertion on time). */
-export async function waitFor<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 30_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();

@@ -16,7 +16,12 @@ export async function testKey(t: TestApp, input: Partial<IssueKeyInput> = {}) {
 }
 
 export async function testSubscription(t: TestApp, input: Partial<CreateSubscriptionInput> = {}) {
-  const out = await createSubscription(t.deps, { plan: "developer", email: "billing@example.com", provider: "manual", ...input });
+  const out = await createSubscription(t.deps, {
+    plan: "developer",
+    email: "billing@example.com",
+    provider: "manual",
+    ...input,
+  });
   return { ...out, headers: bearer(out.key) };
 }
 

@@ -14,7 +14,12 @@ export type NobodyScript = { cmd: string[]; dir: string; remove(): void };
 export async function scriptForNobody(entry: string, opts: { asNobody: boolean }): Promise<NobodyScript> {
   const dir = mkdtempSync(join(tmpdir(), "svc-nobody-"));
   chmodSync(dir, 0o755);
-  const built = await Bun.build({ entrypoints: [resolve(ROOT, entry)], target: "bun", outdir: dir, naming: { entry: "[name].js", asset: "[name]-[hash].[ext]" } });
+  const built = await Bun.build({
+    entrypoints: [resolve(ROOT, entry)],
+    target: "bun",
+    outdir: dir,
+    naming: { entry: "[name].js", asset: "[name]-[hash].[ext]" },
+  });
   if (!built.success) throw new Error(`bundling ${entry} for nobody failed:\n${built.logs.map(String).join("\n")}`);
   const bun = join(dir, "bun");
   copyFileSync(process.execPath, bun);

@@ -24,15 +24,22 @@ export type PaymentsApp = Awaited<ReturnType<typeof makePaymentsApp>>;
  * route names a failing example or is here, never both.
  */
 export const CANNOT_FAIL_ONCE_PAID: Record<string, string> = {
-  "GET /v1/observations/latest": "a single read is resolved and checked readable before payment; a batch answers each code's failure in its 207 body",
+  "GET /v1/observations/latest":
+    "a single read is resolved and checked readable before payment; a batch answers each code's failure in its 207 body",
   "GET /v1/panel": "resolve() builds the panel (every series held, the grid within bounds) before payment",
-  "GET /v1/insights": "resolve() checks the series is readable before payment; the facts are computed from whatever it holds",
+  "GET /v1/insights":
+    "resolve() checks the series is readable before payment; the facts are computed from whatever it holds",
   "GET /v1/flows": "resolve() chooses the measure and period among the slices held; the handler only reads them",
-  "GET /v1/signals/active": "resolve() resolves the filters and checks the cursor; the handler lists what matches, possibly nothing",
-  "GET /v1/signals": "resolve() resolves the filters and checks the cursor; the handler lists what matches, possibly nothing",
-  "GET /v1/ask": "resolve() plans the question (unanswerable ones answered free); a tool call that fails is reported in the answer",
-  "GET /v1/chart": "resolve() reads every series' window before payment (nothing to draw is a 404, too many points a 400); the handler only draws it",
-  "GET /v1/briefings/public/:slug": "resolve() finds the briefing's run; only its deletion between resolve and read (public runs are never deleted) could fail",
+  "GET /v1/signals/active":
+    "resolve() resolves the filters and checks the cursor; the handler lists what matches, possibly nothing",
+  "GET /v1/signals":
+    "resolve() resolves the filters and checks the cursor; the handler lists what matches, possibly nothing",
+  "GET /v1/ask":
+    "resolve() plans the question (unanswerable ones answered free); a tool call that fails is reported in the answer",
+  "GET /v1/chart":
+    "resolve() reads every series' window before payment (nothing to draw is a 404, too many points a 400); the handler only draws it",
+  "GET /v1/briefings/public/:slug":
+    "resolve() finds the briefing's run; only its deletion between resolve and read (public runs are never deleted) could fail",
 };
 
 export const keyOf = (label: string) => keccak256(toHex(label)) as Hex;
@@ -53,13 +60,21 @@ export function bazaarErrors(ext: { info: unknown; schema: any }): string[] {
 export function expectBodyMirrorsHeader(body: any, header: any, example: string) {
   expect(body.error.code).toBe("PAYMENT_REQUIRED");
   expect(body.error.details.rails).toEqual(["x402", "l402"]);
-  expect({ x402Version: body.x402Version, resource: body.resource, accepts: body.accepts }).toEqual({ x402Version: 2, resource: header.resource, accepts: header.accepts });
+  expect({ x402Version: body.x402Version, resource: body.resource, accepts: body.accepts }).toEqual({
+    x402Version: 2,
+    resource: header.resource,
+    accepts: header.accepts,
+  });
   expect(Object.keys(body.extensions)).toEqual(["bazaar"]);
   expect(Object.keys(header.extensions)).toEqual(["bazaar"]);
   expect(bazaarErrors(body.extensions.bazaar)).toEqual([]);
   expect(bazaarErrors(header.extensions.bazaar)).toEqual([]);
-  expect(Object.keys(body.extensions.bazaar.info.input.queryParams)).toEqual([...new URL(example, "http://x").searchParams.keys()].sort());
-  expect(header.extensions.bazaar.schema.properties.input.properties.queryParams.required).toEqual(body.extensions.bazaar.schema.properties.input.properties.queryParams.required);
+  expect(Object.keys(body.extensions.bazaar.info.input.queryParams)).toEqual(
+    [...new URL(example, "http://x").searchParams.keys()].sort(),
+  );
+  expect(header.extensions.bazaar.schema.properties.input.properties.queryParams.required).toEqual(
+    body.extensions.bazaar.schema.properties.input.properties.queryParams.required,
+  );
 }
 
 let payerSeq = 0;
@@ -73,18 +88,37 @@ export async function payer(chain: LocalChain): Promise<Hex> {
 /** Whether the token contract has seen this authorization's nonce (it has once a transfer used it). */
 export async function nonceUsed(chain: LocalChain, header: string): Promise<boolean> {
   const a = (decodeBase64Json(header) as any).payload.authorization;
-  return (await chain.client.readContract({ address: chain.asset, abi: chain.tokenAbi, functionName: "authorizationState", args: [a.from, a.nonce] })) as boolean;
+  return (await chain.client.readContract({
+    address: chain.asset,
+    abi: chain.tokenAbi,
+    functionName: "authorizationState",
+    args: [a.from, a.nonce],
+  })) as boolean;
 }
 
 export const l402 = (macaroon: string, preimage: string) => `L402 ${macaroon}:${preimage}`;
-export const caveatsOf = (macaroon: string) => importMacaroon(macaroon).caveats.map((c) => Buffer.from(c.identifier).toString());
-export const bindingOf = (macaroon: string) => caveatsOf(macaroon).find((c) => c.startsWith("indicator=") || c.startsWith("resource="))!;
+export const caveatsOf = (macaroon: string) =>
+  importMacaroon(macaroon).caveats.map((c) => Buffer.from(c.identifier).toString());
+export const bindingOf = (macaroon: string) =>
+  caveatsOf(macaroon).find((c) => c.startsWith("indicator=") || c.startsWith("resource="))!;
 /** A token minted by this service for the same payment and price as `macaroon`, but bound to another resource of its kind. */
 export function mintedElsewhere(macaroon: string): string {
   const [kind, value] = bindingOf(macaroon).split("=") as ["indicator" | "resource", string];
   const id = parseIdentifier(importMacaroon(macaroon).identifier)!;
-  const cap = (name: string) => Number(caveatsOf(macaroon).find((c) => c.startsWith(`${name}=`))!.split("=")[1]);
-  const token = mintToken({ secret: TEST_ROOT_SECRET, paymentHash: id.paymentHash, tokenId: id.tokenId, binding: { kind, value: `${value}X` }, maxMicroUsd: cap("max_usd_micros"), validUntil: cap("valid_until") });
+  const cap = (name: string) =>
+    Number(
+      caveatsOf(macaroon)
+        .find((c) => c.startsWith(`${name}=`))!
+        .split("=")[1],
+    );
+  const token = mintToken({
+    secret: TEST_ROOT_SECRET,
+    paymentHash: id.paymentHash,
+    tokenId: id.tokenId,
+    binding: { kind, value: `${value}X` },
+    maxMicroUsd: cap("max_usd_micros"),
+    validUntil: cap("valid_until"),
+  });
   return encodeMacaroonBase64(token);
 }
 export const reasonOf = async (res: Response) => ((await res.json()) as any).error?.details?.reason;
@@ -93,7 +127,8 @@ export const reasonOf = async (res: Response) => ((await res.json()) as any).err
 export function routeCalls(t: PaymentsApp, chain: LocalChain, route: PaidRouteInfo) {
   const example = route.example ?? "";
   const nowSeconds = () => BigInt(Math.floor(t.clock.now().getTime() / 1000));
-  const req = (path: string, headers: Record<string, string> = {}) => t.request(path, { method: route.method, headers });
+  const req = (path: string, headers: Record<string, string> = {}) =>
+    t.request(path, { method: route.method, headers });
 
   /** A 402 for `path` and what a client reads from it. */
   async function challenge(path = example, headers: Record<string, string> = {}) {
@@ -102,7 +137,13 @@ export function routeCalls(t: PaymentsApp, chain: LocalChain, route: PaidRouteIn
     const m = APERTURE_CHALLENGE.exec(res.headers.get("www-authenticate") ?? "");
     if (!m) throw new Error(`no L402 challenge in the 402 of ${path}`);
     const paymentRequired = decodeBase64Json(res.headers.get("payment-required")!) as any;
-    return { res, paymentRequired, requirement: paymentRequired.accepts[0] as PaymentRequirements, macaroon: m[2]!, invoice: m[3]! };
+    return {
+      res,
+      paymentRequired,
+      requirement: paymentRequired.accepts[0] as PaymentRequirements,
+      macaroon: m[2]!,
+      invoice: m[3]!,
+    };
   }
 
   /** Asks for a 402 and pays its invoice like an L402 client: the Authorization value that then buys the request. */
@@ -117,7 +158,11 @@ export function routeCalls(t: PaymentsApp, chain: LocalChain, route: PaidRouteIn
   async function signedX402(path = example) {
     const key = await payer(chain);
     const { requirement } = await challenge(path);
-    return { key, header: await signedPayment(key, requirement, { validBefore: nowSeconds() + 300n }), amount: BigInt(requirement.amount) };
+    return {
+      key,
+      header: await signedPayment(key, requirement, { validBefore: nowSeconds() + 300n }),
+      amount: BigInt(requirement.amount),
+    };
   }
 
   /** The official x402 client paying through the app, and the PAYMENT-SIGNATURE headers it sent. */
@@ -139,10 +184,18 @@ export function routeCalls(t: PaymentsApp, chain: LocalChain, route: PaidRouteIn
  * regions, or asks for every region as a list without a filter does) is refused the example with 403
  * REGION_NOT_ALLOWED, with or without an L402 token attached; nothing is metered and the token stays unspent.
  */
-export async function expectRegionRefused(t: PaymentsApp, example: string, req: (path: string, headers?: Record<string, string>) => Response | Promise<Response>, buyL402: () => Promise<{ authorization: string }>) {
+export async function expectRegionRefused(
+  t: PaymentsApp,
+  example: string,
+  req: (path: string, headers?: Record<string, string>) => Response | Promise<Response>,
+  buyL402: () => Promise<{ authorization: string }>,
+) {
   const { key, row } = await testKey(t, { plan: "professional", allowedRegions: ["02"] });
   const token = await buyL402();
-  for (const headers of [{ "x-api-key": key }, { "x-api-key": key, authorization: token.authorization }] as Record<string, string>[]) {
+  for (const headers of [{ "x-api-key": key }, { "x-api-key": key, authorization: token.authorization }] as Record<
+    string,
+    string
+  >[]) {
     const res = await req(example, headers);
     expect(res.status).toBe(403);
     const error = ((await res.json()) as any).error;

@@ -3,7 +3,17 @@
 // `addTestPaidRoute` defines a tiny paid route in the test app itself, so payments are tested before and
 // independently of the real data routes. `outage: true` lets a test make the real routes' handlers fail (HandlerOutage).
 import { createRoute, z } from "@hono/zod-openapi";
-import { DevLightning, L402Rail, Payments, X402Rail, decodeBase64Json, fixedRate, memoryInvoiceStore, type PaymentRequired, type X402Options } from "payments";
+import {
+  DevLightning,
+  L402Rail,
+  Payments,
+  X402Rail,
+  decodeBase64Json,
+  fixedRate,
+  memoryInvoiceStore,
+  type PaymentRequired,
+  type X402Options,
+} from "payments";
 import { paymentProofStore } from "../../db/repos/payments";
 import type { Database } from "../../db/client";
 import type { Deps } from "../../src/deps";
@@ -45,30 +55,43 @@ export function addTestPaidRoute(app: App, deps: Deps, hooks: RouteHooks = {}) {
     responses: {
       200: {
         description: "Served",
-        content: { "application/json": { schema: z.object({ data: z.object({ indicator: z.string().nullable(), served: z.number().int() }) }).openapi("TestPaidResponse") } },
+        content: {
+          "application/json": {
+            schema: z
+              .object({ data: z.object({ indicator: z.string().nullable(), served: z.number().int() }) })
+              .openapi("TestPaidResponse"),
+          },
+        },
       },
       ...errorResponses(400, 402, 404, 500, 502),
     },
   });
   registerPaid<typeof route, Serving & { status: number }>(app, deps, route, {
-      surface: "observations",
-      reads: "all",
-      example: "/test/paid?indicator=GDP",
-      async resolve(query) {
-        const indicator = query.indicator ?? null;
-        if (indicator === "MISSING") fail("RESOURCE_NOT_FOUND", "No indicator MISSING.");
-        return serve({ indicator, region: null, resource: "/test/paid", reads: [{ indicator, region: null, premium: false, surface: "observations" }], status: query.status ?? 200 });
-      },
-      async answer(resolved) {
-        await hooks.beforeAnswer?.();
-        const status = resolved.status;
-        if (status >= 400) {
-          const code = (Object.keys(ERROR_STATUS) as ErrorCode[]).find((k) => ERROR_STATUS[k] === status) ?? "INTERNAL_SERVER_ERROR";
-          fail(code, `The handler answered ${status}.`);
-        }
-        counter.served++;
-        return jsonAnswer({ data: { indicator: resolved.indicator, served: counter.served } });
-      },
+    surface: "observations",
+    reads: "all",
+    example: "/test/paid?indicator=GDP",
+    async resolve(query) {
+      const indicator = query.indicator ?? null;
+      if (indicator === "MISSING") fail("RESOURCE_NOT_FOUND", "No indicator MISSING.");
+      return serve({
+        indicator,
+        region: null,
+        resource: "/test/paid",
+        reads: [{ indicator, region: null, premium: false, surface: "observations" }],
+        status: query.status ?? 200,
+      });
+    },
+    async answer(resolved) {
+      await hooks.beforeAnswer?.();
+      const status = resolved.status;
+      if (status >= 400) {
+        const code =
+          (Object.keys(ERROR_STATUS) as ErrorCode[]).find((k) => ERROR_STATUS[k] === status) ?? "INTERNAL_SERVER_ERROR";
+        fail(code, `The handler answered ${status}.`);
+      }
+      counter.served++;
+      return jsonAnswer({ data: { indicator: resolved.indicator, served: counter.served } });
+    },
   });
   return counter;
 }
@@ -84,7 +107,10 @@ export function addTestPaidRoute(app: App, deps: Deps, hooks: RouteHooks = {}) {
  */
 export type HandlerOutage = { arm(onDown?: () => void): void; disarm(): void; readonly refused: number };
 
-function withHandlerOutage(database: Database, gate: PaymentGate): { database: Database; gate: PaymentGate; outage: HandlerOutage } {
+function withHandlerOutage(
+  database: Database,
+  gate: PaymentGate,
+): { database: Database; gate: PaymentGate; outage: HandlerOutage } {
   let armed = false;
   let down = false;
   let onDown: (() => void) | undefined;
@@ -142,7 +168,17 @@ export async function makePaymentsApp(opts: PaymentsAppOptions = {}) {
   const clock = opts.clock ?? new ManualClock();
   const random = seededRandom(11);
   const dev = new DevLightning(memoryInvoiceStore(TEST_NODE_KEY), clock, random);
-  const l402 = opts.l402 === false ? null : new L402Rail({ secrets: [TEST_ROOT_SECRET], backend: dev, rates: fixedRate(TEST_BTC_USD), clock, random, ttlSeconds: opts.ttlSeconds });
+  const l402 =
+    opts.l402 === false
+      ? null
+      : new L402Rail({
+          secrets: [TEST_ROOT_SECRET],
+          backend: dev,
+          rates: fixedRate(TEST_BTC_USD),
+          clock,
+          random,
+          ttlSeconds: opts.ttlSeconds,
+        });
   const x402 = opts.x402 ? new X402Rail(opts.x402) : null;
   const payments = new Payments({ x402, l402, store: paymentProofStore(database.db), clock });
   const faulty = opts.outage ? withHandlerOutage(database, payments) : null;
@@ -150,7 +186,11 @@ export async function makePaymentsApp(opts: PaymentsAppOptions = {}) {
     database: faulty?.database ?? database,
     clock,
     random,
-    access: { keys: true, payments: faulty?.gate ?? payments, publicBaseUrl: opts.publicBaseUrl === undefined ? TEST_BASE_URL : opts.publicBaseUrl },
+    access: {
+      keys: true,
+      payments: faulty?.gate ?? payments,
+      publicBaseUrl: opts.publicBaseUrl === undefined ? TEST_BASE_URL : opts.publicBaseUrl,
+    },
     config: opts.config,
   });
   const counter = opts.testRoute === false ? { served: 0 } : addTestPaidRoute(t.app, t.deps, opts.hooks);

@@ -6,8 +6,9 @@ import { runCleanups } from "./cleanup";
 afterAll(runCleanups, 120_000);
 
 // A worker of `bun test --parallel` builds (or waits for) the seeds first: a test hook waiting for a seed another worker
-// is building would time out. A plain `bun test` builds a seed when a file first asks for it.
+// is building would time out. A plain `bun test` builds a seed when a file first asks for it. A tier none of whose
+// files reads the whole snapshot says so (TEST_WARM_SEEDS=test-seed, test/support/run-tier.ts).
 if (process.argv.includes("--test-worker")) {
   const { warmTestSeeds } = await import("./db");
-  await warmTestSeeds();
+  await warmTestSeeds(process.env.TEST_WARM_SEEDS === "test-seed" ? "test-seed" : "all");
 }

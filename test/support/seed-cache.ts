@@ -7,7 +7,19 @@
 // Test files running side by side (`bun test --parallel`) seed a missing dump once: the first takes a lock file
 // beside it, the others wait for the dump (or for a lock whose process is gone).
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { INSTALLED_PGLITE } from "../../db/blank-cluster";
 import { openDatabase, type Database } from "../../db/client";
@@ -31,7 +43,13 @@ function cacheDir(): string | null {
 /** The name of a seed: what it is called and a fingerprint of everything that builds it. */
 export function dumpKey(name: string, describe: string): string {
   const hash = createHash("sha256");
-  for (const part of [INSTALLED_PGLITE, imageFingerprint(SNAPSHOT_VERSION), readFileSync(import.meta.path, "utf8"), describe]) hash.update(`${part}\n`);
+  for (const part of [
+    INSTALLED_PGLITE,
+    imageFingerprint(SNAPSHOT_VERSION),
+    readFileSync(import.meta.path, "utf8"),
+    describe,
+  ])
+    hash.update(`${part}\n`);
   return `${name}-${hash.digest("hex").slice(0, 24)}`;
 }
 
@@ -40,8 +58,11 @@ function keep(dir: string, key: string, bytes: Uint8Array): void {
   const tmp = join(dir, `${key}.tar.writing-${process.pid}`);
   writeFileSync(tmp, bytes);
   renameSync(tmp, join(dir, `${key}.tar`));
-  const dumps = readdirSync(dir).filter((f) => f.endsWith(".tar")).map((f) => ({ f, at: statSync(join(dir, f)).mtimeMs }));
-  for (const { f, at } of dumps.sort((a, b) => b.at - a.at).slice(KEEP_DUMPS)) if (Date.now() - at > IN_USE_MS) rmSync(join(dir, f), { force: true });
+  const dumps = readdirSync(dir)
+    .filter((f) => f.endsWith(".tar"))
+    .map((f) => ({ f, at: statSync(join(dir, f)).mtimeMs }));
+  for (const { f, at } of dumps.sort((a, b) => b.at - a.at).slice(KEEP_DUMPS))
+    if (Date.now() - at > IN_USE_MS) rmSync(join(dir, f), { force: true });
 }
 
 function processAlive(pid: number): boolean {
@@ -57,7 +78,11 @@ function processAlive(pid: number): boolean {
  * Runs `build` unless `done()` becomes true first, one process at a time per `lockFile` (created exclusively, holding
  * its owner's pid; a lock left by a process that is gone is taken over).
  */
-export async function onceAcrossProcesses(lockFile: string, done: () => boolean, build: () => Promise<void>): Promise<void> {
+export async function onceAcrossProcesses(
+  lockFile: string,
+  done: () => boolean,
+  build: () => Promise<void>,
+): Promise<void> {
   for (;;) {
     if (done()) return;
     let fd: number | null = null;
@@ -113,14 +138,18 @@ export function seededDump(name: string, describe: string, seed: (db: Database) 
       } catch {
         return build(); // A cache that cannot be written only costs this run its seed.
       }
-      await onceAcrossProcesses(`${file}.lock`, () => existsSync(file), async () => {
-        built = await build();
-        try {
-          keep(dir, key, new Uint8Array(await built.arrayBuffer()));
-        } catch {
-          // As above: the next run seeds again.
-        }
-      });
+      await onceAcrossProcesses(
+        `${file}.lock`,
+        () => existsSync(file),
+        async () => {
+          built = await build();
+          try {
+            keep(dir, key, new Uint8Array(await built.arrayBuffer()));
+          } catch {
+            // As above: the next run seeds again.
+          }
+        },
+      );
       if (existsSync(file)) {
         // The file itself (read when a database is loaded from it), not its bytes held for the rest of the run.
         const now = new Date();

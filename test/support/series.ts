@@ -8,7 +8,14 @@ import { DERIVED_SERIES } from "../../src/domain/derived";
 
 export type Row = [date: string, value: number | null, opts?: { preliminary?: boolean; sourceUpdatedAt?: string }];
 
-export async function writeSeries(db: Db, source: string, code: string, region: string, rows: Row[], now = new Date("2026-01-15T00:00:00Z")) {
+export async function writeSeries(
+  db: Db,
+  source: string,
+  code: string,
+  region: string,
+  rows: Row[],
+  now = new Date("2026-01-15T00:00:00Z"),
+) {
   const input: ObservationInput[] = rows.map(([date, value, o]) => ({
     date,
     value,
@@ -25,7 +32,12 @@ export async function writeSeries(db: Db, source: string, code: string, region: 
  * (test/support/derive.ts deriveWritten), as the service's write paths do.
  */
 export async function clearSeries(db: Db, source: string, code: string, region: string): Promise<void> {
-  await clearWhere(db, source, code, and(eq(series.indicatorId, indicatorId(source, code)), eq(series.regionCode, region))!);
+  await clearWhere(
+    db,
+    source,
+    code,
+    and(eq(series.indicatorId, indicatorId(source, code)), eq(series.regionCode, region))!,
+  );
 }
 
 /** Removes a seeded indicator for every region that holds it (the snapshot holds state LAUS for all 51), as clearSeries. */
@@ -38,10 +50,13 @@ async function clearWhere(db: Db, source: string, code: string, where: SQL): Pro
   await deleteSeries(db, where);
   // The svc: series fed by it: at the same places for a same-place input, everywhere for a fixed-region one.
   for (const spec of Object.values(DERIVED_SERIES)) {
-    const inputs = ["country", "state", "county"].flatMap((kind) => spec.inputsFor(kind) ?? []).filter((i) => i.source === source && i.code === code);
+    const inputs = ["country", "state", "county"]
+      .flatMap((kind) => spec.inputsFor(kind) ?? [])
+      .filter((i) => i.source === source && i.code === code);
     const svc = eq(series.indicatorId, indicatorId("svc", spec.code));
     if (inputs.some((i) => i.region !== "same" && regions.includes(i.region))) await deleteSeries(db, svc);
-    else if (inputs.some((i) => i.region === "same") && regions.length > 0) await deleteSeries(db, and(svc, inArray(series.regionCode, regions))!);
+    else if (inputs.some((i) => i.region === "same") && regions.length > 0)
+      await deleteSeries(db, and(svc, inArray(series.regionCode, regions))!);
   }
 }
 

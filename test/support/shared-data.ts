@@ -13,7 +13,8 @@ export function sharedDataPath(...parts: string[]): string | null {
   const p = join(SHARED_DATA_DIR, ...parts);
   if (existsSync(p)) return p;
   const name = `../shared/data/${parts.join("/")}`;
-  if (process.env.CI === "true" || process.env.CI === "1") throw new Error(`${name} is absent: CI must provide the shared real-data folder (${SHARED_DATA_DIR})`);
+  if (process.env.CI === "true" || process.env.CI === "1")
+    throw new Error(`${name} is absent: CI must provide the shared real-data folder (${SHARED_DATA_DIR})`);
   if (!warned.has(name)) {
     warned.add(name);
     console.warn(`skipping what needs ${name}: the shared real-data folder is absent`);

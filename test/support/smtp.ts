@@ -21,7 +21,8 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
     disabledCommands: ["STARTTLS"],
     logger: false,
     onRcptTo(address, _session, cb) {
-      if (refusing) return cb(Object.assign(new Error(`mailbox ${address.address} unavailable`), { responseCode: 550 }));
+      if (refusing)
+        return cb(Object.assign(new Error(`mailbox ${address.address} unavailable`), { responseCode: 550 }));
       cb();
     },
     onData(stream, session, cb) {

@@ -36,7 +36,9 @@ export function fredRows(code: string): FredRow[] {
   for (const r of fredVintageRows("fred-macro-us", code)) current.set(r.date, r.value);
   for (const r of fredVintageRows("fred-national-2026-vintage", code)) current.set(r.date, r.value);
   if (current.size === 0) throw new Error(`no shipped FRED file for ${code}`);
-  return [...current].map(([date, value]) => ({ date, value })).sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  return [...current]
+    .map(([date, value]) => ({ date, value }))
+    .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
 }
 
 /** The value a FRED file publishes for `date` (null for an empty value); throws when the file has no such row. */
@@ -52,7 +54,11 @@ export function fredValue(rows: readonly FredRow[], date: string): number | null
  * without either.
  */
 export function sahmSeries(u: readonly FredRow[] = fredRows("UNRATE")): FredRow[] {
-  const m3 = u.map((_, i) => (i >= 2 && u[i].value !== null && u[i - 1].value !== null && u[i - 2].value !== null ? (u[i].value! + u[i - 1].value! + u[i - 2].value!) / 3 : null));
+  const m3 = u.map((_, i) =>
+    i >= 2 && u[i].value !== null && u[i - 1].value !== null && u[i - 2].value !== null
+      ? (u[i].value! + u[i - 1].value! + u[i - 2].value!) / 3
+      : null,
+  );
   return u.map((r, i) => {
     const prior = m3.slice(Math.max(0, i - 12), i).filter((v): v is number => v !== null);
     return { date: r.date, value: m3[i] === null || prior.length === 0 ? null : m3[i]! - Math.min(...prior) };
@@ -61,15 +67,22 @@ export function sahmSeries(u: readonly FredRow[] = fredRows("UNRATE")): FredRow[
 
 /** The newest month of svc:sahm_rule with a value. */
 export function sahmLatest(): { date: string; value: number } {
-  return sahmSeries().filter((x): x is { date: string; value: number } => x.value !== null).at(-1)!;
+  return sahmSeries()
+    .filter((x): x is { date: string; value: number } => x.value !== null)
+    .at(-1)!;
 }
 
 /**
  * A shipped World Bank file (`Country Name,Country Code,Year,Value`): one country's rows by alpha-3 code, by year.
  * `gdp` and `population` are the earlier datahub files; a WDI code (`SP.POP.TOTL`) reads the WDI 2025 vintage.
  */
-export function worldBankRows(file: "gdp" | "population" | string, alpha3: string): { year: number; value: number | null }[] {
-  const path = file.includes(".") ? `worldbank-wdi-2025/${file.toLowerCase()}.csv.gz` : `worldbank-country/${file}.csv.gz`;
+export function worldBankRows(
+  file: "gdp" | "population" | string,
+  alpha3: string,
+): { year: number; value: number | null }[] {
+  const path = file.includes(".")
+    ? `worldbank-wdi-2025/${file.toLowerCase()}.csv.gz`
+    : `worldbank-country/${file}.csv.gz`;
   return snapshotText(path)
     .split(/\r?\n/)
     .map((line) => /,([A-Z0-9]{3}),(\d{4}),([^,]*)$/.exec(line))
@@ -84,11 +97,15 @@ export function worldBankRows(file: "gdp" | "population" | string, alpha3: strin
  * The 2000-2023 edition (laus-county-annual) is the current one; the 2007-2018 edition is the earlier vintage.
  */
 export function ersValue(fips: string, column: string, edition: "2018" | "2023" = "2023"): number | null {
-  const path = edition === "2023" ? "laus-county-annual/Unemployment2023.csv.gz" : "ers-county-unemployment/Unemployment.csv.gz";
+  const path =
+    edition === "2023" ? "laus-county-annual/Unemployment2023.csv.gz" : "ers-county-unemployment/Unemployment.csv.gz";
   const lines = snapshotText(path, "latin1").split(/\r?\n/);
   const at = lines.findIndex((l) => l.startsWith("FIPS,") || l.startsWith("FIPS_Code,"));
   const header = csvFields(lines[at]).map((h) => h.trim());
-  const row = lines.slice(at + 1).map(csvFields).find((f) => f[0] === fips);
+  const row = lines
+    .slice(at + 1)
+    .map(csvFields)
+    .find((f) => f[0] === fips);
   const col = header.indexOf(column);
   if (!row || col < 0) throw new Error(`${path}: no ${column} for ${fips}`);
   const raw = row[col].trim().replace(/,/g, "");

@@ -36,7 +36,12 @@ export function codeOnly(text: string): string {
       blank(i, to);
       i = to;
       prev = "a";
-    } else if (c === "/" && (prev === "" || "(,=:[!&|?{};+-*%<>~^".includes(prev) || /\b(return|typeof|case|in|of)\s*$/.test(text.slice(Math.max(0, i - 8), i)))) {
+    } else if (
+      c === "/" &&
+      (prev === "" ||
+        "(,=:[!&|?{};+-*%<>~^".includes(prev) ||
+        /\b(return|typeof|case|in|of)\s*$/.test(text.slice(Math.max(0, i - 8), i)))
+    ) {
       const to = regexEnd(text, i);
       blank(i, to);
       i = to;
@@ -123,7 +128,8 @@ export function moduleState(text: string): string[] {
     if (depth !== 0) continue;
     const variable = /^(?:export\s+)?(let|var)\s+(\w+)/.exec(line);
     if (variable) found.push(`line ${n}: module-level ${variable[1]} ${variable[2]}`);
-    const collection = /^(?:export\s+)?const\s+(\w+)\s*(?::[^=]+)?=\s*(?:new\s+(?:Map|Set|WeakMap|WeakSet)\b|\[|\{)/.exec(line);
+    const collection =
+      /^(?:export\s+)?const\s+(\w+)\s*(?::[^=]+)?=\s*(?:new\s+(?:Map|Set|WeakMap|WeakSet)\b|\[|\{)/.exec(line);
     if (!collection) continue;
     const name = collection[1]!;
     const written = new RegExp(
@@ -145,7 +151,10 @@ export function unboundedCollectionFields(text: string): string[] {
   const found: string[] = [];
   code.forEach((line, k) => {
     // A class field has a modifier (private, readonly, ...) or a # name; an object property is `name: new Map()`.
-    const field = /^\s+(?:(?:private|protected|public|readonly|static)\s+)+(\w+)\s*(?::[^=]+)?=\s*new (?:Map|Set)\b/.exec(line) ?? /^\s+#(\w+)\s*(?::[^=]+)?=\s*new (?:Map|Set)\b/.exec(line) ?? /^\s+(\w+):\s*new (?:Map|Set)(?:<[^>]*>)?\(\)/.exec(line);
+    const field =
+      /^\s+(?:(?:private|protected|public|readonly|static)\s+)+(\w+)\s*(?::[^=]+)?=\s*new (?:Map|Set)\b/.exec(line) ??
+      /^\s+#(\w+)\s*(?::[^=]+)?=\s*new (?:Map|Set)\b/.exec(line) ??
+      /^\s+(\w+):\s*new (?:Map|Set)(?:<[^>]*>)?\(\)/.exec(line);
     if (!field) return;
     const above = lines.slice(Math.max(0, k - 3), k + 1).join("\n");
     if (!/bounded/i.test(above)) found.push(`line ${k + 1}: ${field[1]}`);

@@ -8,7 +8,7 @@
 //   worldBankCsv    worldbank-country/{gdp,population}.csv, with the World Bank's own ids for the aggregates kept
 import countryCodes from "i18n-iso-countries/codes.json";
 import { readFileSync } from "node:fs";
-import type { BlsDatum, WbRow } from "./fake-upstream";
+import type { BlsDatum, WbRow } from "./fake-upstream-answers";
 import { sharedDataPath } from "./shared-data";
 
 /** Splits one CSV line (double-quoted fields may hold commas and doubled quotes). */
@@ -31,7 +31,10 @@ export function csvFields(line: string): string[] {
 }
 
 function lines(path: string): string[] {
-  return readFileSync(path, "utf8").replace(/^\uFEFF/, "").split(/\r?\n/).filter((l) => l.trim() !== "");
+  return readFileSync(path, "utf8")
+    .replace(/^\uFEFF/, "")
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== "");
 }
 
 export function fredCsv(id: string): { date: string; value: string }[] | null {
@@ -93,7 +96,20 @@ export function ersCountyAnnual(): Map<string, BlsDatum[]> | null {
 
 /** The World Bank's ids of some aggregates that the WDI files carry (they are not countries). */
 const WB_AGGREGATES: Record<string, string> = {
-  WLD: "1W", EUU: "EU", EMU: "XC", ARB: "1A", HIC: "XD", LIC: "XM", OED: "OE", SSF: "ZG", EAS: "Z4", ECS: "Z7", LCN: "ZJ", MEA: "ZQ", NAC: "XU", SAS: "8S",
+  WLD: "1W",
+  EUU: "EU",
+  EMU: "XC",
+  ARB: "1A",
+  HIC: "XD",
+  LIC: "XM",
+  OED: "OE",
+  SSF: "ZG",
+  EAS: "Z4",
+  ECS: "Z7",
+  LCN: "ZJ",
+  MEA: "ZQ",
+  NAC: "XU",
+  SAS: "8S",
 };
 
 export function worldBankCsv(file: "gdp" | "population"): WbRow[] | null {

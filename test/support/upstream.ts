@@ -12,7 +12,10 @@ export type Harness = ReturnType<typeof harness>;
 
 export function harness(
   fake: FakeUpstream,
-  opts: { fredKey?: boolean; blsKey?: boolean; timeoutMs?: number; at?: string } & Omit<ConnectorOptions, "clock" | "sleep"> = {},
+  opts: { fredKey?: boolean; blsKey?: boolean; timeoutMs?: number; at?: string } & Omit<
+    ConnectorOptions,
+    "clock" | "sleep"
+  > = {},
 ) {
   const clock = new ManualClock(opts.at ?? "2026-01-15T12:00:00Z");
   const slept: number[] = [];
@@ -31,22 +34,46 @@ export function harness(
 }
 
 /** A curated catalog entry as the indicators table holds it. */
-export function catalogEntry(source: string, code: string, overrides: Partial<IndicatorSeed> = {}): CatalogIndicator & { regionKinds: string[] } {
+export function catalogEntry(
+  source: string,
+  code: string,
+  overrides: Partial<IndicatorSeed> = {},
+): CatalogIndicator & { regionKinds: string[] } {
   const s = CATALOG.find((c) => c.source.slug === source);
   const i = s?.indicators.find((x) => x.code === code);
   if (!i) throw new Error(`no catalog entry ${source}:${code}`);
   const e = { ...i, ...overrides };
-  return { code: e.code, sourceSlug: source, frequency: e.frequency, meta: e.meta, regionKinds: e.regionKinds, defaultRegionCode: e.defaultRegionCode };
+  return {
+    code: e.code,
+    sourceSlug: source,
+    frequency: e.frequency,
+    meta: e.meta,
+    regionKinds: e.regionKinds,
+    defaultRegionCode: e.defaultRegionCode,
+  };
 }
 
 /** An annual-average LAUS entry as the lead adds them (meta.upstream.annual_average). */
-export function lausAnnualEntry(kind: "state" | "county", mm: "03" | "04" | "05" | "06"): CatalogIndicator & { regionKinds: string[] } {
+export function lausAnnualEntry(
+  kind: "state" | "county",
+  mm: "03" | "04" | "05" | "06",
+): CatalogIndicator & { regionKinds: string[] } {
   const template = kind === "state" ? `LAUST{fips2}00000000000${mm}` : `LAUCN{fips5}00000000${mm}`;
   return {
     code: `${kind === "state" ? "LAUST" : "LAUCN"}${mm}A`,
     sourceSlug: "bls",
     frequency: "annual",
-    meta: { per_region: true, upstream: { api: "bls", program: "LAUS", series_id_template: template, seasonal_adjustment: "NSA", measure_code: mm, annual_average: true } },
+    meta: {
+      per_region: true,
+      upstream: {
+        api: "bls",
+        program: "LAUS",
+        series_id_template: template,
+        seasonal_adjustment: "NSA",
+        measure_code: mm,
+        annual_average: true,
+      },
+    },
     regionKinds: [kind],
     defaultRegionCode: kind === "state" ? "06" : "06037",
   };

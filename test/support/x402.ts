@@ -14,8 +14,15 @@ import { registerCleanup } from "./cleanup";
 import type { LocalChain } from "./chain";
 
 /** The official client paying through `app.fetch` (no sockets). Local tokens are not on its default allow-list. */
-export function officialFetch(appFetch: (req: Request) => Response | Promise<Response>, payerKey: Hex, network: string) {
-  const client = new x402Client().register(network as `${string}:${string}`, new ExactEvmClient(privateKeyToAccount(payerKey)));
+export function officialFetch(
+  appFetch: (req: Request) => Response | Promise<Response>,
+  payerKey: Hex,
+  network: string,
+) {
+  const client = new x402Client().register(
+    network as `${string}:${string}`,
+    new ExactEvmClient(privateKeyToAccount(payerKey)),
+  );
   client.setSpendControls({ allowedAssets: true });
   const viaApp = async (input: string | URL | Request, init?: RequestInit) => appFetch(new Request(input as any, init));
   return wrapFetchWithPayment(viaApp as typeof fetch, client);
@@ -44,9 +51,13 @@ export function serveFacilitator(chain: LocalChain, key: Hex, network: string) {
       const path = new URL(req.url).pathname;
       calls.push(`${req.method} ${path}`);
       if (req.method === "GET" && path === "/supported") return Response.json(facilitator.getSupported());
-      if (req.method !== "POST" || (path !== "/verify" && path !== "/settle")) return new Response("not found", { status: 404 });
+      if (req.method !== "POST" || (path !== "/verify" && path !== "/settle"))
+        return new Response("not found", { status: 404 });
       const body = (await req.json()) as any;
-      const out = path === "/verify" ? await facilitator.verify(body.paymentPayload, body.paymentRequirements) : await facilitator.settle(body.paymentPayload, body.paymentRequirements);
+      const out =
+        path === "/verify"
+          ? await facilitator.verify(body.paymentPayload, body.paymentRequirements)
+          : await facilitator.settle(body.paymentPayload, body.paymentRequirements);
       return Response.json(out);
     },
   });
@@ -58,7 +69,9 @@ export function serveFacilitator(chain: LocalChain, key: Hex, network: string) {
 export async function signedPayment(
   key: Hex,
   req: PaymentRequirements,
-  auth: Partial<{ to: `0x${string}`; value: bigint; validAfter: bigint; validBefore: bigint; nonce: Hex }> & { validBefore: bigint },
+  auth: Partial<{ to: `0x${string}`; value: bigint; validAfter: bigint; validBefore: bigint; nonce: Hex }> & {
+    validBefore: bigint;
+  },
   opts: { version?: 1 | 2; v1Network?: string; mutate?: (payload: any) => void; rawV?: boolean } = {},
 ): Promise<string> {
   const account = privateKeyToAccount(key);
@@ -71,18 +84,32 @@ export async function signedPayment(
     nonce: auth.nonce ?? (`0x${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex")}` as Hex),
   };
   let signature = await account.signTypedData({
-    domain: { name: req.extra.name, version: req.extra.version, chainId: Number(req.network.split(":")[1]), verifyingContract: req.asset },
+    domain: {
+      name: req.extra.name,
+      version: req.extra.version,
+      chainId: Number(req.network.split(":")[1]),
+      verifyingContract: req.asset,
+    },
     types: EIP3009_TYPES,
     primaryType: "TransferWithAuthorization",
     message,
   });
-  if (opts.rawV) signature = `${signature.slice(0, 130)}${(parseInt(signature.slice(130), 16) - 27).toString(16).padStart(2, "0")}` as Hex;
+  if (opts.rawV)
+    signature =
+      `${signature.slice(0, 130)}${(parseInt(signature.slice(130), 16) - 27).toString(16).padStart(2, "0")}` as Hex;
   const payload = {
     signature,
-    authorization: { ...message, value: message.value.toString(), validAfter: message.validAfter.toString(), validBefore: message.validBefore.toString() },
+    authorization: {
+      ...message,
+      value: message.value.toString(),
+      validAfter: message.validAfter.toString(),
+      validBefore: message.validBefore.toString(),
+    },
   };
   const body: any =
-    opts.version === 1 ? { x402Version: 1, scheme: "exact", network: opts.v1Network ?? req.network, payload } : { x402Version: 2, accepted: req, payload, resource: { url: "x" } };
+    opts.version === 1
+      ? { x402Version: 1, scheme: "exact", network: opts.v1Network ?? req.network, payload }
+      : { x402Version: 2, accepted: req, payload, resource: { url: "x" } };
   opts.mutate?.(body);
   return encodeBase64Json(body);
 }

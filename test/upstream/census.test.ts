@@ -46,7 +46,16 @@ describe("seriesRef", () => {
   });
   test("PEP (no API for the vintage the catalog holds) and flows (county pairs) are not served", () => {
     const { registry } = harness(fake);
-    for (const code of ["POPESTIMATE", "NPOPCHG", "BIRTHS", "DEATHS", "NATURALCHG", "INTERNATIONALMIG", "DOMESTICMIG", "NETMIG"]) {
+    for (const code of [
+      "POPESTIMATE",
+      "NPOPCHG",
+      "BIRTHS",
+      "DEATHS",
+      "NATURALCHG",
+      "INTERNATIONALMIG",
+      "DOMESTICMIG",
+      "NETMIG",
+    ]) {
       expect(registry.refFor(catalogEntry("census", code), regionRow("06"))).toBeNull();
       expect(registry.refFor(catalogEntry("census", code), regionRow("06037"))).toBeNull();
     }
@@ -58,11 +67,31 @@ describe("mapping", () => {
   test("strings to numbers; null and annotation codes are missing, never zero; a real 0 stays; years dated Jan 1", async () => {
     load();
     const { registry } = harness(fake);
-    const out = await registry.connector("census").fetch([ref(INCOME, "06"), ref(INCOME, "06", "037"), ref(VALUE, "06", "037"), ref(RENT, "48", "301"), ref(INCOME, "48", "301")], { start: "2021-01-01", end: "2022-12-31" });
+    const out = await registry
+      .connector("census")
+      .fetch(
+        [
+          ref(INCOME, "06"),
+          ref(INCOME, "06", "037"),
+          ref(VALUE, "06", "037"),
+          ref(RENT, "48", "301"),
+          ref(INCOME, "48", "301"),
+        ],
+        { start: "2021-01-01", end: "2022-12-31" },
+      );
     expect(out.map((s) => s.observations.map((o) => [o.date, o.value]))).toEqual([
-      [["2021-01-01", 84097], ["2022-01-01", 91905]],
-      [["2021-01-01", 76367], ["2022-01-01", 83411]],
-      [["2021-01-01", null], ["2022-01-01", null]],
+      [
+        ["2021-01-01", 84097],
+        ["2022-01-01", 91905],
+      ],
+      [
+        ["2021-01-01", 76367],
+        ["2022-01-01", 83411],
+      ],
+      [
+        ["2021-01-01", null],
+        ["2022-01-01", null],
+      ],
       [["2022-01-01", 0]],
       [["2022-01-01", null]],
     ]);
@@ -72,7 +101,12 @@ describe("mapping", () => {
   test("one request per year serves every variable of a set of places", async () => {
     load();
     const { registry } = harness(fake);
-    await registry.connector("census").fetch([ref(INCOME, "06"), ref(VALUE, "06"), ref(RENT, "06"), ref(INCOME, "48")], { start: "2021-01-01", end: "2022-12-31" });
+    await registry
+      .connector("census")
+      .fetch([ref(INCOME, "06"), ref(VALUE, "06"), ref(RENT, "06"), ref(INCOME, "48")], {
+        start: "2021-01-01",
+        end: "2022-12-31",
+      });
     expect(fake.requests.map((r) => [r.path, r.query.get, r.query.for, r.query.in])).toEqual([
       ["/census/2021/acs/acs5", `${INCOME},${RENT},${VALUE}`, "state:06,48", undefined],
       ["/census/2022/acs/acs5", `${INCOME},${RENT},${VALUE}`, "state:06,48", undefined],
@@ -87,12 +121,20 @@ describe("mapping", () => {
     await conn.fetch([ref(INCOME, "06", "037"), ref(INCOME, "06", "059")], range);
     expect(fake.requests.map((r) => [r.query.for, r.query.in])).toEqual([["county:037,059", "state:06"]]);
     fake.reset();
-    const ca = regionsOfType("county").filter((c) => c.fipsState === "06").slice(0, 11);
-    await conn.fetch(ca.map((c) => ref(INCOME, "06", c.fipsCounty)), range);
+    const ca = regionsOfType("county")
+      .filter((c) => c.fipsState === "06")
+      .slice(0, 11);
+    await conn.fetch(
+      ca.map((c) => ref(INCOME, "06", c.fipsCounty)),
+      range,
+    );
     expect(fake.requests.map((r) => [r.query.for, r.query.in])).toEqual([["county:*", "state:06"]]);
     fake.reset();
     const four = ["01", "02", "04", "05"].map((s) => regionsOfType("county").find((c) => c.fipsState === s)!);
-    await conn.fetch(four.map((c) => ref(INCOME, c.fipsState!, c.fipsCounty)), range);
+    await conn.fetch(
+      four.map((c) => ref(INCOME, c.fipsState!, c.fipsCounty)),
+      range,
+    );
     expect(fake.requests.map((r) => [r.query.for, r.query.in])).toEqual([["county:*", undefined]]);
   });
 
@@ -100,7 +142,10 @@ describe("mapping", () => {
     const vars = Array.from({ length: 51 }, (_, i) => `B01001_${String(i + 1).padStart(3, "0")}E`);
     fake.setCensus(2022, "acs/acs5", "06", Object.fromEntries(vars.map((v, i) => [v, String(i)])));
     const { registry } = harness(fake);
-    const out = await registry.connector("census").fetch(vars.map((v) => ref(v, "06")), { start: "2022-01-01", end: "2022-12-31" });
+    const out = await registry.connector("census").fetch(
+      vars.map((v) => ref(v, "06")),
+      { start: "2022-01-01", end: "2022-12-31" },
+    );
     expect(fake.requests.map((r) => r.query.get!.split(",").length)).toEqual([50, 1]);
     expect(out.map((s) => s.observations[0].value)).toEqual(vars.map((_, i) => i));
   });
@@ -120,7 +165,10 @@ describe("errors", () => {
   test("an unknown variable: Census's plain-text 400 is a bad request, not retried", async () => {
     load();
     const { registry } = harness(fake);
-    const e = (await registry.connector("census").fetch([ref("B99999_001E", "06")], { start: "2022-01-01", end: "2022-12-31" }).catch((x) => x)) as UpstreamError;
+    const e = (await registry
+      .connector("census")
+      .fetch([ref("B99999_001E", "06")], { start: "2022-01-01", end: "2022-12-31" })
+      .catch((x) => x)) as UpstreamError;
     expect([e.provider, e.kind, e.status, e.retryable]).toEqual(["census", "bad_request", 400, false]);
     expect(e.message).toContain("error: unknown variable 'B99999_001E'");
     expect(fake.count("census")).toBe(1);
@@ -130,11 +178,21 @@ describe("errors", () => {
     load();
     const { registry, slept } = harness(fake);
     fake.failNext("census", 500);
-    const [s] = await registry.connector("census").fetch([ref(INCOME, "06")], { start: "2022-01-01", end: "2022-12-31" });
+    const [s] = await registry
+      .connector("census")
+      .fetch([ref(INCOME, "06")], { start: "2022-01-01", end: "2022-12-31" });
     expect(s.observations).toHaveLength(1);
     expect(slept).toEqual([1000]);
-    fake.replyNext("census", 200, "<html><body><p>Invalid Key: A valid <em>key</em> must be included with each data API request.</p></body></html>", { "content-type": "text/html" });
-    const e = (await registry.connector("census").fetch([ref(INCOME, "06")], { start: "2022-01-01", end: "2022-12-31" }).catch((x) => x)) as UpstreamError;
+    fake.replyNext(
+      "census",
+      200,
+      "<html><body><p>Invalid Key: A valid <em>key</em> must be included with each data API request.</p></body></html>",
+      { "content-type": "text/html" },
+    );
+    const e = (await registry
+      .connector("census")
+      .fetch([ref(INCOME, "06")], { start: "2022-01-01", end: "2022-12-31" })
+      .catch((x) => x)) as UpstreamError;
     expect([e.kind, e.retryable]).toEqual(["protocol", false]);
     expect(e.message).toContain("Invalid Key");
   });

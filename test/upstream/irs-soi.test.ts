@@ -22,9 +22,11 @@ beforeAll(() => {
     fetch(req) {
       const path = new URL(req.url).pathname;
       seen.push({ method: req.method, path });
-      if (path === "/pub/irs-soi/countyinflow1415.csv" && raw) return new Response(raw, { headers: { "content-type": "text/csv" } });
+      if (path === "/pub/irs-soi/countyinflow1415.csv" && raw)
+        return new Response(raw, { headers: { "content-type": "text/csv" } });
       if (path === "/pub/irs-soi/countyoutflow1213.csv") return new Response("boom", { status: 500 });
-      if (path === "/pub/irs-soi/countyinflow1213.csv") return new Response("y2_statefips,y2_countyfips,y1_statefips\n06,075,06\n");
+      if (path === "/pub/irs-soi/countyinflow1213.csv")
+        return new Response("y2_statefips,y2_countyfips,y1_statefips\n06,075,06\n");
       return new Response("<html>Page Not Found</html>", { status: 404, headers: { "content-type": "text/html" } });
     },
   });
@@ -35,28 +37,39 @@ afterAll(() => server.stop(true));
 describe("IRS SOI county migration files", () => {
   test("the configured base URL (default the IRS folder) and the IRS file names", () => {
     expect(loadConfig({}).upstream.irsSoi.baseUrl).toBe("https://www.irs.gov/pub/irs-soi/");
-    expect(loadConfig({ IRS_SOI_BASE_URL: "http://mirror.example/irs" }).upstream.irsSoi.baseUrl).toBe("http://mirror.example/irs/");
+    expect(loadConfig({ IRS_SOI_BASE_URL: "http://mirror.example/irs" }).upstream.irsSoi.baseUrl).toBe(
+      "http://mirror.example/irs/",
+    );
     const client = createIrsSoiClient({ baseUrl: loadConfig({}).upstream.irsSoi.baseUrl });
     expect(client.fileUrl("inflow", "1415")).toBe("https://www.irs.gov/pub/irs-soi/countyinflow1415.csv");
     expect(client.fileUrl("outflow", "2122")).toBe("https://www.irs.gov/pub/irs-soi/countyoutflow2122.csv");
     expect(() => client.fileUrl("inflow", "1416")).toThrow("not an IRS SOI year pair");
   });
 
-  test.if(!!rawPath)("fetches countyinflow1415.csv with one GET and parses it: 132 county edges into San Francisco, no pseudo-area", async () => {
-    seen.length = 0;
-    const file = await createIrsSoiClient({ baseUrl: base.replace(/\/$/, "") }).countyFlows("inflow", "1415");
-    expect(seen).toEqual([{ method: "GET", path: "/pub/irs-soi/countyinflow1415.csv" }]);
-    expect(file.url).toBe(`${base}countyinflow1415.csv`);
-    expect(file.skipped).toEqual({ pseudo: 14, nonMigrants: 1, repeated: 0 });
-    expect(file.flows.length).toBe(132 * 3);
-    expect(file.flows.every((f) => f.destination === "06075" && f.origin !== "06075" && !/^(5[789]|9[678])/.test(f.origin))).toBe(true);
-    const sanMateo = file.flows.filter((f) => f.origin === "06081").map((f) => [f.measure, f.value, f.periodStart, f.periodEnd]);
-    expect(sanMateo).toEqual([
-      ["returns", 3220, "2014-01-01", "2015-12-31"],
-      ["exemptions", 4922, "2014-01-01", "2015-12-31"],
-      ["agi", 324346, "2014-01-01", "2015-12-31"],
-    ]);
-  });
+  test.if(!!rawPath)(
+    "fetches countyinflow1415.csv with one GET and parses it: 132 county edges into San Francisco, no pseudo-area",
+    async () => {
+      seen.length = 0;
+      const file = await createIrsSoiClient({ baseUrl: base.replace(/\/$/, "") }).countyFlows("inflow", "1415");
+      expect(seen).toEqual([{ method: "GET", path: "/pub/irs-soi/countyinflow1415.csv" }]);
+      expect(file.url).toBe(`${base}countyinflow1415.csv`);
+      expect(file.skipped).toEqual({ pseudo: 14, nonMigrants: 1, repeated: 0 });
+      expect(file.flows.length).toBe(132 * 3);
+      expect(
+        file.flows.every(
+          (f) => f.destination === "06075" && f.origin !== "06075" && !/^(5[789]|9[678])/.test(f.origin),
+        ),
+      ).toBe(true);
+      const sanMateo = file.flows
+        .filter((f) => f.origin === "06081")
+        .map((f) => [f.measure, f.value, f.periodStart, f.periodEnd]);
+      expect(sanMateo).toEqual([
+        ["returns", 3220, "2014-01-01", "2015-12-31"],
+        ["exemptions", 4922, "2014-01-01", "2015-12-31"],
+        ["agi", 324346, "2014-01-01", "2015-12-31"],
+      ]);
+    },
+  );
 
   test("a year pair the server does not have, a server error, no server, a malformed file: UpstreamError with the URL and status", async () => {
     const client = createIrsSoiClient({ baseUrl: base });
@@ -69,9 +82,15 @@ describe("IRS SOI county migration files", () => {
       }
       throw new Error("expected an UpstreamError");
     };
-    expect(await err(client.countyFlows("outflow", "1415"))).toEqual({ message: `IRS SOI: ${base}countyoutflow1415.csv answered 404 (no file for this year pair)`, url: `${base}countyoutflow1415.csv`, status: 404 });
+    expect(await err(client.countyFlows("outflow", "1415"))).toEqual({
+      message: `IRS SOI: ${base}countyoutflow1415.csv answered 404 (no file for this year pair)`,
+      url: `${base}countyoutflow1415.csv`,
+      status: 404,
+    });
     expect((await err(client.countyFlows("outflow", "1213"))).status).toBe(500);
-    expect((await err(client.countyFlows("inflow", "1213"))).message).toBe(`IRS SOI: ${base}countyinflow1213.csv: line 1: missing columns y1_countyfips, n1, n2, agi`);
+    expect((await err(client.countyFlows("inflow", "1213"))).message).toBe(
+      `IRS SOI: ${base}countyinflow1213.csv: line 1: missing columns y1_countyfips, n1, n2, agi`,
+    );
     // A port nobody listens on (the server's, once stopped, would be reused): the connection is refused.
     const closed = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
     const port = closed.port;

@@ -5,7 +5,10 @@ import { createConnectors } from "../../src/upstream";
 import { loadConfig } from "../../src/config";
 import { catalogEntry, regionRow, regionsOfType } from "../support/upstream";
 
-const config = loadConfig({ FRED_API_KEY: "abcdefghijklmnopqrstuvwxyz012345", BLS_API_KEY: "0123456789abcdef0123456789abcdef" });
+const config = loadConfig({
+  FRED_API_KEY: "abcdefghijklmnopqrstuvwxyz012345",
+  BLS_API_KEY: "0123456789abcdef0123456789abcdef",
+});
 const registry = createConnectors(config);
 
 describe("refFor over the catalog", () => {
@@ -20,20 +23,35 @@ describe("refFor over the catalog", () => {
     }
     const api = (s: string) => {
       const [slug, code] = [s.slice(0, s.indexOf(":")), s.slice(s.indexOf(":") + 1)];
-      return (catalogEntry(slug, code).meta.upstream as { api?: string; program?: string; dataset?: string } | undefined) ?? {};
+      return (
+        (catalogEntry(slug, code).meta.upstream as { api?: string; program?: string; dataset?: string } | undefined) ??
+        {}
+      );
     };
     expect(served.every((s) => ["fred", "bls", "worldbank", "census"].includes(api(s).api!))).toBe(true);
-    expect(served.filter((s) => api(s).api === "census").sort()).toEqual(["census:B19013_001E", "census:B25064_001E", "census:B25077_001E"]);
+    expect(served.filter((s) => api(s).api === "census").sort()).toEqual([
+      "census:B19013_001E",
+      "census:B25064_001E",
+      "census:B25077_001E",
+    ]);
     const notServedApis = new Set(not.map((s) => api(s).api ?? "none"));
     expect(notServedApis.has("fred") || notServedApis.has("bls") || notServedApis.has("worldbank")).toBe(false);
-    expect(not.filter((s) => api(s).api === "census").every((s) => api(s).program === "PEP" || api(s).dataset === "acs/flows")).toBe(true);
+    expect(
+      not
+        .filter((s) => api(s).api === "census")
+        .every((s) => api(s).program === "PEP" || api(s).dataset === "acs/flows"),
+    ).toBe(true);
   });
 
   test("every LAUS entry's ids are 20 characters (LA + S/U + 15-character area + 2-digit measure) for every region it covers", () => {
-    const laus = CATALOG.find((c) => c.source.slug === "bls")!.indicators.filter((i) => (i.meta.upstream as { program?: string }).program === "LAUS");
+    const laus = CATALOG.find((c) => c.source.slug === "bls")!.indicators.filter(
+      (i) => (i.meta.upstream as { program?: string }).program === "LAUS",
+    );
     expect(laus.length).toBeGreaterThanOrEqual(8);
     for (const i of laus) {
-      const refs = i.regionKinds.flatMap((k) => regionsOfType(k).map((r) => registry.refFor(catalogEntry("bls", i.code), r)));
+      const refs = i.regionKinds.flatMap((k) =>
+        regionsOfType(k).map((r) => registry.refFor(catalogEntry("bls", i.code), r)),
+      );
       expect(refs.length).toBeGreaterThanOrEqual(51);
       for (const r of refs) expect([i.code, r && r.connector === "bls" && r.seriesId.length]).toEqual([i.code, 20]);
     }

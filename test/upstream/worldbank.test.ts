@@ -27,14 +27,26 @@ const GDP: WbRow[] = [
 
 const ref = (code: string): SeriesRef => {
   const r = regionRow(code);
-  return { connector: "worldbank", upstreamId: `NY.GDP.MKTP.CD/${code}`, indicator: "NY.GDP.MKTP.CD", iso2: code, iso3: r.aliases.filter((a) => /^[A-Z]{3}$/.test(a)) };
+  return {
+    connector: "worldbank",
+    upstreamId: `NY.GDP.MKTP.CD/${code}`,
+    indicator: "NY.GDP.MKTP.CD",
+    iso2: code,
+    iso3: r.aliases.filter((a) => /^[A-Z]{3}$/.test(a)),
+  };
 };
 
 describe("seriesRef", () => {
   test("countries only, with every alpha-3 alias", () => {
     const { registry } = harness(fake);
     const entry = catalogEntry("worldbank", "NY.GDP.MKTP.CD");
-    expect(registry.refFor(entry, regionRow("DE"))).toEqual({ connector: "worldbank", upstreamId: "NY.GDP.MKTP.CD/DE", indicator: "NY.GDP.MKTP.CD", iso2: "DE", iso3: ["DEU"] });
+    expect(registry.refFor(entry, regionRow("DE"))).toEqual({
+      connector: "worldbank",
+      upstreamId: "NY.GDP.MKTP.CD/DE",
+      indicator: "NY.GDP.MKTP.CD",
+      iso2: "DE",
+      iso3: ["DEU"],
+    });
     expect(registry.refFor(entry, regionRow("XK"))).toMatchObject({ iso2: "XK", iso3: ["XKK", "XKX"] });
     expect(registry.refFor(entry, regionRow("06"))).toBeNull();
     expect(registry.refFor(entry, regionRow("06037"))).toBeNull();
@@ -65,7 +77,9 @@ describe("mapping", () => {
       { iso2: "DE", iso3: "DEU", name: "Germany", date: "2012M07", value: 5.4e12 },
     ]);
     const { registry } = harness(fake);
-    const [de] = await registry.connector("worldbank").fetch([{ ...ref("DE"), upstreamId: "Q/DE", indicator: "DT.DOD.DECT.CD.TO.QT" } as SeriesRef]);
+    const [de] = await registry
+      .connector("worldbank")
+      .fetch([{ ...ref("DE"), upstreamId: "Q/DE", indicator: "DT.DOD.DECT.CD.TO.QT" } as SeriesRef]);
     expect(de.observations.map((o) => o.date)).toEqual(["2012-07-01", "2013-04-01"]);
   });
 
@@ -74,7 +88,11 @@ describe("mapping", () => {
     const { registry } = harness(fake, { pageSize: { worldbank: 2 } });
     const [us] = await registry.connector("worldbank").fetch([ref("US"), ref("DE")]);
     expect(us.observations).toHaveLength(4);
-    expect(fake.requests.map((r) => [r.query.page, r.query.per_page])).toEqual([["1", "2"], ["2", "2"], ["3", "2"]]);
+    expect(fake.requests.map((r) => [r.query.page, r.query.per_page])).toEqual([
+      ["1", "2"],
+      ["2", "2"],
+      ["3", "2"],
+    ]);
   });
 
   test("a range becomes date=YYYY:YYYY", async () => {
@@ -88,7 +106,9 @@ describe("mapping", () => {
   test("twenty countries or more: one 'all' request; aggregates (World, Euro area) are not taken as countries", async () => {
     fake.setWorldBank("NY.GDP.MKTP.CD", "GDP (current US$)", GDP);
     const { registry } = harness(fake);
-    const countries = regionsOfType("country").slice(0, 19).map((c) => c.code);
+    const countries = regionsOfType("country")
+      .slice(0, 19)
+      .map((c) => c.code);
     const out = await registry.connector("worldbank").fetch([...countries, "US"].map(ref));
     expect(fake.requests.map((r) => r.path)).toEqual(["/worldbank/country/all/indicator/NY.GDP.MKTP.CD"]);
     const total = out.reduce((n, s) => n + s.observations.length, 0);
