@@ -52,7 +52,9 @@ export function seriesDecimals(values: Iterable<number | null>): number {
 export function formatDecimal(x: number, decimals: number): string {
   const scaled = roundHalfAway(shiftDecimal(x, decimals));
   if (scaled === 0) return decimals === 0 ? "0" : `0.${"0".repeat(decimals)}`;
-  const digits = String(Math.abs(scaled)).padStart(decimals + 1, "0");
+  const magnitude = Math.abs(scaled);
+  // Past 1e21 String() switches to exponent form; BigInt prints every digit of the (integral) double.
+  const digits = (magnitude < 1e21 ? String(magnitude) : BigInt(magnitude).toString()).padStart(decimals + 1, "0");
   const sign = scaled < 0 ? "-" : "";
   return decimals === 0 ? `${sign}${digits}` : `${sign}${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`;
 }
