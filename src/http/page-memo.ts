@@ -40,11 +40,11 @@ export class PageMemo {
   served = 0;
 
   /**
-   * The key of a request: its target, and the format its Accept header chose (content-coding.ts acceptedFormat): the
-   * same URL may be recorded as JSON and as CSV.
+   * The key of a request: its target (`url`: the request URL without any secret it carries), and the format its
+   * Accept header chose (content-coding.ts acceptedFormat): the same URL may be recorded as JSON and as CSV.
    */
-  static keyOf(c: Context): string {
-    return `${acceptedFormat(c.req.header("accept"))} ${requestTarget(c.req.url)}`;
+  static keyOf(c: Context, url: string): string {
+    return `${acceptedFormat(c.req.header("accept"))} ${requestTarget(url)}`;
   }
 
   /** After a 200: the request `key` may be answered from `entry` while its check yields a body. */

@@ -13,9 +13,10 @@ import type { z, ZodType } from "zod";
 import type { Deps } from "../deps";
 import { quote as priceQuote, type Quote, type Serving, type Surface } from "../pricing";
 import type { ProvisioningBody } from "../schemas/provisioning";
-import type { Admission, Admitted, PaymentDescription, ReadPolicy, Served, Verdict } from "../services/admission";
+import type { Admission, Admitted, PaymentDescription, ReadPolicy, Refusal, Served, Verdict } from "../services/admission";
 import { ProvisioningAnswer } from "../services/provisioning";
 import type { RenderedJson } from "../services/rendered";
+import type { Credential } from "../domain/keys";
 import { credentialOf, refuse, setRateHeaders } from "./verdicts";
 import type { App, AppEnv } from "./app-env";
 import { markPaid } from "./paid-marker";
@@ -29,11 +30,33 @@ export type QueryOf<Rt extends RouteConfig> = Rt["request"] extends { query: inf
 export type Resolution<S extends Serving> =
   | { kind: "serve"; serving: S }
   | { kind: "provisioning"; body: ProvisioningBody }
-  | { kind: "free"; body: unknown };
+  | { kind: "free"; body: unknown }
+  | { kind: "answered"; response: Response };
 
 export const serve = <S extends Serving>(serving: S): Resolution<S> => ({ kind: "serve", serving });
 export const provisioning = (body: ProvisioningBody): Resolution<never> => ({ kind: "provisioning", body });
 export const freeAnswer = (body: unknown): Resolution<never> => ({ kind: "free", body });
+/** A refusal the route writes itself, in its own format, before any payment (a compatibility surface's 400). */
+export const answered = (response: Response): Resolution<never> => ({ kind: "answered", response });
+
+/**
+ * How the gate reads a request and writes a refusal. The API's own (the default): the credential from its headers,
+ * the request URL as it came, the spec's envelope. A compatibility surface (FRED's, src/http/fred-gate.ts) reads its
+ * credential from a query parameter, which it keeps out of the URL the rails, the payment description and the page
+ * memo see, and writes refusals in its own error shape with the same status and headers.
+ */
+export type GateDialect = {
+  credential(c: Context<AppEnv>): Credential;
+  /** The request URL without any secret it carries. */
+  publicUrl(c: Context<AppEnv>): string;
+  refuse(c: Context<AppEnv>, r: Refusal): Response;
+};
+
+export const API_DIALECT: GateDialect = {
+  credential: (c) => credentialOf(c.req.raw.headers),
+  publicUrl: (c) => c.req.url,
+  refuse,
+};
 
 /**
  * serve(what `read` returns), or provisioning(...) when a series it needs is being fetched: the read services say so
@@ -76,6 +99,8 @@ export type PaidOptions<Q, S extends Serving> = {
   page?(served: S): (() => RenderedJson | null) | null;
   /** With `page`: the request headers the page varies on (its Vary header). */
   vary?: string;
+  /** How requests are read and refusals written (default: the API's own, API_DIALECT). */
+  dialect?: GateDialect;
 };
 
 /** What a paid answer was admitted for: the resolution, its quote and how the payment rails describe the request. */
@@ -83,22 +108,24 @@ type Priced = { serving: Serving; quote: Quote; policy: ReadPolicy; payment: () 
 
 /** Registers `route` on `app` as a paid route: its handler is the gate around `opts`, its first middleware the page memo's lookup. */
 export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App, deps: Pick<Deps, "clock">, route: Rt, opts: PaidOptions<QueryOf<Rt>, S>): void {
+  const dialect = opts.dialect ?? API_DIALECT;
   const handler = async (c: Context<AppEnv>): Promise<Response> => {
     const resolution = await opts.resolve(c.req.valid("query" as never) as QueryOf<Rt>, c);
     // What is being provisioned, and what needs no data, costs nothing.
     if (resolution.kind === "provisioning") return provisioningAnswer(c, resolution.body);
     if (resolution.kind === "free") return c.json(resolution.body as never, 200);
+    if (resolution.kind === "answered") return resolution.response;
     const served = resolution.serving;
     const quote = priceQuote(typeof opts.surface === "function" ? opts.surface(served) : opts.surface, served);
     const policy = typeof opts.reads === "function" ? opts.reads(served) : opts.reads;
-    const priced: Priced = { serving: served, quote, policy, payment: () => describeForPayment(c) };
-    const out = await servePaid(deps, c, priced, (admitted) => opts.handler(c, served, admitted));
+    const priced: Priced = { serving: served, quote, policy, payment: () => describeForPayment(c, dialect) };
+    const out = await servePaid(deps, c, dialect, priced, (admitted) => opts.handler(c, served, admitted));
     const pages = c.get("pages");
     if (out.status === 200 && pages && opts.page && opts.vary && c.req.method === "GET") {
       const body = opts.page(served);
       if (body) {
-        const payment = describeForPayment(c);
-        pages.record(PageMemo.keyOf(c), { body, vary: opts.vary, quote, serving: served, policy, payment: () => payment });
+        const payment = describeForPayment(c, dialect);
+        pages.record(PageMemo.keyOf(c, dialect.publicUrl(c)), { body, vary: opts.vary, quote, serving: served, policy, payment: () => payment });
       }
     }
     return out;
@@ -107,10 +134,10 @@ export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App
   // A URL the memo holds is answered by the same gate, with the recorded resolution and the rendered page as the
   // handler's answer. Route middleware runs after routing and the app's middleware, before validation.
   const lookup: MiddlewareHandler<AppEnv> = async function pageMemoLookup(c, next) {
-    const hit = c.req.method === "GET" ? c.get("pages")?.lookup(PageMemo.keyOf(c)) : null;
+    const hit = c.req.method === "GET" ? c.get("pages")?.lookup(PageMemo.keyOf(c, dialect.publicUrl(c))) : null;
     if (!hit) return next();
     const { entry, body } = hit;
-    return servePaid(deps, c, entry, () => renderPage(c, body, entry.vary));
+    return servePaid(deps, c, dialect, entry, () => renderPage(c, body, entry.vary));
   };
 
   const surfaces = routeSurfaces(route, opts.surface);
@@ -125,23 +152,23 @@ export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App
  * header is set once, through the context. Synchronous while every step is (a memo hit of a cached key): each await
  * costs a promise and a turn on every request (issue 27).
  */
-function servePaid(deps: Pick<Deps, "clock">, c: Context<AppEnv>, priced: Priced, answer: (admitted: Admitted) => Response | Promise<Response>): Response | Promise<Response> {
+function servePaid(deps: Pick<Deps, "clock">, c: Context<AppEnv>, dialect: GateDialect, priced: Priced, answer: (admitted: Admitted) => Response | Promise<Response>): Response | Promise<Response> {
   const admission = c.get("admission");
   const req = c.req.raw;
   const now = deps.clock.now();
   const verdict = admission.admit({
     purpose: "paid",
-    credential: credentialOf(req.headers),
+    credential: dialect.credential(c),
     now,
     quote: priced.quote,
     serving: priced.serving,
     policy: priced.policy,
     header: (name) => req.headers.get(name) ?? undefined,
-    url: req.url,
+    url: dialect.publicUrl(c),
     describe: priced.payment,
   });
   const admitted = (v: Verdict): Response | Promise<Response> => {
-    if (!v.ok) return refuse(c, v);
+    if (!v.ok) return dialect.refuse(c, v);
     if (v.key) c.set("apiKey", v.key);
     if (v.rate) setRateHeaders(c, v.rate);
     let res: Response | Promise<Response>;
@@ -150,19 +177,19 @@ function servePaid(deps: Pick<Deps, "clock">, c: Context<AppEnv>, priced: Priced
     } catch (e) {
       return admission.notServed(v).then(() => Promise.reject(e));
     }
-    if (res instanceof Promise) return res.then((r) => settled(admission, c, v, now, r), (e) => admission.notServed(v).then(() => Promise.reject(e)));
-    return settled(admission, c, v, now, res);
+    if (res instanceof Promise) return res.then((r) => settled(admission, c, dialect, v, now, r), (e) => admission.notServed(v).then(() => Promise.reject(e)));
+    return settled(admission, c, dialect, v, now, res);
   };
   return verdict instanceof Promise ? verdict.then(admitted) : admitted(verdict);
 }
 
 /** After the answer: released when it is 400 or more, else metered (or settled) before it leaves. */
-function settled(admission: Admission, c: Context<AppEnv>, verdict: Admitted, now: Date, res: Response): Response | Promise<Response> {
+function settled(admission: Admission, c: Context<AppEnv>, dialect: GateDialect, verdict: Admitted, now: Date, res: Response): Response | Promise<Response> {
   if (res.status >= 400) return admission.notServed(verdict).then(() => res);
   // Metered before the answer leaves (a usage journal that cannot be written throws: nothing is served unmetered).
   const served = admission.served(verdict, now);
   const withReceipt = (s: Served): Response => {
-    if (!s.ok) return refuse(c, s);
+    if (!s.ok) return dialect.refuse(c, s);
     // A payment receipt: the answer was built through the context just now, its headers are its own to add to.
     if (s.receipt) for (const k in s.receipt) res.headers.set(k, s.receipt[k]!);
     return res;
@@ -188,9 +215,11 @@ function routeSurfaces(route: RouteConfig, surface: Surface | ((resolved: never)
 }
 
 /** How the payment rails describe this request: its query, path parameters and the route's shape (bazaar). */
-function describeForPayment(c: Context<AppEnv>): PaymentDescription {
-  // A repeated key (only repeatable parameters get this far) is described by its values, comma-separated.
-  const q = c.req.queries();
+function describeForPayment(c: Context<AppEnv>, dialect: GateDialect): PaymentDescription {
+  // A repeated key (only repeatable parameters get this far) is described by its values, comma-separated; a secret
+  // the dialect keeps out of the public URL is kept out of the description too.
+  const q: Record<string, string[]> = {};
+  new URL(dialect.publicUrl(c)).searchParams.forEach((v, k) => (q[k] ??= []).push(v));
   const method = c.req.method.toUpperCase();
   return {
     method,

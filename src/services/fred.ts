@@ -13,7 +13,7 @@ import { readRevisionHistory, type SeriesHead } from "../../db/repos/observation
 import { ApiError } from "../errors";
 import { nativeFrequency } from "../domain/fred/frequency";
 import { FRED_ERRORS, type FredError } from "../domain/fred/errors";
-import { fredObservations, type FredSeriesData } from "../domain/fred/observations";
+import { fredObservations, printer, type FredSeriesData } from "../domain/fred/observations";
 import type { ObservationsQuery, VintageDatesQuery } from "../domain/fred/query";
 import { renderObservations, renderVintageDates } from "../domain/fred/render";
 import { areaTemplate, compactCode, fredSeriesId, readSeriesId, STATE_RATE, type IdCandidate } from "../domain/fred/series-ids";
@@ -98,7 +98,13 @@ export async function resolveFredSeries(ctx: ReadContext, seriesId: string): Pro
       }
       if (target.kind !== "stored" || target.indicator.sourceSlug !== input.source) continue;
       if (fredIdOf(target.indicator, target.region).toUpperCase() !== seriesId.toUpperCase()) continue;
-      await ensureReadable(ctx, target);
+      try {
+        await ensureReadable(ctx, target);
+      } catch (e) {
+        // Offered by the catalog but not fetchable (404): FRED's "does not exist"; a 202 or a 502 goes on as on /v1.
+        if (e instanceof ApiError && e.status === 404) return null;
+        throw e;
+      }
       return { id: fredIdOf(target.indicator, target.region), target, catalogGeneration };
     }
   }
@@ -214,3 +220,12 @@ export async function getFredVintageDates(ctx: ReadContext, t: FredTarget, q: Vi
 }
 
 export const SERIES_NOT_FOUND = FRED_ERRORS.seriesNotFound;
+
+/** FRED's error for what this series cannot give the query (a frequency finer than its own), or null. */
+export async function checkFredObservations(ctx: ReadContext, t: FredTarget, q: ObservationsQuery): Promise<FredError | null> {
+  if (!q.frequency) return null;
+  const head = await storedHead(ctx, t.target.indicator, t.target);
+  const data = await seriesData(ctx, t, head, q.realtimeStart);
+  const printed = printer(q, data);
+  return typeof printed === "function" ? null : printed;
+}

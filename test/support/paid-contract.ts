@@ -32,6 +32,7 @@ export const CANNOT_FAIL_ONCE_PAID: Record<string, string> = {
   "GET /v1/signals": "resolve() resolves the filters and checks the cursor; the handler lists what matches, possibly nothing",
   "GET /v1/ask": "resolve() plans the question (unanswerable ones answered free); a tool call that fails is reported in the answer",
   "GET /v1/chart": "resolve() reads every series' window before payment (nothing to draw is a 404, too many points a 400); the handler only draws it",
+  "GET /fred/series/observations": "resolve() parses FRED's parameters, finds the series and checks the frequency against it before payment; the handler computes from what it holds",
   "GET /v1/briefings/public/:slug": "resolve() finds the briefing's run; only its deletion between resolve and read (public runs are never deleted) could fail",
 };
 

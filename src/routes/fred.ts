@@ -1,0 +1,141 @@
+// The FRED-compatible surface: GET /fred/series/observations (paid, priced and admitted as /v1/observations, through
+// paid() in FRED's dialect: src/http/fred-gate.ts), and the free catalog reads /fred/series, /fred/series/search and
+// /fred/series/vintagedates. Parameters are FRED's, checked by src/domain/fred/query.ts before any payment; answers
+// and errors are FRED's JSON or XML documents.
+import { createRoute } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv, RegisterRoutes } from "../http/app-env";
+import { FRED_DIALECT } from "../http/fred-gate";
+import { answered, registerPaid, serveOrProvisioning } from "../http/paid";
+import { renderPage } from "../http/respond";
+import { FRED_ERRORS, renderFredError, type FredError, type FredFileType } from "../domain/fred/errors";
+import { parseObservationsQuery, parseSearchQuery, parseSeriesQuery, parseVintageDatesQuery, type ObservationsQuery, type Parsed } from "../domain/fred/query";
+import type { Serving } from "../pricing";
+import {
+  fredErrorSchema, fredObservationsQuerySchema, fredObservationsSchema, fredSearchQuerySchema, fredSearchSchema, fredSeriesQuerySchema, fredSeriesSchema,
+  fredVintageDatesQuerySchema, fredVintageDatesSchema,
+} from "../schemas/fred";
+import { checkFredObservations, fredObservationsCheck, getFredObservations, getFredVintageDates, resolveFredSeries, type FredTarget } from "../services/fred";
+import { getFredSeries, searchFredSeries } from "../services/fred-catalog";
+import type { RenderedJson } from "../services/rendered";
+import { forCaller, readContext, seriesRead, type ReadContext } from "../services/series-read";
+import { provisioningCaller } from "../http/admission";
+import { provisioningResponse } from "../schemas/provisioning";
+import { errorResponses } from "../errors";
+
+const documents = <T>(schema: T) => ({ content: { "application/json": { schema }, "text/xml": { schema: { type: "string" as const } } } });
+const fredErrors = (...statuses: number[]) =>
+  Object.fromEntries(statuses.map((s) => [String(s), { description: "FRED's error document: {error_code, error_message} in JSON, <error code message/> in XML", ...documents(fredErrorSchema) }]));
+const VARY = "Accept-Encoding";
+
+const observationsRoute = createRoute({
+  method: "get",
+  path: "/fred/series/observations",
+  operationId: "fred_series_observations",
+  tags: ["FRED compatible"],
+  summary: "Observations of a series, as FRED's fred/series/observations",
+  description:
+    "FRED's parameters, defaults and documents: values are strings with \".\" for missing; frequency aggregation first, then " +
+    "units; the real-time parameters and output types 2-4 read the stored revisions (ALFRED). Priced and admitted as " +
+    "/v1/observations: a key in `api_key` (or the usual headers), else x402 or L402.",
+  request: { query: fredObservationsQuerySchema },
+  responses: { 200: { description: "FRED's observations document", ...documents(fredObservationsSchema) }, ...provisioningResponse, ...fredErrors(400, 401, 402, 403, 429), ...errorResponses(500) },
+  "x-price-surface": "observations",
+});
+
+const seriesRoute = createRoute({
+  method: "get",
+  path: "/fred/series",
+  operationId: "fred_series",
+  tags: ["FRED compatible"],
+  summary: "A series' metadata, as FRED's fred/series",
+  request: { query: fredSeriesQuerySchema },
+  responses: { 200: { description: "FRED's seriess document", ...documents(fredSeriesSchema) }, ...provisioningResponse, ...fredErrors(400), ...errorResponses(500) },
+});
+
+const searchRoute = createRoute({
+  method: "get",
+  path: "/fred/series/search",
+  operationId: "fred_series_search",
+  tags: ["FRED compatible"],
+  summary: "Catalog search, as FRED's fred/series/search",
+  request: { query: fredSearchQuerySchema },
+  responses: { 200: { description: "FRED's search document", ...documents(fredSearchSchema) }, ...fredErrors(400), ...errorResponses(500) },
+});
+
+const vintageDatesRoute = createRoute({
+  method: "get",
+  path: "/fred/series/vintagedates",
+  operationId: "fred_series_vintagedates",
+  tags: ["FRED compatible"],
+  summary: "The vintage dates held for a series, as FRED's fred/series/vintagedates",
+  request: { query: fredVintageDatesQuerySchema },
+  responses: { 200: { description: "FRED's vintage_dates document", ...documents(fredVintageDatesSchema) }, ...provisioningResponse, ...fredErrors(400), ...errorResponses(500) },
+});
+
+function fredError(c: Context<AppEnv>, error: FredError, fileType: FredFileType): Response {
+  const { body, contentType } = renderFredError(error, fileType);
+  return c.body(body, error.status, { "Content-Type": contentType });
+}
+
+/** A free read: parse, resolve the series when it names one, answer; a FRED error otherwise. */
+async function freeRead<Q extends { fileType: FredFileType; seriesId?: string }>(
+  c: Context<AppEnv>,
+  ctx: ReadContext,
+  parsed: Parsed<Q>,
+  read: (q: Q, t: FredTarget | null) => Promise<RenderedJson>,
+): Promise<Response> {
+  if (!parsed.ok) return fredError(c, parsed.error, parsed.fileType);
+  const q = parsed.value;
+  let target: FredTarget | null = null;
+  if (q.seriesId !== undefined) {
+    const resolution = await serveOrProvisioning(async () => ({ indicator: null, region: null, resource: c.req.path, reads: [], target: await resolveFredSeries(ctx, q.seriesId!) }));
+    if (resolution.kind === "provisioning") return c.json(resolution.body, 202, { "Retry-After": String(resolution.body.retry_after_seconds), "Cache-Control": "no-store" });
+    if (resolution.kind !== "serve" || !resolution.serving.target) return fredError(c, FRED_ERRORS.seriesNotFound(), q.fileType);
+    target = resolution.serving.target;
+  }
+  return renderPage(c, await read(q, target), VARY);
+}
+
+type Served = Serving & { target: FredTarget; query: ObservationsQuery; today: string };
+
+export const registerFredRoutes: RegisterRoutes = (app, deps) => {
+  const ctx = readContext(deps, { provisioning: true });
+  const today = () => deps.clock.now().toISOString().slice(0, 10);
+
+  registerPaid<typeof observationsRoute, Served>(app, deps, observationsRoute, {
+    surface: "observations",
+    reads: "all",
+    dialect: FRED_DIALECT,
+    example: "/fred/series/observations?series_id=PAYEMS&file_type=json",
+    resolve: async (_query, c) => {
+      const day = today();
+      const parsed = parseObservationsQuery(c.req.query(), day);
+      if (!parsed.ok) return answered(fredError(c, parsed.error, parsed.fileType));
+      const q = parsed.value;
+      const caller = forCaller(ctx, () => provisioningCaller(c, deps));
+      const resolution = await serveOrProvisioning(async () => {
+        const target = await resolveFredSeries(caller, q.seriesId);
+        return { indicator: null, region: null, resource: "/fred/series/observations", reads: [], target };
+      });
+      if (resolution.kind !== "serve") return resolution as never;
+      const target = resolution.serving.target;
+      if (!target) return answered(fredError(c, FRED_ERRORS.seriesNotFound(), q.fileType));
+      // What the series cannot give (a frequency finer than its own) is refused before any payment.
+      const refused = await checkFredObservations(ctx, target, q);
+      if (refused) return answered(fredError(c, refused, q.fileType));
+      const t = target.target;
+      return { kind: "serve", serving: { indicator: t.indicator.code, region: t.region.code, resource: "/fred/series/observations", reads: [seriesRead(t, "observations")], target, query: q, today: day } };
+    },
+    handler: async (c, r) => {
+      const answer = await getFredObservations(ctx, r.target, r.query);
+      return answer.ok ? renderPage(c, answer.body, VARY) : fredError(c, answer.error, r.query.fileType);
+    },
+    page: (r) => fredObservationsCheck(ctx, r.target, r.query, r.today),
+    vary: VARY,
+  });
+
+  app.openapi(seriesRoute, (async (c: Context<AppEnv>) => freeRead(c, ctx, parseSeriesQuery(c.req.query(), today()), (q, t) => getFredSeries(ctx, t!, q))) as never);
+  app.openapi(searchRoute, (async (c: Context<AppEnv>) => freeRead(c, ctx, parseSearchQuery(c.req.query(), today()), (q) => searchFredSeries(ctx, q))) as never);
+  app.openapi(vintageDatesRoute, (async (c: Context<AppEnv>) => freeRead(c, ctx, parseVintageDatesQuery(c.req.query(), today()), (q, t) => getFredVintageDates(ctx, t!, q))) as never);
+};
