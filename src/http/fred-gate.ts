@@ -34,6 +34,9 @@ export function fredRefusal(c: Context<AppEnv>, r: Refusal): Response {
   return c.body(text, status as never, { ...headers, "Content-Type": contentType });
 }
 
+// The gate asks for the public URL up to three times a request (memo key, rails, description): computed once.
+const publicUrls = new WeakMap<Request, string>();
+
 export const FRED_DIALECT: GateDialect = {
   credential(c) {
     const key = c.req.query(FRED_KEY_PARAMETER);
@@ -41,6 +44,10 @@ export const FRED_DIALECT: GateDialect = {
     const mode = key === "" ? null : parseKey(key);
     return mode ? { kind: "key", key, mode } : { kind: "none" };
   },
-  publicUrl: (c) => withoutQueryParameter(c.req.url, FRED_KEY_PARAMETER),
+  publicUrl(c) {
+    let url = publicUrls.get(c.req.raw);
+    if (url === undefined) publicUrls.set(c.req.raw, (url = withoutQueryParameter(c.req.url, FRED_KEY_PARAMETER)));
+    return url;
+  },
   refuse: fredRefusal,
 };
