@@ -188,6 +188,12 @@ describe("GET /openapi.json", () => {
       expect({ where: `${method} ${path}`, success: statuses.some((s) => /^[23]/.test(s)) }).toEqual({ where: `${method} ${path}`, success: true });
       for (const status of statuses.filter((s) => !/^[23]/.test(s))) {
         const where = `${method.toUpperCase()} ${path} ${status}`;
+        // The FRED-compatible surface answers FRED's error document (JSON or XML), except an internal failure.
+        if (path.startsWith("/fred/") && status !== "500") {
+          expect({ where, content: Object.keys(operation.responses[status].content ?? {}) }).toEqual({ where, content: ["application/json", "text/xml"] });
+          expect({ where, schema: operation.responses[status].content["application/json"].schema }).toEqual({ where, schema: { $ref: "#/components/schemas/FredError" } });
+          continue;
+        }
         expect({ where, content: Object.keys(operation.responses[status].content ?? {}) }).toEqual({ where, content: ["application/json"] });
         expect({ where, schema: operation.responses[status].content["application/json"].schema }).toEqual({
           where,
