@@ -96,6 +96,28 @@ describe("GET /fred/series/observations", () => {
   });
 });
 
+describe("keys in api_key", () => {
+  test("a key of this service's form that is not registered: 401 in FRED's shape, the key not repeated", async () => {
+    const bogus = `svc_live_${"x".repeat(32)}`;
+    const res = await t.app.request(`/fred/series/observations?series_id=UNRATE&file_type=json&api_key=${bogus}`);
+    expect(res.status).toBe(401);
+    const text = await res.text();
+    expect(text).not.toContain(bogus);
+    expect(JSON.parse(text)).toMatchObject({ error_code: 401, error: { code: "INVALID_API_KEY" } });
+  });
+
+  test("the same URL with two keys: each admitted and metered as its own, the page shared", async () => {
+    const other = await testKey(t);
+    const path = "/fred/series/observations?series_id=PAYEMS&file_type=json&limit=3";
+    const before = [await keyUsage(t.deps, keyId, "2026-11"), await keyUsage(t.deps, other.row.id, "2026-11")];
+    const a = await t.app.request(`${path}&api_key=${key}`);
+    const b = await t.app.request(`${path}&api_key=${other.key}`);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(await a.text()).toBe(await b.text());
+    expect([await keyUsage(t.deps, keyId, "2026-11"), await keyUsage(t.deps, other.row.id, "2026-11")]).toEqual([before[0] + 1, before[1] + 1]);
+  });
+});
+
 describe("series, search, vintage dates, ids", () => {
   test("GET /fred/series: FRED's metadata fields", async () => {
     const body = await json(await t.app.request("/fred/series?series_id=UNRATE&file_type=json"));
