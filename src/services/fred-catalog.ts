@@ -1,7 +1,8 @@
 // The FRED-compatible catalog reads: GET /fred/series (one series' metadata) and GET /fred/series/search (catalog
 // search, one result per held series). Both read the in-memory catalog, its coverage table and the series heads.
-// - full_text search is the catalog's own search (src/domain/catalog-search.ts) over indicators, each held
-//   indicator then listed once per region it is held for, in the search's order and then by region code;
+// - full_text search is the catalog's own search (src/domain/catalog-search.ts, ranked as /v1/indicators?search=)
+//   over indicators, each held indicator then listed once per region it is held for, in the search's order and then
+//   by region code;
 // - series_id search matches the FRED ids of every held series against search_text, `*` standing for any run of
 //   characters, without regard to case (FRED's own id search);
 // - order_by search_rank keeps that order (descending is the default and means best first); the other keys sort
@@ -11,6 +12,8 @@ import { nativeFrequency } from "../domain/fred/frequency";
 import type { SearchQuery, SeriesQuery } from "../domain/fred/query";
 import { renderSearch, renderSeries, type FredSeriesMeta } from "../domain/fred/render";
 import { fredSeriesMeta } from "../domain/fred/series-meta";
+import { asOfDate } from "../domain/freshness";
+import { standingOf } from "./catalog";
 import type { IndicatorRow } from "./concepts";
 import { fredIdOf, type FredTarget } from "./fred";
 import { regionIndex, type RegionRow } from "./regions";
@@ -83,7 +86,9 @@ export async function searchFredSeries(ctx: ReadContext, q: SearchQuery): Promis
     const pattern = wildcard(q.searchText);
     matches = all.filter((h) => pattern.test(h.id)).map((h, rank) => ({ ...h, rank }));
   } else {
-    matches = await heldSeries(ctx, findIndicators(snap.search, { search: q.searchText, includeInactive: false }));
+    // Ranked as GET /v1/indicators?search= ranks: held and current series first, the closer name match first.
+    const coverage = await ctx.caches.catalog.coverageTable();
+    matches = await heldSeries(ctx, findIndicators(snap.search, { search: q.searchText, includeInactive: false }, standingOf(coverage, asOfDate(ctx.now()))));
   }
   const realtime = { start: q.realtimeStart, end: q.realtimeEnd };
   const needsHeads = q.orderBy === "observation_start" || q.orderBy === "observation_end";
