@@ -1,6 +1,7 @@
 // Parity with FRED's arithmetic on the real files in ../shared/data/fred-*: every `units` value and every
 // `frequency` x `aggregation_method` pair, for a monthly (UNRATE, CPIAUCSL), a quarterly (GDPC1), a weekly (ICSA)
-// and a daily (DGS10) series. The expected values are computed here, independently of src/domain/fred: decimal
+// and a daily (DGS10) series of the January 2026 vintage, and for PAYEMS, WALCL (weekly, Wednesday) and T10YIE of
+// the June 2026 one. The expected values are computed here, independently of src/domain/fred: decimal
 // strings read into BigInt, periods found with Date, means rounded half away from zero in integers.
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -15,8 +16,8 @@ type Raw = { date: string; text: string | null };
 const VINTAGE = "2026-01-02";
 const TODAY = "2026-11-29";
 
-function readRaw(code: string): Raw[] | null {
-  const path = sharedDataPath("fred-macro-us", `${code}.csv`);
+function readRaw(code: string, folder: string): Raw[] | null {
+  const path = sharedDataPath(folder, `${code}.csv`);
   if (!path) return null;
   return readFileSync(path, "utf8").trim().split("\n").slice(1).map((line) => {
     const [date, value] = line.split(",");
@@ -167,19 +168,24 @@ function compare(actual: { date: string; value: string }[], expected: { date: st
   }
 }
 
+const JAN = "fred-macro-us";
+const JUNE = "fred-national-2026-vintage"; // missing observations are absent rows there, not empty values
 const SERIES = [
-  { code: "UNRATE", freq: "monthly", f: "m", targets: ["q", "sa", "a"] },
-  { code: "CPIAUCSL", freq: "monthly", f: "m", targets: ["q", "sa", "a"] },
-  { code: "GDPC1", freq: "quarterly", f: "q", targets: ["sa", "a"] },
-  { code: "ICSA", freq: "weekly", f: "w", targets: ["bw", "m", "q", "sa", "a"] },
-  { code: "DGS10", freq: "daily", f: "d", targets: ["w", "bw", "m", "q", "sa", "a"] },
+  { code: "UNRATE", folder: JAN, freq: "monthly", f: "m", targets: ["q", "sa", "a"] },
+  { code: "CPIAUCSL", folder: JAN, freq: "monthly", f: "m", targets: ["q", "sa", "a"] },
+  { code: "GDPC1", folder: JAN, freq: "quarterly", f: "q", targets: ["sa", "a"] },
+  { code: "ICSA", folder: JAN, freq: "weekly", f: "w", targets: ["bw", "m", "q", "sa", "a"] },
+  { code: "DGS10", folder: JAN, freq: "daily", f: "d", targets: ["w", "bw", "m", "q", "sa", "a"] },
+  { code: "PAYEMS", folder: JUNE, freq: "monthly", f: "m", targets: ["q", "a"] },
+  { code: "WALCL", folder: JUNE, freq: "weekly", f: "w", targets: ["m", "q", "a"] },
+  { code: "T10YIE", folder: JUNE, freq: "daily", f: "d", targets: ["w", "m", "a"] },
 ] as const;
 const UNITS = ["lin", "chg", "ch1", "pch", "pc1", "pca", "cch", "cca", "log"];
 const METHODS = ["avg", "sum", "eop"];
 
 for (const s of SERIES) {
-  const raw = readRaw(s.code);
-  describe.skipIf(!raw)(`${s.code} (${s.freq})`, () => {
+  const raw = readRaw(s.code, s.folder);
+  describe.skipIf(!raw)(`${s.folder}/${s.code} (${s.freq})`, () => {
     const rows = raw ?? [];
     const d = Math.max(...rows.filter((r) => r.text !== null).map((r) => fractionDigits(r.text!)));
     const native = rows.map((r) => ({ date: r.date, text: r.text === null ? null : print(scaled(r.text, d), d) }));
