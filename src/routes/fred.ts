@@ -6,7 +6,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv, RegisterRoutes } from "../http/app-env";
 import { FRED_DIALECT } from "../http/fred-gate";
-import { answered, registerPaid, serveOrProvisioning } from "../http/paid";
+import { answered, registerPaid, serve, serveOrProvisioning } from "../http/paid";
 import { renderPage } from "../http/respond";
 import { FRED_ERRORS, renderFredError, type FredError, type FredFileType } from "../domain/fred/errors";
 import { parseObservationsQuery, parseSearchQuery, parseSeriesQuery, parseVintageDatesQuery, type ObservationsQuery, type Parsed } from "../domain/fred/query";
@@ -118,14 +118,15 @@ export const registerFredRoutes: RegisterRoutes = (app, deps) => {
         const target = await resolveFredSeries(caller, q.seriesId);
         return { indicator: null, region: null, resource: "/fred/series/observations", reads: [], target };
       });
-      if (resolution.kind !== "serve") return resolution as never;
+      // A 202 while the series is provisioned, free (the other kinds are never returned by serveOrProvisioning).
+      if (resolution.kind !== "serve") return resolution as Exclude<typeof resolution, { kind: "serve" }>;
       const target = resolution.serving.target;
       if (!target) return answered(fredError(c, FRED_ERRORS.seriesNotFound(), q.fileType));
       // What the series cannot give (a frequency finer than its own) is refused before any payment.
       const refused = await checkFredObservations(ctx, target, q);
       if (refused) return answered(fredError(c, refused, q.fileType));
       const t = target.target;
-      return { kind: "serve", serving: { indicator: t.indicator.code, region: t.region.code, resource: "/fred/series/observations", reads: [seriesRead(t, "observations")], target, query: q, today: day } };
+      return serve({ indicator: t.indicator.code, region: t.region.code, resource: "/fred/series/observations", reads: [seriesRead(t, "observations")], target, query: q, today: day });
     },
     handler: async (c, r) => {
       const answer = await getFredObservations(ctx, r.target, r.query);
