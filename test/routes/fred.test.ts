@@ -2,6 +2,7 @@
 // errors, keys in `api_key`, the revision store read through the real-time parameters and output types (checked
 // against /v1/observations?include_revisions=true), and a 402 with the payment challenge in FRED's error shape.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { createLogger } from "../../src/logger";
 import { keyUsage } from "../../src/services/keys";
 import { makeTestApp, type TestApp } from "../support/app";
 import { testKey } from "../support/keys";
@@ -12,8 +13,9 @@ setDefaultTimeout(120_000);
 let t: TestApp;
 let key: string;
 let keyId: string;
+const logLines: string[] = [];
 beforeAll(async () => {
-  t = await makeTestApp({ keyAccess: true });
+  t = await makeTestApp({ keyAccess: true, logger: createLogger("debug", (line) => void logLines.push(line)) });
   t.clock.set("2026-11-29T12:00:00Z");
   const k = await testKey(t, { plan: "developer" as never });
   key = k.key;
@@ -143,6 +145,11 @@ describe("series, search, vintage dates, ids", () => {
     expect(tx.seriess[0]).toMatchObject({ id: "TXUR", frequency_short: "M" });
     expect(tx.seriess[0].title).toContain("Texas");
   });
+});
+
+test("no log line, at debug level, carries a key sent as api_key", () => {
+  // Requests log nothing by default (failures log their path, never the query): this guards against that changing.
+  expect(logLines.filter((l) => l.includes(key) || l.includes("api_key="))).toEqual([]);
 });
 
 describe("402 in FRED's shape", () => {
