@@ -11,7 +11,7 @@
 // run (and dropped after) must do the same.
 //
 // Prints one `ok`/`not ok` line per check and ends with `smoke: N passed, N failed`; exits 1 on failure.
-import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -154,6 +154,13 @@ function nodeModulesAbove(dir: string): string | null {
   }
 }
 
+/** README's "dist/svc (about N MB" is within 10 % of the size built (a figure a user reads before downloading it). */
+function readmeSizeHolds(bytes: number): boolean {
+  const readme = readFileSync(resolve(import.meta.dir, "../README.md"), "utf8");
+  const stated = /dist\/svc \(about (\d+) MB/.exec(readme);
+  return !!stated && Math.abs(Number(stated[1]) * 1e6 - bytes) <= bytes * 0.1;
+}
+
 async function main() {
   if (!existsSync(binarySrc)) {
     check(`binary ${args.binary} exists`, false, "run `bun run build` first");
@@ -166,6 +173,7 @@ async function main() {
   copyFileSync(binarySrc, bin);
   chmodSync(bin, 0o755);
   console.log(`binary copied to ${bin} (${(Bun.file(bin).size / 1e6).toFixed(0)} MB); running it from there`);
+  check("README states the binary's size", readmeSizeHolds(Bun.file(bin).size), `${(Bun.file(bin).size / 1e6).toFixed(0)} MB`);
   let ok = true;
 
   const embeddedEnv = { ...baseEnv(), DATA_DIR: join(work, "data") };

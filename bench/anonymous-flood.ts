@@ -1,4 +1,4 @@
-// The anonymous flood (issue 28, item 2): strangers without a key asking for series the catalog offers but the store
+// The anonymous flood: strangers without a key asking for series the catalog offers but the store
 // does not hold (BLS LAUS county measures: 4 x 3,144 pairs), each request from another client address (a trusted
 // proxy's X-Forwarded-For), against a real `svc serve` on the embedded database with the connectors pointed at the
 // fake upstream (test/support/fake-upstream.ts). Partway through, a real user with a key asks for a series not held.

@@ -1,9 +1,9 @@
-// Ask speed (issue 15): server time of GET /v1/ask with the deterministic composer over the whole real snapshot, in
+// Ask speed: server time of GET /v1/ask with the deterministic composer over the whole real snapshot, in
 // process (app.request, no HTTP, one request at a time, open access: what the ask pipeline itself costs). For each
 // depth: the first request of each question (cold: resolution, series and insights not yet cached), then p50/p99 of
 // 300 warm requests cycling through the questions. Target: p99 under 100 ms at the default depth. Then questions that
-// read more than one series' newest value (issue 25): the intent questions, and rankings across every state (target
-// p50 under 50 ms) and every county (under 300 ms), each a cold request then p50/p99 of warm ones. Then (issue 40) the
+// read more than one series' newest value: the intent questions, and rankings across every state (target
+// p50 under 50 ms) and every county (under 300 ms), each a cold request then p50/p99 of warm ones. Then the
 // default depth over questions of every new kind (a published rate, real GDP growth, a threshold over places, an
 // episode, since its peak, a direction, county pay, a flow, a shared county name, a place code), p50/p99 of warm
 // requests cycling through them, and rankings and filters over every county (by value, by a year's growth).
@@ -55,7 +55,7 @@ for (const depth of [null, "briefing"]) {
   );
 }
 const INTENT = ["What is the current US inflation rate?", "Is unemployment higher in Texas or California?", "How many jobs were added last month?", "Is the US in a recession?"];
-/** Issue 40: one question of each new kind, answered at the default depth. */
+/** One question of each new kind, answered at the default depth. */
 const ISSUE_40 = [
   "What is India's GDP growth?",
   "How fast is the economy growing?",
@@ -81,7 +81,7 @@ const RANKINGS = [
   for (const q of ISSUE_40) cold.push(await time(q, null));
   const warm = [];
   for (let i = 0; i < n; i++) warm.push(await time(ISSUE_40[i % ISSUE_40.length], null));
-  console.log(`issue 40 questions, depth=default: cold max ${Math.max(...cold).toFixed(1)} ms; warm p50 ${pct(warm, 50).toFixed(2)} ms, p99 ${pct(warm, 99).toFixed(2)} ms`);
+  console.log(`newer question kinds, depth=default: cold max ${Math.max(...cold).toFixed(1)} ms; warm p50 ${pct(warm, 50).toFixed(2)} ms, p99 ${pct(warm, 99).toFixed(2)} ms`);
 }
 for (const [label, q] of [...INTENT.map((q) => ["intent", q]), ...RANKINGS]) {
   const cold = await time(q, null);

@@ -1,4 +1,4 @@
-// GET /v1/chart's server time (issue 30): a 40-year monthly series (UNRATE, 1986-2025: 480 points, US recessions
+// GET /v1/chart's server time: a 40-year monthly series (UNRATE, 1986-2025: 480 points, US recessions
 // shaded from USREC) drawn as an SVG, beside the same data as JSON (GET /v1/observations, the same window), and two
 // charts of several series (two units on two axes; ten states with their legend), measured in process (the bare
 // app's own fetch, no HTTP, one request at a time): the first (cold) request, p50/p99 of warm ones (the SVG kept for

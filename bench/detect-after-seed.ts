@@ -1,4 +1,4 @@
-// Detection after every write (issue 24), on a first start's data: the shipped snapshot seeded into a fresh embedded
+// Detection after every write, on a first start's data: the shipped snapshot seeded into a fresh embedded
 // (or PostgreSQL) database, then the detect job's work (detectChangedSeries) over everything the seed wrote.
 //   1. seed time with the series_changes triggers in place, and with them dropped (what the outbox costs a writer),
 //      two seeds each way, alternated;

@@ -3,10 +3,10 @@
 //   2. frequency=monthly&transform=yoy over a 40-year daily series (DGS10: ../shared/data/fred-macro-us/DGS10.csv when
 //      present, else a generated 40-year business-day series), imported with `svc import`;
 //   3. batch latest with 20 codes;
-//   4. a panel of 10 monthly series over 40 years, and 5. the top 100 flow destinations of a county (issue 14).
+//   4. a panel of 10 monthly series over 40 years, and 5. the top 100 flow destinations of a county.
 // Each runs against the app without the access layer ("bare app": what this issue's code costs) and with it
 // ("keyed": the full stack with an API key; the access layer has its own bar in bench/keys.ts).
-// Targets (issue 3): (1) bare app at >= 40% of the baseline's req/s; (2) under 5 ms server time at p50. Server time
+// Targets: (1) bare app at >= 40% of the baseline's req/s; (2) under 5 ms server time at p50. Server time
 // is measured in process (app.request on the same database, no HTTP, one request at a time) before the load runs:
 // the first (cold: load, resample, transform) request and the p50/p99 of 300 warm ones.
 //   bun run bench/observations.ts [--connections 64] [--duration 10] [--rounds 1] [--db pglite|postgres|URL]
@@ -22,7 +22,7 @@ import { generatedDaily } from "./lib/series";
 // 20 of the seeded national FRED series.
 const HELD = ["UNRATE", "PAYEMS", "CPIAUCSL", "CPILFESL", "FEDFUNDS", "DGS10", "DGS2", "T10Y2Y", "GDP", "GDPC1",
   "INDPRO", "HOUST", "ICSA", "JTSJOL", "M2SL", "USREC", "CIVPART", "U6RATE", "RSXFS", "PCEPILFE"];
-// Ten monthly series over 40 years (issue 14), and the top 100 destinations of San Francisco County.
+// Ten monthly series over 40 years, and the top 100 destinations of San Francisco County.
 const PANEL = "/v1/panel?indicators=PAYEMS,UNRATE,CPIAUCSL,CPILFESL,FEDFUNDS,INDPRO,HOUST,M2SL,CIVPART,AHETPI&region=US&start_date=1985-01-01&end_date=2024-12-01";
 const FLOWS = "/v1/flows?origin=06075&limit=100";
 const PAGE = "/v1/observations?indicator=PAYEMS&region=US&limit=100";

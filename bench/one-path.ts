@@ -1,4 +1,4 @@
-// The plain measurement of issue 27: the service as `bun start` runs it (`svc serve` on PGlite, job engine and
+// The plain measurement of the one request path: the service as `bun start` runs it (`svc serve` on PGlite, job engine and
 // billing included, nothing pinned: server and load generator share the machine's CPUs), with wrk at 64
 // connections on the keyed 100-row observations page, next to a bare Bun.serve answering the same bytes in the same
 // run. Beside it, the app as bench/observations.ts serves it (no job engine, no billing): keyed, and unkeyed (built
@@ -7,8 +7,9 @@
 // by side, each round alternating which tree goes first; `--refs-only` leaves out the working tree.
 // --pin places the servers on one CPU and wrk on the other (bench/observations.ts's placement).
 // --metrics sets METRICS_TOKEN and reports the share of the load the page memo answered (svc serve).
-//   bun run bench/one-path.ts [--ref main] [--metrics] [--duration 10] [--rounds 1] [--connections 64]
-import { mkdtempSync, rmSync } from "node:fs";
+// --variant "app keyed" (repeatable) runs only the variants named; --copy-seed seeds once (the first tree) for all.
+//   bun run bench/one-path.ts [--ref main] [--metrics] [--duration 10] [--rounds 1] [--connections 64] [--variant "app keyed"]
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -16,7 +17,13 @@ import { CPUS, REPO_ROOT, freePort, runLoad, median } from "./lib/load";
 import { checkoutRef } from "./lib/ref-tree";
 import { KEYED_PAGE } from "./lib/serve-app";
 
-const { values } = parseArgs({ args: process.argv.slice(2), options: { ref: { type: "string", multiple: true }, "refs-only": { type: "boolean" }, metrics: { type: "boolean" }, pin: { type: "boolean" }, duration: { type: "string" }, rounds: { type: "string" }, connections: { type: "string" } } });
+const { values } = parseArgs({
+  args: process.argv.slice(2),
+  options: {
+    ref: { type: "string", multiple: true }, "refs-only": { type: "boolean" }, metrics: { type: "boolean" }, pin: { type: "boolean" }, duration: { type: "string" }, rounds: { type: "string" },
+    connections: { type: "string" }, variant: { type: "string", multiple: true }, "copy-seed": { type: "boolean" },
+  },
+});
 const durationSec = Number(values.duration ?? 10);
 const rounds = Number(values.rounds ?? 1);
 const connections = Number(values.connections ?? 64);
@@ -24,7 +31,11 @@ const METRICS_TOKEN = "one-path-bench-metrics-token";
 
 type Tree = { label: string; root: string; env: Record<string, string>; key: string; cleanup(): void };
 type Variant = "serve keyed" | "app keyed" | "app unkeyed";
-const VARIANTS: Variant[] = ["serve keyed", "app keyed", "app unkeyed"];
+const ALL_VARIANTS: Variant[] = ["serve keyed", "app keyed", "app unkeyed"];
+const unknownVariant = (values.variant ?? []).find((v) => !ALL_VARIANTS.includes(v as Variant));
+if (unknownVariant) throw new Error(`--variant ${unknownVariant}: one of ${ALL_VARIANTS.map((v) => JSON.stringify(v)).join(", ")}`);
+// --variant (repeatable) runs only those, to keep a run short.
+const VARIANTS: Variant[] = values.variant?.length ? (values.variant as Variant[]) : ALL_VARIANTS;
 
 function baseEnv(dataDir: string): Record<string, string> {
   const env: Record<string, string> = {};
@@ -41,19 +52,25 @@ async function run(cmd: string[], cwd: string, env: Record<string, string>): Pro
 }
 
 /** A tree (this one, or a worktree of `ref`) with a seeded data directory and a key no run exhausts. */
-async function prepare(label: string, ref: string | null): Promise<Tree> {
+async function prepare(label: string, ref: string | null, seeded: { dataDir: string; key: string } | null): Promise<Tree> {
   const tree = ref ? await checkoutRef(ref) : null;
   const root = tree?.root ?? REPO_ROOT;
   const removeTree = () => tree?.remove();
   const dataDir = mkdtempSync(join(tmpdir(), "svc-one-path-data-"));
   const env = baseEnv(dataDir);
+  const cleanup = () => (rmSync(dataDir, { recursive: true, force: true }), removeTree());
+  if (seeded) {
+    console.error(`${label}: a copy of ${seeded.dataDir}`);
+    cpSync(seeded.dataDir, dataDir, { recursive: true });
+    return { label, root, env, key: seeded.key, cleanup };
+  }
   console.error(`${label}: seeding ${dataDir}`);
   await run([process.execPath, "src/cli.ts", "seed"], root, env);
   // The signals over what `svc seed` wrote, detected now: else the first `svc serve` measured detects them (its job
   // engine's first work, some 16 s of CPU) while it is under load, and measures that instead of the request path.
   await run([process.execPath, "src/cli.ts", "signals", "detect"], root, env);
   const key = (await run([process.execPath, "src/cli.ts", "keys", "create", "--plan", "free", "--rate-limit", "2000000000"], root, env)).split("\n")[0]!;
-  return { label, root, env, key, cleanup: () => (rmSync(dataDir, { recursive: true, force: true }), removeTree()) };
+  return { label, root, env, key, cleanup };
 }
 
 type Proc = { base: string; proc: ReturnType<typeof Bun.spawn>; stop(): Promise<void> };
@@ -116,8 +133,13 @@ async function measure(tree: Tree, v: Variant): Promise<Measured> {
   }
 }
 
-const trees = values["refs-only"] ? [] : [await prepare("this tree", null)];
-for (const ref of values.ref ?? []) trees.push(await prepare(ref, ref));
+// --copy-seed: every tree starts from a copy of the first tree's seeded data directory (trees of one schema), which
+// saves a seed per ref: most of a short run's time.
+const trees: Tree[] = [];
+for (const [label, ref] of [...(values["refs-only"] ? [] : [["this tree", null] as const]), ...(values.ref ?? []).map((r) => [r, r] as const)]) {
+  const first = trees[0];
+  trees.push(await prepare(label, ref, values["copy-seed"] && first ? { dataDir: first.env.DATA_DIR!, key: first.key } : null));
+}
 const results = new Map<string, Measured[]>();
 try {
   for (let r = 0; r < rounds; r++) {

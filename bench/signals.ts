@@ -1,4 +1,4 @@
-// Signal detection and insights speed (issue 13):
+// Signal detection and insights speed:
 //   1. detection over every county series of one monthly indicator, 3,144 series x 30 years (1.13 million
 //      observations), through detectSignalsFor's path (one query for a batch's observations, one for its intervals,
 //      one write transaction): first run (stores the intervals) and second run (unchanged data: writes nothing).

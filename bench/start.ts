@@ -1,4 +1,4 @@
-// Start-up figures (issues 26 and 42): from an empty temporary DATA_DIR (or a fresh PostgreSQL database) and an empty
+// Start-up figures: from an empty temporary DATA_DIR (or a fresh PostgreSQL database) and an empty
 // image cache, start the server on a free loopback port and print
 //   - the very first start: time to the first 200 of /api/health, to "serving" (health no longer `starting`), to the
 //     first 200 of the US unemployment rate (GET /v1/observations/latest?indicator=UNRATE with a key from signup), and
@@ -169,7 +169,7 @@ async function runServer(root: string, label: string, env: Record<string, string
         }
         lastOk = at;
         // A server that answers `status: starting` while it seeds is ready when that ends; one that does not
-        // (before issue 26) when its log says the seeded signals were detected.
+        // (an older release) when its log says the seeded signals were detected.
         const starting = (health as { status?: string }).status === "starting";
         const loading = (health as { loading?: { families: string[] } }).loading?.families;
         step = starting ? ((health as { startup?: { step?: string } }).startup?.step ?? null) : loading ? `serving, loading ${loading[0]}` : "serving";

@@ -42,7 +42,7 @@ function validDate(d: string): boolean {
 }
 
 /** Throws on the first row COPY would reject (or that would store a wrong value), naming it. */
-export function validateBulkSeries(items: readonly BulkSeries[]): void {
+export function validateBulkSeries(items: readonly BulkSeries[], isoTime: IsoTime = isoTimeOfLoad()): void {
   const seen = new Set<string>();
   items.forEach((s, i) => {
     const key = `${s.indicatorId}|${s.regionCode}`;
@@ -61,7 +61,7 @@ export function validateBulkSeries(items: readonly BulkSeries[]): void {
   });
 }
 
-function observationInput(r: BulkRow, seriesUpdatedAt: BulkSeries["sourceUpdatedAt"]): ObservationInput {
+function observationInput(r: BulkRow, seriesUpdatedAt: BulkSeries["sourceUpdatedAt"], isoTime: IsoTime): ObservationInput {
   const t = r.sourceUpdatedAt || seriesUpdatedAt;
   return { date: r.date, value: r.value, isPreliminary: r.isPreliminary ?? false, sourceUpdatedAt: t ? new Date(isoTime(t)!) : null };
 }
@@ -71,34 +71,41 @@ export function currentRows(rows: readonly BulkRow[]): BulkRow[] {
   return rows.filter((r, i) => i === rows.length - 1 || rows[i + 1].date !== r.date);
 }
 
-// A load's rows share a few timestamps: each string is parsed once.
-const isoTimes = new Map<string, string | null>();
 /** The ISO form of a timestamp, null when it is not one. */
-function isoTime(t: Date | string): string | null {
-  if (t instanceof Date) return Number.isNaN(t.getTime()) ? null : t.toISOString();
-  let iso = isoTimes.get(t);
-  if (iso === undefined) {
-    const d = new Date(t);
-    iso = Number.isNaN(d.getTime()) ? null : d.toISOString();
-    if (isoTimes.size > 10_000) isoTimes.clear();
-    isoTimes.set(t, iso);
-  }
-  return iso;
+type IsoTime = (t: Date | string) => string | null;
+
+/**
+ * An IsoTime for one load: its rows share a few timestamps, so each string is parsed once. Bounded by the load (at
+ * most one entry per row it holds anyway) and gone with it.
+ */
+function isoTimeOfLoad(): IsoTime {
+  const seen = new Map<string, string | null>();
+  return (t) => {
+    if (t instanceof Date) return Number.isNaN(t.getTime()) ? null : t.toISOString();
+    let iso = seen.get(t);
+    if (iso === undefined) {
+      const d = new Date(t);
+      iso = Number.isNaN(d.getTime()) ? null : d.toISOString();
+      seen.set(t, iso);
+    }
+    return iso;
+  };
 }
-const csvTime = (t: Date | string | null | undefined) => (t ? isoTime(t)! : "");
 
 /** COPY rows (CSV) of one new series, and its statistics. */
-function observationCsv(seriesId: number, rows: readonly BulkRow[], seriesUpdatedAt: BulkSeries["sourceUpdatedAt"], recordedAt: string, out: string[]): void {
+function observationCsv(seriesId: number, rows: readonly BulkRow[], seriesUpdatedAt: BulkSeries["sourceUpdatedAt"], recordedAt: string, out: string[], isoTime: IsoTime): void {
   let revision = 0;
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];
     revision = i > 0 && rows[i - 1].date === r.date ? revision + 1 : 1;
     const latest = i === rows.length - 1 || rows[i + 1].date !== r.date;
     out.push(
-      `${seriesId},${r.date},${revision},${r.value === null ? "" : r.value},${r.isPreliminary ? "t" : "f"},${latest ? "t" : "f"},${csvTime(r.sourceUpdatedAt || seriesUpdatedAt)},${recordedAt}\n`,
+      `${seriesId},${r.date},${revision},${r.value === null ? "" : r.value},${r.isPreliminary ? "t" : "f"},${latest ? "t" : "f"},${csvTime(r.sourceUpdatedAt || seriesUpdatedAt, isoTime)},${recordedAt}\n`,
     );
   }
 }
+
+const csvTime = (t: Date | string | null | undefined, isoTime: IsoTime) => (t ? isoTime(t)! : "");
 
 function stats(rows: readonly BulkRow[]): { first: string | null; last: string | null; count: number } {
   let count = 0;
@@ -112,7 +119,7 @@ const INSERT_SERIES = `insert into series (indicator_id, region_code, first_date
   returning id, indicator_id, region_code`;
 
 /** Creates the series of one batch and copies their observations, in one transaction. */
-async function loadNewBatch(database: Database, batch: readonly BulkSeries[], now: Date): Promise<void> {
+async function loadNewBatch(database: Database, batch: readonly BulkSeries[], now: Date, isoTime: IsoTime): Promise<void> {
   const at = now.toISOString();
   const st = batch.map((s) => stats(s.rows));
   const params = [
@@ -127,7 +134,7 @@ async function loadNewBatch(database: Database, batch: readonly BulkSeries[], no
   const csvFor = (created: { id: number; indicator_id: string; region_code: string }[]) => {
     const ids = new Map(created.map((r) => [`${r.indicator_id}|${r.region_code}`, Number(r.id)]));
     const lines: string[] = [];
-    for (const s of batch) observationCsv(ids.get(`${s.indicatorId}|${s.regionCode}`)!, s.rows, s.sourceUpdatedAt, at, lines);
+    for (const s of batch) observationCsv(ids.get(`${s.indicatorId}|${s.regionCode}`)!, s.rows, s.sourceUpdatedAt, at, lines, isoTime);
     return lines.join("");
   };
   const raw = database.raw;
@@ -159,7 +166,8 @@ export async function bulkLoadSeries(
   opts: { now: Date; onProgress?: (rows: number) => void; rowsPerTransaction?: number },
 ): Promise<BulkLoadResult> {
   const rowsPerBatch = opts.rowsPerTransaction ?? ROWS_PER_BATCH;
-  validateBulkSeries(items);
+  const isoTime = isoTimeOfLoad();
+  validateBulkSeries(items, isoTime);
   const result: BulkLoadResult = { created: 0, updated: 0, rows: 0, inserted: 0, revised: 0, unchanged: 0 };
   const held = await findManySeriesIds(database.db, items.map((s) => ({ indicatorId: s.indicatorId, regionCode: s.regionCode })));
   const fresh = items.filter((s) => s.rows.length > 0 && !held.has(`${s.indicatorId}|${s.regionCode}`));
@@ -169,7 +177,7 @@ export async function bulkLoadSeries(
   let batchRows = 0;
   const flush = async () => {
     if (batch.length === 0) return;
-    await loadNewBatch(database, batch, opts.now);
+    await loadNewBatch(database, batch, opts.now, isoTime);
     database.events.seriesWritten(batch);
     result.created += batch.length;
     result.inserted += batchRows;
@@ -187,7 +195,7 @@ export async function bulkLoadSeries(
 
   // Held series: the current value of each date through the one write path (their earlier vintages are history the
   // store either holds already or never saw; replaying them would revise the current value back and forth).
-  const writes = existing.map((s) => ({ indicatorId: s.indicatorId, regionCode: s.regionCode, rows: currentRows(s.rows).map((r) => observationInput(r, s.sourceUpdatedAt)) }));
+  const writes = existing.map((s) => ({ indicatorId: s.indicatorId, regionCode: s.regionCode, rows: currentRows(s.rows).map((r) => observationInput(r, s.sourceUpdatedAt, isoTime)) }));
   for (let i = 0; i < writes.length; i += 500) {
     const part = writes.slice(i, i + 500);
     for (const r of await writeManySeries(database.db, { items: part, now: opts.now })) {

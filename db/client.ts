@@ -24,6 +24,7 @@ import { pidAlive } from "./process-alive";
 import { connectionGate, type GateLog } from "./pg-faults";
 import { attachWriteEvents, WriteEvents } from "./events";
 import type { RemotePglite } from "./pglite-remote";
+import { once } from "./once";
 
 export { DatabaseUnavailableError, isDatabaseUnavailable } from "./pg-faults";
 
@@ -94,14 +95,11 @@ export const SCHEMA_LOCK = "svc:schema";
  */
 export const SEED_LOCK = "svc:seed";
 
-let pgliteModules: Promise<{ pgliteWasmModule: WebAssembly.Module; initdbWasmModule: WebAssembly.Module }> | null = null;
-function loadPgliteModules() {
-  pgliteModules ??= (async () => ({
-    pgliteWasmModule: await WebAssembly.compile(await Bun.file(pgliteWasmPath).arrayBuffer()),
-    initdbWasmModule: await WebAssembly.compile(await Bun.file(initdbWasmPath).arrayBuffer()),
-  }))();
-  return pgliteModules;
-}
+/** PGlite's WebAssembly, compiled once per process and shared by every embedded database it opens. */
+const loadPgliteModules = once(async () => ({
+  pgliteWasmModule: await WebAssembly.compile(await Bun.file(pgliteWasmPath).arrayBuffer()),
+  initdbWasmModule: await WebAssembly.compile(await Bun.file(initdbWasmPath).arrayBuffer()),
+}));
 
 export class DataDirLockedError extends Error {
   constructor(readonly dataDir: string, readonly pid: number) {

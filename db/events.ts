@@ -16,6 +16,7 @@ export type SeriesWrittenListener = (changed: SeriesChange[]) => void;
 export type CatalogWrittenListener = () => void;
 
 export class WriteEvents {
+  // Bounded: the caches made with the database subscribe once each (and unsubscribe with the function returned).
   private readonly series = new Set<SeriesWrittenListener>();
   private readonly catalog = new Set<CatalogWrittenListener>();
 

@@ -32,6 +32,7 @@ export type PgPort = { post(message: { pg: PgRequest }): void };
 /** A PGlite-shaped client whose statements run on the database's thread. */
 export class RemotePglite {
   private next = 1;
+  // Bounded: the statements in flight (each removed when its answer arrives) and the LISTENs open (removed by unlisten).
   private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   private readonly listeners = new Map<number, (payload: string) => void>();
   private closedWith: Error | null = null;

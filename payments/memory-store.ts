@@ -5,6 +5,7 @@ import type { ProofRecord, ProofResult, ProofStore } from "./types";
 type Row = ProofRecord & { id: string; status: "reserved" | "settled" | "failed" | "released"; leaseUntil: number; result: ProofResult | null };
 
 export class MemoryProofStore implements ProofStore {
+  // Not bounded: a store for tests and examples; a service keeps its proofs in its database (db/repos).
   readonly rows = new Map<string, Row>();
   private seq = 0;
 

@@ -2,25 +2,27 @@
 // dependencies; tests pass a fresh database, a manual clock and a seeded random source.
 import type { MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { OpenAPIHono } from "@hono/zod-openapi";
 import { compress } from "hono/compress";
 import type { Deps } from "./deps";
 import type { App, AppEnv } from "./http/app-env";
 import { ApiError, envelope } from "./errors";
 import { operationCatalog } from "./http/operations";
-import { corsResponseHeaders, type CorsOptions } from "./http/cors";
+import { requestId } from "hono/request-id";
+import { corsResponseHeaders, publicCors, type CorsOptions } from "./http/cors";
 import { eventLoopTurns } from "./http/deferred-body";
 import { pageHeaders } from "./docs/page-policy";
-import { everyAnswer } from "./http/every-answer";
-import { PageMemo } from "./http/page-memo";
+import { contextVariables, headersOnReturnedResponses, htmlPageHeaders, noSniff } from "./http/answer-headers";
+import { inOrder } from "./http/checks";
+import { headAsGet, headContentLength, notFoundOrMethodNotAllowed, refusePaidHead } from "./http/methods";
+import type { PageMemo } from "./services/page-memo";
 import { admitKeyed } from "./http/admission";
 import { adviceHeaders } from "./http/advice-headers";
-import { failureResponse, provisioningAnswer } from "./http/respond";
+import { failureResponse } from "./http/respond";
 import { Admission } from "./services/admission";
-import { guardRequest, hostGuard, notFoundOrMethodNotAllowed } from "./http/request-guard";
+import { hostGuard, limitBody, rejectMalformedQuery } from "./http/request-guard";
 import { validationHook } from "./http/validation";
-import { serviceOpenApiApp } from "./http/query-validation";
 import { registerRoutes } from "./routes";
-import { ProvisioningAnswer } from "./services/provisioning";
 import { routePatterns, withMetrics } from "./http/metrics";
 
 const CORS: CorsOptions = {
@@ -42,38 +44,55 @@ export type ServiceApp = App & { readonly pages: PageMemo | undefined };
 export type AppOptions = { middleware?: readonly MiddlewareHandler<AppEnv>[] };
 
 export function createApp(deps: Deps, opts: AppOptions = {}): ServiceApp {
-  const app = serviceOpenApiApp(validationHook);
+  // Hono's default router and @hono/zod-openapi's own validators (PERFORMANCE.md: neither costs enough to replace).
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 
   // The one admission core of this app: paid() (cold requests and page memo hits alike) and the key middleware ask it.
   const admission = new Admission(deps);
-  const pages = deps.config.pageMemo ? new PageMemo() : undefined;
+  const pages = deps.config.pageMemo ? deps.caches.pages : undefined;
   // The turn each request arrives in: a large rendered body of an answer completed later is written as one chunk.
   const currentTurn = eventLoopTurns();
 
   // Paid routes describe their input and output in the x402 bazaar extension from this app's own OpenAPI document.
   const operations = operationCatalog(() => app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "operations", version: deps.version } }));
+  // The app's middleware, in order. Work after the handler runs in reverse order: the HEAD's length is measured last,
+  // on the finished (compressed) answer. Checks that act only before the handler run in order in one layer each
+  // group (src/http/checks.ts inOrder: PERFORMANCE.md).
+  app.use("*", headContentLength());
+  // X-Request-Id: a client's id as hono/request-id accepts it is kept for tracing, else a new UUID.
+  app.use("*", requestId({ limitLength: 128 }));
+  app.use("*", headersOnReturnedResponses(corsResponseHeaders(CORS)));
+  // An HTML page's security headers, unless it set its own.
+  app.use("*", htmlPageHeaders(pageHeaders));
   app.use(
     "*",
-    everyAnswer({
-      cors: CORS,
+    inOrder(
+      noSniff,
+      // CORS headers, and a preflight's 204.
+      publicCors(CORS),
       // HEAD on a paid route would be charged without returning data: 405 before anything of the paid pipeline runs.
-      router: app.router as never,
-      // Compresses what no route compressed itself: rendered bodies (catalog lists, observation pages) come compressed
-      // once per coding (src/http/content-coding.ts) and are left alone here.
-      compress: compress(),
-      pageHeaders,
-      variables(c) {
+      refusePaidHead(app.router as never),
+      contextVariables((c) => {
         c.set("turn", currentTurn());
         c.set("admission", admission);
         c.set("operations", operations);
         if (pages) c.set("pages", pages);
-      },
-    }),
+      }),
+    ),
   );
-
-  // Keys on routes paid() does not price (401 for a bad key on any route, the per-minute window on data routes), then
-  // NUL characters, unknown /v1 query parameters and oversized bodies are refused before any route runs.
-  app.use("*", guardRequest(admitKeyed(deps)));
+  // Compresses what no route compressed itself (a HEAD as its GET would be): rendered bodies (catalog lists,
+  // observation pages) come compressed once per coding (src/http/content-coding.ts) and are left alone here.
+  app.use("*", headAsGet(compress()));
+  app.use(
+    "*",
+    inOrder(
+      // Keys on routes paid() does not price: 401 for a bad key on any route, the per-minute window on data routes.
+      admitKeyed(deps),
+      // NUL characters, malformed escapes and unknown /v1 query parameters: 400 before any route runs.
+      rejectMalformedQuery(deps.caches.passedTargets),
+    ),
+  );
+  app.use("*", limitBody());
   for (const m of opts.middleware ?? []) app.use("*", m);
 
   registerRoutes(app, deps);
@@ -81,8 +100,6 @@ export function createApp(deps: Deps, opts: AppOptions = {}): ServiceApp {
   app.notFound(notFoundOrMethodNotAllowed(app.router as never));
 
   app.onError((err, c) => {
-    // A series being provisioned, found by a read outside a paid route's resolve (which answers it itself): free.
-    if (err instanceof ProvisioningAnswer) return provisioningAnswer(c, err.body);
     if (err instanceof ApiError) {
       const advice = adviceHeaders(err.advice);
       if (advice) for (const k in advice) c.header(k, advice[k]);

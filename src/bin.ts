@@ -5,6 +5,6 @@ import { listenEarly } from "./startup/early";
 
 const given = process.argv.slice(2);
 const argv = given.length > 0 ? given : ["serve"];
-listenEarly(argv, process.env);
+const early = listenEarly(argv, process.env);
 const { runCli } = await import("./cli");
-await runCli(argv);
+await runCli(argv, { early });

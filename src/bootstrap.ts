@@ -45,7 +45,7 @@ export async function buildDeps(config: Config, opts: { database?: Database; log
   const runtime = buildRuntimeDeps(config, base);
   const fetcher = buildSeriesFetcher(config, { ...base, upstream: runtime.upstream });
   // Coverage says which offered regions not held are fetched on request: the fetcher's answer.
-  runtime.caches.catalog.useFetchVia(fetcher.fetchVia);
+  runtime.caches.catalog.useFetchVia(fetcher);
   if (opts.loading) runtime.caches.catalog.useLoading(opts.loading);
   // Started by `svc serve` once the database is seeded (and by `svc worker`); other commands never start it.
   // The billing cycle runs on the job engine of every API node (src/jobs/billing.ts), with the node's mail and meter.

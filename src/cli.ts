@@ -7,6 +7,7 @@ import { consoleContext, type Command, type CommandContext } from "./commands/co
 import { commandHelp } from "./commands/help";
 import { runningServer, runOnServer } from "./admin/client";
 import { CONTRACT_VERSION, SERVICE_VERSION } from "./version";
+import type { EarlyListener } from "./startup/early";
 
 function usage(): string {
   const rows = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
@@ -27,7 +28,8 @@ async function runCommand(name: string, command: Command, args: string[], config
   }
 }
 
-export async function runCli(argv: string[]): Promise<void> {
+/** `early`: the starting listener the entry point started before loading this module (src/startup/early.ts). */
+export async function runCli(argv: string[], opts: { early?: EarlyListener | null } = {}): Promise<void> {
   const verbose = argv.includes("--verbose");
   const [name, ...rest] = argv.filter((a) => a !== "--verbose");
   if (!name || name === "--help" || name === "-h" || name === "help") {
@@ -58,7 +60,7 @@ export async function runCli(argv: string[]): Promise<void> {
   }
   // A command's own output comes first: log lines (the payment rails, ...) only with --verbose. The server logs.
   if (!verbose && !command.serves && (config.logLevel === "debug" || config.logLevel === "info")) config = { ...config, logLevel: "warn" };
-  const ctx = consoleContext();
+  const ctx: CommandContext = { ...consoleContext(), ...(opts.early ? { early: opts.early } : {}) };
   let code: number;
   try {
     const server = command.admin ? runningServer(config) : null;

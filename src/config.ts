@@ -1,5 +1,6 @@
 // The one place configuration is read. Only entry points (server.ts, cli.ts) pass the environment to loadConfig();
 // everything else receives the parsed Config.
+import { availableParallelism } from "node:os";
 import { z } from "zod";
 import type { ProvisioningLimits } from "./domain/provisioning-budget";
 
@@ -25,11 +26,18 @@ export const configSchema = z.object({
   // How long a cached series' version is trusted before it is re-read (ms); 0 re-reads it on every request.
   // Default 1000, or 0 when NODE_ENV=test so a test that writes then reads sees its write at once.
   SERIES_CACHE_REVALIDATE_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
+  // CPU-heavy work (chart SVGs, signal detection) runs on this many worker threads, never on the thread that answers
+  // requests; 0 runs it on the calling thread. Default: one fewer than the machine's cores, 1 to 4.
+  COMPUTE_THREADS: z.coerce.number().int().min(0).max(64).optional(),
+  // Tasks that may wait for a compute thread before an uncached chart is refused (503 with Retry-After).
+  COMPUTE_QUEUE_MAX: z.coerce.number().int().min(0).max(10_000).default(16),
+  // Uncached charts one key (or, without one, one client address) may have drawn at once; one more is a 429.
+  CHART_RENDERS_PER_CALLER: z.coerce.number().int().min(1).max(1000).default(2),
   // The page memo of the paid routes (src/http/page-memo.ts): "off" sends every request through the full route.
   PAGE_MEMO: z.enum(["on", "off"]).default("on"),
   // GET /metrics (Prometheus text) answers only with `Authorization: Bearer <METRICS_TOKEN>`; unset: 404.
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").max(512).regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces").optional(),
-  // Keys and access (issue 4). Unset REDIS_URL: per-key rate limits are counted in this process only.
+  // Keys and access. Unset REDIS_URL: per-key rate limits are counted in this process only.
   REDIS_URL: z.string().regex(/^(redis|rediss|valkey|valkeys):\/\//, "must be a redis:// or rediss:// URL").optional(),
   // Unset SMTP_URL: mail stays in the database outbox, read with `svc mail list`.
   SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
@@ -43,7 +51,7 @@ export const configSchema = z.object({
   STRIPE_PRICE_PROFESSIONAL: z.string().optional(),
   // Days after the 7-day grace a subscription may stay past due before the billing job ends it and revokes its key.
   DUNNING_PERIOD_DAYS: z.coerce.number().int().min(0).max(365).default(14),
-  // Payments (issue 5). x402: CAIP-2 networks, comma-separated ("none": rail off). RPC URLs and assets: one value for
+  // Payments. x402: CAIP-2 networks, comma-separated ("none": rail off). RPC URLs and assets: one value for
   // every network, or `network=value` pairs. Unset X402_PAY_TO outside production: generated once in DATA_DIR.
   X402_NETWORKS: z.string().default("eip155:84532"),
   X402_RPC_URL: z.string().optional(),
@@ -62,7 +70,7 @@ export const configSchema = z.object({
   LND_TLS_CERT: z.string().optional(),
   BTC_USD_RATE: z.string().regex(/^[0-9]{1,12}(\.[0-9]+)?$/, "must be USD per BTC, e.g. 100000").optional(),
   BTC_USD_RATE_URL: z.string().url().optional(),
-  // Upstream data providers (issue 12). Base URLs default to the providers' public addresses; tests and operators
+  // Upstream data providers. Base URLs default to the providers' public addresses; tests and operators
   // may point them at a mirror. BLS: API v2 with BLS_API_KEY, v1 (smaller limits, no annual averages) without.
   FRED_API_KEY: z.string().regex(/^[A-Za-z0-9]{8,64}$/, "must be the 32-character key from fredaccount.stlouisfed.org").optional(),
   BLS_API_KEY: z.string().regex(/^[A-Za-z0-9]{8,64}$/, "must be the registration key from data.bls.gov/registrationEngine").optional(),
@@ -73,7 +81,7 @@ export const configSchema = z.object({
   WORLDBANK_BASE_URL: z.string().url().default("https://api.worldbank.org/v2"),
   // How long one upstream request may take before it is abandoned (and retried).
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
-  // Ask (issue 15): an optional OpenAI-compatible chat-completions API that phrases answers (base URL, e.g.
+  // Ask: an optional OpenAI-compatible chat-completions API that phrases answers (base URL, e.g.
   // https://api.openai.com/v1). Unset: the deterministic composer alone, with no network.
   ASK_LLM_URL: z.string().url().optional(),
   ASK_LLM_MODEL: z.string().min(1).max(200).optional(),
@@ -81,7 +89,7 @@ export const configSchema = z.object({
   ASK_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(8000),
   // Where the IRS SOI county migration files countyinflowYYZZ.csv / countyoutflowYYZZ.csv live.
   IRS_SOI_BASE_URL: z.string().url().default("https://www.irs.gov/pub/irs-soi/"),
-  // Jobs (issue 12): pg-boss over this database. JOBS=off: this server only enqueues; `svc worker` processes run them.
+  // Jobs: pg-boss over this database. JOBS=off: this server only enqueues; `svc worker` processes run them.
   JOBS: z.enum(["on", "off"]).default("on"),
   // Jobs one process runs at once (unset: 1 on the embedded database, whose one connection serialises them; 2 on PostgreSQL).
   JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(32).optional(),
@@ -104,7 +112,7 @@ export const configSchema = z.object({
   PROVISION_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
   // After the upstream gave up, how long requests are told so before one may try again (longer if the upstream asked).
   PROVISION_FAILURE_COOLDOWN_SECONDS: z.coerce.number().int().min(1).max(604_800).default(900),
-  // Bounds on the fetches callers start (issue 28; src/domain/provisioning-budget.ts). Without a key: new fetches per
+  // Bounds on the fetches callers start (src/domain/provisioning-budget.ts). Without a key: new fetches per
   // client address a minute, per upstream a minute, the share of an upstream's own allowance, and the queue length
   // at which they wait; with one: the queue length alone (and their jobs run first).
   PROVISION_ANON_PER_CLIENT_PER_MINUTE: z.coerce.number().int().min(0).max(10_000).default(5),
@@ -132,6 +140,7 @@ export type Config = {
   askModel: { url: string; model: string; key: string | null; timeoutMs: number } | null;
   logLevel: (typeof logLevels)[number];
   seriesCacheRevalidateMs: number;
+  compute: { threads: number; queueMax: number; chartRendersPerCaller: number };
   pageMemo: boolean;
   metricsToken: string | null;
   redisUrl: string | null;
@@ -249,6 +258,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     askModel: c.ASK_LLM_URL ? { url: c.ASK_LLM_URL, model: c.ASK_LLM_MODEL!, key: c.ASK_LLM_KEY ?? null, timeoutMs: c.ASK_LLM_TIMEOUT_MS } : null,
     logLevel: c.LOG_LEVEL,
     seriesCacheRevalidateMs: c.SERIES_CACHE_REVALIDATE_MS ?? (c.NODE_ENV === "test" ? 0 : 1000),
+    compute: { threads: c.COMPUTE_THREADS ?? Math.min(4, Math.max(1, availableParallelism() - 1)), queueMax: c.COMPUTE_QUEUE_MAX, chartRendersPerCaller: c.CHART_RENDERS_PER_CALLER },
     pageMemo: c.PAGE_MEMO === "on",
     metricsToken: c.METRICS_TOKEN ?? null,
     redisUrl: c.REDIS_URL ?? null,

@@ -1,7 +1,7 @@
 // DATA_DIR must be a directory this process can write (the usage journal, the embedded database, generated payment
 // secrets live there). Checked once at start, so a wrong one stops the process with one line that names the path and
 // the fix, instead of a raw EACCES or ENOTDIR stack trace from whichever module touches it first.
-// Its contents are for this process's user only (issue 28: PGlite left 968 files mode 0666, pg_hba.conf among them;
+// Its contents are for this process's user only (PGlite left 968 files mode 0666, pg_hba.conf among them;
 // journal files were 0644): DATA_DIR is made 0700 and every file in it 0600 at start, and again once the embedded
 // database has created its files (PGlite sets 0666 whatever the umask; the 0700 directory is what keeps a file it
 // creates later unreadable to others).

@@ -1,6 +1,7 @@
-// The one error table (below http/ and services/, which both raise these): code -> HTTP status. The zod enum, fail(), onError, the validation hook and
-// every OpenAPI error response derive from it, so runtime and contract cannot drift apart.
-import { z } from "@hono/zod-openapi";
+// The one error table (below http/ and services/, which both raise these): code -> HTTP status. fail(), onError, the
+// validation hook and, through src/schemas/errors.ts, the zod enum and every OpenAPI error response derive from it, so
+// runtime and contract cannot drift apart. Framework-free: services, jobs and the CLI raise these without loading
+// an HTTP or schema library.
 import type { RateDecision } from "./domain/access";
 
 export const ERROR_STATUS = {
@@ -25,19 +26,8 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS;
 export type ErrorStatus = (typeof ERROR_STATUS)[ErrorCode];
 
-export const errorCodeSchema = z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]);
-
-export const errorEnvelopeSchema = z
-  .object({
-    error: z.object({
-      code: errorCodeSchema,
-      message: z.string(),
-      details: z.record(z.string(), z.unknown()).optional(),
-    }),
-  })
-  .openapi("Error");
-
-export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
+/** The body of every non-2xx answer (spec "Errors"). */
+export type ErrorEnvelope = { error: { code: ErrorCode; message: string; details?: Record<string, unknown> } };
 
 /**
  * What a failure's answer tells a client beyond its envelope, as data (services return data, not headers): the http
@@ -74,26 +64,4 @@ export function fail(code: ErrorCode, message: string, details?: Record<string, 
 
 export function envelope(code: ErrorCode, message: string, details?: Record<string, unknown>): ErrorEnvelope {
   return { error: details ? { code, message, details } : { code, message } };
-}
-
-const describe: Partial<Record<number, string>> = {
-  400: "Invalid parameter",
-  401: "Missing, malformed, expired or unknown API key",
-  402: "Payment required (x402 and L402 challenges)",
-  403: "The key lacks access to this indicator or region",
-  404: "Not found",
-  409: "Conflict",
-  429: "Rate limit exceeded",
-  500: "Server error",
-  502: "Internal operation failed",
-  503: "Service unavailable",
-};
-
-/** OpenAPI `responses` entries for the given statuses, each with the error envelope. */
-export function errorResponses(...statuses: number[]) {
-  const out: Record<string, { description: string; content: { "application/json": { schema: typeof errorEnvelopeSchema } } }> = {};
-  for (const s of statuses) {
-    out[String(s)] = { description: describe[s] ?? "Error", content: { "application/json": { schema: errorEnvelopeSchema } } };
-  }
-  return out;
 }

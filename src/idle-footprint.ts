@@ -1,4 +1,4 @@
-// A node that has gone quiet gives back the memory its busy time left behind (issue 26): a full collection, then the
+// A node that has gone quiet gives back the memory its busy time left behind: a full collection, then the
 // engine's footprint shrink (compiled code of functions not running, freed pages returned to the system). About 10 MB
 // of an idle node's 115-130 MB, on both databases. Quiet is measured by the process's own CPU time, not by counting
 // requests: nothing is added to the request path, and jobs count as work too. A node is trimmed once per quiet period:

@@ -108,7 +108,7 @@ export type AccessPolicy = {
 export const openAccess: AccessPolicy = Object.freeze({ keys: false, payments: null, publicBaseUrl: null });
 
 // ---------------------------------------------------------------------------------------------------------------
-// Upstream data and the job engine (issue 12)
+// Upstream data and the job engine
 
 /** A series: one indicator in one region. */
 export type SeriesKey = { indicatorId: string; regionCode: string };

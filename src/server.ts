@@ -3,6 +3,6 @@
 import { listenEarly } from "./startup/early";
 
 const argv = ["serve", ...process.argv.slice(2)];
-listenEarly(argv, process.env);
+const early = listenEarly(argv, process.env);
 const { runCli } = await import("./cli");
-await runCli(argv);
+await runCli(argv, { early });

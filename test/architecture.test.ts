@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
+import { moduleState, unboundedCollectionFields } from "./support/source-scan";
 
 const root = resolve(import.meta.dir, "..");
 
@@ -20,6 +21,11 @@ function files(dir: string): string[] {
     else if (/\.(ts|tsx)$/.test(name)) out.push(relative(root, p));
   }
   return out;
+}
+
+/** Every module of ours: src/, db/ and payments/ (migrations and declaration files aside). */
+function ours(): string[] {
+  return [...files("src"), ...files("db"), ...files("payments")].filter((f) => !f.endsWith(".d.ts") && !f.split("/").includes("migrations"));
 }
 
 function importsOf(file: string): string[] {
@@ -165,8 +171,38 @@ describe("architecture", () => {
   });
 
   test("one bounded cache: no hand-written eviction (oldest key out, clear when full) outside src/services/bounded-cache.ts", () => {
-    const evicting = files("src").filter((f) => f !== "src/services/bounded-cache.ts" && /\.keys\(\)\.next\(\)|\.size\s*>=?\s*[A-Z0-9_]+\)\s*\w+\.(clear|delete)\(/.test(readFileSync(join(root, f), "utf8")));
+    const evicting = ours().filter((f) => f !== "src/services/bounded-cache.ts" && /\.keys\(\)\.next\(\)|\.size\s*>=?\s*[A-Z0-9_]+\)\s*\w+\.(clear|delete)\(/.test(readFileSync(join(root, f), "utf8")));
     expect(evicting).toEqual([]);
+  });
+
+  test("no module-level mutable state in src/, db/ or payments/: no top-level let or var, no top-level collection written after it is made", () => {
+    // A worker thread's entry module: its top level is that thread's main, run once per thread.
+    const threadEntries = new Set(["src/startup/database-thread.ts", "src/startup/starting-server.ts"]);
+    const bad = ours().filter((f) => !threadEntries.has(f)).flatMap((f) => moduleState(readFileSync(join(root, f), "utf8")).map((s) => `${f} ${s}`));
+    expect(bad).toEqual([]);
+  });
+
+  test("no unbounded Map or Set field in a class or long-lived object: a BoundedCache, or a comment saying what bounds it", () => {
+    const bad = ours().filter((f) => f !== "src/services/bounded-cache.ts").flatMap((f) => unboundedCollectionFields(readFileSync(join(root, f), "utf8")).map((s) => `${f} ${s}`));
+    expect(bad).toEqual([]);
+  });
+
+  test("the module-state and field checks catch what they are for", () => {
+    expect(moduleState("let last = null;\nexport function f() { last = 1; }")).toHaveLength(1);
+    expect(moduleState("const memo = new WeakMap<object, number>();\nexport const f = (k: object) => memo.set(k, 1);")).toHaveLength(1);
+    expect(moduleState("const seen = new Map<string, number>();\nfor (const k of ks) seen.set(k, 1);")).toHaveLength(1);
+    expect(moduleState("const codes: Record<number, string[]> = {};\nexport function f() { codes[1] = []; }")).toHaveLength(1);
+    expect(moduleState("const LIMITS = new Set([1, 2]);\nexport const has = (n: number) => LIMITS.has(n);")).toEqual([]);
+    expect(moduleState("const SCRIPT = `\nlet current = null;\n`;\nconst re = /let x/;")).toEqual([]);
+    expect(unboundedCollectionFields("class PageMemo {\n  private readonly entries = new Map<string, number>();\n}")).toHaveLength(1);
+    expect(unboundedCollectionFields("class Links {\n  // Bounded: one per network.\n  private readonly links = new Map<string, number>();\n}")).toEqual([]);
+  });
+
+  test("errors.ts is framework-free, and no module but the CLI's imports a CLI command file", () => {
+    expect(importsOf("src/errors.ts").filter((s) => !s.startsWith("./domain/"))).toEqual([]);
+    const cli = (f: string) => f.startsWith("src/commands/") || f.startsWith("src/admin/") || f === "src/cli.ts";
+    const bad = ours().filter((f) => !cli(f)).flatMap((f) => importsOf(f).filter((s) => resolvesInto(f, s, "src/commands")).map((s) => `${f} -> ${s}`));
+    expect(bad).toEqual([]);
   });
 
   test("write events belong to the database object: no module-level listener registry in db/repos", () => {

@@ -71,16 +71,22 @@ export const DATA_FAMILIES: readonly DataFamily[] = [
 
 export const DATA_FAMILY_IDS: readonly DataFamilyId[] = DATA_FAMILIES.map((f) => f.id);
 
-const BY_INDICATOR = new Map<string, DataFamilyId>();
-for (const f of DATA_FAMILIES) {
-  for (const [source, codes] of Object.entries(f.indicators)) {
-    for (const code of codes) {
-      const key = `${source}:${code}`;
-      if (BY_INDICATOR.has(key)) throw new Error(`data families: ${key} is in "${BY_INDICATOR.get(key)}" and "${f.id}"`);
-      BY_INDICATOR.set(key, f.id);
+/** `source:code` -> the family storing it; an indicator in two families is a mistake in the table above. */
+function familiesByIndicator(families: readonly DataFamily[]): ReadonlyMap<string, DataFamilyId> {
+  const out = new Map<string, DataFamilyId>();
+  for (const f of families) {
+    for (const [source, codes] of Object.entries(f.indicators)) {
+      for (const code of codes) {
+        const key = `${source}:${code}`;
+        if (out.has(key)) throw new Error(`data families: ${key} is in "${out.get(key)}" and "${f.id}"`);
+        out.set(key, f.id);
+      }
     }
   }
+  return out;
 }
+
+const BY_INDICATOR = familiesByIndicator(DATA_FAMILIES);
 
 /** The family that stores an indicator on the first start, or null (held only when fetched or imported). */
 export function familyOfIndicator(sourceSlug: string | null, code: string): DataFamilyId | null {

@@ -3,8 +3,7 @@
 // keys never needs.
 import type Bolt11 from "bolt11";
 
-let loaded: typeof Bolt11 | null = null;
-
+// The runtime's module registry keeps it once loaded: a later require() is a lookup.
 export function bolt11(): typeof Bolt11 {
-  return (loaded ??= require("bolt11") as typeof Bolt11);
+  return require("bolt11") as typeof Bolt11;
 }

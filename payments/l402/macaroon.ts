@@ -15,9 +15,8 @@ import { constantTimeEqual, decodeBase64Loose, fromHex, sha256, toHex } from "..
 
 export const TOKEN_LOCATION = "svc";
 // The macaroon library (with sjcl and tweetnacl, about 20 MB of a process's memory) is loaded by the first token made
-// or read rather than at start.
-let loadedLib: typeof MacaroonLib | null = null;
-const macaroonLib = () => (loadedLib ??= require("macaroon") as typeof MacaroonLib);
+// or read rather than at start; the runtime's module registry keeps it once loaded (a later require() is a lookup).
+const macaroonLib = () => require("macaroon") as typeof MacaroonLib;
 
 const ID_LENGTH = 66;
 

@@ -27,6 +27,7 @@ export type ChainCheck =
 type Link = { chain: Chain; client: PublicClient; transport: () => Transport };
 
 export class ChainLinks {
+  // Bounded: one link per configured network.
   private readonly links = new Map<string, Link>();
   private readonly settler: PrivateKeyAccount | null;
 

@@ -1,6 +1,7 @@
 // What every CLI command is. Its own module so each command can name it without importing the index that lists them all.
 import type { Config } from "../config";
 import type { Deps } from "../deps";
+import type { EarlyListener } from "../startup/early";
 
 /**
  * Where a command writes and what it runs on. From a terminal: the console, and dependencies the command opens and
@@ -18,6 +19,8 @@ export type CommandContext = {
   server?: Deps;
   /** Runs an administrative command line in this process (what `svc serve` hands its administrative interface). */
   dispatch?: (argv: string[], ctx: CommandContext) => Promise<number>;
+  /** The starting listener an entry point started before the CLI was loaded (src/startup/early.ts): serve takes it over. */
+  early?: EarlyListener;
 };
 
 /** A command's module (its one-line summary is in the index, src/commands/index.ts). */

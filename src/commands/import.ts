@@ -7,7 +7,7 @@ import { importObservationsCsv, parseImportCsv, type ImportCsvResult } from "../
 import { deriveAll } from "../services/derived-series";
 import { CliError } from "./cli-error";
 import { createLogger } from "../logger";
-import { seedIfNeeded } from "./seed";
+import { seedIfNeeded } from "../services/seeding";
 import { restoreKeptImage } from "../startup/image";
 import { consoleContext, type Command } from "./command";
 import { withDatabase } from "./access-cli";

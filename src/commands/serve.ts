@@ -13,7 +13,7 @@ import { CliError } from "./cli-error";
 import { DATABASE_ENV } from "./help";
 import { startAdminInterface, type AdminInterface } from "../admin/server";
 import { exitOnUncaught, runStopSteps, startStopWatchdog, type StopStep } from "../process-faults";
-import { serveRefusal, takeEarlyListener } from "../startup/early";
+import { serveRefusal } from "../startup/early";
 import { releaseMemory, trimWhenIdle } from "../idle-footprint";
 import { SERVE_LIMITS } from "../http/request-guard";
 
@@ -42,7 +42,7 @@ export const serveCommand: Command = {
     // while the database is opened, or seeded on a worker thread (src/startup/prepare.ts), then the app takes over.
     // The starting answers come from a thread of their own: opening the embedded database blocks this one. The
     // entry point may have started it already, before this code was loaded (src/startup/early.ts).
-    const early = takeEarlyListener();
+    const early = ctx?.early ?? null;
     const state: StartupState = early?.state ?? { step: "starting", done: 0, total: 0, started_at: new Date().toISOString() };
     const database = config.databaseUrl ? "postgres" : "pglite";
     const starting = await (early?.starting ?? startStartingServer({ port: config.port, hostname: config.host, version: SERVICE_VERSION, database, state }));
@@ -66,6 +66,8 @@ export const serveCommand: Command = {
                 // Running jobs get 10 s (src/jobs/runtime.ts); one that does not finish is retried by another process (or
                 // the next start).
                 ...(jobsStarted ? [{ name: "job engine", run: () => d.jobs.stop(), ms: 20_000 }] : []),
+                // After the jobs (a detection waits on them); a chart still drawing fails, its listener closed already.
+                { name: "compute threads", run: () => d.caches.compute.close(), ms: 1_000 },
                 // Moves what the usage journal holds to the database (a crash loses nothing either: the next start replays it).
                 { name: "usage journal", run: () => d.keys.close(), ms: 10_000 },
                 { name: "database", run: () => d.database.close(), ms: 10_000 },
@@ -89,20 +91,23 @@ export const serveCommand: Command = {
     // Serve once key changes made by other processes reach this one (keys are not cached until then).
     if (!(await d.keys.cache.ready(5000))) logger.warn("key changes from other processes are not heard yet: keys are looked up on every request until they are");
     const app = createApp(d);
-    // Provisioning, refresh, briefing and detection jobs, and the billing cycle (every minute, and once now): run here
-    // with JOBS=on (the default), else only enqueued for `svc worker`. Started once the start's work is done: its
-    // detection drains what a seed wrote (the engine's own detect job drains what an earlier `svc import` wrote).
-    const jobs = thread.done.then(async () => {
-      if (stopping) return;
-      await d.jobs.start();
-      jobsStarted = true;
-    });
     const everything = thread.loading.complete;
     // What the first requests need, done before the app listens: they are then as fast as the next ones.
     await warmUp(app, d);
     // Same port (SO_REUSEPORT): the app listens before the starting listener stops, so no request finds none.
     // Development mode off, whatever NODE_ENV says: the runtime's development error page shows paths and source lines.
     server = Bun.serve({ port: starting.port, hostname: config.host, reusePort: true, fetch: app.fetch, development: false, error: lastResortErrorResponse(logger), ...SERVE_LIMITS });
+    // Provisioning, refresh, briefing and detection jobs, and the billing cycle (every minute, and once now): run here
+    // with JOBS=on (the default), else only enqueued for `svc worker`. Started once the start's work is done (its
+    // detection drains what a seed wrote; the engine's own detect job drains what an earlier `svc import` wrote) and
+    // the app listens: its start, some hundred statements, would otherwise queue on the database's thread beside the
+    // warm-up's reads and hold "ready" back. Asked for before this thread waits again, so no request that queues a
+    // fetch finds the engine not yet asked to start.
+    const jobs = thread.done.then(async () => {
+      if (stopping) return;
+      await d.jobs.start();
+      jobsStarted = true;
+    });
     await starting.stop();
     // The embedded database is open to this process only: the CLI's administrative commands are carried out here.
     if (d.database.kind === "pglite" && ctx?.dispatch) admin = startAdminInterface({ deps: d, dataDir: config.dataDir, dispatch: ctx.dispatch });
@@ -128,6 +133,7 @@ export const serveCommand: Command = {
       trim: () => {
         releaseMemory();
         thread.trim();
+        d.caches.compute.trim();
       },
     });
     // A chmod of DATA_DIR while the server runs is noticed and undone within a minute.

@@ -27,6 +27,7 @@ export async function runWorker(deps: JobDeps, opts: { concurrency?: number } = 
     await runStopSteps(
       [
         { name: "job engine", run: () => jobs.stop(), ms: 20_000 },
+        { name: "compute threads", run: () => deps.caches.compute.close(), ms: 1_000 },
         { name: "database", run: () => deps.database.close(), ms: 10_000 },
       ],
       deps.logger,

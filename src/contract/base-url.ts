@@ -1,5 +1,5 @@
 // The absolute base URL used in links we publish (mails, `/`, llms.txt, OpenAPI `servers`, payment resources):
-// PUBLIC_BASE_URL. Links never come from the request's Host header (issue 28: a recovery mail with a link to
+// PUBLIC_BASE_URL. Links never come from the request's Host header (else a recovery mail could link to
 // `Host: evil.example.com`): without PUBLIC_BASE_URL the server only listens on loopback (svc serve refuses to start
 // otherwise), and a link is the request's origin only when that origin is itself a loopback address (development on
 // this machine, with its port); any other Host gets http://localhost.

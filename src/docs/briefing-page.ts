@@ -22,7 +22,7 @@ export async function briefingCharts(ctx: ReadContext, read: PublicBriefingRead)
   const region = answer.resolved.regions.slice(0, 10).map((r) => r.code).join(",");
   const out: ChartPicture[] = [];
   for (const i of answer.resolved.indicators.slice(0, MAX_CHARTS)) {
-    const params: Record<string, string> = { indicator: i.concept ?? i.code, width: "760", height: "340", ...(region ? { region } : {}), ...(start ? { start_date: start } : {}) };
+    const params: Record<string, string> = { indicator: i.concept ?? i.code, width: "800", height: "350", ...(region ? { region } : {}), ...(start ? { start_date: start } : {}) };
     // A long daily series over `all` passes the point cap: drawn by month then.
     const chart = (await chartPicture(ctx, params)) ?? (await chartPicture(ctx, { ...params, frequency: "monthly" }));
     if (chart) out.push(chart);

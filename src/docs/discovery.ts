@@ -9,14 +9,15 @@ import { CONTRACT_VERSION, SERVICE_NAME } from "../version";
 import { buildOpenApiDocument, publishedPrices, type OpenApiDocument } from "./openapi";
 import { renderLlmsFullTxt, renderLlmsTxt } from "./llms";
 import { MCP_PATH } from "../contract/mcp";
-import { BoundedCache } from "../services/bounded-cache";
-import { CACHE_BOUNDS } from "../services/caches";
+import type { BoundedCache } from "../services/bounded-cache";
 
 export type DiscoveryDocuments = { openapi: OpenApiDocument; openapiJson: string; llms: string; llmsFull: string };
 
-export function createDiscovery(app: OpenAPIHono<any>) {
-  // Without PUBLIC_BASE_URL the base comes from the request's Host, which clients choose: bounded.
-  const cache = new BoundedCache<string, DiscoveryDocuments>(CACHE_BOUNDS.discoveryBaseUrls);
+/**
+ * The discovery documents of `app`, kept in `cache` per base URL (made with the app's caches: without PUBLIC_BASE_URL
+ * the base comes from the request's Host, which clients choose, so it is bounded).
+ */
+export function createDiscovery(app: OpenAPIHono<any>, cache: BoundedCache<string, DiscoveryDocuments>) {
   // Which routes are priced does not depend on the base URL: read once, from the first document built.
   let prices: PriceList | null = null;
   return {

@@ -124,8 +124,9 @@ async function latestOf(ctx: ReadContext, e: LandingExampleSpec): Promise<Found 
 /** A transformed series (CPI's 12-month change): the newest rows of the GET /v1/observations page it names. */
 async function transformed(ctx: ReadContext, e: LandingExampleSpec): Promise<Found | null> {
   const query = (limit: number) => observationsQuerySchema.parse({ indicator: e.indicator, region: e.region, transform: e.transform, limit: String(limit) });
-  const target = await resolveObservations(ctx, query(1));
-  if (target.kind !== "stored") return null;
+  const found = await resolveObservations(ctx, query(1));
+  if (found.kind !== "held" || found.target.kind !== "stored") return null;
+  const target = found.target;
   const pageOf = async (limit: number) => JSON.parse(new TextDecoder().decode((await getObservationsPage(ctx, target, query(limit))).bytes)) as ObservationsPage;
   const body = await pageOf(1);
   const row = body.data[0] as ObservationRow | undefined;

@@ -105,11 +105,8 @@ export function fieldLines(schema: JsonObject | undefined, indent = "", depth = 
 
 // ---- operations ---------------------------------------------------------------------------------
 
-const STATUS_CODES: Record<number, ErrorCode[]> = {};
-for (const [c, status] of Object.entries(ERROR_STATUS) as [ErrorCode, number][]) (STATUS_CODES[status] ??= []).push(c);
-
 export function errorCodesForStatus(status: number): ErrorCode[] {
-  return STATUS_CODES[status] ?? [];
+  return (Object.keys(ERROR_STATUS) as ErrorCode[]).filter((c) => ERROR_STATUS[c] === status);
 }
 
 /** How an operation is paid for, in words. */

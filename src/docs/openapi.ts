@@ -104,17 +104,12 @@ export const PAYMENT_HEADER_COMPONENTS = {
   },
 } as const;
 
-let paymentSchemas: JsonObject | null = null;
-
-/** The x402 payload schemas as OpenAPI 3.1 components, generated once from their zod schemas. */
+/** The x402 payload schemas as OpenAPI 3.1 components, generated from their zod schemas with each document. */
 function paymentComponentSchemas(): JsonObject {
-  if (!paymentSchemas) {
-    const scratch = new OpenAPIHono();
-    scratch.openAPIRegistry.register("X402PaymentRequired", x402PaymentRequiredSchema);
-    scratch.openAPIRegistry.register("X402SettleResponse", x402SettleResponseSchema);
-    paymentSchemas = (scratch.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "payments", version: "0" } }) as JsonObject).components.schemas as JsonObject;
-  }
-  return structuredClone(paymentSchemas);
+  const scratch = new OpenAPIHono();
+  scratch.openAPIRegistry.register("X402PaymentRequired", x402PaymentRequiredSchema);
+  scratch.openAPIRegistry.register("X402SettleResponse", x402SettleResponseSchema);
+  return (scratch.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "payments", version: "0" } }) as JsonObject).components.schemas as JsonObject;
 }
 
 const headerRef = (name: keyof typeof PAYMENT_HEADER_COMPONENTS) => ({ $ref: `#/components/headers/${name}` });

@@ -1,4 +1,4 @@
-// How much upstream work callers without a key may start (issue 28: 6,000 anonymous requests for series not held
+// How much upstream work callers without a key may start (unbounded, 6,000 anonymous requests for series not held
 // queued 6,000 fetches, nine hours of work, ahead of a real user's request, at a pace that would spend a BLS daily key
 // in minutes). A provisioning is one new series fetch; re-asking for a series already being fetched starts nothing.
 // Definitions:

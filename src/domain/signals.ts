@@ -255,6 +255,17 @@ export const WITHDRAWN = "revised data no longer support it";
  * so its withdrawal is shown, never silently erased); a closed one is removed (history as the data now tell it).
  * Unchanged data give no change at all.
  */
+/** One series to detect: its observations, its catalog profile and the intervals stored for it. */
+export type SeriesToDetect = { points: readonly Point[]; profile: SeriesProfile; stored: readonly StoredEpisode[] };
+
+/**
+ * What each series' store must do (reconcileEpisodes of what detectEpisodes finds), in the order given: a batch of
+ * plain data in and out, so it may run on a worker thread (src/services/compute-tasks.ts) as well as here.
+ */
+export function detectSeriesChanges(batch: readonly SeriesToDetect[]): EpisodeChanges[] {
+  return batch.map((s) => reconcileEpisodes(s.stored, detectEpisodes(s.points, s.profile)));
+}
+
 export function reconcileEpisodes(stored: readonly StoredEpisode[], computed: readonly Episode[]): EpisodeChanges {
   const key = (e: Episode) => `${e.type}|${e.validFrom}`;
   const byKey = new Map(stored.map((s) => [key(s), s]));

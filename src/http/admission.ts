@@ -3,8 +3,9 @@
 // - admitKeyed(): the check the app middleware (request-guard.ts guardRequest) makes of requests that carry a
 //   credential to a route paid() does not price (catalog, ping, key management): a bad key is a 401 on every route,
 //   and a data route counts the request against the key's window. Paid routes are admitted by paid() itself, once it
-//   knows what is asked and its price. The MCP envelope is not admitted at all: each tool call runs its REST twin
-//   through the app with the request's credential and is admitted there, so a tool call costs exactly what its REST
+//   knows what is asked and its price. The MCP envelope is not admitted at all: each tool call is admitted as its
+//   REST twin (a paid tool by the operation's gate, a free one through the app) with the request's credential, so a
+//   tool call costs exactly what its REST
 //   twin costs and a bad key is that call's 401. How a route is admitted is declared where it is registered
 //   (route-purpose.ts withPurpose): key management, ping, the MCP envelope; any other route is keyed.
 import type { Context } from "hono";
@@ -33,7 +34,7 @@ export function admitKeyed(deps: { clock: Clock }): (c: Context<AppEnv>) => Resp
     const headers = c.req.raw.headers;
     if (!carriesCredential(headers)) return null;
     // What the matched route declared where it was registered (route-purpose.ts). Asked before the credential is
-    // read: a paid route reads it once, in paid() (issue 27: it was parsed twice on every keyed page).
+    // read: a paid route reads it once, in paid(), not twice on every keyed page.
     const { purpose, allowExpired } = routeAdmission(c);
     if (purpose === "paid" || purpose === "envelope") return null;
     const credential = credentialOf(headers);

@@ -4,7 +4,7 @@ import type { Admission } from "../services/admission";
 import type { AuthenticatedKey } from "../services/keys";
 import type { Turn } from "./deferred-body";
 import type { OperationCatalog } from "./operations";
-import type { PageMemo } from "./page-memo";
+import type { PageMemo } from "../services/page-memo";
 
 /** `admission` is the app's admission core; `apiKey` is the key it admitted the request with; `operations`
  *  describes routes from the OpenAPI document (for the x402 bazaar extension); `pages` is where paid() records

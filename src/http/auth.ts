@@ -1,6 +1,7 @@
 // What key-only routes and client limits read from a request: the key the admission core authenticated
 // (src/http/admission.ts admitKeyed sets it), the core's entitlement decision for it, and the client's address.
 import type { Context } from "hono";
+import { getConnInfo } from "hono/bun";
 import type { Config } from "../config";
 import { clientAddress, type EntitlementWant } from "../domain/access";
 import { ApiError, fail } from "../errors";
@@ -27,14 +28,13 @@ export function entitlementOf(c: Context<AppEnv>, key: AuthenticatedKey): (want:
   };
 }
 
-/** The client's address: the socket peer, or the trusted proxy's forwarding header (TRUSTED_PROXIES). */
+/** The client's address: the socket peer (Hono's connection info), or the trusted proxy's forwarding header (TRUSTED_PROXIES). */
 export function clientIp(c: Context, config: Pick<Config, "trustedProxies" | "trustProxyHeader">): string | null {
-  const env = c.env as { requestIP?: unknown; server?: { requestIP?: unknown } } | undefined;
-  const server = (typeof env?.requestIP === "function" ? env : env?.server) as { requestIP?(r: Request): { address: string } | null } | undefined;
   let socket: string | null = null;
   try {
-    socket = server?.requestIP?.(c.req.raw)?.address ?? null;
+    socket = getConnInfo(c).remote.address ?? null;
   } catch {
+    // No server behind the request (app.request in tests and tools): no socket peer.
     socket = null;
   }
   return clientAddress(socket, c.req.header(config.trustProxyHeader), config.trustedProxies);

@@ -3,8 +3,7 @@
 // Hono copy every handler response (body included) into a new Response to merge the headers; headers set with
 // c.header() before next() go into the handler's own response instead. A Response a handler returns as is (a payment
 // challenge, the MCP transport) does not carry them, so they are added afterwards when missing.
-import type { Context } from "hono";
-import { setOnResponse } from "./late-headers";
+import type { Check } from "./checks";
 
 export type CorsOptions = { allowHeaders: readonly string[]; exposeHeaders: readonly string[] };
 
@@ -18,27 +17,22 @@ export function corsResponseHeaders(opts: CorsOptions): Record<string, string> {
 }
 
 /**
- * `before(c)`, ahead of the handler: sets the CORS headers through the context and, for a preflight (OPTIONS), returns
- * its 204 answer. `after(c)`: adds them to a response returned as is that lacks them.
+ * CORS, before the handler: the headers set through the context and, for a preflight (OPTIONS), its 204 answer. A
+ * Response returned as is gets them afterwards (answer-headers.ts headersOnReturnedResponses). Hono's own cors()
+ * costs more on every request (PERFORMANCE.md).
  */
-export function publicCors(opts: CorsOptions): { before(c: Context): Response | null; after(c: Context): void } {
+export function publicCors(opts: CorsOptions): Check {
   const expose = opts.exposeHeaders.join(",");
   const allow = opts.allowHeaders.join(",");
-  const simple = corsResponseHeaders(opts);
-  return {
-    before(c) {
-      c.header("Access-Control-Allow-Origin", "*");
-      if (expose) c.header("Access-Control-Expose-Headers", expose);
-      if (c.req.method !== "OPTIONS") return null;
-      c.header("Access-Control-Allow-Methods", ALLOW_METHODS);
-      if (allow) {
-        c.header("Access-Control-Allow-Headers", allow);
-        c.header("Vary", "Access-Control-Request-Headers", { append: true });
-      }
-      return c.body(null, 204);
-    },
-    after(c) {
-      if (!c.res.headers.has("access-control-allow-origin")) setOnResponse(c, simple);
-    },
+  return (c) => {
+    c.header("Access-Control-Allow-Origin", "*");
+    if (expose) c.header("Access-Control-Expose-Headers", expose);
+    if (c.req.method !== "OPTIONS") return null;
+    c.header("Access-Control-Allow-Methods", ALLOW_METHODS);
+    if (allow) {
+      c.header("Access-Control-Allow-Headers", allow);
+      c.header("Vary", "Access-Control-Request-Headers", { append: true });
+    }
+    return c.body(null, 204);
   };
 }

@@ -24,13 +24,8 @@ export function csvMetaHeaders(m: ObservationsMeta): Record<string, string> {
 }
 
 const NONE: Readonly<Record<string, string>> = Object.freeze({});
-/** Per rendered body (kept by the page cache and the page memo): its headers, built once. */
-const built = new WeakMap<RenderedJson, Readonly<Record<string, string>>>();
 
 /** The headers a rendered body's meta becomes: none for a body that carries its meta itself (JSON, SVG). */
 export function bodyMetaHeaders(page: RenderedJson): Readonly<Record<string, string>> {
-  if (!page.meta) return NONE;
-  let h = built.get(page);
-  if (!h) built.set(page, (h = csvMetaHeaders(page.meta)));
-  return h;
+  return page.meta ? csvMetaHeaders(page.meta) : NONE;
 }

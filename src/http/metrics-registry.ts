@@ -3,7 +3,7 @@ import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { Deps } from "../deps";
 import type { Admission } from "../services/admission";
 import { checkHealth } from "../services/health";
-import type { PageMemo } from "./page-memo";
+import type { PageMemo } from "../services/page-memo";
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 

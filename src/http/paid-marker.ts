@@ -15,6 +15,8 @@ export type PaidRouteInfo = {
   surfaces: Surface[];
   example: string | null;
   failing: string | null;
+  /** The operation the route runs (paid.ts PaidOperation), for the hosts that call it without HTTP (MCP). */
+  operation: object;
 };
 
 export function markPaid(handler: object, info: Omit<PaidRouteInfo, "method" | "path">): void {

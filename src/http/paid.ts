@@ -1,6 +1,8 @@
-// The single gate every paid route goes through (DESIGN.md "The paid-route pipeline"):
-//   validated input -> resolve: one discriminated result (serve what it will read, a free 202 while a series is
-//   provisioned, or a free answer; 404s are free too) -> quote -> the admission core (src/services/admission.ts:
+// Paid operations as REST routes: the single gate every paid route goes through (DESIGN.md "The paid-route pipeline"),
+// run by src/services/paid-call.ts runPaid without a framework object and rendered here through the Hono context:
+//   validated input -> resolve, which only reads: one discriminated result (serve what it will read, heads included;
+//   a series to provision, which this gate starts and answers 202, free; or a free answer; 404s are free too) ->
+//   quote -> the admission core (src/services/admission.ts:
 //   authentication, entitlement of every read under the route's policy, rate window, or payment verification / 402)
 //   -> handler -> below 400: meter or settle; otherwise release. A 200 whose route can say how to replay it is
 //   recorded in the page memo (page-memo.ts), which the route's first middleware looks up: a hit is admitted and
@@ -11,196 +13,199 @@ import type { RouteConfig } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import type { z, ZodType } from "zod";
 import type { Deps } from "../deps";
-import { quote as priceQuote, type Quote, type Serving, type Surface } from "../pricing";
-import type { ProvisioningBody } from "../schemas/provisioning";
-import type { Admission, Admitted, PaymentDescription, ReadPolicy, Refusal, Served, Verdict } from "../services/admission";
-import { ProvisioningAnswer } from "../services/provisioning";
-import type { RenderedJson } from "../services/rendered";
+import type { Serving, Surface } from "../pricing";
 import type { Credential } from "../domain/keys";
+import { envelope } from "../errors";
+import type { Admitted, PaymentDescription, Refusal } from "../services/admission";
+import type { RenderedJson } from "../services/rendered";
 import { credentialOf, refuse, setRateHeaders } from "./verdicts";
 import type { App, AppEnv } from "./app-env";
-import { markPaid } from "./paid-marker";
-import { PageMemo } from "./page-memo";
+import { provisioningCaller } from "./admission";
+import { clientIp } from "./auth";
+import { markPaid, paidRoutes } from "./paid-marker";
+import { pageMemoKey } from "./page-memo";
+import type { PageMemo } from "../services/page-memo";
+import { gate, runPaid, type Answer, type Asked, type Declined, type Gated, type Outcome, type PaidCall, type PaidSpec, type Priced } from "../services/paid-call";
+import { prefersHtml } from "./content-coding";
 import { provisioningAnswer, renderPage } from "./respond";
+
+export { declined, freeAnswer, jsonAnswer, pageAnswer, provisioning, serve, serveHeld, type Answer, type Resolution } from "../services/paid-call";
 
 /** The validated query of a route, as its schema outputs it. */
 export type QueryOf<Rt extends RouteConfig> = Rt["request"] extends { query: infer S } ? (S extends ZodType ? z.output<S> : never) : Record<string, never>;
 
-/** What resolve decided: serve (after admission) what it will read, or answer for free (202 provisioning, a 200). */
-export type Resolution<S extends Serving> =
-  | { kind: "serve"; serving: S }
-  | { kind: "provisioning"; body: ProvisioningBody }
-  | { kind: "free"; body: unknown }
-  | { kind: "answered"; response: Response };
-
-export const serve = <S extends Serving>(serving: S): Resolution<S> => ({ kind: "serve", serving });
-export const provisioning = (body: ProvisioningBody): Resolution<never> => ({ kind: "provisioning", body });
-export const freeAnswer = (body: unknown): Resolution<never> => ({ kind: "free", body });
-/** A refusal the route writes itself, in its own format, before any payment (a compatibility surface's 400). */
-export const answered = (response: Response): Resolution<never> => ({ kind: "answered", response });
-
 /**
- * How the gate reads a request and writes a refusal. The API's own (the default): the credential from its headers,
- * the request URL as it came, the spec's envelope. A compatibility surface (FRED's, src/http/fred-gate.ts) reads its
- * credential from a query parameter, which it keeps out of the URL the rails, the payment description and the page
- * memo see, and writes refusals in its own error shape with the same status and headers.
+ * How a REST call is read and its refusals written. The API's own (API_DIALECT, the default): the credential from its
+ * headers, the request URL as it came, the spec's envelope. A compatibility surface (FRED's, src/http/fred-gate.ts)
+ * reads its credential from a query parameter, which it keeps out of the URL the rails, the payment description and
+ * the page memo see, and writes refusals in its own error shape with the same status and headers.
  */
-export type GateDialect = {
+export type Dialect = {
   credential(c: Context<AppEnv>): Credential;
   /** The request URL without any secret it carries. */
   publicUrl(c: Context<AppEnv>): string;
+  /** A refusal of the admission core (401, 402, 403, 429, ...). */
   refuse(c: Context<AppEnv>, r: Refusal): Response;
+  /** A request the operation declined before any payment (paid-call.ts Declined). */
+  decline(c: Context<AppEnv>, d: Declined): Response;
 };
 
-export const API_DIALECT: GateDialect = {
+export const API_DIALECT: Dialect = {
   credential: (c) => credentialOf(c.req.raw.headers),
   publicUrl: (c) => c.req.url,
   refuse,
+  decline: (c, d) => c.json(envelope("INVALID_PARAMETER", d.message), d.status),
 };
 
-/**
- * serve(what `read` returns), or provisioning(...) when a series it needs is being fetched: the read services say so
- * by throwing ProvisioningAnswer from deep inside a read, which stops here.
- */
-export async function serveOrProvisioning<S extends Serving>(read: () => Promise<S>): Promise<Resolution<S>> {
-  try {
-    return serve(await read());
-  } catch (e) {
-    if (e instanceof ProvisioningAnswer) return provisioning(e.body);
-    throw e;
-  }
-}
-
-export type PaidOptions<Q, S extends Serving> = {
-  surface: Surface | ((served: S) => Surface);
+export type PaidOptions<Q, S extends Serving> = PaidSpec<Q, S> & {
+  /** How requests are read and refusals written (default: the API's own, API_DIALECT). REST only: MCP calls use the API's. */
+  dialect?: Dialect;
   /**
    * A request to this route (path and query) that is priced in the seeded database, e.g.
    * "/v1/observations?indicator=GDP&region=US". The shared paid-route contract test calls every paid route with it.
    */
   example?: string;
   /**
-   * Optional: a request to this route that passes resolve and payment and then fails in the handler (a 4xx that
+   * Optional: a request to this route that passes resolve and payment and then fails in the answer (a 4xx that
    * only the data can reveal, e.g. an index base date the series does not have), bought with the same binding and
    * price as `example`. The contract test checks that such a failure is never settled on either rail.
    */
   failing?: string;
-  /** How a key is entitled to the reads `resolve` names (src/services/admission.ts ReadPolicy), fixed or per request. */
-  reads: ReadPolicy | ((served: S) => ReadPolicy);
-  /** Everything the request will read, before any payment is asked; never writes. A 404 is thrown (ApiError), free. */
-  resolve(query: Q, c: Context<AppEnv>): Promise<Resolution<S>>;
-  /** `admitted.refused`: per read of `served.reads`, the refusal of one the answer leaves out (policies any, each). */
-  handler(c: Context<AppEnv>, served: S, admitted: Admitted): Promise<Response>;
   /**
-   * Optional: after the handler answered 200, how the page memo may answer the same URL again: a check, without I/O,
-   * that returns the body a full read would return now, or null when only a full read can tell. Null when this
-   * answer cannot be replayed (it depends on more than the URL and the data version). The memo answers it with
-   * renderPage(c, body, vary): the handler must answer the same way.
+   * Optional: after an answer of 200, how the page memo may answer the same URL again: a check, without I/O, that
+   * returns the body a full read would return now, or null when only a full read can tell. Null when this answer
+   * cannot be replayed (it depends on more than the URL and the data version). The memo answers it as
+   * pageAnswer(body, vary): the answer must be that page.
    */
   page?(served: S): (() => RenderedJson | null) | null;
   /** With `page`: the request headers the page varies on (its Vary header). */
   vary?: string;
-  /** How requests are read and refusals written (default: the API's own, API_DIALECT). */
-  dialect?: GateDialect;
 };
 
-/** What a paid answer was admitted for: the resolution, its quote and how the payment rails describe the request. */
-type Priced = { serving: Serving; quote: Quote; policy: ReadPolicy; payment: () => PaymentDescription };
+/** A paid operation as registered: its route and options, for the hosts that call it (REST here, MCP in paid-tool.ts). */
+export type PaidOperation<S extends Serving = Serving> = { route: RouteConfig; options: PaidOptions<any, S> };
 
-/** Registers `route` on `app` as a paid route: its handler is the gate around `opts`, its first middleware the page memo's lookup. */
-export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App, deps: Pick<Deps, "clock">, route: Rt, opts: PaidOptions<QueryOf<Rt>, S>): void {
+/**
+ * Registers `route` on `app` as a paid route: its handler runs a call of `opts` (src/services/paid-call.ts runPaid) and renders
+ * the outcome through the context; its first middleware is the page memo's lookup. Returns the operation.
+ */
+export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App, deps: Pick<Deps, "clock" | "config">, route: Rt, opts: PaidOptions<QueryOf<Rt>, S>): PaidOperation<S> {
+  const now = () => deps.clock.now();
   const dialect = opts.dialect ?? API_DIALECT;
   const handler = async (c: Context<AppEnv>): Promise<Response> => {
-    const resolution = await opts.resolve(c.req.valid("query" as never) as QueryOf<Rt>, c);
-    // What is being provisioned, and what needs no data, costs nothing.
-    if (resolution.kind === "provisioning") return provisioningAnswer(c, resolution.body);
-    if (resolution.kind === "free") return c.json(resolution.body as never, 200);
-    if (resolution.kind === "answered") return resolution.response;
-    const served = resolution.serving;
-    const quote = priceQuote(typeof opts.surface === "function" ? opts.surface(served) : opts.surface, served);
-    const policy = typeof opts.reads === "function" ? opts.reads(served) : opts.reads;
-    const priced: Priced = { serving: served, quote, policy, payment: () => describeForPayment(c, dialect) };
-    const out = await servePaid(deps, c, dialect, priced, (admitted) => opts.handler(c, served, admitted));
-    const pages = c.get("pages");
-    if (out.status === 200 && pages && opts.page && opts.vary && c.req.method === "GET") {
-      const body = opts.page(served);
-      if (body) {
-        const payment = describeForPayment(c, dialect);
-        pages.record(PageMemo.keyOf(c, dialect.publicUrl(c)), { body, vary: opts.vary, quote, serving: served, policy, payment: () => payment });
-      }
-    }
+    const call = restCall<QueryOf<Rt>>(c, deps, dialect, c.req.valid("query" as never) as QueryOf<Rt>);
+    const outcome = await runPaid(opts, now, call);
+    const out = await renderOutcome(c, dialect, outcome);
+    if (out.status === 200 && c.req.method === "GET") rememberPage(c.get("pages"), pageMemoKey(c, call.url), opts, outcome, call.describe);
     return out;
   };
 
   // A URL the memo holds is answered by the same gate, with the recorded resolution and the rendered page as the
-  // handler's answer. Route middleware runs after routing and the app's middleware, before validation.
+  // answer. Route middleware runs after routing and the app's middleware, before validation.
   const lookup: MiddlewareHandler<AppEnv> = async function pageMemoLookup(c, next) {
-    const hit = c.req.method === "GET" ? c.get("pages")?.lookup(PageMemo.keyOf(c, dialect.publicUrl(c))) : null;
-    if (!hit) return next();
-    const { entry, body } = hit;
-    return servePaid(deps, c, dialect, entry, () => renderPage(c, body, entry.vary));
+    if (c.req.method !== "GET") return next();
+    const url = dialect.publicUrl(c);
+    const gated = answerFromMemo(c.get("pages"), pageMemoKey(c, url), () => restCall(c, deps, dialect, null, url), now);
+    if (!gated) return next();
+    return gated instanceof Promise ? gated.then((g) => renderGated(c, dialect, g)) : renderGated(c, dialect, gated);
   };
 
   const surfaces = routeSurfaces(route, opts.surface);
-  markPaid(handler, { surface: typeof opts.surface === "function" ? "dynamic" : opts.surface, surfaces, example: opts.example ?? null, failing: opts.failing ?? null });
+  const operation: PaidOperation<S> = { route, options: opts as PaidOptions<any, S> };
+  markPaid(handler, { surface: typeof opts.surface === "function" ? "dynamic" : opts.surface, surfaces, example: opts.example ?? null, failing: opts.failing ?? null, operation });
   const own = route.middleware ? (Array.isArray(route.middleware) ? route.middleware : [route.middleware]) : [];
-  app.openapi(opts.page && opts.vary ? { ...route, middleware: [lookup, ...own] } : route, handler as never);
+  // The surfaces it is priced at go into its OpenAPI operation (x-price-usd is derived from them): declared once.
+  const priced = { ...route, "x-price-surface": surfaces.length === 1 ? surfaces[0] : surfaces };
+  app.openapi(opts.page && opts.vary ? { ...priced, middleware: [lookup, ...own] } : priced, handler as never);
+  return operation;
 }
 
 /**
- * The gate: the admission core's verdict on a priced request, the answer (`answer`, run only when admitted), then
- * meter or settle below 400 and release otherwise. Cold requests and page memo hits both answer through it; every
- * header is set once, through the context. Synchronous while every step is (a memo hit of a cached key): each await
- * costs a promise and a turn on every request (issue 27).
+ * The page memo's answer to a call of the URL `key` names (pageMemoKey): the same gate, with the resolution
+ * recorded for it and the page it would render now as the answer; null when the memo cannot answer it.
  */
-function servePaid(deps: Pick<Deps, "clock">, c: Context<AppEnv>, dialect: GateDialect, priced: Priced, answer: (admitted: Admitted) => Response | Promise<Response>): Response | Promise<Response> {
-  const admission = c.get("admission");
-  const req = c.req.raw;
-  const now = deps.clock.now();
-  const verdict = admission.admit({
-    purpose: "paid",
-    credential: dialect.credential(c),
-    now,
-    quote: priced.quote,
-    serving: priced.serving,
-    policy: priced.policy,
-    header: (name) => req.headers.get(name) ?? undefined,
-    url: dialect.publicUrl(c),
-    describe: priced.payment,
-  });
-  const admitted = (v: Verdict): Response | Promise<Response> => {
-    if (!v.ok) return dialect.refuse(c, v);
-    if (v.key) c.set("apiKey", v.key);
-    if (v.rate) setRateHeaders(c, v.rate);
-    let res: Response | Promise<Response>;
-    try {
-      res = answer(v);
-    } catch (e) {
-      return admission.notServed(v).then(() => Promise.reject(e));
-    }
-    if (res instanceof Promise) return res.then((r) => settled(admission, c, dialect, v, now, r), (e) => admission.notServed(v).then(() => Promise.reject(e)));
-    return settled(admission, c, dialect, v, now, res);
-  };
-  return verdict instanceof Promise ? verdict.then(admitted) : admitted(verdict);
+export function answerFromMemo(pages: PageMemo | undefined, key: string, call: () => Parameters<typeof gate>[0], now: () => Date): Gated | Promise<Gated> | null {
+  const hit = pages?.lookup(key);
+  if (!hit) return null;
+  const answer: Answer = { kind: "page", page: hit.body, vary: hit.entry.vary };
+  return gate(call(), now(), hit.entry, () => answer);
 }
 
-/** After the answer: released when it is 400 or more, else metered (or settled) before it leaves. */
-function settled(admission: Admission, c: Context<AppEnv>, dialect: GateDialect, verdict: Admitted, now: Date, res: Response): Response | Promise<Response> {
-  if (res.status >= 400) return admission.notServed(verdict).then(() => res);
-  // Metered before the answer leaves (a usage journal that cannot be written throws: nothing is served unmetered).
-  const served = admission.served(verdict, now);
-  const withReceipt = (s: Served): Response => {
-    if (!s.ok) return dialect.refuse(c, s);
-    // A payment receipt: the answer was built through the context just now, its headers are its own to add to.
-    if (s.receipt) for (const k in s.receipt) res.headers.set(k, s.receipt[k]!);
-    return res;
-  };
-  return served instanceof Promise ? served.then(withReceipt) : withReceipt(served);
+/** After a GET was answered 200: what the memo needs to answer `key` again, for an operation that says how (`page`). */
+export function rememberPage(pages: PageMemo | undefined, key: string, opts: PaidOptions<any, any>, outcome: Outcome<unknown>, payment: () => PaymentDescription): void {
+  if (!pages || !opts.page || !opts.vary || outcome.kind !== "served") return;
+  const body = opts.page(outcome.served);
+  if (!body) return;
+  const described = payment();
+  const { quote, serving, policy } = outcome.priced;
+  pages.record(key, { body, vary: opts.vary, quote, serving, policy, payment: () => described });
 }
 
 /**
- * The surfaces a paid route can be priced at: those its definition declares in `x-price-surface` (which OpenAPI
- * prices), else its fixed surface. Published prices are derived from these, so a route whose gate and contract
- * disagree, or whose per-request surface is declared nowhere, is refused when it is registered.
+ * A finder of the paid operations registered on `app` (read once, when called: after every route is registered): the
+ * operation for `method` and the request path `pathname`, or null.
+ */
+export function paidOperations(app: App): (method: string, pathname: string) => PaidOperation | null {
+  const routes = paidRoutes(app).map((r) => ({ method: r.method, parts: r.path.split("/"), operation: r.operation as PaidOperation }));
+  return (method, pathname) => {
+    const segments = pathname.split("/");
+    const m = method.toUpperCase();
+    const found = routes.find((r) => r.method === m && r.parts.length === segments.length && r.parts.every((p, k) => p === segments[k] || (p.startsWith(":") && segments[k] !== "")));
+    return found?.operation ?? null;
+  };
+}
+
+/** A REST request as a call: its headers, path parameters and URL (`url`: the dialect's public URL, found once a request); the key and rate headers it is admitted with go on the context. */
+function restCall<Q>(c: Context<AppEnv>, deps: Pick<Deps, "clock" | "config">, dialect: Dialect, query: Q, url = dialect.publicUrl(c)): PaidCall<Q> {
+  const headers = c.req.raw.headers;
+  const asked: Asked = { header: (name) => headers.get(name) ?? undefined, param: (name) => c.req.param(name), client: clientIp(c, deps.config) };
+  return {
+    query,
+    asked,
+    credential: dialect.credential(c),
+    url,
+    admission: c.get("admission"),
+    describe: () => describeForPayment(c, dialect, url),
+    caller: () => provisioningCaller(c, deps),
+    admitted: (v: Admitted) => {
+      if (v.key) c.set("apiKey", v.key);
+      if (v.rate) setRateHeaders(c, v.rate);
+    },
+  };
+}
+
+/** An outcome as the HTTP answer, built through the context (every header set on it goes out). */
+function renderOutcome(c: Context<AppEnv>, dialect: Dialect, outcome: Outcome<unknown>): Response | Promise<Response> {
+  if (outcome.kind === "provisioning") return provisioningAnswer(c, outcome.body);
+  if (outcome.kind === "free") return c.json(outcome.body as never, 200);
+  if (outcome.kind === "declined") return dialect.decline(c, outcome.declined);
+  return renderGated(c, dialect, outcome);
+}
+
+/**
+ * A refusal, or the answer: a page in the coding the client accepts; JSON, or its HTML form when the client prefers
+ * HTML; with its payment receipt.
+ */
+function renderGated(c: Context<AppEnv>, dialect: Dialect, gated: Gated): Response | Promise<Response> {
+  if (gated.kind === "refused") return dialect.refuse(c, gated.refusal);
+  const { answer, receipt } = gated;
+  let res: Response | Promise<Response>;
+  if (answer.kind === "page") res = renderPage(c, answer.page, answer.vary ?? "Accept-Encoding");
+  else if (answer.html && prefersHtml(c)) res = answer.html().then((html) => c.html(html, 200, answer.headers));
+  else res = c.json(answer.body as never, answer.status, answer.headers);
+  if (!receipt) return res;
+  // A payment receipt: the answer was built through the context just now, its headers are its own to add to.
+  const withReceipt = (r: Response) => {
+    for (const k in receipt) r.headers.set(k, receipt[k]!);
+    return r;
+  };
+  return res instanceof Promise ? res.then(withReceipt) : withReceipt(res);
+}
+
+/**
+ * The surfaces a paid route can be priced at: its fixed surface, or (a surface picked per request) those its route
+ * declares in `x-price-surface`; registered into its OpenAPI operation, which publishes their prices. A route whose
+ * gate and contract disagree, or whose per-request surface is declared nowhere, is refused when it is registered.
  */
 function routeSurfaces(route: RouteConfig, surface: Surface | ((resolved: never) => Surface)): Surface[] {
   const raw = (route as Record<string, unknown>)["x-price-surface"];
@@ -215,11 +220,10 @@ function routeSurfaces(route: RouteConfig, surface: Surface | ((resolved: never)
 }
 
 /** How the payment rails describe this request: its query, path parameters and the route's shape (bazaar). */
-function describeForPayment(c: Context<AppEnv>, dialect: GateDialect): PaymentDescription {
+function describeForPayment(c: Context<AppEnv>, dialect: Dialect, url: string): PaymentDescription {
   // A repeated key (only repeatable parameters get this far) is described by its values, comma-separated; a secret
   // the dialect keeps out of the public URL is kept out of the description too.
-  const q: Record<string, string[]> = {};
-  new URL(dialect.publicUrl(c)).searchParams.forEach((v, k) => (q[k] ??= []).push(v));
+  const q = dialect === API_DIALECT ? c.req.queries() : queriesOf(url);
   const method = c.req.method.toUpperCase();
   return {
     method,
@@ -227,4 +231,10 @@ function describeForPayment(c: Context<AppEnv>, dialect: GateDialect): PaymentDe
     pathParams: c.req.param() as Record<string, string>,
     shape: c.get("operations")?.describe(method, c.req.routePath) ?? null,
   };
+}
+
+function queriesOf(url: string): Record<string, string[]> {
+  const q: Record<string, string[]> = {};
+  new URL(url).searchParams.forEach((v, k) => (q[k] ??= []).push(v));
+  return q;
 }

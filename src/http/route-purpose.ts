@@ -11,8 +11,8 @@ const ROUTE_PURPOSE = Symbol.for("svc.route-purpose");
 
 /**
  * How a request to a route is admitted: a purpose of the admission core (src/services/admission.ts Purpose), or
- * `envelope` (the MCP endpoint: not admitted itself; each tool call runs its REST twin through the app and is
- * admitted there).
+ * `envelope` (the MCP endpoint: not admitted itself; each tool call is admitted as its REST twin is: a paid tool by
+ * the paid operation's own gate, a free one by running its REST request through the app).
  */
 export type RoutePurpose = Purpose | "envelope";
 

@@ -5,14 +5,6 @@ export function requestTarget(url: string): string {
   return url.slice(url.indexOf("/", url.indexOf("//") + 2));
 }
 
-/** The query string of the request URL, without `?` ("" when there is none). */
-export function rawQuery(url: string): string {
-  const q = url.indexOf("?");
-  if (q < 0) return "";
-  const hash = url.indexOf("#", q);
-  return hash < 0 ? url.slice(q + 1) : url.slice(q + 1, hash);
-}
-
 /** Longest path an error message repeats; longer ones are cut, with "…". */
 const QUOTED_PATH_MAX = 200;
 

@@ -35,21 +35,22 @@ function fredValues(issues: Issue[], target: string | undefined, queries: Record
   return out;
 }
 
+/** The 400 INVALID_PARAMETER envelope of a failed validation of `target`, given the request's query (name -> values). */
+export function invalidParameters(rawIssues: Issue[], target: string | undefined, queries: Record<string, string[]>) {
+  const issues = rawIssues.map((i) => repeatedQueryIssue(i, target, queries) ?? i);
+  const { parameters, message } = describeIssues(issues);
+  const fred = fredValues(issues, target, queries);
+  return envelope("INVALID_PARAMETER", `Invalid ${parameters.length > 1 ? "parameters" : "parameter"} ${parameters.join(", ")}: ${message}${fred.length ? `. ${fred.map((t) => t.message).join(" ")}` : ""}`, {
+    parameter: parameters[0],
+    parameters,
+    ...(target ? { in: target } : {}),
+    issues: issues.map((i) => ({ path: i.path.map(String), message: i.message })),
+    ...(fred.length ? { fred } : {}),
+  });
+}
+
 export const validationHook: Hook<any, any, any, any> = (result, c) => {
   if (result.success) return;
   const target = (result as { target?: string }).target;
-  const queries = c.req.queries();
-  const issues = (result.error as { issues: Issue[] }).issues.map((i) => repeatedQueryIssue(i, target, queries) ?? i);
-  const { parameters, message } = describeIssues(issues);
-  const fred = fredValues(issues, target, queries);
-  return c.json(
-    envelope("INVALID_PARAMETER", `Invalid ${parameters.length > 1 ? "parameters" : "parameter"} ${parameters.join(", ")}: ${message}${fred.length ? `. ${fred.map((t) => t.message).join(" ")}` : ""}`, {
-      parameter: parameters[0],
-      parameters,
-      ...(target ? { in: target } : {}),
-      issues: issues.map((i) => ({ path: i.path.map(String), message: i.message })),
-      ...(fred.length ? { fred } : {}),
-    }),
-    400,
-  );
+  return c.json(invalidParameters((result.error as { issues: Issue[] }).issues, target, c.req.queries()), 400);
 };

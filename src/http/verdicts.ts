@@ -22,8 +22,14 @@ export function carriesCredential(headers: Headers): boolean {
  * (and a 402's x402 PaymentRequired beside it), its status and the headers of its advice.
  */
 export function refuse(c: Context, r: Refusal): Response {
+  const { body, status, headers } = refusalParts(r);
+  return c.json(body, status as never, headers);
+}
+
+/** A refusal's body (the error envelope, and a 402's x402 PaymentRequired beside it), status and advice headers. */
+export function refusalParts(r: Refusal): { body: Record<string, unknown>; status: number; headers: Record<string, string> | undefined } {
   const body = r.body ? { ...envelope(r.code, r.message, r.details), ...r.body } : envelope(r.code, r.message, r.details);
-  return c.json(body, ERROR_STATUS[r.code] as never, adviceHeaders(r.advice));
+  return { body, status: ERROR_STATUS[r.code], headers: adviceHeaders(r.advice) };
 }
 
 /** Sets a rate decision's headers on the context: every response built through it carries them. */

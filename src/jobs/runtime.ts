@@ -290,13 +290,15 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
       // Health asks: an engine still starting has nothing to count yet, and health must not wait for it.
       if (!started || !startedUp) return null;
       const boss = await started;
-      const out: QueueDepth[] = [];
-      for (const queue of QUEUES) {
-        // Counted by pg-boss's monitor (every JOBS_SUPERVISE_SECONDS) or afresh when the count is older than a minute.
-        const [s] = await boss.getQueueStats(queue, { force: true });
-        out.push({ queue, queued: s?.queuedCount ?? 0, active: s?.activeCount ?? 0, deferred: s?.deferredCount ?? 0, counted_at: s?.capturedOn ? new Date(s.capturedOn).toISOString() : null });
-      }
-      return out;
+      // Asked together: on the embedded database the statements then run back to back on its thread, instead of one
+      // crossing between the threads per queue while a health request waits.
+      return Promise.all(
+        QUEUES.map(async (queue): Promise<QueueDepth> => {
+          // Counted by pg-boss's monitor (every JOBS_SUPERVISE_SECONDS) or afresh when the count is older than a minute.
+          const [s] = await boss.getQueueStats(queue, { force: true });
+          return { queue, queued: s?.queuedCount ?? 0, active: s?.activeCount ?? 0, deferred: s?.deferredCount ?? 0, counted_at: s?.capturedOn ? new Date(s.capturedOn).toISOString() : null };
+        }),
+      );
     },
     async counts() {
       if (!started) return null;

@@ -1,5 +1,5 @@
 // A tool's output: its schema, derived from the REST operation's responses in the OpenAPI document (the route's zod
-// schemas), and the REST body as a tool returns it, with what MCP adds (tools.ts TOOL_POLICIES):
+// schemas), and the REST body as a tool returns it, with what MCP adds (src/contract/mcp.ts MCP_TOOLS):
 //   - `meta.truncated` on paged results: true when more rows match than the result holds;
 //   - `has_data` on search results: whether the service holds observations of the indicator (coverage.regions_held > 0).
 // The schema is every structuredContent the tool can return: each success body (200, 202, 207), the error envelope,
@@ -7,17 +7,8 @@
 // client (1.32 and 2.x) validates structuredContent against outputSchema whenever it is present, isError or not.
 import type { JsonObject } from "../contract/operations";
 
-/** What MCP adds to a REST operation (the policies themselves are in tools.ts). */
-export type ToolPolicy = {
-  /** `limit` when the caller leaves it out, where the REST default is a lot for a model to read (the bounds stay the REST ones). */
-  defaultLimit?: number;
-  /** How a paged result says more rows match: `meta.total` beyond this page ("offset"), or a `meta.next_cursor` ("cursor"). */
-  paging?: "offset" | "cursor";
-  /** Result items carry `has_data`: whether the service holds observations of them (their coverage). */
-  heldFlag?: boolean;
-  /** When to use this tool rather than another, for a model choosing among them. */
-  guidance?: string;
-};
+export type { ToolPolicy } from "../contract/mcp";
+import type { ToolPolicy } from "../contract/mcp";
 
 const COMPONENT_REF = /^#\/components\/schemas\//;
 

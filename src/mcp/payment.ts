@@ -3,8 +3,8 @@
 //     `PaymentRequired` (x402Version, error, resource, accepts, extensions) and whose first text is its JSON;
 //   - the client retries tools/call with the signed `PaymentPayload` in `params._meta["x402/payment"]`;
 //   - a settled call carries the `SettleResponse` in `result._meta["x402/payment-response"]`.
-// The payment is not verified here: it goes to the REST twin as the PAYMENT-SIGNATURE header (X-PAYMENT for a v1
-// payload), so the one admission core verifies, reserves and settles it exactly as for a REST request.
+// The payment is not verified here: it goes to the paid operation as the PAYMENT-SIGNATURE header (X-PAYMENT for a v1
+// payload) of its REST request, so the one admission core verifies, reserves and settles it exactly as for REST.
 import { decodeBase64Json, encodeBase64Json } from "payments";
 import { envelope, type ErrorEnvelope } from "../errors";
 

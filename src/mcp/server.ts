@@ -91,7 +91,7 @@ export function createMcpServer(ctx: McpContext): Server {
 }
 
 /**
- * The longest REST URL a tool result repeats (issue 28: a 1 MB argument came back whole in `_meta.rest_url`): a URL
+ * The longest REST URL a tool result repeats (uncut, a 1 MB argument came back whole in `_meta.rest_url`): a URL
  * this long is past what servers and proxies accept anyway, so it is cut, and the cut is marked.
  */
 export const MAX_ECHOED_URL = 2048;

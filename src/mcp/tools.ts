@@ -1,72 +1,24 @@
 // The MCP tools. Each tool IS a REST operation: it is found in the app's own OpenAPI document by operationId
 // (DESIGN.md: "operationId equals the MCP tool name"), its input schema is that operation's path and query
 // parameters and its output schema the operation's success responses (both generated from the route's zod schemas),
-// a call becomes the equivalent REST request, and the REST answer becomes the tool result (results.ts). So a tool
-// validates, prices, entitles and computes exactly as its REST twin.
+// a call becomes the equivalent REST request (a paid one run as the route's operation, without passing through the
+// app: src/routes/mcp.ts), and the REST answer becomes the tool result (results.ts). So a tool validates, prices,
+// entitles and computes exactly as its REST twin.
 //
-// What MCP adds is in TOOL_POLICIES (output.ts applies it to results): a smaller default page where a REST page is
+// What MCP adds is in src/contract/mcp.ts MCP_TOOLS (output.ts applies it to results): a smaller default page where a REST page is
 // a lot for a model to read (same bounds), `meta.truncated` on paged results, `has_data` on search results, and a
 // word on when to prefer another tool.
 //
-// Adding a tool once its route exists: add its operationId to MCP_TOOL_NAMES (src/contract/mcp.ts) (and its word to TOOL_POLICIES).
-import { MCP_TOOL_NAMES } from "../contract/mcp";
+// Adding a tool once its route exists: one entry in MCP_TOOLS (src/contract/mcp.ts): its operationId and its word.
+import { MCP_TOOL_NAMES, MCP_TOOLS, type ToolPolicy } from "../contract/mcp";
 import { listOperations, type JsonObject } from "../contract/operations";
 import { CHART_TOOLS, INCLUDE_CHART, includeChartSchema } from "./chart";
 import { inlineRefs } from "../http/operations";
 import { envelope, type ErrorEnvelope } from "../errors";
-import { outputSchemaOf, type ToolPolicy } from "./output";
+import { outputSchemaOf } from "./output";
 
-export const TOOL_POLICIES: Readonly<Record<string, ToolPolicy>> = {
-  search_indicators: {
-    defaultLimit: 20,
-    paging: "offset",
-    heldFlag: true,
-    guidance:
-      "Start here to find indicator codes: by words (`search`), `source`, `category` or `frequency`; `has_data: true` keeps only " +
-      "what the service holds. Each result says `has_data` and its `coverage` (regions held, dates). Then get_indicator for one " +
-      "indicator's regions, and get_latest or get_observations for its values.",
-  },
-  get_indicator: {
-    guidance:
-      "Check one indicator before a paid call: which regions it is served for (`available_regions`), its date range and its " +
-      "coverage. Free. Codes come from search_indicators.",
-  },
-  list_sources: { guidance: "The publishers, with their indicator counts, licence and the credit line to give; a slug can be passed as `source` to search_indicators." },
-  list_regions: {
-    defaultLimit: 100,
-    paging: "offset",
-    guidance:
-      "Find the region codes the data tools take as `region`: `search` by name, abbreviation or code (`travis`, `US-TX`), or list " +
-      "by `type` and `parent` (`parent: CA, type: county`).",
-  },
-  get_observations: {
-    paging: "offset",
-    guidance:
-      "A series' values over time (rows of date and value), with transforms (yoy, mom, qoq, index, log) and resampling to " +
-      "monthly, quarterly or annual. For only the newest value use get_latest; for computed facts use get_insights.",
-  },
-  get_latest: {
-    guidance:
-      "The newest value of one indicator (`indicator`), or of up to 20 for one price (`indicators`, comma-separated). Prefer it to " +
-      "get_observations when only the latest value matters.",
-  },
-  get_insights: {
-    guidance:
-      "Facts computed over one series, each with a ready sentence (`text`): trend, latest change, distance from its record " +
-      "high and low, longest run, rank among peers; plus its active signals.",
-  },
-  get_active_signals: {
-    defaultLimit: 20,
-    paging: "cursor",
-    guidance: "Signals open now (acceleration, extreme, trend_break) across indicators and regions, filtered by indicator, region, type and strength. For one series' facts use get_insights.",
-  },
-  ask: {
-    guidance:
-      "A question in plain words answered with prose and citations (the get_latest, get_insights and get_active_signals calls " +
-      "it made, replayable). The dearest tool: when you know the indicator and region, get_latest or get_insights answer for " +
-      "0.01. A question the catalog does not cover answers status no_coverage for free; `depth: briefing` reads more.",
-  },
-};
+/** What MCP adds to each tool's operation, by tool name (src/contract/mcp.ts MCP_TOOLS). */
+export const TOOL_POLICIES: Readonly<Record<string, ToolPolicy>> = Object.fromEntries(MCP_TOOLS.map(({ name, ...policy }) => [name, policy]));
 
 /** "array": a repeatable text parameter (an array of strings, or one string of comma-separated values). */
 type ParamType = "string" | "integer" | "number" | "boolean" | "array";

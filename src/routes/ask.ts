@@ -5,8 +5,8 @@
 // per-request payment, which buys the whole answer).
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
-import { errorResponses } from "../errors";
-import { freeAnswer, registerPaid, serve } from "../http/paid";
+import { errorResponses } from "../schemas/errors";
+import { freeAnswer, jsonAnswer, registerPaid, serve } from "../http/paid";
 import type { Serving } from "../pricing";
 import { askQuerySchema, askResponseSchema } from "../schemas/ask";
 import { askContext, planQuestion, planReads, runPlan, ASK_CEILINGS, type AskPlan } from "../services/ask";
@@ -58,12 +58,12 @@ export const registerAskRoutes: RegisterRoutes = (app, deps) => {
       if (plan.kind === "answered") return freeAnswer(plan.response);
       return serve({ indicator: null, region: plan.region, resource: "/v1/ask", reads: planReads(plan), plan });
     },
-    handler: async (c, r, admitted) => {
+    answer: async (r, admitted) => {
       const permitted = (k: number) => !admitted.refused[k];
       const plan = { ...r.plan, series: r.plan.series.filter((_s, k) => permitted(k)) };
       // The signals read comes after the series' (planReads).
       const signals = plan.series.length > 0 && permitted(r.plan.series.length);
-      return c.json(await runPlan(ctx, plan, { signals }), 200);
+      return jsonAnswer(await runPlan(ctx, plan, { signals }));
     },
   });
 };

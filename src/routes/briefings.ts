@@ -4,11 +4,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { entitlementOf, requireKey } from "../http/auth";
-import { registerPaid, serve } from "../http/paid";
-import { prefersHtml } from "../http/content-coding";
+import { jsonAnswer, registerPaid, serve } from "../http/paid";
 import { briefingCharts, renderBriefingPage } from "../docs/briefing-page";
 import { readContext } from "../services/series-read";
-import { errorResponses } from "../errors";
+import { errorResponses } from "../schemas/errors";
 import { KEY_SECURITY } from "../docs/openapi-access";
 import type { Serving } from "../pricing";
 import {
@@ -55,7 +54,6 @@ const publicReadRoute = createRoute({
     },
     ...errorResponses(400, 401, 402, 404, 429, 500),
   },
-  "x-price-surface": "briefing_read",
 });
 
 const createBriefingRoute = createRoute({
@@ -131,17 +129,15 @@ export const registerBriefingRoutes: RegisterRoutes = (app, deps) => {
     // A key reads a public briefing only when it may read every place and series the stored answer read.
     reads: "all",
     example: "/v1/briefings/public/us-labor-market",
-    resolve: async (_query, c) => {
-      const { slug } = c.req.valid("param" as never) as { slug: string };
-      const read = await resolvePublicRead(deps, slug);
+    resolve: async (_query, asked) => {
+      const read = await resolvePublicRead(deps, asked.param("slug")!);
       // A payment buys this briefing's read, not another's.
       return serve({ indicator: null, region: null, resource: `/v1/briefings/public/${read.briefing.slug}`, reads: read.reads, read });
     },
-    handler: async (c, r) => {
+    answer: async (r) => {
       const body = await readPublicBriefing(deps, r.read);
       // A browser gets the same read as a page, with a chart of every series the answer read.
-      if (prefersHtml(c)) return c.html(renderBriefingPage(body, await briefingCharts(pages, body)), 200, { vary: "Accept" });
-      return c.json(body, 200, { vary: "Accept" });
+      return jsonAnswer(body, 200, { headers: { vary: "Accept" }, html: async () => renderBriefingPage(body, await briefingCharts(pages, body)) });
     },
   });
 

@@ -3,15 +3,14 @@
 // serves the SVG of the current versions (src/services/chart.ts).
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
-import { errorResponses } from "../errors";
-import { codedBody, codingHeaders } from "../http/content-coding";
-import { registerPaid, serveOrProvisioning } from "../http/paid";
-import { provisioningCaller } from "../http/admission";
+import { errorResponses } from "../schemas/errors";
+import { pageAnswer, registerPaid, serveHeld } from "../http/paid";
 import type { Serving } from "../pricing";
 import { CHART_MAX_POINTS, CHART_MAX_SERIES, chartQuerySchema } from "../schemas/chart";
 import { provisioningResponse } from "../schemas/provisioning";
 import { getChart, resolveChart, type ChartTarget } from "../services/chart";
-import { forCaller, readContext, seriesRead, targetCode } from "../services/series-read";
+import { renderCaller } from "../services/chart-renders";
+import { readContext, seriesRead, targetCode } from "../services/series-read";
 
 const chartRoute = createRoute({
   method: "get",
@@ -26,12 +25,13 @@ const chartRoute = createRoute({
     "whose legend and plot cannot fit `width` by `height` is a 400 naming the height that fits (`details.needed_height`). " +
     `Several comma-separated indicators (one region) or regions (one indicator): up to ${CHART_MAX_SERIES} lines, ` +
     `${CHART_MAX_POINTS.toLocaleString("en-US")} points. One series is priced as observations, several as a panel. ` +
-    "A series with no value in the window is a 404 (not charged).",
+    "A series with no value in the window is a 404 (not charged). `width` and `height` are drawn at the next of a few steps up (so near sizes share one picture). " +
+    "Charts not drawn before are drawn a few at a time: one caller (a key, or an address) with too many under way gets a 429, a server with too many queued a 503, both with `Retry-After` and not charged.",
   request: { query: chartQuerySchema },
   responses: {
     200: { description: "The chart, with `<title>` and `<desc>` naming the series, places, period and newest values.", content: { "image/svg+xml": { schema: { type: "string" } } } },
     ...provisioningResponse,
-    ...errorResponses(400, 401, 402, 403, 404, 429, 500, 502),
+    ...errorResponses(400, 401, 402, 403, 404, 429, 500, 502, 503),
   },
   "x-price-surface": ["observations", "panel"],
 });
@@ -46,17 +46,15 @@ export const registerChartRoutes: RegisterRoutes = (app, deps) => {
     // Every series it draws, each in its own region; the USREC shading is context, not a read.
     reads: "all",
     example: "/v1/chart?indicator=PAYEMS&region=US",
-    resolve: (query, c) =>
-      serveOrProvisioning(async () => {
-        const target = await resolveChart(forCaller(ctx, () => provisioningCaller(c, deps)), query);
+    resolve: async (query) =>
+      serveHeld(await resolveChart(ctx, query), (target) => {
         const surface = target.reads.length === 1 ? "observations" : "panel";
         const one = target.reads.length === 1 ? target.reads[0]! : null;
         return { indicator: one ? targetCode(one) : null, region: target.region, resource: "/v1/chart", reads: target.reads.map((s) => seriesRead(s, surface)), target };
       }),
-    handler: async (c, r) => {
-      const svg = await getChart(ctx, r.target);
-      const coded = codedBody(svg, c.req.header("accept-encoding"));
-      return c.body(coded.form.blob as never, 200, { "content-type": svg.contentType, ...codingHeaders(coded) });
+    answer: async (r, admitted, _started, asked) => {
+      const caller = renderCaller({ class: admitted.key ? "keyed" : "stranger", client: asked.client, key: admitted.key });
+      return pageAnswer(await getChart(ctx, r.target, { client: { caller } }));
     },
   });
 };

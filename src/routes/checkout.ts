@@ -5,7 +5,8 @@
 // expression instead of walking a trie on each request.)
 import { createRoute, z } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
-import { errorResponses, fail } from "../errors";
+import { fail } from "../errors";
+import { errorResponses } from "../schemas/errors";
 import { publicBaseUrl } from "../contract/base-url";
 import { PLANS, isPaidPlan, publicPlans, type PaidPlanId } from "../plans";
 import { checkoutAvailability, handleWebhook, startCheckout } from "../services/billing";

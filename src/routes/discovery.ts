@@ -4,13 +4,12 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { dataHoldingLines, renderDataSection } from "../docs/llms";
 import { sourceFreshness } from "../services/catalog";
 import type { RegisterRoutes } from "../http/app-env";
-import { errorResponses } from "../errors";
+import { errorResponses } from "../schemas/errors";
 import { serviceIndexSchema } from "../schemas/discovery";
-import { createDiscovery } from "../docs/discovery";
+import { createDiscovery, type DiscoveryDocuments } from "../docs/discovery";
 import { publicBaseUrl } from "../contract/base-url";
 import { DATA_HOLDINGS_PLACE, DISCOVERY_TAG } from "../docs/openapi";
-import { BoundedCache } from "../services/bounded-cache";
-import { CACHE_BOUNDS } from "../services/caches";
+import type { BoundedCache } from "../services/bounded-cache";
 import { CHANGELOG_MARKDOWN } from "../docs/changelog";
 import { SCALAR_BUNDLE_CACHE_CONTROL, SCALAR_BUNDLE_PATH, docsPage, scalarBundle } from "../docs/scalar";
 import { landingPage } from "../docs/landing";
@@ -91,7 +90,7 @@ const changelogRoute = createRoute({
 });
 
 export const registerDiscoveryRoutes: RegisterRoutes = (app, deps) => {
-  const discovery = createDiscovery(app);
+  const discovery = createDiscovery(app, deps.caches.discovery.documents as BoundedCache<string, DiscoveryDocuments>);
   const ctx = readContext(deps);
   const base = (url: string) => publicBaseUrl(deps.config, url);
   const plain = (body: string, type: string) =>
@@ -109,7 +108,7 @@ export const registerDiscoveryRoutes: RegisterRoutes = (app, deps) => {
   // The contract part is generated once; the data section is read from the catalog (what is held, how fresh).
   const store = { db: deps.database.db, caches: deps.caches };
   // The served description's data lines, spliced into the kept JSON text, once per base URL and state of holdings.
-  const served = new BoundedCache<string, string>(CACHE_BOUNDS.discoveryBaseUrls);
+  const served = deps.caches.discovery.served;
   app.openapi(openapiRoute, async (c) => {
     const baseUrl = base(c.req.url);
     const table = await deps.caches.catalog.coverageTable();

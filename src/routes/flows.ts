@@ -2,8 +2,8 @@
 // the measure and period served (404 for what is not held, before any payment); the handler reads the ranked rows.
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
-import { errorResponses } from "../errors";
-import { registerPaid, serve } from "../http/paid";
+import { errorResponses } from "../schemas/errors";
+import { jsonAnswer, registerPaid, serve } from "../http/paid";
 import type { Serving } from "../pricing";
 import { flowsQuerySchema, flowsResponseSchema } from "../schemas/flows";
 import { getFlows, resolveFlows, type FlowsTarget } from "../services/flows";
@@ -25,7 +25,6 @@ const flowsRoute = createRoute({
     200: { description: "Flows, largest first", content: { "application/json": { schema: flowsResponseSchema } } },
     ...errorResponses(400, 401, 402, 403, 404, 429, 500),
   },
-  "x-price-surface": "flows",
 });
 
 type FlowsServed = Serving & { target: FlowsTarget };
@@ -44,6 +43,6 @@ export const registerFlowRoutes: RegisterRoutes = (app, deps) => {
       const reads = ends.map((r) => ({ indicator: null, region: r.code, premium: false, surface: "flows" as const }));
       return serve({ indicator: null, region: ends[0]!.code, resource: "/v1/flows", reads, target });
     },
-    handler: async (c, r) => c.json(await getFlows(store, r.target), 200),
+    answer: async (r) => jsonAnswer(await getFlows(store, r.target)),
   });
 };

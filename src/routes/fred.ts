@@ -1,13 +1,13 @@
 // The FRED-compatible surface: GET /fred/series/observations (paid, priced and admitted as /v1/observations, through
-// paid() in FRED's dialect: src/http/fred-gate.ts), and the free catalog reads /fred/series, /fred/series/search and
-// /fred/series/vintagedates. Parameters are FRED's, checked by src/domain/fred/query.ts before any payment; answers
-// and errors are FRED's JSON or XML documents.
+// registerPaid in FRED's dialect: src/http/fred-gate.ts), and the free catalog reads /fred/series, /fred/series/search
+// and /fred/series/vintagedates. Parameters are FRED's, checked by src/domain/fred/query.ts before any payment (a bad
+// one is declined, free, in FRED's error document); answers and errors are FRED's JSON or XML documents.
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv, RegisterRoutes } from "../http/app-env";
 import { FRED_DIALECT } from "../http/fred-gate";
-import { answered, registerPaid, serve, serveOrProvisioning } from "../http/paid";
-import { renderPage } from "../http/respond";
+import { declined, pageAnswer, provisioning, registerPaid, serve } from "../http/paid";
+import { provisioningAnswer, renderPage } from "../http/respond";
 import { FRED_ERRORS, renderFredError, type FredError, type FredFileType } from "../domain/fred/errors";
 import { parseObservationsQuery, parseSearchQuery, parseSeriesQuery, parseVintageDatesQuery, type ObservationsQuery, type Parsed } from "../domain/fred/query";
 import type { Serving } from "../pricing";
@@ -18,10 +18,10 @@ import {
 import { checkFredObservations, fredObservationsCheck, getFredObservations, getFredVintageDates, resolveFredSeries, type FredTarget } from "../services/fred";
 import { getFredSeries, searchFredSeries } from "../services/fred-catalog";
 import type { RenderedJson } from "../services/rendered";
-import { forCaller, readContext, seriesRead, type ReadContext } from "../services/series-read";
+import { readContext, seriesRead, type ReadContext } from "../services/series-read";
 import { provisioningCaller } from "../http/admission";
 import { provisioningResponse } from "../schemas/provisioning";
-import { errorResponses } from "../errors";
+import { errorResponses } from "../schemas/errors";
 
 const documents = <T>(schema: T) => ({ content: { "application/json": { schema }, "text/xml": { schema: { type: "string" as const } } } });
 const fredErrors = (...statuses: number[]) =>
@@ -78,9 +78,13 @@ function fredError(c: Context<AppEnv>, error: FredError, fileType: FredFileType)
   return c.body(body, error.status, { "Content-Type": contentType });
 }
 
-/** A free read: parse, resolve the series when it names one, answer; a FRED error otherwise. */
+/**
+ * A free read: parse, resolve the series when it names one, answer; a FRED error otherwise. A series offered but not
+ * held is provisioned as a paid read's is (202, or the budget's refusal), and read once its fetch has finished.
+ */
 async function freeRead<Q extends { fileType: FredFileType; seriesId?: string }>(
   c: Context<AppEnv>,
+  deps: Parameters<RegisterRoutes>[1],
   ctx: ReadContext,
   parsed: Parsed<Q>,
   read: (q: Q, t: FredTarget | null) => Promise<RenderedJson>,
@@ -89,10 +93,15 @@ async function freeRead<Q extends { fileType: FredFileType; seriesId?: string }>
   const q = parsed.value;
   let target: FredTarget | null = null;
   if (q.seriesId !== undefined) {
-    const resolution = await serveOrProvisioning(async () => ({ indicator: null, region: null, resource: c.req.path, reads: [], target: await resolveFredSeries(ctx, q.seriesId!) }));
-    if (resolution.kind === "provisioning") return c.json(resolution.body, 202, { "Retry-After": String(resolution.body.retry_after_seconds), "Cache-Control": "no-store" });
-    if (resolution.kind !== "serve" || !resolution.serving.target) return fredError(c, FRED_ERRORS.seriesNotFound(), q.fileType);
-    target = resolution.serving.target;
+    let found = await resolveFredSeries(ctx, q.seriesId);
+    if (found?.kind === "not-held") {
+      const started = await found.provision.start(await provisioningCaller(c, deps));
+      if (started.kind === "provisioning") return provisioningAnswer(c, started.body);
+      if (started.kind === "refused") throw started.error;
+      found = await resolveFredSeries(ctx, q.seriesId);
+    }
+    if (found?.kind !== "held") return fredError(c, FRED_ERRORS.seriesNotFound(), q.fileType);
+    target = found.target;
   }
   return renderPage(c, await read(q, target), VARY);
 }
@@ -108,35 +117,33 @@ export const registerFredRoutes: RegisterRoutes = (app, deps) => {
     reads: "all",
     dialect: FRED_DIALECT,
     example: "/fred/series/observations?series_id=PAYEMS&file_type=json",
-    resolve: async (_query, c) => {
+    resolve: async (query) => {
       const day = today();
-      const parsed = parseObservationsQuery(c.req.query(), day);
-      if (!parsed.ok) return answered(fredError(c, parsed.error, parsed.fileType));
+      const parsed = parseObservationsQuery(query, day);
+      if (!parsed.ok) return declined(parsed.error.message);
       const q = parsed.value;
-      const caller = forCaller(ctx, () => provisioningCaller(c, deps));
-      const resolution = await serveOrProvisioning(async () => {
-        const target = await resolveFredSeries(caller, q.seriesId);
-        return { indicator: null, region: null, resource: "/fred/series/observations", reads: [], target };
-      });
-      // A 202 while the series is provisioned, free (the other kinds are never returned by serveOrProvisioning).
-      if (resolution.kind !== "serve") return resolution as Exclude<typeof resolution, { kind: "serve" }>;
-      const target = resolution.serving.target;
-      if (!target) return answered(fredError(c, FRED_ERRORS.seriesNotFound(), q.fileType));
-      // What the series cannot give (a frequency finer than its own) is refused before any payment.
+      const found = await resolveFredSeries(ctx, q.seriesId);
+      // A 202 while the series is provisioned (started by the gate), free.
+      if (found?.kind === "not-held") return provisioning(found.provision);
+      if (!found) return declined(FRED_ERRORS.seriesNotFound().message);
+      const target = found.target;
+      // What the series cannot give (a frequency finer than its own) is declined before any payment.
       const refused = await checkFredObservations(ctx, target, q);
-      if (refused) return answered(fredError(c, refused, q.fileType));
+      if (refused) return declined(refused.message);
       const t = target.target;
       return serve({ indicator: t.indicator.code, region: t.region.code, resource: "/fred/series/observations", reads: [seriesRead(t, "observations")], target, query: q, today: day });
     },
-    handler: async (c, r) => {
+    answer: async (r) => {
       const answer = await getFredObservations(ctx, r.target, r.query);
-      return answer.ok ? renderPage(c, answer.body, VARY) : fredError(c, answer.error, r.query.fileType);
+      // resolve checked every rule the series can break (checkFredObservations), at the head read here.
+      if (!answer.ok) throw new Error(`FRED observations refused after resolve: ${answer.error.message}`);
+      return pageAnswer(answer.body, VARY);
     },
     page: (r) => fredObservationsCheck(ctx, r.target, r.query, r.today),
     vary: VARY,
   });
 
-  app.openapi(seriesRoute, (async (c: Context<AppEnv>) => freeRead(c, ctx, parseSeriesQuery(c.req.query(), today()), (q, t) => getFredSeries(ctx, t!, q))) as never);
-  app.openapi(searchRoute, (async (c: Context<AppEnv>) => freeRead(c, ctx, parseSearchQuery(c.req.query(), today()), (q) => searchFredSeries(ctx, q))) as never);
-  app.openapi(vintageDatesRoute, (async (c: Context<AppEnv>) => freeRead(c, ctx, parseVintageDatesQuery(c.req.query(), today()), (q, t) => getFredVintageDates(ctx, t!, q))) as never);
+  app.openapi(seriesRoute, (async (c: Context<AppEnv>) => freeRead(c, deps, ctx, parseSeriesQuery(c.req.query(), today()), (q, t) => getFredSeries(ctx, t!, q))) as never);
+  app.openapi(searchRoute, (async (c: Context<AppEnv>) => freeRead(c, deps, ctx, parseSearchQuery(c.req.query(), today()), (q) => searchFredSeries(ctx, q))) as never);
+  app.openapi(vintageDatesRoute, (async (c: Context<AppEnv>) => freeRead(c, deps, ctx, parseVintageDatesQuery(c.req.query(), today()), (q, t) => getFredVintageDates(ctx, t!, q))) as never);
 };

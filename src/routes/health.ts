@@ -2,7 +2,8 @@
 // (error envelope carrying the same report in `details`) when it does not, so load balancers and humans read one status.
 import { createRoute, z } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
-import { errorResponses, fail } from "../errors";
+import { fail } from "../errors";
+import { errorResponses } from "../schemas/errors";
 import { healthReportSchema, healthStartingSchema } from "../schemas/discovery";
 import { checkHealth } from "../services/health";
 import { DISCOVERY_TAG } from "../docs/openapi";

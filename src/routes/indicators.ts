@@ -1,7 +1,7 @@
 // GET /v1/indicators and GET /v1/indicators/{code}: the free indicator catalog.
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
-import { errorResponses } from "../errors";
+import { errorResponses } from "../schemas/errors";
 import { catalogResponse, catalogResponseHeaders, notModifiedResponse } from "../http/respond";
 import {
   indicatorDetailQuerySchema, indicatorDetailResponseSchema, indicatorListQuerySchema, indicatorListResponseSchema, indicatorPathSchema,

@@ -2,8 +2,8 @@
 // resolve() turns the code or concept into a held series before any payment is asked.
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
-import { errorResponses } from "../errors";
-import { registerPaid, serveOrProvisioning } from "../http/paid";
+import { errorResponses } from "../schemas/errors";
+import { jsonAnswer, registerPaid, serve } from "../http/paid";
 import type { Serving } from "../pricing";
 import { insightsQuerySchema, insightsResponseSchema } from "../schemas/insights";
 import { getInsights, resolveInsights, type InsightsTarget } from "../services/insights";
@@ -26,7 +26,6 @@ const insightsRoute = createRoute({
     200: { description: "Facts ranked by salience, active signals, and the window, unit and attribution", content: { "application/json": { schema: insightsResponseSchema } } },
     ...errorResponses(400, 401, 402, 403, 404, 429, 500),
   },
-  "x-price-surface": "insights",
 });
 
 type InsightsServed = Serving & { target: InsightsTarget };
@@ -37,11 +36,10 @@ export const registerInsightRoutes: RegisterRoutes = (app, deps) => {
     surface: "insights",
     reads: "all",
     example: "/v1/insights?indicator=PAYEMS&region=US",
-    resolve: (query) =>
-      serveOrProvisioning(async () => {
-        const target = await resolveInsights(ctx, query);
-        return { indicator: targetCode(target), region: target.region.code, resource: "/v1/insights", reads: [seriesRead(target, "insights")], target };
-      }),
-    handler: async (c, r) => c.json(await getInsights(ctx, r.target), 200),
+    resolve: async (query) => {
+      const target = await resolveInsights(ctx, query);
+      return serve({ indicator: targetCode(target), region: target.region.code, resource: "/v1/insights", reads: [seriesRead(target, "insights")], target });
+    },
+    answer: async (r) => jsonAnswer(await getInsights(ctx, r.target)),
   });
 };

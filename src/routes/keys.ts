@@ -4,7 +4,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { clientIp, requireKey } from "../http/auth";
 import { withPurpose } from "../http/route-purpose";
-import { errorResponses } from "../errors";
+import { errorResponses } from "../schemas/errors";
 import { publicBaseUrl } from "../contract/base-url";
 import { KEY_SECURITY } from "../docs/openapi-access";
 import {

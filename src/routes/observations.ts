@@ -3,10 +3,9 @@
 // asked, so what does not exist or cannot be computed costs nothing.
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
-import { errorResponses } from "../errors";
+import { errorResponses } from "../schemas/errors";
 import { PAGE_VARY, acceptedFormat } from "../http/content-coding";
-import { renderPage } from "../http/respond";
-import { registerPaid, serveOrProvisioning } from "../http/paid";
+import { jsonAnswer, pageAnswer, provisioning, registerPaid, serve, serveHeld } from "../http/paid";
 import type { Serving, Surface } from "../pricing";
 import {
   latestBatchResponseSchema, latestQuerySchema, latestSingleResponseSchema, observationsQuerySchema, observationsResponseSchema, splitIndicators,
@@ -14,10 +13,7 @@ import {
 import { resolveSeriesTarget, type SeriesTarget } from "../services/concepts";
 import { getLatestAnswer, getLatestBatch, latestMeta, resolveLatestBatch, type LatestBatch } from "../services/latest";
 import { getObservationsPage, observationsPageCheck, type PageFormat, resolveObservations, type ObservationsQuery, type ObservationsTarget } from "../services/observations";
-import { ensureReadable, forCaller, readContext, seriesRead, targetCode } from "../services/series-read";
-import { provisioningCaller } from "../http/admission";
-import { clientIp } from "../http/auth";
-import { keyedCaller } from "../services/provisioning-budget";
+import { readable, readContext, seriesRead, targetCode, type Heads } from "../services/series-read";
 import { provisioningResponse } from "../schemas/provisioning";
 
 const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
@@ -50,7 +46,6 @@ const observationsRoute = createRoute({
     ...provisioningResponse,
     ...errorResponses(400, 401, 402, 403, 404, 429, 500, 502),
   },
-  "x-price-surface": "observations",
 });
 
 const latestRoute = createRoute({
@@ -76,7 +71,7 @@ const latestRoute = createRoute({
 });
 
 type ObservationsServed = Serving & { target: ObservationsTarget; query: ObservationsQuery; format: PageFormat };
-type LatestServed = Serving & ({ single: SeriesTarget; batch: null } | { single: null; batch: LatestBatch });
+type LatestServed = Serving & ({ single: SeriesTarget & { heads: Heads }; batch: null } | { single: null; batch: LatestBatch });
 
 /** Serving one series through `surface`. */
 function servingOf(t: SeriesTarget, surface: Surface, resource: string): Serving {
@@ -93,14 +88,13 @@ export const registerObservationRoutes: RegisterRoutes = (app, deps) => {
     example: "/v1/observations?indicator=PAYEMS&region=US",
     // A monthly series has no observation mid-month: the index base is found missing only when the series is read.
     failing: "/v1/observations?indicator=PAYEMS&region=US&transform=index:2010-01-15",
-    resolve: (query, c) =>
-      serveOrProvisioning(async () => {
-        const target = await resolveObservations(forCaller(ctx, () => provisioningCaller(c, deps)), query);
-        return { ...servingOf(target, "observations", "/v1/observations"), target, query, format: acceptedFormat(c.req.header("accept")) };
-      }),
+    resolve: async (query, asked) =>
+      serveHeld(await resolveObservations(ctx, query), (target) => ({
+        ...servingOf(target, "observations", "/v1/observations"), target, query, format: acceptedFormat(asked.header("accept")),
+      })),
     // The page comes rendered (memoised per series version, compressed once per coding): no re-serialisation,
     // re-compression or copy of hot pages.
-    handler: async (c, r) => renderPage(c, await getObservationsPage(ctx, r.target, r.query, r.format), PAGE_VARY),
+    answer: async (r) => pageAnswer(await getObservationsPage(ctx, r.target, r.query, r.format), PAGE_VARY),
     page: (r) => observationsPageCheck(ctx, r.target, r.query, r.format),
     vary: PAGE_VARY,
   });
@@ -110,25 +104,23 @@ export const registerObservationRoutes: RegisterRoutes = (app, deps) => {
     // Batch: a flat price for the whole call; a code the key may not read is reported in errors[], the others served.
     reads: (r) => (r.single ? "all" : "each"),
     example: "/v1/observations/latest?indicator=PAYEMS&region=US",
-    resolve: (query, c) =>
-      serveOrProvisioning(async (): Promise<LatestServed> => {
-        if (query.indicator !== undefined) {
-          const single = await resolveSeriesTarget(ctx, { code: query.indicator, source: query.source, region: query.region });
-          await ensureReadable(forCaller(ctx, () => provisioningCaller(c, deps)), single);
-          return { ...servingOf(single, "latest", "/v1/observations/latest"), single, batch: null };
-        }
-        const batch = await resolveLatestBatch(ctx, { codes: splitIndicators(query.indicators!), source: query.source, region: query.region });
-        const reads = batch.targets.map((t) => seriesRead(t.target, "latest_batch"));
-        return { indicator: null, region: null, resource: "/v1/observations/latest", reads, single: null, batch };
-      }),
-    handler: async (c, r, admitted) => {
+    resolve: async (query) => {
+      if (query.indicator !== undefined) {
+        const found = await readable(ctx, await resolveSeriesTarget(ctx, { code: query.indicator, source: query.source, region: query.region }));
+        if (found.kind === "not-held") return provisioning(found.provision);
+        return serve<LatestServed>({ ...servingOf(found.target, "latest", "/v1/observations/latest"), single: found.target, batch: null });
+      }
+      const batch = await resolveLatestBatch(ctx, { codes: splitIndicators(query.indicators!), source: query.source, region: query.region });
+      const reads = batch.targets.map((t) => seriesRead(t.target, "latest_batch"));
+      return serve<LatestServed>({ indicator: null, region: null, resource: "/v1/observations/latest", reads, single: null, batch }, batch.provisions);
+    },
+    answer: async (r, admitted, started) => {
       if (r.single) {
         const { data, freshness } = await getLatestAnswer(ctx, r.single);
-        return c.json({ data, meta: latestMeta(r.single, data !== null, freshness) }, 200);
+        return jsonAnswer({ data, meta: latestMeta(r.single, data !== null, freshness) });
       }
-      // Admitted already: a key that got this far is known.
-      const body = await getLatestBatch(forCaller(ctx, () => (admitted.key ? keyedCaller(admitted.key, clientIp(c, deps.config)) : provisioningCaller(c, deps))), r.batch, admitted.refused);
-      return c.json(body, body.errors.length > 0 ? 207 : 200);
+      const body = await getLatestBatch(ctx, r.batch, admitted.refused, started);
+      return jsonAnswer(body, body.errors.length > 0 ? 207 : 200);
     },
   });
 };

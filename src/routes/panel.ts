@@ -2,9 +2,8 @@
 // plans the alignment and checks the grid before any payment; the handler serves the panel of the current versions.
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
-import { errorResponses } from "../errors";
-import { codedBody, codingHeaders } from "../http/content-coding";
-import { registerPaid, serve } from "../http/paid";
+import { errorResponses } from "../schemas/errors";
+import { pageAnswer, registerPaid, serve } from "../http/paid";
 import { PANEL_MAX_POINTS, PANEL_MAX_SERIES } from "../domain/panel";
 import type { Serving } from "../pricing";
 import { panelQuerySchema, panelResponseSchema } from "../schemas/panel";
@@ -29,7 +28,6 @@ const panelRoute = createRoute({
     200: { description: "The aligned panel", content: { "application/json": { schema: panelResponseSchema } } },
     ...errorResponses(400, 401, 402, 403, 404, 429, 500),
   },
-  "x-price-surface": "panel",
 });
 
 type PanelServed = Serving & { target: PanelTarget };
@@ -46,10 +44,6 @@ export const registerPanelRoutes: RegisterRoutes = (app, deps) => {
       const target = await resolvePanel(ctx, query);
       return serve({ indicator: null, region: target.region, resource: "/v1/panel", reads: target.series.map((s) => seriesRead(s.target, "panel")), target });
     },
-    handler: async (c, r) => {
-      const page = await getPanel(ctx, r.target);
-      const coded = codedBody(page, c.req.header("accept-encoding"));
-      return c.body(coded.form.blob as never, 200, { "content-type": page.contentType, ...codingHeaders(coded) });
-    },
+    answer: async (r) => pageAnswer(await getPanel(ctx, r.target)),
   });
 };

@@ -1,7 +1,7 @@
 // GET /v1/regions and GET /v1/regions/{code}: the free region catalog.
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
-import { errorResponses } from "../errors";
+import { errorResponses } from "../schemas/errors";
 import { catalogJson, catalogResponse, catalogResponseHeaders, notModifiedResponse } from "../http/respond";
 import { regionListQuerySchema, regionListResponseSchema, regionPathSchema, regionResponseSchema } from "../schemas/regions";
 import { getRegion, renderRegionList } from "../services/regions";

@@ -3,8 +3,8 @@
 // payment; the price is the signals surface's whatever is filtered.
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
-import { errorResponses } from "../errors";
-import { registerPaid, serve } from "../http/paid";
+import { errorResponses } from "../schemas/errors";
+import { jsonAnswer, registerPaid, serve } from "../http/paid";
 import type { Serving } from "../pricing";
 import { activeSignalsQuerySchema, signalListResponseSchema, signalsQuerySchema } from "../schemas/signals";
 import { listSignals, resolveSignalQuery, type ResolvedSignalQuery } from "../services/signals";
@@ -30,7 +30,6 @@ const activeRoute = createRoute({
     200: { description: "A page of open signal intervals", content: { "application/json": { schema: signalListResponseSchema } } },
     ...errorResponses(400, 401, 402, 403, 404, 429, 500),
   },
-  "x-price-surface": "signals",
 });
 
 const historyRoute = createRoute({
@@ -45,7 +44,6 @@ const historyRoute = createRoute({
     200: { description: "A page of signal intervals", content: { "application/json": { schema: signalListResponseSchema } } },
     ...errorResponses(400, 401, 402, 403, 404, 429, 500),
   },
-  "x-price-surface": "signals",
 });
 
 type SignalsServed = Serving & { query: ResolvedSignalQuery };
@@ -63,13 +61,13 @@ export const registerSignalRoutes: RegisterRoutes = (app, deps) => {
     reads: "all",
     example: "/v1/signals/active?indicator=FEDFUNDS&region=US",
     resolve: async (q) => serving("/v1/signals/active", await resolveSignalQuery(ctx, { endpoint: "active", ...q })),
-    handler: async (c, r) => c.json(await listSignals(ctx, r.query), 200),
+    answer: async (r) => jsonAnswer(await listSignals(ctx, r.query)),
   });
   registerPaid<typeof historyRoute, SignalsServed>(app, deps, historyRoute, {
     surface: "signals",
     reads: "all",
     example: "/v1/signals?indicator=PAYEMS",
     resolve: async (q) => serving("/v1/signals", await resolveSignalQuery(ctx, { endpoint: "history", ...q })),
-    handler: async (c, r) => c.json(await listSignals(ctx, r.query), 200),
+    answer: async (r) => jsonAnswer(await listSignals(ctx, r.query)),
   });
 };

@@ -1,7 +1,7 @@
 // GET /v1/sources: the free list of data sources.
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
-import { errorResponses } from "../errors";
+import { errorResponses } from "../schemas/errors";
 import { catalogResponse, catalogResponseHeaders, notModifiedResponse } from "../http/respond";
 import { sourceListQuerySchema, sourceListResponseSchema } from "../schemas/catalog";
 import { renderSources } from "../services/catalog";

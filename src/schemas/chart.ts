@@ -1,6 +1,7 @@
 // GET /v1/chart: its parameters. The data parameters are those of GET /v1/observations (same meaning, same
 // validation); `indicator` and `region` may each list several, comma-separated, for a chart of several series.
 import { z } from "@hono/zod-openapi";
+import { CHART_SIZE_STEPS, snapChartSize } from "../domain/chart-size";
 import { PANEL_MAX_POINTS, PANEL_MAX_SERIES } from "../domain/panel";
 import { observationsQuerySchema } from "./observations";
 import { codeListParam } from "./panel";
@@ -18,8 +19,16 @@ const sizeParam = (name: string, dflt: number) =>
     .regex(/^\d+$/, { message: "must be a whole number of pixels" })
     .transform(Number)
     .pipe(z.number().int().min(CHART_MIN_SIZE).max(CHART_MAX_SIZE))
+    .transform(snapChartSize)
     .default(dflt)
-    .openapi({ ...q(name), description: `${name === "width" ? "Width" : "Height"} of the picture in pixels, ${CHART_MIN_SIZE} to ${CHART_MAX_SIZE}.`, type: "integer", minimum: CHART_MIN_SIZE, maximum: CHART_MAX_SIZE, default: dflt });
+    .openapi({
+      ...q(name),
+      description: `${name === "width" ? "Width" : "Height"} of the picture in pixels, ${CHART_MIN_SIZE} to ${CHART_MAX_SIZE}, drawn at the first of ${CHART_SIZE_STEPS.join(", ")} at or above it.`,
+      type: "integer",
+      minimum: CHART_MIN_SIZE,
+      maximum: CHART_MAX_SIZE,
+      default: dflt,
+    });
 
 const shared = observationsQuerySchema.shape;
 

@@ -1,7 +1,7 @@
 // The JSON-RPC 2.0 messages of POST /api/mcp, for the OpenAPI contract only: the MCP SDK's transport parses and
 // validates the body itself (and answers its own JSON-RPC errors), so no zod validator runs on this route.
 import { z } from "@hono/zod-openapi";
-import { errorEnvelopeSchema } from "../errors";
+import { errorEnvelopeSchema } from "./errors";
 import { x402PaymentRequiredSchema } from "./payments";
 
 const id = z.union([z.string(), z.number().int()]);

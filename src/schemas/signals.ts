@@ -22,7 +22,7 @@ export function splitValues(raw: string | readonly string[]): string[] {
   return out;
 }
 
-// A repeated parameter arrives as an array (src/http/query-validation.ts), a single one as a string that may hold
+// A repeated parameter arrives as an array (@hono/zod-openapi's query validator), a single one as a string that may hold
 // several values separated by commas; the contract documents an array of strings (form style, exploded).
 const listParam = <T extends string>(name: string, description: string, example: string, allowed?: readonly T[]) =>
   z

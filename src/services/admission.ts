@@ -1,8 +1,8 @@
 // The admission core: the one place that decides whether a request may be served, framework-free (no HTTP
 // context: the credential, what the request will read, its quote and the time come in as plain values). The paid
-// gate (cold requests and page memo hits alike) and the key middleware of unpriced routes call admit(), and MCP tool
-// calls reach them by running their REST twin through the app; nothing else authenticates, entitles, counts or
-// charges.
+// gate (src/services/paid-call.ts: REST requests, page memo hits and MCP calls of paid tools alike) and the key
+// middleware of unpriced routes call admit(), and free MCP tools reach it by running their REST twin through the app;
+// nothing else authenticates, entitles, counts or charges.
 //
 // Order, cheapest refusal first, nothing counted or reserved for a refused request:
 //   1. a malformed credential: 401 INVALID_API_KEY;
@@ -27,6 +27,9 @@ import type { ErrorAdvice, ErrorCode } from "../errors";
 import { isPremiumRead, type Quote, type Read, type Serving } from "../pricing";
 import { authenticateCachedKey, authenticateKey, type AuthenticatedKey, type Authentication } from "./keys";
 import { waitText } from "../domain/wait";
+import type { PaymentDescription, ReadPolicy } from "./paid-read";
+
+export type { PaymentDescription, ReadPolicy };
 
 /**
  * What is being admitted:
@@ -34,18 +37,10 @@ import { waitText } from "../domain/wait";
  * - `keyed`: an unpriced route called with a key (catalog, ping): authenticated and counted against the window;
  * - `key_management`: signup, rotate, revoke, recover (limits of their own): authenticated only;
  * - `ping`: GET /v1/ping, the way to read a key's usage: authenticated and counted in a window of its own (same
- *   limit; its rate headers describe that window), so it answers when the key's data window is used up (issue 28)
+ *   limit; its rate headers describe that window), so it answers when the key's data window is used up
  *   and is still bounded.
  */
 export type Purpose = "paid" | "keyed" | "key_management" | "ping";
-
-/** How a request's route and query are described to the payment rails (x402 resource and bazaar discovery). */
-export type PaymentDescription = {
-  method: string;
-  query: Record<string, string>;
-  pathParams: Record<string, string>;
-  shape: { queryParamsSchema: { properties: Record<string, unknown>; required?: string[] }; outputSchema?: Record<string, unknown> } | null;
-};
 
 export type AdmissionRequest = {
   purpose: Purpose;
@@ -76,14 +71,6 @@ export type Refusal = {
   advice?: ErrorAdvice;
   body?: Record<string, unknown>;
 };
-
-/**
- * How a key is entitled to the reads of a priced request (reads of other plans or regions than the key's):
- * - `all`: every read, else the first refusal refuses the request;
- * - `any`: at least one, else the first refusal; the answer leaves out the refused ones (an ask answer);
- * - `each`: each on its own, the request is admitted whatever they are (a batch reports the refused ones).
- */
-export type ReadPolicy = "all" | "any" | "each";
 
 export type Admitted = {
   ok: true;
@@ -127,6 +114,7 @@ export type AdmissionDeps = Pick<Deps, "database" | "clock" | "keys" | "rateLimi
  * refusal's error code), and payments per rail and step (verified, settled, settle_failed).
  */
 export class AdmissionCounts {
+  // Bounded: one count per verdict (admitted, or a refusal code) and per rail and step.
   readonly verdicts = new Map<string, number>();
   readonly payments = new Map<string, number>();
   verdict(v: Verdict): void {

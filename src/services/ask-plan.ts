@@ -21,8 +21,8 @@ import { asApiError, resolveSeriesTarget, type SeriesTarget } from "./concepts";
 import { codeNote, settlePlaces } from "./ask-places";
 import { COVERED_HINT, topicsFromCatalog } from "./ask-vocabulary";
 import { planFlows, type FlowPlan } from "./ask-flows";
-import { regionIndex, resolveRegion, type RegionRow } from "./regions";
-import { ensureReadable, targetCode, targetPremium, type ReadContext } from "./series-read";
+import { regionIndexForAsk, resolveRegion, type RegionRow } from "./regions";
+import { heldTarget, targetCode, targetPremium, type ReadContext } from "./series-read";
 import type { LanguageModel } from "./ask-model";
 import { planRank, polarDirection, type RankPlan } from "./ask-rank";
 
@@ -136,7 +136,7 @@ async function candidatesFor(ctx: ReadContext, topic: Topic, region: RegionRow, 
       continue;
     }
     try {
-      await ensureReadable(ctx, target);
+      await heldTarget(ctx, target);
       out.push({ target, held: true });
     } catch (e) {
       const err = asApiError(e);
@@ -163,11 +163,11 @@ function peerRegion(region: RegionRow, byCode: Map<string, RegionRow>): RegionRo
 export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<AskPlan> {
   const depth = input.depth;
   const ceilings = ASK_CEILINGS[depth];
-  const index = await regionIndex(ctx);
+  const { index, fuzzyNames } = await regionIndexForAsk(ctx);
   const parsed: ParsedQuestion = parseQuestion(input.q, {
     todayYear: ctx.now().getUTCFullYear(),
     lookupPlace: placeLookup(index),
-    fuzzyPlace: fuzzyPlaceLookup(index),
+    fuzzyPlace: fuzzyPlaceLookup(index, fuzzyNames),
   });
   const placeNotes = await settlePlaces(ctx, parsed, index, input.q);
   // The hint stands for the place when the question names none; a hint that is no region is the caller's mistake.

@@ -7,7 +7,7 @@
 //   Zero overage (and test-mode keys) is recorded as invoiced with nothing billed.
 // - dunning: a subscription still unpaid DUNNING_PERIOD_DAYS after its 7-day grace ended is ended, its key
 //   revoked, its current month's overage invoiced and the billing address told.
-import { findKeyById, usageFor } from "../../db/repos/keys";
+import { findKeyById } from "../../db/repos/keys";
 import {
   findSubscription,
   insertOverageInvoice,
@@ -20,10 +20,10 @@ import {
 } from "../../db/repos/billing";
 import { operatorBilling } from "../billing/operator";
 import type { OverageBilling } from "../billing/provider";
-import { DAY_MS, GRACE_PERIOD_MS, INVOICE_SETTLE_MS, MINUTE_MS, isMonth, monthEnd, monthInvoiceable, overage } from "../domain/access";
+import { DAY_MS, GRACE_PERIOD_MS, INVOICE_SETTLE_MS, MINUTE_MS, isMonth, monthEnd, monthInvoiceable } from "../domain/access";
 import { PLANS } from "../plans";
 import { formatUsd } from "../pricing";
-import { BillingError, endSubscription, overageCharge, type BillingDeps, type EndResult } from "./billing";
+import { BillingError, endSubscription, monthOverage, overageCharge, type BillingDeps, type EndResult } from "./billing";
 import { newId } from "./keys";
 
 /** How long one attempt owns a pending invoice before another may retry it. */
@@ -109,8 +109,8 @@ export async function invoiceMonth(deps: BillingDeps, month: string, opts: { bas
   await deps.keys.meter.flush();
   const out: InvoiceOutcome[] = [];
   for (const { subscription: s, keyMode } of candidates) {
-    const requests = await usageFor(deps.database.db, s.keyId, month);
-    const billed = keyMode === "test" ? { overageRequests: 0, amountMicroUsd: 0 } : overage(PLANS[s.plan], requests);
+    const billed = await monthOverage(deps.database.db, s, keyMode, month);
+    const { requests } = billed;
     const billable = billed.amountMicroUsd > 0;
     const row = await insertOverageInvoice(deps.database.db, {
       id: newId(deps),

@@ -135,6 +135,18 @@ export async function recordPayment(deps: BillingDeps, ref: SubscriptionRef): Pr
   return viewSubscription(await requireSubscription(deps, { id: s.id }), deps.clock.now());
 }
 
+export type MonthOverage = { requests: number; overageRequests: number; amountMicroUsd: number };
+
+/**
+ * A subscription's requests in `month` as the database holds them (flush the meter first) and the overage they bill:
+ * none for a test-mode key. The one computation behind monthly invoices and the invoice of an ended subscription.
+ */
+export async function monthOverage(db: Db, s: Pick<SubscriptionRow, "keyId" | "plan">, keyMode: "live" | "test", month: string): Promise<MonthOverage> {
+  const requests = await usageFor(db, s.keyId, month);
+  if (keyMode === "test") return { requests, overageRequests: 0, amountMicroUsd: 0 };
+  return { requests, ...overage(PLANS[s.plan], requests) };
+}
+
 /** The provider charge for a month's overage; its idempotency key is the same on every attempt (one per subscription and month). */
 export function overageCharge(subscriptionId: string, planName: string, month: string, billed: { overageRequests: number; amountMicroUsd: number }): OverageCharge {
   return {
@@ -197,8 +209,8 @@ export async function endSubscription(
   const found = await findKeyById(deps.database.db, s.keyId);
   // Everything counted so far is written before the month's overage is computed.
   await deps.keys.meter.flush();
-  const requests = await usageFor(deps.database.db, s.keyId, month);
-  const billed = found?.key.mode === "test" ? { overageRequests: 0, amountMicroUsd: 0 } : overage(PLANS[s.plan], requests);
+  const billed = await monthOverage(deps.database.db, s, found?.key.mode ?? "live", month);
+  const { requests } = billed;
   const charge = billed.amountMicroUsd > 0 ? overageCharge(s.id, PLANS[s.plan].name, month, billed) : null;
 
   let providerRef: string | null = null;

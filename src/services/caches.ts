@@ -6,18 +6,36 @@
 // - regions: the region lookup index, rebuilt when the catalog generation moves;
 // - series: whole series by version, rendered pages, series heads;
 // - memos: small bounded maps of values computed from the above (computed concepts, rendered latest observations),
-//   each keyed by the versions it was computed from.
-// Every one of them is a BoundedCache (bounded-cache.ts) with its bounds in CACHE_BOUNDS or MEMO_BOUNDS below, and
+//   each keyed by the versions it was computed from;
+// - pages: the page memo in front of the paid pipeline's handlers (page-memo.ts);
+// - passedTargets: the request targets the query guard passed (a verdict on the URL alone).
+// Every one of them is a BoundedCache (bounded-cache.ts) with its bounds in CACHE_BOUNDS below, and
 // hears of this process's writes through the database's write events (db/events.ts), not through module state.
+// Beside them, what computes the values kept there, for every reader that has the caches: the compute pool (chart
+// SVGs and signal detection on worker threads, compute-pool.ts) and the charts being drawn on it (chart-renders.ts,
+// bounded by the pool's threads and queue).
 import type { Database, Db } from "../../db/client";
 import type { RegionRow } from "../../db/repos/regions";
+import type { FuzzyName } from "../domain/ask/parse";
 import type { RegionIndex } from "../domain/regions";
 import { BoundedCache, type CacheBounds } from "./bounded-cache";
+import { chartRenders, type ChartRenders } from "./chart-renders";
+import { inProcessCompute, type ComputePool } from "./compute-pool";
 import { CatalogIndex, RenderedCache } from "./catalog-index";
+import { PageMemo } from "./page-memo";
 import { SeriesCache } from "./series-cache";
 
-/** The region index of one catalog generation, and the region lists rendered from it. */
-export type RegionIndexEntry = { generation: number; index: Promise<RegionIndex<RegionRow>>; bodies: RenderedCache };
+/**
+ * The region index of one catalog generation, the region lists rendered from it, the search text of each of its
+ * regions (built on the first search) and the names ask reads misspellings against (built on the first question).
+ */
+export type RegionIndexEntry = {
+  generation: number;
+  index: Promise<RegionIndex<RegionRow>>;
+  bodies: RenderedCache;
+  searchTexts: Map<string, string> | null;
+  fuzzyNames: FuzzyName[] | null;
+};
 
 /**
  * The bounds of every cache of the app, in one table (src/services/bounded-cache.ts is what they bound). Weights are
@@ -40,8 +58,6 @@ export const CACHE_BOUNDS = {
   resolutions: { maxEntries: 4096 },
   // Discovery documents (OpenAPI, llms.txt) per base URL the service was reached by.
   discoveryBaseUrls: { maxEntries: 16 },
-  // Validated query objects per raw query string, per route (only strings up to 1 KB are kept).
-  validatedQueries: { maxEntries: 4096 },
   // Request targets (method, path, query) that passed the query guard (http/request-guard.ts).
   passedTargets: { maxEntries: 8192 },
   // API keys by secret hash with their subscription (key-runtime.ts): a flood of distinct keys cannot grow it.
@@ -50,16 +66,13 @@ export const CACHE_BOUNDS = {
   seriesHeads: { maxEntries: 100_000 },
   // Coverage of one indicator (catalog-index.ts coverageOf), by indicator id.
   coverage: { maxEntries: 4096 },
-  // Whole answers by request target in front of the paid pipeline (http/page-memo.ts); one at most a sixteenth.
+  // Whole answers by request target in front of the paid pipeline (page-memo.ts); one at most a sixteenth.
   pageMemo: { maxEntries: 4096, maxWeight: 64_000_000, maxEntryWeight: 4_000_000 },
   // In-memory rate-limit counters (rate-limit-stores.ts: per key, per client address, per upstream), each kept until
   // its window ends; past the bound, ended windows go first, then counters hit once (a flood of rotating addresses),
   // then the oldest. Redis (REDIS_URL) keeps them instead, each expiring with its window.
   rateLimitCounters: { maxEntries: 100_000 },
-} as const satisfies Record<string, CacheBounds>;
-
-/** The bounds of each named memo (values computed from cached data, keyed by the versions they came from). */
-export const MEMO_BOUNDS = {
+  // Memos: values computed from cached data, keyed by the versions they came from (Memos below).
   // LatestObservation per stored series version, rendered once and shared (services/latest.ts).
   "latest.rendered": { maxEntries: 20_000 },
   // Computed concepts' data per input versions (services/series-read.ts).
@@ -69,15 +82,15 @@ export const MEMO_BOUNDS = {
   "ask.place-values": { maxEntries: 128 },
 } as const satisfies Record<string, CacheBounds>;
 
-export type MemoName = keyof typeof MEMO_BOUNDS;
+/** The named memos (their bounds are in CACHE_BOUNDS under the same names). */
+export const MEMO_NAMES = ["latest.rendered", "observations.computed-concepts", "ask.place-values"] as const;
+export type MemoName = (typeof MEMO_NAMES)[number];
 
 export class Memos {
-  private readonly maps = new Map<MemoName, BoundedCache<string, unknown>>();
-  /** The memo named `name` (created on first use). Values are typed by the one module that uses the name. */
+  private readonly byName = Object.fromEntries(MEMO_NAMES.map((name) => [name, new BoundedCache<string, unknown>(CACHE_BOUNDS[name])])) as Record<MemoName, BoundedCache<string, unknown>>;
+  /** The memo named `name`. Values are typed by the one module that uses the name. */
   of<T>(name: MemoName): BoundedCache<string, T> {
-    let m = this.maps.get(name);
-    if (!m) this.maps.set(name, (m = new BoundedCache(MEMO_BOUNDS[name])));
-    return m as BoundedCache<string, T>;
+    return this.byName[name] as BoundedCache<string, T>;
   }
 }
 
@@ -86,6 +99,16 @@ export type Caches = {
   regions: { current: RegionIndexEntry | null };
   series: SeriesCache;
   memos: Memos;
+  pages: PageMemo;
+  /** Request targets (method, path, query) that passed the query guard (src/http/request-guard.ts). */
+  passedTargets: BoundedCache<string, true>;
+  /**
+   * Per base URL the service was reached by: the discovery documents (src/docs/discovery.ts, typed there) and the
+   * OpenAPI text with its data lines (src/routes/discovery.ts).
+   */
+  discovery: { documents: BoundedCache<string, unknown>; served: BoundedCache<string, string> };
+  compute: ComputePool;
+  charts: ChartRenders;
 };
 
 export type CacheOptions = {
@@ -93,17 +116,27 @@ export type CacheOptions = {
   revalidateMs: number;
   /** Whether other processes may write the database (PostgreSQL); false skips the cross-process checks (PGlite). */
   crossProcess: boolean;
+  /** Where CPU-heavy work runs (default: the calling thread). */
+  compute: ComputePool;
+  /** Uncached charts one caller may have drawn at once (the server's CHART_RENDERS_PER_CALLER; default: no limit, for tools that serve no client). */
+  chartRendersPerCaller: number;
 };
 
 /** The caches of one app over `database`. Defaults: checked on every read and across processes (safe for tools). */
 export function createCaches(database: Pick<Database, "db" | "kind" | "events">, opts: Partial<CacheOptions> = {}): Caches {
   const revalidateMs = opts.revalidateMs ?? 0;
   const crossProcess = opts.crossProcess ?? database.kind !== "pglite";
+  const compute = opts.compute ?? inProcessCompute();
   return {
     catalog: new CatalogIndex(database, { revalidateMs, crossProcess }, { bodies: CACHE_BOUNDS.catalogBodies, resolutions: CACHE_BOUNDS.resolutions, coverage: CACHE_BOUNDS.coverage }),
     regions: { current: null },
     series: new SeriesCache(database, { revalidateMs, bounds: CACHE_BOUNDS }),
     memos: new Memos(),
+    pages: new PageMemo(CACHE_BOUNDS.pageMemo),
+    passedTargets: new BoundedCache(CACHE_BOUNDS.passedTargets),
+    discovery: { documents: new BoundedCache(CACHE_BOUNDS.discoveryBaseUrls), served: new BoundedCache(CACHE_BOUNDS.discoveryBaseUrls) },
+    compute,
+    charts: chartRenders(compute, { perCaller: opts.chartRendersPerCaller ?? Number.POSITIVE_INFINITY }),
   };
 }
 

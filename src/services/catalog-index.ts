@@ -139,8 +139,8 @@ export class CatalogIndex {
   }
 
   /** Who answers coverage's fetch question (the app's SeriesFetcher); the coverage table is recomputed. */
-  useFetchVia(fetchVia: FetchVia): void {
-    this.opts = { ...this.opts, fetchVia };
+  useFetchVia(fetcher: { fetchVia: FetchVia }): void {
+    this.opts = { ...this.opts, fetchVia: (indicator, region) => fetcher.fetchVia(indicator, region) };
     this.holdingsChanged();
   }
 

@@ -5,11 +5,12 @@
 //   or one whose title, legend and plot cannot fit its size (400 naming the height that fits) costs nothing.
 // - US data is drawn over the recession periods of the held USREC series (NBER dates via FRED), read without being
 //   paid for or provisioned: when it is not held, the chart has no bands.
-// - Drawing: Vega-Lite compiled to Vega and rendered to SVG on the server (no browser, no canvas); the SVG is kept
+// - Drawing: Vega-Lite compiled to Vega and rendered to SVG on the server (src/services/chart-svg.ts, on a compute
+//   thread, never the thread that answers requests; src/services/chart-renders.ts bounds it per caller); the SVG is kept
 //   in the series cache under a key naming every data version and the request, so a hot chart is served as stored
 //   bytes and never outlives the data it draws.
-import type { TopLevelSpec } from "vega-lite";
-import { chartFit, chartSpec, chartText, escapeXml, placeHeading, recessionBands, type ChartInput, type ChartSeries } from "../domain/chart-spec";
+import { snapChartSize } from "../domain/chart-size";
+import { chartFit, placeHeading, recessionBands, type ChartInput, type ChartSeries } from "../domain/chart-spec";
 import { shortNameOf } from "../domain/short-name";
 import { ApiError, fail } from "../errors";
 import { CHART_MAX_POINTS, CHART_MAX_SIZE, chartQuerySchema, type ChartQuery } from "../schemas/chart";
@@ -19,7 +20,7 @@ import { seriesAttribution } from "./insights";
 import { resolveObservations, seriesWindow, type ObservationsQuery, type ObservationsTarget, type SeriesWindow } from "./observations";
 import { regionIndex } from "./regions";
 import { renderBody, type RenderedJson } from "./rendered";
-import { seriesData, targetCode, targetPremium, type ReadContext } from "./series-read";
+import { seriesData, targetCode, targetPremium, type ReadContext, type Readable } from "./series-read";
 import { placeOf } from "./signals";
 
 export type ChartTarget = {
@@ -37,14 +38,21 @@ function readQuery(q: ChartQuery, indicator: string, region: string | undefined)
 
 const pairs = (q: ChartQuery) => q.indicator.flatMap((code) => (q.region ?? [undefined]).map((region) => ({ code, region })));
 
-/** `bare`: drawn without its title and subtitle (a card that prints them beside it). */
-export async function resolveChart(ctx: ReadContext, q: ChartQuery, opts: { bare?: boolean } = {}): Promise<ChartTarget> {
+/**
+ * Every series of the chart with its heads, or the first one to provision. `bare`: drawn without its title and
+ * subtitle (a card that prints them beside it). Reads only.
+ */
+export async function resolveChart(ctx: ReadContext, q: ChartQuery, opts: { bare?: boolean } = {}): Promise<Readable<ChartTarget>> {
   const reads: ObservationsTarget[] = [];
-  for (const p of pairs(q)) reads.push(await resolveObservations(ctx, readQuery(q, p.code, p.region)));
+  for (const p of pairs(q)) {
+    const found = await resolveObservations(ctx, readQuery(q, p.code, p.region));
+    if (found.kind === "not-held") return found;
+    reads.push(found.target);
+  }
   const regions = new Set(reads.map((r) => r.region.code));
   const target: ChartTarget = { query: q, reads, region: regions.size === 1 ? [...regions][0]! : null, premium: reads.some(targetPremium) };
   await assertFits(ctx, target, await chartSource(ctx, target, opts.bare));
-  return target;
+  return { kind: "held", target };
 }
 
 /** A 400 naming the height that fits, for a chart whose title, legend and plot do not fit its size. */
@@ -53,10 +61,12 @@ async function assertFits(ctx: ReadContext, t: ChartTarget, source: ChartSource)
   if (ctx.caches.series.page(source.key)) return;
   const { fits, neededHeight } = chartFit(await chartInput(ctx, t, source));
   if (fits) return;
-  const ask = neededHeight <= CHART_MAX_SIZE ? `ask for height=${neededHeight} or more, a greater width, or fewer series` : "ask for a greater width or fewer series";
+  // Heights are drawn at steps: the one to ask for is the step that holds what the chart needs.
+  const step = snapChartSize(neededHeight);
+  const ask = step <= CHART_MAX_SIZE ? `ask for height=${step} or more, a greater width, or fewer series` : "ask for a greater width or fewer series";
   fail("INVALID_PARAMETER", `The chart's title, legend and plot do not fit ${t.query.width}×${t.query.height} pixels: at this width they need a height of ${neededHeight}; ${ask}.`, {
     parameter: "height",
-    needed_height: neededHeight,
+    needed_height: step,
   });
 }
 
@@ -121,33 +131,20 @@ async function chartInput(ctx: ReadContext, t: ChartTarget, { windows, usrec, ca
   return { series, attribution, recessions: bands, ...(usrec?.points[0] ? { recessionsFrom: usrec.points[0].date } : {}), width: q.width, height: q.height, bare };
 }
 
-/** The chart as an SVG body, from the series' current versions (or the SVG kept for them). */
-export async function getChart(ctx: ReadContext, t: ChartTarget, opts: { bare?: boolean } = {}): Promise<RenderedJson> {
+/**
+ * The chart as an SVG body, from the series' current versions (or the SVG kept for them). Drawn on the compute pool
+ * (src/services/chart-renders.ts); `client`: for a client's request, whose caller (a key or a client address; null
+ * under open access) is limited in the renders it has under way; without it, a page's own chart, never refused.
+ */
+export async function getChart(ctx: ReadContext, t: ChartTarget, opts: { bare?: boolean; client?: { caller: string | null } } = {}): Promise<RenderedJson> {
   const source = await chartSource(ctx, t, opts.bare);
   const hit = ctx.caches.series.page(source.key);
   if (hit) return hit;
 
-  const svg = await drawSvg(await chartInput(ctx, t, source));
+  const svg = await ctx.caches.charts.draw(source.key, await chartInput(ctx, t, source), opts.client ?? null);
   const body = renderBody(svg, "image/svg+xml; charset=utf-8");
   ctx.caches.series.rememberPage(source.key, body);
   return body;
-}
-
-/** Renders the chart (Vega-Lite -> Vega -> SVG) with its <title> and <desc>. */
-export async function drawSvg(input: ChartInput): Promise<string> {
-  // Loaded by the first chart drawn, not at start: Vega and Vega-Lite are about 35 MB of a node's idle memory.
-  const [vega, { compile }] = await Promise.all([import("vega"), import("vega-lite")]);
-  const view = new vega.View(vega.parse(compile(chartSpec(input) as unknown as TopLevelSpec).spec), { renderer: "none" });
-  try {
-    const svg = await view.toSVG();
-    const text = chartText(input);
-    const open = svg.indexOf(">") + 1;
-    // The accessible name and description: the first children of the root, referenced by it.
-    const head = svg.slice(0, open - 1) + ' role="img" aria-labelledby="chart-title chart-desc">';
-    return `${head}<title id="chart-title">${escapeXml(text.title)}</title><desc id="chart-desc">${escapeXml(text.desc)}</desc>${svg.slice(open)}`;
-  } finally {
-    view.finalize();
-  }
 }
 
 /** A chart shown in a page (landing card, briefing page): a data: URI of the SVG, and its description for `alt`. */
@@ -164,7 +161,9 @@ export async function chartPicture(ctx: ReadContext, params: Record<string, stri
   const query = chartQuerySchema.safeParse(params);
   if (!query.success) return null;
   try {
-    const body = await getChart(ctx, await resolveChart(ctx, query.data, opts), opts);
+    const found = await resolveChart(ctx, query.data, opts);
+    if (found.kind !== "held") return null;
+    const body = await getChart(ctx, found.target, opts);
     const svg = new TextDecoder().decode(body.bytes);
     return { uri: `data:image/svg+xml;base64,${Buffer.from(body.bytes).toString("base64")}`, alt: unescapeXml(DESC.exec(svg)?.[1] ?? "") };
   } catch (e) {

@@ -13,6 +13,7 @@ export type LoadingReport = { stored: number; total: number; loading: DataFamily
 
 export class DataLoading {
   private readonly stored: Set<DataFamilyId>;
+  // Bounded: the caches made with the app subscribe once each, at start.
   private readonly listeners = new Set<() => void>();
 
   /** `stored`: the families held now (all of them, by default). */

@@ -18,7 +18,7 @@ import type { IndicatorRow } from "./concepts";
 import { fredIdOf, type FredTarget } from "./fred";
 import { regionIndex, type RegionRow } from "./regions";
 import { renderBody, type RenderedJson } from "./rendered";
-import { storedHead, type ReadContext } from "./series-read";
+import type { ReadContext } from "./series-read";
 
 type Held = { id: string; indicator: IndicatorRow; region: RegionRow; rank: number };
 
@@ -48,7 +48,7 @@ async function metaOf(ctx: ReadContext, h: Omit<Held, "rank">, realtime: { start
 
 /** GET /fred/series. */
 export async function getFredSeries(ctx: ReadContext, t: FredTarget, q: SeriesQuery): Promise<RenderedJson> {
-  const head = await storedHead(ctx, t.target.indicator, t.target);
+  const head = t.target.heads[0]!;
   const realtime = { start: q.realtimeStart, end: q.realtimeEnd };
   const meta = await metaOf(ctx, { id: t.id, indicator: t.target.indicator, region: t.target.region }, realtime, head);
   const r = renderSeries({ realtime_start: q.realtimeStart, realtime_end: q.realtimeEnd, seriess: [meta] }, q.fileType);

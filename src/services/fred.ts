@@ -2,14 +2,15 @@
 // resolved to a catalog series (src/domain/fred/series-ids.ts), its revisions read through the series cache and
 // the revision store, and FRED's answer computed by src/domain/fred and rendered once per series version and query.
 // - Resolution reads only memory (the catalog snapshot and region index) and then the same resolveSeriesTarget and
-//   ensureReadable as /v1, so a series offered but not held is provisioned (202) and one not offered is FRED's
-//   "The series does not exist." before any payment.
+//   readable as /v1, so a series offered but not held comes back as what to provision (202, started by the caller)
+//   and one not offered is FRED's "The series does not exist." before any payment. The head found there is the one
+//   the answer reads.
 // - Fast path: when the real-time period starts on or after the newest vintage of every latest row (the default:
 //   today), the series as of that period is its latest revisions, which the series cache holds; otherwise every
 //   stored revision is read with its vintage day (db/repos/observation-reads.ts readRevisionHistory), once per
 //   series version.
 // - Pages are rendered once per series version, normalised query and real-time period and kept with the version.
-import { readRevisionHistory, type SeriesHead } from "../../db/repos/observation-reads";
+import { readRevisionHistory } from "../../db/repos/observation-reads";
 import { ApiError } from "../errors";
 import { nativeFrequency } from "../domain/fred/frequency";
 import { FRED_ERRORS, type FredError } from "../domain/fred/errors";
@@ -22,11 +23,11 @@ import { RevisionHistory } from "../domain/fred/vintages";
 import { resolveSeriesTarget, type IndicatorRow, type StoredTarget } from "./concepts";
 import { regionIndex, type RegionRow } from "./regions";
 import { renderBody, type RenderedJson } from "./rendered";
-import { ensureReadable, storedHead, type ReadContext } from "./series-read";
+import { readable, type Heads, type ReadContext, type Readable } from "./series-read";
 import type { Store } from "./caches";
 import { seriesVersionKey } from "./series-cache";
 
-export type FredTarget = { id: string; target: StoredTarget; catalogGeneration: number };
+export type FredTarget = { id: string; target: StoredTarget & { heads: Heads }; catalogGeneration: number };
 export type FredAnswer = { ok: true; body: RenderedJson } | { ok: false; error: FredError };
 
 type IdTables = { templates: Map<string, IndicatorRow>; compact: Map<string, IndicatorRow[]> };
@@ -75,10 +76,10 @@ function candidateInput(c: IdCandidate, tables: IdTables, stateByUsps: (usps: st
 }
 
 /**
- * The catalog series a FRED id names, checked readable (a series being provisioned answers 202 from here, through
- * the provisioning answer /v1 raises); null when the id names none.
+ * The catalog series a FRED id names, with its head, or the series to provision when it is offered but not held; null
+ * when the id names none (or one nothing fetches). Reads only.
  */
-export async function resolveFredSeries(ctx: ReadContext, seriesId: string): Promise<FredTarget | null> {
+export async function resolveFredSeries(ctx: ReadContext, seriesId: string): Promise<Readable<FredTarget> | null> {
   const catalogGeneration = ctx.caches.catalog.generation;
   const [tables, regions] = await Promise.all([idTables(ctx), regionIndex(ctx)]);
   const isRegion = (code: string) => regions.byCode.has(code) || regions.byCode.has(code.toLowerCase());
@@ -98,14 +99,16 @@ export async function resolveFredSeries(ctx: ReadContext, seriesId: string): Pro
       }
       if (target.kind !== "stored" || target.indicator.sourceSlug !== input.source) continue;
       if (fredIdOf(target.indicator, target.region).toUpperCase() !== seriesId.toUpperCase()) continue;
+      let found;
       try {
-        await ensureReadable(ctx, target);
+        found = await readable(ctx, target);
       } catch (e) {
-        // Offered by the catalog but not fetchable (404): FRED's "does not exist"; a 202 or a 502 goes on as on /v1.
+        // Offered by the catalog but not fetchable (404): FRED's "does not exist"; anything else goes on as on /v1.
         if (e instanceof ApiError && e.status === 404) return null;
         throw e;
       }
-      return { id: fredIdOf(target.indicator, target.region), target, catalogGeneration };
+      if (found.kind === "not-held") return found;
+      return { kind: "held", target: { id: fredIdOf(target.indicator, target.region), target: found.target, catalogGeneration } };
     }
   }
   return null;
@@ -125,7 +128,8 @@ function newestVintage(rows: readonly { sourceUpdatedAt: Date | null }[]): strin
 }
 
 /** The series' data for FRED, from the cache when `realtimeStart` needs nothing older than the latest rows. */
-async function seriesData(ctx: ReadContext, t: FredTarget, head: SeriesHead, realtimeStart: string | null): Promise<FredSeriesData> {
+async function seriesData(ctx: ReadContext, t: FredTarget, realtimeStart: string | null): Promise<FredSeriesData> {
+  const head = t.target.heads[0]!;
   const snap = await ctx.caches.series.snapshot(head);
   const views = snap.memo as Views;
   let base = views.get("fred:base") as { decimals: number; newest: string | null; latest: RevisionHistory } | undefined;
@@ -160,14 +164,13 @@ export function observationsKey(q: ObservationsQuery): string {
 
 /** GET /fred/series/observations: the page, or FRED's error for a rule only the series can break. */
 export async function getFredObservations(ctx: ReadContext, t: FredTarget, q: ObservationsQuery): Promise<FredAnswer> {
-  const head = await storedHead(ctx, t.target.indicator, t.target);
-  const snap = await ctx.caches.series.snapshot(head);
+  const snap = await ctx.caches.series.snapshot(t.target.heads[0]!);
   const views = snap.memo as Views;
   const key = observationsKey(q);
   const hit = views.get(key) as RenderedJson | undefined;
   if (hit) return { ok: true, body: hit };
   const fast = q.outputType === 1 && !q.vintageDates ? q.realtimeStart : null;
-  const answer = fredObservations(q, await seriesData(ctx, t, head, fast));
+  const answer = fredObservations(q, await seriesData(ctx, t, fast));
   if ("status" in answer) return { ok: false, error: answer };
   const rendered = renderObservations(answer, q.fileType);
   const body = renderBody(rendered.body, rendered.contentType);
@@ -199,8 +202,7 @@ export function fredObservationsCheck(ctx: ReadContext, t: FredTarget, q: Observ
 
 /** GET /fred/series/vintagedates: the days the stored revisions became known, in the real-time period. */
 export async function getFredVintageDates(ctx: ReadContext, t: FredTarget, q: VintageDatesQuery): Promise<RenderedJson> {
-  const head = await storedHead(ctx, t.target.indicator, t.target);
-  const data = await seriesData(ctx, t, head, null);
+  const data = await seriesData(ctx, t, null);
   const dates = data.history.vintages.filter((d) => d >= q.realtimeStart && d <= q.realtimeEnd);
   if (q.sortOrder === "desc") dates.reverse();
   const rendered = renderVintageDates(
@@ -224,8 +226,7 @@ export const SERIES_NOT_FOUND = FRED_ERRORS.seriesNotFound;
 /** FRED's error for what this series cannot give the query (a frequency finer than its own), or null. */
 export async function checkFredObservations(ctx: ReadContext, t: FredTarget, q: ObservationsQuery): Promise<FredError | null> {
   if (!q.frequency) return null;
-  const head = await storedHead(ctx, t.target.indicator, t.target);
-  const data = await seriesData(ctx, t, head, q.realtimeStart);
+  const data = await seriesData(ctx, t, q.realtimeStart);
   const printed = printer(q, data);
   return typeof printed === "function" ? null : printed;
 }

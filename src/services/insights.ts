@@ -14,12 +14,13 @@ import type { InsightSignalOut } from "../schemas/signals";
 import { resolveSeriesTarget, type ConceptDisclosure, type SeriesTarget } from "./concepts";
 import type { CatalogSnapshot } from "./catalog-index";
 import { regionIndex } from "./regions";
-import { dataFreshness, ensureReadable, seriesData, targetCode, type ReadContext } from "./series-read";
+import { dataFreshness, heldTarget, seriesData, targetCode, type Heads, type ReadContext } from "./series-read";
 import type { Freshness } from "../domain/freshness";
 import { activeSignalsOfSeries, placeOf } from "./signals";
 import { placeValues } from "./place-values";
 
-export type InsightsTarget = SeriesTarget & { window: Window };
+/** `heads`: found at resolve (the paid route); a target without them reads its heads when it is read. */
+export type InsightsTarget = SeriesTarget & { window: Window; heads?: Heads };
 
 export type InsightsBody = {
   facts: InsightFact[];
@@ -39,10 +40,9 @@ export type InsightsBody = {
   };
 };
 
-/** Resolves the series and checks it is held, before any payment (what does not exist costs nothing). */
+/** Resolves the series and finds its heads, before any payment (what does not exist or is not held costs nothing). Reads only. */
 export async function resolveInsights(ctx: ReadContext, q: InsightsQuery): Promise<InsightsTarget> {
-  const target = await resolveSeriesTarget(ctx, { code: q.indicator, source: q.source, region: q.region });
-  await ensureReadable(ctx, target);
+  const target = await heldTarget(ctx, await resolveSeriesTarget(ctx, { code: q.indicator, source: q.source, region: q.region }));
   // The schema has validated the window.
   return { ...target, window: parseWindow(q.window)! };
 }

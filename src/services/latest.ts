@@ -3,10 +3,10 @@
 import { isHeldHead, readLatestPerSeries, type SeriesHead, type StoredObservation } from "../../db/repos/observation-reads";
 import { FREQUENCY_UNIT, periodEnd, type Frequency } from "../domain/calendar";
 import { ApiError, type ErrorCode } from "../errors";
-import { regionLabel, resolveSeriesTarget, type SeriesTarget, type StoredTarget } from "./concepts";
-import { notHeld } from "./provisioning";
-import { derivedHead, isDerivedIndicator } from "./derived-series";
-import { dataFreshness, seriesData, targetCode, type ReadContext } from "./series-read";
+import { regionLabel, resolveSeriesTarget, type DerivedConceptTarget, type SeriesTarget, type StoredTarget } from "./concepts";
+import { notFetchable, type NotHeld } from "./provisioning";
+import { isDerivedIndicator } from "./derived-series";
+import { dataFreshness, provisionOf, readable, seriesData, targetCode, type Heads, type Provision, type ReadContext } from "./series-read";
 import type { Freshness } from "../domain/freshness";
 import { seriesVersionKey } from "./series-cache";
 
@@ -74,12 +74,12 @@ function rememberRendered(ctx: ReadContext, head: SeriesHead, obs: LatestObserva
 }
 
 /** The newest observation with a value, or null when the held series has none. */
-export async function getLatest(ctx: ReadContext, target: SeriesTarget): Promise<LatestObservation | null> {
+export async function getLatest(ctx: ReadContext, target: SeriesTarget & { heads?: Heads }): Promise<LatestObservation | null> {
   return (await getLatestAnswer(ctx, target)).data;
 }
 
 /** getLatest and how current the series is (the single form's meta.freshness). */
-export async function getLatestAnswer(ctx: ReadContext, target: SeriesTarget): Promise<{ data: LatestObservation | null; freshness: Freshness | null }> {
+export async function getLatestAnswer(ctx: ReadContext, target: SeriesTarget & { heads?: Heads }): Promise<{ data: LatestObservation | null; freshness: Freshness | null }> {
   const data = await seriesData(ctx, target);
   const r = lastValued(data.rows);
   return { data: r ? toLatest(target, r, unitOf(target)) : null, freshness: dataFreshness(ctx, data, target) };
@@ -102,90 +102,124 @@ export function latestMeta(target: SeriesTarget, found: boolean, freshness: Fres
 
 export type BatchError = { indicator: string; code: "INVALID_PARAMETER" | "RESOURCE_NOT_FOUND" | "CATEGORY_NOT_ALLOWED"; message: string; details?: Record<string, unknown> };
 
-/** A batch resolved: each code's series, or its error (a bad or unknown code never fails the others). */
-export type LatestBatch = { codes: string[]; targets: { code: string; target: SeriesTarget }[]; errors: BatchError[] };
+/**
+ * How a resolved code of a batch reads: at its heads; not at all (a 404 that depends on data, reported after the
+ * caller's entitlement, so a code the caller may not read is reported as refused); or not held yet, its provisioning
+ * the `index`-th of the batch's provisions (started by the paid pipeline before admission).
+ */
+export type BatchRead = { kind: "held"; heads: Heads } | { kind: "unreadable"; error: BatchError } | { kind: "not-held"; index: number };
 
-/** Batch latest, before payment: every code resolved on its own. */
+/** A batch resolved: each code's series and how it reads, or its error (a bad or unknown code never fails the others). */
+export type LatestBatch = { codes: string[]; targets: { code: string; target: SeriesTarget; read: BatchRead }[]; errors: BatchError[]; provisions: Provision[] };
+
+/** Batch latest, before payment: every code resolved on its own, the heads of plain stored series in one statement. Reads only. */
 export async function resolveLatestBatch(ctx: ReadContext, args: { codes: string[]; source?: string; region?: string }): Promise<LatestBatch> {
   const errors: BatchError[] = [];
-  const targets: { code: string; target: SeriesTarget }[] = [];
+  const resolved: { code: string; target: SeriesTarget }[] = [];
   for (const code of args.codes) {
     try {
-      targets.push({ code, target: await resolveSeriesTarget(ctx, { code, source: args.source, region: args.region }) });
+      resolved.push({ code, target: await resolveSeriesTarget(ctx, { code, source: args.source, region: args.region }) });
     } catch (e) {
       errors.push(batchError(code, e));
     }
   }
-  return { codes: args.codes, targets, errors };
+  const plain = (t: SeriesTarget): t is StoredTarget => t.kind === "stored" && !isDerivedIndicator(t.indicator);
+  const plainTargets = resolved.map((r) => r.target).filter(plain);
+  const heads = await ctx.caches.series.headsOf(plainTargets.map((t) => ({ indicatorId: t.indicator.id, regionCode: t.region.code })));
+  const provisions: Provision[] = [];
+  const targets: LatestBatch["targets"] = [];
+  for (const { code, target } of resolved) {
+    targets.push({ code, target, read: await batchRead(ctx, code, target, plain(target) ? heads[plainTargets.indexOf(target)]! : undefined, provisions) });
+  }
+  return { codes: args.codes, targets, errors, provisions };
+}
+
+/** `head`: a plain stored series' head, read with the others (null: not held). A provision found is added to `provisions`. */
+async function batchRead(ctx: ReadContext, code: string, target: SeriesTarget, head: SeriesHead | null | undefined, provisions: Provision[]): Promise<BatchRead> {
+  if (head === undefined) {
+    try {
+      const found = await readable(ctx, target);
+      if (found.kind === "held") return { kind: "held", heads: found.target.heads };
+      provisions.push(found.provision);
+      return { kind: "not-held", index: provisions.length - 1 };
+    } catch (e) {
+      return { kind: "unreadable", error: batchError(code, e) };
+    }
+  }
+  if (isHeldHead(head)) return { kind: "held", heads: [head] };
+  const t = target as StoredTarget;
+  const provision = provisionOf(ctx, t.indicator, t.region);
+  if (!provision) return { kind: "unreadable", error: batchError(code, await notFetchable(ctx, t.indicator, t.region)) };
+  provisions.push(provision);
+  return { kind: "not-held", index: provisions.length - 1 };
 }
 
 /**
  * Batch latest: the latest of every resolved series. `refused`, per target (the admission core's entitlement of each
- * read: premium data, region restriction), the refusal of one the caller may not read, reported in errors[].
+ * read: premium data, region restriction), the refusal of one the caller may not read, reported in errors[];
+ * `started`, what starting each of the batch's provisions gave (a series fetched meanwhile is served).
  */
 export async function getLatestBatch(
   ctx: ReadContext,
   batch: LatestBatch,
   refused: readonly ({ code: ErrorCode; message: string; details?: Record<string, unknown> } | null)[],
+  started: readonly NotHeld[],
 ): Promise<{ data: LatestObservation[]; errors: BatchError[] }> {
   const args = { codes: batch.codes };
   const errors = [...batch.errors];
-  const targets: { code: string; target: SeriesTarget }[] = [];
-  batch.targets.forEach((t, k) => {
+  const stored: { code: string; target: StoredTarget; head: SeriesHead }[] = [];
+  const computed: { code: string; target: DerivedConceptTarget; heads: Heads }[] = [];
+  for (let k = 0; k < batch.targets.length; k++) {
+    const t = batch.targets[k]!;
     const r = refused[k];
     // Both refusals are reported as CATEGORY_NOT_ALLOWED, the one refusal code of the batch form (spec); a region
     // refusal says so in details.reason (REGION_NOT_ALLOWED, the single form's code) and names the region.
-    if (r) errors.push({ indicator: t.code, code: "CATEGORY_NOT_ALLOWED", message: r.message, details: batchRefusalDetails(r, t.target) });
-    else targets.push({ ...t });
-  });
-  // Stored series: heads in one statement; the cached ones answer from memory, the rest in ONE latest-per-series query.
-  const stored = targets.filter((t) => t.target.kind === "stored") as { code: string; target: Extract<SeriesTarget, { kind: "stored" }> }[];
-  // A svc: series is checked against its inputs first (reads only): a missing input or a series not derived yet is its error.
-  for (const t of stored) {
-    if (!isDerivedIndicator(t.target.indicator)) continue;
-    try {
-      await derivedHead(ctx, t.target.indicator, t.target.region);
-    } catch (e) {
-      errors.push(batchError(t.code, e));
-      t.code = "";
+    if (r) {
+      errors.push({ indicator: t.code, code: "CATEGORY_NOT_ALLOWED", message: r.message, details: batchRefusalDetails(r, t.target) });
+      continue;
     }
-  }
-  const live = stored.filter((t) => t.code !== "");
-  const heads = await ctx.caches.series.headsOf(live.map((t) => ({ indicatorId: t.target.indicator.id, regionCode: t.target.region.code })));
-  const results = new Map<string, LatestObservation | null>();
-  const toQuery: number[] = [];
-  for (let k = 0; k < live.length; k++) {
-    let head = heads[k];
-    if (!isHeldHead(head)) {
-      const notHeldNow = await notHeldError(ctx, live[k].code, live[k].target);
-      if (!("head" in notHeldNow)) {
-        errors.push(notHeldNow);
+    let heads: Heads;
+    if (t.read.kind === "unreadable") {
+      errors.push(t.read.error);
+      continue;
+    } else if (t.read.kind === "not-held") {
+      const outcome = started[t.read.index]!;
+      if (outcome.kind !== "held") {
+        errors.push(await notHeldError(ctx, t.code, t.target, outcome));
         continue;
       }
-      head = notHeldNow.head;
-    }
+      heads = [outcome.head];
+    } else heads = t.read.heads;
+    if (t.target.kind === "stored") stored.push({ code: t.code, target: t.target, head: heads[0]! });
+    else computed.push({ code: t.code, target: t.target, heads });
+  }
+  // Stored series: the cached ones answer from memory, the rest in ONE latest-per-series query.
+  const results = new Map<string, LatestObservation | null>();
+  const toQuery: number[] = [];
+  for (let k = 0; k < stored.length; k++) {
+    const { code, target, head } = stored[k]!;
     const rendered = renderedLatest(ctx, head);
     if (rendered !== undefined) {
-      results.set(live[k].code, rendered);
+      results.set(code, rendered);
       continue;
     }
     const snap = ctx.caches.series.peek(head);
     const known = snap ? lastValued(snap.rows) : ctx.caches.series.latestOf(head);
-    if (known !== undefined) results.set(live[k].code, rememberRendered(ctx, head, known ? toLatest(live[k].target, known, live[k].target.indicator.unit) : null));
+    if (known !== undefined) results.set(code, rememberRendered(ctx, head, known ? toLatest(target, known, target.indicator.unit) : null));
     else toQuery.push(k);
   }
   if (toQuery.length > 0) {
-    const latest = await readLatestPerSeries(ctx.db, toQuery.map((k) => heads[k]!.id));
+    const latest = await readLatestPerSeries(ctx.db, toQuery.map((k) => stored[k]!.head.id));
     for (const k of toQuery) {
-      const r = latest.get(heads[k]!.id) ?? null;
-      ctx.caches.series.rememberLatest(heads[k]!, r);
-      results.set(live[k].code, rememberRendered(ctx, heads[k]!, r ? toLatest(live[k].target, r, live[k].target.indicator.unit) : null));
+      const { code, target, head } = stored[k]!;
+      const r = latest.get(head.id) ?? null;
+      ctx.caches.series.rememberLatest(head, r);
+      results.set(code, rememberRendered(ctx, head, r ? toLatest(target, r, target.indicator.unit) : null));
     }
   }
-  for (const t of targets) {
-    if (t.target.kind !== "derived_concept") continue;
+  for (const t of computed) {
     try {
-      results.set(t.code, await getLatest(ctx, t.target));
+      results.set(t.code, await getLatest(ctx, { ...t.target, heads: t.heads }));
     } catch (e) {
       errors.push(batchError(t.code, e));
     }
@@ -194,7 +228,7 @@ export async function getLatestBatch(
   const data: LatestObservation[] = [];
   for (const code of args.codes) {
     const r = results.get(code);
-    const t = targets.find((x) => x.code === code);
+    const t = batch.targets.find((x) => x.code === code);
     const f = r && t ? dataFreshness(ctx, { newest: r.period_start }, t.target) : null;
     // The rendered observation is shared and frozen; its freshness depends on the day, so it is added to a copy.
     if (r) data.push(f ? { ...r, freshness: f } : r);
@@ -203,20 +237,17 @@ export async function getLatestBatch(
   return { data, errors };
 }
 
-/**
- * A code whose series is offered but not held: its provisioning is started (or joined) as for a single read, and
- * reported as a per-code RESOURCE_NOT_FOUND carrying the provisioning body in details.provisioning; a series that
- * cannot be fetched, or whose upstream gave up, is reported with that answer's message and details.
- */
 function batchRefusalDetails(refused: { code: ErrorCode; details?: Record<string, unknown> }, target: SeriesTarget): Record<string, unknown> {
   if (refused.code === "CATEGORY_NOT_ALLOWED") return { ...refused.details };
   return { ...refused.details, reason: refused.code, region: target.region.code };
 }
 
-/** The code's error, or the series' head when it turned out held (a provisioning finished meanwhile). */
-async function notHeldError(ctx: ReadContext, code: string, target: StoredTarget): Promise<BatchError | { head: SeriesHead }> {
-  const outcome = await notHeld(ctx, ctx.provisioning, ctx.now(), target.indicator, target.region);
-  if (outcome.kind === "held") return { head: outcome.head };
+/**
+ * A code whose series is offered but not held, once its provisioning was started (or joined) as for a single read:
+ * a per-code RESOURCE_NOT_FOUND carrying the provisioning body in details.provisioning; a series whose provisioning
+ * was refused (its upstream gave up, the budget) is reported with that answer's message and details.
+ */
+async function notHeldError(ctx: ReadContext, code: string, target: SeriesTarget, outcome: Exclude<NotHeld, { kind: "held" }>): Promise<BatchError> {
   if (outcome.kind === "refused") return { indicator: code, code: "RESOURCE_NOT_FOUND", message: outcome.error.message, ...(outcome.error.details ? { details: outcome.error.details } : {}) };
   const b = outcome.body;
   return {

@@ -25,7 +25,7 @@ import { isDerivedIndicator } from "./derived-series";
 import { toCsv } from "../domain/csv-render";
 import { renderBody, renderJson, type RenderedJson } from "./rendered";
 import type { ObservationRow, ObservationsPage, ResampledRow, ResampleMeta } from "./observations-page";
-import { dataFreshness, newestValued, ensureReadable, seriesData, storedHead, targetCode, type ReadContext, type SeriesData } from "./series-read";
+import { dataFreshness, newestValued, readable, seriesData, targetCode, type Heads, type ReadContext, type Readable, type SeriesData } from "./series-read";
 import type { Freshness } from "../domain/freshness";
 import { seriesVersionKey } from "./series-cache";
 
@@ -37,8 +37,11 @@ export type { ObservationRow, ResampledRow, ResampleMeta, ObservationsMeta, Obse
 // ---------------------------------------------------------------------------------------------------------------
 // Resolution (runs before any payment: what does not exist or cannot be computed costs nothing)
 
-/** `catalogGeneration`: the catalog's generation when resolution began (what the resolution is valid for). */
-export type ObservationsTarget = SeriesTarget & { transformSpec: Transform | null; catalogGeneration: number };
+/**
+ * `catalogGeneration`: the catalog's generation when resolution began (what the resolution is valid for); `heads`:
+ * the series head(s) the read uses, found once at resolve.
+ */
+export type ObservationsTarget = SeriesTarget & { transformSpec: Transform | null; catalogGeneration: number; heads: Heads };
 
 /** A domain RuleError as a 400 INVALID_PARAMETER; anything else rethrown. */
 export function rule(e: unknown): never {
@@ -46,8 +49,11 @@ export function rule(e: unknown): never {
   throw e;
 }
 
-/** Resolves the series and checks every rule that depends on it (frequency, transform) before the read. */
-export async function resolveObservations(ctx: ReadContext, q: ObservationsQuery): Promise<ObservationsTarget> {
+/**
+ * Resolves the series and checks every rule that depends on it (frequency, transform) before the read: the target
+ * with its heads, or the series to provision. Reads only.
+ */
+export async function resolveObservations(ctx: ReadContext, q: ObservationsQuery): Promise<Readable<ObservationsTarget>> {
   const catalogGeneration = ctx.caches.catalog.generation;
   const target = await resolveSeriesTarget(ctx, { code: q.indicator, source: q.source, region: q.region });
   const transformSpec = q.transform ? parseTransform(q.transform) : null;
@@ -62,8 +68,7 @@ export async function resolveObservations(ctx: ReadContext, q: ObservationsQuery
   } catch (e) {
     rule(e);
   }
-  await ensureReadable(ctx, target);
-  return { ...target, transformSpec, catalogGeneration };
+  return readable(ctx, { ...target, transformSpec, catalogGeneration });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -318,7 +323,7 @@ function baseMeta(target: ObservationsTarget, q: ObservationsQuery) {
 /** include_revisions=true: every stored revision in the range, read from the database (not cached). */
 async function revisionsPage(ctx: ReadContext, target: ObservationsTarget & { kind: "stored" }, q: ObservationsQuery, concept: ConceptDisclosure | null): Promise<ObservationsPage> {
   const code = targetCode(target);
-  const head = await storedHead(ctx, target.indicator, target);
+  const head = target.heads[0]!;
   const { rows, total } = await readRevisions(ctx.db, head.id, { start: q.start_date, end: q.end_date, order: q.order, limit: q.limit, offset: q.offset });
   const data = rows.map(
     (r): ObservationRow => ({

@@ -1,6 +1,7 @@
 // On-demand provisioning of a series the catalog offers but the store does not hold (spec "Series availability").
 //
-// Request side (notHeld), decided while a paid route resolves, before any payment is asked:
+// Request side (notHeld), started by the paid pipeline (src/http/paid.ts) when a route's resolve, which only reads,
+// found a series offered but not held; before any payment is asked:
 // - no connector can fetch it (SeriesFetcher.canFetch false, or no provisioning in this context): 404 naming the
 //   `svc import` command that loads it;
 // - its last provisioning failed and its retry_at is still ahead: INTERNAL_ERROR naming the upstream, with
@@ -33,13 +34,6 @@ import { waitText } from "../domain/wait";
 /** What a read needs to provision a series it does not hold. */
 export type ProvisioningContext = { fetcher: SeriesFetcher; jobs: JobQueue; random: RandomSource; settings: JobsConfig["provision"]; budget: ProvisioningBudget; caller: () => ProvisioningCaller | Promise<ProvisioningCaller> };
 
-/** The answer to a read of a series being provisioned: rendered as 202 with Retry-After (app.onError). */
-export class ProvisioningAnswer extends Error {
-  constructor(readonly body: ProvisioningBody) {
-    super(`series ${body.indicator}/${body.region} is being provisioned`);
-  }
-}
-
 export type NotHeld = { kind: "provisioning"; body: ProvisioningBody } | { kind: "refused"; error: ApiError } | { kind: "held"; head: SeriesHead };
 
 /** The upstream a series comes from, when no fetch has named it: the catalog's upstream api, else its source. */
@@ -48,21 +42,26 @@ export function providerOf(indicator: IndicatorRow): string {
   return typeof api === "string" && api !== "" ? api : (indicator.sourceSlug ?? "unknown");
 }
 
+/** Whether a series not held can be provisioned here: a context that provisions, and a connector that fetches it. */
+export function canProvision(p: ProvisioningContext | undefined, indicator: IndicatorRow, region: RegionRow): p is ProvisioningContext {
+  return !!p && p.fetcher.canFetch(indicator, region);
+}
+
+/** The 404 for a series not held that nothing here fetches on demand: it names the `svc import` command that loads it. */
+export async function notFetchable(store: Store, indicator: IndicatorRow, region: RegionRow): Promise<ApiError> {
+  const command = importCommandFor(indicator.code, region.code, indicator.sourceSlug);
+  return new ApiError(
+    "RESOURCE_NOT_FOUND",
+    `No observations of '${indicator.code}' are held for ${await regionLabel(store, region)} yet, and no upstream connector fetches it on demand: load it from a CSV of date,value rows with '${command}'.`,
+    { indicator: indicator.code, region: region.code, held: false, import_command: command },
+  );
+}
+
 /** What a read of a series that is not held gets (see the file comment). */
 export async function notHeld(store: Store, p: ProvisioningContext | undefined, now: Date, indicator: IndicatorRow, region: RegionRow): Promise<NotHeld> {
+  if (!canProvision(p, indicator, region)) return { kind: "refused", error: await notFetchable(store, indicator, region) };
   const label = await regionLabel(store, region);
   const details = { indicator: indicator.code, region: region.code, held: false };
-  if (!p || !p.fetcher.canFetch(indicator, region)) {
-    const command = importCommandFor(indicator.code, region.code, indicator.sourceSlug);
-    return {
-      kind: "refused",
-      error: new ApiError(
-        "RESOURCE_NOT_FOUND",
-        `No observations of '${indicator.code}' are held for ${label} yet, and no upstream connector fetches it on demand: load it from a CSV of date,value rows with '${command}'.`,
-        { ...details, import_command: command },
-      ),
-    };
-  }
   // The first start's work done first: until then the job engine, which runs fetches, does not run.
   store.caches.catalog.loading.assertFetchesStart();
   const key = { indicatorId: indicator.id, regionCode: region.code };
@@ -77,6 +76,8 @@ export async function notHeld(store: Store, p: ProvisioningContext | undefined, 
     const head = await findSeriesHead(store.db, key.indicatorId, key.regionCode);
     if (isHeldHead(head)) {
       await dropProvisioning(store.db, key, row.requestRef);
+      // The read that asked remembered the series as not held: it reads the head again.
+      store.caches.series.invalidate(key);
       return { kind: "held", head };
     }
   }
@@ -99,14 +100,6 @@ function upstreamGaveUp(row: ProvisioningRow, indicator: IndicatorRow, label: st
     { ...details, upstream, retry_after_seconds: wait, retry_at: row.retryAt!.toISOString(), request_ref: row.requestRef },
     { retryAfterSeconds: wait },
   );
-}
-
-/** A read of a series that is not held: throws the 202 answer or the refusal; the head when it is held after all. */
-export async function answerNotHeld(store: Store, p: ProvisioningContext | undefined, now: Date, indicator: IndicatorRow, region: RegionRow): Promise<SeriesHead> {
-  const outcome = await notHeld(store, p, now, indicator, region);
-  if (outcome.kind === "held") return outcome.head;
-  if (outcome.kind === "provisioning") throw new ProvisioningAnswer(outcome.body);
-  throw outcome.error;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

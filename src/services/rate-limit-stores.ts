@@ -92,8 +92,8 @@ export function redisRateLimitStore(url: string, opts: RedisStoreOptions = {}): 
   const retryAfterMs = opts.retryAfterMs ?? 1000;
   const now = opts.now ?? (() => performance.now());
   // No offline queue: while disconnected a command fails at once instead of waiting for the reconnection. Reconnected
-  // here, every `retryAfterMs`, rather than by the client's own backoff (issue 28: health said degraded 10-12 s after
-  // Redis was back); a lost connection marks the store degraded at once, not at the next request's failure.
+  // here, every `retryAfterMs`, rather than by the client's own backoff (with it, health still said degraded 10-12 s
+  // after Redis was back); a lost connection marks the store degraded at once, not at the next request's failure.
   const client = new RedisClient(url, { enableOfflineQueue: false, connectionTimeout: timeoutMs * 4, autoReconnect: false });
   const local = memoryRateLimitStore();
   let pending: PendingHit[] = [];

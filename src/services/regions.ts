@@ -8,6 +8,7 @@ import { listRegions as listRegionRows, type RegionRow } from "../../db/repos/re
 import { fail } from "../errors";
 import { renderJson, type RenderedJson } from "./rendered";
 import { buildRegionIndex, lookupRegion, regionKey, regionSearchText, type LookupOptions, type RegionIndex, type RegionLookup } from "../domain/regions";
+import { fuzzyPlaceNames, type FuzzyName } from "../domain/ask/parse";
 import type { RegionType } from "../domain/region-list";
 import type { Region, RegionListQuery } from "../schemas/regions";
 import { RenderedCache } from "./catalog-index";
@@ -35,9 +36,17 @@ async function regionEntry(store: Store): Promise<RegionIndexEntry> {
   index.catch(() => {
     if (regions.current?.index === index) regions.current = null;
   });
-  const entry = { generation, index, bodies: new RenderedCache(CACHE_BOUNDS.regionBodies) };
+  const entry: RegionIndexEntry = { generation, index, bodies: new RenderedCache(CACHE_BOUNDS.regionBodies), searchTexts: null, fuzzyNames: null };
   regions.current = entry;
   return entry;
+}
+
+/** The region index with the names ask reads misspellings against (domain/ask/parse.ts), both kept per index. */
+export async function regionIndexForAsk(store: Store): Promise<{ index: RegionIndex<RegionRow>; fuzzyNames: readonly FuzzyName[] }> {
+  const entry = await regionEntry(store);
+  const index = await entry.index;
+  entry.fuzzyNames ??= fuzzyPlaceNames(index);
+  return { index, fuzzyNames: entry.fuzzyNames };
 }
 
 /** What an input names, without throwing: for callers that report per-item errors (batch reads). */
@@ -121,12 +130,13 @@ export async function listRegions(store: Store, query: { type?: RegionType; pare
   return regionsOf(await regionIndex(store), { type: query.type, parentCode });
 }
 
-type RegionFilter = { type?: RegionType; parentCode?: string; search?: string };
+/** `search`: a text to find, with the search text of every region by code (searchTextsOf). */
+type RegionFilter = { type?: RegionType; parentCode?: string; search?: { text: string; texts: ReadonlyMap<string, string> } };
 
 function regionsOf(index: RegionIndex<RegionRow>, f: RegionFilter): Region[] {
   const out: Region[] = [];
-  const key = f.search === undefined ? undefined : regionKey(f.search);
-  const texts = key === undefined ? null : searchTexts(index);
+  const key = f.search === undefined ? undefined : regionKey(f.search.text);
+  const texts = f.search?.texts;
   // byCode holds the rows in the order the repo loaded them: by code, byte order.
   for (const r of index.byCode.values()) {
     if (f.type !== undefined && r.type !== f.type) continue;
@@ -137,16 +147,9 @@ function regionsOf(index: RegionIndex<RegionRow>, f: RegionFilter): Region[] {
   return out;
 }
 
-// Search texts are built once per index, on the first search (about 3,500 short strings).
-const SEARCH_TEXTS = new WeakMap<RegionIndex<RegionRow>, Map<string, string>>();
-
-function searchTexts(index: RegionIndex<RegionRow>): Map<string, string> {
-  let texts = SEARCH_TEXTS.get(index);
-  if (!texts) {
-    texts = new Map([...index.byCode.values()].map((r) => [r.code, regionSearchText(r)]));
-    SEARCH_TEXTS.set(index, texts);
-  }
-  return texts;
+/** The search text of every region by code (about 3,500 short strings). */
+function searchTextsOf(index: RegionIndex<RegionRow>): Map<string, string> {
+  return new Map([...index.byCode.values()].map((r) => [r.code, regionSearchText(r)]));
 }
 
 type RegionList = { data: Region[]; meta: { total: number; limit: number | null; offset: number } };
@@ -163,10 +166,15 @@ function pageOfRegions(all: Region[], q: Pick<RegionListQuery, "limit" | "offset
  */
 export async function renderRegionList(store: Store, query: RegionListQuery): Promise<RenderedJson> {
   const parentCode = query.parent !== undefined ? (await resolveParent(store, query.parent)).code : undefined;
-  const { index, bodies } = await regionEntry(store);
+  const entry = await regionEntry(store);
+  const { index, bodies } = entry;
   const byCode = await index;
-  const list = () => pageOfRegions(regionsOf(byCode, { type: query.type, parentCode, search: query.search }), query);
-  if (query.search !== undefined) return renderJson(list());
+  if (query.search !== undefined) {
+    // Built once per index, on its first search, and kept with it.
+    entry.searchTexts ??= searchTextsOf(byCode);
+    return renderJson(pageOfRegions(regionsOf(byCode, { type: query.type, parentCode, search: { text: query.search, texts: entry.searchTexts } }), query));
+  }
+  const list = () => pageOfRegions(regionsOf(byCode, { type: query.type, parentCode }), query);
   return bodies.get(`${query.type ?? ""}|${parentCode ?? ""}|${query.limit ?? ""}|${query.offset}`, list);
 }
 

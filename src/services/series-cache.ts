@@ -182,6 +182,14 @@ export class SeriesCache {
   }
 
   /** Forget what is known about a series (after writing it in this process), or everything. */
+  /** Forgets every head, loaded series and rendered page: the next read of any series is a cold one (as after a restart). */
+  clear(): void {
+    this.invalidate();
+    this.snapshots.clear();
+    this.latest.clear();
+    this.pages.clear();
+  }
+
   invalidate(target?: { indicatorId: string; regionCode: string }): void {
     this.generation++;
     if (!target) {

@@ -1,7 +1,9 @@
 // Reading a resolved series (src/services/concepts.ts resolves what a caller typed into a SeriesTarget): the read
-// context, 404s that depend on data, and the whole series at its latest revisions, from the in-process cache
-// (validated against series.version) or, for a derived concept, computed from its inputs' whole series. A read
-// never writes: a svc: series is read as its inputs' writers last derived it (src/services/derived-series.ts).
+// context, the heads a read will use (found once, at resolve) or what to provision when a series is not held, 404s
+// that depend on data, and the whole series at its latest revisions, from the in-process cache (validated against
+// series.version) or, for a derived concept, computed from its inputs' whole series. A read never writes: a svc:
+// series is read as its inputs' writers last derived it (src/services/derived-series.ts), and a series offered but
+// not held is handed back as a Provision that only the paid pipeline (src/http/paid.ts) starts.
 // Observations (observations.ts) and latest (latest.ts) read through it.
 import { isHeldHead, type SeriesHead, type StoredObservation } from "../../db/repos/observation-reads";
 import type { Deps } from "../deps";
@@ -16,8 +18,9 @@ import { BoundedCache } from "./bounded-cache";
 import { CACHE_BOUNDS, type Store } from "./caches";
 import { regionLabel, type DerivedConceptTarget, type IndicatorRow, type SeriesTarget } from "./concepts";
 import { derivedHead, isDerivedIndicator } from "./derived-series";
-import { answerNotHeld, type ProvisioningContext } from "./provisioning";
+import { canProvision, notFetchable, notHeld, type NotHeld, type ProvisioningContext } from "./provisioning";
 import { ANONYMOUS_CALLER, provisioningBudget, type ProvisioningCaller } from "./provisioning-budget";
+import type { RegionRow } from "./regions";
 import { seriesVersionKey, seriesVersionsKey } from "./series-cache";
 
 /**
@@ -37,22 +40,43 @@ export function readContext(deps: Pick<Deps, "database" | "clock" | "caches" | "
   return ctx;
 }
 
-/**
- * `ctx` for one request: what it may start is bounded by who asks (src/services/provisioning-budget.ts), found out
- * only if the read would start a fetch.
- */
-export function forCaller(ctx: ReadContext, caller: () => ProvisioningCaller | Promise<ProvisioningCaller>): ReadContext {
-  return ctx.provisioning ? { ...ctx, provisioning: { ...ctx.provisioning, caller } } : ctx;
-}
+/** A series offered but not held, and how to start its provisioning (records it, queues its job: it writes). */
+export type Provision = { indicator: IndicatorRow; region: RegionRow; start(caller: ProvisioningCaller): Promise<NotHeld> };
+
+/** The heads a read of a target uses, found once: one for a stored series, one per input of a derived concept. */
+export type Heads = readonly SeriesHead[];
+
+/** What a read found: the target with its heads, or a series to provision before it can be read. */
+export type Readable<T> = { kind: "held"; target: T } | { kind: "not-held"; provision: Provision };
 
 /**
- * Answers that depend on data, raised before any payment: a series offered but not held (202 while it is provisioned,
- * 404 when nothing can fetch it, 502 when its upstream gave up: src/services/provisioning.ts), a derived input
- * missing (404), a svc: series not derived yet (404). Checks that what will be read exists; writes nothing.
+ * The heads `target` will be read at, or the series to provision (only in a context that provisions and when a
+ * connector fetches it). Answers that depend on data are thrown before any payment: a series nothing fetches (404
+ * naming its import command), a derived input missing (404), a svc: series not derived yet (404). Reads only.
  */
-export async function ensureReadable(ctx: ReadContext, target: SeriesTarget): Promise<void> {
-  if (target.kind === "stored") await storedHead(ctx, target.indicator, target);
-  else await inputHeads(ctx, target);
+export async function readable<T extends SeriesTarget>(ctx: ReadContext, target: T): Promise<Readable<T & { heads: Heads }>> {
+  if (target.kind === "derived_concept") return { kind: "held", target: { ...target, heads: await inputHeads(ctx, target) } };
+  const indicator = target.indicator;
+  if (isDerivedIndicator(indicator)) return { kind: "held", target: { ...target, heads: [await derivedHead(ctx, indicator, target.region)] } };
+  const head = await ctx.caches.series.head(indicator.id, target.region.code);
+  if (isHeldHead(head)) return { kind: "held", target: { ...target, heads: [head] } };
+  const provision = provisionOf(ctx, indicator, target.region);
+  if (!provision) throw await notFetchable(ctx, indicator, target.region);
+  return { kind: "not-held", provision };
+}
+
+/** How to provision a stored series found not held, or null when this context cannot (no provisioning, no connector). */
+export function provisionOf(ctx: ReadContext, indicator: IndicatorRow, region: RegionRow): Provision | null {
+  const p = ctx.provisioning;
+  if (!canProvision(p, indicator, region)) return null;
+  return { indicator, region, start: (caller) => notHeld(ctx, { ...p, caller: () => caller }, ctx.now(), indicator, region) };
+}
+
+/** The target with its heads, where a series not held is a 404 (a read that does not provision: ask, briefings, pages). */
+export async function heldTarget<T extends SeriesTarget>(ctx: ReadContext, target: T): Promise<T & { heads: Heads }> {
+  const r = await readable({ ...ctx, provisioning: undefined }, target);
+  if (r.kind === "held") return r.target;
+  throw await notFetchable(ctx, r.provision.indicator, r.provision.region);
 }
 
 export function targetCode(t: SeriesTarget): string {
@@ -80,13 +104,6 @@ export type SeriesData = { id: string; rows: BaseRow[]; points: Point[]; memo: B
 /** Derived concepts computed from their inputs' versions, by concept, region and input versions. */
 const COMPUTED_CONCEPTS = "observations.computed-concepts";
 
-export async function storedHead(ctx: ReadContext, indicator: IndicatorRow, target: SeriesTarget): Promise<SeriesHead> {
-  if (isDerivedIndicator(indicator)) return derivedHead(ctx, indicator, target.region);
-  const head = await ctx.caches.series.head(indicator.id, target.region.code);
-  if (isHeldHead(head)) return head;
-  return answerNotHeld(ctx, ctx.provisioning, ctx.now(), indicator, target.region);
-}
-
 async function inputHeads(ctx: ReadContext, target: DerivedConceptTarget): Promise<SeriesHead[]> {
   const heads = await ctx.caches.series.headsOf(target.inputs.map((i) => ({ indicatorId: i.indicator.id, regionCode: target.region.code })));
   const missing = heads.findIndex((h) => !isHeldHead(h));
@@ -113,12 +130,13 @@ export function dataFreshness(ctx: ReadContext, data: Pick<SeriesData, "newest">
   return freshnessAt(data.newest, target.frequency, ctx.now());
 }
 
-export async function seriesData(ctx: ReadContext, target: SeriesTarget): Promise<SeriesData> {
+/** The whole series at `target.heads` (found at resolve), or, for a target without them, at the heads read now (held only). */
+export async function seriesData(ctx: ReadContext, target: SeriesTarget & { heads?: Heads }): Promise<SeriesData> {
+  const heads = target.heads ?? (await heldTarget(ctx, target)).heads;
   if (target.kind === "stored") {
-    const snap = await ctx.caches.series.snapshot(await storedHead(ctx, target.indicator, target));
+    const snap = await ctx.caches.series.snapshot(heads[0]!);
     return { id: `s:${seriesVersionKey(snap.head)}`, rows: snap.rows, points: snap.points, memo: snap.memo, unit: target.indicator.unit, source: target.indicator.sourceSlug, newest: newestValued(snap.rows) };
   }
-  const heads = await inputHeads(ctx, target);
   const key = `${target.code}|${target.region.code}|${seriesVersionsKey(heads)}`;
   const memo = ctx.caches.memos.of<SeriesData>(COMPUTED_CONCEPTS);
   const hit = memo.get(key);

@@ -6,13 +6,14 @@
 // intervals with them. One pass per series, in batches of BATCH series: one query for the batch's observations, one
 // for its stored intervals, one transaction for its writes (no per-observation or per-series query). Re-running on unchanged data
 // writes nothing; a new observation extends or closes open intervals, a direction flip closes one and opens the next.
-// Series that are not held (no row, or no observation) are skipped; so are indicators not in the catalog.
+// Series that are not held (no row, or no observation) are skipped; so are indicators not in the catalog. The
+// detectors run on the compute pool (ctx.caches.compute: a worker thread in the server), a batch at a time.
 import { findSeriesHeads, findSeriesHeadsForIndicator, isHeldHead, readLatestObservationsMany, type SeriesHead } from "../../db/repos/observation-reads";
 import { applyIntervalChanges, intervalsOfSeries, type IntervalChanges, type SignalRow } from "../../db/repos/signals";
 import { clearSeriesChanges, pendingSeriesChanges, pendingSeriesChangesOf } from "../../db/repos/series-changes";
 import { isFrequency } from "../domain/calendar";
 import { isRateUnit } from "../domain/prose";
-import { detectEpisodes, reconcileEpisodes, type Episode, type SeriesProfile, type StoredEpisode } from "../domain/signals";
+import { type Episode, type SeriesProfile, type SeriesToDetect, type StoredEpisode } from "../domain/signals";
 import type { IndicatorRow } from "../../db/repos/catalog";
 import type { Store } from "./caches";
 
@@ -106,16 +107,22 @@ async function detectBatch(ctx: DetectionContext, heads: readonly SeriesHead[], 
     list.push(storedEpisode(r));
     storedBySeries.set(k, list);
   }
-  const now = ctx.now();
-  const changes: IntervalChanges = { inserts: [], updates: [], deletes: [] };
+  const batch: { head: SeriesHead; item: SeriesToDetect }[] = [];
   for (const h of held) {
     const indicator = catalog.byId.get(h.indicatorId);
     const profile = indicator ? seriesProfile(indicator) : null;
     if (!profile) continue;
-    const points = observations.get(h.id) ?? [];
+    batch.push({ head: h, item: { points: observations.get(h.id) ?? [], profile, stored: storedBySeries.get(`${h.indicatorId}|${h.regionCode}`) ?? [] } });
+  }
+  if (batch.length === 0) return;
+  // The detectors' CPU runs on the compute pool: this thread (the server's, which answers requests) only waits.
+  const diffs = await ctx.caches.compute.run("detectSignals", batch.map((b) => b.item));
+  const now = ctx.now();
+  const changes: IntervalChanges = { inserts: [], updates: [], deletes: [] };
+  batch.forEach(({ head: h, item }, k) => {
+    const diff = diffs[k]!;
     summary.series++;
-    summary.observations += points.length;
-    const diff = reconcileEpisodes(storedBySeries.get(`${h.indicatorId}|${h.regionCode}`) ?? [], detectEpisodes(points, profile));
+    summary.observations += item.points.length;
     for (const e of diff.insert) {
       changes.inserts.push({
         indicatorId: h.indicatorId,
@@ -140,6 +147,6 @@ async function detectBatch(ctx: DetectionContext, heads: readonly SeriesHead[], 
     summary.removed += diff.remove.length;
     summary.unchanged += diff.unchanged;
     onSeries?.();
-  }
+  });
   await applyIntervalChanges(ctx.db, changes);
 }

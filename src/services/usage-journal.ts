@@ -1,7 +1,7 @@
 // The node-local usage journal: every metered request is appended here, synchronously, before its response
 // leaves, so a crash (kill -9, OOM) loses no count; the usage meter moves the counts to the main database in
 // batches. Definitions:
-// - live file: `DATA_DIR/usage-journal/live-<pid>-<uuid>.log`, one per running process, a sparse file mapped into
+// - live file: `DATA_DIR/usage-journal/live-<pid>-<incarnation>-<uuid>.log`, one per running process, a sparse file mapped into
 //   memory (MAP_SHARED); one line per request, copied into the mapping: a memory copy, no system call (a bun:sqlite
 //   commit per request costs about 20 us, an append with write(2) about 2-5 us with stalls behind the file system's
 //   journal; grouping commits would hold responses back to a later event-loop turn). The kernel owns the mapped
@@ -12,8 +12,9 @@
 //   until the main database holds that id (stored in the same transaction as the usage upsert), then it is
 //   deleted. Applying a batch whose id is already stored changes nothing, so a crash anywhere never loses or
 //   double-counts, and several processes may apply the same batch.
-// - replay: a process opening the journal seals the live files of processes that are gone (their pid is dead),
-//   and every batch file in the directory is applied by the next flush.
+// - replay: a process opening the journal seals the live files of processes that are gone (their pid is dead, or
+//   it is this process's pid with another incarnation: an earlier process, its pid reused), and every batch file in
+//   the directory is applied by the next flush. A journal closed with counts not yet applied seals its live file.
 // Durability: a process crash loses nothing; an OS crash or power loss may drop the last seconds of counts
 // (nothing is fsynced on the request path). A torn last line (a record cut mid-copy) and the unused, zeroed tail
 // of a live file are ignored.
@@ -157,8 +158,11 @@ function tallies() {
   };
 }
 
-/** Live files this process has open (several journals on one directory in one process: tests, tools). */
-const openLiveFiles = new Set<string>();
+/**
+ * This process's mark in its live files' names: a live file with this process's pid and another mark is an earlier
+ * process's (pids are reused: a container's server is often pid 1 on every start). A constant of the process.
+ */
+const INCARNATION = crypto.randomUUID();
 
 /** A request cannot be journaled (full disk, unwritable directory): it must not be served. */
 export class JournalUnavailableError extends Error {
@@ -180,12 +184,13 @@ export function openUsageJournal(dir: string, opts: { capacity?: number } = {}):
   const capacity = opts.capacity ?? LIVE_CAPACITY;
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   // Adopt what processes that are gone left behind (including an earlier process that had this pid, but not a
-  // journal this process still has open).
+  // journal this process still has open: a closed one sealed its file).
+  const ownPrefix = `live-${process.pid}-${INCARNATION}-`;
   for (const name of readdirSync(dir)) {
     const m = /^live-(\d+)-[0-9a-f-]+\.log$/.exec(name);
     if (!m) continue;
     const pid = Number(m[1]);
-    if (pid === process.pid ? openLiveFiles.has(join(dir, name)) : pidAlive(pid)) continue;
+    if (name.startsWith(ownPrefix) || (pid !== process.pid && pidAlive(pid))) continue;
     try {
       renameSync(join(dir, name), join(dir, `batch-${crypto.randomUUID()}.log`));
     } catch (e: any) {
@@ -213,7 +218,6 @@ export function openUsageJournal(dir: string, opts: { capacity?: number } = {}):
     reserved += n;
   };
   const closeLive = () => {
-    openLiveFiles.delete(livePath);
     if (fd >= 0) closeSync(fd);
     fd = -1;
     // Never touched again (the file may be cut below it); the runtime unmaps it when it is collected.
@@ -222,20 +226,18 @@ export function openUsageJournal(dir: string, opts: { capacity?: number } = {}):
     reserved = 0;
   };
   const openLive = () => {
-    const path = join(dir, `live-${process.pid}-${crypto.randomUUID()}.log`);
+    const path = join(dir, `${ownPrefix}${crypto.randomUUID()}.log`);
     const file = openSync(path, "w", 0o600);
     try {
       ftruncateSync(file, capacity);
       fd = file;
       live = Bun.mmap(path, { shared: true });
       livePath = path;
-      openLiveFiles.add(path);
       reserveMore();
     } catch (e) {
       fd = -1;
       live = NO_MAPPING;
       reserved = 0;
-      openLiveFiles.delete(path);
       closeSync(file);
       rmSync(path, { force: true });
       throw e;
@@ -359,14 +361,22 @@ export function openUsageJournal(dir: string, opts: { capacity?: number } = {}):
     },
     close() {
       if (live.length === 0) return;
-      // Nothing unsealed: the empty live file goes. Otherwise it stays, cut to its records, for the next process.
+      // Nothing unsealed: the empty live file goes. Otherwise it is cut to its records and sealed as a batch, which
+      // the next flush applies (this process's or the next one's); a directory that refuses the rename leaves it live,
+      // for the next process to adopt.
       if (tally.empty()) rmSync(livePath, { force: true });
       else {
         try {
           ftruncateSync(fd, used);
         } catch {}
       }
+      const unsealed = tally.empty() ? null : livePath;
       closeLive();
+      if (unsealed) {
+        try {
+          renameSync(unsealed, batchPath(crypto.randomUUID()));
+        } catch {}
+      }
     },
   };
 }

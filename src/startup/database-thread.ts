@@ -25,7 +25,7 @@ declare const self: Worker;
 
 const post = (m: FromDatabaseThread) => self.postMessage(m);
 const GC_EVERY_MS = 1000;
-/** Above this resident memory of the process (the server's budget: issue 26), the seed collects more often. */
+/** Above this resident memory of the process (the server's memory budget), the seed collects more often. */
 const GC_AT_RSS_BYTES = 400 * 1024 * 1024;
 const GC_OVER_BUDGET_EVERY_MS = 100;
 

@@ -13,8 +13,6 @@ import { startStartingServer, type StartingServer, type StartupState } from "./s
 
 export type EarlyListener = { starting: Promise<StartingServer>; state: StartupState; database: Promise<DatabaseThread> };
 
-let early: EarlyListener | null = null;
-
 /** Why `svc serve` would not start with this configuration, or null. */
 export function serveRefusal(config: Config): string | null {
   if (!config.jobs.inProcess && !config.databaseUrl) {
@@ -23,17 +21,20 @@ export function serveRefusal(config: Config): string | null {
   return baseUrlRefusal(config);
 }
 
-/** Starts the starting listener when `argv` is a plain `serve` (no --help) whose configuration serve would accept. */
-export function listenEarly(argv: string[], env: Record<string, string | undefined>): void {
+/**
+ * Starts the starting listener when `argv` is a plain `serve` (no --help) whose configuration serve would accept, and
+ * returns it for the entry point to hand to the CLI (serve takes it over); else null.
+ */
+export function listenEarly(argv: string[], env: Record<string, string | undefined>): EarlyListener | null {
   const [name, ...rest] = argv.filter((a) => a !== "--verbose");
-  if (name !== "serve" || rest.length > 0) return;
+  if (name !== "serve" || rest.length > 0) return null;
   let config: Config;
   try {
     config = loadConfig(env);
-    if (serveRefusal(config)) return;
+    if (serveRefusal(config)) return null;
     ensureDataDir(config.dataDir);
   } catch {
-    return;
+    return null;
   }
   const state: StartupState = { step: "starting", done: 0, total: 0, started_at: new Date().toISOString() };
   const database = config.databaseUrl ? "postgres" : "pglite";
@@ -42,12 +43,5 @@ export function listenEarly(argv: string[], env: Record<string, string | undefin
   starting.catch(() => {});
   // The database opens on its thread while this one loads the server's modules.
   const thread = import("./database-start").then((m) => m.startDatabaseThread(config, new Date()));
-  early = { starting, state, database: thread };
-}
-
-/** The listener listenEarly started, once (serve takes it over), or null. */
-export function takeEarlyListener(): EarlyListener | null {
-  const taken = early;
-  early = null;
-  return taken;
+  return { starting, state, database: thread };
 }

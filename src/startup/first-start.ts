@@ -36,7 +36,7 @@ export async function completeFirstStart(database: Database, opts: FirstStartOpt
   const { now, progress, logger } = opts;
   let seeded = false;
   if (!(await holdsSeed(database.db))) {
-    const { seedAndAnalyze } = await import("../commands/seed");
+    const { seedAndAnalyze } = await import("../services/seeding");
     logger.info("seeding regions, catalog and the real data snapshot (no network needed)", { database: database.kind });
     const t0 = performance.now();
     await seedAndAnalyze(database, {

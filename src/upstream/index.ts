@@ -55,6 +55,7 @@ export function createConnectors(config: Pick<Config, "upstream">, opts: Connect
     maxAttempts: opts.maxAttempts ?? 4,
     backoffBaseMs: 1000,
     backoffCapMs: 30_000,
+    // Bounded: one count per provider and outcome.
     counts: new Map(),
   };
   const connectors: Record<ConnectorId, Connector> = {

@@ -30,6 +30,7 @@ const DAY = 86_400_000;
 type State = { tail: Promise<void>; last: number | null; minute: number[]; day: number[]; pausedUntil: number };
 
 export class UpstreamLimiter {
+  // Bounded: one state per connector.
   private readonly states = new Map<ConnectorId, State>();
 
   constructor(

@@ -20,7 +20,7 @@ import { snapshotData } from "./snapshot-data";
 
 setDefaultTimeout(300_000);
 
-/** The held-out half's required share (issue 25). */
+/** The held-out half's required share. */
 const REQUIRED_HELD_SHARE = 0.85;
 
 type Row = Labels & { question: string; split: "tune" | "held" };

@@ -1,4 +1,4 @@
-// Every held series through every kind of ask answer (issue 40): for each indicator held, one series of each kind
+// Every held series through every kind of ask answer: for each indicator held, one series of each kind
 // of place that holds it, read as ask reads it (the catalog's stated values, the topic-free view) and answered for
 // each intent. No rate, change or 0/1 state is ever given a percent change, a change already computed is answered
 // with its own value when its growth is asked, and a rate's growth is its difference. Runs on the whole snapshot

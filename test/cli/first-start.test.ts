@@ -97,7 +97,7 @@ async function logged(s: Started, msg: string): Promise<void> {
   }
 }
 
-/** Waits until the server logs "ready": every part of its data is stored and served, and its job engine runs. */
+/** Waits until the server logs "ready": every part of its data is stored and served (on a first start, its job engine runs). */
 const ready = (s: Started) => logged(s, "ready");
 
 async function stop(s: Started): Promise<number> {

@@ -1,4 +1,4 @@
-// The CLI's manners (issue 29): a command prints its own output and no log line unless --verbose; every command and
+// The CLI's manners: a command prints its own output and no log line unless --verbose; every command and
 // subcommand has its own --help naming its options and the environment it reads; nothing is created outside DATA_DIR.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { chmodSync, mkdtempSync, readdirSync, rmSync } from "node:fs";

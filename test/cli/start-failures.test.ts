@@ -90,7 +90,7 @@ describe.skipIf(!!elsewhere)("svc serve with a DATA_DIR it cannot use", () => {
   });
 });
 
-// Issue 28, item 3: links (mails, /, OpenAPI servers) come from PUBLIC_BASE_URL, never from the Host header; a server
+// Links (mails, /, OpenAPI servers) come from PUBLIC_BASE_URL, never from the Host header; a server
 // answering beyond loopback without it would have no right address to link to, so it does not start.
 describe.skipIf(!!elsewhere)("svc serve on a non-loopback interface without PUBLIC_BASE_URL", () => {
   test("HOST=0.0.0.0: one line saying what to set, exit 2 (a configuration error), before opening any database", async () => {

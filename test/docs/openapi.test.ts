@@ -4,7 +4,7 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { OpenAPIHono, createRoute, z } from "@hono/zod-openapi";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import type { App } from "../../src/http/app-env";
-import { errorResponses } from "../../src/errors";
+import { errorResponses } from "../../src/schemas/errors";
 import { priceList, publishedPriceList } from "../../src/pricing";
 import { PLANS, checkoutPlanUrls, checkoutUrl, publicPlans } from "../../src/plans";
 import { annotatePrices, buildOpenApiDocument, declaredSurfaces, describePaymentHeaders, operationPrices, publishedPrices } from "../../src/docs/openapi";

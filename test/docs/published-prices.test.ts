@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRoute, z } from "@hono/zod-openapi";
 import { paidRoutes, paidSurfaces } from "../../src/http/paid-marker";
-import { registerPaid, serve } from "../../src/http/paid";
+import { jsonAnswer, registerPaid, serve } from "../../src/http/paid";
 import { PRICES_MICRO_USD, publishedPriceList, type PriceList } from "../../src/pricing";
 import { priceTableMarkdown } from "../../src/docs/service-text";
 import { makeTestApp, type TestApp } from "../support/app";
@@ -59,7 +59,7 @@ describe("the published price list", () => {
   test("a route added with a new surface publishes it; a route whose gate and contract disagree is refused", async () => {
     const app = await makeTestApp();
     const resolve = async () => serve({ indicator: null, region: null, resource: "/v1/panel", reads: [] });
-    const handler = async (c: any) => c.json({ dates: [] }, 200);
+    const answer = async () => jsonAnswer({ dates: [] });
     const panel = (declared?: string) =>
       createRoute({
         method: "get",
@@ -68,9 +68,9 @@ describe("the published price list", () => {
         responses: { 200: { description: "Panel", content: { "application/json": { schema: z.object({ dates: z.array(z.string()) }) } } } },
         ...(declared ? { "x-price-surface": declared } : {}),
       });
-    expect(() => registerPaid(app.app, app.deps, panel("signals"), { surface: "panel", reads: "all", resolve, handler })).toThrow("GET /v1/panel is priced at panel but declares x-price-surface signals");
-    expect(() => registerPaid(app.app, app.deps, panel(), { surface: () => "panel", reads: "all", resolve, handler })).toThrow("declare them in x-price-surface");
-    registerPaid(app.app, app.deps, panel("panel"), { surface: "panel", reads: "all", resolve, handler });
+    expect(() => registerPaid(app.app, app.deps, panel("signals"), { surface: "panel", reads: "all", resolve, answer })).toThrow("GET /v1/panel is priced at panel but declares x-price-surface signals");
+    expect(() => registerPaid(app.app, app.deps, panel(), { surface: () => "panel", reads: "all", resolve, answer })).toThrow("declare them in x-price-surface");
+    registerPaid(app.app, app.deps, panel("panel"), { surface: "panel", reads: "all", resolve, answer });
     expect(((await (await app.request("/")).json()) as any).pricing.per_request).toEqual({ ...published, panel: "0.05" });
     await app.close();
   });

@@ -146,7 +146,7 @@ describe("verifier", () => {
   });
 });
 
-describe("episodes, kinds of places, the real measure, the ends of a move (issue 40)", () => {
+describe("episodes, kinds of places, the real measure, the ends of a move", () => {
   test("an episode's words are taken before topics: 'the Great Recession' is no recession topic; 'covid' names one only after a word of time", () => {
     const great = read("peak unemployment during the Great Recession");
     expect([great.episode, great.topics.map((t) => t.id)]).toEqual(["great recession", ["unemployment_rate"]]);

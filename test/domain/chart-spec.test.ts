@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { chartSpec, chartText, escapeXml, formatPeriod, formatValue, recessionBands, type ChartInput } from "../../src/domain/chart-spec";
-import { drawSvg } from "../../src/services/chart";
+import { drawSvg } from "../../src/services/chart-svg";
 
 const months = (from: string, values: (number | null)[]) =>
   values.map((value, k) => {

@@ -161,7 +161,7 @@ describe.skipIf(!hasChromium)("charts in headless Chromium", () => {
     // Every image decoded and drawn at the page's width (a broken image has naturalWidth 0).
     const sizes = (await page.evaluate("[...document.querySelectorAll('figure img')].map((el) => [el.complete, el.naturalWidth, el.naturalHeight, Math.round(el.getBoundingClientRect().width)])")) as [boolean, number, number, number][];
     for (const size of sizes) {
-      expect(size.slice(0, 3)).toEqual([true, 760, 340]);
+      expect(size.slice(0, 3)).toEqual([true, 800, 350]);
       expect(size[3]).toBeGreaterThan(700);
     }
     await page.screenshot({ path: BRIEFING_SCREENSHOT, fullPage: true });

@@ -1,4 +1,4 @@
-// The CLI beside a running server on the embedded database (issue 29): `svc serve` holds DATA_DIR's PGlite, and the
+// The CLI beside a running server on the embedded database: `svc serve` holds DATA_DIR's PGlite, and the
 // administrative commands typed in another terminal are carried out by that server through its local administrative
 // interface (src/admin/), with the same output and exit status as when they run directly, and the server obeys each
 // change at once. One real server process; the CLI runs as real processes beside it.

@@ -143,7 +143,7 @@ describe(`metering across a kill -9 (${testBackend})`, () => {
     expect(readdirSync(usageJournalDir(dataDir))).toEqual([]);
   });
 
-  // Issue 28: after kill -9 of both nodes under load the probe found one request more counted than answered. That is
+  // Before the fix, after kill -9 of both nodes under load the probe found one request more counted than answered. That is
   // the design, not a loss: a request is counted durably before its answer leaves, so a request the kill caught
   // between the two is counted and never received. Under load: never fewer counted than answered (no data served
   // uncounted), and at most the requests in flight more.

@@ -107,7 +107,7 @@ describe.skipIf(!!skip)("a PostgreSQL outage", () => {
   });
 });
 
-describe.skipIf(!!skip)("a transaction cut by an outage (issue 28)", () => {
+describe.skipIf(!!skip)("a transaction cut by an outage", () => {
   // postgres.js sent the rollback of a transaction whose connection had closed through a write scheduled with
   // setImmediate on the closed socket: an uncaught TypeError ("null is not an object (evaluating 'socket.write')")
   // that killed the process. Patched (patches/postgres@3.4.9.patch): the rollback fails like any query on a closed
@@ -174,7 +174,7 @@ describe.skipIf(!!skip)("nodes starting at once on an empty database", () => {
   });
 });
 
-// Issue 28, item 1: before the fix a node died in 3 of 5 such outages (postgres.js wrote to a socket it had already
+// Before the fix a node died in 3 of 5 such outages (postgres.js wrote to a socket it had already
 // closed, from a setImmediate: an uncaught TypeError). Two `svc serve` nodes on one database, 16 clients, PostgreSQL
 // stopped and started three times: both nodes answer every request (503 while it is down, 200 after), and neither
 // process has exited when the test stops them.

@@ -67,7 +67,7 @@ describe("Host header", () => {
   });
 });
 
-// Issue 28: a 10 KB Host was reflected in the index's links, and the runtime's own refusals came with empty bodies.
+// Before the fix, a 10 KB Host was reflected in the index's links, and the runtime's own refusals came with empty bodies.
 describe("long headers and bodies (with the server's runtime limits)", () => {
   test("a 10 KB Host is answered and never reflected", async () => {
     const host = `${"h".repeat(10_000)}.example`;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { createRoute, z } from "@hono/zod-openapi";
 import { makeTestApp, type TestApp } from "../support/app";
 import { bearer, fromIp, testKey, testSubscription } from "../support/keys";
-import { registerPaid, serve } from "../../src/http/paid";
+import { jsonAnswer, registerPaid, serve } from "../../src/http/paid";
 import { keyUsage } from "../../src/services/keys";
 import { usageFor } from "../../db/repos/keys";
 import { createUsageMeter } from "../../src/services/key-runtime";
@@ -13,7 +13,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLogger } from "../../src/logger";
-import type { Surface } from "../../src/pricing";
+import type { Serving, Surface } from "../../src/pricing";
+import { fail } from "../../src/errors";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
@@ -40,18 +41,18 @@ const probe = createRoute({
 
 beforeAll(async () => {
   t = await makeTestApp({ keyAccess: true });
-  registerPaid(t.app, t.deps, probe, {
+  registerPaid<typeof probe, Serving & { fail: boolean }>(t.app, t.deps, probe, {
       surface: (r) => (r.resource.endsWith("#signals") ? "signals" : "observations") as Surface,
       reads: "all",
       async resolve(q) {
         const surface: Surface = q.surface === "signals" ? "signals" : "observations";
         const read = { indicator: q.indicator ?? null, region: q.region ?? null, premium: q.premium === "true", surface };
-        return serve({ indicator: read.indicator, region: read.region, resource: q.surface === "signals" ? "/v1/test-paid#signals" : "/v1/test-paid", reads: [read] });
+        return serve({ indicator: read.indicator, region: read.region, resource: q.surface === "signals" ? "/v1/test-paid#signals" : "/v1/test-paid", reads: [read], fail: q.fail === "404" });
       },
-      async handler(c) {
+      async answer(served) {
         handled++;
-        if (c.req.query("fail") === "404") return c.json({ error: { code: "RESOURCE_NOT_FOUND", message: "no" } }, 404);
-        return c.json({ data: "served" }, 200);
+        if (served.fail) fail("RESOURCE_NOT_FOUND", "no");
+        return jsonAnswer({ data: "served" });
       },
   });
 }, 120_000);

@@ -1,4 +1,4 @@
-// One path for every request (issue 27): a middleware registered in the app applies to every answer, page memo hits
+// One path for every request: a middleware registered in the app applies to every answer, page memo hits
 // included, since the memo is looked up inside the Hono pipeline after routing and answers through the same gate.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { MiddlewareHandler } from "hono";

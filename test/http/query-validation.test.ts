@@ -1,9 +1,9 @@
-// Query validation with a memory (src/http/query-validation.ts): the same query string yields the same frozen
-// object without running zod again, failures are answered in full every time, and the OpenAPI document still
-// describes every query parameter.
+// Query validation by @hono/zod-openapi's own validator with the app's hook (src/http/validation.ts): each request's
+// query is validated, failures are answered in full with the envelope, and the OpenAPI document describes every
+// query parameter.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createRoute, z } from "@hono/zod-openapi";
-import { rawQuery, requestTarget } from "../../src/http/url-parts";
+import { requestTarget } from "../../src/http/url-parts";
 import { makeTestApp, type TestApp } from "../support/app";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
@@ -36,24 +36,20 @@ beforeAll(async () => {
   t.app.openapi(probe, (c) => {
     const q = c.req.valid("query");
     seen.push(q);
-    return c.json({ n: q.n, tag: q.tag ?? null, frozen: Object.isFrozen(q) }, 200);
+    return c.json({ n: q.n, tag: q.tag ?? null }, 200);
   });
 }, 120_000);
 afterAll(() => t?.close());
 
-describe("memoised query validation", () => {
-  test("the same query string is validated once and shared frozen; another string is validated on its own", async () => {
+describe("query validation", () => {
+  test("each request's query is validated; the same string gives the same value", async () => {
     const before = parses;
     const a = await t.getJson("/v1/test-query?n=3&tag=x");
     const b = await t.getJson("/v1/test-query?n=3&tag=x");
-    expect(a.body).toEqual({ n: 3, tag: "x", frozen: true });
+    expect(a.body).toEqual({ n: 3, tag: "x" });
     expect(b.body).toEqual(a.body);
-    expect(parses - before).toBe(1);
-    expect(seen.at(-1)).toBe(seen.at(-2)!);
-    const c = await t.getJson("/v1/test-query?tag=x&n=3");
-    expect(c.body).toEqual(a.body);
     expect(parses - before).toBe(2);
-    expect(seen.at(-1)).not.toBe(seen.at(-2)!);
+    expect((await t.getJson("/v1/test-query?tag=x&n=3")).body).toEqual(a.body);
   });
 
   test("an invalid query string is refused in full every time, at the bound and just past it", async () => {
@@ -69,7 +65,7 @@ describe("memoised query validation", () => {
     expect(repeated.body.error.message).toContain("given 2 times");
   });
 
-  test("the OpenAPI document still lists the parameters of a route validated this way", () => {
+  test("the OpenAPI document lists the parameters of a route", () => {
     const doc = t.app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "t", version: "1" } }) as any;
     const names = (doc.paths["/v1/test-query"].get.parameters as any[]).map((p) => `${p.in}:${p.name}:${p.required ?? false}`);
     expect(names.sort()).toEqual(["query:n:true", "query:tag:false"]);
@@ -81,11 +77,4 @@ describe("memoised query validation", () => {
 test("requestTarget: the path and query, whatever the host", () => {
   expect(requestTarget("http://127.0.0.1:3000/v1/observations?indicator=X")).toBe("/v1/observations?indicator=X");
   expect(requestTarget("https://api.example.com/")).toBe("/");
-});
-
-test("rawQuery: the part after '?' and before '#'", () => {
-  expect(rawQuery("http://h/p")).toBe("");
-  expect(rawQuery("http://h/p?")).toBe("");
-  expect(rawQuery("http://h/p?a=1&b=2")).toBe("a=1&b=2");
-  expect(rawQuery("http://h/p?a=1#frag")).toBe("a=1");
 });

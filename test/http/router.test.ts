@@ -1,24 +1,16 @@
-// The app's router (src/http/router.ts): every path is matched by Hono's regular-expression router except the subtree
-// under /v1/briefings/, whose spec paths overlap, which the trie router matches; middleware runs on both sides, in
-// registration order, and 404 and 405 answers name the same routes as one router would.
+// The app's routes on Hono's default router: the spec's briefing paths overlap (`/v1/briefings/public` is also an
+// `{id}`), which the regular-expression router cannot hold, so Hono matches with its trie router; middleware runs in
+// registration order, and 404 and 405 answers name the routes.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { Hono } from "hono";
-import { OVERLAPPING_PREFIX, ServiceRouter, mayMatchUnder } from "../../src/http/router";
 import { makeTestApp, type TestApp } from "../support/app";
 import { testKey } from "../support/keys";
 
 setDefaultTimeout(120_000);
 
-describe("mayMatchUnder", () => {
-  test("paths under the prefix, and dynamic paths whose static head leads to it", () => {
-    for (const p of ["/v1/briefings/:id", "/v1/briefings/public/:slug", "/v1/briefings/:id/runs", "*", "/*", "/v1/*", "/v1/:x"]) expect({ p, may: mayMatchUnder(p, OVERLAPPING_PREFIX) }).toEqual({ p, may: true });
-    for (const p of ["/v1/briefings", "/v1/ping", "/v1/regions/:code", "/checkout/:plan", "/api/*", "/v1/b*"]) expect({ p, may: mayMatchUnder(p, OVERLAPPING_PREFIX) }).toEqual({ p, may: p === "/v1/b*" });
-  });
-});
-
-describe("ServiceRouter in a plain Hono app", () => {
-  test("the spec's overlapping paths resolve, middleware first; the rest stays on the regular-expression router", async () => {
-    const app = new Hono({ router: new ServiceRouter() });
+describe("the overlapping paths in a plain Hono app", () => {
+  test("the spec's overlapping paths resolve, middleware first, the route registered first answering a path both match", async () => {
+    const app = new Hono();
     const seen: string[] = [];
     app.use("*", async (c, next) => {
       seen.push(c.req.path);
@@ -42,7 +34,6 @@ describe("ServiceRouter in a plain Hono app", () => {
     expect(await text("/v1/briefings/abc/runs")).toBe("runs abc");
     expect(await text("/v1/regions/06")).toBe("region 06");
     expect(seen).toEqual(["/v1/briefings", "/v1/briefings/public", "/v1/briefings/public/us-inflation", "/v1/briefings/public/runs", "/v1/briefings/abc", "/v1/briefings/abc", "/v1/briefings/abc/runs", "/v1/regions/06"]);
-    expect((app.router as ServiceRouter<unknown>).activeRouter.name).toBe("RegExpRouter");
   });
 });
 
@@ -53,18 +44,13 @@ describe("the real app", () => {
   });
   afterAll(() => t?.close());
 
-  test("every route outside /v1/briefings/ is matched by the regular-expression router", async () => {
-    await t.request("/v1/sources");
-    expect((t.app.router as unknown as { activeRouter: { name: string } }).activeRouter.name).toBe("RegExpRouter");
-  });
-
-  test("the app's middleware runs on both sides (request id, CORS, key admission); 405s name the overlapping routes' methods", async () => {
+  test("the app's middleware runs on the overlapping paths (request id, CORS, key admission); 405s name their methods", async () => {
     const { headers } = await testKey(t, { scopes: ["svc-premium"] });
     for (const path of ["/v1/briefings/public", "/v1/briefings/public/runs", "/v1/briefings/3b241101-e2bb-4255-8caf-4136c566a962/runs", "/v1/briefings"]) {
       const res = await t.request(path, { headers: { ...headers, origin: "https://app.example" } });
       expect({ path, id: /^[0-9a-f-]{36}$/.test(res.headers.get("x-request-id") ?? ""), cors: res.headers.get("access-control-allow-origin") }).toEqual({ path, id: true, cors: "*" });
     }
-    // A bad key is refused by the key middleware on the trie side too.
+    // A bad key is refused by the key middleware there too.
     expect((await t.request("/v1/briefings/public", { headers: { "x-api-key": "svc_live_not-a-real-key" } })).status).toBe(401);
     const put = await t.request("/v1/briefings/public", { method: "PUT" });
     expect([put.status, put.headers.get("allow")]).toEqual([405, "GET, HEAD, DELETE, OPTIONS"]);

@@ -1,4 +1,4 @@
-// Bounded work for callers without a key (issue 28, item 2). Before: 6,000 anonymous requests for series offered but
+// Bounded work for callers without a key. Before: 6,000 anonymous requests for series offered but
 // not held made 6,000 provisioning rows and 5,983 jobs (nine hours of upstream work) ahead of a real user's request.
 // Now a new fetch is bounded per client address and minute (429), per upstream and minute and by a share of the
 // upstream's own allowance (503), and by the queue length (503), all with Retry-After; re-asking for a series under
@@ -118,7 +118,7 @@ d("free keys counted per key and per client address (the budget itself, with roo
     for (const id of ["k3", "k4", "k5", "k6"]) {
       expect(await refusal(b.admit(t.database.db, free(id, "203.0.113.9"), "fred", now))).toEqual({
         code: "RATE_LIMIT_EXCEEDED",
-        message: "Free keys from one address together may start at most 2 fetches of series not held yet per minute; retry in 60 s. Keys of a paid plan are served first (plans: GET /checkout).",
+        message: "Free keys from one address together may start at most 2 fetches of series not held yet per minute; retry in 1 min. Keys of a paid plan are served first (plans: GET /checkout).",
       });
     }
   });

@@ -10,7 +10,7 @@
 //   request provisions it.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { regionList } from "../../db/seed/regions";
-import { errorEnvelopeSchema } from "../../src/errors";
+import { errorEnvelopeSchema } from "../../src/schemas/errors";
 import { indicatorDetailResponseSchema } from "../../src/schemas/catalog";
 import { observationsResponseSchema } from "../../src/schemas/observations";
 import { provisioningBodySchema } from "../../src/schemas/provisioning";

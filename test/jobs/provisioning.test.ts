@@ -3,7 +3,7 @@
 // fetch under 50 concurrent requests; retries with the same request_ref; the upstream giving up (502 naming it, then
 // a new try once retry_at has passed); series nothing can fetch (404 naming `svc import`); batch latest.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { errorEnvelopeSchema } from "../../src/errors";
+import { errorEnvelopeSchema } from "../../src/schemas/errors";
 import { provisioningBodySchema } from "../../src/schemas/provisioning";
 import { latestBatchResponseSchema, observationsResponseSchema } from "../../src/schemas/observations";
 import { PROVISION_QUEUE } from "../../src/jobs/runtime";

@@ -18,7 +18,7 @@ import { MCP_TOOL_NAMES } from "../../src/contract/mcp";
 import { toolResult } from "../../src/mcp/results";
 import { MAX_ECHOED_URL } from "../../src/mcp/server";
 import { CHART_TOOLS, INCLUDE_CHART, includeChartSchema } from "../../src/mcp/chart";
-import { errorEnvelopeSchema } from "../../src/errors";
+import { errorEnvelopeSchema } from "../../src/schemas/errors";
 import { mcpPaymentRequestSchema } from "../../src/schemas/mcp";
 import { makeTestApp, type TestApp } from "../support/app";
 import { ManualClock, seededRandom } from "../support/clock";

@@ -314,15 +314,15 @@ function contract(t: PaymentsApp, clock: FollowingClock) {
       });
 
       // How a real handler is made to fail without mocking: its database goes away right after the payment was
-      // granted (HandlerOutage, test/support/payments.ts), so the route's own handler runs with the proof reserved and
-      // fails at its first read, a 500, as it does when the store or an upstream fails mid-request. Every paid handler
-      // reads its data after the gate, so this needs no per-route knowledge and covers routes added later; what it
-      // proves is the part all paid routes share: paid() releases the proof instead of settling it.
+      // granted (HandlerOutage, test/support/payments.ts) and the series cache with it (resolve read the heads, a hot
+      // series is served from memory), so the route's own answer runs with the proof reserved and fails at its first
+      // read, a 500, as when the store or an upstream fails mid-request. No per-route knowledge; it proves the part all
+      // paid routes share: the gate releases the proof instead of settling it.
       test("a handler that fails is not settled: x402 leaves balance and nonce untouched on chain, L402 leaves the token unconsumed", async () => {
         const x = await signedX402();
         const payToBefore = await chain.balanceOf(PAY_TO);
         const refusedBefore = outage.refused;
-        outage.arm();
+        outage.arm(() => t.deps.caches.series.clear());
         let failed: Response;
         try {
           failed = await req(example, { "payment-signature": x.header });
@@ -344,7 +344,7 @@ function contract(t: PaymentsApp, clock: FollowingClock) {
         expect(await nonceUsed(x.header)).toBe(true);
 
         const token = await buyL402();
-        outage.arm();
+        outage.arm(() => t.deps.caches.series.clear());
         let failedL402: Response;
         try {
           failedL402 = await req(example, { authorization: token.authorization });

@@ -161,7 +161,7 @@ describe("self settlement", () => {
     expect(await reasonOf(await self.request(PATH, withPayment(await signedPayment(key, req, { validBefore: now + 5n }))))).toBe(
       "invalid_exact_evm_payload_authorization_valid_before",
     );
-    // Issue 28: valid for far longer than the requirement's maxTimeoutSeconds (300 s): 2^255 s and 300 + 61 s are
+    // Valid for far longer than the requirement's maxTimeoutSeconds (300 s): 2^255 s and 300 + 61 s are
     // refused, 300 + 60 s (a minute's clock difference) passes that check (and fails the next: validAfter ahead).
     for (const validBefore of [2n ** 255n - 1n, now + 361n]) {
       const res = await self.request(PATH, withPayment(await signedPayment(key, req, { validBefore })));

@@ -7,7 +7,7 @@ import { CATALOG } from "../../db/seed/catalog-data";
 import { CATEGORIES } from "../../db/schema/catalog";
 import { CATALOG_CACHE_CONTROL } from "../../src/http/respond";
 import { isCurrent } from "../../src/domain/freshness";
-import { errorEnvelopeSchema } from "../../src/errors";
+import { errorEnvelopeSchema } from "../../src/schemas/errors";
 import { indicatorDetailResponseSchema, indicatorListResponseSchema, sourceListResponseSchema } from "../../src/schemas/catalog";
 import { makeTestApp, type TestApp } from "../support/app";
 import { fredRows, sahmSeries, snapshotText } from "../support/snapshot";

@@ -6,6 +6,7 @@ import { decodeBase64Json } from "payments";
 import { makePaymentsApp } from "../support/payments";
 import { testKey } from "../support/keys";
 import { clearSeries, monthStarts, weekdays, writeSeries, type Row } from "../support/series";
+import { CHART_SIZE_STEPS } from "../../src/domain/chart-size";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
@@ -91,6 +92,15 @@ describe("200: an SVG that validates as XML", () => {
     expect([big.svg["@_width"], big.svg["@_height"]]).toEqual(["2000", "2000"]);
   });
 
+  test("sizes are drawn at the step at or above them: one picture for near sizes", async () => {
+    const justAbove = await svgOf("indicator=UNRATE&width=201&height=1999");
+    expect([justAbove.svg["@_width"], justAbove.svg["@_height"]]).toEqual(["250", "2000"]);
+    const a = await (await get("indicator=UNRATE&width=641&height=333")).text();
+    const b = await (await get("indicator=UNRATE&width=800&height=350")).text();
+    expect(a).toBe(b);
+    expect(a).toContain('width="800" height="350"');
+  });
+
   test("5,000 points (the most a chart draws)", async () => {
     await svgOf(`indicator=DGS10&end_date=${DGS[4999]}`);
   });
@@ -109,15 +119,20 @@ describe("400, 404: free refusals", () => {
     await expect400(`indicator=UNRATE&region=${Array.from({ length: 11 }, (_, k) => String(k + 1).padStart(2, "0")).join(",")}`, "region", "at most 10");
     await expect400("indicator=UNRATE,PAYEMS&region=06,48", "region", "not both");
   });
-  test("too many lines for the size: the height that fits, exact to the pixel", async () => {
+  test("too many lines for the size: the height step that fits, and the step below it does not", async () => {
     const ten = "indicator=unemployment_rate&region=06,48,36,12,17,42,39,13,37,26&start_date=2020-01-01&width=200";
     const res = await get(`${ten}&height=200`);
     const body = (await res.json()) as any;
     expect({ status: res.status, code: body.error.code, parameter: body.error.details.parameter }).toEqual({ status: 400, code: "INVALID_PARAMETER", parameter: "height" });
     const needed = body.error.details.needed_height as number;
-    expect(body.error.message).toContain(`need a height of ${needed}; ask for height=${needed} or more`);
-    expect((await get(`${ten}&height=${needed - 1}`)).status).toBe(400);
-    const { svg } = await svgOf(`${ten}&height=${needed}`);
+    expect(CHART_SIZE_STEPS as readonly number[]).toContain(needed);
+    const pixels = Number(/need a height of (\d+);/.exec(body.error.message)![1]);
+    expect(body.error.message).toContain(`need a height of ${pixels}; ask for height=${needed} or more`);
+    // The step holds what the chart needs; the step below it does not, and every height above that step is drawn at `needed`.
+    const below = CHART_SIZE_STEPS[CHART_SIZE_STEPS.indexOf(needed as never) - 1]!;
+    expect(below < pixels && pixels <= needed).toBe(true);
+    expect((await get(`${ten}&height=${below}`)).status).toBe(400);
+    const { svg } = await svgOf(`${ten}&height=${below + 1}`);
     expect(svg["@_height"]).toBe(String(needed));
   });
   test("5,001 points", async () => {

@@ -1,4 +1,4 @@
-// FRED's parameter names and values on /v1 (issue 17): still a 400 INVALID_PARAMETER (the spec fixes the query
+// FRED's parameter names and values on /v1: still a 400 INVALID_PARAMETER (the spec fixes the query
 // parameters), with our equivalent in the message and in details.fred; our own names keep working; an `api_key`
 // given in the URL is named, its value never comes back in a response or a log line.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";

@@ -158,7 +158,7 @@ describe("recovery", () => {
     for (const m of mails) expect(JSON.stringify(tokens)).not.toContain(tokenIn(m.text)!);
   });
 
-  // Issue 28, item 3: the link came from the Host header when PUBLIC_BASE_URL was unset (Bun builds the request URL
+  // Before the fix, the link came from the Host header when PUBLIC_BASE_URL was unset (Bun builds the request URL
   // from it): a stranger asking for a victim's recovery with `Host: evil.example.com` had the victim mailed a link to
   // that host. Without PUBLIC_BASE_URL only a loopback origin is used; any other Host gives http://localhost.
   test("the mailed link never takes its host from the request: evil.example.com and a 10 KB Host both get http://localhost", async () => {

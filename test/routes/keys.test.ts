@@ -196,7 +196,7 @@ describe("per-minute rate limit", () => {
     expect((await call("/v1/ping", { headers: bearer(key) })).status).toBe(429);
   });
 
-  // Issue 28: /v1/ping, the documented way to read a key's usage, was refused 429 exactly when the key was at its
+  // Before the fix, /v1/ping, the documented way to read a key's usage, was refused 429 exactly when the key was at its
   // limit (it counted in the data window). It counts in a window of its own now.
   test("a key at its limit (2/min used on data routes) still gets 200 from /v1/ping; the data window stays spent", async () => {
     t.clock.set(START);

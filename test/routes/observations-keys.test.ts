@@ -59,7 +59,7 @@ describe("keyed observations", () => {
     expect(b.errors.map((e: any) => [e.indicator, e.code])).toEqual([["svc:sahm_rule", "CATEGORY_NOT_ALLOWED"]]);
   });
 
-  // Issue 28: a batch item refused for its region said only CATEGORY_NOT_ALLOWED (the batch form's one refusal code,
+  // Before the fix, a batch item refused for its region said only CATEGORY_NOT_ALLOWED (the batch form's one refusal code,
   // spec "Batch form"), as if it were premium data. It now says why: details.reason REGION_NOT_ALLOWED and the region.
   test("batch latest: a region-restricted key's refusal outside its regions names REGION_NOT_ALLOWED and the region (207)", async () => {
     const { headers, row } = await testKey(t, { allowedRegions: ["06"] });

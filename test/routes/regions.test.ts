@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { CATALOG_CACHE_CONTROL } from "../../src/http/respond";
-import { errorEnvelopeSchema } from "../../src/errors";
+import { errorEnvelopeSchema } from "../../src/schemas/errors";
 import { regionListResponseSchema, regionResponseSchema } from "../../src/schemas/regions";
 import { makeTestApp, type TestApp } from "../support/app";
 

@@ -4,7 +4,8 @@ import { describe, expect, test } from "bun:test";
 import type { Db } from "../../db/client";
 import { WriteEvents } from "../../db/events";
 import { BoundedCache } from "../../src/services/bounded-cache";
-import { CACHE_BOUNDS, createCaches, MEMO_BOUNDS } from "../../src/services/caches";
+import { CACHE_BOUNDS, createCaches, MEMO_NAMES } from "../../src/services/caches";
+import { PageMemo } from "../../src/services/page-memo";
 
 const keys = <K, V>(c: BoundedCache<K, V>) => [...c.keys()];
 
@@ -69,18 +70,22 @@ describe("BoundedCache", () => {
 });
 
 describe("caches.ts", () => {
-  test("every named memo is a BoundedCache with its bounds from MEMO_BOUNDS, one per app", () => {
+  test("every named memo and the page memo are BoundedCaches with their bounds from CACHE_BOUNDS, one per app", () => {
     // No query runs: making the caches reads nothing.
     const fake = { db: {} as Db, kind: "pglite" as const, events: new WriteEvents() };
     const one = createCaches(fake);
     const two = createCaches(fake);
-    for (const name of Object.keys(MEMO_BOUNDS) as (keyof typeof MEMO_BOUNDS)[]) {
+    for (const name of MEMO_NAMES) {
       const memo = one.memos.of<number>(name);
       expect(memo).toBeInstanceOf(BoundedCache);
-      expect(memo.bounds).toEqual(MEMO_BOUNDS[name]);
+      expect(memo.bounds).toEqual(CACHE_BOUNDS[name]);
       expect(one.memos.of<number>(name)).toBe(memo);
       expect(two.memos.of<number>(name)).not.toBe(memo);
     }
+    expect(one.pages).toBeInstanceOf(PageMemo);
+    expect(one.pages).toBeInstanceOf(BoundedCache);
+    expect(one.pages.bounds).toEqual(CACHE_BOUNDS.pageMemo);
+    expect(two.pages).not.toBe(one.pages);
     for (const bounds of Object.values(CACHE_BOUNDS)) expect(Object.keys(bounds).length).toBeGreaterThan(0);
   });
 });

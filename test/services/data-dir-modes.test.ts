@@ -1,4 +1,4 @@
-// Issue 28, item 5: the files under DATA_DIR are for the server's user only. Before: the embedded database's 968 files
+// The files under DATA_DIR are for the server's user only. Before: the embedded database's 968 files
 // were mode 0666 (pg_hba.conf and postgresql.auto.conf among them) and the usage journal's 0644. Now DATA_DIR is
 // 0700 and every file 0600, checked and fixed at start and once the embedded database has made its files; a shared
 // directory (sticky bit, like /tmp) is refused rather than locked. A chmod while the server runs is noticed within a

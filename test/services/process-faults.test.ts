@@ -1,4 +1,4 @@
-// Issue 28, item 1: a process (svc serve, svc worker) that meets an error nothing contains logs it as one JSON line
+// A process (svc serve, svc worker) that meets an error nothing contains logs it as one JSON line
 // and exits with status 70, so that a supervisor (systemd Restart=always, README "Deployment") starts a fresh one,
 // instead of dying with a bare runtime trace (or, for some errors, staying up in an unknown state).
 import { describe, expect, test } from "bun:test";

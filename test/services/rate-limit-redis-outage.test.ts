@@ -103,7 +103,7 @@ describe.skipIf(!redisServer)("a Redis outage under the rate limiter", () => {
     }
   });
 
-  // Issue 28: health said shared: true 1.5 s after Redis was gone (until a request failed) and degraded 10-12 s after
+  // Before the fix, health said shared: true 1.5 s after Redis was gone (until a request failed) and degraded 10-12 s after
   // it was back (the client's own reconnect backoff). Now a lost connection says so at once, and the store
   // reconnects by itself every retry interval: both changes show in /api/health with no request in between.
   test("health follows Redis by itself: degraded once it is gone, ok once it is back, with no request in between", async () => {

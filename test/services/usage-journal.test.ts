@@ -64,10 +64,13 @@ describe("usage journal files", () => {
     expect(j.unflushed("k1", "2026-12")).toBe(1);
     const files = readdirSync(dir);
     expect(files.length).toBe(1);
-    expect(files[0]).toMatch(new RegExp(`^live-${process.pid}-[0-9a-f-]{36}\\.log$`));
+    expect(files[0]).toMatch(new RegExp(`^live-${process.pid}-[0-9a-f-]{36}-[0-9a-f-]{36}\\.log$`));
     j.close();
-    // The unsealed request stays on disk for the next process.
-    expect(readdirSync(dir).length).toBe(1);
+    // The unsealed request stays on disk, sealed as a batch for the next flush (of this process or the next).
+    expect(readdirSync(dir)).toEqual([expect.stringMatching(/^batch-[0-9a-f-]{36}\.log$/)]);
+    const next = openUsageJournal(dir);
+    expect(next.batches().map((b) => b.rows)).toEqual([[{ keyId: "k1", month: "2026-12", requests: 1 }]]);
+    next.close();
   });
 
   test("a batch read back from disk (as another process applies it) holds exactly the writer's own counts", () => {
@@ -121,6 +124,19 @@ describe("usage journal files", () => {
     const next = j.seal()!;
     expect(readFileSync(join(dir, `batch-${next}.log`), "utf8")).toBe("k2 2026-11\n");
     j.close();
+  });
+
+  test("a live file with this process's pid from an earlier process (the pid reused) is adopted; an open journal's is not", () => {
+    const dir = journalDir();
+    const open = openUsageJournal(dir);
+    open.record("k1", "2026-11");
+    writeFileSync(join(dir, `live-${process.pid}-0f0e0d0c-0b0a-4908-8706-050403020100-11111111-2222-4333-8444-555555555555.log`), "k9 2026-01\n");
+    const next = openUsageJournal(dir);
+    expect(next.batches().map((b) => b.rows)).toEqual([[{ keyId: "k9", month: "2026-01", requests: 1 }]]);
+    expect(open.unflushed("k1", "2026-11")).toBe(1);
+    expect(readdirSync(dir).filter((f) => f.startsWith(`live-${process.pid}-`)).length).toBe(2);
+    next.close();
+    open.close();
   });
 
   test("opening the journal adopts the live files of processes that are gone, not those of running ones", () => {

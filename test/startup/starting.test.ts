@@ -1,6 +1,6 @@
 // What the server answers between listening and serving data (src/startup/starting.ts).
 import { describe, expect, test } from "bun:test";
-import { errorEnvelopeSchema } from "../../src/errors";
+import { errorEnvelopeSchema } from "../../src/schemas/errors";
 import { healthStartingSchema } from "../../src/schemas/discovery";
 import { STARTING_RETRY_AFTER_SECONDS, startingFetch, type StartupState } from "../../src/startup/starting";
 import { CONTRACT_VERSION } from "../../src/version";

@@ -49,7 +49,7 @@ export async function makeTestApp(overrides: Omit<Partial<Deps>, "config"> & { c
     fetcher: overrides.fetcher ?? noFetcher,
     jobs: overrides.jobs ?? noJobs,
   };
-  deps.caches.catalog.useFetchVia(deps.fetcher.fetchVia);
+  deps.caches.catalog.useFetchVia(deps.fetcher);
   const app = createApp(deps, { middleware: overrides.middleware });
   const request = (path: string, init?: RequestInit) => app.request(path, init);
   const getJson = async (path: string, init?: RequestInit) => {
@@ -60,6 +60,7 @@ export async function makeTestApp(overrides: Omit<Partial<Deps>, "config"> & { c
   const store = { db: database.db, caches: deps.caches };
   return { app, deps, database, store, clock, request, getJson, close: async () => {
     await deps.jobs.stop();
+    await deps.caches.compute.close();
     await deps.keys.close();
     await deps.mail.close();
     deps.rateLimits.close();

@@ -5,7 +5,7 @@ import { indicatorId } from "../../db/seed/catalog";
 import { createCaches, type Store } from "../../src/services/caches";
 import { deriveAll, deriveChanged, type DeriveSummary } from "../../src/services/derived-series";
 
-/** Every svc: series for every place whose inputs are held, as a seed does after loading (seedAndAnalyze). */
+/** Every svc: series for every place whose inputs are held, as a seed does after loading (src/services/seeding.ts seedAndAnalyze). */
 export function deriveNow(database: Pick<Database, "db" | "kind" | "events">, now: Date): Promise<DeriveSummary> {
   return deriveAll({ db: database.db, caches: createCaches(database), now: () => now });
 }

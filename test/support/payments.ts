@@ -8,9 +8,11 @@ import { paymentProofStore } from "../../db/repos/payments";
 import type { Database } from "../../db/client";
 import type { Deps } from "../../src/deps";
 import type { App } from "../../src/http/app-env";
-import { envelope, errorResponses, ERROR_STATUS, fail, type ErrorCode } from "../../src/errors";
+import { envelope, ERROR_STATUS, fail, type ErrorCode } from "../../src/errors";
+import { errorResponses } from "../../src/schemas/errors";
 import type { Config } from "../../src/config";
-import { registerPaid, serve } from "../../src/http/paid";
+import { jsonAnswer, registerPaid, serve } from "../../src/http/paid";
+import type { Serving } from "../../src/pricing";
 import type { PaymentGate } from "../../src/ports";
 import { makeTestApp } from "./app";
 import { ManualClock, seededRandom } from "./clock";
@@ -48,24 +50,24 @@ export function addTestPaidRoute(app: App, deps: Deps, hooks: RouteHooks = {}) {
       ...errorResponses(400, 402, 404, 500, 502),
     },
   });
-  registerPaid(app, deps, route, {
+  registerPaid<typeof route, Serving & { status: number }>(app, deps, route, {
       surface: "observations",
       reads: "all",
       example: "/test/paid?indicator=GDP",
       async resolve(query) {
         const indicator = query.indicator ?? null;
         if (indicator === "MISSING") fail("RESOURCE_NOT_FOUND", "No indicator MISSING.");
-        return serve({ indicator, region: null, resource: "/test/paid", reads: [{ indicator, region: null, premium: false, surface: "observations" }] });
+        return serve({ indicator, region: null, resource: "/test/paid", reads: [{ indicator, region: null, premium: false, surface: "observations" }], status: query.status ?? 200 });
       },
-      async handler(c, resolved) {
+      async answer(resolved) {
         await hooks.beforeAnswer?.();
-        const status = Number(c.req.query("status") ?? 200);
+        const status = resolved.status;
         if (status >= 400) {
           const code = (Object.keys(ERROR_STATUS) as ErrorCode[]).find((k) => ERROR_STATUS[k] === status) ?? "INTERNAL_SERVER_ERROR";
-          return c.json(envelope(code, `The handler answered ${status}.`), status as 500);
+          fail(code, `The handler answered ${status}.`);
         }
         counter.served++;
-        return c.json({ data: { indicator: resolved.indicator, served: counter.served } }, 200);
+        return jsonAnswer({ data: { indicator: resolved.indicator, served: counter.served } });
       },
   });
   return counter;
@@ -77,13 +79,15 @@ export function addTestPaidRoute(app: App, deps: Deps, hooks: RouteHooks = {}) {
  * reserved, which is how a real handler fails after payment (its store or an upstream going away). Only the app's
  * data reads go through the failing handle; the payment proof store keeps the real one, as it would in production
  * (proofs and data may live apart, and a release must still be recorded). `arm()` applies to the next granted
- * request; `refused` counts the database accesses the outage turned away.
+ * request, and `onDown` runs as the database goes (a test empties the app's caches there, so the handler must read);
+ * `refused` counts the database accesses the outage turned away.
  */
-export type HandlerOutage = { arm(): void; disarm(): void; readonly refused: number };
+export type HandlerOutage = { arm(onDown?: () => void): void; disarm(): void; readonly refused: number };
 
 function withHandlerOutage(database: Database, gate: PaymentGate): { database: Database; gate: PaymentGate; outage: HandlerOutage } {
   let armed = false;
   let down = false;
+  let onDown: (() => void) | undefined;
   let refused = 0;
   const db = new Proxy(database.db, {
     get(target, prop) {
@@ -99,6 +103,7 @@ function withHandlerOutage(database: Database, gate: PaymentGate): { database: D
     async authorize(req, quote) {
       const decision = await gate.authorize(req, quote);
       if (decision.kind !== "granted" || !armed) return decision;
+      onDown?.();
       down = true;
       return {
         ...decision,
@@ -108,7 +113,7 @@ function withHandlerOutage(database: Database, gate: PaymentGate): { database: D
     },
   };
   const outage: HandlerOutage = {
-    arm: () => void (armed = true),
+    arm: (then) => void ((armed = true), (onDown = then)),
     disarm: () => void ((armed = false), (down = false)),
     get refused() {
       return refused;

@@ -60,13 +60,14 @@ export function typoDistance(a: string, b: string, max: number): number {
  * A misspelt state or country name read as the one name it is close to: one edit for names of 5 to 8 letters, two
  * from 9 ("califronia" California, "massachusettes" Massachusetts, "canda" Canada). Two candidates as close: none.
  */
-const FUZZY_NAMES = new WeakMap<RegionIndex, { code: string; key: string }[]>();
-export function fuzzyPlaceLookup(index: RegionIndex): (text: string) => string | null {
-  let names = FUZZY_NAMES.get(index);
-  if (!names) {
-    names = [...index.byCode.values()].filter((r) => r.type === "state" || r.type === "country").map((r) => ({ code: r.code, key: regionKey(r.name) }));
-    FUZZY_NAMES.set(index, names);
-  }
+export type FuzzyName = { code: string; key: string };
+
+/** The names fuzzyPlaceLookup reads (states and countries), made once per index by the caller that keeps it. */
+export function fuzzyPlaceNames(index: RegionIndex): FuzzyName[] {
+  return [...index.byCode.values()].filter((r) => r.type === "state" || r.type === "country").map((r) => ({ code: r.code, key: regionKey(r.name) }));
+}
+
+export function fuzzyPlaceLookup(index: RegionIndex, names: readonly FuzzyName[] = fuzzyPlaceNames(index)): (text: string) => string | null {
   const list = names;
   return (text) => {
     const key = regionKey(text);
