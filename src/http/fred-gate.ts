@@ -9,7 +9,7 @@
 // error document alone.
 import type { Context } from "hono";
 import { parseKey } from "../domain/keys";
-import { FRED_ERRORS, renderFredError } from "../domain/fred/errors";
+import { FRED_ERRORS, renderFredError, type FredError, type FredFileType } from "../domain/fred/errors";
 import { fileTypeOf } from "../domain/fred/query";
 import { ERROR_STATUS, envelope } from "../errors";
 import type { Refusal } from "../services/admission";
@@ -36,10 +36,15 @@ export function fredRefusal(c: Context<AppEnv>, r: Refusal): Response {
   return c.body(text, status as never, { ...headers, "Content-Type": contentType });
 }
 
-/** FRED's error document in the file type asked for. */
+/** FRED's error document in `fileType`. */
+export function fredError(c: Context<AppEnv>, error: FredError, fileType: FredFileType): Response {
+  const { body, contentType } = renderFredError(error, fileType);
+  return c.body(body, error.status, { "Content-Type": contentType });
+}
+
+/** A request the operation declined: FRED's error document in the file type asked for. */
 export function fredDecline(c: Context<AppEnv>, d: Declined): Response {
-  const { body, contentType } = renderFredError(d, fileTypeOf(c.req.query()));
-  return c.body(body, d.status, { "Content-Type": contentType });
+  return fredError(c, d, fileTypeOf(c.req.query()));
 }
 
 export const FRED_DIALECT: Dialect = {

@@ -222,7 +222,8 @@ function routeSurfaces(route: RouteConfig, surface: Surface | ((resolved: never)
 /** How the payment rails describe this request: its query, path parameters and the route's shape (bazaar). */
 function describeForPayment(c: Context<AppEnv>, dialect: Dialect, url: string): PaymentDescription {
   // A repeated key (only repeatable parameters get this far) is described by its values, comma-separated; a secret
-  // the dialect keeps out of the public URL is kept out of the description too.
+  // another dialect keeps out of the public URL is kept out of the description too (the API's has none: the query
+  // Hono already parsed is read).
   const q = dialect === API_DIALECT ? c.req.queries() : queriesOf(url);
   const method = c.req.method.toUpperCase();
   return {

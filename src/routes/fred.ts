@@ -5,10 +5,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv, RegisterRoutes } from "../http/app-env";
-import { FRED_DIALECT } from "../http/fred-gate";
+import { FRED_DIALECT, fredError } from "../http/fred-gate";
 import { declined, pageAnswer, provisioning, registerPaid, serve } from "../http/paid";
 import { provisioningAnswer, renderPage } from "../http/respond";
-import { FRED_ERRORS, renderFredError, type FredError, type FredFileType } from "../domain/fred/errors";
+import { FRED_ERRORS, type FredFileType } from "../domain/fred/errors";
 import { parseObservationsQuery, parseSearchQuery, parseSeriesQuery, parseVintageDatesQuery, type ObservationsQuery, type Parsed } from "../domain/fred/query";
 import type { Serving } from "../pricing";
 import {
@@ -72,11 +72,6 @@ const vintageDatesRoute = createRoute({
   request: { query: fredVintageDatesQuerySchema },
   responses: { 200: { description: "FRED's vintage_dates document", ...documents(fredVintageDatesSchema) }, ...provisioningResponse, ...fredErrors(400), ...errorResponses(500) },
 });
-
-function fredError(c: Context<AppEnv>, error: FredError, fileType: FredFileType): Response {
-  const { body, contentType } = renderFredError(error, fileType);
-  return c.body(body, error.status, { "Content-Type": contentType });
-}
 
 /**
  * A free read: parse, resolve the series when it names one, answer; a FRED error otherwise. A series offered but not

@@ -13,7 +13,7 @@
 import { readRevisionHistory } from "../../db/repos/observation-reads";
 import { ApiError } from "../errors";
 import { nativeFrequency } from "../domain/fred/frequency";
-import { FRED_ERRORS, type FredError } from "../domain/fred/errors";
+import type { FredError } from "../domain/fred/errors";
 import { fredObservations, printer, type FredSeriesData } from "../domain/fred/observations";
 import type { ObservationsQuery, VintageDatesQuery } from "../domain/fred/query";
 import { renderObservations, renderVintageDates } from "../domain/fred/render";
@@ -220,8 +220,6 @@ export async function getFredVintageDates(ctx: ReadContext, t: FredTarget, q: Vi
   );
   return renderBody(rendered.body, rendered.contentType);
 }
-
-export const SERIES_NOT_FOUND = FRED_ERRORS.seriesNotFound;
 
 /** FRED's error for what this series cannot give the query (a frequency finer than its own), or null. */
 export async function checkFredObservations(ctx: ReadContext, t: FredTarget, q: ObservationsQuery): Promise<FredError | null> {
