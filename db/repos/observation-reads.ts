@@ -120,6 +120,23 @@ export async function readRevisions(db: Db, seriesId: number, q: RevisionQuery):
   return { rows: rows.map(normalise), total };
 }
 
+/** One stored revision with the day it became known: its source's publication date, else the day it was recorded (UTC). */
+export type VintagedRevision = { date: string; value: number | null; vintage: string };
+
+/** Every stored revision of a series, by date then revision, each with its vintage day (FRED real-time periods). */
+export async function readRevisionHistory(db: Db, seriesId: number): Promise<VintagedRevision[]> {
+  const rows = await db
+    .select({
+      date: observations.date,
+      value: observations.value,
+      vintage: sql<string>`to_char(coalesce(${observations.sourceUpdatedAt}, ${observations.recordedAt}) at time zone 'UTC', 'YYYY-MM-DD')`,
+    })
+    .from(observations)
+    .where(eq(observations.seriesId, seriesId))
+    .orderBy(asc(observations.date), asc(observations.revision));
+  return rows.map((r) => ({ date: r.date, value: r.value === null ? null : Number(r.value), vintage: r.vintage }));
+}
+
 export type LatestRow = StoredObservation & { seriesId: number };
 
 /**

@@ -8,7 +8,7 @@ import type { SourceFreshness } from "../services/catalog";
 import { CONTRACT_VERSION, SERVICE_NAME } from "../version";
 import { publishedPrices, type OpenApiDocument } from "./openapi";
 import { listOperations, type JsonObject, type OperationEntry } from "../contract/operations";
-import { AUTH_PARAGRAPH, DATA_PARAGRAPH, ERROR_PARAGRAPH, PRICE_LABELS, REGION_CONVENTIONS, SERVICE_SUMMARY, VALUES_PARAGRAPH, planTableMarkdown, priceTableMarkdown } from "./service-text";
+import { AUTH_PARAGRAPH, DATA_PARAGRAPH, FRED_PARAGRAPH, ERROR_PARAGRAPH, PRICE_LABELS, REGION_CONVENTIONS, SERVICE_SUMMARY, VALUES_PARAGRAPH, planTableMarkdown, priceTableMarkdown } from "./service-text";
 import { MCP_PATH } from "../contract/mcp";
 
 export type LlmsContext = { baseUrl: string };
@@ -271,6 +271,10 @@ export function renderLlmsTxt(doc: OpenApiDocument | JsonObject, ctx: LlmsContex
     "",
     AUTH_PARAGRAPH,
     "",
+    "## FRED clients",
+    "",
+    FRED_PARAGRAPH,
+    "",
     "## Prices per request",
     "",
     ...prices,
@@ -308,6 +312,10 @@ export function renderLlmsFullTxt(doc: OpenApiDocument | JsonObject, ctx: LlmsCo
     "## Authentication",
     "",
     AUTH_PARAGRAPH,
+    "",
+    "## FRED clients",
+    "",
+    FRED_PARAGRAPH,
     "",
     "## Prices per request (USD)",
     "",

@@ -20,6 +20,14 @@ export const DATA_PARAGRAPH =
   "`GET /v1/indicators/{code}` (regions held, first and last date held, when it last changed, and what happens for " +
   "regions not held); `GET /v1/indicators?has_data=true` lists only what is held.";
 
+export const FRED_PARAGRAPH =
+  "FRED client code works here by changing its base URL from `https://api.stlouisfed.org/fred/` to this host's `/fred/`: " +
+  "`/fred/series/observations`, `/fred/series`, `/fred/series/search` and `/fred/series/vintagedates` take FRED's " +
+  "parameters and answer FRED's JSON or XML documents and error shape. Pass this service's key as `api_key` (a secret, " +
+  "never echoed); without one, observations answer 402 with the x402 and L402 challenges. Series ids are FRED's " +
+  "(`UNRATE`, `CPIAUCSL`), `<USPS>UR` for state unemployment rates (`TXUR`), and what `/fred/series/search` lists for " +
+  "the rest. The real-time parameters and output types 2 to 4 read the stored vintages.";
+
 export const AUTH_PARAGRAPH =
   "Catalog endpoints need no credential. Paid endpoints accept an API key, either as `Authorization: Bearer <key>` or as " +
   "`X-API-Key: <key>` (keys start with `svc_live_` or `svc_test_`; a free key comes from `POST /v1/signup` and is shown " +

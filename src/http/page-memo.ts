@@ -4,8 +4,9 @@ import type { Context } from "hono";
 import { acceptedFormat } from "./content-coding";
 import { requestTarget } from "./url-parts";
 
-export function pageMemoKey(c: Context): string {
-  return pageMemoKeyFor(acceptedFormat(c.req.header("accept")), c.req.url);
+/** `url`: the request URL without any secret it carries (paid.ts Dialect publicUrl), by default as it came. */
+export function pageMemoKey(c: Context, url: string = c.req.url): string {
+  return pageMemoKeyFor(acceptedFormat(c.req.header("accept")), url);
 }
 
 /** The key of a request for `url` in `format` (an MCP call asks for JSON). */

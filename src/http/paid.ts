@@ -14,7 +14,9 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { z, ZodType } from "zod";
 import type { Deps } from "../deps";
 import type { Serving, Surface } from "../pricing";
-import type { Admitted, PaymentDescription } from "../services/admission";
+import type { Credential } from "../domain/keys";
+import { envelope } from "../errors";
+import type { Admitted, PaymentDescription, Refusal } from "../services/admission";
 import type { RenderedJson } from "../services/rendered";
 import { credentialOf, refuse, setRateHeaders } from "./verdicts";
 import type { App, AppEnv } from "./app-env";
@@ -23,16 +25,41 @@ import { clientIp } from "./auth";
 import { markPaid, paidRoutes } from "./paid-marker";
 import { pageMemoKey } from "./page-memo";
 import type { PageMemo } from "../services/page-memo";
-import { gate, runPaid, type Answer, type Asked, type Gated, type Outcome, type PaidCall, type PaidSpec, type Priced } from "../services/paid-call";
+import { gate, runPaid, type Answer, type Asked, type Declined, type Gated, type Outcome, type PaidCall, type PaidSpec, type Priced } from "../services/paid-call";
 import { prefersHtml } from "./content-coding";
 import { provisioningAnswer, renderPage } from "./respond";
 
-export { freeAnswer, jsonAnswer, pageAnswer, provisioning, serve, serveHeld, type Answer, type Resolution } from "../services/paid-call";
+export { declined, freeAnswer, jsonAnswer, pageAnswer, provisioning, serve, serveHeld, type Answer, type Resolution } from "../services/paid-call";
 
 /** The validated query of a route, as its schema outputs it. */
 export type QueryOf<Rt extends RouteConfig> = Rt["request"] extends { query: infer S } ? (S extends ZodType ? z.output<S> : never) : Record<string, never>;
 
+/**
+ * How a REST call is read and its refusals written. The API's own (API_DIALECT, the default): the credential from its
+ * headers, the request URL as it came, the spec's envelope. A compatibility surface (FRED's, src/http/fred-gate.ts)
+ * reads its credential from a query parameter, which it keeps out of the URL the rails, the payment description and
+ * the page memo see, and writes refusals in its own error shape with the same status and headers.
+ */
+export type Dialect = {
+  credential(c: Context<AppEnv>): Credential;
+  /** The request URL without any secret it carries. */
+  publicUrl(c: Context<AppEnv>): string;
+  /** A refusal of the admission core (401, 402, 403, 429, ...). */
+  refuse(c: Context<AppEnv>, r: Refusal): Response;
+  /** A request the operation declined before any payment (paid-call.ts Declined). */
+  decline(c: Context<AppEnv>, d: Declined): Response;
+};
+
+export const API_DIALECT: Dialect = {
+  credential: (c) => credentialOf(c.req.raw.headers),
+  publicUrl: (c) => c.req.url,
+  refuse,
+  decline: (c, d) => c.json(envelope("INVALID_PARAMETER", d.message), d.status),
+};
+
 export type PaidOptions<Q, S extends Serving> = PaidSpec<Q, S> & {
+  /** How requests are read and refusals written (default: the API's own, API_DIALECT). REST only: MCP calls use the API's. */
+  dialect?: Dialect;
   /**
    * A request to this route (path and query) that is priced in the seeded database, e.g.
    * "/v1/observations?indicator=GDP&region=US". The shared paid-route contract test calls every paid route with it.
@@ -64,20 +91,23 @@ export type PaidOperation<S extends Serving = Serving> = { route: RouteConfig; o
  */
 export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App, deps: Pick<Deps, "clock" | "config">, route: Rt, opts: PaidOptions<QueryOf<Rt>, S>): PaidOperation<S> {
   const now = () => deps.clock.now();
+  const dialect = opts.dialect ?? API_DIALECT;
   const handler = async (c: Context<AppEnv>): Promise<Response> => {
-    const call = restCall<QueryOf<Rt>>(c, deps, c.req.valid("query" as never) as QueryOf<Rt>);
+    const call = restCall<QueryOf<Rt>>(c, deps, dialect, c.req.valid("query" as never) as QueryOf<Rt>);
     const outcome = await runPaid(opts, now, call);
-    const out = await renderOutcome(c, outcome);
-    if (out.status === 200 && c.req.method === "GET") rememberPage(c.get("pages"), pageMemoKey(c), opts, outcome, () => describeForPayment(c));
+    const out = await renderOutcome(c, dialect, outcome);
+    if (out.status === 200 && c.req.method === "GET") rememberPage(c.get("pages"), pageMemoKey(c, call.url), opts, outcome, call.describe);
     return out;
   };
 
   // A URL the memo holds is answered by the same gate, with the recorded resolution and the rendered page as the
   // answer. Route middleware runs after routing and the app's middleware, before validation.
   const lookup: MiddlewareHandler<AppEnv> = async function pageMemoLookup(c, next) {
-    const gated = c.req.method === "GET" ? answerFromMemo(c.get("pages"), pageMemoKey(c), () => restCall(c, deps, null), now) : null;
+    if (c.req.method !== "GET") return next();
+    const url = dialect.publicUrl(c);
+    const gated = answerFromMemo(c.get("pages"), pageMemoKey(c, url), () => restCall(c, deps, dialect, null, url), now);
     if (!gated) return next();
-    return gated instanceof Promise ? gated.then((g) => renderGated(c, g)) : renderGated(c, gated);
+    return gated instanceof Promise ? gated.then((g) => renderGated(c, dialect, g)) : renderGated(c, dialect, gated);
   };
 
   const surfaces = routeSurfaces(route, opts.surface);
@@ -125,17 +155,17 @@ export function paidOperations(app: App): (method: string, pathname: string) => 
   };
 }
 
-/** A REST request as a call: its headers, path parameters and URL; the key and rate headers it is admitted with go on the context. */
-function restCall<Q>(c: Context<AppEnv>, deps: Pick<Deps, "clock" | "config">, query: Q): PaidCall<Q> {
+/** A REST request as a call: its headers, path parameters and URL (`url`: the dialect's public URL, found once a request); the key and rate headers it is admitted with go on the context. */
+function restCall<Q>(c: Context<AppEnv>, deps: Pick<Deps, "clock" | "config">, dialect: Dialect, query: Q, url = dialect.publicUrl(c)): PaidCall<Q> {
   const headers = c.req.raw.headers;
   const asked: Asked = { header: (name) => headers.get(name) ?? undefined, param: (name) => c.req.param(name), client: clientIp(c, deps.config) };
   return {
     query,
     asked,
-    credential: credentialOf(headers),
-    url: c.req.url,
+    credential: dialect.credential(c),
+    url,
     admission: c.get("admission"),
-    describe: () => describeForPayment(c),
+    describe: () => describeForPayment(c, dialect, url),
     caller: () => provisioningCaller(c, deps),
     admitted: (v: Admitted) => {
       if (v.key) c.set("apiKey", v.key);
@@ -145,18 +175,19 @@ function restCall<Q>(c: Context<AppEnv>, deps: Pick<Deps, "clock" | "config">, q
 }
 
 /** An outcome as the HTTP answer, built through the context (every header set on it goes out). */
-function renderOutcome(c: Context<AppEnv>, outcome: Outcome<unknown>): Response | Promise<Response> {
+function renderOutcome(c: Context<AppEnv>, dialect: Dialect, outcome: Outcome<unknown>): Response | Promise<Response> {
   if (outcome.kind === "provisioning") return provisioningAnswer(c, outcome.body);
   if (outcome.kind === "free") return c.json(outcome.body as never, 200);
-  return renderGated(c, outcome);
+  if (outcome.kind === "declined") return dialect.decline(c, outcome.declined);
+  return renderGated(c, dialect, outcome);
 }
 
 /**
  * A refusal, or the answer: a page in the coding the client accepts; JSON, or its HTML form when the client prefers
  * HTML; with its payment receipt.
  */
-function renderGated(c: Context<AppEnv>, gated: Gated): Response | Promise<Response> {
-  if (gated.kind === "refused") return refuse(c, gated.refusal);
+function renderGated(c: Context<AppEnv>, dialect: Dialect, gated: Gated): Response | Promise<Response> {
+  if (gated.kind === "refused") return dialect.refuse(c, gated.refusal);
   const { answer, receipt } = gated;
   let res: Response | Promise<Response>;
   if (answer.kind === "page") res = renderPage(c, answer.page, answer.vary ?? "Accept-Encoding");
@@ -189,9 +220,11 @@ function routeSurfaces(route: RouteConfig, surface: Surface | ((resolved: never)
 }
 
 /** How the payment rails describe this request: its query, path parameters and the route's shape (bazaar). */
-function describeForPayment(c: Context<AppEnv>): PaymentDescription {
-  // A repeated key (only repeatable parameters get this far) is described by its values, comma-separated.
-  const q = c.req.queries();
+function describeForPayment(c: Context<AppEnv>, dialect: Dialect, url: string): PaymentDescription {
+  // A repeated key (only repeatable parameters get this far) is described by its values, comma-separated; a secret
+  // another dialect keeps out of the public URL is kept out of the description too (the API's has none: the query
+  // Hono already parsed is read).
+  const q = dialect === API_DIALECT ? c.req.queries() : queriesOf(url);
   const method = c.req.method.toUpperCase();
   return {
     method,
@@ -199,4 +232,10 @@ function describeForPayment(c: Context<AppEnv>): PaymentDescription {
     pathParams: c.req.param() as Record<string, string>,
     shape: c.get("operations")?.describe(method, c.req.routePath) ?? null,
   };
+}
+
+function queriesOf(url: string): Record<string, string[]> {
+  const q: Record<string, string[]> = {};
+  new URL(url).searchParams.forEach((v, k) => (q[k] ??= []).push(v));
+  return q;
 }

@@ -18,3 +18,23 @@ export function quotedPath(pathname: string): string {
   const safe = pathname.replace(/[^A-Za-z0-9\-._~/%]/g, (ch) => encodeURIComponent(ch).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`));
   return safe.length > QUOTED_PATH_MAX ? `${safe.slice(0, QUOTED_PATH_MAX)}…` : safe;
 }
+
+/** `url` without the query parameter `name` (every occurrence); the rest of the query kept as sent, in order. */
+export function withoutQueryParameter(url: string, name: string): string {
+  const q = url.indexOf("?");
+  if (q < 0) return url;
+  const hash = url.indexOf("#", q);
+  const query = hash < 0 ? url.slice(q + 1) : url.slice(q + 1, hash);
+  const kept = query.split("&").filter((part) => {
+    const eq = part.indexOf("=");
+    const raw = eq < 0 ? part : part.slice(0, eq);
+    let key = raw;
+    try {
+      key = decodeURIComponent(raw.replace(/\+/g, " "));
+    } catch {
+      // A malformed escape is refused by the request guard before any route; kept as written here.
+    }
+    return key !== name;
+  });
+  return `${url.slice(0, q)}${kept.length ? `?${kept.join("&")}` : ""}${hash < 0 ? "" : url.slice(hash)}`;
+}

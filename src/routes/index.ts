@@ -7,6 +7,7 @@ import { registerSourceRoutes } from "./sources";
 import { registerRegionRoutes } from "./regions";
 import { registerIndicatorRoutes } from "./indicators";
 import { registerObservationRoutes } from "./observations";
+import { registerFredRoutes } from "./fred";
 import { registerFlowRoutes } from "./flows";
 import { registerPanelRoutes } from "./panel";
 import { registerChartRoutes } from "./chart";
@@ -26,6 +27,7 @@ export function registerRoutes(app: App, deps: Deps): void {
   registerRegionRoutes(app, deps);
   registerIndicatorRoutes(app, deps);
   registerObservationRoutes(app, deps);
+  registerFredRoutes(app, deps);
   registerFlowRoutes(app, deps);
   registerPanelRoutes(app, deps);
   registerChartRoutes(app, deps);

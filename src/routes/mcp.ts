@@ -182,6 +182,7 @@ async function callPaidOperation(op: PaidOperation, url: string, headers: Record
 function responseOf(outcome: Outcome<unknown> | Gated, headers: Record<string, string>): Response {
   if (outcome.kind === "provisioning") return Response.json(outcome.body, { status: 202, headers: { ...headers, "Retry-After": String(outcome.body.retry_after_seconds), "Cache-Control": "no-store" } });
   if (outcome.kind === "free") return Response.json(outcome.body, { status: 200, headers });
+  if (outcome.kind === "declined") return Response.json(envelope("INVALID_PARAMETER", outcome.declined.message), { status: outcome.declined.status, headers });
   if (outcome.kind === "refused") {
     const r = refusalParts(outcome.refusal);
     return Response.json(r.body, { status: r.status, headers: { ...headers, ...r.headers } });

@@ -92,7 +92,7 @@ export type IndicatorListQuery = {
 type IndicatorList = { data: Indicator[]; meta: { total: number; limit: number; offset: number } };
 
 /** How an indicator stands for the list's order (src/domain/catalog-search.ts): held, current as of `asOf`, newest end. */
-function standingOf(coverage: CoverageTable, asOf: string | null): (r: IndicatorRow) => Standing {
+export function standingOf(coverage: CoverageTable, asOf: string | null): (r: IndicatorRow) => Standing {
   return (r) => {
     const c = coverage.byId.get(r.id)!;
     const held = c.regions_held > 0 && c.end !== null;

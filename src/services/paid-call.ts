@@ -17,17 +17,24 @@ import type { Provision, Readable } from "./series-read";
 /**
  * What resolve decided, having only read: serve (after admission) what it will read, with everything the answer
  * needs (the series heads included); provision a series offered but not held (started by runPaid, answered 202
- * before any payment); or answer for free (a 200 that needs no data). `provisions`: series a served answer reports
- * as not held yet (the batch form), started before admission and handed to the answer in that order.
+ * before any payment); answer for free (a 200 that needs no data); or decline a request the operation words its own
+ * refusal of (a compatibility surface's 400, in its error shape: the host's dialect renders it), free too.
+ * `provisions`: series a served answer reports as not held yet (the batch form), started before admission and handed
+ * to the answer in that order.
  */
 export type Resolution<S extends Serving> =
   | { kind: "serve"; serving: S; provisions?: readonly Provision[] }
   | { kind: "provisioning"; provision: Provision }
-  | { kind: "free"; body: unknown };
+  | { kind: "free"; body: unknown }
+  | { kind: "declined"; declined: Declined };
+
+/** A client's mistake an operation refuses in its own words, before any payment (always a 400). */
+export type Declined = { status: 400; message: string };
 
 export const serve = <S extends Serving>(serving: S, provisions?: readonly Provision[]): Resolution<S> => ({ kind: "serve", serving, ...(provisions?.length ? { provisions } : {}) });
 export const provisioning = (provision: Provision): Resolution<never> => ({ kind: "provisioning", provision });
 export const freeAnswer = (body: unknown): Resolution<never> => ({ kind: "free", body });
+export const declined = (message: string): Resolution<never> => ({ kind: "declined", declined: { status: 400, message } });
 
 /** serve(`held(target)`) for a target found held, else provisioning what was found not held. */
 export function serveHeld<T, S extends Serving>(found: Readable<T>, held: (target: T) => S): Resolution<S> {
@@ -86,7 +93,11 @@ export type Priced = { serving: Serving; quote: Quote; policy: ReadPolicy; payme
 /** The gate's outcome: refused (before the answer, or its settlement failed), or served with its payment receipt. */
 export type Gated = { kind: "refused"; refusal: Refusal } | { kind: "served"; answer: Answer; receipt: Readonly<Record<string, string>> | null };
 
-export type Outcome<S> = { kind: "provisioning"; body: ProvisioningBody } | { kind: "free"; body: unknown } | (Gated & { served: S; priced: Priced });
+export type Outcome<S> =
+  | { kind: "provisioning"; body: ProvisioningBody }
+  | { kind: "free"; body: unknown }
+  | { kind: "declined"; declined: Declined }
+  | (Gated & { served: S; priced: Priced });
 
 /** Runs one call of `spec` (see the file comment). A thrown error is the host's to render (ApiError: the envelope). */
 export async function runPaid<Q, S extends Serving>(spec: PaidSpec<Q, S>, now: () => Date, call: PaidCall<Q>): Promise<Outcome<S>> {
@@ -100,8 +111,8 @@ export async function runPaid<Q, S extends Serving>(spec: PaidSpec<Q, S>, now: (
     resolution = await spec.resolve(call.query, call.asked);
     if (resolution.kind === "provisioning") throw new Error("a series found held was resolved as not held again");
   }
-  // What needs no data costs nothing.
-  if (resolution.kind === "free") return { kind: "free", body: resolution.body };
+  // What needs no data, and what the operation declines, cost nothing.
+  if (resolution.kind === "free" || resolution.kind === "declined") return resolution;
   const served = resolution.serving;
   const provisions = resolution.provisions ?? [];
   const started = provisions.length === 0 ? [] : await startAll(provisions, await call.caller());

@@ -33,6 +33,9 @@ export async function hostileWalk() {
   const METHODS = ["get", "post", "put", "patch", "delete"] as const;
   const ops: Op[] = [];
   for (const [path, item] of Object.entries<Json>(doc.paths)) {
+    // The FRED-compatible surface answers FRED's error document, not the envelope: test/routes/fred-hostile.test.ts
+    // holds it to that, with the same hostile values.
+    if (path.startsWith("/fred/")) continue;
     for (const method of METHODS) {
       const op = item[method];
       if (!op) continue;

@@ -157,6 +157,18 @@ describe("GET /openapi.json", () => {
       });
       for (const status of statuses.filter((s) => !/^[23]/.test(s))) {
         const where = `${method.toUpperCase()} ${path} ${status}`;
+        // The FRED-compatible surface answers FRED's error document (JSON or XML), except an internal failure.
+        if (path.startsWith("/fred/") && status !== "500") {
+          expect({ where, content: Object.keys(operation.responses[status].content ?? {}) }).toEqual({
+            where,
+            content: ["application/json", "text/xml"],
+          });
+          expect({ where, schema: operation.responses[status].content["application/json"].schema }).toEqual({
+            where,
+            schema: { $ref: "#/components/schemas/FredError" },
+          });
+          continue;
+        }
         expect({ where, content: Object.keys(operation.responses[status].content ?? {}) }).toEqual({
           where,
           content: ["application/json"],

@@ -29,6 +29,8 @@ export const CANNOT_FAIL_ONCE_PAID: Record<string, string> = {
   "GET /v1/panel": "resolve() builds the panel (every series held, the grid within bounds) before payment",
   "GET /v1/insights":
     "resolve() checks the series is readable before payment; the facts are computed from whatever it holds",
+  "GET /fred/series/observations":
+    "resolve() parses FRED's parameters, finds the series and checks the frequency against it before payment; the handler computes from what it holds",
   "GET /v1/flows": "resolve() chooses the measure and period among the slices held; the handler only reads them",
   "GET /v1/signals/active":
     "resolve() resolves the filters and checks the cursor; the handler lists what matches, possibly nothing",
