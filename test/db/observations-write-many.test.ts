@@ -1,83 +1,21 @@
 // writeManySeries and concurrent writers of the observation write path, on the backend of the run (PGlite, or
 // PostgreSQL with TEST_DATABASE_URL); writeSeriesObservations is test/db/observations-write.test.ts.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { and, asc, eq, sql } from "drizzle-orm";
-import type { Database, Db } from "../../db/client";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { findSeries, writeManySeries, writeSeriesObservations } from "../../db/repos/observations";
-import { indicators, observations, regions, series, sources } from "../../db/schema";
-import { makeTestDatabase, testBackend } from "../support/db";
+import { testBackend } from "../support/db";
+import { REGION, REGIONS, T0, T1, T2, isoDay, observationsWriteDatabase } from "./observations-write-fixture";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
 
-const T0 = new Date("2026-03-01T10:00:00.000Z");
-const T1 = new Date("2026-03-02T10:00:00.000Z");
-const T2 = new Date("2026-03-03T10:00:00.000Z");
-const REGION = "ZZ-OBS";
-const REGIONS = Array.from({ length: 40 }, (_, i) => `ZZ-OBS-${i}`);
-
-let database: Database;
-let db: Db;
-let counter = 0;
-
-beforeAll(async () => {
-  database = await makeTestDatabase();
-  db = database.db;
-  await db.insert(sources).values({ slug: "obs-write-test", name: "Write path test source" });
-  await db
-    .insert(regions)
-    .values([REGION, ...REGIONS].map((code) => ({ code, type: "test", name: code, slug: code.toLowerCase() })));
-  // The first seeded database of a process is built here (initdb and the full seed): slow on a busy machine.
-}, 120_000);
-
-afterAll(async () => {
-  await database?.close();
-});
-
-/** A fresh indicator per test, so every test starts from no series. */
-async function newIndicator(): Promise<string> {
-  const n = ++counter;
-  const id = `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
-  await db
-    .insert(indicators)
-    .values({ id, code: `OBS_WRITE_${n}`, sourceSlug: "obs-write-test", name: `write test ${n}` });
-  return id;
-}
-
-async function stored(seriesId: number) {
-  return db
-    .select({
-      date: observations.date,
-      revision: observations.revision,
-      value: observations.value,
-      isPreliminary: observations.isPreliminary,
-      isLatest: observations.isLatest,
-      sourceUpdatedAt: observations.sourceUpdatedAt,
-      recordedAt: observations.recordedAt,
-    })
-    .from(observations)
-    .where(eq(observations.seriesId, seriesId))
-    .orderBy(asc(observations.date), asc(observations.revision));
-}
-
-async function latestCountPerDate(seriesId: number): Promise<Map<string, number>> {
-  const rows = await db
-    .select({ date: observations.date, n: sql<number>`count(*)::int` })
-    .from(observations)
-    .where(and(eq(observations.seriesId, seriesId), eq(observations.isLatest, true)))
-    .groupBy(observations.date);
-  return new Map(rows.map((r) => [r.date, Number(r.n)]));
-}
-
-function isoDay(i: number): string {
-  return new Date(Date.UTC(1980, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
-}
+const fx = observationsWriteDatabase();
+const { newIndicator, stored, latestCountPerDate } = fx;
 
 describe(`writeManySeries (${testBackend})`, () => {
   test("many one-row series in one call; results in input order; a second call is all unchanged", async () => {
     const indicatorId = await newIndicator();
     // One series exists beforehand, with a different value.
-    const pre = await writeSeriesObservations(db, {
+    const pre = await writeSeriesObservations(fx.db, {
       indicatorId,
       regionCode: REGIONS[3],
       rows: [{ date: "2023-01-01", value: -1 }],
@@ -88,23 +26,23 @@ describe(`writeManySeries (${testBackend})`, () => {
       regionCode,
       rows: [{ date: "2023-01-01", value: i }],
     }));
-    const res = await writeManySeries(db, { items, now: T1 });
+    const res = await writeManySeries(fx.db, { items, now: T1 });
     expect(res.length).toBe(REGIONS.length);
     expect(res[3]).toEqual({ seriesId: pre.seriesId, inserted: 0, revised: 1, unchanged: 0 });
     expect(res.filter((r, i) => i !== 3).every((r) => r.inserted === 1 && r.revised === 0)).toBe(true);
     expect(new Set(res.map((r) => r.seriesId)).size).toBe(REGIONS.length);
     for (const [i, regionCode] of REGIONS.entries()) {
-      const s = (await findSeries(db, indicatorId, regionCode))!;
+      const s = (await findSeries(fx.db, indicatorId, regionCode))!;
       expect([s.id, s.observationCount, s.version]).toEqual([res[i].seriesId, 1, i === 3 ? 2 : 1]);
     }
-    const again = await writeManySeries(db, { items, now: T2 });
+    const again = await writeManySeries(fx.db, { items, now: T2 });
     expect(again.every((r) => r.unchanged === 1 && r.inserted === 0 && r.revised === 0)).toBe(true);
   });
 
   test("the same series twice in one call is refused", async () => {
     const indicatorId = await newIndicator();
     const items = [REGIONS[0], REGIONS[1], REGIONS[0]].map((regionCode) => ({ indicatorId, regionCode, rows: [] }));
-    await expect(writeManySeries(db, { items, now: T0 })).rejects.toThrow(
+    await expect(writeManySeries(fx.db, { items, now: T0 })).rejects.toThrow(
       `series ${indicatorId}/${REGIONS[0]} appears twice in one write (items 1 and 3)`,
     );
   });
@@ -115,8 +53,8 @@ describe(`writeManySeries (${testBackend})`, () => {
       { indicatorId, regionCode: REGIONS[0], rows: [{ date: "2020-01-01", value: 1 }] },
       { indicatorId, regionCode: "ZZ-NO-SUCH-REGION", rows: [{ date: "2020-01-01", value: 1 }] },
     ];
-    await expect(writeManySeries(db, { items, now: T0 })).rejects.toThrow();
-    expect(await findSeries(db, indicatorId, REGIONS[0])).toBeNull();
+    await expect(writeManySeries(fx.db, { items, now: T0 })).rejects.toThrow();
+    expect(await findSeries(fx.db, indicatorId, REGIONS[0])).toBeNull();
   });
 });
 
@@ -127,7 +65,7 @@ describe(`concurrent writers (${testBackend})`, () => {
     const writers = 8;
     const results = await Promise.all(
       Array.from({ length: writers }, (_, w) =>
-        writeSeriesObservations(db, {
+        writeSeriesObservations(fx.db, {
           indicatorId,
           regionCode: REGION,
           now: T0,
@@ -147,7 +85,7 @@ describe(`concurrent writers (${testBackend})`, () => {
     for (const date of dates) {
       expect(all.filter((o) => o.date === date).map((o) => o.revision)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     }
-    const s = (await findSeries(db, indicatorId, REGION))!;
+    const s = (await findSeries(fx.db, indicatorId, REGION))!;
     expect([s.observationCount, s.version]).toEqual([dates.length, writers]);
   });
 
@@ -157,15 +95,15 @@ describe(`concurrent writers (${testBackend})`, () => {
     const regionsB = [...regionsA].reverse();
     const mk = (codes: string[], v: number) =>
       codes.map((regionCode) => ({ indicatorId, regionCode, rows: [{ date: "2024-01-01", value: v }] }));
-    await writeManySeries(db, { items: mk(regionsA, 0), now: T0 });
+    await writeManySeries(fx.db, { items: mk(regionsA, 0), now: T0 });
     const res = await Promise.all([
-      writeManySeries(db, { items: mk(regionsA, 1), now: T1 }),
-      writeManySeries(db, { items: mk(regionsB, 2), now: T1 }),
-      writeManySeries(db, { items: mk(regionsA, 3), now: T1 }),
+      writeManySeries(fx.db, { items: mk(regionsA, 1), now: T1 }),
+      writeManySeries(fx.db, { items: mk(regionsB, 2), now: T1 }),
+      writeManySeries(fx.db, { items: mk(regionsA, 3), now: T1 }),
     ]);
     expect(res.flat().every((r) => r.revised === 1)).toBe(true);
     for (const regionCode of regionsA) {
-      const s = (await findSeries(db, indicatorId, regionCode))!;
+      const s = (await findSeries(fx.db, indicatorId, regionCode))!;
       expect(s.version).toBe(4);
       expect([...(await latestCountPerDate(s.id)).values()]).toEqual([1]);
     }

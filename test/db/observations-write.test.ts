@@ -1,8 +1,7 @@
 // The observation write path on the backend of the run (PGlite, or PostgreSQL with TEST_DATABASE_URL):
 // writeSeriesObservations (writeManySeries and concurrent writers are observations-write-many.test.ts).
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { and, asc, eq, sql } from "drizzle-orm";
-import type { Database, Db } from "../../db/client";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { and, eq, sql } from "drizzle-orm";
 import {
   DuplicateObservationDateError,
   ObservationInputError,
@@ -10,70 +9,15 @@ import {
   writeSeriesObservations,
   type ObservationInput,
 } from "../../db/repos/observations";
-import { indicators, observations, regions, series, sources } from "../../db/schema";
-import { makeTestDatabase, testBackend } from "../support/db";
+import { observations } from "../../db/schema";
+import { testBackend } from "../support/db";
+import { REGION, T0, T1, T2, isoDay, observationsWriteDatabase } from "./observations-write-fixture";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
 
-const T0 = new Date("2026-03-01T10:00:00.000Z");
-const T1 = new Date("2026-03-02T10:00:00.000Z");
-const T2 = new Date("2026-03-03T10:00:00.000Z");
-const REGION = "ZZ-OBS";
-const REGIONS = Array.from({ length: 40 }, (_, i) => `ZZ-OBS-${i}`);
-
-let database: Database;
-let db: Db;
-let counter = 0;
-
-beforeAll(async () => {
-  database = await makeTestDatabase();
-  db = database.db;
-  await db.insert(sources).values({ slug: "obs-write-test", name: "Write path test source" });
-  await db
-    .insert(regions)
-    .values([REGION, ...REGIONS].map((code) => ({ code, type: "test", name: code, slug: code.toLowerCase() })));
-  // The first seeded database of a process is built here (initdb and the full seed): slow on a busy machine.
-}, 120_000);
-
-afterAll(async () => {
-  await database?.close();
-});
-
-/** A fresh indicator per test, so every test starts from no series. */
-async function newIndicator(): Promise<string> {
-  const n = ++counter;
-  const id = `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
-  await db
-    .insert(indicators)
-    .values({ id, code: `OBS_WRITE_${n}`, sourceSlug: "obs-write-test", name: `write test ${n}` });
-  return id;
-}
-
-async function stored(seriesId: number) {
-  return db
-    .select({
-      date: observations.date,
-      revision: observations.revision,
-      value: observations.value,
-      isPreliminary: observations.isPreliminary,
-      isLatest: observations.isLatest,
-      sourceUpdatedAt: observations.sourceUpdatedAt,
-      recordedAt: observations.recordedAt,
-    })
-    .from(observations)
-    .where(eq(observations.seriesId, seriesId))
-    .orderBy(asc(observations.date), asc(observations.revision));
-}
-
-async function latestCountPerDate(seriesId: number): Promise<Map<string, number>> {
-  const rows = await db
-    .select({ date: observations.date, n: sql<number>`count(*)::int` })
-    .from(observations)
-    .where(and(eq(observations.seriesId, seriesId), eq(observations.isLatest, true)))
-    .groupBy(observations.date);
-  return new Map(rows.map((r) => [r.date, Number(r.n)]));
-}
+const fx = observationsWriteDatabase();
+const { newIndicator, stored, latestCountPerDate } = fx;
 
 const rows3: ObservationInput[] = [
   { date: "2020-01-01", value: 1.5 },
@@ -81,14 +25,10 @@ const rows3: ObservationInput[] = [
   { date: "2020-03-01", value: 3.25, isPreliminary: true, sourceUpdatedAt: new Date("2020-04-02T12:00:00Z") },
 ];
 
-function isoDay(i: number): string {
-  return new Date(Date.UTC(1980, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
-}
-
 describe(`writeSeriesObservations (${testBackend})`, () => {
   test("first write: revision 1, latest, stats over every date including the missing value", async () => {
     const indicatorId = await newIndicator();
-    const r = await writeSeriesObservations(db, { indicatorId, regionCode: REGION, rows: rows3, now: T0 });
+    const r = await writeSeriesObservations(fx.db, { indicatorId, regionCode: REGION, rows: rows3, now: T0 });
     expect(r).toEqual({ seriesId: r.seriesId, inserted: 3, revised: 0, unchanged: 0 });
     expect(await stored(r.seriesId)).toEqual([
       {
@@ -119,7 +59,7 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
         recordedAt: T0,
       },
     ]);
-    expect(await findSeries(db, indicatorId, REGION)).toEqual({
+    expect(await findSeries(fx.db, indicatorId, REGION)).toEqual({
       id: r.seriesId,
       indicatorId,
       regionCode: REGION,
@@ -133,21 +73,26 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
 
   test("an identical rewrite writes nothing: no rows, same version, same updated_at", async () => {
     const indicatorId = await newIndicator();
-    const first = await writeSeriesObservations(db, { indicatorId, regionCode: REGION, rows: rows3, now: T0 });
+    const first = await writeSeriesObservations(fx.db, { indicatorId, regionCode: REGION, rows: rows3, now: T0 });
     const before = await stored(first.seriesId);
     // source_updated_at alone is not a change.
     const again = rows3.map((r) => ({ ...r, sourceUpdatedAt: new Date("2021-01-01T00:00:00Z") }));
-    const r = await writeSeriesObservations(db, { indicatorId, regionCode: REGION, rows: again, now: T1 });
+    const r = await writeSeriesObservations(fx.db, { indicatorId, regionCode: REGION, rows: again, now: T1 });
     expect(r).toEqual({ seriesId: first.seriesId, inserted: 0, revised: 0, unchanged: 3 });
     expect(await stored(first.seriesId)).toEqual(before);
-    const s = (await findSeries(db, indicatorId, REGION))!;
+    const s = (await findSeries(fx.db, indicatorId, REGION))!;
     expect([s.version, s.updatedAt, s.observationCount]).toEqual([1, T0, 3]);
   });
 
   test("a changed value becomes revision 2; the old row stays, no longer latest; one latest row per date", async () => {
     const indicatorId = await newIndicator();
-    const { seriesId } = await writeSeriesObservations(db, { indicatorId, regionCode: REGION, rows: rows3, now: T0 });
-    const r = await writeSeriesObservations(db, {
+    const { seriesId } = await writeSeriesObservations(fx.db, {
+      indicatorId,
+      regionCode: REGION,
+      rows: rows3,
+      now: T0,
+    });
+    const r = await writeSeriesObservations(fx.db, {
       indicatorId,
       regionCode: REGION,
       now: T1,
@@ -163,7 +108,7 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
       [2, 1.6, true, T1],
     ]);
     expect([...(await latestCountPerDate(seriesId)).values()]).toEqual([1, 1, 1]);
-    const s = (await findSeries(db, indicatorId, REGION))!;
+    const s = (await findSeries(fx.db, indicatorId, REGION))!;
     // A revision adds no date.
     expect([s.version, s.updatedAt, s.observationCount, s.firstDate, s.lastDate]).toEqual([
       2,
@@ -174,7 +119,7 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
     ]);
 
     // A third value: revision 3 supersedes revision 2 only.
-    await writeSeriesObservations(db, {
+    await writeSeriesObservations(fx.db, {
       indicatorId,
       regionCode: REGION,
       now: T2,
@@ -190,7 +135,7 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
 
   test("null <-> number transitions are revisions; null -> null is not", async () => {
     const indicatorId = await newIndicator();
-    const { seriesId } = await writeSeriesObservations(db, {
+    const { seriesId } = await writeSeriesObservations(fx.db, {
       indicatorId,
       regionCode: REGION,
       now: T0,
@@ -200,7 +145,7 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
         { date: "2021-03-01", value: null },
       ],
     });
-    const r = await writeSeriesObservations(db, {
+    const r = await writeSeriesObservations(fx.db, {
       indicatorId,
       regionCode: REGION,
       now: T1,
@@ -221,7 +166,7 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
 
   test("numbers compare exactly: 0.1 + 0.2 is a revision of 0.3; -0 equals 0", async () => {
     const indicatorId = await newIndicator();
-    const { seriesId } = await writeSeriesObservations(db, {
+    const { seriesId } = await writeSeriesObservations(fx.db, {
       indicatorId,
       regionCode: REGION,
       now: T0,
@@ -231,7 +176,7 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
         { date: "2022-03-01", value: 1e-300 },
       ],
     });
-    const r = await writeSeriesObservations(db, {
+    const r = await writeSeriesObservations(fx.db, {
       indicatorId,
       regionCode: REGION,
       now: T1,
@@ -248,13 +193,13 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
 
   test("a preliminary flag change alone is a revision", async () => {
     const indicatorId = await newIndicator();
-    const { seriesId } = await writeSeriesObservations(db, {
+    const { seriesId } = await writeSeriesObservations(fx.db, {
       indicatorId,
       regionCode: REGION,
       now: T0,
       rows: [{ date: "2023-05-01", value: 10, isPreliminary: true }],
     });
-    const r = await writeSeriesObservations(db, {
+    const r = await writeSeriesObservations(fx.db, {
       indicatorId,
       regionCode: REGION,
       now: T1,
@@ -269,8 +214,13 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
 
   test("stats: earlier and later dates widen the range and count; a mixed write counts only new dates", async () => {
     const indicatorId = await newIndicator();
-    const { seriesId } = await writeSeriesObservations(db, { indicatorId, regionCode: REGION, rows: rows3, now: T0 });
-    const r = await writeSeriesObservations(db, {
+    const { seriesId } = await writeSeriesObservations(fx.db, {
+      indicatorId,
+      regionCode: REGION,
+      rows: rows3,
+      now: T0,
+    });
+    const r = await writeSeriesObservations(fx.db, {
       indicatorId,
       regionCode: REGION,
       now: T1,
@@ -282,9 +232,9 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
       ],
     });
     expect(r).toEqual({ seriesId, inserted: 2, revised: 1, unchanged: 1 });
-    const s = (await findSeries(db, indicatorId, REGION))!;
+    const s = (await findSeries(fx.db, indicatorId, REGION))!;
     expect([s.firstDate, s.lastDate, s.observationCount, s.version]).toEqual(["2019-12-01", "2020-06-01", 5, 2]);
-    const [recount] = await db
+    const [recount] = await fx.db
       .select({ n: sql<number>`count(*)::int`, lo: sql<string>`min(date)::text`, hi: sql<string>`max(date)::text` })
       .from(observations)
       .where(and(eq(observations.seriesId, seriesId), eq(observations.isLatest, true)));
@@ -299,7 +249,7 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
     const indicatorId = await newIndicator();
     let err: unknown;
     try {
-      await writeSeriesObservations(db, {
+      await writeSeriesObservations(fx.db, {
         indicatorId,
         regionCode: REGION,
         now: T0,
@@ -320,7 +270,7 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
       2,
       "duplicate date 2020-01-01 in one write (rows 1 and 3)",
     ]);
-    expect(await findSeries(db, indicatorId, REGION)).toBeNull();
+    expect(await findSeries(fx.db, indicatorId, REGION)).toBeNull();
   });
 
   test("malformed rows are refused: bad dates, non-finite values", async () => {
@@ -335,18 +285,18 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
       ],
     ];
     for (const [row, message] of bad) {
-      const p = writeSeriesObservations(db, { indicatorId, regionCode: REGION, now: T0, rows: [row] });
+      const p = writeSeriesObservations(fx.db, { indicatorId, regionCode: REGION, now: T0, rows: [row] });
       await expect(p).rejects.toThrow(ObservationInputError);
       await expect(p).rejects.toThrow(message);
     }
-    expect(await findSeries(db, indicatorId, REGION)).toBeNull();
+    expect(await findSeries(fx.db, indicatorId, REGION)).toBeNull();
   });
 
   test("an empty write creates the series with no dates and version 0", async () => {
     const indicatorId = await newIndicator();
-    const r = await writeSeriesObservations(db, { indicatorId, regionCode: REGION, rows: [], now: T0 });
+    const r = await writeSeriesObservations(fx.db, { indicatorId, regionCode: REGION, rows: [], now: T0 });
     expect([r.inserted, r.revised, r.unchanged]).toEqual([0, 0, 0]);
-    const s = (await findSeries(db, indicatorId, REGION))!;
+    const s = (await findSeries(fx.db, indicatorId, REGION))!;
     expect([s.id, s.firstDate, s.lastDate, s.observationCount, s.version]).toEqual([r.seriesId, null, null, 0, 0]);
   });
 
@@ -354,7 +304,7 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
     const indicatorId = await newIndicator();
     const rows = Array.from({ length: 4500 }, (_, i) => ({ date: isoDay(i), value: i }));
     let seen = 0;
-    await writeSeriesObservations(db, {
+    await writeSeriesObservations(fx.db, {
       indicatorId,
       regionCode: REGION,
       rows,
@@ -364,7 +314,7 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
     expect(seen).toBe(4500);
     seen = 0;
     rows[10] = { ...rows[10], value: -1 };
-    await writeSeriesObservations(db, {
+    await writeSeriesObservations(fx.db, {
       indicatorId,
       regionCode: REGION,
       rows,
@@ -377,15 +327,15 @@ describe(`writeSeriesObservations (${testBackend})`, () => {
   test("a large write crosses the insert batches intact", async () => {
     const indicatorId = await newIndicator();
     const rows = Array.from({ length: 15000 }, (_, i) => ({ date: isoDay(i), value: i % 97 === 0 ? null : i / 8 }));
-    const r = await writeSeriesObservations(db, { indicatorId, regionCode: REGION, rows, now: T0 });
+    const r = await writeSeriesObservations(fx.db, { indicatorId, regionCode: REGION, rows, now: T0 });
     expect([r.inserted, r.revised, r.unchanged]).toEqual([15000, 0, 0]);
-    const s = (await findSeries(db, indicatorId, REGION))!;
+    const s = (await findSeries(fx.db, indicatorId, REGION))!;
     expect([s.firstDate, s.lastDate, s.observationCount]).toEqual([isoDay(0), isoDay(14999), 15000]);
     // Change every 1000th value: exactly those are revised.
     const changed = rows.map((row, i) => (i % 1000 === 0 ? { ...row, value: -i } : row));
-    const r2 = await writeSeriesObservations(db, { indicatorId, regionCode: REGION, rows: changed, now: T1 });
+    const r2 = await writeSeriesObservations(fx.db, { indicatorId, regionCode: REGION, rows: changed, now: T1 });
     expect([r2.inserted, r2.revised, r2.unchanged]).toEqual([0, 15, 14985]);
-    const [n] = await db
+    const [n] = await fx.db
       .select({ n: sql<number>`count(*)::int` })
       .from(observations)
       .where(eq(observations.seriesId, r.seriesId));
