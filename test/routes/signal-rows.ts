@@ -1,7 +1,10 @@
 // The signal intervals test/routes/signals*.test.ts store (ROWS, detected at AT), with evidence shaped as the
 // detectors write it.
-import type { NewSignalRow } from "../../db/repos/signals";
+import { afterAll, beforeAll } from "bun:test";
+import { applyIntervalChanges, type NewSignalRow } from "../../db/repos/signals";
 import { indicatorId } from "../../db/seed/catalog";
+import { testKey } from "../support/keys";
+import { makePaymentsApp } from "../support/payments";
 
 export const AT = new Date("2026-11-01T00:00:00Z");
 export const ts = (d: string) => new Date(`${d}T00:00:00Z`);
@@ -145,3 +148,53 @@ export const ROWS: Record<string, Omit<NewSignalRow, "detectedAt" | "lastSeenAt"
     evidence: accel("2026-08-01", -3.1),
   },
 };
+
+/** The payments app of the signals tests with ROWS stored and a premium key (`idOf`: each row's signal id). A function, so each file gets its own (test files may share one module registry). */
+export function signalsApp() {
+  let t: Awaited<ReturnType<typeof makePaymentsApp>>;
+  let premium: Record<string, string> = {};
+  const idOf: Record<string, string> = {};
+  async function store(rows: Omit<NewSignalRow, "detectedAt" | "lastSeenAt">[]) {
+    await applyIntervalChanges(t.database.db, {
+      inserts: rows.map((r) => ({ ...r, detectedAt: AT, lastSeenAt: AT })),
+      updates: [],
+      deletes: [],
+    });
+  }
+  async function get(path: string, headers: Record<string, string> = premium) {
+    const res = await t.request(path, { headers });
+    return { res, status: res.status, body: (await res.json()) as any };
+  }
+  beforeAll(async () => {
+    t = await makePaymentsApp({
+      testRoute: false,
+      x402: {
+        networks: [{ network: "eip155:84532", payTo: SIGNALS_PAY_TO, rpcUrl: null }],
+        settlement: { mode: "facilitator", url: "http://127.0.0.1:9" },
+      },
+    });
+    await store(Object.values(ROWS));
+    premium = (await testKey(t, { scopes: ["svc-premium"] })).headers;
+    const listed = (await (await t.request("/v1/signals?strength=weak&limit=500", { headers: premium })).json()) as any;
+    for (const s of listed.data) {
+      const name = Object.entries(ROWS).find(
+        ([, r]) => r.validFrom.toISOString() === s.valid_from && r.type === s.type && r.regionCode === s.region.code,
+      )![0];
+      idOf[name] = s.id;
+    }
+  }, 120_000);
+  afterAll(() => t?.close());
+  return {
+    get t() {
+      return t;
+    },
+    get premium() {
+      return premium;
+    },
+    idOf,
+    store,
+    get,
+  };
+}
+
+export const SIGNALS_PAY_TO = "0x4374713F62239c69e6912a4D7235B2a365397004";

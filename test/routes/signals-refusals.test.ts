@@ -1,58 +1,18 @@
 // GET /v1/signals/active and GET /v1/signals refused: limits, tampered and foreign cursors and other 400s, 401, 402 on
 // both rails, 403 for keys without premium access, free 404s (the intervals of test/routes/signal-rows.ts). The 200s
 // are signals.test.ts.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { decodeBase64Json } from "payments";
-import { applyIntervalChanges, type NewSignalRow } from "../../db/repos/signals";
 import { testKey } from "../support/keys";
-import { APERTURE_CHALLENGE, makePaymentsApp } from "../support/payments";
-import { AT, ROWS } from "./signal-rows";
+import { APERTURE_CHALLENGE } from "../support/payments";
+import { SIGNALS_PAY_TO, signalsApp } from "./signal-rows";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
 
-let t: Awaited<ReturnType<typeof makePaymentsApp>>;
-let premium: Record<string, string>;
-const PAY_TO = "0x4374713F62239c69e6912a4D7235B2a365397004";
-
-let idOf: Record<string, string> = {};
-
-async function store(rows: Omit<NewSignalRow, "detectedAt" | "lastSeenAt">[]) {
-  await applyIntervalChanges(t.database.db, {
-    inserts: rows.map((r) => ({ ...r, detectedAt: AT, lastSeenAt: AT })),
-    updates: [],
-    deletes: [],
-  });
-}
-
-beforeAll(async () => {
-  t = await makePaymentsApp({
-    testRoute: false,
-    x402: {
-      networks: [{ network: "eip155:84532", payTo: PAY_TO, rpcUrl: null }],
-      settlement: { mode: "facilitator", url: "http://127.0.0.1:9" },
-    },
-  });
-  await store(Object.values(ROWS));
-  const listed = (await (
-    await t.request("/v1/signals?strength=weak&limit=500", {
-      headers: (premium = (await testKey(t, { scopes: ["svc-premium"] })).headers),
-    })
-  ).json()) as any;
-  for (const s of listed.data) {
-    const name = Object.entries(ROWS).find(
-      ([, r]) => r.validFrom.toISOString() === s.valid_from && r.type === s.type && r.regionCode === s.region.code,
-    )![0];
-    idOf[name] = s.id;
-  }
-}, 120_000);
-
-afterAll(() => t?.close());
-
-const get = async (path: string, headers: Record<string, string> = premium) => {
-  const res = await t.request(path, { headers });
-  return { res, status: res.status, body: (await res.json()) as any };
-};
+const fx = signalsApp();
+const { get } = fx;
+const PAY_TO = SIGNALS_PAY_TO;
 
 describe("400", () => {
   const expect400 = async (path: string, parameter: string) => {
@@ -114,14 +74,14 @@ describe("401, 402, 403", () => {
     }
   });
   test("a key without premium access: 403 CATEGORY_NOT_ALLOWED on both endpoints", async () => {
-    const free = (await testKey(t)).headers;
+    const free = (await testKey(fx.t)).headers;
     for (const path of ["/v1/signals/active", "/v1/signals"]) {
       const { status, body } = await get(path, free);
       expect([path, status, body.error.code]).toEqual([path, 403, "CATEGORY_NOT_ALLOWED"]);
     }
   });
   test("a key restricted to Texas: its own region listed; California, or every region (no filter), 403 REGION_NOT_ALLOWED", async () => {
-    const texas = (await testKey(t, { scopes: ["svc-premium"], allowedRegions: ["48"] })).headers;
+    const texas = (await testKey(fx.t, { scopes: ["svc-premium"], allowedRegions: ["48"] })).headers;
     const own = await get("/v1/signals?region=48&strength=weak", texas);
     expect(own.status).toBe(200);
     expect(own.body.data.map((s: any) => s.region.code)).toEqual(["48"]);

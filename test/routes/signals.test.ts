@@ -1,58 +1,15 @@
 // GET /v1/signals/active and GET /v1/signals behind the real key and payment rails, their 200s: listing, filters,
 // cursor paging that stays stable while intervals are written (the intervals of test/routes/signal-rows.ts). Refusals
 // (400, 401, 402 on both rails, 403, 404) are signals-refusals.test.ts.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { applyIntervalChanges, type NewSignalRow } from "../../db/repos/signals";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { signalListResponseSchema } from "../../src/schemas/signals";
-import { testKey } from "../support/keys";
-import { makePaymentsApp } from "../support/payments";
-import { AT, extreme, ROWS, ts } from "./signal-rows";
+import { extreme, ROWS, ts, signalsApp } from "./signal-rows";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
 
-let t: Awaited<ReturnType<typeof makePaymentsApp>>;
-let premium: Record<string, string>;
-const PAY_TO = "0x4374713F62239c69e6912a4D7235B2a365397004";
-
-let idOf: Record<string, string> = {};
-
-async function store(rows: Omit<NewSignalRow, "detectedAt" | "lastSeenAt">[]) {
-  await applyIntervalChanges(t.database.db, {
-    inserts: rows.map((r) => ({ ...r, detectedAt: AT, lastSeenAt: AT })),
-    updates: [],
-    deletes: [],
-  });
-}
-
-beforeAll(async () => {
-  t = await makePaymentsApp({
-    testRoute: false,
-    x402: {
-      networks: [{ network: "eip155:84532", payTo: PAY_TO, rpcUrl: null }],
-      settlement: { mode: "facilitator", url: "http://127.0.0.1:9" },
-    },
-  });
-  await store(Object.values(ROWS));
-  const listed = (await (
-    await t.request("/v1/signals?strength=weak&limit=500", {
-      headers: (premium = (await testKey(t, { scopes: ["svc-premium"] })).headers),
-    })
-  ).json()) as any;
-  for (const s of listed.data) {
-    const name = Object.entries(ROWS).find(
-      ([, r]) => r.validFrom.toISOString() === s.valid_from && r.type === s.type && r.regionCode === s.region.code,
-    )![0];
-    idOf[name] = s.id;
-  }
-}, 120_000);
-
-afterAll(() => t?.close());
-
-const get = async (path: string, headers: Record<string, string> = premium) => {
-  const res = await t.request(path, { headers });
-  return { res, status: res.status, body: (await res.json()) as any };
-};
+const fx = signalsApp();
+const { idOf, store, get } = fx;
 
 const names = (body: any) => body.data.map((s: any) => Object.entries(idOf).find(([, id]) => id === s.id)?.[0] ?? s.id);
 
