@@ -103,10 +103,21 @@ export const serveCommand: Command = {
     // the app listens: its start, some hundred statements, would otherwise queue on the database's thread beside the
     // warm-up's reads and hold "ready" back. Asked for before this thread waits again, so no request that queues a
     // fetch finds the engine not yet asked to start.
+    // A database that goes away while the engine starts (an outage, a restart) is waited for, never a reason to stop a
+    // server that already answers: the start is tried again, 1 s, 2 s ... 30 s apart, until it succeeds or the server stops.
     const jobs = thread.done.then(async () => {
-      if (stopping) return;
-      await d.jobs.start();
-      jobsStarted = true;
+      for (let attempt = 1; !stopping; attempt++) {
+        try {
+          await d.jobs.start();
+          jobsStarted = true;
+          return;
+        } catch (e) {
+          await d.jobs.stop();
+          const retryMs = Math.min(30_000, 1_000 * 2 ** (attempt - 1));
+          logger.warn("the job engine could not start; trying again", { error: String(e), attempt, retry_in_ms: retryMs });
+          await Bun.sleep(retryMs);
+        }
+      }
     });
     await starting.stop();
     // The embedded database is open to this process only: the CLI's administrative commands are carried out here.
