@@ -87,7 +87,7 @@ export async function resolveFredSeries(ctx: ReadContext, seriesId: string): Pro
     for (const r of regions.byCode.values()) if (r.type === "state" && r.aliases.includes(usps)) return r.code;
     return null;
   };
-  for (const candidate of readSeriesId(seriesId, [...tables.templates.keys()], new Set(tables.compact.keys()), isRegion)) {
+  for (const candidate of readSeriesId(seriesId, tables.templates.keys(), tables.compact, isRegion)) {
     for (const input of candidateInput(candidate, tables, stateByUsps)) {
       const regionCode = regions.byCode.has(input.region) ? input.region : input.region.toLowerCase();
       let target;

@@ -47,7 +47,7 @@ export type IdCandidate =
  * The readings of `id`: `templates` are the catalog's area templates, `compactCodes` its compacted codes, and
  * `isRegion` says whether an upper-cased string is a region code.
  */
-export function readSeriesId(id: string, templates: readonly string[], compactCodes: ReadonlySet<string>, isRegion: (code: string) => boolean): IdCandidate[] {
+export function readSeriesId(id: string, templates: Iterable<string>, compactCodes: { has(code: string): boolean }, isRegion: (code: string) => boolean): IdCandidate[] {
   const upper = id.toUpperCase();
   if (!/^[A-Z0-9]+$/.test(upper)) return [];
   const out: IdCandidate[] = [{ kind: "fred", code: upper }];
