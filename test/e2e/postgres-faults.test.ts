@@ -6,14 +6,12 @@
 //   the server is back;
 // - a transaction cut by an outage.
 // Nodes starting at once on an empty database and two nodes through outages under load are postgres-nodes.test.ts.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { rmSync } from "node:fs";
-import postgres from "postgres";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { isDatabaseUnavailable, openDatabase } from "../../db/client";
 import { sha256Hex } from "../../src/domain/keys";
 import { createLogger } from "../../src/logger";
-import { postgresUnavailable, startPostgres, type PgInstance } from "../../bench/lib/instances";
+import { ownPostgres } from "../support/own-postgres";
 import { makeTestApp, type TestApp } from "../support/app";
 import { testKey } from "../support/keys";
 
@@ -21,39 +19,8 @@ import { testKey } from "../support/keys";
 // PostgreSQL (minutes while other test files run beside it).
 setDefaultTimeout(600_000);
 
-const skip = postgresUnavailable();
-if (skip) console.warn(`skipped (PostgreSQL faults): ${skip}`);
-
-let pg: PgInstance;
-const dirs: string[] = [];
-
-beforeAll(async () => {
-  if (!skip) pg = await startPostgres();
-});
-
-afterAll(async () => {
-  await pg?.destroy();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-/**
- * A database on the test's instance: empty, or a copy of `copyOf` when that database exists and nobody is connected
- * to it (the seeded one the first-start race leaves, for tests about something other than seeding).
- */
-async function createDatabase(name: string, copyOf?: string): Promise<string> {
-  const admin = postgres(pg.url, { max: 1, onnotice: () => {} });
-  const copied = copyOf
-    ? await admin.unsafe(`create database ${name} template ${copyOf}`).then(
-        () => true,
-        () => false,
-      )
-    : false;
-  if (!copied) await admin.unsafe(`create database ${name}`);
-  await admin.end();
-  const u = new URL(pg.url);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
+const own = ownPostgres();
+const { skip, createDatabase } = own;
 
 /** Resolves with `p`, or rejects if it has not settled after `ms` (a request that hangs fails the test). */
 function settlesWithin<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
@@ -79,7 +46,7 @@ describe.skipIf(!!skip)("a PostgreSQL outage", () => {
     const ping = () => t.app.request("/v1/ping", { headers });
     expect((await ping()).status).toBe(200);
 
-    await pg.stop();
+    await own.pg.stop();
     // A burst, all at once, then the health check: every one is answered (the old code left them waiting until the
     // server came back, which here is never, so they would hang past the deadline).
     const burst = await settlesWithin(
@@ -107,7 +74,7 @@ describe.skipIf(!!skip)("a PostgreSQL outage", () => {
     );
     expect(health.status).toBe(503);
 
-    await pg.start();
+    await own.pg.start();
     // Back without a restart: the connection gate tries the server again within half a second.
     let status = 0;
     for (let i = 0; i < 100 && status !== 200; i++) {
@@ -146,13 +113,13 @@ describe.skipIf(!!skip)("a transaction cut by an outage", () => {
           (e) => e,
         );
       await Bun.sleep(300);
-      await pg.stop();
+      await own.pg.stop();
       const err = await tx;
       expect(isDatabaseUnavailable(err)).toBe(true);
       // The rollback's scheduled write runs on the next turns of the loop.
       await Bun.sleep(300);
       expect(uncaught.map(String)).toEqual([]);
-      await pg.start();
+      await own.pg.start();
       let ok = false;
       for (let i = 0; i < 50 && !ok; i++) ok = await database.ping().then((p) => p || Bun.sleep(100).then(() => false));
       expect(ok).toBe(true);

@@ -2,12 +2,12 @@
 // they cannot run): several nodes starting at once on an empty database (before the fix one died in migrations,
 // duplicate key on pg_type; now migrations and the first-start seed run under an advisory lock: every node starts, the
 // seed runs once), then two nodes through three outages under load on that seeded database.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import postgres from "postgres";
-import { postgresUnavailable, startPostgres, type PgInstance } from "../../bench/lib/instances";
+import { ownPostgres } from "../support/own-postgres";
 import { cli as runCli } from "../../bench/lib/serve-app";
 
 // Safety nets, not measures: servers here wait for "ready", after a first start that seeds the whole snapshot into
@@ -15,39 +15,8 @@ import { cli as runCli } from "../../bench/lib/serve-app";
 setDefaultTimeout(600_000);
 
 const ROOT = resolve(import.meta.dir, "../..");
-const skip = postgresUnavailable();
-if (skip) console.warn(`skipped (PostgreSQL faults): ${skip}`);
-
-let pg: PgInstance;
-const dirs: string[] = [];
-
-beforeAll(async () => {
-  if (!skip) pg = await startPostgres();
-});
-
-afterAll(async () => {
-  await pg?.destroy();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-/**
- * A database on the test's instance: empty, or a copy of `copyOf` when that database exists and nobody is connected
- * to it (the seeded one the first-start race leaves, for tests about something other than seeding).
- */
-async function createDatabase(name: string, copyOf?: string): Promise<string> {
-  const admin = postgres(pg.url, { max: 1, onnotice: () => {} });
-  const copied = copyOf
-    ? await admin.unsafe(`create database ${name} template ${copyOf}`).then(
-        () => true,
-        () => false,
-      )
-    : false;
-  if (!copied) await admin.unsafe(`create database ${name}`);
-  await admin.end();
-  const u = new URL(pg.url);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
+const own = ownPostgres();
+const { skip, dirs, createDatabase } = own;
 
 // Before the fix a node died in 3 of 5 such outages (postgres.js wrote to a socket it had already
 // closed, from a setImmediate: an uncaught TypeError). Two `svc serve` nodes on one database, 16 clients, PostgreSQL
@@ -228,10 +197,10 @@ describe.skipIf(!!skip)("two nodes through three PostgreSQL outages under load",
       await Bun.sleep(1000);
       for (let round = 1; round <= 3; round++) {
         phase = `down${round}`;
-        await pg.stop();
+        await own.pg.stop();
         await Bun.sleep(2000);
         phase = `restarting${round}`;
-        await pg.start();
+        await own.pg.start();
         // Back by itself: /v1/ping answers 200 on both nodes again.
         for (const node of [0, 1]) {
           let status = 0;
