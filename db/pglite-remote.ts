@@ -8,16 +8,24 @@
 // except those a caller overrides (drizzle keeps dates and timestamps as text): those come back as PGlite's text and
 // the caller's parser is applied here. A transaction holds the database for this thread's statements until it ends,
 // as PGlite's own transaction() does.
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { QueryOptions, Results, Transaction } from "@electric-sql/pglite";
 
-/** A statement or control message to the database's thread; `tx`: inside that transaction. */
-export type PgRequest =
+/**
+ * A statement or control message to the database's thread; `tx`: inside that transaction. `lane: "background"`:
+ * work no request waits for (jobs, admin commands, the first start's detection), run when no request's statement
+ * waits (db/pglite-host.ts).
+ */
+export type PgRequest = (
   | { op: "query"; id: number; sql: string; params: unknown[]; options: WireOptions; tx?: number }
   | { op: "exec"; id: number; sql: string; options: WireOptions; tx?: number }
   | { op: "begin"; id: number; tx: number }
   | { op: "end"; id: number; tx: number; commit: boolean }
   | { op: "listen"; id: number; channel: string; listener: number }
-  | { op: "unlisten"; id: number; listener: number };
+  | { op: "unlisten"; id: number; listener: number }
+) & { lane?: Lane };
+/** Which of the database thread's queues a statement waits in: a request's (the default) or background work's. */
+export type Lane = "background";
 /** QueryOptions without functions: `raw` lists the type OIDs whose values come back as text (the caller parses them). */
 export type WireOptions = { rowMode?: "array" | "object"; paramTypes?: number[]; blob?: Blob; raw?: number[] };
 export type PgReply = { id: number; ok: true; result?: unknown } | { id: number; ok: false; error: WireError };
@@ -36,8 +44,19 @@ export class RemotePglite {
   private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   private readonly listeners = new Map<number, (payload: string) => void>();
   private closedWith: Error | null = null;
+  // Which calls are background work: those made inside background(fn) (an async context of this client's own).
+  private readonly backgroundWork = new AsyncLocalStorage<true>();
 
-  constructor(private readonly port: PgPort) {}
+  /** `lane`: every statement of this client is background work (a thread that only runs jobs). */
+  constructor(
+    private readonly port: PgPort,
+    private readonly opts: { lane?: Lane } = {},
+  ) {}
+
+  /** Runs `fn` with this client's statements made meanwhile (in its async context) marked as background work. */
+  background<T>(fn: () => Promise<T>): Promise<T> {
+    return this.backgroundWork.run(true, fn);
+  }
 
   /** An answer from the database's thread. */
   reply(m: PgReply): void {
@@ -62,9 +81,10 @@ export class RemotePglite {
   private call<T>(request: PgRequestWithoutId): Promise<T> {
     if (this.closedWith) return Promise.reject(this.closedWith);
     const id = this.next++;
+    const lane = this.opts.lane ?? (this.backgroundWork.getStore() ? "background" : undefined);
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.port.post({ pg: { ...request, id } as PgRequest });
+      this.port.post({ pg: (lane ? { ...request, id, lane } : { ...request, id }) as PgRequest });
     });
   }
 
@@ -119,6 +139,15 @@ export class RemotePglite {
       await this.call({ op: "unlisten", listener });
     };
   }
+}
+
+/**
+ * Runs `fn` with the statements it makes on `database` marked as background work, where that database is the embedded
+ * one on its own thread (elsewhere there is no queue to give way in: PostgreSQL runs statements side by side).
+ */
+export function inBackground<T>(database: { raw: { kind: string; client?: unknown } }, fn: () => Promise<T>): Promise<T> {
+  const client = database.raw.client;
+  return client instanceof RemotePglite ? client.background(fn) : fn();
 }
 
 function wireOptions(options: QueryOptions | undefined): WireOptions {

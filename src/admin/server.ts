@@ -3,6 +3,7 @@
 // them out on its own dependencies, and a change is seen by it at once (its key cache, its caches). Loopback only, on a
 // port of its own, never the public one; each request carries the secret of DATA_DIR/admin.json (endpoint.ts).
 // POST /run {argv, cwd} answers a stream of JSON lines: {"out": line}, {"err": line}, then {"exit": code}.
+import { inBackground } from "../../db/pglite-remote";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Deps } from "../deps";
@@ -87,7 +88,9 @@ function runStream(deps: Deps, dispatch: (argv: string[], ctx: CommandContext) =
       deps.logger.info("administrative command", { command: req.argv.slice(0, 2).join(" ") });
       let code: number;
       try {
-        code = await dispatch(req.argv, ctx);
+        // An administrator's command (a detection over everything, an import) is background work: on the embedded
+        // database its statements give way to requests'.
+        code = await inBackground(deps.database, () => dispatch(req.argv, ctx));
       } catch (e) {
         deps.logger.error("administrative command failed", { command: req.argv.slice(0, 2).join(" "), error: describeError(e) });
         ctx.err(`svc ${req.argv[0]}: internal error: ${describeError(e)} (details in the server's log)`);

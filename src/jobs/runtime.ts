@@ -39,6 +39,7 @@ import { refreshSource } from "../services/refresh";
 import type { BillingDeps } from "../services/billing";
 import { runBillingCycle } from "./billing";
 import { openBoss, type OpenBoss } from "./boss";
+import { inBackground } from "../../db/pglite-remote";
 
 export const PROVISION_QUEUE = "provision";
 export const PROVISION_LOST_QUEUE = "provision-lost";
@@ -242,8 +243,11 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
     const boss = opened.boss;
     await boss.start();
     await setUpQueues(boss);
-    if (runsJobs) await startWorkers(boss);
-    if (opts.billing) await workBilling(boss, opts.billing);
+    // Workers started in the background context carry it into every job they run: on the embedded database their
+    // statements give way to requests' (db/pglite-host.ts).
+    if (runsJobs) await inBackground(deps.database, () => startWorkers(boss));
+    const billing = opts.billing;
+    if (billing) await inBackground(deps.database, () => workBilling(boss, billing));
     // This process's own writes queue detection at once (the cron and the start catch everyone else's).
     stopListening = deps.database.events.onSeriesWritten(() => void sendDetect(boss).catch((e) => deps.logger.warn("could not queue signal detection", { error: String(e) })));
     deps.logger.info("job engine started", { runs_jobs: runsJobs, concurrency: runsJobs ? concurrency : 0, database: deps.database.kind });

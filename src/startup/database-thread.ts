@@ -8,7 +8,7 @@
 //   first start. Writes made here are passed on to the server's caches (db/events.ts).
 import type { PGlite } from "@electric-sql/pglite";
 import { join } from "node:path";
-import { SEED_LOCK, type Database } from "../../db/client";
+import { SEED_LOCK, embeddedDatabase, type Database } from "../../db/client";
 import { pgliteHost, type PgliteHost } from "../../db/pglite-host";
 import { storedFamilies } from "../../db/seed/family-records";
 import { SNAPSHOT_VERSION } from "../../db/seed/snapshot-version";
@@ -81,7 +81,10 @@ function progressMessages(): Progress {
 
 /** Opens the configured database on this thread; writes made here are told to the server's caches. */
 async function open(config: Config, logger: Logger): Promise<Database> {
-  const db = await openConfiguredDatabase(config, { maintenance: true, logger });
+  return withEventsToServer(await openConfiguredDatabase(config, { maintenance: true, logger }));
+}
+
+function withEventsToServer(db: Database): Database {
   db.events.onSeriesWritten((series) => post({ events: { series } }));
   db.events.onCatalogWritten(() => post({ events: { catalog: true } }));
   return db;
@@ -95,8 +98,9 @@ async function start(config: Config, now: Date): Promise<void> {
   const db = (database = await open(config, logger));
   if (db.raw.kind === "pglite") host = pgliteHost(db.raw.client as PGlite, post);
   post({ opened: { stored: [...(await storedFamilies(db.db, SNAPSHOT_VERSION))] } });
+  const background = host ? withEventsToServer(embeddedDatabase(host.background(), async () => {})) : undefined;
   const seeded = await db.exclusive(SEED_LOCK, (locked) =>
-    completeFirstStart(locked, { config, now, progress: progressMessages(), logger, onFamilyStored: (id) => post({ stored: id }) }),
+    completeFirstStart(locked, { config, now, progress: progressMessages(), logger, onFamilyStored: (id) => post({ stored: id }), background }),
   );
   if (seeded && host && !stopping) await afterSeed(config, imageKey, host, logger);
   // PostgreSQL: the server has its own connections; this thread's work is done (the server then ends it).

@@ -29,6 +29,11 @@ export type FirstStartOptions = {
   logger: Logger;
   /** Told as each family is stored (the server serves it from then on). */
   onFamilyStored(id: DataFamilyId): void;
+  /**
+   * The database the signals and briefings are worked out on, when not the one seeded: on the embedded database, one
+   * whose statements give way to the server's (db/pglite-host.ts), so requests are answered promptly meanwhile.
+   */
+  background?: Database;
 };
 
 /** Stores what is missing of this release's data (see the file comment); returns whether it seeded. */
@@ -56,7 +61,7 @@ export async function completeFirstStart(database: Database, opts: FirstStartOpt
     await seedPublicBriefings(database.db, { now });
   }
   if ((await storedFamilies(database.db, SNAPSHOT_VERSION)).has("signals")) return seeded;
-  await detectAndBrief(database, opts);
+  await detectAndBrief(opts.background ?? database, opts);
   await recordFamily(database.db, "signals", SNAPSHOT_VERSION, now);
   opts.onFamilyStored("signals");
   // The job engine's schema: here, not on the server's thread (and so in the seeded image).
@@ -72,9 +77,11 @@ export async function completeFirstStart(database: Database, opts: FirstStartOpt
 
 async function detectAndBrief(database: Database, opts: FirstStartOptions): Promise<void> {
   const { now, progress, logger, config } = opts;
-  const [{ countSeriesChanges }, { createCaches }, { detectChangedSeries }, { createAsker }, { briefingIdsAwaitingRun, runBriefing }] = await Promise.all([
+  const [{ countSeriesChanges }, { createCaches }, { computePool, workerThread }, { workerEntry }, { detectChangedSeries }, { createAsker }, { briefingIdsAwaitingRun, runBriefing }] = await Promise.all([
     import("../../db/repos/series-changes"),
     import("../services/caches"),
+    import("../services/compute-pool"),
+    import("./worker-entry"),
     import("../services/signal-detection"),
     import("../services/ask"),
     import("../services/briefings"),
@@ -82,7 +89,9 @@ async function detectAndBrief(database: Database, opts: FirstStartOptions): Prom
   // Signals over every series written: the changes outbox the database filled as they were written (the job
   // engine's detect job drains the same outbox; emptied here, it finds nothing left to do).
   const t0 = performance.now();
-  const caches = createCaches(database);
+  // The detectors run on a compute thread of their own: on this thread they would hold the server's statements.
+  const compute = computePool({ threads: 1, queueMax: 2, startThread: () => workerThread(workerEntry("compute-thread")) });
+  const caches = createCaches(database, { compute });
   // A tick per series: detection makes garbage fast (some kilobytes per observation), collected as it goes.
   progress.start("signal detection", await countSeriesChanges(database.db));
   try {
@@ -90,6 +99,7 @@ async function detectAndBrief(database: Database, opts: FirstStartOptions): Prom
     logger.info("signals detected over the seeded series", { series: s.series, intervals: s.inserted, ms: Math.round(performance.now() - t0) });
   } finally {
     progress.done();
+    await compute.close();
   }
   // The public briefings' first runs: a run that fails is stored as failed, and the job engine tries again.
   const ids = await briefingIdsAwaitingRun(database.db);
