@@ -19,7 +19,7 @@ import {
   signupBodySchema,
   signupResponseSchema,
 } from "../schemas/keys";
-import { revokeKey } from "../services/billing";
+import { revokeKey } from "../services/billing-end";
 import { confirmRecovery, keyStatus, requestRecovery, rotateKey, signup } from "../services/keys";
 
 const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
