@@ -20,7 +20,8 @@ import {
   signupResponseSchema,
 } from "../schemas/keys";
 import { revokeKey } from "../services/billing-end";
-import { confirmRecovery, keyStatus, requestRecovery, rotateKey, signup } from "../services/keys";
+import { confirmRecovery, requestRecovery } from "../services/key-recovery";
+import { keyStatus, rotateKey, signup } from "../services/keys";
 
 const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
 

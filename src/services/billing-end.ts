@@ -11,7 +11,8 @@ import { PLANS } from "../plans";
 import { formatUsd } from "../pricing";
 import type { RevokeResponse } from "../schemas/keys";
 import { inTx, monthOverage, overageCharge, requireSubscription, viewSubscription, type BillingDeps, type SubscriptionView } from "./billing";
-import { newId, revokeKeyWithoutSubscription, type AuthenticatedKey } from "./keys";
+import type { AuthenticatedKey } from "./key-auth";
+import { newId, revokeKeyWithoutSubscription } from "./keys";
 
 export type EndReason = "cancelled" | "provider" | "operator" | "unpaid";
 
