@@ -9,8 +9,9 @@ import { encodeBase64Json, sha256Hex } from "./encoding";
 import type { Credential } from "./l402/header";
 import type { L402Challenge, L402Rail } from "./l402/rail";
 import { silentLogger, type Clock, type PaymentLogger, type PaymentQuote, type PaymentRequest, type ProofStore, type Rail } from "./types";
+import { UnavailableError } from "./x402/errors";
 import { parsePaymentHeader } from "./x402/payload";
-import { UnavailableError, type X402Rail } from "./x402/rail";
+import type { X402Rail } from "./x402/rail";
 import type { PaymentRequired, SettleResponse } from "./x402/types";
 
 export type Challenge = {

@@ -1,14 +1,16 @@
 // The x402 rail: builds deterministic `exact` requirements per configured network, verifies EIP-3009 payments
 // (offline checks, then on-chain state by simulation) and settles them, either itself through a viem wallet
-// client or through a facilitator's /verify and /settle HTTP API. Challenges need no chain library: what talks to a
-// chain (chain.ts, viem) is loaded by the rail's first chain access.
+// client or through a facilitator's /verify and /settle HTTP API (facilitator.ts). Challenges need no chain library:
+// what talks to a chain (chain.ts, viem) is loaded by the rail's first chain access.
 import type { Address, Hex, Transport } from "viem";
 import { addressOfPrivateKey, checksumAddress } from "./address";
 import type { ChainLinks, ChainTarget } from "./chain";
 import { encodeBase64Json } from "../encoding";
 import { silentLogger, type PaymentLogger, type PaymentQuote } from "../types";
 import { bazaarExtension, type BazaarForm } from "./bazaar";
-import { chainIdOf, knownNetwork, v1NameOf } from "./networks";
+import { mapRevert, shortError, UnavailableError } from "./errors";
+import { facilitatorCall } from "./facilitator";
+import { chainIdOf, knownNetwork } from "./networks";
 import { type ParsedPayment, type PaymentRequired, type PaymentRequirements, type SettleResponse } from "./types";
 import { matchRequirement, verifyOffline, type Rejection } from "./verify";
 
@@ -57,8 +59,6 @@ type NetworkRuntime = {
 };
 
 export type Verified = { ok: true; requirement: PaymentRequirements; payer: Address; signature: Hex; vrs: { v: number; r: Hex; s: Hex } | null };
-
-export class UnavailableError extends Error {}
 
 export class X402Rail {
   readonly maxTimeoutSeconds: number;
@@ -242,49 +242,11 @@ export class X402Rail {
     return (await this.chain()).settle(rt.target, payment, v, this.opts.settleTimeoutMs ?? 60_000);
   }
 
-  /** POST {url}/verify or /settle with the payload as the client sent it (signature normalised) and our requirement. */
-  private async facilitatorCall<T>(path: "verify" | "settle", payment: ParsedPayment, req: PaymentRequirements, signature: Hex): Promise<T> {
+  /** POST {url}/verify or /settle through the configured facilitator. */
+  private facilitatorCall<T>(path: "verify" | "settle", payment: ParsedPayment, req: PaymentRequirements, signature: Hex): Promise<T> {
     const s = this.opts.settlement as Extract<X402Settlement, { mode: "facilitator" }>;
-    const paymentPayload = { ...payment.raw, payload: { ...(payment.raw.payload as object), signature } };
-    const paymentRequirements =
-      payment.version === 2
-        ? req
-        : {
-            scheme: req.scheme,
-            network: v1NameOf(req.network),
-            maxAmountRequired: req.amount,
-            resource: "",
-            description: "",
-            mimeType: "application/json",
-            payTo: req.payTo,
-            maxTimeoutSeconds: req.maxTimeoutSeconds,
-            asset: req.asset,
-            extra: req.extra,
-          };
-    let res: Response;
-    try {
-      res = await this.fetchImpl(`${s.url.replace(/\/+$/, "")}/${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...(s.headers ?? {}) },
-        body: JSON.stringify({ x402Version: payment.version, paymentPayload, paymentRequirements }, (_k, val) => (typeof val === "bigint" ? val.toString() : val)),
-        signal: AbortSignal.timeout(this.opts.settleTimeoutMs ?? 60_000),
-      });
-    } catch (e) {
-      if (path === "verify") throw new UnavailableError(`facilitator unreachable: ${shortError(e)}`);
-      throw e;
-    }
-    const text = await res.text();
-    let body: any;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = null;
-    }
-    // Rejections come back as 200 with isValid/success false; a non-2xx with such a body is a rejection too.
-    if (body && typeof body === "object" && ("isValid" in body || "success" in body)) return body as T;
-    const err = `facilitator /${path} answered ${res.status}`;
-    if (path === "verify") throw new UnavailableError(err);
-    throw new Error(err);
+    const link = { url: s.url, headers: s.headers, fetch: this.fetchImpl, timeoutMs: this.opts.settleTimeoutMs ?? 60_000 };
+    return facilitatorCall<T>(link, path, payment, req, signature);
   }
 }
 
@@ -306,20 +268,4 @@ export function atomicAmount(microUsd: number, decimals: number): bigint {
 
 export function encodeSettleHeader(r: SettleResponse): string {
   return encodeBase64Json(r);
-}
-
-function shortError(e: unknown): string {
-  const msg = (e as { shortMessage?: string })?.shortMessage ?? (e as Error)?.message ?? String(e);
-  return msg.split("\n")[0].slice(0, 200);
-}
-
-/** Maps a revert/RPC failure to a short, stable reason (no RPC dump leaves the service). */
-export function mapRevert(e: unknown): string {
-  const text = `${(e as Error)?.message ?? ""} ${(e as { details?: string })?.details ?? ""}`.toLowerCase();
-  if (/authorization is (used|expired|not yet valid)|used or canceled/.test(text)) return "invalid_exact_evm_nonce_already_used";
-  if (/exceeds balance|insufficient/.test(text)) return "invalid_exact_evm_insufficient_balance";
-  if (/invalid signature/.test(text)) return "invalid_exact_evm_signature";
-  if (/timed? ?out|timeout/.test(text)) return "settlement_timeout";
-  if (/fetch failed|econnrefused|unable to connect|facilitator .* answered/.test(text)) return "settlement_unavailable";
-  return "invalid_exact_evm_transaction_failed";
 }

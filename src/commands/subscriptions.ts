@@ -4,7 +4,8 @@
 import { z } from "zod";
 import { PAID_PLAN_IDS, isPaidPlan } from "../plans";
 import { formatUsd } from "../pricing";
-import { BillingError, createSubscription, endSubscription, failPayment, recordPayment, subscriptionsList } from "../services/billing";
+import { BillingError, createSubscription, failPayment, recordPayment, subscriptionsList } from "../services/billing";
+import { endSubscription } from "../services/billing-end";
 import { invoiceMonth, retryPendingInvoices } from "../services/billing-cycle";
 import { ApiError } from "../errors";
 import { CliError } from "./cli-error";

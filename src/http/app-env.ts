@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Deps } from "../deps";
 import type { Admission } from "../services/admission";
-import type { AuthenticatedKey } from "../services/keys";
+import type { AuthenticatedKey } from "../services/key-auth";
 import type { Turn } from "./deferred-body";
 import type { OperationCatalog } from "./operations";
 import type { PageMemo } from "../services/page-memo";

@@ -5,7 +5,7 @@ import { getConnInfo } from "hono/bun";
 import type { Config } from "../config";
 import { clientAddress, type EntitlementWant } from "../domain/access";
 import { ApiError, fail } from "../errors";
-import type { AuthenticatedKey } from "../services/keys";
+import type { AuthenticatedKey } from "../services/key-auth";
 import type { AppEnv } from "./app-env";
 
 /** The key of a Key-only route (ping, rotate, revoke); 401 when the request carries none. */

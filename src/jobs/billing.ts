@@ -6,7 +6,8 @@
 import { pruneUsageBatches } from "../../db/repos/keys";
 import { DAY_MS, monthToInvoice } from "../domain/access";
 import { endUnpaidSubscriptions, invoiceMonth, retryPendingInvoices, type InvoiceOutcome } from "../services/billing-cycle";
-import type { BillingDeps, EndResult } from "../services/billing";
+import type { BillingDeps } from "../services/billing";
+import type { EndResult } from "../services/billing-end";
 
 export const USAGE_BATCH_RETENTION_MS = 90 * DAY_MS;
 

@@ -9,7 +9,7 @@ import { fail } from "../errors";
 import { errorResponses } from "../schemas/errors";
 import { publicBaseUrl } from "../contract/base-url";
 import { PLANS, isPaidPlan, publicPlans, type PaidPlanId } from "../plans";
-import { checkoutAvailability, handleWebhook, startCheckout } from "../services/billing";
+import { checkoutAvailability, handleWebhook, startCheckout } from "../services/billing-checkout";
 import { renderCheckoutUnavailable } from "../docs/keys-page";
 import { SERVICE_NAME } from "../version";
 import { checkoutIndexSchema, checkoutQuerySchema, checkoutSessionSchema, checkoutSuccessSchema, webhookAckSchema } from "../schemas/billing";

@@ -15,7 +15,7 @@ import { SCALAR_BUNDLE_CACHE_CONTROL, SCALAR_BUNDLE_PATH, docsPage, scalarBundle
 import { landingPage } from "../docs/landing";
 import { FAVICON_CACHE_CONTROL, FAVICON_CONTENT_TYPE, FAVICON_ICO } from "../docs/favicon";
 import { readContext } from "../services/series-read";
-import { checkoutAvailability } from "../services/billing";
+import { checkoutAvailability } from "../services/billing-checkout";
 import { prefersHtml } from "../http/content-coding";
 
 /** Fixed per deploy; a short public cache keeps a new deploy visible within minutes. */

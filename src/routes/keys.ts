@@ -19,8 +19,9 @@ import {
   signupBodySchema,
   signupResponseSchema,
 } from "../schemas/keys";
-import { revokeKey } from "../services/billing";
-import { confirmRecovery, keyStatus, requestRecovery, rotateKey, signup } from "../services/keys";
+import { revokeKey } from "../services/billing-end";
+import { confirmRecovery, requestRecovery } from "../services/key-recovery";
+import { keyStatus, rotateKey, signup } from "../services/keys";
 
 const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
 

@@ -4,7 +4,7 @@ import type { RegisterRoutes } from "../http/app-env";
 import { publicBaseUrl } from "../contract/base-url";
 import { KEYS_PAGE_HEADERS, renderKeysPage } from "../docs/keys-page";
 import { publicPlans } from "../plans";
-import { checkoutAvailability } from "../services/billing";
+import { checkoutAvailability } from "../services/billing-checkout";
 import { SERVICE_NAME } from "../version";
 
 /** The first request the page suggests with a new key: a series the shipped data holds. */

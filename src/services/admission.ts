@@ -25,7 +25,7 @@ import { entitlementVerdict, rateDecision, rateWindow, usageMonth, monthStart, m
 import type { Credential } from "../domain/keys";
 import type { ErrorAdvice, ErrorCode } from "../errors";
 import { isPremiumRead, type Quote, type Read, type Serving } from "../pricing";
-import { authenticateCachedKey, authenticateKey, type AuthenticatedKey, type Authentication } from "./keys";
+import { authenticateCachedKey, authenticateKey, type AuthenticatedKey, type Authentication } from "./key-auth";
 import { waitText } from "../domain/wait";
 import type { PaymentDescription, ReadPolicy } from "./paid-read";
 

@@ -23,7 +23,8 @@ import type { OverageBilling } from "../billing/provider";
 import { DAY_MS, GRACE_PERIOD_MS, INVOICE_SETTLE_MS, MINUTE_MS, isMonth, monthEnd, monthInvoiceable } from "../domain/access";
 import { PLANS } from "../plans";
 import { formatUsd } from "../pricing";
-import { BillingError, endSubscription, monthOverage, overageCharge, type BillingDeps, type EndResult } from "./billing";
+import { BillingError, monthOverage, overageCharge, type BillingDeps } from "./billing";
+import { endSubscription, type EndResult } from "./billing-end";
 import { newId } from "./keys";
 
 /** How long one attempt owns a pending invoice before another may retry it. */

@@ -36,7 +36,8 @@ import type { CreateBriefingBody } from "../schemas/briefings";
 import type { AskResponse } from "../schemas/ask";
 import type { Asker } from "./ask";
 import type { Store } from "./caches";
-import { newId, type AuthenticatedKey } from "./keys";
+import type { AuthenticatedKey } from "./key-auth";
+import { newId } from "./keys";
 import { resolveRegion } from "./regions";
 
 export type BriefingDeps = Pick<Deps, "database" | "clock" | "random" | "caches" | "jobs" | "logger">;

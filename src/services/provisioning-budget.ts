@@ -10,7 +10,7 @@ import { addressGroup } from "../domain/access";
 import { ApiError } from "../errors";
 import type { Db } from "../../db/client";
 import type { RateLimitStore } from "../ports";
-import type { AuthenticatedKey } from "./keys";
+import type { AuthenticatedKey } from "./key-auth";
 import { waitText } from "../domain/wait";
 
 /**

@@ -9,7 +9,7 @@ import { keysCommand } from "../../src/commands/keys";
 import { subscriptionsCommand } from "../../src/commands/subscriptions";
 import { mailCommand } from "../../src/commands/mail";
 import { CliError } from "../../src/commands/cli-error";
-import { authenticateKey } from "../../src/services/keys";
+import { authenticateKey } from "../../src/services/key-auth";
 import { openDatabase } from "../../db/client";
 import { sql } from "drizzle-orm";
 import { systemClock } from "../../src/deps";

@@ -10,7 +10,8 @@ import { join, resolve } from "node:path";
 import { usageFor } from "../../db/repos/keys";
 import { cryptoRandom, systemClock } from "../../src/deps";
 import { issueKey } from "../../src/services/keys";
-import { parseJournal, usageJournalDir } from "../../src/services/usage-journal";
+import { usageJournalDir } from "../../src/services/usage-journal";
+import { parseJournal } from "../../src/services/usage-journal-tally";
 import { sharedDatabase, takeAsSeeded, testBackend, type SharedDatabase } from "../support/db";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers. The server starts on

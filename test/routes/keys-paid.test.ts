@@ -6,7 +6,8 @@ import { sql } from "drizzle-orm";
 import { makeTestApp, type TestApp } from "../support/app";
 import { bearer, fromIp, jsonBody, testKey, testSubscription } from "../support/keys";
 import { startSmtpReceiver, type SmtpReceiver } from "../support/smtp";
-import { failPayment, recordPayment, endSubscription } from "../../src/services/billing";
+import { failPayment, recordPayment } from "../../src/services/billing";
+import { endSubscription } from "../../src/services/billing-end";
 import { DAY_MS } from "../../src/domain/access";
 import { createLogger } from "../../src/logger";
 

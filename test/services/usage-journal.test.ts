@@ -10,7 +10,8 @@ import { seededRandom } from "../support/clock";
 import { testKey } from "../support/keys";
 import { applyUsageBatch, usageBatchApplied, usageFor } from "../../db/repos/keys";
 import { createKeyCache, createUsageMeter, type KeyRuntime } from "../../src/services/key-runtime";
-import { openUsageJournal, parseJournal } from "../../src/services/usage-journal";
+import { openUsageJournal } from "../../src/services/usage-journal";
+import { parseJournal } from "../../src/services/usage-journal-tally";
 import { createLogger } from "../../src/logger";
 import { keyUsage } from "../../src/services/keys";
 
