@@ -14,7 +14,8 @@ import { composeAnswer, DETERMINISTIC_MODEL, type Section } from "../domain/ask/
 import type { Intent } from "../domain/ask/intent";
 import { growthComputed, type View } from "../domain/ask/lead";
 import { compareLead, growthRace, newestNote, peerSentence } from "../domain/ask/compare";
-import { TOPIC_WORDS, type Topic } from "../domain/ask/lexicon";
+import type { Topic } from "../domain/ask/lexicon";
+import { TOPIC_WORDS } from "../domain/ask/topic-words";
 import type { Episode } from "../domain/episodes";
 import { draftProblems, safeText, verifyNumbers } from "../domain/ask/verify";
 import { isFrequency, type Frequency } from "../domain/calendar";

@@ -21,7 +21,9 @@
 import { REGION_KINDS } from "../concepts";
 import { lookupRegion, regionKey, type RegionIndex } from "../regions";
 import type { Window } from "../window";
-import { FILLER_WORDS, NATIONAL_PHRASES, ORDER_WORDS, TOPICS, TOPIC_GROUPS, TWO_LETTER_WORDS, type Topic } from "./lexicon";
+import { FILLER_WORDS, NATIONAL_PHRASES, ORDER_WORDS, TWO_LETTER_WORDS } from "./common-words";
+import { TOPIC_GROUPS, type Topic } from "./lexicon";
+import { TOPICS } from "./topics";
 import { EPISODE_TIME_WORDS, NAMED_EPISODES, TIMED_EPISODE_WORDS } from "../episodes";
 import { readTime } from "./time";
 import { foldPlural, phraseWords, sharedStem, take, wordsOf, type Word } from "./words";
