@@ -16,28 +16,13 @@
 //   columns as make it shortest.
 // - A title longer than TITLE_LINES lines is said with the series' short names. A plot shorter than MIN_PANEL pixels
 //   (per panel) does not fit: `neededHeight` says the height at which it does.
+// The vertical budget (text measured, title and subtitle, headings, legend, each panel's height) is chart-frame.ts's;
+// this module places everything in it.
 import { addDays, addMonths, dayNumber, FREQUENCY_RANK, type Frequency } from "./calendar";
+import { boxHeight, COLUMN_GAP, frame, headGap, headingHeight, INK, lineHeight, MARGIN, measure, MUTED, ROW_GAP, SYMBOL, textAt, TITLE_LINES, type Frame, type Group, type TextItem } from "./chart-frame";
 import { dateTicks, placedLeft, valueTicks } from "./chart-ticks";
-import { chartText, legendLabels, newest, newestText, span, unitText, unitsOf, type ChartInput, type ChartSeries } from "./chart-text";
-import { ASCENT, DESCENT, textWidth, wrapLines } from "./text-width";
+import { newest, newestText, span, type ChartInput, type ChartSeries } from "./chart-text";
 
-export const MARGIN = 8;
-export const MIN_PANEL = 40;
-/** The most lines a title takes in its full form: a longer one is said with the series' short names. */
-export const TITLE_LINES = 2;
-const SLACK = 1.05;
-const INK = "#222";
-const MUTED = "#555";
-const PALETTE = ["#4c78a8", "#f58518", "#e45756", "#72b7b2", "#54a24b", "#eeca3b", "#b279a2", "#ff9da6", "#9d755d", "#bab0ac"];
-const ONE_COLOR = "#1f5fa8";
-
-type Typography = { title: number; text: number; value: number };
-const NORMAL: Typography = { title: 15, text: 11, value: 12 };
-const COMPACT: Typography = { title: 13, text: 10, value: 11 };
-const BARE: Typography = { title: 0, text: 12, value: 12 };
-
-export type TextRole = "title" | "subtitle" | "heading" | "value-axis" | "date-axis" | "newest" | "legend";
-export type TextItem = { role: TextRole; x: number; y: number; text: string; size: number; bold: boolean; align: "left" | "center" | "right"; color: string; halo?: boolean };
 export type Rule = { x: number; y: number; x2: number; y2: number; kind: "grid" | "axis" };
 export type Dot = { x: number; y: number; color: string };
 export type ChartLayout = {
@@ -56,15 +41,6 @@ export type ChartLayout = {
   neededHeight: number;
 };
 
-const lineHeight = (size: number) => Math.ceil(size * 1.25);
-const boxHeight = (size: number) => (ASCENT + DESCENT) * size;
-/** How far a label centred on a tick reaches above or below it. */
-const halfBox = (size: number) => Math.ceil(boxHeight(size) / 2);
-/** The room between a heading and the panel or axis it names: the top value label reaches half a line above it. */
-const headGap = (size: number) => halfBox(size) + 3;
-const headingHeight = (lines: string[], size: number) => (lines.length ? lines.length * lineHeight(size) + headGap(size) : 0);
-const wrap = (text: string, width: number, size: number, bold = false) => wrapLines(text, width / SLACK, size, bold);
-const measure = (text: string, size: number, bold = false) => textWidth(text, size, bold) * SLACK;
 
 /** The coarsest frequency drawn: ticks never finer than any series' periods. */
 const coarsest = (series: ChartSeries[]) => series.map((s) => s.frequency).reduce((a, b) => (FREQUENCY_RANK[b] > FREQUENCY_RANK[a] ? b : a));
@@ -73,29 +49,6 @@ function shiftPeriods(date: string, frequency: Frequency, n: number): string {
   if (frequency === "daily") return addDays(date, n);
   if (frequency === "weekly") return addDays(date, 7 * n);
   return addMonths(date, n * { monthly: 1, quarterly: 3, annual: 12 }[frequency]);
-}
-
-type Legend = { height: number; columns: number; width: number; entries: { lines: string[]; color: string }[]; rows: number[] };
-const SYMBOL = 14;
-const COLUMN_GAP = 16;
-const ROW_GAP = 3;
-
-/** The narrowest a legend column is made (a column narrower than this wraps every entry). */
-const MIN_COLUMN = 90;
-
-/** Legend entries in the columns that make it shortest (fewer wrapped lines on a tie). */
-function legendLayout(entries: { text: string; color: string }[], room: number, size: number): Legend {
-  let best: (Legend & { lines: number }) | null = null;
-  for (let columns = Math.max(1, Math.min(entries.length, Math.floor((room + COLUMN_GAP) / (MIN_COLUMN + COLUMN_GAP)))); columns >= 1; columns--) {
-    const width = (room - (columns - 1) * COLUMN_GAP) / columns;
-    const laid = entries.map((e) => ({ lines: wrap(e.text, width - SYMBOL, size), color: e.color }));
-    const rows: number[] = [];
-    for (let k = 0; k < laid.length; k += columns) rows.push(Math.max(...laid.slice(k, k + columns).map((e) => e.lines.length)));
-    const height = rows.reduce((a, b) => a + b, 0) * lineHeight(size) + (rows.length - 1) * ROW_GAP;
-    const lines = laid.reduce((a, e) => a + e.lines.length, 0);
-    if (!best || height < best.height || (height === best.height && lines < best.lines)) best = { height, columns, width, entries: laid, rows, lines };
-  }
-  return best!;
 }
 
 type Rect = { x: number; y: number; w: number; h: number };
@@ -148,83 +101,6 @@ function newestLabelAt(points: { x: number; y: number | null }[], m: Point, w: n
   }
   return best?.at ?? { x: Math.max(bounds.x, Math.min(bounds.x + bounds.w - w, m.x - 6 - w)), y: Math.max(bounds.y, Math.min(bounds.y + bounds.h - h, m.y - 7 - h)) };
 }
-
-type Group = { unit: string; series: number[]; side: "left" | "right" };
-
-function unitGroups(input: ChartInput): Group[] {
-  const units = unitsOf(input);
-  return units.map((unit, k) => ({ unit, series: input.series.flatMap((s, i) => (unitText(s) === unit ? [i] : [])), side: units.length === 2 && k === 1 ? "right" : "left" }));
-}
-
-const textAt = (texts: TextItem[], size: number) => (role: TextRole, x: number, top: number, text: string, o: Partial<TextItem> = {}) =>
-  void texts.push({ role, x, y: top + ASCENT * (o.size ?? size), text, size, bold: false, align: "left", color: MUTED, ...o });
-
-/**
- * The vertical budget at `height`, with the title in its full or short form: the title and subtitle placed, the
- * headings and legend measured, and the height left for each panel (`fits` when it is MIN_PANEL or more).
- */
-function frame(input: ChartInput, short: boolean, height: number) {
-  const W = input.width;
-  const H = height;
-  const T = input.bare ? BARE : Math.min(W, input.height) < 300 ? COMPACT : NORMAL;
-  const s = T.text;
-  const room = W - 2 * MARGIN;
-  const groups = unitGroups(input);
-  const mode = groups.length === 1 ? "one" : groups.length === 2 ? "dual" : "panels";
-  const colors = input.series.length === 1 ? [ONE_COLOR] : input.series.map((_, k) => PALETTE[k % PALETTE.length]!);
-  const texts: TextItem[] = [];
-  const label = textAt(texts, s);
-
-  // Title and subtitle.
-  let y = MARGIN;
-  if (!input.bare) {
-    const words = chartText(input);
-    for (const line of wrap(short ? words.shortTitle : words.title, room, T.title, true)) {
-      label("title", MARGIN, y, line, { size: T.title, bold: true, color: INK });
-      y += lineHeight(T.title);
-    }
-    y += 2;
-    for (const line of (short ? words.shortSubtitle : words.subtitle).flatMap((l) => wrap(l, room, s))) {
-      label("subtitle", MARGIN, y, line);
-      y += lineHeight(s);
-    }
-    y += 4;
-  }
-
-  // Headings of the axes (two units) or panels (three or more).
-  const headingLines = (text: string, width: number) => wrap(text, width, s);
-  let dualHeadings: string[][] = [];
-  if (mode === "dual") {
-    const [a, b] = [groups[0]!.unit, groups[1]!.unit];
-    const oneLine = measure(a, s) + measure(b, s) + COLUMN_GAP <= room;
-    dualHeadings = oneLine ? [[a], [b]] : [headingLines(a, (room - COLUMN_GAP) / 2), headingLines(b, (room - COLUMN_GAP) / 2)];
-  }
-  const panelHeadings = mode === "panels" ? groups.map((g) => headingLines(g.unit, room)) : mode === "dual" ? [dualHeadings.reduce((a, b) => (b.length > a.length ? b : a))] : [[]];
-
-  // The legend at the bottom, the date labels above it.
-  const labels = legendLabels(input);
-  const legendEntries = input.series.length > 1
-    ? input.series.map((x, k) => ({ text: `${labels[k]}${mode === "dual" ? ` (${groups.find((g) => g.series.includes(k))!.side})` : ""} ${newestText(x)}`, color: colors[k]! }))
-    : [];
-  const legend = legendEntries.length ? legendLayout(legendEntries, room, s) : null;
-  const legendTop = H - MARGIN - (legend?.height ?? 0);
-  const tick = 4;
-  const dateLabelTop = tick + 4;
-  const plotBottom = (legend ? legendTop - 10 : H - MARGIN) - dateLabelTop - lineHeight(s);
-  // The top value label reaches half a line above the plot.
-  const plotTop = Math.max(y + (panelHeadings[0]!.length ? 0 : halfBox(s) + 2), MARGIN + halfBox(s));
-
-  // Panels: their heights, what does not fit.
-  const n = panelHeadings.length;
-  const between = halfBox(s) + 6;
-  const free = plotBottom - plotTop - panelHeadings.reduce((a, l) => a + headingHeight(l, s), 0) - (n - 1) * between;
-  const panelHeight = free / n;
-  const fits = panelHeight >= MIN_PANEL;
-  const neededHeight = fits ? H : Math.ceil(H + (MIN_PANEL - panelHeight) * n);
-  const titleLines = texts.filter((t) => t.role === "title").length;
-  return { short, W, H, T, s, groups, mode, colors, texts, dualHeadings, panelHeadings, legend, legendTop, tick, dateLabelTop, plotTop, plotBottom, n, between, panelHeight, fits, neededHeight, titleLines };
-}
-type Frame = ReturnType<typeof frame>;
 
 /** Everything placed in a frame that fits. */
 function place(input: ChartInput, f: Frame): ChartLayout {

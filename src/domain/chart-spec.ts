@@ -3,7 +3,8 @@
 // (in pixels: the spec draws the layout as it is, with no scale or axis of Vega's own), and the recession periods are
 // grey bands from a 0/1 monthly indicator (FRED's USREC): a run of 1s from month a to month b is the band
 // [a, first day after b], clipped to the window drawn.
-import { chartLayout, type ChartLayout, type TextItem } from "./chart-layout";
+import type { TextItem } from "./chart-frame";
+import { chartLayout, type ChartLayout } from "./chart-layout";
 import type { Band, ChartInput, ChartPoint } from "./chart-text";
 
 export { chartFit } from "./chart-layout";

@@ -5,28 +5,29 @@
 // a name that is a state and a country (Georgia) is read by the kinds the topic covers, and the answer says which;
 // a two-letter code is read as the data routes read it (CA: Canada; US-CA: California), the state when the topic is
 // not covered for countries, and the answer says which and how to ask for the other; a county name several counties
-// share is read as the most populous (ask-places.ts). Words no lexicon phrase names are read through the catalog's
-// own vocabulary (ask-vocabulary.ts). "GDP growth" is real GDP's unless nominal is asked.
+// share is read as the most populous (ask-places.ts). Each topic is resolved in each place by ask-series.ts. Words no
+// lexicon phrase names are read through the catalog's own vocabulary (ask-vocabulary.ts). "GDP growth" is real GDP's
+// unless nominal is asked.
 // Ceilings (per request): series read, tool calls and rounds; reaching one ends work early with `truncated: true`.
 // A round is one batch of tool calls made together (the search, the reads, the insights, the signals).
-import { DETERMINISTIC_MODEL } from "../domain/ask/compose";
 import { readIntent, type IntentReading } from "../domain/ask/intent";
 import { economySize, levelOfChange, rateMoves, realOrNominal } from "../domain/ask/topic-reading";
 import { demonymName } from "../domain/ask/demonyms";
 import { broadTopics, fuzzyPlaceLookup, parseQuestion, placeLookup, type ParsedQuestion } from "../domain/ask/parse";
-import { TOPIC_WORDS, type Topic } from "../domain/ask/lexicon";
-import { conceptLevels, getConcept, pluralKind, REGION_KINDS, type RegionKind } from "../domain/concepts";
+import { TOPIC_WORDS } from "../domain/ask/topic-words";
+import type { RegionKind } from "../domain/concepts";
 import { formatWindow, parseWindow, type Window } from "../domain/window";
 import type { AskDepth, AskResponse, Citation } from "../schemas/ask";
 import { isPremiumIndicator, type Read } from "../pricing";
-import { asApiError, resolveSeriesTarget, type SeriesTarget } from "./concepts";
-import { codeNote, settlePlaces } from "./ask-places";
+import { settlePlaces } from "./ask-places";
 import { COVERED_HINT, topicsFromCatalog } from "./ask-vocabulary";
 import { planFlows, type FlowPlan } from "./ask-flows";
 import { regionIndexForAsk, resolveRegion, type RegionRow } from "./regions";
-import { heldTarget, targetCode, targetPremium, type ReadContext } from "./series-read";
+import { targetCode, targetPremium, type ReadContext } from "./series-read";
 import type { LanguageModel } from "./ask-model";
 import { planRank, polarDirection, type RankPlan } from "./ask-rank";
+import { emptyResponse, regionOut, uniqueIndicators } from "./ask-response";
+import { planPeers, planSeries, type Planned } from "./ask-series";
 
 export type AskInput = { q: string; region?: string; window?: string; depth: AskDepth };
 export type Asker = { answer(input: AskInput, opts?: { signals?: boolean }): Promise<AskResponse> };
@@ -40,7 +41,6 @@ export const ASK_CEILINGS: Record<AskDepth, { series: number; toolCalls: number;
 /** The window read when neither `window`, the question nor its topic names one. */
 export const DEFAULT_ASK_WINDOW = "10y";
 
-export type Planned = { target: SeriesTarget; topic: Topic; region: RegionRow; peer: SeriesTarget | null };
 
 export type AskPlan =
   | { kind: "answered"; response: AskResponse }
@@ -70,97 +70,6 @@ export type AskPlan =
 
 // ---------------------------------------------------------------------------------------------------------------
 // Planning
-
-
-export function emptyResponse(depth: AskDepth, status: "no_coverage" | "no_data", message: string, resolved: AskResponse["resolved"], extra: { rounds?: number; citations?: Citation[] } = {}): AskResponse {
-  const citations = extra.citations ?? [];
-  return {
-    answer: null,
-    citations,
-    resolved,
-    grounded: true,
-    truncated: false,
-    status,
-    // The question's words quoted here are letters and digits only (parse.ts splits on everything else).
-    message,
-    meta: { depth, rounds: extra.rounds ?? 0, toolCalls: citations.length, model: DETERMINISTIC_MODEL },
-  };
-}
-
-const regionOut = (r: RegionRow) => ({ code: r.code, name: r.name, type: r.type });
-
-function indicatorOut(t: SeriesTarget): AskResponse["resolved"]["indicators"][number] {
-  if (t.kind === "stored") return { code: t.indicator.code, source: t.indicator.sourceSlug ?? "", name: t.indicator.name, ...(t.concept ? { concept: t.concept.code } : {}) };
-  return { code: t.code, source: "svc", name: t.concept.name, concept: t.code };
-}
-
-function uniqueIndicators(targets: readonly SeriesTarget[]): AskResponse["resolved"]["indicators"] {
-  return [...new Map(targets.map((t) => [`${targetCode(t)}|${indicatorOut(t).source}`, indicatorOut(t)])).values()];
-}
-
-const TOPIC_LABEL = (t: Topic) => t.id.replace(/_/g, " ");
-
-/** Where a topic is covered, for a message: "states and counties", "the United States". */
-function topicLevels(t: Topic): string {
-  const kinds = new Set<string>(Object.keys(t.byKind ?? {}));
-  const concept = t.concept ? getConcept(t.concept) : null;
-  if (concept) for (const k of conceptLevels(concept)) kinds.add(k);
-  const parts = [...kinds].sort((a, b) => REGION_KINDS.indexOf(a as RegionKind) - REGION_KINDS.indexOf(b as RegionKind)).map(pluralKind);
-  if (t.us) parts.unshift("the United States");
-  return parts.length ? parts.join(" and ") : "no region";
-}
-
-/** A series for a topic and place: held, or why not (no target: the catalog does not offer it there). */
-type Candidate = { target: SeriesTarget; held: true } | { target: SeriesTarget | null; held: false; why: string };
-
-/** `comparing`: the question compares countries, so the United States reads the same series as the others. */
-async function candidatesFor(ctx: ReadContext, topic: Topic, region: RegionRow, comparing = false): Promise<Candidate[] | string> {
-  const kind = region.type as RegionKind;
-  const national = region.code === "US" && topic.us !== undefined && !(comparing && (topic.concept || topic.byKind?.country));
-  let codes: string[];
-  if (national) codes = [...topic.us!];
-  else if (topic.byKind?.[kind]) codes = [...topic.byKind[kind]!];
-  else if (topic.concept && conceptLevels(getConcept(topic.concept)!).includes(kind)) codes = [topic.concept];
-  else {
-    // Unsure is better than wrong: never another place's answer, but the closest one held, said so.
-    const closest = topic.us && region.code !== "US" ? `; the closest held is the national figure: ask about the United States` : "";
-    return `${TOPIC_LABEL(topic)} is covered for ${topicLevels(topic)}, not for ${region.name}${closest}`;
-  }
-  const out: Candidate[] = [];
-  for (const code of codes) {
-    let target: SeriesTarget;
-    try {
-      target = await resolveSeriesTarget(ctx, { code, region: region.code });
-    } catch (e) {
-      const err = asApiError(e);
-      if (!err || err.status !== 404) throw e;
-      out.push({ target: null, held: false, why: err.message });
-      continue;
-    }
-    try {
-      await heldTarget(ctx, target);
-      out.push({ target, held: true });
-    } catch (e) {
-      const err = asApiError(e);
-      if (!err) throw e;
-      out.push({ target, held: false, why: err.message });
-    }
-  }
-  // A topic of several series (recession: USREC and UNRATE) reads each; one of alternatives (a state's LASST04 or
-  // LAUST04A) reads the first held.
-  if (topic.byKind && !national) {
-    const held = out.find((c) => c.held);
-    return held ? [held] : out.slice(0, 1);
-  }
-  return out;
-}
-
-/** The nation for a state, the state for a county: the peer a briefing compares with. */
-function peerRegion(region: RegionRow, byCode: Map<string, RegionRow>): RegionRow | null {
-  if (region.type === "state") return byCode.get("US") ?? null;
-  if (region.type === "county" && region.parentCode) return byCode.get(region.parentCode) ?? null;
-  return null;
-}
 
 export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<AskPlan> {
   const depth = input.depth;
@@ -250,58 +159,7 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
     };
   }
 
-  const planned: Planned[] = [];
-  const uncovered: string[] = [];
-  const notHeld: string[] = [];
-  const unheldTargets: SeriesTarget[] = [];
-  const comparing = places.filter((p) => p.type === "country").length > 1;
-  let truncated = false;
-  for (const topic of topics) {
-    for (const named of places) {
-      let region = named;
-      let found = await candidatesFor(ctx, topic, region, comparing);
-      const label = TOPIC_WORDS[topic.id]?.growth ?? TOPIC_WORDS[topic.id]?.label ?? TOPIC_LABEL(topic);
-      // A state's name that is also a country's (Georgia): the country when the topic is not covered for states.
-      const alt = parsed.alternates[named.code] ? index.byCode.get(parsed.alternates[named.code]) : undefined;
-      if (alt) {
-        const asCountry = typeof found === "string" ? await candidatesFor(ctx, topic, alt, comparing) : null;
-        if (asCountry && typeof asCountry !== "string") {
-          [region, found] = [alt, asCountry];
-          notes.push(`(${named.name} was read as the country: ${label} is covered for countries, not for US states.)`);
-        } else notes.push(`(${named.name} was read as the US state; ask about "the country ${named.name}" for the country.)`);
-      }
-      // A code that is a country's and a state's (CA): as read, else the other when the topic is not covered there.
-      const code = parsed.codes[named.code];
-      if (code) {
-        const other = index.byCode.get(code.other)!;
-        // Not covered for the code's place, or covered but nothing held there ("KY": the Cayman Islands): the other.
-        const unheld = typeof found !== "string" && !found.some((c) => c.held);
-        const asOther = typeof found === "string" || unheld ? await candidatesFor(ctx, topic, other, comparing) : null;
-        if (asOther && typeof asOther !== "string" && asOther.some((c) => c.held)) {
-          const why = unheld ? `no ${label.replace(/^the /, "")} is held for ${named.name}` : `${label} is covered for ${pluralKind(other.type as RegionKind)}, not for ${pluralKind(named.type as RegionKind)}`;
-          [region, found] = [other, asOther];
-          notes.push(`(“${code.text}” was read as ${other.type === "state" ? "the US state " : ""}${other.name}: ${why}; as a region code ${code.text} is ${named.name}.)`);
-        } else notes.push(codeNote(index, named.code, code.other, code.text));
-      }
-      if (typeof found === "string") {
-        uncovered.push(found);
-        continue;
-      }
-      for (const c of found) {
-        if (!c.held) {
-          notHeld.push(c.why);
-          if (c.target) unheldTargets.push(c.target);
-          continue;
-        }
-        if (planned.some((p) => targetCode(p.target) === targetCode(c.target) && p.region.code === region.code)) continue;
-        if (planned.length >= ceilings.series) {
-          truncated = true;
-          continue;
-        }
-        planned.push({ target: c.target, topic, region, peer: null });
-      }
-    }
-  }
+  const { planned, uncovered, notHeld, unheldTargets, truncated } = await planSeries(ctx, { topics, places, parsed, index, maxSeries: ceilings.series, notes });
   if (planned.length === 0) {
     const status = notHeld.length ? "no_data" : "no_coverage";
     const reasons = [...new Set([...notHeld, ...uncovered.map((u) => `${u.charAt(0).toUpperCase()}${u.slice(1)}.`)])];
@@ -311,14 +169,7 @@ export async function planQuestion(ctx: ReadContext, input: AskInput): Promise<A
     return { kind: "answered", response: emptyResponse(depth, status, `${message}${notes.length ? ` ${notes.join(" ")}` : ""}`, resolved, { rounds: searches.length, citations: searches.map((s) => s.citation) }) };
   }
   // A briefing compares each place with the one above it, when the same topic is held there.
-  if (depth === "briefing") {
-    for (const p of planned) {
-      const up = peerRegion(p.region, index.byCode);
-      if (!up) continue;
-      const found = await candidatesFor(ctx, p.topic, up);
-      if (typeof found !== "string") p.peer = found.find((c) => c.held)?.target ?? null;
-    }
-  }
+  if (depth === "briefing") await planPeers(ctx, planned, index.byCode);
   // "Worst", "best": the direction the first series' polarity gives (the worst unemployment rate is the highest).
   const first = planned[0].target;
   if (intent.polar && (intent.intent.kind === "extreme" || intent.intent.kind === "episode") && first.kind === "stored") {

@@ -10,7 +10,8 @@
 // indicator's polarity (up_is_good): the best unemployment rate is the lowest.
 import type { IndicatorRow } from "../../db/repos/catalog";
 import type { Direction } from "../domain/ask/intent";
-import { TOPIC_WORDS, type Topic } from "../domain/ask/lexicon";
+import type { Topic } from "../domain/ask/lexicon";
+import { TOPIC_WORDS } from "../domain/ask/topic-words";
 import { rankLead } from "../domain/ask/rank";
 import { inUnit, type Threshold } from "../domain/place-sets";
 import { addMonths } from "../domain/calendar";

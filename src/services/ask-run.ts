@@ -7,25 +7,28 @@
 //    for where people move (ask-flows.ts);
 // 2. get_insights of each series (the context after the answer);
 // 3. at depth=briefing, for a caller entitled to them, get_active_signals of each place.
-// Then the lead sentences (src/domain/ask/lead.ts), the composer, an optional model's phrasing (served only when it
-// is plain prose whose every number the checker reads: verify.ts draftProblems and verifyNumbers), and the served
-// text made safe for any HTML context (safeText). `grounded` is the checker's verdict on the text served.
-import { composeAnswer, DETERMINISTIC_MODEL, type Section } from "../domain/ask/compose";
+// Then the answer's sections (ask-sections.ts: the lead sentences of src/domain/ask/lead.ts, comparisons, facts), the
+// composer, an optional model's phrasing (served only when it is plain prose whose every number the checker reads:
+// verify.ts draftProblems and verifyNumbers), and the served text made safe for any HTML context (safeText).
+// `grounded` is the checker's verdict on the text served.
+import { composeAnswer, DETERMINISTIC_MODEL } from "../domain/ask/compose";
 import type { Intent } from "../domain/ask/intent";
 import { growthComputed, type View } from "../domain/ask/lead";
-import { compareLead, growthRace, newestNote, peerSentence } from "../domain/ask/compare";
-import { TOPIC_WORDS, type Topic } from "../domain/ask/lexicon";
+import type { Topic } from "../domain/ask/lexicon";
+import { TOPIC_WORDS } from "../domain/ask/topic-words";
 import type { Episode } from "../domain/episodes";
 import { draftProblems, safeText, verifyNumbers } from "../domain/ask/verify";
 import { isFrequency, type Frequency } from "../domain/calendar";
 import { freshnessAt } from "../domain/freshness";
-import { capitalise, decimalsOf, formatDate, formatValue, indicatorPhrase } from "../domain/prose";
+import { decimalsOf, formatDate, formatValue } from "../domain/prose";
 import { formatWindow } from "../domain/window";
 import type { AskResponse, Citation } from "../schemas/ask";
 import { phraseWithModel } from "./ask-model";
-import { ASK_CEILINGS, emptyResponse, type AskContext, type AskPlan } from "./ask-plan";
+import { ASK_CEILINGS, type AskContext, type AskPlan } from "./ask-plan";
+import { emptyResponse } from "./ask-response";
 import { runRank } from "./ask-rank";
 import { runFlows } from "./ask-flows";
+import { answerSections } from "./ask-sections";
 import { leadFor, nameOf, readEpisodes, unitOf, viewOf, type LeadContext } from "./ask-views";
 import { targetCode, seriesData } from "./series-read";
 import type { SeriesTarget } from "./concepts";
@@ -35,8 +38,6 @@ import { regionIndex, type RegionRow } from "./regions";
 import { listSignals, placeOf, resolveSignalQuery } from "./signals";
 
 type RunPlan = Extract<AskPlan, { kind: "run" }>;
-
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 function seriesArgs(t: SeriesTarget): Record<string, string> {
   const code = targetCode(t);
@@ -59,12 +60,6 @@ function latestSummary(t: SeriesTarget, place: string, obs: LatestObservation | 
 function insightsSummary(body: InsightsBody): string {
   const top = body.facts[0];
   return `${body.facts.length} fact(s) over ${body.meta.window} (${body.meta.observation_count} observations)${top ? `; most salient: ${top.text}` : ""}${body.signals.length ? `; ${body.signals.length} active signal(s)` : ""}`;
-}
-
-/** Facts with a salience, the topic's lead kinds first, then by salience (the service's order). */
-function leadFirst<F extends { kind: string; salience: number }>(facts: readonly F[], lead: readonly string[]): F[] {
-  const useful = facts.filter((f) => f.salience > 0 || lead.includes(f.kind));
-  return [...useful.filter((f) => lead.includes(f.kind)), ...useful.filter((f) => !lead.includes(f.kind))];
 }
 
 export async function runPlan(ctx: AskContext, plan: RunPlan, opts: { signals: boolean }): Promise<AskResponse> {
@@ -232,58 +227,6 @@ export async function runPlan(ctx: AskContext, plan: RunPlan, opts: { signals: b
   if (views.every((v) => v === null)) {
     return { ...emptyResponse(plan.depth, "no_data", "The series for this question hold no values there.", plan.resolved, { rounds, citations }), truncated };
   }
-  // Facts name the series as the catalog does; the answer names it as people do. A 0/1 indicator's facts ("unchanged
-  // at 0") say nothing the yes/no lead has not said.
-  const factsOf = (k: number) => {
-    const v = views[k];
-    if (!v || v.state === "recession") return [];
-    const t = plan.series[k].target;
-    const catalogName = indicatorPhrase(t.kind === "stored" ? t.indicator.name : t.concept.name);
-    // One pass, so a label that contains the catalog's name ("real GDP growth" for "GDP growth") is not renamed twice.
-    const name = new RegExp(`(${escapeRegExp(capitalise(catalogName))}|${escapeRegExp(catalogName)})`, "g");
-    const plain = (text: string) => text.replace(name, (m, _g, at: number) => (m !== catalogName || at === 0 || /[.!?]\s$/.test(text.slice(0, at)) ? capitalise(v.label) : v.label));
-    return leadFirst(insights[k]?.facts ?? [], plan.series[k].topic.leadFacts ?? []).slice(0, ceilings.facts).map((f) => plain(f.text));
-  };
-  const sections: Section[] = [];
-  // A comparison: the places of one topic set side by side at one period, then each place's context.
-  const done = new Set<number>();
-  if (comparing) {
-    for (const topic of [...new Set(plan.series.map((p) => p.topic))]) {
-      const ks = plan.series.map((p, k) => (p.topic === topic && views[k] ? k : -1)).filter((k) => k >= 0);
-      if (ks.length < 2) continue;
-      // "in 2023": compared at the newest period both hold up to then.
-      const until = intent.kind === "compare" && intent.at ? (intent.at.length === 4 ? `${intent.at}-12-31` : intent.at) : null;
-      const compared = ks.map((k) => (until ? { ...views[k]!, points: views[k]!.points.filter((p) => p.date <= until) } : views[k]!));
-      const lead = compareLead(compared, intent.kind === "compare" ? intent.dir : null, plan.intent.yesNo);
-      results.push(lead.figures);
-      // Like with like: the comparison is at one period; each place's newer value is said apart, never paired.
-      const newest = newestNote(compared, lead.date);
-      sections.push({ lead: lead.text, facts: newest ? [newest] : [], peers: [] });
-      ks.forEach((k) => done.add(k));
-    }
-  }
-  plan.series.forEach((p, k) => {
-    if (done.has(k)) return;
-    const v = views[k];
-    if (!v) {
-      sections.push({ lead: `No value of ${nameOf(p.target).toLowerCase()} is held for ${place(p.region)}.`, facts: [], peers: [] });
-      return;
-    }
-    const lead = leadFor(v, leadContext);
-    results.push(lead.figures);
-    const peerPts = p.peer ? pointsOf.get(p.peer) : null;
-    const peer = p.peer && peerPts?.length ? peerSentence(v, viewOf(p.peer, p.topic, place(p.peer.region), peerPts)) : null;
-    if (peer) results.push(peer.figures);
-    sections.push({ lead: lead.text, facts: factsOf(k), peers: peer ? [peer.text] : [] });
-  });
-  // "Are wages keeping up with inflation?": the two 12-month changes side by side, first.
-  // Two series of one topic in two places are a comparison (above), not a race.
-  if (/\b(keep(?:ing)? up|outpac\w*|faster than|ahead of)\b/i.test(plan.question) && views.length === 2 && views[0] && views[1] && views[0].label !== views[1].label) {
-    const race = growthRace(views[0], views[1]);
-    if (race) {
-      results.push(race.figures);
-      sections.unshift({ lead: race.text, facts: [], peers: [] });
-    }
-  }
+  const sections = answerSections(plan, { views, insights, pointsOf, leadContext, place, facts: ceilings.facts }, results);
   return finish(composeAnswer({ sections, notes: plan.notes, signals: signalTexts }));
 }

@@ -4,7 +4,8 @@
 import { directionLead, episodeLead, sincePeakLead, thresholdLead } from "../domain/ask/moves";
 import type { IntentReading } from "../domain/ask/intent";
 import { leadSentence, type Lead, type View } from "../domain/ask/lead";
-import { TOPIC_WORDS, type Topic } from "../domain/ask/lexicon";
+import type { Topic } from "../domain/ask/lexicon";
+import { TOPIC_WORDS } from "../domain/ask/topic-words";
 import { episodesOf, episodeWindow, latestEpisode, namedEpisode, recessionsOf, type Episode } from "../domain/episodes";
 import type { Frequency } from "../domain/calendar";
 import { getConcept } from "../domain/concepts";

@@ -6,7 +6,8 @@
 //   states (the 50 and DC), countries; kept until the indicator's series change (place-values.ts). Derived concepts (computed on read) have no stored peers or signals.
 // - Polarity (up_is_good) comes from the catalog entry; a derived concept has none.
 import { sourceAttribution, type SourceAttribution } from "../domain/attribution";
-import { computeInsights, type InsightFact, type PeerValues } from "../domain/insights";
+import type { InsightFact, PeerValues } from "../domain/insight-context";
+import { computeInsights } from "../domain/insights";
 import { formatWindow, parseWindow, type Window } from "../domain/window";
 import { valueSpecOf } from "../domain/value-kinds";
 import type { InsightsQuery } from "../schemas/insights";

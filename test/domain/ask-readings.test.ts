@@ -8,7 +8,7 @@ import { bareYear, namedPeriod, readIntent } from "../../src/domain/ask/intent";
 import { demonymName } from "../../src/domain/ask/demonyms";
 import { parseQuestion, placeLookup, fuzzyPlaceLookup, fuzzyPlaceNames } from "../../src/domain/ask/parse";
 import { economySize, levelOfChange, rateMoves, realOrNominal } from "../../src/domain/ask/topic-reading";
-import { TOPICS } from "../../src/domain/ask/lexicon";
+import { TOPICS } from "../../src/domain/ask/topics";
 import { oneTypoApart, searchStem, sharedStem } from "../../src/domain/ask/words";
 import { vocabularyMatches } from "../../src/domain/ask/vocabulary";
 import { leadSentence, type View } from "../../src/domain/ask/lead";

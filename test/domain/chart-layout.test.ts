@@ -2,9 +2,10 @@
 // and titles, few points, small sizes. Every layout is checked whole: each text box (measured with the chart font's
 // widths) inside the picture and clear of every other.
 import { describe, expect, test } from "bun:test";
-import { chartLayout, MARGIN, MIN_PANEL, type ChartLayout } from "../../src/domain/chart-layout";
+import { MARGIN, MIN_PANEL } from "../../src/domain/chart-frame";
+import { chartLayout, type ChartLayout } from "../../src/domain/chart-layout";
 import { newestText, type ChartInput, type ChartSeries } from "../../src/domain/chart-text";
-import type { TextRole } from "../../src/domain/chart-layout";
+import type { TextRole } from "../../src/domain/chart-frame";
 import { ASCENT, DESCENT, textWidth } from "../../src/domain/text-width";
 
 const months = (from: string, values: (number | null)[]) =>

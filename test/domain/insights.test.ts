@@ -2,7 +2,8 @@
 // values, ties, leap years), and the real series of ../shared/data.
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { computeInsights, type InsightFact, type InsightSeries } from "../../src/domain/insights";
+import type { InsightFact, InsightSeries } from "../../src/domain/insight-context";
+import { computeInsights } from "../../src/domain/insights";
 import { parseWindow } from "../../src/domain/window";
 import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";
 

@@ -9,7 +9,9 @@
 // - "Did inflation fall last year?": a rate named by its own word ("inflation", the growth of prices) rises or falls
 //   as a rate, so a yes/no change of it is its direction (58.5% to 34.9% fell), never the sign of its value (prices
 //   still rose). "Did prices fall" keeps the sign.
-import { TOPICS, TOPIC_WORDS, type Topic } from "./lexicon";
+import type { Topic } from "./lexicon";
+import { TOPIC_WORDS } from "./topic-words";
+import { TOPICS } from "./topics";
 import { spanMonths, type IntentReading } from "./intent";
 
 const topicNamed = (id: string) => TOPICS.find((t) => t.id === id)!;
