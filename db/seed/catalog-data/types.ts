@@ -1,4 +1,4 @@
-// Shapes of the curated catalog (one data module per source in this folder; FRED's in parts by theme) and the rules every entry follows.
+// Shapes of the curated catalog (a data module per source here; FRED's in parts by theme) and the rules entries follow.
 //
 // - code: the provider's own identifier (FRED series id, World Bank indicator id, Census variable, ...). For a family
 //   published once per area (LAUS, PEP, ACS, EIA by state) the code is the provider's series-id scheme with the area
