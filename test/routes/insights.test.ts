@@ -8,7 +8,7 @@ import { detectSignalsFor } from "../../src/services/signal-detection";
 import { indicatorId } from "../../db/seed/catalog";
 import { testKey } from "../support/keys";
 import { fredRows } from "../support/snapshot";
-import { APERTURE_CHALLENGE, makePaymentsApp } from "../support/payments";
+import { APERTURE_CHALLENGE, makePaymentsApp, offlineX402 } from "../support/payments";
 import { deriveWritten } from "../support/derive";
 import { clearIndicator, clearSeries, monthStarts, writeSeries, type Row } from "../support/series";
 
@@ -23,10 +23,7 @@ const PAY_TO = "0x4374713F62239c69e6912a4D7235B2a365397004";
 beforeAll(async () => {
   t = await makePaymentsApp({
     testRoute: false,
-    x402: {
-      networks: [{ network: "eip155:84532", payTo: PAY_TO, rpcUrl: null }],
-      settlement: { mode: "facilitator", url: "http://127.0.0.1:9" },
-    },
+    x402: offlineX402(PAY_TO),
   });
   const db = t.database.db;
   // The unemployment rate of Texas, January to August 2025 (multiples of 0.5: every difference is exact), and three

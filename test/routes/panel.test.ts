@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { decodeBase64Json } from "payments";
 import { panelResponseSchema } from "../../src/schemas/panel";
-import { APERTURE_CHALLENGE, makePaymentsApp } from "../support/payments";
+import { APERTURE_CHALLENGE, makePaymentsApp, offlineX402 } from "../support/payments";
 import { testKey } from "../support/keys";
 import { deriveWritten } from "../support/derive";
 import { clearSeries, monthStarts, weekdays, writeSeries, type Row } from "../support/series";
@@ -36,10 +36,7 @@ const TEN = "PAYEMS,USPRIV,USGOOD,SRVPRD,USMINE,USCONS,MANEMP,DMANEMP,NDMANEMP,U
 beforeAll(async () => {
   t = await makePaymentsApp({
     testRoute: false,
-    x402: {
-      networks: [{ network: "eip155:84532", payTo: PAY_TO, rpcUrl: null }],
-      settlement: { mode: "facilitator", url: "http://127.0.0.1:9" },
-    },
+    x402: offlineX402(PAY_TO),
   });
   t.clock.set("2026-11-22T12:00:00Z");
   const db = t.database.db;

@@ -7,7 +7,7 @@ import type { Asker, AskInput } from "../../src/services/ask";
 import { askResponseSchema, type AskResponse } from "../../src/schemas/ask";
 import { runBriefing } from "../../src/services/briefings";
 import { jsonBody, testKey } from "./keys";
-import { makePaymentsApp } from "./payments";
+import { makePaymentsApp, offlineX402 } from "./payments";
 
 /** A covered answer to `q`, as the ask service shapes one (validated against the contract's schema). */
 export function okAnswer(label: string, input?: Pick<AskInput, "depth" | "window">): AskResponse {
@@ -73,10 +73,7 @@ export function briefingsApp() {
   beforeAll(async () => {
     t = await makePaymentsApp({
       testRoute: false,
-      x402: {
-        networks: [{ network: "eip155:84532", payTo: BRIEFINGS_PAY_TO, rpcUrl: null }],
-        settlement: { mode: "facilitator", url: "http://127.0.0.1:9" },
-      },
+      x402: offlineX402(BRIEFINGS_PAY_TO),
     });
     premium = await testKey(t, { scopes: ["svc-premium"] });
   }, 120_000);
