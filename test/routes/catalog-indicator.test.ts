@@ -3,8 +3,6 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { errorEnvelopeSchema } from "../../src/schemas/errors";
-import { indicatorDetailResponseSchema } from "../../src/schemas/catalog";
 import { catalogApp } from "../support/catalog";
 import { fredRows, sahmSeries } from "../support/snapshot";
 
@@ -15,19 +13,7 @@ const vega = (file: string) =>
   readFileSync(resolve(import.meta.dir, "../../node_modules/vega-datasets/data", file), "utf8");
 
 const fx = catalogApp();
-const { ok } = fx;
-
-async function detail(path: string) {
-  return indicatorDetailResponseSchema.parse(await ok(`/v1/indicators/${path}`));
-}
-
-async function error(path: string, status: number, code: string) {
-  const res = await fx.t.request(path);
-  expect(res.status).toBe(status);
-  const body = errorEnvelopeSchema.parse(await res.json());
-  expect(body.error.code).toBe(code as never);
-  return body.error;
-}
+const { ok, detail, error } = fx;
 
 describe("GET /v1/indicators/{code}", () => {
   test("a national series: PAYEMS with its coverage read from the shipped FRED files (both vintages)", async () => {

@@ -6,7 +6,6 @@ import { resolve } from "node:path";
 import { CATALOG } from "../../db/seed/catalog-data";
 import { CATEGORIES } from "../../db/schema/catalog";
 import { isCurrent } from "../../src/domain/freshness";
-import { errorEnvelopeSchema } from "../../src/schemas/errors";
 import {
   indicatorDetailResponseSchema,
   indicatorListResponseSchema,
@@ -25,22 +24,10 @@ const allIndicators = CATALOG.flatMap((c) => c.indicators.map((i) => ({ ...i, so
 const activeIndicators = allIndicators.filter((i) => i.isActive !== false);
 
 const fx = catalogApp();
-const { ok } = fx;
+const { ok, detail, error } = fx;
 
 async function list(query = "") {
   return indicatorListResponseSchema.parse(await ok(`/v1/indicators${query}`));
-}
-
-async function detail(path: string) {
-  return indicatorDetailResponseSchema.parse(await ok(`/v1/indicators/${path}`));
-}
-
-async function error(path: string, status: number, code: string) {
-  const res = await fx.t.request(path);
-  expect(res.status).toBe(status);
-  const body = errorEnvelopeSchema.parse(await res.json());
-  expect(body.error.code).toBe(code as never);
-  return body.error;
 }
 
 describe("GET /v1/sources", () => {
