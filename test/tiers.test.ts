@@ -6,6 +6,7 @@ import {
   DIRECTORY_TIERS,
   directoryOf,
   filesOf,
+  jobEngineStarter,
   loadsWholeSnapshot,
   localImports,
   markedTier,
@@ -42,6 +43,11 @@ describe("the rule", () => {
       "test/support/chain.ts",
     ]);
     expect(processStarter("test/domain/calendar.test.ts")).toBeNull();
+    expect(jobEngineStarter("test/jobs/refresh.test.ts")).toEqual([
+      "test/jobs/refresh.test.ts",
+      "test/support/jobs.ts",
+    ]);
+    expect(jobEngineStarter("test/domain/calendar.test.ts")).toBeNull();
     expect(localImports("test/tiers.test.ts")).toEqual(["test/support/tiers.ts"]);
     expect(readsBackend(`if (${BACKEND} === "postgres") x();`)).toBe(true);
     expect(readsBackend("const t = await makeTestApp();")).toBe(false);
@@ -55,10 +61,12 @@ describe("every test file", () => {
     expect(orphans).toEqual([]);
   });
 
-  test("in the fast tier starts no process, itself or through a helper, and does not load the whole snapshot", () => {
+  test("in the fast tier starts no process and no job engine, itself or through a helper, and does not load the whole snapshot", () => {
     const bad = filesOf("fast").flatMap((f) => {
       const starter = processStarter(f);
       if (starter) return [`${starter.join(" -> ")} starts a process (mark the file "// test-tier: once")`];
+      const engine = jobEngineStarter(f);
+      if (engine) return [`${engine.join(" -> ")} starts the job engine (mark the file "// test-tier: database")`];
       return loadsWholeSnapshot(textOf(f)) ? [`${f} loads the whole snapshot`] : [];
     });
     expect(bad).toEqual([]);

@@ -3,27 +3,29 @@
 // (paid operations with an API key). An example naming a series the seed does not hold would answer 404 here.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { listOperations, type JsonObject, type OperationEntry } from "../../src/contract/operations";
-import { seedFlows } from "../../db/seed/flows";
 import { makeTestApp, type TestApp } from "../support/app";
-import { testSeed } from "../support/db";
 import { testKey } from "../support/keys";
 import { detectSignalsForIndicators } from "../../src/services/signal-detection";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
 
-// Built at load time: one test per documented example request.
+// Built at load time: one test per documented example request. GET /v1/flows's examples read the flows the test seed
+// holds (db/seed/index.ts seeds them with the seed's region filter).
 const t: TestApp = await makeTestApp({ keyAccess: true });
-// GET /v1/flows's examples read the seeded flows (idempotent; a no-op once db/seed/index.ts seeds them too, with the
-// test seed's region filter: the flows touching a kept county, test/support/db.ts).
-await seedFlows(t.database, { regionFilter: testSeed.regionFilter });
 const doc = (await (await t.request("/openapi.json")).json()) as JsonObject;
 let headers: Record<string, string>;
 beforeAll(async () => {
   // A premium key: the docs call premium operations (signals) with one.
   headers = (await testKey(t, { scopes: ["svc-premium"] })).headers;
-  // A fresh install detects signals over what it seeded (the detect job; idempotent if it already ran).
-  await detectSignalsForIndicators({ ...t.store, now: () => t.clock.now() });
+  // A fresh install detects signals over what it seeded (the detect job). Detection is per series, so the signals of
+  // the indicators the examples name are what it writes for them; the rest of the catalog is seconds of work no
+  // example reads.
+  const named = new Set(operations.flatMap((e) => exampleRequests(e).flatMap(indicatorsOf)));
+  const catalog = await t.deps.caches.catalog.catalog();
+  const ids = [...catalog.byId.values()].filter((i) => named.has(i.code)).map((i) => i.id);
+  expect(ids.length).toBeGreaterThan(0);
+  await detectSignalsForIndicators({ ...t.store, now: () => t.clock.now() }, ids);
 });
 afterAll(() => t.close());
 
@@ -52,6 +54,12 @@ function exampleRequests(e: OperationEntry): string[] {
     const qs = new URLSearchParams(ps.map((p): [string, string] => [p.name, String(exampleOf(p))])).toString();
     return qs ? `${path}?${qs}` : path;
   });
+}
+
+/** The indicator codes an example request names (`indicator`, or the comma-separated `indicators`). */
+function indicatorsOf(url: string): string[] {
+  const q = new URL(url, "http://x").searchParams;
+  return [q.get("indicator"), ...(q.get("indicators")?.split(",") ?? [])].filter((c): c is string => !!c);
 }
 
 const operations = listOperations(doc).filter(

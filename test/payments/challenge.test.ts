@@ -25,6 +25,7 @@ import {
   addTestPaidRoute,
   makePaymentsApp,
   paymentRequiredOf,
+  offlineX402,
 } from "../support/payments";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
@@ -43,10 +44,7 @@ let t: Awaited<ReturnType<typeof makePaymentsApp>>;
 beforeAll(async () => {
   // No RPC: the token's EIP-712 domain comes from the table of known assets (Base Sepolia USDC).
   t = await makePaymentsApp({
-    x402: {
-      networks: [{ network: "eip155:84532", payTo: PAY_TO, rpcUrl: null }],
-      settlement: { mode: "facilitator", url: "http://127.0.0.1:9" },
-    },
+    x402: offlineX402(PAY_TO),
   });
 }, 120_000);
 afterAll(() => t.close());

@@ -43,7 +43,6 @@ const { PAY_TO, chain, payer, nonceUsed, apps } = await contractApps();
 for (const { pageMemo, t, clock } of apps) describe(`page memo ${pageMemo ? "on" : "off"}`, () => contract(t, clock));
 
 function contract(t: PaymentsApp, clock: FollowingClock) {
-  const outage = t.outage!;
   const routes = paidRoutes(t.app);
 
   let apiKey: string;

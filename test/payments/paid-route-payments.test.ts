@@ -7,13 +7,13 @@
 //     the token unconsumed, and the same proof buys the request afterwards;
 //   - a request that fails in its handler with a 4xx from the data (the route's paid({ failing }) example) is neither
 //     settled nor metered.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { importMacaroon } from "macaroon";
 import { decodeBase64Json, encodeMacaroonBase64 } from "payments";
 import type { Hex } from "viem";
 import { listPaymentProofs } from "../../db/repos/payments";
 import { usageMonth } from "../../src/domain/access";
-import { paidRoutes, type PaidRouteInfo } from "../../src/http/paid-marker";
+import { paidRoutes } from "../../src/http/paid-marker";
 import { x402SettleResponseSchema } from "../../src/schemas/payments";
 import { keyUsage } from "../../src/services/keys";
 import { NETWORK } from "../support/chain";
@@ -43,16 +43,7 @@ for (const { pageMemo, t, clock } of apps) describe(`page memo ${pageMemo ? "on"
 function contract(t: PaymentsApp, clock: FollowingClock) {
   const outage = t.outage!;
   const routes = paidRoutes(t.app);
-
-  let apiKey: string;
-  let doc: any;
-  beforeAll(async () => {
-    ({ key: apiKey } = await testKey(t, { plan: "professional" }));
-    doc = await (await t.request("/openapi.json")).json();
-  });
   afterAll(() => t.close());
-  const openApiPath = (honoPath: string) => honoPath.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
-  const operationOf = (route: PaidRouteInfo) => doc.paths[openApiPath(route.path)]?.[route.method.toLowerCase()];
 
   for (const route of routes) {
     describe(`${route.method} ${route.path}`, () => {

@@ -10,7 +10,7 @@ import { formatDate } from "../../src/domain/prose";
 import { makeTestApp, type TestApp } from "../support/app";
 import { llm, lastUserContent, startFakeLlm, type FakeLlm } from "../support/fake-llm";
 import { testKey } from "../support/keys";
-import { makePaymentsApp } from "../support/payments";
+import { makePaymentsApp, offlineX402 } from "../support/payments";
 
 setDefaultTimeout(120_000);
 
@@ -22,10 +22,7 @@ const PAY_TO = "0x4374713F62239c69e6912a4D7235B2a365397004";
 beforeAll(async () => {
   t = await makePaymentsApp({
     testRoute: false,
-    x402: {
-      networks: [{ network: "eip155:84532", payTo: PAY_TO, rpcUrl: null }],
-      settlement: { mode: "facilitator", url: "http://127.0.0.1:9" },
-    },
+    x402: offlineX402(PAY_TO),
   });
   free = (await testKey(t)).headers;
   premium = (await testKey(t, { scopes: ["svc-premium"] })).headers;

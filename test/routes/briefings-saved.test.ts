@@ -2,7 +2,7 @@
 // 401, 403 without premium access or outside the key's regions, 404 for an unknown region, the per-key maximum); a
 // key's own briefings, their runs and deletion, never another key's (404, as for an unknown or malformed id); Key
 // routes counted against the key's window (429) and never metered. The public briefings are briefings.test.ts.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { publicBriefingId } from "../../db/seed/briefings";
 import { usageMonth } from "../../src/domain/access";
@@ -14,51 +14,17 @@ import {
   briefingRunListResponseSchema,
   deleteBriefingResponseSchema,
 } from "../../src/schemas/briefings";
-import type { Asker } from "../../src/services/ask";
 import { runBriefing } from "../../src/services/briefings";
 import { keyUsage } from "../../src/services/keys";
-import { answeringAsker, failingAsker } from "../support/briefings";
-import { jsonBody, testKey } from "../support/keys";
-import { makePaymentsApp } from "../support/payments";
+import { answeringAsker, briefingsApp, failingAsker, VALID_BRIEFING, WEEK_MS } from "../support/briefings";
+import { testKey } from "../support/keys";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
 
-const PAY_TO = "0x4374713F62239c69e6912a4D7235B2a365397004";
-const WEEK_MS = 7 * 86_400_000;
-let t: Awaited<ReturnType<typeof makePaymentsApp>>;
-let premium: { key: string; headers: Record<string, string>; row: { id: string } };
-
-beforeAll(async () => {
-  t = await makePaymentsApp({
-    testRoute: false,
-    x402: {
-      networks: [{ network: "eip155:84532", payTo: PAY_TO, rpcUrl: null }],
-      settlement: { mode: "facilitator", url: "http://127.0.0.1:9" },
-    },
-  });
-  premium = await testKey(t, { scopes: ["svc-premium"] });
-}, 120_000);
-
-afterAll(() => t?.close());
-
-const call = async (path: string, init: RequestInit = {}) => {
-  const res = await t.request(path, init);
-  return { res, status: res.status, body: (await res.json()) as any };
-};
-
-const get = (path: string, headers: Record<string, string> = premium.headers) => call(path, { headers });
-const post = (body: unknown, headers: Record<string, string> = premium.headers) =>
-  call("/v1/briefings", jsonBody(body, headers));
-const del = (id: string, headers: Record<string, string> = premium.headers) =>
-  call(`/v1/briefings/${id}`, { method: "DELETE", headers });
-const valid = { name: "Texas jobs", question: "How is the unemployment rate in Texas moving?", cadence: "weekly" };
-
-/** Runs a briefing once with `asker` (the job's runner), a week after the previous call, so each run is another week's. */
-async function runOnce(id: string, asker: Asker) {
-  t.clock.advance(WEEK_MS);
-  return runBriefing({ db: t.database.db, clock: t.clock, logger: createLogger("silent") }, asker, id);
-}
+const fx = briefingsApp();
+const { call, get, post, del, runOnce } = fx;
+const valid = VALID_BRIEFING;
 
 describe("POST /v1/briefings", () => {
   test("201: saved with its canonical region, window, weekly schedule and no run yet; listed", async () => {
@@ -71,15 +37,15 @@ describe("POST /v1/briefings", () => {
       cadence: "weekly",
       region: "48",
       window: "2y",
-      created_at: t.clock.now().toISOString(),
+      created_at: fx.t.clock.now().toISOString(),
       last_run_at: null,
       latest_run: null,
     });
     // Next Monday (the test clock is on a Sunday or later), 06:00 to 11:59 UTC.
     const next = new Date(d.next_run_at);
     expect([next.getUTCDay(), next.getUTCHours() >= 6 && next.getUTCHours() < 12]).toEqual([1, true]);
-    expect(next.getTime() - t.clock.now().getTime()).toBeGreaterThan(0);
-    expect(next.getTime() - t.clock.now().getTime()).toBeLessThanOrEqual(WEEK_MS);
+    expect(next.getTime() - fx.t.clock.now().getTime()).toBeGreaterThan(0);
+    expect(next.getTime() - fx.t.clock.now().getTime()).toBeLessThanOrEqual(WEEK_MS);
     const listed = await get("/v1/briefings");
     expect(briefingListResponseSchema.parse(listed.body).data.map((b) => b.id)).toContain(d.id);
   });
@@ -154,7 +120,7 @@ describe("POST /v1/briefings", () => {
     expect((await post({ ...valid, region: "" })).status).toBe(400);
     const raw = await call("/v1/briefings", {
       method: "POST",
-      headers: { ...premium.headers, "content-type": "application/json" },
+      headers: { ...fx.premium.headers, "content-type": "application/json" },
       body: "{not json",
     });
     expect([raw.status, raw.body.error.code]).toEqual([400, "INVALID_PARAMETER"]);
@@ -165,21 +131,21 @@ describe("POST /v1/briefings", () => {
       const r = await post(valid, headers);
       expect([r.status, r.body.error.code]).toEqual([401, "INVALID_API_KEY"]);
     }
-    const free = await post(valid, (await testKey(t)).headers);
+    const free = await post(valid, (await testKey(fx.t)).headers);
     expect([free.status, free.body.error.code]).toEqual([403, "CATEGORY_NOT_ALLOWED"]);
     expect(free.body.error.message).toBe(
       "Saving a briefing is premium: it needs a Developer or Professional key, or a key granting the 'svc-premium' scope.",
     );
     // A Developer key is premium without the scope.
-    expect((await post(valid, (await testKey(t, { plan: "developer" })).headers)).status).toBe(201);
-    const california = (await testKey(t, { scopes: ["svc-premium"], allowedRegions: ["06"] })).headers;
+    expect((await post(valid, (await testKey(fx.t, { plan: "developer" })).headers)).status).toBe(201);
+    const california = (await testKey(fx.t, { scopes: ["svc-premium"], allowedRegions: ["06"] })).headers;
     const outside = await post({ ...valid, region: "TX" }, california);
     expect([outside.status, outside.body.error.code]).toEqual([403, "REGION_NOT_ALLOWED"]);
     expect((await post({ ...valid, region: "california" }, california)).status).toBe(201);
   });
 
   test(`a key keeps at most ${MAX_BRIEFINGS_PER_KEY}: the next one is refused until one is deleted`, async () => {
-    const { headers } = await testKey(t, { plan: "professional" });
+    const { headers } = await testKey(fx.t, { plan: "professional" });
     let last = "";
     for (let i = 0; i < MAX_BRIEFINGS_PER_KEY; i++) {
       const r = await post({ ...valid, name: `b${i}` }, headers);
@@ -206,8 +172,8 @@ describe("a key's own briefings: GET, runs, DELETE", () => {
   let other: Awaited<ReturnType<typeof testKey>>;
   let id: string;
   beforeAll(async () => {
-    owner = await testKey(t, { plan: "professional" });
-    other = await testKey(t, { plan: "professional" });
+    owner = await testKey(fx.t, { plan: "professional" });
+    other = await testKey(fx.t, { plan: "professional" });
     id = (await post({ ...valid, region: "48" }, owner.headers)).body.data.id;
   });
 
@@ -317,7 +283,7 @@ describe("a key's own briefings: GET, runs, DELETE", () => {
     expect((await get(`/v1/briefings/${doomed}/runs`, owner.headers)).status).toBe(404);
     expect((await get("/v1/briefings", owner.headers)).body.data.map((b: any) => b.id)).not.toContain(doomed);
     expect((await del(doomed, owner.headers)).status).toBe(404);
-    const left = (await t.database.db.execute(
+    const left = (await fx.t.database.db.execute(
       sql`select count(*)::int as n from briefing_runs where briefing_id = ${doomed}`,
     )) as any;
     expect((Array.isArray(left) ? left : left.rows)[0].n).toBe(0);
@@ -325,7 +291,7 @@ describe("a key's own briefings: GET, runs, DELETE", () => {
 
   test("one good run per weekly occurrence, whichever process runs it; failed runs of it are all kept", async () => {
     const b = (await post(valid, owner.headers)).body.data.id;
-    const deps = { db: t.database.db, clock: t.clock, logger: createLogger("silent") };
+    const deps = { db: fx.t.database.db, clock: fx.t.clock, logger: createLogger("silent") };
     const first = (await runBriefing(deps, answeringAsker("a"), b)) as any;
     const failedA = await runBriefing(deps, failingAsker(), b);
     const failedB = await runBriefing(deps, failingAsker(), b);
@@ -344,7 +310,7 @@ describe("a key's own briefings: GET, runs, DELETE", () => {
   });
 
   test("a run of a briefing whose key was revoked is skipped", async () => {
-    const gone = await testKey(t, { plan: "professional" });
+    const gone = await testKey(fx.t, { plan: "professional" });
     const b = (await post(valid, gone.headers)).body.data.id;
     expect((await call("/v1/keys/revoke", { method: "POST", headers: gone.headers })).status).toBe(200);
     expect(await runOnce(b, answeringAsker())).toEqual({ kind: "skipped" });
@@ -353,8 +319,8 @@ describe("a key's own briefings: GET, runs, DELETE", () => {
 
 describe("Key routes: counted against the key's window, never metered", () => {
   test("rate-limit headers on each answer; usage stays 0; past the limit, 429", async () => {
-    const limited = await testKey(t, { scopes: ["svc-premium"], rateLimitPerMinute: 4 });
-    const month = usageMonth(t.clock.now());
+    const limited = await testKey(fx.t, { scopes: ["svc-premium"], rateLimitPerMinute: 4 });
+    const month = usageMonth(fx.t.clock.now());
     const created = await post(valid, limited.headers);
     expect(created.status).toBe(201);
     expect([created.res.headers.get("x-ratelimit-limit"), created.res.headers.get("x-ratelimit-remaining")]).toEqual([
@@ -376,6 +342,6 @@ describe("Key routes: counted against the key's window, never metered", () => {
       "RATE_LIMIT_EXCEEDED",
       true,
     ]);
-    expect(await keyUsage(t.deps, limited.row.id, month)).toBe(0);
+    expect(await keyUsage(fx.t.deps, limited.row.id, month)).toBe(0);
   });
 });

@@ -2,58 +2,25 @@
 // paid public read (402 on both rails at 0.10, the latest good run served, free 404s for unknown, private and
 // never-run slugs); their discovery. Saved briefings are briefings-saved.test.ts. Runs are made by the real runner
 // (src/services/briefings.ts runBriefing) with test askers.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { decodeBase64Json } from "payments";
 import { upsertPublicBriefings } from "../../db/repos/briefings";
 import { PUBLIC_BRIEFINGS, publicBriefingId } from "../../db/seed/briefings";
 import { regionsRead } from "../../src/services/briefings";
 import { usageMonth } from "../../src/domain/access";
-import { createLogger } from "../../src/logger";
 import { publicBriefingListResponseSchema, publicBriefingReadResponseSchema } from "../../src/schemas/briefings";
-import type { Asker } from "../../src/services/ask";
-import { runBriefing } from "../../src/services/briefings";
 import { keyUsage } from "../../src/services/keys";
-import { answeringAsker, failingAsker } from "../support/briefings";
+import { answeringAsker, BRIEFINGS_PAY_TO, briefingsApp, failingAsker, VALID_BRIEFING } from "../support/briefings";
 import { testSeed } from "../support/db";
-import { jsonBody, testKey } from "../support/keys";
-import { APERTURE_CHALLENGE, makePaymentsApp } from "../support/payments";
+import { testKey } from "../support/keys";
+import { APERTURE_CHALLENGE } from "../support/payments";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
 
-const PAY_TO = "0x4374713F62239c69e6912a4D7235B2a365397004";
-const WEEK_MS = 7 * 86_400_000;
-let t: Awaited<ReturnType<typeof makePaymentsApp>>;
-let premium: { key: string; headers: Record<string, string>; row: { id: string } };
-
-beforeAll(async () => {
-  t = await makePaymentsApp({
-    testRoute: false,
-    x402: {
-      networks: [{ network: "eip155:84532", payTo: PAY_TO, rpcUrl: null }],
-      settlement: { mode: "facilitator", url: "http://127.0.0.1:9" },
-    },
-  });
-  premium = await testKey(t, { scopes: ["svc-premium"] });
-}, 120_000);
-
-afterAll(() => t?.close());
-
-const call = async (path: string, init: RequestInit = {}) => {
-  const res = await t.request(path, init);
-  return { res, status: res.status, body: (await res.json()) as any };
-};
-
-const get = (path: string, headers: Record<string, string> = premium.headers) => call(path, { headers });
-const post = (body: unknown, headers: Record<string, string> = premium.headers) =>
-  call("/v1/briefings", jsonBody(body, headers));
-const valid = { name: "Texas jobs", question: "How is the unemployment rate in Texas moving?", cadence: "weekly" };
-
-/** Runs a briefing once with `asker` (the job's runner), a week after the previous call, so each run is another week's. */
-async function runOnce(id: string, asker: Asker) {
-  t.clock.advance(WEEK_MS);
-  return runBriefing({ db: t.database.db, clock: t.clock, logger: createLogger("silent") }, asker, id);
-}
+const fx = briefingsApp();
+const { get, post, runOnce } = fx;
+const valid = VALID_BRIEFING;
 
 describe("GET /v1/briefings/public: free", () => {
   test("the curated briefings in their order, each { slug, name, question, cadence, last_run_at }, without a credential", async () => {
@@ -86,7 +53,7 @@ describe("GET /v1/briefings/public/{slug}: paid 0.10", () => {
     expect(body.error.code).toBe("PAYMENT_REQUIRED");
     expect(body.error.details.price_usd).toBe("0.10");
     const required = decodeBase64Json(res.headers.get("payment-required")!) as any;
-    expect(required.accepts[0]).toMatchObject({ scheme: "exact", amount: "100000", payTo: PAY_TO });
+    expect(required.accepts[0]).toMatchObject({ scheme: "exact", amount: "100000", payTo: BRIEFINGS_PAY_TO });
     expect(required.resource.url).toEndWith("/v1/briefings/public/us-inflation");
     expect(res.headers.get("www-authenticate")).toMatch(APERTURE_CHALLENGE);
   });
@@ -97,8 +64,8 @@ describe("GET /v1/briefings/public/{slug}: paid 0.10", () => {
   });
 
   test("with a key: the latest good run with its stored answer and citations, metered once", async () => {
-    const { key, row, headers } = await testKey(t);
-    const month = usageMonth(t.clock.now());
+    const { key, row, headers } = await testKey(fx.t);
+    const month = usageMonth(fx.t.clock.now());
     const { status, body, res } = await get("/v1/briefings/public/texas-economy", headers);
     expect(status).toBe(200);
     expect(res.headers.get("x-ratelimit-limit")).toBe("60");
@@ -114,8 +81,8 @@ describe("GET /v1/briefings/public/{slug}: paid 0.10", () => {
     expect(parsed.data.run.started_at).toBe(testSeed.now.toISOString());
     expect(parsed.data.run.error).toBeNull();
     expect(parsed.data.run.response).not.toBeNull();
-    expect(new Date(body.meta.next_run_at).getTime()).toBeGreaterThan(t.clock.now().getTime());
-    expect(await keyUsage(t.deps, row.id, month)).toBe(1);
+    expect(new Date(body.meta.next_run_at).getTime()).toBeGreaterThan(fx.t.clock.now().getTime());
+    expect(await keyUsage(fx.t.deps, row.id, month)).toBe(1);
     expect(key).toBeString();
   });
 
@@ -123,20 +90,20 @@ describe("GET /v1/briefings/public/{slug}: paid 0.10", () => {
   // region the answer read (its resolved regions, its tool calls' regions, the briefing's own) is entitled through
   // the admission core, as a single read of it would be; a refusal is not metered.
   test("a region-restricted key reads a public briefing only when every region its answer read is allowed (403 REGION_NOT_ALLOWED otherwise, not metered)", async () => {
-    const full = await get("/v1/briefings/public/texas-economy", (await testKey(t)).headers);
+    const full = await get("/v1/briefings/public/texas-economy", (await testKey(fx.t)).headers);
     const response = full.body.data.run.response;
     const regions = regionsRead(response, "48");
     expect(regions).toContain("48");
-    const month = usageMonth(t.clock.now());
-    const elsewhere = await testKey(t, { allowedRegions: ["06"] });
+    const month = usageMonth(fx.t.clock.now());
+    const elsewhere = await testKey(fx.t, { allowedRegions: ["06"] });
     const refused = await get("/v1/briefings/public/texas-economy", elsewhere.headers);
     expect([refused.status, refused.body.error.code]).toEqual([403, "REGION_NOT_ALLOWED"]);
     expect(refused.body.error.message).toBe(`This key does not permit region '${regions[0]}' (allowed: 06).`);
-    expect(await keyUsage(t.deps, elsewhere.row.id, month)).toBe(0);
-    const all = await testKey(t, { allowedRegions: regions });
+    expect(await keyUsage(fx.t.deps, elsewhere.row.id, month)).toBe(0);
+    const all = await testKey(fx.t, { allowedRegions: regions });
     expect((await get("/v1/briefings/public/texas-economy", all.headers)).status).toBe(200);
     if (regions.length > 1) {
-      const one = await testKey(t, { allowedRegions: ["48"] });
+      const one = await testKey(fx.t, { allowedRegions: ["48"] });
       expect((await get("/v1/briefings/public/texas-economy", one.headers)).status).toBe(403);
     }
   });
@@ -184,9 +151,9 @@ describe("GET /v1/briefings/public/{slug}: paid 0.10", () => {
   test("404, free: an unknown slug, a saved briefing's id, a path under it, and a public briefing that never ran", async () => {
     const saved = await post(valid);
     expect(saved.status).toBe(201);
-    const month = usageMonth(t.clock.now());
-    const usage = await keyUsage(t.deps, premium.row.id, month);
-    await upsertPublicBriefings(t.database.db, [
+    const month = usageMonth(fx.t.clock.now());
+    const usage = await keyUsage(fx.t.deps, fx.premium.row.id, month);
+    await upsertPublicBriefings(fx.t.database.db, [
       {
         slug: "us-trade",
         name: "US trade",
@@ -194,7 +161,7 @@ describe("GET /v1/briefings/public/{slug}: paid 0.10", () => {
         regionCode: "US",
         window: null,
         id: publicBriefingId("us-trade"),
-        createdAt: t.clock.now(),
+        createdAt: fx.t.clock.now(),
       },
     ]);
     const cases: [string, string][] = [
@@ -205,7 +172,7 @@ describe("GET /v1/briefings/public/{slug}: paid 0.10", () => {
       ["/v1/briefings/public/us-trade", "The public briefing 'us-trade' has not run yet"],
     ];
     for (const [path, message] of cases) {
-      for (const headers of [{}, premium.headers]) {
+      for (const headers of [{}, fx.premium.headers]) {
         const { res, body } = await get(path, headers);
         expect({ path, status: res.status, code: body.error.code, paid: res.headers.get("payment-required") }).toEqual({
           path,
@@ -224,7 +191,7 @@ describe("GET /v1/briefings/public/{slug}: paid 0.10", () => {
       null,
     ]);
     // A 404 costs the key nothing.
-    expect(await keyUsage(t.deps, premium.row.id, month)).toBe(usage);
+    expect(await keyUsage(fx.t.deps, fx.premium.row.id, month)).toBe(usage);
   });
 });
 
@@ -248,7 +215,7 @@ describe("discovery", () => {
     for (const [route, op] of Object.entries<any>(briefingOps))
       if (route !== "GET /v1/briefings/public/{slug}")
         expect({ route, price: op["x-price-usd"] }).toEqual({ route, price: undefined });
-    const llms = await (await t.request("/llms.txt")).text();
+    const llms = await (await fx.t.request("/llms.txt")).text();
     expect(llms).toContain(
       "/v1/briefings/public/{slug}): Read a public briefing. Paid: 0.10 USD per request, or an API key.",
     );

@@ -1,12 +1,9 @@
 // GET /v1/indicators/{code}: detail coverage, ambiguity, 404s and envelopes, parsed with the route's schemas (the
 // catalog's lists are test/routes/catalog.test.ts).
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { CATALOG_CACHE_CONTROL } from "../../src/http/respond";
-import { errorEnvelopeSchema } from "../../src/schemas/errors";
-import { indicatorDetailResponseSchema } from "../../src/schemas/catalog";
-import { makeTestApp, type TestApp } from "../support/app";
+import { catalogApp } from "../support/catalog";
 import { fredRows, sahmSeries } from "../support/snapshot";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
@@ -15,35 +12,8 @@ setDefaultTimeout(120_000);
 const vega = (file: string) =>
   readFileSync(resolve(import.meta.dir, "../../node_modules/vega-datasets/data", file), "utf8");
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await makeTestApp();
-});
-
-afterAll(async () => {
-  await t.close();
-});
-
-async function ok(path: string) {
-  const { res, status, body } = await t.getJson(path);
-  expect(status).toBe(200);
-  expect(res.headers.get("cache-control")).toBe(CATALOG_CACHE_CONTROL);
-  expect(CATALOG_CACHE_CONTROL).toMatch(/^public, /);
-  return body;
-}
-
-async function detail(path: string) {
-  return indicatorDetailResponseSchema.parse(await ok(`/v1/indicators/${path}`));
-}
-
-async function error(path: string, status: number, code: string) {
-  const res = await t.request(path);
-  expect(res.status).toBe(status);
-  const body = errorEnvelopeSchema.parse(await res.json());
-  expect(body.error.code).toBe(code as never);
-  return body.error;
-}
+const fx = catalogApp();
+const { ok, detail, error } = fx;
 
 describe("GET /v1/indicators/{code}", () => {
   test("a national series: PAYEMS with its coverage read from the shipped FRED files (both vintages)", async () => {

@@ -5,15 +5,14 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { CATALOG } from "../../db/seed/catalog-data";
 import { CATEGORIES } from "../../db/schema/catalog";
-import { CATALOG_CACHE_CONTROL } from "../../src/http/respond";
 import { isCurrent } from "../../src/domain/freshness";
-import { errorEnvelopeSchema } from "../../src/schemas/errors";
 import {
   indicatorDetailResponseSchema,
   indicatorListResponseSchema,
   sourceListResponseSchema,
 } from "../../src/schemas/catalog";
 import { makeTestApp, type TestApp } from "../support/app";
+import { catalogApp } from "../support/catalog";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
@@ -24,38 +23,11 @@ const vega = (file: string) =>
 const allIndicators = CATALOG.flatMap((c) => c.indicators.map((i) => ({ ...i, source: c.source.slug })));
 const activeIndicators = allIndicators.filter((i) => i.isActive !== false);
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await makeTestApp();
-});
-
-afterAll(async () => {
-  await t.close();
-});
-
-async function ok(path: string) {
-  const { res, status, body } = await t.getJson(path);
-  expect(status).toBe(200);
-  expect(res.headers.get("cache-control")).toBe(CATALOG_CACHE_CONTROL);
-  expect(CATALOG_CACHE_CONTROL).toMatch(/^public, /);
-  return body;
-}
+const fx = catalogApp();
+const { ok, detail, error } = fx;
 
 async function list(query = "") {
   return indicatorListResponseSchema.parse(await ok(`/v1/indicators${query}`));
-}
-
-async function detail(path: string) {
-  return indicatorDetailResponseSchema.parse(await ok(`/v1/indicators/${path}`));
-}
-
-async function error(path: string, status: number, code: string) {
-  const res = await t.request(path);
-  expect(res.status).toBe(status);
-  const body = errorEnvelopeSchema.parse(await res.json());
-  expect(body.error.code).toBe(code as never);
-  return body.error;
 }
 
 describe("GET /v1/sources", () => {

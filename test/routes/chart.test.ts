@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { decodeBase64Json } from "payments";
-import { makePaymentsApp } from "../support/payments";
+import { makePaymentsApp, offlineX402 } from "../support/payments";
 import { testKey } from "../support/keys";
 import { clearSeries, monthStarts, weekdays, writeSeries, type Row } from "../support/series";
 import { CHART_SIZE_STEPS } from "../../src/domain/chart-size";
@@ -22,10 +22,7 @@ const DGS = weekdays("2000-01-03", "2020-12-31").slice(0, 5001);
 beforeAll(async () => {
   t = await makePaymentsApp({
     testRoute: false,
-    x402: {
-      networks: [{ network: "eip155:84532", payTo: PAY_TO, rpcUrl: null }],
-      settlement: { mode: "facilitator", url: "http://127.0.0.1:9" },
-    },
+    x402: offlineX402(PAY_TO),
   });
   t.clock.set("2026-11-22T12:00:00Z");
   const db = t.database.db;

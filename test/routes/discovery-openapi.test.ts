@@ -1,5 +1,5 @@
 // GET /openapi.json: the contract the app serves (the rest of discovery is test/routes/discovery.test.ts).
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { priceList } from "../../src/pricing";
 import { CONTRACT_VERSION, SERVICE_NAME } from "../../src/version";
@@ -7,36 +7,19 @@ import { listOperations } from "../../src/contract/operations";
 import { SCALAR_BUNDLE_PATH } from "../../src/docs/scalar";
 import { DATA_HOLDINGS_PLACE } from "../../src/docs/openapi";
 import { sourceFreshness } from "../../src/services/catalog";
-import { makeTestApp, type TestApp } from "../support/app";
+import { DISCOVERY_PUBLIC, discoveryApps, servedPaths } from "../support/discovery";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
 
-const PUBLIC = "https://api.example.com";
+const PUBLIC = DISCOVERY_PUBLIC;
 
-let t: TestApp; // no PUBLIC_BASE_URL: links come from the request
-let pub: TestApp; // PUBLIC_BASE_URL set, same database
-
-beforeAll(async () => {
-  t = await makeTestApp();
-  pub = await makeTestApp({ database: t.database, config: { ...t.deps.config, publicBaseUrl: PUBLIC } });
-  // The process's first seeded snapshot takes longer than bun's default hook timeout.
-}, 120_000);
-
-afterAll(async () => {
-  await t?.close();
-});
-
-/** Paths the app serves (from Hono's router), in OpenAPI notation, minus middleware. */
-function servedPaths(app: TestApp["app"]): string[] {
-  const paths = app.routes.filter((r) => r.method !== "ALL").map((r) => r.path.replace(/:([A-Za-z0-9_]+)/g, "{$1}"));
-  return [...new Set(paths)];
-}
+const fx = discoveryApps();
 
 describe("GET /openapi.json", () => {
   let doc: any;
   beforeAll(async () => {
-    const res = await t.request("/openapi.json");
+    const res = await fx.t.request("/openapi.json");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
     doc = await res.json();
@@ -57,7 +40,7 @@ describe("GET /openapi.json", () => {
 
   test("the description's data dates are the catalog's: each source's newest observation held, none written by hand", async () => {
     const description = doc.info.description as string;
-    const store = { db: t.database.db, caches: t.deps.caches };
+    const store = { db: fx.t.database.db, caches: fx.t.deps.caches };
     const fred = (await sourceFreshness(store)).find((r) => r.slug === "fred")!;
     expect(fred.latestDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(description).toContain(
@@ -68,19 +51,19 @@ describe("GET /openapi.json", () => {
   });
 
   test("servers follow PUBLIC_BASE_URL, and each base URL gets its own cached document", async () => {
-    expect(((await (await pub.request("http://10.1.2.3/openapi.json")).json()) as any).servers).toEqual([
+    expect(((await (await fx.pub.request("http://10.1.2.3/openapi.json")).json()) as any).servers).toEqual([
       { url: PUBLIC },
     ]);
-    expect(((await (await t.request("http://127.0.0.1:8080/openapi.json")).json()) as any).servers).toEqual([
+    expect(((await (await fx.t.request("http://127.0.0.1:8080/openapi.json")).json()) as any).servers).toEqual([
       { url: "http://127.0.0.1:8080" },
     ]);
     // Another Host is not reflected: a 10 KB one neither.
     for (const host of ["evil.example.com", `${"h".repeat(10_000)}.example`]) {
-      const res = await t.request(`http://${host}/openapi.json`);
+      const res = await fx.t.request(`http://${host}/openapi.json`);
       expect(((await res.json()) as any).servers).toEqual([{ url: "http://localhost" }]);
     }
-    const a = await (await t.request("/openapi.json")).text();
-    const b = await (await t.request("/openapi.json")).text();
+    const a = await (await fx.t.request("/openapi.json")).text();
+    const b = await (await fx.t.request("/openapi.json")).text();
     expect(b).toBe(a);
   });
 
@@ -185,7 +168,7 @@ describe("GET /openapi.json", () => {
     const documented = new Set(Object.keys(doc.paths));
     // Pages for people (the reference, the self-service key page) are not API operations.
     const notApi = new Set(["/docs", SCALAR_BUNDLE_PATH, "/favicon.ico", "/keys"]);
-    const served = servedPaths(t.app).filter((p) => !notApi.has(p));
+    const served = servedPaths(fx.t.app).filter((p) => !notApi.has(p));
     expect(served.filter((p) => !documented.has(p))).toEqual([]);
     for (const p of ["/", "/openapi.json", "/llms.txt", "/llms-full.txt", "/changelog.md", "/api/health"])
       expect(documented.has(p)).toBe(true);

@@ -1,6 +1,6 @@
 // The discovery routes: GET / (the service index), /llms.txt and /llms-full.txt, /changelog.md, /docs, /api/health
 // and what every response carries. GET /openapi.json is test/routes/discovery-openapi.test.ts.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { errorEnvelopeSchema } from "../../src/schemas/errors";
@@ -14,32 +14,16 @@ import { SCALAR_BUNDLE_CACHE_CONTROL, SCALAR_BUNDLE_PATH } from "../../src/docs/
 import { DISCOVERY_CACHE_CONTROL } from "../../src/routes/discovery";
 import { checkHealth } from "../../src/services/health";
 import { DEFAULT_REFRESH_SCHEDULES } from "../../src/config";
-import { makeTestApp, type TestApp } from "../support/app";
+import { makeTestApp } from "../support/app";
+import { DISCOVERY_PUBLIC, discoveryApps, servedPaths } from "../support/discovery";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const PUBLIC = "https://api.example.com";
+const PUBLIC = DISCOVERY_PUBLIC;
 
-let t: TestApp; // no PUBLIC_BASE_URL: links come from the request
-let pub: TestApp; // PUBLIC_BASE_URL set, same database
-
-beforeAll(async () => {
-  t = await makeTestApp();
-  pub = await makeTestApp({ database: t.database, config: { ...t.deps.config, publicBaseUrl: PUBLIC } });
-  // The process's first seeded snapshot takes longer than bun's default hook timeout.
-}, 120_000);
-
-afterAll(async () => {
-  await t?.close();
-});
-
-/** Paths the app serves (from Hono's router), in OpenAPI notation, minus middleware. */
-function servedPaths(app: TestApp["app"]): string[] {
-  const paths = app.routes.filter((r) => r.method !== "ALL").map((r) => r.path.replace(/:([A-Za-z0-9_]+)/g, "{$1}"));
-  return [...new Set(paths)];
-}
+const fx = discoveryApps();
 
 function expectedIndex(base: string) {
   return {
@@ -55,7 +39,7 @@ function expectedIndex(base: string) {
     health: `${base}/api/health`,
     pricing: {
       currency: "USD" as const,
-      per_request: publishedPriceList(paidSurfaces(t.app)),
+      per_request: publishedPriceList(paidSurfaces(fx.t.app)),
       plans: publicPlans(base),
     },
     checkout: `${base}/checkout`,
@@ -65,17 +49,17 @@ function expectedIndex(base: string) {
 
 describe("GET /", () => {
   test("without PUBLIC_BASE_URL: links from a loopback request URL, never from another Host", async () => {
-    const { res, status, body } = await t.getJson("/");
+    const { res, status, body } = await fx.t.getJson("/");
     expect(status).toBe(200);
     expect(res.headers.get("cache-control")).toBe(DISCOVERY_CACHE_CONTROL);
     expect(serviceIndexSchema.parse(body)).toEqual(expectedIndex("http://localhost"));
-    expect((await t.getJson("http://127.0.0.1:8080/")).body).toEqual(expectedIndex("http://127.0.0.1:8080"));
-    expect((await t.getJson("http://10.1.2.3:8080/")).body).toEqual(expectedIndex("http://localhost"));
-    expect((await t.getJson("http://evil.example.com/")).body).toEqual(expectedIndex("http://localhost"));
+    expect((await fx.t.getJson("http://127.0.0.1:8080/")).body).toEqual(expectedIndex("http://127.0.0.1:8080"));
+    expect((await fx.t.getJson("http://10.1.2.3:8080/")).body).toEqual(expectedIndex("http://localhost"));
+    expect((await fx.t.getJson("http://evil.example.com/")).body).toEqual(expectedIndex("http://localhost"));
   });
 
   test("absolute links from PUBLIC_BASE_URL when set, whatever the request host", async () => {
-    const { status, body } = await pub.getJson("http://10.1.2.3:8080/");
+    const { status, body } = await fx.pub.getJson("http://10.1.2.3:8080/");
     expect(status).toBe(200);
     expect(body).toEqual(expectedIndex(PUBLIC));
   });
@@ -95,7 +79,7 @@ describe("GET /", () => {
       briefing_read: "0.10",
       catalog: "0.00",
     });
-    const { body } = await t.getJson("/");
+    const { body } = await fx.t.getJson("/");
     expect(body.pricing.per_request).toEqual({
       observations: "0.01",
       latest: "0.01",
@@ -131,9 +115,9 @@ describe("GET /llms.txt and /llms-full.txt", () => {
   let compact: string;
   let full: string;
   beforeAll(async () => {
-    doc = await (await pub.request("/openapi.json")).json();
-    const a = await pub.request("/llms.txt");
-    const b = await pub.request("/llms-full.txt");
+    doc = await (await fx.pub.request("/openapi.json")).json();
+    const a = await fx.pub.request("/llms.txt");
+    const b = await fx.pub.request("/llms-full.txt");
     for (const r of [a, b]) {
       expect(r.status).toBe(200);
       expect(r.headers.get("content-type")).toBe("text/plain; charset=utf-8");
@@ -146,7 +130,7 @@ describe("GET /llms.txt and /llms-full.txt", () => {
   test("both mention every registered path and every operation", () => {
     // Pages for people (the reference, the self-service key page) are not API operations.
     const notApi = new Set(["/docs", SCALAR_BUNDLE_PATH, "/favicon.ico", "/keys"]);
-    for (const path of servedPaths(pub.app).filter((p) => !notApi.has(p))) {
+    for (const path of servedPaths(fx.pub.app).filter((p) => !notApi.has(p))) {
       expect(compact).toContain(`${PUBLIC}${path})`);
       expect(full).toContain(`${PUBLIC}${path}.`);
     }
@@ -165,7 +149,7 @@ describe("GET /llms.txt and /llms-full.txt", () => {
       .split("\n")
       .filter((l) => l.startsWith("- "));
     expect(prices.map((l) => l.slice(l.lastIndexOf(": ") + 2))).toEqual(
-      Object.values(publishedPriceList(paidSurfaces(pub.app))).map((usd) => `${usd} USD`),
+      Object.values(publishedPriceList(paidSurfaces(fx.pub.app))).map((usd) => `${usd} USD`),
     );
     expect(compact).toContain(
       `- Professional: 99.00 USD per month, 1,000,000 requests/month included, 1,000 requests/min, overage 0.25 USD per 1,000 (subscribe: ${PUBLIC}/checkout/professional)`,
@@ -184,7 +168,7 @@ describe("GET /llms.txt and /llms-full.txt", () => {
 
 describe("GET /changelog.md", () => {
   test("serves CHANGELOG.md as markdown", async () => {
-    const res = await t.request("/changelog.md");
+    const res = await fx.t.request("/changelog.md");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
     const body = await res.text();
@@ -195,7 +179,7 @@ describe("GET /changelog.md", () => {
 
 describe("GET /docs", () => {
   test("the Scalar page loads our own renderer bundle and /openapi.json, nothing from a CDN", async () => {
-    const res = await t.request("/docs");
+    const res = await fx.t.request("/docs");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/html; charset=UTF-8");
     const html = await res.text();
@@ -207,7 +191,7 @@ describe("GET /docs", () => {
   });
 
   test("the renderer bundle is served with a year-long immutable cache", async () => {
-    const res = await t.request(SCALAR_BUNDLE_PATH);
+    const res = await fx.t.request(SCALAR_BUNDLE_PATH);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
     expect(res.headers.get("cache-control")).toBe(SCALAR_BUNDLE_CACHE_CONTROL);
@@ -219,7 +203,7 @@ describe("GET /docs", () => {
 
 describe("GET /api/health", () => {
   test("200 when the database answers", async () => {
-    const { res, status, body } = await t.getJson("/api/health");
+    const { res, status, body } = await fx.t.getJson("/api/health");
     expect(status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("no-store");
     const report = healthReportSchema.parse(body);
@@ -227,7 +211,7 @@ describe("GET /api/health", () => {
       status: "ok",
       version: SERVICE_VERSION,
       contract_version: "1.0.0",
-      database: { kind: t.database.kind, ok: true, latency_ms: report.database.latency_ms },
+      database: { kind: fx.t.database.kind, ok: true, latency_ms: report.database.latency_ms },
       rate_limits: { store: "memory", shared: true },
       // No job engine in this test app; the default refresh schedules, none run yet.
       jobs: {
@@ -304,7 +288,7 @@ describe("GET /api/health", () => {
 
 describe("every response", () => {
   test("unknown route: 404 RESOURCE_NOT_FOUND envelope", async () => {
-    const { status, body } = await t.getJson("/v1/no-such-thing");
+    const { status, body } = await fx.t.getJson("/v1/no-such-thing");
     expect(status).toBe(404);
     expect(errorEnvelopeSchema.parse(body)).toEqual({
       error: { code: "RESOURCE_NOT_FOUND", message: "No route for GET /v1/no-such-thing" },
@@ -326,7 +310,7 @@ describe("every response", () => {
     ];
     const seen = new Set<string>();
     for (const p of paths) {
-      const res = await t.request(p);
+      const res = await fx.t.request(p);
       const id = res.headers.get("x-request-id") ?? "";
       expect({ p, id: UUID.test(id) }).toEqual({ p, id: true });
       seen.add(id);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { decodeBase64Json } from "payments";
 import { flowsResponseSchema } from "../../src/schemas/flows";
 import { testKey } from "../support/keys";
-import { APERTURE_CHALLENGE, makePaymentsApp } from "../support/payments";
+import { APERTURE_CHALLENGE, makePaymentsApp, offlineX402 } from "../support/payments";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
@@ -19,10 +19,7 @@ let headers: Record<string, string>;
 beforeAll(async () => {
   t = await makePaymentsApp({
     testRoute: false,
-    x402: {
-      networks: [{ network: "eip155:84532", payTo: PAY_TO, rpcUrl: null }],
-      settlement: { mode: "facilitator", url: "http://127.0.0.1:9" },
-    },
+    x402: offlineX402(PAY_TO),
   });
   ({ headers } = await testKey(t, { plan: "professional" }));
 }, 120_000);

@@ -1,3 +1,4 @@
+// test-tier: database (the job engine provisions the series: pg-boss polls its queues)
 // A FRED series id naming a series the catalog offers but the service does not hold yet: resolve only reads, the
 // gate starts its provisioning and answers 202 before any payment, as on /v1. A keyed request (key in `api_key`) is
 // not metered and an anonymous one is not refused; the free /fred/series provisions it the same way; once held,

@@ -8,8 +8,8 @@ import { detectSignalsFor } from "../../src/services/signal-detection";
 import { indicatorId } from "../../db/seed/catalog";
 import { testKey } from "../support/keys";
 import { fredRows } from "../support/snapshot";
-import { APERTURE_CHALLENGE, makePaymentsApp } from "../support/payments";
-import { deriveWritten } from "../support/derive";
+import { APERTURE_CHALLENGE, makePaymentsApp, offlineX402 } from "../support/payments";
+import { deriveOnly } from "../support/derive";
 import { clearIndicator, clearSeries, monthStarts, writeSeries, type Row } from "../support/series";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
@@ -23,10 +23,7 @@ const PAY_TO = "0x4374713F62239c69e6912a4D7235B2a365397004";
 beforeAll(async () => {
   t = await makePaymentsApp({
     testRoute: false,
-    x402: {
-      networks: [{ network: "eip155:84532", payTo: PAY_TO, rpcUrl: null }],
-      settlement: { mode: "facilitator", url: "http://127.0.0.1:9" },
-    },
+    x402: offlineX402(PAY_TO),
   });
   const db = t.database.db;
   // The unemployment rate of Texas, January to August 2025 (multiples of 0.5: every difference is exact), and three
@@ -63,9 +60,9 @@ beforeAll(async () => {
     "US",
     monthStarts("2023-01", 24).map((d, k): Row => [d, 3.5 + (k >= 18 ? 0.5 : 0)]),
   );
-  // The svc: series fed by these writes, derived as the write paths derive them (reads never do).
-  const written = (["48", "06", "36", "12"] as const).map((r): [string, string, string] => ["bls", "LASST03", r]);
-  await deriveWritten(t.store, new Date("2026-01-15T00:00:00Z"), [...written, ["fred", "UNRATE", "US"]]);
+  // The one svc: series these tests read, derived from the written UNRATE as the write paths derive it (reads never
+  // do); not the others these writes feed (every state's svc:unemployment_gap), which no test here reads.
+  await deriveOnly(t.store, new Date("2026-01-15T00:00:00Z"), ["svc:sahm_rule"]);
   free = (await testKey(t)).headers;
   premium = (await testKey(t, { scopes: ["svc-premium"] })).headers;
 }, 120_000);

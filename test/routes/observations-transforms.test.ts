@@ -1,49 +1,23 @@
 // GET /v1/observations transforms: percent changes read the whole series, index and log, and resampling, on the real
 // series the seed ships (db/seed/snapshot/fred-macro-us): every expected number is worked out in the test from the raw
 // FRED file. Pages, bounds and errors are observations.test.ts.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { observationsResponseSchema } from "../../src/schemas/observations";
-import { makeTestApp, type TestApp } from "../support/app";
-import { fredRows, fredValue, type FredRow } from "../support/snapshot";
+import { observationsApp, shippedFredSeries, valuesOf as values } from "../support/observations";
+import { fredValue, type FredRow } from "../support/snapshot";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
 
-let t: TestApp;
+const fx = observationsApp();
+const { get, expect400 } = fx;
+const { CPI, cpi, DGS, ICSA, GDP, gdp } = shippedFredSeries();
 
-// CPIAUCSL (monthly): 1980-01 .. 2025-11; October 2025 is empty (no BLS release), kept as a null observation.
-const CPI = fredRows("CPIAUCSL");
-const cpi = (date: string) => fredValue(CPI, date)!;
-// DGS10 (daily, business days): 1980-01-01 .. Tuesday 2025-12-30, empty on market holidays; December 2025 is incomplete.
-const DGS = fredRows("DGS10");
-// ICSA (weekly, weeks ending Saturday): 1980-01-05 .. 2025-12-27.
-const ICSA = fredRows("ICSA");
-// GDP (quarterly): 1980Q1 .. 2025Q3.
-const GDP = fredRows("GDP");
-const gdp = (date: string) => fredValue(GDP, date)!;
-
-beforeAll(async () => {
-  t = await makeTestApp();
-}, 120_000);
-
-afterAll(() => t?.close());
-
-const get = (qs: string) => t.getJson(`/v1/observations?${qs}`);
 const pct = (x: number, c: number) => ((x - c) / c) * 100;
-const values = (rows: readonly FredRow[]) => rows.map((r) => r.value).filter((v): v is number => v !== null);
 /** Sum of the values (nulls skipped), added in date order as the resampler does. */
 const sum = (rows: readonly FredRow[]) => values(rows).reduce((a, v) => a + v, 0);
 const mean = (rows: readonly FredRow[]) => sum(rows) / values(rows).length;
 const inPeriod = (rows: readonly FredRow[], prefix: string) => rows.filter((r) => r.date.startsWith(prefix));
-
-async function expect400(qs: string, parameter: string, contains?: string) {
-  const r = await get(qs);
-  expect(r.status).toBe(400);
-  expect(r.body.error.code).toBe("INVALID_PARAMETER");
-  expect(r.body.error.details?.parameter).toBe(parameter);
-  if (contains) expect(r.body.error.message).toContain(contains);
-  return r.body;
-}
 
 describe("percent-change transforms read the whole series", () => {
   test("yoy compares with the same month a year earlier, even before start_date", async () => {

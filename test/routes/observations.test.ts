@@ -1,42 +1,17 @@
 // GET /v1/observations: paging, bounds and errors, on the real series the seed ships (db/seed/snapshot/fred-macro-us):
 // every expected number is worked out in the test from the raw FRED file. Transforms and resampling are
 // observations-transforms.test.ts.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { observationsResponseSchema } from "../../src/schemas/observations";
-import { makeTestApp, type TestApp } from "../support/app";
-import { fredRows, fredValue, type FredRow } from "../support/snapshot";
+import { observationsApp, shippedFredSeries, valuesOf as values } from "../support/observations";
+import { fredValue } from "../support/snapshot";
 
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
 
-let t: TestApp;
-
-// CPIAUCSL (monthly): 1980-01 .. 2025-11; October 2025 is empty (no BLS release), kept as a null observation.
-const CPI = fredRows("CPIAUCSL");
-const cpi = (date: string) => fredValue(CPI, date)!;
-// DGS10 (daily, business days): 1980-01-01 .. Tuesday 2025-12-30, empty on market holidays; December 2025 is incomplete.
-const DGS = fredRows("DGS10");
-// ICSA (weekly, weeks ending Saturday): 1980-01-05 .. 2025-12-27.
-const ICSA = fredRows("ICSA");
-// GDP (quarterly): 1980Q1 .. 2025Q3.
-const GDP = fredRows("GDP");
-
-beforeAll(async () => {
-  t = await makeTestApp();
-}, 120_000);
-
-afterAll(() => t?.close());
-
-const get = (qs: string) => t.getJson(`/v1/observations?${qs}`);
-const values = (rows: readonly FredRow[]) => rows.map((r) => r.value).filter((v): v is number => v !== null);
-async function expect400(qs: string, parameter: string, contains?: string) {
-  const r = await get(qs);
-  expect(r.status).toBe(400);
-  expect(r.body.error.code).toBe("INVALID_PARAMETER");
-  expect(r.body.error.details?.parameter).toBe(parameter);
-  if (contains) expect(r.body.error.message).toContain(contains);
-  return r.body;
-}
+const fx = observationsApp();
+const { get, expect400 } = fx;
+const { CPI, cpi, DGS, ICSA, GDP } = shippedFredSeries();
 
 test("the shipped files are what these tests assume", () => {
   // Current values across the two shipped FRED vintages (January and June 2026): test/support/snapshot.ts fredRows.

@@ -3,9 +3,9 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { decodeBase64Json } from "payments";
 import { panelResponseSchema } from "../../src/schemas/panel";
-import { APERTURE_CHALLENGE, makePaymentsApp } from "../support/payments";
+import { APERTURE_CHALLENGE, makePaymentsApp, offlineX402 } from "../support/payments";
 import { testKey } from "../support/keys";
-import { deriveWritten } from "../support/derive";
+import { deriveOnly } from "../support/derive";
 import { clearSeries, monthStarts, weekdays, writeSeries, type Row } from "../support/series";
 import { addDays } from "../../src/domain/calendar";
 
@@ -36,10 +36,7 @@ const TEN = "PAYEMS,USPRIV,USGOOD,SRVPRD,USMINE,USCONS,MANEMP,DMANEMP,NDMANEMP,U
 beforeAll(async () => {
   t = await makePaymentsApp({
     testRoute: false,
-    x402: {
-      networks: [{ network: "eip155:84532", payTo: PAY_TO, rpcUrl: null }],
-      settlement: { mode: "facilitator", url: "http://127.0.0.1:9" },
-    },
+    x402: offlineX402(PAY_TO),
   });
   t.clock.set("2026-11-22T12:00:00Z");
   const db = t.database.db;
@@ -99,11 +96,9 @@ beforeAll(async () => {
     "US",
     DGS.map((d, k): Row => [d, k]),
   );
-  // The svc: series fed by these writes, derived as the write paths derive them (reads never do).
-  await deriveWritten(t.store, new Date("2026-01-15T00:00:00Z"), [
-    ["fred", "UNRATE", "US"],
-    ["fred", "CPIAUCSL", "US"],
-  ]);
+  // The one svc: series these tests read, derived from the written UNRATE as the write paths derive it (reads never
+  // do); not the others these writes feed, which no test here reads.
+  await deriveOnly(t.store, new Date("2026-01-15T00:00:00Z"), ["svc:sahm_rule"]);
   ({ headers } = await testKey(t, { plan: "professional" }));
 }, 120_000);
 afterAll(() => t?.close());

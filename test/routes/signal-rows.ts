@@ -4,7 +4,7 @@ import { afterAll, beforeAll } from "bun:test";
 import { applyIntervalChanges, type NewSignalRow } from "../../db/repos/signals";
 import { indicatorId } from "../../db/seed/catalog";
 import { testKey } from "../support/keys";
-import { makePaymentsApp } from "../support/payments";
+import { makePaymentsApp, offlineX402 } from "../support/payments";
 
 export const AT = new Date("2026-11-01T00:00:00Z");
 export const ts = (d: string) => new Date(`${d}T00:00:00Z`);
@@ -168,10 +168,7 @@ export function signalsApp() {
   beforeAll(async () => {
     t = await makePaymentsApp({
       testRoute: false,
-      x402: {
-        networks: [{ network: "eip155:84532", payTo: SIGNALS_PAY_TO, rpcUrl: null }],
-        settlement: { mode: "facilitator", url: "http://127.0.0.1:9" },
-      },
+      x402: offlineX402(SIGNALS_PAY_TO),
     });
     await store(Object.values(ROWS));
     premium = (await testKey(t, { scopes: ["svc-premium"] })).headers;

@@ -2,13 +2,11 @@
 // subscription and month at rollover (operator subscriptions by email, Stripe ones as invoice items, with
 // idempotency keys and retries), and its housekeeping. Dunning and Stripe plan changes are billing-dunning.test.ts.
 // Mail goes to a real SMTP receiver.
-import { afterAll, beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { sql } from "drizzle-orm";
-import { makeTestApp, type TestApp } from "../support/app";
-import { bearer, testSubscription } from "../support/keys";
-import { startSmtpReceiver, type SmtpReceiver } from "../support/smtp";
-import { startStripeStandIn, type StripeStandIn } from "../support/stripe";
-import { runBillingCycle, type BillingTick } from "../../src/jobs/billing";
+import { BILLING_BASE, billingApp } from "../support/billing";
+import { testSubscription } from "../support/keys";
+import type { BillingTick } from "../../src/jobs/billing";
 import { BillingError } from "../../src/services/billing";
 import { endSubscription } from "../../src/services/billing-end";
 import { invoiceMonth, type InvoiceOutcome } from "../../src/services/billing-cycle";
@@ -18,34 +16,11 @@ import { DAY_MS, MINUTE_MS } from "../../src/domain/access";
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
 
-const BASE = "https://api.example.test";
-let t: TestApp;
-let smtp: SmtpReceiver;
-let stripe: StripeStandIn;
-
-beforeAll(async () => {
-  smtp = await startSmtpReceiver();
-  stripe = startStripeStandIn();
-  t = await makeTestApp({ billing: stripe.provider, config: { smtpUrl: smtp.url, publicBaseUrl: BASE } });
-}, 120_000);
-
-afterAll(async () => {
-  await t.close();
-  stripe.stop();
-  await smtp.close();
-});
-
-beforeEach(() => {
-  smtp.refuse(false);
-});
-
-const rows = async (q: ReturnType<typeof sql>) => {
-  const r = (await t.database.db.execute(q)) as any;
-  return (Array.isArray(r) ? r : r.rows) as any[];
-};
+const fx = billingApp();
+const { rows, mailTo, ping, job, freshEmail } = fx;
 
 const setUsage = (keyId: string, month: string, n: number) =>
-  t.database.db.execute(sql`insert into key_usage (key_id, month, requests) values (${keyId}, ${month}, ${n})`);
+  fx.t.database.db.execute(sql`insert into key_usage (key_id, month, requests) values (${keyId}, ${month}, ${n})`);
 const invoicesOf = async (subscriptionId: string) =>
   (
     await rows(
@@ -60,31 +35,25 @@ const invoicesOf = async (subscriptionId: string) =>
     microUsd: Number(r.amount_micro_usd),
     ref: r.provider_ref,
   }));
-const mailTo = (email: string) => smtp.messages.filter((m) => m.to.includes(email));
-const ping = (key: string) => t.app.request("/v1/ping", { headers: bearer(key) });
-let emails = 0;
-/** One run of the cycle now, as the billing queue runs it. */
-const job = { tick: () => runBillingCycle(t.deps, { baseUrl: BASE }) };
-const freshEmail = () => `cycle${++emails}@example.com`;
 const mine = (tick: BillingTick, id: string): InvoiceOutcome[] => tick.invoiced.filter((o) => o.subscription_id === id);
 
 describe("monthly overage of a continuing operator subscription", () => {
   test("invoiced once the month has ended and settled (5 minutes): a recorded invoice and an email; never twice", async () => {
-    t.clock.set("2026-11-10T09:00:00Z");
+    fx.t.clock.set("2026-11-10T09:00:00Z");
     const email = freshEmail();
-    const sub = await testSubscription(t, { email });
+    const sub = await testSubscription(fx.t, { email });
     await setUsage(sub.subscription.keyId, "2026-11", 100_120);
     // Three metered requests still in the usage journal: the job moves them to the database before billing.
-    for (let i = 0; i < 3; i++) meterRequest(t.deps, sub.subscription.keyId);
+    for (let i = 0; i < 3; i++) meterRequest(fx.t.deps, sub.subscription.keyId);
 
-    t.clock.set("2026-11-30T23:59:59.999Z");
+    fx.t.clock.set("2026-11-30T23:59:59.999Z");
     expect(mine(await job.tick(), sub.subscription.id)).toEqual([]);
-    t.clock.set(new Date(Date.parse("2026-12-01T00:00:00Z") + 5 * MINUTE_MS - 1));
+    fx.t.clock.set(new Date(Date.parse("2026-12-01T00:00:00Z") + 5 * MINUTE_MS - 1));
     const early = await job.tick();
     expect(early.month).toBe("2026-10");
     expect(mine(early, sub.subscription.id)).toEqual([]);
 
-    t.clock.set(new Date(Date.parse("2026-12-01T00:00:00Z") + 5 * MINUTE_MS));
+    fx.t.clock.set(new Date(Date.parse("2026-12-01T00:00:00Z") + 5 * MINUTE_MS));
     const due = await job.tick();
     expect(due.month).toBe("2026-11");
     // 100,123 requests on Developer (100,000 included): 123 over at 0.50 per 1,000 = USD 0.0615.
@@ -112,7 +81,7 @@ describe("monthly overage of a continuing operator subscription", () => {
         ref: null,
       },
     ]);
-    await smtp.waitFor(smtp.messages.length);
+    await fx.smtp.waitFor(fx.smtp.messages.length);
     const [mail] = mailTo(email);
     expect(mail!.subject).toBe("Overage invoice for 2026-11: USD 0.0615");
     expect(mail!.text).toContain(
@@ -121,10 +90,10 @@ describe("monthly overage of a continuing operator subscription", () => {
     expect(mail!.text).toContain(due.invoiced.find((o) => o.subscription_id === sub.subscription.id)!.invoice_id);
 
     // Later runs, and the operator's command for the same month, bill nothing again.
-    t.clock.advance(DAY_MS);
+    fx.t.clock.advance(DAY_MS);
     expect(mine(await job.tick(), sub.subscription.id)).toEqual([]);
     expect(
-      (await invoiceMonth(t.deps, "2026-11", { baseUrl: BASE })).filter(
+      (await invoiceMonth(fx.t.deps, "2026-11", { baseUrl: BILLING_BASE })).filter(
         (o) => o.subscription_id === sub.subscription.id,
       ),
     ).toEqual([]);
@@ -135,13 +104,13 @@ describe("monthly overage of a continuing operator subscription", () => {
   });
 
   test("zero overage and test-mode keys are recorded as invoiced with nothing billed and no email", async () => {
-    t.clock.set("2027-01-05T00:00:00Z");
-    const under = await testSubscription(t, { email: freshEmail() });
-    const testMode = await testSubscription(t, { email: freshEmail(), mode: "test" });
+    fx.t.clock.set("2027-01-05T00:00:00Z");
+    const under = await testSubscription(fx.t, { email: freshEmail() });
+    const testMode = await testSubscription(fx.t, { email: freshEmail(), mode: "test" });
     await setUsage(under.subscription.keyId, "2027-01", 99_999);
     await setUsage(testMode.subscription.keyId, "2027-01", 500_000);
-    const before = smtp.messages.length;
-    t.clock.set("2027-02-01T00:05:00Z");
+    const before = fx.smtp.messages.length;
+    fx.t.clock.set("2027-02-01T00:05:00Z");
     const tick = await job.tick();
     for (const s of [under, testMode])
       expect(mine(tick, s.subscription.id).map((o) => [o.amount_usd, o.status])).toEqual([["0.00", "invoiced"]]);
@@ -150,47 +119,47 @@ describe("monthly overage of a continuing operator subscription", () => {
       overage: 0,
       microUsd: 0,
     });
-    expect(smtp.messages.length).toBe(before);
+    expect(fx.smtp.messages.length).toBe(before);
   });
 
   test("an invoice whose email fails stays pending and is sent once its lease runs out (15 minutes)", async () => {
-    t.clock.set("2027-03-02T00:00:00Z");
+    fx.t.clock.set("2027-03-02T00:00:00Z");
     const email = freshEmail();
-    const sub = await testSubscription(t, { email, plan: "professional" });
+    const sub = await testSubscription(fx.t, { email, plan: "professional" });
     // 1,004,000 on Professional: 4,000 over at 0.25 per 1,000 = USD 1.00.
     await setUsage(sub.subscription.keyId, "2027-03", 1_004_000);
-    smtp.refuse(true);
-    t.clock.set("2027-04-01T00:05:00Z");
+    fx.smtp.refuse(true);
+    fx.t.clock.set("2027-04-01T00:05:00Z");
     const failed = mine(await job.tick(), sub.subscription.id);
     expect(failed.map((o) => [o.status, o.amount_usd])).toEqual([["pending", "1.00"]]);
     expect(failed[0]!.error).toContain("could not be sent");
-    smtp.refuse(false);
-    t.clock.advance(15 * MINUTE_MS - 1);
+    fx.smtp.refuse(false);
+    fx.t.clock.advance(15 * MINUTE_MS - 1);
     const leased = await job.tick();
     expect(leased.retried.filter((o) => o.subscription_id === sub.subscription.id)).toEqual([]);
-    t.clock.advance(1);
+    fx.t.clock.advance(1);
     const retried = (await job.tick()).retried.filter((o) => o.subscription_id === sub.subscription.id);
     expect(retried.map((o) => [o.status, o.month, o.amount_usd])).toEqual([["invoiced", "2027-03", "1.00"]]);
-    await smtp.waitFor(smtp.messages.length);
+    await fx.smtp.waitFor(fx.smtp.messages.length);
     expect(mailTo(email).map((m) => m.subject)).toEqual(["Overage invoice for 2027-03: USD 1.00"]);
     expect((await invoicesOf(sub.subscription.id)).map((i) => i.status)).toEqual(["invoiced"]);
   });
 
   test("a month not over yet cannot be invoiced", async () => {
-    t.clock.set("2027-05-20T00:00:00Z");
+    fx.t.clock.set("2027-05-20T00:00:00Z");
     for (const month of ["2027-05", "2027-06"])
-      await expect(invoiceMonth(t.deps, month, { baseUrl: BASE })).rejects.toThrow(BillingError);
-    t.clock.set("2027-06-01T00:04:59Z");
-    await expect(invoiceMonth(t.deps, "2027-05", { baseUrl: BASE })).rejects.toThrow(
+      await expect(invoiceMonth(fx.t.deps, month, { baseUrl: BILLING_BASE })).rejects.toThrow(BillingError);
+    fx.t.clock.set("2027-06-01T00:04:59Z");
+    await expect(invoiceMonth(fx.t.deps, "2027-05", { baseUrl: BILLING_BASE })).rejects.toThrow(
       "2027-05 is not over yet (it can be invoiced from 2027-06-01T00:05:00.000Z)",
     );
-    await expect(invoiceMonth(t.deps, "2027-13", { baseUrl: BASE })).rejects.toThrow("not a month");
+    await expect(invoiceMonth(fx.t.deps, "2027-13", { baseUrl: BILLING_BASE })).rejects.toThrow("not a month");
   });
 });
 
 describe("monthly overage of Stripe subscriptions", () => {
   const stripeSub = (n: number, plan: "developer" | "professional" = "developer") =>
-    testSubscription(t, {
+    testSubscription(fx.t, {
       email: freshEmail(),
       plan,
       provider: "stripe",
@@ -199,19 +168,19 @@ describe("monthly overage of Stripe subscriptions", () => {
     });
 
   test("an invoice item on the subscription's next invoice, with one idempotency key per subscription and month; a failed call is retried after the lease and bills once", async () => {
-    t.clock.set("2027-07-03T00:00:00Z");
+    fx.t.clock.set("2027-07-03T00:00:00Z");
     const sub = await stripeSub(1);
     // 102,000 on Developer: 2,000 over = USD 1.00 = 100 cents.
     await setUsage(sub.subscription.keyId, "2027-07", 102_000);
-    stripe.fail("/v1/invoiceitems");
-    stripe.calls.length = 0;
-    t.clock.set("2027-08-01T00:05:00Z");
+    fx.stripe.fail("/v1/invoiceitems");
+    fx.stripe.calls.length = 0;
+    fx.t.clock.set("2027-08-01T00:05:00Z");
     const first = mine(await job.tick(), sub.subscription.id);
     expect(first.map((o) => o.status)).toEqual(["pending"]);
-    t.clock.advance(15 * MINUTE_MS);
+    fx.t.clock.advance(15 * MINUTE_MS);
     const retried = (await job.tick()).retried.filter((o) => o.subscription_id === sub.subscription.id);
     expect(retried.map((o) => [o.status, o.amount_usd])).toEqual([["invoiced", "1.00"]]);
-    const items = stripe.calls.filter((c) => c.path === "/v1/invoiceitems");
+    const items = fx.stripe.calls.filter((c) => c.path === "/v1/invoiceitems");
     expect(items.length).toBe(2);
     for (const c of items) {
       expect(c.idempotencyKey).toBe(`svc-overage:${sub.subscription.id}:2027-07:item`);
@@ -223,42 +192,42 @@ describe("monthly overage of Stripe subscriptions", () => {
         description: "Developer overage 2027-07: 2000 requests",
       });
     }
-    expect(stripe.calls.filter((c) => c.path === "/v1/invoices")).toEqual([]);
+    expect(fx.stripe.calls.filter((c) => c.path === "/v1/invoices")).toEqual([]);
     const [inv] = await invoicesOf(sub.subscription.id);
     expect(inv).toMatchObject({ month: "2027-07", kind: "monthly", status: "invoiced", microUsd: 1_000_000 });
     expect(inv!.ref).toMatch(/^ii_\d+$/);
   });
 
   test("ended after the month ended but before the job ran: that month is invoiced on an invoice of its own; ended within the month: only its final invoice", async () => {
-    t.clock.set("2027-09-02T00:00:00Z");
+    fx.t.clock.set("2027-09-02T00:00:00Z");
     const late = await stripeSub(2);
     const within = await stripeSub(3);
     await setUsage(late.subscription.keyId, "2027-09", 100_500);
     await setUsage(within.subscription.keyId, "2027-09", 100_500);
-    t.clock.set("2027-09-20T00:00:00Z");
+    fx.t.clock.set("2027-09-20T00:00:00Z");
     await endSubscription(
-      t.deps,
+      fx.t.deps,
       { id: within.subscription.id },
-      { reason: "operator", callProvider: true, baseUrl: BASE },
+      { reason: "operator", callProvider: true, baseUrl: BILLING_BASE },
     );
-    t.clock.set("2027-10-01T00:01:00Z");
+    fx.t.clock.set("2027-10-01T00:01:00Z");
     await endSubscription(
-      t.deps,
+      fx.t.deps,
       { id: late.subscription.id },
-      { reason: "operator", callProvider: true, baseUrl: BASE },
+      { reason: "operator", callProvider: true, baseUrl: BILLING_BASE },
     );
-    stripe.calls.length = 0;
-    t.clock.set("2027-10-01T00:05:00Z");
+    fx.stripe.calls.length = 0;
+    fx.t.clock.set("2027-10-01T00:05:00Z");
     const tick = await job.tick();
     expect(mine(tick, within.subscription.id)).toEqual([]);
     expect(mine(tick, late.subscription.id).map((o) => [o.month, o.status, o.amount_usd])).toEqual([
       ["2027-09", "invoiced", "0.25"],
     ]);
-    expect(stripe.calls.map((c) => [c.method, c.path, c.idempotencyKey])).toEqual([
+    expect(fx.stripe.calls.map((c) => [c.method, c.path, c.idempotencyKey])).toEqual([
       ["POST", "/v1/invoiceitems", `svc-overage:${late.subscription.id}:2027-09:item`],
       ["POST", "/v1/invoices", `svc-overage:${late.subscription.id}:2027-09:invoice`],
     ]);
-    expect(stripe.calls[0]!.params.subscription).toBeUndefined();
+    expect(fx.stripe.calls[0]!.params.subscription).toBeUndefined();
     expect((await invoicesOf(within.subscription.id)).map((i) => [i.month, i.kind, i.microUsd])).toEqual([
       ["2027-09", "final", 250_000],
     ]);
@@ -271,9 +240,9 @@ describe("monthly overage of Stripe subscriptions", () => {
 
 describe("housekeeping", () => {
   test("applied usage-batch ids are forgotten after 90 days, not before", async () => {
-    t.clock.set("2028-06-01T00:00:00Z");
-    const now = t.clock.now().getTime();
-    await t.database.db.execute(
+    fx.t.clock.set("2028-06-01T00:00:00Z");
+    const now = fx.t.clock.now().getTime();
+    await fx.t.database.db.execute(
       sql`insert into usage_batches (id, requests, applied_at) values ('old-batch', 1, ${new Date(now - 90 * DAY_MS - 1).toISOString()}), ('kept-batch', 1, ${new Date(now - 90 * DAY_MS).toISOString()})`,
     );
     expect((await job.tick()).prunedUsageBatches).toBeGreaterThanOrEqual(1);

@@ -1,12 +1,11 @@
 // The billing cycle driven by the injected clock (runBillingCycle), its later stages: subscriptions past due and then
 // ended when the dunning period after the grace runs out, and Stripe plan changes (customer.subscription.updated,
 // correctly signed). Monthly overage is billing-cycle.test.ts. Mail goes to a real SMTP receiver.
-import { afterAll, beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { sql } from "drizzle-orm";
-import { makeTestApp, type TestApp } from "../support/app";
+import { makeTestApp } from "../support/app";
+import { BILLING_BASE, billingApp } from "../support/billing";
 import { bearer, testSubscription } from "../support/keys";
-import { startSmtpReceiver, type SmtpReceiver } from "../support/smtp";
-import { startStripeStandIn, type StripeStandIn } from "../support/stripe";
 import { runBillingCycle } from "../../src/jobs/billing";
 import { failPayment, recordPayment } from "../../src/services/billing";
 import { DAY_MS } from "../../src/domain/access";
@@ -15,57 +14,27 @@ import { loadConfig, ConfigError } from "../../src/config";
 // bun resets the default timeout per file: this file starts databases, processes or servers.
 setDefaultTimeout(120_000);
 
-const BASE = "https://api.example.test";
-let t: TestApp;
-let smtp: SmtpReceiver;
-let stripe: StripeStandIn;
-
-beforeAll(async () => {
-  smtp = await startSmtpReceiver();
-  stripe = startStripeStandIn();
-  t = await makeTestApp({ billing: stripe.provider, config: { smtpUrl: smtp.url, publicBaseUrl: BASE } });
-}, 120_000);
-
-afterAll(async () => {
-  await t.close();
-  stripe.stop();
-  await smtp.close();
-});
-
-beforeEach(() => {
-  smtp.refuse(false);
-});
-
-const rows = async (q: ReturnType<typeof sql>) => {
-  const r = (await t.database.db.execute(q)) as any;
-  return (Array.isArray(r) ? r : r.rows) as any[];
-};
-
-const mailTo = (email: string) => smtp.messages.filter((m) => m.to.includes(email));
-const ping = (key: string) => t.app.request("/v1/ping", { headers: bearer(key) });
-let emails = 0;
-/** One run of the cycle now, as the billing queue runs it. */
-const job = { tick: () => runBillingCycle(t.deps, { baseUrl: BASE }) };
-const freshEmail = () => `cycle${++emails}@example.com`;
+const fx = billingApp();
+const { rows, mailTo, ping, job, freshEmail } = fx;
 
 describe("dunning: past due, then ended", () => {
   test("still unpaid 14 days after the 7-day grace: the job ends the subscription, revokes the key and emails the billing address", async () => {
     const start = Date.parse("2027-11-02T10:00:00Z");
-    t.clock.set(new Date(start));
+    fx.t.clock.set(new Date(start));
     const email = freshEmail();
-    const sub = await testSubscription(t, { email });
-    await failPayment(t.deps, { id: sub.subscription.id }, BASE);
-    t.clock.set(new Date(start + 7 * DAY_MS));
+    const sub = await testSubscription(fx.t, { email });
+    await failPayment(fx.t.deps, { id: sub.subscription.id }, BILLING_BASE);
+    fx.t.clock.set(new Date(start + 7 * DAY_MS));
     expect((await ping(sub.key)).status).toBe(401);
-    t.clock.set(new Date(start + 21 * DAY_MS - 1));
+    fx.t.clock.set(new Date(start + 21 * DAY_MS - 1));
     expect((await job.tick()).ended.filter((e) => e.subscription.id === sub.subscription.id)).toEqual([]);
     expect((await rows(sql`select status from subscriptions where id = ${sub.subscription.id}`))[0].status).toBe(
       "active",
     );
-    const revoke = await t.app.request("/v1/keys/revoke", { method: "POST", headers: bearer(sub.key) });
+    const revoke = await fx.t.app.request("/v1/keys/revoke", { method: "POST", headers: bearer(sub.key) });
     expect(revoke.status).toBe(409);
 
-    t.clock.set(new Date(start + 21 * DAY_MS));
+    fx.t.clock.set(new Date(start + 21 * DAY_MS));
     const ended = (await job.tick()).ended.filter((e) => e.subscription.id === sub.subscription.id);
     expect(ended.map((e) => [e.subscription.state, e.subscription.end_reason, e.month])).toEqual([
       ["ended", "unpaid", "2027-11"],
@@ -81,45 +50,45 @@ describe("dunning: past due, then ended", () => {
       "unpaid",
       "2027-11-23T10:00:00.000Z",
     ]);
-    await smtp.waitFor(smtp.messages.length);
+    await fx.smtp.waitFor(fx.smtp.messages.length);
     expect(mailTo(email).map((m) => m.subject)).toEqual([
       "Payment failed: your key keeps working for 7 days",
       "Your subscription has ended: payment not received",
     ]);
     expect(mailTo(email)[1]!.text).toContain("failed on 2027-11-02T10:00:00.000Z");
     // Once.
-    t.clock.advance(DAY_MS);
+    fx.t.clock.advance(DAY_MS);
     expect((await job.tick()).ended.filter((e) => e.subscription.id === sub.subscription.id)).toEqual([]);
     expect(mailTo(email).length).toBe(2);
   });
 
   test("a payment that succeeds during dunning keeps the subscription", async () => {
     const start = Date.parse("2027-11-03T10:00:00Z");
-    t.clock.set(new Date(start));
-    const sub = await testSubscription(t, { email: freshEmail() });
-    await failPayment(t.deps, { id: sub.subscription.id }, BASE);
-    t.clock.set(new Date(start + 10 * DAY_MS));
+    fx.t.clock.set(new Date(start));
+    const sub = await testSubscription(fx.t, { email: freshEmail() });
+    await failPayment(fx.t.deps, { id: sub.subscription.id }, BILLING_BASE);
+    fx.t.clock.set(new Date(start + 10 * DAY_MS));
     expect((await ping(sub.key)).status).toBe(401);
-    await recordPayment(t.deps, { id: sub.subscription.id });
-    t.clock.set(new Date(start + 21 * DAY_MS));
+    await recordPayment(fx.t.deps, { id: sub.subscription.id });
+    fx.t.clock.set(new Date(start + 21 * DAY_MS));
     expect((await job.tick()).ended.filter((e) => e.subscription.id === sub.subscription.id)).toEqual([]);
     expect((await ping(sub.key)).status).toBe(200);
   });
 
   test("a Stripe subscription ended for non-payment is cancelled at Stripe too (idempotently)", async () => {
     const start = Date.parse("2027-11-04T10:00:00Z");
-    t.clock.set(new Date(start));
-    const sub = await testSubscription(t, {
+    fx.t.clock.set(new Date(start));
+    const sub = await testSubscription(fx.t, {
       email: freshEmail(),
       provider: "stripe",
       providerCustomerId: "cus_d1",
       providerSubscriptionId: "sub_d1",
     });
-    await failPayment(t.deps, { id: sub.subscription.id }, BASE);
-    stripe.calls.length = 0;
-    t.clock.set(new Date(start + 21 * DAY_MS));
+    await failPayment(fx.t.deps, { id: sub.subscription.id }, BILLING_BASE);
+    fx.stripe.calls.length = 0;
+    fx.t.clock.set(new Date(start + 21 * DAY_MS));
     expect((await job.tick()).ended.map((e) => e.subscription.id)).toContain(sub.subscription.id);
-    expect(stripe.calls.map((c) => [c.method, c.path, c.idempotencyKey])).toEqual([
+    expect(fx.stripe.calls.map((c) => [c.method, c.path, c.idempotencyKey])).toEqual([
       ["DELETE", "/v1/subscriptions/sub_d1", "svc-cancel:sub_d1"],
     ]);
   });
@@ -131,10 +100,10 @@ describe("dunning: past due, then ended", () => {
     for (const bad of ["366", "-1", "1.5"]) expect(() => loadConfig({ DUNNING_PERIOD_DAYS: bad })).toThrow(ConfigError);
     const strict = await makeTestApp({ config: { dunningPeriodDays: 0 } });
     try {
-      const strictJob = { tick: () => runBillingCycle(strict.deps, { baseUrl: BASE }) };
+      const strictJob = { tick: () => runBillingCycle(strict.deps, { baseUrl: BILLING_BASE }) };
       const start = Date.parse("2026-11-22T12:00:00Z");
       const sub = await testSubscription(strict, { email: freshEmail() });
-      await failPayment(strict.deps, { id: sub.subscription.id }, BASE);
+      await failPayment(strict.deps, { id: sub.subscription.id }, BILLING_BASE);
       strict.clock.set(new Date(start + 7 * DAY_MS - 1));
       expect((await strictJob.tick()).ended).toEqual([]);
       strict.clock.set(new Date(start + 7 * DAY_MS));
@@ -154,9 +123,9 @@ describe("Stripe plan changes (customer.subscription.updated)", () => {
   });
 
   test("the plan and the key's limits follow the new price; the billing address is told; redeliveries and unknown prices change nothing", async () => {
-    t.clock.set("2027-12-01T12:00:00Z");
+    fx.t.clock.set("2027-12-01T12:00:00Z");
     const email = freshEmail();
-    const sub = await testSubscription(t, {
+    const sub = await testSubscription(fx.t, {
       email,
       plan: "developer",
       provider: "stripe",
@@ -165,9 +134,9 @@ describe("Stripe plan changes (customer.subscription.updated)", () => {
       rateLimitPerMinute: 42,
     });
     const deliver = async (object: Record<string, unknown>, opts?: { id?: string; secret?: string }) =>
-      t.app.request(
+      fx.t.app.request(
         "/webhooks/stripe",
-        await stripe.webhook("customer.subscription.updated", object, t.clock.now(), opts),
+        await fx.stripe.webhook("customer.subscription.updated", object, fx.t.clock.now(), opts),
       );
 
     const bad = await deliver(updated("sub_p1", "price_pro"), { secret: "whsec_wrong" });
@@ -189,7 +158,7 @@ describe("Stripe plan changes (customer.subscription.updated)", () => {
     expect((await rows(sql`select plan from subscriptions where id = ${sub.subscription.id}`))[0].plan).toBe(
       "professional",
     );
-    await smtp.waitFor(smtp.messages.length);
+    await fx.smtp.waitFor(fx.smtp.messages.length);
     expect(mailTo(email).map((m) => m.subject)).toEqual(["Your plan is now Professional"]);
     expect(mailTo(email)[0]!.text).toContain("from Developer to Professional");
 

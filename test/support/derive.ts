@@ -24,3 +24,12 @@ export function deriveWritten(
     written.map(([source, code, region]) => ({ indicatorId: indicatorId(source, code), regionCode: region })),
   );
 }
+
+/**
+ * Only the svc: series `codes`, wherever their inputs are held (deriveAll): for a test that wrote inputs and reads only
+ * these. What the written series feed can be far more: UNRATE also feeds every state's svc:unemployment_gap, seconds
+ * of deriving that such a test would wait for and never read.
+ */
+export function deriveOnly(store: Store, now: Date, codes: readonly string[]): Promise<DeriveSummary> {
+  return deriveAll({ ...store, now: () => now }, [...codes]);
+}

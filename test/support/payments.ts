@@ -148,6 +148,17 @@ function withHandlerOutage(
   return { database: { ...database, db }, gate: outageGate, outage };
 }
 
+/**
+ * The x402 rail on Base Sepolia paying `payTo` through a facilitator nothing answers at: its challenge is offered, no
+ * payment can settle (for tests of everything before a payment).
+ */
+export function offlineX402(payTo: `0x${string}`): Omit<X402Options, "logger"> {
+  return {
+    networks: [{ network: "eip155:84532", payTo, rpcUrl: null }],
+    settlement: { mode: "facilitator", url: "http://127.0.0.1:9" },
+  };
+}
+
 export type PaymentsAppOptions = {
   x402?: Omit<X402Options, "logger"> | null;
   l402?: boolean;

@@ -5,8 +5,8 @@
 // - once: end-to-end tests and tests that start processes (servers, CLIs, the local chain, Redis, a browser), run once.
 // A file's tier is its directory's (DIRECTORY_TIERS), unless its first line names another (`// test-tier: once (why)`).
 // test/tiers.test.ts checks the rule against what each file does, so a tier cannot silently drift:
-// a fast file starts no process (itself or through a helper of test/ or bench/ it imports) and does not load the
-// whole snapshot; only database files read the backend. `bun run test` runs every tier on one database.
+// a fast file starts no process and no job engine (itself or through a helper of test/ or bench/ it imports) and does
+// not load the whole snapshot; only database files read the backend. `bun run test` runs every tier on one database.
 // test/support/run-tier.ts runs one tier.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -99,17 +99,25 @@ export function localImports(file: string, text = readFileSync(join(ROOT, file),
 /** What starts a process: a spawn, a child process, a browser. */
 const STARTS_PROCESS = /\bBun\.spawn(Sync)?\(|["']node:child_process["']|["']playwright-core["']/;
 
+/** What starts the job engine (pg-boss, which polls its queues on a timer): a test of it is a database test. */
+const STARTS_JOB_ENGINE = /\bcreateJobRuntime\(/;
+
 /**
  * The first file that starts a process, among `file` and the helpers of test/ and bench/ it imports (directly or
  * through others), with the chain of imports that reaches it; null when none does.
  */
-export function processStarter(file: string): string[] | null {
+export const processStarter = (file: string): string[] | null => firstReaching(file, STARTS_PROCESS);
+
+/** As processStarter, for the job engine. */
+export const jobEngineStarter = (file: string): string[] | null => firstReaching(file, STARTS_JOB_ENGINE);
+
+function firstReaching(file: string, pattern: RegExp): string[] | null {
   const seen = new Set<string>();
   const visit = (f: string, path: string[]): string[] | null => {
     if (seen.has(f)) return null;
     seen.add(f);
     const text = readFileSync(join(ROOT, f), "utf8");
-    if (STARTS_PROCESS.test(text)) return [...path, f];
+    if (pattern.test(text)) return [...path, f];
     for (const next of localImports(f, text)) {
       if (!/^(test|bench)\//.test(next)) continue;
       const found = visit(next, [...path, f]);
