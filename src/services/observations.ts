@@ -26,7 +26,8 @@ import { toCsv } from "../domain/csv-render";
 import { renderBody, renderJson, type RenderedJson } from "./rendered";
 import type { ObservationRow, ObservationsPage, ResampledRow, ResampleMeta } from "./observations-page";
 import { dataFreshness, newestValued, readable, seriesData, targetCode, type Heads, type ReadContext, type Readable, type SeriesData } from "./series-read";
-import type { Freshness } from "../domain/freshness";
+import { freshnessAt, type Freshness } from "../domain/freshness";
+import type { PageCheck } from "./page-memo";
 import { seriesVersionKey } from "./series-cache";
 
 /** GET /v1/observations's validated query, as its schema outputs it. */
@@ -265,46 +266,29 @@ function renderPage(page: ObservationsPage, format: PageFormat): RenderedJson {
 }
 
 /**
- * For the page memo (src/http/page-memo.ts), after a read of (target, q): a check without I/O that yields the
- * page a read would return now — while the catalog is still at the generation the target was resolved at and the
- * series head is still trusted at the version the page was rendered from — else null. Null when the read is not a
- * page of a stored series (revisions are read from the database; a svc: series is checked against its inputs on
- * read, a derived concept computed from them).
+ * For the page memo (page-memo.ts), after a read of (target, q): the page a read returns now, found without I/O while
+ * the catalog is current at the generation the target was resolved at and the series head is trusted, with until when
+ * that holds (the head's and the catalog's trust; the day, for meta.freshness). Null when the read is not a page of a
+ * stored series (revisions are read from the database; a svc: series is checked against its inputs on read, a derived
+ * concept computed from them) or the page was not kept.
  */
-export function observationsPageCheck(ctx: ReadContext, target: ObservationsTarget, q: ObservationsQuery, format: PageFormat): (() => RenderedJson | null) | null {
+export function observationsPageCheck(ctx: ReadContext, target: ObservationsTarget, q: ObservationsQuery, format: PageFormat): PageCheck | null {
   if (q.include_revisions || target.kind !== "stored" || isDerivedIndicator(target.indicator)) return null;
-  const catalog = ctx.caches.catalog;
-  const { catalogGeneration } = target;
-  const indicatorId = target.indicator.id;
-  const region = target.region.code;
-  const head = ctx.caches.series.trustedHead(indicatorId, region);
-  if (!head || catalog.generation !== catalogGeneration) return null;
-  // The page's meta.freshness comes from the newest valued row: known without I/O while the series is in the cache.
-  const snap = ctx.caches.series.peek(head);
+  const { catalog, series } = ctx.caches;
+  const trusted = series.trusted(target.indicator.id, target.region.code);
+  if (!trusted?.head || !catalog.isCurrent() || catalog.generation !== target.catalogGeneration) return null;
+  const snap = series.peek(trusted.head);
   if (!snap) return null;
-  const newest = { newest: newestValued(snap.rows) };
-  // Freshness is a function of the UTC day: confirmed once per day, not on every hit.
-  let confirmedDay = utcDay(ctx.now());
-  const freshness = dataFreshness(ctx, newest, target);
-  const body = ctx.caches.series.page(pageKeyOf(`s:${seriesVersionKey(head)}`, viewKey(target, q), q, target.concept, format, target.resolvedRegion.note ?? "", freshness));
+  const now = ctx.now();
+  const freshness = freshnessAt(newestValued(snap.rows), target.frequency, now);
+  const body = series.page(pageKeyOf(`s:${seriesVersionKey(trusted.head)}`, viewKey(target, q), q, target.concept, format, target.resolvedRegion.note ?? "", freshness));
   if (!body) return null;
-  return () => {
-    if (!catalog.isCurrent() || catalog.generation !== catalogGeneration) return null;
-    const now = ctx.caches.series.trustedHead(indicatorId, region);
-    if (!now || now.id !== head.id || now.version !== head.version) return null;
-    const day = utcDay(ctx.now());
-    if (day === confirmedDay) return body;
-    // The page's meta.freshness holds while the series is as many periods behind as when it was rendered.
-    if (dataFreshness(ctx, newest, target)?.periods_behind !== freshness?.periods_behind) return null;
-    confirmedDay = day;
-    return body;
-  };
+  // meta.freshness is a function of the UTC day (src/domain/freshness.ts asOfDate): it holds until the day ends.
+  const dayEnd = freshness ? (Math.floor(now.getTime() / DAY_MS) + 1) * DAY_MS : Number.POSITIVE_INFINITY;
+  return { body, until: Math.min(trusted.until, catalog.currentUntil()), dayEnd };
 }
 
-/** Days since 1970-01-01 (UTC) of an instant: the date freshness is computed as of (src/domain/freshness.ts asOfDate). */
-function utcDay(t: Date): number {
-  return Math.floor(t.getTime() / 86_400_000);
-}
+const DAY_MS = 86_400_000;
 
 function baseMeta(target: ObservationsTarget, q: ObservationsQuery) {
   return {

@@ -19,6 +19,7 @@ import {
 } from "../../db/repos/observation-reads";
 import type { Point } from "../domain/series";
 import { BoundedCache, type CacheBounds } from "./bounded-cache";
+import type { Epoch } from "./page-memo";
 import type { RenderedJson } from "./rendered";
 
 /** What a kept page holds in memory: its Blob and its bytes (compressed forms are a fraction more). */
@@ -36,6 +37,8 @@ export type SeriesCacheOptions = {
   revalidateMs: number;
   bounds: { seriesRows: CacheBounds; seriesPages: CacheBounds; seriesLatest: CacheBounds; seriesViews: CacheBounds; seriesHeads: CacheBounds };
   now?: () => number;
+  /** Moved by every invalidation (the page memo's validity token, page-memo.ts). */
+  epoch?: Epoch;
 };
 
 type HeadEntry = { head: SeriesHead | null; checkedAt: number };
@@ -123,8 +126,13 @@ export class SeriesCache {
 
   /** The remembered head while it is still trusted (no I/O); undefined when it would have to be read again. */
   trustedHead(indicatorId: string, regionCode: string): SeriesHead | null | undefined {
+    return this.trusted(indicatorId, regionCode)?.head;
+  }
+
+  /** The remembered head and until when (on this cache's clock) it is trusted; undefined when it is not now. */
+  trusted(indicatorId: string, regionCode: string): { head: SeriesHead | null; until: number } | undefined {
     const e = this.heads.get(key(indicatorId, regionCode));
-    return this.fresh(e) ? e.head : undefined;
+    return this.fresh(e) ? { head: e.head, until: e.checkedAt + this.opts.revalidateMs } : undefined;
   }
 
   /** The cached snapshot for this exact head (id and version), if loaded. */
@@ -192,6 +200,7 @@ export class SeriesCache {
 
   invalidate(target?: { indicatorId: string; regionCode: string }): void {
     this.generation++;
+    if (this.opts.epoch) this.opts.epoch.value++;
     if (!target) {
       this.heads.clear();
       return;
