@@ -8,24 +8,23 @@
 //      outside the requested range or page are found;
 //   4. the date range: native rows dated within [start_date, end_date]; buckets overlapping it;
 //   5. order, then offset/limit; meta.total counts rows (or buckets) in the range.
-// Steps 1-3 are memoised per series version, so a hot series is paged without touching the database or recomputing,
+// Steps 1-3 are memoised per series version (series-read.ts viewOf), so a hot series is paged without touching the database or recomputing,
 // and the JSON text of a page is kept (src/services/series-cache.ts) under a key naming the series version(s) and the
 // normalised query: a hot page is served without building or serialising rows, and never outlives its version.
 // include_revisions=true reads every stored revision in the range straight from the database (no transform, no
 // resampling: both are 400s).
 import type { z } from "zod";
 import { readRevisions } from "../../db/repos/observation-reads";
-import { COMPLETENESS_RULE, bucketsAsPoints, checkResample, resample, type Bucket } from "../domain/resample";
-import { RuleError } from "../domain/series";
-import { applyTransform, checkTransformFrequency, formatTransform, parseTransform, transformedUnit, type Transform } from "../domain/transforms";
+import { checkResample } from "../domain/resample";
+import { checkTransformFrequency, formatTransform, parseTransform, type Transform } from "../domain/transforms";
 import { fail } from "../errors";
 import type { observationsQuerySchema } from "../schemas/observations";
 import { resolveSeriesTarget, type ConceptDisclosure, type SeriesTarget } from "./concepts";
 import { isDerivedIndicator } from "./derived-series";
 import { toCsv } from "../domain/csv-render";
 import { renderBody, renderJson, type RenderedJson } from "./rendered";
-import type { ObservationRow, ObservationsPage, ResampledRow, ResampleMeta } from "./observations-page";
-import { dataFreshness, newestValued, readable, seriesData, targetCode, type Heads, type ReadContext, type Readable, type SeriesData } from "./series-read";
+import type { ObservationRow, ObservationsPage, ResampledRow } from "./observations-page";
+import { dataFreshness, newestValued, observationRows, readable, rule, seriesData, targetCode, viewKey, viewOf, type Heads, type View, type ReadContext, type Readable } from "./series-read";
 import { freshnessAt, type Freshness } from "../domain/freshness";
 import type { PageCheck } from "./page-memo";
 import { seriesVersionKey } from "./series-cache";
@@ -43,12 +42,6 @@ export type { ObservationRow, ResampledRow, ResampleMeta, ObservationsMeta, Obse
  * the series head(s) the read uses, found once at resolve.
  */
 export type ObservationsTarget = SeriesTarget & { transformSpec: Transform | null; catalogGeneration: number; heads: Heads };
-
-/** A domain RuleError as a 400 INVALID_PARAMETER; anything else rethrown. */
-export function rule(e: unknown): never {
-  if (e instanceof RuleError) fail("INVALID_PARAMETER", e.message, e.details);
-  throw e;
-}
 
 /**
  * Resolves the series and checks every rule that depends on it (frequency, transform) before the read: the target
@@ -73,93 +66,15 @@ export async function resolveObservations(ctx: ReadContext, q: ObservationsQuery
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Views: the whole series after resampling and transform, rendered as response rows (memoised per version)
+// Pages: the rows of a view in the date range, paged
 
-type NativeView = { kind: "native"; rows: ObservationRow[]; dates: string[]; unit: string | null };
-type BucketView = { kind: "buckets"; rows: ResampledRow[]; starts: string[]; ends: string[]; unit: string | null; resample: ResampleMeta };
-type View = NativeView | BucketView;
-
-function buildView(data: SeriesData, target: ObservationsTarget, q: ObservationsQuery): View {
-  const code = targetCode(target);
-  const t = target.transformSpec;
-  const unit = t ? transformedUnit(t, data.unit) : data.unit;
-  if (!q.frequency) {
-    let values: (number | null)[] | null = null;
-    if (t) values = applyTransform(data.points, t, target.frequency).map((p) => p.value);
-    const rows = data.rows.map(
-      (r, k): ObservationRow => ({
-        date: r.date,
-        value: values ? values[k] : r.value,
-        indicator: code,
-        region: target.region.code,
-        unit,
-        source: data.source,
-        source_updated_at: r.sourceUpdatedAt ? r.sourceUpdatedAt.toISOString() : null,
-        is_preliminary: r.isPreliminary,
-        revision: r.revision,
-      }),
-    );
-    return { kind: "native", rows, dates: data.rows.map((r) => r.date), unit };
-  }
-  const res = resample(data.points, target.frequency, q.frequency, q.resample_method);
-  let values: (number | null)[] = res.buckets.map((b) => b.value);
-  if (t) values = applyTransform(bucketsAsPoints(res.buckets), t, q.frequency, { resampled: true }).map((p) => p.value);
-  const rows = res.buckets.map((b: Bucket, k): ResampledRow => ({ period_start: b.period_start, period_end: b.period_end, period_type: b.period_type, value: values[k] }));
-  return {
-    kind: "buckets",
-    rows,
-    starts: res.buckets.map((b) => b.period_start),
-    ends: res.buckets.map((b) => b.period_end),
-    unit,
-    resample: {
-      method: q.resample_method,
-      source_frequency: target.frequency,
-      target_frequency: q.frequency,
-      completeness: COMPLETENESS_RULE[target.frequency],
-      dropped_incomplete_bucket: res.dropped !== null,
-      dropped_period_start: res.dropped?.period_start ?? null,
-    },
-  };
-}
-
-/** What a view depends on besides the data: code (rows carry it), region, resampling and transform. */
-function viewKey(target: ObservationsTarget, q: ObservationsQuery): string {
-  return `view|${target.region.code}|${targetCode(target)}|${q.frequency ?? ""}|${q.frequency ? q.resample_method : ""}|${target.transformSpec ? formatTransform(target.transformSpec) : ""}`;
-}
-
-function viewOf(data: SeriesData, target: ObservationsTarget, q: ObservationsQuery, key: string): View {
-  const hit = data.memo.get(key) as View | undefined;
-  if (hit) return hit;
-  let view: View;
-  try {
-    view = buildView(data, target, q);
-  } catch (e) {
-    rule(e);
-  }
-  // A few views per series version (different frequencies/transforms), bounded (CACHE_BOUNDS.seriesViews).
-  data.memo.set(key, view);
-  return view;
-}
-
-/** First index with a[i] >= x (a ascending). */
-function lowerBound(a: string[], x: string): number {
+/** First index with a[i] >= x (a ascending); with `after`, first with a[i] > x. */
+function bound(a: string[], x: string, after: boolean): number {
   let lo = 0;
   let hi = a.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (a[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** First index with a[i] > x (a ascending). */
-function upperBound(a: string[], x: string): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid] <= x) lo = mid + 1;
+    if (a[mid]! < x || (after && a[mid] === x)) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -167,17 +82,20 @@ function upperBound(a: string[], x: string): number {
 
 /** The rows of `view` in the date range, as [lo, hi): native rows dated within it, buckets overlapping it. */
 function windowOf(view: View, q: Pick<ObservationsQuery, "start_date" | "end_date">): [number, number] {
-  let lo: number;
-  let hi: number;
-  if (view.kind === "native") {
-    lo = q.start_date ? lowerBound(view.dates, q.start_date) : 0;
-    hi = q.end_date ? upperBound(view.dates, q.end_date) : view.dates.length;
-  } else {
-    // Buckets overlapping the range: period_end >= start_date and period_start <= end_date.
-    lo = q.start_date ? lowerBound(view.ends, q.start_date) : 0;
-    hi = q.end_date ? upperBound(view.starts, q.end_date) : view.starts.length;
-  }
+  // Buckets overlapping the range: period_end >= start_date and period_start <= end_date.
+  const [starts, ends] = view.kind === "native" ? [view.dates, view.dates] : [view.starts, view.ends];
+  const lo = q.start_date ? bound(ends, q.start_date, false) : 0;
+  const hi = q.end_date ? bound(starts, q.end_date, true) : starts.length;
   return [lo, Math.max(lo, hi)];
+}
+
+/** The page of rows [lo, hi) that `q` asks for: in its order, from its offset, at most its limit. */
+function pageRows<T>(rows: T[], lo: number, hi: number, q: Pick<ObservationsQuery, "order" | "limit" | "offset">): T[] {
+  const n = Math.max(0, Math.min(q.limit, hi - lo - q.offset));
+  const out = new Array<T>(n);
+  if (q.order === "asc") for (let k = 0; k < n; k++) out[k] = rows[lo + q.offset + k]!;
+  else for (let k = 0; k < n; k++) out[k] = rows[hi - 1 - q.offset - k]!;
+  return out;
 }
 
 /** A series in a date range, resampled and transformed as a page of it would be: dated values (buckets by their start). */
@@ -194,14 +112,6 @@ export async function seriesWindow(ctx: ReadContext, target: ObservationsTarget,
   return { id: data.id, unit: view.unit, points, freshness: dataFreshness(ctx, data, target) };
 }
 
-function page<T>(rows: T[], lo: number, hi: number, q: Pick<ObservationsQuery, "order" | "limit" | "offset">): T[] {
-  const total = hi - lo;
-  const n = Math.max(0, Math.min(q.limit, total - q.offset));
-  const out = new Array<T>(n);
-  if (q.order === "asc") for (let k = 0; k < n; k++) out[k] = rows[lo + q.offset + k];
-  else for (let k = 0; k < n; k++) out[k] = rows[hi - 1 - q.offset - k];
-  return out;
-}
 
 
 /**
@@ -222,7 +132,7 @@ export async function getObservationsPage(ctx: ReadContext, target: Observations
 
   const view = viewOf(data, target, q, vk);
   const [lo, hi] = windowOf(view, q);
-  const rows = page<ObservationRow | ResampledRow>(view.rows, lo, hi, q);
+  const rows = pageRows<ObservationRow | ResampledRow>(view.rows, lo, hi, q);
   const body = renderPage(
     {
       data: rows,
@@ -306,22 +216,9 @@ function baseMeta(target: ObservationsTarget, q: ObservationsQuery) {
 
 /** include_revisions=true: every stored revision in the range, read from the database (not cached). */
 async function revisionsPage(ctx: ReadContext, target: ObservationsTarget & { kind: "stored" }, q: ObservationsQuery, concept: ConceptDisclosure | null): Promise<ObservationsPage> {
-  const code = targetCode(target);
   const head = target.heads[0]!;
   const { rows, total } = await readRevisions(ctx.db, head.id, { start: q.start_date, end: q.end_date, order: q.order, limit: q.limit, offset: q.offset });
-  const data = rows.map(
-    (r): ObservationRow => ({
-      date: r.date,
-      value: r.value,
-      indicator: code,
-      region: target.region.code,
-      unit: target.indicator.unit,
-      source: target.indicator.sourceSlug,
-      source_updated_at: r.sourceUpdatedAt ? r.sourceUpdatedAt.toISOString() : null,
-      is_preliminary: r.isPreliminary,
-      revision: r.revision,
-    }),
-  );
+  const data = observationRows(rows, null, targetCode(target), target.region.code, target.indicator.unit, target.indicator.sourceSlug);
   const freshness = dataFreshness(ctx, { newest: newestValued((await ctx.caches.series.snapshot(head)).rows) }, target);
   return { data, meta: { ...baseMeta(target, q), unit: target.indicator.unit, total, ...(concept ? { concept } : {}), ...(freshness ? { freshness } : {}) } };
 }

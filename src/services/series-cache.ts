@@ -160,7 +160,11 @@ export class SeriesCache {
 
   private async load(head: SeriesHead): Promise<SeriesSnapshot> {
     const rows = await readLatestObservations(this.db, head.id);
-    const points: Point[] = rows.map((r) => (r.isPreliminary ? { date: r.date, value: r.value, preliminary: true } : { date: r.date, value: r.value }));
+    const points = new Array<Point>(rows.length);
+    for (let k = 0; k < rows.length; k++) {
+      const r = rows[k]!;
+      points[k] = r.isPreliminary ? { date: r.date, value: r.value, preliminary: true } : { date: r.date, value: r.value };
+    }
     const snap: SeriesSnapshot = { head, rows, points, memo: new BoundedCache(this.opts.bounds.seriesViews) };
     const old = this.snapshots.peek(head.id);
     // A slower load of an older version never replaces a newer one.
