@@ -7,6 +7,8 @@ import type { Context } from "hono";
 import { accepts } from "hono/accepts";
 import { parseAccept } from "hono/utils/accept";
 import type { PageFormat } from "../services/observations";
+import type { ObservationsMeta } from "../services/observations-page";
+import type { AppEnv, Turn } from "./app-env";
 import type { BodyForm, ContentCoding, RenderedJson } from "../services/rendered";
 
 /** Smaller bodies are sent as they are: compressing them saves less than it costs. */
@@ -72,6 +74,39 @@ export function acceptedFormat(accept: string | null | undefined): PageFormat {
   return csv >= (weightOf(accepted, "application/*") ?? weightOf(accepted, "*/*") ?? 0) ? "csv" : "json";
 }
 
+/**
+ * A rendered page as a 200: in the coding the client accepts (compressed once per coding), with its meta's headers (a
+ * CSV page's metadata: a body that carries its meta itself, JSON or SVG, has none) and what it varies on. A paid route's cold answer and the page memo's hit both answer through
+ * this, so they are the same bytes.
+ */
+export function renderPage(c: Context<AppEnv>, page: RenderedJson, vary: string): Response {
+  const coded = codedBody(page, c.req.header("accept-encoding"));
+  return c.body(bodyToWrite(coded.form, c.get("turn")) as never, 200, { "Content-Type": page.contentType, ...(page.meta ? csvMetaHeaders(page.meta) : null), ...codingHeaders(coded, vary) });
+}
+
+/**
+ * A CSV page's metadata as headers (README "CSV"): the service returns the page's meta beside its rendered body; what
+ * JSON carries in `meta`, a CSV answer carries in `X-` headers (the order is the order they go out in).
+ */
+export function csvMetaHeaders(m: ObservationsMeta): Record<string, string> {
+  const headers: Record<string, string> = {
+    "X-Total-Count": String(m.total),
+    "X-Limit": String(m.limit),
+    "X-Offset": String(m.offset),
+    "X-Indicator": m.indicator,
+    "X-Region": m.region,
+    "X-Frequency": m.frequency,
+  };
+  if (m.unit !== null) headers["X-Unit"] = m.unit;
+  if (m.transform) headers["X-Transform"] = m.transform;
+  if (m.concept) headers["X-Concept"] = `${m.concept.code}=${m.concept.resolved_indicator}`;
+  if (m.freshness) {
+    headers["X-Newest-Period"] = m.freshness.newest_period;
+    headers["X-Stale"] = String(m.freshness.stale);
+  }
+  return headers;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // How a coded body is handed to Bun.serve so that its answer leaves in one write, whenever it is completed.
 //
@@ -85,9 +120,6 @@ export function acceptedFormat(accept: string | null | undefined): PageFormat {
 
 /** The smallest body Bun writes a send() per header token when its answer is deferred (Bun 1.4.5: 15,359 bytes are not). */
 export const UNCORKED_BODY_BYTES = 15 * 1024;
-
-/** A turn of the event loop in which requests arrived: `ended` once it is over. */
-export type Turn = { ended: boolean };
 
 /**
  * The turn of the event loop now running, one object for every request arriving in it. Its end is observed by one

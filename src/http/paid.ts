@@ -23,9 +23,9 @@ import { provisioningCaller } from "./admission";
 import { markPaid, paidRoutes } from "./paid-marker";
 import type { PageCheck, PageMemo } from "../services/page-memo";
 import { gate, runPaid, type Asked, type Declined, type Gated, type Outcome, type PaidCall, type PaidSpec, type Priced } from "../services/paid-call";
-import { acceptedFormat, prefersHtml } from "./content-coding";
+import { acceptedFormat, prefersHtml, renderPage } from "./content-coding";
 import { requestTarget } from "./url-parts";
-import { provisioningAnswer, renderPage } from "./respond";
+import { provisioningAnswer } from "./respond";
 
 export { declined, freeAnswer, jsonAnswer, pageAnswer, provisioning, serve, serveHeld, type Answer, type Resolution } from "../services/paid-call";
 
@@ -94,17 +94,24 @@ export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App
     const call = restCall<QueryOf<Rt>>(c, deps, dialect, c.req.valid("query" as never) as QueryOf<Rt>);
     const outcome = await runPaid(opts, now, call);
     const out = await renderOutcome(c, dialect, outcome);
-    if (out.status === 200 && c.req.method === "GET") rememberPage(c.get("pages"), pageMemoKey(c, call.url), opts, outcome, call.describe);
+    // The memo's key, found by its lookup (set only for a GET, with the memo on, to a route that may be replayed).
+    const key = c.get("pageKey");
+    if (key !== undefined && out.status === 200) rememberPage(c.get("pages"), key, opts, outcome, call.describe);
     return out;
   };
 
   // A URL the memo holds is answered by the same gate, with the recorded resolution and the rendered page as the
   // answer. Route middleware runs after routing and the app's middleware, before validation.
   const lookup: MiddlewareHandler<AppEnv> = async function pageMemoLookup(c, next) {
-    if (c.req.method !== "GET") return next();
+    const pages = c.get("pages");
+    if (!pages || c.req.method !== "GET") return next();
     const url = dialect.publicUrl(c);
-    const gated = answerFromMemo(c.get("pages"), pageMemoKey(c, url), () => restCall(c, deps, dialect, null, url), now);
-    if (!gated) return next();
+    const key = pageMemoKey(c, url);
+    const gated = answerFromMemo(pages, key, () => restCall(c, deps, dialect, null, url), now);
+    if (!gated) {
+      c.set("pageKey", key);
+      return next();
+    }
     return gated instanceof Promise ? gated.then((g) => renderGated(c, dialect, g)) : renderGated(c, dialect, gated);
   };
 

@@ -3,13 +3,14 @@ import type { Context } from "hono";
 import { isDatabaseUnavailable } from "../../db/client";
 import { envelope } from "../errors";
 import type { Logger } from "../logger";
-import type { ObservationsMeta } from "../services/observations-page";
 import { renderJson, type RenderedJson } from "../services/rendered";
 import type { ProvisioningBody } from "../schemas/provisioning";
 import type { AppEnv } from "./app-env";
 import { bodyToWrite, codedBody, codingHeaders } from "./content-coding";
 
 export { renderJson, type RenderedJson };
+// For src/routes/fred.ts, which answers its pages as the paid gate does.
+export { renderPage } from "./content-coding";
 
 /** Catalog data changes only with a seed or import: let CDNs and browsers cache it. */
 export const CATALOG_CACHE_CONTROL = "public, max-age=300, s-maxage=3600, stale-while-revalidate=86400";
@@ -42,45 +43,6 @@ export function catalogResponse(c: Context<AppEnv>, rendered: RenderedJson, cach
     return c.body(null, 304, headers);
   }
   return c.body(bodyToWrite(coded.form, c.get("turn")) as never, 200, { ...headers, "Content-Type": "application/json" });
-}
-
-/**
- * A rendered page as a 200: in the coding the client accepts (compressed once per coding), with its meta's headers (a
- * CSV page's metadata) and what it varies on. A paid route's cold answer and the page memo's hit both answer through
- * this, so they are the same bytes.
- */
-export function renderPage(c: Context<AppEnv>, page: RenderedJson, vary: string): Response {
-  const coded = codedBody(page, c.req.header("accept-encoding"));
-  return c.body(bodyToWrite(coded.form, c.get("turn")) as never, 200, { "Content-Type": page.contentType, ...bodyMetaHeaders(page), ...codingHeaders(coded, vary) });
-}
-
-// A CSV page's metadata as headers (README "CSV"): the service returns the page's meta beside its rendered body; what
-// JSON carries in `meta`, a CSV answer carries in `X-` headers, decided here, in the http layer.
-/** The headers of a CSV page's meta (the order is the order they go out in). */
-export function csvMetaHeaders(m: ObservationsMeta): Record<string, string> {
-  const headers: Record<string, string> = {
-    "X-Total-Count": String(m.total),
-    "X-Limit": String(m.limit),
-    "X-Offset": String(m.offset),
-    "X-Indicator": m.indicator,
-    "X-Region": m.region,
-    "X-Frequency": m.frequency,
-  };
-  if (m.unit !== null) headers["X-Unit"] = m.unit;
-  if (m.transform) headers["X-Transform"] = m.transform;
-  if (m.concept) headers["X-Concept"] = `${m.concept.code}=${m.concept.resolved_indicator}`;
-  if (m.freshness) {
-    headers["X-Newest-Period"] = m.freshness.newest_period;
-    headers["X-Stale"] = String(m.freshness.stale);
-  }
-  return headers;
-}
-
-const NONE: Readonly<Record<string, string>> = Object.freeze({});
-
-/** The headers a rendered body's meta becomes: none for a body that carries its meta itself (JSON, SVG). */
-export function bodyMetaHeaders(page: RenderedJson): Readonly<Record<string, string>> {
-  return page.meta ? csvMetaHeaders(page.meta) : NONE;
 }
 
 /** A read of a series being provisioned: 202 with Retry-After, never charged. */
