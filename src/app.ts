@@ -11,7 +11,7 @@ import { operationCatalog } from "./http/operations";
 import { requestId } from "hono/request-id";
 import { eventLoopTurns } from "./http/content-coding";
 import { pageHeaders } from "./docs/page-policy";
-import { contextVariables, corsResponseHeaders, headersOnReturnedResponses, htmlPageHeaders, noSniff, publicCors, type CorsOptions } from "./http/answer-headers";
+import { corsResponseHeaders, headersOnReturnedResponses, htmlPageHeaders, noSniff, publicCors, type CorsOptions } from "./http/answer-headers";
 import { inOrder } from "./http/checks";
 import { headAsGet, headContentLength, notFoundOrMethodNotAllowed, refusePaidHead } from "./http/methods";
 import type { PageMemo } from "./services/page-memo";
@@ -71,12 +71,13 @@ export function createApp(deps: Deps, opts: AppOptions = {}): ServiceApp {
       publicCors(CORS),
       // HEAD on a paid route would be charged without returning data: 405 before anything of the paid pipeline runs.
       refusePaidHead(app.router as never),
-      contextVariables((c) => {
+      // The request's context variables: the turn it arrived in, the admission core, operations, the page memo.
+      (c) => {
         c.set("turn", currentTurn());
         c.set("admission", admission);
         c.set("operations", operations);
         if (pages) c.set("pages", pages);
-      }),
+      },
     ),
   );
   // Compresses what no route compressed itself (a HEAD as its GET would be): rendered bodies (catalog lists,

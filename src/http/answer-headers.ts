@@ -64,11 +64,6 @@ export function htmlPageHeaders(headersFor: (path: string) => Readonly<Record<st
   };
 }
 
-/** Sets the request's context variables (the app's admission core, operations, page memo, the turn it arrived in). */
-export function contextVariables(set: (c: Context<AppEnv>) => void): Check {
-  return set;
-}
-
 /**
  * Sets headers on a response a handler returned, in place; only when its headers are immutable (a fetched Response)
  * is it copied once. c.header() after next() would copy the whole response (body included) on every call.

@@ -124,12 +124,7 @@ export class SeriesCache {
     return this.fresh(this.heads.get(key(indicatorId, regionCode)));
   }
 
-  /** The remembered head while it is still trusted (no I/O); undefined when it would have to be read again. */
-  trustedHead(indicatorId: string, regionCode: string): SeriesHead | null | undefined {
-    return this.trusted(indicatorId, regionCode)?.head;
-  }
-
-  /** The remembered head and until when (on this cache's clock) it is trusted; undefined when it is not now. */
+  /** The remembered head while it is still trusted (no I/O), and until when (on this cache's clock); undefined when it would have to be read again. */
   trusted(indicatorId: string, regionCode: string): { head: SeriesHead | null; until: number } | undefined {
     const e = this.heads.get(key(indicatorId, regionCode));
     return this.fresh(e) ? { head: e.head, until: e.checkedAt + this.opts.revalidateMs } : undefined;
