@@ -1,6 +1,9 @@
 // The page memo is a BoundedCache weighed by body bytes: its bounds hold at their edge and one past it, an entry whose
 // validity token is spent (the epoch moved, its trust or its day ran out) is forgotten, and hits are counted.
 import { describe, expect, test } from "bun:test";
+import type { Db } from "../../db/client";
+import { WriteEvents } from "../../db/events";
+import { createCaches } from "../../src/services/caches";
 import { PageMemo, type PageEntry } from "../../src/services/page-memo";
 import { renderBody } from "../../src/services/rendered";
 import type { Quote, Serving } from "../../src/pricing";
@@ -80,5 +83,27 @@ describe("PageMemo", () => {
     expect(memo.lookup("spent", AT)).toBeNull();
     expect(memo.lookup("trusted", DAY_END)).toBeNull();
     expect(memo.size).toBe(0);
+  });
+
+  test("the app's caches share one epoch: a series or catalog write in the process, or a cleared series cache, moves it", () => {
+    // No query runs: making the caches and telling them of writes reads nothing.
+    const events = new WriteEvents();
+    const caches = createCaches({ db: {} as Db, kind: "pglite", events });
+    const memo = caches.pages;
+    memo.record("page", entry(10));
+    expect(memo.lookup("page", AT)).not.toBeNull();
+    const moves: [string, () => void][] = [
+      ["series written", () => events.seriesWritten([{ indicatorId: "i", regionCode: "US" } as never])],
+      ["catalog written", () => events.catalogWritten()],
+      ["series cache cleared", () => caches.series.clear()],
+    ];
+    for (const [what, move] of moves) {
+      const before = memo.epoch.value;
+      move();
+      expect([what, memo.epoch.value > before]).toEqual([what, true]);
+      expect(memo.lookup("page", AT)).toBeNull();
+      memo.record("page", entry(10));
+      expect(memo.lookup("page", AT)).not.toBeNull();
+    }
   });
 });
