@@ -12,7 +12,7 @@ import { TrieRouter } from "hono/router/trie-router";
 import { SmartRouter } from "hono/router/smart-router";
 import { RegExpRouter } from "hono/router/reg-exp-router";
 import { inOrder } from "../src/http/checks";
-import { publicCors } from "../src/http/cors";
+import { publicCors } from "../src/http/answer-headers";
 import { observationsQuerySchema } from "../src/schemas/observations";
 import { BoundedCache } from "../src/services/bounded-cache";
 import { REPO_ROOT, median } from "./lib/load";
@@ -75,7 +75,7 @@ const fiveChecks = await cpuPerCall(
 record("five checks: one layer each", fiveLayers - none0);
 record("five checks: one inOrder layer", fiveChecks - none0);
 
-// 2. CORS: Hono's cors() against src/http/cors.ts publicCors.
+// 2. CORS: Hono's cors() against src/http/answer-headers.ts publicCors.
 const corsOptions = {
   allowHeaders: ["Authorization", "X-API-Key", "Content-Type"],
   exposeHeaders: ["X-Request-Id", "ETag", "X-RateLimit-Limit"],
@@ -88,7 +88,7 @@ const honos = await cpuPerCall(
     page,
   ),
 );
-record("CORS: src/http/cors.ts (a check in an inOrder layer)", ours - none);
+record("CORS: src/http/answer-headers.ts publicCors (a check in an inOrder layer)", ours - none);
 record("CORS: hono/cors", honos - none);
 
 // 3. Accept-Encoding: Hono's parser on every request (what content-coding.ts does now).

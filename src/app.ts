@@ -9,15 +9,14 @@ import type { App, AppEnv } from "./http/app-env";
 import { ApiError, envelope } from "./errors";
 import { operationCatalog } from "./http/operations";
 import { requestId } from "hono/request-id";
-import { corsResponseHeaders, publicCors, type CorsOptions } from "./http/cors";
-import { eventLoopTurns } from "./http/deferred-body";
+import { eventLoopTurns } from "./http/content-coding";
 import { pageHeaders } from "./docs/page-policy";
-import { contextVariables, headersOnReturnedResponses, htmlPageHeaders, noSniff } from "./http/answer-headers";
+import { corsResponseHeaders, headersOnReturnedResponses, htmlPageHeaders, noSniff, publicCors, type CorsOptions } from "./http/answer-headers";
 import { inOrder } from "./http/checks";
 import { headAsGet, headContentLength, notFoundOrMethodNotAllowed, refusePaidHead } from "./http/methods";
 import type { PageMemo } from "./services/page-memo";
 import { admitKeyed } from "./http/admission";
-import { adviceHeaders } from "./http/advice-headers";
+import { adviceHeaders } from "./http/verdicts";
 import { failureResponse } from "./http/respond";
 import { Admission } from "./services/admission";
 import { hostGuard, limitBody, rejectMalformedQuery } from "./http/request-guard";
@@ -72,12 +71,13 @@ export function createApp(deps: Deps, opts: AppOptions = {}): ServiceApp {
       publicCors(CORS),
       // HEAD on a paid route would be charged without returning data: 405 before anything of the paid pipeline runs.
       refusePaidHead(app.router as never),
-      contextVariables((c) => {
+      // The request's context variables: the turn it arrived in, the admission core, operations, the page memo.
+      (c) => {
         c.set("turn", currentTurn());
         c.set("admission", admission);
         c.set("operations", operations);
         if (pages) c.set("pages", pages);
-      }),
+      },
     ),
   );
   // Compresses what no route compressed itself (a HEAD as its GET would be): rendered bodies (catalog lists,

@@ -31,7 +31,7 @@ export type ErrorEnvelope = { error: { code: ErrorCode; message: string; details
 
 /**
  * What a failure's answer tells a client beyond its envelope, as data (services return data, not headers): the http
- * layer (src/http/advice-headers.ts) writes it as headers.
+ * layer (src/http/verdicts.ts adviceHeaders) writes it as headers.
  */
 export type ErrorAdvice = {
   /** Seconds to wait before retrying (Retry-After). */

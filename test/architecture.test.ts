@@ -289,7 +289,7 @@ describe("architecture", () => {
       if (/new (Headers|Response)\(|Response\.json\(/.test(text)) bad.push(`${f}: builds a Headers or Response`);
       // A response header's name as a string ("X-Total-Count": ..., h["Retry-After"] = ..., a table of names); an
       // outgoing request's lower-case headers (a model API call) are not answers. Errors and refusals carry advice as
-      // data (src/errors.ts ErrorAdvice), which src/http/advice-headers.ts writes; a CSV page's meta, csv-headers.ts.
+      // data (src/errors.ts ErrorAdvice), which src/http/verdicts.ts adviceHeaders writes; a CSV page's meta, content-coding.ts csvMetaHeaders.
       const header =
         /["'`]([Xx]-[A-Za-z0-9-]+|Retry-After|Cache-Control|Content-Type|WWW-Authenticate|ETag|Vary|Allow)["'`]/g;
       for (const m of text.matchAll(header)) bad.push(`${f}: names header ${m[1]}`);

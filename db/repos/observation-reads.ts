@@ -96,7 +96,7 @@ export async function readLatestObservations(db: Db, seriesId: number): Promise<
     .from(observations)
     .where(and(eq(observations.seriesId, seriesId), sql`${observations.isLatest}`))
     .orderBy(asc(observations.date));
-  return rows.map(normalise);
+  return normalised(rows);
 }
 
 export type RevisionQuery = { start?: string; end?: string; order: "asc" | "desc"; limit: number; offset: number };
@@ -117,7 +117,7 @@ export async function readRevisions(db: Db, seriesId: number, q: RevisionQuery):
     .orderBy(q.order === "asc" ? sql`${observations.date} asc` : sql`${observations.date} desc`, asc(observations.revision))
     .limit(q.limit)
     .offset(q.offset);
-  return { rows: rows.map(normalise), total };
+  return { rows: normalised(rows), total };
 }
 
 /** One stored revision with the day it became known: its source's publication date, else the day it was recorded (UTC). */
@@ -179,14 +179,16 @@ export async function readLatestPerSeries(db: Db, seriesIds: number[]): Promise<
   return out;
 }
 
-function normalise(r: { date: string; value: number | null; revision: number; isPreliminary: boolean; sourceUpdatedAt: Date | null }): StoredObservation {
-  return {
-    date: r.date,
-    value: r.value === null ? null : Number(r.value),
-    revision: Number(r.revision),
-    isPreliminary: r.isPreliminary,
-    sourceUpdatedAt: r.sourceUpdatedAt,
-  };
+type RawObservation = { date: string; value: number | null; revision: number; isPreliminary: boolean; sourceUpdatedAt: Date | null };
+
+/** Rows as stored (a numeric column may come back as a string) as StoredObservations: one loop, no call a row. */
+function normalised(rows: readonly RawObservation[]): StoredObservation[] {
+  const out = new Array<StoredObservation>(rows.length);
+  for (let k = 0; k < rows.length; k++) {
+    const r = rows[k]!;
+    out[k] = { date: r.date, value: r.value === null ? null : Number(r.value), revision: Number(r.revision), isPreliminary: r.isPreliminary, sourceUpdatedAt: r.sourceUpdatedAt };
+  }
+  return out;
 }
 
 /**

@@ -31,7 +31,7 @@ export const configSchema = z.object({
   COMPUTE_QUEUE_MAX: z.coerce.number().int().min(0).max(10_000).default(16),
   // Uncached charts one key (or, without one, one client address) may have drawn at once; one more is a 429.
   CHART_RENDERS_PER_CALLER: z.coerce.number().int().min(1).max(1000).default(2),
-  // The page memo of the paid routes (src/http/page-memo.ts): "off" sends every request through the full route.
+  // The page memo of the paid routes (src/services/page-memo.ts): "off" sends every request through the full route.
   PAGE_MEMO: z.enum(["on", "off"]).default("on"),
   // GET /metrics (Prometheus text) answers only with `Authorization: Bearer <METRICS_TOKEN>`; unset: 404.
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").max(512).regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces").optional(),

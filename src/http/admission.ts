@@ -13,10 +13,9 @@ import type { Clock } from "../ports";
 import type { Verdict } from "../services/admission";
 import { keyedCaller, OPEN_CALLER, type ProvisioningCaller } from "../services/provisioning-budget";
 import type { Config } from "../config";
-import { clientIp } from "./auth";
 import type { AppEnv } from "./app-env";
 import { routeAdmission } from "./route-purpose";
-import { carriesCredential, credentialOf, refuse, setRateHeaders } from "./verdicts";
+import { carriesCredential, clientIp, credentialOf, refuse, setRateHeaders } from "./verdicts";
 
 /**
  * The key verdict on a request to a route paid() does not price: its refusal, or null to go on (no credential, a paid

@@ -14,11 +14,10 @@ import { fileTypeOf } from "../domain/fred/query";
 import { ERROR_STATUS, envelope } from "../errors";
 import type { Refusal } from "../services/admission";
 import type { Declined } from "../services/paid-call";
-import { adviceHeaders } from "./advice-headers";
 import type { AppEnv } from "./app-env";
 import type { Dialect } from "./paid";
 import { withoutQueryParameter } from "./url-parts";
-import { credentialOf } from "./verdicts";
+import { adviceHeaders, credentialOf } from "./verdicts";
 
 export const FRED_KEY_PARAMETER = "api_key";
 

@@ -5,7 +5,7 @@
 //   quote -> the admission core (src/services/admission.ts:
 //   authentication, entitlement of every read under the route's policy, rate window, or payment verification / 402)
 //   -> handler -> below 400: meter or settle; otherwise release. A 200 whose route can say how to replay it is
-//   recorded in the page memo (page-memo.ts), which the route's first middleware looks up: a hit is admitted and
+//   recorded in the page memo (services/page-memo.ts), which the route's first middleware looks up: a hit is admitted and
 //   rendered by this same gate with what was resolved, skipping validation, resolution and the handler.
 // HEAD never reaches a paid handler: app middleware keyed on the paid() marker (request-guard.ts paidHeadRefusal)
 // answers it 405, since it would be charged and return no data.
@@ -17,17 +17,15 @@ import type { Serving, Surface } from "../pricing";
 import type { Credential } from "../domain/keys";
 import { envelope } from "../errors";
 import type { Admitted, PaymentDescription, Refusal } from "../services/admission";
-import type { RenderedJson } from "../services/rendered";
-import { credentialOf, refuse, setRateHeaders } from "./verdicts";
+import { clientIp, credentialOf, refuse, setRateHeaders } from "./verdicts";
 import type { App, AppEnv } from "./app-env";
 import { provisioningCaller } from "./admission";
-import { clientIp } from "./auth";
 import { markPaid, paidRoutes } from "./paid-marker";
-import { pageMemoKey } from "./page-memo";
-import type { PageMemo } from "../services/page-memo";
-import { gate, runPaid, type Answer, type Asked, type Declined, type Gated, type Outcome, type PaidCall, type PaidSpec, type Priced } from "../services/paid-call";
-import { prefersHtml } from "./content-coding";
-import { provisioningAnswer, renderPage } from "./respond";
+import type { PageCheck, PageMemo } from "../services/page-memo";
+import { gate, runPaid, type Asked, type Declined, type Gated, type Outcome, type PaidCall, type PaidSpec, type Priced } from "../services/paid-call";
+import { acceptedFormat, prefersHtml, renderPage } from "./content-coding";
+import { requestTarget } from "./url-parts";
+import { provisioningAnswer } from "./respond";
 
 export { declined, freeAnswer, jsonAnswer, pageAnswer, provisioning, serve, serveHeld, type Answer, type Resolution } from "../services/paid-call";
 
@@ -72,12 +70,12 @@ export type PaidOptions<Q, S extends Serving> = PaidSpec<Q, S> & {
    */
   failing?: string;
   /**
-   * Optional: after an answer of 200, how the page memo may answer the same URL again: a check, without I/O, that
-   * returns the body a full read would return now, or null when only a full read can tell. Null when this answer
-   * cannot be replayed (it depends on more than the URL and the data version). The memo answers it as
-   * pageAnswer(body, vary): the answer must be that page.
+   * Optional: after an answer of 200, how the page memo may answer the same URL again: found without I/O, the body a
+   * full read returns now and until when it holds (services/page-memo.ts PageCheck). Null when this answer cannot be
+   * replayed (it depends on more than the URL and the data version). The memo answers it as pageAnswer(body, vary):
+   * the answer must be that page.
    */
-  page?(served: S): (() => RenderedJson | null) | null;
+  page?(served: S): PageCheck | null;
   /** With `page`: the request headers the page varies on (its Vary header). */
   vary?: string;
 };
@@ -96,17 +94,24 @@ export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App
     const call = restCall<QueryOf<Rt>>(c, deps, dialect, c.req.valid("query" as never) as QueryOf<Rt>);
     const outcome = await runPaid(opts, now, call);
     const out = await renderOutcome(c, dialect, outcome);
-    if (out.status === 200 && c.req.method === "GET") rememberPage(c.get("pages"), pageMemoKey(c, call.url), opts, outcome, call.describe);
+    // The memo's key, found by its lookup (set only for a GET, with the memo on, to a route that may be replayed).
+    const key = c.get("pageKey");
+    if (key !== undefined && out.status === 200) rememberPage(c.get("pages"), key, opts, outcome, call.describe);
     return out;
   };
 
   // A URL the memo holds is answered by the same gate, with the recorded resolution and the rendered page as the
   // answer. Route middleware runs after routing and the app's middleware, before validation.
   const lookup: MiddlewareHandler<AppEnv> = async function pageMemoLookup(c, next) {
-    if (c.req.method !== "GET") return next();
+    const pages = c.get("pages");
+    if (!pages || c.req.method !== "GET") return next();
     const url = dialect.publicUrl(c);
-    const gated = answerFromMemo(c.get("pages"), pageMemoKey(c, url), () => restCall(c, deps, dialect, null, url), now);
-    if (!gated) return next();
+    const key = pageMemoKey(c, url);
+    const gated = answerFromMemo(pages, key, () => restCall(c, deps, dialect, null, url), now);
+    if (!gated) {
+      c.set("pageKey", key);
+      return next();
+    }
     return gated instanceof Promise ? gated.then((g) => renderGated(c, dialect, g)) : renderGated(c, dialect, gated);
   };
 
@@ -120,25 +125,36 @@ export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App
   return operation;
 }
 
+/** The page memo's key of a request for `url` in `format` (content-coding.ts acceptedFormat; an MCP call asks for JSON). */
+export function pageMemoKeyFor(format: string, url: string): string {
+  return `${format} ${requestTarget(url)}`;
+}
+
+/** The page memo's key of a REST request: `url` (the dialect's public URL) in the format its Accept header chose. */
+function pageMemoKey(c: Context, url: string): string {
+  return pageMemoKeyFor(acceptedFormat(c.req.header("accept")), url);
+}
+
 /**
- * The page memo's answer to a call of the URL `key` names (pageMemoKey): the same gate, with the resolution
- * recorded for it and the page it would render now as the answer; null when the memo cannot answer it.
+ * The page memo's answer to a call of the URL `key` names (pageMemoKeyFor): the same gate, with the resolution
+ * recorded for it and its page as the answer; null when the memo cannot answer it.
  */
 export function answerFromMemo(pages: PageMemo | undefined, key: string, call: () => Parameters<typeof gate>[0], now: () => Date): Gated | Promise<Gated> | null {
-  const hit = pages?.lookup(key);
+  if (!pages) return null;
+  const at = now();
+  const hit = pages.lookup(key, at.getTime());
   if (!hit) return null;
-  const answer: Answer = { kind: "page", page: hit.body, vary: hit.entry.vary };
-  return gate(call(), now(), hit.entry, () => answer);
+  return gate(call(), at, hit, () => ({ kind: "page", page: hit.body, vary: hit.vary }));
 }
 
 /** After a GET was answered 200: what the memo needs to answer `key` again, for an operation that says how (`page`). */
 export function rememberPage(pages: PageMemo | undefined, key: string, opts: PaidOptions<any, any>, outcome: Outcome<unknown>, payment: () => PaymentDescription): void {
   if (!pages || !opts.page || !opts.vary || outcome.kind !== "served") return;
-  const body = opts.page(outcome.served);
-  if (!body) return;
+  const check = opts.page(outcome.served);
+  if (!check) return;
   const described = payment();
   const { quote, serving, policy } = outcome.priced;
-  pages.record(key, { body, vary: opts.vary, quote, serving, policy, payment: () => described });
+  pages.record(key, { ...check, vary: opts.vary, quote, serving, policy, payment: () => described });
 }
 
 /**

@@ -6,11 +6,11 @@ import type { Logger } from "../logger";
 import { renderJson, type RenderedJson } from "../services/rendered";
 import type { ProvisioningBody } from "../schemas/provisioning";
 import type { AppEnv } from "./app-env";
-import { codedBody, codingHeaders } from "./content-coding";
-import { bodyToWrite } from "./deferred-body";
-import { bodyMetaHeaders } from "./csv-headers";
+import { bodyToWrite, codedBody, codingHeaders } from "./content-coding";
 
 export { renderJson, type RenderedJson };
+// For src/routes/fred.ts, which answers its pages as the paid gate does.
+export { renderPage } from "./content-coding";
 
 /** Catalog data changes only with a seed or import: let CDNs and browsers cache it. */
 export const CATALOG_CACHE_CONTROL = "public, max-age=300, s-maxage=3600, stale-while-revalidate=86400";
@@ -43,16 +43,6 @@ export function catalogResponse(c: Context<AppEnv>, rendered: RenderedJson, cach
     return c.body(null, 304, headers);
   }
   return c.body(bodyToWrite(coded.form, c.get("turn")) as never, 200, { ...headers, "Content-Type": "application/json" });
-}
-
-/**
- * A rendered page as a 200: in the coding the client accepts (compressed once per coding), with its meta's headers (a
- * CSV page's metadata) and what it varies on. A paid route's cold answer and the page memo's hit both answer through
- * this, so they are the same bytes.
- */
-export function renderPage(c: Context<AppEnv>, page: RenderedJson, vary: string): Response {
-  const coded = codedBody(page, c.req.header("accept-encoding"));
-  return c.body(bodyToWrite(coded.form, c.get("turn")) as never, 200, { "Content-Type": page.contentType, ...bodyMetaHeaders(page), ...codingHeaders(coded, vary) });
 }
 
 /** A read of a series being provisioned: 202 with Retry-After, never charged. */

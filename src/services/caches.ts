@@ -2,12 +2,13 @@
 // CLI) and handed around in Deps: two apps in one process (tests, a bench) never share state by accident, and what
 // a cache holds is visible from where it is made.
 // - catalog: the one catalog in memory (sources, indicators, coverage) with its generation, which every reader
-//   checks: resolution, concepts, derived series, catalog endpoints and the page memo in front of the paid pipeline;
+//   checks: resolution, concepts, derived series and catalog endpoints;
 // - regions: the region lookup index, rebuilt when the catalog generation moves;
 // - series: whole series by version, rendered pages, series heads;
 // - memos: small bounded maps of values computed from the above (computed concepts, rendered latest observations),
 //   each keyed by the versions it was computed from;
-// - pages: the page memo in front of the paid pipeline's handlers (page-memo.ts);
+// - pages: the page memo in front of the paid pipeline's handlers (page-memo.ts), valid while the epoch that every
+//   invalidation of the catalog or a series moves has not moved;
 // - passedTargets: the request targets the query guard passed (a verdict on the URL alone).
 // Every one of them is a BoundedCache (bounded-cache.ts) with its bounds in CACHE_BOUNDS below, and
 // hears of this process's writes through the database's write events (db/events.ts), not through module state.
@@ -127,12 +128,14 @@ export function createCaches(database: Pick<Database, "db" | "kind" | "events">,
   const revalidateMs = opts.revalidateMs ?? 0;
   const crossProcess = opts.crossProcess ?? database.kind !== "pglite";
   const compute = opts.compute ?? inProcessCompute();
+  // The page memo's one validity token: moved by every invalidation of the catalog or of a series.
+  const epoch = { value: 0 };
   return {
-    catalog: new CatalogIndex(database, { revalidateMs, crossProcess }, { bodies: CACHE_BOUNDS.catalogBodies, resolutions: CACHE_BOUNDS.resolutions, coverage: CACHE_BOUNDS.coverage }),
+    catalog: new CatalogIndex(database, { revalidateMs, crossProcess }, { bodies: CACHE_BOUNDS.catalogBodies, resolutions: CACHE_BOUNDS.resolutions, coverage: CACHE_BOUNDS.coverage }, epoch),
     regions: { current: null },
-    series: new SeriesCache(database, { revalidateMs, bounds: CACHE_BOUNDS }),
+    series: new SeriesCache(database, { revalidateMs, bounds: CACHE_BOUNDS, epoch }),
     memos: new Memos(),
-    pages: new PageMemo(CACHE_BOUNDS.pageMemo),
+    pages: new PageMemo(CACHE_BOUNDS.pageMemo, epoch),
     passedTargets: new BoundedCache(CACHE_BOUNDS.passedTargets),
     discovery: { documents: new BoundedCache(CACHE_BOUNDS.discoveryBaseUrls), served: new BoundedCache(CACHE_BOUNDS.discoveryBaseUrls) },
     compute,

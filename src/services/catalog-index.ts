@@ -23,6 +23,7 @@ import { buildIndicatorSearch, type IndicatorSearchIndex } from "../domain/catal
 import { BoundedCache, type CacheBounds } from "./bounded-cache";
 import { renderJson, type RenderedJson } from "./rendered";
 import { DataLoading, loadingLabel } from "./data-loading";
+import type { Epoch } from "./page-memo";
 
 export type CatalogIndexOptions = {
   /** How long a fingerprint check is trusted; 0 checks before every read. */
@@ -110,6 +111,8 @@ export class CatalogIndex {
     database: Pick<Database, "db" | "events">,
     opts: CatalogIndexOptions,
     private readonly bounds: { bodies: CacheBounds; resolutions: CacheBounds; coverage: CacheBounds },
+    /** Moved with the generation (the page memo's validity token, page-memo.ts). */
+    private readonly epoch: Epoch = { value: 0 },
   ) {
     this.db = database.db;
     this.coverage = new BoundedCache(bounds.coverage);
@@ -167,6 +170,7 @@ export class CatalogIndex {
   /** Drops the catalog, the region index and every rendered body: the next read reloads them. */
   invalidateCatalog(): void {
     this.generation++;
+    this.epoch.value++;
     this.snapshot = null;
   }
 
@@ -190,7 +194,13 @@ export class CatalogIndex {
    * cross-process check is within revalidateMs. What was derived from the index at this generation is still right.
    */
   isCurrent(): boolean {
-    return !this.opts.crossProcess || (this.opts.revalidateMs > 0 && this.checking === null && this.opts.now() - this.checkedAt < this.opts.revalidateMs);
+    return this.opts.now() < this.currentUntil();
+  }
+
+  /** Until when (on this index's clock) it stays current without a check: for ever in one process (PGlite). */
+  currentUntil(): number {
+    if (!this.opts.crossProcess) return Number.POSITIVE_INFINITY;
+    return this.opts.revalidateMs > 0 && this.checking === null ? this.checkedAt + this.opts.revalidateMs : Number.NEGATIVE_INFINITY;
   }
 
   private async check(): Promise<void> {

@@ -25,7 +25,7 @@ import { regionIndex, type RegionRow } from "./regions";
 import { renderBody, type RenderedJson } from "./rendered";
 import { readable, type Heads, type ReadContext, type Readable } from "./series-read";
 import type { Store } from "./caches";
-import { seriesVersionKey } from "./series-cache";
+import type { PageCheck } from "./page-memo";
 
 export type FredTarget = { id: string; target: StoredTarget & { heads: Heads }; catalogGeneration: number };
 export type FredAnswer = { ok: true; body: RenderedJson } | { ok: false; error: FredError };
@@ -179,25 +179,18 @@ export async function getFredObservations(ctx: ReadContext, t: FredTarget, q: Ob
 }
 
 /**
- * The page memo's check for an observations page: the body again while the catalog and the series version it was
- * rendered from are current, without I/O; null when the page was not kept.
+ * The page memo's check for an observations page: the body again, found without I/O while the catalog is current at
+ * the generation resolved and the series head is trusted, with until when that holds; null when the page was not kept.
  */
-export function fredObservationsCheck(ctx: ReadContext, t: FredTarget, q: ObservationsQuery, today: string): (() => RenderedJson | null) | null {
-  const catalog = ctx.caches.catalog;
-  const indicatorId = t.target.indicator.id;
-  const region = t.target.region.code;
-  const head = ctx.caches.series.trustedHead(indicatorId, region);
-  if (!head || catalog.generation !== t.catalogGeneration) return null;
-  const snap = ctx.caches.series.peek(head);
+export function fredObservationsCheck(ctx: ReadContext, t: FredTarget, q: ObservationsQuery, today: string): PageCheck | null {
+  const { catalog, series } = ctx.caches;
+  const trusted = series.trusted(t.target.indicator.id, t.target.region.code);
+  if (!trusted?.head || !catalog.isCurrent() || catalog.generation !== t.catalogGeneration) return null;
+  const snap = series.peek(trusted.head);
   const body = snap ? ((snap.memo as Views).get(observationsKey(q)) as RenderedJson | undefined) : undefined;
   if (!body) return null;
-  return () => {
-    if (!catalog.isCurrent() || catalog.generation !== t.catalogGeneration) return null;
-    const now = ctx.caches.series.trustedHead(indicatorId, region);
-    // The defaults of realtime_start and realtime_end are today: the page holds for the day it was read on.
-    if (!now || seriesVersionKey(now) !== seriesVersionKey(head) || ctx.now().toISOString().slice(0, 10) !== today) return null;
-    return body;
-  };
+  // The defaults of realtime_start and realtime_end are today: the page holds for the day it was read on.
+  return { body, until: Math.min(trusted.until, catalog.currentUntil()), dayEnd: Date.parse(`${today}T00:00:00Z`) + 86_400_000 };
 }
 
 /** GET /fred/series/vintagedates: the days the stored revisions became known, in the real-time period. */

@@ -8,25 +8,25 @@
 //      outside the requested range or page are found;
 //   4. the date range: native rows dated within [start_date, end_date]; buckets overlapping it;
 //   5. order, then offset/limit; meta.total counts rows (or buckets) in the range.
-// Steps 1-3 are memoised per series version, so a hot series is paged without touching the database or recomputing,
+// Steps 1-3 are memoised per series version (series-read.ts viewOf), so a hot series is paged without touching the database or recomputing,
 // and the JSON text of a page is kept (src/services/series-cache.ts) under a key naming the series version(s) and the
 // normalised query: a hot page is served without building or serialising rows, and never outlives its version.
 // include_revisions=true reads every stored revision in the range straight from the database (no transform, no
 // resampling: both are 400s).
 import type { z } from "zod";
 import { readRevisions } from "../../db/repos/observation-reads";
-import { COMPLETENESS_RULE, bucketsAsPoints, checkResample, resample, type Bucket } from "../domain/resample";
-import { RuleError } from "../domain/series";
-import { applyTransform, checkTransformFrequency, formatTransform, parseTransform, transformedUnit, type Transform } from "../domain/transforms";
+import { checkResample } from "../domain/resample";
+import { checkTransformFrequency, formatTransform, parseTransform, type Transform } from "../domain/transforms";
 import { fail } from "../errors";
 import type { observationsQuerySchema } from "../schemas/observations";
 import { resolveSeriesTarget, type ConceptDisclosure, type SeriesTarget } from "./concepts";
 import { isDerivedIndicator } from "./derived-series";
 import { toCsv } from "../domain/csv-render";
 import { renderBody, renderJson, type RenderedJson } from "./rendered";
-import type { ObservationRow, ObservationsPage, ResampledRow, ResampleMeta } from "./observations-page";
-import { dataFreshness, newestValued, readable, seriesData, targetCode, type Heads, type ReadContext, type Readable, type SeriesData } from "./series-read";
-import type { Freshness } from "../domain/freshness";
+import type { ObservationRow, ObservationsPage, ResampledRow } from "./observations-page";
+import { dataFreshness, newestValued, observationRows, readable, rule, seriesData, targetCode, viewKey, viewOf, type Heads, type View, type ReadContext, type Readable } from "./series-read";
+import { freshnessAt, type Freshness } from "../domain/freshness";
+import type { PageCheck } from "./page-memo";
 import { seriesVersionKey } from "./series-cache";
 
 /** GET /v1/observations's validated query, as its schema outputs it. */
@@ -42,12 +42,6 @@ export type { ObservationRow, ResampledRow, ResampleMeta, ObservationsMeta, Obse
  * the series head(s) the read uses, found once at resolve.
  */
 export type ObservationsTarget = SeriesTarget & { transformSpec: Transform | null; catalogGeneration: number; heads: Heads };
-
-/** A domain RuleError as a 400 INVALID_PARAMETER; anything else rethrown. */
-export function rule(e: unknown): never {
-  if (e instanceof RuleError) fail("INVALID_PARAMETER", e.message, e.details);
-  throw e;
-}
 
 /**
  * Resolves the series and checks every rule that depends on it (frequency, transform) before the read: the target
@@ -72,93 +66,15 @@ export async function resolveObservations(ctx: ReadContext, q: ObservationsQuery
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Views: the whole series after resampling and transform, rendered as response rows (memoised per version)
+// Pages: the rows of a view in the date range, paged
 
-type NativeView = { kind: "native"; rows: ObservationRow[]; dates: string[]; unit: string | null };
-type BucketView = { kind: "buckets"; rows: ResampledRow[]; starts: string[]; ends: string[]; unit: string | null; resample: ResampleMeta };
-type View = NativeView | BucketView;
-
-function buildView(data: SeriesData, target: ObservationsTarget, q: ObservationsQuery): View {
-  const code = targetCode(target);
-  const t = target.transformSpec;
-  const unit = t ? transformedUnit(t, data.unit) : data.unit;
-  if (!q.frequency) {
-    let values: (number | null)[] | null = null;
-    if (t) values = applyTransform(data.points, t, target.frequency).map((p) => p.value);
-    const rows = data.rows.map(
-      (r, k): ObservationRow => ({
-        date: r.date,
-        value: values ? values[k] : r.value,
-        indicator: code,
-        region: target.region.code,
-        unit,
-        source: data.source,
-        source_updated_at: r.sourceUpdatedAt ? r.sourceUpdatedAt.toISOString() : null,
-        is_preliminary: r.isPreliminary,
-        revision: r.revision,
-      }),
-    );
-    return { kind: "native", rows, dates: data.rows.map((r) => r.date), unit };
-  }
-  const res = resample(data.points, target.frequency, q.frequency, q.resample_method);
-  let values: (number | null)[] = res.buckets.map((b) => b.value);
-  if (t) values = applyTransform(bucketsAsPoints(res.buckets), t, q.frequency, { resampled: true }).map((p) => p.value);
-  const rows = res.buckets.map((b: Bucket, k): ResampledRow => ({ period_start: b.period_start, period_end: b.period_end, period_type: b.period_type, value: values[k] }));
-  return {
-    kind: "buckets",
-    rows,
-    starts: res.buckets.map((b) => b.period_start),
-    ends: res.buckets.map((b) => b.period_end),
-    unit,
-    resample: {
-      method: q.resample_method,
-      source_frequency: target.frequency,
-      target_frequency: q.frequency,
-      completeness: COMPLETENESS_RULE[target.frequency],
-      dropped_incomplete_bucket: res.dropped !== null,
-      dropped_period_start: res.dropped?.period_start ?? null,
-    },
-  };
-}
-
-/** What a view depends on besides the data: code (rows carry it), region, resampling and transform. */
-function viewKey(target: ObservationsTarget, q: ObservationsQuery): string {
-  return `view|${target.region.code}|${targetCode(target)}|${q.frequency ?? ""}|${q.frequency ? q.resample_method : ""}|${target.transformSpec ? formatTransform(target.transformSpec) : ""}`;
-}
-
-function viewOf(data: SeriesData, target: ObservationsTarget, q: ObservationsQuery, key: string): View {
-  const hit = data.memo.get(key) as View | undefined;
-  if (hit) return hit;
-  let view: View;
-  try {
-    view = buildView(data, target, q);
-  } catch (e) {
-    rule(e);
-  }
-  // A few views per series version (different frequencies/transforms), bounded (CACHE_BOUNDS.seriesViews).
-  data.memo.set(key, view);
-  return view;
-}
-
-/** First index with a[i] >= x (a ascending). */
-function lowerBound(a: string[], x: string): number {
+/** First index with a[i] >= x (a ascending); with `after`, first with a[i] > x. */
+function bound(a: string[], x: string, after: boolean): number {
   let lo = 0;
   let hi = a.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (a[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** First index with a[i] > x (a ascending). */
-function upperBound(a: string[], x: string): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid] <= x) lo = mid + 1;
+    if (a[mid]! < x || (after && a[mid] === x)) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -166,17 +82,20 @@ function upperBound(a: string[], x: string): number {
 
 /** The rows of `view` in the date range, as [lo, hi): native rows dated within it, buckets overlapping it. */
 function windowOf(view: View, q: Pick<ObservationsQuery, "start_date" | "end_date">): [number, number] {
-  let lo: number;
-  let hi: number;
-  if (view.kind === "native") {
-    lo = q.start_date ? lowerBound(view.dates, q.start_date) : 0;
-    hi = q.end_date ? upperBound(view.dates, q.end_date) : view.dates.length;
-  } else {
-    // Buckets overlapping the range: period_end >= start_date and period_start <= end_date.
-    lo = q.start_date ? lowerBound(view.ends, q.start_date) : 0;
-    hi = q.end_date ? upperBound(view.starts, q.end_date) : view.starts.length;
-  }
+  // Buckets overlapping the range: period_end >= start_date and period_start <= end_date.
+  const [starts, ends] = view.kind === "native" ? [view.dates, view.dates] : [view.starts, view.ends];
+  const lo = q.start_date ? bound(ends, q.start_date, false) : 0;
+  const hi = q.end_date ? bound(starts, q.end_date, true) : starts.length;
   return [lo, Math.max(lo, hi)];
+}
+
+/** The page of rows [lo, hi) that `q` asks for: in its order, from its offset, at most its limit. */
+function pageRows<T>(rows: T[], lo: number, hi: number, q: Pick<ObservationsQuery, "order" | "limit" | "offset">): T[] {
+  const n = Math.max(0, Math.min(q.limit, hi - lo - q.offset));
+  const out = new Array<T>(n);
+  if (q.order === "asc") for (let k = 0; k < n; k++) out[k] = rows[lo + q.offset + k]!;
+  else for (let k = 0; k < n; k++) out[k] = rows[hi - 1 - q.offset - k]!;
+  return out;
 }
 
 /** A series in a date range, resampled and transformed as a page of it would be: dated values (buckets by their start). */
@@ -193,14 +112,6 @@ export async function seriesWindow(ctx: ReadContext, target: ObservationsTarget,
   return { id: data.id, unit: view.unit, points, freshness: dataFreshness(ctx, data, target) };
 }
 
-function page<T>(rows: T[], lo: number, hi: number, q: Pick<ObservationsQuery, "order" | "limit" | "offset">): T[] {
-  const total = hi - lo;
-  const n = Math.max(0, Math.min(q.limit, total - q.offset));
-  const out = new Array<T>(n);
-  if (q.order === "asc") for (let k = 0; k < n; k++) out[k] = rows[lo + q.offset + k];
-  else for (let k = 0; k < n; k++) out[k] = rows[hi - 1 - q.offset - k];
-  return out;
-}
 
 
 /**
@@ -221,7 +132,7 @@ export async function getObservationsPage(ctx: ReadContext, target: Observations
 
   const view = viewOf(data, target, q, vk);
   const [lo, hi] = windowOf(view, q);
-  const rows = page<ObservationRow | ResampledRow>(view.rows, lo, hi, q);
+  const rows = pageRows<ObservationRow | ResampledRow>(view.rows, lo, hi, q);
   const body = renderPage(
     {
       data: rows,
@@ -265,46 +176,29 @@ function renderPage(page: ObservationsPage, format: PageFormat): RenderedJson {
 }
 
 /**
- * For the page memo (src/http/page-memo.ts), after a read of (target, q): a check without I/O that yields the
- * page a read would return now — while the catalog is still at the generation the target was resolved at and the
- * series head is still trusted at the version the page was rendered from — else null. Null when the read is not a
- * page of a stored series (revisions are read from the database; a svc: series is checked against its inputs on
- * read, a derived concept computed from them).
+ * For the page memo (page-memo.ts), after a read of (target, q): the page a read returns now, found without I/O while
+ * the catalog is current at the generation the target was resolved at and the series head is trusted, with until when
+ * that holds (the head's and the catalog's trust; the day, for meta.freshness). Null when the read is not a page of a
+ * stored series (revisions are read from the database; a svc: series is checked against its inputs on read, a derived
+ * concept computed from them) or the page was not kept.
  */
-export function observationsPageCheck(ctx: ReadContext, target: ObservationsTarget, q: ObservationsQuery, format: PageFormat): (() => RenderedJson | null) | null {
+export function observationsPageCheck(ctx: ReadContext, target: ObservationsTarget, q: ObservationsQuery, format: PageFormat): PageCheck | null {
   if (q.include_revisions || target.kind !== "stored" || isDerivedIndicator(target.indicator)) return null;
-  const catalog = ctx.caches.catalog;
-  const { catalogGeneration } = target;
-  const indicatorId = target.indicator.id;
-  const region = target.region.code;
-  const head = ctx.caches.series.trustedHead(indicatorId, region);
-  if (!head || catalog.generation !== catalogGeneration) return null;
-  // The page's meta.freshness comes from the newest valued row: known without I/O while the series is in the cache.
-  const snap = ctx.caches.series.peek(head);
+  const { catalog, series } = ctx.caches;
+  const trusted = series.trusted(target.indicator.id, target.region.code);
+  if (!trusted?.head || !catalog.isCurrent() || catalog.generation !== target.catalogGeneration) return null;
+  const snap = series.peek(trusted.head);
   if (!snap) return null;
-  const newest = { newest: newestValued(snap.rows) };
-  // Freshness is a function of the UTC day: confirmed once per day, not on every hit.
-  let confirmedDay = utcDay(ctx.now());
-  const freshness = dataFreshness(ctx, newest, target);
-  const body = ctx.caches.series.page(pageKeyOf(`s:${seriesVersionKey(head)}`, viewKey(target, q), q, target.concept, format, target.resolvedRegion.note ?? "", freshness));
+  const now = ctx.now();
+  const freshness = freshnessAt(newestValued(snap.rows), target.frequency, now);
+  const body = series.page(pageKeyOf(`s:${seriesVersionKey(trusted.head)}`, viewKey(target, q), q, target.concept, format, target.resolvedRegion.note ?? "", freshness));
   if (!body) return null;
-  return () => {
-    if (!catalog.isCurrent() || catalog.generation !== catalogGeneration) return null;
-    const now = ctx.caches.series.trustedHead(indicatorId, region);
-    if (!now || now.id !== head.id || now.version !== head.version) return null;
-    const day = utcDay(ctx.now());
-    if (day === confirmedDay) return body;
-    // The page's meta.freshness holds while the series is as many periods behind as when it was rendered.
-    if (dataFreshness(ctx, newest, target)?.periods_behind !== freshness?.periods_behind) return null;
-    confirmedDay = day;
-    return body;
-  };
+  // meta.freshness is a function of the UTC day (src/domain/freshness.ts asOfDate): it holds until the day ends.
+  const dayEnd = freshness ? (Math.floor(now.getTime() / DAY_MS) + 1) * DAY_MS : Number.POSITIVE_INFINITY;
+  return { body, until: Math.min(trusted.until, catalog.currentUntil()), dayEnd };
 }
 
-/** Days since 1970-01-01 (UTC) of an instant: the date freshness is computed as of (src/domain/freshness.ts asOfDate). */
-function utcDay(t: Date): number {
-  return Math.floor(t.getTime() / 86_400_000);
-}
+const DAY_MS = 86_400_000;
 
 function baseMeta(target: ObservationsTarget, q: ObservationsQuery) {
   return {
@@ -322,22 +216,9 @@ function baseMeta(target: ObservationsTarget, q: ObservationsQuery) {
 
 /** include_revisions=true: every stored revision in the range, read from the database (not cached). */
 async function revisionsPage(ctx: ReadContext, target: ObservationsTarget & { kind: "stored" }, q: ObservationsQuery, concept: ConceptDisclosure | null): Promise<ObservationsPage> {
-  const code = targetCode(target);
   const head = target.heads[0]!;
   const { rows, total } = await readRevisions(ctx.db, head.id, { start: q.start_date, end: q.end_date, order: q.order, limit: q.limit, offset: q.offset });
-  const data = rows.map(
-    (r): ObservationRow => ({
-      date: r.date,
-      value: r.value,
-      indicator: code,
-      region: target.region.code,
-      unit: target.indicator.unit,
-      source: target.indicator.sourceSlug,
-      source_updated_at: r.sourceUpdatedAt ? r.sourceUpdatedAt.toISOString() : null,
-      is_preliminary: r.isPreliminary,
-      revision: r.revision,
-    }),
-  );
+  const data = observationRows(rows, null, targetCode(target), target.region.code, target.indicator.unit, target.indicator.sourceSlug);
   const freshness = dataFreshness(ctx, { newest: newestValued((await ctx.caches.series.snapshot(head)).rows) }, target);
   return { data, meta: { ...baseMeta(target, q), unit: target.indicator.unit, total, ...(concept ? { concept } : {}), ...(freshness ? { freshness } : {}) } };
 }

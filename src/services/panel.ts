@@ -11,9 +11,8 @@ import { alignPanel, planPanel, type PanelPlan } from "../domain/panel";
 import { ApiError } from "../errors";
 import type { panelQuerySchema, PanelResponse } from "../schemas/panel";
 import { resolveSeriesTarget, type ConceptDisclosure, type SeriesTarget } from "./concepts";
-import { rule } from "./observations";
 import { renderJson, type RenderedJson } from "./rendered";
-import { dataFreshness, seriesData, targetCode, targetPremium, type ReadContext } from "./series-read";
+import { dataFreshness, rule, seriesData, targetCode, targetPremium, type ReadContext } from "./series-read";
 import type { Freshness } from "../domain/freshness";
 
 export type PanelQuery = z.output<typeof panelQuerySchema>;

@@ -19,6 +19,7 @@ import {
 } from "../../db/repos/observation-reads";
 import type { Point } from "../domain/series";
 import { BoundedCache, type CacheBounds } from "./bounded-cache";
+import type { Epoch } from "./page-memo";
 import type { RenderedJson } from "./rendered";
 
 /** What a kept page holds in memory: its Blob and its bytes (compressed forms are a fraction more). */
@@ -36,6 +37,8 @@ export type SeriesCacheOptions = {
   revalidateMs: number;
   bounds: { seriesRows: CacheBounds; seriesPages: CacheBounds; seriesLatest: CacheBounds; seriesViews: CacheBounds; seriesHeads: CacheBounds };
   now?: () => number;
+  /** Moved by every invalidation (the page memo's validity token, page-memo.ts). */
+  epoch?: Epoch;
 };
 
 type HeadEntry = { head: SeriesHead | null; checkedAt: number };
@@ -121,10 +124,10 @@ export class SeriesCache {
     return this.fresh(this.heads.get(key(indicatorId, regionCode)));
   }
 
-  /** The remembered head while it is still trusted (no I/O); undefined when it would have to be read again. */
-  trustedHead(indicatorId: string, regionCode: string): SeriesHead | null | undefined {
+  /** The remembered head while it is still trusted (no I/O), and until when (on this cache's clock); undefined when it would have to be read again. */
+  trusted(indicatorId: string, regionCode: string): { head: SeriesHead | null; until: number } | undefined {
     const e = this.heads.get(key(indicatorId, regionCode));
-    return this.fresh(e) ? e.head : undefined;
+    return this.fresh(e) ? { head: e.head, until: e.checkedAt + this.opts.revalidateMs } : undefined;
   }
 
   /** The cached snapshot for this exact head (id and version), if loaded. */
@@ -152,7 +155,11 @@ export class SeriesCache {
 
   private async load(head: SeriesHead): Promise<SeriesSnapshot> {
     const rows = await readLatestObservations(this.db, head.id);
-    const points: Point[] = rows.map((r) => (r.isPreliminary ? { date: r.date, value: r.value, preliminary: true } : { date: r.date, value: r.value }));
+    const points = new Array<Point>(rows.length);
+    for (let k = 0; k < rows.length; k++) {
+      const r = rows[k]!;
+      points[k] = r.isPreliminary ? { date: r.date, value: r.value, preliminary: true } : { date: r.date, value: r.value };
+    }
     const snap: SeriesSnapshot = { head, rows, points, memo: new BoundedCache(this.opts.bounds.seriesViews) };
     const old = this.snapshots.peek(head.id);
     // A slower load of an older version never replaces a newer one.
@@ -192,6 +199,7 @@ export class SeriesCache {
 
   invalidate(target?: { indicatorId: string; regionCode: string }): void {
     this.generation++;
+    if (this.opts.epoch) this.opts.epoch.value++;
     if (!target) {
       this.heads.clear();
       return;

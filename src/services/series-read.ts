@@ -3,15 +3,20 @@
 // that depend on data, and the whole series at its latest revisions, from the in-process cache (validated against
 // series.version) or, for a derived concept, computed from its inputs' whole series. A read never writes: a svc:
 // series is read as its inputs' writers last derived it (src/services/derived-series.ts), and a series offered but
-// not held is handed back as a Provision that only the paid pipeline (src/http/paid.ts) starts.
+// not held is handed back as a Provision that only the paid pipeline (src/http/paid.ts) starts. And views of the whole
+// series (resampled, transformed, as response rows; memoised per version).
 // Observations (observations.ts) and latest (latest.ts) read through it.
+import type { z } from "zod";
+import type { observationsQuerySchema } from "../schemas/observations";
 import { isHeldHead, type SeriesHead, type StoredObservation } from "../../db/repos/observation-reads";
 import type { Deps } from "../deps";
 import { FREQUENCY_UNIT, periodIndex } from "../domain/calendar";
 import { blockedInputMessage } from "../domain/concepts";
 import { alignTo } from "../domain/derived";
 import { freshnessAt, type Freshness } from "../domain/freshness";
-import type { Point } from "../domain/series";
+import { COMPLETENESS_RULE, bucketsAsPoints, resample, type Bucket } from "../domain/resample";
+import { RuleError, type Point } from "../domain/series";
+import { applyTransform, formatTransform, transformedUnit, type Transform } from "../domain/transforms";
 import { fail } from "../errors";
 import { isPremiumIndicator, type Read, type Surface } from "../pricing";
 import { BoundedCache } from "./bounded-cache";
@@ -20,6 +25,7 @@ import { regionLabel, type DerivedConceptTarget, type IndicatorRow, type SeriesT
 import { derivedHead, isDerivedIndicator } from "./derived-series";
 import { canProvision, notFetchable, notHeld, type NotHeld, type ProvisioningContext } from "./provisioning";
 import { ANONYMOUS_CALLER, provisioningBudget, type ProvisioningCaller } from "./provisioning-budget";
+import type { ObservationRow, ResampledRow, ResampleMeta } from "./observations-page";
 import type { RegionRow } from "./regions";
 import { seriesVersionKey, seriesVersionsKey } from "./series-cache";
 
@@ -167,4 +173,82 @@ export async function seriesData(ctx: ReadContext, target: SeriesTarget & { head
   const data: SeriesData = { id: `c:${key}`, rows, points, memo: new BoundedCache(CACHE_BOUNDS.seriesViews), unit: target.unit, source: "svc", newest: newestValued(rows) };
   memo.set(key, data);
   return data;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Views: the whole series after resampling and transform, as response rows (memoised per series version)
+
+/** A domain RuleError as a 400 INVALID_PARAMETER; anything else rethrown. */
+export function rule(e: unknown): never {
+  if (e instanceof RuleError) fail("INVALID_PARAMETER", e.message, e.details);
+  throw e;
+}
+
+/** What a view is of: a series with the transform asked for. */
+export type ViewTarget = SeriesTarget & { transformSpec: Transform | null };
+/** What a view (and a page of it, observations.ts) depends on in the query (GET /v1/observations's, as its schema outputs it). */
+export type ViewQuery = Pick<z.output<typeof observationsQuerySchema>, "frequency" | "resample_method" | "start_date" | "end_date" | "order" | "limit" | "offset">;
+
+type NativeView = { kind: "native"; rows: ObservationRow[]; dates: string[]; unit: string | null };
+type BucketView = { kind: "buckets"; rows: ResampledRow[]; starts: string[]; ends: string[]; unit: string | null; resample: ResampleMeta };
+export type View = NativeView | BucketView;
+
+/** Rows as a page shows them, with `values` in place of theirs when given (a transform's). One loop, no call a row. */
+export function observationRows(rows: readonly BaseRow[], values: readonly (number | null)[] | null, code: string, region: string, unit: string | null, source: string | null): ObservationRow[] {
+  const out = new Array<ObservationRow>(rows.length);
+  for (let k = 0; k < rows.length; k++) {
+    const r = rows[k]!;
+    const at = r.sourceUpdatedAt;
+    out[k] = { date: r.date, value: values ? values[k]! : r.value, indicator: code, region, unit, source, source_updated_at: at ? at.toISOString() : null, is_preliminary: r.isPreliminary, revision: r.revision };
+  }
+  return out;
+}
+
+function buildView(data: SeriesData, target: ViewTarget, q: ViewQuery): View {
+  const t = target.transformSpec;
+  const unit = t ? transformedUnit(t, data.unit) : data.unit;
+  if (!q.frequency) {
+    const values = t ? applyTransform(data.points, t, target.frequency).map((p) => p.value) : null;
+    const dates = new Array<string>(data.rows.length);
+    for (let k = 0; k < dates.length; k++) dates[k] = data.rows[k]!.date;
+    return { kind: "native", rows: observationRows(data.rows, values, targetCode(target), target.region.code, unit, data.source), dates, unit };
+  }
+  const res = resample(data.points, target.frequency, q.frequency, q.resample_method);
+  let values: (number | null)[] = res.buckets.map((b) => b.value);
+  if (t) values = applyTransform(bucketsAsPoints(res.buckets), t, q.frequency, { resampled: true }).map((p) => p.value);
+  const rows = res.buckets.map((b: Bucket, k): ResampledRow => ({ period_start: b.period_start, period_end: b.period_end, period_type: b.period_type, value: values[k] }));
+  return {
+    kind: "buckets",
+    rows,
+    starts: res.buckets.map((b) => b.period_start),
+    ends: res.buckets.map((b) => b.period_end),
+    unit,
+    resample: {
+      method: q.resample_method,
+      source_frequency: target.frequency,
+      target_frequency: q.frequency,
+      completeness: COMPLETENESS_RULE[target.frequency],
+      dropped_incomplete_bucket: res.dropped !== null,
+      dropped_period_start: res.dropped?.period_start ?? null,
+    },
+  };
+}
+
+/** What a view depends on besides the data: code (rows carry it), region, resampling and transform. */
+export function viewKey(target: ViewTarget, q: ViewQuery): string {
+  return `view|${target.region.code}|${targetCode(target)}|${q.frequency ?? ""}|${q.frequency ? q.resample_method : ""}|${target.transformSpec ? formatTransform(target.transformSpec) : ""}`;
+}
+
+/** The view of `data` under `key` (viewKey), built on first use: a few per series version, bounded (CACHE_BOUNDS.seriesViews). */
+export function viewOf(data: SeriesData, target: ViewTarget, q: ViewQuery, key: string): View {
+  const hit = data.memo.get(key) as View | undefined;
+  if (hit) return hit;
+  let view: View;
+  try {
+    view = buildView(data, target, q);
+  } catch (e) {
+    rule(e);
+  }
+  data.memo.set(key, view);
+  return view;
 }

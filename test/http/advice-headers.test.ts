@@ -1,6 +1,6 @@
 // A refusal's advice (data from services and the admission core) as the headers the http layer sends.
 import { describe, expect, test } from "bun:test";
-import { adviceHeaders, rateLimitHeaders } from "../../src/http/advice-headers";
+import { adviceHeaders, rateLimitHeaders } from "../../src/http/verdicts";
 import { rateDecision, rateWindow } from "../../src/domain/access";
 
 const w = rateWindow(new Date("2026-11-22T12:00:30Z"));

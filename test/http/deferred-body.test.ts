@@ -1,9 +1,9 @@
-// How rendered bodies are handed to Bun.serve (src/http/deferred-body.ts): the turn of the event loop a request
+// How rendered bodies are handed to Bun.serve (src/http/content-coding.ts bodyToWrite): the turn of the event loop a request
 // arrived in, and the body form chosen from it and the body's size, at and just past the 15 KiB edge; and the app over
 // a socket, whose page memo hits answered in their own turn keep a fixed length. (A page whose count waits for Redis:
 // test/services/rate-limit-redis.test.ts.)
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { UNCORKED_BODY_BYTES, bodyToWrite, eventLoopTurns } from "../../src/http/deferred-body";
+import { UNCORKED_BODY_BYTES, bodyToWrite, eventLoopTurns } from "../../src/http/content-coding";
 import { makeTestApp } from "../support/app";
 
 setDefaultTimeout(120_000);

@@ -1,5 +1,6 @@
 // test-tier: once (the local chain: anvil)
-// The page memo (src/http/page-memo.ts) is a cache in front of the admission core, never a second decision:
+// The page memo (src/services/page-memo.ts, looked up by src/http/paid.ts) is a cache in front of the admission core,
+// never a second decision:
 // - differential: one scenario of the paid-route contract (valid, revoked, rotated, expired, region-limited and
 //   premium-refused keys, a malformed key, the 429 edge, anonymous 402, L402 and x402 bought and replayed, a meter
 //   that cannot write) runs on two apps that differ only in PAGE_MEMO; every answer (status, headers but the request

@@ -7,7 +7,7 @@ import { makeTestApp } from "../support/app";
 import { sharedRedis } from "../support/redis";
 import { bearer, testKey } from "../support/keys";
 import { redisRateLimitStore } from "../../src/services/rate-limit-stores";
-import { UNCORKED_BODY_BYTES } from "../../src/http/deferred-body";
+import { UNCORKED_BODY_BYTES } from "../../src/http/content-coding";
 import { testBackend } from "../support/db";
 import { openDatabase } from "../../db/client";
 import { createKeyRuntime } from "../../src/services/key-runtime";
@@ -94,7 +94,7 @@ describe.skipIf(!haveRedis)("Redis rate-limit counters", () => {
     const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: t.app.fetch, development: false });
     try {
       t.clock.set("2026-11-22T12:00:30Z");
-      // A page whose answer, completed once Redis counted it, is written as one chunk (src/http/deferred-body.ts).
+      // A page whose answer, completed once Redis counted it, is written as one chunk (src/http/content-coding.ts bodyToWrite).
       const page = "/v1/observations?indicator=PAYEMS&region=US&limit=100";
       // On PostgreSQL the first read takes the catalog's first cross-process fingerprint (a new generation): a page
       // resolved across that change is not recorded, so the test starts after it.
