@@ -5,6 +5,7 @@ import type { AuthenticatedKey } from "../services/keys";
 import type { Turn } from "./deferred-body";
 import type { OperationCatalog } from "./operations";
 import type { PageMemo } from "../services/page-memo";
+import type { RouteRegistry } from "./route-registry";
 
 /** `admission` is the app's admission core; `apiKey` is the key it admitted the request with; `operations`
  *  describes routes from the OpenAPI document (for the x402 bazaar extension); `pages` is where paid() records
@@ -13,5 +14,6 @@ import type { PageMemo } from "../services/page-memo";
 export type AppEnv = {
   Variables: { requestId: string; admission: Admission; apiKey?: AuthenticatedKey; operations?: OperationCatalog; pages?: PageMemo; turn?: Turn };
 };
-export type App = OpenAPIHono<AppEnv>;
+/** The app, with the registry of its declared routes (paid operations, admission purposes: route-registry.ts). */
+export type App = OpenAPIHono<AppEnv> & { readonly registry: RouteRegistry };
 export type RegisterRoutes = (app: App, deps: Deps) => void;

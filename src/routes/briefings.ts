@@ -4,7 +4,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { entitlementOf, requireKey } from "../http/auth";
-import { jsonAnswer, registerPaid, serve } from "../http/paid";
+import { jsonAnswer, paidOperation, registerOperations, serve } from "../http/paid";
 import { briefingCharts, renderBriefingPage } from "../docs/briefing-page";
 import { readContext } from "../services/series-read";
 import { errorResponses } from "../schemas/errors";
@@ -124,7 +124,7 @@ export const registerBriefingRoutes: RegisterRoutes = (app, deps) => {
   // The public routes first: `/v1/briefings/public` is not an id, nor `/v1/briefings/public/runs` a run history.
   app.openapi(publicListRoute, async (c) => c.json(await publicBriefings(deps), 200));
   const pages = readContext(deps);
-  registerPaid<typeof publicReadRoute, PublicReadServed>(app, deps, publicReadRoute, {
+  registerOperations(app, deps, [paidOperation<typeof publicReadRoute, PublicReadServed>(publicReadRoute, {
     surface: "briefing_read",
     // A key reads a public briefing only when it may read every place and series the stored answer read.
     reads: "all",
@@ -139,7 +139,7 @@ export const registerBriefingRoutes: RegisterRoutes = (app, deps) => {
       // A browser gets the same read as a page, with a chart of every series the answer read.
       return jsonAnswer(body, 200, { headers: { vary: "Accept" }, html: async () => renderBriefingPage(body, await briefingCharts(pages, body)) });
     },
-  });
+  })]);
 
   app.openapi(createBriefingRoute, async (c) => {
     const key = requireKey(c);

@@ -6,7 +6,7 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv, RegisterRoutes } from "../http/app-env";
 import { FRED_DIALECT, fredError } from "../http/fred-gate";
-import { declined, pageAnswer, provisioning, registerPaid, serve } from "../http/paid";
+import { declined, pageAnswer, provisioning, paidOperation, registerOperations, serve } from "../http/paid";
 import { provisioningAnswer, renderPage } from "../http/respond";
 import { FRED_ERRORS, type FredFileType } from "../domain/fred/errors";
 import { parseObservationsQuery, parseSearchQuery, parseSeriesQuery, parseVintageDatesQuery, type ObservationsQuery, type Parsed } from "../domain/fred/query";
@@ -107,7 +107,7 @@ export const registerFredRoutes: RegisterRoutes = (app, deps) => {
   const ctx = readContext(deps, { provisioning: true });
   const today = () => deps.clock.now().toISOString().slice(0, 10);
 
-  registerPaid<typeof observationsRoute, Served>(app, deps, observationsRoute, {
+  registerOperations(app, deps, [paidOperation<typeof observationsRoute, Served>(observationsRoute, {
     surface: "observations",
     reads: "all",
     dialect: FRED_DIALECT,
@@ -136,7 +136,7 @@ export const registerFredRoutes: RegisterRoutes = (app, deps) => {
     },
     page: (r) => fredObservationsCheck(ctx, r.target, r.query, r.today),
     vary: VARY,
-  });
+  })]);
 
   app.openapi(seriesRoute, (async (c: Context<AppEnv>) => freeRead(c, deps, ctx, parseSeriesQuery(c.req.query(), today()), (q, t) => getFredSeries(ctx, t!, q))) as never);
   app.openapi(searchRoute, (async (c: Context<AppEnv>) => freeRead(c, deps, ctx, parseSearchQuery(c.req.query(), today()), (q) => searchFredSeries(ctx, q))) as never);

@@ -27,7 +27,6 @@ import { KEY_SECURITY } from "../docs/openapi-access";
 import { answerFromMemo, paidOperations, rememberPage, type PaidOperation } from "../http/paid";
 import { pageMemoKeyFor } from "../http/page-memo";
 import { refuseNulInQuery } from "../http/request-guard";
-import { withPurpose } from "../http/route-purpose";
 import { TOOL_POLICIES, toolsFromOpenApi, type McpTool } from "../mcp/tools";
 import { MCP_PATH, MCP_TOOL_NAMES } from "../contract/mcp";
 import { jsonRpcRequestSchema, jsonRpcResponseSchema } from "../schemas/mcp";
@@ -83,9 +82,10 @@ export const registerMcpRoutes: RegisterRoutes = (app, deps) => {
   let paidOperationAt: ReturnType<typeof paidOperations> | null = null;
 
   // The envelope is not admitted itself: each tool call runs its REST twin through the app and is admitted there.
+  app.registry.declare("POST", MCP_PATH, "envelope");
   app.post(
     MCP_PATH,
-    withPurpose("envelope", async (c) => {
+    async (c) => {
       const base = publicBaseUrl(deps.config, c.req.url);
       tools ??= toolsFromOpenApi(buildOpenApiDocument(app, base));
       paidOperationAt ??= paidOperations(app);
@@ -114,10 +114,11 @@ export const registerMcpRoutes: RegisterRoutes = (app, deps) => {
           return app.fetch(new Request(url, { headers: { ...forwarded, ...headers } }), c.env);
         },
       });
-    }),
+    },
   );
 
-  app.all(MCP_PATH, withPurpose("envelope", async () => (await mcpServer()).methodNotAllowed()));
+  app.registry.declare("ALL", MCP_PATH, "envelope");
+  app.all(MCP_PATH, async () => (await mcpServer()).methodNotAllowed());
 };
 
 // ---------------------------------------------------------------------------------------------------------------

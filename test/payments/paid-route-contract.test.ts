@@ -16,7 +16,7 @@ import bolt11 from "bolt11";
 import { REGTEST, satsFor, usdToCents } from "payments";
 import { listPaymentProofs } from "../../db/repos/payments";
 import { usageMonth } from "../../src/domain/access";
-import { paidRoutes, type PaidRouteInfo } from "../../src/http/paid-marker";
+import type { PaidRouteInfo } from "../../src/http/route-registry";
 import { x402PaymentRequiredSchema } from "../../src/schemas/payments";
 import { keyUsage } from "../../src/services/keys";
 import { NETWORK } from "../support/chain";
@@ -44,7 +44,7 @@ for (const { pageMemo, t, clock } of apps) describe(`page memo ${pageMemo ? "on"
 
 function contract(t: PaymentsApp, clock: FollowingClock) {
   const outage = t.outage!;
-  const routes = paidRoutes(t.app);
+  const routes = t.app.registry.paidRoutes();
 
   let apiKey: string;
   let doc: any;

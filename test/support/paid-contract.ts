@@ -7,7 +7,7 @@ import { decodeBase64Json, encodeMacaroonBase64, mintToken, parseIdentifier, typ
 import { importMacaroon } from "macaroon";
 import { keccak256, toHex, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import type { PaidRouteInfo } from "../../src/http/paid-marker";
+import type { PaidRouteInfo } from "../../src/http/route-registry";
 import { NETWORK, type LocalChain } from "./chain";
 import type { makePaymentsApp } from "./payments";
 import { APERTURE_CHALLENGE, TEST_ROOT_SECRET } from "./payments";
