@@ -4,7 +4,7 @@
 //   credential to a route paid() does not price (catalog, ping, key management): a bad key is a 401 on every route,
 //   and a data route counts the request against the key's window. Paid routes are admitted by paid() itself, once it
 //   knows what is asked and its price. The MCP envelope is not admitted at all: each tool call is admitted as its
-//   REST twin (a paid tool by the operation's gate, a free one through the app) with the request's credential, so a
+//   REST twin (a paid tool by the operation's gate, a free one as its keyed route: operation-call.ts) with the request's credential, so a
 //   tool call costs exactly what its REST
 //   twin costs and a bad key is that call's 401. How a route is admitted is declared where it is registered
 //   (route-purpose.ts registerWithPurpose, recorded in route-registry.ts): key management, ping, the MCP envelope;

@@ -163,20 +163,6 @@ export function rememberPage(pages: PageMemo | undefined, key: string, opts: Pai
   pages.record(key, { body, vary: opts.vary, quote, serving, policy, payment: () => described });
 }
 
-/**
- * A finder of the paid operations registered on `app` (read once, when called: after every route is registered): the
- * operation for `method` and the request path `pathname`, or null.
- */
-export function paidOperations(app: App): (method: string, pathname: string) => PaidOperation | null {
-  const routes = app.registry.paidRoutes().map((r) => ({ method: r.method, parts: r.path.split("/"), operation: r.operation as PaidOperation }));
-  return (method, pathname) => {
-    const segments = pathname.split("/");
-    const m = method.toUpperCase();
-    const found = routes.find((r) => r.method === m && r.parts.length === segments.length && r.parts.every((p, k) => p === segments[k] || (p.startsWith(":") && segments[k] !== "")));
-    return found?.operation ?? null;
-  };
-}
-
 /** A REST request as a call: its headers, path parameters and URL (`url`: the dialect's public URL, found once a request); the key and rate headers it is admitted with go on the context. */
 function restCall<Q>(c: Context<AppEnv>, deps: Pick<Deps, "clock" | "config">, dialect: Dialect, query: Q, url = dialect.publicUrl(c)): PaidCall<Q> {
   const headers = c.req.raw.headers;

@@ -34,8 +34,11 @@ export type PaidRouteInfo = {
   operation: object;
 };
 
-/** One declared route: its method (upper case, `ALL` for every method) and Hono path (`/v1/regions/:code`). */
-export type DeclaredRoute = { method: string; path: string; admission: RouteAdmission; paid: PaidRouteInfo | null };
+/**
+ * One declared route: its method (upper case, `ALL` for every method) and Hono path (`/v1/regions/:code`); a paid
+ * operation's description, or a free operation (free.ts FreeDefinition) that hosts other than REST may call.
+ */
+export type DeclaredRoute = { method: string; path: string; admission: RouteAdmission; paid: PaidRouteInfo | null; free: object | null };
 
 const PAID: RouteAdmission = Object.freeze({ purpose: "paid", allowExpired: false });
 const KEYED: RouteAdmission = Object.freeze({ purpose: "keyed", allowExpired: false });
@@ -56,7 +59,30 @@ export class RouteRegistry {
     if (this.byRoute.has(key)) throw new Error(`${key} is declared twice`);
     const paid = purpose === "paid" ? { method: m, path, ...(extra as Omit<PaidRouteInfo, "method" | "path">) } : null;
     const admission = paid ? PAID : Object.freeze({ purpose, allowExpired: (extra as { allowExpired?: boolean }).allowExpired === true });
-    this.byRoute.set(key, { method: m, path, admission, paid });
+    this.byRoute.set(key, { method: m, path, admission, paid, free: null });
+  }
+
+  /** Records a free operation (admitted as any keyed route), which hosts other than REST call directly. Once per route. */
+  declareFree(method: string, path: string, operation: object): void {
+    const m = method.toUpperCase();
+    const key = `${m} ${path}`;
+    if (this.byRoute.has(key)) throw new Error(`${key} is declared twice`);
+    this.byRoute.set(key, { method: m, path, admission: KEYED, paid: null, free: operation });
+  }
+
+  /**
+   * The paid or free operation that answers `method` on the request path `pathname` (`/v1/regions/US-CA`), or
+   * undefined: for the hosts that call operations without routing a request (MCP), once every route is registered.
+   */
+  operationAt(method: string, pathname: string): DeclaredRoute | undefined {
+    const m = method.toUpperCase();
+    const segments = pathname.split("/");
+    for (const r of this.byRoute.values()) {
+      if (r.method !== m || (!r.paid && !r.free)) continue;
+      const parts = r.path.split("/");
+      if (parts.length === segments.length && parts.every((p, k) => p === segments[k] || (p.startsWith(":") && segments[k] !== ""))) return r;
+    }
+    return undefined;
   }
 
   /** The route declared for `method` (as Hono matched it: GET for a HEAD) and the Hono path `path`. */

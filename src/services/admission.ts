@@ -1,8 +1,8 @@
 // The admission core: the one place that decides whether a request may be served, framework-free (no HTTP
 // context: the credential, what the request will read, its quote and the time come in as plain values). The paid
 // gate (src/services/paid-call.ts: REST requests, page memo hits and MCP calls of paid tools alike) and the key
-// middleware of unpriced routes call admit(), and free MCP tools reach it by running their REST twin through the app;
-// nothing else authenticates, entitles, counts or charges.
+// middleware of unpriced routes call admit(), and so do free MCP tools, admitted as their keyed REST route
+// (src/http/operation-call.ts); nothing else authenticates, entitles, counts or charges.
 //
 // Order, cheapest refusal first, nothing counted or reserved for a refused request:
 //   1. a malformed credential: 401 INVALID_API_KEY;
