@@ -1,8 +1,9 @@
-// The app's table of declared routes: every paid operation (paid.ts registerPaid) and every route with an admission
-// purpose of its own (route-purpose.ts registerWithPurpose) is recorded here by the call that registers it on Hono,
-// once, under its method and route path. The app middleware that runs before a route's handler (the key middleware,
-// HEAD refusal, 405's Allow), the MCP endpoint, and the tests that call every paid route read it from here, keyed by
-// the route the request matched (Hono's matchedRoutes): a route that declared nothing is a keyed one.
+// The app's table of declared routes: every paid operation (paid.ts registerPaid), every free operation (free.ts
+// registerFreeOperations) and every route with an admission purpose of its own (route-purpose.ts registerWithPurpose)
+// is recorded here by the call that registers it on Hono, once, under its method and route path. The app middleware
+// that runs before a route's handler (the key middleware, HEAD refusal, 405's Allow), the MCP endpoint, and the tests
+// that call every paid route read it from here, keyed by the route the request matched (Hono's matchedRoutes): a
+// route that declared nothing is a keyed one.
 // One table per app (App.registry), filled while routes are registered and only read once the app serves.
 import type { Context } from "hono";
 import { matchedRoutes } from "hono/route";
@@ -114,8 +115,8 @@ export class RouteRegistry {
     return [...new Set(this.paidRoutes().flatMap((r) => r.surfaces))];
   }
 
-  /** Every route that declared a purpose other than paid, in registration order (for tests and docs). */
+  /** Every route that declared a purpose of its own (not paid, not keyed), in registration order (for tests and docs). */
   declaredPurposes(): Array<{ method: string; path: string } & RouteAdmission> {
-    return [...this.byRoute.values()].flatMap((r) => (r.paid ? [] : [{ method: r.method, path: r.path, ...r.admission }]));
+    return [...this.byRoute.values()].flatMap((r) => (r.paid || r.free ? [] : [{ method: r.method, path: r.path, ...r.admission }]));
   }
 }
