@@ -75,6 +75,11 @@ export type PaidOptions<Q, S extends Serving> = PaidSpec<Q, S> & {
    */
   failing?: string;
   /**
+   * Instead of `failing`: why no request that passes resolve and payment can fail in the answer (everything the data
+   * can refuse is decided in resolve, before the 402). The contract test holds every paid route to one of the two.
+   */
+  cannotFailOncePaid?: string;
+  /**
    * Optional: after an answer of 200, how the page memo may answer the same URL again: a check, without I/O, that
    * returns the body a full read would return now, or null when only a full read can tell. Null when this answer
    * cannot be replayed (it depends on more than the URL and the data version). The memo answers it as
@@ -133,7 +138,7 @@ export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App
 
   const surfaces = routeSurfaces(route, opts.surface);
   const operation: PaidOperation<S> = { route, options: opts as PaidOptions<any, S> };
-  const declared = { surface: typeof opts.surface === "function" ? ("dynamic" as const) : opts.surface, surfaces, example: opts.example ?? null, failing: opts.failing ?? null, operation };
+  const declared = { surface: typeof opts.surface === "function" ? ("dynamic" as const) : opts.surface, surfaces, example: opts.example ?? null, failing: opts.failing ?? null, cannotFailOncePaid: opts.cannotFailOncePaid ?? null, operation };
   app.registry.declare(route.method, honoPath(route.path), "paid", declared);
   const own = route.middleware ? (Array.isArray(route.middleware) ? route.middleware : [route.middleware]) : [];
   // The surfaces it is priced at go into its OpenAPI operation (x-price-usd is derived from them): declared once.

@@ -31,6 +31,8 @@ export type PaidRouteInfo = {
   surfaces: Surface[];
   example: string | null;
   failing: string | null;
+  /** Why it cannot fail once paid, when it names no `failing` example (paid.ts PaidOptions). */
+  cannotFailOncePaid: string | null;
   /** The operation the route runs (paid.ts PaidOperation), for the hosts that call it without HTTP (MCP). */
   operation: object;
 };

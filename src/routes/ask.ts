@@ -56,6 +56,7 @@ export const askOperations = (deps: Deps): PaidDefinition[] => {
       // the whole answer); refused when it permits none of them.
       reads: "any",
       example: "/v1/ask?q=What%20is%20the%20unemployment%20rate%20in%20Texas%3F",
+      cannotFailOncePaid: "resolve() plans the question (unanswerable ones answered free); a tool call that fails is reported in the answer",
       resolve: async (q) => {
         const plan = await planQuestion(ctx, { q: q.q, region: q.region, window: q.window, depth: q.depth ?? "default" });
         if (plan.kind === "answered") return freeAnswer(plan.response);

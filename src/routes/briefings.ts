@@ -129,6 +129,7 @@ export const registerBriefingRoutes: RegisterRoutes = (app, deps) => {
     // A key reads a public briefing only when it may read every place and series the stored answer read.
     reads: "all",
     example: "/v1/briefings/public/us-labor-market",
+    cannotFailOncePaid: "resolve() finds the briefing's run; only its deletion between resolve and read (public runs are never deleted) could fail",
     resolve: async (_query, asked) => {
       const read = await resolvePublicRead(deps, asked.param("slug")!);
       // A payment buys this briefing's read, not another's.

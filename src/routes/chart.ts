@@ -48,6 +48,7 @@ export const chartOperations = (deps: Deps): PaidDefinition[] => {
       // Every series it draws, each in its own region; the USREC shading is context, not a read.
       reads: "all",
       example: "/v1/chart?indicator=PAYEMS&region=US",
+      cannotFailOncePaid: "resolve() reads every series' window before payment (nothing to draw is a 404, too many points a 400); the handler only draws it",
       resolve: async (query) =>
         serveHeld(await resolveChart(ctx, query), (target) => {
           const surface = target.reads.length === 1 ? "observations" : "panel";

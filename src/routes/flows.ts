@@ -39,6 +39,7 @@ export const flowOperations = (deps: Deps): PaidDefinition[] => {
       // Both ends given: a region-restricted key must hold both.
       reads: "all",
       example: "/v1/flows?origin=06075&measure=returns",
+      cannotFailOncePaid: "resolve() chooses the measure and period among the slices held; the handler only reads them",
       resolve: async (query) => {
         const target = await resolveFlows(store, query);
         const ends = [target.origin, target.destination].filter((r) => r !== null && r !== undefined);

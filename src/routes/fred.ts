@@ -112,6 +112,7 @@ export const registerFredRoutes: RegisterRoutes = (app, deps) => {
     reads: "all",
     dialect: FRED_DIALECT,
     example: "/fred/series/observations?series_id=PAYEMS&file_type=json",
+    cannotFailOncePaid: "resolve() parses FRED's parameters, finds the series and checks the frequency against it before payment; the handler computes from what it holds",
     resolve: async (query) => {
       const day = today();
       const parsed = parseObservationsQuery(query, day);

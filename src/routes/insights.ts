@@ -39,6 +39,7 @@ export const insightOperations = (deps: Deps): PaidDefinition[] => {
       surface: "insights",
       reads: "all",
       example: "/v1/insights?indicator=PAYEMS&region=US",
+      cannotFailOncePaid: "resolve() checks the series is readable before payment; the facts are computed from whatever it holds",
       resolve: async (query) => {
         const target = await resolveInsights(ctx, query);
         return serve({ indicator: targetCode(target), region: target.region.code, resource: "/v1/insights", reads: [seriesRead(target, "insights")], target });

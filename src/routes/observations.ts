@@ -106,6 +106,7 @@ export const observationOperations = (deps: Deps): PaidDefinition[] => {
     // Batch: a flat price for the whole call; a code the key may not read is reported in errors[], the others served.
     reads: (r) => (r.single ? "all" : "each"),
     example: "/v1/observations/latest?indicator=PAYEMS&region=US",
+    cannotFailOncePaid: "a single read is resolved and checked readable before payment; a batch answers each code's failure in its 207 body",
     resolve: async (query) => {
       if (query.indicator !== undefined) {
         const found = await readable(ctx, await resolveSeriesTarget(ctx, { code: query.indicator, source: query.source, region: query.region }));

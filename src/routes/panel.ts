@@ -42,6 +42,7 @@ export const panelOperations = (deps: Deps): PaidDefinition[] => {
       // Every series in its region (series may default to different regions).
       reads: "all",
       example: "/v1/panel?indicators=PAYEMS,UNRATE&region=US",
+      cannotFailOncePaid: "resolve() builds the panel (every series held, the grid within bounds) before payment",
       resolve: async (query) => {
         const target = await resolvePanel(ctx, query);
         return serve({ indicator: null, region: target.region, resource: "/v1/panel", reads: target.series.map((s) => seriesRead(s.target, "panel")), target });

@@ -9,6 +9,7 @@ const paidInfo = {
   surfaces: ["panel" as const],
   example: "/v1/p",
   failing: null,
+  cannotFailOncePaid: null,
   operation: {},
 };
 
