@@ -22,6 +22,7 @@ import { Admission } from "./services/admission";
 import { hostGuard, limitBody, rejectMalformedQuery } from "./http/request-guard";
 import { validationHook } from "./http/validation";
 import { registerRoutes } from "./routes";
+import { RouteRegistry } from "./http/route-registry";
 import { routePatterns, withMetrics } from "./http/metrics";
 
 const CORS: CorsOptions = {
@@ -44,7 +45,8 @@ export type AppOptions = { middleware?: readonly MiddlewareHandler<AppEnv>[] };
 
 export function createApp(deps: Deps, opts: AppOptions = {}): ServiceApp {
   // Hono's default router and @hono/zod-openapi's own validators (PERFORMANCE.md: neither costs enough to replace).
-  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  // Its route registry is filled as routes are registered below, and read by the middleware before each route.
+  const app: App = Object.assign(new OpenAPIHono<AppEnv>({ defaultHook: validationHook }), { registry: new RouteRegistry() });
 
   // The one admission core of this app: paid() (cold requests and page memo hits alike) and the key middleware ask it.
   const admission = new Admission(deps);
@@ -70,7 +72,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): ServiceApp {
       // CORS headers, and a preflight's 204.
       publicCors(CORS),
       // HEAD on a paid route would be charged without returning data: 405 before anything of the paid pipeline runs.
-      refusePaidHead(app.router as never),
+      refusePaidHead(app.router as never, app.registry),
       // The request's context variables: the turn it arrived in, the admission core, operations, the page memo.
       (c) => {
         c.set("turn", currentTurn());
@@ -87,7 +89,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): ServiceApp {
     "*",
     inOrder(
       // Keys on routes paid() does not price: 401 for a bad key on any route, the per-minute window on data routes.
-      admitKeyed(deps),
+      admitKeyed(deps, app.registry),
       // NUL characters, malformed escapes and unknown /v1 query parameters: 400 before any route runs.
       rejectMalformedQuery(deps.caches.passedTargets),
     ),
@@ -97,7 +99,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): ServiceApp {
 
   registerRoutes(app, deps);
 
-  app.notFound(notFoundOrMethodNotAllowed(app.router as never));
+  app.notFound(notFoundOrMethodNotAllowed(app.router as never, app.registry));
 
   app.onError((err, c) => {
     if (err instanceof ApiError) {

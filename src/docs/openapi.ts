@@ -210,7 +210,7 @@ export function describeRequestGuard(doc: OpenApiDocument | JsonObject): void {
 export const API_LICENSE = { name: "Proprietary", identifier: "LicenseRef-Proprietary" } as const;
 
 /** Generates the contract for one base URL from the app's route registry. */
-export function buildOpenApiDocument(app: App, baseUrl: string, extraSurfaces: SurfaceMap = {}): OpenApiDocument {
+export function buildOpenApiDocument(app: Pick<App, "getOpenAPI31Document">, baseUrl: string, extraSurfaces: SurfaceMap = {}): OpenApiDocument {
   const doc = app.getOpenAPI31Document({
     openapi: "3.1.0",
     info: { title: SERVICE_NAME, version: CONTRACT_VERSION, license: API_LICENSE },

@@ -4,17 +4,18 @@
 //   credential to a route paid() does not price (catalog, ping, key management): a bad key is a 401 on every route,
 //   and a data route counts the request against the key's window. Paid routes are admitted by paid() itself, once it
 //   knows what is asked and its price. The MCP envelope is not admitted at all: each tool call is admitted as its
-//   REST twin (a paid tool by the operation's gate, a free one through the app) with the request's credential, so a
+//   REST twin (a paid tool by the operation's gate, a free one as its keyed route: operation-call.ts) with the request's credential, so a
 //   tool call costs exactly what its REST
 //   twin costs and a bad key is that call's 401. How a route is admitted is declared where it is registered
-//   (route-purpose.ts withPurpose): key management, ping, the MCP envelope; any other route is keyed.
+//   (route-purpose.ts registerWithPurpose, recorded in route-registry.ts): key management, ping, the MCP envelope;
+//   paid routes (paid.ts registerPaid); any other route is keyed.
 import type { Context } from "hono";
 import type { Clock } from "../ports";
 import type { Verdict } from "../services/admission";
 import { keyedCaller, OPEN_CALLER, type ProvisioningCaller } from "../services/provisioning-budget";
 import type { Config } from "../config";
 import type { AppEnv } from "./app-env";
-import { routeAdmission } from "./route-purpose";
+import type { RouteRegistry } from "./route-registry";
 import { carriesCredential, clientIp, credentialOf, refuse, setRateHeaders } from "./verdicts";
 
 /**
@@ -22,7 +23,7 @@ import { carriesCredential, clientIp, credentialOf, refuse, setRateHeaders } fro
  * route or the MCP envelope, or an admitted key, set on the context with its rate headers). Synchronous unless the key
  * must be looked up.
  */
-export function admitKeyed(deps: { clock: Clock }): (c: Context<AppEnv>) => Response | null | Promise<Response | null> {
+export function admitKeyed(deps: { clock: Clock }, registry: RouteRegistry): (c: Context<AppEnv>) => Response | null | Promise<Response | null> {
   const admitted = (c: Context<AppEnv>, verdict: Verdict): Response | null => {
     if (!verdict.ok) return refuse(c, verdict);
     if (verdict.key) c.set("apiKey", verdict.key);
@@ -32,9 +33,9 @@ export function admitKeyed(deps: { clock: Clock }): (c: Context<AppEnv>) => Resp
   return (c) => {
     const headers = c.req.raw.headers;
     if (!carriesCredential(headers)) return null;
-    // What the matched route declared where it was registered (route-purpose.ts). Asked before the credential is
-    // read: a paid route reads it once, in paid(), not twice on every keyed page.
-    const { purpose, allowExpired } = routeAdmission(c);
+    // What the matched route declared where it was registered (the app's route registry). Asked before the
+    // credential is read: a paid route reads it once, in paid(), not twice on every keyed page.
+    const { purpose, allowExpired } = registry.admission(c);
     if (purpose === "paid" || purpose === "envelope") return null;
     const credential = credentialOf(headers);
     if (credential.kind === "none") return null;

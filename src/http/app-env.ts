@@ -4,6 +4,7 @@ import type { Admission } from "../services/admission";
 import type { AuthenticatedKey } from "../services/key-auth";
 import type { OperationCatalog } from "./operations";
 import type { PageMemo } from "../services/page-memo";
+import type { RouteRegistry } from "./route-registry";
 
 /** `admission` is the app's admission core; `apiKey` is the key it admitted the request with; `operations`
  *  describes routes from the OpenAPI document (for the x402 bazaar extension); `pages` is where paid() records
@@ -13,7 +14,8 @@ import type { PageMemo } from "../services/page-memo";
 export type AppEnv = {
   Variables: { requestId: string; admission: Admission; apiKey?: AuthenticatedKey; operations?: OperationCatalog; pages?: PageMemo; pageKey?: string; turn?: Turn };
 };
-export type App = OpenAPIHono<AppEnv>;
+/** The app, with the registry of its declared routes (paid operations, admission purposes: route-registry.ts). */
+export type App = OpenAPIHono<AppEnv> & { readonly registry: RouteRegistry };
 /** A turn of the event loop in which requests arrived: `ended` once it is over (content-coding.ts eventLoopTurns). */
 export type Turn = { ended: boolean };
 export type RegisterRoutes = (app: App, deps: Deps) => void;

@@ -1,33 +1,32 @@
 // Which methods a path is served with, and the answers that depend on it:
 // - a known path called with a method it does not serve is a 405 with `Allow`, not a 404 (notFoundOrMethodNotAllowed,
 //   the app's notFound handler: it runs only when no route matched, so it costs nothing on a served request);
-// - HEAD on a paid route is a 405 too (refusePaidHead). Hono answers HEAD with its GET handler minus the body, so a
+// - HEAD on a paid route (as the app's route registry records it) is a 405 too (refusePaidHead). Hono answers HEAD with its GET handler minus the body, so a
 //   paid HEAD would run the paid pipeline: metered to a key, or spending a payment proof, for no data. No client needs
 //   it (the price and the challenge come with a GET), so it is refused before any of that. Free routes (catalog,
 //   discovery, docs) keep HEAD as GET without a body, with the Content-Length their GET would have (headContentLength).
 import type { Context, MiddlewareHandler } from "hono";
-import { matchedRoutes } from "hono/route";
 import type { AppEnv } from "./app-env";
 import type { Check } from "./checks";
 import { envelope } from "../errors";
-import { isPaidHandler } from "./paid-marker";
+import type { RouteRegistry } from "./route-registry";
 import { quotedPath } from "./url-parts";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
-type Router = { match(method: string, path: string): [Array<[[unknown, { method: string }], unknown]>, unknown?] };
+type Router = { match(method: string, path: string): [Array<[[unknown, { method: string; path: string }], unknown]>, unknown?] };
 
 /**
  * Methods a path is served with (routes, not app-wide middleware); empty when no route has the path at all. HEAD
  * goes with GET, except on a paid route.
  */
-export function allowedMethods(router: Router, path: string): string[] {
+export function allowedMethods(router: Router, registry: RouteRegistry, path: string): string[] {
   const out: string[] = [];
   let paidGet = false;
   for (const m of METHODS) {
     const [matches] = router.match(m, path);
     const routes = matches.filter(([[, route]]) => route.method !== "ALL");
     if (routes.length > 0) out.push(m);
-    if (m === "GET") paidGet = routes.some(([[handler]]) => isPaidHandler(handler));
+    if (m === "GET") paidGet = routes.some(([[, route]]) => registry.at(route.method, route.path)?.paid);
   }
   if (out.includes("GET") && !paidGet) out.splice(1, 0, "HEAD");
   return out;
@@ -37,22 +36,22 @@ export function allowedMethods(router: Router, path: string): string[] {
  * HEAD on a paid route: 405 METHOD_NOT_ALLOWED with `Allow`. Registered before the key middleware, so nothing of the
  * paid pipeline runs: no key is looked up, counted against its rate limit or metered, and no payment proof is read.
  */
-export function refusePaidHead(router: Router): Check {
+export function refusePaidHead(router: Router, registry: RouteRegistry): Check {
   return (c) => {
     // Hono routes HEAD to GET handlers: the matched routes are the GET route's.
-    if (c.req.method !== "HEAD" || !matchedRoutes(c).some((r) => r.method !== "ALL" && isPaidHandler(r.handler))) return null;
+    if (c.req.method !== "HEAD" || !registry.matched(c)?.paid) return null;
     const path = new URL(c.req.url).pathname;
-    const allowed = allowedMethods(router, c.req.path);
+    const allowed = allowedMethods(router, registry, c.req.path);
     c.header("Allow", [...allowed, "OPTIONS"].join(", "));
     return c.json(envelope("METHOD_NOT_ALLOWED", `HEAD is not allowed on ${path}, a paid operation: it would be charged without returning data; use ${allowed.join(", ")}.`, { allowed }), 405);
   };
 }
 
 /** The notFound answer: 405 with `Allow` for a known path and another method, else 404. */
-export function notFoundOrMethodNotAllowed(router: Router) {
+export function notFoundOrMethodNotAllowed(router: Router, registry: RouteRegistry) {
   return (c: Context<AppEnv>) => {
     const path = quotedPath(new URL(c.req.url).pathname);
-    const allowed = c.req.method === "OPTIONS" ? [] : allowedMethods(router, c.req.path);
+    const allowed = c.req.method === "OPTIONS" ? [] : allowedMethods(router, registry, c.req.path);
     if (allowed.length > 0) {
       c.header("Allow", [...allowed, "OPTIONS"].join(", "));
       return c.json(envelope("METHOD_NOT_ALLOWED", `${c.req.method} is not allowed on ${path}; use ${allowed.join(", ")}.`, { allowed }), 405);

@@ -7,8 +7,11 @@
 //   -> handler -> below 400: meter or settle; otherwise release. A 200 whose route can say how to replay it is
 //   recorded in the page memo (services/page-memo.ts), which the route's first middleware looks up: a hit is admitted and
 //   rendered by this same gate with what was resolved, skipping validation, resolution and the handler.
-// HEAD never reaches a paid handler: app middleware keyed on the paid() marker (request-guard.ts paidHeadRefusal)
-// answers it 405, since it would be charged and return no data.
+// A paid operation is declared once (PaidDefinition: its route, price surface and service call, in its area's list in
+// src/routes/*); registering it yields the Hono route and records it in the app's route registry
+// (route-registry.ts), which the key middleware, the MCP endpoint and the contract tests read. HEAD never reaches a
+// paid handler: app middleware reading that registry (methods.ts refusePaidHead) answers it 405, since it would be
+// charged and return no data.
 import type { RouteConfig } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import type { z, ZodType } from "zod";
@@ -20,9 +23,9 @@ import type { Admitted, PaymentDescription, Refusal } from "../services/admissio
 import { clientIp, credentialOf, refuse, setRateHeaders } from "./verdicts";
 import type { App, AppEnv } from "./app-env";
 import { provisioningCaller } from "./admission";
-import { markPaid, paidRoutes } from "./paid-marker";
+import { honoPath } from "./route-registry";
 import type { PageCheck, PageMemo } from "../services/page-memo";
-import { gate, runPaid, type Asked, type Declined, type Gated, type Outcome, type PaidCall, type PaidSpec, type Priced } from "../services/paid-call";
+import { gate, runPaid, type Answer, type Asked, type Declined, type Gated, type Outcome, type PaidCall, type PaidSpec, type Priced } from "../services/paid-call";
 import { acceptedFormat, prefersHtml, renderPage } from "./content-coding";
 import { requestTarget } from "./url-parts";
 import { provisioningAnswer } from "./respond";
@@ -70,6 +73,11 @@ export type PaidOptions<Q, S extends Serving> = PaidSpec<Q, S> & {
    */
   failing?: string;
   /**
+   * Instead of `failing`: why no request that passes resolve and payment can fail in the answer (everything the data
+   * can refuse is decided in resolve, before the 402). The contract test holds every paid route to one of the two.
+   */
+  cannotFailOncePaid?: string;
+  /**
    * Optional: after an answer of 200, how the page memo may answer the same URL again: found without I/O, the body a
    * full read returns now and until when it holds (services/page-memo.ts PageCheck). Null when this answer cannot be
    * replayed (it depends on more than the URL and the data version). The memo answers it as pageAnswer(body, vary):
@@ -80,8 +88,26 @@ export type PaidOptions<Q, S extends Serving> = PaidSpec<Q, S> & {
   vary?: string;
 };
 
-/** A paid operation as registered: its route and options, for the hosts that call it (REST here, MCP in paid-tool.ts). */
+/** A paid operation as registered: its route and options, for the hosts that call it (REST here, MCP in routes/mcp.ts). */
 export type PaidOperation<S extends Serving = Serving> = { route: RouteConfig; options: PaidOptions<any, S> };
+
+/**
+ * A paid operation declared once: its route (method, path, query and response schemas, `x-price-surface`) and its
+ * gate (price surface, how its reads are entitled, resolve and answer: the service calls). Each area of src/routes
+ * lists its definitions; registering one (registerOperations) makes the REST route, its OpenAPI operation and price,
+ * its MCP tool's operation and its page memo entries, and records it in the app's route registry.
+ */
+export type PaidDefinition = { route: RouteConfig } & PaidOptions<any, any>;
+
+/** A definition of the paid operation `route`, checked against it (its query is what the route's schema outputs). */
+export function paidOperation<Rt extends RouteConfig, S extends Serving>(route: Rt, opts: PaidOptions<QueryOf<Rt>, S>): PaidDefinition {
+  return { route, ...opts } as PaidDefinition;
+}
+
+/** Registers each of `definitions` on `app` (registerPaid), in order. */
+export function registerOperations(app: App, deps: Pick<Deps, "clock" | "config">, definitions: readonly PaidDefinition[]): void {
+  for (const { route, ...opts } of definitions) registerPaid(app, deps, route, opts);
+}
 
 /**
  * Registers `route` on `app` as a paid route: its handler runs a call of `opts` (src/services/paid-call.ts runPaid) and renders
@@ -117,7 +143,8 @@ export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App
 
   const surfaces = routeSurfaces(route, opts.surface);
   const operation: PaidOperation<S> = { route, options: opts as PaidOptions<any, S> };
-  markPaid(handler, { surface: typeof opts.surface === "function" ? "dynamic" : opts.surface, surfaces, example: opts.example ?? null, failing: opts.failing ?? null, operation });
+  const declared = { surface: typeof opts.surface === "function" ? ("dynamic" as const) : opts.surface, surfaces, example: opts.example ?? null, failing: opts.failing ?? null, cannotFailOncePaid: opts.cannotFailOncePaid ?? null, operation };
+  app.registry.declare(route.method, honoPath(route.path), "paid", declared);
   const own = route.middleware ? (Array.isArray(route.middleware) ? route.middleware : [route.middleware]) : [];
   // The surfaces it is priced at go into its OpenAPI operation (x-price-usd is derived from them): declared once.
   const priced = { ...route, "x-price-surface": surfaces.length === 1 ? surfaces[0] : surfaces };
@@ -155,20 +182,6 @@ export function rememberPage(pages: PageMemo | undefined, key: string, opts: Pai
   const described = payment();
   const { quote, serving, policy } = outcome.priced;
   pages.record(key, { ...check, vary: opts.vary, quote, serving, policy, payment: () => described });
-}
-
-/**
- * A finder of the paid operations registered on `app` (read once, when called: after every route is registered): the
- * operation for `method` and the request path `pathname`, or null.
- */
-export function paidOperations(app: App): (method: string, pathname: string) => PaidOperation | null {
-  const routes = paidRoutes(app).map((r) => ({ method: r.method, parts: r.path.split("/"), operation: r.operation as PaidOperation }));
-  return (method, pathname) => {
-    const segments = pathname.split("/");
-    const m = method.toUpperCase();
-    const found = routes.find((r) => r.method === m && r.parts.length === segments.length && r.parts.every((p, k) => p === segments[k] || (p.startsWith(":") && segments[k] !== "")));
-    return found?.operation ?? null;
-  };
 }
 
 /** A REST request as a call: its headers, path parameters and URL (`url`: the dialect's public URL, found once a request); the key and rate headers it is admitted with go on the context. */

@@ -9,8 +9,6 @@ import type { AppEnv } from "./app-env";
 import { bodyToWrite, codedBody, codingHeaders } from "./content-coding";
 
 export { renderJson, type RenderedJson };
-// For src/routes/fred.ts, which answers its pages as the paid gate does.
-export { renderPage } from "./content-coding";
 
 /** Catalog data changes only with a seed or import: let CDNs and browsers cache it. */
 export const CATALOG_CACHE_CONTROL = "public, max-age=300, s-maxage=3600, stale-while-revalidate=86400";

@@ -1,8 +1,8 @@
 // The MCP tools. Each tool IS a REST operation: it is found in the app's own OpenAPI document by operationId
 // (DESIGN.md: "operationId equals the MCP tool name"), its input schema is that operation's path and query
 // parameters and its output schema the operation's success responses (both generated from the route's zod schemas),
-// a call becomes the equivalent REST request (a paid one run as the route's operation, without passing through the
-// app: src/routes/mcp.ts), and the REST answer becomes the tool result (results.ts). So a tool validates, prices,
+// a call becomes the equivalent REST request, run as the operation its route declared, without passing through the
+// app (src/http/operation-call.ts), and the REST answer becomes the tool result (results.ts). So a tool validates, prices,
 // entitles and computes exactly as its REST twin.
 //
 // What MCP adds is in src/contract/mcp.ts MCP_TOOLS (output.ts applies it to results): a smaller default page where a REST page is

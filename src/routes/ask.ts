@@ -5,8 +5,9 @@
 // per-request payment, which buys the whole answer).
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
+import type { Deps } from "../deps";
 import { errorResponses } from "../schemas/errors";
-import { freeAnswer, jsonAnswer, registerPaid, serve } from "../http/paid";
+import { freeAnswer, jsonAnswer, paidOperation, registerOperations, serve, type PaidDefinition } from "../http/paid";
 import type { Serving } from "../pricing";
 import { askQuerySchema, askResponseSchema } from "../schemas/ask";
 import { askContext, planQuestion, planReads, runPlan, ASK_CEILINGS, type AskPlan } from "../services/ask";
@@ -45,25 +46,31 @@ const askRoute = createRoute({
 
 type AskServed = Serving & { plan: Extract<AskPlan, { kind: "run" }> };
 
-export const registerAskRoutes: RegisterRoutes = (app, deps) => {
+/** This area's paid operations, one definition each (src/http/paid.ts PaidDefinition). */
+export const askOperations = (deps: Deps): PaidDefinition[] => {
   const ctx = askContext(deps);
-  registerPaid<typeof askRoute, AskServed>(app, deps, askRoute, {
-    surface: (r) => (r.plan.depth === "briefing" ? "ask_briefing" : "ask"),
-    // A key reads only the places and premium series it permits: the answer leaves out the others (a payment buys
-    // the whole answer); refused when it permits none of them.
-    reads: "any",
-    example: "/v1/ask?q=What%20is%20the%20unemployment%20rate%20in%20Texas%3F",
-    resolve: async (q) => {
-      const plan = await planQuestion(ctx, { q: q.q, region: q.region, window: q.window, depth: q.depth ?? "default" });
-      if (plan.kind === "answered") return freeAnswer(plan.response);
-      return serve({ indicator: null, region: plan.region, resource: "/v1/ask", reads: planReads(plan), plan });
-    },
-    answer: async (r, admitted) => {
-      const permitted = (k: number) => !admitted.refused[k];
-      const plan = { ...r.plan, series: r.plan.series.filter((_s, k) => permitted(k)) };
-      // The signals read comes after the series' (planReads).
-      const signals = plan.series.length > 0 && permitted(r.plan.series.length);
-      return jsonAnswer(await runPlan(ctx, plan, { signals }));
-    },
-  });
+  return [
+    paidOperation<typeof askRoute, AskServed>(askRoute, {
+      surface: (r) => (r.plan.depth === "briefing" ? "ask_briefing" : "ask"),
+      // A key reads only the places and premium series it permits: the answer leaves out the others (a payment buys
+      // the whole answer); refused when it permits none of them.
+      reads: "any",
+      example: "/v1/ask?q=What%20is%20the%20unemployment%20rate%20in%20Texas%3F",
+      cannotFailOncePaid: "resolve() plans the question (unanswerable ones answered free); a tool call that fails is reported in the answer",
+      resolve: async (q) => {
+        const plan = await planQuestion(ctx, { q: q.q, region: q.region, window: q.window, depth: q.depth ?? "default" });
+        if (plan.kind === "answered") return freeAnswer(plan.response);
+        return serve({ indicator: null, region: plan.region, resource: "/v1/ask", reads: planReads(plan), plan });
+      },
+      answer: async (r, admitted) => {
+        const permitted = (k: number) => !admitted.refused[k];
+        const plan = { ...r.plan, series: r.plan.series.filter((_s, k) => permitted(k)) };
+        // The signals read comes after the series' (planReads).
+        const signals = plan.series.length > 0 && permitted(r.plan.series.length);
+        return jsonAnswer(await runPlan(ctx, plan, { signals }));
+      },
+    }),
+  ];
 };
+
+export const registerAskRoutes: RegisterRoutes = (app, deps) => registerOperations(app, deps, askOperations(deps));

@@ -3,8 +3,8 @@
 // middleware authenticates and counts them against the key's per-minute window; they are not metered.
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
-import { entitlementOf, requireKey } from "../http/auth";
-import { jsonAnswer, registerPaid, serve } from "../http/paid";
+import { entitlementOf, requireKey } from "../http/verdicts";
+import { jsonAnswer, paidOperation, registerOperations, serve } from "../http/paid";
 import { briefingCharts, renderBriefingPage } from "../docs/briefing-page";
 import { readContext } from "../services/series-read";
 import { errorResponses } from "../schemas/errors";
@@ -124,11 +124,12 @@ export const registerBriefingRoutes: RegisterRoutes = (app, deps) => {
   // The public routes first: `/v1/briefings/public` is not an id, nor `/v1/briefings/public/runs` a run history.
   app.openapi(publicListRoute, async (c) => c.json(await publicBriefings(deps), 200));
   const pages = readContext(deps);
-  registerPaid<typeof publicReadRoute, PublicReadServed>(app, deps, publicReadRoute, {
+  registerOperations(app, deps, [paidOperation<typeof publicReadRoute, PublicReadServed>(publicReadRoute, {
     surface: "briefing_read",
     // A key reads a public briefing only when it may read every place and series the stored answer read.
     reads: "all",
     example: "/v1/briefings/public/us-labor-market",
+    cannotFailOncePaid: "resolve() finds the briefing's run; only its deletion between resolve and read (public runs are never deleted) could fail",
     resolve: async (_query, asked) => {
       const read = await resolvePublicRead(deps, asked.param("slug")!);
       // A payment buys this briefing's read, not another's.
@@ -139,7 +140,7 @@ export const registerBriefingRoutes: RegisterRoutes = (app, deps) => {
       // A browser gets the same read as a page, with a chart of every series the answer read.
       return jsonAnswer(body, 200, { headers: { vary: "Accept" }, html: async () => renderBriefingPage(body, await briefingCharts(pages, body)) });
     },
-  });
+  })]);
 
   app.openapi(createBriefingRoute, async (c) => {
     const key = requireKey(c);

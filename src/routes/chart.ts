@@ -3,8 +3,9 @@
 // serves the SVG of the current versions (src/services/chart.ts).
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
+import type { Deps } from "../deps";
 import { errorResponses } from "../schemas/errors";
-import { pageAnswer, registerPaid, serveHeld } from "../http/paid";
+import { pageAnswer, paidOperation, registerOperations, serveHeld, type PaidDefinition } from "../http/paid";
 import type { Serving } from "../pricing";
 import { CHART_MAX_POINTS, CHART_MAX_SERIES, chartQuerySchema } from "../schemas/chart";
 import { provisioningResponse } from "../schemas/provisioning";
@@ -38,23 +39,28 @@ const chartRoute = createRoute({
 
 type ChartServed = Serving & { target: ChartTarget };
 
-export const registerChartRoutes: RegisterRoutes = (app, deps) => {
+/** This area's paid operations, one definition each (src/http/paid.ts PaidDefinition). */
+export const chartOperations = (deps: Deps): PaidDefinition[] => {
   const ctx = readContext(deps, { provisioning: true });
-
-  registerPaid<typeof chartRoute, ChartServed>(app, deps, chartRoute, {
-    surface: (r) => (r.target.reads.length === 1 ? "observations" : "panel"),
-    // Every series it draws, each in its own region; the USREC shading is context, not a read.
-    reads: "all",
-    example: "/v1/chart?indicator=PAYEMS&region=US",
-    resolve: async (query) =>
-      serveHeld(await resolveChart(ctx, query), (target) => {
-        const surface = target.reads.length === 1 ? "observations" : "panel";
-        const one = target.reads.length === 1 ? target.reads[0]! : null;
-        return { indicator: one ? targetCode(one) : null, region: target.region, resource: "/v1/chart", reads: target.reads.map((s) => seriesRead(s, surface)), target };
-      }),
-    answer: async (r, admitted, _started, asked) => {
-      const caller = renderCaller({ class: admitted.key ? "keyed" : "stranger", client: asked.client, key: admitted.key });
-      return pageAnswer(await getChart(ctx, r.target, { client: { caller } }));
-    },
-  });
+  return [
+    paidOperation<typeof chartRoute, ChartServed>(chartRoute, {
+      surface: (r) => (r.target.reads.length === 1 ? "observations" : "panel"),
+      // Every series it draws, each in its own region; the USREC shading is context, not a read.
+      reads: "all",
+      example: "/v1/chart?indicator=PAYEMS&region=US",
+      cannotFailOncePaid: "resolve() reads every series' window before payment (nothing to draw is a 404, too many points a 400); the handler only draws it",
+      resolve: async (query) =>
+        serveHeld(await resolveChart(ctx, query), (target) => {
+          const surface = target.reads.length === 1 ? "observations" : "panel";
+          const one = target.reads.length === 1 ? target.reads[0]! : null;
+          return { indicator: one ? targetCode(one) : null, region: target.region, resource: "/v1/chart", reads: target.reads.map((s) => seriesRead(s, surface)), target };
+        }),
+      answer: async (r, admitted, _started, asked) => {
+        const caller = renderCaller({ class: admitted.key ? "keyed" : "stranger", client: asked.client, key: admitted.key });
+        return pageAnswer(await getChart(ctx, r.target, { client: { caller } }));
+      },
+    }),
+  ];
 };
+
+export const registerChartRoutes: RegisterRoutes = (app, deps) => registerOperations(app, deps, chartOperations(deps));

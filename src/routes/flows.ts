@@ -2,8 +2,9 @@
 // the measure and period served (404 for what is not held, before any payment); the handler reads the ranked rows.
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
+import type { Deps } from "../deps";
 import { errorResponses } from "../schemas/errors";
-import { jsonAnswer, registerPaid, serve } from "../http/paid";
+import { jsonAnswer, paidOperation, registerOperations, serve, type PaidDefinition } from "../http/paid";
 import type { Serving } from "../pricing";
 import { flowsQuerySchema, flowsResponseSchema } from "../schemas/flows";
 import { getFlows, resolveFlows, type FlowsTarget } from "../services/flows";
@@ -29,20 +30,25 @@ const flowsRoute = createRoute({
 
 type FlowsServed = Serving & { target: FlowsTarget };
 
-export const registerFlowRoutes: RegisterRoutes = (app, deps) => {
+/** This area's paid operations, one definition each (src/http/paid.ts PaidDefinition). */
+export const flowOperations = (deps: Deps): PaidDefinition[] => {
   const store = { db: deps.database.db, caches: deps.caches };
-
-  registerPaid<typeof flowsRoute, FlowsServed>(app, deps, flowsRoute, {
-    surface: "flows",
-    // Both ends given: a region-restricted key must hold both.
-    reads: "all",
-    example: "/v1/flows?origin=06075&measure=returns",
-    resolve: async (query) => {
-      const target = await resolveFlows(store, query);
-      const ends = [target.origin, target.destination].filter((r) => r !== null && r !== undefined);
-      const reads = ends.map((r) => ({ indicator: null, region: r.code, premium: false, surface: "flows" as const }));
-      return serve({ indicator: null, region: ends[0]!.code, resource: "/v1/flows", reads, target });
-    },
-    answer: async (r) => jsonAnswer(await getFlows(store, r.target)),
-  });
+  return [
+    paidOperation<typeof flowsRoute, FlowsServed>(flowsRoute, {
+      surface: "flows",
+      // Both ends given: a region-restricted key must hold both.
+      reads: "all",
+      example: "/v1/flows?origin=06075&measure=returns",
+      cannotFailOncePaid: "resolve() chooses the measure and period among the slices held; the handler only reads them",
+      resolve: async (query) => {
+        const target = await resolveFlows(store, query);
+        const ends = [target.origin, target.destination].filter((r) => r !== null && r !== undefined);
+        const reads = ends.map((r) => ({ indicator: null, region: r.code, premium: false, surface: "flows" as const }));
+        return serve({ indicator: null, region: ends[0]!.code, resource: "/v1/flows", reads, target });
+      },
+      answer: async (r) => jsonAnswer(await getFlows(store, r.target)),
+    }),
+  ];
 };
+
+export const registerFlowRoutes: RegisterRoutes = (app, deps) => registerOperations(app, deps, flowOperations(deps));

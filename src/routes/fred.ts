@@ -6,8 +6,9 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv, RegisterRoutes } from "../http/app-env";
 import { FRED_DIALECT, fredError } from "../http/fred-gate";
-import { declined, pageAnswer, provisioning, registerPaid, serve } from "../http/paid";
-import { provisioningAnswer, renderPage } from "../http/respond";
+import { declined, pageAnswer, provisioning, paidOperation, registerOperations, serve } from "../http/paid";
+import { renderPage } from "../http/content-coding";
+import { provisioningAnswer } from "../http/respond";
 import { FRED_ERRORS, type FredFileType } from "../domain/fred/errors";
 import { parseObservationsQuery, parseSearchQuery, parseSeriesQuery, parseVintageDatesQuery, type ObservationsQuery, type Parsed } from "../domain/fred/query";
 import type { Serving } from "../pricing";
@@ -107,11 +108,12 @@ export const registerFredRoutes: RegisterRoutes = (app, deps) => {
   const ctx = readContext(deps, { provisioning: true });
   const today = () => deps.clock.now().toISOString().slice(0, 10);
 
-  registerPaid<typeof observationsRoute, Served>(app, deps, observationsRoute, {
+  registerOperations(app, deps, [paidOperation<typeof observationsRoute, Served>(observationsRoute, {
     surface: "observations",
     reads: "all",
     dialect: FRED_DIALECT,
     example: "/fred/series/observations?series_id=PAYEMS&file_type=json",
+    cannotFailOncePaid: "resolve() parses FRED's parameters, finds the series and checks the frequency against it before payment; the handler computes from what it holds",
     resolve: async (query) => {
       const day = today();
       const parsed = parseObservationsQuery(query, day);
@@ -136,7 +138,7 @@ export const registerFredRoutes: RegisterRoutes = (app, deps) => {
     },
     page: (r) => fredObservationsCheck(ctx, r.target, r.query, r.today),
     vary: VARY,
-  });
+  })]);
 
   app.openapi(seriesRoute, (async (c: Context<AppEnv>) => freeRead(c, deps, ctx, parseSeriesQuery(c.req.query(), today()), (q, t) => getFredSeries(ctx, t!, q))) as never);
   app.openapi(searchRoute, (async (c: Context<AppEnv>) => freeRead(c, deps, ctx, parseSearchQuery(c.req.query(), today()), (q) => searchFredSeries(ctx, q))) as never);

@@ -2,7 +2,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../schemas/errors";
-import { catalogResponse, catalogResponseHeaders, notModifiedResponse } from "../http/respond";
+import { freeOperation, registerFreeOperations } from "../http/free";
+import { catalogResponseHeaders, notModifiedResponse } from "../http/respond";
 import {
   indicatorDetailQuerySchema, indicatorDetailResponseSchema, indicatorListQuerySchema, indicatorListResponseSchema, indicatorPathSchema,
 } from "../schemas/catalog";
@@ -47,8 +48,8 @@ const getRoute = createRoute({
 
 export const registerIndicatorRoutes: RegisterRoutes = (app, deps) => {
   const store = { db: deps.database.db, caches: deps.caches };
-  app.openapi(listRoute, async (c) => catalogResponse(c, await renderIndicators(store, c.req.valid("query"), deps.clock.now())));
-  app.openapi(getRoute, async (c) =>
-    catalogResponse(c, await renderIndicatorDetail(store, c.req.valid("param").code, c.req.valid("query")), false),
-  );
+  registerFreeOperations(app, [
+    freeOperation(listRoute, ({ query }) => renderIndicators(store, query, deps.clock.now())),
+    freeOperation(getRoute, ({ params, query }) => renderIndicatorDetail(store, params.code, query), { cached: false }),
+  ]);
 };

@@ -2,8 +2,9 @@
 // resolve() turns the code or concept into a held series before any payment is asked.
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
+import type { Deps } from "../deps";
 import { errorResponses } from "../schemas/errors";
-import { jsonAnswer, registerPaid, serve } from "../http/paid";
+import { jsonAnswer, paidOperation, registerOperations, serve, type PaidDefinition } from "../http/paid";
 import type { Serving } from "../pricing";
 import { insightsQuerySchema, insightsResponseSchema } from "../schemas/insights";
 import { getInsights, resolveInsights, type InsightsTarget } from "../services/insights";
@@ -30,16 +31,22 @@ const insightsRoute = createRoute({
 
 type InsightsServed = Serving & { target: InsightsTarget };
 
-export const registerInsightRoutes: RegisterRoutes = (app, deps) => {
+/** This area's paid operations, one definition each (src/http/paid.ts PaidDefinition). */
+export const insightOperations = (deps: Deps): PaidDefinition[] => {
   const ctx = readContext(deps);
-  registerPaid<typeof insightsRoute, InsightsServed>(app, deps, insightsRoute, {
-    surface: "insights",
-    reads: "all",
-    example: "/v1/insights?indicator=PAYEMS&region=US",
-    resolve: async (query) => {
-      const target = await resolveInsights(ctx, query);
-      return serve({ indicator: targetCode(target), region: target.region.code, resource: "/v1/insights", reads: [seriesRead(target, "insights")], target });
-    },
-    answer: async (r) => jsonAnswer(await getInsights(ctx, r.target)),
-  });
+  return [
+    paidOperation<typeof insightsRoute, InsightsServed>(insightsRoute, {
+      surface: "insights",
+      reads: "all",
+      example: "/v1/insights?indicator=PAYEMS&region=US",
+      cannotFailOncePaid: "resolve() checks the series is readable before payment; the facts are computed from whatever it holds",
+      resolve: async (query) => {
+        const target = await resolveInsights(ctx, query);
+        return serve({ indicator: targetCode(target), region: target.region.code, resource: "/v1/insights", reads: [seriesRead(target, "insights")], target });
+      },
+      answer: async (r) => jsonAnswer(await getInsights(ctx, r.target)),
+    }),
+  ];
 };
+
+export const registerInsightRoutes: RegisterRoutes = (app, deps) => registerOperations(app, deps, insightOperations(deps));

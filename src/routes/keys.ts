@@ -2,8 +2,8 @@
 // None of these is metered or per-minute rate limited; signup, rotation and recovery have limits of their own.
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
-import { clientIp, requireKey } from "../http/auth";
-import { withPurpose } from "../http/route-purpose";
+import { clientIp, requireKey } from "../http/verdicts";
+import { registerWithPurpose } from "../http/route-purpose";
 import { errorResponses } from "../schemas/errors";
 import { publicBaseUrl } from "../contract/base-url";
 import { KEY_SECURITY } from "../docs/openapi-access";
@@ -108,35 +108,28 @@ export const registerKeyRoutes: RegisterRoutes = (app, deps) => {
   const base = (url: string) => publicBaseUrl(deps.config, url);
 
   // Key management has limits of its own and is never counted against the per-minute window; ping has a window of its own.
-  app.openapi(
-    signupRoute,
-    withPurpose("key_management", async (c) => {
-      const body = c.req.valid("json");
-      return c.json(await signup(deps, { email: body.email, clientIp: clientIp(c, deps.config), docsUrl: `${base(c.req.url)}/docs` }), 201);
-    }),
-  );
-  app.openapi(rotateRoute, withPurpose("key_management", async (c) => c.json(await rotateKey(deps, requireKey(c), base(c.req.url)), 200)));
+  registerWithPurpose(app, signupRoute, "key_management", async (c) => {
+    const body = c.req.valid("json");
+    return c.json(await signup(deps, { email: body.email, clientIp: clientIp(c, deps.config), docsUrl: `${base(c.req.url)}/docs` }), 201);
+  });
+  registerWithPurpose(app, rotateRoute, "key_management", async (c) => c.json(await rotateKey(deps, requireKey(c), base(c.req.url)), 200));
   // A lapsed customer can still walk away cleanly: revoking lets an expired key through.
-  app.openapi(
+  registerWithPurpose(
+    app,
     revokeRoute,
-    withPurpose(
-      "key_management",
-      async (c) => {
-        const key = requireKey(c);
-        // The body is optional; when present and JSON it was validated against revokeBodySchema.
-        const body = ((c.req.valid as (t: string) => unknown)("json") as { cancel_subscription?: boolean } | undefined) ?? {};
-        return c.json(await revokeKey(deps, key, { cancelSubscription: body.cancel_subscription === true, baseUrl: base(c.req.url) }), 200);
-      },
-      { allowExpired: true },
-    ),
+    "key_management",
+    async (c) => {
+      const key = requireKey(c);
+      // The body is optional; when present and JSON it was validated against revokeBodySchema.
+      const body = ((c.req.valid as (t: string) => unknown)("json") as { cancel_subscription?: boolean } | undefined) ?? {};
+      return c.json(await revokeKey(deps, key, { cancelSubscription: body.cancel_subscription === true, baseUrl: base(c.req.url) }), 200);
+    },
+    { allowExpired: true },
   );
-  app.openapi(
-    recoverRoute,
-    withPurpose("key_management", async (c) => {
-      const body = c.req.valid("json");
-      return c.json(await requestRecovery(deps, { email: body.email, clientIp: clientIp(c, deps.config), baseUrl: base(c.req.url) }), 202);
-    }),
-  );
-  app.openapi(recoverConfirmRoute, withPurpose("key_management", async (c) => c.json(await confirmRecovery(deps, { token: c.req.valid("json").token, baseUrl: base(c.req.url) }), 200)));
-  app.openapi(pingRoute, withPurpose("ping", async (c) => c.json(await keyStatus(deps, requireKey(c)), 200)));
+  registerWithPurpose(app, recoverRoute, "key_management", async (c) => {
+    const body = c.req.valid("json");
+    return c.json(await requestRecovery(deps, { email: body.email, clientIp: clientIp(c, deps.config), baseUrl: base(c.req.url) }), 202);
+  });
+  registerWithPurpose(app, recoverConfirmRoute, "key_management", async (c) => c.json(await confirmRecovery(deps, { token: c.req.valid("json").token, baseUrl: base(c.req.url) }), 200));
+  registerWithPurpose(app, pingRoute, "ping", async (c) => c.json(await keyStatus(deps, requireKey(c)), 200));
 };

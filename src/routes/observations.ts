@@ -3,9 +3,10 @@
 // asked, so what does not exist or cannot be computed costs nothing.
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
+import type { Deps } from "../deps";
 import { errorResponses } from "../schemas/errors";
 import { PAGE_VARY, acceptedFormat } from "../http/content-coding";
-import { jsonAnswer, pageAnswer, provisioning, registerPaid, serve, serveHeld } from "../http/paid";
+import { jsonAnswer, pageAnswer, paidOperation, provisioning, registerOperations, serve, serveHeld, type PaidDefinition } from "../http/paid";
 import type { Serving, Surface } from "../pricing";
 import {
   latestBatchResponseSchema, latestQuerySchema, latestSingleResponseSchema, observationsQuerySchema, observationsResponseSchema, splitIndicators,
@@ -78,11 +79,12 @@ function servingOf(t: SeriesTarget, surface: Surface, resource: string): Serving
   return { indicator: targetCode(t), region: t.region.code, resource, reads: [seriesRead(t, surface)] };
 }
 
-export const registerObservationRoutes: RegisterRoutes = (app, deps) => {
+/** This area's paid operations, one definition each (src/http/paid.ts PaidDefinition). */
+export const observationOperations = (deps: Deps): PaidDefinition[] => {
   // Series offered but not held are provisioned on demand (202 before any payment is asked).
   const ctx = readContext(deps, { provisioning: true });
 
-  registerPaid<typeof observationsRoute, ObservationsServed>(app, deps, observationsRoute, {
+  const observations = paidOperation<typeof observationsRoute, ObservationsServed>(observationsRoute, {
     surface: "observations",
     reads: "all",
     example: "/v1/observations?indicator=PAYEMS&region=US",
@@ -99,11 +101,12 @@ export const registerObservationRoutes: RegisterRoutes = (app, deps) => {
     vary: PAGE_VARY,
   });
 
-  registerPaid<typeof latestRoute, LatestServed>(app, deps, latestRoute, {
+  const latest = paidOperation<typeof latestRoute, LatestServed>(latestRoute, {
     surface: (r) => (r.single ? "latest" : "latest_batch"),
     // Batch: a flat price for the whole call; a code the key may not read is reported in errors[], the others served.
     reads: (r) => (r.single ? "all" : "each"),
     example: "/v1/observations/latest?indicator=PAYEMS&region=US",
+    cannotFailOncePaid: "a single read is resolved and checked readable before payment; a batch answers each code's failure in its 207 body",
     resolve: async (query) => {
       if (query.indicator !== undefined) {
         const found = await readable(ctx, await resolveSeriesTarget(ctx, { code: query.indicator, source: query.source, region: query.region }));
@@ -123,4 +126,7 @@ export const registerObservationRoutes: RegisterRoutes = (app, deps) => {
       return jsonAnswer(body, body.errors.length > 0 ? 207 : 200);
     },
   });
+  return [observations, latest];
 };
+
+export const registerObservationRoutes: RegisterRoutes = (app, deps) => registerOperations(app, deps, observationOperations(deps));

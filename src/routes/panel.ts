@@ -2,8 +2,9 @@
 // plans the alignment and checks the grid before any payment; the handler serves the panel of the current versions.
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
+import type { Deps } from "../deps";
 import { errorResponses } from "../schemas/errors";
-import { pageAnswer, registerPaid, serve } from "../http/paid";
+import { pageAnswer, paidOperation, registerOperations, serve, type PaidDefinition } from "../http/paid";
 import { PANEL_MAX_POINTS, PANEL_MAX_SERIES } from "../domain/panel";
 import type { Serving } from "../pricing";
 import { panelQuerySchema, panelResponseSchema } from "../schemas/panel";
@@ -32,18 +33,23 @@ const panelRoute = createRoute({
 
 type PanelServed = Serving & { target: PanelTarget };
 
-export const registerPanelRoutes: RegisterRoutes = (app, deps) => {
+/** This area's paid operations, one definition each (src/http/paid.ts PaidDefinition). */
+export const panelOperations = (deps: Deps): PaidDefinition[] => {
   const ctx = readContext(deps);
-
-  registerPaid<typeof panelRoute, PanelServed>(app, deps, panelRoute, {
-    surface: "panel",
-    // Every series in its region (series may default to different regions).
-    reads: "all",
-    example: "/v1/panel?indicators=PAYEMS,UNRATE&region=US",
-    resolve: async (query) => {
-      const target = await resolvePanel(ctx, query);
-      return serve({ indicator: null, region: target.region, resource: "/v1/panel", reads: target.series.map((s) => seriesRead(s.target, "panel")), target });
-    },
-    answer: async (r) => pageAnswer(await getPanel(ctx, r.target)),
-  });
+  return [
+    paidOperation<typeof panelRoute, PanelServed>(panelRoute, {
+      surface: "panel",
+      // Every series in its region (series may default to different regions).
+      reads: "all",
+      example: "/v1/panel?indicators=PAYEMS,UNRATE&region=US",
+      cannotFailOncePaid: "resolve() builds the panel (every series held, the grid within bounds) before payment",
+      resolve: async (query) => {
+        const target = await resolvePanel(ctx, query);
+        return serve({ indicator: null, region: target.region, resource: "/v1/panel", reads: target.series.map((s) => seriesRead(s.target, "panel")), target });
+      },
+      answer: async (r) => pageAnswer(await getPanel(ctx, r.target)),
+    }),
+  ];
 };
+
+export const registerPanelRoutes: RegisterRoutes = (app, deps) => registerOperations(app, deps, panelOperations(deps));

@@ -2,7 +2,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../schemas/errors";
-import { catalogJson, catalogResponse, catalogResponseHeaders, notModifiedResponse } from "../http/respond";
+import { freeOperation, registerFreeOperations } from "../http/free";
+import { catalogResponseHeaders, notModifiedResponse, renderJson } from "../http/respond";
 import { regionListQuerySchema, regionListResponseSchema, regionPathSchema, regionResponseSchema } from "../schemas/regions";
 import { getRegion, renderRegionList } from "../services/regions";
 
@@ -45,6 +46,8 @@ const getRoute = createRoute({
 
 export const registerRegionRoutes: RegisterRoutes = (app, deps) => {
   const store = { db: deps.database.db, caches: deps.caches };
-  app.openapi(listRoute, async (c) => catalogResponse(c, await renderRegionList(store, c.req.valid("query"))));
-  app.openapi(getRoute, async (c) => catalogJson(c, { data: await getRegion(store, c.req.valid("param").code) }));
+  registerFreeOperations(app, [
+    freeOperation(listRoute, ({ query }) => renderRegionList(store, query)),
+    freeOperation(getRoute, async ({ params }) => renderJson({ data: await getRegion(store, params.code) }), { cached: false }),
+  ]);
 };

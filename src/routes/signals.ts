@@ -3,8 +3,9 @@
 // payment; the price is the signals surface's whatever is filtered.
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
+import type { Deps } from "../deps";
 import { errorResponses } from "../schemas/errors";
-import { jsonAnswer, registerPaid, serve } from "../http/paid";
+import { jsonAnswer, paidOperation, registerOperations, serve, type PaidDefinition } from "../http/paid";
 import type { Serving } from "../pricing";
 import { activeSignalsQuerySchema, signalListResponseSchema, signalsQuerySchema } from "../schemas/signals";
 import { listSignals, resolveSignalQuery, type ResolvedSignalQuery } from "../services/signals";
@@ -48,7 +49,8 @@ const historyRoute = createRoute({
 
 type SignalsServed = Serving & { query: ResolvedSignalQuery };
 
-export const registerSignalRoutes: RegisterRoutes = (app, deps) => {
+/** This area's paid operations, one definition each (src/http/paid.ts PaidDefinition). */
+export const signalOperations = (deps: Deps): PaidDefinition[] => {
   const ctx = readContext(deps);
   // One read per region filtered on, or one of every region: a region-restricted key is entitled like any other read.
   const serving = (resource: string, query: ResolvedSignalQuery) => {
@@ -56,18 +58,24 @@ export const registerSignalRoutes: RegisterRoutes = (app, deps) => {
     const reads = regions.map((region) => ({ indicator: null, region, premium: false, surface: "signals" as const }));
     return serve<SignalsServed>({ indicator: null, region: null, resource, reads, query });
   };
-  registerPaid<typeof activeRoute, SignalsServed>(app, deps, activeRoute, {
-    surface: "signals",
-    reads: "all",
-    example: "/v1/signals/active?indicator=FEDFUNDS&region=US",
-    resolve: async (q) => serving("/v1/signals/active", await resolveSignalQuery(ctx, { endpoint: "active", ...q })),
-    answer: async (r) => jsonAnswer(await listSignals(ctx, r.query)),
-  });
-  registerPaid<typeof historyRoute, SignalsServed>(app, deps, historyRoute, {
-    surface: "signals",
-    reads: "all",
-    example: "/v1/signals?indicator=PAYEMS",
-    resolve: async (q) => serving("/v1/signals", await resolveSignalQuery(ctx, { endpoint: "history", ...q })),
-    answer: async (r) => jsonAnswer(await listSignals(ctx, r.query)),
-  });
+  return [
+    paidOperation<typeof activeRoute, SignalsServed>(activeRoute, {
+      surface: "signals",
+      reads: "all",
+      example: "/v1/signals/active?indicator=FEDFUNDS&region=US",
+      cannotFailOncePaid: "resolve() resolves the filters and checks the cursor; the handler lists what matches, possibly nothing",
+      resolve: async (q) => serving("/v1/signals/active", await resolveSignalQuery(ctx, { endpoint: "active", ...q })),
+      answer: async (r) => jsonAnswer(await listSignals(ctx, r.query)),
+    }),
+    paidOperation<typeof historyRoute, SignalsServed>(historyRoute, {
+      surface: "signals",
+      reads: "all",
+      example: "/v1/signals?indicator=PAYEMS",
+      cannotFailOncePaid: "resolve() resolves the filters and checks the cursor; the handler lists what matches, possibly nothing",
+      resolve: async (q) => serving("/v1/signals", await resolveSignalQuery(ctx, { endpoint: "history", ...q })),
+      answer: async (r) => jsonAnswer(await listSignals(ctx, r.query)),
+    }),
+  ];
 };
+
+export const registerSignalRoutes: RegisterRoutes = (app, deps) => registerOperations(app, deps, signalOperations(deps));

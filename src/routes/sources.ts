@@ -2,7 +2,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../schemas/errors";
-import { catalogResponse, catalogResponseHeaders, notModifiedResponse } from "../http/respond";
+import { freeOperation, registerFreeOperations } from "../http/free";
+import { catalogResponseHeaders, notModifiedResponse } from "../http/respond";
 import { sourceListQuerySchema, sourceListResponseSchema } from "../schemas/catalog";
 import { renderSources } from "../services/catalog";
 
@@ -25,5 +26,5 @@ const listRoute = createRoute({
 
 export const registerSourceRoutes: RegisterRoutes = (app, deps) => {
   const store = { db: deps.database.db, caches: deps.caches };
-  app.openapi(listRoute, async (c) => catalogResponse(c, await renderSources(store, c.req.valid("query"))));
+  registerFreeOperations(app, [freeOperation(listRoute, ({ query }) => renderSources(store, query))]);
 };

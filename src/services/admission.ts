@@ -1,8 +1,8 @@
 // The admission core: the one place that decides whether a request may be served, framework-free (no HTTP
 // context: the credential, what the request will read, its quote and the time come in as plain values). The paid
 // gate (src/services/paid-call.ts: REST requests, page memo hits and MCP calls of paid tools alike) and the key
-// middleware of unpriced routes call admit(), and free MCP tools reach it by running their REST twin through the app;
-// nothing else authenticates, entitles, counts or charges.
+// middleware of unpriced routes call admit(), and so do free MCP tools, admitted as their keyed REST route
+// (src/http/operation-call.ts); nothing else authenticates, entitles, counts or charges.
 //
 // Order, cheapest refusal first, nothing counted or reserved for a refused request:
 //   1. a malformed credential: 401 INVALID_API_KEY;
@@ -18,77 +18,22 @@
 //
 // With the in-process rate counters and a cached key, admit() answers synchronously: a repeated read waits for no
 // turn of the event loop. With Redis counters the count is one pipelined command (the store's promise).
-import type { Decision, Granted, PaymentQuote } from "payments";
 import type { Deps } from "../deps";
-import { publicBaseUrl as baseUrlOf } from "../contract/base-url";
 import { entitlementVerdict, rateDecision, rateWindow, usageMonth, monthStart, monthEnd, type EntitlementWant, type RateDecision } from "../domain/access";
+import { publicBaseUrl as baseUrlOf } from "../contract/base-url";
 import type { Credential } from "../domain/keys";
-import type { ErrorAdvice, ErrorCode } from "../errors";
-import { isPremiumRead, type Quote, type Read, type Serving } from "../pricing";
+import { isPremiumRead, type Read } from "../pricing";
 import { authenticateCachedKey, authenticateKey, type AuthenticatedKey, type Authentication } from "./key-auth";
 import { waitText } from "../domain/wait";
+import { AdmissionCounts, NONE_REFUSED, refusal, type AdmissionRequest, type Admitted, type Refusal, type Served, type Verdict } from "./admission-verdicts";
+import { paymentQuoteOf, paymentVerdict, settle } from "./admission-payments";
+
 import type { PaymentDescription, ReadPolicy } from "./paid-read";
 
 export type { PaymentDescription, ReadPolicy };
-
-/**
- * What is being admitted:
- * - `paid`: a priced request (quote and resolution given): entitled, counted, metered or paid;
- * - `keyed`: an unpriced route called with a key (catalog, ping): authenticated and counted against the window;
- * - `key_management`: signup, rotate, revoke, recover (limits of their own): authenticated only;
- * - `ping`: GET /v1/ping, the way to read a key's usage: authenticated and counted in a window of its own (same
- *   limit; its rate headers describe that window), so it answers when the key's data window is used up
- *   and is still bounded.
- */
-export type Purpose = "paid" | "keyed" | "key_management" | "ping";
-
-export type AdmissionRequest = {
-  purpose: Purpose;
-  credential: Credential;
-  now: Date;
-  /** Priced requests: the quote, what was resolved and how its reads are entitled. */
-  quote?: Quote;
-  serving?: Serving;
-  policy?: ReadPolicy;
-  /** The request's headers, where payment proofs are read from (anonymous priced requests). */
-  header?(name: string): string | undefined;
-  /** The absolute URL requested and how its route is described, for the payment rails (asked only when needed). */
-  url?: string;
-  describe?(): PaymentDescription;
-  /** An expired key is still let through (revoking a lapsed key). */
-  allowExpired?: boolean;
-};
-
-/**
- * A refusal, rendered by the host as the error envelope and what `advice` tells the client (src/http/verdicts.ts);
- * `body` adds top-level fields (the x402 PaymentRequired).
- */
-export type Refusal = {
-  ok: false;
-  code: ErrorCode;
-  message: string;
-  details?: Record<string, unknown>;
-  advice?: ErrorAdvice;
-  body?: Record<string, unknown>;
-};
-
-export type Admitted = {
-  ok: true;
-  /** Per read of the request (in order), the refusal of a read the answer must leave out, or null. Empty: none refused. */
-  refused: readonly (Refusal | null)[];
-  key: AuthenticatedKey | null;
-  /** The key's window after this request (null: no key, or the counters could not be reached). */
-  rate: RateDecision | null;
-  /** Metered to the key once served. */
-  metered: boolean;
-  /** A verified, reserved payment proof: settled once served, released otherwise. */
-  payment: Granted | null;
-};
-
-export type Verdict = Admitted | Refusal;
-
-/** After a served answer: the payment receipt to add (the rails' own protocol fields), or the refusal that replaces the answer. */
-export type Served = { ok: true; receipt: Readonly<Record<string, string>> | null } | Refusal;
+export type { AdmissionRequest, Admitted, Purpose, Refusal, Served, Verdict } from "./admission-verdicts";
+export { AdmissionCounts } from "./admission-verdicts";
+export { paymentQuoteOf } from "./admission-payments";
 
 const SERVED: Served = Object.freeze({ ok: true, receipt: null });
 /** Seconds a client is asked to wait when its request could not be metered. */
@@ -99,7 +44,6 @@ const UNMETERED: Served = Object.freeze(
     noStore: true,
   }),
 );
-const NONE_REFUSED: readonly (Refusal | null)[] = Object.freeze([]);
 const ANONYMOUS: Admitted = Object.freeze({ ok: true, refused: NONE_REFUSED, key: null, rate: null, metered: false, payment: null });
 const HOW_TO_AUTHENTICATE = "Send 'Authorization: Bearer <key>' or 'X-API-Key: <key>' (free keys: POST /v1/signup).";
 // A 401 says what to do next: a secret may be cut short, or replaced by a rotation or a recovery.
@@ -108,25 +52,6 @@ const UNKNOWN_KEY =
 const REVOKED_KEY = "This API key was revoked and no longer works: get a free key with POST /v1/signup (or at /keys in a browser), or ask whoever issued it for a new one.";
 
 export type AdmissionDeps = Pick<Deps, "database" | "clock" | "keys" | "rateLimits" | "logger" | "access">;
-
-/**
- * What this core decided, for metrics: verdicts by outcome ("admitted" with how: key, payment, anonymous; or the
- * refusal's error code), and payments per rail and step (verified, settled, settle_failed).
- */
-export class AdmissionCounts {
-  // Bounded: one count per verdict (admitted, or a refusal code) and per rail and step.
-  readonly verdicts = new Map<string, number>();
-  readonly payments = new Map<string, number>();
-  verdict(v: Verdict): void {
-    const k = v.ok ? (v.payment ? "admitted\tpayment" : v.key ? "admitted\tkey" : "admitted\tanonymous") : `refused\t${v.code}`;
-    this.verdicts.set(k, (this.verdicts.get(k) ?? 0) + 1);
-    if (v.ok && v.payment) this.payment(v.payment.rail, "verified");
-  }
-  payment(rail: string, step: "verified" | "settled" | "settle_failed"): void {
-    const k = `${rail}\t${step}`;
-    this.payments.set(k, (this.payments.get(k) ?? 0) + 1);
-  }
-}
 
 export class Admission {
   /** The usage month of the last metered request: every metered request asks, and months change rarely. */
@@ -287,65 +212,4 @@ function counted(key: AuthenticatedKey, metered: boolean, refused: Admitted["ref
     );
   }
   return { ok: true, refused, key, rate, metered, payment: null };
-}
-
-function refusal(code: ErrorCode, message: string, details?: Record<string, unknown>, advice?: ErrorAdvice, body?: Record<string, unknown>): Refusal {
-  return { ok: false, code, message, ...(details ? { details } : {}), ...(advice ? { advice } : {}), ...(body ? { body } : {}) };
-}
-
-
-/** How the payment rails describe a priced request: price, binding, resource and its bazaar discovery. */
-export function paymentQuoteOf(req: Pick<AdmissionRequest, "quote" | "serving" | "url" | "describe">, publicBaseUrl: string | null): PaymentQuote {
-  const quote = req.quote!;
-  const serving = req.serving!;
-  const url = new URL(req.url!);
-  const d = req.describe?.();
-  const method = d?.method.toUpperCase() ?? "GET";
-  return {
-    microUsd: quote.microUsd,
-    usd: quote.usd,
-    binding: serving.indicator ? { kind: "indicator", value: serving.indicator } : { kind: "resource", value: serving.resource },
-    label: quote.surface,
-    resource: { url: `${baseUrlOf({ publicBaseUrl }, url.href)}${url.pathname}${url.search}`, path: serving.resource, description: quote.description, mimeType: "application/json" },
-    ...(method === "GET" || method === "HEAD"
-      ? {
-          discovery: {
-            method,
-            queryParams: d?.query ?? {},
-            ...(d?.shape ? { queryParamsSchema: d.shape.queryParamsSchema } : {}),
-            ...(d && Object.keys(d.pathParams).length ? { pathParams: d.pathParams } : {}),
-            ...(d?.shape?.outputSchema ? { outputSchema: d.shape.outputSchema } : {}),
-          },
-        }
-      : {}),
-  };
-}
-
-/** The payment rails' decision in this service's terms (spec "Authentication" and "Errors"). */
-function paymentVerdict(d: Decision, quote: Quote, base: string): Verdict {
-  switch (d.kind) {
-    case "malformed":
-      return refusal("INVALID_PARAMETER", d.message, { parameter: "payment" });
-    case "unavailable":
-      return refusal("SERVICE_UNAVAILABLE", d.message, undefined, { retryAfterSeconds: 5, noStore: true });
-    case "challenge": {
-      const details: Record<string, unknown> = { price_usd: quote.usd, rails: [...(d.paymentRequired ? ["x402"] : []), ...(d.l402 ? ["l402"] : [])] };
-      // Where a key comes from, for people and programs alike: the signup endpoint and the page that calls it.
-      details.api_key = { signup: `${base}/v1/signup`, page: `${base}/keys` };
-      if (d.reason) details.reason = d.reason;
-      if (d.l402) details.l402 = { invoice: d.l402.invoice, macaroon: d.l402.macaroon, amount_sats: d.l402.amountSats, valid_until: new Date(d.l402.validUntil * 1000).toISOString() };
-      // The x402 PaymentRequired goes into the body beside the envelope, for clients that read bodies.
-      const { error: _x402Error, ...paymentRequired } = d.paymentRequired ?? ({} as Record<string, unknown>);
-      return refusal("PAYMENT_REQUIRED", `${d.message} Free API keys: POST ${base}/v1/signup, or in a browser at ${base}/keys.`, details, { payment: d.headers }, paymentRequired);
-    }
-    case "granted":
-      return { ok: true, refused: NONE_REFUSED, key: null, rate: null, metered: false, payment: d };
-  }
-}
-
-async function settle(payment: Granted, counts: AdmissionCounts): Promise<Served> {
-  const s = await payment.settle();
-  counts.payment(payment.rail, s.ok ? "settled" : "settle_failed");
-  if (s.ok) return { ok: true, receipt: s.headers };
-  return refusal("INTERNAL_ERROR", "The payment could not be settled, so the data is withheld and nothing was charged.", { reason: s.reason }, { payment: s.headers, noStore: true });
 }

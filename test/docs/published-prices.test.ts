@@ -1,10 +1,9 @@
 // Only routes that exist are priced anywhere: the `/` index, the OpenAPI description, llms.txt, llms-full.txt and
-// the README publish exactly the surfaces the registered paid routes use (paidRoutes(app)), from src/pricing.ts.
+// the README publish exactly the surfaces the registered paid routes use (app.registry.paidRoutes()), from src/pricing.ts.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRoute, z } from "@hono/zod-openapi";
-import { paidRoutes, paidSurfaces } from "../../src/http/paid-marker";
 import { jsonAnswer, registerPaid, serve } from "../../src/http/paid";
 import { PRICES_MICRO_USD, publishedPriceList, type PriceList } from "../../src/pricing";
 import { priceTableMarkdown } from "../../src/docs/service-text";
@@ -17,7 +16,7 @@ let t: TestApp;
 let published: PriceList;
 beforeAll(async () => {
   t = await makeTestApp();
-  published = publishedPriceList(paidSurfaces(t.app));
+  published = publishedPriceList(t.app.registry.paidSurfaces());
 }, 120_000);
 afterAll(() => t.close());
 
@@ -28,7 +27,7 @@ function priceRows(markdown: string): string[] {
 
 describe("the published price list", () => {
   test("is the surfaces of the registered paid routes, plus the svc: price of per-series surfaces and the free catalog", () => {
-    const surfaces = paidRoutes(t.app).flatMap((r) => r.surfaces);
+    const surfaces = t.app.registry.paidRoutes().flatMap((r) => r.surfaces);
     expect(surfaces.length).toBeGreaterThan(0);
     expect(
       Object.keys(published)
@@ -74,8 +73,8 @@ describe("the published price list", () => {
     const panel = (declared?: string) =>
       createRoute({
         method: "get",
-        path: "/v1/panel",
-        operationId: "get_panel",
+        path: "/v1/panel-probe",
+        operationId: "get_panel_probe",
         responses: {
           200: {
             description: "Panel",
@@ -86,7 +85,7 @@ describe("the published price list", () => {
       });
     expect(() =>
       registerPaid(app.app, app.deps, panel("signals"), { surface: "panel", reads: "all", resolve, answer }),
-    ).toThrow("GET /v1/panel is priced at panel but declares x-price-surface signals");
+    ).toThrow("GET /v1/panel-probe is priced at panel but declares x-price-surface signals");
     expect(() =>
       registerPaid(app.app, app.deps, panel(), { surface: () => "panel", reads: "all", resolve, answer }),
     ).toThrow("declare them in x-price-surface");

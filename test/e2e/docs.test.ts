@@ -7,7 +7,6 @@ import { chromium, type Browser } from "playwright-core";
 import { listOperations } from "../../src/contract/operations";
 import { LANDING_EXAMPLES, TRANSFORM_DECIMALS, examplePath } from "../../src/docs/landing-data";
 import { publishedPriceList } from "../../src/pricing";
-import { paidSurfaces } from "../../src/http/paid-marker";
 import { publicPlans } from "../../src/plans";
 import { SERVICE_NAME } from "../../src/version";
 import { makeTestApp, type TestApp } from "../support/app";
@@ -142,7 +141,7 @@ describe.skipIf(!hasChromium)("/docs and / in headless Chromium", () => {
     expect(await page.locator(`a[href^="${base}/checkout"]`).count()).toBe(0);
     expect(await page.locator("#free-key").innerText()).toContain("/v1/signup");
 
-    for (const [surface, usd] of Object.entries(publishedPriceList(paidSurfaces(t.app)))) {
+    for (const [surface, usd] of Object.entries(publishedPriceList(t.app.registry.paidSurfaces()))) {
       expect({ surface, shown: await page.locator(`tr[data-surface="${surface}"] td.usd`).innerText() }).toEqual({
         surface,
         shown: `$${usd}`,

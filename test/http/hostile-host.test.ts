@@ -4,7 +4,6 @@
 // anonymous, with a key and with a bad key, is sent Host: evil.example.com (and the forwarding headers a proxy might
 // pass on), and no body or header of any answer names it.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { paidRoutes } from "../../src/http/paid-marker";
 import { testKey } from "../support/keys";
 import { makePaymentsApp } from "../support/payments";
 
@@ -29,7 +28,7 @@ afterAll(() => t?.close());
 
 /** Every (method, path) the app routes, path parameters filled in; paid routes by their priced example. */
 function targets(): { method: string; path: string }[] {
-  const examples = new Map(paidRoutes(t.app).map((r) => [`${r.method} ${r.path}`, r.example!]));
+  const examples = new Map(t.app.registry.paidRoutes().map((r) => [`${r.method} ${r.path}`, r.example!]));
   const seen = new Set<string>();
   const out: { method: string; path: string }[] = [];
   for (const r of t.app.routes) {

@@ -1,9 +1,8 @@
-// How each route is admitted is declared where it is registered (src/http/route-purpose.ts), not derived from the
+// How each route is admitted is declared where it is registered (src/http/route-purpose.ts, recorded in the app's route registry), not derived from the
 // request path: key management and ping declare theirs, the MCP envelope is not admitted, every other route is keyed.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { makeTestApp, type TestApp } from "../support/app";
 import { bearer, testKey } from "../support/keys";
-import { declaredPurposes } from "../../src/http/route-purpose";
 import { MCP_PATH } from "../../src/contract/mcp";
 
 // bun resets the default timeout per file: this file starts a database.
@@ -19,9 +18,9 @@ afterAll(async () => {
 
 describe("route purposes", () => {
   test("signup and every /v1/keys/ route declare key management (revoke lets an expired key through), ping its own window, MCP the envelope", () => {
-    const declared = declaredPurposes(t.app).map(
-      (r) => `${r.method} ${r.path} ${r.purpose}${r.allowExpired ? " allow_expired" : ""}`,
-    );
+    const declared = t.app.registry
+      .declaredPurposes()
+      .map((r) => `${r.method} ${r.path} ${r.purpose}${r.allowExpired ? " allow_expired" : ""}`);
     expect(declared.sort()).toEqual(
       [
         "POST /v1/signup key_management",

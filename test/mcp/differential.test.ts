@@ -3,7 +3,9 @@
 // and are refused alike: bad input (INVALID_PARAMETER; REST says the value was in the query, MCP in the arguments), a
 // region-restricted key (REGION_NOT_ALLOWED), premium data without entitlement (CATEGORY_NOT_ALLOWED), and no
 // credential (a 402 on REST, a payment request naming the same price over MCP). Each pair is made with a key of its own.
-// And MCP calls the operation itself: a paid tool call never passes through the app as a /v1 request.
+// And MCP calls the operation itself: a tool call, paid or free (the catalog), never passes through the app as a /v1
+// request. The free catalog tools answer as their REST twins too: the same bodies and refusals, admitted alike (a bad
+// key is refused, a key counted in its window), metered for neither.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -74,11 +76,18 @@ async function viaMcp(tool: string, args: Record<string, unknown>, headers: Reco
   return { status: r._meta!.http_status as number, body: r.structuredContent };
 }
 
-/** What MCP adds to a REST body (output.ts): `meta.truncated` on paged results. */
+/** What MCP adds to a REST body (output.ts): `meta.truncated` on paged results, `has_data` on search results. */
 function withoutMcpAdditions(body: any): any {
-  if (!body?.meta || !("truncated" in body.meta)) return body;
+  const data = Array.isArray(body?.data)
+    ? body.data.map((item: any) => {
+        if (!item || typeof item !== "object" || !("has_data" in item)) return item;
+        const { has_data: _h, ...rest } = item;
+        return rest;
+      })
+    : body?.data;
+  if (!body?.meta || !("truncated" in body.meta)) return body && "data" in body ? { ...body, data } : body;
   const { truncated: _t, ...meta } = body.meta;
-  return { ...body, meta };
+  return { ...body, data, meta };
 }
 
 /** Where an argument error was: the query for REST, the arguments for MCP; otherwise the same envelope. */
@@ -240,5 +249,106 @@ describe("the same calls through REST and MCP", () => {
         Object.fromEntries(new URL(`${BASE}${c.path}`).searchParams),
       ]);
     }
+  });
+});
+
+// Each free catalog tool beside its REST request, written out here.
+const FREE_CALLS: { tool: string; args: Record<string, unknown>; path: string }[] = [
+  { tool: "list_sources", args: {}, path: "/v1/sources" },
+  { tool: "list_sources", args: { include_inactive: true }, path: "/v1/sources?include_inactive=true" },
+  {
+    tool: "search_indicators",
+    args: { search: "unemployment", limit: 5 },
+    path: "/v1/indicators?search=unemployment&limit=5",
+  },
+  { tool: "search_indicators", args: { has_data: true }, path: "/v1/indicators?has_data=true&limit=20" },
+  { tool: "get_indicator", args: { code: "UNRATE" }, path: "/v1/indicators/UNRATE" },
+  { tool: "get_indicator", args: { code: "svc:sahm_rule" }, path: "/v1/indicators/svc%3Asahm_rule" },
+  {
+    tool: "list_regions",
+    args: { parent: "CA", type: "county", limit: 3 },
+    path: "/v1/regions?parent=CA&type=county&limit=3",
+  },
+  { tool: "list_regions", args: { search: "travis" }, path: "/v1/regions?search=travis&limit=100" },
+];
+
+describe("the free catalog tools through REST and MCP", () => {
+  test("identical answers without a credential and with a key, never a /v1 request through the app, metered for neither", async () => {
+    for (const c of FREE_CALLS) {
+      const anonymous = await viaRest(c.path, {});
+      const before = v1Requests;
+      const mcp = await viaMcp(c.tool, c.args, {});
+      expect([c.path, anonymous.status, v1Requests - before]).toEqual([c.path, 200, 0]);
+      expect([c.path, mcp.status, withoutMcpAdditions(mcp.body)]).toEqual([c.path, 200, anonymous.body]);
+      const a = await testKey(t, {});
+      const b = await testKey(t, {});
+      const rest = await viaRest(c.path, a.headers);
+      const keyed = await viaMcp(c.tool, c.args, b.headers);
+      expect([c.path, keyed.status, withoutMcpAdditions(keyed.body)]).toEqual([c.path, rest.status, rest.body]);
+      expect([c.path, await keyUsage(t.deps, a.row.id, MONTH), await keyUsage(t.deps, b.row.id, MONTH)]).toEqual([
+        c.path,
+        0,
+        0,
+      ]);
+    }
+  });
+
+  test("refused alike: a value out of bounds, an unknown indicator or region, a NUL character, an unknown key", async () => {
+    const refusals: {
+      tool: string;
+      args: Record<string, unknown>;
+      path: string;
+      code: string;
+      headers?: Record<string, string>;
+    }[] = [
+      { tool: "list_regions", args: { limit: -1 }, path: "/v1/regions?limit=-1", code: "INVALID_PARAMETER" },
+      {
+        tool: "search_indicators",
+        args: { source: "nope" },
+        path: "/v1/indicators?source=nope&limit=20",
+        code: "INVALID_PARAMETER",
+      },
+      {
+        tool: "get_indicator",
+        args: { code: "NOPE_NOT_HELD" },
+        path: "/v1/indicators/NOPE_NOT_HELD",
+        code: "RESOURCE_NOT_FOUND",
+      },
+      {
+        tool: "list_regions",
+        args: { parent: "nowhere-at-all" },
+        path: "/v1/regions?parent=nowhere-at-all&limit=100",
+        code: "RESOURCE_NOT_FOUND",
+      },
+      {
+        tool: "list_regions",
+        args: { search: "a\u0000b" },
+        path: "/v1/regions?search=a%00b&limit=100",
+        code: "INVALID_PARAMETER",
+      },
+      {
+        tool: "list_sources",
+        args: {},
+        path: "/v1/sources",
+        code: "INVALID_API_KEY",
+        headers: { authorization: "Bearer svc_test_0000000000000000000000000000000000000000" },
+      },
+    ];
+    for (const r of refusals) {
+      const rest = await viaRest(r.path, r.headers ?? {});
+      const mcp = await viaMcp(r.tool, r.args, r.headers ?? {});
+      expect([r.path, rest.body.error?.code]).toEqual([r.path, r.code]);
+      expect([r.path, mcp.status, asRestRefusal(mcp.body)]).toEqual([r.path, rest.status, rest.body]);
+    }
+  });
+
+  test("a key's window counts a free tool call as it counts the REST request", async () => {
+    const k = await testKey(t, { rateLimitPerMinute: 2 });
+    expect((await viaRest("/v1/sources", k.headers)).status).toBe(200);
+    expect((await viaMcp("list_sources", {}, k.headers)).status).toBe(200);
+    const rest = await viaRest("/v1/sources", k.headers);
+    const mcp = await viaMcp("list_sources", {}, k.headers);
+    expect([rest.status, rest.body.error.code]).toEqual([429, "RATE_LIMIT_EXCEEDED"]);
+    expect([mcp.status, mcp.body.error.code]).toEqual([429, "RATE_LIMIT_EXCEEDED"]);
   });
 });

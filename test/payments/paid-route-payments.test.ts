@@ -13,7 +13,6 @@ import { decodeBase64Json, encodeMacaroonBase64 } from "payments";
 import type { Hex } from "viem";
 import { listPaymentProofs } from "../../db/repos/payments";
 import { usageMonth } from "../../src/domain/access";
-import { paidRoutes } from "../../src/http/paid-marker";
 import { x402SettleResponseSchema } from "../../src/schemas/payments";
 import { keyUsage } from "../../src/services/keys";
 import { NETWORK } from "../support/chain";
@@ -42,7 +41,7 @@ for (const { pageMemo, t, clock } of apps) describe(`page memo ${pageMemo ? "on"
 
 function contract(t: PaymentsApp, clock: FollowingClock) {
   const outage = t.outage!;
-  const routes = paidRoutes(t.app);
+  const routes = t.app.registry.paidRoutes();
   afterAll(() => t.close());
 
   for (const route of routes) {

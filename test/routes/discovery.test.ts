@@ -5,7 +5,6 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { errorEnvelopeSchema } from "../../src/schemas/errors";
 import { priceList, publishedPriceList } from "../../src/pricing";
-import { paidSurfaces } from "../../src/http/paid-marker";
 import { publicPlans } from "../../src/plans";
 import { healthReportSchema, serviceIndexSchema } from "../../src/schemas/discovery";
 import { SERVICE_NAME, SERVICE_VERSION } from "../../src/version";
@@ -39,7 +38,7 @@ function expectedIndex(base: string) {
     health: `${base}/api/health`,
     pricing: {
       currency: "USD" as const,
-      per_request: publishedPriceList(paidSurfaces(fx.t.app)),
+      per_request: publishedPriceList(fx.t.app.registry.paidSurfaces()),
       plans: publicPlans(base),
     },
     checkout: `${base}/checkout`,
@@ -149,7 +148,7 @@ describe("GET /llms.txt and /llms-full.txt", () => {
       .split("\n")
       .filter((l) => l.startsWith("- "));
     expect(prices.map((l) => l.slice(l.lastIndexOf(": ") + 2))).toEqual(
-      Object.values(publishedPriceList(paidSurfaces(fx.pub.app))).map((usd) => `${usd} USD`),
+      Object.values(publishedPriceList(fx.pub.app.registry.paidSurfaces())).map((usd) => `${usd} USD`),
     );
     expect(compact).toContain(
       `- Professional: 99.00 USD per month, 1,000,000 requests/month included, 1,000 requests/min, overage 0.25 USD per 1,000 (subscribe: ${PUBLIC}/checkout/professional)`,

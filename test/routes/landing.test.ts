@@ -1,7 +1,6 @@
 // GET / negotiated on Accept (JSON index for API clients, the landing page for browsers) and GET /favicon.ico.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { publishedPriceList } from "../../src/pricing";
-import { paidSurfaces } from "../../src/http/paid-marker";
 import { publicPlans } from "../../src/plans";
 import { serviceIndexSchema } from "../../src/schemas/discovery";
 import { LANDING_EXAMPLES, TRANSFORM_DECIMALS, examplePath } from "../../src/docs/landing-data";
@@ -22,7 +21,7 @@ export const CHROMIUM_ACCEPT =
 const FIREFOX_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 
 /** The price list the contract publishes: the surfaces of the registered paid routes. */
-const published = () => publishedPriceList(paidSurfaces(t.app));
+const published = () => publishedPriceList(t.app.registry.paidSurfaces());
 let t: TestApp;
 beforeAll(async () => {
   t = await makeTestApp();

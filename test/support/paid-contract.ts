@@ -1,13 +1,13 @@
 // Helpers of the shared paid-route contract (test/payments/paid-route-contract.test.ts): funded payers and nonces on
-// the local chain, a facilitator's bazaar check, one route's requests on both rails, the paid routes that name no
-// failing example, each with the reason it cannot fail once paid, and the region-restricted-key clause.
+// the local chain, a facilitator's bazaar check, one route's requests on both rails, and the region-restricted-key
+// clause.
 import { expect } from "bun:test";
 import Ajv2020 from "ajv/dist/2020";
 import { decodeBase64Json, encodeMacaroonBase64, mintToken, parseIdentifier, type PaymentRequirements } from "payments";
 import { importMacaroon } from "macaroon";
 import { keccak256, toHex, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import type { PaidRouteInfo } from "../../src/http/paid-marker";
+import type { PaidRouteInfo } from "../../src/http/route-registry";
 import { NETWORK, type LocalChain } from "./chain";
 import type { makePaymentsApp } from "./payments";
 import { APERTURE_CHALLENGE, TEST_ROOT_SECRET } from "./payments";
@@ -17,32 +17,6 @@ import { usageMonth } from "../../src/domain/access";
 import { keyUsage } from "../../src/services/keys";
 
 export type PaymentsApp = Awaited<ReturnType<typeof makePaymentsApp>>;
-
-/**
- * The paid routes without paid({ failing }): none can answer a 4xx once paid, because everything the data can refuse
- * is decided in resolve(), before the 402 (so it costs nothing). The contract checks this list is exact: every paid
- * route names a failing example or is here, never both.
- */
-export const CANNOT_FAIL_ONCE_PAID: Record<string, string> = {
-  "GET /v1/observations/latest":
-    "a single read is resolved and checked readable before payment; a batch answers each code's failure in its 207 body",
-  "GET /v1/panel": "resolve() builds the panel (every series held, the grid within bounds) before payment",
-  "GET /v1/insights":
-    "resolve() checks the series is readable before payment; the facts are computed from whatever it holds",
-  "GET /fred/series/observations":
-    "resolve() parses FRED's parameters, finds the series and checks the frequency against it before payment; the handler computes from what it holds",
-  "GET /v1/flows": "resolve() chooses the measure and period among the slices held; the handler only reads them",
-  "GET /v1/signals/active":
-    "resolve() resolves the filters and checks the cursor; the handler lists what matches, possibly nothing",
-  "GET /v1/signals":
-    "resolve() resolves the filters and checks the cursor; the handler lists what matches, possibly nothing",
-  "GET /v1/ask":
-    "resolve() plans the question (unanswerable ones answered free); a tool call that fails is reported in the answer",
-  "GET /v1/chart":
-    "resolve() reads every series' window before payment (nothing to draw is a 404, too many points a 400); the handler only draws it",
-  "GET /v1/briefings/public/:slug":
-    "resolve() finds the briefing's run; only its deletion between resolve and read (public runs are never deleted) could fail",
-};
 
 export const keyOf = (label: string) => keccak256(toHex(label)) as Hex;
 export const addr = (key: Hex) => privateKeyToAccount(key).address;
