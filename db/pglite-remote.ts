@@ -10,14 +10,18 @@
 // as PGlite's own transaction() does.
 import type { QueryOptions, Results, Transaction } from "@electric-sql/pglite";
 
-/** A statement or control message to the database's thread; `tx`: inside that transaction. */
-export type PgRequest =
+/**
+ * A statement or control message to the database's thread; `tx`: inside that transaction. `lane: "background"`: work
+ * no request waits on (the job engine's), run after the request path's.
+ */
+export type PgRequest = (
   | { op: "query"; id: number; sql: string; params: unknown[]; options: WireOptions; tx?: number }
   | { op: "exec"; id: number; sql: string; options: WireOptions; tx?: number }
   | { op: "begin"; id: number; tx: number }
   | { op: "end"; id: number; tx: number; commit: boolean }
   | { op: "listen"; id: number; channel: string; listener: number }
-  | { op: "unlisten"; id: number; listener: number };
+  | { op: "unlisten"; id: number; listener: number }
+) & { lane?: "background" };
 /** QueryOptions without functions: `raw` lists the type OIDs whose values come back as text (the caller parses them). */
 export type WireOptions = { rowMode?: "array" | "object"; paramTypes?: number[]; blob?: Blob; raw?: number[] };
 export type PgReply = { id: number; ok: true; result?: unknown } | { id: number; ok: false; error: WireError };
@@ -37,7 +41,10 @@ export class RemotePglite {
   private readonly listeners = new Map<number, (payload: string) => void>();
   private closedWith: Error | null = null;
 
-  constructor(private readonly port: PgPort) {}
+  constructor(
+    private readonly port: PgPort,
+    private readonly opts: { lane?: "background" } = {},
+  ) {}
 
   /** An answer from the database's thread. */
   reply(m: PgReply): void {
@@ -64,7 +71,7 @@ export class RemotePglite {
     const id = this.next++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.port.post({ pg: { ...request, id } as PgRequest });
+      this.port.post({ pg: { ...request, id, ...(this.opts.lane ? { lane: this.opts.lane } : {}) } as PgRequest });
     });
   }
 
