@@ -102,14 +102,16 @@ export function jobsOnThread(local: JobRuntime, opts: JobThreadOptions): JobQueu
 
   function crashed(why: string) {
     down = true;
+    if (stopping) return;
     failures++;
     const retryMs = Math.min(RESTART_MAX_MS, 1_000 * 2 ** (failures - 1));
     logger.error("the job thread failed; starting it again", { error: why, attempt: failures, retry_in_ms: retryMs });
     restartTimer = setTimeout(() => {
       restartTimer = null;
       if (stopping) return;
+      const attempt = failures;
       launch().then(
-        () => logger.info("the job thread runs again", { attempt: failures }),
+        () => logger.info("the job thread runs again", { attempt }),
         (e) => crashed(errorText(e)),
       );
     }, retryMs);
