@@ -37,7 +37,8 @@ export type JobThreadOptions = {
 };
 
 export function jobWorker(): JobThreadHandle {
-  const worker = new Worker(workerEntry("job-thread"));
+  // smol: a smaller heap, collected more often (background work; the node's memory budget holds one more thread).
+  const worker = new Worker(workerEntry("job-thread"), { smol: true });
   return {
     post: (message, transfer) => worker.postMessage(message, transfer ?? []),
     listen(onMessage, onExit) {

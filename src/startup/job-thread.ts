@@ -12,6 +12,7 @@ import type { Config } from "../config";
 import { openConfiguredDatabase } from "../configured-database";
 import { createJobRuntime, type JobRuntime } from "../jobs/runtime";
 import { createLogger } from "../logger";
+import { trimWhenIdle } from "../idle-footprint";
 import type { FromJobThread, ToJobThread } from "./messages";
 import { lowerThreadPriority } from "./thread-priority";
 
@@ -75,3 +76,5 @@ function main(): void {
 
 lowerThreadPriority();
 main();
+// Once the node is quiet, this thread gives back what its busy time left too (as the server's other threads do).
+trimWhenIdle();
