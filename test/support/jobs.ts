@@ -1,7 +1,8 @@
 // A test app with the real job engine (pg-boss over the test database), tuned to react in about a second: workers
 // poll every 0.5 s (and are woken by NOTIFY), supervision runs every second, retries wait 1 s. Its SeriesFetcher is
 // either the CsvFetcher (makeJobsTestApp: scripted failures, stalls and crashes) or the server's own, the upstream
-// connectors over the fake upstream (makeUpstreamJobsTestApp).
+// connectors over the fake upstream (makeUpstreamJobsTestApp). With `onThread` the jobs run on a real job thread, as
+// `svc serve` runs them (this thread stands in for the embedded database's thread).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
