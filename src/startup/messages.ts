@@ -1,4 +1,4 @@
-// What the server's threads tell each other while it starts (src/commands/serve.ts, src/startup/*).
+// What the server's threads tell each other (src/commands/serve.ts, src/startup/*): while it starts, and the job thread.
 import type { SeriesChange } from "../../db/events";
 import type { PgNotification, PgReply, PgRequest } from "../../db/pglite-remote";
 import type { DataFamilyId } from "../../db/seed/families";
