@@ -86,7 +86,7 @@ export const serveCommand: Command = {
     // A first start serves once the regions and the catalog are stored (its data follows, part by part).
     await Promise.race([thread.loading.whenStored("catalog"), thread.done]);
     if (stopping) return;
-    deps = await buildDeps(config, { database: opened, logger, loading: thread.loading });
+    deps = await buildDeps(config, { database: opened, logger, loading: thread.loading, jobThread: thread });
     const d = deps;
     // Serve once key changes made by other processes reach this one (keys are not cached until then).
     if (!(await d.keys.cache.ready(5000))) logger.warn("key changes from other processes are not heard yet: keys are looked up on every request until they are");
@@ -98,7 +98,8 @@ export const serveCommand: Command = {
     // Development mode off, whatever NODE_ENV says: the runtime's development error page shows paths and source lines.
     server = Bun.serve({ port: starting.port, hostname: config.host, reusePort: true, fetch: app.fetch, development: false, error: lastResortErrorResponse(logger), ...SERVE_LIMITS });
     // Provisioning, refresh, briefing and detection jobs, and the billing cycle (every minute, and once now): run here
-    // with JOBS=on (the default), else only enqueued for `svc worker`. Started once the start's work is done (its
+    // with JOBS=on (the default: on the job thread, src/startup/job-start.ts; billing on this one), else only enqueued
+    // for `svc worker`. Started once the start's work is done (its
     // detection drains what a seed wrote; the engine's own detect job drains what an earlier `svc import` wrote) and
     // the app listens: its start, some hundred statements, would otherwise queue on the database's thread beside the
     // warm-up's reads and hold "ready" back. Asked for before this thread waits again, so no request that queues a

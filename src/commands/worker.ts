@@ -3,12 +3,10 @@
 // keeps one job per series, and retries a job whose worker died. On the embedded database the server already runs
 // the jobs and holds the data directory, so a worker there is for a stopped server only.
 import { parseArgs } from "node:util";
-import { buildSeriesFetcher } from "../bootstrap";
+import { buildJobDeps } from "../bootstrap";
 import { openConfiguredDatabase } from "../configured-database";
-import { systemClock } from "../deps";
 import { createJobRuntime, type JobDeps, type JobRuntime } from "../jobs/runtime";
 import { createLogger } from "../logger";
-import { createCaches } from "../services/caches";
 import { trimWhenIdle } from "../idle-footprint";
 import { CliError } from "./cli-error";
 import { exitOnUncaught, runStopSteps, startStopWatchdog } from "../process-faults";
@@ -58,9 +56,7 @@ export const workerCommand: Command = {
     }
     const logger = createLogger(config.logLevel);
     const database = await openConfiguredDatabase(config);
-    const caches = createCaches(database, { revalidateMs: config.seriesCacheRevalidateMs });
-    const fetcher = buildSeriesFetcher(config, { database, logger });
-    await runWorker({ config, database, clock: systemClock, logger, caches, fetcher }, { concurrency });
+    await runWorker(buildJobDeps(config, database, logger), { concurrency });
     trimWhenIdle();
   },
 };

@@ -25,6 +25,13 @@ export type DatabaseThread = {
   stop(): Promise<void>;
   /** Asks the thread to give back what it does not use (the server went quiet). */
   trim(): void;
+  /**
+   * A port whose statements run on the embedded database (for the job thread: src/startup/job-port.ts), the one
+   * handed out before let go of; null on PostgreSQL (the job thread opens connections of its own).
+   */
+  jobPort(): MessagePort | null;
+  /** Lets go of the job thread's port: what it left open (a transaction of a crashed thread) is rolled back. */
+  releaseJobPort(): void;
 };
 
 export function startDatabaseThread(config: Config, now: Date): DatabaseThread {
@@ -110,6 +117,15 @@ export function startDatabaseThread(config: Config, now: Date): DatabaseThread {
     stop,
     trim: () => {
       if (!stopping && !ended) send({ trim: true });
+    },
+    jobPort() {
+      if (config.databaseUrl || stopping || ended) return null;
+      const { port1, port2 } = new MessageChannel();
+      worker.postMessage({ jobPort: port1 } satisfies ToDatabaseThread, [port1]);
+      return port2;
+    },
+    releaseJobPort: () => {
+      if (!config.databaseUrl && !ended) send({ jobPort: null });
     },
   };
 }

@@ -5,7 +5,9 @@
 // - on PostgreSQL it only does the start's work below on a connection of its own, then ends;
 // - the start's work (src/startup/first-start.ts): the seed family by family, each announced as it is stored so the
 //   server serves it at once, the signals, the job engine's schema; then, after a seed, the image for the next
-//   first start. Writes made here are passed on to the server's caches (db/events.ts).
+//   first start. Writes made here are passed on to the server's caches (db/events.ts);
+// - the job thread's statements (src/startup/job-thread.ts) arrive on a port of their own (src/startup/job-port.ts)
+//   and run on the same host as the server's.
 import type { PGlite } from "@electric-sql/pglite";
 import { join } from "node:path";
 import { SEED_LOCK, embeddedDatabase, type Database } from "../../db/client";
@@ -20,6 +22,7 @@ import type { Progress } from "../progress";
 import { completeFirstStart } from "./first-start";
 import { restoreKeptImage, saveImage } from "./image";
 import type { FromDatabaseThread, ToDatabaseThread } from "./messages";
+import { jobPorts } from "./job-port";
 
 declare const self: Worker;
 
@@ -32,6 +35,7 @@ const GC_OVER_BUDGET_EVERY_MS = 100;
 let database: Database | null = null;
 let host: PgliteHost | null = null;
 let stopping = false;
+const jobs = jobPorts((request) => host?.handle(request));
 
 /** Progress as messages to the server (which shows it in /api/health), at most one per 250 ms per step. */
 function progressMessages(): Progress {
@@ -96,7 +100,7 @@ async function start(config: Config, now: Date): Promise<void> {
   const imageKey = await restoreKeptImage(config, logger, () => post({ progress: { step: "copying the seeded database image", done: 0, total: 1 } }));
   post({ progress: { step: "opening the database", done: 0, total: 1 } });
   const db = (database = await open(config, logger));
-  if (db.raw.kind === "pglite") host = pgliteHost(db.raw.client as PGlite, post);
+  if (db.raw.kind === "pglite") host = pgliteHost(db.raw.client as PGlite, (m) => jobs.route(m) || post(m));
   post({ opened: { stored: [...(await storedFamilies(db.db, SNAPSHOT_VERSION))] } });
   const background = host ? withEventsToServer(embeddedDatabase(host.background(), async () => {})) : undefined;
   const seeded = await db.exclusive(SEED_LOCK, (locked) =>
@@ -152,6 +156,9 @@ self.onmessage = (event: MessageEvent<ToDatabaseThread>) => {
   const m = event.data;
   if ("pg" in m) {
     if (host) host.handle(m.pg);
+  } else if ("jobPort" in m) {
+    if (m.jobPort) jobs.attach(m.jobPort);
+    else jobs.detach();
   } else if ("trim" in m) {
     // The server went quiet (src/idle-footprint.ts): this thread gives back what its busy time left too.
     releaseMemory();
@@ -159,6 +166,7 @@ self.onmessage = (event: MessageEvent<ToDatabaseThread>) => {
     start(m.start.config, new Date(m.start.now)).catch((e) => post({ failed: e instanceof Error ? (e.stack ?? e.message) : String(e) }));
   } else {
     stopping = true;
+    jobs.detach();
     closeDatabase().finally(() => post({ stopped: true }));
   }
 };

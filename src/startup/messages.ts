@@ -1,4 +1,4 @@
-// What the server's threads tell each other while it starts (src/commands/serve.ts, src/startup/*).
+// What the server's threads tell each other (src/commands/serve.ts, src/startup/*): while it starts, and the job thread.
 import type { SeriesChange } from "../../db/events";
 import type { PgNotification, PgReply, PgRequest } from "../../db/pglite-remote";
 import type { DataFamilyId } from "../../db/seed/families";
@@ -7,8 +7,11 @@ import type { Config } from "../config";
 export type StartupProgress = { step: string; done: number; total: number };
 export type StartupState = StartupProgress & { started_at: string };
 
-/** To the database's thread (src/startup/database-thread.ts): start with this configuration and time; a statement; stop; trim. */
-export type ToDatabaseThread = { start: { config: Config; now: string } } | { pg: PgRequest } | { stop: true } | { trim: true };
+/**
+ * To the database's thread (src/startup/database-thread.ts): start with this configuration and time; a statement; stop;
+ * trim; the job thread's port (null: let go of it, the job thread is gone).
+ */
+export type ToDatabaseThread = { start: { config: Config; now: string } } | { pg: PgRequest } | { stop: true } | { trim: true } | { jobPort: MessagePort | null };
 
 /** From the database's thread. */
 export type FromDatabaseThread =
@@ -24,6 +27,12 @@ export type FromDatabaseThread =
   | { pg: PgReply }
   | { pgNotify: PgNotification }
   | { stopped: true };
+
+/** To the job thread (src/startup/job-thread.ts): start (`port`: to the database's thread, on the embedded database); stop. */
+export type ToJobThread = { start: { config: Config; port: MessagePort | null } } | { stop: true };
+
+/** From the job thread: its engine runs; its writes, for this thread's caches; its start failed; it stopped. */
+export type FromJobThread = { started: true } | { events: { series?: SeriesChange[]; catalog?: true } } | { failed: string } | { stopped: true };
 
 export type StartingServerRequest =
   | { type: "listen"; port: number; hostname: string; version: string; database: "pglite" | "postgres"; state: StartupState }

@@ -4,6 +4,6 @@
 /** Whether this is the compiled binary (its modules live under /$bunfs/). */
 export const COMPILED = import.meta.path.startsWith("/$bunfs/") || import.meta.path.startsWith("B:\\~BUN\\");
 
-export function workerEntry(name: "database-thread" | "starting-server" | "compute-thread"): string {
+export function workerEntry(name: "database-thread" | "starting-server" | "compute-thread" | "job-thread"): string {
   return COMPILED ? `/$bunfs/root/startup/${name}.js` : new URL(`./${name}.ts`, import.meta.url).href;
 }

@@ -1,14 +1,20 @@
 // A test app with the real job engine (pg-boss over the test database), tuned to react in about a second: workers
 // poll every 0.5 s (and are woken by NOTIFY), supervision runs every second, retries wait 1 s. Its SeriesFetcher is
 // either the CsvFetcher (makeJobsTestApp: scripted failures, stalls and crashes) or the server's own, the upstream
-// connectors over the fake upstream (makeUpstreamJobsTestApp).
+// connectors over the fake upstream (makeUpstreamJobsTestApp). With `onThread` the jobs run on a real job thread, as
+// `svc serve` runs them (this thread stands in for the embedded database's thread).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import type { Database, Db } from "../../db/client";
 import { loadConfig } from "../../src/config";
+import type { PGlite } from "@electric-sql/pglite";
+import { pgliteHost } from "../../db/pglite-host";
 import { createJobRuntime, type JobRuntime } from "../../src/jobs/runtime";
+import type { DatabaseThread } from "../../src/startup/database-start";
+import { jobPorts, type JobPorts } from "../../src/startup/job-port";
+import { jobsOnThread } from "../../src/startup/job-start";
 import { createLogger } from "../../src/logger";
 import type { PaymentGate, SeriesFetcher } from "../../src/ports";
 import type { Asker } from "../../src/services/ask";
@@ -55,7 +61,31 @@ export type JobsTestOptions = {
   unheld?: SeriesAddress[];
   /** Keep the seeded series queued for detection (series_changes) when the engine starts. */
   detectSeed?: boolean;
+  /**
+   * The jobs run on a job thread (src/startup/job-start.ts), as `svc serve` runs them: the app's own engine only
+   * enqueues. The thread builds its fetcher from the configuration (pass the fake upstream's `env()`).
+   */
+  onThread?: boolean;
 };
+
+/**
+ * The database's thread as the job thread sees it: on PostgreSQL nothing (the thread opens its own pool); on the
+ * embedded database this thread stands in for it, answering the job thread's port on the test's PGlite.
+ */
+export function databaseThreadPorts(database: Database): Pick<DatabaseThread, "jobPort" | "releaseJobPort"> {
+  if (database.connection.kind === "postgres") return { jobPort: () => null, releaseJobPort: () => {} };
+  const client = database.connection.client as PGlite;
+  const ports: JobPorts = jobPorts((request) => host.handle(request));
+  const host = pgliteHost(client, (m) => void ports.route(m));
+  return {
+    jobPort() {
+      const { port1, port2 } = new MessageChannel();
+      ports.attach(port1);
+      return port2;
+    },
+    releaseJobPort: () => ports.detach(),
+  };
+}
 
 /** Removes seeded series (the precondition of provisioning: offered but not held). */
 export async function unhold(db: Db, series: readonly SeriesAddress[]): Promise<void> {
@@ -80,6 +110,8 @@ async function startJobsApp<F extends SeriesFetcher>(
     LOG_LEVEL: "silent",
     DATA_DIR: dataDir,
     ...FAST_JOBS_ENV,
+    // The job thread opens the run's PostgreSQL database itself.
+    ...(opts.onThread && database.connection.kind === "postgres" ? { DATABASE_URL: database.connection.url } : {}),
     ...opts.env,
   });
   const logger = createLogger(config.logLevel);
@@ -87,22 +119,25 @@ async function startJobsApp<F extends SeriesFetcher>(
   const fetcher = makeFetcher(database, clock);
   const jobs: JobRuntime = createJobRuntime(
     { config, database, clock, logger, caches, fetcher },
-    { runsJobs: opts.runsJobs ?? true, asker: opts.asker },
+    { runsJobs: opts.onThread ? false : (opts.runsJobs ?? true), asker: opts.asker },
   );
-  await jobs.start();
+  const onThread = opts.onThread
+    ? jobsOnThread(jobs, { config, logger, events: database.events, database: databaseThreadPorts(database) })
+    : null;
+  await (onThread ?? jobs).start();
   const t = await makeTestApp({
     database,
     clock,
     caches,
     fetcher,
-    jobs,
+    jobs: onThread ?? jobs,
     logger,
     upstream,
     config: { dataDir, jobs: config.jobs },
     keyAccess: opts.keyAccess,
     payments: opts.payments,
   });
-  return { ...t, fetcher, jobs, config };
+  return { ...t, fetcher, jobs, onThread, config };
 }
 
 export async function makeJobsTestApp(opts: JobsTestOptions = {}) {
