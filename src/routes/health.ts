@@ -34,7 +34,7 @@ const healthRoute = createRoute({
 
 export const registerHealthRoutes: RegisterRoutes = (app, deps) => {
   app.openapi(healthRoute, async (c) => {
-    const report = await checkHealth(deps.database, deps.rateLimits, { version: deps.version, jobs: { queue: deps.jobs, database: deps.database, config: deps.config.jobs } });
+    const report = await checkHealth(deps.database, deps.rateLimits, { version: deps.version, jobs: { queue: deps.jobs, database: deps.database, config: deps.config.jobs, memo: deps.caches.memos.of("health.jobs") } });
     const loading = deps.caches.catalog.loading;
     if (!loading.complete) {
       const r = loading.report();

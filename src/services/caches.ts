@@ -81,10 +81,12 @@ export const CACHE_BOUNDS = {
   // Every place's value of one indicator at one date (all counties: 3,144 numbers), per catalog series token
   // (services/place-values.ts): insights' peer ranks and ask's rankings read it once per change of its series.
   "ask.place-values": { maxEntries: 128 },
+  // The jobs section of /api/health (services/health.ts), read at most once a second: one entry.
+  "health.jobs": { maxEntries: 1 },
 } as const satisfies Record<string, CacheBounds>;
 
 /** The named memos (their bounds are in CACHE_BOUNDS under the same names). */
-export const MEMO_NAMES = ["latest.rendered", "observations.computed-concepts", "ask.place-values"] as const;
+export const MEMO_NAMES = ["latest.rendered", "observations.computed-concepts", "ask.place-values", "health.jobs"] as const;
 export type MemoName = (typeof MEMO_NAMES)[number];
 
 export class Memos {

@@ -11,7 +11,8 @@ import { SERVICE_NAME, SERVICE_VERSION } from "../../src/version";
 import { listOperations } from "../../src/contract/operations";
 import { SCALAR_BUNDLE_CACHE_CONTROL, SCALAR_BUNDLE_PATH } from "../../src/docs/scalar";
 import { DISCOVERY_CACHE_CONTROL } from "../../src/routes/discovery";
-import { checkHealth } from "../../src/services/health";
+import { checkHealth, JOBS_SECTION_FRESH_MS, type JobsSection } from "../../src/services/health";
+import { BoundedCache } from "../../src/services/bounded-cache";
 import { DEFAULT_REFRESH_SCHEDULES } from "../../src/config";
 import { makeTestApp } from "../support/app";
 import { DISCOVERY_PUBLIC, discoveryApps, servedPaths } from "../support/discovery";
@@ -261,6 +262,29 @@ describe("GET /api/health", () => {
     });
     shared = true;
     expect((await checkHealth(db, counts, { version: "1" })).status).toBe("ok");
+  });
+
+  test("the jobs section is read at most once a second; the ping every time", async () => {
+    let depthReads = 0;
+    let pings = 0;
+    const queue = { runsJobs: true, depth: async () => (depthReads++, []) };
+    const db = { kind: "pglite" as const, ping: async () => (pings++, true) };
+    const jobs = {
+      queue,
+      database: fx.t.deps.database,
+      config: fx.t.deps.config.jobs,
+      memo: new BoundedCache<string, JobsSection>({ maxEntries: 1 }),
+    };
+    let clock = 10_000;
+    const check = () => checkHealth(db, sharedCounts, { version: "1", now: () => clock, jobs });
+    const first = await check();
+    expect(first.jobs).toMatchObject({ runs_here: true, queues: [] });
+    clock += JOBS_SECTION_FRESH_MS - 1;
+    expect((await check()).jobs).toEqual(first.jobs);
+    expect([pings, depthReads]).toEqual([2, 1]);
+    clock += 1;
+    await check();
+    expect([pings, depthReads]).toEqual([3, 2]);
   });
 
   test("a probe that hangs is down after the timeout; latency is measured around the probe", async () => {
