@@ -141,6 +141,9 @@ export const noFetcher: SeriesFetcher = Object.freeze({
   refresh: async () => ({ changed: [] }),
 });
 
+/** What a pass of signal detection did (src/services/signal-detection.ts): series and observations read, intervals written. */
+export type DetectionSummary = { series: number; observations: number; inserted: number; updated: number; removed: number; unchanged: number };
+
 /** Jobs waiting and running in one queue, as the job engine last counted them. */
 export type QueueDepth = { queue: string; queued: number; active: number; deferred: number; counted_at: string | null };
 
@@ -160,6 +163,11 @@ export interface JobQueue {
   unscheduleBriefing(id: string): Promise<void>;
   /** Queues one run of briefing `id` now: at most one run per briefing is waiting or running, across every process. */
   runBriefingNow(id: string): Promise<void>;
+  /**
+   * Detects signals over every held series (or those of `indicatorIds`) where this process runs jobs, off the thread
+   * that answers requests (the job thread); absent where jobs run in the calling thread.
+   */
+  detectSignals?(indicatorIds?: string[]): Promise<DetectionSummary>;
   /** Depth of each queue; null while the engine is not started here. */
   depth(): Promise<QueueDepth[] | null>;
   /** For metrics: jobs per queue and state as pg-boss last counted them (failed: those it still keeps); null while not started. */

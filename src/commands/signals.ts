@@ -1,5 +1,6 @@
 // `svc signals detect [--indicator CODE]`: runs signal detection over every held series (or every series of the
-// indicators with that code) and stores the intervals (src/services/signal-detection.ts). Idempotent: a second run on
+// indicators with that code) and stores the intervals (src/services/signal-detection.ts); a running server carries it
+// out on its job thread. Idempotent: a second run on
 // unchanged data changes nothing. Writes need no run of it: each queues detection of the series it changed (the
 // `detect` job, src/jobs/runtime.ts); this re-detects everything, after a change of the detectors say.
 import { parseArgs } from "node:util";
@@ -36,7 +37,9 @@ export const signalsCommand: Command = {
         if (ids.length === 0) throw new CliError(`unknown indicator '${indicator}' (not in the catalog)`);
       }
       const t0 = performance.now();
-      const s = await detectSignalsForIndicators(ctx, ids);
+      // Carried out by a running server: on its job thread, off the thread that answers requests.
+      const jobs = io.server?.jobs;
+      const s = jobs?.detectSignals && jobs.runsJobs ? await jobs.detectSignals(ids) : await detectSignalsForIndicators(ctx, ids);
       const seconds = (performance.now() - t0) / 1000;
       io.out(
         `${s.series} series (${s.observations} observations) in ${seconds.toFixed(1)} s: ${s.inserted} intervals new, ${s.updated} updated, ${s.removed} removed, ${s.unchanged} unchanged`,

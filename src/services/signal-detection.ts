@@ -8,6 +8,7 @@
 // writes nothing; a new observation extends or closes open intervals, a direction flip closes one and opens the next.
 // Series that are not held (no row, or no observation) are skipped; so are indicators not in the catalog. The
 // detectors run on the compute pool (ctx.caches.compute: a worker thread in the server), a batch at a time.
+import type { DetectionSummary } from "../ports";
 import { findSeriesHeads, findSeriesHeadsForIndicator, isHeldHead, readLatestObservationsMany, type SeriesHead } from "../../db/repos/observation-reads";
 import { applyIntervalChanges, intervalsOfSeries, type IntervalChanges, type SignalRow } from "../../db/repos/signals";
 import { clearSeriesChanges, pendingSeriesChanges, pendingSeriesChangesOf } from "../../db/repos/series-changes";
@@ -18,9 +19,9 @@ import type { IndicatorRow } from "../../db/repos/catalog";
 import type { Store } from "./caches";
 
 /** The store and the clock that stamps detected_at and last_seen_at. */
+export type { DetectionSummary };
 export type DetectionContext = Store & { now: () => Date };
 export type SeriesRef = { indicatorId: string; regionCode: string };
-export type DetectionSummary = { series: number; observations: number; inserted: number; updated: number; removed: number; unchanged: number };
 
 const BATCH = 200;
 

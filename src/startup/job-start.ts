@@ -9,7 +9,7 @@ import type { WriteEvents } from "../../db/events";
 import type { Config } from "../config";
 import type { JobRuntime } from "../jobs/runtime";
 import { errorText, type Logger } from "../logger";
-import type { JobQueue } from "../ports";
+import type { DetectionSummary, JobQueue } from "../ports";
 import type { DatabaseThread } from "./database-start";
 import type { FromJobThread, ToJobThread } from "./messages";
 import { workerEntry } from "./worker-entry";
@@ -59,6 +59,13 @@ export function jobsOnThread(local: JobRuntime, opts: JobThreadOptions): JobQueu
   let stopping = false;
   let restartTimer: ReturnType<typeof setTimeout> | null = null;
   let failures = 0;
+  // Bounded: the administrators' detections asked of the thread and not yet answered (each removed as it is).
+  const detections = new Map<number, { resolve(s: DetectionSummary): void; reject(e: Error): void }>();
+  let nextDetection = 1;
+  const abandonDetections = (why: string) => {
+    for (const d of detections.values()) d.reject(new Error(`the job thread ended before the detection did: ${why}`));
+    detections.clear();
+  };
 
   /** Starts the job thread and resolves once its engine runs (rejects when it does not start). */
   function launch(): Promise<void> {
@@ -78,13 +85,19 @@ export function jobsOnThread(local: JobRuntime, opts: JobThreadOptions): JobQueu
         handle.end();
         if (port) opts.database.releaseJobPort();
         exited();
+        abandonDetections(why);
         if (thread === current) thread = null;
         if (!started) reject(new Error(`the job thread did not start: ${why}`));
         else if (!stopping) crashed(why);
       });
       handle.listen(
         (m) => {
-          if ("events" in m) {
+          if ("detected" in m) {
+            const d = detections.get(m.detected.id);
+            detections.delete(m.detected.id);
+            if ("error" in m.detected) d?.reject(new Error(m.detected.error));
+            else d?.resolve(m.detected.summary);
+          } else if ("events" in m) {
             if (m.events.catalog) opts.events.catalogWritten();
             if (m.events.series) opts.events.seriesWritten(m.events.series);
           } else if ("started" in m) {
@@ -139,6 +152,15 @@ export function jobsOnThread(local: JobRuntime, opts: JobThreadOptions): JobQueu
     unscheduleBriefing: (id) => local.unscheduleBriefing(id),
     runBriefingNow: (id) => local.runBriefingNow(id),
     depth: () => local.depth(),
+    detectSignals(indicatorIds) {
+      const t = thread;
+      if (!t || down) return Promise.reject(new Error("the job thread is not running (it is starting again: see the server's log)"));
+      const id = nextDetection++;
+      return new Promise<DetectionSummary>((resolve, reject) => {
+        detections.set(id, { resolve, reject });
+        t.handle.post({ detect: { id, indicatorIds: indicatorIds ?? null } });
+      });
+    },
     counts: () => local.counts?.() ?? Promise.resolve(null),
     async start() {
       stopping = false;

@@ -10,7 +10,8 @@ import { RemotePglite, type PgNotification, type PgReply } from "../../db/pglite
 import { buildJobDeps } from "../bootstrap";
 import type { Config } from "../config";
 import { openConfiguredDatabase } from "../configured-database";
-import { createJobRuntime, type JobRuntime } from "../jobs/runtime";
+import { createJobRuntime, type JobDeps, type JobRuntime } from "../jobs/runtime";
+import { detectSignalsForIndicators } from "../services/signal-detection";
 import { createLogger } from "../logger";
 import { trimWhenIdle } from "../idle-footprint";
 import type { FromJobThread, ToJobThread } from "./messages";
@@ -34,7 +35,7 @@ function remoteDatabase(port: MessagePort): Database {
 
 function main(): void {
   const post = (m: FromJobThread) => self.postMessage(m);
-  let running: Promise<{ jobs: JobRuntime; database: Database } | null> = Promise.resolve(null);
+  let running: Promise<{ jobs: JobRuntime; database: Database; deps: JobDeps } | null> = Promise.resolve(null);
 
   async function start(config: Config, port: MessagePort | null) {
     const logger = createLogger(config.logLevel);
@@ -42,7 +43,8 @@ function main(): void {
     database.events.onSeriesWritten((series) => post({ events: { series } }));
     database.events.onCatalogWritten(() => post({ events: { catalog: true } }));
     // The server's thread and the database's write this database too: these caches check versions.
-    const jobs = createJobRuntime(buildJobDeps(config, database, logger, { crossProcess: true }), { runsJobs: true });
+    const deps = buildJobDeps(config, database, logger, { crossProcess: true });
+    const jobs = createJobRuntime(deps, { runsJobs: true });
     try {
       await jobs.start();
     } catch (e) {
@@ -50,7 +52,15 @@ function main(): void {
       await database.close();
       throw e;
     }
-    return { jobs, database };
+    return { jobs, database, deps };
+  }
+
+  /** An administrator's detection (`svc signals detect` carried out by the server), run here with this thread's deps. */
+  async function detect(indicatorIds: string[] | null) {
+    const r = await running;
+    if (!r) throw new Error("the job thread's engine is not running");
+    const ctx = { db: r.database.db, caches: r.deps.caches, now: () => r.deps.clock.now() };
+    return detectSignalsForIndicators(ctx, indicatorIds ?? undefined);
   }
 
   /** Stops taking jobs (running ones get the engine's grace), then lets go of the database. */
@@ -67,6 +77,12 @@ function main(): void {
       running.then(
         () => post({ started: true }),
         (e) => post({ failed: e instanceof Error ? (e.stack ?? e.message) : String(e) }),
+      );
+    } else if ("detect" in m) {
+      const { id, indicatorIds } = m.detect;
+      detect(indicatorIds).then(
+        (summary) => post({ detected: { id, summary } }),
+        (e) => post({ detected: { id, error: e instanceof Error ? e.message : String(e) } }),
       );
     } else {
       stop().finally(() => post({ stopped: true }));

@@ -1,4 +1,5 @@
 // What the server's threads tell each other (src/commands/serve.ts, src/startup/*): while it starts, and the job thread.
+import type { DetectionSummary } from "../ports";
 import type { SeriesChange } from "../../db/events";
 import type { PgNotification, PgReply, PgRequest } from "../../db/pglite-remote";
 import type { DataFamilyId } from "../../db/seed/families";
@@ -29,10 +30,15 @@ export type FromDatabaseThread =
   | { stopped: true };
 
 /** To the job thread (src/startup/job-thread.ts): start (`port`: to the database's thread, on the embedded database); stop. */
-export type ToJobThread = { start: { config: Config; port: MessagePort | null } } | { stop: true };
+export type ToJobThread = { start: { config: Config; port: MessagePort | null } } | { detect: { id: number; indicatorIds: string[] | null } } | { stop: true };
 
 /** From the job thread: its engine runs; its writes, for this thread's caches; its start failed; it stopped. */
-export type FromJobThread = { started: true } | { events: { series?: SeriesChange[]; catalog?: true } } | { failed: string } | { stopped: true };
+export type FromJobThread =
+  | { started: true }
+  | { events: { series?: SeriesChange[]; catalog?: true } }
+  | { detected: { id: number; summary: DetectionSummary } | { id: number; error: string } }
+  | { failed: string }
+  | { stopped: true };
 
 export type StartingServerRequest =
   | { type: "listen"; port: number; hostname: string; version: string; database: "pglite" | "postgres"; state: StartupState }

@@ -88,6 +88,18 @@ d(`jobs on the job thread (${testBackend})`, () => {
     );
   });
 
+  test("an administrator's detection (svc signals detect beside the server) runs on the job thread", async () => {
+    const gdp = await indicatorId("GDP");
+    const s = await t.deps.jobs.detectSignals!([gdp]);
+    expect(s.series).toBe(1);
+    expect(s.observations).toBeGreaterThan(100);
+    const stored = await count(sql`select count(*)::int as n from signal_intervals where indicator_id = ${gdp}`);
+    expect(stored).toBeGreaterThan(0);
+    expect(s.inserted + s.updated + s.unchanged).toBe(stored);
+    // What fails there comes back as the failure, with its message.
+    await expect(t.deps.jobs.detectSignals!(["not-an-id"])).rejects.toThrow(/not-an-id/);
+  });
+
   test("stop ends the job thread and lets go of what it held", async () => {
     // The provisioning job may still be deriving what UNRATE feeds: it gets the engine's grace, then is left to expire.
     await t.onThread!.stop();

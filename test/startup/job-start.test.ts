@@ -129,3 +129,29 @@ test("a stop ends a thread that was asked to stop", async () => {
   expect(h.errors).toEqual([]);
   expect(h.threads).toHaveLength(1);
 });
+
+test("an administrator's detection is carried out by the thread; its answer or error comes back; a thread that ends fails it", async () => {
+  const summary = { series: 3, observations: 40, inserted: 1, updated: 0, removed: 0, unchanged: 2 };
+  const h = harness((stand, m) => {
+    if ("start" in m) stand.tell({ started: true });
+    else if ("stop" in m) stand.tell({ stopped: true });
+    else if (m.detect.indicatorIds?.[0] === "bad")
+      stand.tell({ detected: { id: m.detect.id, error: "no such series" } });
+    else if (m.detect.indicatorIds?.[0] !== "hang") stand.tell({ detected: { id: m.detect.id, summary } });
+  });
+  await h.jobs.start();
+  expect(await h.jobs.detectSignals!()).toEqual(summary);
+  expect(await h.jobs.detectSignals!(["i1"])).toEqual(summary);
+  await expect(h.jobs.detectSignals!(["bad"])).rejects.toThrow("no such series");
+  expect(h.threads[0]!.sent.filter((m) => "detect" in m)).toEqual([
+    { detect: { id: 1, indicatorIds: null } },
+    { detect: { id: 2, indicatorIds: ["i1"] } },
+    { detect: { id: 3, indicatorIds: ["bad"] } },
+  ]);
+  const waiting = h.jobs.detectSignals!(["hang"]);
+  h.threads[0]!.exit("boom");
+  await expect(waiting).rejects.toThrow("the job thread ended before the detection did: boom");
+  // While it is down, a detection is refused at once rather than left waiting.
+  await expect(h.jobs.detectSignals!()).rejects.toThrow("the job thread is not running");
+  await h.jobs.stop();
+});
