@@ -17,6 +17,8 @@ import { workerEntry } from "./worker-entry";
 /** How long the job thread may take to stop (its engine gives running jobs 10 s) before it is ended. */
 export const JOB_THREAD_STOP_MS = 15_000;
 const RESTART_MAX_MS = 30_000;
+/** How long a detection asked before the job thread first started waits for it. */
+const DETECTION_START_WAIT_MS = 60_000;
 
 /** The job thread as the server drives it (a Bun Worker: jobWorker; tests may pass their own). */
 export type JobThreadHandle = {
@@ -62,6 +64,9 @@ export function jobsOnThread(local: JobRuntime, opts: JobThreadOptions): JobQueu
   // Bounded: the administrators' detections asked of the thread and not yet answered (each removed as it is).
   const detections = new Map<number, { resolve(s: DetectionSummary): void; reject(e: Error): void }>();
   let nextDetection = 1;
+  // The thread's first start (the server starts its job engine once it is ready): a detection asked sooner waits for it.
+  let firstStarted!: () => void;
+  const everStarted = new Promise<void>((resolve) => (firstStarted = resolve));
   const abandonDetections = (why: string) => {
     for (const d of detections.values()) d.reject(new Error(`the job thread ended before the detection did: ${why}`));
     detections.clear();
@@ -102,6 +107,7 @@ export function jobsOnThread(local: JobRuntime, opts: JobThreadOptions): JobQueu
             if (m.events.series) opts.events.seriesWritten(m.events.series);
           } else if ("started" in m) {
             started = true;
+            firstStarted();
             down = false;
             failures = 0;
             resolve();
@@ -152,9 +158,13 @@ export function jobsOnThread(local: JobRuntime, opts: JobThreadOptions): JobQueu
     unscheduleBriefing: (id) => local.unscheduleBriefing(id),
     runBriefingNow: (id) => local.runBriefingNow(id),
     depth: () => local.depth(),
-    detectSignals(indicatorIds) {
+    async detectSignals(indicatorIds) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, DETECTION_START_WAIT_MS)));
+      await Promise.race([everStarted, late]);
+      clearTimeout(timer);
       const t = thread;
-      if (!t || down) return Promise.reject(new Error("the job thread is not running (it is starting again: see the server's log)"));
+      if (!t || down) throw new Error("the job thread is not running (it is starting: see the server's log)");
       const id = nextDetection++;
       return new Promise<DetectionSummary>((resolve, reject) => {
         detections.set(id, { resolve, reject });

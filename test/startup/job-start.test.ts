@@ -139,8 +139,10 @@ test("an administrator's detection is carried out by the thread; its answer or e
       stand.tell({ detected: { id: m.detect.id, error: "no such series" } });
     else if (m.detect.indicatorIds?.[0] !== "hang") stand.tell({ detected: { id: m.detect.id, summary } });
   });
+  // Asked before the server started its job engine: waits for the thread's start.
+  const early = h.jobs.detectSignals!();
   await h.jobs.start();
-  expect(await h.jobs.detectSignals!()).toEqual(summary);
+  expect(await early).toEqual(summary);
   expect(await h.jobs.detectSignals!(["i1"])).toEqual(summary);
   await expect(h.jobs.detectSignals!(["bad"])).rejects.toThrow("no such series");
   expect(h.threads[0]!.sent.filter((m) => "detect" in m)).toEqual([
@@ -149,6 +151,7 @@ test("an administrator's detection is carried out by the thread; its answer or e
     { detect: { id: 3, indicatorIds: ["bad"] } },
   ]);
   const waiting = h.jobs.detectSignals!(["hang"]);
+  while (!h.threads[0]!.sent.some((m) => "detect" in m && m.detect.indicatorIds?.[0] === "hang")) await Bun.sleep(1);
   h.threads[0]!.exit("boom");
   await expect(waiting).rejects.toThrow("the job thread ended before the detection did: boom");
   // While it is down, a detection is refused at once rather than left waiting.
