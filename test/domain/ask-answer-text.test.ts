@@ -3,7 +3,8 @@
 // like), rankings, misspelt places and the checks on a model's draft, each with values worked out by hand.
 import { describe, expect, test } from "bun:test";
 import { regionList } from "../../db/seed/regions";
-import { readIntent, spanMonths } from "../../src/domain/ask/intent";
+import { readIntent } from "../../src/domain/ask/intent";
+import { spanMonths } from "../../src/domain/ask/periods";
 import { leadSentence, type View } from "../../src/domain/ask/lead";
 import { compareLead, growthRace, newestNote, peerSentence } from "../../src/domain/ask/compare";
 import { inferValueSpec } from "../../src/domain/value-kinds";

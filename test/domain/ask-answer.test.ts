@@ -1,7 +1,8 @@
 // The intent a question reads as, the first of the pure parts of ask's answers (the others, from the lead sentence to
 // the checks on a model's draft, are test/domain/ask-answer-text.test.ts).
 import { describe, expect, test } from "bun:test";
-import { readIntent, namedPeriod, spanMonths } from "../../src/domain/ask/intent";
+import { readIntent } from "../../src/domain/ask/intent";
+import { namedPeriod, spanMonths } from "../../src/domain/ask/periods";
 
 const intent = (
   q: string,

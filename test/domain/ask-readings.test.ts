@@ -4,7 +4,8 @@
 // shorthand, an economy's size and growth, a yearly change over a longer span, an index's change in percent.
 import { describe, expect, test } from "bun:test";
 import { regionList } from "../../db/seed/regions";
-import { bareYear, namedPeriod, readIntent } from "../../src/domain/ask/intent";
+import { readIntent } from "../../src/domain/ask/intent";
+import { bareYear, namedPeriod } from "../../src/domain/ask/periods";
 import { demonymName } from "../../src/domain/ask/demonyms";
 import { parseQuestion, placeLookup, fuzzyPlaceLookup, fuzzyPlaceNames } from "../../src/domain/ask/parse";
 import { economySize, levelOfChange, rateMoves, realOrNominal } from "../../src/domain/ask/topic-reading";

@@ -17,6 +17,7 @@
 import type { RegionKind } from "../concepts";
 import { readThreshold, type Threshold } from "../place-sets";
 import { sinceEpisodeYear } from "../episodes";
+import { COUNT, namedPeriod, spanMonths } from "./periods";
 
 export type Direction = "max" | "min";
 export type Intent =
@@ -38,7 +39,6 @@ export type Intent =
  */
 export type IntentReading = { intent: Intent; yesNo: boolean; down?: boolean; polar?: "best" | "worst"; moved?: "worse" | "better" };
 
-const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
 const MAX_WORDS = /\b(highest|most|largest|biggest|greatest|top|max|maximum|peak|peaked|record high|all[- ]time high|fastest|richest|hottest|how high(?! (?:is|are)\b))\b/;
 const MIN_WORDS = /\b(lowest|least|smallest|fewest|bottom|min|minimum|record low|all[- ]time low|slowest|trough|bottomed|poorest|cheapest|how low(?! (?:is|are)\b))\b/;
 /** Words whose direction is the indicator's polarity: best unemployment is the lowest (planner: up_is_good). */
@@ -47,29 +47,8 @@ const WORST_WORDS = /\b(worst|weakest|deepest|how bad)\b/;
 /** "the biggest loss", "shrank the most": the most of a fall is the lowest change. */
 const FALL_MOST = /\b(loss|losses|lost|lose|losing|shrank|shrunk|shrinking|shrink|declined|decline|declining|fell|fall|falling|dropped|drop)\b/;
 const KIND_WORD: Record<string, RegionKind> = { state: "state", states: "state", county: "county", counties: "county", country: "country", countries: "country", nation: "country", nations: "country", world: "country", economies: "country", globally: "country" };
-const COUNT: Record<string, number> = { a: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twelve: 12, eighteen: 18, twenty: 20 };
-const SPAN_MONTHS: Record<string, number> = { month: 1, quarter: 3, year: 12, decade: 120 };
 const KINDS = "states?|count(?:y|ies)|countr(?:y|ies)|nations?|economies";
 const NUMBER = "\\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty";
-
-/** "in April 2020" → 2020-04-01, "in 2019" → 2019 (a year), else null. */
-export function namedPeriod(q: string): string | null {
-  const month = new RegExp(`\\b(?:in|for|during|of)\\s+(${MONTHS.join("|")})\\s*,?\\s+((?:19|20)\\d\\d)\\b`).exec(q);
-  if (month) return `${month[2]}-${String(MONTHS.indexOf(month[1]) + 1).padStart(2, "0")}-01`;
-  // "than in 2015", "since 2015": a change since that year, not a value in it.
-  const year = /(?<!\bthan |\bthan it was |\bsince )\b(?:in|for|during)\s+((?:19|20)\d\d)\b(?!\s*(?:to|-|recession))/.exec(q);
-  return year ? year[1] : bareYear(q);
-}
-
-/**
- * A year written on its own ("argentina inflation 2023", "india's growth rate 2019"): the period asked, unless a word
- * before it makes it a start or an end ("since 2019", "from 2010 to"), it is one end of a range ("2021-22") or it
- * names an episode ("the 2008 financial crisis", "the 2020 recession").
- */
-export function bareYear(q: string): string | null {
-  const m = /(?<!\b(?:since|from|than|to|in|for|during|after|before|until|till|through|between|and|vs|versus|the|of) )\b((?:19|20)\d\d)\b(?!\s*(?:to\b|-|–|\/|s\b|recession|crisis|financial|surge|inflation|pandemic|covid|crash|levels?\b))/.exec(q);
-  return m ? m[1] : null;
-}
 
 const GROWTH_WORDS = /\b(grow|grows|growing|grown|grew|growth|fast|faster|pace|rising|risen|rise|inflation|gone up|go up|increase|increasing|increased)\b/;
 const CHANGE_WORDS = /\b(added|add|adds|gained|gain|gains|lost|lose|losses|created|create|cut|shed|changed|change|how much has|how much have|happened|hired|hires|how many more|how many fewer)\b/;
@@ -102,15 +81,6 @@ function flowWay(q: string, opts: IntentOptions): "out" | "in" | "between" {
   return FLOW_OUT.test(q) || !FLOW_IN.test(q) ? "out" : "in";
 }
 
-/** "over the past year" 12, "in the last six months" 6, "past 2 quarters" 6, "over 12 months" 12: the span asked. */
-export function spanMonths(q: string): number | null {
-  const m =
-    /\b(?:past|last|previous)\s+(?:(\d{1,3}|[a-z]+)\s+)?(month|quarter|year|decade)s?\b/.exec(q) ??
-    /\b(?:over|in|during|for|within)\s+(?:the\s+)?(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|twelve|eighteen|twenty)\s+(month|quarter|year|decade)s?\b/.exec(q);
-  if (!m) return null;
-  const n = m[1] === undefined ? 1 : /^\d+$/.test(m[1]) ? Number(m[1]) : COUNT[m[1]];
-  return n ? n * SPAN_MONTHS[m[2]] : null;
-}
 
 export type IntentOptions = {
   places: readonly RegionKind[];

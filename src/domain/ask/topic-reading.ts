@@ -12,7 +12,8 @@
 import type { Topic } from "./lexicon";
 import { TOPIC_WORDS } from "./topic-words";
 import { TOPICS } from "./topics";
-import { spanMonths, type IntentReading } from "./intent";
+import type { IntentReading } from "./intent";
+import { spanMonths } from "./periods";
 
 const topicNamed = (id: string) => TOPICS.find((t) => t.id === id)!;
 
