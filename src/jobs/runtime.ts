@@ -1,30 +1,7 @@
 // The job engine of one process: pg-boss over the app's database (src/jobs/boss.ts), its queues, and — when this
 // process runs jobs (the server with JOBS=on, every `svc worker`) — the workers and the refresh crons.
 //
-// Queues:
-// - `provision`: policy exclusive, singletonKey = the series, so one job per series waits or runs however many
-//   requests and processes ask; retries with exponential backoff (PROVISION_RETRY_*); a job whose worker died is
-//   retried after PROVISION_EXPIRE_SECONDS, or PROVISION_HEARTBEAT_SECONDS without a heartbeat. Its dead letter queue
-//   `provision-lost` receives jobs that failed without the handler's last word (a worker lost on the last attempt):
-//   the series is then marked failed, so requests are told instead of waiting forever.
-// - `refresh`: policy exclusive keyed by source (a refresh still running swallows the next tick), fed by one pg-boss
-//   cron schedule per source (REFRESH_SCHEDULES, read in REFRESH_TZ). pg-boss keeps schedules in the database and
-//   sends each tick once across every instance that runs crons.
-// - `briefing`: policy exclusive keyed by briefing (one run of a briefing waits or runs at a time, across processes),
-//   fed by one pg-boss cron schedule per briefing (its weekly slot, src/domain/briefings.ts, in UTC) and by a first
-//   run when a briefing is saved. Each run is stored (src/services/briefings.ts runBriefing); a failed one is retried
-//   twice, 5 and 10 minutes later. A process that runs jobs reconciles the schedules with the briefings table when
-//   it starts (a briefing saved while no engine ran gets its schedule, a deleted one loses it) and queues a run of
-//   every briefing that has no good run yet (the public ones after the first-start seed).
-// - `detect`: signal detection after every write of a series. The database records each changed series in
-//   series_changes (triggers on `series`, in the writer's transaction, whichever process wrote: seed, `svc import`,
-//   `svc ingest`, provisioning, refresh); one job (policy exclusive, one key) drains it in batches, oldest first.
-//   Sent when this process writes a series (the database's write events, db/events.ts), when a process that
-//   runs jobs starts (what `svc seed` or `svc import` wrote while no server ran), and by a one-minute cron (other
-//   processes' writes on a shared PostgreSQL). Never run on the thread of a request.
-// - `billing`: the billing cycle (src/jobs/billing.ts), policy exclusive with one key (one run at a time across every
-//   process), fed by a one-minute cron and by a run when a server starts. Worked by the processes that hold the
-//   billing dependencies (API nodes: mail, the billing provider, the key meter), whether or not they run other jobs.
+// Its queues, their policies and why: src/jobs/queues.ts.
 // Every process may enqueue and schedule; only a process that runs jobs maintains the queues and sends cron ticks.
 import { detectChangedSeries } from "../services/signal-detection";
 import { createAsker, type Asker } from "../services/ask";
@@ -38,34 +15,10 @@ import { provisionSeries, provisioningLost, type ProvisionDeps } from "../servic
 import { refreshSource } from "../services/refresh";
 import type { BillingDeps } from "../services/billing";
 import { runBillingCycle } from "./billing";
+import { BILLING_CRON, BILLING_KEY, BILLING_QUEUE, BRIEFING_QUEUE, BRIEFING_TZ, DETECT_CRON, DETECT_KEY, DETECT_QUEUE, KEYED_PRIORITY, PROVISION_LOST_QUEUE, PROVISION_QUEUE, QUEUES, REFRESH_QUEUE, setUpQueues } from "./queues";
 import { openBoss, type OpenBoss } from "./boss";
 import { inBackground } from "../../db/pglite-remote";
 
-export const PROVISION_QUEUE = "provision";
-export const PROVISION_LOST_QUEUE = "provision-lost";
-/** pg-boss takes higher priorities first: keyed callers' fetches before strangers'. */
-const KEYED_PRIORITY = 10;
-export const REFRESH_QUEUE = "refresh";
-export const BRIEFING_QUEUE = "briefing";
-export const DETECT_QUEUE = "detect";
-export const BILLING_QUEUE = "billing";
-const QUEUES = [PROVISION_QUEUE, PROVISION_LOST_QUEUE, REFRESH_QUEUE, BRIEFING_QUEUE, DETECT_QUEUE, BILLING_QUEUE] as const;
-const BILLING_KEY = "billing-cycle";
-const BILLING_CRON = "* * * * *";
-/** A billing run may take this long (provider calls with retries) before it is taken to be lost. */
-const BILLING_EXPIRE_SECONDS = 900;
-const DETECT_KEY = "changed-series";
-/** Other processes' writes (a shared PostgreSQL) are picked up at least this often. */
-const DETECT_CRON = "* * * * *";
-/** Briefing schedules are read in UTC (their slots are UTC). */
-export const BRIEFING_TZ = "UTC";
-
-/** A refresh may read thousands of series: it may run this long before it is taken to be lost. */
-const REFRESH_EXPIRE_SECONDS = 4 * 3600;
-/** A briefing run (one deep ask) may run this long before it is taken to be lost. */
-const BRIEFING_EXPIRE_SECONDS = 900;
-/** Finished jobs are kept a day for inspection (pg-boss deletes them after). */
-const KEEP_FINISHED_SECONDS = 86_400;
 /** How long stop() waits for running jobs before letting them expire and be retried elsewhere. */
 const STOP_GRACE_MS = 10_000;
 
@@ -106,54 +59,6 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
   let started: Promise<PgBoss> | null = null;
   /** Whether start() has finished (and stop() not begun). */
   let startedUp = false;
-
-  async function setUpQueues(boss: PgBoss): Promise<void> {
-    const p = cfg.provision;
-    await ensureQueue(boss, PROVISION_LOST_QUEUE, { policy: "standard" }, { retryLimit: 2, retryDelay: 5, retryBackoff: true, deleteAfterSeconds: KEEP_FINISHED_SECONDS });
-    await ensureQueue(boss, PROVISION_QUEUE, { policy: "exclusive" }, {
-      retryLimit: p.retryLimit,
-      retryDelay: p.retryDelaySeconds,
-      retryBackoff: true,
-      retryDelayMax: p.retryDelayMaxSeconds,
-      expireInSeconds: p.expireSeconds,
-      heartbeatSeconds: p.heartbeatSeconds,
-      deadLetter: PROVISION_LOST_QUEUE,
-      deleteAfterSeconds: KEEP_FINISHED_SECONDS,
-      notify: true,
-    });
-    await ensureQueue(boss, REFRESH_QUEUE, { policy: "exclusive" }, {
-      retryLimit: 2,
-      retryDelay: 60,
-      retryBackoff: true,
-      retryDelayMax: 900,
-      expireInSeconds: REFRESH_EXPIRE_SECONDS,
-      deleteAfterSeconds: 7 * KEEP_FINISHED_SECONDS,
-      notify: true,
-    });
-    await ensureQueue(boss, DETECT_QUEUE, { policy: "exclusive" }, {
-      retryLimit: 3,
-      retryDelay: 30,
-      retryBackoff: true,
-      retryDelayMax: 600,
-      expireInSeconds: REFRESH_EXPIRE_SECONDS,
-      deleteAfterSeconds: KEEP_FINISHED_SECONDS,
-      notify: true,
-    });
-    await ensureQueue(boss, BILLING_QUEUE, { policy: "exclusive" }, {
-      retryLimit: 0,
-      expireInSeconds: BILLING_EXPIRE_SECONDS,
-      deleteAfterSeconds: KEEP_FINISHED_SECONDS,
-    });
-    await ensureQueue(boss, BRIEFING_QUEUE, { policy: "exclusive" }, {
-      retryLimit: 2,
-      retryDelay: 300,
-      retryBackoff: true,
-      retryDelayMax: 900,
-      expireInSeconds: BRIEFING_EXPIRE_SECONDS,
-      deleteAfterSeconds: 7 * KEEP_FINISHED_SECONDS,
-      notify: true,
-    });
-  }
 
   const scheduleBriefing = (boss: PgBoss, id: string) =>
     boss.schedule(BRIEFING_QUEUE, slotCron(weeklySlot(id)), { briefingId: id } satisfies BriefingData, { key: id, tz: BRIEFING_TZ, singletonKey: id });
@@ -242,7 +147,7 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
     opened = openBoss(deps.database, { runsJobs, poolMax: cfg.poolMax, superviseSeconds: cfg.superviseSeconds, pollSeconds: cfg.pollSeconds }, deps.logger);
     const boss = opened.boss;
     await boss.start();
-    await setUpQueues(boss);
+    await setUpQueues(boss, cfg.provision);
     // Workers started in the background context carry it into every job they run: on the embedded database their
     // statements give way to requests' (db/pglite-host.ts).
     if (runsJobs) await inBackground(deps.database, () => startWorkers(boss));
@@ -326,10 +231,4 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
       }
     },
   };
-}
-
-/** Creates the queue if it is new, and applies the options of this configuration to it either way. */
-async function ensureQueue(boss: PgBoss, name: string, fixed: { policy: "standard" | "exclusive" }, options: Record<string, unknown>): Promise<void> {
-  await boss.createQueue(name, { ...fixed, ...options } as never);
-  await boss.updateQueue(name, options as never);
 }

@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import type { PgBoss } from "pg-boss";
-import { BILLING_QUEUE, type JobRuntime } from "../../src/jobs/runtime";
+import { type JobRuntime } from "../../src/jobs/runtime";
+import { BILLING_QUEUE } from "../../src/jobs/queues";
 import { anotherJobEngine, makeJobsTestApp, waitFor, type JobsTestApp } from "../support/jobs";
 
 // bun resets the default timeout per file: this file starts databases and job engines.

@@ -12,7 +12,7 @@ import { sql } from "drizzle-orm";
 import { listRunsOfBriefing } from "../../db/repos/briefings";
 import { PUBLIC_BRIEFINGS, publicBriefingId } from "../../db/seed/briefings";
 import { slotCron, weeklySlot } from "../../src/domain/briefings";
-import { BRIEFING_QUEUE, BRIEFING_TZ } from "../../src/jobs/runtime";
+import { BRIEFING_QUEUE, BRIEFING_TZ } from "../../src/jobs/queues";
 import { noJobs } from "../../src/ports";
 import { answeringAsker, failingAsker } from "../support/briefings";
 import { makeTestDatabase, sharedDatabase, testBackend } from "../support/db";

@@ -13,7 +13,7 @@ import type { ApiError } from "../../src/errors";
 import { keyedCaller, provisioningBudget } from "../../src/services/provisioning-budget";
 import { memoryRateLimitStore } from "../../src/services/rate-limit-stores";
 import { seriesJobKey } from "../../src/domain/provisioning";
-import { PROVISION_QUEUE } from "../../src/jobs/runtime";
+import { PROVISION_QUEUE } from "../../src/jobs/queues";
 import { providerLimits } from "../../src/upstream/limiter";
 import { fromIp, testKey } from "../support/keys";
 import { fredUs, makeJobsTestApp } from "../support/jobs";

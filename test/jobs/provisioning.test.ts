@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { errorEnvelopeSchema } from "../../src/schemas/errors";
 import { provisioningBodySchema } from "../../src/schemas/provisioning";
 import { latestBatchResponseSchema, observationsResponseSchema } from "../../src/schemas/observations";
-import { PROVISION_QUEUE } from "../../src/jobs/runtime";
+import { PROVISION_QUEUE } from "../../src/jobs/queues";
 import { seriesJobKey } from "../../src/domain/provisioning";
 import { indicatorId } from "../../db/seed/catalog";
 import { fredRows } from "../support/fetcher";

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { findSeries } from "../../db/repos/observations";
 import { indicatorId } from "../../db/seed/catalog";
-import { REFRESH_QUEUE } from "../../src/jobs/runtime";
+import { REFRESH_QUEUE } from "../../src/jobs/queues";
 import { healthReportSchema } from "../../src/schemas/discovery";
 import { fredUs, makeJobsTestApp, waitFor, type JobsTestApp } from "../support/jobs";
 import { sharedDataMissingMessage, sharedDataPath } from "../support/shared-data";

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { indicatorId } from "../../db/seed/catalog";
 import { findProvisioning } from "../../db/repos/provisioning";
 import { seriesJobKey } from "../../src/domain/provisioning";
-import { PROVISION_QUEUE } from "../../src/jobs/runtime";
+import { PROVISION_QUEUE } from "../../src/jobs/queues";
 import type { JobQueue, RateLimitStore } from "../../src/ports";
 import { chartQuerySchema } from "../../src/schemas/chart";
 import { observationsQuerySchema } from "../../src/schemas/observations";
