@@ -23,7 +23,9 @@ export const INSTALLED_PGLITE: string = pglitePackage.version;
 
 /** Whether the built blank cluster was made by the installed PGlite with the current initdb parameters. */
 export function blankClusterCurrent(): boolean {
-  return manifest.pglite === INSTALLED_PGLITE && JSON.stringify(manifest.initdb) === JSON.stringify(PGLITE_INITDB_PARAMS);
+  return (
+    manifest.pglite === INSTALLED_PGLITE && JSON.stringify(manifest.initdb) === JSON.stringify(PGLITE_INITDB_PARAMS)
+  );
 }
 
 /** The blank cluster to load into an empty data directory, or null when it is not current (initdb then runs). */

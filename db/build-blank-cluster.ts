@@ -13,6 +13,11 @@ await pg.waitReady;
 const tarball = new Uint8Array(await (await pg.dumpDataDir("gzip")).arrayBuffer());
 await pg.close();
 writeFileSync(join(dir, "pglite.tar.gz"), tarball);
-const manifest: BlankClusterManifest = { pglite: INSTALLED_PGLITE, initdb: PGLITE_INITDB_PARAMS, sha256: createHash("sha256").update(tarball).digest("hex"), bytes: tarball.length };
+const manifest: BlankClusterManifest = {
+  pglite: INSTALLED_PGLITE,
+  initdb: PGLITE_INITDB_PARAMS,
+  sha256: createHash("sha256").update(tarball).digest("hex"),
+  bytes: tarball.length,
+};
 writeFileSync(join(dir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
 console.log(`db/blank-cluster: PGlite ${manifest.pglite}, ${manifest.bytes} bytes, sha256 ${manifest.sha256}`);

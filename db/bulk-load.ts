@@ -14,10 +14,27 @@ import { copyCheckedCsvPglite, copyCsvPostgres } from "./copy";
 import { findManySeriesIds, writeManySeries, type ObservationInput } from "./repos/observations";
 
 /** `sourceUpdatedAt` may be a timestamp string (the snapshot's rows are passed as parsed, without a copy per row). */
-export type BulkRow = { date: string; value: number | null; isPreliminary?: boolean; sourceUpdatedAt?: Date | string | null };
+export type BulkRow = {
+  date: string;
+  value: number | null;
+  isPreliminary?: boolean;
+  sourceUpdatedAt?: Date | string | null;
+};
 /** `sourceUpdatedAt`: of the rows that carry none. */
-export type BulkSeries = { indicatorId: string; regionCode: string; rows: BulkRow[]; sourceUpdatedAt?: Date | string | null };
-export type BulkLoadResult = { created: number; updated: number; rows: number; inserted: number; revised: number; unchanged: number };
+export type BulkSeries = {
+  indicatorId: string;
+  regionCode: string;
+  rows: BulkRow[];
+  sourceUpdatedAt?: Date | string | null;
+};
+export type BulkLoadResult = {
+  created: number;
+  updated: number;
+  rows: number;
+  inserted: number;
+  revised: number;
+  unchanged: number;
+};
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 /**
@@ -46,9 +63,11 @@ export function validateBulkSeries(items: readonly BulkSeries[], isoTime: IsoTim
   const seen = new Set<string>();
   items.forEach((s, i) => {
     const key = `${s.indicatorId}|${s.regionCode}`;
-    if (seen.has(key)) throw new Error(`bulk load: series ${s.indicatorId}/${s.regionCode} appears twice (item ${i + 1})`);
+    if (seen.has(key))
+      throw new Error(`bulk load: series ${s.indicatorId}/${s.regionCode} appears twice (item ${i + 1})`);
     seen.add(key);
-    if (s.sourceUpdatedAt && isoTime(s.sourceUpdatedAt) === null) throw new Error(`bulk load: series ${s.indicatorId}/${s.regionCode}: invalid source_updated_at`);
+    if (s.sourceUpdatedAt && isoTime(s.sourceUpdatedAt) === null)
+      throw new Error(`bulk load: series ${s.indicatorId}/${s.regionCode}: invalid source_updated_at`);
     let prev = "";
     s.rows.forEach((r, j) => {
       const at = `bulk load: ${s.indicatorId}/${s.regionCode} row ${j + 1}`;
@@ -61,9 +80,18 @@ export function validateBulkSeries(items: readonly BulkSeries[], isoTime: IsoTim
   });
 }
 
-function observationInput(r: BulkRow, seriesUpdatedAt: BulkSeries["sourceUpdatedAt"], isoTime: IsoTime): ObservationInput {
+function observationInput(
+  r: BulkRow,
+  seriesUpdatedAt: BulkSeries["sourceUpdatedAt"],
+  isoTime: IsoTime,
+): ObservationInput {
   const t = r.sourceUpdatedAt || seriesUpdatedAt;
-  return { date: r.date, value: r.value, isPreliminary: r.isPreliminary ?? false, sourceUpdatedAt: t ? new Date(isoTime(t)!) : null };
+  return {
+    date: r.date,
+    value: r.value,
+    isPreliminary: r.isPreliminary ?? false,
+    sourceUpdatedAt: t ? new Date(isoTime(t)!) : null,
+  };
 }
 
 /** The last (current) vintage of every date. */
@@ -93,7 +121,14 @@ function isoTimeOfLoad(): IsoTime {
 }
 
 /** COPY rows (CSV) of one new series, and its statistics. */
-function observationCsv(seriesId: number, rows: readonly BulkRow[], seriesUpdatedAt: BulkSeries["sourceUpdatedAt"], recordedAt: string, out: string[], isoTime: IsoTime): void {
+function observationCsv(
+  seriesId: number,
+  rows: readonly BulkRow[],
+  seriesUpdatedAt: BulkSeries["sourceUpdatedAt"],
+  recordedAt: string,
+  out: string[],
+  isoTime: IsoTime,
+): void {
   let revision = 0;
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];
@@ -113,13 +148,19 @@ function stats(rows: readonly BulkRow[]): { first: string | null; last: string |
   return { first: rows[0]?.date ?? null, last: rows[rows.length - 1]?.date ?? null, count };
 }
 
-const COPY_TARGET = "observations (series_id, date, revision, value, is_preliminary, is_latest, source_updated_at, recorded_at)";
+const COPY_TARGET =
+  "observations (series_id, date, revision, value, is_preliminary, is_latest, source_updated_at, recorded_at)";
 const INSERT_SERIES = `insert into series (indicator_id, region_code, first_date, last_date, observation_count, version, updated_at)
   select * from unnest($1::uuid[], $2::text[], $3::date[], $4::date[], $5::int[], $6::int[], $7::timestamptz[])
   returning id, indicator_id, region_code`;
 
 /** Creates the series of one batch and copies their observations, in one transaction. */
-async function loadNewBatch(database: Database, batch: readonly BulkSeries[], now: Date, isoTime: IsoTime): Promise<void> {
+async function loadNewBatch(
+  database: Database,
+  batch: readonly BulkSeries[],
+  now: Date,
+  isoTime: IsoTime,
+): Promise<void> {
   const at = now.toISOString();
   const st = batch.map((s) => stats(s.rows));
   const params = [
@@ -134,7 +175,8 @@ async function loadNewBatch(database: Database, batch: readonly BulkSeries[], no
   const csvFor = (created: { id: number; indicator_id: string; region_code: string }[]) => {
     const ids = new Map(created.map((r) => [`${r.indicator_id}|${r.region_code}`, Number(r.id)]));
     const lines: string[] = [];
-    for (const s of batch) observationCsv(ids.get(`${s.indicatorId}|${s.regionCode}`)!, s.rows, s.sourceUpdatedAt, at, lines, isoTime);
+    for (const s of batch)
+      observationCsv(ids.get(`${s.indicatorId}|${s.regionCode}`)!, s.rows, s.sourceUpdatedAt, at, lines, isoTime);
     return lines.join("");
   };
   const raw = database.raw;
@@ -143,7 +185,10 @@ async function loadNewBatch(database: Database, batch: readonly BulkSeries[], no
       // A bulk load is maintenance: the service's statement timeout does not apply (the COPY has its own, below).
       await tx`set local statement_timeout = 0`;
       // postgres.js sends a JS array as a parameter only through sql.array (unsafe() takes text otherwise).
-      const created = (await tx.unsafe(INSERT_SERIES, params.map((p) => tx.array(p as never[])) as never)) as unknown as { id: number; indicator_id: string; region_code: string }[];
+      const created = (await tx.unsafe(
+        INSERT_SERIES,
+        params.map((p) => tx.array(p as never[])) as never,
+      )) as unknown as { id: number; indicator_id: string; region_code: string }[];
       await copyCsvPostgres(tx, COPY_TARGET, csvFor(created));
     });
   } else {
@@ -169,7 +214,10 @@ export async function bulkLoadSeries(
   const isoTime = isoTimeOfLoad();
   validateBulkSeries(items, isoTime);
   const result: BulkLoadResult = { created: 0, updated: 0, rows: 0, inserted: 0, revised: 0, unchanged: 0 };
-  const held = await findManySeriesIds(database.db, items.map((s) => ({ indicatorId: s.indicatorId, regionCode: s.regionCode })));
+  const held = await findManySeriesIds(
+    database.db,
+    items.map((s) => ({ indicatorId: s.indicatorId, regionCode: s.regionCode })),
+  );
   const fresh = items.filter((s) => s.rows.length > 0 && !held.has(`${s.indicatorId}|${s.regionCode}`));
   const existing = items.filter((s) => s.rows.length > 0 && held.has(`${s.indicatorId}|${s.regionCode}`));
 
@@ -195,7 +243,11 @@ export async function bulkLoadSeries(
 
   // Held series: the current value of each date through the one write path (their earlier vintages are history the
   // store either holds already or never saw; replaying them would revise the current value back and forth).
-  const writes = existing.map((s) => ({ indicatorId: s.indicatorId, regionCode: s.regionCode, rows: currentRows(s.rows).map((r) => observationInput(r, s.sourceUpdatedAt, isoTime)) }));
+  const writes = existing.map((s) => ({
+    indicatorId: s.indicatorId,
+    regionCode: s.regionCode,
+    rows: currentRows(s.rows).map((r) => observationInput(r, s.sourceUpdatedAt, isoTime)),
+  }));
   for (let i = 0; i < writes.length; i += 500) {
     const part = writes.slice(i, i + 500);
     for (const r of await writeManySeries(database.db, { items: part, now: opts.now })) {

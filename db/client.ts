@@ -23,7 +23,14 @@ import { PGLITE_INITDB_PARAMS, PGLITE_SHARED_BUFFERS, blankCluster } from "./bla
 import * as schema from "./schema";
 import { pidAlive } from "./process-alive";
 import { connectionGate } from "./pg-faults";
-import { clientOptions, DEFAULT_CONNECT_TIMEOUT_MS, pgNotifications, withAdvisoryLock, type Notifications, type PgOptions } from "./pg-clients";
+import {
+  clientOptions,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  pgNotifications,
+  withAdvisoryLock,
+  type Notifications,
+  type PgOptions,
+} from "./pg-clients";
 import { attachWriteEvents, WriteEvents } from "./events";
 import type { RemotePglite } from "./pglite-remote";
 import { once } from "./once";
@@ -80,7 +87,10 @@ const loadPgliteModules = once(async () => ({
 }));
 
 export class DataDirLockedError extends Error {
-  constructor(readonly dataDir: string, readonly pid: number) {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
     super(
       `the embedded database in ${dataDir} is in use by process ${pid} (probably the running server). ` +
         `PGlite allows one process at a time: stop that process first, or point DATABASE_URL at PostgreSQL.`,
@@ -160,11 +170,19 @@ const eventLoopTurn = () => new Promise<void>((resolve) => setImmediate(resolve)
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if ("url" in opts) {
-    const gate = connectionGate({ connectTimeoutMs: opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, log: opts.log });
-    const client = postgres(opts.url, clientOptions(opts, gate, { max: opts.poolSize ?? 10, statementTimeoutMs: opts.statementTimeoutMs ?? 0 }));
+    const gate = connectionGate({
+      connectTimeoutMs: opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      log: opts.log,
+    });
+    const client = postgres(
+      opts.url,
+      clientOptions(opts, gate, { max: opts.poolSize ?? 10, statementTimeoutMs: opts.statementTimeoutMs ?? 0 }),
+    );
     const events = new WriteEvents();
     const db = attachWriteEvents(drizzlePostgres({ client, schema }) as unknown as Db, events);
-    await withAdvisoryLock(opts, gate, SCHEMA_LOCK, (locked) => migrate(drizzlePostgres({ client: locked, schema }) as unknown as Db));
+    await withAdvisoryLock(opts, gate, SCHEMA_LOCK, (locked) =>
+      migrate(drizzlePostgres({ client: locked, schema }) as unknown as Db),
+    );
     const database: Database = {
       db,
       kind: "postgres",
@@ -221,12 +239,22 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       // PostgreSQL's default 128 MB of shared buffers is most of an idle server's memory; the files the embedded
       // database reads stay in the operating system's page cache anyway. At most 64 MB of WAL kept between
       // checkpoints (default 1 GB): a seeded data directory (and its image, src/startup/image.ts) stays small.
-      startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`, "-c", "max_wal_size=64MB", "-c", "min_wal_size=32MB"],
+      startParams: [
+        ...PGlite.defaultStartParams,
+        "-c",
+        `shared_buffers=${PGLITE_SHARED_BUFFERS}`,
+        "-c",
+        "max_wal_size=64MB",
+        "-c",
+        "min_wal_size=32MB",
+      ],
       initDbStartParams: PGLITE_INITDB_PARAMS,
       ...(await loadPgliteModules()),
       fsBundle: Bun.file(pgliteDataPath),
       // A new cluster is loaded from the blank one built ahead (db/blank-cluster.ts) rather than made by initdb.
-      loadDataDir: opts.loadDataDir ?? (dataDir && existsSync(join(dataDir, "PG_VERSION")) ? undefined : (blankCluster() ?? undefined)),
+      loadDataDir:
+        opts.loadDataDir ??
+        (dataDir && existsSync(join(dataDir, "PG_VERSION")) ? undefined : (blankCluster() ?? undefined)),
     });
     await client.waitReady;
     const database = embeddedDatabase(client, async () => {

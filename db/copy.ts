@@ -55,7 +55,12 @@ export async function copyCheckedCsvPglite(tx: Transaction, target: string, csv:
 }
 
 /** One COPY into `target` (`table (columns)`) in a transaction of its own; `checked`: see copyCheckedCsvPglite. */
-export async function copyInto(database: Pick<Database, "raw">, target: string, csv: string, opts: { checked?: boolean } = {}): Promise<void> {
+export async function copyInto(
+  database: Pick<Database, "raw">,
+  target: string,
+  csv: string,
+  opts: { checked?: boolean } = {},
+): Promise<void> {
   const raw = database.raw;
   if (raw.kind === "postgres") {
     await raw.sql.begin(async (tx) => {

@@ -77,7 +77,10 @@ type WithEvents = { [EVENTS]?: WriteEvents };
 export function attachWriteEvents<D extends object>(db: D, events: WriteEvents): D {
   (db as WithEvents)[EVENTS] = events;
   const handle = db as unknown as Handle;
-  const open = handle.transaction.bind(handle) as (fn: (tx: object) => Promise<unknown>, config?: unknown) => Promise<unknown>;
+  const open = handle.transaction.bind(handle) as (
+    fn: (tx: object) => Promise<unknown>,
+    config?: unknown,
+  ) => Promise<unknown>;
   handle.transaction = (async (fn: (tx: object) => Promise<unknown>, config?: unknown) => {
     const pending = new PendingEvents();
     const result = await open((tx) => fn(attachWriteEvents(tx, pending)), config);

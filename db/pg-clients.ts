@@ -23,7 +23,12 @@ export type Notifications = {
    * the listener is (again) in place, `onState(false)` when its connection drops: notifications sent meanwhile are
    * lost, and the caller must assume it missed some.
    */
-  listen(role: string, channels: string[], onNotify: (channel: string, payload: string) => void, onState: (listening: boolean) => void): { close(): Promise<void> };
+  listen(
+    role: string,
+    channels: string[],
+    onNotify: (channel: string, payload: string) => void,
+    onState: (listening: boolean) => void,
+  ): { close(): Promise<void> };
   notify(channel: string, payload: string): Promise<void>;
   /** Sessions of this database currently listening under `role` (every process's listener). */
   listenerCount(role: string): Promise<number>;
@@ -32,7 +37,11 @@ export type Notifications = {
 export const DEFAULT_CONNECT_TIMEOUT_MS = 2000;
 
 /** postgres.js options shared by every client of one database: connections through the gate, timeouts. */
-export function clientOptions(opts: PgOptions, gate: ReturnType<typeof connectionGate>, extra: { max: number; statementTimeoutMs: number; applicationName?: string; fetchTypes?: boolean }) {
+export function clientOptions(
+  opts: PgOptions,
+  gate: ReturnType<typeof connectionGate>,
+  extra: { max: number; statementTimeoutMs: number; applicationName?: string; fetchTypes?: boolean },
+) {
   const connection: Record<string, string | number> = { statement_timeout: extra.statementTimeoutMs };
   if (extra.applicationName) connection.application_name = extra.applicationName;
   return {
@@ -54,7 +63,12 @@ export function clientOptions(opts: PgOptions, gate: ReturnType<typeof connectio
  * Runs `fn` on a client of its own (one connection, no statement timeout) holding the advisory lock `name`; the
  * lock goes with the session, so a process that dies holding it releases it.
  */
-export async function withAdvisoryLock<T>(opts: PgOptions, gate: ReturnType<typeof connectionGate>, name: string, fn: (client: postgres.Sql) => Promise<T>): Promise<T> {
+export async function withAdvisoryLock<T>(
+  opts: PgOptions,
+  gate: ReturnType<typeof connectionGate>,
+  name: string,
+  fn: (client: postgres.Sql) => Promise<T>,
+): Promise<T> {
   const client = postgres(opts.url, clientOptions(opts, gate, { max: 1, statementTimeoutMs: 0 }));
   try {
     await client`select pg_advisory_lock(hashtextextended(${name}, 0))`;
@@ -68,7 +82,11 @@ export async function withAdvisoryLock<T>(opts: PgOptions, gate: ReturnType<type
   }
 }
 
-export function pgNotifications(opts: PgOptions, gate: ReturnType<typeof connectionGate>, pool: postgres.Sql): Notifications {
+export function pgNotifications(
+  opts: PgOptions,
+  gate: ReturnType<typeof connectionGate>,
+  pool: postgres.Sql,
+): Notifications {
   return {
     listen(role, channels, onNotify, onState) {
       let closed = false;
@@ -76,7 +94,12 @@ export function pgNotifications(opts: PgOptions, gate: ReturnType<typeof connect
       let retry: ReturnType<typeof setTimeout> | undefined;
       const client = postgres(opts.url, {
         // Named `role` only once it listens (below): a session counted by listenerCount() is sure to get notifications.
-        ...clientOptions(opts, gate, { max: 1, statementTimeoutMs: 0, applicationName: `${role}:starting`, fetchTypes: false }),
+        ...clientOptions(opts, gate, {
+          max: 1,
+          statementTimeoutMs: 0,
+          applicationName: `${role}:starting`,
+          fetchTypes: false,
+        }),
         idle_timeout: undefined,
         max_lifetime: null,
         onnotify: (channel: string, payload: string) => onNotify(channel, payload),
@@ -116,7 +139,8 @@ export function pgNotifications(opts: PgOptions, gate: ReturnType<typeof connect
     },
     notify: async (channel, payload) => void (await pool`select pg_notify(${channel}, ${payload})`),
     async listenerCount(role) {
-      const [row] = await pool`select count(*)::int as n from pg_stat_activity where application_name = ${role} and datname = current_database()`;
+      const [row] =
+        await pool`select count(*)::int as n from pg_stat_activity where application_name = ${role} and datname = current_database()`;
       return Number(row?.n ?? 0);
     },
   };

@@ -49,7 +49,10 @@ export function isDatabaseUnavailable(e: unknown): boolean {
   return false;
 }
 
-export type GateLog = { warn(msg: string, fields?: Record<string, unknown>): void; info(msg: string, fields?: Record<string, unknown>): void };
+export type GateLog = {
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  info(msg: string, fields?: Record<string, unknown>): void;
+};
 
 type SocketOptions = { host: string[]; port: number[]; path?: string | false };
 
@@ -73,7 +76,9 @@ function failedSocket(error: Error): Socket {
 
 function tcpConnect(o: SocketOptions, index: number, timeoutMs: number): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const s = o.path ? connect({ path: o.path }) : connect({ host: o.host[index % o.host.length]!, port: o.port[index % o.port.length]! });
+    const s = o.path
+      ? connect({ path: o.path })
+      : connect({ host: o.host[index % o.host.length]!, port: o.port[index % o.port.length]! });
     const timer = setTimeout(() => {
       s.destroy();
       reject(Object.assign(new Error(`no connection within ${timeoutMs} ms`), { code: "CONNECT_TIMEOUT" }));
@@ -100,7 +105,11 @@ export function connectionGate(opts: { connectTimeoutMs: number; log?: GateLog; 
     /** postgres.js's `socket` option: a connected socket, or one that fails at once while the server is down. */
     async socket(o: SocketOptions): Promise<Socket> {
       if (down && (now() < down.retryAt || down.probing)) {
-        return failedSocket(new DatabaseUnavailableError(`the database has not answered since ${Math.round(now() - down.since)} ms ago; retrying`));
+        return failedSocket(
+          new DatabaseUnavailableError(
+            `the database has not answered since ${Math.round(now() - down.since)} ms ago; retrying`,
+          ),
+        );
       }
       if (down) down.probing = true;
       try {
@@ -109,9 +118,14 @@ export function connectionGate(opts: { connectTimeoutMs: number; log?: GateLog; 
         down = null;
         return s;
       } catch (e) {
-        if (!down) opts.log?.warn("database unreachable: requests that need it are answered 503 until it answers again", { error: String(e) });
+        if (!down)
+          opts.log?.warn("database unreachable: requests that need it are answered 503 until it answers again", {
+            error: String(e),
+          });
         down = { since: down?.since ?? now(), retryAt: now() + RETRY_MS, probing: false };
-        return failedSocket(Object.assign(new DatabaseUnavailableError(`cannot connect to the database: ${String(e)}`), { cause: e }));
+        return failedSocket(
+          Object.assign(new DatabaseUnavailableError(`cannot connect to the database: ${String(e)}`), { cause: e }),
+        );
       }
     },
   };

@@ -3,7 +3,14 @@
 // order is this host's, not PGlite's first-come: a request's statement goes before background work's (jobs, admin
 // commands, the first start's detection), so health and reads wait for one statement of a job at most, not its queue.
 import type { PGlite, Transaction } from "@electric-sql/pglite";
-import { RemotePglite, type PgNotification, type PgReply, type PgRequest, type WireError, type WireOptions } from "./pglite-remote";
+import {
+  RemotePglite,
+  type PgNotification,
+  type PgReply,
+  type PgRequest,
+  type WireError,
+  type WireOptions,
+} from "./pglite-remote";
 
 type Target = Pick<PGlite, "query" | "exec"> | Transaction;
 const asText = (value: string) => value;
@@ -17,7 +24,8 @@ function wireError(e: unknown): WireError {
   if (!(e instanceof Error)) return { message: String(e) };
   const fields: WireError = { message: e.message };
   // Plain values only (a query's parameters may hold anything): what callers read is the SQLSTATE and the detail.
-  for (const [k, v] of Object.entries(e)) if (v === null || ["string", "number", "boolean"].includes(typeof v)) fields[k] = v;
+  for (const [k, v] of Object.entries(e))
+    if (v === null || ["string", "number", "boolean"].includes(typeof v)) fields[k] = v;
   return fields;
 }
 
@@ -47,7 +55,10 @@ export type PgliteHost = {
 type Waiting = { request: PgRequest; reply: (r: PgReply) => void };
 
 /** Answers requests on `client`; `send` takes replies and notifications. */
-export function pgliteHost(first: PGlite, send: (m: { pg: PgReply } | { pgNotify: PgNotification }) => void): PgliteHost {
+export function pgliteHost(
+  first: PGlite,
+  send: (m: { pg: PgReply } | { pgNotify: PgNotification }) => void,
+): PgliteHost {
   let client = first;
   const transactions = new Map<number, { tx: Transaction; end(commit: boolean): void; done: Promise<void> }>();
   const unlisteners = new Map<number, () => Promise<void>>();
@@ -85,7 +96,10 @@ export function pgliteHost(first: PGlite, send: (m: { pg: PgReply } | { pgNotify
         return open.done;
       }
       case "listen":
-        unlisteners.set(r.listener, await client.listen(r.channel, (payload) => send({ pgNotify: { listener: r.listener, payload } })));
+        unlisteners.set(
+          r.listener,
+          await client.listen(r.channel, (payload) => send({ pgNotify: { listener: r.listener, payload } })),
+        );
         return;
       case "unlisten":
         await unlisteners.get(r.listener)?.();
@@ -169,7 +183,10 @@ export function pgliteHost(first: PGlite, send: (m: { pg: PgReply } | { pgNotify
     background() {
       let local!: RemotePglite;
       // The answer comes back on a later tick, as one from another thread would.
-      local = new RemotePglite({ post: (m) => host.handle(m.pg, (r) => queueMicrotask(() => local.reply(r))) }, { lane: "background" });
+      local = new RemotePglite(
+        { post: (m) => host.handle(m.pg, (r) => queueMicrotask(() => local.reply(r))) },
+        { lane: "background" },
+      );
       return local;
     },
     pause() {

@@ -145,7 +145,10 @@ export class RemotePglite {
  * Runs `fn` with the statements it makes on `database` marked as background work, where that database is the embedded
  * one on its own thread (elsewhere there is no queue to give way in: PostgreSQL runs statements side by side).
  */
-export function inBackground<T>(database: { raw: { kind: string; client?: unknown } }, fn: () => Promise<T>): Promise<T> {
+export function inBackground<T>(
+  database: { raw: { kind: string; client?: unknown } },
+  fn: () => Promise<T>,
+): Promise<T> {
   const client = database.raw.client;
   return client instanceof RemotePglite ? client.background(fn) : fn();
 }
@@ -161,14 +164,17 @@ function wireOptions(options: QueryOptions | undefined): WireOptions {
 function parseRaw<T>(result: Results<T>, options: QueryOptions | undefined): Results<T> {
   const parsers = options?.parsers;
   if (!parsers || result.rows.length === 0) return result;
-  const columns = result.fields.map((f, k) => ({ k, name: f.name, parse: parsers[f.dataTypeID], type: f.dataTypeID })).filter((c) => c.parse);
+  const columns = result.fields
+    .map((f, k) => ({ k, name: f.name, parse: parsers[f.dataTypeID], type: f.dataTypeID }))
+    .filter((c) => c.parse);
   if (columns.length === 0) return result;
   const arrays = options?.rowMode === "array";
   for (const row of result.rows as Record<string | number, unknown>[]) {
     for (const c of columns) {
       const key = arrays ? c.k : c.name;
       const v = row[key];
-      if (v !== null && v !== undefined) row[key] = (c.parse as (value: string, type: number) => unknown)(v as string, c.type);
+      if (v !== null && v !== undefined)
+        row[key] = (c.parse as (value: string, type: number) => unknown)(v as string, c.type);
     }
   }
   return result;

@@ -8,7 +8,15 @@
 import { encodeBase64Json, sha256Hex } from "./encoding";
 import type { Credential } from "./l402/header";
 import type { L402Challenge, L402Rail } from "./l402/rail";
-import { silentLogger, type Clock, type PaymentLogger, type PaymentQuote, type PaymentRequest, type ProofStore, type Rail } from "./types";
+import {
+  silentLogger,
+  type Clock,
+  type PaymentLogger,
+  type PaymentQuote,
+  type PaymentRequest,
+  type ProofStore,
+  type Rail,
+} from "./types";
 import { UnavailableError } from "./x402/errors";
 import { parsePaymentHeader } from "./x402/payload";
 import type { X402Rail } from "./x402/rail";
@@ -28,7 +36,9 @@ export type Challenge = {
   headers: Record<string, string>;
 };
 
-export type SettleOutcome = { ok: true; headers: Record<string, string> } | { ok: false; reason: string; headers: Record<string, string> };
+export type SettleOutcome =
+  | { ok: true; headers: Record<string, string> }
+  | { ok: false; reason: string; headers: Record<string, string> };
 
 export type Granted = {
   kind: "granted";
@@ -38,7 +48,11 @@ export type Granted = {
   release(): Promise<void>;
 };
 
-export type Decision = Granted | Challenge | { kind: "malformed"; message: string } | { kind: "unavailable"; message: string };
+export type Decision =
+  | Granted
+  | Challenge
+  | { kind: "malformed"; message: string }
+  | { kind: "unavailable"; message: string };
 
 export type PaymentsOptions = {
   x402?: X402Rail | null;
@@ -50,7 +64,12 @@ export type PaymentsOptions = {
   leaseSeconds?: number;
 };
 
-export const PAYMENT_HEADERS = ["PAYMENT-REQUIRED", "PAYMENT-RESPONSE", "X-PAYMENT-RESPONSE", "WWW-Authenticate"] as const;
+export const PAYMENT_HEADERS = [
+  "PAYMENT-REQUIRED",
+  "PAYMENT-RESPONSE",
+  "X-PAYMENT-RESPONSE",
+  "WWW-Authenticate",
+] as const;
 
 export class Payments {
   private readonly log: PaymentLogger;
@@ -69,28 +88,54 @@ export class Payments {
 
   async authorize(req: PaymentRequest, quote: PaymentQuote): Promise<Decision> {
     const x402Header = req.header("payment-signature") ?? req.header("x-payment");
-    if (x402Header !== undefined && this.opts.x402) return this.authorizeX402(x402Header, req.header("payment-signature") !== undefined ? "PAYMENT-SIGNATURE" : "X-PAYMENT", quote);
+    if (x402Header !== undefined && this.opts.x402)
+      return this.authorizeX402(
+        x402Header,
+        req.header("payment-signature") !== undefined ? "PAYMENT-SIGNATURE" : "X-PAYMENT",
+        quote,
+      );
     if (this.opts.l402) {
       const creds = this.opts.l402.parse(req.header("authorization"));
       if (creds === "malformed") {
-        return { kind: "malformed", message: "Malformed L402 credential: expected 'Authorization: L402 <base64 macaroon>:<64 hex preimage>'." };
+        return {
+          kind: "malformed",
+          message: "Malformed L402 credential: expected 'Authorization: L402 <base64 macaroon>:<64 hex preimage>'.",
+        };
       }
       if (creds) return this.authorizeL402(creds, req.header("authorization")!, quote);
     }
-    return this.challenge(quote, null, "Payment required: pay with x402 (PAYMENT-SIGNATURE or X-PAYMENT) or L402 (Authorization), or use an API key.");
+    return this.challenge(
+      quote,
+      null,
+      "Payment required: pay with x402 (PAYMENT-SIGNATURE or X-PAYMENT) or L402 (Authorization), or use an API key.",
+    );
   }
 
   /** Both rails' challenges; a rail that cannot offer one right now is left out (and logged). */
-  async challenge(quote: PaymentQuote, reason: string | null, message: string): Promise<Challenge | { kind: "unavailable"; message: string }> {
+  async challenge(
+    quote: PaymentQuote,
+    reason: string | null,
+    message: string,
+  ): Promise<Challenge | { kind: "unavailable"; message: string }> {
     const [x, l] = await Promise.all([
       this.opts.x402
-        ? this.opts.x402.paymentRequired(quote, reason ?? "Payment required").catch((e) => (this.log.error("x402 challenge failed", { error: String(e) }), null))
+        ? this.opts.x402
+            .paymentRequired(quote, reason ?? "Payment required")
+            .catch((e) => (this.log.error("x402 challenge failed", { error: String(e) }), null))
         : null,
-      this.opts.l402 ? this.opts.l402.challenge(quote).catch((e) => (this.log.error("l402 challenge failed", { error: String(e) }), null)) : null,
+      this.opts.l402
+        ? this.opts.l402
+            .challenge(quote)
+            .catch((e) => (this.log.error("l402 challenge failed", { error: String(e) }), null))
+        : null,
     ]);
     const offer = x && x.body.accepts.length ? x : null;
     const paymentRequired = offer?.body ?? null;
-    if (!paymentRequired && !l) return { kind: "unavailable", message: "No payment method is available right now; retry shortly or use an API key." };
+    if (!paymentRequired && !l)
+      return {
+        kind: "unavailable",
+        message: "No payment method is available right now; retry shortly or use an API key.",
+      };
     const headers: Record<string, string> = { "Cache-Control": "no-store" };
     if (offer) headers["PAYMENT-REQUIRED"] = encodeBase64Json(offer.header);
     if (l) headers["WWW-Authenticate"] = l.header;
@@ -107,7 +152,8 @@ export class Payments {
     try {
       verified = await x402.verify(payment, quote, now);
     } catch (e) {
-      if (e instanceof UnavailableError) return { kind: "unavailable", message: "The payment could not be verified right now; retry shortly." };
+      if (e instanceof UnavailableError)
+        return { kind: "unavailable", message: "The payment could not be verified right now; retry shortly." };
       throw e;
     }
     if (!verified.ok) return this.challenge(quote, verified.reason, `Payment refused: ${verified.message}`);
@@ -128,14 +174,24 @@ export class Payments {
         credentialHash: sha256Hex(header),
         detail: {
           x402Version: payment.version,
-          authorization: { ...a, value: a.value.toString(), validAfter: a.validAfter.toString(), validBefore: a.validBefore.toString() },
+          authorization: {
+            ...a,
+            value: a.value.toString(),
+            validAfter: a.validAfter.toString(),
+            validBefore: a.validBefore.toString(),
+          },
           signature: verified.signature,
         },
       },
       now,
       this.leaseUntil(now),
     );
-    if (!id) return this.challenge(quote, "invalid_exact_evm_nonce_already_used", "Payment refused: this authorization has already been used.");
+    if (!id)
+      return this.challenge(
+        quote,
+        "invalid_exact_evm_nonce_already_used",
+        "Payment refused: this authorization has already been used.",
+      );
     const responseHeaders = (r: SettleResponse): Record<string, string> => {
       const v = encodeBase64Json(r);
       return payment.version === 1 ? { "PAYMENT-RESPONSE": v, "X-PAYMENT-RESPONSE": v } : { "PAYMENT-RESPONSE": v };
@@ -148,7 +204,13 @@ export class Payments {
         const r = await x402.settle(payment, verified);
         const at = this.opts.clock.now();
         await this.opts.store
-          .finish(id, r.success ? { status: "settled", reference: r.transaction || null } : { status: "failed", reason: r.errorReason ?? "settlement_failed" }, at)
+          .finish(
+            id,
+            r.success
+              ? { status: "settled", reference: r.transaction || null }
+              : { status: "failed", reason: r.errorReason ?? "settlement_failed" },
+            at,
+          )
           .catch((e) => this.log.error("x402: could not record settlement", { id, error: String(e) }));
         if (r.success) return { ok: true, headers: { ...responseHeaders(r), "Cache-Control": "private" } };
         return { ok: false, reason: r.errorReason ?? "settlement_failed", headers: responseHeaders(r) };
@@ -178,12 +240,21 @@ export class Payments {
         label: quote.label,
         // The macaroon with its preimage is a bearer credential: only its hash is kept.
         credentialHash: sha256Hex(header),
-        detail: { scheme: v.credential.scheme, tokenId: v.tokenId, caveats: v.caveats.filter((c) => !c.startsWith("preimage=")) },
+        detail: {
+          scheme: v.credential.scheme,
+          tokenId: v.tokenId,
+          caveats: v.caveats.filter((c) => !c.startsWith("preimage=")),
+        },
       },
       now,
       this.leaseUntil(now),
     );
-    if (!id) return this.challenge(quote, "l402_already_used", "L402 token refused: this payment has already been used. Pay the new invoice below.");
+    if (!id)
+      return this.challenge(
+        quote,
+        "l402_already_used",
+        "L402 token refused: this payment has already been used. Pay the new invoice below.",
+      );
     return {
       kind: "granted",
       rail: "l402",

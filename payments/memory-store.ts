@@ -2,7 +2,12 @@
 // proofs in its database (db/repos/payments.ts), which makes reservations atomic across processes.
 import type { ProofRecord, ProofResult, ProofStore } from "./types";
 
-type Row = ProofRecord & { id: string; status: "reserved" | "settled" | "failed" | "released"; leaseUntil: number; result: ProofResult | null };
+type Row = ProofRecord & {
+  id: string;
+  status: "reserved" | "settled" | "failed" | "released";
+  leaseUntil: number;
+  result: ProofResult | null;
+};
 
 export class MemoryProofStore implements ProofStore {
   // Not bounded: a store for tests and examples; a service keeps its proofs in its database (db/repos).
@@ -12,7 +17,15 @@ export class MemoryProofStore implements ProofStore {
   async reserve(record: ProofRecord, at: Date, leaseUntil: Date): Promise<string | null> {
     const key = `${record.rail}|${record.proofKey}`;
     const row = this.rows.get(key);
-    if (row && !(row.status === "released" || row.status === "failed" || (row.status === "reserved" && row.leaseUntil < at.getTime()))) return null;
+    if (
+      row &&
+      !(
+        row.status === "released" ||
+        row.status === "failed" ||
+        (row.status === "reserved" && row.leaseUntil < at.getTime())
+      )
+    )
+      return null;
     const id = String(++this.seq);
     this.rows.set(key, { ...record, id, status: "reserved", leaseUntil: leaseUntil.getTime(), result: null });
     return id;

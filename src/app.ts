@@ -11,7 +11,14 @@ import { operationCatalog } from "./http/operations";
 import { requestId } from "hono/request-id";
 import { eventLoopTurns } from "./http/content-coding";
 import { pageHeaders } from "./docs/page-policy";
-import { corsResponseHeaders, headersOnReturnedResponses, htmlPageHeaders, noSniff, publicCors, type CorsOptions } from "./http/answer-headers";
+import {
+  corsResponseHeaders,
+  headersOnReturnedResponses,
+  htmlPageHeaders,
+  noSniff,
+  publicCors,
+  type CorsOptions,
+} from "./http/answer-headers";
 import { inOrder } from "./http/checks";
 import { headAsGet, headContentLength, notFoundOrMethodNotAllowed, refusePaidHead } from "./http/methods";
 import type { PageMemo } from "./services/page-memo";
@@ -27,13 +34,41 @@ import { routePatterns, withMetrics } from "./http/metrics";
 
 const CORS: CorsOptions = {
   // @x402/fetch sends Access-Control-Expose-Headers as a request header on its paid retry (x402 PR #3478).
-  allowHeaders: ["Authorization", "X-API-Key", "Content-Type", "X-PAYMENT", "PAYMENT-SIGNATURE", "X-Request-Id", "Access-Control-Expose-Headers", "Mcp-Protocol-Version", "Mcp-Session-Id", "Last-Event-ID"],
+  allowHeaders: [
+    "Authorization",
+    "X-API-Key",
+    "Content-Type",
+    "X-PAYMENT",
+    "PAYMENT-SIGNATURE",
+    "X-Request-Id",
+    "Access-Control-Expose-Headers",
+    "Mcp-Protocol-Version",
+    "Mcp-Session-Id",
+    "Last-Event-ID",
+  ],
   exposeHeaders: [
-    "X-Request-Id", "ETag", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After",
-    "WWW-Authenticate", "PAYMENT-REQUIRED", "PAYMENT-RESPONSE", "X-PAYMENT-RESPONSE",
+    "X-Request-Id",
+    "ETag",
+    "X-RateLimit-Limit",
+    "X-RateLimit-Remaining",
+    "X-RateLimit-Reset",
+    "Retry-After",
+    "WWW-Authenticate",
+    "PAYMENT-REQUIRED",
+    "PAYMENT-RESPONSE",
+    "X-PAYMENT-RESPONSE",
     // The metadata of a CSV observations page.
-    "X-Total-Count", "X-Limit", "X-Offset", "X-Indicator", "X-Region", "X-Unit", "X-Frequency", "X-Transform", "X-Concept",
-    "X-Newest-Period", "X-Stale",
+    "X-Total-Count",
+    "X-Limit",
+    "X-Offset",
+    "X-Indicator",
+    "X-Region",
+    "X-Unit",
+    "X-Frequency",
+    "X-Transform",
+    "X-Concept",
+    "X-Newest-Period",
+    "X-Stale",
   ],
 };
 
@@ -46,7 +81,9 @@ export type AppOptions = { middleware?: readonly MiddlewareHandler<AppEnv>[] };
 export function createApp(deps: Deps, opts: AppOptions = {}): ServiceApp {
   // Hono's default router and @hono/zod-openapi's own validators (PERFORMANCE.md: neither costs enough to replace).
   // Its route registry is filled as routes are registered below, and read by the middleware before each route.
-  const app: App = Object.assign(new OpenAPIHono<AppEnv>({ defaultHook: validationHook }), { registry: new RouteRegistry() });
+  const app: App = Object.assign(new OpenAPIHono<AppEnv>({ defaultHook: validationHook }), {
+    registry: new RouteRegistry(),
+  });
 
   // The one admission core of this app: paid() (cold requests and page memo hits alike) and the key middleware ask it.
   const admission = new Admission(deps);
@@ -55,7 +92,9 @@ export function createApp(deps: Deps, opts: AppOptions = {}): ServiceApp {
   const currentTurn = eventLoopTurns();
 
   // Paid routes describe their input and output in the x402 bazaar extension from this app's own OpenAPI document.
-  const operations = operationCatalog(() => app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "operations", version: deps.version } }));
+  const operations = operationCatalog(() =>
+    app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "operations", version: deps.version } }),
+  );
   // The app's middleware, in order. Work after the handler runs in reverse order: the HEAD's length is measured last,
   // on the finished (compressed) answer. Checks that act only before the handler run in order in one layer each
   // group (src/http/checks.ts inOrder: PERFORMANCE.md).
@@ -111,7 +150,14 @@ export function createApp(deps: Deps, opts: AppOptions = {}): ServiceApp {
       // Hono raises these for malformed bodies and the like: a client mistake, not a server fault.
       if (err.status === 413) return c.json(envelope("PAYLOAD_TOO_LARGE", "The request body is too large."), 413);
       if (err.status === 415) {
-        return c.json(envelope("INVALID_PARAMETER", `Unsupported Content-Type ${JSON.stringify(c.req.header("content-type") ?? "")}: send the body as JSON with 'Content-Type: application/json'.`, { in: "body" }), 400);
+        return c.json(
+          envelope(
+            "INVALID_PARAMETER",
+            `Unsupported Content-Type ${JSON.stringify(c.req.header("content-type") ?? "")}: send the body as JSON with 'Content-Type: application/json'.`,
+            { in: "body" },
+          ),
+          400,
+        );
       }
       return c.json(envelope("INVALID_PARAMETER", err.message || "Malformed request"), 400);
     }
@@ -119,7 +165,12 @@ export function createApp(deps: Deps, opts: AppOptions = {}): ServiceApp {
   });
 
   // /metrics itself (METRICS_TOKEN) is answered here.
-  app.fetch = withMetrics(app.fetch, deps.config.metricsToken ?? null, { deps, admission, pages, routeOf: routePatterns(app.router as never) }) as typeof app.fetch;
+  app.fetch = withMetrics(app.fetch, deps.config.metricsToken ?? null, {
+    deps,
+    admission,
+    pages,
+    routeOf: routePatterns(app.router as never),
+  }) as typeof app.fetch;
   // Before anything reads the URL: a missing or malformed Host is a 400 (every later step parses the URL).
   app.fetch = hostGuard(app.fetch, corsResponseHeaders(CORS)) as typeof app.fetch;
   return Object.assign(app, { pages });

@@ -22,7 +22,10 @@ import { jobsOnThread, type JobThreadOptions } from "./startup/job-start";
  * The upstream connectors behind the fetcher port: series are fetched on demand and refreshed on schedule. The server
  * passes the registry it already built (one limiter per process); `svc worker` lets it build one from configuration.
  */
-export function buildSeriesFetcher(config: Config, base: { database: Database; logger: Logger; clock?: Clock; upstream?: UpstreamRegistry }): SeriesFetcher {
+export function buildSeriesFetcher(
+  config: Config,
+  base: { database: Database; logger: Logger; clock?: Clock; upstream?: UpstreamRegistry },
+): SeriesFetcher {
   const clock = base.clock ?? systemClock;
   const upstream = base.upstream ?? createConnectors(config, { clock });
   return upstreamFetcher({ db: base.database.db, upstream, clock, logger: base.logger });
@@ -32,8 +35,16 @@ export function buildSeriesFetcher(config: Config, base: { database: Database; l
  * What a process or thread that runs jobs needs beside its database (`svc worker`, the server's job thread): caches
  * and an upstream fetcher of its own. `crossProcess`: others write this database too (its caches check versions).
  */
-export function buildJobDeps(config: Config, database: Database, logger: Logger, opts: { crossProcess?: boolean } = {}): JobDeps {
-  const caches = createCaches(database, { revalidateMs: config.seriesCacheRevalidateMs, crossProcess: opts.crossProcess });
+export function buildJobDeps(
+  config: Config,
+  database: Database,
+  logger: Logger,
+  opts: { crossProcess?: boolean } = {},
+): JobDeps {
+  const caches = createCaches(database, {
+    revalidateMs: config.seriesCacheRevalidateMs,
+    crossProcess: opts.crossProcess,
+  });
   const fetcher = buildSeriesFetcher(config, { database, logger });
   return { config, database, clock: systemClock, logger, caches, fetcher };
 }
@@ -41,7 +52,10 @@ export function buildJobDeps(config: Config, database: Database, logger: Logger,
 /** `database`: already opened by the server's start (src/startup/database-start.ts); else opened here. */
 /** `loading`: which families of the first start's data are served yet (the server's first start; all by default). */
 /** `jobThread`: with JOBS=on, jobs run on a job thread (src/startup/job-start.ts) reaching the database through it. */
-export async function buildDeps(config: Config, opts: { database?: Database; logger?: Logger; loading?: DataLoading; jobThread?: JobThreadOptions["database"] } = {}): Promise<Deps> {
+export async function buildDeps(
+  config: Config,
+  opts: { database?: Database; logger?: Logger; loading?: DataLoading; jobThread?: JobThreadOptions["database"] } = {},
+): Promise<Deps> {
   const logger = opts.logger ?? createLogger(config.logLevel);
   // Before anything writes there (the usage journal, payment secrets, the embedded database).
   ensureDataDir(config.dataDir);
@@ -50,7 +64,8 @@ export async function buildDeps(config: Config, opts: { database?: Database; log
   const base = { database, clock: systemClock, random: cryptoRandom, logger };
   // Keys first, then the payment rail (x402 / L402) for anonymous requests, with the secrets every node on this
   // database shares.
-  const shared = config.payments.l402 || config.payments.x402 ? await sharePaymentSecrets(database.db, config, base) : undefined;
+  const shared =
+    config.payments.l402 || config.payments.x402 ? await sharePaymentSecrets(database.db, config, base) : undefined;
   const pay = buildPayments(config, base, {}, shared);
   logger.info("payments", pay.summary);
   void pay.payments?.prepare();
@@ -64,7 +79,10 @@ export async function buildDeps(config: Config, opts: { database?: Database; log
   // The billing cycle runs on the job engine of every API node (src/jobs/billing.ts), with the node's mail and meter.
   const billing = { deps: { config, ...base, ...runtime }, baseUrl: baseUrlOf(config) };
   const onThread = config.jobs.inProcess && opts.jobThread;
-  const local = createJobRuntime({ config, ...base, caches: runtime.caches, fetcher }, { billing, runsJobs: onThread ? false : undefined });
+  const local = createJobRuntime(
+    { config, ...base, caches: runtime.caches, fetcher },
+    { billing, runsJobs: onThread ? false : undefined },
+  );
   const jobs = onThread ? jobsOnThread(local, { config, logger, events: database.events, database: onThread }) : local;
   return { config, ...base, version: SERVICE_VERSION, ...runtime, access, fetcher, jobs };
 }

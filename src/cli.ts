@@ -15,7 +15,13 @@ function usage(): string {
 }
 
 /** Runs one command; a failure a user can act on is one line on stderr and an exit status. */
-async function runCommand(name: string, command: Command, args: string[], config: Config, ctx: CommandContext): Promise<number> {
+async function runCommand(
+  name: string,
+  command: Command,
+  args: string[],
+  config: Config,
+  ctx: CommandContext,
+): Promise<number> {
   try {
     await command.run(args, config, ctx);
     return 0;
@@ -59,14 +65,18 @@ export async function runCli(argv: string[], opts: { early?: EarlyListener | nul
     process.exit(1);
   }
   // A command's own output comes first: log lines (the payment rails, ...) only with --verbose. The server logs.
-  if (!verbose && !command.serves && (config.logLevel === "debug" || config.logLevel === "info")) config = { ...config, logLevel: "warn" };
+  if (!verbose && !command.serves && (config.logLevel === "debug" || config.logLevel === "info"))
+    config = { ...config, logLevel: "warn" };
   const ctx: CommandContext = { ...consoleContext(), ...(opts.early ? { early: opts.early } : {}) };
   let code: number;
   try {
     const server = command.admin ? runningServer(config) : null;
     code = server
       ? await runOnServer(server, [name, ...rest], { stdout: ctx.out, stderr: ctx.err })
-      : await runCommand(name, command, rest, config, { ...ctx, dispatch: (line, inServer) => dispatchAdmin(line, config, inServer) });
+      : await runCommand(name, command, rest, config, {
+          ...ctx,
+          dispatch: (line, inServer) => dispatchAdmin(line, config, inServer),
+        });
   } catch (e) {
     if (!(e instanceof CliError)) throw e;
     console.error(`svc ${name}: ${e.message}`);

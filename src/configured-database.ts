@@ -9,7 +9,10 @@ import type { Logger } from "./logger";
  * The configured database. `maintenance`: a command that may run long statements (seed, import, derive, migrate)
  * runs without the server's statement timeout. `logger`: told when PostgreSQL stops and starts answering.
  */
-export async function openConfiguredDatabase(config: Config, opts: { maintenance?: boolean; logger?: Logger } = {}): Promise<Database> {
+export async function openConfiguredDatabase(
+  config: Config,
+  opts: { maintenance?: boolean; logger?: Logger } = {},
+): Promise<Database> {
   if (!config.databaseUrl) {
     ensureDataDir(config.dataDir);
     // What someone loosened since the last run is named before the engine adds its own (0666 whatever the umask).
@@ -25,4 +28,3 @@ export async function openConfiguredDatabase(config: Config, opts: { maintenance
     log: opts.logger,
   });
 }
-

@@ -24,7 +24,10 @@ export function ensureDataDir(dataDir: string): void {
   }
   const st = statSync(abs);
   // chmod 0700 on a shared directory (/tmp) would lock every other user out of it.
-  if (st.mode & 0o1000) throw new ConfigError(`DATA_DIR ${dataDir} is a shared directory (sticky bit, like /tmp): point DATA_DIR at a directory of its own.`);
+  if (st.mode & 0o1000)
+    throw new ConfigError(
+      `DATA_DIR ${dataDir} is a shared directory (sticky bit, like /tmp): point DATA_DIR at a directory of its own.`,
+    );
 }
 
 /** What restrictDataDir changed: entries someone loosened (paths under DATA_DIR), and the embedded engine's new files. */
@@ -82,7 +85,10 @@ export function watchDataDirModes(dataDir: string, logger: Logger, everyMs = DAT
 /** Warns when `r` tightened anything someone loosened; `when`: at start, while running. */
 export function warnIfLoosened(r: Restricted, logger: Logger | undefined, when: string): void {
   if (r.loosened.length === 0) return;
-  logger?.warn(`DATA_DIR had entries readable or writable by other users (noticed ${when}): now for this user only`, { entries: r.loosened.length, paths: r.loosened.slice(0, 20) });
+  logger?.warn(`DATA_DIR had entries readable or writable by other users (noticed ${when}): now for this user only`, {
+    entries: r.loosened.length,
+    paths: r.loosened.slice(0, 20),
+  });
 }
 
 function dataDirProblem(dataDir: string, abs: string, e: unknown): string {
@@ -91,14 +97,16 @@ function dataDirProblem(dataDir: string, abs: string, e: unknown): string {
   if (code === "ENOTDIR" || code === "EEXIST") {
     const file = regularFileOnPath(abs);
     if (file === abs) return `${name} is a regular file, not a directory: point DATA_DIR at a directory.`;
-    if (file) return `${name} is under ${file}, which is a regular file, not a directory: point DATA_DIR at a directory.`;
+    if (file)
+      return `${name} is under ${file}, which is a regular file, not a directory: point DATA_DIR at a directory.`;
   }
   if (code === "EACCES" || code === "EPERM") {
     const uid = process.getuid?.();
     return `${name} is not writable by this process${uid === undefined ? "" : ` (uid ${uid})`}: give that user write access to it (chown or chmod), or point DATA_DIR at a writable directory.`;
   }
   if (code === "EROFS") return `${name} is on a read-only file system: point DATA_DIR at a writable directory.`;
-  if (code === "ENOSPC" || code === "EDQUOT") return `${name}: no space left on the device (or quota reached): free some space, or point DATA_DIR at another disk.`;
+  if (code === "ENOSPC" || code === "EDQUOT")
+    return `${name}: no space left on the device (or quota reached): free some space, or point DATA_DIR at another disk.`;
   return `${name} cannot be used (${code ?? String(e)}): point DATA_DIR at a writable directory.`;
 }
 

@@ -4,7 +4,16 @@ import type { Config } from "./config";
 import type { Database } from "../db/client";
 import type { Logger } from "./logger";
 import type { BillingProvider } from "./billing/provider";
-import type { AccessPolicy, Clock, JobQueue, KeyRuntime, Mailer, RandomSource, RateLimitStore, SeriesFetcher } from "./ports";
+import type {
+  AccessPolicy,
+  Clock,
+  JobQueue,
+  KeyRuntime,
+  Mailer,
+  RandomSource,
+  RateLimitStore,
+  SeriesFetcher,
+} from "./ports";
 import type { Caches } from "./services/caches";
 import type { UpstreamRegistry } from "./upstream";
 

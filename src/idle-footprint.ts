@@ -75,7 +75,10 @@ export function trimWhenIdle(
 ): { stop(): void } {
   const probe = opts.probe ?? processProbe;
   const trim = opts.trim ?? releaseMemory;
-  const policy = idlePolicy({ windowMs: opts.windowMs ?? IDLE_WINDOW_MS, quietShare: opts.quietShare ?? IDLE_QUIET_SHARE });
+  const policy = idlePolicy({
+    windowMs: opts.windowMs ?? IDLE_WINDOW_MS,
+    quietShare: opts.quietShare ?? IDLE_QUIET_SHARE,
+  });
   policy.sample({ atMs: probe.nowMs(), cpuMs: probe.cpuMs() });
   const timer = setInterval(() => {
     if (policy.sample({ atMs: probe.nowMs(), cpuMs: probe.cpuMs() })) trim();

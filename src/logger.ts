@@ -28,7 +28,10 @@ function redactField(v: unknown): unknown {
   return v;
 }
 
-export function createLogger(level: Config["logLevel"], write: (line: string) => void = (l) => process.stderr.write(l + "\n")): Logger {
+export function createLogger(
+  level: Config["logLevel"],
+  write: (line: string) => void = (l) => process.stderr.write(l + "\n"),
+): Logger {
   const make = (lvl: Level) => (msg: string, fields?: Record<string, unknown>) => {
     if (rank[lvl] < rank[level]) return;
     const safe: Record<string, unknown> = {};

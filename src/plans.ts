@@ -21,7 +21,15 @@ export type Plan = {
 };
 
 export const PLANS: Record<PlanId, Plan> = {
-  free: { id: "free", name: "Free", monthlyMicroUsd: 0, includedRequestsPerMonth: null, rateLimitPerMinute: 60, overageMicroUsdPer1000: null, unrestricted: false },
+  free: {
+    id: "free",
+    name: "Free",
+    monthlyMicroUsd: 0,
+    includedRequestsPerMonth: null,
+    rateLimitPerMinute: 60,
+    overageMicroUsdPer1000: null,
+    unrestricted: false,
+  },
   developer: {
     id: "developer",
     name: "Developer",

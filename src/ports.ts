@@ -142,7 +142,14 @@ export const noFetcher: SeriesFetcher = Object.freeze({
 });
 
 /** What a pass of signal detection did (src/services/signal-detection.ts): series and observations read, intervals written. */
-export type DetectionSummary = { series: number; observations: number; inserted: number; updated: number; removed: number; unchanged: number };
+export type DetectionSummary = {
+  series: number;
+  observations: number;
+  inserted: number;
+  updated: number;
+  removed: number;
+  unchanged: number;
+};
 
 /** Jobs waiting and running in one queue, as the job engine last counted them. */
 export type QueueDepth = { queue: string; queued: number; active: number; deferred: number; counted_at: string | null };

@@ -17,7 +17,17 @@ export const PRICES_MICRO_USD = {
   briefing_read: 100_000,
 } as const;
 
-export type Surface = "observations" | "latest" | "insights" | "latest_batch" | "flows" | "panel" | "signals" | "ask" | "ask_briefing" | "briefing_read";
+export type Surface =
+  | "observations"
+  | "latest"
+  | "insights"
+  | "latest_batch"
+  | "flows"
+  | "panel"
+  | "signals"
+  | "ask"
+  | "ask_briefing"
+  | "briefing_read";
 
 /**
  * One thing a paid request reads: a series (its indicator code), a region, whether it is premium data, and the surface
@@ -54,7 +64,9 @@ export function isDerivedSeries(code: string | null): boolean {
 
 export function formatUsd(microUsd: number): string {
   const whole = Math.floor(microUsd / MICRO_USD_PER_USD);
-  const frac = String(microUsd % MICRO_USD_PER_USD).padStart(6, "0").replace(/0+$/, "");
+  const frac = String(microUsd % MICRO_USD_PER_USD)
+    .padStart(6, "0")
+    .replace(/0+$/, "");
   return frac.length < 2 ? `${whole}.${frac.padEnd(2, "0")}` : `${whole}.${frac}`;
 }
 
@@ -74,10 +86,22 @@ export function isPremiumRead(read: Read): boolean {
 }
 
 export function quote(surface: Surface, serving: Serving): Quote {
-  const microUsd = perSeriesSurfaces.has(surface) && isDerivedSeries(serving.indicator) ? PRICES_MICRO_USD.derived_series : PRICES_MICRO_USD[surface];
+  const microUsd =
+    perSeriesSurfaces.has(surface) && isDerivedSeries(serving.indicator)
+      ? PRICES_MICRO_USD.derived_series
+      : PRICES_MICRO_USD[surface];
   const binding = serving.indicator ?? serving.resource;
-  const what = serving.indicator ? `${serving.indicator}${serving.region ? ` for ${serving.region}` : ""}` : serving.resource;
-  return { surface, microUsd, usd: formatUsd(microUsd), binding, resource: serving.resource, description: `${surface.replace("_", " ")}: ${what}` };
+  const what = serving.indicator
+    ? `${serving.indicator}${serving.region ? ` for ${serving.region}` : ""}`
+    : serving.resource;
+  return {
+    surface,
+    microUsd,
+    usd: formatUsd(microUsd),
+    binding,
+    resource: serving.resource,
+    description: `${surface.replace("_", " ")}: ${what}`,
+  };
 }
 
 /** A key of the price list: a surface, the `svc:` series price of the per-series surfaces, or the free catalog. */

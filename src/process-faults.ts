@@ -18,19 +18,31 @@ export type UncaughtGuard = {
   stopping(): void;
 };
 
-export function exitOnUncaught(logger: Logger, exit: (code: number) => void = (code) => process.exit(code)): UncaughtGuard {
+export function exitOnUncaught(
+  logger: Logger,
+  exit: (code: number) => void = (code) => process.exit(code),
+): UncaughtGuard {
   let stopping = false;
   const stop = (kind: string) => (e: unknown) => {
     if (stopping && isDatabaseUnavailable(e)) {
-      logger.warn(`${kind} while stopping: a query cut short by the stop`, { error: String(e instanceof Error ? e.message : e) });
+      logger.warn(`${kind} while stopping: a query cut short by the stop`, {
+        error: String(e instanceof Error ? e.message : e),
+      });
       return;
     }
     try {
       const stack = e instanceof Error && e.stack ? redactQueryParams(e.stack) : undefined;
       // A database driver's error names the statement it failed (postgres.js `query`): the stack of a connection
       // closed under a query shows only the socket's close, not who sent it.
-      const query = typeof (e as { query?: unknown } | null)?.query === "string" ? redactQueryParams((e as { query: string }).query.slice(0, 300)) : undefined;
-      logger.error(`${kind}: the process exits so that its supervisor restarts it`, { error: String(e instanceof Error ? e.message : e), stack, ...(query ? { query } : {}) });
+      const query =
+        typeof (e as { query?: unknown } | null)?.query === "string"
+          ? redactQueryParams((e as { query: string }).query.slice(0, 300))
+          : undefined;
+      logger.error(`${kind}: the process exits so that its supervisor restarts it`, {
+        error: String(e instanceof Error ? e.message : e),
+        stack,
+        ...(query ? { query } : {}),
+      });
     } finally {
       exit(UNCAUGHT_EXIT_CODE);
     }
@@ -54,7 +66,11 @@ export type StopStep = { name: string; run: () => Promise<unknown>; ms: number }
  * are retried, the journal is replayed by the next start. A step that throws is logged and the stop goes on.
  * Answers the names of the steps that did not finish.
  */
-export async function runStopSteps(steps: readonly StopStep[], logger: Logger, watchdog: StopWatchdog | null = null): Promise<string[]> {
+export async function runStopSteps(
+  steps: readonly StopStep[],
+  logger: Logger,
+  watchdog: StopWatchdog | null = null,
+): Promise<string[]> {
   // The steps' bounds hold while this thread is free; the watchdog's thread ends the process if it is not.
   watchdog?.arm(steps.reduce((a, st) => a + st.ms, 0) + STOP_GRACE_MS);
   const unfinished: string[] = [];

@@ -18,17 +18,36 @@ import { createConnectors } from "./upstream";
 
 export type RuntimeDeps = Pick<Deps, "mail" | "rateLimits" | "billing" | "keys" | "caches" | "upstream">;
 
-export function buildRuntimeDeps(config: Config, base: Pick<Deps, "database" | "clock" | "random" | "logger">): RuntimeDeps {
+export function buildRuntimeDeps(
+  config: Config,
+  base: Pick<Deps, "database" | "clock" | "random" | "logger">,
+): RuntimeDeps {
   return {
     mail: createMailer({ ...base, transport: config.smtpUrl ? smtpTransport(config.smtpUrl, config.mailFrom) : null }),
-    rateLimits: config.redisUrl ? redisRateLimitStore(config.redisUrl, { logger: base.logger }) : memoryRateLimitStore(),
+    rateLimits: config.redisUrl
+      ? redisRateLimitStore(config.redisUrl, { logger: base.logger })
+      : memoryRateLimitStore(),
     billing: config.stripe
-      ? stripeProvider({ secretKey: config.stripe.secretKey, webhookSecret: config.stripe.webhookSecret, prices: config.stripe.prices })
+      ? stripeProvider({
+          secretKey: config.stripe.secretKey,
+          webhookSecret: config.stripe.webhookSecret,
+          prices: config.stripe.prices,
+        })
       : null,
-    keys: createKeyRuntime({ database: base.database, logger: base.logger, clock: base.clock, redisUrl: config.redisUrl, journalDir: usageJournalDir(config.dataDir) }),
+    keys: createKeyRuntime({
+      database: base.database,
+      logger: base.logger,
+      clock: base.clock,
+      redisUrl: config.redisUrl,
+      journalDir: usageJournalDir(config.dataDir),
+    }),
     caches: createCaches(base.database, {
       revalidateMs: config.seriesCacheRevalidateMs,
-      compute: computePool({ threads: config.compute.threads, queueMax: config.compute.queueMax, startThread: () => workerThread(workerEntry("compute-thread")) }),
+      compute: computePool({
+        threads: config.compute.threads,
+        queueMax: config.compute.queueMax,
+        startThread: () => workerThread(workerEntry("compute-thread")),
+      }),
       chartRendersPerCaller: config.compute.chartRendersPerCaller,
     }),
     upstream: createConnectors(config, { clock: base.clock }),

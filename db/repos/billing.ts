@@ -40,10 +40,18 @@ export async function markPaymentFailed(tx: Db, id: string, at: Date): Promise<b
 }
 
 export async function clearPaymentFailure(tx: Db, id: string): Promise<void> {
-  await tx.update(subscriptions).set({ paymentFailedAt: null }).where(and(eq(subscriptions.id, id), eq(subscriptions.status, "active")));
+  await tx
+    .update(subscriptions)
+    .set({ paymentFailedAt: null })
+    .where(and(eq(subscriptions.id, id), eq(subscriptions.status, "active")));
 }
 
-export async function markEnded(tx: Db, id: string, at: Date, reason: NonNullable<SubscriptionRow["endReason"]>): Promise<boolean> {
+export async function markEnded(
+  tx: Db,
+  id: string,
+  at: Date,
+  reason: NonNullable<SubscriptionRow["endReason"]>,
+): Promise<boolean> {
   const rows = await tx
     .update(subscriptions)
     .set({ status: "ended", endedAt: at, endReason: reason })
@@ -82,8 +90,17 @@ export async function subscriptionsToInvoice(db: Db, month: string, end: Date): 
     .select({ subscription: subscriptions, keyMode: apiKeys.mode, keyHint: apiKeys.hint })
     .from(subscriptions)
     .innerJoin(apiKeys, eq(apiKeys.id, subscriptions.keyId))
-    .leftJoin(overageInvoices, and(eq(overageInvoices.subscriptionId, subscriptions.id), eq(overageInvoices.month, month)))
-    .where(and(lt(subscriptions.startedAt, end), or(isNull(subscriptions.endedAt), gte(subscriptions.endedAt, end)), isNull(overageInvoices.id)))
+    .leftJoin(
+      overageInvoices,
+      and(eq(overageInvoices.subscriptionId, subscriptions.id), eq(overageInvoices.month, month)),
+    )
+    .where(
+      and(
+        lt(subscriptions.startedAt, end),
+        or(isNull(subscriptions.endedAt), gte(subscriptions.endedAt, end)),
+        isNull(overageInvoices.id),
+      ),
+    )
     .orderBy(asc(subscriptions.startedAt));
   return rows;
 }
@@ -92,7 +109,12 @@ export async function subscriptionsToInvoice(db: Db, month: string, end: Date): 
  * Takes every pending invoice whose lease has run out (or `month`'s only) for this caller until `leaseUntil`:
  * concurrent callers never take the same row at once.
  */
-export async function leasePendingInvoices(db: Db, now: Date, leaseUntil: Date, month?: string): Promise<OverageInvoiceRow[]> {
+export async function leasePendingInvoices(
+  db: Db,
+  now: Date,
+  leaseUntil: Date,
+  month?: string,
+): Promise<OverageInvoiceRow[]> {
   return db
     .update(overageInvoices)
     .set({ leaseUntil })
@@ -113,24 +135,37 @@ export async function markInvoiced(db: Db, id: string, providerRef: string | nul
     .where(and(eq(overageInvoices.id, id), eq(overageInvoices.status, "pending")));
 }
 
-export async function insertOverageInvoice(tx: Db, row: typeof overageInvoices.$inferInsert): Promise<OverageInvoiceRow | null> {
+export async function insertOverageInvoice(
+  tx: Db,
+  row: typeof overageInvoices.$inferInsert,
+): Promise<OverageInvoiceRow | null> {
   const rows = await tx.insert(overageInvoices).values(row).onConflictDoNothing().returning();
   return rows[0] ?? null;
 }
 
 export async function overageInvoicesFor(db: Db, subscriptionId: string): Promise<OverageInvoiceRow[]> {
-  return db.select().from(overageInvoices).where(eq(overageInvoices.subscriptionId, subscriptionId)).orderBy(overageInvoices.month);
+  return db
+    .select()
+    .from(overageInvoices)
+    .where(eq(overageInvoices.subscriptionId, subscriptionId))
+    .orderBy(overageInvoices.month);
 }
 
 /** Records a provider event id; false when it was already applied (a redelivery). */
 export async function recordBillingEvent(tx: Db, id: string, type: string, at: Date): Promise<boolean> {
-  const rows = await tx.insert(billingEvents).values({ id, type, receivedAt: at }).onConflictDoNothing().returning({ id: billingEvents.id });
+  const rows = await tx
+    .insert(billingEvents)
+    .values({ id, type, receivedAt: at })
+    .onConflictDoNothing()
+    .returning({ id: billingEvents.id });
   return rows.length === 1;
 }
 
 export async function listSubscriptions(db: Db, opts: { email?: string; limit: number }): Promise<SubscriptionRow[]> {
   const q = db.select().from(subscriptions);
-  return (opts.email ? q.where(eq(subscriptions.billingEmail, opts.email)) : q).orderBy(desc(subscriptions.startedAt)).limit(opts.limit);
+  return (opts.email ? q.where(eq(subscriptions.billingEmail, opts.email)) : q)
+    .orderBy(desc(subscriptions.startedAt))
+    .limit(opts.limit);
 }
 
 export async function billingEventSeen(db: Db, id: string): Promise<boolean> {

@@ -24,10 +24,17 @@ const lastGoodRunAt = sql<Date | null>`(
  * Inserts a saved briefing unless its key already keeps `max` of them: the key's row is locked first, so concurrent
  * creations by one key are counted one after the other. False when the key is at its limit.
  */
-export async function insertOwnedBriefing(db: Db, row: NewBriefingRow & { ownerKeyId: string }, max: number): Promise<boolean> {
+export async function insertOwnedBriefing(
+  db: Db,
+  row: NewBriefingRow & { ownerKeyId: string },
+  max: number,
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     await tx.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.id, row.ownerKeyId)).for("update");
-    const [held] = await tx.select({ n: sql<number>`count(*)::int` }).from(briefings).where(eq(briefings.ownerKeyId, row.ownerKeyId));
+    const [held] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(briefings)
+      .where(eq(briefings.ownerKeyId, row.ownerKeyId));
     if (held!.n >= max) return false;
     await tx.insert(briefings).values(row);
     return true;
@@ -57,7 +64,10 @@ export async function findOwnedBriefing(db: Db, id: string, ownerKeyId: string):
 
 /** Deletes the key's briefing (its runs go with it); false when the key has no briefing of that id. */
 export async function deleteOwnedBriefing(db: Db, id: string, ownerKeyId: string): Promise<boolean> {
-  const rows = await db.delete(briefings).where(and(eq(briefings.id, id), eq(briefings.ownerKeyId, ownerKeyId))).returning({ id: briefings.id });
+  const rows = await db
+    .delete(briefings)
+    .where(and(eq(briefings.id, id), eq(briefings.ownerKeyId, ownerKeyId)))
+    .returning({ id: briefings.id });
   return rows.length === 1;
 }
 
@@ -71,7 +81,10 @@ export async function listPublicBriefings(db: Db): Promise<BriefingWithLastRun[]
 }
 
 export async function findPublicBriefing(db: Db, slug: string): Promise<BriefingRow | null> {
-  const rows = await db.select().from(briefings).where(and(eq(briefings.slug, slug), isNull(briefings.ownerKeyId)));
+  const rows = await db
+    .select()
+    .from(briefings)
+    .where(and(eq(briefings.slug, slug), isNull(briefings.ownerKeyId)));
   return rows[0] ?? null;
 }
 
@@ -121,14 +134,22 @@ export async function insertRun(db: Db, run: NewBriefingRunRow): Promise<Briefin
   const rows = await db
     .insert(briefingRuns)
     .values(run)
-    .onConflictDoNothing({ target: [briefingRuns.briefingId, briefingRuns.scheduledFor], where: ne(briefingRuns.status, "failed") })
+    .onConflictDoNothing({
+      target: [briefingRuns.briefingId, briefingRuns.scheduledFor],
+      where: ne(briefingRuns.status, "failed"),
+    })
     .returning();
   return rows[0] ?? null;
 }
 
 /** The briefing's latest runs, newest first. */
 export async function listRunsOfBriefing(db: Db, briefingId: string, limit: number): Promise<BriefingRunRow[]> {
-  return db.select().from(briefingRuns).where(eq(briefingRuns.briefingId, briefingId)).orderBy(desc(briefingRuns.seq)).limit(limit);
+  return db
+    .select()
+    .from(briefingRuns)
+    .where(eq(briefingRuns.briefingId, briefingId))
+    .orderBy(desc(briefingRuns.seq))
+    .limit(limit);
 }
 
 export async function latestGoodRunOf(db: Db, briefingId: string): Promise<BriefingRunRow | null> {
@@ -146,18 +167,37 @@ export async function findRun(db: Db, id: string): Promise<BriefingRunRow | null
   return rows[0] ?? null;
 }
 
-export type PublicBriefingSeed = { slug: string; name: string; question: string; regionCode: string | null; window: string | null };
+export type PublicBriefingSeed = {
+  slug: string;
+  name: string;
+  question: string;
+  regionCode: string | null;
+  window: string | null;
+};
 
 /**
  * Upserts public briefings by slug: a new one is inserted, a changed one updated in place (id, creation time and
  * runs kept), an unchanged one not written at all. Returns how many rows were written.
  */
-export async function upsertPublicBriefings(db: Db, rows: readonly (PublicBriefingSeed & { id: string; createdAt: Date })[]): Promise<number> {
+export async function upsertPublicBriefings(
+  db: Db,
+  rows: readonly (PublicBriefingSeed & { id: string; createdAt: Date })[],
+): Promise<number> {
   let written = 0;
   for (const r of rows) {
     const out = await db
       .insert(briefings)
-      .values({ id: r.id, ownerKeyId: null, slug: r.slug, name: r.name, question: r.question, cadence: "weekly", regionCode: r.regionCode, window: r.window, createdAt: r.createdAt })
+      .values({
+        id: r.id,
+        ownerKeyId: null,
+        slug: r.slug,
+        name: r.name,
+        question: r.question,
+        cadence: "weekly",
+        regionCode: r.regionCode,
+        window: r.window,
+        createdAt: r.createdAt,
+      })
       .onConflictDoUpdate({
         target: briefings.slug,
         set: { name: r.name, question: r.question, regionCode: r.regionCode, window: r.window },

@@ -55,7 +55,10 @@ export async function upsertSources(db: Db, rows: NewSourceRow[]): Promise<numbe
  * Inserts new indicators (by id) and rewrites only rows whose curated values differ, so a repeated seed writes
  * nothing and leaves updated_at alone. Returns how many rows were inserted and how many updated.
  */
-export async function upsertIndicators(db: Db, rows: NewIndicatorRow[]): Promise<{ inserted: number; updated: number }> {
+export async function upsertIndicators(
+  db: Db,
+  rows: NewIndicatorRow[],
+): Promise<{ inserted: number; updated: number }> {
   if (rows.length === 0) return { inserted: 0, updated: 0 };
   const written = await db
     .insert(indicators)
@@ -98,8 +101,13 @@ export async function upsertIndicators(db: Db, rows: NewIndicatorRow[]): Promise
  * answers from memory (src/services/catalog-index.ts); this is the SQL statement of the same rule, which the tests
  * hold the in-memory answer to.
  */
-export async function listSourcesWithCounts(db: Db, includeInactive: boolean): Promise<(SourceRow & { indicatorCount: number })[]> {
-  const countWhat = includeInactive ? sql`count(${indicators.id})` : sql`count(${indicators.id}) filter (where ${indicators.isActive})`;
+export async function listSourcesWithCounts(
+  db: Db,
+  includeInactive: boolean,
+): Promise<(SourceRow & { indicatorCount: number })[]> {
+  const countWhat = includeInactive
+    ? sql`count(${indicators.id})`
+    : sql`count(${indicators.id}) filter (where ${indicators.isActive})`;
   const rows = await db
     .select({
       slug: sources.slug,
@@ -133,7 +141,9 @@ function indicatorWhere(f: IndicatorFilter): SQL | undefined {
   if (f.frequency !== undefined) where.push(eq(indicators.frequency, f.frequency));
   if (f.search !== undefined) {
     const pattern = likeContains(f.search);
-    where.push(or(ilike(indicators.name, pattern), ilike(indicators.code, pattern), ilike(indicators.description, pattern))!);
+    where.push(
+      or(ilike(indicators.name, pattern), ilike(indicators.code, pattern), ilike(indicators.description, pattern))!,
+    );
   }
   return where.length ? and(...where) : undefined;
 }
@@ -202,7 +212,11 @@ const indicatorColumns = {
  * Every indicator whose code equals `code` ignoring case (exact-case rows are the caller's to prefer), across
  * sources, with its source's name and active flag; visible ones only unless includeInactive. Ordered by source.
  */
-export async function findIndicatorsByCode(db: Db, code: string, includeInactive: boolean): Promise<IndicatorWithSource[]> {
+export async function findIndicatorsByCode(
+  db: Db,
+  code: string,
+  includeInactive: boolean,
+): Promise<IndicatorWithSource[]> {
   const match = sql`lower(${indicators.code}) = lower(${code})`;
   return db
     .select({ ...indicatorColumns, sourceName: sources.name, sourceIsActive: sources.isActive })
@@ -213,7 +227,10 @@ export async function findIndicatorsByCode(db: Db, code: string, includeInactive
 }
 
 /** Where an indicator has data: the regions holding a non-empty series (by code) and the span of their dates. */
-export async function indicatorCoverage(db: Db, indicatorId: string): Promise<{ regions: string[]; start: string | null; end: string | null }> {
+export async function indicatorCoverage(
+  db: Db,
+  indicatorId: string,
+): Promise<{ regions: string[]; start: string | null; end: string | null }> {
   const rows = await db
     .select({
       regions: sql<string[] | null>`array_agg(${series.regionCode} order by ${series.regionCode} collate "C")`,
@@ -227,7 +244,9 @@ export async function indicatorCoverage(db: Db, indicatorId: string): Promise<{ 
 }
 
 /** Per indicator with any data: regions held, first and last date, when a series of it last changed. */
-export async function heldSummaries(db: Db): Promise<Map<string, { regionsHeld: number; start: string | null; end: string | null; lastUpdated: string | null }>> {
+export async function heldSummaries(
+  db: Db,
+): Promise<Map<string, { regionsHeld: number; start: string | null; end: string | null; lastUpdated: string | null }>> {
   const rows = await db
     .select({
       indicatorId: series.indicatorId,
@@ -240,11 +259,19 @@ export async function heldSummaries(db: Db): Promise<Map<string, { regionsHeld: 
     .where(sql`${series.observationCount} > 0`)
     .groupBy(series.indicatorId);
   const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
-  return new Map(rows.map((r) => [r.indicatorId, { regionsHeld: Number(r.regionsHeld), start: r.start, end: r.end, lastUpdated: iso(r.lastUpdated) }]));
+  return new Map(
+    rows.map((r) => [
+      r.indicatorId,
+      { regionsHeld: Number(r.regionsHeld), start: r.start, end: r.end, lastUpdated: iso(r.lastUpdated) },
+    ]),
+  );
 }
 
 /** Every series of a source's active indicators that holds data, with its indicator and region rows. */
-export async function heldSeriesOfSource(db: Db, source: string): Promise<{ indicator: IndicatorRow; region: typeof regions.$inferSelect }[]> {
+export async function heldSeriesOfSource(
+  db: Db,
+  source: string,
+): Promise<{ indicator: IndicatorRow; region: typeof regions.$inferSelect }[]> {
   const rows = await db
     .select({ indicator: indicators, region: regions })
     .from(series)
@@ -257,13 +284,18 @@ export async function heldSeriesOfSource(db: Db, source: string): Promise<{ indi
 
 /** How many regions of each type the regions table holds. */
 export async function regionCountsByType(db: Db): Promise<Map<string, number>> {
-  const rows = await db.select({ type: regions.type, n: sql<number>`count(*)::int` }).from(regions).groupBy(regions.type);
+  const rows = await db
+    .select({ type: regions.type, n: sql<number>`count(*)::int` })
+    .from(regions)
+    .groupBy(regions.type);
   return new Map(rows.map((r) => [r.type, Number(r.n)]));
 }
 
 /** Indicator ids by `${source}:${code}` for the given sources (the sample seed maps its files onto them). */
 export async function indicatorIdsBySourceCode(db: Db): Promise<Map<string, string>> {
-  const rows = await db.select({ id: indicators.id, code: indicators.code, source: indicators.sourceSlug }).from(indicators);
+  const rows = await db
+    .select({ id: indicators.id, code: indicators.code, source: indicators.sourceSlug })
+    .from(indicators);
   return new Map(rows.map((r) => [`${r.source ?? ""}:${r.code}`, r.id]));
 }
 
@@ -308,6 +340,8 @@ export async function catalogFingerprint(db: Db): Promise<{ catalog: string; ser
       .from(series)
       .groupBy(series.indicatorId),
   ]);
-  const rows = (Array.isArray(catalogRows) ? catalogRows : (catalogRows as { rows: unknown[] }).rows) as { print: string }[];
+  const rows = (Array.isArray(catalogRows) ? catalogRows : (catalogRows as { rows: unknown[] }).rows) as {
+    print: string;
+  }[];
   return { catalog: rows[0]?.print ?? "", series: new Map(seriesRows.map((r) => [r.indicatorId, r.print])) };
 }

@@ -6,7 +6,13 @@ import { and, asc, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { csvField } from "../copy";
 import { flows } from "../schema";
-import { FLOW_DATASETS, type FlowDataset, type FlowMeasure, type FlowRecord, type FlowSlice } from "../../src/domain/flows";
+import {
+  FLOW_DATASETS,
+  type FlowDataset,
+  type FlowMeasure,
+  type FlowRecord,
+  type FlowSlice,
+} from "../../src/domain/flows";
 
 // Eleven parameters per row stay far below PostgreSQL's 65,535 bind parameters.
 const BATCH_SIZE = 2000;
@@ -17,13 +23,19 @@ export async function holdsFlows(db: Db): Promise<boolean> {
 }
 
 /** The COPY target and CSV line of a record, with the columns upsertFlows writes. */
-export const FLOWS_COPY_TARGET = "flows (origin_code, destination_code, measure, period_start, period_end, dataset, source, value, moe, updated_at)";
+export const FLOWS_COPY_TARGET =
+  "flows (origin_code, destination_code, measure, period_start, period_end, dataset, source, value, moe, updated_at)";
 export function flowCsvLine(r: FlowRecord, now: string): string {
   return `${[r.origin, r.destination, r.measure, r.periodStart, r.periodEnd, r.dataset, FLOW_DATASETS[r.dataset].source, r.value, r.moe, now].map(csvField).join(",")}\n`;
 }
 
 /** Writes records (their codes must be regions); returns how many rows were inserted or changed. */
-export async function upsertFlows(db: Db, records: readonly FlowRecord[], now: Date, onBatch?: (records: number) => void): Promise<number> {
+export async function upsertFlows(
+  db: Db,
+  records: readonly FlowRecord[],
+  now: Date,
+  onBatch?: (records: number) => void,
+): Promise<number> {
   let written = 0;
   const ordered = inKeyOrder(records, (r) => targetKey(r.origin, r.measure, r.dataset, r.periodStart, r.destination));
   for (let i = 0; i < ordered.length; i += BATCH_SIZE) {
@@ -44,7 +56,12 @@ export async function upsertFlows(db: Db, records: readonly FlowRecord[], now: D
       .values(rows)
       .onConflictDoUpdate({
         target: [flows.originCode, flows.measure, flows.dataset, flows.periodStart, flows.destinationCode],
-        set: { periodEnd: sql`excluded.period_end`, value: sql`excluded.value`, moe: sql`excluded.moe`, updatedAt: sql`excluded.updated_at` },
+        set: {
+          periodEnd: sql`excluded.period_end`,
+          value: sql`excluded.value`,
+          moe: sql`excluded.moe`,
+          updatedAt: sql`excluded.updated_at`,
+        },
         setWhere: sql`(${flows.periodEnd}, ${flows.value}, ${flows.moe}) is distinct from (excluded.period_end, excluded.value, excluded.moe)`,
       })
       .returning({ origin: flows.originCode });
@@ -108,11 +125,20 @@ export type FlowRow = {
   moe: number | null;
 };
 
-export type FlowSliceQuery = FlowFilter & { measure: FlowMeasure; periodStart: string; datasets: FlowDataset[]; limit: number };
+export type FlowSliceQuery = FlowFilter & {
+  measure: FlowMeasure;
+  periodStart: string;
+  datasets: FlowDataset[];
+  limit: number;
+};
 
 /** One slice, largest value first (suppressed values last, ties by the ends' codes), and how many rows it has. */
 export async function readFlows(db: Db, q: FlowSliceQuery): Promise<{ rows: FlowRow[]; total: number }> {
-  const filter = where(q, [eq(flows.measure, q.measure), inArray(flows.dataset, q.datasets), eq(flows.periodStart, q.periodStart)]);
+  const filter = where(q, [
+    eq(flows.measure, q.measure),
+    inArray(flows.dataset, q.datasets),
+    eq(flows.periodStart, q.periodStart),
+  ]);
   const rows = await db
     .select({
       originCode: flows.originCode,
@@ -127,7 +153,12 @@ export async function readFlows(db: Db, q: FlowSliceQuery): Promise<{ rows: Flow
     })
     .from(flows)
     .where(filter)
-    .orderBy(sql`${flows.value} desc nulls last`, asc(sql`${flows.destinationCode} collate "C"`), asc(sql`${flows.originCode} collate "C"`), desc(flows.dataset))
+    .orderBy(
+      sql`${flows.value} desc nulls last`,
+      asc(sql`${flows.destinationCode} collate "C"`),
+      asc(sql`${flows.originCode} collate "C"`),
+      desc(flows.dataset),
+    )
     .limit(q.limit);
   const [{ n }] = await db.select({ n: count() }).from(flows).where(filter);
   return { rows: rows as FlowRow[], total: Number(n) };

@@ -43,7 +43,12 @@ export async function lockKey(tx: Db, id: string): Promise<ApiKeyRow | null> {
 }
 
 /** Replaces the secret only if it is still `expectedHash`: of two racing replacements exactly one wins. */
-export async function replaceSecret(tx: Db, id: string, expectedHash: string, next: { secretHash: string; hint: string }): Promise<boolean> {
+export async function replaceSecret(
+  tx: Db,
+  id: string,
+  expectedHash: string,
+  next: { secretHash: string; hint: string },
+): Promise<boolean> {
   const rows = await tx
     .update(apiKeys)
     .set(next)
@@ -56,7 +61,12 @@ export async function insertRotation(tx: Db, row: typeof keyRotations.$inferInse
   await tx.insert(keyRotations).values(row);
 }
 
-export async function rotationTimesSince(db: Db, keyId: string, reason: "rotate" | "recover", since: Date): Promise<Date[]> {
+export async function rotationTimesSince(
+  db: Db,
+  keyId: string,
+  reason: "rotate" | "recover",
+  since: Date,
+): Promise<Date[]> {
   const rows = await db
     .select({ at: keyRotations.at })
     .from(keyRotations)
@@ -69,7 +79,12 @@ export async function revokeKey(tx: Db, id: string, at: Date): Promise<void> {
   await tx.update(apiKeys).set({ status: "revoked", revokedAt: at }).where(eq(apiKeys.id, id));
 }
 
-export async function setKeyPlan(tx: Db, id: string, plan: ApiKeyRow["plan"], rateLimitPerMinute: number): Promise<void> {
+export async function setKeyPlan(
+  tx: Db,
+  id: string,
+  plan: ApiKeyRow["plan"],
+  rateLimitPerMinute: number,
+): Promise<void> {
   await tx.update(apiKeys).set({ plan, rateLimitPerMinute }).where(eq(apiKeys.id, id));
 }
 
@@ -79,7 +94,10 @@ export async function addUsage(db: Db, rows: { keyId: string; month: string; req
   await db
     .insert(keyUsage)
     .values(inKeyOrder(rows, (r) => targetKey(r.keyId, r.month)))
-    .onConflictDoUpdate({ target: [keyUsage.keyId, keyUsage.month], set: { requests: sql`${keyUsage.requests} + excluded.requests` } });
+    .onConflictDoUpdate({
+      target: [keyUsage.keyId, keyUsage.month],
+      set: { requests: sql`${keyUsage.requests} + excluded.requests` },
+    });
 }
 
 /**
@@ -94,13 +112,24 @@ export async function applyUsageBatch(
   return db.transaction(async (t) => {
     const tx = t as unknown as Db;
     const total = batch.rows.reduce((a, r) => a + r.requests, 0);
-    const inserted = await tx.insert(usageBatches).values({ id: batch.id, requests: total, appliedAt: batch.at }).onConflictDoNothing().returning({ id: usageBatches.id });
+    const inserted = await tx
+      .insert(usageBatches)
+      .values({ id: batch.id, requests: total, appliedAt: batch.at })
+      .onConflictDoNothing()
+      .returning({ id: usageBatches.id });
     if (inserted.length === 0) return { applied: false, unknownKeys: [] };
     const ids = [...new Set(batch.rows.map((r) => r.keyId))];
     const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
     const candidates = ids.filter((id) => uuid.test(id));
-    const known = new Set(candidates.length ? (await tx.select({ id: apiKeys.id }).from(apiKeys).where(inArray(apiKeys.id, candidates))).map((r) => r.id) : []);
-    await addUsage(tx, batch.rows.filter((r) => known.has(r.keyId)));
+    const known = new Set(
+      candidates.length
+        ? (await tx.select({ id: apiKeys.id }).from(apiKeys).where(inArray(apiKeys.id, candidates))).map((r) => r.id)
+        : [],
+    );
+    await addUsage(
+      tx,
+      batch.rows.filter((r) => known.has(r.keyId)),
+    );
     return { applied: true, unknownKeys: ids.filter((id) => !known.has(id)) };
   });
 }
@@ -112,7 +141,10 @@ export async function usageBatchApplied(db: Db, id: string): Promise<boolean> {
 
 /** Forgets applied batch ids older than `before`; returns how many. */
 export async function pruneUsageBatches(db: Db, before: Date): Promise<number> {
-  const rows = await db.delete(usageBatches).where(lt(usageBatches.appliedAt, before)).returning({ id: usageBatches.id });
+  const rows = await db
+    .delete(usageBatches)
+    .where(lt(usageBatches.appliedAt, before))
+    .returning({ id: usageBatches.id });
   return rows.length;
 }
 
@@ -138,7 +170,12 @@ export async function lockSubject(tx: Db, subject: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${subject}, 0))`);
 }
 
-export async function clientEventTimesSince(db: Db, kind: "signup" | "recover", clientHash: string, since: Date): Promise<Date[]> {
+export async function clientEventTimesSince(
+  db: Db,
+  kind: "signup" | "recover",
+  clientHash: string,
+  since: Date,
+): Promise<Date[]> {
   const rows = await db
     .select({ at: clientEvents.at })
     .from(clientEvents)
@@ -187,8 +224,10 @@ export async function keysByBillingEmail(db: Db, email: string): Promise<KeyWith
   return rows;
 }
 
-
 /** After a successful recovery every other outstanding token of the key is spent too. */
 export async function consumeOutstandingTokens(tx: Db, keyId: string, at: Date): Promise<void> {
-  await tx.update(recoveryTokens).set({ consumedAt: at }).where(and(eq(recoveryTokens.keyId, keyId), isNull(recoveryTokens.consumedAt)));
+  await tx
+    .update(recoveryTokens)
+    .set({ consumedAt: at })
+    .where(and(eq(recoveryTokens.keyId, keyId), isNull(recoveryTokens.consumedAt)));
 }

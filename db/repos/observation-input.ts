@@ -50,10 +50,18 @@ export function normalise(item: SeriesWrite, i: number): Item {
   const firstIndex = new Map<string, number>();
   const rows = item.rows.map((r, j): Row => {
     if (typeof r.date !== "string" || !isCalendarDate(r.date)) {
-      throw new ObservationInputError(`row ${j + 1}: date ${JSON.stringify(r.date)} is not a YYYY-MM-DD calendar date`, i, j);
+      throw new ObservationInputError(
+        `row ${j + 1}: date ${JSON.stringify(r.date)} is not a YYYY-MM-DD calendar date`,
+        i,
+        j,
+      );
     }
     if (r.value !== null && (typeof r.value !== "number" || !Number.isFinite(r.value))) {
-      throw new ObservationInputError(`row ${j + 1} (${r.date}): value ${String(r.value)} is not a finite number or null`, i, j);
+      throw new ObservationInputError(
+        `row ${j + 1} (${r.date}): value ${String(r.value)} is not a finite number or null`,
+        i,
+        j,
+      );
     }
     const seen = firstIndex.get(r.date);
     if (seen !== undefined) throw new DuplicateObservationDateError(r.date, i, seen, j);
@@ -71,4 +79,3 @@ export function normalise(item: SeriesWrite, i: number): Item {
   });
   return { indicatorId: item.indicatorId, regionCode: item.regionCode, rows };
 }
-

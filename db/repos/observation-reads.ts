@@ -52,32 +52,43 @@ export async function findSeriesHead(db: Db, indicatorId: string, regionCode: st
 }
 
 /** Series rows for many (indicator, region) pairs in one statement. */
-export async function findSeriesHeads(db: Db, keys: { indicatorId: string; regionCode: string }[]): Promise<SeriesHead[]> {
+export async function findSeriesHeads(
+  db: Db,
+  keys: { indicatorId: string; regionCode: string }[],
+): Promise<SeriesHead[]> {
   if (keys.length === 0) return [];
   const pairs = sql.join(
     keys.map((k) => sql`(${k.indicatorId}::uuid, ${k.regionCode}::text)`),
     sql`, `,
   );
-  return db
-    .select(headColumns)
-    .from(series)
-    .where(sql`(${series.indicatorId}, ${series.regionCode}) IN (${pairs})`);
+  return db.select(headColumns).from(series).where(sql`(${series.indicatorId}, ${series.regionCode}) IN (${pairs})`);
 }
 
 /** Every series of an indicator (one per region holding it). */
 export async function findSeriesHeadsForIndicator(db: Db, indicatorId: string): Promise<SeriesHead[]> {
-  return db.select(headColumns).from(series).where(eq(series.indicatorId, indicatorId)).orderBy(sql`${series.regionCode} collate "C"`);
+  return db
+    .select(headColumns)
+    .from(series)
+    .where(eq(series.indicatorId, indicatorId))
+    .orderBy(sql`${series.regionCode} collate "C"`);
 }
 
 /** Region codes that hold a series of the indicator (for "offered for these regions" messages). */
-export async function regionCodesWithSeries(db: Db, indicatorId: string, limit = 50): Promise<{ codes: string[]; total: number }> {
+export async function regionCodesWithSeries(
+  db: Db,
+  indicatorId: string,
+  limit = 50,
+): Promise<{ codes: string[]; total: number }> {
   const codes = await db
     .select({ code: series.regionCode })
     .from(series)
     .where(eq(series.indicatorId, indicatorId))
     .orderBy(sql`${series.regionCode} collate "C"`)
     .limit(limit);
-  const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(series).where(eq(series.indicatorId, indicatorId));
+  const [{ n }] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(series)
+    .where(eq(series.indicatorId, indicatorId));
   return { codes: codes.map((c) => c.code), total: Number(n) };
 }
 
@@ -102,7 +113,11 @@ export async function readLatestObservations(db: Db, seriesId: number): Promise<
 export type RevisionQuery = { start?: string; end?: string; order: "asc" | "desc"; limit: number; offset: number };
 
 /** Every stored revision in the date range, paged; ordered by date (per `order`) then revision ascending. */
-export async function readRevisions(db: Db, seriesId: number, q: RevisionQuery): Promise<{ rows: StoredObservation[]; total: number }> {
+export async function readRevisions(
+  db: Db,
+  seriesId: number,
+  q: RevisionQuery,
+): Promise<{ rows: StoredObservation[]; total: number }> {
   const where: SQL[] = [eq(observations.seriesId, seriesId)];
   if (q.start) where.push(gte(observations.date, q.start));
   if (q.end) where.push(lte(observations.date, q.end));
@@ -114,7 +129,10 @@ export async function readRevisions(db: Db, seriesId: number, q: RevisionQuery):
     .select(obsColumns)
     .from(observations)
     .where(cond)
-    .orderBy(q.order === "asc" ? sql`${observations.date} asc` : sql`${observations.date} desc`, asc(observations.revision))
+    .orderBy(
+      q.order === "asc" ? sql`${observations.date} asc` : sql`${observations.date} desc`,
+      asc(observations.revision),
+    )
     .limit(q.limit)
     .offset(q.offset);
   return { rows: normalised(rows), total };
@@ -179,14 +197,26 @@ export async function readLatestPerSeries(db: Db, seriesIds: number[]): Promise<
   return out;
 }
 
-type RawObservation = { date: string; value: number | null; revision: number; isPreliminary: boolean; sourceUpdatedAt: Date | null };
+type RawObservation = {
+  date: string;
+  value: number | null;
+  revision: number;
+  isPreliminary: boolean;
+  sourceUpdatedAt: Date | null;
+};
 
 /** Rows as stored (a numeric column may come back as a string) as StoredObservations: one loop, no call a row. */
 function normalised(rows: readonly RawObservation[]): StoredObservation[] {
   const out = new Array<StoredObservation>(rows.length);
   for (let k = 0; k < rows.length; k++) {
     const r = rows[k]!;
-    out[k] = { date: r.date, value: r.value === null ? null : Number(r.value), revision: Number(r.revision), isPreliminary: r.isPreliminary, sourceUpdatedAt: r.sourceUpdatedAt };
+    out[k] = {
+      date: r.date,
+      value: r.value === null ? null : Number(r.value),
+      revision: Number(r.revision),
+      isPreliminary: r.isPreliminary,
+      sourceUpdatedAt: r.sourceUpdatedAt,
+    };
   }
   return out;
 }
@@ -196,7 +226,10 @@ function normalised(rows: readonly RawObservation[]): StoredObservation[] {
  * series comes back as one row of two arrays (dates, values), which both drivers parse far faster than a row per
  * observation (a million observations of 3,144 series: about three times faster on PGlite).
  */
-export async function readLatestObservationsMany(db: Db, seriesIds: readonly number[]): Promise<Map<number, { date: string; value: number | null }[]>> {
+export async function readLatestObservationsMany(
+  db: Db,
+  seriesIds: readonly number[],
+): Promise<Map<number, { date: string; value: number | null }[]>> {
   const out = new Map<number, { date: string; value: number | null }[]>();
   if (seriesIds.length === 0) return out;
   const ids = sql.join(
@@ -207,7 +240,11 @@ export async function readLatestObservationsMany(db: Db, seriesIds: readonly num
     SELECT series_id, array_agg(date::text ORDER BY date) AS dates, array_agg(value ORDER BY date) AS vals
     FROM observations WHERE series_id IN (${ids}) AND is_latest
     GROUP BY series_id`);
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { series_id: number; dates: string[]; vals: (number | string | null)[] }[];
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
+    series_id: number;
+    dates: string[];
+    vals: (number | string | null)[];
+  }[];
   for (const r of rows) {
     out.set(
       Number(r.series_id),
@@ -222,7 +259,10 @@ export async function readLatestObservationsMany(db: Db, seriesIds: readonly num
  * `parentCode` as parent): the peers of a region, for ranking. One statement; regions without a value that day
  * are absent.
  */
-export async function readPeerValues(db: Db, args: { indicatorId: string; date: string; regionType: string; parentCode: string | null }): Promise<{ region: string; value: number }[]> {
+export async function readPeerValues(
+  db: Db,
+  args: { indicatorId: string; date: string; regionType: string; parentCode: string | null },
+): Promise<{ region: string; value: number }[]> {
   const parent = args.parentCode === null ? sql`` : sql` AND r.parent_code = ${args.parentCode}`;
   const result = await db.execute(sql`
     SELECT s.region_code AS region, o.value
@@ -231,7 +271,10 @@ export async function readPeerValues(db: Db, args: { indicatorId: string; date: 
     JOIN observations o ON o.series_id = s.id AND o.is_latest AND o.date = ${args.date}::date
     WHERE s.indicator_id = ${args.indicatorId}::uuid AND r.type = ${args.regionType}${parent} AND o.value IS NOT NULL
     ORDER BY s.region_code`);
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { region: string; value: number | string }[];
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
+    region: string;
+    value: number | string;
+  }[];
   return rows.map((r) => ({ region: r.region, value: Number(r.value) }));
 }
 
@@ -240,7 +283,10 @@ export async function readPeerValues(db: Db, args: { indicatorId: string; date: 
  * newest date most of them hold (on a tie, the newest), so that a ranking reads one period for all of them (then
  * readPeerValues on that date). One statement over the series heads, no observation scan.
  */
-export async function commonLatestDate(db: Db, args: { indicatorId: string; regionType: string; parentCode: string | null }): Promise<{ date: string; held: number; atDate: number } | null> {
+export async function commonLatestDate(
+  db: Db,
+  args: { indicatorId: string; regionType: string; parentCode: string | null },
+): Promise<{ date: string; held: number; atDate: number } | null> {
   const parent = args.parentCode === null ? sql`` : sql` AND r.parent_code = ${args.parentCode}`;
   const result = await db.execute(sql`
     SELECT s.last_date::text AS date, count(*) OVER () AS held, count(*) OVER (PARTITION BY s.last_date) AS at_date
@@ -249,6 +295,10 @@ export async function commonLatestDate(db: Db, args: { indicatorId: string; regi
     WHERE s.indicator_id = ${args.indicatorId}::uuid AND r.type = ${args.regionType}${parent} AND s.observation_count > 0 AND s.last_date IS NOT NULL
     ORDER BY at_date DESC, s.last_date DESC
     LIMIT 1`);
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { date: string; held: number | string; at_date: number | string }[];
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
+    date: string;
+    held: number | string;
+    at_date: number | string;
+  }[];
   return rows[0] ? { date: rows[0].date, held: Number(rows[0].held), atDate: Number(rows[0].at_date) } : null;
 }

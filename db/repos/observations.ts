@@ -17,9 +17,21 @@ import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { announceSeriesWritten } from "../events";
 import { series } from "../schema";
-import { normalise, ObservationInputError, type Item, type ObservationInput, type Row, type SeriesWrite } from "./observation-input";
+import {
+  normalise,
+  ObservationInputError,
+  type Item,
+  type ObservationInput,
+  type Row,
+  type SeriesWrite,
+} from "./observation-input";
 
-export { DuplicateObservationDateError, ObservationInputError, type ObservationInput, type SeriesWrite } from "./observation-input";
+export {
+  DuplicateObservationDateError,
+  ObservationInputError,
+  type ObservationInput,
+  type SeriesWrite,
+} from "./observation-input";
 
 export type WriteResult = { seriesId: number; inserted: number; revised: number; unchanged: number };
 /** Called as rows are processed (compared, then written), with the number just processed: drives progress bars. */
@@ -59,7 +71,11 @@ export async function writeManySeries(
     const k = seriesKey(it.indicatorId, it.regionCode);
     const first = seen.get(k);
     if (first !== undefined) {
-      throw new ObservationInputError(`series ${it.indicatorId}/${it.regionCode} appears twice in one write (items ${first + 1} and ${i + 1})`, i, null);
+      throw new ObservationInputError(
+        `series ${it.indicatorId}/${it.regionCode} appears twice in one write (items ${first + 1} and ${i + 1})`,
+        i,
+        null,
+      );
     }
     seen.set(k, i);
   });
@@ -76,7 +92,10 @@ export async function writeManySeries(
     };
     try {
       const results = await db.transaction((tx) => writeInTransaction(tx as unknown as Db, items, now, progress));
-      announceSeriesWritten(db, items.filter((_, i) => results[i].inserted + results[i].revised > 0));
+      announceSeriesWritten(
+        db,
+        items.filter((_, i) => results[i].inserted + results[i].revised > 0),
+      );
       return results;
     } catch (e) {
       if (reported > 0) args.onProgress?.(-reported);
@@ -86,7 +105,10 @@ export async function writeManySeries(
 }
 
 /** Which of these (indicator, region) pairs have a series row, as `${indicatorId}|${regionCode}` keys. */
-export async function findManySeriesIds(db: Db, keys: readonly { indicatorId: string; regionCode: string }[]): Promise<Set<string>> {
+export async function findManySeriesIds(
+  db: Db,
+  keys: readonly { indicatorId: string; regionCode: string }[],
+): Promise<Set<string>> {
   const held = new Set<string>();
   const indicatorIds = [...new Set(keys.map((k) => k.indicatorId))];
   for (let i = 0; i < indicatorIds.length; i += KEY_BATCH) {
@@ -94,7 +116,12 @@ export async function findManySeriesIds(db: Db, keys: readonly { indicatorId: st
     const rows = await db
       .select({ indicatorId: series.indicatorId, regionCode: series.regionCode })
       .from(series)
-      .where(sql`${series.indicatorId} in (${sql.join(part.map((id) => sql`${id}`), sql`, `)})`);
+      .where(
+        sql`${series.indicatorId} in (${sql.join(
+          part.map((id) => sql`${id}`),
+          sql`, `,
+        )})`,
+      );
     for (const r of rows) held.add(`${r.indicatorId}|${r.regionCode}`);
   }
   return held;
@@ -160,7 +187,9 @@ async function writeInTransaction(tx: Db, items: Item[], now: string, progress: 
   // Latest revisions of the incoming dates; a series this transaction created has none.
   const latest = await readLatest(
     tx,
-    items.flatMap((it, i) => (created.has(seriesIds[i]) || it.rows.length === 0 ? [] : [{ seriesId: seriesIds[i], rows: it.rows }])),
+    items.flatMap((it, i) =>
+      created.has(seriesIds[i]) || it.rows.length === 0 ? [] : [{ seriesId: seriesIds[i], rows: it.rows }],
+    ),
   );
 
   const inserts: { seriesId: number; revision: number; row: Row }[] = [];
@@ -223,7 +252,10 @@ async function writeInTransaction(tx: Db, items: Item[], now: string, progress: 
   }
   // Revisions never remove a date, so the stats move incrementally: O(1) per series however long it is.
   // Series created above already carry theirs.
-  for (const batch of chunks([...stats].filter(([id]) => !created.has(id)), KEY_BATCH)) {
+  for (const batch of chunks(
+    [...stats].filter(([id]) => !created.has(id)),
+    KEY_BATCH,
+  )) {
     const values = sql.join(
       batch.map(([id, s]) => sql`(${id}::int, ${s.lo}::date, ${s.hi}::date, ${s.added}::int)`),
       sql`, `,
@@ -298,7 +330,10 @@ async function createSeries(tx: Db, items: Item[], into: Map<string, number>, no
  * partial latest index per series: rows between the incoming dates are read too, which is what a refresh (a
  * contiguous recent window) or a whole-file import wants anyway.
  */
-async function readLatest(tx: Db, wanted: { seriesId: number; rows: Row[] }[]): Promise<Map<number, Map<string, Latest>>> {
+async function readLatest(
+  tx: Db,
+  wanted: { seriesId: number; rows: Row[] }[],
+): Promise<Map<number, Map<string, Latest>>> {
   const out = new Map<number, Map<string, Latest>>();
   for (const batch of chunks(wanted, KEY_BATCH)) {
     const spans = batch.map((w) => {
@@ -321,16 +356,23 @@ async function readLatest(tx: Db, wanted: { seriesId: number; rows: Row[] }[]): 
             )}) AS k(series_id, lo, hi)
               ON o.series_id = k.series_id AND o.date BETWEEN k.lo AND k.hi
             WHERE o.is_latest`;
-    const rows = rowsOf<{ series_id: number; date: string; revision: number; value: number | null; is_preliminary: boolean }>(
-      await tx.execute(query),
-    );
+    const rows = rowsOf<{
+      series_id: number;
+      date: string;
+      revision: number;
+      value: number | null;
+      is_preliminary: boolean;
+    }>(await tx.execute(query));
     for (const r of rows) {
       const sid = Number(r.series_id);
       let m = out.get(sid);
       if (!m) out.set(sid, (m = new Map()));
-      m.set(r.date, { revision: Number(r.revision), value: r.value === null ? null : Number(r.value), isPreliminary: r.is_preliminary });
+      m.set(r.date, {
+        revision: Number(r.revision),
+        value: r.value === null ? null : Number(r.value),
+        isPreliminary: r.is_preliminary,
+      });
     }
   }
   return out;
 }
-

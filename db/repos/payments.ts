@@ -71,7 +71,12 @@ export async function findPaymentSecret(db: Db, name: PaymentSecretRow["name"]):
 export async function recordPaymentSecret(db: Db, row: PaymentSecretRow, replace: boolean): Promise<boolean> {
   const q = db.insert(paymentSecrets).values(row);
   const out = replace
-    ? await q.onConflictDoUpdate({ target: paymentSecrets.name, set: { origin: row.origin, fingerprint: row.fingerprint, value: row.value, recordedAt: row.recordedAt } }).returning({ name: paymentSecrets.name })
+    ? await q
+        .onConflictDoUpdate({
+          target: paymentSecrets.name,
+          set: { origin: row.origin, fingerprint: row.fingerprint, value: row.value, recordedAt: row.recordedAt },
+        })
+        .returning({ name: paymentSecrets.name })
     : await q.onConflictDoNothing().returning({ name: paymentSecrets.name });
   return out.length > 0;
 }

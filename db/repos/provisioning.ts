@@ -8,7 +8,8 @@ export type ProvisioningRow = typeof provisioning.$inferSelect;
 export type SourceRefreshRow = typeof sourceRefreshes.$inferSelect;
 export type SeriesKey = { indicatorId: string; regionCode: string };
 
-const bySeries = (k: SeriesKey) => and(eq(provisioning.indicatorId, k.indicatorId), eq(provisioning.regionCode, k.regionCode));
+const bySeries = (k: SeriesKey) =>
+  and(eq(provisioning.indicatorId, k.indicatorId), eq(provisioning.regionCode, k.regionCode));
 
 export async function findProvisioning(db: Db, k: SeriesKey): Promise<ProvisioningRow | null> {
   const rows = await db.select().from(provisioning).where(bySeries(k)).limit(1);
@@ -20,7 +21,11 @@ export async function findProvisioning(db: Db, k: SeriesKey): Promise<Provisioni
  * `requestRef`) when there was none or the last one failed and its retry_at has passed; otherwise the current row
  * unchanged (still provisioning, or failed and not yet retryable). Concurrent callers all get the same row.
  */
-export async function beginProvisioning(db: Db, k: SeriesKey, args: { requestRef: string; provider: string | null; now: Date }): Promise<{ row: ProvisioningRow; started: boolean }> {
+export async function beginProvisioning(
+  db: Db,
+  k: SeriesKey,
+  args: { requestRef: string; provider: string | null; now: Date },
+): Promise<{ row: ProvisioningRow; started: boolean }> {
   const fresh = {
     requestRef: args.requestRef,
     state: "provisioning" as const,
@@ -48,10 +53,19 @@ export async function beginProvisioning(db: Db, k: SeriesKey, args: { requestRef
 }
 
 /** A failed attempt that will be retried: the error is kept for the operator, the state stays provisioning. */
-export async function recordFailedAttempt(db: Db, k: SeriesKey, args: { provider: string | null; error: string; now: Date }): Promise<void> {
+export async function recordFailedAttempt(
+  db: Db,
+  k: SeriesKey,
+  args: { provider: string | null; error: string; now: Date },
+): Promise<void> {
   await db
     .update(provisioning)
-    .set({ provider: args.provider, lastError: args.error, failedAttempts: sql`${provisioning.failedAttempts} + 1`, updatedAt: args.now })
+    .set({
+      provider: args.provider,
+      lastError: args.error,
+      failedAttempts: sql`${provisioning.failedAttempts} + 1`,
+      updatedAt: args.now,
+    })
     .where(and(bySeries(k), eq(provisioning.state, "provisioning")));
 }
 
@@ -64,7 +78,13 @@ export async function markProvisioningFailed(
   k: SeriesKey,
   args: { requestRef: string; provider: string | null; error: string; retryAt: Date; now: Date },
 ): Promise<void> {
-  const failed = { state: "failed" as const, provider: args.provider, lastError: args.error, retryAt: args.retryAt, updatedAt: args.now };
+  const failed = {
+    state: "failed" as const,
+    provider: args.provider,
+    lastError: args.error,
+    retryAt: args.retryAt,
+    updatedAt: args.now,
+  };
   await db
     .insert(provisioning)
     .values({ ...k, ...failed, requestRef: args.requestRef, failedAttempts: 1, requestedAt: args.now })
@@ -93,15 +113,29 @@ export async function recordRefreshStarted(db: Db, source: string, now: Date): P
   await db
     .insert(sourceRefreshes)
     .values({ source, lastStartedAt: now, status: "running" })
-    .onConflictDoUpdate({ target: sourceRefreshes.source, set: { lastStartedAt: now, lastFinishedAt: null, status: "running", changedSeries: null, lastError: null } });
+    .onConflictDoUpdate({
+      target: sourceRefreshes.source,
+      set: { lastStartedAt: now, lastFinishedAt: null, status: "running", changedSeries: null, lastError: null },
+    });
 }
 
-export async function recordRefreshFinished(db: Db, source: string, result: { ok: true; changedSeries: number } | { ok: false; error: string }, now: Date): Promise<void> {
+export async function recordRefreshFinished(
+  db: Db,
+  source: string,
+  result: { ok: true; changedSeries: number } | { ok: false; error: string },
+  now: Date,
+): Promise<void> {
   await db
     .update(sourceRefreshes)
     .set(
       result.ok
-        ? { lastFinishedAt: now, status: "ok", changedSeries: result.changedSeries, lastError: null, lastSuccessAt: now }
+        ? {
+            lastFinishedAt: now,
+            status: "ok",
+            changedSeries: result.changedSeries,
+            lastError: null,
+            lastSuccessAt: now,
+          }
         : { lastFinishedAt: now, status: "failed", lastError: result.error },
     )
     .where(eq(sourceRefreshes.source, source));
@@ -113,6 +147,9 @@ export async function listSourceRefreshes(db: Db): Promise<SourceRefreshRow[]> {
 
 /** Series being provisioned now (waiting or running), across every process: the provisioning queue's length. */
 export async function countProvisioning(db: Db): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(provisioning).where(eq(provisioning.state, "provisioning"));
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(provisioning)
+    .where(eq(provisioning.state, "provisioning"));
   return Number(row?.n ?? 0);
 }

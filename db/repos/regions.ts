@@ -54,5 +54,8 @@ export async function listRegions(db: Db, filter: { type?: string; parentCode?: 
 /** The regions with these codes (any order; unknown codes are skipped). */
 export async function findRegions(db: Db, codes: readonly string[]): Promise<RegionRow[]> {
   if (codes.length === 0) return [];
-  return db.select().from(regions).where(inArray(regions.code, [...codes]));
+  return db
+    .select()
+    .from(regions)
+    .where(inArray(regions.code, [...codes]));
 }

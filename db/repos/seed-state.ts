@@ -15,7 +15,10 @@ export async function hasIndicators(db: Db): Promise<boolean> {
 
 /** Records that the seed stored `name` (the snapshot, or one of its families) at `version`. */
 export async function recordSeeded(db: Db, name: string, version: string, rows: number, now: Date): Promise<void> {
-  await db.insert(seedSnapshots).values({ name, version, rows, loadedAt: now }).onConflictDoUpdate({ target: seedSnapshots.name, set: { version, rows, loadedAt: now } });
+  await db
+    .insert(seedSnapshots)
+    .values({ name, version, rows, loadedAt: now })
+    .onConflictDoUpdate({ target: seedSnapshots.name, set: { version, rows, loadedAt: now } });
 }
 
 /** What the seed recorded: each name with its version. */

@@ -40,11 +40,14 @@ export async function applyIntervalChanges(db: Db, changes: IntervalChanges): Pr
     for (let i = 0; i < deletes.length; i += INSERT_BATCH) {
       await tx.delete(signalIntervals).where(inArray(signalIntervals.id, deletes.slice(i, i + INSERT_BATCH)));
     }
-    for (const u of inKeyOrder(changes.updates, (x) => x.id)) await tx.update(signalIntervals).set(u.set).where(eq(signalIntervals.id, u.id));
+    for (const u of inKeyOrder(changes.updates, (x) => x.id))
+      await tx.update(signalIntervals).set(u.set).where(eq(signalIntervals.id, u.id));
     // Many rows per statement as one JSON parameter (jsonb_to_recordset): a detection run may store tens of thousands
     // of intervals, and one parameter parses far faster than ten per row. A concurrent run that stored the same
     // interval first wins (ON CONFLICT DO NOTHING); the next run reconciles whatever differs.
-    const inserts = inKeyOrder(changes.inserts, (r) => targetKey(r.indicatorId, r.regionCode, r.type, r.validFrom.toISOString()));
+    const inserts = inKeyOrder(changes.inserts, (r) =>
+      targetKey(r.indicatorId, r.regionCode, r.type, r.validFrom.toISOString()),
+    );
     for (let i = 0; i < inserts.length; i += INSERT_BATCH) {
       const rows = inserts.slice(i, i + INSERT_BATCH).map((r) => ({
         indicator_id: r.indicatorId,
@@ -130,6 +133,12 @@ export async function openIntervalsOfSeries(db: Db, key: SeriesKey): Promise<Sig
   return db
     .select()
     .from(signalIntervals)
-    .where(and(eq(signalIntervals.indicatorId, key.indicatorId), eq(signalIntervals.regionCode, key.regionCode), isNull(signalIntervals.validTo)))
+    .where(
+      and(
+        eq(signalIntervals.indicatorId, key.indicatorId),
+        eq(signalIntervals.regionCode, key.regionCode),
+        isNull(signalIntervals.validTo),
+      ),
+    )
     .orderBy(desc(signalIntervals.validFrom), desc(signalIntervals.id));
 }

@@ -12,4 +12,5 @@ export function inKeyOrder<T>(rows: readonly T[], key: (row: T) => string): T[] 
 }
 
 /** Joins a conflict target's values into one sort key (NUL cannot appear in them). */
-export const targetKey = (...parts: (string | number | null | undefined)[]): string => parts.map((p) => String(p ?? "")).join("\u0000");
+export const targetKey = (...parts: (string | number | null | undefined)[]): string =>
+  parts.map((p) => String(p ?? "")).join("\u0000");

@@ -11,7 +11,9 @@ export const subscriptions = pgTable(
   "subscriptions",
   {
     id: uuid("id").primaryKey(),
-    keyId: uuid("key_id").notNull().references(() => apiKeys.id),
+    keyId: uuid("key_id")
+      .notNull()
+      .references(() => apiKeys.id),
     plan: text("plan", { enum: ["developer", "professional"] }).notNull(),
     /** Lower-cased billing address: paid-key rotations and recovery mail go here. */
     billingEmail: text("billing_email").notNull(),
@@ -39,7 +41,9 @@ export const overageInvoices = pgTable(
   "overage_invoices",
   {
     id: uuid("id").primaryKey(),
-    subscriptionId: uuid("subscription_id").notNull().references(() => subscriptions.id),
+    subscriptionId: uuid("subscription_id")
+      .notNull()
+      .references(() => subscriptions.id),
     month: text("month").notNull(),
     requests: bigint("requests", { mode: "number" }).notNull(),
     overageRequests: bigint("overage_requests", { mode: "number" }).notNull(),
@@ -47,12 +51,16 @@ export const overageInvoices = pgTable(
     /** Provider invoice item id when pushed to Stripe; null for manual subscriptions. */
     providerRef: text("provider_ref"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
-    kind: text("kind", { enum: ["final", "monthly"] }).notNull().default("final"),
+    kind: text("kind", { enum: ["final", "monthly"] })
+      .notNull()
+      .default("final"),
     /**
      * 'pending': reserved (the row exists, so no second invoice can start) but the provider has not confirmed it;
      * retried once `lease_until` passes. 'invoiced': done (also for zero overage, which bills nothing).
      */
-    status: text("status", { enum: ["pending", "invoiced"] }).notNull().default("invoiced"),
+    status: text("status", { enum: ["pending", "invoiced"] })
+      .notNull()
+      .default("invoiced"),
     leaseUntil: timestamp("lease_until", { withTimezone: true }),
     invoicedAt: timestamp("invoiced_at", { withTimezone: true }),
   },

@@ -6,7 +6,19 @@
 //   (latest first) whatever the clock said. One good run per briefing and occurrence (`scheduled_for`): a second
 //   process running the same occurrence stores nothing (the partial unique index); failed runs are all kept.
 import { sql } from "drizzle-orm";
-import { bigserial, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { apiKeys } from "./keys";
 import { regions } from "./regions";
 
@@ -41,7 +53,9 @@ export const briefingRuns = pgTable(
   {
     seq: bigserial("seq", { mode: "number" }).primaryKey(),
     id: uuid("id").notNull().defaultRandom(),
-    briefingId: uuid("briefing_id").notNull().references(() => briefings.id, { onDelete: "cascade" }),
+    briefingId: uuid("briefing_id")
+      .notNull()
+      .references(() => briefings.id, { onDelete: "cascade" }),
     /** The weekly occurrence the run answers for. */
     scheduledFor: timestamp("scheduled_for", { withTimezone: true }).notNull(),
     status: text("status", { enum: ["ok", "no_coverage", "no_data", "failed"] }).notNull(),
@@ -60,6 +74,9 @@ export const briefingRuns = pgTable(
     uniqueIndex("briefing_runs_id_idx").on(t.id),
     index("briefing_runs_briefing_seq_idx").on(t.briefingId, t.seq),
     uniqueIndex("briefing_runs_good_occurrence_idx").on(t.briefingId, t.scheduledFor).where(sql`status <> 'failed'`),
-    check("briefing_runs_failed_has_error", sql`(${t.status} = 'failed') = (${t.response} is null) and (${t.status} = 'failed') = (${t.error} is not null)`),
+    check(
+      "briefing_runs_failed_has_error",
+      sql`(${t.status} = 'failed') = (${t.response} is null) and (${t.status} = 'failed') = (${t.error} is not null)`,
+    ),
   ],
 );

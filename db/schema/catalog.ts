@@ -6,8 +6,19 @@ import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } fr
 // the API schemas and the filters validate against these lists.
 /** Top-level taxonomy domains (spec "Indicator"). */
 export const CATEGORIES = [
-  "macro", "labor", "prices", "markets", "housing", "government-finance", "demographics",
-  "business", "energy", "crypto", "health", "environment", "education",
+  "macro",
+  "labor",
+  "prices",
+  "markets",
+  "housing",
+  "government-finance",
+  "demographics",
+  "business",
+  "energy",
+  "crypto",
+  "health",
+  "environment",
+  "education",
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
 
@@ -40,7 +51,9 @@ export const indicators = pgTable(
     description: text("description"),
     category: text("category"),
     subcategory: text("subcategory"),
-    accessTier: text("access_tier", { enum: ["free", "premium"] }).notNull().default("free"),
+    accessTier: text("access_tier", { enum: ["free", "premium"] })
+      .notNull()
+      .default("free"),
     unit: text("unit"),
     frequency: text("frequency"),
     isActive: boolean("is_active").notNull().default(true),

@@ -9,8 +9,12 @@ import { regions } from "./regions";
 export const flows = pgTable(
   "flows",
   {
-    originCode: text("origin_code").notNull().references(() => regions.code),
-    destinationCode: text("destination_code").notNull().references(() => regions.code),
+    originCode: text("origin_code")
+      .notNull()
+      .references(() => regions.code),
+    destinationCode: text("destination_code")
+      .notNull()
+      .references(() => regions.code),
     measure: text("measure").notNull(),
     periodStart: date("period_start").notNull(),
     periodEnd: date("period_end").notNull(),

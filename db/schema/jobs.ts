@@ -13,8 +13,12 @@ import { regions } from "./regions";
 export const provisioning = pgTable(
   "provisioning",
   {
-    indicatorId: uuid("indicator_id").notNull().references(() => indicators.id),
-    regionCode: text("region_code").notNull().references(() => regions.code),
+    indicatorId: uuid("indicator_id")
+      .notNull()
+      .references(() => indicators.id),
+    regionCode: text("region_code")
+      .notNull()
+      .references(() => regions.code),
     requestRef: uuid("request_ref").notNull(),
     state: text("state", { enum: ["provisioning", "failed"] }).notNull(),
     /** The upstream that answered the last failed attempt (or that serves the series). */

@@ -20,7 +20,9 @@ export const apiKeys = pgTable(
     allowedRegions: text("allowed_regions").array(),
     /** The address given at signup or by the operator (unverified for free keys). */
     email: text("email"),
-    status: text("status", { enum: ["active", "revoked"] }).notNull().default("active"),
+    status: text("status", { enum: ["active", "revoked"] })
+      .notNull()
+      .default("active"),
     expiresAt: timestamp("expires_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
@@ -33,7 +35,9 @@ export const keyRotations = pgTable(
   "key_rotations",
   {
     id: uuid("id").primaryKey(),
-    keyId: uuid("key_id").notNull().references(() => apiKeys.id),
+    keyId: uuid("key_id")
+      .notNull()
+      .references(() => apiKeys.id),
     reason: text("reason", { enum: ["rotate", "recover", "operator"] }).notNull(),
     previousHint: text("previous_hint").notNull(),
     at: timestamp("at", { withTimezone: true }).notNull(),
@@ -45,20 +49,27 @@ export const recoveryTokens = pgTable(
   "recovery_tokens",
   {
     id: uuid("id").primaryKey(),
-    keyId: uuid("key_id").notNull().references(() => apiKeys.id),
+    keyId: uuid("key_id")
+      .notNull()
+      .references(() => apiKeys.id),
     tokenHash: text("token_hash").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     consumedAt: timestamp("consumed_at", { withTimezone: true }),
   },
-  (t) => [uniqueIndex("recovery_tokens_hash_idx").on(t.tokenHash), index("recovery_tokens_key_created_idx").on(t.keyId, t.createdAt)],
+  (t) => [
+    uniqueIndex("recovery_tokens_hash_idx").on(t.tokenHash),
+    index("recovery_tokens_key_created_idx").on(t.keyId, t.createdAt),
+  ],
 );
 
 /** Metered requests per key and calendar month (UTC, 'YYYY-MM'); incremented in place, so exact under concurrency. */
 export const keyUsage = pgTable(
   "key_usage",
   {
-    keyId: uuid("key_id").notNull().references(() => apiKeys.id),
+    keyId: uuid("key_id")
+      .notNull()
+      .references(() => apiKeys.id),
     month: text("month").notNull(),
     requests: bigint("requests", { mode: "number" }).notNull().default(0),
   },

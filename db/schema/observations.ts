@@ -8,7 +8,18 @@
 // covering if this declaration ever changes. All writes go through db/repos/observations.ts.
 import { sql } from "drizzle-orm";
 import {
-  boolean, date, doublePrecision, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid,
+  boolean,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
 } from "drizzle-orm/pg-core";
 import { indicators } from "./catalog";
 import { regions } from "./regions";
@@ -17,8 +28,12 @@ export const series = pgTable(
   "series",
   {
     id: serial("id").primaryKey(),
-    indicatorId: uuid("indicator_id").notNull().references(() => indicators.id),
-    regionCode: text("region_code").notNull().references(() => regions.code),
+    indicatorId: uuid("indicator_id")
+      .notNull()
+      .references(() => indicators.id),
+    regionCode: text("region_code")
+      .notNull()
+      .references(() => regions.code),
     firstDate: date("first_date"),
     lastDate: date("last_date"),
     observationCount: integer("observation_count").notNull().default(0),
@@ -26,13 +41,18 @@ export const series = pgTable(
     version: integer("version").notNull().default(0),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("series_indicator_region_idx").on(t.indicatorId, t.regionCode), index("series_region_idx").on(t.regionCode)],
+  (t) => [
+    uniqueIndex("series_indicator_region_idx").on(t.indicatorId, t.regionCode),
+    index("series_region_idx").on(t.regionCode),
+  ],
 );
 
 export const observations = pgTable(
   "observations",
   {
-    seriesId: integer("series_id").notNull().references(() => series.id, { onDelete: "cascade" }),
+    seriesId: integer("series_id")
+      .notNull()
+      .references(() => series.id, { onDelete: "cascade" }),
     date: date("date").notNull(),
     revision: integer("revision").notNull(),
     value: doublePrecision("value"),

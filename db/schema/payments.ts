@@ -31,7 +31,10 @@ export const paymentProofs = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
-  (t) => [uniqueIndex("payment_proofs_rail_key_idx").on(t.rail, t.proofKey), index("payment_proofs_payer_idx").on(t.payer)],
+  (t) => [
+    uniqueIndex("payment_proofs_rail_key_idx").on(t.rail, t.proofKey),
+    index("payment_proofs_payer_idx").on(t.payer),
+  ],
 );
 
 // The payment secrets every node on this database must share, so a paid retry that lands on another node is honoured

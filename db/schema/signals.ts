@@ -12,8 +12,12 @@ export const signalIntervals = pgTable(
   "signal_intervals",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    indicatorId: uuid("indicator_id").notNull().references(() => indicators.id),
-    regionCode: text("region_code").notNull().references(() => regions.code),
+    indicatorId: uuid("indicator_id")
+      .notNull()
+      .references(() => indicators.id),
+    regionCode: text("region_code")
+      .notNull()
+      .references(() => regions.code),
     type: text("type", { enum: ["acceleration", "extreme", "trend_break"] }).notNull(),
     direction: text("direction", { enum: ["up", "down"] }),
     strength: text("strength", { enum: ["weak", "neutral", "strong"] }).notNull(),

@@ -59,7 +59,12 @@ export function publicBriefingId(slug: string): string {
 export async function seedPublicBriefings(db: Db, opts: { now?: Date } = {}): Promise<number> {
   const base = (opts.now ?? new Date(0)).getTime();
   const codes = [...new Set(PUBLIC_BRIEFINGS.flatMap((b) => (b.regionCode ? [b.regionCode] : [])))];
-  const held = new Set((await db.select({ code: regions.code }).from(regions).where(inArray(regions.code, codes))).map((r) => r.code));
+  const held = new Set(
+    (await db.select({ code: regions.code }).from(regions).where(inArray(regions.code, codes))).map((r) => r.code),
+  );
   const rows = PUBLIC_BRIEFINGS.map((b, i) => ({ ...b, id: publicBriefingId(b.slug), createdAt: new Date(base + i) }));
-  return upsertPublicBriefings(db, rows.filter((b) => b.regionCode === null || held.has(b.regionCode)));
+  return upsertPublicBriefings(
+    db,
+    rows.filter((b) => b.regionCode === null || held.has(b.regionCode)),
+  );
 }

@@ -46,15 +46,18 @@ export function catalogProblems(catalog: readonly SourceCatalog[]): string[] {
       const at = `${source.slug}:${i.code}`;
       if (codes.has(i.code)) problems.push(`${at} listed twice`);
       codes.add(i.code);
-      if (!(CATEGORIES as readonly string[]).includes(i.category)) problems.push(`${at}: unknown category ${i.category}`);
-      if (!(FREQUENCIES as readonly string[]).includes(i.frequency)) problems.push(`${at}: unknown frequency ${i.frequency}`);
+      if (!(CATEGORIES as readonly string[]).includes(i.category))
+        problems.push(`${at}: unknown category ${i.category}`);
+      if (!(FREQUENCIES as readonly string[]).includes(i.frequency))
+        problems.push(`${at}: unknown frequency ${i.frequency}`);
       if (!KEBAB.test(i.subcategory)) problems.push(`${at}: subcategory ${i.subcategory} is not kebab-case`);
       problems.push(...shortNameProblems(at, i));
       if (i.regionKinds.length === 0) problems.push(`${at}: no region kinds`);
       if (!i.values) problems.push(`${at}: does not state what its values are (catalog-data/value-kinds.ts)`);
       else for (const p of valueSpecProblems(i.values, i.unit)) problems.push(`${at}: ${p}`);
       const derived = i.code.startsWith("svc:");
-      if (derived !== (source.slug === "svc")) problems.push(`${at}: svc: codes belong to the svc source and only there`);
+      if (derived !== (source.slug === "svc"))
+        problems.push(`${at}: svc: codes belong to the svc source and only there`);
       if (derived) {
         const d = (i.meta as { derived?: { inputs?: unknown; formula?: unknown } }).derived;
         if ((i.accessTier ?? "free") !== "premium") problems.push(`${at}: derived series must be premium`);
@@ -70,8 +73,13 @@ export function catalogProblems(catalog: readonly SourceCatalog[]): string[] {
 /** A name too long to shorten by rule needs a short name (catalog-data/short-names.ts), itself short. */
 function shortNameProblems(at: string, i: IndicatorSeed): string[] {
   const short = SHORT_NAMES.get(i.code);
-  if (short === undefined) return deriveShortName(i.name).length > SHORT_NAME_MAX ? [`${at}: name longer than ${SHORT_NAME_MAX} characters and no short name`] : [];
-  return short.length > SHORT_NAME_MAX || short.length >= i.name.length ? [`${at}: short name "${short}" is longer than ${SHORT_NAME_MAX} characters or than the name`] : [];
+  if (short === undefined)
+    return deriveShortName(i.name).length > SHORT_NAME_MAX
+      ? [`${at}: name longer than ${SHORT_NAME_MAX} characters and no short name`]
+      : [];
+  return short.length > SHORT_NAME_MAX || short.length >= i.name.length
+    ? [`${at}: short name "${short}" is longer than ${SHORT_NAME_MAX} characters or than the name`]
+    : [];
 }
 
 function indicatorRow(sourceSlug: string, i: IndicatorSeed, now: Date): NewIndicatorRow {
@@ -98,7 +106,11 @@ function indicatorRow(sourceSlug: string, i: IndicatorSeed, now: Date): NewIndic
 export type CatalogSeedResult = { sources: number; indicators: number; inserted: number; updated: number };
 
 /** Upserts every curated source and indicator. A second run writes nothing (inserted = updated = 0). */
-export async function seedCatalog(db: Db, opts: SeedOptions = {}, catalog: readonly SourceCatalog[] = CATALOG): Promise<CatalogSeedResult> {
+export async function seedCatalog(
+  db: Db,
+  opts: SeedOptions = {},
+  catalog: readonly SourceCatalog[] = CATALOG,
+): Promise<CatalogSeedResult> {
   const problems = catalogProblems(catalog);
   if (problems.length) throw new Error(`catalog data is invalid:\n  ${problems.join("\n  ")}`);
   const now = opts.now ?? new Date();
@@ -107,14 +119,23 @@ export async function seedCatalog(db: Db, opts: SeedOptions = {}, catalog: reado
   await upsertSources(
     db,
     catalog.map(({ source: s }) => ({
-      slug: s.slug, name: s.name, provider: s.provider, category: s.category, docsUrl: s.docsUrl, isActive: s.isActive ?? true,
-      attribution: s.attribution, license: s.license,
+      slug: s.slug,
+      name: s.name,
+      provider: s.provider,
+      category: s.category,
+      docsUrl: s.docsUrl,
+      isActive: s.isActive ?? true,
+      attribution: s.attribution,
+      license: s.license,
     })),
   );
   let inserted = 0;
   let updated = 0;
   for (const c of catalog) {
-    const r = await upsertIndicators(db, c.indicators.map((i) => indicatorRow(c.source.slug, withShortName(i), now)));
+    const r = await upsertIndicators(
+      db,
+      c.indicators.map((i) => indicatorRow(c.source.slug, withShortName(i), now)),
+    );
     inserted += r.inserted;
     updated += r.updated;
     opts.progress?.tick(c.indicators.length);

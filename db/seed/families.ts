@@ -34,7 +34,18 @@ export type DataFamily = {
 
 const fred = [...new Set([...Object.keys(FRED_2026_01), ...Object.keys(FRED_2026_06)])];
 /** The daily FRED series: four fifths of the national rows, after the monthly, quarterly and weekly headline ones. */
-const fredDaily = ["DGS10", "DGS2", "T10Y2Y", "T10YIE", "T5YIE", "DCOILWTICO", "DTWEXBGS", "DFEDTARL", "DFEDTARU", "IORB"];
+const fredDaily = [
+  "DGS10",
+  "DGS2",
+  "T10Y2Y",
+  "T10YIE",
+  "T5YIE",
+  "DCOILWTICO",
+  "DTWEXBGS",
+  "DFEDTARL",
+  "DFEDTARU",
+  "IORB",
+];
 const worldBank = [...new Set([...Object.keys(WORLD_BANK_EARLIER), ...Object.keys(WORLD_BANK_2025)])];
 const measures = ["03", "04", "05", "06"];
 
@@ -42,17 +53,35 @@ const measures = ["03", "04", "05", "06"];
 export const DATA_FAMILIES: readonly DataFamily[] = [
   // The regions, sources and indicators: what every other family is described by (the server serves once it is stored).
   { id: "catalog", label: "the regions and the catalog", indicators: {} },
-  { id: "us-national", label: "the US headline series (FRED: monthly, quarterly and weekly)", indicators: { fred: fred.filter((c) => !fredDaily.includes(c)) } },
-  { id: "state-unemployment", label: "the states' monthly unemployment (BLS LAUS)", indicators: { bls: measures.map((m) => `LASST${m}`) } },
+  {
+    id: "us-national",
+    label: "the US headline series (FRED: monthly, quarterly and weekly)",
+    indicators: { fred: fred.filter((c) => !fredDaily.includes(c)) },
+  },
+  {
+    id: "state-unemployment",
+    label: "the states' monthly unemployment (BLS LAUS)",
+    indicators: { bls: measures.map((m) => `LASST${m}`) },
+  },
   { id: "us-daily", label: "the US daily rates and prices (FRED)", indicators: { fred: fredDaily } },
   { id: "countries", label: "the countries' series (World Bank)", indicators: { worldbank: worldBank } },
-  { id: "county-wages", label: "employment and wages by state and county (BLS QCEW)", indicators: { bls: ["ENU10010", "ENU20010", "ENU50010"] } },
+  {
+    id: "county-wages",
+    label: "employment and wages by state and county (BLS QCEW)",
+    indicators: { bls: ["ENU10010", "ENU20010", "ENU50010"] },
+  },
   {
     id: "population",
     label: "population by state and county (Census PEP)",
-    indicators: { census: ["POPESTIMATE", "NPOPCHG", "BIRTHS", "DEATHS", "NATURALCHG", "INTERNATIONALMIG", "DOMESTICMIG", "NETMIG"] },
+    indicators: {
+      census: ["POPESTIMATE", "NPOPCHG", "BIRTHS", "DEATHS", "NATURALCHG", "INTERNATIONALMIG", "DOMESTICMIG", "NETMIG"],
+    },
   },
-  { id: "county-unemployment", label: "annual unemployment by state and county (BLS LAUS)", indicators: { bls: measures.flatMap((m) => [`LAUST${m}A`, `LAUCN${m}A`]) } },
+  {
+    id: "county-unemployment",
+    label: "annual unemployment by state and county (BLS LAUS)",
+    indicators: { bls: measures.flatMap((m) => [`LAUST${m}A`, `LAUCN${m}A`]) },
+  },
   {
     id: "samples",
     label: "the kept vega-datasets samples",

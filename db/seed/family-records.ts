@@ -19,8 +19,12 @@ export async function recordFamily(db: Db, id: DataFamilyId, version: string, no
  */
 export async function storedFamilies(db: Db, version: string): Promise<Set<DataFamilyId>> {
   const records = await seededRecords(db);
-  const stored = new Set<DataFamilyId>(DATA_FAMILY_IDS.filter((id) => records.some((r) => r.name === recordName(id) && r.version === version)));
-  const legacy = records.some((r) => r.name === SNAPSHOT_NAME && r.version === version) && !records.some((r) => r.name.startsWith(`${SNAPSHOT_NAME}/`));
+  const stored = new Set<DataFamilyId>(
+    DATA_FAMILY_IDS.filter((id) => records.some((r) => r.name === recordName(id) && r.version === version)),
+  );
+  const legacy =
+    records.some((r) => r.name === SNAPSHOT_NAME && r.version === version) &&
+    !records.some((r) => r.name.startsWith(`${SNAPSHOT_NAME}/`));
   return legacy ? new Set(DATA_FAMILY_IDS) : stored;
 }
 

@@ -14,7 +14,9 @@
 // every value unchanged and writes nothing. Regions must be seeded first.
 import acsStatesGzPath from "./snapshot/migration-flows/acs_state_to_state_2019.csv.gz" with { type: "file" };
 import irsCountyInflowGzPath from "./snapshot/irs-soi-county-flows/countyinflow1415.csv.gz" with { type: "file" };
-import irsSanFranciscoGzPath from "./snapshot/migration-flows/irs_06075_sf_county_flows_2004_2015.csv.gz" with { type: "file" };
+import irsSanFranciscoGzPath from "./snapshot/migration-flows/irs_06075_sf_county_flows_2004_2015.csv.gz" with {
+  type: "file",
+};
 import type { Database } from "../client";
 import { copyInto } from "../copy";
 import { FLOWS_COPY_TARGET, flowCsvLine, holdsFlows, upsertFlows } from "../repos/flows";
@@ -38,18 +40,29 @@ async function gunzipText(path: string): Promise<string> {
 
 /** Every flow record of the seed files (regions are needed to name the ACS states). */
 export async function seedFlowRecords(stateCode: (name: string) => string | null): Promise<FlowRecord[]> {
-  const [acs, irsNational, irs] = await Promise.all([gunzipText(acsStatesGzPath), gunzipText(irsCountyInflowGzPath), gunzipText(irsSanFranciscoGzPath)]);
+  const [acs, irsNational, irs] = await Promise.all([
+    gunzipText(acsStatesGzPath),
+    gunzipText(irsCountyInflowGzPath),
+    gunzipText(irsSanFranciscoGzPath),
+  ]);
   const national = parseIrsSoiCountyFlows(irsNational, { yearPair: "1415" }).flows;
   const sanFrancisco = parseIrsSoiCountyFlows(irs).flows;
   const key = (f: FlowRecord) => `${f.measure}|${f.origin}|${f.destination}|${f.periodStart}`;
   const fromSanFrancisco = new Set(sanFrancisco.map(key));
-  return [...parseAcsStateMatrix(acs, { year: 2019, stateCode }), ...national.filter((f) => !fromSanFrancisco.has(key(f))), ...sanFrancisco];
+  return [
+    ...parseAcsStateMatrix(acs, { year: 2019, stateCode }),
+    ...national.filter((f) => !fromSanFrancisco.has(key(f))),
+    ...sanFrancisco,
+  ];
 }
 
 /** Flow rows per COPY transaction, on a fresh database. */
 const COPY_ROWS = 20_000;
 
-export async function seedFlows(database: Pick<Database, "db" | "raw">, opts: SeedOptions = {}): Promise<FlowSeedResult> {
+export async function seedFlows(
+  database: Pick<Database, "db" | "raw">,
+  opts: SeedOptions = {},
+): Promise<FlowSeedResult> {
   const db = database.db;
   const regions = await listRegions(db);
   if (regions.length === 0) throw new Error("seed flows: the regions table is empty (seed the regions first)");
@@ -78,7 +91,11 @@ export async function seedFlows(database: Pick<Database, "db" | "raw">, opts: Se
     }
     written = kept.length;
   }
-  const unknownRegions = [...unknown].map(([code, n]) => ({ code, records: n })).sort((a, b) => (a.code < b.code ? -1 : 1));
-  opts.progress?.done(`${written} flows new or changed, ${records.length - kept.length} skipped (${unknownRegions.length} codes not held as regions)`);
+  const unknownRegions = [...unknown]
+    .map(([code, n]) => ({ code, records: n }))
+    .sort((a, b) => (a.code < b.code ? -1 : 1));
+  opts.progress?.done(
+    `${written} flows new or changed, ${records.length - kept.length} skipped (${unknownRegions.length} codes not held as regions)`,
+  );
   return { records: records.length, written, unknownRegions };
 }

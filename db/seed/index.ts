@@ -39,4 +39,3 @@ export async function seedDatabase(database: Database, opts: SeedOptions = {}): 
     await recordSeeded(database.db, SNAPSHOT_NAME, version, totals.rows, now);
   }
 }
-

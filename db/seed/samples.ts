@@ -17,7 +17,14 @@ import iowaCsv from "../../node_modules/vega-datasets/data/iowa-electricity.csv"
 import obesityJson from "../../node_modules/vega-datasets/data/obesity.json";
 import gapminderJson from "../../node_modules/vega-datasets/data/gapminder.json";
 import budgetJson from "../../node_modules/vega-datasets/data/budget.json";
-import { co2Concentration, federalReceipts, gapminder, iowaElectricity, obesity, type SampleSeries } from "../../src/domain/vega-samples";
+import {
+  co2Concentration,
+  federalReceipts,
+  gapminder,
+  iowaElectricity,
+  obesity,
+  type SampleSeries,
+} from "../../src/domain/vega-samples";
 
 /** The kept sample series, parsed from the package files. */
 export function keptSampleSeries(): SampleSeries[] {

@@ -46,7 +46,9 @@ import fred26TREAST from "./snapshot/fred-national-2026-vintage/TREAST.csv.gz" w
 import fred26UNRATE from "./snapshot/fred-national-2026-vintage/UNRATE.csv.gz" with { type: "file" };
 import fred26WALCL from "./snapshot/fred-national-2026-vintage/WALCL.csv.gz" with { type: "file" };
 import fred26WRESBAL from "./snapshot/fred-national-2026-vintage/WRESBAL.csv.gz" with { type: "file" };
-import blsStateUnemployedFile from "./snapshot/bls-state-unemployment-monthly/State_level_unemployment.csv.gz" with { type: "file" };
+import blsStateUnemployedFile from "./snapshot/bls-state-unemployment-monthly/State_level_unemployment.csv.gz" with {
+  type: "file",
+};
 import lausStatesFile from "./snapshot/bls-laus-state-monthly/ststdsadata.csv.gz" with { type: "file" };
 import lausStateRatesFile from "./snapshot/bls-laus-state-monthly/stateUnemployment.csv.gz" with { type: "file" };
 import ers2018File from "./snapshot/ers-county-unemployment/Unemployment.csv.gz" with { type: "file" };

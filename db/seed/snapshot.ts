@@ -8,10 +8,34 @@ import type { Database } from "../client";
 import { bulkLoadSeries, type BulkSeries } from "../bulk-load";
 import { indicatorIdsBySourceCode } from "../repos/catalog";
 import { COUNTY_CHANGES } from "../../src/domain/region-list";
-import { blsStateUnemployed, ersUnemployment, fredCsv, mergeVintages, ownStrings, pepVintage, worldBankLong, type SnapshotSeries } from "../../src/domain/snapshot-files";
-import { lausCountyAnnual, lausStateRates, lausStatesMonthly, type RateCorrection } from "../../src/domain/snapshot-laus";
+import {
+  blsStateUnemployed,
+  ersUnemployment,
+  fredCsv,
+  mergeVintages,
+  ownStrings,
+  pepVintage,
+  worldBankLong,
+  type SnapshotSeries,
+} from "../../src/domain/snapshot-files";
+import {
+  lausCountyAnnual,
+  lausStateRates,
+  lausStatesMonthly,
+  type RateCorrection,
+} from "../../src/domain/snapshot-laus";
 import { qcewAnnualTotals } from "../../src/domain/snapshot-qcew";
-import { FRED_2026_01, FRED_2026_06, LAUS_ANNUAL, LAUS_STATES, PEP_VINTAGES, QCEW_ANNUAL, WORLD_BANK_2025, WORLD_BANK_EARLIER, type VintageFile } from "./snapshot-manifest";
+import {
+  FRED_2026_01,
+  FRED_2026_06,
+  LAUS_ANNUAL,
+  LAUS_STATES,
+  PEP_VINTAGES,
+  QCEW_ANNUAL,
+  WORLD_BANK_2025,
+  WORLD_BANK_EARLIER,
+  type VintageFile,
+} from "./snapshot-manifest";
 import { countyCodeRenames } from "../../src/domain/vega-samples";
 import { regionList } from "./regions";
 import { keptSampleSeries } from "./samples";
@@ -37,7 +61,11 @@ export type SnapshotReport = {
 };
 
 /** What a family's files hold: its series by vintage, oldest first, and what the World Bank and LAUS parsers report. */
-type FamilyRead = { vintages: SnapshotSeries[][]; worldBankAggregates?: { code: string; name: string }[]; rateCorrections?: RateCorrection[] };
+type FamilyRead = {
+  vintages: SnapshotSeries[][];
+  worldBankAggregates?: { code: string; name: string }[];
+  rateCorrections?: RateCorrection[];
+};
 
 /** How a family reads its files: each file's text (a progress tick each), its series owning their strings, renamed counties. */
 type FamilyReader = {
@@ -66,7 +94,13 @@ function fredFamily(id: "us-national" | "us-daily", name: string): (typeof FAMIL
     files: vintages.reduce((n, [files]) => n + Object.entries(files).filter(mine).length, 0),
     async read(r) {
       const fred = (files: Record<string, VintageFile>, dataset: string) =>
-        Promise.all(Object.entries(files).filter(mine).map(async ([code, f]) => r.own([fredCsv(await r.text(f), code, { dataset, sourceUpdatedAt: when(f) })])[0]!));
+        Promise.all(
+          Object.entries(files)
+            .filter(mine)
+            .map(
+              async ([code, f]) => r.own([fredCsv(await r.text(f), code, { dataset, sourceUpdatedAt: when(f) })])[0]!,
+            ),
+        );
       return { vintages: await Promise.all(vintages.map(([files, dataset]) => fred(files, dataset))) };
     },
   };
@@ -96,7 +130,8 @@ const FAMILIES: { id: DataFamilyId; name: string; files: number; read(r: FamilyR
     name: "county unemployment",
     files: 3,
     async read(r) {
-      const ers = async (f: VintageFile, dataset: string) => r.own(r.renamed(ersUnemployment(await r.text(f, "latin1"), { dataset, sourceUpdatedAt: when(f) })));
+      const ers = async (f: VintageFile, dataset: string) =>
+        r.own(r.renamed(ersUnemployment(await r.text(f, "latin1"), { dataset, sourceUpdatedAt: when(f) })));
       return {
         vintages: [
           await ers(LAUS_ANNUAL.ers2018, "ers-county-unemployment"),
@@ -111,7 +146,10 @@ const FAMILIES: { id: DataFamilyId; name: string; files: number; read(r: FamilyR
     name: "county population",
     files: 2,
     async read(r) {
-      const pep = async (vintage: number) => r.own(pepVintage(await r.text(PEP_VINTAGES[vintage], "latin1"), vintage, PEP_VINTAGES[vintage].sourceUpdatedAt!));
+      const pep = async (vintage: number) =>
+        r.own(
+          pepVintage(await r.text(PEP_VINTAGES[vintage], "latin1"), vintage, PEP_VINTAGES[vintage].sourceUpdatedAt!),
+        );
       return { vintages: [await pep(2020), await pep(2024)] };
     },
   },
@@ -121,7 +159,11 @@ const FAMILIES: { id: DataFamilyId; name: string; files: number; read(r: FamilyR
     files: Object.keys(WORLD_BANK_EARLIER).length + Object.keys(WORLD_BANK_2025).length,
     async read(r) {
       const vintage = (files: Record<string, VintageFile>, dataset: string) =>
-        Promise.all(Object.entries(files).map(async ([code, f]) => worldBankLong(await r.text(f), code, r.alpha3, { dataset, sourceUpdatedAt: when(f) })));
+        Promise.all(
+          Object.entries(files).map(async ([code, f]) =>
+            worldBankLong(await r.text(f), code, r.alpha3, { dataset, sourceUpdatedAt: when(f) }),
+          ),
+        );
       const earlier = await vintage(WORLD_BANK_EARLIER, "worldbank-country");
       const latest = await vintage(WORLD_BANK_2025, "worldbank-wdi-2025");
       return {
@@ -135,7 +177,11 @@ const FAMILIES: { id: DataFamilyId; name: string; files: number; read(r: FamilyR
     name: "county employment and wages",
     files: QCEW_ANNUAL.length,
     async read(r) {
-      return { vintages: await Promise.all(QCEW_ANNUAL.map(async (f) => r.own(qcewAnnualTotals(await r.text(f), when(f)).series))) };
+      return {
+        vintages: await Promise.all(
+          QCEW_ANNUAL.map(async (f) => r.own(qcewAnnualTotals(await r.text(f), when(f)).series)),
+        ),
+      };
     },
   },
 ];
@@ -148,11 +194,15 @@ export type SnapshotFamily = SnapshotReport & { id: DataFamilyId; name: string }
  * kept vega samples last. Vintages of the same series are merged oldest first (mergeVintages), so a value a later
  * vintage revised is stored as a revision of the earlier one. `skip`: families not read at all (stored already).
  */
-export async function* snapshotFamilies(progress?: Progress, skip: ReadonlySet<DataFamilyId> = new Set()): AsyncGenerator<SnapshotFamily> {
+export async function* snapshotFamilies(
+  progress?: Progress,
+  skip: ReadonlySet<DataFamilyId> = new Set(),
+): AsyncGenerator<SnapshotFamily> {
   const regions = regionList();
   const regionCodes = new Set(regions.map((r) => r.code));
   const alpha3 = new Map<string, string>();
-  for (const r of regions) if (r.type === "country") for (const a of r.aliases) if (/^[A-Z]{3}$/.test(a)) alpha3.set(a, r.code);
+  for (const r of regions)
+    if (r.type === "country") for (const a of r.aliases) if (/^[A-Z]{3}$/.test(a)) alpha3.set(a, r.code);
   const renames = countyCodeRenames(COUNTY_CHANGES);
   // Each file's series own their strings as soon as it is parsed, so its text is garbage from then on (ownStrings).
   const pool = new Map<string, string>();
@@ -170,9 +220,15 @@ export async function* snapshotFamilies(progress?: Progress, skip: ReadonlySet<D
     const series = list.filter((s) => {
       const key = `${s.source}:${s.code}:${s.region}`;
       const other = familyOf.get(key);
-      if (other !== undefined) throw new Error(`snapshot: ${key} is in the families "${other}" and "${name}": their vintages must merge as one family`);
+      if (other !== undefined)
+        throw new Error(
+          `snapshot: ${key} is in the families "${other}" and "${name}": their vintages must merge as one family`,
+        );
       // Readers wait for the family named in db/seed/families.ts: a series stored under another would be served early.
-      if (familyOfIndicator(s.source, s.code) !== id) throw new Error(`snapshot: ${s.source}:${s.code} is stored by the family "${id}" but db/seed/families.ts lists it under "${familyOfIndicator(s.source, s.code)}"`);
+      if (familyOfIndicator(s.source, s.code) !== id)
+        throw new Error(
+          `snapshot: ${s.source}:${s.code} is stored by the family "${id}" but db/seed/families.ts lists it under "${familyOfIndicator(s.source, s.code)}"`,
+        );
       familyOf.set(key, name);
       if (regionCodes.has(s.region)) return true;
       skipped.push({ dataset: s.dataset, region: s.region });
@@ -185,7 +241,11 @@ export async function* snapshotFamilies(progress?: Progress, skip: ReadonlySet<D
     progress?.start(`${family.name}: reading files`, family.files);
     const read = await family.read(reader);
     progress?.done();
-    return { ...asFamily(family.id, family.name, mergeVintages(read.vintages)), worldBankAggregates: read.worldBankAggregates ?? [], rateCorrections: read.rateCorrections ?? [] };
+    return {
+      ...asFamily(family.id, family.name, mergeVintages(read.vintages)),
+      worldBankAggregates: read.worldBankAggregates ?? [],
+      rateCorrections: read.rateCorrections ?? [],
+    };
   };
   const ordered = [...FAMILIES].sort((a, b) => DATA_FAMILY_IDS.indexOf(a.id) - DATA_FAMILY_IDS.indexOf(b.id));
   for (const family of ordered) if (!skip.has(family.id)) yield await readFamily(family);
@@ -209,11 +269,16 @@ export async function snapshotSeries(progress?: Progress): Promise<SnapshotRepor
  * A family as bulk-load items. The parsed rows are passed on as they are (a million objects: a copy of each, or a
  * Date each, would be hundreds of MB more at the seed's peak).
  */
-function familyItems(family: SnapshotFamily, ids: Map<string, string>, filter: SeedOptions["regionFilter"]): BulkSeries[] {
+function familyItems(
+  family: SnapshotFamily,
+  ids: Map<string, string>,
+  filter: SeedOptions["regionFilter"],
+): BulkSeries[] {
   const kept = filter ? family.series.filter((s) => filter.keep(s.region)) : family.series;
   return kept.map((s): BulkSeries => {
     const indicatorId = ids.get(`${s.source}:${s.code}`);
-    if (!indicatorId) throw new Error(`snapshot ${s.dataset}: ${s.source}:${s.code} is not in the catalog (seed the catalog first)`);
+    if (!indicatorId)
+      throw new Error(`snapshot ${s.dataset}: ${s.source}:${s.code} is not in the catalog (seed the catalog first)`);
     return { indicatorId, regionCode: s.region, rows: s.rows, sourceUpdatedAt: s.sourceUpdatedAt ?? null };
   });
 }
@@ -226,7 +291,10 @@ const ROWS_PER_LOAD = 100_000;
  * is stored (db/seed/families.ts; families already recorded at this version are not read again). The snapshot's own
  * version is recorded by the caller once the flows are stored too (db/seed/index.ts).
  */
-export async function seedSnapshot(database: Database, opts: SeedOptions = {}): Promise<{ series: number; rows: number; skipped: number }> {
+export async function seedSnapshot(
+  database: Database,
+  opts: SeedOptions = {},
+): Promise<{ series: number; rows: number; skipped: number }> {
   const now = opts.now ?? new Date();
   const filter = opts.regionFilter;
   const version = snapshotVersion(filter);
@@ -250,11 +318,17 @@ export async function seedSnapshot(database: Database, opts: SeedOptions = {}): 
     while (items.length > 0) {
       let n = 0;
       for (let part = 0; n < items.length && part < ROWS_PER_LOAD; ) part += items[n++]!.rows.length;
-      const r = await bulkLoadSeries(database, items.splice(0, n), { now, onProgress: (k) => opts.progress?.tick(k), rowsPerTransaction: opts.rowsPerTransaction });
+      const r = await bulkLoadSeries(database, items.splice(0, n), {
+        now,
+        onProgress: (k) => opts.progress?.tick(k),
+        rowsPerTransaction: opts.rowsPerTransaction,
+      });
       result.inserted += r.inserted;
       result.revised += r.revised;
     }
-    opts.progress?.done(`${seriesCount} series, ${result.inserted} observations new, ${result.revised} revised, ${family.skipped.length} series skipped (area not a current region)`);
+    opts.progress?.done(
+      `${seriesCount} series, ${result.inserted} observations new, ${result.revised} revised, ${family.skipped.length} series skipped (area not a current region)`,
+    );
     await recordFamily(database.db, family.id, version, now, rows);
     await opts.onFamilyStored?.(family.id);
   }

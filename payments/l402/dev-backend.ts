@@ -89,7 +89,9 @@ export function compressedPublicKey(privateKey: Uint8Array): string {
   return `${pub[64]! % 2 === 0 ? "02" : "03"}${toHex(pub.subarray(1, 33))}`;
 }
 
-export type PayResult = { ok: true; preimage: string; paymentHash: string; amountMsat: string } | { ok: false; message: string };
+export type PayResult =
+  | { ok: true; preimage: string; paymentHash: string; amountMsat: string }
+  | { ok: false; message: string };
 
 export class DevLightning implements InvoiceBackend {
   readonly kind = "dev";
@@ -120,7 +122,12 @@ export class DevLightning implements InvoiceBackend {
     });
     const signed = bolt11().sign(encoded, Buffer.from(this.store.nodeKey()));
     const expiresAt = new Date((timestamp + req.expirySeconds) * 1000);
-    return { paymentRequest: signed.paymentRequest!, paymentHashHex: paymentHash, amountMsat: req.amountMsat, expiresAt };
+    return {
+      paymentRequest: signed.paymentRequest!,
+      paymentHashHex: paymentHash,
+      amountMsat: req.amountMsat,
+      expiresAt,
+    };
   }
 
   /** Pays one of this node's invoices: checks its signature, payee and expiry, and reveals the preimage once. */
@@ -131,13 +138,18 @@ export class DevLightning implements InvoiceBackend {
     } catch (e) {
       return { ok: false, message: `not a valid BOLT11 invoice (${(e as Error).message})` };
     }
-    if (decoded.payeeNodeKey !== this.nodePublicKey) return { ok: false, message: "this invoice was not issued by the development Lightning node of this data directory" };
+    if (decoded.payeeNodeKey !== this.nodePublicKey)
+      return {
+        ok: false,
+        message: "this invoice was not issued by the development Lightning node of this data directory",
+      };
     const hash = decoded.tagsObject.payment_hash ?? "";
     const secret = decoded.tagsObject.payment_secret ?? "";
     const preimage = /^[0-9a-f]{64}$/.test(secret) ? preimageOf(this.store.nodeKey(), fromHex(secret)) : null;
-    if (!preimage || toHex(sha256(preimage)) !== hash) return { ok: false, message: "unknown invoice (it was not created in this data directory)" };
+    if (!preimage || toHex(sha256(preimage)) !== hash)
+      return { ok: false, message: "unknown invoice (it was not created in this data directory)" };
     const now = this.clock.now();
-    const expiresAt = new Date(((decoded.timeExpireDate ?? (decoded.timestamp ?? 0) + 3600)) * 1000);
+    const expiresAt = new Date((decoded.timeExpireDate ?? (decoded.timestamp ?? 0) + 3600) * 1000);
     if (now.getTime() >= expiresAt.getTime()) return { ok: false, message: "the invoice has expired" };
     if (!this.store.markPaid(hash, expiresAt, now)) return { ok: false, message: "the invoice has already been paid" };
     return { ok: true, preimage: toHex(preimage), paymentHash: hash, amountMsat: decoded.millisatoshis ?? "0" };

@@ -20,7 +20,11 @@ export function parseAuthorization(value: string | undefined): Credential[] | "m
   if (value.length > MAX_AUTHORIZATION_LENGTH) return "malformed";
   const out: Credential[] = [];
   for (const m of value.matchAll(CREDENTIAL)) {
-    out.push({ scheme: m[1].toUpperCase() as "L402" | "LSAT", macaroon: m[2].split(",")[0], preimage: m[3].toLowerCase() });
+    out.push({
+      scheme: m[1].toUpperCase() as "L402" | "LSAT",
+      macaroon: m[2].split(",")[0],
+      preimage: m[3].toLowerCase(),
+    });
   }
   return out.length ? out : "malformed";
 }

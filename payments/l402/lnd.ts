@@ -23,7 +23,11 @@ export class LndRestBackend implements InvoiceBackend {
     const init: RequestInit & { tls?: { ca: string } } = {
       method: "POST",
       headers: { "Grpc-Metadata-macaroon": this.opts.macaroonHex, "content-type": "application/json" },
-      body: JSON.stringify({ memo: req.memo, value_msat: req.amountMsat.toString(), expiry: String(req.expirySeconds) }),
+      body: JSON.stringify({
+        memo: req.memo,
+        value_msat: req.amountMsat.toString(),
+        expiry: String(req.expirySeconds),
+      }),
       signal: AbortSignal.timeout(this.opts.timeoutMs ?? 10_000),
     };
     if (this.opts.tlsCertPem) init.tls = { ca: this.opts.tlsCertPem };
@@ -31,14 +35,22 @@ export class LndRestBackend implements InvoiceBackend {
     const text = await res.text();
     if (!res.ok) throw new Error(`lnd AddInvoice answered ${res.status}: ${text.slice(0, 200)}`);
     const body = JSON.parse(text) as { r_hash?: string; payment_request?: string };
-    if (typeof body.r_hash !== "string" || typeof body.payment_request !== "string") throw new Error("lnd AddInvoice answer lacks r_hash or payment_request");
+    if (typeof body.r_hash !== "string" || typeof body.payment_request !== "string")
+      throw new Error("lnd AddInvoice answer lacks r_hash or payment_request");
     const paymentHashHex = Buffer.from(body.r_hash, "base64").toString("hex");
     if (paymentHashHex.length !== 64) throw new Error("lnd r_hash is not 32 bytes");
     // Cross-check the invoice lnd signed: same hash, same amount (a misconfigured proxy must not mint tokens for another invoice).
     const decoded = bolt11().decode(body.payment_request);
-    if (decoded.tagsObject.payment_hash !== paymentHashHex) throw new Error("lnd invoice payment hash differs from r_hash");
-    if (decoded.millisatoshis !== req.amountMsat.toString()) throw new Error("lnd invoice amount differs from the amount asked");
+    if (decoded.tagsObject.payment_hash !== paymentHashHex)
+      throw new Error("lnd invoice payment hash differs from r_hash");
+    if (decoded.millisatoshis !== req.amountMsat.toString())
+      throw new Error("lnd invoice amount differs from the amount asked");
     const expiry = decoded.tagsObject.expire_time ?? req.expirySeconds;
-    return { paymentRequest: body.payment_request, paymentHashHex, amountMsat: req.amountMsat, expiresAt: new Date(((decoded.timestamp ?? 0) + expiry) * 1000) };
+    return {
+      paymentRequest: body.payment_request,
+      paymentHashHex,
+      amountMsat: req.amountMsat,
+      expiresAt: new Date(((decoded.timestamp ?? 0) + expiry) * 1000),
+    };
   }
 }

@@ -9,7 +9,12 @@ declare module "macaroon" {
     verify(rootKey: Uint8Array | string, check: (condition: string) => string | null, discharges?: Macaroon[]): void;
     clone(): Macaroon;
   }
-  export function newMacaroon(opts: { identifier: Uint8Array | string; location?: string; rootKey: Uint8Array | string; version?: 1 | 2 }): Macaroon;
+  export function newMacaroon(opts: {
+    identifier: Uint8Array | string;
+    location?: string;
+    rootKey: Uint8Array | string;
+    version?: 1 | 2;
+  }): Macaroon;
   export function importMacaroon(data: string | Uint8Array | object): Macaroon;
   export function bytesToBase64(bytes: Uint8Array): string;
   export function base64ToBytes(s: string): Uint8Array;

@@ -85,7 +85,12 @@ export function mintToken(opts: {
   validUntil: number;
 }): Macaroon {
   const identifier = tokenIdentifier(opts.paymentHash, opts.tokenId);
-  const m = macaroonLib().newMacaroon({ identifier, location: TOKEN_LOCATION, rootKey: rootKeyFor(opts.secret, identifier), version: 2 });
+  const m = macaroonLib().newMacaroon({
+    identifier,
+    location: TOKEN_LOCATION,
+    rootKey: rootKeyFor(opts.secret, identifier),
+    version: 2,
+  });
   m.addFirstPartyCaveat(`${opts.binding.kind}=${opts.binding.value}`);
   m.addFirstPartyCaveat(`max_usd_micros=${opts.maxMicroUsd}`);
   m.addFirstPartyCaveat(`valid_until=${opts.validUntil}`);
@@ -96,7 +101,18 @@ export type TokenCheck = { binding: Binding; microUsd: number; nowSeconds: numbe
 
 export type TokenVerdict =
   | { ok: true; paymentHash: string; tokenId: string; caveats: string[] }
-  | { ok: false; reason: "malformed" | "wrong_preimage" | "invalid_signature" | "expired" | "wrong_binding" | "price_exceeded" | "missing_caveat"; message: string };
+  | {
+      ok: false;
+      reason:
+        | "malformed"
+        | "wrong_preimage"
+        | "invalid_signature"
+        | "expired"
+        | "wrong_binding"
+        | "price_exceeded"
+        | "missing_caveat";
+      message: string;
+    };
 
 const KNOWN = new Set(["indicator", "resource", "max_usd_micros", "valid_until"]);
 
@@ -120,7 +136,12 @@ function checkCaveat(cond: string, want: TokenCheck): string | null {
 }
 
 /** Verifies a token and its preimage, cheapest first: decoding, preimage hash (constant time), caveats and signature. */
-export function verifyToken(macaroonB64: string, preimageHex: string, secrets: Uint8Array[], want: TokenCheck): TokenVerdict {
+export function verifyToken(
+  macaroonB64: string,
+  preimageHex: string,
+  secrets: Uint8Array[],
+  want: TokenCheck,
+): TokenVerdict {
   const bytes = decodeBase64Loose(macaroonB64);
   if (!bytes) return { ok: false, reason: "malformed", message: "The macaroon is not base64." };
   let m: Macaroon;
@@ -131,7 +152,8 @@ export function verifyToken(macaroonB64: string, preimageHex: string, secrets: U
   }
   const id = parseIdentifier(m.identifier);
   if (!id) return { ok: false, reason: "malformed", message: "The macaroon identifier is not an L402 v0 identifier." };
-  if (!/^[0-9a-f]{64}$/i.test(preimageHex)) return { ok: false, reason: "malformed", message: "The preimage must be 64 hex characters." };
+  if (!/^[0-9a-f]{64}$/i.test(preimageHex))
+    return { ok: false, reason: "malformed", message: "The preimage must be 64 hex characters." };
   if (!constantTimeEqual(sha256(fromHex(preimageHex)), id.paymentHash)) {
     return { ok: false, reason: "wrong_preimage", message: "The preimage does not match the token's payment hash." };
   }
@@ -147,7 +169,11 @@ export function verifyToken(macaroonB64: string, preimageHex: string, secrets: U
   const keys = new Set(caveats.map((c) => c.slice(0, Math.max(0, c.indexOf("=")))).filter((k) => KNOWN.has(k)));
   if (!keys.has(want.binding.kind) || !keys.has("max_usd_micros") || !keys.has("valid_until")) {
     // A token without the binding this route needs was minted for something else.
-    return { ok: false, reason: keys.has("valid_until") ? "wrong_binding" : "missing_caveat", message: "The token is not bound to this request." };
+    return {
+      ok: false,
+      reason: keys.has("valid_until") ? "wrong_binding" : "missing_caveat",
+      message: "The token is not bound to this request.",
+    };
   }
   let signatureOk = false;
   let failed: string | null = null;

@@ -19,16 +19,31 @@ export type L402Options = {
   logger?: PaymentLogger;
 };
 
-export type L402Challenge = { header: string; macaroon: string; invoice: string; amountSats: string; paymentHash: string; validUntil: number };
+export type L402Challenge = {
+  header: string;
+  macaroon: string;
+  invoice: string;
+  amountSats: string;
+  paymentHash: string;
+  validUntil: number;
+};
 
-export type L402Accepted = { ok: true; credential: Credential; paymentHash: string; tokenId: string; caveats: string[]; amountMsat: null };
+export type L402Accepted = {
+  ok: true;
+  credential: Credential;
+  paymentHash: string;
+  tokenId: string;
+  caveats: string[];
+  amountMsat: null;
+};
 
 export class L402Rail {
   readonly ttlSeconds: number;
   private readonly log: PaymentLogger;
 
   constructor(private readonly opts: L402Options) {
-    if (opts.secrets.length === 0 || opts.secrets.some((s) => s.length < 32)) throw new Error("L402 root secrets must be at least 32 bytes");
+    if (opts.secrets.length === 0 || opts.secrets.some((s) => s.length < 32))
+      throw new Error("L402 root secrets must be at least 32 bytes");
     this.ttlSeconds = opts.ttlSeconds ?? 600;
     this.log = opts.logger ?? silentLogger;
   }
@@ -41,7 +56,11 @@ export class L402Rail {
     const sats = satsFor(quote.microUsd, await this.opts.rates.btcUsdCents());
     const memo = `L402 ${quote.label}: ${quote.binding.value}`.slice(0, 120);
     // The invoice lives no longer than the token it pays for, so a payment can never buy a dead token.
-    const invoice = await this.opts.backend.createInvoice({ amountMsat: sats * 1000n, memo, expirySeconds: this.ttlSeconds });
+    const invoice = await this.opts.backend.createInvoice({
+      amountMsat: sats * 1000n,
+      memo,
+      expirySeconds: this.ttlSeconds,
+    });
     const validUntil = Math.floor(this.opts.clock.now().getTime() / 1000) + this.ttlSeconds;
     const m = mintToken({
       secret: this.opts.secrets[0],
@@ -52,7 +71,14 @@ export class L402Rail {
       validUntil,
     });
     const macaroon = encodeMacaroonBase64(m);
-    return { header: challengeHeader(macaroon, invoice.paymentRequest), macaroon, invoice: invoice.paymentRequest, amountSats: sats.toString(), paymentHash: invoice.paymentHashHex, validUntil };
+    return {
+      header: challengeHeader(macaroon, invoice.paymentRequest),
+      macaroon,
+      invoice: invoice.paymentRequest,
+      amountSats: sats.toString(),
+      paymentHash: invoice.paymentHashHex,
+      validUntil,
+    };
   }
 
   parse(authorization: string | undefined): Credential[] | "malformed" | null {
@@ -60,7 +86,11 @@ export class L402Rail {
   }
 
   /** The first credential that verifies wins; otherwise the first failure explains the refusal. */
-  verify(credentials: Credential[], quote: PaymentQuote, now: Date): L402Accepted | Extract<TokenVerdict, { ok: false }> {
+  verify(
+    credentials: Credential[],
+    quote: PaymentQuote,
+    now: Date,
+  ): L402Accepted | Extract<TokenVerdict, { ok: false }> {
     let firstFailure: Extract<TokenVerdict, { ok: false }> | null = null;
     for (const credential of credentials) {
       const v = verifyToken(credential.macaroon, credential.preimage, this.opts.secrets, {
@@ -68,10 +98,17 @@ export class L402Rail {
         microUsd: quote.microUsd,
         nowSeconds: Math.floor(now.getTime() / 1000),
       });
-      if (v.ok) return { ok: true, credential, paymentHash: v.paymentHash, tokenId: v.tokenId, caveats: v.caveats, amountMsat: null };
+      if (v.ok)
+        return {
+          ok: true,
+          credential,
+          paymentHash: v.paymentHash,
+          tokenId: v.tokenId,
+          caveats: v.caveats,
+          amountMsat: null,
+        };
       firstFailure ??= v;
     }
     return firstFailure!;
   }
 }
-

@@ -34,11 +34,26 @@ export function fixedRate(usdPerBtc: string | number): RateSource {
 /** Reads a USD-per-BTC number from common feed shapes: a bare number, {rate_float}, {rate}, {price}, {USD}, {usd},
  * {data:{amount}} (Coinbase), {bitcoin:{usd}} (CoinGecko), {bpi:{USD:{rate_float}}}. */
 export function extractUsdRate(body: unknown): string | null {
-  const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? v.toFixed(2) : typeof v === "string" && /^[0-9]+(\.[0-9]+)?$/.test(v.trim()) ? v.trim() : null);
+  const num = (v: unknown) =>
+    typeof v === "number" && Number.isFinite(v) && v > 0
+      ? v.toFixed(2)
+      : typeof v === "string" && /^[0-9]+(\.[0-9]+)?$/.test(v.trim())
+        ? v.trim()
+        : null;
   if (num(body)) return num(body);
   if (typeof body !== "object" || body === null) return null;
   const b = body as Record<string, any>;
-  const candidates = [b.rate_float, b.rate, b.price, b.USD, b.usd, b.data?.amount, b.bitcoin?.usd, b.bpi?.USD?.rate_float, b.USD?.last];
+  const candidates = [
+    b.rate_float,
+    b.rate,
+    b.price,
+    b.USD,
+    b.usd,
+    b.data?.amount,
+    b.bitcoin?.usd,
+    b.bpi?.USD?.rate_float,
+    b.USD?.last,
+  ];
   for (const c of candidates) {
     const v = num(c);
     if (v) return v;
@@ -60,7 +75,10 @@ export function feedRate(opts: {
   let cached: { cents: bigint; at: number } | null = null;
   let inflight: Promise<bigint> | null = null;
   const load = async (): Promise<bigint> => {
-    const res = await (opts.fetch ?? fetch)(opts.url, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(5000) });
+    const res = await (opts.fetch ?? fetch)(opts.url, {
+      headers: { accept: "application/json" },
+      signal: AbortSignal.timeout(5000),
+    });
     if (!res.ok) throw new Error(`rate feed answered ${res.status}`);
     const usd = extractUsdRate(await res.json());
     if (!usd) throw new Error("rate feed answer has no USD rate");

@@ -33,7 +33,13 @@ export function checksumAddress(address: string): Address {
 
 /** Whether two texts are the same address (case, and so the checksum, aside); false when either is not one. */
 export function sameAddress(a: unknown, b: unknown): boolean {
-  return typeof a === "string" && typeof b === "string" && ADDRESS.test(a) && ADDRESS.test(b) && a.toLowerCase() === b.toLowerCase();
+  return (
+    typeof a === "string" &&
+    typeof b === "string" &&
+    ADDRESS.test(a) &&
+    ADDRESS.test(b) &&
+    a.toLowerCase() === b.toLowerCase()
+  );
 }
 
 /** The address of a private key: the last 20 bytes of keccak-256 over the public key's x and y. */

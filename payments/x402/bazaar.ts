@@ -47,7 +47,9 @@ export function typedQueryValue(value: string, schema: unknown): unknown {
 
 export function bazaarExtension(d: Discovery, form: BazaarForm = "full"): { info: unknown; schema: unknown } {
   const props = d.queryParamsSchema?.properties ?? {};
-  const queryParams = Object.fromEntries(Object.entries(d.queryParams).map(([k, v]) => [k, typedQueryValue(v, props[k])]));
+  const queryParams = Object.fromEntries(
+    Object.entries(d.queryParams).map(([k, v]) => [k, typedQueryValue(v, props[k])]),
+  );
   const input: Json = { type: "http", method: d.method, ...(form === "full" ? { queryParams } : {}) };
   if (d.pathParams && Object.keys(d.pathParams).length) input.pathParams = d.pathParams;
 
@@ -65,7 +67,11 @@ export function bazaarExtension(d: Discovery, form: BazaarForm = "full"): { info
     method: { type: "string", enum: [d.method] },
     queryParams: queryParamsSchema,
   };
-  if (input.pathParams) inputProps.pathParams = { type: "object", properties: Object.fromEntries(Object.keys(d.pathParams!).map((k) => [k, { type: "string" }])) };
+  if (input.pathParams)
+    inputProps.pathParams = {
+      type: "object",
+      properties: Object.fromEntries(Object.keys(d.pathParams!).map((k) => [k, { type: "string" }])),
+    };
   const outputProps: Json = { type: { type: "string" }, format: { type: "string" } };
   if (form === "full" && d.outputSchema) outputProps.example = d.outputSchema;
   const schema: Json = {

@@ -13,7 +13,8 @@ export function shortError(e: unknown): string {
 /** Maps a revert/RPC failure to a short, stable reason (no RPC dump leaves the service). */
 export function mapRevert(e: unknown): string {
   const text = `${(e as Error)?.message ?? ""} ${(e as { details?: string })?.details ?? ""}`.toLowerCase();
-  if (/authorization is (used|expired|not yet valid)|used or canceled/.test(text)) return "invalid_exact_evm_nonce_already_used";
+  if (/authorization is (used|expired|not yet valid)|used or canceled/.test(text))
+    return "invalid_exact_evm_nonce_already_used";
   if (/exceeds balance|insufficient/.test(text)) return "invalid_exact_evm_insufficient_balance";
   if (/invalid signature/.test(text)) return "invalid_exact_evm_signature";
   if (/timed? ?out|timeout/.test(text)) return "settlement_timeout";

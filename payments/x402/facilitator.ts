@@ -15,7 +15,13 @@ export type FacilitatorLink = {
 };
 
 /** POST {url}/verify or /settle with the payload as the client sent it (signature normalised) and our requirement. */
-export async function facilitatorCall<T>(link: FacilitatorLink, path: "verify" | "settle", payment: ParsedPayment, req: PaymentRequirements, signature: Hex): Promise<T> {
+export async function facilitatorCall<T>(
+  link: FacilitatorLink,
+  path: "verify" | "settle",
+  payment: ParsedPayment,
+  req: PaymentRequirements,
+  signature: Hex,
+): Promise<T> {
   const paymentPayload = { ...payment.raw, payload: { ...(payment.raw.payload as object), signature } };
   const paymentRequirements =
     payment.version === 2
@@ -37,7 +43,9 @@ export async function facilitatorCall<T>(link: FacilitatorLink, path: "verify" |
     res = await link.fetch(`${link.url.replace(/\/+$/, "")}/${path}`, {
       method: "POST",
       headers: { "content-type": "application/json", ...(link.headers ?? {}) },
-      body: JSON.stringify({ x402Version: payment.version, paymentPayload, paymentRequirements }, (_k, val) => (typeof val === "bigint" ? val.toString() : val)),
+      body: JSON.stringify({ x402Version: payment.version, paymentPayload, paymentRequirements }, (_k, val) =>
+        typeof val === "bigint" ? val.toString() : val,
+      ),
       signal: AbortSignal.timeout(link.timeoutMs),
     });
   } catch (e) {

@@ -18,14 +18,24 @@ export const KNOWN_NETWORKS: KnownNetwork[] = [
     chainId: 8453,
     v1Name: "base",
     defaultRpcUrl: "https://mainnet.base.org",
-    usdc: { address: checksumAddress("0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"), name: "USD Coin", version: "2", decimals: 6 },
+    usdc: {
+      address: checksumAddress("0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"),
+      name: "USD Coin",
+      version: "2",
+      decimals: 6,
+    },
   },
   {
     network: "eip155:84532",
     chainId: 84532,
     v1Name: "base-sepolia",
     defaultRpcUrl: "https://sepolia.base.org",
-    usdc: { address: checksumAddress("0x036CbD53842c5426634e7929541eC2318f3dCF7e"), name: "USDC", version: "2", decimals: 6 },
+    usdc: {
+      address: checksumAddress("0x036CbD53842c5426634e7929541eC2318f3dCF7e"),
+      name: "USDC",
+      version: "2",
+      decimals: 6,
+    },
   },
 ];
 

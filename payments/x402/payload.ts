@@ -49,15 +49,19 @@ export function parsePaymentHeader(text: string, headerName: string): ParseResul
   const auth = payload.authorization;
   if (!isObject(auth)) return bad("`payload.authorization` is missing (only EIP-3009 exact payments are accepted)");
   const sig = payload.signature;
-  if (typeof sig !== "string" || !isHexText(sig) || sig.length < 4 || sig.length % 2 !== 0) return bad("`payload.signature` must be 0x-prefixed hex");
+  if (typeof sig !== "string" || !isHexText(sig) || sig.length < 4 || sig.length % 2 !== 0)
+    return bad("`payload.signature` must be 0x-prefixed hex");
 
   for (const k of ["from", "to"] as const) {
-    if (typeof auth[k] !== "string" || !isAddressText(auth[k] as string)) return bad(`authorization.${k} must be an address`);
+    if (typeof auth[k] !== "string" || !isAddressText(auth[k] as string))
+      return bad(`authorization.${k} must be an address`);
   }
   for (const k of ["value", "validAfter", "validBefore"] as const) {
-    if (typeof auth[k] !== "string" || !UINT.test(auth[k] as string)) return bad(`authorization.${k} must be a decimal string`);
+    if (typeof auth[k] !== "string" || !UINT.test(auth[k] as string))
+      return bad(`authorization.${k} must be a decimal string`);
   }
-  if (typeof auth.nonce !== "string" || !/^0x[0-9a-fA-F]{64}$/.test(auth.nonce)) return bad("authorization.nonce must be 32 bytes of 0x-prefixed hex");
+  if (typeof auth.nonce !== "string" || !/^0x[0-9a-fA-F]{64}$/.test(auth.nonce))
+    return bad("authorization.nonce must be 32 bytes of 0x-prefixed hex");
 
   return {
     ok: true,

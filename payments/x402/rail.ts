@@ -58,7 +58,13 @@ type NetworkRuntime = {
   lookup: Promise<TokenInfo> | null;
 };
 
-export type Verified = { ok: true; requirement: PaymentRequirements; payer: Address; signature: Hex; vrs: { v: number; r: Hex; s: Hex } | null };
+export type Verified = {
+  ok: true;
+  requirement: PaymentRequirements;
+  payer: Address;
+  signature: Hex;
+  vrs: { v: number; r: Hex; s: Hex } | null;
+};
 
 export class X402Rail {
   readonly maxTimeoutSeconds: number;
@@ -78,10 +84,19 @@ export class X402Rail {
       const known = knownNetwork(n.network);
       const asset = checksumAddress(n.asset ?? known?.usdc?.address ?? "0x");
       const usdc = known?.usdc && known.usdc.address === asset ? known.usdc : null;
-      const token: TokenInfo | null = n.token ?? (usdc ? { name: usdc.name, version: usdc.version, decimals: usdc.decimals } : null);
+      const token: TokenInfo | null =
+        n.token ?? (usdc ? { name: usdc.name, version: usdc.version, decimals: usdc.decimals } : null);
       const tokenSource = n.token ? "configured" : usdc ? "table" : null;
       const target: ChainTarget = { network: n.network, chainId: chainIdOf(n.network), asset, rpcUrl: n.rpcUrl };
-      return { opts: n, target, asset, payTo: checksumAddress(n.payTo), token, tokenSource, lookup: null } satisfies NetworkRuntime;
+      return {
+        opts: n,
+        target,
+        asset,
+        payTo: checksumAddress(n.payTo),
+        token,
+        tokenSource,
+        lookup: null,
+      } satisfies NetworkRuntime;
     });
     if (opts.settlement.mode === "self") {
       const missing = this.runtimes.filter((r) => !r.opts.rpcUrl).map((r) => r.opts.network);
@@ -92,7 +107,14 @@ export class X402Rail {
   /** The rail's chain clients (chain.ts), made at its first chain access. */
   private chain(): Promise<ChainLinks> {
     const { settlement, transport, pollingIntervalMs } = this.opts;
-    this.chainLinks ??= import("./chain").then((m) => new m.ChainLinks({ settlerKey: settlement.mode === "self" ? settlement.settlerKey : null, transport, pollingIntervalMs }));
+    this.chainLinks ??= import("./chain").then(
+      (m) =>
+        new m.ChainLinks({
+          settlerKey: settlement.mode === "self" ? settlement.settlerKey : null,
+          transport,
+          pollingIntervalMs,
+        }),
+    );
     return this.chainLinks;
   }
 
@@ -113,7 +135,12 @@ export class X402Rail {
   private lookupToken(rt: NetworkRuntime): Promise<TokenInfo> {
     if (rt.token) return Promise.resolve(rt.token);
     if (rt.lookup) return rt.lookup;
-    if (!rt.opts.rpcUrl) return Promise.reject(new UnavailableError(`the EIP-712 domain of ${rt.asset} on ${rt.opts.network} is unknown and no RPC URL is configured`));
+    if (!rt.opts.rpcUrl)
+      return Promise.reject(
+        new UnavailableError(
+          `the EIP-712 domain of ${rt.asset} on ${rt.opts.network} is unknown and no RPC URL is configured`,
+        ),
+      );
     const lookup = (async (): Promise<TokenInfo> => {
       try {
         const token = await withTimeout(
@@ -124,8 +151,14 @@ export class X402Rail {
         rt.tokenSource = "chain";
         return token;
       } catch (e) {
-        this.log.warn("x402: could not read the token's EIP-712 domain from the chain", { network: rt.opts.network, asset: rt.asset, error: shortError(e) });
-        throw new UnavailableError(`the EIP-712 domain of ${rt.asset} on ${rt.opts.network} is unknown and the chain is unreachable`);
+        this.log.warn("x402: could not read the token's EIP-712 domain from the chain", {
+          network: rt.opts.network,
+          asset: rt.asset,
+          error: shortError(e),
+        });
+        throw new UnavailableError(
+          `the EIP-712 domain of ${rt.asset} on ${rt.opts.network} is unknown and the chain is unreachable`,
+        );
       }
     })();
     rt.lookup = lookup;
@@ -170,7 +203,10 @@ export class X402Rail {
    * (the 402 body, read by v1-style clients and people); `header` carries its compact form (PAYMENT-REQUIRED, which
    * must stay small for proxies). Both share the one `accepts` list, so a client paying from either matches.
    */
-  async paymentRequired(quote: PaymentQuote, error?: string): Promise<{ header: PaymentRequired; body: PaymentRequired }> {
+  async paymentRequired(
+    quote: PaymentQuote,
+    error?: string,
+  ): Promise<{ header: PaymentRequired; body: PaymentRequired }> {
     const accepts = await this.requirements(quote);
     const form = (f: BazaarForm): PaymentRequired => ({
       x402Version: 2,
@@ -195,15 +231,29 @@ export class X402Rail {
       if (onChain) return onChain;
     }
     if (this.opts.settlement.mode === "facilitator") {
-      const v = await this.facilitatorCall<{ isValid?: boolean; invalidReason?: string; invalidMessage?: string }>("verify", payment, req, offline.signature);
+      const v = await this.facilitatorCall<{ isValid?: boolean; invalidReason?: string; invalidMessage?: string }>(
+        "verify",
+        payment,
+        req,
+        offline.signature,
+      );
       if (v.isValid !== true) {
-        return { ok: false, reason: String(v.invalidReason ?? "facilitator_rejected"), message: "The facilitator rejected the payment." };
+        return {
+          ok: false,
+          reason: String(v.invalidReason ?? "facilitator_rejected"),
+          message: "The facilitator rejected the payment.",
+        };
       }
     }
     return { ok: true, requirement: req, payer: offline.payer, signature: offline.signature, vrs: offline.vrs };
   }
 
-  private async checkOnChain(rt: NetworkRuntime, payment: ParsedPayment, signature: Hex, vrs: Verified["vrs"]): Promise<Rejection | null> {
+  private async checkOnChain(
+    rt: NetworkRuntime,
+    payment: ParsedPayment,
+    signature: Hex,
+    vrs: Verified["vrs"],
+  ): Promise<Rejection | null> {
     const check = await (await this.chain()).check(rt.target, payment, { signature, vrs });
     switch (check.kind) {
       case "ok":
@@ -211,12 +261,27 @@ export class X402Rail {
       case "unreachable":
         throw new UnavailableError(`chain ${rt.opts.network} unreachable: ${shortError(check.error)}`);
       case "nonce used":
-        return { ok: false, reason: "invalid_exact_evm_nonce_already_used", message: "This authorization's nonce has already been used on chain." };
+        return {
+          ok: false,
+          reason: "invalid_exact_evm_nonce_already_used",
+          message: "This authorization's nonce has already been used on chain.",
+        };
       case "balance too low":
-        return { ok: false, reason: "invalid_exact_evm_insufficient_balance", message: "The payer's token balance is too low." };
+        return {
+          ok: false,
+          reason: "invalid_exact_evm_insufficient_balance",
+          message: "The payer's token balance is too low.",
+        };
       case "simulation failed":
-        this.log.warn("x402: simulation of the transfer failed", { network: rt.opts.network, error: shortError(check.error) });
-        return { ok: false, reason: "invalid_exact_evm_transaction_simulation_failed", message: "The transfer would fail on chain." };
+        this.log.warn("x402: simulation of the transfer failed", {
+          network: rt.opts.network,
+          error: shortError(check.error),
+        });
+        return {
+          ok: false,
+          reason: "invalid_exact_evm_transaction_simulation_failed",
+          message: "The transfer would fail on chain.",
+        };
     }
   }
 
@@ -225,7 +290,12 @@ export class X402Rail {
     const base = { network: v.requirement.network, payer: v.payer };
     try {
       if (this.opts.settlement.mode === "facilitator") {
-        const r = await this.facilitatorCall<{ success?: boolean; transaction?: string; errorReason?: string }>("settle", payment, v.requirement, v.signature);
+        const r = await this.facilitatorCall<{ success?: boolean; transaction?: string; errorReason?: string }>(
+          "settle",
+          payment,
+          v.requirement,
+          v.signature,
+        );
         return r.success === true
           ? { success: true, transaction: String(r.transaction ?? ""), ...base }
           : { success: false, transaction: "", errorReason: String(r.errorReason ?? "settlement_failed"), ...base };
@@ -243,9 +313,19 @@ export class X402Rail {
   }
 
   /** POST {url}/verify or /settle through the configured facilitator. */
-  private facilitatorCall<T>(path: "verify" | "settle", payment: ParsedPayment, req: PaymentRequirements, signature: Hex): Promise<T> {
+  private facilitatorCall<T>(
+    path: "verify" | "settle",
+    payment: ParsedPayment,
+    req: PaymentRequirements,
+    signature: Hex,
+  ): Promise<T> {
     const s = this.opts.settlement as Extract<X402Settlement, { mode: "facilitator" }>;
-    const link = { url: s.url, headers: s.headers, fetch: this.fetchImpl, timeoutMs: this.opts.settleTimeoutMs ?? 60_000 };
+    const link = {
+      url: s.url,
+      headers: s.headers,
+      fetch: this.fetchImpl,
+      timeoutMs: this.opts.settleTimeoutMs ?? 60_000,
+    };
     return facilitatorCall<T>(link, path, payment, req, signature);
   }
 }
@@ -255,7 +335,10 @@ const DOMAIN_READ_TIMEOUT_MS = 3000;
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout>;
-  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    p,
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms))),
+  ]).finally(() => clearTimeout(timer));
 }
 
 /** micro-USD to the token's atomic units (USDC has 6 decimals: one to one); fewer decimals round up. */

@@ -17,11 +17,23 @@ export const VALID_BEFORE_MARGIN_SECONDS = 6n;
 export const CLOCK_SKEW_SECONDS = 60n;
 
 /** Finds which of our freshly built requirements the payment is for (v2: deep match of `accepted`). */
-export function matchRequirement(payment: ParsedPayment, requirements: PaymentRequirements[]): PaymentRequirements | Rejection {
-  if (payment.scheme !== "exact") return { ok: false, reason: "invalid_exact_evm_scheme", message: `Unsupported scheme '${payment.scheme}': only 'exact' is accepted.` };
+export function matchRequirement(
+  payment: ParsedPayment,
+  requirements: PaymentRequirements[],
+): PaymentRequirements | Rejection {
+  if (payment.scheme !== "exact")
+    return {
+      ok: false,
+      reason: "invalid_exact_evm_scheme",
+      message: `Unsupported scheme '${payment.scheme}': only 'exact' is accepted.`,
+    };
   const sameNetwork = requirements.filter((r) => r.network === payment.network);
   if (sameNetwork.length === 0) {
-    return { ok: false, reason: "invalid_exact_evm_network_mismatch", message: `Network '${payment.network}' is not accepted here.` };
+    return {
+      ok: false,
+      reason: "invalid_exact_evm_network_mismatch",
+      message: `Network '${payment.network}' is not accepted here.`,
+    };
   }
   if (payment.version === 1) return sameNetwork[0];
   const a = payment.accepted!;
@@ -31,11 +43,20 @@ export function matchRequirement(payment: ParsedPayment, requirements: PaymentRe
     const extra = a.extra as Record<string, unknown> | undefined;
     return !!extra && Object.entries(r.extra).every(([k, v]) => extra[k] === v);
   });
-  return found ?? { ok: false, reason: "no_matching_requirements", message: "The payment's `accepted` requirement does not match what this request costs; fetch a fresh 402 challenge." };
+  return (
+    found ?? {
+      ok: false,
+      reason: "no_matching_requirements",
+      message:
+        "The payment's `accepted` requirement does not match what this request costs; fetch a fresh 402 challenge.",
+    }
+  );
 }
 
 /** 65-byte ECDSA signatures with v normalised to 27/28; other lengths (smart wallets) pass through untouched. */
-export function normaliseSignature(signature: Hex): { signature: Hex; v: number; r: Hex; s: Hex } | { signature: Hex; v: null } | null {
+export function normaliseSignature(
+  signature: Hex,
+): { signature: Hex; v: number; r: Hex; s: Hex } | { signature: Hex; v: null } | null {
   // Hex digits after 0x: r is 64, s is 64, v is 2 (the payload parser checked it is hex of even length).
   if (signature.length !== 2 + 130) return { signature, v: null };
   const r = `0x${signature.slice(2, 66)}` as Hex;
@@ -49,14 +70,31 @@ export function normaliseSignature(signature: Hex): { signature: Hex; v: number;
 
 export type OfflineOk = { ok: true; payer: `0x${string}`; signature: Hex; vrs: { v: number; r: Hex; s: Hex } | null };
 
-export async function verifyOffline(payment: ParsedPayment, req: PaymentRequirements, nowSeconds: bigint): Promise<OfflineOk | Rejection> {
+export async function verifyOffline(
+  payment: ParsedPayment,
+  req: PaymentRequirements,
+  nowSeconds: bigint,
+): Promise<OfflineOk | Rejection> {
   const a = payment.authorization;
-  if (!sameAddress(a.to, req.payTo)) return { ok: false, reason: "invalid_exact_evm_recipient_mismatch", message: "The authorization pays a different recipient." };
+  if (!sameAddress(a.to, req.payTo))
+    return {
+      ok: false,
+      reason: "invalid_exact_evm_recipient_mismatch",
+      message: "The authorization pays a different recipient.",
+    };
   if (a.value !== BigInt(req.amount)) {
-    return { ok: false, reason: "invalid_exact_evm_payload_authorization_value_mismatch", message: `The authorization's value must be exactly ${req.amount}.` };
+    return {
+      ok: false,
+      reason: "invalid_exact_evm_payload_authorization_value_mismatch",
+      message: `The authorization's value must be exactly ${req.amount}.`,
+    };
   }
   if (a.validBefore < nowSeconds + VALID_BEFORE_MARGIN_SECONDS) {
-    return { ok: false, reason: "invalid_exact_evm_payload_authorization_valid_before", message: "The authorization has expired (or expires within seconds)." };
+    return {
+      ok: false,
+      reason: "invalid_exact_evm_payload_authorization_valid_before",
+      message: "The authorization has expired (or expires within seconds).",
+    };
   }
   // An authorization valid for far longer than the requirement allows (2^255 s) is a standing cheque: anyone holding
   // it could settle it long after this request. The reference client signs now + maxTimeoutSeconds; a minute's
@@ -68,15 +106,26 @@ export async function verifyOffline(payment: ParsedPayment, req: PaymentRequirem
       message: `The authorization is valid for longer than this payment allows: validBefore must be at most ${req.maxTimeoutSeconds} s from now.`,
     };
   }
-  if (a.validAfter > nowSeconds) return { ok: false, reason: "invalid_exact_evm_payload_authorization_valid_after", message: "The authorization is not valid yet." };
+  if (a.validAfter > nowSeconds)
+    return {
+      ok: false,
+      reason: "invalid_exact_evm_payload_authorization_valid_after",
+      message: "The authorization is not valid yet.",
+    };
 
   const norm = normaliseSignature(payment.signature);
-  if (!norm) return { ok: false, reason: "invalid_exact_evm_signature", message: "The signature's v or s value is invalid." };
+  if (!norm)
+    return { ok: false, reason: "invalid_exact_evm_signature", message: "The signature's v or s value is invalid." };
   if (norm.v === null) {
     // Not a plain ECDSA signature: only the chain (ERC-1271) can judge it; rail.ts simulates it.
     return { ok: true, payer: a.from, signature: norm.signature, vrs: null };
   }
-  const domain = { name: req.extra.name, version: req.extra.version, chainId: chainIdOf(req.network), verifyingContract: req.asset };
+  const domain = {
+    name: req.extra.name,
+    version: req.extra.version,
+    chainId: chainIdOf(req.network),
+    verifyingContract: req.asset,
+  };
   // The chain library, loaded by the first signature to check (address.ts).
   const { recoverTypedDataAddress } = await import("viem");
   let signer: string;
@@ -85,14 +134,25 @@ export async function verifyOffline(payment: ParsedPayment, req: PaymentRequirem
       domain,
       types: EIP3009_TYPES,
       primaryType: "TransferWithAuthorization",
-      message: { from: a.from, to: a.to, value: a.value, validAfter: a.validAfter, validBefore: a.validBefore, nonce: a.nonce },
+      message: {
+        from: a.from,
+        to: a.to,
+        value: a.value,
+        validAfter: a.validAfter,
+        validBefore: a.validBefore,
+        nonce: a.nonce,
+      },
       signature: norm.signature,
     });
   } catch {
     return { ok: false, reason: "invalid_exact_evm_signature", message: "The signature cannot be recovered." };
   }
   if (!sameAddress(signer, a.from)) {
-    return { ok: false, reason: "invalid_exact_evm_signature", message: "The signature was not made by the authorization's `from` over these values." };
+    return {
+      ok: false,
+      reason: "invalid_exact_evm_signature",
+      message: "The signature was not made by the authorization's `from` over these values.",
+    };
   }
   return { ok: true, payer: a.from, signature: norm.signature, vrs: { v: norm.v, r: norm.r, s: norm.s } };
 }

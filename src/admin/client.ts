@@ -16,7 +16,10 @@ export function runningServer(config: Config): AdminEndpoint | null {
   try {
     endpoint = readAdminEndpoint(dir);
   } catch (e) {
-    throw new CliError(`the server (process ${pid}) holds the embedded database in ${dir}, but ${adminFilePath(dir)} cannot be read (${(e as { code?: string }).code ?? e}): run this as the user the server runs as`, 1);
+    throw new CliError(
+      `the server (process ${pid}) holds the embedded database in ${dir}, but ${adminFilePath(dir)} cannot be read (${(e as { code?: string }).code ?? e}): run this as the user the server runs as`,
+      1,
+    );
   }
   if (!endpoint || endpoint.pid !== pid) {
     const file = adminFilePath(dir);
@@ -31,7 +34,11 @@ export function runningServer(config: Config): AdminEndpoint | null {
 }
 
 /** Runs `argv` (the command line after `svc`) on the server; returns its exit status. */
-export async function runOnServer(endpoint: AdminEndpoint, argv: string[], out: { stdout(line: string): void; stderr(line: string): void }): Promise<number> {
+export async function runOnServer(
+  endpoint: AdminEndpoint,
+  argv: string[],
+  out: { stdout(line: string): void; stderr(line: string): void },
+): Promise<number> {
   let res: Response;
   try {
     res = await fetch(`http://127.0.0.1:${endpoint.port}/run`, {
@@ -42,9 +49,16 @@ export async function runOnServer(endpoint: AdminEndpoint, argv: string[], out: 
       timeout: false,
     } as RequestInit);
   } catch (e) {
-    throw new CliError(`the server (process ${endpoint.pid}) holds the embedded database but does not answer on its administrative port ${endpoint.port}: ${(e as Error).message}`, 1);
+    throw new CliError(
+      `the server (process ${endpoint.pid}) holds the embedded database but does not answer on its administrative port ${endpoint.port}: ${(e as Error).message}`,
+      1,
+    );
   }
-  if (!res.ok || !res.body) throw new CliError(`the server (process ${endpoint.pid}) refused the administrative command (HTTP ${res.status})`, 1);
+  if (!res.ok || !res.body)
+    throw new CliError(
+      `the server (process ${endpoint.pid}) refused the administrative command (HTTP ${res.status})`,
+      1,
+    );
   const decoder = new TextDecoder();
   let buffered = "";
   for await (const chunk of res.body) {

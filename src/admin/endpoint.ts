@@ -36,7 +36,9 @@ export function readAdminEndpoint(dataDir: string): AdminEndpoint | null {
   }
   try {
     const v = JSON.parse(text) as Partial<AdminEndpoint>;
-    return Number.isInteger(v.pid) && Number.isInteger(v.port) && typeof v.token === "string" ? (v as AdminEndpoint) : null;
+    return Number.isInteger(v.pid) && Number.isInteger(v.port) && typeof v.token === "string"
+      ? (v as AdminEndpoint)
+      : null;
   } catch {
     return null;
   }

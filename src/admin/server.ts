@@ -10,7 +10,13 @@ import type { Deps } from "../deps";
 import { describeError } from "../logger";
 import { sameDigest, sha256Hex } from "../domain/keys";
 import type { CommandContext } from "../commands/command";
-import { ADMIN_FILE_CHECK_MS, adminFilePath, readAdminEndpoint, removeAdminEndpoint, writeAdminEndpoint } from "./endpoint";
+import {
+  ADMIN_FILE_CHECK_MS,
+  adminFilePath,
+  readAdminEndpoint,
+  removeAdminEndpoint,
+  writeAdminEndpoint,
+} from "./endpoint";
 
 const RunRequest = z.object({ argv: z.array(z.string()).min(1).max(1000), cwd: z.string().min(1).max(4096) });
 
@@ -35,11 +41,14 @@ export function startAdminInterface(opts: {
     async fetch(req) {
       const url = new URL(req.url);
       if (url.pathname !== "/run") return Response.json({ error: "not found" }, { status: 404 });
-      if (!sameDigest(sha256Hex(req.headers.get("authorization") ?? ""), expected)) return Response.json({ error: "unauthorized" }, { status: 401 });
+      if (!sameDigest(sha256Hex(req.headers.get("authorization") ?? ""), expected))
+        return Response.json({ error: "unauthorized" }, { status: 401 });
       if (req.method !== "POST") return Response.json({ error: "method not allowed" }, { status: 405 });
       const parsed = RunRequest.safeParse(await req.json().catch(() => null));
       if (!parsed.success) return Response.json({ error: "bad request" }, { status: 400 });
-      return new Response(runStream(deps, opts.dispatch, parsed.data), { headers: { "content-type": "application/x-ndjson", "cache-control": "no-store" } });
+      return new Response(runStream(deps, opts.dispatch, parsed.data), {
+        headers: { "content-type": "application/x-ndjson", "cache-control": "no-store" },
+      });
     },
     error: (e) => {
       deps.logger.error("administrative interface failed", { error: describeError(e) });
@@ -54,7 +63,9 @@ export function startAdminInterface(opts: {
     try {
       if (readAdminEndpoint(opts.dataDir)?.token === token) return;
       writeAdminEndpoint(opts.dataDir, endpoint);
-      deps.logger.warn("administrative interface: its endpoint file was missing or changed; written again", { file: adminFilePath(opts.dataDir) });
+      deps.logger.warn("administrative interface: its endpoint file was missing or changed; written again", {
+        file: adminFilePath(opts.dataDir),
+      });
     } catch (e) {
       deps.logger.warn("administrative interface: its endpoint file cannot be written", { error: describeError(e) });
     }
@@ -70,7 +81,11 @@ export function startAdminInterface(opts: {
   };
 }
 
-function runStream(deps: Deps, dispatch: (argv: string[], ctx: CommandContext) => Promise<number>, req: z.infer<typeof RunRequest>): ReadableStream<Uint8Array> {
+function runStream(
+  deps: Deps,
+  dispatch: (argv: string[], ctx: CommandContext) => Promise<number>,
+  req: z.infer<typeof RunRequest>,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   return new ReadableStream({
     async start(controller) {
@@ -84,7 +99,13 @@ function runStream(deps: Deps, dispatch: (argv: string[], ctx: CommandContext) =
           open = false;
         }
       };
-      const ctx: CommandContext = { out: (line) => send({ out: line }), err: (line) => send({ err: line }), cwd: req.cwd, tty: false, server: deps };
+      const ctx: CommandContext = {
+        out: (line) => send({ out: line }),
+        err: (line) => send({ err: line }),
+        cwd: req.cwd,
+        tty: false,
+        server: deps,
+      };
       deps.logger.info("administrative command", { command: req.argv.slice(0, 2).join(" ") });
       let code: number;
       try {
@@ -92,7 +113,10 @@ function runStream(deps: Deps, dispatch: (argv: string[], ctx: CommandContext) =
         // database its statements give way to requests'.
         code = await inBackground(deps.database, () => dispatch(req.argv, ctx));
       } catch (e) {
-        deps.logger.error("administrative command failed", { command: req.argv.slice(0, 2).join(" "), error: describeError(e) });
+        deps.logger.error("administrative command failed", {
+          command: req.argv.slice(0, 2).join(" "),
+          error: describeError(e),
+        });
         ctx.err(`svc ${req.argv[0]}: internal error: ${describeError(e)} (details in the server's log)`);
         code = 1;
       }

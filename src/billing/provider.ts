@@ -43,7 +43,15 @@ export type OverageBilling = {
 
 /** Provider events the service acts on; everything else is acknowledged and ignored. */
 export type BillingEvent =
-  | { id: string; type: "checkout_completed"; sessionId: string; customerId: string | null; subscriptionId: string | null; email: string | null; plan: string | null }
+  | {
+      id: string;
+      type: "checkout_completed";
+      sessionId: string;
+      customerId: string | null;
+      subscriptionId: string | null;
+      email: string | null;
+      plan: string | null;
+    }
   | { id: string; type: "payment_failed"; subscriptionId: string }
   | { id: string; type: "payment_succeeded"; subscriptionId: string }
   | { id: string; type: "subscription_ended"; subscriptionId: string }
@@ -59,7 +67,10 @@ export type BillingProvider = OverageBilling & {
   offers(plan: PaidPlanId): boolean;
   createCheckout(req: CheckoutRequest): Promise<CheckoutSession>;
   /** Ends the subscription now (no refund of the base fee), invoicing `overage` on a final invoice. */
-  cancelSubscription(ref: ProviderSubscriptionRef, overage: OverageCharge | null): Promise<{ invoiceRef: string | null }>;
+  cancelSubscription(
+    ref: ProviderSubscriptionRef,
+    overage: OverageCharge | null,
+  ): Promise<{ invoiceRef: string | null }>;
   /** Invoices overage for a subscription the provider already ended. */
   invoiceOverage(ref: ProviderSubscriptionRef, overage: OverageCharge): Promise<{ invoiceRef: string | null }>;
   /** Verifies the signature (throws WebhookSignatureError) and normalises the event. */

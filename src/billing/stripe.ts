@@ -23,7 +23,8 @@ export type StripeSettings = {
   api?: { host: string; port: number; protocol: "http" | "https" };
 };
 
-const idOf = (v: unknown): string | null => (typeof v === "string" ? v : v && typeof v === "object" && "id" in v ? String((v as { id: unknown }).id) : null);
+const idOf = (v: unknown): string | null =>
+  typeof v === "string" ? v : v && typeof v === "object" && "id" in v ? String((v as { id: unknown }).id) : null;
 
 /** The subscription an invoice belongs to, across API versions (top-level before 2025, under `parent` since). */
 function invoiceSubscription(inv: Record<string, any>): string | null {
@@ -71,7 +72,13 @@ export function normaliseStripeEvent(
     case "customer.subscription.updated": {
       // One price per subscription (one line item); the legacy `plan` field carries it too.
       const priceId = idOf(o.items?.data?.[0]?.price) ?? idOf(o.plan);
-      return { id: event.id, type: "plan_changed", subscriptionId: String(o.id), priceId, plan: planOfPrice(prices, priceId) };
+      return {
+        id: event.id,
+        type: "plan_changed",
+        subscriptionId: String(o.id),
+        priceId,
+        plan: planOfPrice(prices, priceId),
+      };
     }
   }
   return { id: event.id, type: "ignored", providerType: event.type };
@@ -94,7 +101,13 @@ export function stripeProvider(settings: StripeSettings): BillingProvider {
   /** With `subscriptionId` the item waits for that subscription's next invoice; without, for the next invoice created. */
   async function addOverageItem(customerId: string, overage: OverageCharge, subscriptionId?: string): Promise<string> {
     const item = await (await client()).invoiceItems.create(
-      { customer: customerId, amount: overage.amountCents, currency: "usd", description: overage.description, ...(subscriptionId ? { subscription: subscriptionId } : {}) },
+      {
+        customer: customerId,
+        amount: overage.amountCents,
+        currency: "usd",
+        description: overage.description,
+        ...(subscriptionId ? { subscription: subscriptionId } : {}),
+      },
       { idempotencyKey: `${overage.idempotencyKey}:item` },
     );
     return item.id;
@@ -129,9 +142,15 @@ export function stripeProvider(settings: StripeSettings): BillingProvider {
     },
     async cancelSubscription(ref: ProviderSubscriptionRef, overage: OverageCharge | null) {
       let invoiceRef: string | null = null;
-      if (overage && overage.amountCents > 0 && ref.customerId) invoiceRef = await addOverageItem(ref.customerId, overage);
+      if (overage && overage.amountCents > 0 && ref.customerId)
+        invoiceRef = await addOverageItem(ref.customerId, overage);
       // invoice_now puts pending items (the overage) on a final invoice; prorate: false keeps the base fee.
-      if (ref.subscriptionId) await (await client()).subscriptions.cancel(ref.subscriptionId, { invoice_now: true, prorate: false }, { idempotencyKey: `svc-cancel:${ref.subscriptionId}` });
+      if (ref.subscriptionId)
+        await (await client()).subscriptions.cancel(
+          ref.subscriptionId,
+          { invoice_now: true, prorate: false },
+          { idempotencyKey: `svc-cancel:${ref.subscriptionId}` },
+        );
       return { invoiceRef };
     },
     async invoiceOverage(ref: ProviderSubscriptionRef, overage: OverageCharge) {
@@ -142,7 +161,8 @@ export function stripeProvider(settings: StripeSettings): BillingProvider {
       if (o.charge.amountCents <= 0) return { invoiceRef: null };
       if (!o.refs.customerId) throw new Error(`subscription ${o.subscriptionId} has no Stripe customer to invoice`);
       // A live subscription: the item joins its next renewal invoice. An ended one has none: invoice now.
-      if (o.subscriptionEnded || !o.refs.subscriptionId) return { invoiceRef: await invoiceNow(o.refs.customerId, o.charge) };
+      if (o.subscriptionEnded || !o.refs.subscriptionId)
+        return { invoiceRef: await invoiceNow(o.refs.customerId, o.charge) };
       return { invoiceRef: await addOverageItem(o.refs.customerId, o.charge, o.refs.subscriptionId) };
     },
     async parseWebhook(rawBody, signature, receivedAt) {
@@ -151,11 +171,21 @@ export function stripeProvider(settings: StripeSettings): BillingProvider {
       let event: Stripe.Event;
       try {
         // Async: under Bun the SDK signs with WebCrypto, which has no synchronous HMAC. receivedAt is the injected clock.
-        event = await (await client()).webhooks.constructEventAsync(rawBody, signature, settings.webhookSecret, 300, undefined, receivedAt.getTime());
+        event = await (await client()).webhooks.constructEventAsync(
+          rawBody,
+          signature,
+          settings.webhookSecret,
+          300,
+          undefined,
+          receivedAt.getTime(),
+        );
       } catch (e) {
         throw new WebhookSignatureError(e instanceof Error ? e.message : String(e));
       }
-      return normaliseStripeEvent(event as unknown as { id: string; type: string; data: { object: unknown } }, settings.prices);
+      return normaliseStripeEvent(
+        event as unknown as { id: string; type: string; data: { object: unknown } },
+        settings.prices,
+      );
     },
   };
 }

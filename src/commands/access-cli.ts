@@ -66,5 +66,10 @@ export function printRows(ctx: CommandContext, rows: Record<string, unknown>[]):
     ctx.out("(none)");
     return;
   }
-  for (const r of rows) ctx.out(Object.entries(r).map(([k, v]) => `${k}=${v ?? "-"}`).join("  "));
+  for (const r of rows)
+    ctx.out(
+      Object.entries(r)
+        .map(([k, v]) => `${k}=${v ?? "-"}`)
+        .join("  "),
+    );
 }

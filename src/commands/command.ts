@@ -38,7 +38,12 @@ export type Command = {
 };
 
 export function consoleContext(): CommandContext {
-  return { out: (l) => console.log(l), err: (l) => console.error(l), cwd: process.cwd(), tty: Boolean(process.stderr.isTTY) };
+  return {
+    out: (l) => console.log(l),
+    err: (l) => console.error(l),
+    cwd: process.cwd(),
+    tty: Boolean(process.stderr.isTTY),
+  };
 }
 
 /** A command as the index lists it: its one-line summary, and its module loaded only when it runs or shows its help. */

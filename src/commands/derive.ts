@@ -16,9 +16,17 @@ export const deriveCommand: Command = {
     const database = await openConfiguredDatabase(config, { maintenance: true });
     try {
       const db = database.db;
-      const summary = await deriveAll({ db, caches: createCaches(database), now: () => new Date() }, args.length ? args : undefined);
-      for (const s of summary) console.log(`${s.status === "derived" ? "derived" : "skipped"} ${s.indicator} ${s.region}${s.reason ? `: ${s.reason}` : ""}`);
-      console.log(`${summary.filter((s) => s.status === "derived").length} series derived, ${summary.filter((s) => s.status === "skipped").length} skipped`);
+      const summary = await deriveAll(
+        { db, caches: createCaches(database), now: () => new Date() },
+        args.length ? args : undefined,
+      );
+      for (const s of summary)
+        console.log(
+          `${s.status === "derived" ? "derived" : "skipped"} ${s.indicator} ${s.region}${s.reason ? `: ${s.reason}` : ""}`,
+        );
+      console.log(
+        `${summary.filter((s) => s.status === "derived").length} series derived, ${summary.filter((s) => s.status === "skipped").length} skipped`,
+      );
     } finally {
       await database.close();
     }

@@ -18,8 +18,13 @@ export function formatFlowImport(r: FlowImportResult): string {
       `${f.skipped.nonMigrants} non-migrant rows, ${f.skipped.repeated} repeated rows; ${f.suppressed} values suppressed`,
   );
   if (r.unknownRegions.length > 0) {
-    const shown = r.unknownRegions.slice(0, 10).map((u) => u.code).join(", ");
-    lines.push(`not regions here, not stored: ${r.unknownRegions.length} codes (${shown}${r.unknownRegions.length > 10 ? ", ..." : ""})`);
+    const shown = r.unknownRegions
+      .slice(0, 10)
+      .map((u) => u.code)
+      .join(", ");
+    lines.push(
+      `not regions here, not stored: ${r.unknownRegions.length} codes (${shown}${r.unknownRegions.length > 10 ? ", ..." : ""})`,
+    );
   }
   return lines.join("\n");
 }
@@ -35,15 +40,19 @@ export const flowsCommand: Command = {
     }
     const [sub, yearPair, ...rest] = parsed.positionals;
     if (sub !== "import-irs" || !yearPair || rest.length > 0) throw new CliError(`usage: svc flows ${USAGE}`);
-    if (!irsYearPairPeriod(yearPair)) throw new CliError(`'${yearPair}' is not a year pair YYZZ (e.g. 1415 for returns filed in 2014 and 2015)`);
+    if (!irsYearPairPeriod(yearPair))
+      throw new CliError(`'${yearPair}' is not a year pair YYZZ (e.g. 1415 for returns filed in 2014 and 2015)`);
     const direction = parsed.values.direction;
-    if (direction !== undefined && !IRS_SOI_DIRECTIONS.includes(direction as IrsSoiDirection)) throw new CliError(`--direction must be inflow or outflow, not '${direction}'`);
+    if (direction !== undefined && !IRS_SOI_DIRECTIONS.includes(direction as IrsSoiDirection))
+      throw new CliError(`--direction must be inflow or outflow, not '${direction}'`);
     const directions = direction ? [direction as IrsSoiDirection] : IRS_SOI_DIRECTIONS;
 
     const database = await openConfiguredDatabase(config);
     try {
       const client = createIrsSoiClient({ baseUrl: config.upstream.irsSoi.baseUrl });
-      console.log(formatFlowImport(await importIrsSoiFlows(database.db, client, { yearPair, directions, now: new Date() })));
+      console.log(
+        formatFlowImport(await importIrsSoiFlows(database.db, client, { yearPair, directions, now: new Date() })),
+      );
     } catch (e) {
       if (e instanceof UpstreamError) throw new CliError(e.message, 1);
       throw e;

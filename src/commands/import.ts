@@ -35,7 +35,9 @@ function parseImportArgs(args: string[]) {
   }
   const { values, positionals } = parsed;
   if (positionals.length !== 1) {
-    throw new CliError(positionals.length === 0 ? "missing FILE (the CSV to import)" : `expected one FILE, got ${positionals.length}`);
+    throw new CliError(
+      positionals.length === 0 ? "missing FILE (the CSV to import)" : `expected one FILE, got ${positionals.length}`,
+    );
   }
   if (!values.indicator) throw new CliError("missing --indicator CODE");
   if (!values.region) throw new CliError("missing --region CODE");
@@ -116,7 +118,9 @@ export const importCommand: Command = {
         if (result.inserted + result.revised > 0) {
           // Derived svc: series whose inputs just changed are recomputed now (unchanged ones write nothing).
           await deriveAll({ ...store, now: () => new Date() });
-          await database.exec(database.kind === "pglite" ? "VACUUM ANALYZE series, observations" : "ANALYZE series, observations");
+          await database.exec(
+            database.kind === "pglite" ? "VACUUM ANALYZE series, observations" : "ANALYZE series, observations",
+          );
         }
         ctx.out(formatImportResult(result));
       } catch (e) {

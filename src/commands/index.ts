@@ -8,7 +8,8 @@ export const commands: Record<string, CommandEntry> = {
     load: async () => (await import("./serve")).serveCommand,
   },
   worker: {
-    summary: "Run provisioning and refresh jobs in this process (scale-out: workers and API nodes share one PostgreSQL).",
+    summary:
+      "Run provisioning and refresh jobs in this process (scale-out: workers and API nodes share one PostgreSQL).",
     load: async () => (await import("./worker")).workerCommand,
   },
   migrate: {
@@ -28,7 +29,8 @@ export const commands: Record<string, CommandEntry> = {
     load: async () => (await import("./ingest")).ingestCommand,
   },
   derive: {
-    summary: "Recompute the derived svc: series from their inputs (the service's writers already do; for data written otherwise).",
+    summary:
+      "Recompute the derived svc: series from their inputs (the service's writers already do; for data written otherwise).",
     load: async () => (await import("./derive")).deriveCommand,
   },
   flows: {

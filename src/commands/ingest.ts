@@ -41,14 +41,27 @@ function parseIngestArgs(args: string[]) {
     throw new CliError((e as Error).message);
   }
   const { values, positionals } = parsed;
-  if (positionals.length !== 1) throw new CliError(positionals.length === 0 ? "missing SOURCE (a source slug: fred, bls, census, worldbank)" : `expected one SOURCE, got ${positionals.length}`);
-  if (values.region !== undefined && values["all-regions"]) throw new CliError("--region and --all-regions exclude each other");
+  if (positionals.length !== 1)
+    throw new CliError(
+      positionals.length === 0
+        ? "missing SOURCE (a source slug: fred, bls, census, worldbank)"
+        : `expected one SOURCE, got ${positionals.length}`,
+    );
+  if (values.region !== undefined && values["all-regions"])
+    throw new CliError("--region and --all-regions exclude each other");
   for (const name of ["start", "end"] as const) {
     const v = values[name];
     if (v !== undefined && !isIsoDate(v)) throw new CliError(`--${name} must be a YYYY-MM-DD date, got '${v}'`);
   }
   if (values.start && values.end && values.start > values.end) throw new CliError("--start is after --end");
-  return { source: positionals[0], indicator: values.indicator, region: values.region, allRegions: values["all-regions"] === true, start: values.start, end: values.end };
+  return {
+    source: positionals[0],
+    indicator: values.indicator,
+    region: values.region,
+    allRegions: values["all-regions"] === true,
+    start: values.start,
+    end: values.end,
+  };
 }
 
 export function formatIngestSummary(results: SeriesIngestResult[]): string {
@@ -65,7 +78,11 @@ export function formatIngestSummary(results: SeriesIngestResult[]): string {
 export const ingestCommand: Command = {
   usage: "SOURCE [--indicator CODE] [--region CODE | --all-regions] [--start YYYY-MM-DD] [--end YYYY-MM-DD]",
   admin: true,
-  env: [...DATABASE_ENV, "FRED_API_KEY, BLS_API_KEY, CENSUS_API_KEY (provider keys; see README)", "FRED_BASE_URL, BLS_BASE_URL, CENSUS_BASE_URL, WORLDBANK_BASE_URL, UPSTREAM_TIMEOUT_MS"],
+  env: [
+    ...DATABASE_ENV,
+    "FRED_API_KEY, BLS_API_KEY, CENSUS_API_KEY (provider keys; see README)",
+    "FRED_BASE_URL, BLS_BASE_URL, CENSUS_BASE_URL, WORLDBANK_BASE_URL, UPSTREAM_TIMEOUT_MS",
+  ],
   async run(args, config, ctx = consoleContext()) {
     const opts = parseIngestArgs(args);
     await withDatabase(config, ctx, {}, async ({ database, caches }) => {
@@ -73,7 +90,10 @@ export const ingestCommand: Command = {
       const store = { db, caches };
       const sources = await listAllSources(db);
       if (!sources.some((s) => s.slug === opts.source)) {
-        throw new CliError(`unknown source '${opts.source}' (sources: ${sources.map((s) => s.slug).join(", ") || "none: seed the database first"})`, 1);
+        throw new CliError(
+          `unknown source '${opts.source}' (sources: ${sources.map((s) => s.slug).join(", ") || "none: seed the database first"})`,
+          1,
+        );
       }
       let indicators: IndicatorWithSource[];
       if (opts.indicator) {
@@ -99,7 +119,11 @@ export const ingestCommand: Command = {
             throw e instanceof ApiError ? new CliError(e.message, 1) : e;
           }
           if (!indicator.regionKinds.includes(region.type)) {
-            if (opts.indicator) throw new CliError(`${indicator.sourceSlug}:${indicator.code} is offered for ${indicator.regionKinds.join(", ")} regions, not for the ${region.type} ${region.code} (${region.name})`, 1);
+            if (opts.indicator)
+              throw new CliError(
+                `${indicator.sourceSlug}:${indicator.code} is offered for ${indicator.regionKinds.join(", ")} regions, not for the ${region.type} ${region.code} (${region.name})`,
+                1,
+              );
             continue;
           }
           regions = [region];
@@ -112,7 +136,11 @@ export const ingestCommand: Command = {
         }
         for (const region of regions) targets.push({ indicator, region });
       }
-      if (targets.length === 0) throw new CliError(`nothing to ingest for source '${opts.source}'${opts.region ? ` in region '${opts.region}'` : ""}`, 1);
+      if (targets.length === 0)
+        throw new CliError(
+          `nothing to ingest for source '${opts.source}'${opts.region ? ` in region '${opts.region}'` : ""}`,
+          1,
+        );
 
       // Inside the running server, its connectors: one upstream limiter per process.
       const upstream = ctx.server?.upstream ?? createConnectors(config, { clock: systemClock });
@@ -131,12 +159,15 @@ export const ingestCommand: Command = {
       });
 
       const failures = results.filter((r) => r.status === "failed");
-      for (const f of failures.slice(0, LISTED_FAILURES)) ctx.out(`failed ${f.source}:${f.indicator} ${f.region}: ${f.error!.message}`);
+      for (const f of failures.slice(0, LISTED_FAILURES))
+        ctx.out(`failed ${f.source}:${f.indicator} ${f.region}: ${f.error!.message}`);
       if (failures.length > LISTED_FAILURES) ctx.out(`... and ${failures.length - LISTED_FAILURES} more failed`);
       if (results.some((r) => r.inserted + r.revised > 0)) {
         // As after an import: derived svc: series whose inputs changed are recomputed, and planner statistics refreshed.
         await deriveAll({ ...store, now: () => new Date() });
-        await database.exec(database.kind === "pglite" ? "VACUUM ANALYZE series, observations" : "ANALYZE series, observations");
+        await database.exec(
+          database.kind === "pglite" ? "VACUUM ANALYZE series, observations" : "ANALYZE series, observations",
+        );
       }
       ctx.out(formatIngestSummary(results));
       if (failures.length > 0) {

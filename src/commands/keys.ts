@@ -33,7 +33,9 @@ const help: Record<string, string> = {
   revoke: `revoke --id KEY_ID
   Revokes a key at once. A key paying a subscription is revoked by ending the subscription.`,
 };
-const usage = Object.values(help).map((h) => h.split("\n")[0]).join("\n       svc keys ");
+const usage = Object.values(help)
+  .map((h) => h.split("\n")[0])
+  .join("\n       svc keys ");
 
 function requireKeyId(rest: string[], extra: Parameters<typeof parseFlags>[1] = {}) {
   const f = parseFlags(rest, { id: { type: "string" }, ...extra });
@@ -43,7 +45,8 @@ function requireKeyId(rest: string[], extra: Parameters<typeof parseFlags>[1] = 
 }
 
 function planFlag(value: unknown): PlanId {
-  if (typeof value !== "string" || !(PLAN_IDS as readonly string[]).includes(value)) throw new CliError(`--plan must be one of ${PLAN_IDS.join(", ")}`);
+  if (typeof value !== "string" || !(PLAN_IDS as readonly string[]).includes(value))
+    throw new CliError(`--plan must be one of ${PLAN_IDS.join(", ")}`);
   return value as PlanId;
 }
 
@@ -71,18 +74,27 @@ export const keysCommand: Command = {
       });
       const plan = planFlag(f.plan);
       const email = f.email as string | undefined;
-      if (email !== undefined && !z.email().safeParse(email).success) throw new CliError(`--email is not an email address`);
+      if (email !== undefined && !z.email().safeParse(email).success)
+        throw new CliError(`--email is not an email address`);
       let expiresAt: Date | null = null;
       if (f.expires !== undefined) {
         expiresAt = new Date(f.expires as string);
         if (Number.isNaN(expiresAt.getTime())) throw new CliError(`--expires must be an ISO date or date-time`);
       }
-      const regions = f.regions === undefined ? null : String(f.regions).split(",").map((s) => s.trim()).filter(Boolean);
+      const regions =
+        f.regions === undefined
+          ? null
+          : String(f.regions)
+              .split(",")
+              .map((s) => s.trim())
+              .filter(Boolean);
       const rateLimitPerMinute = positiveInt(f["rate-limit"] as string | undefined, "rate-limit");
       await withDeps(config, ctx, async (deps) => {
         const now = deps.clock.now();
         if (expiresAt && expiresAt.getTime() <= now.getTime()) {
-          throw new CliError(`--expires ${f.expires as string} is not in the future (now ${now.toISOString()}): a key that expired already would never work.`);
+          throw new CliError(
+            `--expires ${f.expires as string} is not in the future (now ${now.toISOString()}): a key that expired already would never work.`,
+          );
         }
         const { key, row } = await issueKey(deps, {
           plan,
@@ -105,14 +117,20 @@ export const keysCommand: Command = {
     if (sub === "list") {
       const f = parseFlags(rest, { limit: { type: "string" } });
       await withDeps(config, ctx, async (deps) => {
-        const rows = await listKeys(deps.database.db, { limit: positiveInt(f.limit as string | undefined, "limit") ?? 50 });
+        const rows = await listKeys(deps.database.db, {
+          limit: positiveInt(f.limit as string | undefined, "limit") ?? 50,
+        });
         printRows(
           ctx,
           rows.map(({ key, subscription }) => ({
             id: key.id,
             hint: key.hint,
             // Tells keys apart without printing whole addresses (the contact address, else the subscription's billing one).
-            email: key.email ? maskEmail(key.email) : subscription?.billingEmail ? maskEmail(subscription.billingEmail) : null,
+            email: key.email
+              ? maskEmail(key.email)
+              : subscription?.billingEmail
+                ? maskEmail(subscription.billingEmail)
+                : null,
             plan: key.plan,
             mode: key.mode,
             status: key.status,
@@ -127,7 +145,8 @@ export const keysCommand: Command = {
     }
     if (sub === "usage") {
       const { id, f } = requireKeyId(rest, { month: { type: "string" } });
-      if (f.month !== undefined && !/^\d{4}-(0[1-9]|1[0-2])$/.test(String(f.month))) throw new CliError("--month must be YYYY-MM");
+      if (f.month !== undefined && !/^\d{4}-(0[1-9]|1[0-2])$/.test(String(f.month)))
+        throw new CliError("--month must be YYYY-MM");
       await withDeps(config, ctx, async (deps) => {
         const found = await findKeyById(deps.database.db, id);
         if (!found) throw new CliError(`no key ${id}`);
@@ -149,7 +168,9 @@ export const keysCommand: Command = {
       await withDeps(config, ctx, async (deps) => {
         const out = await setKeyPlanById(deps, id, plan, rateLimit);
         if (!out.changed) refused(id, out, `its plan follows the subscription's`);
-        ctx.out(`key ${out.hint}: plan ${PLANS[out.from].name} -> ${PLANS[out.to].name}, ${out.rateLimitPerMinute} requests/min`);
+        ctx.out(
+          `key ${out.hint}: plan ${PLANS[out.from].name} -> ${PLANS[out.to].name}, ${out.rateLimitPerMinute} requests/min`,
+        );
       });
       return;
     }
@@ -159,7 +180,9 @@ export const keysCommand: Command = {
         const out = await rotateKeyById(deps, id);
         if (!out.changed) refused(id, out, "");
         ctx.out(out.key);
-        ctx.err(`key ${out.hint} replaces ${out.previousHint}, which no longer works. Shown once: only its hash is stored.`);
+        ctx.err(
+          `key ${out.hint} replaces ${out.previousHint}, which no longer works. Shown once: only its hash is stored.`,
+        );
       });
       return;
     }
@@ -169,7 +192,10 @@ export const keysCommand: Command = {
         // Through the service, so every running server drops the key from its cache before this prints "revoked".
         const out = await revokeKeyById(deps, id);
         if (!out.revoked && out.reason === "not_found") throw new CliError(`no key ${id}`);
-        if (!out.revoked) throw new CliError(`key ${out.hint} pays subscription ${out.subscriptionId}: end it with 'svc subscriptions end --id ${out.subscriptionId}'`);
+        if (!out.revoked)
+          throw new CliError(
+            `key ${out.hint} pays subscription ${out.subscriptionId}: end it with 'svc subscriptions end --id ${out.subscriptionId}'`,
+          );
         ctx.out(`revoked ${out.hint}`);
       });
       return;

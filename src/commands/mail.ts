@@ -15,7 +15,10 @@ export const mailCommand: Command = {
     const f = parseFlags(rest, { to: { type: "string" }, limit: { type: "string" } });
     if (f.to !== undefined && !z.email().safeParse(f.to).success) throw new CliError("--to must be an email address");
     await withDeps(config, ctx, async (deps) => {
-      const rows = await listMail(deps.database.db, { to: f.to ? String(f.to).toLowerCase() : undefined, limit: positiveInt(f.limit as string | undefined, "limit") ?? 20 });
+      const rows = await listMail(deps.database.db, {
+        to: f.to ? String(f.to).toLowerCase() : undefined,
+        limit: positiveInt(f.limit as string | undefined, "limit") ?? 20,
+      });
       if (rows.length === 0) ctx.out("(no mail)");
       for (const m of rows.reverse()) {
         ctx.out(`--- #${m.seq} ${m.createdAt.toISOString()} [${m.status}${m.error ? `: ${m.error}` : ""}] ${m.kind}`);

@@ -14,7 +14,9 @@ export const seedCommand: Command = {
     const database = await openConfiguredDatabase(config, { maintenance: true });
     try {
       const t0 = performance.now();
-      await database.exclusive(SEED_LOCK, (locked) => seedAndAnalyze(locked, { now: new Date(), progress: terminalProgress() }));
+      await database.exclusive(SEED_LOCK, (locked) =>
+        seedAndAnalyze(locked, { now: new Date(), progress: terminalProgress() }),
+      );
       console.log(`seeded (${database.kind}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     } finally {
       await database.close();

@@ -43,9 +43,15 @@ export const serveCommand: Command = {
     // The starting answers come from a thread of their own: opening the embedded database blocks this one. The
     // entry point may have started it already, before this code was loaded (src/startup/early.ts).
     const early = ctx?.early ?? null;
-    const state: StartupState = early?.state ?? { step: "starting", done: 0, total: 0, started_at: new Date().toISOString() };
+    const state: StartupState = early?.state ?? {
+      step: "starting",
+      done: 0,
+      total: 0,
+      started_at: new Date().toISOString(),
+    };
     const database = config.databaseUrl ? "postgres" : "pglite";
-    const starting = await (early?.starting ?? startStartingServer({ port: config.port, hostname: config.host, version: SERVICE_VERSION, database, state }));
+    const starting = await (early?.starting ??
+      startStartingServer({ port: config.port, hostname: config.host, version: SERVICE_VERSION, database, state }));
     // The database opens on a thread of its own (the entry point started it, or now): src/startup/database-start.ts.
     const thread = await (early?.database ?? startDatabaseThread(config, new Date()));
     thread.onProgress((p) => starting.update(Object.assign(state, p)));
@@ -81,7 +87,12 @@ export const serveCommand: Command = {
     // Installed before the (possibly long) first-start seed, so a stop request is honoured at any point.
     process.on("SIGINT", () => stop());
     process.on("SIGTERM", () => stop());
-    logger.info("listening", { url: `http://${config.host}:${starting.port}`, database, version: SERVICE_VERSION, serving: "health only until ready" });
+    logger.info("listening", {
+      url: `http://${config.host}:${starting.port}`,
+      database,
+      version: SERVICE_VERSION,
+      serving: "health only until ready",
+    });
     const opened = await thread.opened;
     // A first start serves once the regions and the catalog are stored (its data follows, part by part).
     await Promise.race([thread.loading.whenStored("catalog"), thread.done]);
@@ -89,14 +100,25 @@ export const serveCommand: Command = {
     deps = await buildDeps(config, { database: opened, logger, loading: thread.loading, jobThread: thread });
     const d = deps;
     // Serve once key changes made by other processes reach this one (keys are not cached until then).
-    if (!(await d.keys.cache.ready(5000))) logger.warn("key changes from other processes are not heard yet: keys are looked up on every request until they are");
+    if (!(await d.keys.cache.ready(5000)))
+      logger.warn(
+        "key changes from other processes are not heard yet: keys are looked up on every request until they are",
+      );
     const app = createApp(d);
     const everything = thread.loading.complete;
     // What the first requests need, done before the app listens: they are then as fast as the next ones.
     await warmUp(app, d);
     // Same port (SO_REUSEPORT): the app listens before the starting listener stops, so no request finds none.
     // Development mode off, whatever NODE_ENV says: the runtime's development error page shows paths and source lines.
-    server = Bun.serve({ port: starting.port, hostname: config.host, reusePort: true, fetch: app.fetch, development: false, error: lastResortErrorResponse(logger), ...SERVE_LIMITS });
+    server = Bun.serve({
+      port: starting.port,
+      hostname: config.host,
+      reusePort: true,
+      fetch: app.fetch,
+      development: false,
+      error: lastResortErrorResponse(logger),
+      ...SERVE_LIMITS,
+    });
     // Provisioning, refresh, briefing and detection jobs, and the billing cycle (every minute, and once now): run here
     // with JOBS=on (the default: on the job thread, src/startup/job-start.ts; billing on this one), else only enqueued
     // for `svc worker`. Started once the start's work is done (its
@@ -115,16 +137,27 @@ export const serveCommand: Command = {
         } catch (e) {
           await d.jobs.stop();
           const retryMs = Math.min(30_000, 1_000 * 2 ** (attempt - 1));
-          logger.warn("the job engine could not start; trying again", { error: String(e), attempt, retry_in_ms: retryMs });
+          logger.warn("the job engine could not start; trying again", {
+            error: String(e),
+            attempt,
+            retry_in_ms: retryMs,
+          });
           await Bun.sleep(retryMs);
         }
       }
     });
     await starting.stop();
     // The embedded database is open to this process only: the CLI's administrative commands are carried out here.
-    if (d.database.kind === "pglite" && ctx?.dispatch) admin = startAdminInterface({ deps: d, dataDir: config.dataDir, dispatch: ctx.dispatch });
+    if (d.database.kind === "pglite" && ctx?.dispatch)
+      admin = startAdminInterface({ deps: d, dataDir: config.dataDir, dispatch: ctx.dispatch });
     const url = `http://${config.host}:${server.port}`;
-    const ready = () => logger.info("ready", { url, database: d.database.kind, version: d.version, ms: Math.round(performance.now() - t0) });
+    const ready = () =>
+      logger.info("ready", {
+        url,
+        database: d.database.kind,
+        version: d.version,
+        ms: Math.round(performance.now() - t0),
+      });
     if (everything) {
       ready();
       // The job engine's first statements run on the database's thread, beside the first requests.
@@ -134,9 +167,17 @@ export const serveCommand: Command = {
       });
     } else {
       // A first start: what is stored is served now, the rest part by part; "ready" once every part is.
-      logger.info("serving what is stored", { url, database: d.database.kind, version: d.version, ms: Math.round(performance.now() - t0), loading: thread.loading.report().loading });
+      logger.info("serving what is stored", {
+        url,
+        database: d.database.kind,
+        version: d.version,
+        ms: Math.round(performance.now() - t0),
+        loading: thread.loading.report().loading,
+      });
       jobs.then(ready, (e) => {
-        logger.error("the start could not store its data; stopping (the next start goes on from what is stored)", { error: String(e) });
+        logger.error("the start could not store its data; stopping (the next start goes on from what is stored)", {
+          error: String(e),
+        });
         void stop(1);
       });
     }

@@ -11,9 +11,18 @@ import { withDatabase } from "./access-cli";
 
 function parse(args: string[]): { indicator?: string } {
   const [sub, ...rest] = args;
-  if (sub !== "detect") throw new CliError(sub === undefined ? "missing subcommand: svc signals detect [--indicator CODE]" : `unknown subcommand '${sub}' (expected detect)`);
+  if (sub !== "detect")
+    throw new CliError(
+      sub === undefined
+        ? "missing subcommand: svc signals detect [--indicator CODE]"
+        : `unknown subcommand '${sub}' (expected detect)`,
+    );
   try {
-    const { values, positionals } = parseArgs({ args: rest, options: { indicator: { type: "string" } }, allowPositionals: true });
+    const { values, positionals } = parseArgs({
+      args: rest,
+      options: { indicator: { type: "string" } },
+      allowPositionals: true,
+    });
     if (positionals.length > 0) throw new CliError(`unexpected argument '${positionals[0]}'`);
     return { indicator: values.indicator };
   } catch (e) {
@@ -39,7 +48,10 @@ export const signalsCommand: Command = {
       const t0 = performance.now();
       // Carried out by a running server: on its job thread, off the thread that answers requests.
       const jobs = io.server?.jobs;
-      const s = jobs?.detectSignals && jobs.runsJobs ? await jobs.detectSignals(ids) : await detectSignalsForIndicators(ctx, ids);
+      const s =
+        jobs?.detectSignals && jobs.runsJobs
+          ? await jobs.detectSignals(ids)
+          : await detectSignalsForIndicators(ctx, ids);
       const seconds = (performance.now() - t0) / 1000;
       io.out(
         `${s.series} series (${s.observations} observations) in ${seconds.toFixed(1)} s: ${s.inserted} intervals new, ${s.updated} updated, ${s.removed} removed, ${s.unchanged} unchanged`,

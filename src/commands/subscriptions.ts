@@ -32,11 +32,14 @@ const help: Record<string, string> = {
   invoice: `invoice --month YYYY-MM
   Invoices that ended month's overage once per subscription, as the server's billing job does at month rollover.`,
 };
-const usage = Object.values(help).map((h) => h.split("\n")[0]).join("\n       svc subscriptions ");
+const usage = Object.values(help)
+  .map((h) => h.split("\n")[0])
+  .join("\n       svc subscriptions ");
 
 function requireId(rest: string[]): string {
   const f = parseFlags(rest, { id: { type: "string" } });
-  if (!f.id || !z.uuid().safeParse(f.id).success) throw new CliError("--id SUBSCRIPTION_ID (a uuid; see 'svc subscriptions list') is required");
+  if (!f.id || !z.uuid().safeParse(f.id).success)
+    throw new CliError("--id SUBSCRIPTION_ID (a uuid; see 'svc subscriptions list') is required");
   return String(f.id);
 }
 
@@ -58,9 +61,17 @@ export const subscriptionsCommand: Command = {
     const [sub, ...rest] = args;
     const base = baseUrlOf(config);
     if (sub === "create") {
-      const f = parseFlags(rest, { plan: { type: "string" }, email: { type: "string" }, scope: { type: "string", multiple: true }, "rate-limit": { type: "string" }, test: { type: "boolean" } });
-      if (!f.plan || !isPaidPlan(String(f.plan))) throw new CliError(`--plan must be one of ${PAID_PLAN_IDS.join(", ")}`);
-      if (!f.email || !z.email().safeParse(f.email).success) throw new CliError("--email BILLING_EMAIL is required and must be an email address");
+      const f = parseFlags(rest, {
+        plan: { type: "string" },
+        email: { type: "string" },
+        scope: { type: "string", multiple: true },
+        "rate-limit": { type: "string" },
+        test: { type: "boolean" },
+      });
+      if (!f.plan || !isPaidPlan(String(f.plan)))
+        throw new CliError(`--plan must be one of ${PAID_PLAN_IDS.join(", ")}`);
+      if (!f.email || !z.email().safeParse(f.email).success)
+        throw new CliError("--email BILLING_EMAIL is required and must be an email address");
       const rateLimitPerMinute = positiveInt(f["rate-limit"] as string | undefined, "rate-limit");
       await withDeps(config, ctx, async (deps) => {
         const out = await createSubscription(deps, {
@@ -72,13 +83,23 @@ export const subscriptionsCommand: Command = {
           rateLimitPerMinute,
         });
         ctx.out(out.key);
-        ctx.err(`subscription ${out.subscription.id}: ${out.subscription.plan}, billed to ${out.subscription.billingEmail}, key ${out.keyHint}. The key is shown once: only its hash is stored.`);
+        ctx.err(
+          `subscription ${out.subscription.id}: ${out.subscription.plan}, billed to ${out.subscription.billingEmail}, key ${out.keyHint}. The key is shown once: only its hash is stored.`,
+        );
       });
       return;
     }
     if (sub === "list") {
       const f = parseFlags(rest, { email: { type: "string" }, limit: { type: "string" } });
-      await withDeps(config, ctx, async (deps) => printRows(ctx, await subscriptionsList(deps, { email: f.email as string | undefined, limit: positiveInt(f.limit as string | undefined, "limit") ?? 50 })));
+      await withDeps(config, ctx, async (deps) =>
+        printRows(
+          ctx,
+          await subscriptionsList(deps, {
+            email: f.email as string | undefined,
+            limit: positiveInt(f.limit as string | undefined, "limit") ?? 50,
+          }),
+        ),
+      );
       return;
     }
     if (sub === "fail-payment") {
@@ -86,7 +107,9 @@ export const subscriptionsCommand: Command = {
       await withDeps(config, ctx, (deps) =>
         operatorErrors(async () => {
           const v = await failPayment(deps, { id }, base);
-          ctx.out(`subscription ${v.id}: payment failed; the key works until ${v.grace_ends_at}, then the subscription is past due`);
+          ctx.out(
+            `subscription ${v.id}: payment failed; the key works until ${v.grace_ends_at}, then the subscription is past due`,
+          );
         }),
       );
       return;
@@ -107,7 +130,10 @@ export const subscriptionsCommand: Command = {
         operatorErrors(async () => {
           const r = await endSubscription(deps, { id }, { reason: "operator", callProvider: true, baseUrl: base });
           if (r.alreadyEnded) ctx.out(`subscription ${id} had already ended`);
-          else ctx.out(`subscription ${id} ended; key revoked; overage ${r.month}: ${r.overageRequests} requests, USD ${formatUsd(r.amountMicroUsd)}`);
+          else
+            ctx.out(
+              `subscription ${id} ended; key revoked; overage ${r.month}: ${r.overageRequests} requests, USD ${formatUsd(r.amountMicroUsd)}`,
+            );
         }),
       );
       return;
@@ -115,13 +141,24 @@ export const subscriptionsCommand: Command = {
     if (sub === "invoice") {
       const f = parseFlags(rest, { month: { type: "string" } });
       const month = f.month === undefined ? "" : String(f.month);
-      if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) throw new CliError("--month YYYY-MM (a calendar month that has ended) is required");
+      if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month))
+        throw new CliError("--month YYYY-MM (a calendar month that has ended) is required");
       await withDeps(config, ctx, (deps) =>
         operatorErrors(async () => {
-          const done = [...(await invoiceMonth(deps, month, { baseUrl: base })), ...(await retryPendingInvoices(deps, { baseUrl: base, month }))];
-          if (done.length === 0) ctx.out(`${month}: nothing to invoice (every subscription that ran past the month already has its invoice)`);
+          const done = [
+            ...(await invoiceMonth(deps, month, { baseUrl: base })),
+            ...(await retryPendingInvoices(deps, { baseUrl: base, month })),
+          ];
+          if (done.length === 0)
+            ctx.out(
+              `${month}: nothing to invoice (every subscription that ran past the month already has its invoice)`,
+            );
           printRows(ctx, done);
-          if (done.some((o) => o.status === "pending")) throw new CliError(`some invoices of ${month} could not be billed and stay pending; run this again later`, 1);
+          if (done.some((o) => o.status === "pending"))
+            throw new CliError(
+              `some invoices of ${month} could not be billed and stay pending; run this again later`,
+              1,
+            );
         }),
       );
       return;

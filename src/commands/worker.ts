@@ -42,14 +42,20 @@ export async function runWorker(deps: JobDeps, opts: { concurrency?: number } = 
 export const workerCommand: Command = {
   usage: "[--concurrency N]",
   serves: true,
-  env: ["DATABASE_URL (required: the PostgreSQL database the API nodes use)", "JOBS_CONCURRENCY (jobs at once, default 2)", "FRED_API_KEY, BLS_API_KEY, CENSUS_API_KEY and the *_BASE_URL of the providers (see README)", "DATA_DIR (default ./data: this process's files)"],
+  env: [
+    "DATABASE_URL (required: the PostgreSQL database the API nodes use)",
+    "JOBS_CONCURRENCY (jobs at once, default 2)",
+    "FRED_API_KEY, BLS_API_KEY, CENSUS_API_KEY and the *_BASE_URL of the providers (see README)",
+    "DATA_DIR (default ./data: this process's files)",
+  ],
   async run(args, config) {
     let concurrency: number | undefined;
     try {
       const { values } = parseArgs({ args, options: { concurrency: { type: "string" } } });
       if (values.concurrency !== undefined) {
         concurrency = Number(values.concurrency);
-        if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32) throw new Error("--concurrency must be an integer from 1 to 32");
+        if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32)
+          throw new Error("--concurrency must be an integer from 1 to 32");
       }
     } catch (e) {
       throw new CliError((e as Error).message);

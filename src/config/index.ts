@@ -30,10 +30,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   const c = parsed.data;
   if (c.DATABASE_URL && !isPostgresUrl(c.DATABASE_URL)) {
-    throw new ConfigError(`invalid configuration:\n  DATABASE_URL: must be a postgres:// or postgresql:// URL, or unset for the embedded database`);
+    throw new ConfigError(
+      `invalid configuration:\n  DATABASE_URL: must be a postgres:// or postgresql:// URL, or unset for the embedded database`,
+    );
   }
   if (c.ASK_LLM_URL && !c.ASK_LLM_MODEL) {
-    throw new ConfigError(`invalid configuration:\n  ASK_LLM_MODEL: required with ASK_LLM_URL (the model name the endpoint serves)`);
+    throw new ConfigError(
+      `invalid configuration:\n  ASK_LLM_MODEL: required with ASK_LLM_URL (the model name the endpoint serves)`,
+    );
   }
   return {
     env: c.NODE_ENV,
@@ -44,16 +48,25 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dataDir: c.DATA_DIR,
     imageCacheDir: imageCacheDir(c.IMAGE_CACHE_DIR, env),
     publicBaseUrl: c.PUBLIC_BASE_URL ? c.PUBLIC_BASE_URL.replace(/\/+$/, "") : null,
-    askModel: c.ASK_LLM_URL ? { url: c.ASK_LLM_URL, model: c.ASK_LLM_MODEL!, key: c.ASK_LLM_KEY ?? null, timeoutMs: c.ASK_LLM_TIMEOUT_MS } : null,
+    askModel: c.ASK_LLM_URL
+      ? { url: c.ASK_LLM_URL, model: c.ASK_LLM_MODEL!, key: c.ASK_LLM_KEY ?? null, timeoutMs: c.ASK_LLM_TIMEOUT_MS }
+      : null,
     logLevel: c.LOG_LEVEL,
     seriesCacheRevalidateMs: c.SERIES_CACHE_REVALIDATE_MS ?? (c.NODE_ENV === "test" ? 0 : 1000),
-    compute: { threads: c.COMPUTE_THREADS ?? Math.min(4, Math.max(1, availableParallelism() - 1)), queueMax: c.COMPUTE_QUEUE_MAX, chartRendersPerCaller: c.CHART_RENDERS_PER_CALLER },
+    compute: {
+      threads: c.COMPUTE_THREADS ?? Math.min(4, Math.max(1, availableParallelism() - 1)),
+      queueMax: c.COMPUTE_QUEUE_MAX,
+      chartRendersPerCaller: c.CHART_RENDERS_PER_CALLER,
+    },
     pageMemo: c.PAGE_MEMO === "on",
     metricsToken: c.METRICS_TOKEN ?? null,
     redisUrl: c.REDIS_URL ?? null,
     smtpUrl: c.SMTP_URL ?? null,
     mailFrom: c.MAIL_FROM,
-    trustedProxies: (c.TRUSTED_PROXIES ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+    trustedProxies: (c.TRUSTED_PROXIES ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
     trustProxyHeader: c.TRUST_PROXY_HEADER.toLowerCase(),
     stripe: c.STRIPE_SECRET_KEY
       ? {

@@ -34,15 +34,29 @@ export const configSchema = z.object({
   // The page memo of the paid routes (src/services/page-memo.ts): "off" sends every request through the full route.
   PAGE_MEMO: z.enum(["on", "off"]).default("on"),
   // GET /metrics (Prometheus text) answers only with `Authorization: Bearer <METRICS_TOKEN>`; unset: 404.
-  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").max(512).regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces").optional(),
+  METRICS_TOKEN: z
+    .string()
+    .min(16, "must be at least 16 characters")
+    .max(512)
+    .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces")
+    .optional(),
   // Keys and access. Unset REDIS_URL: per-key rate limits are counted in this process only.
-  REDIS_URL: z.string().regex(/^(redis|rediss|valkey|valkeys):\/\//, "must be a redis:// or rediss:// URL").optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^(redis|rediss|valkey|valkeys):\/\//, "must be a redis:// or rediss:// URL")
+    .optional(),
   // Unset SMTP_URL: mail stays in the database outbox, read with `svc mail list`.
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
+    .optional(),
   MAIL_FROM: z.string().min(3).default("Economic Series API <no-reply@localhost>"),
   // Comma-separated proxy addresses whose forwarding header is believed for the client IP.
   TRUSTED_PROXIES: z.string().optional(),
-  TRUST_PROXY_HEADER: z.string().regex(/^[A-Za-z0-9-]+$/).default("x-forwarded-for"),
+  TRUST_PROXY_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+$/)
+    .default("x-forwarded-for"),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   STRIPE_PRICE_DEVELOPER: z.string().optional(),
@@ -54,25 +68,49 @@ export const configSchema = z.object({
   X402_NETWORKS: z.string().default("eip155:84532"),
   X402_RPC_URL: z.string().optional(),
   X402_ASSET: z.string().optional(),
-  X402_PAY_TO: z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte address").optional(),
+  X402_PAY_TO: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte address")
+    .optional(),
   X402_SETTLE: z.enum(["self", "facilitator"]).default("facilitator"),
-  X402_SETTLER_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte private key").optional(),
+  X402_SETTLER_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte private key")
+    .optional(),
   X402_FACILITATOR_URL: z.string().url().default("https://x402.org/facilitator"),
   // L402: root secret(s) as hex, at least 32 bytes, comma-separated for rotation (current first); unset outside
   // production: generated once in DATA_DIR. LIGHTNING_BACKEND "none": rail off.
-  L402_ROOT_KEY: z.string().regex(/^[0-9a-fA-F]{64,}(,[0-9a-fA-F]{64,})*$/, "must be hex of at least 32 bytes (comma-separated for rotation)").optional(),
+  L402_ROOT_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64,}(,[0-9a-fA-F]{64,})*$/, "must be hex of at least 32 bytes (comma-separated for rotation)")
+    .optional(),
   LIGHTNING_BACKEND: z.enum(["dev", "lnd", "none"]).default("dev"),
   LND_REST_URL: z.string().url().optional(),
-  LND_MACAROON_HEX: z.string().regex(/^[0-9a-fA-F]+$/, "must be hex").optional(),
+  LND_MACAROON_HEX: z
+    .string()
+    .regex(/^[0-9a-fA-F]+$/, "must be hex")
+    .optional(),
   // PEM text of lnd's tls.cert, or a path to it.
   LND_TLS_CERT: z.string().optional(),
-  BTC_USD_RATE: z.string().regex(/^[0-9]{1,12}(\.[0-9]+)?$/, "must be USD per BTC, e.g. 100000").optional(),
+  BTC_USD_RATE: z
+    .string()
+    .regex(/^[0-9]{1,12}(\.[0-9]+)?$/, "must be USD per BTC, e.g. 100000")
+    .optional(),
   BTC_USD_RATE_URL: z.string().url().optional(),
   // Upstream data providers. Base URLs default to the providers' public addresses; tests and operators
   // may point them at a mirror. BLS: API v2 with BLS_API_KEY, v1 (smaller limits, no annual averages) without.
-  FRED_API_KEY: z.string().regex(/^[A-Za-z0-9]{8,64}$/, "must be the 32-character key from fredaccount.stlouisfed.org").optional(),
-  BLS_API_KEY: z.string().regex(/^[A-Za-z0-9]{8,64}$/, "must be the registration key from data.bls.gov/registrationEngine").optional(),
-  CENSUS_API_KEY: z.string().regex(/^[A-Za-z0-9]{8,64}$/, "must be the key from api.census.gov/data/key_signup.html").optional(),
+  FRED_API_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9]{8,64}$/, "must be the 32-character key from fredaccount.stlouisfed.org")
+    .optional(),
+  BLS_API_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9]{8,64}$/, "must be the registration key from data.bls.gov/registrationEngine")
+    .optional(),
+  CENSUS_API_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9]{8,64}$/, "must be the key from api.census.gov/data/key_signup.html")
+    .optional(),
   FRED_BASE_URL: z.string().url().default("https://api.stlouisfed.org/fred"),
   BLS_BASE_URL: z.string().url().default("https://api.bls.gov/publicAPI"),
   CENSUS_BASE_URL: z.string().url().default("https://api.census.gov/data"),
@@ -105,7 +143,13 @@ export const configSchema = z.object({
   // A fetch still running after this long is taken to be lost and tried again.
   PROVISION_EXPIRE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   // A running fetch proves it is alive this often (0: off; pg-boss needs at least 10), so a dead worker's job is retried sooner.
-  PROVISION_HEARTBEAT_SECONDS: z.coerce.number().int().min(0).max(3600).refine((n) => n === 0 || n >= 10, "must be 0 (off) or at least 10").default(30),
+  PROVISION_HEARTBEAT_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(3600)
+    .refine((n) => n === 0 || n >= 10, "must be 0 (off) or at least 10")
+    .default(30),
   // The Retry-After of a 202: when a client should ask again.
   PROVISION_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
   // After the upstream gave up, how long requests are told so before one may try again (longer if the upstream asked).

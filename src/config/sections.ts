@@ -24,14 +24,23 @@ const SOURCE = /^[a-z0-9][a-z0-9_-]*$/;
 /** REFRESH_SCHEDULES: `source=cron` pairs separated by ';' (a cron may contain commas), over the defaults. */
 export function parseRefreshSchedules(raw: string | undefined): RefreshSchedule[] {
   const out = new Map<string, string | null>(Object.entries(DEFAULT_REFRESH_SCHEDULES));
-  for (const part of (raw ?? "").split(";").map((s) => s.trim()).filter(Boolean)) {
+  for (const part of (raw ?? "")
+    .split(";")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const i = part.indexOf("=");
     const source = part.slice(0, i).trim();
     const cron = part.slice(i + 1).trim();
-    if (i <= 0 || !SOURCE.test(source)) throw new ConfigError(`invalid configuration:\n  REFRESH_SCHEDULES: '${part}' is not source=cron (e.g. fred=30 9 * * 1-5) or source=off`);
+    if (i <= 0 || !SOURCE.test(source))
+      throw new ConfigError(
+        `invalid configuration:\n  REFRESH_SCHEDULES: '${part}' is not source=cron (e.g. fred=30 9 * * 1-5) or source=off`,
+      );
     if (cron === "off") out.set(source, null);
     else if (CRON.test(cron)) out.set(source, cron.replace(/\s+/g, " "));
-    else throw new ConfigError(`invalid configuration:\n  REFRESH_SCHEDULES: '${cron}' (for ${source}) is not a cron of five fields (minute hour day month weekday)`);
+    else
+      throw new ConfigError(
+        `invalid configuration:\n  REFRESH_SCHEDULES: '${cron}' (for ${source}) is not a cron of five fields (minute hour day month weekday)`,
+      );
   }
   return [...out].map(([source, cron]) => ({ source, cron })).sort((a, b) => a.source.localeCompare(b.source));
 }
@@ -40,7 +49,9 @@ export function jobsConfig(c: Env): JobsConfig {
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: c.REFRESH_TZ });
   } catch {
-    throw new ConfigError(`invalid configuration:\n  REFRESH_TZ: '${c.REFRESH_TZ}' is not an IANA time zone (e.g. America/New_York, UTC)`);
+    throw new ConfigError(
+      `invalid configuration:\n  REFRESH_TZ: '${c.REFRESH_TZ}' is not an IANA time zone (e.g. America/New_York, UTC)`,
+    );
   }
   return {
     inProcess: c.JOBS === "on",
@@ -72,7 +83,10 @@ export function jobsConfig(c: Env): JobsConfig {
 function perNetwork(raw: string | undefined, networks: string[], name: string): Map<string, string> {
   const out = new Map<string, string>();
   if (!raw) return out;
-  const parts = raw.split(",").map((s) => s.trim()).filter(Boolean);
+  const parts = raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (parts.length === 1 && !parts[0]!.includes("=")) {
     for (const n of networks) out.set(n, parts[0]!);
     return out;
@@ -80,24 +94,41 @@ function perNetwork(raw: string | undefined, networks: string[], name: string): 
   for (const p of parts) {
     const i = p.indexOf("=");
     const n = p.slice(0, i);
-    if (i <= 0 || !networks.includes(n)) throw new ConfigError(`invalid configuration:\n  ${name}: expected one value or network=value pairs for X402_NETWORKS (${networks.join(", ")})`);
+    if (i <= 0 || !networks.includes(n))
+      throw new ConfigError(
+        `invalid configuration:\n  ${name}: expected one value or network=value pairs for X402_NETWORKS (${networks.join(", ")})`,
+      );
     out.set(n, p.slice(i + 1));
   }
   return out;
 }
 
 export function paymentsConfig(c: Env): PaymentsConfig {
-  const networks = c.X402_NETWORKS.trim() === "none" ? [] : c.X402_NETWORKS.split(",").map((s) => s.trim()).filter(Boolean);
+  const networks =
+    c.X402_NETWORKS.trim() === "none"
+      ? []
+      : c.X402_NETWORKS.split(",")
+          .map((s) => s.trim())
+          .filter(Boolean);
   for (const n of networks) {
-    if (!/^eip155:[1-9][0-9]*$/.test(n)) throw new ConfigError(`invalid configuration:\n  X402_NETWORKS: '${n}' is not an EVM CAIP-2 id such as eip155:84532`);
+    if (!/^eip155:[1-9][0-9]*$/.test(n))
+      throw new ConfigError(
+        `invalid configuration:\n  X402_NETWORKS: '${n}' is not an EVM CAIP-2 id such as eip155:84532`,
+      );
   }
   const rpc = perNetwork(c.X402_RPC_URL, networks, "X402_RPC_URL");
   const assets = perNetwork(c.X402_ASSET, networks, "X402_ASSET");
-  for (const a of assets.values()) if (!/^0x[0-9a-fA-F]{40}$/.test(a)) throw new ConfigError(`invalid configuration:\n  X402_ASSET: '${a}' is not a token address`);
+  for (const a of assets.values())
+    if (!/^0x[0-9a-fA-F]{40}$/.test(a))
+      throw new ConfigError(`invalid configuration:\n  X402_ASSET: '${a}' is not a token address`);
   return {
     x402: networks.length
       ? {
-          networks: networks.map((network) => ({ network, rpcUrl: rpc.get(network) ?? null, asset: assets.get(network) ?? null })),
+          networks: networks.map((network) => ({
+            network,
+            rpcUrl: rpc.get(network) ?? null,
+            asset: assets.get(network) ?? null,
+          })),
           payTo: c.X402_PAY_TO ?? null,
           settle: c.X402_SETTLE,
           settlerKey: c.X402_SETTLER_KEY ?? null,
@@ -110,7 +141,11 @@ export function paymentsConfig(c: Env): PaymentsConfig {
         : {
             rootKeys: c.L402_ROOT_KEY ? c.L402_ROOT_KEY.split(",") : [],
             backend: c.LIGHTNING_BACKEND,
-            lnd: { url: c.LND_REST_URL ?? null, macaroonHex: c.LND_MACAROON_HEX ?? null, tlsCert: c.LND_TLS_CERT ?? null },
+            lnd: {
+              url: c.LND_REST_URL ?? null,
+              macaroonHex: c.LND_MACAROON_HEX ?? null,
+              tlsCert: c.LND_TLS_CERT ?? null,
+            },
             btcUsdRate: c.BTC_USD_RATE ?? null,
             btcUsdRateUrl: c.BTC_USD_RATE_URL ?? null,
           },

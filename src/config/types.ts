@@ -24,7 +24,11 @@ export type Config = {
   mailFrom: string;
   trustedProxies: string[];
   trustProxyHeader: string;
-  stripe: { secretKey: string; webhookSecret: string | null; prices: { developer: string | null; professional: string | null } } | null;
+  stripe: {
+    secretKey: string;
+    webhookSecret: string | null;
+    prices: { developer: string | null; professional: string | null };
+  } | null;
   dunningPeriodDays: number;
   payments: PaymentsConfig;
   jobs: JobsConfig;

@@ -38,7 +38,11 @@ export const MCP_TOOLS: readonly ({ name: string } & ToolPolicy)[] = [
       "Check one indicator before a paid call: which regions it is served for (`available_regions`), its date range and its " +
       "coverage. Free. Codes come from search_indicators.",
   },
-  { name: "list_sources", guidance: "The publishers, with their indicator counts, licence and the credit line to give; a slug can be passed as `source` to search_indicators."  },
+  {
+    name: "list_sources",
+    guidance:
+      "The publishers, with their indicator counts, licence and the credit line to give; a slug can be passed as `source` to search_indicators.",
+  },
   {
     name: "list_regions",
     defaultLimit: 100,
@@ -70,7 +74,8 @@ export const MCP_TOOLS: readonly ({ name: string } & ToolPolicy)[] = [
     name: "get_active_signals",
     defaultLimit: 20,
     paging: "cursor",
-    guidance: "Signals open now (acceleration, extreme, trend_break) across indicators and regions, filtered by indicator, region, type and strength. For one series' facts use get_insights.",
+    guidance:
+      "Signals open now (acceleration, extreme, trend_break) across indicators and regions, filtered by indicator, region, type and strength. For one series' facts use get_insights.",
   },
   {
     name: "ask",

@@ -8,7 +8,10 @@ import { chartPicture, type ChartPicture } from "../services/chart";
 import type { ReadContext } from "../services/series-read";
 import { html, trusted } from "./html";
 
-export type PublicBriefingRead = { data: { slug: string; name: string; question: string; cadence: string; run: BriefingRunOut }; meta: { next_run_at: string } };
+export type PublicBriefingRead = {
+  data: { slug: string; name: string; question: string; cadence: string; run: BriefingRunOut };
+  meta: { next_run_at: string };
+};
 
 /** At most this many charts on a page (one per indicator the answer resolved to). */
 const MAX_CHARTS = 6;
@@ -19,10 +22,19 @@ export async function briefingCharts(ctx: ReadContext, read: PublicBriefingRead)
   if (!answer) return [];
   const window = parseWindow(answer.resolved.window);
   const start = window ? windowStart(window, ctx.now().toISOString().slice(0, 10)) : null;
-  const region = answer.resolved.regions.slice(0, 10).map((r) => r.code).join(",");
+  const region = answer.resolved.regions
+    .slice(0, 10)
+    .map((r) => r.code)
+    .join(",");
   const out: ChartPicture[] = [];
   for (const i of answer.resolved.indicators.slice(0, MAX_CHARTS)) {
-    const params: Record<string, string> = { indicator: i.concept ?? i.code, width: "800", height: "350", ...(region ? { region } : {}), ...(start ? { start_date: start } : {}) };
+    const params: Record<string, string> = {
+      indicator: i.concept ?? i.code,
+      width: "800",
+      height: "350",
+      ...(region ? { region } : {}),
+      ...(start ? { start_date: start } : {}),
+    };
     // A long daily series over `all` passes the point cap: drawn by month then.
     const chart = (await chartPicture(ctx, params)) ?? (await chartPicture(ctx, { ...params, frequency: "monthly" }));
     if (chart) out.push(chart);

@@ -22,7 +22,10 @@ const svgUnits = (v: number) => Number((v * 32).toFixed(2));
 export const ICON_SVG =
   `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">` +
   `<rect width="32" height="32" rx="${svgUnits(CORNER)}" fill="${hex(BACKGROUND)}"/>` +
-  BARS.map(([l, t, r]) => `<rect x="${svgUnits(l)}" y="${svgUnits(t)}" width="${svgUnits(r - l)}" height="${svgUnits(BAR_BOTTOM - t)}" fill="${hex(BAR)}"/>`).join("") +
+  BARS.map(
+    ([l, t, r]) =>
+      `<rect x="${svgUnits(l)}" y="${svgUnits(t)}" width="${svgUnits(r - l)}" height="${svgUnits(BAR_BOTTOM - t)}" fill="${hex(BAR)}"/>`,
+  ).join("") +
   `</svg>`;
 
 function insideTile(x: number, y: number): boolean {

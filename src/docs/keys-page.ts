@@ -128,7 +128,10 @@ export function planUnavailableNotice(planName: string): string {
 
 function planCard(plan: PublicPlan, available: boolean): Markup {
   const p = PLANS[plan.id];
-  const included = p.includedRequestsPerMonth === null ? "No monthly quota" : html`<strong>${count(p.includedRequestsPerMonth)}</strong> requests a month`;
+  const included =
+    p.includedRequestsPerMonth === null
+      ? "No monthly quota"
+      : html`<strong>${count(p.includedRequestsPerMonth)}</strong> requests a month`;
   const action =
     plan.id === "free"
       ? html`<a class="btn" href="#get">Get a free key</a>`
@@ -143,7 +146,14 @@ ${action}
 </div>`;
 }
 
-export type KeysPageInput = { base: string; name: string; docs: string; plans: PublicPlan[]; available: Record<string, boolean>; example: string };
+export type KeysPageInput = {
+  base: string;
+  name: string;
+  docs: string;
+  plans: PublicPlan[];
+  available: Record<string, boolean>;
+  example: string;
+};
 
 export function renderKeysPage(input: KeysPageInput): string {
   const { base } = input;

@@ -15,7 +15,12 @@ import type { Freshness } from "../domain/freshness";
 import { observationsQuerySchema } from "../schemas/observations";
 import type { StoredTarget } from "../services/concepts";
 import { getLatestAnswer, latestMeta, type LatestObservation } from "../services/latest";
-import { getObservationsPage, resolveObservations, type ObservationRow, type ObservationsPage } from "../services/observations";
+import {
+  getObservationsPage,
+  resolveObservations,
+  type ObservationRow,
+  type ObservationsPage,
+} from "../services/observations";
 import { regionIndex } from "../services/regions";
 import type { ReadContext } from "../services/series-read";
 import { chartPicture, type ChartPicture } from "../services/chart";
@@ -87,22 +92,37 @@ export function examplePath(e: LandingExampleSpec): string {
 async function allowed(ctx: ReadContext, e: LandingExampleSpec): Promise<LandingExampleSpec> {
   if (!e.transform || !["yoy", "mom", "qoq"].includes(e.transform)) return e;
   const target = await resolveSeriesTarget(ctx, { code: e.indicator, region: e.region });
-  return target.kind === "stored" && percentChangeApplies(valueSpecOf(target.indicator)) ? e : { indicator: e.indicator, region: e.region };
+  return target.kind === "stored" && percentChangeApplies(valueSpecOf(target.indicator))
+    ? e
+    : { indicator: e.indicator, region: e.region };
 }
 
-async function example(ctx: ReadContext, sourceNames: Map<string, string>, spec: LandingExampleSpec): Promise<LandingExample | null> {
+async function example(
+  ctx: ReadContext,
+  sourceNames: Map<string, string>,
+  spec: LandingExampleSpec,
+): Promise<LandingExample | null> {
   const e = await allowed(ctx, spec);
   const found = e.transform ? await transformed(ctx, e) : await latestOf(ctx, e);
   if (!found) return null;
   const { target, latest, body, name, fullName } = found;
-  const chartParams = { indicator: e.indicator, region: e.region, ...(e.transform ? { transform: e.transform } : {}), start_date: addYears(latest.period_start, -CHART_YEARS), width: String(CARD_CHART.width), height: String(CARD_CHART.height) };
+  const chartParams = {
+    indicator: e.indicator,
+    region: e.region,
+    ...(e.transform ? { transform: e.transform } : {}),
+    start_date: addYears(latest.period_start, -CHART_YEARS),
+    width: String(CARD_CHART.width),
+    height: String(CARD_CHART.height),
+  };
   return {
     path: examplePath(e),
     name,
     fullName,
     regionLabel: await regionLabel(ctx, target.region),
     regionType: target.region.type,
-    source: target.indicator.sourceSlug ? (sourceNames.get(target.indicator.sourceSlug) ?? target.indicator.sourceSlug) : null,
+    source: target.indicator.sourceSlug
+      ? (sourceNames.get(target.indicator.sourceSlug) ?? target.indicator.sourceSlug)
+      : null,
     latest,
     body,
     // The card prints the name, unit and source: the chart is the line alone.
@@ -111,29 +131,58 @@ async function example(ctx: ReadContext, sourceNames: Map<string, string>, spec:
   };
 }
 
-type Found = { target: StoredTarget; latest: LatestObservation; body: LandingExample["body"]; name: string; fullName: string };
+type Found = {
+  target: StoredTarget;
+  latest: LatestObservation;
+  body: LandingExample["body"];
+  name: string;
+  fullName: string;
+};
 
 async function latestOf(ctx: ReadContext, e: LandingExampleSpec): Promise<Found | null> {
   const target = await resolveSeriesTarget(ctx, { code: e.indicator, region: e.region });
   if (target.kind !== "stored") return null;
   const { data: latest, freshness } = await getLatestAnswer(ctx, target);
   if (!latest) return null;
-  return { target, latest, body: { data: latest, meta: latestMeta(target, true, freshness) }, name: shortNameOf(target.indicator), fullName: target.indicator.name };
+  return {
+    target,
+    latest,
+    body: { data: latest, meta: latestMeta(target, true, freshness) },
+    name: shortNameOf(target.indicator),
+    fullName: target.indicator.name,
+  };
 }
 
 /** A transformed series (CPI's 12-month change): the newest rows of the GET /v1/observations page it names. */
 async function transformed(ctx: ReadContext, e: LandingExampleSpec): Promise<Found | null> {
-  const query = (limit: number) => observationsQuerySchema.parse({ indicator: e.indicator, region: e.region, transform: e.transform, limit: String(limit) });
+  const query = (limit: number) =>
+    observationsQuerySchema.parse({
+      indicator: e.indicator,
+      region: e.region,
+      transform: e.transform,
+      limit: String(limit),
+    });
   const found = await resolveObservations(ctx, query(1));
   if (found.kind !== "held" || found.target.kind !== "stored") return null;
   const target = found.target;
-  const pageOf = async (limit: number) => JSON.parse(new TextDecoder().decode((await getObservationsPage(ctx, target, query(limit))).bytes)) as ObservationsPage;
+  const pageOf = async (limit: number) =>
+    JSON.parse(
+      new TextDecoder().decode((await getObservationsPage(ctx, target, query(limit))).bytes),
+    ) as ObservationsPage;
   const body = await pageOf(1);
   const row = body.data[0] as ObservationRow | undefined;
   if (!row || row.value === null) return null;
   const latest: LatestObservation = {
-    indicator: row.indicator, region: row.region, period_start: row.date, period_end: null, period_type: body.meta.frequency,
-    value: row.value, revision: row.revision, is_preliminary: row.is_preliminary, source_updated_at: row.source_updated_at, unit: row.unit,
+    indicator: row.indicator,
+    region: row.region,
+    period_start: row.date,
+    period_end: null,
+    period_type: body.meta.frequency,
+    value: row.value,
+    revision: row.revision,
+    is_preliminary: row.is_preliminary,
+    source_updated_at: row.source_updated_at,
+    unit: row.unit,
   };
   const said = (name: string) => (e.transform === "yoy" ? `${name}: 12-month change` : `${name} (${e.transform})`);
   return { target, latest, body, name: said(shortNameOf(target.indicator)), fullName: said(target.indicator.name) };
@@ -148,7 +197,8 @@ export async function landingFacts(ctx: ReadContext, logger: Logger): Promise<La
     const regions: Record<string, number> = {};
     for (const r of (await regionIndex(ctx)).byCode.values()) regions[r.type] = (regions[r.type] ?? 0) + 1;
     const sources = (await listSources(ctx, { include_inactive: false })).data;
-    const indicators = (await listIndicators(ctx, { include_inactive: false, limit: 0, offset: 0 }, ctx.now())).meta.total;
+    const indicators = (await listIndicators(ctx, { include_inactive: false, limit: 0, offset: 0 }, ctx.now())).meta
+      .total;
     const sourceNames = new Map(sources.map((s) => [s.slug, s.name]));
     const examples: LandingExample[] = [];
     for (const e of LANDING_EXAMPLES) {

@@ -13,7 +13,20 @@ import type { ReadContext } from "../services/series-read";
 import { CARD_CHART, LANDING_EXAMPLES, landingFacts, type LandingExample, type LandingFacts } from "./landing-data";
 import { PRICE_LABELS } from "./service-text";
 
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 
 const REGION_KINDS: readonly { type: string; label: string }[] = [
   { type: "country", label: "countries" },
@@ -24,7 +37,9 @@ const REGION_KINDS: readonly { type: string; label: string }[] = [
 const count = (n: number) => n.toLocaleString("en-US");
 
 function formatValue(v: number, decimals?: number): string {
-  return decimals === undefined ? v.toLocaleString("en-US", { maximumFractionDigits: 6 }) : v.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+  return decimals === undefined
+    ? v.toLocaleString("en-US", { maximumFractionDigits: 6 })
+    : v.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
 }
 
 /** The period an observation stands for, as a reader says it ("December 2015", "2015 Q4", "2005"). */
@@ -43,17 +58,27 @@ function withCode(text: string): Markup {
 
 /** The card's chart (GET /v1/chart's SVG as a data: URI), described for screen readers by its own <desc>. */
 function chartImage(e: LandingExample): Markup | null {
-  return e.chart ? html`<img class="chart" src="${e.chart.uri}" alt="${e.chart.alt}" width="${CARD_CHART.width}" height="${CARD_CHART.height}">` : null;
+  return e.chart
+    ? html`<img class="chart" src="${e.chart.uri}" alt="${e.chart.alt}" width="${CARD_CHART.width}" height="${CARD_CHART.height}">`
+    : null;
 }
 
-const PERIOD_WORD: Record<string, string> = { daily: "days", weekly: "weeks", monthly: "months", quarterly: "quarters", annual: "years" };
+const PERIOD_WORD: Record<string, string> = {
+  daily: "days",
+  weekly: "weeks",
+  monthly: "months",
+  quarterly: "quarters",
+  annual: "years",
+};
 
 function exampleCard(e: LandingExample): Markup {
   const l = e.latest;
   // Staleness is never passed off as news: a series behind schedule for its cadence says so (src/domain/freshness.ts).
   const f = e.body.meta.freshness;
   const unit = f ? PERIOD_WORD[f.cadence] : "";
-  const stale = f?.stale ? html`<p class="stale">Behind schedule: ${f.periods_behind} ${unit} old, for a ${f.cadence} series (at most ${f.max_periods_behind} ${unit} expected)</p>` : null;
+  const stale = f?.stale
+    ? html`<p class="stale">Behind schedule: ${f.periods_behind} ${unit} old, for a ${f.cadence} series (at most ${f.max_periods_behind} ${unit} expected)</p>`
+    : null;
   return html`<article class="card" data-example data-path="${e.path}" data-indicator="${l.indicator}" data-region="${l.region}" data-value="${l.value}" data-stale="${f ? String(f.stale) : ""}">
 <p class="where">${e.regionType} · ${e.regionLabel}</p>
 <p class="what"${e.fullName !== e.name ? html` title="${e.fullName}"` : ""}>${e.name}</p>
@@ -109,9 +134,20 @@ function startSection(index: ServiceIndex, base: string, examples: LandingExampl
 </section>`;
 }
 
-function planCard(plan: ServiceIndex["pricing"]["plans"][number], featured: boolean, keysPage: string, available: boolean): Markup {
-  const included = plan.included_requests_per_month === null ? "No monthly quota" : html`<strong>${count(plan.included_requests_per_month)}</strong> requests a month`;
-  const overage = plan.overage_usd_per_1000_requests === null ? "No overage" : html`<strong>$${plan.overage_usd_per_1000_requests}</strong> per 1,000 beyond`;
+function planCard(
+  plan: ServiceIndex["pricing"]["plans"][number],
+  featured: boolean,
+  keysPage: string,
+  available: boolean,
+): Markup {
+  const included =
+    plan.included_requests_per_month === null
+      ? "No monthly quota"
+      : html`<strong>${count(plan.included_requests_per_month)}</strong> requests a month`;
+  const overage =
+    plan.overage_usd_per_1000_requests === null
+      ? "No overage"
+      : html`<strong>$${plan.overage_usd_per_1000_requests}</strong> per 1,000 beyond`;
   // A plan this server cannot sell says so, as /keys does, rather than leading to a checkout that cannot start.
   const action = !plan.checkout
     ? html`<a class="btn" href="${keysPage}">Get a free key</a>`
@@ -129,7 +165,8 @@ ${action}
 function pricingSection(index: ServiceIndex, keysPage: string, checkout: Record<string, boolean>): Markup {
   const firstPaid = index.pricing.plans.find((p) => p.checkout !== null)?.id;
   const rows = Object.entries(index.pricing.per_request).map(
-    ([surface, usd]) => html`<tr data-surface="${surface}"><td>${withCode(PRICE_LABELS[surface as keyof typeof PRICE_LABELS] ?? surface)}</td><td class="usd">$${usd}</td></tr>`,
+    ([surface, usd]) =>
+      html`<tr data-surface="${surface}"><td>${withCode(PRICE_LABELS[surface as keyof typeof PRICE_LABELS] ?? surface)}</td><td class="usd">$${usd}</td></tr>`,
   );
   return html`<section id="pricing">
 <h2>Plans</h2>
@@ -175,12 +212,23 @@ function stats(facts: LandingFacts): Markup | null {
 }
 
 /** The page for this index, with the database's current numbers. `checkout`: which paid plans can be bought here. */
-export async function landingPage(ctx: ReadContext, logger: Logger, index: ServiceIndex, base: string, checkout: Record<string, boolean>): Promise<string> {
+export async function landingPage(
+  ctx: ReadContext,
+  logger: Logger,
+  index: ServiceIndex,
+  base: string,
+  checkout: Record<string, boolean>,
+): Promise<string> {
   return renderLandingPage(index, base, await landingFacts(ctx, logger), checkout);
 }
 
 /** The whole page. `base` is the public base URL the index's links use. */
-export function renderLandingPage(index: ServiceIndex, base: string, facts: LandingFacts, checkout: Record<string, boolean>): string {
+export function renderLandingPage(
+  index: ServiceIndex,
+  base: string,
+  facts: LandingFacts,
+  checkout: Record<string, boolean>,
+): string {
   const icon = trusted(ICON_SVG);
   const page = html`<!doctype html>
 <html lang="en">

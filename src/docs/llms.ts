@@ -8,7 +8,18 @@ import type { SourceFreshness } from "../services/catalog";
 import { CONTRACT_VERSION, SERVICE_NAME } from "../version";
 import { publishedPrices, type OpenApiDocument } from "./openapi";
 import { listOperations, type JsonObject, type OperationEntry } from "../contract/operations";
-import { AUTH_PARAGRAPH, DATA_PARAGRAPH, FRED_PARAGRAPH, ERROR_PARAGRAPH, PRICE_LABELS, REGION_CONVENTIONS, SERVICE_SUMMARY, VALUES_PARAGRAPH, planTableMarkdown, priceTableMarkdown } from "./service-text";
+import {
+  AUTH_PARAGRAPH,
+  DATA_PARAGRAPH,
+  FRED_PARAGRAPH,
+  ERROR_PARAGRAPH,
+  PRICE_LABELS,
+  REGION_CONVENTIONS,
+  SERVICE_SUMMARY,
+  VALUES_PARAGRAPH,
+  planTableMarkdown,
+  priceTableMarkdown,
+} from "./service-text";
 import { MCP_PATH } from "../contract/mcp";
 
 export type LlmsContext = { baseUrl: string };
@@ -47,9 +58,9 @@ export function typeLabel(schema: JsonObject | undefined): string {
     label = `one of ${values.map(code).join(", ")}`;
   } else {
     const main = types.filter((t) => t !== "null");
-    label = main
-      .map((t) => (t === "array" ? `array of ${typeLabel(schema.items)}` : t))
-      .join(" or ") || (schema.properties ? "object" : "any");
+    label =
+      main.map((t) => (t === "array" ? `array of ${typeLabel(schema.items)}` : t)).join(" or ") ||
+      (schema.properties ? "object" : "any");
     if (schema.format) label += ` (${schema.format})`;
   }
   return nullable || schema.nullable === true ? `${label} or null` : label;
@@ -64,16 +75,21 @@ export function constraints(schema: JsonObject | undefined): string[] {
     return schema.default !== undefined ? [...inner, `default ${code(schema.default)}`] : inner;
   }
   const out: string[] = [];
-  const lo = schema.minimum ?? (schema.exclusiveMinimum !== undefined ? `more than ${schema.exclusiveMinimum}` : undefined);
-  const hi = schema.maximum ?? (schema.exclusiveMaximum !== undefined ? `less than ${schema.exclusiveMaximum}` : undefined);
+  const lo =
+    schema.minimum ?? (schema.exclusiveMinimum !== undefined ? `more than ${schema.exclusiveMinimum}` : undefined);
+  const hi =
+    schema.maximum ?? (schema.exclusiveMaximum !== undefined ? `less than ${schema.exclusiveMaximum}` : undefined);
   if (typeof lo === "number" && typeof hi === "number") out.push(`${lo} to ${hi}`);
-  else if (lo !== undefined && hi !== undefined) out.push(`${typeof lo === "number" ? `at least ${lo}` : lo}, ${typeof hi === "number" ? `at most ${hi}` : hi}`);
+  else if (lo !== undefined && hi !== undefined)
+    out.push(`${typeof lo === "number" ? `at least ${lo}` : lo}, ${typeof hi === "number" ? `at most ${hi}` : hi}`);
   else if (lo !== undefined) out.push(typeof lo === "number" ? `at least ${lo}` : lo);
   else if (hi !== undefined) out.push(typeof hi === "number" ? `at most ${hi}` : hi);
-  if (schema.minLength !== undefined && schema.maxLength !== undefined) out.push(`${schema.minLength} to ${schema.maxLength} characters`);
+  if (schema.minLength !== undefined && schema.maxLength !== undefined)
+    out.push(`${schema.minLength} to ${schema.maxLength} characters`);
   else if (schema.minLength !== undefined) out.push(`at least ${schema.minLength} characters`);
   else if (schema.maxLength !== undefined) out.push(`at most ${schema.maxLength} characters`);
-  if (schema.minItems !== undefined && schema.maxItems !== undefined) out.push(`${schema.minItems} to ${schema.maxItems} items`);
+  if (schema.minItems !== undefined && schema.maxItems !== undefined)
+    out.push(`${schema.minItems} to ${schema.maxItems} items`);
   else if (schema.minItems !== undefined) out.push(`at least ${schema.minItems} items`);
   else if (schema.maxItems !== undefined) out.push(`at most ${schema.maxItems} items`);
   if (schema.pattern) out.push(`pattern ${code(schema.pattern)}`);
@@ -97,7 +113,11 @@ export function fieldLines(schema: JsonObject | undefined, indent = "", depth = 
     const facts = [typeLabel(prop), required.has(name) ? "required" : "optional", ...constraints(prop)];
     const description = oneLine(prop.description);
     lines.push(`${indent}- \`${name}\` (${facts.join("; ")})${description ? `: ${description}` : ""}`);
-    const inner = prop.$ref ? undefined : prop.type === "array" || (Array.isArray(prop.type) && prop.type.includes("array")) ? prop.items : prop;
+    const inner = prop.$ref
+      ? undefined
+      : prop.type === "array" || (Array.isArray(prop.type) && prop.type.includes("array"))
+        ? prop.items
+        : prop;
     if (inner && !inner.$ref) lines.push(...fieldLines(inner, `${indent}  `, depth + 1));
   }
   return lines;
@@ -139,7 +159,7 @@ function responseSection(doc: JsonObject, operation: JsonObject): string[] {
   const lines: string[] = [];
   const errors: string[] = [];
   for (const [status, raw] of Object.entries((operation.responses ?? {}) as Record<string, JsonObject>)) {
-    const response = raw.$ref ? doc.components?.responses?.[refName(raw.$ref)] ?? raw : raw;
+    const response = raw.$ref ? (doc.components?.responses?.[refName(raw.$ref)] ?? raw) : raw;
     const n = Number(status);
     if (n >= 400) {
       const codes = errorCodesForStatus(n);
@@ -163,13 +183,15 @@ function responseSection(doc: JsonObject, operation: JsonObject): string[] {
 function operationSection(doc: JsonObject, e: OperationEntry, baseUrl: string): string {
   const op = e.operation;
   const out = [`### ${e.method.toUpperCase()} ${e.path}`, ""];
-  out.push(`${oneLine(op.summary)}${op.operationId ? ` (operationId \`${op.operationId}\`)` : ""}. URL: ${absoluteUrl(baseUrl, e.path)}. Access: ${accessLabel(op)}.`);
+  out.push(
+    `${oneLine(op.summary)}${op.operationId ? ` (operationId \`${op.operationId}\`)` : ""}. URL: ${absoluteUrl(baseUrl, e.path)}. Access: ${accessLabel(op)}.`,
+  );
   if (op.description) out.push("", op.description.trim());
   const params = (op.parameters ?? []) as JsonObject[];
   if (params.length) {
     out.push("", "Parameters:");
     for (const raw of params) {
-      const p = raw.$ref ? doc.components?.parameters?.[refName(raw.$ref)] ?? raw : raw;
+      const p = raw.$ref ? (doc.components?.parameters?.[refName(raw.$ref)] ?? raw) : raw;
       const facts = [p.in, typeLabel(p.schema), p.required ? "required" : "optional", ...constraints(p.schema)];
       const description = oneLine(p.description ?? p.schema?.description);
       out.push(`- \`${p.name}\` (${facts.join("; ")})${description ? `: ${description}` : ""}`);
@@ -179,7 +201,10 @@ function operationSection(doc: JsonObject, e: OperationEntry, baseUrl: string): 
   if (body) {
     const content = (body.content ?? {}) as Record<string, JsonObject>;
     const media = Object.keys(content)[0];
-    out.push("", `Request body (${media ?? "none"}${body.required ? ", required" : ", optional"}): ${media ? typeLabel(content[media].schema) : ""}`);
+    out.push(
+      "",
+      `Request body (${media ?? "none"}${body.required ? ", required" : ", optional"}): ${media ? typeLabel(content[media].schema) : ""}`,
+    );
     if (media) out.push(...fieldLines(resolve(doc, content[media].schema)));
   }
   out.push("", "Responses:", ...responseSection(doc, op));
@@ -225,7 +250,10 @@ export function documentEnum(
 /** One line per source: what it holds and how recent, read from the catalog (llms files, the OpenAPI description). */
 export function dataHoldingLines(rows: readonly SourceFreshness[]): string[] {
   return rows.map((r) => {
-    const held = r.indicatorsHeld === 0 ? "no data held yet" : `${r.indicatorsHeld} of ${r.indicators} indicators hold data, the latest observation ${r.latestDate}, last changed ${r.lastUpdated?.slice(0, 10)}`;
+    const held =
+      r.indicatorsHeld === 0
+        ? "no data held yet"
+        : `${r.indicatorsHeld} of ${r.indicators} indicators hold data, the latest observation ${r.latestDate}, last changed ${r.lastUpdated?.slice(0, 10)}`;
     return `- \`${r.slug}\` ${r.name}: ${held}. ${r.attribution ?? ""}${r.license ? ` Licence: ${r.license}.` : ""}`;
   });
 }
@@ -259,7 +287,9 @@ function links(ctx: LlmsContext): string[] {
 
 /** The compact discovery file: what the service is, auth, prices, one line per endpoint. */
 export function renderLlmsTxt(doc: OpenApiDocument | JsonObject, ctx: LlmsContext): string {
-  const prices = Object.entries(publishedPrices(doc)).map(([k, usd]) => `- ${PRICE_LABELS[k as keyof typeof PRICE_LABELS]}: ${usd} USD`);
+  const prices = Object.entries(publishedPrices(doc)).map(
+    ([k, usd]) => `- ${PRICE_LABELS[k as keyof typeof PRICE_LABELS]}: ${usd} USD`,
+  );
   const plans = publicPlans(ctx.baseUrl).map(
     (p) =>
       `- ${p.name}: ${p.price_usd_per_month} USD per month, ${p.included_requests_per_month === null ? "no monthly quota" : `${p.included_requests_per_month.toLocaleString("en-US")} requests/month included`}, ${p.rate_limit_per_minute.toLocaleString("en-US")} requests/min${p.overage_usd_per_1000_requests === null ? "" : `, overage ${p.overage_usd_per_1000_requests} USD per 1,000`}${p.checkout ? ` (subscribe: ${p.checkout})` : ""}`,
@@ -297,10 +327,20 @@ export function renderLlmsTxt(doc: OpenApiDocument | JsonObject, ctx: LlmsContex
 /** The full discovery file: every operation with parameters, bounds, defaults, enums, fields and errors. */
 export function renderLlmsFullTxt(doc: OpenApiDocument | JsonObject, ctx: LlmsContext): string {
   const d = doc as JsonObject;
-  const regionTypes = documentEnum(d, { component: "Region", property: "type", path: "/v1/regions", parameter: "type" });
+  const regionTypes = documentEnum(d, {
+    component: "Region",
+    property: "type",
+    path: "/v1/regions",
+    parameter: "type",
+  });
   const errorRows = (Object.entries(ERROR_STATUS) as [ErrorCode, number][]).map(([c, s]) => `| \`${c}\` | ${s} |`);
   const schemas = Object.entries((d.components?.schemas ?? {}) as Record<string, JsonObject>).map(([name, schema]) =>
-    [`### ${name}`, "", `${typeLabel(schema)}${schema.description ? `: ${oneLine(schema.description)}` : ""}`, ...fieldLines(schema)].join("\n"),
+    [
+      `### ${name}`,
+      "",
+      `${typeLabel(schema)}${schema.description ? `: ${oneLine(schema.description)}` : ""}`,
+      ...fieldLines(schema),
+    ].join("\n"),
   );
   return [
     ...header(ctx),
@@ -345,7 +385,9 @@ export function renderLlmsFullTxt(doc: OpenApiDocument | JsonObject, ctx: LlmsCo
     "",
     "## Operations",
     "",
-    listOperations(doc).map((e) => operationSection(d, e, ctx.baseUrl)).join("\n\n"),
+    listOperations(doc)
+      .map((e) => operationSection(d, e, ctx.baseUrl))
+      .join("\n\n"),
     "",
     "## Schemas",
     "",

@@ -30,8 +30,8 @@ export const SECURITY_SCHEMES = {
     in: "header",
     name: "Authorization",
     description:
-      "Lightning per-request payment, no account: pay the invoice of the 402's `WWW-Authenticate: L402 macaroon=\"…\", " +
-      "invoice=\"…\"` and retry the identical request with `Authorization: L402 <macaroon>:<preimage hex>` (`LSAT` is " +
+      'Lightning per-request payment, no account: pay the invoice of the 402\'s `WWW-Authenticate: L402 macaroon="…", ' +
+      'invoice="…"` and retry the identical request with `Authorization: L402 <macaroon>:<preimage hex>` (`LSAT` is ' +
       "accepted too); the header value is the whole `L402 <macaroon>:<preimage>`. The macaroon is bound to the requested " +
       "indicator and expires 10 minutes after issuance.",
   },
@@ -64,11 +64,13 @@ export const DISCOVERY_TAG = "Discovery";
 
 /** What each group of operations is; a tag missing here is published without a description (and fails the lint test). */
 export const TAG_DESCRIPTIONS: Record<string, string> = {
-  Catalog: "Free and anonymous: the sources, regions and indicators on offer. Answers carry a public CDN cache policy and an ETag.",
+  Catalog:
+    "Free and anonymous: the sources, regions and indicators on offer. Answers carry a public CDN cache policy and an ETag.",
   Data: "Paid reads of the series: an API key within its plan, or one per-request payment (x402 or L402). A 404, a 202 (series being provisioned) or any other error costs nothing.",
   "FRED compatible":
     "FRED's API under /fred/: its parameters, JSON and XML documents and error shape, so FRED client code works by changing its base URL. Observations are priced and admitted as /v1/observations (a key in `api_key`, or x402 or L402); series, search and vintage dates are free.",
-  Briefings: "Questions asked again every week at the briefing depth, each run stored: curated public briefings (free list, paid read), and briefings a premium key saves for itself (key-only, not metered).",
+  Briefings:
+    "Questions asked again every week at the briefing depth, each run stored: curated public briefings (free list, paid read), and briefings a premium key saves for itself (key-only, not metered).",
   Keys: "Self-serve API keys: free signup, rotation, revocation and recovery. Never metered, and working when a key is out of quota.",
   Billing: "Paid plans: their checkout links, and the payment provider's webhook.",
   MCP: "The Model Context Protocol endpoint for agents: the catalog and data operations as tools, priced and entitled exactly like REST.",

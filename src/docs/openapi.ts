@@ -10,7 +10,15 @@ import { x402PaymentRequiredSchema, x402SettleResponseSchema } from "../schemas/
 import { listOperations, type JsonObject } from "../contract/operations";
 import { CONTRACT_VERSION, SERVICE_NAME } from "../version";
 import { collectTags, declareSecurity } from "./openapi-access";
-import { AUTH_PARAGRAPH, DATA_PARAGRAPH, ERROR_PARAGRAPH, SERVICE_SUMMARY, VALUES_PARAGRAPH, planTableMarkdown, priceTableMarkdown } from "./service-text";
+import {
+  AUTH_PARAGRAPH,
+  DATA_PARAGRAPH,
+  ERROR_PARAGRAPH,
+  SERVICE_SUMMARY,
+  VALUES_PARAGRAPH,
+  planTableMarkdown,
+  priceTableMarkdown,
+} from "./service-text";
 
 export { DISCOVERY_TAG } from "./openapi-access";
 
@@ -23,7 +31,8 @@ export type SurfaceMap = Record<string, Surface | readonly Surface[]>;
 function surfacesOf(value: unknown): Surface[] {
   const list = Array.isArray(value) ? value : [value];
   for (const s of list) {
-    if (typeof s !== "string" || !(s in PRICES_MICRO_USD)) throw new Error(`unknown price surface ${JSON.stringify(s)}`);
+    if (typeof s !== "string" || !(s in PRICES_MICRO_USD))
+      throw new Error(`unknown price surface ${JSON.stringify(s)}`);
   }
   return list as Surface[];
 }
@@ -85,7 +94,12 @@ export const PAYMENT_HEADER_COMPONENTS = {
       "The 402 body carries the same fields beside the error envelope, for clients that read bodies, with the same `accepts` " +
       "and the `bazaar` extension in full (the header has its compact form). Pay by retrying with " +
       "`PAYMENT-SIGNATURE` (or `X-PAYMENT`) holding the signed payment payload.",
-    schema: { type: "string", contentEncoding: "base64", contentMediaType: "application/json", contentSchema: { $ref: "#/components/schemas/X402PaymentRequired" } },
+    schema: {
+      type: "string",
+      contentEncoding: "base64",
+      contentMediaType: "application/json",
+      contentSchema: { $ref: "#/components/schemas/X402PaymentRequired" },
+    },
   },
   L402Challenge: {
     description:
@@ -95,12 +109,24 @@ export const PAYMENT_HEADER_COMPONENTS = {
     schema: { type: "string", pattern: '^L402 macaroon="[A-Za-z0-9+/]+={0,2}", invoice="ln[0-9a-z]+"$' },
   },
   PaymentResponse: {
-    description: "x402 settlement receipt: standard base64 of the JSON `X402SettleResponse`. Present when the request was paid with x402.",
-    schema: { type: "string", contentEncoding: "base64", contentMediaType: "application/json", contentSchema: { $ref: "#/components/schemas/X402SettleResponse" } },
+    description:
+      "x402 settlement receipt: standard base64 of the JSON `X402SettleResponse`. Present when the request was paid with x402.",
+    schema: {
+      type: "string",
+      contentEncoding: "base64",
+      contentMediaType: "application/json",
+      contentSchema: { $ref: "#/components/schemas/X402SettleResponse" },
+    },
   },
   XPaymentResponse: {
-    description: "The same value as `PAYMENT-RESPONSE`, for x402 v1 clients (sent when the payment came as a v1 payload).",
-    schema: { type: "string", contentEncoding: "base64", contentMediaType: "application/json", contentSchema: { $ref: "#/components/schemas/X402SettleResponse" } },
+    description:
+      "The same value as `PAYMENT-RESPONSE`, for x402 v1 clients (sent when the payment came as a v1 payload).",
+    schema: {
+      type: "string",
+      contentEncoding: "base64",
+      contentMediaType: "application/json",
+      contentSchema: { $ref: "#/components/schemas/X402SettleResponse" },
+    },
   },
 } as const;
 
@@ -109,7 +135,8 @@ function paymentComponentSchemas(): JsonObject {
   const scratch = new OpenAPIHono();
   scratch.openAPIRegistry.register("X402PaymentRequired", x402PaymentRequiredSchema);
   scratch.openAPIRegistry.register("X402SettleResponse", x402SettleResponseSchema);
-  return (scratch.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "payments", version: "0" } }) as JsonObject).components.schemas as JsonObject;
+  return (scratch.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "payments", version: "0" } }) as JsonObject)
+    .components.schemas as JsonObject;
 }
 
 const headerRef = (name: keyof typeof PAYMENT_HEADER_COMPONENTS) => ({ $ref: `#/components/headers/${name}` });
@@ -133,10 +160,18 @@ export function describePaymentHeaders(doc: OpenApiDocument | JsonObject, operat
       content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
     };
     const challenge = operation.responses["402"];
-    challenge.headers = { ...(challenge.headers ?? {}), "PAYMENT-REQUIRED": headerRef("PaymentRequired"), "WWW-Authenticate": headerRef("L402Challenge") };
+    challenge.headers = {
+      ...(challenge.headers ?? {}),
+      "PAYMENT-REQUIRED": headerRef("PaymentRequired"),
+      "WWW-Authenticate": headerRef("L402Challenge"),
+    };
     for (const [status, response] of Object.entries<JsonObject>(operation.responses)) {
       if (!/^2/.test(status)) continue;
-      response.headers = { ...(response.headers ?? {}), "PAYMENT-RESPONSE": headerRef("PaymentResponse"), "X-PAYMENT-RESPONSE": headerRef("XPaymentResponse") };
+      response.headers = {
+        ...(response.headers ?? {}),
+        "PAYMENT-RESPONSE": headerRef("PaymentResponse"),
+        "X-PAYMENT-RESPONSE": headerRef("XPaymentResponse"),
+      };
     }
   }
 }
@@ -210,7 +245,11 @@ export function describeRequestGuard(doc: OpenApiDocument | JsonObject): void {
 export const API_LICENSE = { name: "Proprietary", identifier: "LicenseRef-Proprietary" } as const;
 
 /** Generates the contract for one base URL from the app's route registry. */
-export function buildOpenApiDocument(app: Pick<App, "getOpenAPI31Document">, baseUrl: string, extraSurfaces: SurfaceMap = {}): OpenApiDocument {
+export function buildOpenApiDocument(
+  app: Pick<App, "getOpenAPI31Document">,
+  baseUrl: string,
+  extraSurfaces: SurfaceMap = {},
+): OpenApiDocument {
   const doc = app.getOpenAPI31Document({
     openapi: "3.1.0",
     info: { title: SERVICE_NAME, version: CONTRACT_VERSION, license: API_LICENSE },

@@ -6,7 +6,8 @@ const COMMON = { "X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY",
 
 export const PAGE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   ...COMMON,
-  "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  "Content-Security-Policy":
+    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
 });
 
 export const DOCS_PAGE_HEADERS: Readonly<Record<string, string>> = Object.freeze({

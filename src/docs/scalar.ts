@@ -2,7 +2,9 @@
 // served by us (embedded in the compiled binary), never fetched from a CDN, so /docs works offline.
 import { Scalar } from "@scalar/hono-api-reference";
 // The package's exports map hides dist/, hence the path through node_modules (resolved at build time).
-import scalarBundlePath from "../../node_modules/@scalar/api-reference/dist/browser/standalone.js" with { type: "file" };
+import scalarBundlePath from "../../node_modules/@scalar/api-reference/dist/browser/standalone.js" with {
+  type: "file",
+};
 import scalarPackage from "../../node_modules/@scalar/api-reference/package.json" with { type: "json" };
 import { SERVICE_NAME } from "../version";
 

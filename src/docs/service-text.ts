@@ -12,8 +12,8 @@ export const SERVICE_SUMMARY =
 export const DATA_PARAGRAPH =
   "Where the data come from: the agencies that publish them (BLS, BEA, the Federal Reserve via FRED, the Census " +
   "Bureau, the World Bank and others). Each source in `GET /v1/sources` carries the attribution it asks for and its " +
-  "licence (US-government data are public domain; World Bank data are CC BY 4.0: cite \"Source: World Bank, World " +
-  "Development Indicators\"). A fresh install ships a real snapshot: the FRED national series, BLS LAUS state and " +
+  'licence (US-government data are public domain; World Bank data are CC BY 4.0: cite "Source: World Bank, World ' +
+  'Development Indicators"). A fresh install ships a real snapshot: the FRED national series, BLS LAUS state and ' +
   "county unemployment, QCEW employment and wages, Census population estimates with components of change, World " +
   "Bank series by country, and migration flows; what each source holds and how recent it is follows, read from the " +
   "catalog. How fresh each indicator is: its `coverage` in `GET /v1/indicators` and " +
@@ -39,7 +39,7 @@ export const AUTH_PARAGRAPH =
   "a 403 `CATEGORY_NOT_ALLOWED`. Nothing is charged for a 404, a 202 (series being provisioned) or any other error.";
 
 export const ERROR_PARAGRAPH =
-  "Every error body is `{ \"error\": { \"code\", \"message\", \"details\"? } }`. Successful bodies are `{ data, meta }` " +
+  'Every error body is `{ "error": { "code", "message", "details"? } }`. Successful bodies are `{ data, meta }` ' +
   "unless an endpoint says otherwise. Every response carries an `X-Request-Id` header (quote it when reporting a problem). " +
   "On `/v1` a query parameter an operation does not list, or a parameter given twice, is a 400 `INVALID_PARAMETER` naming it; " +
   `a known path called with another method is a 405 with \`Allow\`; request bodies are limited to ${MAX_BODY_BYTES / 1024 / 1024} MiB (413).`;
@@ -62,9 +62,13 @@ export const PRICE_LABELS: Record<PriceKey, string> = {
 
 /** Markdown table of the published per-request prices (publishedPriceList). */
 export function priceTableMarkdown(prices: PriceList): string {
-  const rows = Object.entries(prices).map(([k, usd]) => `| ${PRICE_LABELS[k as keyof typeof PRICE_LABELS]} | \`${k}\` | ${usd} |`);
-  return ["| Surface | Key | USD per request |", "|---|---|---|", ...rows].join("\n") +
-    "\n\nA concept code costs what its resolved series costs. Lightning converts the USD price to sats at the current rate.";
+  const rows = Object.entries(prices).map(
+    ([k, usd]) => `| ${PRICE_LABELS[k as keyof typeof PRICE_LABELS]} | \`${k}\` | ${usd} |`,
+  );
+  return (
+    ["| Surface | Key | USD per request |", "|---|---|---|", ...rows].join("\n") +
+    "\n\nA concept code costs what its resolved series costs. Lightning converts the USD price to sats at the current rate."
+  );
 }
 
 /** Markdown table of plans. */
@@ -73,9 +77,11 @@ export function planTableMarkdown(baseUrl: string): string {
     (p) =>
       `| ${p.name} | ${p.price_usd_per_month} per month | ${p.included_requests_per_month === null ? "no monthly quota" : `${p.included_requests_per_month.toLocaleString("en-US")} requests/month`} | ${p.rate_limit_per_minute.toLocaleString("en-US")} requests/min | ${p.overage_usd_per_1000_requests === null ? "none" : `${p.overage_usd_per_1000_requests} per 1,000`} |`,
   );
-  return ["| Plan | Price (USD) | Included | Rate limit | Overage (USD) |", "|---|---|---|---|---|", ...rows].join("\n") +
+  return (
+    ["| Plan | Price (USD) | Included | Rate limit | Overage (USD) |", "|---|---|---|---|---|", ...rows].join("\n") +
     `\n\nA key holder calls every paid endpoint within the plan's allowance without per-request payment. ` +
-    `Plans: ${PLAN_IDS.join(", ")}.`;
+    `Plans: ${PLAN_IDS.join(", ")}.`
+  );
 }
 
 export const REGION_CONVENTIONS =

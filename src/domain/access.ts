@@ -28,7 +28,10 @@ export const PREMIUM_SCOPE = "svc-premium";
 
 export type SubscriptionState = "active" | "past_due" | "ended";
 
-export function subscriptionState(s: { status: "active" | "ended"; paymentFailedAt: Date | null }, now: Date): SubscriptionState {
+export function subscriptionState(
+  s: { status: "active" | "ended"; paymentFailedAt: Date | null },
+  now: Date,
+): SubscriptionState {
   if (s.status === "ended") return "ended";
   if (s.paymentFailedAt && now.getTime() >= s.paymentFailedAt.getTime() + GRACE_PERIOD_MS) return "past_due";
   return "active";
@@ -44,17 +47,33 @@ export function dunningEndsAt(paymentFailedAt: Date, dunningPeriodMs: number): D
   return new Date(paymentFailedAt.getTime() + GRACE_PERIOD_MS + dunningPeriodMs);
 }
 
-export function dunningOver(s: { status: "active" | "ended"; paymentFailedAt: Date | null }, now: Date, dunningPeriodMs: number): boolean {
-  return s.status === "active" && s.paymentFailedAt !== null && now.getTime() >= dunningEndsAt(s.paymentFailedAt, dunningPeriodMs).getTime();
+export function dunningOver(
+  s: { status: "active" | "ended"; paymentFailedAt: Date | null },
+  now: Date,
+  dunningPeriodMs: number,
+): boolean {
+  return (
+    s.status === "active" &&
+    s.paymentFailedAt !== null &&
+    now.getTime() >= dunningEndsAt(s.paymentFailedAt, dunningPeriodMs).getTime()
+  );
 }
 
 /**
  * A sliding-window limit over event times: allowed when fewer than `max` events fall in (now - window, now];
  * otherwise retryAfterSeconds says when the oldest counted event leaves the window.
  */
-export function slidingLimit(eventTimes: Date[], now: Date, windowMs: number, max: number): { allowed: boolean; retryAfterSeconds: number } {
+export function slidingLimit(
+  eventTimes: Date[],
+  now: Date,
+  windowMs: number,
+  max: number,
+): { allowed: boolean; retryAfterSeconds: number } {
   const since = now.getTime() - windowMs;
-  const inWindow = eventTimes.map((d) => d.getTime()).filter((t) => t > since).sort((a, b) => a - b);
+  const inWindow = eventTimes
+    .map((d) => d.getTime())
+    .filter((t) => t > since)
+    .sort((a, b) => a - b);
   if (inWindow.length < max) return { allowed: true, retryAfterSeconds: 0 };
   // The (count - max + 1)-th oldest must leave before one more is allowed.
   const leaving = inWindow[inWindow.length - max]!;
@@ -81,7 +100,13 @@ export function rateWindow(now: Date): RateWindow {
 export const windowIndex = (t: number): number => Math.floor(t / MINUTE_MS);
 export const windowEndMs = (index: number): number => (index + 1) * MINUTE_MS;
 
-export type RateDecision = { allowed: boolean; limit: number; remaining: number; resetUnix: number; retryAfterSeconds: number };
+export type RateDecision = {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  resetUnix: number;
+  retryAfterSeconds: number;
+};
 
 /** Requests left in the window once the `count`-th (1 for the first) is let through; -1 when it is over the limit. */
 export function remainingAfter(count: number, limit: number): number {
@@ -146,15 +171,22 @@ export function monthToInvoice(now: Date): string {
 export type OveragePlan = { includedRequestsPerMonth: number | null; overageMicroUsdPer1000: number | null };
 
 export function overage(plan: OveragePlan, requests: number): { overageRequests: number; amountMicroUsd: number } {
-  if (plan.includedRequestsPerMonth === null || plan.overageMicroUsdPer1000 === null) return { overageRequests: 0, amountMicroUsd: 0 };
+  if (plan.includedRequestsPerMonth === null || plan.overageMicroUsdPer1000 === null)
+    return { overageRequests: 0, amountMicroUsd: 0 };
   const over = Math.max(0, requests - plan.includedRequestsPerMonth);
   // Prices per 1,000 are multiples of 1,000 micro-USD, so this is exact; round half up otherwise.
   return { overageRequests: over, amountMicroUsd: Math.round((over * plan.overageMicroUsdPer1000) / 1000) };
 }
 
-export type Entitlement = { unrestricted: boolean; scopes: readonly string[]; allowedRegions: readonly string[] | null };
+export type Entitlement = {
+  unrestricted: boolean;
+  scopes: readonly string[];
+  allowedRegions: readonly string[] | null;
+};
 
-export type EntitlementVerdict = { ok: true } | { ok: false; code: "CATEGORY_NOT_ALLOWED" | "REGION_NOT_ALLOWED"; message: string };
+export type EntitlementVerdict =
+  | { ok: true }
+  | { ok: false; code: "CATEGORY_NOT_ALLOWED" | "REGION_NOT_ALLOWED"; message: string };
 
 export function canReadPremium(e: Pick<Entitlement, "unrestricted" | "scopes">): boolean {
   return e.unrestricted || e.scopes.includes(PREMIUM_SCOPE);
@@ -179,10 +211,18 @@ export function entitlementVerdict(e: Entitlement, want: EntitlementWant): Entit
   }
   if (want.region === EVERY_REGION && e.allowedRegions !== null) {
     const allowed = e.allowedRegions.join(",") || "none";
-    return { ok: false, code: "REGION_NOT_ALLOWED", message: `This key reads only regions ${allowed}: name them with 'region' (region=${allowed}) rather than asking for every region.` };
+    return {
+      ok: false,
+      code: "REGION_NOT_ALLOWED",
+      message: `This key reads only regions ${allowed}: name them with 'region' (region=${allowed}) rather than asking for every region.`,
+    };
   }
   if (want.region !== null && e.allowedRegions !== null && !e.allowedRegions.includes(want.region)) {
-    return { ok: false, code: "REGION_NOT_ALLOWED", message: `This key does not permit region '${want.region}' (allowed: ${e.allowedRegions.join(", ") || "none"}).` };
+    return {
+      ok: false,
+      code: "REGION_NOT_ALLOWED",
+      message: `This key does not permit region '${want.region}' (allowed: ${e.allowedRegions.join(", ") || "none"}).`,
+    };
   }
   return ALLOWED;
 }
@@ -191,17 +231,30 @@ const ALLOWED: EntitlementVerdict = Object.freeze({ ok: true });
 
 // `briefings`: saving a briefing (a Key route, which no payment can buy).
 const subjectOf = (want: EntitlementWant) =>
-  want.indicator ? `'${want.indicator}'` : want.surface === "signals" ? "Signals data" : want.surface === "briefings" ? "Saving a briefing" : "This data";
+  want.indicator
+    ? `'${want.indicator}'`
+    : want.surface === "signals"
+      ? "Signals data"
+      : want.surface === "briefings"
+        ? "Saving a briefing"
+        : "This data";
 
 /**
  * The client address: the socket peer, unless that peer is a trusted proxy, in which case the forwarding
  * header is believed. For a list header (X-Forwarded-For) the right-most address that is not itself a
  * trusted proxy is the client: entries left of it may be forged by the client.
  */
-export function clientAddress(socketAddress: string | null, forwarded: string | undefined, trustedProxies: readonly string[]): string | null {
+export function clientAddress(
+  socketAddress: string | null,
+  forwarded: string | undefined,
+  trustedProxies: readonly string[],
+): string | null {
   const peer = socketAddress ? normalizeIp(socketAddress) : null;
   if (!peer || !forwarded || !trustedProxies.some((p) => ipMatches(peer, p))) return peer;
-  const hops = forwarded.split(",").map((s) => normalizeIp(s.trim())).filter(Boolean);
+  const hops = forwarded
+    .split(",")
+    .map((s) => normalizeIp(s.trim()))
+    .filter(Boolean);
   for (let i = hops.length - 1; i >= 0; i--) {
     if (!trustedProxies.some((p) => ipMatches(hops[i]!, p))) return hops[i]!;
   }
@@ -216,7 +269,12 @@ export function clientAddress(socketAddress: string | null, forwarded: string | 
 export function addressGroup(ip: string): string {
   if (!ip.includes(":")) return ip;
   const groups = ipv6Groups(ip);
-  return groups ? `${groups.slice(0, 4).map((g) => g.toString(16)).join(":")}::/64` : ip;
+  return groups
+    ? `${groups
+        .slice(0, 4)
+        .map((g) => g.toString(16))
+        .join(":")}::/64`
+    : ip;
 }
 
 /** The eight 16-bit groups of an IPv6 address (`::` expanded, a zone dropped, a dotted IPv4 tail read), or null. */
@@ -230,7 +288,8 @@ function ipv6Groups(ip: string): number[] | null {
   }
   const halves = s.split("::");
   if (halves.length > 2) return null;
-  const parse = (h: string) => (h === "" ? [] : h.split(":").map((x) => (/^[0-9a-f]{1,4}$/.test(x) ? parseInt(x, 16) : NaN)));
+  const parse = (h: string) =>
+    h === "" ? [] : h.split(":").map((x) => (/^[0-9a-f]{1,4}$/.test(x) ? parseInt(x, 16) : NaN));
   const head = parse(halves[0]!);
   const rest = halves.length === 2 ? parse(halves[1]!) : [];
   const missing = 8 - head.length - rest.length;

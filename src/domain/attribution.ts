@@ -18,12 +18,21 @@ function upstreamAgency(e: Entry): string | null {
   return typeof up?.original_source === "string" ? up.original_source : null;
 }
 
-export function sourceAttribution(e: Entry, source: SourceInfo, inputs: readonly { entry: Entry; source: SourceInfo }[] = []): SourceAttribution {
+export function sourceAttribution(
+  e: Entry,
+  source: SourceInfo,
+  inputs: readonly { entry: Entry; source: SourceInfo }[] = [],
+): SourceAttribution {
   const license = typeof e.meta.license === "string" ? e.meta.license : null;
   const licensed = license ? ` Licensed under ${license}.` : "";
   if (e.sourceSlug === "svc") {
     const parts = inputs.map((i) => `${i.entry.code} (${describeUpstream(i.entry, i.source)})`);
-    return { source: e.sourceSlug, agency: "this service", text: `Computed by this service from ${parts.length ? parts.join(" and ") : "the series it names"}.${licensed}`, license };
+    return {
+      source: e.sourceSlug,
+      agency: "this service",
+      text: `Computed by this service from ${parts.length ? parts.join(" and ") : "the series it names"}.${licensed}`,
+      license,
+    };
   }
   const agency = upstreamAgency(e) ?? source?.name ?? source?.provider ?? e.sourceSlug ?? "unknown";
   return { source: e.sourceSlug, agency, text: `Source: ${describeUpstream(e, source)}.${licensed}`, license };
@@ -31,6 +40,7 @@ export function sourceAttribution(e: Entry, source: SourceInfo, inputs: readonly
 
 function describeUpstream(e: Entry, source: SourceInfo): string {
   const original = upstreamAgency(e);
-  if (e.sourceSlug === "fred") return `${original ?? "Federal Reserve Bank of St. Louis"}, retrieved from FRED, Federal Reserve Bank of St. Louis`;
+  if (e.sourceSlug === "fred")
+    return `${original ?? "Federal Reserve Bank of St. Louis"}, retrieved from FRED, Federal Reserve Bank of St. Louis`;
   return original ?? source?.name ?? source?.provider ?? e.sourceSlug ?? "unknown";
 }

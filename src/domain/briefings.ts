@@ -47,7 +47,11 @@ export function fnv1a32(s: string): number {
 /** The weekly slot of a briefing: Monday, 06:00 to 11:59 UTC, minute by the hash of its id. */
 export function weeklySlot(briefingId: string): WeeklySlot {
   const minuteOfWindow = fnv1a32(briefingId) % (SLOT_HOURS * 60);
-  return { weekday: SLOT_WEEKDAY, hour: SLOT_FIRST_HOUR + Math.floor(minuteOfWindow / 60), minute: minuteOfWindow % 60 };
+  return {
+    weekday: SLOT_WEEKDAY,
+    hour: SLOT_FIRST_HOUR + Math.floor(minuteOfWindow / 60),
+    minute: minuteOfWindow % 60,
+  };
 }
 
 /** The slot as a five-field cron expression (minute hour day-of-month month day-of-week), read in UTC. */

@@ -60,7 +60,11 @@ export function isVisible(r: SearchableIndicator): boolean {
 }
 
 /** Every row matching the filter, in the order of the file comment. */
-export function findIndicators<T extends SearchableIndicator>(index: IndicatorSearchIndex<T>, f: IndicatorFilter, standing?: (row: T) => Standing): T[] {
+export function findIndicators<T extends SearchableIndicator>(
+  index: IndicatorSearchIndex<T>,
+  f: IndicatorFilter,
+  standing?: (row: T) => Standing,
+): T[] {
   const term = f.search?.toLowerCase();
   const hits: { row: T; rank: number; nameLength: number }[] = [];
   for (let i = 0; i < index.rows.length; i++) {

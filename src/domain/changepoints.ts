@@ -11,7 +11,11 @@
 export type Segment = { start: number; end: number; mean: number };
 
 /** Indexes where a new segment starts (ascending, never 0), and the segments (start inclusive, end exclusive). */
-export function pelt(x: readonly number[], penalty: number, minLength: number): { changepoints: number[]; segments: Segment[] } {
+export function pelt(
+  x: readonly number[],
+  penalty: number,
+  minLength: number,
+): { changepoints: number[]; segments: Segment[] } {
   const n = x.length;
   if (n === 0) return { changepoints: [], segments: [] };
   const m = Math.max(1, minLength);

@@ -19,7 +19,25 @@
 // The vertical budget (text measured, title and subtitle, headings, legend, each panel's height) is chart-frame.ts's;
 // this module places everything in it.
 import { addDays, addMonths, dayNumber, FREQUENCY_RANK, type Frequency } from "./calendar";
-import { boxHeight, COLUMN_GAP, frame, headGap, headingHeight, INK, lineHeight, MARGIN, measure, MUTED, ROW_GAP, SYMBOL, textAt, TITLE_LINES, type Frame, type Group, type TextItem } from "./chart-frame";
+import {
+  boxHeight,
+  COLUMN_GAP,
+  frame,
+  headGap,
+  headingHeight,
+  INK,
+  lineHeight,
+  MARGIN,
+  measure,
+  MUTED,
+  ROW_GAP,
+  SYMBOL,
+  textAt,
+  TITLE_LINES,
+  type Frame,
+  type Group,
+  type TextItem,
+} from "./chart-frame";
 import { dateTicks, placedLeft, valueTicks } from "./chart-ticks";
 import { newest, newestText, span, type ChartInput, type ChartSeries } from "./chart-text";
 
@@ -41,9 +59,9 @@ export type ChartLayout = {
   neededHeight: number;
 };
 
-
 /** The coarsest frequency drawn: ticks never finer than any series' periods. */
-const coarsest = (series: ChartSeries[]) => series.map((s) => s.frequency).reduce((a, b) => (FREQUENCY_RANK[b] > FREQUENCY_RANK[a] ? b : a));
+const coarsest = (series: ChartSeries[]) =>
+  series.map((s) => s.frequency).reduce((a, b) => (FREQUENCY_RANK[b] > FREQUENCY_RANK[a] ? b : a));
 
 function shiftPeriods(date: string, frequency: Frequency, n: number): string {
   if (frequency === "daily") return addDays(date, n);
@@ -60,7 +78,12 @@ type Point = { x: number; y: number };
 function crosses(r: Rect, p: Point, q: Point): boolean {
   const [dx, dy] = [q.x - p.x, q.y - p.y];
   let [t0, t1] = [0, 1];
-  for (const [d, room] of [[-dx, p.x - (r.x - 2)], [dx, r.x + r.w + 2 - p.x], [-dy, p.y - (r.y - 2)], [dy, r.y + r.h + 2 - p.y]] as const) {
+  for (const [d, room] of [
+    [-dx, p.x - (r.x - 2)],
+    [dx, r.x + r.w + 2 - p.x],
+    [-dy, p.y - (r.y - 2)],
+    [dy, r.y + r.h + 2 - p.y],
+  ] as const) {
     if (d === 0) {
       if (room < 0) return false;
       continue;
@@ -82,7 +105,11 @@ function newestLabelAt(points: { x: number; y: number | null }[], m: Point, w: n
   const segments: [Point, Point][] = [];
   for (let k = 1; k < points.length; k++) {
     const [p, q] = [points[k - 1]!, points[k]!];
-    if (p.y !== null && q.y !== null) segments.push([{ x: p.x, y: p.y }, { x: q.x, y: q.y }]);
+    if (p.y !== null && q.y !== null)
+      segments.push([
+        { x: p.x, y: p.y },
+        { x: q.x, y: q.y },
+      ]);
   }
   const candidates: Point[] = [];
   for (const side of [-1, 1]) {
@@ -92,19 +119,44 @@ function newestLabelAt(points: { x: number; y: number | null }[], m: Point, w: n
       candidates.push({ x: side < 0 ? x - 3 : x + 3, y: m.y - h / 2 });
     }
   }
-  const inside = (c: Point) => c.x >= bounds.x && c.x + w <= bounds.x + bounds.w && c.y >= bounds.y && c.y + h <= bounds.y + bounds.h;
+  const inside = (c: Point) =>
+    c.x >= bounds.x && c.x + w <= bounds.x + bounds.w && c.y >= bounds.y && c.y + h <= bounds.y + bounds.h;
   const away = (c: Point) => Math.hypot(Math.max(c.x - m.x, 0, m.x - c.x - w), Math.max(c.y - m.y, 0, m.y - c.y - h));
   let best: { at: Point; cost: number } | null = null;
   for (const c of candidates.filter(inside)) {
     const cost = CROSSING * segments.filter(([p, q]) => crosses({ ...c, w, h }, p, q)).length + away(c);
     if (!best || cost < best.cost - 0.01) best = { at: c, cost };
   }
-  return best?.at ?? { x: Math.max(bounds.x, Math.min(bounds.x + bounds.w - w, m.x - 6 - w)), y: Math.max(bounds.y, Math.min(bounds.y + bounds.h - h, m.y - 7 - h)) };
+  return (
+    best?.at ?? {
+      x: Math.max(bounds.x, Math.min(bounds.x + bounds.w - w, m.x - 6 - w)),
+      y: Math.max(bounds.y, Math.min(bounds.y + bounds.h - h, m.y - 7 - h)),
+    }
+  );
 }
 
 /** Everything placed in a frame that fits. */
 function place(input: ChartInput, f: Frame): ChartLayout {
-  const { W, T, s, groups, mode, colors, texts, dualHeadings, panelHeadings, legend, legendTop, tick, dateLabelTop, plotTop, plotBottom, n, between, panelHeight } = f;
+  const {
+    W,
+    T,
+    s,
+    groups,
+    mode,
+    colors,
+    texts,
+    dualHeadings,
+    panelHeadings,
+    legend,
+    legendTop,
+    tick,
+    dateLabelTop,
+    plotTop,
+    plotBottom,
+    n,
+    between,
+    panelHeight,
+  } = f;
   const label = textAt(texts, s);
   const panels: { top: number; bottom: number; groups: Group[] }[] = [];
   let top = plotTop;
@@ -120,13 +172,15 @@ function place(input: ChartInput, f: Frame): ChartLayout {
     const [min, max] = values.length ? [Math.min(...values), Math.max(...values)] : [0, 1];
     return valueTicks(min, max, panelHeight, Math.round(2.6 * s), Math.ceil(1.5 * s));
   });
-  const labelsWidth = (side: "left" | "right") => Math.max(0, ...groups.flatMap((g, k) => (g.side === side ? axes[k]!.labels.map((l) => measure(l, s)) : [])));
+  const labelsWidth = (side: "left" | "right") =>
+    Math.max(0, ...groups.flatMap((g, k) => (g.side === side ? axes[k]!.labels.map((l) => measure(l, s)) : [])));
   const [leftLabels, rightLabels] = [labelsWidth("left"), labelsWidth("right")];
 
   // The date axis: margins widened until its end labels fit inside the picture.
   const { from: first, to: last } = span(input);
   const frequency = coarsest(input.series);
-  const [from, to] = first === last ? [shiftPeriods(first, frequency, -1), shiftPeriods(last, frequency, 1)] : [first, last];
+  const [from, to] =
+    first === last ? [shiftPeriods(first, frequency, -1), shiftPeriods(last, frequency, 1)] : [first, last];
   const [d0, d1] = [dayNumber(from), dayNumber(to)];
   let left = MARGIN + leftLabels + 6;
   let right = W - MARGIN - (rightLabels ? rightLabels + 6 : 0);
@@ -154,30 +208,49 @@ function place(input: ChartInput, f: Frame): ChartLayout {
       const ty = yOf(k, v);
       if (g.side === "left") rules.push({ x: left, y: ty, x2: right, y2: ty, kind: "grid" });
       const text = axes[k]!.labels[j]!;
-      label("value-axis", g.side === "left" ? left - 6 : right + 6, ty - boxHeight(s) / 2, text, { align: g.side === "left" ? "right" : "left", color: mode === "dual" ? single(g) : "#333" });
+      label("value-axis", g.side === "left" ? left - 6 : right + 6, ty - boxHeight(s) / 2, text, {
+        align: g.side === "left" ? "right" : "left",
+        color: mode === "dual" ? single(g) : "#333",
+      });
     });
   });
   panels.forEach((p, k) => {
     rules.push({ x: left, y: p.bottom, x2: right, y2: p.bottom, kind: "axis" });
     const lines = panelHeadings[k]!;
     const headTop = p.top - headGap(s) - lines.length * lineHeight(s);
-    if (mode === "panels") lines.forEach((l, j) => label("heading", MARGIN, headTop + j * lineHeight(s), l, { color: single(p.groups[0]!) }));
+    if (mode === "panels")
+      lines.forEach((l, j) =>
+        label("heading", MARGIN, headTop + j * lineHeight(s), l, { color: single(p.groups[0]!) }),
+      );
     if (mode === "dual") {
-      dualHeadings[0]!.forEach((l, j) => label("heading", MARGIN, headTop + j * lineHeight(s), l, { color: single(groups[0]!) }));
-      dualHeadings[1]!.forEach((l, j) => label("heading", W - MARGIN, headTop + j * lineHeight(s), l, { align: "right", color: single(groups[1]!) }));
+      dualHeadings[0]!.forEach((l, j) =>
+        label("heading", MARGIN, headTop + j * lineHeight(s), l, { color: single(groups[0]!) }),
+      );
+      dualHeadings[1]!.forEach((l, j) =>
+        label("heading", W - MARGIN, headTop + j * lineHeight(s), l, { align: "right", color: single(groups[1]!) }),
+      );
     }
   });
   for (const t of ticks) {
     rules.push({ x: t.x, y: plotBottom, x2: t.x, y2: plotBottom + tick, kind: "axis" });
     const w = measure(t.label, s);
-    label("date-axis", placedLeft(t.x, w, MARGIN, W - MARGIN) + w / 2, plotBottom + dateLabelTop, t.label, { align: "center", color: "#333" });
+    label("date-axis", placedLeft(t.x, w, MARGIN, W - MARGIN) + w / 2, plotBottom + dateLabelTop, t.label, {
+      align: "center",
+      color: "#333",
+    });
   }
 
   // Lines, bands, newest points.
   const groupOf = (i: number) => groups.findIndex((g) => g.series.includes(i));
-  const lines = input.series.map((x, i) => ({ series: i, color: colors[i]!, points: x.points.map((p) => ({ x: xOf(p.date), y: p.value === null ? null : yOf(groupOf(i), p.value) })) }));
+  const lines = input.series.map((x, i) => ({
+    series: i,
+    color: colors[i]!,
+    points: x.points.map((p) => ({ x: xOf(p.date), y: p.value === null ? null : yOf(groupOf(i), p.value) })),
+  }));
   const clip = (d: string) => (d < from ? from : d > to ? to : d);
-  const bands = panels.flatMap((p) => input.recessions.map((b) => ({ x: xOf(clip(b.start)), x2: xOf(clip(b.end)), y: p.top, y2: p.bottom })));
+  const bands = panels.flatMap((p) =>
+    input.recessions.map((b) => ({ x: xOf(clip(b.start)), x2: xOf(clip(b.end)), y: p.top, y2: p.bottom })),
+  );
   const markers = input.series.flatMap((x, i) => {
     const p = newest(x);
     return p ? [{ x: xOf(p.date), y: yOf(groupOf(i), p.value!), color: colors[i]! }] : [];
@@ -187,8 +260,20 @@ function place(input: ChartInput, f: Frame): ChartLayout {
   if (input.series.length === 1 && markers.length) {
     const text = newestText(input.series[0]!);
     const [w, h] = [measure(text, T.value, true), boxHeight(T.value)];
-    const at = newestLabelAt(lines[0]!.points, markers[0]!, w, h, { x: left, y: plotTop, w: W - MARGIN - left, h: plotBottom - plotTop });
-    for (const halo of [true, false]) label("newest", at.x + w / 2, at.y, text, { size: T.value, bold: true, align: "center", color: markers[0]!.color, halo });
+    const at = newestLabelAt(lines[0]!.points, markers[0]!, w, h, {
+      x: left,
+      y: plotTop,
+      w: W - MARGIN - left,
+      h: plotBottom - plotTop,
+    });
+    for (const halo of [true, false])
+      label("newest", at.x + w / 2, at.y, text, {
+        size: T.value,
+        bold: true,
+        align: "center",
+        color: markers[0]!.color,
+        halo,
+      });
   }
 
   // Legend entries: a dot, then the text.
@@ -200,10 +285,25 @@ function place(input: ChartInput, f: Frame): ChartLayout {
       if (column === 0 && row > 0) rowTop += legend.rows[row - 1]! * lineHeight(s) + ROW_GAP;
       const x = MARGIN + column * (legend.width + COLUMN_GAP);
       symbols.push({ x: x + 5, y: rowTop + lineHeight(s) / 2, color: e.color });
-      e.lines.forEach((l, j) => label("legend", x + SYMBOL, rowTop + j * lineHeight(s) + (lineHeight(s) - boxHeight(s)) / 2, l, { color: INK }));
+      e.lines.forEach((l, j) =>
+        label("legend", x + SYMBOL, rowTop + j * lineHeight(s) + (lineHeight(s) - boxHeight(s)) / 2, l, { color: INK }),
+      );
     });
   }
-  return { width: W, height: f.H, plot: { left, right, top: plotTop, bottom: plotBottom }, panels: panels.map((p) => ({ top: p.top, bottom: p.bottom })), lines, markers, bands, rules, texts, symbols, fits: true, neededHeight: f.H };
+  return {
+    width: W,
+    height: f.H,
+    plot: { left, right, top: plotTop, bottom: plotBottom },
+    panels: panels.map((p) => ({ top: p.top, bottom: p.bottom })),
+    lines,
+    markers,
+    bands,
+    rules,
+    texts,
+    symbols,
+    fits: true,
+    neededHeight: f.H,
+  };
 }
 
 /**

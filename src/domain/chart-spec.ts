@@ -36,7 +36,9 @@ export function recessionBands(indicator: readonly ChartPoint[], from: string, t
     }
   }
   if (start !== null) out.push({ start, end: nextMonth(last) });
-  return out.filter((b) => b.end > from && b.start <= to).map((b) => ({ start: b.start < from ? from : b.start, end: b.end > to ? to : b.end }));
+  return out
+    .filter((b) => b.end > from && b.start <= to)
+    .map((b) => ({ start: b.start < from ? from : b.start, end: b.end > to ? to : b.end }));
 }
 
 /** Pixels to a hundredth: the SVG carries no more digits than a screen can show. */
@@ -66,7 +68,11 @@ function textLayers(texts: TextItem[]): Record<string, unknown>[] {
 /** The Vega-Lite spec drawing `layout` (a plain JSON object). */
 export function layoutSpec(layout: ChartLayout): Record<string, unknown> {
   const rules = (kind: "grid" | "axis", color: string) => ({
-    data: { values: layout.rules.filter((x) => x.kind === kind).map((x) => ({ x: r(x.x), y: r(x.y), x2: r(x.x2), y2: r(x.y2) })) },
+    data: {
+      values: layout.rules
+        .filter((x) => x.kind === kind)
+        .map((x) => ({ x: r(x.x), y: r(x.y), x2: r(x.x2), y2: r(x.y2) })),
+    },
     mark: { type: "rule", color, strokeWidth: 1 },
     encoding: { ...at, x2: { field: "x2" }, y2: { field: "y2" } },
   });
@@ -88,7 +94,11 @@ export function layoutSpec(layout: ChartLayout): Record<string, unknown> {
       return [{ path: `${l.series}.${run}`, x: r(p.x), y: r(p.y), color: l.color }];
     });
   });
-  layers.push({ data: { values: points }, mark: { type: "line", strokeWidth: 1.8 }, encoding: { ...at, detail: { field: "path", type: "nominal" }, ...colored } });
+  layers.push({
+    data: { values: points },
+    mark: { type: "line", strokeWidth: 1.8 },
+    encoding: { ...at, detail: { field: "path", type: "nominal" }, ...colored },
+  });
   const dots = (values: { x: number; y: number; color: string }[], size: number) => ({
     data: { values: values.map((d) => ({ x: r(d.x), y: r(d.y), color: d.color })) },
     mark: { type: "point", filled: true, size, opacity: 1 },

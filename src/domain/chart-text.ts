@@ -23,7 +23,15 @@ export type ChartSeries = {
 export type Band = { start: string; end: string };
 /** `recessionsFrom`: the first month the recession indicator covers (no band can be drawn before it). */
 /** `bare`: no title, subtitle or source line drawn (a card that prints them beside the chart); <title> and <desc> stay. */
-export type ChartInput = { series: ChartSeries[]; attribution: string; recessions: Band[]; recessionsFrom?: string; width: number; height: number; bare?: boolean };
+export type ChartInput = {
+  series: ChartSeries[];
+  attribution: string;
+  recessions: Band[];
+  recessionsFrom?: string;
+  width: number;
+  height: number;
+  bare?: boolean;
+};
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
@@ -62,7 +70,9 @@ export function newestText(s: ChartSeries): string {
 
 /** The first and last dates drawn, over every series. */
 export function span(input: ChartInput): { from: string; to: string } {
-  const dates = input.series.flatMap((s) => (s.points.length ? [s.points[0]!.date, s.points[s.points.length - 1]!.date] : []));
+  const dates = input.series.flatMap((s) =>
+    s.points.length ? [s.points[0]!.date, s.points[s.points.length - 1]!.date] : [],
+  );
   return { from: dates.reduce((a, b) => (b < a ? b : a)), to: dates.reduce((a, b) => (b > a ? b : a)) };
 }
 
@@ -101,18 +111,30 @@ export function legendLabels(input: ChartInput): string[] {
  * The title and its short form, the subtitle lines, and the <title> and <desc> of the SVG (plain text: the SVG
  * writer escapes it).
  */
-export function chartText(input: ChartInput): { title: string; shortTitle: string; subtitle: string[]; shortSubtitle: string[]; desc: string } {
+export function chartText(input: ChartInput): {
+  title: string;
+  shortTitle: string;
+  subtitle: string[];
+  shortSubtitle: string[];
+  desc: string;
+} {
   const { from, to } = span(input);
   const f = input.series[0]!.frequency;
   const latest = input.series.map((s) => `${s.label} ${newestText(s)}`);
   const n = input.recessions.length;
-  const since = input.recessionsFrom && input.recessionsFrom > from ? `, held from ${formatPeriod(input.recessionsFrom, "monthly")}` : "";
+  const since =
+    input.recessionsFrom && input.recessionsFrom > from
+      ? `, held from ${formatPeriod(input.recessionsFrom, "monthly")}`
+      : "";
   const shaded = n > 0 ? `Shaded: US recessions (NBER, FRED USREC${since}).` : "";
   const desc = `Line chart of ${input.series.map((s) => `${s.name} in ${s.place}`).join("; ")}, ${formatPeriod(from, f)} to ${formatPeriod(to, f)}. Newest: ${latest.join("; ")}.${shaded ? ` ${shaded.replace("Shaded: US recessions", `Shaded: ${n} US recession period${n > 1 ? "s" : ""}`)}` : ""} ${input.attribution}`;
   const units = unitsOf(input);
   const subtitle = [...(units.length === 1 ? units : []), input.attribution];
   return {
-    title: titleOf(input, input.series.map((s) => s.name)),
+    title: titleOf(
+      input,
+      input.series.map((s) => s.name),
+    ),
     shortTitle: titleOf(input, shortNames(input)),
     subtitle: [...subtitle, ...(shaded ? [shaded] : [])],
     shortSubtitle: [...subtitle, ...(shaded ? ["Shaded: US recessions."] : [])],

@@ -45,7 +45,12 @@ function stepDates(from: string, to: string, step: Step): string[] {
   // Months counted from year 0, rounded up to the first month start on or after `from`, then to a multiple of the step.
   let month = Number(from.slice(0, 4)) * 12 + Number(from.slice(5, 7)) - 1 + (from.slice(8) === "01" ? 0 : 1);
   month = Math.ceil(month / step.months) * step.months;
-  for (let d = formatYmd(Math.floor(month / 12), (month % 12) + 1, 1); d <= to; month += step.months, d = formatYmd(Math.floor(month / 12), (month % 12) + 1, 1)) out.push(d);
+  for (
+    let d = formatYmd(Math.floor(month / 12), (month % 12) + 1, 1);
+    d <= to;
+    month += step.months, d = formatYmd(Math.floor(month / 12), (month % 12) + 1, 1)
+  )
+    out.push(d);
   return out;
 }
 
@@ -67,19 +72,33 @@ export function placedLeft(x: number, width: number, minX: number, maxX: number)
  * Ticks of the date axis: `x(date)` is a date's position, `size` the label font size, [minX, maxX] where labels may
  * be drawn. Empty only when no period of the frequency falls between `from` and `to`.
  */
-export function dateTicks(from: string, to: string, frequency: Frequency, x: (date: string) => number, size: number, minX: number, maxX: number): DateTick[] {
+export function dateTicks(
+  from: string,
+  to: string,
+  frequency: Frequency,
+  x: (date: string) => number,
+  size: number,
+  minX: number,
+  maxX: number,
+): DateTick[] {
   let fallback: DateTick[] = [];
   for (const step of STEPS[frequency]) {
     const dates = stepDates(from, to, step);
     if (dates.length === 0) continue;
-    const ticks = dates.map((date, k) => ({ date, label: dateLabel(date, k ? dates[k - 1]! : null, step, frequency), x: x(date) }));
+    const ticks = dates.map((date, k) => ({
+      date,
+      label: dateLabel(date, k ? dates[k - 1]! : null, step, frequency),
+      x: x(date),
+    }));
     if (fallback.length === 0) fallback = ticks.slice(0, 1);
     let fits = true;
     for (let k = 1; k < ticks.length && fits; k++) {
       const [a, b] = [ticks[k - 1]!, ticks[k]!];
       const wa = textWidth(a.label, size);
       const wb = textWidth(b.label, size);
-      fits = b.x - a.x >= MIN_TICK_SPACING && placedLeft(a.x, wa, minX, maxX) + wa + LABEL_GAP <= placedLeft(b.x, wb, minX, maxX);
+      fits =
+        b.x - a.x >= MIN_TICK_SPACING &&
+        placedLeft(a.x, wa, minX, maxX) + wa + LABEL_GAP <= placedLeft(b.x, wb, minX, maxX);
     }
     if (fits) return ticks;
   }
@@ -105,7 +124,9 @@ function stepTicks(lo: number, hi: number, m: number, power: number): { ticks: n
   const step = m * 10 ** power;
   const decimals = Math.max(0, -power);
   const [first, last] = [Math.ceil(lo / step - 1e-9), Math.floor(hi / step + 1e-9)];
-  const ticks = Array.from({ length: Math.max(0, last - first + 1) }, (_, k) => Number(((first + k) * step).toFixed(decimals)));
+  const ticks = Array.from({ length: Math.max(0, last - first + 1) }, (_, k) =>
+    Number(((first + k) * step).toFixed(decimals)),
+  );
   const scale = LARGE.find((l) => Math.max(...ticks.map(Math.abs)) >= l.of);
   const labels = scale
     ? ticks.map((t) => (t === 0 ? "0" : `${tickLabel(t / scale.of, Math.max(0, scale.digits - power))}${scale.suffix}`))

@@ -75,19 +75,31 @@ export const CONCEPTS: Record<string, Concept> = {
     type: "series",
     code: "unemployment_rate",
     name: "Unemployment rate",
-    levels: { country: [fred("UNRATE"), worldbank("SL.UEM.TOTL.ZS")], state: [bls("LASST03"), bls("LAUST03A")], county: [bls("LAUCN03"), bls("LAUCN03A")] },
+    levels: {
+      country: [fred("UNRATE"), worldbank("SL.UEM.TOTL.ZS")],
+      state: [bls("LASST03"), bls("LAUST03A")],
+      county: [bls("LAUCN03"), bls("LAUCN03A")],
+    },
   },
   labor_force: {
     type: "series",
     code: "labor_force",
     name: "Civilian labor force",
-    levels: { country: [fred("CLF16OV"), worldbank("SL.TLF.TOTL.IN")], state: [bls("LASST06"), bls("LAUST06A")], county: [bls("LAUCN06"), bls("LAUCN06A")] },
+    levels: {
+      country: [fred("CLF16OV"), worldbank("SL.TLF.TOTL.IN")],
+      state: [bls("LASST06"), bls("LAUST06A")],
+      county: [bls("LAUCN06"), bls("LAUCN06A")],
+    },
   },
   employed: {
     type: "series",
     code: "employed",
     name: "Employed persons",
-    levels: { country: [fred("CE16OV")], state: [bls("LASST05"), bls("LAUST05A")], county: [bls("LAUCN05"), bls("LAUCN05A")] },
+    levels: {
+      country: [fred("CE16OV")],
+      state: [bls("LASST05"), bls("LAUST05A")],
+      county: [bls("LAUCN05"), bls("LAUCN05A")],
+    },
   },
   employment_rate: {
     type: "derived",
@@ -137,16 +149,27 @@ export function resolveConceptLevel(concept: Concept, regionKind: string): Conce
   const available = conceptLevels(concept);
   if (!(REGION_KINDS as readonly string[]).includes(regionKind) || !available.includes(regionKind as RegionKind)) {
     const closest = closestLevel(regionKind, available);
-    return { ok: false, reason: "not_curated", message: notCuratedMessage(concept.code, regionKind, available, closest), available, closest };
+    return {
+      ok: false,
+      reason: "not_curated",
+      message: notCuratedMessage(concept.code, regionKind, available, closest),
+      available,
+      closest,
+    };
   }
   const level = regionKind as RegionKind;
-  if (concept.type === "series") return { ok: true, type: "series", concept, level, candidates: concept.levels[level]! };
+  if (concept.type === "series")
+    return { ok: true, type: "series", concept, level, candidates: concept.levels[level]! };
   return {
     ok: true,
     type: "derived",
     concept,
     level,
-    inputs: concept.inputs.map((i) => ({ role: i.role, concept: i.concept, candidates: (CONCEPTS[i.concept] as SeriesConcept).levels[level]! })),
+    inputs: concept.inputs.map((i) => ({
+      role: i.role,
+      concept: i.concept,
+      candidates: (CONCEPTS[i.concept] as SeriesConcept).levels[level]!,
+    })),
   };
 }
 
@@ -179,14 +202,23 @@ function joinAnd(items: string[]): string {
 }
 
 /** "median_home_value is available for states and counties, not countries; the closest level is states." */
-export function notCuratedMessage(code: string, kind: string, available: readonly RegionKind[], closest: RegionKind | null): string {
+export function notCuratedMessage(
+  code: string,
+  kind: string,
+  available: readonly RegionKind[],
+  closest: RegionKind | null,
+): string {
   if (available.length === 0) return `${code} is not curated for any region level.`;
   const head = `${code} is available for ${joinAnd(available.map(pluralKind))}, not ${pluralKind(kind)}`;
   return closest ? `${head}; the closest level is ${pluralKind(closest)}.` : `${head}.`;
 }
 
 /** A derived concept refused because one input has no series for the place. */
-export function blockedInputMessage(concept: string, input: { role: string; indicators: readonly string[] }, regionLabel: string): string {
+export function blockedInputMessage(
+  concept: string,
+  input: { role: string; indicators: readonly string[] },
+  regionLabel: string,
+): string {
   const which = input.indicators.length ? ` (${input.indicators.join(" or ")})` : "";
   return `${concept} cannot be computed for ${regionLabel}: its input ${input.role}${which} has no data for that region.`;
 }

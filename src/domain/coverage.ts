@@ -63,7 +63,11 @@ export function importCommand(code: string, region: string): string {
   return `svc import FILE.csv --indicator ${code} --region ${region}`;
 }
 
-export function describeCoverage(s: CoverageSubject, held: HeldSummary, regionsByKind: ReadonlyMap<string, number>): CoverageFacts {
+export function describeCoverage(
+  s: CoverageSubject,
+  held: HeldSummary,
+  regionsByKind: ReadonlyMap<string, number>,
+): CoverageFacts {
   const offered = regionsOffered(s, regionsByKind);
   const heldN = held.regionsHeld;
   if (s.loading) {
@@ -82,7 +86,11 @@ export function describeCoverage(s: CoverageSubject, held: HeldSummary, regionsB
     heldN >= offered ? "none" : s.derived ? "computed_from_inputs" : s.fetchVia ? "fetch_on_request" : "not_available";
   const span = held.start && held.end ? `, ${held.start} to ${held.end}` : "";
   const heldText =
-    heldN === 0 ? "Not held yet" : heldN >= offered ? `Held for ${s.perRegion ? `all ${kindsText(s, offered)}` : kindsText(s, offered)}${span}` : `Held for ${count(heldN)} of ${kindsText(s, offered)}${span}`;
+    heldN === 0
+      ? "Not held yet"
+      : heldN >= offered
+        ? `Held for ${s.perRegion ? `all ${kindsText(s, offered)}` : kindsText(s, offered)}${span}`
+        : `Held for ${count(heldN)} of ${kindsText(s, offered)}${span}`;
   const example = s.defaultRegionCode ?? "REGION";
   const rest = {
     none: "",

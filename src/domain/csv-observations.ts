@@ -156,11 +156,16 @@ function pickColumn(header: string[] | null, width: number, asked: string, flag:
     const n = Number(asked.trim());
     if (n >= 1 && n <= width) return n - 1;
   }
-  const have = header ? `columns are ${header.map((h) => JSON.stringify(h)).join(", ")}` : `the file has no header and ${width} columns`;
+  const have = header
+    ? `columns are ${header.map((h) => JSON.stringify(h)).join(", ")}`
+    : `the file has no header and ${width} columns`;
   throw new CsvObservationsError(`${flag} ${JSON.stringify(asked)} matches no column (${have})`);
 }
 
-export function parseObservationsCsv(text: string, opts: { dateColumn?: string; valueColumn?: string } = {}): ParsedObservationsCsv {
+export function parseObservationsCsv(
+  text: string,
+  opts: { dateColumn?: string; valueColumn?: string } = {},
+): ParsedObservationsCsv {
   const records = parseCsvRecords(text);
   if (records.length === 0) throw new CsvObservationsError("the file is empty");
   const first = records[0];
@@ -183,10 +188,13 @@ export function parseObservationsCsv(text: string, opts: { dateColumn?: string; 
     else if (width === 2) valueIdx = 1 - dateIdx;
     else {
       const cols = header ? header.map((h) => JSON.stringify(h)).join(", ") : `${width} unnamed columns`;
-      throw new CsvObservationsError(`cannot tell which column holds the values (${cols}): name it with the value column option`);
+      throw new CsvObservationsError(
+        `cannot tell which column holds the values (${cols}): name it with the value column option`,
+      );
     }
   }
-  if (valueIdx === dateIdx) throw new CsvObservationsError(`the date and value columns are the same column (${nameOf(dateIdx)})`);
+  if (valueIdx === dateIdx)
+    throw new CsvObservationsError(`the date and value columns are the same column (${nameOf(dateIdx)})`);
 
   const rows: CsvObservation[] = [];
   const lineOfDate = new Map<string, number>();
@@ -210,7 +218,8 @@ export function parseObservationsCsv(text: string, opts: { dateColumn?: string; 
       throw new CsvObservationsError(`${JSON.stringify(rawValue.trim())} is not a number`, rec.line, nameOf(valueIdx));
     }
     const seen = lineOfDate.get(date);
-    if (seen !== undefined) throw new CsvObservationsError(`duplicate date ${date} (also on line ${seen})`, rec.line, nameOf(dateIdx));
+    if (seen !== undefined)
+      throw new CsvObservationsError(`duplicate date ${date} (also on line ${seen})`, rec.line, nameOf(dateIdx));
     lineOfDate.set(date, rec.line);
     rows.push({ date, value, line: rec.line });
   }

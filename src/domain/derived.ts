@@ -32,7 +32,10 @@ export function sahmRule(unemployment: readonly Point[]): Point[] {
     const b = at.get(idx - 1);
     const c = at.get(idx - 2);
     if (a?.value == null || b?.value == null || c?.value == null) continue;
-    m3.set(idx, { value: (a.value + b.value + c.value) / 3, preliminary: !!(a.preliminary || b.preliminary || c.preliminary) });
+    m3.set(idx, {
+      value: (a.value + b.value + c.value) / 3,
+      preliminary: !!(a.preliminary || b.preliminary || c.preliminary),
+    });
   }
   return u.map((p) => {
     const idx = periodIndex(p.date, "month");
@@ -58,24 +61,38 @@ export function affordabilityRatio(homeValue: readonly Point[], income: readonly
 }
 
 /** local - national, aligned at the local series' frequency (national averaged down when finer). */
-export function unemploymentGap(local: readonly Point[], localFrequency: Frequency, national: readonly Point[], nationalFrequency: Frequency): Point[] {
+export function unemploymentGap(
+  local: readonly Point[],
+  localFrequency: Frequency,
+  national: readonly Point[],
+  nationalFrequency: Frequency,
+): Point[] {
   const nat = alignTo(national, nationalFrequency, localFrequency);
   return combineByPeriod(ascending(local), nat, FREQUENCY_UNIT[localFrequency], (l, n) => l - n);
 }
 
 /** employed / labor force * 100 (the employment_rate concept), same period, same place. */
-export function employmentRate(employed: readonly Point[], laborForce: readonly Point[], frequency: Frequency): Point[] {
-  return combineByPeriod(ascending(employed), ascending(laborForce), FREQUENCY_UNIT[frequency], (e, l) => (l === 0 ? null : (e / l) * 100));
+export function employmentRate(
+  employed: readonly Point[],
+  laborForce: readonly Point[],
+  frequency: Frequency,
+): Point[] {
+  return combineByPeriod(ascending(employed), ascending(laborForce), FREQUENCY_UNIT[frequency], (e, l) =>
+    l === 0 ? null : (e / l) * 100,
+  );
 }
 
 /** A series expressed at `target` frequency: as is when equal, mean over complete buckets when finer. */
 export function alignTo(points: readonly Point[], native: Frequency, target: Frequency): readonly Point[] {
   if (native === target) return ascending(points);
   if (FREQUENCY_RANK[target] < FREQUENCY_RANK[native] || target === "daily" || target === "weekly") {
-    throw new RuleError(`cannot align a ${native} input to ${target}: inputs are only averaged down to a coarser calendar frequency.`, {
-      native_frequency: native,
-      frequency: target,
-    });
+    throw new RuleError(
+      `cannot align a ${native} input to ${target}: inputs are only averaged down to a coarser calendar frequency.`,
+      {
+        native_frequency: native,
+        frequency: target,
+      },
+    );
   }
   return bucketsAsPoints(resample(points, native, target as ResampleTarget, "mean").buckets);
 }
@@ -103,23 +120,33 @@ export const DERIVED_SERIES: Record<string, DerivedSeriesSpec> = {
   },
   "svc:real_avg_hourly_earnings": {
     code: "svc:real_avg_hourly_earnings",
-    inputsFor: (kind) => (kind === "country" ? [same("earnings", "AHETPI", "fred"), same("cpi", "CPIAUCSL", "fred")] : null),
+    inputsFor: (kind) =>
+      kind === "country" ? [same("earnings", "AHETPI", "fred"), same("cpi", "CPIAUCSL", "fred")] : null,
     compute: (i) => realEarnings(i.earnings.points, i.cpi.points),
   },
   "svc:home_affordability_ratio": {
     code: "svc:home_affordability_ratio",
     inputsFor: (kind) =>
-      kind === "state" || kind === "county" ? [same("home_value", "B25077_001E", "census"), same("income", "B19013_001E", "census")] : null,
+      kind === "state" || kind === "county"
+        ? [same("home_value", "B25077_001E", "census"), same("income", "B19013_001E", "census")]
+        : null,
     compute: (i) => affordabilityRatio(i.home_value.points, i.income.points),
   },
   "svc:unemployment_gap": {
     code: "svc:unemployment_gap",
     inputsFor: (kind) =>
       kind === "state"
-        ? [same("local_rate", "LASST03", "bls"), { role: "national_rate", code: "UNRATE", source: "fred", region: "US" }]
+        ? [
+            same("local_rate", "LASST03", "bls"),
+            { role: "national_rate", code: "UNRATE", source: "fred", region: "US" },
+          ]
         : kind === "county"
-          ? [same("local_rate", "LAUCN03", "bls"), { role: "national_rate", code: "UNRATE", source: "fred", region: "US" }]
+          ? [
+              same("local_rate", "LAUCN03", "bls"),
+              { role: "national_rate", code: "UNRATE", source: "fred", region: "US" },
+            ]
           : null,
-    compute: (i) => unemploymentGap(i.local_rate.points, i.local_rate.frequency, i.national_rate.points, i.national_rate.frequency),
+    compute: (i) =>
+      unemploymentGap(i.local_rate.points, i.local_rate.frequency, i.national_rate.points, i.national_rate.frequency),
   },
 };

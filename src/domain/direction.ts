@@ -18,7 +18,8 @@ export type Dir = "up" | "down" | "flat";
 type Valued = { date: string; value: number };
 export type Move = { dir: Dir; from: Valued; to: Valued; change: number; percent: number | null; months: number };
 
-const valued = (points: readonly Point[]): Valued[] => points.filter((p): p is Valued => p.value !== null && Number.isFinite(p.value));
+const valued = (points: readonly Point[]): Valued[] =>
+  points.filter((p): p is Valued => p.value !== null && Number.isFinite(p.value));
 
 /** The newest valued point at or before `date`, or null. */
 export function pointAtOrBefore(points: readonly Valued[], date: string): Valued | null {
@@ -36,7 +37,11 @@ export function pointAtOrBefore(points: readonly Valued[], date: string): Valued
 }
 
 /** The move over `months` (default 12) to the newest value, or to `end` when given; null without two values. */
-export function moveOver(points: readonly Point[], spec: ValueSpec, opts: { months?: number | null; end?: string | null; decimals: number }): Move | null {
+export function moveOver(
+  points: readonly Point[],
+  spec: ValueSpec,
+  opts: { months?: number | null; end?: string | null; decimals: number },
+): Move | null {
   const pts = valued(points);
   const to = opts.end ? pointAtOrBefore(pts, opts.end) : (pts.at(-1) ?? null);
   if (!to) return null;

@@ -31,7 +31,17 @@ export const NAMED_EPISODES: readonly NamedEpisode[] = [
   {
     id: "great_recession",
     name: "the Great Recession",
-    phrases: ["great recession", "global financial crisis", "financial crisis", "2008 crisis", "2008 recession", "2007 2009 recession", "2008 2009 recession", "subprime crisis", "housing crash"],
+    phrases: [
+      "great recession",
+      "global financial crisis",
+      "financial crisis",
+      "2008 crisis",
+      "2008 recession",
+      "2007 2009 recession",
+      "2008 2009 recession",
+      "subprime crisis",
+      "housing crash",
+    ],
     kind: "recession",
     marginMonths: 12,
     recessionYears: [2007, 2008],
@@ -39,7 +49,17 @@ export const NAMED_EPISODES: readonly NamedEpisode[] = [
   {
     id: "recession_2020",
     name: "the 2020 recession",
-    phrases: ["2020 recession", "covid recession", "pandemic recession", "covid 19 recession", "covid crash", "covid 19 pandemic", "covid pandemic", "the pandemic", "pandemic lockdown"],
+    phrases: [
+      "2020 recession",
+      "covid recession",
+      "pandemic recession",
+      "covid 19 recession",
+      "covid crash",
+      "covid 19 pandemic",
+      "covid pandemic",
+      "the pandemic",
+      "pandemic lockdown",
+    ],
     kind: "recession",
     marginMonths: 6,
     recessionYears: [2020, 2020],
@@ -47,7 +67,20 @@ export const NAMED_EPISODES: readonly NamedEpisode[] = [
   {
     id: "inflation_2021_22",
     name: "the 2021-22 inflation surge",
-    phrases: ["2021 22 inflation surge", "2021 2022 inflation surge", "2021 22 surge", "2021 2022 surge", "2022 surge", "inflation surge", "inflation spike", "post pandemic inflation", "post pandemic", "post covid", "2022 inflation", "2021 inflation"],
+    phrases: [
+      "2021 22 inflation surge",
+      "2021 2022 inflation surge",
+      "2021 22 surge",
+      "2021 2022 surge",
+      "2022 surge",
+      "inflation surge",
+      "inflation spike",
+      "post pandemic inflation",
+      "post pandemic",
+      "post covid",
+      "2022 inflation",
+      "2021 inflation",
+    ],
     kind: "inflation",
     marginMonths: 12,
     months: ["2021-01-01", "2022-12-01"],
@@ -56,7 +89,22 @@ export const NAMED_EPISODES: readonly NamedEpisode[] = [
     id: "early_1980s",
     // Named by its years: "1980s" would read as digits run into letters to the number checker (verify.ts).
     name: "the recessions of 1980 and 1981-82",
-    phrases: ["early 1980s recession", "early 80s recession", "early eighties recession", "1980s recession", "80s recession", "volcker recession", "1981 1982 recession", "1981 82 recession", "1982 recession", "1981 recession", "1980 recession", "early 1980s", "early 80s", "early eighties"],
+    phrases: [
+      "early 1980s recession",
+      "early 80s recession",
+      "early eighties recession",
+      "1980s recession",
+      "80s recession",
+      "volcker recession",
+      "1981 1982 recession",
+      "1981 82 recession",
+      "1982 recession",
+      "1981 recession",
+      "1980 recession",
+      "early 1980s",
+      "early 80s",
+      "early eighties",
+    ],
     kind: "recession",
     marginMonths: 6,
     recessionYears: [1980, 1982],
@@ -67,7 +115,9 @@ export const NAMED_EPISODES: readonly NamedEpisode[] = [
 export const DEFAULT_RECESSION_MARGIN_MONTHS = 24;
 
 /** The recessions of a 0/1 monthly indicator, oldest first. */
-export function recessionsOf(points: readonly { date: string; value: number | null }[]): { start: string; end: string }[] {
+export function recessionsOf(
+  points: readonly { date: string; value: number | null }[],
+): { start: string; end: string }[] {
   const out: { start: string; end: string }[] = [];
   let open: { start: string; end: string } | null = null;
   for (const p of points) {
@@ -85,7 +135,14 @@ export function recessionsOf(points: readonly { date: string; value: number | nu
 
 /** "the recession of July 1990 to March 1991", named by a caller's date formatter. */
 function unnamed(r: { start: string; end: string }): Episode {
-  return { id: `recession_${r.start.slice(0, 7)}`, name: "", kind: "recession", start: r.start, end: r.end, marginMonths: DEFAULT_RECESSION_MARGIN_MONTHS };
+  return {
+    id: `recession_${r.start.slice(0, 7)}`,
+    name: "",
+    kind: "recession",
+    start: r.start,
+    end: r.end,
+    marginMonths: DEFAULT_RECESSION_MARGIN_MONTHS,
+  };
 }
 
 /**
@@ -96,21 +153,54 @@ export function episodesOf(recessions: readonly { start: string; end: string }[]
   const out: Episode[] = [];
   for (const r of recessions) {
     const year = Number(r.start.slice(0, 4));
-    const named = NAMED_EPISODES.find((n) => "recessionYears" in n && year >= n.recessionYears[0] && year <= n.recessionYears[1]);
-    const alone = named && "recessionYears" in named && recessions.filter((x) => inYears(x.start, named.recessionYears)).length === 1;
-    out.push(alone ? { id: named.id, name: named.name, kind: "recession", start: r.start, end: r.end, marginMonths: named.marginMonths } : unnamed(r));
+    const named = NAMED_EPISODES.find(
+      (n) => "recessionYears" in n && year >= n.recessionYears[0] && year <= n.recessionYears[1],
+    );
+    const alone =
+      named &&
+      "recessionYears" in named &&
+      recessions.filter((x) => inYears(x.start, named.recessionYears)).length === 1;
+    out.push(
+      alone
+        ? {
+            id: named.id,
+            name: named.name,
+            kind: "recession",
+            start: r.start,
+            end: r.end,
+            marginMonths: named.marginMonths,
+          }
+        : unnamed(r),
+    );
   }
   for (const n of NAMED_EPISODES) {
-    if ("months" in n) out.push({ id: n.id, name: n.name, kind: n.kind, start: n.months[0], end: n.months[1], marginMonths: n.marginMonths });
+    if ("months" in n)
+      out.push({
+        id: n.id,
+        name: n.name,
+        kind: n.kind,
+        start: n.months[0],
+        end: n.months[1],
+        marginMonths: n.marginMonths,
+      });
     else {
       const runs = recessions.filter((x) => inYears(x.start, n.recessionYears));
-      if (runs.length > 1) out.push({ id: n.id, name: n.name, kind: n.kind, start: runs[0].start, end: runs.at(-1)!.end, marginMonths: n.marginMonths });
+      if (runs.length > 1)
+        out.push({
+          id: n.id,
+          name: n.name,
+          kind: n.kind,
+          start: runs[0].start,
+          end: runs.at(-1)!.end,
+          marginMonths: n.marginMonths,
+        });
     }
   }
   return out.sort((a, b) => a.start.localeCompare(b.start) || a.end.localeCompare(b.end));
 }
 
-const inYears = (date: string, [from, to]: readonly [number, number]) => Number(date.slice(0, 4)) >= from && Number(date.slice(0, 4)) <= to;
+const inYears = (date: string, [from, to]: readonly [number, number]) =>
+  Number(date.slice(0, 4)) >= from && Number(date.slice(0, 4)) <= to;
 
 /** Whether an episode concerns a series of this catalog category (see the file comment). */
 export function concerns(e: Episode, category: string | null): boolean {
@@ -122,13 +212,26 @@ export function episodeWindow(e: Episode, all: readonly Episode[], lagging: bool
   if (!lagging) return { start: e.start, end: e.end };
   let end = addMonths(e.end, e.marginMonths);
   // Never into the next episode of the same kind that is not part of this one.
-  for (const other of all) if (other.kind === e.kind && other.start > e.end && other.start <= end) end = addMonths(other.start, -1);
+  for (const other of all)
+    if (other.kind === e.kind && other.start > e.end && other.start <= end) end = addMonths(other.start, -1);
   return { start: e.start, end };
 }
 
 /** Words that name the 2020 recession only after a word of time ("during covid", "since the pandemic", "its covid peak"). */
 export const TIMED_EPISODE_WORDS: ReadonlySet<string> = new Set(["covid", "pandemic", "lockdown", "coronavirus"]);
-export const EPISODE_TIME_WORDS: ReadonlySet<string> = new Set(["during", "in", "through", "amid", "since", "after", "before", "throughout", "the", "its", "their"]);
+export const EPISODE_TIME_WORDS: ReadonlySet<string> = new Set([
+  "during",
+  "in",
+  "through",
+  "amid",
+  "since",
+  "after",
+  "before",
+  "throughout",
+  "the",
+  "its",
+  "their",
+]);
 
 /**
  * The year an episode named right after "since" began ("since the pandemic" 2020, "since the great recession"
@@ -156,7 +259,9 @@ export function latestEpisode(all: readonly Episode[], category: string | null, 
  * most recent / previous recession". `words`: the question folded to lower-case words joined by single spaces.
  */
 export function namedEpisode(words: string, all: readonly Episode[]): Episode | null {
-  const phrases = NAMED_EPISODES.flatMap((n) => n.phrases.map((p) => ({ id: n.id, p }))).sort((a, b) => b.p.length - a.p.length);
+  const phrases = NAMED_EPISODES.flatMap((n) => n.phrases.map((p) => ({ id: n.id, p }))).sort(
+    (a, b) => b.p.length - a.p.length,
+  );
   for (const { id, p } of phrases) {
     if (!new RegExp(`(^| )${p}( |$)`).test(words)) continue;
     const hit = all.find((e) => e.id === id);
@@ -165,7 +270,11 @@ export function namedEpisode(words: string, all: readonly Episode[]): Episode | 
   const year = /\b((?:19|20)\d\d) recession\b|\brecession (?:of|in) ((?:19|20)\d\d)\b/.exec(words);
   if (year) {
     const y = year[1] ?? year[2];
-    return all.find((e) => e.kind === "recession" && e.start.slice(0, 4) <= y && e.end.slice(0, 4) >= y && !isGroup(e, all)) ?? null;
+    return (
+      all.find(
+        (e) => e.kind === "recession" && e.start.slice(0, 4) <= y && e.end.slice(0, 4) >= y && !isGroup(e, all),
+      ) ?? null
+    );
   }
   if (/\b(last|latest|most recent|previous|recent) recession\b/.test(words)) {
     const recessions = all.filter((e) => e.kind === "recession" && !isGroup(e, all));
@@ -176,5 +285,8 @@ export function namedEpisode(words: string, all: readonly Episode[]): Episode | 
 
 /** A named episode that groups several recessions (its own runs are listed on their own too). */
 function isGroup(e: Episode, all: readonly Episode[]): boolean {
-  return all.some((o) => o !== e && o.kind === e.kind && o.start >= e.start && o.end <= e.end && (o.start !== e.start || o.end !== e.end));
+  return all.some(
+    (o) =>
+      o !== e && o.kind === e.kind && o.start >= e.start && o.end <= e.end && (o.start !== e.start || o.end !== e.end),
+  );
 }

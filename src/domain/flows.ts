@@ -16,9 +16,20 @@
 export type FlowMeasure = "movers" | "returns" | "exemptions" | "agi";
 
 export const FLOW_MEASURES: Readonly<Record<FlowMeasure, { unit: string; description: string }>> = {
-  movers: { unit: "persons", description: "persons aged 1 and over who lived in the origin one year before and in the destination at the survey (Census ACS)" },
-  returns: { unit: "returns", description: "individual income tax returns whose address moved from the origin to the destination, about households (IRS SOI)" },
-  exemptions: { unit: "exemptions", description: "personal exemptions claimed on those returns, about persons (IRS SOI)" },
+  movers: {
+    unit: "persons",
+    description:
+      "persons aged 1 and over who lived in the origin one year before and in the destination at the survey (Census ACS)",
+  },
+  returns: {
+    unit: "returns",
+    description:
+      "individual income tax returns whose address moved from the origin to the destination, about households (IRS SOI)",
+  },
+  exemptions: {
+    unit: "exemptions",
+    description: "personal exemptions claimed on those returns, about persons (IRS SOI)",
+  },
   agi: { unit: "thousands of US dollars", description: "adjusted gross income reported on those returns (IRS SOI)" },
 };
 export const FLOW_MEASURE_NAMES = Object.keys(FLOW_MEASURES) as FlowMeasure[];
@@ -65,7 +76,10 @@ export function irsYearPairPeriod(pair: string): { start: string; end: string } 
 }
 
 /** Records whose origin and destination are both known regions, and how many records named each unknown code. */
-export function keepKnownRegions(records: readonly FlowRecord[], known: ReadonlySet<string>): { kept: FlowRecord[]; unknown: Map<string, number> } {
+export function keepKnownRegions(
+  records: readonly FlowRecord[],
+  known: ReadonlySet<string>,
+): { kept: FlowRecord[]; unknown: Map<string, number> } {
   const kept: FlowRecord[] = [];
   const unknown = new Map<string, number>();
   for (const r of records) {
@@ -81,15 +95,31 @@ export type FlowSlice = { measure: FlowMeasure; periodStart: string; periodEnd: 
 
 export type FlowChoice =
   | { ok: true; measure: FlowMeasure; periodStart: string; periodEnd: string; datasets: FlowDataset[] }
-  | { ok: false; reason: "no_flows" | "no_measure" | "no_period"; message: string; measures: FlowMeasure[]; periods: string[] };
+  | {
+      ok: false;
+      reason: "no_flows" | "no_measure" | "no_period";
+      message: string;
+      measures: FlowMeasure[];
+      periods: string[];
+    };
 
-export function chooseFlowSlice(available: readonly FlowSlice[], want: { measure?: FlowMeasure; period?: string }): FlowChoice {
+export function chooseFlowSlice(
+  available: readonly FlowSlice[],
+  want: { measure?: FlowMeasure; period?: string },
+): FlowChoice {
   const measures = FLOW_MEASURE_NAMES.filter((m) => available.some((s) => s.measure === m));
-  if (measures.length === 0) return { ok: false, reason: "no_flows", message: "No flows are held for these filters.", measures, periods: [] };
+  if (measures.length === 0)
+    return { ok: false, reason: "no_flows", message: "No flows are held for these filters.", measures, periods: [] };
   const measure = want.measure ?? measures[0]!;
   const ofMeasure = available.filter((s) => s.measure === measure);
   if (ofMeasure.length === 0) {
-    return { ok: false, reason: "no_measure", message: `No '${measure}' flows are held for these filters (measures held: ${measures.join(", ")}).`, measures, periods: [] };
+    return {
+      ok: false,
+      reason: "no_measure",
+      message: `No '${measure}' flows are held for these filters (measures held: ${measures.join(", ")}).`,
+      measures,
+      periods: [],
+    };
   }
   const periods = [...new Set(ofMeasure.map((s) => s.periodStart))].sort();
   let start: string | undefined;
@@ -107,6 +137,15 @@ export function chooseFlowSlice(available: readonly FlowSlice[], want: { measure
   }
   const slices = ofMeasure.filter((s) => s.periodStart === start);
   // One period_start may close at different ends in different datasets: the longest window is reported.
-  const periodEnd = slices.map((s) => s.periodEnd).sort().pop()!;
-  return { ok: true, measure, periodStart: start, periodEnd, datasets: [...new Set(slices.map((s) => s.dataset))].sort() };
+  const periodEnd = slices
+    .map((s) => s.periodEnd)
+    .sort()
+    .pop()!;
+  return {
+    ok: true,
+    measure,
+    periodStart: start,
+    periodEnd,
+    datasets: [...new Set(slices.map((s) => s.dataset))].sort(),
+  };
 }

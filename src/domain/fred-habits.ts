@@ -67,7 +67,13 @@ const FREQUENCY: Record<string, ValueRule> = {
 };
 
 /** A FRED parameter name: our parameter for it (null when it has none), and its values' table when they differ. */
-type ParameterRule = { ours: string | null; values?: Record<string, ValueRule>; about?: string; note?: string; headers?: string[] };
+type ParameterRule = {
+  ours: string | null;
+  values?: Record<string, ValueRule>;
+  about?: string;
+  note?: string;
+  headers?: string[];
+};
 
 const PARAMETERS: Record<string, ParameterRule> = {
   series_id: { ours: "indicator" },
@@ -92,9 +98,19 @@ const VALUES_OF_OURS: Record<string, { fred: string; values: Record<string, Valu
 };
 
 /** `given` is what the caller wrote; the sentence names FRED's own parameter, so `transform=pch` reads as units=pch. */
-function fromValue(given: string, fredName: string, value: string, rule: ValueRule, parameter: string): FredTranslation {
+function fromValue(
+  given: string,
+  fredName: string,
+  value: string,
+  rule: ValueRule,
+  parameter: string,
+): FredTranslation {
   const says = rule.says ?? `is ${parameter}=${rule.ours[0]} here`;
-  return { fred: given, ours: rule.ours.map((v) => `${parameter}=${v}`), message: `FRED's ${fredName}=${value} (${rule.means}) ${says}.` };
+  return {
+    fred: given,
+    ours: rule.ours.map((v) => `${parameter}=${v}`),
+    message: `FRED's ${fredName}=${value} (${rule.means}) ${says}.`,
+  };
 }
 
 /** Whether `value` is a key of `table` itself (not something inherited such as `constructor`). */
@@ -107,7 +123,10 @@ function own<T>(table: Record<string, T>, value: string): T | undefined {
  * values; `accepted` is the operation's own parameters (a FRED name whose equivalent is not among them is left
  * untranslated). Unknown values are not repeated: the translation then names our parameter only.
  */
-export function translateFredParameters(given: ReadonlyMap<string, readonly string[]>, accepted: readonly string[]): FredTranslation[] {
+export function translateFredParameters(
+  given: ReadonlyMap<string, readonly string[]>,
+  accepted: readonly string[],
+): FredTranslation[] {
   const out: FredTranslation[] = [];
   for (const [name, values] of given) {
     const rule = own(PARAMETERS, name);
@@ -123,7 +142,12 @@ export function translateFredParameters(given: ReadonlyMap<string, readonly stri
       return r ? [fromValue(`${name}=${v}`, name, v, r, parameter)] : [];
     });
     if (known.length > 0) out.push(...known);
-    else out.push({ fred: name, ours: [parameter], message: `FRED's ${name} is ${parameter} here${rule.about ? ` (${rule.about})` : ""}.` });
+    else
+      out.push({
+        fred: name,
+        ours: [parameter],
+        message: `FRED's ${name} is ${parameter} here${rule.about ? ` (${rule.about})` : ""}.`,
+      });
   }
   return out;
 }
@@ -132,7 +156,11 @@ export function translateFredParameters(given: ReadonlyMap<string, readonly stri
  * The translation of a FRED value given to one of our own parameters, or null when the value is not FRED's or our
  * equivalent is not a value this parameter takes (`acceptedValues`, when the schema lists them).
  */
-export function translateFredValue(parameter: string, value: string, acceptedValues?: readonly unknown[]): FredTranslation | null {
+export function translateFredValue(
+  parameter: string,
+  value: string,
+  acceptedValues?: readonly unknown[],
+): FredTranslation | null {
   const table = own(VALUES_OF_OURS, parameter);
   const rule = table ? own(table.values, value) : undefined;
   if (!table || !rule) return null;

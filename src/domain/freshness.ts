@@ -17,7 +17,13 @@
 // - freshest of several series: the one whose newest period ends latest (freshestIndex).
 import { FREQUENCY_UNIT, periodEnd, periodIndex, periodStartOfIndex, type Frequency } from "./calendar";
 
-export const FRESHNESS_ALLOWANCE: Record<Frequency, number> = { daily: 7, weekly: 3, monthly: 3, quarterly: 2, annual: 2 };
+export const FRESHNESS_ALLOWANCE: Record<Frequency, number> = {
+  daily: 7,
+  weekly: 3,
+  monthly: 3,
+  quarterly: 2,
+  annual: 2,
+};
 
 export type Freshness = {
   /** The newest period with a value (YYYY-MM-DD, its first day as stored). */

@@ -7,10 +7,23 @@ import type { Point } from "./series";
 import { formatWindow, windowSpanPhrase, type Window } from "./window";
 import { inferValueSpec, percentChangeApplies, type ValueSpec } from "./value-kinds";
 
-export const FACT_KINDS = ["trend", "latest_delta", "watermark_high_distance", "watermark_low_distance", "longest_run", "peer_rank"] as const;
+export const FACT_KINDS = [
+  "trend",
+  "latest_delta",
+  "watermark_high_distance",
+  "watermark_low_distance",
+  "longest_run",
+  "peer_rank",
+] as const;
 export type FactKind = (typeof FACT_KINDS)[number];
 
-export type InsightFact = { kind: FactKind; params: Record<string, unknown>; humanTemplate: string; text: string; salience: number };
+export type InsightFact = {
+  kind: FactKind;
+  params: Record<string, unknown>;
+  humanTemplate: string;
+  text: string;
+  salience: number;
+};
 
 /** What the facts are about. `place` is the region as prose names it ("Texas", "the United States"). */
 export type InsightSeries = {
@@ -25,7 +38,12 @@ export type InsightSeries = {
 };
 
 /** Values of the peer regions (the region itself included) on one date; `noun` names them all: "the 50 states and DC". */
-export type PeerValues = { date: string; region: string; noun: string; values: readonly { region: string; value: number }[] };
+export type PeerValues = {
+  date: string;
+  region: string;
+  noun: string;
+  values: readonly { region: string; value: number }[];
+};
 
 export type Valued = { date: string; value: number };
 export type Ctx = {
@@ -59,7 +77,8 @@ export function context(s: InsightSeries, window: Window, pts: Valued[]): Ctx {
     // Percent changes only of a level or an index: a rate moves in points, a computed change is not changed again.
     rate: !percentChangeApplies(s.values ?? inferValueSpec(s.unit)),
     subject: seriesSubject(s.indicatorName, s.place),
-    period: window.kind === "all" ? `since ${formatDate(pts[0].date, s.frequency)}` : `over ${windowSpanPhrase(window)}`,
+    period:
+      window.kind === "all" ? `since ${formatDate(pts[0].date, s.frequency)}` : `over ${windowSpanPhrase(window)}`,
     window: formatWindow(window),
     v: (x) => formatValue(x, s.unit, decimals),
     d: (x) => formatChange(x, s.unit, decimals),
@@ -67,6 +86,12 @@ export function context(s: InsightSeries, window: Window, pts: Valued[]): Ctx {
   };
 }
 
-export function fact(kind: FactKind, params: Record<string, unknown>, template: string, display: Record<string, string>, salience: number): InsightFact {
+export function fact(
+  kind: FactKind,
+  params: Record<string, unknown>,
+  template: string,
+  display: Record<string, string>,
+  salience: number,
+): InsightFact {
   return { kind, params, humanTemplate: template, text: renderTemplate(template, display), salience: round3(salience) };
 }

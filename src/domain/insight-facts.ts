@@ -18,7 +18,8 @@ function pct(x: number, base: number): number | null {
 }
 
 const directionOf = (dx: number): Direction | "flat" => (dx > 0 ? "up" : dx < 0 ? "down" : "flat");
-const toneFor = (dir: Direction | "flat", upIsGood: boolean | null): Tone => toneOf(dir === "flat" ? null : dir, upIsGood);
+const toneFor = (dir: Direction | "flat", upIsGood: boolean | null): Tone =>
+  toneOf(dir === "flat" ? null : dir, upIsGood);
 
 export function trendFact(c: Ctx): InsightFact {
   const t0 = dayNumber(c.pts[0].date);
@@ -102,7 +103,10 @@ export function latestDeltaFact(c: Ctx): InsightFact {
     previous_value: c.v(prev.value),
     change: c.d(change),
     change_percent: changePercent === null ? "" : formatPercent(Math.abs(changePercent)),
-    unusual: z !== null && Math.abs(z) >= UNUSUAL_MOVE_Z ? `, an unusually large move for this series (${Math.abs(z).toFixed(1)} times its typical deviation)` : "",
+    unusual:
+      z !== null && Math.abs(z) >= UNUSUAL_MOVE_Z
+        ? `, an unusually large move for this series (${Math.abs(z).toFixed(1)} times its typical deviation)`
+        : "",
   };
   const verb = direction === "up" ? "rose" : "fell";
   const template =
@@ -152,7 +156,12 @@ export function watermarkFact(c: Ctx, side: "high" | "low"): InsightFact {
     distance: c.d(distance),
     distance_percent: distancePercent === null ? "" : ` (${formatPercent(distancePercent)})`,
     period: c.period,
-    assessment: tone === "positive" ? ": the best reading in that time" : tone === "negative" ? ": the worst reading in that time" : "",
+    assessment:
+      tone === "positive"
+        ? ": the best reading in that time"
+        : tone === "negative"
+          ? ": the worst reading in that time"
+          : "",
   };
   const word = side === "high" ? "highest" : "lowest";
   const template = !atMark
@@ -173,7 +182,10 @@ export function longestRunFact(c: Ctx): InsightFact {
     if (dir === "flat") cur = null;
     else {
       const prev: Run | null = cur;
-      cur = prev && prev.direction === dir ? { length: prev.length + 1, direction: dir, start: prev.start, end: c.pts[i].date } : { length: 1, direction: dir, start: c.pts[i].date, end: c.pts[i].date };
+      cur =
+        prev && prev.direction === dir
+          ? { length: prev.length + 1, direction: dir, start: prev.start, end: c.pts[i].date }
+          : { length: 1, direction: dir, start: c.pts[i].date, end: c.pts[i].date };
     }
     // `>=`: on a tie the most recent run is the longest.
     if (cur && (!longest || cur.length >= longest.length)) longest = cur;
@@ -208,7 +220,8 @@ export function longestRunFact(c: Ctx): InsightFact {
   const verb = (d: Direction) => (d === "up" ? "risen" : "fallen");
   let template: string;
   if (!longest) template = "{subject} has not changed {period}.";
-  else if (isCurrent && longest.length === 1) template = `{subject} has not risen or fallen two ${plural} in a row {period}.`;
+  else if (isCurrent && longest.length === 1)
+    template = `{subject} has not risen or fallen two ${plural} in a row {period}.`;
   else if (isCurrent) {
     template = `{subject} has ${verb(longest.direction)} for {current_length} consecutive ${plural}, from {current_start} to {latest_date}: its longest run of ${moves(longest.direction, 2)} {period}.`;
   } else {

@@ -35,12 +35,24 @@
 // - peer_rank: e^4 * cred(N), e = 1 - 2 * min(rank - 1, N - rank) / (N - 1): 1 at either end, 0 in the middle.
 // - trend: 0.6 * R² * cred(n): context, never headline news on its own.
 // Each fact is built by insight-facts.ts, from the shapes and the context of insight-context.ts.
-import { context, FACT_KINDS, type FactKind, type InsightFact, type InsightSeries, type PeerValues } from "./insight-context";
+import {
+  context,
+  FACT_KINDS,
+  type FactKind,
+  type InsightFact,
+  type InsightSeries,
+  type PeerValues,
+} from "./insight-context";
 import { latestDeltaFact, longestRunFact, peerRankFact, trendFact, watermarkFact } from "./insight-facts";
 import type { Point } from "./series";
 import { windowStart, type Window } from "./window";
 
-export type Insights = { facts: InsightFact[]; observationCount: number; windowStart: string | null; windowEnd: string | null };
+export type Insights = {
+  facts: InsightFact[];
+  observationCount: number;
+  windowStart: string | null;
+  windowEnd: string | null;
+};
 
 /** Every fact that the window's data supports, ranked by salience. */
 export function computeInsights(series: InsightSeries, window: Window, peers: PeerValues | null = null): Insights {
@@ -52,7 +64,8 @@ export function computeInsights(series: InsightSeries, window: Window, peers: Pe
   const ctx = context(series, window, pts);
   const facts: InsightFact[] = [];
   if (pts.length >= 3) facts.push(trendFact(ctx));
-  if (pts.length >= 2) facts.push(latestDeltaFact(ctx), watermarkFact(ctx, "high"), watermarkFact(ctx, "low"), longestRunFact(ctx));
+  if (pts.length >= 2)
+    facts.push(latestDeltaFact(ctx), watermarkFact(ctx, "high"), watermarkFact(ctx, "low"), longestRunFact(ctx));
   if (peers) {
     const f = peerRankFact(ctx, peers);
     if (f) facts.push(f);

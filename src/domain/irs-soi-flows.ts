@@ -39,7 +39,8 @@ const MEASURES: [column: "n1" | "n2" | "agi", measure: FlowMeasure][] = [
 
 const pad = (raw: string, width: number, what: string, line: number) => {
   const s = raw.trim();
-  if (!/^\d+$/.test(s) || s.length > width) throw new FlowFileError(`${what} '${raw}' is not a ${width}-digit FIPS code`, line);
+  if (!/^\d+$/.test(s) || s.length > width)
+    throw new FlowFileError(`${what} '${raw}' is not a ${width}-digit FIPS code`, line);
   return s.padStart(width, "0");
 };
 
@@ -56,16 +57,19 @@ export function parseIrsSoiCountyFlows(text: string, opts: { yearPair?: string }
   const header = rows[0]!.fields.map((h) => h.trim().toLowerCase());
   const col = (name: string) => header.indexOf(name);
   const missing = REQUIRED.filter((n) => col(n) < 0);
-  if (missing.length > 0) throw new FlowFileError(`missing column${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`, rows[0]!.line);
+  if (missing.length > 0)
+    throw new FlowFileError(`missing column${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`, rows[0]!.line);
   const yearCol = col("year");
-  if (yearCol < 0 && opts.yearPair === undefined) throw new FlowFileError("no year column: pass the file's year pair (YYZZ, from countyinflowYYZZ.csv)");
+  if (yearCol < 0 && opts.yearPair === undefined)
+    throw new FlowFileError("no year column: pass the file's year pair (YYZZ, from countyinflowYYZZ.csv)");
   const filePeriod = opts.yearPair === undefined ? null : irsYearPairPeriod(opts.yearPair);
   if (opts.yearPair !== undefined && !filePeriod) throw new FlowFileError(`'${opts.yearPair}' is not a year pair YYZZ`);
 
   const out: IrsSoiParse = { flows: [], skipped: { pseudo: 0, nonMigrants: 0, repeated: 0 }, suppressed: 0 };
   const edges = new Map<string, string>();
   for (const { fields, line } of rows.slice(1)) {
-    if (fields.length < header.length) throw new FlowFileError(`expected ${header.length} fields, found ${fields.length}`, line);
+    if (fields.length < header.length)
+      throw new FlowFileError(`expected ${header.length} fields, found ${fields.length}`, line);
     const f = (name: string) => fields[col(name)]!;
     const y1s = pad(f("y1_statefips"), 2, "y1_statefips", line);
     const y1c = pad(f("y1_countyfips"), 3, "y1_countyfips", line);
@@ -86,7 +90,8 @@ export function parseIrsSoiCountyFlows(text: string, opts: { yearPair?: string }
       const pair = fields[yearCol]!.trim().padStart(4, "0");
       period = irsYearPairPeriod(pair);
       if (!period) throw new FlowFileError(`year '${fields[yearCol]}' is not a year pair YYZZ`, line);
-      if (filePeriod && filePeriod.start !== period.start) throw new FlowFileError(`year ${pair} differs from the file's year pair ${opts.yearPair}`, line);
+      if (filePeriod && filePeriod.start !== period.start)
+        throw new FlowFileError(`year ${pair} differs from the file's year pair ${opts.yearPair}`, line);
     }
     const edge = `${origin}>${destination}@${period!.start}`;
     const values = MEASURES.map(([column]) => f(column).trim()).join(",");
@@ -95,7 +100,11 @@ export function parseIrsSoiCountyFlows(text: string, opts: { yearPair?: string }
       out.skipped.repeated++;
       continue;
     }
-    if (seen !== undefined) throw new FlowFileError(`the flow ${origin} -> ${destination} of ${period!.start.slice(0, 4)} is listed twice, with different values`, line);
+    if (seen !== undefined)
+      throw new FlowFileError(
+        `the flow ${origin} -> ${destination} of ${period!.start.slice(0, 4)} is listed twice, with different values`,
+        line,
+      );
     edges.set(edge, values);
     // n1 = -1 marks a suppressed row (all three are -1). Counts are never negative, so -1 is suppressed there; AGI
     // may be negative (net losses), so its -1 is a number unless the row is suppressed.
@@ -107,8 +116,21 @@ export function parseIrsSoiCountyFlows(text: string, opts: { yearPair?: string }
         value = null;
         out.suppressed++;
       } else if (column === "agi" ? /^-?\d+$/.test(raw) : /^\d+$/.test(raw)) value = Number(raw);
-      else throw new FlowFileError(`${column} '${raw}' is neither ${column === "agi" ? "an amount" : "a count"} nor -1 (suppressed)`, line);
-      out.flows.push({ dataset: IRS_COUNTY_DATASET, measure, origin, destination, periodStart: period!.start, periodEnd: period!.end, value, moe: null });
+      else
+        throw new FlowFileError(
+          `${column} '${raw}' is neither ${column === "agi" ? "an amount" : "a count"} nor -1 (suppressed)`,
+          line,
+        );
+      out.flows.push({
+        dataset: IRS_COUNTY_DATASET,
+        measure,
+        origin,
+        destination,
+        periodStart: period!.start,
+        periodEnd: period!.end,
+        value,
+        moe: null,
+      });
     }
   }
   return out;

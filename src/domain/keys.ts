@@ -23,7 +23,8 @@ export function mintKey(mode: KeyMode, bytes: Uint8Array): string {
 }
 
 export function mintRecoveryToken(bytes: Uint8Array): string {
-  if (bytes.length !== TOKEN_RANDOM_BYTES) throw new RangeError(`a recovery token needs ${TOKEN_RANDOM_BYTES} random bytes`);
+  if (bytes.length !== TOKEN_RANDOM_BYTES)
+    throw new RangeError(`a recovery token needs ${TOKEN_RANDOM_BYTES} random bytes`);
   return `svcr_${base64Url(bytes)}`;
 }
 
@@ -128,5 +129,7 @@ export function readCredential(authorization: string | undefined, xApiKey: strin
   }
   const key = (bearer ?? header)!;
   const mode = parseKey(key);
-  return mode ? { kind: "key", key, mode } : { kind: "malformed", reason: "not a key of the form svc_live_… or svc_test_…" };
+  return mode
+    ? { kind: "key", key, mode }
+    : { kind: "malformed", reason: "not a key of the form svc_live_… or svc_test_…" };
 }

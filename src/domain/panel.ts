@@ -50,7 +50,10 @@ export type PanelOptions = {
 
 const coarser = (a: Frequency, b: Frequency) => (FREQUENCY_RANK[b] > FREQUENCY_RANK[a] ? b : a);
 
-export function planPanel(series: readonly { key: string; frequency: Frequency }[], requested?: ResampleTarget): PanelPlan {
+export function planPanel(
+  series: readonly { key: string; frequency: Frequency }[],
+  requested?: ResampleTarget,
+): PanelPlan {
   if (series.length === 0) throw new RuleError("A panel needs at least one series.", { parameter: "indicators" });
   if (requested) {
     for (const s of series) {
@@ -77,7 +80,11 @@ export function planPanel(series: readonly { key: string; frequency: Frequency }
 }
 
 /** period index -> value of one series on the panel's grid, and which series were resampled. */
-function gridOf(input: PanelSeriesInput, opts: PanelOptions, resampled: Record<string, PanelResampled>): Map<number, number | null> {
+function gridOf(
+  input: PanelSeriesInput,
+  opts: PanelOptions,
+  resampled: Record<string, PanelResampled>,
+): Map<number, number | null> {
   const unit = FREQUENCY_UNIT[opts.plan.frequency];
   const out = new Map<number, number | null>();
   if (!opts.plan.resampled) {
@@ -88,7 +95,10 @@ function gridOf(input: PanelSeriesInput, opts: PanelOptions, resampled: Record<s
   const res = resample(input.points, input.frequency, opts.plan.frequency as ResampleTarget, opts.method);
   for (const b of res.buckets) out.set(periodIndex(b.period_start, unit), b.value);
   if (input.frequency !== opts.plan.frequency) {
-    resampled[input.key] = { source_frequency: input.frequency, dropped_period_start: res.dropped?.period_start ?? null };
+    resampled[input.key] = {
+      source_frequency: input.frequency,
+      dropped_period_start: res.dropped?.period_start ?? null,
+    };
   }
   return out;
 }
@@ -105,7 +115,12 @@ export function alignPanel(inputs: readonly PanelSeriesInput[], opts: PanelOptio
   let periods: number[];
   let values: (number | null)[][];
   if (opts.missing === "drop") {
-    periods = grids.length === 0 ? [] : [...grids[0].keys()].filter((i) => i >= lo && i <= hi && grids.every((g) => valued(g, i))).sort((a, b) => a - b);
+    periods =
+      grids.length === 0
+        ? []
+        : [...grids[0].keys()]
+            .filter((i) => i >= lo && i <= hi && grids.every((g) => valued(g, i)))
+            .sort((a, b) => a - b);
     values = grids.map((g) => periods.map((i) => g.get(i)!));
   } else {
     const all = new Set<number>();

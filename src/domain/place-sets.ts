@@ -12,7 +12,9 @@ export type Comparison = ">" | ">=" | "<" | "<=";
 export type Threshold = { op: Comparison; value: number };
 
 export function ordered(values: readonly Ranked[], dir: Order): Ranked[] {
-  return [...values].sort((a, b) => (dir === "max" ? b.value - a.value : a.value - b.value) || a.place.localeCompare(b.place));
+  return [...values].sort(
+    (a, b) => (dir === "max" ? b.value - a.value : a.value - b.value) || a.place.localeCompare(b.place),
+  );
 }
 
 /** The first `n` places in order and every place tied with the n-th. */
@@ -40,10 +42,21 @@ export function passes(value: number, t: Threshold): boolean {
 
 /** The places that pass the threshold, in the order it points to (above: highest first; below: lowest first). */
 export function filtered(values: readonly Ranked[], t: Threshold): Ranked[] {
-  return ordered(values.filter((v) => passes(v.value, t)), t.op.startsWith(">") ? "max" : "min");
+  return ordered(
+    values.filter((v) => passes(v.value, t)),
+    t.op.startsWith(">") ? "max" : "min",
+  );
 }
 
-const SCALE_WORDS: Record<string, number> = { thousand: 1e3, k: 1e3, million: 1e6, m: 1e6, billion: 1e9, bn: 1e9, trillion: 1e12 };
+const SCALE_WORDS: Record<string, number> = {
+  thousand: 1e3,
+  k: 1e3,
+  million: 1e6,
+  m: 1e6,
+  billion: 1e9,
+  bn: 1e9,
+  trillion: 1e12,
+};
 
 /**
  * A threshold written in a question ("above 5%", "more than 1 million", "under $50,000", "at least 4.5 percent"),
@@ -52,12 +65,25 @@ const SCALE_WORDS: Record<string, number> = { thousand: 1e3, k: 1e3, million: 1e
 export function readThreshold(question: string): (Threshold & { percent: boolean; scaled: boolean }) | null {
   const q = question.toLowerCase().replace(/[’']/g, "'");
   const m =
-    /\b(above|over|more than|greater than|higher than|exceeding|exceeds|in excess of|at least|no less than|below|under|less than|lower than|fewer than|at most|no more than)\s+(?:(?:the|its|their|a|an|[a-z]+'s)\s+)*(?:\$\s?)?(-?\d[\d,]*(?:\.\d+)?)(?![\d.,]*\d)\s*(%|percent\b|per cent\b|percentage points?\b|(?:thousand|million|billion|trillion|k|m|bn)\b)?(?!\s*(?:years?|months?|weeks?|days?|decades?|quarters?|peak|high|low|top|record|levels?)\b)/.exec(q);
+    /\b(above|over|more than|greater than|higher than|exceeding|exceeds|in excess of|at least|no less than|below|under|less than|lower than|fewer than|at most|no more than)\s+(?:(?:the|its|their|a|an|[a-z]+'s)\s+)*(?:\$\s?)?(-?\d[\d,]*(?:\.\d+)?)(?![\d.,]*\d)\s*(%|percent\b|per cent\b|percentage points?\b|(?:thousand|million|billion|trillion|k|m|bn)\b)?(?!\s*(?:years?|months?|weeks?|days?|decades?|quarters?|peak|high|low|top|record|levels?)\b)/.exec(
+      q,
+    );
   if (!m) return null;
   const word = m[1];
-  const op: Comparison = /^(at least|no less than)$/.test(word) ? ">=" : /^(at most|no more than)$/.test(word) ? "<=" : /^(below|under|less than|lower than|fewer than)$/.test(word) ? "<" : ">";
+  const op: Comparison = /^(at least|no less than)$/.test(word)
+    ? ">="
+    : /^(at most|no more than)$/.test(word)
+      ? "<="
+      : /^(below|under|less than|lower than|fewer than)$/.test(word)
+        ? "<"
+        : ">";
   const scale = m[3] && SCALE_WORDS[m[3]] ? SCALE_WORDS[m[3]] : 1;
-  return { op, value: Number(m[2].replace(/,/g, "")) * scale, percent: !!m[3] && /^(%|percent|per cent|percentage)/.test(m[3]), scaled: scale !== 1 };
+  return {
+    op,
+    value: Number(m[2].replace(/,/g, "")) * scale,
+    percent: !!m[3] && /^(%|percent|per cent|percentage)/.test(m[3]),
+    scaled: scale !== 1,
+  };
 }
 
 /** A threshold in people's units restated in a series' unit: "thousands of ..." divides by 1,000, "millions of" by 1e6. */

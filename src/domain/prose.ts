@@ -36,7 +36,14 @@ export type UnitStyle =
   /** Anything else: the number, then the unit. */
   | { kind: "plain"; unit: string };
 
-const SCALES: Record<string, number> = { thousand: 1e3, thousands: 1e3, million: 1e6, millions: 1e6, billion: 1e9, billions: 1e9 };
+const SCALES: Record<string, number> = {
+  thousand: 1e3,
+  thousands: 1e3,
+  million: 1e6,
+  millions: 1e6,
+  billion: 1e9,
+  billions: 1e9,
+};
 
 export function unitStyle(unit: string | null): UnitStyle {
   const u = (unit ?? "").trim();
@@ -55,7 +62,8 @@ export function unitStyle(unit: string | null): UnitStyle {
     const note = kind && kind !== "current" ? ` (${kind} dollars${rest.length ? `, ${rest.join(", ")}` : ""})` : adj;
     return { kind: "money", scale, per: money[2] ?? "", note };
   }
-  if (scaled || what === "persons" || what === "number") return { kind: "count", scale, noun: what === "number" ? "" : what, note: adj };
+  if (scaled || what === "persons" || what === "number")
+    return { kind: "count", scale, noun: what === "number" ? "" : what, note: adj };
   return { kind: "plain", unit: u };
 }
 
@@ -91,7 +99,8 @@ export function groupDigits(x: number, decimals: number): string {
 /** From a million up: "1.03 million", "159.3 million", "27.4 trillion" (three significant digits). */
 function compact(x: number): string | null {
   const a = Math.abs(x);
-  const [div, word] = a >= 1e12 ? [1e12, "trillion"] : a >= 1e9 ? [1e9, "billion"] : a >= 1e6 ? [1e6, "million"] : [0, ""];
+  const [div, word] =
+    a >= 1e12 ? [1e12, "trillion"] : a >= 1e9 ? [1e9, "billion"] : a >= 1e6 ? [1e6, "million"] : [0, ""];
   if (!div) return null;
   const v = x / div;
   return `${groupDigits(v, Math.abs(v) < 10 ? 2 : 1)} ${word}`;
@@ -127,7 +136,9 @@ export function formatValue(x: number, unit: string | null, decimals: number): s
 }
 
 function pointsWord(x: number, decimals: number): string {
-  return Math.abs(Number(Math.abs(x).toFixed(decimals))) === 1 && decimals === 0 ? "percentage point" : "percentage points";
+  return Math.abs(Number(Math.abs(x).toFixed(decimals))) === 1 && decimals === 0
+    ? "percentage point"
+    : "percentage points";
 }
 
 /** The size of a change (no sign: the verb carries it): "0.3 percentage points", "254,000 persons", "$1.2 billion". */
@@ -155,7 +166,20 @@ export function formatPercent(p: number): string {
 // ---------------------------------------------------------------------------------------------------------------
 // Dates
 
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 const QUARTERS = ["first", "second", "third", "fourth"];
 
 /** A date as its period reads at the series' frequency. */
@@ -195,7 +219,8 @@ export function frequencyAdjective(frequency: Frequency): string {
 
 export function ordinal(n: number): string {
   const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? "th" : n % 10 === 1 ? "st" : n % 10 === 2 ? "nd" : n % 10 === 3 ? "rd" : "th";
+  const suffix =
+    tens >= 11 && tens <= 13 ? "th" : n % 10 === 1 ? "st" : n % 10 === 2 ? "nd" : n % 10 === 3 ? "rd" : "th";
   return `${n}${suffix}`;
 }
 
@@ -205,7 +230,28 @@ export function ordinal(n: number): string {
 // Words kept capitalised inside a sentence (proper names in catalog indicator names).
 const PROPER = new Set(["Treasury", "Federal", "Reserve", "Mauna", "Loa", "Cushing", "Gapminder", "Sahm", "American"]);
 // A name ending in one of these reads with "the": "the unemployment rate", "the consumer price index".
-const ARTICLE_NOUNS = new Set(["rate", "index", "yield", "spread", "price", "ratio", "indicator", "gap", "concentration", "population", "level", "balance", "deficit", "debt", "production", "supply", "expectancy", "prevalence", "force", "estimate"]);
+const ARTICLE_NOUNS = new Set([
+  "rate",
+  "index",
+  "yield",
+  "spread",
+  "price",
+  "ratio",
+  "indicator",
+  "gap",
+  "concentration",
+  "population",
+  "level",
+  "balance",
+  "deficit",
+  "debt",
+  "production",
+  "supply",
+  "expectancy",
+  "prevalence",
+  "force",
+  "estimate",
+]);
 
 /**
  * An indicator name as a sentence subject: without parentheticals and "by State"-style suffixes, in sentence case
@@ -236,7 +282,8 @@ export function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-const WITH_THE = /^(United |Republic of |Netherlands$|Philippines$|Bahamas$|Gambia$|District of Columbia$|Czech Republic$|Dominican Republic$|Central African Republic$)/;
+const WITH_THE =
+  /^(United |Republic of |Netherlands$|Philippines$|Bahamas$|Gambia$|District of Columbia$|Czech Republic$|Dominican Republic$|Central African Republic$)/;
 
 /** A region as prose names it: "the United States", "Texas", "Los Angeles County, California". */
 export function placeName(region: { name: string; type: string }, parentName?: string | null): string {

@@ -44,9 +44,16 @@ export type AnonymousAllowance = { perMinute: number; perDay: number | null };
 /** An upstream's own allowance (src/upstream/limiter.ts providerLimits); null: none published. */
 export type UpstreamAllowance = { perMinute: number | null; perDay: number | null };
 
-export function anonymousAllowance(limits: ProvisioningLimits, upstream: UpstreamAllowance | undefined): AnonymousAllowance {
-  const share = (n: number) => (n > 0 && limits.upstreamShare > 0 ? Math.max(1, Math.floor(n * limits.upstreamShare)) : 0);
-  const perMinute = upstream?.perMinute != null ? Math.min(limits.perSourcePerMinute, share(upstream.perMinute)) : limits.perSourcePerMinute;
+export function anonymousAllowance(
+  limits: ProvisioningLimits,
+  upstream: UpstreamAllowance | undefined,
+): AnonymousAllowance {
+  const share = (n: number) =>
+    n > 0 && limits.upstreamShare > 0 ? Math.max(1, Math.floor(n * limits.upstreamShare)) : 0;
+  const perMinute =
+    upstream?.perMinute != null
+      ? Math.min(limits.perSourcePerMinute, share(upstream.perMinute))
+      : limits.perSourcePerMinute;
   return { perMinute, perDay: upstream?.perDay != null ? share(upstream.perDay) : null };
 }
 

@@ -26,7 +26,12 @@ export function isFinalAttempt(attempt: { retryCount: number; retryLimit: number
 }
 
 /** What a fetch error says about its upstream, read from the fields connectors put on it (src/ports.ts UpstreamFailure). */
-export type UpstreamErrorInfo = { provider: string; retryable: boolean; retryAfterSeconds: number | null; message: string };
+export type UpstreamErrorInfo = {
+  provider: string;
+  retryable: boolean;
+  retryAfterSeconds: number | null;
+  message: string;
+};
 
 /**
  * An error thrown by a fetch, as far as it describes its upstream. `fallbackProvider` names the upstream when the
@@ -34,16 +39,29 @@ export type UpstreamErrorInfo = { provider: string; retryable: boolean; retryAft
  * a transient one such as a dropped connection).
  */
 export function upstreamErrorInfo(e: unknown, fallbackProvider: string): UpstreamErrorInfo {
-  const err = (typeof e === "object" && e !== null ? e : {}) as { provider?: unknown; retryable?: unknown; retryAfterSeconds?: unknown; message?: unknown };
+  const err = (typeof e === "object" && e !== null ? e : {}) as {
+    provider?: unknown;
+    retryable?: unknown;
+    retryAfterSeconds?: unknown;
+    message?: unknown;
+  };
   const provider = typeof err.provider === "string" && err.provider !== "" ? err.provider : fallbackProvider;
   const retryable = typeof err.retryable === "boolean" ? err.retryable : true;
-  const after = typeof err.retryAfterSeconds === "number" && Number.isFinite(err.retryAfterSeconds) && err.retryAfterSeconds > 0 ? Math.ceil(err.retryAfterSeconds) : null;
+  const after =
+    typeof err.retryAfterSeconds === "number" && Number.isFinite(err.retryAfterSeconds) && err.retryAfterSeconds > 0
+      ? Math.ceil(err.retryAfterSeconds)
+      : null;
   const message = typeof err.message === "string" && err.message !== "" ? err.message : String(e);
   // Upstream bodies can be long: the first line, bounded, is what an operator and a client need. The connectors'
   // errors open with their provider ("bls: ..."), which the answer names already.
   const first = message.split("\n")[0]!.trim();
   const line = first.startsWith(`${provider}: `) ? first.slice(provider.length + 2) : first;
-  return { provider, retryable, retryAfterSeconds: after, message: line.length > 300 ? `${line.slice(0, 299)}…` : line };
+  return {
+    provider,
+    retryable,
+    retryAfterSeconds: after,
+    message: line.length > 300 ? `${line.slice(0, 299)}…` : line,
+  };
 }
 
 /** The command that loads one series from a CSV file when no upstream connector can fetch it. */

@@ -91,32 +91,55 @@ export type CountyChange =
 /** Changes from the package's ~2010 county list to the Census vintage 2024 list, oldest first. */
 export const COUNTY_CHANGES: readonly CountyChange[] = [
   // 2013: Bedford city, VA gave up city status and merged into Bedford County (51019).
-  { kind: "remove", year: 2013, reason: "Bedford city, VA merged into Bedford County", code: "51515", mergedInto: "51019" },
+  {
+    kind: "remove",
+    year: 2013,
+    reason: "Bedford city, VA merged into Bedford County",
+    code: "51515",
+    mergedInto: "51019",
+  },
   // 2013: Petersburg, AK incorporated as a borough; the census area's code was kept.
   {
-    kind: "rename", year: 2013, reason: "Petersburg Census Area, AK became Petersburg Borough",
-    code: "02195", from: "Petersburg Census Area", to: "Petersburg Borough",
+    kind: "rename",
+    year: 2013,
+    reason: "Petersburg Census Area, AK became Petersburg Borough",
+    code: "02195",
+    from: "Petersburg Census Area",
+    to: "Petersburg Borough",
   },
   // 2015: Wade Hampton Census Area, AK was renamed Kusilvak, and the Census gave it a new code.
   {
-    kind: "replace", year: 2015, reason: "Wade Hampton Census Area, AK was renamed Kusilvak Census Area with a new code",
-    from: ["02270"], to: [{ code: "02158", name: "Kusilvak Census Area" }],
+    kind: "replace",
+    year: 2015,
+    reason: "Wade Hampton Census Area, AK was renamed Kusilvak Census Area with a new code",
+    from: ["02270"],
+    to: [{ code: "02158", name: "Kusilvak Census Area" }],
   },
   // 2015: Shannon County, SD was renamed Oglala Lakota County, with a new code.
   {
-    kind: "replace", year: 2015, reason: "Shannon County, SD was renamed Oglala Lakota County with a new code",
-    from: ["46113"], to: [{ code: "46102", name: "Oglala Lakota County" }],
+    kind: "replace",
+    year: 2015,
+    reason: "Shannon County, SD was renamed Oglala Lakota County with a new code",
+    from: ["46113"],
+    to: [{ code: "46102", name: "Oglala Lakota County" }],
   },
   // 2019: Valdez-Cordova Census Area, AK was split in two.
   {
-    kind: "replace", year: 2019, reason: "Valdez-Cordova Census Area, AK was split into Chugach and Copper River census areas",
+    kind: "replace",
+    year: 2019,
+    reason: "Valdez-Cordova Census Area, AK was split into Chugach and Copper River census areas",
     from: ["02261"],
-    to: [{ code: "02063", name: "Chugach Census Area" }, { code: "02066", name: "Copper River Census Area" }],
+    to: [
+      { code: "02063", name: "Chugach Census Area" },
+      { code: "02066", name: "Copper River Census Area" },
+    ],
   },
   // 2022: Connecticut's 8 counties (no government since 1960) were replaced as county equivalents by its
   // 9 planning regions; Census products use them from vintage 2022 on.
   {
-    kind: "replace", year: 2022, reason: "Connecticut's 8 counties were replaced by its 9 planning regions",
+    kind: "replace",
+    year: 2022,
+    reason: "Connecticut's 8 counties were replaced by its 9 planning regions",
     from: ["09001", "09003", "09005", "09007", "09009", "09011", "09013", "09015"],
     to: [
       { code: "09110", name: "Capitol Planning Region" },
@@ -131,15 +154,33 @@ export const COUNTY_CHANGES: readonly CountyChange[] = [
     ],
   },
   // Spelling: the package writes these differently from the Census Bureau's official names.
-  { kind: "rename", year: 2024, reason: "official spelling", code: "22059", from: "La Salle Parish", to: "LaSalle Parish" },
-  { kind: "rename", year: 2024, reason: "official spelling", code: "35013", from: "Dona Ana County", to: "Doña Ana County" },
+  {
+    kind: "rename",
+    year: 2024,
+    reason: "official spelling",
+    code: "22059",
+    from: "La Salle Parish",
+    to: "LaSalle Parish",
+  },
+  {
+    kind: "rename",
+    year: 2024,
+    reason: "official spelling",
+    code: "35013",
+    from: "Dona Ana County",
+    to: "Doña Ana County",
+  },
 ];
 
 /** Applies COUNTY_CHANGES to code -> name. Throws when the input is not the vintage the changes expect. */
-export function applyCountyChanges(names: Map<string, string>, changes: readonly CountyChange[] = COUNTY_CHANGES): Map<string, string> {
+export function applyCountyChanges(
+  names: Map<string, string>,
+  changes: readonly CountyChange[] = COUNTY_CHANGES,
+): Map<string, string> {
   const out = new Map(names);
   const need = (code: string, why: string) => {
-    if (!out.has(code)) throw new Error(`county change "${why}": ${code} is not in the source list (is the package a newer vintage?)`);
+    if (!out.has(code))
+      throw new Error(`county change "${why}": ${code} is not in the source list (is the package a newer vintage?)`);
   };
   for (const ch of changes) {
     if (ch.kind === "remove") {
@@ -148,7 +189,8 @@ export function applyCountyChanges(names: Map<string, string>, changes: readonly
       out.delete(ch.code);
     } else if (ch.kind === "rename") {
       need(ch.code, ch.reason);
-      if (out.get(ch.code) !== ch.from) throw new Error(`county change "${ch.reason}": ${ch.code} is "${out.get(ch.code)}", expected "${ch.from}"`);
+      if (out.get(ch.code) !== ch.from)
+        throw new Error(`county change "${ch.reason}": ${ch.code} is "${out.get(ch.code)}", expected "${ch.from}"`);
       out.set(ch.code, ch.to);
     } else {
       for (const code of ch.from) {
@@ -177,8 +219,14 @@ export function buildRegionList(src: RegionSources, changes: readonly CountyChan
       const usps = uspsByFips.get(s.id);
       if (!usps) throw new Error(`no USPS abbreviation for state FIPS ${s.id} (${s.name})`);
       return {
-        code: s.id, type: "state" as const, name: s.name, slug: slugify(s.name), parentCode: "US",
-        fipsState: s.id, fipsCounty: null, aliases: [usps, `US-${usps}`],
+        code: s.id,
+        type: "state" as const,
+        name: s.name,
+        slug: slugify(s.name),
+        parentCode: "US",
+        fipsState: s.id,
+        fipsCounty: null,
+        aliases: [usps, `US-${usps}`],
       };
     })
     .sort(byCode);
@@ -192,8 +240,14 @@ export function buildRegionList(src: RegionSources, changes: readonly CountyChan
     const fipsState = code.slice(0, 2);
     const usps = uspsByFips.get(fipsState)!;
     counties.push({
-      code, type: "county", name, slug: `${slugify(name)}-${usps.toLowerCase()}`, parentCode: fipsState,
-      fipsState, fipsCounty: code.slice(2), aliases: [],
+      code,
+      type: "county",
+      name,
+      slug: `${slugify(name)}-${usps.toLowerCase()}`,
+      parentCode: fipsState,
+      fipsState,
+      fipsCounty: code.slice(2),
+      aliases: [],
     });
   }
   counties.sort(byCode);
@@ -209,7 +263,13 @@ export function buildRegionList(src: RegionSources, changes: readonly CountyChan
       const codeLike = new Set([alpha2, alpha3, numeric]);
       const others = names.filter((n) => n !== name && !codeLike.has(n));
       return {
-        code: alpha2, type: "country" as const, name, slug, parentCode: null, fipsState: null, fipsCounty: null,
+        code: alpha2,
+        type: "country" as const,
+        name,
+        slug,
+        parentCode: null,
+        fipsState: null,
+        fipsCounty: null,
         aliases: [...new Set([alpha3, numeric, ...(EXTRA_COUNTRY_ALIASES[alpha2] ?? []), ...others])],
       };
     })

@@ -39,7 +39,14 @@ export type IndexedRegion = {
 
 export type MatchRank = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7;
 export const MATCH_RANK_NAMES: Record<MatchRank, string> = {
-  0: "usps", 1: "code", 2: "slug", 3: "state_name", 4: "county_name", 5: "country_name", 6: "county_short_name", 7: "county_bare_name",
+  0: "usps",
+  1: "code",
+  2: "slug",
+  3: "state_name",
+  4: "county_name",
+  5: "country_name",
+  6: "county_short_name",
+  7: "county_bare_name",
 };
 
 type Entry = { rank: MatchRank | -1; codes: string[] };
@@ -54,7 +61,12 @@ export type RegionIndex<R extends IndexedRegion = IndexedRegion> = {
 export type LookupOptions = { kinds?: readonly string[] };
 
 export type RegionLookup =
-  | { kind: "found"; code: string; via: string; /** Other regions the same input names at a lower priority. */ shadowed: string[] }
+  | {
+      kind: "found";
+      code: string;
+      via: string /** Other regions the same input names at a lower priority. */;
+      shadowed: string[];
+    }
   | { kind: "ambiguous"; candidates: string[] }
   | { kind: "not_found"; retired?: RetiredCode };
 
@@ -83,11 +95,19 @@ export function regionSearchText(r: IndexedRegion): string {
 
 /** Kinds of county equivalent, longest first so "City and Borough" is cut before "Borough". */
 const COUNTY_KINDS = [
-  " City and Borough", " Planning Region", " Census Area", " Municipality", " Borough", " County", " Parish", " city",
+  " City and Borough",
+  " Planning Region",
+  " Census Area",
+  " Municipality",
+  " Borough",
+  " County",
+  " Parish",
+  " city",
 ];
 
 function countyShortName(name: string): string | null {
-  for (const kind of COUNTY_KINDS) if (name.endsWith(kind) && name.length > kind.length) return name.slice(0, -kind.length);
+  for (const kind of COUNTY_KINDS)
+    if (name.endsWith(kind) && name.length > kind.length) return name.slice(0, -kind.length);
   return null;
 }
 
@@ -143,9 +163,11 @@ const RETIRED: Map<string, RetiredCode> = retiredCodes(COUNTY_CHANGES);
 function retiredCodes(changes: readonly CountyChange[]): Map<string, RetiredCode> {
   const out = new Map<string, RetiredCode>();
   for (const ch of changes) {
-    if (ch.kind === "remove") out.set(ch.code, { code: ch.code, year: ch.year, reason: ch.reason, replacedBy: [ch.mergedInto] });
+    if (ch.kind === "remove")
+      out.set(ch.code, { code: ch.code, year: ch.year, reason: ch.reason, replacedBy: [ch.mergedInto] });
     if (ch.kind === "replace") {
-      for (const code of ch.from) out.set(code, { code, year: ch.year, reason: ch.reason, replacedBy: ch.to.map((t) => t.code) });
+      for (const code of ch.from)
+        out.set(code, { code, year: ch.year, reason: ch.reason, replacedBy: ch.to.map((t) => t.code) });
     }
   }
   return out;

@@ -20,7 +20,14 @@
 //   reporting a partial mean as final.)
 // - Target must be at least as coarse as the native frequency; upsampling is a RuleError.
 import {
-  FREQUENCY_RANK, FREQUENCY_UNIT, addDays, nextWeekday, periodEndOfIndex, periodIndex, periodStartOfIndex, type Frequency,
+  FREQUENCY_RANK,
+  FREQUENCY_UNIT,
+  addDays,
+  nextWeekday,
+  periodEndOfIndex,
+  periodIndex,
+  periodStartOfIndex,
+  type Frequency,
 } from "./calendar";
 import { RuleError, ascending, type Point } from "./series";
 
@@ -83,7 +90,12 @@ function coarserOrEqual(native: Frequency): ResampleTarget[] {
   return RESAMPLE_TARGETS.filter((t) => FREQUENCY_RANK[t] >= FREQUENCY_RANK[native]);
 }
 
-export function resample(points: readonly Point[], native: Frequency, target: ResampleTarget, method: ResampleMethod): ResampleResult {
+export function resample(
+  points: readonly Point[],
+  native: Frequency,
+  target: ResampleTarget,
+  method: ResampleMethod,
+): ResampleResult {
   checkResample(native, target);
   const src = ascending(points);
   const unit = FREQUENCY_UNIT[target];
@@ -129,5 +141,9 @@ export function resample(points: readonly Point[], native: Frequency, target: Re
 
 /** Buckets as points dated by period_start, the form transforms read. */
 export function bucketsAsPoints(buckets: readonly Bucket[]): Point[] {
-  return buckets.map((b) => (b.preliminary ? { date: b.period_start, value: b.value, preliminary: true } : { date: b.period_start, value: b.value }));
+  return buckets.map((b) =>
+    b.preliminary
+      ? { date: b.period_start, value: b.value, preliminary: true }
+      : { date: b.period_start, value: b.value },
+  );
 }

@@ -124,7 +124,10 @@ export class RollingRobust {
     const mid = (a: number, b: number) => a + 0.5 * (b - a);
     const centre = n % 2 === 1 ? this.kth((n - 1) / 2) : mid(this.kth(n / 2 - 1), this.kth(n / 2));
     const split = this.lowerBound(centre);
-    const mad = n % 2 === 1 ? this.kthDistance(centre, split, (n - 1) / 2) : mid(this.kthDistance(centre, split, n / 2 - 1), this.kthDistance(centre, split, n / 2));
+    const mad =
+      n % 2 === 1
+        ? this.kthDistance(centre, split, (n - 1) / 2)
+        : mid(this.kthDistance(centre, split, n / 2 - 1), this.kthDistance(centre, split, n / 2));
     let scale = MAD_TO_SIGMA * mad;
     if (scale === 0) {
       let sum = 0;

@@ -42,7 +42,9 @@ function value(name: string, r: TemplateRegion): string | null {
     case "fips2":
       return r.fipsState && /^\d{2}$/.test(r.fipsState) ? r.fipsState : null;
     case "fips5":
-      return r.fipsState && r.fipsCounty && /^\d{5}$/.test(r.fipsState + r.fipsCounty) ? r.fipsState + r.fipsCounty : null;
+      return r.fipsState && r.fipsCounty && /^\d{5}$/.test(r.fipsState + r.fipsCounty)
+        ? r.fipsState + r.fipsCounty
+        : null;
     case "usps":
       return r.aliases.find((a) => /^[A-Z]{2}$/.test(a)) ?? null;
     case "iso2":

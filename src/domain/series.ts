@@ -24,7 +24,8 @@ export class RuleError extends Error {
 /** The points ordered by date ascending; returns the same array when it already is. */
 export function ascending<P extends { date: string }>(points: readonly P[]): readonly P[] {
   for (let i = 1; i < points.length; i++) {
-    if (points[i - 1].date > points[i].date) return [...points].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+    if (points[i - 1].date > points[i].date)
+      return [...points].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   }
   return points;
 }
@@ -53,7 +54,11 @@ export function combineByPeriod(
     const q = bIdx.get(periodIndex(p.date, unit));
     const value = p.value !== null && q && q.value !== null ? f(p.value, q.value) : null;
     const preliminary = !!(p.preliminary || q?.preliminary);
-    out.push({ date: p.date, value: value !== null && Number.isFinite(value) ? value : null, ...(preliminary ? { preliminary } : {}) });
+    out.push({
+      date: p.date,
+      value: value !== null && Number.isFinite(value) ? value : null,
+      ...(preliminary ? { preliminary } : {}),
+    });
   }
   return out;
 }

@@ -13,7 +13,10 @@ const fits = (s: string) => s.length > 0 && s.length <= SHORT_NAME_MAX;
 /** The short name derived from a name (for an entry that states none). */
 export function deriveShortName(name: string): string {
   if (fits(name)) return name;
-  const bare = name.replace(/\s*\([^()]*\)/g, "").replace(/\s+/g, " ").trim();
+  const bare = name
+    .replace(/\s*\([^()]*\)/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
   return fits(bare) ? bare : name;
 }
 

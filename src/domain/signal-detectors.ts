@@ -48,7 +48,12 @@ export const STRENGTHS: readonly Strength[] = ["weak", "neutral", "strong"];
 export const strengthRank = (s: Strength) => STRENGTHS.indexOf(s);
 
 /** A detector's verdict on one observation: null when its condition does not hold. */
-export type State = { direction: Direction; strength: Strength; score: number; evidence: Record<string, unknown> } | null;
+export type State = {
+  direction: Direction;
+  strength: Strength;
+  score: number;
+  evidence: Record<string, unknown>;
+} | null;
 /** Verdicts on a series' observations (`dates[i]` is judged by `states[i]`). */
 export type StateSeries = { dates: string[]; states: State[]; frequency: Frequency };
 
@@ -68,14 +73,28 @@ export type SeriesProfile = {
 
 export const BASELINE_YEARS = 10;
 export const MIN_BASELINE = 20;
-export const EXTREME_Z: Record<Frequency, number> = { annual: 3.5, quarterly: 3.5, monthly: 3.5, weekly: 4, daily: 4.5 };
+export const EXTREME_Z: Record<Frequency, number> = {
+  annual: 3.5,
+  quarterly: 3.5,
+  monthly: 3.5,
+  weekly: 4,
+  daily: 4.5,
+};
 export const ACCELERATION_Z = 2;
 /** A change in growth below a hundredth of a point (percent or percentage points) in half a year is rounding. */
 export const ACCELERATION_MIN_CHANGE = 0.01;
 /** Differences this small relative to the numbers involved are floating-point rounding, not data. */
 export const NUMERIC_EPS = 1e-9;
-export const ACCELERATION_SPAN: Record<"monthly" | "quarterly" | "annual", number> = { monthly: 6, quarterly: 2, annual: 1 };
-export const BREAK_MIN_SEGMENT: Record<"monthly" | "quarterly" | "annual", number> = { monthly: 6, quarterly: 3, annual: 3 };
+export const ACCELERATION_SPAN: Record<"monthly" | "quarterly" | "annual", number> = {
+  monthly: 6,
+  quarterly: 2,
+  annual: 1,
+};
+export const BREAK_MIN_SEGMENT: Record<"monthly" | "quarterly" | "annual", number> = {
+  monthly: 6,
+  quarterly: 3,
+  annual: 3,
+};
 export const BREAK_PENALTY_BIC = 2;
 /** How long after a break the trend_break condition holds (unless another break comes first): a year. */
 export const BREAK_FRESH: Record<"monthly" | "quarterly" | "annual", number> = { monthly: 12, quarterly: 4, annual: 1 };
@@ -115,7 +134,8 @@ export function extremeStates(pts: readonly Valued[], profile: SeriesProfile): S
   const states: State[] = new Array(n).fill(null);
   const log = !profile.additive;
   const moves = new Float64Array(n);
-  for (let i = 1; i < n; i++) moves[i] = log ? Math.log(pts[i].value / pts[i - 1].value) : pts[i].value - pts[i - 1].value;
+  for (let i = 1; i < n; i++)
+    moves[i] = log ? Math.log(pts[i].value / pts[i - 1].value) : pts[i].value - pts[i - 1].value;
   const threshold = EXTREME_Z[profile.frequency];
   const lo = baselineStarts(dates, 1);
   const window = new RollingRobust(256);
@@ -171,7 +191,11 @@ export function workingSeries(pts: readonly Valued[], frequency: Frequency): { p
  * by period from the first observation's (NaN where a period or its comparator has no value): arrays, not maps, since
  * this runs over a million observations per indicator.
  */
-function yearOverYear(pts: readonly Valued[], frequency: Coarse, additive: boolean): { first: number; g: Float64Array; index: Int32Array } {
+function yearOverYear(
+  pts: readonly Valued[],
+  frequency: Coarse,
+  additive: boolean,
+): { first: number; g: Float64Array; index: Int32Array } {
   const unit = FREQUENCY_UNIT[frequency];
   const index = new Int32Array(pts.length);
   for (let i = 0; i < pts.length; i++) index[i] = periodIndex(pts[i].date, unit);
@@ -267,15 +291,18 @@ export function trendBreakStates(all: readonly Valued[], profile: SeriesProfile)
   if (pts.length < 2 * minSegment + 1) return out;
   // Growth into observation i (i >= 1), in percent for levels.
   const x: number[] = [];
-  for (let i = 1; i < pts.length; i++) x.push(profile.additive ? pts[i].value - pts[i - 1].value : 100 * Math.log(pts[i].value / pts[i - 1].value));
-  if (profile.seasonalAdjustment === "NSA" && frequency !== "annual") removeSeasonalMedians(x, dates.slice(1), frequency);
+  for (let i = 1; i < pts.length; i++)
+    x.push(profile.additive ? pts[i].value - pts[i - 1].value : 100 * Math.log(pts[i].value / pts[i - 1].value));
+  if (profile.seasonalAdjustment === "NSA" && frequency !== "annual")
+    removeSeasonalMedians(x, dates.slice(1), frequency);
   const noise = robustScale(x);
   // Growth constant up to rounding (a steady exponential or linear series) has no break.
   if (!noise || noise.scale <= NUMERIC_EPS * Math.abs(noise.centre)) return out;
   const sigma = noise.scale;
   const penalty = BREAK_PENALTY_BIC * sigma * sigma * Math.log(x.length);
   const { segments } = pelt(x, penalty, minSegment);
-  const trendSign = (mean: number, len: number) => (Math.abs(mean) > (2 * sigma) / Math.sqrt(len) ? Math.sign(mean) : 0);
+  const trendSign = (mean: number, len: number) =>
+    Math.abs(mean) > (2 * sigma) / Math.sqrt(len) ? Math.sign(mean) : 0;
   const measure = profile.additive ? `${frequency} change` : `${frequency} percent change (log)`;
   for (let j = 1; j < segments.length; j++) {
     const before = segments[j - 1];
@@ -283,7 +310,8 @@ export function trendBreakStates(all: readonly Valued[], profile: SeriesProfile)
     const shift = after.mean - before.mean;
     const sb = trendSign(before.mean, before.end - before.start);
     const sa = trendSign(after.mean, after.end - after.start);
-    const strength: Strength = sb !== 0 && sa !== 0 && sb !== sa ? "strong" : Math.abs(shift) >= sigma ? "neutral" : "weak";
+    const strength: Strength =
+      sb !== 0 && sa !== 0 && sb !== sa ? "strong" : Math.abs(shift) >= sigma ? "neutral" : "weak";
     const state: State = {
       direction: shift > 0 ? "up" : "down",
       strength,
@@ -312,10 +340,10 @@ export function trendBreakStates(all: readonly Valued[], profile: SeriesProfile)
 /** Subtracts each calendar period's (month's, quarter's, week's) median growth: a crude seasonal adjustment. */
 function removeSeasonalMedians(x: number[], dates: readonly string[], frequency: Coarse): void {
   const slots = frequency === "monthly" ? 12 : 4;
-  const slotOf = (d: string) => (frequency === "monthly" ? Number(d.slice(5, 7)) - 1 : Math.floor((Number(d.slice(5, 7)) - 1) / 3));
+  const slotOf = (d: string) =>
+    frequency === "monthly" ? Number(d.slice(5, 7)) - 1 : Math.floor((Number(d.slice(5, 7)) - 1) / 3);
   const bySlot: number[][] = Array.from({ length: slots }, () => []);
   x.forEach((v, i) => bySlot[slotOf(dates[i])].push(v));
   const medians = bySlot.map((vs) => (vs.length ? median(vs) : 0));
   for (let i = 0; i < x.length; i++) x[i] -= medians[slotOf(dates[i])];
 }
-

@@ -11,12 +11,24 @@ import { periodIndex, type Frequency } from "./calendar";
 import { CONCEPTS } from "./concepts";
 import { sahmRule } from "./derived";
 import { clean } from "./robust";
-import { INVERSION_GAP, INVERSION_MIN_OBSERVATIONS, SAHM_STRONG, SAHM_THRESHOLD, type SeriesProfile, type State, type StateSeries, type Valued } from "./signal-detectors";
+import {
+  INVERSION_GAP,
+  INVERSION_MIN_OBSERVATIONS,
+  SAHM_STRONG,
+  SAHM_THRESHOLD,
+  type SeriesProfile,
+  type State,
+  type StateSeries,
+  type Valued,
+} from "./signal-detectors";
 
 export type NamedRule = "sahm_rule" | "yield_curve_inversion";
 
 /** The named rule that replaces the generic detector of `type` for this series, if any. */
-export function namedRuleFor(profile: SeriesProfile, type: "extreme" | "trend_break" | "acceleration"): NamedRule | null {
+export function namedRuleFor(
+  profile: SeriesProfile,
+  type: "extreme" | "trend_break" | "acceleration",
+): NamedRule | null {
   if (type === "trend_break" && profile.frequency === "monthly" && profile.seasonalAdjustment === "SA") {
     const concept = CONCEPTS.unemployment_rate;
     const curated = concept.type === "series" ? Object.values(concept.levels).flat() : [];
@@ -81,7 +93,13 @@ export function inversionStates(pts: readonly Valued[], frequency: Frequency): S
           direction: "down",
           strength: depth <= -0.5 ? "strong" : depth <= -0.1 ? "neutral" : "weak",
           score: -depth,
-          evidence: { rule: "yield_curve_inversion", statistic: depth, threshold: 0, deepest_date: deepest.date, inverted_observations: inverted },
+          evidence: {
+            rule: "yield_curve_inversion",
+            statistic: depth,
+            threshold: 0,
+            deepest_date: deepest.date,
+            inverted_observations: inverted,
+          },
         };
       }
     }

@@ -25,11 +25,30 @@
 // read "Unusual ...".
 import type { Frequency } from "./calendar";
 import {
-  atDate, capitalise, decimalsOf, formatChange, formatDate, formatPercent, formatSignedChange, formatValue, indicatorPhrase, periodNoun, toneOf, type Direction,
+  atDate,
+  capitalise,
+  decimalsOf,
+  formatChange,
+  formatDate,
+  formatPercent,
+  formatSignedChange,
+  formatValue,
+  indicatorPhrase,
+  periodNoun,
+  toneOf,
+  type Direction,
   type Tone,
 } from "./prose";
 import {
-  accelerationStates, extremeStates, strengthRank, trendBreakStates, type SeriesProfile, type State, type StateSeries, type Strength, type Valued,
+  accelerationStates,
+  extremeStates,
+  strengthRank,
+  trendBreakStates,
+  type SeriesProfile,
+  type State,
+  type StateSeries,
+  type Strength,
+  type Valued,
 } from "./signal-detectors";
 import { inversionStates, namedRuleFor, sahmStates, type NamedRule } from "./signal-rules";
 import type { Point } from "./series";
@@ -58,7 +77,9 @@ export function detectEpisodes(points: readonly Point[], profile: SeriesProfile)
   // The data's own precision travels with the evidence, so sentences read values as the source publishes them.
   const decimals = decimalsOf(pts.map((x) => x.value));
   const out: Episode[] = [];
-  for (const type of SIGNAL_TYPES) for (const e of intervalsFrom(type, statesFor(type, pts, p))) out.push({ ...e, evidence: { ...e.evidence, decimals } });
+  for (const type of SIGNAL_TYPES)
+    for (const e of intervalsFrom(type, statesFor(type, pts, p)))
+      out.push({ ...e, evidence: { ...e.evidence, decimals } });
   return resolveContradictions(out);
 }
 
@@ -73,11 +94,18 @@ export function resolveContradictions(episodes: readonly Episode[]): Episode[] {
   const open = episodes.filter((e) => e.validTo === null);
   if (open.length < 2 || open.every((e) => e.direction === open[0].direction)) return [...episodes];
   const winner = [...open].sort(
-    (a, b) => TYPE_PRECEDENCE[a.type] - TYPE_PRECEDENCE[b.type] || strengthRank(b.strength) - strengthRank(a.strength) || (a.validFrom < b.validFrom ? 1 : a.validFrom > b.validFrom ? -1 : 0),
+    (a, b) =>
+      TYPE_PRECEDENCE[a.type] - TYPE_PRECEDENCE[b.type] ||
+      strengthRank(b.strength) - strengthRank(a.strength) ||
+      (a.validFrom < b.validFrom ? 1 : a.validFrom > b.validFrom ? -1 : 0),
   )[0];
   return episodes.map((e) =>
     e.validTo === null && e.direction !== winner.direction
-      ? { ...e, validTo: String(e.evidence.last_date ?? e.validFrom), evidence: { ...e.evidence, superseded_by: winner.type } }
+      ? {
+          ...e,
+          validTo: String(e.evidence.last_date ?? e.validFrom),
+          evidence: { ...e.evidence, superseded_by: winner.type },
+        }
       : e,
   );
 }
@@ -115,7 +143,11 @@ export function intervalsFrom(type: SignalType, series: Pick<StateSeries, "dates
     if (!open) open = { from: dates[i], direction: s.direction, peak: s, last: dates[i] };
     else {
       open.last = dates[i];
-      if (strengthRank(s.strength) > strengthRank(open.peak.strength) || (s.strength === open.peak.strength && s.score >= open.peak.score)) open.peak = s;
+      if (
+        strengthRank(s.strength) > strengthRank(open.peak.strength) ||
+        (s.strength === open.peak.strength && s.score >= open.peak.score)
+      )
+        open.peak = s;
     }
   }
   close(null);
@@ -155,14 +187,21 @@ const STRONG_EXTREME: Record<Direction, Record<Tone, string>> = {
   down: { positive: "Exceptional improvement", negative: "Sharp drop", neutral: "Exceptional fall" },
 };
 
-const RULE_LABEL: Record<NamedRule, string> = { sahm_rule: "Sahm rule recession signal", yield_curve_inversion: "Yield curve inverted" };
+const RULE_LABEL: Record<NamedRule, string> = {
+  sahm_rule: "Sahm rule recession signal",
+  yield_curve_inversion: "Yield curve inverted",
+};
 
-export function vocabulary(e: Pick<Episode, "type" | "direction" | "strength" | "evidence">, upIsGood: boolean | null): Vocabulary {
+export function vocabulary(
+  e: Pick<Episode, "type" | "direction" | "strength" | "evidence">,
+  upIsGood: boolean | null,
+): Vocabulary {
   const { type, direction } = e;
   const rule = e.evidence.rule as NamedRule | undefined;
   if (rule && RULE_LABEL[rule]) return { glyph: GLYPH[type][direction], label: RULE_LABEL[rule], tone: "negative" };
   const tone = toneOf(direction, upIsGood);
-  const label = type === "extreme" && e.strength === "strong" ? STRONG_EXTREME[direction][tone] : LABEL[type][direction][tone];
+  const label =
+    type === "extreme" && e.strength === "strong" ? STRONG_EXTREME[direction][tone] : LABEL[type][direction][tone];
   return { glyph: GLYPH[type][direction], label, tone };
 }
 
@@ -181,14 +220,22 @@ const num = (x: unknown) => (typeof x === "number" ? x : Number(x));
 export function signalText(e: Episode, s: SignalSubject): string {
   const ev = e.evidence;
   const what = `${indicatorPhrase(s.indicatorName)} in ${s.place}`;
-  const f: Frequency = ev.span_frequency ? (ev.span_frequency as Frequency) : typeof ev.measure === "string" && /^monthly/.test(ev.measure) ? "monthly" : s.frequency;
-  const when = e.validTo === null ? `since ${formatDate(e.validFrom, f)}` : `from ${formatDate(e.validFrom, f)} to ${formatDate(e.validTo, f)}`;
+  const f: Frequency = ev.span_frequency
+    ? (ev.span_frequency as Frequency)
+    : typeof ev.measure === "string" && /^monthly/.test(ev.measure)
+      ? "monthly"
+      : s.frequency;
+  const when =
+    e.validTo === null
+      ? `since ${formatDate(e.validFrom, f)}`
+      : `from ${formatDate(e.validFrom, f)} to ${formatDate(e.validTo, f)}`;
   // Values and moves at the data's precision (evidence.decimals); computed averages and growth rates with 2 decimals,
   // signed where they are compared.
   const decimals = typeof ev.decimals === "number" ? ev.decimals : 2;
   const v = (x: unknown) => formatValue(num(x), s.unit, decimals);
   const d = (x: unknown) => formatChange(num(x), s.unit, decimals);
-  const signed = (x: unknown, percent: boolean) => (percent ? formatPercent(num(x)) : formatSignedChange(num(x), s.unit, Math.max(2, decimals)));
+  const signed = (x: unknown, percent: boolean) =>
+    percent ? formatPercent(num(x)) : formatSignedChange(num(x), s.unit, Math.max(2, decimals));
   const open = e.validTo === null;
   if (ev.rule === "sahm_rule") {
     const m3 = formatValue(num(ev.three_month_average), s.unit, decimals + 1);
@@ -207,7 +254,14 @@ export function signalText(e: Episode, s: SignalSubject): string {
   if (e.type === "acceleration") {
     const percent = ev.growth === "year_over_year_percent";
     const span = `${ev.span_periods} ${periodNoun(f, num(ev.span_periods))}`;
-    const verb = e.direction === "up" ? (open ? "has been speeding up" : "sped up") : open ? "has been slowing down" : "slowed down";
+    const verb =
+      e.direction === "up"
+        ? open
+          ? "has been speeding up"
+          : "sped up"
+        : open
+          ? "has been slowing down"
+          : "slowed down";
     const subject = percent ? `Growth in ${what}` : `The year-over-year change in ${what}`;
     return `${subject} ${verb} ${when}: it went from ${signed(ev.growth_before, percent)} to ${signed(ev.growth_now, percent)} over ${span} (robust z-score ${num(ev.z).toFixed(1)}).`;
   }
@@ -230,7 +284,12 @@ export function staleNote(e: Episode, frequency: Frequency, current: boolean): s
 // Reconciliation with the store
 
 export type StoredEpisode = Episode & { id: string };
-export type EpisodeChanges = { insert: Episode[]; update: { id: string; episode: Episode }[]; remove: string[]; unchanged: number };
+export type EpisodeChanges = {
+  insert: Episode[];
+  update: { id: string; episode: Episode }[];
+  remove: string[];
+  unchanged: number;
+};
 
 /** JSON with object keys sorted: equal values give equal text whatever order a store returned the keys in. */
 export function stableJson(v: unknown): string {
@@ -276,7 +335,12 @@ export function reconcileEpisodes(stored: readonly StoredEpisode[], computed: re
     seen.add(k);
     const s = byKey.get(k);
     if (!s) out.insert.push(e);
-    else if (s.direction !== e.direction || s.strength !== e.strength || s.validTo !== e.validTo || stableJson(s.evidence) !== stableJson(e.evidence)) {
+    else if (
+      s.direction !== e.direction ||
+      s.strength !== e.strength ||
+      s.validTo !== e.validTo ||
+      stableJson(s.evidence) !== stableJson(e.evidence)
+    ) {
       out.update.push({ id: s.id, episode: e });
     } else out.unchanged++;
   }
@@ -285,7 +349,14 @@ export function reconcileEpisodes(stored: readonly StoredEpisode[], computed: re
     if (s.evidence.withdrawn !== undefined) out.unchanged++;
     else if (s.validTo === null) {
       const { id, ...episode } = s;
-      out.update.push({ id, episode: { ...episode, validTo: String(s.evidence.last_date ?? s.validFrom), evidence: { ...s.evidence, withdrawn: WITHDRAWN } } });
+      out.update.push({
+        id,
+        episode: {
+          ...episode,
+          validTo: String(s.evidence.last_date ?? s.validFrom),
+          evidence: { ...s.evidence, withdrawn: WITHDRAWN },
+        },
+      });
     } else out.remove.push(s.id);
   }
   return out;

@@ -39,13 +39,25 @@ function value(raw: string, where: string): number | null {
  * A FRED CSV download (`date,value`, `Date,Value` or `observation_date,CODE`). Missing values stay as null rows; a
  * vintage that leaves missing dates out (absent rows) simply has no row for them.
  */
-export function fredCsv(text: string, code: string, vintage: { dataset?: string; sourceUpdatedAt?: string } = {}): SnapshotSeries {
+export function fredCsv(
+  text: string,
+  code: string,
+  vintage: { dataset?: string; sourceUpdatedAt?: string } = {},
+): SnapshotSeries {
   const [header, ...records] = parseCsvRecords(stripBom(text));
-  if (!header || header.fields.length !== 2) throw new Error(`${code}.csv: expected two columns, got ${header?.fields.join(",")}`);
+  if (!header || header.fields.length !== 2)
+    throw new Error(`${code}.csv: expected two columns, got ${header?.fields.join(",")}`);
   const rows = records
     .filter((r) => r.fields.some((f) => f !== ""))
     .map((r) => ({ date: r.fields[0], value: value(r.fields[1], `${code}.csv line ${r.line}`) }));
-  return { dataset: vintage.dataset ?? "fred-macro-us", source: "fred", code, region: "US", rows, sourceUpdatedAt: vintage.sourceUpdatedAt };
+  return {
+    dataset: vintage.dataset ?? "fred-macro-us",
+    source: "fred",
+    code,
+    region: "US",
+    rows,
+    sourceUpdatedAt: vintage.sourceUpdatedAt,
+  };
 }
 
 const LAUS_STATE_UNEMPLOYED = /^LASST(\d{2})0000000000004$/;
@@ -53,7 +65,8 @@ const LAUS_STATE_UNEMPLOYED = /^LASST(\d{2})0000000000004$/;
 /** The wide LAUS file: number unemployed (SA) per state, one series per column, catalog code LASST04. */
 export function blsStateUnemployed(text: string): SnapshotSeries[] {
   const [header, ...records] = parseCsvRecords(stripBom(text));
-  if (header.fields[0] !== "DATE") throw new Error(`State_level_unemployment.csv: first column is ${header.fields[0]}, expected DATE`);
+  if (header.fields[0] !== "DATE")
+    throw new Error(`State_level_unemployment.csv: first column is ${header.fields[0]}, expected DATE`);
   const out: SnapshotSeries[] = [];
   header.fields.forEach((name, col) => {
     if (col === 0) return;
@@ -82,7 +95,10 @@ const ERS_MEASURES: Record<string, string> = {
  * (the national monthly series cover it). A blank cell is no observation (areas that ceased to exist have none for
  * later years).
  */
-export function ersUnemployment(text: string, vintage: { dataset?: string; sourceUpdatedAt?: string } = {}): SnapshotSeries[] {
+export function ersUnemployment(
+  text: string,
+  vintage: { dataset?: string; sourceUpdatedAt?: string } = {},
+): SnapshotSeries[] {
   const records = parseCsvRecords(stripBom(text));
   const headerAt = records.findIndex((r) => ["FIPS", "FIPS_Code"].includes(r.fields[0]?.trim() ?? ""));
   if (headerAt < 0) throw new Error("Unemployment.csv: no header row starting with FIPS");
@@ -105,19 +121,38 @@ export function ersUnemployment(text: string, vintage: { dataset?: string; sourc
       const code = `${isState ? "LAUST" : "LAUCN"}${ERS_MEASURES[c.stem]}`;
       const rows = byCode.get(code) ?? [];
       const v = value(raw, `Unemployment.csv line ${r.line} ${header[c.col]}`);
-      rows.push({ date: `${c.year}-01-01`, value: v !== null && c.stem === "Unemployment_rate" ? Math.round(v * 10) / 10 : v });
+      rows.push({
+        date: `${c.year}-01-01`,
+        value: v !== null && c.stem === "Unemployment_rate" ? Math.round(v * 10) / 10 : v,
+      });
       byCode.set(code, rows);
     }
     for (const [code, rows] of byCode) {
       rows.sort((a, b) => (a.date < b.date ? -1 : 1));
-      out.push({ dataset: vintage.dataset ?? "ers-county-unemployment", source: "bls", code, region, rows, sourceUpdatedAt: vintage.sourceUpdatedAt });
+      out.push({
+        dataset: vintage.dataset ?? "ers-county-unemployment",
+        source: "bls",
+        code,
+        region,
+        rows,
+        sourceUpdatedAt: vintage.sourceUpdatedAt,
+      });
     }
   }
   return out;
 }
 
 /** PEP columns carried into the catalog (census source), population first. */
-export const PEP_MEASURES = ["POPESTIMATE", "NPOPCHG", "BIRTHS", "DEATHS", "NATURALCHG", "INTERNATIONALMIG", "DOMESTICMIG", "NETMIG"] as const;
+export const PEP_MEASURES = [
+  "POPESTIMATE",
+  "NPOPCHG",
+  "BIRTHS",
+  "DEATHS",
+  "NATURALCHG",
+  "INTERNATIONALMIG",
+  "DOMESTICMIG",
+  "NETMIG",
+] as const;
 
 /**
  * One PEP vintage file (decoded from Latin-1) -> series per state and county. Vintage 2020 names its columns
@@ -129,7 +164,8 @@ export function pepVintage(text: string, vintage: number, sourceUpdatedAt: strin
   const header = head.fields.map((h) => h.trim());
   const at = (name: string) => header.indexOf(name);
   const [sumlev, state, county] = [at("SUMLEV"), at("STATE"), at("COUNTY")];
-  if (sumlev < 0 || state < 0 || county < 0) throw new Error(`co-est${vintage}-alldata.csv: missing SUMLEV/STATE/COUNTY`);
+  if (sumlev < 0 || state < 0 || county < 0)
+    throw new Error(`co-est${vintage}-alldata.csv: missing SUMLEV/STATE/COUNTY`);
   const columns: { col: number; code: string; year: number }[] = [];
   header.forEach((h, col) => {
     const m = /^([A-Z]+)_?(\d{4})$/.exec(h);
@@ -147,7 +183,10 @@ export function pepVintage(text: string, vintage: number, sourceUpdatedAt: strin
     const byCode = new Map<string, SnapshotRow[]>();
     for (const c of columns) {
       const rows = byCode.get(c.code) ?? [];
-      rows.push({ date: `${c.year}-01-01`, value: value(r.fields[c.col] ?? "", `co-est${vintage}-alldata.csv line ${r.line} ${header[c.col]}`) });
+      rows.push({
+        date: `${c.year}-01-01`,
+        value: value(r.fields[c.col] ?? "", `co-est${vintage}-alldata.csv line ${r.line} ${header[c.col]}`),
+      });
       byCode.set(c.code, rows);
     }
     for (const [code, rows] of byCode) {
@@ -198,7 +237,9 @@ export function mergeVintages(vintages: readonly SnapshotSeries[][]): SnapshotSe
   const merged = new Map<string, { series: SnapshotSeries; current: Map<string, number | null> }>();
   for (const list of vintages) {
     for (const s of list) {
-      const rows = s.rows.map((r) => (r.sourceUpdatedAt || !s.sourceUpdatedAt ? r : { ...r, sourceUpdatedAt: s.sourceUpdatedAt }));
+      const rows = s.rows.map((r) =>
+        r.sourceUpdatedAt || !s.sourceUpdatedAt ? r : { ...r, sourceUpdatedAt: s.sourceUpdatedAt },
+      );
       const key = `${s.source}:${s.code}:${s.region}`;
       const seen = merged.get(key);
       if (!seen) {
@@ -207,8 +248,15 @@ export function mergeVintages(vintages: readonly SnapshotSeries[][]): SnapshotSe
       }
       const revised = rows.filter((r) => !seen.current.has(r.date) || seen.current.get(r.date) !== r.value);
       for (const r of revised) seen.current.set(r.date, r.value);
-      const datasets = seen.series.dataset.split("+").includes(s.dataset) ? seen.series.dataset : `${seen.series.dataset}+${s.dataset}`;
-      seen.series = { ...seen.series, dataset: datasets, rows: [...seen.series.rows, ...revised], sourceUpdatedAt: s.sourceUpdatedAt ?? seen.series.sourceUpdatedAt };
+      const datasets = seen.series.dataset.split("+").includes(s.dataset)
+        ? seen.series.dataset
+        : `${seen.series.dataset}+${s.dataset}`;
+      seen.series = {
+        ...seen.series,
+        dataset: datasets,
+        rows: [...seen.series.rows, ...revised],
+        sourceUpdatedAt: s.sourceUpdatedAt ?? seen.series.sourceUpdatedAt,
+      };
     }
   }
   const out = [...merged.values()].map((m) => m.series);
@@ -229,7 +277,8 @@ export function worldBankLong(
 ): { series: SnapshotSeries[]; dropped: { code: string; name: string }[] } {
   const [header, ...records] = parseCsvRecords(stripBom(text));
   const names = header.fields.map((h) => h.trim());
-  if (names.join(",") !== "Country Name,Country Code,Year,Value") throw new Error(`${code}: unexpected header ${names.join(",")}`);
+  if (names.join(",") !== "Country Name,Country Code,Year,Value")
+    throw new Error(`${code}: unexpected header ${names.join(",")}`);
   const byRegion = new Map<string, SnapshotRow[]>();
   const dropped = new Map<string, string>();
   for (const r of records) {
@@ -253,5 +302,8 @@ export function worldBankLong(
     rows: rows.sort((a, b) => (a.date < b.date ? -1 : 1)),
     sourceUpdatedAt: vintage.sourceUpdatedAt,
   }));
-  return { series, dropped: [...dropped].map(([c, name]) => ({ code: c, name })).sort((a, b) => (a.code < b.code ? -1 : 1)) };
+  return {
+    series,
+    dropped: [...dropped].map(([c, name]) => ({ code: c, name })).sort((a, b) => (a.code < b.code ? -1 : 1)),
+  };
 }

@@ -57,7 +57,10 @@ const STATE_MEASURES = [
 ] as const;
 
 /** ststdsadata.csv -> LASST03..06 per area, with the rates the levels overruled. */
-export function lausStatesMonthly(text: string, sourceUpdatedAt?: string): { series: SnapshotSeries[]; corrected: RateCorrection[] } {
+export function lausStatesMonthly(
+  text: string,
+  sourceUpdatedAt?: string,
+): { series: SnapshotSeries[]; corrected: RateCorrection[] } {
   const [head, ...records] = parseCsvRecords(text);
   const header = head.fields.map((h) => h.trim());
   const at = columnFinder(header, "ststdsadata.csv");
@@ -101,13 +104,27 @@ export function lausStatesMonthly(text: string, sourceUpdatedAt?: string): { ser
   return { series, corrected };
 }
 
-const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+const MONTHS = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+];
 
 /** stateUnemployment.csv -> LASST03 per state (the rate only). */
 export function lausStateRates(text: string, sourceUpdatedAt?: string): SnapshotSeries[] {
   const [head, ...records] = parseCsvRecords(text);
   const header = head.fields.map((h) => h.trim());
-  if (header.join(",") !== "GeoID,Series ID,Place,Year,Month,Unemployment Rate") throw new Error(`stateUnemployment.csv: unexpected header ${header.join(",")}`);
+  if (header.join(",") !== "GeoID,Series ID,Place,Year,Month,Unemployment Rate")
+    throw new Error(`stateUnemployment.csv: unexpected header ${header.join(",")}`);
   const byRegion = new Map<string, SnapshotRow[]>();
   for (const { fields: f, line } of records) {
     if (f.every((x) => x.trim() === "")) continue;
@@ -115,12 +132,16 @@ export function lausStateRates(text: string, sourceUpdatedAt?: string): Snapshot
     const geo = f[0].trim();
     if (!/^\d{1,2}$/.test(geo)) throw new Error(`${where}: GeoID ${JSON.stringify(f[0])}`);
     const region = geo.padStart(2, "0");
-    if (f[1].trim() !== `LASST${region}0000000000003`) throw new Error(`${where}: series ${f[1]} is not the rate of ${region}`);
+    if (f[1].trim() !== `LASST${region}0000000000003`)
+      throw new Error(`${where}: series ${f[1]} is not the rate of ${region}`);
     const month = MONTHS.indexOf(f[4].trim().toLowerCase()) + 1;
     if (month === 0 || !/^\d{4}$/.test(f[3].trim())) throw new Error(`${where}: period ${f[3]} ${f[4]}`);
     const value = num(f[5], where);
     const rows = byRegion.get(region) ?? [];
-    rows.push({ date: `${f[3].trim()}-${String(month).padStart(2, "0")}-01`, value: value === null ? null : round1(value) });
+    rows.push({
+      date: `${f[3].trim()}-${String(month).padStart(2, "0")}-01`,
+      value: value === null ? null : round1(value),
+    });
     byRegion.set(region, rows);
   }
   return [...byRegion].map(([region, rows]) => ({
@@ -153,11 +174,19 @@ export function lausCountyAnnual(text: string, sourceUpdatedAt?: string): Snapsh
   for (const { fields: f, line } of records.slice(headerAt + 1)) {
     if (!/^\d{2}$/.test(f[state]?.trim() ?? "")) continue; // the blank row and the source/date footer
     const region = `${f[state].trim()}${f[county].trim()}`;
-    if (!/^\d{5}$/.test(region) || !/^\d{4}$/.test(f[year].trim())) throw new Error(`laucnty line ${line}: area ${region} year ${f[year]}`);
+    if (!/^\d{5}$/.test(region) || !/^\d{4}$/.test(f[year].trim()))
+      throw new Error(`laucnty line ${line}: area ${region} year ${f[year]}`);
     for (const c of cols) {
       const v = num(f[c.col], `laucnty line ${line} ${c.column}`);
       const value = v === null ? null : c.code === "LAUCN03A" ? round1(v) : v;
-      out.push({ dataset: "bls-laus-county-annual", source: "bls", code: c.code, region, rows: [{ date: `${f[year].trim()}-01-01`, value }], sourceUpdatedAt });
+      out.push({
+        dataset: "bls-laus-county-annual",
+        source: "bls",
+        code: c.code,
+        region,
+        rows: [{ date: `${f[year].trim()}-01-01`, value }],
+        sourceUpdatedAt,
+      });
     }
   }
   return out;

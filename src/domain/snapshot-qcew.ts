@@ -14,11 +14,21 @@ const QCEW_COLUMNS = [
   { code: "ENU50010", column: "avg_annual_pay" },
 ] as const;
 
-export function qcewAnnualTotals(text: string, sourceUpdatedAt?: string): { series: SnapshotSeries[]; undisclosed: number } {
+export function qcewAnnualTotals(
+  text: string,
+  sourceUpdatedAt?: string,
+): { series: SnapshotSeries[]; undisclosed: number } {
   const [head, ...records] = parseCsvRecords(text);
   const header = head.fields.map((h) => h.trim());
   const at = columnFinder(header, "QCEW annual file");
-  const [area, own, industry, level, year, disclosure] = ["area_fips", "own_code", "industry_code", "agglvl_code", "year", "disclosure_code"].map(at);
+  const [area, own, industry, level, year, disclosure] = [
+    "area_fips",
+    "own_code",
+    "industry_code",
+    "agglvl_code",
+    "year",
+    "disclosure_code",
+  ].map(at);
   const cols = QCEW_COLUMNS.map((c) => ({ ...c, col: at(c.column) }));
   const series: SnapshotSeries[] = [];
   let undisclosed = 0;
@@ -26,7 +36,8 @@ export function qcewAnnualTotals(text: string, sourceUpdatedAt?: string): { seri
     if (f.length < header.length) continue;
     if (f[own] !== "0" || f[industry] !== "10" || (f[level] !== "50" && f[level] !== "70")) continue;
     const fips = f[area].trim();
-    if (!/^\d{5}$/.test(fips) || !/^\d{4}$/.test(f[year])) throw new Error(`QCEW line ${line}: area ${fips} year ${f[year]}`);
+    if (!/^\d{5}$/.test(fips) || !/^\d{4}$/.test(f[year]))
+      throw new Error(`QCEW line ${line}: area ${fips} year ${f[year]}`);
     const region = f[level] === "50" ? fips.slice(0, 2) : fips;
     const hidden = f[disclosure].trim() === "N";
     if (hidden) undisclosed++;
@@ -37,7 +48,14 @@ export function qcewAnnualTotals(text: string, sourceUpdatedAt?: string): { seri
       } catch {
         throw new Error(`QCEW line ${line} ${c.column}: not a number: ${JSON.stringify(f[c.col])}`);
       }
-      series.push({ dataset: "bls-qcew-annual", source: "bls", code: c.code, region, rows: [{ date: `${f[year]}-01-01`, value }], sourceUpdatedAt });
+      series.push({
+        dataset: "bls-qcew-annual",
+        source: "bls",
+        code: c.code,
+        region,
+        rows: [{ date: `${f[year]}-01-01`, value }],
+        sourceUpdatedAt,
+      });
     }
   }
   return { series, undisclosed };

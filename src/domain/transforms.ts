@@ -53,15 +53,33 @@ export function formatTransform(t: Transform): string {
 }
 
 /** Comparator distance in periods of the series' own frequency, or why the pair is refused. */
-export type ComparatorRule = { ok: true; lag: number; comparator: string } | { ok: false; reason: string; suggestion?: Frequency };
+export type ComparatorRule =
+  | { ok: true; lag: number; comparator: string }
+  | { ok: false; reason: string; suggestion?: Frequency };
 
-const NAME: Record<PercentChange, string> = { yoy: "year-over-year", qoq: "quarter-over-quarter", mom: "month-over-month" };
+const NAME: Record<PercentChange, string> = {
+  yoy: "year-over-year",
+  qoq: "quarter-over-quarter",
+  mom: "month-over-month",
+};
 
 export const COMPARATORS: Record<Frequency, Record<PercentChange, ComparatorRule>> = {
   daily: {
-    yoy: { ok: false, reason: "a daily series has no calendar-correct day a year earlier on weekends and holidays", suggestion: "monthly" },
-    qoq: { ok: false, reason: "a daily series has no calendar-correct day a quarter earlier on weekends and holidays", suggestion: "quarterly" },
-    mom: { ok: false, reason: "a daily series has no calendar-correct day a month earlier on weekends and holidays", suggestion: "monthly" },
+    yoy: {
+      ok: false,
+      reason: "a daily series has no calendar-correct day a year earlier on weekends and holidays",
+      suggestion: "monthly",
+    },
+    qoq: {
+      ok: false,
+      reason: "a daily series has no calendar-correct day a quarter earlier on weekends and holidays",
+      suggestion: "quarterly",
+    },
+    mom: {
+      ok: false,
+      reason: "a daily series has no calendar-correct day a month earlier on weekends and holidays",
+      suggestion: "monthly",
+    },
   },
   weekly: {
     yoy: { ok: true, lag: 52, comparator: "the week 52 weeks earlier" },
@@ -90,7 +108,9 @@ export function checkTransformFrequency(t: Transform, frequency: Frequency, opts
   if (t.kind !== "yoy" && t.kind !== "qoq" && t.kind !== "mom") return;
   const rule = COMPARATORS[frequency][t.kind];
   if (rule.ok) return;
-  const at = opts.resampled ? `after resampling to ${frequency}` : `on ${frequency === "annual" ? "an" : "a"} ${frequency} series at native frequency`;
+  const at = opts.resampled
+    ? `after resampling to ${frequency}`
+    : `on ${frequency === "annual" ? "an" : "a"} ${frequency} series at native frequency`;
   const hint = rule.suggestion ? `; add frequency=${rule.suggestion} to get ${rule.suggestion} ${t.kind}` : "";
   throw new RuleError(`transform=${t.kind} (${NAME[t.kind]}) is not available ${at}: ${rule.reason}${hint}.`, {
     parameter: "transform",
@@ -103,7 +123,8 @@ export function checkTransformFrequency(t: Transform, frequency: Frequency, opts
 /** Percent change against the point `lag` periods earlier (see the table above). */
 export function percentChange(points: readonly Point[], frequency: Frequency, kind: PercentChange): Point[] {
   const rule = COMPARATORS[frequency][kind];
-  if (!rule.ok) throw new RuleError(`transform=${kind} is not available for a ${frequency} series.`, { parameter: "transform" });
+  if (!rule.ok)
+    throw new RuleError(`transform=${kind} is not available for a ${frequency} series.`, { parameter: "transform" });
   const unit = FREQUENCY_UNIT[frequency];
   const idx = new Array<number>(points.length);
   const valueAt = new Map<number, number | null>();
@@ -141,10 +162,13 @@ export function indexTo(points: readonly Point[], base: string, opts: { resample
     );
   }
   if (baseValue === null || baseValue === 0) {
-    throw new RuleError(`transform=index:${base}: the observation on ${where} is ${baseValue === null ? "missing (null)" : "zero"}, so it cannot be rebased to 100.`, {
-      parameter: "transform",
-      base_date: base,
-    });
+    throw new RuleError(
+      `transform=index:${base}: the observation on ${where} is ${baseValue === null ? "missing (null)" : "zero"}, so it cannot be rebased to 100.`,
+      {
+        parameter: "transform",
+        base_date: base,
+      },
+    );
   }
   const b = baseValue;
   return points.map((p) => withValue(p, p.value === null ? null : (p.value / b) * 100));
@@ -155,7 +179,12 @@ export function naturalLog(points: readonly Point[]): Point[] {
 }
 
 /** Applies a transform to a full ascending series at `frequency` (the resampled one when resampled). */
-export function applyTransform(points: readonly Point[], t: Transform, frequency: Frequency, opts: { resampled?: boolean } = {}): Point[] {
+export function applyTransform(
+  points: readonly Point[],
+  t: Transform,
+  frequency: Frequency,
+  opts: { resampled?: boolean } = {},
+): Point[] {
   switch (t.kind) {
     case "yoy":
     case "qoq":

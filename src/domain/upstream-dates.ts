@@ -21,7 +21,10 @@ export function blsPeriodDate(year: string, period: string): ProviderPeriod | nu
   const m = /^([MQSA])(\d{2})$/.exec(period);
   if (!m) return null;
   const n = Number(m[2]);
-  const at = (month: number, annualAverage = false): ProviderPeriod => ({ date: `${year}-${pad2(month)}-01`, annualAverage });
+  const at = (month: number, annualAverage = false): ProviderPeriod => ({
+    date: `${year}-${pad2(month)}-01`,
+    annualAverage,
+  });
   switch (m[1]) {
     case "M":
       if (n >= 1 && n <= 12) return at(n);
@@ -69,7 +72,13 @@ export function dayUpdatedAt(text: string): string | null {
  * off, which is harmless for a retry delay.
  */
 export function secondsUntilMidnight(now: Date, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", hour: "2-digit", minute: "2-digit", second: "2-digit" }).formatToParts(now);
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  }).formatToParts(now);
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
   const elapsed = (get("hour") % 24) * 3600 + get("minute") * 60 + get("second");
   return 86_400 - elapsed;

@@ -15,7 +15,10 @@
 export const VALUE_KINDS = ["level", "index", "rate", "change", "binary"] as const;
 export type ValueKind = (typeof VALUE_KINDS)[number];
 
-export type ValueSpec = { kind: ValueKind; /** change only: the span the change is over, in months. */ spanMonths?: number };
+export type ValueSpec = {
+  kind: ValueKind /** change only: the span the change is over, in months. */;
+  spanMonths?: number;
+};
 
 const RATE_UNIT = /^(percent( of .+)?|percentage points|ratio|births per woman)$/;
 
@@ -33,7 +36,9 @@ export function valueSpecOf(entry: { unit: string | null; meta?: Record<string, 
   const stated = entry.meta?.values as { kind?: unknown; span_months?: unknown } | undefined;
   if (stated && typeof stated.kind === "string" && (VALUE_KINDS as readonly string[]).includes(stated.kind)) {
     const kind = stated.kind as ValueKind;
-    return kind === "change" && typeof stated.span_months === "number" ? { kind, spanMonths: stated.span_months } : { kind };
+    return kind === "change" && typeof stated.span_months === "number"
+      ? { kind, spanMonths: stated.span_months }
+      : { kind };
   }
   return inferValueSpec(entry.unit);
 }
@@ -55,7 +60,11 @@ export function percentChangeApplies(spec: ValueSpec): boolean {
  * - difference: the difference over 12 months in the values' unit (a rate: percentage points);
  * - none: a 0/1 state has no growth.
  */
-export type GrowthMethod = { method: "percent_change"; months: 12 } | { method: "stated"; months: number } | { method: "difference"; months: 12 } | { method: "none" };
+export type GrowthMethod =
+  | { method: "percent_change"; months: 12 }
+  | { method: "stated"; months: number }
+  | { method: "difference"; months: 12 }
+  | { method: "none" };
 
 export function growthMethod(spec: ValueSpec): GrowthMethod {
   if (percentChangeApplies(spec)) return { method: "percent_change", months: 12 };
@@ -64,7 +73,14 @@ export function growthMethod(spec: ValueSpec): GrowthMethod {
   return { method: "none" };
 }
 
-const SPAN = (months: number) => (months % 12 === 0 ? (months === 12 ? "a year" : `${months / 12} years`) : months === 1 ? "a month" : `${months} months`);
+const SPAN = (months: number) =>
+  months % 12 === 0
+    ? months === 12
+      ? "a year"
+      : `${months / 12} years`
+    : months === 1
+      ? "a month"
+      : `${months} months`;
 
 /** One sentence saying what the values are and how they are changed, for the indicator detail and the docs. */
 export function describeValues(spec: ValueSpec, unit: string | null): string {
@@ -91,8 +107,10 @@ export function valueSpecProblems(spec: ValueSpec, unit: string | null): string[
   if (spec.kind !== "index" && u.startsWith("index")) out.push(`unit '${unit}' is an index, stated as ${spec.kind}`);
   if (spec.kind === "binary" && !u.startsWith("binary")) out.push(`a 0/1 state needs a binary unit, not '${unit}'`);
   if (spec.kind === "level" && RATE_UNIT.test(u)) out.push(`unit '${unit}' is a rate, stated as a level`);
-  if (spec.kind === "rate" && !RATE_UNIT.test(u)) out.push(`a rate needs a rate unit (percent, percentage points, ratio, births per woman), not '${unit}'`);
-  if (spec.kind === "change" && !(Number.isInteger(spec.spanMonths) && spec.spanMonths! > 0)) out.push("a change needs its span in months");
+  if (spec.kind === "rate" && !RATE_UNIT.test(u))
+    out.push(`a rate needs a rate unit (percent, percentage points, ratio, births per woman), not '${unit}'`);
+  if (spec.kind === "change" && !(Number.isInteger(spec.spanMonths) && spec.spanMonths! > 0))
+    out.push("a change needs its span in months");
   if (spec.kind !== "change" && spec.spanMonths !== undefined) out.push("only a change has a span");
   return out;
 }

@@ -27,7 +27,14 @@ import type { CountyChange } from "./region-list";
 
 /** `sourceUpdatedAt`: when the vintage this row comes from was published, where rows of one series differ in it. */
 export type SampleRow = { date: string; value: number | null; isPreliminary?: boolean; sourceUpdatedAt?: string };
-export type SampleSeries = { dataset: string; source: string; code: string; region: string; rows: SampleRow[]; sourceUpdatedAt?: string };
+export type SampleSeries = {
+  dataset: string;
+  source: string;
+  code: string;
+  region: string;
+  rows: SampleRow[];
+  sourceUpdatedAt?: string;
+};
 
 /**
  * The number a decimal string denotes, times 10^power, computed on the digits (no binary rounding):
@@ -62,7 +69,10 @@ function printed(n: number): string {
 
 /** Rows of a simple delimited file (no quoting: the vega files used here have none), header first. */
 function table(text: string, delimiter: string): { header: string[]; rows: string[][] } {
-  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/).filter((l) => l.trim() !== "");
+  const lines = text
+    .replace(/^\uFEFF/, "")
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== "");
   const header = lines[0].split(delimiter).map((h) => h.trim());
   return { header, rows: lines.slice(1).map((l) => l.split(delimiter)) };
 }
@@ -73,7 +83,8 @@ function column(header: string[], name: string, file: string): number {
   return i;
 }
 
-const monthStart = (year: number, month: number) => `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-01`;
+const monthStart = (year: number, month: number) =>
+  `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-01`;
 const yearStart = (year: number | string) => `${String(year).padStart(4, "0")}-01-01`;
 
 /** us-employment.csv column -> FRED code (BLS CES "All Employees" supersector series). */
@@ -126,11 +137,18 @@ function isoDate(text: string, file: string): string {
 
 type IndustryRow = { series: string; year: number; month: number; count: number | null; rate: number | null };
 
-export function unemploymentAcrossIndustries(data: IndustryRow[], codes: Record<string, { rate: string; level: string }>): SampleSeries[] {
+export function unemploymentAcrossIndustries(
+  data: IndustryRow[],
+  codes: Record<string, { rate: string; level: string }>,
+): SampleSeries[] {
   const out = new Map<string, SampleSeries>();
   const get = (code: string) => {
     let s = out.get(code);
-    if (!s) out.set(code, (s = { dataset: "unemployment-across-industries.json", source: "bls", code, region: "US", rows: [] }));
+    if (!s)
+      out.set(
+        code,
+        (s = { dataset: "unemployment-across-industries.json", source: "bls", code, region: "US", rows: [] }),
+      );
     return s;
   };
   for (const r of data) {
@@ -146,7 +164,8 @@ export function unemploymentAcrossIndustries(data: IndustryRow[], codes: Record<
 /** Old county code -> current code, for codes that changed while the area stayed the same. */
 export function countyCodeRenames(changes: readonly CountyChange[]): Map<string, string> {
   const out = new Map<string, string>();
-  for (const ch of changes) if (ch.kind === "replace" && ch.from.length === 1 && ch.to.length === 1) out.set(ch.from[0], ch.to[0].code);
+  for (const ch of changes)
+    if (ch.kind === "replace" && ch.from.length === 1 && ch.to.length === 1) out.set(ch.from[0], ch.to[0].code);
   return out;
 }
 
@@ -192,14 +211,19 @@ const IOWA_FUELS: Record<string, string> = {
 
 export function iowaElectricity(csv: string): SampleSeries[] {
   const { header, rows } = table(csv, ",");
-  const [year, source, gen] = ["year", "source", "net_generation"].map((c) => column(header, c, "iowa-electricity.csv"));
+  const [year, source, gen] = ["year", "source", "net_generation"].map((c) =>
+    column(header, c, "iowa-electricity.csv"),
+  );
   const out = new Map<string, SampleSeries>();
   for (const r of rows) {
     const code = IOWA_FUELS[r[source].trim()];
     if (!code) throw new Error(`iowa-electricity.csv: unknown source ${JSON.stringify(r[source])}`);
     let s = out.get(code);
     if (!s) out.set(code, (s = { dataset: "iowa-electricity.csv", source: "eia", code, region: "19", rows: [] }));
-    s.rows.push({ date: yearStart(isoDate(r[year], "iowa-electricity.csv").slice(0, 4)), value: scaleDecimal(r[gen], 0) });
+    s.rows.push({
+      date: yearStart(isoDate(r[year], "iowa-electricity.csv").slice(0, 4)),
+      value: scaleDecimal(r[gen], 0),
+    });
   }
   return [...out.values()];
 }
@@ -216,18 +240,77 @@ export function obesity(data: { id: number; rate: number; state: string }[]): Sa
 
 /** gapminder.json country names -> ISO 3166-1 alpha-2. */
 export const GAPMINDER_COUNTRIES: Record<string, string> = {
-  Afghanistan: "AF", Argentina: "AR", Australia: "AU", Austria: "AT", Bahamas: "BS", Bangladesh: "BD", Barbados: "BB",
-  Belgium: "BE", Bolivia: "BO", Brazil: "BR", Canada: "CA", Chile: "CL", China: "CN", Colombia: "CO", "Costa Rica": "CR",
-  Croatia: "HR", Cuba: "CU", "Dominican Republic": "DO", Ecuador: "EC", Egypt: "EG", "El Salvador": "SV", Finland: "FI",
-  France: "FR", Georgia: "GE", Germany: "DE", Greece: "GR", Grenada: "GD", Haiti: "HT", "Hong Kong, China": "HK",
-  Iceland: "IS", India: "IN", Indonesia: "ID", Iran: "IR", Iraq: "IQ", Ireland: "IE", Israel: "IL", Italy: "IT",
-  Jamaica: "JM", Japan: "JP", Kenya: "KE", Lebanon: "LB", Mexico: "MX", Netherlands: "NL", "New Zealand": "NZ",
-  Nigeria: "NG", "North Korea": "KP", Norway: "NO", Pakistan: "PK", Peru: "PE", Philippines: "PH", Poland: "PL",
-  Portugal: "PT", Rwanda: "RW", "Saudi Arabia": "SA", "South Africa": "ZA", "South Korea": "KR", Spain: "ES",
-  Switzerland: "CH", Turkey: "TR", "United Kingdom": "GB", "United States": "US", Venezuela: "VE",
+  Afghanistan: "AF",
+  Argentina: "AR",
+  Australia: "AU",
+  Austria: "AT",
+  Bahamas: "BS",
+  Bangladesh: "BD",
+  Barbados: "BB",
+  Belgium: "BE",
+  Bolivia: "BO",
+  Brazil: "BR",
+  Canada: "CA",
+  Chile: "CL",
+  China: "CN",
+  Colombia: "CO",
+  "Costa Rica": "CR",
+  Croatia: "HR",
+  Cuba: "CU",
+  "Dominican Republic": "DO",
+  Ecuador: "EC",
+  Egypt: "EG",
+  "El Salvador": "SV",
+  Finland: "FI",
+  France: "FR",
+  Georgia: "GE",
+  Germany: "DE",
+  Greece: "GR",
+  Grenada: "GD",
+  Haiti: "HT",
+  "Hong Kong, China": "HK",
+  Iceland: "IS",
+  India: "IN",
+  Indonesia: "ID",
+  Iran: "IR",
+  Iraq: "IQ",
+  Ireland: "IE",
+  Israel: "IL",
+  Italy: "IT",
+  Jamaica: "JM",
+  Japan: "JP",
+  Kenya: "KE",
+  Lebanon: "LB",
+  Mexico: "MX",
+  Netherlands: "NL",
+  "New Zealand": "NZ",
+  Nigeria: "NG",
+  "North Korea": "KP",
+  Norway: "NO",
+  Pakistan: "PK",
+  Peru: "PE",
+  Philippines: "PH",
+  Poland: "PL",
+  Portugal: "PT",
+  Rwanda: "RW",
+  "Saudi Arabia": "SA",
+  "South Africa": "ZA",
+  "South Korea": "KR",
+  Spain: "ES",
+  Switzerland: "CH",
+  Turkey: "TR",
+  "United Kingdom": "GB",
+  "United States": "US",
+  Venezuela: "VE",
 };
 
-type GapminderRow = { year: number; country: string; pop: number | null; life_expect: number | null; fertility: number | null };
+type GapminderRow = {
+  year: number;
+  country: string;
+  pop: number | null;
+  life_expect: number | null;
+  fertility: number | null;
+};
 
 export function gapminder(data: GapminderRow[]): SampleSeries[] {
   const out = new Map<string, SampleSeries>();

@@ -23,7 +23,10 @@ import { carriesCredential, clientIp, credentialOf, refuse, setRateHeaders } fro
  * route or the MCP envelope, or an admitted key, set on the context with its rate headers). Synchronous unless the key
  * must be looked up.
  */
-export function admitKeyed(deps: { clock: Clock }, registry: RouteRegistry): (c: Context<AppEnv>) => Response | null | Promise<Response | null> {
+export function admitKeyed(
+  deps: { clock: Clock },
+  registry: RouteRegistry,
+): (c: Context<AppEnv>) => Response | null | Promise<Response | null> {
   const admitted = (c: Context<AppEnv>, verdict: Verdict): Response | null => {
     if (!verdict.ok) return refuse(c, verdict);
     if (verdict.key) c.set("apiKey", verdict.key);
@@ -45,7 +48,10 @@ export function admitKeyed(deps: { clock: Clock }, registry: RouteRegistry): (c:
 }
 
 /** Who asks, as far as a read that would start an upstream fetch needs to know (src/services/provisioning-budget.ts). */
-export async function provisioningCaller(c: Context<AppEnv>, deps: { clock: Clock; config: Pick<Config, "trustedProxies" | "trustProxyHeader"> }): Promise<ProvisioningCaller> {
+export async function provisioningCaller(
+  c: Context<AppEnv>,
+  deps: { clock: Clock; config: Pick<Config, "trustedProxies" | "trustProxyHeader"> },
+): Promise<ProvisioningCaller> {
   const known = await c.get("admission").knownKey(credentialOf(c.req.raw.headers), deps.clock.now());
   if (known === "open") return OPEN_CALLER;
   const client = clientIp(c, deps.config);

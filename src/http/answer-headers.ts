@@ -60,7 +60,8 @@ export function headersOnReturnedResponses(cors: Readonly<Record<string, string>
 export function htmlPageHeaders(headersFor: (path: string) => Readonly<Record<string, string>>): MiddlewareHandler {
   return async function htmlPageHeadersMiddleware(c, next) {
     await next();
-    if (c.res.headers.get("content-type")?.startsWith("text/html") && !c.res.headers.has("content-security-policy")) setOnResponse(c, headersFor(c.req.path));
+    if (c.res.headers.get("content-type")?.startsWith("text/html") && !c.res.headers.has("content-security-policy"))
+      setOnResponse(c, headersFor(c.req.path));
   };
 }
 

@@ -12,7 +12,15 @@ import type { RouteRegistry } from "./route-registry";
  *  looked up and could not answer (paid.ts), for the answer to be recorded under; `turn` is the turn of the event loop the
  *  request arrived in (content-coding.ts bodyToWrite). */
 export type AppEnv = {
-  Variables: { requestId: string; admission: Admission; apiKey?: AuthenticatedKey; operations?: OperationCatalog; pages?: PageMemo; pageKey?: string; turn?: Turn };
+  Variables: {
+    requestId: string;
+    admission: Admission;
+    apiKey?: AuthenticatedKey;
+    operations?: OperationCatalog;
+    pages?: PageMemo;
+    pageKey?: string;
+    turn?: Turn;
+  };
 };
 /** The app, with the registry of its declared routes (paid operations, admission purposes: route-registry.ts). */
 export type App = OpenAPIHono<AppEnv> & { readonly registry: RouteRegistry };

@@ -9,7 +9,12 @@ export type Check = (c: Context<AppEnv>) => Response | null | void | Promise<Res
 
 /** The checks in order: the first answer ends the request. Synchronous while every check is. */
 export function inOrder(...checks: readonly Check[]): MiddlewareHandler<AppEnv> {
-  const from = async (c: Context<AppEnv>, next: () => Promise<void>, i: number, pending: Promise<Response | null | void>): Promise<Response | void> => {
+  const from = async (
+    c: Context<AppEnv>,
+    next: () => Promise<void>,
+    i: number,
+    pending: Promise<Response | null | void>,
+  ): Promise<Response | void> => {
     const answer = await pending;
     if (answer) return answer;
     return run(c, next, i + 1);

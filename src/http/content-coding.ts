@@ -60,7 +60,10 @@ export const PAGE_VARY = "Accept, Accept-Encoding";
 // A browser's Accept lists text/html first. A wildcard alone (curl, fetch), no Accept, or a tie with JSON listed first
 // stays JSON: what API clients have always been given.
 export function prefersHtml(c: Context): boolean {
-  return accepts(c, { header: "Accept", supports: ["application/json", "text/html"], default: "application/json" }) === "text/html";
+  return (
+    accepts(c, { header: "Accept", supports: ["application/json", "text/html"], default: "application/json" }) ===
+    "text/html"
+  );
 }
 
 export function acceptedFormat(accept: string | null | undefined): PageFormat {
@@ -81,7 +84,11 @@ export function acceptedFormat(accept: string | null | undefined): PageFormat {
  */
 export function renderPage(c: Context<AppEnv>, page: RenderedJson, vary: string): Response {
   const coded = codedBody(page, c.req.header("accept-encoding"));
-  return c.body(bodyToWrite(coded.form, c.get("turn")) as never, 200, { "Content-Type": page.contentType, ...(page.meta ? csvMetaHeaders(page.meta) : null), ...codingHeaders(coded, vary) });
+  return c.body(bodyToWrite(coded.form, c.get("turn")) as never, 200, {
+    "Content-Type": page.contentType,
+    ...(page.meta ? csvMetaHeaders(page.meta) : null),
+    ...codingHeaders(coded, vary),
+  });
 }
 
 /**

@@ -13,7 +13,11 @@ import { catalogResponse } from "./respond";
 import { honoPath } from "./route-registry";
 
 /** The validated path parameters of a route, as its schema outputs them. */
-export type ParamsOf<Rt extends RouteConfig> = Rt["request"] extends { params: infer S } ? (S extends ZodType ? z.output<S> : never) : Record<string, never>;
+export type ParamsOf<Rt extends RouteConfig> = Rt["request"] extends { params: infer S }
+  ? S extends ZodType
+    ? z.output<S>
+    : never
+  : Record<string, never>;
 
 export type FreeDefinition = {
   route: RouteConfig;
@@ -24,7 +28,11 @@ export type FreeDefinition = {
 };
 
 /** A definition of the free operation `route`, checked against it. */
-export function freeOperation<Rt extends RouteConfig>(route: Rt, answer: (input: { query: QueryOf<Rt>; params: ParamsOf<Rt> }) => Promise<RenderedJson>, opts: { cached?: boolean } = {}): FreeDefinition {
+export function freeOperation<Rt extends RouteConfig>(
+  route: Rt,
+  answer: (input: { query: QueryOf<Rt>; params: ParamsOf<Rt> }) => Promise<RenderedJson>,
+  opts: { cached?: boolean } = {},
+): FreeDefinition {
   return { route, answer: answer as FreeDefinition["answer"], cached: opts.cached ?? true };
 }
 

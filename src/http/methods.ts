@@ -13,7 +13,9 @@ import type { RouteRegistry } from "./route-registry";
 import { quotedPath } from "./url-parts";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
-type Router = { match(method: string, path: string): [Array<[[unknown, { method: string; path: string }], unknown]>, unknown?] };
+type Router = {
+  match(method: string, path: string): [Array<[[unknown, { method: string; path: string }], unknown]>, unknown?];
+};
 
 /**
  * Methods a path is served with (routes, not app-wide middleware); empty when no route has the path at all. HEAD
@@ -43,7 +45,14 @@ export function refusePaidHead(router: Router, registry: RouteRegistry): Check {
     const path = new URL(c.req.url).pathname;
     const allowed = allowedMethods(router, registry, c.req.path);
     c.header("Allow", [...allowed, "OPTIONS"].join(", "));
-    return c.json(envelope("METHOD_NOT_ALLOWED", `HEAD is not allowed on ${path}, a paid operation: it would be charged without returning data; use ${allowed.join(", ")}.`, { allowed }), 405);
+    return c.json(
+      envelope(
+        "METHOD_NOT_ALLOWED",
+        `HEAD is not allowed on ${path}, a paid operation: it would be charged without returning data; use ${allowed.join(", ")}.`,
+        { allowed },
+      ),
+      405,
+    );
   };
 }
 
@@ -54,7 +63,12 @@ export function notFoundOrMethodNotAllowed(router: Router, registry: RouteRegist
     const allowed = c.req.method === "OPTIONS" ? [] : allowedMethods(router, registry, c.req.path);
     if (allowed.length > 0) {
       c.header("Allow", [...allowed, "OPTIONS"].join(", "));
-      return c.json(envelope("METHOD_NOT_ALLOWED", `${c.req.method} is not allowed on ${path}; use ${allowed.join(", ")}.`, { allowed }), 405);
+      return c.json(
+        envelope("METHOD_NOT_ALLOWED", `${c.req.method} is not allowed on ${path}; use ${allowed.join(", ")}.`, {
+          allowed,
+        }),
+        405,
+      );
     }
     return c.json(envelope("RESOURCE_NOT_FOUND", `No route for ${c.req.method} ${path}`), 404);
   };
@@ -94,5 +108,8 @@ function asGet<C extends Context>(c: C): C {
     return typeof v === "function" ? v.bind(target) : v;
   };
   const req = new Proxy(c.req, { get: (target, prop) => (prop === "method" ? "GET" : bound(target, prop)) });
-  return new Proxy(c, { get: (target, prop) => (prop === "req" ? req : bound(target, prop)), set: (target, prop, value) => Reflect.set(target, prop, value, target) });
+  return new Proxy(c, {
+    get: (target, prop) => (prop === "req" ? req : bound(target, prop)),
+    set: (target, prop, value) => Reflect.set(target, prop, value, target),
+  });
 }

@@ -36,21 +36,30 @@ export function withMetrics(fetch: Fetch, token: string | null, sources: Metrics
   const scrape = async (req: Request): Promise<Response> => {
     await m!.collectUp();
     const text = await m!.registry.metrics();
-    const res = new Response(req.method === "HEAD" ? null : text, { headers: { "Content-Type": m!.registry.contentType, "Cache-Control": "no-store" } });
+    const res = new Response(req.method === "HEAD" ? null : text, {
+      headers: { "Content-Type": m!.registry.contentType, "Cache-Control": "no-store" },
+    });
     if (req.method === "HEAD") res.headers.set("Content-Length", String(Buffer.byteLength(text)));
     return res;
   };
   const observe = (req: Request, res: Response, started: number) => {
     const target = requestTarget(req.url);
     const q = target.indexOf("?");
-    const labels = { method: METHODS.has(req.method) ? req.method : "other", route: sources.routeOf(req.method, q < 0 ? target : target.slice(0, q)), status: String(res.status) };
+    const labels = {
+      method: METHODS.has(req.method) ? req.method : "other",
+      route: sources.routeOf(req.method, q < 0 ? target : target.slice(0, q)),
+      status: String(res.status),
+    };
     m!.requests.inc(labels);
     m!.latency.observe(labels, (performance.now() - started) / 1000);
   };
   return (req, ...rest) => {
     const target = requestTarget(req.url);
     if (target === "/metrics" || target.startsWith("/metrics?")) {
-      const authorized = expected !== null && (req.method === "GET" || req.method === "HEAD") && sameDigest(sha256Hex(req.headers.get("authorization") ?? ""), expected);
+      const authorized =
+        expected !== null &&
+        (req.method === "GET" || req.method === "HEAD") &&
+        sameDigest(sha256Hex(req.headers.get("authorization") ?? ""), expected);
       if (authorized) return scrape(req);
       // Not for this caller: whatever the app answers an unknown path (404), the credential headers set aside.
       const headers = new Headers(req.headers);

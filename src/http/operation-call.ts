@@ -30,16 +30,29 @@ type CallDeps = Pick<Deps, "clock" | "config" | "logger">;
  * Runs the operation `declared` for the REST request `url` (absolute, GET) with `headers` (credential, payment;
  * Accept is JSON), inside the request `c` that carried the call (its admission core, client address and request id).
  */
-export function callOperation(declared: DeclaredRoute, url: string, headers: Record<string, string>, c: Context<AppEnv>, deps: CallDeps): Promise<Response> {
+export function callOperation(
+  declared: DeclaredRoute,
+  url: string,
+  headers: Record<string, string>,
+  c: Context<AppEnv>,
+  deps: CallDeps,
+): Promise<Response> {
   if (declared.paid) return callPaidOperation(declared.paid.operation as PaidOperation, url, headers, c, deps);
   return callFreeOperation(declared.free as FreeDefinition, url, headers, c, deps);
 }
 
 /** The request's headers by lower-case name. */
-const lowerCased = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+const lowerCased = (headers: Record<string, string>) =>
+  Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
 
 /** A free operation for `url`: admitted, checked and validated in the order REST does, then its service call. */
-async function callFreeOperation(op: FreeDefinition, url: string, headers: Record<string, string>, c: Context<AppEnv>, deps: CallDeps): Promise<Response> {
+async function callFreeOperation(
+  op: FreeDefinition,
+  url: string,
+  headers: Record<string, string>,
+  c: Context<AppEnv>,
+  deps: CallDeps,
+): Promise<Response> {
   const requestId = c.get("requestId");
   const own = { "x-request-id": requestId };
   let rate: Record<string, string> = {};
@@ -60,15 +73,32 @@ async function callFreeOperation(op: FreeDefinition, url: string, headers: Recor
     const params = pathParamsOf(op.route.path, pathname);
     // In the order the route's validators run: the query, then the path parameters.
     const querySchema = op.route.request?.query as ZodType | undefined;
-    const parsedQuery = querySchema ? await querySchema.safeParseAsync(zodInput(query)) : { success: true as const, data: {} };
-    if (!parsedQuery.success) return Response.json(invalidParameters(parsedQuery.error.issues, "query", query), { status: 400, headers: { ...own, ...rate } });
+    const parsedQuery = querySchema
+      ? await querySchema.safeParseAsync(zodInput(query))
+      : { success: true as const, data: {} };
+    if (!parsedQuery.success)
+      return Response.json(invalidParameters(parsedQuery.error.issues, "query", query), {
+        status: 400,
+        headers: { ...own, ...rate },
+      });
     const paramSchema = op.route.request?.params as ZodType | undefined;
     const parsedParams = paramSchema ? await paramSchema.safeParseAsync(params) : { success: true as const, data: {} };
-    if (!parsedParams.success) return Response.json(invalidParameters(parsedParams.error.issues, "param", query), { status: 400, headers: { ...own, ...rate } });
+    if (!parsedParams.success)
+      return Response.json(invalidParameters(parsedParams.error.issues, "param", query), {
+        status: 400,
+        headers: { ...own, ...rate },
+      });
     const rendered = await op.answer({ query: parsedQuery.data, params: parsedParams.data });
-    return new Response(rendered.body, { status: 200, headers: { ...own, ...rate, "Content-Type": rendered.contentType } });
+    return new Response(rendered.body, {
+      status: 200,
+      headers: { ...own, ...rate, "Content-Type": rendered.contentType },
+    });
   } catch (err) {
-    if (err instanceof ApiError) return Response.json(envelope(err.code, err.message, err.details), { status: err.status, headers: { ...own, ...rate, ...adviceHeaders(err.advice) } });
+    if (err instanceof ApiError)
+      return Response.json(envelope(err.code, err.message, err.details), {
+        status: err.status,
+        headers: { ...own, ...rate, ...adviceHeaders(err.advice) },
+      });
     return failureResponse(deps.logger, err, { requestId, method: "GET", url });
   }
 }
@@ -77,12 +107,22 @@ async function callFreeOperation(op: FreeDefinition, url: string, headers: Recor
  * Runs `op` for the REST request `url` (absolute, GET) with `headers` (credential, payment; Accept is JSON), inside
  * the request `c` that carried the call (its admission core, client address and request id).
  */
-async function callPaidOperation(op: PaidOperation, url: string, headers: Record<string, string>, c: Context<AppEnv>, deps: CallDeps): Promise<Response> {
+async function callPaidOperation(
+  op: PaidOperation,
+  url: string,
+  headers: Record<string, string>,
+  c: Context<AppEnv>,
+  deps: CallDeps,
+): Promise<Response> {
   const requestId = c.get("requestId");
   const own = { "x-request-id": requestId };
   const lowered = lowerCased(headers);
   const pathParams = pathParamsOf(op.route.path, new URL(url).pathname);
-  const asked: Asked = { header: (name) => lowered[name.toLowerCase()], param: (name) => pathParams[name], client: clientIp(c, deps.config) };
+  const asked: Asked = {
+    header: (name) => lowered[name.toLowerCase()],
+    param: (name) => pathParams[name],
+    client: clientIp(c, deps.config),
+  };
   let admitted: Admitted | null = null;
   const credential = credentialOf(new Headers(lowered));
   const admission = c.get("admission");
@@ -91,14 +131,20 @@ async function callPaidOperation(op: PaidOperation, url: string, headers: Record
   try {
     // A URL the page memo holds is answered as REST answers it: the same gate, the recorded resolution, the page.
     const memoKey = pageMemoKeyFor("json", url);
-    const fromMemo = answerFromMemo(c.get("pages"), memoKey, () => ({ admission, credential, asked, url, admitted: (v: Admitted) => void (admitted = v) }), now);
+    const fromMemo = answerFromMemo(
+      c.get("pages"),
+      memoKey,
+      () => ({ admission, credential, asked, url, admitted: (v: Admitted) => void (admitted = v) }),
+      now,
+    );
     if (fromMemo) return responseOf(await fromMemo, { ...own, ...rate() });
     const params = new URL(url).searchParams;
     refuseNulInQuery(params);
     const query = queriesOf(params);
     const schema = op.route.request?.query as ZodType | undefined;
     const parsed = schema ? await schema.safeParseAsync(zodInput(query)) : { success: true as const, data: {} };
-    if (!parsed.success) return Response.json(invalidParameters(parsed.error.issues, "query", query), { status: 400, headers: own });
+    if (!parsed.success)
+      return Response.json(invalidParameters(parsed.error.issues, "query", query), { status: 400, headers: own });
     const call: PaidCall<unknown> = {
       query: Object.freeze(parsed.data),
       asked,
@@ -107,7 +153,11 @@ async function callPaidOperation(op: PaidOperation, url: string, headers: Record
       admission,
       describe: () => ({
         method: "GET",
-        query: Object.fromEntries(Object.keys(query).sort().map((k) => [k, query[k]!.join(",")])),
+        query: Object.fromEntries(
+          Object.keys(query)
+            .sort()
+            .map((k) => [k, query[k]!.join(",")]),
+        ),
         pathParams,
         shape: c.get("operations")?.describe("GET", op.route.path.replace(/\{([^}]+)\}/g, ":$1")) ?? null,
       }),
@@ -120,16 +170,28 @@ async function callPaidOperation(op: PaidOperation, url: string, headers: Record
     return res;
   } catch (err) {
     // As app.onError renders it for REST: the envelope and its advice, with the rate window the call was admitted in.
-    if (err instanceof ApiError) return Response.json(envelope(err.code, err.message, err.details), { status: err.status, headers: { ...own, ...rate(), ...adviceHeaders(err.advice) } });
+    if (err instanceof ApiError)
+      return Response.json(envelope(err.code, err.message, err.details), {
+        status: err.status,
+        headers: { ...own, ...rate(), ...adviceHeaders(err.advice) },
+      });
     return failureResponse(deps.logger, err, { requestId, method: "GET", url });
   }
 }
 
 /** The outcome as the REST route answers it (paid.ts renderOutcome), as a plain Response. */
 function responseOf(outcome: Outcome<unknown> | Gated, headers: Record<string, string>): Response {
-  if (outcome.kind === "provisioning") return Response.json(outcome.body, { status: 202, headers: { ...headers, "Retry-After": String(outcome.body.retry_after_seconds), "Cache-Control": "no-store" } });
+  if (outcome.kind === "provisioning")
+    return Response.json(outcome.body, {
+      status: 202,
+      headers: { ...headers, "Retry-After": String(outcome.body.retry_after_seconds), "Cache-Control": "no-store" },
+    });
   if (outcome.kind === "free") return Response.json(outcome.body, { status: 200, headers });
-  if (outcome.kind === "declined") return Response.json(envelope("INVALID_PARAMETER", outcome.declined.message), { status: outcome.declined.status, headers });
+  if (outcome.kind === "declined")
+    return Response.json(envelope("INVALID_PARAMETER", outcome.declined.message), {
+      status: outcome.declined.status,
+      headers,
+    });
   if (outcome.kind === "refused") {
     const r = refusalParts(outcome.refusal);
     return Response.json(r.body, { status: r.status, headers: { ...headers, ...r.headers } });
@@ -138,7 +200,11 @@ function responseOf(outcome: Outcome<unknown> | Gated, headers: Record<string, s
 }
 
 function answerResponse(answer: Answer, headers: Record<string, string>): Response {
-  if (answer.kind === "page") return new Response(answer.page.body, { status: 200, headers: { ...headers, "Content-Type": answer.page.contentType } });
+  if (answer.kind === "page")
+    return new Response(answer.page.body, {
+      status: 200,
+      headers: { ...headers, "Content-Type": answer.page.contentType },
+    });
   return Response.json(answer.body, { status: answer.status, headers: { ...headers, ...answer.headers } });
 }
 

@@ -23,9 +23,11 @@ export function inlineRefs(node: unknown, components: Json, depth = 0): unknown 
   if (depth > MAX_SCHEMA_DEPTH || node === null || typeof node !== "object") return node;
   if (Array.isArray(node)) return node.map((n) => inlineRefs(n, components, depth + 1));
   const obj = node as Json;
-  if (typeof obj.$ref === "string") return inlineRefs(components[obj.$ref.replace(/^#\/components\/schemas\//, "")] ?? {}, components, depth + 1);
+  if (typeof obj.$ref === "string")
+    return inlineRefs(components[obj.$ref.replace(/^#\/components\/schemas\//, "")] ?? {}, components, depth + 1);
   const out: Json = {};
-  for (const [k, v] of Object.entries(obj)) if (k !== "example" && k !== "examples") out[k] = inlineRefs(v, components, depth + 1);
+  for (const [k, v] of Object.entries(obj))
+    if (k !== "example" && k !== "examples") out[k] = inlineRefs(v, components, depth + 1);
   return out;
 }
 
@@ -34,7 +36,11 @@ export type OperationCatalog = { describe(method: string, honoPath: string): Ope
 function stripDescriptions(node: unknown): unknown {
   if (node === null || typeof node !== "object") return node;
   if (Array.isArray(node)) return node.map(stripDescriptions);
-  return Object.fromEntries(Object.entries(node as Json).filter(([k]) => k !== "description").map(([k, v]) => [k, stripDescriptions(v)]));
+  return Object.fromEntries(
+    Object.entries(node as Json)
+      .filter(([k]) => k !== "description")
+      .map(([k, v]) => [k, stripDescriptions(v)]),
+  );
 }
 
 export function operationCatalog(document: () => Json): OperationCatalog {
@@ -50,13 +56,21 @@ export function operationCatalog(document: () => Json): OperationCatalog {
         const required: string[] = [];
         for (const p of (op.parameters ?? []) as Json[]) {
           if (p.in !== "query") continue;
-          properties[p.name] = inlineRefs({ ...(p.schema ?? {}), ...(p.description ? { description: p.description } : {}) }, components);
+          properties[p.name] = inlineRefs(
+            { ...(p.schema ?? {}), ...(p.description ? { description: p.description } : {}) },
+            components,
+          );
           if (p.required) required.push(p.name);
         }
         const ok = op.responses?.["200"]?.content?.["application/json"]?.schema;
-        const outputSchema = ok ? (stripDescriptions(inlineRefs(ok, components)) as Record<string, unknown>) : undefined;
+        const outputSchema = ok
+          ? (stripDescriptions(inlineRefs(ok, components)) as Record<string, unknown>)
+          : undefined;
         const honoPath = path.replace(/\{([^}]+)\}/g, ":$1");
-        map.set(`${method.toUpperCase()} ${honoPath}`, { queryParamsSchema: { properties, ...(required.length ? { required } : {}) }, ...(outputSchema ? { outputSchema } : {}) });
+        map.set(`${method.toUpperCase()} ${honoPath}`, {
+          queryParamsSchema: { properties, ...(required.length ? { required } : {}) },
+          ...(outputSchema ? { outputSchema } : {}),
+        });
       }
     }
     return map;

@@ -25,15 +25,40 @@ import type { App, AppEnv } from "./app-env";
 import { provisioningCaller } from "./admission";
 import { honoPath } from "./route-registry";
 import type { PageCheck, PageMemo } from "../services/page-memo";
-import { gate, runPaid, type Answer, type Asked, type Declined, type Gated, type Outcome, type PaidCall, type PaidSpec, type Priced } from "../services/paid-call";
+import {
+  gate,
+  runPaid,
+  type Answer,
+  type Asked,
+  type Declined,
+  type Gated,
+  type Outcome,
+  type PaidCall,
+  type PaidSpec,
+  type Priced,
+} from "../services/paid-call";
 import { acceptedFormat, prefersHtml, renderPage } from "./content-coding";
 import { requestTarget } from "./url-parts";
 import { provisioningAnswer } from "./respond";
 
-export { declined, freeAnswer, jsonAnswer, pageAnswer, provisioning, serve, serveHeld, type Answer, type Resolution } from "../services/paid-call";
+export {
+  declined,
+  freeAnswer,
+  jsonAnswer,
+  pageAnswer,
+  provisioning,
+  serve,
+  serveHeld,
+  type Answer,
+  type Resolution,
+} from "../services/paid-call";
 
 /** The validated query of a route, as its schema outputs it. */
-export type QueryOf<Rt extends RouteConfig> = Rt["request"] extends { query: infer S } ? (S extends ZodType ? z.output<S> : never) : Record<string, never>;
+export type QueryOf<Rt extends RouteConfig> = Rt["request"] extends { query: infer S }
+  ? S extends ZodType
+    ? z.output<S>
+    : never
+  : Record<string, never>;
 
 /**
  * How a REST call is read and its refusals written. The API's own (API_DIALECT, the default): the credential from its
@@ -100,12 +125,19 @@ export type PaidOperation<S extends Serving = Serving> = { route: RouteConfig; o
 export type PaidDefinition = { route: RouteConfig } & PaidOptions<any, any>;
 
 /** A definition of the paid operation `route`, checked against it (its query is what the route's schema outputs). */
-export function paidOperation<Rt extends RouteConfig, S extends Serving>(route: Rt, opts: PaidOptions<QueryOf<Rt>, S>): PaidDefinition {
+export function paidOperation<Rt extends RouteConfig, S extends Serving>(
+  route: Rt,
+  opts: PaidOptions<QueryOf<Rt>, S>,
+): PaidDefinition {
   return { route, ...opts } as PaidDefinition;
 }
 
 /** Registers each of `definitions` on `app` (registerPaid), in order. */
-export function registerOperations(app: App, deps: Pick<Deps, "clock" | "config">, definitions: readonly PaidDefinition[]): void {
+export function registerOperations(
+  app: App,
+  deps: Pick<Deps, "clock" | "config">,
+  definitions: readonly PaidDefinition[],
+): void {
   for (const { route, ...opts } of definitions) registerPaid(app, deps, route, opts);
 }
 
@@ -113,7 +145,12 @@ export function registerOperations(app: App, deps: Pick<Deps, "clock" | "config"
  * Registers `route` on `app` as a paid route: its handler runs a call of `opts` (src/services/paid-call.ts runPaid) and renders
  * the outcome through the context; its first middleware is the page memo's lookup. Returns the operation.
  */
-export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App, deps: Pick<Deps, "clock" | "config">, route: Rt, opts: PaidOptions<QueryOf<Rt>, S>): PaidOperation<S> {
+export function registerPaid<Rt extends RouteConfig, S extends Serving>(
+  app: App,
+  deps: Pick<Deps, "clock" | "config">,
+  route: Rt,
+  opts: PaidOptions<QueryOf<Rt>, S>,
+): PaidOperation<S> {
   const now = () => deps.clock.now();
   const dialect = opts.dialect ?? API_DIALECT;
   const handler = async (c: Context<AppEnv>): Promise<Response> => {
@@ -143,7 +180,14 @@ export function registerPaid<Rt extends RouteConfig, S extends Serving>(app: App
 
   const surfaces = routeSurfaces(route, opts.surface);
   const operation: PaidOperation<S> = { route, options: opts as PaidOptions<any, S> };
-  const declared = { surface: typeof opts.surface === "function" ? ("dynamic" as const) : opts.surface, surfaces, example: opts.example ?? null, failing: opts.failing ?? null, cannotFailOncePaid: opts.cannotFailOncePaid ?? null, operation };
+  const declared = {
+    surface: typeof opts.surface === "function" ? ("dynamic" as const) : opts.surface,
+    surfaces,
+    example: opts.example ?? null,
+    failing: opts.failing ?? null,
+    cannotFailOncePaid: opts.cannotFailOncePaid ?? null,
+    operation,
+  };
   app.registry.declare(route.method, honoPath(route.path), "paid", declared);
   const own = route.middleware ? (Array.isArray(route.middleware) ? route.middleware : [route.middleware]) : [];
   // The surfaces it is priced at go into its OpenAPI operation (x-price-usd is derived from them): declared once.
@@ -166,7 +210,12 @@ function pageMemoKey(c: Context, url: string): string {
  * The page memo's answer to a call of the URL `key` names (pageMemoKeyFor): the same gate, with the resolution
  * recorded for it and its page as the answer; null when the memo cannot answer it.
  */
-export function answerFromMemo(pages: PageMemo | undefined, key: string, call: () => Parameters<typeof gate>[0], now: () => Date): Gated | Promise<Gated> | null {
+export function answerFromMemo(
+  pages: PageMemo | undefined,
+  key: string,
+  call: () => Parameters<typeof gate>[0],
+  now: () => Date,
+): Gated | Promise<Gated> | null {
   if (!pages) return null;
   const at = now();
   const hit = pages.lookup(key, at.getTime());
@@ -175,7 +224,13 @@ export function answerFromMemo(pages: PageMemo | undefined, key: string, call: (
 }
 
 /** After a GET was answered 200: what the memo needs to answer `key` again, for an operation that says how (`page`). */
-export function rememberPage(pages: PageMemo | undefined, key: string, opts: PaidOptions<any, any>, outcome: Outcome<unknown>, payment: () => PaymentDescription): void {
+export function rememberPage(
+  pages: PageMemo | undefined,
+  key: string,
+  opts: PaidOptions<any, any>,
+  outcome: Outcome<unknown>,
+  payment: () => PaymentDescription,
+): void {
   if (!pages || !opts.page || !opts.vary || outcome.kind !== "served") return;
   const check = opts.page(outcome.served);
   if (!check) return;
@@ -185,9 +240,19 @@ export function rememberPage(pages: PageMemo | undefined, key: string, opts: Pai
 }
 
 /** A REST request as a call: its headers, path parameters and URL (`url`: the dialect's public URL, found once a request); the key and rate headers it is admitted with go on the context. */
-function restCall<Q>(c: Context<AppEnv>, deps: Pick<Deps, "clock" | "config">, dialect: Dialect, query: Q, url = dialect.publicUrl(c)): PaidCall<Q> {
+function restCall<Q>(
+  c: Context<AppEnv>,
+  deps: Pick<Deps, "clock" | "config">,
+  dialect: Dialect,
+  query: Q,
+  url = dialect.publicUrl(c),
+): PaidCall<Q> {
   const headers = c.req.raw.headers;
-  const asked: Asked = { header: (name) => headers.get(name) ?? undefined, param: (name) => c.req.param(name), client: clientIp(c, deps.config) };
+  const asked: Asked = {
+    header: (name) => headers.get(name) ?? undefined,
+    param: (name) => c.req.param(name),
+    client: clientIp(c, deps.config),
+  };
   return {
     query,
     asked,
@@ -241,10 +306,12 @@ function routeSurfaces(route: RouteConfig, surface: Surface | ((resolved: never)
   const declared = raw === undefined ? [] : ((Array.isArray(raw) ? raw : [raw]) as Surface[]);
   const where = `${route.method.toUpperCase()} ${route.path}`;
   if (typeof surface === "function") {
-    if (declared.length === 0) throw new Error(`${where} picks its price surface per request: declare them in x-price-surface`);
+    if (declared.length === 0)
+      throw new Error(`${where} picks its price surface per request: declare them in x-price-surface`);
     return declared;
   }
-  if (declared.length > 0 && !declared.includes(surface)) throw new Error(`${where} is priced at ${surface} but declares x-price-surface ${declared.join(", ")}`);
+  if (declared.length > 0 && !declared.includes(surface))
+    throw new Error(`${where} is priced at ${surface} but declares x-price-surface ${declared.join(", ")}`);
   return declared.length > 0 ? declared : [surface];
 }
 
@@ -257,7 +324,11 @@ function describeForPayment(c: Context<AppEnv>, dialect: Dialect, url: string): 
   const method = c.req.method.toUpperCase();
   return {
     method,
-    query: Object.fromEntries(Object.keys(q).sort().map((k) => [k, q[k]!.join(",")])),
+    query: Object.fromEntries(
+      Object.keys(q)
+        .sort()
+        .map((k) => [k, q[k]!.join(",")]),
+    ),
     pathParams: c.req.param() as Record<string, string>,
     shape: c.get("operations")?.describe(method, c.req.routePath) ?? null,
   };

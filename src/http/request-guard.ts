@@ -40,7 +40,11 @@ export function hostGuard(fetch: Fetch, headers: Record<string, string>): Fetch 
       return fetch(req, ...rest);
     }
     const res = Response.json(
-      envelope("INVALID_PARAMETER", "The Host header is missing or is not a valid host name: send 'Host: <name>[:port]'.", { in: "header", parameter: "host" }),
+      envelope(
+        "INVALID_PARAMETER",
+        "The Host header is missing or is not a valid host name: send 'Host: <name>[:port]'.",
+        { in: "header", parameter: "host" },
+      ),
       { status: 400, headers },
     );
     res.headers.set("X-Request-Id", crypto.randomUUID());
@@ -64,7 +68,13 @@ export const SERVE_LIMITS = { maxRequestBodySize: Number.MAX_SAFE_INTEGER } as c
 export function limitBody(): MiddlewareHandler<AppEnv> {
   const limit = bodyLimit({
     maxSize: MAX_BODY_BYTES,
-    onError: (c) => c.json(envelope("PAYLOAD_TOO_LARGE", `The request body exceeds ${MAX_BODY_BYTES} bytes.`, { max_bytes: MAX_BODY_BYTES }), 413),
+    onError: (c) =>
+      c.json(
+        envelope("PAYLOAD_TOO_LARGE", `The request body exceeds ${MAX_BODY_BYTES} bytes.`, {
+          max_bytes: MAX_BODY_BYTES,
+        }),
+        413,
+      ),
   });
   return function limitBodyMiddleware(c, next) {
     return c.req.raw.body ? limit(c, next) : next();
@@ -107,7 +117,10 @@ export function malformedEscape(search: string): string | null {
 export function refuseNulInQuery(params: URLSearchParams): void {
   for (const name of new Set(params.keys())) {
     if (name.includes("\u0000") || params.getAll(name).some((v) => v.includes("\u0000"))) {
-      fail("INVALID_PARAMETER", `Invalid parameter ${JSON.stringify(name)}: contains a NUL character (%00).`, { parameter: name, in: "query" });
+      fail("INVALID_PARAMETER", `Invalid parameter ${JSON.stringify(name)}: contains a NUL character (%00).`, {
+        parameter: name,
+        in: "query",
+      });
     }
   }
 }
@@ -128,7 +141,11 @@ export function rejectMalformedQuery(passed: BoundedCache<string, true>): Check 
     }
     const malformed = malformedEscape(url.search);
     if (malformed) {
-      fail("INVALID_PARAMETER", `Invalid parameter ${JSON.stringify(malformed)}: a malformed percent-escape (each '%' starts two hex digits of UTF-8; send '%25' for a literal '%').`, { parameter: malformed, in: "query" });
+      fail(
+        "INVALID_PARAMETER",
+        `Invalid parameter ${JSON.stringify(malformed)}: a malformed percent-escape (each '%' starts two hex digits of UTF-8; send '%25' for a literal '%').`,
+        { parameter: malformed, in: "query" },
+      );
     }
     const names = [...new Set(url.searchParams.keys())];
     refuseNulInQuery(url.searchParams);
@@ -143,7 +160,9 @@ export function rejectMalformedQuery(passed: BoundedCache<string, true>): Check 
           "INVALID_PARAMETER",
           `Unknown ${unknown.length > 1 ? "parameters" : "parameter"} ${list}. ` +
             fred.map((t) => `${t.message} `).join("") +
-            (allowed.length ? `${c.req.method} ${url.pathname} takes: ${allowed.join(", ")}.` : `${c.req.method} ${url.pathname} takes no query parameters.`),
+            (allowed.length
+              ? `${c.req.method} ${url.pathname} takes: ${allowed.join(", ")}.`
+              : `${c.req.method} ${url.pathname} takes no query parameters.`),
           { parameter: unknown[0], parameters: unknown, in: "query", allowed, ...(fred.length ? { fred } : {}) },
         );
       }
@@ -155,7 +174,9 @@ export function rejectMalformedQuery(passed: BoundedCache<string, true>): Check 
 
 /** The query parameters the OpenAPI contract lists for the operation this request matched; null when it is not one. */
 function allowedQueryParameters(c: Context<AppEnv>): string[] | null {
-  const endpoint = matchedRoutes(c).filter((r) => r.method !== "ALL").at(-1);
+  const endpoint = matchedRoutes(c)
+    .filter((r) => r.method !== "ALL")
+    .at(-1);
   const operations = c.get("operations");
   if (!endpoint || !operations) return null;
   const method = c.req.method === "HEAD" ? "GET" : c.req.method;

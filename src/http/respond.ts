@@ -34,13 +34,22 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
  * the client accepts, compressed once; a body built per request is left to the compress middleware.
  */
 export function catalogResponse(c: Context<AppEnv>, rendered: RenderedJson, cached = true): Response {
-  const coded = cached ? codedBody(rendered, c.req.header("accept-encoding")) : { form: { blob: rendered.body, bytes: rendered.bytes }, coding: null, etag: rendered.etag };
-  const headers: Record<string, string> = { "Cache-Control": CATALOG_CACHE_CONTROL, ETag: coded.etag, ...(cached ? codingHeaders(coded) : {}) };
+  const coded = cached
+    ? codedBody(rendered, c.req.header("accept-encoding"))
+    : { form: { blob: rendered.body, bytes: rendered.bytes }, coding: null, etag: rendered.etag };
+  const headers: Record<string, string> = {
+    "Cache-Control": CATALOG_CACHE_CONTROL,
+    ETag: coded.etag,
+    ...(cached ? codingHeaders(coded) : {}),
+  };
   if (etagMatches(c.req.header("if-none-match"), coded.etag)) {
     delete headers["Content-Encoding"];
     return c.body(null, 304, headers);
   }
-  return c.body(bodyToWrite(coded.form, c.get("turn")) as never, 200, { ...headers, "Content-Type": "application/json" });
+  return c.body(bodyToWrite(coded.form, c.get("turn")) as never, 200, {
+    ...headers,
+    "Content-Type": "application/json",
+  });
 }
 
 /** A read of a series being provisioned: 202 with Retry-After, never charged. */
@@ -55,22 +64,43 @@ export function catalogJson<T>(c: Context<AppEnv>, body: T): Response {
 
 /** OpenAPI: the headers of a catalog 200 or 304. */
 export const catalogResponseHeaders = {
-  "Cache-Control": { description: "Public CDN cache policy of the catalog.", schema: { type: "string" as const, example: CATALOG_CACHE_CONTROL } },
-  ETag: { description: "Strong entity tag of the representation; send it back as `If-None-Match` to revalidate.", schema: { type: "string" as const, example: '"9ix-1q2w3e4r5t6y"' } },
+  "Cache-Control": {
+    description: "Public CDN cache policy of the catalog.",
+    schema: { type: "string" as const, example: CATALOG_CACHE_CONTROL },
+  },
+  ETag: {
+    description: "Strong entity tag of the representation; send it back as `If-None-Match` to revalidate.",
+    schema: { type: "string" as const, example: '"9ix-1q2w3e4r5t6y"' },
+  },
 };
 
 /** OpenAPI: the 304 a catalog route answers to a matching If-None-Match. */
 export const notModifiedResponse = {
-  304: { description: "Not modified: the request's `If-None-Match` names the current representation (no body).", headers: catalogResponseHeaders },
+  304: {
+    description: "Not modified: the request's `If-None-Match` names the current representation (no body).",
+    headers: catalogResponseHeaders,
+  },
 };
 
 /**
  * The answer to an unexpected failure: logged with the request id and its stack, answered 500 with the envelope and
  * nothing else (a stack trace never leaves the process).
  */
-export function internalErrorResponse(logger: Logger, err: unknown, req: { requestId: string; method: string; url: string }): Response {
-  logger.error("unhandled error", { request_id: req.requestId, method: req.method, path: pathForLog(req.url), error: String(err), stack: (err as Error)?.stack });
-  return Response.json(envelope("INTERNAL_SERVER_ERROR", `Internal server error (request ${req.requestId}).`), { status: 500 });
+export function internalErrorResponse(
+  logger: Logger,
+  err: unknown,
+  req: { requestId: string; method: string; url: string },
+): Response {
+  logger.error("unhandled error", {
+    request_id: req.requestId,
+    method: req.method,
+    path: pathForLog(req.url),
+    error: String(err),
+    stack: (err as Error)?.stack,
+  });
+  return Response.json(envelope("INTERNAL_SERVER_ERROR", `Internal server error (request ${req.requestId}).`), {
+    status: 500,
+  });
 }
 
 /** Seconds a client is asked to wait while the database is not answering (the connection gate retries twice a second). */
@@ -80,13 +110,27 @@ export const DATABASE_RETRY_AFTER_S = 2;
  * The answer to a failure no route handled: 503 with Retry-After when the database is not answering (an outage, a
  * restart, a statement timeout: the connection gate logs the outage once, not per request), else the 500 above.
  */
-export function failureResponse(logger: Logger, err: unknown, req: { requestId: string; method: string; url: string }): Response {
+export function failureResponse(
+  logger: Logger,
+  err: unknown,
+  req: { requestId: string; method: string; url: string },
+): Response {
   if (!isDatabaseUnavailable(err)) return internalErrorResponse(logger, err, req);
-  logger.debug("database unavailable", { request_id: req.requestId, method: req.method, path: pathForLog(req.url), error: String(err) });
-  return Response.json(envelope("SERVICE_UNAVAILABLE", "The database is not answering; retry shortly.", { retry_after_seconds: DATABASE_RETRY_AFTER_S }), {
-    status: 503,
-    headers: { "Retry-After": String(DATABASE_RETRY_AFTER_S), "Cache-Control": "no-store" },
+  logger.debug("database unavailable", {
+    request_id: req.requestId,
+    method: req.method,
+    path: pathForLog(req.url),
+    error: String(err),
   });
+  return Response.json(
+    envelope("SERVICE_UNAVAILABLE", "The database is not answering; retry shortly.", {
+      retry_after_seconds: DATABASE_RETRY_AFTER_S,
+    }),
+    {
+      status: 503,
+      headers: { "Retry-After": String(DATABASE_RETRY_AFTER_S), "Cache-Control": "no-store" },
+    },
+  );
 }
 
 /**

@@ -41,7 +41,13 @@ export type PaidRouteInfo = {
  * One declared route: its method (upper case, `ALL` for every method) and Hono path (`/v1/regions/:code`); a paid
  * operation's description, or a free operation (free.ts FreeDefinition) that hosts other than REST may call.
  */
-export type DeclaredRoute = { method: string; path: string; admission: RouteAdmission; paid: PaidRouteInfo | null; free: object | null };
+export type DeclaredRoute = {
+  method: string;
+  path: string;
+  admission: RouteAdmission;
+  paid: PaidRouteInfo | null;
+  free: object | null;
+};
 
 const PAID: RouteAdmission = Object.freeze({ purpose: "paid", allowExpired: false });
 const KEYED: RouteAdmission = Object.freeze({ purpose: "keyed", allowExpired: false });
@@ -54,14 +60,26 @@ export class RouteRegistry {
   private readonly byRoute = new Map<string, DeclaredRoute>();
 
   /** Records how requests to a route are admitted, with its paid operation when it has one. Once per route. */
-  declare(method: string, path: string, admission: Exclude<RoutePurpose, "paid" | "keyed">, opts?: { allowExpired?: boolean }): void;
+  declare(
+    method: string,
+    path: string,
+    admission: Exclude<RoutePurpose, "paid" | "keyed">,
+    opts?: { allowExpired?: boolean },
+  ): void;
   declare(method: string, path: string, admission: "paid", paid: Omit<PaidRouteInfo, "method" | "path">): void;
-  declare(method: string, path: string, purpose: RoutePurpose, extra: { allowExpired?: boolean } | Omit<PaidRouteInfo, "method" | "path"> = {}): void {
+  declare(
+    method: string,
+    path: string,
+    purpose: RoutePurpose,
+    extra: { allowExpired?: boolean } | Omit<PaidRouteInfo, "method" | "path"> = {},
+  ): void {
     const m = method.toUpperCase();
     const key = `${m} ${path}`;
     if (this.byRoute.has(key)) throw new Error(`${key} is declared twice`);
     const paid = purpose === "paid" ? { method: m, path, ...(extra as Omit<PaidRouteInfo, "method" | "path">) } : null;
-    const admission = paid ? PAID : Object.freeze({ purpose, allowExpired: (extra as { allowExpired?: boolean }).allowExpired === true });
+    const admission = paid
+      ? PAID
+      : Object.freeze({ purpose, allowExpired: (extra as { allowExpired?: boolean }).allowExpired === true });
     this.byRoute.set(key, { method: m, path, admission, paid, free: null });
   }
 
@@ -83,7 +101,11 @@ export class RouteRegistry {
     for (const r of this.byRoute.values()) {
       if (r.method !== m || (!r.paid && !r.free)) continue;
       const parts = r.path.split("/");
-      if (parts.length === segments.length && parts.every((p, k) => p === segments[k] || (p.startsWith(":") && segments[k] !== ""))) return r;
+      if (
+        parts.length === segments.length &&
+        parts.every((p, k) => p === segments[k] || (p.startsWith(":") && segments[k] !== ""))
+      )
+        return r;
     }
     return undefined;
   }
@@ -119,6 +141,8 @@ export class RouteRegistry {
 
   /** Every route that declared a purpose of its own (not paid, not keyed), in registration order (for tests and docs). */
   declaredPurposes(): Array<{ method: string; path: string } & RouteAdmission> {
-    return [...this.byRoute.values()].flatMap((r) => (r.paid || r.free ? [] : [{ method: r.method, path: r.path, ...r.admission }]));
+    return [...this.byRoute.values()].flatMap((r) =>
+      r.paid || r.free ? [] : [{ method: r.method, path: r.path, ...r.admission }],
+    );
   }
 }

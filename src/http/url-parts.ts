@@ -15,7 +15,9 @@ const QUOTED_PATH_MAX = 200;
  * "(", ")", "*", ",", ";", "=", "@", ":" and "$" stay as sent): those are escaped here too.
  */
 export function quotedPath(pathname: string): string {
-  const safe = pathname.replace(/[^A-Za-z0-9\-._~/%]/g, (ch) => encodeURIComponent(ch).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`));
+  const safe = pathname.replace(/[^A-Za-z0-9\-._~/%]/g, (ch) =>
+    encodeURIComponent(ch).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`),
+  );
   return safe.length > QUOTED_PATH_MAX ? `${safe.slice(0, QUOTED_PATH_MAX)}…` : safe;
 }
 

@@ -40,13 +40,17 @@ export function invalidParameters(rawIssues: Issue[], target: string | undefined
   const issues = rawIssues.map((i) => repeatedQueryIssue(i, target, queries) ?? i);
   const { parameters, message } = describeIssues(issues);
   const fred = fredValues(issues, target, queries);
-  return envelope("INVALID_PARAMETER", `Invalid ${parameters.length > 1 ? "parameters" : "parameter"} ${parameters.join(", ")}: ${message}${fred.length ? `. ${fred.map((t) => t.message).join(" ")}` : ""}`, {
-    parameter: parameters[0],
-    parameters,
-    ...(target ? { in: target } : {}),
-    issues: issues.map((i) => ({ path: i.path.map(String), message: i.message })),
-    ...(fred.length ? { fred } : {}),
-  });
+  return envelope(
+    "INVALID_PARAMETER",
+    `Invalid ${parameters.length > 1 ? "parameters" : "parameter"} ${parameters.join(", ")}: ${message}${fred.length ? `. ${fred.map((t) => t.message).join(" ")}` : ""}`,
+    {
+      parameter: parameters[0],
+      parameters,
+      ...(target ? { in: target } : {}),
+      issues: issues.map((i) => ({ path: i.path.map(String), message: i.message })),
+      ...(fred.length ? { fred } : {}),
+    },
+  );
 }
 
 export const validationHook: Hook<any, any, any, any> = (result, c) => {

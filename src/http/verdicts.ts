@@ -32,8 +32,14 @@ export function refuse(c: Context, r: Refusal): Response {
 }
 
 /** A refusal's body (the error envelope, and a 402's x402 PaymentRequired beside it), status and advice headers. */
-export function refusalParts(r: Refusal): { body: Record<string, unknown>; status: number; headers: Record<string, string> | undefined } {
-  const body = r.body ? { ...envelope(r.code, r.message, r.details), ...r.body } : envelope(r.code, r.message, r.details);
+export function refusalParts(r: Refusal): {
+  body: Record<string, unknown>;
+  status: number;
+  headers: Record<string, string> | undefined;
+} {
+  const body = r.body
+    ? { ...envelope(r.code, r.message, r.details), ...r.body }
+    : envelope(r.code, r.message, r.details);
   return { body, status: ERROR_STATUS[r.code], headers: adviceHeaders(r.advice) };
 }
 
@@ -66,7 +72,11 @@ export function adviceHeaders(a: ErrorAdvice | undefined): Record<string, string
 /** The key of a Key-only route (ping, rotate, revoke); 401 when the request carries none. */
 export function requireKey(c: Context<AppEnv>): AuthenticatedKey {
   const key = c.get("apiKey");
-  if (!key) fail("INVALID_API_KEY", "This endpoint needs an API key. Send 'Authorization: Bearer <key>' or 'X-API-Key: <key>' (free keys: POST /v1/signup).");
+  if (!key)
+    fail(
+      "INVALID_API_KEY",
+      "This endpoint needs an API key. Send 'Authorization: Bearer <key>' or 'X-API-Key: <key>' (free keys: POST /v1/signup).",
+    );
   return key;
 }
 

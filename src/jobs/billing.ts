@@ -5,7 +5,12 @@
 // idempotent; the queue runs one at a time across every process.
 import { pruneUsageBatches } from "../../db/repos/keys";
 import { DAY_MS, monthToInvoice } from "../domain/access";
-import { endUnpaidSubscriptions, invoiceMonth, retryPendingInvoices, type InvoiceOutcome } from "../services/billing-cycle";
+import {
+  endUnpaidSubscriptions,
+  invoiceMonth,
+  retryPendingInvoices,
+  type InvoiceOutcome,
+} from "../services/billing-cycle";
 import type { BillingDeps } from "../services/billing";
 import type { EndResult } from "../services/billing-end";
 
@@ -20,7 +25,13 @@ export type BillingTick = {
   errors: string[];
 };
 
-async function step<T>(deps: BillingDeps, name: string, errors: string[], fallback: T, fn: () => Promise<T>): Promise<T> {
+async function step<T>(
+  deps: BillingDeps,
+  name: string,
+  errors: string[],
+  fallback: T,
+  fn: () => Promise<T>,
+): Promise<T> {
   try {
     return await fn();
   } catch (e) {
@@ -39,6 +50,8 @@ export async function runBillingCycle(deps: BillingDeps, opts: { baseUrl: string
   const invoiced = await step(deps, "monthly overage", errors, [], () => invoiceMonth(deps, month, opts));
   const retried = await step(deps, "pending invoices", errors, [], () => retryPendingInvoices(deps, opts));
   const ended = await step(deps, "dunning", errors, [], () => endUnpaidSubscriptions(deps, opts));
-  const prunedUsageBatches = await step(deps, "usage batch ids", errors, 0, () => pruneUsageBatches(deps.database.db, new Date(now.getTime() - USAGE_BATCH_RETENTION_MS)));
+  const prunedUsageBatches = await step(deps, "usage batch ids", errors, 0, () =>
+    pruneUsageBatches(deps.database.db, new Date(now.getTime() - USAGE_BATCH_RETENTION_MS)),
+  );
   return { month, invoiced, retried, ended, prunedUsageBatches, errors };
 }

@@ -85,7 +85,12 @@ export function openBoss(database: Pick<Database, "connection">, settings: BossS
   if (c.kind === "pglite") {
     boss = new PgBoss({ ...common, db: fromPglite(c.client), backend: "pglite" });
   } else {
-    const sql = postgres(c.url, { max: settings.poolMax, onnotice: () => {}, idle_timeout: 60, connection: { application_name: "svc-jobs" } });
+    const sql = postgres(c.url, {
+      max: settings.poolMax,
+      onnotice: () => {},
+      idle_timeout: 60,
+      connection: { application_name: "svc-jobs" },
+    });
     boss = new PgBoss({ ...common, db: postgresJsAdapter(sql), backend: "postgres" });
     release = () => sql.end({ timeout: 5 });
   }

@@ -35,7 +35,14 @@ export const REFRESH_QUEUE = "refresh";
 export const BRIEFING_QUEUE = "briefing";
 export const DETECT_QUEUE = "detect";
 export const BILLING_QUEUE = "billing";
-export const QUEUES = [PROVISION_QUEUE, PROVISION_LOST_QUEUE, REFRESH_QUEUE, BRIEFING_QUEUE, DETECT_QUEUE, BILLING_QUEUE] as const;
+export const QUEUES = [
+  PROVISION_QUEUE,
+  PROVISION_LOST_QUEUE,
+  REFRESH_QUEUE,
+  BRIEFING_QUEUE,
+  DETECT_QUEUE,
+  BILLING_QUEUE,
+] as const;
 export const BILLING_KEY = "billing-cycle";
 export const BILLING_CRON = "* * * * *";
 /** A billing run may take this long (provider calls with retries) before it is taken to be lost. */
@@ -55,54 +62,89 @@ const KEEP_FINISHED_SECONDS = 86_400;
 
 /** Creates the queues and applies this configuration's options to them. */
 export async function setUpQueues(boss: PgBoss, p: JobsConfig["provision"]): Promise<void> {
-  await ensureQueue(boss, PROVISION_LOST_QUEUE, { policy: "standard" }, { retryLimit: 2, retryDelay: 5, retryBackoff: true, deleteAfterSeconds: KEEP_FINISHED_SECONDS });
-  await ensureQueue(boss, PROVISION_QUEUE, { policy: "exclusive" }, {
-    retryLimit: p.retryLimit,
-    retryDelay: p.retryDelaySeconds,
-    retryBackoff: true,
-    retryDelayMax: p.retryDelayMaxSeconds,
-    expireInSeconds: p.expireSeconds,
-    heartbeatSeconds: p.heartbeatSeconds,
-    deadLetter: PROVISION_LOST_QUEUE,
-    deleteAfterSeconds: KEEP_FINISHED_SECONDS,
-    notify: true,
-  });
-  await ensureQueue(boss, REFRESH_QUEUE, { policy: "exclusive" }, {
-    retryLimit: 2,
-    retryDelay: 60,
-    retryBackoff: true,
-    retryDelayMax: 900,
-    expireInSeconds: REFRESH_EXPIRE_SECONDS,
-    deleteAfterSeconds: 7 * KEEP_FINISHED_SECONDS,
-    notify: true,
-  });
-  await ensureQueue(boss, DETECT_QUEUE, { policy: "exclusive" }, {
-    retryLimit: 3,
-    retryDelay: 30,
-    retryBackoff: true,
-    retryDelayMax: 600,
-    expireInSeconds: REFRESH_EXPIRE_SECONDS,
-    deleteAfterSeconds: KEEP_FINISHED_SECONDS,
-    notify: true,
-  });
-  await ensureQueue(boss, BILLING_QUEUE, { policy: "exclusive" }, {
-    retryLimit: 0,
-    expireInSeconds: BILLING_EXPIRE_SECONDS,
-    deleteAfterSeconds: KEEP_FINISHED_SECONDS,
-  });
-  await ensureQueue(boss, BRIEFING_QUEUE, { policy: "exclusive" }, {
-    retryLimit: 2,
-    retryDelay: 300,
-    retryBackoff: true,
-    retryDelayMax: 900,
-    expireInSeconds: BRIEFING_EXPIRE_SECONDS,
-    deleteAfterSeconds: 7 * KEEP_FINISHED_SECONDS,
-    notify: true,
-  });
+  await ensureQueue(
+    boss,
+    PROVISION_LOST_QUEUE,
+    { policy: "standard" },
+    { retryLimit: 2, retryDelay: 5, retryBackoff: true, deleteAfterSeconds: KEEP_FINISHED_SECONDS },
+  );
+  await ensureQueue(
+    boss,
+    PROVISION_QUEUE,
+    { policy: "exclusive" },
+    {
+      retryLimit: p.retryLimit,
+      retryDelay: p.retryDelaySeconds,
+      retryBackoff: true,
+      retryDelayMax: p.retryDelayMaxSeconds,
+      expireInSeconds: p.expireSeconds,
+      heartbeatSeconds: p.heartbeatSeconds,
+      deadLetter: PROVISION_LOST_QUEUE,
+      deleteAfterSeconds: KEEP_FINISHED_SECONDS,
+      notify: true,
+    },
+  );
+  await ensureQueue(
+    boss,
+    REFRESH_QUEUE,
+    { policy: "exclusive" },
+    {
+      retryLimit: 2,
+      retryDelay: 60,
+      retryBackoff: true,
+      retryDelayMax: 900,
+      expireInSeconds: REFRESH_EXPIRE_SECONDS,
+      deleteAfterSeconds: 7 * KEEP_FINISHED_SECONDS,
+      notify: true,
+    },
+  );
+  await ensureQueue(
+    boss,
+    DETECT_QUEUE,
+    { policy: "exclusive" },
+    {
+      retryLimit: 3,
+      retryDelay: 30,
+      retryBackoff: true,
+      retryDelayMax: 600,
+      expireInSeconds: REFRESH_EXPIRE_SECONDS,
+      deleteAfterSeconds: KEEP_FINISHED_SECONDS,
+      notify: true,
+    },
+  );
+  await ensureQueue(
+    boss,
+    BILLING_QUEUE,
+    { policy: "exclusive" },
+    {
+      retryLimit: 0,
+      expireInSeconds: BILLING_EXPIRE_SECONDS,
+      deleteAfterSeconds: KEEP_FINISHED_SECONDS,
+    },
+  );
+  await ensureQueue(
+    boss,
+    BRIEFING_QUEUE,
+    { policy: "exclusive" },
+    {
+      retryLimit: 2,
+      retryDelay: 300,
+      retryBackoff: true,
+      retryDelayMax: 900,
+      expireInSeconds: BRIEFING_EXPIRE_SECONDS,
+      deleteAfterSeconds: 7 * KEEP_FINISHED_SECONDS,
+      notify: true,
+    },
+  );
 }
 
 /** Creates the queue if it is new, and applies the options of this configuration to it either way. */
-async function ensureQueue(boss: PgBoss, name: string, fixed: { policy: "standard" | "exclusive" }, options: Record<string, unknown>): Promise<void> {
+async function ensureQueue(
+  boss: PgBoss,
+  name: string,
+  fixed: { policy: "standard" | "exclusive" },
+  options: Record<string, unknown>,
+): Promise<void> {
   await boss.createQueue(name, { ...fixed, ...options } as never);
   await boss.updateQueue(name, options as never);
 }

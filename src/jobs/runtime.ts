@@ -15,7 +15,22 @@ import { provisionSeries, provisioningLost, type ProvisionDeps } from "../servic
 import { refreshSource } from "../services/refresh";
 import type { BillingDeps } from "../services/billing";
 import { runBillingCycle } from "./billing";
-import { BILLING_CRON, BILLING_KEY, BILLING_QUEUE, BRIEFING_QUEUE, BRIEFING_TZ, DETECT_CRON, DETECT_KEY, DETECT_QUEUE, KEYED_PRIORITY, PROVISION_LOST_QUEUE, PROVISION_QUEUE, QUEUES, REFRESH_QUEUE, setUpQueues } from "./queues";
+import {
+  BILLING_CRON,
+  BILLING_KEY,
+  BILLING_QUEUE,
+  BRIEFING_QUEUE,
+  BRIEFING_TZ,
+  DETECT_CRON,
+  DETECT_KEY,
+  DETECT_QUEUE,
+  KEYED_PRIORITY,
+  PROVISION_LOST_QUEUE,
+  PROVISION_QUEUE,
+  QUEUES,
+  REFRESH_QUEUE,
+  setUpQueues,
+} from "./queues";
 import { openBoss, type OpenBoss } from "./boss";
 import { inBackground } from "../../db/pglite-remote";
 
@@ -44,14 +59,23 @@ export type BillingWork = { deps: BillingDeps; baseUrl: string };
  * `asker`: answers briefing runs (default: the ask service over these deps; tests pass one that fails). `billing`:
  * this process works the billing queue with these.
  */
-export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; concurrency?: number; asker?: Asker; billing?: BillingWork } = {}): JobRuntime {
+export function createJobRuntime(
+  deps: JobDeps,
+  opts: { runsJobs?: boolean; concurrency?: number; asker?: Asker; billing?: BillingWork } = {},
+): JobRuntime {
   const cfg = deps.config.jobs;
   const runsJobs = opts.runsJobs ?? cfg.inProcess;
   // The embedded database has one connection: more than one job at a time only queues up behind it.
   const concurrency = opts.concurrency ?? cfg.concurrency ?? (deps.database.kind === "pglite" ? 1 : 2);
   const store = { db: deps.database.db, caches: deps.caches };
   const now = () => deps.clock.now();
-  const provisionDeps: ProvisionDeps = { store, fetcher: deps.fetcher, now, logger: deps.logger, settings: cfg.provision };
+  const provisionDeps: ProvisionDeps = {
+    store,
+    fetcher: deps.fetcher,
+    now,
+    logger: deps.logger,
+    settings: cfg.provision,
+  };
   const asker = opts.asker ?? createAsker(deps);
   const runDeps = { db: deps.database.db, clock: deps.clock, logger: deps.logger };
   let opened: OpenBoss | null = null;
@@ -61,8 +85,13 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
   let startedUp = false;
 
   const scheduleBriefing = (boss: PgBoss, id: string) =>
-    boss.schedule(BRIEFING_QUEUE, slotCron(weeklySlot(id)), { briefingId: id } satisfies BriefingData, { key: id, tz: BRIEFING_TZ, singletonKey: id });
-  const sendBriefingRun = (boss: PgBoss, id: string) => boss.send(BRIEFING_QUEUE, { briefingId: id } satisfies BriefingData, { singletonKey: id });
+    boss.schedule(BRIEFING_QUEUE, slotCron(weeklySlot(id)), { briefingId: id } satisfies BriefingData, {
+      key: id,
+      tz: BRIEFING_TZ,
+      singletonKey: id,
+    });
+  const sendBriefingRun = (boss: PgBoss, id: string) =>
+    boss.send(BRIEFING_QUEUE, { briefingId: id } satisfies BriefingData, { singletonKey: id });
 
   /**
    * The briefings table is the source of truth: every runnable briefing has its schedule (written only where missing
@@ -91,25 +120,45 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
   async function startWorkers(boss: PgBoss): Promise<void> {
     // NOTIFY wakes a worker for a new job only: a retry coming due after its backoff is found by polling, so the poll
     // keeps its pace while NOTIFY is active (pg-boss would otherwise slow it to 30 s).
-    const polling = { pollingIntervalSeconds: cfg.pollSeconds, notifyPollingIntervalSeconds: cfg.pollSeconds, includeMetadata: true as const, batchSize: 1, localConcurrency: concurrency };
+    const polling = {
+      pollingIntervalSeconds: cfg.pollSeconds,
+      notifyPollingIntervalSeconds: cfg.pollSeconds,
+      includeMetadata: true as const,
+      batchSize: 1,
+      localConcurrency: concurrency,
+    };
     await boss.work<ProvisionData>(PROVISION_QUEUE, polling, async ([job]) => {
       const j = job as JobWithMetadata<ProvisionData>;
       const k = { indicatorId: j.data.indicatorId, regionCode: j.data.regionCode };
-      return provisionSeries(provisionDeps, k, { retryCount: j.retryCount, retryLimit: j.retryLimit, requestRef: j.data.requestRef });
+      return provisionSeries(provisionDeps, k, {
+        retryCount: j.retryCount,
+        retryLimit: j.retryLimit,
+        requestRef: j.data.requestRef,
+      });
     });
     await boss.work<ProvisionData>(PROVISION_LOST_QUEUE, { ...polling, localConcurrency: 1 }, async ([job]) => {
       const k = { indicatorId: job.data.indicatorId, regionCode: job.data.regionCode };
       return provisioningLost(provisionDeps, k, job.data.requestRef);
     });
     await boss.work<RefreshData>(REFRESH_QUEUE, { ...polling, localConcurrency: 1 }, async ([job]) => {
-      const { changed } = await refreshSource({ store, fetcher: deps.fetcher, now, logger: deps.logger }, job.data.source);
+      const { changed } = await refreshSource(
+        { store, fetcher: deps.fetcher, now, logger: deps.logger },
+        job.data.source,
+      );
       return { changed_series: changed.length };
     });
     await boss.work(DETECT_QUEUE, { ...polling, localConcurrency: 1 }, async () => {
       const t0 = performance.now();
       // Drains the outbox, including what is written while it runs (a write then cannot queue another job: one per key).
       const s = await detectChangedSeries({ db: store.db, caches: store.caches, now });
-      if (s.series > 0) deps.logger.info("signals detected over changed series", { series: s.series, inserted: s.inserted, updated: s.updated, removed: s.removed, ms: Math.round(performance.now() - t0) });
+      if (s.series > 0)
+        deps.logger.info("signals detected over changed series", {
+          series: s.series,
+          inserted: s.inserted,
+          updated: s.updated,
+          removed: s.removed,
+          ms: Math.round(performance.now() - t0),
+        });
       return { series: s.series, inserted: s.inserted, updated: s.updated, removed: s.removed };
     });
     await boss.work<BriefingData>(BRIEFING_QUEUE, { ...polling, localConcurrency: 1 }, async ([job]) => {
@@ -120,7 +169,13 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
     });
     // Config is the source of truth: a source turned off loses its schedule, a changed cron replaces the old one.
     for (const s of cfg.refresh.schedules) {
-      if (s.cron) await boss.schedule(REFRESH_QUEUE, s.cron, { source: s.source }, { key: s.source, tz: cfg.refresh.timezone, singletonKey: s.source });
+      if (s.cron)
+        await boss.schedule(
+          REFRESH_QUEUE,
+          s.cron,
+          { source: s.source },
+          { key: s.source, tz: cfg.refresh.timezone, singletonKey: s.source },
+        );
       else await boss.unschedule(REFRESH_QUEUE, s.source);
     }
     await reconcileBriefings(boss);
@@ -135,7 +190,13 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
     const polling = { pollingIntervalSeconds: cfg.pollSeconds, batchSize: 1, localConcurrency: 1 };
     await boss.work(BILLING_QUEUE, polling, async () => {
       const tick = await runBillingCycle(billing.deps, { baseUrl: billing.baseUrl });
-      return { month: tick.month, invoiced: tick.invoiced.length, retried: tick.retried.length, ended: tick.ended.length, errors: tick.errors };
+      return {
+        month: tick.month,
+        invoiced: tick.invoiced.length,
+        retried: tick.retried.length,
+        ended: tick.ended.length,
+        errors: tick.errors,
+      };
     });
     await sendBilling(boss);
   }
@@ -144,7 +205,11 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
   const sendBilling = (boss: PgBoss) => boss.send(BILLING_QUEUE, {}, { singletonKey: BILLING_KEY });
 
   async function boot(): Promise<PgBoss> {
-    opened = openBoss(deps.database, { runsJobs, poolMax: cfg.poolMax, superviseSeconds: cfg.superviseSeconds, pollSeconds: cfg.pollSeconds }, deps.logger);
+    opened = openBoss(
+      deps.database,
+      { runsJobs, poolMax: cfg.poolMax, superviseSeconds: cfg.superviseSeconds, pollSeconds: cfg.pollSeconds },
+      deps.logger,
+    );
     const boss = opened.boss;
     await boss.start();
     await setUpQueues(boss, cfg.provision);
@@ -154,8 +219,15 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
     const billing = opts.billing;
     if (billing) await inBackground(deps.database, () => workBilling(boss, billing));
     // This process's own writes queue detection at once (the cron and the start catch everyone else's).
-    stopListening = deps.database.events.onSeriesWritten(() => void sendDetect(boss).catch((e) => deps.logger.warn("could not queue signal detection", { error: String(e) })));
-    deps.logger.info("job engine started", { runs_jobs: runsJobs, concurrency: runsJobs ? concurrency : 0, database: deps.database.kind });
+    stopListening = deps.database.events.onSeriesWritten(
+      () =>
+        void sendDetect(boss).catch((e) => deps.logger.warn("could not queue signal detection", { error: String(e) })),
+    );
+    deps.logger.info("job engine started", {
+      runs_jobs: runsJobs,
+      concurrency: runsJobs ? concurrency : 0,
+      database: deps.database.kind,
+    });
     return boss;
   }
 
@@ -176,7 +248,10 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
     },
     async provision(job, opts) {
       const boss = await running();
-      await boss.send(PROVISION_QUEUE, job, { singletonKey: seriesJobKey(job.indicatorId, job.regionCode), priority: opts?.first ? KEYED_PRIORITY : 0 });
+      await boss.send(PROVISION_QUEUE, job, {
+        singletonKey: seriesJobKey(job.indicatorId, job.regionCode),
+        priority: opts?.first ? KEYED_PRIORITY : 0,
+      });
     },
     async scheduleBriefing(id) {
       await scheduleBriefing(await running(), id);
@@ -205,14 +280,26 @@ export function createJobRuntime(deps: JobDeps, opts: { runsJobs?: boolean; conc
         QUEUES.map(async (queue): Promise<QueueDepth> => {
           // Counted by pg-boss's monitor (every JOBS_SUPERVISE_SECONDS) or afresh when the count is older than a minute.
           const [s] = await boss.getQueueStats(queue, { force: true });
-          return { queue, queued: s?.queuedCount ?? 0, active: s?.activeCount ?? 0, deferred: s?.deferredCount ?? 0, counted_at: s?.capturedOn ? new Date(s.capturedOn).toISOString() : null };
+          return {
+            queue,
+            queued: s?.queuedCount ?? 0,
+            active: s?.activeCount ?? 0,
+            deferred: s?.deferredCount ?? 0,
+            counted_at: s?.capturedOn ? new Date(s.capturedOn).toISOString() : null,
+          };
         }),
       );
     },
     async counts() {
       if (!started) return null;
       const boss = await started;
-      return (await boss.getQueues([...QUEUES])).map((q) => ({ queue: q.name, queued: q.queuedCount, active: q.activeCount, deferred: q.deferredCount, failed: q.failedCount }));
+      return (await boss.getQueues([...QUEUES])).map((q) => ({
+        queue: q.name,
+        queued: q.queuedCount,
+        active: q.activeCount,
+        deferred: q.deferredCount,
+        failed: q.failedCount,
+      }));
     },
     async stop() {
       if (!started) return;

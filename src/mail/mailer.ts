@@ -17,7 +17,13 @@ export function redact(text: string, secrets: readonly string[] = []): string {
   return out;
 }
 
-export function createMailer(deps: { database: Database; clock: Clock; random: RandomSource; logger: Logger; transport: MailTransport | null }): Mailer {
+export function createMailer(deps: {
+  database: Database;
+  clock: Clock;
+  random: RandomSource;
+  logger: Logger;
+  transport: MailTransport | null;
+}): Mailer {
   const pending = new Set<Promise<unknown>>();
 
   async function record(msg: OutgoingMail, status: "stored" | "sent" | "failed", body: string, error: string | null) {
@@ -52,7 +58,12 @@ export function createMailer(deps: { database: Database; clock: Clock; random: R
       deps.logger.warn("mail delivery failed", { kind: msg.kind, error: result.error });
     }
     try {
-      await record(msg, result.delivered ? "sent" : "failed", redact(msg.text, msg.secrets), result.delivered ? null : result.error);
+      await record(
+        msg,
+        result.delivered ? "sent" : "failed",
+        redact(msg.text, msg.secrets),
+        result.delivered ? null : result.error,
+      );
     } catch (e) {
       deps.logger.error("mail outbox write failed", { kind: msg.kind, error: String(e) });
     }

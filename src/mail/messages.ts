@@ -58,8 +58,13 @@ export function keyRecoveredMail(p: To & { key: string; hint: string; previousHi
   };
 }
 
-export function subscriptionCancelledMail(p: To & { hint: string; plan: string; month: string; overageRequests: number; overageUsd: string }): OutgoingMail {
-  const overage = p.overageRequests > 0 ? `Overage for ${p.month}: ${p.overageRequests} requests, USD ${p.overageUsd}, invoiced now.` : `No overage was used in ${p.month}.`;
+export function subscriptionCancelledMail(
+  p: To & { hint: string; plan: string; month: string; overageRequests: number; overageUsd: string },
+): OutgoingMail {
+  const overage =
+    p.overageRequests > 0
+      ? `Overage for ${p.month}: ${p.overageRequests} requests, USD ${p.overageUsd}, invoiced now.`
+      : `No overage was used in ${p.month}.`;
   return {
     kind: "subscription_cancelled",
     to: p.to,
@@ -70,8 +75,13 @@ export function subscriptionCancelledMail(p: To & { hint: string; plan: string; 
   };
 }
 
-export function subscriptionEndedMail(p: To & { hint: string; plan: string; month: string; overageRequests: number; overageUsd: string }): OutgoingMail {
-  const overage = p.overageRequests > 0 ? ` Overage for ${p.month}: ${p.overageRequests} requests, USD ${p.overageUsd}, invoiced.` : "";
+export function subscriptionEndedMail(
+  p: To & { hint: string; plan: string; month: string; overageRequests: number; overageUsd: string },
+): OutgoingMail {
+  const overage =
+    p.overageRequests > 0
+      ? ` Overage for ${p.month}: ${p.overageRequests} requests, USD ${p.overageUsd}, invoiced.`
+      : "";
   return {
     kind: "subscription_ended",
     to: p.to,
@@ -91,7 +101,18 @@ export function paymentFailedMail(p: To & { hint: string; plan: string; graceEnd
   };
 }
 
-export function overageInvoiceMail(p: To & { hint: string; plan: string; month: string; requests: number; includedRequests: number; overageRequests: number; overageUsd: string; invoiceId: string }): OutgoingMail {
+export function overageInvoiceMail(
+  p: To & {
+    hint: string;
+    plan: string;
+    month: string;
+    requests: number;
+    includedRequests: number;
+    overageRequests: number;
+    overageUsd: string;
+    invoiceId: string;
+  },
+): OutgoingMail {
   return {
     kind: "overage_invoice",
     to: p.to,
@@ -103,8 +124,13 @@ export function overageInvoiceMail(p: To & { hint: string; plan: string; month: 
   };
 }
 
-export function subscriptionUnpaidMail(p: To & { hint: string; plan: string; month: string; overageRequests: number; overageUsd: string; failedAt: Date }): OutgoingMail {
-  const overage = p.overageRequests > 0 ? ` Overage for ${p.month}: ${p.overageRequests} requests, USD ${p.overageUsd}, invoiced.` : "";
+export function subscriptionUnpaidMail(
+  p: To & { hint: string; plan: string; month: string; overageRequests: number; overageUsd: string; failedAt: Date },
+): OutgoingMail {
+  const overage =
+    p.overageRequests > 0
+      ? ` Overage for ${p.month}: ${p.overageRequests} requests, USD ${p.overageUsd}, invoiced.`
+      : "";
   return {
     kind: "subscription_unpaid",
     to: p.to,
@@ -115,7 +141,9 @@ export function subscriptionUnpaidMail(p: To & { hint: string; plan: string; mon
   };
 }
 
-export function planChangedMail(p: To & { hint: string; from: string; plan: string; rateLimitPerMinute: number; includedRequests: number | null }): OutgoingMail {
+export function planChangedMail(
+  p: To & { hint: string; from: string; plan: string; rateLimitPerMinute: number; includedRequests: number | null },
+): OutgoingMail {
   const included = p.includedRequests === null ? "no monthly quota" : `${p.includedRequests} requests included a month`;
   return {
     kind: "plan_changed",

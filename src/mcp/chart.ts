@@ -18,7 +18,16 @@ export const includeChartSchema = {
 export function chartRequestOf(pathAndQuery: string): string {
   const query = new URLSearchParams(pathAndQuery.slice(pathAndQuery.indexOf("?") + 1));
   const kept = new URLSearchParams();
-  for (const name of ["indicator", "region", "source", "start_date", "end_date", "transform", "frequency", "resample_method"]) {
+  for (const name of [
+    "indicator",
+    "region",
+    "source",
+    "start_date",
+    "end_date",
+    "transform",
+    "frequency",
+    "resample_method",
+  ]) {
     const v = query.get(name);
     if (v !== null) kept.set(name, v);
   }
@@ -26,14 +35,27 @@ export function chartRequestOf(pathAndQuery: string): string {
 }
 
 /** `result` with the chart appended: an image from `invoke`, or (anonymous, or the chart refused) a line saying why and where. */
-export async function withChart(result: CallToolResult, chartPath: string, ctx: { anonymous: boolean; restUrl(p: string): string; invoke(p: string): Promise<Response> }): Promise<CallToolResult> {
+export async function withChart(
+  result: CallToolResult,
+  chartPath: string,
+  ctx: { anonymous: boolean; restUrl(p: string): string; invoke(p: string): Promise<Response> },
+): Promise<CallToolResult> {
   const url = ctx.restUrl(chartPath);
   // Anonymous: beside the rows, or the payment request for them.
-  if (ctx.anonymous) return { ...result, content: [...result.content, { type: "text", text: `Chart of this series (SVG, paid like the data): GET ${url}` }] };
+  if (ctx.anonymous)
+    return {
+      ...result,
+      content: [
+        ...result.content,
+        { type: "text", text: `Chart of this series (SVG, paid like the data): GET ${url}` },
+      ],
+    };
   if (result.isError) return result;
   const res = await ctx.invoke(chartPath);
   if (res.status !== 200) {
-    const message = ((await res.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message ?? `status ${res.status}`;
+    const message =
+      ((await res.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message ??
+      `status ${res.status}`;
     return { ...result, content: [...result.content, { type: "text", text: `No chart (GET ${url}): ${message}` }] };
   }
   const data = Buffer.from(await res.arrayBuffer()).toString("base64");

@@ -34,10 +34,12 @@ function successSchemas(op: JsonObject): JsonObject[] {
   const seen = new Set<string>();
   const add = (s: JsonObject) => {
     const key = JSON.stringify(s);
-    if (!seen.has(key)) (seen.add(key), out.push(s));
+    if (!seen.has(key)) seen.add(key), out.push(s);
   };
   for (const [status, response] of Object.entries<JsonObject>(op.responses ?? {})) {
-    const schema = /^2\d\d$/.test(status) ? (response.content?.["application/json"]?.schema as JsonObject | undefined) : undefined;
+    const schema = /^2\d\d$/.test(status)
+      ? (response.content?.["application/json"]?.schema as JsonObject | undefined)
+      : undefined;
     if (!schema) continue;
     if (Array.isArray(schema.anyOf) && Object.keys(schema).length === 1) schema.anyOf.forEach(add);
     else add(schema);
@@ -53,7 +55,10 @@ const TRUNCATED = {
   type: "boolean",
   description: "Added over MCP: true when more rows match than this result holds (page on with offset or cursor).",
 };
-const HAS_DATA = { type: "boolean", description: "Added over MCP: the service holds observations of this indicator (coverage.regions_held > 0)." };
+const HAS_DATA = {
+  type: "boolean",
+  description: "Added over MCP: the service holds observations of this indicator (coverage.regions_held > 0).",
+};
 
 function addProperty(schema: JsonObject | undefined, name: string, property: JsonObject): void {
   if (!schema || typeof schema.properties !== "object") return;
@@ -73,13 +78,16 @@ const PAYMENT_REQUEST_COMPONENT = "McpPaymentRequest";
 export function outputSchemaOf(op: JsonObject, components: JsonObject, policy: ToolPolicy, paid: boolean): JsonObject {
   const used = new Set<string>();
   const successes = successSchemas(op).map((s) => copySchema(s, used) as JsonObject);
-  const refusals = [ERROR_COMPONENT, ...(paid ? [PAYMENT_REQUEST_COMPONENT] : [])].map((name) => (used.add(name), { $ref: `#/$defs/${name}` }));
+  const refusals = [ERROR_COMPONENT, ...(paid ? [PAYMENT_REQUEST_COMPONENT] : [])].map(
+    (name) => (used.add(name), { $ref: `#/$defs/${name}` }),
+  );
   const defs: JsonObject = {};
   // Components used by components: copy until nothing new is named.
   for (let pending = [...used]; pending.length; ) {
     const next = new Set<string>();
     for (const name of pending) {
-      if (!components[name]) throw new Error(`MCP output schema of ${op.operationId}: no component ${name} in the OpenAPI document`);
+      if (!components[name])
+        throw new Error(`MCP output schema of ${op.operationId}: no component ${name} in the OpenAPI document`);
       defs[name] = copySchema(components[name], next);
     }
     pending = [...next].filter((n) => !(n in defs));
@@ -98,12 +106,19 @@ type Body = Record<string, any>;
 export function toolBody(body: Body, policy: ToolPolicy): Body {
   let out = body;
   if (policy.heldFlag && Array.isArray(out.data)) {
-    out = { ...out, data: out.data.map((item: Body) => (item?.coverage ? { ...item, has_data: item.coverage.regions_held > 0 } : item)) };
+    out = {
+      ...out,
+      data: out.data.map((item: Body) =>
+        item?.coverage ? { ...item, has_data: item.coverage.regions_held > 0 } : item,
+      ),
+    };
   }
   const meta = out.meta;
   if (policy.paging && meta && typeof meta === "object" && Array.isArray(out.data)) {
     const truncated =
-      policy.paging === "cursor" ? typeof meta.next_cursor === "string" : typeof meta.total === "number" && meta.total > (meta.offset ?? 0) + out.data.length;
+      policy.paging === "cursor"
+        ? typeof meta.next_cursor === "string"
+        : typeof meta.total === "number" && meta.total > (meta.offset ?? 0) + out.data.length;
     out = { ...out, meta: { ...meta, truncated } };
   }
   return out;

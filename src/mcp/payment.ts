@@ -17,20 +17,29 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
  * The REST request headers carrying a tools/call's x402 payment, null when the call carries none, or the error
  * naming what is wrong with it (the payload's contents are the payment rail's to judge).
  */
-export function paymentHeadersOf(meta: unknown): { ok: true; headers: Record<string, string> } | { ok: false; error: ErrorEnvelope } | null {
+export function paymentHeadersOf(
+  meta: unknown,
+): { ok: true; headers: Record<string, string> } | { ok: false; error: ErrorEnvelope } | null {
   if (!isObject(meta) || meta[X402_PAYMENT_META] === undefined) return null;
   const payload = meta[X402_PAYMENT_META];
   if (!isObject(payload)) {
     return {
       ok: false,
-      error: envelope("INVALID_PARAMETER", `Invalid _meta["${X402_PAYMENT_META}"]: it must be an x402 PaymentPayload object.`, {
-        parameter: X402_PAYMENT_META,
-        parameters: [X402_PAYMENT_META],
-        in: "_meta",
-      }),
+      error: envelope(
+        "INVALID_PARAMETER",
+        `Invalid _meta["${X402_PAYMENT_META}"]: it must be an x402 PaymentPayload object.`,
+        {
+          parameter: X402_PAYMENT_META,
+          parameters: [X402_PAYMENT_META],
+          in: "_meta",
+        },
+      ),
     };
   }
-  return { ok: true, headers: { [payload.x402Version === 1 ? "X-PAYMENT" : "PAYMENT-SIGNATURE"]: encodeBase64Json(payload) } };
+  return {
+    ok: true,
+    headers: { [payload.x402Version === 1 ? "X-PAYMENT" : "PAYMENT-SIGNATURE"]: encodeBase64Json(payload) },
+  };
 }
 
 function headerJson(res: Response, name: string): Record<string, unknown> | null {
@@ -56,7 +65,10 @@ export const challengeOf = (res: Response) => headerJson(res, "payment-required"
 
 /** The REST envelope's message about a malformed payment header, reworded for the MCP `_meta` it came in. */
 export function paymentMetaMessage(message: string): string {
-  return message.replace(/Malformed (PAYMENT-SIGNATURE|X-PAYMENT) header: /, `Malformed _meta["${X402_PAYMENT_META}"]: `);
+  return message.replace(
+    /Malformed (PAYMENT-SIGNATURE|X-PAYMENT) header: /,
+    `Malformed _meta["${X402_PAYMENT_META}"]: `,
+  );
 }
 
 export type PaymentRequest = {

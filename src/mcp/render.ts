@@ -15,7 +15,8 @@ const isRecordArray = (v: unknown): v is JsonRecord[] => Array.isArray(v) && v.l
 function scalar(v: Json | undefined): string {
   if (v === undefined) return "";
   if (typeof v === "string") return v.replace(/\s*\n\s*/g, " ");
-  if (Array.isArray(v) && v.every((x) => x === null || typeof x !== "object")) return v.map((x) => scalar(x)).join(", ");
+  if (Array.isArray(v) && v.every((x) => x === null || typeof x !== "object"))
+    return v.map((x) => scalar(x)).join(", ");
   return JSON.stringify(v);
 }
 
@@ -37,7 +38,8 @@ function objectLines(obj: JsonRecord, path: string): string[] {
 /** A Markdown table of records, the columns equal on every row (of two or more) written once above it. */
 function tableLines(name: string, rows: JsonRecord[]): string[] {
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  const shared = rows.length > 1 ? columns.filter((c) => rows.every((r) => c in r && scalar(r[c]) === scalar(rows[0]![c]))) : [];
+  const shared =
+    rows.length > 1 ? columns.filter((c) => rows.every((r) => c in r && scalar(r[c]) === scalar(rows[0]![c]))) : [];
   const varying = columns.filter((c) => !shared.includes(c));
   const out = [`${name}: ${rows.length} ${rows.length === 1 ? "row" : "rows"}`];
   if (shared.length) out.push(`(every row) ${shared.map((c) => `${c}: ${scalar(rows[0]![c])}`).join("; ")}`);

@@ -11,7 +11,15 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonObject } from "../contract/operations";
 import { envelope, type ErrorEnvelope } from "../errors";
 import { toolBody } from "./output";
-import { X402_RESPONSE_META, challengeOf, paymentMetaMessage, paymentStructured, paymentText, settlementOf, type PaymentRequest } from "./payment";
+import {
+  X402_RESPONSE_META,
+  challengeOf,
+  paymentMetaMessage,
+  paymentStructured,
+  paymentText,
+  settlementOf,
+  type PaymentRequest,
+} from "./payment";
 import { renderBody, type JsonRecord } from "./render";
 import type { McpTool } from "./tools";
 
@@ -33,7 +41,12 @@ function errorOf(body: JsonObject): ErrorEnvelope | null {
 }
 
 export function errorResult(error: ErrorEnvelope, meta: Meta = {}): CallToolResult {
-  return { content: [{ type: "text", text: JSON.stringify(error) }], structuredContent: error, isError: true, _meta: meta };
+  return {
+    content: [{ type: "text", text: JSON.stringify(error) }],
+    structuredContent: error,
+    isError: true,
+    _meta: meta,
+  };
 }
 
 function metaOf(res: Response, restUrl: string): Meta {
@@ -42,7 +55,11 @@ function metaOf(res: Response, restUrl: string): Meta {
   if (requestId) meta.request_id = requestId;
   const limit = res.headers.get("x-ratelimit-limit");
   if (limit !== null) {
-    meta.rate_limit = { limit: Number(limit), remaining: Number(res.headers.get("x-ratelimit-remaining")), reset: Number(res.headers.get("x-ratelimit-reset")) };
+    meta.rate_limit = {
+      limit: Number(limit),
+      remaining: Number(res.headers.get("x-ratelimit-remaining")),
+      reset: Number(res.headers.get("x-ratelimit-reset")),
+    };
   }
   const settlement = settlementOf(res);
   if (settlement) meta[X402_RESPONSE_META] = settlement;
@@ -78,7 +95,10 @@ function summaryOf(tool: McpTool, status: number, body: JsonObject): string {
   }
   if (status === 207) line += "; some items failed (see errors)";
   if (meta.truncated === true) {
-    line += tool.policy.paging === "cursor" ? `; more match: call again with cursor=${meta.next_cursor}` : `; more match: call again with offset=${(meta.offset ?? 0) + (rows ?? 0)}`;
+    line +=
+      tool.policy.paging === "cursor"
+        ? `; more match: call again with cursor=${meta.next_cursor}`
+        : `; more match: call again with offset=${(meta.offset ?? 0) + (rows ?? 0)}`;
   }
   return `${line}.`;
 }
@@ -88,7 +108,15 @@ function summaryOf(tool: McpTool, status: number, body: JsonObject): string {
  * price, how to pay it in the call (x402), with a key, or on the REST URL; `prefix` and `code` say why when it follows
  * a refused or unsettled payment.
  */
-function paymentRequest(tool: McpTool, body: JsonObject, x402: JsonObject | null, restUrl: string, code: string, prefix: string, why: JsonObject = {}): PaymentRequest {
+function paymentRequest(
+  tool: McpTool,
+  body: JsonObject,
+  x402: JsonObject | null,
+  restUrl: string,
+  code: string,
+  prefix: string,
+  why: JsonObject = {},
+): PaymentRequest {
   // The REST answer's `api_key` (where keys come from) is said in this message's own words, which keep the text short.
   const { api_key: _whereKeysComeFrom, ...restDetails } = (body.error.details ?? {}) as JsonObject;
   const details = { ...restDetails, ...why } as JsonObject;
@@ -97,7 +125,9 @@ function paymentRequest(tool: McpTool, body: JsonObject, x402: JsonObject | null
   const restRails = rails.map((r) => (r === "l402" ? "L402" : r)).join(" or ");
   const message =
     `${prefix}${tool.name} costs ${details.price_usd} USD for this call. ` +
-    (inCall ? `Pay it in this call with x402: sign one of \`accepts\` and call again with the payment in _meta["x402/payment"]; or send` : "Send") +
+    (inCall
+      ? `Pay it in this call with x402: sign one of \`accepts\` and call again with the payment in _meta["x402/payment"]; or send`
+      : "Send") +
     ` an API key with the MCP request ('Authorization: Bearer <key>' or 'X-API-Key: <key>'; free keys: POST /v1/signup)` +
     // The URL ends the message, so nothing sticks to it when it is copied.
     (restRails ? `; or pay the equivalent REST request with ${restRails}: GET ${restUrl}` : ".");
@@ -111,7 +141,12 @@ function paymentRequest(tool: McpTool, body: JsonObject, x402: JsonObject | null
 
 function paymentResult(p: PaymentRequest, meta: Meta): CallToolResult {
   const structured = paymentStructured(p);
-  return { content: [{ type: "text", text: paymentText(structured) }], structuredContent: structured, isError: true, _meta: meta };
+  return {
+    content: [{ type: "text", text: paymentText(structured) }],
+    structuredContent: structured,
+    isError: true,
+    _meta: meta,
+  };
 }
 
 /** The REST answer as the tool result (see the header). */
@@ -120,17 +155,30 @@ export async function toolResult(tool: McpTool, res: Response, ctx: CallContext)
   const body = await jsonOf(res);
   if (res.status < 300 && body) {
     const out = toolBody(body, tool.policy);
-    return { content: [{ type: "text", text: renderBody(summaryOf(tool, res.status, out), out as JsonRecord) }], structuredContent: out, _meta: meta };
+    return {
+      content: [{ type: "text", text: renderBody(summaryOf(tool, res.status, out), out as JsonRecord) }],
+      structuredContent: out,
+      _meta: meta,
+    };
   }
   const err = body ? errorOf(body) : null;
   if (!err) {
-    return errorResult(envelope("INTERNAL_SERVER_ERROR", `The equivalent REST request answered ${res.status} without an error body (request ${meta.request_id ?? "unknown"}).`), meta);
+    return errorResult(
+      envelope(
+        "INTERNAL_SERVER_ERROR",
+        `The equivalent REST request answered ${res.status} without an error body (request ${meta.request_id ?? "unknown"}).`,
+      ),
+      meta,
+    );
   }
   const { code, message, details } = err.error;
   if (ctx.anonymous && tool.priceUsd !== null) {
     if (res.status === 402) {
       const reason = typeof details?.reason === "string" ? `${message} ` : "";
-      return paymentResult(paymentRequest(tool, body!, challengeOf(res), ctx.restUrl, "PAYMENT_REQUIRED", reason), meta);
+      return paymentResult(
+        paymentRequest(tool, body!, challengeOf(res), ctx.restUrl, "PAYMENT_REQUIRED", reason),
+        meta,
+      );
     }
     // This server takes no per-request payment (no rail configured): the key it needs, and what the call costs.
     if (code === "INVALID_API_KEY" && typeof details?.price_usd === "string") {
@@ -146,16 +194,30 @@ export async function toolResult(tool: McpTool, res: Response, ctx: CallContext)
       const again = await ctx.rechallenge();
       const challenge = again.status === 402 ? await jsonOf(again) : null;
       if (challenge && errorOf(challenge)) {
-        return paymentResult(paymentRequest(tool, challenge, challengeOf(again), ctx.restUrl, code, `${message} `, { reason: details?.reason }), meta);
+        return paymentResult(
+          paymentRequest(tool, challenge, challengeOf(again), ctx.restUrl, code, `${message} `, {
+            reason: details?.reason,
+          }),
+          meta,
+        );
       }
     }
   }
   if (code === "INVALID_PARAMETER" && details && typeof details === "object") {
     // REST names where a bad value was (query, param); over MCP every value is an argument, and a payment is _meta.
     if (details.parameter === "payment") {
-      return errorResult(envelope(code, paymentMetaMessage(message), { ...details, parameter: "x402/payment", parameters: ["x402/payment"], in: "_meta" }), meta);
+      return errorResult(
+        envelope(code, paymentMetaMessage(message), {
+          ...details,
+          parameter: "x402/payment",
+          parameters: ["x402/payment"],
+          in: "_meta",
+        }),
+        meta,
+      );
     }
-    if (details.in === "query" || details.in === "param") return errorResult(envelope(code, message, { ...details, in: "arguments" }), meta);
+    if (details.in === "query" || details.in === "param")
+      return errorResult(envelope(code, message, { ...details, in: "arguments" }), meta);
   }
   return errorResult(err, meta);
 }

@@ -13,7 +13,12 @@
 // -32602 Invalid params with one line naming the problem (callParamsOf).
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  type CallToolResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import { chartRequestOf, withChart } from "./chart";
 import { paymentHeadersOf } from "./payment";
 import { errorResult, toolResult } from "./results";
@@ -33,7 +38,11 @@ export type McpContext = {
 
 /** What the server tells a model on initialize: where to start, what is free, what is paid and how to pay. */
 function instructionsFor(tools: McpTool[]): string {
-  const named = (paid: boolean) => tools.filter((t) => (t.priceUsd !== null) === paid).map((t) => t.name).join(", ");
+  const named = (paid: boolean) =>
+    tools
+      .filter((t) => (t.priceUsd !== null) === paid)
+      .map((t) => t.name)
+      .join(", ");
   return (
     "Economic time series by region (countries, US states and counties). Start with search_indicators to find indicator " +
     "codes (it says which hold data), get_indicator to see one indicator's regions and dates, list_regions for region codes. " +
@@ -45,7 +54,10 @@ function instructionsFor(tools: McpTool[]): string {
 }
 
 export function createMcpServer(ctx: McpContext): Server {
-  const server = new Server({ name: ctx.name, version: ctx.version }, { capabilities: { tools: {} }, instructions: instructionsFor(ctx.tools) });
+  const server = new Server(
+    { name: ctx.name, version: ctx.version },
+    { capabilities: { tools: {} }, instructions: instructionsFor(ctx.tools) },
+  );
   const byName = new Map(ctx.tools.map((t) => [t.name, t]));
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
@@ -56,14 +68,24 @@ export function createMcpServer(ctx: McpContext): Server {
       inputSchema: t.inputSchema,
       outputSchema: t.outputSchema,
       // Every tool reads: nothing changes on the server, and the same call gives the same answer until data changes.
-      annotations: { title: t.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: t.title,
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
     })),
   }));
 
   const callTool = async (params: CallParams): Promise<CallToolResult> => {
     const tool = byName.get(params.name);
     // An unknown tool is a protocol error (MCP spec, tools: "Unknown tools" -> -32602), not a tool result.
-    if (!tool) throw rpcError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}. Tools: ${ctx.tools.map((t) => t.name).join(", ")}`);
+    if (!tool)
+      throw rpcError(
+        ErrorCode.InvalidParams,
+        `Unknown tool: ${params.name}. Tools: ${ctx.tools.map((t) => t.name).join(", ")}`,
+      );
     const req = restRequestOf(tool, params.arguments);
     if (!req.ok) return errorResult(req.error);
     // A key pays for the call when there is one, and a free tool needs no payment: an x402 payment is then left unused.
@@ -75,7 +97,13 @@ export function createMcpServer(ctx: McpContext): Server {
       anonymous: ctx.anonymous,
       rechallenge: () => ctx.invoke(req.pathAndQuery),
     });
-    return req.chart ? withChart(result, chartRequestOf(req.pathAndQuery), { anonymous: ctx.anonymous, restUrl: (p) => echoable(ctx.restUrl(p)), invoke: (p) => ctx.invoke(p) }) : result;
+    return req.chart
+      ? withChart(result, chartRequestOf(req.pathAndQuery), {
+          anonymous: ctx.anonymous,
+          restUrl: (p) => echoable(ctx.restUrl(p)),
+          invoke: (p) => ctx.invoke(p),
+        })
+      : result;
   };
 
   // Called for every request method without a registered handler: tools/call, and what this server does not serve
@@ -114,7 +142,8 @@ function kindOf(v: unknown): string {
   return typeof v === "object" ? "an object" : `a ${typeof v}`;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * tools/call params checked as the MCP schema (CallToolRequestSchema) does, with one line naming what is wrong:
@@ -122,10 +151,14 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
  */
 export function callParamsOf(params: unknown): { ok: true; params: CallParams } | { ok: false; message: string } {
   const bad = (message: string) => ({ ok: false as const, message: `Invalid params for tools/call: ${message}.` });
-  if (!isPlainObject(params)) return bad(`params must be an object with the tool's name and its arguments, not ${kindOf(params)}`);
-  if (typeof params.name !== "string") return bad(`params.name must be the tool's name (a string), not ${kindOf(params.name)}`);
+  if (!isPlainObject(params))
+    return bad(`params must be an object with the tool's name and its arguments, not ${kindOf(params)}`);
+  if (typeof params.name !== "string")
+    return bad(`params.name must be the tool's name (a string), not ${kindOf(params.name)}`);
   if (params.arguments !== undefined && !isPlainObject(params.arguments)) {
-    return bad(`params.arguments must be an object of named arguments (e.g. {"indicator": "UNRATE"}) or left out, not ${kindOf(params.arguments)}`);
+    return bad(
+      `params.arguments must be an object of named arguments (e.g. {"indicator": "UNRATE"}) or left out, not ${kindOf(params.arguments)}`,
+    );
   }
   const parsed = CallToolRequestSchema.safeParse({ method: "tools/call", params });
   if (!parsed.success) {
@@ -139,8 +172,12 @@ export function callParamsOf(params: unknown): { ok: true; params: CallParams } 
 export async function handleMcpPost(request: Request, ctx: McpContext): Promise<Response> {
   // A batch must hold at least one message (JSON-RPC 2.0: an empty array is an Invalid Request); the SDK would take it
   // for a batch of notifications and answer 202.
-  if ((await request.clone().text()).trim() === "[]") return jsonRpcError(400, -32600, "Invalid Request: an empty batch.");
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  if ((await request.clone().text()).trim() === "[]")
+    return jsonRpcError(400, -32600, "Invalid Request: an empty batch.");
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
   const server = createMcpServer(ctx);
   await server.connect(transport);
   try {
@@ -156,9 +193,14 @@ export async function handleMcpPost(request: Request, ctx: McpContext): Promise<
  * stateless examples, 405 with a JSON-RPC error, so clients fall back to POST only.
  */
 export function methodNotAllowed(): Response {
-  return jsonRpcError(405, -32000, "Method not allowed: this MCP endpoint is stateless; send JSON-RPC with POST.", { Allow: "POST" });
+  return jsonRpcError(405, -32000, "Method not allowed: this MCP endpoint is stateless; send JSON-RPC with POST.", {
+    Allow: "POST",
+  });
 }
 
 function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), { status, headers: { ...headers, "Content-Type": "application/json" } });
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), {
+    status,
+    headers: { ...headers, "Content-Type": "application/json" },
+  });
 }

@@ -18,7 +18,9 @@ import { envelope, type ErrorEnvelope } from "../errors";
 import { outputSchemaOf } from "./output";
 
 /** What MCP adds to each tool's operation, by tool name (src/contract/mcp.ts MCP_TOOLS). */
-export const TOOL_POLICIES: Readonly<Record<string, ToolPolicy>> = Object.fromEntries(MCP_TOOLS.map(({ name, ...policy }) => [name, policy]));
+export const TOOL_POLICIES: Readonly<Record<string, ToolPolicy>> = Object.fromEntries(
+  MCP_TOOLS.map(({ name, ...policy }) => [name, policy]),
+);
 
 /** "array": a repeatable text parameter (an array of strings, or one string of comma-separated values). */
 type ParamType = "string" | "integer" | "number" | "boolean" | "array";
@@ -29,7 +31,12 @@ export type McpTool = {
   name: string;
   title: string;
   description: string;
-  inputSchema: { type: "object"; properties: Record<string, JsonObject>; required?: string[]; additionalProperties: false };
+  inputSchema: {
+    type: "object";
+    properties: Record<string, JsonObject>;
+    required?: string[];
+    additionalProperties: false;
+  };
   /** Every structuredContent the tool returns: the REST operation's success bodies (with MCP's additions), its errors, a payment request. */
   outputSchema: JsonObject;
   /** REST path of the operation (GET), with `{name}` for its path parameters. */
@@ -60,8 +67,14 @@ function paramType(schema: JsonObject, where: string): ParamType {
 /** What the MCP page size and the truncated flag mean for this tool, in one paragraph (null when neither applies). */
 function pagingNote(policy: ToolPolicy, restDefault: unknown): string | null {
   if (!policy.paging) return null;
-  const more = policy.paging === "cursor" ? "call again with `cursor` set to `meta.next_cursor`" : "call again with a larger `offset`";
-  const cap = policy.defaultLimit === undefined ? "" : `Over MCP \`limit\` defaults to ${policy.defaultLimit} (REST: ${restDefault === undefined ? "every row" : restDefault}). `;
+  const more =
+    policy.paging === "cursor"
+      ? "call again with `cursor` set to `meta.next_cursor`"
+      : "call again with a larger `offset`";
+  const cap =
+    policy.defaultLimit === undefined
+      ? ""
+      : `Over MCP \`limit\` defaults to ${policy.defaultLimit} (REST: ${restDefault === undefined ? "every row" : restDefault}). `;
   return `${cap}\`meta.truncated\` is true when more rows match than this result holds: ${more}.`;
 }
 
@@ -71,7 +84,8 @@ export function toolsFromOpenApi(doc: JsonObject, names: readonly string[] = MCP
   const byId = new Map(listOperations(doc).map((e) => [e.operation.operationId as string | undefined, e]));
   return names.map((name) => {
     const entry = byId.get(name);
-    if (!entry || entry.method !== "get") throw new Error(`MCP tool ${name}: no GET operation with operationId ${name}`);
+    if (!entry || entry.method !== "get")
+      throw new Error(`MCP tool ${name}: no GET operation with operationId ${name}`);
     const op = entry.operation;
     const policy = TOOL_POLICIES[name] ?? {};
     const properties: Record<string, JsonObject> = {};
@@ -80,8 +94,14 @@ export function toolsFromOpenApi(doc: JsonObject, names: readonly string[] = MCP
     const defaults: Record<string, number> = {};
     let restLimitDefault: unknown;
     for (const p of (op.parameters ?? []) as JsonObject[]) {
-      if (p.in !== "query" && p.in !== "path") throw new Error(`MCP tool ${name}: ${p.in} parameter ${p.name} is not supported (path and query parameters only)`);
-      const schema = inlineRefs({ ...(p.schema ?? {}), ...(p.description ? { description: p.description } : {}) }, components) as JsonObject;
+      if (p.in !== "query" && p.in !== "path")
+        throw new Error(
+          `MCP tool ${name}: ${p.in} parameter ${p.name} is not supported (path and query parameters only)`,
+        );
+      const schema = inlineRefs(
+        { ...(p.schema ?? {}), ...(p.description ? { description: p.description } : {}) },
+        components,
+      ) as JsonObject;
       if (p.name === "limit" && policy.defaultLimit !== undefined) {
         restLimitDefault = schema.default;
         schema.default = defaults.limit = policy.defaultLimit;
@@ -91,15 +111,27 @@ export function toolsFromOpenApi(doc: JsonObject, names: readonly string[] = MCP
       if (p.required || p.in === "path") required.push(p.name);
     }
     if (CHART_TOOLS.has(name)) properties[INCLUDE_CHART] = includeChartSchema;
-    if (policy.defaultLimit !== undefined && !("limit" in defaults)) throw new Error(`MCP tool ${name}: a default limit for an operation without a limit parameter`);
+    if (policy.defaultLimit !== undefined && !("limit" in defaults))
+      throw new Error(`MCP tool ${name}: a default limit for an operation without a limit parameter`);
     const priceUsd = typeof op["x-price-usd"] === "string" ? (op["x-price-usd"] as string) : null;
     return {
       name,
       title: op.summary ?? name,
-      description: [op.summary ? `${op.summary}.` : "", policy.guidance ?? "", op.description ?? "", pagingNote(policy, restLimitDefault) ?? "", priceUsd ? PAID_LINE : FREE_LINE]
+      description: [
+        op.summary ? `${op.summary}.` : "",
+        policy.guidance ?? "",
+        op.description ?? "",
+        pagingNote(policy, restLimitDefault) ?? "",
+        priceUsd ? PAID_LINE : FREE_LINE,
+      ]
         .filter(Boolean)
         .join("\n\n"),
-      inputSchema: { type: "object", properties, ...(required.length ? { required } : {}), additionalProperties: false },
+      inputSchema: {
+        type: "object",
+        properties,
+        ...(required.length ? { required } : {}),
+        additionalProperties: false,
+      },
       outputSchema: outputSchemaOf(op, components, policy, priceUsd !== null),
       path: entry.path,
       params,
@@ -129,12 +161,16 @@ function textsOf(p: ToolParam, v: unknown): Texts {
       return typeof v === "string" ? ok(v) : bad("must be a string");
     case "array": {
       if (typeof v === "string") return ok(v);
-      return Array.isArray(v) && v.every((x) => typeof x === "string") ? ok(...(v as string[])) : bad("must be a string or an array of strings");
+      return Array.isArray(v) && v.every((x) => typeof x === "string")
+        ? ok(...(v as string[]))
+        : bad("must be a string or an array of strings");
     }
     case "boolean":
       return typeof v === "boolean" || v === "true" || v === "false" ? ok(String(v)) : bad("must be true or false");
     default:
-      return typeof v === "number" || typeof v === "string" ? ok(String(v)) : bad(`must be ${p.type === "integer" ? "an integer" : "a number"}`);
+      return typeof v === "number" || typeof v === "string"
+        ? ok(String(v))
+        : bad(`must be ${p.type === "integer" ? "an integer" : "a number"}`);
   }
 }
 
@@ -145,15 +181,31 @@ function textsOf(p: ToolParam, v: unknown): Texts {
  * combinations) is the route's zod schema's, applied when the request runs. JSON null counts as an absent argument,
  * since a URL cannot say null; an absent argument with an MCP default (a page size) gets it.
  */
-export function restRequestOf(tool: McpTool, args: Record<string, unknown> | undefined): { ok: true; pathAndQuery: string; chart?: true } | { ok: false; error: ErrorEnvelope } {
+export function restRequestOf(
+  tool: McpTool,
+  args: Record<string, unknown> | undefined,
+): { ok: true; pathAndQuery: string; chart?: true } | { ok: false; error: ErrorEnvelope } {
   const { [INCLUDE_CHART]: includeChart, ...given } = args ?? {};
   const names = tool.params.map((p) => p.name);
   if (includeChart !== undefined && includeChart !== null) {
-    if (!CHART_TOOLS.has(tool.name)) return { ok: false, error: argError(INCLUDE_CHART, `unknown argument; ${tool.name} takes ${names.join(", ") || "no arguments"}`, names) };
-    if (typeof includeChart !== "boolean") return { ok: false, error: argError(INCLUDE_CHART, "must be true or false") };
+    if (!CHART_TOOLS.has(tool.name))
+      return {
+        ok: false,
+        error: argError(
+          INCLUDE_CHART,
+          `unknown argument; ${tool.name} takes ${names.join(", ") || "no arguments"}`,
+          names,
+        ),
+      };
+    if (typeof includeChart !== "boolean")
+      return { ok: false, error: argError(INCLUDE_CHART, "must be true or false") };
   }
   for (const name of Object.keys(given)) {
-    if (!names.includes(name)) return { ok: false, error: argError(name, `unknown argument; ${tool.name} takes ${names.join(", ") || "no arguments"}`, names) };
+    if (!names.includes(name))
+      return {
+        ok: false,
+        error: argError(name, `unknown argument; ${tool.name} takes ${names.join(", ") || "no arguments"}`, names),
+      };
   }
   let path = tool.path;
   const query = new URLSearchParams();
@@ -173,5 +225,9 @@ export function restRequestOf(tool: McpTool, args: Record<string, unknown> | und
     }
   }
   const qs = query.toString();
-  return { ok: true, pathAndQuery: qs ? `${path}?${qs}` : path, ...(includeChart === true ? { chart: true as const } : {}) };
+  return {
+    ok: true,
+    pathAndQuery: qs ? `${path}?${qs}` : path,
+    ...(includeChart === true ? { chart: true as const } : {}),
+  };
 }

@@ -38,7 +38,10 @@ const askRoute = createRoute({
     "`truncated` says when one ended work early.",
   request: { query: askQuerySchema },
   responses: {
-    200: { description: "The answer with its citations (status ok), or a free no_coverage / no_data answer", content: { "application/json": { schema: askResponseSchema } } },
+    200: {
+      description: "The answer with its citations (status ok), or a free no_coverage / no_data answer",
+      content: { "application/json": { schema: askResponseSchema } },
+    },
     ...errorResponses(400, 401, 402, 403, 404, 429, 500),
   },
   "x-price-surface": ["ask", "ask_briefing"],
@@ -56,9 +59,15 @@ export const askOperations = (deps: Deps): PaidDefinition[] => {
       // the whole answer); refused when it permits none of them.
       reads: "any",
       example: "/v1/ask?q=What%20is%20the%20unemployment%20rate%20in%20Texas%3F",
-      cannotFailOncePaid: "resolve() plans the question (unanswerable ones answered free); a tool call that fails is reported in the answer",
+      cannotFailOncePaid:
+        "resolve() plans the question (unanswerable ones answered free); a tool call that fails is reported in the answer",
       resolve: async (q) => {
-        const plan = await planQuestion(ctx, { q: q.q, region: q.region, window: q.window, depth: q.depth ?? "default" });
+        const plan = await planQuestion(ctx, {
+          q: q.q,
+          region: q.region,
+          window: q.window,
+          depth: q.depth ?? "default",
+        });
         if (plan.kind === "answered") return freeAnswer(plan.response);
         return serve({ indicator: null, region: plan.region, resource: "/v1/ask", reads: planReads(plan), plan });
       },

@@ -22,7 +22,17 @@ import {
   publicBriefingReadResponseSchema,
   publicSlugParamsSchema,
 } from "../schemas/briefings";
-import { createBriefing, deleteBriefing, getBriefing, listBriefings, listRuns, publicBriefings, readPublicBriefing, resolvePublicRead, type PublicRead } from "../services/briefings";
+import {
+  createBriefing,
+  deleteBriefing,
+  getBriefing,
+  listBriefings,
+  listRuns,
+  publicBriefings,
+  readPublicBriefing,
+  resolvePublicRead,
+  type PublicRead,
+} from "../services/briefings";
 
 const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
 const OWN = "A key sees only its own briefings: another key's id, and anything that is not an id, is 404.";
@@ -33,8 +43,12 @@ const publicListRoute = createRoute({
   operationId: "list_public_briefings",
   tags: ["Briefings"],
   summary: "Public briefings",
-  description: "The curated briefings anyone can read (GET /v1/briefings/public/{slug}): each question is asked again every week. Free.",
-  responses: { 200: { description: "The curated briefings", ...json(publicBriefingListResponseSchema) }, ...errorResponses(500) },
+  description:
+    "The curated briefings anyone can read (GET /v1/briefings/public/{slug}): each question is asked again every week. Free.",
+  responses: {
+    200: { description: "The curated briefings", ...json(publicBriefingListResponseSchema) },
+    ...errorResponses(500),
+  },
 });
 
 const publicReadRoute = createRoute({
@@ -49,7 +63,8 @@ const publicReadRoute = createRoute({
   request: { params: publicSlugParamsSchema },
   responses: {
     200: {
-      description: "The briefing and its latest successful run. A browser (Accept preferring text/html) gets it as a page, with a chart (GET /v1/chart) of every series the answer read.",
+      description:
+        "The briefing and its latest successful run. A browser (Accept preferring text/html) gets it as a page, with a chart (GET /v1/chart) of every series the answer read.",
       content: { ...json(publicBriefingReadResponseSchema).content, "text/html": { schema: { type: "string" } } },
     },
     ...errorResponses(400, 401, 402, 404, 429, 500),
@@ -68,7 +83,10 @@ const createBriefingRoute = createRoute({
     "`svc-premium` (403 CATEGORY_NOT_ALLOWED otherwise). `region` must name a known region (404 otherwise). A key keeps at most 100.",
   security: KEY_SECURITY,
   request: { body: { ...json(createBriefingBodySchema), required: true } },
-  responses: { 201: { description: "Saved", ...json(briefingDetailResponseSchema) }, ...errorResponses(400, 401, 403, 404, 429, 500) },
+  responses: {
+    201: { description: "Saved", ...json(briefingDetailResponseSchema) },
+    ...errorResponses(400, 401, 403, 404, 429, 500),
+  },
 });
 
 const listBriefingsRoute = createRoute({
@@ -77,9 +95,13 @@ const listBriefingsRoute = createRoute({
   operationId: "list_briefings",
   tags: ["Briefings"],
   summary: "Your saved briefings",
-  description: "The briefings saved by the calling key, oldest first, with when each last ran and runs next. Not metered.",
+  description:
+    "The briefings saved by the calling key, oldest first, with when each last ran and runs next. Not metered.",
   security: KEY_SECURITY,
-  responses: { 200: { description: "The key's briefings", ...json(briefingListResponseSchema) }, ...errorResponses(401, 429, 500) },
+  responses: {
+    200: { description: "The key's briefings", ...json(briefingListResponseSchema) },
+    ...errorResponses(401, 429, 500),
+  },
 });
 
 const getBriefingRoute = createRoute({
@@ -91,7 +113,10 @@ const getBriefingRoute = createRoute({
   description: `The briefing and its latest successful run (null before the first one; a failed run never replaces it: see its runs). ${OWN} Not metered.`,
   security: KEY_SECURITY,
   request: { params: briefingIdParamsSchema },
-  responses: { 200: { description: "The briefing", ...json(briefingDetailResponseSchema) }, ...errorResponses(401, 404, 429, 500) },
+  responses: {
+    200: { description: "The briefing", ...json(briefingDetailResponseSchema) },
+    ...errorResponses(401, 404, 429, 500),
+  },
 });
 
 const deleteBriefingRoute = createRoute({
@@ -103,7 +128,10 @@ const deleteBriefingRoute = createRoute({
   description: `Deletes the briefing, its schedule and its runs. ${OWN}`,
   security: KEY_SECURITY,
   request: { params: briefingIdParamsSchema },
-  responses: { 200: { description: "Deleted", ...json(deleteBriefingResponseSchema) }, ...errorResponses(401, 404, 429, 500) },
+  responses: {
+    200: { description: "Deleted", ...json(deleteBriefingResponseSchema) },
+    ...errorResponses(401, 404, 429, 500),
+  },
 });
 
 const listRunsRoute = createRoute({
@@ -115,7 +143,10 @@ const listRunsRoute = createRoute({
   description: `Its runs, newest first, failed ones included (with their error). ${OWN} Not metered.`,
   security: KEY_SECURITY,
   request: { params: briefingIdParamsSchema, query: briefingRunsQuerySchema },
-  responses: { 200: { description: "The runs", ...json(briefingRunListResponseSchema) }, ...errorResponses(400, 401, 404, 429, 500) },
+  responses: {
+    200: { description: "The runs", ...json(briefingRunListResponseSchema) },
+    ...errorResponses(400, 401, 404, 429, 500),
+  },
 });
 
 type PublicReadServed = Serving & { read: PublicRead };
@@ -124,30 +155,48 @@ export const registerBriefingRoutes: RegisterRoutes = (app, deps) => {
   // The public routes first: `/v1/briefings/public` is not an id, nor `/v1/briefings/public/runs` a run history.
   app.openapi(publicListRoute, async (c) => c.json(await publicBriefings(deps), 200));
   const pages = readContext(deps);
-  registerOperations(app, deps, [paidOperation<typeof publicReadRoute, PublicReadServed>(publicReadRoute, {
-    surface: "briefing_read",
-    // A key reads a public briefing only when it may read every place and series the stored answer read.
-    reads: "all",
-    example: "/v1/briefings/public/us-labor-market",
-    cannotFailOncePaid: "resolve() finds the briefing's run; only its deletion between resolve and read (public runs are never deleted) could fail",
-    resolve: async (_query, asked) => {
-      const read = await resolvePublicRead(deps, asked.param("slug")!);
-      // A payment buys this briefing's read, not another's.
-      return serve({ indicator: null, region: null, resource: `/v1/briefings/public/${read.briefing.slug}`, reads: read.reads, read });
-    },
-    answer: async (r) => {
-      const body = await readPublicBriefing(deps, r.read);
-      // A browser gets the same read as a page, with a chart of every series the answer read.
-      return jsonAnswer(body, 200, { headers: { vary: "Accept" }, html: async () => renderBriefingPage(body, await briefingCharts(pages, body)) });
-    },
-  })]);
+  registerOperations(app, deps, [
+    paidOperation<typeof publicReadRoute, PublicReadServed>(publicReadRoute, {
+      surface: "briefing_read",
+      // A key reads a public briefing only when it may read every place and series the stored answer read.
+      reads: "all",
+      example: "/v1/briefings/public/us-labor-market",
+      cannotFailOncePaid:
+        "resolve() finds the briefing's run; only its deletion between resolve and read (public runs are never deleted) could fail",
+      resolve: async (_query, asked) => {
+        const read = await resolvePublicRead(deps, asked.param("slug")!);
+        // A payment buys this briefing's read, not another's.
+        return serve({
+          indicator: null,
+          region: null,
+          resource: `/v1/briefings/public/${read.briefing.slug}`,
+          reads: read.reads,
+          read,
+        });
+      },
+      answer: async (r) => {
+        const body = await readPublicBriefing(deps, r.read);
+        // A browser gets the same read as a page, with a chart of every series the answer read.
+        return jsonAnswer(body, 200, {
+          headers: { vary: "Accept" },
+          html: async () => renderBriefingPage(body, await briefingCharts(pages, body)),
+        });
+      },
+    }),
+  ]);
 
   app.openapi(createBriefingRoute, async (c) => {
     const key = requireKey(c);
     return c.json(await createBriefing(deps, { key, entitle: entitlementOf(c, key) }, c.req.valid("json")), 201);
   });
   app.openapi(listBriefingsRoute, async (c) => c.json(await listBriefings(deps, requireKey(c)), 200));
-  app.openapi(getBriefingRoute, async (c) => c.json(await getBriefing(deps, requireKey(c), c.req.valid("param").id), 200));
-  app.openapi(deleteBriefingRoute, async (c) => c.json(await deleteBriefing(deps, requireKey(c), c.req.valid("param").id), 200));
-  app.openapi(listRunsRoute, async (c) => c.json(await listRuns(deps, requireKey(c), c.req.valid("param").id, c.req.valid("query").limit), 200));
+  app.openapi(getBriefingRoute, async (c) =>
+    c.json(await getBriefing(deps, requireKey(c), c.req.valid("param").id), 200),
+  );
+  app.openapi(deleteBriefingRoute, async (c) =>
+    c.json(await deleteBriefing(deps, requireKey(c), c.req.valid("param").id), 200),
+  );
+  app.openapi(listRunsRoute, async (c) =>
+    c.json(await listRuns(deps, requireKey(c), c.req.valid("param").id, c.req.valid("query").limit), 200),
+  );
 };

@@ -30,7 +30,10 @@ const chartRoute = createRoute({
     "Charts not drawn before are drawn a few at a time: one caller (a key, or an address) with too many under way gets a 429, a server with too many queued a 503, both with `Retry-After` and not charged.",
   request: { query: chartQuerySchema },
   responses: {
-    200: { description: "The chart, with `<title>` and `<desc>` naming the series, places, period and newest values.", content: { "image/svg+xml": { schema: { type: "string" } } } },
+    200: {
+      description: "The chart, with `<title>` and `<desc>` naming the series, places, period and newest values.",
+      content: { "image/svg+xml": { schema: { type: "string" } } },
+    },
     ...provisioningResponse,
     ...errorResponses(400, 401, 402, 403, 404, 429, 500, 502, 503),
   },
@@ -48,15 +51,26 @@ export const chartOperations = (deps: Deps): PaidDefinition[] => {
       // Every series it draws, each in its own region; the USREC shading is context, not a read.
       reads: "all",
       example: "/v1/chart?indicator=PAYEMS&region=US",
-      cannotFailOncePaid: "resolve() reads every series' window before payment (nothing to draw is a 404, too many points a 400); the handler only draws it",
+      cannotFailOncePaid:
+        "resolve() reads every series' window before payment (nothing to draw is a 404, too many points a 400); the handler only draws it",
       resolve: async (query) =>
         serveHeld(await resolveChart(ctx, query), (target) => {
           const surface = target.reads.length === 1 ? "observations" : "panel";
           const one = target.reads.length === 1 ? target.reads[0]! : null;
-          return { indicator: one ? targetCode(one) : null, region: target.region, resource: "/v1/chart", reads: target.reads.map((s) => seriesRead(s, surface)), target };
+          return {
+            indicator: one ? targetCode(one) : null,
+            region: target.region,
+            resource: "/v1/chart",
+            reads: target.reads.map((s) => seriesRead(s, surface)),
+            target,
+          };
         }),
       answer: async (r, admitted, _started, asked) => {
-        const caller = renderCaller({ class: admitted.key ? "keyed" : "stranger", client: asked.client, key: admitted.key });
+        const caller = renderCaller({
+          class: admitted.key ? "keyed" : "stranger",
+          client: asked.client,
+          key: admitted.key,
+        });
         return pageAnswer(await getChart(ctx, r.target, { client: { caller } }));
       },
     }),

@@ -12,10 +12,22 @@ import { PLANS, isPaidPlan, publicPlans, type PaidPlanId } from "../plans";
 import { checkoutAvailability, handleWebhook, startCheckout } from "../services/billing-checkout";
 import { renderCheckoutUnavailable } from "../docs/keys-page";
 import { SERVICE_NAME } from "../version";
-import { checkoutIndexSchema, checkoutQuerySchema, checkoutSessionSchema, checkoutSuccessSchema, webhookAckSchema } from "../schemas/billing";
+import {
+  checkoutIndexSchema,
+  checkoutQuerySchema,
+  checkoutSessionSchema,
+  checkoutSuccessSchema,
+  webhookAckSchema,
+} from "../schemas/billing";
 
 const json = <T>(schema: T) => ({ content: { "application/json": { schema } } });
-const planParam = z.object({ plan: z.string().min(1).max(64).openapi({ param: { name: "plan", in: "path" }, example: "developer" }) });
+const planParam = z.object({
+  plan: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "plan", in: "path" }, example: "developer" }),
+});
 
 const indexRoute = createRoute({
   method: "get",
@@ -62,7 +74,8 @@ const successRoute = createRoute({
   operationId: "checkout_success",
   tags: ["Billing"],
   summary: "After a completed checkout",
-  description: "Where the payment provider returns the buyer: what happens next (the key is emailed once payment is confirmed).",
+  description:
+    "Where the payment provider returns the buyer: what happens next (the key is emailed once payment is confirmed).",
   request: { params: planParam },
   responses: { 200: { description: "Next steps", ...json(checkoutSuccessSchema) }, ...errorResponses(400, 404) },
 });
@@ -73,7 +86,8 @@ const webhookRoute = createRoute({
   operationId: "stripe_webhook",
   tags: ["Billing"],
   summary: "Stripe webhook receiver",
-  description: "Verifies the Stripe-Signature header and applies subscription events (checkout completed, payment failed or succeeded, subscription deleted).",
+  description:
+    "Verifies the Stripe-Signature header and applies subscription events (checkout completed, payment failed or succeeded, subscription deleted).",
   responses: { 200: { description: "Acknowledged", ...json(webhookAckSchema) }, ...errorResponses(400, 503) },
 });
 
@@ -82,8 +96,15 @@ export const registerCheckoutRoutes: RegisterRoutes = (app, deps) => {
 
   app.openapi(indexRoute, async (c) => {
     const a = checkoutAvailability(deps);
-    const plans = publicPlans(base(c.req.url)).map((p) => ({ ...p, premium_access: PLANS[p.id].unrestricted, available: p.id === "free" ? true : a.plans[p.id] }));
-    return c.json({ data: { provider: a.provider, plans, signup: `${base(c.req.url)}/v1/signup` }, meta: { notice: a.notice } }, 200);
+    const plans = publicPlans(base(c.req.url)).map((p) => ({
+      ...p,
+      premium_access: PLANS[p.id].unrestricted,
+      available: p.id === "free" ? true : a.plans[p.id],
+    }));
+    return c.json(
+      { data: { provider: a.provider, plans, signup: `${base(c.req.url)}/v1/signup` }, meta: { notice: a.notice } },
+      200,
+    );
   });
   app.openapi(successRoute, async (c) => {
     const { plan } = c.req.valid("param");
@@ -92,7 +113,8 @@ export const registerCheckoutRoutes: RegisterRoutes = (app, deps) => {
       {
         data: {
           status: "received" as const,
-          message: "Thank you. Your API key is emailed to the billing address as soon as the payment is confirmed. It is not shown here: only its hash is stored.",
+          message:
+            "Thank you. Your API key is emailed to the billing address as soon as the payment is confirmed. It is not shown here: only its hash is stored.",
           recover: `${base(c.req.url)}/v1/keys/recover`,
         },
       },
@@ -106,14 +128,22 @@ export const registerCheckoutRoutes: RegisterRoutes = (app, deps) => {
       c.header("Vary", "Accept");
       return c.html(renderCheckoutUnavailable({ base: base(c.req.url), name: SERVICE_NAME, plan }), 503) as any;
     }
-    const session = await startCheckout(deps, { plan, email: c.req.valid("query").email ?? null, baseUrl: base(c.req.url) });
+    const session = await startCheckout(deps, {
+      plan,
+      email: c.req.valid("query").email ?? null,
+      baseUrl: base(c.req.url),
+    });
     c.header("Vary", "Accept");
     // startCheckout refuses any plan but a paid one, so `plan` is a paid plan id here.
     if (wantsJson(c.req.header("accept"))) return c.json({ data: { plan: plan as PaidPlanId, url: session.url } }, 200);
     return c.redirect(session.url, 303);
   });
   app.openapi(webhookRoute, async (c) => {
-    const outcome = await handleWebhook(deps, { rawBody: await c.req.text(), signature: c.req.header("stripe-signature"), baseUrl: base(c.req.url) });
+    const outcome = await handleWebhook(deps, {
+      rawBody: await c.req.text(),
+      signature: c.req.header("stripe-signature"),
+      baseUrl: base(c.req.url),
+    });
     return c.json({ received: true as const, ...outcome }, 200);
   });
 };

@@ -21,7 +21,10 @@ import { prefersHtml } from "../http/content-coding";
 /** Fixed per deploy; a short public cache keeps a new deploy visible within minutes. */
 export const DISCOVERY_CACHE_CONTROL = "public, max-age=300";
 
-const text = (mediaType: string, description: string) => ({ description, content: { [mediaType]: { schema: z.string() } } });
+const text = (mediaType: string, description: string) => ({
+  description,
+  content: { [mediaType]: { schema: z.string() } },
+});
 
 const indexRoute = createRoute({
   method: "get",
@@ -39,7 +42,9 @@ const indexRoute = createRoute({
       description: "The index",
       content: {
         "application/json": { schema: serviceIndexSchema },
-        "text/html": { schema: z.string().openapi({ description: "The index as a self-contained landing page (for browsers)" }) },
+        "text/html": {
+          schema: z.string().openapi({ description: "The index as a self-contained landing page (for browsers)" }),
+        },
       },
     },
     ...errorResponses(500),
@@ -52,9 +57,13 @@ const openapiRoute = createRoute({
   operationId: "get_openapi",
   tags: [DISCOVERY_TAG],
   summary: "OpenAPI 3.1 contract",
-  description: "This document: every operation, with named component schemas and the error envelope on every error response.",
+  description:
+    "This document: every operation, with named component schemas and the error envelope on every error response.",
   responses: {
-    200: { description: "OpenAPI 3.1 document", content: { "application/json": { schema: z.record(z.string(), z.unknown()) } } },
+    200: {
+      description: "OpenAPI 3.1 document",
+      content: { "application/json": { schema: z.record(z.string(), z.unknown()) } },
+    },
     ...errorResponses(500),
   },
 });
@@ -65,7 +74,8 @@ const llmsRoute = createRoute({
   operationId: "get_llms_txt",
   tags: [DISCOVERY_TAG],
   summary: "Compact agent discovery file",
-  description: "What the service is, authentication, prices, plans and one line per endpoint (https://llmstxt.org). Generated from the OpenAPI contract.",
+  description:
+    "What the service is, authentication, prices, plans and one line per endpoint (https://llmstxt.org). Generated from the OpenAPI contract.",
   responses: { 200: text("text/plain", "llms.txt"), ...errorResponses(500) },
 });
 
@@ -75,7 +85,8 @@ const llmsFullRoute = createRoute({
   operationId: "get_llms_full_txt",
   tags: [DISCOVERY_TAG],
   summary: "Full agent discovery file",
-  description: "Every operation with its parameters, bounds, defaults, enums, response fields and error codes, plus region code conventions and catalog categories. Generated from the OpenAPI contract.",
+  description:
+    "Every operation with its parameters, bounds, defaults, enums, response fields and error codes, plus region code conventions and catalog categories. Generated from the OpenAPI contract.",
   responses: { 200: text("text/plain", "llms-full.txt"), ...errorResponses(500) },
 });
 
@@ -94,7 +105,10 @@ export const registerDiscoveryRoutes: RegisterRoutes = (app, deps) => {
   const ctx = readContext(deps);
   const base = (url: string) => publicBaseUrl(deps.config, url);
   const plain = (body: string, type: string) =>
-    new Response(body, { status: 200, headers: { "Content-Type": `${type}; charset=utf-8`, "Cache-Control": DISCOVERY_CACHE_CONTROL } });
+    new Response(body, {
+      status: 200,
+      headers: { "Content-Type": `${type}; charset=utf-8`, "Cache-Control": DISCOVERY_CACHE_CONTROL },
+    });
 
   app.openapi(indexRoute, async (c) => {
     c.header("Cache-Control", DISCOVERY_CACHE_CONTROL);
@@ -102,7 +116,11 @@ export const registerDiscoveryRoutes: RegisterRoutes = (app, deps) => {
     c.header("Vary", "Accept", { append: true });
     const baseUrl = base(c.req.url);
     const index = discovery.index(baseUrl, deps.version);
-    if (prefersHtml(c)) return c.html(await landingPage(ctx, deps.logger, index, baseUrl, { free: true, ...checkoutAvailability(deps).plans }), 200);
+    if (prefersHtml(c))
+      return c.html(
+        await landingPage(ctx, deps.logger, index, baseUrl, { free: true, ...checkoutAvailability(deps).plans }),
+        200,
+      );
     return c.json(index, 200);
   });
   // The contract part is generated once; the data section is read from the catalog (what is held, how fresh).
@@ -122,16 +140,30 @@ export const registerDiscoveryRoutes: RegisterRoutes = (app, deps) => {
     return plain(json, "application/json") as any;
   });
   const withData = async (text: string) => `${text}\n${renderDataSection(await sourceFreshness(store))}`;
-  app.openapi(llmsRoute, async (c) => plain(await withData(discovery.documents(base(c.req.url)).llms), "text/plain") as any);
-  app.openapi(llmsFullRoute, async (c) => plain(await withData(discovery.documents(base(c.req.url)).llmsFull), "text/plain") as any);
+  app.openapi(
+    llmsRoute,
+    async (c) => plain(await withData(discovery.documents(base(c.req.url)).llms), "text/plain") as any,
+  );
+  app.openapi(
+    llmsFullRoute,
+    async (c) => plain(await withData(discovery.documents(base(c.req.url)).llmsFull), "text/plain") as any,
+  );
   app.openapi(changelogRoute, () => plain(CHANGELOG_MARKDOWN, "text/markdown") as any);
 
   // The human reference page, its renderer and the icon browsers ask for: not API operations, so not in the contract.
   app.get("/docs", docsPage);
-  app.get(SCALAR_BUNDLE_PATH, () =>
-    new Response(scalarBundle(), {
-      headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": SCALAR_BUNDLE_CACHE_CONTROL },
-    }),
+  app.get(
+    SCALAR_BUNDLE_PATH,
+    () =>
+      new Response(scalarBundle(), {
+        headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": SCALAR_BUNDLE_CACHE_CONTROL },
+      }),
   );
-  app.get("/favicon.ico", () => new Response(FAVICON_ICO, { headers: { "Content-Type": FAVICON_CONTENT_TYPE, "Cache-Control": FAVICON_CACHE_CONTROL } }));
+  app.get(
+    "/favicon.ico",
+    () =>
+      new Response(FAVICON_ICO, {
+        headers: { "Content-Type": FAVICON_CONTENT_TYPE, "Cache-Control": FAVICON_CACHE_CONTROL },
+      }),
+  );
 };

@@ -19,7 +19,7 @@ const flowsRoute = createRoute({
     "Directed flows between states or counties (migration: Census ACS state-to-state movers; IRS SOI county-to-county " +
     "returns, exemptions and AGI), one measure and one period, largest value first. Pass `origin`, `destination` or both. " +
     "Without `measure`, the first measure held for the filters; without `period`, the latest period held, reported in " +
-    "`meta.period`. Totals, \"other flows\" and foreign rows of the source files are not places and never appear. " +
+    '`meta.period`. Totals, "other flows" and foreign rows of the source files are not places and never appear. ' +
     "Each row names its source and dataset.",
   request: { query: flowsQuerySchema },
   responses: {

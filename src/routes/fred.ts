@@ -10,13 +10,34 @@ import { declined, pageAnswer, provisioning, paidOperation, registerOperations, 
 import { renderPage } from "../http/content-coding";
 import { provisioningAnswer } from "../http/respond";
 import { FRED_ERRORS, type FredFileType } from "../domain/fred/errors";
-import { parseObservationsQuery, parseSearchQuery, parseSeriesQuery, parseVintageDatesQuery, type ObservationsQuery, type Parsed } from "../domain/fred/query";
+import {
+  parseObservationsQuery,
+  parseSearchQuery,
+  parseSeriesQuery,
+  parseVintageDatesQuery,
+  type ObservationsQuery,
+  type Parsed,
+} from "../domain/fred/query";
 import type { Serving } from "../pricing";
 import {
-  fredErrorSchema, fredObservationsQuerySchema, fredObservationsSchema, fredSearchQuerySchema, fredSearchSchema, fredSeriesQuerySchema, fredSeriesSchema,
-  fredVintageDatesQuerySchema, fredVintageDatesSchema,
+  fredErrorSchema,
+  fredObservationsQuerySchema,
+  fredObservationsSchema,
+  fredSearchQuerySchema,
+  fredSearchSchema,
+  fredSeriesQuerySchema,
+  fredSeriesSchema,
+  fredVintageDatesQuerySchema,
+  fredVintageDatesSchema,
 } from "../schemas/fred";
-import { checkFredObservations, fredObservationsCheck, getFredObservations, getFredVintageDates, resolveFredSeries, type FredTarget } from "../services/fred";
+import {
+  checkFredObservations,
+  fredObservationsCheck,
+  getFredObservations,
+  getFredVintageDates,
+  resolveFredSeries,
+  type FredTarget,
+} from "../services/fred";
 import { getFredSeries, searchFredSeries } from "../services/fred-catalog";
 import type { RenderedJson } from "../services/rendered";
 import { readContext, seriesRead, type ReadContext } from "../services/series-read";
@@ -24,9 +45,19 @@ import { provisioningCaller } from "../http/admission";
 import { provisioningResponse } from "../schemas/provisioning";
 import { errorResponses } from "../schemas/errors";
 
-const documents = <T>(schema: T) => ({ content: { "application/json": { schema }, "text/xml": { schema: { type: "string" as const } } } });
+const documents = <T>(schema: T) => ({
+  content: { "application/json": { schema }, "text/xml": { schema: { type: "string" as const } } },
+});
 const fredErrors = (...statuses: number[]) =>
-  Object.fromEntries(statuses.map((s) => [String(s), { description: "FRED's error document: {error_code, error_message} in JSON, <error code message/> in XML", ...documents(fredErrorSchema) }]));
+  Object.fromEntries(
+    statuses.map((s) => [
+      String(s),
+      {
+        description: "FRED's error document: {error_code, error_message} in JSON, <error code message/> in XML",
+        ...documents(fredErrorSchema),
+      },
+    ]),
+  );
 const VARY = "Accept-Encoding";
 
 const observationsRoute = createRoute({
@@ -36,11 +67,16 @@ const observationsRoute = createRoute({
   tags: ["FRED compatible"],
   summary: "Observations of a series, as FRED's fred/series/observations",
   description:
-    "FRED's parameters, defaults and documents: values are strings with \".\" for missing; frequency aggregation first, then " +
+    'FRED\'s parameters, defaults and documents: values are strings with "." for missing; frequency aggregation first, then ' +
     "units; the real-time parameters and output types 2-4 read the stored revisions (ALFRED). Priced and admitted as " +
     "/v1/observations: a key in `api_key` (or the usual headers), else x402 or L402.",
   request: { query: fredObservationsQuerySchema },
-  responses: { 200: { description: "FRED's observations document", ...documents(fredObservationsSchema) }, ...provisioningResponse, ...fredErrors(400, 401, 402, 403, 429), ...errorResponses(500) },
+  responses: {
+    200: { description: "FRED's observations document", ...documents(fredObservationsSchema) },
+    ...provisioningResponse,
+    ...fredErrors(400, 401, 402, 403, 429),
+    ...errorResponses(500),
+  },
   "x-price-surface": "observations",
 });
 
@@ -51,7 +87,12 @@ const seriesRoute = createRoute({
   tags: ["FRED compatible"],
   summary: "A series' metadata, as FRED's fred/series",
   request: { query: fredSeriesQuerySchema },
-  responses: { 200: { description: "FRED's seriess document", ...documents(fredSeriesSchema) }, ...provisioningResponse, ...fredErrors(400), ...errorResponses(500) },
+  responses: {
+    200: { description: "FRED's seriess document", ...documents(fredSeriesSchema) },
+    ...provisioningResponse,
+    ...fredErrors(400),
+    ...errorResponses(500),
+  },
 });
 
 const searchRoute = createRoute({
@@ -61,7 +102,11 @@ const searchRoute = createRoute({
   tags: ["FRED compatible"],
   summary: "Catalog search, as FRED's fred/series/search",
   request: { query: fredSearchQuerySchema },
-  responses: { 200: { description: "FRED's search document", ...documents(fredSearchSchema) }, ...fredErrors(400), ...errorResponses(500) },
+  responses: {
+    200: { description: "FRED's search document", ...documents(fredSearchSchema) },
+    ...fredErrors(400),
+    ...errorResponses(500),
+  },
 });
 
 const vintageDatesRoute = createRoute({
@@ -71,7 +116,12 @@ const vintageDatesRoute = createRoute({
   tags: ["FRED compatible"],
   summary: "The vintage dates held for a series, as FRED's fred/series/vintagedates",
   request: { query: fredVintageDatesQuerySchema },
-  responses: { 200: { description: "FRED's vintage_dates document", ...documents(fredVintageDatesSchema) }, ...provisioningResponse, ...fredErrors(400), ...errorResponses(500) },
+  responses: {
+    200: { description: "FRED's vintage_dates document", ...documents(fredVintageDatesSchema) },
+    ...provisioningResponse,
+    ...fredErrors(400),
+    ...errorResponses(500),
+  },
 });
 
 /**
@@ -108,39 +158,55 @@ export const registerFredRoutes: RegisterRoutes = (app, deps) => {
   const ctx = readContext(deps, { provisioning: true });
   const today = () => deps.clock.now().toISOString().slice(0, 10);
 
-  registerOperations(app, deps, [paidOperation<typeof observationsRoute, Served>(observationsRoute, {
-    surface: "observations",
-    reads: "all",
-    dialect: FRED_DIALECT,
-    example: "/fred/series/observations?series_id=PAYEMS&file_type=json",
-    cannotFailOncePaid: "resolve() parses FRED's parameters, finds the series and checks the frequency against it before payment; the handler computes from what it holds",
-    resolve: async (query) => {
-      const day = today();
-      const parsed = parseObservationsQuery(query, day);
-      if (!parsed.ok) return declined(parsed.error.message);
-      const q = parsed.value;
-      const found = await resolveFredSeries(ctx, q.seriesId);
-      // A 202 while the series is provisioned (started by the gate), free.
-      if (found?.kind === "not-held") return provisioning(found.provision);
-      if (!found) return declined(FRED_ERRORS.seriesNotFound().message);
-      const target = found.target;
-      // What the series cannot give (a frequency finer than its own) is declined before any payment.
-      const refused = await checkFredObservations(ctx, target, q);
-      if (refused) return declined(refused.message);
-      const t = target.target;
-      return serve({ indicator: t.indicator.code, region: t.region.code, resource: "/fred/series/observations", reads: [seriesRead(t, "observations")], target, query: q, today: day });
-    },
-    answer: async (r) => {
-      const answer = await getFredObservations(ctx, r.target, r.query);
-      // resolve checked every rule the series can break (checkFredObservations), at the head read here.
-      if (!answer.ok) throw new Error(`FRED observations refused after resolve: ${answer.error.message}`);
-      return pageAnswer(answer.body, VARY);
-    },
-    page: (r) => fredObservationsCheck(ctx, r.target, r.query, r.today),
-    vary: VARY,
-  })]);
+  registerOperations(app, deps, [
+    paidOperation<typeof observationsRoute, Served>(observationsRoute, {
+      surface: "observations",
+      reads: "all",
+      dialect: FRED_DIALECT,
+      example: "/fred/series/observations?series_id=PAYEMS&file_type=json",
+      cannotFailOncePaid:
+        "resolve() parses FRED's parameters, finds the series and checks the frequency against it before payment; the handler computes from what it holds",
+      resolve: async (query) => {
+        const day = today();
+        const parsed = parseObservationsQuery(query, day);
+        if (!parsed.ok) return declined(parsed.error.message);
+        const q = parsed.value;
+        const found = await resolveFredSeries(ctx, q.seriesId);
+        // A 202 while the series is provisioned (started by the gate), free.
+        if (found?.kind === "not-held") return provisioning(found.provision);
+        if (!found) return declined(FRED_ERRORS.seriesNotFound().message);
+        const target = found.target;
+        // What the series cannot give (a frequency finer than its own) is declined before any payment.
+        const refused = await checkFredObservations(ctx, target, q);
+        if (refused) return declined(refused.message);
+        const t = target.target;
+        return serve({
+          indicator: t.indicator.code,
+          region: t.region.code,
+          resource: "/fred/series/observations",
+          reads: [seriesRead(t, "observations")],
+          target,
+          query: q,
+          today: day,
+        });
+      },
+      answer: async (r) => {
+        const answer = await getFredObservations(ctx, r.target, r.query);
+        // resolve checked every rule the series can break (checkFredObservations), at the head read here.
+        if (!answer.ok) throw new Error(`FRED observations refused after resolve: ${answer.error.message}`);
+        return pageAnswer(answer.body, VARY);
+      },
+      page: (r) => fredObservationsCheck(ctx, r.target, r.query, r.today),
+      vary: VARY,
+    }),
+  ]);
 
-  app.openapi(seriesRoute, (async (c: Context<AppEnv>) => freeRead(c, deps, ctx, parseSeriesQuery(c.req.query(), today()), (q, t) => getFredSeries(ctx, t!, q))) as never);
-  app.openapi(searchRoute, (async (c: Context<AppEnv>) => freeRead(c, deps, ctx, parseSearchQuery(c.req.query(), today()), (q) => searchFredSeries(ctx, q))) as never);
-  app.openapi(vintageDatesRoute, (async (c: Context<AppEnv>) => freeRead(c, deps, ctx, parseVintageDatesQuery(c.req.query(), today()), (q, t) => getFredVintageDates(ctx, t!, q))) as never);
+  app.openapi(seriesRoute, (async (c: Context<AppEnv>) =>
+    freeRead(c, deps, ctx, parseSeriesQuery(c.req.query(), today()), (q, t) => getFredSeries(ctx, t!, q))) as never);
+  app.openapi(searchRoute, (async (c: Context<AppEnv>) =>
+    freeRead(c, deps, ctx, parseSearchQuery(c.req.query(), today()), (q) => searchFredSeries(ctx, q))) as never);
+  app.openapi(vintageDatesRoute, (async (c: Context<AppEnv>) =>
+    freeRead(c, deps, ctx, parseVintageDatesQuery(c.req.query(), today()), (q, t) =>
+      getFredVintageDates(ctx, t!, q),
+    )) as never);
 };

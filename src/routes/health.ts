@@ -25,7 +25,8 @@ const healthRoute = createRoute({
     "lists the parts of its data still being stored. Never cached.",
   responses: {
     200: {
-      description: "The service and its database are up (rate limits possibly counted per node: `degraded`), or the server is starting (`starting`)",
+      description:
+        "The service and its database are up (rate limits possibly counted per node: `degraded`), or the server is starting (`starting`)",
       content: { "application/json": { schema: z.union([healthReportSchema, healthStartingSchema]) } },
     },
     ...errorResponses(500, 503),
@@ -34,13 +35,22 @@ const healthRoute = createRoute({
 
 export const registerHealthRoutes: RegisterRoutes = (app, deps) => {
   app.openapi(healthRoute, async (c) => {
-    const report = await checkHealth(deps.database, deps.rateLimits, { version: deps.version, jobs: { queue: deps.jobs, database: deps.database, config: deps.config.jobs, memo: deps.caches.memos.of("health.jobs") } });
+    const report = await checkHealth(deps.database, deps.rateLimits, {
+      version: deps.version,
+      jobs: {
+        queue: deps.jobs,
+        database: deps.database,
+        config: deps.config.jobs,
+        memo: deps.caches.memos.of("health.jobs"),
+      },
+    });
     const loading = deps.caches.catalog.loading;
     if (!loading.complete) {
       const r = loading.report();
       report.loading = { stored: r.stored, total: r.total, families: r.loading };
     }
-    if (report.status === "unavailable") fail("SERVICE_UNAVAILABLE", "The database is not answering.", report, { noStore: true });
+    if (report.status === "unavailable")
+      fail("SERVICE_UNAVAILABLE", "The database is not answering.", report, { noStore: true });
     c.header("Cache-Control", "no-store");
     return c.json(report, 200);
   });

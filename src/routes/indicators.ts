@@ -5,7 +5,11 @@ import { errorResponses } from "../schemas/errors";
 import { freeOperation, registerFreeOperations } from "../http/free";
 import { catalogResponseHeaders, notModifiedResponse } from "../http/respond";
 import {
-  indicatorDetailQuerySchema, indicatorDetailResponseSchema, indicatorListQuerySchema, indicatorListResponseSchema, indicatorPathSchema,
+  indicatorDetailQuerySchema,
+  indicatorDetailResponseSchema,
+  indicatorListQuerySchema,
+  indicatorListResponseSchema,
+  indicatorPathSchema,
 } from "../schemas/catalog";
 import { renderIndicatorDetail, renderIndicators } from "../services/catalog";
 
@@ -22,7 +26,11 @@ const listRoute = createRoute({
     "400 listing the valid values.",
   request: { query: indicatorListQuerySchema },
   responses: {
-    200: { description: "A page of indicators", headers: catalogResponseHeaders, content: { "application/json": { schema: indicatorListResponseSchema } } },
+    200: {
+      description: "A page of indicators",
+      headers: catalogResponseHeaders,
+      content: { "application/json": { schema: indicatorListResponseSchema } },
+    },
     ...notModifiedResponse,
     ...errorResponses(400, 500),
   },
@@ -40,7 +48,11 @@ const getRoute = createRoute({
     "others; pass `source` to choose.",
   request: { params: indicatorPathSchema, query: indicatorDetailQuerySchema },
   responses: {
-    200: { description: "The indicator", headers: catalogResponseHeaders, content: { "application/json": { schema: indicatorDetailResponseSchema } } },
+    200: {
+      description: "The indicator",
+      headers: catalogResponseHeaders,
+      content: { "application/json": { schema: indicatorDetailResponseSchema } },
+    },
     ...notModifiedResponse,
     ...errorResponses(400, 404, 500),
   },

@@ -24,7 +24,10 @@ const insightsRoute = createRoute({
     "errors as observations; premium series need premium access (403 CATEGORY_NOT_ALLOWED).",
   request: { query: insightsQuerySchema },
   responses: {
-    200: { description: "Facts ranked by salience, active signals, and the window, unit and attribution", content: { "application/json": { schema: insightsResponseSchema } } },
+    200: {
+      description: "Facts ranked by salience, active signals, and the window, unit and attribution",
+      content: { "application/json": { schema: insightsResponseSchema } },
+    },
     ...errorResponses(400, 401, 402, 403, 404, 429, 500),
   },
 });
@@ -39,14 +42,22 @@ export const insightOperations = (deps: Deps): PaidDefinition[] => {
       surface: "insights",
       reads: "all",
       example: "/v1/insights?indicator=PAYEMS&region=US",
-      cannotFailOncePaid: "resolve() checks the series is readable before payment; the facts are computed from whatever it holds",
+      cannotFailOncePaid:
+        "resolve() checks the series is readable before payment; the facts are computed from whatever it holds",
       resolve: async (query) => {
         const target = await resolveInsights(ctx, query);
-        return serve({ indicator: targetCode(target), region: target.region.code, resource: "/v1/insights", reads: [seriesRead(target, "insights")], target });
+        return serve({
+          indicator: targetCode(target),
+          region: target.region.code,
+          resource: "/v1/insights",
+          reads: [seriesRead(target, "insights")],
+          target,
+        });
       },
       answer: async (r) => jsonAnswer(await getInsights(ctx, r.target)),
     }),
   ];
 };
 
-export const registerInsightRoutes: RegisterRoutes = (app, deps) => registerOperations(app, deps, insightOperations(deps));
+export const registerInsightRoutes: RegisterRoutes = (app, deps) =>
+  registerOperations(app, deps, insightOperations(deps));

@@ -63,7 +63,10 @@ const revokeRoute = createRoute({
     "subscription then ends at once, the current month's base fee is not refunded, used overage is invoiced and a confirmation is emailed.",
   security: KEY_SECURITY,
   request: { body: { ...json(revokeBodySchema), required: false } },
-  responses: { 200: { description: "Revoked", ...json(revokeResponseSchema) }, ...errorResponses(400, 401, 409, 500, 502) },
+  responses: {
+    200: { description: "Revoked", ...json(revokeResponseSchema) },
+    ...errorResponses(400, 401, 409, 500, 502),
+  },
 });
 
 const recoverRoute = createRoute({
@@ -90,7 +93,10 @@ const recoverConfirmRoute = createRoute({
     "Replaces the key's secret (the old one stops working) and emails the new key to the billing address; the answer carries hints only. " +
     "An invalid, expired or already used token is 400.",
   request: { body: { ...json(recoverConfirmBodySchema), required: true } },
-  responses: { 200: { description: "Recovered", ...json(recoverConfirmResponseSchema) }, ...errorResponses(400, 500, 502) },
+  responses: {
+    200: { description: "Recovered", ...json(recoverConfirmResponseSchema) },
+    ...errorResponses(400, 500, 502),
+  },
 });
 
 const pingRoute = createRoute({
@@ -99,7 +105,8 @@ const pingRoute = createRoute({
   operationId: "ping",
   tags: ["Keys"],
   summary: "Check a key",
-  description: "200 for a working key, with its plan, entitlements, rate limit and this month's metered usage. Not metered.",
+  description:
+    "200 for a working key, with its plan, entitlements, rate limit and this month's metered usage. Not metered.",
   security: KEY_SECURITY,
   responses: { 200: { description: "The key works", ...json(pingResponseSchema) }, ...errorResponses(401, 429, 500) },
 });
@@ -110,9 +117,14 @@ export const registerKeyRoutes: RegisterRoutes = (app, deps) => {
   // Key management has limits of its own and is never counted against the per-minute window; ping has a window of its own.
   registerWithPurpose(app, signupRoute, "key_management", async (c) => {
     const body = c.req.valid("json");
-    return c.json(await signup(deps, { email: body.email, clientIp: clientIp(c, deps.config), docsUrl: `${base(c.req.url)}/docs` }), 201);
+    return c.json(
+      await signup(deps, { email: body.email, clientIp: clientIp(c, deps.config), docsUrl: `${base(c.req.url)}/docs` }),
+      201,
+    );
   });
-  registerWithPurpose(app, rotateRoute, "key_management", async (c) => c.json(await rotateKey(deps, requireKey(c), base(c.req.url)), 200));
+  registerWithPurpose(app, rotateRoute, "key_management", async (c) =>
+    c.json(await rotateKey(deps, requireKey(c), base(c.req.url)), 200),
+  );
   // A lapsed customer can still walk away cleanly: revoking lets an expired key through.
   registerWithPurpose(
     app,
@@ -121,15 +133,24 @@ export const registerKeyRoutes: RegisterRoutes = (app, deps) => {
     async (c) => {
       const key = requireKey(c);
       // The body is optional; when present and JSON it was validated against revokeBodySchema.
-      const body = ((c.req.valid as (t: string) => unknown)("json") as { cancel_subscription?: boolean } | undefined) ?? {};
-      return c.json(await revokeKey(deps, key, { cancelSubscription: body.cancel_subscription === true, baseUrl: base(c.req.url) }), 200);
+      const body =
+        ((c.req.valid as (t: string) => unknown)("json") as { cancel_subscription?: boolean } | undefined) ?? {};
+      return c.json(
+        await revokeKey(deps, key, { cancelSubscription: body.cancel_subscription === true, baseUrl: base(c.req.url) }),
+        200,
+      );
     },
     { allowExpired: true },
   );
   registerWithPurpose(app, recoverRoute, "key_management", async (c) => {
     const body = c.req.valid("json");
-    return c.json(await requestRecovery(deps, { email: body.email, clientIp: clientIp(c, deps.config), baseUrl: base(c.req.url) }), 202);
+    return c.json(
+      await requestRecovery(deps, { email: body.email, clientIp: clientIp(c, deps.config), baseUrl: base(c.req.url) }),
+      202,
+    );
   });
-  registerWithPurpose(app, recoverConfirmRoute, "key_management", async (c) => c.json(await confirmRecovery(deps, { token: c.req.valid("json").token, baseUrl: base(c.req.url) }), 200));
+  registerWithPurpose(app, recoverConfirmRoute, "key_management", async (c) =>
+    c.json(await confirmRecovery(deps, { token: c.req.valid("json").token, baseUrl: base(c.req.url) }), 200),
+  );
   registerWithPurpose(app, pingRoute, "ping", async (c) => c.json(await keyStatus(deps, requireKey(c)), 200));
 };

@@ -40,7 +40,9 @@ const mcpRoute = createRoute({
     `${MCP_TOOL_NAMES.join(", ")}. Each tool is the REST operation with the same operationId: its arguments are that ` +
     "operation's path and query parameters, its `outputSchema` the operation's success bodies, and its result the REST " +
     "response body as `structuredContent` with a text rendering. Over MCP, long lists default to a smaller page " +
-    `(${Object.entries(TOOL_POLICIES).flatMap(([name, p]) => (p.defaultLimit ? [`${name} ${p.defaultLimit}`] : [])).join(", ")}) and paged results carry \`meta.truncated\`; ` +
+    `(${Object.entries(TOOL_POLICIES)
+      .flatMap(([name, p]) => (p.defaultLimit ? [`${name} ${p.defaultLimit}`] : []))
+      .join(", ")}) and paged results carry \`meta.truncated\`; ` +
     "search_indicators items carry `has_data`. Catalog tools are free; data tools take the API key sent with this " +
     "request (`Authorization: Bearer` or `X-API-Key`) and are entitled, rate limited and metered exactly like the REST " +
     "request (one request per tool call; the MCP messages themselves are not counted); a bad key is each tool call's " +
@@ -55,7 +57,10 @@ const mcpRoute = createRoute({
   security: [...KEY_SECURITY, {}],
   request: { body: { required: true, content: { "application/json": { schema: jsonRpcRequestSchema } } } },
   responses: {
-    200: { description: "JSON-RPC response (or an array of them for a batch)", content: { "application/json": { schema: jsonRpcResponseSchema } } },
+    200: {
+      description: "JSON-RPC response (or an array of them for a batch)",
+      content: { "application/json": { schema: jsonRpcResponseSchema } },
+    },
     202: { description: "Notifications only: accepted, no body" },
     ...errorResponses(401, 500),
   },
@@ -68,38 +73,41 @@ export const registerMcpRoutes: RegisterRoutes = (app, deps) => {
   let tools: McpTool[] | null = null;
   // The envelope is not admitted itself: each tool call runs its REST twin's operation, admitted as that route is.
   app.registry.declare("POST", MCP_PATH, "envelope");
-  app.post(
-    MCP_PATH,
-    async (c) => {
-      const base = publicBaseUrl(deps.config, c.req.url);
-      tools ??= toolsFromOpenApi(buildOpenApiDocument(app, base));
-      const keyed = credentialOf(c.req.raw.headers).kind !== "none";
-      const forwarded: Record<string, string> = { accept: "application/json", "x-request-id": c.get("requestId") };
-      if (keyed) {
-        for (const h of KEY_HEADERS) {
-          const v = c.req.header(h);
-          if (v !== undefined) forwarded[h] = v;
-        }
+  app.post(MCP_PATH, async (c) => {
+    const base = publicBaseUrl(deps.config, c.req.url);
+    tools ??= toolsFromOpenApi(buildOpenApiDocument(app, base));
+    const keyed = credentialOf(c.req.raw.headers).kind !== "none";
+    const forwarded: Record<string, string> = { accept: "application/json", "x-request-id": c.get("requestId") };
+    if (keyed) {
+      for (const h of KEY_HEADERS) {
+        const v = c.req.header(h);
+        if (v !== undefined) forwarded[h] = v;
       }
-      const { handleMcpPost } = await mcpServer();
-      return handleMcpPost(c.req.raw, {
-        name: SERVICE_NAME,
-        version: deps.version,
-        tools,
-        anonymous: !keyed,
-        restUrl: (pathAndQuery) => `${base}${pathAndQuery}`,
-        // At the public base URL (never the request's Host), so a payment challenge names the URL the caller would
-        // use; same Bun server env (client address), same request id for the logs.
-        invoke: async (pathAndQuery, headers = {}) => {
-          const url = `${base}${pathAndQuery}`;
-          const op = app.registry.operationAt("GET", pathAndQuery.split("?")[0]!);
-          if (op) return callOperation(op, url, { ...forwarded, ...headers }, c, deps);
-          // Every tool is a declared operation (toolsFromOpenApi found its GET route): this is a defect, not the caller's.
-          return Response.json(envelope("INTERNAL_SERVER_ERROR", `No operation is declared for GET ${pathAndQuery.split("?")[0]} (request ${c.get("requestId")}).`), { status: 500 });
-        },
-      });
-    },
-  );
+    }
+    const { handleMcpPost } = await mcpServer();
+    return handleMcpPost(c.req.raw, {
+      name: SERVICE_NAME,
+      version: deps.version,
+      tools,
+      anonymous: !keyed,
+      restUrl: (pathAndQuery) => `${base}${pathAndQuery}`,
+      // At the public base URL (never the request's Host), so a payment challenge names the URL the caller would
+      // use; same Bun server env (client address), same request id for the logs.
+      invoke: async (pathAndQuery, headers = {}) => {
+        const url = `${base}${pathAndQuery}`;
+        const op = app.registry.operationAt("GET", pathAndQuery.split("?")[0]!);
+        if (op) return callOperation(op, url, { ...forwarded, ...headers }, c, deps);
+        // Every tool is a declared operation (toolsFromOpenApi found its GET route): this is a defect, not the caller's.
+        return Response.json(
+          envelope(
+            "INTERNAL_SERVER_ERROR",
+            `No operation is declared for GET ${pathAndQuery.split("?")[0]} (request ${c.get("requestId")}).`,
+          ),
+          { status: 500 },
+        );
+      },
+    });
+  });
 
   app.registry.declare("ALL", MCP_PATH, "envelope");
   app.all(MCP_PATH, async () => (await mcpServer()).methodNotAllowed());

@@ -6,14 +6,35 @@ import type { RegisterRoutes } from "../http/app-env";
 import type { Deps } from "../deps";
 import { errorResponses } from "../schemas/errors";
 import { PAGE_VARY, acceptedFormat } from "../http/content-coding";
-import { jsonAnswer, pageAnswer, paidOperation, provisioning, registerOperations, serve, serveHeld, type PaidDefinition } from "../http/paid";
+import {
+  jsonAnswer,
+  pageAnswer,
+  paidOperation,
+  provisioning,
+  registerOperations,
+  serve,
+  serveHeld,
+  type PaidDefinition,
+} from "../http/paid";
 import type { Serving, Surface } from "../pricing";
 import {
-  latestBatchResponseSchema, latestQuerySchema, latestSingleResponseSchema, observationsQuerySchema, observationsResponseSchema, splitIndicators,
+  latestBatchResponseSchema,
+  latestQuerySchema,
+  latestSingleResponseSchema,
+  observationsQuerySchema,
+  observationsResponseSchema,
+  splitIndicators,
 } from "../schemas/observations";
 import { resolveSeriesTarget, type SeriesTarget } from "../services/concepts";
 import { getLatestAnswer, getLatestBatch, latestMeta, resolveLatestBatch, type LatestBatch } from "../services/latest";
-import { getObservationsPage, observationsPageCheck, type PageFormat, resolveObservations, type ObservationsQuery, type ObservationsTarget } from "../services/observations";
+import {
+  getObservationsPage,
+  observationsPageCheck,
+  type PageFormat,
+  resolveObservations,
+  type ObservationsQuery,
+  type ObservationsTarget,
+} from "../services/observations";
 import { readable, readContext, seriesRead, targetCode, type Heads } from "../services/series-read";
 import { provisioningResponse } from "../schemas/provisioning";
 
@@ -41,7 +62,13 @@ const observationsRoute = createRoute({
         "the series is: X-Newest-Period, X-Stale (meta.freshness).",
       content: {
         "application/json": { schema: observationsResponseSchema },
-        "text/csv": { schema: { type: "string", example: "date,value,indicator,region,unit,source,source_updated_at,is_preliminary,revision\r\n2024-01-01,4.1,UNRATE,US,Percent,fred,,false,1\r\n" } },
+        "text/csv": {
+          schema: {
+            type: "string",
+            example:
+              "date,value,indicator,region,unit,source,source_updated_at,is_preliminary,revision\r\n2024-01-01,4.1,UNRATE,US,Percent,fred,,false,1\r\n",
+          },
+        },
       },
     },
     ...provisioningResponse,
@@ -63,7 +90,10 @@ const latestRoute = createRoute({
     "charged); the batch form reports it in `errors[]` with the provisioning body in `details.provisioning`.",
   request: { query: latestQuerySchema },
   responses: {
-    200: { description: "Latest observation (single form) or every latest observation (batch form)", ...json(latestSingleResponseSchema.or(latestBatchResponseSchema)) },
+    200: {
+      description: "Latest observation (single form) or every latest observation (batch form)",
+      ...json(latestSingleResponseSchema.or(latestBatchResponseSchema)),
+    },
     207: { description: "Batch form with per-indicator errors", ...json(latestBatchResponseSchema) },
     ...provisioningResponse,
     ...errorResponses(400, 401, 402, 403, 404, 429, 500, 502),
@@ -72,7 +102,8 @@ const latestRoute = createRoute({
 });
 
 type ObservationsServed = Serving & { target: ObservationsTarget; query: ObservationsQuery; format: PageFormat };
-type LatestServed = Serving & ({ single: SeriesTarget & { heads: Heads }; batch: null } | { single: null; batch: LatestBatch });
+type LatestServed = Serving &
+  ({ single: SeriesTarget & { heads: Heads }; batch: null } | { single: null; batch: LatestBatch });
 
 /** Serving one series through `surface`. */
 function servingOf(t: SeriesTarget, surface: Surface, resource: string): Serving {
@@ -92,7 +123,10 @@ export const observationOperations = (deps: Deps): PaidDefinition[] => {
     failing: "/v1/observations?indicator=PAYEMS&region=US&transform=index:2010-01-15",
     resolve: async (query, asked) =>
       serveHeld(await resolveObservations(ctx, query), (target) => ({
-        ...servingOf(target, "observations", "/v1/observations"), target, query, format: acceptedFormat(asked.header("accept")),
+        ...servingOf(target, "observations", "/v1/observations"),
+        target,
+        query,
+        format: acceptedFormat(asked.header("accept")),
       })),
     // The page comes rendered (memoised per series version, compressed once per coding): no re-serialisation,
     // re-compression or copy of hot pages.
@@ -106,16 +140,31 @@ export const observationOperations = (deps: Deps): PaidDefinition[] => {
     // Batch: a flat price for the whole call; a code the key may not read is reported in errors[], the others served.
     reads: (r) => (r.single ? "all" : "each"),
     example: "/v1/observations/latest?indicator=PAYEMS&region=US",
-    cannotFailOncePaid: "a single read is resolved and checked readable before payment; a batch answers each code's failure in its 207 body",
+    cannotFailOncePaid:
+      "a single read is resolved and checked readable before payment; a batch answers each code's failure in its 207 body",
     resolve: async (query) => {
       if (query.indicator !== undefined) {
-        const found = await readable(ctx, await resolveSeriesTarget(ctx, { code: query.indicator, source: query.source, region: query.region }));
+        const found = await readable(
+          ctx,
+          await resolveSeriesTarget(ctx, { code: query.indicator, source: query.source, region: query.region }),
+        );
         if (found.kind === "not-held") return provisioning(found.provision);
-        return serve<LatestServed>({ ...servingOf(found.target, "latest", "/v1/observations/latest"), single: found.target, batch: null });
+        return serve<LatestServed>({
+          ...servingOf(found.target, "latest", "/v1/observations/latest"),
+          single: found.target,
+          batch: null,
+        });
       }
-      const batch = await resolveLatestBatch(ctx, { codes: splitIndicators(query.indicators!), source: query.source, region: query.region });
+      const batch = await resolveLatestBatch(ctx, {
+        codes: splitIndicators(query.indicators!),
+        source: query.source,
+        region: query.region,
+      });
       const reads = batch.targets.map((t) => seriesRead(t.target, "latest_batch"));
-      return serve<LatestServed>({ indicator: null, region: null, resource: "/v1/observations/latest", reads, single: null, batch }, batch.provisions);
+      return serve<LatestServed>(
+        { indicator: null, region: null, resource: "/v1/observations/latest", reads, single: null, batch },
+        batch.provisions,
+      );
     },
     answer: async (r, admitted, started) => {
       if (r.single) {
@@ -129,4 +178,5 @@ export const observationOperations = (deps: Deps): PaidDefinition[] => {
   return [observations, latest];
 };
 
-export const registerObservationRoutes: RegisterRoutes = (app, deps) => registerOperations(app, deps, observationOperations(deps));
+export const registerObservationRoutes: RegisterRoutes = (app, deps) =>
+  registerOperations(app, deps, observationOperations(deps));

@@ -45,7 +45,13 @@ export const panelOperations = (deps: Deps): PaidDefinition[] => {
       cannotFailOncePaid: "resolve() builds the panel (every series held, the grid within bounds) before payment",
       resolve: async (query) => {
         const target = await resolvePanel(ctx, query);
-        return serve({ indicator: null, region: target.region, resource: "/v1/panel", reads: target.series.map((s) => seriesRead(s.target, "panel")), target });
+        return serve({
+          indicator: null,
+          region: target.region,
+          resource: "/v1/panel",
+          reads: target.series.map((s) => seriesRead(s.target, "panel")),
+          target,
+        });
       },
       answer: async (r) => pageAnswer(await getPanel(ctx, r.target)),
     }),

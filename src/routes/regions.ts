@@ -4,7 +4,12 @@ import type { RegisterRoutes } from "../http/app-env";
 import { errorResponses } from "../schemas/errors";
 import { freeOperation, registerFreeOperations } from "../http/free";
 import { catalogResponseHeaders, notModifiedResponse, renderJson } from "../http/respond";
-import { regionListQuerySchema, regionListResponseSchema, regionPathSchema, regionResponseSchema } from "../schemas/regions";
+import {
+  regionListQuerySchema,
+  regionListResponseSchema,
+  regionPathSchema,
+  regionResponseSchema,
+} from "../schemas/regions";
 import { getRegion, renderRegionList } from "../services/regions";
 
 const listRoute = createRoute({
@@ -21,7 +26,11 @@ const listRoute = createRoute({
     "`offset` page it, and `meta.total` counts every match.",
   request: { query: regionListQuerySchema },
   responses: {
-    200: { description: "Regions", headers: catalogResponseHeaders, content: { "application/json": { schema: regionListResponseSchema } } },
+    200: {
+      description: "Regions",
+      headers: catalogResponseHeaders,
+      content: { "application/json": { schema: regionListResponseSchema } },
+    },
     ...notModifiedResponse,
     ...errorResponses(400, 404, 500),
   },
@@ -38,7 +47,11 @@ const getRoute = createRoute({
     "means itself (`CA` is Canada, `DE` Germany), so codes read back from responses round-trip. An input naming several regions is a 400 listing them.",
   request: { params: regionPathSchema },
   responses: {
-    200: { description: "The region", headers: catalogResponseHeaders, content: { "application/json": { schema: regionResponseSchema } } },
+    200: {
+      description: "The region",
+      headers: catalogResponseHeaders,
+      content: { "application/json": { schema: regionResponseSchema } },
+    },
     ...notModifiedResponse,
     ...errorResponses(400, 404, 500),
   },
@@ -48,6 +61,8 @@ export const registerRegionRoutes: RegisterRoutes = (app, deps) => {
   const store = { db: deps.database.db, caches: deps.caches };
   registerFreeOperations(app, [
     freeOperation(listRoute, ({ query }) => renderRegionList(store, query)),
-    freeOperation(getRoute, async ({ params }) => renderJson({ data: await getRegion(store, params.code) }), { cached: false }),
+    freeOperation(getRoute, async ({ params }) => renderJson({ data: await getRegion(store, params.code) }), {
+      cached: false,
+    }),
   ]);
 };

@@ -14,7 +14,14 @@ export const registerSelfServiceRoutes: RegisterRoutes = (app, deps) => {
   app.get("/keys", (c) => {
     const base = publicBaseUrl(deps.config, c.req.url);
     const a = checkoutAvailability(deps);
-    const body = renderKeysPage({ base, name: SERVICE_NAME, docs: `${base}/docs`, plans: publicPlans(base), available: { free: true, ...a.plans }, example: FIRST_REQUEST });
+    const body = renderKeysPage({
+      base,
+      name: SERVICE_NAME,
+      docs: `${base}/docs`,
+      plans: publicPlans(base),
+      available: { free: true, ...a.plans },
+      example: FIRST_REQUEST,
+    });
     return new Response(body, { headers: KEYS_PAGE_HEADERS });
   });
 };

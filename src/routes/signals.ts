@@ -28,7 +28,10 @@ const activeRoute = createRoute({
   description: `Signal intervals still open (valid_to null): what is notable now. ${FILTERS}`,
   request: { query: activeSignalsQuerySchema },
   responses: {
-    200: { description: "A page of open signal intervals", content: { "application/json": { schema: signalListResponseSchema } } },
+    200: {
+      description: "A page of open signal intervals",
+      content: { "application/json": { schema: signalListResponseSchema } },
+    },
     ...errorResponses(400, 401, 402, 403, 404, 429, 500),
   },
 });
@@ -42,7 +45,10 @@ const historyRoute = createRoute({
   description: `Every signal interval, open and closed; \`active\`, \`from\` and \`to\` narrow it. ${FILTERS}`,
   request: { query: signalsQuerySchema },
   responses: {
-    200: { description: "A page of signal intervals", content: { "application/json": { schema: signalListResponseSchema } } },
+    200: {
+      description: "A page of signal intervals",
+      content: { "application/json": { schema: signalListResponseSchema } },
+    },
     ...errorResponses(400, 401, 402, 403, 404, 429, 500),
   },
 });
@@ -63,7 +69,8 @@ export const signalOperations = (deps: Deps): PaidDefinition[] => {
       surface: "signals",
       reads: "all",
       example: "/v1/signals/active?indicator=FEDFUNDS&region=US",
-      cannotFailOncePaid: "resolve() resolves the filters and checks the cursor; the handler lists what matches, possibly nothing",
+      cannotFailOncePaid:
+        "resolve() resolves the filters and checks the cursor; the handler lists what matches, possibly nothing",
       resolve: async (q) => serving("/v1/signals/active", await resolveSignalQuery(ctx, { endpoint: "active", ...q })),
       answer: async (r) => jsonAnswer(await listSignals(ctx, r.query)),
     }),
@@ -71,11 +78,13 @@ export const signalOperations = (deps: Deps): PaidDefinition[] => {
       surface: "signals",
       reads: "all",
       example: "/v1/signals?indicator=PAYEMS",
-      cannotFailOncePaid: "resolve() resolves the filters and checks the cursor; the handler lists what matches, possibly nothing",
+      cannotFailOncePaid:
+        "resolve() resolves the filters and checks the cursor; the handler lists what matches, possibly nothing",
       resolve: async (q) => serving("/v1/signals", await resolveSignalQuery(ctx, { endpoint: "history", ...q })),
       answer: async (r) => jsonAnswer(await listSignals(ctx, r.query)),
     }),
   ];
 };
 
-export const registerSignalRoutes: RegisterRoutes = (app, deps) => registerOperations(app, deps, signalOperations(deps));
+export const registerSignalRoutes: RegisterRoutes = (app, deps) =>
+  registerOperations(app, deps, signalOperations(deps));

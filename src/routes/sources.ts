@@ -18,7 +18,11 @@ const listRoute = createRoute({
     "(and inactive indicators in the counts) appear only with `include_inactive=true`.",
   request: { query: sourceListQuerySchema },
   responses: {
-    200: { description: "Sources", headers: catalogResponseHeaders, content: { "application/json": { schema: sourceListResponseSchema } } },
+    200: {
+      description: "Sources",
+      headers: catalogResponseHeaders,
+      content: { "application/json": { schema: sourceListResponseSchema } },
+    },
     ...notModifiedResponse,
     ...errorResponses(400, 500),
   },

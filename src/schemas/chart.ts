@@ -54,20 +54,41 @@ export const chartQuerySchema = z
     height: sizeParam("height", 400),
     format: z
       .string()
-      .refine((f) => f === "svg", { message: "only svg is offered: a PNG would need a browser or a native canvas on the server; an SVG scales to any size and any browser or converter draws it" })
+      .refine((f) => f === "svg", {
+        message:
+          "only svg is offered: a PNG would need a browser or a native canvas on the server; an SVG scales to any size and any browser or converter draws it",
+      })
       .default("svg")
-      .openapi({ ...q("format"), type: "string", enum: ["svg"], default: "svg", description: "The picture's format: `svg`." }),
+      .openapi({
+        ...q("format"),
+        type: "string",
+        enum: ["svg"],
+        default: "svg",
+        description: "The picture's format: `svg`.",
+      }),
   })
   .superRefine((v, ctx) => {
     if (v.start_date && v.end_date && v.start_date > v.end_date) {
-      ctx.addIssue({ code: "custom", path: ["start_date"], message: `start_date ${v.start_date} is after end_date ${v.end_date}` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["start_date"],
+        message: `start_date ${v.start_date} is after end_date ${v.end_date}`,
+      });
     }
     const regions = v.region?.length ?? 1;
     if (v.indicator.length > 1 && regions > 1) {
-      ctx.addIssue({ code: "custom", path: ["region"], message: "several indicators are drawn in one region, or one indicator in several regions: not both" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["region"],
+        message: "several indicators are drawn in one region, or one indicator in several regions: not both",
+      });
     }
     if (v.indicator.length * regions > CHART_MAX_SERIES) {
-      ctx.addIssue({ code: "custom", path: ["region"], message: `at most ${CHART_MAX_SERIES} series in one chart (got ${v.indicator.length * regions})` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["region"],
+        message: `at most ${CHART_MAX_SERIES} series in one chart (got ${v.indicator.length * regions})`,
+      });
     }
   });
 

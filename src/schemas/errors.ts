@@ -30,9 +30,15 @@ const describe: Partial<Record<number, string>> = {
 
 /** OpenAPI `responses` entries for the given statuses, each with the error envelope. */
 export function errorResponses(...statuses: number[]) {
-  const out: Record<string, { description: string; content: { "application/json": { schema: typeof errorEnvelopeSchema } } }> = {};
+  const out: Record<
+    string,
+    { description: string; content: { "application/json": { schema: typeof errorEnvelopeSchema } } }
+  > = {};
   for (const s of statuses) {
-    out[String(s)] = { description: describe[s] ?? "Error", content: { "application/json": { schema: errorEnvelopeSchema } } };
+    out[String(s)] = {
+      description: describe[s] ?? "Error",
+      content: { "application/json": { schema: errorEnvelopeSchema } },
+    };
   }
   return out;
 }

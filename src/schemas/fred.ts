@@ -5,15 +5,25 @@
 import { z } from "@hono/zod-openapi";
 
 const text = (name: string, description: string, example?: string) =>
-  z.string().optional().openapi({ param: { name, in: "query" }, description, ...(example ? { example } : {}) });
+  z
+    .string()
+    .optional()
+    .openapi({ param: { name, in: "query" }, description, ...(example ? { example } : {}) });
 
 const common = {
-  api_key: text("api_key", "This service's API key (svc_live_… or svc_test_…), as FRED clients send theirs. A secret: never logged or repeated. Without one (or with a FRED key) the request is paid for with x402 or L402 (402)."),
+  api_key: text(
+    "api_key",
+    "This service's API key (svc_live_… or svc_test_…), as FRED clients send theirs. A secret: never logged or repeated. Without one (or with a FRED key) the request is paid for with x402 or L402 (402).",
+  ),
   file_type: text("file_type", "`xml` (FRED's default) or `json`.", "json"),
   realtime_start: text("realtime_start", "Start of the real-time period (YYYY-MM-DD); default today."),
   realtime_end: text("realtime_end", "End of the real-time period (YYYY-MM-DD); default today."),
 };
-const seriesId = text("series_id", "A FRED series id (UNRATE, CPIAUCSL, TXUR, …); see README “Using FRED clients” for other catalog series.", "UNRATE");
+const seriesId = text(
+  "series_id",
+  "A FRED series id (UNRATE, CPIAUCSL, TXUR, …); see README “Using FRED clients” for other catalog series.",
+  "UNRATE",
+);
 
 export const fredObservationsQuerySchema = z.object({
   series_id: seriesId,
@@ -24,9 +34,15 @@ export const fredObservationsQuerySchema = z.object({
   offset: text("offset", "Rows to skip; default 0."),
   sort_order: text("sort_order", "`asc` (default) or `desc` by observation date."),
   units: text("units", "lin, chg, ch1, pch, pc1, pca, cch, cca or log; default lin."),
-  frequency: text("frequency", "d, w, bw, m, q, sa, a or a weekly-ending variant (wef, weth, wew, wetu, wem, wesu, wesa, bwew, bwem); coarser than the series' own only."),
+  frequency: text(
+    "frequency",
+    "d, w, bw, m, q, sa, a or a weekly-ending variant (wef, weth, wew, wetu, wem, wesu, wesa, bwew, bwem); coarser than the series' own only.",
+  ),
   aggregation_method: text("aggregation_method", "avg (default), sum or eop."),
-  output_type: text("output_type", "1 by real-time period (default), 2 by vintage date, 3 new and revised by vintage date, 4 initial release only."),
+  output_type: text(
+    "output_type",
+    "1 by real-time period (default), 2 by vintage date, 3 new and revised by vintage date, 4 initial release only.",
+  ),
   vintage_dates: text("vintage_dates", "Comma-separated YYYY-MM-DD dates; they replace the real-time period."),
 });
 
@@ -38,7 +54,10 @@ export const fredSearchQuerySchema = z.object({
   ...common,
   limit: text("limit", "1 to 1000; default 1000."),
   offset: text("offset", "Rows to skip; default 0."),
-  order_by: text("order_by", "search_rank (default), series_id, title, units, frequency, seasonal_adjustment, realtime_start, realtime_end, last_updated, observation_start, observation_end, popularity or group_popularity."),
+  order_by: text(
+    "order_by",
+    "search_rank (default), series_id, title, units, frequency, seasonal_adjustment, realtime_start, realtime_end, last_updated, observation_start, observation_end, popularity or group_popularity.",
+  ),
   sort_order: text("sort_order", "`asc` or `desc`; default desc for search_rank and popularity, asc otherwise."),
 });
 
@@ -50,7 +69,12 @@ export const fredVintageDatesQuerySchema = z.object({
   sort_order: text("sort_order", "`asc` (default) or `desc`."),
 });
 
-const observation = z.object({ realtime_start: z.string(), realtime_end: z.string(), date: z.string(), value: z.string() });
+const observation = z.object({
+  realtime_start: z.string(),
+  realtime_end: z.string(),
+  date: z.string(),
+  value: z.string(),
+});
 export const fredObservationsSchema = z
   .object({
     realtime_start: z.string(),
@@ -90,7 +114,9 @@ export const fredSeriesEntrySchema = z
   })
   .openapi("FredSeries");
 
-export const fredSeriesSchema = z.object({ realtime_start: z.string(), realtime_end: z.string(), seriess: z.array(fredSeriesEntrySchema) }).openapi("FredSeriess");
+export const fredSeriesSchema = z
+  .object({ realtime_start: z.string(), realtime_end: z.string(), seriess: z.array(fredSeriesEntrySchema) })
+  .openapi("FredSeriess");
 export const fredSearchSchema = z
   .object({
     realtime_start: z.string(),
@@ -116,4 +142,6 @@ export const fredVintageDatesSchema = z
   })
   .openapi("FredVintageDates");
 
-export const fredErrorSchema = z.object({ error_code: z.number().int(), error_message: z.string() }).openapi("FredError");
+export const fredErrorSchema = z
+  .object({ error_code: z.number().int(), error_message: z.string() })
+  .openapi("FredError");

@@ -10,7 +10,11 @@ const q = (name: string) => ({ param: { name, in: "query" as const } });
 export const insightsQuerySchema = z.object({
   indicator: codeParam("indicator", "Indicator code or concept (as on /v1/observations).", "PAYEMS"),
   source: codeParam("source", "Source slug; disambiguates a code published by several sources.", "fred").optional(),
-  region: codeParam("region", "Region code or what people type. Default: the indicator's default region. Required for concepts.", "US").optional(),
+  region: codeParam(
+    "region",
+    "Region code or what people type. Default: the indicator's default region. Required for concepts.",
+    "US",
+  ).optional(),
   window: z
     .string()
     .refine((s) => parseWindow(s) !== null, { message: `must be ${WINDOW_SYNTAX}; at most 365250d, 12000m or 1000y` })
@@ -26,7 +30,9 @@ export const insightsQuerySchema = z.object({
 
 export type InsightsQuery = z.output<typeof insightsQuerySchema>;
 
-const tone = z.enum(["positive", "negative", "neutral"]).openapi({ description: "Good news, bad news, or no polarity, for this indicator." });
+const tone = z
+  .enum(["positive", "negative", "neutral"])
+  .openapi({ description: "Good news, bad news, or no polarity, for this indicator." });
 const direction = z.enum(["up", "down", "flat"]);
 const date = z.string().openapi({ format: "date" });
 const common = { subject: z.string(), tone };
@@ -36,7 +42,8 @@ const factBase = (kind: string, params: z.ZodRawShape, example: string) =>
     kind: z.literal(kind),
     params: z.object({ ...common, ...params }),
     humanTemplate: z.string().openapi({
-      description: "The sentence with `{name}` placeholders: keys of params (formatted for people in `text`), and a few phrases derived from them (`{assessment}`, `{unusual}`, `{frequency}`).",
+      description:
+        "The sentence with `{name}` placeholders: keys of params (formatted for people in `text`), and a few phrases derived from them (`{assessment}`, `{unusual}`, `{frequency}`).",
     }),
     text: z.string().openapi({ description: "The sentence rendered for people.", example }),
     salience: z.number().min(0).max(1),
@@ -50,7 +57,12 @@ export const insightFactSchema = z
         method: z.string(),
         direction,
         slope_per_year: z.number().openapi({ description: "Least-squares change per year, in the series' unit." }),
-        percent_per_year: z.number().nullable().openapi({ description: "Compound annual rate from a log-linear fit; null for rates or non-positive values." }),
+        percent_per_year: z
+          .number()
+          .nullable()
+          .openapi({
+            description: "Compound annual rate from a log-linear fit; null for rates or non-positive values.",
+          }),
         r_squared: z.number().min(0).max(1),
         observations: z.number().int(),
         start_date: date,
@@ -69,7 +81,12 @@ export const insightFactSchema = z
         change: z.number(),
         change_percent: z.number().nullable(),
         direction,
-        robust_z: z.number().nullable().openapi({ description: "(change - median move) / robust scale of the window's other moves; null under 5 of them." }),
+        robust_z: z
+          .number()
+          .nullable()
+          .openapi({
+            description: "(change - median move) / robust scale of the window's other moves; null under 5 of them.",
+          }),
       },
       "The unemployment rate in Texas rose 0.3 percentage points to 4.4% in October 2025, from 4.1% in September 2025.",
     ),
@@ -124,7 +141,11 @@ export const insightFactSchema = z
       {
         date,
         value: z.number(),
-        rank: z.number().int().min(1).openapi({ description: "Rank from the nearer end (see position); equal values share a rank." }),
+        rank: z
+          .number()
+          .int()
+          .min(1)
+          .openapi({ description: "Rank from the nearer end (see position); equal values share a rank." }),
         rank_from_top: z.number().int().min(1),
         position: z.enum(["highest", "lowest"]),
         of: z.number().int().min(2),
@@ -140,7 +161,11 @@ export const sourceAttributionSchema = z
   .object({
     source: z.string().nullable().openapi({ example: "fred" }),
     agency: z.string().openapi({ example: "U.S. Bureau of Labor Statistics" }),
-    text: z.string().openapi({ example: "Source: U.S. Bureau of Labor Statistics, retrieved from FRED, Federal Reserve Bank of St. Louis." }),
+    text: z
+      .string()
+      .openapi({
+        example: "Source: U.S. Bureau of Labor Statistics, retrieved from FRED, Federal Reserve Bank of St. Louis.",
+      }),
     license: z.string().nullable(),
   })
   .openapi("SourceAttribution");
@@ -155,8 +180,14 @@ export const insightsResponseSchema = z
       unit: z.string().nullable(),
       window: z.string(),
       observation_count: z.number().int().min(0).openapi({ description: "Observations with a value in the window." }),
-      window_start: z.string().nullable().openapi({ format: "date", description: "First observation in the window; null without data." }),
-      window_end: z.string().nullable().openapi({ format: "date", description: "Latest observation with a value (the window's anchor)." }),
+      window_start: z
+        .string()
+        .nullable()
+        .openapi({ format: "date", description: "First observation in the window; null without data." }),
+      window_end: z
+        .string()
+        .nullable()
+        .openapi({ format: "date", description: "Latest observation with a value (the window's anchor)." }),
       frequency: z.string(),
       source_attribution: sourceAttributionSchema.optional(),
       concept: conceptDisclosureSchema.optional(),

@@ -10,7 +10,12 @@ export const jsonRpcRequestSchema = z
   .object({
     jsonrpc: z.literal("2.0"),
     id: id.optional().openapi({ description: "Absent for notifications (answered 202 with no body)." }),
-    method: z.string().openapi({ description: "`initialize`, `tools/list`, `tools/call`, `ping`, or a notification.", example: "tools/call" }),
+    method: z
+      .string()
+      .openapi({
+        description: "`initialize`, `tools/list`, `tools/call`, `ping`, or a notification.",
+        example: "tools/call",
+      }),
     params: z
       .record(z.string(), z.unknown())
       .optional()
@@ -27,19 +32,40 @@ export const jsonRpcRequestSchema = z
 export const mcpPaymentRequestSchema = x402PaymentRequiredSchema
   .partial()
   .extend({
-    error: z.string().openapi({ description: "What the call costs and how to pay it: in the call (x402), with an API key, or on the equivalent REST URL." }),
-    code: z.enum(["PAYMENT_REQUIRED", "INTERNAL_ERROR"]).openapi({ description: "PAYMENT_REQUIRED; INTERNAL_ERROR when a verified x402 payment could not be settled (nothing was charged)." }),
+    error: z
+      .string()
+      .openapi({
+        description:
+          "What the call costs and how to pay it: in the call (x402), with an API key, or on the equivalent REST URL.",
+      }),
+    code: z
+      .enum(["PAYMENT_REQUIRED", "INTERNAL_ERROR"])
+      .openapi({
+        description:
+          "PAYMENT_REQUIRED; INTERNAL_ERROR when a verified x402 payment could not be settled (nothing was charged).",
+      }),
     details: z
       .object({
         price_usd: z.string().openapi({ example: "0.01" }),
-        rails: z.array(z.enum(["x402", "l402"])).openapi({ description: "The per-request payment rails this server takes." }),
-        rest_url: z.string().url().openapi({ description: "The equivalent REST request, payable with the same rails." }),
+        rails: z
+          .array(z.enum(["x402", "l402"]))
+          .openapi({ description: "The per-request payment rails this server takes." }),
+        rest_url: z
+          .string()
+          .url()
+          .openapi({ description: "The equivalent REST request, payable with the same rails." }),
         method: z.literal("GET"),
-        reason: z.string().optional().openapi({ description: "Why the payment sent with the call was refused or not settled." }),
+        reason: z
+          .string()
+          .optional()
+          .openapi({ description: "Why the payment sent with the call was refused or not settled." }),
         l402: z
           .object({ invoice: z.string(), macaroon: z.string(), amount_sats: z.string(), valid_until: z.string() })
           .optional()
-          .openapi({ description: "The L402 challenge of the REST URL: pay the invoice, then call the REST URL with `Authorization: L402 <macaroon>:<preimage>`." }),
+          .openapi({
+            description:
+              "The L402 challenge of the REST URL: pay the invoice, then call the REST URL with `Authorization: L402 <macaroon>:<preimage>`.",
+          }),
       })
       .catchall(z.unknown()),
   })
@@ -49,23 +75,28 @@ export const mcpPaymentRequestSchema = x402PaymentRequiredSchema
 export const mcpToolResultSchema = z
   .object({
     content: z.array(z.object({ type: z.literal("text"), text: z.string() })).openapi({
-      description: "One text: a rendering of the REST body (a summary line, then its fields, lists as tables); for a payment request, its JSON.",
+      description:
+        "One text: a rendering of the REST body (a summary line, then its fields, lists as tables); for a payment request, its JSON.",
     }),
     structuredContent: z
       .union([
-        z.record(z.string(), z.unknown()).openapi({ description: "The REST response body, with MCP's additions (`meta.truncated`, `has_data`): the tool's outputSchema." }),
+        z
+          .record(z.string(), z.unknown())
+          .openapi({
+            description:
+              "The REST response body, with MCP's additions (`meta.truncated`, `has_data`): the tool's outputSchema.",
+          }),
         errorEnvelopeSchema,
         mcpPaymentRequestSchema,
       ])
-      .openapi({ description: "The REST body on success; when isError is true the REST error envelope or a payment request." }),
-    isError: z.boolean().optional(),
-    _meta: z
-      .record(z.string(), z.unknown())
-      .optional()
       .openapi({
-        description:
-          "`http_status` and `rest_url` of the equivalent REST request, `request_id`, the key's `rate_limit` window, and `x402/payment-response` (the settlement receipt) when the call was paid with x402.",
+        description: "The REST body on success; when isError is true the REST error envelope or a payment request.",
       }),
+    isError: z.boolean().optional(),
+    _meta: z.record(z.string(), z.unknown()).optional().openapi({
+      description:
+        "`http_status` and `rest_url` of the equivalent REST request, `request_id`, the key's `rate_limit` window, and `x402/payment-response` (the settlement receipt) when the call was paid with x402.",
+    }),
   })
   .openapi("McpToolResult");
 
@@ -85,4 +116,3 @@ export const jsonRpcResponseSchema = z
     error: z.object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() }).optional(),
   })
   .openapi("JsonRpcResponse");
-

@@ -44,21 +44,45 @@ const boolParam = (name: string, description: string) =>
     .transform((v) => v === "true")
     .openapi({ ...q(name), description, type: "boolean", default: false });
 
-export const codeParam = (name: string, description: string, example: string) => z.string().trim().min(1).max(200).openapi({ ...q(name), description, example });
+export const codeParam = (name: string, description: string, example: string) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .openapi({ ...q(name), description, example });
 
 const MAX_OFFSET = 10_000_000;
 
 export const observationsQuerySchema = z
   .object({
-    indicator: codeParam("indicator", "Indicator code (e.g. `PAYEMS`, or a premium `svc:` derived code) or concept (`population`, `gdp`, `median_income`, `median_home_value`, `unemployment_rate`, `labor_force`, `employed`, `employment_rate`). Exact codes win over concepts.", "PAYEMS"),
+    indicator: codeParam(
+      "indicator",
+      "Indicator code (e.g. `PAYEMS`, or a premium `svc:` derived code) or concept (`population`, `gdp`, `median_income`, `median_home_value`, `unemployment_rate`, `labor_force`, `employed`, `employment_rate`). Exact codes win over concepts.",
+      "PAYEMS",
+    ),
     source: codeParam("source", "Source slug; disambiguates a code published by several sources.", "fred").optional(),
-    region: codeParam("region", "Region code or what people type (`US`, `CA`, `06`, `06037`, `california`). Default: the indicator's default region. Required for concepts.", "US").optional(),
-    start_date: dateParam("start_date", "First date (inclusive). With `frequency`, buckets overlapping the range are returned.", "2010-01-01").optional(),
+    region: codeParam(
+      "region",
+      "Region code or what people type (`US`, `CA`, `06`, `06037`, `california`). Default: the indicator's default region. Required for concepts.",
+      "US",
+    ).optional(),
+    start_date: dateParam(
+      "start_date",
+      "First date (inclusive). With `frequency`, buckets overlapping the range are returned.",
+      "2010-01-01",
+    ).optional(),
     end_date: dateParam("end_date", "Last date (inclusive).", "2015-12-31").optional(),
-    include_revisions: boolParam("include_revisions", "Return every stored revision (with `revision` and `source_updated_at`), ordered by date then revision, instead of the latest revision of each date. Not combinable with `transform` or `frequency`."),
+    include_revisions: boolParam(
+      "include_revisions",
+      "Return every stored revision (with `revision` and `source_updated_at`), ordered by date then revision, instead of the latest revision of each date. Not combinable with `transform` or `frequency`.",
+    ),
     limit: intParam("limit", 0, 1000, 100, "Rows (or buckets) per page, 0 to 1000."),
     offset: intParam("offset", 0, MAX_OFFSET, 0, "Rows (or buckets) to skip."),
-    order: z.enum(["asc", "desc"], { message: "must be asc or desc" }).default("desc").openapi({ ...q("order"), description: "Date order.", default: "desc" }),
+    order: z
+      .enum(["asc", "desc"], { message: "must be asc or desc" })
+      .default("desc")
+      .openapi({ ...q("order"), description: "Date order.", default: "desc" }),
     transform: z
       .string()
       .refine((s) => parseTransform(s) !== null, { message: `unknown transform: expected ${TRANSFORM_SYNTAX}` })
@@ -72,23 +96,47 @@ export const observationsQuerySchema = z
       })
       .optional(),
     frequency: z
-      .enum(RESAMPLE_TARGETS as [ResampleTarget, ...ResampleTarget[]], { message: `must be one of ${RESAMPLE_TARGETS.join(", ")}` })
-      .openapi({ ...q("frequency"), description: "Downsample to calendar buckets labelled by their first day; the newest bucket is dropped while incomplete (see meta.resample). Upsampling is a 400." })
+      .enum(RESAMPLE_TARGETS as [ResampleTarget, ...ResampleTarget[]], {
+        message: `must be one of ${RESAMPLE_TARGETS.join(", ")}`,
+      })
+      .openapi({
+        ...q("frequency"),
+        description:
+          "Downsample to calendar buckets labelled by their first day; the newest bucket is dropped while incomplete (see meta.resample). Upsampling is a 400.",
+      })
       .optional(),
     resample_method: z
-      .enum(RESAMPLE_METHODS as [ResampleMethod, ...ResampleMethod[]], { message: `must be one of ${RESAMPLE_METHODS.join(", ")}` })
+      .enum(RESAMPLE_METHODS as [ResampleMethod, ...ResampleMethod[]], {
+        message: `must be one of ${RESAMPLE_METHODS.join(", ")}`,
+      })
       .default("mean")
-      .openapi({ ...q("resample_method"), description: "How a bucket aggregates its rows: mean, last (latest value), sum.", default: "mean" }),
+      .openapi({
+        ...q("resample_method"),
+        description: "How a bucket aggregates its rows: mean, last (latest value), sum.",
+        default: "mean",
+      }),
   })
   .superRefine((v, ctx) => {
     if (v.start_date && v.end_date && v.start_date > v.end_date) {
-      ctx.addIssue({ code: "custom", path: ["start_date"], message: `start_date ${v.start_date} is after end_date ${v.end_date}` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["start_date"],
+        message: `start_date ${v.start_date} is after end_date ${v.end_date}`,
+      });
     }
     if (v.include_revisions && v.transform) {
-      ctx.addIssue({ code: "custom", path: ["transform"], message: "transform cannot be combined with include_revisions=true" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["transform"],
+        message: "transform cannot be combined with include_revisions=true",
+      });
     }
     if (v.include_revisions && v.frequency) {
-      ctx.addIssue({ code: "custom", path: ["frequency"], message: "frequency cannot be combined with include_revisions=true" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["frequency"],
+        message: "frequency cannot be combined with include_revisions=true",
+      });
     }
   });
 
@@ -146,7 +194,8 @@ export const resolvedRegionSchema = z
     name: z.string().openapi({ example: "Canada" }),
     type: z.string().openapi({ example: "country" }),
     note: z.string().optional().openapi({
-      description: "Present when the region input also names other regions: the canonical reading wins, and this names the others and their codes.",
+      description:
+        "Present when the region input also names other regions: the canonical reading wins, and this names the others and their codes.",
       example: "CA is Canada; California is 06 or US-CA.",
     }),
   })
@@ -154,15 +203,41 @@ export const resolvedRegionSchema = z
 
 export const freshnessSchema = z
   .object({
-    newest_period: z.string().openapi({ format: "date", example: "2026-06-01", description: "The newest period the series holds (its first day)." }),
-    cadence: z.enum(FREQUENCIES as [Frequency, ...Frequency[]]).openapi({ description: "The expected cadence: the series' frequency." }),
-    periods_behind: z.number().int().min(0).openapi({ example: 5, description: "Whole periods (days, ISO weeks, months, quarters, years) between the newest period and today's." }),
-    max_periods_behind: z.number().int().min(0).openapi({
-      example: 3,
-      description: `How far behind a series of this cadence may be and still be on schedule: ${FREQUENCIES.map((f) => `${f} ${FRESHNESS_ALLOWANCE[f]}`).join(", ")}.`,
-    }),
-    stale: z.boolean().openapi({ description: "Behind schedule for its cadence: periods_behind > max_periods_behind." }),
-    stale_from: z.string().openapi({ format: "date", description: "The first day on which the series counts as stale unless a newer period arrives." }),
+    newest_period: z
+      .string()
+      .openapi({
+        format: "date",
+        example: "2026-06-01",
+        description: "The newest period the series holds (its first day).",
+      }),
+    cadence: z
+      .enum(FREQUENCIES as [Frequency, ...Frequency[]])
+      .openapi({ description: "The expected cadence: the series' frequency." }),
+    periods_behind: z
+      .number()
+      .int()
+      .min(0)
+      .openapi({
+        example: 5,
+        description: "Whole periods (days, ISO weeks, months, quarters, years) between the newest period and today's.",
+      }),
+    max_periods_behind: z
+      .number()
+      .int()
+      .min(0)
+      .openapi({
+        example: 3,
+        description: `How far behind a series of this cadence may be and still be on schedule: ${FREQUENCIES.map((f) => `${f} ${FRESHNESS_ALLOWANCE[f]}`).join(", ")}.`,
+      }),
+    stale: z
+      .boolean()
+      .openapi({ description: "Behind schedule for its cadence: periods_behind > max_periods_behind." }),
+    stale_from: z
+      .string()
+      .openapi({
+        format: "date",
+        description: "The first day on which the series counts as stale unless a newer period arrives.",
+      }),
   })
   .openapi("Freshness", { description: "How current the data are, as of the request (additive to the spec's meta)." });
 
@@ -177,7 +252,12 @@ export const observationsResponseSchema = z
       limit: z.number().int(),
       offset: z.number().int(),
       source: z.string().nullable(),
-      frequency: z.string().openapi({ description: "Frequency of the rows returned: the requested `frequency` after resampling, else the series' own" }),
+      frequency: z
+        .string()
+        .openapi({
+          description:
+            "Frequency of the rows returned: the requested `frequency` after resampling, else the series' own",
+        }),
       native_frequency: z.string().openapi({ description: "The series' own frequency" }),
       resolved_region: resolvedRegionSchema,
       transform: z.string().optional(),
@@ -194,20 +274,37 @@ export const latestQuerySchema = z
     indicators: z
       .string()
       .max(4000)
-      .openapi({ ...q("indicators"), description: `Batch form: comma-separated codes or concepts, at most ${BATCH_LATEST_MAX}.`, example: "PAYEMS,UNRATE,CPIAUCSL" })
+      .openapi({
+        ...q("indicators"),
+        description: `Batch form: comma-separated codes or concepts, at most ${BATCH_LATEST_MAX}.`,
+        example: "PAYEMS,UNRATE,CPIAUCSL",
+      })
       .optional(),
     source: codeParam("source", "Source slug (disambiguates duplicate codes).", "fred").optional(),
-    region: codeParam("region", "Region; default: each indicator's default region. Required for concepts.", "US").optional(),
+    region: codeParam(
+      "region",
+      "Region; default: each indicator's default region. Required for concepts.",
+      "US",
+    ).optional(),
   })
   .superRefine((v, ctx) => {
     if (v.indicator !== undefined && v.indicators !== undefined) {
-      ctx.addIssue({ code: "custom", path: ["indicators"], message: "pass either indicator (single form) or indicators (batch form), not both" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["indicators"],
+        message: "pass either indicator (single form) or indicators (batch form), not both",
+      });
     } else if (v.indicator === undefined && v.indicators === undefined) {
-      ctx.addIssue({ code: "custom", path: ["indicator"], message: "pass indicator (single form) or indicators (batch form)" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["indicator"],
+        message: "pass indicator (single form) or indicators (batch form)",
+      });
     } else if (v.indicators !== undefined) {
       const n = splitIndicators(v.indicators).length;
       if (n === 0) ctx.addIssue({ code: "custom", path: ["indicators"], message: "must list at least one code" });
-      if (n > BATCH_LATEST_MAX) ctx.addIssue({ code: "custom", path: ["indicators"], message: `at most ${BATCH_LATEST_MAX} codes (got ${n})` });
+      if (n > BATCH_LATEST_MAX)
+        ctx.addIssue({ code: "custom", path: ["indicators"], message: `at most ${BATCH_LATEST_MAX} codes (got ${n})` });
     }
   });
 
@@ -223,7 +320,9 @@ export const latestObservationSchema = z
     is_preliminary: z.boolean(),
     source_updated_at: z.string().nullable().openapi({ format: "date-time" }),
     unit: z.string().nullable(),
-    freshness: freshnessSchema.optional().openapi({ description: "Batch form: how current this series is (the single form says it in meta.freshness)." }),
+    freshness: freshnessSchema
+      .optional()
+      .openapi({ description: "Batch form: how current this series is (the single form says it in meta.freshness)." }),
   })
   .openapi("LatestObservation");
 

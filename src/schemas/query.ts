@@ -15,20 +15,30 @@ export function optionalIntegerQuery(opts: { name: string; min: number; max?: nu
   return integerText(opts).optional().openapi(integerDoc(opts));
 }
 
-const boundsOf = (opts: { min: number; max?: number }) => (opts.max === undefined ? `>= ${opts.min}` : `${opts.min} to ${opts.max}`);
+const boundsOf = (opts: { min: number; max?: number }) =>
+  opts.max === undefined ? `>= ${opts.min}` : `${opts.min} to ${opts.max}`;
 
 function integerText(opts: { min: number; max?: number }) {
   const bounds = boundsOf(opts);
-  return z
-    .string()
-    // Plain digits only (a sign only where negatives are allowed): `+5`, ` 5`, `1e2` and `0x10` are refused, as on /v1/observations.
-    .regex(opts.min >= 0 ? /^\d+$/ : /^-?\d+$/, { message: `must be an integer (${bounds})` })
-    .transform(Number)
-    .pipe(
-      opts.max === undefined
-        ? z.number().int().min(opts.min, { message: `must be ${bounds}` })
-        : z.number().int().min(opts.min, { message: `must be ${bounds}` }).max(opts.max, { message: `must be ${bounds}` }),
-    );
+  return (
+    z
+      .string()
+      // Plain digits only (a sign only where negatives are allowed): `+5`, ` 5`, `1e2` and `0x10` are refused, as on /v1/observations.
+      .regex(opts.min >= 0 ? /^\d+$/ : /^-?\d+$/, { message: `must be an integer (${bounds})` })
+      .transform(Number)
+      .pipe(
+        opts.max === undefined
+          ? z
+              .number()
+              .int()
+              .min(opts.min, { message: `must be ${bounds}` })
+          : z
+              .number()
+              .int()
+              .min(opts.min, { message: `must be ${bounds}` })
+              .max(opts.max, { message: `must be ${bounds}` }),
+      )
+  );
 }
 
 function integerDoc(opts: { name: string; min: number; max?: number; description: string }) {
@@ -47,5 +57,10 @@ export function booleanQuery(opts: { name: string; default: boolean; description
     .enum(["true", "false"], { message: "must be true or false" })
     .optional()
     .transform((v) => (v === undefined ? opts.default : v === "true"))
-    .openapi({ param: { name: opts.name, in: "query" }, type: "boolean", default: opts.default, description: opts.description });
+    .openapi({
+      param: { name: opts.name, in: "query" },
+      type: "boolean",
+      default: opts.default,
+      description: opts.description,
+    });
 }

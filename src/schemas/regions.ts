@@ -10,7 +10,12 @@ export const regionTypeSchema = z
 
 export const regionSchema = z
   .object({
-    code: z.string().openapi({ description: "Canonical code: ISO 3166-1 alpha-2 (country), 2-digit FIPS (state), 5-digit FIPS (county).", example: "06037" }),
+    code: z
+      .string()
+      .openapi({
+        description: "Canonical code: ISO 3166-1 alpha-2 (country), 2-digit FIPS (state), 5-digit FIPS (county).",
+        example: "06037",
+      }),
     type: z.string().openapi({ example: "county" }),
     name: z.string().openapi({ example: "Los Angeles County" }),
     slug: z.string().openapi({ example: "los-angeles-county-ca" }),
@@ -27,7 +32,11 @@ export const REGION_PAGE_MAX = 1000;
 
 // Region inputs accept codes, USPS abbreviations, "US-CA", alpha-3, names and slugs (src/domain/regions.ts).
 const regionInput = (name: string, description: string, example: string) =>
-  z.string().min(1).max(200).openapi({ param: { name, in: "query" }, description, example });
+  z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name, in: "query" }, description, example });
 
 export const regionListQuerySchema = z.object({
   type: regionTypeSchema.optional().openapi({ param: { name: "type", in: "query" } }),
@@ -77,7 +86,13 @@ export const regionListResponseSchema = z
     data: z.array(regionSchema),
     meta: z.object({
       total: z.number().int().min(0).openapi({ description: "Regions matching the filters (every page together)." }),
-      limit: z.number().int().min(0).max(REGION_PAGE_MAX).nullable().openapi({ description: "The page size asked for; null when `limit` was left out (every match)." }),
+      limit: z
+        .number()
+        .int()
+        .min(0)
+        .max(REGION_PAGE_MAX)
+        .nullable()
+        .openapi({ description: "The page size asked for; null when `limit` was left out (every match)." }),
       offset: z.number().int().min(0),
     }),
   })

@@ -30,7 +30,11 @@ const listParam = <T extends string>(name: string, description: string, example:
     .transform(splitValues)
     .pipe(
       z
-        .array(allowed ? z.enum(allowed as [T, ...T[]], { message: `must be one of ${allowed.join(", ")}` }) : z.string().max(200))
+        .array(
+          allowed
+            ? z.enum(allowed as [T, ...T[]], { message: `must be one of ${allowed.join(", ")}` })
+            : z.string().max(200),
+        )
         .min(1, { message: "must name at least one value" })
         .max(MAX_FILTER_VALUES, { message: `at most ${MAX_FILTER_VALUES} values` }),
     )
@@ -54,20 +58,37 @@ const dateParam = (name: string, description: string, example: string) =>
 // The active example is an annual series (the World Bank's US population, its 2025 growth slowing): an annual series
 // stays current for two years after its year, so the example shows an active signal for as long as the snapshot can.
 const listFilters = (exampleIndicator: string, exampleType: SignalType) => ({
-  indicator: listParam("indicator", "Indicator codes or concepts (a concept stands for every series it curates).", exampleIndicator),
+  indicator: listParam(
+    "indicator",
+    "Indicator codes or concepts (a concept stands for every series it curates).",
+    exampleIndicator,
+  ),
   region: listParam("region", "Region codes or what people type (`US`, `06`, `california`).", "US"),
   type: listParam("type", "Signal types: acceleration, extreme, trend_break.", exampleType, SIGNAL_TYPES),
   strength: z
     .enum(STRENGTHS as [Strength, ...Strength[]], { message: `must be one of ${STRENGTHS.join(", ")}` })
     .default("neutral")
-    .openapi({ ...q("strength"), description: "Minimum strength: weak (every signal), neutral (neutral and strong), strong.", default: "neutral" }),
-  limit: integerQuery({ name: "limit", min: SIGNALS_LIMIT.min, max: SIGNALS_LIMIT.max, default: SIGNALS_LIMIT.default, description: "Signals per page, 1 to 500." }),
+    .openapi({
+      ...q("strength"),
+      description: "Minimum strength: weak (every signal), neutral (neutral and strong), strong.",
+      default: "neutral",
+    }),
+  limit: integerQuery({
+    name: "limit",
+    min: SIGNALS_LIMIT.min,
+    max: SIGNALS_LIMIT.max,
+    default: SIGNALS_LIMIT.default,
+    description: "Signals per page, 1 to 500.",
+  }),
   cursor: z
     .string()
     .min(1)
     .max(1000)
     .optional()
-    .openapi({ ...q("cursor"), description: "`meta.next_cursor` of the previous page of the same query; a cursor of another query is refused." }),
+    .openapi({
+      ...q("cursor"),
+      description: "`meta.next_cursor` of the previous page of the same query; a cursor of another query is refused.",
+    }),
 });
 
 export const activeSignalsQuerySchema = z.object(listFilters("SP.POP.TOTL", "acceleration"));
@@ -82,13 +103,15 @@ export const signalsQuerySchema = z
       .openapi({
         ...q("active"),
         type: "boolean",
-        description: "true: active intervals only (open, on a series that is current for its cadence, as /v1/signals/active); false: the others (closed, or open on a series behind schedule); omitted: both.",
+        description:
+          "true: active intervals only (open, on a series that is current for its cadence, as /v1/signals/active); false: the others (closed, or open on a series behind schedule); omitted: both.",
       }),
     from: dateParam("from", "Intervals still open on or after this date (valid_to null or >= from).", "2020-01-01"),
     to: dateParam("to", "Intervals that started on or before this date (valid_from <= to).", "2020-12-31"),
   })
   .superRefine((v, ctx) => {
-    if (v.from && v.to && v.from > v.to) ctx.addIssue({ code: "custom", path: ["from"], message: `from ${v.from} is after to ${v.to}` });
+    if (v.from && v.to && v.from > v.to)
+      ctx.addIssue({ code: "custom", path: ["from"], message: `from ${v.from} is after to ${v.to}` });
   });
 
 export type ActiveSignalsQuery = z.output<typeof activeSignalsQuerySchema>;
@@ -97,8 +120,12 @@ export type SignalsQuery = z.output<typeof signalsQuerySchema>;
 export const vocabularySchema = z
   .object({
     glyph: z.string().openapi({ example: "▲" }),
-    label: z.string().openapi({ description: "Adjusted for whether up is good for the indicator.", example: "Alarming jump" }),
-    tone: z.enum(["positive", "negative", "neutral"]).openapi({ description: "Good news, bad news, or no polarity, for this indicator.", example: "negative" }),
+    label: z
+      .string()
+      .openapi({ description: "Adjusted for whether up is good for the indicator.", example: "Alarming jump" }),
+    tone: z
+      .enum(["positive", "negative", "neutral"])
+      .openapi({ description: "Good news, bad news, or no polarity, for this indicator.", example: "negative" }),
   })
   .openapi("SignalVocabulary");
 
@@ -115,15 +142,29 @@ export const signalSchema = z
       frequency: z.string().nullable(),
       source: z.object({ slug: z.string(), name: z.string() }),
     }),
-    region: z.object({ code: z.string().openapi({ example: "US" }), name: z.string().openapi({ example: "United States" }) }),
+    region: z.object({
+      code: z.string().openapi({ example: "US" }),
+      name: z.string().openapi({ example: "United States" }),
+    }),
     type: z.enum(SIGNAL_TYPES as unknown as [SignalType, ...SignalType[]]),
     strength: z.enum(STRENGTHS as [Strength, ...Strength[]]),
     direction: z.string().nullable().openapi({ example: "down" }),
-    valid_from: dateTime.openapi({ description: "Start of the current run: the first observation where the condition held." }),
-    valid_to: dateTime.nullable().openapi({ description: "The first observation where it no longer held, or the direction flip; null while open." }),
+    valid_from: dateTime.openapi({
+      description: "Start of the current run: the first observation where the condition held.",
+    }),
+    valid_to: dateTime
+      .nullable()
+      .openapi({
+        description: "The first observation where it no longer held, or the direction flip; null while open.",
+      }),
     detected_at: dateTime.openapi({ description: "When a detection run first found it." }),
     last_seen_at: dateTime.openapi({ description: "The last detection run that confirmed it with new data." }),
-    evidence: z.record(z.string(), z.unknown()).openapi({ description: "The statistic, its threshold, the comparison window, and `last_date`, the latest observation that confirmed it." }),
+    evidence: z
+      .record(z.string(), z.unknown())
+      .openapi({
+        description:
+          "The statistic, its threshold, the comparison window, and `last_date`, the latest observation that confirmed it.",
+      }),
     vocabulary: vocabularySchema,
     text: z.string(),
   })
@@ -135,8 +176,13 @@ export const signalListResponseSchema = z
     meta: z.object({
       count: z.number().int().min(0).openapi({ description: "Signals on this page." }),
       limit: z.number().int().min(1).max(500),
-      next_cursor: z.string().optional().openapi({ description: "Present when more signals match: pass it as `cursor`." }),
-      filters: z.record(z.string(), z.unknown()).openapi({ description: "The filters applied, normalised (codes resolved, lists split)." }),
+      next_cursor: z
+        .string()
+        .optional()
+        .openapi({ description: "Present when more signals match: pass it as `cursor`." }),
+      filters: z
+        .record(z.string(), z.unknown())
+        .openapi({ description: "The filters applied, normalised (codes resolved, lists split)." }),
     }),
   })
   .openapi("SignalList");

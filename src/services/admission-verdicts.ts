@@ -69,8 +69,21 @@ export type Served = { ok: true; receipt: Readonly<Record<string, string>> | nul
 
 export const NONE_REFUSED: readonly (Refusal | null)[] = Object.freeze([]);
 
-export function refusal(code: ErrorCode, message: string, details?: Record<string, unknown>, advice?: ErrorAdvice, body?: Record<string, unknown>): Refusal {
-  return { ok: false, code, message, ...(details ? { details } : {}), ...(advice ? { advice } : {}), ...(body ? { body } : {}) };
+export function refusal(
+  code: ErrorCode,
+  message: string,
+  details?: Record<string, unknown>,
+  advice?: ErrorAdvice,
+  body?: Record<string, unknown>,
+): Refusal {
+  return {
+    ok: false,
+    code,
+    message,
+    ...(details ? { details } : {}),
+    ...(advice ? { advice } : {}),
+    ...(body ? { body } : {}),
+  };
 }
 
 /**
@@ -82,7 +95,13 @@ export class AdmissionCounts {
   readonly verdicts = new Map<string, number>();
   readonly payments = new Map<string, number>();
   verdict(v: Verdict): void {
-    const k = v.ok ? (v.payment ? "admitted\tpayment" : v.key ? "admitted\tkey" : "admitted\tanonymous") : `refused\t${v.code}`;
+    const k = v.ok
+      ? v.payment
+        ? "admitted\tpayment"
+        : v.key
+          ? "admitted\tkey"
+          : "admitted\tanonymous"
+      : `refused\t${v.code}`;
     this.verdicts.set(k, (this.verdicts.get(k) ?? 0) + 1);
     if (v.ok && v.payment) this.payment(v.payment.rail, "verified");
   }

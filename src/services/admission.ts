@@ -19,13 +19,31 @@
 // With the in-process rate counters and a cached key, admit() answers synchronously: a repeated read waits for no
 // turn of the event loop. With Redis counters the count is one pipelined command (the store's promise).
 import type { Deps } from "../deps";
-import { entitlementVerdict, rateDecision, rateWindow, usageMonth, monthStart, monthEnd, type EntitlementWant, type RateDecision } from "../domain/access";
+import {
+  entitlementVerdict,
+  rateDecision,
+  rateWindow,
+  usageMonth,
+  monthStart,
+  monthEnd,
+  type EntitlementWant,
+  type RateDecision,
+} from "../domain/access";
 import { publicBaseUrl as baseUrlOf } from "../contract/base-url";
 import type { Credential } from "../domain/keys";
 import { isPremiumRead, type Read } from "../pricing";
 import { authenticateCachedKey, authenticateKey, type AuthenticatedKey, type Authentication } from "./key-auth";
 import { waitText } from "../domain/wait";
-import { AdmissionCounts, NONE_REFUSED, refusal, type AdmissionRequest, type Admitted, type Refusal, type Served, type Verdict } from "./admission-verdicts";
+import {
+  AdmissionCounts,
+  NONE_REFUSED,
+  refusal,
+  type AdmissionRequest,
+  type Admitted,
+  type Refusal,
+  type Served,
+  type Verdict,
+} from "./admission-verdicts";
 import { paymentQuoteOf, paymentVerdict, settle } from "./admission-payments";
 
 import type { PaymentDescription, ReadPolicy } from "./paid-read";
@@ -39,17 +57,30 @@ const SERVED: Served = Object.freeze({ ok: true, receipt: null });
 /** Seconds a client is asked to wait when its request could not be metered. */
 export const UNMETERED_RETRY_AFTER_S = 5;
 const UNMETERED: Served = Object.freeze(
-  refusal("SERVICE_UNAVAILABLE", "Usage cannot be recorded right now, so the data is withheld and nothing was counted; retry shortly.", { retry_after_seconds: UNMETERED_RETRY_AFTER_S }, {
-    retryAfterSeconds: UNMETERED_RETRY_AFTER_S,
-    noStore: true,
-  }),
+  refusal(
+    "SERVICE_UNAVAILABLE",
+    "Usage cannot be recorded right now, so the data is withheld and nothing was counted; retry shortly.",
+    { retry_after_seconds: UNMETERED_RETRY_AFTER_S },
+    {
+      retryAfterSeconds: UNMETERED_RETRY_AFTER_S,
+      noStore: true,
+    },
+  ),
 );
-const ANONYMOUS: Admitted = Object.freeze({ ok: true, refused: NONE_REFUSED, key: null, rate: null, metered: false, payment: null });
+const ANONYMOUS: Admitted = Object.freeze({
+  ok: true,
+  refused: NONE_REFUSED,
+  key: null,
+  rate: null,
+  metered: false,
+  payment: null,
+});
 const HOW_TO_AUTHENTICATE = "Send 'Authorization: Bearer <key>' or 'X-API-Key: <key>' (free keys: POST /v1/signup).";
 // A 401 says what to do next: a secret may be cut short, or replaced by a rotation or a recovery.
 const UNKNOWN_KEY =
   "Unknown API key: check that the whole key was sent (it starts with svc_live_ or svc_test_). A key replaced by a rotation or a recovery no longer works: use the new one (a paid key is recovered with POST /v1/keys/recover and its billing email), or get a free key with POST /v1/signup.";
-const REVOKED_KEY = "This API key was revoked and no longer works: get a free key with POST /v1/signup (or at /keys in a browser), or ask whoever issued it for a new one.";
+const REVOKED_KEY =
+  "This API key was revoked and no longer works: get a free key with POST /v1/signup (or at /keys in a browser), or ask whoever issued it for a new one.";
 
 export type AdmissionDeps = Pick<Deps, "database" | "clock" | "keys" | "rateLimits" | "logger" | "access">;
 
@@ -70,7 +101,8 @@ export class Admission {
 
   private decide(req: AdmissionRequest): Verdict | Promise<Verdict> {
     const cred = req.credential;
-    if (cred.kind === "malformed") return refusal("INVALID_API_KEY", `Malformed API key: ${cred.reason}. ${HOW_TO_AUTHENTICATE}`);
+    if (cred.kind === "malformed")
+      return refusal("INVALID_API_KEY", `Malformed API key: ${cred.reason}. ${HOW_TO_AUTHENTICATE}`);
     if (cred.kind === "key") {
       const cached = authenticateCachedKey(this.deps, cred.key, req.now);
       if (cached !== undefined) return this.withKey(req, cached);
@@ -81,7 +113,9 @@ export class Admission {
     if (access.payments) return this.pay(req);
     if (!access.keys) return ANONYMOUS;
     // The price rides along (as in a 402), so a caller (and an MCP tool) can tell what the request would cost.
-    return refusal("INVALID_API_KEY", `This endpoint needs an API key: ${HOW_TO_AUTHENTICATE}`, { price_usd: req.quote!.usd });
+    return refusal("INVALID_API_KEY", `This endpoint needs an API key: ${HOW_TO_AUTHENTICATE}`, {
+      price_usd: req.quote!.usd,
+    });
   }
 
   /**
@@ -93,7 +127,8 @@ export class Admission {
     const { access } = this.deps;
     if (!access.keys) return access.payments ? null : "open";
     if (credential.kind !== "key") return null;
-    const auth = authenticateCachedKey(this.deps, credential.key, now) ?? (await authenticateKey(this.deps, credential.key));
+    const auth =
+      authenticateCachedKey(this.deps, credential.key, now) ?? (await authenticateKey(this.deps, credential.key));
     return auth.ok && !auth.expired ? auth.key : null;
   }
 
@@ -106,18 +141,30 @@ export class Admission {
     if (!key || !this.deps.access.keys) return null;
     const verdict = entitlementVerdict(key, want);
     if (verdict.ok) return null;
-    const refused = refusal(verdict.code, verdict.message, { key_hint: key.hint, ...(want.indicator ? { indicator: want.indicator } : {}) });
+    const refused = refusal(verdict.code, verdict.message, {
+      key_hint: key.hint,
+      ...(want.indicator ? { indicator: want.indicator } : {}),
+    });
     this.counts.verdict(refused);
     return refused;
   }
 
   /** Every read of a priced request entitled under the route's policy: the refusal of the request, or per read the refusal of one the answer leaves out. */
-  entitleReads(key: AuthenticatedKey | null, reads: readonly Read[], policy: ReadPolicy): Refusal | readonly (Refusal | null)[] {
+  entitleReads(
+    key: AuthenticatedKey | null,
+    reads: readonly Read[],
+    policy: ReadPolicy,
+  ): Refusal | readonly (Refusal | null)[] {
     if (!key || !this.deps.access.keys) return NONE_REFUSED;
     let first: Refusal | null = null;
     let permitted = 0;
     const out = reads.map((r) => {
-      const refused = this.entitlement(key, { premium: isPremiumRead(r), region: r.region, indicator: r.indicator, surface: r.surface });
+      const refused = this.entitlement(key, {
+        premium: isPremiumRead(r),
+        region: r.region,
+        indicator: r.indicator,
+        surface: r.surface,
+      });
       if (refused) first ??= refused;
       else permitted++;
       return refused;
@@ -165,7 +212,8 @@ export class Admission {
     if (!auth.ok) return refusal("INVALID_API_KEY", auth.revoked ? REVOKED_KEY : UNKNOWN_KEY);
     const key = auth.key;
     if (auth.expired && !req.allowExpired) return refusal("EXPIRED_API_KEY", auth.expired);
-    if (req.purpose === "key_management") return { ok: true, refused: NONE_REFUSED, key, rate: null, metered: false, payment: null };
+    if (req.purpose === "key_management")
+      return { ok: true, refused: NONE_REFUSED, key, rate: null, metered: false, payment: null };
     const paid = req.purpose === "paid";
     let refused = NONE_REFUSED;
     if (paid) {
@@ -178,11 +226,16 @@ export class Admission {
     let count: number | Promise<number>;
     try {
       // Kept a second past the window's end: processes' clocks differ a little.
-      count = this.deps.rateLimits.hit(req.purpose === "ping" ? `ping:${key.id}` : key.id, window.index, window.msUntilReset + 1000);
+      count = this.deps.rateLimits.hit(
+        req.purpose === "ping" ? `ping:${key.id}` : key.id,
+        window.index,
+        window.msUntilReset + 1000,
+      );
     } catch (e) {
       return this.limiterDown(key, metered, refused, e);
     }
-    if (typeof count === "number") return counted(key, metered, refused, rateDecision(count, key.rateLimitPerMinute, window));
+    if (typeof count === "number")
+      return counted(key, metered, refused, rateDecision(count, key.rateLimitPerMinute, window));
     return count.then(
       (n) => counted(key, metered, refused, rateDecision(n, key.rateLimitPerMinute, window)),
       (e) => this.limiterDown(key, metered, refused, e),
@@ -197,7 +250,10 @@ export class Admission {
 
   private async pay(req: AdmissionRequest): Promise<Verdict> {
     const quote = req.quote!;
-    const d = await this.deps.access.payments!.authorize({ header: (name) => req.header?.(name) }, paymentQuoteOf(req, this.deps.access.publicBaseUrl));
+    const d = await this.deps.access.payments!.authorize(
+      { header: (name) => req.header?.(name) },
+      paymentQuoteOf(req, this.deps.access.publicBaseUrl),
+    );
     return paymentVerdict(d, quote, baseUrlOf({ publicBaseUrl: this.deps.access.publicBaseUrl }, req.url!));
   }
 }

@@ -20,14 +20,20 @@ const SYSTEM =
   "tool results and the draft; never compute, round differently or add a number that is not given. Write two to five " +
   "plain sentences, no markdown, no lists, and keep units and dates.";
 
-export async function phraseWithModel(m: LanguageModel, input: { question: string; draft: string; citations: readonly Citation[] }): Promise<string | null> {
+export async function phraseWithModel(
+  m: LanguageModel,
+  input: { question: string; draft: string; citations: readonly Citation[] },
+): Promise<string | null> {
   const results = input.citations.map((c) => `- ${c.tool} ${JSON.stringify(c.args)}: ${c.summary}`).join("\n");
   const body = {
     model: m.model,
     temperature: 0,
     messages: [
       { role: "system", content: SYSTEM },
-      { role: "user", content: `Question: ${input.question}\n\nTool results:\n${results}\n\nDraft answer:\n${input.draft}\n\nRewrite the draft as a direct answer to the question.` },
+      {
+        role: "user",
+        content: `Question: ${input.question}\n\nTool results:\n${results}\n\nDraft answer:\n${input.draft}\n\nRewrite the draft as a direct answer to the question.`,
+      },
     ],
   };
   try {
@@ -47,6 +53,9 @@ export async function phraseWithModel(m: LanguageModel, input: { question: strin
 }
 
 /** The configured model (ASK_LLM_*), or null. `fetchImpl`: tests may pass their own; the global fetch otherwise. */
-export function languageModelOf(config: Pick<Config, "askModel">, fetchImpl: typeof fetch = fetch): LanguageModel | null {
+export function languageModelOf(
+  config: Pick<Config, "askModel">,
+  fetchImpl: typeof fetch = fetch,
+): LanguageModel | null {
   return config.askModel ? { ...config.askModel, fetch: fetchImpl } : null;
 }

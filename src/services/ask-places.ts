@@ -16,8 +16,14 @@ import type { ReadContext } from "./series-read";
 export async function populations(ctx: ReadContext, codes: readonly string[]): Promise<Map<string, number>> {
   const indicator = await findIndicator(ctx, "POPESTIMATE", "census");
   if (!indicator || codes.length === 0) return new Map();
-  const heads = await findSeriesHeads(ctx.db, codes.map((regionCode) => ({ indicatorId: indicator.id, regionCode })));
-  const latest = await readLatestPerSeries(ctx.db, heads.map((h) => h.id));
+  const heads = await findSeriesHeads(
+    ctx.db,
+    codes.map((regionCode) => ({ indicatorId: indicator.id, regionCode })),
+  );
+  const latest = await readLatestPerSeries(
+    ctx.db,
+    heads.map((h) => h.id),
+  );
   const out = new Map<string, number>();
   for (const h of heads) {
     const row = latest.get(h.id);
@@ -36,7 +42,12 @@ function placeWithState(index: RegionIndex<RegionRow>, code: string): string {
  * Settles the parsed places in place (see the file comment): the ambiguous county names read as their most populous
  * county. Returns the notes to say; `ambiguous` keeps only names that still need the caller to choose.
  */
-export async function settlePlaces(ctx: ReadContext, parsed: ParsedQuestion, index: RegionIndex<RegionRow>, question: string): Promise<string[]> {
+export async function settlePlaces(
+  ctx: ReadContext,
+  parsed: ParsedQuestion,
+  index: RegionIndex<RegionRow>,
+  question: string,
+): Promise<string[]> {
   const notes: string[] = [];
   if (/\b(which|what|top|bottom)\b.*\bcount(y|ies)\b/i.test(question)) {
     for (const a of [...parsed.ambiguous]) {
@@ -49,10 +60,15 @@ export async function settlePlaces(ctx: ReadContext, parsed: ParsedQuestion, ind
   }
   const counties = parsed.ambiguous.filter((a) => a.candidates.every((c) => index.byCode.get(c)?.type === "county"));
   if (counties.length) {
-    const people = await populations(ctx, counties.flatMap((a) => a.candidates));
+    const people = await populations(
+      ctx,
+      counties.flatMap((a) => a.candidates),
+    );
     let settled = 0;
     for (const a of counties) {
-      const ranked = [...a.candidates].sort((x, y) => (people.get(y) ?? -1) - (people.get(x) ?? -1) || x.localeCompare(y));
+      const ranked = [...a.candidates].sort(
+        (x, y) => (people.get(y) ?? -1) - (people.get(x) ?? -1) || x.localeCompare(y),
+      );
       const [chosen, ...others] = ranked;
       // In the question's order: "from Cook County to Maricopa County" keeps Cook first.
       parsed.places.splice(a.position === undefined ? parsed.places.length : a.position + settled++, 0, chosen);

@@ -47,17 +47,31 @@ export type RankPlan = {
 };
 
 /** The curated series of a topic for a place kind, in order of preference. */
-function curated(topic: Topic, kind: RegionKind): { codes: { indicator: string; source?: string }[]; concept: string | null } {
+function curated(
+  topic: Topic,
+  kind: RegionKind,
+): { codes: { indicator: string; source?: string }[]; concept: string | null } {
   if (topic.byKind?.[kind]) return { codes: topic.byKind[kind]!.map((indicator) => ({ indicator })), concept: null };
   const concept = topic.concept ? getConcept(topic.concept) : null;
-  if (concept?.type === "series" && concept.levels[kind]) return { codes: [...concept.levels[kind]!], concept: concept.code };
+  if (concept?.type === "series" && concept.levels[kind])
+    return { codes: [...concept.levels[kind]!], concept: concept.code };
   return { codes: [], concept: null };
 }
 
 /** The ranking's series and period, or why there is none (no_coverage: not offered for the kind; no_data: not held). */
 export async function planRank(
   ctx: ReadContext,
-  args: { topics: readonly Topic[]; placeKind: RegionKind; parent: RegionRow | null; dir: Direction; count: number; filter: Threshold | null; byGrowth: boolean; polar?: "best" | "worst"; at?: string | null },
+  args: {
+    topics: readonly Topic[];
+    placeKind: RegionKind;
+    parent: RegionRow | null;
+    dir: Direction;
+    count: number;
+    filter: Threshold | null;
+    byGrowth: boolean;
+    polar?: "best" | "worst";
+    at?: string | null;
+  },
 ): Promise<RankPlan | { status: "no_coverage" | "no_data"; message: string }> {
   const kinds = pluralKind(args.placeKind);
   let offered: Topic | null = null;
@@ -79,14 +93,31 @@ export async function planRank(
       // A named year: its period (an annual series' year, else its last month), never past the newest all hold.
       const named = args.at ? (indicator.frequency === "annual" ? `${args.at}-01-01` : `${args.at}-12-01`) : null;
       const date = named && named < common.date ? named : common.date;
-      best = { topic, indicator, concept, placeKind: args.placeKind, parent: args.parent, dir, count: args.count, filter, byGrowth: args.byGrowth, date, held: common.held };
+      best = {
+        topic,
+        indicator,
+        concept,
+        placeKind: args.placeKind,
+        parent: args.parent,
+        dir,
+        count: args.count,
+        filter,
+        byGrowth: args.byGrowth,
+        date,
+        held: common.held,
+      };
     }
     if (best) return best;
     offered ??= codes.length ? topic : null;
   }
   // Offered for the kind but held nowhere: no_data (a later load may answer it).
-  if (offered) return { status: "no_data", message: `${capitalise(TOPIC_WORDS[offered.id]?.label ?? offered.id)} is offered for ${kinds} but not held for any of them yet.` };
-  const what = args.topics.map((t) => TOPIC_WORDS[t.id]?.label ?? t.id.replace(/_/g, " ")).join(", ") || "this question";
+  if (offered)
+    return {
+      status: "no_data",
+      message: `${capitalise(TOPIC_WORDS[offered.id]?.label ?? offered.id)} is offered for ${kinds} but not held for any of them yet.`,
+    };
+  const what =
+    args.topics.map((t) => TOPIC_WORDS[t.id]?.label ?? t.id.replace(/_/g, " ")).join(", ") || "this question";
   return { status: "no_coverage", message: `No series ranks ${kinds} by ${what}.` };
 }
 
@@ -98,31 +129,59 @@ export function polarDirection(polar: "best" | "worst", upIsGood: boolean | null
 }
 
 /** Each place's value, or its growth over a year (see the file comment), with the label and unit it is said in. */
-async function rankedValues(ctx: ReadContext, plan: RankPlan): Promise<{ values: { region: string; value: number }[]; label: string; unit: string | null; from: string | null }> {
+async function rankedValues(
+  ctx: ReadContext,
+  plan: RankPlan,
+): Promise<{ values: { region: string; value: number }[]; label: string; unit: string | null; from: string | null }> {
   const parentCode = plan.parent?.code ?? null;
-  const read = (date: string) => placeValues(ctx, { indicatorId: plan.indicator.id, regionType: plan.placeKind, parentCode }, date);
+  const read = (date: string) =>
+    placeValues(ctx, { indicatorId: plan.indicator.id, regionType: plan.placeKind, parentCode }, date);
   const spec = valueSpecOf(plan.indicator);
   const label = seriesLabel(plan.indicator.code, plan.indicator.name, plan.topic, spec);
   const now = await read(plan.date);
   const method = growthMethod(spec).method;
-  if (!plan.byGrowth || method === "stated" || method === "none") return { values: now, label, unit: plan.indicator.unit, from: null };
+  if (!plan.byGrowth || method === "stated" || method === "none")
+    return { values: now, label, unit: plan.indicator.unit, from: null };
   const from = addMonths(plan.date, -12);
   const before = new Map((await read(from)).map((v) => [v.region, v.value]));
   const words = TOPIC_WORDS[plan.topic.id];
   const grown = now.flatMap((v) => {
     const b = before.get(v.region);
     if (b === undefined || (method === "percent_change" && b <= 0)) return [];
-    return [{ region: v.region, value: method === "percent_change" ? Number((((v.value - b) / b) * 100).toFixed(2)) : Number((v.value - b).toFixed(6)) }];
+    return [
+      {
+        region: v.region,
+        value:
+          method === "percent_change"
+            ? Number((((v.value - b) / b) * 100).toFixed(2))
+            : Number((v.value - b).toFixed(6)),
+      },
+    ];
   });
-  const name = method === "percent_change" ? (words?.growthName?.replace(/ \(.*\)$/, "") ?? `${label.replace(/^the /, "")} growth`) : `change in ${label.replace(/^the /, "")}`;
-  return { values: grown, label: `${name} from ${formatDate(from, plan.indicator.frequency as Frequency)}`, unit: method === "percent_change" ? "percent" : plan.indicator.unit, from };
+  const name =
+    method === "percent_change"
+      ? (words?.growthName?.replace(/ \(.*\)$/, "") ?? `${label.replace(/^the /, "")} growth`)
+      : `change in ${label.replace(/^the /, "")}`;
+  return {
+    values: grown,
+    label: `${name} from ${formatDate(from, plan.indicator.frequency as Frequency)}`,
+    unit: method === "percent_change" ? "percent" : plan.indicator.unit,
+    from,
+  };
 }
 
 /** Reads every place at the plan's period (one statement; two for growth) and ranks them. */
-export async function runRank(ctx: ReadContext, plan: RankPlan): Promise<{ text: string; citation: Citation; result: unknown }> {
+export async function runRank(
+  ctx: ReadContext,
+  plan: RankPlan,
+): Promise<{ text: string; citation: Citation; result: unknown }> {
   const index = await regionIndex(ctx);
   const { values, label, unit, from } = await rankedValues(ctx, plan);
-  const ranked = values.map((v) => ({ code: v.region, place: placeOf(index.byCode.get(v.region)!, index.byCode), value: v.value }));
+  const ranked = values.map((v) => ({
+    code: v.region,
+    place: placeOf(index.byCode.get(v.region)!, index.byCode),
+    value: v.value,
+  }));
   const scope = plan.parent ? `${pluralKind(plan.placeKind)} of ${plan.parent.name}` : pluralKind(plan.placeKind);
   const lead = rankLead({
     label,
@@ -147,8 +206,21 @@ export async function runRank(ctx: ReadContext, plan: RankPlan): Promise<{ text:
     order: plan.dir === "max" ? "desc" : "asc",
     ...(plan.filter ? { comparison: plan.filter.op, threshold: plan.filter.value } : {}),
   };
-  const replay = lead.top.map((t) => `${t.place} ${t.value} (GET /v1/observations?indicator=${plan.indicator.code}&region=${t.code}&start_date=${from ?? plan.date}&end_date=${plan.date})`).join("; ");
-  const order = plan.filter ? `${plan.filter.op} ${plan.filter.value}, ${plan.filter.op.startsWith(">") ? "highest" : "lowest"} first` : plan.dir === "max" ? "highest first" : "lowest first";
+  const replay = lead.top
+    .map(
+      (t) =>
+        `${t.place} ${t.value} (GET /v1/observations?indicator=${plan.indicator.code}&region=${t.code}&start_date=${from ?? plan.date}&end_date=${plan.date})`,
+    )
+    .join("; ");
+  const order = plan.filter
+    ? `${plan.filter.op} ${plan.filter.value}, ${plan.filter.op.startsWith(">") ? "highest" : "lowest"} first`
+    : plan.dir === "max"
+      ? "highest first"
+      : "lowest first";
   const summary = `${ranked.length} ${scope} read at ${plan.date}${ranked.length < plan.held ? ` (${plan.held - ranked.length} hold no value then)` : ""}; ${order}: ${replay}.`;
-  return { text: lead.text, citation: { tool: "rank_regions", args, summary }, result: { ...lead.figures, ...(from ? { compared_with: from } : {}), values: lead.top.map((t) => t.value) } };
+  return {
+    text: lead.text,
+    citation: { tool: "rank_regions", args, summary },
+    result: { ...lead.figures, ...(from ? { compared_with: from } : {}), values: lead.top.map((t) => t.value) },
+  };
 }

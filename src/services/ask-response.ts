@@ -7,7 +7,13 @@ import type { RegionRow } from "./regions";
 import { targetCode } from "./series-read";
 
 /** An answer that holds no data: not covered, or covered but nothing held. */
-export function emptyResponse(depth: AskDepth, status: "no_coverage" | "no_data", message: string, resolved: AskResponse["resolved"], extra: { rounds?: number; citations?: Citation[] } = {}): AskResponse {
+export function emptyResponse(
+  depth: AskDepth,
+  status: "no_coverage" | "no_data",
+  message: string,
+  resolved: AskResponse["resolved"],
+  extra: { rounds?: number; citations?: Citation[] } = {},
+): AskResponse {
   const citations = extra.citations ?? [];
   return {
     answer: null,
@@ -25,7 +31,13 @@ export function emptyResponse(depth: AskDepth, status: "no_coverage" | "no_data"
 export const regionOut = (r: RegionRow) => ({ code: r.code, name: r.name, type: r.type });
 
 function indicatorOut(t: SeriesTarget): AskResponse["resolved"]["indicators"][number] {
-  if (t.kind === "stored") return { code: t.indicator.code, source: t.indicator.sourceSlug ?? "", name: t.indicator.name, ...(t.concept ? { concept: t.concept.code } : {}) };
+  if (t.kind === "stored")
+    return {
+      code: t.indicator.code,
+      source: t.indicator.sourceSlug ?? "",
+      name: t.indicator.name,
+      ...(t.concept ? { concept: t.concept.code } : {}),
+    };
   return { code: t.code, source: "svc", name: t.concept.name, concept: t.code };
 }
 

@@ -72,13 +72,22 @@ export async function runPlan(ctx: AskContext, plan: RunPlan, opts: { signals: b
   const freshness: NonNullable<AskResponse["meta"]["freshness"]> = [];
   const noteFreshness = (indicator: string, region: string, newest: string | null, cadence: Frequency) => {
     const f = freshnessAt(newest, cadence, ctx.now());
-    if (f && !freshness.some((x) => x.indicator === indicator && x.region === region)) freshness.push({ indicator, region, ...f });
+    if (f && !freshness.some((x) => x.indicator === indicator && x.region === region))
+      freshness.push({ indicator, region, ...f });
   };
   const regions = await regionIndex(ctx);
   const place = (r: RegionRow) => placeOf(r, regions.byCode);
 
   /** Runs one round of calls within the ceilings; the calls beyond them are not made. */
-  async function round<T>(calls: { tool: Citation["tool"]; args: Record<string, string | number | boolean>; run: () => Promise<T>; summary: (r: T) => string; result?: (r: T) => unknown }[]): Promise<(T | undefined)[]> {
+  async function round<T>(
+    calls: {
+      tool: Citation["tool"];
+      args: Record<string, string | number | boolean>;
+      run: () => Promise<T>;
+      summary: (r: T) => string;
+      result?: (r: T) => unknown;
+    }[],
+  ): Promise<(T | undefined)[]> {
     if (calls.length === 0) return [];
     if (rounds >= ceilings.rounds) {
       truncated = true;
@@ -118,47 +127,102 @@ export async function runPlan(ctx: AskContext, plan: RunPlan, opts: { signals: b
       grounded: verification.grounded && draftProblems(served).filter((p) => p !== "markup").length === 0,
       truncated,
       status: "ok",
-      meta: { depth: plan.depth, rounds, toolCalls: citations.length, model, ...(freshness.length ? { freshness } : {}) },
+      meta: {
+        depth: plan.depth,
+        rounds,
+        toolCalls: citations.length,
+        model,
+        ...(freshness.length ? { freshness } : {}),
+      },
     };
   }
 
   if (plan.rank) {
     const rank = plan.rank;
-    const [ranked] = await round([{ tool: "rank_regions", args: {}, run: () => runRank(ctx, rank), summary: (r) => r.citation.summary, result: (r) => r.result }]);
-    if (!ranked) return { ...emptyResponse(plan.depth, "no_data", "The ranking was not read within the ceilings.", plan.resolved, { rounds, citations }), truncated };
+    const [ranked] = await round([
+      {
+        tool: "rank_regions",
+        args: {},
+        run: () => runRank(ctx, rank),
+        summary: (r) => r.citation.summary,
+        result: (r) => r.result,
+      },
+    ]);
+    if (!ranked)
+      return {
+        ...emptyResponse(plan.depth, "no_data", "The ranking was not read within the ceilings.", plan.resolved, {
+          rounds,
+          citations,
+        }),
+        truncated,
+      };
     citations[citations.length - 1].args = ranked.citation.args;
-    if (isFrequency(rank.indicator.frequency)) noteFreshness(rank.indicator.code, rank.parent?.code ?? "US", rank.date, rank.indicator.frequency);
-    return finish(composeAnswer({ sections: [{ lead: ranked.text, facts: [], peers: [] }], notes: plan.notes, signals: [] }));
+    if (isFrequency(rank.indicator.frequency))
+      noteFreshness(rank.indicator.code, rank.parent?.code ?? "US", rank.date, rank.indicator.frequency);
+    return finish(
+      composeAnswer({ sections: [{ lead: ranked.text, facts: [], peers: [] }], notes: plan.notes, signals: [] }),
+    );
   }
 
   if (plan.flows) {
     const flows = plan.flows;
-    const [moved] = await round([{ tool: "get_flows", args: {}, run: () => runFlows(ctx, flows), summary: (r) => r.citation.summary, result: (r) => r.result }]);
-    if (!moved) return { ...emptyResponse(plan.depth, "no_data", "The flows were not read within the ceilings.", plan.resolved, { rounds, citations }), truncated };
+    const [moved] = await round([
+      {
+        tool: "get_flows",
+        args: {},
+        run: () => runFlows(ctx, flows),
+        summary: (r) => r.citation.summary,
+        result: (r) => r.result,
+      },
+    ]);
+    if (!moved)
+      return {
+        ...emptyResponse(plan.depth, "no_data", "The flows were not read within the ceilings.", plan.resolved, {
+          rounds,
+          citations,
+        }),
+        truncated,
+      };
     citations[citations.length - 1].args = moved.citation.args;
-    return finish(composeAnswer({ sections: [{ lead: moved.text, facts: [], peers: [] }], notes: plan.notes, signals: [] }));
+    return finish(
+      composeAnswer({ sections: [{ lead: moved.text, facts: [], peers: [] }], notes: plan.notes, signals: [] }),
+    );
   }
 
   const intent = plan.intent.intent;
   const comparing = intent.kind === "compare";
   // An episode's dates come from the held NBER indicator, read beside the series (cited, so they replay).
   const needsEpisodes = intent.kind === "episode" || (intent.kind === "since_peak" && !intent.allTime);
-  const leadContext: LeadContext = { question: plan.question, reading: plan.intent, episodes: [], episode: plan.episode };
+  const leadContext: LeadContext = {
+    question: plan.question,
+    reading: plan.intent,
+    episodes: [],
+    episode: plan.episode,
+  };
   // Round: the reads of every series (and peer): the newest value, or the observations the answer is computed from.
   type Read = { target: SeriesTarget; topic: Topic; whole: boolean };
   const reads: Read[] = plan.series.flatMap((p) => [
     { target: p.target, topic: p.topic, whole: comparing || !newestAnswers(intent, p.topic) },
     ...(p.peer ? [{ target: p.peer, topic: p.topic, whole: true }] : []),
   ]);
-  const yoy = (r: Read) => (!!TOPIC_WORDS[r.topic.id]?.growth || intent.kind === "growth") && growthComputed(viewOf(r.target, r.topic, "", []));
-  const leadOf = (r: Read, pts: View["points"]) => leadFor(viewOf(r.target, r.topic, place(r.target.region), pts), leadContext);
+  const yoy = (r: Read) =>
+    (!!TOPIC_WORDS[r.topic.id]?.growth || intent.kind === "growth") &&
+    growthComputed(viewOf(r.target, r.topic, "", []));
+  const leadOf = (r: Read, pts: View["points"]) =>
+    leadFor(viewOf(r.target, r.topic, place(r.target.region), pts), leadContext);
   const seriesCalls = reads.map((r) =>
     r.whole
       ? {
           tool: "get_observations" as const,
-          args: { ...seriesArgs(r.target), ...(yoy(r) && r.target.frequency !== "daily" && r.target.frequency !== "weekly" ? { transform: "yoy" } : {}) },
+          args: {
+            ...seriesArgs(r.target),
+            ...(yoy(r) && r.target.frequency !== "daily" && r.target.frequency !== "weekly"
+              ? { transform: "yoy" }
+              : {}),
+          },
           run: async () => (await seriesData(ctx, r.target)).points,
-          summary: (pts: View["points"]) => `${place(r.target.region)}, ${targetCode(r.target)}: ${pts.length} observations; ${leadOf(r, pts).text}`,
+          summary: (pts: View["points"]) =>
+            `${place(r.target.region)}, ${targetCode(r.target)}: ${pts.length} observations; ${leadOf(r, pts).text}`,
           result: (pts: View["points"]) => leadOf(r, pts).figures,
         }
       : {
@@ -168,7 +232,19 @@ export async function runPlan(ctx: AskContext, plan: RunPlan, opts: { signals: b
             const obs = await getLatest(ctx, r.target);
             return obs ? [{ date: obs.period_start, value: obs.value, preliminary: obs.is_preliminary }] : [];
           },
-          summary: (pts: View["points"]) => latestSummary(r.target, place(r.target.region), pts.length ? ({ value: pts[0].value, unit: unitOf(r.target), period_start: pts[0].date, is_preliminary: !!pts[0].preliminary } as LatestObservation) : null),
+          summary: (pts: View["points"]) =>
+            latestSummary(
+              r.target,
+              place(r.target.region),
+              pts.length
+                ? ({
+                    value: pts[0].value,
+                    unit: unitOf(r.target),
+                    period_start: pts[0].date,
+                    is_preliminary: !!pts[0].preliminary,
+                  } as LatestObservation)
+                : null,
+            ),
         },
   );
   // The episodes' read runs in the same round; every summary is written after the round's reads, with its episodes.
@@ -180,17 +256,26 @@ export async function runPlan(ctx: AskContext, plan: RunPlan, opts: { signals: b
       leadContext.episodes = read.episodes;
       return read.episodes;
     },
-    summary: (eps: Episode[]) => `${eps.filter((e) => e.kind === "recession").length} recession(s) and named episodes: ${eps.filter((e) => e.name).map((e) => `${e.name} ${e.start.slice(0, 7)} to ${e.end.slice(0, 7)}`).join("; ")}.`,
+    summary: (eps: Episode[]) =>
+      `${eps.filter((e) => e.kind === "recession").length} recession(s) and named episodes: ${eps
+        .filter((e) => e.name)
+        .map((e) => `${e.name} ${e.start.slice(0, 7)} to ${e.end.slice(0, 7)}`)
+        .join("; ")}.`,
     result: (eps: Episode[]) => eps.map((e) => ({ start: e.start, end: e.end })),
   };
-  const got = (await round([...(needsEpisodes ? [episodeCall] : []), ...seriesCalls] as never[])).slice(needsEpisodes ? 1 : 0);
+  const got = (await round([...(needsEpisodes ? [episodeCall] : []), ...seriesCalls] as never[])).slice(
+    needsEpisodes ? 1 : 0,
+  );
   const pointsOf = new Map(reads.map((r, k) => [r.target, (got[k] as View["points"] | undefined) ?? null]));
   // Results for the checker: the values read (the computed figures were added with each read).
   reads.forEach((r, k) => {
     const pts = got[k] as View["points"] | undefined;
     if (pts && !r.whole) results.push(pts.map((p) => p.value));
     if (pts) {
-      const newest = pts.reduce<string | null>((d, p) => (p.value !== null && (d === null || p.date > d) ? p.date : d), null);
+      const newest = pts.reduce<string | null>(
+        (d, p) => (p.value !== null && (d === null || p.date > d) ? p.date : d),
+        null,
+      );
       noteFreshness(targetCode(r.target), r.target.region.code, newest, r.target.frequency);
     }
   });
@@ -213,8 +298,18 @@ export async function runPlan(ctx: AskContext, plan: RunPlan, opts: { signals: b
       placesRead.map((r) => ({
         tool: "get_active_signals" as const,
         args: { region: r.code, strength: "neutral", limit: ceilings.signals },
-        run: async () => listSignals(ctx, await resolveSignalQuery(ctx, { endpoint: "active", region: [r.code], strength: "neutral", limit: ceilings.signals })),
-        summary: (page: Awaited<ReturnType<typeof listSignals>>) => `${page.data.length} active signal(s) in ${place(r)}${page.data.length ? `: ${page.data.map((s) => s.text).join(" ")}` : "."}`,
+        run: async () =>
+          listSignals(
+            ctx,
+            await resolveSignalQuery(ctx, {
+              endpoint: "active",
+              region: [r.code],
+              strength: "neutral",
+              limit: ceilings.signals,
+            }),
+          ),
+        summary: (page: Awaited<ReturnType<typeof listSignals>>) =>
+          `${page.data.length} active signal(s) in ${place(r)}${page.data.length ? `: ${page.data.map((s) => s.text).join(" ")}` : "."}`,
       })),
     );
     for (const page of lists) for (const s of page?.data ?? []) signalTexts.push(s.text);
@@ -225,8 +320,18 @@ export async function runPlan(ctx: AskContext, plan: RunPlan, opts: { signals: b
     return pts && pts.length ? viewOf(p.target, p.topic, place(p.region), pts) : null;
   });
   if (views.every((v) => v === null)) {
-    return { ...emptyResponse(plan.depth, "no_data", "The series for this question hold no values there.", plan.resolved, { rounds, citations }), truncated };
+    return {
+      ...emptyResponse(plan.depth, "no_data", "The series for this question hold no values there.", plan.resolved, {
+        rounds,
+        citations,
+      }),
+      truncated,
+    };
   }
-  const sections = answerSections(plan, { views, insights, pointsOf, leadContext, place, facts: ceilings.facts }, results);
+  const sections = answerSections(
+    plan,
+    { views, insights, pointsOf, leadContext, place, facts: ceilings.facts },
+    results,
+  );
   return finish(composeAnswer({ sections, notes: plan.notes, signals: signalTexts }));
 }

@@ -47,8 +47,13 @@ export function answerSections(plan: RunPlan, inputs: SectionInputs, results: un
     const catalogName = indicatorPhrase(t.kind === "stored" ? t.indicator.name : t.concept.name);
     // One pass, so a label that contains the catalog's name ("real GDP growth" for "GDP growth") is not renamed twice.
     const name = new RegExp(`(${escapeRegExp(capitalise(catalogName))}|${escapeRegExp(catalogName)})`, "g");
-    const plain = (text: string) => text.replace(name, (m, _g, at: number) => (m !== catalogName || at === 0 || /[.!?]\s$/.test(text.slice(0, at)) ? capitalise(v.label) : v.label));
-    return leadFirst(insights[k]?.facts ?? [], plan.series[k].topic.leadFacts ?? []).slice(0, inputs.facts).map((f) => plain(f.text));
+    const plain = (text: string) =>
+      text.replace(name, (m, _g, at: number) =>
+        m !== catalogName || at === 0 || /[.!?]\s$/.test(text.slice(0, at)) ? capitalise(v.label) : v.label,
+      );
+    return leadFirst(insights[k]?.facts ?? [], plan.series[k].topic.leadFacts ?? [])
+      .slice(0, inputs.facts)
+      .map((f) => plain(f.text));
   };
   const sections: Section[] = [];
   // A comparison: the places of one topic set side by side at one period, then each place's context.
@@ -58,8 +63,11 @@ export function answerSections(plan: RunPlan, inputs: SectionInputs, results: un
       const ks = plan.series.map((p, k) => (p.topic === topic && views[k] ? k : -1)).filter((k) => k >= 0);
       if (ks.length < 2) continue;
       // "in 2023": compared at the newest period both hold up to then.
-      const until = intent.kind === "compare" && intent.at ? (intent.at.length === 4 ? `${intent.at}-12-31` : intent.at) : null;
-      const compared = ks.map((k) => (until ? { ...views[k]!, points: views[k]!.points.filter((p) => p.date <= until) } : views[k]!));
+      const until =
+        intent.kind === "compare" && intent.at ? (intent.at.length === 4 ? `${intent.at}-12-31` : intent.at) : null;
+      const compared = ks.map((k) =>
+        until ? { ...views[k]!, points: views[k]!.points.filter((p) => p.date <= until) } : views[k]!,
+      );
       const lead = compareLead(compared, intent.kind === "compare" ? intent.dir : null, plan.intent.yesNo);
       results.push(lead.figures);
       // Like with like: the comparison is at one period; each place's newer value is said apart, never paired.
@@ -72,19 +80,30 @@ export function answerSections(plan: RunPlan, inputs: SectionInputs, results: un
     if (done.has(k)) return;
     const v = views[k];
     if (!v) {
-      sections.push({ lead: `No value of ${nameOf(p.target).toLowerCase()} is held for ${place(p.region)}.`, facts: [], peers: [] });
+      sections.push({
+        lead: `No value of ${nameOf(p.target).toLowerCase()} is held for ${place(p.region)}.`,
+        facts: [],
+        peers: [],
+      });
       return;
     }
     const lead = leadFor(v, leadContext);
     results.push(lead.figures);
     const peerPts = p.peer ? pointsOf.get(p.peer) : null;
-    const peer = p.peer && peerPts?.length ? peerSentence(v, viewOf(p.peer, p.topic, place(p.peer.region), peerPts)) : null;
+    const peer =
+      p.peer && peerPts?.length ? peerSentence(v, viewOf(p.peer, p.topic, place(p.peer.region), peerPts)) : null;
     if (peer) results.push(peer.figures);
     sections.push({ lead: lead.text, facts: factsOf(k), peers: peer ? [peer.text] : [] });
   });
   // "Are wages keeping up with inflation?": the two 12-month changes side by side, first.
   // Two series of one topic in two places are a comparison (above), not a race.
-  if (/\b(keep(?:ing)? up|outpac\w*|faster than|ahead of)\b/i.test(plan.question) && views.length === 2 && views[0] && views[1] && views[0].label !== views[1].label) {
+  if (
+    /\b(keep(?:ing)? up|outpac\w*|faster than|ahead of)\b/i.test(plan.question) &&
+    views.length === 2 &&
+    views[0] &&
+    views[1] &&
+    views[0].label !== views[1].label
+  ) {
     const race = growthRace(views[0], views[1]);
     if (race) {
       results.push(race.figures);

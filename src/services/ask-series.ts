@@ -21,7 +21,9 @@ function topicLevels(t: Topic): string {
   const kinds = new Set<string>(Object.keys(t.byKind ?? {}));
   const concept = t.concept ? getConcept(t.concept) : null;
   if (concept) for (const k of conceptLevels(concept)) kinds.add(k);
-  const parts = [...kinds].sort((a, b) => REGION_KINDS.indexOf(a as RegionKind) - REGION_KINDS.indexOf(b as RegionKind)).map(pluralKind);
+  const parts = [...kinds]
+    .sort((a, b) => REGION_KINDS.indexOf(a as RegionKind) - REGION_KINDS.indexOf(b as RegionKind))
+    .map(pluralKind);
   if (t.us) parts.unshift("the United States");
   return parts.length ? parts.join(" and ") : "no region";
 }
@@ -30,16 +32,23 @@ function topicLevels(t: Topic): string {
 type Candidate = { target: SeriesTarget; held: true } | { target: SeriesTarget | null; held: false; why: string };
 
 /** `comparing`: the question compares countries, so the United States reads the same series as the others. */
-async function candidatesFor(ctx: ReadContext, topic: Topic, region: RegionRow, comparing = false): Promise<Candidate[] | string> {
+async function candidatesFor(
+  ctx: ReadContext,
+  topic: Topic,
+  region: RegionRow,
+  comparing = false,
+): Promise<Candidate[] | string> {
   const kind = region.type as RegionKind;
-  const national = region.code === "US" && topic.us !== undefined && !(comparing && (topic.concept || topic.byKind?.country));
+  const national =
+    region.code === "US" && topic.us !== undefined && !(comparing && (topic.concept || topic.byKind?.country));
   let codes: string[];
   if (national) codes = [...topic.us!];
   else if (topic.byKind?.[kind]) codes = [...topic.byKind[kind]!];
   else if (topic.concept && conceptLevels(getConcept(topic.concept)!).includes(kind)) codes = [topic.concept];
   else {
     // Unsure is better than wrong: never another place's answer, but the closest one held, said so.
-    const closest = topic.us && region.code !== "US" ? `; the closest held is the national figure: ask about the United States` : "";
+    const closest =
+      topic.us && region.code !== "US" ? `; the closest held is the national figure: ask about the United States` : "";
     return `${TOPIC_LABEL(topic)} is covered for ${topicLevels(topic)}, not for ${region.name}${closest}`;
   }
   const out: Candidate[] = [];
@@ -81,8 +90,28 @@ function peerRegion(region: RegionRow, byCode: Map<string, RegionRow>): RegionRo
 /** Every series the topics name in the places, as read (see the file comment); `notes` says how places were read. */
 export async function planSeries(
   ctx: ReadContext,
-  { topics, places, parsed, index, maxSeries, notes }: { topics: readonly Topic[]; places: readonly RegionRow[]; parsed: Pick<ParsedQuestion, "alternates" | "codes">; index: RegionIndex<RegionRow>; maxSeries: number; notes: string[] },
-): Promise<{ planned: Planned[]; uncovered: string[]; notHeld: string[]; unheldTargets: SeriesTarget[]; truncated: boolean }> {
+  {
+    topics,
+    places,
+    parsed,
+    index,
+    maxSeries,
+    notes,
+  }: {
+    topics: readonly Topic[];
+    places: readonly RegionRow[];
+    parsed: Pick<ParsedQuestion, "alternates" | "codes">;
+    index: RegionIndex<RegionRow>;
+    maxSeries: number;
+    notes: string[];
+  },
+): Promise<{
+  planned: Planned[];
+  uncovered: string[];
+  notHeld: string[];
+  unheldTargets: SeriesTarget[];
+  truncated: boolean;
+}> {
   const planned: Planned[] = [];
   const uncovered: string[] = [];
   const notHeld: string[] = [];
@@ -101,7 +130,10 @@ export async function planSeries(
         if (asCountry && typeof asCountry !== "string") {
           [region, found] = [alt, asCountry];
           notes.push(`(${named.name} was read as the country: ${label} is covered for countries, not for US states.)`);
-        } else notes.push(`(${named.name} was read as the US state; ask about "the country ${named.name}" for the country.)`);
+        } else
+          notes.push(
+            `(${named.name} was read as the US state; ask about "the country ${named.name}" for the country.)`,
+          );
       }
       // A code that is a country's and a state's (CA): as read, else the other when the topic is not covered there.
       const code = parsed.codes[named.code];
@@ -111,9 +143,13 @@ export async function planSeries(
         const unheld = typeof found !== "string" && !found.some((c) => c.held);
         const asOther = typeof found === "string" || unheld ? await candidatesFor(ctx, topic, other, comparing) : null;
         if (asOther && typeof asOther !== "string" && asOther.some((c) => c.held)) {
-          const why = unheld ? `no ${label.replace(/^the /, "")} is held for ${named.name}` : `${label} is covered for ${pluralKind(other.type as RegionKind)}, not for ${pluralKind(named.type as RegionKind)}`;
+          const why = unheld
+            ? `no ${label.replace(/^the /, "")} is held for ${named.name}`
+            : `${label} is covered for ${pluralKind(other.type as RegionKind)}, not for ${pluralKind(named.type as RegionKind)}`;
           [region, found] = [other, asOther];
-          notes.push(`(“${code.text}” was read as ${other.type === "state" ? "the US state " : ""}${other.name}: ${why}; as a region code ${code.text} is ${named.name}.)`);
+          notes.push(
+            `(“${code.text}” was read as ${other.type === "state" ? "the US state " : ""}${other.name}: ${why}; as a region code ${code.text} is ${named.name}.)`,
+          );
         } else notes.push(codeNote(index, named.code, code.other, code.text));
       }
       if (typeof found === "string") {
@@ -126,7 +162,8 @@ export async function planSeries(
           if (c.target) unheldTargets.push(c.target);
           continue;
         }
-        if (planned.some((p) => targetCode(p.target) === targetCode(c.target) && p.region.code === region.code)) continue;
+        if (planned.some((p) => targetCode(p.target) === targetCode(c.target) && p.region.code === region.code))
+          continue;
         if (planned.length >= maxSeries) {
           truncated = true;
           continue;

@@ -25,7 +25,8 @@ export function unitOf(t: SeriesTarget): string | null {
 }
 
 /** The topic's words for a series: a topic of several series (recession: USREC, then the Sahm rule) names its first. */
-const wordsFor = (code: string, topic: Topic) => (topic.us && topic.us.length > 1 && code !== topic.us[0] ? undefined : TOPIC_WORDS[topic.id]);
+const wordsFor = (code: string, topic: Topic) =>
+  topic.us && topic.us.length > 1 && code !== topic.us[0] ? undefined : TOPIC_WORDS[topic.id];
 
 /**
  * How an answer names a series: the topic's words for it, else its catalog name as a phrase; a series that is itself
@@ -87,17 +88,38 @@ export function leadFor(v: View, c: LeadContext): Lead {
   if (v.state) return leadSentence(v, intent, yesNo, down);
   // A growth topic's episodes and peaks are its growth's (peak inflation, not the index's record).
   const ofGrowth = v.growthLabel !== null;
-  if (intent.kind === "direction") return directionLead(v, intent, yesNo, down, { ofGrowth: ofGrowthRate(v, c.question), asksChange: /\b(growth|inflation|rate|pace|change|migration|faster|slower|slowing|accelerating|picking up)\b/i.test(c.question) });
+  if (intent.kind === "direction")
+    return directionLead(v, intent, yesNo, down, {
+      ofGrowth: ofGrowthRate(v, c.question),
+      asksChange:
+        /\b(growth|inflation|rate|pace|change|migration|faster|slower|slowing|accelerating|picking up)\b/i.test(
+          c.question,
+        ),
+    });
   if (intent.kind === "threshold") return thresholdLead(v, intent, yesNo, ofGrowth);
   if (intent.kind === "episode") {
     const e = c.episode ? namedEpisode(c.episode, c.episodes) : null;
     if (e) return episodeLead(v, e, episodeWindow(e, c.episodes, !!v.lagging), intent.dir, ofGrowth, yesNo, down);
-    return leadSentence(v, intent.dir ? { kind: "extreme", dir: intent.dir, since: null } : { kind: "level", at: null }, yesNo, down);
+    return leadSentence(
+      v,
+      intent.dir ? { kind: "extreme", dir: intent.dir, since: null } : { kind: "level", at: null },
+      yesNo,
+      down,
+    );
   }
   if (intent.kind === "since_peak") {
     const last = v.points.at(-1)?.date ?? "9999-12-31";
-    const e = intent.allTime ? null : (c.episode ? namedEpisode(c.episode, c.episodes) : null) ?? latestEpisode(c.episodes, v.category ?? null, last);
-    return sincePeakLead(v, intent, yesNo, e ? { e, window: episodeWindow(e, c.episodes, !!v.lagging) } : null, ofGrowth);
+    const e = intent.allTime
+      ? null
+      : ((c.episode ? namedEpisode(c.episode, c.episodes) : null) ??
+        latestEpisode(c.episodes, v.category ?? null, last));
+    return sincePeakLead(
+      v,
+      intent,
+      yesNo,
+      e ? { e, window: episodeWindow(e, c.episodes, !!v.lagging) } : null,
+      ofGrowth,
+    );
   }
   return leadSentence(v, intent, yesNo, down);
 }

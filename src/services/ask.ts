@@ -13,12 +13,26 @@ import { languageModelOf } from "./ask-model";
 import { planQuestion, type AskContext, type Asker } from "./ask-plan";
 import { runPlan } from "./ask-run";
 
-export { ASK_CEILINGS, DEFAULT_ASK_WINDOW, planQuestion, planReads, type AskContext, type AskInput, type AskPlan, type Asker } from "./ask-plan";
+export {
+  ASK_CEILINGS,
+  DEFAULT_ASK_WINDOW,
+  planQuestion,
+  planReads,
+  type AskContext,
+  type AskInput,
+  type AskPlan,
+  type Asker,
+} from "./ask-plan";
 export { runPlan } from "./ask-run";
 
 /** Reads held data only: a question never sets a provisioning fetch off (the data endpoints do). */
 export function askContext(deps: Pick<Deps, "database" | "clock" | "caches" | "config">): AskContext {
-  return { db: deps.database.db, caches: deps.caches, now: () => deps.clock.now(), model: languageModelOf(deps.config) };
+  return {
+    db: deps.database.db,
+    caches: deps.caches,
+    now: () => deps.clock.now(),
+    model: languageModelOf(deps.config),
+  };
 }
 
 export function createAsker(deps: Pick<Deps, "database" | "clock" | "caches" | "config">): Asker {

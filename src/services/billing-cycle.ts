@@ -20,7 +20,15 @@ import {
 } from "../../db/repos/billing";
 import { operatorBilling } from "../billing/operator";
 import type { OverageBilling } from "../billing/provider";
-import { DAY_MS, GRACE_PERIOD_MS, INVOICE_SETTLE_MS, MINUTE_MS, isMonth, monthEnd, monthInvoiceable } from "../domain/access";
+import {
+  DAY_MS,
+  GRACE_PERIOD_MS,
+  INVOICE_SETTLE_MS,
+  MINUTE_MS,
+  isMonth,
+  monthEnd,
+  monthInvoiceable,
+} from "../domain/access";
 import { PLANS } from "../plans";
 import { formatUsd } from "../pricing";
 import { BillingError, monthOverage, overageCharge, type BillingDeps } from "./billing";
@@ -42,7 +50,12 @@ export type InvoiceOutcome = {
   error: string | null;
 };
 
-function outcome(row: OverageInvoiceRow, status: InvoiceOutcome["status"], providerRef: string | null, error: string | null): InvoiceOutcome {
+function outcome(
+  row: OverageInvoiceRow,
+  status: InvoiceOutcome["status"],
+  providerRef: string | null,
+  error: string | null,
+): InvoiceOutcome {
   return {
     invoice_id: row.id,
     subscription_id: row.subscriptionId,
@@ -58,7 +71,10 @@ function outcome(row: OverageInvoiceRow, status: InvoiceOutcome["status"], provi
 
 function billerFor(deps: BillingDeps, s: SubscriptionRow, baseUrl: string): OverageBilling {
   if (s.provider === "manual") return operatorBilling({ mail: deps.mail, baseUrl });
-  if (!deps.billing) throw new Error("this subscription is billed through Stripe, but Stripe is not configured on this server (STRIPE_SECRET_KEY)");
+  if (!deps.billing)
+    throw new Error(
+      "this subscription is billed through Stripe, but Stripe is not configured on this server (STRIPE_SECRET_KEY)",
+    );
   return deps.billing;
 }
 
@@ -85,11 +101,22 @@ async function bill(deps: BillingDeps, row: OverageInvoiceRow, baseUrl: string):
       charge: overageCharge(s.id, plan.name, row.month, row),
     });
     await markInvoiced(deps.database.db, row.id, invoiceRef, deps.clock.now());
-    deps.logger.info("overage invoiced", { invoice_id: row.id, subscription_id: s.id, month: row.month, overage_requests: row.overageRequests, provider_ref: invoiceRef });
+    deps.logger.info("overage invoiced", {
+      invoice_id: row.id,
+      subscription_id: s.id,
+      month: row.month,
+      overage_requests: row.overageRequests,
+      provider_ref: invoiceRef,
+    });
     return outcome(row, "invoiced", invoiceRef, null);
   } catch (e) {
     const error = e instanceof Error ? e.message : String(e);
-    deps.logger.error("overage invoice not billed; retried after its lease", { invoice_id: row.id, subscription_id: row.subscriptionId, month: row.month, error });
+    deps.logger.error("overage invoice not billed; retried after its lease", {
+      invoice_id: row.id,
+      subscription_id: row.subscriptionId,
+      month: row.month,
+      error,
+    });
     return outcome(row, "pending", null, error);
   }
 }
@@ -98,11 +125,17 @@ async function bill(deps: BillingDeps, row: OverageInvoiceRow, baseUrl: string):
  * Invoices `month`'s overage for every subscription that ran on past its end and has no invoice for it yet.
  * Throws BillingError for a month that is not over (or not settled) yet.
  */
-export async function invoiceMonth(deps: BillingDeps, month: string, opts: { baseUrl: string }): Promise<InvoiceOutcome[]> {
+export async function invoiceMonth(
+  deps: BillingDeps,
+  month: string,
+  opts: { baseUrl: string },
+): Promise<InvoiceOutcome[]> {
   if (!isMonth(month)) throw new BillingError(`'${month}' is not a month (YYYY-MM)`);
   const now = deps.clock.now();
   if (!monthInvoiceable(month, now)) {
-    throw new BillingError(`${month} is not over yet (it can be invoiced from ${new Date(monthEnd(month).getTime() + INVOICE_SETTLE_MS).toISOString()})`);
+    throw new BillingError(
+      `${month} is not over yet (it can be invoiced from ${new Date(monthEnd(month).getTime() + INVOICE_SETTLE_MS).toISOString()})`,
+    );
   }
   const candidates = await subscriptionsToInvoice(deps.database.db, month, monthEnd(month));
   if (candidates.length === 0) return [];
@@ -135,9 +168,17 @@ export async function invoiceMonth(deps: BillingDeps, month: string, opts: { bas
 }
 
 /** Bills again every pending invoice whose lease ran out (of `month` only, when given). */
-export async function retryPendingInvoices(deps: BillingDeps, opts: { baseUrl: string; month?: string }): Promise<InvoiceOutcome[]> {
+export async function retryPendingInvoices(
+  deps: BillingDeps,
+  opts: { baseUrl: string; month?: string },
+): Promise<InvoiceOutcome[]> {
   const now = deps.clock.now();
-  const rows = await leasePendingInvoices(deps.database.db, now, new Date(now.getTime() + INVOICE_LEASE_MS), opts.month);
+  const rows = await leasePendingInvoices(
+    deps.database.db,
+    now,
+    new Date(now.getTime() + INVOICE_LEASE_MS),
+    opts.month,
+  );
   const out: InvoiceOutcome[] = [];
   for (const row of rows) out.push(await bill(deps, row, opts.baseUrl));
   return out;
@@ -151,10 +192,17 @@ export async function endUnpaidSubscriptions(deps: BillingDeps, opts: { baseUrl:
   const out: EndResult[] = [];
   for (const s of due) {
     try {
-      const r = await endSubscription(deps, { id: s.id }, { reason: "unpaid", callProvider: true, baseUrl: opts.baseUrl });
+      const r = await endSubscription(
+        deps,
+        { id: s.id },
+        { reason: "unpaid", callProvider: true, baseUrl: opts.baseUrl },
+      );
       if (!r.alreadyEnded) out.push(r);
     } catch (e) {
-      deps.logger.error("unpaid subscription not ended; retried at the next run", { subscription_id: s.id, error: e instanceof Error ? e.message : String(e) });
+      deps.logger.error("unpaid subscription not ended; retried at the next run", {
+        subscription_id: s.id,
+        error: e instanceof Error ? e.message : String(e),
+      });
     }
   }
   return out;

@@ -10,13 +10,28 @@ import { subscriptionCancelledMail, subscriptionEndedMail, subscriptionUnpaidMai
 import { PLANS } from "../plans";
 import { formatUsd } from "../pricing";
 import type { RevokeResponse } from "../schemas/keys";
-import { inTx, monthOverage, overageCharge, requireSubscription, viewSubscription, type BillingDeps, type SubscriptionView } from "./billing";
+import {
+  inTx,
+  monthOverage,
+  overageCharge,
+  requireSubscription,
+  viewSubscription,
+  type BillingDeps,
+  type SubscriptionView,
+} from "./billing";
 import type { AuthenticatedKey } from "./key-auth";
 import { newId, revokeKeyWithoutSubscription } from "./keys";
 
 export type EndReason = "cancelled" | "provider" | "operator" | "unpaid";
 
-export type EndResult = { subscription: SubscriptionView; month: string; requests: number; overageRequests: number; amountMicroUsd: number; alreadyEnded: boolean };
+export type EndResult = {
+  subscription: SubscriptionView;
+  month: string;
+  requests: number;
+  overageRequests: number;
+  amountMicroUsd: number;
+  alreadyEnded: boolean;
+};
 
 /**
  * Ends a subscription now: invoices the current month's used overage (no refund of the base fee), marks it
@@ -31,7 +46,15 @@ export async function endSubscription(
   const s = await requireSubscription(deps, ref);
   const now = deps.clock.now();
   const month = usageMonth(now);
-  if (s.status === "ended") return { subscription: viewSubscription(s, now), month, requests: 0, overageRequests: 0, amountMicroUsd: 0, alreadyEnded: true };
+  if (s.status === "ended")
+    return {
+      subscription: viewSubscription(s, now),
+      month,
+      requests: 0,
+      overageRequests: 0,
+      amountMicroUsd: 0,
+      alreadyEnded: true,
+    };
   const found = await findKeyById(deps.database.db, s.keyId);
   // Everything counted so far is written before the month's overage is computed.
   await deps.keys.meter.flush();
@@ -41,7 +64,11 @@ export async function endSubscription(
 
   let providerRef: string | null = null;
   if (s.provider === "stripe" && (opts.callProvider || charge)) {
-    if (!deps.billing) fail("SERVICE_UNAVAILABLE", "This subscription is billed through Stripe, but Stripe is not configured on this server (STRIPE_SECRET_KEY).");
+    if (!deps.billing)
+      fail(
+        "SERVICE_UNAVAILABLE",
+        "This subscription is billed through Stripe, but Stripe is not configured on this server (STRIPE_SECRET_KEY).",
+      );
     const providerRefs = { customerId: s.providerCustomerId, subscriptionId: s.providerSubscriptionId };
     try {
       providerRef = opts.callProvider
@@ -49,7 +76,10 @@ export async function endSubscription(
         : (await deps.billing.invoiceOverage(providerRefs, charge!)).invoiceRef;
     } catch (e) {
       deps.logger.error("payment provider call failed", { subscription_id: s.id, error: String(e) });
-      fail("INTERNAL_ERROR", "The payment provider could not cancel the subscription; nothing was changed. Retry shortly.");
+      fail(
+        "INTERNAL_ERROR",
+        "The payment provider could not cancel the subscription; nothing was changed. Retry shortly.",
+      );
     }
   }
 
@@ -77,9 +107,22 @@ export async function endSubscription(
   });
   await deps.keys.cache.invalidate(s.keyId);
   const after = await requireSubscription(deps, { id: s.id });
-  if (!ended) return { subscription: viewSubscription(after, now), month, requests, overageRequests: 0, amountMicroUsd: 0, alreadyEnded: true };
+  if (!ended)
+    return {
+      subscription: viewSubscription(after, now),
+      month,
+      requests,
+      overageRequests: 0,
+      amountMicroUsd: 0,
+      alreadyEnded: true,
+    };
 
-  deps.logger.info("subscription ended", { subscription_id: s.id, reason: opts.reason, key_hint: found?.key.hint, overage_requests: billed.overageRequests });
+  deps.logger.info("subscription ended", {
+    subscription_id: s.id,
+    reason: opts.reason,
+    key_hint: found?.key.hint,
+    overage_requests: billed.overageRequests,
+  });
   const mailArgs = {
     to: s.billingEmail,
     baseUrl: opts.baseUrl,
@@ -97,7 +140,14 @@ export async function endSubscription(
         : subscriptionEndedMail(mailArgs),
   );
   if (!sent.delivered) deps.logger.warn("subscription-end email not sent", { subscription_id: s.id });
-  return { subscription: viewSubscription(after, now), month, requests, overageRequests: billed.overageRequests, amountMicroUsd: billed.amountMicroUsd, alreadyEnded: false };
+  return {
+    subscription: viewSubscription(after, now),
+    month,
+    requests,
+    overageRequests: billed.overageRequests,
+    amountMicroUsd: billed.amountMicroUsd,
+    alreadyEnded: false,
+  };
 }
 
 /**
@@ -105,13 +155,25 @@ export async function endSubscription(
  * it (the key is revoked with it); any other key is revoked alone. Here rather than in keys.ts so billing depends on
  * keys and not the other way round.
  */
-export async function revokeKey(deps: BillingDeps, auth: AuthenticatedKey, input: { cancelSubscription: boolean; baseUrl: string }): Promise<RevokeResponse> {
+export async function revokeKey(
+  deps: BillingDeps,
+  auth: AuthenticatedKey,
+  input: { cancelSubscription: boolean; baseUrl: string },
+): Promise<RevokeResponse> {
   if (!auth.subscription) return revokeKeyWithoutSubscription(deps, auth);
   if (!input.cancelSubscription) {
-    fail("SUBSCRIPTION_ACTIVE", `This key pays for a ${auth.subscription.plan} subscription. Send {"cancel_subscription": true} to end the subscription now and revoke the key.`, {
-      subscription_state: auth.subscription.state,
-    });
+    fail(
+      "SUBSCRIPTION_ACTIVE",
+      `This key pays for a ${auth.subscription.plan} subscription. Send {"cancel_subscription": true} to end the subscription now and revoke the key.`,
+      {
+        subscription_state: auth.subscription.state,
+      },
+    );
   }
-  await endSubscription(deps, { id: auth.subscription.id }, { reason: "cancelled", callProvider: true, baseUrl: input.baseUrl, expectSecretHash: auth.secretHash });
+  await endSubscription(
+    deps,
+    { id: auth.subscription.id },
+    { reason: "cancelled", callProvider: true, baseUrl: input.baseUrl, expectSecretHash: auth.secretHash },
+  );
   return { data: { revoked: true, key_hint: auth.hint, subscription_cancelled: true } };
 }

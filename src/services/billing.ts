@@ -24,7 +24,8 @@ import { issueKey, newId, type KeyDeps } from "./keys";
 
 export type BillingDeps = KeyDeps;
 
-export const inTx = <T>(deps: BillingDeps, fn: (tx: Db) => Promise<T>): Promise<T> => deps.database.db.transaction((tx) => fn(tx as unknown as Db));
+export const inTx = <T>(deps: BillingDeps, fn: (tx: Db) => Promise<T>): Promise<T> =>
+  deps.database.db.transaction((tx) => fn(tx as unknown as Db));
 
 /** A billing operation the caller asked for that cannot apply (unknown subscription, already ended...). */
 export class BillingError extends Error {}
@@ -70,10 +71,17 @@ export type CreateSubscriptionInput = {
 };
 
 /** Issues a key on the plan and the subscription paying for it, in one transaction. */
-export async function createSubscription(deps: BillingDeps, input: CreateSubscriptionInput): Promise<{ key: string; keyHint: string; subscription: SubscriptionRow }> {
+export async function createSubscription(
+  deps: BillingDeps,
+  input: CreateSubscriptionInput,
+): Promise<{ key: string; keyHint: string; subscription: SubscriptionRow }> {
   const email = normalizeEmail(input.email);
   const out = await inTx(deps, async (tx) => {
-    const { key, row } = await issueKey(deps, { plan: input.plan, mode: input.mode, scopes: input.scopes, rateLimitPerMinute: input.rateLimitPerMinute, email }, tx);
+    const { key, row } = await issueKey(
+      deps,
+      { plan: input.plan, mode: input.mode, scopes: input.scopes, rateLimitPerMinute: input.rateLimitPerMinute, email },
+      tx,
+    );
     const subscription = await insertSubscription(tx, {
       id: newId(deps),
       keyId: row.id,
@@ -89,7 +97,12 @@ export async function createSubscription(deps: BillingDeps, input: CreateSubscri
     });
     return { key, keyHint: row.hint, subscription };
   });
-  deps.logger.info("subscription created", { subscription_id: out.subscription.id, key_hint: out.keyHint, plan: input.plan, provider: input.provider });
+  deps.logger.info("subscription created", {
+    subscription_id: out.subscription.id,
+    key_hint: out.keyHint,
+    plan: input.plan,
+    provider: input.provider,
+  });
   return out;
 }
 
@@ -109,8 +122,19 @@ export async function failPayment(deps: BillingDeps, ref: SubscriptionRef, baseU
   const after = await requireSubscription(deps, { id: s.id });
   if (started) {
     const key = await findKeyById(deps.database.db, s.keyId);
-    deps.logger.info("subscription payment failed", { subscription_id: s.id, grace_ends_at: graceEndsAt(now).toISOString() });
-    const sent = await deps.mail.send(paymentFailedMail({ to: s.billingEmail, baseUrl, hint: key?.key.hint ?? "(unknown)", plan: PLANS[s.plan].name, graceEndsAt: graceEndsAt(now) }));
+    deps.logger.info("subscription payment failed", {
+      subscription_id: s.id,
+      grace_ends_at: graceEndsAt(now).toISOString(),
+    });
+    const sent = await deps.mail.send(
+      paymentFailedMail({
+        to: s.billingEmail,
+        baseUrl,
+        hint: key?.key.hint ?? "(unknown)",
+        plan: PLANS[s.plan].name,
+        graceEndsAt: graceEndsAt(now),
+      }),
+    );
     if (!sent.delivered) deps.logger.warn("payment-failure email not sent", { subscription_id: s.id });
   }
   return viewSubscription(after, now);
@@ -132,14 +156,24 @@ export type MonthOverage = { requests: number; overageRequests: number; amountMi
  * A subscription's requests in `month` as the database holds them (flush the meter first) and the overage they bill:
  * none for a test-mode key. The one computation behind monthly invoices and the invoice of an ended subscription.
  */
-export async function monthOverage(db: Db, s: Pick<SubscriptionRow, "keyId" | "plan">, keyMode: "live" | "test", month: string): Promise<MonthOverage> {
+export async function monthOverage(
+  db: Db,
+  s: Pick<SubscriptionRow, "keyId" | "plan">,
+  keyMode: "live" | "test",
+  month: string,
+): Promise<MonthOverage> {
   const requests = await usageFor(db, s.keyId, month);
   if (keyMode === "test") return { requests, overageRequests: 0, amountMicroUsd: 0 };
   return { requests, ...overage(PLANS[s.plan], requests) };
 }
 
 /** The provider charge for a month's overage; its idempotency key is the same on every attempt (one per subscription and month). */
-export function overageCharge(subscriptionId: string, planName: string, month: string, billed: { overageRequests: number; amountMicroUsd: number }): OverageCharge {
+export function overageCharge(
+  subscriptionId: string,
+  planName: string,
+  month: string,
+  billed: { overageRequests: number; amountMicroUsd: number },
+): OverageCharge {
   return {
     amountCents: Math.round(billed.amountMicroUsd / 10_000),
     description: `${planName} overage ${month}: ${billed.overageRequests} requests`,
@@ -151,7 +185,12 @@ export function overageCharge(subscriptionId: string, planName: string, month: s
  * Moves a live subscription and its key to another paid plan: the key's plan and per-minute limit follow (a custom
  * limit is replaced by the plan's). False when it is already on that plan.
  */
-export async function changeSubscriptionPlan(deps: BillingDeps, ref: SubscriptionRef, plan: PaidPlanId, baseUrl: string): Promise<boolean> {
+export async function changeSubscriptionPlan(
+  deps: BillingDeps,
+  ref: SubscriptionRef,
+  plan: PaidPlanId,
+  baseUrl: string,
+): Promise<boolean> {
   const s = await requireSubscription(deps, ref);
   if (s.status === "ended") throw new BillingError(`subscription ${s.id} has ended`);
   if (s.plan === plan) return false;
@@ -163,7 +202,12 @@ export async function changeSubscriptionPlan(deps: BillingDeps, ref: Subscriptio
   if (!changed) return false;
   await deps.keys.cache.invalidate(s.keyId);
   const key = await findKeyById(deps.database.db, s.keyId);
-  deps.logger.info("subscription plan changed", { subscription_id: s.id, from: s.plan, to: plan, key_hint: key?.key.hint });
+  deps.logger.info("subscription plan changed", {
+    subscription_id: s.id,
+    from: s.plan,
+    to: plan,
+    key_hint: key?.key.hint,
+  });
   const sent = await deps.mail.send(
     planChangedMail({
       to: s.billingEmail,
@@ -179,7 +223,15 @@ export async function changeSubscriptionPlan(deps: BillingDeps, ref: Subscriptio
   return true;
 }
 
-export async function subscriptionsList(deps: BillingDeps, opts: { email?: string; limit: number }): Promise<SubscriptionView[]> {
+export async function subscriptionsList(
+  deps: BillingDeps,
+  opts: { email?: string; limit: number },
+): Promise<SubscriptionView[]> {
   const now = deps.clock.now();
-  return (await listSubscriptions(deps.database.db, { email: opts.email ? normalizeEmail(opts.email) : undefined, limit: opts.limit })).map((s) => viewSubscription(s, now));
+  return (
+    await listSubscriptions(deps.database.db, {
+      email: opts.email ? normalizeEmail(opts.email) : undefined,
+      limit: opts.limit,
+    })
+  ).map((s) => viewSubscription(s, now));
 }

@@ -27,7 +27,14 @@ import {
 } from "../../db/repos/briefings";
 import type { Deps } from "../deps";
 import type { EntitlementWant } from "../domain/access";
-import { MAX_BRIEFINGS_PER_KEY, isUuid, nextOccurrence, previousOccurrence, weeklySlot, type RunStatus } from "../domain/briefings";
+import {
+  MAX_BRIEFINGS_PER_KEY,
+  isUuid,
+  nextOccurrence,
+  previousOccurrence,
+  weeklySlot,
+  type RunStatus,
+} from "../domain/briefings";
 import { ApiError, fail } from "../errors";
 import type { Logger } from "../logger";
 import type { Clock } from "../ports";
@@ -44,11 +51,16 @@ export type BriefingDeps = Pick<Deps, "database" | "clock" | "random" | "caches"
 /** The admission core's entitlement decision for the calling key: throws its refusal (403). */
 export type EntitlementCheck = (want: EntitlementWant) => void;
 
-const notFound = (id: string): never => fail("RESOURCE_NOT_FOUND", `No briefing '${id.length > 100 ? `${id.slice(0, 100)}…` : id}' for this key.`, { id });
+const notFound = (id: string): never =>
+  fail("RESOURCE_NOT_FOUND", `No briefing '${id.length > 100 ? `${id.slice(0, 100)}…` : id}' for this key.`, { id });
 
 // ---- saved briefings ---------------------------------------------------------------------------------------------
 
-export async function createBriefing(deps: BriefingDeps, owner: { key: AuthenticatedKey; entitle: EntitlementCheck }, body: CreateBriefingBody) {
+export async function createBriefing(
+  deps: BriefingDeps,
+  owner: { key: AuthenticatedKey; entitle: EntitlementCheck },
+  body: CreateBriefingBody,
+) {
   owner.entitle({ premium: true, region: null, indicator: null, surface: "briefings" });
   const store: Store = { db: deps.database.db, caches: deps.caches };
   const region = body.region === undefined ? null : await resolveRegion(store, body.region);
@@ -66,9 +78,13 @@ export async function createBriefing(deps: BriefingDeps, owner: { key: Authentic
     createdAt: now,
   };
   if (!(await insertOwnedBriefing(deps.database.db, row, MAX_BRIEFINGS_PER_KEY))) {
-    fail("INVALID_PARAMETER", `This key already keeps ${MAX_BRIEFINGS_PER_KEY} saved briefings, the most one key may: delete one first (DELETE /v1/briefings/{id}).`, {
-      limit: MAX_BRIEFINGS_PER_KEY,
-    });
+    fail(
+      "INVALID_PARAMETER",
+      `This key already keeps ${MAX_BRIEFINGS_PER_KEY} saved briefings, the most one key may: delete one first (DELETE /v1/briefings/{id}).`,
+      {
+        limit: MAX_BRIEFINGS_PER_KEY,
+      },
+    );
   }
   // A briefing without its schedule would never run: then it is not kept either.
   try {
@@ -78,14 +94,24 @@ export async function createBriefing(deps: BriefingDeps, owner: { key: Authentic
     throw e;
   }
   // Its first run now rather than next week; if it cannot be queued, the job engine's next start queues it.
-  await deps.jobs.runBriefingNow(row.id).catch((e) => deps.logger.error("the first run of a new briefing could not be queued", { briefing_id: row.id, error: String(e) }));
+  await deps.jobs
+    .runBriefingNow(row.id)
+    .catch((e) =>
+      deps.logger.error("the first run of a new briefing could not be queued", {
+        briefing_id: row.id,
+        error: String(e),
+      }),
+    );
   return { data: { ...toBriefing({ ...row, lastRunAt: null }, now), latest_run: null } };
 }
 
 export async function listBriefings(deps: Pick<Deps, "database" | "clock">, key: AuthenticatedKey) {
   const rows = await listOwnedBriefings(deps.database.db, key.id);
   const now = deps.clock.now();
-  return { data: rows.map((r) => toBriefing(r, now)), meta: { count: rows.length, max_per_key: MAX_BRIEFINGS_PER_KEY } };
+  return {
+    data: rows.map((r) => toBriefing(r, now)),
+    meta: { count: rows.length, max_per_key: MAX_BRIEFINGS_PER_KEY },
+  };
 }
 
 export async function getBriefing(deps: Pick<Deps, "database" | "clock">, key: AuthenticatedKey, id: string) {
@@ -94,10 +120,18 @@ export async function getBriefing(deps: Pick<Deps, "database" | "clock">, key: A
   return { data: { ...toBriefing(b, deps.clock.now()), latest_run: latest ? toRun(latest) : null } };
 }
 
-export async function deleteBriefing(deps: Pick<Deps, "database" | "jobs" | "logger">, key: AuthenticatedKey, id: string) {
+export async function deleteBriefing(
+  deps: Pick<Deps, "database" | "jobs" | "logger">,
+  key: AuthenticatedKey,
+  id: string,
+) {
   if (!isUuid(id) || !(await deleteOwnedBriefing(deps.database.db, id, key.id))) notFound(id);
   // Deleted either way: a schedule left behind finds no briefing to run, and the job engine's next start removes it.
-  await deps.jobs.unscheduleBriefing(id).catch((e) => deps.logger.error("a deleted briefing's schedule could not be removed", { briefing_id: id, error: String(e) }));
+  await deps.jobs
+    .unscheduleBriefing(id)
+    .catch((e) =>
+      deps.logger.error("a deleted briefing's schedule could not be removed", { briefing_id: id, error: String(e) }),
+    );
   return { data: { id, deleted: true as const } };
 }
 
@@ -117,7 +151,13 @@ async function ownedBriefing(db: Db, key: AuthenticatedKey, id: string): Promise
 export async function publicBriefings(deps: Pick<Deps, "database">) {
   const rows = await listPublicBriefings(deps.database.db);
   return {
-    data: rows.map((r) => ({ slug: r.slug!, name: r.name, question: r.question, cadence: r.cadence, last_run_at: r.lastRunAt?.toISOString() ?? null })),
+    data: rows.map((r) => ({
+      slug: r.slug!,
+      name: r.name,
+      question: r.question,
+      cadence: r.cadence,
+      last_run_at: r.lastRunAt?.toISOString() ?? null,
+    })),
     meta: { count: rows.length },
   };
 }
@@ -133,16 +173,25 @@ export async function resolvePublicRead(deps: Pick<Deps, "database" | "caches">,
   deps.caches.catalog.loading.assertServed("signals");
   const shown = slug.length > 100 ? `${slug.slice(0, 100)}…` : slug;
   const briefing = await findPublicBriefing(deps.database.db, slug);
-  if (!briefing) fail("RESOURCE_NOT_FOUND", `Unknown public briefing '${shown}': GET /v1/briefings/public lists them.`, { slug });
+  if (!briefing)
+    fail("RESOURCE_NOT_FOUND", `Unknown public briefing '${shown}': GET /v1/briefings/public lists them.`, { slug });
   const run = await latestGoodRunOf(deps.database.db, briefing.id);
-  if (!run) fail("RESOURCE_NOT_FOUND", `The public briefing '${shown}' has not run yet: try again after its first run.`, { slug });
-  const reads = regionsRead(run.response, briefing.regionCode).map((region): Read => ({ indicator: null, region, premium: false, surface: "briefing_read" }));
+  if (!run)
+    fail("RESOURCE_NOT_FOUND", `The public briefing '${shown}' has not run yet: try again after its first run.`, {
+      slug,
+    });
+  const reads = regionsRead(run.response, briefing.regionCode).map(
+    (region): Read => ({ indicator: null, region, premium: false, surface: "briefing_read" }),
+  );
   return { briefing, runId: run.id, reads };
 }
 
 /** The regions a stored answer reads: the briefing's own, the answer's resolved regions and its tool calls' `region`. */
 export function regionsRead(response: unknown, briefingRegion: string | null): string[] {
-  const r = (response ?? {}) as { resolved?: { regions?: { code?: unknown }[] }; citations?: { args?: Record<string, unknown> }[] };
+  const r = (response ?? {}) as {
+    resolved?: { regions?: { code?: unknown }[] };
+    citations?: { args?: Record<string, unknown> }[];
+  };
   const codes = new Set<string>();
   if (briefingRegion) codes.add(briefingRegion);
   for (const region of r.resolved?.regions ?? []) if (typeof region.code === "string") codes.add(region.code);
@@ -154,7 +203,10 @@ export function regionsRead(response: unknown, briefingRegion: string | null): s
 export async function readPublicBriefing(deps: Pick<Deps, "database" | "clock">, read: PublicRead) {
   const run = await findRun(deps.database.db, read.runId);
   // Deleted between resolution and now (a public briefing is never deleted by the API): not served, not charged.
-  if (!run) fail("RESOURCE_NOT_FOUND", `The public briefing '${read.briefing.slug}' has no run to serve.`, { slug: read.briefing.slug });
+  if (!run)
+    fail("RESOURCE_NOT_FOUND", `The public briefing '${read.briefing.slug}' has no run to serve.`, {
+      slug: read.briefing.slug,
+    });
   const b = read.briefing;
   return {
     data: { slug: b.slug!, name: b.name, question: b.question, cadence: b.cadence, run: toRun(run) },
@@ -167,7 +219,10 @@ export async function readPublicBriefing(deps: Pick<Deps, "database" | "clock">,
 export type RunDeps = { db: Db; clock: Clock; logger: Logger };
 
 /** `stored`: the run was stored (good or failed); `duplicate`: another process stored this occurrence's good run first; `skipped`: nothing to run (deleted, or its key revoked). */
-export type RunOutcome = { kind: "stored"; run: BriefingRunRow } | { kind: "duplicate"; scheduledFor: Date } | { kind: "skipped" };
+export type RunOutcome =
+  | { kind: "stored"; run: BriefingRunRow }
+  | { kind: "duplicate"; scheduledFor: Date }
+  | { kind: "skipped" };
 
 /**
  * Runs a briefing once: asks its question at the briefing depth (premium signals included) and stores the run, for
@@ -181,18 +236,46 @@ export async function runBriefing(deps: RunDeps, asker: Asker, briefingId: strin
   const scheduledFor = previousOccurrence(weeklySlot(b.id), startedAt);
   let stored: Parameters<typeof insertRun>[1];
   try {
-    const response = await asker.answer({ q: b.question, depth: "briefing", ...(b.regionCode ? { region: b.regionCode } : {}), ...(b.window ? { window: b.window } : {}) }, { signals: true });
-    stored = { ...timing(deps, b.id, scheduledFor, startedAt, t0), status: response.status as RunStatus, response, grounded: response.grounded, truncated: response.truncated, error: null };
+    const response = await asker.answer(
+      {
+        q: b.question,
+        depth: "briefing",
+        ...(b.regionCode ? { region: b.regionCode } : {}),
+        ...(b.window ? { window: b.window } : {}),
+      },
+      { signals: true },
+    );
+    stored = {
+      ...timing(deps, b.id, scheduledFor, startedAt, t0),
+      status: response.status as RunStatus,
+      response,
+      grounded: response.grounded,
+      truncated: response.truncated,
+      error: null,
+    };
   } catch (e) {
     deps.logger.error("briefing run failed", { briefing_id: b.id, error: e instanceof Error ? e.message : String(e) });
-    stored = { ...timing(deps, b.id, scheduledFor, startedAt, t0), status: "failed", response: null, grounded: null, truncated: null, error: runError(e) };
+    stored = {
+      ...timing(deps, b.id, scheduledFor, startedAt, t0),
+      status: "failed",
+      response: null,
+      grounded: null,
+      truncated: null,
+      error: runError(e),
+    };
   }
   const run = await insertRun(deps.db, stored);
   return run ? { kind: "stored", run } : { kind: "duplicate", scheduledFor };
 }
 
 function timing(deps: RunDeps, briefingId: string, scheduledFor: Date, startedAt: Date, t0: number) {
-  return { briefingId, scheduledFor, startedAt, finishedAt: deps.clock.now(), durationMs: Math.max(0, Math.round(performance.now() - t0)) };
+  return {
+    briefingId,
+    scheduledFor,
+    startedAt,
+    finishedAt: deps.clock.now(),
+    durationMs: Math.max(0, Math.round(performance.now() - t0)),
+  };
 }
 
 /** What a run's owner is told: a client-facing error says itself; anything else stays in the operator's log. */

@@ -86,11 +86,18 @@ export const CACHE_BOUNDS = {
 } as const satisfies Record<string, CacheBounds>;
 
 /** The named memos (their bounds are in CACHE_BOUNDS under the same names). */
-export const MEMO_NAMES = ["latest.rendered", "observations.computed-concepts", "ask.place-values", "health.jobs"] as const;
+export const MEMO_NAMES = [
+  "latest.rendered",
+  "observations.computed-concepts",
+  "ask.place-values",
+  "health.jobs",
+] as const;
 export type MemoName = (typeof MEMO_NAMES)[number];
 
 export class Memos {
-  private readonly byName = Object.fromEntries(MEMO_NAMES.map((name) => [name, new BoundedCache<string, unknown>(CACHE_BOUNDS[name])])) as Record<MemoName, BoundedCache<string, unknown>>;
+  private readonly byName = Object.fromEntries(
+    MEMO_NAMES.map((name) => [name, new BoundedCache<string, unknown>(CACHE_BOUNDS[name])]),
+  ) as Record<MemoName, BoundedCache<string, unknown>>;
   /** The memo named `name`. Values are typed by the one module that uses the name. */
   of<T>(name: MemoName): BoundedCache<string, T> {
     return this.byName[name] as BoundedCache<string, T>;
@@ -126,20 +133,31 @@ export type CacheOptions = {
 };
 
 /** The caches of one app over `database`. Defaults: checked on every read and across processes (safe for tools). */
-export function createCaches(database: Pick<Database, "db" | "kind" | "events">, opts: Partial<CacheOptions> = {}): Caches {
+export function createCaches(
+  database: Pick<Database, "db" | "kind" | "events">,
+  opts: Partial<CacheOptions> = {},
+): Caches {
   const revalidateMs = opts.revalidateMs ?? 0;
   const crossProcess = opts.crossProcess ?? database.kind !== "pglite";
   const compute = opts.compute ?? inProcessCompute();
   // The page memo's one validity token: moved by every invalidation of the catalog or of a series.
   const epoch = { value: 0 };
   return {
-    catalog: new CatalogIndex(database, { revalidateMs, crossProcess }, { bodies: CACHE_BOUNDS.catalogBodies, resolutions: CACHE_BOUNDS.resolutions, coverage: CACHE_BOUNDS.coverage }, epoch),
+    catalog: new CatalogIndex(
+      database,
+      { revalidateMs, crossProcess },
+      { bodies: CACHE_BOUNDS.catalogBodies, resolutions: CACHE_BOUNDS.resolutions, coverage: CACHE_BOUNDS.coverage },
+      epoch,
+    ),
     regions: { current: null },
     series: new SeriesCache(database, { revalidateMs, bounds: CACHE_BOUNDS, epoch }),
     memos: new Memos(),
     pages: new PageMemo(CACHE_BOUNDS.pageMemo, epoch),
     passedTargets: new BoundedCache(CACHE_BOUNDS.passedTargets),
-    discovery: { documents: new BoundedCache(CACHE_BOUNDS.discoveryBaseUrls), served: new BoundedCache(CACHE_BOUNDS.discoveryBaseUrls) },
+    discovery: {
+      documents: new BoundedCache(CACHE_BOUNDS.discoveryBaseUrls),
+      served: new BoundedCache(CACHE_BOUNDS.discoveryBaseUrls),
+    },
     compute,
     charts: chartRenders(compute, { perCaller: opts.chartRendersPerCaller ?? Number.POSITIVE_INFINITY }),
   };

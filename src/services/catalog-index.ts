@@ -14,8 +14,14 @@
 //   revalidateMs (SERIES_CACHE_REVALIDATE_MS, default 1 s, the bound cached series have too) plus one check.
 import type { Database, Db } from "../../db/client";
 import {
-  catalogFingerprint, heldSummaries, indicatorCoverage, listAllIndicatorsWithSource, listAllSources, regionCountsByType,
-  type IndicatorWithSource, type SourceRow,
+  catalogFingerprint,
+  heldSummaries,
+  indicatorCoverage,
+  listAllIndicatorsWithSource,
+  listAllSources,
+  regionCountsByType,
+  type IndicatorWithSource,
+  type SourceRow,
 } from "../../db/repos/catalog";
 import { describeCoverage, isPerRegion, NO_HOLDINGS, type CoverageFacts } from "../domain/coverage";
 import { findRegions, type RegionRow } from "../../db/repos/regions";
@@ -83,7 +89,6 @@ export class RenderedCache {
     return this.entries.get(key) ?? this.entries.set(key, renderJson(value()));
   }
 }
-
 
 export class CatalogIndex {
   /** Bumped whenever the catalog (sources, indicators, regions) may have changed; caches keyed by it reload. */
@@ -200,7 +205,9 @@ export class CatalogIndex {
   /** Until when (on this index's clock) it stays current without a check: for ever in one process (PGlite). */
   currentUntil(): number {
     if (!this.opts.crossProcess) return Number.POSITIVE_INFINITY;
-    return this.opts.revalidateMs > 0 && this.checking === null ? this.checkedAt + this.opts.revalidateMs : Number.NEGATIVE_INFINITY;
+    return this.opts.revalidateMs > 0 && this.checking === null
+      ? this.checkedAt + this.opts.revalidateMs
+      : Number.NEGATIVE_INFINITY;
   }
 
   private async check(): Promise<void> {
@@ -280,8 +287,14 @@ export class CatalogIndex {
     if (current && this.tableKey === key) return current;
     this.tableKey = key;
     const loading = (async () => {
-      const defaults = [...new Set([...snap.byId.values()].map((i) => i.defaultRegionCode).filter((c): c is string => !!c))];
-      const [held, regionCounts, defaultRegions] = await Promise.all([heldSummaries(this.db), regionCountsByType(this.db), findRegions(this.db, defaults)]);
+      const defaults = [
+        ...new Set([...snap.byId.values()].map((i) => i.defaultRegionCode).filter((c): c is string => !!c)),
+      ];
+      const [held, regionCounts, defaultRegions] = await Promise.all([
+        heldSummaries(this.db),
+        regionCountsByType(this.db),
+        findRegions(this.db, defaults),
+      ]);
       const regionByCode = new Map(defaultRegions.map((r) => [r.code, r]));
       const byId = new Map<string, CoverageFacts>();
       for (const i of snap.byId.values()) {

@@ -97,25 +97,50 @@ export function standingOf(coverage: CoverageTable, asOf: string | null): (r: In
     const c = coverage.byId.get(r.id)!;
     const held = c.regions_held > 0 && c.end !== null;
     if (!held || !isFrequency(r.frequency)) return { held, current: false, newestEnd: null };
-    return { held, current: asOf !== null && isCurrent(c.end, r.frequency, asOf), newestEnd: periodEnd(c.end!, FREQUENCY_UNIT[r.frequency]) };
+    return {
+      held,
+      current: asOf !== null && isCurrent(c.end, r.frequency, asOf),
+      newestEnd: periodEnd(c.end!, FREQUENCY_UNIT[r.frequency]),
+    };
   };
 }
 
-function indicatorsOf(snap: CatalogSnapshot, coverage: CoverageTable, q: IndicatorListQuery, asOf: string | null): IndicatorList {
+function indicatorsOf(
+  snap: CatalogSnapshot,
+  coverage: CoverageTable,
+  q: IndicatorListQuery,
+  asOf: string | null,
+): IndicatorList {
   // An unknown source is a caller mistake worth naming, not an empty page (a typo would look like "no data").
   if (q.source !== undefined && !snap.sourceBySlug.has(q.source)) {
     const known = snap.sources.map((s) => s.slug);
-    fail("INVALID_PARAMETER", `Invalid parameter source: unknown source '${echo(q.source)}'. Valid sources: ${known.join(", ")}.`, {
-      parameter: "source",
-      value: q.source,
-      valid: known,
-    });
+    fail(
+      "INVALID_PARAMETER",
+      `Invalid parameter source: unknown source '${echo(q.source)}'. Valid sources: ${known.join(", ")}.`,
+      {
+        parameter: "source",
+        value: q.source,
+        valid: known,
+      },
+    );
   }
-  const found = findIndicators(snap.search, {
-    source: q.source, category: q.category, frequency: q.frequency, search: q.search, includeInactive: q.include_inactive,
-  }, standingOf(coverage, asOf));
-  const matches = q.has_data === undefined ? found : found.filter((r) => (coverage.byId.get(r.id)!.regions_held > 0) === q.has_data);
-  return { data: pageOf(matches, q).map((r) => toIndicator(r, coverage)), meta: { total: matches.length, limit: q.limit, offset: q.offset } };
+  const found = findIndicators(
+    snap.search,
+    {
+      source: q.source,
+      category: q.category,
+      frequency: q.frequency,
+      search: q.search,
+      includeInactive: q.include_inactive,
+    },
+    standingOf(coverage, asOf),
+  );
+  const matches =
+    q.has_data === undefined ? found : found.filter((r) => coverage.byId.get(r.id)!.regions_held > 0 === q.has_data);
+  return {
+    data: pageOf(matches, q).map((r) => toIndicator(r, coverage)),
+    meta: { total: matches.length, limit: q.limit, offset: q.offset },
+  };
 }
 
 /**
@@ -156,12 +181,22 @@ export function byPublisherPreference(a: IndicatorRow, b: IndicatorRow): number 
 }
 
 /** The preferred row among rows sharing a code (see the file comment), and the other rows' sources. */
-export function pickIndicator(rows: IndicatorWithSource[], code: string): { indicator: IndicatorWithSource; ambiguousWith: string[] } {
+export function pickIndicator(
+  rows: IndicatorWithSource[],
+  code: string,
+): { indicator: IndicatorWithSource; ambiguousWith: string[] } {
   const exact = rows.filter((r) => r.code === code);
   const pool = exact.length ? exact : rows;
   const ranked = [...pool].sort(byPublisherPreference);
   const indicator = ranked[0];
-  return { indicator, ambiguousWith: ranked.slice(1).map((r) => r.sourceSlug ?? "").filter(Boolean).sort() };
+  return {
+    indicator,
+    ambiguousWith: ranked
+      .slice(1)
+      .map((r) => r.sourceSlug ?? "")
+      .filter(Boolean)
+      .sort(),
+  };
 }
 
 /** findIndicatorsByCode over the snapshot: rows whose code equals `code` ignoring case, by source. */
@@ -204,16 +239,24 @@ function resolveIn(
     if (inSource.length === 0) {
       const elsewhere = [...new Set(rows.map((r) => r.sourceSlug).filter((s): s is string => !!s))];
       if (elsewhere.length) {
-        fail("RESOURCE_NOT_FOUND", `Indicator '${echo(code)}' is not published by source '${opts.source}'; it is published by ${elsewhere.join(", ")}.`, {
-          code,
-          source: opts.source,
-          available_sources: elsewhere,
-        });
+        fail(
+          "RESOURCE_NOT_FOUND",
+          `Indicator '${echo(code)}' is not published by source '${opts.source}'; it is published by ${elsewhere.join(", ")}.`,
+          {
+            code,
+            source: opts.source,
+            available_sources: elsewhere,
+          },
+        );
       }
       failNotFound(snap, code, includeInactive, opts.source);
     }
     const { indicator } = pickIndicator(inSource, code);
-    const others = [...new Set(rows.filter((r) => r.sourceSlug !== indicator.sourceSlug).map((r) => r.sourceSlug ?? ""))].filter(Boolean).sort();
+    const others = [
+      ...new Set(rows.filter((r) => r.sourceSlug !== indicator.sourceSlug).map((r) => r.sourceSlug ?? "")),
+    ]
+      .filter(Boolean)
+      .sort();
     return { indicator, ambiguousWith: others };
   }
   if (rows.length === 0) failNotFound(snap, code, includeInactive);
@@ -225,11 +268,15 @@ function failNotFound(snap: CatalogSnapshot, code: string, includeInactive: bool
   if (!includeInactive) {
     const hidden = rowsByCode(snap, code, true).filter((r) => !source || r.sourceSlug === source);
     if (hidden.length) {
-      fail("RESOURCE_NOT_FOUND", `Indicator '${echo(code)}'${where} is inactive; pass include_inactive=true to see it.`, {
-        code,
-        ...(source ? { source } : {}),
-        inactive: true,
-      });
+      fail(
+        "RESOURCE_NOT_FOUND",
+        `Indicator '${echo(code)}'${where} is inactive; pass include_inactive=true to see it.`,
+        {
+          code,
+          ...(source ? { source } : {}),
+          inactive: true,
+        },
+      );
     }
   }
   fail("RESOURCE_NOT_FOUND", `Unknown indicator '${echo(code)}'${where}.`, { code, ...(source ? { source } : {}) });
@@ -242,7 +289,10 @@ export async function getIndicatorDetail(
 ): Promise<{ data: IndicatorDetail; meta: { ambiguous_with: string[] } }> {
   const index = store.caches.catalog;
   const table = await index.coverageTable();
-  const { indicator: r, ambiguousWith } = resolveIn(table.snap, code, { source: q.source, includeInactive: q.include_inactive });
+  const { indicator: r, ambiguousWith } = resolveIn(table.snap, code, {
+    source: q.source,
+    includeInactive: q.include_inactive,
+  });
   const [held, regions] = await Promise.all([index.coverageOf(r.id), regionIndex(store)]);
   const coverage = table.byId.get(r.id)!;
   const defaultRegionName = r.defaultRegionCode ? (regions.byCode.get(r.defaultRegionCode)?.name ?? null) : null;
@@ -258,7 +308,8 @@ export async function getIndicatorDetail(
       access_tier: r.accessTier,
       unit: r.unit,
       frequency: r.frequency,
-      default_region: r.defaultRegionCode && defaultRegionName ? { code: r.defaultRegionCode, name: defaultRegionName } : null,
+      default_region:
+        r.defaultRegionCode && defaultRegionName ? { code: r.defaultRegionCode, name: defaultRegionName } : null,
       available_regions: availableRegions(r, held.regions, coverage, regions),
       date_range: { start: held.start, end: held.end },
       values: valuesOut(r),
@@ -277,16 +328,27 @@ function valuesOut(r: IndicatorRow): IndicatorDetail["values"] {
  * Regions a read can be served for: those held, plus every offered region when the rest are fetched on request (a
  * read answers 202, then the data). Never a region that can neither be served nor fetched.
  */
-function availableRegions(r: IndicatorRow, held: string[], coverage: CoverageFacts, regions: RegionIndex<RegionRow>): string[] {
+function availableRegions(
+  r: IndicatorRow,
+  held: string[],
+  coverage: CoverageFacts,
+  regions: RegionIndex<RegionRow>,
+): string[] {
   if (coverage.other_regions !== "fetch_on_request") return held;
   const offered = isPerRegion(r.meta)
     ? [...regions.byCode.values()].filter((g) => r.regionKinds.includes(g.type)).map((g) => g.code)
-    : r.defaultRegionCode ? [r.defaultRegionCode] : [];
+    : r.defaultRegionCode
+      ? [r.defaultRegionCode]
+      : [];
   return [...new Set([...held, ...offered])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** GET /v1/indicators/{code} as rendered JSON (built per request from memory: the ETag needs the bytes). */
-export async function renderIndicatorDetail(store: Store, code: string, q: { source?: string; include_inactive: boolean }): Promise<RenderedJson> {
+export async function renderIndicatorDetail(
+  store: Store,
+  code: string,
+  q: { source?: string; include_inactive: boolean },
+): Promise<RenderedJson> {
   return renderJson(await getIndicatorDetail(store, code, q));
 }
 
@@ -312,9 +374,12 @@ export async function sourceFreshness(store: Store): Promise<SourceFreshness[]> 
   return snap.sources
     .filter((s) => s.isActive)
     .map((s) => {
-      const own = [...snap.byId.values()].filter((i) => i.sourceSlug === s.slug && i.isActive).map((i) => coverage.byId.get(i.id)!);
+      const own = [...snap.byId.values()]
+        .filter((i) => i.sourceSlug === s.slug && i.isActive)
+        .map((i) => coverage.byId.get(i.id)!);
       const held = own.filter((c) => c.regions_held > 0);
-      const max = (xs: (string | null)[]) => xs.reduce<string | null>((m, x) => (x !== null && (m === null || x > m) ? x : m), null);
+      const max = (xs: (string | null)[]) =>
+        xs.reduce<string | null>((m, x) => (x !== null && (m === null || x > m) ? x : m), null);
       return {
         slug: s.slug,
         name: s.name,

@@ -43,7 +43,14 @@ export function chartRenders(compute: ComputePool, opts: { perCaller: number }):
         const n = byCaller.get(caller) ?? 0;
         if (n >= opts.perCaller) {
           const message = `${n} charts not drawn before are being drawn for you; at most ${opts.perCaller} at a time: try again in a moment (charts drawn once are served at once).`;
-          return Promise.reject(new ApiError("RATE_LIMIT_EXCEEDED", message, { renders_under_way: n, limit: opts.perCaller }, { retryAfterSeconds: CHART_RENDER_RETRY_AFTER_SECONDS, noStore: true }));
+          return Promise.reject(
+            new ApiError(
+              "RATE_LIMIT_EXCEEDED",
+              message,
+              { renders_under_way: n, limit: opts.perCaller },
+              { retryAfterSeconds: CHART_RENDER_RETRY_AFTER_SECONDS, noStore: true },
+            ),
+          );
         }
         byCaller.set(caller, n + 1);
       }
@@ -63,7 +70,11 @@ export function chartRenders(compute: ComputePool, opts: { perCaller: number }):
  * Who a render is counted against (a ProvisioningCaller, src/services/provisioning-budget.ts, by its shape): the key,
  * else the client address (null: open access, where no one is limited).
  */
-export function renderCaller(caller: { class: string; client: string | null; key: { id: string } | null }): string | null {
+export function renderCaller(caller: {
+  class: string;
+  client: string | null;
+  key: { id: string } | null;
+}): string | null {
   if (caller.key) return `key:${caller.key.id}`;
   if (caller.client) return `client:${caller.client}`;
   return caller.class === "stranger" ? "stranger" : null;

@@ -8,7 +8,9 @@ import { chartSpec, chartText, escapeXml, type ChartInput } from "../domain/char
 export async function drawSvg(input: ChartInput): Promise<string> {
   // Loaded by the first chart drawn, not at start: Vega and Vega-Lite are about 35 MB of a thread's memory.
   const [vega, { compile }] = await Promise.all([import("vega"), import("vega-lite")]);
-  const view = new vega.View(vega.parse(compile(chartSpec(input) as unknown as TopLevelSpec).spec), { renderer: "none" });
+  const view = new vega.View(vega.parse(compile(chartSpec(input) as unknown as TopLevelSpec).spec), {
+    renderer: "none",
+  });
   try {
     const svg = await view.toSVG();
     const text = chartText(input);

@@ -6,13 +6,24 @@
 // the job engine queues whatever the length (a job runs one batch at a time, so it adds one task at most).
 // With no threads (COMPUTE_THREADS=0) every task runs on the calling thread: the same function, no queue.
 import { ApiError } from "../errors";
-import { runComputeTask, type ComputeInput, type ComputeOutput, type ComputeReply, type ComputeRequest, type ComputeTaskName } from "./compute-tasks";
+import {
+  runComputeTask,
+  type ComputeInput,
+  type ComputeOutput,
+  type ComputeReply,
+  type ComputeRequest,
+  type ComputeTaskName,
+} from "./compute-tasks";
 
 export type ComputePool = {
   /** Worker threads (0: tasks run on the calling thread). */
   readonly threads: number;
   /** Runs task `name`; `refuseWhenBusy`: a 503 instead of a place in a full queue. */
-  run<N extends ComputeTaskName>(name: N, input: ComputeInput<N>, opts?: { refuseWhenBusy?: boolean }): Promise<ComputeOutput<N>>;
+  run<N extends ComputeTaskName>(
+    name: N,
+    input: ComputeInput<N>,
+    opts?: { refuseWhenBusy?: boolean },
+  ): Promise<ComputeOutput<N>>;
   /** Tasks waiting for a thread. */
   queued(): number;
   /** Ends the threads with no task (the server went quiet: what they loaded, Vega first, is given back); started again on demand. */
@@ -59,7 +70,13 @@ type Slot = { thread: ComputeThread | null; task: Task | null };
 
 /** Every task on the calling thread (no threads, no queue). */
 export function inProcessCompute(): ComputePool {
-  return { threads: 0, run: (name, input) => runComputeTask(name, input), queued: () => 0, trim: () => {}, close: async () => {} };
+  return {
+    threads: 0,
+    run: (name, input) => runComputeTask(name, input),
+    queued: () => 0,
+    trim: () => {},
+    close: async () => {},
+  };
 }
 
 export function computePool(opts: ComputePoolOptions): ComputePool {
@@ -111,7 +128,14 @@ export function computePool(opts: ComputePoolOptions): ComputePool {
       const idle = slots.some((s) => !s.task);
       if (runOpts?.refuseWhenBusy && !idle && queue.length >= opts.queueMax) {
         const message = `The server's compute threads are busy (${queue.length} tasks waiting): try again in a moment.`;
-        return Promise.reject(new ApiError("SERVICE_UNAVAILABLE", message, { queued: queue.length }, { retryAfterSeconds: COMPUTE_BUSY_RETRY_AFTER_SECONDS, noStore: true }));
+        return Promise.reject(
+          new ApiError(
+            "SERVICE_UNAVAILABLE",
+            message,
+            { queued: queue.length },
+            { retryAfterSeconds: COMPUTE_BUSY_RETRY_AFTER_SECONDS, noStore: true },
+          ),
+        );
       }
       return new Promise((resolve, reject) => {
         queue.push({ request: { id: nextId++, name, input }, resolve: resolve as (output: unknown) => void, reject });

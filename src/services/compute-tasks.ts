@@ -22,7 +22,10 @@ export type ComputeRequest = { id: number; name: ComputeTaskName; input: unknown
 export type ComputeReply = { id: number; ok: true; output: unknown } | { id: number; ok: false; error: string };
 
 /** Runs task `name` on `input` on this thread. */
-export async function runComputeTask<N extends ComputeTaskName>(name: N, input: ComputeInput<N>): Promise<ComputeOutput<N>> {
+export async function runComputeTask<N extends ComputeTaskName>(
+  name: N,
+  input: ComputeInput<N>,
+): Promise<ComputeOutput<N>> {
   const task = COMPUTE_TASKS[name] as (input: ComputeInput<N>) => ComputeOutput<N> | Promise<ComputeOutput<N>>;
   return task(input);
 }

@@ -22,8 +22,15 @@
 // catalog starts afresh. Failures (404s, 400s) are not remembered.
 import { isPerRegion as perRegionMeta } from "../domain/coverage";
 import type { IndicatorRow } from "../../db/repos/catalog";
-import { conceptLevels,
-  blockedInputMessage, getConcept, notOfferedMessage, pluralKind, resolveConceptLevel, type CuratedSeries, type DerivedConcept,
+import {
+  conceptLevels,
+  blockedInputMessage,
+  getConcept,
+  notOfferedMessage,
+  pluralKind,
+  resolveConceptLevel,
+  type CuratedSeries,
+  type DerivedConcept,
 } from "../domain/concepts";
 import { isFrequency, type Frequency } from "../domain/calendar";
 import { freshestIndex } from "../domain/freshness";
@@ -88,7 +95,12 @@ export async function indicatorById(store: Store, id: string): Promise<Indicator
  * The catalog indicator a code names (rule 1), or null when no indicator has that code (the caller may then try a
  * concept). `source` that matches none of the code's sources is a 404.
  */
-export async function findIndicator(store: Store, code: string, source?: string, match: "exact" | "any" = "any"): Promise<IndicatorRow | null> {
+export async function findIndicator(
+  store: Store,
+  code: string,
+  source?: string,
+  match: "exact" | "any" = "any",
+): Promise<IndicatorRow | null> {
   // An inactive indicator is not offered: it reads as unknown (the catalog lists it only with include_inactive).
   const all = (await candidatesFor(store, code)).filter((i) => i.isActive);
   const exact = all.filter((i) => i.code === code);
@@ -98,12 +110,16 @@ export async function findIndicator(store: Store, code: string, source?: string,
   if (source !== undefined) {
     pool = pool.filter((i) => i.sourceSlug === source);
     if (pool.length === 0) {
-      fail("RESOURCE_NOT_FOUND", `Indicator '${code}' is not published by source '${source}' (sources: ${sources.join(", ")}).`, {
-        parameter: "source",
-        indicator: code,
-        source,
-        sources,
-      });
+      fail(
+        "RESOURCE_NOT_FOUND",
+        `Indicator '${code}' is not published by source '${source}' (sources: ${sources.join(", ")}).`,
+        {
+          parameter: "source",
+          indicator: code,
+          source,
+          sources,
+        },
+      );
     }
     return pool[0];
   }
@@ -148,21 +164,26 @@ function nativeFrequency(i: IndicatorRow): Frequency {
 
 async function regionFor(store: Store, i: IndicatorRow, region: string | undefined): Promise<RegionRow> {
   if (region === undefined) {
-    if (!i.defaultRegionCode) fail("INVALID_PARAMETER", `Indicator '${i.code}' has no default region: pass region=.`, { parameter: "region" });
+    if (!i.defaultRegionCode)
+      fail("INVALID_PARAMETER", `Indicator '${i.code}' has no default region: pass region=.`, { parameter: "region" });
     return resolveRegion(store, i.defaultRegionCode);
   }
   return resolveRegionAmong(store, region, i.regionKinds);
 }
 
 async function notOffered(store: Store, i: IndicatorRow, r: RegionRow): Promise<never> {
-  fail("RESOURCE_NOT_FOUND", `Indicator '${i.code}' is not offered for ${await regionLabel(store, r)}: it is offered for ${offeredRegionsText(i)}.`, {
-    parameter: "region",
-    indicator: i.code,
-    region: r.code,
-    region_kinds: i.regionKinds,
-    per_region: isPerRegion(i),
-    default_region: i.defaultRegionCode,
-  });
+  fail(
+    "RESOURCE_NOT_FOUND",
+    `Indicator '${i.code}' is not offered for ${await regionLabel(store, r)}: it is offered for ${offeredRegionsText(i)}.`,
+    {
+      parameter: "region",
+      indicator: i.code,
+      region: r.code,
+      region_kinds: i.regionKinds,
+      per_region: isPerRegion(i),
+      default_region: i.defaultRegionCode,
+    },
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -186,7 +207,10 @@ export async function resolveSeriesTarget(store: Store, input: ResolveInput): Pr
   }
   // Shared by every request that resolves the same way: frozen so that no caller can change it for the others.
   const resolved = await resolveUncached(store, input);
-  const target = Object.freeze({ ...resolved, resolvedRegion: disclose(regions, resolved.region, input.region) }) as SeriesTarget;
+  const target = Object.freeze({
+    ...resolved,
+    resolvedRegion: disclose(regions, resolved.region, input.region),
+  }) as SeriesTarget;
   memo.set(key, { regions, holdings, target });
   if (!loading.complete) loading.assertAllServed(familiesRead(target));
   return target;
@@ -211,11 +235,18 @@ function familiesRead(target: SeriesTarget): (DataFamilyId | null)[] {
 }
 
 /** The disclosure of `region`, resolved from `input` (undefined: the indicator's default region). */
-export function disclose(regions: RegionIndex<RegionRow>, region: RegionRow, input: string | undefined): RegionDisclosure {
+export function disclose(
+  regions: RegionIndex<RegionRow>,
+  region: RegionRow,
+  input: string | undefined,
+): RegionDisclosure {
   const base = { code: region.code, name: region.name, type: region.type };
   if (input === undefined) return base;
   const found = lookupRegion(regions, input);
-  const others = (found.kind === "found" ? found.shadowed : []).filter((c) => c !== region.code).map((c) => regions.byCode.get(c)).filter((r) => r !== undefined);
+  const others = (found.kind === "found" ? found.shadowed : [])
+    .filter((c) => c !== region.code)
+    .map((c) => regions.byCode.get(c))
+    .filter((r) => r !== undefined);
   if (others.length === 0) return base;
   const readings = others.map((o) => {
     const unambiguous = o.aliases.find((a) => a.startsWith("US-"));
@@ -242,19 +273,33 @@ async function resolveUncached(store: Store, input: ResolveInput): Promise<Unres
     });
   }
   if (input.region === undefined) {
-    fail("INVALID_PARAMETER", `'${concept.code}' is a concept: pass region= (it resolves to a different series per region kind).`, {
-      parameter: "region",
-      concept: concept.code,
-    });
+    fail(
+      "INVALID_PARAMETER",
+      `'${concept.code}' is a concept: pass region= (it resolves to a different series per region kind).`,
+      {
+        parameter: "region",
+        concept: concept.code,
+      },
+    );
   }
   const region = await resolveRegionAmong(store, input.region, conceptLevels(concept));
   const level = resolveConceptLevel(concept, region.type);
   if (!level.ok) {
-    fail("RESOURCE_NOT_FOUND", level.message, { parameter: "indicator", concept: concept.code, region_kind: region.type, available: level.available, closest: level.closest });
+    fail("RESOURCE_NOT_FOUND", level.message, {
+      parameter: "indicator",
+      concept: concept.code,
+      region_kind: region.type,
+      available: level.available,
+      closest: level.closest,
+    });
   }
   if (level.type === "series") {
     const indicator = await firstOffered(store, level.candidates, region, input.source);
-    if (!indicator) fail("RESOURCE_NOT_FOUND", notOfferedMessage(concept.code, level.candidates, await regionLabel(store, region)), { concept: concept.code, region: region.code });
+    if (!indicator)
+      fail("RESOURCE_NOT_FOUND", notOfferedMessage(concept.code, level.candidates, await regionLabel(store, region)), {
+        concept: concept.code,
+        region: region.code,
+      });
     return {
       kind: "stored",
       indicator,
@@ -267,11 +312,19 @@ async function resolveUncached(store: Store, input: ResolveInput): Promise<Unres
   for (const i of level.inputs) {
     const indicator = await firstOffered(store, i.candidates, region);
     if (!indicator) {
-      fail("RESOURCE_NOT_FOUND", blockedInputMessage(concept.code, { role: i.role, indicators: i.candidates.map((c) => c.indicator) }, await regionLabel(store, region)), {
-        concept: concept.code,
-        blocking_input: i.role,
-        region: region.code,
-      });
+      fail(
+        "RESOURCE_NOT_FOUND",
+        blockedInputMessage(
+          concept.code,
+          { role: i.role, indicators: i.candidates.map((c) => c.indicator) },
+          await regionLabel(store, region),
+        ),
+        {
+          concept: concept.code,
+          blocking_input: i.role,
+          region: region.code,
+        },
+      );
     }
     inputs.push({ role: i.role, indicator, concept: i.concept });
   }
@@ -289,7 +342,12 @@ async function resolveUncached(store: Store, input: ResolveInput): Promise<Unres
       code: concept.code,
       resolved_indicator: concept.code,
       source: "svc",
-      inputs: inputs.map((i) => ({ role: i.role, concept: i.concept, indicator: i.indicator.code, source: i.indicator.sourceSlug })),
+      inputs: inputs.map((i) => ({
+        role: i.role,
+        concept: i.concept,
+        indicator: i.indicator.code,
+        source: i.indicator.sourceSlug,
+      })),
     },
   };
 }
@@ -298,7 +356,12 @@ const RANK: Record<Frequency, number> = { daily: 0, weekly: 1, monthly: 2, quart
 const rank = (f: Frequency) => RANK[f];
 
 /** The freshest curated series held for the region, else the first offered for it (concepts rule, domain/concepts.ts). */
-async function firstOffered(store: Store, candidates: readonly CuratedSeries[], region: RegionRow, source?: string): Promise<IndicatorRow | null> {
+async function firstOffered(
+  store: Store,
+  candidates: readonly CuratedSeries[],
+  region: RegionRow,
+  source?: string,
+): Promise<IndicatorRow | null> {
   const offered: IndicatorRow[] = [];
   for (const c of candidates) {
     if (source !== undefined && c.source !== source) continue;
@@ -309,7 +372,12 @@ async function firstOffered(store: Store, candidates: readonly CuratedSeries[], 
   if (offered.length <= 1) return offered[0] ?? null;
   const heads = await store.caches.series.headsOf(offered.map((i) => ({ indicatorId: i.id, regionCode: region.code })));
   // The freshest held series (its newest period ends latest); ties keep the curated order.
-  const held = freshestIndex(offered.map((i, k) => ({ newest: (heads[k]?.observationCount ?? 0) > 0 ? (heads[k]?.lastDate ?? null) : null, cadence: nativeFrequency(i) })));
+  const held = freshestIndex(
+    offered.map((i, k) => ({
+      newest: (heads[k]?.observationCount ?? 0) > 0 ? (heads[k]?.lastDate ?? null) : null,
+      cadence: nativeFrequency(i),
+    })),
+  );
   return offered[held >= 0 ? held : 0];
 }
 

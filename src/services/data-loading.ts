@@ -66,7 +66,11 @@ export class DataLoading {
   }
 
   report(): LoadingReport {
-    return { stored: this.stored.size, total: DATA_FAMILY_IDS.length, loading: DATA_FAMILY_IDS.filter((id) => !this.stored.has(id)) };
+    return {
+      stored: this.stored.size,
+      total: DATA_FAMILY_IDS.length,
+      loading: DATA_FAMILY_IDS.filter((id) => !this.stored.has(id)),
+    };
   }
 
   /** Throws the 503 for a request that reads `id` while it is loading. */

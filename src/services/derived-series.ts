@@ -44,7 +44,11 @@ export function isDerivedIndicator(i: IndicatorRow): boolean {
 async function resolveInputs(store: Store, svc: IndicatorRow, region: RegionRow): Promise<ResolvedInput[]> {
   const spec = DERIVED_SERIES[svc.code];
   const inputs = spec?.inputsFor(region.type);
-  if (!spec || !inputs) fail("RESOURCE_NOT_FOUND", `${svc.code} is not computed for ${region.type} regions.`, { indicator: svc.code, region: region.code });
+  if (!spec || !inputs)
+    fail("RESOURCE_NOT_FOUND", `${svc.code} is not computed for ${region.type} regions.`, {
+      indicator: svc.code,
+      region: region.code,
+    });
   const out: ResolvedInput[] = [];
   for (const i of inputs) {
     const indicator = await findIndicator(store, i.code, i.source);
@@ -54,21 +58,32 @@ async function resolveInputs(store: Store, svc: IndicatorRow, region: RegionRow)
   return out;
 }
 
-const inputKeys = (inputs: ResolvedInput[]) => inputs.map((i) => ({ indicatorId: i.indicator.id, regionCode: i.regionCode }));
+const inputKeys = (inputs: ResolvedInput[]) =>
+  inputs.map((i) => ({ indicatorId: i.indicator.id, regionCode: i.regionCode }));
 
 /** The 404 naming the first input the place does not hold, if any. */
-async function refuseMissingInput(store: Store, svc: IndicatorRow, region: RegionRow, inputs: ResolvedInput[], heads: (SeriesHead | null | undefined)[]): Promise<void> {
+async function refuseMissingInput(
+  store: Store,
+  svc: IndicatorRow,
+  region: RegionRow,
+  inputs: ResolvedInput[],
+  heads: (SeriesHead | null | undefined)[],
+): Promise<void> {
   const missing = inputs.findIndex((_, k) => !isHeldHead(heads[k]));
   if (missing < 0) return;
   const m = inputs[missing];
   const where = m.regionCode === region.code ? await regionLabel(store, region) : m.regionCode;
-  fail("RESOURCE_NOT_FOUND", blockedInputMessage(svc.code, { role: m.spec.role, indicators: [m.indicator.code] }, where), {
-    indicator: svc.code,
-    region: region.code,
-    blocking_input: m.spec.role,
-    input_indicator: m.indicator.code,
-    input_region: m.regionCode,
-  });
+  fail(
+    "RESOURCE_NOT_FOUND",
+    blockedInputMessage(svc.code, { role: m.spec.role, indicators: [m.indicator.code] }, where),
+    {
+      indicator: svc.code,
+      region: region.code,
+      blocking_input: m.spec.role,
+      input_indicator: m.indicator.code,
+      input_region: m.regionCode,
+    },
+  );
 }
 
 /**
@@ -77,7 +92,10 @@ async function refuseMissingInput(store: Store, svc: IndicatorRow, region: Regio
  */
 export async function derivedHead(store: Store, svc: IndicatorRow, region: RegionRow): Promise<SeriesHead> {
   const inputs = await resolveInputs(store, svc, region);
-  const heads = await store.caches.series.headsOf([...inputKeys(inputs), { indicatorId: svc.id, regionCode: region.code }]);
+  const heads = await store.caches.series.headsOf([
+    ...inputKeys(inputs),
+    { indicatorId: svc.id, regionCode: region.code },
+  ]);
   await refuseMissingInput(store, svc, region, inputs, heads);
   const head = heads[inputs.length];
   if (isHeldHead(head)) return head;
@@ -105,18 +123,30 @@ async function derive(ctx: DeriveContext, svc: IndicatorRow, region: RegionRow):
     await refuseMissingInput(ctx, svc, region, inputs, heads);
     await recompute(ctx, svc, region, inputs, heads as SeriesHead[]);
     const after = await headsNow();
-    if (pass >= MAX_PASSES || seriesVersionsKey(after.filter((h) => h !== null)) === seriesVersionsKey(heads as SeriesHead[])) return;
+    if (
+      pass >= MAX_PASSES ||
+      seriesVersionsKey(after.filter((h) => h !== null)) === seriesVersionsKey(heads as SeriesHead[])
+    )
+      return;
     heads = after;
   }
 }
 
-async function recompute(ctx: DeriveContext, svc: IndicatorRow, region: RegionRow, inputs: ResolvedInput[], heads: SeriesHead[]) {
+async function recompute(
+  ctx: DeriveContext,
+  svc: IndicatorRow,
+  region: RegionRow,
+  inputs: ResolvedInput[],
+  heads: SeriesHead[],
+) {
   const data: Record<string, DerivedInputData> = {};
   let sourceUpdatedAt: Date | null = null;
   for (let k = 0; k < inputs.length; k++) {
     const snap = await ctx.caches.series.snapshot(heads[k]);
     data[inputs[k].spec.role] = { points: snap.points, frequency: frequencyOf(inputs[k].indicator) };
-    for (const r of snap.rows) if (r.sourceUpdatedAt && (!sourceUpdatedAt || r.sourceUpdatedAt > sourceUpdatedAt)) sourceUpdatedAt = r.sourceUpdatedAt;
+    for (const r of snap.rows)
+      if (r.sourceUpdatedAt && (!sourceUpdatedAt || r.sourceUpdatedAt > sourceUpdatedAt))
+        sourceUpdatedAt = r.sourceUpdatedAt;
   }
   const points = DERIVED_SERIES[svc.code].compute(data, frequencyOf(svc));
   await writeSeriesObservations(ctx.db, {
@@ -140,7 +170,9 @@ export async function deriveAll(ctx: DeriveContext, only?: string[]): Promise<De
   const out: DeriveSummary = [];
   const catalog = await ctx.caches.catalog.catalog();
   const regions = await regionIndex(ctx);
-  const svcIndicators = [...catalog.byId.values()].filter((i) => isDerivedIndicator(i) && (!only || only.includes(i.code)));
+  const svcIndicators = [...catalog.byId.values()].filter(
+    (i) => isDerivedIndicator(i) && (!only || only.includes(i.code)),
+  );
   svcIndicators.sort((a, b) => (a.code < b.code ? -1 : 1));
   for (const svc of svcIndicators) {
     // Places: those holding the first "same place" input, of the kinds the svc series is offered for.
@@ -172,12 +204,17 @@ export async function deriveAll(ctx: DeriveContext, only?: string[]): Promise<De
  * Recomputes the svc: series whose inputs are among `changed`: a changed same-place input recomputes the svc: series
  * at that place, a changed fixed-region input (e.g. the US rate every county is compared with) at every place.
  */
-export async function deriveChanged(ctx: DeriveContext, changed: readonly { indicatorId: string; regionCode: string }[]): Promise<DeriveSummary> {
+export async function deriveChanged(
+  ctx: DeriveContext,
+  changed: readonly { indicatorId: string; regionCode: string }[],
+): Promise<DeriveSummary> {
   if (changed.length === 0) return [];
   const out: DeriveSummary = [];
   const catalog = await ctx.caches.catalog.catalog();
   const regions = await regionIndex(ctx);
-  const svcIndicators = [...catalog.byId.values()].filter(isDerivedIndicator).sort((a, b) => (a.code < b.code ? -1 : 1));
+  const svcIndicators = [...catalog.byId.values()]
+    .filter(isDerivedIndicator)
+    .sort((a, b) => (a.code < b.code ? -1 : 1));
   for (const svc of svcIndicators) {
     let everywhere = false;
     const places = new Set<string>();
@@ -188,7 +225,11 @@ export async function deriveChanged(ctx: DeriveContext, changed: readonly { indi
         for (const c of changed) {
           if (c.indicatorId !== indicator.id) continue;
           if (input.region !== "same") everywhere ||= c.regionCode === input.region;
-          else if (regions.byCode.get(c.regionCode)?.type === kind && (isPerRegion(svc) || c.regionCode === svc.defaultRegionCode)) places.add(c.regionCode);
+          else if (
+            regions.byCode.get(c.regionCode)?.type === kind &&
+            (isPerRegion(svc) || c.regionCode === svc.defaultRegionCode)
+          )
+            places.add(c.regionCode);
         }
       }
     }

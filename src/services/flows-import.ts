@@ -8,7 +8,14 @@ import { listRegions } from "../../db/repos/regions";
 import { keepKnownRegions } from "../domain/flows";
 import type { IrsSoiClient, IrsSoiDirection } from "../upstream/irs-soi";
 
-export type FlowImportFile = { url: string; direction: IrsSoiDirection; records: number; written: number; skipped: { pseudo: number; nonMigrants: number; repeated: number }; suppressed: number };
+export type FlowImportFile = {
+  url: string;
+  direction: IrsSoiDirection;
+  records: number;
+  written: number;
+  skipped: { pseudo: number; nonMigrants: number; repeated: number };
+  suppressed: number;
+};
 
 export type FlowImportResult = {
   files: FlowImportFile[];
@@ -16,7 +23,11 @@ export type FlowImportResult = {
   unknownRegions: { code: string; records: number }[];
 };
 
-export async function importIrsSoiFlows(db: Db, client: IrsSoiClient, opts: { yearPair: string; directions: readonly IrsSoiDirection[]; now: Date }): Promise<FlowImportResult> {
+export async function importIrsSoiFlows(
+  db: Db,
+  client: IrsSoiClient,
+  opts: { yearPair: string; directions: readonly IrsSoiDirection[]; now: Date },
+): Promise<FlowImportResult> {
   const known = new Set((await listRegions(db)).map((r) => r.code));
   const unknown = new Map<string, number>();
   const files: FlowImportFile[] = [];
@@ -25,7 +36,19 @@ export async function importIrsSoiFlows(db: Db, client: IrsSoiClient, opts: { ye
     const { kept, unknown: missing } = keepKnownRegions(file.flows, known);
     for (const [code, n] of missing) unknown.set(code, (unknown.get(code) ?? 0) + n);
     const written = await upsertFlows(db, kept, opts.now);
-    files.push({ url: file.url, direction, records: kept.length, written, skipped: file.skipped, suppressed: file.suppressed });
+    files.push({
+      url: file.url,
+      direction,
+      records: kept.length,
+      written,
+      skipped: file.skipped,
+      suppressed: file.suppressed,
+    });
   }
-  return { files, unknownRegions: [...unknown].map(([code, records]) => ({ code, records })).sort((a, b) => (a.code < b.code ? -1 : 1)) };
+  return {
+    files,
+    unknownRegions: [...unknown]
+      .map(([code, records]) => ({ code, records }))
+      .sort((a, b) => (a.code < b.code ? -1 : 1)),
+  };
 }

@@ -29,12 +29,27 @@ const FLOW_REGION_KINDS = ["state", "county"];
 export async function resolveFlows(store: Store, q: FlowsQuery): Promise<FlowsTarget> {
   store.caches.catalog.loading.assertServed("flows");
   const origin = q.origin === undefined ? null : await resolveRegionAmong(store, q.origin, FLOW_REGION_KINDS, "origin");
-  const destination = q.destination === undefined ? null : await resolveRegionAmong(store, q.destination, FLOW_REGION_KINDS, "destination");
+  const destination =
+    q.destination === undefined
+      ? null
+      : await resolveRegionAmong(store, q.destination, FLOW_REGION_KINDS, "destination");
   const slices = await listFlowSlices(store.db, { origin: origin?.code, destination: destination?.code });
   const choice = chooseFlowSlice(slices, { measure: q.measure, period: q.period });
   if (!choice.ok) {
-    const ends = [origin && `from ${await regionLabel(store, origin)}`, destination && `to ${await regionLabel(store, destination)}`].filter(Boolean).join(" ");
-    const parameter = choice.reason === "no_measure" ? "measure" : choice.reason === "no_period" ? "period" : origin ? "origin" : "destination";
+    const ends = [
+      origin && `from ${await regionLabel(store, origin)}`,
+      destination && `to ${await regionLabel(store, destination)}`,
+    ]
+      .filter(Boolean)
+      .join(" ");
+    const parameter =
+      choice.reason === "no_measure"
+        ? "measure"
+        : choice.reason === "no_period"
+          ? "period"
+          : origin
+            ? "origin"
+            : "destination";
     fail("RESOURCE_NOT_FOUND", `${choice.message.replace("for these filters", ends)}`, {
       parameter,
       ...(origin ? { origin: origin.code } : {}),
@@ -43,7 +58,15 @@ export async function resolveFlows(store: Store, q: FlowsQuery): Promise<FlowsTa
       ...(choice.reason === "no_period" ? { periods: choice.periods } : {}),
     });
   }
-  return { origin, destination, measure: choice.measure, periodStart: choice.periodStart, periodEnd: choice.periodEnd, datasets: choice.datasets, limit: q.limit };
+  return {
+    origin,
+    destination,
+    measure: choice.measure,
+    periodStart: choice.periodStart,
+    periodEnd: choice.periodEnd,
+    datasets: choice.datasets,
+    limit: q.limit,
+  };
 }
 
 const place = (r: RegionRow | null) => (r ? { code: r.code, name: r.name } : null);

@@ -27,10 +27,18 @@ function adjustmentOf(indicator: IndicatorRow): string | null {
   return typeof upstream?.seasonal_adjustment === "string" ? upstream.seasonal_adjustment : null;
 }
 
-async function metaOf(ctx: ReadContext, h: Omit<Held, "rank">, realtime: { start: string; end: string }, head: { firstDate: string | null; lastDate: string | null } | null): Promise<FredSeriesMeta> {
+async function metaOf(
+  ctx: ReadContext,
+  h: Omit<Held, "rank">,
+  realtime: { start: string; end: string },
+  head: { firstDate: string | null; lastDate: string | null } | null,
+): Promise<FredSeriesMeta> {
   const coverage = await ctx.caches.catalog.coverageTable();
   const facts = coverage.byId.get(h.indicator.id);
-  const frequency = nativeFrequency(h.indicator.frequency, head?.lastDate ? [{ date: head.lastDate, value: null }] : []) ?? { code: "a" };
+  const frequency = nativeFrequency(
+    h.indicator.frequency,
+    head?.lastDate ? [{ date: head.lastDate, value: null }] : [],
+  ) ?? { code: "a" };
   return fredSeriesMeta({
     id: h.id,
     name: h.indicator.name,
@@ -71,7 +79,11 @@ async function heldSeries(ctx: ReadContext, indicators: readonly IndicatorRow[])
 }
 
 function wildcard(text: string): RegExp {
-  const body = text.trim().split("*").map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*");
+  const body = text
+    .trim()
+    .split("*")
+    .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+    .join(".*");
   return new RegExp(`^${body}$`, "i");
 }
 
@@ -82,18 +94,30 @@ export async function searchFredSeries(ctx: ReadContext, q: SearchQuery): Promis
   const snap = await ctx.caches.catalog.catalog();
   let matches: Held[];
   if (q.searchType === "series_id") {
-    const all = await heldSeries(ctx, [...snap.byId.values()].filter((i) => i.isActive));
+    const all = await heldSeries(
+      ctx,
+      [...snap.byId.values()].filter((i) => i.isActive),
+    );
     const pattern = wildcard(q.searchText);
     matches = all.filter((h) => pattern.test(h.id)).map((h, rank) => ({ ...h, rank }));
   } else {
     // Ranked as GET /v1/indicators?search= ranks: held and current series first, the closer name match first.
     const coverage = await ctx.caches.catalog.coverageTable();
-    matches = await heldSeries(ctx, findIndicators(snap.search, { search: q.searchText, includeInactive: false }, standingOf(coverage, asOfDate(ctx.now()))));
+    matches = await heldSeries(
+      ctx,
+      findIndicators(
+        snap.search,
+        { search: q.searchText, includeInactive: false },
+        standingOf(coverage, asOfDate(ctx.now())),
+      ),
+    );
   }
   const realtime = { start: q.realtimeStart, end: q.realtimeEnd };
   const needsHeads = q.orderBy === "observation_start" || q.orderBy === "observation_end";
   const headOf = async (list: Held[]) => {
-    const heads = await ctx.caches.series.headsOf(list.map((h) => ({ indicatorId: h.indicator.id, regionCode: h.region.code })));
+    const heads = await ctx.caches.series.headsOf(
+      list.map((h) => ({ indicatorId: h.indicator.id, regionCode: h.region.code })),
+    );
     return new Map(list.map((h, i) => [h.id, heads[i]]));
   };
   let heads = needsHeads ? await headOf(matches) : null;
@@ -103,7 +127,11 @@ export async function searchFredSeries(ctx: ReadContext, q: SearchQuery): Promis
   }
   const field = q.orderBy === "group_popularity" ? "popularity" : q.orderBy;
   const key: SortKey =
-    q.orderBy === "search_rank" ? (h) => -h.rank : q.orderBy === "series_id" ? (h) => h.id : (h, m) => (m ? (m[field as keyof FredSeriesMeta] as string | number) : "");
+    q.orderBy === "search_rank"
+      ? (h) => -h.rank
+      : q.orderBy === "series_id"
+        ? (h) => h.id
+        : (h, m) => (m ? (m[field as keyof FredSeriesMeta] as string | number) : "");
   matches.sort((a, b) => {
     const ka = key(a, metas.get(a.id));
     const kb = key(b, metas.get(b.id));
@@ -115,7 +143,16 @@ export async function searchFredSeries(ctx: ReadContext, q: SearchQuery): Promis
   const seriess: FredSeriesMeta[] = [];
   for (const h of page) seriess.push(await metaOf(ctx, h, realtime, heads.get(h.id) ?? null));
   const r = renderSearch(
-    { realtime_start: q.realtimeStart, realtime_end: q.realtimeEnd, order_by: q.orderBy, sort_order: q.sortOrder, count: matches.length, offset: q.offset, limit: q.limit, seriess },
+    {
+      realtime_start: q.realtimeStart,
+      realtime_end: q.realtimeEnd,
+      order_by: q.orderBy,
+      sort_order: q.sortOrder,
+      count: matches.length,
+      offset: q.offset,
+      limit: q.limit,
+      seriess,
+    },
     q.fileType,
   );
   return renderBody(r.body, r.contentType);

@@ -17,7 +17,14 @@ import type { FredError } from "../domain/fred/errors";
 import { fredObservations, printer, type FredSeriesData } from "../domain/fred/observations";
 import type { ObservationsQuery, VintageDatesQuery } from "../domain/fred/query";
 import { renderObservations, renderVintageDates } from "../domain/fred/render";
-import { areaTemplate, compactCode, fredSeriesId, readSeriesId, STATE_RATE, type IdCandidate } from "../domain/fred/series-ids";
+import {
+  areaTemplate,
+  compactCode,
+  fredSeriesId,
+  readSeriesId,
+  STATE_RATE,
+  type IdCandidate,
+} from "../domain/fred/series-ids";
 import { seriesDecimals } from "../domain/fred/units";
 import { RevisionHistory } from "../domain/fred/vintages";
 import { resolveSeriesTarget, type IndicatorRow, type StoredTarget } from "./concepts";
@@ -55,10 +62,17 @@ export function uspsOf(region: Pick<RegionRow, "type" | "aliases">): string | nu
 
 /** The FRED id of a resolved series. */
 export function fredIdOf(indicator: IndicatorRow, region: RegionRow): string {
-  return fredSeriesId({ source: indicator.sourceSlug ?? "", code: indicator.code, template: areaTemplate(indicator.meta) }, { code: region.code, usps: uspsOf(region) });
+  return fredSeriesId(
+    { source: indicator.sourceSlug ?? "", code: indicator.code, template: areaTemplate(indicator.meta) },
+    { code: region.code, usps: uspsOf(region) },
+  );
 }
 
-function candidateInput(c: IdCandidate, tables: IdTables, stateByUsps: (usps: string) => string | null): { code: string; source: string; region: string }[] {
+function candidateInput(
+  c: IdCandidate,
+  tables: IdTables,
+  stateByUsps: (usps: string) => string | null,
+): { code: string; source: string; region: string }[] {
   switch (c.kind) {
     case "fred":
       return [{ code: c.code, source: "fred", region: "US" }];
@@ -71,7 +85,9 @@ function candidateInput(c: IdCandidate, tables: IdTables, stateByUsps: (usps: st
       return row?.sourceSlug ? [{ code: row.code, source: row.sourceSlug, region: c.region }] : [];
     }
     case "compact":
-      return (tables.compact.get(c.code) ?? []).filter((r) => r.sourceSlug).map((r) => ({ code: r.code, source: r.sourceSlug!, region: c.region }));
+      return (tables.compact.get(c.code) ?? [])
+        .filter((r) => r.sourceSlug)
+        .map((r) => ({ code: r.code, source: r.sourceSlug!, region: c.region }));
   }
 }
 
@@ -108,7 +124,10 @@ export async function resolveFredSeries(ctx: ReadContext, seriesId: string): Pro
         throw e;
       }
       if (found.kind === "not-held") return found;
-      return { kind: "held", target: { id: fredIdOf(target.indicator, target.region), target: found.target, catalogGeneration } };
+      return {
+        kind: "held",
+        target: { id: fredIdOf(target.indicator, target.region), target: found.target, catalogGeneration },
+      };
     }
   }
   return null;
@@ -157,8 +176,20 @@ async function seriesData(ctx: ReadContext, t: FredTarget, realtimeStart: string
 /** The memo key of a query: every parameter that shapes the answer, never the credential. */
 export function observationsKey(q: ObservationsQuery): string {
   return [
-    "obs", q.fileType, q.realtimeStart, q.realtimeEnd, q.observationStart, q.observationEnd, q.limit, q.offset, q.sortOrder, q.units,
-    q.frequencyValue ?? "", q.aggregationMethod, q.outputType, q.vintageDates?.join(",") ?? "",
+    "obs",
+    q.fileType,
+    q.realtimeStart,
+    q.realtimeEnd,
+    q.observationStart,
+    q.observationEnd,
+    q.limit,
+    q.offset,
+    q.sortOrder,
+    q.units,
+    q.frequencyValue ?? "",
+    q.aggregationMethod,
+    q.outputType,
+    q.vintageDates?.join(",") ?? "",
   ].join("|");
 }
 
@@ -182,7 +213,12 @@ export async function getFredObservations(ctx: ReadContext, t: FredTarget, q: Ob
  * The page memo's check for an observations page: the body again, found without I/O while the catalog is current at
  * the generation resolved and the series head is trusted, with until when that holds; null when the page was not kept.
  */
-export function fredObservationsCheck(ctx: ReadContext, t: FredTarget, q: ObservationsQuery, today: string): PageCheck | null {
+export function fredObservationsCheck(
+  ctx: ReadContext,
+  t: FredTarget,
+  q: ObservationsQuery,
+  today: string,
+): PageCheck | null {
   const { catalog, series } = ctx.caches;
   const trusted = series.trusted(t.target.indicator.id, t.target.region.code);
   if (!trusted?.head || !catalog.isCurrent() || catalog.generation !== t.catalogGeneration) return null;
@@ -190,11 +226,19 @@ export function fredObservationsCheck(ctx: ReadContext, t: FredTarget, q: Observ
   const body = snap ? ((snap.memo as Views).get(observationsKey(q)) as RenderedJson | undefined) : undefined;
   if (!body) return null;
   // The defaults of realtime_start and realtime_end are today: the page holds for the day it was read on.
-  return { body, until: Math.min(trusted.until, catalog.currentUntil()), dayEnd: Date.parse(`${today}T00:00:00Z`) + 86_400_000 };
+  return {
+    body,
+    until: Math.min(trusted.until, catalog.currentUntil()),
+    dayEnd: Date.parse(`${today}T00:00:00Z`) + 86_400_000,
+  };
 }
 
 /** GET /fred/series/vintagedates: the days the stored revisions became known, in the real-time period. */
-export async function getFredVintageDates(ctx: ReadContext, t: FredTarget, q: VintageDatesQuery): Promise<RenderedJson> {
+export async function getFredVintageDates(
+  ctx: ReadContext,
+  t: FredTarget,
+  q: VintageDatesQuery,
+): Promise<RenderedJson> {
   const data = await seriesData(ctx, t, null);
   const dates = data.history.vintages.filter((d) => d >= q.realtimeStart && d <= q.realtimeEnd);
   if (q.sortOrder === "desc") dates.reverse();
@@ -215,7 +259,11 @@ export async function getFredVintageDates(ctx: ReadContext, t: FredTarget, q: Vi
 }
 
 /** FRED's error for what this series cannot give the query (a frequency finer than its own), or null. */
-export async function checkFredObservations(ctx: ReadContext, t: FredTarget, q: ObservationsQuery): Promise<FredError | null> {
+export async function checkFredObservations(
+  ctx: ReadContext,
+  t: FredTarget,
+  q: ObservationsQuery,
+): Promise<FredError | null> {
   if (!q.frequency) return null;
   const data = await seriesData(ctx, t, q.realtimeStart);
   const printed = printer(q, data);

@@ -24,7 +24,12 @@ export type HealthOptions = {
    * The job engine and where refreshes are recorded; `memo` (the caches' "health.jobs" memo) keeps the section read
    * for JOBS_SECTION_FRESH_MS.
    */
-  jobs?: { queue: Pick<JobQueue, "runsJobs" | "depth">; database: Pick<Database, "db">; config: Pick<JobsConfig, "refresh">; memo?: BoundedCache<string, JobsSection> };
+  jobs?: {
+    queue: Pick<JobQueue, "runsJobs" | "depth">;
+    database: Pick<Database, "db">;
+    config: Pick<JobsConfig, "refresh">;
+    memo?: BoundedCache<string, JobsSection>;
+  };
 };
 
 type JobsReport = NonNullable<HealthReport["jobs"]>;
@@ -41,7 +46,10 @@ function jobsSection(jobs: NonNullable<HealthOptions["jobs"]>, now: number): Pro
 }
 
 async function jobsReport(jobs: NonNullable<HealthOptions["jobs"]>): Promise<JobsReport> {
-  const [queues, runs] = await Promise.all([jobs.queue.depth().catch(() => null), listSourceRefreshes(jobs.database.db)]);
+  const [queues, runs] = await Promise.all([
+    jobs.queue.depth().catch(() => null),
+    listSourceRefreshes(jobs.database.db),
+  ]);
   const bySource = new Map(runs.map((r) => [r.source, r]));
   const schedules = new Map(jobs.config.refresh.schedules.map((s) => [s.source, s.cron]));
   const sources = [...new Set([...schedules.keys(), ...bySource.keys()])].sort();
@@ -66,7 +74,11 @@ async function jobsReport(jobs: NonNullable<HealthOptions["jobs"]>): Promise<Job
   };
 }
 
-export async function checkHealth(database: Pick<Database, "kind" | "ping">, rateLimits: Pick<RateLimitStore, "kind" | "shared">, opts: HealthOptions): Promise<HealthReport> {
+export async function checkHealth(
+  database: Pick<Database, "kind" | "ping">,
+  rateLimits: Pick<RateLimitStore, "kind" | "shared">,
+  opts: HealthOptions,
+): Promise<HealthReport> {
   const now = opts.now ?? (() => performance.now());
   const started = now();
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -45,7 +45,10 @@ export function parseImportCsv(text: string, opts: ImportCsvOptions = {}): Parse
     parsed = parseObservationsCsv(text, opts);
   } catch (e) {
     if (e instanceof CsvObservationsError) {
-      fail("INVALID_PARAMETER", e.message, { ...(e.line !== null && { line: e.line }), ...(e.column !== null && { column: e.column }) });
+      fail("INVALID_PARAMETER", e.message, {
+        ...(e.line !== null && { line: e.line }),
+        ...(e.column !== null && { column: e.column }),
+      });
     }
     throw e;
   }
@@ -69,19 +72,27 @@ export async function resolveImportIndicator(db: Db, code: string, source?: stri
   if (source !== undefined) {
     const match = found.filter((i) => i.sourceSlug === source);
     if (match.length === 0) {
-      fail("RESOURCE_NOT_FOUND", `indicator '${code}' is not published by source '${source}' (sources: ${sources.join(", ")})`, {
-        indicator: code,
-        source,
-        sources,
-      });
+      fail(
+        "RESOURCE_NOT_FOUND",
+        `indicator '${code}' is not published by source '${source}' (sources: ${sources.join(", ")})`,
+        {
+          indicator: code,
+          source,
+          sources,
+        },
+      );
     }
     return match[0];
   }
   if (found.length > 1) {
-    fail("INVALID_PARAMETER", `indicator '${code}' exists in several sources (${sources.join(", ")}): choose one with the source option`, {
-      indicator: code,
-      sources,
-    });
+    fail(
+      "INVALID_PARAMETER",
+      `indicator '${code}' exists in several sources (${sources.join(", ")}): choose one with the source option`,
+      {
+        indicator: code,
+        sources,
+      },
+    );
   }
   return found[0];
 }
@@ -92,9 +103,13 @@ export async function importObservationsCsv(store: Store, args: ImportCsvArgs): 
   const indicator = await resolveImportIndicator(db, args.indicator, args.source);
   const region = await resolveRegionAmong(store, args.region, indicator.regionKinds);
   if (!indicator.regionKinds.includes(region.type)) {
-    fail("INVALID_PARAMETER", `Indicator '${indicator.code}' is offered for ${indicator.regionKinds.join(", ") || "no region kind"} regions, not for the ${region.type} ${region.code} (${region.name}).`, {
-      parameter: "region",
-    });
+    fail(
+      "INVALID_PARAMETER",
+      `Indicator '${indicator.code}' is offered for ${indicator.regionKinds.join(", ") || "no region kind"} regions, not for the ${region.type} ${region.code} (${region.name}).`,
+      {
+        parameter: "region",
+      },
+    );
   }
   const progress = args.progress ?? silentProgress;
 
@@ -120,6 +135,11 @@ export async function importObservationsCsv(store: Store, args: ImportCsvArgs): 
     inserted: written.inserted,
     revised: written.revised,
     unchanged: written.unchanged,
-    series: { observationCount: series.observationCount, firstDate: series.firstDate, lastDate: series.lastDate, version: series.version },
+    series: {
+      observationCount: series.observationCount,
+      firstDate: series.firstDate,
+      lastDate: series.lastDate,
+      version: series.version,
+    },
   };
 }

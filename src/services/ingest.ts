@@ -18,7 +18,10 @@ import { UpstreamError, type DateRange, type FetchedSeries, type SeriesRef, type
 export type IngestContext = { db: Db; upstream: UpstreamRegistry; clock: Clock };
 
 export type IngestTarget = {
-  indicator: Pick<IndicatorRow, "id" | "code" | "sourceSlug" | "frequency" | "meta" | "regionKinds" | "defaultRegionCode">;
+  indicator: Pick<
+    IndicatorRow,
+    "id" | "code" | "sourceSlug" | "frequency" | "meta" | "regionKinds" | "defaultRegionCode"
+  >;
   region: Pick<RegionRow, "code" | "type" | "fipsState" | "fipsCounty" | "aliases">;
 };
 
@@ -50,7 +53,11 @@ export type IngestOptions = {
 const key = (t: IngestTarget) => `${t.indicator.id}\u0000${t.region.code}`;
 
 /** Fetches and stores each target's series; one result per target, in input order. */
-export async function ingestSeries(ctx: IngestContext, targets: IngestTarget[], opts: IngestOptions = {}): Promise<SeriesIngestResult[]> {
+export async function ingestSeries(
+  ctx: IngestContext,
+  targets: IngestTarget[],
+  opts: IngestOptions = {},
+): Promise<SeriesIngestResult[]> {
   const progress = opts.progress ?? silentProgress;
   progress.start(opts.progressLabel ?? "ingest", targets.length);
   const results = targets.map(
@@ -86,7 +93,10 @@ export async function ingestSeries(ctx: IngestContext, targets: IngestTarget[], 
       const batch = indexes.slice(at, at + connector.batchSize);
       let fetched: FetchedSeries[];
       try {
-        fetched = await connector.fetch(batch.map((i) => results[i].ref!), opts.range);
+        fetched = await connector.fetch(
+          batch.map((i) => results[i].ref!),
+          opts.range,
+        );
       } catch (e) {
         if (!(e instanceof UpstreamError)) throw e;
         for (const i of batch) Object.assign(results[i], { status: "failed", error: e });
@@ -106,7 +116,11 @@ export async function ingestSeries(ctx: IngestContext, targets: IngestTarget[], 
 }
 
 /** One series: the result when it was written or is not offered; the UpstreamError when the provider failed. */
-export async function ingestOne(ctx: IngestContext, target: IngestTarget, opts: IngestOptions = {}): Promise<SeriesIngestResult> {
+export async function ingestOne(
+  ctx: IngestContext,
+  target: IngestTarget,
+  opts: IngestOptions = {},
+): Promise<SeriesIngestResult> {
   const [result] = await ingestSeries(ctx, [target], opts);
   if (result.status === "failed") throw result.error!;
   return result;
@@ -130,7 +144,16 @@ async function writeBatch(
     // A whole history with nothing in it is not a series we can hold; an empty refresh window is just quiet.
     if (f.observations.length === 0) {
       if (range) r.status = "ok";
-      else Object.assign(r, { status: "failed", error: new UpstreamError({ provider: f.ref.connector, kind: "not_found", retryable: false, message: `${f.ref.upstreamId}: no observations` }) });
+      else
+        Object.assign(r, {
+          status: "failed",
+          error: new UpstreamError({
+            provider: f.ref.connector,
+            kind: "not_found",
+            retryable: false,
+            message: `${f.ref.upstreamId}: no observations`,
+          }),
+        });
       return;
     }
     const updatedAt = f.sourceUpdatedAt ? new Date(f.sourceUpdatedAt) : null;
@@ -139,7 +162,12 @@ async function writeBatch(
       write: {
         indicatorId: targets[i].indicator.id,
         regionCode: targets[i].region.code,
-        rows: f.observations.map((o) => ({ date: o.date, value: o.value, isPreliminary: o.isPreliminary, sourceUpdatedAt: updatedAt })),
+        rows: f.observations.map((o) => ({
+          date: o.date,
+          value: o.value,
+          isPreliminary: o.isPreliminary,
+          sourceUpdatedAt: updatedAt,
+        })),
       },
     });
   });
@@ -147,7 +175,14 @@ async function writeBatch(
   while (pending.length > 0) {
     try {
       const written = await writeManySeries(ctx.db, { items: pending.map((p) => p.write), now: ctx.clock.now() });
-      pending.forEach((p, k) => Object.assign(results[p.index], { status: "ok", inserted: written[k].inserted, revised: written[k].revised, unchanged: written[k].unchanged }));
+      pending.forEach((p, k) =>
+        Object.assign(results[p.index], {
+          status: "ok",
+          inserted: written[k].inserted,
+          revised: written[k].revised,
+          unchanged: written[k].unchanged,
+        }),
+      );
       return;
     } catch (e) {
       if (!(e instanceof ObservationInputError) || e.item >= pending.length) throw e;
@@ -155,7 +190,12 @@ async function writeBatch(
       const ref = results[bad.index].ref!;
       Object.assign(results[bad.index], {
         status: "failed",
-        error: new UpstreamError({ provider: ref.connector, kind: "protocol", retryable: false, message: `${ref.upstreamId}: ${e.message}` }),
+        error: new UpstreamError({
+          provider: ref.connector,
+          kind: "protocol",
+          retryable: false,
+          message: `${ref.upstreamId}: ${e.message}`,
+        }),
       });
       pending = pending.filter((_, k) => k !== e.item);
     }

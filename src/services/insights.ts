@@ -43,7 +43,10 @@ export type InsightsBody = {
 
 /** Resolves the series and finds its heads, before any payment (what does not exist or is not held costs nothing). Reads only. */
 export async function resolveInsights(ctx: ReadContext, q: InsightsQuery): Promise<InsightsTarget> {
-  const target = await heldTarget(ctx, await resolveSeriesTarget(ctx, { code: q.indicator, source: q.source, region: q.region }));
+  const target = await heldTarget(
+    ctx,
+    await resolveSeriesTarget(ctx, { code: q.indicator, source: q.source, region: q.region }),
+  );
   // The schema has validated the window.
   return { ...target, window: parseWindow(q.window)! };
 }
@@ -58,14 +61,25 @@ export async function getInsights(ctx: ReadContext, target: InsightsTarget): Pro
   const latest = lastValued(data.points);
   const peers = stored && latest ? await peerValues(ctx, stored.id, target.region, latest, regions.byCode) : null;
   const insights = computeInsights(
-    { points: data.points, frequency: target.frequency, unit: data.unit, upIsGood: stored ? stored.upIsGood : null, indicatorName: name, place, values: stored ? valueSpecOf(stored) : undefined },
+    {
+      points: data.points,
+      frequency: target.frequency,
+      unit: data.unit,
+      upIsGood: stored ? stored.upIsGood : null,
+      indicatorName: name,
+      place,
+      values: stored ? valueSpecOf(stored) : undefined,
+    },
     target.window,
     peers,
   );
   const attribution = seriesAttribution(catalog, target);
   const freshness = dataFreshness(ctx, data, target);
   // Active signals are news: none on a series behind schedule (src/domain/freshness.ts).
-  const signals = stored && freshness && !freshness.stale ? await activeSignalsOfSeries(ctx, { indicatorId: stored.id, regionCode: target.region.code }) : [];
+  const signals =
+    stored && freshness && !freshness.stale
+      ? await activeSignalsOfSeries(ctx, { indicatorId: stored.id, regionCode: target.region.code })
+      : [];
   const concept = target.kind === "stored" ? target.concept : target.disclosure;
   return {
     facts: insights.facts,
@@ -95,9 +109,11 @@ export function seriesAttribution(catalog: CatalogSnapshot, target: SeriesTarget
   // A derived series names its inputs: a concept's resolved inputs, a stored svc: series' meta.derived.inputs.
   const inputs =
     target.kind === "stored"
-      ? (((target.indicator.meta.derived as { inputs?: string[] } | undefined)?.inputs ?? [])
-          .map((code) => (catalog.byLowerCode.get(code.toLowerCase()) ?? []).find((i) => i.code === code && i.sourceSlug !== "svc"))
-          .filter((i) => i !== undefined))
+      ? ((target.indicator.meta.derived as { inputs?: string[] } | undefined)?.inputs ?? [])
+          .map((code) =>
+            (catalog.byLowerCode.get(code.toLowerCase()) ?? []).find((i) => i.code === code && i.sourceSlug !== "svc"),
+          )
+          .filter((i) => i !== undefined)
       : target.inputs.map((i) => i.indicator);
   return sourceAttribution(
     target.kind === "stored" ? target.indicator : { code: target.code, sourceSlug: "svc", meta: {} },
@@ -114,7 +130,13 @@ function lastValued(points: readonly { date: string; value: number | null }[]): 
 type RegionLike = { code: string; type: string; name: string; parentCode: string | null };
 
 /** The peers of a region on `date` (see the file comment), with how prose names them; null when it has none. */
-async function peerValues(ctx: ReadContext, indicatorId: string, region: RegionLike, date: string, byCode: Map<string, RegionLike>): Promise<PeerValues | null> {
+async function peerValues(
+  ctx: ReadContext,
+  indicatorId: string,
+  region: RegionLike,
+  date: string,
+  byCode: Map<string, RegionLike>,
+): Promise<PeerValues | null> {
   if (region.type !== "county" && region.type !== "state" && region.type !== "country") return null;
   const parentCode = region.type === "county" ? region.parentCode : null;
   if (region.type === "county" && !parentCode) return null;

@@ -18,7 +18,13 @@ export type AuthenticatedKey = {
   unrestricted: boolean;
   /** Hash of the secret this request presented: a rotation replaces exactly this secret. */
   secretHash: string;
-  subscription: { id: string; plan: string; billingEmail: string; state: SubscriptionState; graceEndsAt: Date | null } | null;
+  subscription: {
+    id: string;
+    plan: string;
+    billingEmail: string;
+    state: SubscriptionState;
+    graceEndsAt: Date | null;
+  } | null;
 };
 
 function toAuthenticated(found: KeyWithSubscription, secretHash: string, now: Date): AuthenticatedKey {
@@ -46,17 +52,26 @@ function toAuthenticated(found: KeyWithSubscription, secretHash: string, now: Da
 }
 
 /** `revoked`: the secret is a key's, but that key was revoked (an unknown secret has none). */
-export type Authentication = { ok: true; key: AuthenticatedKey; expired: string | null } | { ok: false; revoked?: true };
+export type Authentication =
+  | { ok: true; key: AuthenticatedKey; expired: string | null }
+  | { ok: false; revoked?: true };
 
 /** Looks a presented key up by hash. `expired` explains why a found key may not read data any more. */
-export async function authenticateKey(deps: Pick<Deps, "database" | "clock" | "keys">, rawKey: string): Promise<Authentication> {
+export async function authenticateKey(
+  deps: Pick<Deps, "database" | "clock" | "keys">,
+  rawKey: string,
+): Promise<Authentication> {
   const hash = sha256Hex(rawKey);
   const found = await deps.keys.cache.lookup(hash, () => findKeyBySecretHash(deps.database.db, hash));
   return authenticationOf(found, hash, deps.clock.now());
 }
 
 /** authenticateKey answered from the key cache alone (no I/O); undefined when the key is not cached. */
-export function authenticateCachedKey(deps: Pick<Deps, "clock" | "keys">, rawKey: string, now: Date = deps.clock.now()): Authentication | undefined {
+export function authenticateCachedKey(
+  deps: Pick<Deps, "clock" | "keys">,
+  rawKey: string,
+  now: Date = deps.clock.now(),
+): Authentication | undefined {
   // The digest's bytes, written into one buffer: no hex string per request. The cache matches them in constant time
   // against the row's stored hash, so that hash is the one the row is checked against.
   Bun.SHA256.hash(rawKey, digestScratch);
@@ -95,7 +110,13 @@ function authenticationOfMatched(found: KeyWithSubscription, now: Date): Authent
   else if (key.subscription?.state === "past_due")
     expired = `The subscription paying for this key is past due since ${key.subscription.graceEndsAt!.toISOString()} (a payment failed and the 7-day grace period ended). It works again once a payment succeeds.`;
   const auth: Authentication = { ok: true, key, expired };
-  const changes = [found.key.expiresAt?.getTime(), key.subscription?.graceEndsAt?.getTime()].filter((x): x is number => x !== undefined);
-  holder[AUTHENTICATED] = { auth, since: Math.max(-Infinity, ...changes.filter((x) => x <= t)), until: Math.min(Infinity, ...changes.filter((x) => x > t)) };
+  const changes = [found.key.expiresAt?.getTime(), key.subscription?.graceEndsAt?.getTime()].filter(
+    (x): x is number => x !== undefined,
+  );
+  holder[AUTHENTICATED] = {
+    auth,
+    since: Math.max(-Infinity, ...changes.filter((x) => x <= t)),
+    until: Math.min(Infinity, ...changes.filter((x) => x > t)),
+  };
   return auth;
 }

@@ -58,7 +58,10 @@ function acknowledgements(waitMs: number) {
           w.needed = needed;
           if (w.got >= needed) w.done();
           let timer: ReturnType<typeof setTimeout> | undefined;
-          const all = await Promise.race([settled.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), waitMs)))]);
+          const all = await Promise.race([
+            settled.then(() => true),
+            new Promise<boolean>((r) => (timer = setTimeout(() => r(false), waitMs))),
+          ]);
           clearTimeout(timer);
           waiting.delete(nonce);
           return all;
@@ -80,7 +83,11 @@ export function redisBus(url: string, opts: { logger: Logger; waitMs: number }):
     const acks = acknowledgements(opts.waitMs);
     // No offline queue: while Redis is unreachable a publish fails at once (and the publisher waits out the TTL)
     // instead of waiting for a reconnection. So it connects before sending.
-    const publisher = new RedisClient(url, { enableOfflineQueue: false, autoReconnect: false, connectionTimeout: 1000 });
+    const publisher = new RedisClient(url, {
+      enableOfflineQueue: false,
+      autoReconnect: false,
+      connectionTimeout: 1000,
+    });
     const send = async (channel: string, message: string) => {
       if (!publisher.connected) await publisher.connect();
       return publisher.publish(channel, message);
@@ -92,7 +99,10 @@ export function redisBus(url: string, opts: { logger: Logger; waitMs: number }):
     const lost = (e: unknown) => {
       if (closed) return;
       // Logged once per outage, not at every retry.
-      if (listening) opts.logger.warn("key cache: the Redis subscription is lost; keys are not cached until it is back", { error: describeError(e) });
+      if (listening)
+        opts.logger.warn("key cache: the Redis subscription is lost; keys are not cached until it is back", {
+          error: describeError(e),
+        });
       listening = false;
       handlers.listening(false);
       clearTimeout(retry);
@@ -117,18 +127,18 @@ export function redisBus(url: string, opts: { logger: Logger; waitMs: number }):
           }),
         )
         .then(
-        () => {
-          if (subscriber !== s || closed) return;
-          listening = true;
-          handlers.listening(true);
-        },
-        (e) => {
-          if (subscriber !== s) return;
-          subscriber = null;
-          s.close();
-          lost(e);
-        },
-      );
+          () => {
+            if (subscriber !== s || closed) return;
+            listening = true;
+            handlers.listening(true);
+          },
+          (e) => {
+            if (subscriber !== s) return;
+            subscriber = null;
+            s.close();
+            lost(e);
+          },
+        );
     }
     subscribe();
     return {
@@ -141,7 +151,10 @@ export function redisBus(url: string, opts: { logger: Logger; waitMs: number }):
           receivers = await send(INVALIDATE_CHANNEL, `${nonce} ${keyId}`);
         } catch (e) {
           pending.cancel();
-          opts.logger.error("key cache: Redis publish failed; waiting out the cache TTL so no process serves the old key", { error: describeError(e) });
+          opts.logger.error(
+            "key cache: Redis publish failed; waiting out the cache TTL so no process serves the old key",
+            { error: describeError(e) },
+          );
           await Bun.sleep(opts.waitMs);
           return;
         }
@@ -178,7 +191,8 @@ export function postgresBus(notifications: Notifications, opts: { logger: Logger
       },
       (on) => {
         handlers.listening(on);
-        if (!on && wasListening && !closing) opts.logger.warn("key cache: the PostgreSQL listener is lost; keys are not cached until it is back");
+        if (!on && wasListening && !closing)
+          opts.logger.warn("key cache: the PostgreSQL listener is lost; keys are not cached until it is back");
         wasListening = on;
       },
     );
@@ -195,7 +209,9 @@ export function postgresBus(notifications: Notifications, opts: { logger: Logger
           await notifications.notify(INVALIDATE_CHANNEL, `${nonce} ${keyId}`);
         } catch (e) {
           pending.cancel();
-          opts.logger.error("key cache: NOTIFY failed; waiting out the cache TTL so no process serves the old key", { error: describeError(e) });
+          opts.logger.error("key cache: NOTIFY failed; waiting out the cache TTL so no process serves the old key", {
+            error: describeError(e),
+          });
           await Bun.sleep(opts.waitMs);
           return;
         }

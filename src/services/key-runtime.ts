@@ -148,17 +148,39 @@ function faultLog(logger: Logger, failed: string, recovered: string) {
   };
 }
 
-export function createUsageMeter(opts: { database: Database; logger: Logger; journal: UsageJournal; clock?: Clock; flushMs?: number }): UsageMeter {
+export function createUsageMeter(opts: {
+  database: Database;
+  logger: Logger;
+  journal: UsageJournal;
+  clock?: Clock;
+  flushMs?: number;
+}): UsageMeter {
   const { journal, logger } = opts;
   const clock = opts.clock ?? systemClock;
   let chain: Promise<unknown> = Promise.resolve();
   let stopping = false;
   let closed = false;
   let closing: Promise<void> | null = null;
-  const recording = faultLog(logger, "usage meter: the usage journal cannot be written; metered requests are refused (503) until it can", "usage meter: the usage journal is written again; metered requests are served");
-  const sealing = faultLog(logger, "usage meter: the journal's live file cannot be sealed; counts stay in it (safe) and move to the database once it can", "usage meter: the journal is sealed again");
-  const reading = faultLog(logger, "usage meter: the journal's batches cannot be read; retrying at the next flush", "usage meter: the journal's batches are read again");
-  const writing = faultLog(logger, "usage meter: the database refused a batch; batches stay in the journal and are retried at each flush", "usage meter: batches reach the database again");
+  const recording = faultLog(
+    logger,
+    "usage meter: the usage journal cannot be written; metered requests are refused (503) until it can",
+    "usage meter: the usage journal is written again; metered requests are served",
+  );
+  const sealing = faultLog(
+    logger,
+    "usage meter: the journal's live file cannot be sealed; counts stay in it (safe) and move to the database once it can",
+    "usage meter: the journal is sealed again",
+  );
+  const reading = faultLog(
+    logger,
+    "usage meter: the journal's batches cannot be read; retrying at the next flush",
+    "usage meter: the journal's batches are read again",
+  );
+  const writing = faultLog(
+    logger,
+    "usage meter: the database refused a batch; batches stay in the journal and are retried at each flush",
+    "usage meter: batches reach the database again",
+  );
   let journalDown = false;
   let counted = 0;
   let lastMovedAt: number | null = null;
@@ -191,7 +213,11 @@ export function createUsageMeter(opts: { database: Database; logger: Logger; jou
       try {
         const out = await applyUsageBatch(opts.database.db, { id: batch.id, rows: batch.rows, at: clock.now() });
         writing.ok();
-        if (out.unknownKeys.length) logger.warn("usage meter: counts for keys this database does not hold were dropped", { batch: batch.id, keys: out.unknownKeys.length });
+        if (out.unknownKeys.length)
+          logger.warn("usage meter: counts for keys this database does not hold were dropped", {
+            batch: batch.id,
+            keys: out.unknownKeys.length,
+          });
       } catch (e) {
         // Kept in the journal; the next flush tries again (and nothing is lost if this process dies).
         writing.fail({ batch: batch.id, error: describeError(e) });
@@ -201,7 +227,10 @@ export function createUsageMeter(opts: { database: Database; logger: Logger; jou
         journal.remove(batch.id);
       } catch (e) {
         // Applied but still in the journal: the next flush finds its id in the database and only removes it.
-        logger.error("usage meter: applied batch not removed from the journal", { batch: batch.id, error: describeError(e) });
+        logger.error("usage meter: applied batch not removed from the journal", {
+          batch: batch.id,
+          error: describeError(e),
+        });
         return;
       }
     }
@@ -254,7 +283,8 @@ export function createUsageMeter(opts: { database: Database; logger: Logger; jou
  */
 function invalidationBus(opts: { database: Database; logger: Logger; redisUrl: string | null }): BusConnector | null {
   if (opts.redisUrl) return redisBus(opts.redisUrl, { logger: opts.logger, waitMs: KEY_CACHE_TTL_MS });
-  if (opts.database.notifications) return postgresBus(opts.database.notifications, { logger: opts.logger, waitMs: KEY_CACHE_TTL_MS });
+  if (opts.database.notifications)
+    return postgresBus(opts.database.notifications, { logger: opts.logger, waitMs: KEY_CACHE_TTL_MS });
   return null;
 }
 
@@ -262,9 +292,20 @@ function invalidationBus(opts: { database: Database; logger: Logger; redisUrl: s
  * `journalDir`: the usage journal directory (DATA_DIR/usage-journal in the server); omitted, an in-memory
  * journal, which is not crash-safe (for tools and tests that serve no metered traffic).
  */
-export function createKeyRuntime(opts: { database: Database; logger: Logger; redisUrl: string | null; journalDir?: string; clock?: Clock }): KeyRuntime {
+export function createKeyRuntime(opts: {
+  database: Database;
+  logger: Logger;
+  redisUrl: string | null;
+  journalDir?: string;
+  clock?: Clock;
+}): KeyRuntime {
   const cache = createKeyCache({ logger: opts.logger, bus: invalidationBus(opts) });
-  const meter = createUsageMeter({ database: opts.database, logger: opts.logger, clock: opts.clock, journal: openUsageJournal(opts.journalDir ?? ":memory:") });
+  const meter = createUsageMeter({
+    database: opts.database,
+    logger: opts.logger,
+    clock: opts.clock,
+    journal: openUsageJournal(opts.journalDir ?? ":memory:"),
+  });
   return {
     cache,
     meter,

@@ -19,8 +19,27 @@ import {
   type ApiKeyRow,
 } from "../../db/repos/keys";
 import type { Deps } from "../deps";
-import { addressGroup, DAY_MS, ROTATIONS_PER_DAY, SIGNUPS_PER_CLIENT_PER_DAY, canReadPremium, overage, slidingLimit, usageMonth } from "../domain/access";
-import { KEY_RANDOM_BYTES, keyHint, maskEmail, mintKey, normalizeEmail, sameDigest, sha256Hex, uuidFromBytes, type KeyMode } from "../domain/keys";
+import {
+  addressGroup,
+  DAY_MS,
+  ROTATIONS_PER_DAY,
+  SIGNUPS_PER_CLIENT_PER_DAY,
+  canReadPremium,
+  overage,
+  slidingLimit,
+  usageMonth,
+} from "../domain/access";
+import {
+  KEY_RANDOM_BYTES,
+  keyHint,
+  maskEmail,
+  mintKey,
+  normalizeEmail,
+  sameDigest,
+  sha256Hex,
+  uuidFromBytes,
+  type KeyMode,
+} from "../domain/keys";
 import { fail } from "../errors";
 import { keyRotatedMail } from "../mail/messages";
 import { PLANS, type PlanId } from "../plans";
@@ -33,7 +52,8 @@ export type KeyDeps = Pick<Deps, "database" | "clock" | "random" | "logger" | "m
 export const newId = (deps: Pick<Deps, "random">) => uuidFromBytes(deps.random.bytes(16));
 // IPv6 clients are counted by their /64 (addressGroup), IPv4 clients by their address.
 const clientHash = (ip: string | null) => sha256Hex(`client:${ip === null ? "unknown" : addressGroup(ip)}`);
-export const inTx = <T>(deps: Pick<KeyDeps, "database">, fn: (tx: Db) => Promise<T>): Promise<T> => deps.database.db.transaction((tx) => fn(tx as unknown as Db));
+export const inTx = <T>(deps: Pick<KeyDeps, "database">, fn: (tx: Db) => Promise<T>): Promise<T> =>
+  deps.database.db.transaction((tx) => fn(tx as unknown as Db));
 
 export type IssueKeyInput = {
   plan: PlanId;
@@ -46,7 +66,11 @@ export type IssueKeyInput = {
 };
 
 /** Mints and stores a key; the raw key is returned to the caller and stored nowhere. */
-export async function issueKey(deps: KeyDeps, input: IssueKeyInput, db: Db = deps.database.db): Promise<{ key: string; row: ApiKeyRow }> {
+export async function issueKey(
+  deps: KeyDeps,
+  input: IssueKeyInput,
+  db: Db = deps.database.db,
+): Promise<{ key: string; row: ApiKeyRow }> {
   const mode = input.mode ?? "live";
   const key = mintKey(mode, deps.random.bytes(KEY_RANDOM_BYTES));
   const row = await insertKey(db, {
@@ -68,29 +92,59 @@ export async function issueKey(deps: KeyDeps, input: IssueKeyInput, db: Db = dep
 
 function tooMany(message: string, limit: number, retryAfterSeconds: number, now: Date): never {
   const resetUnix = Math.floor(now.getTime() / 1000) + retryAfterSeconds;
-  fail("RATE_LIMIT_EXCEEDED", message, { limit, retry_after_seconds: retryAfterSeconds }, { rate: { allowed: false, limit, remaining: 0, resetUnix, retryAfterSeconds } });
+  fail(
+    "RATE_LIMIT_EXCEEDED",
+    message,
+    { limit, retry_after_seconds: retryAfterSeconds },
+    { rate: { allowed: false, limit, remaining: 0, resetUnix, retryAfterSeconds } },
+  );
 }
 
 /** Counts one anonymous event for a client against its daily limit, atomically (advisory lock per client). */
-export async function takeClientAllowance(deps: KeyDeps, tx: Db, kind: "signup" | "recover", ip: string | null, max: number, what: string): Promise<void> {
+export async function takeClientAllowance(
+  deps: KeyDeps,
+  tx: Db,
+  kind: "signup" | "recover",
+  ip: string | null,
+  max: number,
+  what: string,
+): Promise<void> {
   const now = deps.clock.now();
   const client = clientHash(ip);
   await lockSubject(tx, `${kind}:${client}`);
   const times = await clientEventTimesSince(tx, kind, client, new Date(now.getTime() - DAY_MS));
   const verdict = slidingLimit(times, now, DAY_MS, max);
-  if (!verdict.allowed) tooMany(`At most ${max} ${what} per client address per 24 hours; retry in ${waitText(verdict.retryAfterSeconds)}.`, max, verdict.retryAfterSeconds, now);
+  if (!verdict.allowed)
+    tooMany(
+      `At most ${max} ${what} per client address per 24 hours; retry in ${waitText(verdict.retryAfterSeconds)}.`,
+      max,
+      verdict.retryAfterSeconds,
+      now,
+    );
   await insertClientEvent(tx, { id: newId(deps), kind, clientHash: client, at: now });
 }
 
-export async function signup(deps: KeyDeps, input: { email: string; clientIp: string | null; docsUrl: string }): Promise<SignupResponse> {
+export async function signup(
+  deps: KeyDeps,
+  input: { email: string; clientIp: string | null; docsUrl: string },
+): Promise<SignupResponse> {
   const { key, row } = await inTx(deps, async (tx) => {
     await takeClientAllowance(deps, tx, "signup", input.clientIp, SIGNUPS_PER_CLIENT_PER_DAY, "signups");
     return issueKey(deps, { plan: "free", email: input.email }, tx);
   });
   deps.logger.info("key issued", { key_id: row.id, key_hint: row.hint, plan: row.plan });
   return {
-    data: { key, key_hint: row.hint, plan: "free", rate_limit_per_minute: row.rateLimitPerMinute, docs_url: input.docsUrl },
-    meta: { notice: "Store this key now: it is shown only once. Send it as 'Authorization: Bearer <key>' or 'X-API-Key: <key>'." },
+    data: {
+      key,
+      key_hint: row.hint,
+      plan: "free",
+      rate_limit_per_minute: row.rateLimitPerMinute,
+      docs_url: input.docsUrl,
+    },
+    meta: {
+      notice:
+        "Store this key now: it is shown only once. Send it as 'Authorization: Bearer <key>' or 'X-API-Key: <key>'.",
+    },
   };
 }
 
@@ -107,9 +161,15 @@ export async function rotateKey(deps: KeyDeps, auth: AuthenticatedKey, baseUrl: 
     const times = await rotationTimesSince(tx, auth.id, "rotate", new Date(now.getTime() - DAY_MS));
     const verdict = slidingLimit(times, now, DAY_MS, ROTATIONS_PER_DAY);
     if (!verdict.allowed) {
-      tooMany(`At most ${ROTATIONS_PER_DAY} rotations per key per 24 hours; the current key keeps working. Retry in ${waitText(verdict.retryAfterSeconds)}.`, ROTATIONS_PER_DAY, verdict.retryAfterSeconds, now);
+      tooMany(
+        `At most ${ROTATIONS_PER_DAY} rotations per key per 24 hours; the current key keeps working. Retry in ${waitText(verdict.retryAfterSeconds)}.`,
+        ROTATIONS_PER_DAY,
+        verdict.retryAfterSeconds,
+        now,
+      );
     }
-    if (!(await replaceSecret(tx, auth.id, auth.secretHash, next))) fail("INVALID_API_KEY", "This key no longer works: it was rotated meanwhile.");
+    if (!(await replaceSecret(tx, auth.id, auth.secretHash, next)))
+      fail("INVALID_API_KEY", "This key no longer works: it was rotated meanwhile.");
     await insertRotation(tx, { id: newId(deps), keyId: auth.id, reason: "rotate", previousHint: row.hint, at: now });
     return row.hint;
   });
@@ -123,7 +183,9 @@ export async function rotateKey(deps: KeyDeps, auth: AuthenticatedKey, baseUrl: 
       meta: { notice: "The previous key stopped working. Store this key now: it is shown only once." },
     };
   }
-  const sent = await deps.mail.send(keyRotatedMail({ to: paidBy.billingEmail, baseUrl, key: newKey, hint: next.hint, previousHint }));
+  const sent = await deps.mail.send(
+    keyRotatedMail({ to: paidBy.billingEmail, baseUrl, key: newKey, hint: next.hint, previousHint }),
+  );
   if (!sent.delivered) {
     fail(
       "EMAIL_NOT_SENT",
@@ -132,8 +194,15 @@ export async function rotateKey(deps: KeyDeps, auth: AuthenticatedKey, baseUrl: 
     );
   }
   return {
-    data: { key_hint: next.hint, previous_key_hint: previousHint, delivery: "email", delivered_to: maskEmail(paidBy.billingEmail) },
-    meta: { notice: "The previous key stopped working. The new key was emailed to the subscription's billing address." },
+    data: {
+      key_hint: next.hint,
+      previous_key_hint: previousHint,
+      delivery: "email",
+      delivered_to: maskEmail(paidBy.billingEmail),
+    },
+    meta: {
+      notice: "The previous key stopped working. The new key was emailed to the subscription's billing address.",
+    },
   };
 }
 
@@ -144,7 +213,8 @@ export async function rotateKey(deps: KeyDeps, auth: AuthenticatedKey, baseUrl: 
 export async function revokeKeyWithoutSubscription(deps: KeyDeps, auth: AuthenticatedKey): Promise<RevokeResponse> {
   await inTx(deps, async (tx) => {
     const row = await lockKey(tx, auth.id);
-    if (!row || row.status !== "active" || !sameDigest(row.secretHash, auth.secretHash)) fail("INVALID_API_KEY", "This key no longer works: it was rotated or revoked meanwhile.");
+    if (!row || row.status !== "active" || !sameDigest(row.secretHash, auth.secretHash))
+      fail("INVALID_API_KEY", "This key no longer works: it was rotated or revoked meanwhile.");
     await revokeKeyRow(tx, auth.id, deps.clock.now());
   });
   await deps.keys.cache.invalidate(auth.id);
@@ -159,10 +229,15 @@ export async function revokeKeyWithoutSubscription(deps: KeyDeps, auth: Authenti
 export async function revokeKeyById(
   deps: Pick<KeyDeps, "database" | "clock" | "logger" | "keys">,
   keyId: string,
-): Promise<{ revoked: true; hint: string } | { revoked: false; reason: "not_found" } | { revoked: false; reason: "subscription"; hint: string; subscriptionId: string }> {
+): Promise<
+  | { revoked: true; hint: string }
+  | { revoked: false; reason: "not_found" }
+  | { revoked: false; reason: "subscription"; hint: string; subscriptionId: string }
+> {
   const found = await findKeyById(deps.database.db, keyId);
   if (!found) return { revoked: false, reason: "not_found" };
-  if (found.subscription) return { revoked: false, reason: "subscription", hint: found.key.hint, subscriptionId: found.subscription.id };
+  if (found.subscription)
+    return { revoked: false, reason: "subscription", hint: found.key.hint, subscriptionId: found.subscription.id };
   await inTx(deps, (tx) => revokeKeyRow(tx, keyId, deps.clock.now()));
   await deps.keys.cache.invalidate(keyId);
   deps.logger.info("key revoked by operator", { key_id: keyId, key_hint: found.key.hint });
@@ -179,7 +254,10 @@ export async function keyUsage(deps: Pick<Deps, "database" | "keys">, keyId: str
   return deps.keys.meter.usage(keyId, month, () => usageFor(deps.database.db, keyId, month));
 }
 
-export async function keyStatus(deps: Pick<Deps, "database" | "clock" | "keys">, auth: AuthenticatedKey): Promise<PingResponse> {
+export async function keyStatus(
+  deps: Pick<Deps, "database" | "clock" | "keys">,
+  auth: AuthenticatedKey,
+): Promise<PingResponse> {
   const month = usageMonth(deps.clock.now());
   const requests = await keyUsage(deps, auth.id, month);
   const plan = PLANS[auth.plan];
@@ -194,9 +272,18 @@ export async function keyStatus(deps: Pick<Deps, "database" | "clock" | "keys">,
       allowed_regions: auth.allowedRegions,
       rate_limit_per_minute: auth.rateLimitPerMinute,
       subscription: auth.subscription
-        ? { state: auth.subscription.state, plan: auth.subscription.plan, grace_ends_at: auth.subscription.graceEndsAt?.toISOString() ?? null }
+        ? {
+            state: auth.subscription.state,
+            plan: auth.subscription.plan,
+            grace_ends_at: auth.subscription.graceEndsAt?.toISOString() ?? null,
+          }
         : null,
-      usage: { month, requests, included_requests: plan.includedRequestsPerMonth, overage_requests: overage(plan, requests).overageRequests },
+      usage: {
+        month,
+        requests,
+        included_requests: plan.includedRequestsPerMonth,
+        overage_requests: overage(plan, requests).overageRequests,
+      },
     },
     meta: {},
   };

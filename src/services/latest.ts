@@ -1,12 +1,32 @@
 // GET /v1/observations/latest: the newest valued observation of one series, or of up to 20 at a flat price (batch:
 // each code resolved, entitled and read on its own, so one bad code never fails the others).
-import { isHeldHead, readLatestPerSeries, type SeriesHead, type StoredObservation } from "../../db/repos/observation-reads";
+import {
+  isHeldHead,
+  readLatestPerSeries,
+  type SeriesHead,
+  type StoredObservation,
+} from "../../db/repos/observation-reads";
 import { FREQUENCY_UNIT, periodEnd, type Frequency } from "../domain/calendar";
 import { ApiError, type ErrorCode } from "../errors";
-import { regionLabel, resolveSeriesTarget, type DerivedConceptTarget, type SeriesTarget, type StoredTarget } from "./concepts";
+import {
+  regionLabel,
+  resolveSeriesTarget,
+  type DerivedConceptTarget,
+  type SeriesTarget,
+  type StoredTarget,
+} from "./concepts";
 import { notFetchable, type NotHeld } from "./provisioning";
 import { isDerivedIndicator } from "./derived-series";
-import { dataFreshness, provisionOf, readable, seriesData, targetCode, type Heads, type Provision, type ReadContext } from "./series-read";
+import {
+  dataFreshness,
+  provisionOf,
+  readable,
+  seriesData,
+  targetCode,
+  type Heads,
+  type Provision,
+  type ReadContext,
+} from "./series-read";
 import type { Freshness } from "../domain/freshness";
 import { seriesVersionKey } from "./series-cache";
 
@@ -74,12 +94,18 @@ function rememberRendered(ctx: ReadContext, head: SeriesHead, obs: LatestObserva
 }
 
 /** The newest observation with a value, or null when the held series has none. */
-export async function getLatest(ctx: ReadContext, target: SeriesTarget & { heads?: Heads }): Promise<LatestObservation | null> {
+export async function getLatest(
+  ctx: ReadContext,
+  target: SeriesTarget & { heads?: Heads },
+): Promise<LatestObservation | null> {
   return (await getLatestAnswer(ctx, target)).data;
 }
 
 /** getLatest and how current the series is (the single form's meta.freshness). */
-export async function getLatestAnswer(ctx: ReadContext, target: SeriesTarget & { heads?: Heads }): Promise<{ data: LatestObservation | null; freshness: Freshness | null }> {
+export async function getLatestAnswer(
+  ctx: ReadContext,
+  target: SeriesTarget & { heads?: Heads },
+): Promise<{ data: LatestObservation | null; freshness: Freshness | null }> {
   const data = await seriesData(ctx, target);
   const r = lastValued(data.rows);
   return { data: r ? toLatest(target, r, unitOf(target)) : null, freshness: dataFreshness(ctx, data, target) };
@@ -100,42 +126,79 @@ export function latestMeta(target: SeriesTarget, found: boolean, freshness: Fres
   };
 }
 
-export type BatchError = { indicator: string; code: "INVALID_PARAMETER" | "RESOURCE_NOT_FOUND" | "CATEGORY_NOT_ALLOWED"; message: string; details?: Record<string, unknown> };
+export type BatchError = {
+  indicator: string;
+  code: "INVALID_PARAMETER" | "RESOURCE_NOT_FOUND" | "CATEGORY_NOT_ALLOWED";
+  message: string;
+  details?: Record<string, unknown>;
+};
 
 /**
  * How a resolved code of a batch reads: at its heads; not at all (a 404 that depends on data, reported after the
  * caller's entitlement, so a code the caller may not read is reported as refused); or not held yet, its provisioning
  * the `index`-th of the batch's provisions (started by the paid pipeline before admission).
  */
-export type BatchRead = { kind: "held"; heads: Heads } | { kind: "unreadable"; error: BatchError } | { kind: "not-held"; index: number };
+export type BatchRead =
+  | { kind: "held"; heads: Heads }
+  | { kind: "unreadable"; error: BatchError }
+  | { kind: "not-held"; index: number };
 
 /** A batch resolved: each code's series and how it reads, or its error (a bad or unknown code never fails the others). */
-export type LatestBatch = { codes: string[]; targets: { code: string; target: SeriesTarget; read: BatchRead }[]; errors: BatchError[]; provisions: Provision[] };
+export type LatestBatch = {
+  codes: string[];
+  targets: { code: string; target: SeriesTarget; read: BatchRead }[];
+  errors: BatchError[];
+  provisions: Provision[];
+};
 
 /** Batch latest, before payment: every code resolved on its own, the heads of plain stored series in one statement. Reads only. */
-export async function resolveLatestBatch(ctx: ReadContext, args: { codes: string[]; source?: string; region?: string }): Promise<LatestBatch> {
+export async function resolveLatestBatch(
+  ctx: ReadContext,
+  args: { codes: string[]; source?: string; region?: string },
+): Promise<LatestBatch> {
   const errors: BatchError[] = [];
   const resolved: { code: string; target: SeriesTarget }[] = [];
   for (const code of args.codes) {
     try {
-      resolved.push({ code, target: await resolveSeriesTarget(ctx, { code, source: args.source, region: args.region }) });
+      resolved.push({
+        code,
+        target: await resolveSeriesTarget(ctx, { code, source: args.source, region: args.region }),
+      });
     } catch (e) {
       errors.push(batchError(code, e));
     }
   }
   const plain = (t: SeriesTarget): t is StoredTarget => t.kind === "stored" && !isDerivedIndicator(t.indicator);
   const plainTargets = resolved.map((r) => r.target).filter(plain);
-  const heads = await ctx.caches.series.headsOf(plainTargets.map((t) => ({ indicatorId: t.indicator.id, regionCode: t.region.code })));
+  const heads = await ctx.caches.series.headsOf(
+    plainTargets.map((t) => ({ indicatorId: t.indicator.id, regionCode: t.region.code })),
+  );
   const provisions: Provision[] = [];
   const targets: LatestBatch["targets"] = [];
   for (const { code, target } of resolved) {
-    targets.push({ code, target, read: await batchRead(ctx, code, target, plain(target) ? heads[plainTargets.indexOf(target)]! : undefined, provisions) });
+    targets.push({
+      code,
+      target,
+      read: await batchRead(
+        ctx,
+        code,
+        target,
+        plain(target) ? heads[plainTargets.indexOf(target)]! : undefined,
+        provisions,
+      ),
+    });
   }
   return { codes: args.codes, targets, errors, provisions };
 }
 
 /** `head`: a plain stored series' head, read with the others (null: not held). A provision found is added to `provisions`. */
-async function batchRead(ctx: ReadContext, code: string, target: SeriesTarget, head: SeriesHead | null | undefined, provisions: Provision[]): Promise<BatchRead> {
+async function batchRead(
+  ctx: ReadContext,
+  code: string,
+  target: SeriesTarget,
+  head: SeriesHead | null | undefined,
+  provisions: Provision[],
+): Promise<BatchRead> {
   if (head === undefined) {
     try {
       const found = await readable(ctx, target);
@@ -149,7 +212,8 @@ async function batchRead(ctx: ReadContext, code: string, target: SeriesTarget, h
   if (isHeldHead(head)) return { kind: "held", heads: [head] };
   const t = target as StoredTarget;
   const provision = provisionOf(ctx, t.indicator, t.region);
-  if (!provision) return { kind: "unreadable", error: batchError(code, await notFetchable(ctx, t.indicator, t.region)) };
+  if (!provision)
+    return { kind: "unreadable", error: batchError(code, await notFetchable(ctx, t.indicator, t.region)) };
   provisions.push(provision);
   return { kind: "not-held", index: provisions.length - 1 };
 }
@@ -175,7 +239,12 @@ export async function getLatestBatch(
     // Both refusals are reported as CATEGORY_NOT_ALLOWED, the one refusal code of the batch form (spec); a region
     // refusal says so in details.reason (REGION_NOT_ALLOWED, the single form's code) and names the region.
     if (r) {
-      errors.push({ indicator: t.code, code: "CATEGORY_NOT_ALLOWED", message: r.message, details: batchRefusalDetails(r, t.target) });
+      errors.push({
+        indicator: t.code,
+        code: "CATEGORY_NOT_ALLOWED",
+        message: r.message,
+        details: batchRefusalDetails(r, t.target),
+      });
       continue;
     }
     let heads: Heads;
@@ -205,11 +274,15 @@ export async function getLatestBatch(
     }
     const snap = ctx.caches.series.peek(head);
     const known = snap ? lastValued(snap.rows) : ctx.caches.series.latestOf(head);
-    if (known !== undefined) results.set(code, rememberRendered(ctx, head, known ? toLatest(target, known, target.indicator.unit) : null));
+    if (known !== undefined)
+      results.set(code, rememberRendered(ctx, head, known ? toLatest(target, known, target.indicator.unit) : null));
     else toQuery.push(k);
   }
   if (toQuery.length > 0) {
-    const latest = await readLatestPerSeries(ctx.db, toQuery.map((k) => stored[k]!.head.id));
+    const latest = await readLatestPerSeries(
+      ctx.db,
+      toQuery.map((k) => stored[k]!.head.id),
+    );
     for (const k of toQuery) {
       const { code, target, head } = stored[k]!;
       const r = latest.get(head.id) ?? null;
@@ -237,7 +310,10 @@ export async function getLatestBatch(
   return { data, errors };
 }
 
-function batchRefusalDetails(refused: { code: ErrorCode; details?: Record<string, unknown> }, target: SeriesTarget): Record<string, unknown> {
+function batchRefusalDetails(
+  refused: { code: ErrorCode; details?: Record<string, unknown> },
+  target: SeriesTarget,
+): Record<string, unknown> {
   if (refused.code === "CATEGORY_NOT_ALLOWED") return { ...refused.details };
   return { ...refused.details, reason: refused.code, region: target.region.code };
 }
@@ -247,8 +323,19 @@ function batchRefusalDetails(refused: { code: ErrorCode; details?: Record<string
  * a per-code RESOURCE_NOT_FOUND carrying the provisioning body in details.provisioning; a series whose provisioning
  * was refused (its upstream gave up, the budget) is reported with that answer's message and details.
  */
-async function notHeldError(ctx: ReadContext, code: string, target: SeriesTarget, outcome: Exclude<NotHeld, { kind: "held" }>): Promise<BatchError> {
-  if (outcome.kind === "refused") return { indicator: code, code: "RESOURCE_NOT_FOUND", message: outcome.error.message, ...(outcome.error.details ? { details: outcome.error.details } : {}) };
+async function notHeldError(
+  ctx: ReadContext,
+  code: string,
+  target: SeriesTarget,
+  outcome: Exclude<NotHeld, { kind: "held" }>,
+): Promise<BatchError> {
+  if (outcome.kind === "refused")
+    return {
+      indicator: code,
+      code: "RESOURCE_NOT_FOUND",
+      message: outcome.error.message,
+      ...(outcome.error.details ? { details: outcome.error.details } : {}),
+    };
   const b = outcome.body;
   return {
     indicator: code,
@@ -259,7 +346,10 @@ async function notHeldError(ctx: ReadContext, code: string, target: SeriesTarget
 }
 
 function batchError(indicator: string, e: unknown): BatchError {
-  if (e instanceof ApiError && (e.code === "INVALID_PARAMETER" || e.code === "RESOURCE_NOT_FOUND" || e.code === "CATEGORY_NOT_ALLOWED")) {
+  if (
+    e instanceof ApiError &&
+    (e.code === "INVALID_PARAMETER" || e.code === "RESOURCE_NOT_FOUND" || e.code === "CATEGORY_NOT_ALLOWED")
+  ) {
     return { indicator, code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) };
   }
   throw e;

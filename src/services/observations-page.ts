@@ -24,7 +24,12 @@ export type ObservationRow = {
   revision: number;
 };
 
-export type ResampledRow = { period_start: string; period_end: string; period_type: ResampleTarget; value: number | null };
+export type ResampledRow = {
+  period_start: string;
+  period_end: string;
+  period_type: ResampleTarget;
+  value: number | null;
+};
 
 export type ResampleMeta = {
   method: ResampleMethod;

@@ -24,7 +24,21 @@ import { isDerivedIndicator } from "./derived-series";
 import { toCsv } from "../domain/csv-render";
 import { renderBody, renderJson, type RenderedJson } from "./rendered";
 import type { ObservationRow, ObservationsPage, ResampledRow } from "./observations-page";
-import { dataFreshness, newestValued, observationRows, readable, rule, seriesData, targetCode, viewKey, viewOf, type Heads, type View, type ReadContext, type Readable } from "./series-read";
+import {
+  dataFreshness,
+  newestValued,
+  observationRows,
+  readable,
+  rule,
+  seriesData,
+  targetCode,
+  viewKey,
+  viewOf,
+  type Heads,
+  type View,
+  type ReadContext,
+  type Readable,
+} from "./series-read";
 import { freshnessAt, type Freshness } from "../domain/freshness";
 import type { PageCheck } from "./page-memo";
 import { seriesVersionKey } from "./series-cache";
@@ -32,7 +46,13 @@ import { seriesVersionKey } from "./series-cache";
 /** GET /v1/observations's validated query, as its schema outputs it. */
 export type ObservationsQuery = z.output<typeof observationsQuerySchema>;
 
-export type { ObservationRow, ResampledRow, ResampleMeta, ObservationsMeta, ObservationsPage } from "./observations-page";
+export type {
+  ObservationRow,
+  ResampledRow,
+  ResampleMeta,
+  ObservationsMeta,
+  ObservationsPage,
+} from "./observations-page";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Resolution (runs before any payment: what does not exist or cannot be computed costs nothing)
@@ -41,24 +61,36 @@ export type { ObservationRow, ResampledRow, ResampleMeta, ObservationsMeta, Obse
  * `catalogGeneration`: the catalog's generation when resolution began (what the resolution is valid for); `heads`:
  * the series head(s) the read uses, found once at resolve.
  */
-export type ObservationsTarget = SeriesTarget & { transformSpec: Transform | null; catalogGeneration: number; heads: Heads };
+export type ObservationsTarget = SeriesTarget & {
+  transformSpec: Transform | null;
+  catalogGeneration: number;
+  heads: Heads;
+};
 
 /**
  * Resolves the series and checks every rule that depends on it (frequency, transform) before the read: the target
  * with its heads, or the series to provision. Reads only.
  */
-export async function resolveObservations(ctx: ReadContext, q: ObservationsQuery): Promise<Readable<ObservationsTarget>> {
+export async function resolveObservations(
+  ctx: ReadContext,
+  q: ObservationsQuery,
+): Promise<Readable<ObservationsTarget>> {
   const catalogGeneration = ctx.caches.catalog.generation;
   const target = await resolveSeriesTarget(ctx, { code: q.indicator, source: q.source, region: q.region });
   const transformSpec = q.transform ? parseTransform(q.transform) : null;
   if (q.include_revisions && target.kind === "derived_concept") {
-    fail("INVALID_PARAMETER", `include_revisions is not available for '${target.code}': it is computed on read from ${target.inputs.map((i) => i.indicator.code).join(" and ")}, whose revisions can be read one by one.`, {
-      parameter: "include_revisions",
-    });
+    fail(
+      "INVALID_PARAMETER",
+      `include_revisions is not available for '${target.code}': it is computed on read from ${target.inputs.map((i) => i.indicator.code).join(" and ")}, whose revisions can be read one by one.`,
+      {
+        parameter: "include_revisions",
+      },
+    );
   }
   try {
     if (q.frequency) checkResample(target.frequency, q.frequency);
-    if (transformSpec) checkTransformFrequency(transformSpec, q.frequency ?? target.frequency, { resampled: !!q.frequency });
+    if (transformSpec)
+      checkTransformFrequency(transformSpec, q.frequency ?? target.frequency, { resampled: !!q.frequency });
   } catch (e) {
     rule(e);
   }
@@ -99,10 +131,19 @@ function pageRows<T>(rows: T[], lo: number, hi: number, q: Pick<ObservationsQuer
 }
 
 /** A series in a date range, resampled and transformed as a page of it would be: dated values (buckets by their start). */
-export type SeriesWindow = { id: string; unit: string | null; points: { date: string; value: number | null }[]; freshness: Freshness | null };
+export type SeriesWindow = {
+  id: string;
+  unit: string | null;
+  points: { date: string; value: number | null }[];
+  freshness: Freshness | null;
+};
 
 /** The whole window of (target, q), for a chart: every row in the range, in date order, no paging. */
-export async function seriesWindow(ctx: ReadContext, target: ObservationsTarget, q: ObservationsQuery): Promise<SeriesWindow> {
+export async function seriesWindow(
+  ctx: ReadContext,
+  target: ObservationsTarget,
+  q: ObservationsQuery,
+): Promise<SeriesWindow> {
   const data = await seriesData(ctx, target);
   const view = viewOf(data, target, q, viewKey(target, q));
   const [lo, hi] = windowOf(view, q);
@@ -112,16 +153,20 @@ export async function seriesWindow(ctx: ReadContext, target: ObservationsTarget,
   return { id: data.id, unit: view.unit, points, freshness: dataFreshness(ctx, data, target) };
 }
 
-
-
 /**
  * The page as a JSON Blob. A page of the latest revisions is a pure function of the series version(s) and the
  * normalised query, so its text is kept under a key naming both: a hot page is served without building or serialising
  * rows, and a write (a new version) can never be answered with an older page.
  */
-export async function getObservationsPage(ctx: ReadContext, target: ObservationsTarget, q: ObservationsQuery, format: PageFormat = "json"): Promise<RenderedJson> {
+export async function getObservationsPage(
+  ctx: ReadContext,
+  target: ObservationsTarget,
+  q: ObservationsQuery,
+  format: PageFormat = "json",
+): Promise<RenderedJson> {
   const concept = target.kind === "stored" ? target.concept : target.disclosure;
-  if (q.include_revisions && target.kind === "stored") return renderPage(await revisionsPage(ctx, target, q, concept), format);
+  if (q.include_revisions && target.kind === "stored")
+    return renderPage(await revisionsPage(ctx, target, q, concept), format);
 
   const data = await seriesData(ctx, target);
   const freshness = dataFreshness(ctx, data, target);
@@ -155,14 +200,32 @@ export async function getObservationsPage(ctx: ReadContext, target: Observations
  * meta.concept depends on how the series was asked for (a concept or its code), not on the data: part of the key.
  * meta.freshness depends on the day as well: its periods behind (which fixes the rest of it for one version) too.
  */
-function pageKeyOf(dataId: string, viewKey: string, q: ObservationsQuery, concept: ConceptDisclosure | null, format: PageFormat, regionNote: string, freshness: Freshness | null): string {
+function pageKeyOf(
+  dataId: string,
+  viewKey: string,
+  q: ObservationsQuery,
+  concept: ConceptDisclosure | null,
+  format: PageFormat,
+  regionNote: string,
+  freshness: Freshness | null,
+): string {
   return `${dataId}|${viewKey}|${q.start_date ?? ""}|${q.end_date ?? ""}|${q.order}|${q.limit}|${q.offset}|${concept ? concept.code : ""}|${format}|${regionNote}|${freshness?.periods_behind ?? ""}`;
 }
 
 /** How a page is written: JSON (`{ data, meta }`) or CSV (the rows; the meta beside them, sent as headers). */
 export type PageFormat = "json" | "csv";
 
-const NATIVE_COLUMNS = ["date", "value", "indicator", "region", "unit", "source", "source_updated_at", "is_preliminary", "revision"] as const;
+const NATIVE_COLUMNS = [
+  "date",
+  "value",
+  "indicator",
+  "region",
+  "unit",
+  "source",
+  "source_updated_at",
+  "is_preliminary",
+  "revision",
+] as const;
 const BUCKET_COLUMNS = ["period_start", "period_end", "period_type", "value"] as const;
 
 /**
@@ -172,7 +235,11 @@ const BUCKET_COLUMNS = ["period_start", "period_end", "period_type", "value"] as
 function renderPage(page: ObservationsPage, format: PageFormat): RenderedJson {
   if (format === "json") return renderJson(page);
   const columns = page.meta.resample ? BUCKET_COLUMNS : NATIVE_COLUMNS;
-  return renderBody(toCsv(columns, page.data as unknown as Record<string, unknown>[]), "text/csv; charset=utf-8", page.meta);
+  return renderBody(
+    toCsv(columns, page.data as unknown as Record<string, unknown>[]),
+    "text/csv; charset=utf-8",
+    page.meta,
+  );
 }
 
 /**
@@ -182,7 +249,12 @@ function renderPage(page: ObservationsPage, format: PageFormat): RenderedJson {
  * stored series (revisions are read from the database; a svc: series is checked against its inputs on read, a derived
  * concept computed from them) or the page was not kept.
  */
-export function observationsPageCheck(ctx: ReadContext, target: ObservationsTarget, q: ObservationsQuery, format: PageFormat): PageCheck | null {
+export function observationsPageCheck(
+  ctx: ReadContext,
+  target: ObservationsTarget,
+  q: ObservationsQuery,
+  format: PageFormat,
+): PageCheck | null {
   if (q.include_revisions || target.kind !== "stored" || isDerivedIndicator(target.indicator)) return null;
   const { catalog, series } = ctx.caches;
   const trusted = series.trusted(target.indicator.id, target.region.code);
@@ -191,7 +263,17 @@ export function observationsPageCheck(ctx: ReadContext, target: ObservationsTarg
   if (!snap) return null;
   const now = ctx.now();
   const freshness = freshnessAt(newestValued(snap.rows), target.frequency, now);
-  const body = series.page(pageKeyOf(`s:${seriesVersionKey(trusted.head)}`, viewKey(target, q), q, target.concept, format, target.resolvedRegion.note ?? "", freshness));
+  const body = series.page(
+    pageKeyOf(
+      `s:${seriesVersionKey(trusted.head)}`,
+      viewKey(target, q),
+      q,
+      target.concept,
+      format,
+      target.resolvedRegion.note ?? "",
+      freshness,
+    ),
+  );
   if (!body) return null;
   // meta.freshness is a function of the UTC day (src/domain/freshness.ts asOfDate): it holds until the day ends.
   const dayEnd = freshness ? (Math.floor(now.getTime() / DAY_MS) + 1) * DAY_MS : Number.POSITIVE_INFINITY;
@@ -215,10 +297,37 @@ function baseMeta(target: ObservationsTarget, q: ObservationsQuery) {
 }
 
 /** include_revisions=true: every stored revision in the range, read from the database (not cached). */
-async function revisionsPage(ctx: ReadContext, target: ObservationsTarget & { kind: "stored" }, q: ObservationsQuery, concept: ConceptDisclosure | null): Promise<ObservationsPage> {
+async function revisionsPage(
+  ctx: ReadContext,
+  target: ObservationsTarget & { kind: "stored" },
+  q: ObservationsQuery,
+  concept: ConceptDisclosure | null,
+): Promise<ObservationsPage> {
   const head = target.heads[0]!;
-  const { rows, total } = await readRevisions(ctx.db, head.id, { start: q.start_date, end: q.end_date, order: q.order, limit: q.limit, offset: q.offset });
-  const data = observationRows(rows, null, targetCode(target), target.region.code, target.indicator.unit, target.indicator.sourceSlug);
+  const { rows, total } = await readRevisions(ctx.db, head.id, {
+    start: q.start_date,
+    end: q.end_date,
+    order: q.order,
+    limit: q.limit,
+    offset: q.offset,
+  });
+  const data = observationRows(
+    rows,
+    null,
+    targetCode(target),
+    target.region.code,
+    target.indicator.unit,
+    target.indicator.sourceSlug,
+  );
   const freshness = dataFreshness(ctx, { newest: newestValued((await ctx.caches.series.snapshot(head)).rows) }, target);
-  return { data, meta: { ...baseMeta(target, q), unit: target.indicator.unit, total, ...(concept ? { concept } : {}), ...(freshness ? { freshness } : {}) } };
+  return {
+    data,
+    meta: {
+      ...baseMeta(target, q),
+      unit: target.indicator.unit,
+      total,
+      ...(concept ? { concept } : {}),
+      ...(freshness ? { freshness } : {}),
+    },
+  };
 }

@@ -31,10 +31,17 @@ export type Resolution<S extends Serving> =
 /** A client's mistake an operation refuses in its own words, before any payment (always a 400). */
 export type Declined = { status: 400; message: string };
 
-export const serve = <S extends Serving>(serving: S, provisions?: readonly Provision[]): Resolution<S> => ({ kind: "serve", serving, ...(provisions?.length ? { provisions } : {}) });
+export const serve = <S extends Serving>(serving: S, provisions?: readonly Provision[]): Resolution<S> => ({
+  kind: "serve",
+  serving,
+  ...(provisions?.length ? { provisions } : {}),
+});
 export const provisioning = (provision: Provision): Resolution<never> => ({ kind: "provisioning", provision });
 export const freeAnswer = (body: unknown): Resolution<never> => ({ kind: "free", body });
-export const declined = (message: string): Resolution<never> => ({ kind: "declined", declined: { status: 400, message } });
+export const declined = (message: string): Resolution<never> => ({
+  kind: "declined",
+  declined: { status: 400, message },
+});
 
 /** serve(`held(target)`) for a target found held, else provisioning what was found not held. */
 export function serveHeld<T, S extends Serving>(found: Readable<T>, held: (target: T) => S): Resolution<S> {
@@ -45,7 +52,11 @@ export function serveHeld<T, S extends Serving>(found: Readable<T>, held: (targe
  * What an operation may read of the call besides its query: headers (Accept), path parameters, and the client's
  * address (per-caller limits on work the answer starts, such as chart renders; null when unknown).
  */
-export type Asked = { header(name: string): string | undefined; param(name: string): string | undefined; client: string | null };
+export type Asked = {
+  header(name: string): string | undefined;
+  param(name: string): string | undefined;
+  client: string | null;
+};
 
 /**
  * An operation's answer, as data: JSON with its status (and, where the same answer has a page for people, `html`,
@@ -55,8 +66,16 @@ export type Answer =
   | { kind: "json"; status: 200 | 207; body: unknown; headers?: Record<string, string>; html?: () => Promise<string> }
   | { kind: "page"; page: RenderedJson; vary?: string };
 
-export const jsonAnswer = (body: unknown, status: 200 | 207 = 200, extra: { headers?: Record<string, string>; html?: () => Promise<string> } = {}): Answer => ({ kind: "json", status, body, ...extra });
-export const pageAnswer = (page: RenderedJson, vary?: string): Answer => ({ kind: "page", page, ...(vary ? { vary } : {}) });
+export const jsonAnswer = (
+  body: unknown,
+  status: 200 | 207 = 200,
+  extra: { headers?: Record<string, string>; html?: () => Promise<string> } = {},
+): Answer => ({ kind: "json", status, body, ...extra });
+export const pageAnswer = (page: RenderedJson, vary?: string): Answer => ({
+  kind: "page",
+  page,
+  ...(vary ? { vary } : {}),
+});
 
 /** A paid operation: how it resolves, is priced and entitled, and answers (src/http/paid.ts registers it as a route). */
 export type PaidSpec<Q, S extends Serving> = {
@@ -91,7 +110,9 @@ export type PaidCall<Q> = {
 export type Priced = { serving: Serving; quote: Quote; policy: ReadPolicy; payment: () => PaymentDescription };
 
 /** The gate's outcome: refused (before the answer, or its settlement failed), or served with its payment receipt. */
-export type Gated = { kind: "refused"; refusal: Refusal } | { kind: "served"; answer: Answer; receipt: Readonly<Record<string, string>> | null };
+export type Gated =
+  | { kind: "refused"; refusal: Refusal }
+  | { kind: "served"; answer: Answer; receipt: Readonly<Record<string, string>> | null };
 
 export type Outcome<S> =
   | { kind: "provisioning"; body: ProvisioningBody }
@@ -100,7 +121,11 @@ export type Outcome<S> =
   | (Gated & { served: S; priced: Priced });
 
 /** Runs one call of `spec` (see the file comment). A thrown error is the host's to render (ApiError: the envelope). */
-export async function runPaid<Q, S extends Serving>(spec: PaidSpec<Q, S>, now: () => Date, call: PaidCall<Q>): Promise<Outcome<S>> {
+export async function runPaid<Q, S extends Serving>(
+  spec: PaidSpec<Q, S>,
+  now: () => Date,
+  call: PaidCall<Q>,
+): Promise<Outcome<S>> {
   let resolution = await spec.resolve(call.query, call.asked);
   if (resolution.kind === "provisioning") {
     // Provisioning starts here, never in resolve: a 202, or its refusal, before any payment is asked.
@@ -161,7 +186,11 @@ export function gate(
     } catch (e) {
       return admission.notServed(v).then(() => Promise.reject(e));
     }
-    if (out instanceof Promise) return out.then((a) => settled(admission, v, now, a), (e) => admission.notServed(v).then(() => Promise.reject(e)));
+    if (out instanceof Promise)
+      return out.then(
+        (a) => settled(admission, v, now, a),
+        (e) => admission.notServed(v).then(() => Promise.reject(e)),
+      );
     return settled(admission, v, now, out);
   };
   return verdict instanceof Promise ? verdict.then(admitted) : admitted(verdict);
@@ -170,6 +199,7 @@ export function gate(
 /** Metered (or settled) before the answer leaves: a usage journal that cannot be written refuses, nothing is served unmetered. */
 function settled(admission: Admission, verdict: Admitted, now: Date, answer: Answer): Gated | Promise<Gated> {
   const served = admission.served(verdict, now);
-  const withReceipt = (s: Served): Gated => (s.ok ? { kind: "served", answer, receipt: s.receipt } : { kind: "refused", refusal: s });
+  const withReceipt = (s: Served): Gated =>
+    s.ok ? { kind: "served", answer, receipt: s.receipt } : { kind: "refused", refusal: s };
   return served instanceof Promise ? served.then(withReceipt) : withReceipt(served);
 }

@@ -6,7 +6,10 @@ export type PaymentDescription = {
   method: string;
   query: Record<string, string>;
   pathParams: Record<string, string>;
-  shape: { queryParamsSchema: { properties: Record<string, unknown>; required?: string[] }; outputSchema?: Record<string, unknown> } | null;
+  shape: {
+    queryParamsSchema: { properties: Record<string, unknown>; required?: string[] };
+    outputSchema?: Record<string, unknown>;
+  } | null;
 };
 
 /**

@@ -34,7 +34,8 @@ async function resolveListed(ctx: ReadContext, code: string, region: string | un
   try {
     return await resolveSeriesTarget(ctx, { code, region });
   } catch (e) {
-    if (e instanceof ApiError && e.details?.parameter === "indicator") throw new ApiError(e.code, e.message, { ...e.details, parameter: "indicators", indicator: code }, e.advice);
+    if (e instanceof ApiError && e.details?.parameter === "indicator")
+      throw new ApiError(e.code, e.message, { ...e.details, parameter: "indicators", indicator: code }, e.advice);
     throw e;
   }
 }
@@ -44,7 +45,10 @@ export async function resolvePanel(ctx: ReadContext, q: PanelQuery): Promise<Pan
   for (const code of q.indicators) series.push({ code, target: await resolveListed(ctx, code, q.region) });
   let plan: PanelPlan;
   try {
-    plan = planPanel(series.map((s) => ({ key: s.code, frequency: s.target.frequency })), q.frequency);
+    plan = planPanel(
+      series.map((s) => ({ key: s.code, frequency: s.target.frequency })),
+      q.frequency,
+    );
   } catch (e) {
     rule(e);
   }
@@ -118,7 +122,9 @@ export async function getPanel(ctx: ReadContext, t: PanelTarget): Promise<Render
       regions,
       frequency: t.plan.frequency,
       points: panel.dates.length * t.series.length,
-      ...(resampled ? { resample: { method: q.resample_method, target_frequency: t.plan.frequency, series: panel.resampled } } : {}),
+      ...(resampled
+        ? { resample: { method: q.resample_method, target_frequency: t.plan.frequency, series: panel.resampled } }
+        : {}),
       ...(Object.keys(concepts).length > 0 ? { concepts } : {}),
       freshness: fresh,
     },

@@ -12,7 +12,11 @@ import type { Deps } from "../deps";
 import { sha256Hex } from "payments";
 
 /** The generated secrets this node is to use (its own, or those the first node recorded); throws ConfigError when its secrets differ. */
-export async function sharePaymentSecrets(db: Db, config: Config, deps: Pick<Deps, "random" | "clock"> & { logger: Logger }): Promise<GeneratedSecrets> {
+export async function sharePaymentSecrets(
+  db: Db,
+  config: Config,
+  deps: Pick<Deps, "random" | "clock"> & { logger: Logger },
+): Promise<GeneratedSecrets> {
   checkPaymentConfig(config);
   const { l402, x402 } = config.payments;
   const own = generatedSecrets(config, deps);
@@ -27,22 +31,35 @@ export async function sharePaymentSecrets(db: Db, config: Config, deps: Pick<Dep
   }
   if (x402) {
     const address = (x402.payTo ?? own.x402PayTo!).toLowerCase();
-    const local: LocalSecret = x402.payTo ? { origin: "configured", fingerprints: [address], value: address } : { origin: "generated", fingerprint: address, value: own.x402PayTo! };
+    const local: LocalSecret = x402.payTo
+      ? { origin: "configured", fingerprints: [address], value: address }
+      : { origin: "generated", fingerprint: address, value: own.x402PayTo! };
     const used = await settle(db, "x402_pay_to", local, deps, problems);
     if (used !== null) out.x402PayTo = used;
   }
-  if (problems.length) throw new ConfigError(`payment secrets differ between nodes on this database:\n${problems.map((p) => `  ${p}`).join("\n")}`);
+  if (problems.length)
+    throw new ConfigError(
+      `payment secrets differ between nodes on this database:\n${problems.map((p) => `  ${p}`).join("\n")}`,
+    );
   return out;
 }
 
 /** Settles one secret with the record; the generated secret to use when it is another node's, else null. */
-async function settle(db: Db, name: SecretName, local: LocalSecret, deps: Pick<Deps, "clock"> & { logger: Logger }, problems: string[]): Promise<string | null> {
+async function settle(
+  db: Db,
+  name: SecretName,
+  local: LocalSecret,
+  deps: Pick<Deps, "clock"> & { logger: Logger },
+  problems: string[],
+): Promise<string | null> {
   for (let round = 0; round < 2; round++) {
     const record = await findPaymentSecret(db, name);
     const d = decideSecret(name, record, local);
     if (d.kind === "use") return null;
     if (d.kind === "adopt") {
-      deps.logger.info("payment secret shared: using the one the first node on this database generated", { secret: name });
+      deps.logger.info("payment secret shared: using the one the first node on this database generated", {
+        secret: name,
+      });
       return d.value;
     }
     if (d.kind === "refuse") {
@@ -50,7 +67,11 @@ async function settle(db: Db, name: SecretName, local: LocalSecret, deps: Pick<D
       return null;
     }
     if (await recordPaymentSecret(db, { name, ...d.record, recordedAt: deps.clock.now() }, record !== null)) {
-      if (record !== null) deps.logger.warn("payment secret record replaced by this node's configured one", { secret: name, was: record.origin });
+      if (record !== null)
+        deps.logger.warn("payment secret record replaced by this node's configured one", {
+          secret: name,
+          was: record.origin,
+        });
       return null;
     }
   }

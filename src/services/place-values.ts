@@ -20,11 +20,22 @@ async function memoized<T>(store: Store, indicatorId: string, key: string, load:
 }
 
 /** The values on `date` of every place of the scope that holds one (regions without a value that day are absent). */
-export function placeValues(store: Store, scope: PlaceScope, date: string): Promise<{ region: string; value: number }[]> {
-  return memoized(store, scope.indicatorId, `values|${scope.regionType}|${scope.parentCode ?? ""}|${date}`, () => readPeerValues(store.db, { ...scope, date }));
+export function placeValues(
+  store: Store,
+  scope: PlaceScope,
+  date: string,
+): Promise<{ region: string; value: number }[]> {
+  return memoized(store, scope.indicatorId, `values|${scope.regionType}|${scope.parentCode ?? ""}|${date}`, () =>
+    readPeerValues(store.db, { ...scope, date }),
+  );
 }
 
 /** How many places of the scope hold the indicator, and the newest date most of them hold. */
-export function commonDate(store: Store, scope: PlaceScope): Promise<{ date: string; held: number; atDate: number } | null> {
-  return memoized(store, scope.indicatorId, `common|${scope.regionType}|${scope.parentCode ?? ""}`, () => commonLatestDate(store.db, scope));
+export function commonDate(
+  store: Store,
+  scope: PlaceScope,
+): Promise<{ date: string; held: number; atDate: number } | null> {
+  return memoized(store, scope.indicatorId, `common|${scope.regionType}|${scope.parentCode ?? ""}`, () =>
+    commonLatestDate(store.db, scope),
+  );
 }

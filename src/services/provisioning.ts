@@ -16,10 +16,24 @@
 // (pg-boss retries it with backoff); a final one (not retryable, or the last attempt) marks the row failed until
 // max(now + cooldown, now + the upstream's Retry-After).
 import { findSeriesHead, isHeldHead, type SeriesHead } from "../../db/repos/observation-reads";
-import { beginProvisioning, clearProvisioning, dropProvisioning, findProvisioning, markProvisioningFailed, recordFailedAttempt, type ProvisioningRow } from "../../db/repos/provisioning";
+import {
+  beginProvisioning,
+  clearProvisioning,
+  dropProvisioning,
+  findProvisioning,
+  markProvisioningFailed,
+  recordFailedAttempt,
+  type ProvisioningRow,
+} from "../../db/repos/provisioning";
 import type { JobsConfig } from "../config";
 import { uuidFromBytes } from "../domain/keys";
-import { failureRetryAt, importCommandFor, isFinalAttempt, secondsUntil, upstreamErrorInfo } from "../domain/provisioning";
+import {
+  failureRetryAt,
+  importCommandFor,
+  isFinalAttempt,
+  secondsUntil,
+  upstreamErrorInfo,
+} from "../domain/provisioning";
 import { ApiError } from "../errors";
 import type { Logger } from "../logger";
 import type { JobQueue, RandomSource, SeriesFetcher, SeriesKey } from "../ports";
@@ -32,9 +46,19 @@ import { deriveChanged } from "./derived-series";
 import { waitText } from "../domain/wait";
 
 /** What a read needs to provision a series it does not hold. */
-export type ProvisioningContext = { fetcher: SeriesFetcher; jobs: JobQueue; random: RandomSource; settings: JobsConfig["provision"]; budget: ProvisioningBudget; caller: () => ProvisioningCaller | Promise<ProvisioningCaller> };
+export type ProvisioningContext = {
+  fetcher: SeriesFetcher;
+  jobs: JobQueue;
+  random: RandomSource;
+  settings: JobsConfig["provision"];
+  budget: ProvisioningBudget;
+  caller: () => ProvisioningCaller | Promise<ProvisioningCaller>;
+};
 
-export type NotHeld = { kind: "provisioning"; body: ProvisioningBody } | { kind: "refused"; error: ApiError } | { kind: "held"; head: SeriesHead };
+export type NotHeld =
+  | { kind: "provisioning"; body: ProvisioningBody }
+  | { kind: "refused"; error: ApiError }
+  | { kind: "held"; head: SeriesHead };
 
 /** The upstream a series comes from, when no fetch has named it: the catalog's upstream api, else its source. */
 export function providerOf(indicator: IndicatorRow): string {
@@ -43,7 +67,11 @@ export function providerOf(indicator: IndicatorRow): string {
 }
 
 /** Whether a series not held can be provisioned here: a context that provisions, and a connector that fetches it. */
-export function canProvision(p: ProvisioningContext | undefined, indicator: IndicatorRow, region: RegionRow): p is ProvisioningContext {
+export function canProvision(
+  p: ProvisioningContext | undefined,
+  indicator: IndicatorRow,
+  region: RegionRow,
+): p is ProvisioningContext {
   return !!p && p.fetcher.canFetch(indicator, region);
 }
 
@@ -58,8 +86,15 @@ export async function notFetchable(store: Store, indicator: IndicatorRow, region
 }
 
 /** What a read of a series that is not held gets (see the file comment). */
-export async function notHeld(store: Store, p: ProvisioningContext | undefined, now: Date, indicator: IndicatorRow, region: RegionRow): Promise<NotHeld> {
-  if (!canProvision(p, indicator, region)) return { kind: "refused", error: await notFetchable(store, indicator, region) };
+export async function notHeld(
+  store: Store,
+  p: ProvisioningContext | undefined,
+  now: Date,
+  indicator: IndicatorRow,
+  region: RegionRow,
+): Promise<NotHeld> {
+  if (!canProvision(p, indicator, region))
+    return { kind: "refused", error: await notFetchable(store, indicator, region) };
   const label = await regionLabel(store, region);
   const details = { indicator: indicator.code, region: region.code, held: false };
   // The first start's work done first: until then the job engine, which runs fetches, does not run.
@@ -68,8 +103,13 @@ export async function notHeld(store: Store, p: ProvisioningContext | undefined, 
   // Only a request that would start a fetch is bounded (429/503 with Retry-After): re-asking for one under way is free.
   const current = await findProvisioning(store.db, key);
   const caller = await p.caller();
-  if (!current || (current.state === "failed" && current.retryAt! <= now)) await p.budget.admit(store.db, caller, p.fetcher.fetchVia(indicator, region) ?? providerOf(indicator), now);
-  const { row, started } = await beginProvisioning(store.db, key, { requestRef: uuidFromBytes(p.random.bytes(16)), provider: providerOf(indicator), now });
+  if (!current || (current.state === "failed" && current.retryAt! <= now))
+    await p.budget.admit(store.db, caller, p.fetcher.fetchVia(indicator, region) ?? providerOf(indicator), now);
+  const { row, started } = await beginProvisioning(store.db, key, {
+    requestRef: uuidFromBytes(p.random.bytes(16)),
+    provider: providerOf(indicator),
+    now,
+  });
   if (started) {
     // The series may have become held since this read looked: the job that fetched it cleared its row just before
     // this one was made. Then nothing is provisioned (no new request_ref, no job) and the read is served the series.
@@ -86,18 +126,36 @@ export async function notHeld(store: Store, p: ProvisioningContext | undefined, 
   await p.jobs.provision({ ...key, requestRef: row.requestRef }, { first: caller.class === "paying" });
   return {
     kind: "provisioning",
-    body: { status: "provisioning", indicator: indicator.code, region: region.code, retry_after_seconds: p.settings.retryAfterSeconds, request_ref: row.requestRef },
+    body: {
+      status: "provisioning",
+      indicator: indicator.code,
+      region: region.code,
+      retry_after_seconds: p.settings.retryAfterSeconds,
+      request_ref: row.requestRef,
+    },
   };
 }
 
-function upstreamGaveUp(row: ProvisioningRow, indicator: IndicatorRow, label: string, details: Record<string, unknown>, now: Date): ApiError {
+function upstreamGaveUp(
+  row: ProvisioningRow,
+  indicator: IndicatorRow,
+  label: string,
+  details: Record<string, unknown>,
+  now: Date,
+): ApiError {
   const upstream = row.provider ?? providerOf(indicator);
   const wait = secondsUntil(now, row.retryAt!);
   const why = row.lastError ? `: ${row.lastError.replace(/[.\s]+$/, "")}` : "";
   return new ApiError(
     "INTERNAL_ERROR",
     `The upstream '${upstream}' could not provide '${indicator.code}' for ${label}${why}. Try again after ${row.retryAt!.toISOString()} (in ${waitText(wait)}).`,
-    { ...details, upstream, retry_after_seconds: wait, retry_at: row.retryAt!.toISOString(), request_ref: row.requestRef },
+    {
+      ...details,
+      upstream,
+      retry_after_seconds: wait,
+      retry_at: row.retryAt!.toISOString(),
+      request_ref: row.requestRef,
+    },
     { retryAfterSeconds: wait },
   );
 }
@@ -105,7 +163,13 @@ function upstreamGaveUp(row: ProvisioningRow, indicator: IndicatorRow, label: st
 // ---------------------------------------------------------------------------------------------------------------
 // Job side
 
-export type ProvisionDeps = { store: Store; fetcher: SeriesFetcher; now: () => Date; logger: Logger; settings: JobsConfig["provision"] };
+export type ProvisionDeps = {
+  store: Store;
+  fetcher: SeriesFetcher;
+  now: () => Date;
+  logger: Logger;
+  settings: JobsConfig["provision"];
+};
 
 export type ProvisionOutcome =
   | { kind: "held" } // fetched now, or held already (another fetch, an import)
@@ -120,7 +184,11 @@ async function isHeld(store: Store, k: SeriesKey): Promise<boolean> {
  * One attempt at provisioning a series (`attempt`: pg-boss's retry count and limit for the job). Throws only when
  * the failure should be retried.
  */
-export async function provisionSeries(d: ProvisionDeps, k: SeriesKey, attempt: { retryCount: number; retryLimit: number; requestRef: string }): Promise<ProvisionOutcome> {
+export async function provisionSeries(
+  d: ProvisionDeps,
+  k: SeriesKey,
+  attempt: { retryCount: number; retryLimit: number; requestRef: string },
+): Promise<ProvisionOutcome> {
   // A first attempt finding the series held has nothing to do (a request raced a fetch that just finished, an import).
   // A retry fetches regardless: the attempt before it may have died after writing part of the series.
   if (attempt.retryCount === 0 && (await isHeld(d.store, k))) return held(d, k);
@@ -142,13 +210,37 @@ export async function provisionSeries(d: ProvisionDeps, k: SeriesKey, attempt: {
     const info = upstreamErrorInfo(e, providerOf(indicator));
     if (!isFinalAttempt(attempt, info.retryable)) {
       await recordFailedAttempt(d.store.db, k, { provider: info.provider, error: info.message, now: d.now() });
-      d.logger.warn("provisioning attempt failed; retried", { indicator: indicator.code, region: region.code, upstream: info.provider, attempt: attempt.retryCount + 1, error: info.message });
+      d.logger.warn("provisioning attempt failed; retried", {
+        indicator: indicator.code,
+        region: region.code,
+        upstream: info.provider,
+        attempt: attempt.retryCount + 1,
+        error: info.message,
+      });
       throw e;
     }
-    return fail(d, k, attempt.requestRef, { provider: info.provider, error: info.message, retryAfterSeconds: info.retryAfterSeconds }, indicator, region);
+    return fail(
+      d,
+      k,
+      attempt.requestRef,
+      { provider: info.provider, error: info.message, retryAfterSeconds: info.retryAfterSeconds },
+      indicator,
+      region,
+    );
   }
   if (!(await isHeld(d.store, k))) {
-    return fail(d, k, attempt.requestRef, { provider: providerOf(indicator), error: "the upstream answered with no observations for this series", retryAfterSeconds: null }, indicator, region);
+    return fail(
+      d,
+      k,
+      attempt.requestRef,
+      {
+        provider: providerOf(indicator),
+        error: "the upstream answered with no observations for this series",
+        retryAfterSeconds: null,
+      },
+      indicator,
+      region,
+    );
   }
   const outcome = await held(d, k);
   // Logged once the series is served: held, the svc: series it feeds derived, its provisioning row cleared.
@@ -167,12 +259,23 @@ async function held(d: ProvisionDeps, k: SeriesKey): Promise<ProvisionOutcome> {
 }
 
 async function fail(
-  d: ProvisionDeps, k: SeriesKey, requestRef: string, f: { provider: string; error: string; retryAfterSeconds: number | null }, indicator: IndicatorRow, region: RegionRow,
+  d: ProvisionDeps,
+  k: SeriesKey,
+  requestRef: string,
+  f: { provider: string; error: string; retryAfterSeconds: number | null },
+  indicator: IndicatorRow,
+  region: RegionRow,
 ): Promise<ProvisionOutcome> {
   const now = d.now();
   const retryAt = failureRetryAt(now, d.settings.failureCooldownSeconds, f.retryAfterSeconds);
   await markProvisioningFailed(d.store.db, k, { requestRef, provider: f.provider, error: f.error, retryAt, now });
-  d.logger.warn("provisioning gave up", { indicator: indicator.code, region: region.code, upstream: f.provider, error: f.error, retry_at: retryAt.toISOString() });
+  d.logger.warn("provisioning gave up", {
+    indicator: indicator.code,
+    region: region.code,
+    upstream: f.provider,
+    error: f.error,
+    retry_at: retryAt.toISOString(),
+  });
   return { kind: "failed", provider: f.provider, error: f.error, retryAt };
 }
 
@@ -182,5 +285,16 @@ export async function provisioningLost(d: ProvisionDeps, k: SeriesKey, requestRe
   const indicator = await indicatorById(d.store, k.indicatorId);
   const region = (await regionIndex(d.store)).byCode.get(k.regionCode);
   if (!indicator || !region) return { kind: "gone" };
-  return fail(d, k, requestRef, { provider: providerOf(indicator), error: "the fetch did not finish (the worker running it stopped or timed out on every attempt)", retryAfterSeconds: null }, indicator, region);
+  return fail(
+    d,
+    k,
+    requestRef,
+    {
+      provider: providerOf(indicator),
+      error: "the fetch did not finish (the worker running it stopped or timed out on every attempt)",
+      retryAfterSeconds: null,
+    },
+    indicator,
+    region,
+  );
 }

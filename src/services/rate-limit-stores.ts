@@ -17,7 +17,10 @@ type Counter = { window: number; count: number; expiresAt: number };
  * hit once in their window (a flood from rotating client addresses makes those), then the oldest windows; an evicted
  * counter starts again from zero. `now` (monotonic ms) only dates the windows' ends.
  */
-export function memoryRateLimitStore(bounds: CacheBounds = CACHE_BOUNDS.rateLimitCounters, now: () => number = () => performance.now()): RateLimitStore & { size(): number } {
+export function memoryRateLimitStore(
+  bounds: CacheBounds = CACHE_BOUNDS.rateLimitCounters,
+  now: () => number = () => performance.now(),
+): RateLimitStore & { size(): number } {
   const counters = new Map<string, Counter>();
   const max = bounds.maxEntries ?? Infinity;
   // The counter of the previous hit: a busy key's next hit needs no lookup.
@@ -94,7 +97,11 @@ export function redisRateLimitStore(url: string, opts: RedisStoreOptions = {}): 
   // No offline queue: while disconnected a command fails at once instead of waiting for the reconnection. Reconnected
   // here, every `retryAfterMs`, rather than by the client's own backoff (with it, health still said degraded 10-12 s
   // after Redis was back); a lost connection marks the store degraded at once, not at the next request's failure.
-  const client = new RedisClient(url, { enableOfflineQueue: false, connectionTimeout: timeoutMs * 4, autoReconnect: false });
+  const client = new RedisClient(url, {
+    enableOfflineQueue: false,
+    connectionTimeout: timeoutMs * 4,
+    autoReconnect: false,
+  });
   const local = memoryRateLimitStore();
   let pending: PendingHit[] = [];
   let downUntil = -Infinity;
@@ -104,7 +111,10 @@ export function redisRateLimitStore(url: string, opts: RedisStoreOptions = {}): 
   const lost = (e: unknown) => {
     if (closed) return;
     downUntil = now() + retryAfterMs;
-    if (!degraded) opts.logger?.warn("rate limiter: Redis unreachable; counting in this process until it answers again", { error: String(e) });
+    if (!degraded)
+      opts.logger?.warn("rate limiter: Redis unreachable; counting in this process until it answers again", {
+        error: String(e),
+      });
     degraded = true;
     // One attempt at a time, whatever fails meanwhile (requests failing at once must not keep pushing it back).
     if (reconnect !== undefined) return;
@@ -138,7 +148,10 @@ export function redisRateLimitStore(url: string, opts: RedisStoreOptions = {}): 
   };
   const fail = (batch: PendingHit[], e: unknown) => {
     downUntil = now() + retryAfterMs;
-    if (!degraded) opts.logger?.warn("rate limiter: Redis unreachable; counting in this process until it answers again", { error: String(e) });
+    if (!degraded)
+      opts.logger?.warn("rate limiter: Redis unreachable; counting in this process until it answers again", {
+        error: String(e),
+      });
     degraded = true;
     countLocally(batch);
     // A connection that failed without closing (no answer in time) is not told apart here: the next batch asks again.

@@ -7,7 +7,15 @@
 import { listRegions as listRegionRows, type RegionRow } from "../../db/repos/regions";
 import { fail } from "../errors";
 import { renderJson, type RenderedJson } from "./rendered";
-import { buildRegionIndex, lookupRegion, regionKey, regionSearchText, type LookupOptions, type RegionIndex, type RegionLookup } from "../domain/regions";
+import {
+  buildRegionIndex,
+  lookupRegion,
+  regionKey,
+  regionSearchText,
+  type LookupOptions,
+  type RegionIndex,
+  type RegionLookup,
+} from "../domain/regions";
 import { fuzzyPlaceNames, type FuzzyName } from "../domain/ask/parse";
 import type { RegionType } from "../domain/region-list";
 import type { Region, RegionListQuery } from "../schemas/regions";
@@ -36,13 +44,21 @@ async function regionEntry(store: Store): Promise<RegionIndexEntry> {
   index.catch(() => {
     if (regions.current?.index === index) regions.current = null;
   });
-  const entry: RegionIndexEntry = { generation, index, bodies: new RenderedCache(CACHE_BOUNDS.regionBodies), searchTexts: null, fuzzyNames: null };
+  const entry: RegionIndexEntry = {
+    generation,
+    index,
+    bodies: new RenderedCache(CACHE_BOUNDS.regionBodies),
+    searchTexts: null,
+    fuzzyNames: null,
+  };
   regions.current = entry;
   return entry;
 }
 
 /** The region index with the names ask reads misspellings against (domain/ask/parse.ts), both kept per index. */
-export async function regionIndexForAsk(store: Store): Promise<{ index: RegionIndex<RegionRow>; fuzzyNames: readonly FuzzyName[] }> {
+export async function regionIndexForAsk(
+  store: Store,
+): Promise<{ index: RegionIndex<RegionRow>; fuzzyNames: readonly FuzzyName[] }> {
   const entry = await regionEntry(store);
   const index = await entry.index;
   entry.fuzzyNames ??= fuzzyPlaceNames(index);
@@ -50,7 +66,11 @@ export async function regionIndexForAsk(store: Store): Promise<{ index: RegionIn
 }
 
 /** What an input names, without throwing: for callers that report per-item errors (batch reads). */
-export async function lookupRegionInput(store: Store, input: string, opts: LookupOptions = {}): Promise<RegionLookup & { region?: RegionRow }> {
+export async function lookupRegionInput(
+  store: Store,
+  input: string,
+  opts: LookupOptions = {},
+): Promise<RegionLookup & { region?: RegionRow }> {
   const index = await regionIndex(store);
   const found = lookupRegion(index, input, opts);
   return found.kind === "found" ? { ...found, region: index.byCode.get(found.code)! } : found;
@@ -70,21 +90,30 @@ const echo = (value: string) => (value.length > 100 ? `${value.slice(0, 100)}…
  * slug or name (rules in src/domain/regions.ts). Unknown: 404 RESOURCE_NOT_FOUND; several regions at
  * the same priority: 400 INVALID_PARAMETER listing them.
  */
-export async function resolveRegion(store: Store, input: string, parameter = "region", opts: LookupOptions = {}): Promise<RegionRow> {
+export async function resolveRegion(
+  store: Store,
+  input: string,
+  parameter = "region",
+  opts: LookupOptions = {},
+): Promise<RegionRow> {
   const index = await regionIndex(store);
   const found = lookupRegion(index, input, opts);
   if (found.kind === "found") return index.byCode.get(found.code)!;
   if (found.kind === "ambiguous") {
     const shown = found.candidates.slice(0, 10).map((c) => describe(index, c));
     const more = found.candidates.length > shown.length ? ` and ${found.candidates.length - shown.length} more` : "";
-    fail("INVALID_PARAMETER", `Ambiguous region '${echo(input)}': it names ${shown.join(", ")}${more}. Pass one of these codes.`, {
-      parameter,
-      value: input,
-      candidates: found.candidates.map((c) => {
-        const r = index.byCode.get(c)!;
-        return { code: r.code, type: r.type, name: r.name, slug: r.slug };
-      }),
-    });
+    fail(
+      "INVALID_PARAMETER",
+      `Ambiguous region '${echo(input)}': it names ${shown.join(", ")}${more}. Pass one of these codes.`,
+      {
+        parameter,
+        value: input,
+        candidates: found.candidates.map((c) => {
+          const r = index.byCode.get(c)!;
+          return { code: r.code, type: r.type, name: r.name, slug: r.slug };
+        }),
+      },
+    );
   }
   if (found.retired) {
     const { year, reason, replacedBy } = found.retired;
@@ -102,8 +131,13 @@ export async function resolveRegion(store: Store, input: string, parameter = "re
 /** The API shape of a region (spec "Region"); aliases stay internal. */
 export function toRegion(r: RegionRow): Region {
   return {
-    code: r.code, type: r.type, name: r.name, slug: r.slug,
-    parent_code: r.parentCode, fips_state: r.fipsState, fips_county: r.fipsCounty,
+    code: r.code,
+    type: r.type,
+    name: r.name,
+    slug: r.slug,
+    parent_code: r.parentCode,
+    fips_state: r.fipsState,
+    fips_county: r.fipsCounty,
   };
 }
 
@@ -112,7 +146,12 @@ export function toRegion(r: RegionRow): Region {
  * India for a World Bank one). An input naming no region of those kinds still resolves without the
  * filter, so the caller can say the series is not offered there rather than "unknown region".
  */
-export async function resolveRegionAmong(store: Store, input: string, kinds: readonly string[], parameter = "region"): Promise<RegionRow> {
+export async function resolveRegionAmong(
+  store: Store,
+  input: string,
+  kinds: readonly string[],
+  parameter = "region",
+): Promise<RegionRow> {
   const fit = await lookupRegionInput(store, input, { kinds });
   if (fit.region) return fit.region;
   return resolveRegion(store, input, parameter, fit.kind === "ambiguous" ? { kinds } : {});
@@ -131,7 +170,11 @@ export async function listRegions(store: Store, query: { type?: RegionType; pare
 }
 
 /** `search`: a text to find, with the search text of every region by code (searchTextsOf). */
-type RegionFilter = { type?: RegionType; parentCode?: string; search?: { text: string; texts: ReadonlyMap<string, string> } };
+type RegionFilter = {
+  type?: RegionType;
+  parentCode?: string;
+  search?: { text: string; texts: ReadonlyMap<string, string> };
+};
 
 function regionsOf(index: RegionIndex<RegionRow>, f: RegionFilter): Region[] {
   const out: Region[] = [];
@@ -172,7 +215,12 @@ export async function renderRegionList(store: Store, query: RegionListQuery): Pr
   if (query.search !== undefined) {
     // Built once per index, on its first search, and kept with it.
     entry.searchTexts ??= searchTextsOf(byCode);
-    return renderJson(pageOfRegions(regionsOf(byCode, { type: query.type, parentCode, search: { text: query.search, texts: entry.searchTexts } }), query));
+    return renderJson(
+      pageOfRegions(
+        regionsOf(byCode, { type: query.type, parentCode, search: { text: query.search, texts: entry.searchTexts } }),
+        query,
+      ),
+    );
   }
   const list = () => pageOfRegions(regionsOf(byCode, { type: query.type, parentCode }), query);
   return bodies.get(`${query.type ?? ""}|${parentCode ?? ""}|${query.limit ?? ""}|${query.offset}`, list);

@@ -33,7 +33,10 @@ const encoder = new TextEncoder();
  * revisions) is compressed per request, and brotli's top qualities cost tens of milliseconds on a 250 KB page.
  */
 const compress: Record<ContentCoding, (bytes: Uint8Array) => Uint8Array> = {
-  br: (bytes) => brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
+  br: (bytes) =>
+    brotliCompressSync(bytes, {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+    }),
   gzip: (bytes) => Bun.gzipSync(bytes as Uint8Array<ArrayBuffer>, { level: 6 }),
 };
 

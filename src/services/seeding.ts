@@ -16,10 +16,18 @@ import { createCaches } from "./caches";
  * autovacuum, and without it bulk-loaded tables have no planner statistics and no visibility map (so no index-only
  * scans of the covering latest-observations index).
  */
-export async function seedAndAnalyze(database: Database, opts: { now: Date; progress: Progress } & Pick<SeedOptions, "onFamilyStored" | "rowsPerTransaction">): Promise<void> {
+export async function seedAndAnalyze(
+  database: Database,
+  opts: { now: Date; progress: Progress } & Pick<SeedOptions, "onFamilyStored" | "rowsPerTransaction">,
+): Promise<void> {
   // Loaded on demand: the seed data is large, and commands that do not seed (later starts) skip parsing it.
   const { seedDatabase } = await import("../../db/seed");
-  await seedDatabase(database, { now: opts.now, progress: opts.progress, onFamilyStored: opts.onFamilyStored, rowsPerTransaction: opts.rowsPerTransaction });
+  await seedDatabase(database, {
+    now: opts.now,
+    progress: opts.progress,
+    onFamilyStored: opts.onFamilyStored,
+    rowsPerTransaction: opts.rowsPerTransaction,
+  });
   // Derived svc: series computed from what the seed holds, so they are listed (and priced) from the first start.
   if (!(await storedFamilies(database.db, SNAPSHOT_VERSION)).has("derived")) {
     await deriveAll({ db: database.db, caches: createCaches(database), now: () => opts.now });
@@ -34,12 +42,17 @@ export async function seedAndAnalyze(database: Database, opts: { now: Date; prog
  * interrupted, or one seeded by an older release. Returns whether it seeded. A later start only checks, and brings
  * the curated public briefings up to this release (a few rows, written only when they changed).
  */
-export async function seedIfNeeded(database: Database, opts: { now: Date; progress: Progress; logger: Logger }): Promise<boolean> {
+export async function seedIfNeeded(
+  database: Database,
+  opts: { now: Date; progress: Progress; logger: Logger },
+): Promise<boolean> {
   if (await holdsSeed(database.db)) {
     await seedPublicBriefings(database.db, { now: opts.now });
     return false;
   }
-  opts.logger.info("seeding regions, catalog and the real data snapshot (no network needed)", { database: database.kind });
+  opts.logger.info("seeding regions, catalog and the real data snapshot (no network needed)", {
+    database: database.kind,
+  });
   const t0 = performance.now();
   await seedAndAnalyze(database, opts);
   opts.logger.info("seeded", { ms: Math.round(performance.now() - t0) });

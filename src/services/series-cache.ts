@@ -15,7 +15,11 @@
 // it shows: a new version simply misses, and the old version's pages age out.
 import type { Database, Db } from "../../db/client";
 import {
-  findSeriesHead, findSeriesHeads, readLatestObservations, type SeriesHead, type StoredObservation,
+  findSeriesHead,
+  findSeriesHeads,
+  readLatestObservations,
+  type SeriesHead,
+  type StoredObservation,
 } from "../../db/repos/observation-reads";
 import type { Point } from "../domain/series";
 import { BoundedCache, type CacheBounds } from "./bounded-cache";
@@ -35,7 +39,13 @@ export type SeriesSnapshot = {
 
 export type SeriesCacheOptions = {
   revalidateMs: number;
-  bounds: { seriesRows: CacheBounds; seriesPages: CacheBounds; seriesLatest: CacheBounds; seriesViews: CacheBounds; seriesHeads: CacheBounds };
+  bounds: {
+    seriesRows: CacheBounds;
+    seriesPages: CacheBounds;
+    seriesLatest: CacheBounds;
+    seriesViews: CacheBounds;
+    seriesHeads: CacheBounds;
+  };
   now?: () => number;
   /** Moved by every invalidation (the page memo's validity token, page-memo.ts). */
   epoch?: Epoch;
@@ -48,7 +58,8 @@ const key = (indicatorId: string, regionCode: string) => `${indicatorId}|${regio
 /** Names one stored version of a series: every cache of what was computed from a series keys on this. */
 export const seriesVersionKey = (head: Pick<SeriesHead, "id" | "version">): string => `${head.id}@${head.version}`;
 /** Names the versions of several series, in order (inputs of a computed or derived series). */
-export const seriesVersionsKey = (heads: readonly Pick<SeriesHead, "id" | "version">[]): string => heads.map(seriesVersionKey).join(",");
+export const seriesVersionsKey = (heads: readonly Pick<SeriesHead, "id" | "version">[]): string =>
+  heads.map(seriesVersionKey).join(",");
 
 export class SeriesCache {
   private readonly heads: BoundedCache<string, HeadEntry>;
@@ -158,7 +169,9 @@ export class SeriesCache {
     const points = new Array<Point>(rows.length);
     for (let k = 0; k < rows.length; k++) {
       const r = rows[k]!;
-      points[k] = r.isPreliminary ? { date: r.date, value: r.value, preliminary: true } : { date: r.date, value: r.value };
+      points[k] = r.isPreliminary
+        ? { date: r.date, value: r.value, preliminary: true }
+        : { date: r.date, value: r.value };
     }
     const snap: SeriesSnapshot = { head, rows, points, memo: new BoundedCache(this.opts.bounds.seriesViews) };
     const old = this.snapshots.peek(head.id);

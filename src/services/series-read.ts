@@ -36,18 +36,39 @@ import { seriesVersionKey, seriesVersionsKey } from "./series-cache";
  */
 export type ReadContext = Store & { now: () => Date; provisioning?: ProvisioningContext };
 
-export function readContext(deps: Pick<Deps, "database" | "clock" | "caches" | "fetcher" | "jobs" | "random" | "config" | "rateLimits" | "upstream">, opts: { provisioning?: boolean } = {}): ReadContext {
+export function readContext(
+  deps: Pick<
+    Deps,
+    "database" | "clock" | "caches" | "fetcher" | "jobs" | "random" | "config" | "rateLimits" | "upstream"
+  >,
+  opts: { provisioning?: boolean } = {},
+): ReadContext {
   const ctx: ReadContext = { db: deps.database.db, caches: deps.caches, now: () => deps.clock.now() };
   if (opts.provisioning) {
     const settings = deps.config.jobs.provision;
-    const budget = provisioningBudget({ rateLimits: deps.rateLimits, limits: settings.limits, upstreamAllowance: (u) => deps.upstream.limiter.limitsOf(u) });
-    ctx.provisioning = { fetcher: deps.fetcher, jobs: deps.jobs, random: deps.random, settings, budget, caller: () => ANONYMOUS_CALLER };
+    const budget = provisioningBudget({
+      rateLimits: deps.rateLimits,
+      limits: settings.limits,
+      upstreamAllowance: (u) => deps.upstream.limiter.limitsOf(u),
+    });
+    ctx.provisioning = {
+      fetcher: deps.fetcher,
+      jobs: deps.jobs,
+      random: deps.random,
+      settings,
+      budget,
+      caller: () => ANONYMOUS_CALLER,
+    };
   }
   return ctx;
 }
 
 /** A series offered but not held, and how to start its provisioning (records it, queues its job: it writes). */
-export type Provision = { indicator: IndicatorRow; region: RegionRow; start(caller: ProvisioningCaller): Promise<NotHeld> };
+export type Provision = {
+  indicator: IndicatorRow;
+  region: RegionRow;
+  start(caller: ProvisioningCaller): Promise<NotHeld>;
+};
 
 /** The heads a read of a target uses, found once: one for a stored series, one per input of a derived concept. */
 export type Heads = readonly SeriesHead[];
@@ -60,10 +81,15 @@ export type Readable<T> = { kind: "held"; target: T } | { kind: "not-held"; prov
  * connector fetches it). Answers that depend on data are thrown before any payment: a series nothing fetches (404
  * naming its import command), a derived input missing (404), a svc: series not derived yet (404). Reads only.
  */
-export async function readable<T extends SeriesTarget>(ctx: ReadContext, target: T): Promise<Readable<T & { heads: Heads }>> {
-  if (target.kind === "derived_concept") return { kind: "held", target: { ...target, heads: await inputHeads(ctx, target) } };
+export async function readable<T extends SeriesTarget>(
+  ctx: ReadContext,
+  target: T,
+): Promise<Readable<T & { heads: Heads }>> {
+  if (target.kind === "derived_concept")
+    return { kind: "held", target: { ...target, heads: await inputHeads(ctx, target) } };
   const indicator = target.indicator;
-  if (isDerivedIndicator(indicator)) return { kind: "held", target: { ...target, heads: [await derivedHead(ctx, indicator, target.region)] } };
+  if (isDerivedIndicator(indicator))
+    return { kind: "held", target: { ...target, heads: [await derivedHead(ctx, indicator, target.region)] } };
   const head = await ctx.caches.series.head(indicator.id, target.region.code);
   if (isHeldHead(head)) return { kind: "held", target: { ...target, heads: [head] } };
   const provision = provisionOf(ctx, indicator, target.region);
@@ -75,7 +101,11 @@ export async function readable<T extends SeriesTarget>(ctx: ReadContext, target:
 export function provisionOf(ctx: ReadContext, indicator: IndicatorRow, region: RegionRow): Provision | null {
   const p = ctx.provisioning;
   if (!canProvision(p, indicator, region)) return null;
-  return { indicator, region, start: (caller) => notHeld(ctx, { ...p, caller: () => caller }, ctx.now(), indicator, region) };
+  return {
+    indicator,
+    region,
+    start: (caller) => notHeld(ctx, { ...p, caller: () => caller }, ctx.now(), indicator, region),
+  };
 }
 
 /** The target with its heads, where a series not held is a 404 (a read that does not provision: ask, briefings, pages). */
@@ -105,22 +135,40 @@ export function seriesRead(t: SeriesTarget, surface: Surface): Read {
 type BaseRow = StoredObservation;
 /** `id` names the data and its version(s): `s:<series id>@<version>` or `c:<concept>|<region>|<input versions>`. */
 /** `newest`: the newest period with a value (src/domain/freshness.ts), null without one. */
-export type SeriesData = { id: string; rows: BaseRow[]; points: Point[]; memo: BoundedCache<string, unknown>; unit: string | null; source: string | null; newest: string | null };
+export type SeriesData = {
+  id: string;
+  rows: BaseRow[];
+  points: Point[];
+  memo: BoundedCache<string, unknown>;
+  unit: string | null;
+  source: string | null;
+  newest: string | null;
+};
 
 /** Derived concepts computed from their inputs' versions, by concept, region and input versions. */
 const COMPUTED_CONCEPTS = "observations.computed-concepts";
 
 async function inputHeads(ctx: ReadContext, target: DerivedConceptTarget): Promise<SeriesHead[]> {
-  const heads = await ctx.caches.series.headsOf(target.inputs.map((i) => ({ indicatorId: i.indicator.id, regionCode: target.region.code })));
+  const heads = await ctx.caches.series.headsOf(
+    target.inputs.map((i) => ({ indicatorId: i.indicator.id, regionCode: target.region.code })),
+  );
   const missing = heads.findIndex((h) => !isHeldHead(h));
   if (missing >= 0) {
     const input = target.inputs[missing];
-    fail("RESOURCE_NOT_FOUND", blockedInputMessage(target.code, { role: input.role, indicators: [input.indicator.code] }, await regionLabel(ctx, target.region)), {
-      concept: target.code,
-      blocking_input: input.role,
-      input_indicator: input.indicator.code,
-      region: target.region.code,
-    });
+    fail(
+      "RESOURCE_NOT_FOUND",
+      blockedInputMessage(
+        target.code,
+        { role: input.role, indicators: [input.indicator.code] },
+        await regionLabel(ctx, target.region),
+      ),
+      {
+        concept: target.code,
+        blocking_input: input.role,
+        input_indicator: input.indicator.code,
+        region: target.region.code,
+      },
+    );
   }
   return heads as SeriesHead[];
 }
@@ -132,7 +180,11 @@ export function newestValued(rows: readonly { date: string; value: number | null
 }
 
 /** How current the data read are, as of the context's clock (src/domain/freshness.ts). */
-export function dataFreshness(ctx: ReadContext, data: Pick<SeriesData, "newest">, target: SeriesTarget): Freshness | null {
+export function dataFreshness(
+  ctx: ReadContext,
+  data: Pick<SeriesData, "newest">,
+  target: SeriesTarget,
+): Freshness | null {
   return freshnessAt(data.newest, target.frequency, ctx.now());
 }
 
@@ -141,7 +193,15 @@ export async function seriesData(ctx: ReadContext, target: SeriesTarget & { head
   const heads = target.heads ?? (await heldTarget(ctx, target)).heads;
   if (target.kind === "stored") {
     const snap = await ctx.caches.series.snapshot(heads[0]!);
-    return { id: `s:${seriesVersionKey(snap.head)}`, rows: snap.rows, points: snap.points, memo: snap.memo, unit: target.indicator.unit, source: target.indicator.sourceSlug, newest: newestValued(snap.rows) };
+    return {
+      id: `s:${seriesVersionKey(snap.head)}`,
+      rows: snap.rows,
+      points: snap.points,
+      memo: snap.memo,
+      unit: target.indicator.unit,
+      source: target.indicator.sourceSlug,
+      newest: newestValued(snap.rows),
+    };
   }
   const key = `${target.code}|${target.region.code}|${seriesVersionsKey(heads)}`;
   const memo = ctx.caches.memos.of<SeriesData>(COMPUTED_CONCEPTS);
@@ -162,15 +222,30 @@ export async function seriesData(ctx: ReadContext, target: SeriesTarget & { head
       const idx = periodIndex(r.date, unit);
       const m = meta.get(idx) ?? { revision: 0, sourceUpdatedAt: null };
       if (r.revision > m.revision) m.revision = r.revision;
-      if (r.sourceUpdatedAt && (!m.sourceUpdatedAt || r.sourceUpdatedAt > m.sourceUpdatedAt)) m.sourceUpdatedAt = r.sourceUpdatedAt;
+      if (r.sourceUpdatedAt && (!m.sourceUpdatedAt || r.sourceUpdatedAt > m.sourceUpdatedAt))
+        m.sourceUpdatedAt = r.sourceUpdatedAt;
       meta.set(idx, m);
     }
   }
   const rows: BaseRow[] = points.map((p) => {
     const m = meta.get(periodIndex(p.date, unit));
-    return { date: p.date, value: p.value, revision: m?.revision ?? 0, isPreliminary: !!p.preliminary, sourceUpdatedAt: m?.sourceUpdatedAt ?? null };
+    return {
+      date: p.date,
+      value: p.value,
+      revision: m?.revision ?? 0,
+      isPreliminary: !!p.preliminary,
+      sourceUpdatedAt: m?.sourceUpdatedAt ?? null,
+    };
   });
-  const data: SeriesData = { id: `c:${key}`, rows, points, memo: new BoundedCache(CACHE_BOUNDS.seriesViews), unit: target.unit, source: "svc", newest: newestValued(rows) };
+  const data: SeriesData = {
+    id: `c:${key}`,
+    rows,
+    points,
+    memo: new BoundedCache(CACHE_BOUNDS.seriesViews),
+    unit: target.unit,
+    source: "svc",
+    newest: newestValued(rows),
+  };
   memo.set(key, data);
   return data;
 }
@@ -187,19 +262,46 @@ export function rule(e: unknown): never {
 /** What a view is of: a series with the transform asked for. */
 export type ViewTarget = SeriesTarget & { transformSpec: Transform | null };
 /** What a view (and a page of it, observations.ts) depends on in the query (GET /v1/observations's, as its schema outputs it). */
-export type ViewQuery = Pick<z.output<typeof observationsQuerySchema>, "frequency" | "resample_method" | "start_date" | "end_date" | "order" | "limit" | "offset">;
+export type ViewQuery = Pick<
+  z.output<typeof observationsQuerySchema>,
+  "frequency" | "resample_method" | "start_date" | "end_date" | "order" | "limit" | "offset"
+>;
 
 type NativeView = { kind: "native"; rows: ObservationRow[]; dates: string[]; unit: string | null };
-type BucketView = { kind: "buckets"; rows: ResampledRow[]; starts: string[]; ends: string[]; unit: string | null; resample: ResampleMeta };
+type BucketView = {
+  kind: "buckets";
+  rows: ResampledRow[];
+  starts: string[];
+  ends: string[];
+  unit: string | null;
+  resample: ResampleMeta;
+};
 export type View = NativeView | BucketView;
 
 /** Rows as a page shows them, with `values` in place of theirs when given (a transform's). One loop, no call a row. */
-export function observationRows(rows: readonly BaseRow[], values: readonly (number | null)[] | null, code: string, region: string, unit: string | null, source: string | null): ObservationRow[] {
+export function observationRows(
+  rows: readonly BaseRow[],
+  values: readonly (number | null)[] | null,
+  code: string,
+  region: string,
+  unit: string | null,
+  source: string | null,
+): ObservationRow[] {
   const out = new Array<ObservationRow>(rows.length);
   for (let k = 0; k < rows.length; k++) {
     const r = rows[k]!;
     const at = r.sourceUpdatedAt;
-    out[k] = { date: r.date, value: values ? values[k]! : r.value, indicator: code, region, unit, source, source_updated_at: at ? at.toISOString() : null, is_preliminary: r.isPreliminary, revision: r.revision };
+    out[k] = {
+      date: r.date,
+      value: values ? values[k]! : r.value,
+      indicator: code,
+      region,
+      unit,
+      source,
+      source_updated_at: at ? at.toISOString() : null,
+      is_preliminary: r.isPreliminary,
+      revision: r.revision,
+    };
   }
   return out;
 }
@@ -211,12 +313,24 @@ function buildView(data: SeriesData, target: ViewTarget, q: ViewQuery): View {
     const values = t ? applyTransform(data.points, t, target.frequency).map((p) => p.value) : null;
     const dates = new Array<string>(data.rows.length);
     for (let k = 0; k < dates.length; k++) dates[k] = data.rows[k]!.date;
-    return { kind: "native", rows: observationRows(data.rows, values, targetCode(target), target.region.code, unit, data.source), dates, unit };
+    return {
+      kind: "native",
+      rows: observationRows(data.rows, values, targetCode(target), target.region.code, unit, data.source),
+      dates,
+      unit,
+    };
   }
   const res = resample(data.points, target.frequency, q.frequency, q.resample_method);
   let values: (number | null)[] = res.buckets.map((b) => b.value);
   if (t) values = applyTransform(bucketsAsPoints(res.buckets), t, q.frequency, { resampled: true }).map((p) => p.value);
-  const rows = res.buckets.map((b: Bucket, k): ResampledRow => ({ period_start: b.period_start, period_end: b.period_end, period_type: b.period_type, value: values[k] }));
+  const rows = res.buckets.map(
+    (b: Bucket, k): ResampledRow => ({
+      period_start: b.period_start,
+      period_end: b.period_end,
+      period_type: b.period_type,
+      value: values[k],
+    }),
+  );
   return {
     kind: "buckets",
     rows,

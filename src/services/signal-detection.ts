@@ -9,7 +9,13 @@
 // Series that are not held (no row, or no observation) are skipped; so are indicators not in the catalog. The
 // detectors run on the compute pool (ctx.caches.compute: a worker thread in the server), a batch at a time.
 import type { DetectionSummary } from "../ports";
-import { findSeriesHeads, findSeriesHeadsForIndicator, isHeldHead, readLatestObservationsMany, type SeriesHead } from "../../db/repos/observation-reads";
+import {
+  findSeriesHeads,
+  findSeriesHeadsForIndicator,
+  isHeldHead,
+  readLatestObservationsMany,
+  type SeriesHead,
+} from "../../db/repos/observation-reads";
 import { applyIntervalChanges, intervalsOfSeries, type IntervalChanges, type SignalRow } from "../../db/repos/signals";
 import { clearSeriesChanges, pendingSeriesChanges, pendingSeriesChangesOf } from "../../db/repos/series-changes";
 import { isFrequency } from "../domain/calendar";
@@ -53,7 +59,10 @@ export async function detectChangedSeries(ctx: DetectionContext, onSeries?: () =
 }
 
 /** Every held series of the indicators (all indicators when `indicatorIds` is omitted). */
-export async function detectSignalsForIndicators(ctx: DetectionContext, indicatorIds?: readonly string[]): Promise<DetectionSummary> {
+export async function detectSignalsForIndicators(
+  ctx: DetectionContext,
+  indicatorIds?: readonly string[],
+): Promise<DetectionSummary> {
   const ids = indicatorIds ?? [...(await ctx.caches.catalog.catalog()).byId.keys()];
   const summary: DetectionSummary = { series: 0, observations: 0, inserted: 0, updated: 0, removed: 0, unchanged: 0 };
   for (const id of ids) {
@@ -68,7 +77,9 @@ export async function detectSignalsForIndicators(ctx: DetectionContext, indicato
 }
 
 /** The detectors' view of a catalog entry. */
-export function seriesProfile(i: Pick<IndicatorRow, "code" | "sourceSlug" | "unit" | "frequency" | "meta">): SeriesProfile | null {
+export function seriesProfile(
+  i: Pick<IndicatorRow, "code" | "sourceSlug" | "unit" | "frequency" | "meta">,
+): SeriesProfile | null {
   if (!isFrequency(i.frequency)) return null;
   const upstream = (i.meta as { upstream?: { seasonal_adjustment?: unknown } }).upstream;
   return {
@@ -96,11 +107,22 @@ function storedEpisode(r: SignalRow): StoredEpisode {
   };
 }
 
-async function detectBatch(ctx: DetectionContext, heads: readonly SeriesHead[], summary: DetectionSummary, onSeries?: () => void): Promise<void> {
+async function detectBatch(
+  ctx: DetectionContext,
+  heads: readonly SeriesHead[],
+  summary: DetectionSummary,
+  onSeries?: () => void,
+): Promise<void> {
   const held = heads.filter(isHeldHead);
   if (held.length === 0) return;
   const catalog = await ctx.caches.catalog.catalog();
-  const [observations, stored] = await Promise.all([readLatestObservationsMany(ctx.db, held.map((h) => h.id)), intervalsOfSeries(ctx.db, held)]);
+  const [observations, stored] = await Promise.all([
+    readLatestObservationsMany(
+      ctx.db,
+      held.map((h) => h.id),
+    ),
+    intervalsOfSeries(ctx.db, held),
+  ]);
   const storedBySeries = new Map<string, StoredEpisode[]>();
   for (const r of stored) {
     const k = `${r.indicatorId}|${r.regionCode}`;
@@ -113,11 +135,21 @@ async function detectBatch(ctx: DetectionContext, heads: readonly SeriesHead[], 
     const indicator = catalog.byId.get(h.indicatorId);
     const profile = indicator ? seriesProfile(indicator) : null;
     if (!profile) continue;
-    batch.push({ head: h, item: { points: observations.get(h.id) ?? [], profile, stored: storedBySeries.get(`${h.indicatorId}|${h.regionCode}`) ?? [] } });
+    batch.push({
+      head: h,
+      item: {
+        points: observations.get(h.id) ?? [],
+        profile,
+        stored: storedBySeries.get(`${h.indicatorId}|${h.regionCode}`) ?? [],
+      },
+    });
   }
   if (batch.length === 0) return;
   // The detectors' CPU runs on the compute pool: this thread (the server's, which answers requests) only waits.
-  const diffs = await ctx.caches.compute.run("detectSignals", batch.map((b) => b.item));
+  const diffs = await ctx.caches.compute.run(
+    "detectSignals",
+    batch.map((b) => b.item),
+  );
   const now = ctx.now();
   const changes: IntervalChanges = { inserts: [], updates: [], deletes: [] };
   batch.forEach(({ head: h, item }, k) => {
@@ -140,7 +172,16 @@ async function detectBatch(ctx: DetectionContext, heads: readonly SeriesHead[], 
     }
     for (const u of diff.update) {
       const e = u.episode;
-      changes.updates.push({ id: u.id, set: { direction: e.direction, strength: e.strength, validTo: e.validTo ? toTimestamp(e.validTo) : null, evidence: e.evidence, lastSeenAt: now } });
+      changes.updates.push({
+        id: u.id,
+        set: {
+          direction: e.direction,
+          strength: e.strength,
+          validTo: e.validTo ? toTimestamp(e.validTo) : null,
+          evidence: e.evidence,
+          lastSeenAt: now,
+        },
+      });
     }
     changes.deletes.push(...diff.remove);
     summary.inserted += diff.insert.length;

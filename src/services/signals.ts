@@ -13,7 +13,16 @@ import { getConcept } from "../domain/concepts";
 import { isFrequency } from "../domain/calendar";
 import { asOfDate, currentSince, isCurrent } from "../domain/freshness";
 import { placeName } from "../domain/prose";
-import { SIGNAL_SALIENCE, STRENGTHS, signalText, staleNote, strengthRank, vocabulary, type Episode, type Strength } from "../domain/signals";
+import {
+  SIGNAL_SALIENCE,
+  STRENGTHS,
+  signalText,
+  staleNote,
+  strengthRank,
+  vocabulary,
+  type Episode,
+  type Strength,
+} from "../domain/signals";
 import { fail } from "../errors";
 import type { ActiveSignalsQuery, InsightSignalOut, SignalOut, SignalsQuery } from "../schemas/signals";
 import type { Store } from "./caches";
@@ -31,7 +40,10 @@ export type ResolvedSignalQuery = {
 };
 
 /** `store.now`: the clock that decides which series are current (an active signal's series is). */
-export async function resolveSignalQuery(store: Store & { now: () => Date }, q: SignalListQuery): Promise<ResolvedSignalQuery> {
+export async function resolveSignalQuery(
+  store: Store & { now: () => Date },
+  q: SignalListQuery,
+): Promise<ResolvedSignalQuery> {
   // Signals are detected once everything is stored: until then a list would be missing most of them.
   store.caches.catalog.loading.assertServed("signals");
   const catalog = await store.caches.catalog.catalog();
@@ -47,10 +59,16 @@ export async function resolveSignalQuery(store: Store & { now: () => Date }, q: 
       let found = (exact.length ? exact : concept ? [] : rows).filter((r) => r.isActive);
       if (found.length === 0 && concept?.type === "series") {
         const curated = Object.values(concept.levels).flat();
-        found = [...catalog.byId.values()].filter((r) => r.isActive && curated.some((c) => c!.indicator === r.code && c!.source === r.sourceSlug));
+        found = [...catalog.byId.values()].filter(
+          (r) => r.isActive && curated.some((c) => c!.indicator === r.code && c!.source === r.sourceSlug),
+        );
       }
       if (found.length === 0) {
-        fail("RESOURCE_NOT_FOUND", `Unknown indicator '${value.slice(0, 100)}': it is neither a catalog code nor a concept with stored series.`, { parameter: "indicator", indicator: value });
+        fail(
+          "RESOURCE_NOT_FOUND",
+          `Unknown indicator '${value.slice(0, 100)}': it is neither a catalog code nor a concept with stored series.`,
+          { parameter: "indicator", indicator: value },
+        );
       }
       for (const r of found) {
         ids.add(r.id);
@@ -107,7 +125,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** What a cursor is bound to: the endpoint and the normalised filters (the page size may change between pages). */
 function queryHash(r: Pick<ResolvedSignalQuery, "endpoint" | "filters">): string {
-  return createHash("sha256").update(JSON.stringify([r.endpoint, r.filters])).digest("base64url").slice(0, 16);
+  return createHash("sha256")
+    .update(JSON.stringify([r.endpoint, r.filters]))
+    .digest("base64url")
+    .slice(0, 16);
 }
 
 function checksum(payload: string): string {
@@ -115,14 +136,22 @@ function checksum(payload: string): string {
 }
 
 export function encodeCursor(row: { validFrom: Date; id: string }, hash: string): string {
-  const payload = Buffer.from(JSON.stringify({ f: row.validFrom.toISOString(), i: row.id, q: hash })).toString("base64url");
+  const payload = Buffer.from(JSON.stringify({ f: row.validFrom.toISOString(), i: row.id, q: hash })).toString(
+    "base64url",
+  );
   return `${payload}.${checksum(payload)}`;
 }
 
 function decodeCursor(cursor: string, hash: string): { validFrom: Date; id: string } {
-  const bad = (why: string): never => fail("INVALID_PARAMETER", `Invalid parameter cursor: ${why}. Pass meta.next_cursor of the previous page of the same query, unchanged.`, { parameter: "cursor" });
+  const bad = (why: string): never =>
+    fail(
+      "INVALID_PARAMETER",
+      `Invalid parameter cursor: ${why}. Pass meta.next_cursor of the previous page of the same query, unchanged.`,
+      { parameter: "cursor" },
+    );
   const [payload, sum, ...rest] = cursor.split(".");
-  if (!payload || !sum || rest.length > 0 || checksum(payload) !== sum) return bad("it is not a cursor this service issued, or it was altered");
+  if (!payload || !sum || rest.length > 0 || checksum(payload) !== sum)
+    return bad("it is not a cursor this service issued, or it was altered");
   let data: { f?: unknown; i?: unknown; q?: unknown };
   try {
     data = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
@@ -131,14 +160,18 @@ function decodeCursor(cursor: string, hash: string): { validFrom: Date; id: stri
   }
   if (data.q !== hash) return bad("it belongs to another query (another endpoint or other filters)");
   const validFrom = typeof data.f === "string" ? new Date(data.f) : null;
-  if (!validFrom || Number.isNaN(validFrom.getTime()) || typeof data.i !== "string" || !UUID.test(data.i)) return bad("it is not a cursor this service issued");
+  if (!validFrom || Number.isNaN(validFrom.getTime()) || typeof data.i !== "string" || !UUID.test(data.i))
+    return bad("it is not a cursor this service issued");
   return { validFrom, id: data.i };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Reads
 
-export type SignalPage = { data: SignalOut[]; meta: { count: number; limit: number; next_cursor?: string; filters: Record<string, unknown> } };
+export type SignalPage = {
+  data: SignalOut[];
+  meta: { count: number; limit: number; next_cursor?: string; filters: Record<string, unknown> };
+};
 
 export async function listSignals(store: Store & { now: () => Date }, r: ResolvedSignalQuery): Promise<SignalPage> {
   const rows = await listSignalIntervals(store.db, r.filter, r.limit + 1);
@@ -147,7 +180,12 @@ export async function listSignals(store: Store & { now: () => Date }, r: Resolve
   const more = rows.length > r.limit;
   return {
     data,
-    meta: { count: data.length, limit: r.limit, ...(more ? { next_cursor: encodeCursor(page[page.length - 1], queryHash(r)) } : {}), filters: r.filters },
+    meta: {
+      count: data.length,
+      limit: r.limit,
+      ...(more ? { next_cursor: encodeCursor(page[page.length - 1], queryHash(r)) } : {}),
+      filters: r.filters,
+    },
   };
 }
 
@@ -155,7 +193,14 @@ const iso = (d: Date) => d.toISOString();
 const dateOf = (d: Date) => d.toISOString().slice(0, 10);
 
 function episodeOf(r: SignalRow): Episode {
-  return { type: r.type, direction: (r.direction ?? "up") as Episode["direction"], strength: r.strength as Strength, validFrom: dateOf(r.validFrom), validTo: r.validTo ? dateOf(r.validTo) : null, evidence: r.evidence };
+  return {
+    type: r.type,
+    direction: (r.direction ?? "up") as Episode["direction"],
+    strength: r.strength as Strength,
+    validFrom: dateOf(r.validFrom),
+    validTo: r.validTo ? dateOf(r.validTo) : null,
+    evidence: r.evidence,
+  };
 }
 
 /**
@@ -194,8 +239,19 @@ async function shapeSignals(store: Store & { now: () => Date }, rows: readonly S
       evidence: r.evidence,
       vocabulary: vocabulary(e, i.upIsGood),
       text:
-        signalText(e, { indicatorName: i.name, place: placeOf(region, regions.byCode), frequency: i.frequency as never, unit: i.unit }) +
-        (isFrequency(i.frequency) ? staleNote(e, i.frequency, typeof e.evidence.last_date !== "string" || isCurrent(e.evidence.last_date, i.frequency, asOf)) : ""),
+        signalText(e, {
+          indicatorName: i.name,
+          place: placeOf(region, regions.byCode),
+          frequency: i.frequency as never,
+          unit: i.unit,
+        }) +
+        (isFrequency(i.frequency)
+          ? staleNote(
+              e,
+              i.frequency,
+              typeof e.evidence.last_date !== "string" || isCurrent(e.evidence.last_date, i.frequency, asOf),
+            )
+          : ""),
     });
   }
   return out;
@@ -206,7 +262,10 @@ export function placeOf(region: RegionRow, byCode: Map<string, RegionRow>): stri
 }
 
 /** The open intervals of one stored series, in the InsightSignal shape, strongest first (the caller checks it is current). */
-export async function activeSignalsOfSeries(store: Store & { now: () => Date }, key: { indicatorId: string; regionCode: string }): Promise<InsightSignalOut[]> {
+export async function activeSignalsOfSeries(
+  store: Store & { now: () => Date },
+  key: { indicatorId: string; regionCode: string },
+): Promise<InsightSignalOut[]> {
   store.caches.catalog.loading.assertServed("signals");
   const shaped = await shapeSignals(store, await openIntervalsOfSeries(store.db, key));
   return shaped

@@ -14,9 +14,15 @@ import type { Logger } from "../logger";
 /** Years a scheduled refresh re-reads: enough for the revisions agencies publish (annual benchmarks go back 5 years). */
 const REFRESH_YEARS = 5;
 
-export function upstreamFetcher(deps: { db: Db; upstream: UpstreamRegistry; clock: Clock; logger: Logger }): SeriesFetcher {
+export function upstreamFetcher(deps: {
+  db: Db;
+  upstream: UpstreamRegistry;
+  clock: Clock;
+  logger: Logger;
+}): SeriesFetcher {
   const ctx = { db: deps.db, upstream: deps.upstream, clock: deps.clock };
-  const via = (indicator: IndicatorRow, region: RegionRow) => deps.upstream.refFor(indicator, region)?.connector ?? null;
+  const via = (indicator: IndicatorRow, region: RegionRow) =>
+    deps.upstream.refFor(indicator, region)?.connector ?? null;
   return {
     fetchVia: via,
     canFetch: (indicator, region) => via(indicator, region) !== null,
@@ -30,9 +36,16 @@ export function upstreamFetcher(deps: { db: Db; upstream: UpstreamRegistry; cloc
       const start = `${now.getUTCFullYear() - REFRESH_YEARS}-01-01`;
       const results = await ingestSeries(ctx, held, { range: { start } });
       const failed = results.filter((r) => r.status === "failed");
-      if (failed.length) deps.logger.warn("refresh: series failed upstream", { source, failed: failed.length, first: failed[0].error?.message });
+      if (failed.length)
+        deps.logger.warn("refresh: series failed upstream", {
+          source,
+          failed: failed.length,
+          first: failed[0].error?.message,
+        });
       return {
-        changed: results.filter((r) => r.inserted + r.revised > 0).map((r) => ({ indicatorId: r.indicatorId, regionCode: r.region })),
+        changed: results
+          .filter((r) => r.inserted + r.revised > 0)
+          .map((r) => ({ indicatorId: r.indicatorId, regionCode: r.region })),
       };
     },
   };

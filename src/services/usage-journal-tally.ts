@@ -79,7 +79,10 @@ export function tallies() {
       return e;
     },
     seal(id: string) {
-      sealed.set(id, [...live.values()].map((e) => e.row));
+      sealed.set(
+        id,
+        [...live.values()].map((e) => e.row),
+      );
       live = perKeyMonth();
       fullLines = 0;
     },
@@ -91,7 +94,8 @@ export function tallies() {
     },
     get(keyId: string, month: string) {
       let n = live.get(keyId, month)?.row.requests ?? 0;
-      for (const rows of sealed.values()) for (const r of rows) if (r.keyId === keyId && r.month === month) n += r.requests;
+      for (const rows of sealed.values())
+        for (const r of rows) if (r.keyId === keyId && r.month === month) n += r.requests;
       return n;
     },
     empty: () => live.size === 0,

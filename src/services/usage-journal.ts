@@ -25,7 +25,18 @@
 // by itself once space or permission is back.
 // Several processes may share one DATA_DIR: each appends to its own live file. Reading a file's records back, and
 // this process's counts, are usage-journal-tally.ts.
-import { closeSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { pidAlive } from "../../db/process-alive";
 import { parseJournal, tallies, type UsageRow } from "./usage-journal-tally";
@@ -74,7 +85,10 @@ const INCARNATION = crypto.randomUUID();
 /** A request cannot be journaled (full disk, unwritable directory): it must not be served. */
 export class JournalUnavailableError extends Error {
   readonly code: string | undefined;
-  constructor(readonly location: string, cause: unknown) {
+  constructor(
+    readonly location: string,
+    cause: unknown,
+  ) {
     super(`usage journal ${location} cannot be written: ${cause instanceof Error ? cause.message : String(cause)}`);
     this.code = (cause as { code?: string } | null)?.code;
   }

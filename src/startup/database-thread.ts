@@ -52,7 +52,10 @@ function progressMessages(): Progress {
   // collection outlasts 100 ms, and the seed would collect at every tick and seed nothing).
   const collect = (force: boolean) => {
     const t = performance.now();
-    const every = Math.max(process.memoryUsage.rss() < GC_AT_RSS_BYTES ? GC_EVERY_MS : GC_OVER_BUDGET_EVERY_MS, 4 * lastGcMs);
+    const every = Math.max(
+      process.memoryUsage.rss() < GC_AT_RSS_BYTES ? GC_EVERY_MS : GC_OVER_BUDGET_EVERY_MS,
+      4 * lastGcMs,
+    );
     if (!force && t - lastGcEnd < every) return;
     Bun.gc(true);
     lastGcEnd = performance.now();
@@ -97,14 +100,23 @@ function withEventsToServer(db: Database): Database {
 async function start(config: Config, now: Date): Promise<void> {
   const logger = createLogger(config.logLevel);
   // The image to keep once seeded (null: copied from one, not embedded, not a fresh directory, or no image cache).
-  const imageKey = await restoreKeptImage(config, logger, () => post({ progress: { step: "copying the seeded database image", done: 0, total: 1 } }));
+  const imageKey = await restoreKeptImage(config, logger, () =>
+    post({ progress: { step: "copying the seeded database image", done: 0, total: 1 } }),
+  );
   post({ progress: { step: "opening the database", done: 0, total: 1 } });
   const db = (database = await open(config, logger));
   if (db.raw.kind === "pglite") host = pgliteHost(db.raw.client as PGlite, (m) => jobs.route(m) || post(m));
   post({ opened: { stored: [...(await storedFamilies(db.db, SNAPSHOT_VERSION))] } });
   const background = host ? withEventsToServer(embeddedDatabase(host.background(), async () => {})) : undefined;
   const seeded = await db.exclusive(SEED_LOCK, (locked) =>
-    completeFirstStart(locked, { config, now, progress: progressMessages(), logger, onFamilyStored: (id) => post({ stored: id }), background }),
+    completeFirstStart(locked, {
+      config,
+      now,
+      progress: progressMessages(),
+      logger,
+      onFamilyStored: (id) => post({ stored: id }),
+      background,
+    }),
   );
   if (seeded && host && !stopping) await afterSeed(config, imageKey, host, logger);
   // PostgreSQL: the server has its own connections; this thread's work is done (the server then ends it).
@@ -140,9 +152,17 @@ async function afterSeed(config: Config, imageKey: string | null, held: PgliteHo
   post({ progress: { step: "keeping the seeded database image", done: 0, total: 1 } });
   try {
     await saveImage(config.imageCacheDir!, imageKey, join(config.dataDir, "pglite"), reopen);
-    logger.info("seeded database image kept for the next first start", { image: imageKey, dir: config.imageCacheDir, ms: Math.round(performance.now() - t0), held_still_ms: Math.round(stillMs) });
+    logger.info("seeded database image kept for the next first start", {
+      image: imageKey,
+      dir: config.imageCacheDir,
+      ms: Math.round(performance.now() - t0),
+      held_still_ms: Math.round(stillMs),
+    });
   } catch (e) {
-    logger.warn("could not keep the seeded database image (the next first start seeds again)", { dir: config.imageCacheDir, error: String(e) });
+    logger.warn("could not keep the seeded database image (the next first start seeds again)", {
+      dir: config.imageCacheDir,
+      error: String(e),
+    });
   }
 }
 
@@ -163,7 +183,9 @@ self.onmessage = (event: MessageEvent<ToDatabaseThread>) => {
     // The server went quiet (src/idle-footprint.ts): this thread gives back what its busy time left too.
     releaseMemory();
   } else if ("start" in m) {
-    start(m.start.config, new Date(m.start.now)).catch((e) => post({ failed: e instanceof Error ? (e.stack ?? e.message) : String(e) }));
+    start(m.start.config, new Date(m.start.now)).catch((e) =>
+      post({ failed: e instanceof Error ? (e.stack ?? e.message) : String(e) }),
+    );
   } else {
     stopping = true;
     jobs.detach();

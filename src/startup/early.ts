@@ -11,7 +11,11 @@ import { SERVICE_VERSION } from "../version";
 import type { DatabaseThread } from "./database-start";
 import { startStartingServer, type StartingServer, type StartupState } from "./starting";
 
-export type EarlyListener = { starting: Promise<StartingServer>; state: StartupState; database: Promise<DatabaseThread> };
+export type EarlyListener = {
+  starting: Promise<StartingServer>;
+  state: StartupState;
+  database: Promise<DatabaseThread>;
+};
 
 /** Why `svc serve` would not start with this configuration, or null. */
 export function serveRefusal(config: Config): string | null {
@@ -38,7 +42,13 @@ export function listenEarly(argv: string[], env: Record<string, string | undefin
   }
   const state: StartupState = { step: "starting", done: 0, total: 0, started_at: new Date().toISOString() };
   const database = config.databaseUrl ? "postgres" : "pglite";
-  const starting = startStartingServer({ port: config.port, hostname: config.host, version: SERVICE_VERSION, database, state });
+  const starting = startStartingServer({
+    port: config.port,
+    hostname: config.host,
+    version: SERVICE_VERSION,
+    database,
+    state,
+  });
   // A failure (the port taken) is serve's to report, when it takes the listener over.
   starting.catch(() => {});
   // The database opens on its thread while this one loads the server's modules.

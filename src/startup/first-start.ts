@@ -67,7 +67,11 @@ export async function completeFirstStart(database: Database, opts: FirstStartOpt
   // The job engine's schema: here, not on the server's thread (and so in the seeded image).
   progress.start("job engine schema", 1);
   const { openBoss } = await import("../jobs/boss");
-  const { boss, release } = openBoss(database, { runsJobs: false, poolMax: 1, superviseSeconds: 60, pollSeconds: 2 }, logger);
+  const { boss, release } = openBoss(
+    database,
+    { runsJobs: false, poolMax: 1, superviseSeconds: 60, pollSeconds: 2 },
+    logger,
+  );
   await boss.start();
   await boss.stop({ graceful: false, close: true });
   await release();
@@ -77,7 +81,15 @@ export async function completeFirstStart(database: Database, opts: FirstStartOpt
 
 async function detectAndBrief(database: Database, opts: FirstStartOptions): Promise<void> {
   const { now, progress, logger, config } = opts;
-  const [{ countSeriesChanges }, { createCaches }, { computePool, workerThread }, { workerEntry }, { detectChangedSeries }, { createAsker }, { briefingIdsAwaitingRun, runBriefing }] = await Promise.all([
+  const [
+    { countSeriesChanges },
+    { createCaches },
+    { computePool, workerThread },
+    { workerEntry },
+    { detectChangedSeries },
+    { createAsker },
+    { briefingIdsAwaitingRun, runBriefing },
+  ] = await Promise.all([
     import("../../db/repos/series-changes"),
     import("../services/caches"),
     import("../services/compute-pool"),
@@ -90,13 +102,21 @@ async function detectAndBrief(database: Database, opts: FirstStartOptions): Prom
   // engine's detect job drains the same outbox; emptied here, it finds nothing left to do).
   const t0 = performance.now();
   // The detectors run on a compute thread of their own: on this thread they would hold the server's statements.
-  const compute = computePool({ threads: 1, queueMax: 2, startThread: () => workerThread(workerEntry("compute-thread")) });
+  const compute = computePool({
+    threads: 1,
+    queueMax: 2,
+    startThread: () => workerThread(workerEntry("compute-thread")),
+  });
   const caches = createCaches(database, { compute });
   // A tick per series: detection makes garbage fast (some kilobytes per observation), collected as it goes.
   progress.start("signal detection", await countSeriesChanges(database.db));
   try {
     const s = await detectChangedSeries({ db: database.db, caches, now: () => now }, () => progress.tick());
-    logger.info("signals detected over the seeded series", { series: s.series, intervals: s.inserted, ms: Math.round(performance.now() - t0) });
+    logger.info("signals detected over the seeded series", {
+      series: s.series,
+      intervals: s.inserted,
+      ms: Math.round(performance.now() - t0),
+    });
   } finally {
     progress.done();
     await compute.close();

@@ -36,7 +36,11 @@ const imageDir = (cacheDir: string, key: string) => join(cacheDir, `pglite-${key
  * this code and data, if one is kept. Returns the name a seed of this directory should be kept under (null when an
  * image was copied, the database is not embedded or not empty, or IMAGE_CACHE_DIR is off).
  */
-export async function restoreKeptImage(config: Config, logger: Logger, onCopying: () => void = () => {}): Promise<string | null> {
+export async function restoreKeptImage(
+  config: Config,
+  logger: Logger,
+  onCopying: () => void = () => {},
+): Promise<string | null> {
   if (config.databaseUrl || !config.imageCacheDir) return null;
   ensureDataDir(config.dataDir);
   const pgliteDir = join(config.dataDir, "pglite");
@@ -67,7 +71,12 @@ export async function restoreImage(cacheDir: string, key: string, pgliteDir: str
  * images. `still(fn)` runs `fn` while the database is held still (see the file comment). Returns
  * false when an image of that name is kept already.
  */
-export async function saveImage(cacheDir: string, key: string, pgliteDir: string, still: (fn: () => Promise<void>) => Promise<void> = (fn) => fn()): Promise<boolean> {
+export async function saveImage(
+  cacheDir: string,
+  key: string,
+  pgliteDir: string,
+  still: (fn: () => Promise<void>) => Promise<void> = (fn) => fn(),
+): Promise<boolean> {
   mkdirSync(cacheDir, { recursive: true });
   const dst = imageDir(cacheDir, key);
   if (holdsDatabase(dst)) return false;
@@ -128,5 +137,6 @@ function pruneImages(cacheDir: string, keep: string): void {
     .filter((n) => n.startsWith("pglite-") && !n.includes("."))
     .map((n) => ({ path: join(cacheDir, n), mtime: statSync(join(cacheDir, n)).mtimeMs }))
     .sort((a, b) => b.mtime - a.mtime);
-  for (const old of images.slice(KEEP_IMAGES)) if (old.path !== keep) rmSync(old.path, { recursive: true, force: true });
+  for (const old of images.slice(KEEP_IMAGES))
+    if (old.path !== keep) rmSync(old.path, { recursive: true, force: true });
 }

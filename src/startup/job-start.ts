@@ -186,7 +186,10 @@ export function jobsOnThread(local: JobRuntime, opts: JobThreadOptions): JobQueu
       stopping = true;
       if (restartTimer) clearTimeout(restartTimer);
       restartTimer = null;
-      await Promise.all([stopThread().catch((e) => logger.warn("the job thread did not stop cleanly", { error: errorText(e) })), local.stop()]);
+      await Promise.all([
+        stopThread().catch((e) => logger.warn("the job thread did not stop cleanly", { error: errorText(e) })),
+        local.stop(),
+      ]);
     },
   };
 }

@@ -12,7 +12,12 @@ export type StartupState = StartupProgress & { started_at: string };
  * To the database's thread (src/startup/database-thread.ts): start with this configuration and time; a statement; stop;
  * trim; the job thread's port (null: let go of it, the job thread is gone).
  */
-export type ToDatabaseThread = { start: { config: Config; now: string } } | { pg: PgRequest } | { stop: true } | { trim: true } | { jobPort: MessagePort | null };
+export type ToDatabaseThread =
+  | { start: { config: Config; now: string } }
+  | { pg: PgRequest }
+  | { stop: true }
+  | { trim: true }
+  | { jobPort: MessagePort | null };
 
 /** From the database's thread. */
 export type FromDatabaseThread =
@@ -30,7 +35,10 @@ export type FromDatabaseThread =
   | { stopped: true };
 
 /** To the job thread (src/startup/job-thread.ts): start (`port`: to the database's thread, on the embedded database); stop. */
-export type ToJobThread = { start: { config: Config; port: MessagePort | null } } | { detect: { id: number; indicatorIds: string[] | null } } | { stop: true };
+export type ToJobThread =
+  | { start: { config: Config; port: MessagePort | null } }
+  | { detect: { id: number; indicatorIds: string[] | null } }
+  | { stop: true };
 
 /** From the job thread: its engine runs; its writes, for this thread's caches; its start failed; it stopped. */
 export type FromJobThread =
@@ -41,7 +49,17 @@ export type FromJobThread =
   | { stopped: true };
 
 export type StartingServerRequest =
-  | { type: "listen"; port: number; hostname: string; version: string; database: "pglite" | "postgres"; state: StartupState }
+  | {
+      type: "listen";
+      port: number;
+      hostname: string;
+      version: string;
+      database: "pglite" | "postgres";
+      state: StartupState;
+    }
   | { type: "progress"; state: StartupState }
   | { type: "stop" };
-export type StartingServerReply = { type: "listening"; port: number } | { type: "stopped" } | { type: "error"; message: string };
+export type StartingServerReply =
+  | { type: "listening"; port: number }
+  | { type: "stopped" }
+  | { type: "error"; message: string };

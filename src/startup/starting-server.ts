@@ -16,7 +16,13 @@ self.onmessage = (event: MessageEvent<StartingServerRequest>) => {
   if (m.type === "listen") {
     Object.assign(state, m.state);
     try {
-      server = Bun.serve({ port: m.port, hostname: m.hostname, reusePort: true, development: false, fetch: startingFetch(state, { version: m.version, database: m.database }) });
+      server = Bun.serve({
+        port: m.port,
+        hostname: m.hostname,
+        reusePort: true,
+        development: false,
+        fetch: startingFetch(state, { version: m.version, database: m.database }),
+      });
       post({ type: "listening", port: server.port! });
     } catch (e) {
       post({ type: "error", message: e instanceof Error ? e.message : String(e) });

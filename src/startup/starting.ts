@@ -15,18 +15,36 @@ export const STARTING_RETRY_AFTER_SECONDS = 5;
 
 // `connection: close`: a client's next request connects anew, and so reaches the app once it serves.
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store", connection: "close", ...headers } });
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json", "cache-control": "no-store", connection: "close", ...headers },
+  });
 
-export function startingFetch(state: StartupState, info: { version: string; database: "pglite" | "postgres" }): (req: Request) => Response {
+export function startingFetch(
+  state: StartupState,
+  info: { version: string; database: "pglite" | "postgres" },
+): (req: Request) => Response {
   return (req) => {
     const startup = { step: state.step, done: state.done, total: state.total, started_at: state.started_at };
     if (new URL(req.url).pathname === "/api/health") {
-      const body: HealthStarting = { status: "starting", version: info.version, contract_version: CONTRACT_VERSION, database: { kind: info.database }, startup };
+      const body: HealthStarting = {
+        status: "starting",
+        version: info.version,
+        contract_version: CONTRACT_VERSION,
+        database: { kind: info.database },
+        startup,
+      };
       return json(200, body);
     }
     return json(
       503,
-      { error: { code: "SERVICE_UNAVAILABLE", message: `The service is starting (${state.step}); retry in a few seconds.`, details: { startup } } },
+      {
+        error: {
+          code: "SERVICE_UNAVAILABLE",
+          message: `The service is starting (${state.step}); retry in a few seconds.`,
+          details: { startup },
+        },
+      },
       { "retry-after": String(STARTING_RETRY_AFTER_SECONDS) },
     );
   };
@@ -35,7 +53,13 @@ export function startingFetch(state: StartupState, info: { version: string; data
 /** The starting listener on its own thread (src/startup/starting-server.ts): its port, progress updates, stop. */
 export type StartingServer = { port: number; update(state: StartupState): void; stop(): Promise<void> };
 
-export function startStartingServer(opts: { port: number; hostname: string; version: string; database: "pglite" | "postgres"; state: StartupState }): Promise<StartingServer> {
+export function startStartingServer(opts: {
+  port: number;
+  hostname: string;
+  version: string;
+  database: "pglite" | "postgres";
+  state: StartupState;
+}): Promise<StartingServer> {
   const worker = new Worker(workerEntry("starting-server"), { smol: true });
   return new Promise((resolve, reject) => {
     let stopped: (() => void) | null = null;

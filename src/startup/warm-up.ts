@@ -33,5 +33,10 @@ export async function warmUp(app: Pick<OpenAPIHono<any>, "request">, deps: Deps)
       if (!(e instanceof ApiError)) throw e;
     }
   };
-  await Promise.all([...FIRST_REQUESTS.map((path) => app.request(path)), deps.caches.catalog.coverageTable(), regionIndex(ctx), ...FIRST_READS.map(read)]);
+  await Promise.all([
+    ...FIRST_REQUESTS.map((path) => app.request(path)),
+    deps.caches.catalog.coverageTable(),
+    regionIndex(ctx),
+    ...FIRST_READS.map(read),
+  ]);
 }

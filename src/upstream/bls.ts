@@ -11,7 +11,14 @@
 import { blsPeriodDate, secondsUntilMidnight } from "../domain/upstream-dates";
 import { byDate, chunks, inRange, readNumber, seriesIdFor, upstreamMeta } from "./catalog-meta";
 import { parseJson, protocolError, send, statusError, type Answer, type Transport } from "./http";
-import { UpstreamError, type Connector, type DateRange, type FetchedSeries, type SeriesRef, type UpstreamObservation } from "./types";
+import {
+  UpstreamError,
+  type Connector,
+  type DateRange,
+  type FetchedSeries,
+  type SeriesRef,
+  type UpstreamObservation,
+} from "./types";
 
 type BlsRef = Extract<SeriesRef, { connector: "bls" }>;
 type BlsDatum = { year?: unknown; period?: unknown; value?: unknown; footnotes?: unknown };
@@ -40,21 +47,32 @@ export function blsConnector(cfg: { apiKey: string | null; baseUrl: string }, t:
   function read(label: string) {
     return (a: Answer) => {
       if (a.status !== 200) throw statusError("bls", a, label, t.clock.now());
-      const body = parseJson("bls", a, label) as { status?: unknown; message?: unknown; Results?: { series?: unknown } };
-      const messages = (Array.isArray(body?.message) ? body.message : []).filter((m): m is string => typeof m === "string").map(scrub);
+      const body = parseJson("bls", a, label) as {
+        status?: unknown;
+        message?: unknown;
+        Results?: { series?: unknown };
+      };
+      const messages = (Array.isArray(body?.message) ? body.message : [])
+        .filter((m): m is string => typeof m === "string")
+        .map(scrub);
       const said = messages.join(" ");
       if (body?.status === "REQUEST_SUCCEEDED") {
         if (!Array.isArray(body.Results?.series)) throw protocolError("bls", label, "no Results.series");
         return { series: body.Results.series as { seriesID?: unknown; data?: unknown }[], messages };
       }
-      const base = { provider: "bls" as const, status: a.status, message: `${label}: ${String(body?.status)}${said ? ` (${said})` : ""}` };
+      const base = {
+        provider: "bls" as const,
+        status: a.status,
+        message: `${label}: ${String(body?.status)}${said ? ` (${said})` : ""}`,
+      };
       if (body?.status === "REQUEST_NOT_PROCESSED" && /threshold|exceeded the number of requests/i.test(said)) {
         // The day's allowance is gone for every caller until BLS's midnight.
         const seconds = secondsUntilMidnight(t.clock.now(), QUOTA_ZONE);
         t.limiter.pause("bls", t.clock.now().getTime() + seconds * 1000);
         throw new UpstreamError({ ...base, kind: "quota", retryable: true, retryAfterSeconds: seconds });
       }
-      if (/key/i.test(said) && /invalid/i.test(said)) throw new UpstreamError({ ...base, kind: "auth", retryable: false });
+      if (/key/i.test(said) && /invalid/i.test(said))
+        throw new UpstreamError({ ...base, kind: "auth", retryable: false });
       if (body?.status === "REQUEST_NOT_PROCESSED" || body?.status === "REQUEST_FAILED_OVER_CAPACITY") {
         throw new UpstreamError({ ...base, kind: "over_capacity", retryable: true });
       }
@@ -82,7 +100,11 @@ export function blsConnector(cfg: { apiKey: string | null; baseUrl: string }, t:
       const answer = await send(
         t,
         "bls",
-        { url: endpoint, label, init: { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) } },
+        {
+          url: endpoint,
+          label,
+          init: { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) },
+        },
         read(label),
       );
       for (const m of answer.messages) {
@@ -108,7 +130,12 @@ export function blsConnector(cfg: { apiKey: string | null; baseUrl: string }, t:
     const out: UpstreamObservation[] = [];
     for (const d of data) {
       const p = typeof d.year === "string" && typeof d.period === "string" ? blsPeriodDate(d.year, d.period) : null;
-      if (!p) throw protocolError("bls", ref.seriesId, `unknown period ${JSON.stringify(d.year)} ${JSON.stringify(d.period)}`);
+      if (!p)
+        throw protocolError(
+          "bls",
+          ref.seriesId,
+          `unknown period ${JSON.stringify(d.year)} ${JSON.stringify(d.period)}`,
+        );
       if (p.annualAverage !== ref.annualAverage || !inRange(p.date, range)) continue;
       const footnotes = Array.isArray(d.footnotes) ? (d.footnotes as { code?: unknown }[]) : [];
       out.push({
@@ -150,7 +177,12 @@ export function blsConnector(cfg: { apiKey: string | null; baseUrl: string }, t:
             ref,
             observations: [],
             sourceUpdatedAt: null,
-            error: new UpstreamError({ provider: "bls", kind: "not_found", retryable: false, message: `series ${ref.seriesId} does not exist` }),
+            error: new UpstreamError({
+              provider: "bls",
+              kind: "not_found",
+              retryable: false,
+              message: `series ${ref.seriesId} does not exist`,
+            }),
           };
         }
         return { ref, observations: observations(ref, all.get(ref.seriesId) ?? [], range), sourceUpdatedAt: null };

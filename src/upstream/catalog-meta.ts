@@ -2,7 +2,13 @@
 // every connector's mapping shares.
 import { fillSeriesTemplate } from "../domain/series-template";
 import { parseUpstreamNumber, UnreadableNumberError } from "../domain/upstream-numbers";
-import { UpstreamError, type CatalogIndicator, type CatalogRegion, type ConnectorId, type UpstreamObservation } from "./types";
+import {
+  UpstreamError,
+  type CatalogIndicator,
+  type CatalogRegion,
+  type ConnectorId,
+  type UpstreamObservation,
+} from "./types";
 
 /** meta.upstream when it names `api`, else null. */
 export function upstreamMeta(indicator: CatalogIndicator, api: ConnectorId): Record<string, unknown> | null {
@@ -26,7 +32,11 @@ export function offeredFor(indicator: CatalogIndicator, region: CatalogRegion): 
  * The provider's series id for this region: series_id_template filled for the region, or a fixed series_id, which
  * names the series of the indicator's one region (its default region; the US when the entry does not say).
  */
-export function seriesIdFor(indicator: CatalogIndicator, region: CatalogRegion, m: Record<string, unknown>): string | null {
+export function seriesIdFor(
+  indicator: CatalogIndicator,
+  region: CatalogRegion,
+  m: Record<string, unknown>,
+): string | null {
   if (!offeredFor(indicator, region)) return null;
   const template = str(m, "series_id_template");
   if (template) return fillSeriesTemplate(template, region);

@@ -37,7 +37,10 @@ function geoQueries(refs: CensusRef[]): GeoQuery[] {
   else {
     for (const [state, rs] of [...byState].sort(([a], [b]) => a.localeCompare(b))) {
       const codes = [...new Set(rs.map((r) => r.geo.county!))].sort();
-      out.push({ params: { for: codes.length > 10 ? "county:*" : `county:${codes.join(",")}`, in: `state:${state}` }, refs: rs });
+      out.push({
+        params: { for: codes.length > 10 ? "county:*" : `county:${codes.join(",")}`, in: `state:${state}` },
+        refs: rs,
+      });
     }
   }
   return out;
@@ -57,7 +60,12 @@ export function censusConnector(cfg: { apiKey: string | null; baseUrl: string },
     };
   }
 
-  async function fetchDataset(dataset: string, refs: CensusRef[], range: DateRange | undefined, into: Map<string, UpstreamObservation[]>) {
+  async function fetchDataset(
+    dataset: string,
+    refs: CensusRef[],
+    range: DateRange | undefined,
+    into: Map<string, UpstreamObservation[]>,
+  ) {
     const first = Math.max(ACS5_FIRST_YEAR, range?.start ? Number(range.start.slice(0, 4)) : ACS5_FIRST_YEAR);
     // ACS 5-year for year Y is published in December of Y+1 at the earliest.
     const last = range?.end ? Number(range.end.slice(0, 4)) : t.clock.now().getUTCFullYear() - 1;
@@ -69,7 +77,12 @@ export function censusConnector(cfg: { apiKey: string | null; baseUrl: string },
           const params = new URLSearchParams({ get: vars.join(","), ...q.params });
           const label = `GET ${year}/${dataset}?${params}`;
           if (cfg.apiKey) params.set("key", cfg.apiKey);
-          const rows = await send(t, "census", { url: `${cfg.baseUrl}/${year}/${dataset}?${params}`, label }, read(label));
+          const rows = await send(
+            t,
+            "census",
+            { url: `${cfg.baseUrl}/${year}/${dataset}?${params}`, label },
+            read(label),
+          );
           if (!rows || rows.length === 0) continue;
           const header = rows[0].map(String);
           const col = (name: string) => header.indexOf(name);
@@ -87,7 +100,13 @@ export function censusConnector(cfg: { apiKey: string | null; baseUrl: string },
             for (const r of wanted.get(key) ?? []) {
               const vi = col(r.variable);
               if (vi < 0) continue;
-              into.get(r.upstreamId)!.push({ date, value: readNumber("census", row[vi], `${r.variable} ${key} ${year}`), isPreliminary: false });
+              into
+                .get(r.upstreamId)!
+                .push({
+                  date,
+                  value: readNumber("census", row[vi], `${r.variable} ${key} ${year}`),
+                  isPreliminary: false,
+                });
             }
           }
         }
@@ -103,20 +122,39 @@ export function censusConnector(cfg: { apiKey: string | null; baseUrl: string },
       const m = upstreamMeta(indicator, "census");
       const dataset = m && str(m, "dataset");
       const variable = m && str(m, "variable");
-      if (!m || m.program !== "ACS" || !dataset || !DATASETS.has(dataset) || !variable || !/^[A-Z0-9_]+$/.test(variable)) return null;
+      if (
+        !m ||
+        m.program !== "ACS" ||
+        !dataset ||
+        !DATASETS.has(dataset) ||
+        !variable ||
+        !/^[A-Z0-9_]+$/.test(variable)
+      )
+        return null;
       if (!offeredFor(indicator, region) || !region.fipsState || !/^\d{2}$/.test(region.fipsState)) return null;
       let geo: CensusRef["geo"];
       if (region.type === "state") geo = { state: region.fipsState, county: null };
-      else if (region.type === "county" && region.fipsCounty && /^\d{3}$/.test(region.fipsCounty)) geo = { state: region.fipsState, county: region.fipsCounty };
+      else if (region.type === "county" && region.fipsCounty && /^\d{3}$/.test(region.fipsCounty))
+        geo = { state: region.fipsState, county: region.fipsCounty };
       else return null;
-      return { connector: "census", upstreamId: `${dataset}/${variable}/${geo.state}${geo.county ?? ""}`, dataset, variable, geo };
+      return {
+        connector: "census",
+        upstreamId: `${dataset}/${variable}/${geo.state}${geo.county ?? ""}`,
+        dataset,
+        variable,
+        geo,
+      };
     },
     async fetch(refs, range) {
-      for (const r of refs) if (r.connector !== "census") throw new Error(`census connector given a ${r.connector} ref`);
+      for (const r of refs)
+        if (r.connector !== "census") throw new Error(`census connector given a ${r.connector} ref`);
       const censusRefs = refs as CensusRef[];
       const into = new Map<string, UpstreamObservation[]>(censusRefs.map((r) => [r.upstreamId, []]));
-      for (const [dataset, rs] of Map.groupBy(censusRefs, (r) => r.dataset)) await fetchDataset(dataset, rs, range, into);
-      return censusRefs.map((ref): FetchedSeries => ({ ref, observations: byDate(into.get(ref.upstreamId)!), sourceUpdatedAt: null }));
+      for (const [dataset, rs] of Map.groupBy(censusRefs, (r) => r.dataset))
+        await fetchDataset(dataset, rs, range, into);
+      return censusRefs.map(
+        (ref): FetchedSeries => ({ ref, observations: byDate(into.get(ref.upstreamId)!), sourceUpdatedAt: null }),
+      );
     },
   };
 }

@@ -9,14 +9,25 @@
 import { fredUpdatedAt } from "../domain/upstream-dates";
 import { byDate, readNumber, seriesIdFor, upstreamMeta } from "./catalog-meta";
 import { parseJson, protocolError, send, statusError, type Answer, type Transport } from "./http";
-import { UpstreamError, type Connector, type DateRange, type FetchedSeries, type SeriesRef, type UpstreamObservation } from "./types";
+import {
+  UpstreamError,
+  type Connector,
+  type DateRange,
+  type FetchedSeries,
+  type SeriesRef,
+  type UpstreamObservation,
+} from "./types";
 
 type FredRef = Extract<SeriesRef, { connector: "fred" }>;
 
 /** FRED's largest page. */
 const PAGE = 100_000;
 
-export function fredConnector(cfg: { apiKey: string | null; baseUrl: string }, t: Transport, opts: { pageSize?: number } = {}): Connector {
+export function fredConnector(
+  cfg: { apiKey: string | null; baseUrl: string },
+  t: Transport,
+  opts: { pageSize?: number } = {},
+): Connector {
   const pageSize = opts.pageSize ?? PAGE;
 
   function read(label: string) {
@@ -25,7 +36,12 @@ export function fredConnector(cfg: { apiKey: string | null; baseUrl: string }, t
       let detail: string | null = null;
       try {
         const body = JSON.parse(a.text) as { error_message?: unknown; message?: unknown };
-        detail = typeof body.error_message === "string" ? body.error_message : typeof body.message === "string" ? body.message : null;
+        detail =
+          typeof body.error_message === "string"
+            ? body.error_message
+            : typeof body.message === "string"
+              ? body.message
+              : null;
       } catch {
         // An HTML error page: the status says enough.
       }
@@ -38,7 +54,13 @@ export function fredConnector(cfg: { apiKey: string | null; baseUrl: string }, t
   }
 
   function fail(e: UpstreamError, kind: "auth" | "not_found"): never {
-    throw new UpstreamError({ provider: "fred", kind, status: e.status, retryable: false, message: e.message.replace(/^fred: /, "") });
+    throw new UpstreamError({
+      provider: "fred",
+      kind,
+      status: e.status,
+      retryable: false,
+      message: e.message.replace(/^fred: /, ""),
+    });
   }
 
   function url(path: string, params: Record<string, string>): string {
@@ -48,7 +70,12 @@ export function fredConnector(cfg: { apiKey: string | null; baseUrl: string }, t
 
   async function fetchOne(ref: FredRef, range?: DateRange): Promise<FetchedSeries> {
     const infoLabel = `GET series ${ref.seriesId}`;
-    const info = (await send(t, "fred", { url: url("/series", { series_id: ref.seriesId }), label: infoLabel }, read(infoLabel))) as {
+    const info = (await send(
+      t,
+      "fred",
+      { url: url("/series", { series_id: ref.seriesId }), label: infoLabel },
+      read(infoLabel),
+    )) as {
       seriess?: { last_updated?: unknown }[];
     };
     const lastUpdated = info?.seriess?.[0]?.last_updated;
@@ -56,7 +83,12 @@ export function fredConnector(cfg: { apiKey: string | null; baseUrl: string }, t
 
     const observations: UpstreamObservation[] = [];
     for (let offset = 0; ; ) {
-      const params: Record<string, string> = { series_id: ref.seriesId, sort_order: "asc", limit: String(pageSize), offset: String(offset) };
+      const params: Record<string, string> = {
+        series_id: ref.seriesId,
+        sort_order: "asc",
+        limit: String(pageSize),
+        offset: String(offset),
+      };
       if (range?.start) params.observation_start = range.start;
       if (range?.end) params.observation_end = range.end;
       const label = `GET series/observations ${ref.seriesId} offset ${offset}`;
@@ -64,10 +96,16 @@ export function fredConnector(cfg: { apiKey: string | null; baseUrl: string }, t
         count?: unknown;
         observations?: unknown;
       };
-      if (!body || !Array.isArray(body.observations) || typeof body.count !== "number") throw protocolError("fred", label, "no observations array or count");
+      if (!body || !Array.isArray(body.observations) || typeof body.count !== "number")
+        throw protocolError("fred", label, "no observations array or count");
       for (const o of body.observations as { date?: unknown; value?: unknown }[]) {
-        if (typeof o?.date !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(o.date)) throw protocolError("fred", label, `bad date ${JSON.stringify(o?.date)}`);
-        observations.push({ date: o.date, value: readNumber("fred", o.value, `${ref.seriesId} ${o.date}`), isPreliminary: false });
+        if (typeof o?.date !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(o.date))
+          throw protocolError("fred", label, `bad date ${JSON.stringify(o?.date)}`);
+        observations.push({
+          date: o.date,
+          value: readNumber("fred", o.value, `${ref.seriesId} ${o.date}`),
+          isPreliminary: false,
+        });
       }
       offset += body.observations.length;
       if (body.observations.length === 0 || offset >= body.count) break;

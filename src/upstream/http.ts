@@ -24,12 +24,17 @@ export type Transport = {
 /** The key of Transport.counts: provider and outcome. */
 export const upstreamCountKey = (provider: string, outcome: string) => `${provider}\t${outcome}`;
 
-export type UpstreamRequest = { url: string; init?: RequestInit; /** the request without secrets */ label: string };
+export type UpstreamRequest = { url: string; init?: RequestInit /** the request without secrets */; label: string };
 
 export type Answer = { status: number; headers: Headers; text: string };
 
 /** Sends `req` until `read` accepts the answer (it throws UpstreamError for an error answer). */
-export async function send<T>(t: Transport, provider: ConnectorId, req: UpstreamRequest, read: (a: Answer) => T): Promise<T> {
+export async function send<T>(
+  t: Transport,
+  provider: ConnectorId,
+  req: UpstreamRequest,
+  read: (a: Answer) => T,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     let error: UpstreamError;
     try {
@@ -43,10 +48,14 @@ export async function send<T>(t: Transport, provider: ConnectorId, req: Upstream
       count(t, provider, e.kind);
     }
     const throttled = error.kind === "rate_limited" || error.kind === "over_capacity";
-    const delay = error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : Math.min(t.backoffCapMs, t.backoffBaseMs * 2 ** (attempt - 1));
+    const delay =
+      error.retryAfterSeconds !== undefined
+        ? error.retryAfterSeconds * 1000
+        : Math.min(t.backoffCapMs, t.backoffBaseMs * 2 ** (attempt - 1));
     // A throttled provider is paused for everyone (the next acquire waits), whether or not this request tries again.
     if (throttled && error.status !== null) t.limiter.pause(provider, t.clock.now().getTime() + delay);
-    if (!error.retryable || error.kind === "quota" || attempt >= t.maxAttempts || delay > t.limiter.maxWaitMs) throw error;
+    if (!error.retryable || error.kind === "quota" || attempt >= t.maxAttempts || delay > t.limiter.maxWaitMs)
+      throw error;
     if (!throttled) await t.sleep(delay);
   }
 }
@@ -67,23 +76,41 @@ async function exchange(t: Transport, provider: ConnectorId, req: UpstreamReques
     return { status: res.status, headers: res.headers, text };
   } catch (e) {
     if (abort.signal.aborted) {
-      throw new UpstreamError({ provider, kind: "timeout", retryable: true, message: `${req.label}: no answer within ${t.timeoutMs} ms` });
+      throw new UpstreamError({
+        provider,
+        kind: "timeout",
+        retryable: true,
+        message: `${req.label}: no answer within ${t.timeoutMs} ms`,
+      });
     }
     // The runtime's message may quote the URL (and its key): only its code is kept.
     const code = (e as { code?: unknown }).code;
-    throw new UpstreamError({ provider, kind: "network", retryable: true, message: `${req.label}: connection failed${typeof code === "string" ? ` (${code})` : ""}` });
+    throw new UpstreamError({
+      provider,
+      kind: "network",
+      retryable: true,
+      message: `${req.label}: connection failed${typeof code === "string" ? ` (${code})` : ""}`,
+    });
   } finally {
     clearTimeout(timer);
   }
 }
 
 /** The error an HTTP status means, with the provider's own explanation when it gave one. */
-export function statusError(provider: ConnectorId, a: Answer, label: string, now: Date, detail?: string | null): UpstreamError {
+export function statusError(
+  provider: ConnectorId,
+  a: Answer,
+  label: string,
+  now: Date,
+  detail?: string | null,
+): UpstreamError {
   const what = `${label}: HTTP ${a.status}${detail ? ` (${detail})` : ""}`;
   const after = retryAfterSeconds(a.headers.get("retry-after"), now) ?? undefined;
   const base = { provider, status: a.status, message: what };
-  if (a.status === 429) return new UpstreamError({ ...base, kind: "rate_limited", retryable: true, retryAfterSeconds: after });
-  if (a.status === 503) return new UpstreamError({ ...base, kind: "over_capacity", retryable: true, retryAfterSeconds: after });
+  if (a.status === 429)
+    return new UpstreamError({ ...base, kind: "rate_limited", retryable: true, retryAfterSeconds: after });
+  if (a.status === 503)
+    return new UpstreamError({ ...base, kind: "over_capacity", retryable: true, retryAfterSeconds: after });
   if (a.status === 408) return new UpstreamError({ ...base, kind: "timeout", retryable: true });
   if (a.status >= 500) return new UpstreamError({ ...base, kind: "server", retryable: true, retryAfterSeconds: after });
   if (a.status === 401 || a.status === 403) return new UpstreamError({ ...base, kind: "auth", retryable: false });
@@ -97,7 +124,13 @@ export function parseJson(provider: ConnectorId, a: Answer, label: string): unkn
     return JSON.parse(a.text);
   } catch {
     const start = a.text.slice(0, 120).replace(/\s+/g, " ").trim();
-    throw new UpstreamError({ provider, kind: "protocol", status: a.status, retryable: false, message: `${label}: the answer is not JSON (${JSON.stringify(start)})` });
+    throw new UpstreamError({
+      provider,
+      kind: "protocol",
+      status: a.status,
+      retryable: false,
+      message: `${label}: the answer is not JSON (${JSON.stringify(start)})`,
+    });
   }
 }
 

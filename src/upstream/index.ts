@@ -8,7 +8,14 @@ import { censusConnector } from "./census";
 import { fredConnector } from "./fred";
 import type { Transport } from "./http";
 import { providerLimits, realSleep, UpstreamLimiter, type ProviderLimits, type Sleep } from "./limiter";
-import { CONNECTOR_IDS, type CatalogIndicator, type CatalogRegion, type Connector, type ConnectorId, type SeriesRef } from "./types";
+import {
+  CONNECTOR_IDS,
+  type CatalogIndicator,
+  type CatalogRegion,
+  type Connector,
+  type ConnectorId,
+  type SeriesRef,
+} from "./types";
 import { worldBankConnector } from "./worldbank";
 
 export * from "./types";

@@ -30,13 +30,18 @@ export type IrsSoiClient = {
   countyFlows(direction: IrsSoiDirection, yearPair: string): Promise<IrsSoiFile>;
 };
 
-export type IrsSoiClientOptions = { baseUrl: string; fetch?: (input: string, init?: RequestInit) => Promise<Response>; timeoutMs?: number };
+export type IrsSoiClientOptions = {
+  baseUrl: string;
+  fetch?: (input: string, init?: RequestInit) => Promise<Response>;
+  timeoutMs?: number;
+};
 
 export function createIrsSoiClient(opts: IrsSoiClientOptions): IrsSoiClient {
   const doFetch = opts.fetch ?? ((input: string, init?: RequestInit) => fetch(input, init));
   const base = opts.baseUrl.endsWith("/") ? opts.baseUrl : `${opts.baseUrl}/`;
   const fileUrl = (direction: IrsSoiDirection, yearPair: string) => {
-    if (!irsYearPairPeriod(yearPair)) throw new RangeError(`'${yearPair}' is not an IRS SOI year pair (YYZZ, e.g. 1415)`);
+    if (!irsYearPairPeriod(yearPair))
+      throw new RangeError(`'${yearPair}' is not an IRS SOI year pair (YYZZ, e.g. 1415)`);
     return new URL(`county${direction}${yearPair}.csv`, base).toString();
   };
   return {
@@ -51,7 +56,11 @@ export function createIrsSoiClient(opts: IrsSoiClientOptions): IrsSoiClient {
       }
       if (!res.ok) {
         await res.body?.cancel();
-        throw new UpstreamError(`IRS SOI: ${url} answered ${res.status}${res.status === 404 ? " (no file for this year pair)" : ""}`, url, res.status);
+        throw new UpstreamError(
+          `IRS SOI: ${url} answered ${res.status}${res.status === 404 ? " (no file for this year pair)" : ""}`,
+          url,
+          res.status,
+        );
       }
       // Names are not read (regions name the places), so a legacy single-byte encoding cannot matter.
       const text = await res.text();

@@ -69,7 +69,8 @@ export class UpstreamLimiter {
 
   private state(provider: ConnectorId): State {
     let s = this.states.get(provider);
-    if (!s) this.states.set(provider, (s = { tail: Promise.resolve(), last: null, minute: [], day: [], pausedUntil: 0 }));
+    if (!s)
+      this.states.set(provider, (s = { tail: Promise.resolve(), last: null, minute: [], day: [], pausedUntil: 0 }));
     return s;
   }
 

@@ -19,7 +19,11 @@ type RefBase = { upstreamId: string };
 /** What one fetch needs to find one series at its provider. `upstreamId` is unique per connector. */
 export type SeriesRef =
   | (RefBase & { connector: "fred"; seriesId: string })
-  | (RefBase & { connector: "bls"; seriesId: string; /** request annual averages and keep only them (period M13) */ annualAverage: boolean })
+  | (RefBase & {
+      connector: "bls";
+      seriesId: string /** request annual averages and keep only them (period M13) */;
+      annualAverage: boolean;
+    })
   | (RefBase & {
       connector: "census";
       /** e.g. "acs/acs5" */

@@ -10,7 +10,14 @@
 import { dayUpdatedAt, worldBankDate } from "../domain/upstream-dates";
 import { byDate, chunks, inRange, offeredFor, readNumber, str, upstreamMeta } from "./catalog-meta";
 import { parseJson, protocolError, send, statusError, type Answer, type Transport } from "./http";
-import { UpstreamError, type Connector, type DateRange, type FetchedSeries, type SeriesRef, type UpstreamObservation } from "./types";
+import {
+  UpstreamError,
+  type Connector,
+  type DateRange,
+  type FetchedSeries,
+  type SeriesRef,
+  type UpstreamObservation,
+} from "./types";
 
 type WbRef = Extract<SeriesRef, { connector: "worldbank" }>;
 type WbRow = { country?: { id?: unknown }; countryiso3code?: unknown; date?: unknown; value?: unknown };
@@ -20,7 +27,11 @@ type WbMeta = { page?: unknown; pages?: unknown; lastupdated?: unknown };
 const ALL_FROM = 20;
 const NAMED_PER_REQUEST = 50;
 
-export function worldBankConnector(cfg: { baseUrl: string }, t: Transport, opts: { pageSize?: number } = {}): Connector {
+export function worldBankConnector(
+  cfg: { baseUrl: string },
+  t: Transport,
+  opts: { pageSize?: number } = {},
+): Connector {
   const pageSize = opts.pageSize ?? 1000;
 
   function read(label: string) {
@@ -30,7 +41,9 @@ export function worldBankConnector(cfg: { baseUrl: string }, t: Transport, opts:
       if (Array.isArray(body) && body.length === 1 && Array.isArray((body[0] as { message?: unknown })?.message)) {
         const msgs = (body[0] as { message: { id?: unknown; key?: unknown; value?: unknown }[] }).message;
         const said = msgs.map((m) => `${String(m?.id)} ${String(m?.key)}: ${String(m?.value)}`).join("; ");
-        const unavailable = msgs.some((m) => /unavailable/i.test(String(m?.value)) || /unavailable/i.test(String(m?.key)));
+        const unavailable = msgs.some(
+          (m) => /unavailable/i.test(String(m?.value)) || /unavailable/i.test(String(m?.key)),
+        );
         throw new UpstreamError({
           provider: "worldbank",
           kind: unavailable ? "over_capacity" : msgs.some((m) => String(m?.id) === "120") ? "not_found" : "bad_request",
@@ -39,14 +52,25 @@ export function worldBankConnector(cfg: { baseUrl: string }, t: Transport, opts:
           message: `${label}: ${said}`,
         });
       }
-      if (!Array.isArray(body) || body.length !== 2 || typeof body[0] !== "object" || body[0] === null || !(body[1] === null || Array.isArray(body[1]))) {
+      if (
+        !Array.isArray(body) ||
+        body.length !== 2 ||
+        typeof body[0] !== "object" ||
+        body[0] === null ||
+        !(body[1] === null || Array.isArray(body[1]))
+      ) {
         throw protocolError("worldbank", label, "not a [meta, rows] pair");
       }
       return { meta: body[0] as WbMeta, rows: (body[1] ?? []) as WbRow[] };
     };
   }
 
-  async function fetchIndicator(indicator: string, refs: WbRef[], range: DateRange | undefined, into: Map<string, UpstreamObservation[]>) {
+  async function fetchIndicator(
+    indicator: string,
+    refs: WbRef[],
+    range: DateRange | undefined,
+    into: Map<string, UpstreamObservation[]>,
+  ) {
     let updated: string | null = null;
     const byIso3 = new Map<string, WbRef[]>();
     for (const r of refs) for (const code of r.iso3) byIso3.set(code, [...(byIso3.get(code) ?? []), r]);
@@ -55,11 +79,16 @@ export function worldBankConnector(cfg: { baseUrl: string }, t: Transport, opts:
     for (const group of groups) {
       for (let page = 1, pages = 1; page <= pages; page++) {
         const q = new URLSearchParams({ format: "json", per_page: String(pageSize), page: String(page) });
-        if (range?.start || range?.end) q.set("date", `${range?.start?.slice(0, 4) ?? "1960"}:${range?.end?.slice(0, 4) ?? t.clock.now().getUTCFullYear()}`);
+        if (range?.start || range?.end)
+          q.set(
+            "date",
+            `${range?.start?.slice(0, 4) ?? "1960"}:${range?.end?.slice(0, 4) ?? t.clock.now().getUTCFullYear()}`,
+          );
         const path = `/country/${group.join(";")}/indicator/${encodeURIComponent(indicator)}`;
         const label = `GET ${path} page ${page}`;
         const { meta, rows } = await send(t, "worldbank", { url: `${cfg.baseUrl}${path}?${q}`, label }, read(label));
-        if (typeof meta.pages !== "number" || typeof meta.page !== "number") throw protocolError("worldbank", label, "no page count");
+        if (typeof meta.pages !== "number" || typeof meta.page !== "number")
+          throw protocolError("worldbank", label, "no page count");
         pages = meta.pages;
         if (typeof meta.lastupdated === "string") updated = dayUpdatedAt(meta.lastupdated) ?? updated;
         for (const row of rows) {
@@ -93,12 +122,20 @@ export function worldBankConnector(cfg: { baseUrl: string }, t: Transport, opts:
       return { connector: "worldbank", upstreamId: `${id}/${region.code}`, indicator: id, iso2: region.code, iso3 };
     },
     async fetch(refs, range) {
-      for (const r of refs) if (r.connector !== "worldbank") throw new Error(`worldbank connector given a ${r.connector} ref`);
+      for (const r of refs)
+        if (r.connector !== "worldbank") throw new Error(`worldbank connector given a ${r.connector} ref`);
       const wbRefs = refs as WbRef[];
       const into = new Map<string, UpstreamObservation[]>(wbRefs.map((r) => [r.upstreamId, []]));
       const updated = new Map<string, string | null>();
-      for (const [indicator, rs] of Map.groupBy(wbRefs, (r) => r.indicator)) updated.set(indicator, await fetchIndicator(indicator, rs, range, into));
-      return wbRefs.map((ref): FetchedSeries => ({ ref, observations: byDate(into.get(ref.upstreamId)!), sourceUpdatedAt: updated.get(ref.indicator) ?? null }));
+      for (const [indicator, rs] of Map.groupBy(wbRefs, (r) => r.indicator))
+        updated.set(indicator, await fetchIndicator(indicator, rs, range, into));
+      return wbRefs.map(
+        (ref): FetchedSeries => ({
+          ref,
+          observations: byDate(into.get(ref.upstreamId)!),
+          sourceUpdatedAt: updated.get(ref.indicator) ?? null,
+        }),
+      );
     },
   };
 }

@@ -17,10 +17,38 @@ import type { IndicatorSeed, SourceCatalog } from "./types";
 import { US_ONLY } from "./types";
 
 const LAUS_MEASURES = [
-  { mm: "03", key: "unemployment_rate", name: "Unemployment Rate", unit: "percent", upIsGood: false, what: "unemployed persons as a percent of the civilian labor force" },
-  { mm: "04", key: "unemployed", name: "Unemployed Persons", unit: "persons", upIsGood: false, what: "the number of unemployed persons" },
-  { mm: "05", key: "employed", name: "Employed Persons", unit: "persons", upIsGood: true, what: "the number of employed persons (by place of residence)" },
-  { mm: "06", key: "labor_force", name: "Civilian Labor Force", unit: "persons", upIsGood: null, what: "the civilian labor force (employed plus unemployed, by place of residence)" },
+  {
+    mm: "03",
+    key: "unemployment_rate",
+    name: "Unemployment Rate",
+    unit: "percent",
+    upIsGood: false,
+    what: "unemployed persons as a percent of the civilian labor force",
+  },
+  {
+    mm: "04",
+    key: "unemployed",
+    name: "Unemployed Persons",
+    unit: "persons",
+    upIsGood: false,
+    what: "the number of unemployed persons",
+  },
+  {
+    mm: "05",
+    key: "employed",
+    name: "Employed Persons",
+    unit: "persons",
+    upIsGood: true,
+    what: "the number of employed persons (by place of residence)",
+  },
+  {
+    mm: "06",
+    key: "labor_force",
+    name: "Civilian Labor Force",
+    unit: "persons",
+    upIsGood: null,
+    what: "the civilian labor force (employed plus unemployed, by place of residence)",
+  },
 ] as const;
 
 function lausState(m: (typeof LAUS_MEASURES)[number]): IndicatorSeed {
@@ -40,7 +68,13 @@ function lausState(m: (typeof LAUS_MEASURES)[number]): IndicatorSeed {
     meta: {
       measure: m.key,
       per_region: true,
-      upstream: { api: "bls", program: "LAUS", series_id_template: `LASST{fips2}00000000000${m.mm}`, seasonal_adjustment: "SA", measure_code: m.mm },
+      upstream: {
+        api: "bls",
+        program: "LAUS",
+        series_id_template: `LASST{fips2}00000000000${m.mm}`,
+        seasonal_adjustment: "SA",
+        measure_code: m.mm,
+      },
     },
   };
 }
@@ -63,7 +97,13 @@ function lausCounty(m: (typeof LAUS_MEASURES)[number]): IndicatorSeed {
     meta: {
       measure: m.key,
       per_region: true,
-      upstream: { api: "bls", program: "LAUS", series_id_template: `LAUCN{fips5}00000000${m.mm}`, seasonal_adjustment: "NSA", measure_code: m.mm },
+      upstream: {
+        api: "bls",
+        program: "LAUS",
+        series_id_template: `LAUCN{fips5}00000000${m.mm}`,
+        seasonal_adjustment: "NSA",
+        measure_code: m.mm,
+      },
     },
   };
 }
@@ -93,7 +133,14 @@ function lausAnnual(m: (typeof LAUS_MEASURES)[number], kind: "state" | "county")
     meta: {
       measure: m.key,
       per_region: true,
-      upstream: { api: "bls", program: "LAUS", series_id_template: template, seasonal_adjustment: "NSA", measure_code: m.mm, annual_average: true },
+      upstream: {
+        api: "bls",
+        program: "LAUS",
+        series_id_template: template,
+        seasonal_adjustment: "NSA",
+        measure_code: m.mm,
+        annual_average: true,
+      },
     },
   };
 }
@@ -105,9 +152,30 @@ function lausAnnual(m: (typeof LAUS_MEASURES)[number], kind: "state" | "county")
  * all sizes, ownership 0 total covered, industry 10 all industries. Coded, as LAUS, with the area digits removed.
  */
 const QCEW_MEASURES = [
-  { datatype: "1", name: "Employment (QCEW, total covered, annual average)", unit: "jobs", upIsGood: true, subcategory: "employment", what: "the annual average of monthly employment covered by unemployment insurance, counted where people work" },
-  { datatype: "2", name: "Establishments (QCEW, total covered, annual average)", unit: "establishments", upIsGood: true, subcategory: "business-establishments", what: "the annual average of quarterly counts of establishments covered by unemployment insurance" },
-  { datatype: "5", name: "Average Annual Pay (QCEW, total covered)", unit: "U.S. dollars per job", upIsGood: true, subcategory: "wages", what: "total annual wages divided by annual average employment, in current dollars" },
+  {
+    datatype: "1",
+    name: "Employment (QCEW, total covered, annual average)",
+    unit: "jobs",
+    upIsGood: true,
+    subcategory: "employment",
+    what: "the annual average of monthly employment covered by unemployment insurance, counted where people work",
+  },
+  {
+    datatype: "2",
+    name: "Establishments (QCEW, total covered, annual average)",
+    unit: "establishments",
+    upIsGood: true,
+    subcategory: "business-establishments",
+    what: "the annual average of quarterly counts of establishments covered by unemployment insurance",
+  },
+  {
+    datatype: "5",
+    name: "Average Annual Pay (QCEW, total covered)",
+    unit: "U.S. dollars per job",
+    upIsGood: true,
+    subcategory: "wages",
+    what: "total annual wages divided by annual average employment, in current dollars",
+  },
 ] as const;
 
 function qcew(m: (typeof QCEW_MEASURES)[number]): IndicatorSeed {
@@ -128,7 +196,13 @@ function qcew(m: (typeof QCEW_MEASURES)[number]): IndicatorSeed {
     defaultRegionCode: "06037",
     meta: {
       per_region: true,
-      upstream: { api: "bls", program: "QCEW", series_id_template: `ENU{fips5}${m.datatype}0010`, ownership: "total covered", industry: "10 Total, all industries" },
+      upstream: {
+        api: "bls",
+        program: "QCEW",
+        series_id_template: `ENU{fips5}${m.datatype}0010`,
+        ownership: "total covered",
+        industry: "10 Total, all industries",
+      },
     },
   };
 }
@@ -136,15 +210,35 @@ function qcew(m: (typeof QCEW_MEASURES)[number]): IndicatorSeed {
 /** CPS unemployment by industry and class of worker (Employment Situation table A-14), not seasonally adjusted. */
 const CPS_INDUSTRIES = [
   { id: "28615", label: "Government Wage and Salary Workers", vega: "Government" },
-  { id: "32230", label: "Mining, Quarrying, and Oil and Gas Extraction, Private Wage and Salary Workers", vega: "Mining and Extraction" },
+  {
+    id: "32230",
+    label: "Mining, Quarrying, and Oil and Gas Extraction, Private Wage and Salary Workers",
+    vega: "Mining and Extraction",
+  },
   { id: "32231", label: "Construction Industry, Private Wage and Salary Workers", vega: "Construction" },
   { id: "32232", label: "Manufacturing Industry, Private Wage and Salary Workers", vega: "Manufacturing" },
-  { id: "32235", label: "Wholesale and Retail Trade, Private Wage and Salary Workers", vega: "Wholesale and Retail Trade" },
-  { id: "32236", label: "Transportation and Utilities, Private Wage and Salary Workers", vega: "Transportation and Utilities" },
+  {
+    id: "32235",
+    label: "Wholesale and Retail Trade, Private Wage and Salary Workers",
+    vega: "Wholesale and Retail Trade",
+  },
+  {
+    id: "32236",
+    label: "Transportation and Utilities, Private Wage and Salary Workers",
+    vega: "Transportation and Utilities",
+  },
   { id: "32237", label: "Information Industry, Private Wage and Salary Workers", vega: "Information" },
   { id: "32238", label: "Financial Activities Industry, Private Wage and Salary Workers", vega: "Finance" },
-  { id: "32239", label: "Professional and Business Services, Private Wage and Salary Workers", vega: "Business services" },
-  { id: "32240", label: "Education and Health Services, Private Wage and Salary Workers", vega: "Education and Health" },
+  {
+    id: "32239",
+    label: "Professional and Business Services, Private Wage and Salary Workers",
+    vega: "Business services",
+  },
+  {
+    id: "32240",
+    label: "Education and Health Services, Private Wage and Salary Workers",
+    vega: "Education and Health",
+  },
   { id: "32241", label: "Leisure and Hospitality, Private Wage and Salary Workers", vega: "Leisure and hospitality" },
   { id: "32242", label: "Other Services, Private Wage and Salary Workers", vega: "Other" },
   { id: "35109", label: "Agriculture and Related Private Wage and Salary Workers", vega: "Agriculture" },
@@ -183,7 +277,8 @@ export const blsCatalog: SourceCatalog = {
     provider: "U.S. Department of Labor",
     category: "labor",
     docsUrl: "https://www.bls.gov/developers/",
-    attribution: "Source: U.S. Bureau of Labor Statistics, Local Area Unemployment Statistics (LAUS; county annual averages 2000-2023 as compiled by USDA Economic Research Service) and Quarterly Census of Employment and Wages (QCEW).",
+    attribution:
+      "Source: U.S. Bureau of Labor Statistics, Local Area Unemployment Statistics (LAUS; county annual averages 2000-2023 as compiled by USDA Economic Research Service) and Quarterly Census of Employment and Wages (QCEW).",
     license: "Public domain (U.S. government work)",
   },
   indicators: [

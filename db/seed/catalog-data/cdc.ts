@@ -9,7 +9,8 @@ export const cdcCatalog: SourceCatalog = {
     name: "Centers for Disease Control and Prevention",
     provider: "U.S. Department of Health and Human Services",
     category: "health",
-    docsUrl: "https://data.cdc.gov/Nutrition-Physical-Activity-and-Obesity/Nutrition-Physical-Activity-and-Obesity-Behavioral/hn4x-zwk7",
+    docsUrl:
+      "https://data.cdc.gov/Nutrition-Physical-Activity-and-Obesity/Nutrition-Physical-Activity-and-Obesity-Behavioral/hn4x-zwk7",
     attribution: "Source: Centers for Disease Control and Prevention, Behavioral Risk Factor Surveillance System.",
     license: "Public domain (U.S. government work)",
   },

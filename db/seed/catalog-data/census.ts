@@ -10,7 +10,13 @@
 // July 1 of the year and ACS 5-year estimates to the five years ending in the labelled year (meta.reference).
 import type { IndicatorSeed, SourceCatalog } from "./types";
 
-function pep(code: string, name: string, what: string, subcategory: string, upIsGood: boolean | null = null): IndicatorSeed {
+function pep(
+  code: string,
+  name: string,
+  what: string,
+  subcategory: string,
+  upIsGood: boolean | null = null,
+): IndicatorSeed {
   return {
     code,
     name,
@@ -36,7 +42,15 @@ function pep(code: string, name: string, what: string, subcategory: string, upIs
   };
 }
 
-function acs(code: string, name: string, what: string, category: "demographics" | "housing", subcategory: string, unit: string, upIsGood: boolean | null): IndicatorSeed {
+function acs(
+  code: string,
+  name: string,
+  what: string,
+  category: "demographics" | "housing",
+  subcategory: string,
+  unit: string,
+  upIsGood: boolean | null,
+): IndicatorSeed {
   return {
     code,
     name,
@@ -102,18 +116,69 @@ export const censusCatalog: SourceCatalog = {
   },
   indicators: [
     pep("POPESTIMATE", "Resident Population Estimate", "the resident population on July 1", "population"),
-    pep("NPOPCHG", "Numeric Population Change", "the change in resident population over the year to July 1", "population-change"),
+    pep(
+      "NPOPCHG",
+      "Numeric Population Change",
+      "the change in resident population over the year to July 1",
+      "population-change",
+    ),
     pep("BIRTHS", "Births", "births in the year to June 30", "population-components"),
     pep("DEATHS", "Deaths", "deaths in the year to June 30", "population-components"),
     pep("NATURALCHG", "Natural Change", "births minus deaths in the year to June 30", "population-components"),
-    pep("INTERNATIONALMIG", "Net International Migration", "net migration from abroad in the year to June 30", "migration"),
-    pep("DOMESTICMIG", "Net Domestic Migration", "net migration from elsewhere in the United States in the year to June 30", "migration"),
+    pep(
+      "INTERNATIONALMIG",
+      "Net International Migration",
+      "net migration from abroad in the year to June 30",
+      "migration",
+    ),
+    pep(
+      "DOMESTICMIG",
+      "Net Domestic Migration",
+      "net migration from elsewhere in the United States in the year to June 30",
+      "migration",
+    ),
     pep("NETMIG", "Net Migration", "net international plus net domestic migration in the year to June 30", "migration"),
-    acs("B19013_001E", "Median Household Income in the Past 12 Months", "median household income in inflation-adjusted dollars of the final survey year", "demographics", "income", "dollars", true),
-    acs("B25077_001E", "Median Value of Owner-Occupied Housing Units", "median value of owner-occupied housing units as reported by owners", "housing", "home-values", "dollars", null),
-    acs("B25064_001E", "Median Gross Rent", "median monthly gross rent (contract rent plus utilities) of renter-occupied units paying cash rent", "housing", "rents", "dollars per month", null),
-    flow("MOVEDIN", "Movers Into County (ACS Flows)", "people aged 1 and over living in the reference county who lived in the counterpart one year earlier"),
-    flow("MOVEDOUT", "Movers Out of County (ACS Flows)", "people aged 1 and over living in the counterpart who lived in the reference county one year earlier"),
-    flow("MOVEDNET", "Net Movers (ACS Flows)", "movers in minus movers out between the reference county and the counterpart"),
+    acs(
+      "B19013_001E",
+      "Median Household Income in the Past 12 Months",
+      "median household income in inflation-adjusted dollars of the final survey year",
+      "demographics",
+      "income",
+      "dollars",
+      true,
+    ),
+    acs(
+      "B25077_001E",
+      "Median Value of Owner-Occupied Housing Units",
+      "median value of owner-occupied housing units as reported by owners",
+      "housing",
+      "home-values",
+      "dollars",
+      null,
+    ),
+    acs(
+      "B25064_001E",
+      "Median Gross Rent",
+      "median monthly gross rent (contract rent plus utilities) of renter-occupied units paying cash rent",
+      "housing",
+      "rents",
+      "dollars per month",
+      null,
+    ),
+    flow(
+      "MOVEDIN",
+      "Movers Into County (ACS Flows)",
+      "people aged 1 and over living in the reference county who lived in the counterpart one year earlier",
+    ),
+    flow(
+      "MOVEDOUT",
+      "Movers Out of County (ACS Flows)",
+      "people aged 1 and over living in the counterpart who lived in the reference county one year earlier",
+    ),
+    flow(
+      "MOVEDNET",
+      "Net Movers (ACS Flows)",
+      "movers in minus movers out between the reference county and the counterpart",
+    ),
   ],
 };

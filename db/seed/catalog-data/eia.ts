@@ -54,14 +54,17 @@ export const eiaCatalog: SourceCatalog = {
     {
       code: "PET.RWTC.D",
       name: "Cushing, OK WTI Spot Price FOB",
-      description: "West Texas Intermediate crude oil spot price, free on board at Cushing, Oklahoma, business days. EIA's original of FRED's DCOILWTICO.",
+      description:
+        "West Texas Intermediate crude oil spot price, free on board at Cushing, Oklahoma, business days. EIA's original of FRED's DCOILWTICO.",
       category: "energy",
       subcategory: "oil",
       unit: "dollars per barrel",
       frequency: "daily",
       upIsGood: null,
       ...US_ONLY,
-      meta: { upstream: { api: "eia", series_id: "PET.RWTC.D", route: "petroleum/pri/spt", facets: { series: "RWTC" } } },
+      meta: {
+        upstream: { api: "eia", series_id: "PET.RWTC.D", route: "petroleum/pri/spt", facets: { series: "RWTC" } },
+      },
     },
   ],
 };

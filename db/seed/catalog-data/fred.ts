@@ -18,7 +18,8 @@ export const fredCatalog: SourceCatalog = {
     provider: "Federal Reserve Bank of St. Louis",
     category: "macro",
     docsUrl: "https://fred.stlouisfed.org/docs/api/fred/",
-    attribution: "Source: the producing agency named in each series (BLS, BEA, Federal Reserve Board, Census, EIA, ...) via FRED, Federal Reserve Bank of St. Louis.",
+    attribution:
+      "Source: the producing agency named in each series (BLS, BEA, Federal Reserve Board, Census, EIA, ...) via FRED, Federal Reserve Bank of St. Louis.",
     license: "Public domain (U.S. government work); copyrighted FRED series are not carried",
   },
   // In this order: macro, labor, prices, markets, then energy, housing, crypto, government finance and business.

@@ -4,7 +4,12 @@
 // rule-made name would drop what tells them apart (the family of LAUS measures, the CPS industries).
 import type { IndicatorSeed } from "./types";
 
-const LAUS_MEASURES: Record<string, string> = { "03": "Unemployment Rate", "04": "Unemployed Persons", "05": "Employed Persons", "06": "Civilian Labor Force" };
+const LAUS_MEASURES: Record<string, string> = {
+  "03": "Unemployment Rate",
+  "04": "Unemployed Persons",
+  "05": "Employed Persons",
+  "06": "Civilian Labor Force",
+};
 const LAUS = Object.entries(LAUS_MEASURES).flatMap(([mm, name]): [string, string][] => [
   [`LASST${mm}`, name],
   [`LAUCN${mm}`, name],

@@ -10,7 +10,8 @@ export const svcCatalog: SourceCatalog = {
     provider: null,
     category: null,
     docsUrl: null,
-    attribution: "Computed by this service from the input series named in each indicator; cite those series' sources too.",
+    attribution:
+      "Computed by this service from the input series named in each indicator; cite those series' sources too.",
     license: "Derived series; inputs keep their sources' terms",
   },
   indicators: [

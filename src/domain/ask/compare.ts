@@ -13,7 +13,11 @@ const BUCKET: Record<string, (d: string) => string> = {
   quarterly: (d) => `${d.slice(0, 5)}Q${Math.floor((Number(d.slice(5, 7)) - 1) / 3) + 1}`,
   annual: (d) => d.slice(0, 4),
 };
-const PER_BUCKET: Record<string, Record<string, number>> = { monthly: { monthly: 1, quarterly: 3, annual: 12 }, quarterly: { quarterly: 1, annual: 4 }, annual: { annual: 1 } };
+const PER_BUCKET: Record<string, Record<string, number>> = {
+  monthly: { monthly: 1, quarterly: 3, annual: 12 },
+  quarterly: { quarterly: 1, annual: 4 },
+  annual: { annual: 1 },
+};
 
 /** A series' values by period of `to` (a coarser frequency averaged over complete periods only). */
 function byPeriod(v: View, to: Frequency): Map<string, { date: string; value: number }> {
@@ -27,15 +31,26 @@ function byPeriod(v: View, to: Frequency): Map<string, { date: string; value: nu
   }
   const need = PER_BUCKET[v.frequency]?.[to] ?? 1;
   const done = new Map<string, { date: string; value: number }>();
-  for (const [k, b] of out) if (b.n >= need) done.set(k, { date: b.date, value: need === 1 ? b.value : round(b.value / b.n, 2) });
+  for (const [k, b] of out)
+    if (b.n >= need) done.set(k, { date: b.date, value: need === 1 ? b.value : round(b.value / b.n, 2) });
   return done;
 }
 
 export type Compared = { place: string; value: number | null };
 
 /** The places' values at the newest period they all have (see the file comment); null when no period is common. */
-export function samePeriod(views: readonly View[]): { frequency: Frequency; period: string; date: string; values: Compared[]; newest: { place: string; date: string }[] } | null {
-  const coarsest = views.map((v) => v.frequency).reduce((a, b) => (COARSENESS.indexOf(b) > COARSENESS.indexOf(a) ? b : a));
+export function samePeriod(
+  views: readonly View[],
+): {
+  frequency: Frequency;
+  period: string;
+  date: string;
+  values: Compared[];
+  newest: { place: string; date: string }[];
+} | null {
+  const coarsest = views
+    .map((v) => v.frequency)
+    .reduce((a, b) => (COARSENESS.indexOf(b) > COARSENESS.indexOf(a) ? b : a));
   const to: Frequency = coarsest === "daily" || coarsest === "weekly" ? "monthly" : coarsest;
   const maps = views.map((v) => byPeriod(v, to));
   const newest = views.map((v) => ({ place: v.place, date: valued(v.points).at(-1)?.date ?? "" }));
@@ -43,7 +58,13 @@ export function samePeriod(views: readonly View[]): { frequency: Frequency; peri
   if (common.length === 0) return null;
   const k = common.at(-1)!;
   const date = maps[0].get(k)!.date;
-  return { frequency: to, period: k, date, values: views.map((v, i) => ({ place: v.place, value: maps[i].get(k)!.value })), newest };
+  return {
+    frequency: to,
+    period: k,
+    date,
+    values: views.map((v, i) => ({ place: v.place, value: maps[i].get(k)!.value })),
+    newest,
+  };
 }
 
 /** The places' newest values when they differ from the compared period ("Newest values: Texas 3.9% in 2018; …"). */
@@ -54,17 +75,31 @@ export function newestNote(views: readonly View[], comparedDate: string | null):
 }
 
 /** "Is unemployment higher in Texas or California?": the comparison at one period, the higher named first. */
-export function compareLead(views: readonly View[], dir: Direction | null, yesNo: boolean): Lead & { date: string | null } {
+export function compareLead(
+  views: readonly View[],
+  dir: Direction | null,
+  yesNo: boolean,
+): Lead & { date: string | null } {
   const same = samePeriod(views);
   const label = views[0].label;
   if (!same) {
-    const parts = views.map((v) => `${v.place} ${valued(v.points).length ? `to ${formatDate(valued(v.points).at(-1)!.date, v.frequency)}` : "none"}`);
-    return { text: `No period has values of ${label} for all of ${views.map((v) => v.place).join(", ")} (held: ${parts.join("; ")}), so they are not compared.`, figures: {}, date: null };
+    const parts = views.map(
+      (v) =>
+        `${v.place} ${valued(v.points).length ? `to ${formatDate(valued(v.points).at(-1)!.date, v.frequency)}` : "none"}`,
+    );
+    return {
+      text: `No period has values of ${label} for all of ${views.map((v) => v.place).join(", ")} (held: ${parts.join("; ")}), so they are not compared.`,
+      figures: {},
+      date: null,
+    };
   }
   const when = atDate(same.date, same.frequency);
   const sorted = same.values.map((c, i) => ({ ...c, view: views[i] })).sort((a, b) => (b.value ?? 0) - (a.value ?? 0));
   // A published change reads to two decimals at most (7.57%), as its own lead does.
-  const d = Math.min(views.some((v) => v.values.kind === "change") ? 2 : 3, decimalsOf(same.values.map((c) => c.value!)));
+  const d = Math.min(
+    views.some((v) => v.values.kind === "change") ? 2 : 3,
+    decimalsOf(same.values.map((c) => c.value!)),
+  );
   const show = (v: View, x: number) => formatValue(Number(x.toFixed(d)), v.unit, d);
   const figures: Record<string, number | string> = { period: same.period };
   sorted.forEach((s, i) => (figures[`value_${i + 1}`] = s.value!));
@@ -75,10 +110,23 @@ export function compareLead(views: readonly View[], dir: Direction | null, yesNo
     // Equal is neither higher nor lower: "is A higher than B" is no.
     const yes = yesNo && dir ? (asked.place === views[0].place && !equal ? "Yes: " : "No: ") : "";
     const lead = yes ? label : capitalise(label);
-    if (equal) return { text: `${yes}${lead} ${was(label)} the same in ${hi.place} and ${lo.place} ${when}: ${show(hi.view, hi.value!)}.`, figures, date: same.date };
-    return { text: `${yes}${lead} ${was(label)} higher in ${hi.place} (${show(hi.view, hi.value!)}) than in ${lo.place} (${show(lo.view, lo.value!)}) ${when}.`, figures, date: same.date };
+    if (equal)
+      return {
+        text: `${yes}${lead} ${was(label)} the same in ${hi.place} and ${lo.place} ${when}: ${show(hi.view, hi.value!)}.`,
+        figures,
+        date: same.date,
+      };
+    return {
+      text: `${yes}${lead} ${was(label)} higher in ${hi.place} (${show(hi.view, hi.value!)}) than in ${lo.place} (${show(lo.view, lo.value!)}) ${when}.`,
+      figures,
+      date: same.date,
+    };
   }
-  return { text: `${capitalise(label)} ${when}, highest first: ${sorted.map((s) => `${s.place} ${show(s.view, s.value!)}`).join(", ")}.`, figures, date: same.date };
+  return {
+    text: `${capitalise(label)} ${when}, highest first: ${sorted.map((s) => `${s.place} ${show(s.view, s.value!)}`).join(", ")}.`,
+    figures,
+    date: same.date,
+  };
 }
 
 /** A peer beside a place (a briefing's nation beside a state): at the same period, or said to have none. */
@@ -95,7 +143,10 @@ export function peerSentence(main: View, peer: View): Lead {
   }
   const [m, p] = same.values;
   const d = decimalsOf([m.value!, p.value!]);
-  return { text: `For comparison ${atDate(same.date, same.frequency)}, ${peer.label} ${was(peer.label)} ${formatValue(p.value!, peer.unit, d)} in ${peer.place} and ${formatValue(m.value!, main.unit, d)} in ${main.place}.`, figures: { peer: p.value!, main: m.value!, period: same.period } };
+  return {
+    text: `For comparison ${atDate(same.date, same.frequency)}, ${peer.label} ${was(peer.label)} ${formatValue(p.value!, peer.unit, d)} in ${peer.place} and ${formatValue(m.value!, main.unit, d)} in ${main.place}.`,
+    figures: { peer: p.value!, main: m.value!, period: same.period },
+  };
 }
 
 /**

@@ -6,7 +6,11 @@
 import { FLOW_DATASETS, type FlowDataset, type FlowMeasure } from "../flows";
 import type { Lead } from "./lead";
 
-export type FlowLeadRow = { origin: { code: string; name: string }; destination: { code: string; name: string }; value: number | null };
+export type FlowLeadRow = {
+  origin: { code: string; name: string };
+  destination: { code: string; name: string };
+  value: number | null;
+};
 export type FlowLeadInput = {
   way: "out" | "in" | "between";
   /** The place asked about (its name as prose says it), and for "between" the second one. */
@@ -45,14 +49,29 @@ export function flowsLead(f: FlowLeadInput): Lead {
     const edge = moves[0];
     if (!edge) return { text: `No move from ${f.place} to ${f.other} is held ${when} (${source}).`, figures };
     figures.value = edge.value!;
-    return { text: `${n(edge.value!)} ${counted} moved from ${f.place} to ${f.other} ${when} (${source}).`, figures, computed: "value" };
+    return {
+      text: `${n(edge.value!)} ${counted} moved from ${f.place} to ${f.other} ${when} (${source}).`,
+      figures,
+      computed: "value",
+    };
   }
   const top = moves.slice(0, f.count);
-  if (top.length === 0) return { text: `No moves ${f.way === "out" ? "out of" : "into"} ${f.place} are held ${when} (${source}).`, figures };
+  if (top.length === 0)
+    return {
+      text: `No moves ${f.way === "out" ? "out of" : "into"} ${f.place} are held ${when} (${source}).`,
+      figures,
+    };
   const other = (r: FlowLeadRow) => (f.way === "out" ? r.destination.name : r.origin.name);
   top.forEach((r, i) => (figures[`${i + 1}:${f.way === "out" ? r.destination.code : r.origin.code}`] = r.value!));
   const [first, ...rest] = top;
   const then = rest.length ? `, then ${rest.map((r) => `${other(r)} (${n(r.value!)})`).join(", ")}` : "";
-  const verb = f.way === "out" ? `Of the people who moved out of ${f.place} ${when}, the most went to` : `Of the people who moved into ${f.place} ${when}, the most came from`;
-  return { text: `${verb} ${other(first)} (${n(first.value!)} ${counted})${then} (${source}).`, figures, computed: "value" };
+  const verb =
+    f.way === "out"
+      ? `Of the people who moved out of ${f.place} ${when}, the most went to`
+      : `Of the people who moved into ${f.place} ${when}, the most came from`;
+  return {
+    text: `${verb} ${other(first)} (${n(first.value!)} ${counted})${then} (${source}).`,
+    figures,
+    computed: "value",
+  };
 }

@@ -42,8 +42,24 @@ export type Topic = {
 export type TopicGroup = { id: string; phrases: readonly string[]; members: readonly string[] };
 
 export const TOPIC_GROUPS: readonly TopicGroup[] = [
-  { id: "labor_market", phrases: ["labor market", "labour market", "job market", "jobs market", "employment situation"], members: ["unemployment_rate", "payrolls", "job_openings", "claims", "wages"] },
-  { id: "economy", phrases: ["the economy", "economy", "economic conditions", "economic outlook", "economic health"], members: ["real_gdp", "unemployment_rate", "inflation", "population", "income"] },
-  { id: "housing_market", phrases: ["housing market", "housing", "real estate"], members: ["housing_starts", "home_values"] },
-  { id: "demographics", phrases: ["demographics", "demographic"], members: ["population", "population_change", "net_migration"] },
+  {
+    id: "labor_market",
+    phrases: ["labor market", "labour market", "job market", "jobs market", "employment situation"],
+    members: ["unemployment_rate", "payrolls", "job_openings", "claims", "wages"],
+  },
+  {
+    id: "economy",
+    phrases: ["the economy", "economy", "economic conditions", "economic outlook", "economic health"],
+    members: ["real_gdp", "unemployment_rate", "inflation", "population", "income"],
+  },
+  {
+    id: "housing_market",
+    phrases: ["housing market", "housing", "real estate"],
+    members: ["housing_starts", "home_values"],
+  },
+  {
+    id: "demographics",
+    phrases: ["demographics", "demographic"],
+    members: ["population", "population_change", "net_migration"],
+  },
 ];

@@ -12,7 +12,15 @@
 import type { Window } from "../window";
 import { FILLER_WORDS, ORDER_WORDS } from "./common-words";
 import { TOPIC_GROUPS, type Topic } from "./lexicon";
-import { readPlaces, readUnplaced, type AmbiguousPlace, type Correction, type FuzzyPlace, type OtherReading, type PlaceLookup } from "./places";
+import {
+  readPlaces,
+  readUnplaced,
+  type AmbiguousPlace,
+  type Correction,
+  type FuzzyPlace,
+  type OtherReading,
+  type PlaceLookup,
+} from "./places";
 import { TOPICS } from "./topics";
 import { EPISODE_TIME_WORDS, NAMED_EPISODES, TIMED_EPISODE_WORDS } from "../episodes";
 import { readTime } from "./time";
@@ -63,7 +71,14 @@ type Entry = { words: string[]; topics: readonly string[]; group: boolean; neare
 const topicById = new Map(TOPICS.map((t) => [t.id, t]));
 const ENTRIES: Entry[] = [
   ...TOPICS.flatMap((t) => t.phrases.map((p) => ({ words: phraseWords(p), topics: [t.id], group: false }))),
-  ...TOPICS.flatMap((t) => (t.nearest?.phrases ?? []).map((p) => ({ words: phraseWords(p), topics: [t.id], group: false, nearest: t.nearest!.why }))),
+  ...TOPICS.flatMap((t) =>
+    (t.nearest?.phrases ?? []).map((p) => ({
+      words: phraseWords(p),
+      topics: [t.id],
+      group: false,
+      nearest: t.nearest!.why,
+    })),
+  ),
   ...TOPIC_GROUPS.flatMap((g) => g.phrases.map((p) => ({ words: phraseWords(p), topics: g.members, group: true }))),
   ...TOPICS.flatMap((t) => (t.weak ?? []).map((p) => ({ words: phraseWords(p), topics: [t.id], group: true }))),
 ].sort((a, b) => b.words.length - a.words.length);
@@ -77,7 +92,15 @@ function readTopics(words: Word[]): { topics: Topic[]; nearest: ParsedQuestion["
       const at = take(words, e.words, true);
       if (at < 0) break;
       found.push({ at, order: order++, ids: e.topics, group: e.group });
-      if (e.nearest) nearest.push({ text: words.slice(at, at + e.words.length).map((w) => w.raw).join(" "), topic: e.topics[0], why: e.nearest });
+      if (e.nearest)
+        nearest.push({
+          text: words
+            .slice(at, at + e.words.length)
+            .map((w) => w.raw)
+            .join(" "),
+          topic: e.topics[0],
+          why: e.nearest,
+        });
     }
   }
   found.sort((a, b) => a.at - b.at || a.order - b.order);
@@ -115,9 +138,15 @@ export function broadTopics(question: string): Topic[] {
 // ---------------------------------------------------------------------------------------------------------------
 // Episodes
 
-const EPISODE_PHRASES = NAMED_EPISODES.flatMap((e) => e.phrases.map((p) => ({ id: e.id, phrase: p, words: phraseWords(p) }))).sort((a, b) => b.words.length - a.words.length);
+const EPISODE_PHRASES = NAMED_EPISODES.flatMap((e) =>
+  e.phrases.map((p) => ({ id: e.id, phrase: p, words: phraseWords(p) })),
+).sort((a, b) => b.words.length - a.words.length);
 /** A topic's own word inside an episode's name ("the post-pandemic inflation spike") still names the topic. */
-const TOPIC_WORDS_IN_EPISODES = new Set(TOPICS.filter((t) => t.id !== "recession").flatMap((t) => t.phrases).filter((p) => !p.includes(" ")));
+const TOPIC_WORDS_IN_EPISODES = new Set(
+  TOPICS.filter((t) => t.id !== "recession")
+    .flatMap((t) => t.phrases)
+    .filter((p) => !p.includes(" ")),
+);
 
 /**
  * Takes the words naming an episode (see the file comment), every phrase of it the question has ("the post-covid
@@ -130,20 +159,29 @@ function readEpisode(words: Word[]): string | null {
     const at = take(words, e.words, true);
     if (at < 0) continue;
     first ??= e;
-    for (let k = at; k < at + e.words.length; k++) if (TOPIC_WORDS_IN_EPISODES.has(words[k].text)) words[k].used = false;
+    for (let k = at; k < at + e.words.length; k++)
+      if (TOPIC_WORDS_IN_EPISODES.has(words[k].text)) words[k].used = false;
   }
   if (first) return first.phrase;
   // "during covid", "since the pandemic": the 2020 recession; "covid cases" is no episode.
   for (let i = 1; i < words.length; i++) {
-    if (!words[i].used && TIMED_EPISODE_WORDS.has(foldPlural(words[i].text)) && EPISODE_TIME_WORDS.has(words[i - 1].text)) return mark(words, i, 1, "the pandemic");
+    if (
+      !words[i].used &&
+      TIMED_EPISODE_WORDS.has(foldPlural(words[i].text)) &&
+      EPISODE_TIME_WORDS.has(words[i - 1].text)
+    )
+      return mark(words, i, 1, "the pandemic");
   }
   for (let i = 0; i + 1 < words.length; i++) {
     const [a, b, c] = [words[i].text, words[i + 1].text, words[i + 2]?.text];
     if (words[i].used || words[i + 1].used) continue;
     if (/^(19|20)\d\d$/.test(a) && /^recessions?$/.test(b)) return mark(words, i, 2, `${a} recession`);
-    if (/^recessions?$/.test(a) && (b === "of" || b === "in") && c && /^(19|20)\d\d$/.test(c) && !words[i + 2].used) return mark(words, i, 3, `${c} recession`);
-    if (/^(last|latest|previous|recent)$/.test(a) && /^recessions?$/.test(b)) return mark(words, i, 2, "last recession");
-    if (a === "most" && b === "recent" && /^recessions?$/.test(c ?? "") && !words[i + 2].used) return mark(words, i, 3, "last recession");
+    if (/^recessions?$/.test(a) && (b === "of" || b === "in") && c && /^(19|20)\d\d$/.test(c) && !words[i + 2].used)
+      return mark(words, i, 3, `${c} recession`);
+    if (/^(last|latest|previous|recent)$/.test(a) && /^recessions?$/.test(b))
+      return mark(words, i, 2, "last recession");
+    if (a === "most" && b === "recent" && /^recessions?$/.test(c ?? "") && !words[i + 2].used)
+      return mark(words, i, 3, "last recession");
   }
   return null;
 }
@@ -154,14 +192,44 @@ function mark(words: Word[], i: number, n: number, phrase: string): string {
 }
 
 /** Words naming a kind of place; "world" and "economies" name the countries. */
-const KIND_WORDS: ReadonlySet<string> = new Set(["state", "states", "county", "counties", "country", "countries", "nation", "nations", "world", "economies", "globally"]);
+const KIND_WORDS: ReadonlySet<string> = new Set([
+  "state",
+  "states",
+  "county",
+  "counties",
+  "country",
+  "countries",
+  "nation",
+  "nations",
+  "world",
+  "economies",
+  "globally",
+]);
 /** The real (inflation-adjusted) measure asked for. */
-const REAL_PHRASES = ["after inflation", "adjusted for inflation", "inflation adjusted", "in real terms", "real terms", "constant dollars", "chained dollars"].map(phraseWords);
+const REAL_PHRASES = [
+  "after inflation",
+  "adjusted for inflation",
+  "inflation adjusted",
+  "in real terms",
+  "real terms",
+  "constant dollars",
+  "chained dollars",
+].map(phraseWords);
 /** The nominal measure asked for: its words are no place ("in nominal terms"); the planner reads "nominal" itself. */
-const NOMINAL_PHRASES = ["not adjusted for inflation", "in nominal terms", "nominal terms", "in current dollars"].map(phraseWords);
+const NOMINAL_PHRASES = ["not adjusted for inflation", "in nominal terms", "nominal terms", "in current dollars"].map(
+  phraseWords,
+);
 
 /** Reads a question (see the file comment). `todayYear`: the year "since 2020" counts to. */
-export function parseQuestion(question: string, opts: { todayYear: number; lookupPlace: PlaceLookup; fuzzyPlace?: FuzzyPlace; demonym?: (text: string) => string | null }): ParsedQuestion {
+export function parseQuestion(
+  question: string,
+  opts: {
+    todayYear: number;
+    lookupPlace: PlaceLookup;
+    fuzzyPlace?: FuzzyPlace;
+    demonym?: (text: string) => string | null;
+  },
+): ParsedQuestion {
   const words = wordsOf(question);
   const letters = question.replace(/[^\p{L}]/gu, "");
   const allCaps = letters.length > 3 && letters === letters.toUpperCase();
@@ -171,12 +239,44 @@ export function parseQuestion(question: string, opts: { todayYear: number; looku
   const real = REAL_PHRASES.some((p) => take(words, p, true) >= 0);
   readStems(words);
   const { topics, nearest } = readTopics(words);
-  const { places: named, ambiguous, alternates, codes, before } = readPlaces(words, opts.lookupPlace, allCaps, opts.demonym);
+  const {
+    places: named,
+    ambiguous,
+    alternates,
+    codes,
+    before,
+  } = readPlaces(words, opts.lookupPlace, allCaps, opts.demonym);
   const kinds = words.filter((w) => !w.used && KIND_WORDS.has(w.text)).map((w) => w.text);
   const unplacedRead = readUnplaced(words, opts.fuzzyPlace);
   const places = [...new Set([...named, ...unplacedRead.codes.map((c) => c.code)])];
-  const rest = words.filter((w) => !w.used && !FILLER_WORDS.has(w.text) && !ORDER_WORDS.has(w.text) && !FILLER_WORDS.has(foldPlural(w.text)) && !KIND_WORDS.has(w.text) && !/^\d+$/.test(w.text)).map((w) => foldPlural(w.text));
+  const rest = words
+    .filter(
+      (w) =>
+        !w.used &&
+        !FILLER_WORDS.has(w.text) &&
+        !ORDER_WORDS.has(w.text) &&
+        !FILLER_WORDS.has(foldPlural(w.text)) &&
+        !KIND_WORDS.has(w.text) &&
+        !/^\d+$/.test(w.text),
+    )
+    .map((w) => foldPlural(w.text));
   let spelled = question;
   for (const w of words) if (w.fixed) spelled = spelled.replace(new RegExp(`\\b${w.raw}\\b`, "i"), w.fixed);
-  return { topics, places, ambiguous, window, rest: [...new Set(rest)], corrections: unplacedRead.corrections, unplaced: unplacedRead.unplaced, alternates, codes, episode, nearest, kinds, before, real, spelled };
+  return {
+    topics,
+    places,
+    ambiguous,
+    window,
+    rest: [...new Set(rest)],
+    corrections: unplacedRead.corrections,
+    unplaced: unplacedRead.unplaced,
+    alternates,
+    codes,
+    episode,
+    nearest,
+    kinds,
+    before,
+    real,
+    spelled,
+  };
 }

@@ -11,7 +11,8 @@ export function typoDistance(a: string, b: string, max: number): number {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
       best = Math.min(best, d[i][j]);
     }
     if (best > max) return max + 1;
@@ -27,10 +28,15 @@ export type FuzzyName = { code: string; key: string };
 
 /** The names fuzzyPlaceLookup reads (states and countries), made once per index by the caller that keeps it. */
 export function fuzzyPlaceNames(index: RegionIndex): FuzzyName[] {
-  return [...index.byCode.values()].filter((r) => r.type === "state" || r.type === "country").map((r) => ({ code: r.code, key: regionKey(r.name) }));
+  return [...index.byCode.values()]
+    .filter((r) => r.type === "state" || r.type === "country")
+    .map((r) => ({ code: r.code, key: regionKey(r.name) }));
 }
 
-export function fuzzyPlaceLookup(index: RegionIndex, names: readonly FuzzyName[] = fuzzyPlaceNames(index)): (text: string) => string | null {
+export function fuzzyPlaceLookup(
+  index: RegionIndex,
+  names: readonly FuzzyName[] = fuzzyPlaceNames(index),
+): (text: string) => string | null {
   const list = names;
   return (text) => {
     const key = regionKey(text);

@@ -18,13 +18,20 @@ import { lookupRegion, regionKey, type RegionIndex } from "../regions";
 import { FILLER_WORDS, NATIONAL_PHRASES, TWO_LETTER_WORDS } from "./common-words";
 import { foldPlural, take, type Word } from "./words";
 
-export type PlaceLookup = (text: string, opts?: { kinds?: readonly string[] }) => { kind: "found"; code: string } | { kind: "ambiguous"; candidates: string[] } | { kind: "not_found" };
+export type PlaceLookup = (
+  text: string,
+  opts?: { kinds?: readonly string[] },
+) => { kind: "found"; code: string } | { kind: "ambiguous"; candidates: string[] } | { kind: "not_found" };
 
 /** Place lookup over a region index (countries, states and counties), as the data routes read a region. */
 export function placeLookup(index: RegionIndex): PlaceLookup {
   return (text, opts = {}) => {
     const found = lookupRegion(index, text, { kinds: opts.kinds ?? REGION_KINDS });
-    return found.kind === "found" ? { kind: "found", code: found.code } : found.kind === "ambiguous" ? found : { kind: "not_found" };
+    return found.kind === "found"
+      ? { kind: "found", code: found.code }
+      : found.kind === "ambiguous"
+        ? found
+        : { kind: "not_found" };
   };
 }
 
@@ -38,7 +45,13 @@ export type OtherReading = { other: string; text: string };
 /** A misspelt place name read as the one place it is close to. */
 export type Correction = { text: string; code: string };
 /** How the place words of a question were read (parse.ts ParsedQuestion says what each field is). */
-export type PlacesRead = { places: string[]; ambiguous: AmbiguousPlace[]; alternates: Record<string, string>; codes: Record<string, OtherReading>; before: Record<string, string> };
+export type PlacesRead = {
+  places: string[];
+  ambiguous: AmbiguousPlace[];
+  alternates: Record<string, string>;
+  codes: Record<string, OtherReading>;
+  before: Record<string, string>;
+};
 
 const NATIONAL = NATIONAL_PHRASES.map((p) => regionKey(p).split(" ")).sort((a, b) => b.length - a.length);
 const US_BEFORE = new Set(["in", "of", "for", "the", "across", "vs", "versus", "and"]);
@@ -51,7 +64,12 @@ function placeCandidate(words: Word[], i: number, n: number, allCaps: boolean): 
   if (n === 1) {
     const w = run[0];
     if (w.text.length <= 2) {
-      if (w.text === "us") return (w.raw === "US" && !allCaps) || US_BEFORE.has(words[i - 1]?.text ?? "") || COMPARING.has(words[i + 1]?.text ?? "") ? "US" : null;
+      if (w.text === "us")
+        return (w.raw === "US" && !allCaps) ||
+          US_BEFORE.has(words[i - 1]?.text ?? "") ||
+          COMPARING.has(words[i + 1]?.text ?? "")
+          ? "US"
+          : null;
       if (!TWO_LETTER_WORDS.has(w.text)) return w.raw;
       return w.raw === w.raw.toUpperCase() && !allCaps ? w.raw : null;
     }
@@ -69,7 +87,12 @@ function kindSaidAfter(words: Word[], j: number): void {
   for (let k = j; k <= Math.min(end, words.length - 1); k++) words[k].used = true;
 }
 
-export function readPlaces(words: Word[], lookup: PlaceLookup, allCaps: boolean, demonym?: (text: string) => string | null): PlacesRead {
+export function readPlaces(
+  words: Word[],
+  lookup: PlaceLookup,
+  allCaps: boolean,
+  demonym?: (text: string) => string | null,
+): PlacesRead {
   const found: { at: number; code: string }[] = [];
   const ambiguous: (AmbiguousPlace & { at: number })[] = [];
   const alternates: Record<string, string> = {};
@@ -120,7 +143,8 @@ export function readPlaces(words: Word[], lookup: PlaceLookup, allCaps: boolean,
       if (text === null) continue;
       let hit = lookup(text);
       // "japans": a possessive written without its apostrophe.
-      if (hit.kind === "not_found" && n === 1 && foldPlural(words[i].text) !== words[i].text) hit = lookup(foldPlural(words[i].text));
+      if (hit.kind === "not_found" && n === 1 && foldPlural(words[i].text) !== words[i].text)
+        hit = lookup(foldPlural(words[i].text));
       // "the Canadian economy", "New Yorkers": a word for a place's people (demonyms.ts).
       if (hit.kind === "not_found" && demonym && words[i + n - 1].text.length >= 5) {
         const name = demonym(text);
@@ -129,7 +153,13 @@ export function readPlaces(words: Word[], lookup: PlaceLookup, allCaps: boolean,
       // "Los Angeles", "miami dade": a county named without its kind, when that names one county; one lower-case word
       // only where no word it could describe follows ("jobs in maricopa", "cook il", not "young people": Young County).
       const next = words[i + n];
-      const describes = n === 1 && words[i].raw === words[i].raw.toLowerCase() && next !== undefined && !next.used && !FILLER_WORDS.has(next.text) && lookup(next.raw, { kinds: ["state"] }).kind !== "found";
+      const describes =
+        n === 1 &&
+        words[i].raw === words[i].raw.toLowerCase() &&
+        next !== undefined &&
+        !next.used &&
+        !FILLER_WORDS.has(next.text) &&
+        lookup(next.raw, { kinds: ["state"] }).kind !== "found";
       if (hit.kind === "not_found" && !FILLER_WORDS.has(words[i].text) && words[i].text.length > 2 && !describes) {
         const county = lookup(`${text} County`);
         if (county.kind === "found") hit = county;
@@ -165,7 +195,10 @@ export function readPlaces(words: Word[], lookup: PlaceLookup, allCaps: boolean,
   for (const u of unsettled) u.position = new Set(found.filter((f) => f.at < u.position!).map((f) => f.code)).size;
   // The word before each place, by its code (a name of several counties: by its text, for the one it is read as).
   const before: Record<string, string> = {};
-  for (const f of [...found.map((x) => ({ at: x.at, key: x.code })), ...ambiguous.map((a) => ({ at: a.at, key: a.text }))]) {
+  for (const f of [
+    ...found.map((x) => ({ at: x.at, key: x.code })),
+    ...ambiguous.map((a) => ({ at: a.at, key: a.text })),
+  ]) {
     let j = f.at - 1;
     while (j >= 0 && (words[j].text === "the" || (words[j].text === "of" && words[j - 1]?.text === "out"))) j--;
     if (j >= 0 && !(f.key in before)) before[f.key] = words[j].text === "out" ? "out of" : words[j].text;
@@ -176,22 +209,61 @@ export function readPlaces(words: Word[], lookup: PlaceLookup, allCaps: boolean,
 const PLACE_BEFORE = new Set(["in", "of", "for", "from", "leave", "leaving"]);
 // Determiners and quantifiers after in/of/from are no place names ("from other states", "in each county").
 const NOT_PLACES = new Set(
-  ("other others each every most some several both either neither another such few various certain different own same whole entire rest " +
-    "peak peaks top trough bottom highs lows elsewhere abroad people residents workers families households americans world economies globally").split(" "),
+  (
+    "other others each every most some several both either neither another such few various certain different own same whole entire rest " +
+    "peak peaks top trough bottom highs lows elsewhere abroad people residents workers families households americans world economies globally"
+  ).split(" "),
 );
-const MONTH_WORDS = new Set(["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"]);
+const MONTH_WORDS = new Set([
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+  "jan",
+  "feb",
+  "mar",
+  "apr",
+  "jun",
+  "jul",
+  "aug",
+  "sep",
+  "sept",
+  "oct",
+  "nov",
+  "dec",
+]);
 
 /**
  * Words after in/of/for/from (past fillers) that nothing took: a place the question named. Each is tried against
  * the place names as a misspelling (one candidate within the typo distance: read as it); the rest are unplaced.
  */
-export function readUnplaced(words: Word[], fuzzy: FuzzyPlace | undefined): { corrections: Correction[]; unplaced: string[]; codes: { at: number; code: string }[] } {
+export function readUnplaced(
+  words: Word[],
+  fuzzy: FuzzyPlace | undefined,
+): { corrections: Correction[]; unplaced: string[]; codes: { at: number; code: string }[] } {
   const corrections: Correction[] = [];
   const unplaced: string[] = [];
   const codes: { at: number; code: string }[] = [];
   for (let i = 0; i < words.length; i++) {
     const w = words[i];
-    if (w.used || FILLER_WORDS.has(w.text) || MONTH_WORDS.has(w.text) || NOT_PLACES.has(w.text) || TIMED_EPISODE_WORDS.has(w.text) || /^\d+$/.test(w.text) || w.text.length < 3) continue;
+    if (
+      w.used ||
+      FILLER_WORDS.has(w.text) ||
+      MONTH_WORDS.has(w.text) ||
+      NOT_PLACES.has(w.text) ||
+      TIMED_EPISODE_WORDS.has(w.text) ||
+      /^\d+$/.test(w.text) ||
+      w.text.length < 3
+    )
+      continue;
     let j = i - 1;
     while (j >= 0 && !words[j].used && FILLER_WORDS.has(words[j].text) && !PLACE_BEFORE.has(words[j].text)) j--;
     const named = j >= 0 && PLACE_BEFORE.has(words[j].text);

@@ -34,12 +34,14 @@ const MAX_LISTED = 40;
 /** The places in order (highest first for max), ties broken by name so the order is stable. */
 export const rankPlaces = ordered;
 
-const listOf = (names: readonly string[]) => (names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`);
+const listOf = (names: readonly string[]) =>
+  names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
 
 export function rankLead(r: RankInput): Lead & { top: Ranked[] } {
   const sorted = ordered(r.values, r.dir);
   const when = atDate(r.date, r.frequency);
-  if (sorted.length === 0) return { text: `No place among the ${r.scope} has a value of ${r.label} ${when}.`, figures: {}, top: [] };
+  if (sorted.length === 0)
+    return { text: `No place among the ${r.scope} has a value of ${r.label} ${when}.`, figures: {}, top: [] };
   const d = decimalsOf(sorted.slice(0, MAX_NAMED).map((s) => s.value));
   const fmt = (x: number) => formatValue(x, r.unit, d);
   const label = r.label.replace(/^the /, "");
@@ -47,7 +49,12 @@ export function rankLead(r: RankInput): Lead & { top: Ranked[] } {
   const withDc = r.scope === "states" && sorted.some((s) => s.code === "11");
   const count = (withDc ? sorted.length - 1 : sorted.length).toLocaleString("en-US");
   const of = `of the ${count} ${withDc ? "states and DC" : r.scope}`;
-  const figures: Record<string, number | string> = { date: r.date, places: sorted.length, counted: Number(count.replace(/,/g, "")), missing: r.missing };
+  const figures: Record<string, number | string> = {
+    date: r.date,
+    places: sorted.length,
+    counted: Number(count.replace(/,/g, "")),
+    missing: r.missing,
+  };
   let text: string;
   let top: Ranked[];
   if (r.filter) {
@@ -87,7 +94,8 @@ export function rankLead(r: RankInput): Lead & { top: Ranked[] } {
     const word = r.dir === "max" ? "highest" : "lowest";
     text = `The ${r.scope} with the ${word} ${label} ${when}, out of ${withDc ? `the ${count} states and DC` : count}: ${top.map((t) => `${t.place} (${fmt(t.value)})`).join(", ")}.`;
   }
-  if (r.missing > 0) text += ` ${r.missing} more ${r.missing === 1 ? "place holds" : "places hold"} no value for that period and ${r.missing === 1 ? "is" : "are"} not ranked.`;
+  if (r.missing > 0)
+    text += ` ${r.missing} more ${r.missing === 1 ? "place holds" : "places hold"} no value for that period and ${r.missing === 1 ? "is" : "are"} not ranked.`;
   top.forEach((t, i) => (figures[`${i + 1}:${t.code}`] = t.value));
   const next = r.filter ? undefined : sorted[top.length];
   if (next) figures.next = next.value;

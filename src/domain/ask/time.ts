@@ -6,7 +6,12 @@ import { parseWindow, type Window } from "../window";
 import { foldPlural, NUMBER_WORDS, type Word } from "./words";
 
 const UNIT_OF: Record<string, { unit: "d" | "m" | "y"; times: number }> = {
-  day: { unit: "d", times: 1 }, week: { unit: "d", times: 7 }, month: { unit: "m", times: 1 }, quarter: { unit: "m", times: 3 }, year: { unit: "y", times: 1 }, decade: { unit: "y", times: 10 },
+  day: { unit: "d", times: 1 },
+  week: { unit: "d", times: 7 },
+  month: { unit: "m", times: 1 },
+  quarter: { unit: "m", times: 3 },
+  year: { unit: "y", times: 1 },
+  decade: { unit: "y", times: 10 },
 };
 
 export function readTime(words: Word[], todayYear: number): Window | null {
@@ -44,7 +49,11 @@ export function readTime(words: Word[], todayYear: number): Window | null {
       }
     }
     // "this year", "year to date"
-    if ((t[i] === "this" && t[i + 1] === "year") || (t[i] === "year" && t[i + 1] === "to" && t[i + 2] === "date") || t[i] === "ytd") {
+    if (
+      (t[i] === "this" && t[i + 1] === "year") ||
+      (t[i] === "year" && t[i + 1] === "to" && t[i + 2] === "date") ||
+      t[i] === "ytd"
+    ) {
       const end = t[i] === "ytd" ? i : t[i] === "this" ? i + 1 : i + 2;
       for (let k = i; k <= end; k++) words[k].used = true;
       return parseWindow("1y");
@@ -54,11 +63,16 @@ export function readTime(words: Word[], todayYear: number): Window | null {
       words[i].used = words[i + 1].used = true;
       return { kind: "all" };
     }
-    if (t[i] === "ever" || t[i] === "record" || t[i] === "history" || t[i] === "historically" || t[i] === "historical") {
+    if (
+      t[i] === "ever" ||
+      t[i] === "record" ||
+      t[i] === "history" ||
+      t[i] === "historically" ||
+      t[i] === "historical"
+    ) {
       words[i].used = true;
       return { kind: "all" };
     }
   }
   return null;
 }
-

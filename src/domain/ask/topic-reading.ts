@@ -36,19 +36,34 @@ export function levelOfChange(topics: readonly Topic[], reading: IntentReading):
   return topics.map((t) => (longer && t.changeOf ? topicNamed(t.changeOf) : t));
 }
 
-export function realOrNominal(topics: readonly Topic[], reading: IntentReading, question: string, real: boolean): Topic[] {
+export function realOrNominal(
+  topics: readonly Topic[],
+  reading: IntentReading,
+  question: string,
+  real: boolean,
+): Topic[] {
   const nominal = NOMINAL.test(question);
   const growth = reading.intent.kind === "growth" || reading.intent.kind === "direction" || /\bgrow/i.test(question);
-  if (nominal) return topics.map((t) => (t.id === "real_gdp" && !topics.some((x) => x.id === "gdp") ? topicNamed("gdp") : t));
-  if ((growth || real) && !topics.some((t) => t.id === "real_gdp")) return topics.map((t) => (t.id === "gdp" ? topicNamed("real_gdp") : t));
+  if (nominal)
+    return topics.map((t) => (t.id === "real_gdp" && !topics.some((x) => x.id === "gdp") ? topicNamed("gdp") : t));
+  if ((growth || real) && !topics.some((t) => t.id === "real_gdp"))
+    return topics.map((t) => (t.id === "gdp" ? topicNamed("real_gdp") : t));
   return [...topics];
 }
 
-const MOVED = /\b(rise|rose|risen|rising|fall|fell|fallen|falling|go up|gone up|went up|go down|gone down|went down|come down|increase[sd]?|decrease[sd]?|drop(?:ped)?|declin\w*|climb\w*|ease[sd]?|cool(?:ed)?)\b/i;
+const MOVED =
+  /\b(rise|rose|risen|rising|fall|fell|fallen|falling|go up|gone up|went up|go down|gone down|went down|come down|increase[sd]?|decrease[sd]?|drop(?:ped)?|declin\w*|climb\w*|ease[sd]?|cool(?:ed)?)\b/i;
 
 export function rateMoves(topics: readonly Topic[], reading: IntentReading, question: string): IntentReading {
   const i = reading.intent;
-  if (!reading.yesNo || (i.kind !== "change" && i.kind !== "growth") || i.at !== null || (i.kind === "change" && i.since !== null) || !MOVED.test(question)) return reading;
+  if (
+    !reading.yesNo ||
+    (i.kind !== "change" && i.kind !== "growth") ||
+    i.at !== null ||
+    (i.kind === "change" && i.since !== null) ||
+    !MOVED.test(question)
+  )
+    return reading;
   const word = topics[0] ? TOPIC_WORDS[topics[0].id]?.growth?.split(" ").at(-1) : undefined;
   if (!word || !new RegExp(`\\b${word}\\b`, "i").test(question)) return reading;
   return { ...reading, intent: { kind: "direction", months: spanMonths(question.toLowerCase()) } };

@@ -12,7 +12,8 @@
 export type NumberMention = { text: string; value: number; tolerance: number };
 
 const SCALES: Record<string, number> = { thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 };
-const MENTION = /(?<![\p{L}\p{N}.])([-+−]?)\$?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:(st|nd|rd|th)\b)?(?:\s*(thousand|million|billion|trillion)\b)?(?![\p{L}\p{N}])/gu;
+const MENTION =
+  /(?<![\p{L}\p{N}.])([-+−]?)\$?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:(st|nd|rd|th)\b)?(?:\s*(thousand|million|billion|trillion)\b)?(?![\p{L}\p{N}])/gu;
 
 /** The numbers prose states, with the tolerance its written precision allows. */
 export function numbersInProse(text: string): NumberMention[] {
@@ -22,7 +23,11 @@ export function numbersInProse(text: string): NumberMention[] {
     const decimals = frac ? frac.length - 1 : 0;
     const scale = scaleWord ? SCALES[scaleWord] : 1;
     const magnitude = Number(`${int.replace(/,/g, "")}${frac ?? ""}`);
-    out.push({ text: whole.trim(), value: (sign === "-" || sign === "−" ? -1 : 1) * magnitude * scale, tolerance: 0.5 * 10 ** -decimals * scale });
+    out.push({
+      text: whole.trim(),
+      value: (sign === "-" || sign === "−" ? -1 : 1) * magnitude * scale,
+      tolerance: 0.5 * 10 ** -decimals * scale,
+    });
   }
   return out;
 }
@@ -82,8 +87,14 @@ export function verifyNumbers(prose: string, results: unknown): Verification {
 // instructions to the reader. Catalog codes in capitals (T10Y2Y, U6RATE), ordinals ("3rd") and R² are read.
 
 const PLAIN_RULES: { why: string; re: RegExp }[] = [
-  { why: "a number in words", re: /\b(zero|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|dozen|half|twice|double|doubled|tripled|quadrupled)\b/i },
-  { why: "a number in words", re: /(?<![\d.,]\s*)\b(one|a|an)\s+(thousand|million|billion|trillion|percent|per cent|percentage points?|point)\b/i },
+  {
+    why: "a number in words",
+    re: /\b(zero|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|dozen|half|twice|double|doubled|tripled|quadrupled)\b/i,
+  },
+  {
+    why: "a number in words",
+    re: /(?<![\d.,]\s*)\b(one|a|an)\s+(thousand|million|billion|trillion|percent|per cent|percentage points?|point)\b/i,
+  },
   { why: "a scale word without digits", re: /(?<![\d.]\s*)\b(thousand|million|billion|trillion)s?\b/i },
   { why: "a number in words", re: /\b(a|one)\s+(quarter|third|fifth|tenth)\s+(of|percent)\b/i },
   { why: "digits run into letters", re: /(?<![A-Z0-9])\d+(?:[.,]\d+)*(?!(?:st|nd|rd|th)\b)[a-z]/u },

@@ -16,18 +16,36 @@ import { foldPlural, sharedStem } from "./words";
 
 export { searchStem } from "./words";
 
-export type VocabularyEntry = { code: string; name: string; unit: string | null; description: string | null; held: boolean; regionKinds: readonly string[] };
+export type VocabularyEntry = {
+  code: string;
+  name: string;
+  unit: string | null;
+  description: string | null;
+  held: boolean;
+  regionKinds: readonly string[];
+};
 
-const tokensOf = (text: string | null) => new Set(regionKey(text ?? "").split(" ").filter(Boolean).map(foldPlural));
+const tokensOf = (text: string | null) =>
+  new Set(
+    regionKey(text ?? "")
+      .split(" ")
+      .filter(Boolean)
+      .map(foldPlural),
+  );
 
 function matches(word: string, tokens: ReadonlySet<string>): boolean {
   if (tokens.has(word)) return true;
-  for (const t of tokens) if (t.startsWith(word) || (t.length >= 4 && word.startsWith(t)) || sharedStem(word, t) > 0) return true;
+  for (const t of tokens)
+    if (t.startsWith(word) || (t.length >= 4 && word.startsWith(t)) || sharedStem(word, t) > 0) return true;
   return false;
 }
 
 /** The entries the words name, best first (see the file comment); empty when no entry fits every word. */
-export function vocabularyMatches<E extends VocabularyEntry>(words: readonly string[], entries: readonly E[], kind: string | null): E[] {
+export function vocabularyMatches<E extends VocabularyEntry>(
+  words: readonly string[],
+  entries: readonly E[],
+  kind: string | null,
+): E[] {
   const meaningful = words.map(foldPlural).filter((w) => w.length >= 3);
   if (meaningful.length === 0) return [];
   const scored: { e: E; score: number; order: number }[] = [];
@@ -46,6 +64,13 @@ export function vocabularyMatches<E extends VocabularyEntry>(words: readonly str
   });
   const fits = (e: E) => (kind !== null && e.regionKinds.includes(kind) ? 1 : 0);
   return scored
-    .sort((a, b) => b.score - a.score || Number(b.e.held) - Number(a.e.held) || fits(b.e) - fits(a.e) || a.e.name.length - b.e.name.length || a.order - b.order)
+    .sort(
+      (a, b) =>
+        b.score - a.score ||
+        Number(b.e.held) - Number(a.e.held) ||
+        fits(b.e) - fits(a.e) ||
+        a.e.name.length - b.e.name.length ||
+        a.order - b.order,
+    )
     .map((s) => s.e);
 }

@@ -9,11 +9,37 @@ import { regionKey } from "../regions";
 export type Word = { text: string; raw: string; used: boolean; fixed?: string };
 
 export const NUMBER_WORDS: Record<string, number> = {
-  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, fifteen: 15, twenty: 20, thirty: 30, few: 3, couple: 2,
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  fifteen: 15,
+  twenty: 20,
+  thirty: 30,
+  few: 3,
+  couple: 2,
 };
 
 /** Shorthand people type for a word, read as that word. */
-const SHORTHAND: Readonly<Record<string, string>> = { ppl: "people", avg: "average", yr: "year", yrs: "years", govt: "government", mos: "months", pct: "percent" };
+const SHORTHAND: Readonly<Record<string, string>> = {
+  ppl: "people",
+  avg: "average",
+  yr: "year",
+  yrs: "years",
+  govt: "government",
+  mos: "months",
+  pct: "percent",
+};
 
 export function foldPlural(word: string): string {
   if (word.length <= 3 || !word.endsWith("s") || /(ss|us|is)$/.test(word)) return word;
@@ -23,8 +49,16 @@ export function foldPlural(word: string): string {
 export function wordsOf(question: string): Word[] {
   const joined = question.replace(/\bU\.\s?S\.(\s?A\.?)?/g, "US").replace(/\bU\.\s?K\.?/g, "UK");
   // "US-CA": the ISO 3166-2 form of a state code, one word (the data routes read it as the state).
-  const raws = (joined.match(/\bUS-[A-Z]{2}\b|[\p{L}\p{N}'’]+/gu) ?? []).map((r) => r.replace(/['’]s$/i, "").replace(/['’]/g, "")).filter(Boolean);
-  return raws.map((raw) => ({ raw: SHORTHAND[raw.toLowerCase()] ?? raw, text: regionKey(SHORTHAND[raw.toLowerCase()] ?? raw), used: false })).filter((w) => w.text.length > 0);
+  const raws = (joined.match(/\bUS-[A-Z]{2}\b|[\p{L}\p{N}'’]+/gu) ?? [])
+    .map((r) => r.replace(/['’]s$/i, "").replace(/['’]/g, ""))
+    .filter(Boolean);
+  return raws
+    .map((raw) => ({
+      raw: SHORTHAND[raw.toLowerCase()] ?? raw,
+      text: regionKey(SHORTHAND[raw.toLowerCase()] ?? raw),
+      used: false,
+    }))
+    .filter((w) => w.text.length > 0);
 }
 
 export const phraseWords = (phrase: string) => regionKey(phrase).split(" ").map(foldPlural);
@@ -67,7 +101,8 @@ export function sharedStem(a: string, b: string): number {
 }
 
 /** What to search the catalog for a word by: a long word's stem, so "populated" finds "population". */
-export const searchStem = (word: string) => (word.length >= MIN_STEM + 2 ? word.slice(0, Math.max(MIN_STEM, word.length - MAX_ENDING)) : word);
+export const searchStem = (word: string) =>
+  word.length >= MIN_STEM + 2 ? word.slice(0, Math.max(MIN_STEM, word.length - MAX_ENDING)) : word;
 
 /** Marks the first unused run of `words` equal to `target` (folded, one typo allowed per long word) as used; its start index, or -1. */
 export function take(words: Word[], target: string[], fold: boolean): number {
@@ -85,4 +120,3 @@ export function take(words: Word[], target: string[], fold: boolean): number {
   }
   return -1;
 }
-

@@ -9,7 +9,10 @@ const KEY_HELP = "Read https://fred.stlouisfed.org/docs/api/api_key.html for mor
 
 export const FRED_ERRORS = {
   apiKeyNotSet: (): FredError => ({ status: 400, message: `Bad Request.  Variable api_key is not set.  ${KEY_HELP}` }),
-  apiKeyNotRegistered: (): FredError => ({ status: 400, message: `Bad Request.  The value for variable api_key is not registered.  ${KEY_HELP}` }),
+  apiKeyNotRegistered: (): FredError => ({
+    status: 400,
+    message: `Bad Request.  The value for variable api_key is not registered.  ${KEY_HELP}`,
+  }),
   notSet: (name: string): FredError => ({ status: 400, message: `Bad Request.  Variable ${name} is not set.` }),
   seriesNotFound: (): FredError => ({ status: 400, message: "Bad Request.  The series does not exist." }),
   notOneOf: (name: string, allowed: readonly string[]): FredError => ({
@@ -20,9 +23,18 @@ export const FRED_ERRORS = {
     status: 400,
     message: `Bad Request.  Variable ${name} is not between ${low} and ${high}.`,
   }),
-  notNonNegative: (name: string): FredError => ({ status: 400, message: `Bad Request.  Variable ${name} is not a non-negative integer.` }),
-  notDate: (name: string): FredError => ({ status: 400, message: `Bad Request.  Variable ${name} is not a valid date in YYYY-MM-DD format.` }),
-  after: (first: string, second: string): FredError => ({ status: 400, message: `Bad Request.  Variable ${first} can not be after variable ${second}.` }),
+  notNonNegative: (name: string): FredError => ({
+    status: 400,
+    message: `Bad Request.  Variable ${name} is not a non-negative integer.`,
+  }),
+  notDate: (name: string): FredError => ({
+    status: 400,
+    message: `Bad Request.  Variable ${name} is not a valid date in YYYY-MM-DD format.`,
+  }),
+  after: (first: string, second: string): FredError => ({
+    status: 400,
+    message: `Bad Request.  Variable ${first} can not be after variable ${second}.`,
+  }),
   frequency: (reason: string): FredError => ({ status: 400, message: `Bad Request.  Variable frequency ${reason}.` }),
   paymentRequired: (): FredError => ({
     status: 402,
@@ -37,7 +49,10 @@ export function xmlAttribute(s: string): string {
 /** The error body and its content type, in the file type asked for (XML when none or an unknown one was). */
 export function renderFredError(error: FredError, fileType: FredFileType): { body: string; contentType: string } {
   if (fileType === "json") {
-    return { body: JSON.stringify({ error_code: error.status, error_message: error.message }), contentType: "application/json; charset=UTF-8" };
+    return {
+      body: JSON.stringify({ error_code: error.status, error_message: error.message }),
+      contentType: "application/json; charset=UTF-8",
+    };
   }
   return {
     body: `<?xml version="1.0" encoding="utf-8" ?>\n<error code="${error.status}" message="${xmlAttribute(error.message)}"/>\n`,

@@ -18,7 +18,10 @@
 import { addDays, dayNumber, weekday } from "../calendar";
 
 export type FredFrequencyCode = "d" | "w" | "bw" | "m" | "q" | "sa" | "a";
-export type FredFrequency = { code: FredFrequencyCode; /** weeks and fortnights: ending weekday, 0 = Sunday */ endDay?: number };
+export type FredFrequency = {
+  code: FredFrequencyCode /** weeks and fortnights: ending weekday, 0 = Sunday */;
+  endDay?: number;
+};
 export type AggregationMethod = "avg" | "sum" | "eop";
 export type FredPoint = { date: string; value: number | null };
 

@@ -7,7 +7,14 @@ import { FRED_ERRORS, type FredError, type FredFileType } from "./errors";
 import type { ObservationsQuery } from "./query";
 import { applyUnits, formatDecimal, unitsDecimals } from "./units";
 import {
-  atVintageDates, byRealtimePeriod, byVintageDate, initialRelease, RevisionHistory, type Compute, type PeriodRow, type VintageRow,
+  atVintageDates,
+  byRealtimePeriod,
+  byVintageDate,
+  initialRelease,
+  RevisionHistory,
+  type Compute,
+  type PeriodRow,
+  type VintageRow,
 } from "./vintages";
 
 export type FredSeriesData = { id: string; native: FredFrequency; decimals: number; history: RevisionHistory };
@@ -25,7 +32,10 @@ export type ObservationsAnswer = {
   count: number;
   offset: number;
   limit: number;
-} & ({ kind: "periods"; rows: PeriodRow[] } | { kind: "vintages"; rows: VintageRow[]; seriesId: string; vintages: string[] });
+} & (
+  | { kind: "periods"; rows: PeriodRow[] }
+  | { kind: "vintages"; rows: VintageRow[]; seriesId: string; vintages: string[] }
+);
 
 /** What one state of the series prints: aggregation, then units, every value a string ("." when missing). */
 export function printer(q: ObservationsQuery, s: FredSeriesData): Compute | FredError {
@@ -40,7 +50,10 @@ export function printer(q: ObservationsQuery, s: FredSeriesData): Compute | Fred
   const decimals = unitsDecimals(q.units, s.decimals);
   return (points: FredPoint[]) => {
     const values = aggregated ? aggregate(points, s.native, target, q.aggregationMethod, s.decimals) : points;
-    return applyUnits(values, q.units, target.code).map((p) => ({ date: p.date, value: p.value === null ? "." : formatDecimal(p.value, decimals) }));
+    return applyUnits(values, q.units, target.code).map((p) => ({
+      date: p.date,
+      value: p.value === null ? "." : formatDecimal(p.value, decimals),
+    }));
   };
 }
 

@@ -23,8 +23,19 @@ export const OBSERVATIONS_LIMIT = 100_000;
 export const SEARCH_LIMIT = 1000;
 export const VINTAGE_DATES_LIMIT = 10_000;
 export const SEARCH_ORDER_BY = [
-  "search_rank", "series_id", "title", "units", "frequency", "seasonal_adjustment", "realtime_start", "realtime_end",
-  "last_updated", "observation_start", "observation_end", "popularity", "group_popularity",
+  "search_rank",
+  "series_id",
+  "title",
+  "units",
+  "frequency",
+  "seasonal_adjustment",
+  "realtime_start",
+  "realtime_end",
+  "last_updated",
+  "observation_start",
+  "observation_end",
+  "popularity",
+  "group_popularity",
 ] as const;
 export type SearchOrderBy = (typeof SEARCH_ORDER_BY)[number];
 
@@ -91,9 +102,11 @@ function date(q: Query, name: string, fallback: string): string {
 function integer(q: Query, name: string, low: number, high: number, fallback: number): number {
   const v = q[name];
   if (v === undefined || v === "") return fallback;
-  if (!/^\d{1,9}$/.test(v)) return refuse(low === 0 ? FRED_ERRORS.notNonNegative(name) : FRED_ERRORS.notBetween(name, low, high));
+  if (!/^\d{1,9}$/.test(v))
+    return refuse(low === 0 ? FRED_ERRORS.notNonNegative(name) : FRED_ERRORS.notBetween(name, low, high));
   const n = Number(v);
-  if (n < low || n > high) return refuse(low === 0 ? FRED_ERRORS.notNonNegative(name) : FRED_ERRORS.notBetween(name, low, high));
+  if (n < low || n > high)
+    return refuse(low === 0 ? FRED_ERRORS.notNonNegative(name) : FRED_ERRORS.notBetween(name, low, high));
   return n;
 }
 
@@ -120,7 +133,10 @@ export function parseObservationsQuery(q: Query, today: string): Parsed<Observat
     const observationEnd = date(q, "observation_end", LATEST_DATE);
     if (observationStart > observationEnd) refuse(FRED_ERRORS.after("observation_start", "observation_end"));
     const frequencyValue = q.frequency === undefined || q.frequency === "" ? null : q.frequency;
-    const frequency = frequencyValue === null ? null : (parseFrequency(frequencyValue) ?? refuse(FRED_ERRORS.notOneOf("frequency", FREQUENCY_LIST)));
+    const frequency =
+      frequencyValue === null
+        ? null
+        : (parseFrequency(frequencyValue) ?? refuse(FRED_ERRORS.notOneOf("frequency", FREQUENCY_LIST)));
     const outputType = integer(q, "output_type", 1, 4, 1) as 1 | 2 | 3 | 4;
     let vintageDates: string[] | null = null;
     if (q.vintage_dates !== undefined && q.vintage_dates !== "") {
@@ -145,7 +161,24 @@ export function parseObservationsQuery(q: Query, today: string): Parsed<Observat
   });
 }
 
-const FREQUENCY_LIST = ["d", "w", "bw", "m", "q", "sa", "a", "wef", "weth", "wew", "wetu", "wem", "wesu", "wesa", "bwew", "bwem"];
+const FREQUENCY_LIST = [
+  "d",
+  "w",
+  "bw",
+  "m",
+  "q",
+  "sa",
+  "a",
+  "wef",
+  "weth",
+  "wew",
+  "wetu",
+  "wem",
+  "wesu",
+  "wesa",
+  "bwew",
+  "bwem",
+];
 
 export function parseSeriesQuery(q: Query, today: string): Parsed<SeriesQuery> {
   return run(q, () => ({ seriesId: required(q, "series_id"), ...common(q, today) }));

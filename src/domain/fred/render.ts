@@ -80,11 +80,22 @@ function observationRows(a: ObservationsAnswer): Record<string, string>[] {
 }
 
 export function renderObservations(a: ObservationsAnswer, fileType: FredFileType): Rendered {
-  const { kind: _kind, rows: _rows, ...withExtras } = a as ObservationsAnswer & { seriesId?: string; vintages?: string[] };
+  const {
+    kind: _kind,
+    rows: _rows,
+    ...withExtras
+  } = a as ObservationsAnswer & { seriesId?: string; vintages?: string[] };
   const { seriesId: _id, vintages: _v, ...head } = withExtras;
   const rows = observationRows(a);
   if (fileType === "json") return { body: JSON.stringify({ ...head, observations: rows }), contentType: JSON_TYPE };
-  return { body: element("observations", head, rows.map((r) => `  <observation${attributes(r)}/>\n`)), contentType: XML_TYPE };
+  return {
+    body: element(
+      "observations",
+      head,
+      rows.map((r) => `  <observation${attributes(r)}/>\n`),
+    ),
+    contentType: XML_TYPE,
+  };
 }
 
 function seriesElements(list: FredSeriesMeta[]): string[] {
@@ -106,5 +117,12 @@ export function renderSearch(a: SearchAnswer, fileType: FredFileType): Rendered 
 export function renderVintageDates(a: VintageDatesAnswer, fileType: FredFileType): Rendered {
   if (fileType === "json") return { body: JSON.stringify(a), contentType: JSON_TYPE };
   const { vintage_dates, ...head } = a;
-  return { body: element("vintage_dates", head, vintage_dates.map((d) => `  <vintage_date>${d}</vintage_date>\n`)), contentType: XML_TYPE };
+  return {
+    body: element(
+      "vintage_dates",
+      head,
+      vintage_dates.map((d) => `  <vintage_date>${d}</vintage_date>\n`),
+    ),
+    contentType: XML_TYPE,
+  };
 }

@@ -27,8 +27,10 @@ export function areaTemplate(meta: Record<string, unknown>): string | null {
 
 /** The FRED id of one catalog series. */
 export function fredSeriesId(indicator: IdIndicator, region: IdRegion): string {
-  if (indicator.source === "fred" && region.code === "US" && /^[A-Za-z0-9]+$/.test(indicator.code)) return indicator.code;
-  if (indicator.source === STATE_RATE.source && indicator.code === STATE_RATE.code && region.usps) return `${region.usps}UR`;
+  if (indicator.source === "fred" && region.code === "US" && /^[A-Za-z0-9]+$/.test(indicator.code))
+    return indicator.code;
+  if (indicator.source === STATE_RATE.source && indicator.code === STATE_RATE.code && region.usps)
+    return `${region.usps}UR`;
   if (indicator.template) {
     const filled = indicator.template.replace("{fips2}", region.code).replace("{fips5}", region.code);
     if (/^[A-Za-z0-9]+$/.test(filled) && filled !== indicator.template) return filled;
@@ -47,7 +49,12 @@ export type IdCandidate =
  * The readings of `id`: `templates` are the catalog's area templates, `compactCodes` its compacted codes, and
  * `isRegion` says whether an upper-cased string is a region code.
  */
-export function readSeriesId(id: string, templates: Iterable<string>, compactCodes: { has(code: string): boolean }, isRegion: (code: string) => boolean): IdCandidate[] {
+export function readSeriesId(
+  id: string,
+  templates: Iterable<string>,
+  compactCodes: { has(code: string): boolean },
+  isRegion: (code: string) => boolean,
+): IdCandidate[] {
   const upper = id.toUpperCase();
   if (!/^[A-Z0-9]+$/.test(upper)) return [];
   const out: IdCandidate[] = [{ kind: "fred", code: upper }];

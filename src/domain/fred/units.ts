@@ -90,7 +90,8 @@ function comparators(points: readonly FredPoint[], frequency: FredFrequencyCode,
 export function applyUnits(points: readonly FredPoint[], units: Units, frequency: FredFrequencyCode): FredPoint[] {
   if (units === "lin") return points.slice();
   const n = PERIODS_PER_YEAR[frequency];
-  if (units === "log") return points.map((p) => ({ date: p.date, value: p.value !== null && p.value > 0 ? Math.log(p.value) : null }));
+  if (units === "log")
+    return points.map((p) => ({ date: p.date, value: p.value !== null && p.value > 0 ? Math.log(p.value) : null }));
   const lag = units === "ch1" || units === "pc1" ? n : 1;
   const back = comparators(points, frequency, lag);
   return points.map((p, i) => {

@@ -38,7 +38,8 @@ export class RevisionHistory {
       last.versions.push({ value: r.value, vintage: r.vintage });
       seen.add(r.vintage);
     }
-    for (const d of this.byDate) d.versions.sort((a, b) => (a.vintage < b.vintage ? -1 : a.vintage > b.vintage ? 1 : 0));
+    for (const d of this.byDate)
+      d.versions.sort((a, b) => (a.vintage < b.vintage ? -1 : a.vintage > b.vintage ? 1 : 0));
     this.vintages = [...seen].sort();
   }
 
@@ -81,18 +82,29 @@ export function byRealtimePeriod(history: RevisionHistory, compute: Compute, sta
       rows.push(row);
     }
   });
-  return rows.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.realtime_start < b.realtime_start ? -1 : 1));
+  return rows.sort((a, b) =>
+    a.date < b.date ? -1 : a.date > b.date ? 1 : a.realtime_start < b.realtime_start ? -1 : 1,
+  );
 }
 
 /** Output type 1 at given vintage dates: the series as of each, each row's real-time period that one day. */
 export function atVintageDates(history: RevisionHistory, compute: Compute, dates: readonly string[]): PeriodRow[] {
   const rows: PeriodRow[] = [];
-  for (const d of dates) for (const p of compute(history.asOf(d))) rows.push({ realtime_start: d, realtime_end: d, date: p.date, value: p.value });
-  return rows.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.realtime_start < b.realtime_start ? -1 : 1));
+  for (const d of dates)
+    for (const p of compute(history.asOf(d)))
+      rows.push({ realtime_start: d, realtime_end: d, date: p.date, value: p.value });
+  return rows.sort((a, b) =>
+    a.date < b.date ? -1 : a.date > b.date ? 1 : a.realtime_start < b.realtime_start ? -1 : 1,
+  );
 }
 
 /** Output types 2 (all observations) and 3 (new and revised only), one column per vintage date; a column a row lacks prints "." in type 2. */
-export function byVintageDate(history: RevisionHistory, compute: Compute, vintages: readonly string[], changedOnly: boolean): VintageRow[] {
+export function byVintageDate(
+  history: RevisionHistory,
+  compute: Compute,
+  vintages: readonly string[],
+  changedOnly: boolean,
+): VintageRow[] {
   const rows = new Map<string, VintageRow>();
   const previous = new Map<string, string>();
   for (const v of vintages) {
