@@ -78,12 +78,10 @@ export const citationSchema = z
         "Its arguments: the query parameters of the REST endpoint (get_latest: /v1/observations/latest, get_observations: /v1/observations, get_insights: /v1/insights, get_active_signals: /v1/signals/active, search_indicators: /v1/indicators, get_flows: /v1/flows); rank_regions: the indicator, region type (and parent) and date every place was read at.",
       example: { indicator: "LAUST03A", region: "48" },
     }),
-    summary: z
-      .string()
-      .openapi({
-        description: "What the call returned, in one line with its numbers.",
-        example: "Texas, unemployment rate 2018: 3.9 percent",
-      }),
+    summary: z.string().openapi({
+      description: "What the call returned, in one line with its numbers.",
+      example: "Texas, unemployment rate 2018: 3.9 percent",
+    }),
   })
   .openapi("AskCitation");
 
@@ -95,25 +93,20 @@ const askFreshnessSchema = freshnessSchema
 
 export const askResponseSchema = z
   .object({
-    answer: z
-      .string()
-      .nullable()
-      .openapi({
-        description:
-          "Prose answering the question from the tool results, with units and dates; null when no coverage or no data.",
-      }),
+    answer: z.string().nullable().openapi({
+      description:
+        "Prose answering the question from the tool results, with units and dates; null when no coverage or no data.",
+    }),
     citations: z.array(citationSchema).openapi({ description: "The tool calls actually executed, in order." }),
     resolved: z.object({
       indicators: z
         .array(z.object({ code: z.string(), source: z.string(), name: z.string(), concept: z.string().optional() }))
         .openapi({ description: "The series the question resolved to (a concept's series per region kind)." }),
       regions: z.array(z.object({ code: z.string(), name: z.string(), type: z.string() })),
-      window: z
-        .string()
-        .openapi({
-          description:
-            "The window read (`all` or N with d, m, y), from `window`, a time phrase in the question, or the default.",
-        }),
+      window: z.string().openapi({
+        description:
+          "The window read (`all` or N with d, m, y), from `window`, a time phrase in the question, or the default.",
+      }),
     }),
     grounded: z
       .boolean()
@@ -130,18 +123,13 @@ export const askResponseSchema = z
       depth: z.enum(ASK_DEPTHS),
       rounds: z.number().int().min(0),
       toolCalls: z.number().int().min(0),
-      model: z
-        .string()
-        .openapi({
-          description: "Who phrased the answer: the deterministic composer, or the configured language model.",
-        }),
-      freshness: z
-        .array(askFreshnessSchema)
-        .optional()
-        .openapi({
-          description:
-            "How current each series the answer read is, as on the data endpoints' `meta.freshness`: one item per series and place read (absent when nothing was read).",
-        }),
+      model: z.string().openapi({
+        description: "Who phrased the answer: the deterministic composer, or the configured language model.",
+      }),
+      freshness: z.array(askFreshnessSchema).optional().openapi({
+        description:
+          "How current each series the answer read is, as on the data endpoints' `meta.freshness`: one item per series and place read (absent when nothing was read).",
+      }),
     }),
   })
   .openapi("AskResponse");

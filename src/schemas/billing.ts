@@ -44,13 +44,10 @@ export const checkoutSessionSchema = z
   .object({
     data: z.object({
       plan: z.enum(PAID_PLAN_IDS as [PaidPlanId, ...PaidPlanId[]]).openapi({ example: "developer" }),
-      url: z
-        .string()
-        .url()
-        .openapi({
-          description: "The payment provider's checkout page for this plan: open it in a browser.",
-          example: "https://checkout.stripe.com/c/pay/cs_live_a1B2c3",
-        }),
+      url: z.string().url().openapi({
+        description: "The payment provider's checkout page for this plan: open it in a browser.",
+        example: "https://checkout.stripe.com/c/pay/cs_live_a1B2c3",
+      }),
     }),
   })
   .openapi("CheckoutSession");

@@ -32,17 +32,11 @@ export const createBriefingBodySchema = z
     cadence: z
       .enum(BRIEFING_CADENCES, { message: "must be weekly (the only cadence)" })
       .openapi({ description: "How often it runs: `weekly` only." }),
-    region: z
-      .string()
-      .trim()
-      .min(1)
-      .max(200)
-      .optional()
-      .openapi({
-        description:
-          "Region hint (code or what people type), used when the question names no place; an unknown region is a 404.",
-        example: "48",
-      }),
+    region: z.string().trim().min(1).max(200).optional().openapi({
+      description:
+        "Region hint (code or what people type), used when the question names no place; an unknown region is a 404.",
+      example: "48",
+    }),
     window: z
       .string()
       .refine((s) => parseWindow(s) !== null, { message: `must be ${WINDOW_SYNTAX}; at most 365250d, 12000m or 1000y` })
@@ -99,21 +93,17 @@ export const briefingSchema = z
 export const briefingRunSchema = z
   .object({
     id: z.string().uuid(),
-    status: z
-      .enum(RUN_STATUSES)
-      .openapi({
-        description: "The answer's status (ok, no_coverage, no_data), or failed when the run could not answer.",
-      }),
+    status: z.enum(RUN_STATUSES).openapi({
+      description: "The answer's status (ok, no_coverage, no_data), or failed when the run could not answer.",
+    }),
     scheduled_for: z.string().datetime().openapi({ description: "The weekly occurrence the run answers for." }),
     started_at: z.string().datetime(),
     finished_at: z.string().datetime(),
     duration_ms: z.number().int().min(0),
-    response: askResponseSchema
-      .nullable()
-      .openapi({
-        description:
-          "The stored answer with its full citation trace, as GET /v1/ask?depth=briefing answered it; null when the run failed.",
-      }),
+    response: askResponseSchema.nullable().openapi({
+      description:
+        "The stored answer with its full citation trace, as GET /v1/ask?depth=briefing answered it; null when the run failed.",
+    }),
     error: z.string().nullable().openapi({ description: "Why the run failed; null otherwise." }),
   })
   .openapi("BriefingRun");
@@ -122,11 +112,9 @@ export type BriefingRunOut = z.output<typeof briefingRunSchema>;
 
 export const briefingDetailSchema = briefingSchema
   .extend({
-    latest_run: briefingRunSchema
-      .nullable()
-      .openapi({
-        description: "Its latest successful run (a failed run never replaces it); null before the first one.",
-      }),
+    latest_run: briefingRunSchema.nullable().openapi({
+      description: "Its latest successful run (a failed run never replaces it); null before the first one.",
+    }),
   })
   .openapi("BriefingDetail");
 

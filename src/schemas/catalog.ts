@@ -20,22 +20,15 @@ export const sourceSchema = z
     name: z.string().openapi({ example: "FRED, Federal Reserve Bank of St. Louis" }),
     provider: z.string().nullable().openapi({ example: "Federal Reserve Bank of St. Louis" }),
     category: z.string().nullable().openapi({ example: "macro" }),
-    indicator_count: z
-      .number()
-      .int()
-      .min(0)
-      .openapi({
-        description: "Indicators the source publishes in the catalog (active ones unless include_inactive=true).",
-        example: 59,
-      }),
+    indicator_count: z.number().int().min(0).openapi({
+      description: "Indicators the source publishes in the catalog (active ones unless include_inactive=true).",
+      example: 59,
+    }),
     docs_url: z.string().url().nullable().openapi({ example: "https://fred.stlouisfed.org/docs/api/fred/" }),
-    attribution: z
-      .string()
-      .nullable()
-      .openapi({
-        description: "The credit line the source asks users of its data to give.",
-        example: "Source: World Bank, World Development Indicators (CC BY 4.0).",
-      }),
+    attribution: z.string().nullable().openapi({
+      description: "The credit line the source asks users of its data to give.",
+      example: "Source: World Bank, World Development Indicators (CC BY 4.0).",
+    }),
     license: z
       .string()
       .nullable()
@@ -50,48 +43,33 @@ export const coverageSchema = z
       .int()
       .min(0)
       .openapi({ description: "Regions whose series of this indicator holds observations.", example: 3144 }),
-    regions_offered: z
-      .number()
-      .int()
-      .min(0)
-      .openapi({
-        description:
-          "Regions the indicator is offered for: every region of its kinds when published per region, else its default region.",
-        example: 3144,
-      }),
-    start: date
-      .nullable()
-      .openapi({
-        description: "First observation date held (any region); null when nothing is held.",
-        example: "2010-01-01",
-      }),
+    regions_offered: z.number().int().min(0).openapi({
+      description:
+        "Regions the indicator is offered for: every region of its kinds when published per region, else its default region.",
+      example: 3144,
+    }),
+    start: date.nullable().openapi({
+      description: "First observation date held (any region); null when nothing is held.",
+      example: "2010-01-01",
+    }),
     end: date.nullable().openapi({ description: "Last observation date held (any region).", example: "2024-01-01" }),
-    last_updated: z
-      .string()
-      .datetime()
-      .nullable()
-      .openapi({
-        description: "When a series of this indicator last changed in this service.",
-        example: "2026-11-24T09:00:00.000Z",
-      }),
+    last_updated: z.string().datetime().nullable().openapi({
+      description: "When a series of this indicator last changed in this service.",
+      example: "2026-11-24T09:00:00.000Z",
+    }),
     other_regions: z.enum(["none", "fetch_on_request", "computed_from_inputs", "not_available", "loading"]).openapi({
       description:
         "What happens for offered regions not held: `none` (all held), `fetch_on_request` (fetched from the upstream on the first read: 202, then a retry returns the data), `computed_from_inputs` (svc: series, computed wherever their inputs are held), `not_available` (an operator can load them with `svc import`), `loading` (the service's first start is still storing this indicator's data: its data routes answer 503 with `Retry-After` until it is served, seconds later).",
       example: "none",
     }),
-    fetch_via: z
-      .string()
-      .nullable()
-      .openapi({
-        description: "The upstream that fetches regions not held, when other_regions is fetch_on_request.",
-        example: null,
-      }),
-    note: z
-      .string()
-      .openapi({
-        description: "The same in one sentence.",
-        example: "Held for all 3,144 counties, 2010-01-01 to 2024-01-01.",
-      }),
+    fetch_via: z.string().nullable().openapi({
+      description: "The upstream that fetches regions not held, when other_regions is fetch_on_request.",
+      example: null,
+    }),
+    note: z.string().openapi({
+      description: "The same in one sentence.",
+      example: "Held for all 3,144 counties, 2010-01-01 to 2024-01-01.",
+    }),
   })
   .openapi("Coverage", {
     description: "What the service holds of an indicator before you pay for a read (additive to the spec's fields).",
@@ -99,13 +77,10 @@ export const coverageSchema = z
 
 export const indicatorSchema = z
   .object({
-    id: z
-      .string()
-      .uuid()
-      .openapi({
-        description: "Stable identifier (a name-based UUID of source and code).",
-        example: "23e93bbf-1d3e-537e-b512-d96342d21e32",
-      }),
+    id: z.string().uuid().openapi({
+      description: "Stable identifier (a name-based UUID of source and code).",
+      example: "23e93bbf-1d3e-537e-b512-d96342d21e32",
+    }),
     code: z.string().openapi({ description: "Provider code, or a `svc:` derived code.", example: "PAYEMS" }),
     name: z.string().openapi({ example: "All Employees, Total Nonfarm" }),
     description: z.string().nullable(),
@@ -129,11 +104,9 @@ export const valuesSchema = z
       .min(1)
       .nullable()
       .openapi({ description: "For a `change`: the span it is over, in months; else null.", example: null }),
-    note: z
-      .string()
-      .openapi({
-        example: "A rate or share: its change is a difference in percentage points, never a percent change.",
-      }),
+    note: z.string().openapi({
+      example: "A rate or share: its change is a difference in percentage points, never a percent change.",
+    }),
   })
   .openapi("Values", {
     description:
@@ -166,12 +139,10 @@ export const indicatorDetailSchema = z
         "Codes of the regions a read can be served for, by code: the regions held, plus every offered region when the rest are fetched on request. Never a region that can neither be served nor fetched.",
       example: ["US"],
     }),
-    date_range: z
-      .object({ start: date.nullable(), end: date.nullable() })
-      .openapi({
-        description: "First and last observation dates over all of the indicator's series; null when none is held.",
-        example: { start: "1980-01-01", end: "2025-11-01" },
-      }),
+    date_range: z.object({ start: date.nullable(), end: date.nullable() }).openapi({
+      description: "First and last observation dates over all of the indicator's series; null when none is held.",
+      example: { start: "1980-01-01", end: "2025-11-01" },
+    }),
     values: valuesSchema,
     coverage: coverageSchema,
   })
@@ -278,12 +249,10 @@ export const indicatorDetailResponseSchema = z
   .object({
     data: indicatorDetailSchema,
     meta: z.object({
-      ambiguous_with: z
-        .array(z.string())
-        .openapi({
-          description: "Other sources that publish the same code; pass `source` to pick one.",
-          example: ["bls"],
-        }),
+      ambiguous_with: z.array(z.string()).openapi({
+        description: "Other sources that publish the same code; pass `source` to pick one.",
+        example: ["bls"],
+      }),
     }),
   })
   .openapi("IndicatorDetailResponse");

@@ -22,14 +22,10 @@ export const planSchema = z
       .openapi({ description: "null: no monthly quota", example: 100000 }),
     rate_limit_per_minute: z.number().int().openapi({ example: 300 }),
     overage_usd_per_1000_requests: usd.nullable().openapi({ description: "null: no overage", example: "0.50" }),
-    checkout: z
-      .string()
-      .url()
-      .nullable()
-      .openapi({
-        description: "Where to subscribe; null for the free plan",
-        example: "https://api.example.com/checkout/developer",
-      }),
+    checkout: z.string().url().nullable().openapi({
+      description: "Where to subscribe; null for the free plan",
+      example: "https://api.example.com/checkout/developer",
+    }),
   })
   .openapi("Plan");
 
@@ -86,22 +82,18 @@ export const healthReportSchema = z
         .openapi({ description: "Round trip of a `select 1`, or the time until the probe gave up", example: 0.4 }),
     }),
     rate_limits: z.object({
-      store: z
-        .enum(["memory", "redis"])
-        .openapi({
-          description: "Where per-key rate-limit counts are kept: this process, or Redis (shared by every node)",
-        }),
+      store: z.enum(["memory", "redis"]).openapi({
+        description: "Where per-key rate-limit counts are kept: this process, or Redis (shared by every node)",
+      }),
       shared: z
         .boolean()
         .openapi({ description: "False while Redis is unreachable: each node counts alone until it answers again" }),
     }),
     jobs: z
       .object({
-        runs_here: z
-          .boolean()
-          .openapi({
-            description: "Whether this node runs jobs (JOBS=on) or only enqueues them for `svc worker` processes",
-          }),
+        runs_here: z.boolean().openapi({
+          description: "Whether this node runs jobs (JOBS=on) or only enqueues them for `svc worker` processes",
+        }),
         queues: z
           .array(
             z.object({
@@ -131,13 +123,10 @@ export const healthReportSchema = z
         refresh: z.array(
           z.object({
             source: z.string().openapi({ example: "fred" }),
-            schedule: z
-              .string()
-              .nullable()
-              .openapi({
-                description: "Cron of the scheduled refresh (REFRESH_SCHEDULES, in `timezone`); null: not scheduled",
-                example: "30 9,17 * * 1-5",
-              }),
+            schedule: z.string().nullable().openapi({
+              description: "Cron of the scheduled refresh (REFRESH_SCHEDULES, in `timezone`); null: not scheduled",
+              example: "30 9,17 * * 1-5",
+            }),
             timezone: z.string().openapi({ example: "America/New_York" }),
             status: z
               .enum(["never", "running", "ok", "failed"])
@@ -167,12 +156,10 @@ export const healthReportSchema = z
           .nonnegative()
           .openapi({ description: "Parts of the first start's data stored and served", example: 2 }),
         total: z.number().int().positive().openapi({ example: 10 }),
-        families: z
-          .array(z.string())
-          .openapi({
-            description: "The parts still being stored, in the order they will be served",
-            example: ["countries", "county-wages"],
-          }),
+        families: z.array(z.string()).openapi({
+          description: "The parts still being stored, in the order they will be served",
+          example: ["countries", "county-wages"],
+        }),
       })
       .optional()
       .openapi({
@@ -189,12 +176,10 @@ export type HealthReport = z.infer<typeof healthReportSchema>;
 /** What /api/health answers while the server starts (src/startup/starting.ts): live, not yet serving data. */
 export const healthStartingSchema = z
   .object({
-    status: z
-      .literal("starting")
-      .openapi({
-        description:
-          "The server answers but does not serve data yet: data routes answer 503 `SERVICE_UNAVAILABLE` with `Retry-After`",
-      }),
+    status: z.literal("starting").openapi({
+      description:
+        "The server answers but does not serve data yet: data routes answer 503 `SERVICE_UNAVAILABLE` with `Retry-After`",
+    }),
     version: z.string().openapi({ example: "0.1.0" }),
     contract_version: z.string().openapi({ example: "1.0.0" }),
     database: z.object({ kind: z.enum(["pglite", "postgres"]) }),

@@ -85,12 +85,10 @@ export const flowRowSchema = z
       .openapi({ description: "Margin of error (90%), where the source publishes one; else null." }),
     unit: z.string().openapi({ example: "returns" }),
     source: z.string().openapi({ description: "Source slug: `census` or `irs-soi`.", example: "irs-soi" }),
-    dataset: z
-      .string()
-      .openapi({
-        description: `The dataset and window the row comes from: ${datasetNames}.`,
-        example: "irs-soi-county",
-      }),
+    dataset: z.string().openapi({
+      description: `The dataset and window the row comes from: ${datasetNames}.`,
+      example: "irs-soi-county",
+    }),
   })
   .openapi("Flow", {
     description:

@@ -57,12 +57,9 @@ export const insightFactSchema = z
         method: z.string(),
         direction,
         slope_per_year: z.number().openapi({ description: "Least-squares change per year, in the series' unit." }),
-        percent_per_year: z
-          .number()
-          .nullable()
-          .openapi({
-            description: "Compound annual rate from a log-linear fit; null for rates or non-positive values.",
-          }),
+        percent_per_year: z.number().nullable().openapi({
+          description: "Compound annual rate from a log-linear fit; null for rates or non-positive values.",
+        }),
         r_squared: z.number().min(0).max(1),
         observations: z.number().int(),
         start_date: date,
@@ -81,12 +78,9 @@ export const insightFactSchema = z
         change: z.number(),
         change_percent: z.number().nullable(),
         direction,
-        robust_z: z
-          .number()
-          .nullable()
-          .openapi({
-            description: "(change - median move) / robust scale of the window's other moves; null under 5 of them.",
-          }),
+        robust_z: z.number().nullable().openapi({
+          description: "(change - median move) / robust scale of the window's other moves; null under 5 of them.",
+        }),
       },
       "The unemployment rate in Texas rose 0.3 percentage points to 4.4% in October 2025, from 4.1% in September 2025.",
     ),
@@ -161,11 +155,9 @@ export const sourceAttributionSchema = z
   .object({
     source: z.string().nullable().openapi({ example: "fred" }),
     agency: z.string().openapi({ example: "U.S. Bureau of Labor Statistics" }),
-    text: z
-      .string()
-      .openapi({
-        example: "Source: U.S. Bureau of Labor Statistics, retrieved from FRED, Federal Reserve Bank of St. Louis.",
-      }),
+    text: z.string().openapi({
+      example: "Source: U.S. Bureau of Labor Statistics, retrieved from FRED, Federal Reserve Bank of St. Louis.",
+    }),
     license: z.string().nullable(),
   })
   .openapi("SourceAttribution");

@@ -24,12 +24,10 @@ export const signupBodySchema = z
 export const signupResponseSchema = z
   .object({
     data: z.object({
-      key: z
-        .string()
-        .openapi({
-          description: "The API key. Returned exactly once: only its hash is stored.",
-          example: "svc_live_3q2-Jm0w0cS0b7h1n7xH9p1ZkQ2vY8rT",
-        }),
+      key: z.string().openapi({
+        description: "The API key. Returned exactly once: only its hash is stored.",
+        example: "svc_live_3q2-Jm0w0cS0b7h1n7xH9p1ZkQ2vY8rT",
+      }),
       key_hint: keyHint,
       plan: z.literal("free"),
       rate_limit_per_minute: z.number().int().openapi({ example: 60 }),
@@ -60,13 +58,10 @@ export const rotateResponseSchema = z
 
 export const revokeBodySchema = z
   .object({
-    cancel_subscription: z
-      .boolean()
-      .optional()
-      .openapi({
-        description:
-          "Required (true) to revoke a key that pays an active subscription; the subscription then ends at once.",
-      }),
+    cancel_subscription: z.boolean().optional().openapi({
+      description:
+        "Required (true) to revoke a key that pays an active subscription; the subscription then ends at once.",
+    }),
   })
   .openapi("RevokeKeyRequest");
 

@@ -10,12 +10,10 @@ export const jsonRpcRequestSchema = z
   .object({
     jsonrpc: z.literal("2.0"),
     id: id.optional().openapi({ description: "Absent for notifications (answered 202 with no body)." }),
-    method: z
-      .string()
-      .openapi({
-        description: "`initialize`, `tools/list`, `tools/call`, `ping`, or a notification.",
-        example: "tools/call",
-      }),
+    method: z.string().openapi({
+      description: "`initialize`, `tools/list`, `tools/call`, `ping`, or a notification.",
+      example: "tools/call",
+    }),
     params: z
       .record(z.string(), z.unknown())
       .optional()
@@ -32,18 +30,14 @@ export const jsonRpcRequestSchema = z
 export const mcpPaymentRequestSchema = x402PaymentRequiredSchema
   .partial()
   .extend({
-    error: z
-      .string()
-      .openapi({
-        description:
-          "What the call costs and how to pay it: in the call (x402), with an API key, or on the equivalent REST URL.",
-      }),
-    code: z
-      .enum(["PAYMENT_REQUIRED", "INTERNAL_ERROR"])
-      .openapi({
-        description:
-          "PAYMENT_REQUIRED; INTERNAL_ERROR when a verified x402 payment could not be settled (nothing was charged).",
-      }),
+    error: z.string().openapi({
+      description:
+        "What the call costs and how to pay it: in the call (x402), with an API key, or on the equivalent REST URL.",
+    }),
+    code: z.enum(["PAYMENT_REQUIRED", "INTERNAL_ERROR"]).openapi({
+      description:
+        "PAYMENT_REQUIRED; INTERNAL_ERROR when a verified x402 payment could not be settled (nothing was charged).",
+    }),
     details: z
       .object({
         price_usd: z.string().openapi({ example: "0.01" }),
@@ -80,12 +74,10 @@ export const mcpToolResultSchema = z
     }),
     structuredContent: z
       .union([
-        z
-          .record(z.string(), z.unknown())
-          .openapi({
-            description:
-              "The REST response body, with MCP's additions (`meta.truncated`, `has_data`): the tool's outputSchema.",
-          }),
+        z.record(z.string(), z.unknown()).openapi({
+          description:
+            "The REST response body, with MCP's additions (`meta.truncated`, `has_data`): the tool's outputSchema.",
+        }),
         errorEnvelopeSchema,
         mcpPaymentRequestSchema,
       ])

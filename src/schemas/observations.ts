@@ -203,24 +203,18 @@ export const resolvedRegionSchema = z
 
 export const freshnessSchema = z
   .object({
-    newest_period: z
-      .string()
-      .openapi({
-        format: "date",
-        example: "2026-06-01",
-        description: "The newest period the series holds (its first day).",
-      }),
+    newest_period: z.string().openapi({
+      format: "date",
+      example: "2026-06-01",
+      description: "The newest period the series holds (its first day).",
+    }),
     cadence: z
       .enum(FREQUENCIES as [Frequency, ...Frequency[]])
       .openapi({ description: "The expected cadence: the series' frequency." }),
-    periods_behind: z
-      .number()
-      .int()
-      .min(0)
-      .openapi({
-        example: 5,
-        description: "Whole periods (days, ISO weeks, months, quarters, years) between the newest period and today's.",
-      }),
+    periods_behind: z.number().int().min(0).openapi({
+      example: 5,
+      description: "Whole periods (days, ISO weeks, months, quarters, years) between the newest period and today's.",
+    }),
     max_periods_behind: z
       .number()
       .int()
@@ -232,12 +226,10 @@ export const freshnessSchema = z
     stale: z
       .boolean()
       .openapi({ description: "Behind schedule for its cadence: periods_behind > max_periods_behind." }),
-    stale_from: z
-      .string()
-      .openapi({
-        format: "date",
-        description: "The first day on which the series counts as stale unless a newer period arrives.",
-      }),
+    stale_from: z.string().openapi({
+      format: "date",
+      description: "The first day on which the series counts as stale unless a newer period arrives.",
+    }),
   })
   .openapi("Freshness", { description: "How current the data are, as of the request (additive to the spec's meta)." });
 
@@ -252,12 +244,9 @@ export const observationsResponseSchema = z
       limit: z.number().int(),
       offset: z.number().int(),
       source: z.string().nullable(),
-      frequency: z
-        .string()
-        .openapi({
-          description:
-            "Frequency of the rows returned: the requested `frequency` after resampling, else the series' own",
-        }),
+      frequency: z.string().openapi({
+        description: "Frequency of the rows returned: the requested `frequency` after resampling, else the series' own",
+      }),
       native_frequency: z.string().openapi({ description: "The series' own frequency" }),
       resolved_region: resolvedRegionSchema,
       transform: z.string().optional(),

@@ -99,12 +99,10 @@ const byCode = <T extends z.ZodType>(value: T) => z.record(z.string(), value);
 
 export const panelResponseSchema = z
   .object({
-    dates: z
-      .array(z.string().openapi({ format: "date" }))
-      .openapi({
-        description: "The grid: each date is its period's first day.",
-        example: ["2025-08-01", "2025-09-01"],
-      }),
+    dates: z.array(z.string().openapi({ format: "date" })).openapi({
+      description: "The grid: each date is its period's first day.",
+      example: ["2025-08-01", "2025-09-01"],
+    }),
     series: byCode(z.array(z.number().nullable())).openapi({
       description: "One array per requested code (keyed as given, in request order), each as long as `dates`.",
       example: { PAYEMS: [159485, 159593], UNRATE: [4.3, 4.4] },
@@ -112,20 +110,15 @@ export const panelResponseSchema = z
     meta: z.object({
       units: byCode(z.string().nullable()),
       alignment: z.object({
-        basis: z
-          .enum(["native", "resampled"])
-          .openapi({
-            description:
-              "`native`: the series share a frequency and align on it; `resampled`: calendar buckets of `frequency`.",
-          }),
+        basis: z.enum(["native", "resampled"]).openapi({
+          description:
+            "`native`: the series share a frequency and align on it; `resampled`: calendar buckets of `frequency`.",
+        }),
         missing: z.enum(PANEL_MISSING as [PanelMissing, ...PanelMissing[]]),
       }),
-      region: z
-        .string()
-        .nullable()
-        .openapi({
-          description: "The region of every series, or null when they default to different regions (see `regions`).",
-        }),
+      region: z.string().nullable().openapi({
+        description: "The region of every series, or null when they default to different regions (see `regions`).",
+      }),
       regions: byCode(z.string()),
       frequency: z.string().openapi({ example: "monthly" }),
       points: z
@@ -156,12 +149,10 @@ export const panelResponseSchema = z
       concepts: byCode(conceptDisclosureSchema)
         .optional()
         .openapi({ description: "For each requested concept code, the series it resolved to." }),
-      freshness: byCode(freshnessSchema)
-        .optional()
-        .openapi({
-          description:
-            "For each requested code, how current its series is as of the request (additive to the spec's meta).",
-        }),
+      freshness: byCode(freshnessSchema).optional().openapi({
+        description:
+          "For each requested code, how current its series is as of the request (additive to the spec's meta).",
+      }),
     }),
   })
   .openapi("Panel");

@@ -5,26 +5,21 @@ import { z } from "@hono/zod-openapi";
 export const provisioningBodySchema = z
   .object({
     status: z.literal("provisioning"),
-    indicator: z
-      .string()
-      .openapi({
-        description:
-          "The canonical catalog code of the series being fetched (may differ from the code requested, e.g. for a concept)",
-        example: "UNRATE",
-      }),
+    indicator: z.string().openapi({
+      description:
+        "The canonical catalog code of the series being fetched (may differ from the code requested, e.g. for a concept)",
+      example: "UNRATE",
+    }),
     region: z.string().openapi({ description: "The region code of the series", example: "US" }),
     retry_after_seconds: z
       .number()
       .int()
       .min(1)
       .openapi({ description: "When to ask again (also the Retry-After header)", example: 5 }),
-    request_ref: z
-      .string()
-      .uuid()
-      .openapi({
-        description: "Names this provisioning: every retry while it runs gets the same ref",
-        example: "1b4e28ba-2fa1-41d2-883f-0016d3cca427",
-      }),
+    request_ref: z.string().uuid().openapi({
+      description: "Names this provisioning: every retry while it runs gets the same ref",
+      example: "1b4e28ba-2fa1-41d2-883f-0016d3cca427",
+    }),
   })
   .openapi("Provisioning");
 

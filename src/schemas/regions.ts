@@ -10,12 +10,10 @@ export const regionTypeSchema = z
 
 export const regionSchema = z
   .object({
-    code: z
-      .string()
-      .openapi({
-        description: "Canonical code: ISO 3166-1 alpha-2 (country), 2-digit FIPS (state), 5-digit FIPS (county).",
-        example: "06037",
-      }),
+    code: z.string().openapi({
+      description: "Canonical code: ISO 3166-1 alpha-2 (country), 2-digit FIPS (state), 5-digit FIPS (county).",
+      example: "06037",
+    }),
     type: z.string().openapi({ example: "county" }),
     name: z.string().openapi({ example: "Los Angeles County" }),
     slug: z.string().openapi({ example: "los-angeles-county-ca" }),

@@ -152,19 +152,15 @@ export const signalSchema = z
     valid_from: dateTime.openapi({
       description: "Start of the current run: the first observation where the condition held.",
     }),
-    valid_to: dateTime
-      .nullable()
-      .openapi({
-        description: "The first observation where it no longer held, or the direction flip; null while open.",
-      }),
+    valid_to: dateTime.nullable().openapi({
+      description: "The first observation where it no longer held, or the direction flip; null while open.",
+    }),
     detected_at: dateTime.openapi({ description: "When a detection run first found it." }),
     last_seen_at: dateTime.openapi({ description: "The last detection run that confirmed it with new data." }),
-    evidence: z
-      .record(z.string(), z.unknown())
-      .openapi({
-        description:
-          "The statistic, its threshold, the comparison window, and `last_date`, the latest observation that confirmed it.",
-      }),
+    evidence: z.record(z.string(), z.unknown()).openapi({
+      description:
+        "The statistic, its threshold, the comparison window, and `last_date`, the latest observation that confirmed it.",
+    }),
     vocabulary: vocabularySchema,
     text: z.string(),
   })

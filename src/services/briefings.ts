@@ -94,14 +94,12 @@ export async function createBriefing(
     throw e;
   }
   // Its first run now rather than next week; if it cannot be queued, the job engine's next start queues it.
-  await deps.jobs
-    .runBriefingNow(row.id)
-    .catch((e) =>
-      deps.logger.error("the first run of a new briefing could not be queued", {
-        briefing_id: row.id,
-        error: String(e),
-      }),
-    );
+  await deps.jobs.runBriefingNow(row.id).catch((e) =>
+    deps.logger.error("the first run of a new briefing could not be queued", {
+      briefing_id: row.id,
+      error: String(e),
+    }),
+  );
   return { data: { ...toBriefing({ ...row, lastRunAt: null }, now), latest_run: null } };
 }
 

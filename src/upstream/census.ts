@@ -100,13 +100,11 @@ export function censusConnector(cfg: { apiKey: string | null; baseUrl: string },
             for (const r of wanted.get(key) ?? []) {
               const vi = col(r.variable);
               if (vi < 0) continue;
-              into
-                .get(r.upstreamId)!
-                .push({
-                  date,
-                  value: readNumber("census", row[vi], `${r.variable} ${key} ${year}`),
-                  isPreliminary: false,
-                });
+              into.get(r.upstreamId)!.push({
+                date,
+                value: readNumber("census", row[vi], `${r.variable} ${key} ${year}`),
+                isPreliminary: false,
+              });
             }
           }
         }

@@ -39,9 +39,7 @@ function byPeriod(v: View, to: Frequency): Map<string, { date: string; value: nu
 export type Compared = { place: string; value: number | null };
 
 /** The places' values at the newest period they all have (see the file comment); null when no period is common. */
-export function samePeriod(
-  views: readonly View[],
-): {
+export function samePeriod(views: readonly View[]): {
   frequency: Frequency;
   period: string;
   date: string;
